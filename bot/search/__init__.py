@@ -1,0 +1,1 @@
+"""Finding the right entry for what people type. Imports neither discord nor the database."""
