@@ -1,0 +1,76 @@
+"""A card for the terminal (`glossary-bot define`): the same content as the Discord embed."""
+
+from __future__ import annotations
+
+import textwrap
+
+from bot.glossary import Entry, Glossary
+from bot.search.index import SearchResult
+
+WIDTH = 88
+
+
+def how_matched(result: SearchResult) -> str | None:
+    """`matched "kv cahce" as a typo`, or None when the query named the entry exactly."""
+    if result.strategy in (None, "exact", "id"):
+        return None
+    label = STRATEGY_LABELS.get(result.strategy, result.strategy)
+    return f'matched "{result.query.strip()}" {label}'
+
+
+STRATEGY_LABELS = {
+    "alias": "as another name",
+    "server-alias": "as this server's alias",
+    "acronym": "as an acronym",
+    "expansion": "as an expansion",
+    "match-term": "as a related form",
+    "plural": "as a plural",
+    "prefix": "as the start of a name",
+    "fuzzy": "as a typo",
+    "description": "by its description",
+}
+
+
+def render_entry_text(entry: Entry, glossary: Glossary, *, matched: str | None = None) -> str:
+    lines = [entry.display_title, "=" * min(len(entry.display_title), WIDTH)]
+    if entry.summary:
+        lines += [_wrap(entry.summary), ""]
+    lines += [_wrap(entry.definition), ""]
+    if entry.boundary:
+        lines += ["What it is not:", _wrap(entry.boundary, indent="  "), ""]
+    if entry.plain:
+        lines += ["In plain words:", _wrap(entry.plain, indent="  "), ""]
+    for note in entry.notes:
+        app = glossary.source(note.source).app_name or glossary.source(note.source).name
+        lines.append(_wrap(f"Note from {app}: {note.text}", indent="  "))
+    if entry.notes:
+        lines.append("")
+    for other in entry.sources[1:]:
+        name = glossary.source(other.source).name
+        lines += [f"As the {name} puts it:", _wrap(other.definition, indent="  "), ""]
+    related = [glossary[r].title for r in entry.related if r in glossary]
+    if related:
+        lines += [_wrap("Related: " + ", ".join(related)), ""]
+    if entry.reference:
+        lines += [f"Reference: {entry.reference}", ""]
+    sources = ", ".join(glossary.source(s.source).name for s in entry.sources)
+    footer = f"{entry.category} · {sources}" + (f" · {matched}" if matched else "")
+    lines.append(footer)
+    return "\n".join(lines)
+
+
+def render_result_text(result: SearchResult, glossary: Glossary) -> str:
+    if result.status == "match" and result.entry is not None:
+        return render_entry_text(result.entry, glossary, matched=how_matched(result))
+    names = [s.title for s in result.suggestions]
+    if result.status == "suggest" and names:
+        return "Did you mean: " + "; ".join(names) + "?"
+    text = f'No entry for "{result.query.strip()}".'
+    return text + (" Closest: " + "; ".join(names) + "." if names else "")
+
+
+def _wrap(text: str, indent: str = "") -> str:
+    return "\n\n".join(
+        textwrap.fill(p, WIDTH, initial_indent=indent, subsequent_indent=indent)
+        for p in text.split("\n\n")
+    )

@@ -1,0 +1,46 @@
+"""The glossary: loading, validating and merging the data files into immutable entries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.glossary.check import check_entries
+from bot.glossary.merge import merge_sources
+from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
+from bot.glossary.problems import GlossaryError, Problem
+from bot.glossary.sources import bundled_data_dir, read_sources
+
+__all__ = [
+    "CATEGORIES",
+    "Entry",
+    "Glossary",
+    "GlossaryError",
+    "Problem",
+    "SourceInfo",
+    "SourceNote",
+    "SourceText",
+    "bundled_data_dir",
+    "inspect_glossary",
+    "load_glossary",
+]
+
+
+def inspect_glossary(paths: Sequence[Path] | None = None) -> tuple[Glossary, list[Problem]]:
+    """Read and merge everything, returning the glossary with every problem found (for `check`)."""
+    problems: list[Problem] = []
+    sources = read_sources(list(paths) if paths else [bundled_data_dir()], problems)
+    entries = merge_sources(sources, problems)
+    infos = [s.info for s in sources]
+    problems.extend(check_entries(entries, infos))
+    return Glossary(tuple(entries), tuple(infos)), problems
+
+
+def load_glossary(paths: Sequence[Path] | None = None) -> Glossary:
+    """The glossary to serve; raises GlossaryError (naming file and entry) if any data is bad."""
+    glossary, problems = inspect_glossary(paths)
+    if any(p.severity == "error" for p in problems):
+        raise GlossaryError(problems)
+    if not glossary.entries:
+        raise GlossaryError([Problem("error", "(glossary)", "no entries were loaded")])
+    return glossary

@@ -1,0 +1,69 @@
+"""Checks on the merged glossary: what `glossary-bot check` reports and loading refuses."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+from bot import limits
+from bot.glossary.models import CATEGORIES, Entry, SourceInfo
+from bot.glossary.problems import Problem
+from bot.search.normalize import compact
+
+# Fields shown in one embed field each; the definition goes in the description.
+FIELD_LIMITS = {
+    "summary": limits.EMBED_FIELD_VALUE,
+    "boundary": limits.EMBED_FIELD_VALUE,
+    "plain": limits.EMBED_FIELD_VALUE,
+    "importance": limits.EMBED_FIELD_VALUE,
+}
+
+
+def check_entries(entries: list[Entry], sources: list[SourceInfo]) -> list[Problem]:
+    files = {s.key: s.file for s in sources}
+    ids = {e.id for e in entries}
+    problems: list[Problem] = []
+    owners: dict[str, Entry] = {}
+
+    for entry in entries:
+        lead = entry.sources[0]
+        file = files.get(lead.source, lead.source)
+
+        def report(message: str, severity: str = "error", *, _file: str = file) -> None:
+            problems.append(Problem(severity, _file, message, entry=lead.local_id))  # type: ignore[arg-type]
+
+        if not entry.title.strip():
+            report("empty title")
+        if not entry.definition.strip():
+            report("empty definition")
+        if entry.category not in CATEGORIES:
+            report(f"unknown category {entry.category!r} (one of: {', '.join(CATEGORIES)})")
+        if len(entry.display_title) > limits.EMBED_TITLE:
+            report(f"title longer than {limits.EMBED_TITLE} characters")
+        if len(entry.definition) > limits.EMBED_DESCRIPTION:
+            report(f"definition longer than {limits.EMBED_DESCRIPTION} characters")
+        for field, limit in FIELD_LIMITS.items():
+            value = getattr(entry, field)
+            if value and len(value) > limit:
+                report(f"{field} longer than {limit} characters ({len(value)})")
+        if entry.reference and not _is_web_url(entry.reference):
+            report(f"bad reference URL {entry.reference!r}")
+        for target in entry.related:
+            if target not in ids:
+                report(f"related id {target!r} names no entry")
+        for name in entry.names:
+            key = compact(name)
+            if not key:
+                report(f"empty name {name!r}")
+                continue
+            other = owners.setdefault(key, entry)
+            if other.id != entry.id:
+                report(
+                    f"name {name!r} is claimed by two entries: {other.id!r} "
+                    f"({files.get(other.sources[0].source)}) and {entry.id!r}"
+                )
+    return problems
+
+
+def _is_web_url(url: str) -> bool:
+    parsed = urlparse(url)
+    return parsed.scheme in {"http", "https"} and bool(parsed.netloc) and " " not in url

@@ -1,0 +1,30 @@
+"""What every reader produces: one source's record of one concept, before merging."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class RawEntry:
+    source: str  # SourceInfo.key
+    file: str  # for problem reports
+    local_id: str  # topic id, heading, or curated id: what the curation overlay is keyed by
+    id: str
+    title: str
+    definition: str
+    category: str | None = None
+    acronym: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    summary: str | None = None
+    boundary: str | None = None
+    importance: str | None = None
+    plain: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)  # entry ids
+    see_also: list[str] = field(default_factory=list)  # names from "See X." to resolve later
+    reference: str | None = None
+    match_terms: list[str] = field(default_factory=list)
+    match_exclusions: list[str] = field(default_factory=list)
+    note: str | None = None  # a curation note for maintainers
+    line: int | None = None

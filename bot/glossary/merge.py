@@ -1,0 +1,198 @@
+"""One concept, one card: fold every source's record of a concept (same id) into one Entry.
+
+The first source in priority order leads (its title, summary, definition); later sources fill what
+it lacks and keep their own wording in `Entry.sources`. Sentences a source writes about its own
+application ("this app") are moved into attributed notes so they never read as if about this bot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pydantic import ValidationError
+
+from bot.glossary.formats.raw import RawEntry
+from bot.glossary.models import Entry, SourceNote, SourceText
+from bot.glossary.problems import Problem, describe_validation_error
+from bot.glossary.sources import SourceData
+from bot.search.normalize import compact
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+DERIVED_RELATED_LIMIT = 5
+
+
+def merge_sources(sources: list[SourceData], problems: list[Problem]) -> list[Entry]:
+    groups: dict[str, list[RawEntry]] = {}
+    patterns = {s.info.key: s.app_sentences for s in sources}
+    for source in sources:
+        seen_in_file: set[str] = set()
+        for raw in source.entries:
+            if raw.id in seen_in_file:
+                problems.append(
+                    Problem(
+                        "error",
+                        raw.file,
+                        f"a second entry with id {raw.id!r} in the same file",
+                        entry=raw.local_id,
+                        line=raw.line,
+                    )
+                )
+                continue
+            seen_in_file.add(raw.id)
+            groups.setdefault(raw.id, []).append(raw)
+
+    names = _name_index(groups)
+    entries = []
+    for entry_id, group in groups.items():
+        entry = _merge_group(entry_id, group, patterns, names, problems)
+        if entry is not None:
+            entries.append(entry)
+    return _with_derived_related(entries)
+
+
+def _name_index(groups: dict[str, list[RawEntry]]) -> dict[str, str]:
+    """Every title, acronym and alias (compacted) -> the id that owns it, for "See X." links."""
+    index: dict[str, str] = {}
+    for entry_id, group in groups.items():
+        for raw in group:
+            for name in (raw.title, raw.acronym, *raw.aliases):
+                if name:
+                    index.setdefault(compact(name), entry_id)
+    return index
+
+
+def _merge_group(
+    entry_id: str,
+    group: list[RawEntry],
+    patterns: dict[str, list[re.Pattern[str]]],
+    names: dict[str, str],
+    problems: list[Problem],
+) -> Entry | None:
+    lead = group[0]
+    notes: list[SourceNote] = []
+
+    def clean(raw: RawEntry, field: str, text: str | None) -> str | None:
+        if not text:
+            return None
+        kept, moved = _split_app_sentences(text, patterns.get(raw.source, []))
+        notes.extend(SourceNote(source=raw.source, field=field, text=t) for t in moved)
+        return kept or None
+
+    # A definition written wholly about the source's app leaves the summary to define the term.
+    definition = clean(lead, "definition", lead.definition) or lead.summary or lead.definition
+    boundary = importance = plain = None
+    for raw in group:
+        boundary = boundary or clean(raw, "boundary", raw.boundary)
+        importance = importance or clean(raw, "importance", raw.importance)
+        plain = plain or clean(raw, "plain", raw.plain)
+
+    related = _unique(r for raw in group for r in raw.related)
+    for raw in group:
+        for name in raw.see_also:
+            target = names.get(compact(name))
+            if target is None:
+                problems.append(
+                    Problem(
+                        "warning",
+                        raw.file,
+                        f"'See {name}.' names no entry",
+                        entry=raw.local_id,
+                        line=raw.line,
+                    )
+                )
+            elif target != entry_id and target not in related:
+                related.append(target)
+
+    title = lead.title
+    acronym = next((r.acronym for r in group if r.acronym), None)
+    own = {compact(title), compact(acronym or "")}
+    aliases = [
+        a for a in _unique(n for r in group for n in (r.title, *r.aliases)) if compact(a) not in own
+    ]
+    try:
+        return Entry(
+            id=entry_id,
+            title=title,
+            acronym=acronym,
+            aliases=tuple(_unique_folded(aliases)),
+            category=next((r.category for r in group if r.category), ""),
+            summary=lead.summary or "",
+            definition=definition,
+            boundary=boundary,
+            importance=importance,
+            plain=plain,
+            keywords=tuple(_unique(k for r in group for k in r.keywords)),
+            related=tuple(related),
+            reference=next((r.reference for r in group if r.reference), None),
+            match_terms=tuple(_unique(t for r in group for t in r.match_terms)),
+            match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
+            notes=tuple(notes),
+            sources=tuple(
+                SourceText(
+                    source=r.source,
+                    local_id=r.local_id,
+                    title=r.title,
+                    summary=r.summary,
+                    definition=r.definition,
+                    boundary=r.boundary,
+                    importance=r.importance,
+                    plain=r.plain,
+                )
+                for r in group
+            ),
+        )
+    except ValidationError as exc:
+        for msg in describe_validation_error(exc):
+            problems.append(Problem("error", lead.file, msg, entry=lead.local_id, line=lead.line))
+        return None
+
+
+def _split_app_sentences(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, list[str]]:
+    if not patterns:
+        return text, []
+    kept, moved = [], []
+    for paragraph in text.split("\n\n"):
+        sentences = _SENTENCE_END.split(paragraph)
+        about_app = [s for s in sentences if any(p.search(s) for p in patterns)]
+        moved.extend(about_app)
+        rest = " ".join(s for s in sentences if s not in about_app)
+        if rest:
+            kept.append(rest)
+    return "\n\n".join(kept), moved
+
+
+def _with_derived_related(entries: list[Entry]) -> list[Entry]:
+    """Entries no source links anywhere get a few related terms named in their own text."""
+    names: list[tuple[re.Pattern[str], str]] = []
+    for entry in entries:
+        for name in entry.names:
+            if len(name) >= 4 or (len(name) >= 2 and name.isupper()):
+                pattern = re.compile(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])", re.IGNORECASE)
+                names.append((pattern, entry.id))
+    out = []
+    for entry in entries:
+        if entry.related:
+            out.append(entry)
+            continue
+        text = f"{entry.summary} {entry.definition}"
+        found: list[tuple[int, str]] = []
+        for pattern, target in names:
+            hit = pattern.search(text)
+            if hit and target != entry.id:
+                found.append((hit.start(), target))
+        related = _unique(target for _, target in sorted(found))[:DERIVED_RELATED_LIMIT]
+        out.append(entry.model_copy(update={"related": tuple(related)}) if related else entry)
+    return out
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _unique_folded(items: Iterable[str]) -> list[str]:
+    """Keep the first spelling of names that differ only in case or separators."""
+    seen: dict[str, str] = {}
+    for item in items:
+        seen.setdefault(compact(item), item)
+    return list(seen.values())

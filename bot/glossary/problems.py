@@ -1,0 +1,53 @@
+"""Problems found in glossary data, each naming its file and entry so a maintainer can fix it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import ValidationError
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Literal["error", "warning"]
+    file: str
+    message: str
+    entry: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        what = f" [{self.entry}]" if self.entry else ""
+        return f"{where}{what}: {self.severity}: {self.message}"
+
+
+class GlossaryError(Exception):
+    """The data could not be loaded; `problems` says what and where."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        errors = [p for p in problems if p.severity == "error"]
+        shown = "\n".join(str(p) for p in errors[:20])
+        more = f"\n... and {len(errors) - 20} more" if len(errors) > 20 else ""
+        super().__init__(f"{len(errors)} problem(s) in the glossary data:\n{shown}{more}")
+
+
+def describe_validation_error(exc: ValidationError) -> list[str]:
+    """pydantic's errors as short sentences: `definition: field required`."""
+    out = []
+    for err in exc.errors():
+        loc = ".".join(str(part) for part in err["loc"]) or "(entry)"
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif err["type"] == "missing":
+            msg = "missing required field"
+        out.append(f"{loc}: {msg}")
+    return out
+
+
+def line_of(text: str, needle: str) -> int | None:
+    """1-based line of the first occurrence of `needle` in `text`, if any."""
+    index = text.find(needle)
+    return None if index < 0 else text.count("\n", 0, index) + 1

@@ -1,0 +1,167 @@
+"""Which files make up a glossary, in what format, and where their content came from.
+
+A data folder may carry a `sources.toml` manifest naming its files in priority order (the richest
+source first: its wording leads a merged card). A folder without one, or single files, are read by
+their extension. The bundled data ships inside the wheel and sits at the top of a source checkout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.glossary.formats.curated_toml import apply_overlay, read_curated_toml
+from bot.glossary.formats.markdown import read_markdown
+from bot.glossary.formats.raw import RawEntry
+from bot.glossary.formats.topics_json import read_topics_json
+from bot.glossary.models import SourceInfo
+from bot.glossary.problems import Problem, describe_validation_error
+from bot.glossary.slug import slugify
+
+Format = Literal["topics-json", "markdown", "curated-toml"]
+MANIFEST = "sources.toml"
+OVERLAY_SUFFIX = ".curation.toml"
+
+READERS: dict[Format, Callable[[Path, str, list[Problem]], list[RawEntry]]] = {
+    "topics-json": read_topics_json,
+    "markdown": read_markdown,
+    "curated-toml": read_curated_toml,
+}
+FORMAT_BY_SUFFIX: dict[str, Format] = {
+    ".json": "topics-json",
+    ".md": "markdown",
+    ".txt": "markdown",
+    ".toml": "curated-toml",
+}
+
+
+class ManifestSource(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    key: str = Field(pattern=r"^[a-z0-9-]+$")
+    name: str = Field(min_length=1)
+    file: str = Field(min_length=1)
+    format: Format
+    origin: str = ""
+    curation: str | None = None  # an overlay file for a file kept verbatim
+    sha256: str | None = None  # of the file's text as UTF-8 with LF line ends and no BOM
+    app_name: str | None = None  # the application the source speaks of as "this app"
+    app_sentences: list[str] = Field(default_factory=list)  # regexes marking such sentences
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sources: list[ManifestSource] = Field(min_length=1)
+
+
+@dataclass
+class SourceData:
+    """One file read: its description, its entries and how to spot its app-specific sentences."""
+
+    info: SourceInfo
+    entries: list[RawEntry]
+    app_sentences: list[re.Pattern[str]] = field(default_factory=list)
+
+
+def bundled_data_dir() -> Path:
+    """The glossary shipped with the bot: inside the installed package, or data/ in a checkout."""
+    package_dir = Path(__file__).resolve().parent.parent
+    installed = package_dir / "_bundled_data"
+    return installed if installed.is_dir() else package_dir.parent / "data"
+
+
+def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceData]:
+    """Read every file the paths name, in priority order."""
+    sources: list[SourceData] = []
+    for path in paths:
+        if path.is_dir() and (path / MANIFEST).is_file():
+            sources.extend(_read_manifest_folder(path, problems))
+        elif path.is_dir():
+            for file in sorted(path.iterdir()):
+                if file.suffix in FORMAT_BY_SUFFIX and not file.name.endswith(OVERLAY_SUFFIX):
+                    sources.append(_read_plain_file(file, problems))
+        elif path.is_file():
+            sources.append(_read_plain_file(path, problems))
+        else:
+            problems.append(Problem("error", str(path), "no such file or folder"))
+    return sources
+
+
+def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
+    key = slugify(path.stem) or "glossary"
+    info = SourceInfo(key=key, name=path.stem, file=path.name)
+    fmt = FORMAT_BY_SUFFIX.get(path.suffix)
+    if fmt is None:
+        problems.append(Problem("error", path.name, f"unknown file type {path.suffix!r}"))
+        return SourceData(info, [])
+    entries = READERS[fmt](path, key, problems)
+    overlay = path.with_name(path.stem + OVERLAY_SUFFIX)
+    if overlay.is_file() and fmt != "curated-toml":
+        apply_overlay(overlay, entries, problems)
+    return SourceData(info, entries)
+
+
+def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceData]:
+    try:
+        manifest = Manifest.model_validate(tomllib.loads((folder / MANIFEST).read_text("utf-8")))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        problems.append(Problem("error", MANIFEST, f"cannot read the manifest: {exc}"))
+        return []
+    except ValidationError as exc:
+        for msg in describe_validation_error(exc):
+            problems.append(Problem("error", MANIFEST, msg))
+        return []
+
+    out = []
+    for src in manifest.sources:
+        path = folder / src.file
+        if not path.is_file():
+            problems.append(Problem("error", MANIFEST, f"names a missing file {src.file!r}"))
+            continue
+        if src.sha256:
+            _check_sha256(path, src.sha256, problems)
+        entries = READERS[src.format](path, src.key, problems)
+        if src.curation:
+            apply_overlay(folder / src.curation, entries, problems)
+        info = SourceInfo(
+            key=src.key, name=src.name, file=src.file, origin=src.origin, app_name=src.app_name
+        )
+        patterns = []
+        for pattern in src.app_sentences:
+            try:
+                patterns.append(re.compile(pattern))
+            except re.error as exc:
+                problems.append(Problem("error", MANIFEST, f"bad app_sentences regex: {exc}"))
+        out.append(SourceData(info, entries, patterns))
+    return out
+
+
+def text_sha256(raw: bytes) -> str:
+    """sha256-utf8-lf-no-bom: the hash of the text, not of how an editor saved its line ends."""
+    text = raw.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _check_sha256(path: Path, expected: str, problems: list[Problem]) -> None:
+    try:
+        actual = text_sha256(path.read_bytes())
+    except (OSError, UnicodeDecodeError):
+        return  # the reader reports an unreadable file
+    if actual != expected:
+        problems.append(
+            Problem(
+                "error",
+                path.name,
+                f"content does not match the sha256 recorded in {MANIFEST} "
+                f"(recorded {expected[:12]}..., found {actual[:12]}...): the file changed since it "
+                f"was recorded; if the change is intended, set sha256 = \"{actual}\"",
+            )
+        )
