@@ -30,9 +30,9 @@ def inspect_glossary(paths: Sequence[Path] | None = None) -> tuple[Glossary, lis
     """Read and merge everything, returning the glossary with every problem found (for `check`)."""
     problems: list[Problem] = []
     sources = read_sources(list(paths) if paths else [bundled_data_dir()], problems)
-    entries = merge_sources(sources, problems)
+    entries, lines = merge_sources(sources, problems)
     infos = [s.info for s in sources]
-    problems.extend(check_entries(entries, infos))
+    problems.extend(check_entries(entries, infos, lines))
     return Glossary(tuple(entries), tuple(infos)), problems
 
 

@@ -18,7 +18,10 @@ FIELD_LIMITS = {
 }
 
 
-def check_entries(entries: list[Entry], sources: list[SourceInfo]) -> list[Problem]:
+def check_entries(
+    entries: list[Entry], sources: list[SourceInfo], lines: dict[str, int | None]
+) -> list[Problem]:
+    """`lines` gives the line of each entry's leading record, where its format tells it."""
     files = {s.key: s.file for s in sources}
     ids = {e.id for e in entries}
     problems: list[Problem] = []
@@ -28,14 +31,17 @@ def check_entries(entries: list[Entry], sources: list[SourceInfo]) -> list[Probl
         lead = entry.sources[0]
         file = files.get(lead.source, lead.source)
 
-        def report(message: str, severity: str = "error", *, _file: str = file) -> None:
-            problems.append(Problem(severity, _file, message, entry=lead.local_id))  # type: ignore[arg-type]
+        def report(message: str, *, _file: str = file, _entry: Entry = entry) -> None:
+            local_id = _entry.sources[0].local_id
+            problems.append(Problem("error", _file, message, local_id, lines.get(_entry.id)))
 
         if not entry.title.strip():
             report("empty title")
         if not entry.definition.strip():
             report("empty definition")
-        if entry.category not in CATEGORIES:
+        if not entry.category:
+            report("no category (give it one; for a verbatim file, in its curation overlay)")
+        elif entry.category not in CATEGORIES:
             report(f"unknown category {entry.category!r} (one of: {', '.join(CATEGORIES)})")
         if len(entry.display_title) > limits.EMBED_TITLE:
             report(f"title longer than {limits.EMBED_TITLE} characters")

@@ -22,7 +22,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 DERIVED_RELATED_LIMIT = 5
 
 
-def merge_sources(sources: list[SourceData], problems: list[Problem]) -> list[Entry]:
+def merge_sources(
+    sources: list[SourceData], problems: list[Problem]
+) -> tuple[list[Entry], dict[str, int | None]]:
+    """The merged entries, and the line of each entry's leading record for problem reports."""
     groups: dict[str, list[RawEntry]] = {}
     patterns = {s.info.key: s.app_sentences for s in sources}
     for source in sources:
@@ -48,7 +51,8 @@ def merge_sources(sources: list[SourceData], problems: list[Problem]) -> list[En
         entry = _merge_group(entry_id, group, patterns, names, problems)
         if entry is not None:
             entries.append(entry)
-    return _with_derived_related(entries)
+    lines = {entry_id: group[0].line for entry_id, group in groups.items()}
+    return _with_derived_related(entries), lines
 
 
 def _name_index(groups: dict[str, list[RawEntry]]) -> dict[str, str]:

@@ -162,6 +162,6 @@ def _check_sha256(path: Path, expected: str, problems: list[Problem]) -> None:
                 path.name,
                 f"content does not match the sha256 recorded in {MANIFEST} "
                 f"(recorded {expected[:12]}..., found {actual[:12]}...): the file changed since it "
-                f"was recorded; if the change is intended, set sha256 = \"{actual}\"",
+                f'was recorded; if the change is intended, set sha256 = "{actual}"',
             )
         )

@@ -41,7 +41,9 @@ def read_markdown(path: Path, source: str, problems: list[Problem]) -> list[RawE
         body = _paragraphs(lines[start + 1 : end])
         if not body:
             problems.append(
-                Problem("error", name, "heading without a definition", entry=heading, line=start + 1)
+                Problem(
+                    "error", name, "heading without a definition", entry=heading, line=start + 1
+                )
             )
             continue
         entries.append(_entry(heading, body, source, name, start + 1))

@@ -1,0 +1,144 @@
+"""The Discord card: an embed plus a description of its buttons, built from an entry.
+
+Pure: no client, no network. Every limit is respected by construction (see bot.limits): text is cut
+at a sentence boundary, and optional parts are dropped, least useful first, until the card fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import discord
+
+from bot import limits
+from bot.cards.fit import fit
+from bot.glossary import Entry, Glossary
+
+CATEGORY_COLOURS = {
+    "Fundamentals": 0x5865F2,
+    "Retrieval & Context": 0x3BA55D,
+    "Agents & Interfaces": 0xEB459E,
+    "Training & Adaptation": 0xFAA61A,
+    "Inference & Operations": 0x00A8FC,
+    "Quality & Governance": 0xED4245,
+    "Modality & Production": 0x9B59B6,
+}
+DEFAULT_COLOUR = 0x99AAB5
+RELATED_BUTTONS = 10  # two rows; the rest go into a select menu
+OTHER_SOURCE_INLINE = 400  # another source's wording longer than this goes behind a button
+
+
+@dataclass(frozen=True)
+class CardLayout:
+    """What the card's components should offer, for the view builder."""
+
+    related_buttons: tuple[Entry, ...] = ()
+    related_select: tuple[Entry, ...] = ()
+    has_plain: bool = False
+    sources_button: bool = False
+
+
+@dataclass
+class _Fields:
+    items: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, name: str, value: str | None) -> None:
+        if value and value.strip():
+            self.items.append(
+                (fit(name, limits.EMBED_FIELD_NAME), fit(value, limits.EMBED_FIELD_VALUE))
+            )
+
+
+def source_names(entry: Entry, glossary: Glossary) -> str:
+    return ", ".join(glossary.source(s.source).name for s in entry.sources)
+
+
+def card_layout(entry: Entry, glossary: Glossary) -> CardLayout:
+    related = tuple(glossary[r] for r in entry.related if r in glossary)
+    select = related[RELATED_BUTTONS:][: limits.SELECT_OPTIONS]
+    return CardLayout(
+        related_buttons=related[:RELATED_BUTTONS],
+        related_select=select,
+        has_plain=bool(entry.plain),
+        sources_button=_other_sources_are_long(entry),
+    )
+
+
+def _other_sources_are_long(entry: Entry) -> bool:
+    return any(len(s.definition) > OTHER_SOURCE_INLINE for s in entry.sources[1:])
+
+
+def render_card(
+    entry: Entry,
+    glossary: Glossary,
+    *,
+    matched: str | None = None,
+    lookups: int | None = None,
+    plain: bool = False,
+) -> discord.Embed:
+    """The card for `entry`; `plain` shows the plain-words version in place of the definition."""
+    if plain and entry.plain:
+        description = f"**In plain words:** {entry.plain}"
+    else:
+        description = f"**{entry.summary}**\n\n{entry.definition}" if entry.summary else entry.definition
+
+    fields = _Fields()
+    fields.add("🚫 What it is not", entry.boundary)
+    related = [glossary[r].title for r in entry.related if r in glossary]
+    fields.add("Related", ", ".join(related))
+    for note in entry.notes:
+        source = glossary.source(note.source)
+        fields.add(f"Note from {source.app_name or source.name}", note.text)
+    if not _other_sources_are_long(entry):
+        for other in entry.sources[1:]:
+            fields.add(f"As the {glossary.source(other.source).name} puts it", other.definition)
+
+    footer = " · ".join(
+        part
+        for part in (
+            entry.category,
+            source_names(entry, glossary),
+            matched,
+            f"looked up {lookups} time{'s' if lookups != 1 else ''} here" if lookups else None,
+        )
+        if part
+    )
+    return _assemble(entry, description, fields.items, footer)
+
+
+def _assemble(
+    entry: Entry, description: str, fields: list[tuple[str, str]], footer: str
+) -> discord.Embed:
+    title = fit(entry.display_title, limits.EMBED_TITLE)
+    description = fit(description, limits.EMBED_DESCRIPTION)
+    footer = fit(footer, limits.EMBED_FOOTER)
+    fields = fields[: limits.EMBED_FIELDS]
+    # Drop optional fields from the end until the whole card fits in Discord's total.
+    while fields and _total(title, description, fields, footer) > limits.EMBED_TOTAL:
+        fields.pop()
+    overflow = _total(title, description, fields, footer) - limits.EMBED_TOTAL
+    if overflow > 0:
+        description = fit(description, len(description) - overflow)
+
+    embed = discord.Embed(
+        title=title,
+        url=entry.reference,
+        description=description,
+        colour=CATEGORY_COLOURS.get(entry.category, DEFAULT_COLOUR),
+    )
+    for name, value in fields:
+        embed.add_field(name=name, value=value, inline=False)
+    embed.set_footer(text=footer)
+    return embed
+
+
+def _total(title: str, description: str, fields: list[tuple[str, str]], footer: str) -> int:
+    return len(title) + len(description) + len(footer) + sum(len(n) + len(v) for n, v in fields)
+
+
+def render_sources(entry: Entry, glossary: Glossary) -> discord.Embed:
+    """Every source's own wording of the entry, for the "Other sources" button."""
+    fields = _Fields()
+    for text in entry.sources:
+        fields.add(f"{glossary.source(text.source).name}: {text.title}", text.definition)
+    return _assemble(entry, "How each glossary words it:", fields.items, source_names(entry, glossary))

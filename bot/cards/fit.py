@@ -1,0 +1,25 @@
+"""Cutting text to Discord's limits at a sentence boundary, with a visible marker."""
+
+from __future__ import annotations
+
+import re
+
+MARKER = " […]"
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` if it fits in `limit` characters; else its longest whole-sentence (or word) prefix
+    that fits with the marker. Never longer than `limit`."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    room = limit - len(MARKER)
+    if room <= 0:
+        return text[:limit]
+    head = text[:room]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
+    if ends and ends[-1] >= room // 3:
+        return head[: ends[-1]] + MARKER
+    space = head.rfind(" ")
+    return (head[:space] if space >= room // 3 else head).rstrip() + MARKER

@@ -1,0 +1,218 @@
+"""`glossary-bot check` and the loaders name the file and entry of every problem."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.glossary import GlossaryError, inspect_glossary, load_glossary
+
+GOOD_ENTRY = """
+[[entries]]
+id = "{id}"
+title = "{title}"
+category = "Fundamentals"
+definition = "A definition of {title}."
+"""
+
+
+def _toml(path: Path, *entries: str) -> Path:
+    path.write_text("\n".join(entries), encoding="utf-8")
+    return path
+
+
+def _errors(*paths: Path) -> list[str]:
+    _, problems = inspect_glossary(list(paths))
+    return [str(p) for p in problems if p.severity == "error"]
+
+
+def test_clean_file_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _toml(tmp_path / "terms.toml", GOOD_ENTRY.format(id="alpha", title="Alpha"))
+    assert main(["check", str(path)]) == 0
+    assert "1 entries" in capsys.readouterr().err
+
+
+def test_unresolved_related_is_named(tmp_path: Path) -> None:
+    entry = GOOD_ENTRY.format(id="alpha", title="Alpha") + 'related = ["nowhere"]\n'
+    errors = _errors(_toml(tmp_path / "terms.toml", entry))
+    assert len(errors) == 1
+    assert errors[0].startswith("terms.toml:3 [alpha]: error:")
+    assert "'nowhere' names no entry" in errors[0]
+
+
+def test_two_entries_claiming_one_name(tmp_path: Path) -> None:
+    first = GOOD_ENTRY.format(id="kv-cache", title="KV Cache")
+    second = (
+        GOOD_ENTRY.format(id="key-value-store", title="Key Value Store")
+        + 'aliases = ["kv-cache"]\n'
+    )
+    errors = _errors(_toml(tmp_path / "terms.toml", first, second))
+    assert any(
+        "'kv-cache' is claimed by two entries" in e and "[key-value-store]" in e for e in errors
+    )
+
+
+def test_empty_required_field(tmp_path: Path) -> None:
+    entry = (
+        '[[entries]]\nid = "alpha"\ntitle = "Alpha"\ncategory = "Fundamentals"\ndefinition = ""\n'
+    )
+    errors = _errors(_toml(tmp_path / "terms.toml", entry))
+    assert errors == [
+        "terms.toml:2 [alpha]: error: definition: String should have at least 1 character"
+    ]
+
+
+def test_text_too_long_for_discord(tmp_path: Path) -> None:
+    entry = GOOD_ENTRY.format(id="alpha", title="Alpha") + f'boundary = "{"x" * 1100}"\n'
+    errors = _errors(_toml(tmp_path / "terms.toml", entry))
+    assert errors == ["terms.toml:3 [alpha]: error: boundary longer than 1024 characters (1100)"]
+    long_title = GOOD_ENTRY.format(id="beta", title="B" * 300)
+    assert any(
+        "title longer than 256" in e for e in _errors(_toml(tmp_path / "t2.toml", long_title))
+    )
+
+
+def test_unknown_category_and_bad_url(tmp_path: Path) -> None:
+    entry = GOOD_ENTRY.format(id="alpha", title="Alpha").replace("Fundamentals", "Astrology")
+    entry += 'reference = "not a url"\n'
+    errors = _errors(_toml(tmp_path / "terms.toml", entry))
+    assert any("unknown category 'Astrology'" in e for e in errors)
+    assert any("bad reference URL 'not a url'" in e for e in errors)
+
+
+def test_duplicate_id_in_one_file(tmp_path: Path) -> None:
+    entry = GOOD_ENTRY.format(id="alpha", title="Alpha")
+    errors = _errors(_toml(tmp_path / "terms.toml", entry, entry.replace('"Alpha"', '"Alpha Two"')))
+    assert any("a second entry with id 'alpha'" in e for e in errors)
+
+
+def test_check_exits_1_and_lists_every_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = GOOD_ENTRY.format(id="alpha", title="Alpha").replace("Fundamentals", "Nope")
+    bad += 'related = ["ghost"]\n'
+    assert main(["check", str(_toml(tmp_path / "terms.toml", bad))]) == 1
+    out = capsys.readouterr().out
+    assert "unknown category 'Nope'" in out
+    assert "'ghost' names no entry" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("bad.json", '{"schemaVersion": 1, "topics": [', "bad.json:1: error: not valid JSON"),
+        ("bad.toml", "[[entries]\nid = 1", "bad.toml: error: not valid TOML"),
+        (
+            "types.json",
+            json.dumps(
+                {
+                    "schemaVersion": 1,
+                    "language": "en",
+                    "categories": [],
+                    "topics": [
+                        {
+                            "id": "t1",
+                            "number": "one",
+                            "title": "T",
+                            "category": "Fundamentals",
+                            "summary": "s",
+                            "definition": "d",
+                            "importance": "i",
+                            "boundary": "b",
+                            "keywords": [],
+                            "related": [],
+                        }
+                    ],
+                }
+            ),
+            "types.json [t1]: error: number: Input should be a valid integer",
+        ),
+        (
+            "missing.json",
+            json.dumps(
+                {
+                    "schemaVersion": 1,
+                    "language": "en",
+                    "categories": [],
+                    "topics": [{"id": "t1", "number": 1, "title": "T", "category": "Fundamentals"}],
+                }
+            ),
+            "missing.json [t1]: error: summary: missing required field",
+        ),
+        (
+            "unknown.toml",
+            GOOD_ENTRY.format(id="alpha", title="Alpha") + 'colour = "red"\n',
+            "unknown.toml:3 [alpha]: error: colour: unknown key",
+        ),
+        (
+            "empty.md",
+            "Title¶\n\nIntro.\n\nTerm¶\n\n",
+            "empty.md:5 [Term]: error: heading without a definition",
+        ),
+    ],
+)
+def test_malformed_files_are_named_not_tracebacks(
+    tmp_path: Path, name: str, content: str, expected: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    errors = _errors(path)
+    assert any(e.startswith(expected) for e in errors), errors
+    with pytest.raises(GlossaryError) as raised:
+        load_glossary([path])
+    assert name in str(raised.value)
+
+
+def test_changed_verbatim_file_fails_its_recorded_hash(tmp_path: Path) -> None:
+    (tmp_path / "sources.toml").write_text(
+        '[[sources]]\nkey = "demo"\nname = "Demo"\nfile = "demo.md"\nformat = "markdown"\n'
+        'sha256 = "0000000000000000000000000000000000000000000000000000000000000000"\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "demo.md").write_text("Demo¶\n\nIntro.\n\nTerm¶\n\nA term.\n", encoding="utf-8")
+    errors = _errors(tmp_path)
+    assert errors[0].startswith("demo.md: error: content does not match the sha256 recorded")
+    assert (
+        errors[1]
+        == "demo.md:5 [Term]: error: no category (give it one; for a verbatim file, in its curation overlay)"
+    )
+
+
+def test_topics_integrity_fields_must_agree(tmp_path: Path) -> None:
+    path = tmp_path / "topics.json"
+    path.write_text(
+        json.dumps(
+            {
+                "schemaVersion": 1,
+                "language": "en",
+                "categories": [],
+                "topics": [],
+                "revision": "a" * 64,
+                "sourceSha256": "b" * 64,
+                "revisionAlgorithm": "sha256-utf8-lf-no-bom",
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert any("integrity fields disagree" in e for e in _errors(path))
+
+
+def test_curation_for_a_missing_entry(tmp_path: Path) -> None:
+    (tmp_path / "demo.md").write_text("Demo¶\n\nIntro.\n\nTerm¶\n\nA term.\n", encoding="utf-8")
+    (tmp_path / "demo.curation.toml").write_text(
+        '[entries."Term"]\ncategory = "Fundamentals"\n\n[entries."Ghost"]\ncategory = "Fundamentals"\n',
+        encoding="utf-8",
+    )
+    errors = _errors(tmp_path)
+    assert errors == [
+        "demo.curation.toml:4 [Ghost]: error: curation names an entry that is not in the file it curates"
+    ]
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    assert _errors(tmp_path / "nope.toml") == [
+        f"{tmp_path / 'nope.toml'}: error: no such file or folder"
+    ]
