@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import __version__
-from bot.glossary import GlossaryError, Problem, inspect_glossary, load_glossary
+from bot.glossary import (
+    Glossary,
+    GlossaryError,
+    Problem,
+    SourceInfo,
+    inspect_glossary,
+    load_glossary,
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,7 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_optional_subcommands(module: str, sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_optional_subcommands(
+    module: str, sub: argparse._SubParsersAction[argparse.ArgumentParser]
+) -> None:
     """Each feature package adds its own commands; a package not built yet adds none."""
     import importlib
 
@@ -95,11 +104,16 @@ def _data_option(parser: argparse.ArgumentParser) -> None:
 
 def _default(parser: argparse.ArgumentParser) -> int:
     """Plain `glossary-bot` runs the bot when a token is configured, else shows help."""
-    import os
+    from bot.discord_app.settings import Settings
 
-    run = getattr(parser, "_run_command", None)
-    if os.environ.get("DISCORD_TOKEN") and run is not None:
-        return int(run(argparse.Namespace()))
+    try:
+        has_token = Settings().discord_token is not None
+    except ValueError:
+        has_token = True  # let `run` explain the bad setting
+    if has_token:
+        from bot.discord_app.runner import run
+
+        return run()
     parser.print_help()
     return 0
 
@@ -118,10 +132,7 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def _counts(glossary: object) -> list[tuple[object, int]]:
-    from bot.glossary import Glossary
-
-    assert isinstance(glossary, Glossary)
+def _counts(glossary: Glossary) -> list[tuple[SourceInfo, int]]:
     return [
         (source, sum(1 for e in glossary for t in e.sources if t.source == source.key))
         for source in glossary.sources
@@ -155,7 +166,7 @@ def _define(args: argparse.Namespace) -> int:
 
 def result_json(result: object) -> dict[str, object]:
     """A search result as the `search --json` and `define --json` lines show it."""
-    from bot.search.index import SearchResult
+    from bot.search.results import SearchResult
 
     assert isinstance(result, SearchResult)
     return {

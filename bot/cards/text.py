@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from bot.glossary import Entry, Glossary
-from bot.search.index import SearchResult
+from bot.search.results import SearchResult
 
 WIDTH = 88
 

@@ -1,0 +1,1 @@
+"""Discord is an adapter at the edge: commands, buttons and mentions over search and cards."""

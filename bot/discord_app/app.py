@@ -1,0 +1,116 @@
+"""The Discord client: registers the commands, answers mentions, and keeps errors friendly."""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_app.about import glossary_group
+from bot.discord_app.answers import answer_for
+from bot.discord_app.components import DYNAMIC_ITEMS
+from bot.discord_app.define import define
+from bot.discord_app.errors import NO_MENTIONS, error_reply, report_error
+from bot.discord_app.explain import explain_terms
+from bot.discord_app.state import DM_SCOPE, BotState
+
+log = logging.getLogger(__name__)
+
+MENTION_HELP = (
+    "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
+)
+
+
+class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
+    async def on_error(
+        self, interaction: discord.Interaction[GlossaryBot], error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class GlossaryBot(discord.Client):
+    def __init__(
+        self, state: BotState, *, dev_guild_id: int | None = None, guild_ready_timeout: float = 2.0
+    ) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),  # no privileged intents
+            allowed_mentions=NO_MENTIONS,
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.state = state
+        self.dev_guild_id = dev_guild_id
+        self.tree = GlossaryTree(self)
+        self.tree.add_command(define)
+        self.tree.add_command(explain_terms)
+        self.tree.add_command(glossary_group)
+        self._register_optional_commands()
+
+    def _register_optional_commands(self) -> None:
+        from bot.discord_app import moderation
+
+        moderation.register(self.tree)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.dev_guild_id:
+            guild = discord.Object(id=self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info(
+            "connected as %s (%s); serving %d entries",
+            self.user,
+            self.user.id,
+            len(self.state.glossary),
+        )
+        for guild in self.guilds:
+            await self.state.overlay(guild.id)  # warm each server's alias cache
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or self.user is None:
+            return
+        is_dm = message.guild is None
+        if not is_dm and not any(u.id == self.user.id for u in message.mentions):
+            return
+        try:
+            await self._answer_mention(message)
+        except Exception:
+            error_id = uuid.uuid4().hex[:8]
+            log.exception("error %s answering message %s", error_id, message.id)
+            await message.reply(
+                error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS
+            )
+
+    async def _answer_mention(self, message: discord.Message) -> None:
+        assert self.user is not None
+        text = re.sub(rf"<@!?{self.user.id}>", " ", message.content).strip()
+        if not text:
+            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
+        scope = message.guild.id if message.guild else DM_SCOPE
+        overlay = await self.state.overlay(scope)
+        result = self.state.index.search(text, overlay)
+        answer = await answer_for(self.state, result, message.author.id, scope)
+        kwargs: dict[str, Any] = {"mention_author": False, "allowed_mentions": NO_MENTIONS}
+        if answer.embed is not None:
+            kwargs["embed"] = answer.embed
+        if answer.view is not None:
+            kwargs["view"] = answer.view
+        await message.reply(answer.content, **kwargs)
+
+    async def close(self) -> None:
+        if self.state.store is not None:
+            try:
+                await self.state.store.close()  # flushes every buffered count
+            except Exception:
+                log.exception("could not close the database cleanly")
+            self.state.store = None
+        await super().close()

@@ -1,0 +1,62 @@
+"""Errors become a short ephemeral message with an id; the traceback goes to the log."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import uuid
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+T = TypeVar("T")
+
+
+def error_reply(error_id: str) -> str:
+    return f"Something went wrong on my side (error id `{error_id}`). Please try again."
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Log the traceback under a short id and give the user that id, never the traceback."""
+    if isinstance(error, app_commands.CheckFailure) and str(error):
+        message = str(error)  # a check that explains itself (cooldowns, permissions)
+    else:
+        error_id = uuid.uuid4().hex[:8]
+        log.error("error %s in %s", error_id, _describe(interaction), exc_info=error)
+        message = error_reply(error_id)
+    if interaction.type is discord.InteractionType.autocomplete:
+        return  # Discord shows "loading options failed"; there is nothing to say
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(
+                message, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+    except discord.HTTPException:
+        log.warning("could not tell the user about error in %s", _describe(interaction))
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    name = interaction.command.qualified_name if interaction.command else interaction.data
+    return f"interaction {interaction.id} ({name}) by {interaction.user.id}"
+
+
+def guarded(
+    callback: Callable[[T, discord.Interaction[Any]], Coroutine[Any, Any, None]],
+) -> Callable[[T, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
+    """Button and select callbacks answer errors like commands do, never "interaction failed"."""
+
+    @functools.wraps(callback)
+    async def wrapper(self: T, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await callback(self, interaction)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    return wrapper

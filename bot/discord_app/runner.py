@@ -1,0 +1,108 @@
+"""Starting and stopping the bot: settings, endpoints, signals, exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from contextlib import suppress
+
+import discord
+import yarl
+
+from bot.discord_app.app import GlossaryBot
+from bot.discord_app.logs import configure_logging
+from bot.discord_app.settings import Settings
+from bot.discord_app.state import BotState
+from bot.glossary import Glossary, GlossaryError, load_glossary
+
+log = logging.getLogger(__name__)
+
+EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+
+
+def fail(message: str) -> None:
+    print(f"glossary-bot: {message}", file=sys.stderr)
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at the configured REST base and gateway (a proxy, or the tests' fake)."""
+    discord.http.Route.BASE = settings.discord_api_base_url.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+def run(settings: Settings | None = None) -> int:
+    try:
+        settings = settings or Settings()
+    except ValueError as exc:  # pydantic's ValidationError: a setting with a bad value
+        fail(f"bad setting: {exc}")
+        return EXIT_CONFIG
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    configure_logging(settings.log_level, secrets=[token])
+    if not token:
+        fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
+        return EXIT_CONFIG
+    try:
+        glossary = load_glossary(settings.glossary_path_list)
+    except GlossaryError as exc:
+        fail(str(exc))
+        return EXIT_ERROR
+    apply_endpoints(settings)
+    try:
+        return asyncio.run(_serve(settings, token, glossary))
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping
+        return EXIT_OK
+
+
+async def _open_store(settings: Settings) -> object | None:
+    """The database, or None: a database that cannot be opened must not keep /define down."""
+    from bot.storage import StorageError, Store
+
+    try:
+        return await Store.open(settings.database_path)
+    except StorageError as exc:
+        fail(str(exc))
+        raise
+    except Exception:
+        log.exception(
+            "cannot open the database %s; running without counts and aliases",
+            settings.database_path,
+        )
+        return None
+
+
+async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
+    from bot.storage import SchemaTooNew
+
+    try:
+        store = await _open_store(settings)
+    except SchemaTooNew:
+        return EXIT_CONFIG
+    state = BotState(glossary, store, settings.glossary_path_list)  # type: ignore[arg-type]
+    bot = GlossaryBot(state, dev_guild_id=settings.dev_guild_id)
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGHUP, state.reload)
+
+    async with bot:
+        running = asyncio.create_task(bot.start(token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping.done():
+            log.info("stopping: flushing counts and closing the connection")
+            await bot.close()
+        stopping.cancel()
+        with suppress(asyncio.CancelledError):
+            await running
+        error = running.exception() if not running.cancelled() else None
+    if isinstance(error, discord.LoginFailure):
+        fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
+        return EXIT_CONFIG
+    if error is not None:
+        log.error("the bot stopped on an error", exc_info=error)
+        return EXIT_ERROR
+    return EXIT_OK
