@@ -1,0 +1,49 @@
+"""Copies of the database with SQLite's online backup API: consistent while the bot writes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from pathlib import Path
+
+from .errors import StorageError, as_storage_error
+
+
+async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
+    """Copy the database at `source` to `dest`, whatever its schema version.
+
+    The copy is written beside `dest` and renamed into place, so `dest` is never half-written.
+    """
+    try:
+        await asyncio.to_thread(_backup_file, Path(source), Path(dest))
+    except sqlite3.Error as exc:
+        raise as_storage_error(exc) from exc
+
+
+def _backup_file(source_path: Path, dest: Path) -> None:
+    """Runs in a worker thread, on connections of its own: holds up neither reads nor writes."""
+    if not source_path.is_file():
+        raise StorageError(f"there is no database at {source_path}")
+    if dest.resolve() == source_path.resolve():
+        raise StorageError("refusing to back up the database onto itself")
+    partial_path = dest.with_name(f".{dest.name}.partial")
+    partial_path.unlink(missing_ok=True)
+    try:
+        source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            target = sqlite3.connect(partial_path)
+            try:
+                source.backup(target)  # all pages in one step: one consistent snapshot
+                # A backup should be one self-contained file, not a database expecting a -wal.
+                target.execute("PRAGMA journal_mode = DELETE")
+                (result,) = target.execute("PRAGMA quick_check").fetchone()
+            finally:
+                target.close()
+        finally:
+            source.close()
+        if result != "ok":
+            raise StorageError(f"the backup failed its integrity check: {result}")
+        partial_path.replace(dest)
+    finally:
+        partial_path.unlink(missing_ok=True)

@@ -1,0 +1,189 @@
+"""One SQLite connection, used by one coroutine at a time, reopened after it went bad.
+
+The store keeps two: a writer (counts, aliases) and a reader (stats, alias lists). In WAL mode the
+reader never waits for the writer, so a stats view or an alias lookup stays quick even while a
+flush waits for a database another process has locked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import stat
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from .errors import REOPEN_AFTER, StoreClosed, as_storage_error, primary_code
+
+T = TypeVar("T")
+Body = Callable[[aiosqlite.Connection], Awaitable[T]]
+
+log = logging.getLogger(__name__)
+
+
+async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosqlite.Connection:
+    """Open a connection with the settings every connection needs (they are per connection)."""
+    await asyncio.to_thread(_align_sidecar_modes, path)
+    try:
+        # isolation_level=None: no implicit transactions; Channel.run and the migrations open
+        # each one explicitly.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise as_storage_error(exc, path) from exc
+    try:
+        await conn.execute(f"PRAGMA busy_timeout = {max(0, int(busy_timeout * 1000))}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        # In WAL mode NORMAL is durable against a crash of the bot; only power loss can drop
+        # the last commits, and it saves an fsync on every flush.
+        await conn.execute("PRAGMA synchronous = NORMAL")
+        if query_only:
+            await conn.execute("PRAGMA query_only = ON")
+    except sqlite3.Error as exc:
+        await conn.close()
+        raise as_storage_error(exc, path) from exc
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+def _align_sidecar_modes(path: str) -> None:
+    """Make -wal and -shm writable again when the database file is.
+
+    SQLite creates them with the database file's mode. Created while the file was read-only,
+    they stay read-only after the file is made writable again, and every later connection could
+    only read until someone fixed them by hand.
+    """
+    database = Path(path)
+    try:
+        db_mode = stat.S_IMODE(database.stat().st_mode)
+    except OSError:
+        return
+    if not db_mode & 0o222:
+        return
+    for suffix in ("-wal", "-shm"):
+        sidecar = database.with_name(database.name + suffix)
+        try:
+            if not sidecar.stat().st_mode & 0o222:
+                sidecar.chmod(db_mode)
+                log.info("made %s writable again, like the database file", sidecar)
+        except OSError:
+            continue
+
+
+async def shielded(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a transaction to its end even if the caller is cancelled.
+
+    Cancelling half-way would leave BEGIN open on a shared connection, and every later statement
+    would run inside that stale transaction.
+    """
+    task = asyncio.ensure_future(coro)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.add_done_callback(_consume_result)
+        raise
+
+
+def _consume_result(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("a transaction finished after its caller left", exc_info=task.exception())
+
+
+class Channel:
+    def __init__(self, path: str, *, busy_timeout: float, query_only: bool) -> None:
+        self._path = path
+        self._busy_timeout = busy_timeout
+        self._query_only = query_only
+        self._conn: aiosqlite.Connection | None = None
+        self._stale = False
+        self._closed = False
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls, path: str, *, busy_timeout: float, query_only: bool, conn: aiosqlite.Connection | None
+    ) -> Channel:
+        channel = cls(path, busy_timeout=busy_timeout, query_only=query_only)
+        channel._conn = conn or await connect(
+            path, busy_timeout=busy_timeout, query_only=query_only
+        )
+        return channel
+
+    async def run(
+        self,
+        body: Body[T],
+        *,
+        write: bool,
+        on_commit: Callable[[T], None] | None = None,
+    ) -> T:
+        """Run `body` in one transaction; driver errors come out as `StorageError`s.
+
+        `on_commit` runs after COMMIT while the connection is still held, so no other
+        transaction on this channel slips in between.
+        """
+        return await shielded(self._run(body, write=write, on_commit=on_commit))
+
+    async def _run(self, body: Body[T], *, write: bool, on_commit: Callable[[T], None] | None) -> T:
+        async with self._lock:
+            try:
+                conn = await self._connection()
+                # IMMEDIATE takes the write lock up front: no deadlock-prone lock upgrade later.
+                await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    result = await body(conn)
+                    await conn.execute("COMMIT")
+                except BaseException:
+                    await self._rollback(conn)
+                    raise
+            except sqlite3.Error as exc:
+                if primary_code(exc) in REOPEN_AFTER:
+                    self._stale = True
+                raise as_storage_error(exc) from exc
+            if on_commit is not None:
+                on_commit(result)
+            return result
+
+    async def _connection(self) -> aiosqlite.Connection:
+        if self._closed:
+            raise StoreClosed()
+        if self._conn is not None and not self._stale:
+            return self._conn
+        # A connection that met a read-only or vanished file stays that way even once the file
+        # is writable again; a fresh one sees the file as it is now.
+        if self._conn is not None:
+            await self._close_quietly(self._conn)
+            self._conn = None
+        self._conn = await connect(
+            self._path, busy_timeout=self._busy_timeout, query_only=self._query_only
+        )
+        self._stale = False
+        log.info("reopened the database connection to %s", self._path)
+        return self._conn
+
+    @staticmethod
+    async def _rollback(conn: aiosqlite.Connection) -> None:
+        # SQLite rolls back by itself after some errors (a full disk); then there is nothing to undo.
+        if conn.in_transaction:
+            try:
+                await conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.warning("rollback failed", exc_info=True)
+
+    @staticmethod
+    async def _close_quietly(conn: aiosqlite.Connection) -> None:
+        try:
+            await conn.close()
+        except (sqlite3.Error, ValueError):
+            log.debug("closing a stale connection failed", exc_info=True)
+
+    async def close(self) -> None:
+        async with self._lock:  # waits for the transaction in progress, if any
+            self._closed = True
+            if self._conn is not None:
+                await self._close_quietly(self._conn)
+                self._conn = None

@@ -1,0 +1,1 @@
+"""Numbered forward migrations, `V{n}__{name}.sql`, applied in order at open."""

@@ -1,0 +1,121 @@
+"""Plain records the store returns. No database or Discord types leak out of the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+# Direct messages have no guild; they count as one scope of their own.
+DM_SCOPE = 0
+# The actor recorded for changes made from the operators' command line.
+OPERATOR_ACTOR = 0
+# Aliases one server may define (issue 5).
+ALIAS_CAP = 1000
+
+
+class AddAliasStatus(StrEnum):
+    ADDED = "added"
+    ALREADY_EXISTS_SAME_ENTRY = "already_exists_same_entry"
+    CONFLICT = "conflict"
+    CAP_REACHED = "cap_reached"
+
+
+class AuditAction(StrEnum):
+    ALIAS_ADD = "alias_add"
+    ALIAS_REMOVE = "alias_remove"
+    ALIAS_IMPORT = "alias_import"
+
+
+@dataclass(frozen=True, slots=True)
+class AliasRecord:
+    scope: int
+    key: str  # normalised, what lookups match on
+    text: str  # as the moderator typed it
+    entry_id: str
+    added_by: int
+    added_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "guild_id": self.scope,
+            "alias": self.text,
+            "key": self.key,
+            "entry_id": self.entry_id,
+            "added_by": self.added_by,
+            "added_at": self.added_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AddAliasResult:
+    status: AddAliasStatus
+    # The alias now stored under that key: the new one, or the one that was already there.
+    # None only when the cap was reached.
+    alias: AliasRecord | None
+    # True when a recorded miss for this query was cleared by the new alias.
+    cleared_miss: bool = False
+
+    @property
+    def conflicting_entry_id(self) -> str | None:
+        """The entry the alias already names, when the add was refused for naming another."""
+        if self.status is AddAliasStatus.CONFLICT and self.alias is not None:
+            return self.alias.entry_id
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class AliasImport:
+    scope: int
+    key: str
+    text: str
+    entry_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    query: str
+    count: int  # within the period asked for
+    first_seen: datetime  # ever, not only within the period
+    last_seen: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "count": self.count,
+            "first_seen": self.first_seen.isoformat(),
+            "last_seen": self.last_seen.isoformat(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    id: int
+    at: datetime
+    scope: int
+    actor_id: int
+    action: AuditAction
+    alias_key: str
+    before: str | None  # entry id the alias named before, None if it did not exist
+    after: str | None  # entry id it names after, None if removed
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    scope: int | None  # None: every server together
+    since: datetime | None
+    total_lookups: int
+    top_terms: list[tuple[str, int]]
+    top_misses: list[Miss]
+    alias_count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "guild_id": self.scope,
+            "since": self.since.isoformat() if self.since else None,
+            "total_lookups": self.total_lookups,
+            "top_terms": [{"entry_id": term, "count": n} for term, n in self.top_terms],
+            "top_misses": [miss.to_json() for miss in self.top_misses],
+            "alias_count": self.alias_count,
+        }

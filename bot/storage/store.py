@@ -1,0 +1,524 @@
+"""The store: what the bot remembers, behind a small async interface.
+
+Command handlers call these methods and never see SQL. Counting is in memory (`record_lookup`,
+`record_miss`) and written by a background task; everything else is a short transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime
+from functools import partial
+from typing import TypeVar
+
+import aiosqlite
+
+from . import alias_queries, count_queries
+from .backup import backup_database
+from .buffer import CountBuffer, MissTally
+from .channel import Channel, connect, shielded
+from .errors import StorageError
+from .migrate import apply_migrations, check_version, latest_version
+from .models import (
+    ALIAS_CAP,
+    OPERATOR_ACTOR,
+    AddAliasResult,
+    AddAliasStatus,
+    AliasImport,
+    AliasRecord,
+    AuditAction,
+    AuditRecord,
+    Miss,
+    Stats,
+)
+from .periods import Clock, from_unix, since_hour, to_unix, utc_now
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Sleep = Callable[[float], Awaitable[None]]
+
+# A query longer than this is no alias candidate (aliases are at most 100 characters) and only
+# costs space; it is stored cut short.
+MAX_QUERY_LENGTH = 200
+
+
+class Store:
+    """Lookup counts, misses, per-server aliases and their audit log, in one SQLite file."""
+
+    def __init__(
+        self,
+        path: str,
+        writer: Channel,
+        reader: Channel,
+        *,
+        seq: int,
+        flush_interval: float | None,
+        clock: Clock,
+        sleep: Sleep,
+        max_pending_misses: int,
+    ) -> None:
+        # Use `Store.open`: it migrates the schema and starts the flusher.
+        self._path = path
+        self._writer = writer
+        self._reader = reader
+        self._clock = clock
+        # The hot path wants Unix seconds; the system clock gives them without a datetime.
+        self._seconds: Callable[[], int] = (
+            _system_seconds if clock is utc_now else lambda: to_unix(clock())
+        )
+        self._sleep = sleep
+        self._flush_interval = flush_interval
+        self._max_pending_misses = max_pending_misses
+        self._pending = CountBuffer(seq)
+        self._inflight: CountBuffer | None = None
+        self._flusher: asyncio.Task[None] | None = None
+        self._closed = False
+        self._failing = False  # inside a streak of failed flushes (logged once per streak)
+        self._failed_flushes = 0
+        self._dropping_misses = False
+        self._alias_cache: dict[int, dict[str, str]] = {}
+        self._alias_cache_version = -1
+
+    # -- opening and closing ------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        flush_interval: float | None = 1.0,
+        clock: Clock = utc_now,
+        busy_timeout: float = 5.0,
+        max_pending_misses: int = 50_000,
+        migrate: bool = True,
+        sleep: Sleep = asyncio.sleep,
+    ) -> Store:
+        """Open (creating and migrating as needed) the database at `path`.
+
+        Raises `SchemaTooNew` for a database from a newer bot and `NotAGlossaryDatabase` for a
+        file that is not ours; neither is modified. `flush_interval=None` starts no background
+        flusher (the command line, tests): counts are then written by `flush()` and `close()`.
+        `migrate=False` refuses an out-of-date schema instead of upgrading it (read-only
+        tools). `clock` must return aware datetimes; `sleep` is a seam for tests of the flusher.
+        """
+        if flush_interval is not None and flush_interval <= 0:
+            raise ValueError("flush_interval must be positive (or None for no background flush)")
+        path = os.fspath(path)
+        conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
+        try:
+            version = await check_version(conn, path)
+            if not migrate and version < latest_version():
+                raise StorageError(
+                    f"{path} has schema version {version}, older than this bot's "
+                    f"{latest_version()}; start the bot once to upgrade it"
+                )
+            applied = await apply_migrations(conn, path)
+            if applied:
+                log.info("database %s migrated to schema version %d", path, applied[-1])
+            await _enable_wal(conn, path)
+            seq = await count_queries.flush_seq(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        writer = await Channel.open(path, busy_timeout=busy_timeout, query_only=False, conn=conn)
+        try:
+            reader = await Channel.open(path, busy_timeout=busy_timeout, query_only=True, conn=None)
+        except BaseException:
+            await writer.close()
+            raise
+        store = cls(
+            path,
+            writer,
+            reader,
+            seq=seq + 1,
+            flush_interval=flush_interval,
+            clock=clock,
+            sleep=sleep,
+            max_pending_misses=max_pending_misses,
+        )
+        if flush_interval is not None:
+            store._flusher = asyncio.create_task(store._flush_loop(flush_interval))
+        return store
+
+    async def close(self) -> None:
+        """Write what is buffered, then close. Safe to call twice."""
+        if self._closed:
+            return
+        if self._flusher is not None:
+            # Cancelling only interrupts the wait between flushes: a flush in progress is
+            # shielded and finishes, and the final flush below waits for it.
+            self._flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flusher
+        # Counts recorded while the last flush runs are written by the next round.
+        for _ in range(3):
+            if self._pending.is_empty() or not await self.flush():
+                break
+        self._closed = True
+        if not self._pending.is_empty():
+            log.error(
+                "closing with %d lookups and %d missed queries that could not be written",
+                self._pending.lookup_total(),
+                self._pending.miss_keys,
+            )
+        await self._writer.close()
+        await self._reader.close()
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    # -- counting (the hot path: no I/O, no await) --------------------------------------------
+
+    def record_lookup(self, scope: int, entry_id: str) -> None:
+        """Count an answered lookup of `entry_id` in `scope` (guild id, 0 for DMs)."""
+        if not self._closed:
+            self._pending.add_lookup(scope, entry_id, self._seconds())
+
+    def record_miss(self, scope: int, normalized_query: str) -> None:
+        """Count a search that found no entry."""
+        query = normalized_query[:MAX_QUERY_LENGTH]
+        if self._closed or not query:
+            return
+        kept = self._pending.add_miss(
+            scope, query, self._seconds(), max_keys=self._max_pending_misses
+        )
+        if kept:
+            self._dropping_misses = False
+        elif not self._dropping_misses:
+            # Only while writes fail for long can this many distinct queries pile up.
+            self._dropping_misses = True
+            log.warning(
+                "%d distinct missed queries are waiting to be written; new ones are not counted",
+                self._max_pending_misses,
+            )
+
+    async def flush(self) -> bool:
+        """Write buffered counts now. False if the write failed: the counts stay buffered."""
+        if self._pending.is_empty():
+            return True
+        # Shielded as a whole: a cancelled caller must not leave a batch neither written nor
+        # given back to the buffer.
+        return await shielded(self._flush())
+
+    async def _flush(self) -> bool:
+        taken: list[CountBuffer] = []
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            # Swapped inside the write transaction: counts recorded from here on go to a fresh
+            # buffer, while readers still see this batch as `_inflight` until it is committed.
+            if self._pending.is_empty():  # another flush took it while this one waited
+                return
+            batch, self._pending = self._pending, CountBuffer(self._pending.seq + 1)
+            self._inflight = batch
+            taken.append(batch)
+            await count_queries.write_batch(conn, batch)
+
+        try:
+            await self._writer.run(write, write=True)
+        except Exception as exc:
+            if taken:
+                self._pending.absorb(taken[0])
+            self._note_flush_failure(exc)
+            return False
+        finally:
+            self._inflight = None
+        self._note_flush_success()
+        return True
+
+    async def _flush_loop(self, interval: float) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            started = loop.time()
+            await self.flush()
+            # "At least every `interval`": a slow flush shortens the next wait.
+            await self._sleep(max(0.0, interval - (loop.time() - started)))
+
+    def _note_flush_failure(self, exc: Exception) -> None:
+        self._failed_flushes += 1
+        if self._failing:
+            return
+        self._failing = True
+        reason = str(exc) if isinstance(exc, StorageError) else repr(exc)
+        log.warning(
+            "could not write lookup counts to %s: %s; %d lookups are kept in memory and the "
+            "write is retried",
+            self._path,
+            reason,
+            self._pending.lookup_total(),
+            exc_info=not isinstance(exc, StorageError),
+        )
+
+    def _note_flush_success(self) -> None:
+        if self._failing:
+            log.info("lookup counts written again after %d failed attempts", self._failed_flushes)
+            self._failing = False
+            self._failed_flushes = 0
+
+    def _buffers(self) -> list[CountBuffer]:
+        """Counts not yet known to be in the database, oldest first."""
+        return [b for b in (self._inflight, self._pending) if b is not None]
+
+    # -- reading counts (database plus buffers) ---------------------------------------------
+
+    async def total_lookups(self, scope: int, since: datetime | None = None) -> int:
+        """Answered lookups in `scope` since `since` (None: all time), buffered ones included."""
+        return await self._total_lookups(scope, since)
+
+    async def _total_lookups(self, scope: int | None, since: datetime | None) -> int:
+        first_hour = since_hour(since)
+        # Buffers are read before the database: a batch committed in between is then counted
+        # from the database only, since its sequence number is no longer newer than flush_seq.
+        parts = [(b.seq, b.term_counts(scope, first_hour).total()) for b in self._buffers()]
+        seq, stored = await self._read(
+            partial(count_queries.total_lookups, scope=scope, first_hour=first_hour)
+        )
+        return stored + sum(n for part_seq, n in parts if part_seq > seq)
+
+    async def lookup_count(self, scope: int, entry_id: str) -> int:
+        """All-time lookups of one entry in one scope (for a card footer)."""
+        parts = [(b.seq, b.entry_count(scope, entry_id)) for b in self._buffers()]
+        seq, stored = await self._read(
+            partial(count_queries.entry_lookups, scope=scope, entry_id=entry_id)
+        )
+        return stored + sum(n for part_seq, n in parts if part_seq > seq)
+
+    async def top_terms(
+        self, scope: int, since: datetime | None = None, limit: int = 10
+    ) -> list[tuple[str, int]]:
+        """The most looked-up entry ids with their counts, most first."""
+        return await self._top_terms(scope, since, limit)
+
+    async def _top_terms(
+        self, scope: int | None, since: datetime | None, limit: int
+    ) -> list[tuple[str, int]]:
+        _check_limit(limit)
+        first_hour = since_hour(since)
+        parts = [(b.seq, b.term_counts(scope, first_hour)) for b in self._buffers()]
+        buffered = {term for _, counts in parts for term in counts}
+        seq, stored = await self._read(
+            partial(
+                count_queries.term_counts,
+                scope=scope,
+                first_hour=first_hour,
+                limit=limit,
+                also=buffered,
+            )
+        )
+        totals = Counter(stored)
+        for part_seq, counts in parts:
+            if part_seq > seq:
+                totals.update(counts)
+        ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+        return ranked[:limit]
+
+    async def top_misses(
+        self, scope: int, since: datetime | None = None, limit: int = 10
+    ) -> list[Miss]:
+        """The most frequent searches that found nothing, most first."""
+        return await self._top_misses(scope, since, limit)
+
+    async def _top_misses(
+        self, scope: int | None, since: datetime | None, limit: int
+    ) -> list[Miss]:
+        _check_limit(limit)
+        first_hour = since_hour(since)
+        parts = [(b.seq, b.miss_tallies(scope, first_hour)) for b in self._buffers()]
+        buffered = {query for _, tallies in parts for query in tallies}
+        seq, stored = await self._read(
+            partial(
+                count_queries.miss_counts,
+                scope=scope,
+                first_hour=first_hour,
+                limit=limit,
+                also=buffered,
+            )
+        )
+        merged: dict[str, MissTally] = {}
+        for query, found in stored.items():
+            # The period was applied in SQL: the stored count needs no real hour.
+            merged[query] = MissTally(found.first_seen, found.last_seen, Counter({0: found.count}))
+        for part_seq, tallies in parts:
+            if part_seq <= seq:
+                continue
+            for query, tally in tallies.items():
+                if query in merged:
+                    merged[query].add(tally)
+                else:
+                    merged[query] = tally
+        misses = [
+            Miss(query, t.hours.total(), from_unix(t.first_seen), from_unix(t.last_seen))
+            for query, t in merged.items()
+            if t.hours.total() > 0
+        ]
+        misses.sort(key=lambda miss: (-miss.count, miss.query))
+        return misses[:limit]
+
+    async def stats(
+        self, scope: int | None, since: datetime | None = None, limit: int = 10
+    ) -> Stats:
+        """Everything a stats view shows; scope None sums every server (command line)."""
+        return Stats(
+            scope=scope,
+            since=since,
+            total_lookups=await self._total_lookups(scope, since),
+            top_terms=await self._top_terms(scope, since, limit),
+            top_misses=await self._top_misses(scope, since, limit),
+            alias_count=await self._read(partial(alias_queries.alias_count, scope=scope)),
+        )
+
+    # -- aliases ------------------------------------------------------------------------------
+
+    async def aliases(self, scope: int) -> dict[str, str]:
+        """This server's aliases: normalised key -> entry id. Cached until any alias changes."""
+
+        async def read(conn: aiosqlite.Connection) -> dict[str, str]:
+            # alias_version is bumped by a trigger, so changes from another process (the
+            # command line's import) are seen too.
+            version = await alias_queries.alias_version(conn)
+            if version != self._alias_cache_version:
+                self._alias_cache.clear()
+                self._alias_cache_version = version
+            cached = self._alias_cache.get(scope)
+            if cached is None:
+                cached = self._alias_cache[scope] = await alias_queries.alias_map(conn, scope)
+            return dict(cached)
+
+        return await self._read(read)
+
+    async def list_aliases(self, scope: int, entry_id: str | None = None) -> list[AliasRecord]:
+        """This server's aliases in full, sorted by key; only those of `entry_id` if given."""
+        return await self._read(partial(alias_queries.list_aliases, scope=scope, entry_id=entry_id))
+
+    async def add_alias(
+        self,
+        scope: int,
+        key: str,
+        text: str,
+        entry_id: str,
+        actor_id: int,
+        *,
+        miss_query: str | None = None,
+    ) -> AddAliasResult:
+        """Map `key` (already normalised and validated) to `entry_id` in `scope`.
+
+        The miss recorded under `key` (and under `miss_query`, when a moderator turns a listed
+        miss into this alias) is cleared in the same transaction. Raises `StorageUnavailable`
+        when the database cannot be written.
+        """
+        return await self._add_alias(
+            AliasImport(scope, key, text, entry_id),
+            actor_id,
+            AuditAction.ALIAS_ADD,
+            miss_query=miss_query,
+        )
+
+    async def import_aliases(
+        self, items: Iterable[AliasImport], actor_id: int = OPERATOR_ACTOR
+    ) -> list[AddAliasResult]:
+        """Add aliases from an operator's file, each as its own audited change, in order."""
+        return [await self._add_alias(item, actor_id, AuditAction.ALIAS_IMPORT) for item in items]
+
+    async def _add_alias(
+        self,
+        item: AliasImport,
+        actor_id: int,
+        action: AuditAction,
+        *,
+        miss_query: str | None = None,
+    ) -> AddAliasResult:
+        if not item.key or not item.entry_id:
+            raise ValueError("an alias needs a non-empty key and entry id")
+        record = AliasRecord(
+            item.scope, item.key, item.text, item.entry_id, actor_id, self._now_second()
+        )
+        clears = sorted({item.key, miss_query[:MAX_QUERY_LENGTH]} if miss_query else {item.key})
+
+        def forget_pending(result: AddAliasResult) -> None:
+            # Buffered misses of these queries would otherwise bring the cleared row back.
+            if result.status is AddAliasStatus.ADDED:
+                for query in clears:
+                    self._pending.forget_miss(item.scope, query)
+
+        return await self._writer.run(
+            partial(
+                alias_queries.add_alias,
+                record=record,
+                actor_id=actor_id,
+                action=action,
+                cap=ALIAS_CAP,
+                clears=clears,
+            ),
+            write=True,
+            on_commit=forget_pending,
+        )
+
+    async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
+        """Remove an alias; returns what was removed, None if there was no such alias."""
+        return await self._writer.run(
+            partial(
+                alias_queries.remove_alias,
+                scope=scope,
+                key=key,
+                actor_id=actor_id,
+                at=to_unix(self._clock()),
+            ),
+            write=True,
+        )
+
+    async def audit_log(self, scope: int, limit: int = 50) -> list[AuditRecord]:
+        """This server's alias changes, newest first."""
+        return await self._read(partial(alias_queries.audit_log, scope=scope, limit=limit))
+
+    # -- operators ------------------------------------------------------------------------------
+
+    async def export_aliases(self, scope: int | None = None) -> list[dict[str, object]]:
+        """Aliases as JSON-ready dicts (one server, or all); `import_aliases` reads them back."""
+        records = await self._read(partial(alias_queries.list_aliases, scope=scope, entry_id=None))
+        return [record.to_json() for record in records]
+
+    async def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Copy the database to `dest` with SQLite's online backup; safe while the bot runs.
+
+        Buffered counts are flushed first. The copy is written beside `dest` and renamed into
+        place, so `dest` is never a half-written file.
+        """
+        await self.flush()
+        await backup_database(self._path, dest)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    async def _read(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        return await self._reader.run(body, write=False)
+
+    def _now_second(self) -> datetime:
+        return from_unix(to_unix(self._clock()))
+
+
+async def _enable_wal(conn: aiosqlite.Connection, path: str) -> None:
+    try:
+        async with conn.execute("PRAGMA journal_mode = WAL") as cur:
+            row = await cur.fetchone()
+    except sqlite3.OperationalError as exc:
+        # A read-only file can still be served; writes will report it.
+        log.warning("could not switch %s to WAL mode: %s", path, exc)
+        return
+    if row is None or str(row[0]).lower() != "wal":
+        log.warning("%s is in %s journal mode, not WAL", path, row[0] if row else "unknown")
+
+
+def _system_seconds() -> int:
+    return int(time.time())
+
+
+def _check_limit(limit: int) -> None:
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")

@@ -1,0 +1,214 @@
+"""The operators' command line: stats, aliases export/import, backup."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Store, cli
+
+from .conftest import query
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(argv: list[str], validator: cli.AliasValidator | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="glossary-bot")
+    cli.add_subcommands(parser.add_subparsers(dest="command", required=True), validator=validator)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+def seed(path: Path) -> None:
+    async def fill() -> None:
+        store = await Store.open(path, flush_interval=None)
+        for _ in range(3):
+            store.record_lookup(1, "kv-cache")
+        store.record_lookup(2, "lora")
+        store.record_miss(1, "kvq")
+        await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=9)
+        await store.close()
+
+    asyncio.run(fill())
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "bot.db"
+    seed(path)
+    return path
+
+
+@pytest.fixture
+def no_moderation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep these tests independent of whether bot.moderation exists yet."""
+    monkeypatch.setattr(cli, "_find_validator", lambda: None)
+
+
+def test_stats_as_text(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "all servers, all time" in out
+    assert "Lookups: 4" in out
+    assert "kv-cache" in out
+    assert "kvq" in out
+
+
+def test_stats_as_json_for_one_guild(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["stats", "--db", str(db), "--guild", "1", "--period", "week", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["guild_id"] == 1
+    assert stats["period"] == "week"
+    assert stats["total_lookups"] == 3
+    assert stats["top_terms"] == [{"entry_id": "kv-cache", "count": 3}]
+    assert [m["query"] for m in stats["top_misses"]] == ["kvq"]
+    assert stats["alias_count"] == 1
+
+
+def test_database_path_from_the_environment(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_PATH", str(db))
+    assert run(["stats", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total_lookups"] == 4
+
+
+def test_missing_database_is_an_error_not_a_new_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    absent = tmp_path / "absent.db"
+    assert run(["stats", "--db", str(absent)]) == 1
+    assert "no database" in capsys.readouterr().err
+    assert not absent.exists()
+
+
+def test_export(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["aliases", "export", "--db", str(db)]) == 0
+    (alias,) = json.loads(capsys.readouterr().out)
+    assert (alias["guild_id"], alias["alias"], alias["entry_id"]) == (1, "KVC", "kv-cache")
+    assert run(["aliases", "export", "--db", str(db), "--guild", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def write_json(path: Path, document: object) -> str:
+    path.write_text(json.dumps(document), "utf-8")
+    return str(path)
+
+
+@pytest.mark.usefixtures("no_moderation")
+def test_import_reports_each_conflict_and_fails(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = write_json(
+        tmp_path / "aliases.json",
+        [
+            {"guild_id": 1, "alias": "MoE", "entry_id": "mixture-of-experts"},
+            {"guild_id": 1, "alias": "KVC", "entry_id": "kv-cache"},  # already there
+            {"guild_id": 1, "alias": "kvc", "entry_id": "kv-compression"},  # conflict
+            {"guild_id": "1", "alias": "x", "entry_id": "y"},  # malformed
+            {"guild_id": 2, "alias": "KVC", "entry_id": "kv-compression"},  # other server
+        ],
+    )
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    captured = capsys.readouterr()
+    assert "added 2, already present 1, refused 2" in captured.out
+    assert "item 3 (guild 1, alias 'kvc'): already names 'kv-cache'" in captured.err
+    assert "item 4: guild_id must be a non-negative integer" in captured.err
+    rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
+    assert rows == [
+        (1, "kvc", "kv-cache"),
+        (1, "moe", "mixture-of-experts"),
+        (2, "kvc", "kv-compression"),
+    ]
+    actions = query(db, "SELECT action, actor_id FROM audit_log ORDER BY id")
+    assert actions == [("alias_add", 9), ("alias_import", 0), ("alias_import", 0)]
+
+
+@pytest.mark.usefixtures("no_moderation")
+def test_export_then_import_round_trips(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["aliases", "export", "--db", str(db)]) == 0
+    file = tmp_path / "export.json"
+    file.write_text(capsys.readouterr().out, "utf-8")
+    fresh = tmp_path / "fresh.db"
+    assert run(["aliases", "import", str(file), "--db", str(fresh)]) == 0
+    assert query(fresh, "SELECT scope, key, text, entry_id FROM aliases") == [
+        (1, "kvc", "KVC", "kv-cache")
+    ]
+
+
+def test_import_uses_the_validator(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def validate(text: str, entry_id: str, guild_id: int) -> str:
+        if "@" in text:
+            raise ValueError("aliases cannot mention anyone")
+        return text.lower().replace("-", " ")
+
+    file = write_json(
+        tmp_path / "aliases.json",
+        [
+            {"guild_id": 1, "alias": "@everyone", "entry_id": "kv-cache"},
+            {"guild_id": 1, "alias": "Flash-Attn", "entry_id": "flashattention"},
+        ],
+    )
+    assert run(["aliases", "import", file, "--db", str(db)], validator=validate) == 1
+    captured = capsys.readouterr()
+    assert "item 1: aliases cannot mention anyone" in captured.err
+    assert ("flash attn",) in query(db, "SELECT key FROM aliases")
+
+
+def test_import_of_a_broken_file(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{", "utf-8")
+    assert run(["aliases", "import", str(broken), "--db", str(db)]) == 1
+    assert "cannot read" in capsys.readouterr().err
+    not_a_list = write_json(tmp_path / "object.json", {"guild_id": 1})
+    assert run(["aliases", "import", not_a_list, "--db", str(db)]) == 1
+    assert "expected a JSON list" in capsys.readouterr().err
+
+
+def test_backup(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "copy.db"
+    assert run(["backup", str(copy), "--db", str(db)]) == 0
+    assert "backed up" in capsys.readouterr().out
+    assert query(copy, "PRAGMA integrity_check") == [("ok",)]
+    assert query(copy, "SELECT key FROM aliases") == [("kvc",)]
+    assert run(["backup", str(db), "--db", str(db)]) == 1
+    assert "onto itself" in capsys.readouterr().err
+
+
+def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["stats"], ["aliases"], ["aliases", "export"], ["aliases", "import"], ["backup"]):
+        with pytest.raises(SystemExit) as done:
+            run([*argv, "--help"])
+        assert done.value.code == 0
+    assert "--db PATH" in capsys.readouterr().out
+
+
+def test_as_a_separate_process(db: Path, tmp_path: Path) -> None:
+    def cli_process(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "bot.storage.cli", *argv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    stats = cli_process("stats", "--db", str(db), "--json")
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["total_lookups"] == 4
+    copy = tmp_path / "copy.db"
+    assert cli_process("backup", str(copy), "--db", str(db)).returncode == 0
+    assert query(copy, "SELECT count(*) FROM aliases") == [(1,)]

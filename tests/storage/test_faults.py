@@ -1,0 +1,166 @@
+"""A database that cannot be written: counts stay buffered, moderators get a clear error,
+nothing stored is damaged, and everything is written once the database is writable again."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.storage import StorageUnavailable, Store
+
+from .conftest import OpenStore, query, stored_lookups
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def locked_by_another_process(path: Path) -> Iterator[None]:
+    """Hold the database's write lock, as another process mid-transaction would."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        conn.execute("ROLLBACK")
+        conn.close()
+
+
+def integrity(path: Path) -> str:
+    return str(query(path, "PRAGMA integrity_check")[0][0])
+
+
+async def test_locked_database_keeps_counts_buffered(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await open_store(busy_timeout=0.05)
+    await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=1)
+    store.record_lookup(1, "kv-cache")
+    assert await store.flush()
+
+    with locked_by_another_process(db_path):
+        for _ in range(10):
+            store.record_lookup(1, "kv-cache")
+        store.record_miss(1, "kvq")
+        assert not await store.flush()
+        store.record_lookup(1, "kv-cache")
+        assert not await store.flush()
+        # Reads do not wait for the lock: the reader connection sees the last commit.
+        assert await store.total_lookups(1) == 12
+        assert await store.aliases(1) == {"kvc": "kv-cache"}
+        with pytest.raises(StorageUnavailable, match="locked by another process"):
+            await store.add_alias(1, "moe", "MoE", "moe", actor_id=1)
+        with pytest.raises(StorageUnavailable, match="locked"):
+            await store.remove_alias(1, "kvc", actor_id=1)
+        assert stored_lookups(db_path) == 1
+    assert await store.flush()
+
+    assert stored_lookups(db_path) == 12
+    assert query(db_path, "SELECT query, count FROM misses") == [("kvq", 1)]
+    assert await store.aliases(1) == {"kvc": "kv-cache"}
+    assert integrity(db_path) == "ok"
+    warnings = [r for r in caplog.records if "could not write lookup counts" in r.getMessage()]
+    assert len(warnings) == 1  # once per failure streak, not once per attempt
+    assert "locked by another process" in warnings[0].getMessage()
+    assert any("written again after 2 failed attempts" in r.getMessage() for r in caplog.records)
+
+
+async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) -> None:
+    store.record_lookup(1, "seed")
+    assert await store.flush()
+    conn = store._writer._conn  # white-box: a size limit stands in for a full disk
+    assert conn is not None
+    async with conn.execute("PRAGMA page_count") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+
+    for i in range(3000):
+        store.record_lookup(1, f"a-rather-long-entry-identifier-{i}")
+    assert not await store.flush()
+    with pytest.raises(StorageUnavailable, match="full"):
+        await store.add_alias(1, "x" * 3000, "x", "seed", actor_id=1)
+    assert await store.total_lookups(1) == 3001
+
+    await conn.execute("PRAGMA max_page_count = 1073741823")
+    assert await store.flush()
+    assert stored_lookups(db_path) == 3001
+    assert integrity(db_path) == "ok"
+
+
+async def test_read_only_connection_recovers_by_reopening(store: Store, db_path: Path) -> None:
+    conn = store._writer._conn  # white-box: query_only fails writes as a read-only file does
+    assert conn is not None
+    await conn.execute("PRAGMA query_only = ON")
+    store.record_lookup(1, "lora")
+    assert not await store.flush()
+    assert await store.total_lookups(1) == 1
+    # The failure marked the connection stale; the next write opens a fresh one.
+    assert await store.flush()
+    assert stored_lookups(db_path) == 1
+
+
+async def test_moderator_write_on_read_only_connection_is_a_clear_error(store: Store) -> None:
+    conn = store._writer._conn
+    assert conn is not None
+    await conn.execute("PRAGMA query_only = ON")
+    with pytest.raises(StorageUnavailable, match="the database is read-only"):
+        await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=1)
+    assert await store.aliases(1) == {}
+
+
+def _without_permission_override() -> list[str] | None:
+    """A command prefix under which file modes apply: none needed unless we are root."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def test_read_only_file_then_writable_again(tmp_path: Path) -> None:
+    prefix = _without_permission_override()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: file modes cannot be enforced")
+    folder = tmp_path / "volume"
+    folder.mkdir()
+    script = Path(__file__).with_name("readonly_scenario.py")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [*prefix, sys.executable, str(script), str(folder / "bot.db")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+
+    assert seen["aliases_while_read_only"] == {"kvc": "kv-cache"}
+    assert seen["flush_while_read_only"] is False
+    assert seen["flush_again_while_read_only"] is False
+    assert seen["total_while_read_only"] == 12
+    assert seen["add_alias_error"] == "the database is read-only"
+    assert seen["remove_alias_error"] == "the database is read-only"
+    assert seen["file_unchanged_while_read_only"] is True
+    assert seen["flush_when_writable"] is True
+    assert seen["add_alias_when_writable"] == "added"
+    assert seen["total_after_restart"] == 12
+    assert seen["misses_after_restart"] == [["nothing", 2]]
+    assert seen["aliases_after_restart"] == {"kvc": "kv-cache", "moe": "mixture-of-experts"}
+    assert seen["integrity"] == "ok"
+    assert seen["sidecars_left_read_only"] == ["-shm", "-wal"]
+    assert seen["add_alias_after_restart"] == "added"
+    assert seen["open_read_only_dir"].startswith("the database's folder is read-only")
