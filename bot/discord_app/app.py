@@ -16,6 +16,7 @@ from bot.discord_app.components import DYNAMIC_ITEMS
 from bot.discord_app.define import define
 from bot.discord_app.errors import NO_MENTIONS, error_reply, report_error
 from bot.discord_app.explain import explain_terms
+from bot.discord_app.moderation import MissToAliasSelect, alias_group
 from bot.discord_app.state import DM_SCOPE, BotState
 
 log = logging.getLogger(__name__)
@@ -46,16 +47,11 @@ class GlossaryBot(discord.Client):
         self.tree = GlossaryTree(self)
         self.tree.add_command(define)
         self.tree.add_command(explain_terms)
-        self.tree.add_command(glossary_group)
-        self._register_optional_commands()
-
-    def _register_optional_commands(self) -> None:
-        from bot.discord_app import moderation
-
-        moderation.register(self.tree)
+        self.tree.add_command(alias_group)
+        self.tree.add_command(glossary_group)  # /glossary about, and stats from moderation
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, MissToAliasSelect)
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

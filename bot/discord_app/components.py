@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
 from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
@@ -33,6 +34,14 @@ def state_of(interaction: discord.Interaction[Any]) -> BotState:
 
 def scope_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id or 0
+
+
+def user_cooldown(interaction: discord.Interaction[Any]) -> app_commands.Cooldown:
+    uses, seconds = state_of(interaction).cooldown
+    return app_commands.Cooldown(uses, seconds)
+
+
+per_user_cooldown = app_commands.checks.dynamic_cooldown(user_cooldown, key=lambda i: i.user.id)
 
 
 class OpenButton(

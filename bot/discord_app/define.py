@@ -10,7 +10,7 @@ from discord import app_commands
 from bot import limits
 from bot.cards.fit import fit
 from bot.discord_app.answers import answer_for
-from bot.discord_app.components import scope_of, state_of
+from bot.discord_app.components import per_user_cooldown, scope_of, state_of
 from bot.discord_app.errors import NO_MENTIONS
 
 
@@ -23,6 +23,7 @@ from bot.discord_app.errors import NO_MENTIONS
 )
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 @app_commands.allowed_installs(guilds=True, users=False)
+@per_user_cooldown
 async def define(interaction: discord.Interaction[Any], term: str, private: bool = False) -> None:
     state = state_of(interaction)
     scope = scope_of(interaction)

@@ -23,7 +23,9 @@ def error_reply(error_id: str) -> str:
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log the traceback under a short id and give the user that id, never the traceback."""
-    if isinstance(error, app_commands.CheckFailure) and str(error):
+    if isinstance(error, app_commands.CommandOnCooldown):
+        message = f"You're going a bit fast: try again in {error.retry_after:.0f} s."
+    elif isinstance(error, app_commands.CheckFailure) and str(error):
         message = str(error)  # a check that explains itself (cooldowns, permissions)
     else:
         error_id = uuid.uuid4().hex[:8]

@@ -16,6 +16,7 @@ from bot.discord_app.logs import configure_logging
 from bot.discord_app.settings import Settings
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.storage import NotAGlossaryDatabase, SchemaTooNew, Store
 
 log = logging.getLogger(__name__)
 
@@ -55,31 +56,35 @@ def run(settings: Settings | None = None) -> int:
         return EXIT_OK
 
 
-async def _open_store(settings: Settings) -> object | None:
-    """The database, or None: a database that cannot be opened must not keep /define down."""
-    from bot.storage import StorageError, Store
+async def _open_store(settings: Settings) -> Store | None:
+    """The database, or None: a database that cannot be opened must not keep /define down.
 
+    A database written by a newer version (or by another program) is refused, untouched.
+    """
     try:
         return await Store.open(settings.database_path)
-    except StorageError as exc:
-        fail(str(exc))
+    except (SchemaTooNew, NotAGlossaryDatabase):
         raise
     except Exception:
         log.exception(
-            "cannot open the database %s; running without counts and aliases",
+            "cannot open the database %s; answering without counts and aliases",
             settings.database_path,
         )
         return None
 
 
 async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
-    from bot.storage import SchemaTooNew
-
     try:
         store = await _open_store(settings)
-    except SchemaTooNew:
+    except (SchemaTooNew, NotAGlossaryDatabase) as exc:
+        fail(str(exc))
         return EXIT_CONFIG
-    state = BotState(glossary, store, settings.glossary_path_list)  # type: ignore[arg-type]
+    state = BotState(
+        glossary,
+        store,
+        settings.glossary_path_list,
+        cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
+    )
     bot = GlossaryBot(state, dev_guild_id=settings.dev_guild_id)
 
     loop = asyncio.get_running_loop()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.moderation import name_owners
 from bot.search.index import SearchIndex
 
 if TYPE_CHECKING:
@@ -32,11 +33,14 @@ class BotState:
         glossary: Glossary,
         store: Store | None,
         glossary_paths: Sequence[Path] | None = None,
+        cooldown: tuple[int, float] = (5, 10.0),
     ) -> None:
         self.glossary = glossary
         self.index = SearchIndex.build(glossary)
+        self.owners = name_owners(glossary)
         self.store = store
         self.glossary_paths = glossary_paths
+        self.cooldown = cooldown  # per user: this many uses per this many seconds
         self._aliases: dict[int, dict[str, str]] = {}
         self._popular: dict[int, tuple[float, list[str]]] = {}
 
@@ -52,7 +56,7 @@ class BotState:
             )
             return f"reload refused: {exc}"
         index = SearchIndex.build(glossary)
-        self.glossary, self.index = glossary, index
+        self.glossary, self.index, self.owners = glossary, index, name_owners(glossary)
         log.info("glossary reloaded: %d entries", len(glossary))
         return f"reloaded {len(glossary)} entries"
 
