@@ -12,13 +12,18 @@ RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .
 FROM ${PYTHON_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/glossary-bot.db
-RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin glossary \
-    && mkdir -p /data && chown glossary /data
+    DATABASE_PATH=/data/glossary-bot.db \
+    HEARTBEAT_PATH=/tmp/glossary-bot.heartbeat
+RUN groupadd --system --gid 10001 glossary \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin glossary \
+    && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /wheels /wheels
 RUN python -m pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
-USER glossary
+USER 10001:10001
 WORKDIR /data
 VOLUME ["/data"]
+# Healthy = connected to the gateway and the database writable: the bot keeps the heartbeat fresh.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["glossary-bot", "health"]
+# Exec form: the bot is PID 1 and receives SIGTERM itself, so it flushes its counts.
 ENTRYPOINT ["glossary-bot"]
 CMD ["run"]

@@ -6,12 +6,12 @@ import asyncio
 import logging
 import signal
 import sys
-from contextlib import suppress
 
 import discord
 import yarl
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
 from bot.discord_app.settings import Settings
 from bot.discord_app.state import BotState
@@ -50,6 +50,9 @@ def run(settings: Settings | None = None) -> int:
         fail(str(exc))
         return EXIT_ERROR
     apply_endpoints(settings)
+    # A text-only bot: discord.py's warnings about missing voice libraries are only noise.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     try:
         return asyncio.run(_serve(settings, token, glossary))
     except KeyboardInterrupt:  # a second Ctrl-C while stopping
@@ -95,14 +98,22 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
 
     async with bot:
         running = asyncio.create_task(bot.start(token))
+        heartbeat = (
+            asyncio.create_task(keep_heartbeat(bot, store, settings.heartbeat_path))
+            if settings.heartbeat_path
+            else None
+        )
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
         if stopping.done():
             log.info("stopping: flushing counts and closing the connection")
             await bot.close()
         stopping.cancel()
-        with suppress(asyncio.CancelledError):
-            await running
+        if heartbeat is not None and settings.heartbeat_path is not None:
+            heartbeat.cancel()
+            settings.heartbeat_path.unlink(missing_ok=True)  # stopped: no longer healthy
+        # Wait without re-raising: a failed start (a rejected token) is reported below.
+        await asyncio.wait({running})
         error = running.exception() if not running.cancelled() else None
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")

@@ -461,6 +461,19 @@ class Store:
             on_commit=forget_pending,
         )
 
+    async def can_write(self) -> bool:
+        """True if a write reaches the database now (for the health check); never raises."""
+
+        async def touch(conn: aiosqlite.Connection) -> None:
+            # A real write of an unchanged row: read-only, full or locked databases refuse it.
+            await conn.execute("UPDATE counters SET value = value WHERE name = 'flush_seq'")
+
+        try:
+            await self._writer.run(touch, write=True)
+        except StorageError:
+            return False
+        return True
+
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""
         return await self._writer.run(

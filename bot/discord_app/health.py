@@ -1,0 +1,55 @@
+"""Health: a heartbeat file the bot keeps fresh while it is connected to the gateway and can write
+its database, and the `glossary-bot health` check that reads it (the container's HEALTHCHECK)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from pathlib import Path
+
+import discord
+
+from bot.storage import Store
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL = 10.0  # seconds between heartbeats
+MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
+
+
+async def is_healthy(client: discord.Client, store: Store | None) -> bool:
+    connected = client.is_ready() and not client.is_closed() and math.isfinite(client.latency)
+    return connected and store is not None and await store.can_write()
+
+
+async def keep_heartbeat(
+    client: discord.Client, store: Store | None, path: Path, interval: float = HEARTBEAT_INTERVAL
+) -> None:
+    """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
+    was_healthy = True
+    while not client.is_closed():
+        healthy = await is_healthy(client, store)
+        if healthy:
+            try:
+                await asyncio.to_thread(path.write_text, f"{time.time():.0f}\n", "utf-8")
+            except OSError:
+                log.warning("cannot write the heartbeat file %s", path, exc_info=True)
+        elif was_healthy:
+            log.warning("unhealthy: not connected to Discord, or the database is not writable")
+        was_healthy = healthy
+        await asyncio.sleep(interval)  # pacing a periodic task, not waiting for an event
+
+
+def check_heartbeat(
+    path: Path, max_age: float = MAX_AGE, now: float | None = None
+) -> tuple[bool, str]:
+    """(healthy, why) for `glossary-bot health`."""
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+    except FileNotFoundError:
+        return False, f"no heartbeat at {path} yet (starting, or never connected)"
+    if age > max_age:
+        return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
+    return True, f"healthy: last heartbeat {age:.0f} s ago"
