@@ -1,0 +1,311 @@
+"""What a test does as a Discord user: invoke commands, click, select, submit, post messages.
+
+``UserActions`` is mixed into ``FakeDiscord``; each method builds the payload Discord's client
+would send, waits until the bot has digested earlier replies (``settle``), then dispatches it.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .commands import CommandRegistry, refusal
+from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
+from .handles import InteractionHandle, Waiter
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    OptionValue,
+    Resolved,
+    SelectValue,
+    base_payload,
+    command_data,
+    component_data,
+    modal_data,
+)
+from .messages import DEFAULT, REPLY, MessageStore, build_message
+from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
+from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
+from .world import World
+
+JSON = dict[str, Any]
+MessageRef = Mapping[str, Any] | int  # a message dict (as tests receive them) or its id
+
+
+class UserActions:
+    # Provided by FakeDiscord.
+    world: World
+    store: MessageStore
+    registry: CommandRegistry
+    gateway: Gateway
+    waiter: Waiter
+    interactions: dict[int, InteractionHandle]
+
+    async def settle(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def bot(self) -> FakeUser:
+        return self.world.bot
+
+    def commands(self, guild_id: int | None = None) -> list[JSON]:
+        """The registered application commands: global, or one guild's."""
+        return self.registry.listing(guild_id)
+
+    # --- interactions ----------------------------------------------------------------------
+
+    async def slash(
+        self,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, OptionValue] | None = None,
+        *,
+        channel: FakeChannel,
+    ) -> InteractionHandle:
+        """Invoke ``/command`` (``"group sub"`` for subcommands) with ``options`` by name."""
+        return await self._command_interaction(
+            APPLICATION_COMMAND, user, command, options or {}, channel, focused=None
+        )
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, OptionValue],
+        *,
+        focused: str,
+        channel: FakeChannel,
+    ) -> InteractionHandle:
+        """The user is typing into option ``focused``; ``options[focused]`` is the text so far."""
+        return await self._command_interaction(
+            AUTOCOMPLETE, user, command, options, channel, focused=focused
+        )
+
+    async def _command_interaction(
+        self,
+        kind: int,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, OptionValue],
+        channel: FakeChannel,
+        *,
+        focused: str | None,
+    ) -> InteractionHandle:
+        name, *path = command.split()
+        guild = self.world.guild_of(channel)
+        registered = self._find_command(name, CHAT_INPUT, guild)
+        permissions = None if guild is None else guild.permissions_of(user.id)
+        data = command_data(
+            registered,
+            path,
+            options,
+            Resolved(self.world, guild),
+            focused=focused,
+            permissions=ALL_PERMISSIONS if permissions is None else permissions,
+        )
+        payload = base_payload(self.world, kind=kind, data=data, user=user, channel=channel)
+        return await self._send(payload, refusal(registered, permissions=permissions))
+
+    async def click(self, user: FakeUser, message: MessageRef, custom_id: str) -> InteractionHandle:
+        """Press the button ``custom_id`` on ``message`` (a message dict or id)."""
+        return await self._component(user, message, custom_id, None)
+
+    async def select(
+        self, user: FakeUser, message: MessageRef, custom_id: str, values: Sequence[SelectValue]
+    ) -> InteractionHandle:
+        """Pick ``values`` in the select menu ``custom_id`` on ``message``: option values, or
+        users/roles/channels for those select types."""
+        return await self._component(user, message, custom_id, values)
+
+    async def _component(
+        self,
+        user: FakeUser,
+        message: MessageRef,
+        custom_id: str,
+        values: Sequence[SelectValue] | None,
+    ) -> InteractionHandle:
+        stored = self._stored_message(message)
+        channel = self._channel(int(stored["channel_id"]))
+        resolved = Resolved(self.world, self.world.guild_of(channel))
+        data = component_data(stored, custom_id, values, resolved)
+        payload = base_payload(
+            self.world,
+            kind=MESSAGE_COMPONENT,
+            data=data,
+            user=user,
+            channel=channel,
+            message=copy.deepcopy(stored),
+        )
+        return await self._send(payload, None, target_message_id=int(stored["id"]))
+
+    async def message_command(
+        self, user: FakeUser, name: str, target: MessageRef, *, channel: FakeChannel | None = None
+    ) -> InteractionHandle:
+        """Run the message context-menu command ``name`` on ``target``."""
+        stored = self._stored_message(target)
+        channel = channel or self._channel(int(stored["channel_id"]))
+        guild = self.world.guild_of(channel)
+        registered = self._find_command(name, MESSAGE_COMMAND, guild)
+        resolved = Resolved(self.world, guild)
+        target_id = resolved.message(copy.deepcopy(stored))
+        return await self._context_menu(user, registered, target_id, resolved, channel)
+
+    async def user_command(
+        self, user: FakeUser, name: str, target: FakeUser, *, channel: FakeChannel
+    ) -> InteractionHandle:
+        """Run the user context-menu command ``name`` on ``target``."""
+        guild = self.world.guild_of(channel)
+        registered = self._find_command(name, USER_COMMAND, guild)
+        resolved = Resolved(self.world, guild)
+        return await self._context_menu(user, registered, resolved.user(target), resolved, channel)
+
+    async def _context_menu(
+        self,
+        user: FakeUser,
+        registered: JSON,
+        target_id: str,
+        resolved: Resolved,
+        channel: FakeChannel,
+    ) -> InteractionHandle:
+        data: JSON = {
+            "id": registered["id"],
+            "name": registered["name"],
+            "type": registered["type"],
+            "target_id": target_id,
+            "resolved": resolved.data,
+        }
+        if "guild_id" in registered:
+            data["guild_id"] = registered["guild_id"]
+        guild = self.world.guild_of(channel)
+        permissions = None if guild is None else guild.permissions_of(user.id)
+        payload = base_payload(
+            self.world, kind=APPLICATION_COMMAND, data=data, user=user, channel=channel
+        )
+        return await self._send(payload, refusal(registered, permissions=permissions))
+
+    async def submit_modal(
+        self, user: FakeUser, origin: InteractionHandle, values: Mapping[str, str | Sequence[str]]
+    ) -> InteractionHandle:
+        """Submit the modal the bot opened in answer to ``origin`` (callback type 9)."""
+        body = origin.callback
+        if body is None or body.get("type") != 9:
+            raise ValueError(f"interaction {origin.id} was not answered with a modal: {body}")
+        channel = self._channel(int(origin.payload["channel_id"]))
+        payload = base_payload(
+            self.world,
+            kind=MODAL_SUBMIT,
+            data=modal_data(body["data"], values),
+            user=user,
+            channel=channel,
+            message=origin.payload.get("message"),
+        )
+        return await self._send(payload, None, target_message_id=origin.target_message_id)
+
+    async def _send(
+        self, payload: JSON, refused: str | None, *, target_message_id: int | None = None
+    ) -> InteractionHandle:
+        handle = InteractionHandle(
+            payload=payload,
+            waiter=self.waiter,
+            store=self.store,
+            refusal=refused,
+            target_message_id=target_message_id,
+        )
+        self.interactions[handle.id] = handle
+        if refused is None:
+            await self.settle()
+
+            def stamp() -> None:
+                handle.sent_at = time.monotonic()
+
+            await self.gateway.dispatch("INTERACTION_CREATE", payload, before_send=stamp)
+        return handle
+
+    def _find_command(self, name: str, kind: int, guild: FakeGuild | None) -> JSON:
+        found = self.registry.find(name, kind, None if guild is None else guild.id)
+        if found is None:
+            known = [c["name"] for c in self.commands()]
+            if guild is not None:
+                known += [c["name"] for c in self.commands(guild.id)]
+            raise LookupError(f"no registered command {name!r} of type {kind}; known: {known}")
+        return found
+
+    # --- messages --------------------------------------------------------------------------
+
+    async def user_message(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        content: str,
+        *,
+        reply_to: MessageRef | None = None,
+    ) -> JSON:
+        """``user`` posts ``content`` in ``channel``; the bot gets MESSAGE_CREATE if its intents allow.
+
+        Without the message content intent, guild messages that do not mention the bot reach
+        it with empty content, as on Discord.
+        """
+        guild = self.world.guild_of(channel)
+        extra: JSON = {}
+        kind = DEFAULT
+        if reply_to is not None:
+            ref = self._stored_message(reply_to)
+            kind = REPLY
+            extra["message_reference"] = {"message_id": ref["id"], "channel_id": ref["channel_id"]}
+            extra["referenced_message"] = copy.deepcopy(ref)
+        message = build_message(
+            {"content": content},
+            channel=channel,
+            author=user,
+            message_type=kind,
+            users=self.world.users,
+            extra=extra,
+        )
+        if guild is not None:
+            message["member"] = self.world.member(guild, user).payload(with_user=False)
+            for mention in message["mentions"]:
+                member = guild.members.get(int(mention["id"]))
+                if member is not None:
+                    mention["member"] = member.payload(with_user=False)
+        self.store.add(message)
+        event = copy.deepcopy(message)
+        mentions_bot = any(int(m["id"]) == self.bot.id for m in message["mentions"])
+        if guild is not None and not mentions_bot and not self.gateway.intents & MESSAGE_CONTENT:
+            event.update(content="", embeds=[], attachments=[], components=[])
+        intent = DIRECT_MESSAGES if guild is None else GUILD_MESSAGES
+        await self.settle()
+        await self.gateway.dispatch("MESSAGE_CREATE", event, intent=intent)
+        return copy.deepcopy(message)
+
+    async def wait_for_channel_message(self, channel: FakeChannel | int) -> JSON:
+        """The next message the bot posts in ``channel`` via POST /channels/{id}/messages.
+
+        Each call returns a different message, oldest first.
+        """
+        channel_id = channel.id if isinstance(channel, FakeChannel) else channel
+        return await self.waiter.wait_for(
+            lambda: self.store.next_bot_post(channel_id),
+            f"bot message in channel {channel_id}",
+        )
+
+    def message(self, message_id: int) -> JSON:
+        """The current state of a message the fake knows."""
+        return self.store.snapshot(message_id)
+
+    def _stored_message(self, ref: MessageRef) -> JSON:
+        message_id = ref if isinstance(ref, int) else int(ref["id"])
+        if not self.store.is_live(message_id):
+            raise ValueError(f"message {message_id} does not exist (or was deleted)")
+        stored = self.store.get(message_id)
+        assert stored is not None
+        return stored
+
+    def _channel(self, channel_id: int) -> FakeChannel:
+        channel = self.world.channel(channel_id)
+        if channel is None:
+            raise ValueError(f"channel {channel_id} is not configured")
+        return channel

@@ -1,0 +1,131 @@
+"""Fault injection: make the next calls to a route answer 429 or 5xx, or answer slowly.
+
+Routes are named as ``("POST", "/channels/{channel_id}/messages")``: the method and the path
+template below ``/api/v10`` exactly as ``FakeDiscord.routes()`` lists them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from .responses import error_body, json_response
+
+API_PREFIX = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass
+class _Fault:
+    method: str
+    path: str
+    status: int | None  # None: only a delay
+    delay: float
+    remaining: int | None  # None: forever
+    retry_after: float
+    is_global: bool
+
+
+@dataclass(frozen=True)
+class ServedFault:
+    method: str
+    path: str
+    status: int | None
+    at: float
+
+
+def route_template(request: web.Request) -> str:
+    """The matched route's template below /api/v10, e.g. ``/channels/{channel_id}/messages``."""
+    canonical = (
+        request.match_info.route.resource.canonical if request.match_info.route.resource else ""
+    )
+    return canonical.removeprefix(API_PREFIX)
+
+
+class Faults:
+    def __init__(self, known_routes: Callable[[], Collection[tuple[str, str]]]) -> None:
+        self._known_routes = known_routes
+        self._faults: list[_Fault] = []
+        self.served: list[ServedFault] = []
+
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int = 429,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
+        """The next ``times`` calls answer ``status`` (429 carries retry_after and headers)."""
+        self._add(_Fault(method.upper(), path, status, 0.0, times, retry_after, is_global))
+
+    def delay(self, method: str, path: str, seconds: float, *, times: int | None = None) -> None:
+        """Answer calls to this route ``seconds`` late (all of them unless ``times`` is set)."""
+        self._add(_Fault(method.upper(), path, None, seconds, times, 0.0, False))
+
+    def clear(self) -> None:
+        self._faults.clear()
+
+    def _add(self, fault: _Fault) -> None:
+        if (fault.method, fault.path) not in self._known_routes():
+            raise ValueError(
+                f"no such route: {fault.method} {fault.path}; see FakeDiscord.routes()"
+            )
+        self._faults.append(fault)
+
+    def _take(self, method: str, path: str) -> list[_Fault]:
+        taken = []
+        for fault in self._faults:
+            if fault.method == method and fault.path == path and fault.remaining != 0:
+                if fault.remaining is not None:
+                    fault.remaining -= 1
+                taken.append(fault)
+        self._faults = [f for f in self._faults if f.remaining != 0]
+        return taken
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = route_template(request)
+        for fault in self._take(request.method, path):
+            if fault.delay:
+                await asyncio.sleep(fault.delay)  # simulated latency, not synchronisation
+            if fault.status is not None:
+                self.served.append(
+                    ServedFault(request.method, path, fault.status, time.monotonic())
+                )
+                return _fault_response(fault)
+        return await handler(request)
+
+
+def _fault_response(fault: _Fault) -> web.Response:
+    if fault.status != 429:
+        return json_response(
+            error_body(0, f"{fault.status}: Injected failure"), fault.status or 500
+        )
+    # discord.py retries a 429 only when it carries a Via header and a JSON body with retry_after.
+    headers = {
+        "Retry-After": str(max(1, math.ceil(fault.retry_after))),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": f"{time.time() + fault.retry_after:.3f}",
+        "X-RateLimit-Reset-After": f"{fault.retry_after:.3f}",
+        "X-RateLimit-Bucket": f"fake-{abs(hash((fault.method, fault.path))):x}",
+        "X-RateLimit-Scope": "global" if fault.is_global else "user",
+        "Via": "1.1 google",
+    }
+    if fault.is_global:
+        headers["X-RateLimit-Global"] = "true"
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": fault.retry_after,
+        "global": fault.is_global,
+        "code": 0,
+    }
+    return json_response(body, 429, headers)

@@ -1,0 +1,280 @@
+"""The fake's world: users, guilds, roles, members and channels, and their Discord JSON shapes.
+
+Payload builders return plain dicts shaped like Discord's API objects, complete enough for
+discord.py to parse them (it indexes some keys directly, e.g. a member's ``flags``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+JSON = dict[str, Any]
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+# Permission bits the fake reasons about (https://discord.com/developers/docs/topics/permissions).
+CREATE_INSTANT_INVITE = 1 << 0
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+CHANGE_NICKNAME = 1 << 26
+USE_APPLICATION_COMMANDS = 1 << 31
+ALL_PERMISSIONS = (1 << 53) - 1
+
+# Roughly what @everyone gets in a freshly created server.
+DEFAULT_EVERYONE_PERMISSIONS = (
+    CREATE_INSTANT_INVITE
+    | ADD_REACTIONS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_EXTERNAL_EMOJIS
+    | CHANGE_NICKNAME
+    | USE_APPLICATION_COMMANDS
+)
+
+# Channel types used by the fake.
+GUILD_TEXT = 0
+DM = 1
+
+_counter = itertools.count()
+
+
+def new_snowflake() -> int:
+    """A unique, increasing snowflake whose timestamp is now (discord.py reads it as created_at)."""
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(eq=False)
+class FakeUser:
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "username": self.username,
+            "global_name": self.global_name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "system": False,
+            "public_flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeRole:
+    id: int
+    guild_id: int
+    name: str
+    permissions: int = 0
+    position: int = 0
+    managed: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": self.managed,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    id: int
+    name: str
+    type: int = GUILD_TEXT
+    guild_id: int | None = None
+    position: int = 0
+    recipient: FakeUser | None = None  # DMs only
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild_id is None
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self) -> JSON:
+        if self.is_dm:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": DM,
+                "last_message_id": None,
+                "recipients": [self.recipient.payload()],
+            }
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeMember:
+    user: FakeUser
+    guild_id: int
+    role_ids: list[int] = field(default_factory=list)
+    nick: str | None = None
+    joined_at: str = field(default_factory=iso_now)
+
+    def payload(self, *, with_user: bool = True, permissions: int | None = None) -> JSON:
+        data: JSON = {
+            "roles": [str(r) for r in self.role_ids],
+            "nick": self.nick,
+            "avatar": None,
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+
+    @property
+    def everyone(self) -> FakeRole:
+        # Discord gives @everyone the guild's own id.
+        return self.roles[self.id]
+
+    def add_role(self, name: str, *, permissions: int = 0) -> FakeRole:
+        role = FakeRole(new_snowflake(), self.id, name, permissions, position=len(self.roles))
+        self.roles[role.id] = role
+        return role
+
+    def add_text_channel(self, name: str) -> FakeChannel:
+        channel = FakeChannel(new_snowflake(), name, GUILD_TEXT, self.id, len(self.channels))
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_member(
+        self, user: FakeUser, *, roles: list[FakeRole] | None = None, nick: str | None = None
+    ) -> FakeMember:
+        member = FakeMember(user, self.id, [r.id for r in roles or []], nick)
+        self.members[user.id] = member
+        return member
+
+    def permissions_of(self, user_id: int) -> int:
+        """Guild-level permissions (no channel overwrites): owner and administrators get all."""
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        member = self.members.get(user_id)
+        perms = self.everyone.permissions
+        if member is not None:
+            for role_id in member.role_ids:
+                perms |= self.roles[role_id].permissions
+        if perms & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return perms
+
+    def payload(self, *, include_all_members: bool, bot_id: int) -> JSON:
+        """A GUILD_CREATE payload. Without the members intent Discord sends only the bot."""
+        members = [
+            m.payload() for m in self.members.values() if include_all_members or m.user.id == bot_id
+        ]
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "features": [],
+            "roles": [r.payload() for r in self.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "channels": [c.payload() for c in self.channels.values()],
+            "threads": [],
+            "members": members,
+            "member_count": len(self.members),
+            "large": False,
+            "unavailable": False,
+            "joined_at": iso_now(),
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }

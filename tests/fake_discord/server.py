@@ -1,0 +1,323 @@
+"""``FakeDiscord``: the aiohttp server (REST + gateway) and the API tests drive it with."""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any
+
+import discord
+import yarl
+from aiohttp import web
+
+from . import rest, rest_channels, rest_interactions
+from .actions import UserActions
+from .commands import CommandRegistry
+from .faults import Faults
+from .gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MESSAGES,
+    PRIVILEGED_INTENTS,
+    Gateway,
+)
+from .handles import InteractionHandle, Waiter
+from .mentions import pings
+from .messages import MessageStore, is_ephemeral
+from .models import FakeChannel, FakeGuild, FakeUser
+from .records import SentMessage, Violation
+from .world import DEFAULT_BOT_PERMISSIONS, World
+
+JSON = dict[str, Any]
+
+
+class FakeDiscord(UserActions):
+    """A local Discord for the real discord.py client. See the package docstring for usage."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        bot_name: str = "GlossaryBot",
+        ack_deadline: float = 3.0,
+        followup_window: float = 15 * 60.0,
+        heartbeat_interval_ms: int = 41_250,
+        fail_on_ping: bool = True,
+        allowed_privileged_intents: int = PRIVILEGED_INTENTS,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        wait_timeout: float = 10.0,
+    ) -> None:
+        self.token = token
+        self.ack_deadline = ack_deadline  # seconds from delivery to the initial response
+        self.followup_window = followup_window  # seconds an interaction token stays valid
+        self.fail_on_ping = fail_on_ping
+        self.world = World(bot_name=bot_name, bot_permissions=bot_permissions)
+        self.waiter = Waiter(wait_timeout)
+        self.store = MessageStore()
+        self.registry = CommandRegistry(self.world.application_id)
+        self.interactions: dict[int, InteractionHandle] = {}
+        self.violations: list[Violation] = []
+        self.unknown_routes: list[str] = []
+        self.sent_messages: list[SentMessage] = []
+        self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
+        self.gateway = Gateway(
+            self.world,
+            self.waiter,
+            token=lambda: self.token,
+            heartbeat_interval_ms=heartbeat_interval_ms,
+            allowed_privileged_intents=allowed_privileged_intents,
+            record_violation=lambda kind, detail: self.record_violation(kind, "gateway", detail),
+        )
+        self.faults = Faults(self.routes)
+        self._drops = 0
+        self._in_flight = 0
+        self._app = self._build_app()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self._app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)  # port 0: the OS picks a free one
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self.gateway.url = self.gateway_url
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """What ``discord.http.Route.BASE`` must be."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """What ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` must be (as a yarl.URL)."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @contextmanager
+    def patch_discord_py(self) -> Iterator[None]:
+        """Point discord.py's class-level URLs at this fake, restoring them afterwards."""
+        old_base = discord.http.Route.BASE
+        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    def _build_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._arrival_middleware, self.faults.middleware])
+        app.router.add_get("/gateway", self.gateway.handle)
+        for module in (rest, rest_channels, rest_interactions):
+            app.router.add_routes(module.routes(self))
+        app.router.add_route("*", rest.API_PREFIX + "/{tail:.*}", self._unknown_route)
+        return app
+
+    def routes(self) -> set[tuple[str, str]]:
+        """Every (method, path template) the fake serves below /api/v10."""
+        found = set()
+        for route in self._app.router.routes():
+            canonical = route.resource.canonical if route.resource else ""
+            if canonical.startswith(rest.API_PREFIX) and "{tail" not in canonical:
+                found.add((route.method, canonical.removeprefix(rest.API_PREFIX)))
+        return found
+
+    @web.middleware
+    async def _arrival_middleware(
+        self, request: web.Request, handler: rest.Handler
+    ) -> web.StreamResponse:
+        if request.path == "/gateway":  # the websocket lives as long as the connection
+            return await handler(request)
+        request[rest.ARRIVED] = time.monotonic()  # before any injected delay: the deadline clock
+        self.requests.append((request.method, request.path))
+        self._in_flight += 1
+        try:
+            response = await handler(request)
+            # Finish writing the reply here, before waking tests, so that a test's next action
+            # cannot reach the bot ahead of this reply (see settle()).
+            await response.prepare(request)
+            await response.write_eof()
+            return response
+        finally:
+            self._in_flight -= 1
+            await self.waiter.notify()
+
+    async def settle(self) -> None:
+        """Let the bot finish with every reply it was sent before it gets anything new.
+
+        discord.py registers a view only after reading the callback reply; a click sent sooner
+        would find no view. So: wait until no REST reply is being written, then bounce a
+        heartbeat request (op 1) off the bot, which it answers from its event loop.
+        """
+        await self.waiter.wait_for(lambda: self._in_flight == 0, "REST replies to finish")
+        await self.gateway.ping()
+
+    async def _unknown_route(self, request: web.Request) -> web.Response:
+        route = f"{request.method} {request.path}"
+        self.unknown_routes.append(route)
+        self.record_violation("unknown_route", route, "the fake does not serve this route")
+        return rest.error(rest.NOT_FOUND)
+
+    # --- world configuration ---------------------------------------------------------------
+
+    @property
+    def wait_timeout(self) -> float:
+        """How long any wait may take before it fails the test (a guard, not a sleep)."""
+        return self.waiter.timeout
+
+    @wait_timeout.setter
+    def wait_timeout(self, seconds: float) -> None:
+        self.waiter.timeout = seconds
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    def add_user(self, username: str, *, global_name: str | None = None) -> FakeUser:
+        return self.world.add_user(username, global_name=global_name)
+
+    def add_guild(
+        self, name: str = "Test Guild", *, owner: FakeUser | None = None, **kwargs: Any
+    ) -> FakeGuild:
+        return self.world.add_guild(name, owner=owner, **kwargs)
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        return self.world.dm_channel(user)
+
+    # --- readiness and commands ------------------------------------------------------------
+
+    async def wait_until_ready(self, *, synced: bool = True, guild_id: int | None = None) -> None:
+        """Wait for IDENTIFY -> READY (+ GUILD_CREATE) and, if ``synced``, a command sync.
+
+        ``guild_id`` picks which sync to wait for: that guild's commands, else the global ones.
+        """
+
+        def ready() -> bool:
+            identified = self.gateway.ready_sent and self.gateway.connected
+            return identified and (not synced or self.registry.sync_counts.get(guild_id, 0) > 0)
+
+        scope = "global" if guild_id is None else f"guild {guild_id}"
+        what = f"IDENTIFY + {scope} command sync" if synced else "IDENTIFY"
+        await self.waiter.wait_for(ready, f"{what} (synced=False if the bot does not sync)")
+
+    def record_sent(
+        self,
+        kind: str,
+        route: str,
+        message: JSON,
+        body: JSON,
+        *,
+        creates: bool,
+        replied_author_id: int | None = None,
+    ) -> None:
+        """Keep a copy of what the bot sent; flag it if creating it would ping someone."""
+        found = []
+        if creates and not is_ephemeral(message):  # edits and ephemeral messages never notify
+            found = pings(body, replied_author_id=replied_author_id, bot_id=self.bot.id)
+        record = SentMessage(kind, route, copy.deepcopy(message), body, time.monotonic(), found)
+        self.sent_messages.append(record)
+        if found and self.fail_on_ping:
+            self.record_violation("ping", route, f"message would notify: {', '.join(found)}", body)
+
+    async def dispatch_message_event(self, name: str, message: JSON) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE for the bot's own non-ephemeral messages, as Discord does."""
+        if is_ephemeral(message) or self.gateway.session is None:
+            return
+        intent = GUILD_MESSAGES if "guild_id" in message else DIRECT_MESSAGES
+        data = message
+        if name == "MESSAGE_DELETE":
+            data = {k: message[k] for k in ("id", "channel_id", "guild_id") if k in message}
+        await self.gateway.dispatch(name, copy.deepcopy(data), intent=intent)
+
+    # --- gateway control -------------------------------------------------------------------
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway connection as a network failure would; it will RESUME."""
+        self._drops += 1
+        await self.gateway.drop(code)
+
+    async def wait_resumed(self) -> None:
+        """Wait until the bot has RESUMEd after every drop so far."""
+        await self.waiter.wait_for(
+            lambda: self.gateway.connected and self.gateway.resume_count >= self._drops,
+            "gateway RESUME",
+        )
+
+    async def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the bot closes the connection and RESUMEs (see wait_resumed)."""
+        self._drops += 1
+        await self.gateway.request_reconnect()
+
+    # --- fault injection -------------------------------------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int = 429,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
+        """The next ``times`` calls to the route answer ``status`` (429 with retry_after).
+
+        ``path`` is a template from ``routes()``, e.g. ``"/channels/{channel_id}/messages"``.
+        """
+        self.faults.fail_next(
+            method, path, status=status, times=times, retry_after=retry_after, is_global=is_global
+        )
+
+    def delay(self, method: str, path: str, seconds: float, *, times: int | None = None) -> None:
+        """Answer calls to the route ``seconds`` late (every call unless ``times`` is set)."""
+        self.faults.delay(method, path, seconds, times=times)
+
+    # --- violations ------------------------------------------------------------------------
+
+    def record_violation(self, kind: str, route: str, detail: str, body: Any = None) -> None:
+        self.violations.append(Violation(kind, route, detail, body))
+
+    def pop_violations(self) -> list[Violation]:
+        """Take (and clear) the recorded violations: for tests that provoke them on purpose."""
+        taken, self.violations = self.violations, []
+        return taken
+
+    def violation_report(self) -> str | None:
+        """A readable list of the recorded violations, or None if there are none."""
+        if not self.violations:
+            return None
+        lines = "\n  ".join(str(v) for v in self.violations)
+        return f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}"
+
+    def assert_clean(self) -> None:
+        """Fail if the bot did anything real Discord would refuse."""
+        report = self.violation_report()
+        if report is not None:
+            raise AssertionError(report)
