@@ -28,6 +28,7 @@ async def keep_heartbeat(
     client: discord.Client, store: Store | None, path: Path, interval: float = HEARTBEAT_INTERVAL
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
+    await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
     was_healthy = True
     while not client.is_closed():
         healthy = await is_healthy(client, store)

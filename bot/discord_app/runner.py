@@ -77,14 +77,9 @@ async def _open_store(settings: Settings) -> Store | None:
 
 
 async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
-    try:
-        store = await _open_store(settings)
-    except (SchemaTooNew, NotAGlossaryDatabase) as exc:
-        fail(str(exc))
-        return EXIT_CONFIG
     state = BotState(
         glossary,
-        store,
+        None,  # the store opens once Discord has accepted the token
         settings.glossary_path_list,
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
     )
@@ -96,25 +91,19 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGHUP, state.reload)
 
+    error: BaseException | None = None
     async with bot:
-        running = asyncio.create_task(bot.start(token))
-        heartbeat = (
-            asyncio.create_task(keep_heartbeat(bot, store, settings.heartbeat_path))
-            if settings.heartbeat_path
-            else None
-        )
-        stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        if stopping.done():
-            log.info("stopping: flushing counts and closing the connection")
-            await bot.close()
-        stopping.cancel()
-        if heartbeat is not None and settings.heartbeat_path is not None:
-            heartbeat.cancel()
-            settings.heartbeat_path.unlink(missing_ok=True)  # stopped: no longer healthy
-        # Wait without re-raising: a failed start (a rejected token) is reported below.
-        await asyncio.wait({running})
-        error = running.exception() if not running.cancelled() else None
+        try:
+            await bot.login(token)
+        except discord.LoginFailure as exc:
+            error = exc
+        else:
+            try:
+                state.store = await _open_store(settings)
+            except (SchemaTooNew, NotAGlossaryDatabase) as exc:
+                fail(str(exc))
+                return EXIT_CONFIG
+            error = await _connect_until_stopped(bot, state, settings, stop)
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
@@ -122,3 +111,27 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         log.error("the bot stopped on an error", exc_info=error)
         return EXIT_ERROR
     return EXIT_OK
+
+
+async def _connect_until_stopped(
+    bot: GlossaryBot, state: BotState, settings: Settings, stop: asyncio.Event
+) -> BaseException | None:
+    """Stay connected until a stop signal; returns the error the connection ended on, if any."""
+    running = asyncio.create_task(bot.connect())
+    heartbeat = (
+        asyncio.create_task(keep_heartbeat(bot, state.store, settings.heartbeat_path))
+        if settings.heartbeat_path
+        else None
+    )
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if stopping.done():
+        log.info("stopping: flushing counts and closing the connection")
+        await bot.close()
+    stopping.cancel()
+    if heartbeat is not None and settings.heartbeat_path is not None:
+        heartbeat.cancel()
+        settings.heartbeat_path.unlink(missing_ok=True)  # stopped: no longer healthy
+    # Wait without re-raising: the error is reported by the caller.
+    await asyncio.wait({running})
+    return running.exception() if not running.cancelled() else None

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Container smoke test: build the image from a clean clone of this repository's HEAD and check it
+# against the tests' fake Discord on the host (see test_container.py). Needs podman; on machines
+# without a registry or Docker engine, ../shared/tools/container-base.sh provides both first.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+base_script=${CONTAINER_BASE_SCRIPT:-$repo/../shared/tools/container-base.sh}
+if [ -f "$base_script" ]; then
+  bash "$base_script"
+fi
+command -v podman >/dev/null || { echo "smoke: podman is not installed" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone --quiet "$repo" "$work/src"
+# --format docker keeps the HEALTHCHECK (the OCI format has none).
+podman build --quiet --format docker -t glossary-bot:smoke "$work/src" >/dev/null
+echo "smoke: built glossary-bot:smoke from a clean clone of $(git -C "$repo" rev-parse --short HEAD)"
+
+python=${PYTHON:-$repo/.venv/bin/python}
+GLOSSARY_IMAGE=glossary-bot:smoke "$python" -m pytest -m container "$repo/tests/container" -q -p no:cacheprovider

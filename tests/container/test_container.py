@@ -1,0 +1,110 @@
+"""The real image, run with podman, against the fake Discord on the host.
+
+Run by smoke.sh (which builds the image from a clean clone and sets GLOSSARY_IMAGE); the
+`container` marker keeps these out of the ordinary test run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.fake_discord import FakeDiscord
+from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.container
+IMAGE = os.environ.get("GLOSSARY_IMAGE", "glossary-bot:smoke")
+HEALTHY_WITHIN = 60.0  # seconds: the first heartbeat follows READY
+
+
+async def podman(*args: str, check: bool = True) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        "podman", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    out, err = await proc.communicate()
+    code = proc.returncode or 0
+    if check and code:
+        raise AssertionError(f"podman {' '.join(args)} -> {code}\n{err.decode()}")
+    return code, out.decode(), err.decode()
+
+
+@pytest.fixture
+async def volume() -> AsyncIterator[str]:
+    name = f"glossary-smoke-{uuid.uuid4().hex[:8]}"
+    await podman("volume", "create", name)
+    yield name
+    await podman("volume", "rm", "--force", name, check=False)
+
+
+async def start_bot(fake: FakeDiscord, volume: str) -> str:
+    name = f"glossary-smoke-{uuid.uuid4().hex[:8]}"
+    await podman(
+        "run", "--detach", "--name", name, "--network", "host",
+        "--volume", f"{volume}:/data",
+        "--env", f"DISCORD_TOKEN={fake.token}",
+        "--env", f"DISCORD_API_BASE_URL={fake.api_base}",
+        "--env", f"DISCORD_GATEWAY_URL={fake.gateway_url}",
+        IMAGE,
+    )  # fmt: skip
+    return name
+
+
+async def test_check_and_define_run_inside() -> None:
+    _, out, err = await podman("run", "--rm", IMAGE, "check")
+    assert "0 error(s)" in err
+    _, out, _ = await podman("run", "--rm", IMAGE, "define", "kv cache")
+    assert out.startswith("KV Cache\n")
+
+
+async def test_runs_as_a_non_root_user() -> None:
+    _, out, _ = await podman("run", "--rm", "--entrypoint", "id", IMAGE, "-u")
+    assert out.strip() != "0"
+    _, inspect, _ = await podman("image", "inspect", IMAGE)
+    config = json.loads(inspect)[0]["Config"]
+    assert config["User"] == "10001:10001"
+    assert config["Entrypoint"] == ["glossary-bot"]
+    assert "DISCORD_TOKEN" not in " ".join(config.get("Env", []))
+
+
+async def test_answers_define_keeps_counts_across_stop_and_new_container_and_turns_healthy(
+    fake_discord: FakeDiscord,  # noqa: F811
+    volume: str,
+) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Smoke")
+    channel = guild.add_text_channel("general")
+    alice = fake.add_user("alice")
+    guild.add_member(alice)
+
+    name = await start_bot(fake, volume)
+    try:
+        await fake.wait_until_ready()
+        for _ in range(3):
+            handle = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+            message = await handle.final_message()
+            assert message["embeds"][0]["title"] == "KV Cache"
+
+        # The health check turns healthy once the bot has written its first heartbeat.
+        deadline = asyncio.get_running_loop().time() + HEALTHY_WITHIN
+        while (await podman("healthcheck", "run", name, check=False))[0] != 0:
+            assert asyncio.get_running_loop().time() < deadline, "never became healthy"
+            await asyncio.sleep(1)  # polling another process's state: there is no event to await
+
+        # SIGTERM right after the lookups: the buffered counts must be written before exit.
+        await podman("stop", "--time", "20", name)
+        _, state, _ = await podman("inspect", "--format", "{{.State.ExitCode}}", name)
+        assert state.strip() == "0"
+    finally:
+        await podman("rm", "--force", name, check=False)
+
+    # A new container on the same volume sees what the first one stored.
+    _, out, _ = await podman(
+        "run", "--rm", "--volume", f"{volume}:/data", IMAGE, "stats", "--guild", str(guild.id), "--json"
+    )  # fmt: skip
+    stats = json.loads(out)
+    assert stats["total_lookups"] == 3, stats
