@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,8 +15,14 @@ from bot.discord_app.app import GlossaryBot
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, load_glossary
 from bot.storage import Store
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, run_client
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
+
+from .helpers import serve
+
+# Tests send many commands from one user in a second; the real per-user cooldown (5 per 10 s)
+# would answer some of them with "You're going a bit fast". Its own test sets it back.
+NO_COOLDOWN = (1000, 1.0)
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +41,9 @@ class Scene:
     moderator: FakeUser  # has a role with Manage Server
     admin: FakeUser  # has a role with Administrator
     db_path: Path
+    other_guild: FakeGuild  # a second server, with alice and its own moderator
+    other_channel: FakeChannel
+    other_moderator: FakeUser
 
 
 @pytest.fixture
@@ -50,7 +61,29 @@ def scene(fake_discord: FakeDiscord, tmp_path: Path) -> Scene:  # noqa: F811
     admin = fake_discord.add_user("ada")
     admins = guild.add_role("Admins", permissions=discord.Permissions(administrator=True).value)
     guild.add_member(admin, roles=[admins])
-    return Scene(fake_discord, guild, channel, owner, alice, bob, moderator, admin, tmp_path / "bot.db")
+
+    other_guild = fake_discord.add_guild("Elsewhere")
+    other_channel = other_guild.add_text_channel("chat")
+    other_guild.add_member(alice)
+    other_moderator = fake_discord.add_user("otto")
+    other_mods = other_guild.add_role(
+        "Mods", permissions=discord.Permissions(manage_guild=True).value
+    )
+    other_guild.add_member(other_moderator, roles=[other_mods])
+    return Scene(
+        fake_discord,
+        guild,
+        channel,
+        owner,
+        alice,
+        bob,
+        moderator,
+        admin,
+        tmp_path / "bot.db",
+        other_guild,
+        other_channel,
+        other_moderator,
+    )
 
 
 @pytest.fixture
@@ -59,11 +92,44 @@ async def store(scene: Scene) -> AsyncIterator[Store]:
     try:
         yield store
     finally:
-        await store.close()
+        await store.close()  # safe twice: the bot closes it too
+
+
+StartBot = Callable[..., AbstractAsyncContextManager[GlossaryBot]]
 
 
 @pytest.fixture
-async def bot(scene: Scene, glossary: Glossary, store: Store) -> AsyncIterator[GlossaryBot]:
-    client = GlossaryBot(BotState(glossary, store), guild_ready_timeout=0.05)
-    async with run_client(client, scene.fake):
+def start_bot(scene: Scene, glossary: Glossary) -> StartBot:
+    """``async with start_bot(store) as bot``: a bot on ``store`` until the block ends (then
+    closed, store included, as on shutdown); ``glossary=`` serves another glossary."""
+
+    @contextlib.asynccontextmanager
+    async def start(
+        store: Store | None,
+        *,
+        glossary: Glossary = glossary,
+        cooldown: tuple[int, float] = NO_COOLDOWN,
+    ) -> AsyncIterator[GlossaryBot]:
+        state = BotState(glossary, store, cooldown=cooldown)
+        client = GlossaryBot(state, guild_ready_timeout=0.05)
+        async with serve(client, scene.fake):
+            await warm(client)
+            yield client
+
+    return start
+
+
+@pytest.fixture
+async def bot(start_bot: StartBot, store: Store) -> AsyncIterator[GlossaryBot]:
+    async with start_bot(store) as client:
         yield client
+
+
+async def warm(client: GlossaryBot) -> None:
+    """Read each server's aliases now, as on_ready does in the background.
+
+    Otherwise the first /define of a test races on_ready and may be deferred; tests of the
+    deferred path call ``client.state.forget_aliases(guild_id)`` first.
+    """
+    for guild in client.guilds:
+        await client.state.overlay(guild.id)

@@ -1,0 +1,202 @@
+"""/alias add|remove|list through the fake: who may, what is refused, and where an alias works."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.fake_discord import FakeChannel, FakeUser, InteractionRefused
+
+from .conftest import Scene, StartBot
+from .helpers import define, embed_of, footer, is_ephemeral, selects
+
+
+async def add(
+    scene: Scene, user: FakeUser, alias: str, term: str, channel: FakeChannel | None = None
+) -> str:
+    """/alias add, returning the (ephemeral) answer's text."""
+    handle = await scene.fake.slash(
+        user, "alias add", {"alias": alias, "term": term}, channel=channel or scene.channel
+    )
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    return str(message["content"])
+
+
+async def test_only_moderators_can_add_aliases(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    refused = await fake.slash(
+        scene.alice, "alias add", {"alias": "kv stash", "term": "kv-cache"}, channel=scene.channel
+    )
+    assert refused.refused  # Discord hides /alias from members without Manage Server
+    with pytest.raises(InteractionRefused, match="default_member_permissions"):
+        await refused.response()
+    assert await store.list_aliases(scene.guild.id) == []
+
+    for n, user in enumerate((scene.moderator, scene.admin, scene.owner)):
+        answer = await add(scene, user, f"kv stash {n}", "kv-cache")
+        assert answer == f"Added: “kv stash {n}” now opens **KV Cache** in this server."
+    added = await store.list_aliases(scene.guild.id)
+    assert [(a.key, a.added_by) for a in added] == [
+        ("kv stash 0", scene.moderator.id),
+        ("kv stash 1", scene.admin.id),
+        ("kv stash 2", scene.owner.id),
+    ]
+
+
+async def test_an_alias_answers_at_once_in_its_own_server_only(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    fake = scene.fake
+    assert await add(scene, scene.moderator, "kv stash", "kv-cache") == (
+        "Added: “kv stash” now opens **KV Cache** in this server."
+    )
+
+    # /define
+    _, card = await define(fake, scene.alice, "kv stash", scene.channel)
+    assert embed_of(card)["title"] == "KV Cache"
+    assert 'matched "kv stash" as this server\'s alias' in footer(card)
+    _, elsewhere = await define(fake, scene.alice, "kv stash", scene.other_channel)
+    assert is_ephemeral(elsewhere)
+    assert elsewhere["content"].startswith("No entry for “kv stash”")
+
+    # autocomplete
+    async def choices(channel: FakeChannel) -> list[str]:
+        handle = await fake.autocomplete(
+            scene.alice, "define", {"term": "kv st"}, focused="term", channel=channel
+        )
+        return [c["value"] for c in await handle.choices()]
+
+    assert "kv-cache" in await choices(scene.channel)
+    assert "kv-cache" not in await choices(scene.other_channel)
+
+    # mentions
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is a kv stash?")
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+    await fake.user_message(scene.alice, scene.other_channel, f"{fake.bot.mention} kv stash")
+    reply = await fake.wait_for_channel_message(scene.other_channel)
+    assert reply["content"].startswith("No entry for “kv stash”")
+
+    # Explain terms
+    said = await fake.user_message(scene.bob, scene.channel, "my kv stash is full again")
+    listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert [o["value"] for o in selects(listing)[0]["options"]] == ["kv-cache"]
+
+
+@pytest.mark.parametrize(
+    ("alias", "term", "answer"),
+    [
+        ("k" * 101, "kv-cache", "An alias can be at most 100 characters long."),
+        ("<@123456789012345678> cache", "kv-cache", "An alias cannot contain mentions."),
+        ("@everyone cache", "kv-cache", "An alias cannot contain mentions."),
+        ("https://example.com/kv", "kv-cache", "An alias cannot contain links."),
+        ("```kv```", "kv-cache", "An alias cannot contain code blocks or backticks."),
+        ("kv\u200bcache", "kv-cache", "An alias cannot contain control or invisible characters."),
+        ("kv cache", "rag", "“kv cache” already names **KV Cache** in the glossary."),
+        ("no such thing", "zzzzzz", "I could not find the term “zzzzzz”. Pick one from the list."),
+    ],
+)
+async def test_alias_validation_answers_clearly(
+    scene: Scene, bot: GlossaryBot, store: Store, alias: str, term: str, answer: str
+) -> None:
+    assert await add(scene, scene.moderator, alias, term) == answer
+    assert await store.list_aliases(scene.guild.id) == []
+
+
+async def test_adding_twice_is_a_friendly_no_op_and_a_clash_names_the_entry(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    await add(scene, scene.moderator, "KV Stash", "kv-cache")
+    assert await add(scene, scene.admin, "kv  stash", "kv-cache") == (
+        "“kv stash” already opens **KV Cache**: nothing to change."
+    )
+    assert await add(scene, scene.admin, "kv stash", "rag") == (
+        "“kv stash” is already this server's alias for **KV Cache**. Remove it first to change it."
+    )
+    [alias] = await store.list_aliases(scene.guild.id)
+    assert (alias.text, alias.entry_id, alias.added_by) == (
+        "KV Stash",
+        "kv-cache",
+        scene.moderator.id,
+    )
+
+
+async def test_two_concurrent_adds_of_one_alias_exactly_one_wins(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    first, second = await asyncio.gather(
+        fake.slash(
+            scene.moderator,
+            "alias add",
+            {"alias": "the cache", "term": "kv-cache"},
+            channel=scene.channel,
+        ),
+        fake.slash(
+            scene.admin, "alias add", {"alias": "the cache", "term": "rag"}, channel=scene.channel
+        ),
+    )
+    answers = sorted([(await h.final_message())["content"] for h in (first, second)])
+    [alias] = await store.list_aliases(scene.guild.id)
+    winner = {"kv-cache": "KV Cache", "rag": "Retrieval-Augmented Generation (RAG)"}[alias.entry_id]
+    assert answers == [
+        f"Added: “the cache” now opens **{winner}** in this server.",
+        f"“the cache” is already this server's alias for **{winner}**. Remove it first to change it.",
+    ]
+    _, card = await define(fake, scene.alice, "the cache", scene.channel)
+    assert embed_of(card)["title"] == winner
+
+
+async def test_list_and_remove(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    await add(scene, scene.moderator, "kv stash", "kv-cache")
+    await add(scene, scene.moderator, "fetch and write", "rag")
+
+    async def listing(**options: str) -> dict[str, object]:
+        handle = await fake.slash(scene.moderator, "alias list", options, channel=scene.channel)
+        message = await handle.final_message()
+        assert is_ephemeral(message)
+        return message
+
+    everything = embed_of(await listing())
+    assert everything["title"] == "2 aliases in this server"
+    assert f"“kv stash” → KV Cache (by <@{scene.moderator.id}>)" in everything["description"]
+    assert "“fetch and write” → Retrieval-Augmented Generation (RAG)" in everything["description"]
+    only_kv = embed_of(await listing(term="kv-cache"))
+    assert only_kv["title"] == "1 alias in this server"
+    assert "fetch" not in only_kv["description"]
+    assert fake.sent_messages[-1].pings == []
+
+    picker = await fake.autocomplete(
+        scene.moderator, "alias remove", {"alias": "kv"}, focused="alias", channel=scene.channel
+    )
+    assert [c["value"] for c in await picker.choices()] == ["kv stash"]
+    removed = await fake.slash(
+        scene.moderator, "alias remove", {"alias": "kv stash"}, channel=scene.channel
+    )
+    assert (await removed.final_message())["content"] == "Removed “kv stash”."
+    _, gone = await define(fake, scene.alice, "kv stash", scene.channel)
+    assert gone["content"].startswith("No entry for “kv stash”")
+
+    again = await fake.slash(
+        scene.moderator, "alias remove", {"alias": "kv stash"}, channel=scene.channel
+    )
+    assert (await again.final_message())["content"] == "This server has no alias “kv stash”."
+    assert embed_of(await listing())["title"] == "1 alias in this server"
+
+
+async def test_aliases_survive_a_restart(scene: Scene, start_bot: StartBot, store: Store) -> None:
+    fake = scene.fake
+    async with start_bot(store):
+        await add(scene, scene.moderator, "kv stash", "kv-cache")
+    reopened = await Store.open(scene.db_path)
+    async with start_bot(reopened):
+        _, card = await define(fake, scene.alice, "kv stash", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"
+        _, elsewhere = await define(fake, scene.alice, "kv stash", scene.other_channel)
+        assert is_ephemeral(elsewhere)

@@ -1,0 +1,101 @@
+"""Other ways to ask: mentioning the bot, a DM, and the "Explain terms" message command."""
+
+from __future__ import annotations
+
+from bot.discord_app.app import MENTION_HELP, GlossaryBot
+from tests.fake_discord import is_silent
+
+from .conftest import Scene
+from .helpers import UPDATE_MESSAGE, buttons, embed_of, is_ephemeral, selects
+
+
+def _quiet(scene: Scene) -> None:
+    sent = scene.fake.sent_messages[-1]
+    assert sent.pings == []
+    assert is_silent(sent.allowed_mentions)
+
+
+async def test_a_mention_in_a_channel_gets_the_card_as_a_quiet_reply(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    fake = scene.fake
+    said = await fake.user_message(
+        scene.alice, scene.channel, f"{fake.bot.mention} what is a kv cache?"
+    )
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert reply["message_reference"]["message_id"] == said["id"]
+    assert embed_of(reply)["title"] == "KV Cache"
+    assert "PagedAttention" in buttons(reply)
+    _quiet(scene)
+
+    # The asker navigates the reply in place, as with /define.
+    click = await fake.click(scene.alice, reply, buttons(reply)["PagedAttention"])
+    assert (await click.response())["type"] == UPDATE_MESSAGE
+    assert embed_of(await click.final_message())["title"] == "PagedAttention"
+
+
+async def test_a_bare_mention_explains_how_to_ask(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, fake.bot.mention)
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert reply["content"] == MENTION_HELP
+    _quiet(scene)
+
+
+async def test_a_dm_gets_the_card(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    dm = fake.dm_channel(scene.alice)
+    await fake.user_message(scene.alice, dm, "what is a kv cache?")  # no mention needed
+    reply = await fake.wait_for_channel_message(dm)
+    assert embed_of(reply)["title"] == "KV Cache"
+    _quiet(scene)
+    await fake.user_message(scene.alice, dm, f"{fake.bot.mention} rag")
+    assert embed_of(await fake.wait_for_channel_message(dm))["title"].endswith("(RAG)")
+
+
+async def test_a_mention_with_text_to_escape_pings_nobody(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    role = scene.guild.add_role("Staff")
+    await fake.user_message(
+        scene.alice, scene.channel, f"{fake.bot.mention} @everyone <@&{role.id}> **x**"
+    )
+    reply = await fake.wait_for_channel_message(scene.channel)
+    content = reply["content"]
+    assert content.startswith("No entry for")
+    assert "@everyone" not in content
+    assert f"<@&{role.id}>" not in content
+    assert r"\*\*x\*\*" in content
+    _quiet(scene)
+
+
+async def test_explain_terms_lists_the_terms_and_opens_a_card(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    fake = scene.fake
+    said = await fake.user_message(
+        scene.bob, scene.channel, "We added a KV cache, then RAG on top."
+    )
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    listing = await handle.final_message()
+    assert is_ephemeral(listing)
+    embed = embed_of(listing)
+    assert embed["title"] == "2 glossary terms in this message"
+    assert "**KV Cache**: A cache for attention keys" in embed["description"]
+    assert "**Retrieval-Augmented Generation (RAG)**" in embed["description"]
+    [menu] = selects(listing)
+    assert [o["value"] for o in menu["options"]] == ["kv-cache", "rag"]
+
+    pick = await fake.select(scene.alice, listing, menu["custom_id"], ["rag"])
+    card = await pick.final_message()
+    assert card["id"] == listing["id"]  # the list turns into the card
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
+    assert is_ephemeral(card)
+
+
+async def test_explain_terms_on_a_message_without_terms(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    said = await fake.user_message(scene.bob, scene.channel, "lunch at noon?")
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    assert message["content"] == "I found no glossary terms in that message."
