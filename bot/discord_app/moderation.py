@@ -1,8 +1,10 @@
 """Moderator commands: `/alias add|remove|list` and `/glossary stats`, with miss -> alias.
 
-Declared with default member permissions Manage Server, so Discord hides them from everyone else
-(admins can grant them to a moderator role in Server Settings > Integrations); the same
-permission is checked again at run time, in case a server's overrides say otherwise.
+`/alias` is declared with default member permissions Manage Server: Discord hides and refuses it
+for everyone else, and server admins can grant it to a moderator role in Server Settings >
+Integrations, so the bot does not check again (that would undo such a grant). Discord sets
+permissions per top-level command, and `/glossary about` is for everyone, so `/glossary stats`
+checks Manage Server (or Administrator) itself.
 """
 
 from __future__ import annotations
@@ -145,7 +147,6 @@ async def miss_autocomplete(
     term="The glossary term it should open",
 )
 @app_commands.autocomplete(alias=miss_autocomplete, term=term_autocomplete)
-@moderators_only
 @per_user_cooldown
 async def alias_add(
     interaction: discord.Interaction[Any], alias: app_commands.Range[str, 1, 200], term: str
@@ -180,7 +181,6 @@ async def server_alias_autocomplete(
 @alias_group.command(name="remove", description="Remove one of this server's aliases")
 @app_commands.describe(alias="The alias to remove")
 @app_commands.autocomplete(alias=server_alias_autocomplete)
-@moderators_only
 @per_user_cooldown
 async def alias_remove(interaction: discord.Interaction[Any], alias: str) -> None:
     state = state_of(interaction)
@@ -204,7 +204,6 @@ async def alias_remove(interaction: discord.Interaction[Any], alias: str) -> Non
 @alias_group.command(name="list", description="This server's aliases, optionally for one term")
 @app_commands.describe(term="Only the aliases of this term")
 @app_commands.autocomplete(term=term_autocomplete)
-@moderators_only
 async def alias_list(interaction: discord.Interaction[Any], term: str | None = None) -> None:
     state = state_of(interaction)
     if state.store is None:

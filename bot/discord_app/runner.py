@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 import yarl
 
@@ -97,6 +98,9 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
             await bot.login(token)
         except discord.LoginFailure as exc:
             error = exc
+        except (OSError, aiohttp.ClientError, discord.HTTPException) as exc:
+            fail(f"cannot reach Discord at {settings.discord_api_base_url}: {exc}")
+            return EXIT_ERROR
         else:
             try:
                 state.store = await _open_store(settings)
