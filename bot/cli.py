@@ -12,7 +12,6 @@ from bot import __version__
 from bot.glossary import (
     Glossary,
     GlossaryError,
-    Problem,
     SourceInfo,
     inspect_glossary,
     load_glossary,
@@ -152,6 +151,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _define(args: argparse.Namespace) -> int:
     from bot.cards.text import render_result_text
+    from bot.search.cli import result_json
     from bot.search.index import SearchIndex
 
     glossary = load_glossary(args.data)
@@ -162,25 +162,6 @@ def _define(args: argparse.Namespace) -> int:
     else:
         print(render_result_text(result, glossary))
     return 0 if result.entry is not None else 1
-
-
-def result_json(result: object) -> dict[str, object]:
-    """A search result as the `search --json` and `define --json` lines show it."""
-    from bot.search.results import SearchResult
-
-    assert isinstance(result, SearchResult)
-    return {
-        "query": result.query,
-        "status": result.status,
-        "strategy": result.strategy,
-        "score": result.score,
-        "entry": result.entry.model_dump(mode="json") if result.entry else None,
-        "suggestions": [{"id": s.id, "title": s.title} for s in result.suggestions],
-    }
-
-
-def format_problems(problems: list[Problem]) -> str:
-    return "\n".join(str(p) for p in problems)
 
 
 if __name__ == "__main__":

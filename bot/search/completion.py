@@ -1,0 +1,166 @@
+"""Autocomplete for a term still being typed, within Discord's limits (25 choices, 100 chars).
+
+Tiers, each entry shown once: the exact name; the server's aliases starting with the text; names
+starting with it ("py" finds Python and PyTorch, a short prefix R. Danny's trigram threshold
+misses); names with a later word starting with it ("cache" finds KV Cache); then names whose start
+is a typo away ("spculative"); and for several words, entries whose description matches. Within a
+tier, the caller's popular terms come first, then shorter names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
+from bot.search.names import NameKind
+from bot.search.normalize import normalize
+from bot.search.query import query_core
+from bot.search.results import Choice
+from bot.search.similarity import typing_similarity
+
+if TYPE_CHECKING:
+    from bot.search.index import SearchIndex
+
+MAX_TEXT = 200
+SCAN = 300  # prefix keys looked at per tier: enough to fill 25 choices after de-duplication
+TYPO_CANDIDATES = 100
+TYPO_SCORE = 78.0
+_TITLE = int(NameKind.TITLE)  # enum attribute lookups are slow in a hot loop
+
+
+class _Picker:
+    def __init__(self, index: SearchIndex, limit: int, popular: Sequence[str]) -> None:
+        self.index = index
+        self.limit = limit
+        self.choices: list[Choice] = []
+        self.seen: set[int] = set()
+        self.popularity: dict[int, int] = {}
+        for rank, entry_id in enumerate(popular):
+            position = index.positions.get(entry_id)
+            if position is not None:
+                self.popularity.setdefault(position, rank)
+
+    @property
+    def full(self) -> bool:
+        return len(self.choices) >= self.limit
+
+    def add(self, position: int, via: str | None = None) -> None:
+        """Add an entry once; `via` is the other name the text matched, if any."""
+        if self.full or position in self.seen:
+            return
+        entry = self.index.entries[position]
+        if not entry.id or len(entry.id) > AUTOCOMPLETE_VALUE:
+            return  # Discord would reject the whole answer
+        self.seen.add(position)
+        self.choices.append(Choice(_label(entry.display_title or entry.id, via), entry.id))
+
+    def add_server_alias(self, position: int, alias: str) -> None:
+        if not self.full and position not in self.seen:
+            entry = self.index.entries[position]
+            if entry.id and len(entry.id) <= AUTOCOMPLETE_VALUE:
+                self.seen.add(position)
+                self.choices.append(
+                    Choice(_label(entry.display_title or entry.id, alias), entry.id)
+                )
+
+    def add_keys(self, positions: Sequence[int]) -> None:
+        """Add the entries of name keys, popular ones first, then shorter names."""
+        if not positions:
+            return
+        names = self.index.names
+        owner, rows = names.rows_of(np.asarray(positions, dtype=np.int64))
+        entries = names.hit_entry[rows].astype(np.int64)
+        kinds = names.hit_kind[rows]
+        lengths = np.fromiter((len(names.keys[p]) for p in positions), np.int64)[owner]
+        unranked = len(self.popularity)
+        rank = np.fromiter((self.popularity.get(e, unranked) for e in entries.tolist()), np.int64)
+        for i in np.lexsort((kinds, lengths, rank)).tolist():
+            if self.full:
+                break
+            # A title shows as itself; another name is shown beside the title it leads to.
+            via = None if kinds[i] == _TITLE else names.written[positions[owner[i]]]
+            self.add(int(entries[i]), via)
+
+
+def complete(
+    index: SearchIndex,
+    text: str,
+    overlay: Mapping[str, str] | None,
+    popular: Sequence[str],
+    limit: int,
+) -> list[Choice]:
+    limit = max(0, min(int(limit), AUTOCOMPLETE_CHOICES))
+    picker = _Picker(index, limit, popular)
+    if limit == 0:
+        return []
+    normalized = normalize(text[:MAX_TEXT])
+    core = query_core(normalized) if normalized else ""
+    key = core.replace(" ", "").replace("'", "")
+    if not key:
+        for position in sorted(picker.popularity, key=picker.popularity.__getitem__):
+            picker.add(position)
+        for position in index.default_order:
+            picker.add(position)
+        return picker.choices
+
+    server = _server(overlay, index.positions)
+    by_length = sorted(server.items(), key=lambda item: len(item[0][0]))
+    for (alias_key, alias), position in by_length:
+        if alias_key == key:
+            picker.add_server_alias(position, alias)
+    for hit in index.names.lookup(key):
+        picker.add(hit.entry)
+    for (alias_key, alias), position in by_length:
+        if alias_key.startswith(key):
+            picker.add_server_alias(position, alias)
+    picker.add_keys(index.names.with_prefix(key, SCAN))
+    if not picker.full:
+        picker.add_keys(index.names.with_word_prefix(key, SCAN))
+    if not picker.full and len(key) >= 3:
+        _add_typos(picker, key)
+    if not picker.full and " " in core:
+        for described in index.fulltext.search(core, limit=picker.limit):
+            if described.coverage >= 0.75 and described.matched >= 2:
+                picker.add(described.document)
+    return picker.choices
+
+
+def _add_typos(picker: _Picker, key: str) -> None:
+    names = picker.index.names
+    positions = picker.index.fuzzy_candidates(key, TYPO_CANDIDATES)
+    if not positions:
+        return
+    scores = typing_similarity(key, [names.keys[p] for p in positions])
+    ranked = sorted(zip(scores.tolist(), positions, strict=True), key=lambda item: -item[0])
+    for score, position in ranked:
+        if score < TYPO_SCORE or picker.full:
+            break
+        for hit in names.hits(position):
+            picker.add(hit.entry, None if hit.kind == _TITLE else names.written[position])
+
+
+def _server(
+    overlay: Mapping[str, str] | None, positions: Mapping[str, int]
+) -> dict[tuple[str, str], int]:
+    if not overlay:
+        return {}
+    return {
+        (normalize(alias).replace(" ", "").replace("'", ""), alias): positions[entry_id]
+        for alias, entry_id in overlay.items()
+        if entry_id in positions
+    }
+
+
+def _label(title: str, via: str | None) -> str:
+    """ "KV Cache — key-value cache" when the text matched another name; fitted to 100 chars."""
+    name = " ".join(title.split()) or "?"
+    if via:
+        via = " ".join(via.split())
+        if via and normalize(via) not in normalize(name):
+            name = f"{name} — {via}"
+    if len(name) > AUTOCOMPLETE_NAME:
+        name = name[: AUTOCOMPLETE_NAME - 1].rstrip() + "…"
+    return name

@@ -1,0 +1,43 @@
+"""What the index reads from entries besides their names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from bot.glossary.models import Entry
+
+DEFAULT_CHOICES = 25
+
+
+def text_fields(entries: Sequence[Entry]) -> list[tuple[list[str], float]]:
+    """The full-text fields, one text per entry each, with their weights: names and keywords
+    weigh more than running text; every source's wording counts (once)."""
+    names = [" ".join((*e.names, *e.match_terms)) for e in entries]
+    keywords = [" ".join(e.keywords) for e in entries]
+    texts = [_running_text(e) for e in entries]
+    return [(names, 3.0), (keywords, 2.0), (texts, 1.0)]
+
+
+def _running_text(entry: Entry) -> str:
+    """Summary, definition and plain words of the entry and of every source, each once (the
+    boundary is left out: it says what the term is not)."""
+    if not (entry.summary or entry.plain) and len(entry.sources) == 1:
+        return entry.definition  # the common case at scale
+    texts = [entry.summary, entry.definition, entry.plain]
+    for source in entry.sources:
+        texts += (source.summary, source.definition, source.plain)
+    return " ".join(dict.fromkeys(t for t in texts if t))
+
+
+def default_order(entries: Sequence[Entry], positions: Mapping[str, int]) -> list[int]:
+    """For an empty autocomplete box: the entries most others point to (the core concepts),
+    in glossary order on a tie."""
+    links = np.zeros(len(entries), dtype=np.int64)
+    for entry in entries:
+        for related in entry.related:
+            if related in positions:
+                links[positions[related]] += 1
+    order: list[int] = np.argsort(-links, kind="stable")[:DEFAULT_CHOICES].tolist()
+    return order

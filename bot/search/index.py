@@ -1,0 +1,324 @@
+"""The search index: built once from the glossary, asked with a query and one server's aliases.
+
+Lookup tries strategies in the order a dictionary server would (RFC 2229). First the names: exact
+title, the server's aliases, the glossary's aliases, acronyms and expansions, match terms, ids,
+then the same in the other number ("kv caches"). A name settles the answer unless several entries
+hold it with equal standing, which becomes a choice. Only when nothing is named outright are
+prefix, typo-tolerant fuzzy and reverse lookup over descriptions pooled and ranked together; then
+the answer is direct only when the best hit is strong and clearly ahead of the runner-up, a choice
+when it is not, and "none" below a floor. A confident wrong card is the worst answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from bot.glossary.models import Entry
+from bot.search import completion
+from bot.search.corpus import default_order, text_fields
+from bot.search.fulltext import STOPWORDS, FullTextIndex
+from bot.search.memory import collector_paused, release_free_memory
+from bot.search.names import (
+    SCORE,
+    SERVER_ALIAS_TIER,
+    STRATEGY,
+    TIER,
+    NameKind,
+    NameTable,
+    looks_like_acronym,
+)
+from bot.search.normalize import normalize
+from bot.search.query import plural_variants, query_core
+from bot.search.ranking import (
+    ACRONYM_PHRASE_SCORE,
+    MATCH_MARGIN,
+    MATCH_SCORE,
+    MAX_SUGGESTIONS,
+    MENTION_SCORE,
+    NEAR_EXACT,
+    PART_PENALTY,
+    SUGGEST_SCORE,
+    Candidate,
+    Named,
+    Pool,
+    description_score,
+    keep_strongest,
+)
+from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
+from bot.search.similarity import PARTIAL_MIN_LENGTH, name_similarity
+from bot.search.terms import find_mentions
+from bot.search.trigrams import TrigramIndex
+
+MAX_QUERY = 300  # characters looked at; nobody types a longer term
+FUZZY_CANDIDATES = 25  # names rescored after the trigram count
+POOLED_PER_STRATEGY = 20
+ACRONYM_PHRASE_WORDS = 4
+# Enum members looked up once: attribute access on an Enum class is slow in hot loops.
+_PART = NameKind.PART
+_PART_SCORE = SCORE[NameKind.PART]
+_ID_TIER = TIER[NameKind.ID]
+
+
+class SearchIndex:
+    """Immutable once built; safe to share between concurrent lookups."""
+
+    def __init__(self, entries: tuple[Entry, ...]) -> None:
+        self.entries = entries
+        with collector_paused():
+            self.positions: dict[str, int] = {e.id: i for i, e in enumerate(entries)}
+            self.names = NameTable(entries)
+            self.trigrams = TrigramIndex([self.names.keys[p] for p in self.names.named_positions])
+            self.fulltext = FullTextIndex(text_fields(entries), len(entries))
+            self.default_order = default_order(entries, self.positions)
+        release_free_memory()
+
+    @classmethod
+    def build(cls, entries: Iterable[Entry]) -> SearchIndex:
+        return cls(tuple(entries))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    # -- lookup ------------------------------------------------------------------------------
+
+    def search(self, query: str, overlay: Mapping[str, str] | None = None) -> SearchResult:
+        """The entry a query names, typos and descriptions included, or choices, or none."""
+        normalized = normalize(query[:MAX_QUERY])
+        core = query_core(normalized) if normalized else ""
+        if not core:
+            return SearchResult("none", None, None, 0.0, query, normalized)
+        keys = [k for k in dict.fromkeys((_key(normalized), _key(core))) if k]
+        server = _server_keys(overlay, self.positions)
+        shouted = looks_like_acronym(query.strip())
+        # An autocomplete choice sends the id itself; people may type one too ("kv cache").
+        ids = list(
+            dict.fromkeys((query.strip(), *(t.replace(" ", "-") for t in (normalized, core))))
+        )
+        for other_number in (False, True):
+            named = self._named(keys, ids, server, shouted, other_number=other_number)
+            if named:
+                return self._answer_named(named, query, normalized)
+
+        pool = Pool()
+        parts = set()
+        for key in keys:  # a part of a title is too weak a name to stop at: pool it
+            for hit in self.names.lookup(key):
+                pool.add(hit.entry, SCORE[hit.kind], STRATEGY[hit.kind])
+                parts.add(hit.entry)
+        core_key = _key(core)
+        words = core.split()
+        prose = sum(w in STOPWORDS for w in words) >= (2 if len(words) >= 5 else 3)
+        if prose:  # "the optimizer with decoupled weight decay": a description, read it first
+            self._add_mentions(pool, core)
+            self._add_descriptions(pool, core)
+        if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
+            self._add_prefixes(pool, core_key)
+            ranked = pool.ranked()
+            lone_prefix = ranked and ranked[0][1].score >= NEAR_EXACT and len(ranked) == 1
+            if not lone_prefix:  # "Human-in-th" is only one name's start: no typo to look for
+                self._add_fuzzy(pool, core_key, core)
+        if len(words) > 1:
+            self._add_acronym_phrases(pool, core)
+        if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
+            if len(words) > 1:
+                self._add_mentions(pool, core)
+            self._add_descriptions(pool, core)
+        # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
+        # title too: it stays a part, not a prefix strong enough to answer.
+        pool.cap(parts, _PART_SCORE)
+        return self._decide(pool, query, normalized, core)
+
+    def _named(
+        self,
+        keys: Sequence[str],
+        ids: Sequence[str],
+        server: Mapping[str, int],
+        shouted: bool,
+        *,
+        other_number: bool,
+    ) -> list[Named]:
+        """Entries named outright by a key (or its other number), strongest first."""
+        named: dict[int, Named] = {}
+        if not other_number:
+            for slug in ids:
+                if slug in self.positions:
+                    position = self.positions[slug]
+                    keep_strongest(named, Named(position, _ID_TIER, "id", False, False))
+        for key in keys:
+            for form in plural_variants(key) if other_number else (key,):
+                if form in server:
+                    alias = Named(server[form], SERVER_ALIAS_TIER, "server-alias", False, False)
+                    keep_strongest(named, alias)
+                for hit in self.names.lookup(form):
+                    if hit.kind != _PART:
+                        loud = shouted and hit.cased
+                        strategy = STRATEGY[hit.kind]
+                        keep_strongest(
+                            named, Named(hit.entry, TIER[hit.kind], strategy, hit.cased, loud)
+                        )
+        ranked = sorted(named.values(), key=lambda n: n.rank)
+        if other_number:
+            ranked = [Named(n.entry, n.tier, "plural", n.acronym, n.loud) for n in ranked]
+        return ranked
+
+    def _answer_named(self, named: list[Named], query: str, normalized: str) -> SearchResult:
+        best = named[0]
+        tied = len(named) > 1 and best.rivals(named[1])
+        shown = named if tied else named[1:]
+        suggestions = tuple(
+            Suggestion(self.entries[n.entry].id, self.entries[n.entry].title, n.score, n.strategy)
+            for n in shown[:MAX_SUGGESTIONS]
+        )
+        if tied:  # one name, several entries of equal standing: the user chooses
+            return SearchResult(
+                "suggest", None, best.strategy, best.score, query, normalized, suggestions
+            )
+        entry = self.entries[best.entry]
+        return SearchResult(
+            "match", entry, best.strategy, best.score, query, normalized, suggestions
+        )
+
+    def _add_acronym_phrases(self, pool: Pool, text: str) -> None:
+        """ "MLA attention", "RoPE embeddings": an acronym plus words from the same entry's
+        names is that entry, said twice."""
+        words = text.replace("'", "").split()
+        if len(words) > ACRONYM_PHRASE_WORDS:
+            return
+        for at, word in enumerate(words):
+            for hit in self.names.lookup(word):
+                if not hit.cased or hit.kind == _PART:
+                    continue
+                entry = self.entries[hit.entry]
+                own = {w for name in entry.names for w in normalize(name).replace("'", "").split()}
+                rest = words[:at] + words[at + 1 :]
+                if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
+                    pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
+
+    def _add_mentions(self, pool: Pool, text: str) -> None:
+        """Names inside a longer query ("which gpu should I buy", "rag vs fine tuning") are
+        leads to offer, not answers: the rest of the query may ask something else."""
+        for found in find_mentions(
+            text, self.names, self.entries, self.positions, None, None, as_typed=False
+        ):
+            long_name = found.end - found.start >= 5
+            pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
+
+    def _add_prefixes(self, pool: Pool, key: str) -> None:
+        if len(key) < 2:
+            return
+        positions = self.names.with_prefix(key, limit=100)
+        if not positions:
+            return
+        lengths = np.fromiter((len(self.names.keys[p]) for p in positions), np.float64)
+        # "py" is too short to answer with "python"; "specul" is not.
+        if len(key) >= PARTIAL_MIN_LENGTH:
+            scores = 85 + 10 * len(key) / lengths
+        else:
+            scores = 70 + 20 * len(key) / lengths
+        self._pool_keys(pool, positions, scores, "prefix")
+
+    def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
+        positions = self.fuzzy_candidates(key, FUZZY_CANDIDATES)
+        if not positions:
+            return
+        keys = [self.names.keys[p] for p in positions]
+        texts = [self.names.text(p) for p in positions]
+        scores = name_similarity(key, text, keys, texts)
+        self._pool_keys(pool, positions, scores, "fuzzy")
+
+    def fuzzy_candidates(self, key: str, limit: int) -> list[int]:
+        """Positions of name keys sharing the most trigrams with `key`."""
+        found = self.trigrams.candidates(key, limit)
+        return self.names.named_positions[found].tolist() if found else []
+
+    def _pool_keys(
+        self,
+        pool: Pool,
+        positions: Sequence[int],
+        scores: npt.NDArray[np.float64],
+        strategy: Strategy,
+    ) -> None:
+        """Add the best few entries behind scored keys; only keys above the floor are looked
+        at one by one (there may be hundreds of candidates, rarely more than a few good ones)."""
+        best: dict[int, float] = {}
+        for i in np.flatnonzero(scores >= SUGGEST_SCORE).tolist():
+            for hit in self.names.hits(positions[i]):
+                score = float(scores[i]) - (PART_PENALTY if hit.kind == _PART else 0.0)
+                if score >= SUGGEST_SCORE and score > best.get(hit.entry, 0.0):
+                    best[hit.entry] = score
+        ranked = sorted(best.items(), key=lambda item: -item[1])[:POOLED_PER_STRATEGY]
+        for entry, score in ranked:
+            pool.add(entry, score, strategy)
+
+    def _add_descriptions(self, pool: Pool, text: str) -> None:
+        hits = self.fulltext.search(text, limit=MAX_SUGGESTIONS + 1)
+        if hits:
+            scale = float(np.log(2 * max(len(self.entries), 1)))
+            for hit in hits:
+                pool.add(hit.document, description_score(hit, hits[0], scale), "description")
+
+    def _decide(self, pool: Pool, query: str, normalized: str, core: str) -> SearchResult:
+        ranked = [(e, c) for e, c in pool.ranked() if c.score >= SUGGEST_SCORE]
+        if not ranked:
+            return SearchResult("none", None, None, 0.0, query, normalized)
+        (best, top), rest = ranked[0], ranked[1:]
+        runner_up = rest[0][1].score if rest else 0.0
+        score = round(top.score, 1)
+        clearly_ahead = top.score >= MATCH_SCORE and top.score - runner_up >= MATCH_MARGIN
+        if clearly_ahead and not (top.strategy == "fuzzy" and self._names_another(core, best)):
+            others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])
+            entry = self.entries[best]
+            return SearchResult("match", entry, top.strategy, score, query, normalized, others)
+        choices = self._suggestions([(e, c) for e, c in ranked if c.score >= top.score - 20])
+        return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
+
+    def _names_another(self, text: str, entry: int) -> bool:
+        """Does the query spell out another entry's acronym? "vae model" is one letter from
+        "VLA model", but says VAE: a near spelling is no answer against an exact acronym."""
+        for word in text.replace("'", "").split():
+            if any(h.cased and h.entry != entry for h in self.names.lookup(word)):
+                return True
+        return False
+
+    def _suggestions(self, ranked: Sequence[tuple[int, Candidate]]) -> tuple[Suggestion, ...]:
+        return tuple(
+            Suggestion(self.entries[e].id, self.entries[e].title, round(c.score, 1), c.strategy)
+            for e, c in ranked[:MAX_SUGGESTIONS]
+        )
+
+    # -- autocomplete and term finding -------------------------------------------------------
+
+    def autocomplete(
+        self,
+        text: str,
+        overlay: Mapping[str, str] | None = None,
+        popular: Sequence[str] = (),
+        limit: int = 25,
+    ) -> list[Choice]:
+        """Choices for a partly typed term: prefix hits first, then typo-tolerant ones; for an
+        empty box, the `popular` ids first, then the most linked-to entries."""
+        return completion.complete(self, text, overlay, popular, limit)
+
+    def find_terms(
+        self, text: str, overlay: Mapping[str, str] | None = None, context: str | None = None
+    ) -> list[TermMention]:
+        """Glossary terms written in `text`, in order of appearance, each entry once; `context`
+        names the place the text is shown, for entries' match exclusions (notIn)."""
+        found = find_mentions(text, self.names, self.entries, self.positions, overlay, context)
+        return [
+            TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
+        ]
+
+
+def _key(normalized: str) -> str:
+    return normalized.replace(" ", "").replace("'", "")
+
+
+def _server_keys(overlay: Mapping[str, str] | None, positions: Mapping[str, int]) -> dict[str, int]:
+    """A server's aliases keyed like names; aliases to unknown entries are ignored."""
+    if not overlay:
+        return {}
+    return {_key(normalize(k)): positions[v] for k, v in overlay.items() if v in positions}

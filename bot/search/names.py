@@ -1,0 +1,338 @@
+"""Every name an entry answers to, keyed for exact, prefix and word-start lookup.
+
+A key is `compact(name)`, so "KV-Cache", "kv cache" and "kvcache" meet. One key may belong to
+several entries ("rag" the acronym and "rag" the cloth; "clip" the model and the text encoder
+named after it), so a key maps to all its hits, strongest kind first, and the caller decides
+whether one is clearly ahead.
+
+At 100k entries there are ~280k keys: hits live in flat numpy arrays (one row per key and entry)
+rather than in Python objects, which keeps the table to tens of megabytes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import operator
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import repeat
+
+import numpy as np
+import numpy.typing as npt
+
+from bot.glossary.models import Entry
+from bot.search.normalize import compact, normalize, normalize_many
+from bot.search.query import plural_variants
+from bot.search.results import Strategy
+
+
+class NameKind(IntEnum):
+    """How a name belongs to its entry; lower is stronger (the RFC 2229 order)."""
+
+    TITLE = 0
+    ALIAS = 1
+    ACRONYM = 2
+    EXPANSION = 3
+    MATCH_TERM = 4
+    ID = 5  # ids are looked up by the index itself, after the names ("rag" is the acronym)
+    PART = 6  # "Scheduler" from "Scheduler (Sampler)", "QLoRA" from "LoRA & QLoRA"
+
+
+_KINDS = tuple(NameKind)
+
+STRATEGY: dict[NameKind, Strategy] = {
+    NameKind.TITLE: "exact",
+    NameKind.ALIAS: "alias",
+    NameKind.ACRONYM: "acronym",
+    NameKind.EXPANSION: "expansion",
+    NameKind.MATCH_TERM: "match-term",
+    NameKind.ID: "id",
+    NameKind.PART: "alias",
+}
+# Kinds of equal standing: two entries with the same acronym are a tie, an acronym and a match
+# term are not.
+TIER: dict[NameKind, int] = {
+    NameKind.TITLE: 0,
+    NameKind.ALIAS: 2,
+    NameKind.ACRONYM: 2,
+    NameKind.EXPANSION: 2,
+    NameKind.MATCH_TERM: 3,
+    NameKind.ID: 4,
+    NameKind.PART: 5,
+}
+SERVER_ALIAS_TIER = 1  # a moderator's alias outranks the glossary's other names, not its titles
+# A part of a title is a weaker claim than a curated name: "Goodput" from "Goodput (Serving)" is
+# just as much "Training Goodput", so it scores below the bar for a direct answer.
+SCORE: dict[NameKind, float] = {
+    NameKind.TITLE: 100.0,
+    NameKind.ALIAS: 99.0,
+    NameKind.ACRONYM: 99.0,
+    NameKind.EXPANSION: 99.0,
+    NameKind.MATCH_TERM: 98.0,
+    NameKind.ID: 98.0,
+    NameKind.PART: 86.0,
+}
+
+_ACRONYM_LENGTH = 8
+_COMPOSITE = re.compile(r"[(&/+]")  # a title that may have parts
+_QUALIFIER = re.compile(r"\s*\(([^()]*)\)\s*")
+_JOINERS = re.compile(r"\s+(?:&|/|\+)\s+")
+_MINOR_WORDS = frozenset({"of", "from", "for", "and", "the", "with", "in", "on", "to", "a", "an"})
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One entry that a key names, and how."""
+
+    entry: int  # position in the index's entry list
+    kind: NameKind
+    cased: bool  # only ever written as an acronym ("RAG", "RoPE"): "rag" in prose is a word
+
+
+def looks_like_acronym(name: str) -> bool:
+    """ "RAG", "LoRA", "RoPE", "ZeRO-3": short, one word, several capitals ("PagedAttention" is
+    not one)."""
+    name = name.strip()
+    if name.islower() or " " in name or len(name) > _ACRONYM_LENGTH:
+        return False
+    letters = [c for c in name if c.isalnum()]
+    return len(letters) <= 6 and sum(c.isupper() for c in letters) >= 2
+
+
+def initials(text: str, *, skip_minor: bool) -> str:
+    words = normalize(text).split()
+    if skip_minor:
+        words = [w for w in words if w not in _MINOR_WORDS]
+    return "".join(w[0] for w in words if w)
+
+
+def _is_expansion(name: str, acronym: str) -> bool:
+    key = compact(acronym)
+    return len(key) >= 2 and key in (
+        initials(name, skip_minor=False),
+        initials(name, skip_minor=True),
+    )
+
+
+def entry_names(entry: Entry) -> Iterator[tuple[str, NameKind]]:
+    """(name, kind) for every name of the entry, strongest first; repeats are fine."""
+    yield entry.title, NameKind.TITLE
+    acronym = entry.acronym or (entry.title if looks_like_acronym(entry.title) else None)
+    for alias in entry.aliases:
+        expansion = acronym is not None and _is_expansion(alias, acronym)
+        yield alias, NameKind.EXPANSION if expansion else NameKind.ALIAS
+    if entry.acronym:
+        yield entry.acronym, NameKind.ACRONYM
+    for term in entry.match_terms:
+        yield term, NameKind.MATCH_TERM
+    if "(" in entry.title or " " in entry.title:
+        yield from ((part, NameKind.PART) for part in _title_parts(entry.title))
+
+
+def _title_parts(title: str) -> list[str]:
+    """The pieces of a composite title: "LoRA & QLoRA", "Text Encoder (CLIP)"."""
+    parts: list[str] = []
+    qualifiers = _QUALIFIER.findall(title)
+    bare = _QUALIFIER.sub(" ", title).strip()
+    if qualifiers and bare:
+        parts.append(bare)
+    # A qualifier is a name only when it looks like one ("CLIP"), not a gloss ("Hugging Face").
+    parts += [q for q in qualifiers if looks_like_acronym(q)]
+    pieces = _JOINERS.split(bare)
+    if len(pieces) > 1:
+        parts += pieces
+    return parts
+
+
+class NameTable:
+    """All keys in sorted order; a key's position is its index in that order, so the keys with
+    a given prefix are one contiguous run. Ids are not names here ("wn-noun-00217499" is
+    nobody's typo): the index finds them exactly."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        names, owners, kinds = _all_names(entries)
+        texts = normalize_many(names)
+        row_keys = [t.replace(" ", "").replace("'", "") for t in texts]
+        # Sort instead of a key -> number dict: the sorted list is what prefix search needs.
+        order = sorted(range(len(row_keys)), key=row_keys.__getitem__)
+        ordered = [row_keys[i] for i in order]
+        fresh = np.ones(len(ordered), dtype=bool)
+        fresh[1:] = np.fromiter(map(operator.ne, ordered[1:], ordered), bool, len(ordered) - 1)
+        firsts = np.flatnonzero(fresh).tolist()
+        self.keys: list[str] = [ordered[i] for i in firsts]
+        # Each key's name as the glossary writes it ("key-value cache"), for labels.
+        self.written: list[str] = [names[order[i]] for i in firsts]
+        row_position = np.empty(len(order), dtype=np.int64)
+        row_position[np.asarray(order, dtype=np.int64)] = np.cumsum(fresh) - 1
+        kind_array = np.asarray(kinds, dtype=np.int64)
+        present = np.fromiter(map(bool, row_keys), bool, len(row_keys))
+        self.named = np.zeros(len(self.keys), dtype=bool)
+        self.named[row_position[present]] = True
+        self.named_positions = np.flatnonzero(self.named)
+        cased = np.zeros(len(names), dtype=bool)
+        short = np.fromiter(map(len, names), np.int64, len(names)) <= _ACRONYM_LENGTH
+        short &= ~np.fromiter(map(str.islower, names), bool, len(names))
+        for i in np.flatnonzero(short).tolist():
+            cased[i] = looks_like_acronym(names[i])
+        self._build_hits(
+            row_position[present],
+            np.asarray(owners, dtype=np.int64)[present],
+            kind_array[present],
+            cased[present],
+        )
+        self._spaced: list[str | None] = [None] * len(self.keys)
+        spaced_rows = np.fromiter(map(operator.contains, texts, repeat(" ")), bool, len(texts))
+        for row in np.flatnonzero(spaced_rows).tolist():
+            position = int(row_position[row])
+            if self._spaced[position] is None:
+                self._spaced[position] = texts[row]
+        self._word_starts, self._word_start_positions = self._tails()
+        # First words of names of several words (a one-word name is found as a key).
+        self._first_words = {t.partition(" ")[0].replace("'", "") for t in self._spaced if t}
+        self.most_words = max((t.count(" ") + 1 for t in self._spaced if t), default=1)
+
+    def starts_a_name(self, word: str) -> bool:
+        """Could a name begin with this compact word ("kv" of "kv cache", "kvcache" itself, or
+        another number of it: "tokens")? A cheap filter before trying word windows."""
+        if word in self._first_words or self.find(word) is not None:
+            return True
+        return any(self.find(form) is not None for form in plural_variants(word))
+
+    def _build_hits(
+        self,
+        positions: npt.NDArray[np.int64],
+        owners: npt.NDArray[np.int64],
+        kinds: npt.NDArray[np.int64],
+        cased: npt.NDArray[np.bool_],
+    ) -> None:
+        """One row per (key, entry): its strongest kind, cased only if every spelling was."""
+        order = np.lexsort((kinds, owners, positions))
+        positions, owners, kinds, cased = (
+            positions[order],
+            owners[order],
+            kinds[order],
+            cased[order],
+        )
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = (positions[1:] != positions[:-1]) | (owners[1:] != owners[:-1])
+        starts = np.flatnonzero(first)
+        all_cased = np.logical_and.reduceat(cased, starts) if len(starts) else cased[:0]
+        positions, owners, kinds = positions[starts], owners[starts], kinds[starts]
+        order = np.lexsort((owners, kinds, positions))  # within a key, strongest kind first
+        self.hit_entry: npt.NDArray[np.int32] = owners[order].astype(np.int32)
+        self.hit_kind: npt.NDArray[np.int8] = kinds[order].astype(np.int8)
+        self._hit_cased = all_cased[order]
+        counts = np.bincount(positions, minlength=len(self.keys))
+        self._starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
+    def find(self, key: str) -> int | None:
+        """The position of a key, or None."""
+        at = bisect.bisect_left(self.keys, key)
+        return at if at < len(self.keys) and self.keys[at] == key and key else None
+
+    def lookup(self, key: str) -> tuple[Hit, ...]:
+        position = self.find(key)
+        return () if position is None else self.hits(position)
+
+    def hits(self, position: int) -> tuple[Hit, ...]:
+        start, end = int(self._starts[position]), int(self._starts[position + 1])
+        if end - start == 1:  # the common case, without slicing
+            kind = _KINDS[int(self.hit_kind[start])]
+            return (Hit(int(self.hit_entry[start]), kind, bool(self._hit_cased[start])),)
+        return tuple(
+            Hit(entry, _KINDS[kind], cased)
+            for entry, kind, cased in zip(
+                self.hit_entry[start:end].tolist(),
+                self.hit_kind[start:end].tolist(),
+                self._hit_cased[start:end].tolist(),
+                strict=True,
+            )
+        )
+
+    def rows_of(
+        self, positions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """For many keys at once: (index into `positions`, hit row) for every hit."""
+        starts = self._starts[positions]
+        counts = self._starts[positions + 1] - starts
+        owner = np.repeat(np.arange(len(positions)), counts)
+        offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        return owner, np.repeat(starts, counts) + offsets
+
+    def text(self, position: int) -> str:
+        """The key's name as normalised text, spaces kept ("kv cache" for "kvcache")."""
+        return self._spaced[position] or self.keys[position]
+
+    def spaced(self, key: str) -> str | None:
+        position = self.find(key)
+        return None if position is None else self.text(position)
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Does any key start with `prefix`?"""
+        at = bisect.bisect_left(self.keys, prefix)
+        return at < len(self.keys) and self.keys[at].startswith(prefix)
+
+    def with_prefix(self, prefix: str, limit: int) -> list[int]:
+        """Positions of name keys starting with `prefix` (at most `limit`, in key order)."""
+        found: list[int] = []
+        at = bisect.bisect_left(self.keys, prefix)
+        while at < len(self.keys) and len(found) < limit and self.keys[at].startswith(prefix):
+            if self.named[at]:
+                found.append(at)
+            at += 1
+        return found
+
+    def with_word_prefix(self, prefix: str, limit: int) -> list[int]:
+        """Positions of multi-word keys with a later word starting with `prefix`."""
+        found: list[int] = []
+        tails = self._word_starts
+        at = bisect.bisect_left(tails, prefix)
+        while at < len(tails) and len(found) < limit and tails[at].startswith(prefix):
+            found.append(int(self._word_start_positions[at]))
+            at += 1
+        return found
+
+    def _tails(self) -> tuple[list[str], npt.NDArray[np.int32]]:
+        """ "attention" finds "multi head attention": compact tails from each later word."""
+        tails: list[str] = []
+        owners: list[int] = []
+        for position, text in enumerate(self._spaced):
+            if text is not None:
+                rest = text.replace("'", "")
+                while " " in rest:
+                    rest = rest.partition(" ")[2]
+                    tails.append(rest.replace(" ", ""))
+                    owners.append(position)
+        order = sorted(range(len(tails)), key=tails.__getitem__)
+        return [tails[i] for i in order], np.asarray(owners, dtype=np.int32)[order]
+
+
+def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[NameKind]]:
+    """Every (name, entry position, kind), gathered field by field (it is hot at 100k): titles,
+    then the plain synonyms of ordinary entries in bulk, then entries with more to them."""
+    titles = list(map(operator.attrgetter("title"), entries))
+    aliases_of = list(map(operator.attrgetter("aliases"), entries))
+    rich = zip(
+        map(operator.attrgetter("acronym"), entries),
+        map(operator.attrgetter("match_terms"), entries),
+        titles,
+        strict=True,
+    )
+    special = {
+        i
+        for i, (acronym, terms, title) in enumerate(rich)
+        if acronym or terms or _COMPOSITE.search(title) or looks_like_acronym(title)
+    }
+    plain = [(i, aliases) for i, aliases in enumerate(aliases_of) if aliases and i not in special]
+    names = titles + [alias for _, aliases in plain for alias in aliases]
+    owners = [*range(len(entries)), *(i for i, aliases in plain for _ in aliases)]
+    kinds = [NameKind.TITLE] * len(entries) + [NameKind.ALIAS] * (len(names) - len(entries))
+    for position in sorted(special):
+        for name, kind in entry_names(entries[position]):
+            if kind != NameKind.TITLE:  # titles are in already
+                names.append(name)
+                owners.append(position)
+                kinds.append(kind)
+    return names, owners, kinds

@@ -1,0 +1,82 @@
+"""What a query asks for once the phrasing around the term is gone.
+
+People type "what's a KV cache?", "define rag", "how does speculative decoding work",
+"what does RLHF stand for". The term is the part in the middle; these helpers peel the rest off a
+`normalize`d query and produce the singular/plural spellings worth trying.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Whole-query shapes whose middle is the term: "what does X mean", "how does X work".
+_FRAMES = [
+    re.compile(p)
+    for p in (
+        r"^(?:what|wat) (?:does|do|did) (?P<t>.+?) (?:mean|means|stand for|stands for|do)$",
+        r"^how (?:does|do|did|is|are|can) (?P<t>.+?) (?:work|works|working|function|help)$",
+        r"^what (?:is|are) (?P<t>.+?) (?:used for|for|good for|about)$",
+        r"^what (?:is|are) meant by (?P<t>.+)$",
+        r"^(?:difference between|differences between) (?P<t>.+?) and .+$",
+    )
+]
+# Openers, repeated away: "hey bot can you please explain what a" -> "".
+_OPENER = re.compile(
+    r"^(?:what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
+    r"define|definition of|defintion of|meaning of|explain|describe|eli5|eli5 of|"
+    r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
+    r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
+    r"can you define|could you define|can you tell me about|i don't know what|"
+    r"please|pls|plz|hey|hi|hello|yo|bot|ok|so|um|uh|"
+    r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
+    r"a|an|the)\s+"
+)
+# Closers, repeated away: "kv cache in llms please" -> "kv cache".
+_CLOSER = re.compile(
+    r"\s+(?:mean|means|meaning|definition|defined|stand for|stands for|explained|explanation|"
+    r"in (?:ml|ai|llms?|nlp|ml ai|ai ml|deep learning|machine learning|this context|practice|"
+    r"simple terms|plain english|simple words)|"
+    r"for me|to me|pls|please|plz|exactly|again|actually|anyway|thanks|thx|lol|eli5|"
+    r"means what|is what)$"
+)
+
+
+# What may remain of a question with no term in it ("what is", "define it").
+_LEFTOVERS = frozenset({"is", "are", "it", "this", "that", "a", "an", "the", "what", "define"})
+
+
+def query_core(normalized: str) -> str:
+    """The term inside a normalised question, or the query itself if nothing is left."""
+    core = normalized
+    for frame in _FRAMES:
+        found = frame.match(core)
+        if found:
+            core = found.group("t")
+            break
+    while True:
+        shorter = _CLOSER.sub("", _OPENER.sub("", core))
+        if shorter == core or not shorter.strip():
+            break
+        core = shorter
+    core = core.strip()
+    return normalized if not core or core in _LEFTOVERS else core
+
+
+def plural_variants(key: str) -> list[str]:
+    """Other number forms of a compact key's last word: caches -> cache, query -> queries."""
+    forms: list[str] = []
+    if len(key) < 3:
+        return forms
+    if key.endswith("ies") and len(key) > 4:
+        forms.append(key[:-3] + "y")
+    if key.endswith("es"):
+        forms.append(key[:-2])
+    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
+        forms.append(key[:-1])
+    if key.endswith("y") and key[-2:-1] not in ("a", "e", "o", "u"):
+        forms.append(key[:-1] + "ies")
+    if key.endswith(("s", "x", "z", "ch", "sh")):
+        forms.append(key + "es")
+    if not key.endswith("s") or key.endswith(("ss", "us", "is")):
+        forms.append(key + "s")
+    return [f for f in forms if f != key]

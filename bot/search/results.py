@@ -1,0 +1,79 @@
+"""What a search answers: plain frozen values, safe to hand to any renderer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.glossary.models import Entry
+
+Status = Literal["match", "suggest", "none"]
+# How a hit was found, in the order a dictionary server (RFC 2229) would try: the label is shown
+# to users ("matched as a typo"), so a weak strategy is never passed off as an exact one.
+Strategy = Literal[
+    "exact",
+    "id",
+    "server-alias",
+    "alias",
+    "acronym",
+    "expansion",
+    "match-term",
+    "plural",
+    "prefix",
+    "fuzzy",
+    "description",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A "did you mean" candidate."""
+
+    id: str
+    title: str
+    score: float
+    strategy: Strategy
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One query's answer: a confident `match`, `suggest`ions only, or `none`."""
+
+    status: Status
+    entry: Entry | None  # set only for a match
+    strategy: Strategy | None
+    score: float  # 0-100, the best candidate's
+    query: str
+    normalized_query: str
+    suggestions: tuple[Suggestion, ...] = ()  # best first, at most 5, never the matched entry
+
+    @property
+    def best_id(self) -> str | None:
+        """The matched entry's id, else the first suggestion's: what a user would click first."""
+        if self.entry is not None:
+            return self.entry.id
+        if self.status == "none" or not self.suggestions:
+            return None
+        return self.suggestions[0].id
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An autocomplete choice as Discord takes it: name shown (1-100 chars), value = entry id."""
+
+    name: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class TermMention:
+    """A glossary term found in running text: `text[start:end]` is what was written."""
+
+    entry: Entry
+    surface: str
+    start: int
+    end: int
+
+    @property
+    def entry_id(self) -> str:
+        return self.entry.id

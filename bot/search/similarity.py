@@ -1,0 +1,78 @@
+"""How close a typed string is to a name, 0-100, scored in bulk by rapidfuzz.
+
+No single rapidfuzz scorer ranks names well (SEARCH-NOTES): WRatio and token_set_ratio give 90-100
+to any short name inside the query, partial_ratio gives 100 to any substring. `ratio` (with a
+transposition counted as one typo) is best on typos, `token_sort_ratio` catches reordered words, and `partial_ratio`, discounted by how little of the
+name the query covers and only where the name is longer than the query, catches a term typed in
+part ("speculative" for "speculative decoding").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+
+# At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
+# on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
+PARTIAL_BASE = 0.70
+PARTIAL_COVERAGE = 0.15
+PARTIAL_MIN_LENGTH = 4  # "rag" is inside "fragment": partial matching needs a longer query
+PARTIAL_CANDIDATES = 12  # partial_ratio is ~10x slower than ratio
+_FEW = 8
+
+
+def _scores(
+    query: str, choices: Sequence[str], scorer: Callable[..., float]
+) -> npt.NDArray[np.float64]:
+    if len(choices) <= _FEW:  # cdist's set-up costs more than a few direct calls
+        return np.fromiter((scorer(query, c) for c in choices), np.float64, len(choices))
+    matrix = process.cdist([query], choices, scorer=scorer, dtype=np.float64)
+    scores: npt.NDArray[np.float64] = np.asarray(matrix[0], dtype=np.float64)
+    return scores
+
+
+def typo_ratio(query: str, choices: Sequence[str]) -> npt.NDArray[np.float64]:
+    """Like `fuzz.ratio`, but every typo costs the same: `ratio` counts a swapped or wrong
+    letter as two edits, so "kv cahce" would score no better than a word two typos away.
+    Here one edit of any kind (OSA distance) costs 1.5 insertions."""
+    if len(choices) <= _FEW:
+        edits = np.fromiter((OSA.distance(query, c) for c in choices), np.float64, len(choices))
+    else:
+        edits = process.cdist([query], choices, scorer=OSA.distance, dtype=np.int32)[0]
+    lengths = np.fromiter((len(c) for c in choices), np.float64, len(choices)) + len(query)
+    ratio = 1.0 - 1.5 * edits / np.maximum(lengths, 1.0)
+    scores: npt.NDArray[np.float64] = np.clip(100.0 * ratio, 0.0, 100.0)
+    return scores
+
+
+def name_similarity(
+    query_key: str, query_text: str, keys: Sequence[str], texts: Sequence[str]
+) -> npt.NDArray[np.float64]:
+    """Score each name (compact key and spaced text) against a finished query. `keys` come
+    best candidates first: the slow partial scorer only looks at the first few."""
+    best = np.maximum(_scores(query_key, keys, fuzz.ratio), typo_ratio(query_key, keys))
+    if " " in query_text:
+        best = np.maximum(best, _scores(query_text, texts, fuzz.token_sort_ratio))
+    # A partial score is at most 85: it only adds choices, which a near-exact hit does not need
+    # (the query's own key, when it is in the list, is a title part and does not count).
+    near_exact = any(s >= 95 and k != query_key for k, s in zip(keys, best.tolist(), strict=True))
+    if len(query_key) >= PARTIAL_MIN_LENGTH and not near_exact:
+        head = list(keys[:PARTIAL_CANDIDATES])
+        lengths = np.fromiter((len(k) for k in head), np.float64, len(head))
+        # The less of the name the query covers, the weaker the evidence: "weight decay" inside
+        # "Adam with decoupled weight decay" is a lead, not an answer.
+        weight = PARTIAL_BASE + PARTIAL_COVERAGE * len(query_key) / lengths
+        partial = _scores(query_key, head, fuzz.partial_ratio) * weight
+        partial = np.where(lengths > len(query_key), partial, 0.0)
+        best[: len(head)] = np.maximum(best[: len(head)], partial)
+    return best
+
+
+def typing_similarity(query_key: str, keys: Sequence[str]) -> npt.NDArray[np.float64]:
+    """Score each name against a query still being typed: its start may carry a typo."""
+    heads = [k[: len(query_key) + 1] for k in keys]
+    return np.maximum(_scores(query_key, keys, fuzz.ratio), _scores(query_key, heads, fuzz.ratio))

@@ -1,0 +1,133 @@
+"""Glossary terms mentioned in running text, for the "Explain terms" message command.
+
+The text is split into word tokens with their offsets; at each token the longest run of up to
+`MAX_WORDS` tokens that spells a name (joined without spaces, so "kv cache", "KV-cache" and
+"kvcache" all meet the key "kvcache") wins. Precision beats recall here: a message full of links
+on everyday words is noise, so words like "context" or "step", anything of one or two letters,
+and acronyms written in lower case ("a rag", "zero", "rope") are not linked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from bot.glossary.models import Entry
+from bot.search.names import Hit, NameTable
+from bot.search.normalize import compact, normalize
+from bot.search.query import plural_variants
+
+MAX_WORDS = 6
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:\+\+|#)?")  # "Goodhart's", "C++", "C#"
+
+# Everyday words that are also titles or match terms; linking them in every message is noise.
+_GENERIC_WORDS_TEXT = """
+    batch context data dataset gate gating layer loss model parameter sample sampling seed step
+    training train weight memory caption safety decode liveness
+"""
+GENERIC_WORDS = frozenset(_GENERIC_WORDS_TEXT.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    entry: int
+    start: int
+    end: int
+
+
+def _excluded(entry: Entry, context: str | None) -> bool:
+    """True when `context` names a place the entry's match terms must not be linked (notIn)."""
+    if not context:
+        return False
+    for place in entry.match_exclusions:
+        prefix = place if place.endswith(".") else place + "."
+        if context == place or context.startswith(prefix):
+            return True
+    return False
+
+
+def find_mentions(
+    text: str,
+    names: NameTable,
+    entries: tuple[Entry, ...],
+    positions: Mapping[str, int],
+    overlay: Mapping[str, str] | None,
+    context: str | None,
+    *,
+    as_typed: bool = True,
+) -> list[Found]:
+    """Mentions in order of appearance, one per entry (its first). With `as_typed` False (a
+    search box, where people type "rag" for RAG) acronyms match in any case."""
+    words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    folded = [compact(w) for w, _, _ in words]
+    server = {compact(k): positions[v] for k, v in (overlay or {}).items() if v in positions}
+    server_firsts = {compact(normalize(k).partition(" ")[0]) for k in (overlay or {})}
+    allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
+    found: list[Found] = []
+    seen: set[int] = set()
+    at = 0
+    while at < len(words):
+        first = folded[at]
+        if first not in server_firsts and not names.starts_a_name(first):  # most words start none
+            at += 1
+            continue
+        best: tuple[int, int] | None = None  # (entry, width) of the longest name here
+        for width in range(1, min(MAX_WORDS, len(words) - at) + 1):
+            parts = folded[at : at + width]
+            surface = text[words[at][1] : words[at + width - 1][2]]
+            if not as_typed:
+                surface = surface.upper()
+            entry = _entry_for(parts, surface, names, server, allowed)
+            if entry is not None:
+                best = (entry, width)
+            # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").
+            joined = "".join(parts)
+            if not names.has_prefix(joined) and not any(k.startswith(joined) for k in server):
+                break
+        if best is None:
+            at += 1
+            continue
+        entry, width = best
+        if entry not in seen:
+            seen.add(entry)
+            found.append(Found(entry, words[at][1], words[at + width - 1][2]))
+        at += width
+    return found
+
+
+def _entry_for(
+    parts: list[str],
+    surface: str,
+    names: NameTable,
+    server: Mapping[str, int],
+    allowed: Callable[[int], bool],
+) -> int | None:
+    key = "".join(parts)
+    variants = plural_variants(key)
+    if len(parts) == 1 and (len(key) <= 2 or not GENERIC_WORDS.isdisjoint((key, *variants))):
+        return None
+    if key in server and allowed(server[key]):
+        return server[key]
+    shouted = sum(c.isupper() for c in surface) >= 2
+    for candidate in (key, *variants):
+        # Written in capitals, an acronym ("RAG") before a word of the same letters ("rag").
+        hits = sorted(names.lookup(candidate), key=lambda h: not h.cased) if shouted else None
+        for hit in hits or names.lookup(candidate):
+            if _links(hit, parts, candidate, surface, names) and allowed(hit.entry):
+                return hit.entry
+    return None
+
+
+def _links(hit: Hit, parts: list[str], key: str, surface: str, names: NameTable) -> bool:
+    if hit.cased and sum(c.isupper() for c in surface) < 2:
+        return False
+    if len(parts) > 1:
+        # "kv caches" for "KV Cache", "paged attention" for "PagedAttention"; not "a gent".
+        spaced = names.spaced(key)
+        if spaced is None:
+            return False
+        words = spaced.replace("'", "").split()
+        same_words = len(words) == len(parts) and words[:-1] == parts[:-1]
+        return same_words or (len(words) == 1 and min(map(len, parts)) >= 3)
+    return True

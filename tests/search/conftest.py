@@ -1,0 +1,99 @@
+"""Search test fixtures: a small hand-made glossary (each strategy in isolation) and the bundled
+one (relevance)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.glossary import load_glossary
+from bot.glossary.models import Entry, SourceText
+from bot.search import SearchIndex
+
+
+def make_entry(entry_id: str, title: str, definition: str = "", **fields: Any) -> Entry:
+    """An entry with one source, as the loaders would produce it."""
+    definition = definition or f"The definition of {title}."
+    source = SourceText(source="test", local_id=entry_id, title=title, definition=definition)
+    fields.setdefault("category", "Fundamentals")
+    return Entry(id=entry_id, title=title, definition=definition, sources=(source,), **fields)
+
+
+SMALL_GLOSSARY = (
+    make_entry(
+        "kv-cache",
+        "KV Cache",
+        "The stored keys and values of past tokens that let decode attend without recomputation.",
+        acronym="KV",
+        aliases=("key-value cache",),
+        keywords=("keys and values", "decode"),
+    ),
+    make_entry(
+        "rag",
+        "Retrieval-Augmented Generation",
+        "Fetching relevant documents at query time and placing them in the prompt.",
+        acronym="RAG",
+    ),
+    make_entry(
+        "rag-cloth", "rag", "A piece of old cloth, especially one torn from a larger piece."
+    ),
+    make_entry(
+        "adamw",
+        "AdamW",
+        "The default optimizer for transformers: Adam with weight decay decoupled from the "
+        "gradient update.",
+        aliases=("Adam with decoupled weight decay",),
+    ),
+    make_entry(
+        "speculative-decoding",
+        "Speculative Decoding",
+        "Drafting several tokens with a small fast model and verifying them in one pass of the "
+        "large model.",
+        aliases=("speculative sampling",),
+    ),
+    make_entry(
+        "gguf",
+        "GGUF",
+        "A file format for quantized models used by llama.cpp.",
+        aliases=("GPT-Generated Unified Format",),
+    ),
+    make_entry(
+        "training-step",
+        "Step",
+        "One optimizer update of the model's weights.",
+        match_terms=("training step", "steps"),
+        match_exclusions=("Vision.Steps", "Workflow."),
+    ),
+    make_entry("python", "Python", "A programming language.", match_terms=("Python",)),
+    make_entry("pytorch", "PyTorch", "A deep learning framework for Python."),
+    make_entry(
+        "tokenization", "Tokenization", "Splitting text into tokens.", aliases=("tokenizer",)
+    ),
+    make_entry(
+        "serving-goodput",
+        "Goodput (Serving)",
+        "Throughput counted only over requests that meet their latency targets.",
+    ),
+    make_entry(
+        "training-goodput",
+        "Training Goodput",
+        "The fraction of wall-clock time a training run spends making real progress.",
+    ),
+    make_entry(
+        "rotary-position-embedding",
+        "Rotary Position Embedding",
+        "Position encoding that rotates query and key vectors by an angle set by position.",
+        acronym="RoPE",
+    ),
+)
+
+
+@pytest.fixture(scope="session")
+def small_index() -> SearchIndex:
+    return SearchIndex.build(SMALL_GLOSSARY)
+
+
+@pytest.fixture(scope="session")
+def bundled_index() -> SearchIndex:
+    return SearchIndex.build(load_glossary())

@@ -1,0 +1,53 @@
+"""`glossary-bot search` and `glossary-bot relevance`."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from bot.cli import main
+
+
+def run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = ""
+) -> list[str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_search_plain(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = run(monkeypatch, capsys, "search", stdin="kv cahce\npy\n\nkubernetes\n")
+    assert len(lines) == 4  # one line per query, in order, blank ones included
+    assert lines[0] == '"kv cahce" -> KV Cache [kv-cache] (fuzzy 89.3)'
+    assert lines[1].startswith('"py" -> did you mean: Python [python]')
+    assert lines[2] == '"" -> no entry'
+    assert lines[3] == '"kubernetes" -> no entry'
+
+
+def test_search_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = run(monkeypatch, capsys, "search", "--json", stdin="What is RAG?\npy\nkubernetes")
+    first, second, third = (json.loads(line) for line in lines)
+    assert set(first) == {"query", "status", "strategy", "score", "entry", "suggestions"}
+    assert (first["query"], first["status"], first["strategy"]) == (
+        "What is RAG?",
+        "match",
+        "acronym",
+    )
+    assert first["entry"]["id"] == "rag"
+    assert first["entry"]["sources"]  # the entry as export writes it
+    assert second["status"] == "suggest"
+    assert second["entry"] is None
+    assert {"id": "python", "title": "Python"} in second["suggestions"]
+    assert (third["status"], third["strategy"], third["suggestions"]) == ("none", None, [])
+
+
+def test_relevance_table(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = run(monkeypatch, capsys, "relevance", "--misses")
+    table = "\n".join(lines)
+    assert "on-topic" in table
+    assert "naive top-1" in table
