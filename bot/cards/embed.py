@@ -80,7 +80,9 @@ def render_card(
     if plain and entry.plain:
         description = f"**In plain words:** {entry.plain}"
     else:
-        description = f"**{entry.summary}**\n\n{entry.definition}" if entry.summary else entry.definition
+        description = (
+            f"**{entry.summary}**\n\n{entry.definition}" if entry.summary else entry.definition
+        )
 
     fields = _Fields()
     fields.add("🚫 What it is not", entry.boundary)
@@ -141,4 +143,6 @@ def render_sources(entry: Entry, glossary: Glossary) -> discord.Embed:
     fields = _Fields()
     for text in entry.sources:
         fields.add(f"{glossary.source(text.source).name}: {text.title}", text.definition)
-    return _assemble(entry, "How each glossary words it:", fields.items, source_names(entry, glossary))
+    return _assemble(
+        entry, "How each glossary words it:", fields.items, source_names(entry, glossary)
+    )
