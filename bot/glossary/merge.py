@@ -16,10 +16,11 @@ from bot.glossary.formats.raw import RawEntry
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.problems import Problem, describe_validation_error
 from bot.glossary.sources import SourceData
-from bot.search.normalize import compact
+from bot.search.normalize import compact, normalize
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 DERIVED_RELATED_LIMIT = 5
+MAX_NAME_WORDS = 6  # longer names are not looked for in running text
 
 
 def merge_sources(
@@ -167,25 +168,32 @@ def _split_app_sentences(text: str, patterns: list[re.Pattern[str]]) -> tuple[st
 
 
 def _with_derived_related(entries: list[Entry]) -> list[Entry]:
-    """Entries no source links anywhere get a few related terms named in their own text."""
-    names: list[tuple[re.Pattern[str], str]] = []
+    """Entries no source links anywhere get a few related terms named in their own text.
+
+    Names are looked up by the word sequences of each text (linear in the text, so a large
+    glossary loads quickly); a trailing plural "s" is tolerated.
+    """
+    owners: dict[str, str] = {}
     for entry in entries:
         for name in entry.names:
             if len(name) >= 4 or (len(name) >= 2 and name.isupper()):
-                pattern = re.compile(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])", re.IGNORECASE)
-                names.append((pattern, entry.id))
+                owners.setdefault(normalize(name), entry.id)
+    longest = min(MAX_NAME_WORDS, max((k.count(" ") + 1 for k in owners), default=1))
     out = []
     for entry in entries:
         if entry.related:
             out.append(entry)
             continue
-        text = f"{entry.summary} {entry.definition}"
-        found: list[tuple[int, str]] = []
-        for pattern, target in names:
-            hit = pattern.search(text)
-            if hit and target != entry.id:
-                found.append((hit.start(), target))
-        related = _unique(target for _, target in sorted(found))[:DERIVED_RELATED_LIMIT]
+        words = normalize(f"{entry.summary} {entry.definition}").split()
+        found: list[str] = []
+        for start in range(len(words)):
+            for size in range(min(longest, len(words) - start), 0, -1):
+                phrase = " ".join(words[start : start + size])
+                target = owners.get(phrase) or owners.get(phrase.removesuffix("s"))
+                if target and target != entry.id and target not in found:
+                    found.append(target)
+                    break
+        related = found[:DERIVED_RELATED_LIMIT]
         out.append(entry.model_copy(update={"related": tuple(related)}) if related else entry)
     return out
 

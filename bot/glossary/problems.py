@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,7 +48,19 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
     return out
 
 
-def line_of(text: str, needle: str) -> int | None:
-    """1-based line of the first occurrence of `needle` in `text`, if any."""
-    index = text.find(needle)
-    return None if index < 0 else text.count("\n", 0, index) + 1
+class LineFinder:
+    """1-based line numbers of the first line matching each key, found in one pass over a file.
+
+    `pattern` has one group, the key: e.g. the id in `id = "kv-cache"`.
+    """
+
+    def __init__(self, text: str, pattern: str) -> None:
+        compiled = re.compile(pattern)
+        self._lines: dict[str, int] = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            match = compiled.match(line)
+            if match:
+                self._lines.setdefault(match.group(1), number)
+
+    def __call__(self, key: object) -> int | None:
+        return self._lines.get(key) if isinstance(key, str) else None

@@ -27,6 +27,9 @@ from bot.glossary.slug import slugify
 
 Format = Literal["topics-json", "markdown", "curated-toml"]
 MANIFEST = "sources.toml"
+# Parsing is pure Python (tomllib alone takes seconds per 10 MB): a start-up or reload must not
+# stall on a runaway file. 4 MiB holds some 40,000 entries; split a larger glossary into files.
+MAX_FILE_BYTES = 4 * 1024 * 1024
 OVERLAY_SUFFIX = ".curation.toml"
 
 READERS: dict[Format, Callable[[Path, str, list[Problem]], list[RawEntry]]] = {
@@ -95,12 +98,32 @@ def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceD
     return sources
 
 
+def _too_large(path: Path, problems: list[Problem]) -> bool:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return False  # the reader reports an unreadable file
+    if size <= MAX_FILE_BYTES:
+        return False
+    problems.append(
+        Problem(
+            "error",
+            path.name,
+            f"file is {size / 2**20:.1f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB a "
+            "glossary file may be: split it into several files",
+        )
+    )
+    return True
+
+
 def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
     key = slugify(path.stem) or "glossary"
     info = SourceInfo(key=key, name=path.stem, file=path.name)
     fmt = FORMAT_BY_SUFFIX.get(path.suffix)
     if fmt is None:
         problems.append(Problem("error", path.name, f"unknown file type {path.suffix!r}"))
+        return SourceData(info, [])
+    if _too_large(path, problems):
         return SourceData(info, [])
     entries = READERS[fmt](path, key, problems)
     overlay = path.with_name(path.stem + OVERLAY_SUFFIX)
@@ -125,6 +148,8 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
         path = folder / src.file
         if not path.is_file():
             problems.append(Problem("error", MANIFEST, f"names a missing file {src.file!r}"))
+            continue
+        if _too_large(path, problems):
             continue
         if src.sha256:
             _check_sha256(path, src.sha256, problems)

@@ -216,3 +216,14 @@ def test_missing_path(tmp_path: Path) -> None:
     assert _errors(tmp_path / "nope.toml") == [
         f"{tmp_path / 'nope.toml'}: error: no such file or folder"
     ]
+
+
+def test_a_file_too_large_to_load_quickly_is_refused_by_name(tmp_path: Path) -> None:
+    from bot.glossary.sources import MAX_FILE_BYTES
+
+    path = tmp_path / "huge.toml"
+    entry = GOOD_ENTRY.format(id="alpha", title="Alpha")
+    path.write_text(entry + "#" * MAX_FILE_BYTES + "\n", encoding="utf-8")
+    errors = _errors(path)
+    assert len(errors) == 1
+    assert errors[0].startswith("huge.toml: error: file is 4.0 MiB, more than the 4 MiB")

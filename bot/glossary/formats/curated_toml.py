@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.glossary.formats.raw import RawEntry
-from bot.glossary.problems import Problem, describe_validation_error, line_of
+from bot.glossary.problems import LineFinder, Problem, describe_validation_error
 
 
 class CuratedEntry(BaseModel):
@@ -76,11 +76,12 @@ def read_curated_toml(path: Path, source: str, problems: list[Problem]) -> list[
         problems.append(Problem("error", path.name, "`entries` must be an array of tables"))
         return []
 
+    line_of = LineFinder(text, r'\s*id\s*=\s*"([^"]*)"')
     entries = []
     for position, item in enumerate(items, start=1):
         label = item.get("id") if isinstance(item, dict) else None
         entry_name = label if isinstance(label, str) and label else f"entry #{position}"
-        line = line_of(text, f'id = "{label}"') if isinstance(label, str) else None
+        line = line_of(label)
         try:
             curated = CuratedEntry.model_validate(item)
         except ValidationError as exc:
@@ -124,8 +125,9 @@ def apply_overlay(path: Path, entries: list[RawEntry], problems: list[Problem]) 
     if unknown:
         problems.append(Problem("error", path.name, f"unknown top-level keys: {sorted(unknown)}"))
     by_local_id = {e.local_id: e for e in entries}
+    line_of = LineFinder(text, r'\s*\[entries\."(.*)"\]')
     for local_id, item in data.get("entries", {}).items():
-        line = line_of(text, f'"{local_id}"]')
+        line = line_of(local_id)
         try:
             overlay = Overlay.model_validate(item)
         except ValidationError as exc:
