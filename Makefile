@@ -4,7 +4,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 
-.PHONY: run test bench
+.PHONY: run test bench smoke
 
 $(BIN)/glossary-bot: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +19,13 @@ test: $(BIN)/glossary-bot
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy bot
+	$(BIN)/hadolint Dockerfile
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/glossary-bot
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/storage_bench.py
+
+smoke: $(BIN)/glossary-bot
+	bash tests/container/smoke.sh
