@@ -120,3 +120,35 @@ async def test_a_missing_token_is_one_line_and_exit_code_2(
     assert process.returncode == 2
     [line] = raw.decode().strip().splitlines()
     assert line.startswith("glossary-bot: DISCORD_TOKEN is not set")
+
+
+async def test_an_alias_added_through_glossary_bot_run_survives_a_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    owner = fake.add_user("owner")
+    guild = fake.add_guild("Alias Lab", owner=owner)
+    channel = guild.add_text_channel("general")
+    alice = fake.add_user("alice")
+    guild.add_member(alice)
+    env = _env(fake, tmp_path, fake.token, DEV_GUILD_ID=str(guild.id))
+
+    for run in ("first", "after restart"):
+        process = await _start(env, tmp_path)
+        try:
+            async with asyncio.timeout(30):
+                await fake.wait_until_ready(guild_id=guild.id)
+            if run == "first":
+                added = await fake.slash(
+                    owner, "alias add", {"alias": "kvc", "term": "kv-cache"}, channel=channel
+                )
+                assert (await added.final_message())["content"].startswith("Added: “kvc” now opens")
+            handle = await fake.slash(alice, "define", {"term": "kvc"}, channel=channel)
+            card = await handle.final_message()
+            assert embed_of(card)["title"] == "KV Cache", run
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            async with asyncio.timeout(30):
+                _, stderr = await process.communicate()
+        assert process.returncode == 0, stderr.decode()
