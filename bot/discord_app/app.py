@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import uuid
@@ -24,9 +25,18 @@ log = logging.getLogger(__name__)
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
 )
+# On stopping, interactions already being answered get this long to finish.
+DRAIN_SECONDS = 5.0
+OUTDATED_COMPONENT = (
+    "This button or menu no longer works (it is older than this version of the bot). "
+    "Run `/define` again for a fresh card."
+)
 
 
 class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        return self.client.admit()  # every command and autocomplete
+
     async def on_error(
         self, interaction: discord.Interaction[GlossaryBot], error: app_commands.AppCommandError
     ) -> None:
@@ -49,6 +59,19 @@ class GlossaryBot(discord.Client):
         self.tree.add_command(explain_terms)
         self.tree.add_command(alias_group)
         self.tree.add_command(glossary_group)  # /glossary about, and stats from moderation
+        self._stopping = False
+        self._busy: set[asyncio.Task[Any]] = set()
+
+    def admit(self) -> bool:
+        """Take on an interaction or a message (False once stopping), and remember the task
+        answering it: stopping waits for those, so no answer is cut off half-way."""
+        if self._stopping:
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._busy.add(task)
+            task.add_done_callback(self._busy.discard)
+        return True
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(*DYNAMIC_ITEMS, MissToAliasSelect)
@@ -70,11 +93,32 @@ class GlossaryBot(discord.Client):
         for guild in self.guilds:
             await self.state.overlay(guild.id)  # warm each server's alias cache
 
+    async def on_interaction(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        """A button or menu that no handler knows gets an answer, not "This interaction failed".
+
+        Every component the bot sends is a dynamic item, so one whose custom id fits none of
+        their templates (from an older release, say) would otherwise go unanswered.
+        """
+        if interaction.type is not discord.InteractionType.component or self._stopping:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        for item in (*DYNAMIC_ITEMS, MissToAliasSelect):
+            template: re.Pattern[str] = item.__discord_ui_compiled_template__
+            if template.fullmatch(custom_id):
+                return
+        log.warning("no handler for component %r (interaction %s)", custom_id, interaction.id)
+        await interaction.response.send_message(
+            OUTDATED_COMPONENT, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or self.user is None:
             return
         is_dm = message.guild is None
         if not is_dm and not any(u.id == self.user.id for u in message.mentions):
+            return
+        if not self.admit():
             return
         try:
             await self._answer_mention(message)
@@ -103,10 +147,17 @@ class GlossaryBot(discord.Client):
         await message.reply(answer.content, **kwargs)
 
     async def close(self) -> None:
+        # Take nothing new and let the answers under way finish; then disconnect (gateway and
+        # HTTP); then write the counts. In that order every card shown is counted, and no
+        # "thinking…" is left without its answer.
+        self._stopping = True
+        busy = {t for t in self._busy if t is not asyncio.current_task()}
+        if busy:
+            await asyncio.wait(busy, timeout=DRAIN_SECONDS)
+        await super().close()
         if self.state.store is not None:
+            store, self.state.store = self.state.store, None
             try:
-                await self.state.store.close()  # flushes every buffered count
+                await store.close()  # flushes every buffered count
             except Exception:
                 log.exception("could not close the database cleanly")
-            self.state.store = None
-        await super().close()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import math
 import uuid
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -17,6 +19,15 @@ NO_MENTIONS = discord.AllowedMentions.none()
 T = TypeVar("T")
 
 
+# A command Discord still shows as it was before an update (global command lists take a while
+# to reach every client): not a bug, and nothing the user did wrong.
+STALE_COMMAND = (
+    "This command has changed since Discord loaded it for you. Please try again in a minute "
+    "(restarting Discord helps if it keeps happening)."
+)
+STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+
+
 def error_reply(error_id: str) -> str:
     return f"Something went wrong on my side (error id `{error_id}`). Please try again."
 
@@ -24,15 +35,25 @@ def error_reply(error_id: str) -> str:
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log the traceback under a short id and give the user that id, never the traceback."""
     if isinstance(error, app_commands.CommandOnCooldown):
-        message = f"You're going a bit fast: try again in {error.retry_after:.0f} s."
+        # Rounded up: "try again in 0 s" would be a puzzle.
+        message = f"You're going a bit fast: try again in {max(1, math.ceil(error.retry_after))} s."
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         message = str(error)  # a check that explains itself (cooldowns, permissions)
+    elif isinstance(error, STALE_ERRORS):
+        log.warning(
+            "%s does not match the commands this bot has: %s", _describe(interaction), error
+        )
+        message = STALE_COMMAND
     else:
         error_id = uuid.uuid4().hex[:8]
         log.error("error %s in %s", error_id, _describe(interaction), exc_info=error)
         message = error_reply(error_id)
     if interaction.type is discord.InteractionType.autocomplete:
-        return  # Discord shows "loading options failed"; there is nothing to say
+        # No message fits here; an empty list beats Discord's "Loading options failed".
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+        return
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -52,10 +73,14 @@ def _describe(interaction: discord.Interaction[Any]) -> str:
 def guarded(
     callback: Callable[[T, discord.Interaction[Any]], Coroutine[Any, Any, None]],
 ) -> Callable[[T, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
-    """Button and select callbacks answer errors like commands do, never "interaction failed"."""
+    """Button and select callbacks answer errors like commands do, never "interaction failed";
+    and, like commands, they are work a stopping bot lets finish (and takes no more of)."""
 
     @functools.wraps(callback)
     async def wrapper(self: T, interaction: discord.Interaction[Any]) -> None:
+        admit = getattr(interaction.client, "admit", None)
+        if admit is not None and not admit():
+            return
         try:
             await callback(self, interaction)
         except Exception as exc:

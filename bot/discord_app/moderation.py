@@ -5,10 +5,15 @@ for everyone else, and server admins can grant it to a moderator role in Server 
 Integrations, so the bot does not check again (that would undo such a grant). Discord sets
 permissions per top-level command, and `/glossary about` is for everyone, so `/glossary stats`
 checks Manage Server (or Administrator) itself.
+
+Discord wants an answer within 3 s, and a database that is locked or slow can take longer: every
+command here acknowledges ("thinking…", ephemeral) before it waits for the database, and answers
+with a follow-up. Autocomplete cannot be deferred, so its reads give up after `READ_TIMEOUT`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any, Literal
 
@@ -22,6 +27,7 @@ from bot.discord_app.answers import echo
 from bot.discord_app.components import per_user_cooldown, scope_of, state_of
 from bot.discord_app.define import term_autocomplete
 from bot.discord_app.errors import NO_MENTIONS, guarded
+from bot.discord_app.state import READ_TIMEOUT
 from bot.moderation import AliasRejected, check_alias
 from bot.search.normalize import normalize
 from bot.storage import AddAliasStatus, StorageError, period_start
@@ -57,9 +63,20 @@ alias_group = app_commands.Group(
 
 
 async def _reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
-    await interaction.response.send_message(
-        text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
-    )
+    if interaction.response.is_done():  # deferred while the database worked
+        await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        )
+    else:
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        )
+
+
+async def _thinking(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge now: what follows waits for the database, which may take seconds."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def add_alias(interaction: discord.Interaction[Any], text: str, entry_id: str) -> None:
@@ -83,6 +100,7 @@ async def add_alias(interaction: discord.Interaction[Any], text: str, entry_id: 
     if state.store is None:
         await _reply(interaction, STORAGE_DOWN)
         return
+    await _thinking(interaction)
     try:
         result = await state.store.add_alias(
             scope, key, text.strip(), entry.id, interaction.user.id
@@ -123,10 +141,11 @@ async def miss_autocomplete(
     if state.store is None or not interaction.guild_id:
         return []
     try:
-        misses = await state.store.top_misses(
-            interaction.guild_id, None, limits.AUTOCOMPLETE_CHOICES
+        misses = await asyncio.wait_for(
+            state.store.top_misses(interaction.guild_id, None, limits.AUTOCOMPLETE_CHOICES),
+            READ_TIMEOUT,
         )
-    except StorageError:
+    except (StorageError, TimeoutError):
         return []
     wanted = current.strip().casefold()
     return [
@@ -161,8 +180,10 @@ async def server_alias_autocomplete(
     if state.store is None or not interaction.guild_id:
         return []
     try:
-        records = await state.store.list_aliases(interaction.guild_id)
-    except StorageError:
+        records = await asyncio.wait_for(
+            state.store.list_aliases(interaction.guild_id), READ_TIMEOUT
+        )
+    except (StorageError, TimeoutError):
         return []
     wanted = current.strip().casefold()
     choices = []
@@ -189,6 +210,7 @@ async def alias_remove(interaction: discord.Interaction[Any], alias: str) -> Non
     if state.store is None:
         await _reply(interaction, STORAGE_DOWN)
         return
+    await _thinking(interaction)
     try:
         removed = await state.store.remove_alias(scope, key, interaction.user.id)
     except StorageError:
@@ -213,6 +235,7 @@ async def alias_list(interaction: discord.Interaction[Any], term: str | None = N
     if term:
         entry = state.glossary.get(term) or state.index.search(term).entry
         entry_id = entry.id if entry else term
+    await _thinking(interaction)
     try:
         records = await state.store.list_aliases(scope_of(interaction), entry_id)
     except StorageError:
@@ -232,9 +255,7 @@ async def alias_list(interaction: discord.Interaction[Any], term: str | None = N
         description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
         colour=0x5865F2,
     )
-    await interaction.response.send_message(
-        embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 Period = Literal["day", "week", "month", "all"]
@@ -284,6 +305,7 @@ async def stats(interaction: discord.Interaction[Any], period: Period = "week") 
         await _reply(interaction, "The database is not available right now.")
         return
     since = period_start(period, discord.utils.utcnow())
+    await _thinking(interaction)
     try:
         total = await state.store.total_lookups(scope, since)
         top = await state.store.top_terms(scope, since, TOP)
@@ -336,6 +358,6 @@ async def stats(interaction: discord.Interaction[Any], period: Period = "week") 
             text="Pick a miss below to add it as an alias, or use /alias add for another term."
         )
     kwargs: dict[str, Any] = {"view": view} if view else {}
-    await interaction.response.send_message(
+    await interaction.followup.send(
         embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
     )

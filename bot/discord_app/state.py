@@ -7,6 +7,7 @@ database degrades counts and aliases, never a `/define` answer.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,11 @@ log = logging.getLogger(__name__)
 DM_SCOPE = 0  # direct messages share one scope of their own
 READ_TIMEOUT = 1.0  # seconds a database read may take before we answer without it
 POPULAR_TTL = 60.0
+# A card's "looked up N times here" is read from the database once per entry and server, then
+# counted on in memory (and read again after COUNT_TTL): a read per card was the bottleneck
+# under load, every card waiting on one connection.
+COUNT_TTL = 300.0
+MAX_COUNTS = 50_000
 
 
 class BotState:
@@ -43,6 +49,8 @@ class BotState:
         self.cooldown = cooldown  # per user: this many uses per this many seconds
         self._aliases: dict[int, dict[str, str]] = {}
         self._popular: dict[int, tuple[float, list[str]]] = {}
+        self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
+        self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}
 
     # -- glossary ---------------------------------------------------------------------------
 
@@ -90,10 +98,16 @@ class BotState:
     def record_lookup(self, scope: int, entry_id: str) -> None:
         if self.store is not None:
             self.store.record_lookup(scope, entry_id)
+            known = self._counts.get((scope, entry_id))
+            if known is not None:
+                self._counts[scope, entry_id] = (known[0], known[1] + 1)
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
-        if self.store is not None and normalized_query:
-            self.store.record_miss(scope, normalized_query[:100])
+        # Cut to an alias's length, and still normalised (no space left dangling at the cut):
+        # an alias made from the miss has the same key, and clears it.
+        query = normalized_query[:100].rstrip()
+        if self.store is not None and query:
+            self.store.record_miss(scope, query)
 
     async def popular(self, scope: int) -> list[str]:
         """The most looked-up entry ids here, for an empty autocomplete box (cached a minute)."""
@@ -112,12 +126,30 @@ class BotState:
         return ids
 
     async def lookup_count(self, scope: int, entry_id: str) -> int | None:
+        """All-time lookups of an entry here, or None if the database does not say in time."""
         if self.store is None:
             return None
+        key = (scope, entry_id)
+        now = time.monotonic()
+        known = self._counts.get(key)
+        if known is not None and now - known[0] < COUNT_TTL:
+            return known[1]
+        # One read per entry and server at a time, kept even if this card stops waiting for
+        # it: a read that comes in late still fills the count for the next card.
+        reading = self._count_reads.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self.store.lookup_count(scope, entry_id))
+            self._count_reads[key] = reading
+            reading.add_done_callback(functools.partial(self._counted, key, now))
         try:
-            count: int = await asyncio.wait_for(
-                self.store.lookup_count(scope, entry_id), READ_TIMEOUT / 4
-            )
+            return await asyncio.wait_for(asyncio.shield(reading), READ_TIMEOUT / 4)
         except Exception:
             return None
-        return count
+
+    def _counted(self, key: tuple[int, str], started: float, reading: asyncio.Future[int]) -> None:
+        self._count_reads.pop(key, None)
+        if reading.cancelled() or reading.exception() is not None:
+            return
+        if len(self._counts) >= MAX_COUNTS:
+            self._counts.clear()
+        self._counts[key] = (started, reading.result())

@@ -39,6 +39,8 @@ custom_id, values)``; ``message_command(user, "Explain terms", target_message)``
 ``user_command(user, name, target_user, channel=)``; ``submit_modal(user, handle_that_opened_it,
 {"input_custom_id": "text"})``. A command the member may not see (``default_member_permissions``)
 gives a handle with ``refused`` set. ``handle.followups(n)`` waits for n follow-ups.
+``raw_interaction(payload)`` sends a hand-built payload (``interactions.base_payload``) as it is,
+for what Discord itself should never send.
 
 Messages: ``said = await fake.user_message(user, channel, f"{fake.bot.mention} kv?")`` then
 ``await fake.wait_for_channel_message(channel)`` (the bot's next channel post). Everything the
@@ -54,6 +56,9 @@ Waiting never sleeps: waits wake on the fake's state changes; ``fake.wait_timeou
 turns a hang into a failure. Before sending anything new to the bot the fake lets it finish with
 earlier replies (``fake.settle()``: no REST reply in flight, then a gateway heartbeat round
 trip), so e.g. a click right after a response finds the view discord.py registered for it.
+The bot answers that heartbeat request through discord.py's gateway rate limiter (110 sends a
+minute; past it its gateway reader stalls up to a minute), so a test sending more than ~100
+actions a minute on one connection sets ``fake.settle_before_actions = False`` (a load test).
 Tests that provoke violations on purpose take them with ``fake.pop_violations()``.
 """
 

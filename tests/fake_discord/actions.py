@@ -205,6 +205,14 @@ class UserActions:
         )
         return await self._send(payload, None, target_message_id=origin.target_message_id)
 
+    async def raw_interaction(
+        self, payload: JSON, *, target_message_id: int | None = None
+    ) -> InteractionHandle:
+        """Send a hand-built INTERACTION_CREATE as it is, past every check of what a user could
+        do: for payloads Discord should never send (a missing option, an unknown command, a
+        wrong type). ``interactions.base_payload`` builds the envelope."""
+        return await self._send(payload, None, target_message_id=target_message_id)
+
     async def _send(
         self, payload: JSON, refused: str | None, *, target_message_id: int | None = None
     ) -> InteractionHandle:

@@ -1,0 +1,187 @@
+"""`glossary-bot run` in a process of its own, against a fake Discord in the test's process.
+
+Used by the fault tests that need a real process (signals, kill -9, file permissions, the
+log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are read as they come:
+``wait_for_output`` wakes on each new line, it does not poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tests.fake_discord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+# Settings of the developer's shell that must not leak into a test's bot.
+_OURS = ("DISCORD_", "DATABASE_", "GLOSSARY_", "COOLDOWN_", "LOG_LEVEL", "HEARTBEAT_", "DEV_GUILD")
+
+
+def bot_env(fake: FakeDiscord, db_path: Path, **settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_OURS)}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE_URL=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_PATH=str(db_path),
+        GLOSSARY_PATHS="",
+        LOG_LEVEL="INFO",
+    )
+    env.update(settings)
+    return env
+
+
+class BotProcess:
+    """One run of the bot. ``async with BotProcess(...) as bot`` starts it and waits until it
+    has identified and synced its commands; leaving the block stops it (SIGTERM) if it runs."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        db_path: Path,
+        *,
+        cwd: Path,
+        prefix: Sequence[str] = (),
+        start_timeout: float = 30.0,
+        **settings: str,
+    ) -> None:
+        self.fake = fake
+        self.db_path = db_path
+        self.cwd = cwd
+        self.prefix = list(prefix)  # e.g. setpriv, to run without root's permission override
+        self.env: Mapping[str, str] = bot_env(fake, db_path, **settings)
+        self.start_timeout = start_timeout
+        self.process: asyncio.subprocess.Process | None = None
+        self.lines: list[str] = []  # stdout and stderr, in arrival order
+        self._changed = asyncio.Condition()
+        self._readers: list[asyncio.Task[None]] = []
+        self._ended_streams = 0
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self, *, wait_ready: bool = True) -> None:
+        fake = self.fake
+        identifies = fake.gateway.identify_count
+        syncs = fake.registry.sync_counts.get(None, 0)
+        self.process = await asyncio.create_subprocess_exec(
+            *self.prefix,
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "run",
+            env=dict(self.env),
+            cwd=self.cwd,  # not the checkout: no developer's .env is read
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        assert self.process.stdout is not None
+        assert self.process.stderr is not None
+        self._readers = [
+            asyncio.create_task(self._read(self.process.stdout)),
+            asyncio.create_task(self._read(self.process.stderr)),
+        ]
+        if not wait_ready:
+            return
+
+        def ready() -> bool:
+            gateway = fake.gateway
+            return (
+                gateway.identify_count > identifies
+                and gateway.ready_sent
+                and gateway.connected
+                and fake.registry.sync_counts.get(None, 0) > syncs
+            )
+
+        waiting = asyncio.create_task(fake.waiter.wait_for(ready, "the bot process to connect"))
+        exited = asyncio.create_task(self.process.wait())
+        async with asyncio.timeout(self.start_timeout):
+            await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiting.done():
+            waiting.cancel()
+            raise RuntimeError(f"the bot exited while starting:\n{self.output}")
+        exited.cancel()
+        waiting.result()
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            async with self._changed:
+                self.lines.append(line.decode("utf-8", "replace").rstrip("\n"))
+                self._changed.notify_all()
+        async with self._changed:
+            self._ended_streams += 1
+            self._changed.notify_all()
+
+    def send_signal(self, sig: int) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+
+    async def stop(self, sig: int = signal.SIGTERM, within: float = 30.0) -> int:
+        """Signal the process (unless it already ended) and wait for it and its output."""
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.process.send_signal(sig)
+        async with asyncio.timeout(within):
+            code = await self.process.wait()
+            await asyncio.gather(*self._readers)
+        # The fake notices the closed socket on its own time; later starts wait for it.
+        await self.fake.waiter.wait_for(
+            lambda: not self.fake.gateway.connected, "the bot's connection to close"
+        )
+        return code
+
+    async def __aenter__(self) -> BotProcess:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.process is not None and self.process.returncode is None:
+            await self.stop()
+
+    # -- what it said ---------------------------------------------------------------------------
+
+    @property
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    async def wait_for_output(self, pattern: str, within: float = 15.0) -> str:
+        """The first line matching ``pattern`` (a regex), waiting for it to be printed."""
+        regex = re.compile(pattern)
+
+        def found() -> str | None:
+            return next((line for line in self.lines if regex.search(line)), None)
+
+        async with asyncio.timeout(within), self._changed:
+            await self._changed.wait_for(lambda: found() is not None or self._ended_streams == 2)
+        match = found()
+        if match is None:
+            raise AssertionError(f"the bot ended without printing {pattern!r}:\n{self.output}")
+        return match
+
+    def cpu_seconds(self) -> float | None:
+        """User plus system CPU time the process has used so far (Linux)."""
+        if self.process is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def rss_kib(self) -> int | None:
+        """Resident memory of the process now (Linux), in KiB."""
+        if self.process is None:
+            return None
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return None
+        found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+        return int(found.group(1)) if found else None

@@ -1,0 +1,126 @@
+"""Helpers of the resilience tests: moderator actions, what is on disk, another process's lock."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.storage import Store
+from tests.discord_app.conftest import Scene
+from tests.discord_app.helpers import is_ephemeral
+from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
+
+JSON = dict[str, Any]
+DEFERRED = 5
+
+
+async def moderator_says(
+    scene: Scene,
+    command: str,
+    options: JSON,
+    *,
+    user: FakeUser | None = None,
+    channel: FakeChannel | None = None,
+) -> tuple[InteractionHandle, JSON]:
+    """Run a moderator command and return its handle and the (ephemeral) answer."""
+    handle = await scene.fake.slash(
+        user or scene.moderator, command, options, channel=channel or scene.channel
+    )
+    message = await handle.final_message()
+    assert is_ephemeral(message), message
+    return handle, message
+
+
+def query(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Read the file with a connection of its own: what is really on disk."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def stored_lookups(path: Path, scope: int | None = None) -> int:
+    if scope is None:
+        return int(query(path, "SELECT coalesce(sum(count), 0) FROM lookups")[0][0])
+    sql = "SELECT coalesce(sum(count), 0) FROM lookups WHERE scope = ?"
+    return int(query(path, sql, (scope,))[0][0])
+
+
+def stored_aliases(path: Path) -> list[tuple[int, str, str]]:
+    return [
+        (int(s), str(k), str(e))
+        for s, k, e in query(path, "SELECT scope, key, entry_id FROM aliases ORDER BY scope, key")
+    ]
+
+
+def integrity(path: Path) -> str:
+    return str(query(path, "PRAGMA integrity_check")[0][0])
+
+
+_HOLD_LOCK = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+conn.close()
+"""
+
+
+@contextlib.asynccontextmanager
+async def locked_by_another_process(path: Path) -> AsyncIterator[None]:
+    """Another process holds the database's write lock (mid-transaction) until the block ends."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _HOLD_LOCK,
+        str(path),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        async with asyncio.timeout(15):
+            assert (await process.stdout.readline()).strip() == b"locked"
+        yield
+    finally:
+        process.stdin.write(b"release\n")
+        await process.stdin.drain()
+        async with asyncio.timeout(15):
+            await process.wait()
+
+
+Run = Callable[..., Awaitable[Any]]
+
+
+@contextlib.contextmanager
+def hung_database(store: Store) -> Any:
+    """Every transaction of ``store`` waits until the returned event is set: a database that
+    takes as long as the test likes (seconds, or forever) to answer."""
+    gate = asyncio.Event()
+    channels = [store._reader, store._writer]  # white-box: the two connections' transactions
+    originals: list[Run] = [c._run for c in channels]
+
+    def slowed(original: Run) -> Run:
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            await gate.wait()
+            return await original(*args, **kwargs)
+
+        return run
+
+    for channel, original in zip(channels, originals, strict=True):
+        channel._run = slowed(original)  # type: ignore[method-assign]
+    try:
+        yield gate
+    finally:
+        gate.set()
+        for channel, original in zip(channels, originals, strict=True):
+            channel._run = original  # type: ignore[method-assign]

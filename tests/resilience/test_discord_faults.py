@@ -1,0 +1,172 @@
+"""Discord misbehaving: the gateway drops, REST answers 429 (rate limited) or 500. The bot
+resumes and answers again, and retries without losing or doubling a reply Discord would accept.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import buttons, define, embed_of
+
+from .conftest import Scene
+from .helpers import DEFERRED, hung_database
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+FOLLOWUP = "/webhooks/{application_id}/{token}"
+CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
+
+
+async def card_title(scene: Scene, term: str = "kv cache") -> str:
+    handle, message = await define(scene.fake, scene.alice, term, scene.channel)
+    assert handle.response_latency is not None
+    assert handle.response_latency < 3
+    return str(embed_of(message)["title"])
+
+
+# -- the gateway --------------------------------------------------------------------------------
+
+
+async def test_a_dropped_gateway_resumes_and_answers_again(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    assert await card_title(scene) == "KV Cache"
+    for _ in range(2):
+        await fake.drop_gateway()
+        await fake.wait_resumed()
+        assert await card_title(scene) == "KV Cache"
+    await fake.request_reconnect()  # Discord's "reconnect, please" (op 7)
+    await fake.wait_resumed()
+    assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
+    assert (fake.gateway.identify_count, fake.gateway.resume_count) == (1, 3)
+
+
+async def test_what_happens_while_the_gateway_is_down_is_answered_after_resume(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    fake = scene.fake
+    fake.gateway.resume_gate.clear()  # hold the RESUME until the interactions are queued
+    await fake.drop_gateway()
+    asked = await fake.slash(scene.alice, "define", {"term": "lora"}, channel=scene.channel)
+    typed = await fake.autocomplete(
+        scene.bob, "define", {"term": "kv"}, focused="term", channel=scene.channel
+    )
+    assert asked.sent_at is None  # kept for the replay, as Discord does
+    fake.gateway.resume_gate.set()
+    await fake.wait_resumed()
+    assert embed_of(await asked.final_message())["title"].startswith("LoRA")
+    assert await typed.choices()
+
+
+async def test_a_reply_in_progress_survives_a_gateway_drop(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Replies go over REST: a drop while the bot works on an answer loses nothing."""
+    fake = scene.fake
+    with hung_database(store) as gate:
+        handle = await fake.slash(
+            scene.moderator,
+            "alias add",
+            {"alias": "kv stash", "term": "kv-cache"},
+            channel=scene.channel,
+        )
+        assert (await handle.response())["type"] == DEFERRED
+        fake.gateway.resume_gate.clear()
+        await fake.drop_gateway()
+        gate.set()  # the database answers while the bot is disconnected
+        answer = await handle.final_message()
+    assert answer["content"] == "Added: “kv stash” now opens **KV Cache** in this server."
+    fake.gateway.resume_gate.set()
+    await fake.wait_resumed()
+    assert await card_title(scene, "kv stash") == "KV Cache"
+
+
+# -- REST: rate limits and server errors ----------------------------------------------------------
+
+
+def served(scene: Scene) -> list[tuple[str, int | None]]:
+    return [(s.path, s.status) for s in scene.fake.faults.served]
+
+
+@pytest.mark.parametrize(("status", "retry_after"), [(429, 1.0), (500, 0.0)])
+async def test_a_refused_response_is_retried_in_time(
+    scene: Scene, bot: GlossaryBot, status: int, retry_after: float
+) -> None:
+    """One 429 (wait 1 s) or one 500 (discord.py waits 1 s) still leaves time to answer."""
+    fake = scene.fake
+    fake.fail_next("POST", CALLBACK, status=status, retry_after=retry_after)
+    handle, card = await define(fake, scene.alice, "kv cache", scene.channel)
+    assert embed_of(card)["title"] == "KV Cache"
+    assert served(scene) == [(CALLBACK, status)]
+    assert [r.status < 300 for r in handle.records] == [True]  # one answer, accepted
+    assert handle.response_latency is not None
+    assert 1.0 <= handle.response_latency < 3
+
+
+async def test_rate_limited_autocomplete_and_clicks_are_retried(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    fake = scene.fake
+    _, card = await define(fake, scene.alice, "kv cache", scene.channel)
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=0.2, times=2)
+    typed = await fake.autocomplete(
+        scene.alice, "define", {"term": "kv"}, focused="term", channel=scene.channel
+    )
+    assert await typed.choices()
+    click = await fake.click(scene.alice, card, buttons(card)["PagedAttention"])
+    assert embed_of(await click.final_message())["title"] == "PagedAttention"
+    assert served(scene) == [(CALLBACK, 429), (CALLBACK, 429)]
+
+
+@pytest.mark.parametrize("status", [429, 500])
+async def test_a_refused_follow_up_is_retried(
+    scene: Scene, bot: GlossaryBot, store: Store, status: int
+) -> None:
+    """After "thinking…" the answer is a follow-up; a 429 or 500 there is retried once."""
+    fake = scene.fake
+    bot.state.forget_aliases(scene.guild.id)  # /define reads the aliases, so it defers
+    fake.fail_next("POST", FOLLOWUP, status=status, retry_after=0.2)
+    handle, card = await define(fake, scene.alice, "kv cache", scene.channel)
+    assert (await handle.response())["type"] == DEFERRED
+    assert embed_of(card)["title"] == "KV Cache"
+    assert [r.kind for r in handle.records] == ["callback", "followup"]
+    assert served(scene) == [(FOLLOWUP, status)]
+
+
+@pytest.mark.parametrize(("status", "is_global"), [(429, False), (429, True), (500, False)])
+async def test_a_refused_mention_reply_is_sent_once(
+    scene: Scene, bot: GlossaryBot, status: int, is_global: bool
+) -> None:
+    fake = scene.fake
+    fake.fail_next("POST", CHANNEL_MESSAGES, status=status, retry_after=0.2, is_global=is_global)
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} kv cache")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"] == "KV Cache"
+    assert served(scene) == [(CHANNEL_MESSAGES, status)]
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} rag")
+    second = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(second)["title"].endswith("(RAG)")  # the next reply, not a duplicate
+    posts = [m for m in fake.sent_messages if m.kind == "channel_message"]
+    assert len(posts) == 2
+
+
+async def test_a_reply_discord_no_longer_accepts_is_logged_and_the_bot_carries_on(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Rate limited past the 3 s deadline, no reply can arrive in time: the bot logs it, keeps
+    no half-state, and answers the next interaction normally."""
+    fake = scene.fake
+    caplog.set_level(logging.WARNING)
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+    handle = await fake.slash(scene.alice, "define", {"term": "kv cache"}, channel=scene.channel)
+    # The card, then the error note for the user: both too late, both refused (10062).
+    await fake.waiter.wait_for(
+        lambda: len([r for r in handle.records if r.status == 404]) == 2, "the late responses"
+    )
+    assert handle.callback is None  # Discord showed "The application did not respond"
+    violations = fake.pop_violations()  # provoked on purpose
+    assert [v.kind for v in violations] == ["unknown_interaction"] * 2
+    assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
+    assert any("could not tell the user" in r.getMessage() for r in caplog.records)

@@ -1,0 +1,70 @@
+"""The load test of bench/load_test.py, short: every interaction answered in time, every lookup
+counted. The full run (50 users, 60 s) is `.venv/bin/python bench/load_test.py`."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import define, footer
+
+from .conftest import Scene
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_bench() -> ModuleType:
+    path = ROOT / "bench" / "load_test.py"
+    spec = importlib.util.spec_from_file_location("bench_load_test", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_ten_users_for_five_seconds(tmp_path: Path) -> None:
+    bench = load_bench()
+    report = await bench.run_load(users=10, seconds=5, work=tmp_path)
+    bench.print_report(report)  # shown with -s, and on failure
+
+    assert report["violations"] == []  # nothing late, doubled, invalid or pinging
+    assert report["unanswered"] == 0
+    assert report["late"] == 0
+    assert report["ack"]["all"]["max_ms"] < 3000
+    assert report["ack"]["define"]["n"] >= 10  # every user got through at least one round
+    assert report["ack"]["click"]["n"] >= 1
+    assert report["lookups_made"] > 0
+    assert report["lookups_stored"] == report["lookups_made"]
+    assert report["lookups_match"]  # per server, too
+    assert report["misses_match"]
+    assert report["integrity"] == "ok"
+    assert report["exit_code"] == 0
+
+
+async def test_a_cards_count_costs_one_read_per_entry_and_server(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load a database read per card kept every card waiting on one connection (and
+    the reads that timed out kept it busy): the count is read once, then counted in memory."""
+    reads: list[tuple[int, str]] = []
+    read = store.lookup_count
+
+    async def counted_read(scope: int, entry_id: str) -> int:
+        reads.append((scope, entry_id))
+        return await read(scope, entry_id)
+
+    monkeypatch.setattr(store, "lookup_count", counted_read)
+    for n in range(1, 5):
+        _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+        assert f"looked up {n} time" in footer(card)
+    _, elsewhere = await define(scene.fake, scene.alice, "kv cache", scene.other_channel)
+    assert "looked up 1 time here" in footer(elsewhere)
+    assert reads == [(scene.guild.id, "kv-cache"), (scene.other_guild.id, "kv-cache")]
