@@ -8,7 +8,8 @@ ephemerally, and the original message stays as it was.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -23,6 +24,7 @@ from bot.search.results import Suggestion
 if TYPE_CHECKING:
     from bot.discord_app.state import BotState
 
+T = TypeVar("T")
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"
 OWNER = r"(?P<owner>[0-9]{1,20})"
 
@@ -41,7 +43,9 @@ def user_cooldown(interaction: discord.Interaction[Any]) -> app_commands.Cooldow
     return app_commands.Cooldown(uses, seconds)
 
 
-per_user_cooldown = app_commands.checks.dynamic_cooldown(user_cooldown, key=lambda i: i.user.id)
+def per_user_cooldown() -> Callable[[T], T]:
+    """A per-user cooldown check of its own for each command it decorates."""
+    return app_commands.checks.dynamic_cooldown(user_cooldown, key=lambda i: i.user.id)
 
 
 class OpenButton(

@@ -23,7 +23,7 @@ from bot.discord_app.errors import NO_MENTIONS
 )
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 @app_commands.allowed_installs(guilds=True, users=False)
-@per_user_cooldown
+@per_user_cooldown()
 async def define(interaction: discord.Interaction[Any], term: str, private: bool = False) -> None:
     state = state_of(interaction)
     scope = scope_of(interaction)

@@ -166,7 +166,7 @@ async def miss_autocomplete(
     term="The glossary term it should open",
 )
 @app_commands.autocomplete(alias=miss_autocomplete, term=term_autocomplete)
-@per_user_cooldown
+@per_user_cooldown()
 async def alias_add(
     interaction: discord.Interaction[Any], alias: app_commands.Range[str, 1, 200], term: str
 ) -> None:
@@ -202,7 +202,7 @@ async def server_alias_autocomplete(
 @alias_group.command(name="remove", description="Remove one of this server's aliases")
 @app_commands.describe(alias="The alias to remove")
 @app_commands.autocomplete(alias=server_alias_autocomplete)
-@per_user_cooldown
+@per_user_cooldown()
 async def alias_remove(interaction: discord.Interaction[Any], alias: str) -> None:
     state = state_of(interaction)
     scope = scope_of(interaction)

@@ -90,7 +90,14 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    loop.add_signal_handler(signal.SIGHUP, state.reload)
+    reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early
+
+    def reload() -> None:
+        task = asyncio.create_task(state.reload_off_loop())
+        reloads.add(task)
+        task.add_done_callback(reloads.discard)
+
+    loop.add_signal_handler(signal.SIGHUP, reload)
 
     error: BaseException | None = None
     async with bot:

@@ -56,14 +56,28 @@ class BotState:
 
     def reload(self) -> str:
         """Load the glossary again; a file that fails validation keeps the current one serving."""
+        return self._swap(self._prepare())
+
+    async def reload_off_loop(self) -> str:
+        """`reload`, with the loading and indexing in a thread so answers keep flowing."""
+        return self._swap(await asyncio.to_thread(self._prepare))
+
+    def _prepare(self) -> tuple[Glossary, SearchIndex] | GlossaryError:
         try:
             glossary = load_glossary(self.glossary_paths)
         except GlossaryError as exc:
+            return exc
+        return glossary, SearchIndex.build(glossary)
+
+    def _swap(self, prepared: tuple[Glossary, SearchIndex] | GlossaryError) -> str:
+        if isinstance(prepared, GlossaryError):
             log.error(
-                "glossary reload refused, still serving %d entries: %s", len(self.glossary), exc
+                "glossary reload refused, still serving %d entries: %s",
+                len(self.glossary),
+                prepared,
             )
-            return f"reload refused: {exc}"
-        index = SearchIndex.build(glossary)
+            return f"reload refused: {prepared}"
+        glossary, index = prepared
         self.glossary, self.index, self.owners = glossary, index, name_owners(glossary)
         log.info("glossary reloaded: %d entries", len(glossary))
         return f"reloaded {len(glossary)} entries"

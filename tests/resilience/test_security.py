@@ -291,3 +291,20 @@ async def test_the_cooldown_message_never_says_zero_seconds(
         again = await define_at(scene, start + timedelta(seconds=1.1))
         assert embed_of(again)["title"].endswith("(RAG)")
     assert stored_lookups(scene.db_path, scene.guild.id) == 2  # the refused one is no lookup
+
+
+async def test_each_command_has_its_own_cooldown(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Looking terms up does not use up a moderator's allowance for /alias, nor the reverse."""
+    async with start_bot(store, cooldown=(1, 60.0)):
+        _, added = await moderator_says(
+            scene, "alias add", {"alias": "kv stash", "term": "kv-cache"}
+        )
+        assert added["content"].startswith("Added")
+        define = await scene.fake.slash(
+            scene.moderator, "define", {"term": "kv stash"}, channel=scene.channel
+        )
+        assert (await define.final_message())["embeds"][0]["title"] == "KV Cache"
+        _, removed = await moderator_says(scene, "alias remove", {"alias": "kv stash"})
+        assert removed["content"].startswith("Removed")
