@@ -26,6 +26,7 @@ bench: $(BIN)/glossary-bot
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/storage_bench.py
+	$(BIN)/python bench/load_test.py --users 50 --seconds 60
 
 smoke: $(BIN)/glossary-bot
 	bash tests/container/smoke.sh
