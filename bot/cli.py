@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the whole loaded glossary as JSON",
         description='Print {"entries": [...]} with every field, alias and source of each entry.',
     )
-    _data_option(export)
+    data_option(export)
     export.set_defaults(func=_export)
 
     define = sub.add_parser(
@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     define.add_argument("term", nargs="+", help="the term, e.g. kv cache")
     define.add_argument("--json", action="store_true", help="print the result as JSON")
-    _data_option(define)
+    data_option(define)
     define.set_defaults(func=_define)
 
     for module in ("bot.search.cli", "bot.storage.cli", "bot.discord_app.cli"):
@@ -91,7 +91,7 @@ def _add_optional_subcommands(
     mod.add_subcommands(sub)
 
 
-def _data_option(parser: argparse.ArgumentParser) -> None:
+def data_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data",
         action="append",

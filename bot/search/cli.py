@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli import data_option
 from bot.search.results import SearchResult
 
 DEFAULT_RELEVANCE_SET = Path("tests/search/relevance.tsv")
@@ -27,7 +28,7 @@ def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         '({"query", "status", "strategy", "score", "entry", "suggestions"}).',
     )
     search.add_argument("--json", action="store_true", help="write one JSON object per line")
-    _data_option(search)
+    data_option(search)
     search.set_defaults(func=run_search)
 
     relevance = subparsers.add_parser(
@@ -44,18 +45,8 @@ def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         help=f"the relevance set (default: {DEFAULT_RELEVANCE_SET})",
     )
     relevance.add_argument("--misses", action="store_true", help="also list every miss")
-    _data_option(relevance)
+    data_option(relevance)
     relevance.set_defaults(func=run_relevance)
-
-
-def _data_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data",
-        action="append",
-        type=Path,
-        metavar="PATH",
-        help="glossary files or folders to load instead of the bundled data (repeatable)",
-    )
 
 
 def run_search(args: argparse.Namespace, stdin: TextIO | None = None) -> int:

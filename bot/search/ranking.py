@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import get_args
 
 from bot.search.fulltext import TextHit
 from bot.search.names import SERVER_ALIAS_TIER, TIER, NameKind
@@ -29,24 +30,7 @@ STRONG_DESCRIPTION = 2.2  # BM25 / log(2N) of a definition that answers a descri
 TIER_SCORE = {0: 100.0, SERVER_ALIAS_TIER: 99.5, 2: 99.0, 3: 98.0, 4: 98.0}
 _ALIAS_TIER = TIER[NameKind.ALIAS]
 
-STRATEGY_ORDER: dict[str, int] = {
-    s: i
-    for i, s in enumerate(
-        (
-            "exact",
-            "id",
-            "server-alias",
-            "alias",
-            "acronym",
-            "expansion",
-            "match-term",
-            "plural",
-            "prefix",
-            "fuzzy",
-            "description",
-        )
-    )
-}
+STRATEGY_ORDER: dict[str, int] = {s: i for i, s in enumerate(get_args(Strategy))}
 
 
 @dataclass(frozen=True, slots=True)
