@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -14,6 +13,8 @@ from bot.storage import Store
 from tests.discord_app.conftest import Scene
 from tests.discord_app.helpers import is_ephemeral
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
+from tests.storage.conftest import query
+from tests.storage.conftest import stored_lookups as stored_lookups  # re-exported
 
 JSON = dict[str, Any]
 DEFERRED = 5
@@ -34,22 +35,6 @@ async def moderator_says(
     message = await handle.final_message()
     assert is_ephemeral(message), message
     return handle, message
-
-
-def query(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Read the file with a connection of its own: what is really on disk."""
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
-
-
-def stored_lookups(path: Path, scope: int | None = None) -> int:
-    if scope is None:
-        return int(query(path, "SELECT coalesce(sum(count), 0) FROM lookups")[0][0])
-    sql = "SELECT coalesce(sum(count), 0) FROM lookups WHERE scope = ?"
-    return int(query(path, sql, (scope,))[0][0])
 
 
 def stored_aliases(path: Path) -> list[tuple[int, str, str]]:
