@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from bot.cards.fit import fit
 from bot.cards.text import how_matched
 from bot.discord_app.components import card_message, suggestions_view
+from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.state import BotState
 from bot.search.results import SearchResult
 
@@ -21,6 +23,17 @@ class Answer:
     embed: discord.Embed | None
     view: discord.ui.View | None
     private: bool  # "no entry" answers only concern the person who asked
+
+    def message_parts(self) -> dict[str, Any]:
+        """What to send, as keyword arguments for any of discord.py's send or reply calls."""
+        parts: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+        if self.content is not None:
+            parts["content"] = self.content
+        if self.embed is not None:
+            parts["embed"] = self.embed
+        if self.view is not None:
+            parts["view"] = self.view
+        return parts
 
 
 def echo(text: str) -> str:

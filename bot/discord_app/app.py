@@ -139,12 +139,7 @@ class GlossaryBot(discord.Client):
         overlay = await self.state.overlay(scope)
         result = self.state.index.search(text, overlay)
         answer = await answer_for(self.state, result, message.author.id, scope)
-        kwargs: dict[str, Any] = {"mention_author": False, "allowed_mentions": NO_MENTIONS}
-        if answer.embed is not None:
-            kwargs["embed"] = answer.embed
-        if answer.view is not None:
-            kwargs["view"] = answer.view
-        await message.reply(answer.content, **kwargs)
+        await message.reply(mention_author=False, **answer.message_parts())
 
     async def close(self) -> None:
         # Take nothing new and let the answers under way finish; then disconnect (gateway and

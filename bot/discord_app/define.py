@@ -11,7 +11,6 @@ from bot import limits
 from bot.cards.fit import fit
 from bot.discord_app.answers import answer_for
 from bot.discord_app.components import per_user_cooldown, scope_of, state_of
-from bot.discord_app.errors import NO_MENTIONS
 
 
 @app_commands.command(
@@ -37,13 +36,7 @@ async def define(interaction: discord.Interaction[Any], term: str, private: bool
     result = state.index.search(term, overlay)
     answer = await answer_for(state, result, interaction.user.id, scope)
     ephemeral = private or answer.private
-    kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
-    if answer.content is not None:
-        kwargs["content"] = answer.content
-    if answer.embed is not None:
-        kwargs["embed"] = answer.embed
-    if answer.view is not None:
-        kwargs["view"] = answer.view
+    kwargs = answer.message_parts()
     if not deferred:
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     elif ephemeral and not private:
@@ -60,9 +53,7 @@ async def term_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     state = state_of(interaction)
     scope = scope_of(interaction)
-    overlay = state.cached_overlay(scope)
-    if overlay is None:
-        overlay = await state.overlay(scope)
+    overlay = await state.overlay(scope)
     popular = await state.popular(scope) if not current.strip() else []
     choices = state.index.autocomplete(current, overlay, popular=popular)
     return [
