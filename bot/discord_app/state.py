@@ -14,12 +14,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.glossary import Entry, Glossary, GlossaryError, load_glossary
 from bot.moderation import name_owners
 from bot.search.index import SearchIndex
 
 if TYPE_CHECKING:
     from bot.storage import Store
+
+# The glossary with what is built from it, swapped in together on a reload.
+Indexed = tuple[Glossary, SearchIndex, dict[str, Entry]]
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +44,7 @@ class BotState:
         glossary_paths: Sequence[Path] | None = None,
         cooldown: tuple[int, float] = (5, 10.0),
     ) -> None:
-        self.glossary = glossary
-        self.index = SearchIndex.build(glossary)
-        self.owners = name_owners(glossary)
+        self.glossary, self.index, self.owners = self._indexed(glossary)
         self.store = store
         self.glossary_paths = glossary_paths
         self.cooldown = cooldown  # per user: this many uses per this many seconds
@@ -62,14 +63,18 @@ class BotState:
         """`reload`, with the loading and indexing in a thread so answers keep flowing."""
         return self._swap(await asyncio.to_thread(self._prepare))
 
-    def _prepare(self) -> tuple[Glossary, SearchIndex] | GlossaryError:
+    @staticmethod
+    def _indexed(glossary: Glossary) -> Indexed:
+        """The glossary with what is built from it: its search index and its name owners."""
+        return glossary, SearchIndex.build(glossary), name_owners(glossary)
+
+    def _prepare(self) -> Indexed | GlossaryError:
         try:
-            glossary = load_glossary(self.glossary_paths)
+            return self._indexed(load_glossary(self.glossary_paths))
         except GlossaryError as exc:
             return exc
-        return glossary, SearchIndex.build(glossary)
 
-    def _swap(self, prepared: tuple[Glossary, SearchIndex] | GlossaryError) -> str:
+    def _swap(self, prepared: Indexed | GlossaryError) -> str:
         if isinstance(prepared, GlossaryError):
             log.error(
                 "glossary reload refused, still serving %d entries: %s",
@@ -77,10 +82,9 @@ class BotState:
                 prepared,
             )
             return f"reload refused: {prepared}"
-        glossary, index = prepared
-        self.glossary, self.index, self.owners = glossary, index, name_owners(glossary)
-        log.info("glossary reloaded: %d entries", len(glossary))
-        return f"reloaded {len(glossary)} entries"
+        self.glossary, self.index, self.owners = prepared
+        log.info("glossary reloaded: %d entries", len(self.glossary))
+        return f"reloaded {len(self.glossary)} entries"
 
     # -- aliases ----------------------------------------------------------------------------
 
