@@ -10,9 +10,7 @@ from pathlib import Path
 
 from bot import __version__
 from bot.glossary import (
-    Glossary,
     GlossaryError,
-    SourceInfo,
     inspect_glossary,
     load_glossary,
 )
@@ -123,19 +121,12 @@ def _check(args: argparse.Namespace) -> int:
     warnings = [p for p in problems if p.severity == "warning"]
     for problem in errors + ([] if args.quiet else warnings):
         print(problem)
-    summary = ", ".join(f"{n} from {s.name}" for s, n in _counts(glossary))
+    summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
     print(
         f"{len(glossary)} entries ({summary}); {len(errors)} error(s), {len(warnings)} warning(s)",
         file=sys.stderr,
     )
     return 1 if errors else 0
-
-
-def _counts(glossary: Glossary) -> list[tuple[SourceInfo, int]]:
-    return [
-        (source, sum(1 for e in glossary for t in e.sources if t.source == source.key))
-        for source in glossary.sources
-    ]
 
 
 def _export(args: argparse.Namespace) -> int:

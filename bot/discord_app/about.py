@@ -7,7 +7,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import __version__
+from bot import __version__, limits
+from bot.cards.fit import fit
 from bot.discord_app.components import state_of
 from bot.discord_app.errors import NO_MENTIONS
 
@@ -40,13 +41,12 @@ async def about(interaction: discord.Interaction[Any]) -> None:
         ),
         colour=0x5865F2,
     )
-    counts = {s.key: 0 for s in glossary.sources}
-    for entry in glossary:
-        for text in entry.sources:
-            counts[text.source] = counts.get(text.source, 0) + 1
+    per_source = "\n".join(
+        f"{source.name}: {n} definitions" for source, n in glossary.definitions_per_source()
+    )
     embed.add_field(
         name=f"{len(glossary)} entries from {len(glossary.sources)} sources",
-        value="\n".join(f"{s.name}: {counts[s.key]} definitions" for s in glossary.sources)[:1024],
+        value=fit(per_source, limits.EMBED_FIELD_VALUE),
         inline=False,
     )
     embed.add_field(name="Missing a term?", value=REPORT_HINT, inline=False)

@@ -120,3 +120,11 @@ class Glossary:
 
     def source(self, key: str) -> SourceInfo:
         return self._source_by_key[key]
+
+    def definitions_per_source(self) -> list[tuple[SourceInfo, int]]:
+        """Each source with how many of its definitions the glossary holds, in source order."""
+        counts = dict.fromkeys(self._source_by_key, 0)
+        for entry in self.entries:
+            for text in entry.sources:
+                counts[text.source] += 1
+        return [(source, counts[source.key]) for source in self.sources]
