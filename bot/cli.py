@@ -101,7 +101,7 @@ def data_option(parser: argparse.ArgumentParser) -> None:
 
 def _default(parser: argparse.ArgumentParser) -> int:
     """Plain `glossary-bot` runs the bot when a token is configured, else shows help."""
-    from bot.discord_app.settings import Settings
+    from bot.settings import Settings
 
     try:
         has_token = Settings().discord_token is not None

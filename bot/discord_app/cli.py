@@ -34,7 +34,7 @@ def _health(args: argparse.Namespace) -> int:
     import sys
 
     from bot.discord_app.health import MAX_AGE, check_heartbeat
-    from bot.discord_app.settings import Settings
+    from bot.settings import Settings
 
     path = Settings().heartbeat_path
     if path is None:

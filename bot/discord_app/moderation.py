@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 
 from bot import limits
+from bot.aliases import AliasRejected, check_alias
 from bot.cards.fit import fit
 from bot.discord_app.about import glossary_group
 from bot.discord_app.answers import echo
@@ -28,8 +29,7 @@ from bot.discord_app.components import per_user_cooldown, scope_of, state_of
 from bot.discord_app.define import term_autocomplete
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.state import READ_TIMEOUT
-from bot.moderation import AliasRejected, check_alias
-from bot.search.normalize import normalize
+from bot.glossary.keys import normalize
 from bot.storage import AddAliasStatus, StorageError, period_start
 
 MANAGE_SERVER = discord.Permissions(manage_guild=True)

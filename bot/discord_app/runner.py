@@ -14,9 +14,9 @@ import yarl
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
-from bot.discord_app.settings import Settings
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.settings import Settings
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, Store
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.aliases import name_owners
 from bot.glossary import Entry, Glossary, GlossaryError, load_glossary
-from bot.moderation import name_owners
 from bot.search.index import SearchIndex
 
 if TYPE_CHECKING:

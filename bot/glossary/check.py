@@ -5,9 +5,9 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from bot import limits
+from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Entry, SourceInfo
 from bot.glossary.problems import Problem
-from bot.search.normalize import compact
 
 # Fields shown in one embed field each; the definition goes in the description.
 FIELD_LIMITS = {

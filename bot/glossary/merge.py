@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from pydantic import ValidationError
 
 from bot.glossary.formats.raw import RawEntry
+from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.problems import Problem, describe_validation_error
 from bot.glossary.sources import SourceData
-from bot.search.normalize import compact, normalize
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 DERIVED_RELATED_LIMIT = 5

@@ -1,7 +1,7 @@
 """Finding the right entry for what people type. Imports neither discord nor the database."""
 
+from bot.glossary.keys import compact, normalize
 from bot.search.index import SearchIndex
-from bot.search.normalize import compact, normalize
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 
 __all__ = [

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bot.glossary.keys import normalize
 from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
 from bot.search.names import NameKind
-from bot.search.normalize import normalize
 from bot.search.query import query_core
 from bot.search.results import Choice
 from bot.search.similarity import typing_similarity

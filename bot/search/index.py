@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bot.glossary.keys import normalize
 from bot.glossary.models import Entry
 from bot.search import completion
 from bot.search.corpus import default_order, text_fields
@@ -30,7 +31,6 @@ from bot.search.names import (
     NameTable,
     looks_like_acronym,
 )
-from bot.search.normalize import normalize
 from bot.search.query import plural_variants, query_core
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,

@@ -22,8 +22,8 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
+from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.models import Entry
-from bot.search.normalize import compact, normalize, normalize_many
 from bot.search.query import plural_variants
 from bot.search.results import Strategy
 

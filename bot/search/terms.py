@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.names import Hit, NameTable
-from bot.search.normalize import compact, normalize
 from bot.search.query import plural_variants
 
 MAX_WORDS = 6

@@ -43,7 +43,7 @@ def add_subcommands(
 ) -> None:
     """Add `stats`, `aliases export`, `aliases import` and `backup` to the command line.
 
-    `validator` checks imported aliases; by default `bot.moderation.validate_alias` when that
+    `validator` checks imported aliases; by default `bot.aliases.validate_alias` when that
     module exists, otherwise imports are checked only for clashes with stored aliases.
     """
     stats = subparsers.add_parser(
@@ -285,7 +285,7 @@ def _checks(explicit: AliasValidator | None) -> tuple[AliasValidator | None, Key
     validator = explicit or _find_validator()
     if validator is None:
         print(
-            "note: bot.moderation.validate_alias is not available; "
+            "note: bot.aliases.validate_alias is not available; "
             "checking only for clashes with stored aliases",
             file=sys.stderr,
         )
@@ -294,7 +294,7 @@ def _checks(explicit: AliasValidator | None) -> tuple[AliasValidator | None, Key
 
 def _find_validator() -> AliasValidator | None:
     try:
-        module = importlib.import_module("bot.moderation")
+        module = importlib.import_module("bot.aliases")
     except ImportError:
         return None
     candidate = getattr(module, "validate_alias", None)
@@ -304,7 +304,7 @@ def _find_validator() -> AliasValidator | None:
         inspect.signature(candidate).bind("alias", "entry-id", 0)
     except (TypeError, ValueError):
         print(
-            "warning: bot.moderation.validate_alias does not take (alias, entry_id, guild_id); "
+            "warning: bot.aliases.validate_alias does not take (alias, entry_id, guild_id); "
             "not using it",
             file=sys.stderr,
         )
@@ -316,7 +316,7 @@ def _find_normalizer() -> KeyFunction:
     # Keys must be normalised exactly as the bot normalises what people type, or an imported
     # alias would never match. Imported here, at the edge: the store itself stays search-free.
     try:
-        module = importlib.import_module("bot.search.normalize")
+        module = importlib.import_module("bot.glossary.keys")
         return cast(KeyFunction, module.normalize)
     except (ImportError, AttributeError):
         return lambda text: " ".join(text.casefold().split())

@@ -15,7 +15,7 @@ import pytest
 
 from bot.cli import main
 from bot.discord_app import runner
-from bot.discord_app.settings import Settings
+from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1024 * 1024

@@ -15,11 +15,11 @@ from typing import Any, TypeVar
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot.aliases import check_alias
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.errors import error_reply
 from bot.glossary import Glossary
-from bot.moderation import check_alias
-from bot.search.normalize import normalize
+from bot.glossary.keys import normalize
 from bot.storage import Store
 from tests.discord_app.helpers import is_ephemeral
 from tests.fake_discord import is_silent

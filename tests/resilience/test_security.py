@@ -16,7 +16,7 @@ import pytest
 from bot.discord_app import runner
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.logs import REDACTED, RedactSecrets
-from bot.discord_app.settings import Settings
+from bot.settings import Settings
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, fields, footer, is_ephemeral
 from tests.fake_discord import FakeChannel, FakeUser

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.glossary.keys import compact, normalize
 from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
 from bot.search import SearchIndex
-from bot.search.normalize import compact, normalize
 
 # Any Unicode, with the awkward parts over-represented: controls, zero-width and bidi marks,
 # combining marks, full-width forms, markup and separators.

@@ -13,7 +13,7 @@ def test_storage_imports_neither_discord_nor_search() -> None:
     probe = (
         "import sys, bot.storage, bot.storage.cli\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'discord'"
-        " or m.startswith('bot.search') or m.startswith('bot.moderation'))\n"
+        " or m.startswith('bot.search') or m.startswith('bot.aliases'))\n"
         "print(','.join(bad))\n"
     )
     done = subprocess.run(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.search.normalize import compact, normalize, normalize_many
+from bot.glossary.keys import compact, normalize, normalize_many
 from bot.search.query import plural_variants, query_core
 
 

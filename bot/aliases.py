@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from bot.glossary import Entry, Glossary, load_glossary
-from bot.search.normalize import compact, normalize
+from bot.glossary.keys import compact, normalize
 
 MAX_ALIAS_LENGTH = 100
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
@@ -62,7 +62,7 @@ def check_alias(
 
 @functools.cache
 def _bundled() -> tuple[Glossary, dict[str, Entry]]:
-    from bot.discord_app.settings import Settings
+    from bot.settings import Settings
 
     glossary = load_glossary(Settings().glossary_path_list)
     return glossary, name_owners(glossary)

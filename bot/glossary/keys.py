@@ -1,4 +1,4 @@
-"""Text normalisation shared by search, alias validation and the command line.
+"""Text keys shared by the glossary, search, alias validation and the command line.
 
 Technical terms want their own normaliser: rapidfuzz's `default_process` maps "C++" to "c" and
 "UTF-8" to "utf 8". Here separators become single spaces and `compact` drops them altogether, so
