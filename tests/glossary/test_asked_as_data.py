@@ -1,0 +1,132 @@
+"""The curated "asked as" phrasings in data/asked-as/: well-formed, and none gives the name away.
+
+A phrasing is how someone describes an entry when they cannot remember its name, so one that
+contains the title or the acronym teaches the search nothing. The parts are written separately;
+not every entry has to be covered yet, but every id must exist.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bot.glossary import Entry, Glossary, bundled_data_dir, load_glossary
+
+ASKED_AS_DIR = bundled_data_dir() / "asked-as"
+MIN_PHRASINGS, MAX_PHRASINGS = 4, 6
+MIN_WORDS, MAX_WORDS = 4, 14
+
+
+def _parts() -> list[Path]:
+    return sorted(ASKED_AS_DIR.glob("*.toml"))
+
+
+def _words(text: str) -> str:
+    """Lower case, punctuation to spaces, single-spaced: the form names are compared in."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.casefold()).split())
+
+
+def _names(entry: Entry) -> set[str]:
+    """The title, the title without its parenthesised gloss, and the acronym, as word runs."""
+    names = {_words(entry.title), _words(re.sub(r"\(.*?\)", " ", entry.title))}
+    if entry.acronym:
+        names.add(_words(entry.acronym))
+    return {name for name in names if name}
+
+
+def _contains_phrase(text: str, phrase: str) -> bool:
+    return f" {phrase} " in f" {text} "
+
+
+@pytest.fixture(scope="module")
+def glossary() -> Glossary:
+    return load_glossary()
+
+
+@pytest.fixture(scope="module")
+def asked_as() -> dict[str, tuple[Path, object]]:
+    tables: dict[str, tuple[Path, object]] = {}
+    for part in _parts():
+        with part.open("rb") as handle:
+            data = tomllib.load(handle)
+        for entry_id, table in data.items():
+            assert entry_id not in tables, f"{entry_id} in both {tables[entry_id][0].name} and {part.name}"
+            tables[entry_id] = (part, table)
+    return tables
+
+
+def test_there_is_data_to_check(asked_as: dict[str, tuple[Path, object]]) -> None:
+    assert _parts(), f"no *.toml in {ASKED_AS_DIR}"
+    assert len(asked_as) >= 100
+
+
+def test_every_id_is_a_glossary_entry(
+    glossary: Glossary, asked_as: dict[str, tuple[Path, object]]
+) -> None:
+    unknown = [f"{part.name}: {entry_id}" for entry_id, (part, _) in asked_as.items() if entry_id not in glossary]
+    assert unknown == []
+
+
+def test_each_table_holds_only_a_list_of_phrasings(asked_as: dict[str, tuple[Path, object]]) -> None:
+    bad = []
+    for entry_id, (part, table) in asked_as.items():
+        if not isinstance(table, dict) or set(table) != {"asked_as"}:
+            bad.append(f"{part.name}: {entry_id} must hold exactly one key, asked_as")
+            continue
+        phrasings = table["asked_as"]
+        if not isinstance(phrasings, list) or not all(isinstance(p, str) for p in phrasings):
+            bad.append(f"{part.name}: {entry_id}.asked_as must be a list of strings")
+        elif not MIN_PHRASINGS <= len(phrasings) <= MAX_PHRASINGS:
+            bad.append(f"{part.name}: {entry_id} has {len(phrasings)} phrasings")
+    assert bad == []
+
+
+def _phrasings(asked_as: dict[str, tuple[Path, object]]) -> list[tuple[str, str]]:
+    pairs = []
+    for entry_id, (_, table) in asked_as.items():
+        if isinstance(table, dict):
+            pairs.extend((entry_id, p) for p in table.get("asked_as", []) if isinstance(p, str))
+    return pairs
+
+
+def test_phrasings_are_short_lower_case_and_distinct(asked_as: dict[str, tuple[Path, object]]) -> None:
+    bad = []
+    for entry_id, phrasing in _phrasings(asked_as):
+        count = len(phrasing.split())
+        if not MIN_WORDS <= count <= MAX_WORDS:
+            bad.append(f"{entry_id}: {count} words: {phrasing!r}")
+        if phrasing != phrasing.lower() or phrasing != phrasing.strip():
+            bad.append(f"{entry_id}: not trimmed lower case: {phrasing!r}")
+    seen: dict[str, str] = {}
+    for entry_id, phrasing in _phrasings(asked_as):
+        key = _words(phrasing)
+        if key in seen:
+            bad.append(f"{entry_id}: {phrasing!r} repeats a phrasing of {seen[key]}")
+        seen[key] = entry_id
+    assert bad == []
+
+
+def test_no_phrasing_names_its_entry(glossary: Glossary, asked_as: dict[str, tuple[Path, object]]) -> None:
+    leaks = []
+    for entry_id, phrasing in _phrasings(asked_as):
+        entry = glossary.get(entry_id)
+        if entry is None:
+            continue  # reported by test_every_id_is_a_glossary_entry
+        text = _words(phrasing)
+        leaks.extend(
+            f"{entry_id}: {phrasing!r} contains {name!r}"
+            for name in sorted(_names(entry))
+            if _contains_phrase(text, name)
+        )
+    assert leaks == []
+
+
+def test_the_name_check_catches_a_leak(glossary: Glossary) -> None:
+    # Guards the check above against passing vacuously (e.g. a normalisation that never matches).
+    entry = glossary["kv-cache"]
+    assert _contains_phrase(_words("Why is my KV-cache so big?"), "kv cache")
+    assert any(_contains_phrase(_words("the kv of old tokens"), name) for name in _names(entry))
+    assert not any(_contains_phrase(_words("kvetching about memory"), name) for name in _names(entry))
