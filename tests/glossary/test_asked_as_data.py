@@ -19,6 +19,9 @@ ASKED_AS_DIR = bundled_data_dir() / "asked-as"
 MIN_PHRASINGS, MAX_PHRASINGS = 4, 6
 MIN_WORDS, MAX_WORDS = 4, 14
 
+# entry id -> (the part file it came from, its table as parsed)
+Tables = dict[str, tuple[Path, object]]
+
 
 def _parts() -> list[Path]:
     return sorted(ASKED_AS_DIR.glob("*.toml"))
@@ -47,30 +50,48 @@ def glossary() -> Glossary:
 
 
 @pytest.fixture(scope="module")
-def asked_as() -> dict[str, tuple[Path, object]]:
-    tables: dict[str, tuple[Path, object]] = {}
+def tables_per_part() -> list[tuple[Path, dict[str, object]]]:
+    parsed = []
     for part in _parts():
         with part.open("rb") as handle:
-            data = tomllib.load(handle)
-        for entry_id, table in data.items():
-            assert entry_id not in tables, f"{entry_id} in both {tables[entry_id][0].name} and {part.name}"
-            tables[entry_id] = (part, table)
-    return tables
+            parsed.append((part, tomllib.load(handle)))
+    return parsed
 
 
-def test_there_is_data_to_check(asked_as: dict[str, tuple[Path, object]]) -> None:
+@pytest.fixture(scope="module")
+def asked_as(tables_per_part: list[tuple[Path, dict[str, object]]]) -> Tables:
+    return {
+        entry_id: (part, table)
+        for part, data in tables_per_part
+        for entry_id, table in data.items()
+    }
+
+
+def test_each_id_is_in_one_part_only(tables_per_part: list[tuple[Path, dict[str, object]]]) -> None:
+    homes: dict[str, list[str]] = {}
+    for part, data in tables_per_part:
+        for entry_id in data:
+            homes.setdefault(entry_id, []).append(part.name)
+    assert {entry_id: names for entry_id, names in homes.items() if len(names) > 1} == {}
+
+
+def test_there_is_data_to_check(asked_as: Tables) -> None:
     assert _parts(), f"no *.toml in {ASKED_AS_DIR}"
     assert len(asked_as) >= 100
 
 
-def test_every_id_is_a_glossary_entry(
-    glossary: Glossary, asked_as: dict[str, tuple[Path, object]]
-) -> None:
-    unknown = [f"{part.name}: {entry_id}" for entry_id, (part, _) in asked_as.items() if entry_id not in glossary]
+def test_every_id_is_a_glossary_entry(glossary: Glossary, asked_as: Tables) -> None:
+    unknown = [
+        f"{part.name}: {entry_id}"
+        for entry_id, (part, _) in asked_as.items()
+        if entry_id not in glossary
+    ]
     assert unknown == []
 
 
-def test_each_table_holds_only_a_list_of_phrasings(asked_as: dict[str, tuple[Path, object]]) -> None:
+def test_each_table_holds_only_a_list_of_phrasings(
+    asked_as: Tables,
+) -> None:
     bad = []
     for entry_id, (part, table) in asked_as.items():
         if not isinstance(table, dict) or set(table) != {"asked_as"}:
@@ -84,7 +105,7 @@ def test_each_table_holds_only_a_list_of_phrasings(asked_as: dict[str, tuple[Pat
     assert bad == []
 
 
-def _phrasings(asked_as: dict[str, tuple[Path, object]]) -> list[tuple[str, str]]:
+def _phrasings(asked_as: Tables) -> list[tuple[str, str]]:
     pairs = []
     for entry_id, (_, table) in asked_as.items():
         if isinstance(table, dict):
@@ -92,7 +113,9 @@ def _phrasings(asked_as: dict[str, tuple[Path, object]]) -> list[tuple[str, str]
     return pairs
 
 
-def test_phrasings_are_short_lower_case_and_distinct(asked_as: dict[str, tuple[Path, object]]) -> None:
+def test_phrasings_are_short_lower_case_and_distinct(
+    asked_as: Tables,
+) -> None:
     bad = []
     for entry_id, phrasing in _phrasings(asked_as):
         count = len(phrasing.split())
@@ -109,7 +132,7 @@ def test_phrasings_are_short_lower_case_and_distinct(asked_as: dict[str, tuple[P
     assert bad == []
 
 
-def test_no_phrasing_names_its_entry(glossary: Glossary, asked_as: dict[str, tuple[Path, object]]) -> None:
+def test_no_phrasing_names_its_entry(glossary: Glossary, asked_as: Tables) -> None:
     leaks = []
     for entry_id, phrasing in _phrasings(asked_as):
         entry = glossary.get(entry_id)
@@ -129,4 +152,6 @@ def test_the_name_check_catches_a_leak(glossary: Glossary) -> None:
     entry = glossary["kv-cache"]
     assert _contains_phrase(_words("Why is my KV-cache so big?"), "kv cache")
     assert any(_contains_phrase(_words("the kv of old tokens"), name) for name in _names(entry))
-    assert not any(_contains_phrase(_words("kvetching about memory"), name) for name in _names(entry))
+    assert not any(
+        _contains_phrase(_words("kvetching about memory"), name) for name in _names(entry)
+    )
