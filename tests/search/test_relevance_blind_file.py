@@ -37,7 +37,8 @@ def test_every_row_is_complete(rows: list[dict[str, str]]) -> None:
         assert None not in row, f"extra columns in {row}"
         assert all(value is not None for value in row.values()), f"missing columns in {row}"
         assert row["kind"] in KINDS, row
-        assert row["query"].strip() == row["query"] and row["query"], row
+        assert row["query"], row
+        assert row["query"].strip() == row["query"], row
 
 
 def test_queries_are_unique(rows: list[dict[str, str]]) -> None:
@@ -49,12 +50,14 @@ def test_ids_exist_in_the_glossary(rows: list[dict[str, str]]) -> None:
     glossary = load_glossary()
     for row in rows:
         if row["kind"] == "offtopic":
-            assert row["expected"] == "" and row["also"] == "", row
+            assert row["expected"] == "", row
+            assert row["also"] == "", row
             continue
         assert row["expected"] in glossary, row
         if row["also"]:
             assert row["kind"] == "question", row
-            assert row["also"] in glossary and row["also"] != row["expected"], row
+            assert row["also"] in glossary, row
+            assert row["also"] != row["expected"], row
 
 
 def test_slices_follow_the_hash_rule(rows: list[dict[str, str]]) -> None:
@@ -68,7 +71,9 @@ def test_coverage(rows: list[dict[str, str]]) -> None:
     for row in rows:
         if row["kind"] != "offtopic":
             kinds_per_entry[row["expected"]].add(row["kind"])
-    both = [entry for entry, kinds in kinds_per_entry.items() if kinds == {"description", "question"}]
+    both = [
+        entry for entry, kinds in kinds_per_entry.items() if kinds == {"description", "question"}
+    ]
     assert len(both) >= 150
     assert sum(row["kind"] == "offtopic" for row in rows) >= 60
     assert {row["slice"] for row in rows} == {"dev", "calib", "test"}
