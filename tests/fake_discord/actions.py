@@ -230,7 +230,10 @@ class UserActions:
             def stamp() -> None:
                 handle.sent_at = time.monotonic()
 
-            await self.gateway.dispatch("INTERACTION_CREATE", payload, before_send=stamp)
+            guild_id = int(payload["guild_id"]) if "guild_id" in payload else None
+            await self.gateway.dispatch(
+                "INTERACTION_CREATE", payload, guild_id=guild_id, before_send=stamp
+            )
         return handle
 
     def _find_command(self, name: str, kind: int, guild: FakeGuild | None) -> JSON:
@@ -282,11 +285,13 @@ class UserActions:
         self.store.add(message)
         event = copy.deepcopy(message)
         mentions_bot = any(int(m["id"]) == self.bot.id for m in message["mentions"])
-        if guild is not None and not mentions_bot and not self.gateway.intents & MESSAGE_CONTENT:
+        intents = self.gateway.intents_of(None if guild is None else guild.id)
+        if guild is not None and not mentions_bot and not intents & MESSAGE_CONTENT:
             event.update(content="", embeds=[], attachments=[], components=[])
         intent = DIRECT_MESSAGES if guild is None else GUILD_MESSAGES
         await self.settle()
-        await self.gateway.dispatch("MESSAGE_CREATE", event, intent=intent)
+        guild_id = None if guild is None else guild.id
+        await self.gateway.dispatch("MESSAGE_CREATE", event, guild_id=guild_id, intent=intent)
         return copy.deepcopy(message)
 
     async def wait_for_channel_message(self, channel: FakeChannel | int) -> JSON:

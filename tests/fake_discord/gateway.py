@@ -1,8 +1,18 @@
 """The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME.
 
-One session at a time. Every dispatched event is kept in the session log with its sequence
-number, so a client that RESUMEs after a dropped connection gets what it missed (events sent
-while it was away are replayed, then RESUMED), as Discord does.
+One session per shard (an unsharded bot is shard 0 of 1); see ``sharding`` for which guild's
+events go to which shard and for the IDENTIFY rate limit. Every dispatched event is kept in its
+session's log with its sequence number, so a client that RESUMEs after a dropped connection
+gets what it missed (events sent while it was away are replayed, then RESUMED), as Discord does.
+
+IDENTIFY is refused as Discord refuses it: a wrong token closes with 4004, a disallowed
+privileged intent 4014, a second IDENTIFY on one connection 4005, a ``shard`` that is not
+``[id, count]`` with ``0 <= id < count`` and ``count`` equal to the fake's ``shard_count`` 4010,
+no ``shard`` while the fake requires sharding (``shard_count > 1``) 4011, and an IDENTIFY too
+soon in its rate-limit bucket op 9 (when ``Sharding.enforce`` is set). Discord itself would let
+a second connection identify as a shard that is still connected and send both the same events;
+the fake closes the newcomer with 4005 instead, so that two processes claiming one shard fail
+the test at once. Each of these records a ``gateway`` violation.
 
 Transport compression: ``zlib-stream`` (one zlib context per connection, each payload ending
 in a Z_SYNC_FLUSH) and, if the ``zstandard`` module is importable, ``zstd-stream``.
@@ -21,6 +31,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .handles import Waiter
+from .sharding import Sharding, shard_of
 from .world import World
 
 try:  # discord.py asks for zstd-stream whenever zstandard is importable
@@ -45,6 +56,9 @@ PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
 # Close codes
 AUTHENTICATION_FAILED = 4004
+ALREADY_AUTHENTICATED = 4005
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
 DISALLOWED_INTENTS = 4014
 
 
@@ -61,8 +75,11 @@ class _Event:
 class _Session:
     id: str
     intents: int
+    shard_id: int
     seq: int = 0
     log: list[_Event] = field(default_factory=list)
+    ready_sent: bool = False  # READY and every GUILD_CREATE of the session went out
+    conn: _Connection | None = None  # the connection serving it now, if any
 
 
 class _Connection:
@@ -70,6 +87,8 @@ class _Connection:
         self.ws = ws
         self.compression = compression
         self.live = False  # dispatches flow only after READY or RESUMED
+        self.session: _Session | None = None  # set by IDENTIFY or RESUME
+        self.heartbeats = 0
         self._zlib = zlib.compressobj() if compression == "zlib-stream" else None
         self._zstd = (
             zstandard.ZstdCompressor().compressobj()
@@ -97,6 +116,7 @@ class Gateway:
         token: Callable[[], str],
         heartbeat_interval_ms: int,
         allowed_privileged_intents: int,
+        sharding: Sharding,
         record_violation: Callable[[str, str], None],
     ) -> None:
         self.url = ""  # set once the server listens; also sent as resume_gateway_url
@@ -105,30 +125,62 @@ class Gateway:
         self._token = token
         self._heartbeat_interval_ms = heartbeat_interval_ms
         self._allowed_privileged = allowed_privileged_intents
+        self.sharding = sharding
         self._record = record_violation
         self._lock = asyncio.Lock()  # orders sends: the compression stream must stay in order
-        self._conn: _Connection | None = None
-        self.session: _Session | None = None
-        self.ready_sent = False  # READY and every GUILD_CREATE of the session went out
-        self.identify_count = 0
+        self.sessions: dict[int, _Session] = {}  # shard id -> its current session
+        self.identify_counts: dict[int, int] = {}  # shard id -> IDENTIFYs answered with READY
         self.resume_count = 0
         self.heartbeat_count = 0
         self.presence: JSON | None = None
         self.received: list[JSON] = []  # every payload the client sent, for debugging
         self.connections: list[dict[str, str]] = []  # query of each connection (v, compress)
+        self._open: set[_Connection] = set()
         # While cleared, a RESUME waits: tests use it to queue events for the replay.
         self.resume_gate = asyncio.Event()
         self.resume_gate.set()
 
     # --- state for tests -------------------------------------------------------------------
 
+    def live_shards(self) -> set[int]:
+        """Shards whose session has a live connection (READY or RESUMED sent)."""
+        return {s for s, session in self.sessions.items() if _live(session)}
+
+    def shard_ready(self, shard_id: int) -> bool:
+        """The shard is connected and its READY and GUILD_CREATEs went out."""
+        session = self.sessions.get(shard_id)
+        return session is not None and session.ready_sent and _live(session)
+
     @property
     def connected(self) -> bool:
-        return self._conn is not None and self._conn.live
+        """Some shard is connected (the only one, for an unsharded bot)."""
+        return bool(self.live_shards())
+
+    @property
+    def ready_sent(self) -> bool:
+        """Every current session got its READY and GUILD_CREATEs."""
+        return bool(self.sessions) and all(s.ready_sent for s in self.sessions.values())
+
+    @property
+    def identify_count(self) -> int:
+        return sum(self.identify_counts.values())
 
     @property
     def intents(self) -> int:
-        return 0 if self.session is None else self.session.intents
+        session = self.sessions.get(0) or next(iter(self.sessions.values()), None)
+        return 0 if session is None else session.intents
+
+    def intents_of(self, guild_id: int | None) -> int:
+        """The intents of the session that receives ``guild_id``'s events."""
+        session = self.sessions.get(self.shard_of(guild_id))
+        return 0 if session is None else session.intents
+
+    def shard_of(self, guild_id: int | None) -> int:
+        return shard_of(guild_id, self.sharding.shard_count)
+
+    def has_session(self, guild_id: int | None) -> bool:
+        """Whether the shard that ``guild_id``'s events go to has identified."""
+        return self.shard_of(guild_id) in self.sessions
 
     # --- dispatch --------------------------------------------------------------------------
 
@@ -137,25 +189,32 @@ class Gateway:
         name: str,
         data: JSON,
         *,
+        guild_id: int | None = None,
         intent: int | None = None,
         before_send: Callable[[], None] | None = None,
+        shard_id: int | None = None,
     ) -> bool:
-        """Send an event now, or keep it for replay on RESUME if the client is away.
+        """Send an event to the shard of ``guild_id`` (DMs: shard 0) now, or keep it for replay
+        on RESUME if that shard's client is away.
 
         Returns False (and sends nothing) when the session lacks the ``intent`` it needs.
         ``before_send`` runs just before each delivery attempt (interactions stamp their clock).
         """
+        shard = self.shard_of(guild_id) if shard_id is None else shard_id
         async with self._lock:
-            session = self.session
+            session = self.sessions.get(shard)
             if session is None:
-                raise RuntimeError("fake Discord: the bot has not identified on the gateway yet")
+                raise RuntimeError(
+                    f"fake Discord: no bot has identified as shard {shard} "
+                    f"(of {self.sharding.shard_count}) on the gateway yet"
+                )
             if intent is not None and not session.intents & intent:
                 return False
             session.seq += 1
             event = _Event(session.seq, name, data, before_send)
             session.log.append(event)
-            if self._conn is not None and self._conn.live:
-                await self._deliver(self._conn, event)
+            if session.conn is not None and session.conn.live:
+                await self._deliver(session.conn, event)
         await self._waiter.notify()
         return True
 
@@ -171,41 +230,52 @@ class Gateway:
 
     # --- test controls ---------------------------------------------------------------------
 
-    async def drop(self, code: int = 4000) -> None:
-        """Close the connection like a network failure; discord.py will RESUME."""
+    def _live_connection(self, shard_id: int | None) -> _Connection:
+        if shard_id is None:
+            live = sorted(self.live_shards())
+            shard_id = live[0] if live else 0
+        session = self.sessions.get(shard_id)
+        if session is None or session.conn is None:
+            raise RuntimeError(f"fake Discord: no gateway connection on shard {shard_id}")
+        return session.conn
+
+    async def drop(self, code: int = 4000, *, shard_id: int | None = None) -> None:
+        """Close a shard's connection (the first live one by default) like a network failure;
+        discord.py will RESUME."""
         async with self._lock:
-            conn, self._conn = self._conn, None
-            if conn is None:
-                raise RuntimeError("fake Discord: no gateway connection to drop")
+            conn = self._live_connection(shard_id)
             conn.live = False
+            if conn.session is not None:
+                conn.session.conn = None
         await conn.ws.close(code=code, message=b"dropped by the test")
         await self._waiter.notify()
 
     async def ping(self) -> None:
-        """Ask the client for a heartbeat (op 1) and wait for it; a no-op when disconnected.
+        """Ask every connected client for a heartbeat (op 1) and wait for the answers.
 
-        The client answers from its event loop, so when the answer arrives it has processed
+        A client answers from its event loop, so when the answer arrives it has processed
         everything it received before the request.
         """
-        before = self.heartbeat_count
         async with self._lock:
-            conn = self._conn
-            if conn is None or not conn.live:
-                return
-            await conn.send({"op": HEARTBEAT, "d": None})
+            asked = {}
+            for shard in self.live_shards():
+                conn = self.sessions[shard].conn
+                assert conn is not None
+                asked[conn] = conn.heartbeats
+                await conn.send({"op": HEARTBEAT, "d": None})
         await self._waiter.wait_for(
-            lambda: self.heartbeat_count > before or not self.connected, "heartbeat reply"
+            lambda: all(c.heartbeats > n or not c.live for c, n in asked.items()),
+            "heartbeat reply",
         )
 
-    async def request_reconnect(self) -> None:
+    async def request_reconnect(self, *, shard_id: int | None = None) -> None:
         """Send op 7 RECONNECT; the client closes and RESUMEs."""
         async with self._lock:
-            if self._conn is not None:
-                await self._conn.send({"op": RECONNECT, "d": None})
+            await self._live_connection(shard_id).send({"op": RECONNECT, "d": None})
 
     async def close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
+        for conn in list(self._open):
+            conn.live = False
             await conn.ws.close(code=1001, message=b"fake Discord stopping")
 
     # --- the websocket ---------------------------------------------------------------------
@@ -220,10 +290,7 @@ class Gateway:
             await ws.close(code=4000, message=b"zstd-stream unavailable")
             return ws
         conn = _Connection(ws, compression)
-        old, self._conn = self._conn, conn
-        if old is not None:
-            old.live = False
-            await old.ws.close(code=4000, message=b"replaced by a new connection")
+        self._open.add(conn)
         async with self._lock:
             await conn.send({"op": HELLO, "d": {"heartbeat_interval": self._heartbeat_interval_ms}})
         try:
@@ -236,9 +303,10 @@ class Gateway:
                 elif msg.type is WSMsgType.ERROR:
                     break
         finally:
+            self._open.discard(conn)
             conn.live = False
-            if self._conn is conn:
-                self._conn = None
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
             await self._waiter.notify()
         return ws
 
@@ -246,6 +314,7 @@ class Gateway:
         op, data = payload.get("op"), payload.get("d")
         if op == HEARTBEAT:
             self.heartbeat_count += 1
+            conn.heartbeats += 1
             async with self._lock:
                 await conn.send({"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:
@@ -259,7 +328,32 @@ class Gateway:
         else:
             self._record("gateway", f"unexpected opcode {op}: {payload}")
 
+    async def _refuse(self, conn: _Connection, code: int, reason: str, detail: str) -> None:
+        self._record("gateway", f"IDENTIFY refused with {code} {reason}: {detail}")
+        await conn.ws.close(code=code, message=reason.encode())
+
+    def _shard_of_identify(self, data: JSON) -> tuple[int, int] | str:
+        """``(shard_id, shard_count)`` from an IDENTIFY, or why Discord would refuse it."""
+        count = self.sharding.shard_count
+        shard = data.get("shard")
+        if shard is None:
+            return (0, 1) if count == 1 else f"no shard, but the fake requires {count} shards"
+        valid = (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        )
+        if not valid:
+            return f"shard {shard!r} is not [shard_id, shard_count] with shard_id < shard_count"
+        if shard[1] != count:
+            return f"shard_count {shard[1]} but the fake was told {count}"
+        return shard[0], shard[1]
+
     async def _identify(self, conn: _Connection, data: JSON) -> None:
+        if conn.session is not None:
+            await self._refuse(conn, ALREADY_AUTHENTICATED, "Already authenticated.", "twice")
+            return
         if data.get("token") != self._token():
             await conn.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
@@ -267,16 +361,58 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self._allowed_privileged:
             await conn.ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
             return
-        self.session = _Session(secrets.token_hex(16), intents)
-        self.ready_sent = False
-        self.identify_count += 1
+        sharding = self.sharding
+        now = sharding.clock()
+        shard = self._shard_of_identify(data)
+        if isinstance(shard, str):
+            raw = data.get("shard")
+            shard_id = raw[0] if isinstance(raw, list) and raw and isinstance(raw[0], int) else 0
+            sharding.record(shard_id, sharding.shard_count, now, "invalid_shard")
+            code = SHARDING_REQUIRED if data.get("shard") is None else INVALID_SHARD
+            reason = "Sharding required." if code == SHARDING_REQUIRED else "Invalid shard."
+            await self._refuse(conn, code, reason, shard)
+            return
+        shard_id, shard_count = shard
+        current = self.sessions.get(shard_id)
+        if current is not None and _live(current):
+            sharding.record(shard_id, shard_count, now, "already_identified")
+            detail = f"shard {shard_id} is already connected on another connection"
+            await self._refuse(conn, ALREADY_AUTHENTICATED, "Already authenticated.", detail)
+            return
+        if sharding.enforce and sharding.too_soon(shard_id, now):
+            sharding.record(shard_id, shard_count, now, "rate_limited")
+            self._record(
+                "gateway",
+                f"IDENTIFY of shard {shard_id} within {sharding.identify_window}s of another in "
+                f"bucket {sharding.bucket(shard_id)}: answered op 9 INVALID_SESSION",
+            )
+            async with self._lock:
+                await conn.send({"op": INVALID_SESSION, "d": False})
+            return
+        if sharding.remaining <= 0:
+            sharding.record(shard_id, shard_count, now, "session_start_limit")
+            detail = "session_start_limit exhausted (Discord resets the token)"
+            await self._refuse(conn, AUTHENTICATION_FAILED, "Authentication failed.", detail)
+            return
+        sharding.remaining -= 1
+        sharding.record(shard_id, shard_count, now, "ready")
+        await self._start_session(conn, shard_id, shard_count, intents, with_shard="shard" in data)
+
+    async def _start_session(
+        self, conn: _Connection, shard_id: int, shard_count: int, intents: int, *, with_shard: bool
+    ) -> None:
+        session = _Session(secrets.token_hex(16), intents, shard_id, conn=conn)
+        self.sessions[shard_id] = session
+        conn.session = session
         conn.live = True
+        self.identify_counts[shard_id] = self.identify_counts.get(shard_id, 0) + 1
         world = self._world
+        guilds = [g for g in world.guilds.values() if self.shard_of(g.id) == shard_id]
         ready: JSON = {
             "v": 10,
             "user": {**world.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
-            "session_id": self.session.id,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
             "application": {"id": str(world.application_id), "flags": 0},
@@ -285,28 +421,35 @@ class Gateway:
             "presences": [],
             "_trace": ["fake-discord"],
         }
-        if "shard" in data:
-            ready["shard"] = data["shard"]
-        await self.dispatch("READY", ready)
+        if with_shard:
+            ready["shard"] = [shard_id, shard_count]
+        await self.dispatch("READY", ready, shard_id=shard_id)
         include_members = bool(intents & GUILD_MEMBERS)
-        for guild in world.guilds.values():
+        for guild in guilds:
             payload = guild.payload(include_all_members=include_members, bot_id=world.bot.id)
-            await self.dispatch("GUILD_CREATE", payload, intent=GUILDS)
-        self.ready_sent = True
+            await self.dispatch("GUILD_CREATE", payload, intent=GUILDS, shard_id=shard_id)
+        session.ready_sent = True
         await self._waiter.notify()
 
     async def _resume(self, conn: _Connection, data: JSON) -> None:
-        session = self.session
         if data.get("token") != self._token():
             await conn.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
-        if session is None or data.get("session_id") != session.id:
+        wanted = data.get("session_id")
+        session = next((s for s in self.sessions.values() if s.id == wanted), None)
+        if session is None:
             async with self._lock:
                 await conn.send({"op": INVALID_SESSION, "d": False})
             return
         await self.resume_gate.wait()
         last_seen = int(data.get("seq") or 0)
         async with self._lock:
+            old = session.conn
+            if old is not None and old is not conn:  # Discord ends the connection it replaces
+                old.live = False
+                await old.ws.close(code=4000, message=b"session resumed elsewhere")
+            session.conn = conn
+            conn.session = session
             for event in session.log:
                 if event.seq > last_seen:
                     await self._deliver(conn, event)
@@ -336,4 +479,8 @@ class Gateway:
         }
         if "nonce" in data:
             chunk["nonce"] = data["nonce"]
-        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk, guild_id=guild.id)
+
+
+def _live(session: _Session) -> bool:
+    return session.conn is not None and session.conn.live

@@ -120,8 +120,7 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         return json_response({"url": fake.gateway_url})
 
     async def get_gateway_bot(request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": fake.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response(fake.sharding.gateway_bot(fake.gateway_url))
 
     async def get_me(request: web.Request) -> web.Response:
         me = {**fake.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
@@ -28,6 +28,7 @@ from .mentions import pings
 from .messages import MessageStore, is_ephemeral
 from .models import FakeChannel, FakeGuild, FakeUser
 from .records import SentMessage, Violation
+from .sharding import Sharding, snowflake_on_shard
 from .world import DEFAULT_BOT_PERMISSIONS, World
 
 JSON = dict[str, Any]
@@ -48,6 +49,10 @@ class FakeDiscord(UserActions):
         allowed_privileged_intents: int = PRIVILEGED_INTENTS,
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         wait_timeout: float = 10.0,
+        shard_count: int = 1,
+        max_concurrency: int = 1,
+        identify_window: float = 5.0,
+        enforce_identify_limit: bool = False,
     ) -> None:
         self.token = token
         self.ack_deadline = ack_deadline  # seconds from delivery to the initial response
@@ -62,12 +67,20 @@ class FakeDiscord(UserActions):
         self.unknown_routes: list[str] = []
         self.sent_messages: list[SentMessage] = []
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
+        # /gateway/bot's numbers and the IDENTIFY rate limit; tests may change any field.
+        self.sharding = Sharding(
+            shard_count=shard_count,
+            max_concurrency=max_concurrency,
+            identify_window=identify_window,
+            enforce=enforce_identify_limit,
+        )
         self.gateway = Gateway(
             self.world,
             self.waiter,
             token=lambda: self.token,
             heartbeat_interval_ms=heartbeat_interval_ms,
             allowed_privileged_intents=allowed_privileged_intents,
+            sharding=self.sharding,
             record_violation=lambda kind, detail: self.record_violation(kind, "gateway", detail),
         )
         self.faults = Faults(self.routes)
@@ -212,8 +225,16 @@ class FakeDiscord(UserActions):
         return self.world.add_user(username, global_name=global_name)
 
     def add_guild(
-        self, name: str = "Test Guild", *, owner: FakeUser | None = None, **kwargs: Any
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: FakeUser | None = None,
+        shard: int | None = None,
+        **kwargs: Any,
     ) -> FakeGuild:
+        """A guild; ``shard`` picks an id whose events go to that shard of ``shard_count``."""
+        if shard is not None:
+            kwargs["guild_id"] = snowflake_on_shard(shard, self.sharding.shard_count)
         return self.world.add_guild(name, owner=owner, **kwargs)
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -221,14 +242,22 @@ class FakeDiscord(UserActions):
 
     # --- readiness and commands ------------------------------------------------------------
 
-    async def wait_until_ready(self, *, synced: bool = True, guild_id: int | None = None) -> None:
+    async def wait_until_ready(
+        self,
+        *,
+        synced: bool = True,
+        guild_id: int | None = None,
+        shards: Iterable[int] | None = None,
+    ) -> None:
         """Wait for IDENTIFY -> READY (+ GUILD_CREATE) and, if ``synced``, a command sync.
 
         ``guild_id`` picks which sync to wait for: that guild's commands, else the global ones.
+        ``shards``: which shards must be connected (default: all ``shard_count`` of them).
         """
+        wanted = list(range(self.sharding.shard_count) if shards is None else shards)
 
         def ready() -> bool:
-            identified = self.gateway.ready_sent and self.gateway.connected
+            identified = all(self.gateway.shard_ready(s) for s in wanted)
             return identified and (not synced or self.registry.sync_counts.get(guild_id, 0) > 0)
 
         scope = "global" if guild_id is None else f"guild {guild_id}"
@@ -256,20 +285,22 @@ class FakeDiscord(UserActions):
 
     async def dispatch_message_event(self, name: str, message: JSON) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE for the bot's own non-ephemeral messages, as Discord does."""
-        if is_ephemeral(message) or self.gateway.session is None:
+        guild_id = int(message["guild_id"]) if "guild_id" in message else None
+        if is_ephemeral(message) or not self.gateway.has_session(guild_id):
             return
-        intent = GUILD_MESSAGES if "guild_id" in message else DIRECT_MESSAGES
+        intent = GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES
         data = message
         if name == "MESSAGE_DELETE":
             data = {k: message[k] for k in ("id", "channel_id", "guild_id") if k in message}
-        await self.gateway.dispatch(name, copy.deepcopy(data), intent=intent)
+        await self.gateway.dispatch(name, copy.deepcopy(data), guild_id=guild_id, intent=intent)
 
     # --- gateway control -------------------------------------------------------------------
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """Close the bot's gateway connection as a network failure would; it will RESUME."""
+    async def drop_gateway(self, code: int = 4000, *, shard_id: int | None = None) -> None:
+        """Close the bot's gateway connection (``shard_id``'s, else the first live one) as a
+        network failure would; it will RESUME."""
         self._drops += 1
-        await self.gateway.drop(code)
+        await self.gateway.drop(code, shard_id=shard_id)
 
     async def wait_resumed(self) -> None:
         """Wait until the bot has RESUMEd after every drop so far."""

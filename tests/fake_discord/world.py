@@ -44,10 +44,11 @@ class World:
         *,
         owner: FakeUser | None = None,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        guild_id: int | None = None,
     ) -> FakeGuild:
         """A guild with @everyone, its owner as a member, and the bot with its managed role."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '_')}_owner")
-        guild = FakeGuild(new_snowflake(), name, owner.id)
+        guild = FakeGuild(guild_id or new_snowflake(), name, owner.id)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", everyone_permissions)
         guild.add_member(owner)
         bot_role = guild.add_role(self.bot.username, permissions=self.bot_permissions)
