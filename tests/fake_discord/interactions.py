@@ -7,12 +7,22 @@ cannot accidentally exercise an impossible path.
 
 from __future__ import annotations
 
+import copy
+import itertools
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from .attachments import FakeAttachment
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser, new_snowflake
-from .validation import BUTTON, LABEL, SELECT_TYPES, STRING_SELECT, TEXT_INPUT
+from .validation import (
+    BUTTON,
+    LABEL,
+    SELECT_TYPES,
+    STRING_SELECT,
+    TEXT_INPUT,
+    TEXT_INPUT_VALUE_MAX,
+)
 from .world import World
 
 JSON = dict[str, Any]
@@ -23,7 +33,9 @@ APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN = 1, 2, 3, 4, 5
 USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 6, 7, 8, 9, 10, 11
 
-OptionValue = Any  # str | int | float | bool | FakeUser | FakeMember | FakeChannel | FakeRole
+OptionValue = (
+    Any  # str, int, float, bool, FakeUser, FakeMember, FakeChannel, FakeRole, FakeAttachment
+)
 
 
 class Resolved:
@@ -59,24 +71,9 @@ class Resolved:
         self._put("messages", int(message["id"]), message)
         return str(message["id"])
 
-    def attachment(self, spec: Mapping[str, Any] | str) -> str:
-        spec = {"filename": spec} if isinstance(spec, str) else dict(spec)
-        attachment_id = new_snowflake()
-        filename = str(spec.get("filename", "file.txt"))
-        url = f"https://cdn.example.invalid/attachments/{attachment_id}/{filename}"
-        self._put(
-            "attachments",
-            attachment_id,
-            {
-                "id": str(attachment_id),
-                "filename": filename,
-                "size": int(spec.get("size", 0)),
-                "content_type": spec.get("content_type", "text/plain"),
-                "url": url,
-                "proxy_url": url,
-            },
-        )
-        return str(attachment_id)
+    def attachment(self, attachment: FakeAttachment) -> str:
+        self._put("attachments", attachment.id, attachment.payload())
+        return str(attachment.id)
 
 
 def base_payload(
@@ -233,7 +230,7 @@ def _convert(option: JSON, value: OptionValue, resolved: Resolved, permissions: 
         return resolved.role(value)
     elif kind == CHANNEL and isinstance(value, FakeChannel):
         return resolved.channel(value, permissions)
-    elif kind == ATTACHMENT:
+    elif kind == ATTACHMENT and isinstance(value, FakeAttachment):
         return resolved.attachment(value)
     else:
         raise ValueError(f"{name}: cannot use {value!r} for option type {kind}")
@@ -321,14 +318,29 @@ def _select_value(kind: int, value: SelectValue, resolved: Resolved) -> str:
 
 
 def modal_data(modal: JSON, values: Mapping[str, str | Sequence[str]]) -> JSON:
-    """``data`` of a MODAL_SUBMIT for the modal the bot sent (callback type 9 ``data``)."""
+    """``data`` of a MODAL_SUBMIT for the modal the bot sent (callback type 9 ``data``), shaped
+    as Discord sends it: the modal's rows and labels, each with its numeric ``id`` (the bot's,
+    or numbered 1, 2, ... in order as Discord fills them in), text inputs with their ``value``.
+    A text input the user leaves alone submits its prefilled ``value`` (or "")."""
     unknown = set(values) - set(_modal_inputs(modal.get("components") or []))
     if unknown:
         raise ValueError(f"modal {modal['custom_id']!r} has no inputs {sorted(unknown)}")
+    components = copy.deepcopy(modal.get("components") or [])
+    _number(components, itertools.count(1))
     return {
         "custom_id": modal["custom_id"],
-        "components": [_submitted(c, values) for c in modal.get("components") or []],
+        "components": [_submitted(c, values) for c in components],
     }
+
+
+def _number(components: Sequence[JSON], ids: Iterator[int]) -> None:
+    """Give every component without an ``id`` the next number, depth first, as Discord does."""
+    for item in components:
+        if item.get("id") is None:
+            item["id"] = next(ids)
+        _number(item.get("components") or [], ids)
+        if isinstance(item.get("component"), dict):
+            _number([item["component"]], ids)
 
 
 def _modal_inputs(components: Sequence[JSON]) -> list[str]:
@@ -345,20 +357,34 @@ def _modal_inputs(components: Sequence[JSON]) -> list[str]:
 def _submitted(item: JSON, values: Mapping[str, str | Sequence[str]]) -> JSON:
     kind = item.get("type")
     if kind == LABEL:
-        return {"type": LABEL, "component": _submitted(item["component"], values)}
+        return {"type": LABEL, "id": item["id"], "component": _submitted(item["component"], values)}
     if kind == TEXT_INPUT:
-        value = values.get(item["custom_id"], item.get("value") or "")
+        custom_id = item["custom_id"]
+        value = values.get(custom_id, item.get("value") or "")
         if not isinstance(value, str):
-            raise ValueError(f"text input {item['custom_id']!r} takes a string")
-        low, high = item.get("min_length", 0), item.get("max_length", 4000)
+            raise ValueError(f"text input {custom_id!r} takes a string")
+        low, high = item.get("min_length") or 0, item.get("max_length") or TEXT_INPUT_VALUE_MAX
         if item.get("required", True) and not value:
-            raise ValueError(f"text input {item['custom_id']!r} is required")
+            raise ValueError(f"text input {custom_id!r} is required; a user must fill it in")
         if value and not low <= len(value) <= high:
-            raise ValueError(f"text input {item['custom_id']!r}: length must be {low}..{high}")
-        return {"type": TEXT_INPUT, "custom_id": item["custom_id"], "value": value}
+            raise ValueError(
+                f"text input {custom_id!r}: {len(value)} characters, the input takes {low}..{high}"
+            )
+        if item.get("style") == 1 and "\n" in value:
+            raise ValueError(f"text input {custom_id!r} is single-line (style 1): no newlines")
+        return {"type": TEXT_INPUT, "id": item["id"], "custom_id": custom_id, "value": value}
     if kind in SELECT_TYPES:
         chosen = values.get(item["custom_id"], [])
-        return {"type": kind, "custom_id": item["custom_id"], "values": list(chosen)}
+        return {
+            "type": kind,
+            "id": item["id"],
+            "custom_id": item["custom_id"],
+            "values": list(chosen),
+        }
     if item.get("components"):
-        return {"type": kind, "components": [_submitted(c, values) for c in item["components"]]}
-    return {"type": kind}
+        return {
+            "type": kind,
+            "id": item["id"],
+            "components": [_submitted(c, values) for c in item["components"]],
+        }
+    return {"type": kind, "id": item["id"]}

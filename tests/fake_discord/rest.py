@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .attachments import AttachmentStore
 from .commands import Scope
 from .faults import API_PREFIX
 from .models import FakeUser, new_snowflake
@@ -38,6 +39,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 error = known_error
 # When a request arrived (before injected delays): the clock for interaction deadlines.
 ARRIVED = web.RequestKey("arrived", float)
+# Where uploaded files are kept (and served from).
+ATTACHMENTS = web.AppKey("attachments", AttachmentStore)
 UNKNOWN_APPLICATION = (404, 10002, "Unknown Application")
 
 
@@ -79,7 +82,8 @@ class Refuse:
 
 
 async def read_body(request: web.Request) -> tuple[JSON, list[JSON]]:
-    """The JSON object body, or for multipart uploads ``payload_json`` plus attachment objects.
+    """The JSON object body, or for multipart uploads ``payload_json`` plus attachment objects
+    (each file kept in the fake's attachment store and served at its ``url``).
 
     A body that is not a JSON object reads as ``{}`` (validation then rejects it).
     """
@@ -87,21 +91,17 @@ async def read_body(request: web.Request) -> tuple[JSON, list[JSON]]:
         form = await request.post()
         body = json.loads(str(form.get("payload_json") or "{}"))
         files = []
+        store = request.app[ATTACHMENTS]
+        channel_id = int(request.match_info.get("channel_id", 0))
         for value in form.values():
             if isinstance(value, web.FileField):
-                attachment_id = new_snowflake()
-                size = len(value.file.read())
-                url = f"https://cdn.example.invalid/attachments/{attachment_id}/{value.filename}"
-                files.append(
-                    {
-                        "id": str(attachment_id),
-                        "filename": value.filename,
-                        "size": size,
-                        "content_type": value.content_type,
-                        "url": url,
-                        "proxy_url": url,
-                    }
+                kept = store.add(
+                    value.filename,
+                    value.file.read(),
+                    content_type=value.content_type,
+                    channel_id=channel_id,
                 )
+                files.append({k: v for k, v in kept.payload().items() if k != "ephemeral"})
         return body, files
     if not request.can_read_body:
         return {}, []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
@@ -15,6 +15,7 @@ from aiohttp import web
 
 from . import rest, rest_channels, rest_interactions
 from .actions import UserActions
+from .attachments import AttachmentStore, FakeAttachment
 from .commands import CommandRegistry
 from .faults import Faults
 from .gateway import (
@@ -84,6 +85,8 @@ class FakeDiscord(UserActions):
             record_violation=lambda kind, detail: self.record_violation(kind, "gateway", detail),
         )
         self.faults = Faults(self.routes)
+        # Files users attach to commands and files the bot uploads, served over HTTP.
+        self.attachments = AttachmentStore(lambda: self.base_url, self.world.application_id)
         # settle() bounces a heartbeat request (op 1) off the bot, and discord.py answers it through
         # its gateway rate limiter: 110 sends a minute, past which its gateway reader stops for up
         # to a minute. A test that sends the bot more than ~100 actions a minute on one connection
@@ -152,7 +155,9 @@ class FakeDiscord(UserActions):
 
     def _build_app(self) -> web.Application:
         app = web.Application(middlewares=[self._arrival_middleware, self.faults.middleware])
+        app[rest.ATTACHMENTS] = self.attachments
         app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_routes(self.attachments.routes())
         for module in (rest, rest_channels, rest_interactions):
             app.router.add_routes(module.routes(self))
         app.router.add_route("*", rest.API_PREFIX + "/{tail:.*}", self._unknown_route)
@@ -171,7 +176,7 @@ class FakeDiscord(UserActions):
     async def _arrival_middleware(
         self, request: web.Request, handler: rest.Handler
     ) -> web.StreamResponse:
-        if request.path == "/gateway":  # the websocket lives as long as the connection
+        if not request.path.startswith(rest.API_PREFIX):  # the websocket, file downloads
             return await handler(request)
         request[rest.ARRIVED] = time.monotonic()  # before any injected delay: the deadline clock
         self.requests.append((request.method, request.path))
@@ -239,6 +244,26 @@ class FakeDiscord(UserActions):
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         return self.world.dm_channel(user)
+
+    def add_attachment(
+        self,
+        filename: str,
+        content: bytes | str | None = None,
+        *,
+        size: int | None = None,
+        content_type: str | None = None,
+    ) -> FakeAttachment:
+        """A file a user can give an ATTACHMENT option, served by the fake at its ``url``.
+
+        ``size`` instead of ``content`` makes a large file without holding it in memory.
+        ``content_type`` defaults to what Discord reports for the file name.
+        """
+        return self.attachments.add(filename, content, size=size, content_type=content_type)
+
+    def attachment_bytes(self, ref: FakeAttachment | Mapping[str, Any] | int) -> bytes:
+        """The bytes of a file the fake knows: one a test added, or one the bot uploaded (pass
+        the attachment object from a message's ``attachments``)."""
+        return self.attachments.find(ref).data()
 
     # --- readiness and commands ------------------------------------------------------------
 

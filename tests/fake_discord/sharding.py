@@ -16,6 +16,7 @@ the IDENTIFY rate limit.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,7 +103,7 @@ class Sharding:
         for records in by_bucket.values():
             records.sort(key=lambda r: r.at)
             pairs += [
-                (a, b) for a, b in zip(records, records[1:]) if b.at - a.at < self.identify_window
+                (a, b) for a, b in itertools.pairwise(records) if b.at - a.at < self.identify_window
             ]
         return pairs
 

@@ -59,7 +59,8 @@ SENDABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPO
 
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
-LABEL = 18
+TEXT_DISPLAY, LABEL = 10, 18
+TEXT_INPUT_SHORT, TEXT_INPUT_PARAGRAPH = 1, 2
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
 CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
@@ -364,6 +365,12 @@ def _check_choices(path: Path, choices: Sequence[Mapping[str, Any]]) -> list[Fie
 
 
 def check_modal(data: Mapping[str, Any] | None) -> list[FieldError]:
+    """A MODAL callback's ``data``: title, custom_id, 1-5 top-level components (action rows of
+    one text input, labels, text displays) and each text input's limits.
+
+    Discord's OpenAPI spec allows up to 40 top-level components; its documentation and
+    discord.py (``Modal.add_item``) say 5, which is what the fake enforces.
+    """
     errors = _Errors()
     data = data or {}
     errors.length_between(("data", "title"), data.get("title"), 1, MODAL_TITLE_MAX)
@@ -371,19 +378,70 @@ def check_modal(data: Mapping[str, Any] | None) -> list[FieldError]:
     components = data.get("components") or []
     if not 1 <= len(components) <= MODAL_COMPONENTS_MAX:
         errors.add(("data", "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5.")
+    for i, item in enumerate(components):
+        if item.get("type") not in (ACTION_ROW, LABEL, TEXT_DISPLAY):
+            errors.add(
+                ("data", "components", i, "type"),
+                "UNION_TYPE_CHOICES",
+                "Top level must be action rows, labels or text displays",
+            )
+        elif item.get("type") == ACTION_ROW and len(item.get("components") or []) != 1:
+            errors.add(
+                ("data", "components", i, "components"),
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "An action row in a modal holds exactly one text input",
+            )
+    seen_ids: set[str] = set()
     for path, item in _walk(components, ("data", "components")):
-        if item.get("type") == LABEL:
+        kind = item.get("type")
+        if isinstance(item.get("custom_id"), str):
+            if item["custom_id"] in seen_ids:
+                errors.add(
+                    (*path, "custom_id"),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    "Component custom id cannot be duplicated",
+                )
+            seen_ids.add(item["custom_id"])
+        if kind == LABEL:
             errors.length_between((*path, "label"), item.get("label"), 1, TEXT_INPUT_LABEL_MAX)
             errors.max_len((*path, "description"), item.get("description"), 100)
-        elif item.get("type") == TEXT_INPUT:
-            if "label" in item:
-                errors.length_between((*path, "label"), item["label"], 1, TEXT_INPUT_LABEL_MAX)
-            errors.length_between((*path, "custom_id"), item.get("custom_id"), 1, CUSTOM_ID_MAX)
-            errors.max_len((*path, "placeholder"), item.get("placeholder"), 100)
-            errors.max_len((*path, "value"), item.get("value"), TEXT_INPUT_VALUE_MAX)
-        elif item.get("type") in SELECT_TYPES:
+        elif kind == TEXT_INPUT:
+            in_label = len(path) >= 2 and path[-2] == "component"  # see _walk
+            _check_text_input(errors, path, item, label_required=not in_label)
+        elif kind in SELECT_TYPES:
             _check_select(errors, path, item)
     return errors
+
+
+def _check_text_input(
+    errors: _Errors, path: Path, item: Mapping[str, Any], *, label_required: bool
+) -> None:
+    """A text input's limits; its label lives on the Label around it, or on itself in a row."""
+    if label_required or "label" in item:
+        errors.length_between((*path, "label"), item.get("label"), 1, TEXT_INPUT_LABEL_MAX)
+    errors.length_between((*path, "custom_id"), item.get("custom_id"), 1, CUSTOM_ID_MAX)
+    if item.get("style") not in (TEXT_INPUT_SHORT, TEXT_INPUT_PARAGRAPH):
+        errors.add((*path, "style"), "ENUM_TYPE_COERCE", f"{item.get('style')!r} is not 1 or 2")
+    errors.max_len((*path, "placeholder"), item.get("placeholder"), 100)
+    errors.max_len((*path, "value"), item.get("value"), TEXT_INPUT_VALUE_MAX)
+    low, high = item.get("min_length"), item.get("max_length")
+    if low is not None and (not _is_int(low) or not 0 <= low <= TEXT_INPUT_VALUE_MAX):
+        errors.add((*path, "min_length"), "NUMBER_TYPE_MAX", "Must be between 0 and 4000.")
+    if high is not None and (not _is_int(high) or not 1 <= high <= TEXT_INPUT_VALUE_MAX):
+        errors.add((*path, "max_length"), "NUMBER_TYPE_MAX", "Must be between 1 and 4000.")
+    if _is_int(low) and _is_int(high) and low > high:
+        errors.add(
+            (*path, "min_length"),
+            "TEXT_INPUT_MIN_LENGTH_INVALID",
+            "min_length must be less than or equal to max_length",
+        )
+    required = item.get("required")
+    if required is not None and not isinstance(required, bool):
+        errors.add((*path, "required"), "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --- application commands -------------------------------------------------------------------

@@ -160,12 +160,115 @@ def test_autocomplete_result_limits() -> None:
     assert check_autocomplete_result({"choices": many[:25]}) == []
 
 
-def test_modal_limits() -> None:
-    text_input = {"type": 4, "custom_id": "note", "label": "l" * 46, "style": 1}
-    modal = {"title": "t" * 46, "custom_id": "m", "components": [row(text_input)]}
-    found = codes(check_modal(modal))
-    assert ("data.title", "BASE_TYPE_BAD_LENGTH") in found
-    assert ("data.components.0.components.0.label", "BASE_TYPE_BAD_LENGTH") in found
+def text_input(custom_id: str = "note", **overrides: Any) -> JSON:
+    return {"type": 4, "custom_id": custom_id, "label": "Note", "style": 1, **overrides}
+
+
+def modal(*components: JSON, **overrides: Any) -> JSON:
+    return {
+        "title": "Add a term",
+        "custom_id": "term:add",
+        "components": list(components),
+        **overrides,
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "where", "code"),
+    [
+        (modal(row(text_input()), title="t" * 46), "data.title", "BASE_TYPE_BAD_LENGTH"),
+        (modal(row(text_input()), title=""), "data.title", "BASE_TYPE_BAD_LENGTH"),
+        (modal(row(text_input()), custom_id="c" * 101), "data.custom_id", "BASE_TYPE_BAD_LENGTH"),
+        (modal(), "data.components", "BASE_TYPE_BAD_LENGTH"),
+        (
+            modal(*[row(text_input(f"t{i}")) for i in range(6)]),
+            "data.components",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
+            modal(row(text_input("a"), text_input("b"))),
+            "data.components.0.components",
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+        ),
+        (modal(text_input()), "data.components.0.type", "UNION_TYPE_CHOICES"),
+        (
+            modal(row(text_input(label="l" * 46))),
+            "data.components.0.components.0.label",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
+            modal(row({"type": 4, "custom_id": "x", "style": 1})),
+            "data.components.0.components.0.label",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
+            modal(row(text_input(style=3))),
+            "data.components.0.components.0.style",
+            "ENUM_TYPE_COERCE",
+        ),
+        (
+            modal(row(text_input(max_length=4001))),
+            "data.components.0.components.0.max_length",
+            "NUMBER_TYPE_MAX",
+        ),
+        (
+            modal(row(text_input(max_length=0))),
+            "data.components.0.components.0.max_length",
+            "NUMBER_TYPE_MAX",
+        ),
+        (
+            modal(row(text_input(min_length=-1))),
+            "data.components.0.components.0.min_length",
+            "NUMBER_TYPE_MAX",
+        ),
+        (
+            modal(row(text_input(min_length=10, max_length=5))),
+            "data.components.0.components.0.min_length",
+            "TEXT_INPUT_MIN_LENGTH_INVALID",
+        ),
+        (
+            modal(row(text_input(value="v" * 4001))),
+            "data.components.0.components.0.value",
+            "BASE_TYPE_MAX_LENGTH",
+        ),
+        (
+            modal(row(text_input(placeholder="p" * 101))),
+            "data.components.0.components.0.placeholder",
+            "BASE_TYPE_MAX_LENGTH",
+        ),
+        (
+            modal(row(text_input(required="yes"))),
+            "data.components.0.components.0.required",
+            "BASE_TYPE_BAD_TYPE",
+        ),
+        (
+            modal(row(text_input("same")), row(text_input("same"))),
+            "data.components.1.components.0.custom_id",
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+        ),
+        (
+            modal({"type": 18, "label": "l" * 46, "component": text_input()}),
+            "data.components.0.label",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+    ],
+)
+def test_modal_limits(data: JSON, where: str, code: str) -> None:
+    assert (where, code) in codes(check_modal(data))
+
+
+def test_modals_at_the_limits_pass() -> None:
+    five = [
+        row(text_input(f"t{i}", label="l" * 45, style=2, min_length=0, max_length=4000))
+        for i in range(5)
+    ]
+    assert check_modal(modal(*five, title="t" * 45, custom_id="c" * 100)) == []
+    filled = text_input(value="v" * 4000, placeholder="p" * 100, required=False, min_length=4000)
+    assert check_modal(modal(row(filled))) == []
+    # In a Label (discord.py 2.6+ with TextInput inside discord.ui.Label) the label is the Label's.
+    unlabelled = {"type": 4, "custom_id": "x", "style": 1}
+    labelled = {"type": 18, "label": "Definition", "component": unlabelled}
+    assert check_modal(modal(labelled, {"type": 10, "content": "Say what it is"})) == []
 
 
 def command(**overrides: Any) -> JSON:

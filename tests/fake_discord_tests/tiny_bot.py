@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -56,6 +58,88 @@ class Feedback(discord.ui.Modal, title="Feedback"):
         await interaction.response.send_message(f"thanks: {self.text.value}", ephemeral=True)
 
 
+class TermModal(discord.ui.Modal, title="Add a term"):
+    """Five text inputs at Discord's limits: the shape of a glossary entry."""
+
+    name: discord.ui.TextInput[TermModal] = discord.ui.TextInput(
+        label="Term", custom_id="name", max_length=100, placeholder="e.g. KV cache"
+    )
+    definition: discord.ui.TextInput[TermModal] = discord.ui.TextInput(
+        label="Definition",
+        custom_id="definition",
+        style=discord.TextStyle.paragraph,
+        max_length=4000,
+    )
+    boundary: discord.ui.TextInput[TermModal] = discord.ui.TextInput(
+        label="What it is not",
+        custom_id="boundary",
+        style=discord.TextStyle.paragraph,
+        required=False,
+        max_length=4000,
+    )
+    aliases: discord.ui.TextInput[TermModal] = discord.ui.TextInput(
+        label="Other names", custom_id="aliases", required=False, default="kvc"
+    )
+    related: discord.ui.TextInput[TermModal] = discord.ui.TextInput(
+        label="Related terms", custom_id="related", required=False, min_length=2
+    )
+
+    def __init__(self, submitted: asyncio.Queue[dict[str, str]]) -> None:
+        super().__init__(custom_id="term:add")
+        self.submitted = submitted
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        values = {
+            item.custom_id: item.value
+            for item in self.children
+            if isinstance(item, discord.ui.TextInput)
+        }
+        self.submitted.put_nowait(values)
+        await interaction.response.send_message(f"added {self.name.value}", ephemeral=True)
+
+
+class ModalAgain(discord.ui.Modal, title="Again"):
+    """Answers its own submit with another modal, which Discord refuses."""
+
+    note: discord.ui.TextInput[ModalAgain] = discord.ui.TextInput(label="Note", custom_id="note")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Feedback())
+
+
+class OpenFormView(discord.ui.View):
+    """A button on a message that opens a modal (a MESSAGE_COMPONENT answered with type 9)."""
+
+    def __init__(self, submitted: asyncio.Queue[dict[str, str]]) -> None:
+        super().__init__(timeout=60)
+        self.submitted = submitted
+
+    @discord.ui.button(label="Suggest it", custom_id="suggest")
+    async def suggest(
+        self, interaction: discord.Interaction, button: discord.ui.Button[OpenFormView]
+    ) -> None:
+        await interaction.response.send_modal(TermModal(self.submitted))
+
+
+class ConfirmView(discord.ui.View):
+    """Buttons on an ephemeral follow-up; a click updates that follow-up in place."""
+
+    @discord.ui.button(label="Remove", style=discord.ButtonStyle.danger, custom_id="confirm:yes")
+    async def yes(
+        self, interaction: discord.Interaction, button: discord.ui.Button[ConfirmView]
+    ) -> None:
+        await interaction.response.edit_message(content="removed", view=None)
+
+    @discord.ui.select(
+        custom_id="confirm:why",
+        options=[discord.SelectOption(label=r, value=r) for r in ("duplicate", "wrong")],
+    )
+    async def why(
+        self, interaction: discord.Interaction, select: discord.ui.Select[ConfirmView]
+    ) -> None:
+        await interaction.response.send_message(f"reason: {select.values[0]}", ephemeral=True)
+
+
 class TinyBot(commands.Bot):
     def __init__(self, *, message_content: bool = False, sync_guild: int | None = None) -> None:
         intents = discord.Intents.default()
@@ -69,7 +153,10 @@ class TinyBot(commands.Bot):
         self.errors: asyncio.Queue[BaseException] = asyncio.Queue()
         self.sync_guild = sync_guild
         self.slow_release = asyncio.Event()
+        self.submitted: asyncio.Queue[dict[str, str]] = asyncio.Queue()  # TermModal values
+        self.files_read: asyncio.Queue[bytes] = asyncio.Queue()
         _add_commands(self)
+        _add_modal_and_file_commands(self)
 
     async def setup_hook(self) -> None:
         if self.sync_guild is None:
@@ -196,3 +283,100 @@ def _add_commands(bot: TinyBot) -> None:
         assert isinstance(interaction.channel, discord.abc.Messageable)
         mentions = discord.AllowedMentions.all() if loud else QUIET
         await interaction.channel.send(text, allowed_mentions=mentions)
+
+
+def _raw_callback(interaction: discord.Interaction, kind: int, data: dict[str, object]) -> Any:
+    """An initial response sent past discord.py's own checks, as a buggy bot might."""
+    adapter = discord.webhook.async_.async_context.get()
+    params = discord.webhook.async_.interaction_response_params(kind, data)
+    return adapter.create_interaction_response(
+        interaction.id, interaction.token, session=interaction._session, params=params
+    )
+
+
+def _add_modal_and_file_commands(bot: TinyBot) -> None:
+    tree = bot.tree
+
+    @tree.command(description="Opens the five-field term form")
+    async def term_add(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(TermModal(bot.submitted))
+
+    @tree.command(description="A message whose button opens the term form")
+    async def suggest(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("missing?", view=OpenFormView(bot.submitted))
+
+    @tree.command(description="A modal whose submit opens another modal")
+    async def modal_again(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(ModalAgain())
+
+    @tree.command(description="Asks privately, with buttons")
+    async def confirm(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send("sure?", ephemeral=True, view=ConfirmView())
+        await interaction.followup.send("second thoughts?", ephemeral=True, view=ConfirmView())
+
+    @tree.command(description="Reads an attached file")
+    async def read_file(interaction: discord.Interaction, file: discord.Attachment) -> None:
+        data = await file.read()
+        bot.files_read.put_nowait(data)
+        await interaction.response.send_message(
+            f"{file.filename}: {len(data)} bytes of {file.content_type}", ephemeral=True
+        )
+
+    @tree.command(description="Reads at most 1 KiB of an attached file")
+    async def read_head(interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await interaction.response.defer(ephemeral=True)
+        cap = 1024
+        async with aiohttp.ClientSession() as session, session.get(file.url) as response:
+            declared = int(response.headers["Content-Length"])
+            head = await response.content.read(cap)
+        bot.files_read.put_nowait(head)
+        verdict = "too big" if declared > cap else "fits"
+        await interaction.followup.send(f"{declared} bytes: {verdict}", ephemeral=True)
+
+    # --- modal flows the fake must reject -------------------------------------------------
+
+    @tree.command(description="A modal with a 46-character title")
+    async def long_title(interaction: discord.Interaction) -> None:
+        modal = Feedback()
+        modal.title = "t" * 46  # discord.py does not check the length; Discord does
+        await interaction.response.send_modal(modal)
+
+    @tree.command(description="A modal with six text inputs")
+    async def six_inputs(interaction: discord.Interaction) -> None:
+        # discord.py refuses a sixth item itself (Modal.add_item), so build the body by hand.
+        rows = [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 4, "custom_id": f"f{i}", "label": f"Field {i}", "style": 1}
+                ],
+            }
+            for i in range(6)
+        ]
+        await _raw_callback(
+            interaction, 9, {"custom_id": "six", "title": "Six", "components": rows}
+        )
+
+    @tree.command(description="Defers, then tries to open a modal")
+    async def defer_then_modal(interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        # discord.py raises InteractionResponded itself; go around it as a buggy bot might.
+        try:
+            await _raw_callback(interaction, 9, Feedback().to_dict())
+        except discord.HTTPException as error:
+            bot.errors.put_nowait(error)
+
+    async def modal_instead(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            await interaction.response.send_modal(Feedback())
+        except discord.HTTPException as error:
+            bot.errors.put_nowait(error)
+        return []
+
+    @tree.command(description="Answers autocomplete with a modal")
+    @app_commands.autocomplete(q=modal_instead)
+    async def modal_complete(interaction: discord.Interaction, q: str) -> None:
+        await interaction.response.send_message(q)
