@@ -41,10 +41,16 @@ async def test_events_sent_while_disconnected_are_replayed_on_resume(
 
 async def test_reconnect_request_resumes(scene: Scene, bot: TinyBot) -> None:
     fake = scene.fake
+    session_id = fake.gateway.sessions[0].id
     await fake.request_reconnect()
     await fake.wait_resumed()
+    # op 7 made the bot open a new connection and RESUME the same session, not IDENTIFY anew.
+    assert len(fake.gateway.connections) == 2
+    assert (fake.gateway.identify_count, fake.gateway.resume_count) == (1, 1)
+    assert [p["op"] for p in fake.gateway.received if p["op"] in (2, 6)] == [2, 6]
+    assert fake.gateway.sessions[0].id == session_id
     handle = await fake.slash(scene.alice, "define", {"term": "kv"}, channel=scene.channel)
-    await handle.final_message()
+    assert (await handle.final_message())["embeds"][0]["title"] == "kv"
 
 
 async def test_rate_limited_callback_is_retried(scene: Scene, bot: TinyBot) -> None:
