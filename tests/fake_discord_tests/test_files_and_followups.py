@@ -78,7 +78,8 @@ async def test_buttons_on_an_ephemeral_followup_can_be_clicked(scene: Scene, bot
     fake = scene.fake
     handle = await fake.slash(scene.moderator, "confirm", channel=scene.channel)
     first, second = await handle.followups(2)
-    assert first["flags"] & 64 and second["flags"] & 64
+    assert first["flags"] & 64
+    assert second["flags"] & 64
     assert first["components"][0]["components"][0]["custom_id"] == "confirm:yes"
     click = await fake.click(scene.moderator, second, "confirm:yes")
     assert (await click.response())["type"] == 7

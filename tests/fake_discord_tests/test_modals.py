@@ -96,7 +96,7 @@ async def test_what_a_user_could_not_submit_is_refused_before_sending(
         await fake.submit_modal(scene.moderator, opened, {"name": "x"})  # definition missing
     with pytest.raises(ValueError, match="4000"):
         await fake.submit_modal(scene.moderator, opened, {**TERM, "definition": "d" * 4001})
-    with pytest.raises(ValueError, match="2..4000"):
+    with pytest.raises(ValueError, match=r"2\.\.4000"):
         await fake.submit_modal(scene.moderator, opened, {**TERM, "related": "a"})
     with pytest.raises(ValueError, match="single-line"):
         await fake.submit_modal(scene.moderator, opened, {**TERM, "name": "two\nlines"})
@@ -158,7 +158,8 @@ async def test_modal_after_defer_is_already_acknowledged(scene: Scene, bot: Tiny
     assert isinstance(error, discord.HTTPException)
     assert (error.status, error.code) == (400, 40060)
     assert [(r.kind, r.status) for r in handle.records] == [("callback", 200), ("callback", 400)]
-    assert handle.callback is not None and handle.callback["type"] == 5  # the defer stands
+    assert handle.callback is not None
+    assert handle.callback["type"] == 5  # the defer stands
     assert [v.kind for v in fake.pop_violations()] == ["already_acknowledged"]
 
 

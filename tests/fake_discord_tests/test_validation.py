@@ -173,86 +173,118 @@ def modal(*components: JSON, **overrides: Any) -> JSON:
     }
 
 
-@pytest.mark.parametrize(
-    ("data", "where", "code"),
-    [
-        (modal(row(text_input()), title="t" * 46), "data.title", "BASE_TYPE_BAD_LENGTH"),
-        (modal(row(text_input()), title=""), "data.title", "BASE_TYPE_BAD_LENGTH"),
-        (modal(row(text_input()), custom_id="c" * 101), "data.custom_id", "BASE_TYPE_BAD_LENGTH"),
-        (modal(), "data.components", "BASE_TYPE_BAD_LENGTH"),
-        (
-            modal(*[row(text_input(f"t{i}")) for i in range(6)]),
-            "data.components",
-            "BASE_TYPE_BAD_LENGTH",
-        ),
-        (
-            modal(row(text_input("a"), text_input("b"))),
-            "data.components.0.components",
-            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-        ),
-        (modal(text_input()), "data.components.0.type", "UNION_TYPE_CHOICES"),
-        (
-            modal(row(text_input(label="l" * 46))),
-            "data.components.0.components.0.label",
-            "BASE_TYPE_BAD_LENGTH",
-        ),
-        (
-            modal(row({"type": 4, "custom_id": "x", "style": 1})),
-            "data.components.0.components.0.label",
-            "BASE_TYPE_BAD_LENGTH",
-        ),
-        (
-            modal(row(text_input(style=3))),
-            "data.components.0.components.0.style",
-            "ENUM_TYPE_COERCE",
-        ),
-        (
-            modal(row(text_input(max_length=4001))),
-            "data.components.0.components.0.max_length",
-            "NUMBER_TYPE_MAX",
-        ),
-        (
-            modal(row(text_input(max_length=0))),
-            "data.components.0.components.0.max_length",
-            "NUMBER_TYPE_MAX",
-        ),
-        (
-            modal(row(text_input(min_length=-1))),
-            "data.components.0.components.0.min_length",
-            "NUMBER_TYPE_MAX",
-        ),
-        (
-            modal(row(text_input(min_length=10, max_length=5))),
-            "data.components.0.components.0.min_length",
-            "TEXT_INPUT_MIN_LENGTH_INVALID",
-        ),
-        (
-            modal(row(text_input(value="v" * 4001))),
-            "data.components.0.components.0.value",
-            "BASE_TYPE_MAX_LENGTH",
-        ),
-        (
-            modal(row(text_input(placeholder="p" * 101))),
-            "data.components.0.components.0.placeholder",
-            "BASE_TYPE_MAX_LENGTH",
-        ),
-        (
-            modal(row(text_input(required="yes"))),
-            "data.components.0.components.0.required",
-            "BASE_TYPE_BAD_TYPE",
-        ),
-        (
-            modal(row(text_input("same")), row(text_input("same"))),
-            "data.components.1.components.0.custom_id",
-            "COMPONENT_CUSTOM_ID_DUPLICATED",
-        ),
-        (
-            modal({"type": 18, "label": "l" * 46, "component": text_input()}),
-            "data.components.0.label",
-            "BASE_TYPE_BAD_LENGTH",
-        ),
-    ],
-)
+# Modal bodies Discord refuses: (id, data, error path, error code).
+MODAL_CASES = [
+    pytest.param(
+        modal(row(text_input()), title="t" * 46),
+        "data.title",
+        "BASE_TYPE_BAD_LENGTH",
+        id="title-too-long",
+    ),
+    pytest.param(
+        modal(row(text_input()), title=""), "data.title", "BASE_TYPE_BAD_LENGTH", id="title-empty"
+    ),
+    pytest.param(
+        modal(row(text_input()), custom_id="c" * 101),
+        "data.custom_id",
+        "BASE_TYPE_BAD_LENGTH",
+        id="custom-id-too-long",
+    ),
+    pytest.param(modal(), "data.components", "BASE_TYPE_BAD_LENGTH", id="no-components"),
+    pytest.param(
+        modal(*[row(text_input(f"t{i}")) for i in range(6)]),
+        "data.components",
+        "BASE_TYPE_BAD_LENGTH",
+        id="six-inputs",
+    ),
+    pytest.param(
+        modal(row(text_input("a"), text_input("b"))),
+        "data.components.0.components",
+        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+        id="two-inputs-in-a-row",
+    ),
+    pytest.param(
+        modal(text_input()),
+        "data.components.0.type",
+        "UNION_TYPE_CHOICES",
+        id="input-outside-a-row",
+    ),
+    pytest.param(
+        modal(row(text_input(label="l" * 46))),
+        "data.components.0.components.0.label",
+        "BASE_TYPE_BAD_LENGTH",
+        id="label-too-long",
+    ),
+    pytest.param(
+        modal(row({"type": 4, "custom_id": "x", "style": 1})),
+        "data.components.0.components.0.label",
+        "BASE_TYPE_BAD_LENGTH",
+        id="label-missing",
+    ),
+    pytest.param(
+        modal(row(text_input(style=3))),
+        "data.components.0.components.0.style",
+        "ENUM_TYPE_COERCE",
+        id="style-3",
+    ),
+    pytest.param(
+        modal(row(text_input(max_length=4001))),
+        "data.components.0.components.0.max_length",
+        "NUMBER_TYPE_MAX",
+        id="max-length-over-4000",
+    ),
+    pytest.param(
+        modal(row(text_input(max_length=0))),
+        "data.components.0.components.0.max_length",
+        "NUMBER_TYPE_MAX",
+        id="max-length-0",
+    ),
+    pytest.param(
+        modal(row(text_input(min_length=-1))),
+        "data.components.0.components.0.min_length",
+        "NUMBER_TYPE_MAX",
+        id="min-length-negative",
+    ),
+    pytest.param(
+        modal(row(text_input(min_length=10, max_length=5))),
+        "data.components.0.components.0.min_length",
+        "TEXT_INPUT_MIN_LENGTH_INVALID",
+        id="min-over-max",
+    ),
+    pytest.param(
+        modal(row(text_input(value="v" * 4001))),
+        "data.components.0.components.0.value",
+        "BASE_TYPE_MAX_LENGTH",
+        id="value-over-4000",
+    ),
+    pytest.param(
+        modal(row(text_input(placeholder="p" * 101))),
+        "data.components.0.components.0.placeholder",
+        "BASE_TYPE_MAX_LENGTH",
+        id="placeholder-over-100",
+    ),
+    pytest.param(
+        modal(row(text_input(required="yes"))),
+        "data.components.0.components.0.required",
+        "BASE_TYPE_BAD_TYPE",
+        id="required-not-bool",
+    ),
+    pytest.param(
+        modal(row(text_input("same")), row(text_input("same"))),
+        "data.components.1.components.0.custom_id",
+        "COMPONENT_CUSTOM_ID_DUPLICATED",
+        id="duplicate-custom-id",
+    ),
+    pytest.param(
+        modal({"type": 18, "label": "l" * 46, "component": text_input()}),
+        "data.components.0.label",
+        "BASE_TYPE_BAD_LENGTH",
+        id="label-component-label-too-long",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "where", "code"), MODAL_CASES)
 def test_modal_limits(data: JSON, where: str, code: str) -> None:
     assert (where, code) in codes(check_modal(data))
 
