@@ -3,7 +3,8 @@
 An aiohttp server on 127.0.0.1 (random port) serving the REST routes a bot uses (login,
 command sync, interaction callbacks, webhook follow-ups and edits, channel messages) and the
 gateway websocket (HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME, zlib-stream).
-It rejects what Discord rejects, with Discord-shaped errors, and records each such
+Also modals, attachments, ephemeral follow-ups with components and shards (below). It rejects
+what Discord rejects, with Discord-shaped errors, and records each such
 *violation*; the ``fake_discord`` fixture fails the test at teardown if any were recorded.
 
 Fixture (``pytest_plugins`` works only in the root conftest, so import it in yours)::
@@ -52,6 +53,61 @@ Faults: ``fake.fail_next("POST", "/channels/{channel_id}/messages", status=429)`
 ``await fake.drop_gateway()`` then ``await fake.wait_resumed()``. Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk.
 
+Modals (``interactions.modal_data``, ``validation.check_modal``): a MODAL response (type 9) is
+checked at Discord's limits (title 1-45, custom_id 1-100, 1-5 top-level components: action rows
+holding one text input, labels, text displays; text input label <= 45, style 1 or 2,
+placeholder <= 100, value <= 4000, 0 <= min_length <= max_length, 1 <= max_length <= 4000,
+required a boolean) and only accepted as the first answer to a command or a component (after a
+defer: 40060; to autocomplete or a modal submit: 50035 INTERACTION_CALLBACK_TYPE_INVALID)::
+
+    opened = await fake.slash(mod, "term add", channel=channel)     # or fake.click(...)
+    assert (await opened.response())["type"] == 9
+    submitted = await fake.submit_modal(mod, opened, {"title": "KV cache", "definition": "..."})
+    reply = await submitted.final_message()
+
+The MODAL_SUBMIT (type 5) is shaped as Discord sends it: ``data.custom_id`` and the modal's rows
+and labels with numeric ``id``s, each text input as ``{type: 4, id, custom_id, value}``; an input
+left out submits its prefilled value. What a user could not submit (a missing required input,
+a value outside min/max_length, a newline in a short input) raises ValueError. Submitting twice
+(a double click) gives two interactions.
+
+Attachments (``attachments.py``): ``upload = fake.add_attachment("terms.toml", b"...")`` (or
+``size=50 * 2**20`` for a big file made up as it is served; ``content_type=`` to override what
+the name implies) is a user's file for an ATTACHMENT option: ``fake.slash(mod, "term import",
+{"file": upload}, channel=channel)`` sends its id as the value and ``data.resolved.attachments``
+with ``id, filename, size, url, proxy_url, content_type, ephemeral``. The fake serves it at
+``upload.url`` with Content-Type and Content-Length, in 64 KiB chunks (``Attachment.read()`` and
+aiohttp both work; a bot may stop reading early), counting ``upload.downloads`` and
+``upload.bytes_served``. Files the bot uploads are kept too:
+``fake.attachment_bytes(message["attachments"][0])`` returns what it sent (an export to import
+elsewhere).
+
+Ephemeral follow-ups: ``await handle.followups(n)`` returns them with their components;
+``fake.click``/``fake.select`` use them like any message, but only as the user who invoked the
+command (anyone else raises ValueError: they cannot see it).
+
+Shards (``sharding.py``): ``FakeDiscord(shard_count=4, max_concurrency=1, identify_window=5.0,
+enforce_identify_limit=False)``; ``fake.sharding`` holds them and ``total``, ``remaining``,
+``reset_after_ms`` for ``GET /gateway/bot`` (each accepted IDENTIFY spends one). Guilds go to
+shard ``(guild_id >> 22) % shard_count``: ``fake.add_guild("Lab", shard=2)`` picks an id on
+shard 2. READY, GUILD_CREATEs, interactions and message events reach only the connection of the
+guild's shard; DMs go to shard 0. IDENTIFY must carry ``shard: [id, count]`` with
+``id < count == shard_count`` (else close 4010; none while ``shard_count > 1``: 4011); a shard
+identified while still connected elsewhere is closed with 4005. Every IDENTIFY is in
+``fake.sharding.identifies`` (``IdentifyRecord(shard_id, shard_count, bucket, at, outcome)``);
+``fake.sharding.times_by_bucket()`` and ``fake.sharding.too_close()`` (pairs in one
+``shard_id % max_concurrency`` bucket under ``identify_window`` apart) let a test assert the
+rate limit held. With ``enforce_identify_limit=True`` an IDENTIFY too soon gets op 9
+INVALID_SESSION as on Discord (and a violation). ``run_client`` waits for every shard of the
+client (``client_shards``: an AutoShardedClient's ``shard_ids``);
+``fake.wait_until_ready(shards=[2, 3])`` does the same for a bot in another process. ``fake.gateway.live_shards()``,
+``fake.drop_gateway(shard_id=1)``. Set a small ``identify_window`` and give the bot a
+``before_identify_hook`` that waits that long (``tests/fake_discord_tests/shard_bot.py``), since
+discord.py's default waits 5 s before every IDENTIFY but the first.
+
+Discord's OpenAPI spec (``openapi.py``): ``spec_or_skip()`` then ``spec_errors(
+"ModalInteractionCallbackRequest", body)`` checks a body against the published schema.
+
 Waiting never sleeps: waits wake on the fake's state changes; ``fake.wait_timeout`` (10 s) only
 turns a hang into a failure. Before sending anything new to the bot the fake lets it finish with
 earlier replies (``fake.settle()``: no REST reply in flight, then a gateway heartbeat round
@@ -62,17 +118,20 @@ actions a minute on one connection sets ``fake.settle_before_actions = False`` (
 Tests that provoke violations on purpose take them with ``fake.pop_violations()``.
 """
 
+from .attachments import FakeAttachment
 from .faults import Faults
-from .fixtures import fake_discord, run_client
+from .fixtures import client_shards, fake_discord, run_client
 from .handles import InteractionHandle, InteractionRefused
 from .mentions import SILENT, is_silent
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser
 from .records import CallRecord, SentMessage, Violation
 from .server import FakeDiscord
+from .sharding import IdentifyRecord, Sharding
 
 __all__ = [
     "SILENT",
     "CallRecord",
+    "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
@@ -80,10 +139,13 @@ __all__ = [
     "FakeRole",
     "FakeUser",
     "Faults",
+    "IdentifyRecord",
     "InteractionHandle",
     "InteractionRefused",
     "SentMessage",
+    "Sharding",
     "Violation",
+    "client_shards",
     "fake_discord",
     "is_silent",
     "run_client",
