@@ -83,8 +83,9 @@ aiohttp both work; a bot may stop reading early), counting ``upload.downloads`` 
 elsewhere).
 
 Ephemeral follow-ups: ``await handle.followups(n)`` returns them with their components;
-``fake.click``/``fake.select`` use them like any message, but only as the user who invoked the
-command (anyone else raises ValueError: they cannot see it).
+``fake.click``/``fake.select`` use them like any message. On Discord only the user who invoked
+the command sees them; the fake still lets a test click as someone else, to forge what Discord
+would never deliver (tests/resilience does).
 
 Shards (``sharding.py``): ``FakeDiscord(shard_count=4, max_concurrency=1, identify_window=5.0,
 enforce_identify_limit=False)``; ``fake.sharding`` holds them and ``total``, ``remaining``,

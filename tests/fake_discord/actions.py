@@ -27,7 +27,7 @@ from .interactions import (
     component_data,
     modal_data,
 )
-from .messages import DEFAULT, REPLY, MessageStore, build_message, is_ephemeral
+from .messages import DEFAULT, REPLY, MessageStore, build_message
 from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
 from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
 from .world import World
@@ -129,13 +129,6 @@ class UserActions:
         values: Sequence[SelectValue] | None,
     ) -> InteractionHandle:
         stored = self._stored_message(message)
-        if is_ephemeral(stored):
-            shown_to = int(stored.get("interaction_metadata", {}).get("user", {}).get("id", 0))
-            if shown_to != user.id:
-                raise ValueError(
-                    f"message {stored['id']} is ephemeral: only the user it was shown to "
-                    f"({shown_to}) can see or use its components, not {user.username}"
-                )
         channel = self._channel(int(stored["channel_id"]))
         resolved = Resolved(self.world, self.world.guild_of(channel))
         data = component_data(stored, custom_id, values, resolved)

@@ -9,10 +9,11 @@ IDENTIFY is refused as Discord refuses it: a wrong token closes with 4004, a dis
 privileged intent 4014, a second IDENTIFY on one connection 4005, a ``shard`` that is not
 ``[id, count]`` with ``0 <= id < count`` and ``count`` equal to the fake's ``shard_count`` 4010,
 no ``shard`` while the fake requires sharding (``shard_count > 1``) 4011, and an IDENTIFY too
-soon in its rate-limit bucket op 9 (when ``Sharding.enforce`` is set). Discord itself would let
-a second connection identify as a shard that is still connected and send both the same events;
-the fake closes the newcomer with 4005 instead, so that two processes claiming one shard fail
-the test at once. Each of these records a ``gateway`` violation.
+soon in its rate-limit bucket op 9 (when ``Sharding.enforce`` is set). Discord does not document
+what it does when a second connection identifies as a shard that is still connected (bots run
+twice are known to answer twice); the fake closes the newcomer with 4005 (Already
+authenticated), so that two processes claiming one shard fail the test at once. Each of these
+records a ``gateway`` violation.
 
 Transport compression: ``zlib-stream`` (one zlib context per connection, each payload ending
 in a Z_SYNC_FLUSH) and, if the ``zstandard`` module is importable, ``zstd-stream``.
