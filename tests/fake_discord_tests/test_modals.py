@@ -8,6 +8,8 @@ import asyncio
 import discord
 import pytest
 
+from tests.fake_discord import FakeDiscord, InteractionHandle
+
 from .conftest import Scene
 from .tiny_bot import TinyBot
 
@@ -109,7 +111,18 @@ async def test_what_a_user_could_not_submit_is_refused_before_sending(
 # --- rejections -----------------------------------------------------------------------------
 
 
-def _form_errors(body: object) -> dict[str, object]:
+async def discord_refused(bot: TinyBot, fake: FakeDiscord, code: int, violation: str) -> None:
+    """The bot got Discord's error ``code`` back, and the fake recorded one ``violation``."""
+    async with asyncio.timeout(5):
+        error = await bot.errors.get()
+    assert isinstance(error, discord.HTTPException)
+    assert (error.status, error.code) == (400, code)
+    assert [v.kind for v in fake.pop_violations()] == [violation]
+
+
+def form_errors(handle: InteractionHandle) -> dict[str, object]:
+    """The nested ``errors`` of the 50035 Invalid Form Body the bot's last callback got."""
+    body = handle.records[-1].response
     assert isinstance(body, dict)
     assert (body["code"], body["message"]) == (50035, "Invalid Form Body")
     errors = body["errors"]
@@ -117,71 +130,40 @@ def _form_errors(body: object) -> dict[str, object]:
     return errors
 
 
+def error_at(code: str, message: str) -> dict[str, object]:
+    return {"_errors": [{"code": code, "message": message}]}
+
+
 async def test_overlong_modal_title_is_rejected(scene: Scene, bot: TinyBot) -> None:
-    fake = scene.fake
-    handle = await fake.slash(scene.alice, "long_title", channel=scene.channel)
-    async with asyncio.timeout(5):
-        error = await bot.errors.get()
-    assert isinstance(error, discord.HTTPException)
-    assert (error.status, error.code) == (400, 50035)
-    [record] = handle.records
-    errors = _form_errors(record.response)
-    assert errors["data"] == {
-        "title": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": _between(1, 45)}]}
-    }
+    handle = await scene.fake.slash(scene.alice, "long_title", channel=scene.channel)
+    await discord_refused(bot, scene.fake, 50035, "invalid_form_body")
+    message = "Must be between 1 and 45 in length."
+    assert form_errors(handle)["data"] == {"title": error_at("BASE_TYPE_BAD_LENGTH", message)}
     assert not handle.acknowledged
-    [violation] = fake.pop_violations()
-    assert violation.kind == "invalid_form_body"
 
 
 async def test_six_inputs_are_rejected(scene: Scene, bot: TinyBot) -> None:
-    fake = scene.fake
-    handle = await fake.slash(scene.alice, "six_inputs", channel=scene.channel)
-    async with asyncio.timeout(5):
-        error = await bot.errors.get()
-    assert isinstance(error, discord.HTTPException)
-    assert error.code == 50035
-    errors = _form_errors(handle.records[0].response)
-    assert errors["data"] == {
-        "components": {
-            "_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 5."}]
-        }
-    }
-    assert [v.kind for v in fake.pop_violations()] == ["invalid_form_body"]
+    handle = await scene.fake.slash(scene.alice, "six_inputs", channel=scene.channel)
+    await discord_refused(bot, scene.fake, 50035, "invalid_form_body")
+    message = "Must be between 1 and 5."
+    assert form_errors(handle)["data"] == {"components": error_at("BASE_TYPE_BAD_LENGTH", message)}
 
 
 async def test_modal_after_defer_is_already_acknowledged(scene: Scene, bot: TinyBot) -> None:
-    fake = scene.fake
-    handle = await fake.slash(scene.alice, "defer_then_modal", channel=scene.channel)
-    async with asyncio.timeout(5):
-        error = await bot.errors.get()
-    assert isinstance(error, discord.HTTPException)
-    assert (error.status, error.code) == (400, 40060)
+    handle = await scene.fake.slash(scene.alice, "defer_then_modal", channel=scene.channel)
+    await discord_refused(bot, scene.fake, 40060, "already_acknowledged")
     assert [(r.kind, r.status) for r in handle.records] == [("callback", 200), ("callback", 400)]
     assert handle.callback is not None
     assert handle.callback["type"] == 5  # the defer stands
-    assert [v.kind for v in fake.pop_violations()] == ["already_acknowledged"]
 
 
 async def test_modal_in_answer_to_autocomplete_is_rejected(scene: Scene, bot: TinyBot) -> None:
-    fake = scene.fake
-    handle = await fake.autocomplete(
+    handle = await scene.fake.autocomplete(
         scene.alice, "modal_complete", {"q": "k"}, focused="q", channel=scene.channel
     )
-    async with asyncio.timeout(5):
-        error = await bot.errors.get()
-    assert isinstance(error, discord.HTTPException)
-    assert error.code == 50035
-    errors = _form_errors(handle.records[0].response)
-    assert errors["type"] == {
-        "_errors": [
-            {
-                "code": "INTERACTION_CALLBACK_TYPE_INVALID",
-                "message": "Callback type 9 is invalid for interaction type 4",
-            }
-        ]
-    }
-    assert [v.kind for v in fake.pop_violations()] == ["invalid_form_body"]
+    await discord_refused(bot, scene.fake, 50035, "invalid_form_body")
+    message = "Callback type 9 is invalid for interaction type 4"
+    assert form_errors(handle)["type"] == error_at("INTERACTION_CALLBACK_TYPE_INVALID", message)
 
 
 async def test_modal_in_answer_to_a_modal_submit_is_rejected(scene: Scene, bot: TinyBot) -> None:
@@ -189,13 +171,8 @@ async def test_modal_in_answer_to_a_modal_submit_is_rejected(scene: Scene, bot: 
     opened = await fake.slash(scene.alice, "modal_again", channel=scene.channel)
     await opened.response()
     submitted = await fake.submit_modal(scene.alice, opened, {"note": "hi"})
-    refused = await submitted.wait_for(lambda h: h.records[0] if h.records else None)
-    assert refused.status == 400
-    errors = _form_errors(refused.response)
-    assert "INTERACTION_CALLBACK_TYPE_INVALID" in str(errors["type"])
+    await submitted.wait_for(lambda h: h.records or None)
+    message = "Callback type 9 is invalid for interaction type 5"
+    assert form_errors(submitted)["type"] == error_at("INTERACTION_CALLBACK_TYPE_INVALID", message)
     assert not submitted.acknowledged
     assert [v.kind for v in fake.pop_violations()] == ["invalid_form_body"]
-
-
-def _between(low: int, high: int) -> str:
-    return f"Must be between {low} and {high} in length."

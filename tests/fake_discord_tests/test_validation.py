@@ -173,114 +173,75 @@ def modal(*components: JSON, **overrides: Any) -> JSON:
     }
 
 
-# Modal bodies Discord refuses: (id, data, error path, error code).
+def bad_input(case: str, code: str, field: str | None = None, **overrides: Any) -> Any:
+    """A modal whose one text input has ``overrides``; the error is on ``field`` (by default
+    the one overridden) of that input."""
+    where = field or next(iter(overrides))
+    data = modal(row(text_input(**overrides)))
+    return pytest.param(data, f"data.components.0.components.0.{where}", code, id=case)
+
+
+def bad_modal(case: str, data: JSON, where: str, code: str) -> Any:
+    return pytest.param(data, where, code, id=case)
+
+
+LENGTH = "BASE_TYPE_BAD_LENGTH"
+TOO_LONG = "BASE_TYPE_MAX_LENGTH"
+OUT_OF_RANGE = "NUMBER_TYPE_MAX"
+ONE_INPUT = row(text_input())
+
+# Modal bodies Discord refuses: (data, error path, error code), with an id.
 MODAL_CASES = [
-    pytest.param(
-        modal(row(text_input()), title="t" * 46),
-        "data.title",
-        "BASE_TYPE_BAD_LENGTH",
-        id="title-too-long",
+    bad_modal("title-too-long", modal(ONE_INPUT, title="t" * 46), "data.title", LENGTH),
+    bad_modal("title-empty", modal(ONE_INPUT, title=""), "data.title", LENGTH),
+    bad_modal(
+        "custom-id-too-long", modal(ONE_INPUT, custom_id="c" * 101), "data.custom_id", LENGTH
     ),
-    pytest.param(
-        modal(row(text_input()), title=""), "data.title", "BASE_TYPE_BAD_LENGTH", id="title-empty"
-    ),
-    pytest.param(
-        modal(row(text_input()), custom_id="c" * 101),
-        "data.custom_id",
-        "BASE_TYPE_BAD_LENGTH",
-        id="custom-id-too-long",
-    ),
-    pytest.param(modal(), "data.components", "BASE_TYPE_BAD_LENGTH", id="no-components"),
-    pytest.param(
+    bad_modal("no-components", modal(), "data.components", LENGTH),
+    bad_modal(
+        "six-inputs",
         modal(*[row(text_input(f"t{i}")) for i in range(6)]),
         "data.components",
-        "BASE_TYPE_BAD_LENGTH",
-        id="six-inputs",
+        LENGTH,
     ),
-    pytest.param(
+    bad_modal(
+        "two-inputs-in-a-row",
         modal(row(text_input("a"), text_input("b"))),
         "data.components.0.components",
         "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-        id="two-inputs-in-a-row",
     ),
-    pytest.param(
-        modal(text_input()),
-        "data.components.0.type",
-        "UNION_TYPE_CHOICES",
-        id="input-outside-a-row",
+    bad_modal(
+        "input-outside-a-row", modal(text_input()), "data.components.0.type", "UNION_TYPE_CHOICES"
     ),
-    pytest.param(
-        modal(row(text_input(label="l" * 46))),
-        "data.components.0.components.0.label",
-        "BASE_TYPE_BAD_LENGTH",
-        id="label-too-long",
-    ),
-    pytest.param(
+    bad_modal(
+        "label-missing",
         modal(row({"type": 4, "custom_id": "x", "style": 1})),
         "data.components.0.components.0.label",
-        "BASE_TYPE_BAD_LENGTH",
-        id="label-missing",
+        LENGTH,
     ),
-    pytest.param(
-        modal(row(text_input(style=3))),
-        "data.components.0.components.0.style",
-        "ENUM_TYPE_COERCE",
-        id="style-3",
-    ),
-    pytest.param(
-        modal(row(text_input(max_length=4001))),
-        "data.components.0.components.0.max_length",
-        "NUMBER_TYPE_MAX",
-        id="max-length-over-4000",
-    ),
-    pytest.param(
-        modal(row(text_input(max_length=0))),
-        "data.components.0.components.0.max_length",
-        "NUMBER_TYPE_MAX",
-        id="max-length-0",
-    ),
-    pytest.param(
-        modal(row(text_input(min_length=-1))),
-        "data.components.0.components.0.min_length",
-        "NUMBER_TYPE_MAX",
-        id="min-length-negative",
-    ),
-    pytest.param(
-        modal(row(text_input(min_length=10, max_length=5))),
-        "data.components.0.components.0.min_length",
-        "TEXT_INPUT_MIN_LENGTH_INVALID",
-        id="min-over-max",
-    ),
-    pytest.param(
-        modal(row(text_input(value="v" * 4001))),
-        "data.components.0.components.0.value",
-        "BASE_TYPE_MAX_LENGTH",
-        id="value-over-4000",
-    ),
-    pytest.param(
-        modal(row(text_input(placeholder="p" * 101))),
-        "data.components.0.components.0.placeholder",
-        "BASE_TYPE_MAX_LENGTH",
-        id="placeholder-over-100",
-    ),
-    pytest.param(
-        modal(row(text_input(required="yes"))),
-        "data.components.0.components.0.required",
-        "BASE_TYPE_BAD_TYPE",
-        id="required-not-bool",
-    ),
-    pytest.param(
+    bad_modal(
+        "duplicate-custom-id",
         modal(row(text_input("same")), row(text_input("same"))),
         "data.components.1.components.0.custom_id",
         "COMPONENT_CUSTOM_ID_DUPLICATED",
-        id="duplicate-custom-id",
     ),
-    pytest.param(
+    bad_modal(
+        "label-component-label-too-long",
         modal({"type": 18, "label": "l" * 46, "component": text_input()}),
         "data.components.0.label",
-        "BASE_TYPE_BAD_LENGTH",
-        id="label-component-label-too-long",
+        LENGTH,
     ),
+    bad_input("label-too-long", LENGTH, label="l" * 46),
+    bad_input("style-3", "ENUM_TYPE_COERCE", style=3),
+    bad_input("max-length-over-4000", OUT_OF_RANGE, max_length=4001),
+    bad_input("max-length-0", OUT_OF_RANGE, max_length=0),
+    bad_input("min-length-negative", OUT_OF_RANGE, min_length=-1),
+    bad_input(
+        "min-over-max", "TEXT_INPUT_MIN_LENGTH_INVALID", "min_length", min_length=10, max_length=5
+    ),
+    bad_input("value-over-4000", TOO_LONG, value="v" * 4001),
+    bad_input("placeholder-over-100", TOO_LONG, placeholder="p" * 101),
+    bad_input("required-not-bool", "BASE_TYPE_BAD_TYPE", required="yes"),
 ]
 
 
