@@ -37,7 +37,7 @@ def spec_or_skip() -> None:
 
 def spec_errors(schema: str, instance: Any) -> list[str]:
     """What the spec's ``components.schemas[schema]`` finds wrong with ``instance``."""
-    import jsonschema  # only tests that use the spec need it
+    import jsonschema  # type: ignore[import-untyped, unused-ignore]  # only spec tests need it
 
     spec = _spec()
     assert spec is not None, "call spec_or_skip() first"

@@ -429,7 +429,7 @@ def _check_text_input(
         errors.add((*path, "min_length"), "NUMBER_TYPE_MAX", "Must be between 0 and 4000.")
     if high is not None and (not _is_int(high) or not 1 <= high <= TEXT_INPUT_VALUE_MAX):
         errors.add((*path, "max_length"), "NUMBER_TYPE_MAX", "Must be between 1 and 4000.")
-    if _is_int(low) and _is_int(high) and low > high:
+    if isinstance(low, int) and isinstance(high, int) and low > high:
         errors.add(
             (*path, "min_length"),
             "TEXT_INPUT_MIN_LENGTH_INVALID",
