@@ -394,6 +394,10 @@ class Store:
 
         return await self._read(read)
 
+    async def alias_version(self) -> int:
+        """A counter that any alias change, from any process, increases (one small read)."""
+        return await self._read(alias_queries.alias_version)
+
     async def list_aliases(self, scope: int, entry_id: str | None = None) -> list[AliasRecord]:
         """This server's aliases in full, sorted by key; only those of `entry_id` if given."""
         return await self._read(partial(alias_queries.list_aliases, scope=scope, entry_id=entry_id))

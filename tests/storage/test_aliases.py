@@ -234,3 +234,13 @@ async def test_export_and_import_round_trip(open_store: OpenStore, tmp_path: Pat
     results = await target.import_aliases(items)
     assert [r.status for r in results] == [ADDED, ADDED]
     assert await target.aliases(1) == {"kvc": "kv-cache"}
+
+
+async def test_alias_version_moves_on_any_change_from_any_process(open_store: OpenStore) -> None:
+    bot, operator = await open_store(), await open_store()
+    start = await bot.alias_version()
+    await operator.import_aliases([AliasImport(1, "kvc", "KVC", "kv-cache")])
+    added = await bot.alias_version()
+    assert added > start
+    await operator.remove_alias(1, "kvc", actor_id=0)
+    assert await bot.alias_version() > added
