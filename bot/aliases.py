@@ -1,4 +1,10 @@
-"""Moderators' aliases: what makes an alias acceptable. No discord, no database here."""
+"""Moderators' aliases: what makes an alias acceptable. No discord, no database here.
+
+An alias is checked as NFKC-normalised text (fullwidth "＠everyone" is "@everyone"), and against
+exactly the keys search would match it on (`search_keys`): its compact form, its core, their
+other number. It may not take a key that a glossary name or another of the server's aliases
+already answers to, since search would then open one or the other by accident.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +15,25 @@ from collections.abc import Mapping
 
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
+from bot.search.index import Aliases, SearchIndex
+from bot.search.server_aliases import search_keys
 
 MAX_ALIAS_LENGTH = 100
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
 _LINK = re.compile(r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b", re.I)
+# Anything Discord renders between angle brackets: mentions, timestamps <t:1:F>, slash command
+# links </define:1>, custom emoji <:name:1> and <a:name:1>, guide links <id:customize>.
+_DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
+# Format, private-use, unassigned, surrogate and line/paragraph separator characters.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+# Blank-looking letters and symbols outside those categories: Hangul fillers, the braille blank,
+# the combining grapheme joiner, Khmer inherent vowels, Mongolian and other variation selectors.
+_BLANKS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0x180B, 0x1810)))
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
 
 
 class AliasRejected(ValueError):
@@ -28,47 +49,74 @@ def name_owners(glossary: Glossary) -> dict[str, Entry]:
     return owners
 
 
-def check_alias(
-    text: str,
-    entry_id: str,
-    glossary: Glossary,
-    owners: Mapping[str, Entry],
-) -> str:
-    """The alias's key, or AliasRejected saying why (naming the entry it would clash with)."""
-    if any(unicodedata.category(ch) in {"Cc", "Cf"} for ch in text):
+def alias_text(text: str) -> str:
+    """The alias as it will be stored (NFKC, trimmed), or AliasRejected saying why not."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS for ch in text):
         raise AliasRejected("An alias cannot contain control or invisible characters.")
+    if any(ch.isspace() and ch != " " for ch in text):
+        raise AliasRejected("An alias cannot contain line breaks or tabs.")
     if _MENTION.search(text):
         raise AliasRejected("An alias cannot contain mentions.")
+    if _DISCORD_MARKUP.search(text):
+        raise AliasRejected("An alias cannot contain Discord markup (emoji, timestamps, links).")
     if _LINK.search(text):
         raise AliasRejected("An alias cannot contain links.")
     if "`" in text:
         raise AliasRejected("An alias cannot contain code blocks or backticks.")
+    return text
+
+
+def check_alias(
+    text: str, entry_id: str, index: SearchIndex, server: Aliases = None
+) -> tuple[str, str]:
+    """(key, text to store) for an alias of `entry_id` in a server with aliases `server`, or
+    AliasRejected saying why (naming the entry that already answers to it)."""
+    text = alias_text(text)
     key = normalize(text)
-    if not key:
+    if not key or not compact(key):
         raise AliasRejected("That alias is empty once punctuation and spacing are removed.")
     if len(key) > MAX_ALIAS_LENGTH:
         raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long.")
-    if entry_id not in glossary:
+    entry = index.entry(entry_id)
+    if entry is None:
         raise AliasRejected(f"There is no glossary entry with the id “{entry_id}”.")
-    owner = owners.get(compact(key))
-    if owner is not None and owner.id != entry_id:
-        raise AliasRejected(f"“{key}” already names **{owner.display_title}** in the glossary.")
-    if owner is not None:
+    others = [e for e in index.named_by(key) if e.id != entry_id]
+    if others:
+        raise AliasRejected(f"“{key}” already names **{others[0].display_title}** in the glossary.")
+    if entry in index.named_by(key, exactly=True):
         raise AliasRejected(
-            f"“{key}” is already a name of **{owner.display_title}**: nothing to add."
+            f"“{key}” is already a name of **{entry.display_title}**: nothing to add."
         )
-    return key
+    leads_to = index.leads_to(key)
+    if leads_to is not None and leads_to.id != entry_id:
+        raise AliasRejected(
+            f"“{key}” already leads to **{leads_to.display_title}** (search reads it as that "
+            "name), so an alias would take it away."
+        )
+    aliases = index.server_aliases(server)
+    for held in sorted(search_keys(key)):
+        alias = aliases.get(held)
+        other = index.entries[alias.entry] if alias is not None else entry
+        if alias is not None and other.id != entry_id:
+            same = "" if alias.text == key else f" (as “{alias.text}”: search reads them alike)"
+            raise AliasRejected(
+                f"“{key}” is already this server's alias for **{other.display_title}**{same}. "
+                "Remove it first to change it."
+            )
+    return key, text
 
 
 @functools.cache
-def _bundled() -> tuple[Glossary, dict[str, Entry]]:
+def _bundled() -> SearchIndex:
     from bot.settings import Settings
 
-    glossary = load_glossary(Settings().glossary_path_list)
-    return glossary, name_owners(glossary)
+    return SearchIndex.build(load_glossary(Settings().glossary_path_list))
 
 
-def validate_alias(text: str, entry_id: str, guild_id: int) -> str:
-    """For `glossary-bot aliases import`: the key, or ValueError naming the problem."""
-    glossary, owners = _bundled()
-    return check_alias(text, entry_id, glossary, owners)
+def validate_alias(
+    text: str, entry_id: str, guild_id: int, server: Mapping[str, str] | None = None
+) -> str:
+    """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `server`
+    is that server's aliases (normalised alias -> entry id), to refuse near-duplicates."""
+    return check_alias(text, entry_id, _bundled(), server)[0]

@@ -14,8 +14,9 @@ from bot import limits
 from bot.cards.fit import fit
 from bot.glossary import Entry, Glossary
 
+BRAND_COLOUR = 0x5865F2  # Discord's blurple: the bot's own messages (about, lists, stats)
 CATEGORY_COLOURS = {
-    "Fundamentals": 0x5865F2,
+    "Fundamentals": BRAND_COLOUR,
     "Retrieval & Context": 0x3BA55D,
     "Agents & Interfaces": 0xEB459E,
     "Training & Adaptation": 0xFAA61A,

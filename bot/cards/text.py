@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import textwrap
 
+from bot.cards.quote import quote
 from bot.glossary import Entry, Glossary
 from bot.search.results import SearchResult
 
 WIDTH = 88
+QUOTED = 100  # characters of the query repeated in a card's footer
 
 
 def how_matched(result: SearchResult) -> str | None:
@@ -15,7 +17,7 @@ def how_matched(result: SearchResult) -> str | None:
     if result.strategy in (None, "exact", "id"):
         return None
     label = STRATEGY_LABELS.get(result.strategy, result.strategy)
-    return f'matched "{result.query.strip()}" {label}'
+    return f'matched "{quote(result.query, QUOTED)}" {label}'
 
 
 STRATEGY_LABELS = {

@@ -1,30 +1,26 @@
-"""The Discord client: registers the commands, answers mentions, and keeps errors friendly."""
+"""The Discord bot: loads the command cogs, takes on work until stopping, keeps errors friendly.
+
+A `commands.Bot` for its cogs (one per command family, see `bot.discord_app.cogs`); it has no
+prefix commands: people talk to it through application commands and mentions.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import re
-import uuid
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from bot.discord_app.about import glossary_group
-from bot.discord_app.answers import answer_for
-from bot.discord_app.components import DYNAMIC_ITEMS
-from bot.discord_app.define import define
-from bot.discord_app.errors import NO_MENTIONS, error_reply, report_error
-from bot.discord_app.explain import explain_terms
-from bot.discord_app.moderation import MissToAliasSelect, alias_group
-from bot.discord_app.state import DM_SCOPE, BotState
+from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
+from bot.discord_app.errors import NO_MENTIONS, report_error
+from bot.discord_app.state import BotState
 
 log = logging.getLogger(__name__)
 
-MENTION_HELP = (
-    "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
-)
 # On stopping, interactions already being answered get this long to finish.
 DRAIN_SECONDS = 5.0
 OUTDATED_COMPONENT = (
@@ -43,24 +39,25 @@ class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
         await report_error(interaction, error)
 
 
-class GlossaryBot(discord.Client):
+class GlossaryBot(commands.Bot):
+    tree: GlossaryTree
+
     def __init__(
         self, state: BotState, *, dev_guild_id: int | None = None, guild_ready_timeout: float = 2.0
     ) -> None:
         super().__init__(
+            command_prefix=(),  # no prefix commands
+            help_command=None,
+            tree_cls=GlossaryTree,
             intents=discord.Intents.default(),  # no privileged intents
             allowed_mentions=NO_MENTIONS,
             guild_ready_timeout=guild_ready_timeout,
         )
         self.state = state
         self.dev_guild_id = dev_guild_id
-        self.tree = GlossaryTree(self)
-        self.tree.add_command(define)
-        self.tree.add_command(explain_terms)
-        self.tree.add_command(alias_group)
-        self.tree.add_command(glossary_group)  # /glossary about, and stats from moderation
         self._stopping = False
         self._busy: set[asyncio.Task[Any]] = set()
+        self._alias_watch: asyncio.Task[None] | None = None
 
     def admit(self) -> bool:
         """Take on an interaction or a message (False once stopping), and remember the task
@@ -74,7 +71,8 @@ class GlossaryBot(discord.Client):
         return True
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(*DYNAMIC_ITEMS, MissToAliasSelect)
+        await add_cogs(self)
+        self._alias_watch = asyncio.create_task(self.state.aliases.watch())
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -91,7 +89,10 @@ class GlossaryBot(discord.Client):
             len(self.state.glossary),
         )
         for guild in self.guilds:
-            await self.state.overlay(guild.id)  # warm each server's alias cache
+            await self.state.aliases.get(guild.id)  # warm each server's alias cache
+
+    async def on_message(self, message: discord.Message) -> None:
+        """No prefix commands: mentions are answered by the define cog's listener."""
 
     async def on_interaction(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         """A button or menu that no handler knows gets an answer, not "This interaction failed".
@@ -103,7 +104,7 @@ class GlossaryBot(discord.Client):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        for item in (*DYNAMIC_ITEMS, MissToAliasSelect):
+        for item in DYNAMIC_ITEMS:
             template: re.Pattern[str] = item.__discord_ui_compiled_template__
             if template.fullmatch(custom_id):
                 return
@@ -111,35 +112,6 @@ class GlossaryBot(discord.Client):
         await interaction.response.send_message(
             OUTDATED_COMPONENT, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
-
-    async def on_message(self, message: discord.Message) -> None:
-        if message.author.bot or self.user is None:
-            return
-        is_dm = message.guild is None
-        if not is_dm and not any(u.id == self.user.id for u in message.mentions):
-            return
-        if not self.admit():
-            return
-        try:
-            await self._answer_mention(message)
-        except Exception:
-            error_id = uuid.uuid4().hex[:8]
-            log.exception("error %s answering message %s", error_id, message.id)
-            await message.reply(
-                error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS
-            )
-
-    async def _answer_mention(self, message: discord.Message) -> None:
-        assert self.user is not None
-        text = re.sub(rf"<@!?{self.user.id}>", " ", message.content).strip()
-        if not text:
-            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
-            return
-        scope = message.guild.id if message.guild else DM_SCOPE
-        overlay = await self.state.overlay(scope)
-        result = self.state.index.search(text, overlay)
-        answer = await answer_for(self.state, result, message.author.id, scope)
-        await message.reply(mention_author=False, **answer.message_parts())
 
     async def close(self) -> None:
         # Take nothing new and let the answers under way finish; then disconnect (gateway and
@@ -150,6 +122,8 @@ class GlossaryBot(discord.Client):
         if busy:
             await asyncio.wait(busy, timeout=DRAIN_SECONDS)
         await super().close()
+        if self._alias_watch is not None:
+            self._alias_watch.cancel()
         if self.state.store is not None:
             store, self.state.store = self.state.store, None
             try:

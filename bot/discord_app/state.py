@@ -10,23 +10,23 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.aliases import name_owners
-from bot.glossary import Entry, Glossary, GlossaryError, load_glossary
+from bot.discord_app.alias_cache import AliasCache
+from bot.discord_app.cooldowns import UserLimit
+from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.search.index import SearchIndex
 
 if TYPE_CHECKING:
     from bot.storage import Store
 
 # The glossary with what is built from it, swapped in together on a reload.
-Indexed = tuple[Glossary, SearchIndex, dict[str, Entry]]
+Indexed = tuple[Glossary, SearchIndex]
 
 log = logging.getLogger(__name__)
 
-DM_SCOPE = 0  # direct messages share one scope of their own
 READ_TIMEOUT = 1.0  # seconds a database read may take before we answer without it
 POPULAR_TTL = 60.0
 # A card's "looked up N times here" is read from the database once per entry and server, then
@@ -43,12 +43,16 @@ class BotState:
         store: Store | None,
         glossary_paths: Sequence[Path] | None = None,
         cooldown: tuple[int, float] = (5, 10.0),
+        *,
+        read_timeout: float = READ_TIMEOUT,
     ) -> None:
-        self.glossary, self.index, self.owners = self._indexed(glossary)
+        self.glossary, self.index = self._indexed(glossary)
         self.store = store
         self.glossary_paths = glossary_paths
         self.cooldown = cooldown  # per user: this many uses per this many seconds
-        self._aliases: dict[int, dict[str, str]] = {}
+        self.lookups = UserLimit(*cooldown)  # shared by /define, mentions and Explain terms
+        self.read_timeout = read_timeout
+        self.aliases = AliasCache(lambda: self.store, lambda: self.index, read_timeout=read_timeout)
         self._popular: dict[int, tuple[float, list[str]]] = {}
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
         self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}
@@ -65,8 +69,8 @@ class BotState:
 
     @staticmethod
     def _indexed(glossary: Glossary) -> Indexed:
-        """The glossary with what is built from it: its search index and its name owners."""
-        return glossary, SearchIndex.build(glossary), name_owners(glossary)
+        """The glossary with what is built from it: its search index."""
+        return glossary, SearchIndex.build(glossary)
 
     def _prepare(self) -> Indexed | GlossaryError:
         try:
@@ -82,34 +86,9 @@ class BotState:
                 prepared,
             )
             return f"reload refused: {prepared}"
-        self.glossary, self.index, self.owners = prepared
+        self.glossary, self.index = prepared
         log.info("glossary reloaded: %d entries", len(self.glossary))
         return f"reloaded {len(self.glossary)} entries"
-
-    # -- aliases ----------------------------------------------------------------------------
-
-    def cached_overlay(self, scope: int) -> Mapping[str, str] | None:
-        return self._aliases.get(scope)
-
-    async def overlay(self, scope: int) -> Mapping[str, str]:
-        """This server's aliases (normalised alias -> entry id), cached after the first read."""
-        cached = self._aliases.get(scope)
-        if cached is not None:
-            return cached
-        if self.store is None or scope == DM_SCOPE:
-            return {}
-        try:
-            aliases = await asyncio.wait_for(self.store.aliases(scope), READ_TIMEOUT)
-        except Exception:  # the database is slow or broken: answer without aliases
-            log.warning(
-                "could not read aliases of %s; answering without them", scope, exc_info=True
-            )
-            return {}
-        self._aliases[scope] = dict(aliases)
-        return self._aliases[scope]
-
-    def forget_aliases(self, scope: int) -> None:
-        self._aliases.pop(scope, None)
 
     # -- counting ---------------------------------------------------------------------------
 
@@ -136,7 +115,9 @@ class BotState:
         ids: list[str] = []
         if self.store is not None:
             try:
-                top = await asyncio.wait_for(self.store.top_terms(scope, None, 25), READ_TIMEOUT)
+                top = await asyncio.wait_for(
+                    self.store.top_terms(scope, None, 25), self.read_timeout
+                )
                 ids = [entry_id for entry_id, _ in top if entry_id in self.glossary]
             except Exception:
                 log.warning("could not read popular terms of %s", scope, exc_info=True)
@@ -160,7 +141,7 @@ class BotState:
             self._count_reads[key] = reading
             reading.add_done_callback(functools.partial(self._counted, key, now))
         try:
-            return await asyncio.wait_for(asyncio.shield(reading), READ_TIMEOUT / 4)
+            return await asyncio.wait_for(asyncio.shield(reading), self.read_timeout / 4)
         except Exception:
             return None
 

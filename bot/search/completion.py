@@ -9,16 +9,18 @@ tier, the caller's popular terms come first, then shorter names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import heapq
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.glossary.keys import normalize
+from bot.glossary.keys import compact, normalize
 from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
 from bot.search.names import NameKind
 from bot.search.query import query_core
 from bot.search.results import Choice
+from bot.search.server_aliases import ServerAliases
 from bot.search.similarity import typing_similarity
 
 if TYPE_CHECKING:
@@ -57,15 +59,6 @@ class _Picker:
         self.seen.add(position)
         self.choices.append(Choice(_label(entry.display_title or entry.id, via), entry.id))
 
-    def add_server_alias(self, position: int, alias: str) -> None:
-        if not self.full and position not in self.seen:
-            entry = self.index.entries[position]
-            if entry.id and len(entry.id) <= AUTOCOMPLETE_VALUE:
-                self.seen.add(position)
-                self.choices.append(
-                    Choice(_label(entry.display_title or entry.id, alias), entry.id)
-                )
-
     def add_keys(self, positions: Sequence[int]) -> None:
         """Add the entries of name keys, popular ones first, then shorter names."""
         if not positions:
@@ -88,7 +81,7 @@ class _Picker:
 def complete(
     index: SearchIndex,
     text: str,
-    overlay: Mapping[str, str] | None,
+    server: ServerAliases,
     popular: Sequence[str],
     limit: int,
 ) -> list[Choice]:
@@ -98,7 +91,7 @@ def complete(
         return []
     normalized = normalize(text[:MAX_TEXT])
     core = query_core(normalized) if normalized else ""
-    key = core.replace(" ", "").replace("'", "")
+    key = compact(core)
     if not key:
         for position in sorted(picker.popularity, key=picker.popularity.__getitem__):
             picker.add(position)
@@ -106,16 +99,16 @@ def complete(
             picker.add(position)
         return picker.choices
 
-    server = _server(overlay, index.positions)
-    by_length = sorted(server.items(), key=lambda item: len(item[0][0]))
-    for (alias_key, alias), position in by_length:
-        if alias_key == key:
-            picker.add_server_alias(position, alias)
+    # The server's aliases starting with the text, shortest first (the exact one, if any,
+    # before the glossary's own names).
+    aliases = heapq.nsmallest(limit, server.starting_with(key), key=lambda a: len(a.key))
+    for alias in aliases:
+        if alias.key == key:
+            picker.add(alias.entry, alias.text)
     for hit in index.names.lookup(key):
         picker.add(hit.entry)
-    for (alias_key, alias), position in by_length:
-        if alias_key.startswith(key):
-            picker.add_server_alias(position, alias)
+    for alias in aliases:
+        picker.add(alias.entry, alias.text)
     picker.add_keys(index.names.with_prefix(key, SCAN))
     if not picker.full:
         picker.add_keys(index.names.with_word_prefix(key, SCAN))
@@ -140,18 +133,6 @@ def _add_typos(picker: _Picker, key: str) -> None:
             break
         for hit in names.hits(position):
             picker.add(hit.entry, None if hit.kind == _TITLE else names.written[position])
-
-
-def _server(
-    overlay: Mapping[str, str] | None, positions: Mapping[str, int]
-) -> dict[tuple[str, str], int]:
-    if not overlay:
-        return {}
-    return {
-        (normalize(alias).replace(" ", "").replace("'", ""), alias): positions[entry_id]
-        for alias, entry_id in overlay.items()
-        if entry_id in positions
-    }
 
 
 def _label(title: str, via: str | None) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from bot.glossary.keys import normalize
+from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search import completion
 from bot.search.corpus import default_order, text_fields
@@ -29,7 +29,7 @@ from bot.search.names import (
     TIER,
     NameKind,
     NameTable,
-    looks_like_acronym,
+    written_as_acronym,
 )
 from bot.search.query import plural_variants, query_core
 from bot.search.ranking import (
@@ -48,6 +48,7 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
+from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.similarity import PARTIAL_MIN_LENGTH, name_similarity
 from bot.search.terms import find_mentions
 from bot.search.trigrams import TrigramIndex
@@ -60,6 +61,10 @@ ACRONYM_PHRASE_WORDS = 4
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
 _ID_TIER = TIER[NameKind.ID]
+
+# A server's aliases: compiled (what the bot keeps per server), or a plain map of normalised
+# alias -> entry id (tests, the command line), compiled on the spot.
+Aliases = ServerAliases | Mapping[str, str] | None
 
 
 class SearchIndex:
@@ -84,15 +89,24 @@ class SearchIndex:
 
     # -- lookup ------------------------------------------------------------------------------
 
-    def search(self, query: str, overlay: Mapping[str, str] | None = None) -> SearchResult:
+    def server_aliases(self, aliases: Aliases) -> ServerAliases:
+        """A server's aliases compiled against this index (as they are, if they already are)."""
+        if isinstance(aliases, ServerAliases) and aliases.positions is self.positions:
+            return aliases
+        if not aliases:
+            return NO_ALIASES
+        source = aliases.source if isinstance(aliases, ServerAliases) else aliases
+        return ServerAliases(source, self.positions)
+
+    def search(self, query: str, overlay: Aliases = None) -> SearchResult:
         """The entry a query names, typos and descriptions included, or choices, or none."""
         normalized = normalize(query[:MAX_QUERY])
         core = query_core(normalized) if normalized else ""
         if not core:
             return SearchResult("none", None, None, 0.0, query, normalized)
-        keys = [k for k in dict.fromkeys((_key(normalized), _key(core))) if k]
-        server = _server_keys(overlay, self.positions)
-        shouted = looks_like_acronym(query.strip())
+        keys = [k for k in dict.fromkeys((compact(normalized), compact(core))) if k]
+        server = self.server_aliases(overlay).by_key
+        shouted = written_as_acronym(query.strip())
         # An autocomplete choice sends the id itself; people may type one too ("kv cache").
         ids = list(
             dict.fromkeys((query.strip(), *(t.replace(" ", "-") for t in (normalized, core))))
@@ -108,7 +122,7 @@ class SearchIndex:
             for hit in self.names.lookup(key):
                 pool.add(hit.entry, SCORE[hit.kind], STRATEGY[hit.kind])
                 parts.add(hit.entry)
-        core_key = _key(core)
+        core_key = compact(core)
         words = core.split()
         prose = sum(w in STOPWORDS for w in words) >= (2 if len(words) >= 5 else 3)
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
@@ -201,7 +215,7 @@ class SearchIndex:
         """Names inside a longer query ("which gpu should I buy", "rag vs fine tuning") are
         leads to offer, not answers: the rest of the query may ask something else."""
         for found in find_mentions(
-            text, self.names, self.entries, self.positions, None, None, as_typed=False
+            text, self.names, self.entries, NO_ALIASES, None, as_typed=False
         ):
             long_name = found.end - found.start >= 5
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
@@ -289,36 +303,55 @@ class SearchIndex:
             for e, c in ranked[:MAX_SUGGESTIONS]
         )
 
+    # -- what a name already names (for checking moderators' aliases) ------------------------
+
+    def entry(self, entry_id: str) -> Entry | None:
+        position = self.positions.get(entry_id)
+        return None if position is None else self.entries[position]
+
+    def named_by(self, text: str, *, exactly: bool = False) -> list[Entry]:
+        """Entries a search for `text` could reach by name: any name of theirs (parts of titles
+        included) under any of its `search_keys`, or their id. `exactly`: its compact key only."""
+        normalized = normalize(text)
+        keys = {compact(normalized)} if exactly else search_keys(normalized)
+        found = dict.fromkeys(hit.entry for key in sorted(keys) for hit in self.names.lookup(key))
+        by_id = self.positions.get(normalized.replace(" ", "-"))
+        if by_id is not None:
+            found[by_id] = None
+        return [self.entries[position] for position in found]
+
+    def leads_to(self, text: str) -> Entry | None:
+        """The entry a search for `text` (no server aliases) answers with or offers first on
+        the strength of a name (a prefix, a typo, a plural), or None: "speculative" leads to
+        Speculative Decoding, "finetune" to Fine-Tuning."""
+        result = self.search(text)
+        if result.entry is not None:
+            return result.entry
+        best = result.suggestions[0] if result.suggestions else None
+        if best is None or best.strategy in ("description", "match-term"):
+            return None
+        return self.entry(best.id)
+
     # -- autocomplete and term finding -------------------------------------------------------
 
     def autocomplete(
         self,
         text: str,
-        overlay: Mapping[str, str] | None = None,
+        overlay: Aliases = None,
         popular: Sequence[str] = (),
         limit: int = 25,
     ) -> list[Choice]:
         """Choices for a partly typed term: prefix hits first, then typo-tolerant ones; for an
         empty box, the `popular` ids first, then the most linked-to entries."""
-        return completion.complete(self, text, overlay, popular, limit)
+        return completion.complete(self, text, self.server_aliases(overlay), popular, limit)
 
     def find_terms(
-        self, text: str, overlay: Mapping[str, str] | None = None, context: str | None = None
+        self, text: str, overlay: Aliases = None, context: str | None = None
     ) -> list[TermMention]:
         """Glossary terms written in `text`, in order of appearance, each entry once; `context`
         names the place the text is shown, for entries' match exclusions (notIn)."""
-        found = find_mentions(text, self.names, self.entries, self.positions, overlay, context)
+        server = self.server_aliases(overlay)
+        found = find_mentions(text, self.names, self.entries, server, context)
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
-
-
-def _key(normalized: str) -> str:
-    return normalized.replace(" ", "").replace("'", "")
-
-
-def _server_keys(overlay: Mapping[str, str] | None, positions: Mapping[str, int]) -> dict[str, int]:
-    """A server's aliases keyed like names; aliases to unknown entries are ignored."""
-    if not overlay:
-        return {}
-    return {_key(normalize(k)): positions[v] for k, v in overlay.items() if v in positions}

@@ -91,9 +91,10 @@ class Hit:
     cased: bool  # only ever written as an acronym ("RAG", "RoPE"): "rag" in prose is a word
 
 
-def looks_like_acronym(name: str) -> bool:
+def written_as_acronym(name: str) -> bool:
     """ "RAG", "LoRA", "RoPE", "ZeRO-3": short, one word, several capitals ("PagedAttention" is
-    not one)."""
+    not one). Stricter than the glossary's `looks_like_acronym`, which reads data files: a name
+    this says yes to matches running text only when written in capitals ("rag" is a word)."""
     name = name.strip()
     if name.islower() or " " in name or len(name) > _ACRONYM_LENGTH:
         return False
@@ -119,7 +120,7 @@ def _is_expansion(name: str, acronym: str) -> bool:
 def entry_names(entry: Entry) -> Iterator[tuple[str, NameKind]]:
     """(name, kind) for every name of the entry, strongest first; repeats are fine."""
     yield entry.title, NameKind.TITLE
-    acronym = entry.acronym or (entry.title if looks_like_acronym(entry.title) else None)
+    acronym = entry.acronym or (entry.title if written_as_acronym(entry.title) else None)
     for alias in entry.aliases:
         expansion = acronym is not None and _is_expansion(alias, acronym)
         yield alias, NameKind.EXPANSION if expansion else NameKind.ALIAS
@@ -139,7 +140,7 @@ def _title_parts(title: str) -> list[str]:
     if qualifiers and bare:
         parts.append(bare)
     # A qualifier is a name only when it looks like one ("CLIP"), not a gloss ("Hugging Face").
-    parts += [q for q in qualifiers if looks_like_acronym(q)]
+    parts += [q for q in qualifiers if written_as_acronym(q)]
     pieces = _JOINERS.split(bare)
     if len(pieces) > 1:
         parts += pieces
@@ -175,7 +176,7 @@ class NameTable:
         short = np.fromiter(map(len, names), np.int64, len(names)) <= _ACRONYM_LENGTH
         short &= ~np.fromiter(map(str.islower, names), bool, len(names))
         for i in np.flatnonzero(short).tolist():
-            cased[i] = looks_like_acronym(names[i])
+            cased[i] = written_as_acronym(names[i])
         self._build_hits(
             row_position[present],
             np.asarray(owners, dtype=np.int64)[present],
@@ -323,7 +324,7 @@ def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[Nam
     special = {
         i
         for i, (acronym, terms, title) in enumerate(rich)
-        if acronym or terms or _COMPOSITE.search(title) or looks_like_acronym(title)
+        if acronym or terms or _COMPOSITE.search(title) or written_as_acronym(title)
     }
     plain = [(i, aliases) for i, aliases in enumerate(aliases_of) if aliases and i not in special]
     names = titles + [alias for _, aliases in plain for alias in aliases]

@@ -47,6 +47,11 @@ class SearchResult:
     normalized_query: str
     suggestions: tuple[Suggestion, ...] = ()  # best first, at most 5, never the matched entry
 
+    @classmethod
+    def opened(cls, entry: Entry) -> SearchResult:
+        """An entry opened by id (a button, a menu): found without searching."""
+        return cls("match", entry, "id", 100.0, entry.id, entry.id)
+
     @property
     def best_id(self) -> str | None:
         """The matched entry's id, else the first suggestion's: what a user would click first."""

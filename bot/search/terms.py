@@ -10,13 +10,14 @@ and acronyms written in lower case ("a rag", "zero", "rope") are not linked.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.glossary.keys import compact, normalize
+from bot.glossary.keys import compact
 from bot.glossary.models import Entry
 from bot.search.names import Hit, NameTable
 from bot.search.query import plural_variants
+from bot.search.server_aliases import ServerAliases
 
 MAX_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:\+\+|#)?")  # "Goodhart's", "C++", "C#"
@@ -51,8 +52,7 @@ def find_mentions(
     text: str,
     names: NameTable,
     entries: tuple[Entry, ...],
-    positions: Mapping[str, int],
-    overlay: Mapping[str, str] | None,
+    server: ServerAliases,
     context: str | None,
     *,
     as_typed: bool = True,
@@ -61,15 +61,15 @@ def find_mentions(
     search box, where people type "rag" for RAG) acronyms match in any case."""
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
     folded = [compact(w) for w, _, _ in words]
-    server = {compact(k): positions[v] for k, v in (overlay or {}).items() if v in positions}
-    server_firsts = {compact(normalize(k).partition(" ")[0]) for k in (overlay or {})}
     allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
     found: list[Found] = []
     seen: set[int] = set()
     at = 0
     while at < len(words):
         first = folded[at]
-        if first not in server_firsts and not names.starts_a_name(first):  # most words start none
+        if first not in server.first_words and not names.starts_a_name(
+            first
+        ):  # most words start none
             at += 1
             continue
         best: tuple[int, int] | None = None  # (entry, width) of the longest name here
@@ -78,12 +78,12 @@ def find_mentions(
             surface = text[words[at][1] : words[at + width - 1][2]]
             if not as_typed:
                 surface = surface.upper()
-            entry = _entry_for(parts, surface, names, server, allowed)
+            entry = _entry_for(parts, surface, names, server.by_key, allowed)
             if entry is not None:
                 best = (entry, width)
             # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").
             joined = "".join(parts)
-            if not names.has_prefix(joined) and not any(k.startswith(joined) for k in server):
+            if not names.has_prefix(joined) and not server.has_prefix(joined):
                 break
         if best is None:
             at += 1
@@ -100,7 +100,7 @@ def _entry_for(
     parts: list[str],
     surface: str,
     names: NameTable,
-    server: Mapping[str, int],
+    server: dict[str, int],
     allowed: Callable[[int], bool],
 ) -> int | None:
     key = "".join(parts)

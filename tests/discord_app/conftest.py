@@ -17,6 +17,7 @@ from bot.glossary import Glossary, load_glossary
 from bot.storage import Store
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
+from tests.scenes import moderated_server
 
 from .helpers import serve
 
@@ -48,23 +49,17 @@ class Scene:
 
 @pytest.fixture
 def scene(fake_discord: FakeDiscord, tmp_path: Path) -> Scene:  # noqa: F811
-    owner = fake_discord.add_user("owner")
-    guild = fake_discord.add_guild("Glossary Lab", owner=owner)
-    channel = guild.add_text_channel("general")
-    alice = fake_discord.add_user("alice")
+    server = moderated_server(fake_discord)
+    guild = server.guild
     bob = fake_discord.add_user("bob")
-    guild.add_member(alice)
     guild.add_member(bob)
-    moderator = fake_discord.add_user("mo")
-    mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-    guild.add_member(moderator, roles=[mods])
     admin = fake_discord.add_user("ada")
     admins = guild.add_role("Admins", permissions=discord.Permissions(administrator=True).value)
     guild.add_member(admin, roles=[admins])
 
     other_guild = fake_discord.add_guild("Elsewhere")
     other_channel = other_guild.add_text_channel("chat")
-    other_guild.add_member(alice)
+    other_guild.add_member(server.alice)
     other_moderator = fake_discord.add_user("otto")
     other_mods = other_guild.add_role(
         "Mods", permissions=discord.Permissions(manage_guild=True).value
@@ -73,11 +68,11 @@ def scene(fake_discord: FakeDiscord, tmp_path: Path) -> Scene:  # noqa: F811
     return Scene(
         fake_discord,
         guild,
-        channel,
-        owner,
-        alice,
+        server.channel,
+        server.owner,
+        server.alice,
         bob,
-        moderator,
+        server.moderator,
         admin,
         tmp_path / "bot.db",
         other_guild,
@@ -129,7 +124,7 @@ async def warm(client: GlossaryBot) -> None:
     """Read each server's aliases now, as on_ready does in the background.
 
     Otherwise the first /define of a test races on_ready and may be deferred; tests of the
-    deferred path call ``client.state.forget_aliases(guild_id)`` first.
+    deferred path call ``client.state.aliases.forget(guild_id)`` first.
     """
     for guild in client.guilds:
-        await client.state.overlay(guild.id)
+        await client.state.aliases.get(guild.id)

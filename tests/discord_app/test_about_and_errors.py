@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot import __version__
-from bot.discord_app import components
+from bot.discord_app import replies
 from bot.discord_app.app import GlossaryBot
 from bot.glossary import Glossary
 
@@ -67,7 +67,7 @@ async def test_an_error_in_a_button_is_answered_too(
         raise RuntimeError("renderer exploded")
 
     with monkeypatch.context() as patch:
-        patch.setattr(components, "render_card", broken)
+        patch.setattr(replies, "render_card", broken)
         click = await fake.click(scene.alice, card, buttons(card)["PagedAttention"])
         message = await click.final_message()
     assert is_ephemeral(message)

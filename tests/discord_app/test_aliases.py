@@ -134,21 +134,21 @@ async def test_two_concurrent_adds_of_one_alias_exactly_one_wins(
         fake.slash(
             scene.moderator,
             "alias add",
-            {"alias": "the cache", "term": "kv-cache"},
+            {"alias": "the stash", "term": "kv-cache"},
             channel=scene.channel,
         ),
         fake.slash(
-            scene.admin, "alias add", {"alias": "the cache", "term": "rag"}, channel=scene.channel
+            scene.admin, "alias add", {"alias": "the stash", "term": "rag"}, channel=scene.channel
         ),
     )
     answers = sorted([(await h.final_message())["content"] for h in (first, second)])
     [alias] = await store.list_aliases(scene.guild.id)
     winner = {"kv-cache": "KV Cache", "rag": "Retrieval-Augmented Generation (RAG)"}[alias.entry_id]
     assert answers == [
-        f"Added: “the cache” now opens **{winner}** in this server.",
-        f"“the cache” is already this server's alias for **{winner}**. Remove it first to change it.",
+        f"Added: “the stash” now opens **{winner}** in this server.",
+        f"“the stash” is already this server's alias for **{winner}**. Remove it first to change it.",
     ]
-    _, card = await define(fake, scene.alice, "the cache", scene.channel)
+    _, card = await define(fake, scene.alice, "the stash", scene.channel)
     assert embed_of(card)["title"] == winner
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import limits
 from bot.cards.embed import render_card
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.components import card_view
+from bot.discord_app.replies import card_view
 from bot.discord_app.state import BotState
 from bot.glossary import Entry, Glossary
 from tests.fake_discord.validation import check_message

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.discord_app.app import MENTION_HELP, GlossaryBot
+from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.define import MENTION_HELP
 from tests.fake_discord import is_silent
 
 from .conftest import Scene

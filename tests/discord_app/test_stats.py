@@ -1,18 +1,19 @@
-"""/glossary stats, and turning a missed search into an alias through Discord."""
+"""/stats, and turning a missed search into an alias through Discord."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.fake_discord import InteractionRefused
 
 from .conftest import Scene
 from .helpers import define, embed_of, fields, footer, is_ephemeral, selects
 
 
 async def stats(scene: Scene, **options: str) -> dict[str, object]:
-    handle = await scene.fake.slash(
-        scene.moderator, "glossary stats", options, channel=scene.channel
-    )
+    handle = await scene.fake.slash(scene.moderator, "stats", options, channel=scene.channel)
     message = await handle.final_message()
     assert is_ephemeral(message)
     return message
@@ -43,11 +44,11 @@ async def test_stats_count_lookups_made_a_moment_ago(
 
 
 async def test_stats_are_for_moderators(scene: Scene, bot: GlossaryBot) -> None:
-    handle = await scene.fake.slash(scene.alice, "glossary stats", channel=scene.channel)
-    message = await handle.final_message()
-    assert is_ephemeral(message)
-    assert message["content"] == "This command is for moderators (Manage Server)."
-    assert not message["embeds"]
+    """Discord enforces /stats's default permission (Manage Server), as it does /alias's."""
+    handle = await scene.fake.slash(scene.alice, "stats", channel=scene.channel)
+    assert handle.refused
+    with pytest.raises(InteractionRefused, match="default_member_permissions"):
+        await handle.response()
 
 
 async def test_a_miss_becomes_an_alias_in_one_step(

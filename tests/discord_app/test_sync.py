@@ -44,6 +44,7 @@ async def test_login_syncs_valid_commands(scene: Scene, bot: GlossaryBot) -> Non
         (CHAT_INPUT, "define"),
         (CHAT_INPUT, "alias"),
         (CHAT_INPUT, "glossary"),
+        (CHAT_INPUT, "stats"),
         (MESSAGE_COMMAND, "Explain terms"),
     }
     for (kind, name), command in commands.items():
@@ -78,8 +79,12 @@ async def test_login_syncs_valid_commands(scene: Scene, bot: GlossaryBot) -> Non
     assert {o["name"] for o in alias["options"]} == {"add", "remove", "list"}
 
     glossary = commands[(CHAT_INPUT, "glossary")]
-    assert {o["name"] for o in glossary["options"]} == {"about", "stats"}
+    assert {o["name"] for o in glossary["options"]} == {"about"}
     assert glossary["default_member_permissions"] is None  # about is for everyone
+
+    stats = commands[(CHAT_INPUT, "stats")]
+    assert stats["default_member_permissions"] == str(MANAGE_SERVER)  # Discord enforces it
+    assert stats["contexts"] == [GUILD]
 
     explain = commands[(MESSAGE_COMMAND, "Explain terms")]
     assert BOT_DM in explain["contexts"]

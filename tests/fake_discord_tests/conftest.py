@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-import discord
 import pytest
 
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, run_client
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
+from tests.scenes import moderated_server
 
 from .tiny_bot import TinyBot
 
@@ -26,15 +26,10 @@ class Scene:
 
 @pytest.fixture
 def scene(fake_discord: FakeDiscord) -> Scene:  # noqa: F811
-    owner = fake_discord.add_user("owner")
-    guild = fake_discord.add_guild("Glossary Lab", owner=owner)
-    channel = guild.add_text_channel("general")
-    alice = fake_discord.add_user("alice")
-    guild.add_member(alice)
-    moderator = fake_discord.add_user("mo")
-    mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-    guild.add_member(moderator, roles=[mods])
-    return Scene(fake_discord, guild, channel, owner, alice, moderator)
+    server = moderated_server(fake_discord)
+    return Scene(
+        fake_discord, server.guild, server.channel, server.owner, server.alice, server.moderator
+    )
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.moderation import STORAGE_DOWN
+from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from bot.storage import ALIAS_CAP, StorageUnavailable, Store
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
 from tests.fake_discord import InteractionHandle
@@ -43,7 +43,7 @@ async def answers_with_cards(scene: Scene, *terms: str) -> None:
 
 
 async def lookups_shown(scene: Scene) -> str:
-    _, stats = await moderator_says(scene, "glossary stats", {"period": "all"})
+    _, stats = await moderator_says(scene, "stats", {"period": "all"})
     return str(embed_of(stats)["description"])
 
 
@@ -229,14 +229,14 @@ async def test_a_database_that_hangs(scene: Scene, bot: GlossaryBot, store: Stor
                 ("alias add", MOE_STASH),
                 ("alias remove", {"alias": "no such alias"}),
                 ("alias list", {}),
-                ("glossary stats", {}),
+                ("stats", {}),
             )
         ]
         for handle in handles:
             await deferred_then(handle)
 
         # /define when the aliases must be read first: "thinking…", then the card without them.
-        bot.state.forget_aliases(scene.guild.id)
+        bot.state.aliases.forget(scene.guild.id)
         slow = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
         await deferred_then(slow)
         assert embed_of(await slow.final_message())["title"].endswith("(RAG)")

@@ -214,7 +214,7 @@ async def test_alias_add(
     # Whatever was stored passes the alias rules and is stored under its normalised key.
     for record in await store.list_aliases(scene.guild.id):
         assert record.key == normalize(record.text)
-        assert check_alias(record.text, "kv-cache", glossary, bot.state.owners) == record.key
+        assert check_alias(record.text, "kv-cache", bot.state.index)[0] == record.key
         assert record.entry_id == "kv-cache"
     assert await store.list_aliases(scene.other_guild.id) == []
 

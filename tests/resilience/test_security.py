@@ -20,6 +20,7 @@ from bot.settings import Settings
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, fields, footer, is_ephemeral
 from tests.fake_discord import FakeChannel, FakeUser
+from tests.fake_discord import actions as fake_actions
 from tests.fake_discord.interactions import base_payload
 
 from .botproc import BotProcess
@@ -76,9 +77,7 @@ async def test_aliases_stats_and_misses_stay_in_their_server(
         scene, "alias remove", {"alias": "kv stash"}, user=other, channel=there
     )
     assert removed["content"] == "This server has no alias “kv stash”."
-    _, stats = await moderator_says(
-        scene, "glossary stats", {"period": "all"}, user=other, channel=there
-    )
+    _, stats = await moderator_says(scene, "stats", {"period": "all"}, user=other, channel=there)
     assert embed_of(stats)["description"] == "**1** lookups"  # the one lora just now
     shown = fields(stats)
     assert "LoRA" in shown["Most looked up"]
@@ -90,7 +89,7 @@ async def test_aliases_stats_and_misses_stay_in_their_server(
 
     # And this server's own view is whole.
     assert [a.key for a in await store.list_aliases(scene.guild.id)] == ["kv stash"]
-    _, own = await moderator_says(scene, "glossary stats", {"period": "all"})
+    _, own = await moderator_says(scene, "stats", {"period": "all"})
     assert embed_of(own)["description"] == "**5** lookups"
     assert "“banana bread”: 1×" in fields(own)["Searches that found nothing"]
 
@@ -98,9 +97,12 @@ async def test_aliases_stats_and_misses_stay_in_their_server(
 # -- moderator-only, beyond what Discord enforces ------------------------------------------------
 
 
-async def test_only_alias_is_kept_from_members_by_default(scene: Scene, bot: GlossaryBot) -> None:
-    """Discord hides a command from members without its default member permissions; /alias
-    is the one that changes anything, and /glossary stats checks for itself (below)."""
+async def test_moderator_commands_are_kept_from_members_by_default(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Discord hides a command from members without its default member permissions: /alias
+    and /stats carry Manage Server, so Discord enforces it and admins can grant them through
+    Integrations."""
     manage_server = str(discord.Permissions(manage_guild=True).value)
     declared = {c["name"]: c["default_member_permissions"] for c in scene.fake.commands()}
     assert declared == {
@@ -108,17 +110,36 @@ async def test_only_alias_is_kept_from_members_by_default(scene: Scene, bot: Glo
         "Explain terms": None,
         "glossary": None,
         "alias": manage_server,
+        "stats": manage_server,
     }
+    refused = await scene.fake.slash(scene.alice, "stats", {}, channel=scene.channel)
+    assert refused.refused
 
 
-async def test_stats_in_a_dm_reveal_nothing(scene: Scene, bot: GlossaryBot) -> None:
+@pytest.fixture
+def forged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Interactions Discord would not send (a command where it is not offered), as a forged
+    request could: the fake's offering check is switched off."""
+    monkeypatch.setattr(fake_actions, "refusal", lambda *args, **kwargs: None)
+
+
+@pytest.mark.usefixtures("forged")
+async def test_server_commands_refuse_to_run_in_a_dm(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
     await define(scene.fake, scene.alice, "lora", scene.channel)
-    handle = await scene.fake.slash(
-        scene.moderator, "glossary stats", {}, channel=scene.fake.dm_channel(scene.moderator)
-    )
-    message = await handle.final_message()
-    assert message["content"] == "This command is for moderators (Manage Server)."
-    assert not message["embeds"]
+    dm = scene.fake.dm_channel(scene.moderator)
+    for command, options in (
+        ("stats", {}),
+        ("alias add", {"alias": "zorblax", "term": "kv-cache"}),
+        ("alias remove", {"alias": "zorblax"}),
+        ("alias list", {}),
+    ):
+        handle = await scene.fake.slash(scene.moderator, command, options, channel=dm)
+        message = await handle.final_message()
+        assert message["content"] == "This command works only in a server.", command
+        assert not message["embeds"]
+    assert await store.list_aliases(0) == []
 
 
 async def test_the_miss_to_alias_menu_refuses_a_member(
@@ -127,7 +148,7 @@ async def test_the_miss_to_alias_menu_refuses_a_member(
     """The stats message is the moderator's, and ephemeral; a forged selection by a member
     (Discord would not deliver one) changes nothing."""
     store.record_miss(scene.guild.id, "kv chache")
-    _, stats = await moderator_says(scene, "glossary stats", {})
+    _, stats = await moderator_says(scene, "stats", {})
     [menu] = [c for row in stats["components"] for c in row["components"] if c["type"] == 3]
     value = menu["options"][0]["value"]
     picked = await scene.fake.select(scene.alice, stats, menu["custom_id"], [value])

@@ -1,0 +1,28 @@
+"""User text made safe to show back: one line, bounded, no invisible or direction-changing
+characters, and no link anyone could click or Discord could unfurl ("https://evil.example" is
+shown as "https[:]//evil[.]example")."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from bot.cards.fit import fit
+
+# Format (bidi overrides, zero-width), control, private-use, unassigned, separator characters.
+_DROPPED = frozenset({"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
+_URL = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*):/+(\S*)")
+
+
+def _defang(found: re.Match[str]) -> str:
+    return f"{found[1]}[:]//{found[2].replace('.', '[.]')}"
+
+
+def quote(text: str, limit: int) -> str:
+    """`text` as one plain line of at most `limit` characters, safe to repeat in public."""
+    kept = "".join(
+        " " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+        for ch in text
+        if unicodedata.category(ch) not in _DROPPED or ch in "\t\n\r\u2028\u2029"
+    )
+    return fit(_URL.sub(_defang, " ".join(kept.split())), limit)

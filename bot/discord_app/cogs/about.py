@@ -1,0 +1,62 @@
+"""`/glossary about`: what this bot is, what it knows, and how to ask for a missing term."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import __version__, limits
+from bot.cards.embed import BRAND_COLOUR
+from bot.cards.fit import fit
+from bot.discord_app.errors import NO_MENTIONS
+from bot.discord_app.state import BotState
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+REPORT_HINT = (
+    "Missing a term? A moderator can teach this server its own words with `/alias add`, and "
+    "searches that found nothing show up in `/stats`. To add a term for everyone, "
+    "open an issue or edit the glossary's `data/` files and run `glossary-bot check`."
+)
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=False)
+class AboutCog(commands.GroupCog, group_name="glossary", group_description="About this glossary"):
+    def __init__(self, state: BotState) -> None:
+        self.state = state
+        super().__init__()
+
+    @app_commands.command(
+        name="about", description="Version, entries per source, how to report a missing term"
+    )
+    async def about(self, interaction: Interaction) -> None:
+        glossary = self.state.glossary
+        embed = discord.Embed(
+            title="Glossary Bot",
+            description=(
+                "Answers `/define <term>` with a card: the definition, what the term does **not** "
+                "mean, and related terms to explore. Typos, plurals, acronyms and descriptions "
+                "work."
+            ),
+            colour=BRAND_COLOUR,
+        )
+        per_source = "\n".join(
+            f"{source.name}: {n} definitions" for source, n in glossary.definitions_per_source()
+        )
+        embed.add_field(
+            name=f"{len(glossary)} entries from {len(glossary.sources)} sources",
+            value=fit(per_source, limits.EMBED_FIELD_VALUE),
+            inline=False,
+        )
+        embed.add_field(name="Missing a term?", value=REPORT_HINT, inline=False)
+        embed.set_footer(text=f"glossary-bot {__version__}")
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )

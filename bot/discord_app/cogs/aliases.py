@@ -1,0 +1,234 @@
+"""`/alias add|remove|list`: this server's own names for glossary terms.
+
+`/alias` is declared with default member permissions Manage Server: Discord hides and refuses it
+for everyone else, and server admins can grant it to a moderator role in Server Settings >
+Integrations, so the bot does not check again (that would undo such a grant). It is declared for
+servers only, and refuses to run anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.aliases import AliasRejected, check_alias
+from bot.cards.embed import BRAND_COLOUR
+from bot.cards.fit import fit
+from bot.discord_app.cogs.define import term_choices
+from bot.discord_app.cogs.moderators import (
+    NO_DATABASE,
+    STORAGE_DOWN,
+    in_a_server,
+    reply,
+    stored_choices,
+    thinking,
+)
+from bot.discord_app.cooldowns import per_user_cooldown
+from bot.discord_app.errors import NO_MENTIONS
+from bot.discord_app.replies import echo
+from bot.discord_app.state import BotState
+from bot.glossary.keys import normalize
+from bot.storage import AddAliasStatus, AliasRecord, Miss, StorageError
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself is shorter
+
+
+async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
+    """Validate and store an alias, answering the moderator in every case (for /alias add and
+    the missed-search menu of /stats)."""
+    state = interaction.client.state
+    scope = interaction.guild_id
+    if scope is None:
+        await reply(interaction, "Aliases belong to a server: add them there.")
+        return
+    entry = state.glossary.get(entry_id)
+    if entry is None:  # a typed term rather than an autocomplete pick
+        found = state.index.search(entry_id)
+        entry = found.entry if found.status == "match" else None
+    if entry is None:
+        await reply(
+            interaction, f"I could not find the term “{echo(entry_id)}”. Pick one from the list."
+        )
+        return
+    try:
+        key, stored_text = check_alias(text, entry.id, state.index, await state.aliases.get(scope))
+    except AliasRejected as exc:
+        await reply(interaction, str(exc))
+        return
+    if state.store is None:
+        await reply(interaction, STORAGE_DOWN)
+        return
+    await thinking(interaction)
+    try:
+        result = await state.store.add_alias(scope, key, stored_text, entry.id, interaction.user.id)
+    except StorageError:
+        await reply(interaction, STORAGE_DOWN)
+        return
+    await state.aliases.reload(scope)
+    shown = echo(key)
+    if result.status is AddAliasStatus.ADDED:
+        await reply(
+            interaction, f"Added: “{shown}” now opens **{entry.display_title}** in this server."
+        )
+    elif result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
+        await reply(
+            interaction, f"“{shown}” already opens **{entry.display_title}**: nothing to change."
+        )
+    elif result.status is AddAliasStatus.CONFLICT:
+        other = result.alias.entry_id if result.alias else "another entry"
+        other_entry = state.glossary.get(other)
+        name = other_entry.display_title if other_entry else other
+        await reply(
+            interaction,
+            f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it.",
+        )
+    else:
+        await reply(
+            interaction,
+            "This server has reached its limit of aliases. Remove some with `/alias remove` first.",
+        )
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+class AliasCog(
+    commands.GroupCog,
+    group_name="alias",
+    group_description="This server's own names for glossary terms (moderators)",
+):
+    def __init__(self, state: BotState) -> None:
+        self.state = state
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return in_a_server(interaction)
+
+    @app_commands.command(
+        name="add", description="Make a word or phrase open a glossary term in this server"
+    )
+    @app_commands.describe(
+        alias="What people type (missed searches are suggested)",
+        term="The glossary term it should open",
+    )
+    @per_user_cooldown()
+    async def add(
+        self,
+        interaction: Interaction,
+        alias: app_commands.Range[str, 1, ALIAS_INPUT],
+        term: str,
+    ) -> None:
+        await add_alias(interaction, alias, term)
+
+    @add.autocomplete("alias")
+    async def missed_searches(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The alias box suggests this server's missed searches: a miss becomes an alias in one
+        step."""
+        store = self.state.store
+        wanted = current.strip().casefold()
+
+        def choice(miss: Miss) -> tuple[str, str] | None:
+            if wanted not in miss.query:
+                return None
+            return f"{miss.query} (missed {miss.count}×)", miss.query
+
+        if store is None:
+            return []
+        return await stored_choices(
+            interaction,
+            lambda scope: store.top_misses(scope, None, limits.AUTOCOMPLETE_CHOICES),
+            choice,
+        )
+
+    @add.autocomplete("term")
+    async def add_term(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await term_choices(self.state, interaction.guild_id or 0, current)
+
+    @app_commands.command(name="remove", description="Remove one of this server's aliases")
+    @app_commands.describe(alias="The alias to remove")
+    @per_user_cooldown()
+    async def remove(self, interaction: Interaction, alias: str) -> None:
+        state = self.state
+        scope = interaction.guild_id or 0
+        if state.store is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        await thinking(interaction)
+        try:
+            removed = await state.store.remove_alias(scope, normalize(alias), interaction.user.id)
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        await state.aliases.reload(scope)
+        if removed is None:
+            await reply(interaction, f"This server has no alias “{echo(alias)}”.")
+        else:
+            await reply(interaction, f"Removed “{echo(removed.text)}”.")
+
+    @remove.autocomplete("alias")
+    async def server_aliases(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        store = self.state.store
+        glossary = self.state.glossary
+        wanted = current.strip().casefold()
+
+        def choice(record: AliasRecord) -> tuple[str, str] | None:
+            if wanted not in record.key:
+                return None
+            entry = glossary.get(record.entry_id)
+            return f"{record.text} → {entry.title if entry else record.entry_id}", record.key
+
+        if store is None:
+            return []
+        return await stored_choices(interaction, store.list_aliases, choice)
+
+    @app_commands.command(name="list", description="This server's aliases, optionally for one term")
+    @app_commands.describe(term="Only the aliases of this term")
+    async def list_aliases(self, interaction: Interaction, term: str | None = None) -> None:
+        state = self.state
+        if state.store is None:
+            await reply(interaction, NO_DATABASE)
+            return
+        entry_id = None
+        if term:
+            entry = state.glossary.get(term) or state.index.search(term).entry
+            entry_id = entry.id if entry else term
+        await thinking(interaction)
+        try:
+            records = await state.store.list_aliases(interaction.guild_id or 0, entry_id)
+        except StorageError:
+            await reply(interaction, NO_DATABASE)
+            return
+        if not records:
+            await reply(interaction, "No aliases yet. Add one with `/alias add`.")
+            return
+        lines = []
+        for r in records:
+            entry = state.glossary.get(r.entry_id)
+            title = entry.display_title if entry else r.entry_id
+            lines.append(f"“{echo(r.text)}” → {title} (by <@{r.added_by}>)")
+        embed = discord.Embed(
+            title=f"{len(records)} alias{'es' if len(records) != 1 else ''} in this server",
+            description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
+            colour=BRAND_COLOUR,
+        )
+        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @list_aliases.autocomplete("term")
+    async def list_term(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await term_choices(self.state, interaction.guild_id or 0, current)

@@ -1,0 +1,119 @@
+"""Looking terms up: `/define term:<autocomplete> [private]` and mentions of the bot ("@Glossary
+what is a KV cache?"). Both search the same way and send what `reply_for` makes of the result."""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.cards.fit import fit
+from bot.discord_app.cooldowns import lookup_limit
+from bot.discord_app.errors import NO_MENTIONS, error_reply
+from bot.discord_app.replies import reply_for
+from bot.discord_app.state import BotState
+from bot.storage import DM_SCOPE
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+log = logging.getLogger(__name__)
+
+MENTION_HELP = (
+    "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
+)
+
+
+async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a glossary term, this server's aliases included (and its most looked
+    up terms for an empty box)."""
+    aliases = await state.aliases.get(scope)
+    popular = await state.popular(scope) if not current.strip() else []
+    choices = state.index.autocomplete(current, aliases, popular=popular)
+    return [
+        app_commands.Choice(name=fit(c.name, limits.AUTOCOMPLETE_NAME), value=c.value)
+        for c in choices[: limits.AUTOCOMPLETE_CHOICES]
+    ]
+
+
+class DefineCog(commands.Cog):
+    def __init__(self, bot: GlossaryBot, state: BotState) -> None:
+        self.bot = bot
+        self.state = state
+
+    @app_commands.command(
+        name="define", description="Look up a term: definition, what it is not, related terms"
+    )
+    @app_commands.describe(
+        term="The term, an acronym, or a short description",
+        private="Only you see the answer (default: everyone in the channel)",
+    )
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @lookup_limit
+    async def define(self, interaction: Interaction, term: str, private: bool = False) -> None:
+        state = self.state
+        scope = interaction.guild_id or DM_SCOPE
+        deferred = False
+        if not state.aliases.knows(scope):
+            # This server's aliases are not cached yet: reading them may be slow, so
+            # acknowledge first.
+            await interaction.response.defer(ephemeral=private, thinking=True)
+            deferred = True
+        result = state.index.search(term, await state.aliases.get(scope))
+        reply = await reply_for(state, result, interaction.user.id, scope)
+        ephemeral = private or reply.private
+        kwargs = reply.send_kwargs()
+        if not deferred:
+            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        elif ephemeral and not private:
+            # Deferred in public, but a miss is only for the asker: swap for an ephemeral
+            # follow-up.
+            await interaction.delete_original_response()
+            await interaction.followup.send(ephemeral=True, **kwargs)
+        else:
+            await interaction.followup.send(ephemeral=private, **kwargs)
+
+    @define.autocomplete("term")
+    async def term_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await term_choices(self.state, interaction.guild_id or DM_SCOPE, current)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        me = self.bot.user
+        if message.author.bot or me is None:
+            return
+        if message.guild is not None and not any(u.id == me.id for u in message.mentions):
+            return
+        if self.state.lookups.take(message.author.id) is not None:
+            return  # over the limit /define has too: nothing in public
+        if not self.bot.admit():
+            return
+        try:
+            await self._answer_mention(message, me.id)
+        except Exception:
+            error_id = uuid.uuid4().hex[:8]
+            log.exception("error %s answering message %s", error_id, message.id)
+            await message.reply(
+                error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS
+            )
+
+    async def _answer_mention(self, message: discord.Message, my_id: int) -> None:
+        text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
+        if not text:
+            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
+        scope = message.guild.id if message.guild else DM_SCOPE
+        result = self.state.index.search(text, await self.state.aliases.get(scope))
+        reply = await reply_for(self.state, result, message.author.id, scope)
+        await message.reply(mention_author=False, **reply.send_kwargs())

@@ -1,0 +1,82 @@
+"""The "Explain terms" message command: every glossary term in a message, one line each, and a
+menu to open their cards."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.cards.embed import BRAND_COLOUR
+from bot.cards.fit import fit
+from bot.discord_app.cooldowns import lookup_limit
+from bot.discord_app.errors import NO_MENTIONS
+from bot.discord_app.replies import PickSelect, entry_option
+from bot.discord_app.state import BotState
+from bot.storage import DM_SCOPE
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+MAX_LISTED = limits.SELECT_OPTIONS
+SUMMARY = 140  # characters of each term's summary
+
+
+class ExplainCog(commands.Cog):
+    def __init__(self, bot: GlossaryBot, state: BotState) -> None:
+        self.bot = bot
+        self.state = state
+        # A cog cannot declare a context menu with a decorator: it is made here and added to
+        # the tree when the cog loads.
+        self.menu = app_commands.ContextMenu(
+            name="Explain terms",
+            callback=self.explain_terms,
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+        )
+        lookup_limit(self.menu)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+
+    async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
+        state = self.state
+        aliases = await state.aliases.get(interaction.guild_id or DM_SCOPE)
+        found = state.index.find_terms(message.content or "", aliases)
+        entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
+        if not entries:
+            await interaction.response.send_message(
+                "I found no glossary terms in that message.",
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
+            )
+            return
+        glossary = state.glossary
+        lines = []
+        for entry_id in entries:
+            entry = glossary[entry_id]
+            lines.append(
+                f"**{entry.display_title}**: {fit(entry.summary or entry.definition, SUMMARY)}"
+            )
+        embed = discord.Embed(
+            title=f"{len(entries)} glossary term{'s' if len(entries) != 1 else ''} in this message",
+            description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
+            colour=BRAND_COLOUR,
+        )
+        embed.set_footer(text="Pick one to open its card.")
+        view = discord.ui.View(timeout=None)
+        options = [entry_option(glossary[e]) for e in entries]
+        view.add_item(PickSelect(interaction.user.id, options, placeholder="Open a card…", row=0))
+        await interaction.response.send_message(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )

@@ -1,0 +1,89 @@
+"""What the moderator commands (/alias, /stats) share: they work only in a server, answer
+ephemerally, and acknowledge before they wait for the database.
+
+Discord wants an answer within 3 s, and a database that is locked or slow can take longer: every
+moderator command acknowledges ("thinking…", ephemeral) before it waits for the database, and
+answers with a follow-up. Autocomplete cannot be deferred, so its reads give up after the
+state's `read_timeout`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot import limits
+from bot.cards.fit import fit
+from bot.discord_app.errors import NO_MENTIONS
+from bot.storage import StorageError
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+T = TypeVar("T")
+MANAGE_SERVER = discord.Permissions(manage_guild=True)
+GUILD_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+SERVER_ONLY = "This command works only in a server."
+STORAGE_DOWN = (
+    "The database cannot be written right now, so nothing was changed. Please try again later."
+)
+NO_DATABASE = "The database is not available right now."
+
+
+def in_a_server(interaction: Interaction) -> bool:
+    """Refuse a server command that arrives from anywhere else (Discord would not send one;
+    a forged one must not store a thing)."""
+    if interaction.guild_id is None:
+        raise app_commands.CheckFailure(SERVER_ONLY)
+    return True
+
+
+async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
+    if interaction.response.is_done():  # deferred while the database worked
+        await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        )
+    else:
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        )
+
+
+async def thinking(interaction: Interaction) -> None:
+    """Acknowledge now: what follows waits for the database, which may take seconds."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def stored_choices(
+    interaction: Interaction,
+    read: Callable[[int], Awaitable[Iterable[T]]],
+    choice: Callable[[T], tuple[str, str] | None],
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete from what the database holds for this server: `choice` makes (label,
+    value) of a record, or None to leave it out. Nothing if the database does not answer in time."""
+    state = interaction.client.state
+    if state.store is None or not interaction.guild_id:
+        return []
+    try:
+        records = await asyncio.wait_for(read(interaction.guild_id), state.read_timeout)
+    except (StorageError, TimeoutError):
+        return []
+    choices = []
+    for record in records:
+        made = choice(record)
+        if made is not None:
+            label, value = made
+            choices.append(
+                app_commands.Choice(
+                    name=fit(label, limits.AUTOCOMPLETE_NAME),
+                    value=value[: limits.AUTOCOMPLETE_VALUE],
+                )
+            )
+    return choices[: limits.AUTOCOMPLETE_CHOICES]

@@ -1,0 +1,141 @@
+"""`/stats`: most looked-up terms and missed searches, with a menu that turns a miss into an
+alias. A top-level command of its own so that it carries its own default permission (Manage
+Server): Discord enforces it, and server admins can grant it in Integrations like `/alias`."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.cards.embed import BRAND_COLOUR
+from bot.cards.fit import fit
+from bot.discord_app.cogs.aliases import add_alias
+from bot.discord_app.cogs.moderators import NO_DATABASE, in_a_server, reply, thinking
+from bot.discord_app.errors import NO_MENTIONS, guarded
+from bot.discord_app.items import Restorable, options_of
+from bot.discord_app.replies import echo
+from bot.discord_app.state import BotState
+from bot.storage import Miss, Period, StorageError, period_start
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+TOP = 10
+PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
+
+
+def may_add_aliases(interaction: Interaction) -> bool:
+    """What `/alias add` asks of its users by default: Manage Server (or Administrator)."""
+    perms = interaction.permissions
+    return interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
+
+
+class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2alias"):
+    """Each option is a missed search and the term it probably meant: picking one adds the alias."""
+
+    def __init__(self, options: list[discord.SelectOption]) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="gb:miss2alias",
+                placeholder="Turn a missed search into an alias…",
+                options=options[: limits.SELECT_OPTIONS] or [discord.SelectOption(label="-")],
+            )
+        )
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> MissToAliasSelect:
+        return cls(options_of(item))
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        if not may_add_aliases(interaction):
+            await reply(interaction, "Only moderators (Manage Server) can add aliases.")
+            return
+        entry_id, _, miss = self.item.values[0].partition(" ")
+        await add_alias(interaction, miss, entry_id)
+
+
+class StatsCog(commands.Cog):
+    def __init__(self, state: BotState) -> None:
+        self.state = state
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return in_a_server(interaction)
+
+    @app_commands.command(
+        name="stats", description="Most looked-up terms and missed searches (moderators)"
+    )
+    @app_commands.describe(period="How far back to count (default: this week)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=False)
+    async def stats(self, interaction: Interaction, period: Period = "week") -> None:
+        state = self.state
+        scope = interaction.guild_id or 0
+        if state.store is None:
+            await reply(interaction, NO_DATABASE)
+            return
+        since = period_start(period, discord.utils.utcnow())
+        await thinking(interaction)
+        try:
+            total = await state.store.total_lookups(scope, since)
+            top = await state.store.top_terms(scope, since, TOP)
+            misses = await state.store.top_misses(scope, since, limits.SELECT_OPTIONS)
+        except StorageError:
+            await reply(interaction, NO_DATABASE)
+            return
+        embed = discord.Embed(
+            title=f"Glossary lookups, {PERIOD_LABELS[period]}",
+            description=f"**{total}** lookups",
+            colour=BRAND_COLOUR,
+        )
+        glossary = state.glossary
+        top_lines = [
+            f"{n}. {glossary[e].display_title if e in glossary else e}: {c}"
+            for n, (e, c) in enumerate(top, 1)
+        ]
+        miss_lines = [f"“{echo(m.query)}”: {m.count}×" for m in misses[:TOP]]
+        for name, lines, empty in (
+            ("Most looked up", top_lines, "Nothing yet."),
+            ("Searches that found nothing", miss_lines, "None. 🎉"),
+        ):
+            value = fit("\n".join(lines) or empty, limits.EMBED_FIELD_VALUE)
+            embed.add_field(name=name, value=value, inline=False)
+        options = [o for o in (self._miss_option(m) for m in misses) if o is not None]
+        view = None
+        if options:
+            view = discord.ui.View(timeout=None)
+            view.add_item(MissToAliasSelect(options))
+            embed.set_footer(
+                text="Pick a miss below to add it as an alias, or use /alias add for another term."
+            )
+        kwargs: dict[str, Any] = {"view": view} if view else {}
+        await interaction.followup.send(
+            embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        )
+
+    def _miss_option(self, miss: Miss) -> discord.SelectOption | None:
+        """A missed search and the term it probably meant, as a menu option (None: no guess)."""
+        guess = self.state.index.search(miss.query)
+        glossary = self.state.glossary
+        target = guess.entry or (
+            glossary.get(guess.suggestions[0].id) if guess.suggestions else None
+        )
+        value = f"{target.id} {miss.query}" if target else ""
+        if target is None or len(value) > limits.SELECT_OPTION_TEXT:
+            return None
+        return discord.SelectOption(
+            label=fit(f"“{miss.query}” → {target.title}", limits.SELECT_OPTION_TEXT),
+            value=value,
+            description=fit(
+                f"missed {miss.count}×; add as an alias of {target.title}",
+                limits.SELECT_OPTION_TEXT,
+            ),
+        )

@@ -1,0 +1,57 @@
+"""Per-user limits. /define, mentions and "Explain terms" draw on one limit per user (a user
+who may not /define may not get the same card by mentioning the bot either); each moderator
+command keeps a limit of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import discord
+from discord import app_commands
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+T = TypeVar("T")
+MAX_USERS = 10_000  # users tracked before those with nothing left to wait for are forgotten
+
+
+class UserLimit:
+    def __init__(self, uses: int, seconds: float) -> None:
+        self.uses, self.seconds = uses, seconds
+        self._users: dict[int, app_commands.Cooldown] = {}
+
+    def take(self, user_id: int) -> app_commands.Cooldown | None:
+        """Count one use; the user's cooldown if that is one too many (None: go ahead)."""
+        cooldown = self._users.get(user_id)
+        if cooldown is None:
+            if len(self._users) >= MAX_USERS:
+                self._forget_idle()
+            cooldown = self._users[user_id] = app_commands.Cooldown(self.uses, self.seconds)
+        return cooldown if cooldown.update_rate_limit() is not None else None
+
+    def _forget_idle(self) -> None:
+        for user_id, cooldown in list(self._users.items()):
+            if cooldown.get_tokens() >= cooldown.rate:
+                del self._users[user_id]
+
+
+async def _within_lookup_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
+    cooldown = interaction.client.state.lookups.take(interaction.user.id)
+    if cooldown is not None:
+        raise app_commands.CommandOnCooldown(cooldown, cooldown.get_retry_after())
+    return True
+
+
+lookup_limit = app_commands.check(_within_lookup_limit)
+
+
+def _own_cooldown(interaction: discord.Interaction[GlossaryBot]) -> app_commands.Cooldown:
+    uses, seconds = interaction.client.state.cooldown
+    return app_commands.Cooldown(uses, seconds)
+
+
+def per_user_cooldown() -> Callable[[T], T]:
+    """A per-user cooldown of its own for each command it decorates."""
+    return app_commands.checks.dynamic_cooldown(_own_cooldown, key=lambda i: i.user.id)

@@ -1,0 +1,282 @@
+"""What the bot sends for a lookup: `reply_for` turns a search result into the message (content,
+embed, buttons) in one pass, and counts it. /define, mentions and every button or menu that opens
+a card call it and send what it returns.
+
+Whoever ran the command navigates in place; anyone else who clicks gets the card for themselves,
+ephemerally, and the original message stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import limits
+from bot.cards.embed import card_layout, render_card, render_sources
+from bot.cards.fit import fit
+from bot.cards.quote import quote
+from bot.cards.text import how_matched
+from bot.discord_app.errors import NO_MENTIONS, guarded
+from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of
+from bot.glossary import Entry
+from bot.search.results import SearchResult, Suggestion
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+    from bot.discord_app.state import BotState
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+ECHO_LIMIT = 100  # how much of the user's own text we repeat back
+PLACEHOLDER = 150
+
+
+def echo(text: str) -> str:
+    """User text safe to repeat: no pings, no markdown, no links, no invisible characters, one
+    line, bounded length."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(quote(text, ECHO_LIMIT)))
+
+
+@dataclass(frozen=True)
+class Reply:
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View | None
+    private: bool  # "no entry" answers only concern the person who asked
+    quotes_user: bool = False  # repeats what the user typed: never unfurl anything in it
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """What to send, as keyword arguments for any of discord.py's send or reply calls."""
+        parts: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+        if self.content is not None:
+            parts["content"] = self.content
+        if self.embed is not None:
+            parts["embed"] = self.embed
+        if self.view is not None:
+            parts["view"] = self.view
+        if self.quotes_user:
+            parts["suppress_embeds"] = True
+        return parts
+
+
+async def reply_for(
+    state: BotState,
+    result: SearchResult,
+    owner_id: int,
+    scope: int,
+    *,
+    plain: bool = False,
+    count: bool = True,
+) -> Reply:
+    """The message for a search result, counted: a card is a lookup, an honest "no entry" a
+    miss. `owner_id` is who may navigate the card in place; `plain` shows its plain-words side."""
+    entry = result.entry
+    if result.status == "match" and entry is not None:
+        if count:
+            state.record_lookup(scope, entry.id)
+        lookups = await state.lookup_count(scope, entry.id)
+        matched = how_matched(result)
+        embed = render_card(entry, state.glossary, matched=matched, lookups=lookups, plain=plain)
+        return Reply(None, embed, card_view(state, entry, owner_id, plain=plain), private=False)
+    view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
+    if result.status == "suggest" and result.suggestions:
+        text = f"Did you mean one of these for “{echo(result.query)}”?"
+        return Reply(text, None, view, private=False, quotes_user=True)
+    state.record_miss(scope, result.normalized_query)
+    text = f"No entry for “{echo(result.query)}”."
+    if result.suggestions:
+        text += " The closest terms are below."
+    else:
+        text += " Try another spelling, or ask a moderator to add it as an alias."
+    return Reply(text, None, view, private=True, quotes_user=True)
+
+
+async def open_card(
+    interaction: Interaction,
+    entry_id: str,
+    owner_id: int,
+    *,
+    plain: bool = False,
+    count: bool = True,
+) -> None:
+    """A button or menu opened a card: the owner's message changes in place, anyone else
+    gets the card for themselves."""
+    state = interaction.client.state
+    entry = state.glossary.get(entry_id)
+    if entry is None:
+        await _gone(interaction)
+        return
+    scope = interaction.guild_id or 0
+    mine = interaction.user.id == owner_id
+    reply = await reply_for(
+        state,
+        SearchResult.opened(entry),
+        owner_id if mine else interaction.user.id,
+        scope,
+        plain=plain,
+        count=count,
+    )
+    if mine:
+        await interaction.response.edit_message(content=None, embed=reply.embed, view=reply.view)
+    else:
+        await interaction.response.send_message(ephemeral=True, **reply.send_kwargs())
+
+
+async def _gone(interaction: Interaction) -> None:
+    await interaction.response.send_message(
+        "That entry is no longer in the glossary.", ephemeral=True, allowed_mentions=NO_MENTIONS
+    )
+
+
+# -- the buttons and menus of a card -------------------------------------------------------------
+
+
+class OpenButton(Restorable[discord.ui.Button[Any]], template=rf"gb:open:{ENTRY}:{OWNER}"):
+    def __init__(self, entry_id: str, owner_id: int, label: str, *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=fit(label, limits.BUTTON_LABEL),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gb:open:{entry_id}:{owner_id}",
+            ),
+            row=row,
+        )
+        self.entry_id, self.owner_id = entry_id, owner_id
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> OpenButton:
+        label = getattr(item, "label", None) or match["entry"]
+        return cls(match["entry"], int(match["owner"]), label)
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        await open_card(interaction, self.entry_id, self.owner_id)
+
+
+class PlainButton(
+    Restorable[discord.ui.Button[Any]], template=rf"gb:plain:{ENTRY}:{OWNER}:(?P<show>[01])"
+):
+    """Toggles between the plain-words version and the full definition."""
+
+    def __init__(self, entry_id: str, owner_id: int, show_plain: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Plain words" if show_plain else "Full definition",
+                emoji="💬" if show_plain else "📖",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"gb:plain:{entry_id}:{owner_id}:{int(show_plain)}",
+            ),
+            row=3,
+        )
+        self.entry_id, self.owner_id, self.show_plain = entry_id, owner_id, show_plain
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> PlainButton:
+        return cls(match["entry"], int(match["owner"]), match["show"] == "1")
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        await open_card(
+            interaction, self.entry_id, self.owner_id, plain=self.show_plain, count=False
+        )
+
+
+class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTRY}"):
+    """Every source's own wording, for entries whose other wordings are too long for the card."""
+
+    def __init__(self, entry_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Other sources",
+                emoji="📚",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gb:src:{entry_id}",
+            ),
+            row=3,
+        )
+        self.entry_id = entry_id
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> SourcesButton:
+        return cls(match["entry"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        glossary = interaction.client.state.glossary
+        entry = glossary.get(self.entry_id)
+        if entry is None:
+            await _gone(interaction)
+            return
+        await interaction.response.send_message(
+            embed=render_sources(entry, glossary), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+
+class PickSelect(Restorable[discord.ui.Select[Any]], template=rf"gb:pick:{OWNER}"):
+    """A menu of entries (related terms beyond the buttons, or the terms found in a message)."""
+
+    def __init__(
+        self, owner_id: int, options: list[discord.SelectOption], *, placeholder: str, row: int
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gb:pick:{owner_id}",
+                placeholder=fit(placeholder, PLACEHOLDER),
+                options=options[: limits.SELECT_OPTIONS] or [discord.SelectOption(label="-")],
+            ),
+            row=row,
+        )
+        self.owner_id = owner_id
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> PickSelect:
+        return cls(int(match["owner"]), options_of(item), placeholder="", row=0)
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        values = self.item.values
+        if not values:
+            await interaction.response.defer()
+            return
+        await open_card(interaction, values[0], self.owner_id)
+
+
+CARD_ITEMS = (OpenButton, PlainButton, SourcesButton, PickSelect)
+
+
+def entry_option(entry: Entry) -> discord.SelectOption:
+    description = entry.summary or entry.definition
+    return discord.SelectOption(
+        label=fit(entry.display_title, limits.SELECT_OPTION_TEXT),
+        value=entry.id,
+        description=fit(description, limits.SELECT_OPTION_TEXT),
+    )
+
+
+def card_view(
+    state: BotState, entry: Entry, owner_id: int, *, plain: bool = False
+) -> discord.ui.View:
+    layout = card_layout(entry, state.glossary)
+    view = discord.ui.View(timeout=None)  # every item is dynamic: nothing is kept in memory
+    for n, related in enumerate(layout.related_buttons):
+        view.add_item(
+            OpenButton(related.id, owner_id, related.title, row=n // limits.BUTTONS_PER_ROW)
+        )
+    if layout.related_select:
+        options = [entry_option(e) for e in layout.related_select]
+        view.add_item(PickSelect(owner_id, options, placeholder="More related terms…", row=2))
+    if layout.has_plain:
+        view.add_item(PlainButton(entry.id, owner_id, show_plain=not plain))
+    if layout.sources_button:
+        view.add_item(SourcesButton(entry.id))
+    return view
+
+
+def suggestions_view(suggestions: tuple[Suggestion, ...], owner_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for suggestion in suggestions[: limits.BUTTONS_PER_ROW]:
+        view.add_item(OpenButton(suggestion.id, owner_id, suggestion.title, row=0))
+    return view

@@ -1,0 +1,59 @@
+"""A server's aliases compiled once (per change) and handed to every search: the same answers
+as the plain map, and the keys an alias is checked on are the keys search matches."""
+
+from __future__ import annotations
+
+from bot.search import SearchIndex
+from bot.search.server_aliases import NO_ALIASES, search_keys
+
+OVERLAY = {"zorb lax": "kv-cache", "fetch and write": "rag", "stale": "no-such-entry"}
+
+
+def test_compiled_aliases_answer_like_the_plain_map(small_index: SearchIndex) -> None:
+    compiled = small_index.server_aliases(OVERLAY)
+    assert len(compiled) == 2  # the alias of an unknown entry is left out
+    for query in ("zorb lax", "zorblax", "Zorb-Lax", "fetch and write", "stale", "kv"):
+        assert small_index.search(query, compiled) == small_index.search(query, OVERLAY)
+    for text in ("zo", "zorb", "fetch", "kv"):
+        assert small_index.autocomplete(text, compiled) == small_index.autocomplete(text, OVERLAY)
+    said = "our zorb lax and fetch and write are slow"
+    assert small_index.find_terms(said, compiled) == small_index.find_terms(said, OVERLAY)
+    assert [m.entry.id for m in small_index.find_terms(said, compiled)] == ["kv-cache", "rag"]
+
+
+def test_compiling_is_done_once_per_index(small_index: SearchIndex) -> None:
+    compiled = small_index.server_aliases(OVERLAY)
+    assert small_index.server_aliases(compiled) is compiled  # handed on, not rebuilt
+    assert small_index.server_aliases({}) is NO_ALIASES
+    other = SearchIndex.build(small_index.entries)  # a reloaded glossary
+    again = other.server_aliases(compiled)
+    assert again is not compiled
+    assert again.by_key == compiled.by_key
+
+
+def test_prefixes_of_aliases(small_index: SearchIndex) -> None:
+    compiled = small_index.server_aliases({"zorb lax": "kv-cache", "zorb": "rag", "zz": "rag"})
+    assert [a.text for a in compiled.starting_with("zorb")] == ["zorb", "zorb lax"]
+    assert compiled.has_prefix("zorbl")
+    assert not compiled.has_prefix("zorbx")
+    assert compiled.first_words == {"zorb", "zz"}
+    assert [c.value for c in small_index.autocomplete("zor", compiled)] == ["rag", "kv-cache"]
+
+
+def test_search_keys_are_what_search_folds() -> None:
+    assert search_keys("Zorb-Lax") == search_keys("zorb lax") >= {"zorblax"}
+    assert "kvcache" in search_keys("kv caches")  # plural folding
+    assert "kvcache" in search_keys("what is a kv cache?")  # the question around the term
+    assert "kvcaches" in search_keys("kv cache")
+
+
+def test_what_a_name_already_names(small_index: SearchIndex) -> None:
+    assert [e.id for e in small_index.named_by("KV-Caches")] == ["kv-cache"]
+    assert small_index.named_by("kv caches", exactly=True) == []
+    assert [e.id for e in small_index.named_by("kv cache", exactly=True)] == ["kv-cache"]
+    assert {e.id for e in small_index.named_by("rag")} == {"rag", "rag-cloth"}
+    assert small_index.named_by("zorblax") == []
+    leads = small_index.leads_to("speculat")  # the start of a name
+    assert leads is not None
+    assert leads.id == "speculative-decoding"
+    assert small_index.leads_to("zorblax") is None
