@@ -25,6 +25,7 @@ test: $(BIN)/glossary-bot
 bench: $(BIN)/glossary-bot
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/search_bench.py
+	$(BIN)/python bench/alias_bench.py
 	$(BIN)/python bench/storage_bench.py
 	$(BIN)/python bench/load_test.py --users 50 --seconds 60
 

@@ -5,6 +5,7 @@ command keeps a limit of its own."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
@@ -22,25 +23,27 @@ class UserLimit:
         self.uses, self.seconds = uses, seconds
         self._users: dict[int, app_commands.Cooldown] = {}
 
-    def take(self, user_id: int) -> app_commands.Cooldown | None:
-        """Count one use; the user's cooldown if that is one too many (None: go ahead)."""
+    def take(self, user_id: int, at: datetime) -> app_commands.Cooldown | None:
+        """Count one use made at `at` (the interaction's or message's own time, as discord.py's
+        cooldowns do); the user's cooldown if that is one too many (None: go ahead)."""
         cooldown = self._users.get(user_id)
         if cooldown is None:
             if len(self._users) >= MAX_USERS:
-                self._forget_idle()
+                self._forget_idle(at.timestamp())
             cooldown = self._users[user_id] = app_commands.Cooldown(self.uses, self.seconds)
-        return cooldown if cooldown.update_rate_limit() is not None else None
+        return cooldown if cooldown.update_rate_limit(at.timestamp()) is not None else None
 
-    def _forget_idle(self) -> None:
+    def _forget_idle(self, now: float) -> None:
         for user_id, cooldown in list(self._users.items()):
-            if cooldown.get_tokens() >= cooldown.rate:
+            if cooldown.get_tokens(now) >= cooldown.rate:
                 del self._users[user_id]
 
 
 async def _within_lookup_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
-    cooldown = interaction.client.state.lookups.take(interaction.user.id)
+    at = interaction.created_at
+    cooldown = interaction.client.state.lookups.take(interaction.user.id, at)
     if cooldown is not None:
-        raise app_commands.CommandOnCooldown(cooldown, cooldown.get_retry_after())
+        raise app_commands.CommandOnCooldown(cooldown, cooldown.get_retry_after(at.timestamp()))
     return True
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.discord_app.alias_cache import AliasCache
+from bot.discord_app.alias_cache import CHECK_INTERVAL, AliasCache
 from bot.discord_app.cooldowns import UserLimit
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.search.index import SearchIndex
@@ -45,6 +45,7 @@ class BotState:
         cooldown: tuple[int, float] = (5, 10.0),
         *,
         read_timeout: float = READ_TIMEOUT,
+        alias_check_interval: float = CHECK_INTERVAL,
     ) -> None:
         self.glossary, self.index = self._indexed(glossary)
         self.store = store
@@ -52,7 +53,12 @@ class BotState:
         self.cooldown = cooldown  # per user: this many uses per this many seconds
         self.lookups = UserLimit(*cooldown)  # shared by /define, mentions and Explain terms
         self.read_timeout = read_timeout
-        self.aliases = AliasCache(lambda: self.store, lambda: self.index, read_timeout=read_timeout)
+        self.aliases = AliasCache(
+            lambda: self.store,
+            lambda: self.index,
+            read_timeout=read_timeout,
+            check_interval=alias_check_interval,
+        )
         self._popular: dict[int, tuple[float, list[str]]] = {}
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
         self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}

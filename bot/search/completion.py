@@ -49,15 +49,17 @@ class _Picker:
     def full(self) -> bool:
         return len(self.choices) >= self.limit
 
-    def add(self, position: int, via: str | None = None) -> None:
-        """Add an entry once; `via` is the other name the text matched, if any."""
+    def add(self, position: int, via: str | None = None, *, normalized: bool = False) -> None:
+        """Add an entry once; `via` is the other name the text matched, if any (`normalized`
+        already: a server's alias, spared normalising again on every keystroke)."""
         if self.full or position in self.seen:
             return
         entry = self.index.entries[position]
         if not entry.id or len(entry.id) > AUTOCOMPLETE_VALUE:
             return  # Discord would reject the whole answer
         self.seen.add(position)
-        self.choices.append(Choice(_label(entry.display_title or entry.id, via), entry.id))
+        label = _label(entry.display_title or entry.id, via, normalized=normalized)
+        self.choices.append(Choice(label, entry.id))
 
     def add_keys(self, positions: Sequence[int]) -> None:
         """Add the entries of name keys, popular ones first, then shorter names."""
@@ -104,11 +106,11 @@ def complete(
     aliases = heapq.nsmallest(limit, server.starting_with(key), key=lambda a: len(a.key))
     for alias in aliases:
         if alias.key == key:
-            picker.add(alias.entry, alias.text)
+            picker.add(alias.entry, alias.text, normalized=True)
     for hit in index.names.lookup(key):
         picker.add(hit.entry)
     for alias in aliases:
-        picker.add(alias.entry, alias.text)
+        picker.add(alias.entry, alias.text, normalized=True)
     picker.add_keys(index.names.with_prefix(key, SCAN))
     if not picker.full:
         picker.add_keys(index.names.with_word_prefix(key, SCAN))
@@ -135,12 +137,12 @@ def _add_typos(picker: _Picker, key: str) -> None:
             picker.add(hit.entry, None if hit.kind == _TITLE else names.written[position])
 
 
-def _label(title: str, via: str | None) -> str:
+def _label(title: str, via: str | None, *, normalized: bool = False) -> str:
     """ "KV Cache — key-value cache" when the text matched another name; fitted to 100 chars."""
     name = " ".join(title.split()) or "?"
     if via:
         via = " ".join(via.split())
-        if via and normalize(via) not in normalize(name):
+        if via and (via if normalized else normalize(via)) not in normalize(name):
             name = f"{name} — {via}"
     if len(name) > AUTOCOMPLETE_NAME:
         name = name[: AUTOCOMPLETE_NAME - 1].rstrip() + "…"

@@ -20,7 +20,7 @@ from bot.search.query import plural_variants, query_core
 @dataclass(frozen=True, slots=True)
 class ServerAlias:
     key: str  # compact, as names are keyed
-    text: str  # the stored (normalised) alias, shown beside the title it opens
+    text: str  # the alias, normalised, shown beside the title it opens
     entry: int  # position in the index's entries
 
 
@@ -32,16 +32,16 @@ class ServerAliases:
     def __init__(self, aliases: Mapping[str, str], positions: Mapping[str, int]) -> None:
         self.source = dict(aliases)  # normalised alias -> entry id, as read from the store
         self.positions = positions  # the index compiled against (a reload builds new ones)
-        compiled = [
-            ServerAlias(compact(alias), alias, positions[entry_id])
-            for alias, entry_id in aliases.items()
-            if entry_id in positions
-        ]
+        compiled = []
+        for alias, entry_id in aliases.items():
+            if entry_id in positions:
+                text = normalize(alias)
+                compiled.append(ServerAlias(compact(text), text, positions[entry_id]))
         compiled = [a for a in compiled if a.key]
         self.by_key: dict[str, int] = {a.key: a.entry for a in compiled}
         self._sorted = sorted(compiled, key=lambda a: a.key)
         self._sorted_keys = [a.key for a in self._sorted]
-        self.first_words = frozenset(compact(normalize(a.text).partition(" ")[0]) for a in compiled)
+        self.first_words = frozenset(compact(a.text.partition(" ")[0]) for a in compiled)
 
     def get(self, key: str) -> ServerAlias | None:
         at = bisect.bisect_left(self._sorted_keys, key)

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -96,7 +97,8 @@ StartBot = Callable[..., AbstractAsyncContextManager[GlossaryBot]]
 @pytest.fixture
 def start_bot(scene: Scene, glossary: Glossary) -> StartBot:
     """``async with start_bot(store) as bot``: a bot on ``store`` until the block ends (then
-    closed, store included, as on shutdown); ``glossary=`` serves another glossary."""
+    closed, store included, as on shutdown); ``glossary=`` serves another glossary, other keywords
+    go to ``BotState``."""
 
     @contextlib.asynccontextmanager
     async def start(
@@ -104,8 +106,9 @@ def start_bot(scene: Scene, glossary: Glossary) -> StartBot:
         *,
         glossary: Glossary = glossary,
         cooldown: tuple[int, float] = NO_COOLDOWN,
+        **state_options: Any,
     ) -> AsyncIterator[GlossaryBot]:
-        state = BotState(glossary, store, cooldown=cooldown)
+        state = BotState(glossary, store, cooldown=cooldown, **state_options)
         client = GlossaryBot(state, guild_ready_timeout=0.05)
         async with serve(client, scene.fake):
             await warm(client)

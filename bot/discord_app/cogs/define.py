@@ -95,7 +95,7 @@ class DefineCog(commands.Cog):
             return
         if message.guild is not None and not any(u.id == me.id for u in message.mentions):
             return
-        if self.state.lookups.take(message.author.id) is not None:
+        if self.state.lookups.take(message.author.id, message.created_at) is not None:
             return  # over the limit /define has too: nothing in public
         if not self.bot.admit():
             return

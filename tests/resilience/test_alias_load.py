@@ -1,0 +1,106 @@
+"""Aliases under `glossary-bot run` (issue 10, items 1 and 2): a server at its alias cap does
+not slow any other server down, and aliases changed by another process answer within 2 s."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from bot.storage import ALIAS_CAP, AliasImport, Store
+from tests.discord_app.helpers import define, embed_of
+
+from .botproc import ROOT, BotProcess
+from .conftest import Scene
+
+DEADLINE = 3.0  # Discord's: an interaction not acknowledged by then has failed
+CYRILLIC = "абвгдежзийклмнопрстуфхцчшщэюя"
+
+
+def long_aliases(guild_id: int, entry_ids: list[str], count: int) -> list[AliasImport]:
+    """`count` aliases of 100 Cyrillic characters, in words, spread over the entries."""
+    rng = random.Random(7)
+    aliases = []
+    for n in range(count):
+        words = ["".join(rng.choices(CYRILLIC, k=9)) for _ in range(10)]
+        text = " ".join(words)[:100].strip()
+        aliases.append(AliasImport(guild_id, text, text, entry_ids[n % len(entry_ids)]))
+    return aliases
+
+
+async def test_a_server_at_its_alias_cap_does_not_stall_another(
+    scene: Scene, tmp_path: Path
+) -> None:
+    fake = scene.fake
+    db = tmp_path / "bot.db"
+    store = await Store.open(db, flush_interval=None)
+    try:
+        entries = ["kv-cache", "rag", "lora-qlora", "fine-tuning", "speculative-decoding"]
+        results = await store.import_aliases(long_aliases(scene.guild.id, entries, ALIAS_CAP))
+        assert len(results) == ALIAS_CAP
+        assert len(await store.aliases(scene.guild.id)) == ALIAS_CAP
+    finally:
+        await store.close()
+
+    async with BotProcess(fake, db, cwd=tmp_path, COOLDOWN_USES="1000"):
+        # Users act without waiting for the bot to settle (each settle costs the bot one of
+        # its rate-limited gateway sends).
+        fake.settle_before_actions = False
+        # In A, everyone types at once; in B, people look terms up meanwhile.
+        typing = [
+            fake.autocomplete(
+                scene.alice, "define", {"term": "kv"}, focused="term", channel=scene.channel
+            )
+            for _ in range(120)
+        ]
+        lookups = [define(fake, scene.alice, "kv cache", scene.other_channel) for _ in range(30)]
+        handles = await asyncio.gather(*typing)
+        answered = await asyncio.gather(*lookups)
+        for handle, card in answered:
+            assert embed_of(card)["title"] == "KV Cache"
+            assert handle.response_latency is not None
+            assert handle.response_latency < DEADLINE
+        for handle in handles:
+            assert [c["value"] for c in await handle.choices()][:1] == ["kv-cache"]
+            assert handle.response_latency is not None
+            assert handle.response_latency < DEADLINE
+
+
+async def test_aliases_imported_by_another_process_answer_within_two_seconds(
+    scene: Scene, tmp_path: Path
+) -> None:
+    fake = scene.fake
+    db = tmp_path / "bot.db"
+    async with BotProcess(fake, db, cwd=tmp_path, COOLDOWN_USES="1000"):
+        _, before = await define(fake, scene.alice, "zorb lax", scene.channel)
+        assert before["content"].startswith("No entry for “zorb lax”")
+        imports = tmp_path / "aliases.json"
+        imports.write_text(
+            json.dumps([{"guild_id": scene.guild.id, "alias": "zorb lax", "entry_id": "rag"}])
+        )
+        importer = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "aliases",
+            "import",
+            str(imports),
+            "--db",
+            str(db),
+            cwd=tmp_path,
+            env={"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await importer.communicate()
+        assert importer.returncode == 0, (out, err)
+        imported = time.monotonic()
+        while True:  # ask again until it answers: each /define is a full round trip
+            _, card = await define(fake, scene.alice, "zorb lax", scene.channel)
+            if card["embeds"]:
+                break
+            assert time.monotonic() - imported < 2.0, "the imported alias was not seen in 2 s"
+        assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
