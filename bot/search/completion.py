@@ -11,20 +11,32 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from bot.glossary.keys import compact, normalize
+from bot.glossary.models import Entry
 from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
-from bot.search.names import NameKind
+from bot.search.fulltext import FullTextIndex
+from bot.search.names import NameKind, NameTable
 from bot.search.query import query_core
 from bot.search.results import Choice
 from bot.search.server_aliases import ServerAliases
 from bot.search.similarity import typing_similarity
 
-if TYPE_CHECKING:
-    from bot.search.index import SearchIndex
+
+class Completable(Protocol):
+    """What autocomplete reads of the search index (which calls it: no import back)."""
+
+    entries: tuple[Entry, ...]
+    positions: dict[str, int]
+    names: NameTable
+    fulltext: FullTextIndex
+    default_order: list[int]
+
+    def fuzzy_candidates(self, key: str, limit: int) -> list[int]: ...
+
 
 MAX_TEXT = 200
 SCAN = 300  # prefix keys looked at per tier: enough to fill 25 choices after de-duplication
@@ -34,7 +46,7 @@ _TITLE = int(NameKind.TITLE)  # enum attribute lookups are slow in a hot loop
 
 
 class _Picker:
-    def __init__(self, index: SearchIndex, limit: int, popular: Sequence[str]) -> None:
+    def __init__(self, index: Completable, limit: int, popular: Sequence[str]) -> None:
         self.index = index
         self.limit = limit
         self.choices: list[Choice] = []
@@ -81,7 +93,7 @@ class _Picker:
 
 
 def complete(
-    index: SearchIndex,
+    index: Completable,
     text: str,
     server: ServerAliases,
     popular: Sequence[str],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -62,3 +63,16 @@ async def define(
     """Run /define and return the handle and the message the user ends up seeing."""
     handle = await fake.slash(user, "define", {"term": term, **options}, channel=channel)
     return handle, await handle.final_message()
+
+
+async def define_until_card(
+    fake: FakeDiscord, user: FakeUser, term: str, channel: FakeChannel, *, within: float
+) -> JSON:
+    """/define again and again until it answers with a card, which must be within ``within``
+    seconds (each /define is a full round trip: no sleeping in between)."""
+    started = time.monotonic()
+    while True:
+        _, message = await define(fake, user, term, channel)
+        if message["embeds"]:
+            return message
+        assert time.monotonic() - started < within, f"no card for {term!r} in {within} s"

@@ -3,7 +3,6 @@ the database for aliases; a change made through another connection is seen at th
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 from bot.storage import AliasImport, Store
 
 from .conftest import Scene, StartBot
-from .helpers import define, embed_of
+from .helpers import define, define_until_card, embed_of
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, store: Store, *names: str) -> Counter[str]:
@@ -60,10 +59,5 @@ async def test_another_connections_change_is_seen_at_the_next_check(
             await other.import_aliases([AliasImport(scene.guild.id, "zorb lax", "zorb lax", "rag")])
         finally:
             await other.close()
-        imported = time.monotonic()
-        while True:  # ask again until it answers: each /define is a full round trip
-            _, card = await define(fake, scene.alice, "zorb lax", scene.channel)
-            if card["embeds"]:
-                break
-            assert time.monotonic() - imported < 2.0, "the imported alias was not seen in 2 s"
+        card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel, within=2.0)
         assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"

@@ -7,11 +7,10 @@ import asyncio
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 from bot.storage import ALIAS_CAP, AliasImport, Store
-from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.helpers import define, define_until_card, embed_of
 
 from .botproc import ROOT, BotProcess
 from .conftest import Scene
@@ -97,10 +96,5 @@ async def test_aliases_imported_by_another_process_answer_within_two_seconds(
         )
         out, err = await importer.communicate()
         assert importer.returncode == 0, (out, err)
-        imported = time.monotonic()
-        while True:  # ask again until it answers: each /define is a full round trip
-            _, card = await define(fake, scene.alice, "zorb lax", scene.channel)
-            if card["embeds"]:
-                break
-            assert time.monotonic() - imported < 2.0, "the imported alias was not seen in 2 s"
+        card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel, within=2.0)
         assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
