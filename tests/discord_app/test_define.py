@@ -157,7 +157,7 @@ async def test_user_text_echoed_back_is_escaped(scene: Scene, bot: GlossaryBot) 
 
 
 async def test_a_slow_database_defers_and_still_answers(
-    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     never = asyncio.Event()
 
@@ -165,14 +165,16 @@ async def test_a_slow_database_defers_and_still_answers(
         await never.wait()  # a database that does not answer
         return {}
 
-    monkeypatch.setattr(store, "aliases", hung)
-    bot.state.aliases.forget(scene.guild.id)
-    handle, message = await define(scene.fake, scene.alice, "kv cache", scene.channel)
-    assert (await handle.response())["type"] == 5  # acknowledged at once ...
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
-    assert embed_of(message)["title"] == "KV Cache"  # ... and answered without the aliases
-    assert not is_ephemeral(message)
+    # The bot's read timeout, shortened: the test waits for it, not for the default second.
+    async with start_bot(store, read_timeout=0.05) as bot:
+        monkeypatch.setattr(store, "aliases", hung)
+        bot.state.aliases.forget(scene.guild.id)
+        handle, message = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+        assert (await handle.response())["type"] == 5  # acknowledged at once ...
+        assert handle.response_latency is not None
+        assert handle.response_latency < 3
+        assert embed_of(message)["title"] == "KV Cache"  # ... and answered without the aliases
+        assert not is_ephemeral(message)
 
 
 async def test_the_per_user_cooldown_answers_politely(
