@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[GlossaryBot]
 
 ECHO_LIMIT = 100  # how much of the user's own text we repeat back
-PLACEHOLDER = 150
 
 
 def echo(text: str) -> str:
@@ -224,7 +223,7 @@ class PickSelect(Restorable[discord.ui.Select[Any]], template=rf"gb:pick:{OWNER}
         super().__init__(
             discord.ui.Select(
                 custom_id=f"gb:pick:{owner_id}",
-                placeholder=fit(placeholder, PLACEHOLDER),
+                placeholder=fit(placeholder, limits.SELECT_PLACEHOLDER),
                 options=options[: limits.SELECT_OPTIONS] or [discord.SelectOption(label="-")],
             ),
             row=row,
