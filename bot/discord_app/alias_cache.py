@@ -31,6 +31,7 @@ CHECK_INTERVAL = 1.0  # seconds between two reads of the alias version: changes 
 @dataclass
 class _Cached:
     version: int  # the alias version these were read at
+    index: SearchIndex  # the index they were compiled against (a glossary reload makes another)
     aliases: ServerAliases
 
 
@@ -63,8 +64,8 @@ class AliasCache:
         if store is None or scope == DM_SCOPE:
             return NO_ALIASES
         cached = self._servers.get(scope)
-        if cached is not None and cached.version == self._version:
-            return self._current(scope, cached)
+        if cached is not None and cached.version == self._version and cached.index is self._index():
+            return cached.aliases
         loading = self._loading.get(scope)
         if loading is None:
             # One read per server at a time, kept even if this request stops waiting for it.
@@ -73,12 +74,13 @@ class AliasCache:
             loading.add_done_callback(lambda _: self._loading.pop(scope, None))
         wait = self.read_timeout if cached is None else self.stale_wait
         try:
-            return self._current(scope, await asyncio.wait_for(asyncio.shield(loading), wait))
+            return (await asyncio.wait_for(asyncio.shield(loading), wait)).aliases
         except Exception:
             if cached is None:
                 log.warning("could not read aliases of %s; answering without them", scope)
                 return NO_ALIASES
-            return self._current(scope, cached)
+            # The aliases last read, meanwhile (compiled here if the glossary was reloaded).
+            return self._index().server_aliases(cached.aliases)
 
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
@@ -114,21 +116,14 @@ class AliasCache:
         return await asyncio.wait_for(store.alias_version(), self.read_timeout)
 
     async def _load(self, store: Store, scope: int) -> _Cached:
-        version = self._version
+        version, index = self._version, self._index()
         aliases = await store.aliases(scope)
         cached = self._servers.get(scope)
-        if cached is not None and cached.aliases.source == aliases:
+        if cached is not None and cached.index is index and cached.aliases.source == aliases:
             compiled = cached.aliases  # another server's change: nothing to compile here
         else:
             # Compiling normalises every alias (a tenth of a second for 1,000 long ones): off
             # the event loop, so other servers keep being answered meanwhile.
-            compiled = await asyncio.to_thread(self._index().server_aliases, aliases)
-        self._servers[scope] = fresh = _Cached(version, compiled)
+            compiled = await asyncio.to_thread(index.server_aliases, aliases)
+        self._servers[scope] = fresh = _Cached(version, index, compiled)
         return fresh
-
-    def _current(self, scope: int, cached: _Cached) -> ServerAliases:
-        """The cached aliases, compiled again if the glossary was reloaded since."""
-        compiled = self._index().server_aliases(cached.aliases)
-        if compiled is not cached.aliases:
-            cached.aliases = compiled
-        return compiled

@@ -61,3 +61,17 @@ async def test_another_connections_change_is_seen_at_the_next_check(
             await other.close()
         card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel, within=2.0)
         assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
+
+
+async def test_a_glossary_reload_recompiles_a_servers_aliases_for_the_new_index(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    await store.add_alias(scene.guild.id, "zorb lax", "zorb lax", "kv-cache", actor_id=1)
+    async with start_bot(store) as bot:
+        before = await bot.state.aliases.get(scene.guild.id)
+        assert bot.state.reload().startswith("reloaded")
+        after = await bot.state.aliases.get(scene.guild.id)
+        assert after is not before
+        assert after.positions is bot.state.index.positions
+        _, card = await define(scene.fake, scene.alice, "zorb lax", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"
