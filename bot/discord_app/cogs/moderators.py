@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[GlossaryBot]
 
 T = TypeVar("T")
-MANAGE_SERVER = discord.Permissions(manage_guild=True)
-GUILD_ONLY = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
 SERVER_ONLY = "This command works only in a server."
 STORAGE_DOWN = (
     "The database cannot be written right now, so nothing was changed. Please try again later."
