@@ -1,1 +1,13 @@
-"""Discord is an adapter at the edge: commands, buttons and mentions over search and cards."""
+"""Discord is an adapter at the edge: commands, buttons and mentions over search and cards.
+
+- `app`: the bot (`commands.Bot`); loads the cogs in `setup_hook`, drains work on stopping.
+- `cogs/`: one cog per command family, each given the bot's state, registered in
+  `cogs.add_cogs` only: `define` (/define, its autocomplete, mentions), `explain` ("Explain
+  terms"), `about` (/glossary about), `aliases` (/alias), `stats` (/stats and its miss -> alias
+  menu); `moderators` holds what the last two share.
+- `replies`: `reply_for` turns a search result into the message to send, and the card's buttons
+  and menus (dynamic items, rebuilt from their custom ids by `items.Restorable`) call it back.
+- `state`: what the running bot knows (glossary, index, store, counts); `alias_cache`: each
+  server's compiled aliases, keyed on the store's alias version; `cooldowns`: per-user limits.
+- `errors`, `logs`, `health`, `runner`, `cli`: answering errors, logging, heartbeat, process.
+"""
