@@ -35,24 +35,8 @@ def check_entries(
             local_id = _entry.sources[0].local_id
             problems.append(Problem("error", _file, message, local_id, lines.get(_entry.id)))
 
-        if not entry.title.strip():
-            report("empty title")
-        if not entry.definition.strip():
-            report("empty definition")
-        if not entry.category:
-            report("no category (give it one; for a verbatim file, in its curation overlay)")
-        elif entry.category not in CATEGORIES:
-            report(f"unknown category {entry.category!r} (one of: {', '.join(CATEGORIES)})")
-        if len(entry.display_title) > limits.EMBED_TITLE:
-            report(f"title longer than {limits.EMBED_TITLE} characters")
-        if len(entry.definition) > limits.EMBED_DESCRIPTION:
-            report(f"definition longer than {limits.EMBED_DESCRIPTION} characters")
-        for field, limit in FIELD_LIMITS.items():
-            value = getattr(entry, field)
-            if value and len(value) > limit:
-                report(f"{field} longer than {limit} characters ({len(value)})")
-        if entry.reference and not _is_web_url(entry.reference):
-            report(f"bad reference URL {entry.reference!r}")
+        for _field, message in entry_problems(entry):
+            report(message)
         for target in entry.related:
             if target not in ids:
                 report(f"related id {target!r} names no entry")
@@ -67,6 +51,37 @@ def check_entries(
                     f"name {name!r} is claimed by two entries: {other.id!r} "
                     f"({files.get(other.sources[0].source)}) and {entry.id!r}"
                 )
+    return problems
+
+
+def entry_problems(entry: Entry) -> list[tuple[str, str]]:
+    """The checks one entry passes on its own, as (field, message): `check`'s rules, which server
+    terms share. The field is the Entry field at fault ("names" for title, acronym and aliases)."""
+    problems: list[tuple[str, str]] = []
+    if not entry.title.strip():
+        problems.append(("title", "empty title"))
+    if not entry.definition.strip():
+        problems.append(("definition", "empty definition"))
+    if not entry.category:
+        problems.append(
+            ("category", "no category (give it one; for a verbatim file, in its curation overlay)")
+        )
+    elif entry.category not in CATEGORIES:
+        problems.append(
+            ("category", f"unknown category {entry.category!r} (one of: {', '.join(CATEGORIES)})")
+        )
+    if len(entry.display_title) > limits.EMBED_TITLE:
+        problems.append(("title", f"title longer than {limits.EMBED_TITLE} characters"))
+    if len(entry.definition) > limits.EMBED_DESCRIPTION:
+        problems.append(
+            ("definition", f"definition longer than {limits.EMBED_DESCRIPTION} characters")
+        )
+    for field, limit in FIELD_LIMITS.items():
+        value = getattr(entry, field)
+        if value and len(value) > limit:
+            problems.append((field, f"{field} longer than {limit} characters ({len(value)})"))
+    if entry.reference and not _is_web_url(entry.reference):
+        problems.append(("reference", f"bad reference URL {entry.reference!r}"))
     return problems
 
 

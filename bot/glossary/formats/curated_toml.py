@@ -68,12 +68,19 @@ def read_curated_toml(path: Path, source: str, problems: list[Problem]) -> list[
     if loaded is None:
         return []
     data, text = loaded
+    return curated_entries(data, text, path.name, source, problems)
+
+
+def curated_entries(
+    data: dict[str, Any], text: str, name: str, source: str, problems: list[Problem]
+) -> list[RawEntry]:
+    """The entries of a curated TOML file already parsed (`data`) from `text`, named `name`."""
     unknown = set(data) - {"entries"}
     if unknown:
-        problems.append(Problem("error", path.name, f"unknown top-level keys: {sorted(unknown)}"))
+        problems.append(Problem("error", name, f"unknown top-level keys: {sorted(unknown)}"))
     items = data.get("entries", [])
     if not isinstance(items, list):
-        problems.append(Problem("error", path.name, "`entries` must be an array of tables"))
+        problems.append(Problem("error", name, "`entries` must be an array of tables"))
         return []
 
     line_of = LineFinder(text, r'\s*id\s*=\s*"([^"]*)"')
@@ -86,12 +93,12 @@ def read_curated_toml(path: Path, source: str, problems: list[Problem]) -> list[
             curated = CuratedEntry.model_validate(item)
         except ValidationError as exc:
             for msg in describe_validation_error(exc):
-                problems.append(Problem("error", path.name, msg, entry=entry_name, line=line))
+                problems.append(Problem("error", name, msg, entry=entry_name, line=line))
             continue
         entries.append(
             RawEntry(
                 source=source,
-                file=path.name,
+                file=name,
                 local_id=curated.id,
                 id=curated.id,
                 title=curated.title,

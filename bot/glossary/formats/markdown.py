@@ -20,13 +20,17 @@ _SEE_ALSO = re.compile(r"\bSee ([A-Z][\w.\- ]*?)\.(?:\s|$)")
 
 
 def read_markdown(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
-    name = path.name
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", name, f"cannot read the file: {exc}"))
+        problems.append(Problem("error", path.name, f"cannot read the file: {exc}"))
         return []
+    return parse_markdown(text, path.name, source, problems)
 
+
+def parse_markdown(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
+    """The entries of a Markdown glossary's text; `name` names it in problems."""
+    lines = text.splitlines()
     headings = [i for i, line in enumerate(lines) if line.rstrip().endswith(HEADING_MARK)]
     if not headings:
         problems.append(Problem("error", name, f"no headings (lines ending in {HEADING_MARK})"))

@@ -47,13 +47,18 @@ class TopicsHeader(BaseModel):
 
 
 def read_topics_json(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
-    name = path.name
     try:
         text = path.read_text(encoding="utf-8")
-        data = json.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", name, f"cannot read the file: {exc}"))
+        problems.append(Problem("error", path.name, f"cannot read the file: {exc}"))
         return []
+    return parse_topics_json(text, path.name, source, problems)
+
+
+def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
+    """The entries of a topics JSON text; `name` names it in problems."""
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         problems.append(Problem("error", name, f"not valid JSON: {exc.msg}", line=exc.lineno))
         return []

@@ -1,0 +1,241 @@
+"""A server's terms in and out as files: any format the bundled data uses in, curated TOML out.
+
+`parse_import(data, filename, bundled)` reads curated TOML, the topics JSON or the Markdown
+glossary (told by content, else by extension) with the bundled data's own readers, then checks
+every record with `server_terms`' rules: it returns the terms and every problem, each with its
+entry and line where the format tells; applying all or nothing is the caller's. `export_toml`
+writes curated TOML that `parse_import` reads back to the same terms.
+
+Hostile files are refused before they cost much: by size before decoding, binary or invalid
+UTF-8 before parsing, TOML key paths and JSON/TOML nesting too deep to parse quickly, and more
+records than a server may hold before checking them.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Sequence
+from typing import Literal
+
+from bot.glossary.formats.curated_toml import curated_entries
+from bot.glossary.formats.markdown import HEADING_MARK, parse_markdown
+from bot.glossary.formats.raw import RawEntry
+from bot.glossary.formats.topics_json import parse_topics_json
+from bot.glossary.models import Glossary
+from bot.glossary.problems import Problem
+from bot.glossary.server_terms import (
+    FIELD_LABELS,
+    MAX_TERMS,
+    Candidate,
+    ServerTerm,
+    TermProblem,
+    check_candidates,
+)
+
+MAX_IMPORT_BYTES = 1024 * 1024
+# tomllib takes time quadratic in the length of a dotted key ([a.a.a...]: 35 s for 200 KB).
+MAX_KEY_PARTS = 16
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')[ \t]*\.[ \t]*"""
+_LONG_KEY = re.compile(rf"^[ \t]*\[{{0,2}}[ \t]*(?:{_KEY_PART}){{{MAX_KEY_PARTS}}}", re.MULTILINE)
+ImportFormat = Literal["curated-toml", "topics-json", "markdown"]
+_BY_SUFFIX: dict[str, ImportFormat] = {
+    "toml": "curated-toml",
+    "json": "topics-json",
+    "md": "markdown",
+    "markdown": "markdown",
+    "txt": "markdown",
+}
+# Record fields a server term has no place for: said, not silently dropped.
+_NOT_KEPT = {"match_terms": "match terms", "match_exclusions": "not_in", "note": "note"}
+_TERM_FIELDS = (
+    "title",
+    "definition",
+    "category",
+    "acronym",
+    "aliases",
+    "summary",
+    "boundary",
+    "importance",
+    "plain",
+    "keywords",
+    "reference",
+)
+
+
+def parse_import(
+    data: bytes,
+    filename: str,
+    bundled: Glossary,
+    *,
+    default_category: str | None = None,
+    max_terms: int = MAX_TERMS,
+    max_bytes: int = MAX_IMPORT_BYTES,
+) -> tuple[list[ServerTerm], list[TermProblem]]:
+    """The file's terms and every problem found (errors and warnings).
+
+    The terms are checked as a whole set against the bundled glossary, as the server's terms
+    would be after the import replaced them. `default_category` is given to records without
+    one (the Markdown glossary has no categories).
+    """
+    if len(data) > max_bytes:
+        return [], [_file_problem(f"the file is {_size(len(data))}; at most {_size(max_bytes)}.")]
+    text, refusal = _decode(data)
+    if refusal:
+        return [], [_file_problem(refusal)]
+    fmt = detect_format(text, filename)
+    if fmt is None:
+        return [], [
+            _file_problem(
+                "not a glossary file: expected curated TOML ([[entries]]), the topics JSON, "
+                f"or the Markdown glossary (headings ending in {HEADING_MARK})."
+            )
+        ]
+    file_problems: list[Problem] = []
+    raws = _read(fmt, text, filename, file_problems)
+    problems = [_from_glossary_problem(p) for p in file_problems]
+    if len(raws) > max_terms:
+        problems.append(
+            _file_problem(f"{len(raws):,} entries; a server can have at most {max_terms:,} terms.")
+        )
+        return [], problems
+    candidates = []
+    seen_ids: dict[str, int | None] = {}
+    for raw in raws:
+        if raw.id in seen_ids:
+            problems.append(
+                TermProblem(
+                    "id", f"a second entry with id {raw.id!r} in the file", raw.title, raw.line
+                )
+            )
+            continue
+        seen_ids[raw.id] = raw.line
+        candidates.append(_candidate(raw, fmt, problems))
+    terms, term_problems = check_candidates(
+        candidates, bundled, (), default_category=default_category
+    )
+    return terms, problems + term_problems
+
+
+def _file_problem(message: str) -> TermProblem:
+    return TermProblem("file", message)
+
+
+def _size(size: int) -> str:
+    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
+
+
+def _decode(data: bytes) -> tuple[str, str | None]:
+    if b"\x00" in data:
+        return "", "this is a binary file, not a text glossary file."
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return "", f"not UTF-8 text (a byte that is not UTF-8 at position {exc.start:,})."
+    return text.removeprefix("\ufeff").replace("\r\n", "\n"), None
+
+
+def detect_format(text: str, filename: str) -> ImportFormat | None:
+    """By content where it is unmistakable, else by the file name's extension."""
+    head = text.lstrip()
+    if head.startswith("{"):
+        return "topics-json"
+    if re.search(r"^[ \t]*\[\[[ \t]*entries[ \t]*\]\]", text, re.MULTILINE):
+        return "curated-toml"
+    if any(line.rstrip().endswith(HEADING_MARK) for line in text.splitlines()):
+        return "markdown"
+    suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    return _BY_SUFFIX.get(suffix)
+
+
+def _read(fmt: ImportFormat, text: str, name: str, problems: list[Problem]) -> list[RawEntry]:
+    if fmt == "markdown":
+        return parse_markdown(text, name, "import", problems)
+    try:
+        if fmt == "topics-json":
+            return parse_topics_json(text, name, "import", problems)
+        if _LONG_KEY.search(text):
+            problems.append(
+                Problem("error", name, f"a key path of more than {MAX_KEY_PARTS} parts")
+            )
+            return []
+        data = tomllib.loads(text)
+    except RecursionError:
+        problems.append(Problem("error", name, "nested too deeply to read"))
+        return []
+    except tomllib.TOMLDecodeError as exc:
+        problems.append(Problem("error", name, f"not valid TOML: {exc}"))
+        return []
+    return curated_entries(data, text, name, "import", problems)
+
+
+def _from_glossary_problem(problem: Problem) -> TermProblem:
+    """A reader's problem ("definition: missing required field") as the moderator's."""
+    field, sep, rest = problem.message.partition(": ")
+    if sep and field in FIELD_LABELS:
+        return TermProblem(field, rest, problem.entry, problem.line, problem.severity)
+    return TermProblem("file", problem.message, problem.entry, problem.line, problem.severity)
+
+
+def _candidate(raw: RawEntry, fmt: ImportFormat, problems: list[TermProblem]) -> Candidate:
+    for attribute, label in _NOT_KEPT.items():
+        if getattr(raw, attribute):
+            problems.append(
+                TermProblem(
+                    "file",
+                    f"{label} is not kept: a server term has no place for it",
+                    raw.title,
+                    raw.line,
+                    "warning",
+                )
+            )
+    fields: dict[str, object] = {name: getattr(raw, name) for name in _TERM_FIELDS}
+    return Candidate(
+        fields=fields,
+        related=[*raw.related, *raw.see_also],
+        label=raw.title or raw.id,
+        line=raw.line,
+        # A Markdown heading's id is a slug of its title: let the term's own rules derive it.
+        preferred_id=raw.id if fmt != "markdown" else None,
+    )
+
+
+_TOML_ESCAPES = {
+    **{code: f"\\u{code:04X}" for code in [*range(0x20), 0x7F]},
+    ord("\b"): "\\b",
+    ord("\t"): "\\t",
+    ord("\n"): "\\n",
+    ord("\f"): "\\f",
+    ord("\r"): "\\r",
+    ord('"'): '\\"',
+    ord("\\"): "\\\\",
+}
+
+
+def _toml_string(text: str) -> str:
+    return '"' + text.translate(_TOML_ESCAPES) + '"'
+
+
+def export_toml(terms: Sequence[ServerTerm]) -> str:
+    """The terms as curated TOML (the bundled data's format), which `parse_import` reads back
+    to the same terms. Related terms are written as ids."""
+    out = [
+        "# A server's glossary terms, exported by Glossary Bot: curated TOML, the format of the",
+        "# bundled data. Edit and import with /term import (README: Server glossaries).",
+    ]
+    for term in terms:
+        out += ["", "[[entries]]"]
+        for name, value in term.model_dump().items():
+            if value is None or value == ():
+                continue
+            if isinstance(value, tuple):
+                items = ", ".join(_toml_string(str(v)) for v in value)
+                out.append(f"{name} = [{items}]")
+            else:
+                out.append(f"{name} = {_toml_string(str(value))}")
+    return "\n".join(out) + "\n"
+
+
+def export_bytes(terms: Sequence[ServerTerm]) -> bytes:
+    """`export_toml` as the attachment's bytes."""
+    return export_toml(terms).encode("utf-8")

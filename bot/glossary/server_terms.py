@@ -1,0 +1,611 @@
+"""Each server's own glossary terms: the model, its validation, caps, and the cards they make.
+
+Data layer only (no Discord, no database). The Discord commands and storage call:
+
+- `check_draft(draft, bundled, others, editing=...)` -> `TermCheck(term, problems)`: a moderator's
+  modal (`TermDraft`) made into a `ServerTerm`, or every problem at once, each naming its field.
+- `check_caps(terms)`: the per-server caps on the set a write would leave.
+- `overlay_target(term, bundled)`: the bundled entry a term is the server's wording of, if any.
+- `server_glossary(bundled, terms)`: the bundled glossary with the server's terms in it, one card
+  per concept: an overlaying term leads its card and the bundled wording stays as another source.
+- `referrers(terms, id)` / `dangling_after_removal(terms, id, bundled)`: who points at a term.
+
+The rules are `glossary-bot check`'s (`check.entry_problems`), plus the name rules moderators'
+aliases follow (`name_rules`), plus what a set of server terms needs: no two terms share a name
+(names meet on `keys.compact`, as search meets them), related terms resolve, the caps hold.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot import limits
+from bot.glossary.check import entry_problems
+from bot.glossary.keys import compact
+from bot.glossary.merge import _unique, _unique_folded
+from bot.glossary.models import CATEGORIES, Entry, Frozen, Glossary, SourceInfo, SourceText
+from bot.glossary.name_rules import name_refusal
+from bot.glossary.slug import SLUG_PATTERN, slugify
+
+MAX_TERMS = 2000  # per server; settings may pass another cap
+MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
+MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
+SERVER_SOURCE_KEY = "server"
+SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="server's glossary", file="(server)")
+
+# The words a moderator sees for each field (the modal's labels).
+FIELD_LABELS: Mapping[str, str] = {
+    "title": "Title",
+    "definition": "Definition",
+    "boundary": "What it is not",
+    "aliases": "Other names",
+    "related": "Related terms",
+    "category": "Category",
+    "acronym": "Acronym",
+    "summary": "Summary",
+    "importance": "Why it matters",
+    "plain": "In plain words",
+    "keywords": "Keywords",
+    "reference": "Reference",
+    "id": "Id",
+    "file": "File",
+    "terms": "Terms",
+}
+_LIST_SEPARATORS = re.compile(r"[,\n]")
+
+
+@dataclass(frozen=True)
+class TermProblem:
+    """One thing wrong with a term or a file, said for the moderator who wrote it."""
+
+    field: str  # a key of FIELD_LABELS
+    message: str
+    term: str | None = None  # the term's title, or its label in an imported file
+    line: int | None = None  # in an imported file, where its format tells
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, " if self.line else ""
+        what = f"“{self.term}”, " if self.term else ""
+        return f"{where}{what}{FIELD_LABELS.get(self.field, self.field)}: {self.message}"
+
+
+class ServerTerm(Frozen):
+    """One server's own term, as stored. `related` holds ids of server terms or bundled entries."""
+
+    id: str
+    title: str
+    definition: str
+    category: str
+    acronym: str | None = None
+    aliases: tuple[str, ...] = ()
+    summary: str | None = None
+    boundary: str | None = None
+    importance: str | None = None
+    plain: str | None = None
+    keywords: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()
+    reference: str | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        extra = (self.acronym,) if self.acronym else ()
+        return (self.title, *extra, *self.aliases)
+
+
+@dataclass(frozen=True)
+class TermDraft:
+    """What a moderator typed: the modal's five fields and the command's options.
+
+    `other_names` and `related` are comma- or newline-separated; related terms are named by
+    title, other name or id, of this server's terms or of the bundled glossary.
+    """
+
+    title: str
+    definition: str
+    boundary: str = ""
+    other_names: str = ""
+    related: str = ""
+    category: str | None = None
+    acronym: str | None = None
+    summary: str | None = None
+
+    @classmethod
+    def of(cls, term: ServerTerm, glossary: Glossary) -> TermDraft:
+        """The draft that fills `/term edit`'s modal; related terms by title where known."""
+        related = [glossary[r].title if r in glossary else r for r in term.related]
+        return cls(
+            title=term.title,
+            definition=term.definition,
+            boundary=term.boundary or "",
+            other_names=", ".join(term.aliases),
+            related=", ".join(related),
+            category=term.category,
+            acronym=term.acronym,
+            summary=term.summary,
+        )
+
+
+@dataclass(frozen=True)
+class TermCheck:
+    """A checked draft: the term when there is no error, and every problem found."""
+
+    term: ServerTerm | None
+    problems: list[TermProblem]
+
+
+@dataclass
+class Candidate:
+    """A term before ids and related terms are settled: from a modal or from a file's record."""
+
+    fields: dict[str, object]  # ServerTerm fields except id and related
+    related: list[str]  # names or ids as written
+    label: str  # how problems name it
+    line: int | None = None
+    preferred_id: str | None = None  # an edited term's id, or the id a file gives it
+
+
+def check_draft(
+    draft: TermDraft,
+    bundled: Glossary,
+    others: Sequence[ServerTerm],
+    *,
+    editing: str | None = None,
+) -> TermCheck:
+    """Check a moderator's draft against the bundled glossary and the server's other terms.
+
+    `editing` is the id of the term being edited (left out of `others` if present there); the
+    term keeps that id unless it stops being the server's wording of the bundled entry whose id
+    it had. Caps are separate: `check_caps` on the set the write would leave.
+    """
+    rest = [t for t in others if t.id != editing]
+    candidate = Candidate(
+        fields={
+            "title": draft.title,
+            "definition": draft.definition,
+            "boundary": draft.boundary,
+            "aliases": split_list(draft.other_names),
+            "category": draft.category,
+            "acronym": draft.acronym,
+            "summary": draft.summary,
+        },
+        related=split_list(draft.related),
+        label=draft.title.strip(),
+        preferred_id=editing,
+    )
+    terms, problems = check_candidates([candidate], bundled, rest)
+    return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
+
+
+def split_list(text: str) -> list[str]:
+    """ "a, b\nc" -> ["a", "b", "c"]."""
+    return [part.strip() for part in _LIST_SEPARATORS.split(text) if part.strip()]
+
+
+def check_candidates(
+    candidates: Sequence[Candidate],
+    bundled: Glossary,
+    others: Sequence[ServerTerm],
+    *,
+    default_category: str | None = None,
+) -> tuple[list[ServerTerm], list[TermProblem]]:
+    """The candidates as terms, and every problem: each alone, then as a set with `others`.
+
+    Terms come back only for candidates without errors of their own; a related term naming a
+    refused candidate is not reported as dangling.
+    """
+    problems: list[TermProblem] = []
+    owners = _NameOwners(bundled, others)
+    ids = {t.id for t in others}  # the ids taken, as candidates get theirs
+    settled: list[tuple[Candidate, dict[str, object], Entry | None]] = []
+    for candidate in candidates:
+        report = _Reporter(problems, candidate)
+        fields = _clean(candidate.fields)
+        target = _check_names(fields, owners, report)
+        _fill_category(fields, target, default_category, report)
+        _check_like_bundled(fields, report)
+        term_id = _assign_id(candidate.preferred_id, fields, target, bundled, ids)
+        ids.add(term_id)
+        owners.claim(term_id, fields, target, report)
+        fields["id"] = term_id
+        if not report.failed:
+            settled.append((candidate, fields, target))
+
+    terms = []
+    for candidate, fields, target in settled:
+        report = _Reporter(problems, candidate)
+        own = {str(fields["id"])} | ({target.id} if target else set())
+        related = _resolve_related(candidate.related, owners, own, report)
+        if not report.failed:
+            terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
+    return terms, problems
+
+
+def _errors(problems: Iterable[TermProblem]) -> list[TermProblem]:
+    return [p for p in problems if p.severity == "error"]
+
+
+@dataclass
+class _Reporter:
+    problems: list[TermProblem]
+    candidate: Candidate
+    failed: bool = False
+
+    def __call__(self, field: str, message: str) -> None:
+        self.failed = True
+        c = self.candidate
+        self.problems.append(TermProblem(field, message, c.label or None, c.line))
+
+
+def _clean(fields: Mapping[str, object]) -> dict[str, object]:
+    """Text stripped, empty optional fields None, names deduplicated as search would see them."""
+    out: dict[str, object] = {}
+    for name, value in fields.items():
+        if isinstance(value, str):
+            out[name] = value.strip() or (None if name not in {"title", "definition"} else "")
+        elif isinstance(value, (list, tuple)):
+            out[name] = tuple(_unique(str(v).strip() for v in value if str(v).strip()))
+        else:
+            out[name] = value
+    names = {compact(str(out.get("title") or "")), compact(str(out.get("acronym") or ""))}
+    aliases = _unique_folded(str(a) for a in _as_tuple(out.get("aliases")))
+    out["aliases"] = tuple(a for a in aliases if compact(a) not in names)
+    return out
+
+
+def _as_tuple(value: object) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else ()
+
+
+def _names(fields: Mapping[str, object]) -> Iterator[tuple[str, str]]:
+    """(field, name) for the title, the acronym and each other name."""
+    for key in ("title", "acronym"):
+        value = fields.get(key)
+        if isinstance(value, str) and value:
+            yield key, value
+    for alias in _as_tuple(fields.get("aliases")):
+        yield "aliases", alias
+
+
+class _NameOwners:
+    """Who holds each name key: bundled entries and the server's terms (the set being built)."""
+
+    def __init__(self, bundled: Glossary, others: Sequence[ServerTerm]) -> None:
+        self.bundled = bundled
+        self.bundled_names = _bundled_names(bundled)
+        self.server: dict[str, tuple[str, str]] = {}  # key -> (term id, title)
+        self.ids: set[str] = set()
+        self.wordings: dict[str, tuple[str, str]] = {}  # bundled id -> (term id, title)
+        for term in others:
+            self.ids.add(term.id)
+            for name in term.names:
+                self.server.setdefault(compact(name), (term.id, term.title))
+            target = overlay_target(term, bundled)
+            if target is not None:
+                self.wordings.setdefault(target.id, (term.id, term.title))
+
+    def claim(
+        self,
+        term_id: str,
+        fields: Mapping[str, object],
+        target: Entry | None,
+        report: _Reporter,
+    ) -> None:
+        """Take the term's names (and its bundled entry), reporting any another term holds."""
+        self.ids.add(term_id)
+        title = str(fields.get("title"))
+        if target is not None:
+            holder = self.wordings.setdefault(target.id, (term_id, title))
+            if holder[0] != term_id:
+                report(
+                    "title",
+                    f"this server already words the bundled entry “{target.title}” in the "
+                    f"term “{holder[1]}”: edit that one instead.",
+                )
+        for field_name, name in _names(fields):
+            key = compact(name)
+            held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
+            if key and held[0] != term_id:
+                report(field_name, f"“{name}” is already a name of this server's term “{held[1]}”.")
+
+    def resolve(self, text: str) -> str | None:
+        """The id a related term's name or id points at: a server term's first."""
+        key = compact(text)
+        if text in self.bundled or text in self.ids:
+            return text
+        if key in self.server:
+            return self.server[key][0]
+        owner = self.bundled_names.get(key)
+        return owner.id if owner else None
+
+
+@functools.lru_cache(maxsize=4)
+def _bundled_names(bundled: Glossary) -> dict[str, Entry]:
+    owners: dict[str, Entry] = {}
+    for entry in bundled:
+        for name in entry.names:
+            owners.setdefault(compact(name), entry)
+    return owners
+
+
+def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Reporter) -> Entry | None:
+    """Refuse unsafe names; return the bundled entry the names are of (at most one may be)."""
+    target: Entry | None = None
+    for field_name, name in _names(fields):
+        refusal = name_refusal(name, "A name")
+        if refusal:
+            report(field_name, f"“{name}”: {refusal}")
+            continue
+        if not compact(name):
+            report(field_name, f"“{name}” is empty once punctuation and spacing are removed.")
+            continue
+        if field_name != "title" and len(name) > MAX_NAME_LENGTH:
+            report(field_name, f"“{name[:40]}…” is longer than {MAX_NAME_LENGTH} characters.")
+        owner = owners.bundled_names.get(compact(name))
+        if owner is None:
+            continue
+        if target is None:
+            target = owner
+        elif owner.id != target.id:
+            report(
+                field_name,
+                f"“{name}” is the bundled glossary's name for “{owner.title}”, but this term "
+                f"is already this server's wording of “{target.title}”: one concept per term.",
+            )
+    return target
+
+
+def _fill_category(
+    fields: dict[str, object], target: Entry | None, default: str | None, report: _Reporter
+) -> None:
+    """A category as typed is matched without case; none given: the overlaid entry's, or the
+    default (an import's option), else check's "no category" problem."""
+    given = fields.get("category")
+    if isinstance(given, str):
+        fields["category"] = next(
+            (c for c in CATEGORIES if c.casefold() == given.casefold()), given
+        )
+    elif target is not None:
+        fields["category"] = target.category
+    elif default:
+        fields["category"] = default
+    else:
+        report("category", f"choose a category (one of: {', '.join(CATEGORIES)})")
+        fields["category"] = CATEGORIES[0]  # the other checks still run
+
+
+def _check_like_bundled(fields: Mapping[str, object], report: _Reporter) -> None:
+    """`glossary-bot check`'s rules on one entry, on the entry this term would be."""
+    probe = _entry_of(fields, "probe", ())
+    for field_name, message in entry_problems(probe):
+        report(field_name, message)
+
+
+def _assign_id(
+    preferred: str | None,
+    fields: Mapping[str, object],
+    target: Entry | None,
+    bundled: Glossary,
+    taken: set[str],
+) -> str:
+    """A stable slug: an edited term keeps its id; a term that is the server's wording of a
+    bundled entry gets that entry's id when it is free. No id of a bundled entry it is not."""
+
+    def usable(candidate: str | None) -> bool:
+        return (
+            bool(candidate)
+            and SLUG_PATTERN.fullmatch(candidate or "") is not None
+            and candidate not in taken
+            and (candidate not in bundled or (target is not None and candidate == target.id))
+        )
+
+    for choice in (preferred, target.id if target else None):
+        if choice and usable(choice):
+            return choice
+    title = str(fields.get("title") or "")
+    base = slugify(title) or "term-" + hashlib.sha256(compact(title).encode()).hexdigest()[:8]
+    if usable(base):
+        return base
+    n = 2
+    while not usable(f"{base}-{n}"):
+        n += 1
+    return f"{base}-{n}"
+
+
+def _resolve_related(
+    names: Sequence[str], owners: _NameOwners, own: set[str], report: _Reporter
+) -> list[str]:
+    resolved: list[str] = []
+    missing: list[str] = []
+    for name in names:
+        target = owners.resolve(name)
+        if target is None:
+            missing.append(name)
+        elif target in own:
+            report("related", f"“{name}” is this term itself.")
+        elif target not in resolved:
+            resolved.append(target)
+    if missing:
+        listed = ", ".join(f"“{m}”" for m in missing)
+        report("related", f"no term of this server or the bundled glossary is called {listed}.")
+    return resolved
+
+
+def text_size(term: ServerTerm) -> int:
+    """The UTF-8 bytes of a term's text, as the per-server text cap counts them."""
+    total = 0
+    for value in term.model_dump().values():
+        parts = value if isinstance(value, (list, tuple)) else (value,)
+        total += sum(len(p.encode("utf-8", "surrogatepass")) for p in parts if isinstance(p, str))
+    return total
+
+
+def check_caps(
+    terms: Sequence[ServerTerm],
+    *,
+    max_terms: int = MAX_TERMS,
+    max_text_bytes: int = MAX_TEXT_BYTES,
+) -> list[TermProblem]:
+    """Problems if the set of terms a write would leave is over a cap (check before writing)."""
+    problems = []
+    if len(terms) > max_terms:
+        problems.append(
+            TermProblem("terms", f"a server can have at most {max_terms:,} terms ({len(terms):,}).")
+        )
+    size = sum(text_size(t) for t in terms)
+    if size > max_text_bytes:
+        problems.append(
+            TermProblem(
+                "terms",
+                f"a server's terms can hold at most {_mib(max_text_bytes)} of text "
+                f"({_mib(size)} with this change).",
+            )
+        )
+    return problems
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:.2f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
+
+
+def overlay_target(term: ServerTerm, bundled: Glossary) -> Entry | None:
+    """The bundled entry `term` is the server's wording of: the first of its names (title,
+    acronym, other names) that is a bundled entry's name or alias. Validation keeps a term to
+    one such entry."""
+    names = _bundled_names(bundled)
+    for name in term.names:
+        owner = names.get(compact(name))
+        if owner is not None:
+            return owner
+    return None
+
+
+def referrers(terms: Iterable[ServerTerm], term_id: str) -> list[ServerTerm]:
+    """The terms whose related terms name `term_id`."""
+    return [t for t in terms if term_id in t.related]
+
+
+def dangling_after_removal(
+    terms: Sequence[ServerTerm], term_id: str, bundled: Glossary
+) -> list[ServerTerm]:
+    """The terms a removal of `term_id` would leave pointing at nothing (a term with a bundled
+    entry's id leaves that entry behind, so nothing dangles)."""
+    if term_id in bundled:
+        return []
+    return [t for t in referrers(terms, term_id) if t.id != term_id]
+
+
+def server_glossary(
+    bundled: Glossary, terms: Sequence[ServerTerm], *, source: SourceInfo = SERVER_SOURCE
+) -> Glossary:
+    """The glossary a server sees: its terms added, and each term that is its wording of a
+    bundled entry leading that entry's card (same id), the bundled wording kept as sources.
+
+    `source` names the server's wording on cards ("As the ... puts it" for the other sources).
+    """
+    targets = {t.id: overlay_target(t, bundled) for t in terms}
+    card_id = {tid: (target.id if target else tid) for tid, target in targets.items()}
+    overlays: dict[str, Entry] = {}
+    added: list[Entry] = []
+    for term in terms:
+        related = tuple(_unique(card_id.get(r, r) for r in term.related))
+        target = targets[term.id]
+        if target is None:
+            added.append(_entry_of(term.model_dump(), term.id, related, source.key))
+        else:
+            overlays[target.id] = overlay_entry(term, target, related, source.key)
+    entries = tuple(overlays.get(e.id, e) for e in bundled) + tuple(added)
+    return Glossary(entries, (*bundled.sources, source))
+
+
+def overlay_entry(
+    term: ServerTerm, bundled: Entry, related: Sequence[str], source_key: str = SERVER_SOURCE_KEY
+) -> Entry:
+    """One card for one concept: the server's text leads, the bundled entry fills what it lacks
+    and its own wordings follow as other sources, as the bundled sources merge among themselves."""
+    own = _entry_of(term.model_dump(), bundled.id, (), source_key)
+    names = {compact(own.title), compact(own.acronym or bundled.acronym or "")}
+    aliases = _unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
+    return own.model_copy(
+        update={
+            "acronym": own.acronym or bundled.acronym,
+            "aliases": tuple(aliases),
+            "boundary": own.boundary or bundled.boundary,
+            "importance": own.importance or bundled.importance,
+            "plain": own.plain or bundled.plain,
+            "keywords": tuple(_unique((*own.keywords, *bundled.keywords))),
+            "related": tuple(r for r in _unique((*related, *bundled.related)) if r != bundled.id),
+            "reference": own.reference or bundled.reference,
+            "match_terms": bundled.match_terms,
+            "match_exclusions": bundled.match_exclusions,
+            "notes": bundled.notes,
+            "sources": (*own.sources, *bundled.sources),
+        }
+    )
+
+
+def _entry_of(
+    fields: Mapping[str, object],
+    entry_id: str,
+    related: Sequence[str],
+    source_key: str = SERVER_SOURCE_KEY,
+) -> Entry:
+    def text(name: str) -> str | None:
+        value = fields.get(name)
+        return value if isinstance(value, str) and value else None
+
+    title = text("title") or ""
+    definition = text("definition") or ""
+    return Entry(
+        id=entry_id,
+        title=title,
+        acronym=text("acronym"),
+        aliases=_as_tuple(fields.get("aliases")),
+        category=text("category") or "",
+        summary=text("summary") or "",
+        definition=definition,
+        boundary=text("boundary"),
+        importance=text("importance"),
+        plain=text("plain"),
+        keywords=_as_tuple(fields.get("keywords")),
+        related=tuple(related),
+        reference=text("reference"),
+        sources=(
+            SourceText(
+                source=source_key,
+                local_id=entry_id,
+                title=title,
+                summary=text("summary"),
+                definition=definition,
+                boundary=text("boundary"),
+                importance=text("importance"),
+                plain=text("plain"),
+            ),
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class TermDiff:
+    """What replacing a server's terms with others would do, by id."""
+
+    added: list[ServerTerm] = field(default_factory=list)
+    changed: list[tuple[ServerTerm, ServerTerm]] = field(default_factory=list)  # (before, after)
+    removed: list[ServerTerm] = field(default_factory=list)
+
+
+def diff_terms(existing: Sequence[ServerTerm], incoming: Sequence[ServerTerm]) -> TermDiff:
+    before = {t.id: t for t in existing}
+    after = {t.id: t for t in incoming}
+    return TermDiff(
+        added=[t for tid, t in after.items() if tid not in before],
+        changed=[
+            (before[tid], t) for tid, t in after.items() if tid in before and before[tid] != t
+        ],
+        removed=[t for tid, t in before.items() if tid not in after],
+    )

@@ -1,0 +1,299 @@
+"""Server terms as files: import in every bundled format, hostile files, export round trip."""
+
+from __future__ import annotations
+
+import json
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.glossary import Glossary, load_glossary
+from bot.glossary.interchange import MAX_IMPORT_BYTES, detect_format, export_toml, parse_import
+from bot.glossary.server_terms import (
+    MAX_TERMS,
+    ServerTerm,
+    TermDraft,
+    check_caps,
+    check_draft,
+    diff_terms,
+)
+
+CURATED = """\
+# Our server's words.
+
+[[entries]]
+id = "raid-night"
+title = "Raid Night"
+aliases = ["raid", "RN"]
+category = "Fundamentals"
+definition = "The weekly evening when the guild plays together."
+boundary = "Not a public event."
+related = ["loot", "KV Cache"]
+
+[[entries]]
+id = "loot"
+title = "Loot"
+category = "fundamentals"
+definition = "What a raid night brings home."
+related = ["raid-night"]
+"""
+
+MARKDOWN = """\
+Our glossary¶
+
+What we say on this server.
+
+R¶
+
+Raid Night (RN)¶
+
+The weekly evening when the guild plays together. See Loot.
+
+Loot¶
+
+What a raid brings home.
+"""
+
+TOPICS = {
+    "schemaVersion": 1,
+    "language": "en",
+    "categories": ["Fundamentals"],
+    "topics": [
+        {
+            "id": "raid-night",
+            "number": 1,
+            "title": "Raid Night",
+            "category": "Fundamentals",
+            "summary": "Our weekly session.",
+            "definition": "The weekly evening when the guild plays together.",
+            "importance": "It is when things happen.",
+            "boundary": "Not a public event.",
+            "keywords": ["weekly"],
+            "related": ["attention"],
+        }
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def bundled() -> Glossary:
+    return load_glossary()
+
+
+def _ok(
+    bundled: Glossary, data: bytes, name: str, default_category: str | None = None
+) -> list[ServerTerm]:
+    terms, problems = parse_import(data, name, bundled, default_category=default_category)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    return terms
+
+
+def _errors(bundled: Glossary, data: bytes, name: str) -> list[str]:
+    _terms, problems = parse_import(data, name, bundled)
+    errors = [str(p) for p in problems if p.severity == "error"]
+    assert errors, "expected the file to be refused"
+    return errors
+
+
+def test_curated_toml_imports_with_related_by_id_or_name(bundled: Glossary) -> None:
+    raid, loot = _ok(bundled, CURATED.encode(), "ours.toml")
+    assert (raid.id, raid.title, raid.aliases) == ("raid-night", "Raid Night", ("raid", "RN"))
+    assert raid.related == ("loot", "kv-cache")  # a cycle with Loot: navigation, allowed
+    assert loot.related == ("raid-night",)
+    assert loot.category == "Fundamentals"
+
+
+def test_markdown_imports_with_a_default_category(bundled: Glossary) -> None:
+    errors = _errors(bundled, MARKDOWN.encode(), "glossary.md")
+    assert all("Category: choose a category" in e for e in errors)
+    assert errors[0].startswith("line 7, “Raid Night”, Category")
+    raid, loot = _ok(bundled, MARKDOWN.encode(), "glossary.md", default_category="Fundamentals")
+    assert (raid.id, raid.acronym, raid.related) == ("raid-night", "RN", ("loot",))
+    assert loot.definition == "What a raid brings home."
+
+
+def test_topics_json_imports(bundled: Glossary) -> None:
+    (raid,) = _ok(bundled, json.dumps(TOPICS).encode(), "topics.json")
+    assert raid.importance == "It is when things happen."
+    assert raid.keywords == ("weekly",)
+    assert raid.related == ("attention",)
+
+
+def test_the_format_is_told_by_content_before_extension() -> None:
+    assert detect_format(CURATED, "upload.txt") == "curated-toml"
+    assert detect_format(json.dumps(TOPICS), "message.txt") == "topics-json"
+    assert detect_format(MARKDOWN, "notes") == "markdown"
+    assert detect_format("", "x.toml") == "curated-toml"
+    assert detect_format("hello", "x.png") is None
+
+
+def test_every_problem_names_entry_and_line(bundled: Glossary) -> None:
+    text = CURATED.replace('"loot", "KV Cache"', '"loot", "Boss"').replace(
+        'title = "Loot"', 'title = "@everyone"'
+    )
+    errors = _errors(bundled, text.encode(), "ours.toml")
+    assert errors == [
+        "line 13, “@everyone”, Title: “@everyone”: A name cannot contain mentions.",
+        "line 4, “Raid Night”, Related terms: no term of this server or the bundled "
+        "glossary is called “Boss”.",
+    ]
+
+
+def test_a_record_missing_fields_is_named_with_its_line(bundled: Glossary) -> None:
+    text = '[[entries]]\nid = "x"\ntitle = "X"\ncategory = "Fundamentals"\n'
+    assert _errors(bundled, text.encode(), "x.toml") == [
+        "line 2, “x”, Definition: missing required field"
+    ]
+
+
+def test_duplicate_titles_and_ids_in_one_file_are_refused(bundled: Glossary) -> None:
+    twice = CURATED + CURATED.split("\n\n", 1)[1].replace('id = "raid-night"', 'id = "raid2"')
+    errors = _errors(bundled, twice.encode(), "ours.toml")
+    assert (
+        "“Raid Night”, Title: “Raid Night” is already a name of this server's term “Raid Night”."
+        in " ".join(errors)
+    )
+    assert any("a second entry with id 'loot' in the file" in e for e in errors)
+
+
+def test_ten_thousand_entries_are_refused_before_checking(bundled: Glossary) -> None:
+    records = "".join(
+        f'[[entries]]\nid = "t{i}"\ntitle = "T{i}"\ncategory = "Fundamentals"\ndefinition = "d"\n'
+        for i in range(10_000)
+    )
+    assert len(records) < MAX_IMPORT_BYTES
+    terms, problems = parse_import(records.encode(), "many.toml", bundled)
+    assert terms == []
+    assert [str(p) for p in problems] == [
+        "File: 10,000 entries; a server can have at most 2,000 terms."
+    ]
+    # The cap's worth imports whole.
+    at_cap = "[[entries]]" + "[[entries]]".join(records.split("[[entries]]")[1 : MAX_TERMS + 1])
+    terms = _ok(bundled, at_cap.encode(), "cap.toml")
+    assert len(terms) == MAX_TERMS
+    assert check_caps(terms) == []
+
+
+def test_a_50_mib_file_is_refused_by_size_alone(bundled: Glossary) -> None:
+    huge = b"[[entries]]\n" + b"x" * (50 * 2**20)
+    assert [str(p) for p in parse_import(huge, "huge.toml", bundled)[1]] == [
+        "File: the file is 50.0 MiB; at most 1.0 MiB."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (bytes(range(256)) * 4, "binary file"),
+        (b"\x89PNG\r\n\x1a\n" + b"\xff" * 100, "not UTF-8"),
+        ("title = 'é'".encode("latin-1"), "not UTF-8"),
+    ],
+)
+def test_binary_and_non_utf8_files_are_refused(bundled: Glossary, data: bytes, why: str) -> None:
+    (error,) = _errors(bundled, data, "x.toml")
+    assert why in error
+
+
+@pytest.mark.parametrize(
+    "bomb",
+    [
+        "x = " + "[" * 100_000 + "]" * 100_000,
+        "x = " + "{a=" * 50_000 + "1" + "}" * 50_000,
+        "[entries" + ".a" * 100_000 + "]\n",  # quadratic in tomllib: 35 s for 200 KB unguarded
+        "x" + ".x" * 100_000 + " = 1\n",
+        '["' + '"."'.join(["k"] * 50_000) + '"]\n',
+    ],
+)
+def test_toml_bombs_are_refused(bundled: Glossary, bomb: str) -> None:
+    (error,) = _errors(bundled, ("[[entries]]\n" + bomb).encode(), "bomb.toml")
+    assert "nested too deeply" in error or "key path of more than 16 parts" in error
+
+
+def test_a_json_bomb_is_refused(bundled: Glossary) -> None:
+    (error,) = _errors(bundled, ("[" * 100_000 + "]" * 100_000).encode(), "bomb.json")
+    assert "nested too deeply" in error
+
+
+def test_dotted_keys_of_ordinary_length_still_parse(bundled: Glossary) -> None:
+    text = CURATED + '\n[[entries]]\nid = "b"\ntitle = "B"\ncategory = "Fundamentals"\n'
+    text += "definition = 'see a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s'\n"
+    assert len(_ok(bundled, text.encode(), "ok.toml")) == 3
+
+
+def test_fields_a_server_term_cannot_keep_are_said_not_dropped_silently(bundled: Glossary) -> None:
+    text = CURATED.replace('related = ["raid-night"]', 'related = ["raid-night"]\nnote = "why"')
+    terms, problems = parse_import(text.encode(), "ours.toml", bundled)
+    assert len(terms) == 2
+    assert [(p.severity, p.message) for p in problems] == [
+        ("warning", "note is not kept: a server term has no place for it")
+    ]
+
+
+def test_a_dry_run_diff_against_what_the_server_has(bundled: Glossary) -> None:
+    existing = _ok(bundled, CURATED.encode(), "ours.toml")
+    changed = CURATED.replace("What a raid night brings home.", "Rewards.").replace(
+        'related = ["loot", "KV Cache"]', 'related = ["loot"]'
+    )
+    incoming = _ok(bundled, changed.encode(), "ours.toml")
+    result = diff_terms(existing, incoming[1:])
+    assert result.added == []
+    assert [(b.id, a.definition) for b, a in result.changed] == [("loot", "Rewards.")]
+    assert [t.id for t in result.removed] == ["raid-night"]
+
+
+def test_an_export_imports_back_unchanged_with_overlays(bundled: Glossary) -> None:
+    terms = _ok(bundled, CURATED.encode(), "ours.toml")
+    kv = check_draft(
+        TermDraft(title="KV Cache", definition="Ours.", related="raid night"), bundled, terms
+    ).term
+    assert kv is not None
+    exported = export_toml([*terms, kv])
+    assert _ok(bundled, exported.encode(), "export.toml") == [*terms, kv]
+
+
+# Realistic text: letters of several scripts, digits, punctuation, quotes, backslashes, tabs,
+# newlines, emoji; names without the characters names refuse.
+_TEXT = st.text(
+    alphabet=st.sampled_from(
+        string.ascii_letters + string.digits + " .,;:!?'\"\\/()[]{}#=+-*_~|<>@$%&\t\n\r\x7f"
+        "éüßçñøåЖжπλ日本語한국어🙂👍🏽\u00a0\u2014\u201c\u201d"
+    ),
+    min_size=1,
+    max_size=200,
+)
+_NAME = st.text(
+    alphabet=string.ascii_letters + string.digits + " +-'.&é日本", min_size=1, max_size=40
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    drafts=st.lists(
+        st.tuples(_NAME, _TEXT, st.one_of(st.just(""), _TEXT), st.lists(_NAME, max_size=3)),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_export_round_trips_any_realistic_text(
+    bundled: Glossary, drafts: list[tuple[str, str, str, list[str]]]
+) -> None:
+    terms: list[ServerTerm] = []
+    for title, definition, boundary, names in drafts:
+        related = terms[-1].title if terms else ""
+        draft = TermDraft(
+            title=title,
+            definition=definition,
+            boundary=boundary,
+            other_names=", ".join(names),
+            related=related,
+            category="Quality & Governance",
+        )
+        term = check_draft(draft, bundled, terms).term
+        if term is not None:
+            terms.append(term)
+    exported = export_toml(terms)
+    back, problems = parse_import(exported.encode(), "export.toml", bundled)
+    assert problems == []
+    assert back == terms
