@@ -9,31 +9,16 @@ already answers to, since search would then open one or the other by accident.
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from collections.abc import Mapping
 
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
+from bot.glossary.name_rules import name_refusal
 from bot.search.index import Aliases, SearchIndex
 from bot.search.server_aliases import search_keys
 
 MAX_ALIAS_LENGTH = 100
-_MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
-_LINK = re.compile(r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b", re.I)
-# Anything Discord renders between angle brackets: mentions, timestamps <t:1:F>, slash command
-# links </define:1>, custom emoji <:name:1> and <a:name:1>, guide links <id:customize>.
-_DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
-# Format, private-use, unassigned, surrogate and line/paragraph separator characters.
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
-# Blank-looking letters and symbols outside those categories: Hangul fillers, the braille blank,
-# the combining grapheme joiner, Khmer inherent vowels, Mongolian and other variation selectors.
-_BLANKS = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
-    + "".join(map(chr, range(0x180B, 0x1810)))
-    + "".join(map(chr, range(0xFE00, 0xFE10)))
-    + "".join(map(chr, range(0xE0100, 0xE01F0)))
-)
 
 
 class AliasRejected(ValueError):
@@ -52,18 +37,9 @@ def name_owners(glossary: Glossary) -> dict[str, Entry]:
 def alias_text(text: str) -> str:
     """The alias as it will be stored (NFKC, trimmed), or AliasRejected saying why not."""
     text = unicodedata.normalize("NFKC", text).strip()
-    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS for ch in text):
-        raise AliasRejected("An alias cannot contain control or invisible characters.")
-    if any(ch.isspace() and ch != " " for ch in text):
-        raise AliasRejected("An alias cannot contain line breaks or tabs.")
-    if _MENTION.search(text):
-        raise AliasRejected("An alias cannot contain mentions.")
-    if _DISCORD_MARKUP.search(text):
-        raise AliasRejected("An alias cannot contain Discord markup (emoji, timestamps, links).")
-    if _LINK.search(text):
-        raise AliasRejected("An alias cannot contain links.")
-    if "`" in text:
-        raise AliasRejected("An alias cannot contain code blocks or backticks.")
+    refusal = name_refusal(text, "An alias")
+    if refusal:
+        raise AliasRejected(refusal)
     return text
 
 

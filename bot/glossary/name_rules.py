@@ -11,28 +11,35 @@ import re
 import unicodedata
 
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
-# Timestamps <t:1700000000:R>, command links </cmd sub:123>, custom emoji <:e:123> <a:e:123>,
-# guild navigation <id:customize>.
-_MARKUP = re.compile(r"<(?:t:-?\d+(?::\w)?|/[^<>]+:\d+|a?:\w+:\d+|id:\w+)>", re.IGNORECASE)
 _LINK = re.compile(r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b", re.I)
-# Control, format (zero-width, bidi), surrogate, private-use and unassigned code points, and
-# line or paragraph separators.
-_HIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-# Letters that render as nothing, used to fake empty or look-alike names.
-_BLANK_LETTERS = set("\u115f\u1160\u3164\uffa0\u2800")
+# Anything Discord renders between angle brackets: mentions, timestamps <t:1:F>, slash command
+# links </define:1>, custom emoji <:name:1> and <a:name:1>, guide links <id:customize>.
+_DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
+# Format, private-use, unassigned, surrogate and line/paragraph separator characters.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+# Blank-looking letters and symbols outside those categories: Hangul fillers, the braille blank,
+# the combining grapheme joiner, Khmer inherent vowels, Mongolian and other variation selectors.
+_BLANKS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0x180B, 0x1810)))
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
 
 
 def name_refusal(text: str, subject: str = "A name") -> str | None:
     """Why `text` cannot be a name ("An alias cannot contain links."), or None if it can."""
-    folded = unicodedata.normalize("NFKC", text)
-    if any(unicodedata.category(ch) in _HIDDEN_CATEGORIES or ch in _BLANK_LETTERS for ch in folded):
+    text = unicodedata.normalize("NFKC", text)
+    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS for ch in text):
         return f"{subject} cannot contain control or invisible characters."
-    if _MENTION.search(folded):
+    if any(ch.isspace() and ch != " " for ch in text):
+        return f"{subject} cannot contain line breaks or tabs."
+    if _MENTION.search(text):
         return f"{subject} cannot contain mentions."
-    if _MARKUP.search(folded):
-        return f"{subject} cannot contain Discord markup (timestamps, command links, emoji)."
-    if _LINK.search(folded):
+    if _DISCORD_MARKUP.search(text):
+        return f"{subject} cannot contain Discord markup (emoji, timestamps, links)."
+    if _LINK.search(text):
         return f"{subject} cannot contain links."
-    if "`" in folded:
+    if "`" in text:
         return f"{subject} cannot contain code blocks or backticks."
     return None

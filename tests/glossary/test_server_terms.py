@@ -80,7 +80,7 @@ def test_every_problem_comes_at_once_each_naming_its_field(bundled: Glossary) ->
     assert by_field["aliases"] == [
         "“<@123456789>”: A name cannot contain mentions.",
         "“see https://example.com/x”: A name cannot contain links.",
-        "“<t:1700000000:R>”: A name cannot contain Discord markup (timestamps, command links, emoji).",
+        "“<t:1700000000:R>”: A name cannot contain Discord markup (emoji, timestamps, links).",
     ]
     # Related terms are settled only for a term without errors of its own.
     assert "related" not in by_field
