@@ -36,7 +36,7 @@ MAX_TERMS = 2000  # per server; settings may pass another cap
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
 MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
 SERVER_SOURCE_KEY = "server"
-SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="server's glossary", file="(server)")
+SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="this server's glossary", file="(server)")
 
 # The words a moderator sees for each field (the modal's labels).
 FIELD_LABELS: Mapping[str, str] = {
@@ -96,6 +96,12 @@ class ServerTerm(Frozen):
     def names(self) -> tuple[str, ...]:
         extra = (self.acronym,) if self.acronym else ()
         return (self.title, *extra, *self.aliases)
+
+    @property
+    def revision(self) -> str:
+        """A short hash of the whole term: an edit made against one revision can tell that the
+        term changed underneath it (two moderators editing at once)."""
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -531,19 +537,22 @@ def overlay_entry(
     own = _entry_of(term.model_dump(), bundled.id, (), source_key)
     names = {compact(own.title), compact(own.acronym or bundled.acronym or "")}
     aliases = _unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
-    return own.model_copy(
+    # From the bundled entry, so what only it has (match terms, notes, anything added to Entry
+    # later) stays; the server's fields lead.
+    return bundled.model_copy(
         update={
+            "title": own.title,
             "acronym": own.acronym or bundled.acronym,
             "aliases": tuple(aliases),
+            "category": own.category,
+            "summary": own.summary,
+            "definition": own.definition,
             "boundary": own.boundary or bundled.boundary,
             "importance": own.importance or bundled.importance,
             "plain": own.plain or bundled.plain,
             "keywords": tuple(_unique((*own.keywords, *bundled.keywords))),
             "related": tuple(r for r in _unique((*related, *bundled.related)) if r != bundled.id),
             "reference": own.reference or bundled.reference,
-            "match_terms": bundled.match_terms,
-            "match_exclusions": bundled.match_exclusions,
-            "notes": bundled.notes,
             "sources": (*own.sources, *bundled.sources),
         }
     )

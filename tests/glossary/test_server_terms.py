@@ -175,6 +175,7 @@ def test_a_term_named_like_a_bundled_entry_is_the_servers_wording_of_it(bundled:
     assert "kv-cache" not in card.related
     assert {"KV Cache", "key-value cache"} <= {*card.names}
     assert card.boundary == kv.boundary  # filled from the bundled entry, like merged sources
+    assert (card.match_terms, card.notes) == (kv.match_terms, kv.notes)
     assert served.source(SERVER_SOURCE.key).name == SERVER_SOURCE.name
     # Removing the term brings the bundled card back.
     assert server_glossary(bundled, [])["kv-cache"] == kv
@@ -305,3 +306,10 @@ def test_diff_tells_added_changed_and_removed(bundled: Glossary) -> None:
     assert result.changed == [(b, b2)]
     assert result.removed == [a]
     assert diff_terms([a], [a]).changed == []
+
+
+def test_a_revision_tells_an_edit_made_underneath(bundled: Glossary) -> None:
+    a = _term(bundled, title="Alpha", definition="a", category="Fundamentals")
+    again = _term(bundled, title="Alpha", definition="a", category="Fundamentals")
+    assert a.revision == again.revision
+    assert a.model_copy(update={"definition": "b"}).revision != a.revision
