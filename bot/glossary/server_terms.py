@@ -217,6 +217,8 @@ def check_candidates(
         _check_like_bundled(fields, report)
         term_id = _assign_id(candidate.preferred_id, fields, target, bundled, ids)
         ids.add(term_id)
+        if candidate.preferred_id and candidate.preferred_id != term_id:
+            owners.renamed[candidate.preferred_id] = term_id  # a file's related ids mean it
         owners.claim(term_id, fields, target, report)
         fields["id"] = term_id
         if not report.failed:
@@ -286,6 +288,7 @@ class _NameOwners:
         self.bundled_names = _bundled_names(bundled)
         self.server: dict[str, tuple[str, str]] = {}  # key -> (term id, title)
         self.ids: set[str] = set()
+        self.renamed: dict[str, str] = {}  # an id as the file gave it -> the id given
         self.wordings: dict[str, tuple[str, str]] = {}  # bundled id -> (term id, title)
         for term in others:
             self.ids.add(term.id)
@@ -322,6 +325,8 @@ class _NameOwners:
     def resolve(self, text: str) -> str | None:
         """The id a related term's name or id points at: a server term's first."""
         key = compact(text)
+        if text in self.renamed:
+            return self.renamed[text]
         if text in self.bundled or text in self.ids:
             return text
         if key in self.server:

@@ -105,6 +105,17 @@ def test_curated_toml_imports_with_related_by_id_or_name(bundled: Glossary) -> N
     assert loot.category == "Fundamentals"
 
 
+def test_ids_a_file_gives_that_cannot_stay_are_followed_by_its_related_terms(
+    bundled: Glossary,
+) -> None:
+    # "training-step" is a bundled id; this record is another concept, so it gets another id,
+    # and the record naming it by the file's id follows.
+    text = CURATED.replace('"raid-night"', '"training-step"')
+    raid, loot = _ok(bundled, text.encode(), "ours.toml")
+    assert raid.id == "raid-night"
+    assert loot.related == ("raid-night",)
+
+
 def test_markdown_imports_with_a_default_category(bundled: Glossary) -> None:
     errors = _errors(bundled, MARKDOWN.encode(), "glossary.md")
     assert all("Category: choose a category" in e for e in errors)
