@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.server_terms import (
@@ -313,3 +315,38 @@ def test_a_revision_tells_an_edit_made_underneath(bundled: Glossary) -> None:
     again = _term(bundled, title="Alpha", definition="a", category="Fundamentals")
     assert a.revision == again.revision
     assert a.model_copy(update={"definition": "b"}).revision != a.revision
+
+
+def test_the_edit_modal_filled_in_and_sent_back_unchanged_gives_the_same_term(
+    bundled: Glossary,
+) -> None:
+    raid = _term(bundled, title="Raid Night", definition="d", category="Fundamentals")
+    kv = _term(
+        bundled,
+        [raid],
+        title="KV Cache",
+        definition="ours",
+        other_names="kv, the cache",
+        related="raid night, attention",
+        boundary="not disk",
+        summary="s",
+        acronym="KVC",
+    )
+    draft = TermDraft.of(kv, server_glossary(bundled, [raid, kv]))
+    assert draft.related == f"Raid Night, {bundled['attention'].title}"
+    again = check_draft(draft, bundled, [raid, kv], editing=kv.id)
+    assert again.problems == []
+    assert again.term == kv
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields=st.lists(st.text(max_size=300), min_size=8, max_size=8))
+def test_any_text_in_any_field_gets_an_answer_never_an_exception(
+    bundled: Glossary, fields: list[str]
+) -> None:
+    title, definition, boundary, names, related, category, acronym, summary = fields
+    draft = TermDraft(title, definition, boundary, names, related, category, acronym, summary)
+    result = check_draft(draft, bundled, [])
+    assert (result.term is None) == any(p.severity == "error" for p in result.problems)
+    for problem in result.problems:
+        assert str(problem)
