@@ -55,8 +55,8 @@ def check_entries(
 
 
 def entry_problems(entry: Entry) -> list[tuple[str, str]]:
-    """The checks one entry passes on its own, as (field, message): `check`'s rules, which server
-    terms share. The field is the Entry field at fault ("names" for title, acronym and aliases)."""
+    """The checks one entry passes on its own, as (field, message), the field being the Entry
+    field at fault: `check`'s rules, which server terms share."""
     problems: list[tuple[str, str]] = []
     if not entry.title.strip():
         problems.append(("title", "empty title"))

@@ -99,6 +99,9 @@ def parse_import(
     file_problems: list[Problem] = []
     raws = _read(fmt, text, filename, max_terms, file_problems)
     problems = [_from_glossary_problem(p) for p in file_problems]
+    if not raws and not any(p.severity == "error" for p in problems):
+        # Refused rather than read as "remove every term": an import replaces the server's terms.
+        problems.append(_file_problem("no entries in the file."))
     if len(raws) > max_terms:
         problems.append(_file_problem(_too_many(len(raws), max_terms)))
         return [], problems

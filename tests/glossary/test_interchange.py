@@ -152,6 +152,16 @@ def test_every_problem_names_entry_and_line(bundled: Glossary) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("", "x.toml"), ("# only a comment\n", "x.toml"), ("Title¶\n\nIntro.\n", "x.md")],
+)
+def test_a_file_without_entries_is_refused_not_read_as_remove_all(
+    bundled: Glossary, text: str, name: str
+) -> None:
+    assert _errors(bundled, text.encode(), name) == ["File: no entries in the file."]
+
+
 def test_a_record_missing_fields_is_named_with_its_line(bundled: Glossary) -> None:
     text = '[[entries]]\nid = "x"\ntitle = "X"\ncategory = "Fundamentals"\n'
     assert _errors(bundled, text.encode(), "x.toml") == [
@@ -323,3 +333,22 @@ def test_export_round_trips_any_realistic_text(
     back, problems = parse_import(exported.encode(), "export.toml", bundled)
     assert problems == []
     assert back == terms
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.one_of(
+        st.binary(max_size=2000),
+        st.text(max_size=2000).map(str.encode),
+        st.lists(st.sampled_from(CURATED.splitlines(keepends=True)), max_size=40).map(
+            lambda lines: "".join(lines).encode()
+        ),
+    ),
+    name=st.sampled_from(["x.toml", "x.json", "x.md", "x", "x.png"]),
+)
+def test_any_bytes_get_an_answer_never_an_exception(
+    bundled: Glossary, data: bytes, name: str
+) -> None:
+    terms, problems = parse_import(data, name, bundled)
+    assert terms or problems
+    assert all(str(p) for p in problems)
