@@ -80,7 +80,7 @@ def parse_import(
     """The file's terms and every problem found (errors and warnings).
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
-    would be after the import replaced them. `default_category` is given to records without
+    would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
     one (the Markdown glossary has no categories).
     """
     if len(data) > max_bytes:
@@ -106,16 +106,17 @@ def parse_import(
         problems.append(_file_problem(_too_many(len(raws), max_terms)))
         return [], problems
     candidates = []
-    seen_ids: dict[str, int | None] = {}
+    seen_ids: set[str] = set()
     for raw in raws:
-        if raw.id in seen_ids:
+        # A file's ids are its own; Markdown's are made from titles (a repeat is a name clash).
+        if fmt != "markdown" and raw.id in seen_ids:
             problems.append(
                 TermProblem(
                     "id", f"a second entry with id {raw.id!r} in the file", raw.title, raw.line
                 )
             )
             continue
-        seen_ids[raw.id] = raw.line
+        seen_ids.add(raw.id)
         candidates.append(_candidate(raw, fmt, problems))
     terms, term_problems = check_candidates(
         candidates, bundled, (), default_category=default_category

@@ -179,6 +179,16 @@ def test_duplicate_titles_and_ids_in_one_file_are_refused(bundled: Glossary) -> 
     assert any("a second entry with id 'loot' in the file" in e for e in errors)
 
 
+def test_a_heading_twice_in_markdown_names_the_first(bundled: Glossary) -> None:
+    twice = MARKDOWN + "\nLoot¶\n\nSomething else.\n"
+    _terms, problems = parse_import(
+        twice.encode(), "g.md", bundled, default_category="Fundamentals"
+    )
+    assert [str(p) for p in problems] == [
+        "line 15, “Loot”, Title: “Loot” is already a name of this server's term “Loot”."
+    ]
+
+
 def test_ten_thousand_entries_are_refused_before_checking(bundled: Glossary) -> None:
     records = "".join(
         f'[[entries]]\nid = "t{i}"\ntitle = "T{i}"\ncategory = "Fundamentals"\ndefinition = "d"\n'
