@@ -9,6 +9,12 @@ Data layer only (no Discord, no database). The Discord commands and storage call
 - `server_glossary(bundled, terms)`: the bundled glossary with the server's terms in it, one card
   per concept: an overlaying term leads its card and the bundled wording stays as another source.
 - `referrers(terms, id)` / `dangling_after_removal(terms, id, bundled)`: who points at a term.
+- `diff_terms(existing, incoming)`: added, changed and removed, for an import's dry run.
+- `TermDraft.of(term, glossary)` fills the edit modal; `ServerTerm.revision` tells an edit made
+  against a term that changed underneath it.
+
+Problems are `TermProblem`s: the field (a key of FIELD_LABELS, the modal's labels), a message
+for the moderator, and for files the entry and line. Only errors refuse; warnings inform.
 
 The rules are `glossary-bot check`'s (`check.entry_problems`), plus the name rules moderators'
 aliases follow (`name_rules`), plus what a set of server terms needs: no two terms share a name
