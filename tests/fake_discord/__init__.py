@@ -43,6 +43,16 @@ gives a handle with ``refused`` set. ``handle.followups(n)`` waits for n follow-
 ``raw_interaction(payload)`` sends a hand-built payload (``interactions.base_payload``) as it is,
 for what Discord itself should never send.
 
+Command permissions (``command_permissions.py``), what admins set in Server Settings >
+Integrations: ``await fake.set_command_permissions(guild, "alias", [override(role, True),
+override(user, False), override(channel, False)])`` replaces one top-level command's overrides
+(``None`` instead of a name: the application-wide entry; ``override(all_channels(guild), False,
+kind=CHANNEL)`` for every channel; ``guild.everyone`` for @everyone) and sends the bot
+APPLICATION_COMMAND_PERMISSIONS_UPDATE. The fake serves ``GET .../guilds/{guild_id}/commands/
+permissions`` and ``.../commands/{command_id}/permissions`` (404, code 10066, where none were
+set) and applies them as Discord does before ``default_member_permissions``: a member they
+refuse gets a handle with ``refused`` set, and the bot no interaction.
+
 Messages: ``said = await fake.user_message(user, channel, f"{fake.bot.mention} kv?")`` then
 ``await fake.wait_for_channel_message(channel)`` (the bot's next channel post). Everything the
 bot sent or edited is in ``fake.sent_messages`` with its ``allowed_mentions`` and the ``pings``

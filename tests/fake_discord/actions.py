@@ -11,6 +11,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .command_permissions import CommandPermissions
 from .commands import CommandRegistry, refusal
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
 from .handles import InteractionHandle, Waiter
@@ -41,6 +42,7 @@ class UserActions:
     world: World
     store: MessageStore
     registry: CommandRegistry
+    command_permissions: CommandPermissions
     gateway: Gateway
     waiter: Waiter
     interactions: dict[int, InteractionHandle]
@@ -99,6 +101,7 @@ class UserActions:
         guild = self.world.guild_of(channel)
         registered = self._find_command(name, CHAT_INPUT, guild)
         permissions = None if guild is None else guild.permissions_of(user.id)
+        refused = self._refusal(registered, user, channel)
         data = command_data(
             registered,
             path,
@@ -108,7 +111,7 @@ class UserActions:
             permissions=ALL_PERMISSIONS if permissions is None else permissions,
         )
         payload = base_payload(self.world, kind=kind, data=data, user=user, channel=channel)
-        return await self._send(payload, refusal(registered, permissions=permissions))
+        return await self._send(payload, refused)
 
     async def click(self, user: FakeUser, message: MessageRef, custom_id: str) -> InteractionHandle:
         """Press the button ``custom_id`` on ``message`` (a message dict or id)."""
@@ -180,12 +183,43 @@ class UserActions:
         }
         if "guild_id" in registered:
             data["guild_id"] = registered["guild_id"]
-        guild = self.world.guild_of(channel)
-        permissions = None if guild is None else guild.permissions_of(user.id)
         payload = base_payload(
             self.world, kind=APPLICATION_COMMAND, data=data, user=user, channel=channel
         )
-        return await self._send(payload, refusal(registered, permissions=permissions))
+        return await self._send(payload, self._refusal(registered, user, channel))
+
+    def _refusal(self, registered: JSON, user: FakeUser, channel: FakeChannel) -> str | None:
+        """Why Discord would not let ``user`` invoke this command here: its contexts, the
+        guild's overrides (Integrations) or else its ``default_member_permissions``."""
+        guild = self.world.guild_of(channel)
+        if guild is None:
+            return refusal(registered, permissions=None)
+        permissions = guild.permissions_of(user.id)
+        decided = self.command_permissions.decision(
+            registered, guild, user.id, channel, permissions
+        )
+        return refusal(registered, permissions=permissions, overridden=decided)
+
+    async def set_command_permissions(
+        self, guild: FakeGuild, command: str | None, overrides: Sequence[Mapping[str, Any]]
+    ) -> JSON:
+        """What an admin does in Server Settings > Integrations: replace the overrides of the
+        top-level command ``command`` (None: the whole application) in ``guild``; build them
+        with ``command_permissions.override``. The bot gets APPLICATION_COMMAND_PERMISSIONS_UPDATE."""
+        if command is None:
+            target = self.world.application_id
+        else:
+            found = [c for c in self.commands(guild.id) + self.commands() if c["name"] == command]
+            if not found:
+                raise LookupError(f"no registered command {command!r}")
+            target = int(found[0]["id"])
+        payload = self.command_permissions.set(guild.id, target, overrides)
+        if self.gateway.has_session(guild.id):
+            await self.settle()
+            await self.gateway.dispatch(
+                "APPLICATION_COMMAND_PERMISSIONS_UPDATE", copy.deepcopy(payload), guild_id=guild.id
+            )
+        return payload
 
     async def submit_modal(
         self, user: FakeUser, origin: InteractionHandle, values: Mapping[str, str | Sequence[str]]

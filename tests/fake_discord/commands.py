@@ -80,10 +80,17 @@ class CommandRegistry:
         return stored
 
 
-def refusal(command: Mapping[str, Any], *, permissions: int | None) -> str | None:
+def refusal(
+    command: Mapping[str, Any],
+    *,
+    permissions: int | None,
+    overridden: tuple[bool, str] | None = None,
+) -> str | None:
     """Why Discord would not offer this command to the user, or None if it would.
 
-    ``permissions`` is the member's guild permissions, or None in a DM.
+    ``permissions`` is the member's guild permissions, or None in a DM. ``overridden``: what
+    the guild's command permission overrides decided for this member, if they decided
+    (``CommandPermissions.decision``); they take the place of ``default_member_permissions``.
     """
     contexts = command.get("contexts")
     if permissions is None:
@@ -96,6 +103,9 @@ def refusal(command: Mapping[str, Any], *, permissions: int | None) -> str | Non
         return None
     if contexts is not None and GUILD_CONTEXT not in contexts:
         return "command is not allowed in guilds"
+    if overridden is not None:
+        allowed, why = overridden
+        return None if allowed else why
     required = command.get("default_member_permissions")
     if required is None:
         return None

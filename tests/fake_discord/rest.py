@@ -42,6 +42,7 @@ ARRIVED = web.RequestKey("arrived", float)
 # Where uploaded files are kept (and served from).
 ATTACHMENTS = web.AppKey("attachments", AttachmentStore)
 UNKNOWN_APPLICATION = (404, 10002, "Unknown Application")
+UNKNOWN_COMMAND_PERMISSIONS = (404, 10066, "Unknown application command permissions")
 
 
 def require_auth(fake: FakeDiscord, handler: Handler) -> Handler:
@@ -227,6 +228,30 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         deleted = fake.registry.delete(scope, int(request.match_info["command_id"]))
         return no_content() if deleted else error(UNKNOWN_COMMAND)
 
+    # Command permission overrides (Integrations): a bot may read them, not write them (a PUT
+    # needs a user's Bearer token, so the fake does not serve it).
+    async def list_command_permissions(request: web.Request) -> web.Response:
+        scope = scope_of(request)
+        if isinstance(scope, web.Response):
+            return scope
+        assert scope is not None
+        return json_response(fake.command_permissions.listing(scope))
+
+    async def get_command_permissions(request: web.Request) -> web.Response:
+        scope = scope_of(request)
+        if isinstance(scope, web.Response):
+            return scope
+        assert scope is not None
+        target = int(request.match_info["command_id"])
+        known = target == fake.application_id or any(
+            fake.registry.get(s, target) is not None for s in (scope, None)
+        )
+        if not known:
+            return error(UNKNOWN_COMMAND)
+        found = fake.command_permissions.get(scope, target)
+        # Discord answers 404 for a command whose permissions were never changed.
+        return error(UNKNOWN_COMMAND_PERMISSIONS) if found is None else json_response(found)
+
     # Guild reads a bot might make.
     async def get_guild(request: web.Request) -> web.Response:
         guild = fake.world.guilds.get(int(request.match_info["guild_id"]))
@@ -277,6 +302,10 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         web.get(p + "/guilds/{guild_id}/roles", auth(get_guild_roles)),
         web.get(p + "/guilds/{guild_id}/members/{user_id}", auth(get_member)),
         web.get(p + "/channels/{channel_id}", auth(get_channel)),
+    ]
+    table += [
+        web.get(guild_commands + "/permissions", auth(list_command_permissions)),
+        web.get(guild_commands + "/{command_id}/permissions", auth(get_command_permissions)),
     ]
     for base in (commands, guild_commands):
         table += [

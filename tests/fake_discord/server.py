@@ -16,6 +16,7 @@ from aiohttp import web
 from . import rest, rest_channels, rest_interactions
 from .actions import UserActions
 from .attachments import AttachmentStore, FakeAttachment
+from .command_permissions import CommandPermissions
 from .commands import CommandRegistry
 from .faults import Faults
 from .gateway import (
@@ -63,6 +64,7 @@ class FakeDiscord(UserActions):
         self.waiter = Waiter(wait_timeout)
         self.store = MessageStore()
         self.registry = CommandRegistry(self.world.application_id)
+        self.command_permissions = CommandPermissions(self.world.application_id)
         self.interactions: dict[int, InteractionHandle] = {}
         self.violations: list[Violation] = []
         self.unknown_routes: list[str] = []
