@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
+from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
 from bot.discord_app.state import BotState
 
@@ -58,6 +59,8 @@ class GlossaryBot(commands.Bot):
         self._stopping = False
         self._busy: set[asyncio.Task[Any]] = set()
         self._alias_watch: asyncio.Task[None] | None = None
+        # Who may use which command (Integrations overrides), for menus that act like one.
+        self.command_access = CommandAccess(self._command_permissions)
 
     def admit(self) -> bool:
         """Take on an interaction or a message (False once stopping), and remember the task
@@ -76,9 +79,20 @@ class GlossaryBot(commands.Bot):
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        self.command_access.know(self.application_id or 0, synced)
+
+    async def _command_permissions(self, guild_id: int) -> list[Any]:
+        return await self.http.get_guild_application_command_permissions(
+            self.application_id or 0, guild_id
+        )
+
+    async def on_raw_app_command_permissions_update(
+        self, event: discord.RawAppCommandPermissionsUpdateEvent
+    ) -> None:
+        self.command_access.forget(event.guild.id)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -15,6 +15,7 @@ import pytest
 
 from bot.discord_app import runner
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.stats import NOT_ALLOWED
 from bot.discord_app.logs import REDACTED, RedactSecrets
 from bot.settings import Settings
 from bot.storage import Store
@@ -154,7 +155,7 @@ async def test_the_miss_to_alias_menu_refuses_a_member(
     picked = await scene.fake.select(scene.alice, stats, menu["custom_id"], [value])
     answer = await picked.final_message()
     assert is_ephemeral(answer)
-    assert answer["content"] == "Only moderators (Manage Server) can add aliases."
+    assert answer["content"] == NOT_ALLOWED
     assert await store.list_aliases(scene.guild.id) == []
 
 

@@ -28,13 +28,8 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[GlossaryBot]
 
 TOP = 10
+NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
-
-
-def may_add_aliases(interaction: Interaction) -> bool:
-    """What `/alias add` asks of its users by default: Manage Server (or Administrator)."""
-    perms = interaction.permissions
-    return interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
 
 
 class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2alias"):
@@ -55,8 +50,11 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        if not may_add_aliases(interaction):
-            await reply(interaction, "Only moderators (Manage Server) can add aliases.")
+        # A menu carries no command permissions: it asks what Discord would ask of `/alias`
+        # here (its overrides in Integrations, else Manage Server). That may take a request.
+        await thinking(interaction)
+        if not await interaction.client.command_access.may_use(interaction, "alias"):
+            await reply(interaction, NOT_ALLOWED)
             return
         entry_id, _, miss = self.item.values[0].partition(" ")
         await add_alias(interaction, miss, entry_id)
