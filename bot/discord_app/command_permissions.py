@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
@@ -151,6 +152,7 @@ class CommandAccess:
         self._commands: dict[str, tuple[int, discord.Permissions | None]] = {}
         self._cached: dict[int, tuple[float, dict[int, list[Override]]]] = {}
         self._changes: dict[int, int] = {}  # guild id -> overrides changed this many times
+        self._reading: dict[int, asyncio.Future[dict[int, list[Override]] | None]] = {}
         self._failing = False
 
     def know(
@@ -164,6 +166,7 @@ class CommandAccess:
     def forget(self, guild_id: int) -> None:
         """Discord says this server's overrides changed: read them again when next needed."""
         self._cached.pop(guild_id, None)
+        self._reading.pop(guild_id, None)  # a read under way may predate the change
         self._changes[guild_id] = self._changes.get(guild_id, 0) + 1
 
     async def may_use(self, interaction: discord.Interaction[Any], command: str) -> bool:
@@ -187,6 +190,19 @@ class CommandAccess:
         cached = self._cached.get(guild_id)
         if cached is not None and time.monotonic() - cached[0] < self.cache_seconds:
             return cached[1]
+        # One read per server at a time, however many menus are picked meanwhile.
+        reading = self._reading.get(guild_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read(guild_id))
+            self._reading[guild_id] = reading
+            reading.add_done_callback(functools.partial(self._read_done, guild_id))
+        return await asyncio.shield(reading)
+
+    def _read_done(self, guild_id: int, reading: asyncio.Future[Any]) -> None:
+        if self._reading.get(guild_id) is reading:
+            del self._reading[guild_id]
+
+    async def _read(self, guild_id: int) -> dict[int, list[Override]] | None:
         changes = self._changes.get(guild_id, 0)
         try:
             payloads = await asyncio.wait_for(self._fetch(guild_id), self.fetch_timeout)
@@ -202,6 +218,6 @@ class CommandAccess:
             self._failing = True
             return None
         self._failing = False
-        if self._changes.get(guild_id, 0) == changes:  # not changed while this was fetched
+        if self._changes.get(guild_id, 0) == changes:  # not changed while this was read
             self._cached[guild_id] = (time.monotonic(), overrides)
         return overrides

@@ -3,6 +3,7 @@ what server admins set in Server Settings > Integrations, as the fake Discord ap
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 
@@ -145,3 +146,27 @@ async def test_unreadable_overrides_fall_back_to_manage_server_and_say_so_once(
     assert len(warnings) == 1
     # Readable again: the grant counts.
     assert (await pick_the_miss(scene, helper))["content"].startswith("Added")
+
+
+async def test_picks_at_once_share_one_read(
+    scene: Scene, bot: GlossaryBot, store: Store, helpers: Helpers
+) -> None:
+    role, helper = helpers
+    fake = scene.fake
+    store.record_miss(scene.guild.id, "kv chache")
+    for command in ("stats", "alias"):
+        await fake.set_command_permissions(scene.guild, command, [override(role, True)])
+    message = await (await fake.slash(helper, "stats", channel=scene.channel)).final_message()
+    [menu] = selects(message)
+    value = menu["options"][0]["value"]
+    before = permission_fetches(scene)
+    fake.delay("GET", PERMISSIONS_ROUTE, 0.5, times=1)  # the picks arrive while it is read
+    fake.settle_before_actions = False
+    picks = await asyncio.gather(
+        *(fake.select(helper, message, menu["custom_id"], [value]) for _ in range(6))
+    )
+    answers = sorted([str((await p.final_message())["content"]) for p in picks])
+    assert permission_fetches(scene) == before + 1
+    assert answers[0].startswith("Added")
+    assert all("already opens" in a for a in answers[1:]), answers
+    assert len(await store.list_aliases(scene.guild.id)) == 1
