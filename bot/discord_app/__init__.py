@@ -9,5 +9,7 @@
   and menus (dynamic items, rebuilt from their custom ids by `items.Restorable`) call it back.
 - `state`: what the running bot knows (glossary, index, store, counts); `alias_cache`: each
   server's compiled aliases, keyed on the store's alias version; `cooldowns`: per-user limits.
+- `command_permissions`: who may use a command (Integrations overrides, default permissions),
+  for menus that act like one (the /stats menu asks what `/alias` asks).
 - `errors`, `logs`, `health`, `runner`, `cli`: answering errors, logging, heartbeat, process.
 """
