@@ -1,8 +1,15 @@
 """Glossary Bot: answers term questions on Discord from curated glossaries."""
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("glossary-bot")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> str:
+    # Looked up on first use: importlib.metadata alone costs more than `glossary-bot --help`.
+    if name != "__version__":
+        raise AttributeError(f"module 'bot' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("glossary-bot")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0"

@@ -1,92 +1,235 @@
-"""The `glossary-bot` command line: run the bot, check and export the data, look terms up."""
+"""The `glossary-bot` command line: every command's arguments, and which function runs it.
+
+The parser is declared here in full and imports nothing heavy, so `--help` and a mistyped option
+answer at once; each command's handler (`"module:function"`) is imported only when it runs.
+Handlers take the parsed arguments and return the exit status; commands marked `settings=True`
+find the one `Settings` object (environment and `.env`) in `args.settings`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
-from bot import __version__
-from bot.glossary import (
-    GlossaryError,
-    inspect_glossary,
-    load_glossary,
-)
+EXIT_USAGE = 2
+MAX_LIMIT = 1000
+PERIODS = ("day", "week", "month", "all")  # bot.storage.periods.PERIODS (a test keeps them equal)
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors in one line, naming the (sub)command and showing its own usage."""
+
+    def error(self, message: str) -> NoReturn:
+        usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (usage: {usage})\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from bot.errors import ReportedError
+
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not hasattr(args, "func"):
-        return _default(parser)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # reported by the subcommand that was given them, with its own usage
+        getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        code: int = args.func(args)
-    except GlossaryError as exc:
+        if getattr(args, "handler", None) is None:
+            return _default(parser)
+        if args.settings:
+            from bot.settings import load_settings
+
+            args.settings = load_settings()
+        handler: Handler = _resolve(args.handler)
+        return handler(args)
+    except ReportedError as exc:
         print(f"glossary-bot: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `glossary-bot export | head`
         return 0
-    return code
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _resolve(reference: str) -> Handler:
+    module, _, name = reference.partition(":")
+    handler: Handler = getattr(importlib.import_module(module), name)
+    return handler
+
+
+def build_parser() -> Parser:
+    parser = Parser(
         prog="glossary-bot",
         description="A Discord bot that answers term questions from curated glossaries.",
     )
-    parser.add_argument("--version", action="version", version=f"glossary-bot {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    check = sub.add_parser(
+    def command(
+        name: str, handler: str | None, help: str, description: str, *, settings: bool = False
+    ) -> Parser:
+        made: Parser = sub.add_parser(name, help=help, description=description)
+        made.set_defaults(handler=handler, settings=settings, parser=made)
+        return made
+
+    _glossary_commands(command)
+    _search_commands(command)
+    _storage_commands(command)
+    _bot_commands(command)
+    return parser
+
+
+Command = Callable[..., Parser]
+
+
+def _glossary_commands(command: Command) -> None:
+    check = command(
         "check",
-        help="validate glossary data and report every problem",
-        description="Validate the bundled glossary (or the given files and folders) and report "
-        "every problem with its file and entry. Exit 1 on errors; warnings do not fail.",
+        "bot.cli:run_check",
+        "validate glossary data and report every problem",
+        "Validate the bundled glossary (or the given files and folders) and report "
+        "every problem with its file and entry. Exit 1 on errors (no entries is an error); "
+        "warnings do not fail.",
     )
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders")
     check.add_argument("--quiet", "-q", action="store_true", help="print errors only")
-    check.set_defaults(func=_check)
 
-    export = sub.add_parser(
+    export = command(
         "export",
-        help="print the whole loaded glossary as JSON",
-        description='Print {"entries": [...]} with every field, alias and source of each entry.',
+        "bot.cli:run_export",
+        "print the whole loaded glossary as JSON",
+        'Print {"entries": [...]} with every field, alias and source of each entry.',
     )
     data_option(export)
-    export.set_defaults(func=_export)
 
-    define = sub.add_parser(
+    define = command(
         "define",
-        help="show the card for a term in the terminal",
-        description="Look a term up as /define would and print its card.",
+        "bot.cli:run_define",
+        "show the card for a term in the terminal",
+        "Look a term up as /define would and print its card.",
     )
     define.add_argument("term", nargs="+", help="the term, e.g. kv cache")
     define.add_argument("--json", action="store_true", help="print the result as JSON")
     data_option(define)
-    define.set_defaults(func=_define)
-
-    for module in ("bot.search.cli", "bot.storage.cli", "bot.discord_app.cli"):
-        _add_optional_subcommands(module, sub)
-    return parser
 
 
-def _add_optional_subcommands(
-    module: str, sub: argparse._SubParsersAction[argparse.ArgumentParser]
-) -> None:
-    """Each feature package adds its own commands; a package not built yet adds none."""
-    import importlib
+def _search_commands(command: Command) -> None:
+    search = command(
+        "search",
+        "bot.search.cli:run_search",
+        "look up queries read from stdin, one result per line",
+        "Read queries from stdin, one per line, and write one result per line in "
+        "the same order: a readable line, or with --json one JSON object per line "
+        '({"query", "status", "strategy", "score", "entry", "suggestions"}).',
+    )
+    search.add_argument("--json", action="store_true", help="write one JSON object per line")
+    data_option(search)
 
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return
-        raise
-    mod.add_subcommands(sub)
+    relevance = command(
+        "relevance",
+        "bot.search.cli:run_relevance",
+        "measure search quality on a relevance set, next to a naive baseline",
+        "Print top-1, direct-answer and wrong-card rates per kind of query for this "
+        "search and for a naive baseline (rapidfuzz extractOne with WRatio over all names).",
+    )
+    relevance.add_argument(
+        "--set",
+        type=Path,
+        metavar="TSV",
+        help="the relevance set (default: tests/search/relevance.tsv, in a source checkout)",
+    )
+    relevance.add_argument("--misses", action="store_true", help="also list every miss")
+    data_option(relevance)
+
+
+def _storage_commands(command: Command) -> None:
+    stats = command(
+        "stats",
+        "bot.storage.cli:run_stats",
+        "lookup counts, top terms and missed searches",
+        "Show what people looked up and searched for without finding it.",
+        settings=True,
+    )
+    stats.add_argument(
+        "--guild", type=_guild_id, metavar="ID", help="one server (0: direct messages)"
+    )
+    stats.add_argument("--period", choices=PERIODS, default="all", help="default: all")
+    stats.add_argument(
+        "--limit",
+        type=_bounded_int(1, MAX_LIMIT),
+        default=10,
+        help=f"rows per list, 1 to {MAX_LIMIT} (default: 10)",
+    )
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    _db_option(stats)
+
+    aliases = command(
+        "aliases",
+        None,
+        "export or import per-server aliases",
+        "Export or import the aliases moderators added with /alias.",
+    )
+    actions = aliases.add_subparsers(dest="aliases_command", metavar="{export,import}")
+    actions.required = True
+
+    export = actions.add_parser(
+        "export",
+        help="print aliases as JSON",
+        description="Print aliases as a JSON list that `aliases import` reads back.",
+    )
+    export.set_defaults(handler="bot.storage.cli:run_export", settings=True, parser=export)
+    export.add_argument("--guild", type=_guild_id, metavar="ID", help="one server (default: all)")
+    _db_option(export)
+
+    import_ = actions.add_parser(
+        "import",
+        help="add aliases from a JSON file",
+        description=(
+            "Add aliases from a JSON list of {guild_id, alias, entry_id} objects ('-' reads "
+            "standard input). Each is checked like /alias add; refusals are reported on "
+            "standard error and make the exit status 1."
+        ),
+    )
+    import_.set_defaults(handler="bot.storage.cli:run_import", settings=True, parser=import_)
+    import_.add_argument("file", metavar="FILE")
+    _db_option(import_)
+
+    backup = command(
+        "backup",
+        "bot.storage.cli:run_backup",
+        "copy the database safely while the bot runs",
+        "Copy the database with SQLite's online backup; safe while the bot runs.",
+        settings=True,
+    )
+    backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
+    _db_option(backup)
+
+
+def _bot_commands(command: Command) -> None:
+    command(
+        "run",
+        "bot.discord_app.cli:run_bot",
+        "run the Discord bot (settings from the environment and .env)",
+        "Connect to Discord and answer /define, mentions and 'Explain terms'. "
+        "Settings come from the environment and a .env file; see .env.example.",
+        settings=True,
+    )
+    health = command(
+        "health",
+        "bot.discord_app.cli:run_health",
+        "exit 0 if the running bot is healthy (fresh heartbeat), 1 if not",
+        "Read the heartbeat file (HEARTBEAT_PATH) the bot keeps fresh while it is "
+        "connected to Discord and can write its database.",
+        settings=True,
+    )
+    health.add_argument(
+        "--max-age", type=_positive_float, default=None, help="seconds (default 45)"
+    )
 
 
 def data_option(parser: argparse.ArgumentParser) -> None:
@@ -99,37 +242,87 @@ def data_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", type=Path, metavar="PATH", help="the database (default: DATABASE_PATH)"
+    )
+
+
+def _bounded_int(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {low} to {high}, not {text}")
+        return value
+
+    return parse
+
+
+_guild_id = _bounded_int(0, 2**63 - 1)  # Discord ids are 64-bit; 0 is direct messages
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text}")
+    return value
+
+
+class _Version(argparse.Action):
+    """`--version`, reading the installed version only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from bot import __version__
+
+        parser.exit(0, f"glossary-bot {__version__}\n")
+
+
 def _default(parser: argparse.ArgumentParser) -> int:
     """Plain `glossary-bot` runs the bot when a token is configured, else shows help."""
-    from bot.settings import Settings
+    from bot.settings import load_settings
 
-    try:
-        has_token = Settings().discord_token is not None
-    except ValueError:
-        has_token = True  # let `run` explain the bad setting
-    if has_token:
-        from bot.discord_app.runner import run
+    settings = load_settings()
+    if settings.discord_token is None:
+        parser.print_help()
+        return 0
+    from bot.discord_app.runner import run
 
-        return run()
-    parser.print_help()
-    return 0
+    return run(settings)
 
 
-def _check(args: argparse.Namespace) -> int:
+# -- the glossary's own commands -------------------------------------------------------------
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from bot.glossary import inspect_glossary
+
     glossary, problems = inspect_glossary(args.paths or None)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     for problem in errors + ([] if args.quiet else warnings):
         print(problem)
-    summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
-    print(
-        f"{len(glossary)} entries ({summary}); {len(errors)} error(s), {len(warnings)} warning(s)",
-        file=sys.stderr,
-    )
+    if not args.quiet:
+        summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
+        print(
+            f"{len(glossary)} entries ({summary}); {len(errors)} error(s), "
+            f"{len(warnings)} warning(s)",
+            file=sys.stderr,
+        )
     return 1 if errors else 0
 
 
-def _export(args: argparse.Namespace) -> int:
+def run_export(args: argparse.Namespace) -> int:
+    from bot.glossary import load_glossary
+
     glossary = load_glossary(args.data)
     payload = {
         "sources": [s.model_dump(mode="json") for s in glossary.sources],
@@ -140,8 +333,9 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _define(args: argparse.Namespace) -> int:
+def run_define(args: argparse.Namespace) -> int:
     from bot.cards.text import render_result_text
+    from bot.glossary import load_glossary
     from bot.search.cli import result_json
     from bot.search.index import SearchIndex
 

@@ -1,26 +1,59 @@
-"""Settings from the environment and a `.env` file; every one is documented in `.env.example`."""
+"""Settings from the environment and a `.env` file; every one is documented in `.env.example`.
+
+Every command reads them through `load_settings()`, so `.env` counts everywhere. An empty value
+(`HEARTBEAT_PATH=` in an env file) means the setting's default. A bad value is reported in one
+line naming the setting and what it accepts, never echoing a secret.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.errors import ReportedError
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# What each setting accepts, as the one-line error says it.
+ACCEPTS = {
+    "discord_token": "the bot token from the Discord Developer Portal",
+    "discord_api_base_url": "an http(s) URL without user:password@",
+    "discord_gateway_url": "a ws(s) URL without user:password@",
+    "database_path": "a file path",
+    "dev_guild_id": "a server id (a positive whole number), or empty",
+    "log_level": f"one of {', '.join(LOG_LEVELS)}",
+    "glossary_paths": f"files or folders separated by {os.pathsep!r}",
+    "heartbeat_path": "a file path, or empty",
+    "cooldown_uses": "a whole number of at least 1",
+    "cooldown_seconds": "a number of seconds above 0",
+}
+# Never repeated in an error: a token, and URLs that may carry credentials.
+SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url"}
+
+
+class SettingsError(ReportedError, ValueError):
+    """A setting with a bad value, or an unreadable `.env`; the message is one line."""
+
+    exit_code = 2
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     discord_token: SecretStr | None = None
     discord_api_base_url: str = DISCORD_API_BASE_URL
     discord_gateway_url: str = DISCORD_GATEWAY_URL
     database_path: Path = Path("glossary-bot.db")
-    dev_guild_id: int | None = None
+    dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     # Files or folders of glossary data, separated by the OS path separator (":" on Linux).
     glossary_paths: str = ""
@@ -28,19 +61,61 @@ class Settings(BaseSettings):
     heartbeat_path: Path | None = None
     # Per-user cooldown on /define and /alias: this many uses per `cooldown_seconds`.
     cooldown_uses: int = Field(default=5, ge=1)
-    cooldown_seconds: float = Field(default=10.0, gt=0)
+    cooldown_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False)
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
+        return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("dev_guild_id", "heartbeat_path", mode="before")
+    @field_validator("discord_api_base_url")
     @classmethod
-    def _empty_is_unset(cls, value: object) -> object:
-        return None if value == "" else value
+    def _http_url(cls, value: str) -> str:
+        return _plain_url(value, {"http", "https"})
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _ws_url(cls, value: str) -> str:
+        return _plain_url(value, {"ws", "wss"})
 
     @property
     def glossary_path_list(self) -> list[Path] | None:
         parts = [p for p in self.glossary_paths.split(os.pathsep) if p.strip()]
         return [Path(p.strip()) for p in parts] or None
+
+
+def _plain_url(value: str, schemes: set[str]) -> str:
+    try:
+        parts = urlsplit(value.strip())
+        ok = parts.scheme in schemes and bool(parts.hostname) and parts.port != -1
+    except ValueError:  # a bad port, a bracket that does not close
+        ok = False
+    if not ok or "@" in parts.netloc:
+        raise ValueError("not a plain URL")
+    return value.strip()
+
+
+def load_settings() -> Settings:
+    """The settings, or SettingsError saying in one line which setting is wrong and what it takes."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError(describe(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"cannot read the .env file: {exc}") from None
+
+
+def describe(exc: ValidationError) -> str:
+    problems = []
+    for field in dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err["loc"]):
+        name = field.upper()
+        given = "" if field in SECRET else f"={_shown(os.environ.get(name))}"
+        problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
+    return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
+
+
+def _shown(value: str | None) -> str:
+    if value is None:  # it came from .env
+        return "(from .env)"
+    text = value if len(value) <= 40 else value[:40] + "..."
+    return text.encode("unicode_escape").decode("ascii")

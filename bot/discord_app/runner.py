@@ -16,7 +16,7 @@ from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError, load_settings
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, Store
 
 log = logging.getLogger(__name__)
@@ -36,9 +36,9 @@ def apply_endpoints(settings: Settings) -> None:
 
 def run(settings: Settings | None = None) -> int:
     try:
-        settings = settings or Settings()
-    except ValueError as exc:  # pydantic's ValidationError: a setting with a bad value
-        fail(f"bad setting: {exc}")
+        settings = settings or load_settings()
+    except SettingsError as exc:
+        fail(str(exc))
         return EXIT_CONFIG
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     configure_logging(settings.log_level, secrets=[token])
@@ -118,8 +118,12 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
-    if error is not None:
-        log.error("the bot stopped on an error", exc_info=error)
+    if isinstance(error, discord.ConnectionClosed) and error.code == 4004:
+        fail("Discord closed the connection: the token is no longer valid (4004): check DISCORD_TOKEN")
+        return EXIT_CONFIG
+    if error is not None:  # one line; the traceback only for those who asked for DEBUG
+        log.error("the bot stopped on an error: %s: %s", type(error).__name__, error)
+        log.debug("the error's traceback", exc_info=error)
         return EXIT_ERROR
     return EXIT_OK
 

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from bot.errors import ReportedError
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -23,12 +25,15 @@ class Problem:
         return f"{where}{what}: {self.severity}: {self.message}"
 
 
-class GlossaryError(Exception):
+class GlossaryError(ReportedError):
     """The data could not be loaded; `problems` says what and where."""
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         errors = [p for p in problems if p.severity == "error"]
+        if len(errors) == 1:
+            super().__init__(f"1 problem in the glossary data: {errors[0]}")
+            return
         shown = "\n".join(str(p) for p in errors[:20])
         more = f"\n... and {len(errors) - 20} more" if len(errors) > 20 else ""
         super().__init__(f"{len(errors)} problem(s) in the glossary data:\n{shown}{more}")

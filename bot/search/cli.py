@@ -1,4 +1,4 @@
-"""`glossary-bot search` and `glossary-bot relevance`: the search core from a terminal.
+"""`glossary-bot search` and `glossary-bot relevance` (declared in bot/cli.py): search from a terminal.
 
 `search` reads queries from stdin, one a line, and writes one result a line in the same order,
 so it composes with files and pipes (`glossary-bot search --json < queries.txt`).
@@ -13,40 +13,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.cli import data_option
 from bot.search.results import SearchResult
 
-DEFAULT_RELEVANCE_SET = Path("tests/search/relevance.tsv")
-
-
-def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    search = subparsers.add_parser(
-        "search",
-        help="look up queries read from stdin, one result per line",
-        description="Read queries from stdin, one per line, and write one result per line in "
-        "the same order: a readable line, or with --json one JSON object per line "
-        '({"query", "status", "strategy", "score", "entry", "suggestions"}).',
-    )
-    search.add_argument("--json", action="store_true", help="write one JSON object per line")
-    data_option(search)
-    search.set_defaults(func=run_search)
-
-    relevance = subparsers.add_parser(
-        "relevance",
-        help="measure search quality on a relevance set, next to a naive baseline",
-        description="Print top-1, direct-answer and wrong-card rates per kind of query for this "
-        "search and for a naive baseline (rapidfuzz extractOne with WRatio over all names).",
-    )
-    relevance.add_argument(
-        "--set",
-        type=Path,
-        default=DEFAULT_RELEVANCE_SET,
-        metavar="TSV",
-        help=f"the relevance set (default: {DEFAULT_RELEVANCE_SET})",
-    )
-    relevance.add_argument("--misses", action="store_true", help="also list every miss")
-    data_option(relevance)
-    relevance.set_defaults(func=run_relevance)
+# The set the tests hold search to: read from a source checkout only, never from an installed
+# package (it ships without tests).
+CHECKOUT_RELEVANCE_SET = Path("tests/search/relevance.tsv")
 
 
 def run_search(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
@@ -68,8 +39,22 @@ def run_relevance(args: argparse.Namespace) -> int:
     from bot.search.index import SearchIndex
     from bot.search.relevance import NaiveBaseline, evaluate, format_table, load_cases
 
+    path: Path | None = args.set
+    if path is None and CHECKOUT_RELEVANCE_SET.is_file():
+        path = CHECKOUT_RELEVANCE_SET
+    if path is None:
+        print(
+            "glossary-bot: no relevance set: give one with --set PATH "
+            f"(a source checkout has {CHECKOUT_RELEVANCE_SET})",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        cases = load_cases(path)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"glossary-bot: cannot read the relevance set {path}: {exc}", file=sys.stderr)
+        return 1
     glossary = load_glossary(args.data)
-    cases = load_cases(args.set)
     engine = evaluate(SearchIndex.build(glossary), cases)
     print(format_table(engine, NaiveBaseline(list(glossary)).evaluate(cases)))
     if args.misses and engine.misses:

@@ -1,113 +1,34 @@
 """Operators' command line for the store: `stats`, `aliases export|import`, `backup`.
 
-`add_subcommands` hangs these on the `glossary-bot` parser; each handler takes the parsed
-arguments and returns the exit status.
+The arguments are declared in bot/cli.py; each handler here takes them (with the one `Settings`
+in `args.settings`) and returns the exit status.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
-import inspect
 import json
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from bot.settings import Settings
+
 from .backup import backup_database
 from .errors import StorageError
 from .models import AddAliasStatus, AliasImport, Stats
-from .periods import PERIODS, Period, period_start
+from .periods import Period, period_start
 from .store import Store
-
-DEFAULT_DB = "glossary-bot.db"
-
-AliasValidator = Callable[[str, str, int], str]
-"""`(alias text, entry id, guild id) -> normalised key`; raises ValueError to refuse the alias.
-
-The same checks `/alias add` makes (length, mentions, links, clashes with glossary names).
-"""
-
-KeyFunction = Callable[[str], str]
-
-
-def add_subcommands(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-    *,
-    validator: AliasValidator | None = None,
-) -> None:
-    """Add `stats`, `aliases export`, `aliases import` and `backup` to the command line.
-
-    `validator` checks imported aliases; by default `bot.aliases.validate_alias` when that
-    module exists, otherwise imports are checked only for clashes with stored aliases.
-    """
-    stats = subparsers.add_parser(
-        "stats",
-        help="lookup counts, top terms and missed searches",
-        description="Show what people looked up and searched for without finding it.",
-    )
-    stats.add_argument("--guild", type=int, metavar="ID", help="one server (0: direct messages)")
-    stats.add_argument("--period", choices=PERIODS, default="all", help="default: all")
-    stats.add_argument("--limit", type=int, default=10, help="rows per list (default: 10)")
-    stats.add_argument("--json", action="store_true", help="print JSON")
-    _add_db_option(stats)
-    stats.set_defaults(func=run_stats)
-
-    aliases = subparsers.add_parser(
-        "aliases",
-        help="export or import per-server aliases",
-        description="Export or import the aliases moderators added with /alias.",
-    )
-    actions = aliases.add_subparsers(dest="aliases_command", metavar="{export,import}")
-    actions.required = True
-
-    export = actions.add_parser(
-        "export",
-        help="print aliases as JSON",
-        description="Print aliases as a JSON list that `aliases import` reads back.",
-    )
-    export.add_argument("--guild", type=int, metavar="ID", help="one server (default: all)")
-    _add_db_option(export)
-    export.set_defaults(func=run_export)
-
-    import_ = actions.add_parser(
-        "import",
-        help="add aliases from a JSON file",
-        description=(
-            "Add aliases from a JSON list of {guild_id, alias, entry_id} objects ('-' reads "
-            "standard input). Each is checked like /alias add; refusals are reported on "
-            "standard error and make the exit status 1."
-        ),
-    )
-    import_.add_argument("file", metavar="FILE")
-    _add_db_option(import_)
-    import_.set_defaults(func=lambda args: run_import(args, validator=validator))
-
-    backup = subparsers.add_parser(
-        "backup",
-        help="copy the database safely while the bot runs",
-        description="Copy the database with SQLite's online backup; safe while the bot runs.",
-    )
-    backup.add_argument("path", metavar="PATH", help="where to write the copy")
-    _add_db_option(backup)
-    backup.set_defaults(func=run_backup)
-
-
-def _add_db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        help=f"the database (default: $DATABASE_PATH, else ./{DEFAULT_DB})",
-    )
 
 
 def database_path(args: argparse.Namespace) -> Path:
-    return Path(args.db or os.environ.get("DATABASE_PATH") or DEFAULT_DB)
+    """`--db`, else DATABASE_PATH from the environment or `.env`."""
+    settings: Settings = args.settings
+    return cast(Path, args.db or settings.database_path)
 
 
 def _fail(message: str) -> int:
@@ -208,7 +129,11 @@ class _Wanted:
         return f"item {self.position} (guild {self.item.scope}, alias {self.item.text!r})"
 
 
-def run_import(args: argparse.Namespace, *, validator: AliasValidator | None = None) -> int:
+def run_import(args: argparse.Namespace) -> int:
+    # Checked exactly as /alias add checks them (an edge of the command line, so it may reach
+    # the alias rules; the store itself stays search-free).
+    from bot.aliases import validate_alias
+
     try:
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         document = json.loads(raw)
@@ -217,15 +142,12 @@ def run_import(args: argparse.Namespace, *, validator: AliasValidator | None = N
     if not isinstance(document, list):
         return _fail(f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects")
 
-    validate, key_of = _checks(validator)
     wanted: list[_Wanted] = []
     failed = 0
     for position, entry in enumerate(document, start=1):
         try:
             scope, text, entry_id = _parse_item(entry)
-            key = validate(text, entry_id, scope) if validate else key_of(text)
-            if not key:
-                raise ValueError("the alias is empty after normalisation")
+            key = validate_alias(text, entry_id, scope)
         except ValueError as exc:
             print(f"item {position}: {exc}", file=sys.stderr)
             failed += 1
@@ -280,48 +202,6 @@ def _parse_item(entry: Any) -> tuple[int, str, str]:
     return scope, text, entry_id
 
 
-def _checks(explicit: AliasValidator | None) -> tuple[AliasValidator | None, KeyFunction]:
-    """The validator to use (if any) and the normaliser for keys when there is none."""
-    validator = explicit or _find_validator()
-    if validator is None:
-        print(
-            "note: bot.aliases.validate_alias is not available; "
-            "checking only for clashes with stored aliases",
-            file=sys.stderr,
-        )
-    return validator, _find_normalizer()
-
-
-def _find_validator() -> AliasValidator | None:
-    try:
-        module = importlib.import_module("bot.aliases")
-    except ImportError:
-        return None
-    candidate = getattr(module, "validate_alias", None)
-    if not callable(candidate):
-        return None
-    try:
-        inspect.signature(candidate).bind("alias", "entry-id", 0)
-    except (TypeError, ValueError):
-        print(
-            "warning: bot.aliases.validate_alias does not take (alias, entry_id, guild_id); "
-            "not using it",
-            file=sys.stderr,
-        )
-        return None
-    return cast(AliasValidator, candidate)
-
-
-def _find_normalizer() -> KeyFunction:
-    # Keys must be normalised exactly as the bot normalises what people type, or an imported
-    # alias would never match. Imported here, at the edge: the store itself stays search-free.
-    try:
-        module = importlib.import_module("bot.glossary.keys")
-        return cast(KeyFunction, module.normalize)
-    except (ImportError, AttributeError):
-        return lambda text: " ".join(text.casefold().split())
-
-
 # -- backup ----------------------------------------------------------------------------------
 
 
@@ -329,6 +209,9 @@ def run_backup(args: argparse.Namespace) -> int:
     path = _existing_database(args)
     if path is None:
         return 1
+    problem = _unwritable_destination(args.path)
+    if problem:
+        return _fail(f"cannot write the backup to {args.path}: {problem}")
     try:
         asyncio.run(backup_database(path, args.path))
     except StorageError as exc:
@@ -337,13 +220,13 @@ def run_backup(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (`python -m bot.storage.cli`), for when the bot's CLI is absent."""
-    parser = argparse.ArgumentParser(prog="glossary-bot", description="Glossary Bot storage tools")
-    add_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.func(args))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def _unwritable_destination(dest: Path) -> str | None:
+    """Why the copy cannot go to `dest`, so the error blames the destination, not the database."""
+    if dest.is_dir():
+        return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot.db")
+    folder = dest.parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable"
+    return None
