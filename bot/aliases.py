@@ -12,7 +12,7 @@ import functools
 import unicodedata
 from collections.abc import Mapping
 
-from bot.glossary import Entry, Glossary, load_glossary
+from bot.glossary import load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.name_rules import name_refusal
 from bot.search.index import Aliases, SearchIndex
@@ -23,15 +23,6 @@ MAX_ALIAS_LENGTH = 100
 
 class AliasRejected(ValueError):
     """The alias cannot be added; the message says why, for the moderator."""
-
-
-def name_owners(glossary: Glossary) -> dict[str, Entry]:
-    """Every title, acronym and alias of the glossary (compacted) -> its entry."""
-    owners: dict[str, Entry] = {}
-    for entry in glossary:
-        for name in entry.names:
-            owners.setdefault(compact(name), entry)
-    return owners
 
 
 def alias_text(text: str) -> str:
@@ -85,9 +76,9 @@ def check_alias(
 
 @functools.cache
 def _bundled() -> SearchIndex:
-    from bot.settings import Settings
+    from bot.settings import load_settings
 
-    return SearchIndex.build(load_glossary(Settings().glossary_path_list))
+    return SearchIndex.build(load_glossary(load_settings().glossary_path_list))
 
 
 def validate_alias(

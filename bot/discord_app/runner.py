@@ -119,7 +119,9 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
     if isinstance(error, discord.ConnectionClosed) and error.code == 4004:
-        fail("Discord closed the connection: the token is no longer valid (4004): check DISCORD_TOKEN")
+        fail(
+            "Discord closed the connection: the token is no longer valid (4004): check DISCORD_TOKEN"
+        )
         return EXIT_CONFIG
     if error is not None:  # one line; the traceback only for those who asked for DEBUG
         log.error("the bot stopped on an error: %s: %s", type(error).__name__, error)

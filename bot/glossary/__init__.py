@@ -31,16 +31,17 @@ def inspect_glossary(paths: Sequence[Path] | None = None) -> tuple[Glossary, lis
     problems: list[Problem] = []
     sources = read_sources(list(paths) if paths else [bundled_data_dir()], problems)
     entries, lines = merge_sources(sources, problems)
-    infos = [s.info for s in sources]
-    problems.extend(check_entries(entries, infos, lines))
-    return Glossary(tuple(entries), tuple(infos)), problems
+    files = {s.info.key: s.location for s in sources}
+    problems.extend(check_entries(entries, files, lines))
+    if not entries and not any(p.severity == "error" for p in problems):
+        where = ", ".join(str(p) for p in paths) if paths else "the bundled data"
+        problems.append(Problem("error", where, "no glossary entries found"))
+    return Glossary(tuple(entries), tuple(s.info for s in sources)), problems
 
 
 def load_glossary(paths: Sequence[Path] | None = None) -> Glossary:
     """The glossary to serve; raises GlossaryError (naming file and entry) if any data is bad."""
     glossary, problems = inspect_glossary(paths)
-    if any(p.severity == "error" for p in problems):
+    if any(p.severity == "error" for p in problems):  # no entries at all is one of them
         raise GlossaryError(problems)
-    if not glossary.entries:
-        raise GlossaryError([Problem("error", "(glossary)", "no entries were loaded")])
     return glossary

@@ -6,8 +6,10 @@ from urllib.parse import urlparse
 
 from bot import limits
 from bot.glossary.keys import compact
-from bot.glossary.models import CATEGORIES, Entry, SourceInfo
+from bot.glossary.models import CATEGORIES, Entry
+from bot.glossary.names import entry_names
 from bot.glossary.problems import Problem
+from bot.glossary.slug import SLUG_PATTERN
 
 # Fields shown in one embed field each; the definition goes in the description.
 FIELD_LIMITS = {
@@ -19,13 +21,12 @@ FIELD_LIMITS = {
 
 
 def check_entries(
-    entries: list[Entry], sources: list[SourceInfo], lines: dict[str, int | None]
+    entries: list[Entry], files: dict[str, str], lines: dict[str, int | None]
 ) -> list[Problem]:
-    """`lines` gives the line of each entry's leading record, where its format tells it."""
-    files = {s.key: s.file for s in sources}
-    ids = {e.id for e in entries}
+    """`files` names each source's file (by its key) as given; `lines` gives the line of each
+    entry's leading record, where its format tells it. Related ids are checked as they merge."""
     problems: list[Problem] = []
-    owners: dict[str, Entry] = {}
+    clashes = {(id(c.claimant), c.name): c.owner for c in entry_names(entries).clashes}
 
     for entry in entries:
         lead = entry.sources[0]
@@ -35,18 +36,15 @@ def check_entries(
             local_id = _entry.sources[0].local_id
             problems.append(Problem("error", _file, message, local_id, lines.get(_entry.id)))
 
+        if not SLUG_PATTERN.fullmatch(entry.id):
+            report(f"id {entry.id!r} is not a lowercase slug (like 'kv-cache')")
         for _field, message in entry_problems(entry):
             report(message)
-        for target in entry.related:
-            if target not in ids:
-                report(f"related id {target!r} names no entry")
         for name in entry.names:
-            key = compact(name)
-            if not key:
+            if not compact(name):
                 report(f"empty name {name!r}")
-                continue
-            other = owners.setdefault(key, entry)
-            if other.id != entry.id:
+            other = clashes.get((id(entry), name))
+            if other is not None:
                 report(
                     f"name {name!r} is claimed by two entries: {other.id!r} "
                     f"({files.get(other.sources[0].source)}) and {entry.id!r}"

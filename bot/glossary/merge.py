@@ -8,13 +8,14 @@ application ("this app") are moved into attributed notes so they never read as i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from pydantic import ValidationError
 
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry, SourceNote, SourceText
+from bot.glossary.names import NameIndex
 from bot.glossary.problems import Problem, describe_validation_error
 from bot.glossary.sources import SourceData
 
@@ -49,21 +50,19 @@ def merge_sources(
     names = _name_index(groups)
     entries = []
     for entry_id, group in groups.items():
-        entry = _merge_group(entry_id, group, patterns, names, problems)
+        entry = _merge_group(entry_id, group, patterns, names, groups.keys(), problems)
         if entry is not None:
             entries.append(entry)
     lines = {entry_id: group[0].line for entry_id, group in groups.items()}
     return _with_derived_related(entries), lines
 
 
-def _name_index(groups: dict[str, list[RawEntry]]) -> dict[str, str]:
-    """Every title, acronym and alias (compacted) -> the id that owns it, for "See X." links."""
-    index: dict[str, str] = {}
+def _name_index(groups: dict[str, list[RawEntry]]) -> NameIndex[str]:
+    """Every title, acronym and alias -> the id that owns it, for "See X." links."""
+    index: NameIndex[str] = NameIndex()
     for entry_id, group in groups.items():
         for raw in group:
-            for name in (raw.title, raw.acronym, *raw.aliases):
-                if name:
-                    index.setdefault(compact(name), entry_id)
+            index.add(entry_id, (raw.title, raw.acronym, *raw.aliases))
     return index
 
 
@@ -71,7 +70,8 @@ def _merge_group(
     entry_id: str,
     group: list[RawEntry],
     patterns: dict[str, list[re.Pattern[str]]],
-    names: dict[str, str],
+    names: NameIndex[str],
+    ids: Collection[str],
     problems: list[Problem],
 ) -> Entry | None:
     lead = group[0]
@@ -94,8 +94,19 @@ def _merge_group(
 
     related = _unique(r for raw in group for r in raw.related)
     for raw in group:
+        for related_id in raw.related:  # blamed on the file that names it, not the card's lead
+            if related_id not in ids:
+                problems.append(
+                    Problem(
+                        "error",
+                        raw.file,
+                        f"related id {related_id!r} names no entry",
+                        entry=raw.local_id,
+                        line=raw.line,
+                    )
+                )
         for name in raw.see_also:
-            target = names.get(compact(name))
+            target = names.owner(name)
             if target is None:
                 problems.append(
                     Problem(
@@ -134,16 +145,7 @@ def _merge_group(
             match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
             notes=tuple(notes),
             sources=tuple(
-                SourceText(
-                    source=r.source,
-                    local_id=r.local_id,
-                    title=r.title,
-                    summary=r.summary,
-                    definition=r.definition,
-                    boundary=r.boundary,
-                    importance=r.importance,
-                    plain=r.plain,
-                )
+                SourceText(**{name: getattr(r, name) for name in SourceText.model_fields})
                 for r in group
             ),
         )

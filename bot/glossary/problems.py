@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot.errors import ReportedError
 
@@ -51,6 +52,31 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
             msg = "missing required field"
         out.append(f"{loc}: {msg}")
     return out
+
+
+Record = TypeVar("Record", bound=BaseModel)
+
+
+def validate_record(
+    model: type[Record], item: object, report: Callable[[str], None]
+) -> Record | None:
+    """One record of a data file, or None; every problem found goes to `report`.
+
+    Unknown keys are reported and set aside rather than failing the record, so the checks on its
+    content still run and one `check` lists all of an entry's problems.
+    """
+    if isinstance(item, dict):
+        known = set(model.model_fields) | {f.alias for f in model.model_fields.values() if f.alias}
+        for key in item:
+            if key not in known:
+                report(f"{key}: unknown key")
+        item = {key: value for key, value in item.items() if key in known}
+    try:
+        return model.model_validate(item)
+    except ValidationError as exc:
+        for message in describe_validation_error(exc):
+            report(message)
+        return None
 
 
 class LineFinder:

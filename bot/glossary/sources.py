@@ -70,6 +70,7 @@ class SourceData:
     """One file read: its description, its entries and how to spot its app-specific sentences."""
 
     info: SourceInfo
+    location: str  # the file as the paths given name it, for problem reports
     entries: list[RawEntry]
     app_sentences: list[re.Pattern[str]] = field(default_factory=list)
 
@@ -108,7 +109,7 @@ def _too_large(path: Path, problems: list[Problem]) -> bool:
     problems.append(
         Problem(
             "error",
-            path.name,
+            str(path),
             f"file is {size / 2**20:.1f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB a "
             "glossary file may be: split it into several files",
         )
@@ -121,33 +122,34 @@ def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
     info = SourceInfo(key=key, name=path.stem, file=path.name)
     fmt = FORMAT_BY_SUFFIX.get(path.suffix)
     if fmt is None:
-        problems.append(Problem("error", path.name, f"unknown file type {path.suffix!r}"))
-        return SourceData(info, [])
+        problems.append(Problem("error", str(path), f"unknown file type {path.suffix!r}"))
+        return SourceData(info, str(path), [])
     if _too_large(path, problems):
-        return SourceData(info, [])
+        return SourceData(info, str(path), [])
     entries = READERS[fmt](path, key, problems)
     overlay = path.with_name(path.stem + OVERLAY_SUFFIX)
     if overlay.is_file() and fmt != "curated-toml":
         apply_overlay(overlay, entries, problems)
-    return SourceData(info, entries)
+    return SourceData(info, str(path), entries)
 
 
 def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceData]:
+    manifest_file = str(folder / MANIFEST)
     try:
         manifest = Manifest.model_validate(tomllib.loads((folder / MANIFEST).read_text("utf-8")))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        problems.append(Problem("error", MANIFEST, f"cannot read the manifest: {exc}"))
+        problems.append(Problem("error", manifest_file, f"cannot read the manifest: {exc}"))
         return []
     except ValidationError as exc:
         for msg in describe_validation_error(exc):
-            problems.append(Problem("error", MANIFEST, msg))
+            problems.append(Problem("error", manifest_file, msg))
         return []
 
     out = []
     for src in manifest.sources:
         path = folder / src.file
         if not path.is_file():
-            problems.append(Problem("error", MANIFEST, f"names a missing file {src.file!r}"))
+            problems.append(Problem("error", manifest_file, f"names a missing file {src.file!r}"))
             continue
         if _too_large(path, problems):
             continue
@@ -164,8 +166,8 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
             try:
                 patterns.append(re.compile(pattern))
             except re.error as exc:
-                problems.append(Problem("error", MANIFEST, f"bad app_sentences regex: {exc}"))
-        out.append(SourceData(info, entries, patterns))
+                problems.append(Problem("error", manifest_file, f"bad app_sentences regex: {exc}"))
+        out.append(SourceData(info, str(path), entries, patterns))
     return out
 
 
@@ -184,7 +186,7 @@ def _check_sha256(path: Path, expected: str, problems: list[Problem]) -> None:
         problems.append(
             Problem(
                 "error",
-                path.name,
+                str(path),
                 f"content does not match the sha256 recorded in {MANIFEST} "
                 f"(recorded {expected[:12]}..., found {actual[:12]}...): the file changed since it "
                 f'was recorded; if the change is intended, set sha256 = "{actual}"',

@@ -100,7 +100,7 @@ def test_check_names_the_file_and_the_problem(
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
     [line] = [line for line in out.splitlines() if problem in line]
-    assert line.startswith(path.name)
+    assert line.startswith(str(path))  # the file as it was given
     assert "Traceback" not in out
 
 
@@ -119,7 +119,7 @@ def test_start_up_names_the_file_and_the_problem(
     assert runner.run(settings) == runner.EXIT_ERROR  # before it ever contacts Discord
     err = capsys.readouterr().err
     assert err.startswith("glossary-bot: ")
-    assert any(line.startswith(path.name) and problem in line for line in err.splitlines())
+    assert any(f"{path}:" in line and problem in line for line in err.splitlines())
     assert "Traceback" not in err
 
 
@@ -141,6 +141,8 @@ async def test_glossary_bot_run_refuses_a_broken_file(tmp_path: Path) -> None:
         _, raw = await process.communicate()
     err = raw.decode()
     assert process.returncode == 1, err
-    assert err.startswith("glossary-bot: 1 problem in the glossary data: topics.json:1: error: not valid JSON")
+    assert err.startswith(
+        f"glossary-bot: 1 problem in the glossary data: {path}:1: error: not valid JSON"
+    )
     assert len(err.splitlines()) == 1
     assert "Traceback" not in err

@@ -2,27 +2,33 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.storage import Store, cli
+from bot.cli import main
+from bot.storage import Store
 
 from .conftest import query
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(argv: list[str], validator: cli.AliasValidator | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="glossary-bot")
-    cli.add_subcommands(parser.add_subparsers(dest="command", required=True), validator=validator)
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+@pytest.fixture(autouse=True)
+def _no_settings_around(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No developer's .env or DATABASE_PATH: each test says where the database is."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    monkeypatch.delenv("GLOSSARY_PATHS", raising=False)
+
+
+def run(argv: list[str]) -> int:
+    return main(argv)
 
 
 def seed(path: Path) -> None:
@@ -43,12 +49,6 @@ def db(tmp_path: Path) -> Path:
     path = tmp_path / "bot.db"
     seed(path)
     return path
-
-
-@pytest.fixture
-def no_moderation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep these tests independent of whether bot.moderation exists yet."""
-    monkeypatch.setattr(cli, "_find_validator", lambda: None)
 
 
 def test_stats_as_text(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,18 +101,17 @@ def write_json(path: Path, document: object) -> str:
     return str(path)
 
 
-@pytest.mark.usefixtures("no_moderation")
 def test_import_reports_each_conflict_and_fails(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     file = write_json(
         tmp_path / "aliases.json",
         [
-            {"guild_id": 1, "alias": "MoE", "entry_id": "mixture-of-experts"},
+            {"guild_id": 1, "alias": "expert soup", "entry_id": "mixture-of-experts"},
             {"guild_id": 1, "alias": "KVC", "entry_id": "kv-cache"},  # already there
-            {"guild_id": 1, "alias": "kvc", "entry_id": "kv-compression"},  # conflict
+            {"guild_id": 1, "alias": "kvc", "entry_id": "quantization"},  # conflict
             {"guild_id": "1", "alias": "x", "entry_id": "y"},  # malformed
-            {"guild_id": 2, "alias": "KVC", "entry_id": "kv-compression"},  # other server
+            {"guild_id": 2, "alias": "KVC", "entry_id": "quantization"},  # other server
         ],
     )
     assert run(["aliases", "import", file, "--db", str(db)]) == 1
@@ -122,15 +121,14 @@ def test_import_reports_each_conflict_and_fails(
     assert "item 4: guild_id must be a non-negative integer" in captured.err
     rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
     assert rows == [
+        (1, "expert soup", "mixture-of-experts"),
         (1, "kvc", "kv-cache"),
-        (1, "moe", "mixture-of-experts"),
-        (2, "kvc", "kv-compression"),
+        (2, "kvc", "quantization"),
     ]
     actions = query(db, "SELECT action, actor_id FROM audit_log ORDER BY id")
     assert actions == [("alias_add", 9), ("alias_import", 0), ("alias_import", 0)]
 
 
-@pytest.mark.usefixtures("no_moderation")
 def test_export_then_import_round_trips(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -144,25 +142,25 @@ def test_export_then_import_round_trips(
     ]
 
 
-def test_import_uses_the_validator(
+def test_import_checks_aliases_as_alias_add_does(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def validate(text: str, entry_id: str, guild_id: int) -> str:
-        if "@" in text:
-            raise ValueError("aliases cannot mention anyone")
-        return text.lower().replace("-", " ")
-
     file = write_json(
         tmp_path / "aliases.json",
         [
             {"guild_id": 1, "alias": "@everyone", "entry_id": "kv-cache"},
-            {"guild_id": 1, "alias": "Flash-Attn", "entry_id": "flashattention"},
+            {"guild_id": 1, "alias": "Flash-Attn", "entry_id": "kv-cache"},  # FlashAttention's
+            {"guild_id": 1, "alias": "no such entry", "entry_id": "ghost"},
+            {"guild_id": 1, "alias": "Kv_Cash", "entry_id": "kv-cache"},
         ],
     )
-    assert run(["aliases", "import", file, "--db", str(db)], validator=validate) == 1
-    captured = capsys.readouterr()
-    assert "item 1: aliases cannot mention anyone" in captured.err
-    assert ("flash attn",) in query(db, "SELECT key FROM aliases")
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in err] == ["item 1", "item 2", "item 3"]
+    assert "mention" in err[0]
+    assert "flash" in err[1].lower()
+    assert "ghost" in err[2]
+    assert ("kv cash",) in query(db, "SELECT key FROM aliases")
 
 
 def test_import_of_a_broken_file(
@@ -187,6 +185,53 @@ def test_backup(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "onto itself" in capsys.readouterr().err
 
 
+def test_settings_come_from_dot_env_too(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".env").write_text(f"DATABASE_PATH={db}\n", "utf-8")
+    for argv in (["stats", "--json"], ["aliases", "export"], ["backup", "copy.db"]):
+        assert run(argv) == 0, capsys.readouterr().err
+    assert query(tmp_path / "copy.db", "SELECT key FROM aliases") == [("kvc",)]
+
+
+def test_an_empty_database_path_means_its_default(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_PATH", "")
+    db.rename(tmp_path / "glossary-bot.db")
+    assert run(["stats", "--json"]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["total_lookups"] == 4
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "100000000000000000000", "ten"])
+def test_stats_limit_out_of_range_is_one_line(
+    db: Path, capsys: pytest.CaptureFixture[str], limit: str
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        run(["stats", "--db", str(db), "--limit", limit])
+    assert done.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("glossary-bot stats: error: argument --limit: expected")
+
+
+def test_backup_into_a_folder_or_a_missing_folder_blames_the_destination(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "some-folder"
+    folder.mkdir()
+    assert run(["backup", str(folder), "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        f"glossary-bot: error: cannot write the backup to {folder}: that is a folder; "
+        f"give a file name, e.g. {folder / 'glossary-bot.db'}\n"
+    )
+    assert list(folder.iterdir()) == []
+    assert run(["backup", "/nonexistent/dir/x.db", "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        "glossary-bot: error: cannot write the backup to /nonexistent/dir/x.db: "
+        "the folder /nonexistent/dir does not exist\n"
+    )
+
+
 def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["stats"], ["aliases"], ["aliases", "export"], ["aliases", "import"], ["backup"]):
         with pytest.raises(SystemExit) as done:
@@ -198,8 +243,9 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
 def test_as_a_separate_process(db: Path, tmp_path: Path) -> None:
     def cli_process(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "bot.storage.cli", *argv],
-            cwd=ROOT,
+            [sys.executable, "-m", "bot.cli", *argv],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
             capture_output=True,
             text=True,
             timeout=60,

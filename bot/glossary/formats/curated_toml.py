@@ -10,19 +10,20 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.glossary.formats.raw import RawEntry
-from bot.glossary.problems import LineFinder, Problem, describe_validation_error
+from bot.glossary.problems import LineFinder, Problem, validate_record
 
 
 class CuratedEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1)
-    title: str = Field(min_length=1)
-    category: str = Field(min_length=1)
-    definition: str = Field(min_length=1)
+    # Required, but an empty one is reported by `check` with the entry's other problems.
+    id: str
+    title: str
+    category: str
+    definition: str
     acronym: str | None = None
     aliases: list[str] = Field(default_factory=list)
     summary: str | None = None
@@ -57,9 +58,9 @@ def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str
         text = path.read_text(encoding="utf-8")
         return tomllib.loads(text), text
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", path.name, f"cannot read the file: {exc}"))
+        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
     except tomllib.TOMLDecodeError as exc:
-        problems.append(Problem("error", path.name, f"not valid TOML: {exc}"))
+        problems.append(Problem("error", str(path), f"not valid TOML: {exc}"))
     return None
 
 
@@ -68,7 +69,7 @@ def read_curated_toml(path: Path, source: str, problems: list[Problem]) -> list[
     if loaded is None:
         return []
     data, text = loaded
-    return curated_entries(data, text, path.name, source, problems)
+    return curated_entries(data, text, str(path), source, problems)
 
 
 def curated_entries(
@@ -89,36 +90,23 @@ def curated_entries(
         label = item.get("id") if isinstance(item, dict) else None
         entry_name = label if isinstance(label, str) and label else f"entry #{position}"
         line = line_of(label)
-        try:
-            curated = CuratedEntry.model_validate(item)
-        except ValidationError as exc:
-            for msg in describe_validation_error(exc):
-                problems.append(Problem("error", name, msg, entry=entry_name, line=line))
-            continue
-        entries.append(
-            RawEntry(
-                source=source,
-                file=name,
-                local_id=curated.id,
-                id=curated.id,
-                title=curated.title,
-                category=curated.category,
-                definition=curated.definition,
-                acronym=curated.acronym,
-                aliases=list(curated.aliases),
-                summary=curated.summary,
-                boundary=curated.boundary,
-                importance=curated.importance,
-                plain=curated.plain,
-                keywords=list(curated.keywords),
-                related=list(curated.related),
-                reference=curated.reference,
-                match_terms=list(curated.match_terms),
-                match_exclusions=list(curated.not_in),
-                note=curated.note,
-                line=line,
+
+        def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
+            problems.append(Problem("error", name, message, entry=_entry, line=_line))
+
+        curated = validate_record(CuratedEntry, item, report)
+        if curated is not None:
+            fields = curated.model_dump(exclude={"not_in"})
+            entries.append(
+                RawEntry(
+                    source=source,
+                    file=name,
+                    local_id=curated.id,
+                    match_exclusions=curated.not_in,
+                    line=line,
+                    **fields,
+                )
             )
-        )
     return entries
 
 
@@ -130,23 +118,24 @@ def apply_overlay(path: Path, entries: list[RawEntry], problems: list[Problem]) 
     data, text = loaded
     unknown = set(data) - {"entries"}
     if unknown:
-        problems.append(Problem("error", path.name, f"unknown top-level keys: {sorted(unknown)}"))
+        problems.append(Problem("error", str(path), f"unknown top-level keys: {sorted(unknown)}"))
     by_local_id = {e.local_id: e for e in entries}
     line_of = LineFinder(text, r'\s*\[entries\."(.*)"\]')
     for local_id, item in data.get("entries", {}).items():
         line = line_of(local_id)
-        try:
-            overlay = Overlay.model_validate(item)
-        except ValidationError as exc:
-            for msg in describe_validation_error(exc):
-                problems.append(Problem("error", path.name, msg, entry=local_id, line=line))
+
+        def report(message: str, *, _entry: str = local_id, _line: int | None = line) -> None:
+            problems.append(Problem("error", str(path), message, entry=_entry, line=_line))
+
+        overlay = validate_record(Overlay, item, report)
+        if overlay is None:
             continue
         entry = by_local_id.get(local_id)
         if entry is None:
             problems.append(
                 Problem(
                     "error",
-                    path.name,
+                    str(path),
                     "curation names an entry that is not in the file it curates",
                     entry=local_id,
                     line=line,

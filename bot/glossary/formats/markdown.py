@@ -23,9 +23,9 @@ def read_markdown(path: Path, source: str, problems: list[Problem]) -> list[RawE
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", path.name, f"cannot read the file: {exc}"))
+        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
         return []
-    return parse_markdown(text, path.name, source, problems)
+    return parse_markdown(text, str(path), source, problems)  # named as given
 
 
 def parse_markdown(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.glossary.formats.raw import RawEntry
-from bot.glossary.problems import Problem, describe_validation_error
+from bot.glossary.problems import Problem, describe_validation_error, validate_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 
@@ -16,12 +16,13 @@ KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 class Topic(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    id: str = Field(min_length=1)
+    # An empty title or definition is reported by `check` with the topic's other problems.
+    id: str
     number: int
-    title: str = Field(min_length=1)
+    title: str
     category: str
     summary: str
-    definition: str = Field(min_length=1)
+    definition: str
     importance: str
     boundary: str
     keywords: list[str]
@@ -50,9 +51,9 @@ def read_topics_json(path: Path, source: str, problems: list[Problem]) -> list[R
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", path.name, f"cannot read the file: {exc}"))
+        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
         return []
-    return parse_topics_json(text, path.name, source, problems)
+    return parse_topics_json(text, str(path), source, problems)  # named as given
 
 
 def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
@@ -74,32 +75,22 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
     for position, item in enumerate(header.topics, start=1):
         label = item.get("id") if isinstance(item, dict) else None
         entry_name = str(label) if isinstance(label, str) and label else f"topic #{position}"
-        try:
-            topic = Topic.model_validate(item)
-        except ValidationError as exc:
-            for msg in describe_validation_error(exc):
-                problems.append(Problem("error", name, msg, entry=entry_name))
-            continue
-        entries.append(
-            RawEntry(
-                source=source,
-                file=name,
-                local_id=topic.id,
-                id=topic.id,
-                title=topic.title,
-                category=topic.category,
-                summary=topic.summary,
-                definition=topic.definition,
-                importance=topic.importance,
-                boundary=topic.boundary,
-                keywords=list(topic.keywords),
-                related=list(topic.related),
-                plain=topic.plain,
-                match_terms=list(topic.match_terms),
-                match_exclusions=list(topic.not_in),
-                reference=topic.reference,
+
+        def report(message: str, *, _entry: str = entry_name) -> None:
+            problems.append(Problem("error", name, message, entry=_entry))
+
+        topic = validate_record(Topic, item, report)
+        if topic is not None:
+            fields = topic.model_dump(exclude={"number", "not_in"})
+            entries.append(
+                RawEntry(
+                    source=source,
+                    file=name,
+                    local_id=topic.id,
+                    match_exclusions=topic.not_in,
+                    **fields,
+                )
             )
-        )
     return entries
 
 

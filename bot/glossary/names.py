@@ -1,0 +1,55 @@
+"""The glossary's one name index: every name (title, acronym, alias) -> the entry that owns it.
+
+Names are keyed by `compact`, the key search meets them on, so "KV cache", "kv-cache" and
+"kvcache" are one name. The first claimant owns a key; a later one is a clash. The merger uses
+the index to resolve "See X." links and `check` to report names claimed twice. (Alias rules
+compare against every key search folds a name to, so they ask the search index instead.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from bot.glossary.keys import compact
+from bot.glossary.models import Entry
+
+Owner = TypeVar("Owner")
+
+
+def name_key(name: str) -> str:
+    return compact(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Clash(Generic[Owner]):
+    name: str  # as the second claimant spells it
+    owner: Owner  # who has it
+    claimant: Owner  # who wanted it too
+
+
+@dataclass(slots=True)
+class NameIndex(Generic[Owner]):
+    owners: dict[str, Owner] = field(default_factory=dict)
+    clashes: list[Clash[Owner]] = field(default_factory=list)
+
+    def add(self, owner: Owner, names: Iterable[str | None]) -> None:
+        """Claim `names` for `owner`; empty names are skipped (check reports them itself)."""
+        for name in names:
+            key = name_key(name) if name else ""
+            if not key:
+                continue
+            held = self.owners.setdefault(key, owner)
+            if held != owner:
+                self.clashes.append(Clash(name or "", held, owner))
+
+    def owner(self, name: str) -> Owner | None:
+        return self.owners.get(name_key(name))
+
+
+def entry_names(entries: Iterable[Entry]) -> NameIndex[Entry]:
+    index: NameIndex[Entry] = NameIndex()
+    for entry in entries:
+        index.add(entry, entry.names)
+    return index
