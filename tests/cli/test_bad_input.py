@@ -1,0 +1,132 @@
+"""Every command, given bad values, answers in one line: no traceback, exit 1 or 2.
+
+Run as an operator runs it: the installed `glossary-bot`, in a folder with no `.env` and outside
+the source checkout, with none of the developer's settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+GLOSSARY_BOT = Path(sys.executable).with_name("glossary-bot")
+SETTINGS = ("DISCORD_", "DATABASE_", "GLOSSARY_", "COOLDOWN_", "LOG_LEVEL", "HEARTBEAT_", "DEV_")
+
+
+@dataclass(frozen=True)
+class Case:
+    argv: list[str]
+    says: str  # a fragment the one line must hold
+    env: dict[str, str] = field(default_factory=dict)
+    never: str = "\0"  # a fragment that must appear nowhere (a secret)
+
+
+# {folder}: a folder that exists; {db}: an existing database. A token is set wherever `run`
+# would otherwise stop on its absence first.
+TOKEN = {"DISCORD_TOKEN": "not-a-real-token"}
+CASES: dict[str, Case] = {
+    "unknown command": Case(["frobnicate"], "invalid choice"),
+    "unknown option": Case(["--nope"], "unrecognized arguments: --nope"),
+    "check: unknown option": Case(["check", "--bogus"], "glossary-bot check: error"),
+    "check: missing path": Case(["check", "nowhere.toml"], "1 error(s)"),
+    "check -q: missing path": Case(["check", "-q", "nowhere.toml"], "", never="error(s)"),
+    "export: missing data": Case(["export", "--data", "nowhere"], "nowhere: error: no such"),
+    "define: misspelt option": Case(["define", "--jsn", "kv"], "usage: glossary-bot define"),
+    "define: no term": Case(["define"], "glossary-bot define: error"),
+    "define: missing data": Case(["define", "--data", "nowhere", "kv"], "no such file"),
+    "define: empty folder": Case(["define", "--data", "{folder}", "kv"], "no glossary entries"),
+    "search: missing data": Case(["search", "--data", "nowhere"], "no such file"),
+    "relevance outside the checkout": Case(["relevance"], "--set PATH"),
+    "relevance: missing set": Case(["relevance", "--set", "nowhere.tsv"], "nowhere.tsv"),
+    "relevance: a folder as set": Case(["relevance", "--set", "{folder}"], "relevance set"),
+    "stats --limit 0": Case(["stats", "--db", "{db}", "--limit", "0"], "--limit"),
+    "stats --limit -1": Case(["stats", "--db", "{db}", "--limit", "-1"], "--limit"),
+    "stats --limit huge": Case(["stats", "--db", "{db}", "--limit", "1" + "0" * 20], "--limit"),
+    "stats --guild huge": Case(["stats", "--db", "{db}", "--guild", "9" * 30], "--guild"),
+    "stats --period year": Case(["stats", "--db", "{db}", "--period", "year"], "--period"),
+    "stats: no database": Case(["stats", "--db", "nowhere.db"], "no database at nowhere.db"),
+    "stats: a folder as database": Case(["stats", "--db", "{folder}"], "no database"),
+    "stats: bad setting": Case(["stats"], "LOG_LEVEL", {"LOG_LEVEL": "verbose"}),
+    "aliases: no action": Case(["aliases"], "glossary-bot aliases: error"),
+    "aliases import: missing file": Case(
+        ["aliases", "import", "nowhere.json", "--db", "{db}"], "cannot read nowhere.json"
+    ),
+    "aliases import: not JSON": Case(["aliases", "import", "{db}", "--db", "{db}"], "cannot read"),
+    "aliases export: no database": Case(["aliases", "export", "--db", "nowhere.db"], "no database"),
+    "backup into a folder": Case(["backup", "{folder}", "--db", "{db}"], "that is a folder"),
+    "backup into a missing folder": Case(
+        ["backup", "/nonexistent/dir/x.db", "--db", "{db}"], "/nonexistent/dir does not exist"
+    ),
+    "backup: no path": Case(["backup"], "glossary-bot backup: error"),
+    "health: no heartbeat path": Case(["health"], "HEARTBEAT_PATH is not set"),
+    "health: bad max-age": Case(["health", "--max-age", "-1"], "--max-age"),
+    "health: stale heartbeat": Case(
+        ["health"], "heartbeat", {"HEARTBEAT_PATH": "nowhere/heartbeat"}
+    ),
+    "run: no token": Case(["run"], "DISCORD_TOKEN is not set"),
+    "run: unknown option": Case(["run", "--now"], "glossary-bot run: error"),
+    "run: missing glossary": Case(["run"], "no such file", {**TOKEN, "GLOSSARY_PATHS": "nowhere"}),
+    "run: Discord unreachable": Case(
+        ["run"],
+        "cannot reach Discord",
+        {**TOKEN, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10", "LOG_LEVEL": "WARNING"},
+    ),
+    "bare command, bad setting": Case([], "COOLDOWN_USES", {"COOLDOWN_USES": "many"}),
+}
+BAD_SETTINGS = {
+    "LOG_LEVEL": ("verbose", "one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+    "DISCORD_API_BASE_URL": ("https://user:hunter2@proxy.example/api", "without user:password@"),
+    "DISCORD_GATEWAY_URL": ("wss://user:hunter2@proxy.example/", "without user:password@"),
+    "DEV_GUILD_ID": ("my-server", "a server id"),
+    "COOLDOWN_USES": ("0", "at least 1"),
+    "COOLDOWN_SECONDS": ("nan", "above 0"),
+}
+for name, (value, accepts) in BAD_SETTINGS.items():
+    CASES[f"run: {name}={value}"] = Case(
+        ["run"], f"{name}", {**TOKEN, name: value}, never="hunter2"
+    )
+    CASES[f"run: {name} accepts"] = Case(["run"], accepts, {**TOKEN, name: value})
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    from bot.storage import Store
+
+    root = tmp_path_factory.mktemp("outside")
+    (root / "folder").mkdir()
+    db = root / "bot.db"
+
+    async def create() -> None:
+        await (await Store.open(db, flush_interval=None)).close()
+
+    asyncio.run(create())
+    return {"folder": str(root / "folder"), "db": str(db), "cwd": str(root)}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_one_line_no_traceback(name: str, places: dict[str, str]) -> None:
+    case = CASES[name]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
+    env.update(case.env)
+    done = subprocess.run(
+        [str(GLOSSARY_BOT), *(arg.format(**places) for arg in case.argv)],
+        cwd=places["cwd"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    everything = done.stdout + done.stderr
+    assert done.returncode in (1, 2), everything
+    assert "Traceback" not in everything
+    lines = done.stderr.splitlines()
+    assert len(lines) == (0 if name == "check -q: missing path" else 1), done.stderr
+    assert case.says in done.stderr + done.stdout, everything
+    assert case.never not in everything
