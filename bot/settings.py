@@ -109,13 +109,13 @@ def describe(exc: ValidationError) -> str:
     problems = []
     for field in dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err["loc"]):
         name = field.upper()
-        given = "" if field in SECRET else f"={_shown(os.environ.get(name))}"
+        given = "" if field in SECRET else _shown(os.environ.get(name))
         problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
     return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
 
 
 def _shown(value: str | None) -> str:
     if value is None:  # it came from .env
-        return "(from .env)"
+        return " (from .env)"
     text = value if len(value) <= 40 else value[:40] + "..."
-    return text.encode("unicode_escape").decode("ascii")
+    return "=" + text.encode("unicode_escape").decode("ascii")
