@@ -1,0 +1,115 @@
+"""The layers of docs/architecture.md, kept true: each layer, imported alone in a fresh process and
+put to work, pulls in nothing above it (at import time and at run time)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Leaves any layer may use.
+LEAVES = ("bot.limits", "bot.errors")
+
+# layer -> (what of the bot it may load, libraries it must not load, a representative run)
+LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "bot.glossary": (
+        ("bot.glossary",),
+        ("discord", "aiosqlite", "rapidfuzz", "numpy", "pydantic_settings"),
+        "from bot.glossary import load_glossary, inspect_glossary\n"
+        "from bot.glossary.names import name_owners\n"
+        "glossary = load_glossary()\n"
+        "inspect_glossary()\n"
+        "assert name_owners(glossary)\n",
+    ),
+    "bot.search": (
+        ("bot.search", "bot.glossary"),
+        ("discord", "aiosqlite", "pydantic_settings"),
+        "from bot.glossary import load_glossary\n"
+        "from bot.search import SearchIndex\n"
+        "index = SearchIndex.build(load_glossary())\n"
+        "assert index.search('kv cahce').entry is not None\n"
+        "index.search('what is a transformer')\n"
+        "assert index.autocomplete('kv', {'kvc': 'kv-cache'})\n"
+        "index.find_terms('the KV cache grows with context', None)\n",
+    ),
+    "bot.cards": (
+        ("bot.cards", "bot.search", "bot.glossary"),
+        ("aiosqlite", "pydantic_settings"),
+        "from bot.glossary import load_glossary\n"
+        "from bot.search import SearchIndex\n"
+        "from bot.cards.embed import render_card\n"
+        "from bot.cards.text import render_result_text\n"
+        "glossary = load_glossary()\n"
+        "result = SearchIndex.build(glossary).search('kv cache')\n"
+        "render_card(result.entry, glossary)\n"
+        "render_result_text(result, glossary)\n",
+    ),
+    "bot.storage": (
+        ("bot.storage",),
+        ("discord", "rapidfuzz", "numpy", "pydantic", "pydantic_settings"),
+        "import asyncio, tempfile, pathlib\n"
+        "from bot.storage import Store\n"
+        "async def work():\n"
+        "    path = pathlib.Path(tempfile.mkdtemp()) / 'layer.db'\n"
+        "    store = await Store.open(path, flush_interval=None)\n"
+        "    store.record_lookup(1, 'kv-cache')\n"
+        "    store.record_miss(1, 'kvq')\n"
+        "    await store.add_alias(1, 'kvc', 'KVC', 'kv-cache', actor_id=9)\n"
+        "    await store.stats(1, None, limit=5)\n"
+        "    await store.export_aliases(1)\n"
+        "    await store.close()\n"
+        "asyncio.run(work())\n",
+    ),
+    # The command line's parser: everything a command needs is imported when it runs.
+    "bot.cli": (
+        ("bot.cli",),
+        ("pydantic", "discord", "aiosqlite", "rapidfuzz", "numpy"),
+        "from bot.cli import build_parser\n"
+        "build_parser().format_help()\n"
+        "build_parser().parse_args(['define', 'kv', 'cache'])\n",
+    ),
+}
+
+PROBE = """
+import importlib, json, pkgutil, sys
+layer = sys.argv[1]
+package = importlib.import_module(layer)
+if hasattr(package, "__path__"):
+    for module in pkgutil.walk_packages(package.__path__, layer + "."):
+        if module.name.rsplit(".", 1)[-1] != "cli":  # a command-line edge, the top layer
+            importlib.import_module(module.name)
+after_import = sorted(sys.modules)
+exec(sys.argv[2])
+print(json.dumps({"import": after_import, "run": sorted(sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_a_layer_loads_nothing_above_it(layer: str) -> None:
+    allowed, libraries, work = LAYERS[layer]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, layer, work],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    for moment in ("import", "run"):
+        ours = [m for m in loaded[moment] if m.startswith("bot.")]
+        above = [m for m in ours if not m.startswith((*allowed, *LEAVES))]
+        assert above == [], f"{layer} loads {above} at {moment} time"
+        banned = [m for m in loaded[moment] if m.split(".")[0] in libraries]
+        assert sorted({m.split(".")[0] for m in banned}) == [], f"{layer} at {moment} time"
+
+
+def test_the_layer_table_names_every_package() -> None:
+    packages = {p.name for p in (ROOT / "bot").iterdir() if (p / "__init__.py").is_file()}
+    assert packages - {"discord_app"} == {name.split(".")[1] for name in LAYERS} - {"cli"}
