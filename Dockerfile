@@ -11,9 +11,12 @@ RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM ${PYTHON_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/glossary-bot.db \
-    HEARTBEAT_PATH=/tmp/glossary-bot.heartbeat
+    PYTHONUNBUFFERED=1
+# The image's defaults, read beneath the environment and .env: a setting left empty in an
+# --env-file (`HEARTBEAT_PATH=`, as in .env.example) falls back to these, not to nothing.
+RUN mkdir -p /etc/glossary-bot \
+    && printf 'DATABASE_PATH=/data/glossary-bot.db\nHEARTBEAT_PATH=/tmp/glossary-bot.heartbeat\n' \
+        > /etc/glossary-bot/defaults.env
 RUN groupadd --system --gid 10001 glossary \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin glossary \
     && mkdir -p /data && chown 10001:10001 /data

@@ -1,5 +1,7 @@
 """Settings from the environment and a `.env` file; every one is documented in `.env.example`.
 
+Beneath both, an installation may set its own defaults in INSTALLATION_DEFAULTS (the image does).
+
 Every command reads them through `load_settings()`, so `.env` counts everywhere. An empty value
 (`HEARTBEAT_PATH=` in an env file) means the setting's default. A bad value is reported in one
 line naming the setting and what it accepts, never echoing a secret.
@@ -20,6 +22,8 @@ from bot.errors import ReportedError
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# Defaults an installation may set (the container image does), beneath `.env` and the environment.
+INSTALLATION_DEFAULTS = "/etc/glossary-bot/defaults.env"
 
 # What each setting accepts, as the one-line error says it.
 ACCEPTS = {
@@ -45,8 +49,12 @@ class SettingsError(ReportedError, ValueError):
 
 
 class Settings(BaseSettings):
+    # Later files win; the environment wins over both; empty values count as unset everywhere.
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+        env_file=(INSTALLATION_DEFAULTS, ".env"),
+        env_file_encoding="utf-8",
+        extra="ignore",
+        env_ignore_empty=True,
     )
 
     discord_token: SecretStr | None = None

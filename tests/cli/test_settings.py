@@ -81,5 +81,23 @@ def test_a_bad_value_in_the_env_file_is_named_too(tmp_path: Path) -> None:
 
 def test_an_unreadable_env_file_is_one_line(tmp_path: Path) -> None:
     (tmp_path / ".env").write_bytes(b"LOG_LEVEL=\xff\xfe\n")
-    with pytest.raises(SettingsError, match="cannot read the .env file"):
+    with pytest.raises(SettingsError, match=r"cannot read the \.env file"):
         load_settings()
+
+
+@pytest.mark.parametrize("where", ["environment", ".env", "both"])
+def test_an_empty_value_falls_back_to_the_installations_defaults(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As in the container: `--env-file .env.example` blanks HEARTBEAT_PATH; the image's
+    default must still apply, or its health check never passes."""
+    defaults = tmp_path / "defaults.env"
+    defaults.write_text("HEARTBEAT_PATH=/tmp/hb\nDATABASE_PATH=/data/x.db\n", "utf-8")
+    monkeypatch.setitem(Settings.model_config, "env_file", (str(defaults), ".env"))
+    if where in ("environment", "both"):
+        monkeypatch.setenv("HEARTBEAT_PATH", "")
+    if where in (".env", "both"):
+        (tmp_path / ".env").write_text("HEARTBEAT_PATH=\nDATABASE_PATH=mine.db\n", "utf-8")
+    settings = load_settings()
+    assert settings.heartbeat_path == Path("/tmp/hb")
+    assert settings.database_path == Path("mine.db" if where != "environment" else "/data/x.db")

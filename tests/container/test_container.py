@@ -11,6 +11,7 @@ import json
 import os
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture
 
 pytestmark = pytest.mark.container
 IMAGE = os.environ.get("GLOSSARY_IMAGE", "glossary-bot:smoke")
+ENV_EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 HEALTHY_WITHIN = 60.0  # seconds: the first heartbeat follows READY
 
 
@@ -41,14 +43,30 @@ async def volume() -> AsyncIterator[str]:
     await podman("volume", "rm", "--force", name, check=False)
 
 
-async def start_bot(fake: FakeDiscord, volume: str) -> str:
+def env_file(fake: FakeDiscord, folder: Path) -> Path:
+    """.env.example as the README says to use it: copied, with the token (and our URLs) filled in;
+    every other line, empty ones such as `HEARTBEAT_PATH=` included, left as shipped."""
+    mine = {
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE_URL": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+    }
+    lines = []
+    for line in ENV_EXAMPLE.read_text("utf-8").splitlines():
+        name = line.partition("=")[0]
+        lines.append(f"{name}={mine.pop(name)}" if name in mine else line)
+    assert not mine, f".env.example lacks {sorted(mine)}"
+    path = folder / "bot.env"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
+async def start_bot(fake: FakeDiscord, volume: str, folder: Path) -> str:
     name = f"glossary-smoke-{uuid.uuid4().hex[:8]}"
     await podman(
         "run", "--detach", "--name", name, "--network", "host",
         "--volume", f"{volume}:/data",
-        "--env", f"DISCORD_TOKEN={fake.token}",
-        "--env", f"DISCORD_API_BASE_URL={fake.api_base}",
-        "--env", f"DISCORD_GATEWAY_URL={fake.gateway_url}",
+        "--env-file", str(env_file(fake, folder)),
         IMAGE,
     )  # fmt: skip
     return name
@@ -74,6 +92,7 @@ async def test_runs_as_a_non_root_user() -> None:
 async def test_answers_define_keeps_counts_across_stop_and_new_container_and_turns_healthy(
     fake_discord: FakeDiscord,  # noqa: F811
     volume: str,
+    tmp_path: Path,
 ) -> None:
     fake = fake_discord
     guild = fake.add_guild("Smoke")
@@ -81,7 +100,7 @@ async def test_answers_define_keeps_counts_across_stop_and_new_container_and_tur
     alice = fake.add_user("alice")
     guild.add_member(alice)
 
-    name = await start_bot(fake, volume)
+    name = await start_bot(fake, volume, tmp_path)
     try:
         await fake.wait_until_ready()
         for _ in range(3):
