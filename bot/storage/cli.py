@@ -11,10 +11,11 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, TextIO, TypeVar, cast
 
 from bot.settings import Settings
 
@@ -24,11 +25,28 @@ from .models import AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .store import Store
 
+Result = TypeVar("Result")
+
 
 def database_path(args: argparse.Namespace) -> Path:
     """`--db`, else DATABASE_PATH from the environment or `.env`."""
     settings: Settings = args.settings
     return cast(Path, args.db or settings.database_path)
+
+
+def _on_store(
+    path: Path, work: Callable[[Store], Awaitable[Result]], *, migrate: bool = False
+) -> Result:
+    """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
+
+    async def run() -> Result:
+        store = await Store.open(path, flush_interval=None, migrate=migrate)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
 
 
 def _fail(message: str) -> int:
@@ -57,15 +75,8 @@ def run_stats(args: argparse.Namespace) -> int:
     period = cast(Period, args.period)
     since = period_start(period, datetime.now(UTC))
 
-    async def read() -> Stats:
-        store = await Store.open(path, flush_interval=None, migrate=False)
-        try:
-            return await store.stats(args.guild, since, limit=args.limit)
-        finally:
-            await store.close()
-
     try:
-        stats = asyncio.run(read())
+        stats = _on_store(path, lambda store: store.stats(args.guild, since, limit=args.limit))
     except StorageError as exc:
         return _fail(str(exc))
     if args.json:
@@ -105,15 +116,8 @@ def run_export(args: argparse.Namespace) -> int:
     if path is None:
         return 1
 
-    async def read() -> list[dict[str, object]]:
-        store = await Store.open(path, flush_interval=None, migrate=False)
-        try:
-            return await store.export_aliases(args.guild)
-        finally:
-            await store.close()
-
     try:
-        aliases = asyncio.run(read())
+        aliases = _on_store(path, lambda store: store.export_aliases(args.guild))
     except StorageError as exc:
         return _fail(str(exc))
     print(json.dumps(aliases, indent=2, ensure_ascii=False))
@@ -154,21 +158,19 @@ def run_import(args: argparse.Namespace) -> int:
             continue
         wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
 
-    async def write() -> list[tuple[_Wanted, AddAliasStatus, str | None]]:
-        store = await Store.open(database_path(args), flush_interval=None)
-        try:
-            results = await store.import_aliases([w.item for w in wanted])
-        finally:
-            await store.close()
-        return [
-            (w, r.status, r.alias.entry_id if r.alias else None)
-            for w, r in zip(wanted, results, strict=True)
-        ]
-
     try:
-        outcomes = asyncio.run(write()) if wanted else []
+        items = [w.item for w in wanted]
+        results = (
+            _on_store(database_path(args), lambda store: store.import_aliases(items), migrate=True)
+            if wanted
+            else []
+        )
     except StorageError as exc:
         return _fail(str(exc))
+    outcomes = [
+        (w, r.status, r.alias.entry_id if r.alias else None)
+        for w, r in zip(wanted, results, strict=True)
+    ]
 
     added = unchanged = 0
     for want, status, existing in outcomes:
