@@ -21,10 +21,10 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
         ("bot.glossary",),
         ("discord", "aiosqlite", "rapidfuzz", "numpy", "pydantic_settings"),
         "from bot.glossary import load_glossary, inspect_glossary\n"
-        "from bot.glossary.names import name_owners\n"
+        "from bot.glossary.names import entry_names\n"
         "glossary = load_glossary()\n"
         "inspect_glossary()\n"
-        "assert name_owners(glossary)\n",
+        "assert entry_names(glossary).owners\n",
     ),
     "bot.search": (
         ("bot.search", "bot.glossary"),
