@@ -104,29 +104,37 @@ def write_json(path: Path, document: object) -> str:
 def test_import_reports_each_conflict_and_fails(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A stored alias that search does not otherwise read as any name: a clash with it can only
+    # be found by the store, not by the alias rules.
+    first = write_json(
+        tmp_path / "first.json", [{"guild_id": 1, "alias": "zorblax", "entry_id": "kv-cache"}]
+    )
+    assert run(["aliases", "import", first, "--db", str(db)]) == 0
     file = write_json(
         tmp_path / "aliases.json",
         [
             {"guild_id": 1, "alias": "expert soup", "entry_id": "mixture-of-experts"},
-            {"guild_id": 1, "alias": "KVC", "entry_id": "kv-cache"},  # already there
-            {"guild_id": 1, "alias": "kvc", "entry_id": "quantization"},  # conflict
+            {"guild_id": 1, "alias": "Zorblax", "entry_id": "kv-cache"},  # already there
+            {"guild_id": 1, "alias": "zorblax", "entry_id": "quantization"},  # conflict
             {"guild_id": "1", "alias": "x", "entry_id": "y"},  # malformed
-            {"guild_id": 2, "alias": "KVC", "entry_id": "quantization"},  # other server
+            {"guild_id": 2, "alias": "zorblax", "entry_id": "quantization"},  # other server
         ],
     )
+    capsys.readouterr()
     assert run(["aliases", "import", file, "--db", str(db)]) == 1
     captured = capsys.readouterr()
     assert "added 2, already present 1, refused 2" in captured.out
-    assert "item 3 (guild 1, alias 'kvc'): already names 'kv-cache'" in captured.err
+    assert "item 3 (guild 1, alias 'zorblax'): already names 'kv-cache'" in captured.err
     assert "item 4: guild_id must be a non-negative integer" in captured.err
     rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
     assert rows == [
         (1, "expert soup", "mixture-of-experts"),
         (1, "kvc", "kv-cache"),
-        (2, "kvc", "quantization"),
+        (1, "zorblax", "kv-cache"),
+        (2, "zorblax", "quantization"),
     ]
     actions = query(db, "SELECT action, actor_id FROM audit_log ORDER BY id")
-    assert actions == [("alias_add", 9), ("alias_import", 0), ("alias_import", 0)]
+    assert actions == [("alias_add", 9)] + [("alias_import", 0)] * 3
 
 
 def test_export_then_import_round_trips(
