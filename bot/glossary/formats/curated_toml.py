@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.glossary.formats.raw import RawEntry
+from bot.glossary.formats.raw import RawEntry, from_record
 from bot.glossary.problems import LineFinder, Problem, validate_record
 
 
@@ -96,17 +96,8 @@ def curated_entries(
 
         curated = validate_record(CuratedEntry, item, report)
         if curated is not None:
-            fields = curated.model_dump(exclude={"not_in"})
-            entries.append(
-                RawEntry(
-                    source=source,
-                    file=name,
-                    local_id=curated.id,
-                    match_exclusions=curated.not_in,
-                    line=line,
-                    **fields,
-                )
-            )
+            fields = curated.model_dump()
+            entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -28,3 +29,19 @@ class RawEntry:
     match_exclusions: list[str] = field(default_factory=list)
     note: str | None = None  # a curation note for maintainers
     line: int | None = None
+
+
+def from_record(
+    fields: dict[str, Any], *, source: str, file: str, line: int | None = None
+) -> RawEntry:
+    """A reader's validated record (its fields by name; `not_in` as the formats spell the
+    match exclusions) as a RawEntry keyed by its own id."""
+    exclusions = fields.pop("not_in", [])
+    return RawEntry(
+        source=source,
+        file=file,
+        local_id=fields["id"],
+        match_exclusions=exclusions,
+        line=line,
+        **fields,
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.glossary.formats.raw import RawEntry
+from bot.glossary.formats.raw import RawEntry, from_record
 from bot.glossary.problems import Problem, describe_validation_error, validate_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
@@ -81,16 +81,8 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
 
         topic = validate_record(Topic, item, report)
         if topic is not None:
-            fields = topic.model_dump(exclude={"number", "not_in"})
-            entries.append(
-                RawEntry(
-                    source=source,
-                    file=name,
-                    local_id=topic.id,
-                    match_exclusions=topic.not_in,
-                    **fields,
-                )
-            )
+            fields = topic.model_dump(exclude={"number"})
+            entries.append(from_record(fields, source=source, file=name))
     return entries
 
 
