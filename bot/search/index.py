@@ -47,6 +47,8 @@ from bot.search.ranking import (
     description_score,
     keep_strongest,
 )
+from bot.search.semantic import SemanticIndex, default_cache_dir
+from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, fuse, wants_meaning
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.similarity import PARTIAL_MIN_LENGTH, name_similarity
@@ -70,7 +72,11 @@ Aliases = ServerAliases | Mapping[str, str] | None
 class SearchIndex:
     """Immutable once built; safe to share between concurrent lookups."""
 
-    def __init__(self, entries: tuple[Entry, ...]) -> None:
+    def __init__(
+        self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool = True
+    ) -> None:
+        """`semantic`: a prepared semantic stage, True to embed the entries (cached on disk),
+        False for the lexical stages alone."""
         self.entries = entries
         with collector_paused():
             self.positions: dict[str, int] = {e.id: i for i, e in enumerate(entries)}
@@ -79,10 +85,13 @@ class SearchIndex:
             self.fulltext = FullTextIndex(text_fields(entries), len(entries))
             self.default_order = default_order(entries, self.positions)
         release_free_memory()
+        if semantic is True:
+            semantic = SemanticIndex.build(entries, cache_dir=default_cache_dir())
+        self.semantic = semantic or None
 
     @classmethod
-    def build(cls, entries: Iterable[Entry]) -> SearchIndex:
-        return cls(tuple(entries))
+    def build(cls, entries: Iterable[Entry], semantic: SemanticIndex | bool = True) -> SearchIndex:
+        return cls(tuple(entries), semantic)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -143,6 +152,9 @@ class SearchIndex:
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
+        # -- semantic stage: only where no name settled the query ---------------------------
+        if self.semantic is not None and wants_meaning(pool):
+            fuse(pool, self.semantic.similar(normalized, SEMANTIC_CANDIDATES))
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -280,7 +292,7 @@ class SearchIndex:
             return SearchResult("none", None, None, 0.0, query, normalized)
         (best, top), rest = ranked[0], ranked[1:]
         runner_up = rest[0][1].score if rest else 0.0
-        score = round(top.score, 1)
+        score = round(min(top.score, 100.0), 1)  # fused scores run past 100 inside the pool
         clearly_ahead = top.score >= MATCH_SCORE and top.score - runner_up >= MATCH_MARGIN
         if clearly_ahead and not (top.strategy == "fuzzy" and self._names_another(core, best)):
             others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])

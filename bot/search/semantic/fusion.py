@@ -12,18 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.search.ranking import Candidate, Pool
+from bot.search.ranking import MATCH_SCORE, Candidate, Pool
 
 SEMANTIC_CANDIDATES = 10
+# Meaning alone makes a card only from this cosine up (set on the calibration slice); below it,
+# or without the lexical stages' agreement, it makes choices.
+CARD_COSINE = 0.75
 # score = PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE), at most MAX_SCORE: a semantic lead
 # of `MATCH_MARGIN` / SLOPE in cosine is a clear lead.
 PIVOT_COSINE = 0.5
 PIVOT_SCORE = 86.0
-SLOPE = 100.0
-MAX_SCORE = 97.0  # below every name: a meaning never outranks a name typed outright
-AGREEMENT_BONUS = 4.0
+SLOPE = 60.0
+MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would erase leads
+AGREEMENT_BONUS = 10.0
 AGREEMENT_FLOOR = 60.0  # both scores at least this for the bonus
-DISAGREEMENT_PENALTY = 6.0
+DISAGREEMENT_PENALTY = 8.0
+NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
 WEAK_LEXICAL = frozenset({"description", "match-term"})
 
 
@@ -32,17 +36,38 @@ def semantic_score(cosine: float) -> float:
 
 
 def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
-    """Fold the semantic stage's best entries (position, cosine) into `pool`."""
-    semantic = {entry: semantic_score(cosine) for entry, cosine in similar}
+    """Fold the semantic stage's best entries (position, cosine), best first, into `pool`."""
+    ranked = pool.ranked()
+    lexical_best = ranked[0][0] if ranked else None
+    semantic = {
+        entry: semantic_score(cosine) if cosine >= CARD_COSINE else min(
+            semantic_score(cosine), MATCH_SCORE - 0.1
+        )
+        for entry, cosine in similar
+    }
     for entry, found in list(pool.by_entry.items()):
         if entry not in semantic and found.strategy in WEAK_LEXICAL:
             pool.by_entry[entry] = Candidate(found.score - DISAGREEMENT_PENALTY, found.strategy)
-    for entry, score in semantic.items():
+    for rank, (entry, score) in enumerate(semantic.items()):
         found = pool.by_entry.get(entry)
         if found is None:
             pool.by_entry[entry] = Candidate(score, "semantic")
             continue
-        agree = min(found.score, score) >= AGREEMENT_FLOOR
+        # Both stages' first choice: two kinds of evidence for one entry.
+        agree = rank == 0 and entry == lexical_best and found.score >= AGREEMENT_FLOOR
+        if agree:
+            score = max(score, semantic_score(similar[0][1]))  # agreement lifts the cap
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
         strategy = "semantic" if score > found.score else found.strategy
-        pool.by_entry[entry] = Candidate(min(best, MAX_SCORE + AGREEMENT_BONUS), strategy)
+        pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
+
+
+def wants_meaning(pool: Pool) -> bool:
+    """Is the meaning worth computing? Not when a name nearly typed out already leads."""
+    ranked = pool.ranked()
+    if not ranked:
+        return True
+    top = ranked[0][1]
+    return top.strategy in WEAK_LEXICAL or top.score < NEAR_NAME
+
+
