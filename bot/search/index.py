@@ -12,6 +12,7 @@ when it is not, and "none" below a floor. A confident wrong card is the worst an
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,7 @@ from bot.search.names import (
     NameTable,
     written_as_acronym,
 )
-from bot.search.query import plural_variants, query_core
+from bot.search.query import compared, plural_variants, query_core
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -47,9 +48,9 @@ from bot.search.ranking import (
     description_score,
     keep_strongest,
 )
+from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.semantic import SemanticIndex, default_cache_dir
 from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, fuse, wants_meaning
-from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.similarity import PARTIAL_MIN_LENGTH, name_similarity
 from bot.search.terms import find_mentions
@@ -108,7 +109,19 @@ class SearchIndex:
         return ServerAliases(source, self.positions)
 
     def search(self, query: str, overlay: Aliases = None) -> SearchResult:
-        """The entry a query names, typos and descriptions included, or choices, or none."""
+        """The entry a query names, typos and descriptions included, or choices, or none.
+        "Difference between X and Y" answers X and offers Y first among the choices."""
+        result = self._search(query, overlay)
+        pair = compared(result.normalized_query)
+        if pair and result.entry is not None:
+            other = self._search(pair[1], overlay)
+            if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
+                offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
+                rest = tuple(s for s in result.suggestions if s.id != offer.id)
+                result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
+        return result
+
+    def _search(self, query: str, overlay: Aliases) -> SearchResult:
         normalized = normalize(query[:MAX_QUERY])
         core = query_core(normalized) if normalized else ""
         if not core:
@@ -153,7 +166,7 @@ class SearchIndex:
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
-        if self.semantic is not None and wants_meaning(pool):
+        if self.semantic is not None and wants_meaning(pool, len(words)):
             fuse(pool, self.semantic.similar(normalized, SEMANTIC_CANDIDATES))
         return self._decide(pool, query, normalized, core)
 

@@ -18,8 +18,15 @@ _FRAMES = [
         r"^how (?:does|do|did|is|are|can) (?P<t>.+?) (?:work|works|working|function|help)$",
         r"^what (?:is|are) (?P<t>.+?) (?:used for|for|good for|about)$",
         r"^what (?:is|are) meant by (?P<t>.+)$",
-        r"^(?:what s |what is |whats )?(?:the )?(?:difference|differences) between (?P<t>.+?) and .+$",
-        r"^(?P<t>[^ ]+(?: [^ ]+)?) (?:vs|versus|or) [^ ]+(?: [^ ]+)?$",
+    )
+]
+# "difference between X and Y", "X vs Y": the answer is X's card, with Y offered beside it.
+_COMPARISONS = [
+    re.compile(p)
+    for p in (
+        r"^(?:what s |what is |whats |what's )?(?:the )?(?:difference|differences) between "
+        r"(?P<t>.+?) and (?P<o>.+)$",
+        r"^(?P<t>[^ ]+(?: [^ ]+){0,2}) (?:vs|versus) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
@@ -58,9 +65,22 @@ def _without_symbols(text: str) -> str:
 _SYMBOLS = frozenset({"So", "Sk", "Cs", "Co", "Mn"})
 
 
+def compared(normalized: str) -> tuple[str, str] | None:
+    """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
+    text = _without_symbols(normalized)
+    for pattern in _COMPARISONS:
+        found = pattern.match(text)
+        if found:
+            return found.group("t"), found.group("o")
+    return None
+
+
 def query_core(normalized: str) -> str:
     """The term inside a normalised question, or the query itself if nothing is left."""
     core = _without_symbols(normalized) or normalized
+    pair = compared(core)
+    if pair:
+        core = pair[0]
     for frame in _FRAMES:
         found = frame.match(core)
         if found:

@@ -12,21 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.search.ranking import MATCH_SCORE, Candidate, Pool
+from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, Candidate, Pool
 
 SEMANTIC_CANDIDATES = 10
 # Meaning alone makes a card only from this cosine up (set on the calibration slice); below it,
 # or without the lexical stages' agreement, it makes choices.
 CARD_COSINE = 0.75
+# ... or from this cosine with this lead over the second entry.
+LEAD_COSINE = 0.5
+CARD_LEAD = 0.2
 # score = PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE), at most MAX_SCORE: a semantic lead
 # of `MATCH_MARGIN` / SLOPE in cosine is a clear lead.
 PIVOT_COSINE = 0.5
-PIVOT_SCORE = 86.0
+PIVOT_SCORE = 78.0
 SLOPE = 60.0
 MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would erase leads
 AGREEMENT_BONUS = 10.0
-AGREEMENT_FLOOR = 60.0  # both scores at least this for the bonus
+# A name inside the sentence, or a description scoring at least this, for the bonus ...
+AGREEMENT_FLOOR = 86.0
+AGREEMENT_COSINE = 0.5  # ... and the cosine at least this
 DISAGREEMENT_PENALTY = 8.0
+MIN_WORDS = 2
 NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
 WEAK_LEXICAL = frozenset({"description", "match-term"})
 
@@ -39,11 +45,12 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
+    lead = similar[0][1] - similar[1][1] if len(similar) > 1 else similar[0][1] if similar else 0.0
     semantic = {
-        entry: semantic_score(cosine) if cosine >= CARD_COSINE else min(
-            semantic_score(cosine), MATCH_SCORE - 0.1
-        )
-        for entry, cosine in similar
+        entry: semantic_score(cosine)
+        if cosine >= CARD_COSINE or (rank == 0 and cosine >= LEAD_COSINE and lead >= CARD_LEAD)
+        else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
+        for rank, (entry, cosine) in enumerate(similar)
     }
     for entry, found in list(pool.by_entry.items()):
         if entry not in semantic and found.strategy in WEAK_LEXICAL:
@@ -54,16 +61,27 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
             pool.by_entry[entry] = Candidate(score, "semantic")
             continue
         # Both stages' first choice: two kinds of evidence for one entry.
-        agree = rank == 0 and entry == lexical_best and found.score >= AGREEMENT_FLOOR
+        agree = (
+            rank == 0
+            and entry == lexical_best
+            and found.strategy in WEAK_LEXICAL
+            and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
+            and similar[0][1] >= AGREEMENT_COSINE
+        )
         if agree:
             score = max(score, semantic_score(similar[0][1]))  # agreement lifts the cap
+        if found.strategy not in WEAK_LEXICAL and not agree:
+            score = min(score, found.score)  # a name's own score stands; meaning does not sway it
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
         strategy = "semantic" if score > found.score else found.strategy
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
 
 
-def wants_meaning(pool: Pool) -> bool:
-    """Is the meaning worth computing? Not when a name nearly typed out already leads."""
+def wants_meaning(pool: Pool, words: int) -> bool:
+    """Is the meaning worth computing? Not for one word (a name or not: its embedding says
+    little), nor when a name nearly typed out already leads."""
+    if words < MIN_WORDS:
+        return False
     ranked = pool.ranked()
     if not ranked:
         return True

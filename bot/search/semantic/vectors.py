@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 CACHE_ENV = "GLOSSARY_CACHE_DIR"
 CACHE_FILE = "entry-vectors.npz"
+KEY_BYTES = 16
 MIN_KEPT = 50_000  # cached vectors kept beyond the current glossary's
 Vectors = npt.NDArray[np.float32]
 
@@ -65,7 +66,7 @@ def embed_entries(
             texts.append(text)
             owners.append(position)
     salt = encoder.fingerprint.encode()
-    keys = [hashlib.sha256(salt + t.encode("utf-8")).digest()[:16] for t in texts]
+    keys = [hashlib.sha256(salt + t.encode("utf-8")).digest()[:KEY_BYTES] for t in texts]
     cached = _read_cache(cache_dir) if cache_dir else {}
     missing = [i for i, k in enumerate(keys) if k not in cached]
     vectors = np.zeros((len(texts), _dimensions(encoder, cached)), dtype=np.float32)
@@ -97,17 +98,20 @@ def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
     try:
         with np.load(path) as data:
             keys, vectors = data["keys"], data["vectors"].astype(np.float32)
+        if keys.ndim != 2 or keys.shape[1] != KEY_BYTES or len(keys) != len(vectors):
+            raise ValueError("not this version's layout")
     except (OSError, ValueError, KeyError) as exc:
         log.warning("ignoring the unreadable embedding cache %s (%s): re-embedding", path, exc)
         return {}
-    return {bytes(k): v for k, v in zip(keys, vectors, strict=True)}
+    return {k.tobytes(): v for k, v in zip(keys, vectors, strict=True)}
 
 
 def _write_cache(cache_dir: Path, cached: dict[bytes, Vectors]) -> None:
     """Written to a temporary file and renamed, so a reader never sees half a cache."""
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        keys = np.array(list(cached), dtype="S16")
+        # Raw bytes, not numpy's "S16": that would drop a key's trailing zero bytes.
+        keys = np.frombuffer(b"".join(cached), dtype=np.uint8).reshape(len(cached), KEY_BYTES)
         vectors = np.stack(list(cached.values())).astype(np.float16)
         with tempfile.NamedTemporaryFile(dir=cache_dir, suffix=".npz", delete=False) as handle:
             np.savez(handle, keys=keys, vectors=vectors)

