@@ -48,7 +48,10 @@ def timed(function: Callable[[str], object], queries: Sequence[str]) -> list[flo
 
 
 def summary(ms: list[float]) -> dict[str, float]:
-    return {"p50": round(float(np.percentile(ms, 50)), 3), "p99": round(float(np.percentile(ms, 99)), 3)}
+    return {
+        "p50": round(float(np.percentile(ms, 50)), 3),
+        "p99": round(float(np.percentile(ms, 99)), 3),
+    }
 
 
 def folder_mb(path: Path) -> float:

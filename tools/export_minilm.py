@@ -70,8 +70,14 @@ def export(target: Path) -> None:
         )
         parts = {
             "qkv": (qkv, qkv_bias),
-            "out": (weights[p + "attention.output.dense.weight"], weights[p + "attention.output.dense.bias"]),
-            "up": (weights[p + "intermediate.dense.weight"], weights[p + "intermediate.dense.bias"]),
+            "out": (
+                weights[p + "attention.output.dense.weight"],
+                weights[p + "attention.output.dense.bias"],
+            ),
+            "up": (
+                weights[p + "intermediate.dense.weight"],
+                weights[p + "intermediate.dense.bias"],
+            ),
             "down": (weights[p + "output.dense.weight"], weights[p + "output.dense.bias"]),
         }
         for name, (matrix, bias) in parts.items():

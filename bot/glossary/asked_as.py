@@ -1,4 +1,4 @@
-""""Asked as": how people describe an entry without its name, curated in `asked-as/*.toml`.
+""" "Asked as": how people describe an entry without its name, curated in `asked-as/*.toml`.
 
 Each file maps entry ids to phrasings: `["kv-cache"]` then `asked_as = ["...", ...]`. They are
 content like definitions (the search uses them to find a card from a description) and are checked
@@ -53,8 +53,12 @@ def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem])
         for phrasing in phrasings:
             if len(phrasing) > MAX_PHRASING_CHARS:
                 problems.append(
-                    Problem("error", where, f"a phrasing longer than {MAX_PHRASING_CHARS} "
-                            "characters", entry_id)
+                    Problem(
+                        "error",
+                        where,
+                        f"a phrasing longer than {MAX_PHRASING_CHARS} characters",
+                        entry_id,
+                    )
                 )
         kept = found.setdefault(entry_id, [])
         kept.extend(p.strip() for p in phrasings if p.strip() not in kept)

@@ -73,9 +73,7 @@ Aliases = ServerAliases | Mapping[str, str] | None
 class SearchIndex:
     """Immutable once built; safe to share between concurrent lookups."""
 
-    def __init__(
-        self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool = True
-    ) -> None:
+    def __init__(self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool = True) -> None:
         """`semantic`: a prepared semantic stage, True to embed the entries (cached on disk),
         False for the lexical stages alone."""
         self.entries = entries

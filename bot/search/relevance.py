@@ -116,8 +116,8 @@ def evaluate(index: SearchIndex, cases: Iterable[Case]) -> Report:
             ok = case.accepts(result.best_id)
             tally.direct += case.accepts(matched)
             tally.wrong += matched is not None and not case.accepts(matched)
-            shown = [matched, *(s.id for s in result.suggestions[:3])]
-            tally.near += any(case.accepts(i) for i in shown)
+            offered = [matched, *(s.id for s in result.suggestions[:3])]
+            tally.near += any(case.accepts(i) for i in offered)
         tally.top1 += ok
         if not ok:
             shown = matched or result.best_id or "-"

@@ -42,8 +42,12 @@ def test_the_model_ships_with_its_licence_and_provenance() -> None:
 def _entries() -> list:
     return [
         make_entry("kv-cache", "KV Cache", "Stored keys and values of past tokens."),
-        make_entry("softmax", "Softmax", "Turns scores into probabilities that sum to one.",
-                   asked_as=("squashing numbers into a probability distribution",)),
+        make_entry(
+            "softmax",
+            "Softmax",
+            "Turns scores into probabilities that sum to one.",
+            asked_as=("squashing numbers into a probability distribution",),
+        ),
     ]
 
 
@@ -60,7 +64,7 @@ def test_a_start_with_an_unchanged_glossary_embeds_nothing(tmp_path: Path) -> No
 
 def test_a_damaged_cache_is_rebuilt_not_fatal(tmp_path: Path) -> None:
     (tmp_path / CACHE_FILE).write_bytes(b"not a cache")
-    vectors, owners, embedded = embed_entries(_entries(), shared_encoder(), tmp_path)
+    _, owners, embedded = embed_entries(_entries(), shared_encoder(), tmp_path)
     assert embedded == 3
     assert owners.tolist() == [0, 1, 1]
     assert embed_entries(_entries(), shared_encoder(), tmp_path)[2] == 0

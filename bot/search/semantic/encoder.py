@@ -36,19 +36,26 @@ def _erf(x: Matrix) -> Matrix:
     sign = np.sign(x)
     a = np.abs(x)
     t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    out: Matrix = (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    return out
 
 
 def _gelu(x: Matrix) -> Matrix:
-    return (0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))).astype(np.float32)
+    out: Matrix = (0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))).astype(np.float32)
+    return out
 
 
 def _layer_norm(x: Matrix, weight: Matrix, bias: Matrix) -> Matrix:
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     variance = (centred * centred).mean(axis=-1, keepdims=True)
-    return (centred / np.sqrt(variance + np.float32(1e-12)) * weight + bias).astype(np.float32)
+    out: Matrix = (centred / np.sqrt(variance + np.float32(1e-12)) * weight + bias).astype(
+        np.float32
+    )
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +106,8 @@ class Encoder:
         return vectors
 
     def encode_query(self, text: str) -> Matrix:
-        return self._forward([self.tokenizer.encode(text, QUERY_TOKENS)])[0]
+        vector: Matrix = self._forward([self.tokenizer.encode(text, QUERY_TOKENS)])[0]
+        return vector
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         length = max(len(ids) for ids in batch)
@@ -116,7 +124,8 @@ class Encoder:
         summed = (hidden * mask[..., None]).sum(axis=1)
         pooled = summed / mask.sum(axis=1, keepdims=True)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        unit: Matrix = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return unit
 
     def _layer(self, layer: _Layer, hidden: Matrix, blocked: Matrix) -> Matrix:
         batch, length, dim = hidden.shape

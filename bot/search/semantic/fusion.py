@@ -52,9 +52,9 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
-    for entry, found in list(pool.by_entry.items()):
-        if entry not in semantic and found.strategy in WEAK_LEXICAL:
-            pool.by_entry[entry] = Candidate(found.score - DISAGREEMENT_PENALTY, found.strategy)
+    for entry, lexical in list(pool.by_entry.items()):
+        if entry not in semantic and lexical.strategy in WEAK_LEXICAL:
+            pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
     for rank, (entry, score) in enumerate(semantic.items()):
         found = pool.by_entry.get(entry)
         if found is None:
@@ -87,5 +87,3 @@ def wants_meaning(pool: Pool, words: int) -> bool:
         return True
     top = ranked[0][1]
     return top.strategy in WEAK_LEXICAL or top.score < NEAR_NAME
-
-

@@ -50,7 +50,9 @@ def default_cache_dir() -> Path:
 
 def entry_texts(entry: Entry) -> list[str]:
     """The texts embedded for one entry: its description first, then each asked-as phrasing."""
-    description = " ".join(t for t in (f"{entry.display_title}.", entry.summary, entry.definition) if t)
+    description = " ".join(
+        t for t in (f"{entry.display_title}.", entry.summary, entry.definition) if t
+    )
     return [description, *entry.asked_as]
 
 
@@ -117,4 +119,6 @@ def _write_cache(cache_dir: Path, cached: dict[bytes, Vectors]) -> None:
             np.savez(handle, keys=keys, vectors=vectors)
         Path(handle.name).replace(cache_dir / CACHE_FILE)
     except OSError as exc:
-        log.warning("cannot write the embedding cache in %s (%s): set %s", cache_dir, exc, CACHE_ENV)
+        log.warning(
+            "cannot write the embedding cache in %s (%s): set %s", cache_dir, exc, CACHE_ENV
+        )
