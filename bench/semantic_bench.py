@@ -37,14 +37,24 @@ ROUNDS = 3
 LEXICAL_KINDS = {"exact", "case", "typo", "spacing", "plural", "acronym", "expansion"}
 
 
-def timed(function: Callable[[str], object], queries: Sequence[str]) -> list[float]:
+def timed(
+    function: Callable[[str], object], queries: Sequence[str], clock: Callable[[], float]
+) -> list[float]:
     best = [float("inf")] * len(queries)
     for _ in range(ROUNDS):
         for i, query in enumerate(queries):
-            start = time.perf_counter()
+            start = clock()
             function(query)
-            best[i] = min(best[i], time.perf_counter() - start)
+            best[i] = min(best[i], clock() - start)
     return [b * 1000 for b in best]
+
+
+def wall_and_cpu(function: Callable[[str], object], queries: Sequence[str]) -> dict[str, float]:
+    """Wall-clock and this process's CPU time: on a shared machine the wall clock also counts
+    the time the neighbours held the cores."""
+    wall = summary(timed(function, queries, time.perf_counter))
+    cpu = summary(timed(function, queries, time.process_time))
+    return {**wall, "cpu_p50": cpu["p50"], "cpu_p99": cpu["p99"]}
 
 
 def summary(ms: list[float]) -> dict[str, float]:
@@ -66,15 +76,17 @@ def main() -> int:
     entries = tuple(glossary)
 
     start = time.perf_counter()
-    encoder = Encoder()
-    encoder_load = time.perf_counter() - start
+    semantic = SemanticIndex.build(entries, Encoder(), default_cache_dir())
+    first_start = time.perf_counter() - start  # a start-up: the vectors cached or not
     start = time.perf_counter()
-    semantic = SemanticIndex.build(entries, encoder, default_cache_dir())
-    first_build = time.perf_counter() - start
+    semantic = SemanticIndex.build(entries, Encoder(), default_cache_dir())
+    cached_start = time.perf_counter() - start
+    assert semantic.embedded == 0, "the second start found every vector in the cache"
+    encoder = semantic.encoder
+    assert isinstance(encoder, Encoder)
     start = time.perf_counter()
-    semantic = SemanticIndex.build(entries, encoder, default_cache_dir())
-    cached_build = time.perf_counter() - start
-    assert semantic.embedded == 0
+    encoder.encode_query("warm up")
+    weights_load = time.perf_counter() - start  # paid by the first query that needs meaning
     lexical_only = SearchIndex.build(entries, semantic=False)
     fused = SearchIndex.build(entries, semantic=semantic)
 
@@ -85,27 +97,27 @@ def main() -> int:
     reached = [q for q in meaning if fused.search(q).strategy == "semantic"]
 
     results: dict[str, object] = {
-        "lexical_before_ms": summary(timed(lexical_only.search, names)),
-        "lexical_with_stage_ms": summary(timed(fused.search, names)),
-        "semantic_bundled_ms": summary(timed(fused.search, meaning)),
+        "lexical_before_ms": summary(timed(lexical_only.search, names, time.perf_counter)),
+        "lexical_with_stage_ms": summary(timed(fused.search, names, time.perf_counter)),
+        "semantic_bundled_ms": wall_and_cpu(fused.search, meaning),
         "semantic_decided_share": round(len(reached) / max(len(meaning), 1), 3),
     }
     rng = np.random.default_rng(12)
     big = rng.standard_normal((100_000, encoder.dimensions)).astype(np.float32)
     big /= np.linalg.norm(big, axis=1, keepdims=True)
     large = SemanticIndex(big, np.arange(100_000, dtype=np.int32), encoder, 0)
-    results["semantic_100k_stage_ms"] = summary(
-        timed(lambda q: large.similar(q, SEMANTIC_CANDIDATES), meaning)
+    results["semantic_100k_stage_ms"] = wall_and_cpu(
+        lambda q: large.similar(q, SEMANTIC_CANDIDATES), meaning
     )
     with tempfile.TemporaryDirectory() as empty:
         start = time.perf_counter()
-        SemanticIndex.build(entries[:20], encoder, Path(empty))
+        SemanticIndex.build(entries[:20], encoder, Path(empty))  # 20 entries, some asked-as
         per_entry = (time.perf_counter() - start) / 20
     results.update(
         {
-            "startup_cached_s": round(encoder_load + cached_build, 3),
-            "encoder_load_s": round(encoder_load, 3),
-            "first_build_s": round(first_build, 2),
+            "startup_cached_s": round(cached_start, 3),
+            "first_query_weights_load_s": round(weights_load, 3),
+            "first_start_s": round(first_start, 2),
             "uncached_embed_s_per_entry": round(per_entry, 3),
             "model_mb": round(folder_mb(MODEL_DIR), 1),
             "entries": len(entries),

@@ -12,7 +12,7 @@ import pytest
 from bot.glossary import load_glossary
 from bot.search import SearchIndex
 from bot.search.relevance import evaluate_slices, load_cases
-from bot.search.semantic import SemanticIndex
+from bot.search.semantic import PREFILTER_ROWS, SemanticIndex
 from bot.search.semantic.encoder import MANIFEST, MODEL_DIR, shared_encoder
 from bot.search.semantic.vectors import CACHE_FILE, embed_entries
 from tests.search.conftest import make_entry
@@ -149,3 +149,24 @@ def test_quality_floors_on_the_blind_test_slice(bundled: SearchIndex) -> None:
     assert off.rate(off.top1) >= OFF_TOPIC_NO_CARD
     on = report.total(off_topic=False)
     assert on.wrong / max(on.cards, 1) <= MAX_WRONG_CARDS
+
+
+def test_the_large_index_prefilter_finds_what_a_full_scan_finds() -> None:
+    """From PREFILTER_ROWS vectors the scan goes through principal components first; on
+    embedding-like data (most variance in few directions) it must return the exact best."""
+    rng = np.random.default_rng(7)
+    rows = PREFILTER_ROWS + 5_000
+    latent = rng.standard_normal((rows, 48)) @ rng.standard_normal((48, 384))
+    vectors = (latent + 0.3 * rng.standard_normal((rows, 384))).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    owners = np.arange(rows, dtype=np.int32) // 2  # two vectors an entry
+    large = SemanticIndex(vectors, owners, shared_encoder(), 0)
+    for row in rng.choice(rows, 20, replace=False):
+        query = vectors[row] + 0.5 * rng.standard_normal(384).astype(np.float32) / 20
+        query /= np.linalg.norm(query)
+        exact = vectors @ query
+        best: dict[int, float] = {}
+        for r in np.argsort(-exact)[:40].tolist():
+            best.setdefault(int(owners[r]), float(exact[r]))
+        expected = list(best)[:5]
+        assert [entry for entry, _ in large.similar_to(query, 5)] == expected

@@ -17,6 +17,12 @@ from bot.search.semantic.vectors import TextEncoder, Vectors, default_cache_dir,
 
 __all__ = ["SemanticIndex", "default_cache_dir"]
 
+# From this many vectors a scan first compares in a reduced space (principal components of the
+# entry vectors), then exactly on the best rows: 100k full vectors are 150 MB to stream per query.
+PREFILTER_ROWS = 20_000
+PREFILTER_DIMENSIONS = 64
+PREFILTER_KEPT = 1_000
+
 
 class SemanticIndex:
     """Entry vectors (several rows per entry) and the encoder for queries. Immutable."""
@@ -28,6 +34,11 @@ class SemanticIndex:
         self.owners = owners
         self.encoder = encoder
         self.embedded = embedded  # texts embedded at build (not found in the cache)
+        self._basis: Vectors | None = None
+        self._reduced: Vectors | None = None
+        if len(self.vectors) >= PREFILTER_ROWS:
+            self._basis = _principal_axes(self.vectors, PREFILTER_DIMENSIONS)
+            self._reduced = np.ascontiguousarray(self.vectors @ self._basis)
 
     @classmethod
     def build(
@@ -50,15 +61,32 @@ class SemanticIndex:
         return self.similar_to(self.encoder.encode_query(text), limit)
 
     def similar_to(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
-        scores = self.vectors @ query
-        rows = min(len(scores), 4 * limit + 8)  # an entry has a few rows: enough to fill `limit`
-        top = np.argpartition(-scores, rows - 1)[:rows]
-        top = top[np.argsort(-scores[top], kind="stable")]
+        rows = min(len(self.vectors), 4 * limit + 8)  # an entry has a few rows: enough for `limit`
+        if self._basis is not None and self._reduced is not None:
+            coarse = self._reduced @ (query @ self._basis)
+            kept = np.argpartition(-coarse, PREFILTER_KEPT - 1)[:PREFILTER_KEPT]
+            exact = self.vectors[kept] @ query
+            order = np.argsort(-exact, kind="stable")[:rows]
+            top, scores = kept[order], exact[order]
+        else:
+            every = self.vectors @ query
+            top = np.argpartition(-every, rows - 1)[:rows]
+            top = top[np.argsort(-every[top], kind="stable")]
+            scores = every[top]
         best: dict[int, float] = {}
-        for row in top.tolist():
+        for row, score in zip(top.tolist(), scores.tolist(), strict=True):
             owner = int(self.owners[row])
             if owner not in best:
-                best[owner] = float(scores[row])
+                best[owner] = float(score)
                 if len(best) == limit:
                     break
         return list(best.items())
+
+
+def _principal_axes(vectors: Vectors, count: int) -> Vectors:
+    """The `count` directions along which the vectors vary most (from a sample of them)."""
+    step = max(1, len(vectors) // 20_000)
+    sample = vectors[::step]
+    _, _, axes = np.linalg.svd(sample - sample.mean(axis=0), full_matrices=False)
+    basis: Vectors = np.ascontiguousarray(axes[:count].T, dtype=np.float32)
+    return basis

@@ -72,23 +72,51 @@ class _Layer:
     norm2: tuple[Matrix, Matrix]
 
 
+@dataclass(frozen=True, slots=True)
+class _Weights:
+    heads: int
+    words: npt.NDArray[np.int8]  # (vocabulary, dim): widened row by row as tokens need them
+    word_scales: Matrix
+    positions: Matrix  # token type 0 folded in
+    norm: tuple[Matrix, Matrix]
+    layers: list[_Layer]
+
+    @classmethod
+    def load(cls, path: Path) -> _Weights:
+        with np.load(path) as data:
+            arrays = {k: data[k] for k in data.files}
+        return cls(
+            heads=int(arrays["heads"]),
+            words=arrays["words.q"].astype(np.int8),
+            word_scales=arrays["words.s"].astype(np.float32),
+            positions=arrays["positions"].astype(np.float32),
+            norm=(arrays["norm.w"].astype(np.float32), arrays["norm.b"].astype(np.float32)),
+            layers=[_load_layer(arrays, i) for i in range(int(arrays["layers"]))],
+        )
+
+
 class Encoder:
-    """Text in, unit vectors out. Immutable after load; safe to share between threads."""
+    """Text in, unit vectors out; safe to share between threads. The weights load on first use
+    (about half a second): a start whose entry vectors are all cached does not wait for them."""
 
     def __init__(self, model_dir: Path = MODEL_DIR) -> None:
         self.manifest = json.loads((model_dir / MANIFEST).read_text("utf-8"))
         self.name: str = self.manifest["name"]
+        self.dimensions = len(self.manifest["reference"]["vectors"][0])
         vocabulary = (model_dir / VOCABULARY).read_text("utf-8").splitlines()
         self.tokenizer = WordPiece(vocabulary)
-        with np.load(model_dir / WEIGHTS) as data:
-            arrays = {k: data[k] for k in data.files}
-        self.heads = int(arrays["heads"])
-        self._words = arrays["words.q"]  # int8 (vocabulary, dim)
-        self._word_scales = arrays["words.s"].astype(np.float32)
-        self._positions = arrays["positions"].astype(np.float32)  # token type 0 folded in
-        self._norm = (arrays["norm.w"].astype(np.float32), arrays["norm.b"].astype(np.float32))
-        self.dimensions = int(self._words.shape[1])
-        self._layers = [_load_layer(arrays, i) for i in range(int(arrays["layers"]))]
+        self._path = model_dir / WEIGHTS
+        self._loaded: _Weights | None = None
+        self._lock = threading.Lock()
+
+    def _weights(self) -> _Weights:
+        loaded = self._loaded
+        if loaded is None:
+            with self._lock:
+                if self._loaded is None:
+                    self._loaded = _Weights.load(self._path)
+                loaded = self._loaded
+        return loaded
 
     @property
     def fingerprint(self) -> str:
@@ -116,30 +144,32 @@ class Encoder:
         for row, ids in enumerate(batch):
             tokens[row, : len(ids)] = ids
             mask[row, : len(ids)] = 1.0
-        words = self._words[tokens].astype(np.float32) * self._word_scales[tokens][..., None]
-        hidden = _layer_norm(words + self._positions[:length], *self._norm)
+        weights = self._weights()
+        words = weights.words[tokens].astype(np.float32) * weights.word_scales[tokens][..., None]
+        hidden = _layer_norm(words + weights.positions[:length], *weights.norm)
         blocked = ((1.0 - mask) * np.float32(-1e4))[:, None, None, :]
-        for layer in self._layers:
-            hidden = self._layer(layer, hidden, blocked)
+        for layer in weights.layers:
+            hidden = _layer(layer, weights.heads, hidden, blocked)
         summed = (hidden * mask[..., None]).sum(axis=1)
         pooled = summed / mask.sum(axis=1, keepdims=True)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         unit: Matrix = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
         return unit
 
-    def _layer(self, layer: _Layer, hidden: Matrix, blocked: Matrix) -> Matrix:
-        batch, length, dim = hidden.shape
-        heads, size = self.heads, dim // self.heads
-        qkv = hidden @ layer.qkv + layer.qkv_bias
-        qkv = qkv.reshape(batch, length, 3, heads, size).transpose(2, 0, 3, 1, 4)
-        query, key, value = qkv[0], qkv[1], qkv[2]
-        scores = query @ key.transpose(0, 1, 3, 2) * np.float32(1.0 / np.sqrt(size)) + blocked
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        scores /= scores.sum(axis=-1, keepdims=True)
-        context = (scores @ value).transpose(0, 2, 1, 3).reshape(batch, length, dim)
-        hidden = _layer_norm(hidden + context @ layer.out + layer.out_bias, *layer.norm1)
-        inner = _gelu(hidden @ layer.up + layer.up_bias)
-        return _layer_norm(hidden + inner @ layer.down + layer.down_bias, *layer.norm2)
+
+def _layer(layer: _Layer, heads: int, hidden: Matrix, blocked: Matrix) -> Matrix:
+    batch, length, dim = hidden.shape
+    size = dim // heads
+    qkv = hidden @ layer.qkv + layer.qkv_bias
+    qkv = qkv.reshape(batch, length, 3, heads, size).transpose(2, 0, 3, 1, 4)
+    query, key, value = qkv[0], qkv[1], qkv[2]
+    scores = query @ key.transpose(0, 1, 3, 2) * np.float32(1.0 / np.sqrt(size)) + blocked
+    scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    scores /= scores.sum(axis=-1, keepdims=True)
+    context = (scores @ value).transpose(0, 2, 1, 3).reshape(batch, length, dim)
+    hidden = _layer_norm(hidden + context @ layer.out + layer.out_bias, *layer.norm1)
+    inner = _gelu(hidden @ layer.up + layer.up_bias)
+    return _layer_norm(hidden + inner @ layer.down + layer.down_bias, *layer.norm2)
 
 
 def _dequantized(arrays: dict[str, npt.NDArray[np.generic]], name: str) -> Matrix:

@@ -34,6 +34,9 @@ class TextEncoder(Protocol):
     @property
     def fingerprint(self) -> str: ...
 
+    @property
+    def dimensions(self) -> int: ...
+
     def encode(self, texts: Sequence[str]) -> Vectors: ...
 
     def encode_query(self, text: str) -> Vectors: ...
@@ -71,7 +74,7 @@ def embed_entries(
     keys = [hashlib.sha256(salt + t.encode("utf-8")).digest()[:KEY_BYTES] for t in texts]
     cached = _read_cache(cache_dir) if cache_dir else {}
     missing = [i for i, k in enumerate(keys) if k not in cached]
-    vectors = np.zeros((len(texts), _dimensions(encoder, cached)), dtype=np.float32)
+    vectors = np.zeros((len(texts), encoder.dimensions), dtype=np.float32)
     for i, key in enumerate(keys):
         if key in cached:
             vectors[i] = cached[key]
@@ -85,12 +88,6 @@ def embed_entries(
             older = [(k, v) for k, v in cached.items() if k not in current]
             _write_cache(cache_dir, {**current, **dict(older[: kept - len(current)])})
     return vectors, np.asarray(owners, dtype=np.int32), len(missing)
-
-
-def _dimensions(encoder: TextEncoder, cached: dict[bytes, Vectors]) -> int:
-    for vector in cached.values():
-        return len(vector)
-    return len(encoder.encode_query(""))
 
 
 def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
