@@ -149,7 +149,7 @@ class SearchIndex:
             self._add_mentions(pool, core)
             self._add_descriptions(pool, core)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
-            self._add_prefixes(pool, core_key)
+            self._add_prefixes(pool, core_key, core)
             ranked = pool.ranked()
             lone_prefix = ranked and ranked[0][1].score >= NEAR_EXACT and len(ranked) == 1
             if not lone_prefix:  # "Human-in-th" is only one name's start: no typo to look for
@@ -243,10 +243,15 @@ class SearchIndex:
             long_name = found.end - found.start >= 5
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
 
-    def _add_prefixes(self, pool: Pool, key: str) -> None:
+    def _add_prefixes(self, pool: Pool, key: str, text: str) -> None:
         if len(key) < 2:
             return
         positions = self.names.with_prefix(key, limit=100)
+        for form in [] if positions else plural_variants(key):  # "prompts" starts no name
+            positions = self.names.with_prefix(form, limit=100)
+            if positions:
+                key, text = form, (form if " " not in text else text)
+                break
         if not positions:
             return
         lengths = np.fromiter((len(self.names.keys[p]) for p in positions), np.float64)
@@ -255,6 +260,12 @@ class SearchIndex:
             scores = 85 + 10 * len(key) / lengths
         else:
             scores = 70 + 20 * len(key) / lengths
+        # A whole word that only starts another name of an entry ("javascript" of "JavaScript
+        # Object Notation") is likely another thing of its own: offer the entry, do not answer.
+        for i, position in enumerate(positions):
+            if scores[i] >= MATCH_SCORE and self.names.text(position).startswith(text + " "):
+                if all(hit.kind != NameKind.TITLE for hit in self.names.hits(position)):
+                    scores[i] = MATCH_SCORE - 1
         self._pool_keys(pool, positions, scores, "prefix")
 
     def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
