@@ -263,10 +263,13 @@ class SearchIndex:
         # A whole word that only starts another name of an entry ("javascript" of "JavaScript
         # Object Notation") is likely another thing of its own: offer the entry, do not answer.
         for i, position in enumerate(positions):
-            if scores[i] >= MATCH_SCORE and self.names.text(position).startswith(text + " "):
-                if all(hit.kind != NameKind.TITLE for hit in self.names.hits(position)):
-                    scores[i] = MATCH_SCORE - 1
+            starts_longer = self.names.text(position).startswith(text + " ")
+            if scores[i] >= MATCH_SCORE and starts_longer and not self._is_title(position):
+                scores[i] = MATCH_SCORE - 1
         self._pool_keys(pool, positions, scores, "prefix")
+
+    def _is_title(self, position: int) -> bool:
+        return any(hit.kind == NameKind.TITLE for hit in self.names.hits(position))
 
     def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
         positions = self.fuzzy_candidates(key, FUZZY_CANDIDATES)
