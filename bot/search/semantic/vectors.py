@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 
 CACHE_ENV = "GLOSSARY_CACHE_DIR"
 CACHE_FILE = "entry-vectors.npz"
+# The bundled glossary's vectors as shipped (tools/seed_vectors.py): a first start of a fresh
+# install embeds only what changed since they were made, not the whole glossary.
+SEED_DIR = Path(__file__).resolve().parent / "model"
 KEY_BYTES = 16
 MIN_KEPT = 50_000  # cached vectors kept beyond the current glossary's
 Vectors = npt.NDArray[np.float32]
@@ -70,9 +73,8 @@ def embed_entries(
         for text in entry_texts(entry):
             texts.append(text)
             owners.append(position)
-    salt = encoder.fingerprint.encode()
-    keys = [hashlib.sha256(salt + t.encode("utf-8")).digest()[:KEY_BYTES] for t in texts]
-    cached = _read_cache(cache_dir) if cache_dir else {}
+    keys = [text_key(encoder.fingerprint, t) for t in texts]
+    cached = {**_read_cache(SEED_DIR), **(_read_cache(cache_dir) if cache_dir else {})}
     missing = [i for i, k in enumerate(keys) if k not in cached]
     vectors = np.zeros((len(texts), encoder.dimensions), dtype=np.float32)
     for i, key in enumerate(keys):
@@ -88,6 +90,19 @@ def embed_entries(
             older = [(k, v) for k, v in cached.items() if k not in current]
             _write_cache(cache_dir, {**current, **dict(older[: kept - len(current)])})
     return vectors, np.asarray(owners, dtype=np.int32), len(missing)
+
+
+def text_key(fingerprint: str, text: str) -> bytes:
+    """The cache key of one text's vector: the model's and the text's hash."""
+    return hashlib.sha256(fingerprint.encode() + text.encode("utf-8")).digest()[:KEY_BYTES]
+
+
+def write_vectors(folder: Path, vectors: dict[bytes, Vectors]) -> None:
+    _write_cache(folder, vectors)
+
+
+def read_vectors(folder: Path) -> dict[bytes, Vectors]:
+    return _read_cache(folder)
 
 
 def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
