@@ -365,7 +365,7 @@ class SearchIndex:
         if result.entry is not None:
             return result.entry
         best = result.suggestions[0] if result.suggestions else None
-        if best is None or best.strategy in ("description", "match-term"):
+        if best is None or best.strategy in ("description", "match-term", "semantic"):
             return None
         return self.entry(best.id)
 

@@ -51,6 +51,7 @@ class SemanticIndex:
             from bot.search.semantic.encoder import shared_encoder
 
             encoder = shared_encoder()
+            encoder.warm_in_background()
         vectors, owners, embedded = embed_entries(entries, encoder, cache_dir)
         return cls(vectors, owners, encoder, embedded)
 

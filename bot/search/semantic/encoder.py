@@ -109,6 +109,12 @@ class Encoder:
         self._loaded: _Weights | None = None
         self._lock = threading.Lock()
 
+    def warm_in_background(self) -> None:
+        """Load the weights in a thread of their own, so the first query does not wait (or, on
+        the event loop, hold up everyone else) for them."""
+        if self._loaded is None:
+            threading.Thread(target=self._weights, name="load-encoder", daemon=True).start()
+
     def _weights(self) -> _Weights:
         loaded = self._loaded
         if loaded is None:

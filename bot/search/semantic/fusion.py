@@ -32,9 +32,11 @@ AGREEMENT_BONUS = 10.0
 AGREEMENT_FLOOR = 86.0
 AGREEMENT_COSINE = 0.5  # ... and the cosine at least this
 DISAGREEMENT_PENALTY = 8.0
-MIN_WORDS = 2
+MIN_WORDS = 3  # two words are a name, typed or mistyped; a description takes three (dev)
 NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
 WEAK_LEXICAL = frozenset({"description", "match-term"})
+# A description the meaning does not support loses; a name in the sentence keeps its offer.
+PENALIZED = frozenset({"description"})
 
 
 def semantic_score(cosine: float) -> float:
@@ -53,7 +55,7 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
         for rank, (entry, cosine) in enumerate(similar)
     }
     for entry, lexical in list(pool.by_entry.items()):
-        if entry not in semantic and lexical.strategy in WEAK_LEXICAL:
+        if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
     for rank, (entry, score) in enumerate(semantic.items()):
         found = pool.by_entry.get(entry)
@@ -78,8 +80,8 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
 
 
 def wants_meaning(pool: Pool, words: int) -> bool:
-    """Is the meaning worth computing? Not for one word (a name or not: its embedding says
-    little), nor when a name nearly typed out already leads."""
+    """Is the meaning worth computing? Not for a word or two (a name, typed or mistyped: an
+    embedding says little about it), nor when a name nearly typed out already leads."""
     if words < MIN_WORDS:
         return False
     ranked = pool.ranked()

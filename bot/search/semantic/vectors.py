@@ -98,11 +98,8 @@ def text_key(fingerprint: str, text: str) -> bytes:
 
 
 def write_vectors(folder: Path, vectors: dict[bytes, Vectors]) -> None:
+    """Vectors by key, in the cache's format (tools/seed_vectors.py ships one)."""
     _write_cache(folder, vectors)
-
-
-def read_vectors(folder: Path) -> dict[bytes, Vectors]:
-    return _read_cache(folder)
 
 
 def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
