@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,6 +31,7 @@ from bot.search.relevance import load_cases  # noqa: E402
 from bot.search.semantic import SemanticIndex, default_cache_dir  # noqa: E402
 from bot.search.semantic.encoder import MODEL_DIR, Encoder  # noqa: E402
 from bot.search.semantic.fusion import SEMANTIC_CANDIDATES  # noqa: E402
+from bot.search.semantic.vectors import entry_texts  # noqa: E402
 
 ROUNDS = 3
 LEXICAL_KINDS = {"exact", "case", "typo", "spacing", "plural", "acronym", "expansion"}
@@ -109,16 +109,16 @@ def main() -> int:
     results["semantic_100k_stage_ms"] = wall_and_cpu(
         lambda q: large.similar(q, SEMANTIC_CANDIDATES), meaning
     )
-    with tempfile.TemporaryDirectory() as empty:
-        start = time.perf_counter()
-        SemanticIndex.build(entries[:20], encoder, Path(empty))  # 20 entries, some asked-as
-        per_entry = (time.perf_counter() - start) / 20
+    texts = [text for entry in entries[:20] for text in entry_texts(entry)]
+    start = time.perf_counter()
+    encoder.encode(texts)  # what a start pays per text the cache and the shipped seed lack
+    per_text = (time.perf_counter() - start) / len(texts)
     results.update(
         {
             "startup_cached_s": round(cached_start, 3),
             "first_query_weights_load_s": round(weights_load, 3),
             "first_start_s": round(first_start, 2),
-            "uncached_embed_s_per_entry": round(per_entry, 3),
+            "uncached_embed_s_per_text": round(per_text, 3),
             "model_mb": round(folder_mb(MODEL_DIR), 1),
             "entries": len(entries),
             "vectors": len(semantic.vectors),
