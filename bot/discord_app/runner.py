@@ -41,7 +41,7 @@ def run(settings: Settings | None = None) -> int:
         fail(str(exc))
         return EXIT_CONFIG
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    configure_logging(settings.log_level, secrets=[token])
+    configure_logging(settings.log_level, secrets=[token], log_format=settings.log_format)
     if not token:
         fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
         return EXIT_CONFIG
