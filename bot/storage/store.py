@@ -20,6 +20,8 @@ from typing import TypeVar
 
 import aiosqlite
 
+from bot import metrics
+
 from . import alias_queries, count_queries
 from .backup import backup_database
 from .buffer import CountBuffer, MissTally
@@ -182,6 +184,7 @@ class Store:
         """Count an answered lookup of `entry_id` in `scope` (guild id, 0 for DMs)."""
         if not self._closed:
             self._pending.add_lookup(scope, entry_id, self._seconds())
+            metrics.LOOKUPS_BUFFERED.inc()
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         """Count a search that found no entry."""
@@ -223,7 +226,8 @@ class Store:
             await count_queries.write_batch(conn, batch)
 
         try:
-            await self._writer.run(write, write=True)
+            with metrics.FLUSH_SECONDS.time():
+                await self._writer.run(write, write=True)
         except Exception as exc:
             if taken:
                 self._pending.absorb(taken[0])
@@ -232,6 +236,8 @@ class Store:
         finally:
             self._inflight = None
         self._note_flush_success()
+        if taken:
+            metrics.LOOKUPS_FLUSHED.inc(taken[0].lookup_total())
         return True
 
     async def _flush_loop(self, interval: float) -> None:
@@ -244,6 +250,7 @@ class Store:
 
     def _note_flush_failure(self, exc: Exception) -> None:
         self._failed_flushes += 1
+        metrics.FLUSH_FAILURES.inc()
         if self._failing:
             return
         self._failing = True
