@@ -46,39 +46,51 @@ class _Work:
 _CURRENT: contextvars.ContextVar[_Work | None] = contextvars.ContextVar("work", default=None)
 
 
-def kind_of(interaction: discord.Interaction[Any]) -> str:
-    """A command's name ("define", "alias add"), or "autocomplete", "component", "modal"."""
-    if interaction.type is discord.InteractionType.autocomplete:
+def kind_of(work: discord.Interaction[Any] | discord.Message) -> str:
+    """A command's name ("define", "alias add"), or "autocomplete", "component", "modal",
+    "mention"."""
+    if isinstance(work, discord.Message):
+        return "mention"
+    if work.type is discord.InteractionType.autocomplete:
         return "autocomplete"
-    if interaction.type is discord.InteractionType.component:
+    if work.type is discord.InteractionType.component:
         return "component"
-    if interaction.type is discord.InteractionType.modal_submit:
+    if work.type is discord.InteractionType.modal_submit:
         return "modal"
-    command = interaction.command
+    command = work.command
     return command.qualified_name if command is not None else "unknown"
 
 
-def begin(kind: str, guild_id: int | None) -> None:
-    """The current task takes on a piece of work: time it, and tag its log lines."""
-    if (work := _CURRENT.get()) is not None and work.kind == kind:
-        return  # already counted (a check that runs twice)
-    work = _Work(kind, time.perf_counter())
-    _CURRENT.set(work)
+def begin(work: discord.Interaction[Any] | discord.Message) -> None:
+    """The current task takes on an interaction or a mention: time it, tag its log lines."""
+    if isinstance(work, discord.Message):
+        start(kind_of(work), work.guild.id if work.guild else None)
+    else:
+        start(kind_of(work), work.guild_id)
+
+
+def start(kind: str, guild_id: int | None) -> None:
+    if _CURRENT.get() is not None:
+        return  # already under way in this task (a check that runs twice)
+    record = _Work(kind, time.perf_counter())
+    _CURRENT.set(record)
     log_context(guild=guild_id, command=kind)
     task = asyncio.current_task()
     if task is not None:
-        task.add_done_callback(work.finish)
-
-
-def begin_interaction(interaction: discord.Interaction[Any]) -> None:
-    begin(kind_of(interaction), interaction.guild_id)
+        task.add_done_callback(record.finish)
 
 
 def outcome(name: str) -> None:
-    """How the work under way ends (one of metrics.OUTCOMES); a refusal or an error stands."""
-    work = _CURRENT.get()
-    if work is not None and work.outcome not in ("refused", "error"):
-        work.outcome = name
+    """How the work under way ends (one of metrics.OUTCOMES); an error stands."""
+    record = _CURRENT.get()
+    if record is not None and record.outcome != "error":
+        record.outcome = name
+
+
+def failed(error_id: str) -> None:
+    """The work under way ended in an error the user was told about under `error_id`."""
+    outcome("error")
+    log_context(error_id=error_id)
 
 
 def watch_gateway(bot: commands.Bot) -> None:
@@ -101,7 +113,7 @@ def watch_gateway(bot: commands.Bot) -> None:
 
 
 def serve_metrics(
-    settings: Settings, bot: discord.Client, state: BotState
+    settings: Settings, bot: commands.Bot, state: BotState
 ) -> metrics.MetricsServer | None:
     """Start the metrics server if METRICS_PORT is set (None if not, or if it cannot listen:
     metrics never keep the bot from answering)."""
@@ -133,5 +145,6 @@ def serve_metrics(
             exc,
         )
         return None
+    watch_gateway(bot)
     log.info("metrics on http://%s:%d/metrics", settings.metrics_host, server.port)
     return server

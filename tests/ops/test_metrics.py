@@ -153,10 +153,10 @@ async def test_work_is_counted_with_its_outcome_and_time_when_its_task_ends() ->
     seconds_before = sample("glossary_handler_seconds_count", kind="test-kind")
 
     async def answer(final: str, then: str | None = None) -> None:
-        bot_metrics.begin("test-kind", 42)
+        bot_metrics.start("test-kind", 42)
         bot_metrics.outcome(final)
         if then:
-            bot_metrics.outcome(then)  # a refusal or an error stands
+            bot_metrics.outcome(then)  # an error stands
 
     await asyncio.gather(
         asyncio.create_task(answer("no_entry")),
