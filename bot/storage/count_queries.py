@@ -72,6 +72,16 @@ async def total_lookups(
     return await flush_seq(conn), total
 
 
+async def hourly_lookups(
+    conn: aiosqlite.Connection, scope: int | None, first_hour: int | None
+) -> tuple[int, dict[int, int]]:
+    where, params = _where(scope, first_hour)
+    sql = f"SELECT hour, sum(count) FROM lookups{where} GROUP BY hour"
+    async with conn.execute(sql, params) as cursor:
+        rows = {int(hour): int(n) for hour, n in await cursor.fetchall()}
+    return await flush_seq(conn), rows
+
+
 async def entry_lookups(conn: aiosqlite.Connection, scope: int, entry_id: str) -> tuple[int, int]:
     total = await _scalar(
         conn,

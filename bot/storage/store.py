@@ -40,7 +40,7 @@ from .models import (
     Miss,
     Stats,
 )
-from .periods import Clock, from_unix, since_hour, to_unix, utc_now
+from .periods import HOUR, Clock, from_unix, since_hour, to_unix, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -289,6 +289,22 @@ class Store:
             partial(count_queries.total_lookups, scope=scope, first_hour=first_hour)
         )
         return stored + sum(n for part_seq, n in parts if part_seq > seq)
+
+    async def lookups_by_hour(
+        self, scope: int | None, since: datetime | None = None
+    ) -> dict[datetime, int]:
+        """Lookups per hour (the hour's start, UTC) since `since`, for charts; scope None sums
+        every server. Hours without lookups are left out."""
+        first_hour = since_hour(since)
+        parts = [(b.seq, b.hour_counts(scope, first_hour)) for b in self._buffers()]
+        seq, stored = await self._read(
+            partial(count_queries.hourly_lookups, scope=scope, first_hour=first_hour)
+        )
+        totals = Counter(stored)
+        for part_seq, counts in parts:
+            if part_seq > seq:
+                totals.update(counts)
+        return {from_unix(hour * HOUR): n for hour, n in sorted(totals.items())}
 
     async def lookup_count(self, scope: int, entry_id: str) -> int:
         """All-time lookups of one entry in one scope (for a card footer)."""

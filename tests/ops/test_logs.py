@@ -60,11 +60,13 @@ def test_json_lines_carry_the_fields_and_no_secret(stderr: io.StringIO) -> None:
     assert INTERACTION_TOKEN not in text
     every = [json.loads(line) for line in text.splitlines()]  # every line is one object
     lines = [line for line in every if line["logger"] == "bot.test"]
-    assert [line["message"] for line in lines][0] == "plain line"
+    assert next(line["message"] for line in lines) == "plain line"
     assert all({"time", "level", "logger", "message"} <= line.keys() for line in lines)
-    assert lines[0]["level"] == "INFO" and lines[0]["logger"] == "bot.test"
+    assert lines[0]["level"] == "INFO"
+    assert lines[0]["logger"] == "bot.test"
     assert lines[0]["time"].endswith("+00:00")
-    assert "guild" not in lines[0] and "command" not in lines[0]
+    assert "guild" not in lines[0]
+    assert "command" not in lines[0]
     debug = lines[1]["message"]
     assert debug.count(REDACTED) == 3  # the URL, the payload's token, the bot token
     assert "/interactions/123456789/" + REDACTED + "/callback" in debug
@@ -85,7 +87,8 @@ def test_text_lines_stay_readable_and_redacted(stderr: io.StringIO) -> None:
     assert first.endswith("INFO    bot.test: plain line")
     assert "slow answer [guild=42 command=define]" in text
     assert "[guild=42 command=define error_id=ab12cd34]" in text
-    assert "Traceback" in text and "rejected " + REDACTED in text
+    assert "Traceback" in text
+    assert "rejected " + REDACTED in text
     with pytest.raises(json.JSONDecodeError):
         json.loads(first)
 

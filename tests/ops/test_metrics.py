@@ -10,6 +10,7 @@ import shutil
 import socket
 import sqlite3
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -189,7 +190,7 @@ def test_the_server_serves_live_values_and_stops() -> None:
         assert scrape(server.port)["glossary_database_writable", ()] == 0
     finally:
         server.stop()
-    with pytest.raises(OSError):
+    with pytest.raises(urllib.error.URLError):
         scrape(server.port)
     # Stopped cleanly: the same live values can be served again.
     metrics.serve("127.0.0.1", 0, live).stop()
@@ -228,7 +229,8 @@ async def test_glossary_bot_run_serves_metrics_that_move_with_define(lab: Lab) -
         assert moved(now, "glossary_handler_seconds_count", kind="define") == 3
         assert moved(now, "glossary_lookups_buffered_total") == 2
         assert moved(now, "glossary_flush_failures_total") == 0
-    assert bot.process is not None and bot.process.returncode == 0
+    assert bot.process is not None
+    assert bot.process.returncode == 0
 
 
 async def test_metrics_bind_to_localhost_and_a_taken_port_does_not_stop_the_bot(
