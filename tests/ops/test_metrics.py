@@ -229,6 +229,15 @@ async def test_glossary_bot_run_serves_metrics_that_move_with_define(lab: Lab) -
         assert moved(now, "glossary_handler_seconds_count", kind="define") == 3
         assert moved(now, "glossary_lookups_buffered_total") == 2
         assert moved(now, "glossary_flush_failures_total") == 0
+
+        await lab.fake.drop_gateway()  # the connection breaks: the bot resumes
+        await lab.fake.wait_resumed()
+
+        async def reconnected() -> bool:
+            now = await asyncio.to_thread(scrape, port)
+            return moved(now, "glossary_gateway_reconnects_total", shard="0") == 1
+
+        await eventually(reconnected, "the resume to be counted")
     assert bot.process is not None
     assert bot.process.returncode == 0
 
