@@ -8,9 +8,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.discord_app.conftest import (  # noqa: F401  (fixtures)
+    Scene,
+    bot,
+    glossary,
+    scene,
+    start_bot,
+    store,
+)
 from tests.fake_discord import FakeDiscord, FakeUser
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
 from tests.resilience.botproc import BotProcess
+
+__all__ = ["Lab", "Scene"]
 
 
 @dataclass

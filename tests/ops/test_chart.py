@@ -10,7 +10,11 @@ from pathlib import Path
 from PIL import Image
 
 from bot.cards.chart import BARS, SIZE, TERMS, bins, lookups_chart, nice_ceiling
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.discord_app.helpers import define, embed_of
+
+from .conftest import Scene
 
 NOW = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -106,3 +110,20 @@ async def test_the_store_reads_lookups_per_hour_stored_and_buffered(tmp_path: Pa
         }
     finally:
         await store.close()
+
+
+async def test_stats_attaches_the_chart_of_this_server(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    for term in ("kv cache", "kv cache", "rag"):
+        await define(fake, scene.alice, term, scene.channel)
+    await define(fake, scene.alice, "lora", scene.other_channel)  # another server's
+    handle = await fake.slash(scene.moderator, "stats", {"period": "day"}, channel=scene.channel)
+    message = await handle.final_message()
+    (attachment,) = message["attachments"]
+    assert attachment["filename"] == "lookups.png"
+    assert embed_of(message)["image"]["url"].endswith("lookups.png")
+    image = opened(fake.attachment_bytes(attachment))
+    assert colour_share(image, BARS) > 0  # this hour's three lookups
+    assert colour_share(image, TERMS) > 0
