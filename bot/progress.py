@@ -54,9 +54,23 @@ class Progress:
         self.stream.write(CLEAR_LINE + self.line())
         self.stream.flush()
 
+    def stage(self, label: str) -> None:
+        """The next of `total` stages begins (check: reading, merging, checking)."""
+        self.label = label
+        self._shown_at = None  # a new stage is always shown
+        self.advance()
+
+    def message(self, text: str) -> None:
+        """A line of the command's own (an error, say) that must not be drawn over."""
+        if self.enabled and self._shown_at is not None:
+            self.stream.write(CLEAR_LINE)
+            self._shown_at = None  # redrawn by the next update
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
     def line(self) -> str:
         if not self.total:
-            return f"{self.label}: {self.done:,}"
+            return f"{self.label}: {self.done:,}" if self.done else f"{self.label}…"
         percent = min(100, 100 * self.done // self.total)
         return f"{self.label}: {self.done:,}/{self.total:,} ({percent}%)"
 
