@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import select
 from collections.abc import Iterator
 
 import pytest
@@ -32,7 +33,11 @@ def terminal() -> Iterator[tuple[io.TextIOWrapper, int]]:
 
 
 def read_all(fd: int) -> str:
-    return os.read(fd, 65536).decode()
+    """Everything written to the terminal so far (a terminal hands it over in pieces)."""
+    chunks = []
+    while select.select([fd], [], [], 0.2)[0]:
+        chunks.append(os.read(fd, 65536))
+    return b"".join(chunks).decode()
 
 
 def test_on_a_terminal_one_line_is_redrawn_then_wiped(
