@@ -88,6 +88,20 @@ LIVE_METRICS = (
 )
 
 
+class StoreMetrics:
+    """The store's counting and flushing as metrics (it is told through Store.observer)."""
+
+    def lookup_counted(self) -> None:
+        LOOKUPS_BUFFERED.inc()
+
+    def flushed(self, seconds: float, lookups: int, ok: bool) -> None:
+        FLUSH_SECONDS.observe(seconds)
+        if ok:
+            LOOKUPS_FLUSHED.inc(lookups)
+        else:
+            FLUSH_FAILURES.inc()
+
+
 def reloaded(ok: bool) -> None:
     RELOADS.labels(result="ok" if ok else "refused").inc()
     LAST_RELOAD_OK.set(1 if ok else 0)

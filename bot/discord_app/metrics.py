@@ -21,6 +21,7 @@ import discord
 from bot import metrics
 from bot.discord_app.logs import log_context
 from bot.settings import Settings
+from bot.storage import Store
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -146,5 +147,6 @@ def serve_metrics(
         )
         return None
     watch_gateway(bot)
+    Store.observer = metrics.StoreMetrics()  # every store of this process: there is one
     log.info("metrics on http://%s:%d/metrics", settings.metrics_host, server.port)
     return server

@@ -16,11 +16,9 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from functools import partial
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import aiosqlite
-
-from bot import metrics
 
 from . import alias_queries, count_queries
 from .backup import backup_database
@@ -52,8 +50,19 @@ Sleep = Callable[[float], Awaitable[None]]
 MAX_QUERY_LENGTH = 200
 
 
+class StoreObserver(Protocol):
+    """Told of each lookup counted and each flush (the bot's metrics, when they are on)."""
+
+    def lookup_counted(self) -> None: ...
+
+    def flushed(self, seconds: float, lookups: int, ok: bool) -> None: ...
+
+
 class Store:
     """Lookup counts, misses, per-server aliases and their audit log, in one SQLite file."""
+
+    # Set once for the process by whoever exports metrics; None: nobody listens.
+    observer: StoreObserver | None = None
 
     def __init__(
         self,
@@ -184,7 +193,8 @@ class Store:
         """Count an answered lookup of `entry_id` in `scope` (guild id, 0 for DMs)."""
         if not self._closed:
             self._pending.add_lookup(scope, entry_id, self._seconds())
-            metrics.LOOKUPS_BUFFERED.inc()
+            if self.observer is not None:
+                self.observer.lookup_counted()
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         """Count a search that found no entry."""
@@ -225,20 +235,24 @@ class Store:
             taken.append(batch)
             await count_queries.write_batch(conn, batch)
 
+        started = time.perf_counter()
         try:
-            with metrics.FLUSH_SECONDS.time():
-                await self._writer.run(write, write=True)
+            await self._writer.run(write, write=True)
         except Exception as exc:
             if taken:
                 self._pending.absorb(taken[0])
             self._note_flush_failure(exc)
+            self._observe_flush(started, 0, ok=False)
             return False
         finally:
             self._inflight = None
         self._note_flush_success()
-        if taken:
-            metrics.LOOKUPS_FLUSHED.inc(taken[0].lookup_total())
+        self._observe_flush(started, taken[0].lookup_total() if taken else 0, ok=True)
         return True
+
+    def _observe_flush(self, started: float, lookups: int, *, ok: bool) -> None:
+        if self.observer is not None:
+            self.observer.flushed(time.perf_counter() - started, lookups, ok)
 
     async def _flush_loop(self, interval: float) -> None:
         loop = asyncio.get_running_loop()
@@ -250,7 +264,6 @@ class Store:
 
     def _note_flush_failure(self, exc: Exception) -> None:
         self._failed_flushes += 1
-        metrics.FLUSH_FAILURES.inc()
         if self._failing:
             return
         self._failing = True

@@ -98,6 +98,7 @@ async def test_the_store_counts_buffered_and_flushed_lookups_and_failed_flushes(
 ) -> None:
     db = tmp_path / "m.db"
     store = await Store.open(db, flush_interval=None, busy_timeout=0.05)
+    store.observer = metrics.StoreMetrics()  # as `glossary-bot run` sets it with METRICS_PORT
     before = {
         n: sample(n)
         for n in (
