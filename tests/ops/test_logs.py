@@ -121,6 +121,10 @@ async def test_glossary_bot_run_logs_json_without_tokens(lab: Lab) -> None:
     assert lines
     parsed = [json.loads(line) for line in lines]
     assert all(line["level"] in {"DEBUG", "INFO", "WARNING"} for line in parsed)
+    # discord.py's request lines for the answer were logged while answering: they say which.
+    answering = [line for line in parsed if line.get("command") == "define"]
+    assert answering
+    assert all(line["guild"] == lab.guild_id for line in answering)
     text = "\n".join(lines)
     assert lab.fake.token not in text
     assert "fake-interaction-token-" not in text
