@@ -38,6 +38,9 @@ ACCEPTS = {
     "heartbeat_path": "a file path, or empty",
     "cooldown_uses": "a whole number of at least 1",
     "cooldown_seconds": "a number of seconds above 0",
+    "log_format": "text or json",
+    "metrics_port": "a port number from 1 to 65535, or empty (no metrics)",
+    "metrics_host": "an address to listen on, such as 127.0.0.1",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
@@ -73,11 +76,21 @@ class Settings(BaseSettings):
     # Per-user cooldown on /define and /alias: this many uses per `cooldown_seconds`.
     cooldown_uses: int = Field(default=5, ge=1)
     cooldown_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False)
+    # "text" (readable) or "json" (one object per line, for a log system).
+    log_format: Literal["text", "json"] = "text"
+    # Prometheus metrics on http://METRICS_HOST:METRICS_PORT/metrics; unset: no metrics server.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("discord_api_base_url")
     @classmethod

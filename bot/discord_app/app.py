@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
@@ -32,7 +33,7 @@ OUTDATED_COMPONENT = (
 
 class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return self.client.admit()  # every command and autocomplete
+        return self.client.admit(interaction)  # every command and autocomplete
 
     async def on_error(
         self, interaction: discord.Interaction[GlossaryBot], error: app_commands.AppCommandError
@@ -62,11 +63,13 @@ class GlossaryBot(commands.Bot):
         # Who may use which command (Integrations overrides), for menus that act like one.
         self.command_access = CommandAccess(self._command_permissions)
 
-    def admit(self) -> bool:
+    def admit(self, work: discord.Interaction[Any] | discord.Message) -> bool:
         """Take on an interaction or a message (False once stopping), and remember the task
-        answering it: stopping waits for those, so no answer is cut off half-way."""
+        answering it: stopping waits for those, so no answer is cut off half-way. Metrics and
+        the log lines time and tag the work from here."""
         if self._stopping:
             return False
+        observe.begin(work)
         task = asyncio.current_task()
         if task is not None:
             self._busy.add(task)

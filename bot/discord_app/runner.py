@@ -14,6 +14,7 @@ import yarl
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
+from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import Settings, SettingsError, load_settings
@@ -41,7 +42,7 @@ def run(settings: Settings | None = None) -> int:
         fail(str(exc))
         return EXIT_CONFIG
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    configure_logging(settings.log_level, secrets=[token])
+    configure_logging(settings.log_level, secrets=[token], log_format=settings.log_format)
     if not token:
         fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
         return EXIT_CONFIG
@@ -85,7 +86,15 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
     )
     bot = GlossaryBot(state, dev_guild_id=settings.dev_guild_id)
+    metrics_server = serve_metrics(settings, bot, state)
+    try:
+        return await _run_bot(bot, state, settings, token)
+    finally:
+        if metrics_server is not None:
+            metrics_server.stop()
 
+
+async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token: str) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -19,7 +19,16 @@ from tests.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 # Settings of the developer's shell that must not leak into a test's bot.
-_OURS = ("DISCORD_", "DATABASE_", "GLOSSARY_", "COOLDOWN_", "LOG_LEVEL", "HEARTBEAT_", "DEV_GUILD")
+_OURS = (
+    "DISCORD_",
+    "DATABASE_",
+    "GLOSSARY_",
+    "COOLDOWN_",
+    "LOG_",
+    "HEARTBEAT_",
+    "DEV_GUILD",
+    "METRICS_",
+)
 
 
 def bot_env(fake: FakeDiscord, db_path: Path, **settings: str) -> dict[str, str]:
