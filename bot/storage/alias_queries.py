@@ -8,6 +8,7 @@ from typing import Any
 
 import aiosqlite
 
+from .count_queries import where
 from .models import AddAliasResult, AddAliasStatus, AliasRecord, AuditAction, AuditRecord
 from .periods import from_unix
 
@@ -34,25 +35,15 @@ async def alias_map(conn: aiosqlite.Connection, scope: int) -> dict[str, str]:
 async def list_aliases(
     conn: aiosqlite.Connection, scope: int | None, entry_id: str | None
 ) -> list[AliasRecord]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if scope is not None:
-        clauses.append("scope = ?")
-        params.append(scope)
-    if entry_id is not None:
-        clauses.append("entry_id = ?")
-        params.append(entry_id)
-    where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
-    sql = f"SELECT {_ALIAS_COLUMNS} FROM aliases{where} ORDER BY scope, key"
+    clause, params = where(("scope = ?", scope), ("entry_id = ?", entry_id))
+    sql = f"SELECT {_ALIAS_COLUMNS} FROM aliases{clause} ORDER BY scope, key"
     async with conn.execute(sql, params) as cur:
         return [_alias(row) async for row in cur]
 
 
 async def alias_count(conn: aiosqlite.Connection, scope: int | None) -> int:
-    sql, params = "SELECT count(*) FROM aliases", []
-    if scope is not None:
-        sql, params = sql + " WHERE scope = ?", [scope]
-    async with conn.execute(sql, params) as cur:
+    clause, params = where(("scope = ?", scope))
+    async with conn.execute(f"SELECT count(*) FROM aliases{clause}", params) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 

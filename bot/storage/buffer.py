@@ -24,16 +24,24 @@ class MissTally:
         self.last_seen = max(self.last_seen, other.last_seen)
         self.hours.update(other.hours)
 
-    def count_since(self, first_hour: int | None) -> int:
-        if first_hour is None:
-            return self.hours.total()
-        return sum(n for hour, n in self.hours.items() if hour >= first_hour)
+    def copy(self) -> MissTally:
+        return MissTally(self.first_seen, self.last_seen, Counter(self.hours))
+
+
+def merge_tallies(into: dict[str, MissTally], tallies: dict[str, MissTally]) -> None:
+    """Add `tallies` to `into`, query by query (copies, so neither side shares a tally)."""
+    for query, tally in tallies.items():
+        mine = into.get(query)
+        if mine is None:
+            into[query] = tally.copy()
+        else:
+            mine.add(tally)
 
 
 class CountBuffer:
     """Lookups and misses not yet written, keyed by scope."""
 
-    __slots__ = ("lookups", "miss_keys", "misses", "seq")
+    __slots__ = ("lookup_keys", "lookups", "miss_keys", "misses", "seq")
 
     def __init__(self, seq: int) -> None:
         self.seq = seq
@@ -41,14 +49,23 @@ class CountBuffer:
         self.lookups: defaultdict[int, Counter[tuple[str, int]]] = defaultdict(Counter)
         # scope -> query -> tally
         self.misses: defaultdict[int, dict[str, MissTally]] = defaultdict(dict)
-        self.miss_keys = 0  # distinct (scope, query) pairs, to bound memory during an outage
+        # Distinct keys held, to bound memory while the database cannot be written.
+        self.lookup_keys = 0  # (scope, entry_id, hour)
+        self.miss_keys = 0  # (scope, query)
 
     # -- recording (hot path) -----------------------------------------------------------------
 
-    def add_lookup(self, scope: int, entry_id: str, now: int) -> None:
+    def add_lookup(self, scope: int, entry_id: str, now: int, *, max_keys: int) -> bool:
+        """Count a lookup; False when its key is new and the buffer already holds `max_keys`."""
         counts = self.lookups[scope]
         key = (entry_id, now // HOUR)
-        counts[key] = counts.get(key, 0) + 1  # get(): Counter's += on a new key is slower
+        n = counts.get(key, 0)  # get(): Counter's += on a new key is slower
+        if not n:
+            if self.lookup_keys >= max_keys:
+                return False
+            self.lookup_keys += 1
+        counts[key] = n + 1
+        return True
 
     def add_miss(self, scope: int, query: str, now: int, *, max_keys: int) -> bool:
         """Count a miss; False when it is a new query and the buffer already holds `max_keys`."""
@@ -71,15 +88,13 @@ class CountBuffer:
     def absorb(self, older: CountBuffer) -> None:
         """Take back the counts of a batch whose write failed, so none is lost."""
         for scope, counts in older.lookups.items():
-            self.lookups[scope].update(counts)
+            mine = self.lookups[scope]
+            self.lookup_keys += len(counts.keys() - mine.keys())
+            mine.update(counts)
         for scope, tallies in older.misses.items():
-            mine = self.misses[scope]
-            for query, tally in tallies.items():
-                if query in mine:
-                    mine[query].add(tally)
-                else:
-                    mine[query] = MissTally(tally.first_seen, tally.last_seen, Counter(tally.hours))
-                    self.miss_keys += 1
+            mine_misses = self.misses[scope]
+            self.miss_keys += len(tallies.keys() - mine_misses.keys())
+            merge_tallies(mine_misses, tallies)
 
     def forget_miss(self, scope: int, query: str) -> None:
         """Drop a pending miss that an alias now answers."""
@@ -148,9 +163,5 @@ class CountBuffer:
                 )
                 if not hours:
                     continue
-                part = MissTally(tally.first_seen, tally.last_seen, hours)
-                if query in merged:
-                    merged[query].add(part)
-                else:
-                    merged[query] = part
+                merge_tallies(merged, {query: MissTally(tally.first_seen, tally.last_seen, hours)})
         return merged

@@ -181,6 +181,23 @@ class Channel:
         except (sqlite3.Error, ValueError):
             log.debug("closing a stale connection failed", exc_info=True)
 
+    async def replace(self, conn: aiosqlite.Connection | None, *, empty_wal: bool = False) -> None:
+        """Use `conn` from now on (None: connect afresh on next use); closes the old one.
+
+        `empty_wal` first moves everything in the old file's -wal into it and truncates the -wal
+        (once the path names another file, SQLite would no longer remove it on close).
+        """
+        async with self._lock:  # waits for the transaction in progress, if any
+            if self._conn is not None:
+                if empty_wal:
+                    try:
+                        await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    except sqlite3.Error:
+                        log.warning("could not empty the -wal of %s", self._path, exc_info=True)
+                await self._close_quietly(self._conn)
+            self._conn = conn
+            self._stale = False
+
     async def close(self) -> None:
         async with self._lock:  # waits for the transaction in progress, if any
             self._closed = True

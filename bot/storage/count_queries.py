@@ -47,21 +47,26 @@ async def flush_seq(conn: aiosqlite.Connection) -> int:
     return await _scalar(conn, "SELECT value FROM counters WHERE name = 'flush_seq'", ())
 
 
-def _where(
-    scope: int | None, first_hour: int | None, extra: str | None = None
-) -> tuple[str, list[Any]]:
-    """A WHERE clause from fixed fragments; only the values are parameters."""
+def where(*conditions: tuple[str, Any]) -> tuple[str, list[Any]]:
+    """A WHERE clause from fixed fragments; only the values are parameters.
+
+    Each condition is (fragment, value): skipped when the value is None; a list value fills
+    every placeholder of its fragment (`entry_id IN (?, ?)`).
+    """
     clauses: list[str] = []
     params: list[Any] = []
-    if scope is not None:
-        clauses.append("scope = ?")
-        params.append(scope)
-    if first_hour is not None:
-        clauses.append("hour >= ?")
-        params.append(first_hour)
-    if extra is not None:
-        clauses.append(extra)
+    for fragment, value in conditions:
+        if value is None:
+            continue
+        clauses.append(fragment)
+        params.extend(value if isinstance(value, list) else [value])
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _where(
+    scope: int | None, first_hour: int | None, *extra: tuple[str, Any]
+) -> tuple[str, list[Any]]:
+    return where(("scope = ?", scope), ("hour >= ?", first_hour), *extra)
 
 
 async def total_lookups(
@@ -103,8 +108,9 @@ async def term_counts(
     async with conn.execute(top_sql, [*params, limit]) as cur:
         counts.update({row[0]: row[1] async for row in cur})
     for chunk in _chunks(sorted(set(also) - counts.keys())):
-        where, params = _where(scope, first_hour, f"entry_id IN ({','.join('?' * len(chunk))})")
-        async with conn.execute(grouped(where), [*params, *chunk]) as cur:
+        marks = ",".join("?" * len(chunk))
+        where, params = _where(scope, first_hour, (f"entry_id IN ({marks})", list(chunk)))
+        async with conn.execute(grouped(where), params) as cur:
             counts.update({row[0]: row[1] async for row in cur})
     return await flush_seq(conn), counts
 

@@ -16,15 +16,16 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 from typing import TypeVar
 
 import aiosqlite
 
 from . import alias_queries, count_queries
 from .backup import backup_database
-from .buffer import CountBuffer, MissTally
+from .buffer import CountBuffer, MissTally, merge_tallies
 from .channel import Channel, connect, shielded
-from .errors import StorageError
+from .errors import StorageError, StorageUnavailable
 from .migrate import apply_migrations, check_version, latest_version
 from .models import (
     ALIAS_CAP,
@@ -43,7 +44,11 @@ from .periods import Clock, from_unix, since_hour, to_unix, utc_now
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = TypeVar("P")
+S = TypeVar("S")
+K = TypeVar("K", bound=Iterable[str])
 Sleep = Callable[[float], Awaitable[None]]
+FileIdentity = tuple[int, int]  # (device, inode)
 
 # A query longer than this is no alias candidate (aliases are at most 100 characters) and only
 # costs space; it is stored cut short.
@@ -60,13 +65,18 @@ class Store:
         reader: Channel,
         *,
         seq: int,
-        flush_interval: float | None,
+        identity: FileIdentity | None,
+        busy_timeout: float,
         clock: Clock,
         sleep: Sleep,
+        max_pending_lookups: int,
         max_pending_misses: int,
     ) -> None:
         # Use `Store.open`: it migrates the schema and starts the flusher.
         self._path = path
+        self._identity = identity  # the file the connections have open
+        self._busy_timeout = busy_timeout
+        self._lost = False  # the path no longer names that file (logged once per loss)
         self._writer = writer
         self._reader = reader
         self._clock = clock
@@ -75,7 +85,7 @@ class Store:
             _system_seconds if clock is utc_now else lambda: to_unix(clock())
         )
         self._sleep = sleep
-        self._flush_interval = flush_interval
+        self._max_pending_lookups = max_pending_lookups
         self._max_pending_misses = max_pending_misses
         self._pending = CountBuffer(seq)
         self._inflight: CountBuffer | None = None
@@ -83,7 +93,9 @@ class Store:
         self._closed = False
         self._failing = False  # inside a streak of failed flushes (logged once per streak)
         self._failed_flushes = 0
-        self._dropping_misses = False
+        self._dropping: set[str] = (
+            set()
+        )  # "lookups", "missed queries": buffer full, new keys dropped
         self._alias_cache: dict[int, dict[str, str]] = {}
         self._alias_cache_version = -1
 
@@ -97,6 +109,7 @@ class Store:
         flush_interval: float | None = 1.0,
         clock: Clock = utc_now,
         busy_timeout: float = 5.0,
+        max_pending_lookups: int = 200_000,
         max_pending_misses: int = 50_000,
         migrate: bool = True,
         sleep: Sleep = asyncio.sleep,
@@ -112,22 +125,7 @@ class Store:
         if flush_interval is not None and flush_interval <= 0:
             raise ValueError("flush_interval must be positive (or None for no background flush)")
         path = os.fspath(path)
-        conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
-        try:
-            version = await check_version(conn, path)
-            if not migrate and version < latest_version():
-                raise StorageError(
-                    f"{path} has schema version {version}, older than this bot's "
-                    f"{latest_version()}; start the bot once to upgrade it"
-                )
-            applied = await apply_migrations(conn, path)
-            if applied:
-                log.info("database %s migrated to schema version %d", path, applied[-1])
-            await _enable_wal(conn, path)
-            seq = await count_queries.flush_seq(conn)
-        except BaseException:
-            await conn.close()
-            raise
+        conn, seq, identity = await _prepare(path, busy_timeout=busy_timeout, migrate=migrate)
         writer = await Channel.open(path, busy_timeout=busy_timeout, query_only=False, conn=conn)
         try:
             reader = await Channel.open(path, busy_timeout=busy_timeout, query_only=True, conn=None)
@@ -139,9 +137,11 @@ class Store:
             writer,
             reader,
             seq=seq + 1,
-            flush_interval=flush_interval,
+            identity=identity,
+            busy_timeout=busy_timeout,
             clock=clock,
             sleep=sleep,
+            max_pending_lookups=max_pending_lookups,
             max_pending_misses=max_pending_misses,
         )
         if flush_interval is not None:
@@ -180,8 +180,13 @@ class Store:
 
     def record_lookup(self, scope: int, entry_id: str) -> None:
         """Count an answered lookup of `entry_id` in `scope` (guild id, 0 for DMs)."""
-        if not self._closed:
-            self._pending.add_lookup(scope, entry_id, self._seconds())
+        if self._closed:
+            return
+        kept = self._pending.add_lookup(
+            scope, entry_id, self._seconds(), max_keys=self._max_pending_lookups
+        )
+        if not kept or "lookups" in self._dropping:
+            self._note_kept("lookups", kept, self._max_pending_lookups)
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         """Count a search that found no entry."""
@@ -191,14 +196,21 @@ class Store:
         kept = self._pending.add_miss(
             scope, query, self._seconds(), max_keys=self._max_pending_misses
         )
+        if not kept or "missed queries" in self._dropping:
+            self._note_kept("missed queries", kept, self._max_pending_misses)
+
+    def _note_kept(self, kind: str, kept: bool, cap: int) -> None:
+        # Only while writes fail for long can this many distinct keys pile up in memory.
         if kept:
-            self._dropping_misses = False
-        elif not self._dropping_misses:
-            # Only while writes fail for long can this many distinct queries pile up.
-            self._dropping_misses = True
+            self._dropping.discard(kind)
+            log.info("counting new %s in memory again", kind)
+        elif kind not in self._dropping:
+            self._dropping.add(kind)
             log.warning(
-                "%d distinct missed queries are waiting to be written; new ones are not counted",
-                self._max_pending_misses,
+                "%d distinct %s are waiting in memory to be written; new ones are not counted "
+                "until the database can be written",
+                cap,
+                kind,
             )
 
     async def flush(self) -> bool:
@@ -223,6 +235,7 @@ class Store:
             await count_queries.write_batch(conn, batch)
 
         try:
+            await self._require_in_place()
             await self._writer.run(write, write=True)
         except Exception as exc:
             if taken:
@@ -274,22 +287,25 @@ class Store:
         return await self._total_lookups(scope, since)
 
     async def _total_lookups(self, scope: int | None, since: datetime | None) -> int:
-        first_hour = since_hour(since)
-        # Buffers are read before the database: a batch committed in between is then counted
-        # from the database only, since its sequence number is no longer newer than flush_seq.
-        parts = [(b.seq, b.term_counts(scope, first_hour).total()) for b in self._buffers()]
-        seq, stored = await self._read(
-            partial(count_queries.total_lookups, scope=scope, first_hour=first_hour)
+        stored, parts = await self._with_buffers(
+            since,
+            lambda buffer, first_hour: buffer.term_counts(scope, first_hour).total(),
+            lambda first_hour, _: self._read(
+                partial(count_queries.total_lookups, scope=scope, first_hour=first_hour)
+            ),
         )
-        return stored + sum(n for part_seq, n in parts if part_seq > seq)
+        return stored + sum(parts)
 
     async def lookup_count(self, scope: int, entry_id: str) -> int:
         """All-time lookups of one entry in one scope (for a card footer)."""
-        parts = [(b.seq, b.entry_count(scope, entry_id)) for b in self._buffers()]
-        seq, stored = await self._read(
-            partial(count_queries.entry_lookups, scope=scope, entry_id=entry_id)
+        stored, parts = await self._with_buffers(
+            None,
+            lambda buffer, _: buffer.entry_count(scope, entry_id),
+            lambda _, __: self._read(
+                partial(count_queries.entry_lookups, scope=scope, entry_id=entry_id)
+            ),
         )
-        return stored + sum(n for part_seq, n in parts if part_seq > seq)
+        return stored + sum(parts)
 
     async def top_terms(
         self, scope: int, since: datetime | None = None, limit: int = 10
@@ -300,23 +316,12 @@ class Store:
     async def _top_terms(
         self, scope: int | None, since: datetime | None, limit: int
     ) -> list[tuple[str, int]]:
-        _check_limit(limit)
-        first_hour = since_hour(since)
-        parts = [(b.seq, b.term_counts(scope, first_hour)) for b in self._buffers()]
-        buffered = {term for _, counts in parts for term in counts}
-        seq, stored = await self._read(
-            partial(
-                count_queries.term_counts,
-                scope=scope,
-                first_hour=first_hour,
-                limit=limit,
-                also=buffered,
-            )
+        stored, parts = await self._top(
+            scope, since, limit, CountBuffer.term_counts, count_queries.term_counts
         )
         totals = Counter(stored)
-        for part_seq, counts in parts:
-            if part_seq > seq:
-                totals.update(counts)
+        for counts in parts:
+            totals.update(counts)
         ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
         return ranked[:limit]
 
@@ -329,31 +334,16 @@ class Store:
     async def _top_misses(
         self, scope: int | None, since: datetime | None, limit: int
     ) -> list[Miss]:
-        _check_limit(limit)
-        first_hour = since_hour(since)
-        parts = [(b.seq, b.miss_tallies(scope, first_hour)) for b in self._buffers()]
-        buffered = {query for _, tallies in parts for query in tallies}
-        seq, stored = await self._read(
-            partial(
-                count_queries.miss_counts,
-                scope=scope,
-                first_hour=first_hour,
-                limit=limit,
-                also=buffered,
-            )
+        stored, parts = await self._top(
+            scope, since, limit, CountBuffer.miss_tallies, count_queries.miss_counts
         )
-        merged: dict[str, MissTally] = {}
-        for query, found in stored.items():
-            # The period was applied in SQL: the stored count needs no real hour.
-            merged[query] = MissTally(found.first_seen, found.last_seen, Counter({0: found.count}))
-        for part_seq, tallies in parts:
-            if part_seq <= seq:
-                continue
-            for query, tally in tallies.items():
-                if query in merged:
-                    merged[query].add(tally)
-                else:
-                    merged[query] = tally
+        # The period was applied in SQL: a stored count needs no real hour.
+        merged = {
+            query: MissTally(found.first_seen, found.last_seen, Counter({0: found.count}))
+            for query, found in stored.items()
+        }
+        for tallies in parts:
+            merge_tallies(merged, tallies)
         misses = [
             Miss(query, t.hours.total(), from_unix(t.first_seen), from_unix(t.last_seen))
             for query, t in merged.items()
@@ -361,6 +351,46 @@ class Store:
         ]
         misses.sort(key=lambda miss: (-miss.count, miss.query))
         return misses[:limit]
+
+    async def _top(
+        self,
+        scope: int | None,
+        since: datetime | None,
+        limit: int,
+        from_buffer: Callable[[CountBuffer, int | None, int | None], K],
+        from_database: Callable[..., Awaitable[tuple[int, S]]],
+    ) -> tuple[S, list[K]]:
+        """A top list's stored rows (the top `limit` plus every key buffered) and buffers."""
+        _check_limit(limit)
+        return await self._with_buffers(
+            since,
+            lambda buffer, first_hour: from_buffer(buffer, scope, first_hour),
+            lambda first_hour, buffered: self._read(
+                partial(
+                    from_database,
+                    scope=scope,
+                    first_hour=first_hour,
+                    limit=limit,
+                    also=set().union(*buffered),
+                )
+            ),
+        )
+
+    async def _with_buffers(
+        self,
+        since: datetime | None,
+        from_buffer: Callable[[CountBuffer, int | None], P],
+        from_database: Callable[[int | None, list[P]], Awaitable[tuple[int, S]]],
+    ) -> tuple[S, list[P]]:
+        """What the database holds plus the buffered parts it does not include yet.
+
+        Buffers are read before the database: a batch committed in between is then counted
+        from the database only, since its sequence number is no longer newer than flush_seq.
+        """
+        first_hour = since_hour(since)
+        parts = [(buffer.seq, from_buffer(buffer, first_hour)) for buffer in self._buffers()]
+        seq, stored = await from_database(first_hour, [part for _, part in parts])
+        return stored, [part for part_seq, part in parts if part_seq > seq]
 
     async def stats(
         self, scope: int | None, since: datetime | None = None, limit: int = 10
@@ -441,6 +471,7 @@ class Store:
     ) -> AddAliasResult:
         if not item.key or not item.entry_id:
             raise ValueError("an alias needs a non-empty key and entry id")
+        await self._require_in_place()
         record = AliasRecord(
             item.scope, item.key, item.text, item.entry_id, actor_id, self._now_second()
         )
@@ -473,13 +504,62 @@ class Store:
             await conn.execute("UPDATE counters SET value = value WHERE name = 'flush_seq'")
 
         try:
+            await self._require_in_place()
             await self._writer.run(touch, write=True)
         except StorageError:
             return False
         return True
 
+    # -- the database file underneath -------------------------------------------------------
+
+    async def _require_in_place(self) -> None:
+        """Raise `StorageUnavailable` unless the path still names the file we write to.
+
+        Deleting the folder, or moving or replacing the file, leaves our connections on a file
+        nobody will see again. Then nothing is written (counts wait in memory) until a database
+        is back at the path: the file put there (a restored backup), or a new one with the
+        schema when only the folder is.
+        """
+        if _identity_of(self._path) == self._identity:
+            return
+        if not self._lost:
+            self._lost = True
+            log.error(
+                "the database file %s is gone or was replaced (its folder deleted, or the file "
+                "moved); nothing is written until a database is at %s again: lookup counts wait "
+                "in memory and moderator changes are refused",
+                self._path,
+                self._path,
+            )
+        if not Path(self._path).parent.is_dir():
+            raise StorageUnavailable(f"the database file {self._path} is gone (so is its folder)")
+        await self._reattach()
+
+    async def _reattach(self) -> None:
+        # Finish the old file first: what its -wal (still under the path's name) holds goes
+        # into it and the -wal is emptied; left as it is, SQLite would replay it into whatever
+        # file is at the path now.
+        await self._reader.replace(None)
+        await self._writer.replace(None, empty_wal=True)
+        try:
+            conn, seq, identity = await _prepare(
+                self._path, busy_timeout=self._busy_timeout, migrate=True
+            )
+        except StorageError as exc:
+            raise StorageUnavailable(
+                f"the database file {self._path} was replaced by one that cannot be used: {exc}"
+            ) from exc
+        await self._writer.replace(conn)
+        self._identity = identity
+        # Buffers must stay newer than what the database at the path has written.
+        self._pending.seq = max(self._pending.seq, seq + 1)
+        self._alias_cache_version = -1
+        self._lost = False
+        log.warning("writing to the database at %s again", self._path)
+
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""
+        await self._require_in_place()
         return await self._writer.run(
             partial(
                 alias_queries.remove_alias,
@@ -530,6 +610,38 @@ async def _enable_wal(conn: aiosqlite.Connection, path: str) -> None:
         return
     if row is None or str(row[0]).lower() != "wal":
         log.warning("%s is in %s journal mode, not WAL", path, row[0] if row else "unknown")
+
+
+async def _prepare(
+    path: str, *, busy_timeout: float, migrate: bool
+) -> tuple[aiosqlite.Connection, int, FileIdentity | None]:
+    """A writing connection to an up-to-date schema, its flush_seq, and the file it has open."""
+    conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
+    try:
+        version = await check_version(conn, path)
+        if not migrate and version < latest_version():
+            raise StorageError(
+                f"{path} has schema version {version}, older than this bot's "
+                f"{latest_version()}; start the bot once to upgrade it"
+            )
+        applied = await apply_migrations(conn, path)
+        if applied:
+            log.info("database %s migrated to schema version %d", path, applied[-1])
+        await _enable_wal(conn, path)
+        seq = await count_queries.flush_seq(conn)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn, seq, _identity_of(path)
+
+
+def _identity_of(path: str) -> FileIdentity | None:
+    """(device, inode) of the file at `path` now; None when there is none."""
+    try:
+        found = Path(path).stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _system_seconds() -> int:
