@@ -31,6 +31,7 @@ ACCEPTS = {
     "discord_api_base_url": "an http(s) URL without user:password@",
     "discord_gateway_url": "a ws(s) URL without user:password@",
     "database_path": "a file path",
+    "database_url": "a postgresql:// URL, or empty for the SQLite file",
     "dev_guild_id": "a server id (a positive whole number), or empty",
     "log_level": f"one of {', '.join(LOG_LEVELS)}",
     "glossary_paths": f"files or folders separated by {os.pathsep!r}",
@@ -39,7 +40,7 @@ ACCEPTS = {
     "cooldown_seconds": "a number of seconds above 0",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
-SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url"}
+SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
 
 
 class SettingsError(ReportedError, ValueError):
@@ -61,6 +62,8 @@ class Settings(BaseSettings):
     discord_api_base_url: str = DISCORD_API_BASE_URL
     discord_gateway_url: str = DISCORD_GATEWAY_URL
     database_path: Path = Path("glossary-bot.db")
+    # postgresql://user:password@host/db selects PostgreSQL instead of the SQLite file above.
+    database_url: SecretStr | None = None
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     # Files or folders of glossary data, separated by the OS path separator (":" on Linux).
@@ -85,6 +88,16 @@ class Settings(BaseSettings):
     @classmethod
     def _ws_url(cls, value: str) -> str:
         return _plain_url(value, {"ws", "wss"})
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and urlsplit(value.get_secret_value().strip()).scheme not in (
+            "postgresql",
+            "postgres",
+        ):
+            raise ValueError("not a postgresql:// URL")
+        return value
 
     @property
     def glossary_path_list(self) -> list[Path] | None:
