@@ -1,7 +1,8 @@
 """The store: what the bot remembers, behind a small async interface.
 
 Command handlers call these methods and never see SQL. Counting is in memory (`record_lookup`,
-`record_miss`) and written by a background task; everything else is a short transaction.
+`record_miss`) and written by a background task; everything else is a short transaction run by
+the backend (`bot.storage.backend`: SQLite or PostgreSQL) with the SQL of `bot.storage.queries`.
 """
 
 from __future__ import annotations
@@ -10,23 +11,17 @@ import asyncio
 import contextlib
 import logging
 import os
-import sqlite3
 import time
+import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from functools import partial
-from pathlib import Path
 from typing import TypeVar
 
-import aiosqlite
-
-from . import alias_queries, count_queries
-from .backup import backup_database
+from .backend import Backend, Body, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
-from .channel import Channel, connect, shielded
-from .errors import StorageError, StorageUnavailable
-from .migrate import apply_migrations, check_version, latest_version
+from .errors import StorageError
 from .models import (
     ALIAS_CAP,
     OPERATOR_ACTOR,
@@ -40,6 +35,8 @@ from .models import (
     Stats,
 )
 from .periods import Clock, from_unix, since_hour, to_unix, utc_now
+from .queries import aliases as alias_queries
+from .queries import counts as count_queries
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +45,6 @@ P = TypeVar("P")
 S = TypeVar("S")
 K = TypeVar("K", bound=Iterable[str])
 Sleep = Callable[[float], Awaitable[None]]
-FileIdentity = tuple[int, int]  # (device, inode)
 
 # A query longer than this is no alias candidate (aliases are at most 100 characters) and only
 # costs space; it is stored cut short.
@@ -56,29 +52,22 @@ MAX_QUERY_LENGTH = 200
 
 
 class Store:
-    """Lookup counts, misses, per-server aliases and their audit log, in one SQLite file."""
+    """Lookup counts, misses, per-server aliases and their audit log, in one database."""
 
     def __init__(
         self,
-        path: str,
-        writer: Channel,
-        reader: Channel,
+        backend: Backend,
         *,
-        seq: int,
-        identity: FileIdentity | None,
-        busy_timeout: float,
         clock: Clock,
         sleep: Sleep,
         max_pending_lookups: int,
         max_pending_misses: int,
     ) -> None:
-        # Use `Store.open`: it migrates the schema and starts the flusher.
-        self._path = path
-        self._identity = identity  # the file the connections have open
-        self._busy_timeout = busy_timeout
-        self._lost = False  # the path no longer names that file (logged once per loss)
-        self._writer = writer
-        self._reader = reader
+        # Use `Store.open`: it opens the backend (migrating the schema) and starts the flusher.
+        self._backend = backend
+        # Marks which of this store's batches are written, apart from other processes' ones.
+        self._writer_id = uuid.uuid4().hex
+        self._wrote = False
         self._clock = clock
         # The hot path wants Unix seconds; the system clock gives them without a datetime.
         self._seconds: Callable[[], int] = (
@@ -87,15 +76,14 @@ class Store:
         self._sleep = sleep
         self._max_pending_lookups = max_pending_lookups
         self._max_pending_misses = max_pending_misses
-        self._pending = CountBuffer(seq)
+        self._pending = CountBuffer(1)
         self._inflight: CountBuffer | None = None
         self._flusher: asyncio.Task[None] | None = None
         self._closed = False
         self._failing = False  # inside a streak of failed flushes (logged once per streak)
         self._failed_flushes = 0
-        self._dropping: set[str] = (
-            set()
-        )  # "lookups", "missed queries": buffer full, new keys dropped
+        # "lookups", "missed queries": the buffer is full, new keys are dropped
+        self._dropping: set[str] = set()
         self._alias_cache: dict[int, dict[str, str]] = {}
         self._alias_cache_version = -1
 
@@ -104,7 +92,7 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: str | os.PathLike[str],
+        location: str | os.PathLike[str],
         *,
         flush_interval: float | None = 1.0,
         clock: Clock = utc_now,
@@ -114,7 +102,8 @@ class Store:
         migrate: bool = True,
         sleep: Sleep = asyncio.sleep,
     ) -> Store:
-        """Open (creating and migrating as needed) the database at `path`.
+        """Open (creating and migrating as needed) the database at `location`: a
+        `postgresql://` URL, or else the path of a SQLite file.
 
         Raises `SchemaTooNew` for a database from a newer bot and `NotAGlossaryDatabase` for a
         file that is not ours; neither is modified. `flush_interval=None` starts no background
@@ -124,21 +113,9 @@ class Store:
         """
         if flush_interval is not None and flush_interval <= 0:
             raise ValueError("flush_interval must be positive (or None for no background flush)")
-        path = os.fspath(path)
-        conn, seq, identity = await _prepare(path, busy_timeout=busy_timeout, migrate=migrate)
-        writer = await Channel.open(path, busy_timeout=busy_timeout, query_only=False, conn=conn)
-        try:
-            reader = await Channel.open(path, busy_timeout=busy_timeout, query_only=True, conn=None)
-        except BaseException:
-            await writer.close()
-            raise
+        backend = await open_backend(location, busy_timeout=busy_timeout, migrate=migrate)
         store = cls(
-            path,
-            writer,
-            reader,
-            seq=seq + 1,
-            identity=identity,
-            busy_timeout=busy_timeout,
+            backend,
             clock=clock,
             sleep=sleep,
             max_pending_lookups=max_pending_lookups,
@@ -169,12 +146,17 @@ class Store:
                 self._pending.lookup_total(),
                 self._pending.miss_keys,
             )
-        await self._writer.close()
-        await self._reader.close()
+        if self._wrote:
+            with contextlib.suppress(StorageError):
+                await self._backend.write(
+                    partial(count_queries.forget_writer, writer=self._writer_id, at=self._seconds())
+                )
+        await self._backend.close()
 
     @property
-    def path(self) -> str:
-        return self._path
+    def location(self) -> str:
+        """The SQLite file's path, or the PostgreSQL URL without its password."""
+        return self._backend.location
 
     # -- counting (the hot path: no I/O, no await) --------------------------------------------
 
@@ -224,7 +206,7 @@ class Store:
     async def _flush(self) -> bool:
         taken: list[CountBuffer] = []
 
-        async def write(conn: aiosqlite.Connection) -> None:
+        async def write(tx: Tx) -> None:
             # Swapped inside the write transaction: counts recorded from here on go to a fresh
             # buffer, while readers still see this batch as `_inflight` until it is committed.
             if self._pending.is_empty():  # another flush took it while this one waited
@@ -232,11 +214,11 @@ class Store:
             batch, self._pending = self._pending, CountBuffer(self._pending.seq + 1)
             self._inflight = batch
             taken.append(batch)
-            await count_queries.write_batch(conn, batch)
+            await count_queries.write_batch(tx, batch, writer=self._writer_id, at=self._seconds())
 
         try:
             await self._require_in_place()
-            await self._writer.run(write, write=True)
+            await self._backend.write(write)
         except Exception as exc:
             if taken:
                 self._pending.absorb(taken[0])
@@ -244,6 +226,7 @@ class Store:
             return False
         finally:
             self._inflight = None
+        self._wrote = True
         self._note_flush_success()
         return True
 
@@ -264,7 +247,7 @@ class Store:
         log.warning(
             "could not write lookup counts to %s: %s; %d lookups are kept in memory and the "
             "write is retried",
-            self._path,
+            self.location,
             reason,
             self._pending.lookup_total(),
             exc_info=not isinstance(exc, StorageError),
@@ -291,7 +274,12 @@ class Store:
             since,
             lambda buffer, first_hour: buffer.term_counts(scope, first_hour).total(),
             lambda first_hour, _: self._read(
-                partial(count_queries.total_lookups, scope=scope, first_hour=first_hour)
+                partial(
+                    count_queries.total_lookups,
+                    writer=self._writer_id,
+                    scope=scope,
+                    first_hour=first_hour,
+                )
             ),
         )
         return stored + sum(parts)
@@ -302,7 +290,12 @@ class Store:
             None,
             lambda buffer, _: buffer.entry_count(scope, entry_id),
             lambda _, __: self._read(
-                partial(count_queries.entry_lookups, scope=scope, entry_id=entry_id)
+                partial(
+                    count_queries.entry_lookups,
+                    writer=self._writer_id,
+                    scope=scope,
+                    entry_id=entry_id,
+                )
             ),
         )
         return stored + sum(parts)
@@ -368,6 +361,7 @@ class Store:
             lambda first_hour, buffered: self._read(
                 partial(
                     from_database,
+                    writer=self._writer_id,
                     scope=scope,
                     first_hour=first_hour,
                     limit=limit,
@@ -410,16 +404,16 @@ class Store:
     async def aliases(self, scope: int) -> dict[str, str]:
         """This server's aliases: normalised key -> entry id. Cached until any alias changes."""
 
-        async def read(conn: aiosqlite.Connection) -> dict[str, str]:
+        async def read(tx: Tx) -> dict[str, str]:
             # alias_version is bumped by a trigger, so changes from another process (the
             # command line's import) are seen too.
-            version = await alias_queries.alias_version(conn)
+            version = await alias_queries.alias_version(tx)
             if version != self._alias_cache_version:
                 self._alias_cache.clear()
                 self._alias_cache_version = version
             cached = self._alias_cache.get(scope)
             if cached is None:
-                cached = self._alias_cache[scope] = await alias_queries.alias_map(conn, scope)
+                cached = self._alias_cache[scope] = await alias_queries.alias_map(tx, scope)
             return dict(cached)
 
         return await self._read(read)
@@ -483,7 +477,7 @@ class Store:
                 for query in clears:
                     self._pending.forget_miss(item.scope, query)
 
-        return await self._writer.run(
+        return await self._backend.write(
             partial(
                 alias_queries.add_alias,
                 record=record,
@@ -492,75 +486,28 @@ class Store:
                 cap=ALIAS_CAP,
                 clears=clears,
             ),
-            write=True,
             on_commit=forget_pending,
         )
 
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""
-
-        async def touch(conn: aiosqlite.Connection) -> None:
-            # A real write of an unchanged row: read-only, full or locked databases refuse it.
-            await conn.execute("UPDATE counters SET value = value WHERE name = 'flush_seq'")
-
         try:
             await self._require_in_place()
-            await self._writer.run(touch, write=True)
+            await self._backend.write(count_queries.touch)
         except StorageError:
             return False
         return True
 
-    # -- the database file underneath -------------------------------------------------------
-
     async def _require_in_place(self) -> None:
-        """Raise `StorageUnavailable` unless the path still names the file we write to.
-
-        Deleting the folder, or moving or replacing the file, leaves our connections on a file
-        nobody will see again. Then nothing is written (counts wait in memory) until a database
-        is back at the path: the file put there (a restored backup), or a new one with the
-        schema when only the folder is.
-        """
-        if _identity_of(self._path) == self._identity:
-            return
-        if not self._lost:
-            self._lost = True
-            log.error(
-                "the database file %s is gone or was replaced (its folder deleted, or the file "
-                "moved); nothing is written until a database is at %s again: lookup counts wait "
-                "in memory and moderator changes are refused",
-                self._path,
-                self._path,
-            )
-        if not Path(self._path).parent.is_dir():
-            raise StorageUnavailable(f"the database file {self._path} is gone (so is its folder)")
-        await self._reattach()
-
-    async def _reattach(self) -> None:
-        # Finish the old file first: what its -wal (still under the path's name) holds goes
-        # into it and the -wal is emptied; left as it is, SQLite would replay it into whatever
-        # file is at the path now.
-        await self._reader.replace(None)
-        await self._writer.replace(None, empty_wal=True)
-        try:
-            conn, seq, identity = await _prepare(
-                self._path, busy_timeout=self._busy_timeout, migrate=True
-            )
-        except StorageError as exc:
-            raise StorageUnavailable(
-                f"the database file {self._path} was replaced by one that cannot be used: {exc}"
-            ) from exc
-        await self._writer.replace(conn)
-        self._identity = identity
-        # Buffers must stay newer than what the database at the path has written.
-        self._pending.seq = max(self._pending.seq, seq + 1)
-        self._alias_cache_version = -1
-        self._lost = False
-        log.warning("writing to the database at %s again", self._path)
+        """Raise `StorageUnavailable` while the database at the configured place is not the one
+        in use (a SQLite file deleted or replaced underneath); see `Backend.ensure_in_place`."""
+        if await self._backend.ensure_in_place():
+            self._alias_cache_version = -1  # another database: nothing cached from the old one
 
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""
         await self._require_in_place()
-        return await self._writer.run(
+        return await self._backend.write(
             partial(
                 alias_queries.remove_alias,
                 scope=scope,
@@ -568,7 +515,6 @@ class Store:
                 actor_id=actor_id,
                 at=to_unix(self._clock()),
             ),
-            write=True,
         )
 
     async def audit_log(self, scope: int, limit: int = 50) -> list[AuditRecord]:
@@ -583,65 +529,21 @@ class Store:
         return [record.to_json() for record in records]
 
     async def backup(self, dest: str | os.PathLike[str]) -> None:
-        """Copy the database to `dest` with SQLite's online backup; safe while the bot runs.
+        """Copy the database to `dest`; safe while the bot runs. Buffered counts go first.
 
-        Buffered counts are flushed first. The copy is written beside `dest` and renamed into
-        place, so `dest` is never a half-written file.
+        SQLite: an online backup, written beside `dest` and renamed into place, so `dest` is
+        never a half-written file. PostgreSQL: raises `StorageError` with the pg_dump command.
         """
         await self.flush()
-        await backup_database(self._path, dest)
+        await self._backend.backup(dest)
 
     # -- helpers ----------------------------------------------------------------------------
 
-    async def _read(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        return await self._reader.run(body, write=False)
+    async def _read(self, body: Body[T]) -> T:
+        return await self._backend.read(body)
 
     def _now_second(self) -> datetime:
         return from_unix(to_unix(self._clock()))
-
-
-async def _enable_wal(conn: aiosqlite.Connection, path: str) -> None:
-    try:
-        async with conn.execute("PRAGMA journal_mode = WAL") as cur:
-            row = await cur.fetchone()
-    except sqlite3.OperationalError as exc:
-        # A read-only file can still be served; writes will report it.
-        log.warning("could not switch %s to WAL mode: %s", path, exc)
-        return
-    if row is None or str(row[0]).lower() != "wal":
-        log.warning("%s is in %s journal mode, not WAL", path, row[0] if row else "unknown")
-
-
-async def _prepare(
-    path: str, *, busy_timeout: float, migrate: bool
-) -> tuple[aiosqlite.Connection, int, FileIdentity | None]:
-    """A writing connection to an up-to-date schema, its flush_seq, and the file it has open."""
-    conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
-    try:
-        version = await check_version(conn, path)
-        if not migrate and version < latest_version():
-            raise StorageError(
-                f"{path} has schema version {version}, older than this bot's "
-                f"{latest_version()}; start the bot once to upgrade it"
-            )
-        applied = await apply_migrations(conn, path)
-        if applied:
-            log.info("database %s migrated to schema version %d", path, applied[-1])
-        await _enable_wal(conn, path)
-        seq = await count_queries.flush_seq(conn)
-    except BaseException:
-        await conn.close()
-        raise
-    return conn, seq, _identity_of(path)
-
-
-def _identity_of(path: str) -> FileIdentity | None:
-    """(device, inode) of the file at `path` now; None when there is none."""
-    try:
-        found = Path(path).stat()
-    except OSError:
-        return None
-    return found.st_dev, found.st_ino
 
 
 def _system_seconds() -> int:

@@ -116,7 +116,7 @@ async def test_a_full_database(
 
         # A size limit on the bot's own write connection stands in for a full disk (white-box),
         # and the server's aliases and other servers' misses fill what room is left.
-        conn = store._writer._conn
+        conn = store._backend.writer._conn
         assert conn is not None
         async with conn.execute("PRAGMA page_count") as cursor:
             row = await cursor.fetchone()

@@ -78,7 +78,7 @@ async def test_locked_database_keeps_counts_buffered(
 async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) -> None:
     store.record_lookup(1, "seed")
     assert await store.flush()
-    conn = store._writer._conn  # white-box: a size limit stands in for a full disk
+    conn = store._backend.writer._conn  # white-box: a size limit stands in for a full disk
     assert conn is not None
     async with conn.execute("PRAGMA page_count") as cur:
         row = await cur.fetchone()
@@ -99,7 +99,7 @@ async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) 
 
 
 async def test_read_only_connection_recovers_by_reopening(store: Store, db_path: Path) -> None:
-    conn = store._writer._conn  # white-box: query_only fails writes as a read-only file does
+    conn = store._backend.writer._conn  # white-box: query_only fails writes as a read-only file does
     assert conn is not None
     await conn.execute("PRAGMA query_only = ON")
     store.record_lookup(1, "lora")
@@ -111,7 +111,7 @@ async def test_read_only_connection_recovers_by_reopening(store: Store, db_path:
 
 
 async def test_moderator_write_on_read_only_connection_is_a_clear_error(store: Store) -> None:
-    conn = store._writer._conn
+    conn = store._backend.writer._conn
     assert conn is not None
     await conn.execute("PRAGMA query_only = ON")
     with pytest.raises(StorageUnavailable, match="the database is read-only"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,37 @@ def test_storage_imports_neither_discord_nor_search() -> None:
     assert done.stdout.strip() == ""
 
 
-def test_migrations_are_package_data() -> None:
-    migrations = ROOT / "bot" / "storage" / "migrations"
-    assert (migrations / "V1__initial.sql").is_file()
-    assert (migrations / "__init__.py").is_file()
+def test_migrations_are_package_data_with_the_same_numbers_on_each_backend() -> None:
+    folder = ROOT / "bot" / "storage" / "migrations"
+    numbers = {}
+    for dialect in ("sqlite", "postgres"):
+        names = sorted(p.name for p in (folder / dialect).glob("V*.sql"))
+        assert names[0] == "V1__initial.sql"
+        numbers[dialect] = [name.split("__")[0] for name in names]
+    assert numbers["sqlite"] == numbers["postgres"]
+    assert (folder / "__init__.py").is_file()
+
+
+# SQL belongs to the backends (and the queries both run); nowhere else in the store.
+_SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE|PRAGMA)\b")
+_SQL_HOMES = ("queries", "sqlite", "postgres", "migrations")
+
+
+def test_no_sql_outside_the_backend_modules() -> None:
+    storage = ROOT / "bot" / "storage"
+    offenders = [
+        f"{path.relative_to(storage)}: {match.group(0)}"
+        for path in storage.rglob("*.py")
+        if path.relative_to(storage).parts[0] not in _SQL_HOMES and path.name != "backup.py"
+        for match in [_SQL.search(path.read_text("utf-8"))]
+        if match
+    ]
+    assert offenders == []
+
+
+def test_sqlite_users_never_load_the_postgresql_driver() -> None:
+    probe = "import sys, bot.storage\nprint('asyncpg' in sys.modules)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"

@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, StorageError, Store
-from bot.storage.migrate import APPLICATION_ID, latest_version, migrations, split_statements
+from bot.storage.sqlite.migrate import (
+    APPLICATION_ID,
+    latest_version,
+    migrations,
+    split_statements,
+)
 
 from .conftest import OpenStore, file_state, names_in, query, write_file
 
@@ -35,7 +40,7 @@ async def test_missing_file_is_created(open_store: OpenStore, tmp_path: Path) ->
 
 
 async def test_connections_enforce_foreign_keys_and_wait_when_busy(store: Store) -> None:
-    conn = store._writer._conn  # white-box: the settings are per connection
+    conn = store._backend.writer._conn  # white-box: the settings are per connection
     assert conn is not None
     async with conn.execute("PRAGMA foreign_keys") as cur:
         assert await cur.fetchone() == (1,)

@@ -11,13 +11,15 @@ import asyncio
 import logging
 import sqlite3
 import stat
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import aiosqlite
 
-from .errors import REOPEN_AFTER, StoreClosed, as_storage_error, primary_code
+from ..backend import shielded
+from ..errors import StoreClosed
+from .errors import REOPEN_AFTER, as_storage_error, primary_code
 
 T = TypeVar("T")
 Body = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -73,25 +75,6 @@ def _align_sidecar_modes(path: str) -> None:
                 log.info("made %s writable again, like the database file", sidecar)
         except OSError:
             continue
-
-
-async def shielded(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a transaction to its end even if the caller is cancelled.
-
-    Cancelling half-way would leave BEGIN open on a shared connection, and every later statement
-    would run inside that stale transaction.
-    """
-    task = asyncio.ensure_future(coro)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        task.add_done_callback(_consume_result)
-        raise
-
-
-def _consume_result(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("a transaction finished after its caller left", exc_info=task.exception())
 
 
 class Channel:

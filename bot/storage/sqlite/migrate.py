@@ -6,47 +6,20 @@ A database newer than this code is refused before anything is written to it.
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
+from functools import partial
 
 import aiosqlite
 
-from .errors import NotAGlossaryDatabase, SchemaTooNew, StorageUnavailable, as_storage_error
+from ..errors import NotAGlossaryDatabase, SchemaTooNew, StorageUnavailable
+from ..migrations import latest_version as _latest_version
+from ..migrations import migrations as _migrations
+from .errors import as_storage_error
 
 APPLICATION_ID = 0x476C4274  # "GlBt"
-_NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")
 
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-
-    def statements(self) -> list[str]:
-        return split_statements(self.sql)
-
-
-@cache
-def migrations() -> tuple[Migration, ...]:
-    """The bundled migrations, in order. Numbering must run 1, 2, 3... without gaps."""
-    found: list[Migration] = []
-    for resource in files("bot.storage.migrations").iterdir():
-        match = _NAME.match(resource.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], resource.read_text("utf-8")))
-    found.sort(key=lambda m: m.version)
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {versions}")
-    return tuple(found)
-
-
-def latest_version() -> int:
-    return migrations()[-1].version
+migrations = partial(_migrations, "sqlite")
+latest_version = partial(_latest_version, "sqlite")
 
 
 def split_statements(script: str) -> list[str]:
@@ -107,7 +80,7 @@ async def apply_migrations(conn: aiosqlite.Connection, path: str) -> list[int]:
             if await check_version(conn, path) >= migration.version:
                 await conn.execute("ROLLBACK")
                 continue
-            for statement in migration.statements():
+            for statement in split_statements(migration.sql):
                 await conn.execute(statement)
             await conn.execute(f"PRAGMA user_version = {migration.version}")
             await conn.execute("COMMIT")

@@ -1,0 +1,131 @@
+"""The one interface between the store and a database: `Backend` runs transactions, `Tx` is
+what a transaction can do.
+
+Two backends implement it: `bot.storage.sqlite` (a file, the default) and `bot.storage.postgres`
+(`DATABASE_URL=postgresql://...`, for several processes). The SQL itself is written once, for
+both, in `bot.storage.queries` (portable SQL with `?` placeholders, one module per family of
+tables); each backend's numbered migrations (`bot.storage.migrations`) create the tables.
+A new family of tables is one queries module plus one migration per backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+T = TypeVar("T")
+Row = Sequence[Any]
+
+log = logging.getLogger(__name__)
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+class Tx(Protocol):
+    """One open transaction. SQL uses `?` placeholders; values are always parameters."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+
+Body = Callable[[Tx], Awaitable[T]]
+
+
+class Backend(ABC):
+    """A database the store reads and writes, one transaction per call."""
+
+    #: Where the data is, for messages: a file path, or a URL without its password.
+    location: str
+
+    @abstractmethod
+    async def read(self, body: Body[T]) -> T:
+        """Run `body` in a read-only transaction that sees one consistent snapshot."""
+
+    @abstractmethod
+    async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+        """Run `body` in a write transaction; `on_commit` runs right after COMMIT.
+
+        Runs to its end even if the caller is cancelled (see `shielded`). Raises
+        `StorageUnavailable` when the database cannot be written now.
+        """
+
+    @abstractmethod
+    async def ensure_in_place(self) -> bool:
+        """Raise `StorageUnavailable` unless the database at `location` is the one in use.
+
+        True when the backend has just switched to another database there (caches built on
+        the old one are stale). A server database never moves: False.
+        """
+
+    @abstractmethod
+    async def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Copy the whole database to `dest`, or raise `StorageError` saying how to."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
+async def open_backend(
+    location: str | os.PathLike[str], *, busy_timeout: float, migrate: bool
+) -> Backend:
+    """The backend for `location`: a `postgresql://` URL, else a SQLite file path.
+
+    Migrates the schema first (or, with `migrate=False`, refuses an out-of-date one); a schema
+    newer than this code is refused untouched (`SchemaTooNew`).
+    """
+    if is_database_url(location):
+        from .postgres.backend import PostgresBackend  # asyncpg is loaded only when it is used
+
+        return await PostgresBackend.open(
+            str(location), connect_timeout=busy_timeout, migrate=migrate
+        )
+    from .sqlite.backend import SqliteBackend
+
+    return await SqliteBackend.open(os.fspath(location), busy_timeout=busy_timeout, migrate=migrate)
+
+
+def is_database_url(location: str | os.PathLike[str]) -> bool:
+    return isinstance(location, str) and urlsplit(location).scheme in POSTGRES_SCHEMES
+
+
+def without_password(url: str) -> str:
+    """A database URL safe to log or print: the password is left out."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{parts.username or ''}@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+async def shielded(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a transaction to its end even if the caller is cancelled.
+
+    Cancelling half-way would leave BEGIN open on a shared connection, and every later statement
+    would run inside that stale transaction.
+    """
+    task = asyncio.ensure_future(coro)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.add_done_callback(_consume_result)
+        raise
+
+
+def _consume_result(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("a transaction finished after its caller left", exc_info=task.exception())

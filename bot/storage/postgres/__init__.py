@@ -1,0 +1,1 @@
+"""The PostgreSQL backend (`backend.PostgresBackend`), chosen by `DATABASE_URL=postgresql://...`."""

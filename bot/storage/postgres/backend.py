@@ -1,0 +1,166 @@
+"""PostgreSQL (`DATABASE_URL=postgresql://...`): one database shared by several bot processes.
+
+A small connection pool; reads see one snapshot (REPEATABLE READ, read-only), writes of this
+process run one at a time (as SQLite's single writer does), so a flush and an alias change
+never interleave within a process. Counts from several processes add up: every write is an
+increment (`ON CONFLICT ... DO UPDATE SET count = count + ...`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import shlex
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
+
+import asyncpg
+
+from ..backend import Backend, Body, Row, shielded, without_password
+from ..errors import StorageError, StorageUnavailable
+from .migrate import Connection, apply_migrations
+
+T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+# Statement classes (the first two characters of SQLSTATE) that mean "not now", not "wrong":
+# connection, insufficient resources, operator intervention, lock not available, rollbacks.
+_TRANSIENT_CLASSES = {"08", "53", "57", "55", "40"}
+_REASONS = {
+    "25006": "the database is read-only",
+    "42501": "permission to the database was denied",
+    "53100": "the database's disk is full",
+}
+# A flush writes one row per server, entry and hour in the batch: time enough for a big one.
+COMMAND_TIMEOUT = 60.0
+
+
+@lru_cache(maxsize=256)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2, ...` (the queries never quote a `?`)."""
+    counter = iter(range(1, 1 + sql.count("?")))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+class PostgresTx:
+    """`Tx` over an asyncpg connection inside a transaction."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row = await self._conn.fetchrow(numbered(sql), *params)
+        return None if row is None else tuple(row)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        status = await self._conn.execute(numbered(sql), *params)  # e.g. "DELETE 3", "INSERT 0 1"
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        batch = list(rows)
+        if batch:
+            await self._conn.executemany(numbered(sql), batch)
+
+
+class PostgresBackend(Backend):
+    def __init__(self, url: str, pool: asyncpg.Pool) -> None:
+        # Use `PostgresBackend.open`: it migrates the schema.
+        self.location = without_password(url)
+        self._pool = pool
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, url: str, *, connect_timeout: float, migrate: bool) -> PostgresBackend:
+        location = without_password(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=4,
+                timeout=max(connect_timeout, 1.0),
+                command_timeout=COMMAND_TIMEOUT,
+            )
+        except Exception as exc:
+            raise as_storage_error(exc, location) from exc
+        try:
+            async with pool.acquire() as conn:
+                applied = await apply_migrations(conn, location, migrate=migrate)
+        except BaseException as exc:
+            await pool.close()
+            if isinstance(exc, StorageError) or not isinstance(exc, Exception):
+                raise
+            raise as_storage_error(exc, location) from exc
+        if applied:
+            log.info("database %s migrated to schema version %d", location, applied[-1])
+        return cls(url, pool)
+
+    async def read(self, body: Body[T]) -> T:
+        async def run() -> T:
+            async with (
+                self._pool.acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                return await body(PostgresTx(conn))
+
+        return await self._guarded(run())
+
+    async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+        async def run() -> T:
+            async with self._write_lock, self._pool.acquire() as conn:
+                async with conn.transaction():
+                    result = await body(PostgresTx(conn))
+                if on_commit is not None:
+                    on_commit(result)
+                return result
+
+        return await self._guarded(run())
+
+    async def _guarded(self, transaction: Any) -> T:
+        try:
+            result: T = await shielded(transaction)
+        except StorageError:
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            raise as_storage_error(exc, self.location) from exc
+        return result
+
+    async def ensure_in_place(self) -> bool:
+        return False  # a server database does not move underneath its clients
+
+    async def backup(self, dest: str | os.PathLike[str]) -> None:
+        raise StorageError(backup_advice(self.location, os.fspath(dest)))
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+def backup_advice(location: str, dest: str) -> str:
+    """What to run instead: PostgreSQL's own tool makes the consistent copy."""
+    command = f"pg_dump --format=custom --file={shlex.quote(dest)} {shlex.quote(location)}"
+    return (
+        "the database is PostgreSQL: back it up with pg_dump, for example\n"
+        f"  {command}\n"
+        "(the password from PGPASSWORD or ~/.pgpass; pg_restore reads the file back)"
+    )
+
+
+def as_storage_error(exc: BaseException, location: str) -> StorageError:
+    """Translate a driver exception into one a command handler can show to a moderator."""
+    state = getattr(exc, "sqlstate", None)
+    if isinstance(state, str):
+        if state in _REASONS:
+            return StorageUnavailable(_REASONS[state])
+        if state[:2] in _TRANSIENT_CLASSES:
+            return StorageUnavailable(f"the database at {location} cannot be used now: {exc}")
+        return StorageError(f"database error: {exc}")
+    if isinstance(exc, OSError | TimeoutError | asyncpg.InterfaceError):
+        return StorageUnavailable(f"cannot reach the database at {location}: {exc or type(exc)}")
+    return StorageError(f"database error at {location}: {exc}")

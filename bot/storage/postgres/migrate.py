@@ -1,0 +1,67 @@
+"""Schema versioning on PostgreSQL: the same numbered migrations as SQLite's, in PostgreSQL's SQL.
+
+The version lives in a one-row table, `glossary_bot_schema`, which also marks the schema as ours.
+Every process starting runs this under one advisory lock, so two starting at once never race:
+the second waits, then finds the schema up to date. A newer schema than this code knows, or a
+schema holding other tables, is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from ..errors import NotAGlossaryDatabase, SchemaTooNew, StorageError
+from ..migrations import latest_version as _latest_version
+from ..migrations import migrations as _migrations
+
+Connection = asyncpg.Connection | PoolConnectionProxy
+VERSION_TABLE = "glossary_bot_schema"
+# One lock per schema: tests (and operators) may keep several bots' schemas in one database.
+_LOCK = "SELECT pg_advisory_xact_lock(hashtext('glossary-bot migrations ' || current_schema()))"
+
+
+def latest_version() -> int:
+    return _latest_version("postgres")
+
+
+async def schema_version(conn: Connection, location: str) -> int:
+    """The schema's version (0: empty), refusing schemas that are newer or not ours."""
+    schema = await conn.fetchval("SELECT current_schema()")
+    if schema is None:
+        raise StorageError(f"{location}: no schema to use (check the search_path)")
+    if await conn.fetchval("SELECT to_regclass($1)", f'"{schema}".{VERSION_TABLE}') is None:
+        tables = await conn.fetchval("SELECT count(*) FROM pg_tables WHERE schemaname = $1", schema)
+        if tables:
+            raise NotAGlossaryDatabase(
+                f"{location} (schema {schema}) already holds tables but no Glossary Bot schema"
+            )
+        return 0
+    version = int(await conn.fetchval(f"SELECT version FROM {VERSION_TABLE}"))
+    if version > latest_version():
+        raise SchemaTooNew(location, version, latest_version())
+    return version
+
+
+async def apply_migrations(conn: Connection, location: str, *, migrate: bool) -> list[int]:
+    """Bring the schema up to date in one transaction; returns the versions applied."""
+    async with conn.transaction():
+        await conn.execute(_LOCK)  # held until this transaction ends
+        version = await schema_version(conn, location)
+        if version == latest_version():
+            return []
+        if not migrate:
+            raise StorageError(
+                f"{location} has schema version {version}, older than this bot's "
+                f"{latest_version()}; start the bot once to upgrade it"
+            )
+        if version == 0:
+            await conn.execute(f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL)")
+            await conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")
+        applied: list[int] = []
+        for migration in _migrations("postgres"):
+            if migration.version > version:
+                await conn.execute(migration.sql)  # a script: several statements
+                applied.append(migration.version)
+        await conn.execute(f"UPDATE {VERSION_TABLE} SET version = $1", applied[-1])
+    return applied

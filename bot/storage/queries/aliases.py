@@ -1,0 +1,126 @@
+"""Per-server aliases and the audit log of their changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..backend import Tx
+from ..models import AddAliasResult, AddAliasStatus, AliasRecord, AuditAction, AuditRecord
+from ..periods import from_unix
+from . import marks, scalar, where
+
+_ALIAS_COLUMNS = "scope, key, text, entry_id, added_by, added_at"
+
+
+def _alias(row: Sequence[Any]) -> AliasRecord:
+    scope, key, text, entry_id, added_by, added_at = row
+    return AliasRecord(scope, key, text, entry_id, added_by, from_unix(added_at))
+
+
+async def get_alias(tx: Tx, scope: int, key: str) -> AliasRecord | None:
+    sql = f"SELECT {_ALIAS_COLUMNS} FROM aliases WHERE scope = ? AND key = ?"
+    row = await tx.fetchrow(sql, (scope, key))
+    return _alias(row) if row else None
+
+
+async def alias_map(tx: Tx, scope: int) -> dict[str, str]:
+    rows = await tx.fetch("SELECT key, entry_id FROM aliases WHERE scope = ?", (scope,))
+    return {str(key): str(entry_id) for key, entry_id in rows}
+
+
+async def list_aliases(tx: Tx, *, scope: int | None, entry_id: str | None) -> list[AliasRecord]:
+    clause, params = where(("scope = ?", scope), ("entry_id = ?", entry_id))
+    sql = f"SELECT {_ALIAS_COLUMNS} FROM aliases{clause} ORDER BY scope, key"
+    return [_alias(row) for row in await tx.fetch(sql, params)]
+
+
+async def alias_count(tx: Tx, *, scope: int | None) -> int:
+    clause, params = where(("scope = ?", scope))
+    return await scalar(tx, f"SELECT count(*) FROM aliases{clause}", params)
+
+
+async def alias_version(tx: Tx) -> int:
+    """Bumped by a trigger on every change to aliases, from any process."""
+    return await scalar(tx, "SELECT value FROM counters WHERE name = 'alias_version'")
+
+
+async def add_alias(
+    tx: Tx,
+    *,
+    record: AliasRecord,
+    actor_id: int,
+    action: AuditAction,
+    cap: int,
+    clears: Sequence[str],
+) -> AddAliasResult:
+    """Insert an alias unless the key is taken or the server is at its cap."""
+    existing = await get_alias(tx, record.scope, record.key)
+    if existing is not None:
+        return _already_there(existing, record.entry_id)
+    if await alias_count(tx, scope=record.scope) >= cap:
+        return AddAliasResult(AddAliasStatus.CAP_REACHED, None)
+    at = int(record.added_at.timestamp())
+    inserted = await tx.execute(
+        f"INSERT INTO aliases ({_ALIAS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (scope, key) DO NOTHING",
+        (record.scope, record.key, record.text, record.entry_id, record.added_by, at),
+    )
+    if not inserted:
+        # The primary key is the final word when two writers race for one key.
+        existing = await get_alias(tx, record.scope, record.key)
+        if existing is None:
+            raise RuntimeError("an alias insert conflicted with no alias")
+        return _already_there(existing, record.entry_id)
+    # The alias answers these queries from now on: they are no longer misses.
+    cleared = await tx.execute(
+        f"DELETE FROM misses WHERE scope = ? AND query IN ({marks(clears)})",
+        (record.scope, *clears),
+    )
+    await _audit(tx, at, record.scope, actor_id, action, record.key, None, record.entry_id)
+    return AddAliasResult(AddAliasStatus.ADDED, record, cleared_miss=cleared > 0)
+
+
+def _already_there(existing: AliasRecord, entry_id: str) -> AddAliasResult:
+    if existing.entry_id == entry_id:
+        return AddAliasResult(AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY, existing)
+    return AddAliasResult(AddAliasStatus.CONFLICT, existing)
+
+
+async def remove_alias(
+    tx: Tx, *, scope: int, key: str, actor_id: int, at: int
+) -> AliasRecord | None:
+    existing = await get_alias(tx, scope, key)
+    if existing is None:
+        return None
+    await tx.execute("DELETE FROM aliases WHERE scope = ? AND key = ?", (scope, key))
+    await _audit(tx, at, scope, actor_id, AuditAction.ALIAS_REMOVE, key, existing.entry_id, None)
+    return existing
+
+
+async def _audit(
+    tx: Tx,
+    at: int,
+    scope: int,
+    actor_id: int,
+    action: AuditAction,
+    key: str,
+    before: str | None,
+    after: str | None,
+) -> None:
+    await tx.execute(
+        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (at, scope, actor_id, action.value, key, before, after),
+    )
+
+
+async def audit_log(tx: Tx, *, scope: int, limit: int) -> list[AuditRecord]:
+    sql = (
+        "SELECT id, at, scope, actor_id, action, alias_key, before, after FROM audit_log"
+        " WHERE scope = ? ORDER BY id DESC LIMIT ?"
+    )
+    return [
+        AuditRecord(row_id, from_unix(at), s, actor, AuditAction(action), key, before, after)
+        for row_id, at, s, actor, action, key, before, after in await tx.fetch(sql, (scope, limit))
+    ]

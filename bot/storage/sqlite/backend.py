@@ -1,0 +1,181 @@
+"""SQLite: one file, the default. Two connections (a writer, and a reader that never waits for it
+in WAL mode), and a watch on the file itself: deleted, moved or replaced underneath, it is
+noticed before anything is written to a file nobody will see again."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from ..backend import Backend, Body, Row
+from ..backup import backup_database
+from ..errors import StorageError, StorageUnavailable
+from .channel import Channel, connect
+from .migrate import apply_migrations, check_version, latest_version
+
+T = TypeVar("T")
+FileIdentity = tuple[int, int]  # (device, inode)
+
+log = logging.getLogger(__name__)
+
+
+class SqliteTx:
+    """`Tx` over an aiosqlite connection inside `Channel.run`'s transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetchrow(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async with self._conn.execute(sql, params) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._conn.execute(sql, params) as cursor:
+            return int(cursor.rowcount)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+
+class SqliteBackend(Backend):
+    def __init__(
+        self,
+        path: str,
+        writer: Channel,
+        reader: Channel,
+        identity: FileIdentity | None,
+        *,
+        busy_timeout: float,
+    ) -> None:
+        # Use `SqliteBackend.open`: it migrates the schema.
+        self.location = path
+        self.writer = writer
+        self.reader = reader
+        self._identity = identity  # the file the connections have open
+        self._busy_timeout = busy_timeout
+        self._lost = False  # the path no longer names that file (logged once per loss)
+
+    @classmethod
+    async def open(cls, path: str, *, busy_timeout: float, migrate: bool) -> SqliteBackend:
+        conn, identity = await _prepare(path, busy_timeout=busy_timeout, migrate=migrate)
+        writer = await Channel.open(path, busy_timeout=busy_timeout, query_only=False, conn=conn)
+        try:
+            reader = await Channel.open(path, busy_timeout=busy_timeout, query_only=True, conn=None)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(path, writer, reader, identity, busy_timeout=busy_timeout)
+
+    async def read(self, body: Body[T]) -> T:
+        return await self.reader.run(lambda conn: body(SqliteTx(conn)), write=False)
+
+    async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+        return await self.writer.run(
+            lambda conn: body(SqliteTx(conn)), write=True, on_commit=on_commit
+        )
+
+    async def backup(self, dest: str | os.PathLike[str]) -> None:
+        await backup_database(self.location, dest)
+
+    async def close(self) -> None:
+        await self.writer.close()
+        await self.reader.close()
+
+    # -- the file underneath --------------------------------------------------------------------
+
+    async def ensure_in_place(self) -> bool:
+        """Deleting the folder, or moving or replacing the file, leaves our connections on a file
+        nobody will see again. Then nothing is written until a database is back at the path:
+        the file put there (a restored backup), or a new one with the schema when only the
+        folder is.
+        """
+        if _identity_of(self.location) == self._identity:
+            return False
+        if not self._lost:
+            self._lost = True
+            log.error(
+                "the database file %s is gone or was replaced (its folder deleted, or the file "
+                "moved); nothing is written until a database is at %s again: lookup counts wait "
+                "in memory and moderator changes are refused",
+                self.location,
+                self.location,
+            )
+        if not Path(self.location).parent.is_dir():
+            raise StorageUnavailable(
+                f"the database file {self.location} is gone (so is its folder)"
+            )
+        await self._reattach()
+        return True
+
+    async def _reattach(self) -> None:
+        # Finish the old file first: what its -wal (still under the path's name) holds goes
+        # into it and the -wal is emptied; left as it is, SQLite would replay it into whatever
+        # file is at the path now.
+        await self.reader.replace(None)
+        await self.writer.replace(None, empty_wal=True)
+        try:
+            conn, identity = await _prepare(
+                self.location, busy_timeout=self._busy_timeout, migrate=True
+            )
+        except StorageError as exc:
+            raise StorageUnavailable(
+                f"the database file {self.location} was replaced by one that cannot be used: {exc}"
+            ) from exc
+        await self.writer.replace(conn)
+        self._identity = identity
+        self._lost = False
+        log.warning("writing to the database at %s again", self.location)
+
+
+async def _prepare(
+    path: str, *, busy_timeout: float, migrate: bool
+) -> tuple[aiosqlite.Connection, FileIdentity | None]:
+    """A writing connection to an up-to-date schema, and the identity of the file it has open."""
+    conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
+    try:
+        version = await check_version(conn, path)
+        if not migrate and version < latest_version():
+            raise StorageError(
+                f"{path} has schema version {version}, older than this bot's "
+                f"{latest_version()}; start the bot once to upgrade it"
+            )
+        applied = await apply_migrations(conn, path)
+        if applied:
+            log.info("database %s migrated to schema version %d", path, applied[-1])
+        await _enable_wal(conn, path)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn, _identity_of(path)
+
+
+async def _enable_wal(conn: aiosqlite.Connection, path: str) -> None:
+    try:
+        async with conn.execute("PRAGMA journal_mode = WAL") as cur:
+            row = await cur.fetchone()
+    except sqlite3.OperationalError as exc:
+        # A read-only file can still be served; writes will report it.
+        log.warning("could not switch %s to WAL mode: %s", path, exc)
+        return
+    if row is None or str(row[0]).lower() != "wal":
+        log.warning("%s is in %s journal mode, not WAL", path, row[0] if row else "unknown")
+
+
+def _identity_of(path: str) -> FileIdentity | None:
+    """(device, inode) of the file at `path` now; None when there is none."""
+    try:
+        found = Path(path).stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino

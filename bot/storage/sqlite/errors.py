@@ -1,0 +1,49 @@
+"""SQLite's errors in the store's terms: what a moderator or an operator can act on."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..errors import NotAGlossaryDatabase, StorageError, StorageUnavailable
+
+# Primary result codes (the low byte of the extended code), from sqlite3.h.
+_REASONS = {
+    sqlite3.SQLITE_READONLY: "the database is read-only",
+    sqlite3.SQLITE_BUSY: "the database is locked by another process",
+    sqlite3.SQLITE_LOCKED: "the database is locked",
+    sqlite3.SQLITE_FULL: "the database or disk is full",
+    sqlite3.SQLITE_IOERR: "the database could not be written (disk I/O error)",
+    sqlite3.SQLITE_CANTOPEN: "the database file cannot be opened",
+    sqlite3.SQLITE_PERM: "permission to the database was denied",
+}
+
+# After these the connection itself may be stuck (opened read-only, lost its file): reopen it.
+REOPEN_AFTER = frozenset({sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR})
+
+
+def primary_code(exc: sqlite3.Error) -> int | None:
+    """The primary SQLite result code of an exception, when the driver recorded one."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+# Extended codes worth their own words.
+_EXTENDED_REASONS = {
+    "SQLITE_READONLY_DIRECTORY": (
+        "the database's folder is read-only (SQLite needs to create files beside the database)"
+    ),
+}
+
+
+def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageError:
+    """Translate a driver exception into one a command handler can show to a moderator."""
+    name = getattr(exc, "sqlite_errorname", None)
+    if isinstance(name, str) and name in _EXTENDED_REASONS:
+        return StorageUnavailable(_EXTENDED_REASONS[name])
+    code = primary_code(exc)
+    if code in _REASONS:
+        return StorageUnavailable(_REASONS[code])
+    if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+        what = path or "the database file"
+        return NotAGlossaryDatabase(f"{what} is damaged or not a SQLite database ({exc})")
+    return StorageError(f"database error: {exc}")
