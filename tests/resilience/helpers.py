@@ -91,7 +91,8 @@ def hung_database(store: Store) -> Any:
     """Every transaction of ``store`` waits until the returned event is set: a database that
     takes as long as the test likes (seconds, or forever) to answer."""
     gate = asyncio.Event()
-    channels = [store._backend.reader, store._backend.writer]  # white-box: the two connections' transactions
+    # White-box: the two connections' transactions.
+    channels = [store._backend.reader, store._backend.writer]
     originals: list[Run] = [c._run for c in channels]
 
     def slowed(original: Run) -> Run:

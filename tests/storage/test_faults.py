@@ -99,7 +99,8 @@ async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) 
 
 
 async def test_read_only_connection_recovers_by_reopening(store: Store, db_path: Path) -> None:
-    conn = store._backend.writer._conn  # white-box: query_only fails writes as a read-only file does
+    # White-box: query_only fails writes as a read-only file does.
+    conn = store._backend.writer._conn
     assert conn is not None
     await conn.execute("PRAGMA query_only = ON")
     store.record_lookup(1, "lora")

@@ -76,7 +76,8 @@ async def _run(ops: list[tuple[Any, ...]], path: Path) -> None:
                 case ("flush",):
                     assert await store.flush()
                 case ("failed write",):
-                    conn = store._backend.writer._conn  # white-box: temp triggers are per connection
+                    # White-box: temp triggers are per connection.
+                    conn = store._backend.writer._conn
                     for table in ("lookups", "miss_hours"):
                         await conn.execute(_FAIL_WRITES.format(table=table))
                     try:
