@@ -442,52 +442,60 @@ class Store:
         miss into this alias) is cleared in the same transaction. Raises `StorageUnavailable`
         when the database cannot be written.
         """
-        return await self._add_alias(
-            AliasImport(scope, key, text, entry_id),
-            actor_id,
-            AuditAction.ALIAS_ADD,
-            miss_query=miss_query,
+        [result] = await self._add_aliases(
+            [(AliasImport(scope, key, text, entry_id), miss_query)], actor_id, AuditAction.ALIAS_ADD
         )
+        return result
 
     async def import_aliases(
         self, items: Iterable[AliasImport], actor_id: int = OPERATOR_ACTOR
     ) -> list[AddAliasResult]:
-        """Add aliases from an operator's file, each as its own audited change, in order."""
-        return [await self._add_alias(item, actor_id, AuditAction.ALIAS_IMPORT) for item in items]
+        """Add aliases from an operator's file, each as its own audited change, in order, all in
+        one transaction (one commit, not one per alias)."""
+        return await self._add_aliases(
+            [(item, None) for item in items], actor_id, AuditAction.ALIAS_IMPORT
+        )
 
-    async def _add_alias(
+    async def _add_aliases(
         self,
-        item: AliasImport,
+        wanted: list[tuple[AliasImport, str | None]],
         actor_id: int,
         action: AuditAction,
-        *,
-        miss_query: str | None = None,
-    ) -> AddAliasResult:
-        if not item.key or not item.entry_id:
+    ) -> list[AddAliasResult]:
+        """Add (alias, miss it answers) pairs; the misses of each alias added are cleared."""
+        if any(not item.key or not item.entry_id for item, _ in wanted):
             raise ValueError("an alias needs a non-empty key and entry id")
         await self._require_in_place()
-        record = AliasRecord(
-            item.scope, item.key, item.text, item.entry_id, actor_id, self._now_second()
-        )
-        clears = sorted({item.key, miss_query[:MAX_QUERY_LENGTH]} if miss_query else {item.key})
+        at = self._now_second()
+        plans = [
+            (
+                AliasRecord(item.scope, item.key, item.text, item.entry_id, actor_id, at),
+                sorted({item.key, miss[:MAX_QUERY_LENGTH]} if miss else {item.key}),
+            )
+            for item, miss in wanted
+        ]
 
-        def forget_pending(result: AddAliasResult) -> None:
-            # Buffered misses of these queries would otherwise bring the cleared row back.
-            if result.status is AddAliasStatus.ADDED:
-                for query in clears:
-                    self._pending.forget_miss(item.scope, query)
+        async def add_all(tx: Tx) -> list[AddAliasResult]:
+            return [
+                await alias_queries.add_alias(
+                    tx,
+                    record=record,
+                    actor_id=actor_id,
+                    action=action,
+                    cap=ALIAS_CAP,
+                    clears=clears,
+                )
+                for record, clears in plans
+            ]
 
-        return await self._backend.write(
-            partial(
-                alias_queries.add_alias,
-                record=record,
-                actor_id=actor_id,
-                action=action,
-                cap=ALIAS_CAP,
-                clears=clears,
-            ),
-            on_commit=forget_pending,
-        )
+        def forget_pending(results: list[AddAliasResult]) -> None:
+            # Buffered misses of these queries would otherwise bring the cleared rows back.
+            for (record, clears), result in zip(plans, results, strict=True):
+                if result.status is AddAliasStatus.ADDED:
+                    for query in clears:
+                        self._pending.forget_miss(record.scope, query)
+
+        return await self._backend.write(add_all, on_commit=forget_pending)
 
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""

@@ -1,13 +1,18 @@
-"""Fixtures for the storage tests: real SQLite files in tmp_path, an injectable clock."""
+"""Fixtures for the storage tests: real SQLite files in tmp_path, real PostgreSQL schemas when
+TEST_DATABASE_URL is set, an injectable clock."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import asyncpg
 import pytest
 
 from bot.storage import Store
@@ -59,8 +64,16 @@ async def open_store(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenStore
 
 
 @pytest.fixture
-async def store(open_store: OpenStore) -> Store:
+async def sqlite_store(open_store: OpenStore) -> Store:
+    """A store on a SQLite file, for what only SQLite has (connections, pragmas, the file)."""
     return await open_store()
+
+
+@pytest.fixture
+async def store(open_any: OpenStore) -> Store:
+    """A store on either backend: a test using it (and not `db_path`) is part of the contract
+    suite both backends must pass."""
+    return await open_any()
 
 
 def query(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -90,3 +103,116 @@ def write_file(path: Path, data: bytes = b"") -> None:
 
 def names_in(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
+
+
+# -- both backends: the contract suite ---------------------------------------------------------
+
+# The PostgreSQL half of the contract suite runs against this database (CI sets it; locally:
+# TEST_DATABASE_URL=$(bash ../shared/tools/postgres.sh | tail -1)). Each test gets a schema of
+# its own in it, dropped afterwards.
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+BACKENDS = ("sqlite", "postgres") if TEST_DATABASE_URL else ("sqlite",)
+_left_out: list[str] = []
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" not in metafunc.fixturenames:
+        return
+    if "db_path" in metafunc.fixturenames:  # looks at the SQLite file itself
+        metafunc.parametrize("backend", ["sqlite"])
+        return
+    metafunc.parametrize("backend", BACKENDS)
+    if not TEST_DATABASE_URL:
+        _left_out.append(metafunc.definition.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _left_out:
+        terminalreporter.write_line(
+            f"storage contract suite: PostgreSQL half skipped ({len(_left_out)} tests): "
+            "TEST_DATABASE_URL is not set"
+        )
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The URL with every connection's search_path set to `schema` (asyncpg passes unknown
+    query parameters on as server settings)."""
+    parts = urlsplit(url)
+    query_items = [(k, v) for k, v in parse_qsl(parts.query) if k != "search_path"]
+    query_items.append(("search_path", schema))
+    return urlunsplit(parts._replace(query=urlencode(query_items)))
+
+
+class Databases:
+    """Fresh, empty databases of one backend: SQLite files, or PostgreSQL schemas."""
+
+    def __init__(self, backend: str, folder: Path) -> None:
+        self.backend = backend
+        self._folder = folder
+        self._schemas: list[str] = []
+        self._files = 0
+
+    async def new(self) -> str:
+        if self.backend == "sqlite":
+            self._files += 1
+            name = "glossary-bot.db" if self._files == 1 else f"db{self._files}.sqlite3"
+            return str(self._folder / name)
+        schema = f"test_{uuid.uuid4().hex[:16]}"
+        self._schemas.append(schema)
+        await self.execute_admin(f"CREATE SCHEMA {schema}")
+        return with_search_path(TEST_DATABASE_URL, schema)
+
+    async def execute(self, location: str, sql: str) -> None:
+        """Run one statement of this backend's SQL outside the store (to set up a bad case)."""
+        if self.backend == "sqlite":
+            conn = sqlite3.connect(location, isolation_level=None)
+            try:
+                conn.execute(sql)
+            finally:
+                conn.close()
+            return
+        pg = await asyncpg.connect(location)
+        try:
+            await pg.execute(sql)
+        finally:
+            await pg.close()
+
+    async def execute_admin(self, sql: str) -> None:
+        pg = await asyncpg.connect(TEST_DATABASE_URL)
+        try:
+            await pg.execute(sql)
+        finally:
+            await pg.close()
+
+    async def drop_all(self) -> None:
+        for schema in self._schemas:
+            await self.execute_admin(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+@pytest.fixture
+async def databases(backend: str, tmp_path: Path) -> AsyncIterator[Databases]:
+    made = Databases(backend, tmp_path)
+    yield made
+    await made.drop_all()
+
+
+@pytest.fixture
+async def location(databases: Databases) -> str:
+    return await databases.new()
+
+
+@pytest.fixture
+async def open_any(location: str, clock: FakeClock) -> AsyncIterator[OpenStore]:
+    """Opens stores on the test's database (of either backend) and closes them after."""
+    stores: list[Store] = []
+
+    async def _open(where: str | None = None, **options: Any) -> Store:
+        options.setdefault("flush_interval", None)
+        options.setdefault("clock", clock)
+        store = await Store.open(where or location, **options)
+        stores.append(store)
+        return store
+
+    yield _open
+    for store in stores:
+        await store.close()

@@ -2,6 +2,7 @@
 
 process_scenario.py sigterm DB   record, say "ready", close the store on SIGTERM
 process_scenario.py crash DB     record and flush forever, reporting each flushed total
+process_scenario.py count LOCATION N SEED   record N lookups while the flusher runs, then close
 """
 
 from __future__ import annotations
@@ -41,6 +42,20 @@ async def crash(path: str) -> None:
         flushed += 250  # the next flush writes these too
 
 
+async def count(location: str, n: int, seed: int) -> None:
+    """One of several processes counting into one database at once (test_contract.py)."""
+    store = await Store.open(location, flush_interval=0.05)
+    for i in range(n):
+        store.record_lookup(i % 5, f"entry-{(i * (seed + 1)) % 13}")
+        if i % 500 == 0:
+            await asyncio.sleep(0)  # let the background flusher run in between
+    await store.close()
+    print(f"counted {n}", flush=True)
+
+
 if __name__ == "__main__":
     mode, db = sys.argv[1], sys.argv[2]
-    asyncio.run(sigterm(db) if mode == "sigterm" else crash(db))
+    if mode == "count":
+        asyncio.run(count(db, int(sys.argv[3]), int(sys.argv[4])))
+    else:
+        asyncio.run(sigterm(db) if mode == "sigterm" else crash(db))

@@ -59,11 +59,11 @@ async def test_backup_while_the_bot_writes(open_store: OpenStore, tmp_path: Path
         assert aliases == audits
 
 
-async def test_backup_replaces_an_older_copy(store: Store, tmp_path: Path) -> None:
+async def test_backup_replaces_an_older_copy(sqlite_store: Store, tmp_path: Path) -> None:
     copy = tmp_path / "copy.db"
     copy.write_bytes(b"an older backup")
-    await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=5)
-    await store.backup(copy)
+    await sqlite_store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=5)
+    await sqlite_store.backup(copy)
     assert query(copy, "SELECT key FROM aliases") == [("kvc",)]
 
 

@@ -111,13 +111,15 @@ async def test_read_only_connection_recovers_by_reopening(store: Store, db_path:
     assert stored_lookups(db_path) == 1
 
 
-async def test_moderator_write_on_read_only_connection_is_a_clear_error(store: Store) -> None:
-    conn = store._backend.writer._conn
+async def test_moderator_write_on_read_only_connection_is_a_clear_error(
+    sqlite_store: Store,
+) -> None:
+    conn = sqlite_store._backend.writer._conn
     assert conn is not None
     await conn.execute("PRAGMA query_only = ON")
     with pytest.raises(StorageUnavailable, match="the database is read-only"):
-        await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=1)
-    assert await store.aliases(1) == {}
+        await sqlite_store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=1)
+    assert await sqlite_store.aliases(1) == {}
 
 
 def _without_permission_override() -> list[str] | None:

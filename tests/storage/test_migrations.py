@@ -39,8 +39,8 @@ async def test_missing_file_is_created(open_store: OpenStore, tmp_path: Path) ->
     assert query(path, "PRAGMA user_version") == [(latest_version(),)]
 
 
-async def test_connections_enforce_foreign_keys_and_wait_when_busy(store: Store) -> None:
-    conn = store._backend.writer._conn  # white-box: the settings are per connection
+async def test_connections_enforce_foreign_keys_and_wait_when_busy(sqlite_store: Store) -> None:
+    conn = sqlite_store._backend.writer._conn  # white-box: the settings are per connection
     assert conn is not None
     async with conn.execute("PRAGMA foreign_keys") as cur:
         assert await cur.fetchone() == (1,)
