@@ -100,6 +100,11 @@ class Settings(BaseSettings):
         return value
 
     @property
+    def database_location(self) -> str | Path:
+        """What `Store.open` takes: the PostgreSQL URL when set, else the SQLite file."""
+        return self.database_url.get_secret_value() if self.database_url else self.database_path
+
+    @property
     def glossary_path_list(self) -> list[Path] | None:
         parts = [p for p in self.glossary_paths.split(os.pathsep) if p.strip()]
         return [Path(p.strip()) for p in parts] or None

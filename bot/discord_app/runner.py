@@ -66,13 +66,13 @@ async def _open_store(settings: Settings) -> Store | None:
     A database written by a newer version (or by another program) is refused, untouched.
     """
     try:
-        return await Store.open(settings.database_path)
+        return await Store.open(settings.database_location)
     except (SchemaTooNew, NotAGlossaryDatabase):
         raise
     except Exception:
         log.exception(
             "cannot open the database %s; answering without counts and aliases",
-            settings.database_path,
+            "at DATABASE_URL" if settings.database_url else settings.database_path,
         )
         return None
 
