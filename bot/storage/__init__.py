@@ -1,4 +1,5 @@
-"""What the bot remembers, in SQLite: lookup counts, misses, per-server aliases, audit log.
+"""What the bot remembers, in SQLite or PostgreSQL: lookup counts, misses, per-server aliases,
+audit log.
 
 Imports neither discord nor the search package: command handlers and the command line both talk
 to `Store`, and alias text is validated and normalised before it gets here.
@@ -11,6 +12,7 @@ from .errors import (
     StorageError,
     StorageUnavailable,
     StoreClosed,
+    TargetNotEmpty,
 )
 from .models import (
     ALIAS_CAP,
@@ -26,7 +28,7 @@ from .models import (
     Stats,
 )
 from .periods import PERIODS, Period, period_start
-from .store import Store
+from .store import CopyReport, Store
 
 __all__ = [
     "ALIAS_CAP",
@@ -39,6 +41,7 @@ __all__ = [
     "AliasRecord",
     "AuditAction",
     "AuditRecord",
+    "CopyReport",
     "Miss",
     "NotAGlossaryDatabase",
     "Period",
@@ -48,6 +51,7 @@ __all__ = [
     "StorageUnavailable",
     "Store",
     "StoreClosed",
+    "TargetNotEmpty",
     "backup_database",
     "period_start",
 ]

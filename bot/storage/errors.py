@@ -37,3 +37,7 @@ class StoreClosed(StorageError):
 
     def __init__(self) -> None:
         super().__init__("the store is closed")
+
+
+class TargetNotEmpty(StorageError):
+    """A copy was asked into a database that already holds data."""

@@ -15,13 +15,14 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import TypeVar
 
-from .backend import Backend, Body, Tx, open_backend, shielded
+from .backend import Backend, Body, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
-from .errors import StorageError
+from .errors import StorageError, TargetNotEmpty
 from .models import (
     ALIAS_CAP,
     OPERATOR_ACTOR,
@@ -36,6 +37,7 @@ from .models import (
 )
 from .periods import Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
+from .queries import copy as copy_queries
 from .queries import counts as count_queries
 
 log = logging.getLogger(__name__)
@@ -545,6 +547,55 @@ class Store:
         await self.flush()
         await self._backend.backup(dest)
 
+    async def copy_into(self, target: Store, *, force: bool = False) -> CopyReport:
+        """Copy everything stored here into `target` (another backend, say), then verify it.
+
+        Refuses a target that already holds data unless `force`: then counts are added to its
+        counts, aliases it lacks are added, and the audit log is appended to its own.
+        """
+        await self.flush()
+        before = await target._read(copy_queries.tally)
+        if not force and any(before[table] for table in COPIED_TABLES):
+            raise TargetNotEmpty(
+                f"{target.location} already holds data ({_describe(before)}); "
+                "copying on top of it needs --force"
+            )
+
+        async def everything(tx: Tx) -> tuple[dict[str, int], CountBuffer, list[Row], list[Row]]:
+            counts = CountBuffer.of_rows(
+                0,
+                await copy_queries.lookups(tx),
+                await copy_queries.misses(tx),
+                await copy_queries.miss_hours(tx),
+            )
+            aliases, audit = await copy_queries.aliases(tx), await copy_queries.audit_log(tx)
+            return await copy_queries.tally(tx), counts, aliases, audit
+
+        source, counts, aliases, audit = await self._read(everything)  # one snapshot
+
+        async def write(tx: Tx) -> None:
+            counts.seq = target._pending.seq
+            target._pending.seq += 1
+            await count_queries.write_batch(
+                tx, counts, writer=target._writer_id, at=self._seconds()
+            )
+            await copy_queries.add_aliases_and_audit(tx, aliases, audit)
+
+        await target._require_in_place()
+        await target._backend.write(write)
+        target._wrote = True
+        after = await target._read(copy_queries.tally)
+        expected = {name: before[name] + source[name] for name in ADDITIVE}
+        if not force:
+            expected = source
+        wrong = {name: after[name] for name in expected if after[name] != expected[name]}
+        if wrong:
+            raise StorageError(
+                f"the copy in {target.location} does not add up: expected {_describe(expected)}, "
+                f"found {_describe(after)}"
+            )
+        return CopyReport(source, before, after)
+
     # -- helpers ----------------------------------------------------------------------------
 
     async def _read(self, body: Body[T]) -> T:
@@ -552,6 +603,22 @@ class Store:
 
     def _now_second(self) -> datetime:
         return from_unix(to_unix(self._clock()))
+
+
+# Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
+COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log")
+ADDITIVE = ("lookup_total", "miss_total", "audit_log")
+
+
+@dataclass(frozen=True, slots=True)
+class CopyReport:
+    source: dict[str, int]
+    target_before: dict[str, int]
+    target_after: dict[str, int]
+
+
+def _describe(tally: dict[str, int]) -> str:
+    return ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in tally.items())
 
 
 def _system_seconds() -> int:

@@ -11,6 +11,7 @@ import asyncio
 import os
 import sys
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from bot.storage import (
     SchemaTooNew,
     StorageError,
     Store,
+    TargetNotEmpty,
 )
 from bot.storage.migrations import latest_version
 
@@ -220,3 +222,36 @@ async def test_three_processes_writing_at_once_add_up_exactly(
             assert top == {e: n for (s, e), n in expected.items() if s == scope}
     finally:
         await reader.close()
+
+
+async def test_a_sqlite_database_copies_into_either_backend_exactly(
+    open_any: OpenStore, clock: FakeClock, tmp_path: Path
+) -> None:
+    source = await open_any(str(tmp_path / "source.db"))
+    for hours_ago in (0, 30, 24 * 20):
+        clock.advance(hours=-hours_ago)
+        for i in range(7):
+            source.record_lookup(i % 2, f"entry-{i % 3}")
+        source.record_miss(1, "zorblax")
+        source.record_miss(1, f"asked {hours_ago} hours ago")
+        clock.advance(hours=hours_ago)
+    await source.import_aliases([AliasImport(1, "kvc", "KVC", "kv-cache")])
+    await source.add_alias(1, "gone", "gone", "rag", actor_id=4)
+    await source.remove_alias(1, "gone", actor_id=4)
+    assert await source.flush()
+
+    target = await open_any()
+    report = await source.copy_into(target)
+    assert report.target_after == report.source
+    for period in (None, clock() - timedelta(days=1), clock() - timedelta(days=7)):
+        for scope in (0, 1):
+            assert await target.stats(scope, period) == await source.stats(scope, period)
+    assert await target.aliases(1) == {"kvc": "kv-cache"}
+    assert await target.audit_log(1) == await source.audit_log(1)
+
+    with pytest.raises(TargetNotEmpty, match="--force"):
+        await source.copy_into(target)
+    forced = await source.copy_into(target, force=True)
+    assert forced.target_after["lookup_total"] == 2 * report.source["lookup_total"]
+    assert await target.total_lookups(1) == 2 * await source.total_lookups(1)
+    assert await target.aliases(1) == {"kvc": "kv-cache"}
