@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from .backend import Backend, Body, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
@@ -275,14 +275,8 @@ class Store:
         stored, parts = await self._with_buffers(
             since,
             lambda buffer, first_hour: buffer.term_counts(scope, first_hour).total(),
-            lambda first_hour, _: self._read(
-                partial(
-                    count_queries.total_lookups,
-                    writer=self._writer_id,
-                    scope=scope,
-                    first_hour=first_hour,
-                )
-            ),
+            count_queries.total_lookups,
+            scope=scope,
         )
         return stored + sum(parts)
 
@@ -291,14 +285,9 @@ class Store:
         stored, parts = await self._with_buffers(
             None,
             lambda buffer, _: buffer.entry_count(scope, entry_id),
-            lambda _, __: self._read(
-                partial(
-                    count_queries.entry_lookups,
-                    writer=self._writer_id,
-                    scope=scope,
-                    entry_id=entry_id,
-                )
-            ),
+            count_queries.entry_lookups,
+            scope=scope,
+            entry_id=entry_id,
         )
         return stored + sum(parts)
 
@@ -353,39 +342,42 @@ class Store:
         since: datetime | None,
         limit: int,
         from_buffer: Callable[[CountBuffer, int | None, int | None], K],
-        from_database: Callable[..., Awaitable[tuple[int, S]]],
+        query: Callable[..., Awaitable[tuple[int, S]]],
     ) -> tuple[S, list[K]]:
         """A top list's stored rows (the top `limit` plus every key buffered) and buffers."""
         _check_limit(limit)
         return await self._with_buffers(
             since,
             lambda buffer, first_hour: from_buffer(buffer, scope, first_hour),
-            lambda first_hour, buffered: self._read(
-                partial(
-                    from_database,
-                    writer=self._writer_id,
-                    scope=scope,
-                    first_hour=first_hour,
-                    limit=limit,
-                    also=set().union(*buffered),
-                )
-            ),
+            query,
+            with_buffered_keys=True,
+            scope=scope,
+            limit=limit,
         )
 
     async def _with_buffers(
         self,
         since: datetime | None,
         from_buffer: Callable[[CountBuffer, int | None], P],
-        from_database: Callable[[int | None, list[P]], Awaitable[tuple[int, S]]],
+        query: Callable[..., Awaitable[tuple[int, S]]],
+        *,
+        with_buffered_keys: bool = False,
+        **arguments: object,
     ) -> tuple[S, list[P]]:
         """What the database holds plus the buffered parts it does not include yet.
 
+        `query` returns this writer's flush mark with its rows (`bot.storage.queries.counts`);
+        `with_buffered_keys` also asks it for the stored counts of every key buffered.
         Buffers are read before the database: a batch committed in between is then counted
-        from the database only, since its sequence number is no longer newer than flush_seq.
+        from the database only, since its sequence number is no longer newer than the mark.
         """
         first_hour = since_hour(since)
         parts = [(buffer.seq, from_buffer(buffer, first_hour)) for buffer in self._buffers()]
-        seq, stored = await from_database(first_hour, [part for _, part in parts])
+        if with_buffered_keys:
+            arguments["also"] = {key for _, part in parts for key in cast(Iterable[str], part)}
+        seq, stored = await self._read(
+            partial(query, writer=self._writer_id, first_hour=first_hour, **arguments)
+        )
         return stored, [part for part_seq, part in parts if part_seq > seq]
 
     async def stats(

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -46,21 +47,31 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "glossary-bot.db"
 
 
-@pytest.fixture
-async def open_store(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenStore]:
-    """Opens stores (no background flusher unless asked) and closes them after the test."""
+@asynccontextmanager
+async def store_opener(default: str | Path, clock: FakeClock) -> AsyncIterator[OpenStore]:
+    """Opens stores (on `default` unless told; no background flusher unless asked) and closes
+    them all when the block ends."""
     stores: list[Store] = []
 
-    async def _open(path: Path | None = None, **options: Any) -> Store:
+    async def _open(where: str | Path | None = None, **options: Any) -> Store:
         options.setdefault("flush_interval", None)
         options.setdefault("clock", clock)
-        store = await Store.open(path or db_path, **options)
+        store = await Store.open(where or default, **options)
         stores.append(store)
         return store
 
-    yield _open
-    for store in stores:
-        await store.close()
+    try:
+        yield _open
+    finally:
+        for store in stores:
+            await store.close()
+
+
+@pytest.fixture
+async def open_store(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenStore]:
+    """Opens stores on the test's SQLite file."""
+    async with store_opener(db_path, clock) as opener:
+        yield opener
 
 
 @pytest.fixture
@@ -203,16 +214,6 @@ async def location(databases: Databases) -> str:
 
 @pytest.fixture
 async def open_any(location: str, clock: FakeClock) -> AsyncIterator[OpenStore]:
-    """Opens stores on the test's database (of either backend) and closes them after."""
-    stores: list[Store] = []
-
-    async def _open(where: str | None = None, **options: Any) -> Store:
-        options.setdefault("flush_interval", None)
-        options.setdefault("clock", clock)
-        store = await Store.open(where or location, **options)
-        stores.append(store)
-        return store
-
-    yield _open
-    for store in stores:
-        await store.close()
+    """Opens stores on the test's database, of either backend."""
+    async with store_opener(location, clock) as opener:
+        yield opener

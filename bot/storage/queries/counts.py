@@ -78,12 +78,11 @@ async def total_lookups(
     return await flushed_seq(tx, writer), total
 
 
-async def entry_lookups(tx: Tx, *, writer: str, scope: int, entry_id: str) -> tuple[int, int]:
-    total = await scalar(
-        tx,
-        "SELECT coalesce(sum(count), 0) FROM lookups WHERE scope = ? AND entry_id = ?",
-        (scope, entry_id),
-    )
+async def entry_lookups(
+    tx: Tx, *, writer: str, scope: int, entry_id: str, first_hour: int | None
+) -> tuple[int, int]:
+    clause, params = _where(scope, first_hour, ("entry_id = ?", entry_id))
+    total = await scalar(tx, f"SELECT coalesce(sum(count), 0) FROM lookups{clause}", params)
     return await flushed_seq(tx, writer), total
 
 
