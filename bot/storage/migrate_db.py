@@ -1,0 +1,73 @@
+"""`glossary-bot migrate-db --from <sqlite file> --to <postgresql url>`: move a bot's data over.
+
+Everything is copied (counts per hour, misses with first and last seen, aliases, the audit log)
+in one transaction on the target, and the tallies are compared after. Run it while the bot is
+stopped, so no count arrives in the old file after the copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from .backend import is_database_url, without_password
+from .errors import StorageError
+from .store import CopyReport, Store
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "migrate-db",
+        help="copy a SQLite database into PostgreSQL",
+        description=(
+            "Copy everything from a SQLite file into a PostgreSQL database (or another SQLite "
+            "file), then check that the counts match. Stop the bot first."
+        ),
+    )
+    parser.add_argument("--from", dest="source", required=True, metavar="SQLITE_FILE")
+    parser.add_argument("--to", dest="target", required=True, metavar="DATABASE_URL")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="copy into a database that already holds data (counts are added to its own)",
+    )
+    parser.set_defaults(func=run_migrate_db)
+
+
+def run_migrate_db(args: argparse.Namespace) -> int:
+    source = Path(args.source)
+    if is_database_url(args.source) or not source.is_file():
+        return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
+    target = args.target if is_database_url(args.target) else Path(args.target)
+    shown = without_password(args.target) if is_database_url(args.target) else args.target
+
+    async def copy() -> CopyReport:
+        origin = await Store.open(source, flush_interval=None, migrate=False)
+        try:
+            destination = await Store.open(target, flush_interval=None)
+            try:
+                return await origin.copy_into(destination, force=args.force)
+            finally:
+                await destination.close()
+        finally:
+            await origin.close()
+
+    try:
+        report = asyncio.run(copy())
+    except StorageError as exc:
+        return _fail(str(exc))
+    after = report.target_after
+    print(
+        f"copied {source} to {shown}: {report.source['lookup_total']} lookups, "
+        f"{report.source['misses']} missed queries, {report.source['aliases']} aliases, "
+        f"{report.source['audit_log']} audit entries; {shown} now holds "
+        f"{after['lookup_total']} lookups and {after['aliases']} aliases (checked)"
+    )
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"glossary-bot: error: {message}", file=sys.stderr)
+    return 1

@@ -1,0 +1,75 @@
+"""`glossary-bot migrate-db`, run as an operator runs it: a SQLite file copied into the other
+database (PostgreSQL when TEST_DATABASE_URL is set, another SQLite file always)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.storage import AliasImport
+
+from .conftest import FakeClock, OpenStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def migrate_db(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "migrate-db", *args],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+async def test_migrate_db_copies_refuses_a_second_time_and_adds_when_forced(
+    open_any: OpenStore, location: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    source_path = tmp_path / "old.db"
+    source = await open_any(source_path)
+    for i in range(40):
+        source.record_lookup(i % 4, f"entry-{i % 5}")
+    source.record_miss(2, "zorblax")
+    await source.import_aliases([AliasImport(2, "kvc", "KVC", "kv-cache")])
+    await source.close()
+
+    done = migrate_db("--from", str(source_path), "--to", location)
+    assert done.returncode == 0, done.stderr
+    assert "40 lookups" in done.stdout
+    assert "(checked)" in done.stdout
+    assert "glossary:glossary@" not in done.stdout + done.stderr
+    target = await open_any()
+    assert (await target.stats(None)).total_lookups == 40
+    assert await target.aliases(2) == {"kvc": "kv-cache"}
+    assert [m.query for m in await target.top_misses(2)] == ["zorblax"]
+
+    again = migrate_db("--from", str(source_path), "--to", location)
+    assert again.returncode == 1
+    assert again.stderr.count("\n") == 1
+    assert "--force" in again.stderr
+    forced = migrate_db("--from", str(source_path), "--to", location, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert (await target.stats(None)).total_lookups == 80
+
+
+async def test_migrate_db_bad_input_is_one_line(open_store: OpenStore, tmp_path: Path) -> None:
+    good = tmp_path / "good.db"
+    await (await open_store(good)).close()
+    cases = [
+        ("--from", str(tmp_path / "missing.db"), "--to", str(tmp_path / "x.db")),
+        ("--from", "postgresql://a@127.0.0.1/b", "--to", str(tmp_path / "x.db")),
+    ]
+    (tmp_path / "junk.db").write_bytes(b"not sqlite" * 100)
+    cases.append(("--from", str(tmp_path / "junk.db"), "--to", str(tmp_path / "y.db")))
+    cases.append(("--from", str(good), "--to", "postgresql://nobody:secret@127.0.0.1:1/x"))
+    for case in cases:
+        done = migrate_db(*case)
+        assert done.returncode == 1, (case, done.stderr)
+        assert done.stderr.count("\n") == 1, (case, done.stderr)
+        assert "Traceback" not in done.stderr
+        assert "secret" not in done.stderr
