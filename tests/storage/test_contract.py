@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -169,7 +171,7 @@ async def test_stores_opening_at_once_migrate_once(open_any: OpenStore) -> None:
 
 
 async def test_backup_copies_or_says_how(
-    open_any: OpenStore, databases: Databases, tmp_path: Path
+    open_any: OpenStore, databases: Databases, location: str, tmp_path: Path
 ) -> None:
     store = await open_any()
     store.record_lookup(1, "rag")
@@ -179,8 +181,23 @@ async def test_backup_copies_or_says_how(
         copy = await open_any(str(dest))
         assert await copy.total_lookups(1) == 1
     else:
-        with pytest.raises(StorageError, match=r"pg_dump --format=custom --file=\S*copy\.db"):
+        with pytest.raises(
+            StorageError, match=r"pg_dump --format=custom --file=\S*copy\.db"
+        ) as told:
             await store.backup(dest)
+        command = next(
+            line for line in str(told.value).splitlines() if line.strip().startswith("pg_dump ")
+        )
+        if shutil.which("pg_dump"):  # the command as given works (libpq reads PGPASSWORD)
+            password = urlsplit(location).password or ""
+            dumped = await asyncio.create_subprocess_shell(
+                command.strip(),
+                env={**os.environ, "PGPASSWORD": password},
+                stderr=asyncio.subprocess.PIPE,
+            )
+            _, err = await dumped.communicate()
+            assert dumped.returncode == 0, err.decode()
+            assert dest.stat().st_size > 0
         assert "glossary:glossary@" not in str(store.location)  # no password in messages
         assert await stored_total(open_any, 1) == 1  # flushed first all the same
 

@@ -16,6 +16,7 @@ import shlex
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
@@ -143,8 +144,21 @@ class PostgresBackend(Backend):
 
 
 def backup_advice(location: str, dest: str) -> str:
-    """What to run instead: PostgreSQL's own tool makes the consistent copy."""
-    command = f"pg_dump --format=custom --file={shlex.quote(dest)} {shlex.quote(location)}"
+    """What to run instead: PostgreSQL's own tool makes the consistent copy.
+
+    A `search_path` in the URL is a server setting to asyncpg but unknown to libpq's pg_dump:
+    it becomes `--schema`.
+    """
+    parts = urlsplit(location)
+    settings = parse_qsl(parts.query)
+    schemas = [value for key, value in settings if key == "search_path"]
+    url = urlunsplit(
+        parts._replace(query=urlencode([(k, v) for k, v in settings if k != "search_path"]))
+    )
+    options = [f"--schema={shlex.quote(schema)}" for schema in schemas]
+    command = " ".join(
+        ["pg_dump", "--format=custom", f"--file={shlex.quote(dest)}", *options, shlex.quote(url)]
+    )
     return (
         "the database is PostgreSQL: back it up with pg_dump, for example\n"
         f"  {command}\n"
