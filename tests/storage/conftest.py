@@ -122,8 +122,7 @@ def names_in(folder: Path) -> list[str]:
 # TEST_DATABASE_URL=$(bash ../shared/tools/postgres.sh | tail -1)). Each test gets a schema of
 # its own in it, dropped afterwards.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
-BACKENDS = ("sqlite", "postgres") if TEST_DATABASE_URL else ("sqlite",)
-_left_out: list[str] = []
+_left_out: list[pytest.Item] = []
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -131,10 +130,26 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     if "db_path" in metafunc.fixturenames:  # looks at the SQLite file itself
         metafunc.parametrize("backend", ["sqlite"])
+    elif "postgres_only" in metafunc.fixturenames:
+        metafunc.parametrize("backend", ["postgres"])
+    else:
+        metafunc.parametrize("backend", ["sqlite", "postgres"])
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without TEST_DATABASE_URL the PostgreSQL half is left out, and said so once."""
+    if TEST_DATABASE_URL:
         return
-    metafunc.parametrize("backend", BACKENDS)
-    if not TEST_DATABASE_URL:
-        _left_out.append(metafunc.definition.nodeid)
+    kept = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("backend") == "postgres":
+            _left_out.append(item)
+        else:
+            kept.append(item)
+    if _left_out:
+        config.hook.pytest_deselected(items=_left_out)
+        items[:] = kept
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -145,12 +160,20 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         )
 
 
+@pytest.fixture
+def postgres_only() -> None:
+    """Requested by a test of what only PostgreSQL has."""
+
+
 def with_search_path(url: str, schema: str) -> str:
     """The URL with every connection's search_path set to `schema` (asyncpg passes unknown
     query parameters on as server settings)."""
     parts = urlsplit(url)
-    query_items = [(k, v) for k, v in parse_qsl(parts.query) if k != "search_path"]
-    query_items.append(("search_path", schema))
+    query_items = [
+        (k, v) for k, v in parse_qsl(parts.query) if k not in ("search_path", "application_name")
+    ]
+    # The schema's name as the connections' name too: a test can find (and end) them.
+    query_items += [("search_path", schema), ("application_name", schema)]
     return urlunsplit(parts._replace(query=urlencode(query_items)))
 
 
@@ -188,10 +211,11 @@ class Databases:
         finally:
             await pg.close()
 
-    async def execute_admin(self, sql: str) -> None:
+    async def execute_admin(self, sql: str) -> Any:
+        """Run `sql` on the test database itself; the first value of its result."""
         pg = await asyncpg.connect(TEST_DATABASE_URL)
         try:
-            await pg.execute(sql)
+            return await pg.fetchval(sql)
         finally:
             await pg.close()
 

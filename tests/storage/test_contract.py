@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -26,6 +26,7 @@ from bot.storage import (
     NotAGlossaryDatabase,
     SchemaTooNew,
     StorageError,
+    StorageUnavailable,
     Store,
     TargetNotEmpty,
 )
@@ -272,3 +273,31 @@ async def test_a_sqlite_database_copies_into_either_backend_exactly(
     assert forced.target_after["lookup_total"] == 2 * report.source["lookup_total"]
     assert await target.total_lookups(1) == 2 * await source.total_lookups(1)
     assert await target.aliases(1) == {"kvc": "kv-cache"}
+
+
+async def test_postgres_connections_ended_by_the_server_are_replaced(
+    open_any: OpenStore, databases: Databases, location: str, postgres_only: None
+) -> None:
+    """A PostgreSQL restart or an admin ending sessions: a failed write says so and keeps its
+    counts; the pool connects again and nothing is lost or claimed twice."""
+    store = await open_any()
+    store.record_lookup(1, "rag")
+    assert await store.flush()
+    assert await store.aliases(1) == {}
+    schema = dict(parse_qsl(urlsplit(location).query))["application_name"]
+    ended = await databases.execute_admin(
+        "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+        f" WHERE application_name = '{schema}'"
+    )
+    assert ended >= 1  # the store's own connections, and no one else's
+    store.record_lookup(1, "rag")
+    flushed = [await store.flush() for _ in range(3)]
+    assert flushed[-1], flushed  # at worst the first attempt met a dead connection
+    try:
+        added = await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=5)
+    except StorageUnavailable:
+        added = await store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=5)
+    assert added.status is AddAliasStatus.ADDED
+    assert await stored_total(open_any, 1) == 2
+    assert await store.aliases(1) == {"kvc": "kv-cache"}
+    assert await store.can_write()
