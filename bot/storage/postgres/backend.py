@@ -160,8 +160,7 @@ def backup_advice(location: str, dest: str) -> str:
         ["pg_dump", "--format=custom", f"--file={shlex.quote(dest)}", *options, shlex.quote(url)]
     )
     return (
-        "the database is PostgreSQL: back it up with pg_dump, for example\n"
-        f"  {command}\n"
+        f"the database is PostgreSQL: back it up with `{command}` "
         "(the password from PGPASSWORD or ~/.pgpass; pg_restore reads the file back)"
     )
 
