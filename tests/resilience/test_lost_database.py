@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.discord_app.moderation import STORAGE_DOWN
+from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from tests.discord_app.helpers import define, embed_of
 
 from .botproc import ROOT, BotProcess, bot_env
