@@ -209,6 +209,21 @@ def _storage_commands(command: Command) -> None:
     backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
     _db_option(backup)
 
+    migrate = command(
+        "migrate-db",
+        "bot.storage.migrate_db:run_migrate_db",
+        "copy a SQLite database into PostgreSQL",
+        "Copy everything from a SQLite file into a PostgreSQL database (or another SQLite "
+        "file), then check that the counts match. Stop the bot first.",
+    )
+    migrate.add_argument("--from", dest="source", required=True, metavar="SQLITE_FILE")
+    migrate.add_argument("--to", dest="target", required=True, metavar="DATABASE_URL")
+    migrate.add_argument(
+        "--force",
+        action="store_true",
+        help="copy into a database that already holds data (counts are added to its own)",
+    )
+
 
 def _bot_commands(command: Command) -> None:
     command(
@@ -244,7 +259,10 @@ def data_option(parser: argparse.ArgumentParser) -> None:
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--db", type=Path, metavar="PATH", help="the database (default: DATABASE_PATH)"
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="a SQLite database (default: DATABASE_URL, else DATABASE_PATH)",
     )
 
 

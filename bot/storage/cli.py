@@ -1,4 +1,5 @@
-"""Operators' command line for the store: `stats`, `aliases export|import`, `backup`.
+"""Operators' command line for the store: `stats`, `aliases export|import`, `backup`
+(`migrate-db` is in migrate_db.py).
 
 The arguments are declared in bot/cli.py; each handler here takes them (with the one `Settings`
 in `args.settings`) and returns the exit status.
@@ -19,6 +20,7 @@ from typing import Any, TextIO, TypeVar, cast
 
 from bot.settings import Settings
 
+from .backend import without_password
 from .backup import backup_database
 from .errors import StorageError
 from .models import AddAliasStatus, AliasImport, Stats
@@ -28,14 +30,14 @@ from .store import Store
 Result = TypeVar("Result")
 
 
-def database_path(args: argparse.Namespace) -> Path:
-    """`--db`, else DATABASE_PATH from the environment or `.env`."""
+def database_location(args: argparse.Namespace) -> str | Path:
+    """`--db`, else DATABASE_URL (PostgreSQL) or DATABASE_PATH from the environment or `.env`."""
     settings: Settings = args.settings
-    return cast(Path, args.db or settings.database_path)
+    return cast(Path, args.db) if args.db else settings.database_location
 
 
 def _on_store(
-    path: Path, work: Callable[[Store], Awaitable[Result]], *, migrate: bool = False
+    path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: bool = False
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
 
@@ -54,9 +56,9 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _existing_database(args: argparse.Namespace) -> Path | None:
-    path = database_path(args)
-    if path.is_file():
+def _existing_database(args: argparse.Namespace) -> str | Path | None:
+    path = database_location(args)
+    if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
         return path
     print(
         f"glossary-bot: error: there is no database at {path} (use --db or DATABASE_PATH)",
@@ -161,7 +163,9 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         items = [w.item for w in wanted]
         results = (
-            _on_store(database_path(args), lambda store: store.import_aliases(items), migrate=True)
+            _on_store(
+                database_location(args), lambda store: store.import_aliases(items), migrate=True
+            )
             if wanted
             else []
         )
@@ -211,6 +215,10 @@ def run_backup(args: argparse.Namespace) -> int:
     path = _existing_database(args)
     if path is None:
         return 1
+    if isinstance(path, str):  # PostgreSQL makes its own consistent copies
+        from .postgres.backend import backup_advice
+
+        return _fail(backup_advice(without_password(path), str(args.path)))
     problem = _unwritable_destination(args.path)
     if problem:
         return _fail(f"cannot write the backup to {args.path}: {problem}")

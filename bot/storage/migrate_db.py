@@ -1,6 +1,6 @@
 """`glossary-bot migrate-db --from <sqlite file> --to <postgresql url>`: move a bot's data over.
 
-Everything is copied (counts per hour, misses with first and last seen, aliases, the audit log)
+The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with first and last seen, aliases, the audit log)
 in one transaction on the target, and the tallies are compared after. Run it while the bot is
 stopped, so no count arrives in the old file after the copy.
 """
@@ -15,25 +15,6 @@ from pathlib import Path
 from .backend import is_database_url, without_password
 from .errors import StorageError
 from .store import CopyReport, Store
-
-
-def add_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "migrate-db",
-        help="copy a SQLite database into PostgreSQL",
-        description=(
-            "Copy everything from a SQLite file into a PostgreSQL database (or another SQLite "
-            "file), then check that the counts match. Stop the bot first."
-        ),
-    )
-    parser.add_argument("--from", dest="source", required=True, metavar="SQLITE_FILE")
-    parser.add_argument("--to", dest="target", required=True, metavar="DATABASE_URL")
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="copy into a database that already holds data (counts are added to its own)",
-    )
-    parser.set_defaults(func=run_migrate_db)
 
 
 def run_migrate_db(args: argparse.Namespace) -> int:

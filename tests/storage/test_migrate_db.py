@@ -1,8 +1,10 @@
-"""`glossary-bot migrate-db`, run as an operator runs it: a SQLite file copied into the other
-database (PostgreSQL when TEST_DATABASE_URL is set, another SQLite file always)."""
+"""The operators' database commands on either backend, run as an operator runs them:
+`migrate-db` copies a SQLite file into the other database, `stats`, `aliases export` and `backup`
+follow DATABASE_URL."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,21 +12,25 @@ from pathlib import Path
 
 from bot.storage import AliasImport
 
-from .conftest import FakeClock, OpenStore
+from .conftest import Databases, FakeClock, OpenStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def migrate_db(*args: str) -> subprocess.CompletedProcess[str]:
+def glossary_bot(*args: str, cwd: Path = ROOT, **settings: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
     return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "migrate-db", *args],
-        cwd=ROOT,
-        env={**env, "PYTHONPATH": str(ROOT)},
+        [sys.executable, "-m", "bot.cli", *args],
+        cwd=cwd,
+        env={**env, "PYTHONPATH": str(ROOT), **settings},
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def migrate_db(*args: str) -> subprocess.CompletedProcess[str]:
+    return glossary_bot("migrate-db", *args)
 
 
 async def test_migrate_db_copies_refuses_a_second_time_and_adds_when_forced(
@@ -73,3 +79,33 @@ async def test_migrate_db_bad_input_is_one_line(open_store: OpenStore, tmp_path:
         assert done.stderr.count("\n") == 1, (case, done.stderr)
         assert "Traceback" not in done.stderr
         assert "secret" not in done.stderr
+
+
+async def test_stats_export_and_backup_follow_database_url(
+    open_any: OpenStore, databases: Databases, location: str, tmp_path: Path
+) -> None:
+    store = await open_any()
+    for _ in range(3):
+        store.record_lookup(5, "rag")
+    await store.import_aliases([AliasImport(5, "kvc", "KVC", "kv-cache")])
+    await store.close()
+    if databases.backend == "sqlite":
+        settings = {"DATABASE_PATH": location}
+    else:  # DATABASE_PATH names nothing: the URL wins
+        settings = {"DATABASE_URL": location, "DATABASE_PATH": str(tmp_path / "nothing.db")}
+
+    stats = glossary_bot("stats", "--json", cwd=tmp_path, **settings)
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["total_lookups"] == 3
+    export = glossary_bot("aliases", "export", cwd=tmp_path, **settings)
+    assert [a["key"] for a in json.loads(export.stdout)] == ["kvc"]
+
+    backup = glossary_bot("backup", str(tmp_path / "copy.db"), cwd=tmp_path, **settings)
+    if databases.backend == "sqlite":
+        assert backup.returncode == 0, backup.stderr
+    else:
+        assert backup.returncode == 1
+        assert backup.stderr.count("\n") == 1
+        assert "pg_dump --format=custom" in backup.stderr
+        assert "glossary:glossary@" not in backup.stderr
+    assert not (tmp_path / "nothing.db").exists()
