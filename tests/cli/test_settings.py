@@ -50,6 +50,7 @@ BAD = {
     "LOG_LEVEL": "verbose",
     "DISCORD_API_BASE_URL": "https://user:hunter2@proxy.example/api",
     "DISCORD_GATEWAY_URL": "https://gateway.example/",
+    "DATABASE_URL": "mysql://root:hunter2@db.example/glossary",
     "DEV_GUILD_ID": "-4",
     "COOLDOWN_USES": "0",
     "COOLDOWN_SECONDS": "inf",
