@@ -27,10 +27,14 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def configure_logging(level: str, secrets: list[str]) -> None:
+def configure_logging(level: str, secrets: list[str], label: str = "") -> None:
+    """`label` starts every line: which shards this process runs, when it runs some of them."""
+    prefix = f"[{label}] " if label else ""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
+        logging.Formatter(
+            f"%(asctime)s %(levelname)-7s {prefix}%(name)s: %(message)s", "%Y-%m-%d %H:%M:%S"
+        )
     )
     handler.addFilter(RedactSecrets(secrets))  # on the handler: covers every logger's records
     root = logging.getLogger()

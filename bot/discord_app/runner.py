@@ -11,7 +11,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot.discord_app.app import GlossaryBot
+from bot.discord_app.app import GlossaryBot, ShardedGlossaryBot, shard_label
 from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
 from bot.discord_app.state import BotState
@@ -41,7 +41,12 @@ def run(settings: Settings | None = None) -> int:
         fail(str(exc))
         return EXIT_CONFIG
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    configure_logging(settings.log_level, secrets=[token])
+    shard_ids = settings.shard_id_list
+    configure_logging(
+        settings.log_level,
+        secrets=[token],
+        label=f"shards {shard_label(shard_ids)}" if shard_ids else "",
+    )
     if not token:
         fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
         return EXIT_CONFIG
@@ -77,6 +82,22 @@ async def _open_store(settings: Settings) -> Store | None:
         return None
 
 
+def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
+    """One process over every shard Discord recommends, or (SHARD_COUNT set) an auto-sharded
+    client over SHARD_IDS of them."""
+    if not settings.sharded:
+        return GlossaryBot(
+            state, dev_guild_id=settings.dev_guild_id, identify_window=settings.identify_window
+        )
+    return ShardedGlossaryBot(
+        state,
+        dev_guild_id=settings.dev_guild_id,
+        identify_window=settings.identify_window,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_id_list,
+    )
+
+
 async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     state = BotState(
         glossary,
@@ -84,7 +105,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         settings.glossary_path_list,
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
     )
-    bot = GlossaryBot(state, dev_guild_id=settings.dev_guild_id)
+    bot = make_bot(state, settings)
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
