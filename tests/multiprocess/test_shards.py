@@ -126,21 +126,31 @@ async def import_aliases(world: World, items: list[dict[str, object]], tmp_path:
     file = tmp_path / "aliases.json"
     file.write_text(json.dumps(items), "utf-8")
     env = bot_env(world.fake, tmp_path / "unused.db", DATABASE_URL=world.url)
-    cli = await asyncio.create_subprocess_exec(
+    code, output = await glossary_bot(env, tmp_path, "aliases", "import", str(file))
+    assert code == 0, output
+    assert f"added {len(items)}" in output, output
+
+
+async def glossary_bot(env: dict[str, str], cwd: Path, *args: str) -> tuple[int, str]:
+    """Run a `glossary-bot` command in a process of its own: exit status and output."""
+    command = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot.cli",
-        "aliases",
-        "import",
-        str(file),
+        *args,
         env=env,
-        cwd=tmp_path,
+        cwd=cwd,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    output, _ = await asyncio.wait_for(cli.communicate(), timeout=60)
-    assert cli.returncode == 0, output.decode()
-    assert f"added {len(items)}" in output.decode(), output.decode()
+    output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
+    assert command.returncode is not None
+    return command.returncode, output.decode()
+
+
+async def health(process: BotProcess) -> int:
+    code, _ = await glossary_bot(dict(process.env), process.cwd, "health")
+    return code
 
 
 async def test_two_processes_share_one_bot(tmp_path: Path) -> None:
@@ -159,6 +169,10 @@ async def test_two_processes_share_one_bot(tmp_path: Path) -> None:
         assert "[shards 0,1]" in await first.wait_for_output(r"shard 1 ready")
         assert "[shards 2,3]" in await second.wait_for_output(r"shard 3 ready")
 
+        # `glossary-bot health` answers for each process, from its own heartbeat file.
+        for process in (first, second):
+            await process.wait_for_output(r"healthy: heartbeat in")
+            assert await health(process) == 0
         # An alias added in guild 1 (the first process) answers there and nowhere else.
         handle = await w.fake.slash(
             w.moderator,
