@@ -32,7 +32,6 @@ import random
 import sqlite3
 import sys
 import tempfile
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -232,23 +231,15 @@ SUMS = "SELECT scope, sum(count)"
 
 
 @contextlib.asynccontextmanager
-async def fresh_schema(url: str | None) -> AsyncIterator[str | None]:
+async def schema_or_sqlite(url: str | None) -> AsyncIterator[str | None]:
     """A schema of its own in the PostgreSQL database at `url`, dropped after (None: SQLite)."""
     if url is None:
         yield None
         return
-    import asyncpg
+    from tests.storage.conftest import fresh_schema
 
-    from tests.storage.conftest import with_search_path
-
-    schema = f"load_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
-        yield with_search_path(url, schema)
-    finally:
-        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-        await admin.close()
+    async with fresh_schema(url, prefix="load") as schema_url:
+        yield schema_url
 
 
 def stored(db: Path) -> tuple[Counter[int], Counter[int], str]:
@@ -296,7 +287,7 @@ async def run_load(
             identify_window=IDENTIFY_WINDOW,
             enforce_identify_limit=True,
         )
-        async with fresh_schema(postgres) as url, fake:
+        async with schema_or_sqlite(postgres) as url, fake:
             # Users act without waiting for the bot to settle: settle() costs the bot a
             # rate-limited gateway send per action (see FakeDiscord.settle_before_actions), and
             # cards need no settling (their buttons are dynamic items, not views in memory).

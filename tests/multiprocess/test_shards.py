@@ -12,23 +12,20 @@ import asyncio
 import contextlib
 import json
 import signal
-import sys
 import time
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncpg
 import discord
 import pytest
 
 from bot.storage import Store
 from tests.discord_app.helpers import define, define_until_card, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
-from tests.resilience.botproc import BotProcess, bot_env
-from tests.storage.conftest import TEST_DATABASE_URL, with_search_path
+from tests.resilience.botproc import BotProcess, bot_env, glossary_bot
+from tests.storage.conftest import TEST_DATABASE_URL, fresh_schema
 
 pytestmark = pytest.mark.skipif(
     not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: no PostgreSQL to share"
@@ -83,18 +80,6 @@ class World:
 
 
 @contextlib.asynccontextmanager
-async def shared_schema() -> AsyncIterator[str]:
-    schema = f"test_{uuid.uuid4().hex[:16]}"
-    admin = await asyncpg.connect(TEST_DATABASE_URL)
-    try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
-        yield with_search_path(TEST_DATABASE_URL, schema)
-    finally:
-        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-        await admin.close()
-
-
-@contextlib.asynccontextmanager
 async def world() -> AsyncIterator[World]:
     fake = FakeDiscord(
         shard_count=SHARDS,
@@ -105,7 +90,7 @@ async def world() -> AsyncIterator[World]:
     # Over a hundred actions a minute: no heartbeat bounce per action (discord.py rate-limits
     # its gateway sends), and nothing here clicks a view that would need it.
     fake.settle_before_actions = False
-    async with shared_schema() as url, fake:
+    async with fresh_schema(TEST_DATABASE_URL) as url, fake:
         alice = fake.add_user("alice")
         moderator = fake.add_user("mo")
         guilds = [fake.add_guild(f"Guild {i}", shard=i) for i in range(SHARDS)]
@@ -129,23 +114,6 @@ async def import_aliases(world: World, items: list[dict[str, object]], tmp_path:
     code, output = await glossary_bot(env, tmp_path, "aliases", "import", str(file))
     assert code == 0, output
     assert f"added {len(items)}" in output, output
-
-
-async def glossary_bot(env: dict[str, str], cwd: Path, *args: str) -> tuple[int, str]:
-    """Run a `glossary-bot` command in a process of its own: exit status and output."""
-    command = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.cli",
-        *args,
-        env=env,
-        cwd=cwd,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
-    assert command.returncode is not None
-    return command.returncode, output.decode()
 
 
 async def health(process: BotProcess) -> int:

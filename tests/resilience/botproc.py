@@ -194,3 +194,21 @@ class BotProcess:
             return None
         found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
         return int(found.group(1)) if found else None
+
+
+async def glossary_bot(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[int, str]:
+    """Run another `glossary-bot` command (`health`, `aliases import`, ...) in a process of its
+    own, as an operator would beside the bot: its exit status and output."""
+    command = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        *args,
+        env=dict(env),
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
+    assert command.returncode is not None
+    return command.returncode, output.decode()
