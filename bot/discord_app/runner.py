@@ -135,6 +135,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
             except (SchemaTooNew, NotAGlossaryDatabase) as exc:
                 fail(str(exc))
                 return EXIT_CONFIG
+            _warn_if_alone(settings, state.store)
             error = await _connect_until_stopped(bot, state, settings, stop)
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
@@ -149,6 +150,20 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         log.debug("the error's traceback", exc_info=error)
         return EXIT_ERROR
     return EXIT_OK
+
+
+def _warn_if_alone(settings: Settings, store: Store | None) -> None:
+    """Some of the shards on a database no other process can share: the other shards' process
+    keeps its own counts and aliases, and the two do not take turns to connect."""
+    ids = settings.shard_id_list
+    if ids is None or len(ids) == settings.shard_count or (store is not None and store.shared):
+        return
+    log.warning(
+        "SHARD_IDS %s is part of the bot's %s shards, but the database is not shared "
+        "(set DATABASE_URL to PostgreSQL for every process)",
+        shard_label(ids),
+        settings.shard_count,
+    )
 
 
 async def _connect_until_stopped(

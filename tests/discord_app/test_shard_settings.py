@@ -12,6 +12,9 @@ from bot.discord_app import runner
 from bot.discord_app.state import BotState
 from bot.glossary import load_glossary
 from bot.settings import Settings
+from tests.discord_app.helpers import define
+from tests.fake_discord import FakeDiscord
+from tests.resilience.botproc import BotProcess
 
 
 @pytest.mark.parametrize(
@@ -64,3 +67,27 @@ def test_which_bot_runs(
     if sharded:
         assert bot.shard_ids == shard_ids
         assert bot.shard_count == 4
+
+
+async def test_some_shards_on_a_file_of_their_own_run_and_say_so(tmp_path: Path) -> None:
+    """A process over shard 1 of 2 on SQLite answers its guilds, and warns that no other
+    process can share its database."""
+    async with FakeDiscord(shard_count=2) as fake:
+        alice = fake.add_user("alice")
+        guilds = [fake.add_guild(f"Guild {shard}", shard=shard) for shard in (0, 1)]
+        channels = [guild.add_text_channel("general") for guild in guilds]
+        for guild in guilds:
+            guild.add_member(alice)
+        bot = BotProcess(
+            fake, tmp_path / "bot.db", cwd=tmp_path, shards=[1], SHARD_COUNT="2", SHARD_IDS="1"
+        )
+        async with bot:
+            _, card = await define(fake, alice, "rag", channels[1])
+            assert card["embeds"], card
+            assert fake.gateway.live_shards() == {1}
+            assert await bot.stop() == 0, bot.output
+        assert "SHARD_IDS 1 is part of the bot's 2 shards, but the database is not shared" in (
+            bot.output
+        )
+        assert "[shards 1]" in bot.output
+        assert fake.violation_report() is None
