@@ -140,7 +140,7 @@ class Settings(BaseSettings):
 
 
 def shard_numbers(text: str) -> list[int] | None:
-    """"0, 1" as [0, 1]; None for an empty text. ValueError for anything else, or a repeat."""
+    """`0, 1` as [0, 1]; None for an empty text. ValueError for anything else, or a repeat."""
     parts = [part.strip() for part in text.split(",")]
     if parts == [""]:
         return None

@@ -20,14 +20,15 @@ from tests.resilience.botproc import BotProcess
 @pytest.mark.parametrize(
     ("count", "ids", "named"),
     [
-        ("4", "0,4", "SHARD_IDS [4] outside 0..3"),
-        ("4", "2,x", "SHARD_IDS must be shard numbers"),
-        ("4", "1,1", "SHARD_IDS lists a shard twice"),
-        ("4", "0,,1", "SHARD_IDS must be shard numbers"),
-        ("4", "-1", "SHARD_IDS must be shard numbers"),
-        ("", "0,1", "SHARD_IDS needs SHARD_COUNT"),
-        ("0", "", "SHARD_COUNT: Input should be greater than or equal to 1"),
-        ("four", "", "SHARD_COUNT: Input should be a valid integer"),
+        ("4", "0,4", "SHARD_IDS=0,4 is not valid: expected this process's shards: numbers below"),
+        ("4", "2,x", "SHARD_IDS=2,x is not valid"),
+        ("4", "1,1", "SHARD_IDS=1,1 is not valid"),
+        ("4", "0,,1", "SHARD_IDS=0,,1 is not valid"),
+        ("4", "-1", "SHARD_IDS=-1 is not valid"),
+        ("4", "１", "SHARD_IDS=\\uff11 is not valid"),  # a full-width digit
+        ("", "0,1", "SHARD_IDS=0,1 is not valid"),  # no SHARD_COUNT
+        ("0", "", "SHARD_COUNT=0 is not valid: expected how many shards"),
+        ("four", "", "SHARD_COUNT=four is not valid"),
     ],
 )
 def test_shards_that_do_not_fit_are_refused_on_one_line(
@@ -60,7 +61,7 @@ def test_shards_that_do_not_fit_are_refused_on_one_line(
 def test_which_bot_runs(
     count: str, ids: str, sharded: bool, shard_ids: list[int] | None, tmp_path: Path
 ) -> None:
-    settings = Settings(_env_file=None, shard_count=count, shard_ids=ids)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, shard_count=count or None, shard_ids=ids)  # type: ignore[call-arg]
     assert settings.shard_id_list == shard_ids
     bot = runner.make_bot(BotState(load_glossary(None), None), settings)
     assert isinstance(bot, commands.AutoShardedBot) == sharded
