@@ -78,7 +78,8 @@ def check_alias(
 def _bundled() -> SearchIndex:
     from bot.settings import load_settings
 
-    return SearchIndex.build(load_glossary(load_settings().glossary_path_list))
+    # Only names are checked here: the meaning stage is not needed.
+    return SearchIndex.build(load_glossary(load_settings().glossary_path_list), semantic=False)
 
 
 def validate_alias(

@@ -30,6 +30,7 @@ STRATEGY_LABELS = {
     "prefix": "as the start of a name",
     "fuzzy": "as a typo",
     "description": "by its description",
+    "semantic": "by what it means",
 }
 
 

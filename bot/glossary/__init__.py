@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.glossary.asked_as import apply_asked_as, read_asked_as
 from bot.glossary.check import check_entries
 from bot.glossary.merge import merge_sources
 from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
@@ -29,8 +30,10 @@ __all__ = [
 def inspect_glossary(paths: Sequence[Path] | None = None) -> tuple[Glossary, list[Problem]]:
     """Read and merge everything, returning the glossary with every problem found (for `check`)."""
     problems: list[Problem] = []
-    sources = read_sources(list(paths) if paths else [bundled_data_dir()], problems)
+    folders = list(paths) if paths else [bundled_data_dir()]
+    sources = read_sources(folders, problems)
     entries, lines = merge_sources(sources, problems)
+    entries = apply_asked_as(entries, read_asked_as(folders, problems), problems)
     files = {s.info.key: s.location for s in sources}
     problems.extend(check_entries(entries, files, lines))
     if not entries and not any(p.severity == "error" for p in problems):

@@ -76,6 +76,7 @@ class Entry(Frozen):
     match_terms: tuple[str, ...] = ()  # surface forms to recognise in running text
     match_exclusions: tuple[str, ...] = ()  # places where match terms must not be linked (notIn)
     notes: tuple[SourceNote, ...] = ()  # app-specific sentences, shown attributed to their source
+    asked_as: tuple[str, ...] = ()  # how people describe it without its name (for search only)
     sources: tuple[SourceText, ...] = Field(min_length=1)  # primary first
 
     @property

@@ -9,6 +9,7 @@ import numpy as np
 from bot.glossary.models import Entry
 
 DEFAULT_CHOICES = 25
+ASKED_AS_WEIGHT = 2.0  # as keywords; set on the dev slice (0.5-2: 75-81% description cards)
 
 
 def text_fields(entries: Sequence[Entry]) -> list[tuple[list[str], float]]:
@@ -17,7 +18,8 @@ def text_fields(entries: Sequence[Entry]) -> list[tuple[list[str], float]]:
     names = [" ".join((*e.names, *e.match_terms)) for e in entries]
     keywords = [" ".join(e.keywords) for e in entries]
     texts = [_running_text(e) for e in entries]
-    return [(names, 3.0), (keywords, 2.0), (texts, 1.0)]
+    asked_as = [" ".join(e.asked_as) for e in entries]  # people's own words for it
+    return [(names, 3.0), (keywords, 2.0), (texts, 1.0), (asked_as, ASKED_AS_WEIGHT)]
 
 
 def _running_text(entry: Entry) -> str:

@@ -12,6 +12,7 @@ when it is not, and "none" below a floor. A confident wrong card is the worst an
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,7 @@ from bot.search.names import (
     NameTable,
     written_as_acronym,
 )
-from bot.search.query import plural_variants, query_core
+from bot.search.query import compared, plural_variants, query_core
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -48,6 +49,8 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
+from bot.search.semantic import SemanticIndex, default_cache_dir
+from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, fuse, wants_meaning
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.similarity import PARTIAL_MIN_LENGTH, name_similarity
 from bot.search.terms import find_mentions
@@ -70,7 +73,9 @@ Aliases = ServerAliases | Mapping[str, str] | None
 class SearchIndex:
     """Immutable once built; safe to share between concurrent lookups."""
 
-    def __init__(self, entries: tuple[Entry, ...]) -> None:
+    def __init__(self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool = True) -> None:
+        """`semantic`: a prepared semantic stage, True to embed the entries (cached on disk),
+        False for the lexical stages alone."""
         self.entries = entries
         with collector_paused():
             self.positions: dict[str, int] = {e.id: i for i, e in enumerate(entries)}
@@ -79,10 +84,13 @@ class SearchIndex:
             self.fulltext = FullTextIndex(text_fields(entries), len(entries))
             self.default_order = default_order(entries, self.positions)
         release_free_memory()
+        if semantic is True:
+            semantic = SemanticIndex.build(entries, cache_dir=default_cache_dir())
+        self.semantic = semantic or None
 
     @classmethod
-    def build(cls, entries: Iterable[Entry]) -> SearchIndex:
-        return cls(tuple(entries))
+    def build(cls, entries: Iterable[Entry], semantic: SemanticIndex | bool = True) -> SearchIndex:
+        return cls(tuple(entries), semantic)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -99,7 +107,19 @@ class SearchIndex:
         return ServerAliases(source, self.positions)
 
     def search(self, query: str, overlay: Aliases = None) -> SearchResult:
-        """The entry a query names, typos and descriptions included, or choices, or none."""
+        """The entry a query names, typos and descriptions included, or choices, or none.
+        "Difference between X and Y" answers X and offers Y first among the choices."""
+        result = self._search(query, overlay)
+        pair = compared(result.normalized_query)
+        if pair and result.entry is not None:
+            other = self._search(pair[1], overlay)
+            if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
+                offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
+                rest = tuple(s for s in result.suggestions if s.id != offer.id)
+                result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
+        return result
+
+    def _search(self, query: str, overlay: Aliases) -> SearchResult:
         normalized = normalize(query[:MAX_QUERY])
         core = query_core(normalized) if normalized else ""
         if not core:
@@ -129,7 +149,7 @@ class SearchIndex:
             self._add_mentions(pool, core)
             self._add_descriptions(pool, core)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
-            self._add_prefixes(pool, core_key)
+            self._add_prefixes(pool, core_key, core)
             ranked = pool.ranked()
             lone_prefix = ranked and ranked[0][1].score >= NEAR_EXACT and len(ranked) == 1
             if not lone_prefix:  # "Human-in-th" is only one name's start: no typo to look for
@@ -143,6 +163,9 @@ class SearchIndex:
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
+        # -- semantic stage: only where no name settled the query ---------------------------
+        if self.semantic is not None and wants_meaning(pool, len(words)):
+            fuse(pool, self.semantic.similar(normalized, SEMANTIC_CANDIDATES))
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -220,10 +243,15 @@ class SearchIndex:
             long_name = found.end - found.start >= 5
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
 
-    def _add_prefixes(self, pool: Pool, key: str) -> None:
+    def _add_prefixes(self, pool: Pool, key: str, text: str) -> None:
         if len(key) < 2:
             return
         positions = self.names.with_prefix(key, limit=100)
+        for form in [] if positions else plural_variants(key):  # "prompts" starts no name
+            positions = self.names.with_prefix(form, limit=100)
+            if positions:
+                key, text = form, (form if " " not in text else text)
+                break
         if not positions:
             return
         lengths = np.fromiter((len(self.names.keys[p]) for p in positions), np.float64)
@@ -232,7 +260,16 @@ class SearchIndex:
             scores = 85 + 10 * len(key) / lengths
         else:
             scores = 70 + 20 * len(key) / lengths
+        # A whole word that only starts another name of an entry ("javascript" of "JavaScript
+        # Object Notation") is likely another thing of its own: offer the entry, do not answer.
+        for i, position in enumerate(positions):
+            starts_longer = self.names.text(position).startswith(text + " ")
+            if scores[i] >= MATCH_SCORE and starts_longer and not self._is_title(position):
+                scores[i] = MATCH_SCORE - 1
         self._pool_keys(pool, positions, scores, "prefix")
+
+    def _is_title(self, position: int) -> bool:
+        return any(hit.kind == NameKind.TITLE for hit in self.names.hits(position))
 
     def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
         positions = self.fuzzy_candidates(key, FUZZY_CANDIDATES)
@@ -280,7 +317,7 @@ class SearchIndex:
             return SearchResult("none", None, None, 0.0, query, normalized)
         (best, top), rest = ranked[0], ranked[1:]
         runner_up = rest[0][1].score if rest else 0.0
-        score = round(top.score, 1)
+        score = round(min(top.score, 100.0), 1)  # fused scores run past 100 inside the pool
         clearly_ahead = top.score >= MATCH_SCORE and top.score - runner_up >= MATCH_MARGIN
         if clearly_ahead and not (top.strategy == "fuzzy" and self._names_another(core, best)):
             others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])
@@ -328,7 +365,7 @@ class SearchIndex:
         if result.entry is not None:
             return result.entry
         best = result.suggestions[0] if result.suggestions else None
-        if best is None or best.strategy in ("description", "match-term"):
+        if best is None or best.strategy in ("description", "match-term", "semantic"):
             return None
         return self.entry(best.id)
 

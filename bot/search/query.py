@@ -8,6 +8,7 @@ People type "what's a KV cache?", "define rag", "how does speculative decoding w
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Whole-query shapes whose middle is the term: "what does X mean", "how does X work".
 _FRAMES = [
@@ -17,18 +18,28 @@ _FRAMES = [
         r"^how (?:does|do|did|is|are|can) (?P<t>.+?) (?:work|works|working|function|help)$",
         r"^what (?:is|are) (?P<t>.+?) (?:used for|for|good for|about)$",
         r"^what (?:is|are) meant by (?P<t>.+)$",
-        r"^(?:difference between|differences between) (?P<t>.+?) and .+$",
+    )
+]
+# "difference between X and Y", "X vs Y": the answer is X's card, with Y offered beside it.
+_COMPARISONS = [
+    re.compile(p)
+    for p in (
+        r"^(?:what s |what is |whats |what's )?(?:the )?(?:difference|differences) between "
+        r"(?P<t>.+?) and (?P<o>.+)$",
+        r"^(?P<t>[^ ]+(?: [^ ]+){0,2}) (?:vs|versus) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
 _OPENER = re.compile(
-    r"^(?:what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
+    r"^(?:what even is|what even are|can someone explain|can anyone explain|someone explain|"
+    r"can somebody explain|anyone know what|what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
     r"define|definition of|defintion of|meaning of|explain|describe|eli5|eli5 of|"
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
     r"can you define|could you define|can you tell me about|i don't know what|"
     r"please|pls|plz|hey|hi|hello|yo|bot|ok|so|um|uh|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
+    r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
     r"a|an|the)\s+"
 )
 # Closers, repeated away: "kv cache in llms please" -> "kv cache".
@@ -45,9 +56,31 @@ _CLOSER = re.compile(
 _LEFTOVERS = frozenset({"is", "are", "it", "this", "that", "a", "an", "the", "what", "define"})
 
 
+def _without_symbols(text: str) -> str:
+    """Emoji and other pictographs said around a term ("explain rag 🙏") are not part of it."""
+    kept = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
+    return " ".join(kept.split())
+
+
+_SYMBOLS = frozenset({"So", "Sk", "Cs", "Co", "Mn"})
+
+
+def compared(normalized: str) -> tuple[str, str] | None:
+    """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
+    text = _without_symbols(normalized)
+    for pattern in _COMPARISONS:
+        found = pattern.match(text)
+        if found:
+            return found.group("t"), found.group("o")
+    return None
+
+
 def query_core(normalized: str) -> str:
     """The term inside a normalised question, or the query itself if nothing is left."""
-    core = normalized
+    core = _without_symbols(normalized) or normalized
+    pair = compared(core)
+    if pair:
+        core = pair[0]
     for frame in _FRAMES:
         found = frame.match(core)
         if found:

@@ -1,7 +1,9 @@
 """Measuring search quality on a relevance set, next to a naive baseline.
 
 A relevance set is a TSV file of `kind`, `query`, `expected` (an entry id, or `-` for a query
-the glossary should not answer). For a query with an answer, the engine's *top-1* is the entry it
+the glossary should not answer), or of `slice`, `kind`, `query`, `expected`, `also` (other ids
+that are right too, comma-separated) for a set kept in slices: `dev` to tune on, `calib` to set
+thresholds on, `test` only to report. For a query with an answer, the engine's *top-1* is the entry it
 shows first: the matched card, or the first "did you mean" choice; *direct* counts confident
 matches on the right entry, *wrong* confident matches on another one (the worst answer). For a
 query without one, it is correct when no card is sent (`none` or suggestions only).
@@ -30,6 +32,11 @@ class Case:
     kind: str
     query: str
     expected: str | None  # None: the glossary has no answer
+    also: tuple[str, ...] = ()  # other entries whose card is right too
+    slice: str = "all"
+
+    def accepts(self, entry_id: str | None) -> bool:
+        return entry_id is not None and (entry_id == self.expected or entry_id in self.also)
 
 
 @dataclass(slots=True)
@@ -38,6 +45,8 @@ class Tally:
     top1: int = 0  # on-topic: right entry first; off-topic: no card sent
     direct: int = 0  # on-topic: confident match on the right entry
     wrong: int = 0  # a confident card for the wrong entry (or any card, off-topic)
+    near: int = 0  # on-topic: the right entry as the card or among the first three choices
+    cards: int = 0  # confident matches sent, right or wrong
 
     def rate(self, count: int) -> float:
         return count / self.total if self.total else 0.0
@@ -54,26 +63,41 @@ class Report:
     def total(self, *, off_topic: bool) -> Tally:
         all_kinds = Tally()
         for kind, tally in self.by_kind.items():
-            if (kind == "off-topic") == off_topic:
+            if (kind in OFF_TOPIC_KINDS) == off_topic:
                 all_kinds.total += tally.total
                 all_kinds.top1 += tally.top1
                 all_kinds.direct += tally.direct
                 all_kinds.wrong += tally.wrong
+                all_kinds.near += tally.near
+                all_kinds.cards += tally.cards
         return all_kinds
 
 
+OFF_TOPIC_KINDS = {"off-topic", "offtopic"}
+
+
 def load_cases(path: Path) -> list[Case]:
-    """Read a relevance TSV (a header line, then kind, query, expected)."""
+    """Read a relevance TSV: a header line, then kind, query, expected, or slice, kind,
+    query, expected, also (the header names the columns)."""
     cases: list[Case] = []
     lines = path.read_text(encoding="utf-8").splitlines()
+    sliced = lines[0].split("\t")[0].strip() == "slice" if lines else False
+    width = 5 if sliced else 3
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
-        if len(parts) != 3:
-            raise ValueError(f"{path}:{number}: expected 3 tab-separated columns")
-        kind, query, expected = parts
-        cases.append(Case(kind, query, None if expected == OFF_TOPIC else expected))
+        if sliced and len(parts) == 4:
+            parts.append("")
+        if len(parts) != width:
+            raise ValueError(f"{path}:{number}: expected {width} tab-separated columns")
+        if sliced:
+            part, kind, query, expected, also = (p.strip() for p in parts)
+            others = tuple(a.strip() for a in also.split(",") if a.strip() not in ("", OFF_TOPIC))
+        else:
+            (kind, query, expected), part, others = parts, "all", ()
+        answer = None if expected in ("", OFF_TOPIC) else expected
+        cases.append(Case(kind, query, answer, others, part))
     return cases
 
 
@@ -84,13 +108,16 @@ def evaluate(index: SearchIndex, cases: Iterable[Case]) -> Report:
         tally = report.tally(case.kind)
         tally.total += 1
         matched = result.entry.id if result.entry else None
+        tally.cards += matched is not None
         if case.expected is None:
-            ok = result.status != "match"
+            ok = matched is None or case.accepts(matched)
             tally.wrong += not ok
         else:
-            ok = result.best_id == case.expected
-            tally.direct += matched == case.expected
-            tally.wrong += matched is not None and matched != case.expected
+            ok = case.accepts(result.best_id)
+            tally.direct += case.accepts(matched)
+            tally.wrong += matched is not None and not case.accepts(matched)
+            offered = [matched, *(s.id for s in result.suggestions[:3])]
+            tally.near += any(case.accepts(i) for i in offered)
         tally.top1 += ok
         if not ok:
             shown = matched or result.best_id or "-"
@@ -141,6 +168,40 @@ class NaiveBaseline:
         return report
 
 
+def evaluate_slices(index: SearchIndex, cases: Sequence[Case]) -> dict[str, Report]:
+    """One report per slice of a sliced set, in the set's order."""
+    slices = dict.fromkeys(c.slice for c in cases)
+    return {part: evaluate(index, [c for c in cases if c.slice == part]) for part in slices}
+
+
+def format_sliced(reports: dict[str, Report]) -> str:
+    """Per slice and kind: card right (top-1 as a card), right in card-or-first-three, any
+    right first, wrong cards; off-topic: no card sent."""
+    header = (
+        f"{'slice':<7}{'kind':<13}{'n':>5}{'card ok':>9}{'card/3':>8}{'first':>8}"
+        f"{'wrong':>8}{'no card':>9}"
+    )
+    rows = [header, "-" * len(header)]
+    for part, report in reports.items():
+        for kind, t in report.by_kind.items():
+            if kind in OFF_TOPIC_KINDS:
+                rows.append(
+                    f"{part:<7}{kind:<13}{t.total:>5}{'':>9}{'':>8}{'':>8}"
+                    f"{t.rate(t.wrong):>8.1%}{t.rate(t.top1):>9.1%}"
+                )
+            else:
+                rows.append(
+                    f"{part:<7}{kind:<13}{t.total:>5}{t.rate(t.direct):>9.1%}"
+                    f"{t.rate(t.near):>8.1%}{t.rate(t.top1):>8.1%}{t.rate(t.wrong):>8.1%}"
+                )
+    rows.append(
+        "card ok: a card for the right entry; card/3: right as the card or among the first "
+        "three choices; first: right entry shown first; wrong: a card for a wrong entry "
+        "(off-topic: any card); no card: off-topic queries answered with no card."
+    )
+    return "\n".join(rows)
+
+
 def format_table(engine: Report, baseline: Report) -> str:
     """One row per kind: engine top-1, direct and wrong rates next to the baseline's."""
     header = (
@@ -148,7 +209,7 @@ def format_table(engine: Report, baseline: Report) -> str:
         f"   {'naive top-1':>11}{'naive wrong':>12}"
     )
     rows = [header, "-" * len(header)]
-    kinds = sorted(engine.by_kind, key=lambda k: (k == "off-topic", k))
+    kinds = sorted(engine.by_kind, key=lambda k: (k in OFF_TOPIC_KINDS, k))
     for kind in kinds:
         rows.append(_row(kind, engine.by_kind[kind], baseline.by_kind.get(kind, Tally())))
     rows.append("-" * len(header))

@@ -22,6 +22,7 @@ Strategy = Literal[
     "prefix",
     "fuzzy",
     "description",
+    "semantic",
 ]
 
 

@@ -1,0 +1,85 @@
+""" "Asked as": how people describe an entry without its name, curated in `asked-as/*.toml`.
+
+Each file maps entry ids to phrasings: `["kv-cache"]` then `asked_as = ["...", ...]`. They are
+content like definitions (the search uses them to find a card from a description) and are checked
+the same way: an unknown id or a malformed list is an error naming the file and the id.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.glossary.models import Entry
+from bot.glossary.problems import Problem
+
+FOLDER = "asked-as"
+MAX_PHRASINGS = 40
+MAX_PHRASING_CHARS = 300
+
+
+def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> dict[str, list[str]]:
+    """Phrasings per entry id from every data folder's `asked-as/` (files in name order)."""
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        folder = path / FOLDER
+        if not folder.is_dir():
+            continue
+        for file in sorted(folder.glob("*.toml")):
+            _read_file(file, found, problems)
+    return found
+
+
+def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem]) -> None:
+    where = f"{FOLDER}/{file.name}"
+    try:
+        data = tomllib.loads(file.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        problems.append(Problem("error", where, f"cannot read the file: {exc}"))
+        return
+    for entry_id, table in data.items():
+        phrasings = table.get("asked_as") if isinstance(table, dict) else None
+        if (
+            not isinstance(table, dict)
+            or set(table) != {"asked_as"}
+            or not isinstance(phrasings, list)
+            or not all(isinstance(p, str) and p.strip() for p in phrasings)
+        ):
+            problems.append(
+                Problem("error", where, "expected asked_as = [non-empty strings] only", entry_id)
+            )
+            continue
+        for phrasing in phrasings:
+            if len(phrasing) > MAX_PHRASING_CHARS:
+                problems.append(
+                    Problem(
+                        "error",
+                        where,
+                        f"a phrasing longer than {MAX_PHRASING_CHARS} characters",
+                        entry_id,
+                    )
+                )
+        kept = found.setdefault(entry_id, [])
+        kept.extend(p.strip() for p in phrasings if p.strip() not in kept)
+
+
+def apply_asked_as(
+    entries: list[Entry], asked_as: dict[str, list[str]], problems: list[Problem]
+) -> list[Entry]:
+    """Entries with their phrasings; an id that names no entry is an error."""
+    ids = {e.id for e in entries}
+    for entry_id in asked_as:
+        if entry_id not in ids:
+            problems.append(Problem("error", FOLDER, f"names no entry: {entry_id!r}", entry_id))
+    out = []
+    for entry in entries:
+        phrasings = asked_as.get(entry.id)
+        if phrasings:
+            if len(phrasings) > MAX_PHRASINGS:
+                problems.append(
+                    Problem("error", FOLDER, f"more than {MAX_PHRASINGS} phrasings", entry.id)
+                )
+            entry = entry.model_copy(update={"asked_as": tuple(phrasings[:MAX_PHRASINGS])})
+        out.append(entry)
+    return out

@@ -1,0 +1,93 @@
+"""The semantic stage: which entries a query means, by sentence embeddings (numpy only).
+
+Entries are embedded at load (cached on disk by content hash); a query is embedded at search time
+and compared with every entry vector by cosine similarity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from bot.glossary.models import Entry
+from bot.search.semantic.vectors import TextEncoder, Vectors, default_cache_dir, embed_entries
+
+__all__ = ["SemanticIndex", "default_cache_dir"]
+
+# From this many vectors a scan first compares in a reduced space (principal components of the
+# entry vectors), then exactly on the best rows: 100k full vectors are 150 MB to stream per query.
+PREFILTER_ROWS = 20_000
+PREFILTER_DIMENSIONS = 64
+PREFILTER_KEPT = 1_000
+
+
+class SemanticIndex:
+    """Entry vectors (several rows per entry) and the encoder for queries. Immutable."""
+
+    def __init__(
+        self, vectors: Vectors, owners: npt.NDArray[np.int32], encoder: TextEncoder, embedded: int
+    ) -> None:
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.owners = owners
+        self.encoder = encoder
+        self.embedded = embedded  # texts embedded at build (not found in the cache)
+        self._basis: Vectors | None = None
+        self._reduced: Vectors | None = None
+        if len(self.vectors) >= PREFILTER_ROWS:
+            self._basis = _principal_axes(self.vectors, PREFILTER_DIMENSIONS)
+            self._reduced = np.ascontiguousarray(self.vectors @ self._basis)
+
+    @classmethod
+    def build(
+        cls,
+        entries: Sequence[Entry],
+        encoder: TextEncoder | None = None,
+        cache_dir: Path | None = None,
+    ) -> SemanticIndex:
+        if encoder is None:
+            from bot.search.semantic.encoder import shared_encoder
+
+            encoder = shared_encoder()
+            encoder.warm_in_background()
+        vectors, owners, embedded = embed_entries(entries, encoder, cache_dir)
+        return cls(vectors, owners, encoder, embedded)
+
+    def similar(self, text: str, limit: int) -> list[tuple[int, float]]:
+        """The `limit` entries most similar to `text`, best first, as (position, cosine)."""
+        if not len(self.vectors):
+            return []
+        return self.similar_to(self.encoder.encode_query(text), limit)
+
+    def similar_to(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
+        rows = min(len(self.vectors), 4 * limit + 8)  # an entry has a few rows: enough for `limit`
+        if self._basis is not None and self._reduced is not None:
+            coarse = self._reduced @ (query @ self._basis)
+            kept = np.argpartition(-coarse, PREFILTER_KEPT - 1)[:PREFILTER_KEPT]
+            exact = self.vectors[kept] @ query
+            order = np.argsort(-exact, kind="stable")[:rows]
+            top, scores = kept[order], exact[order]
+        else:
+            every = self.vectors @ query
+            top = np.argpartition(-every, rows - 1)[:rows]
+            top = top[np.argsort(-every[top], kind="stable")]
+            scores = every[top]
+        best: dict[int, float] = {}
+        for row, score in zip(top.tolist(), scores.tolist(), strict=True):
+            owner = int(self.owners[row])
+            if owner not in best:
+                best[owner] = float(score)
+                if len(best) == limit:
+                    break
+        return list(best.items())
+
+
+def _principal_axes(vectors: Vectors, count: int) -> Vectors:
+    """The `count` directions along which the vectors vary most (from a sample of them)."""
+    step = max(1, len(vectors) // 20_000)
+    sample = vectors[::step]
+    _, _, axes = np.linalg.svd(sample - sample.mean(axis=0), full_matrices=False)
+    basis: Vectors = np.ascontiguousarray(axes[:count].T, dtype=np.float32)
+    return basis

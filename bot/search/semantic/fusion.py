@@ -1,0 +1,91 @@
+"""Fusing the semantic stage with the lexical pool, on the lexical stages' score scale.
+
+A cosine similarity becomes a score through one linear map (`semantic_score`), set on the
+calibration slice so that a semantic score means what a lexical one does: at `MATCH_SCORE` and
+`MATCH_MARGIN` a card is as rarely wrong whichever stage found it, so the one decision table in
+`ranking` serves both. Agreement is evidence: an entry both stages rank gets `AGREEMENT_BONUS`
+over the better of its two scores; a weak lexical lead (a description or a name inside a
+sentence) that the meaning does not support at all loses `DISAGREEMENT_PENALTY`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, Candidate, Pool
+
+SEMANTIC_CANDIDATES = 10
+# Meaning alone makes a card only from this cosine up (set on the calibration slice); below it,
+# or without the lexical stages' agreement, it makes choices.
+CARD_COSINE = 0.75
+# ... or from this cosine with this lead over the second entry.
+LEAD_COSINE = 0.5
+CARD_LEAD = 0.2
+# score = PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE), at most MAX_SCORE: a semantic lead
+# of `MATCH_MARGIN` / SLOPE in cosine is a clear lead.
+PIVOT_COSINE = 0.5
+PIVOT_SCORE = 78.0
+SLOPE = 60.0
+MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would erase leads
+AGREEMENT_BONUS = 10.0
+# A name inside the sentence, or a description scoring at least this, for the bonus ...
+AGREEMENT_FLOOR = 86.0
+AGREEMENT_COSINE = 0.5  # ... and the cosine at least this
+DISAGREEMENT_PENALTY = 8.0
+MIN_WORDS = 3  # two words are a name, typed or mistyped; a description takes three (dev)
+NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
+WEAK_LEXICAL = frozenset({"description", "match-term"})
+# A description the meaning does not support loses; a name in the sentence keeps its offer.
+PENALIZED = frozenset({"description"})
+
+
+def semantic_score(cosine: float) -> float:
+    return min(MAX_SCORE, PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE))
+
+
+def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
+    """Fold the semantic stage's best entries (position, cosine), best first, into `pool`."""
+    ranked = pool.ranked()
+    lexical_best = ranked[0][0] if ranked else None
+    lead = similar[0][1] - similar[1][1] if len(similar) > 1 else similar[0][1] if similar else 0.0
+    semantic = {
+        entry: semantic_score(cosine)
+        if cosine >= CARD_COSINE or (rank == 0 and cosine >= LEAD_COSINE and lead >= CARD_LEAD)
+        else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
+        for rank, (entry, cosine) in enumerate(similar)
+    }
+    for entry, lexical in list(pool.by_entry.items()):
+        if entry not in semantic and lexical.strategy in PENALIZED:
+            pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
+    for rank, (entry, score) in enumerate(semantic.items()):
+        found = pool.by_entry.get(entry)
+        if found is None:
+            pool.by_entry[entry] = Candidate(score, "semantic")
+            continue
+        # Both stages' first choice: two kinds of evidence for one entry.
+        agree = (
+            rank == 0
+            and entry == lexical_best
+            and found.strategy in WEAK_LEXICAL
+            and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
+            and similar[0][1] >= AGREEMENT_COSINE
+        )
+        if agree:
+            score = max(score, semantic_score(similar[0][1]))  # agreement lifts the cap
+        if found.strategy not in WEAK_LEXICAL and not agree:
+            score = min(score, found.score)  # a name's own score stands; meaning does not sway it
+        best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
+        strategy = "semantic" if score > found.score else found.strategy
+        pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
+
+
+def wants_meaning(pool: Pool, words: int) -> bool:
+    """Is the meaning worth computing? Not for a word or two (a name, typed or mistyped: an
+    embedding says little about it), nor when a name nearly typed out already leads."""
+    if words < MIN_WORDS:
+        return False
+    ranked = pool.ranked()
+    if not ranked:
+        return True
+    top = ranked[0][1]
+    return top.strategy in WEAK_LEXICAL or top.score < NEAR_NAME

@@ -1,0 +1,133 @@
+"""Entry vectors for the semantic stage, and the disk cache that spares re-embedding them.
+
+Each entry is embedded as one text (title, summary, definition) plus one vector per "asked as"
+phrasing (how people describe it without its name); an entry's similarity to a query is the best
+over its vectors. The cache is keyed by the hash of the model and of each text, so an unchanged
+glossary starts without embedding anything and a changed entry re-embeds only its own texts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from bot.glossary.models import Entry
+
+log = logging.getLogger(__name__)
+
+CACHE_ENV = "GLOSSARY_CACHE_DIR"
+CACHE_FILE = "entry-vectors.npz"
+# The bundled glossary's vectors as shipped (tools/seed_vectors.py): a first start of a fresh
+# install embeds only what changed since they were made, not the whole glossary.
+SEED_DIR = Path(__file__).resolve().parent / "model"
+KEY_BYTES = 16
+MIN_KEPT = 50_000  # cached vectors kept beyond the current glossary's
+Vectors = npt.NDArray[np.float32]
+
+
+class TextEncoder(Protocol):
+    @property
+    def fingerprint(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    def encode(self, texts: Sequence[str]) -> Vectors: ...
+
+    def encode_query(self, text: str) -> Vectors: ...
+
+
+def default_cache_dir() -> Path:
+    """$GLOSSARY_CACHE_DIR, else $XDG_CACHE_HOME/glossary-bot, else ~/.cache/glossary-bot."""
+    chosen = os.environ.get(CACHE_ENV, "").strip()
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(base) if base else Path.home() / ".cache") / "glossary-bot"
+
+
+def entry_texts(entry: Entry) -> list[str]:
+    """The texts embedded for one entry: its description first, then each asked-as phrasing."""
+    description = " ".join(
+        t for t in (f"{entry.display_title}.", entry.summary, entry.definition) if t
+    )
+    return [description, *entry.asked_as]
+
+
+def embed_entries(
+    entries: Sequence[Entry], encoder: TextEncoder, cache_dir: Path | None
+) -> tuple[Vectors, npt.NDArray[np.int32], int]:
+    """Vectors of every entry's texts (rows), the entry position of each row, and how many
+    texts had to be embedded (0 when the cache held them all)."""
+    texts: list[str] = []
+    owners: list[int] = []
+    for position, entry in enumerate(entries):
+        for text in entry_texts(entry):
+            texts.append(text)
+            owners.append(position)
+    keys = [text_key(encoder.fingerprint, t) for t in texts]
+    cached = {**_read_cache(SEED_DIR), **(_read_cache(cache_dir) if cache_dir else {})}
+    missing = [i for i, k in enumerate(keys) if k not in cached]
+    vectors = np.zeros((len(texts), encoder.dimensions), dtype=np.float32)
+    for i, key in enumerate(keys):
+        if key in cached:
+            vectors[i] = cached[key]
+    if missing:
+        # Rounded as the cache stores them: a first start answers as every later one will.
+        fresh = encoder.encode([texts[i] for i in missing]).astype(np.float16)
+        vectors[missing] = fresh
+        if cache_dir:
+            current = {k: vectors[i] for i, k in enumerate(keys)}
+            kept = max(2 * len(current), MIN_KEPT)  # other glossaries may share the folder
+            older = [(k, v) for k, v in cached.items() if k not in current]
+            _write_cache(cache_dir, {**current, **dict(older[: kept - len(current)])})
+    return vectors, np.asarray(owners, dtype=np.int32), len(missing)
+
+
+def text_key(fingerprint: str, text: str) -> bytes:
+    """The cache key of one text's vector: the model's and the text's hash."""
+    return hashlib.sha256(fingerprint.encode() + text.encode("utf-8")).digest()[:KEY_BYTES]
+
+
+def write_vectors(folder: Path, vectors: dict[bytes, Vectors]) -> None:
+    """Vectors by key, in the cache's format (tools/seed_vectors.py ships one)."""
+    _write_cache(folder, vectors)
+
+
+def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
+    path = cache_dir / CACHE_FILE
+    if not path.is_file():
+        return {}
+    try:
+        with np.load(path) as data:
+            keys, vectors = data["keys"], data["vectors"].astype(np.float32)
+        if keys.ndim != 2 or keys.shape[1] != KEY_BYTES or len(keys) != len(vectors):
+            raise ValueError("not this version's layout")
+    except (OSError, ValueError, KeyError) as exc:
+        log.warning("ignoring the unreadable embedding cache %s (%s): re-embedding", path, exc)
+        return {}
+    return {k.tobytes(): v for k, v in zip(keys, vectors, strict=True)}
+
+
+def _write_cache(cache_dir: Path, cached: dict[bytes, Vectors]) -> None:
+    """Written to a temporary file and renamed, so a reader never sees half a cache."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        # Raw bytes, not numpy's "S16": that would drop a key's trailing zero bytes.
+        keys = np.frombuffer(b"".join(cached), dtype=np.uint8).reshape(len(cached), KEY_BYTES)
+        vectors = np.stack(list(cached.values())).astype(np.float16)
+        with tempfile.NamedTemporaryFile(dir=cache_dir, suffix=".npz", delete=False) as handle:
+            np.savez(handle, keys=keys, vectors=vectors)
+        Path(handle.name).replace(cache_dir / CACHE_FILE)
+    except OSError as exc:
+        log.warning(
+            "cannot write the embedding cache in %s (%s): set %s", cache_dir, exc, CACHE_ENV
+        )
