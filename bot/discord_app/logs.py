@@ -77,6 +77,10 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line: time (UTC, ISO 8601), level, logger, message, the interaction's
     guild, command and error id when there is one, and the traceback as `exception`."""
 
+    def __init__(self, label: str = "") -> None:
+        super().__init__()
+        self.label = label
+
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
@@ -84,6 +88,8 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        if self.label:
+            line["shards"] = self.label
         for key in CONTEXT_FIELDS:
             value = getattr(record, key, None)
             if value is not None:
@@ -98,8 +104,9 @@ class JsonFormatter(logging.Formatter):
 class TextFormatter(logging.Formatter):
     """The readable default; the interaction's fields follow the message in brackets."""
 
-    def __init__(self) -> None:
-        super().__init__(TEXT_FORMAT, "%Y-%m-%d %H:%M:%S")
+    def __init__(self, label: str = "") -> None:
+        prefix = f"[{label}] " if label else ""  # which shards this process runs, if some
+        super().__init__(TEXT_FORMAT.replace("%(name)s", prefix + "%(name)s"), "%Y-%m-%d %H:%M:%S")
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         text = super().formatMessage(record)
@@ -112,9 +119,11 @@ def configure_logging(
     secrets: list[str],
     log_format: Literal["text", "json"] = "text",
     stream: TextIO | None = None,
+    label: str = "",
 ) -> None:
+    """`label` names which shards this process runs (text: a prefix; JSON: a `shards` field)."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
+    handler.setFormatter(JsonFormatter(label) if log_format == "json" else TextFormatter(label))
     # On the handler, not a logger: they cover every logger's records, discord.py's included.
     handler.addFilter(RedactSecrets(secrets))
     handler.addFilter(AddContext())

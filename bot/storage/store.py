@@ -527,6 +527,17 @@ class Store:
 
         return await self._backend.write(add_all, on_commit=forget_pending)
 
+    @property
+    def shared(self) -> bool:
+        """Other processes may use this database too (PostgreSQL): one bot over several."""
+        return self._backend.shared
+
+    def identify_slot(self, bucket: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold IDENTIFY bucket `bucket` for the whole bot while the block runs: every process
+        sharing this database waits for it (`shared` databases only). Raises `StorageError` when
+        the database cannot be reached."""
+        return self._backend.identify_slot(bucket)
+
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""
         try:
