@@ -8,6 +8,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from bot.aliases import AliasRejected, check_alias
+from bot.glossary import Glossary
+from bot.search.index import SearchIndex
 from tests.discord_app.helpers import define, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
@@ -110,3 +117,40 @@ async def test_an_alias_of_only_combining_marks_is_refused(scene: Scene, tmp_pat
             answer = await add(fake, scene.moderator, alias, "rag", scene.channel)
             assert answer.startswith("Added"), (alias, answer)
     assert len(stored_aliases(scene.db_path)) == 3
+
+
+# Words search peels off or folds (openers, closers, plurals, case) and ways to join them.
+WORDS = ["zorb", "zorbs", "blix", "blixes", "quy", "quies", "the", "a", "what", "is", "define"]
+WORDS += ["meaning", "of", "in", "ml", "please", "mean", "does", "what's", "Zorb", "ZORB", "'"]
+ALIAS = st.lists(
+    st.tuples(st.sampled_from(WORDS), st.sampled_from([" ", "-", "", "'", "_"])),
+    min_size=1,
+    max_size=4,
+).map(lambda parts: "".join(w + sep for w, sep in parts).strip())
+
+
+@pytest.fixture(scope="module")
+def index(glossary: Glossary) -> SearchIndex:
+    return SearchIndex.build(glossary)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(first=ALIAS, second=ALIAS)
+@example(first="the zorb", second="zorb")
+@example(first="a -'quies", second="quies")
+@example(first="a blixes", second="blixes-_")
+@example(first="'_what-ofzorb", second="of Zorb _")
+def test_two_aliases_the_rules_accept_leave_each_others_search_alone(
+    index: SearchIndex, first: str, second: str
+) -> None:
+    try:
+        first_key, first_text = check_alias(first, "kv-cache", index)
+        second_key, second_text = check_alias(second, "rag", index, {first_key: "kv-cache"})
+    except AliasRejected:
+        return
+    alone = index.search(first_text, {first_key: "kv-cache"}).entry
+    both = {first_key: "kv-cache", second_key: "rag"}
+    assert index.search(first_text, both).entry == alone
+    found = index.search(second_text, both).entry
+    assert found is not None
+    assert found.id == "rag"
