@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from bot.search.index import SearchIndex
 from bot.search.server_aliases import NO_ALIASES, ServerAliases
@@ -65,7 +65,7 @@ class AliasCache:
         if store is None or scope == DM_SCOPE:
             return NO_ALIASES
         cached = self._servers.get(scope)
-        if cached is not None and cached.version == self._version and cached.index is self._index():
+        if self._fresh(cached):
             return cached.aliases
         loading = self._loading.get(scope)
         if loading is None:
@@ -97,9 +97,13 @@ class AliasCache:
         if store is None or scope == DM_SCOPE:
             return NO_ALIASES
         cached = self._servers.get(scope)
-        if cached is not None and cached.version == self._version and cached.index is self._index():
-            return cached.aliases
-        return (await self._load(store, scope)).aliases
+        return cached.aliases if self._fresh(cached) else (await self._load(store, scope)).aliases
+
+    def _fresh(self, cached: _Cached | None) -> TypeGuard[_Cached]:
+        """Read at the newest alias version seen, and compiled against the index serving now."""
+        return (
+            cached is not None and cached.version == self._version and cached.index is self._index()
+        )
 
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
