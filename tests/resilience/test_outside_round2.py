@@ -6,6 +6,8 @@ aliases of nothing but combining marks."""
 from __future__ import annotations
 
 import asyncio
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +17,11 @@ from hypothesis import strategies as st
 from bot.aliases import AliasRejected, check_alias
 from bot.glossary import Glossary
 from bot.search.index import SearchIndex
+from bot.storage import AliasImport, Store
 from tests.discord_app.helpers import define, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
-from .botproc import BotProcess
+from .botproc import ROOT, BotProcess
 from .conftest import Scene
 from .helpers import stored_aliases
 
@@ -154,3 +157,46 @@ def test_two_aliases_the_rules_accept_leave_each_others_search_alone(
     found = index.search(second_text, both).entry
     assert found is not None
     assert found.id == "rag"
+
+
+async def test_an_import_refuses_what_clashes_with_stored_aliases_or_earlier_lines(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "bot.db"
+    store = await Store.open(db, flush_interval=None)
+    try:
+        await store.import_aliases([AliasImport(1, "zorb lax", "zorb lax", "kv-cache")])
+    finally:
+        await store.close()
+    file = tmp_path / "aliases.json"
+    file.write_text(
+        json.dumps(
+            [
+                {"guild_id": 1, "alias": "zorblax", "entry_id": "rag"},  # the stored one
+                {"guild_id": 1, "alias": "quux frob", "entry_id": "rag"},
+                {"guild_id": 1, "alias": "quuxfrob", "entry_id": "kv-cache"},  # the line above
+                {"guild_id": 1, "alias": "the blorp", "entry_id": "rag"},
+                {"guild_id": 1, "alias": "blorp", "entry_id": "kv-cache"},  # inside the above
+                {"guild_id": 2, "alias": "zorblax", "entry_id": "rag"},  # another server
+            ]
+        )
+    )
+    importer = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "bot.cli", "aliases", "import", str(file), "--db", str(db)),
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await importer.communicate()
+    assert importer.returncode == 1, (out, err)
+    refused = [line.split(":")[0] for line in err.decode().splitlines()]
+    assert refused == ["item 1", "item 3", "item 5"], err.decode()
+    assert "Traceback" not in err.decode()
+    assert [(scope, key) for scope, key, _ in stored_aliases(db)] == [
+        (1, "quux frob"),
+        (1, "the blorp"),
+        (1, "zorb lax"),
+        (2, "zorblax"),
+    ]
