@@ -6,8 +6,6 @@ aliases of nothing but combining marks."""
 from __future__ import annotations
 
 import asyncio
-import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from bot.storage import AliasImport, Store
 from tests.discord_app.helpers import define, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
-from .botproc import ROOT, BotProcess
+from .botproc import BotProcess, import_aliases
 from .conftest import Scene
 from .helpers import stored_aliases
 
@@ -168,32 +166,19 @@ async def test_an_import_refuses_what_clashes_with_stored_aliases_or_earlier_lin
         await store.import_aliases([AliasImport(1, "zorb lax", "zorb lax", "kv-cache")])
     finally:
         await store.close()
-    file = tmp_path / "aliases.json"
-    file.write_text(
-        json.dumps(
-            [
-                {"guild_id": 1, "alias": "zorblax", "entry_id": "rag"},  # the stored one
-                {"guild_id": 1, "alias": "quux frob", "entry_id": "rag"},
-                {"guild_id": 1, "alias": "quuxfrob", "entry_id": "kv-cache"},  # the line above
-                {"guild_id": 1, "alias": "the blorp", "entry_id": "rag"},
-                {"guild_id": 1, "alias": "blorp", "entry_id": "kv-cache"},  # inside the above
-                {"guild_id": 2, "alias": "zorblax", "entry_id": "rag"},  # another server
-            ]
-        )
-    )
-    importer = await asyncio.create_subprocess_exec(
-        sys.executable,
-        *("-m", "bot.cli", "aliases", "import", str(file), "--db", str(db)),
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await importer.communicate()
-    assert importer.returncode == 1, (out, err)
-    refused = [line.split(":")[0] for line in err.decode().splitlines()]
-    assert refused == ["item 1", "item 3", "item 5"], err.decode()
-    assert "Traceback" not in err.decode()
+    document = [
+        {"guild_id": 1, "alias": "zorblax", "entry_id": "rag"},  # the stored one
+        {"guild_id": 1, "alias": "quux frob", "entry_id": "rag"},
+        {"guild_id": 1, "alias": "quuxfrob", "entry_id": "kv-cache"},  # the line above
+        {"guild_id": 1, "alias": "the blorp", "entry_id": "rag"},
+        {"guild_id": 1, "alias": "blorp", "entry_id": "kv-cache"},  # inside the above
+        {"guild_id": 2, "alias": "zorblax", "entry_id": "rag"},  # another server
+    ]
+    status, out, err = await import_aliases(document, db, tmp_path)
+    assert status == 1, (out, err)
+    refused = [line.split(":")[0] for line in err.splitlines()]
+    assert refused == ["item 1", "item 3", "item 5"], err
+    assert "Traceback" not in err
     assert [(scope, key) for scope, key, _ in stored_aliases(db)] == [
         (1, "quux frob"),
         (1, "the blorp"),
