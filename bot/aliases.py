@@ -63,7 +63,7 @@ def check_alias(
         )
     aliases = index.server_aliases(server)
     for held in sorted(search_keys(key)):
-        alias = aliases.get(held)
+        alias = aliases.claims.get(held)
         other = index.entries[alias.entry] if alias is not None else entry
         if alias is not None and other.id != entry_id:
             same = "" if alias.text == key else f" (as “{alias.text}”: search reads them alike)"

@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from bot.search.index import SearchIndex
 from bot.search.server_aliases import NO_ALIASES, ServerAliases
@@ -52,6 +52,7 @@ class AliasCache:
         self._version = 0  # the newest alias version seen
         self._servers: dict[int, _Cached] = {}
         self._loading: dict[int, asyncio.Future[_Cached]] = {}
+        self._changes: dict[int, asyncio.Lock] = {}
 
     def knows(self, scope: int) -> bool:
         """Are this server's aliases at hand (if perhaps stale), so asking costs no wait?"""
@@ -64,7 +65,7 @@ class AliasCache:
         if store is None or scope == DM_SCOPE:
             return NO_ALIASES
         cached = self._servers.get(scope)
-        if cached is not None and cached.version == self._version and cached.index is self._index():
+        if self._fresh(cached):
             return cached.aliases
         loading = self._loading.get(scope)
         if loading is None:
@@ -82,20 +83,48 @@ class AliasCache:
             # The aliases last read, meanwhile (compiled here if the glossary was reloaded).
             return self._index().server_aliases(cached.aliases)
 
+    def changes(self, scope: int) -> asyncio.Lock:
+        """Held while one alias change of this server is checked and written: the next change
+        is checked against it (two moderators at once could each add one half of a clash)."""
+        return self._changes.setdefault(scope, asyncio.Lock())
+
+    async def current(self, scope: int) -> ServerAliases:
+        """This server's aliases as the database has them now, for checking a change against
+        (as of the last version check, and after every change this bot made). A read, if one
+        is needed, waits as long as the database takes, like the write that follows;
+        StorageError if the database fails."""
+        store = self._store()
+        if store is None or scope == DM_SCOPE:
+            return NO_ALIASES
+        cached = self._servers.get(scope)
+        return cached.aliases if self._fresh(cached) else (await self._load(store, scope)).aliases
+
+    def _fresh(self, cached: _Cached | None) -> TypeGuard[_Cached]:
+        """Read at the newest alias version seen, and compiled against the index serving now."""
+        return (
+            cached is not None and cached.version == self._version and cached.index is self._index()
+        )
+
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
         self._servers.pop(scope, None)
 
     async def reload(self, scope: int) -> None:
-        """Read this server's aliases again now (after this bot changed them)."""
+        """Read this server's aliases again now (after this bot changed them), waiting for the
+        read: the next change of this server is checked against what it finds."""
         try:
             self._version = max(self._version, await self._check())
         except Exception:
             log.debug("could not read the alias version", exc_info=True)
-        cached = self._servers.get(scope)
-        if cached is not None:
-            cached.version = -1
-        await self.get(scope)
+        store = self._store()
+        if store is None:
+            return
+        try:
+            # A read of its own: one already under way may have begun before the change.
+            await self._load(store, scope)
+        except Exception:
+            log.debug("could not read the aliases of %s again", scope, exc_info=True)
+            self.forget(scope)
 
     async def watch(self) -> None:
         """Read the alias version once per interval, for as long as the bot runs."""

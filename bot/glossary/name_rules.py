@@ -32,6 +32,9 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
     text = unicodedata.normalize("NFKC", text)
     if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS for ch in text):
         return f"{subject} cannot contain control or invisible characters."
+    if text.strip() and all(ch.isspace() or unicodedata.category(ch)[0] == "M" for ch in text):
+        # Accents with no letter under them float over the text around them, or show nothing.
+        return f"{subject} needs a letter, digit or symbol, not accents alone."
     if any(ch.isspace() and ch != " " for ch in text):
         return f"{subject} cannot contain line breaks or tabs."
     if _MENTION.search(text):

@@ -27,7 +27,15 @@ class ServerAlias:
 class ServerAliases:
     """Immutable once built; aliases to entries the index does not have are left out."""
 
-    __slots__ = ("_sorted", "_sorted_keys", "by_key", "first_words", "positions", "source")
+    __slots__ = (
+        "_sorted",
+        "_sorted_keys",
+        "by_key",
+        "claims",
+        "first_words",
+        "positions",
+        "source",
+    )
 
     def __init__(self, aliases: Mapping[str, str], positions: Mapping[str, int]) -> None:
         self.source = dict(aliases)  # normalised alias -> entry id, as read from the store
@@ -42,6 +50,12 @@ class ServerAliases:
         self._sorted = sorted(compiled, key=lambda a: a.key)
         self._sorted_keys = [a.key for a in self._sorted]
         self.first_words = frozenset(compact(a.text.partition(" ")[0]) for a in compiled)
+        # Every key a search for an alias tries (its own first) -> that alias: a new alias must
+        # claim none of them, or searching for the old one would find the new one too.
+        self.claims: dict[str, ServerAlias] = {a.key: a for a in self._sorted}
+        for held in self._sorted:
+            for key in sorted(_keys_of_normalized(held.text)):
+                self.claims.setdefault(key, held)
 
     def get(self, key: str) -> ServerAlias | None:
         at = bisect.bisect_left(self._sorted_keys, key)
@@ -70,7 +84,15 @@ def search_keys(text: str) -> set[str]:
     """Every key a search for `text` tries against names and aliases: its compact form, that
     of its core ("what is X" -> X), and the other number of each ("kv caches" -> "kvcache").
     Two aliases that share one of these are the same alias to search."""
-    normalized = normalize(text)
-    firsts = {compact(normalized), compact(query_core(normalized)) if normalized else ""}
+    return _keys_of_normalized(normalize(text))
+
+
+def _keys_of_normalized(normalized: str) -> set[str]:
+    """`search_keys` of text already normalised (compacting it is then just squeezing)."""
+    firsts = {_squeeze(normalized), _squeeze(query_core(normalized)) if normalized else ""}
     keys = {k for k in firsts if k}
     return keys | {form for key in keys for form in plural_variants(key)}
+
+
+def _squeeze(normalized: str) -> str:
+    return normalized.replace(" ", "").replace("'", "")

@@ -24,7 +24,7 @@ from bot.settings import Settings
 from .backend import without_password
 from .backup import backup_database
 from .errors import StorageError
-from .models import AddAliasStatus, AliasImport, Stats
+from .models import AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .store import Store
 
@@ -186,34 +186,45 @@ def run_import(args: argparse.Namespace) -> int:
     if not isinstance(document, list):
         return _fail(f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects")
 
-    wanted: list[_Wanted] = []
-    failed = 0
+    parsed: list[tuple[int, tuple[int, str, str]]] = []
+    refusals: dict[int, str] = {}  # item -> why, printed in the file's order
     progress = Progress("import: checking aliases", len(document), quiet=args.quiet)
     for position, entry in enumerate(document, start=1):
         progress.update(position)
         try:
-            scope, text, entry_id = _parse_item(entry)
-            key = validate_alias(text, entry_id, scope)
+            parsed.append((position, _parse_item(entry)))
         except ValueError as exc:
-            progress.message(f"item {position}: {exc}")
-            failed += 1
-            continue
-        wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
-    progress.close()
+            refusals[position] = str(exc)
+    wanted: list[_Wanted] = []
 
+    async def check_and_import(store: Store) -> list[AddAliasResult]:
+        # Each alias is checked against its server's stored aliases and the file's earlier
+        # lines, as /alias add checks it against the server's aliases.
+        servers: dict[int, dict[str, str]] = {}
+        for position, (scope, text, entry_id) in parsed:
+            if scope not in servers:
+                servers[scope] = await store.aliases(scope)
+            try:
+                key = validate_alias(text, entry_id, scope, servers[scope])
+            except ValueError as exc:
+                refusals[position] = str(exc)
+                continue
+            servers[scope].setdefault(key, entry_id)
+            wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
+        return await store.import_aliases([w.item for w in wanted])
+
+    progress.close()
     try:
-        items = [w.item for w in wanted]
-        with Progress(f"import: writing {len(items):,} aliases", quiet=args.quiet) as writing:
+        with Progress(f"import: writing {len(parsed):,} aliases", quiet=args.quiet) as writing:
             writing.update(0)
             results = (
-                _on_store(
-                    database_location(args), lambda store: store.import_aliases(items), migrate=True
-                )
-                if wanted
-                else []
+                _on_store(database_location(args), check_and_import, migrate=True) if parsed else []
             )
     except StorageError as exc:
         return _fail(str(exc))
+    for position in sorted(refusals):
+        print(f"item {position}: {refusals[position]}", file=sys.stderr)
+    failed = len(refusals)
     outcomes = [
         (w, r.status, r.alias.entry_id if r.alias else None)
         for w, r in zip(wanted, results, strict=True)

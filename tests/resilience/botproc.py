@@ -8,6 +8,7 @@ log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are rea
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -221,3 +222,20 @@ async def glossary_bot(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[i
     output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
     assert command.returncode is not None
     return command.returncode, output.decode()
+
+
+async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[int, str, str]:
+    """`glossary-bot aliases import` of ``document`` (as JSON) in a process of its own, as an
+    operator runs it beside the bot: (exit status, stdout, stderr)."""
+    file = cwd / "aliases-to-import.json"
+    file.write_text(json.dumps(document), encoding="utf-8")
+    importer = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bot.cli", "aliases", "import", str(file), "--db", str(db_path)),
+        cwd=cwd,
+        env={"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await importer.communicate()
+    assert importer.returncode is not None
+    return importer.returncode, out.decode(), err.decode()

@@ -4,15 +4,13 @@ not slow any other server down, and aliases changed by another process answer wi
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sys
 from pathlib import Path
 
 from bot.storage import ALIAS_CAP, AliasImport, Store
 from tests.discord_app.helpers import define, define_until_card, embed_of
 
-from .botproc import ROOT, BotProcess
+from .botproc import BotProcess, import_aliases
 from .conftest import Scene
 
 DEADLINE = 3.0  # Discord's: an interaction not acknowledged by then has failed
@@ -76,25 +74,8 @@ async def test_aliases_imported_by_another_process_answer_within_two_seconds(
     async with BotProcess(fake, db, cwd=tmp_path, COOLDOWN_USES="1000"):
         _, before = await define(fake, scene.alice, "zorb lax", scene.channel)
         assert before["content"].startswith("No entry for “zorb lax”")
-        imports = tmp_path / "aliases.json"
-        imports.write_text(
-            json.dumps([{"guild_id": scene.guild.id, "alias": "zorb lax", "entry_id": "rag"}])
-        )
-        importer = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot.cli",
-            "aliases",
-            "import",
-            str(imports),
-            "--db",
-            str(db),
-            cwd=tmp_path,
-            env={"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"},
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await importer.communicate()
-        assert importer.returncode == 0, (out, err)
+        document = [{"guild_id": scene.guild.id, "alias": "zorb lax", "entry_id": "rag"}]
+        status, out, err = await import_aliases(document, db, tmp_path)
+        assert status == 0, (out, err)
         card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel, within=2.0)
         assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"

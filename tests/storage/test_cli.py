@@ -104,8 +104,8 @@ def write_json(path: Path, document: object) -> str:
 def test_import_reports_each_conflict_and_fails(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A stored alias that search does not otherwise read as any name: a clash with it can only
-    # be found by the store, not by the alias rules.
+    # A stored alias that search does not otherwise read as any name: the alias rules check an
+    # import against the server's stored aliases, as /alias add does, and name its entry.
     first = write_json(
         tmp_path / "first.json", [{"guild_id": 1, "alias": "zorblax", "entry_id": "kv-cache"}]
     )
@@ -124,7 +124,7 @@ def test_import_reports_each_conflict_and_fails(
     assert run(["aliases", "import", file, "--db", str(db)]) == 1
     captured = capsys.readouterr()
     assert "added 2, already present 1, refused 2" in captured.out
-    assert "item 3 (guild 1, alias 'zorblax'): already names 'kv-cache'" in captured.err
+    assert "item 3: “zorblax” is already this server's alias for **KV Cache**" in captured.err
     assert "item 4: guild_id must be a non-negative integer" in captured.err
     rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
     assert rows == [

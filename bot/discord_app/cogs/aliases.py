@@ -59,21 +59,28 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
             interaction, f"I could not find the term “{echo(entry_id)}”. Pick one from the list."
         )
         return
-    try:
-        key, stored_text = check_alias(text, entry.id, state.index, await state.aliases.get(scope))
-    except AliasRejected as exc:
-        await reply(interaction, str(exc))
-        return
-    if state.store is None:
-        await reply(interaction, STORAGE_DOWN)
-        return
-    await thinking(interaction)
-    try:
-        result = await state.store.add_alias(scope, key, stored_text, entry.id, interaction.user.id)
-    except StorageError:
-        await reply(interaction, STORAGE_DOWN)
-        return
-    await state.aliases.reload(scope)
+    await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
+    async with state.aliases.changes(scope):
+        try:
+            current = await state.aliases.current(scope)
+            key, stored_text = check_alias(text, entry.id, state.index, current)
+        except AliasRejected as exc:
+            await reply(interaction, str(exc))
+            return
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        if state.store is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        try:
+            result = await state.store.add_alias(
+                scope, key, stored_text, entry.id, interaction.user.id
+            )
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        await state.aliases.reload(scope)
     shown = echo(key)
     if result.status is AddAliasStatus.ADDED:
         await reply(
