@@ -176,7 +176,7 @@ def test_search_json_reports_the_semantic_strategy(tmp_path: Path) -> None:
 
 # Floors a little under what the test slice measured (README, relevance section): a real
 # regression fails them. The test slice is only reported on, never tuned on.
-FLOORS = {"description": (0.74, 0.94), "question": (0.64, 0.92)}
+FLOORS = {"description": (0.74, 0.94), "question": (0.71, 0.92)}
 OFF_TOPIC_NO_CARD = 0.95
 MAX_WRONG_CARDS = 0.04
 
