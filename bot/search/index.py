@@ -32,7 +32,7 @@ from bot.search.names import (
     NameTable,
     written_as_acronym,
 )
-from bot.search.query import compared, plural_variants, query_core
+from bot.search.query import compared, is_question, plural_variants, query_core
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -165,7 +165,8 @@ class SearchIndex:
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
         if self.semantic is not None and wants_meaning(pool, len(words)):
-            fuse(pool, self.semantic.similar(normalized, SEMANTIC_CANDIDATES))
+            similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
+            fuse(pool, similar, question=is_question(query))
         return self._decide(pool, query, normalized, core)
 
     def _named(

@@ -26,7 +26,12 @@ _COMPARISONS = [
     for p in (
         r"^(?:what s |what is |whats |what's )?(?:the )?(?:difference|differences) between "
         r"(?P<t>.+?) and (?P<o>.+)$",
-        r"^(?P<t>[^ ]+(?: [^ ]+){0,2}) (?:vs|versus) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
+        r"^(?P<t>[^ ]+(?: [^ ]+){0,2}) (?:vs|versus|compared to|compared with) "
+        r"(?P<o>[^ ]+(?: [^ ]+){0,2})$",
+        # "is lora the same as qlora", "is rag better than fine tuning"
+        r"^(?:is|are|isn t|isn't|isnt) (?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:the same as|the same thing as|"
+        r"same as|better than|worse than|different from|different to|different than|"
+        r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
@@ -63,6 +68,47 @@ def _without_symbols(text: str) -> str:
 
 
 _SYMBOLS = frozenset({"So", "Sk", "Cs", "Co", "Mn"})
+
+
+# How a question starts, in a chat: "how was clip trained", "does x work with y", "eli5 x".
+_ASKING = frozenset(
+    [
+        "what",
+        "whats",
+        "what's",
+        "wat",
+        "how",
+        "why",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whose",
+        "is",
+        "are",
+        "was",
+        "were",
+        "does",
+        "do",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "eli5",
+        "explain",
+        "define",
+        "anyone",
+        "someone",
+    ]
+)
+
+
+def is_question(query: str) -> bool:
+    """Does the text ask something (a question mark, or a question's first word)?"""
+    words = query.strip().lower().split()
+    return bool(words) and (query.rstrip().endswith("?") or words[0].strip(",") in _ASKING)
 
 
 def compared(normalized: str) -> tuple[str, str] | None:

@@ -72,3 +72,18 @@ def test_bm25_ranks_and_covers() -> None:
     assert all(hit.bm25 <= best.bm25 for hit in rest)
     assert index.search("") == []
     assert index.search("the of and") == []  # stopwords only
+
+
+def test_questions_and_comparisons_are_read_as_asked() -> None:
+    from bot.search.query import compared, is_question
+
+    assert is_question("how was gpt-2 trained")
+    assert is_question("gpt-2, any good?")
+    assert not is_question("gpt-2 trained models")
+    assert compared("is lora the same as qlora") == ("lora", "qlora")
+    assert compared("is the kv cache different from paged attention") == (
+        "the kv cache",
+        "paged attention",
+    )
+    assert compared("mlx compared to pytorch") == ("mlx", "pytorch")
+    assert compared("is this a good model") is None

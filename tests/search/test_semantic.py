@@ -94,6 +94,10 @@ def bundled() -> SearchIndex:
         ("what's the point of model compression", "model-compression"),
         ("ELI5 attention", "attention"),
         ("difference between sram and dram", "static-random-access-memory"),
+        ("how was gpt-2 trained", "gpt-2"),  # a name in a question the meaning agrees with
+        ("how does flash attention speed things up?", "flash-attention"),
+        ("is lora the same as qlora", "lora-qlora"),  # answers the first, offers the second
+        ("is rag better than fine tuning?", "rag"),
     ],
 )
 def test_questions_as_people_ask_them_get_the_card(
@@ -103,6 +107,26 @@ def test_questions_as_people_ask_them_get_the_card(
     assert result.status == "match", result
     assert result.entry is not None
     assert result.entry.id == expected
+
+
+def test_a_lone_name_is_what_a_question_asks_about_not_a_statement() -> None:
+    from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
+    from bot.search.semantic.fusion import fuse
+
+    def fused(*, question: bool, names: int = 1) -> Pool:
+        pool = Pool()
+        for entry in range(names):  # names written in the sentence
+            pool.add(entry, MENTION_SCORE, "match-term")
+        fuse(pool, [(7, 0.55), (0, 0.5), (8, 0.45)], question=question)  # meaning: 2nd
+        return pool
+
+    asked = fused(question=True).ranked()
+    assert asked[0][0] == 0
+    assert asked[0][1].score >= MATCH_SCORE
+    assert asked[0][1].score - asked[1][1].score >= 5
+    assert fused(question=False).ranked()[0][1].score < MATCH_SCORE
+    two_names = fused(question=True, names=2).by_entry[0]
+    assert two_names.score < MATCH_SCORE  # "rag or fine tuning": which one is asked about?
 
 
 @pytest.mark.parametrize(
@@ -138,7 +162,7 @@ def test_search_json_reports_the_semantic_strategy(tmp_path: Path) -> None:
 
 # Floors a little under what the test slice measured (README, relevance section): a real
 # regression fails them. The test slice is only reported on, never tuned on.
-FLOORS = {"description": (0.74, 0.94), "question": (0.64, 0.92)}
+FLOORS = {"description": (0.74, 0.94), "question": (0.71, 0.92)}
 OFF_TOPIC_NO_CARD = 0.95
 MAX_WRONG_CARDS = 0.04
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, Candidate, Pool
+from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, MENTION_SCORE, Candidate, Pool
 
 SEMANTIC_CANDIDATES = 10
 # Meaning alone makes a card only from this cosine up (set on the calibration slice); below it,
@@ -32,6 +32,11 @@ AGREEMENT_BONUS = 10.0
 AGREEMENT_FLOOR = 86.0
 AGREEMENT_COSINE = 0.5  # ... and the cosine at least this
 DISAGREEMENT_PENALTY = 8.0
+# A question that names one thing ("how was clip trained?") asks about it when the meaning
+# ranks that thing among its first few (dev): the name and the meaning agree.
+NAMED_RANKS = 3
+NAMED_COSINE = 0.3
+NAME_LIKE = frozenset({"match-term", "fuzzy", "prefix"})
 MIN_WORDS = 3  # two words are a name, typed or mistyped; a description takes three (dev)
 NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
 WEAK_LEXICAL = frozenset({"description", "match-term"})
@@ -43,10 +48,18 @@ def semantic_score(cosine: float) -> float:
     return min(MAX_SCORE, PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE))
 
 
-def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
-    """Fold the semantic stage's best entries (position, cosine), best first, into `pool`."""
+def fuse(pool: Pool, similar: Sequence[tuple[int, float]], *, question: bool = False) -> None:
+    """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
+    `question`: the query asks something ("how was clip trained?"), so a lone name in it is
+    what it asks about."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
+    # The name a question asks about: its lexical lead, when that is a name (in the sentence,
+    # or nearly typed) and no other name is in the sentence.
+    mentioned = [e for e, c in ranked if c.strategy == "match-term"]
+    lone_name = None
+    if question and ranked and ranked[0][1].strategy in NAME_LIKE and len(mentioned) <= 1:
+        lone_name = ranked[0][0] if mentioned in ([], [ranked[0][0]]) else None
     lead = similar[0][1] - similar[1][1] if len(similar) > 1 else similar[0][1] if similar else 0.0
     semantic = {
         entry: semantic_score(cosine)
@@ -63,15 +76,19 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]]) -> None:
             pool.by_entry[entry] = Candidate(score, "semantic")
             continue
         # Both stages' first choice: two kinds of evidence for one entry.
-        agree = (
-            rank == 0
-            and entry == lexical_best
-            and found.strategy in WEAK_LEXICAL
-            and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
-            and similar[0][1] >= AGREEMENT_COSINE
+        agree = entry == lexical_best and (
+            (
+                rank == 0
+                and found.strategy in WEAK_LEXICAL
+                and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
+                and similar[0][1] >= AGREEMENT_COSINE
+            )
+            or (entry == lone_name and rank < NAMED_RANKS and similar[rank][1] >= NAMED_COSINE)
         )
         if agree:
-            score = max(score, semantic_score(similar[0][1]))  # agreement lifts the cap
+            score = max(score, semantic_score(similar[rank][1]))  # agreement lifts the cap
+            if entry == lone_name:
+                score = max(score, MENTION_SCORE)  # "CLIP" is a short name, but a name
         if found.strategy not in WEAK_LEXICAL and not agree:
             score = min(score, found.score)  # a name's own score stands; meaning does not sway it
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
