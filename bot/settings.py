@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     # Per-user cooldown on /define and /alias: this many uses per `cooldown_seconds`.
     cooldown_uses: int = Field(default=5, ge=1)
     cooldown_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False)
+    # Each server's own glossary: at most this many terms, and this much UTF-8 text in them.
+    max_server_terms: int = Field(default=2000, ge=1)
+    max_server_term_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -83,6 +83,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         None,  # the store opens once Discord has accepted the token
         settings.glossary_path_list,
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
+        term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
     )
     bot = GlossaryBot(state, dev_guild_id=settings.dev_guild_id)
 

@@ -26,6 +26,8 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    TermAuditRecord,
+    TermChange,
 )
 from .periods import PERIODS, Period, period_start
 from .store import CopyReport, Store
@@ -52,6 +54,8 @@ __all__ = [
     "Store",
     "StoreClosed",
     "TargetNotEmpty",
+    "TermAuditRecord",
+    "TermChange",
     "backup_database",
     "period_start",
 ]

@@ -7,6 +7,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from bot.glossary.server_terms import ServerTerm
+
 # Direct messages have no guild; they count as one scope of their own.
 DM_SCOPE = 0
 # The actor recorded for changes made from the operators' command line.
@@ -99,6 +101,26 @@ class AuditRecord:
     alias_key: str
     before: str | None  # entry id the alias named before, None if it did not exist
     after: str | None  # entry id it names after, None if removed
+
+
+@dataclass(frozen=True, slots=True)
+class TermAuditRecord:
+    id: int
+    at: datetime
+    scope: int
+    actor_id: int
+    action: str  # term_add, term_edit, term_remove, term_import
+    term_id: str
+    before: str | None  # the term as JSON before, None if it did not exist
+    after: str | None  # and after, None if removed
+
+
+@dataclass(frozen=True, slots=True)
+class TermChange:
+    """A write of a server's terms: these put (added or replaced, by id), those ids removed."""
+
+    put: tuple[ServerTerm, ...] = ()
+    remove: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,8 @@ from datetime import datetime
 from functools import partial
 from typing import TypeVar, cast
 
+from bot.glossary.server_terms import ServerTerm
+
 from .backend import Backend, Body, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import StorageError, TargetNotEmpty
@@ -34,11 +36,14 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    TermAuditRecord,
+    TermChange,
 )
 from .periods import Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
+from .queries import terms as term_queries
 
 log = logging.getLogger(__name__)
 
@@ -522,6 +527,52 @@ class Store:
     async def audit_log(self, scope: int, limit: int = 50) -> list[AuditRecord]:
         """This server's alias changes, newest first."""
         return await self._read(partial(alias_queries.audit_log, scope=scope, limit=limit))
+
+    # -- each server's own terms -----------------------------------------------------------
+
+    async def terms(self, scope: int) -> list[ServerTerm]:
+        """This server's own glossary terms, by id."""
+        return await self._read(partial(term_queries.terms, scope=scope))
+
+    async def term_version(self) -> int:
+        """A counter that any change to any server's terms, from any process, increases."""
+        return await self._read(term_queries.term_version)
+
+    async def change_terms(
+        self,
+        scope: int,
+        plan: Callable[[list[ServerTerm]], tuple[TermChange | None, T]],
+        actor_id: int,
+        *,
+        action: str | None = None,
+    ) -> T:
+        """Change this server's terms in one transaction: `plan` gets them as they are and
+        returns the change to write (None: nothing) and what to answer. Term writes are
+        serialised, so `plan` sees every earlier write: check caps and conflicts there."""
+        await self._require_in_place()
+        at = to_unix(self._clock())
+
+        async def write(tx: Tx) -> T:
+            await term_queries.lock_terms(tx)
+            before = await term_queries.terms(tx, scope)
+            change, answer = plan(before)
+            if change is not None:
+                await term_queries.apply_change(
+                    tx,
+                    scope=scope,
+                    before=before,
+                    change=change,
+                    actor_id=actor_id,
+                    at=at,
+                    action=action,
+                )
+            return answer
+
+        return await self._backend.write(write)
+
+    async def term_audit_log(self, scope: int, limit: int = 50) -> list[TermAuditRecord]:
+        """This server's term changes, newest first, each with the term before and after."""
+        return await self._read(partial(term_queries.term_audit_log, scope=scope, limit=limit))
 
     # -- operators ------------------------------------------------------------------------------
 

@@ -111,6 +111,7 @@ async def test_moderator_commands_are_kept_from_members_by_default(
         "Explain terms": None,
         "glossary": None,
         "alias": manage_server,
+        "term": manage_server,
         "stats": manage_server,
     }
     refused = await scene.fake.slash(scene.alice, "stats", {}, channel=scene.channel)
@@ -135,12 +136,16 @@ async def test_server_commands_refuse_to_run_in_a_dm(
         ("alias add", {"alias": "zorblax", "term": "kv-cache"}),
         ("alias remove", {"alias": "zorblax"}),
         ("alias list", {}),
+        ("term add", {}),
+        ("term edit", {"term": "kv-cache"}),
+        ("term remove", {"term": "kv-cache"}),
     ):
         handle = await scene.fake.slash(scene.moderator, command, options, channel=dm)
         message = await handle.final_message()
         assert message["content"] == "This command works only in a server.", command
         assert not message["embeds"]
     assert await store.list_aliases(0) == []
+    assert await store.terms(0) == []
 
 
 async def test_the_miss_to_alias_menu_refuses_a_member(

@@ -50,9 +50,10 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
     if scope is None:
         await reply(interaction, "Aliases belong to a server: add them there.")
         return
-    entry = state.glossary.get(entry_id)
+    local = await state.servers.local(scope)
+    entry = local.glossary.get(entry_id)
     if entry is None:  # a typed term rather than an autocomplete pick
-        found = state.index.search(entry_id)
+        found = local.index.search(entry_id)
         entry = found.entry if found.status == "match" else None
     if entry is None:
         await reply(
@@ -60,7 +61,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         )
         return
     try:
-        key, stored_text = check_alias(text, entry.id, state.index, await state.aliases.get(scope))
+        key, stored_text = check_alias(text, entry.id, local.index, local.aliases)
     except AliasRejected as exc:
         await reply(interaction, str(exc))
         return
@@ -73,7 +74,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
     except StorageError:
         await reply(interaction, STORAGE_DOWN)
         return
-    await state.aliases.reload(scope)
+    await state.servers.reload(scope)
     shown = echo(key)
     if result.status is AddAliasStatus.ADDED:
         await reply(
@@ -85,7 +86,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         )
     elif result.status is AddAliasStatus.CONFLICT:
         other = result.alias.entry_id if result.alias else "another entry"
-        other_entry = state.glossary.get(other)
+        other_entry = local.glossary.get(other)
         name = other_entry.display_title if other_entry else other
         await reply(
             interaction,
@@ -171,7 +172,7 @@ class AliasCog(
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
             return
-        await state.aliases.reload(scope)
+        await state.servers.reload(scope)
         if removed is None:
             await reply(interaction, f"This server has no alias “{echo(alias)}”.")
         else:

@@ -20,6 +20,7 @@ from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.search.local import LocalGlossary
 from bot.storage import Miss, Period, StorageError, period_start
 
 if TYPE_CHECKING:
@@ -94,7 +95,8 @@ class StatsCog(commands.Cog):
             description=f"**{total}** lookups",
             colour=BRAND_COLOUR,
         )
-        glossary = state.glossary
+        local = await state.servers.local(scope)
+        glossary = local.glossary
         top_lines = [
             f"{n}. {glossary[e].display_title if e in glossary else e}: {c}"
             for n, (e, c) in enumerate(top, 1)
@@ -106,7 +108,7 @@ class StatsCog(commands.Cog):
         ):
             value = fit("\n".join(lines) or empty, limits.EMBED_FIELD_VALUE)
             embed.add_field(name=name, value=value, inline=False)
-        options = [o for o in (self._miss_option(m) for m in misses) if o is not None]
+        options = [o for o in (self._miss_option(local, m) for m in misses) if o is not None]
         view = None
         if options:
             view = discord.ui.View(timeout=None)
@@ -119,10 +121,10 @@ class StatsCog(commands.Cog):
             embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
         )
 
-    def _miss_option(self, miss: Miss) -> discord.SelectOption | None:
+    def _miss_option(self, local: LocalGlossary, miss: Miss) -> discord.SelectOption | None:
         """A missed search and the term it probably meant, as a menu option (None: no guess)."""
-        guess = self.state.index.search(miss.query)
-        glossary = self.state.glossary
+        guess = local.index.search(miss.query)
+        glossary = local.glossary
         target = guess.entry or (
             glossary.get(guess.suggestions[0].id) if guess.suggestions else None
         )
