@@ -17,6 +17,7 @@ underneath is said, and the moderator's text kept.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -29,13 +30,20 @@ from discord.ext import commands
 
 from bot import limits
 from bot.cards.fit import fit
-from bot.discord_app.cogs.moderators import STORAGE_DOWN, in_a_server, reply, thinking
+from bot.discord_app.cogs.moderators import (
+    NO_DATABASE,
+    STORAGE_DOWN,
+    in_a_server,
+    reply,
+    thinking,
+)
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
 from bot.discord_app.items import ENTRY, OWNER, Restorable
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
+from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -47,6 +55,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
 )
 from bot.storage import StorageError, TermChange
+from bot.term_import import describe, import_terms
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -324,6 +333,88 @@ class TermCog(
             f"Remove “{echo(found.title)}” from this server's glossary?{back}",
             view=view,
         )
+
+    @app_commands.command(
+        name="export", description="This server's terms as a file that /term import reads back"
+    )
+    @per_user_cooldown()
+    async def export(self, interaction: Interaction) -> None:
+        state = self.state
+        scope = interaction.guild_id or 0
+        if state.store is None:
+            await reply(interaction, NO_DATABASE)
+            return
+        await thinking(interaction)
+        try:
+            terms = await state.store.terms(scope)
+        except StorageError:
+            await reply(interaction, NO_DATABASE)
+            return
+        if not terms:
+            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
+            return
+        data = await asyncio.to_thread(export_bytes, terms)
+        file = discord.File(io.BytesIO(data), filename=f"terms-{scope}.toml")
+        await interaction.followup.send(
+            f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML.",
+            file=file,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(
+        name="import", description="Replace this server's terms with a file's (all or nothing)"
+    )
+    @app_commands.describe(
+        file="Curated TOML, the topics JSON or the Markdown glossary (at most 1 MiB)",
+        dry_run="Only show what would be added, changed and removed",
+        category="The category of entries that give none (Markdown has none)",
+    )
+    @app_commands.choices(category=[app_commands.Choice(name=c, value=c) for c in CATEGORIES])
+    @per_user_cooldown()
+    async def import_(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        dry_run: bool = False,
+        category: str | None = None,
+    ) -> None:
+        state = self.state
+        if file.size > MAX_IMPORT_BYTES:  # said before a byte is downloaded
+            await reply(
+                interaction,
+                f"“{echo(file.filename)}” is {file.size / 2**20:.1f} MiB; an import is at most "
+                f"{MAX_IMPORT_BYTES // 2**20} MiB. Nothing was imported.",
+            )
+            return
+        if state.store is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        await thinking(interaction)
+        try:
+            data = await file.read()
+        except discord.HTTPException:
+            await reply(interaction, "I could not download that file. Nothing was imported.")
+            return
+        try:
+            outcome = await import_terms(
+                state.store,
+                interaction.guild_id or 0,
+                data[: MAX_IMPORT_BYTES + 1],
+                file.filename,
+                state.glossary,
+                actor_id=interaction.user.id,
+                caps=state.term_caps,
+                dry_run=dry_run,
+                default_category=category,
+            )
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        if outcome.applied:
+            await state.servers.reload(interaction.guild_id or 0)
+        text = discord.utils.escape_mentions(describe(outcome))
+        await reply(interaction, fit(text, limits.MESSAGE_CONTENT))
 
     @edit.autocomplete("term")
     @remove.autocomplete("term")
