@@ -20,7 +20,7 @@ from bot.cards.fit import fit
 from bot.cards.quote import quote
 from bot.cards.text import how_matched
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of
+from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_custom_id
 from bot.glossary import Entry, Glossary
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
@@ -92,6 +92,17 @@ async def reply_for(
         text += " The closest terms are below."
     else:
         text += " Try another spelling, or ask a moderator to add it as an alias."
+    if scope != DM_SCOPE:  # suggestions go to a server's moderators
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(
+            discord.ui.Button(
+                label="Suggest it",
+                emoji="✍️",
+                style=discord.ButtonStyle.primary,
+                custom_id=suggest_custom_id(result.query),
+                row=1,
+            )
+        )
     return Reply(text, None, view, private=True, quotes_user=True)
 
 

@@ -22,6 +22,7 @@ class Draft:
     typed: TermDraft
     editing: str | None = None  # the term's id
     revision: str | None = None  # the term's revision the edit was opened on
+    suggestion: int | None = None  # the member's suggestion this term accepts
 
 
 class Drafts:

@@ -17,7 +17,9 @@ from .errors import (
 from .models import (
     ALIAS_CAP,
     DM_SCOPE,
+    MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
+    SUGGEST_COOLDOWN,
     AddAliasResult,
     AddAliasStatus,
     AliasImport,
@@ -26,6 +28,8 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    Suggestion,
+    SuggestStatus,
     TermAuditRecord,
     TermChange,
 )
@@ -35,8 +39,10 @@ from .store import CopyReport, Store
 __all__ = [
     "ALIAS_CAP",
     "DM_SCOPE",
+    "MAX_OPEN_SUGGESTIONS",
     "OPERATOR_ACTOR",
     "PERIODS",
+    "SUGGEST_COOLDOWN",
     "AddAliasResult",
     "AddAliasStatus",
     "AliasImport",
@@ -53,6 +59,8 @@ __all__ = [
     "StorageUnavailable",
     "Store",
     "StoreClosed",
+    "SuggestStatus",
+    "Suggestion",
     "TargetNotEmpty",
     "TermAuditRecord",
     "TermChange",

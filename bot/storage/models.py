@@ -103,6 +103,27 @@ class AuditRecord:
     after: str | None  # entry id it names after, None if removed
 
 
+MAX_OPEN_SUGGESTIONS = 50  # per server, waiting for a moderator
+SUGGEST_COOLDOWN = 600  # seconds between two suggestions of one member in one server
+
+
+class SuggestStatus(StrEnum):
+    ADDED = "added"
+    COOLDOWN = "cooldown"  # this member suggested a moment ago
+    FULL = "full"  # the server's queue of open suggestions is at its cap
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    id: int
+    scope: int
+    user_id: int
+    title: str
+    definition: str
+    status: str  # open, accepted, rejected
+    created_at: datetime
+
+
 @dataclass(frozen=True, slots=True)
 class TermAuditRecord:
     id: int

@@ -27,7 +27,9 @@ from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import StorageError, TargetNotEmpty
 from .models import (
     ALIAS_CAP,
+    MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
+    SUGGEST_COOLDOWN,
     AddAliasResult,
     AddAliasStatus,
     AliasImport,
@@ -36,6 +38,8 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    Suggestion,
+    SuggestStatus,
     TermAuditRecord,
     TermChange,
 )
@@ -43,6 +47,7 @@ from .periods import Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
+from .queries import suggestions as suggestion_queries
 from .queries import terms as term_queries
 
 log = logging.getLogger(__name__)
@@ -573,6 +578,60 @@ class Store:
     async def term_audit_log(self, scope: int, limit: int = 50) -> list[TermAuditRecord]:
         """This server's term changes, newest first, each with the term before and after."""
         return await self._read(partial(term_queries.term_audit_log, scope=scope, limit=limit))
+
+    # -- members' suggestions -----------------------------------------------------------------
+
+    async def add_suggestion(
+        self,
+        scope: int,
+        user_id: int,
+        title: str,
+        definition: str,
+        *,
+        max_open: int = MAX_OPEN_SUGGESTIONS,
+        cooldown: int = SUGGEST_COOLDOWN,
+    ) -> SuggestStatus:
+        """Queue a member's suggestion, unless they just made one or the queue is full."""
+        await self._require_in_place()
+        return await self._backend.write(
+            partial(
+                suggestion_queries.add_suggestion,
+                scope=scope,
+                user_id=user_id,
+                title=title,
+                definition=definition,
+                at=to_unix(self._clock()),
+                max_open=max_open,
+                cooldown=cooldown,
+            )
+        )
+
+    async def open_suggestions(self, scope: int, limit: int = 25) -> list[Suggestion]:
+        """This server's open suggestions, oldest first."""
+        return await self._read(
+            partial(suggestion_queries.open_suggestions, scope=scope, limit=limit)
+        )
+
+    async def suggestion(self, scope: int, suggestion_id: int) -> Suggestion | None:
+        return await self._read(
+            partial(suggestion_queries.get_suggestion, scope=scope, suggestion_id=suggestion_id)
+        )
+
+    async def decide_suggestion(
+        self, scope: int, suggestion_id: int, *, accepted: bool, actor_id: int
+    ) -> Suggestion | None:
+        """Close an open suggestion as accepted or rejected; None if it was not open."""
+        await self._require_in_place()
+        return await self._backend.write(
+            partial(
+                suggestion_queries.decide,
+                scope=scope,
+                suggestion_id=suggestion_id,
+                status="accepted" if accepted else "rejected",
+                actor_id=actor_id,
+                at=to_unix(self._clock()),
+            )
+        )
 
     # -- operators ------------------------------------------------------------------------------
 

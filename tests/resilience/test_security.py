@@ -110,6 +110,7 @@ async def test_moderator_commands_are_kept_from_members_by_default(
         "define": None,
         "Explain terms": None,
         "glossary": None,
+        "suggest": None,
         "alias": manage_server,
         "term": manage_server,
         "stats": manage_server,

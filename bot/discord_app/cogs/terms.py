@@ -29,6 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
     NO_DATABASE,
@@ -37,9 +38,10 @@ from bot.discord_app.cogs.moderators import (
     reply,
     thinking,
 )
+from bot.discord_app.cogs.suggestions import tell_member
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
-from bot.discord_app.items import ENTRY, OWNER, Restorable
+from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
@@ -105,23 +107,6 @@ async def open_modal(interaction: Interaction, draft: Draft) -> None:
     modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}", draft.typed)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
-
-
-def submitted_values(data: dict[str, Any]) -> dict[str, str]:
-    """A MODAL_SUBMIT's text inputs by custom id (in action rows, or in labels)."""
-    values: dict[str, str] = {}
-
-    def walk(components: Sequence[dict[str, Any]]) -> None:
-        for component in components:
-            if component.get("type") == 4:
-                values[str(component.get("custom_id"))] = str(component.get("value") or "")
-            walk(component.get("components") or [])
-            inner = component.get("component")
-            if isinstance(inner, dict):
-                walk([inner])
-
-    walk(data.get("components") or [])
-    return values
 
 
 def problems_text(problems: Sequence[TermProblem], head: str) -> str:
@@ -211,6 +196,81 @@ class RemoveButton(
         await interaction.response.edit_message(view=None)
         text = await write_terms(interaction, plan)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+class DecideButton(
+    Restorable[discord.ui.Button[Any]],
+    template=r"gb:sugg:(?P<verdict>ok|no):(?P<id>[0-9]{1,20}):(?P<category>[0-9]{0,2})",
+):
+    """Accept (opens the term modal filled with the suggestion, in the category `/term review`
+    was given) or reject a suggestion."""
+
+    def __init__(self, suggestion_id: int, *, accept: bool, category: str | None = None) -> None:
+        index = str(CATEGORIES.index(category)) if category in CATEGORIES else ""
+        super().__init__(
+            discord.ui.Button(
+                label="Accept…" if accept else "Reject",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=f"gb:sugg:{'ok' if accept else 'no'}:{suggestion_id}:{index}",
+            )
+        )
+        self.suggestion_id, self.accept, self.category = suggestion_id, accept, category
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> DecideButton:
+        index = int(match["category"]) if match["category"] else None
+        category = CATEGORIES[index] if index is not None and index < len(CATEGORIES) else None
+        return cls(int(match["id"]), accept=match["verdict"] == "ok", category=category)
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        state = interaction.client.state
+        scope = interaction.guild_id
+        if state.store is None or scope is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        if not self.accept:
+            await thinking(interaction)
+            text = await close_suggestion(interaction, self.suggestion_id, accepted=False)
+            await reply(interaction, text.strip() or "Rejected.")
+            return
+        found = await state.store.suggestion(scope, self.suggestion_id)
+        if found is None or found.status != "open":
+            await reply(interaction, "That suggestion was already decided.")
+            return
+        typed = TermDraft(found.title, found.definition, category=self.category)
+        draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
+        await open_modal(interaction, draft)
+
+
+async def close_suggestion(interaction: Interaction, suggestion_id: int, *, accepted: bool) -> str:
+    """Mark a suggestion decided and tell its member privately; what to add to the answer."""
+    state = interaction.client.state
+    if state.store is None:
+        return ""
+    try:
+        found = await state.store.decide_suggestion(
+            interaction.guild_id or 0,
+            suggestion_id,
+            accepted=accepted,
+            actor_id=interaction.user.id,
+        )
+    except StorageError:
+        return "\nThe suggestion could not be marked decided (database); it stays in the queue."
+    if found is None:
+        return "\nThat suggestion was already decided."
+    server = interaction.guild.name if interaction.guild else "the server"
+    outcome = "added to the glossary" if accepted else "not added to the glossary"
+    told = await tell_member(
+        interaction.client,
+        found.user_id,
+        f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
+        f"{outcome} by its moderators." + (" Look it up with `/define`." if accepted else ""),
+    )
+    verdict = "Accepted" if accepted else "Rejected"
+    return f"\n{verdict} the suggestion; " + (
+        "the member was told privately." if told else "the member could not be told (DMs closed)."
+    )
 
 
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
@@ -416,6 +476,43 @@ class TermCog(
         text = discord.utils.escape_mentions(describe(outcome))
         await reply(interaction, fit(text, limits.MESSAGE_CONTENT))
 
+    @app_commands.command(
+        name="review", description="Members' suggestions of missing terms: accept or reject"
+    )
+    @app_commands.describe(category="The category a suggestion you accept goes in")
+    @app_commands.choices(category=[app_commands.Choice(name=c, value=c) for c in CATEGORIES])
+    async def review(self, interaction: Interaction, category: str | None = None) -> None:
+        store = self.state.store
+        if store is None:
+            await reply(interaction, NO_DATABASE)
+            return
+        await thinking(interaction)
+        try:
+            waiting = await store.open_suggestions(interaction.guild_id or 0)
+        except StorageError:
+            await reply(interaction, NO_DATABASE)
+            return
+        if not waiting:
+            await reply(interaction, "No suggestions are waiting. 🎉")
+            return
+        first = waiting[0]
+        embed = discord.Embed(
+            title=fit(first.title, limits.EMBED_TITLE),
+            description=fit(first.definition, limits.EMBED_DESCRIPTION),
+            colour=BRAND_COLOUR,
+        )
+        embed.set_footer(
+            text=f"Suggested by a member · {len(waiting)} waiting"
+            + (" (or more)" if len(waiting) >= 25 else "")
+        )
+        embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
+        view = discord.ui.View(timeout=None)
+        view.add_item(DecideButton(first.id, accept=True, category=category))
+        view.add_item(DecideButton(first.id, accept=False))
+        await interaction.followup.send(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
     @edit.autocomplete("term")
     @remove.autocomplete("term")
     async def server_terms(
@@ -482,6 +579,8 @@ class TermCog(
             return plan_save(draft, bundled, current, refusal, self.state.term_caps)
 
         text = await write_terms(interaction, plan)
+        if refusal.saved is not None and draft.suggestion is not None:
+            text += await close_suggestion(interaction, draft.suggestion, accepted=True)
         if not refusal.problems:
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
@@ -498,6 +597,7 @@ class Refusal:
 
     problems: list[TermProblem] = field(default_factory=list)
     revision_now: str | None = None  # the term's revision, when it changed underneath
+    saved: ServerTerm | None = None  # the term written
 
 
 def plan_save(
@@ -511,6 +611,7 @@ def plan_save(
 
     def refuse(problems: Sequence[TermProblem]) -> tuple[None, str]:
         refusal.problems[:] = problems
+        refusal.saved = None
         return None, problems_text(problems, "Nothing was saved:") + KEPT
 
     editing = draft.editing
@@ -543,6 +644,8 @@ def plan_save(
     if over:
         return refuse(over)
     removed = (before.id,) if before is not None and before.id != term.id else ()
+    refusal.problems.clear()
+    refusal.saved = term
     verb = "Saved" if editing else "Added"
     warnings = [p for p in checked.problems if p.severity == "warning"]
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
