@@ -663,7 +663,9 @@ class Store:
                 "copying on top of it needs --force"
             )
 
-        async def everything(tx: Tx) -> tuple[dict[str, int], CountBuffer, list[Row], list[Row]]:
+        async def everything(
+            tx: Tx,
+        ) -> tuple[dict[str, int], CountBuffer, list[Row], list[Row], dict[str, list[Row]]]:
             counts = CountBuffer.of_rows(
                 0,
                 await copy_queries.lookups(tx),
@@ -671,9 +673,10 @@ class Store:
                 await copy_queries.miss_hours(tx),
             )
             aliases, audit = await copy_queries.aliases(tx), await copy_queries.audit_log(tx)
-            return await copy_queries.tally(tx), counts, aliases, audit
+            rows = await copy_queries.table_rows(tx)
+            return await copy_queries.tally(tx), counts, aliases, audit, rows
 
-        source, counts, aliases, audit = await self._read(everything)  # one snapshot
+        source, counts, aliases, audit, rows = await self._read(everything)  # one snapshot
 
         async def write(tx: Tx) -> None:
             counts.seq = target._pending.seq
@@ -682,6 +685,7 @@ class Store:
                 tx, counts, writer=target._writer_id, at=self._seconds()
             )
             await copy_queries.add_aliases_and_audit(tx, aliases, audit)
+            await copy_queries.add_table_rows(tx, rows)
 
         await target._require_in_place()
         await target._backend.write(write)
@@ -708,8 +712,8 @@ class Store:
 
 
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
-COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log")
-ADDITIVE = ("lookup_total", "miss_total", "audit_log")
+COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log", "terms", "suggestions")
+ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "suggestions")
 
 
 @dataclass(frozen=True, slots=True)
