@@ -221,3 +221,22 @@ async def test_caps_refuse_with_no_partial_write(
         )
         assert "at most 1 terms" in answer["content"]
         assert [t.id for t in await store.terms(scene.guild.id)] == ["zorblax"]
+
+
+async def test_mentions_explain_terms_and_stats_know_server_terms(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    await add_term(scene)
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is zorblax?")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"] == "Zorblax"
+    said = await fake.user_message(scene.alice, scene.channel, "the zbx job broke the RAG index")
+    explained = await fake.message_command(scene.bob, "Explain terms", said)
+    listing = embed_of(await explained.final_message())
+    assert "**Zorblax**" in listing["description"]
+    await store.flush()
+    stats = await fake.slash(scene.moderator, "stats", {"period": "all"}, channel=scene.channel)
+    embed = embed_of(await stats.final_message())
+    assert "this server has 1 own term" in embed["description"]
+    assert "Zorblax: 1" in embed["fields"][0]["value"]

@@ -87,15 +87,20 @@ class StatsCog(commands.Cog):
             total = await state.store.total_lookups(scope, since)
             top = await state.store.top_terms(scope, since, TOP)
             misses = await state.store.top_misses(scope, since, limits.SELECT_OPTIONS)
+            waiting = await state.store.open_suggestions(scope, limits.SELECT_OPTIONS)
         except StorageError:
             await reply(interaction, NO_DATABASE)
             return
+        local = await state.servers.local(scope)
+        own = f"; this server has {len(local.terms)} own term{'s' if len(local.terms) != 1 else ''}"
+        if waiting:
+            more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
+            own += f" and {len(waiting)}{more} suggestion{'s' if len(waiting) != 1 else ''} to review (`/term review`)"
         embed = discord.Embed(
             title=f"Glossary lookups, {PERIOD_LABELS[period]}",
-            description=f"**{total}** lookups",
+            description=f"**{total}** lookups{own}",
             colour=BRAND_COLOUR,
         )
-        local = await state.servers.local(scope)
         glossary = local.glossary
         top_lines = [
             f"{n}. {glossary[e].display_title if e in glossary else e}: {c}"
