@@ -20,9 +20,9 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
-    NO_DATABASE,
     STORAGE_DOWN,
     in_a_server,
+    read_or_say,
     reply,
     stored_choices,
     thinking,
@@ -200,18 +200,13 @@ class AliasCog(
     @app_commands.describe(term="Only the aliases of this term")
     async def list_aliases(self, interaction: Interaction, term: str | None = None) -> None:
         state = self.state
-        if state.store is None:
-            await reply(interaction, NO_DATABASE)
-            return
         entry_id = None
         if term:
             entry = state.glossary.get(term) or state.index.search(term).entry
             entry_id = entry.id if entry else term
-        await thinking(interaction)
-        try:
-            records = await state.store.list_aliases(interaction.guild_id or 0, entry_id)
-        except StorageError:
-            await reply(interaction, NO_DATABASE)
+        scope = interaction.guild_id or 0
+        records = await read_or_say(interaction, lambda store: store.list_aliases(scope, entry_id))
+        if records is None:
             return
         if not records:
             await reply(interaction, "No aliases yet. Add one with `/alias add`.")

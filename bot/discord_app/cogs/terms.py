@@ -32,9 +32,9 @@ from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
-    NO_DATABASE,
     STORAGE_DOWN,
     in_a_server,
+    read_or_say,
     reply,
     thinking,
 )
@@ -299,6 +299,9 @@ async def write_terms(
     return answer
 
 
+CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
+
+
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
@@ -321,7 +324,7 @@ class TermCog(
         acronym="Its acronym, if it has one (e.g. RAG)",
         summary="One line for lists and autocomplete",
     )
-    @app_commands.choices(category=[app_commands.Choice(name=c, value=c) for c in CATEGORIES])
+    @app_commands.choices(category=CATEGORY_CHOICES)
     @per_user_cooldown()
     async def add(
         self,
@@ -341,7 +344,7 @@ class TermCog(
         acronym="A new acronym",
         summary="A new one-line summary",
     )
-    @app_commands.choices(category=[app_commands.Choice(name=c, value=c) for c in CATEGORIES])
+    @app_commands.choices(category=CATEGORY_CHOICES)
     @per_user_cooldown()
     async def edit(
         self,
@@ -399,16 +402,9 @@ class TermCog(
     )
     @per_user_cooldown()
     async def export(self, interaction: Interaction) -> None:
-        state = self.state
         scope = interaction.guild_id or 0
-        if state.store is None:
-            await reply(interaction, NO_DATABASE)
-            return
-        await thinking(interaction)
-        try:
-            terms = await state.store.terms(scope)
-        except StorageError:
-            await reply(interaction, NO_DATABASE)
+        terms = await read_or_say(interaction, lambda store: store.terms(scope))
+        if terms is None:
             return
         if not terms:
             await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
@@ -430,7 +426,7 @@ class TermCog(
         dry_run="Only show what would be added, changed and removed",
         category="The category of entries that give none (Markdown has none)",
     )
-    @app_commands.choices(category=[app_commands.Choice(name=c, value=c) for c in CATEGORIES])
+    @app_commands.choices(category=CATEGORY_CHOICES)
     @per_user_cooldown()
     async def import_(
         self,
@@ -480,17 +476,11 @@ class TermCog(
         name="review", description="Members' suggestions of missing terms: accept or reject"
     )
     @app_commands.describe(category="The category a suggestion you accept goes in")
-    @app_commands.choices(category=[app_commands.Choice(name=c, value=c) for c in CATEGORIES])
+    @app_commands.choices(category=CATEGORY_CHOICES)
     async def review(self, interaction: Interaction, category: str | None = None) -> None:
-        store = self.state.store
-        if store is None:
-            await reply(interaction, NO_DATABASE)
-            return
-        await thinking(interaction)
-        try:
-            waiting = await store.open_suggestions(interaction.guild_id or 0)
-        except StorageError:
-            await reply(interaction, NO_DATABASE)
+        scope = interaction.guild_id or 0
+        waiting = await read_or_say(interaction, lambda store: store.open_suggestions(scope))
+        if waiting is None:
             return
         if not waiting:
             await reply(interaction, "No suggestions are waiting. 🎉")
