@@ -238,5 +238,9 @@ async def test_mentions_explain_terms_and_stats_know_server_terms(
     await store.flush()
     stats = await fake.slash(scene.moderator, "stats", {"period": "all"}, channel=scene.channel)
     embed = embed_of(await stats.final_message())
-    assert "this server has 1 own term" in embed["description"]
+    assert embed["fields"][-1] == {
+        "name": "This server's glossary",
+        "value": "1 own term",
+        "inline": False,
+    }
     assert "Zorblax: 1" in embed["fields"][0]["value"]

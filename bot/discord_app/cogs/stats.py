@@ -92,13 +92,9 @@ class StatsCog(commands.Cog):
             await reply(interaction, NO_DATABASE)
             return
         local = await state.servers.local(scope)
-        own = f"; this server has {len(local.terms)} own term{'s' if len(local.terms) != 1 else ''}"
-        if waiting:
-            more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
-            own += f" and {len(waiting)}{more} suggestion{'s' if len(waiting) != 1 else ''} to review (`/term review`)"
         embed = discord.Embed(
             title=f"Glossary lookups, {PERIOD_LABELS[period]}",
-            description=f"**{total}** lookups{own}",
+            description=f"**{total}** lookups",
             colour=BRAND_COLOUR,
         )
         glossary = local.glossary
@@ -113,6 +109,13 @@ class StatsCog(commands.Cog):
         ):
             value = fit("\n".join(lines) or empty, limits.EMBED_FIELD_VALUE)
             embed.add_field(name=name, value=value, inline=False)
+        terms = len(local.terms)
+        own = f"{terms} own term{'s' if terms != 1 else ''}"
+        if waiting:
+            more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
+            own += f"; {len(waiting)}{more} suggestion{'s' if len(waiting) != 1 else ''} to review"
+            own += " (`/term review`)"
+        embed.add_field(name="This server's glossary", value=own, inline=False)
         options = [o for o in (self._miss_option(local, m) for m in misses) if o is not None]
         view = None
         if options:
