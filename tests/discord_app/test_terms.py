@@ -244,3 +244,20 @@ async def test_mentions_explain_terms_and_stats_know_server_terms(
         "inline": False,
     }
     assert "Zorblax: 1" in embed["fields"][0]["value"]
+
+
+async def test_a_long_title_still_makes_working_buttons(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    long_title = "Nightly " + " ".join(["reranking"] * 25)  # about 260 characters
+    long_title = long_title[:250]
+    await add_term(scene, {"title": long_title, "definition": TERM["definition"]})
+    await add_term(scene, {**TERM, "related": f"RAG, {long_title}"})
+    [long_term] = [t for t in await store.terms(scene.guild.id) if t.title == long_title]
+    assert len(long_term.id) <= 60
+    _, card = await define(scene.fake, scene.alice, "zorblax", scene.channel)
+    opened = await scene.fake.click(
+        scene.alice, card, next(cid for label, cid in buttons(card).items() if "Nightly" in label)
+    )
+    shown = await opened.final_message()
+    assert embed_of(shown)["title"].startswith("Nightly reranking")
