@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.term_drafts import Drafts
 from bot.storage import Store
 from tests.fake_discord import FakeUser, InteractionHandle, InteractionRefused
 
@@ -261,3 +262,18 @@ async def test_a_long_title_still_makes_working_buttons(
     )
     shown = await opened.final_message()
     assert embed_of(shown)["title"].startswith("Nightly reranking")
+
+
+async def test_forms_opened_before_a_restart(scene: Scene, bot: GlossaryBot, store: Store) -> None:
+    await add_term(scene)
+    editing = await open_edit(scene, scene.moderator, "zorblax")
+    adding = await open_add(scene, scene.moderator)
+    bot.state.term_drafts = Drafts()  # what a restart forgets
+    told = await submit(scene, scene.moderator, editing, {"definition": "My edit, not lost."})
+    assert "the bot restarted while you edited" in told["content"]
+    assert "My edit, not lost." in told["content"]
+    [term] = await store.terms(scene.guild.id)
+    assert term.definition == TERM["definition"]
+    new = {"title": "KV cache", "definition": "An add survives a restart: it needs no draft."}
+    added = await submit(scene, scene.moderator, adding, new)
+    assert added["content"].startswith("Added **KV cache**")

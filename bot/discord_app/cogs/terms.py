@@ -67,7 +67,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MODAL_PREFIX = "gb:term:"
-_MODAL_ID = re.compile(rf"gb:term:{OWNER}:(?P<nonce>[0-9a-f]{{12}})")
+# The kind travels in the id too (a: add, e: edit): after a restart the draft is forgotten, and
+# an edit must not then be saved as a new term.
+_MODAL_ID = re.compile(rf"gb:term:{OWNER}:(?P<nonce>[0-9a-f]{{12}}):(?P<kind>[ae])")
 _REVISION = r"(?P<revision>[0-9a-f]{16})"
 TITLE_INPUT = limits.EMBED_TITLE
 SHORT_INPUT = 1000
@@ -104,7 +106,8 @@ async def open_modal(interaction: Interaction, draft: Draft) -> None:
     """Show the term modal for `draft`, under a new nonce (its submit has no answer yet)."""
     nonce = interaction.client.state.term_drafts.open(draft)
     title = "Edit a term" if draft.editing else "Add a term"
-    modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}", draft.typed)
+    kind = "e" if draft.editing else "a"
+    modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
 
@@ -520,12 +523,14 @@ class TermCog(
         if match is None or not self.bot.admit():
             return
         try:
-            await self._submitted(interaction, int(match["owner"]), match["nonce"], data)
+            await self._submitted(
+                interaction, int(match["owner"]), match["nonce"], match["kind"] == "e", data
+            )
         except Exception as exc:
             await report_error(interaction, exc)
 
     async def _submitted(
-        self, interaction: Interaction, owner: int, nonce: str, data: dict[str, Any]
+        self, interaction: Interaction, owner: int, nonce: str, edit: bool, data: dict[str, Any]
     ) -> None:
         if interaction.user.id != owner or interaction.guild_id is None:
             await reply(interaction, "This form belongs to another moderator.")
@@ -537,7 +542,7 @@ class TermCog(
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         try:
-            text, view = await self._save(interaction, owner, nonce, submitted_values(data))
+            text, view = await self._save(interaction, owner, nonce, edit, submitted_values(data))
         except BaseException:
             future.cancel()
             raise
@@ -548,10 +553,20 @@ class TermCog(
         )
 
     async def _save(
-        self, interaction: Interaction, owner: int, nonce: str, values: dict[str, str]
+        self, interaction: Interaction, owner: int, nonce: str, edit: bool, values: dict[str, str]
     ) -> tuple[str, discord.ui.View | None]:
         scope = interaction.guild_id or 0
-        known = self.state.term_drafts.get(nonce) or Draft(owner, scope, TermDraft("", ""))
+        known = self.state.term_drafts.get(nonce)
+        if known is None and edit:
+            text = "\n".join(
+                [
+                    "Nothing was saved: the bot restarted while you edited, and no longer knows "
+                    "which term this was. Run `/term edit` again; what you typed:",
+                    *(f"**{k}**: {_plain(v)}" for k, v in values.items() if v.strip()),
+                ]
+            )
+            return fit(text, limits.MESSAGE_CONTENT), None
+        known = known or Draft(owner, scope, TermDraft("", ""))
         typed = replace(
             known.typed,
             title=values.get("title", ""),
@@ -645,6 +660,10 @@ def plan_save(
 
 
 KEPT = "\nYour text is kept: press **Edit again**."
+
+
+def _plain(text: str) -> str:
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def find_term(terms: Sequence[ServerTerm], wanted: str) -> ServerTerm | None:
