@@ -43,7 +43,7 @@ SUGGEST_QUERY = 80
 
 
 def suggest_custom_id(query: str) -> str:
-    return SUGGEST_PREFIX + query[:SUGGEST_QUERY]
+    return SUGGEST_PREFIX + " ".join(query.split())[:SUGGEST_QUERY]
 
 
 def submitted_values(data: dict[str, Any]) -> dict[str, str]:
