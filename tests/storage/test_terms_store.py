@@ -76,3 +76,14 @@ async def test_suggestions_and_terms_copy_into_another_database(
     assert await target.terms(1) == await source.terms(1)
     assert [s.title for s in await target.open_suggestions(1)] == ["later"]
     assert len(await target.term_audit_log(1)) == 2
+
+
+async def test_a_backup_holds_terms_and_suggestions(open_store: OpenStore, tmp_path: Path) -> None:
+    store = await open_store()
+    await store.change_terms(1, lambda _: (TermChange(put=(term(1),)), None), 7)
+    await store.add_suggestion(1, 5, "zorblax", "Our nightly job.")
+    await store.backup(tmp_path / "copy.db")
+    copy = await open_store(str(tmp_path / "copy.db"))
+    assert await copy.terms(1) == [term(1)]
+    assert [s.title for s in await copy.open_suggestions(1)] == ["zorblax"]
+    assert len(await copy.term_audit_log(1)) == 1
