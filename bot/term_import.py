@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from bot.glossary import Glossary
 from bot.glossary.interchange import parse_import
 from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
-from bot.storage import Store, TermChange
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
 
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
 
@@ -60,7 +61,7 @@ async def import_terms(
         changed = (*diff.added, *(after for _, after in diff.changed))
         return TermChange(put=changed, remove=tuple(t.id for t in diff.removed)), diff
 
-    diff = await store.change_terms(scope, plan, actor_id, action="term_import")
+    diff = await change_terms(store, scope, plan, actor_id, action="term_import")
     return ImportOutcome(problems, diff, applied=not dry_run)
 
 

@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.storage.cli import database_location
 from bot.term_import import describe, import_terms
+from bot.term_storage import read_terms
 
 
 def _fail(message: str) -> int:
@@ -30,7 +31,7 @@ def run_export(args: argparse.Namespace) -> int:
     async def read() -> bytes:
         store = await Store.open(location, flush_interval=None)
         try:
-            return export_bytes(await store.terms(args.guild))
+            return export_bytes(await read_terms(store, args.guild))
         finally:
             await store.close()
 

@@ -23,6 +23,7 @@ from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local
 from bot.search.server_aliases import ServerAliases
 from bot.storage import DM_SCOPE
+from bot.term_storage import parse_terms
 
 if TYPE_CHECKING:
     from bot.storage import Store
@@ -140,11 +141,16 @@ class ServerCache:
     async def _load(self, store: Store, scope: int) -> _Cached:
         versions, (glossary, index) = self._versions, self._bundled()
         aliases = await store.aliases(scope)
-        terms = await store.terms(scope)
+        stored = await store.terms(scope)
         cached = self._servers.get(scope)
         previous = cached.local if cached is not None else None
-        # Compiling normalises every alias and may index the server's glossary: off the event
-        # loop, so other servers keep being answered meanwhile.
-        local = await asyncio.to_thread(compile_local, glossary, index, terms, aliases, previous)
+
+        def compile_it() -> LocalGlossary:
+            terms = parse_terms(stored)
+            return compile_local(glossary, index, terms, aliases, previous)
+
+        # Reading the terms, compiling every alias and indexing the server's glossary: off the
+        # event loop, so other servers keep being answered meanwhile.
+        local = await asyncio.to_thread(compile_it)
         self._servers[scope] = fresh = _Cached(versions, local)
         return fresh

@@ -28,10 +28,11 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    StoredChange,
+    StoredTerm,
     Suggestion,
     SuggestStatus,
     TermAuditRecord,
-    TermChange,
 )
 from .periods import PERIODS, Period, period_start
 from .store import CopyReport, Store
@@ -59,11 +60,12 @@ __all__ = [
     "StorageUnavailable",
     "Store",
     "StoreClosed",
+    "StoredChange",
+    "StoredTerm",
     "SuggestStatus",
     "Suggestion",
     "TargetNotEmpty",
     "TermAuditRecord",
-    "TermChange",
     "backup_database",
     "period_start",
 ]

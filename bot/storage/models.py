@@ -7,8 +7,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.glossary.server_terms import ServerTerm
-
 # Direct messages have no guild; they count as one scope of their own.
 DM_SCOPE = 0
 # The actor recorded for changes made from the operators' command line.
@@ -137,10 +135,19 @@ class TermAuditRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class TermChange:
+class StoredTerm:
+    """One of a server's own terms as stored: its id and the term as JSON (the glossary layer's
+    `ServerTerm`; checked before it gets here, opaque to the store)."""
+
+    id: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChange:
     """A write of a server's terms: these put (added or replaced, by id), those ids removed."""
 
-    put: tuple[ServerTerm, ...] = ()
+    put: tuple[StoredTerm, ...] = ()
     remove: tuple[str, ...] = ()
 
 

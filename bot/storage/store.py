@@ -20,8 +20,6 @@ from datetime import datetime
 from functools import partial
 from typing import TypeVar, cast
 
-from bot.glossary.server_terms import ServerTerm
-
 from .backend import Backend, Body, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import StorageError, TargetNotEmpty
@@ -38,10 +36,11 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    StoredChange,
+    StoredTerm,
     Suggestion,
     SuggestStatus,
     TermAuditRecord,
-    TermChange,
 )
 from .periods import Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
@@ -535,7 +534,7 @@ class Store:
 
     # -- each server's own terms -----------------------------------------------------------
 
-    async def terms(self, scope: int) -> list[ServerTerm]:
+    async def terms(self, scope: int) -> list[StoredTerm]:
         """This server's own glossary terms, by id."""
         return await self._read(partial(term_queries.terms, scope=scope))
 
@@ -546,7 +545,7 @@ class Store:
     async def change_terms(
         self,
         scope: int,
-        plan: Callable[[list[ServerTerm]], tuple[TermChange | None, T]],
+        plan: Callable[[list[StoredTerm]], tuple[StoredChange | None, T]],
         actor_id: int,
         *,
         action: str | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import MAX_OPEN_SUGGESTIONS, Store
+from bot.term_storage import read_terms
 
 from .conftest import Scene
 from .helpers import buttons, define, embed_of, is_ephemeral
@@ -64,7 +65,7 @@ async def test_a_suggestion_is_accepted_edited_and_the_member_told(
     told = await fake.wait_for_channel_message(fake.dm_channel(scene.alice))
     assert "was added to the glossary" in told["content"]
     assert await store.open_suggestions(scene.guild.id) == []
-    [term] = await store.terms(scene.guild.id)
+    [term] = await read_terms(store, scene.guild.id)
     assert (term.definition, term.category) == (IDEA, "Fundamentals")
 
 

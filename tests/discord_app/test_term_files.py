@@ -8,7 +8,8 @@ from typing import Any
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import Store, TermChange
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms, read_terms
 from tests.fake_discord import FakeAttachment, FakeChannel, FakeUser
 
 from .conftest import Scene
@@ -59,7 +60,7 @@ async def test_import_then_export_round_trips_into_another_server(
     fake = scene.fake
     dry = await run_import(scene, fake.add_attachment("terms.toml", TOML), dry_run=True)
     assert dry.startswith("Dry run, nothing written. Would import: 2 added, 0 changed, 0 removed.")
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
 
     done = await run_import(scene, fake.add_attachment("terms.toml", TOML))
     assert done.startswith("Imported: 2 added, 0 changed, 0 removed.")
@@ -69,7 +70,7 @@ async def test_import_then_export_round_trips_into_another_server(
     exported = await fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
     message = await exported.final_message()
     data = fake.attachment_bytes(message["attachments"][0])
-    assert data == export_bytes(await store.terms(scene.guild.id))
+    assert data == export_bytes(await read_terms(store, scene.guild.id))
 
     again = await run_import(
         scene,
@@ -78,7 +79,7 @@ async def test_import_then_export_round_trips_into_another_server(
         channel=scene.other_channel,
     )
     assert again.startswith("Imported: 2 added")
-    assert await store.terms(scene.other_guild.id) == await store.terms(scene.guild.id)
+    assert await read_terms(store, scene.other_guild.id) == await read_terms(store, scene.guild.id)
     # The same file again changes nothing.
     same = await run_import(scene, fake.add_attachment("terms.toml", data), dry_run=True)
     assert same.startswith("Dry run, nothing written. Would import: 0 added, 0 changed, 0 removed.")
@@ -93,7 +94,7 @@ async def test_an_import_replaces_and_says_what_it_removes(
     text = await run_import(scene, fake.add_attachment("one.toml", "[[entries]]" + one))
     assert text.startswith("Imported: 0 added, 1 changed, 1 removed.")
     assert "Removed: Blorptex" in text
-    assert [t.id for t in await store.terms(scene.guild.id)] == ["zorblax"]
+    assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
     audit = await store.term_audit_log(scene.guild.id)
     assert {a.action for a in audit} == {"term_import"}
 
@@ -107,7 +108,7 @@ async def test_a_50_mib_attachment_is_refused_before_download(
     assert "Nothing was imported" in text
     assert upload.downloads == 0
     assert upload.bytes_served == 0
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
 
 
 async def test_hostile_files_are_refused_whole(
@@ -129,7 +130,7 @@ async def test_hostile_files_are_refused_whole(
         assert text.startswith("Nothing was imported"), (name, text)
         assert expected in text, (name, text)
         assert "@everyone" not in text
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
 
 
 async def test_an_import_over_the_cap_writes_nothing(
@@ -139,7 +140,7 @@ async def test_an_import_over_the_cap_writes_nothing(
     text = await run_import(scene, scene.fake.add_attachment("terms.toml", TOML))
     assert text.startswith("Nothing was imported")
     assert "at most 1" in text
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
 
 
 async def test_terms_stay_in_their_server(scene: Scene, bot: GlossaryBot, store: Store) -> None:
@@ -165,7 +166,7 @@ async def test_a_term_written_by_another_process_is_seen_within_2_s(
         category="Fundamentals",
     )
     try:
-        await other.change_terms(scene.guild.id, lambda _: (TermChange(put=(term,)), None), 1)
+        await change_terms(other, scene.guild.id, lambda _: (TermChange(put=(term,)), None), 1)
     finally:
         await other.close()
     card = await define_until_card(scene.fake, scene.alice, "zorblax", scene.channel, within=2.0)

@@ -10,6 +10,7 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.term_drafts import Drafts
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.fake_discord import FakeUser, InteractionHandle, InteractionRefused
 
 from .conftest import Scene, StartBot
@@ -49,7 +50,7 @@ async def test_a_moderator_adds_a_term_and_members_look_it_up(
 ) -> None:
     answer = await add_term(scene)
     assert answer["content"].startswith("Added **Zorblax**")
-    [stored] = await store.terms(scene.guild.id)
+    [stored] = await read_terms(store, scene.guild.id)
     assert (stored.title, stored.aliases, stored.related) == (
         "Zorblax",
         ("zbx", "nightly rerank"),
@@ -80,7 +81,7 @@ async def test_members_cannot_use_term(scene: Scene, bot: GlossaryBot, store: St
     assert refused.refused
     with pytest.raises(InteractionRefused, match="default_member_permissions"):
         await refused.response()
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
 
 
 async def test_every_problem_is_said_and_edit_again_keeps_the_text(
@@ -94,7 +95,7 @@ async def test_every_problem_is_said_and_edit_again_keeps_the_text(
     assert "@\u200beveryone" in text or "everyone" in text
     assert "Title: “@\u200beveryone”: A name cannot contain mentions." in text
     assert "Category: choose a category" in text
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
     custom_id = buttons(answer)["Edit again"]
     reopened = await scene.fake.click(scene.moderator, answer, custom_id)
     body = await reopened.response()
@@ -107,7 +108,7 @@ async def test_every_problem_is_said_and_edit_again_keeps_the_text(
     assert prefilled["definition"] == TERM["definition"]
     fixed = await submit(scene, scene.moderator, reopened, {"title": "Zorblax"})
     assert "Category: choose a category" in fixed["content"]  # said again, nothing lost
-    assert await store.terms(scene.guild.id) == []
+    assert await read_terms(store, scene.guild.id) == []
 
 
 async def test_a_double_submit_adds_one_term_and_answers_both(
@@ -119,7 +120,7 @@ async def test_a_double_submit_adds_one_term_and_answers_both(
     one, two = await first.final_message(), await second.final_message()
     assert one["content"] == two["content"]
     assert one["content"].startswith("Added **Zorblax**")
-    assert len(await store.terms(scene.guild.id)) == 1
+    assert len(await read_terms(store, scene.guild.id)) == 1
 
 
 async def open_edit(scene: Scene, user: FakeUser, term: str) -> InteractionHandle:
@@ -136,7 +137,7 @@ async def test_two_moderators_editing_at_once(scene: Scene, bot: GlossaryBot, st
     assert saved["content"].startswith("Saved **Zorblax**")
     told = await submit(scene, scene.moderator, mine, {"definition": "My own new definition."})
     assert "changed this term while you edited it" in told["content"]
-    [term] = await store.terms(scene.guild.id)
+    [term] = await read_terms(store, scene.guild.id)
     assert term.definition == "Their new definition text."
     # Edit again shows the moderator's text; saving it now is deliberate, and goes through.
     again = buttons(told)["Edit again"]
@@ -149,7 +150,7 @@ async def test_two_moderators_editing_at_once(scene: Scene, bot: GlossaryBot, st
     assert values["definition"] == "My own new definition."
     final = await submit(scene, scene.moderator, reopened, {})
     assert final["content"].startswith("Saved **Zorblax**")
-    [term] = await store.terms(scene.guild.id)
+    [term] = await read_terms(store, scene.guild.id)
     assert term.definition == "My own new definition."
     audit = await store.term_audit_log(scene.guild.id)
     assert [a.action for a in audit] == ["term_edit", "term_edit", "term_add"]
@@ -175,7 +176,7 @@ async def test_remove_asks_first_and_names_terms_pointing_at_it(
     answer = await asked.final_message()
     assert "Blorptex" in answer["content"]
     assert buttons(answer) == {}
-    assert len(await store.terms(scene.guild.id)) == 2
+    assert len(await read_terms(store, scene.guild.id)) == 2
 
     asked = await scene.fake.slash(
         scene.moderator, "term remove", {"term": "blorptex"}, channel=scene.channel
@@ -185,7 +186,7 @@ async def test_remove_asks_first_and_names_terms_pointing_at_it(
     clicked = await scene.fake.click(scene.moderator, prompt, confirm)
     [done] = await clicked.followups(1)
     assert done["content"] == "Removed “Blorptex”."
-    assert [t.id for t in await store.terms(scene.guild.id)] == ["zorblax"]
+    assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
 
 
 async def test_an_overlaying_term_leads_the_card_and_removing_it_brings_the_bundled_back(
@@ -221,7 +222,7 @@ async def test_caps_refuse_with_no_partial_write(
             scene, {"title": "Blorptex", "definition": "Another local thing here."}
         )
         assert "at most 1 terms" in answer["content"]
-        assert [t.id for t in await store.terms(scene.guild.id)] == ["zorblax"]
+        assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
 
 
 async def test_mentions_explain_terms_and_stats_know_server_terms(
@@ -254,7 +255,7 @@ async def test_a_long_title_still_makes_working_buttons(
     long_title = long_title[:250]
     await add_term(scene, {"title": long_title, "definition": TERM["definition"]})
     await add_term(scene, {**TERM, "related": f"RAG, {long_title}"})
-    [long_term] = [t for t in await store.terms(scene.guild.id) if t.title == long_title]
+    [long_term] = [t for t in await read_terms(store, scene.guild.id) if t.title == long_title]
     assert len(long_term.id) <= 60
     _, card = await define(scene.fake, scene.alice, "zorblax", scene.channel)
     opened = await scene.fake.click(
@@ -272,7 +273,7 @@ async def test_forms_opened_before_a_restart(scene: Scene, bot: GlossaryBot, sto
     told = await submit(scene, scene.moderator, editing, {"definition": "My edit, not lost."})
     assert "the bot restarted while you edited" in told["content"]
     assert "My edit, not lost." in told["content"]
-    [term] = await store.terms(scene.guild.id)
+    [term] = await read_terms(store, scene.guild.id)
     assert term.definition == TERM["definition"]
     new = {"title": "KV cache", "definition": "An add survives a restart: it needs no draft."}
     added = await submit(scene, scene.moderator, adding, new)

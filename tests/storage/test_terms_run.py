@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from bot.term_storage import read_terms
 from tests.discord_app.conftest import Scene, scene  # noqa: F401  (the fixture)
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
@@ -56,9 +57,9 @@ async def test_a_term_written_in_discord_survives_a_restart(
         assert await again.stop() == 0, again.output
 
     store = await open_any()
-    [term] = await store.terms(scene.guild.id)
+    [term] = await read_terms(store, scene.guild.id)
     assert term.related == ("rag",)
-    assert await store.terms(scene.other_guild.id) == []
+    assert await read_terms(store, scene.other_guild.id) == []
 
 
 async def cli(tmp_path: Path, db_path: Path, *args: str) -> tuple[int, str, str]:

@@ -56,8 +56,9 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError, TermChange
+from bot.storage import StorageError
 from bot.term_import import describe, import_terms
+from bot.term_storage import TermChange, change_terms, read_terms
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -295,7 +296,7 @@ async def write_terms(
     if state.store is None:
         return STORAGE_DOWN
     try:
-        answer = await state.store.change_terms(scope, plan, interaction.user.id)
+        answer = await change_terms(state.store, scope, plan, interaction.user.id)
     except StorageError:
         return STORAGE_DOWN
     await state.servers.reload(scope)
@@ -406,7 +407,7 @@ class TermCog(
     @per_user_cooldown()
     async def export(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or 0
-        terms = await read_or_say(interaction, lambda store: store.terms(scope))
+        terms = await read_or_say(interaction, lambda store: read_terms(store, scope))
         if terms is None:
             return
         if not terms:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.glossary.server_terms import ServerTerm
-
 from ..backend import Tx
-from ..models import TermAuditRecord, TermChange
+from ..models import StoredChange, StoredTerm, TermAuditRecord
 from ..periods import from_unix
 from . import scalar
 
 
-async def terms(tx: Tx, scope: int) -> list[ServerTerm]:
-    rows = await tx.fetch("SELECT body FROM terms WHERE scope = ? ORDER BY id", (scope,))
-    return [ServerTerm.model_validate_json(str(body)) for (body,) in rows]
+async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
+    rows = await tx.fetch("SELECT id, body FROM terms WHERE scope = ? ORDER BY id", (scope,))
+    return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
 
 
 async def term_count(tx: Tx, *, scope: int | None) -> int:
@@ -38,8 +36,8 @@ async def apply_change(
     tx: Tx,
     *,
     scope: int,
-    before: Sequence[ServerTerm],
-    change: TermChange,
+    before: Sequence[StoredTerm],
+    change: StoredChange,
     actor_id: int,
     at: int,
     action: str | None = None,
@@ -56,7 +54,7 @@ async def apply_change(
         previous = old.get(term.id)
         if previous == term:
             continue
-        body = term.model_dump_json()
+        body = term.body
         if previous is None:
             await tx.execute(
                 "INSERT INTO terms (scope, id, body, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -79,8 +77,8 @@ async def _audit(
     actor_id: int,
     action: str,
     term_id: str,
-    before: ServerTerm | None,
-    after: ServerTerm | None,
+    before: StoredTerm | None,
+    after: StoredTerm | None,
 ) -> None:
     await tx.execute(
         "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
@@ -91,8 +89,8 @@ async def _audit(
             actor_id,
             action,
             term_id,
-            before.model_dump_json() if before else None,
-            after.model_dump_json() if after else None,
+            before.body if before else None,
+            after.body if after else None,
         ),
     )
 
