@@ -38,6 +38,8 @@ ACCEPTS = {
     "heartbeat_path": "a file path, or empty",
     "cooldown_uses": "a whole number of at least 1",
     "cooldown_seconds": "a number of seconds above 0",
+    "max_server_terms": "a whole number of at least 1",
+    "max_server_term_bytes": "a whole number of bytes, at least 1024",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
