@@ -3,7 +3,8 @@ and its aliases compiled against that index.
 
 Built once per change of the server's terms or aliases (the discord layer caches it on the
 store's versions, off the event loop), never per request: indexing a glossary takes a tenth of a
-second. A server without terms shares the bundled glossary and index.
+second. A server without terms shares the bundled glossary and index. Server terms are found by
+their names and words; the meaning (semantic) stage knows the bundled entries only.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ def compile_local(
         glossary, index = previous.glossary, previous.index
     elif terms:
         glossary = server_glossary(bundled, terms)
-        index = SearchIndex.build(glossary)
+        # The bundled entries keep their positions (an overlay takes its entry's place, new
+        # terms come after), so the bundled semantic vectors serve here as they are. Server
+        # terms are not embedded: that costs about half a second a term, per change.
+        index = SearchIndex.build(glossary, semantic=base.semantic or False)
     else:
         glossary, index = bundled, base
     if previous is not None and previous.index is index and previous.aliases.source == aliases:
