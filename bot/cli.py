@@ -167,6 +167,9 @@ def _storage_commands(command: Command) -> None:
         help=f"rows per list, 1 to {MAX_LIMIT} (default: 10)",
     )
     stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.add_argument(
+        "--chart", type=Path, metavar="PNG", help="also write the chart /stats shows to this file"
+    )
     _db_option(stats)
 
     aliases = command(
@@ -199,6 +202,7 @@ def _storage_commands(command: Command) -> None:
     import_.set_defaults(handler="bot.storage.cli:run_import", settings=True, parser=import_)
     import_.add_argument("file", metavar="FILE")
     _db_option(import_)
+    _quiet_option(import_)
 
     backup = command(
         "backup",
@@ -209,6 +213,7 @@ def _storage_commands(command: Command) -> None:
     )
     backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
     _db_option(backup)
+    _quiet_option(backup)
 
     migrate = command(
         "migrate-db",
@@ -257,6 +262,12 @@ def _terms_commands(command: Command) -> None:
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
     _db_option(import_)
+
+
+def _quiet_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress line (none off a terminal either)"
+    )
 
 
 def _bot_commands(command: Command) -> None:
@@ -356,8 +367,10 @@ def _default(parser: argparse.ArgumentParser) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     from bot.glossary import inspect_glossary
+    from bot.progress import Progress
 
-    glossary, problems = inspect_glossary(args.paths or None)
+    with Progress("check", 3, quiet=args.quiet) as progress:
+        glossary, problems = inspect_glossary(args.paths or None, stage=progress.stage)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     for problem in errors + ([] if args.quiet else warnings):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import ReportedError
@@ -40,6 +40,13 @@ ACCEPTS = {
     "cooldown_seconds": "a number of seconds above 0",
     "max_server_terms": "a whole number of at least 1",
     "max_server_term_bytes": "a whole number of bytes, at least 1024",
+    "log_format": "text or json",
+    "metrics_port": "a port number from 1 to 65535, or empty (no metrics)",
+    "metrics_host": "an address to listen on, such as 127.0.0.1",
+    "shard_count": "how many shards the bot has in all (a whole number of at least 1), or empty",
+    "shard_ids": "this process's shards: numbers below SHARD_COUNT (which must be set) "
+    "separated by commas, each once (e.g. 0,1), or empty",
+    "identify_window": "a number of seconds above 0",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
@@ -78,11 +85,27 @@ class Settings(BaseSettings):
     # Each server's own glossary: at most this many terms, and this much UTF-8 text in them.
     max_server_terms: int = Field(default=2000, ge=1)
     max_server_term_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
+    # "text" (readable) or "json" (one object per line, for a log system).
+    log_format: Literal["text", "json"] = "text"
+    # Prometheus metrics on http://METRICS_HOST:METRICS_PORT/metrics; unset: no metrics server.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    # Several processes, one bot: how many shards the bot has in all, and which of them this
+    # process runs ("0,1"). Unset: one process, as many shards as Discord recommends.
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: str = ""
+    # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.
+    identify_window: float = Field(default=5.0, gt=0, allow_inf_nan=False)
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("discord_api_base_url")
     @classmethod
@@ -104,6 +127,25 @@ class Settings(BaseSettings):
             raise ValueError("not a postgresql:// URL")
         return value
 
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_fit(cls, value: str, info: ValidationInfo) -> str:
+        ids = shard_numbers(value)
+        count = info.data.get("shard_count")
+        if ids is not None and (count is None or any(i >= count for i in ids)):
+            raise ValueError("shard ids without SHARD_COUNT, or not below it")
+        return value
+
+    @property
+    def shard_id_list(self) -> list[int] | None:
+        """The shards this process runs, or None: every shard (of SHARD_COUNT, if set)."""
+        return shard_numbers(self.shard_ids)
+
+    @property
+    def sharded(self) -> bool:
+        """Run as an auto-sharded client (SHARD_COUNT set)."""
+        return self.shard_count is not None
+
     @property
     def database_location(self) -> str | Path:
         """What `Store.open` takes: the PostgreSQL URL when set, else the SQLite file."""
@@ -113,6 +155,19 @@ class Settings(BaseSettings):
     def glossary_path_list(self) -> list[Path] | None:
         parts = [p for p in self.glossary_paths.split(os.pathsep) if p.strip()]
         return [Path(p.strip()) for p in parts] or None
+
+
+def shard_numbers(text: str) -> list[int] | None:
+    """`0, 1` as [0, 1]; None for an empty text. ValueError for anything else, or a repeat."""
+    parts = [part.strip() for part in text.split(",")]
+    if parts == [""]:
+        return None
+    if not all(part.isdigit() and part.isascii() for part in parts):
+        raise ValueError("not shard numbers separated by commas")
+    ids = [int(part) for part in parts]
+    if len(set(ids)) != len(ids):
+        raise ValueError("a shard listed twice")
+    return ids
 
 
 def _plain_url(value: str, schemes: set[str]) -> str:

@@ -9,16 +9,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
+from bot.discord_app.identify import IdentifyGate
 from bot.discord_app.state import BotState
+from bot.storage import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +36,7 @@ OUTDATED_COMPONENT = (
 
 class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return self.client.admit()  # every command and autocomplete
+        return self.client.admit(interaction)  # every command and autocomplete
 
     async def on_error(
         self, interaction: discord.Interaction[GlossaryBot], error: app_commands.AppCommandError
@@ -44,7 +48,13 @@ class GlossaryBot(commands.Bot):
     tree: GlossaryTree
 
     def __init__(
-        self, state: BotState, *, dev_guild_id: int | None = None, guild_ready_timeout: float = 2.0
+        self,
+        state: BotState,
+        *,
+        dev_guild_id: int | None = None,
+        guild_ready_timeout: float = 2.0,
+        identify_window: float = 5.0,
+        **options: Any,  # shard_count and shard_ids, for ShardedGlossaryBot
     ) -> None:
         super().__init__(
             command_prefix=(),  # no prefix commands
@@ -53,20 +63,25 @@ class GlossaryBot(commands.Bot):
             intents=discord.Intents.default(),  # no privileged intents
             allowed_mentions=NO_MENTIONS,
             guild_ready_timeout=guild_ready_timeout,
+            **options,
         )
         self.state = state
         self.dev_guild_id = dev_guild_id
+        self.identify_window = identify_window
+        self._identify: IdentifyGate | None = None
         self._stopping = False
         self._busy: set[asyncio.Task[Any]] = set()
         self._alias_watch: asyncio.Task[None] | None = None
         # Who may use which command (Integrations overrides), for menus that act like one.
         self.command_access = CommandAccess(self._command_permissions)
 
-    def admit(self) -> bool:
+    def admit(self, work: discord.Interaction[Any] | discord.Message) -> bool:
         """Take on an interaction or a message (False once stopping), and remember the task
-        answering it: stopping waits for those, so no answer is cut off half-way."""
+        answering it: stopping waits for those, so no answer is cut off half-way. Metrics and
+        the log lines time and tag the work from here."""
         if self._stopping:
             return False
+        observe.begin(work)
         task = asyncio.current_task()
         if task is not None:
             self._busy.add(task)
@@ -97,13 +112,47 @@ class GlossaryBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info(
-            "connected as %s (%s); serving %d entries",
+            "connected as %s (%s)%s; serving %d entries",
             self.user,
             self.user.id,
+            self.shards_served(),
             len(self.state.glossary),
         )
         for guild in self.guilds:
             await self.state.servers.get(guild.id)  # warm each server's alias cache
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Take turns with the bot's other processes when they share a PostgreSQL database;
+        alone, discord.py's default (5 s between two IDENTIFYs) is all the pacing needed."""
+        store = self.state.store
+        if store is None or not store.shared:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        try:
+            if self._identify is None:
+                _, _, limits = await self.http.get_bot_gateway()
+                self._identify = IdentifyGate(
+                    store,
+                    window=self.identify_window,
+                    max_concurrency=int(limits.get("max_concurrency", 1)),
+                )
+            await self._identify.wait_turn(shard_id or 0)
+        except (StorageError, discord.HTTPException, discord.GatewayNotFound):
+            log.warning(
+                "cannot take turns to identify shard %s with other processes; waiting %.0f s "
+                "instead",
+                shard_id,
+                self.identify_window,
+                exc_info=True,
+            )
+            await asyncio.sleep(self.identify_window)  # the rate limit, uncoordinated
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        count = sum(1 for guild in self.guilds if guild.shard_id == shard_id)
+        log.info("shard %d ready: %d servers", shard_id, count)
+
+    def shards_served(self) -> str:
+        return ""  # one connection, unsharded
 
     async def on_message(self, message: discord.Message) -> None:
         """No prefix commands: mentions are answered by the define cog's listener."""
@@ -136,6 +185,8 @@ class GlossaryBot(commands.Bot):
         if busy:
             await asyncio.wait(busy, timeout=DRAIN_SECONDS)
         await super().close()
+        if self._identify is not None:
+            self._identify.close()
         if self._alias_watch is not None:
             self._alias_watch.cancel()
         if self.state.store is not None:
@@ -144,3 +195,16 @@ class GlossaryBot(commands.Bot):
                 await store.close()  # flushes every buffered count
             except Exception:
                 log.exception("could not close the database cleanly")
+
+
+def shard_label(shard_ids: Sequence[int]) -> str:
+    return ",".join(str(shard) for shard in shard_ids)
+
+
+class ShardedGlossaryBot(GlossaryBot, commands.AutoShardedBot):
+    """The same bot over several gateway connections: `SHARD_COUNT` shards in all, of which
+    this process runs `SHARD_IDS` (all of them when unset)."""
+
+    def shards_served(self) -> str:
+        shard_ids = self.shard_ids or range(self.shard_count or 1)
+        return f" on shards {shard_label(shard_ids)} of {self.shard_count}"

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.discord_app import metrics as observe
+
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -34,6 +36,9 @@ def error_reply(error_id: str) -> str:
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log the traceback under a short id and give the user that id, never the traceback."""
+    observe.outcome(
+        "refused"
+    )  # unless it is an error (below): a cooldown, a check, a stale command
     if isinstance(error, app_commands.CommandOnCooldown):
         # Rounded up: "try again in 0 s" would be a puzzle.
         message = f"You're going a bit fast: try again in {max(1, math.ceil(error.retry_after))} s."
@@ -46,6 +51,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         message = STALE_COMMAND
     else:
         error_id = uuid.uuid4().hex[:8]
+        observe.failed(error_id)
         log.error("error %s in %s", error_id, _describe(interaction), exc_info=error)
         message = error_reply(error_id)
     if interaction.type is discord.InteractionType.autocomplete:
@@ -79,7 +85,7 @@ def guarded(
     @functools.wraps(callback)
     async def wrapper(self: T, interaction: discord.Interaction[Any]) -> None:
         admit = getattr(interaction.client, "admit", None)
-        if admit is not None and not admit():
+        if admit is not None and not admit(interaction):
             return
         try:
             await callback(self, interaction)

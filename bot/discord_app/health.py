@@ -29,7 +29,7 @@ async def keep_heartbeat(
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
-    was_healthy = True
+    was_healthy: bool | None = None  # log each change, starting with the first state
     while not client.is_closed():
         healthy = await is_healthy(client, store)
         if healthy:
@@ -37,7 +37,10 @@ async def keep_heartbeat(
                 await asyncio.to_thread(path.write_text, f"{time.time():.0f}\n", "utf-8")
             except OSError:
                 log.warning("cannot write the heartbeat file %s", path, exc_info=True)
-        elif was_healthy:
+            else:
+                if not was_healthy:
+                    log.info("healthy: heartbeat in %s", path)
+        elif was_healthy is not False:
             log.warning("unhealthy: not connected to Discord, or the database is not writable")
         was_healthy = healthy
         await asyncio.sleep(interval)  # pacing a periodic task, not waiting for an event

@@ -1,11 +1,49 @@
-"""Logging set-up. The token never reaches a log line, whatever the level or the library."""
+"""Logging set-up: readable text by default, or one JSON object per line (`LOG_FORMAT=json`) for
+a log system. The bot token and interaction tokens never reach a log line, whatever the format,
+the level or the library.
+
+The interaction being answered (its server and command) rides along in a context variable, so
+every line logged while answering it says which one it was, in either format.
+"""
 
 from __future__ import annotations
 
+import contextvars
+import json
 import logging
+import re
 import sys
+from datetime import UTC, datetime
+from typing import Literal, TextIO
 
 REDACTED = "[redacted]"
+TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+# Interaction tokens travel in URLs (discord.py logs its requests at DEBUG) and in payloads.
+_INTERACTION_TOKENS = re.compile(
+    r"(?P<keep>/(?:interactions|webhooks)/\d+/)[A-Za-z0-9_.\-]{20,}"
+    r"|(?P<key>['\"]token['\"]\s*:\s*['\"])[^'\"]{20,}"
+)
+
+# Fields of the interaction under way: guild, command, error_id. Set by `log_context`.
+_CONTEXT: contextvars.ContextVar[dict[str, object] | None] = contextvars.ContextVar(
+    "log_context", default=None
+)
+CONTEXT_FIELDS = ("guild", "command", "error_id")
+
+
+def log_context(**fields: object) -> None:
+    """Add fields to what the current task's log lines carry (each task has its own)."""
+    _CONTEXT.set({**(_CONTEXT.get() or {}), **fields})
+
+
+def redact(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, REDACTED)
+    return _INTERACTION_TOKENS.sub(
+        lambda m: (m["keep"] or m["key"]) + REDACTED,
+        text,
+    )
 
 
 class RedactSecrets(logging.Filter):
@@ -15,24 +53,80 @@ class RedactSecrets(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        text = message
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-            if record.exc_text:
-                record.exc_text = record.exc_text.replace(secret, REDACTED)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, self.secrets)
+        text = redact(message, self.secrets)
         if text != message:
             record.msg, record.args = text, None
         return True
 
 
-def configure_logging(level: str, secrets: list[str]) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
-    )
-    handler.addFilter(RedactSecrets(secrets))  # on the handler: covers every logger's records
+class AddContext(logging.Filter):
+    """Copy the interaction's fields onto the record (fields passed with `extra=` win)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for key, value in (_CONTEXT.get() or {}).items():
+            if not hasattr(record, key):
+                setattr(record, key, value)
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time (UTC, ISO 8601), level, logger, message, the interaction's
+    guild, command and error id when there is one, and the traceback as `exception`."""
+
+    def __init__(self, label: str = "") -> None:
+        super().__init__()
+        self.label = label
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if self.label:
+            line["shards"] = self.label
+        for key in CONTEXT_FIELDS:
+            value = getattr(record, key, None)
+            if value is not None:
+                line[key] = value
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exception"] = record.exc_text
+        return json.dumps(line, default=str)  # ASCII: no character a reader splits lines on
+
+
+class TextFormatter(logging.Formatter):
+    """The readable default; the interaction's fields follow the message in brackets."""
+
+    def __init__(self, label: str = "") -> None:
+        prefix = f"[{label}] " if label else ""  # which shards this process runs, if some
+        super().__init__(TEXT_FORMAT.replace("%(name)s", prefix + "%(name)s"), "%Y-%m-%d %H:%M:%S")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        text = super().formatMessage(record)
+        fields = [f"{k}={getattr(record, k)}" for k in CONTEXT_FIELDS if hasattr(record, k)]
+        return f"{text} [{' '.join(fields)}]" if fields else text
+
+
+def configure_logging(
+    level: str,
+    secrets: list[str],
+    log_format: Literal["text", "json"] = "text",
+    stream: TextIO | None = None,
+    label: str = "",
+) -> None:
+    """`label` names which shards this process runs (text: a prefix; JSON: a `shards` field)."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter(label) if log_format == "json" else TextFormatter(label))
+    # On the handler, not a logger: they cover every logger's records, discord.py's included.
+    handler.addFilter(RedactSecrets(secrets))
+    handler.addFilter(AddContext())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

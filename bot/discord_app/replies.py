@@ -19,6 +19,7 @@ from bot.cards.embed import card_layout, render_card, render_sources
 from bot.cards.fit import fit
 from bot.cards.quote import quote
 from bot.cards.text import how_matched
+from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_custom_id
 from bot.glossary import Entry, Glossary
@@ -75,6 +76,7 @@ async def reply_for(
     miss. `owner_id` is who may navigate the card in place; `plain` shows its plain-words side."""
     entry = result.entry
     if result.status == "match" and entry is not None:
+        observe.outcome("card")
         if count:
             state.record_lookup(scope, entry.id)
         lookups = await state.lookup_count(scope, entry.id)
@@ -84,8 +86,10 @@ async def reply_for(
         return Reply(None, embed, card_view(glossary, entry, owner_id, plain=plain), private=False)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
+        observe.outcome("suggestions")
         text = f"Did you mean one of these for “{echo(result.query)}”?"
         return Reply(text, None, view, private=False, quotes_user=True)
+    observe.outcome("no_entry")
     state.record_miss(scope, result.normalized_query)
     text = f"No entry for “{echo(result.query)}”."
     if result.suggestions:

@@ -11,9 +11,10 @@ import aiohttp
 import discord
 import yarl
 
-from bot.discord_app.app import GlossaryBot
+from bot.discord_app.app import GlossaryBot, ShardedGlossaryBot, shard_label
 from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
+from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import Settings, SettingsError, load_settings
@@ -41,7 +42,13 @@ def run(settings: Settings | None = None) -> int:
         fail(str(exc))
         return EXIT_CONFIG
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    configure_logging(settings.log_level, secrets=[token])
+    shard_ids = settings.shard_id_list
+    configure_logging(
+        settings.log_level,
+        secrets=[token],
+        log_format=settings.log_format,
+        label=f"shards {shard_label(shard_ids)}" if shard_ids else "",
+    )
     if not token:
         fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
         return EXIT_CONFIG
@@ -77,6 +84,22 @@ async def _open_store(settings: Settings) -> Store | None:
         return None
 
 
+def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
+    """One process over every shard Discord recommends, or (SHARD_COUNT set) an auto-sharded
+    client over SHARD_IDS of them."""
+    if not settings.sharded:
+        return GlossaryBot(
+            state, dev_guild_id=settings.dev_guild_id, identify_window=settings.identify_window
+        )
+    return ShardedGlossaryBot(
+        state,
+        dev_guild_id=settings.dev_guild_id,
+        identify_window=settings.identify_window,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_id_list,
+    )
+
+
 async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     state = BotState(
         glossary,
@@ -85,8 +108,16 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
         term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
     )
-    bot = GlossaryBot(state, dev_guild_id=settings.dev_guild_id)
+    bot = make_bot(state, settings)
+    metrics_server = serve_metrics(settings, bot, state)
+    try:
+        return await _run_bot(bot, state, settings, token)
+    finally:
+        if metrics_server is not None:
+            metrics_server.stop()
 
+
+async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token: str) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -115,6 +146,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
             except (SchemaTooNew, NotAGlossaryDatabase) as exc:
                 fail(str(exc))
                 return EXIT_CONFIG
+            _warn_if_alone(settings, state.store)
             error = await _connect_until_stopped(bot, state, settings, stop)
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
@@ -129,6 +161,20 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         log.debug("the error's traceback", exc_info=error)
         return EXIT_ERROR
     return EXIT_OK
+
+
+def _warn_if_alone(settings: Settings, store: Store | None) -> None:
+    """Some of the shards on a database no other process can share: the other shards' process
+    keeps its own counts and aliases, and the two do not take turns to connect."""
+    ids = settings.shard_id_list
+    if ids is None or len(ids) == settings.shard_count or (store is not None and store.shared):
+        return
+    log.warning(
+        "SHARD_IDS %s is part of the bot's %s shards, but the database is not shared "
+        "(set DATABASE_URL to PostgreSQL for every process)",
+        shard_label(ids),
+        settings.shard_count,
+    )
 
 
 async def _connect_until_stopped(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot import metrics
 from bot.discord_app.alias_cache import CHECK_INTERVAL, ServerCache
 from bot.discord_app.cooldowns import UserLimit
 from bot.discord_app.term_drafts import Drafts
@@ -90,6 +91,7 @@ class BotState:
             return exc
 
     def _swap(self, prepared: Indexed | GlossaryError) -> str:
+        metrics.reloaded(ok=not isinstance(prepared, GlossaryError))
         if isinstance(prepared, GlossaryError):
             log.error(
                 "glossary reload refused, still serving %d entries: %s",

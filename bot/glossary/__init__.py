@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.glossary.asked_as import apply_asked_as, read_asked_as
@@ -27,14 +27,20 @@ __all__ = [
 ]
 
 
-def inspect_glossary(paths: Sequence[Path] | None = None) -> tuple[Glossary, list[Problem]]:
-    """Read and merge everything, returning the glossary with every problem found (for `check`)."""
+def inspect_glossary(
+    paths: Sequence[Path] | None = None, stage: Callable[[str], None] = lambda _: None
+) -> tuple[Glossary, list[Problem]]:
+    """Read and merge everything, returning the glossary with every problem found (for `check`).
+    `stage` hears of each of the three stages as it begins (progress on a terminal)."""
     problems: list[Problem] = []
+    stage("check: reading files")
     folders = list(paths) if paths else [bundled_data_dir()]
     sources = read_sources(folders, problems)
+    stage(f"check: merging {len(sources)} sources")
     entries, lines = merge_sources(sources, problems)
     entries = apply_asked_as(entries, read_asked_as(folders, problems), problems)
     files = {s.info.key: s.location for s in sources}
+    stage(f"check: checking {len(entries):,} entries")
     problems.extend(check_entries(entries, files, lines))
     if not entries and not any(p.severity == "error" for p in problems):
         where = ", ".join(str(p) for p in paths) if paths else "the bundled data"

@@ -15,6 +15,7 @@ import logging
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -75,6 +76,16 @@ class Backend(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    #: Several processes may use this database at once (and be one bot): see `identify_slot`.
+    shared = False
+
+    def identify_slot(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """While the block runs, this process alone may IDENTIFY in `bucket`.
+
+        Only a `shared` database coordinates processes; a file has one process to coordinate.
+        """
+        raise NotImplementedError(f"{self.location} is used by one process: nothing to share")
 
 
 async def open_backend(

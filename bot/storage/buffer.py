@@ -170,6 +170,14 @@ class CountBuffer:
                     totals[entry_id] += n
         return totals
 
+    def hour_counts(self, scope: int | None, first_hour: int | None) -> Counter[int]:
+        totals: Counter[int] = Counter()
+        for s in self._scopes(scope):
+            for (_entry, hour), n in self.lookups.get(s, {}).items():
+                if first_hour is None or hour >= first_hour:
+                    totals[hour] += n
+        return totals
+
     def entry_count(self, scope: int, entry_id: str) -> int:
         counts = self.lookups.get(scope)
         if not counts:

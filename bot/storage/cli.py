@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
+from bot.progress import Progress
 from bot.settings import Settings
 
 from .backend import without_password
@@ -75,17 +76,54 @@ def run_stats(args: argparse.Namespace) -> int:
     if path is None:
         return 1
     period = cast(Period, args.period)
-    since = period_start(period, datetime.now(UTC))
+    now = datetime.now(UTC)
+    since = period_start(period, now)
+
+    async def read(store: Store) -> tuple[Stats, dict[datetime, int]]:
+        stats = await store.stats(args.guild, since, limit=args.limit)
+        hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
+        return stats, hours
 
     try:
-        stats = _on_store(path, lambda store: store.stats(args.guild, since, limit=args.limit))
+        stats, hours = _on_store(path, read)
     except StorageError as exc:
         return _fail(str(exc))
+    if args.chart:
+        problem = _write_chart(args, stats, hours, since=since, now=now)
+        if problem:
+            return _fail(problem)
     if args.json:
         print(json.dumps({"period": period, **stats.to_json()}, indent=2))
     else:
         print_stats(stats, period, sys.stdout)
     return 0
+
+
+def _write_chart(
+    args: argparse.Namespace,
+    stats: Stats,
+    hours: dict[datetime, int],
+    *,
+    since: datetime | None,
+    now: datetime,
+) -> str | None:
+    """Draw what /stats attaches into `args.chart`; a problem in one line, or None."""
+    from bot.cards.chart import lookups_chart
+    from bot.glossary import GlossaryError, load_glossary
+
+    try:  # the titles, from the glossary the bot serves; entry ids if it cannot be read
+        glossary = load_glossary(cast(Settings, args.settings).glossary_path_list)
+        titles = {entry.id: entry.display_title for entry in glossary}
+    except GlossaryError:
+        titles = {}
+    named = [(titles.get(entry_id, entry_id), n) for entry_id, n in stats.top_terms]
+    when = "all time" if since is None else f"the last {args.period}"
+    title = f"Glossary lookups, {when}: {stats.total_lookups:,}"
+    try:
+        args.chart.write_bytes(lookups_chart(hours, named, since=since, now=now, title=title))
+    except OSError as exc:
+        return f"cannot write the chart to {args.chart}: {exc.strerror or exc}"
+    return None
 
 
 def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
@@ -150,25 +188,30 @@ def run_import(args: argparse.Namespace) -> int:
 
     wanted: list[_Wanted] = []
     failed = 0
+    progress = Progress("import: checking aliases", len(document), quiet=args.quiet)
     for position, entry in enumerate(document, start=1):
+        progress.update(position)
         try:
             scope, text, entry_id = _parse_item(entry)
             key = validate_alias(text, entry_id, scope)
         except ValueError as exc:
-            print(f"item {position}: {exc}", file=sys.stderr)
+            progress.message(f"item {position}: {exc}")
             failed += 1
             continue
         wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
+    progress.close()
 
     try:
         items = [w.item for w in wanted]
-        results = (
-            _on_store(
-                database_location(args), lambda store: store.import_aliases(items), migrate=True
+        with Progress(f"import: writing {len(items):,} aliases", quiet=args.quiet) as writing:
+            writing.update(0)
+            results = (
+                _on_store(
+                    database_location(args), lambda store: store.import_aliases(items), migrate=True
+                )
+                if wanted
+                else []
             )
-            if wanted
-            else []
-        )
     except StorageError as exc:
         return _fail(str(exc))
     outcomes = [
@@ -222,8 +265,11 @@ def run_backup(args: argparse.Namespace) -> int:
     problem = _unwritable_destination(args.path)
     if problem:
         return _fail(f"cannot write the backup to {args.path}: {problem}")
+    size = path.stat().st_size / 1e6
     try:
-        asyncio.run(backup_database(path, args.path))
+        with Progress(f"backup: copying {size:,.1f} MB", quiet=args.quiet) as copying:
+            copying.update(0)  # one step: SQLite copies a consistent snapshot in one go
+            asyncio.run(backup_database(path, args.path))
     except StorageError as exc:
         return _fail(str(exc))
     print(f"backed up {path} to {args.path}")

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from .backend import Backend, Body, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
@@ -42,7 +42,7 @@ from .models import (
     SuggestStatus,
     TermAuditRecord,
 )
-from .periods import Clock, from_unix, since_hour, to_unix, utc_now
+from .periods import HOUR, Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
@@ -62,8 +62,19 @@ Sleep = Callable[[float], Awaitable[None]]
 MAX_QUERY_LENGTH = 200
 
 
+class StoreObserver(Protocol):
+    """Told of each lookup counted and each flush (the bot's metrics, when they are on)."""
+
+    def lookup_counted(self) -> None: ...
+
+    def flushed(self, seconds: float, lookups: int, ok: bool) -> None: ...
+
+
 class Store:
     """Lookup counts, misses, per-server aliases and their audit log, in one database."""
+
+    # Set once for the process by whoever exports metrics; None: nobody listens.
+    observer: StoreObserver | None = None
 
     def __init__(
         self,
@@ -180,6 +191,8 @@ class Store:
         )
         if not kept or "lookups" in self._dropping:
             self._note_kept("lookups", kept, self._max_pending_lookups)
+        if self.observer is not None:
+            self.observer.lookup_counted()
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         """Count a search that found no entry."""
@@ -227,6 +240,7 @@ class Store:
             taken.append(batch)
             await count_queries.write_batch(tx, batch, writer=self._writer_id, at=self._seconds())
 
+        started = time.perf_counter()
         try:
             await self._require_in_place()
             await self._backend.write(write)
@@ -234,12 +248,18 @@ class Store:
             if taken:
                 self._pending.absorb(taken[0])
             self._note_flush_failure(exc)
+            self._observe_flush(started, 0, ok=False)
             return False
         finally:
             self._inflight = None
         self._wrote = True
         self._note_flush_success()
+        self._observe_flush(started, taken[0].lookup_total() if taken else 0, ok=True)
         return True
+
+    def _observe_flush(self, started: float, lookups: int, *, ok: bool) -> None:
+        if self.observer is not None:
+            self.observer.flushed(time.perf_counter() - started, lookups, ok)
 
     async def _flush_loop(self, interval: float) -> None:
         loop = asyncio.get_running_loop()
@@ -288,6 +308,22 @@ class Store:
             scope=scope,
         )
         return stored + sum(parts)
+
+    async def lookups_by_hour(
+        self, scope: int | None, since: datetime | None = None
+    ) -> dict[datetime, int]:
+        """Lookups per hour (the hour's start, UTC) since `since`, for charts; scope None sums
+        every server. Hours without lookups are left out."""
+        stored, parts = await self._with_buffers(
+            since,
+            lambda buffer, first_hour: buffer.hour_counts(scope, first_hour),
+            count_queries.hourly_lookups,
+            scope=scope,
+        )
+        totals = Counter(stored)
+        for part in parts:
+            totals.update(part)
+        return {from_unix(hour * HOUR): n for hour, n in sorted(totals.items())}
 
     async def lookup_count(self, scope: int, entry_id: str) -> int:
         """All-time lookups of one entry in one scope (for a card footer)."""
@@ -499,6 +535,17 @@ class Store:
                         self._pending.forget_miss(record.scope, query)
 
         return await self._backend.write(add_all, on_commit=forget_pending)
+
+    @property
+    def shared(self) -> bool:
+        """Other processes may use this database too (PostgreSQL): one bot over several."""
+        return self._backend.shared
+
+    def identify_slot(self, bucket: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold IDENTIFY bucket `bucket` for the whole bot while the block runs: every process
+        sharing this database waits for it (`shared` databases only). Raises `StorageError` when
+        the database cannot be reached."""
+        return self._backend.identify_slot(bucket)
 
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""

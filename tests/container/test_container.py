@@ -127,3 +127,13 @@ async def test_answers_define_keeps_counts_across_stop_and_new_container_and_tur
     )  # fmt: skip
     stats = json.loads(out)
     assert stats["total_lookups"] == 3, stats
+
+    # The stats chart draws inside the image too (Pillow and its bundled font are there).
+    script = (
+        f"glossary-bot stats --guild {guild.id} --period day --chart /tmp/c.png >/dev/null && "
+        "python -c \"from PIL import Image; im = Image.open('/tmp/c.png'); print(im.format, im.size)\""
+    )
+    _, out, _ = await podman(
+        "run", "--rm", "--volume", f"{volume}:/data", "--entrypoint", "sh", IMAGE, "-c", script
+    )  # fmt: skip
+    assert out.strip() == "PNG (960, 480)"

@@ -19,7 +19,16 @@ from tests.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 # Settings of the developer's shell that must not leak into a test's bot.
-_OURS = ("DISCORD_", "DATABASE_", "GLOSSARY_", "COOLDOWN_", "LOG_LEVEL", "HEARTBEAT_", "DEV_GUILD")
+_OURS = (
+    "DISCORD_",
+    "DATABASE_",
+    "GLOSSARY_",
+    "COOLDOWN_",
+    "LOG_",
+    "HEARTBEAT_",
+    "DEV_GUILD",
+    "METRICS_",
+)
 
 
 def bot_env(fake: FakeDiscord, db_path: Path, **settings: str) -> dict[str, str]:
@@ -50,6 +59,7 @@ class BotProcess:
         cwd: Path,
         prefix: Sequence[str] = (),
         start_timeout: float = 30.0,
+        shards: Sequence[int] | None = None,
         **settings: str,
     ) -> None:
         self.fake = fake
@@ -58,6 +68,8 @@ class BotProcess:
         self.prefix = list(prefix)  # e.g. setpriv, to run without root's permission override
         self.env: Mapping[str, str] = bot_env(fake, db_path, **settings)
         self.start_timeout = start_timeout
+        # The shards this process runs (SHARD_IDS), when other processes run the others.
+        self.shards = shards
         self.process: asyncio.subprocess.Process | None = None
         self.lines: list[str] = []  # stdout and stderr, in arrival order
         self._changed = asyncio.Condition()
@@ -92,10 +104,14 @@ class BotProcess:
 
         def ready() -> bool:
             gateway = fake.gateway
+            connected = (
+                gateway.ready_sent and gateway.connected
+                if self.shards is None
+                else all(gateway.shard_ready(shard) for shard in self.shards)
+            )
             return (
                 gateway.identify_count > identifies
-                and gateway.ready_sent
-                and gateway.connected
+                and connected
                 and fake.registry.sync_counts.get(None, 0) > syncs
             )
 
@@ -131,10 +147,12 @@ class BotProcess:
             code = await self.process.wait()
             await asyncio.gather(*self._readers)
         # The fake notices the closed socket on its own time; later starts wait for it.
-        await self.fake.waiter.wait_for(
-            lambda: not self.fake.gateway.connected, "the bot's connection to close"
-        )
+        await self.fake.waiter.wait_for(self._disconnected, "the bot's connection to close")
         return code
+
+    def _disconnected(self) -> bool:
+        live = self.fake.gateway.live_shards()
+        return not live if self.shards is None else not live.intersection(self.shards)
 
     async def __aenter__(self) -> BotProcess:
         await self.start()
@@ -185,3 +203,21 @@ class BotProcess:
             return None
         found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
         return int(found.group(1)) if found else None
+
+
+async def glossary_bot(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[int, str]:
+    """Run another `glossary-bot` command (`health`, `aliases import`, ...) in a process of its
+    own, as an operator would beside the bot: its exit status and output."""
+    command = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        *args,
+        env=dict(env),
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
+    assert command.returncode is not None
+    return command.returncode, output.decode()

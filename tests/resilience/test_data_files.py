@@ -4,10 +4,8 @@ traceback."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 from bot.cli import main
 from bot.discord_app import runner
 from bot.settings import Settings
+from tests.resilience.botproc import glossary_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1024 * 1024
@@ -127,20 +126,8 @@ async def test_glossary_bot_run_refuses_a_broken_file(tmp_path: Path) -> None:
     path = truncated_json(tmp_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSSARY_"))}
     env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="not-used", GLOSSARY_PATHS=str(path))
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.cli",
-        "run",
-        env=env,
-        cwd=tmp_path,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    async with asyncio.timeout(30):
-        _, raw = await process.communicate()
-    err = raw.decode()
-    assert process.returncode == 1, err
+    code, err = await glossary_bot(env, tmp_path, "run")  # nothing on stdout
+    assert code == 1, err
     assert err.startswith(
         f"glossary-bot: 1 problem in the glossary data: {path}:1: error: not valid JSON"
     )

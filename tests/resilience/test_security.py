@@ -220,7 +220,7 @@ def test_start_up_failures_do_not_print_the_token(
     monkeypatch.chdir(tmp_path)  # no developer's .env
     redacted: list[list[str]] = []
     monkeypatch.setattr(
-        runner, "configure_logging", lambda level, secrets: redacted.append(secrets)
+        runner, "configure_logging", lambda level, secrets, **_: redacted.append(secrets)
     )
 
     # Discord cannot be reached (nothing listens on port 9 here).

@@ -177,6 +177,20 @@ def with_search_path(url: str, schema: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query_items)))
 
 
+@asynccontextmanager
+async def fresh_schema(url: str, prefix: str = "test") -> AsyncIterator[str]:
+    """A new, empty schema in the PostgreSQL database at `url` for the block (dropped after):
+    the URL whose connections use it. For a whole bot (processes, a load test) on one schema."""
+    schema = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield with_search_path(url, schema)
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.close()
+
+
 class Databases:
     """Fresh, empty databases of one backend: SQLite files, or PostgreSQL schemas."""
 

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.cards.fit import fit
+from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply
 from bot.discord_app.replies import reply_for
@@ -98,12 +99,13 @@ class DefineCog(commands.Cog):
             return
         if self.state.lookups.take(message.author.id, message.created_at) is not None:
             return  # over the limit /define has too: nothing in public
-        if not self.bot.admit():
+        if not self.bot.admit(message):
             return
         try:
             await self._answer_mention(message, me.id)
         except Exception:
             error_id = uuid.uuid4().hex[:8]
+            observe.failed(error_id)
             log.exception("error %s answering message %s", error_id, message.id)
             await message.reply(
                 error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS

@@ -109,7 +109,7 @@ class SuggestCog(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         match = _FORM_ID.fullmatch(str(data.get("custom_id", "")))
-        if match is None or not self.bot.admit():
+        if match is None or not self.bot.admit(interaction):
             return
         try:
             await self._submitted(interaction, int(match["owner"]), data)

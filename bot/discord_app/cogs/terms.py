@@ -521,7 +521,7 @@ class TermCog(
             return
         data: dict[str, Any] = dict(interaction.data or {})
         match = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
-        if match is None or not self.bot.admit():
+        if match is None or not self.bot.admit(interaction):
             return
         try:
             await self._submitted(

@@ -9,11 +9,12 @@ increment (`ON CONFLICT ... DO UPDATE SET count = count + ...`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
 import shlex
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -38,6 +39,11 @@ _REASONS = {
 }
 # A flush writes one row per server, entry and hour in the batch: time enough for a big one.
 COMMAND_TIMEOUT = 60.0
+# A session lock per IDENTIFY bucket, one set per schema (like the migrations' lock). It waits
+# for whichever process holds it, however long: shards identify one after another.
+_IDENTIFY_LOCK = (
+    "SELECT pg_advisory_lock(hashtext('glossary-bot identify ' || current_schema()), $1)"
+)
 
 
 @lru_cache(maxsize=256)
@@ -72,9 +78,12 @@ class PostgresTx:
 
 
 class PostgresBackend(Backend):
+    shared = True
+
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         # Use `PostgresBackend.open`: it migrates the schema.
         self.location = without_password(url)
+        self._url = url
         self._pool = pool
         self._write_lock = asyncio.Lock()
 
@@ -132,6 +141,23 @@ class PostgresBackend(Backend):
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
             raise as_storage_error(exc, self.location) from exc
         return result
+
+    @contextlib.asynccontextmanager
+    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
+        """An advisory lock on a connection of its own (not the pool's): it lasts as long as
+        that session, so a process killed while holding it lets the others go on at once."""
+        try:
+            conn = await asyncpg.connect(self._url, timeout=10.0)
+        except Exception as exc:
+            raise as_storage_error(exc, self.location) from exc
+        try:
+            try:
+                await conn.execute(_IDENTIFY_LOCK, bucket)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                raise as_storage_error(exc, self.location) from exc
+            yield
+        finally:
+            conn.terminate()  # ends the session, and the lock with it (even when cancelled)
 
     async def ensure_in_place(self) -> bool:
         return False  # a server database does not move underneath its clients

@@ -78,6 +78,14 @@ async def total_lookups(
     return await flushed_seq(tx, writer), total
 
 
+async def hourly_lookups(
+    tx: Tx, *, writer: str, scope: int | None, first_hour: int | None
+) -> tuple[int, dict[int, int]]:
+    clause, params = _where(scope, first_hour)
+    rows = await tx.fetch(f"SELECT hour, sum(count) FROM lookups{clause} GROUP BY hour", params)
+    return await flushed_seq(tx, writer), {int(hour): int(n) for hour, n in rows}
+
+
 async def entry_lookups(
     tx: Tx, *, writer: str, scope: int, entry_id: str, first_hour: int | None
 ) -> tuple[int, int]:

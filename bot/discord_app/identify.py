@@ -1,0 +1,54 @@
+"""IDENTIFY across processes: Discord allows one IDENTIFY per rate-limit bucket
+(`shard_id % max_concurrency`, from `/gateway/bot`) every 5 s for the whole bot, whichever
+process sends it. Processes sharing a PostgreSQL database take turns through it
+(`Store.identify_slot`); a lone process keeps discord.py's own pacing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.storage import Store
+
+log = logging.getLogger(__name__)
+
+# Added to the window: Discord times the IDENTIFY's arrival, a little after the slot is taken.
+MARGIN = 0.1
+
+
+class IdentifyGate:
+    """Wait for a shard's turn to IDENTIFY, then keep its bucket for `window` seconds (while
+    the IDENTIFY goes out and Discord counts it), in every process of the bot."""
+
+    def __init__(self, store: Store, *, window: float, max_concurrency: int) -> None:
+        self.store = store
+        self.window = window + MARGIN
+        self.max_concurrency = max(1, max_concurrency)
+        self._held: set[asyncio.Task[None]] = set()
+
+    async def wait_turn(self, shard_id: int) -> None:
+        """Return once this shard may IDENTIFY; raises `StorageError` if the database cannot
+        be asked. The bucket stays held after returning, for the rest of the window."""
+        bucket = shard_id % self.max_concurrency
+        taken = asyncio.Event()
+        holding = asyncio.create_task(self._hold(bucket, taken))
+        self._held.add(holding)
+        holding.add_done_callback(self._held.discard)
+        waiting = asyncio.create_task(taken.wait())
+        try:
+            await asyncio.wait({holding, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+        if not taken.is_set():
+            holding.result()  # the database's error
+        log.info("shard %d may identify (bucket %d of %d)", shard_id, bucket, self.max_concurrency)
+
+    async def _hold(self, bucket: int, taken: asyncio.Event) -> None:
+        async with self.store.identify_slot(bucket):
+            taken.set()
+            await asyncio.sleep(self.window)  # the rate limit itself, not synchronisation
+
+    def close(self) -> None:
+        for task in self._held:
+            task.cancel()

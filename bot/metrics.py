@@ -1,0 +1,169 @@
+"""Prometheus metrics (prometheus-client), in one registry of the bot's own.
+
+The metrics are module-level objects, so any layer counts with one call and no plumbing (the
+store counts its flushes, the state its reloads); counting costs a lock and an addition, whether
+or not a server exposes them. `serve` starts that server when `METRICS_PORT` is set. Values that
+are cheaper to read than to keep up to date (gateway latency, database writable, entries per
+source) are read when Prometheus scrapes, through `LiveValues`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+REGISTRY = CollectorRegistry()
+
+# What an interaction (or a mention) ended as. "ok" is any other answer (about, aliases, stats).
+OUTCOMES = ("card", "suggestions", "no_entry", "refused", "error", "ok")
+
+INTERACTIONS = Counter(
+    "glossary_interactions",
+    "Interactions and mentions answered, by kind (the command, autocomplete, component or "
+    "mention) and outcome (card, suggestions, no_entry, refused, error, ok)",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
+HANDLER_SECONDS = Histogram(
+    "glossary_handler_seconds",
+    "Seconds from taking on an interaction or mention to finishing its answer, by kind",
+    ["kind"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+    registry=REGISTRY,
+)
+GATEWAY_RECONNECTS = Counter(
+    "glossary_gateway_reconnects",
+    "Gateway connections after the first (new sessions and resumes), by shard",
+    ["shard"],
+    registry=REGISTRY,
+)
+LOOKUPS_BUFFERED = Counter(
+    "glossary_lookups_buffered",
+    "Lookups counted in memory (written to the database by the next flush)",
+    registry=REGISTRY,
+)
+LOOKUPS_FLUSHED = Counter(
+    "glossary_lookups_flushed",
+    "Lookups written to the database",
+    registry=REGISTRY,
+)
+FLUSH_SECONDS = Histogram(
+    "glossary_flush_seconds",
+    "Seconds a flush of buffered counts took (successful or not)",
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0),
+    registry=REGISTRY,
+)
+FLUSH_FAILURES = Counter(
+    "glossary_flush_failures",
+    "Flushes that failed (their counts stay in memory and are written by a later flush)",
+    registry=REGISTRY,
+)
+RELOADS = Counter(
+    "glossary_reloads",
+    "Glossary reloads (SIGHUP), by result: ok, or refused (the old glossary kept serving)",
+    ["result"],
+    registry=REGISTRY,
+)
+LAST_RELOAD_OK = Gauge(
+    "glossary_last_reload_ok",
+    "1 if the last glossary reload succeeded, 0 if it was refused (absent before any reload)",
+    registry=REGISTRY,
+)
+LAST_RELOAD_TIME = Gauge(
+    "glossary_last_reload_timestamp_seconds",
+    "When the last glossary reload finished (Unix time)",
+    registry=REGISTRY,
+)
+# Read at scrape time by LiveValues: named here so that the dashboard test knows them too.
+LIVE_METRICS = (
+    "glossary_gateway_latency_seconds",
+    "glossary_database_writable",
+    "glossary_entries",
+)
+
+
+class StoreMetrics:
+    """The store's counting and flushing as metrics (it is told through Store.observer)."""
+
+    def lookup_counted(self) -> None:
+        LOOKUPS_BUFFERED.inc()
+
+    def flushed(self, seconds: float, lookups: int, ok: bool) -> None:
+        FLUSH_SECONDS.observe(seconds)
+        if ok:
+            LOOKUPS_FLUSHED.inc(lookups)
+        else:
+            FLUSH_FAILURES.inc()
+
+
+def reloaded(ok: bool) -> None:
+    RELOADS.labels(result="ok" if ok else "refused").inc()
+    LAST_RELOAD_OK.set(1 if ok else 0)
+    LAST_RELOAD_TIME.set_to_current_time()
+
+
+class LiveValues(Collector):
+    """Gauges read from the running bot when Prometheus scrapes (in the server's thread)."""
+
+    def __init__(
+        self,
+        latencies: Callable[[], Iterable[tuple[int | None, float]]],
+        writable: Callable[[], bool],
+        entries_per_source: Callable[[], Mapping[str, int]],
+    ) -> None:
+        self.latencies = latencies
+        self.writable = writable
+        self.entries_per_source = entries_per_source
+
+    def collect(self) -> Iterable[Metric]:
+        latency = GaugeMetricFamily(
+            LIVE_METRICS[0],
+            "Gateway heartbeat latency by shard (absent while not connected)",
+            labels=["shard"],
+        )
+        for shard, seconds in self.latencies():
+            if math.isfinite(seconds):
+                latency.add_metric([str(shard or 0)], seconds)
+        yield latency
+        yield GaugeMetricFamily(
+            LIVE_METRICS[1],
+            "1 if the database takes writes now, 0 if not (or there is none)",
+            value=1.0 if self.writable() else 0.0,
+        )
+        entries = GaugeMetricFamily(
+            LIVE_METRICS[2], "Definitions in the glossary, by source", labels=["source"]
+        )
+        for source, count in self.entries_per_source().items():
+            entries.add_metric([source], count)
+        yield entries
+
+
+class MetricsServer:
+    """The HTTP server of `serve`: `/metrics` in Prometheus's text format, until `stop`."""
+
+    def __init__(self, server: WSGIServer, thread: threading.Thread, live: LiveValues) -> None:
+        self._server, self._thread, self._live = server, thread, live
+        self.port: int = server.server_port
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+        REGISTRY.unregister(self._live)
+
+
+def serve(host: str, port: int, live: LiveValues) -> MetricsServer:
+    """Serve the metrics on host:port (port 0: any free one) in a thread of their own."""
+    REGISTRY.register(live)
+    try:
+        server, thread = start_http_server(port, addr=host, registry=REGISTRY)
+    except BaseException:
+        REGISTRY.unregister(live)
+        raise
+    return MetricsServer(server, thread, live)

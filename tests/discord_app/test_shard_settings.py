@@ -1,0 +1,94 @@
+"""SHARD_COUNT and SHARD_IDS: which bot a process runs, and one line naming the setting when
+they do not fit together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from discord.ext import commands
+
+from bot.discord_app import runner
+from bot.discord_app.state import BotState
+from bot.glossary import load_glossary
+from bot.settings import Settings
+from tests.discord_app.helpers import define
+from tests.fake_discord import FakeDiscord
+from tests.resilience.botproc import BotProcess
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "named"),
+    [
+        ("4", "0,4", "SHARD_IDS=0,4 is not valid: expected this process's shards: numbers below"),
+        ("4", "2,x", "SHARD_IDS=2,x is not valid"),
+        ("4", "1,1", "SHARD_IDS=1,1 is not valid"),
+        ("4", "0,,1", "SHARD_IDS=0,,1 is not valid"),
+        ("4", "-1", "SHARD_IDS=-1 is not valid"),
+        ("4", "１", "SHARD_IDS=\\uff11 is not valid"),  # a full-width digit
+        ("", "0,1", "SHARD_IDS=0,1 is not valid"),  # no SHARD_COUNT
+        ("0", "", "SHARD_COUNT=0 is not valid: expected how many shards"),
+        ("four", "", "SHARD_COUNT=four is not valid"),
+    ],
+)
+def test_shards_that_do_not_fit_are_refused_on_one_line(
+    count: str,
+    ids: str,
+    named: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no developer's .env
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    assert runner.run() == runner.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("glossary-bot: bad setting: "), err
+    assert named in err, err
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "sharded", "shard_ids"),
+    [
+        ("", "", False, None),  # unset: one process, as today
+        ("4", "", True, None),  # every one of 4 shards in this process
+        ("4", " 3, 1 ", True, [3, 1]),
+    ],
+)
+def test_which_bot_runs(
+    count: str, ids: str, sharded: bool, shard_ids: list[int] | None, tmp_path: Path
+) -> None:
+    settings = Settings(_env_file=None, shard_count=count or None, shard_ids=ids)  # type: ignore[call-arg]
+    assert settings.shard_id_list == shard_ids
+    bot = runner.make_bot(BotState(load_glossary(None), None), settings)
+    assert isinstance(bot, commands.AutoShardedBot) == sharded
+    if sharded:
+        assert bot.shard_ids == shard_ids
+        assert bot.shard_count == 4
+
+
+async def test_some_shards_on_a_file_of_their_own_run_and_say_so(tmp_path: Path) -> None:
+    """A process over shard 1 of 2 on SQLite answers its guilds, and warns that no other
+    process can share its database."""
+    async with FakeDiscord(shard_count=2) as fake:
+        alice = fake.add_user("alice")
+        guilds = [fake.add_guild(f"Guild {shard}", shard=shard) for shard in (0, 1)]
+        channels = [guild.add_text_channel("general") for guild in guilds]
+        for guild in guilds:
+            guild.add_member(alice)
+        bot = BotProcess(
+            fake, tmp_path / "bot.db", cwd=tmp_path, shards=[1], SHARD_COUNT="2", SHARD_IDS="1"
+        )
+        async with bot:
+            _, card = await define(fake, alice, "rag", channels[1])
+            assert card["embeds"], card
+            assert fake.gateway.live_shards() == {1}
+            assert await bot.stop() == 0, bot.output
+        assert "SHARD_IDS 1 is part of the bot's 2 shards, but the database is not shared" in (
+            bot.output
+        )
+        assert "[shards 1]" in bot.output
+        assert fake.violation_report() is None

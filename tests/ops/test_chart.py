@@ -1,0 +1,129 @@
+"""The stats chart: a PNG of the expected size that shows the counts it was given, readable on
+dark and light backgrounds, whatever the data (none, huge, long names, years of it)."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from PIL import Image
+
+from bot.cards.chart import BARS, SIZE, TERMS, bins, lookups_chart, nice_ceiling
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import define, embed_of
+
+from .conftest import Scene
+
+NOW = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def hour(days_ago: float) -> datetime:
+    return (NOW - timedelta(days=days_ago)).replace(minute=0, second=0, microsecond=0)
+
+
+def opened(png: bytes) -> Image.Image:
+    assert png.startswith(PNG_MAGIC)
+    image = Image.open(io.BytesIO(png))
+    image.verify()  # a complete, uncorrupted PNG
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    assert image.size == SIZE
+    return image.convert("RGBA")
+
+
+def colour_share(image: Image.Image, colour: tuple[int, int, int, int]) -> float:
+    colours = image.getcolors(maxcolors=SIZE[0] * SIZE[1]) or []
+    return sum(n for n, c in colours if c == colour) / (SIZE[0] * SIZE[1])
+
+
+def test_a_week_of_lookups_draws_bars_and_top_terms_on_a_transparent_background() -> None:
+    hours = {hour(d): 10 for d in range(7)}
+    png = lookups_chart(
+        hours, [("KV Cache", 40), ("RAG", 20)], since=NOW - timedelta(days=7), now=NOW, title="t"
+    )
+    image = opened(png)
+    assert image.getpixel((0, 0))[3] == 0  # transparent: Discord's theme shows through
+    assert image.getpixel((SIZE[0] - 1, SIZE[1] - 1))[3] == 0
+    assert colour_share(image, BARS) > 0.05
+    assert colour_share(image, TERMS) > 0.005
+
+
+def test_the_picture_changes_with_the_data() -> None:
+    since = NOW - timedelta(days=7)
+    few = opened(lookups_chart({hour(1): 1}, [], since=since, now=NOW, title="t"))
+    many = opened(
+        lookups_chart({hour(d): 5 for d in range(7)}, [], since=since, now=NOW, title="t")
+    )
+    assert colour_share(many, BARS) > 3 * colour_share(few, BARS) > 0
+
+
+def test_nothing_to_show_is_still_a_valid_picture() -> None:
+    image = opened(lookups_chart({}, [], since=None, now=NOW, title="Lookups · all time · 0"))
+    assert colour_share(image, BARS) == 0
+    assert colour_share(image, TERMS) == 0
+
+
+def test_hostile_data_stays_inside_the_picture() -> None:
+    hours = {hour(d / 24): 10**12 for d in range(3 * 365 * 24)}  # years, every hour, huge
+    terms = [("x" * 10_000, 10**15), ("💥" * 500, 1), ("", 0)] + [(f"t{i}", i) for i in range(50)]
+    png = lookups_chart(hours, terms, since=None, now=NOW, title="t" * 5000)
+    opened(png)
+
+
+def test_bins_by_hour_day_or_week_and_keep_every_count_in_the_period() -> None:
+    hours = {hour(d / 24): 1 for d in range(24 * 40)}  # an hour each, 40 days back
+    day, unit = bins(hours, NOW - timedelta(days=1), NOW)
+    assert unit == "hour"
+    assert len(day) in (24, 25)
+    week, unit = bins(hours, NOW - timedelta(days=7), NOW)
+    assert unit == "day"
+    assert len(week) == 8
+    assert week[-1].label == "Dec 01"
+    assert sum(b.count for b in week) == sum(1 for h in hours if h >= week[0].start)
+    years, unit = bins({hour(1000): 3, hour(0): 4}, None, NOW)
+    assert unit == "week"
+    assert sum(b.count for b in years) == 7
+    assert bins({hour(400): 1}, NOW - timedelta(days=30), NOW)[0][0].count == 0  # before: out
+
+
+def test_the_y_axis_tops_at_a_round_number() -> None:
+    assert [nice_ceiling(n) for n in (1, 2, 3, 7, 11, 250, 501)] == [1, 2, 5, 10, 20, 500, 1000]
+
+
+async def test_the_store_reads_lookups_per_hour_stored_and_buffered(tmp_path: Path) -> None:
+    times = iter([NOW - timedelta(days=2)] * 3 + [NOW] * 100)
+    store = await Store.open(tmp_path / "c.db", flush_interval=None, clock=lambda: next(times))
+    try:
+        for _ in range(3):
+            store.record_lookup(7, "kv-cache")  # two days ago, written to the database
+        assert await store.flush()
+        store.record_lookup(7, "rag")  # now, still buffered
+        store.record_lookup(8, "rag")  # another server
+        mine = await store.lookups_by_hour(7)
+        assert mine == {hour(2): 3, NOW.replace(minute=0): 1}
+        assert sum((await store.lookups_by_hour(None)).values()) == 5
+        assert await store.lookups_by_hour(7, NOW - timedelta(hours=1)) == {
+            NOW.replace(minute=0): 1
+        }
+    finally:
+        await store.close()
+
+
+async def test_stats_attaches_the_chart_of_this_server(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    for term in ("kv cache", "kv cache", "rag"):
+        await define(fake, scene.alice, term, scene.channel)
+    await define(fake, scene.alice, "lora", scene.other_channel)  # another server's
+    handle = await fake.slash(scene.moderator, "stats", {"period": "day"}, channel=scene.channel)
+    message = await handle.final_message()
+    (attachment,) = message["attachments"]
+    assert attachment["filename"] == "lookups.png"
+    assert embed_of(message)["image"]["url"].endswith("lookups.png")
+    image = opened(fake.attachment_bytes(attachment))
+    assert colour_share(image, BARS) > 0  # this hour's three lookups
+    assert colour_share(image, TERMS) > 0

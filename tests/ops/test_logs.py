@@ -1,0 +1,131 @@
+"""LOG_FORMAT: readable text by default, one JSON object per line with `json`; the bot token and
+interaction tokens are redacted in both."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from bot.discord_app import logs
+from bot.discord_app.logs import REDACTED, configure_logging, log_context
+
+from .conftest import Lab
+
+TOKEN = "MTAxNTU1.fake-bot-token.abcdefghijklmnopqrstuvwxyz"
+INTERACTION_TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmZha2U6dG9rZW4"
+
+
+@pytest.fixture
+def stderr() -> Iterator[io.StringIO]:
+    """Where configure_logging's handler writes; the root logger is restored afterwards."""
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield stream
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def log_some_lines() -> None:
+    log = logging.getLogger("bot.test")
+    log.info("plain line")
+    log.debug(
+        "POST http://x/api/v10/interactions/123456789/%s/callback with %s",
+        INTERACTION_TOKEN,
+        {"token": INTERACTION_TOKEN, "auth": f"Bot {TOKEN}"},
+    )
+
+    async def answering() -> None:  # a task of its own, as each interaction is
+        log_context(guild=42, command="define")
+        log.warning("slow answer")
+        try:
+            raise RuntimeError(f"rejected {TOKEN}")
+        except RuntimeError:
+            log.exception("error %s in define", "ab12cd34", extra={"error_id": "ab12cd34"})
+
+    asyncio.run(answering())
+    log.info("after the interaction")  # its context stayed in its own task
+
+
+def test_json_lines_carry_the_fields_and_no_secret(stderr: io.StringIO) -> None:
+    configure_logging("DEBUG", secrets=[TOKEN], log_format="json", stream=stderr)
+    log_some_lines()
+    text = stderr.getvalue()
+    assert TOKEN not in text
+    assert INTERACTION_TOKEN not in text
+    every = [json.loads(line) for line in text.splitlines()]  # every line is one object
+    lines = [line for line in every if line["logger"] == "bot.test"]
+    assert next(line["message"] for line in lines) == "plain line"
+    assert all({"time", "level", "logger", "message"} <= line.keys() for line in lines)
+    assert lines[0]["level"] == "INFO"
+    assert lines[0]["logger"] == "bot.test"
+    assert lines[0]["time"].endswith("+00:00")
+    assert "guild" not in lines[0]
+    assert "command" not in lines[0]
+    debug = lines[1]["message"]
+    assert debug.count(REDACTED) == 3  # the URL, the payload's token, the bot token
+    assert "/interactions/123456789/" + REDACTED + "/callback" in debug
+    slow, error, after = lines[2], lines[3], lines[4]
+    assert (slow["guild"], slow["command"]) == (42, "define")
+    assert (error["guild"], error["command"], error["error_id"]) == (42, "define", "ab12cd34")
+    assert "RuntimeError: rejected " + REDACTED in error["exception"]
+    assert "guild" not in after
+
+
+def test_text_lines_stay_readable_and_redacted(stderr: io.StringIO) -> None:
+    configure_logging("DEBUG", secrets=[TOKEN], stream=stderr)
+    log_some_lines()
+    text = stderr.getvalue()
+    assert TOKEN not in text
+    assert INTERACTION_TOKEN not in text
+    first = text.splitlines()[0]
+    assert first.endswith("INFO    bot.test: plain line")
+    assert "slow answer [guild=42 command=define]" in text
+    assert "[guild=42 command=define error_id=ab12cd34]" in text
+    assert "Traceback" in text
+    assert "rejected " + REDACTED in text
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(first)
+
+
+def test_a_hostile_message_stays_one_json_line(stderr: io.StringIO) -> None:
+    configure_logging("INFO", secrets=[TOKEN], log_format="json", stream=stderr)
+    logging.getLogger("bot.test").warning('no entry for "%s"', 'a\nb"}{\u2028\x00' + "x" * 5000)
+    (line,) = stderr.getvalue().splitlines()
+    assert json.loads(line)["message"].startswith('no entry for "a\nb"}{')
+
+
+def test_the_context_belongs_to_the_task_that_set_it() -> None:
+    async def one(guild: int) -> object:
+        log_context(guild=guild)
+        await asyncio.sleep(0)  # let the other task set its own
+        return (logs._CONTEXT.get() or {}).get("guild")
+
+    async def both() -> list[object]:
+        return list(await asyncio.gather(one(1), one(2)))
+
+    assert asyncio.run(both()) == [1, 2]
+
+
+async def test_glossary_bot_run_logs_json_without_tokens(lab: Lab) -> None:
+    async with lab.bot(LOG_FORMAT="json", LOG_LEVEL="DEBUG") as bot:
+        handle = await lab.fake.slash(lab.user, "define", {"term": "kv cache"}, channel=lab.channel)
+        await handle.final_message()
+        await bot.wait_for_output("interactions/")  # discord.py's DEBUG line of the callback
+    lines = [line for line in bot.lines if line.strip()]
+    assert lines
+    parsed = [json.loads(line) for line in lines]
+    assert all(line["level"] in {"DEBUG", "INFO", "WARNING"} for line in parsed)
+    # discord.py's request lines for the answer were logged while answering: they say which.
+    answering = [line for line in parsed if line.get("command") == "define"]
+    assert answering
+    assert all(line["guild"] == lab.guild_id for line in answering)
+    text = "\n".join(lines)
+    assert lab.fake.token not in text
+    assert "fake-interaction-token-" not in text
+    assert REDACTED in text
