@@ -4,7 +4,7 @@
 
 Server A has `--aliases` aliases of 100 Cyrillic characters (the case that stalled the bot,
 issue 10), server B none. Both are served as the bot serves them: the aliases are read from a
-real SQLite store into the bot's alias cache (`AliasCache`, compiled once), and every request
+real SQLite store into the bot's alias cache (`ServerCache`, compiled once), and every request
 asks the cache and then the index. The same queries (names, typos, prefixes, questions,
 garbage, and the aliases themselves in A) and keystroke-by-keystroke autocompletes run in both;
 each latency is a query's best of three replays (the machine is shared).
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.discord_app.alias_cache import AliasCache  # noqa: E402
+from bot.discord_app.alias_cache import ServerCache  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.server_aliases import ServerAliases  # noqa: E402
@@ -90,7 +90,8 @@ def p(values: list[float], q: float) -> float:
 
 async def measure(count: int, n: int) -> dict[str, float]:
     rng = random.Random(SEED)
-    index = SearchIndex.build(load_glossary())
+    glossary = load_glossary()
+    index = SearchIndex.build(glossary)
     ids = [e.id for e in index.entries]
     texts = long_aliases(count, ids, rng)
     with tempfile.TemporaryDirectory() as folder:
@@ -99,7 +100,7 @@ async def measure(count: int, n: int) -> dict[str, float]:
             await store.import_aliases(
                 [AliasImport(SERVER_A, t, t, ids[i % len(ids)]) for i, t in enumerate(texts)]
             )
-            cache = AliasCache(lambda: store, lambda: index, read_timeout=5.0)
+            cache = ServerCache(lambda: store, lambda: (glossary, index), read_timeout=5.0)
             started = time.perf_counter()
             compiled_a = await cache.get(SERVER_A)  # read and compiled once
             compile_ms = (time.perf_counter() - started) * 1000

@@ -80,6 +80,7 @@ def build_parser() -> Parser:
     _glossary_commands(command)
     _search_commands(command)
     _storage_commands(command)
+    _terms_commands(command)
     _bot_commands(command)
     return parser
 
@@ -228,6 +229,39 @@ def _storage_commands(command: Command) -> None:
         action="store_true",
         help="copy into a database that already holds data (counts are added to its own)",
     )
+
+
+def _terms_commands(command: Command) -> None:
+    terms = command(
+        "terms",
+        None,
+        "export or import a server's own glossary terms",
+        "Export or import the terms moderators write with /term, with /term import's rules.",
+    )
+    actions = terms.add_subparsers(dest="terms_command", metavar="{export,import}")
+    actions.required = True
+    export = actions.add_parser(
+        "export",
+        help="print a server's terms as curated TOML",
+        description="Print a server's terms as curated TOML that `terms import` reads back.",
+    )
+    export.set_defaults(handler="bot.terms_cli:run_export", settings=True, parser=export)
+    export.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
+    export.add_argument("--output", "-o", type=Path, help="write to this file (default: stdout)")
+    _db_option(export)
+    import_ = actions.add_parser(
+        "import",
+        help="replace a server's terms with a file's (all or nothing)",
+        description="Replace a server's terms with a file's: curated TOML, the topics JSON or "
+        "the Markdown glossary, checked as /term import checks it. Nothing is written if any "
+        "problem is an error.",
+    )
+    import_.set_defaults(handler="bot.terms_cli:run_import", settings=True, parser=import_)
+    import_.add_argument("file", type=Path, help="the file to import")
+    import_.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
+    import_.add_argument("--dry-run", action="store_true", help="only say what would change")
+    import_.add_argument("--category", help="the category of entries that give none")
+    _db_option(import_)
 
 
 def _quiet_option(parser: argparse.ArgumentParser) -> None:

@@ -38,6 +38,8 @@ ACCEPTS = {
     "heartbeat_path": "a file path, or empty",
     "cooldown_uses": "a whole number of at least 1",
     "cooldown_seconds": "a number of seconds above 0",
+    "max_server_terms": "a whole number of at least 1",
+    "max_server_term_bytes": "a whole number of bytes, at least 1024",
     "log_format": "text or json",
     "metrics_port": "a port number from 1 to 65535, or empty (no metrics)",
     "metrics_host": "an address to listen on, such as 127.0.0.1",
@@ -80,6 +82,9 @@ class Settings(BaseSettings):
     # Per-user cooldown on /define and /alias: this many uses per `cooldown_seconds`.
     cooldown_uses: int = Field(default=5, ge=1)
     cooldown_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False)
+    # Each server's own glossary: at most this many terms, and this much UTF-8 text in them.
+    max_server_terms: int = Field(default=2000, ge=1)
+    max_server_term_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     # "text" (readable) or "json" (one object per line, for a log system).
     log_format: Literal["text", "json"] = "text"
     # Prometheus metrics on http://METRICS_HOST:METRICS_PORT/metrics; unset: no metrics server.

@@ -1,11 +1,13 @@
-"""Each server's aliases, compiled for search, in one cache keyed on the store's alias version.
+"""Each server's aliases and own terms, compiled for search (`LocalGlossary`), in one cache
+keyed on the store's alias and term versions.
 
-The store bumps `alias_version` on every alias change from any process (`/alias add` here, a
-second bot on the same database, `glossary-bot aliases import`). One task reads that counter
-once per `check_interval` for all requests; when it moves, every cached server is marked stale
-and reloaded the next time it is asked for, while its old aliases keep answering (a request
-waits at most `stale_wait` for the new ones). A server's aliases are read and compiled once per
-change, never per request: compiling 1,000 long aliases on every search stalled every server.
+The store bumps `alias_version` and `term_version` on every change from any process (`/alias
+add` or `/term add` here, a second bot on the same database, `glossary-bot terms import`). One
+task reads those counters once per `check_interval` for all requests; when one moves, every
+cached server is marked stale and reloaded the next time it is asked for, while its old
+glossary keeps answering (a request waits at most `stale_wait` for the new one). A server's
+aliases and terms are read and compiled once per change, never per request: compiling 1,000
+long aliases on every search stalled every server, and indexing takes a tenth of a second.
 """
 
 from __future__ import annotations
@@ -16,40 +18,44 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
+from bot.glossary import Glossary
 from bot.search.index import SearchIndex
-from bot.search.server_aliases import NO_ALIASES, ServerAliases
+from bot.search.local import LocalGlossary, compile_local
+from bot.search.server_aliases import ServerAliases
 from bot.storage import DM_SCOPE
+from bot.term_storage import parse_terms
 
 if TYPE_CHECKING:
     from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
-CHECK_INTERVAL = 1.0  # seconds between two reads of the alias version: changes show within 2 s
+CHECK_INTERVAL = 1.0  # seconds between two reads of the versions: changes show within 2 s
+Versions = tuple[int, int]  # (alias version, term version)
+Bundled = tuple[Glossary, SearchIndex]
 
 
 @dataclass
 class _Cached:
-    version: int  # the alias version these were read at
-    index: SearchIndex  # the index they were compiled against (a glossary reload makes another)
-    aliases: ServerAliases
+    versions: Versions | None  # what these were read at (None: to be read again)
+    local: LocalGlossary
 
 
-class AliasCache:
+class ServerCache:
     def __init__(
         self,
         store: Callable[[], Store | None],
-        index: Callable[[], SearchIndex],
+        bundled: Callable[[], Bundled],
         *,
         read_timeout: float,
         check_interval: float = CHECK_INTERVAL,
     ) -> None:
         self._store = store  # read each time: the store opens after the bot logs in
-        self._index = index  # likewise: a glossary reload brings a new index
+        self._bundled = bundled  # likewise: a glossary reload brings a new index
         self.read_timeout = read_timeout
         self.stale_wait = read_timeout / 4
         self.check_interval = check_interval
-        self._version = 0  # the newest alias version seen
+        self._versions: Versions = (0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
         self._loading: dict[int, asyncio.Future[_Cached]] = {}
         self._changes: dict[int, asyncio.Lock] = {}
@@ -58,15 +64,24 @@ class AliasCache:
         """Are this server's aliases at hand (if perhaps stale), so asking costs no wait?"""
         return scope == DM_SCOPE or self._store() is None or scope in self._servers
 
+    def _none(self) -> LocalGlossary:
+        glossary, index = self._bundled()
+        return LocalGlossary(glossary, index, index.server_aliases(None), (), index)
+
     async def get(self, scope: int) -> ServerAliases:
-        """This server's aliases, compiled. Never raises: a slow or failing database answers
-        with the aliases last read, or none."""
+        """This server's aliases, compiled."""
+        return (await self.local(scope)).aliases
+
+    async def local(self, scope: int) -> LocalGlossary:
+        """What this server searches: its glossary, index and aliases. Never raises: a slow or
+        failing database answers with what was last read, or the bundled glossary alone."""
         store = self._store()
         if store is None or scope == DM_SCOPE:
-            return NO_ALIASES
+            return self._none()
         cached = self._servers.get(scope)
+        base = self._bundled()[1]
         if self._fresh(cached):
-            return cached.aliases
+            return cached.local
         loading = self._loading.get(scope)
         if loading is None:
             # One read per server at a time, kept even if this request stops waiting for it.
@@ -75,34 +90,40 @@ class AliasCache:
             loading.add_done_callback(lambda _: self._loading.pop(scope, None))
         wait = self.read_timeout if cached is None else self.stale_wait
         try:
-            return (await asyncio.wait_for(asyncio.shield(loading), wait)).aliases
+            return (await asyncio.wait_for(asyncio.shield(loading), wait)).local
         except Exception:
             if cached is None:
-                log.warning("could not read aliases of %s; answering without them", scope)
-                return NO_ALIASES
-            # The aliases last read, meanwhile (compiled here if the glossary was reloaded).
-            return self._index().server_aliases(cached.aliases)
+                log.warning("could not read aliases and terms of %s; answering without", scope)
+                return self._none()
+            if cached.local.base is base:
+                return cached.local  # what was last read, meanwhile
+            if not cached.local.terms:  # the glossary was reloaded: aliases compile quickly
+                glossary = self._bundled()[0]
+                return compile_local(glossary, base, (), cached.local.aliases.source)
+            return self._none()  # indexing the server's terms here would stall every server
 
     def changes(self, scope: int) -> asyncio.Lock:
-        """Held while one alias change of this server is checked and written: the next change
-        is checked against it (two moderators at once could each add one half of a clash)."""
+        """Held while one change of this server is checked and written: the next change is
+        checked against it (two moderators at once could each add one half of a clash)."""
         return self._changes.setdefault(scope, asyncio.Lock())
 
-    async def current(self, scope: int) -> ServerAliases:
-        """This server's aliases as the database has them now, for checking a change against
+    async def current(self, scope: int) -> LocalGlossary:
+        """This server's glossary as the database has it now, for checking a change against
         (as of the last version check, and after every change this bot made). A read, if one
         is needed, waits as long as the database takes, like the write that follows;
         StorageError if the database fails."""
         store = self._store()
         if store is None or scope == DM_SCOPE:
-            return NO_ALIASES
+            return self._none()
         cached = self._servers.get(scope)
-        return cached.aliases if self._fresh(cached) else (await self._load(store, scope)).aliases
+        return cached.local if self._fresh(cached) else (await self._load(store, scope)).local
 
     def _fresh(self, cached: _Cached | None) -> TypeGuard[_Cached]:
-        """Read at the newest alias version seen, and compiled against the index serving now."""
+        """Read at the newest versions seen, and compiled against the index serving now."""
         return (
-            cached is not None and cached.version == self._version and cached.index is self._index()
+            cached is not None
+            and cached.versions == self._versions
+            and cached.local.base is self._bundled()[1]
         )
 
     def forget(self, scope: int) -> None:
@@ -110,12 +131,12 @@ class AliasCache:
         self._servers.pop(scope, None)
 
     async def reload(self, scope: int) -> None:
-        """Read this server's aliases again now (after this bot changed them), waiting for the
-        read: the next change of this server is checked against what it finds."""
+        """Read this server's aliases and terms again now (after this bot changed them), waiting
+        for the read: the next change of this server is checked against what it finds."""
         try:
-            self._version = max(self._version, await self._check())
+            self._versions = max(self._versions, await self._check())
         except Exception:
-            log.debug("could not read the alias version", exc_info=True)
+            log.debug("could not read the versions", exc_info=True)
         store = self._store()
         if store is None:
             return
@@ -123,36 +144,44 @@ class AliasCache:
             # A read of its own: one already under way may have begun before the change.
             await self._load(store, scope)
         except Exception:
-            log.debug("could not read the aliases of %s again", scope, exc_info=True)
+            log.debug("could not read the aliases and terms of %s again", scope, exc_info=True)
             self.forget(scope)
 
     async def watch(self) -> None:
-        """Read the alias version once per interval, for as long as the bot runs."""
+        """Read the versions once per interval, for as long as the bot runs."""
         while True:
             await asyncio.sleep(self.check_interval)
             try:
-                version = await self._check()
+                versions = await self._check()
             except Exception:
-                log.debug("could not read the alias version", exc_info=True)
+                log.debug("could not read the versions", exc_info=True)
                 continue
-            if version != self._version:
-                self._version = version  # every server's aliases are now stale
+            if versions != self._versions:
+                self._versions = versions  # every server's glossary is now stale
 
-    async def _check(self) -> int:
+    async def _check(self) -> Versions:
         store = self._store()
         if store is None:
-            return self._version
-        return await asyncio.wait_for(store.alias_version(), self.read_timeout)
+            return self._versions
+
+        async def both() -> Versions:
+            return (await store.alias_version(), await store.term_version())
+
+        return await asyncio.wait_for(both(), self.read_timeout)
 
     async def _load(self, store: Store, scope: int) -> _Cached:
-        version, index = self._version, self._index()
+        versions, (glossary, index) = self._versions, self._bundled()
         aliases = await store.aliases(scope)
+        stored = await store.terms(scope)
         cached = self._servers.get(scope)
-        if cached is not None and cached.index is index and cached.aliases.source == aliases:
-            compiled = cached.aliases  # another server's change: nothing to compile here
-        else:
-            # Compiling normalises every alias (a tenth of a second for 1,000 long ones): off
-            # the event loop, so other servers keep being answered meanwhile.
-            compiled = await asyncio.to_thread(index.server_aliases, aliases)
-        self._servers[scope] = fresh = _Cached(version, index, compiled)
+        previous = cached.local if cached is not None else None
+
+        def compile_it() -> LocalGlossary:
+            terms = parse_terms(stored)
+            return compile_local(glossary, index, terms, aliases, previous)
+
+        # Reading the terms, compiling every alias and indexing the server's glossary: off the
+        # event loop, so other servers keep being answered meanwhile.
+        local = await asyncio.to_thread(compile_it)
+        self._servers[scope] = fresh = _Cached(versions, local)
         return fresh

@@ -90,7 +90,7 @@ class GlossaryBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await add_cogs(self)
-        self._alias_watch = asyncio.create_task(self.state.aliases.watch())
+        self._alias_watch = asyncio.create_task(self.state.servers.watch())
         if self.dev_guild_id:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -119,7 +119,7 @@ class GlossaryBot(commands.Bot):
             len(self.state.glossary),
         )
         for guild in self.guilds:
-            await self.state.aliases.get(guild.id)  # warm each server's alias cache
+            await self.state.servers.get(guild.id)  # warm each server's alias cache
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Take turns with the bot's other processes when they share a PostgreSQL database;

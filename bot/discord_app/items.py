@@ -5,6 +5,7 @@ in memory. A subclass says how to rebuild itself from its custom id (`restore`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Generic, Self, TypeVar
 
 import discord
@@ -33,3 +34,30 @@ class Restorable(discord.ui.DynamicItem[I], Generic[I], template=r"(?!)"):
 def options_of(item: discord.ui.Item[Any]) -> list[discord.SelectOption]:
     """The options a select was sent with (discord.py rebuilds it from the interaction)."""
     return list(getattr(item, "options", []))
+
+
+# The "Suggest it" button of a "no entry" answer (sent by replies, handled by the suggestions
+# cog): the query it offers to suggest, cut to fit a custom id.
+SUGGEST_PREFIX = "gb:suggest:"
+SUGGEST_QUERY = 80
+
+
+def suggest_custom_id(query: str) -> str:
+    return SUGGEST_PREFIX + " ".join(query.split())[:SUGGEST_QUERY]
+
+
+def submitted_values(data: dict[str, Any]) -> dict[str, str]:
+    """A MODAL_SUBMIT's text inputs by custom id (in action rows, or in labels)."""
+    values: dict[str, str] = {}
+
+    def walk(components: Sequence[dict[str, Any]]) -> None:
+        for component in components:
+            if component.get("type") == 4:
+                values[str(component.get("custom_id"))] = str(component.get("value") or "")
+            walk(component.get("components") or [])
+            inner = component.get("component")
+            if isinstance(inner, dict):
+                walk([inner])
+
+    walk(data.get("components") or [])
+    return values

@@ -21,9 +21,10 @@ from bot.cards.quote import quote
 from bot.cards.text import how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of
-from bot.glossary import Entry
+from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_custom_id
+from bot.glossary import Entry, Glossary
 from bot.search.results import SearchResult, Suggestion
+from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -82,8 +83,9 @@ async def reply_for(
             state.record_lookup(scope, entry.id)
         lookups = await state.lookup_count(scope, entry.id)
         matched = how_matched(result)
-        embed = render_card(entry, state.glossary, matched=matched, lookups=lookups, plain=plain)
-        return Reply(None, embed, card_view(state, entry, owner_id, plain=plain), private=False)
+        glossary = (await state.servers.local(scope)).glossary
+        embed = render_card(entry, glossary, matched=matched, lookups=lookups, plain=plain)
+        return Reply(None, embed, card_view(glossary, entry, owner_id, plain=plain), private=False)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
         observe.outcome("suggestions")
@@ -96,6 +98,17 @@ async def reply_for(
         text += " The closest terms are below."
     else:
         text += " Try another spelling, or ask a moderator to add it as an alias."
+    if scope != DM_SCOPE:  # suggestions go to a server's moderators
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(
+            discord.ui.Button(
+                label="Suggest it",
+                emoji="✍️",
+                style=discord.ButtonStyle.primary,
+                custom_id=suggest_custom_id(result.query),
+                row=1,
+            )
+        )
     return Reply(text, None, view, private=True, quotes_user=True)
 
 
@@ -110,11 +123,11 @@ async def open_card(
     """A button or menu opened a card: the owner's message changes in place, anyone else
     gets the card for themselves."""
     state = interaction.client.state
-    entry = state.glossary.get(entry_id)
+    scope = interaction.guild_id or DM_SCOPE
+    entry = (await state.servers.local(scope)).glossary.get(entry_id)
     if entry is None:
         await _gone(interaction)
         return
-    scope = interaction.guild_id or 0
     mine = interaction.user.id == owner_id
     reply = await reply_for(
         state,
@@ -210,7 +223,8 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        glossary = interaction.client.state.glossary
+        scope = interaction.guild_id or DM_SCOPE
+        glossary = (await interaction.client.state.servers.local(scope)).glossary
         entry = glossary.get(self.entry_id)
         if entry is None:
             await _gone(interaction)
@@ -262,9 +276,9 @@ def entry_option(entry: Entry) -> discord.SelectOption:
 
 
 def card_view(
-    state: BotState, entry: Entry, owner_id: int, *, plain: bool = False
+    glossary: Glossary, entry: Entry, owner_id: int, *, plain: bool = False
 ) -> discord.ui.View:
-    layout = card_layout(entry, state.glossary)
+    layout = card_layout(entry, glossary)
     view = discord.ui.View(timeout=None)  # every item is dynamic: nothing is kept in memory
     for n, related in enumerate(layout.related_buttons):
         view.add_item(

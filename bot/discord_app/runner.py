@@ -106,6 +106,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         None,  # the store opens once Discord has accepted the token
         settings.glossary_path_list,
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
+        term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
     )
     bot = make_bot(state, settings)
     metrics_server = serve_metrics(settings, bot, state)

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import metrics
-from bot.discord_app.alias_cache import CHECK_INTERVAL, AliasCache
+from bot.discord_app.alias_cache import CHECK_INTERVAL, ServerCache
 from bot.discord_app.cooldowns import UserLimit
+from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
 from bot.search.index import SearchIndex
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ class BotState:
         *,
         read_timeout: float = READ_TIMEOUT,
         alias_check_interval: float = CHECK_INTERVAL,
+        term_caps: tuple[int, int] = (MAX_TERMS, MAX_TEXT_BYTES),
     ) -> None:
         self.glossary, self.index = self._indexed(glossary)
         self.store = store
@@ -54,12 +57,14 @@ class BotState:
         self.cooldown = cooldown  # per user: this many uses per this many seconds
         self.lookups = UserLimit(*cooldown)  # shared by /define, mentions and Explain terms
         self.read_timeout = read_timeout
-        self.aliases = AliasCache(
+        self.servers = ServerCache(
             lambda: self.store,
-            lambda: self.index,
+            lambda: (self.glossary, self.index),
             read_timeout=read_timeout,
             check_interval=alias_check_interval,
         )
+        self.term_caps = term_caps  # per server: terms, bytes of their text
+        self.term_drafts = Drafts()  # the term modals open
         self._popular: dict[int, tuple[float, list[str]]] = {}
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
         self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}
@@ -126,7 +131,7 @@ class BotState:
                 top = await asyncio.wait_for(
                     self.store.top_terms(scope, None, 25), self.read_timeout
                 )
-                ids = [entry_id for entry_id, _ in top if entry_id in self.glossary]
+                ids = [entry_id for entry_id, _ in top]  # unknown ids are skipped by the index
             except Exception:
                 log.warning("could not read popular terms of %s", scope, exc_info=True)
         self._popular[scope] = (now, ids)

@@ -41,6 +41,8 @@ from bot.glossary.slug import SLUG_PATTERN, slugify
 MAX_TERMS = 2000  # per server; settings may pass another cap
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
 MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
+# Ids travel in buttons' custom ids (at most 100 characters, with a prefix and a user id).
+MAX_ID_LENGTH = 60
 SERVER_SOURCE_KEY = "server"
 SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="this server's glossary", file="(server)")
 
@@ -417,6 +419,10 @@ def _assign_id(
         return (
             bool(candidate)
             and SLUG_PATTERN.fullmatch(candidate or "") is not None
+            and (
+                len(candidate or "") <= MAX_ID_LENGTH
+                or (target is not None and candidate == target.id)
+            )
             and candidate not in taken
             and (candidate not in bundled or (target is not None and candidate == target.id))
         )
@@ -425,7 +431,8 @@ def _assign_id(
         if choice and usable(choice):
             return choice
     title = str(fields.get("title") or "")
-    base = slugify(title) or "term-" + hashlib.sha256(compact(title).encode()).hexdigest()[:8]
+    base = slugify(title)[: MAX_ID_LENGTH - 6].rstrip("-")  # room for "-2" and on
+    base = base or "term-" + hashlib.sha256(compact(title).encode()).hexdigest()[:8]
     if usable(base):
         return base
     n = 2

@@ -17,7 +17,9 @@ from .errors import (
 from .models import (
     ALIAS_CAP,
     DM_SCOPE,
+    MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
+    SUGGEST_COOLDOWN,
     AddAliasResult,
     AddAliasStatus,
     AliasImport,
@@ -26,6 +28,11 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    StoredChange,
+    StoredTerm,
+    Suggestion,
+    SuggestStatus,
+    TermAuditRecord,
 )
 from .periods import PERIODS, Period, period_start
 from .store import CopyReport, Store
@@ -33,8 +40,10 @@ from .store import CopyReport, Store
 __all__ = [
     "ALIAS_CAP",
     "DM_SCOPE",
+    "MAX_OPEN_SUGGESTIONS",
     "OPERATOR_ACTOR",
     "PERIODS",
+    "SUGGEST_COOLDOWN",
     "AddAliasResult",
     "AddAliasStatus",
     "AliasImport",
@@ -51,7 +60,12 @@ __all__ = [
     "StorageUnavailable",
     "Store",
     "StoreClosed",
+    "StoredChange",
+    "StoredTerm",
+    "SuggestStatus",
+    "Suggestion",
     "TargetNotEmpty",
+    "TermAuditRecord",
     "backup_database",
     "period_start",
 ]

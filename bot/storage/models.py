@@ -101,6 +101,56 @@ class AuditRecord:
     after: str | None  # entry id it names after, None if removed
 
 
+MAX_OPEN_SUGGESTIONS = 50  # per server, waiting for a moderator
+SUGGEST_COOLDOWN = 600  # seconds between two suggestions of one member in one server
+
+
+class SuggestStatus(StrEnum):
+    ADDED = "added"
+    COOLDOWN = "cooldown"  # this member suggested a moment ago
+    FULL = "full"  # the server's queue of open suggestions is at its cap
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    id: int
+    scope: int
+    user_id: int
+    title: str
+    definition: str
+    status: str  # open, accepted, rejected
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TermAuditRecord:
+    id: int
+    at: datetime
+    scope: int
+    actor_id: int
+    action: str  # term_add, term_edit, term_remove, term_import
+    term_id: str
+    before: str | None  # the term as JSON before, None if it did not exist
+    after: str | None  # and after, None if removed
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTerm:
+    """One of a server's own terms as stored: its id and the term as JSON (the glossary layer's
+    `ServerTerm`; checked before it gets here, opaque to the store)."""
+
+    id: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChange:
+    """A write of a server's terms: these put (added or replaced, by id), those ids removed."""
+
+    put: tuple[StoredTerm, ...] = ()
+    remove: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Stats:
     scope: int | None  # None: every server together

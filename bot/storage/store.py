@@ -25,7 +25,9 @@ from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import StorageError, TargetNotEmpty
 from .models import (
     ALIAS_CAP,
+    MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
+    SUGGEST_COOLDOWN,
     AddAliasResult,
     AddAliasStatus,
     AliasImport,
@@ -34,11 +36,18 @@ from .models import (
     AuditRecord,
     Miss,
     Stats,
+    StoredChange,
+    StoredTerm,
+    Suggestion,
+    SuggestStatus,
+    TermAuditRecord,
 )
 from .periods import HOUR, Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
+from .queries import suggestions as suggestion_queries
+from .queries import terms as term_queries
 
 log = logging.getLogger(__name__)
 
@@ -570,6 +579,106 @@ class Store:
         """This server's alias changes, newest first."""
         return await self._read(partial(alias_queries.audit_log, scope=scope, limit=limit))
 
+    # -- each server's own terms -----------------------------------------------------------
+
+    async def terms(self, scope: int) -> list[StoredTerm]:
+        """This server's own glossary terms, by id."""
+        return await self._read(partial(term_queries.terms, scope=scope))
+
+    async def term_version(self) -> int:
+        """A counter that any change to any server's terms, from any process, increases."""
+        return await self._read(term_queries.term_version)
+
+    async def change_terms(
+        self,
+        scope: int,
+        plan: Callable[[list[StoredTerm]], tuple[StoredChange | None, T]],
+        actor_id: int,
+        *,
+        action: str | None = None,
+    ) -> T:
+        """Change this server's terms in one transaction: `plan` gets them as they are and
+        returns the change to write (None: nothing) and what to answer. Term writes are
+        serialised, so `plan` sees every earlier write: check caps and conflicts there."""
+        await self._require_in_place()
+        at = to_unix(self._clock())
+
+        async def write(tx: Tx) -> T:
+            await term_queries.lock_terms(tx)
+            before = await term_queries.terms(tx, scope)
+            change, answer = plan(before)
+            if change is not None:
+                await term_queries.apply_change(
+                    tx,
+                    scope=scope,
+                    before=before,
+                    change=change,
+                    actor_id=actor_id,
+                    at=at,
+                    action=action,
+                )
+            return answer
+
+        return await self._backend.write(write)
+
+    async def term_audit_log(self, scope: int, limit: int = 50) -> list[TermAuditRecord]:
+        """This server's term changes, newest first, each with the term before and after."""
+        return await self._read(partial(term_queries.term_audit_log, scope=scope, limit=limit))
+
+    # -- members' suggestions -----------------------------------------------------------------
+
+    async def add_suggestion(
+        self,
+        scope: int,
+        user_id: int,
+        title: str,
+        definition: str,
+        *,
+        max_open: int = MAX_OPEN_SUGGESTIONS,
+        cooldown: int = SUGGEST_COOLDOWN,
+    ) -> SuggestStatus:
+        """Queue a member's suggestion, unless they just made one or the queue is full."""
+        await self._require_in_place()
+        return await self._backend.write(
+            partial(
+                suggestion_queries.add_suggestion,
+                scope=scope,
+                user_id=user_id,
+                title=title,
+                definition=definition,
+                at=to_unix(self._clock()),
+                max_open=max_open,
+                cooldown=cooldown,
+            )
+        )
+
+    async def open_suggestions(self, scope: int, limit: int = 25) -> list[Suggestion]:
+        """This server's open suggestions, oldest first."""
+        return await self._read(
+            partial(suggestion_queries.open_suggestions, scope=scope, limit=limit)
+        )
+
+    async def suggestion(self, scope: int, suggestion_id: int) -> Suggestion | None:
+        return await self._read(
+            partial(suggestion_queries.get_suggestion, scope=scope, suggestion_id=suggestion_id)
+        )
+
+    async def decide_suggestion(
+        self, scope: int, suggestion_id: int, *, accepted: bool, actor_id: int
+    ) -> Suggestion | None:
+        """Close an open suggestion as accepted or rejected; None if it was not open."""
+        await self._require_in_place()
+        return await self._backend.write(
+            partial(
+                suggestion_queries.decide,
+                scope=scope,
+                suggestion_id=suggestion_id,
+                status="accepted" if accepted else "rejected",
+                actor_id=actor_id,
+                at=to_unix(self._clock()),
+            )
+        )
+
     # -- operators ------------------------------------------------------------------------------
 
     async def export_aliases(self, scope: int | None = None) -> list[dict[str, object]]:
@@ -600,7 +709,9 @@ class Store:
                 "copying on top of it needs --force"
             )
 
-        async def everything(tx: Tx) -> tuple[dict[str, int], CountBuffer, list[Row], list[Row]]:
+        async def everything(
+            tx: Tx,
+        ) -> tuple[dict[str, int], CountBuffer, list[Row], list[Row], dict[str, list[Row]]]:
             counts = CountBuffer.of_rows(
                 0,
                 await copy_queries.lookups(tx),
@@ -608,9 +719,10 @@ class Store:
                 await copy_queries.miss_hours(tx),
             )
             aliases, audit = await copy_queries.aliases(tx), await copy_queries.audit_log(tx)
-            return await copy_queries.tally(tx), counts, aliases, audit
+            rows = await copy_queries.table_rows(tx)
+            return await copy_queries.tally(tx), counts, aliases, audit, rows
 
-        source, counts, aliases, audit = await self._read(everything)  # one snapshot
+        source, counts, aliases, audit, rows = await self._read(everything)  # one snapshot
 
         async def write(tx: Tx) -> None:
             counts.seq = target._pending.seq
@@ -619,6 +731,7 @@ class Store:
                 tx, counts, writer=target._writer_id, at=self._seconds()
             )
             await copy_queries.add_aliases_and_audit(tx, aliases, audit)
+            await copy_queries.add_table_rows(tx, rows)
 
         await target._require_in_place()
         await target._backend.write(write)
@@ -645,8 +758,8 @@ class Store:
 
 
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
-COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log")
-ADDITIVE = ("lookup_total", "miss_total", "audit_log")
+COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log", "terms", "suggestions")
+ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "suggestions")
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,7 @@ async def warm(client: GlossaryBot) -> None:
     """Read each server's aliases now, as on_ready does in the background.
 
     Otherwise the first /define of a test races on_ready and may be deferred; tests of the
-    deferred path call ``client.state.aliases.forget(guild_id)`` first.
+    deferred path call ``client.state.servers.forget(guild_id)`` first.
     """
     for guild in client.guilds:
-        await client.state.aliases.get(guild.id)
+        await client.state.servers.get(guild.id)

@@ -68,9 +68,9 @@ async def test_a_glossary_reload_recompiles_a_servers_aliases_for_the_new_index(
 ) -> None:
     await store.add_alias(scene.guild.id, "zorb lax", "zorb lax", "kv-cache", actor_id=1)
     async with start_bot(store) as bot:
-        before = await bot.state.aliases.get(scene.guild.id)
+        before = await bot.state.servers.get(scene.guild.id)
         assert bot.state.reload().startswith("reloaded")
-        after = await bot.state.aliases.get(scene.guild.id)
+        after = await bot.state.servers.get(scene.guild.id)
         assert after is not before
         assert after.positions is bot.state.index.positions
         _, card = await define(scene.fake, scene.alice, "zorb lax", scene.channel)

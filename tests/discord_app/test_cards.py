@@ -33,7 +33,7 @@ def test_every_card_fits_discords_limits(glossary: Glossary) -> None:
                 lookups=123_456,
                 plain=plain,
             )
-            view = card_view(state, entry, OWNER, plain=plain)
+            view = card_view(state.glossary, entry, OWNER, plain=plain)
             body = {"embeds": [embed.to_dict()], "components": view.to_components()}
             problems = check_message(body)
             assert problems == [], f"{entry.id} (plain={plain}): {problems}"

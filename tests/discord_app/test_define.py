@@ -106,7 +106,7 @@ async def test_no_entry_after_a_deferred_start_is_still_only_for_the_asker(
     scene: Scene, bot: GlossaryBot
 ) -> None:
     # Forgetting the server's aliases makes /define read them again, so it defers first.
-    bot.state.aliases.forget(scene.guild.id)
+    bot.state.servers.forget(scene.guild.id)
     handle, message = await define(scene.fake, scene.alice, "qwertyuiop", scene.channel)
     assert (await handle.response())["type"] == 5
     assert is_ephemeral(message)
@@ -121,7 +121,7 @@ async def test_no_entry_after_a_deferred_start_is_still_only_for_the_asker(
 
 async def test_private_define_is_ephemeral(scene: Scene, bot: GlossaryBot) -> None:
     # First with the server's aliases not cached (the bot defers), then with them cached.
-    bot.state.aliases.forget(scene.guild.id)
+    bot.state.servers.forget(scene.guild.id)
     kinds = []
     for _ in range(2):
         handle, message = await define(
@@ -168,7 +168,7 @@ async def test_a_slow_database_defers_and_still_answers(
     # The bot's read timeout, shortened: the test waits for it, not for the default second.
     async with start_bot(store, read_timeout=0.05) as bot:
         monkeypatch.setattr(store, "aliases", hung)
-        bot.state.aliases.forget(scene.guild.id)
+        bot.state.servers.forget(scene.guild.id)
         handle, message = await define(scene.fake, scene.alice, "kv cache", scene.channel)
         assert (await handle.response())["type"] == 5  # acknowledged at once ...
         assert handle.response_latency is not None

@@ -43,6 +43,8 @@ async def test_login_syncs_valid_commands(scene: Scene, bot: GlossaryBot) -> Non
     assert set(commands) == {
         (CHAT_INPUT, "define"),
         (CHAT_INPUT, "alias"),
+        (CHAT_INPUT, "term"),
+        (CHAT_INPUT, "suggest"),
         (CHAT_INPUT, "glossary"),
         (CHAT_INPUT, "stats"),
         (MESSAGE_COMMAND, "Explain terms"),

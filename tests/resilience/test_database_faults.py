@@ -236,7 +236,7 @@ async def test_a_database_that_hangs(scene: Scene, bot: GlossaryBot, store: Stor
             await deferred_then(handle)
 
         # /define when the aliases must be read first: "thinking…", then the card without them.
-        bot.state.aliases.forget(scene.guild.id)
+        bot.state.servers.forget(scene.guild.id)
         slow = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
         await deferred_then(slow)
         assert embed_of(await slow.final_message())["title"].endswith("(RAG)")

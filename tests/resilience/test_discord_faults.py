@@ -126,7 +126,7 @@ async def test_a_refused_follow_up_is_retried(
 ) -> None:
     """After "thinking…" the answer is a follow-up; a 429 or 500 there is retried once."""
     fake = scene.fake
-    bot.state.aliases.forget(scene.guild.id)  # /define reads the aliases, so it defers
+    bot.state.servers.forget(scene.guild.id)  # /define reads the aliases, so it defers
     fake.fail_next("POST", FOLLOWUP, status=status, retry_after=0.2)
     handle, card = await define(fake, scene.alice, "kv cache", scene.channel)
     assert (await handle.response())["type"] == DEFERRED

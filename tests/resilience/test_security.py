@@ -19,6 +19,7 @@ from bot.discord_app.cogs.stats import NOT_ALLOWED
 from bot.discord_app.logs import REDACTED, RedactSecrets
 from bot.settings import Settings
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of, fields, footer, is_ephemeral
 from tests.fake_discord import FakeChannel, FakeUser
 from tests.fake_discord import actions as fake_actions
@@ -110,7 +111,9 @@ async def test_moderator_commands_are_kept_from_members_by_default(
         "define": None,
         "Explain terms": None,
         "glossary": None,
+        "suggest": None,
         "alias": manage_server,
+        "term": manage_server,
         "stats": manage_server,
     }
     refused = await scene.fake.slash(scene.alice, "stats", {}, channel=scene.channel)
@@ -135,12 +138,16 @@ async def test_server_commands_refuse_to_run_in_a_dm(
         ("alias add", {"alias": "zorblax", "term": "kv-cache"}),
         ("alias remove", {"alias": "zorblax"}),
         ("alias list", {}),
+        ("term add", {}),
+        ("term edit", {"term": "kv-cache"}),
+        ("term remove", {"term": "kv-cache"}),
     ):
         handle = await scene.fake.slash(scene.moderator, command, options, channel=dm)
         message = await handle.final_message()
         assert message["content"] == "This command works only in a server.", command
         assert not message["embeds"]
     assert await store.list_aliases(0) == []
+    assert await read_terms(store, 0) == []
 
 
 async def test_the_miss_to_alias_menu_refuses_a_member(

@@ -10,13 +10,22 @@ from bot.discord_app.cogs.aliases import AliasCog
 from bot.discord_app.cogs.define import DefineCog
 from bot.discord_app.cogs.explain import ExplainCog
 from bot.discord_app.cogs.stats import MissToAliasSelect, StatsCog
+from bot.discord_app.cogs.suggestions import SuggestButton, SuggestCog
+from bot.discord_app.cogs.terms import DecideButton, EditAgainButton, RemoveButton, TermCog
 from bot.discord_app.replies import CARD_ITEMS
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
 
 # Every button and menu the bot sends, rebuilt from its custom id when clicked.
-DYNAMIC_ITEMS = (*CARD_ITEMS, MissToAliasSelect)
+DYNAMIC_ITEMS = (
+    *CARD_ITEMS,
+    MissToAliasSelect,
+    EditAgainButton,
+    RemoveButton,
+    DecideButton,
+    SuggestButton,
+)
 
 
 async def add_cogs(bot: GlossaryBot) -> None:
@@ -27,6 +36,8 @@ async def add_cogs(bot: GlossaryBot) -> None:
         AboutCog(state),
         AliasCog(state),
         StatsCog(state),
+        TermCog(bot, state),
+        SuggestCog(bot, state),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)

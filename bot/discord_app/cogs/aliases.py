@@ -20,9 +20,9 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
-    NO_DATABASE,
     STORAGE_DOWN,
     in_a_server,
+    read_or_say,
     reply,
     stored_choices,
     thinking,
@@ -50,9 +50,10 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
     if scope is None:
         await reply(interaction, "Aliases belong to a server: add them there.")
         return
-    entry = state.glossary.get(entry_id)
+    local = await state.servers.local(scope)
+    entry = local.glossary.get(entry_id)
     if entry is None:  # a typed term rather than an autocomplete pick
-        found = state.index.search(entry_id)
+        found = local.index.search(entry_id)
         entry = found.entry if found.status == "match" else None
     if entry is None:
         await reply(
@@ -60,10 +61,10 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         )
         return
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
-    async with state.aliases.changes(scope):
+    async with state.servers.changes(scope):
         try:
-            current = await state.aliases.current(scope)
-            key, stored_text = check_alias(text, entry.id, state.index, current)
+            current = await state.servers.current(scope)
+            key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
         except AliasRejected as exc:
             await reply(interaction, str(exc))
             return
@@ -80,7 +81,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
             return
-        await state.aliases.reload(scope)
+        await state.servers.reload(scope)
     shown = echo(key)
     if result.status is AddAliasStatus.ADDED:
         await reply(
@@ -92,7 +93,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         )
     elif result.status is AddAliasStatus.CONFLICT:
         other = result.alias.entry_id if result.alias else "another entry"
-        other_entry = state.glossary.get(other)
+        other_entry = local.glossary.get(other)
         name = other_entry.display_title if other_entry else other
         await reply(
             interaction,
@@ -178,7 +179,7 @@ class AliasCog(
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
             return
-        await state.aliases.reload(scope)
+        await state.servers.reload(scope)
         if removed is None:
             await reply(interaction, f"This server has no alias “{echo(alias)}”.")
         else:
@@ -206,18 +207,13 @@ class AliasCog(
     @app_commands.describe(term="Only the aliases of this term")
     async def list_aliases(self, interaction: Interaction, term: str | None = None) -> None:
         state = self.state
-        if state.store is None:
-            await reply(interaction, NO_DATABASE)
-            return
         entry_id = None
         if term:
             entry = state.glossary.get(term) or state.index.search(term).entry
             entry_id = entry.id if entry else term
-        await thinking(interaction)
-        try:
-            records = await state.store.list_aliases(interaction.guild_id or 0, entry_id)
-        except StorageError:
-            await reply(interaction, NO_DATABASE)
+        scope = interaction.guild_id or 0
+        records = await read_or_say(interaction, lambda store: store.list_aliases(scope, entry_id))
+        if records is None:
             return
         if not records:
             await reply(interaction, "No aliases yet. Add one with `/alias add`.")

@@ -36,9 +36,9 @@ MENTION_HELP = (
 async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a glossary term, this server's aliases included (and its most looked
     up terms for an empty box)."""
-    aliases = await state.aliases.get(scope)
+    local = await state.servers.local(scope)
     popular = await state.popular(scope) if not current.strip() else []
-    choices = state.index.autocomplete(current, aliases, popular=popular)
+    choices = local.index.autocomplete(current, local.aliases, popular=popular)
     return [
         app_commands.Choice(name=fit(c.name, limits.AUTOCOMPLETE_NAME), value=c.value)
         for c in choices[: limits.AUTOCOMPLETE_CHOICES]
@@ -64,12 +64,13 @@ class DefineCog(commands.Cog):
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
         deferred = False
-        if not state.aliases.knows(scope):
+        if not state.servers.knows(scope):
             # This server's aliases are not cached yet: reading them may be slow, so
             # acknowledge first.
             await interaction.response.defer(ephemeral=private, thinking=True)
             deferred = True
-        result = state.index.search(term, await state.aliases.get(scope))
+        local = await state.servers.local(scope)
+        result = local.index.search(term, local.aliases)
         reply = await reply_for(state, result, interaction.user.id, scope)
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
@@ -116,6 +117,7 @@ class DefineCog(commands.Cog):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         scope = message.guild.id if message.guild else DM_SCOPE
-        result = self.state.index.search(text, await self.state.aliases.get(scope))
+        local = await self.state.servers.local(scope)
+        result = local.index.search(text, local.aliases)
         reply = await reply_for(self.state, result, message.author.id, scope)
         await message.reply(mention_author=False, **reply.send_kwargs())

@@ -51,8 +51,8 @@ class ExplainCog(commands.Cog):
 
     async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
         state = self.state
-        aliases = await state.aliases.get(interaction.guild_id or DM_SCOPE)
-        found = state.index.find_terms(message.content or "", aliases)
+        local = await state.servers.local(interaction.guild_id or DM_SCOPE)
+        found = local.index.find_terms(message.content or "", local.aliases)
         entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
         if not entries:
             await interaction.response.send_message(
@@ -61,7 +61,7 @@ class ExplainCog(commands.Cog):
                 allowed_mentions=NO_MENTIONS,
             )
             return
-        glossary = state.glossary
+        glossary = local.glossary
         lines = []
         for entry_id in entries:
             entry = glossary[entry_id]

@@ -19,7 +19,7 @@ from discord import app_commands
 from bot import limits
 from bot.cards.fit import fit
 from bot.discord_app.errors import NO_MENTIONS
-from bot.storage import StorageError
+from bot.storage import StorageError, Store
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -57,6 +57,21 @@ async def thinking(interaction: Interaction) -> None:
     """Acknowledge now: what follows waits for the database, which may take seconds."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitable[T]]) -> T | None:
+    """Acknowledge, then read from the store; None, with the moderator told, when there is no
+    database or it does not answer."""
+    store = interaction.client.state.store
+    if store is None:
+        await reply(interaction, NO_DATABASE)
+        return None
+    await thinking(interaction)
+    try:
+        return await read(store)
+    except StorageError:
+        await reply(interaction, NO_DATABASE)
+        return None
 
 
 async def stored_choices(

@@ -23,6 +23,7 @@ from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.search.local import LocalGlossary
 from bot.storage import Miss, Period, StorageError, period_start
 
 if TYPE_CHECKING:
@@ -91,16 +92,18 @@ class StatsCog(commands.Cog):
             total = await state.store.total_lookups(scope, since)
             top = await state.store.top_terms(scope, since, TOP)
             misses = await state.store.top_misses(scope, since, limits.SELECT_OPTIONS)
+            waiting = await state.store.open_suggestions(scope, limits.SELECT_OPTIONS)
             hours = await state.store.lookups_by_hour(scope, since)
         except StorageError:
             await reply(interaction, NO_DATABASE)
             return
+        local = await state.servers.local(scope)
         embed = discord.Embed(
             title=f"Glossary lookups, {PERIOD_LABELS[period]}",
             description=f"**{total}** lookups",
             colour=BRAND_COLOUR,
         )
-        glossary = state.glossary
+        glossary = local.glossary
         named = [(glossary[e].display_title if e in glossary else e, c) for e, c in top]
         top_lines = [f"{n}. {name}: {c}" for n, (name, c) in enumerate(named, 1)]
         # Drawn in a thread: a few tens of milliseconds that other answers need not wait for.
@@ -115,7 +118,14 @@ class StatsCog(commands.Cog):
         ):
             value = fit("\n".join(lines) or empty, limits.EMBED_FIELD_VALUE)
             embed.add_field(name=name, value=value, inline=False)
-        options = [o for o in (self._miss_option(m) for m in misses) if o is not None]
+        terms = len(local.terms)
+        own = f"{terms} own term{'s' if terms != 1 else ''}"
+        if waiting:
+            more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
+            own += f"; {len(waiting)}{more} suggestion{'s' if len(waiting) != 1 else ''} to review"
+            own += " (`/term review`)"
+        embed.add_field(name="This server's glossary", value=own, inline=False)
+        options = [o for o in (self._miss_option(local, m) for m in misses) if o is not None]
         view = None
         if options:
             view = discord.ui.View(timeout=None)
@@ -132,10 +142,10 @@ class StatsCog(commands.Cog):
             **kwargs,
         )
 
-    def _miss_option(self, miss: Miss) -> discord.SelectOption | None:
+    def _miss_option(self, local: LocalGlossary, miss: Miss) -> discord.SelectOption | None:
         """A missed search and the term it probably meant, as a menu option (None: no guess)."""
-        guess = self.state.index.search(miss.query)
-        glossary = self.state.glossary
+        guess = local.index.search(miss.query)
+        glossary = local.glossary
         target = guess.entry or (
             glossary.get(guess.suggestions[0].id) if guess.suggestions else None
         )

@@ -14,7 +14,37 @@ COUNTED = {
     "miss_hours": "SELECT count(*) FROM miss_hours",
     "aliases": "SELECT count(*) FROM aliases",
     "audit_log": "SELECT count(*) FROM audit_log",
+    "terms": "SELECT count(*) FROM terms",
+    "term_audit_log": "SELECT count(*) FROM term_audit_log",
+    "suggestions": "SELECT count(*) FROM suggestions",
 }
+
+# Tables copied row for row: (columns, what a row the target already has does). Logs and
+# suggestions get ids anew, in the same order; a term the target already has stays its own.
+ROW_TABLES = {
+    "terms": ("scope, id, body, updated_by, updated_at", " ON CONFLICT (scope, id) DO NOTHING"),
+    "term_audit_log": ("at, scope, actor_id, action, term_id, before, after", ""),
+    "suggestions": (
+        "scope, user_id, title, definition, status, created_at, decided_by, decided_at",
+        "",
+    ),
+}
+
+
+async def table_rows(tx: Tx) -> dict[str, list[Row]]:
+    rows = {}
+    for table, (columns, _) in ROW_TABLES.items():
+        order = "scope, id" if table == "terms" else "id"
+        rows[table] = await tx.fetch(f"SELECT {columns} FROM {table} ORDER BY {order}")
+    return rows
+
+
+async def add_table_rows(tx: Tx, rows: dict[str, list[Row]]) -> None:
+    for table, (columns, conflict) in ROW_TABLES.items():
+        marks = ", ".join("?" * len(columns.split(",")))
+        await tx.executemany(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks}){conflict}", rows[table]
+        )
 
 
 async def tally(tx: Tx) -> dict[str, int]:

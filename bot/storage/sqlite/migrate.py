@@ -44,18 +44,18 @@ def _strip_comments(sql: str) -> str:
     return "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
 
 
-async def _scalar(conn: aiosqlite.Connection, sql: str) -> int:
-    async with conn.execute(sql) as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
 async def check_version(conn: aiosqlite.Connection, path: str) -> int:
     """The file's schema version, refusing files that are newer or not ours. Reads only."""
     try:
-        version = await _scalar(conn, "PRAGMA user_version")
-        app_id = await _scalar(conn, "PRAGMA application_id")
-        objects = await _scalar(conn, "SELECT count(*) FROM sqlite_schema")
+        # One statement, so one snapshot: read apart, another process's first migration could
+        # commit in between (version 0, yet tables) and the file be taken for someone else's.
+        async with conn.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version),"
+            " (SELECT application_id FROM pragma_application_id),"
+            " (SELECT count(*) FROM sqlite_schema)"
+        ) as cursor:
+            row = await cursor.fetchone()
+        version, app_id, objects = (int(v) for v in row) if row else (0, 0, 0)
     except sqlite3.DatabaseError as exc:
         raise NotAGlossaryDatabase(f"{path} is not a usable SQLite database: {exc}") from exc
     if app_id not in (0, APPLICATION_ID):

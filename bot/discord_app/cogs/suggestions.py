@@ -1,0 +1,167 @@
+"""Members suggest missing terms: `/suggest` (for everyone, unlike `/term`) and the "Suggest it"
+button of a "no entry" answer open a modal; the suggestion queues for the server's moderators
+(`/term review`). A member can't flood the queue: one suggestion per cooldown, and a cap on a
+server's open suggestions (the store checks both in the write)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.discord_app.cogs.moderators import STORAGE_DOWN, in_a_server, reply, thinking
+from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
+from bot.discord_app.items import SUGGEST_PREFIX, SUGGEST_QUERY, Restorable, submitted_values
+from bot.discord_app.replies import echo
+from bot.discord_app.state import BotState
+from bot.storage import SUGGEST_COOLDOWN, StorageError, SuggestStatus
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+log = logging.getLogger(__name__)
+
+FORM_PREFIX = "gb:suggestion:"
+_FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
+TITLE_INPUT = 100
+DEFINITION_INPUT = 2000
+
+
+def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
+    modal = discord.ui.Modal(
+        title="Suggest a term", custom_id=f"{FORM_PREFIX}{owner_id}", timeout=None
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label="Term",
+            custom_id="title",
+            default=title[:TITLE_INPUT] or None,
+            max_length=TITLE_INPUT,
+        )
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label="What it means (your words)",
+            custom_id="definition",
+            style=discord.TextStyle.paragraph,
+            max_length=DEFINITION_INPUT,
+            min_length=10,
+        )
+    )
+    return modal
+
+
+async def open_suggestion(interaction: Interaction, title: str) -> None:
+    if interaction.guild_id is None:
+        await reply(interaction, "Suggestions go to a server's moderators: suggest it there.")
+        return
+    modal = suggestion_modal(interaction.user.id, title)
+    await interaction.response.send_modal(modal)
+    modal.stop()  # its submit is handled by SuggestCog.on_interaction
+
+
+class SuggestButton(
+    Restorable[discord.ui.Button[Any]],
+    template=rf"{SUGGEST_PREFIX}(?P<query>.{{0,{SUGGEST_QUERY}}})",
+):
+    def __init__(self, query: str) -> None:
+        super().__init__(discord.ui.Button(label="Suggest it", custom_id=SUGGEST_PREFIX + query))
+        self.query = query
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> SuggestButton:
+        return cls(match["query"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        await open_suggestion(interaction, self.query)
+
+
+class SuggestCog(commands.Cog):
+    def __init__(self, bot: GlossaryBot, state: BotState) -> None:
+        self.bot = bot
+        self.state = state
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return in_a_server(interaction)
+
+    @app_commands.command(
+        name="suggest", description="Suggest a term this server's glossary is missing"
+    )
+    @app_commands.describe(term="The term you looked for")
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=False)
+    async def suggest(
+        self, interaction: Interaction, term: app_commands.Range[str, 1, 100] | None = None
+    ) -> None:
+        await open_suggestion(interaction, term or "")
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        match = _FORM_ID.fullmatch(str(data.get("custom_id", "")))
+        if match is None or not self.bot.admit(interaction):
+            return
+        try:
+            await self._submitted(interaction, int(match["owner"]), data)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def _submitted(self, interaction: Interaction, owner: int, data: dict[str, Any]) -> None:
+        scope = interaction.guild_id
+        if interaction.user.id != owner or scope is None:
+            await reply(interaction, "This form belongs to someone else.")
+            return
+        values = submitted_values(data)
+        title = values.get("title", "").strip()[:TITLE_INPUT]
+        definition = values.get("definition", "").strip()[:DEFINITION_INPUT]
+        if not title or not definition:
+            await reply(interaction, "A suggestion needs the term and what it means.")
+            return
+        store = self.state.store
+        if store is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        await thinking(interaction)
+        try:
+            status = await store.add_suggestion(scope, owner, title, definition)
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        if status is SuggestStatus.ADDED:
+            text = (
+                f"Thanks! “{echo(title)}” is with this server's moderators. "
+                "I'll tell you privately what they decide, if your DMs are open."
+            )
+        elif status is SuggestStatus.COOLDOWN:
+            text = (
+                f"You made a suggestion here a moment ago: one every {SUGGEST_COOLDOWN // 60} "
+                "minutes, please. Nothing new was queued."
+            )
+        else:
+            text = (
+                "This server's moderators have a full queue of suggestions to review. "
+                "Please try again later. Nothing was queued."
+            )
+        await reply(interaction, text[: limits.MESSAGE_CONTENT])
+
+
+async def tell_member(client: discord.Client, user_id: int, text: str) -> bool:
+    """A private message to a member about their suggestion; False if Discord won't deliver it
+    (DMs closed, user gone): tolerated, the moderator is told."""
+    try:
+        user = client.get_user(user_id) or await client.fetch_user(user_id)
+        await user.send(text, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:
+        log.info("could not tell user %s about their suggestion", user_id)
+        return False
+    return True

@@ -1,0 +1,687 @@
+"""`/term add|edit|remove`: each server's own glossary terms, written by its moderators.
+
+`/term` has the default permission of `/alias` (Manage Server; servers only, refused at run
+time anywhere else). Add and edit open a modal of the five fields a card leads with; its submit
+is handled here, from its custom id (`gb:term:<owner>:<nonce>`), rather than by discord.py's
+modal store, so that a second submit of the same modal (a double click) gets the first one's
+answer instead of nothing, and a refused draft can be opened again with what was typed ("Edit
+again"). Drafts live in memory, a bounded number of them: after a restart a submit still works,
+only the command's options (category, acronym, summary) are forgotten.
+
+Every write is one store transaction that reads the server's terms, checks the change against
+them with the glossary's rules (`check_draft`, `check_caps`, `dangling_after_removal`), and
+writes it or nothing. An edit carries the revision it was made against: a term that changed
+underneath is said, and the moderator's text kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import limits
+from bot.cards.embed import BRAND_COLOUR
+from bot.cards.fit import fit
+from bot.discord_app.cogs.moderators import (
+    STORAGE_DOWN,
+    in_a_server,
+    read_or_say,
+    reply,
+    thinking,
+)
+from bot.discord_app.cogs.suggestions import tell_member
+from bot.discord_app.cooldowns import per_user_cooldown
+from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
+from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
+from bot.discord_app.replies import echo
+from bot.discord_app.state import BotState
+from bot.discord_app.term_drafts import Draft
+from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
+from bot.glossary.models import CATEGORIES, Glossary
+from bot.glossary.server_terms import (
+    FIELD_LABELS,
+    ServerTerm,
+    TermDraft,
+    TermProblem,
+    check_caps,
+    check_draft,
+    dangling_after_removal,
+)
+from bot.storage import StorageError
+from bot.term_import import describe, import_terms
+from bot.term_storage import TermChange, change_terms, read_terms
+
+if TYPE_CHECKING:
+    from bot.discord_app.app import GlossaryBot
+
+    Interaction = discord.Interaction[GlossaryBot]
+
+log = logging.getLogger(__name__)
+
+MODAL_PREFIX = "gb:term:"
+# The kind travels in the id too (a: add, e: edit): after a restart the draft is forgotten, and
+# an edit must not then be saved as a new term.
+_MODAL_ID = re.compile(rf"gb:term:{OWNER}:(?P<nonce>[0-9a-f]{{12}}):(?P<kind>[ae])")
+_REVISION = r"(?P<revision>[0-9a-f]{16})"
+TITLE_INPUT = limits.EMBED_TITLE
+SHORT_INPUT = 1000
+LONG_INPUT = 4000  # Discord's limit for one text input
+
+
+def term_modal(title: str, custom_id: str, typed: TermDraft) -> discord.ui.Modal:
+    modal = discord.ui.Modal(title=title, custom_id=custom_id, timeout=None)
+    fields: Sequence[tuple[str, str, discord.TextStyle, int, bool]] = (
+        ("title", typed.title, discord.TextStyle.short, TITLE_INPUT, True),
+        ("definition", typed.definition, discord.TextStyle.paragraph, LONG_INPUT, True),
+        ("boundary", typed.boundary, discord.TextStyle.paragraph, LONG_INPUT, False),
+        ("other_names", typed.other_names, discord.TextStyle.paragraph, SHORT_INPUT, False),
+        ("related", typed.related, discord.TextStyle.paragraph, SHORT_INPUT, False),
+    )
+    for key, value, style, max_length, required in fields:
+        label = FIELD_LABELS["aliases" if key == "other_names" else key]
+        if key in ("other_names", "related"):
+            label += " (comma-separated)"
+        modal.add_item(
+            discord.ui.TextInput(
+                label=label,
+                custom_id=key,
+                style=style,
+                default=value[:max_length] or None,
+                max_length=max_length,
+                required=required,
+            )
+        )
+    return modal
+
+
+async def open_modal(interaction: Interaction, draft: Draft) -> None:
+    """Show the term modal for `draft`, under a new nonce (its submit has no answer yet)."""
+    nonce = interaction.client.state.term_drafts.open(draft)
+    title = "Edit a term" if draft.editing else "Add a term"
+    kind = "e" if draft.editing else "a"
+    modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
+    await interaction.response.send_modal(modal)
+    modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
+
+
+def problems_text(problems: Sequence[TermProblem], head: str) -> str:
+    lines = [head, *(f"• {echo_problem(p)}" for p in problems)]
+    return fit("\n".join(lines), limits.MESSAGE_CONTENT)
+
+
+def echo_problem(problem: TermProblem) -> str:
+    return discord.utils.escape_mentions(str(problem))
+
+
+class EditAgainButton(
+    Restorable[discord.ui.Button[Any]], template=rf"gb:term-again:{OWNER}:(?P<nonce>[0-9a-f]{{12}})"
+):
+    """Reopens a refused modal with what was typed."""
+
+    def __init__(self, owner_id: int, nonce: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Edit again",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"gb:term-again:{owner_id}:{nonce}",
+            )
+        )
+        self.owner_id, self.nonce = owner_id, nonce
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> EditAgainButton:
+        return cls(int(match["owner"]), match["nonce"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        draft = interaction.client.state.term_drafts.get(self.nonce)
+        if draft is None or draft.owner != interaction.user.id:
+            await reply(
+                interaction,
+                "That draft is no longer kept (the bot restarted, or it is old). "
+                "The text is in the message above: start again with `/term add` or `/term edit`.",
+            )
+            return
+        await open_modal(interaction, draft)
+
+
+class RemoveButton(
+    Restorable[discord.ui.Button[Any]],
+    template=rf"gb:term-rm:{OWNER}:{_REVISION}:{ENTRY}",
+):
+    """Confirms `/term remove`, for the term as it was shown."""
+
+    def __init__(self, owner_id: int, revision: str, term_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Remove",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"gb:term-rm:{owner_id}:{revision}:{term_id}",
+            )
+        )
+        self.owner_id, self.revision, self.term_id = owner_id, revision, term_id
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RemoveButton:
+        return cls(int(match["owner"]), match["revision"], match["entry"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        if interaction.user.id != self.owner_id or interaction.guild_id is None:
+            await reply(interaction, "Only the moderator who asked can confirm this removal.")
+            return
+        state = interaction.client.state
+        bundled = state.glossary
+        term_id, revision = self.term_id, self.revision
+
+        def plan(current: list[ServerTerm]) -> tuple[TermChange | None, str]:
+            term = next((t for t in current if t.id == term_id), None)
+            if term is None:
+                return None, "That term is already gone: nothing to remove."
+            if term.revision != revision:
+                return None, (
+                    f"“{echo(term.title)}” changed since you asked to remove it. "
+                    "Run `/term remove` again to see it as it is now."
+                )
+            dangling = dangling_after_removal(current, term_id, bundled)
+            if dangling:
+                return None, still_pointed_at(term, dangling)
+            return TermChange(remove=(term_id,)), f"Removed “{echo(term.title)}”."
+
+        await interaction.response.edit_message(view=None)
+        text = await write_terms(interaction, plan)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+class DecideButton(
+    Restorable[discord.ui.Button[Any]],
+    template=r"gb:sugg:(?P<verdict>ok|no):(?P<id>[0-9]{1,20}):(?P<category>[0-9]{0,2})",
+):
+    """Accept (opens the term modal filled with the suggestion, in the category `/term review`
+    was given) or reject a suggestion."""
+
+    def __init__(self, suggestion_id: int, *, accept: bool, category: str | None = None) -> None:
+        index = str(CATEGORIES.index(category)) if category in CATEGORIES else ""
+        super().__init__(
+            discord.ui.Button(
+                label="Accept…" if accept else "Reject",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=f"gb:sugg:{'ok' if accept else 'no'}:{suggestion_id}:{index}",
+            )
+        )
+        self.suggestion_id, self.accept, self.category = suggestion_id, accept, category
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> DecideButton:
+        index = int(match["category"]) if match["category"] else None
+        category = CATEGORIES[index] if index is not None and index < len(CATEGORIES) else None
+        return cls(int(match["id"]), accept=match["verdict"] == "ok", category=category)
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        state = interaction.client.state
+        scope = interaction.guild_id
+        if state.store is None or scope is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        if not self.accept:
+            await thinking(interaction)
+            text = await close_suggestion(interaction, self.suggestion_id, accepted=False)
+            await reply(interaction, text.strip() or "Rejected.")
+            return
+        found = await state.store.suggestion(scope, self.suggestion_id)
+        if found is None or found.status != "open":
+            await reply(interaction, "That suggestion was already decided.")
+            return
+        typed = TermDraft(found.title, found.definition, category=self.category)
+        draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
+        await open_modal(interaction, draft)
+
+
+async def close_suggestion(interaction: Interaction, suggestion_id: int, *, accepted: bool) -> str:
+    """Mark a suggestion decided and tell its member privately; what to add to the answer."""
+    state = interaction.client.state
+    if state.store is None:
+        return ""
+    try:
+        found = await state.store.decide_suggestion(
+            interaction.guild_id or 0,
+            suggestion_id,
+            accepted=accepted,
+            actor_id=interaction.user.id,
+        )
+    except StorageError:
+        return "\nThe suggestion could not be marked decided (database); it stays in the queue."
+    if found is None:
+        return "\nThat suggestion was already decided."
+    server = interaction.guild.name if interaction.guild else "the server"
+    outcome = "added to the glossary" if accepted else "not added to the glossary"
+    told = await tell_member(
+        interaction.client,
+        found.user_id,
+        f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
+        f"{outcome} by its moderators." + (" Look it up with `/define`." if accepted else ""),
+    )
+    verdict = "Accepted" if accepted else "Rejected"
+    return f"\n{verdict} the suggestion; " + (
+        "the member was told privately." if told else "the member could not be told (DMs closed)."
+    )
+
+
+def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
+    names = ", ".join(f"“{echo(t.title)}”" for t in dangling[:20])
+    more = f" and {len(dangling) - 20} more" if len(dangling) > 20 else ""
+    return (
+        f"“{echo(term.title)}” is a related term of {names}{more}: take it out of their "
+        "related terms first (`/term edit`), so no card points at nothing."
+    )
+
+
+async def write_terms(
+    interaction: Interaction, plan: Callable[[list[ServerTerm]], tuple[TermChange | None, str]]
+) -> str:
+    """Run one checked write of this server's terms; the answer to give (never raises for a
+    database that cannot be written: says so)."""
+    state = interaction.client.state
+    scope = interaction.guild_id or 0
+    if state.store is None:
+        return STORAGE_DOWN
+    try:
+        answer = await change_terms(state.store, scope, plan, interaction.user.id)
+    except StorageError:
+        return STORAGE_DOWN
+    await state.servers.reload(scope)
+    return answer
+
+
+CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class TermCog(
+    commands.GroupCog,
+    group_name="term",
+    group_description="This server's own glossary terms (moderators)",
+):
+    def __init__(self, bot: GlossaryBot, state: BotState) -> None:
+        self.bot = bot
+        self.state = state
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return in_a_server(interaction)
+
+    @app_commands.command(name="add", description="Add a term to this server's glossary")
+    @app_commands.describe(
+        category="The term's category (a term that words a bundled one takes its category)",
+        acronym="Its acronym, if it has one (e.g. RAG)",
+        summary="One line for lists and autocomplete",
+    )
+    @app_commands.choices(category=CATEGORY_CHOICES)
+    @per_user_cooldown()
+    async def add(
+        self,
+        interaction: Interaction,
+        category: str | None = None,
+        acronym: app_commands.Range[str, 1, 100] | None = None,
+        summary: app_commands.Range[str, 1, 300] | None = None,
+    ) -> None:
+        typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
+        scope = interaction.guild_id or 0
+        await open_modal(interaction, Draft(interaction.user.id, scope, typed))
+
+    @app_commands.command(name="edit", description="Edit one of this server's terms")
+    @app_commands.describe(
+        term="The term to edit",
+        category="A new category",
+        acronym="A new acronym",
+        summary="A new one-line summary",
+    )
+    @app_commands.choices(category=CATEGORY_CHOICES)
+    @per_user_cooldown()
+    async def edit(
+        self,
+        interaction: Interaction,
+        term: str,
+        category: str | None = None,
+        acronym: app_commands.Range[str, 1, 100] | None = None,
+        summary: app_commands.Range[str, 1, 300] | None = None,
+    ) -> None:
+        scope = interaction.guild_id or 0
+        local = await self.state.servers.local(scope)
+        found = find_term(local.terms, term)
+        if found is None:
+            await reply(
+                interaction, f"This server has no term “{echo(term)}”. Pick one from the list."
+            )
+            return
+        typed = TermDraft.of(found, local.glossary)
+        typed = replace(
+            typed,
+            category=category or typed.category,
+            acronym=acronym or typed.acronym,
+            summary=summary or typed.summary,
+        )
+        draft = Draft(interaction.user.id, scope, typed, editing=found.id, revision=found.revision)
+        await open_modal(interaction, draft)
+
+    @app_commands.command(name="remove", description="Remove one of this server's terms")
+    @app_commands.describe(term="The term to remove")
+    @per_user_cooldown()
+    async def remove(self, interaction: Interaction, term: str) -> None:
+        scope = interaction.guild_id or 0
+        local = await self.state.servers.local(scope)
+        found = find_term(local.terms, term)
+        if found is None:
+            await reply(
+                interaction, f"This server has no term “{echo(term)}”. Pick one from the list."
+            )
+            return
+        dangling = dangling_after_removal(local.terms, found.id, self.state.glossary)
+        if dangling:
+            await reply(interaction, still_pointed_at(found, dangling))
+            return
+        back = " The bundled card comes back." if found.id in self.state.glossary else ""
+        view = discord.ui.View(timeout=None)
+        view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
+        await reply(
+            interaction,
+            f"Remove “{echo(found.title)}” from this server's glossary?{back}",
+            view=view,
+        )
+
+    @app_commands.command(
+        name="export", description="This server's terms as a file that /term import reads back"
+    )
+    @per_user_cooldown()
+    async def export(self, interaction: Interaction) -> None:
+        scope = interaction.guild_id or 0
+        terms = await read_or_say(interaction, lambda store: read_terms(store, scope))
+        if terms is None:
+            return
+        if not terms:
+            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
+            return
+        data = await asyncio.to_thread(export_bytes, terms)
+        file = discord.File(io.BytesIO(data), filename=f"terms-{scope}.toml")
+        await interaction.followup.send(
+            f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML.",
+            file=file,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(
+        name="import", description="Replace this server's terms with a file's (all or nothing)"
+    )
+    @app_commands.describe(
+        file="Curated TOML, the topics JSON or the Markdown glossary (at most 1 MiB)",
+        dry_run="Only show what would be added, changed and removed",
+        category="The category of entries that give none (Markdown has none)",
+    )
+    @app_commands.choices(category=CATEGORY_CHOICES)
+    @per_user_cooldown()
+    async def import_(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        dry_run: bool = False,
+        category: str | None = None,
+    ) -> None:
+        state = self.state
+        if file.size > MAX_IMPORT_BYTES:  # said before a byte is downloaded
+            await reply(
+                interaction,
+                f"“{echo(file.filename)}” is {file.size / 2**20:.1f} MiB; an import is at most "
+                f"{MAX_IMPORT_BYTES // 2**20} MiB. Nothing was imported.",
+            )
+            return
+        if state.store is None:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        await thinking(interaction)
+        try:
+            data = await file.read()
+        except discord.HTTPException:
+            await reply(interaction, "I could not download that file. Nothing was imported.")
+            return
+        try:
+            outcome = await import_terms(
+                state.store,
+                interaction.guild_id or 0,
+                data[: MAX_IMPORT_BYTES + 1],
+                file.filename,
+                state.glossary,
+                actor_id=interaction.user.id,
+                caps=state.term_caps,
+                dry_run=dry_run,
+                default_category=category,
+            )
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
+        if outcome.applied:
+            await state.servers.reload(interaction.guild_id or 0)
+        text = discord.utils.escape_mentions(describe(outcome))
+        await reply(interaction, fit(text, limits.MESSAGE_CONTENT))
+
+    @app_commands.command(
+        name="review", description="Members' suggestions of missing terms: accept or reject"
+    )
+    @app_commands.describe(category="The category a suggestion you accept goes in")
+    @app_commands.choices(category=CATEGORY_CHOICES)
+    async def review(self, interaction: Interaction, category: str | None = None) -> None:
+        scope = interaction.guild_id or 0
+        waiting = await read_or_say(interaction, lambda store: store.open_suggestions(scope))
+        if waiting is None:
+            return
+        if not waiting:
+            await reply(interaction, "No suggestions are waiting. 🎉")
+            return
+        first = waiting[0]
+        embed = discord.Embed(
+            title=fit(first.title, limits.EMBED_TITLE),
+            description=fit(first.definition, limits.EMBED_DESCRIPTION),
+            colour=BRAND_COLOUR,
+        )
+        embed.set_footer(
+            text=f"Suggested by a member · {len(waiting)} waiting"
+            + (" (or more)" if len(waiting) >= 25 else "")
+        )
+        embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
+        view = discord.ui.View(timeout=None)
+        view.add_item(DecideButton(first.id, accept=True, category=category))
+        view.add_item(DecideButton(first.id, accept=False))
+        await interaction.followup.send(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    @edit.autocomplete("term")
+    @remove.autocomplete("term")
+    async def server_terms(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        local = await self.state.servers.local(interaction.guild_id or 0)
+        return term_choices(local.terms, current)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        match = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+        if match is None or not self.bot.admit(interaction):
+            return
+        try:
+            await self._submitted(
+                interaction, int(match["owner"]), match["nonce"], match["kind"] == "e", data
+            )
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def _submitted(
+        self, interaction: Interaction, owner: int, nonce: str, edit: bool, data: dict[str, Any]
+    ) -> None:
+        if interaction.user.id != owner or interaction.guild_id is None:
+            await reply(interaction, "This form belongs to another moderator.")
+            return
+        await thinking(interaction)
+        future, first = self.state.term_drafts.answer(nonce)
+        if not first:  # the same modal submitted again (a double click): the same answer
+            text = await asyncio.shield(future)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        try:
+            text, view = await self._save(interaction, owner, nonce, edit, submitted_values(data))
+        except BaseException:
+            future.cancel()
+            raise
+        future.set_result(text)
+        kwargs: dict[str, Any] = {"view": view} if view else {}
+        await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        )
+
+    async def _save(
+        self, interaction: Interaction, owner: int, nonce: str, edit: bool, values: dict[str, str]
+    ) -> tuple[str, discord.ui.View | None]:
+        scope = interaction.guild_id or 0
+        known = self.state.term_drafts.get(nonce)
+        if known is None and edit:
+            text = "\n".join(
+                [
+                    "Nothing was saved: the bot restarted while you edited, and no longer knows "
+                    "which term this was. Run `/term edit` again; what you typed:",
+                    *(f"**{k}**: {_plain(v)}" for k, v in values.items() if v.strip()),
+                ]
+            )
+            return fit(text, limits.MESSAGE_CONTENT), None
+        known = known or Draft(owner, scope, TermDraft("", ""))
+        typed = replace(
+            known.typed,
+            title=values.get("title", ""),
+            definition=values.get("definition", ""),
+            boundary=values.get("boundary", ""),
+            other_names=values.get("other_names", ""),
+            related=values.get("related", ""),
+        )
+        draft = replace(known, typed=typed, scope=scope)
+        self.state.term_drafts.keep(nonce, draft)
+        refusal = Refusal()
+        bundled = self.state.glossary
+
+        def plan(current: list[ServerTerm]) -> tuple[TermChange | None, str]:
+            return plan_save(draft, bundled, current, refusal, self.state.term_caps)
+
+        text = await write_terms(interaction, plan)
+        if refusal.saved is not None and draft.suggestion is not None:
+            text += await close_suggestion(interaction, draft.suggestion, accepted=True)
+        if not refusal.problems:
+            return text, None
+        if refusal.revision_now:  # told it changed: saving again is deliberate
+            draft = replace(draft, revision=refusal.revision_now)
+        self.state.term_drafts.keep(nonce, draft)
+        view = discord.ui.View(timeout=None)
+        view.add_item(EditAgainButton(owner, nonce))
+        return text, view
+
+
+@dataclass
+class Refusal:
+    """Why a save was refused, filled in by the plan (it may run more than once)."""
+
+    problems: list[TermProblem] = field(default_factory=list)
+    revision_now: str | None = None  # the term's revision, when it changed underneath
+    saved: ServerTerm | None = None  # the term written
+
+
+def plan_save(
+    draft: Draft,
+    bundled: Glossary,
+    current: list[ServerTerm],
+    refusal: Refusal,
+    caps: tuple[int, int],
+) -> tuple[TermChange | None, str]:
+    """The write a submitted modal makes of the server's terms as they are now, or why not."""
+
+    def refuse(problems: Sequence[TermProblem]) -> tuple[None, str]:
+        refusal.problems[:] = problems
+        refusal.saved = None
+        return None, problems_text(problems, "Nothing was saved:") + KEPT
+
+    editing = draft.editing
+    before = next((t for t in current if t.id == editing), None) if editing else None
+    if editing and before is None:
+        return refuse([TermProblem("title", "this term was removed while you edited it.")])
+    if before is not None and before.revision != draft.revision:
+        refusal.revision_now = before.revision
+        return refuse(
+            [
+                TermProblem(
+                    "title",
+                    "another moderator changed this term while you edited it, so your text "
+                    "was not saved over theirs. Check it with `/define`; Edit again and save "
+                    "to replace it with yours.",
+                )
+            ]
+        )
+    checked = check_draft(draft.typed, bundled, current, editing=editing)
+    errors = [p for p in checked.problems if p.severity == "error"]
+    if checked.term is None or errors:
+        return refuse(errors)
+    term = checked.term
+    if before is not None and term.id != before.id:
+        dangling = dangling_after_removal(current, before.id, bundled)
+        if dangling:
+            return refuse([TermProblem("title", still_pointed_at(before, dangling))])
+    after = [t for t in current if t.id not in (editing, term.id)] + [term]
+    over = check_caps(after, max_terms=caps[0], max_text_bytes=caps[1])
+    if over:
+        return refuse(over)
+    removed = (before.id,) if before is not None and before.id != term.id else ()
+    refusal.problems.clear()
+    refusal.saved = term
+    verb = "Saved" if editing else "Added"
+    warnings = [p for p in checked.problems if p.severity == "warning"]
+    text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
+    if warnings:
+        text = problems_text(warnings, text + "\nNote:")
+    return TermChange(put=(term,), remove=removed), text
+
+
+KEPT = "\nYour text is kept: press **Edit again**."
+
+
+def _plain(text: str) -> str:
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def find_term(terms: Sequence[ServerTerm], wanted: str) -> ServerTerm | None:
+    """A term by id (an autocomplete pick) or by one of its names as typed."""
+    for term in terms:
+        if term.id == wanted:
+            return term
+    folded = wanted.strip().casefold()
+    return next((t for t in terms if any(n.casefold() == folded for n in t.names)), None)
+
+
+def term_choices(terms: Sequence[ServerTerm], current: str) -> list[app_commands.Choice[str]]:
+    wanted = current.strip().casefold()
+    hits = [t for t in terms if any(wanted in n.casefold() for n in t.names)]
+    hits.sort(key=lambda t: (not t.title.casefold().startswith(wanted), t.title.casefold()))
+    return [
+        app_commands.Choice(name=fit(t.title, limits.AUTOCOMPLETE_NAME), value=t.id)
+        for t in hits[: limits.AUTOCOMPLETE_CHOICES]
+        if len(t.id) <= limits.AUTOCOMPLETE_VALUE
+    ]

@@ -1,0 +1,108 @@
+"""Each server's own glossary terms and the audit log of their changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..backend import Tx
+from ..models import StoredChange, StoredTerm, TermAuditRecord
+from ..periods import from_unix
+from . import scalar
+
+
+async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
+    rows = await tx.fetch("SELECT id, body FROM terms WHERE scope = ? ORDER BY id", (scope,))
+    return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
+
+
+async def term_count(tx: Tx, *, scope: int | None) -> int:
+    if scope is None:
+        return await scalar(tx, "SELECT count(*) FROM terms")
+    return await scalar(tx, "SELECT count(*) FROM terms WHERE scope = ?", (scope,))
+
+
+async def term_version(tx: Tx) -> int:
+    """Bumped by a trigger on every change to terms, from any process."""
+    return await scalar(tx, "SELECT value FROM counters WHERE name = 'term_version'")
+
+
+async def lock_terms(tx: Tx) -> None:
+    """Serialise term writes (rare): they read the server's terms, check, then write. Touching
+    the counter row takes SQLite's write lock and PostgreSQL's row lock until commit."""
+    await tx.execute("UPDATE counters SET value = value WHERE name = 'term_version'")
+
+
+async def apply_change(
+    tx: Tx,
+    *,
+    scope: int,
+    before: Sequence[StoredTerm],
+    change: StoredChange,
+    actor_id: int,
+    at: int,
+    action: str | None = None,
+) -> None:
+    """Write `change` over `before` (the terms as read in this transaction), audited."""
+    old = {t.id: t for t in before}
+    for term_id in change.remove:
+        if term_id in old:
+            await tx.execute("DELETE FROM terms WHERE scope = ? AND id = ?", (scope, term_id))
+            await _audit(
+                tx, at, scope, actor_id, action or "term_remove", term_id, old[term_id], None
+            )
+    for term in change.put:
+        previous = old.get(term.id)
+        if previous == term:
+            continue
+        body = term.body
+        if previous is None:
+            await tx.execute(
+                "INSERT INTO terms (scope, id, body, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (scope, term.id, body, actor_id, at),
+            )
+        else:
+            await tx.execute(
+                "UPDATE terms SET body = ?, updated_by = ?, updated_at = ?"
+                " WHERE scope = ? AND id = ?",
+                (body, actor_id, at, scope, term.id),
+            )
+        verb = action or ("term_add" if previous is None else "term_edit")
+        await _audit(tx, at, scope, actor_id, verb, term.id, previous, term)
+
+
+async def _audit(
+    tx: Tx,
+    at: int,
+    scope: int,
+    actor_id: int,
+    action: str,
+    term_id: str,
+    before: StoredTerm | None,
+    after: StoredTerm | None,
+) -> None:
+    await tx.execute(
+        "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            at,
+            scope,
+            actor_id,
+            action,
+            term_id,
+            before.body if before else None,
+            after.body if after else None,
+        ),
+    )
+
+
+async def term_audit_log(tx: Tx, *, scope: int, limit: int) -> list[TermAuditRecord]:
+    sql = (
+        "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
+        " WHERE scope = ? ORDER BY id DESC LIMIT ?"
+    )
+    return [
+        TermAuditRecord(row_id, from_unix(at), s, actor, str(action), str(term_id), before, after)
+        for row_id, at, s, actor, action, term_id, before, after in await tx.fetch(
+            sql, (scope, limit)
+        )
+    ]

@@ -1,0 +1,101 @@
+"""Importing a file of terms into a server, for `/term import` and `glossary-bot terms import`:
+read and check the file (off the event loop: parsing is CPU-bound), then replace the server's
+terms with it in one transaction, or say every problem and write nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.glossary import Glossary
+from bot.glossary.interchange import parse_import
+from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
+
+MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    problems: list[TermProblem]  # errors refuse the whole file; warnings inform
+    diff: TermDiff | None  # what was (or, on a dry run, would be) changed; None when refused
+    applied: bool
+
+    @property
+    def errors(self) -> list[TermProblem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+
+async def import_terms(
+    store: Store,
+    scope: int,
+    data: bytes,
+    filename: str,
+    bundled: Glossary,
+    *,
+    actor_id: int,
+    caps: tuple[int, int],
+    dry_run: bool,
+    default_category: str | None = None,
+) -> ImportOutcome:
+    incoming, problems = await asyncio.to_thread(
+        parse_import,
+        data,
+        filename,
+        bundled,
+        default_category=default_category,
+        max_terms=caps[0],
+    )
+    if any(p.severity == "error" for p in problems):
+        return ImportOutcome(problems, None, applied=False)
+    over = check_caps(incoming, max_terms=caps[0], max_text_bytes=caps[1])
+    if over:
+        return ImportOutcome(problems + over, None, applied=False)
+
+    def plan(current: list[ServerTerm]) -> tuple[TermChange | None, TermDiff]:
+        diff = diff_terms(current, incoming)
+        if dry_run:
+            return None, diff
+        changed = (*diff.added, *(after for _, after in diff.changed))
+        return TermChange(put=changed, remove=tuple(t.id for t in diff.removed)), diff
+
+    diff = await change_terms(store, scope, plan, actor_id, action="term_import")
+    return ImportOutcome(problems, diff, applied=not dry_run)
+
+
+def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED) -> str:
+    """The outcome in plain text: every problem (or the first `limit`), or what changed."""
+    if outcome.diff is None:
+        errors = outcome.errors
+        lines = [f"Nothing was imported: {len(errors)} problem{_s(errors)} in the file."]
+        lines += [f"• {p}" for p in errors[:limit]]
+        if len(errors) > limit:
+            lines.append(f"… and {len(errors) - limit} more.")
+        return "\n".join(lines)
+    diff = outcome.diff
+    head = "Imported" if outcome.applied else "Dry run, nothing written. Would import"
+    lines = [
+        f"{head}: {len(diff.added)} added, {len(diff.changed)} changed, "
+        f"{len(diff.removed)} removed."
+    ]
+    for label, terms in (
+        ("Added", diff.added),
+        ("Changed", [after for _, after in diff.changed]),
+        ("Removed", diff.removed),
+    ):
+        if terms:
+            lines.append(f"{label}: {_titles(terms, limit)}")
+    warnings = [p for p in outcome.problems if p.severity == "warning"]
+    lines += [f"Note: {p}" for p in warnings[:limit]]
+    return "\n".join(lines)
+
+
+def _titles(terms: Sequence[ServerTerm], limit: int) -> str:
+    shown = ", ".join(t.title for t in terms[:limit])
+    return shown + (f" and {len(terms) - limit} more" if len(terms) > limit else "")
+
+
+def _s(items: Sequence[object]) -> str:
+    return "" if len(items) == 1 else "s"

@@ -1,0 +1,95 @@
+"""`glossary-bot terms export|import --guild ID` (declared in `bot.cli`): a server's own terms as
+files, for operators, with the rules of `/term export` and `/term import` (the same check, caps
+and all-or-nothing write; the import is audited as the operator's). The database and caps come
+from the one `Settings` (`--db`, else `DATABASE_URL` or `DATABASE_PATH`; `MAX_SERVER_TERMS`,
+`MAX_SERVER_TERM_BYTES`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from bot.glossary import load_glossary
+from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
+from bot.settings import Settings
+from bot.storage import OPERATOR_ACTOR, StorageError, Store
+from bot.storage.cli import database_location
+from bot.term_import import describe, import_terms
+from bot.term_storage import read_terms
+
+
+def _fail(message: str) -> int:
+    print(f"glossary-bot: error: {message}", file=sys.stderr)
+    return 1
+
+
+def run_export(args: argparse.Namespace) -> int:
+    location = database_location(args)
+
+    async def read() -> bytes:
+        store = await Store.open(location, flush_interval=None)
+        try:
+            return export_bytes(await read_terms(store, args.guild))
+        finally:
+            await store.close()
+
+    try:
+        data = asyncio.run(read())
+    except StorageError as exc:
+        return _fail(str(exc))
+    if args.output:
+        args.output.write_bytes(data)
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    settings: Settings = args.settings
+    location = database_location(args)
+    path: Path = args.file
+    try:
+        size = path.stat().st_size
+        if size > MAX_IMPORT_BYTES:
+            return _fail(f"{path} is {size / 2**20:.1f} MiB; an import is at most 1 MiB")
+        data = path.read_bytes()
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror or exc}")
+    glossary = load_glossary(settings.glossary_path_list)
+    caps = (settings.max_server_terms, settings.max_server_term_bytes)
+
+    async def write() -> str:
+        store = await Store.open(location, flush_interval=None)
+        try:
+            outcome = await import_terms(
+                store,
+                args.guild,
+                data,
+                path.name,
+                glossary,
+                actor_id=OPERATOR_ACTOR,
+                caps=caps,
+                dry_run=args.dry_run,
+                default_category=args.category,
+            )
+        finally:
+            await store.close()
+        text = describe(outcome, limit=10_000)
+        if outcome.diff is None:
+            raise _Refused(text)
+        return text
+
+    try:
+        print(asyncio.run(write()))
+    except _Refused as refused:
+        print(str(refused), file=sys.stderr)
+        return 1
+    except StorageError as exc:
+        return _fail(str(exc))
+    return 0
+
+
+class _Refused(Exception):
+    pass

@@ -1,0 +1,280 @@
+"""/term add|edit|remove through the fake: the modal, every problem said with the text kept,
+concurrent edits, double submits, caps, removal, and a server's terms only in that server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.discord_app.term_drafts import Drafts
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.fake_discord import FakeUser, InteractionHandle, InteractionRefused
+
+from .conftest import Scene, StartBot
+from .helpers import buttons, define, embed_of, is_ephemeral
+
+TERM = {
+    "title": "Zorblax",
+    "definition": "The team's nightly batch job that re-ranks retrieved documents.",
+    "boundary": "Not the reranker model itself.",
+    "other_names": "zbx, nightly rerank",
+    "related": "RAG",
+}
+
+
+async def open_add(scene: Scene, user: FakeUser, **options: Any) -> InteractionHandle:
+    opened = await scene.fake.slash(user, "term add", options, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    return opened
+
+
+async def submit(
+    scene: Scene, user: FakeUser, opened: InteractionHandle, values: dict[str, str]
+) -> dict[str, Any]:
+    submitted = await scene.fake.submit_modal(user, opened, values)
+    message = await submitted.final_message()
+    assert is_ephemeral(message)
+    return message
+
+
+async def add_term(scene: Scene, values: dict[str, str] = TERM, **options: Any) -> dict[str, Any]:
+    opened = await open_add(scene, scene.moderator, category="Retrieval & Context", **options)
+    return await submit(scene, scene.moderator, opened, values)
+
+
+async def test_a_moderator_adds_a_term_and_members_look_it_up(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    answer = await add_term(scene)
+    assert answer["content"].startswith("Added **Zorblax**")
+    [stored] = await read_terms(store, scene.guild.id)
+    assert (stored.title, stored.aliases, stored.related) == (
+        "Zorblax",
+        ("zbx", "nightly rerank"),
+        ("rag",),
+    )
+    _, card = await define(scene.fake, scene.alice, "zbx", scene.channel)
+    embed = embed_of(card)
+    assert embed["title"] == "Zorblax"
+    assert "re-ranks retrieved documents" in embed["description"]
+    related = buttons(card)
+    assert related["Retrieval-Augmented Generation"].startswith("gb:open:rag:")
+    # Autocomplete and "Explain terms" know it, in this server only.
+    typing = await scene.fake.autocomplete(
+        scene.alice, "define", {"term": "zorb"}, focused="term", channel=scene.channel
+    )
+    assert [c["value"] for c in await typing.choices()][:1] == ["zorblax"]
+    _, elsewhere = await define(scene.fake, scene.alice, "zorblax", scene.other_channel)
+    assert elsewhere["content"].startswith("No entry for “zorblax”")
+    audit = await store.term_audit_log(scene.guild.id)
+    assert [(a.action, a.term_id, a.before is None) for a in audit] == [
+        ("term_add", "zorblax", True)
+    ]
+    assert await store.term_audit_log(scene.other_guild.id) == []
+
+
+async def test_members_cannot_use_term(scene: Scene, bot: GlossaryBot, store: Store) -> None:
+    refused = await scene.fake.slash(scene.alice, "term add", {}, channel=scene.channel)
+    assert refused.refused
+    with pytest.raises(InteractionRefused, match="default_member_permissions"):
+        await refused.response()
+    assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_every_problem_is_said_and_edit_again_keeps_the_text(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    bad = {**TERM, "title": "@everyone", "related": "no such thing, RAG"}
+    opened = await open_add(scene, scene.moderator)  # no category either
+    answer = await submit(scene, scene.moderator, opened, bad)
+    text = answer["content"]
+    assert text.startswith("Nothing was saved:")
+    assert "@\u200beveryone" in text or "everyone" in text
+    assert "Title: “@\u200beveryone”: A name cannot contain mentions." in text
+    assert "Category: choose a category" in text
+    assert await read_terms(store, scene.guild.id) == []
+    custom_id = buttons(answer)["Edit again"]
+    reopened = await scene.fake.click(scene.moderator, answer, custom_id)
+    body = await reopened.response()
+    assert body["type"] == 9
+    prefilled = {
+        row["components"][0]["custom_id"]: row["components"][0].get("value")
+        for row in body["data"]["components"]
+    }
+    assert prefilled["title"] == "@everyone"
+    assert prefilled["definition"] == TERM["definition"]
+    fixed = await submit(scene, scene.moderator, reopened, {"title": "Zorblax"})
+    assert "Category: choose a category" in fixed["content"]  # said again, nothing lost
+    assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_a_double_submit_adds_one_term_and_answers_both(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+    first = await scene.fake.submit_modal(scene.moderator, opened, TERM)
+    second = await scene.fake.submit_modal(scene.moderator, opened, TERM)
+    one, two = await first.final_message(), await second.final_message()
+    assert one["content"] == two["content"]
+    assert one["content"].startswith("Added **Zorblax**")
+    assert len(await read_terms(store, scene.guild.id)) == 1
+
+
+async def open_edit(scene: Scene, user: FakeUser, term: str) -> InteractionHandle:
+    opened = await scene.fake.slash(user, "term edit", {"term": term}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    return opened
+
+
+async def test_two_moderators_editing_at_once(scene: Scene, bot: GlossaryBot, store: Store) -> None:
+    await add_term(scene)
+    mine = await open_edit(scene, scene.moderator, "zorblax")
+    theirs = await open_edit(scene, scene.admin, "zorblax")
+    saved = await submit(scene, scene.admin, theirs, {"definition": "Their new definition text."})
+    assert saved["content"].startswith("Saved **Zorblax**")
+    told = await submit(scene, scene.moderator, mine, {"definition": "My own new definition."})
+    assert "changed this term while you edited it" in told["content"]
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == "Their new definition text."
+    # Edit again shows the moderator's text; saving it now is deliberate, and goes through.
+    again = buttons(told)["Edit again"]
+    reopened = await scene.fake.click(scene.moderator, told, again)
+    body = await reopened.response()
+    values = {
+        r["components"][0]["custom_id"]: r["components"][0].get("value")
+        for r in body["data"]["components"]
+    }
+    assert values["definition"] == "My own new definition."
+    final = await submit(scene, scene.moderator, reopened, {})
+    assert final["content"].startswith("Saved **Zorblax**")
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == "My own new definition."
+    audit = await store.term_audit_log(scene.guild.id)
+    assert [a.action for a in audit] == ["term_edit", "term_edit", "term_add"]
+    assert audit[0].before is not None
+    assert "Their new definition" in audit[0].before
+
+
+async def test_remove_asks_first_and_names_terms_pointing_at_it(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    await add_term(scene)
+    await add_term(
+        scene,
+        {
+            "title": "Blorptex",
+            "definition": "The morning twin of the nightly job.",
+            "related": "Zorblax",
+        },
+    )
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": "zorblax"}, channel=scene.channel
+    )
+    answer = await asked.final_message()
+    assert "Blorptex" in answer["content"]
+    assert buttons(answer) == {}
+    assert len(await read_terms(store, scene.guild.id)) == 2
+
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": "blorptex"}, channel=scene.channel
+    )
+    prompt = await asked.final_message()
+    confirm = buttons(prompt)["Remove"]
+    clicked = await scene.fake.click(scene.moderator, prompt, confirm)
+    [done] = await clicked.followups(1)
+    assert done["content"] == "Removed “Blorptex”."
+    assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
+
+
+async def test_an_overlaying_term_leads_the_card_and_removing_it_brings_the_bundled_back(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    values = {
+        "title": "KV cache",
+        "definition": "In this server: the cache our inference box keeps per user.",
+    }
+    opened = await open_add(scene, scene.moderator)
+    answer = await submit(scene, scene.moderator, opened, values)
+    assert answer["content"].startswith("Added **KV cache**")
+    _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+    assert "our inference box" in embed_of(card)["description"]
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": "kv-cache"}, channel=scene.channel
+    )
+    prompt = await asked.final_message()
+    assert "bundled card comes back" in prompt["content"]
+    clicked = await scene.fake.click(scene.moderator, prompt, buttons(prompt)["Remove"])
+    await clicked.followups(1)
+    _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+    assert embed_of(card)["title"] == "KV Cache"
+    assert "our inference box" not in embed_of(card)["description"]
+
+
+async def test_caps_refuse_with_no_partial_write(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    async with start_bot(store, term_caps=(1, 2 * 1024 * 1024)):
+        await add_term(scene)
+        answer = await add_term(
+            scene, {"title": "Blorptex", "definition": "Another local thing here."}
+        )
+        assert "at most 1 terms" in answer["content"]
+        assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
+
+
+async def test_mentions_explain_terms_and_stats_know_server_terms(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    await add_term(scene)
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is zorblax?")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"] == "Zorblax"
+    said = await fake.user_message(scene.alice, scene.channel, "the zbx job broke the RAG index")
+    explained = await fake.message_command(scene.bob, "Explain terms", said)
+    listing = embed_of(await explained.final_message())
+    assert "**Zorblax**" in listing["description"]
+    await store.flush()
+    stats = await fake.slash(scene.moderator, "stats", {"period": "all"}, channel=scene.channel)
+    embed = embed_of(await stats.final_message())
+    assert embed["fields"][-1] == {
+        "name": "This server's glossary",
+        "value": "1 own term",
+        "inline": False,
+    }
+    assert "Zorblax: 1" in embed["fields"][0]["value"]
+
+
+async def test_a_long_title_still_makes_working_buttons(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    long_title = "Nightly " + " ".join(["reranking"] * 25)  # about 260 characters
+    long_title = long_title[:250]
+    await add_term(scene, {"title": long_title, "definition": TERM["definition"]})
+    await add_term(scene, {**TERM, "related": f"RAG, {long_title}"})
+    [long_term] = [t for t in await read_terms(store, scene.guild.id) if t.title == long_title]
+    assert len(long_term.id) <= 60
+    _, card = await define(scene.fake, scene.alice, "zorblax", scene.channel)
+    opened = await scene.fake.click(
+        scene.alice, card, next(cid for label, cid in buttons(card).items() if "Nightly" in label)
+    )
+    shown = await opened.final_message()
+    assert embed_of(shown)["title"].startswith("Nightly reranking")
+
+
+async def test_forms_opened_before_a_restart(scene: Scene, bot: GlossaryBot, store: Store) -> None:
+    await add_term(scene)
+    editing = await open_edit(scene, scene.moderator, "zorblax")
+    adding = await open_add(scene, scene.moderator)
+    bot.state.term_drafts = Drafts()  # what a restart forgets
+    told = await submit(scene, scene.moderator, editing, {"definition": "My edit, not lost."})
+    assert "the bot restarted while you edited" in told["content"]
+    assert "My edit, not lost." in told["content"]
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == TERM["definition"]
+    new = {"title": "KV cache", "definition": "An add survives a restart: it needs no draft."}
+    added = await submit(scene, scene.moderator, adding, new)
+    assert added["content"].startswith("Added **KV cache**")
