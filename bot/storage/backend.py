@@ -63,12 +63,9 @@ class Backend(ABC):
         """
 
     @abstractmethod
-    async def ensure_in_place(self) -> bool:
-        """Raise `StorageUnavailable` unless the database at `location` is the one in use.
-
-        True when the backend has just switched to another database there (caches built on
-        the old one are stale). A server database never moves: False.
-        """
+    async def ensure_in_place(self) -> None:
+        """Raise `StorageUnavailable` unless the database at `location` is the one in use
+        (switching to a database put back there). A server database never moves."""
 
     @abstractmethod
     async def backup(self, dest: str | os.PathLike[str]) -> None:

@@ -106,8 +106,6 @@ class Store:
         self._failed_flushes = 0
         # "lookups", "missed queries": the buffer is full, new keys are dropped
         self._dropping: set[str] = set()
-        self._alias_cache: dict[int, dict[str, str]] = {}
-        self._alias_cache_version = -1
 
     # -- opening and closing ------------------------------------------------------------------
 
@@ -441,21 +439,9 @@ class Store:
     # -- aliases ------------------------------------------------------------------------------
 
     async def aliases(self, scope: int) -> dict[str, str]:
-        """This server's aliases: normalised key -> entry id. Cached until any alias changes."""
-
-        async def read(tx: Tx) -> dict[str, str]:
-            # alias_version is bumped by a trigger, so changes from another process (the
-            # command line's import) are seen too.
-            version = await alias_queries.alias_version(tx)
-            if version != self._alias_cache_version:
-                self._alias_cache.clear()
-                self._alias_cache_version = version
-            cached = self._alias_cache.get(scope)
-            if cached is None:
-                cached = self._alias_cache[scope] = await alias_queries.alias_map(tx, scope)
-            return dict(cached)
-
-        return await self._read(read)
+        """This server's aliases: normalised key -> entry id. Read afresh each time: the bot's
+        one cache of them (`ServerCache`) reads only when `alias_version` has moved."""
+        return await self._read(partial(alias_queries.alias_map, scope=scope))
 
     async def alias_version(self) -> int:
         """A counter that any alias change, from any process, increases (one small read)."""
@@ -559,8 +545,7 @@ class Store:
     async def _require_in_place(self) -> None:
         """Raise `StorageUnavailable` while the database at the configured place is not the one
         in use (a SQLite file deleted or replaced underneath); see `Backend.ensure_in_place`."""
-        if await self._backend.ensure_in_place():
-            self._alias_cache_version = -1  # another database: nothing cached from the old one
+        await self._backend.ensure_in_place()
 
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""

@@ -159,8 +159,8 @@ class PostgresBackend(Backend):
         finally:
             conn.terminate()  # ends the session, and the lock with it (even when cancelled)
 
-    async def ensure_in_place(self) -> bool:
-        return False  # a server database does not move underneath its clients
+    async def ensure_in_place(self) -> None:
+        return  # a server database does not move underneath its clients
 
     async def backup(self, dest: str | os.PathLike[str]) -> None:
         raise StorageError(backup_advice(self.location, os.fspath(dest)))

@@ -94,14 +94,14 @@ class SqliteBackend(Backend):
 
     # -- the file underneath --------------------------------------------------------------------
 
-    async def ensure_in_place(self) -> bool:
+    async def ensure_in_place(self) -> None:
         """Deleting the folder, or moving or replacing the file, leaves our connections on a file
         nobody will see again. Then nothing is written until a database is back at the path:
         the file put there (a restored backup), or a new one with the schema when only the
         folder is.
         """
         if _identity_of(self.location) == self._identity:
-            return False
+            return
         if not self._lost:
             self._lost = True
             log.error(
@@ -116,7 +116,6 @@ class SqliteBackend(Backend):
                 f"the database file {self.location} is gone (so is its folder)"
             )
         await self._reattach()
-        return True
 
     async def _reattach(self) -> None:
         # Finish the old file first: what its -wal (still under the path's name) holds goes
