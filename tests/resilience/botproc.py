@@ -37,6 +37,8 @@ def bot_env(fake: FakeDiscord, db_path: Path, **settings: str) -> dict[str, str]
     env.update(
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
+        # A process that will not stop is sent SIGABRT: this prints where every thread was.
+        PYTHONFAULTHANDLER="1",
         DISCORD_TOKEN=fake.token,
         DISCORD_API_BASE_URL=fake.api_base,
         DISCORD_GATEWAY_URL=fake.gateway_url,
@@ -144,9 +146,19 @@ class BotProcess:
         assert self.process is not None
         if self.process.returncode is None:
             self.process.send_signal(sig)
-        async with asyncio.timeout(within):
-            code = await self.process.wait()
-            await asyncio.gather(*self._readers)
+        try:
+            async with asyncio.timeout(within):
+                code = await self.process.wait()
+                await asyncio.gather(*self._readers)
+        except TimeoutError:
+            if self.process.returncode is None:
+                self.process.send_signal(signal.SIGABRT)  # faulthandler dumps every thread
+                async with asyncio.timeout(10):
+                    await self.process.wait()
+                    await asyncio.gather(*self._readers)
+            raise AssertionError(
+                f"the bot did not stop within {within} s of signal {sig}:\n{self.output}"
+            ) from None
         # The fake notices the closed socket on its own time; later starts wait for it.
         await self.fake.waiter.wait_for(self._disconnected, "the bot's connection to close")
         return code
