@@ -215,10 +215,25 @@ class ServerCache:
             self._embed_soon(scope)
         return fresh
 
-    def _embed_soon(self, scope: int) -> None:
+    def _embed_soon(self, scope: int) -> asyncio.Task[None]:
         task = self._embedding.get(scope)
         if task is None or task.done():
-            self._embedding[scope] = asyncio.ensure_future(self._embed(scope))
+            self._embedding[scope] = task = asyncio.ensure_future(self._embed(scope))
+        return task
+
+    async def embedded(self, scope: int) -> LocalGlossary:
+        """This server's glossary once every one of its terms is in its meaning stage (or
+        embedding failed): for tests and the bench, which wait on it rather than sleep."""
+        while True:
+            local = await self.local(scope)
+            if local.complete:
+                return local
+            task = self._embed_soon(scope)
+            await asyncio.shield(task)
+            if self._servers.get(scope) is None or not self._fresh(self._servers[scope]):
+                continue  # changed meanwhile: read it again
+            if not self._servers[scope].local.complete:
+                return self._servers[scope].local  # embedding failed: found by words only
 
     async def _embed(self, scope: int) -> None:
         """Embed this server's terms that have no vector yet, a batch at a time, swapping its
