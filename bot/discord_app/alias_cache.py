@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -241,11 +242,14 @@ class ServerCache:
         meanwhile is embedded as it reads now, its old text's vector serving nobody."""
         loop = asyncio.get_running_loop()
         vectors = self._vectors()
+        started, total = time.monotonic(), 0
         while vectors is not None:
             cached = self._servers.get(scope)
             if cached is None or cached.local.complete:
-                return
+                break
             local = cached.local
+            if not total:
+                log.info("embedding the terms of server %s", scope)
             try:
                 updated, embedded = await loop.run_in_executor(
                     self._embedder, _embed_batch, local, vectors
@@ -257,11 +261,15 @@ class ServerCache:
                     exc_info=True,
                 )
                 return
+            total += embedded
             current = self._servers.get(scope)
             if current is not None and current.local is local:
                 current.local = updated
             if not embedded and updated is local:
-                return  # nothing to do here (the cache could not keep them): no busy loop
+                break  # nothing to do here (the cache could not keep them): no busy loop
+        if total:
+            seconds = time.monotonic() - started
+            log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)
 
 
 def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
