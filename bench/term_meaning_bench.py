@@ -22,13 +22,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from terms_bench import best_of  # noqa: E402  (bench/ is this script's folder)
 
 from bot.glossary import load_glossary  # noqa: E402
 from bot.glossary.server_terms import ServerTerm  # noqa: E402
@@ -68,17 +70,8 @@ def made_up_terms(count: int) -> list[ServerTerm]:
     ]
 
 
-def best_of(work: Callable[[], object], rounds: int = 3) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def per_query_ms(index: SearchIndex, queries: Sequence[str]) -> float:
-    return 1000 * best_of(lambda: [index.search(q) for q in queries]) / len(queries)
+    return 1000 * best_of(3, lambda: [index.search(q) for q in queries]) / len(queries)
 
 
 def embed_with_default_threads(texts: Sequence[str]) -> float:
@@ -126,7 +119,7 @@ def main() -> int:
         for at in range(0, len(texts), EMBED_BATCH):
             vectors.embed(texts[at : at + EMBED_BATCH])
         per_term = (time.perf_counter() - start) / len(sample)
-    query_s = best_of(lambda: encoder.encode_query(QUERIES[0]))
+    query_s = best_of(3, lambda: encoder.encode_query(QUERIES[0]))
     spinning = embed_with_default_threads(texts[: 2 * min(8, len(sample))]) * 2
     results.update(
         embed_s_per_term=round(per_term, 3),
