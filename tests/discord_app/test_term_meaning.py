@@ -5,7 +5,11 @@ embedded ends with its new text's vector."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms
@@ -30,13 +34,27 @@ async def put_terms(store: Store, scope: int, *terms: Any) -> None:
 
 
 async def test_a_description_finds_the_servers_term_there_and_nowhere_else(
-    scene: Scene, start_bot: StartBot, store: Store
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """With a cache folder the bot cannot write: it embeds all the same, and says so once."""
     fake = scene.fake
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("", "utf-8")
+    monkeypatch.setenv("GLOSSARY_CACHE_DIR", str(blocked))
     await put_terms(store, scene.guild.id, *TERMS)
     async with start_bot(store) as bot:
-        local = await asyncio.wait_for(bot.state.servers.embedded(scene.guild.id), EMBEDDING_WITHIN)
+        with caplog.at_level(logging.WARNING):
+            local = await asyncio.wait_for(
+                bot.state.servers.embedded(scene.guild.id), EMBEDDING_WITHIN
+            )
         assert local.complete
+        said = [r.getMessage() for r in caplog.records if "GLOSSARY_CACHE_DIR" in r.getMessage()]
+        assert len(said) == 1, said
         dm = fake.dm_channel(scene.alice)
         for description, term in DESCRIBED:
             _, here = await define(fake, scene.alice, description, scene.channel)
@@ -52,8 +70,9 @@ async def test_a_description_finds_the_servers_term_there_and_nowhere_else(
 
 
 async def test_a_term_edited_while_it_is_embedded_ends_with_its_new_text(
-    scene: Scene, start_bot: StartBot, store: Store
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("GLOSSARY_CACHE_DIR", str(tmp_path / "cache"))  # nothing embedded yet
     await put_terms(store, scene.guild.id, *TERMS)
     edited = GLORP.model_copy(
         update={"definition": "The laminated card by the coffee machine listing who to page."}
