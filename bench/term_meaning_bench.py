@@ -25,8 +25,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -98,6 +96,9 @@ def embed_with_default_threads(texts: Sequence[str]) -> float:
 
 
 def main() -> int:
+    # Here, not at the top: `bot` sets one BLAS thread (as the bot runs) before numpy loads.
+    import numpy as np
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--sample", type=int, default=32, help="terms embedded for real")
     parser.add_argument("--terms", type=int, default=2000, help="a server's terms, per query")
