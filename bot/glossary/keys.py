@@ -11,8 +11,11 @@ import re
 import string
 import unicodedata
 
-# Zero-width and bidi control characters carry no meaning in a search box.
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+# Zero-width, bidi control and emoji-or-text presentation characters carry no meaning in a
+# search box.
+_INVISIBLE = re.compile(
+    "[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe0e\ufe0f\ufeff]"
+)
 # Typographic apostrophes become ASCII ones so "what’s" reads like "what's".
 _APOSTROPHES = re.compile("[’‘ʼ]")
 _MARKUP = re.compile(r"[`*_~|>\"“”«»]")

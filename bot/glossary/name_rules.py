@@ -27,10 +27,52 @@ _BLANKS = frozenset(
 )
 
 
+# Letters of other scripts (and Latin small capitals) that read as the Latin letter they map to:
+# "@\u0435veryone" with a Cyrillic е shows as @everyone. Enough to catch mention look-alikes.
+_LATIN_LOOK_ALIKES = str.maketrans(
+    "аАвВеЕёЁһҺһіІїЇјЈкКмМнНоОрРсСтТуУүҮхХѕЅԁԛԝԜаɑαΑβΒεΕηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧγζΖօոհսռԛıɩɡʏʀɴʜᴇᴠᴏᴡ",
+    "aaBBeeeehhhiiiijjkKMMHHooppccTTyyyyxxssdqwWaaaABBeEnHiIkKMMvNooppTTuYxXyZZonhunqiigyrnhevow",
+)
+# Emoji write themselves with invisible helpers: a variation selector asking for the emoji (or
+# text) look of the symbol before it, a zero-width joiner gluing emoji into one (👩‍💻, 🏳️‍🌈), and
+# tag characters spelling a region after a black flag (🏴 England). Only there are they text.
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+_ZWJ = "\u200d"
+_TAGS = range(0xE0020, 0xE0080)
+_BLACK_FLAG = "\U0001f3f4"
+_KEYCAP_BASES = frozenset("0123456789#*")
+
+
+def _emoji_part(ch: str) -> bool:
+    """A symbol an emoji sequence is built of (the emoji themselves, skin tones, ‼ and ⁉)."""
+    return not ch.isascii() and (unicodedata.category(ch) in ("So", "Sk", "Sm") or ch in "‼⁉")
+
+
+def _in_emoji(text: str, i: int) -> bool:
+    """Is the invisible character at `text[i]` part of an emoji sequence?"""
+    ch, before = text[i], text[:i]
+    if ch in _PRESENTATION:
+        return before[-1:] in _KEYCAP_BASES or _emoji_part(before[-1:])
+    if ch == _ZWJ:
+        glued = before.removesuffix("\ufe0f")[-1:]
+        return _emoji_part(glued) and _emoji_part(text[i + 1 : i + 2])
+    if ord(ch) in _TAGS:
+        return before.rstrip("".join(map(chr, _TAGS))).endswith(_BLACK_FLAG)
+    return False
+
+
+def _hidden(text: str) -> bool:
+    return any(
+        (unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS)
+        and not _in_emoji(text, i)
+        for i, ch in enumerate(text)
+    )
+
+
 def name_refusal(text: str, subject: str = "A name") -> str | None:
     """Why `text` cannot be a name ("An alias cannot contain links."), or None if it can."""
     text = unicodedata.normalize("NFKC", text)
-    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS for ch in text):
+    if _hidden(text):
         return f"{subject} cannot contain control or invisible characters."
     if text.strip() and all(ch.isspace() or unicodedata.category(ch)[0] == "M" for ch in text):
         # Accents with no letter under them float over the text around them, or show nothing.
@@ -39,6 +81,8 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
         return f"{subject} cannot contain line breaks or tabs."
     if _MENTION.search(text):
         return f"{subject} cannot contain mentions."
+    if _MENTION.search(text.translate(_LATIN_LOOK_ALIKES)):
+        return f"{subject} cannot look like a mention (@everyone, @here) in other letters."
     if _DISCORD_MARKUP.search(text):
         return f"{subject} cannot contain Discord markup (emoji, timestamps, links)."
     if _LINK.search(text):

@@ -12,7 +12,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -201,9 +201,11 @@ def run_import(args: argparse.Namespace) -> int:
         # Each alias is checked against its server's stored aliases and the file's earlier
         # lines, as /alias add checks it against the server's aliases.
         servers: dict[int, dict[str, str]] = {}
+        read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
-                servers[scope] = await store.aliases(scope)
+                read[scope] = await store.aliases(scope)
+                servers[scope] = dict(read[scope])
             try:
                 key = validate_alias(text, entry_id, scope, servers[scope])
             except ValueError as exc:
@@ -211,7 +213,21 @@ def run_import(args: argparse.Namespace) -> int:
                 continue
             servers[scope].setdefault(key, entry_id)
             wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
-        return await store.import_aliases([w.item for w in wanted])
+        unchanged: dict[int, bool] = {}
+
+        def still_free(item: AliasImport, stored: Mapping[str, str]) -> str | None:
+            # Inside the write: a server whose aliases another process changed since they were
+            # read above (the bot, a second import) has its lines checked again against them.
+            # The first line of a server sees them before this import adds any.
+            if unchanged.setdefault(item.scope, stored == read[item.scope]):
+                return None
+            try:
+                validate_alias(item.text, item.entry_id, item.scope, stored)
+            except ValueError as exc:
+                return str(exc)
+            return None
+
+        return await store.import_aliases([w.item for w in wanted], check=still_free)
 
     progress.close()
     try:
@@ -226,16 +242,19 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"item {position}: {refusals[position]}", file=sys.stderr)
     failed = len(refusals)
     outcomes = [
-        (w, r.status, r.alias.entry_id if r.alias else None)
+        (w, r.status, r.alias.entry_id if r.alias else None, r.reason)
         for w, r in zip(wanted, results, strict=True)
     ]
 
     added = unchanged = 0
-    for want, status, existing in outcomes:
+    for want, status, existing, reason in outcomes:
         if status is AddAliasStatus.ADDED:
             added += 1
         elif status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
             unchanged += 1
+        elif status is AddAliasStatus.REFUSED:
+            failed += 1
+            print(f"{want.describe()}: {reason}", file=sys.stderr)
         elif status is AddAliasStatus.CONFLICT:
             failed += 1
             print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -20,6 +21,8 @@ class AddAliasStatus(StrEnum):
     ALREADY_EXISTS_SAME_ENTRY = "already_exists_same_entry"
     CONFLICT = "conflict"
     CAP_REACHED = "cap_reached"
+    # The caller's check, run on the server's aliases as stored inside the write, refused it.
+    REFUSED = "refused"
 
 
 class AuditAction(StrEnum):
@@ -56,6 +59,8 @@ class AddAliasResult:
     alias: AliasRecord | None
     # True when a recorded miss for this query was cleared by the new alias.
     cleared_miss: bool = False
+    # Why the caller's check refused it (REFUSED only).
+    reason: str | None = None
 
     @property
     def conflicting_entry_id(self) -> str | None:
@@ -71,6 +76,12 @@ class AliasImport:
     key: str
     text: str
     entry_id: str
+
+
+# Run inside an alias write, on the server's aliases as stored at that moment (normalised key ->
+# entry id, this write's earlier additions included): why the alias must not be added, or None.
+# Another process may have added a clashing spelling since the caller last read them.
+AliasCheck = Callable[[AliasImport, Mapping[str, str]], str | None]
 
 
 @dataclass(frozen=True, slots=True)

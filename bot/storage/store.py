@@ -30,6 +30,7 @@ from .models import (
     SUGGEST_COOLDOWN,
     AddAliasResult,
     AddAliasStatus,
+    AliasCheck,
     AliasImport,
     AliasRecord,
     AuditAction,
@@ -460,25 +461,34 @@ class Store:
         actor_id: int,
         *,
         miss_query: str | None = None,
+        check: AliasCheck | None = None,
     ) -> AddAliasResult:
         """Map `key` (already normalised and validated) to `entry_id` in `scope`.
 
         The miss recorded under `key` (and under `miss_query`, when a moderator turns a listed
-        miss into this alias) is cleared in the same transaction. Raises `StorageUnavailable`
-        when the database cannot be written.
+        miss into this alias) is cleared in the same transaction. `check` runs inside the write,
+        on the server's aliases as stored then (status REFUSED with its reason). Raises
+        `StorageUnavailable` when the database cannot be written.
         """
         [result] = await self._add_aliases(
-            [(AliasImport(scope, key, text, entry_id), miss_query)], actor_id, AuditAction.ALIAS_ADD
+            [(AliasImport(scope, key, text, entry_id), miss_query)],
+            actor_id,
+            AuditAction.ALIAS_ADD,
+            check,
         )
         return result
 
     async def import_aliases(
-        self, items: Iterable[AliasImport], actor_id: int = OPERATOR_ACTOR
+        self,
+        items: Iterable[AliasImport],
+        actor_id: int = OPERATOR_ACTOR,
+        *,
+        check: AliasCheck | None = None,
     ) -> list[AddAliasResult]:
         """Add aliases from an operator's file, each as its own audited change, in order, all in
-        one transaction (one commit, not one per alias)."""
+        one transaction (one commit, not one per alias); `check` as for `add_alias`."""
         return await self._add_aliases(
-            [(item, None) for item in items], actor_id, AuditAction.ALIAS_IMPORT
+            [(item, None) for item in items], actor_id, AuditAction.ALIAS_IMPORT, check
         )
 
     async def _add_aliases(
@@ -486,6 +496,7 @@ class Store:
         wanted: list[tuple[AliasImport, str | None]],
         actor_id: int,
         action: AuditAction,
+        check: AliasCheck | None,
     ) -> list[AddAliasResult]:
         """Add (alias, miss it answers) pairs; the misses of each alias added are cleared."""
         if any(not item.key or not item.entry_id for item, _ in wanted):
@@ -501,8 +512,20 @@ class Store:
         ]
 
         async def add_all(tx: Tx) -> list[AddAliasResult]:
-            return [
-                await alias_queries.add_alias(
+            if check is not None:
+                # No other writer may add a clashing spelling between this read and the commit.
+                await alias_queries.lock_aliases(tx)
+            stored: dict[int, dict[str, str]] = {}
+            results = []
+            for (item, _), (record, clears) in zip(wanted, plans, strict=True):
+                if check is not None:
+                    if item.scope not in stored:
+                        stored[item.scope] = await alias_queries.alias_map(tx, item.scope)
+                    reason = check(item, stored[item.scope])
+                    if reason is not None:
+                        results.append(AddAliasResult(AddAliasStatus.REFUSED, None, reason=reason))
+                        continue
+                result = await alias_queries.add_alias(
                     tx,
                     record=record,
                     actor_id=actor_id,
@@ -510,8 +533,10 @@ class Store:
                     cap=ALIAS_CAP,
                     clears=clears,
                 )
-                for record, clears in plans
-            ]
+                if result.status is AddAliasStatus.ADDED and item.scope in stored:
+                    stored[item.scope][item.key] = item.entry_id
+                results.append(result)
+            return results
 
         def forget_pending(results: list[AddAliasResult]) -> None:
             # Buffered misses of these queries would otherwise bring the cleared rows back.

@@ -8,6 +8,7 @@ servers only, and refuses to run anywhere else.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,7 +33,7 @@ from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.glossary.keys import normalize
-from bot.storage import AddAliasStatus, AliasRecord, Miss, StorageError
+from bot.storage import AddAliasStatus, AliasImport, AliasRecord, Miss, StorageError
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -74,16 +75,30 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         if state.store is None:
             await reply(interaction, STORAGE_DOWN)
             return
+
+        def still_free(_: AliasImport, stored: Mapping[str, str]) -> str | None:
+            # Run inside the write: another process may have added a spelling of it since
+            # `current` was read (this bot learns of that within a second or two).
+            if stored == current.aliases.source:
+                return None
+            try:
+                check_alias(text, entry.id, current.index, stored)
+            except AliasRejected as exc:
+                return str(exc)
+            return None
+
         try:
             result = await state.store.add_alias(
-                scope, key, stored_text, entry.id, interaction.user.id
+                scope, key, stored_text, entry.id, interaction.user.id, check=still_free
             )
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
             return
         await state.servers.reload(scope)
     shown = echo(key)
-    if result.status is AddAliasStatus.ADDED:
+    if result.status is AddAliasStatus.REFUSED:
+        await reply(interaction, result.reason or "That alias clashes with another one.")
+    elif result.status is AddAliasStatus.ADDED:
         await reply(
             interaction, f"Added: “{shown}” now opens **{entry.display_title}** in this server."
         )

@@ -45,6 +45,12 @@ async def alias_version(tx: Tx) -> int:
     return await scalar(tx, "SELECT value FROM counters WHERE name = 'alias_version'")
 
 
+async def lock_aliases(tx: Tx) -> None:
+    """Serialise alias writes that check the server's aliases first: touching the counter row
+    takes SQLite's write lock and PostgreSQL's row lock until commit."""
+    await tx.execute("UPDATE counters SET value = value WHERE name = 'alias_version'")
+
+
 async def add_alias(
     tx: Tx,
     *,

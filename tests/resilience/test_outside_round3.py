@@ -1,0 +1,92 @@
+"""What a third round of outside testing broke through `glossary-bot run` and the command line:
+an alias imported by another process a moment before `/alias add` (the clash check has to sit in
+the store's write transaction), mention look-alikes made of other scripts' letters, and emoji
+written with variation selectors and joiners refused as invisible text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.discord_app.helpers import define, embed_of
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
+
+from .botproc import BotProcess, import_aliases
+from .conftest import Scene
+from .helpers import stored_aliases
+
+
+async def add(
+    fake: FakeDiscord, user: FakeUser, alias: str, term: str, channel: FakeChannel
+) -> str:
+    handle = await fake.slash(user, "alias add", {"alias": alias, "term": term}, channel=channel)
+    return str((await handle.final_message())["content"])
+
+
+async def test_an_alias_added_right_after_another_process_imported_its_twin_is_refused(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """The bot learns of aliases written elsewhere within 2 s; a moderator who adds a spelling
+    of one of them inside that window must still be told it is taken."""
+    fake = scene.fake
+    guild = scene.guild.id
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        for n in range(3):
+            document = [{"guild_id": guild, "alias": f"zorblax{n}", "entry_id": "rag"}]
+            status, out, err = await import_aliases(document, scene.db_path, tmp_path)
+            assert status == 0, (out, err)
+            answer = await add(fake, scene.moderator, f"zorb lax{n}", "kv-cache", scene.channel)
+            assert not answer.startswith("Added"), answer
+            assert "RAG" in answer or "Retrieval" in answer, answer
+            _, card = await define(fake, scene.alice, f"zorb-lax{n}", scene.channel)
+            assert embed_of(card)["title"].startswith("Retrieval"), card
+    keys = [key for _, key, _ in stored_aliases(scene.db_path)]
+    assert keys == ["zorblax0", "zorblax1", "zorblax2"], keys
+
+
+async def test_mention_look_alikes_are_refused_as_names(scene: Scene, tmp_path: Path) -> None:
+    fake = scene.fake
+    look_alikes = [
+        "@\u0435veryone",  # Cyrillic е
+        "@every\u043ene",  # Cyrillic о
+        "@everyon\u0435 zorb",
+        "@\u04bbere",  # Cyrillic һ
+        "@h\u0435re",
+        "@ev\u0435ryone",
+        "@every\u03bfne",  # Greek ο
+        "\uff20\u0435veryone",  # fullwidth @ and Cyrillic е
+    ]
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        for alias in look_alikes:
+            answer = await add(fake, scene.moderator, alias, "rag", scene.channel)
+            assert not answer.startswith("Added"), (alias, answer)
+            assert "Traceback" not in answer
+        # Other scripts' words are ordinary aliases.
+        for alias in ("кэш ключей", "κρυφή μνήμη", "@зорб"):
+            answer = await add(fake, scene.moderator, alias, "kv-cache", scene.channel)
+            assert answer.startswith("Added"), (alias, answer)
+    assert len(stored_aliases(scene.db_path)) == 3
+
+
+async def test_emoji_with_variation_selectors_and_joiners_are_ordinary_text(
+    scene: Scene, tmp_path: Path
+) -> None:
+    fake = scene.fake
+    emoji_aliases = [
+        "\u2764\ufe0f zorb",  # red heart, emoji presentation
+        "\U0001f469\u200d\U0001f4bb blix",  # woman technologist (ZWJ sequence)
+        "\U0001f3f3\ufe0f\u200d\U0001f308 quux",  # rainbow flag
+        "1\ufe0f\u20e3 frob",  # keycap one
+        "\U0001f44d\U0001f3fd plonk",  # thumbs up, skin tone
+    ]
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        for alias in emoji_aliases:
+            answer = await add(fake, scene.moderator, alias, "rag", scene.channel)
+            assert answer.startswith("Added"), (alias, answer)
+            _, card = await define(fake, scene.alice, alias, scene.channel)
+            assert card["embeds"], (alias, card)
+            assert embed_of(card)["title"].startswith("Retrieval"), (alias, card)
+        # Joiners and selectors that join no emoji still hide text: refused.
+        for alias in ("zo\u200drb", "\u200d\u200d", "blor\ufe0fp", "\ufe0f\ufe0f"):
+            answer = await add(fake, scene.moderator, alias, "kv-cache", scene.channel)
+            assert not answer.startswith("Added"), (alias, answer)
+    assert len(stored_aliases(scene.db_path)) == len(emoji_aliases)
