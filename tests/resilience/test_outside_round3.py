@@ -5,14 +5,24 @@ written with variation selectors and joiners refused as invisible text."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
+import pytest
+
+from bot.glossary.keys import compact
+from bot.storage import AddAliasStatus, AliasImport, Store
 from tests.discord_app.helpers import define, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
 from .botproc import BotProcess, import_aliases
 from .conftest import Scene
 from .helpers import stored_aliases
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 
 async def add(
@@ -90,3 +100,53 @@ async def test_emoji_with_variation_selectors_and_joiners_are_ordinary_text(
             answer = await add(fake, scene.moderator, alias, "kv-cache", scene.channel)
             assert not answer.startswith("Added"), (alias, answer)
     assert len(stored_aliases(scene.db_path)) == len(emoji_aliases)
+
+
+def same_spelling(item: AliasImport, stored: Mapping[str, str]) -> str | None:
+    """A stand-in for the alias rules: search reads `zorb lax` and `zorblax` alike."""
+    taken = [key for key in stored if compact(key) == compact(item.key)]
+    return f"{item.key} clashes with {taken[0]}" if taken else None
+
+
+@contextlib.asynccontextmanager
+async def database(kind: str, tmp_path: Path) -> AsyncIterator[str]:
+    if kind == "sqlite":
+        yield str(tmp_path / "bot.db")
+        return
+    if not TEST_DATABASE_URL:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    from tests.storage.conftest import fresh_schema
+
+    async with fresh_schema(TEST_DATABASE_URL, "round3") as url:
+        yield url
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_two_processes_adding_twin_aliases_at_once_store_one(
+    kind: str, tmp_path: Path
+) -> None:
+    """Two bots (or a bot and `aliases import`) on one database, each checking its alias against
+    the server's aliases inside its own write: only one of two twins gets in."""
+    async with database(kind, tmp_path) as location:
+        first = await Store.open(location, flush_interval=None)
+        second = await Store.open(location, flush_interval=None)
+        try:
+            for n in range(20):
+                results = await asyncio.gather(
+                    first.add_alias(
+                        1, f"zorb lax{n}", f"zorb lax{n}", "kv-cache", 7, check=same_spelling
+                    ),
+                    second.import_aliases(
+                        [AliasImport(1, f"zorblax{n}", f"zorblax{n}", "rag")], check=same_spelling
+                    ),
+                )
+                statuses = [results[0].status, results[1][0].status]
+                assert sorted(statuses) == [AddAliasStatus.ADDED, AddAliasStatus.REFUSED], (
+                    n,
+                    statuses,
+                )
+            stored = await first.aliases(1)
+        finally:
+            await first.close()
+            await second.close()
+    assert len(stored) == 20, stored
