@@ -40,7 +40,10 @@ def run_export(args: argparse.Namespace) -> int:
     except StorageError as exc:
         return _fail(str(exc))
     if args.output:
-        args.output.write_bytes(data)
+        try:
+            args.output.write_bytes(data)
+        except OSError as exc:
+            return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         sys.stdout.buffer.write(data)
     return 0

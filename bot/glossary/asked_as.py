@@ -35,7 +35,7 @@ def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem])
     where = f"{FOLDER}/{file.name}"
     try:
         data = tomllib.loads(file.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         problems.append(Problem("error", where, f"cannot read the file: {exc}"))
         return
     for entry_id, table in data.items():

@@ -137,7 +137,7 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
     manifest_file = str(folder / MANIFEST)
     try:
         manifest = Manifest.model_validate(tomllib.loads((folder / MANIFEST).read_text("utf-8")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         problems.append(Problem("error", manifest_file, f"cannot read the manifest: {exc}"))
         return []
     except ValidationError as exc:

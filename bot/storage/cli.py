@@ -164,6 +164,9 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_GUILD_ID = 2**63 - 1  # what the databases' signed 64-bit integers hold
+
+
 @dataclass(frozen=True, slots=True)
 class _Wanted:
     position: int  # 1-based, in the file
@@ -183,6 +186,8 @@ def run_import(args: argparse.Namespace) -> int:
         document = json.loads(raw)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return _fail(f"cannot read {args.file}: {exc}")
+    except RecursionError:
+        return _fail(f"cannot read {args.file}: nested too deeply")
     if not isinstance(document, list):
         return _fail(f"{args.file}: expected a JSON list of {{guild_id, alias, entry_id}} objects")
 
@@ -272,8 +277,8 @@ def _parse_item(entry: Any) -> tuple[int, str, str]:
     if not isinstance(entry, dict):
         raise ValueError("expected an object with guild_id, alias and entry_id")
     scope, text, entry_id = entry.get("guild_id"), entry.get("alias"), entry.get("entry_id")
-    if not isinstance(scope, int) or isinstance(scope, bool) or scope < 0:
-        raise ValueError("guild_id must be a non-negative integer (0 for direct messages)")
+    if not isinstance(scope, int) or isinstance(scope, bool) or not 0 <= scope <= MAX_GUILD_ID:
+        raise ValueError(f"guild_id must be an integer from 0 (direct messages) to {MAX_GUILD_ID}")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("alias must be a non-empty string")
     if not isinstance(entry_id, str) or not entry_id.strip():

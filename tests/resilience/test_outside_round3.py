@@ -18,7 +18,7 @@ from bot.storage import AddAliasStatus, AliasImport, Store
 from tests.discord_app.helpers import define, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
-from .botproc import BotProcess, import_aliases
+from .botproc import ROOT, BotProcess, glossary_bot, import_aliases
 from .conftest import Scene
 from .helpers import stored_aliases
 
@@ -150,3 +150,67 @@ async def test_two_processes_adding_twin_aliases_at_once_store_one(
             await first.close()
             await second.close()
     assert len(stored) == 20, stored
+
+
+def deep_json(levels: int = 100_000) -> str:
+    return "[" * levels + "]" * levels
+
+
+def cli_env(tmp_path: Path, **settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSSARY_"))}
+    env.update(PYTHONPATH=str(ROOT), GLOSSARY_PATHS="", DATABASE_PATH=str(tmp_path / "bot.db"))
+    env.update(settings)
+    return env
+
+
+NESTED_FILES = {
+    "topics.json": '{"schemaVersion": 1, "topics": ' + deep_json() + "}",
+    "terms.toml": "[[entries]]\nid = 'x'\nkeywords = " + deep_json() + "\n",
+    "other.toml": "a = " + deep_json() + "\n",
+}
+
+
+@pytest.mark.parametrize("name", list(NESTED_FILES))
+async def test_a_glossary_file_nested_too_deep_is_one_line_for_check_and_run(
+    tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(NESTED_FILES[name], encoding="utf-8")
+    code, out = await glossary_bot(cli_env(tmp_path), tmp_path, "check", "-q", str(path))
+    assert code == 1, out
+    assert "Traceback" not in out, out[-2000:]
+    assert f"{path}:" in out, out
+    env = cli_env(tmp_path, DISCORD_TOKEN="not-used", GLOSSARY_PATHS=str(path))
+    code, out = await glossary_bot(env, tmp_path, "run")
+    assert code == 1, out[-2000:]
+    assert out.startswith("glossary-bot: "), out[-2000:]
+    assert "Traceback" not in out, out[-2000:]
+    assert str(path) in out
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        deep_json(),
+        '[{"guild_id": 99999999999999999999999, "alias": "zorb lax", "entry_id": "rag"}]',
+    ],
+    ids=["nested too deep", "guild id past 64 bits"],
+)
+async def test_aliases_import_of_a_hostile_file_is_one_line(tmp_path: Path, document: str) -> None:
+    path = tmp_path / "aliases.json"
+    path.write_text(document, encoding="utf-8")
+    code, out = await glossary_bot(cli_env(tmp_path), tmp_path, "aliases", "import", str(path))
+    assert code == 1, out
+    assert "Traceback" not in out, out[-2000:]
+    assert "aliases.json" in out or "item 1" in out, out
+
+
+async def test_terms_export_to_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "no such folder" / "terms.toml"
+    code, out = await glossary_bot(
+        cli_env(tmp_path), tmp_path, "terms", "export", "--guild", "1", "-o", str(target)
+    )
+    assert code == 1, out
+    assert out.startswith("glossary-bot: "), out[-2000:]
+    assert "Traceback" not in out, out[-2000:]
+    assert len(out.splitlines()) == 1, out

@@ -61,6 +61,8 @@ def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str
         problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
     except tomllib.TOMLDecodeError as exc:
         problems.append(Problem("error", str(path), f"not valid TOML: {exc}"))
+    except RecursionError:
+        problems.append(Problem("error", str(path), "nested too deeply to read"))
     return None
 
 

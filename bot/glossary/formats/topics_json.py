@@ -63,6 +63,9 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
     except json.JSONDecodeError as exc:
         problems.append(Problem("error", name, f"not valid JSON: {exc.msg}", line=exc.lineno))
         return []
+    except RecursionError:
+        problems.append(Problem("error", name, "nested too deeply to read"))
+        return []
     try:
         header = TopicsHeader.model_validate(data)
     except ValidationError as exc:
