@@ -35,11 +35,11 @@ if TYPE_CHECKING:
 ECHO_LIMIT = 100  # how much of the user's own text we repeat back
 
 
-def echo(text: str) -> str:
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """User text safe to repeat: no pings, no markdown, no links, no invisible characters, one
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
     command links, custom emoji, channel and role mentions) unless it is."""
-    escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(quote(text, ECHO_LIMIT)))
+    escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(quote(text, limit)))
     return escaped.replace("<", "\\<")
 
 

@@ -214,3 +214,27 @@ async def test_terms_export_to_a_missing_folder_is_one_line(tmp_path: Path) -> N
     assert out.startswith("glossary-bot: "), out[-2000:]
     assert "Traceback" not in out, out[-2000:]
     assert len(out.splitlines()) == 1, out
+
+
+async def test_a_members_suggestion_reaches_moderators_inert(scene: Scene, tmp_path: Path) -> None:
+    """A suggestion is a member's free text: in /term review it must not render markup, carry
+    links or turn its text around with direction overrides."""
+    fake = scene.fake
+    title = "@\u0435veryone \u202eexe.gnp"
+    definition = (
+        f"ping @everyone <@&{scene.guild.id}> <t:99999999999:F> https://evil.example/free "
+        "\u202egnp.exe\u202c and a \u200bhidden word"
+    )
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        opened = await fake.slash(scene.alice, "suggest", {"term": title}, channel=scene.channel)
+        assert (await opened.response())["type"] == 9
+        sent = await fake.submit_modal(scene.alice, opened, {"definition": definition})
+        assert str((await sent.final_message())["content"]).startswith("Thanks!")
+        review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
+        shown = embed_of(await review.final_message())
+    for text in (shown["title"], shown["description"]):
+        assert not any(ch in text for ch in "\u202e\u202c"), text
+        assert "://" not in text, text
+        assert "<" not in text.replace("\\<", ""), text
+    assert "ping" in shown["description"]
+    assert "a hidden word" in shown["description"]  # the member's zero-width space dropped

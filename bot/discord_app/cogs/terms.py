@@ -490,9 +490,12 @@ class TermCog(
             await reply(interaction, "No suggestions are waiting. 🎉")
             return
         first = waiting[0]
+        # A member's free text: shown inert, like every text the bot repeats from a user.
         embed = discord.Embed(
-            title=fit(first.title, limits.EMBED_TITLE),
-            description=fit(first.definition, limits.EMBED_DESCRIPTION),
+            title=fit(echo(first.title), limits.EMBED_TITLE),
+            description=fit(
+                echo(first.definition, limits.EMBED_DESCRIPTION), limits.EMBED_DESCRIPTION
+            ),
             colour=BRAND_COLOUR,
         )
         embed.set_footer(
