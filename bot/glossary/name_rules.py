@@ -38,6 +38,9 @@ _LATIN_LOOK_ALIKES = str.maketrans(
 # tag characters spelling a region after a black flag (🏴 England). Only there are they text.
 _PRESENTATION = frozenset("\ufe0e\ufe0f")
 _ZWJ = "\u200d"
+_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner
+# Scripts whose words never need a joiner: one inside them only hides text ("zo\u200drb").
+_UNJOINED_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC", "ARMENIAN")
 _TAGS = range(0xE0020, 0xE0080)
 _BLACK_FLAG = "\U0001f3f4"
 _KEYCAP_BASES = frozenset("0123456789#*")
@@ -53,12 +56,27 @@ def _in_emoji(text: str, i: int) -> bool:
     ch, before = text[i], text[:i]
     if ch in _PRESENTATION:
         return before[-1:] in _KEYCAP_BASES or _emoji_part(before[-1:])
+    after = text[i + 1 : i + 2]
+    if ch in _JOINERS and _in_a_joined_word(before[-1:], after):
+        return True
     if ch == _ZWJ:
         glued = before.removesuffix("\ufe0f")[-1:]
-        return _emoji_part(glued) and _emoji_part(text[i + 1 : i + 2])
+        return _emoji_part(glued) and _emoji_part(after)
     if ord(ch) in _TAGS:
         return before.rstrip("".join(map(chr, _TAGS))).endswith(_BLACK_FLAG)
     return False
+
+
+def _in_a_joined_word(before: str, after: str) -> bool:
+    """Between two letters of a script written with joiners (a Persian half-space, an Indic
+    conjunct), where they change how the word is drawn."""
+    return all(
+        ch
+        and not ch.isascii()
+        and unicodedata.category(ch)[0] in "LM"
+        and not unicodedata.name(ch, "").startswith(_UNJOINED_SCRIPTS)
+        for ch in (before, after)
+    )
 
 
 def _hidden(text: str) -> bool:

@@ -95,11 +95,27 @@ async def test_emoji_with_variation_selectors_and_joiners_are_ordinary_text(
             _, card = await define(fake, scene.alice, alias, scene.channel)
             assert card["embeds"], (alias, card)
             assert embed_of(card)["title"].startswith("Retrieval"), (alias, card)
-        # Joiners and selectors that join no emoji still hide text: refused.
-        for alias in ("zo\u200drb", "\u200d\u200d", "blor\ufe0fp", "\ufe0f\ufe0f"):
+        # Scripts that write with joiners: a Persian half-space, a Devanagari conjunct.
+        for alias in (
+            "\u0646\u06cc\u0645\u200c\u0641\u0627\u0635\u0644\u0647",
+            "\u0915\u094d\u200d\u0937 zorb",
+        ):
+            answer = await add(fake, scene.moderator, alias, "rag", scene.channel)
+            assert answer.startswith("Added"), (alias, answer)
+        # Joiners and selectors that join no emoji, in scripts that have no use for them, still
+        # hide text: refused.
+        hidden = (
+            "zo\u200drb",
+            "zo\u200crb",
+            "\u043a\u044d\u200d\u0448",
+            "\u200d\u200d",
+            "blor\ufe0fp",
+            "\ufe0f\ufe0f",
+        )
+        for alias in hidden:
             answer = await add(fake, scene.moderator, alias, "kv-cache", scene.channel)
             assert not answer.startswith("Added"), (alias, answer)
-    assert len(stored_aliases(scene.db_path)) == len(emoji_aliases)
+    assert len(stored_aliases(scene.db_path)) == len(emoji_aliases) + 2
 
 
 def same_spelling(item: AliasImport, stored: Mapping[str, str]) -> str | None:
