@@ -12,7 +12,7 @@ from typing import Any
 from bot.storage import Store
 from tests.discord_app.conftest import Scene
 from tests.discord_app.helpers import is_ephemeral
-from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, InteractionHandle
 from tests.storage.conftest import query
 from tests.storage.conftest import stored_lookups as stored_lookups  # re-exported
 
@@ -35,6 +35,14 @@ async def moderator_says(
     message = await handle.final_message()
     assert is_ephemeral(message), message
     return handle, message
+
+
+async def add_alias(
+    fake: FakeDiscord, user: FakeUser, alias: str, term: str, channel: FakeChannel
+) -> str:
+    """/alias add as a moderator types it; the answer's text."""
+    handle = await fake.slash(user, "alias add", {"alias": alias, "term": term}, channel=channel)
+    return str((await handle.final_message())["content"])
 
 
 def stored_aliases(path: Path) -> list[tuple[int, str, str]]:

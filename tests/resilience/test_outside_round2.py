@@ -17,20 +17,13 @@ from bot.glossary import Glossary
 from bot.search.index import SearchIndex
 from bot.storage import AliasImport, Store
 from tests.discord_app.helpers import define, embed_of
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
 from .botproc import BotProcess, import_aliases
 from .conftest import Scene
+from .helpers import add_alias as add
 from .helpers import stored_aliases
 
 SUPPRESS_EMBEDS = 1 << 2
-
-
-async def add(
-    fake: FakeDiscord, user: FakeUser, alias: str, term: str, channel: FakeChannel
-) -> str:
-    handle = await fake.slash(user, "alias add", {"alias": alias, "term": term}, channel=channel)
-    return str((await handle.final_message())["content"])
 
 
 async def test_two_moderators_adding_aliases_search_reads_alike_at_once_get_one(

@@ -16,20 +16,13 @@ import pytest
 from bot.glossary.keys import compact
 from bot.storage import AddAliasStatus, AliasImport, Store
 from tests.discord_app.helpers import define, embed_of
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
 from .botproc import ROOT, BotProcess, glossary_bot, import_aliases
 from .conftest import Scene
+from .helpers import add_alias as add
 from .helpers import stored_aliases
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
-
-
-async def add(
-    fake: FakeDiscord, user: FakeUser, alias: str, term: str, channel: FakeChannel
-) -> str:
-    handle = await fake.slash(user, "alias add", {"alias": alias, "term": term}, channel=channel)
-    return str((await handle.final_message())["content"])
 
 
 async def test_an_alias_added_right_after_another_process_imported_its_twin_is_refused(
