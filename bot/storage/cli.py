@@ -278,7 +278,9 @@ def _parse_item(entry: Any) -> tuple[int, str, str]:
         raise ValueError("expected an object with guild_id, alias and entry_id")
     scope, text, entry_id = entry.get("guild_id"), entry.get("alias"), entry.get("entry_id")
     if not isinstance(scope, int) or isinstance(scope, bool) or not 0 <= scope <= MAX_GUILD_ID:
-        raise ValueError(f"guild_id must be an integer from 0 (direct messages) to {MAX_GUILD_ID}")
+        raise ValueError(
+            f"guild_id must be a non-negative integer (0 for direct messages), at most {MAX_GUILD_ID}"
+        )
     if not isinstance(text, str) or not text.strip():
         raise ValueError("alias must be a non-empty string")
     if not isinstance(entry_id, str) or not entry_id.strip():
