@@ -602,21 +602,23 @@ class Store:
     async def change_terms(
         self,
         scope: int,
-        plan: Callable[[list[StoredTerm]], tuple[StoredChange | None, T]],
+        plan: Callable[[list[StoredTerm], dict[str, str]], tuple[StoredChange | None, T]],
         actor_id: int,
         *,
         action: str | None = None,
     ) -> T:
-        """Change this server's terms in one transaction: `plan` gets them as they are and
-        returns the change to write (None: nothing) and what to answer. Term writes are
-        serialised, so `plan` sees every earlier write: check caps and conflicts there."""
+        """Change this server's terms in one transaction: `plan` gets them and the server's
+        aliases (key -> entry id) as they are and returns the change to write (None: nothing)
+        and what to answer. Term and checked alias writes are serialised, so `plan` sees every
+        earlier write: check caps and conflicts (a name an alias answers to) there."""
         await self._require_in_place()
         at = to_unix(self._clock())
 
         async def write(tx: Tx) -> T:
             await term_queries.lock_terms(tx)
+            await alias_queries.lock_aliases(tx)
             before = await term_queries.terms(tx, scope)
-            change, answer = plan(before)
+            change, answer = plan(before, await alias_queries.alias_map(tx, scope))
             if change is not None:
                 await term_queries.apply_change(
                     tx,
@@ -627,6 +629,10 @@ class Store:
                     at=at,
                     action=action,
                 )
+                for key in change.drop_aliases:
+                    await alias_queries.remove_alias(
+                        tx, scope=scope, key=key, actor_id=actor_id, at=at
+                    )
             return answer
 
         return await self._backend.write(write)
