@@ -1,5 +1,5 @@
-"""`glossary-bot terms export|import --guild ID` (declared in `bot.cli`): a server's own terms as
-files, for operators, with the rules of `/term export` and `/term import` (the same check, caps
+"""`glossary-bot terms export|import|log --guild ID` (declared in `bot.cli`): a server's own terms
+as files, and their audit log, for operators, with the rules of `/term export` and `/term import` (the same check, caps
 and all-or-nothing write; the import is audited as the operator's). The database and caps come
 from the one `Settings` (`--db`, else `DATABASE_URL` or `DATABASE_PATH`; `MAX_SERVER_TERMS`,
 `MAX_SERVER_TERM_BYTES`)."""
@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 
 from bot.glossary import load_glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
 from bot.settings import Settings
-from bot.storage import OPERATOR_ACTOR, StorageError, Store
-from bot.storage.cli import database_location
+from bot.storage import OPERATOR_ACTOR, StorageError, Store, TermAuditRecord
+from bot.storage.cli import database_location, existing_database
 from bot.term_import import describe, import_terms
+from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
 
 
@@ -93,3 +95,35 @@ def run_import(args: argparse.Namespace) -> int:
 
 class _Refused(Exception):
     pass
+
+
+def run_log(args: argparse.Namespace) -> int:
+    location = existing_database(args)
+    if location is None:
+        return 1
+
+    async def read() -> list[TermAuditRecord]:
+        store = await Store.open(location, flush_interval=None, migrate=False)
+        try:
+            return await store.term_audit_log(args.guild, args.limit)
+        finally:
+            await store.close()
+
+    try:
+        records = asyncio.run(read())
+    except StorageError as exc:
+        return _fail(str(exc))
+    if args.json:
+        print(json.dumps([entry_json(r) for r in records], indent=2, ensure_ascii=False))
+        return 0
+    if not records:
+        print(f"No term changes in server {args.guild}.")
+    for record in records:
+        entry = log_entry(record)
+        member = None if entry.member_id is None else f"user {entry.member_id}"
+        print("\n".join(plain_lines(entry, _actor(entry.actor_id), member)))
+    return 0
+
+
+def _actor(actor_id: int) -> str:
+    return "an operator (command line)" if actor_id == OPERATOR_ACTOR else f"user {actor_id}"

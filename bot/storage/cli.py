@@ -57,7 +57,7 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _existing_database(args: argparse.Namespace) -> str | Path | None:
+def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
     if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
         return path
@@ -72,7 +72,7 @@ def _existing_database(args: argparse.Namespace) -> str | Path | None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    path = _existing_database(args)
+    path = existing_database(args)
     if path is None:
         return 1
     period = cast(Period, args.period)
@@ -134,6 +134,9 @@ def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
     out.write(f"Glossary Bot stats: {where}, {when}\n")
     out.write(f"Lookups: {stats.total_lookups}\n")
     out.write(f"Aliases: {stats.alias_count}\n")
+    out.write(f"Server terms: {stats.term_count}\n")
+    waiting = ", ".join(f"{n} {status}" for status, n in stats.suggestions.items())
+    out.write(f"Suggestions: {waiting}\n")
     out.write("Top terms:\n")
     for entry_id, count in stats.top_terms:
         out.write(f"  {count:>8}  {entry_id}\n")
@@ -152,7 +155,7 @@ def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    path = _existing_database(args)
+    path = existing_database(args)
     if path is None:
         return 1
 
@@ -266,7 +269,7 @@ def _parse_item(entry: Any) -> tuple[int, str, str]:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    path = _existing_database(args)
+    path = existing_database(args)
     if path is None:
         return 1
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies
