@@ -41,15 +41,23 @@ class Waiter:
             self._condition.notify_all()
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], what: str, state: Callable[[], str] | None = None
+        self,
+        predicate: Callable[[], T | None],
+        what: str,
+        state: Callable[[], str] | None = None,
+        *,
+        within: float | None = None,
     ) -> T:
-        """Wait until ``predicate()`` is truthy and return it; ``state`` explains a timeout."""
+        """Wait until ``predicate()`` is truthy and return it; ``state`` explains a timeout.
+        ``within`` replaces the fake's own timeout for waits known to be longer (a process
+        starting on a loaded machine)."""
+        limit = self.timeout if within is None else within
         try:
-            async with asyncio.timeout(self.timeout), self._condition:
+            async with asyncio.timeout(limit), self._condition:
                 result = await self._condition.wait_for(predicate)
         except TimeoutError:
             detail = f"; {state()}" if state is not None else ""
-            raise TimeoutError(f"fake Discord: no {what} within {self.timeout}s{detail}") from None
+            raise TimeoutError(f"fake Discord: no {what} within {limit}s{detail}") from None
         assert result is not None
         return result
 

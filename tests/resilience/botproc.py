@@ -118,15 +118,17 @@ class BotProcess:
                 and fake.registry.sync_counts.get(None, 0) > syncs
             )
 
-        waiting = asyncio.create_task(fake.waiter.wait_for(ready, "the bot process to connect"))
+        waiting = asyncio.create_task(
+            fake.waiter.wait_for(ready, "the bot process to connect", within=self.start_timeout)
+        )
         exited = asyncio.create_task(self.process.wait())
-        async with asyncio.timeout(self.start_timeout):
-            await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
         if not waiting.done():
             waiting.cancel()
             raise RuntimeError(f"the bot exited while starting:\n{self.output}")
         exited.cancel()
-        waiting.result()
+        if waiting.exception() is not None:
+            raise AssertionError(f"{waiting.exception()}; the bot printed:\n{self.output}")
 
     async def _read(self, stream: asyncio.StreamReader) -> None:
         while line := await stream.readline():
@@ -168,7 +170,11 @@ class BotProcess:
         return not live if self.shards is None else not live.intersection(self.shards)
 
     async def __aenter__(self) -> BotProcess:
-        await self.start()
+        try:
+            await self.start()
+        except BaseException:
+            await self.__aexit__()  # no process left running behind a failed start
+            raise
         return self
 
     async def __aexit__(self, *exc: object) -> None:

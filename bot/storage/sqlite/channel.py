@@ -178,6 +178,12 @@ class Channel:
                     except sqlite3.Error:
                         log.warning("could not empty the -wal of %s", self._path, exc_info=True)
                 await self._close_quietly(self._conn)
+            self._conn = None
+            if self._closed and conn is not None:
+                # Closed meanwhile (the bot stopping): a connection kept now would never be
+                # closed, and its worker thread would keep the process from exiting.
+                await self._close_quietly(conn)
+                return
             self._conn = conn
             self._stale = False
 
