@@ -7,7 +7,6 @@ from the one `Settings` (`--db`, else `DATABASE_URL` or `DATABASE_PATH`; `MAX_SE
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -15,8 +14,8 @@ from pathlib import Path
 from bot.glossary import load_glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
 from bot.settings import Settings
-from bot.storage import OPERATOR_ACTOR, StorageError, Store, TermAuditRecord
-from bot.storage.cli import database_location, existing_database
+from bot.storage import OPERATOR_ACTOR, StorageError, Store
+from bot.storage.cli import database_location, existing_database, on_store
 from bot.term_import import describe, import_terms
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
@@ -28,17 +27,11 @@ def _fail(message: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    location = database_location(args)
-
-    async def read() -> bytes:
-        store = await Store.open(location, flush_interval=None)
-        try:
-            return export_bytes(await read_terms(store, args.guild))
-        finally:
-            await store.close()
+    async def read(store: Store) -> bytes:
+        return export_bytes(await read_terms(store, args.guild))
 
     try:
-        data = asyncio.run(read())
+        data = on_store(database_location(args), read, migrate=True)
     except StorageError as exc:
         return _fail(str(exc))
     if args.output:
@@ -62,29 +55,25 @@ def run_import(args: argparse.Namespace) -> int:
     glossary = load_glossary(settings.glossary_path_list)
     caps = (settings.max_server_terms, settings.max_server_term_bytes)
 
-    async def write() -> str:
-        store = await Store.open(location, flush_interval=None)
-        try:
-            outcome = await import_terms(
-                store,
-                args.guild,
-                data,
-                path.name,
-                glossary,
-                actor_id=OPERATOR_ACTOR,
-                caps=caps,
-                dry_run=args.dry_run,
-                default_category=args.category,
-            )
-        finally:
-            await store.close()
+    async def write(store: Store) -> str:
+        outcome = await import_terms(
+            store,
+            args.guild,
+            data,
+            path.name,
+            glossary,
+            actor_id=OPERATOR_ACTOR,
+            caps=caps,
+            dry_run=args.dry_run,
+            default_category=args.category,
+        )
         text = describe(outcome, limit=10_000)
         if outcome.diff is None:
             raise _Refused(text)
         return text
 
     try:
-        print(asyncio.run(write()))
+        print(on_store(location, write, migrate=True))
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1
@@ -101,16 +90,8 @@ def run_log(args: argparse.Namespace) -> int:
     location = existing_database(args)
     if location is None:
         return 1
-
-    async def read() -> list[TermAuditRecord]:
-        store = await Store.open(location, flush_interval=None, migrate=False)
-        try:
-            return await store.term_audit_log(args.guild, args.limit)
-        finally:
-            await store.close()
-
     try:
-        records = asyncio.run(read())
+        records = on_store(location, lambda store: store.term_audit_log(args.guild, args.limit))
     except StorageError as exc:
         return _fail(str(exc))
     if args.json:

@@ -37,7 +37,7 @@ def database_location(args: argparse.Namespace) -> str | Path:
     return cast(Path, args.db) if args.db else settings.database_location
 
 
-def _on_store(
+def on_store(
     path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: bool = False
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
@@ -85,7 +85,7 @@ def run_stats(args: argparse.Namespace) -> int:
         return stats, hours
 
     try:
-        stats, hours = _on_store(path, read)
+        stats, hours = on_store(path, read)
     except StorageError as exc:
         return _fail(str(exc))
     if args.chart:
@@ -160,7 +160,7 @@ def run_export(args: argparse.Namespace) -> int:
         return 1
 
     try:
-        aliases = _on_store(path, lambda store: store.export_aliases(args.guild))
+        aliases = on_store(path, lambda store: store.export_aliases(args.guild))
     except StorageError as exc:
         return _fail(str(exc))
     print(json.dumps(aliases, indent=2, ensure_ascii=False))
@@ -221,7 +221,7 @@ def run_import(args: argparse.Namespace) -> int:
         with Progress(f"import: writing {len(parsed):,} aliases", quiet=args.quiet) as writing:
             writing.update(0)
             results = (
-                _on_store(database_location(args), check_and_import, migrate=True) if parsed else []
+                on_store(database_location(args), check_and_import, migrate=True) if parsed else []
             )
     except StorageError as exc:
         return _fail(str(exc))

@@ -15,7 +15,7 @@ from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture)
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 
-from .conftest import Databases, OpenStore
+from .conftest import Databases, OpenStore, bot_database
 
 TERM = {
     "title": "Zorblax",
@@ -32,10 +32,7 @@ async def test_a_term_written_in_discord_survives_a_restart(
     tmp_path: Path,
 ) -> None:
     fake = scene.fake
-    if databases.backend == "sqlite":
-        db_path, settings = Path(location), {}
-    else:
-        db_path, settings = tmp_path / "unused.db", {"DATABASE_URL": location}
+    db_path, settings = bot_database(databases, location, tmp_path)
 
     async with BotProcess(fake, db_path, cwd=tmp_path, **settings) as bot:
         opened = await fake.slash(
@@ -126,10 +123,7 @@ async def test_a_server_glossary_from_nothing_survives_restarts_everywhere(
     another's rejected (each told), the glossary moves to another server by file, and the log,
     `stats` and `terms log` tell what happened."""
     fake = scene.fake
-    if databases.backend == "sqlite":
-        db_path, settings = Path(location), {}
-    else:
-        db_path, settings = tmp_path / "unused.db", {"DATABASE_URL": location}
+    db_path, settings = bot_database(databases, location, tmp_path)
 
     def run() -> BotProcess:
         return BotProcess(fake, db_path, cwd=tmp_path, **settings)

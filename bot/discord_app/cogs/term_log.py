@@ -93,7 +93,7 @@ async def send_log(interaction: Interaction) -> None:
 
 class LogPageButton(
     Restorable[discord.ui.Button[Any]],
-    template=rf"gb:term-log:{OWNER}:(?P<older_than>[0-9]{{1,19}})",
+    template=rf"gb:term-log:{OWNER}:(?P<older_than>[0-9]{{1,18}})",
 ):
     """Turns a `/term log` page: to the entries before `older_than`, or (None) the newest."""
 
