@@ -3,13 +3,15 @@ with, and the answer its first submit got, so a double click gets that answer ag
 
 A draft is kept in memory (bounded) and in the store, so a submit after a restart (or in another
 process on the same database) still carries the command's options, the term edited and its
-revision, and the suggestion it accepts. Memory answers first: the modal is shown before the
-store's write finishes, and a submit can come back at once. A store that cannot be written
-leaves the draft in memory only (logged); answers to double clicks are per process."""
+revision, and the suggestion it accepts. A form is shown once its draft is stored, or after
+SAVE_WAIT seconds at most (Discord wants the modal within 3 s; the write then finishes on its
+own, and memory answers meanwhile). A store that cannot be written leaves the draft in memory
+only (logged); answers to double clicks are per process."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_DRAFTS = 1000  # modals opened and not yet forgotten, across servers (in memory)
+SAVE_WAIT = 1.0  # seconds a form waits for its draft to be stored before it is shown anyway
 
 
 @dataclass(frozen=True)
@@ -62,11 +65,17 @@ class Drafts:
         self.limit = limit
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
         self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
+        self._saving: set[asyncio.Future[None]] = set()  # writes that outlived SAVE_WAIT
 
-    def open(self, draft: Draft) -> str:
-        """A new nonce for `draft`, kept in memory at once; `save` it in the store next."""
+    async def open(self, draft: Draft) -> str:
+        """A new nonce for `draft`, kept in memory and (waiting SAVE_WAIT at most) in the store."""
         nonce = uuid.uuid4().hex[:12]
         self._remember(nonce, draft)
+        saving = asyncio.ensure_future(self.save(nonce, draft))
+        self._saving.add(saving)
+        saving.add_done_callback(self._saving.discard)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(saving), SAVE_WAIT)
         return nonce
 
     async def keep(self, nonce: str, draft: Draft) -> None:

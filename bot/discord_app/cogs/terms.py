@@ -108,15 +108,12 @@ def term_modal(title: str, custom_id: str, typed: TermDraft) -> discord.ui.Modal
 async def open_modal(interaction: Interaction, draft: Draft) -> None:
     """Show the term modal for `draft`, under a new nonce (its submit has no answer yet)."""
     drafts = interaction.client.state.term_drafts
-    nonce = drafts.open(draft)
+    nonce = await drafts.open(draft)
     title = "Edit a term" if draft.editing else "Add a term"
     kind = "e" if draft.editing else "a"
     modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
-    # Stored after the modal is shown (its 3 s to answer are not spent on the database); until
-    # then a submit finds the draft in memory.
-    await drafts.save(nonce, draft)
 
 
 def problems_text(problems: Sequence[TermProblem], head: str) -> str:
