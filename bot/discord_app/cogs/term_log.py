@@ -59,7 +59,8 @@ async def log_page(
         last_id = record.id
     embed = discord.Embed(
         title="Term changes in this server" + (" (older)" if older_than else ""),
-        description="\n\n".join(blocks) or "Nothing has changed yet.",
+        description="\n\n".join(blocks)
+        or ("No older changes." if older_than else "Nothing has changed yet."),
         colour=BRAND_COLOUR,
     )
     more = len(blocks) < len(records)
