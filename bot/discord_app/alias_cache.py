@@ -8,19 +8,29 @@ cached server is marked stale and reloaded the next time it is asked for, while 
 glossary keeps answering (a request waits at most `stale_wait` for the new one). A server's
 aliases and terms are read and compiled once per change, never per request: compiling 1,000
 long aliases on every search stalled every server, and indexing takes a tenth of a second.
+
+A server's terms are found by meaning once embedded: a compiled glossary holds the vectors
+already known (`TermVectors`, shared by all servers, cached on disk), and the rest are embedded
+in one thread of the bot's own, a small batch at a time, each server's meaning stage swapped in
+as its batches arrive. One thread: an import of 2,000 terms uses one core for a few minutes
+while the event loop keeps the other, and one server's batches take turns with another's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
 from bot.glossary import Glossary
 from bot.search.index import SearchIndex
-from bot.search.local import LocalGlossary, compile_local
+from bot.search.local import LocalGlossary, compile_local, with_vectors
+from bot.search.semantic import default_cache_dir
+from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
 from bot.storage import DM_SCOPE
 from bot.term_storage import parse_terms
@@ -59,6 +69,22 @@ class ServerCache:
         self._servers: dict[int, _Cached] = {}
         self._loading: dict[int, asyncio.Future[_Cached]] = {}
         self._changes: dict[int, asyncio.Lock] = {}
+        self._embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-terms")
+        self._embedding: dict[int, asyncio.Task[None]] = {}
+        self._term_vectors: TermVectors | None = None
+
+    def close(self) -> None:
+        """Stop embedding (what is under way ends with its batch)."""
+        for task in self._embedding.values():
+            task.cancel()
+        self._embedder.shutdown(wait=False, cancel_futures=True)
+
+    def _vectors(self) -> TermVectors | None:
+        """The servers' term vectors, when the bundled index has a meaning stage."""
+        semantic = self._bundled()[1].semantic
+        if semantic is not None and self._term_vectors is None:
+            self._term_vectors = TermVectors(semantic.encoder, default_cache_dir())
+        return self._term_vectors if semantic is not None else None
 
     def knows(self, scope: int) -> bool:
         """Are this server's aliases at hand (if perhaps stale), so asking costs no wait?"""
@@ -176,12 +202,79 @@ class ServerCache:
         cached = self._servers.get(scope)
         previous = cached.local if cached is not None else None
 
+        vectors = self._vectors()
+
         def compile_it() -> LocalGlossary:
             terms = parse_terms(stored)
-            return compile_local(glossary, index, terms, aliases, previous)
+            return compile_local(glossary, index, terms, aliases, previous, vectors)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
         # event loop, so other servers keep being answered meanwhile.
         local = await asyncio.to_thread(compile_it)
         self._servers[scope] = fresh = _Cached(versions, local)
+        if not local.complete:
+            self._embed_soon(scope)
         return fresh
+
+    def _embed_soon(self, scope: int) -> asyncio.Task[None]:
+        task = self._embedding.get(scope)
+        if task is None or task.done():
+            self._embedding[scope] = task = asyncio.ensure_future(self._embed(scope))
+        return task
+
+    async def embedded(self, scope: int) -> LocalGlossary:
+        """This server's glossary once every one of its terms is in its meaning stage (or
+        embedding failed): for tests and the bench, which wait on it rather than sleep."""
+        while True:
+            local = await self.local(scope)
+            if local.complete:
+                return local
+            task = self._embed_soon(scope)
+            await asyncio.shield(task)
+            if self._servers.get(scope) is None or not self._fresh(self._servers[scope]):
+                continue  # changed meanwhile: read it again
+            if not self._servers[scope].local.complete:
+                return self._servers[scope].local  # embedding failed: found by words only
+
+    async def _embed(self, scope: int) -> None:
+        """Embed this server's terms that have no vector yet, a batch at a time, swapping its
+        meaning stage in after each. It follows the server's newest glossary: a term edited
+        meanwhile is embedded as it reads now, its old text's vector serving nobody."""
+        loop = asyncio.get_running_loop()
+        vectors = self._vectors()
+        started, total = time.monotonic(), 0
+        while vectors is not None:
+            cached = self._servers.get(scope)
+            if cached is None or cached.local.complete:
+                break
+            local = cached.local
+            if not total:
+                log.info("embedding the terms of server %s", scope)
+            try:
+                updated, embedded = await loop.run_in_executor(
+                    self._embedder, _embed_batch, local, vectors
+                )
+            except Exception:
+                log.warning(
+                    "could not embed the terms of server %s: found by names and words only",
+                    scope,
+                    exc_info=True,
+                )
+                return
+            total += embedded
+            current = self._servers.get(scope)
+            if current is not None and current.local is local:
+                current.local = updated
+            if not embedded and updated is local:
+                break  # nothing to do here (the cache could not keep them): no busy loop
+        if total:
+            seconds = time.monotonic() - started
+            log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)
+
+
+def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
+    """In the embedding thread: the next few of the server's texts without a vector (shortest
+    first: a batch pads to its longest), and the server's glossary with every known one."""
+    missing = sorted(vectors.missing(text for _, text in local.texts), key=len)
+    embedded = vectors.embed(missing[:EMBED_BATCH])
+    return with_vectors(local, vectors), embedded

@@ -189,6 +189,7 @@ class GlossaryBot(commands.Bot):
             self._identify.close()
         if self._alias_watch is not None:
             self._alias_watch.cancel()
+        self.state.servers.close()
         if self.state.store is not None:
             store, self.state.store = self.state.store, None
             try:

@@ -11,6 +11,7 @@ when it is not, and "none" below a floor. A confident wrong card is the worst an
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -94,6 +95,13 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def with_semantic(self, semantic: SemanticIndex) -> SearchIndex:
+        """This index with another meaning stage (a server's terms' vectors arrived): the
+        lexical parts are shared, not rebuilt."""
+        other = copy.copy(self)
+        other.semantic = semantic
+        return other
 
     # -- lookup ------------------------------------------------------------------------------
 

@@ -28,12 +28,18 @@ class SemanticIndex:
     """Entry vectors (several rows per entry) and the encoder for queries. Immutable."""
 
     def __init__(
-        self, vectors: Vectors, owners: npt.NDArray[np.int32], encoder: TextEncoder, embedded: int
+        self,
+        vectors: Vectors,
+        owners: npt.NDArray[np.int32],
+        encoder: TextEncoder,
+        embedded: int,
+        base: SemanticIndex | None = None,
     ) -> None:
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.owners = owners
         self.encoder = encoder
         self.embedded = embedded  # texts embedded at build (not found in the cache)
+        self.base = base  # searched beside these rows (the bundled glossary under a server's)
         self._basis: Vectors | None = None
         self._reduced: Vectors | None = None
         if len(self.vectors) >= PREFILTER_ROWS:
@@ -55,13 +61,32 @@ class SemanticIndex:
         vectors, owners, embedded = embed_entries(entries, encoder, cache_dir)
         return cls(vectors, owners, encoder, embedded)
 
+    def joined(self, vectors: Vectors, owners: npt.NDArray[np.int32]) -> SemanticIndex:
+        """These entries and more rows (a server's own terms, owned by positions of the server's
+        index), searched together; this index's rows are shared, not copied."""
+        return SemanticIndex(vectors, owners, self.encoder, 0, base=self)
+
+    def __len__(self) -> int:
+        return len(self.vectors) + (len(self.base) if self.base is not None else 0)
+
     def similar(self, text: str, limit: int) -> list[tuple[int, float]]:
         """The `limit` entries most similar to `text`, best first, as (position, cosine)."""
-        if not len(self.vectors):
+        if not len(self):
             return []
         return self.similar_to(self.encoder.encode_query(text), limit)
 
     def similar_to(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
+        own = self._similar_rows(query, limit)
+        if self.base is None:
+            return own
+        best = dict(self.base.similar_to(query, limit))
+        for owner, score in own:  # an overlaid entry has rows in both: its best counts
+            best[owner] = max(score, best.get(owner, score))
+        return sorted(best.items(), key=lambda item: -item[1])[:limit]
+
+    def _similar_rows(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
+        if not len(self.vectors):
+            return []
         rows = min(len(self.vectors), 4 * limit + 8)  # an entry has a few rows: enough for `limit`
         if self._basis is not None and self._reduced is not None:
             coarse = self._reduced @ (query @ self._basis)

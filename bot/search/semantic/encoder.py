@@ -31,20 +31,23 @@ BATCH = 32
 Matrix = npt.NDArray[np.float32]
 
 
-def _erf(x: Matrix) -> Matrix:
-    """Abramowitz & Stegun 7.1.26 (error < 1.5e-7): numpy has no erf, BERT's GELU wants it."""
-    sign = np.sign(x)
-    a = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    out: Matrix = (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
-    return out
-
-
 def _gelu(x: Matrix) -> Matrix:
-    out: Matrix = (0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))).astype(np.float32)
+    """BERT's GELU, x * Phi(x), with erf by Abramowitz & Stegun 7.1.26 (error < 1.5e-7: numpy
+    has no erf). Worked in place on few temporaries: it was a third of the time of a batch."""
+    t = np.abs(x) * np.float32(0.7071067811865476 * 0.3275911)
+    t += np.float32(1.0)
+    np.reciprocal(t, out=t)
+    tail = t * np.float32(1.061405429)  # becomes 1 - erf(|x| / sqrt 2)
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        tail += np.float32(c)
+        tail *= t
+    gauss = x * x
+    gauss *= np.float32(-0.5)
+    np.exp(gauss, out=gauss)
+    tail *= gauss
+    tail *= np.float32(0.5)
+    tail *= x  # x * (1 - erf) / 2: for x >= 0 GELU is x minus it, below zero it is it
+    out: Matrix = np.where(x >= 0, x - tail, tail).astype(np.float32, copy=False)
     return out
 
 
@@ -166,16 +169,18 @@ class Encoder:
 def _layer(layer: _Layer, heads: int, hidden: Matrix, blocked: Matrix) -> Matrix:
     batch, length, dim = hidden.shape
     size = dim // heads
-    qkv = hidden @ layer.qkv + layer.qkv_bias
+    flat = hidden.reshape(batch * length, dim)  # one matrix product, not one per text
+    qkv = flat @ layer.qkv + layer.qkv_bias
     qkv = qkv.reshape(batch, length, 3, heads, size).transpose(2, 0, 3, 1, 4)
     query, key, value = qkv[0], qkv[1], qkv[2]
     scores = query @ key.transpose(0, 1, 3, 2) * np.float32(1.0 / np.sqrt(size)) + blocked
     scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
     scores /= scores.sum(axis=-1, keepdims=True)
-    context = (scores @ value).transpose(0, 2, 1, 3).reshape(batch, length, dim)
-    hidden = _layer_norm(hidden + context @ layer.out + layer.out_bias, *layer.norm1)
-    inner = _gelu(hidden @ layer.up + layer.up_bias)
-    return _layer_norm(hidden + inner @ layer.down + layer.down_bias, *layer.norm2)
+    context = (scores @ value).transpose(0, 2, 1, 3).reshape(batch * length, dim)
+    flat = _layer_norm(flat + context @ layer.out + layer.out_bias, *layer.norm1)
+    inner = _gelu(flat @ layer.up + layer.up_bias)
+    flat = _layer_norm(flat + inner @ layer.down + layer.down_bias, *layer.norm2)
+    return flat.reshape(batch, length, dim)
 
 
 def _dequantized(arrays: dict[str, npt.NDArray[np.generic]], name: str) -> Matrix:

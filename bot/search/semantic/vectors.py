@@ -56,10 +56,12 @@ def default_cache_dir() -> Path:
 
 def entry_texts(entry: Entry) -> list[str]:
     """The texts embedded for one entry: its description first, then each asked-as phrasing."""
-    description = " ".join(
-        t for t in (f"{entry.display_title}.", entry.summary, entry.definition) if t
-    )
-    return [description, *entry.asked_as]
+    return [description_text(entry), *entry.asked_as]
+
+
+def description_text(entry: Entry) -> str:
+    """An entry's title, summary and definition, as one text to embed."""
+    return " ".join(t for t in (f"{entry.display_title}.", entry.summary, entry.definition) if t)
 
 
 def embed_entries(
@@ -74,7 +76,7 @@ def embed_entries(
             texts.append(text)
             owners.append(position)
     keys = [text_key(encoder.fingerprint, t) for t in texts]
-    cached = {**_read_cache(SEED_DIR), **(_read_cache(cache_dir) if cache_dir else {})}
+    cached = {**read_vectors(SEED_DIR), **(read_vectors(cache_dir) if cache_dir else {})}
     missing = [i for i, k in enumerate(keys) if k not in cached]
     vectors = np.zeros((len(texts), encoder.dimensions), dtype=np.float32)
     for i, key in enumerate(keys):
@@ -88,7 +90,7 @@ def embed_entries(
             current = {k: vectors[i] for i, k in enumerate(keys)}
             kept = max(2 * len(current), MIN_KEPT)  # other glossaries may share the folder
             older = [(k, v) for k, v in cached.items() if k not in current]
-            _write_cache(cache_dir, {**current, **dict(older[: kept - len(current)])})
+            write_vectors(cache_dir, {**current, **dict(older[: kept - len(current)])})
     return vectors, np.asarray(owners, dtype=np.int32), len(missing)
 
 
@@ -97,16 +99,12 @@ def text_key(fingerprint: str, text: str) -> bytes:
     return hashlib.sha256(fingerprint.encode() + text.encode("utf-8")).digest()[:KEY_BYTES]
 
 
-def write_vectors(folder: Path, vectors: dict[bytes, Vectors]) -> None:
-    """Vectors by key, in the cache's format (tools/seed_vectors.py ships one)."""
-    _write_cache(folder, vectors)
-
-
-def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
-    path = cache_dir / CACHE_FILE
-    if not path.is_file():
-        return {}
+def read_vectors(cache_dir: Path, name: str = CACHE_FILE) -> dict[bytes, Vectors]:
+    """Vectors by key from a cache file; {} (and a warning) when it is missing or unreadable."""
+    path = cache_dir / name
     try:
+        if not path.is_file():
+            return {}
         with np.load(path) as data:
             keys, vectors = data["keys"], data["vectors"].astype(np.float32)
         if keys.ndim != 2 or keys.shape[1] != KEY_BYTES or len(keys) != len(vectors):
@@ -117,8 +115,12 @@ def _read_cache(cache_dir: Path) -> dict[bytes, Vectors]:
     return {k.tobytes(): v for k, v in zip(keys, vectors, strict=True)}
 
 
-def _write_cache(cache_dir: Path, cached: dict[bytes, Vectors]) -> None:
-    """Written to a temporary file and renamed, so a reader never sees half a cache."""
+def write_vectors(
+    cache_dir: Path, cached: dict[bytes, Vectors], name: str = CACHE_FILE, *, quiet: bool = False
+) -> bool:
+    """Vectors by key, in the cache's format (tools/seed_vectors.py ships one); False if the
+    folder is not writable (said in a warning unless `quiet`). Written to a temporary file and
+    renamed, so a reader never sees half a cache."""
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         # Raw bytes, not numpy's "S16": that would drop a key's trailing zero bytes.
@@ -126,8 +128,11 @@ def _write_cache(cache_dir: Path, cached: dict[bytes, Vectors]) -> None:
         vectors = np.stack(list(cached.values())).astype(np.float16)
         with tempfile.NamedTemporaryFile(dir=cache_dir, suffix=".npz", delete=False) as handle:
             np.savez(handle, keys=keys, vectors=vectors)
-        Path(handle.name).replace(cache_dir / CACHE_FILE)
+        Path(handle.name).replace(cache_dir / name)
     except OSError as exc:
-        log.warning(
-            "cannot write the embedding cache in %s (%s): set %s", cache_dir, exc, CACHE_ENV
-        )
+        if not quiet:
+            log.warning(
+                "cannot write the embedding cache in %s (%s): set %s", cache_dir, exc, CACHE_ENV
+            )
+        return False
+    return True

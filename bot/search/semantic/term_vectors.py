@@ -1,0 +1,133 @@
+"""Vectors of servers' own terms, by content hash, for every server of a process.
+
+A server term is embedded when it is written, not when the bot starts: the discord layer hands
+the texts that have no vector yet to `embed` in a thread of its own, a batch at a time, and swaps
+each server's meaning layer as they arrive. Keys are the model's and the text's hash (as for the
+bundled entries), so two servers with the same text share one vector, an unchanged term is never
+embedded twice, and the cache file (`term-vectors.npz` beside the bundled entries' vectors)
+spares a restart, or another bot process on the same database, embedding them again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from bot.search.semantic.vectors import (
+    CACHE_ENV,
+    MIN_KEPT,
+    TextEncoder,
+    Vectors,
+    read_vectors,
+    text_key,
+    write_vectors,
+)
+
+log = logging.getLogger(__name__)
+
+TERM_CACHE_FILE = "term-vectors.npz"
+EMBED_BATCH = 16  # texts per call: a server's edit waits at most this much of another's import
+
+
+class TermVectors:
+    """Known vectors by key, and the encoder that makes the missing ones. Thread-safe: lookups
+    come from compiling threads while the embedding thread adds."""
+
+    def __init__(self, encoder: TextEncoder, cache_dir: Path | None, *, kept: int = MIN_KEPT):
+        self.encoder = encoder
+        self.cache_dir = cache_dir
+        self.kept = kept
+        self._vectors: dict[bytes, Vectors] = {}
+        self._lock = threading.Lock()
+        self._loaded = False
+        self._seen_mtime: float | None = None  # of the cache file when last read
+        self._write_failed = False  # said once: the bot still answers from memory
+
+    def key(self, text: str) -> bytes:
+        return text_key(self.encoder.fingerprint, text)
+
+    def vectors(self, keys: Iterable[bytes]) -> dict[bytes, Vectors]:
+        """The known vectors of these keys (read from the cache file on first use)."""
+        self._load_once()
+        return {k: v for k in keys if (v := self._vectors.get(k)) is not None}
+
+    def missing(self, texts: Iterable[str]) -> list[str]:
+        """Those of `texts` with no vector yet, each once."""
+        keyed = {self.key(t): t for t in texts}
+        known = self.vectors(keyed)
+        return [text for key, text in keyed.items() if key not in known]
+
+    def embed(self, texts: Sequence[str]) -> int:
+        """Embed those of `texts` not known yet (blocking: call it off the event loop) and save
+        them in the cache; how many were embedded. Another process's new vectors are read
+        first, so a term it embedded is not embedded here again."""
+        self._load_once()
+        self._read_newer()
+        todo = self.missing(texts)
+        if not todo:
+            return 0
+        # Rounded as the cache stores them: a server answers the same before and after a restart.
+        fresh = self.encoder.encode(todo).astype(np.float16).astype(np.float32)
+        with self._lock:
+            for text, vector in zip(todo, fresh, strict=True):
+                self._vectors[self.key(text)] = vector
+            self._trim()
+            snapshot = dict(self._vectors)
+        self._save(snapshot)
+        return len(todo)
+
+    # -- the cache file ------------------------------------------------------------------------
+
+    def _load_once(self) -> None:
+        if self._loaded:
+            return
+        with self._lock:
+            if not self._loaded:
+                self._merge(self._read())
+                self._loaded = True
+
+    def _read_newer(self) -> None:
+        if self.cache_dir is not None and self._mtime() != self._seen_mtime:
+            with self._lock:
+                self._merge(self._read())
+
+    def _merge(self, read: dict[bytes, Vectors]) -> None:
+        for key, vector in read.items():
+            self._vectors.setdefault(key, vector)
+        self._trim()
+
+    def _trim(self) -> None:
+        """The newest `kept` vectors stay (dicts keep insertion order)."""
+        for key in list(self._vectors)[: max(0, len(self._vectors) - self.kept)]:
+            del self._vectors[key]
+
+    def _mtime(self) -> float | None:
+        try:
+            return (self.cache_dir / TERM_CACHE_FILE).stat().st_mtime if self.cache_dir else None
+        except OSError:
+            return None
+
+    def _read(self) -> dict[bytes, Vectors]:
+        if self.cache_dir is None:
+            return {}
+        self._seen_mtime = self._mtime()
+        return read_vectors(self.cache_dir, TERM_CACHE_FILE)
+
+    def _save(self, vectors: dict[bytes, Vectors]) -> None:
+        if self.cache_dir is None:
+            return
+        saved = write_vectors(self.cache_dir, vectors, TERM_CACHE_FILE, quiet=True)
+        if saved:
+            self._seen_mtime = self._mtime()
+        elif not self._write_failed:
+            self._write_failed = True
+            log.warning(
+                "cannot write server terms' vectors in %s: kept in memory, embedded again "
+                "after a restart (set %s to a writable folder)",
+                self.cache_dir,
+                CACHE_ENV,
+            )
