@@ -35,13 +35,19 @@ HELD_OUT = {"test", "test2"}
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--misses", default="", help="slices whose misses to list (dev, calib)")
+    parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
     args = parser.parse_args()
     shown = set(filter(None, args.misses.split(","))) - HELD_OUT
     index = SearchIndex.build(load_glossary(), semantic=not args.lexical)
     figures: dict[str, dict[str, float]] = {}
     for name in SETS:
-        reports = evaluate_slices(index, load_cases(ROOT / "tests/search" / name))
+        cases = load_cases(ROOT / "tests/search" / name)
+        if args.slices:
+            cases = [c for c in cases if c.slice in args.slices.split(",")]
+        if not cases:
+            continue
+        reports = evaluate_slices(index, cases)
         print(f"== {name}")
         print(format_sliced(reports))
         for part, report in reports.items():

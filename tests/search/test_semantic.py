@@ -98,6 +98,9 @@ def bundled() -> SearchIndex:
         ("how does flash attention speed things up?", "flash-attention"),
         ("is lora the same as qlora", "lora-qlora"),  # answers the first, offers the second
         ("is rag better than fine tuning?", "rag"),
+        # the name written in the question beats another entry's description
+        ("why does my kv cache use so much memory", "kv-cache"),
+        ("tips for ai cost optimization? 💸", "cost-optimization"),  # "?" before an emoji
     ],
 )
 def test_questions_as_people_ask_them_get_the_card(
@@ -109,24 +112,29 @@ def test_questions_as_people_ask_them_get_the_card(
     assert result.entry.id == expected
 
 
-def test_a_lone_name_is_what_a_question_asks_about_not_a_statement() -> None:
+def test_the_name_a_question_writes_first_is_what_it_asks_about() -> None:
     from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
     from bot.search.semantic.fusion import fuse
 
-    def fused(*, question: bool, names: int = 1) -> Pool:
+    def fused(*, question: bool, asked: tuple[int, int] | None, entry: int = 0) -> Pool:
         pool = Pool()
-        for entry in range(names):  # names written in the sentence
-            pool.add(entry, MENTION_SCORE, "match-term")
-        fuse(pool, [(7, 0.55), (0, 0.5), (8, 0.45)], question=question)  # meaning: 2nd
+        pool.add(0, MENTION_SCORE, "match-term")  # the name written in the sentence
+        pool.add(1, 91.0, "description")  # another entry's description scores higher
+        meaning = [(7, 0.55), (0, 0.5), (8, 0.45), (9, 0.44), (5, 0.43)]  # entry 0: 2nd
+        fuse(pool, meaning, question=question, asked_about=asked)
         return pool
 
-    asked = fused(question=True).ranked()
+    asked = fused(question=True, asked=(0, 3)).ranked()
     assert asked[0][0] == 0
     assert asked[0][1].score >= MATCH_SCORE
     assert asked[0][1].score - asked[1][1].score >= 5
-    assert fused(question=False).ranked()[0][1].score < MATCH_SCORE
-    two_names = fused(question=True, names=2).by_entry[0]
-    assert two_names.score < MATCH_SCORE  # "rag or fine tuning": which one is asked about?
+    assert fused(question=False, asked=None).ranked()[0][0] != 0  # a statement: a lead only
+    short = fused(question=True, asked=(0, 1)).by_entry[0]  # "llm": the meaning must put
+    assert short.score < MATCH_SCORE  # it first, not second
+    pool = Pool()
+    pool.add(0, MENTION_SCORE, "match-term")
+    fuse(pool, [(7, 0.55), (8, 0.5), (9, 0.45), (0, 0.44)], question=True, asked_about=(0, 3))
+    assert pool.by_entry[0].score < MATCH_SCORE  # the meaning does not support it
 
 
 @pytest.mark.parametrize(
@@ -208,3 +216,23 @@ def test_a_fresh_install_finds_the_bundled_vectors_shipped(tmp_path: Path) -> No
     entries = list(load_glossary())
     semantic = SemanticIndex.build(entries, cache_dir=tmp_path)
     assert semantic.embedded < 0.25 * len(semantic.vectors), "run tools/seed_vectors.py"
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        ("ollama", None),  # a product: a short name with letters added is another word
+        ("jason", None),
+        ("lorax", None),
+        ("lama", "llama"),  # letters dropped or doubled are typos
+        ("llamma", "llama"),
+        ("dockr", "docker"),
+        ("llamas", "llama"),
+    ],
+)
+def test_a_word_one_letter_longer_than_a_short_name_is_offered_not_answered(
+    bundled: SearchIndex, query: str, card: str | None
+) -> None:
+    result = bundled.search(query)
+    assert (result.entry.id if result.entry else None) == card, result
+    assert result.best_id is not None  # still offered
