@@ -83,9 +83,9 @@ def fuse(
         if found is None:
             pool.by_entry[entry] = Candidate(score, "semantic")
             continue
-        # Both stages' first choice: two kinds of evidence for one entry.
-        asked_about = entry == lone_name and rank < ranks and similar[rank][1] >= NAMED_COSINE
-        agree = asked_about or (
+        # The name the question asks about, or both stages' first choice: two kinds of evidence.
+        named = entry == lone_name and rank < ranks and similar[rank][1] >= NAMED_COSINE
+        agree = named or (
             entry == lexical_best
             and rank == 0
             and found.strategy in WEAK_LEXICAL
@@ -94,7 +94,7 @@ def fuse(
         )
         if agree:
             score = max(score, semantic_score(similar[rank][1]))  # agreement lifts the cap
-        if asked_about:
+        if named:
             score = max(score, MENTION_SCORE)  # "CLIP" is a short name, but a name
             others = (c.score for e, c in pool.by_entry.items() if e != entry)
             score = max(score, max(others, default=0.0) + MATCH_MARGIN - AGREEMENT_BONUS)
