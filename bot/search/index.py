@@ -51,7 +51,13 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.semantic import SemanticIndex, default_cache_dir
-from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, fuse, named_rank, wants_meaning
+from bot.search.semantic.fusion import (
+    SEMANTIC_CANDIDATES,
+    asked_about,
+    fuse,
+    named_rank,
+    wants_meaning,
+)
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.similarity import PARTIAL_MIN_LENGTH, another_word, name_similarity
 from bot.search.terms import find_mentions
@@ -176,7 +182,7 @@ class SearchIndex:
         if self.semantic is not None and wants_meaning(pool, len(words)):
             similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
             question = is_question(query)
-            asked = written[0] if written and question else None
+            asked = asked_about(written, similar) if question else None
             fuse(pool, similar, question=question, asked_about=asked)
         return self._decide(pool, query, normalized, core)
 

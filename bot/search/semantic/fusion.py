@@ -105,6 +105,21 @@ def fuse(
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
 
 
+def asked_about(
+    written: Sequence[tuple[int, int]], similar: Sequence[tuple[int, float]]
+) -> tuple[int, int] | None:
+    """Of the entries a question names (in order, with their `named_rank`), the one it asks
+    about: the first, unless the meaning prefers another one it names ("why do coding agents
+    need a sandbox?"): then the question is not clear enough for a card by name."""
+    if not written:
+        return None
+    order = {entry: rank for rank, (entry, _) in enumerate(similar)}
+    first = order.get(written[0][0], len(order))
+    if any(order.get(entry, len(order)) < first for entry, _ in written[1:]):
+        return None
+    return written[0]
+
+
 def named_rank(long_name: bool, words_before: int) -> int:
     """How far down the meaning's ranking a name written in a question may be and still be
     what the question asks about: a long name near the start anywhere in the first ten, a long
