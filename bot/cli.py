@@ -236,9 +236,10 @@ def _terms_commands(command: Command) -> None:
         "terms",
         None,
         "export or import a server's own glossary terms",
-        "Export or import the terms moderators write with /term, with /term import's rules.",
+        "Export or import the terms moderators write with /term, with /term import's rules; "
+        "read their audit log.",
     )
-    actions = terms.add_subparsers(dest="terms_command", metavar="{export,import}")
+    actions = terms.add_subparsers(dest="terms_command", metavar="{export,import,log}")
     actions.required = True
     export = actions.add_parser(
         "export",
@@ -262,6 +263,23 @@ def _terms_commands(command: Command) -> None:
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
     _db_option(import_)
+    log = actions.add_parser(
+        "log",
+        help="a server's recent term changes and decisions on suggestions",
+        description="Print a server's term audit log, newest first: who added, edited, removed "
+        "or imported which term (changed fields before and after), and who accepted or "
+        "rejected which member's suggestion, when.",
+    )
+    log.set_defaults(handler="bot.terms_cli:run_log", settings=True, parser=log)
+    log.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
+    log.add_argument(
+        "--limit",
+        type=_bounded_int(1, MAX_LIMIT),
+        default=50,
+        help=f"entries, 1 to {MAX_LIMIT} (default: 50)",
+    )
+    log.add_argument("--json", action="store_true", help="print JSON")
+    _db_option(log)
 
 
 def _quiet_option(parser: argparse.ArgumentParser) -> None:

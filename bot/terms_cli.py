@@ -1,5 +1,5 @@
-"""`glossary-bot terms export|import --guild ID` (declared in `bot.cli`): a server's own terms as
-files, for operators, with the rules of `/term export` and `/term import` (the same check, caps
+"""`glossary-bot terms export|import|log --guild ID` (declared in `bot.cli`): a server's own terms
+as files, and their audit log, for operators, with the rules of `/term export` and `/term import` (the same check, caps
 and all-or-nothing write; the import is audited as the operator's). The database and caps come
 from the one `Settings` (`--db`, else `DATABASE_URL` or `DATABASE_PATH`; `MAX_SERVER_TERMS`,
 `MAX_SERVER_TERM_BYTES`)."""
@@ -7,7 +7,7 @@ from the one `Settings` (`--db`, else `DATABASE_URL` or `DATABASE_PATH`; `MAX_SE
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
 import sys
 from pathlib import Path
 
@@ -15,8 +15,9 @@ from bot.glossary import load_glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
-from bot.storage.cli import database_location
+from bot.storage.cli import database_location, existing_database, on_store
 from bot.term_import import describe, import_terms
+from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
 
 
@@ -26,17 +27,11 @@ def _fail(message: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    location = database_location(args)
-
-    async def read() -> bytes:
-        store = await Store.open(location, flush_interval=None)
-        try:
-            return export_bytes(await read_terms(store, args.guild))
-        finally:
-            await store.close()
+    async def read(store: Store) -> bytes:
+        return export_bytes(await read_terms(store, args.guild))
 
     try:
-        data = asyncio.run(read())
+        data = on_store(database_location(args), read, migrate=True)
     except StorageError as exc:
         return _fail(str(exc))
     if args.output:
@@ -63,29 +58,25 @@ def run_import(args: argparse.Namespace) -> int:
     glossary = load_glossary(settings.glossary_path_list)
     caps = (settings.max_server_terms, settings.max_server_term_bytes)
 
-    async def write() -> str:
-        store = await Store.open(location, flush_interval=None)
-        try:
-            outcome = await import_terms(
-                store,
-                args.guild,
-                data,
-                path.name,
-                glossary,
-                actor_id=OPERATOR_ACTOR,
-                caps=caps,
-                dry_run=args.dry_run,
-                default_category=args.category,
-            )
-        finally:
-            await store.close()
+    async def write(store: Store) -> str:
+        outcome = await import_terms(
+            store,
+            args.guild,
+            data,
+            path.name,
+            glossary,
+            actor_id=OPERATOR_ACTOR,
+            caps=caps,
+            dry_run=args.dry_run,
+            default_category=args.category,
+        )
         text = describe(outcome, limit=10_000)
         if outcome.diff is None:
             raise _Refused(text)
         return text
 
     try:
-        print(asyncio.run(write()))
+        print(on_store(location, write, migrate=True))
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1
@@ -96,3 +87,27 @@ def run_import(args: argparse.Namespace) -> int:
 
 class _Refused(Exception):
     pass
+
+
+def run_log(args: argparse.Namespace) -> int:
+    location = existing_database(args)
+    if location is None:
+        return 1
+    try:
+        records = on_store(location, lambda store: store.term_audit_log(args.guild, args.limit))
+    except StorageError as exc:
+        return _fail(str(exc))
+    if args.json:
+        print(json.dumps([entry_json(r) for r in records], indent=2, ensure_ascii=False))
+        return 0
+    if not records:
+        print(f"No term changes in server {args.guild}.")
+    for record in records:
+        entry = log_entry(record)
+        member = None if entry.member_id is None else f"user {entry.member_id}"
+        print("\n".join(plain_lines(entry, _actor(entry.actor_id), member)))
+    return 0
+
+
+def _actor(actor_id: int) -> str:
+    return "an operator (command line)" if actor_id == OPERATOR_ACTOR else f"user {actor_id}"

@@ -1,16 +1,36 @@
-"""The term modals a bot has open (`/term add|edit`): what each was filled with, and the answer
-its first submit got, so a double click gets that answer again. In memory and bounded."""
+"""The term modals a bot has open (`/term add|edit`, accepting a suggestion): what each was opened
+with, and the answer its first submit got, so a double click gets that answer again.
+
+A draft is kept in memory (bounded) and in the store, so a submit after a restart (or in another
+process on the same database) still carries the command's options, the term edited and its
+revision, and the suggestion it accepts. A form is shown once its draft is stored, or after
+SAVE_WAIT seconds at most (Discord wants the modal within 3 s; the write then finishes on its
+own, and memory answers meanwhile). A store that cannot be written leaves the draft in memory
+only (logged); answers to double clicks are per process."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.glossary.server_terms import TermDraft
+from bot.storage import StorageError
 
-MAX_DRAFTS = 1000  # modals opened and not yet forgotten, across servers
+if TYPE_CHECKING:
+    from bot.storage import Store
+
+log = logging.getLogger(__name__)
+
+MAX_DRAFTS = 1000  # modals opened and not yet forgotten, across servers (in memory)
+SAVE_WAIT = 1.0  # seconds a form waits for its draft to be stored before it is shown anyway
 
 
 @dataclass(frozen=True)
@@ -24,28 +44,76 @@ class Draft:
     revision: str | None = None  # the term's revision the edit was opened on
     suggestion: int | None = None  # the member's suggestion this term accepts
 
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, body: str) -> Draft | None:
+        """None for a body this bot cannot read (a newer bot's, say): the form is then unknown."""
+        try:
+            fields = json.loads(body)
+            return cls(**{**fields, "typed": TermDraft(**fields["typed"])})
+        except (ValueError, TypeError, KeyError):
+            return None
+
 
 class Drafts:
     """Open modals by nonce, and the answer each one's first submit got (bounded)."""
 
-    def __init__(self, limit: int = MAX_DRAFTS) -> None:
+    def __init__(self, store: Callable[[], Store | None], limit: int = MAX_DRAFTS) -> None:
+        self._store = store
         self.limit = limit
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
         self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
+        self._saving: set[asyncio.Future[None]] = set()  # writes that outlived SAVE_WAIT
 
-    def open(self, draft: Draft) -> str:
+    async def open(self, draft: Draft) -> str:
+        """A new nonce for `draft`, kept in memory and (waiting SAVE_WAIT at most) in the store."""
         nonce = uuid.uuid4().hex[:12]
-        self.keep(nonce, draft)
+        self._remember(nonce, draft)
+        saving = asyncio.ensure_future(self.save(nonce, draft))
+        self._saving.add(saving)
+        saving.add_done_callback(self._saving.discard)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(saving), SAVE_WAIT)
         return nonce
 
-    def keep(self, nonce: str, draft: Draft) -> None:
+    async def keep(self, nonce: str, draft: Draft) -> None:
+        self._remember(nonce, draft)
+        await self.save(nonce, draft)
+
+    async def save(self, nonce: str, draft: Draft) -> None:
+        store = self._store()
+        if store is None:
+            return
+        try:
+            await store.save_term_draft(nonce, draft.scope, draft.owner, draft.to_json())
+        except StorageError as exc:
+            log.warning("a term form's draft is kept in memory only (lost on restart): %s", exc)
+
+    def _remember(self, nonce: str, draft: Draft) -> None:
         self._drafts[nonce] = draft
         self._drafts.move_to_end(nonce)
         while len(self._drafts) > self.limit:
             self._drafts.popitem(last=False)
 
-    def get(self, nonce: str) -> Draft | None:
-        return self._drafts.get(nonce)
+    async def get(self, nonce: str, scope: int, owner: int) -> Draft | None:
+        """The draft of this server's modal `nonce`, opened for `owner`; None if not known."""
+        draft = self._drafts.get(nonce)
+        if draft is not None:
+            return draft if (draft.scope, draft.owner) == (scope, owner) else None
+        store = self._store()
+        if store is None:
+            return None
+        try:
+            body = await store.term_draft(nonce, scope, owner)
+        except StorageError:
+            return None
+        draft = Draft.from_json(body) if body is not None else None
+        if draft is not None and (draft.scope, draft.owner) == (scope, owner):
+            self._remember(nonce, draft)
+            return draft
+        return None
 
     def answer(self, nonce: str) -> tuple[asyncio.Future[str], bool]:
         """The future answer of this modal's submit, and whether this submit is the first."""

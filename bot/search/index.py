@@ -51,9 +51,15 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.semantic import SemanticIndex, default_cache_dir
-from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, fuse, wants_meaning
+from bot.search.semantic.fusion import (
+    SEMANTIC_CANDIDATES,
+    asked_about,
+    fuse,
+    named_rank,
+    wants_meaning,
+)
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.similarity import PARTIAL_MIN_LENGTH, name_similarity
+from bot.search.similarity import PARTIAL_MIN_LENGTH, another_word, name_similarity
 from bot.search.terms import find_mentions
 from bot.search.trigrams import TrigramIndex
 
@@ -153,8 +159,9 @@ class SearchIndex:
         core_key = compact(core)
         words = core.split()
         prose = sum(w in STOPWORDS for w in words) >= (2 if len(words) >= 5 else 3)
+        written: list[tuple[int, int]] = []  # entries the sentence names, in order
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
-            self._add_mentions(pool, core)
+            written = self._add_mentions(pool, core)
             self._add_descriptions(pool, core)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
             self._add_prefixes(pool, core_key, core)
@@ -166,7 +173,7 @@ class SearchIndex:
             self._add_acronym_phrases(pool, core)
         if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
             if len(words) > 1:
-                self._add_mentions(pool, core)
+                written = self._add_mentions(pool, core)
             self._add_descriptions(pool, core)
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
@@ -174,7 +181,9 @@ class SearchIndex:
         # -- semantic stage: only where no name settled the query ---------------------------
         if self.semantic is not None and wants_meaning(pool, len(words)):
             similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
-            fuse(pool, similar, question=is_question(query))
+            question = is_question(query)
+            asked = asked_about(written, similar) if question else None
+            fuse(pool, similar, question=question, asked_about=asked)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -243,14 +252,19 @@ class SearchIndex:
                 if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
                     pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
 
-    def _add_mentions(self, pool: Pool, text: str) -> None:
+    def _add_mentions(self, pool: Pool, text: str) -> list[tuple[int, int]]:
         """Names inside a longer query ("which gpu should I buy", "rag vs fine tuning") are
-        leads to offer, not answers: the rest of the query may ask something else."""
+        leads to offer, not answers: the rest of the query may ask something else. Returns
+        the entries named, in the order written, each with how far down the meaning may rank it
+        and still agree that the question asks about it (`named_rank`)."""
+        written = []
         for found in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
         ):
             long_name = found.end - found.start >= 5
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
+            written.append((found.entry, named_rank(long_name, text[: found.start].count(" "))))
+        return written
 
     def _add_prefixes(self, pool: Pool, key: str, text: str) -> None:
         if len(key) < 2:
@@ -287,6 +301,10 @@ class SearchIndex:
         keys = [self.names.keys[p] for p in positions]
         texts = [self.names.text(p) for p in positions]
         scores = name_similarity(key, text, keys, texts)
+        if " " not in text:
+            for i, name in enumerate(keys):
+                if another_word(key, name):
+                    scores[i] = min(scores[i], MATCH_SCORE - 1)
         self._pool_keys(pool, positions, scores, "fuzzy")
 
     def fuzzy_candidates(self, key: str, limit: int) -> list[int]:
@@ -328,7 +346,8 @@ class SearchIndex:
         runner_up = rest[0][1].score if rest else 0.0
         score = round(min(top.score, 100.0), 1)  # fused scores run past 100 inside the pool
         clearly_ahead = top.score >= MATCH_SCORE and top.score - runner_up >= MATCH_MARGIN
-        if clearly_ahead and not (top.strategy == "fuzzy" and self._names_another(core, best)):
+        near_spelling = top.strategy == "fuzzy" and len(core.split()) <= 2  # "vae model"
+        if clearly_ahead and not (near_spelling and self._names_another(core, best)):
             others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])
             entry = self.entries[best]
             return SearchResult("match", entry, top.strategy, score, query, normalized, others)

@@ -107,8 +107,9 @@ _ASKING = frozenset(
 
 def is_question(query: str) -> bool:
     """Does the text ask something (a question mark, or a question's first word)?"""
-    words = query.strip().lower().split()
-    return bool(words) and (query.rstrip().endswith("?") or words[0].strip(",") in _ASKING)
+    text = _without_symbols(query.lower())  # "tips for cost optimization? 💸"
+    words = text.split()
+    return bool(words) and (text.endswith("?") or words[0].strip(",") in _ASKING)
 
 
 def compared(normalized: str) -> tuple[str, str] | None:

@@ -72,6 +72,25 @@ def name_similarity(
     return best
 
 
+SHORT_NAME = 5  # "llama", "json", "lora": a word one letter longer is likely a word of its own
+
+
+def another_word(query_key: str, name_key: str) -> bool:
+    """Is a one-word query a short name with letters added ("ollama", "jason", "lorax")? People
+    drop or swap letters of a short name when they mistype it; added ones make another word,
+    often a product's name: that is a choice to offer, never the entry's card."""
+    if len(name_key) > SHORT_NAME or len(query_key) <= len(name_key) or query_key == name_key:
+        return False
+    if _single_letters(query_key) == _single_letters(name_key):
+        return False  # a letter typed twice ("llamma") is a typo
+    letters = iter(query_key)
+    return all(letter in letters for letter in name_key)
+
+
+def _single_letters(key: str) -> str:
+    return "".join(letter for at, letter in enumerate(key) if at == 0 or key[at - 1] != letter)
+
+
 def typing_similarity(query_key: str, keys: Sequence[str]) -> npt.NDArray[np.float64]:
     """Score each name against a query still being typed: its start may carry a typo."""
     heads = [k[: len(query_key) + 1] for k in keys]

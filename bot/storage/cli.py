@@ -37,7 +37,7 @@ def database_location(args: argparse.Namespace) -> str | Path:
     return cast(Path, args.db) if args.db else settings.database_location
 
 
-def _on_store(
+def on_store(
     path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: bool = False
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
@@ -57,7 +57,7 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _existing_database(args: argparse.Namespace) -> str | Path | None:
+def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
     if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
         return path
@@ -72,7 +72,7 @@ def _existing_database(args: argparse.Namespace) -> str | Path | None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    path = _existing_database(args)
+    path = existing_database(args)
     if path is None:
         return 1
     period = cast(Period, args.period)
@@ -85,7 +85,7 @@ def run_stats(args: argparse.Namespace) -> int:
         return stats, hours
 
     try:
-        stats, hours = _on_store(path, read)
+        stats, hours = on_store(path, read)
     except StorageError as exc:
         return _fail(str(exc))
     if args.chart:
@@ -134,6 +134,9 @@ def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
     out.write(f"Glossary Bot stats: {where}, {when}\n")
     out.write(f"Lookups: {stats.total_lookups}\n")
     out.write(f"Aliases: {stats.alias_count}\n")
+    out.write(f"Server terms: {stats.term_count}\n")
+    waiting = ", ".join(f"{n} {status}" for status, n in stats.suggestions.items())
+    out.write(f"Suggestions: {waiting}\n")
     out.write("Top terms:\n")
     for entry_id, count in stats.top_terms:
         out.write(f"  {count:>8}  {entry_id}\n")
@@ -152,12 +155,12 @@ def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    path = _existing_database(args)
+    path = existing_database(args)
     if path is None:
         return 1
 
     try:
-        aliases = _on_store(path, lambda store: store.export_aliases(args.guild))
+        aliases = on_store(path, lambda store: store.export_aliases(args.guild))
     except StorageError as exc:
         return _fail(str(exc))
     print(json.dumps(aliases, indent=2, ensure_ascii=False))
@@ -239,7 +242,7 @@ def run_import(args: argparse.Namespace) -> int:
         with Progress(f"import: writing {len(parsed):,} aliases", quiet=args.quiet) as writing:
             writing.update(0)
             results = (
-                _on_store(database_location(args), check_and_import, migrate=True) if parsed else []
+                on_store(database_location(args), check_and_import, migrate=True) if parsed else []
             )
     except StorageError as exc:
         return _fail(str(exc))
@@ -292,7 +295,7 @@ def _parse_item(entry: Any) -> tuple[int, str, str]:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    path = _existing_database(args)
+    path = existing_database(args)
     if path is None:
         return 1
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies

@@ -112,6 +112,7 @@ class AuditRecord:
     after: str | None  # entry id it names after, None if removed
 
 
+SUGGESTION_STATES = ("open", "accepted", "rejected")
 MAX_OPEN_SUGGESTIONS = 50  # per server, waiting for a moderator
 SUGGEST_COOLDOWN = 600  # seconds between two suggestions of one member in one server
 
@@ -139,10 +140,13 @@ class TermAuditRecord:
     at: datetime
     scope: int
     actor_id: int
-    action: str  # term_add, term_edit, term_remove, term_import
-    term_id: str
-    before: str | None  # the term as JSON before, None if it did not exist
-    after: str | None  # and after, None if removed
+    # term_add, term_edit, term_remove, term_import; suggestion_accept, suggestion_reject
+    action: str
+    term_id: str | None  # None: a rejected suggestion
+    # The term as JSON before (None if it did not exist) and after (None if removed); for a
+    # decision, the suggestion as JSON (id, user_id, title, definition) before, None after.
+    before: str | None
+    after: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +176,8 @@ class Stats:
     top_terms: list[tuple[str, int]]
     top_misses: list[Miss]
     alias_count: int
+    term_count: int  # the server's own terms (`/term`)
+    suggestions: dict[str, int]  # members' suggestions by status: open, accepted, rejected
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -181,4 +187,6 @@ class Stats:
             "top_terms": [{"entry_id": term, "count": n} for term, n in self.top_terms],
             "top_misses": [miss.to_json() for miss in self.top_misses],
             "alias_count": self.alias_count,
+            "term_count": self.term_count,
+            "suggestions": dict(self.suggestions),
         }

@@ -28,6 +28,7 @@ from .models import (
     MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
     SUGGEST_COOLDOWN,
+    SUGGESTION_STATES,
     AddAliasResult,
     AddAliasStatus,
     AliasCheck,
@@ -47,6 +48,7 @@ from .periods import HOUR, Clock, from_unix, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
+from .queries import drafts as draft_queries
 from .queries import suggestions as suggestion_queries
 from .queries import terms as term_queries
 
@@ -435,6 +437,13 @@ class Store:
             top_terms=await self._top_terms(scope, since, limit),
             top_misses=await self._top_misses(scope, since, limit),
             alias_count=await self._read(partial(alias_queries.alias_count, scope=scope)),
+            term_count=await self._read(partial(term_queries.term_count, scope=scope)),
+            suggestions={
+                status: await self._read(
+                    partial(suggestion_queries.suggestion_count, scope=scope, status=status)
+                )
+                for status in SUGGESTION_STATES
+            },
         )
 
     # -- aliases ------------------------------------------------------------------------------
@@ -637,9 +646,15 @@ class Store:
 
         return await self._backend.write(write)
 
-    async def term_audit_log(self, scope: int, limit: int = 50) -> list[TermAuditRecord]:
-        """This server's term changes, newest first, each with the term before and after."""
-        return await self._read(partial(term_queries.term_audit_log, scope=scope, limit=limit))
+    async def term_audit_log(
+        self, scope: int, limit: int = 50, *, older_than: int | None = None
+    ) -> list[TermAuditRecord]:
+        """This server's term changes and decisions on suggestions, newest first, each with the
+        term (or suggestion) before and after; only those older than entry `older_than` if given."""
+        _check_limit(limit)
+        return await self._read(
+            partial(term_queries.term_audit_log, scope=scope, limit=limit, older_than=older_than)
+        )
 
     # -- members' suggestions -----------------------------------------------------------------
 
@@ -680,19 +695,49 @@ class Store:
         )
 
     async def decide_suggestion(
-        self, scope: int, suggestion_id: int, *, accepted: bool, actor_id: int
+        self,
+        scope: int,
+        suggestion_id: int,
+        *,
+        accepted: bool,
+        actor_id: int,
+        term_id: str | None = None,
     ) -> Suggestion | None:
-        """Close an open suggestion as accepted or rejected; None if it was not open."""
+        """Close an open suggestion as accepted (as the term `term_id`) or rejected, in the term
+        audit log; None if it was not open."""
         await self._require_in_place()
         return await self._backend.write(
             partial(
                 suggestion_queries.decide,
                 scope=scope,
                 suggestion_id=suggestion_id,
-                status="accepted" if accepted else "rejected",
+                accepted=accepted,
                 actor_id=actor_id,
                 at=to_unix(self._clock()),
+                term_id=term_id,
             )
+        )
+
+    # -- the term forms moderators have open ----------------------------------------------------
+
+    async def save_term_draft(self, nonce: str, scope: int, owner_id: int, body: str) -> None:
+        """Keep what a term form was opened with (JSON), for its submit even after a restart."""
+        await self._require_in_place()
+        await self._backend.write(
+            partial(
+                draft_queries.save_draft,
+                nonce=nonce,
+                scope=scope,
+                owner_id=owner_id,
+                body=body,
+                at=to_unix(self._clock()),
+            )
+        )
+
+    async def term_draft(self, nonce: str, scope: int, owner_id: int) -> str | None:
+        """A form's draft, only for the server and moderator it was opened for."""
+        return await self._read(
+            partial(draft_queries.draft, nonce=nonce, scope=scope, owner_id=owner_id)
         )
 
     # -- operators ------------------------------------------------------------------------------

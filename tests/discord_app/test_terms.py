@@ -12,6 +12,7 @@ from bot.discord_app.term_drafts import Drafts
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.fake_discord import FakeUser, InteractionHandle, InteractionRefused
+from tests.resilience.helpers import locked_by_another_process
 
 from .conftest import Scene, StartBot
 from .helpers import buttons, define, embed_of, is_ephemeral
@@ -265,16 +266,55 @@ async def test_a_long_title_still_makes_working_buttons(
     assert embed_of(shown)["title"].startswith("Nightly reranking")
 
 
-async def test_forms_opened_before_a_restart(scene: Scene, bot: GlossaryBot, store: Store) -> None:
-    await add_term(scene)
-    editing = await open_edit(scene, scene.moderator, "zorblax")
-    adding = await open_add(scene, scene.moderator)
-    bot.state.term_drafts = Drafts()  # what a restart forgets
-    told = await submit(scene, scene.moderator, editing, {"definition": "My edit, not lost."})
-    assert "the bot restarted while you edited" in told["content"]
-    assert "My edit, not lost." in told["content"]
+async def test_forms_opened_before_a_restart(scene: Scene, start_bot: StartBot) -> None:
+    async with start_bot(await Store.open(scene.db_path)):
+        await add_term(scene)
+        editing = await open_edit(scene, scene.moderator, "zorblax")
+        options = {"category": "Fundamentals", "acronym": "KVC", "summary": "Keys kept."}
+        adding = await open_add(scene, scene.moderator, **options)
+    store = await Store.open(scene.db_path)
+    async with start_bot(store) as bot:  # a new bot: nothing of the first in memory
+        edited = await submit(scene, scene.moderator, editing, {"definition": "My edit, kept."})
+        assert edited["content"].startswith("Saved **Zorblax**"), edited
+        new = {"title": "KV cache", "definition": "An add keeps the command's options."}
+        added = await submit(scene, scene.moderator, adding, new)
+        assert added["content"].startswith("Added **KV cache**"), added
+        terms = {t.title: t for t in await read_terms(store, scene.guild.id)}
+        assert terms["Zorblax"].definition == "My edit, kept."
+        kv = terms["KV cache"]
+        assert (kv.category, kv.acronym, kv.summary) == ("Fundamentals", "KVC", "Keys kept.")
+
+        # A form the bot can no longer find (no database kept it): the edit is not guessed.
+        editing = await open_edit(scene, scene.moderator, "zorblax")
+        bot.state.term_drafts = Drafts(lambda: None)
+        told = await submit(scene, scene.moderator, editing, {"definition": "Not lost either."})
+        assert "I no longer know which term it edits" in told["content"]
+        assert "Not lost either." in told["content"]
+        [zorblax] = [t for t in await read_terms(store, scene.guild.id) if t.title == "Zorblax"]
+        assert zorblax.definition == "My edit, kept."
+
+
+async def test_a_form_is_only_its_moderators(scene: Scene, bot: GlossaryBot, store: Store) -> None:
+    adding = await open_add(scene, scene.moderator, category="Fundamentals", acronym="ZBX")
+    bot.state.term_drafts = Drafts(lambda: store)  # memory forgotten: the store answers
+    # The admin (who may use /term too) submits the moderator's form: refused, nothing saved.
+    forged = await scene.fake.submit_modal(scene.admin, adding, TERM)
+    assert "belongs to another moderator" in (await forged.final_message())["content"]
+    assert await read_terms(store, scene.guild.id) == []
+    added = await submit(scene, scene.moderator, adding, TERM)
+    assert added["content"].startswith("Added **Zorblax**")
     [term] = await read_terms(store, scene.guild.id)
-    assert term.definition == TERM["definition"]
-    new = {"title": "KV cache", "definition": "An add survives a restart: it needs no draft."}
-    added = await submit(scene, scene.moderator, adding, new)
-    assert added["content"].startswith("Added **KV cache**")
+    assert term.acronym == "ZBX"
+
+
+async def test_a_form_opens_in_time_while_the_database_is_locked(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Discord wants the modal within 3 s; the database may be locked for longer (its busy
+    timeout is 5 s). The form opens anyway, and its draft is kept in memory meanwhile."""
+    async with locked_by_another_process(scene.db_path):
+        adding = await open_add(scene, scene.moderator, category="Fundamentals", acronym="ZBX")
+    added = await submit(scene, scene.moderator, adding, TERM)
+    assert added["content"].startswith("Added **Zorblax**"), added
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.acronym == "ZBX"

@@ -77,3 +77,31 @@ def test_coverage(rows: list[dict[str, str]]) -> None:
     assert len(both) >= 150
     assert sum(row["kind"] == "offtopic" for row in rows) >= 60
     assert {row["slice"] for row in rows} == {"dev", "calib", "test"}
+
+
+SECOND_SET = Path(__file__).with_name("relevance_blind2.tsv")
+
+
+def test_the_second_blind_set_is_one_held_out_slice_of_known_ids() -> None:
+    """relevance_blind2.md: every row in slice test2, ids known, at least 80 questions, 50
+    descriptions and 30 off-topic queries, no query shared with the first set."""
+    glossary = load_glossary()
+    with SECOND_SET.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        assert reader.fieldnames == HEADER
+        second = list(reader)
+    with BLIND_SET.open(encoding="utf-8", newline="") as handle:
+        first = {r["query"] for r in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)}
+    counts: defaultdict[str, int] = defaultdict(int)
+    for row in second:
+        assert row["slice"] == "test2", row
+        assert row["kind"] in KINDS, row
+        assert row["query"] not in first, row
+        counts[row["kind"]] += 1
+        for entry in filter(None, (row["expected"], row["also"])):
+            assert entry in glossary, row
+        assert bool(row["expected"]) == (row["kind"] != "offtopic"), row
+    assert counts["question"] >= 80
+    assert counts["description"] >= 50
+    assert counts["offtopic"] >= 30
+    assert len({row["query"] for row in second}) == len(second)

@@ -98,6 +98,9 @@ def bundled() -> SearchIndex:
         ("how does flash attention speed things up?", "flash-attention"),
         ("is lora the same as qlora", "lora-qlora"),  # answers the first, offers the second
         ("is rag better than fine tuning?", "rag"),
+        # the name written in the question beats another entry's description
+        ("why does my kv cache use so much memory", "kv-cache"),
+        ("tips for ai cost optimization? 💸", "cost-optimization"),  # "?" before an emoji
     ],
 )
 def test_questions_as_people_ask_them_get_the_card(
@@ -109,24 +112,29 @@ def test_questions_as_people_ask_them_get_the_card(
     assert result.entry.id == expected
 
 
-def test_a_lone_name_is_what_a_question_asks_about_not_a_statement() -> None:
+def test_the_name_a_question_writes_first_is_what_it_asks_about() -> None:
     from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
     from bot.search.semantic.fusion import fuse
 
-    def fused(*, question: bool, names: int = 1) -> Pool:
+    def fused(*, question: bool, asked: tuple[int, int] | None, entry: int = 0) -> Pool:
         pool = Pool()
-        for entry in range(names):  # names written in the sentence
-            pool.add(entry, MENTION_SCORE, "match-term")
-        fuse(pool, [(7, 0.55), (0, 0.5), (8, 0.45)], question=question)  # meaning: 2nd
+        pool.add(0, MENTION_SCORE, "match-term")  # the name written in the sentence
+        pool.add(1, 91.0, "description")  # another entry's description scores higher
+        meaning = [(7, 0.55), (0, 0.5), (8, 0.45), (9, 0.44), (5, 0.43)]  # entry 0: 2nd
+        fuse(pool, meaning, question=question, asked_about=asked)
         return pool
 
-    asked = fused(question=True).ranked()
+    asked = fused(question=True, asked=(0, 3)).ranked()
     assert asked[0][0] == 0
     assert asked[0][1].score >= MATCH_SCORE
     assert asked[0][1].score - asked[1][1].score >= 5
-    assert fused(question=False).ranked()[0][1].score < MATCH_SCORE
-    two_names = fused(question=True, names=2).by_entry[0]
-    assert two_names.score < MATCH_SCORE  # "rag or fine tuning": which one is asked about?
+    assert fused(question=False, asked=None).ranked()[0][0] != 0  # a statement: a lead only
+    short = fused(question=True, asked=(0, 1)).by_entry[0]  # "llm": the meaning must put
+    assert short.score < MATCH_SCORE  # it first, not second
+    pool = Pool()
+    pool.add(0, MENTION_SCORE, "match-term")
+    fuse(pool, [(7, 0.55), (8, 0.5), (9, 0.45), (0, 0.44)], question=True, asked_about=(0, 3))
+    assert pool.by_entry[0].score < MATCH_SCORE  # the meaning does not support it
 
 
 @pytest.mark.parametrize(
@@ -162,15 +170,28 @@ def test_search_json_reports_the_semantic_strategy(tmp_path: Path) -> None:
 
 # Floors a little under what the test slice measured (README, relevance section): a real
 # regression fails them. The test slice is only reported on, never tuned on.
-FLOORS = {"description": (0.74, 0.94), "question": (0.71, 0.92)}
+FLOORS = {"description": (0.74, 0.94), "question": (0.83, 0.92)}
 OFF_TOPIC_NO_CARD = 0.95
 MAX_WRONG_CARDS = 0.04
 
 
-def test_quality_floors_on_the_blind_test_slice(bundled: SearchIndex) -> None:
-    cases = [c for c in load_cases(BLIND_SET) if c.slice == "test"]
-    report = evaluate_slices(bundled, cases)["test"]
-    for kind, (card, near) in FLOORS.items():
+# The second blind set (slice test2, written later from titles alone and never tuned on).
+SECOND_FLOORS = {"description": (0.82, 0.95), "question": (0.85, 0.95)}
+
+
+@pytest.mark.parametrize(
+    ("name", "part", "floors"),
+    [
+        ("relevance_blind.tsv", "test", FLOORS),
+        ("relevance_blind2.tsv", "test2", SECOND_FLOORS),
+    ],
+)
+def test_quality_floors_on_the_held_out_slices(
+    bundled: SearchIndex, name: str, part: str, floors: dict[str, tuple[float, float]]
+) -> None:
+    cases = [c for c in load_cases(BLIND_SET.with_name(name)) if c.slice == part]
+    report = evaluate_slices(bundled, cases)[part]
+    for kind, (card, near) in floors.items():
         tally = report.by_kind[kind]
         assert tally.rate(tally.direct) >= card, kind
         assert tally.rate(tally.near) >= near, kind
@@ -208,3 +229,23 @@ def test_a_fresh_install_finds_the_bundled_vectors_shipped(tmp_path: Path) -> No
     entries = list(load_glossary())
     semantic = SemanticIndex.build(entries, cache_dir=tmp_path)
     assert semantic.embedded < 0.25 * len(semantic.vectors), "run tools/seed_vectors.py"
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        ("ollama", None),  # a product: a short name with letters added is another word
+        ("jason", None),
+        ("lorax", None),
+        ("lama", "llama"),  # letters dropped or doubled are typos
+        ("llamma", "llama"),
+        ("dockr", "docker"),
+        ("llamas", "llama"),
+    ],
+)
+def test_a_word_one_letter_longer_than_a_short_name_is_offered_not_answered(
+    bundled: SearchIndex, query: str, card: str | None
+) -> None:
+    result = bundled.search(query)
+    assert (result.entry.id if result.entry else None) == card, result
+    assert result.best_id is not None  # still offered

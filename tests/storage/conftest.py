@@ -255,3 +255,13 @@ async def open_any(location: str, clock: FakeClock) -> AsyncIterator[OpenStore]:
     """Opens stores on the test's database, of either backend."""
     async with store_opener(location, clock) as opener:
         yield opener
+
+
+def bot_database(
+    databases: Databases, location: str, tmp_path: Path
+) -> tuple[Path, dict[str, str]]:
+    """What `BotProcess` needs to run the bot on `location`: the SQLite path, and the settings
+    (DATABASE_URL on PostgreSQL, where the SQLite path is set too and must stay unused)."""
+    if databases.backend == "sqlite":
+        return Path(location), {}
+    return tmp_path / "unused.db", {"DATABASE_URL": location}

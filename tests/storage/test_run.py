@@ -11,7 +11,7 @@ from tests.fake_discord.fixtures import fake_discord  # noqa: F401  (the fixture
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import moderator_says
 
-from .conftest import Databases, OpenStore
+from .conftest import Databases, OpenStore, bot_database
 
 
 async def test_the_bot_counts_and_keeps_aliases_on_either_backend(
@@ -21,10 +21,7 @@ async def test_the_bot_counts_and_keeps_aliases_on_either_backend(
     open_any: OpenStore,
     tmp_path: Path,
 ) -> None:
-    if databases.backend == "sqlite":
-        db_path, settings = Path(location), {}
-    else:  # the SQLite path is set too, and must stay unused
-        db_path, settings = tmp_path / "unused.db", {"DATABASE_URL": location}
+    db_path, settings = bot_database(databases, location, tmp_path)
 
     async with BotProcess(scene.fake, db_path, cwd=tmp_path, **settings) as bot:
         for term in ("rag", "lora", "kv cache"):

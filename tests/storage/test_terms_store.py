@@ -4,14 +4,24 @@ transaction, serialised, audited before and after; the version other processes w
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
+
+import asyncpg
+import pytest
 
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import SuggestStatus
+from bot.storage.migrations import migrations
+from bot.storage.postgres.migrate import VERSION_TABLE
+from bot.storage.queries.drafts import DRAFT_TTL, DRAFTS_PER_OWNER
+from bot.storage.sqlite.migrate import APPLICATION_ID, split_statements
 from bot.term_storage import Plan, TermChange, change_terms, read_terms
 
-from .conftest import FakeClock, OpenStore
+from .conftest import Databases, FakeClock, OpenStore
 
 
 def term(n: int, definition: str = "One of our own local terms, for tests.") -> ServerTerm:
@@ -76,7 +86,8 @@ async def test_suggestions_and_terms_copy_into_another_database(
     assert report.target_after == report.source
     assert await read_terms(target, 1) == await read_terms(source, 1)
     assert [s.title for s in await target.open_suggestions(1)] == ["later"]
-    assert len(await target.term_audit_log(1)) == 2
+    copied = await target.term_audit_log(1)
+    assert [a.action for a in copied] == ["suggestion_reject", "term_add", "term_add"]
 
 
 async def test_a_backup_holds_terms_and_suggestions(open_store: OpenStore, tmp_path: Path) -> None:
@@ -115,3 +126,143 @@ async def test_a_term_write_sees_aliases_and_removes_those_it_orphans(
         ("alias_remove", "blorp", 9),
         ("alias_remove", "quux", 9),
     ]
+
+
+async def test_decisions_on_suggestions_are_in_the_term_audit_log(
+    open_any: OpenStore, clock: FakeClock
+) -> None:
+    store = await open_any()
+    await store.add_suggestion(1, 5, "Zorblax", "Our nightly job, ‘quoted’ <@1>.")
+    clock.advance(hours=1)
+    await store.add_suggestion(1, 6, "Frob", "Another member's idea.")
+    await store.add_suggestion(2, 5, "Elsewhere", "In another server.")
+    zorblax, frob = await store.open_suggestions(1)
+    assert await store.decide_suggestion(
+        1, zorblax.id, accepted=True, actor_id=3, term_id="zorblax"
+    )
+    clock.advance(minutes=5)
+    assert await store.decide_suggestion(1, frob.id, accepted=False, actor_id=4)
+    # Decided already: nothing more is logged.
+    assert await store.decide_suggestion(1, frob.id, accepted=True, actor_id=9) is None
+    rejected, accepted = await store.term_audit_log(1)
+    assert (rejected.action, rejected.actor_id, rejected.term_id) == ("suggestion_reject", 4, None)
+    assert (accepted.action, accepted.actor_id, accepted.term_id) == (
+        "suggestion_accept",
+        3,
+        "zorblax",
+    )
+    assert rejected.at - accepted.at == timedelta(minutes=5)
+    assert json.loads(accepted.before or "") == {
+        "id": zorblax.id,
+        "user_id": 5,
+        "title": "Zorblax",
+        "definition": "Our nightly job, ‘quoted’ <@1>.",
+    }
+    assert await store.term_audit_log(2) == []
+
+
+async def test_the_term_audit_log_reads_in_pages(open_any: OpenStore) -> None:
+    store = await open_any()
+    for n in range(7):
+        await change_terms(store, 1, lambda *_, n=n: (TermChange(put=(term(n),)), None), 7)
+    await change_terms(store, 2, lambda *_: (TermChange(put=(term(99),)), None), 7)
+    newest = await store.term_audit_log(1, 3)
+    assert [a.term_id for a in newest] == ["t6", "t5", "t4"]
+    older = await store.term_audit_log(1, 3, older_than=newest[-1].id)
+    assert [a.term_id for a in older] == ["t3", "t2", "t1"]
+    last = await store.term_audit_log(1, 3, older_than=older[-1].id)
+    assert [a.term_id for a in last] == ["t0"]
+    assert await store.term_audit_log(1, 3, older_than=last[-1].id) == []
+
+
+async def test_stats_count_terms_and_suggestions_per_server(
+    open_any: OpenStore, clock: FakeClock
+) -> None:
+    store = await open_any()
+    await change_terms(store, 1, lambda *_: (TermChange(put=(term(1), term(2))), None), 7)
+    await change_terms(store, 2, lambda *_: (TermChange(put=(term(3),)), None), 7)
+    for user in (5, 6, 7):
+        await store.add_suggestion(1, user, f"idea {user}", "Something missing here.")
+    await store.add_suggestion(2, 5, "idea", "Something missing there.")
+    first, second, _ = await store.open_suggestions(1)
+    await store.decide_suggestion(1, first.id, accepted=True, actor_id=3, term_id="t1")
+    await store.decide_suggestion(1, second.id, accepted=False, actor_id=3)
+    one = await store.stats(1)
+    assert (one.term_count, one.suggestions) == (2, {"open": 1, "accepted": 1, "rejected": 1})
+    every = await store.stats(None)
+    assert (every.term_count, every.suggestions) == (3, {"open": 2, "accepted": 1, "rejected": 1})
+    assert every.to_json()["suggestions"] == {"open": 2, "accepted": 1, "rejected": 1}
+    dms = await store.stats(0)
+    assert (dms.term_count, dms.suggestions) == (0, {"open": 0, "accepted": 0, "rejected": 0})
+
+
+async def test_term_drafts_are_kept_per_server_and_moderator_and_bounded(
+    open_any: OpenStore, clock: FakeClock
+) -> None:
+    store = await open_any()
+    await store.save_term_draft("a" * 12, 1, 7, '{"x": 1}')
+    assert await store.term_draft("a" * 12, 1, 7) == '{"x": 1}'
+    assert await store.term_draft("a" * 12, 2, 7) is None  # another server
+    assert await store.term_draft("a" * 12, 1, 8) is None  # another moderator
+    await store.save_term_draft("a" * 12, 1, 7, '{"x": 2}')  # saved again: replaced
+    assert await store.term_draft("a" * 12, 1, 7) == '{"x": 2}'
+    again = await open_any()  # another process, or the bot after a restart
+    assert await again.term_draft("a" * 12, 1, 7) == '{"x": 2}'
+    # A moderator opening forms in a loop keeps only the newest, the one just opened included.
+    for n in range(DRAFTS_PER_OWNER + 20):
+        await store.save_term_draft(f"{n:012d}", 1, 9, "{}")
+    kept = [await store.term_draft(f"{n:012d}", 1, 9) for n in range(DRAFTS_PER_OWNER + 20)]
+    assert sum(k is not None for k in kept) == DRAFTS_PER_OWNER
+    assert kept[-1] is not None
+    assert await store.term_draft("a" * 12, 1, 7) is not None  # others' drafts untouched
+    clock.advance(seconds=DRAFT_TTL + 1)
+    await store.save_term_draft("b" * 12, 3, 3, "{}")  # any save forgets drafts past their time
+    assert await store.term_draft("a" * 12, 1, 7) is None
+    assert await store.term_draft("b" * 12, 3, 3) == "{}"
+
+
+async def schema_at(databases: Databases, location: str, version: int) -> None:
+    """A database as a bot of schema `version` left it (the migrations up to it, applied the
+    way each backend's migrator applies them)."""
+    dialect = "sqlite" if databases.backend == "sqlite" else "postgres"
+    wanted = [m for m in migrations(dialect) if m.version <= version]
+    if dialect == "sqlite":
+        conn = sqlite3.connect(location, isolation_level=None)
+        try:
+            for migration in wanted:
+                for statement in split_statements(migration.sql):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        finally:
+            conn.close()
+        return
+    for migration in wanted:
+        await databases.execute(location, migration.sql)
+    await databases.execute(
+        location,
+        f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL);"
+        f" INSERT INTO {VERSION_TABLE} (version) VALUES ({version})",
+    )
+
+
+async def test_upgrading_keeps_the_term_audit_log_append_only(
+    databases: Databases, location: str, open_any: OpenStore
+) -> None:
+    await schema_at(databases, location, 4)
+    await databases.execute(
+        location,
+        "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
+        " VALUES (1700000000, 1, 7, 'term_add', 't1', NULL, '{}')",
+    )
+    store = await open_any()  # migrates to the latest schema
+    [kept] = await store.term_audit_log(1)
+    assert (kept.action, kept.term_id, kept.actor_id, kept.after) == ("term_add", "t1", 7, "{}")
+    await store.add_suggestion(1, 5, "Zorblax", "Our nightly job.")
+    [waiting] = await store.open_suggestions(1)
+    await store.decide_suggestion(1, waiting.id, accepted=False, actor_id=3)
+    assert [a.action for a in await store.term_audit_log(1)] == ["suggestion_reject", "term_add"]
+    for sql in ("UPDATE term_audit_log SET actor_id = 1", "DELETE FROM term_audit_log"):
+        with pytest.raises((sqlite3.Error, asyncpg.PostgresError), match="append-only"):
+            await databases.execute(location, sql)
+    assert len(await store.term_audit_log(1)) == 2

@@ -11,6 +11,7 @@ from bot.discord_app.cogs.define import DefineCog
 from bot.discord_app.cogs.explain import ExplainCog
 from bot.discord_app.cogs.stats import MissToAliasSelect, StatsCog
 from bot.discord_app.cogs.suggestions import SuggestButton, SuggestCog
+from bot.discord_app.cogs.term_log import LogPageButton
 from bot.discord_app.cogs.terms import DecideButton, EditAgainButton, RemoveButton, TermCog
 from bot.discord_app.replies import CARD_ITEMS
 
@@ -24,6 +25,7 @@ DYNAMIC_ITEMS = (
     EditAgainButton,
     RemoveButton,
     DecideButton,
+    LogPageButton,
     SuggestButton,
 )
 

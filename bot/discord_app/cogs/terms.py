@@ -5,8 +5,9 @@ time anywhere else). Add and edit open a modal of the five fields a card leads w
 is handled here, from its custom id (`gb:term:<owner>:<nonce>`), rather than by discord.py's
 modal store, so that a second submit of the same modal (a double click) gets the first one's
 answer instead of nothing, and a refused draft can be opened again with what was typed ("Edit
-again"). Drafts live in memory, a bounded number of them: after a restart a submit still works,
-only the command's options (category, acronym, summary) are forgotten.
+again"). Drafts are kept in memory and in the store (`term_drafts`): a submit after a restart
+still carries the command's options (category, acronym, summary), the term edited and the
+suggestion accepted.
 
 Every write is one store transaction that reads the server's terms, checks the change against
 them with the glossary's rules (`check_draft`, `check_caps`, `dangling_after_removal`), and
@@ -40,6 +41,7 @@ from bot.discord_app.cogs.moderators import (
     thinking,
 )
 from bot.discord_app.cogs.suggestions import tell_member
+from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
 from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
@@ -106,7 +108,8 @@ def term_modal(title: str, custom_id: str, typed: TermDraft) -> discord.ui.Modal
 
 async def open_modal(interaction: Interaction, draft: Draft) -> None:
     """Show the term modal for `draft`, under a new nonce (its submit has no answer yet)."""
-    nonce = interaction.client.state.term_drafts.open(draft)
+    drafts = interaction.client.state.term_drafts
+    nonce = await drafts.open(draft)
     title = "Edit a term" if draft.editing else "Add a term"
     kind = "e" if draft.editing else "a"
     modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
@@ -144,11 +147,12 @@ class EditAgainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        draft = interaction.client.state.term_drafts.get(self.nonce)
-        if draft is None or draft.owner != interaction.user.id:
+        drafts = interaction.client.state.term_drafts
+        draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        if draft is None:
             await reply(
                 interaction,
-                "That draft is no longer kept (the bot restarted, or it is old). "
+                "That draft is no longer kept (it is old). "
                 "The text is in the message above: start again with `/term add` or `/term edit`.",
             )
             return
@@ -254,8 +258,11 @@ class DecideButton(
         await open_modal(interaction, draft)
 
 
-async def close_suggestion(interaction: Interaction, suggestion_id: int, *, accepted: bool) -> str:
-    """Mark a suggestion decided and tell its member privately; what to add to the answer."""
+async def close_suggestion(
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, term_id: str | None = None
+) -> str:
+    """Mark a suggestion decided (accepted as the term `term_id`), audited, and tell its member
+    privately; what to add to the answer."""
     state = interaction.client.state
     if state.store is None:
         return ""
@@ -265,6 +272,7 @@ async def close_suggestion(interaction: Interaction, suggestion_id: int, *, acce
             suggestion_id,
             accepted=accepted,
             actor_id=interaction.user.id,
+            term_id=term_id,
         )
     except StorageError:
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
@@ -525,6 +533,12 @@ class TermCog(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
+    @app_commands.command(
+        name="log", description="This server's recent term changes and decisions on suggestions"
+    )
+    async def log_(self, interaction: Interaction) -> None:
+        await send_log(interaction)
+
     @edit.autocomplete("term")
     @remove.autocomplete("term")
     async def server_terms(
@@ -575,12 +589,13 @@ class TermCog(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, values: dict[str, str]
     ) -> tuple[str, discord.ui.View | None]:
         scope = interaction.guild_id or 0
-        known = self.state.term_drafts.get(nonce)
+        known = await self.state.term_drafts.get(nonce, scope, owner)
         if known is None and edit:
             text = "\n".join(
                 [
-                    "Nothing was saved: the bot restarted while you edited, and no longer knows "
-                    "which term this was. Run `/term edit` again; what you typed:",
+                    "Nothing was saved: this form is too old (or the database could not keep "
+                    "it), and I no longer know which term it edits. Run `/term edit` again; "
+                    "what you typed:",
                     *(f"**{k}**: {_plain(v)}" for k, v in values.items() if v.strip()),
                 ]
             )
@@ -594,8 +609,7 @@ class TermCog(
             other_names=values.get("other_names", ""),
             related=values.get("related", ""),
         )
-        draft = replace(known, typed=typed, scope=scope)
-        self.state.term_drafts.keep(nonce, draft)
+        draft = replace(known, typed=typed)
         refusal = Refusal()
         bundled = self.state.glossary
 
@@ -606,12 +620,14 @@ class TermCog(
 
         text = await write_terms(interaction, plan)
         if refusal.saved is not None and draft.suggestion is not None:
-            text += await close_suggestion(interaction, draft.suggestion, accepted=True)
+            text += await close_suggestion(
+                interaction, draft.suggestion, accepted=True, term_id=refusal.saved.id
+            )
         if not refusal.problems:
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
-        self.state.term_drafts.keep(nonce, draft)
+        await self.state.term_drafts.keep(nonce, draft)
         view = discord.ui.View(timeout=None)
         view.add_item(EditAgainButton(owner, nonce))
         return text, view

@@ -35,6 +35,8 @@ DISAGREEMENT_PENALTY = 8.0
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3
+LEADING_NAME_RANKS = SEMANTIC_CANDIDATES  # ... any rank, for a long name the question starts with
+LEADING_WORDS = 3  # "how does continuous batching improve gpu utilization?"
 NAMED_COSINE = 0.3
 NAME_LIKE = frozenset({"match-term", "fuzzy", "prefix"})
 MIN_WORDS = 3  # two words are a name, typed or mistyped; a description takes three (dev)
@@ -48,18 +50,24 @@ def semantic_score(cosine: float) -> float:
     return min(MAX_SCORE, PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE))
 
 
-def fuse(pool: Pool, similar: Sequence[tuple[int, float]], *, question: bool = False) -> None:
+def fuse(
+    pool: Pool,
+    similar: Sequence[tuple[int, float]],
+    *,
+    question: bool = False,
+    asked_about: tuple[int, int] | None = None,
+) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
-    `question`: the query asks something ("how was clip trained?"), so a lone name in it is
-    what it asks about."""
+    `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
+    cache use so much memory") and the ranks within which the meaning must put it (`named_rank`):
+    what the question asks about, even where a description of another entry scores higher.
+    `question`: the text asks something, so a name nearly typed that leads is what it asks
+    about."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
-    # The name a question asks about: its lexical lead, when that is a name (in the sentence,
-    # or nearly typed) and no other name is in the sentence.
-    mentioned = [e for e, c in ranked if c.strategy == "match-term"]
-    lone_name = None
-    if question and ranked and ranked[0][1].strategy in NAME_LIKE and len(mentioned) <= 1:
-        lone_name = ranked[0][0] if mentioned in ([], [ranked[0][0]]) else None
+    lone_name, ranks = asked_about or (None, NAMED_RANKS)
+    if question and lone_name is None and ranked and ranked[0][1].strategy in NAME_LIKE:
+        lone_name = ranked[0][0]  # a name nearly typed ("how do i know if it's overfiting")
     lead = similar[0][1] - similar[1][1] if len(similar) > 1 else similar[0][1] if similar else 0.0
     semantic = {
         entry: semantic_score(cosine)
@@ -75,25 +83,51 @@ def fuse(pool: Pool, similar: Sequence[tuple[int, float]], *, question: bool = F
         if found is None:
             pool.by_entry[entry] = Candidate(score, "semantic")
             continue
-        # Both stages' first choice: two kinds of evidence for one entry.
-        agree = entry == lexical_best and (
-            (
-                rank == 0
-                and found.strategy in WEAK_LEXICAL
-                and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
-                and similar[0][1] >= AGREEMENT_COSINE
-            )
-            or (entry == lone_name and rank < NAMED_RANKS and similar[rank][1] >= NAMED_COSINE)
+        # The name the question asks about, or both stages' first choice: two kinds of evidence.
+        named = entry == lone_name and rank < ranks and similar[rank][1] >= NAMED_COSINE
+        agree = named or (
+            entry == lexical_best
+            and rank == 0
+            and found.strategy in WEAK_LEXICAL
+            and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
+            and similar[0][1] >= AGREEMENT_COSINE
         )
         if agree:
             score = max(score, semantic_score(similar[rank][1]))  # agreement lifts the cap
-            if entry == lone_name:
-                score = max(score, MENTION_SCORE)  # "CLIP" is a short name, but a name
+        if named:
+            score = max(score, MENTION_SCORE)  # "CLIP" is a short name, but a name
+            others = (c.score for e, c in pool.by_entry.items() if e != entry)
+            score = max(score, max(others, default=0.0) + MATCH_MARGIN - AGREEMENT_BONUS)
         if found.strategy not in WEAK_LEXICAL and not agree:
             score = min(score, found.score)  # a name's own score stands; meaning does not sway it
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
         strategy = "semantic" if score > found.score else found.strategy
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
+
+
+def asked_about(
+    written: Sequence[tuple[int, int]], similar: Sequence[tuple[int, float]]
+) -> tuple[int, int] | None:
+    """Of the entries a question names (in order, with their `named_rank`), the one it asks
+    about: the first, unless the meaning prefers another one it names ("why do coding agents
+    need a sandbox?"): then the question is not clear enough for a card by name."""
+    if not written:
+        return None
+    order = {entry: rank for rank, (entry, _) in enumerate(similar)}
+    first = order.get(written[0][0], len(order))
+    if any(order.get(entry, len(order)) < first for entry, _ in written[1:]):
+        return None
+    return written[0]
+
+
+def named_rank(long_name: bool, words_before: int) -> int:
+    """How far down the meaning's ranking a name written in a question may be and still be
+    what the question asks about: a long name near the start anywhere in the first ten, a long
+    one further on in the first three, a short one ("llm" in "what counts as context for an
+    llm") only first."""
+    if not long_name:
+        return 1
+    return LEADING_NAME_RANKS if words_before < LEADING_WORDS else NAMED_RANKS
 
 
 def wants_meaning(pool: Pool, words: int) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from ..backend import Tx
 from ..models import Suggestion, SuggestStatus
 from ..periods import from_unix
 from . import scalar
+from .terms import audit
 
 _COLUMNS = "id, scope, user_id, title, definition, status, created_at"
 
@@ -70,16 +72,41 @@ async def get_suggestion(tx: Tx, *, scope: int, suggestion_id: int) -> Suggestio
 
 
 async def decide(
-    tx: Tx, *, scope: int, suggestion_id: int, status: str, actor_id: int, at: int
+    tx: Tx,
+    *,
+    scope: int,
+    suggestion_id: int,
+    accepted: bool,
+    actor_id: int,
+    at: int,
+    term_id: str | None,
 ) -> Suggestion | None:
-    """Close an open suggestion; None if it is not open (already decided by someone)."""
+    """Close an open suggestion, in the term audit log with who decided and the suggestion as it
+    was (`term_id`: the term an accepted one became); None if it is not open (already decided)."""
     found = await get_suggestion(tx, scope=scope, suggestion_id=suggestion_id)
     if found is None or found.status != "open":
         return None
+    status = "accepted" if accepted else "rejected"
     await tx.execute(
         "UPDATE suggestions SET status = ?, decided_by = ?, decided_at = ?"
         " WHERE scope = ? AND id = ? AND status = 'open'",
         (status, actor_id, at, scope, suggestion_id),
+    )
+    suggestion = {
+        "id": found.id,
+        "user_id": found.user_id,
+        "title": found.title,
+        "definition": found.definition,
+    }
+    await audit(
+        tx,
+        at=at,
+        scope=scope,
+        actor_id=actor_id,
+        action="suggestion_accept" if accepted else "suggestion_reject",
+        term_id=term_id if accepted else None,
+        before=json.dumps(suggestion, ensure_ascii=False),
+        after=None,
     )
     return found
 

@@ -15,12 +15,6 @@ async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
     return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
 
 
-async def term_count(tx: Tx, *, scope: int | None) -> int:
-    if scope is None:
-        return await scalar(tx, "SELECT count(*) FROM terms")
-    return await scalar(tx, "SELECT count(*) FROM terms WHERE scope = ?", (scope,))
-
-
 async def term_version(tx: Tx) -> int:
     """Bumped by a trigger on every change to terms, from any process."""
     return await scalar(tx, "SELECT value FROM counters WHERE name = 'term_version'")
@@ -80,29 +74,64 @@ async def _audit(
     before: StoredTerm | None,
     after: StoredTerm | None,
 ) -> None:
+    await audit(
+        tx,
+        at=at,
+        scope=scope,
+        actor_id=actor_id,
+        action=action,
+        term_id=term_id,
+        before=before.body if before else None,
+        after=after.body if after else None,
+    )
+
+
+async def audit(
+    tx: Tx,
+    *,
+    at: int,
+    scope: int,
+    actor_id: int,
+    action: str,
+    term_id: str | None,
+    before: str | None,
+    after: str | None,
+) -> None:
+    """One entry of the term audit log (terms, and moderators' decisions on suggestions)."""
     await tx.execute(
         "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            at,
-            scope,
-            actor_id,
-            action,
-            term_id,
-            before.body if before else None,
-            after.body if after else None,
-        ),
+        (at, scope, actor_id, action, term_id, before, after),
     )
 
 
-async def term_audit_log(tx: Tx, *, scope: int, limit: int) -> list[TermAuditRecord]:
+async def term_audit_log(
+    tx: Tx, *, scope: int, limit: int, older_than: int | None = None
+) -> list[TermAuditRecord]:
+    """Newest first; only entries before the entry `older_than` (an id) when given: a page."""
     sql = (
         "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
-        " WHERE scope = ? ORDER BY id DESC LIMIT ?"
+        " WHERE scope = ? AND id < ? ORDER BY id DESC LIMIT ?"
     )
+    cursor = older_than if older_than is not None else 2**62
     return [
-        TermAuditRecord(row_id, from_unix(at), s, actor, str(action), str(term_id), before, after)
+        TermAuditRecord(
+            row_id,
+            from_unix(at),
+            s,
+            actor,
+            str(action),
+            None if term_id is None else str(term_id),
+            before,
+            after,
+        )
         for row_id, at, s, actor, action, term_id, before, after in await tx.fetch(
-            sql, (scope, limit)
+            sql, (scope, cursor, limit)
         )
     ]
+
+
+async def term_count(tx: Tx, *, scope: int | None) -> int:
+    if scope is None:
+        return await scalar(tx, "SELECT count(*) FROM terms")
+    return await scalar(tx, "SELECT count(*) FROM terms WHERE scope = ?", (scope,))

@@ -1,0 +1,82 @@
+"""Relevance of the full search on every set, per slice and kind (the README's figures).
+
+    python bench/relevance_report.py [--misses dev,calib] [--lexical]
+
+Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
+calib / test slices) and `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
+held out). Misses are printed only for the slices named (never test or test2: they are reported,
+not tuned on). Last line JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.glossary import load_glossary  # noqa: E402
+from bot.search import SearchIndex  # noqa: E402
+from bot.search.relevance import (  # noqa: E402
+    OFF_TOPIC_KINDS,
+    evaluate,
+    evaluate_slices,
+    format_sliced,
+    load_cases,
+)
+
+SETS = ("relevance_blind.tsv", "relevance_blind2.tsv")
+HELD_OUT = {"test", "test2"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--misses", default="", help="slices whose misses to list (dev, calib)")
+    parser.add_argument("--slices", default="", help="only these slices (default: all)")
+    parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
+    args = parser.parse_args()
+    shown = set(filter(None, args.misses.split(","))) - HELD_OUT
+    index = SearchIndex.build(load_glossary(), semantic=not args.lexical)
+    figures: dict[str, dict[str, float]] = {}
+    for name in SETS:
+        cases = load_cases(ROOT / "tests/search" / name)
+        if args.slices:
+            cases = [c for c in cases if c.slice in args.slices.split(",")]
+        if not cases:
+            continue
+        reports = evaluate_slices(index, cases)
+        print(f"== {name}")
+        print(format_sliced(reports))
+        for part, report in reports.items():
+            on = report.total(off_topic=False)
+            for kind, t in report.by_kind.items():
+                key = f"{part}/{kind}"
+                if kind in OFF_TOPIC_KINDS:
+                    figures[key] = {"n": t.total, "no_card": round(t.rate(t.top1), 4)}
+                else:
+                    figures[key] = {
+                        "n": t.total,
+                        "card": round(t.rate(t.direct), 4),
+                        "card3": round(t.rate(t.near), 4),
+                        "wrong": round(t.rate(t.wrong), 4),
+                    }
+            figures[f"{part}/wrong_of_cards"] = {"wrong": on.wrong, "cards": on.cards}
+            if part in shown:
+                print(f"-- misses, {part}")
+                print("\n".join(f"  {m}" for m in report.misses))
+    old = evaluate(index, load_cases(ROOT / "tests/search/relevance.tsv"))
+    print("== relevance.tsv (top-1 / wrong cards)")
+    for kind, t in sorted(old.by_kind.items()):
+        print(f"  {kind:<28}{t.total:>5}{t.rate(t.top1):>8.1%}{t.wrong:>4}")
+        figures[f"old/{kind}"] = {"n": t.total, "top1": round(t.rate(t.top1), 4), "wrong": t.wrong}
+    if "old" in shown:
+        print("\n".join(f"  {m}" for m in old.misses))
+    print(json.dumps(figures, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
