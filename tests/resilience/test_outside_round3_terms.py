@@ -73,6 +73,9 @@ async def test_a_term_cannot_take_a_name_an_alias_answers_to(scene: Scene, tmp_p
         assert embed_of(card)["title"].startswith("Retrieval"), card
         # A name the alias does not take is fine, and so is the alias's own term's wording.
         assert (await add_term(scene, ZORBLAX)).startswith("Added"), "Zorblax"
+        # And the other way round: an alias may not take a term's name.
+        answer = await add_alias(fake, scene.moderator, "zorb lax", "rag", scene.channel)
+        assert not answer.startswith("Added"), answer
 
 
 async def test_removing_a_term_takes_its_aliases_with_it(scene: Scene, tmp_path: Path) -> None:
