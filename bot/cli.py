@@ -424,7 +424,7 @@ def run_define(args: argparse.Namespace) -> int:
 
     glossary = load_glossary(args.data)
     query = " ".join(args.term)
-    result = SearchIndex.build(glossary).search(query)
+    result = SearchIndex.build(glossary, semantic="on demand").search(query)
     if args.json:
         print(json.dumps(result_json(result), ensure_ascii=False))
     else:
