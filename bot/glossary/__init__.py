@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
     from bot.glossary.problems import GlossaryError, Problem
-    from bot.glossary.sources import bundled_data_dir
 
 _LAZY = {
     "CATEGORIES": "bot.glossary.models",
@@ -25,7 +24,6 @@ _LAZY = {
     "SourceText": "bot.glossary.models",
     "GlossaryError": "bot.glossary.problems",
     "Problem": "bot.glossary.problems",
-    "bundled_data_dir": "bot.glossary.sources",
 }
 
 __all__ = [
@@ -51,6 +49,13 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def bundled_data_dir() -> Path:
+    """The glossary shipped with the bot: inside the installed package, or data/ in a checkout."""
+    package_dir = Path(__file__).resolve().parent.parent
+    installed = package_dir / "_bundled_data"
+    return installed if installed.is_dir() else package_dir.parent / "data"
+
+
 def inspect_glossary(
     paths: Sequence[Path] | None = None, stage: Callable[[str], None] = lambda _: None
 ) -> tuple[Glossary, list[Problem]]:
@@ -61,7 +66,7 @@ def inspect_glossary(
     from bot.glossary.merge import merge_sources
     from bot.glossary.models import Glossary
     from bot.glossary.problems import Problem
-    from bot.glossary.sources import bundled_data_dir, read_sources
+    from bot.glossary.sources import read_sources
 
     problems: list[Problem] = []
     stage("check: reading files")

@@ -72,13 +72,6 @@ class SourceData:
     app_sentences: list[re.Pattern[str]] = field(default_factory=list)
 
 
-def bundled_data_dir() -> Path:
-    """The glossary shipped with the bot: inside the installed package, or data/ in a checkout."""
-    package_dir = Path(__file__).resolve().parent.parent
-    installed = package_dir / "_bundled_data"
-    return installed if installed.is_dir() else package_dir.parent / "data"
-
-
 def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceData]:
     """Read every file the paths name, in priority order."""
     sources: list[SourceData] = []
