@@ -23,7 +23,7 @@ CATEGORIES: tuple[str, ...] = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Frozen:
     """Immutable; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's)."""
 
@@ -45,7 +45,7 @@ def _dumped(value: object, mode: Literal["python", "json"]) -> object:
     return value
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceInfo(Frozen):
     """One glossary file and where its content came from."""
 
@@ -56,7 +56,7 @@ class SourceInfo(Frozen):
     app_name: str | None = None  # the application the source speaks of as "this app"
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceNote(Frozen):
     """A sentence that speaks of the source's own application ("this app"), kept but attributed."""
 
@@ -65,7 +65,7 @@ class SourceNote(Frozen):
     text: str
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceText(Frozen):
     """One source's own wording of an entry, verbatim."""
 
@@ -79,7 +79,7 @@ class SourceText(Frozen):
     plain: str | None = None
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Entry(Frozen):
     """One concept, one card."""
 
