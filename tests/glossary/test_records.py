@@ -134,19 +134,3 @@ def test_manifest_sources_are_checked_one_by_one() -> None:
     )
     assert outcome(Manifest, {"sources": []})[0] == "refused"
     assert outcome(Manifest, {"sources": [base]})[0] == "ok"
-
-
-def test_plainly_right_records_do_not_import_pydantic() -> None:
-    import subprocess
-    import sys
-
-    probe = (
-        "import sys\n"
-        "from bot.glossary import load_glossary\n"
-        "load_glossary()\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'pydantic_core'}))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert done.stdout.strip() == "[]"
