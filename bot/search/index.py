@@ -121,7 +121,7 @@ class SearchIndex:
         """This index with another meaning stage (a server's terms' vectors arrived): the
         lexical parts are shared, not rebuilt."""
         other = copy.copy(self)
-        other.semantic = semantic
+        other._semantic = semantic
         return other
 
     # -- lookup ------------------------------------------------------------------------------

@@ -18,8 +18,9 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from bot.cachedir import CACHE_ENV
-from bot.cachedir import default_cache_dir as default_cache_dir  # where it was first
+# Re-exported where they were first defined.
+from bot.cachedir import CACHE_ENV as CACHE_ENV
+from bot.cachedir import default_cache_dir as default_cache_dir
 from bot.glossary.models import Entry
 
 log = logging.getLogger(__name__)
