@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,19 +91,25 @@ print(json.dumps({"import": after_import, "run": sorted(sys.modules)}))
 """
 
 
-@pytest.mark.parametrize("layer", list(LAYERS))
-def test_a_layer_loads_nothing_above_it(layer: str) -> None:
-    allowed, libraries, work = LAYERS[layer]
+def probed(probe: str, *args: str, env: dict[str, str] | None = None) -> Any:
+    """What `probe` prints (JSON), run in a fresh interpreter with `args`."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, layer, work],
+        [sys.executable, "-c", probe, *args],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    loaded = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_a_layer_loads_nothing_above_it(layer: str) -> None:
+    allowed, libraries, work = LAYERS[layer]
+    loaded = probed(PROBE, layer, work)
     for moment in ("import", "run"):
         ours = [m for m in loaded[moment] if m.startswith("bot.")]
         above = [m for m in ours if not m.startswith((*allowed, *LEAVES))]
@@ -140,17 +147,7 @@ print(json.dumps(sorted(sys.modules)))
 def test_a_command_imports_only_what_it_uses(command: str, tmp_path: Path) -> None:
     argv, banned = COMMAND_IMPORTS[command]
     env = {**os.environ, "GLOSSARY_CACHE_DIR": str(tmp_path)}
-    for _ in range(2):  # the second run of define finds its glossary cached
-        done = subprocess.run(
-            [sys.executable, "-c", COMMAND_PROBE, *argv],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-    loaded = json.loads(done.stdout)
+    probed(COMMAND_PROBE, *argv, env=env)  # a second run of define finds its glossary cached
+    loaded = probed(COMMAND_PROBE, *argv, env=env)
     found = [m for m in loaded if m.startswith(banned)]
     assert found == [], f"glossary-bot {' '.join(argv)} imports {found}"
