@@ -30,13 +30,18 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY data ./data
 # Then what never runs here goes: the test suites shipped inside packages (numpy's alone is
-# ~20 MB) and the debug symbols of the compiled libraries (~24 MB; asyncpg's 12 MB are 3 MB
-# without them). All of it in the stage that is copied whole, so no layer keeps the bytes.
+# ~20 MB) and the debug symbols of the compiled libraries (~22 MB; asyncpg's 12 MB are 3 MB
+# without them). Not from the libraries wheels vendor in `*.libs/`: patchelf rewrote those, and
+# strip breaks them (numpy's OpenBLAS then fails to load), so every library is loaded once after.
+# All of it in the stage that is copied whole, so no layer keeps the bytes.
 RUN /opt/build-tools/bin/pip wheel --quiet --no-deps --no-build-isolation --wheel-dir /tmp/wheel . \
     && /opt/build-tools/bin/pip --python /opt/glossary-bot/bin/python install --quiet --no-deps \
         /tmp/wheel/*.whl \
     && find /opt/glossary-bot -depth -type d -name tests -path '*/site-packages/*' -exec rm -rf {} + \
-    && find /opt/glossary-bot -type f -name '*.so*' -exec strip --strip-unneeded {} +
+    && find /opt/glossary-bot -type f -name '*.so*' -not -path '*.libs/*' \
+        -exec strip --strip-unneeded {} + \
+    && /opt/glossary-bot/bin/python -c "import ctypes, pathlib; \
+[ctypes.CDLL(str(p)) for p in pathlib.Path('/opt/glossary-bot').rglob('*.so*')]"
 
 FROM ${PYTHON_IMAGE}
 # useradd dates the account by it, so this stage is the same from one day to the next too.
