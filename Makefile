@@ -45,7 +45,7 @@ bench: $(BIN)/pytest
 	$(BIN)/python bench/load_test.py --users 50 --seconds 60
 
 # The container image, built reproducibly (tools/build-image.sh): the same commit gives the same
-# image ID. `make image IMAGE=name:tag` to name it otherwise.
+# layers. `make image IMAGE=name:tag` to name it otherwise.
 IMAGE ?= glossary-bot:latest
 image:
 	tools/build-image.sh . $(IMAGE)

@@ -3,7 +3,8 @@
 # tests/container/smoke.sh). Usage: tools/build-image.sh SOURCE_DIR TAG [podman build options...]
 # Reproducible: the image's and its files' times are the source's last commit time
 # (SOURCE_DATE_EPOCH; .pyc files are checked by hash), so the same commit and lock file give the
-# same image ID. Needs podman; on machines without a registry, ../shared/tools/container-base.sh.
+# same layers, byte for byte (the Docker format's configuration names the build container, so the
+# image IDs differ). Needs podman; on machines without a registry, ../shared/tools/container-base.sh.
 set -euo pipefail
 src=$1 tag=$2
 shift 2
