@@ -11,15 +11,19 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-
-from bot.progress import Progress
+from typing import TYPE_CHECKING
 
 from .backend import is_database_url, without_password
 from .errors import StorageError
 from .store import CopyReport, Store
 
+if TYPE_CHECKING:
+    from bot.progress import Progress
+
 
 def run_migrate_db(args: argparse.Namespace) -> int:
+    from bot.progress import Progress  # a command-line edge: storage itself stays below it
+
     source = Path(args.source)
     if is_database_url(args.source) or not source.is_file():
         return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
