@@ -756,12 +756,20 @@ class Store:
         await self.flush()
         await self._backend.backup(dest)
 
-    async def copy_into(self, target: Store, *, force: bool = False) -> CopyReport:
+    async def copy_into(
+        self,
+        target: Store,
+        *,
+        force: bool = False,
+        stage: Callable[[str], None] = lambda _: None,
+    ) -> CopyReport:
         """Copy everything stored here into `target` (another backend, say), then verify it.
 
         Refuses a target that already holds data unless `force`: then counts are added to its
-        counts, aliases it lacks are added, and the audit log is appended to its own.
+        counts, aliases it lacks are added, and the audit log is appended to its own. `stage`
+        hears of each of the three stages (reading, writing, checking) as it begins.
         """
+        stage("reading")
         await self.flush()
         before = await target._read(copy_queries.tally)
         if not force and any(before[table] for table in COPIED_TABLES):
@@ -784,6 +792,7 @@ class Store:
             return await copy_queries.tally(tx), counts, aliases, audit, rows
 
         source, counts, aliases, audit, rows = await self._read(everything)  # one snapshot
+        stage(f"writing {sum(source[table] for table in COPIED_TABLES):,} rows")
 
         async def write(tx: Tx) -> None:
             counts.seq = target._pending.seq
@@ -797,6 +806,7 @@ class Store:
         await target._require_in_place()
         await target._backend.write(write)
         target._wrote = True
+        stage("checking")
         after = await target._read(copy_queries.tally)
         expected = {name: before[name] + source[name] for name in ADDITIVE}
         if not force:
