@@ -1,33 +1,37 @@
 """The stats chart: lookups over the period and the top terms, as PNG bytes.
 
-Drawn with Pillow: the plotting libraries measured either take the container image over its
-size budget or, small enough, draw no text without system fonts (README "Image size"). The
-background is transparent and every colour is of middle lightness, so the picture reads on
-Discord's dark and light themes alike. Times are UTC, like the rolling periods of the stats.
+Drawn with pygal (SVG) and rasterised with resvg, which together add ~5 MB to the container image
+(README "Image size"). The image has no system fonts, so the chart carries its own: DejaVu Sans
+in fonts/ (licence beside it), handed to resvg. pygal's style is set in full so every colour is
+ours: the background is transparent and every colour is of middle lightness, so the picture reads
+on Discord's dark and light themes alike. Times are UTC, like the rolling periods of the stats.
 """
 
 from __future__ import annotations
 
-import io
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from pathlib import Path
+from xml.sax.saxutils import escape
 
-from PIL import Image, ImageDraw, ImageFont
+import pygal
+import resvg_py
+from pygal.style import Style
 
 SIZE = (960, 480)  # pixels; Discord shows it scaled to the message width
+FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
+FONT = "DejaVu Sans"
 MUTED = (128, 132, 142, 255)  # Discord's own muted grey: legible on both themes
 TEXT = (138, 142, 152, 255)
-GRID = (128, 132, 142, 90)
 BARS = (88, 101, 242, 255)  # blurple
 TERMS = (35, 165, 160, 255)  # teal
 MAX_TERMS = 8
 MAX_DAILY_BARS = 92  # a longer period is drawn by the week
-FONT_SIZES = {"title": 24, "label": 16, "small": 14}
-
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+MAX_TITLE = 70  # characters; DejaVu Sans at 24 px fits about this many across SIZE
+MAX_TERM_NAME = 24
 
 
 @dataclass(frozen=True)
@@ -35,11 +39,6 @@ class Bin:
     start: datetime
     label: str
     count: int
-
-
-@cache
-def _font(size: int) -> Font:
-    return ImageFont.load_default(size)  # Pillow's bundled font: no system fonts needed
 
 
 def bins(
@@ -83,22 +82,115 @@ def nice_ceiling(value: int) -> int:
         top *= 10
 
 
-def short_number(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
+def short_number(n: float) -> str:
+    n = int(n)  # pygal hands axis values over as floats
+    for size, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M")):
+        if n >= size:
+            return f"{n / size:.1f}{suffix}".replace(f".0{suffix}", suffix)
     if n >= 10_000:
         return f"{n / 1000:.0f}k"
     return f"{n:,}"
 
 
-def fit_text(draw: ImageDraw.ImageDraw, text: str, font: Font, width: float) -> str:
-    """`text` cut with an ellipsis to fit `width` pixels."""
-    text = text[: int(width // 3)]  # no glyph is narrower: the loop below stays short
-    if draw.textlength(text, font=font) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=font) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+def _hex(colour: tuple[int, int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour[:3])
+
+
+def _style(bars: tuple[int, int, int, int]) -> Style:
+    """Every colour pygal would otherwise pick itself, set: opaque bars, grey text and grid."""
+    return Style(
+        background="transparent",
+        plot_background="transparent",
+        foreground=_hex(MUTED),
+        foreground_strong=_hex(TEXT),
+        foreground_subtle=_hex(MUTED),
+        guide_stroke_color=_hex(MUTED),
+        major_guide_stroke_color=_hex(MUTED),
+        colors=(_hex(bars),),
+        value_colors=(_hex(TEXT),),
+        opacity="1",
+        opacity_hover="1",
+        font_family=FONT,
+        title_font_family=FONT,
+        label_font_family=FONT,
+        major_label_font_family=FONT,
+        value_font_family=FONT,
+        value_label_font_family=FONT,
+        no_data_font_family=FONT,
+        title_font_size=16,
+        label_font_size=13,
+        major_label_font_size=13,
+        value_font_size=13,
+        no_data_font_size=16,
+    )
+
+
+def shorten(text: str, most: int) -> str:
+    """`text` cut with an ellipsis to at most `most` characters."""
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+
+
+def _svg(chart: pygal.graph.graph.Graph) -> str:
+    """The chart's SVG without its XML declaration, to nest inside the picture's own."""
+    svg: str = chart.render(is_unicode=True)
+    return re.sub(r"^<\?xml[^>]*\?>", "", svg)
+
+
+def _series_chart(series: list[Bin], unit: str, width: int, height: int) -> str:
+    peak = max((b.count for b in series), default=0)
+    ceiling = nice_ceiling(max(peak, 1))
+    chart = pygal.Bar(
+        style=_style(BARS),
+        width=width,
+        height=height,
+        title=f"Lookups per {unit} (UTC)",
+        show_legend=False,
+        range=(0, ceiling),
+        # Grid lines at 0, half and the top, only at whole numbers; none while there is nothing
+        # (pygal then writes no_data_text alone, and fails on explicit y labels).
+        y_labels=[v for v in (0, ceiling / 2, ceiling) if v % 1 == 0] if peak else None,
+        show_y_guides=bool(peak),
+        show_y_labels=bool(peak),
+        truncate_label=-1,
+        show_minor_x_labels=False,
+        x_label_rotation=0,
+        value_formatter=short_number,
+        no_data_text="No lookups in this period",
+        margin=8,
+        margin_right=24,  # room for half of the last bin's label
+    )
+    chart.x_labels = [b.label for b in series]
+    # As many labels as fit without overlapping, the last bin always labelled.
+    every = max(1, math.ceil(len(series) * 70 / width))
+    chart.x_labels_major = [b.label for b in series[len(series) - 1 :: -every]]
+    if peak:
+        chart.add("lookups", [b.count for b in series])
+    return _svg(chart)
+
+
+def _terms_chart(terms: Sequence[tuple[str, int]], width: int, height: int) -> str:
+    shown = [(shorten(name, MAX_TERM_NAME) or "?", n) for name, n in terms[:MAX_TERMS]]
+    chart = pygal.HorizontalBar(
+        style=_style(TERMS),
+        width=width,
+        height=height,
+        title="Top terms",
+        show_legend=False,
+        show_y_guides=False,
+        show_x_guides=False,
+        show_x_labels=False,
+        print_values=True,
+        print_values_position="top",
+        truncate_label=-1,
+        value_formatter=short_number,
+        no_data_text="None yet",
+        margin=8,
+        margin_right=56,  # room for the count beside the longest bar
+    )
+    if any(n for _, n in shown):
+        chart.x_labels = [name for name, _ in reversed(shown)]  # most looked-up on top
+        chart.add("lookups", [n for _, n in reversed(shown)])
+    return _svg(chart)
 
 
 def lookups_chart(
@@ -112,79 +204,20 @@ def lookups_chart(
     """A PNG of SIZE: lookups per hour, day or week over the period (left) and the most looked-up
     terms (right). `hours` maps the start of each hour to its lookups; `top_terms` is (name,
     count), most first."""
-    image = Image.new("RGBA", SIZE, (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
     width, height = SIZE
-    title_font = _font(FONT_SIZES["title"])
-    draw.text((24, 16), fit_text(draw, title, title_font, width - 48), font=title_font, fill=TEXT)
-
     series, unit = bins(hours, since, now)
-    _draw_series(draw, series, unit, (24, 64, int(width * 0.62), height - 24))
-    _draw_terms(draw, top_terms, (int(width * 0.62) + 32, 64, width - 24, height - 24))
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
-
-
-def _draw_series(
-    draw: ImageDraw.ImageDraw, series: list[Bin], unit: str, box: tuple[int, int, int, int]
-) -> None:
-    left, top, right, bottom = box
-    label_font, small_font = _font(FONT_SIZES["label"]), _font(FONT_SIZES["small"])
-    draw.text((left, top), f"Lookups per {unit} (UTC)", font=label_font, fill=MUTED)
-    top += 32
-    axis_width = 56
-    plot_left, plot_bottom = left + axis_width, bottom - 28
-    peak = max((b.count for b in series), default=0)
-    ceiling = nice_ceiling(max(peak, 1))
-    # Grid lines at 0, half and the top; only at whole numbers, and only 0 while there is nothing.
-    for fraction in (0, 0.5, 1) if peak else (0,):
-        if (ceiling * fraction) % 1:
-            continue
-        y = plot_bottom - (plot_bottom - top) * fraction
-        draw.line((plot_left, y, right, y), fill=GRID, width=1)
-        value = short_number(int(ceiling * fraction))
-        draw.text((plot_left - 8, y), value, font=small_font, fill=MUTED, anchor="rm")
-    if not series:
-        return
-    slot = (right - plot_left) / len(series)
-    gap = max(1.0, slot * 0.2)
-    for i, b in enumerate(series):
-        if b.count == 0:
-            continue
-        x0 = plot_left + i * slot + gap / 2
-        y0 = plot_bottom - (plot_bottom - top) * b.count / ceiling
-        draw.rectangle((x0, y0, max(x0 + 1, x0 + slot - gap), plot_bottom), fill=BARS)
-    # As many labels as fit without overlapping, evenly spaced; the last bin always labelled.
-    label_width = draw.textlength("Mmm 00", font=small_font) + 12
-    every = max(1, int(label_width // slot) + 1)
-    for i in range(len(series) - 1, -1, -every):
-        x = plot_left + (i + 0.5) * slot
-        draw.text((x, plot_bottom + 6), series[i].label, font=small_font, fill=MUTED, anchor="ma")
-    if peak == 0:
-        middle = ((plot_left + right) / 2, (top + plot_bottom) / 2)
-        draw.text(middle, "No lookups in this period", font=label_font, fill=MUTED, anchor="mm")
-
-
-def _draw_terms(
-    draw: ImageDraw.ImageDraw, terms: Sequence[tuple[str, int]], box: tuple[int, int, int, int]
-) -> None:
-    left, top, right, bottom = box
-    label_font, small_font = _font(FONT_SIZES["label"]), _font(FONT_SIZES["small"])
-    draw.text((left, top), "Top terms", font=label_font, fill=MUTED)
-    top += 32
-    shown = list(terms[:MAX_TERMS])
-    if not shown:
-        draw.text((left, top), "None yet", font=small_font, fill=MUTED)
-        return
-    row = min(40.0, (bottom - top) / MAX_TERMS)
-    most = max(n for _, n in shown) or 1
-    count_width = draw.textlength("00.0M", font=small_font) + 8
-    for i, (name, n) in enumerate(shown):
-        y = top + i * row
-        draw.text(
-            (left, y), fit_text(draw, name, small_font, right - left), font=small_font, fill=TEXT
-        )
-        bar_right = left + (right - left - count_width) * n / most
-        draw.rectangle((left, y + 19, max(left + 2, bar_right), y + row - 8), fill=TERMS)
-        draw.text((bar_right + 6, y + 19), short_number(n), font=small_font, fill=MUTED)
+    split, top = int(width * 0.62), 56
+    picture = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
+        f'<text x="24" y="38" font-family="{FONT}" font-size="24" fill="{_hex(TEXT)}">'
+        f"{escape(shorten(title, MAX_TITLE))}</text>"
+        f'<svg x="0" y="{top}" width="{split}" height="{height - top}">'
+        f"{_series_chart(series, unit, split, height - top)}</svg>"
+        f'<svg x="{split}" y="{top}" width="{width - split}" height="{height - top}">'
+        f"{_terms_chart(top_terms, width - split, height - top)}</svg>"
+        "</svg>"
+    )
+    png = resvg_py.svg_to_bytes(
+        svg_string=picture, skip_system_fonts=True, font_files=[str(FONT_FILE)], font_family=FONT
+    )
+    return bytes(png)

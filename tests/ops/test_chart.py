@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.cards.chart import BARS, SIZE, TERMS, bins, lookups_chart, nice_ceiling
+from bot.cards.chart import BARS, MUTED, SIZE, TERMS, TEXT, bins, lookups_chart, nice_ceiling
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of
@@ -58,6 +58,36 @@ def test_the_picture_changes_with_the_data() -> None:
         lookups_chart({hour(d): 5 for d in range(7)}, [], since=since, now=NOW, title="t")
     )
     assert colour_share(many, BARS) > 3 * colour_share(few, BARS) > 0
+
+
+def grey_pixels(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """Pixels of the text colours inside `box`, at any coverage (the edges of glyphs keep their
+    colour and are only less opaque)."""
+    colours = image.crop(box).getcolors(maxcolors=SIZE[0] * SIZE[1]) or []
+    greys = [grey[:3] for grey in (TEXT, MUTED)]
+    return sum(
+        n
+        for n, c in colours
+        if c[3] > 0
+        and any(all(abs(a - b) <= 8 for a, b in zip(c[:3], g, strict=True)) for g in greys)
+    )
+
+
+def test_the_title_labels_and_term_names_are_drawn_as_text() -> None:
+    # The image has no system fonts: a renderer that finds none draws the shapes and no text.
+    since, title_area = NOW - timedelta(days=7), (0, 0, SIZE[0], 50)
+    week = {hour(d): 3 for d in range(7)}
+    titled = opened(lookups_chart(week, [("RAG", 2)], since=since, now=NOW, title="Lookups"))
+    untitled = opened(lookups_chart(week, [("RAG", 2)], since=since, now=NOW, title=""))
+    assert grey_pixels(titled, title_area) > 100
+    assert grey_pixels(untitled, title_area) == 0
+    below_the_bars = (0, SIZE[1] - 40, int(SIZE[0] * 0.6), SIZE[1])  # the day labels
+    assert grey_pixels(untitled, below_the_bars) > 100
+    long_name = opened(
+        lookups_chart(week, [("Retrieval-augmented", 2)], since=since, now=NOW, title="")
+    )
+    terms_panel = (int(SIZE[0] * 0.62), 50, SIZE[0], SIZE[1])
+    assert grey_pixels(long_name, terms_panel) > 1.5 * grey_pixels(untitled, terms_panel) > 0
 
 
 def test_nothing_to_show_is_still_a_valid_picture() -> None:
