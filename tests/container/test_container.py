@@ -143,4 +143,4 @@ async def test_answers_define_keeps_counts_across_stop_and_new_container_and_tur
     chart = Image.open(io.BytesIO(base64.b64decode(out)))
     assert (chart.format, chart.size) == ("PNG", (960, 480))
     title = chart.convert("RGBA").crop((0, 0, 960, 50))
-    assert any(alpha for *_, alpha in title.getdata())  # the title is drawn: the font was found
+    assert title.getchannel("A").getextrema()[1] > 0  # the title is drawn: the font was found
