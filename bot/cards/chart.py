@@ -182,6 +182,7 @@ def _terms_chart(terms: Sequence[tuple[str, int]], width: int, height: int) -> s
         print_values=True,
         print_values_position="top",
         truncate_label=-1,
+        formatter=lambda n: "\u00a0" + short_number(n),  # a space from the bar's end
         value_formatter=short_number,
         no_data_text="None yet",
         margin=8,
@@ -209,11 +210,13 @@ def lookups_chart(
     split, top = int(width * 0.62), 56
     picture = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
+        # pygal centres a count on its bar's end; it reads better beside it
+        "<style>.terms text.value{text-anchor:start}</style>"
         f'<text x="24" y="38" font-family="{FONT}" font-size="24" fill="{_hex(TEXT)}">'
         f"{escape(shorten(title, MAX_TITLE))}</text>"
         f'<svg x="0" y="{top}" width="{split}" height="{height - top}">'
         f"{_series_chart(series, unit, split, height - top)}</svg>"
-        f'<svg x="{split}" y="{top}" width="{width - split}" height="{height - top}">'
+        f'<svg class="terms" x="{split}" y="{top}" width="{width - split}" height="{height - top}">'
         f"{_terms_chart(top_terms, width - split, height - top)}</svg>"
         "</svg>"
     )
