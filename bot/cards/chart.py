@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 import pygal
@@ -111,11 +112,7 @@ def _style(bars: tuple[int, int, int, int]) -> Style:
         opacity="1",
         opacity_hover="1",
         font_family=FONT,
-        title_font_family=FONT,
-        label_font_family=FONT,
-        major_label_font_family=FONT,
-        value_font_family=FONT,
-        value_label_font_family=FONT,
+        **{f"{text}_font_family": FONT for text in ("title", "label", "major_label", "value")},
         no_data_font_family=FONT,
         title_font_size=16,
         label_font_size=13,
@@ -136,27 +133,34 @@ def _svg(chart: pygal.graph.graph.Graph) -> str:
     return re.sub(r"^<\?xml[^>]*\?>", "", svg)
 
 
+def _options(colour: tuple[int, int, int, int], title: str, no_data_text: str) -> dict[str, Any]:
+    """What both panels share: our style, no legend, labels never cut short, counts as numbers."""
+    return {
+        "style": _style(colour),
+        "title": title,
+        "no_data_text": no_data_text,
+        "show_legend": False,
+        "truncate_label": -1,
+        "value_formatter": short_number,
+        "margin": 8,
+    }
+
+
 def _series_chart(series: list[Bin], unit: str, width: int, height: int) -> str:
     peak = max((b.count for b in series), default=0)
     ceiling = nice_ceiling(max(peak, 1))
     chart = pygal.Bar(
-        style=_style(BARS),
+        **_options(BARS, f"Lookups per {unit} (UTC)", "No lookups in this period"),
         width=width,
         height=height,
-        title=f"Lookups per {unit} (UTC)",
-        show_legend=False,
         range=(0, ceiling),
         # Grid lines at 0, half and the top, only at whole numbers; none while there is nothing
         # (pygal then writes no_data_text alone, and fails on explicit y labels).
         y_labels=[v for v in (0, ceiling / 2, ceiling) if v % 1 == 0] if peak else None,
         show_y_guides=bool(peak),
         show_y_labels=bool(peak),
-        truncate_label=-1,
         show_minor_x_labels=False,
         x_label_rotation=0,
-        value_formatter=short_number,
-        no_data_text="No lookups in this period",
-        margin=8,
         margin_right=24,  # room for half of the last bin's label
     )
     chart.x_labels = [b.label for b in series]
@@ -171,21 +175,15 @@ def _series_chart(series: list[Bin], unit: str, width: int, height: int) -> str:
 def _terms_chart(terms: Sequence[tuple[str, int]], width: int, height: int) -> str:
     shown = [(shorten(name, MAX_TERM_NAME) or "?", n) for name, n in terms[:MAX_TERMS]]
     chart = pygal.HorizontalBar(
-        style=_style(TERMS),
+        **_options(TERMS, "Top terms", "None yet"),
         width=width,
         height=height,
-        title="Top terms",
-        show_legend=False,
         show_y_guides=False,
         show_x_guides=False,
         show_x_labels=False,
         print_values=True,
         print_values_position="top",
-        truncate_label=-1,
         formatter=lambda n: "\u00a0" + short_number(n),  # a space from the bar's end
-        value_formatter=short_number,
-        no_data_text="None yet",
-        margin=8,
         margin_right=56,  # room for the count beside the longest bar
     )
     if any(n for _, n in shown):
