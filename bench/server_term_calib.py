@@ -55,8 +55,10 @@ def main() -> int:
                 counts["wrong"] += card is not None and card != term_id
                 if args.verbose and card != term_id:
                     shown = [s.id for s in result.suggestions[:3]]
-                    print(f"  {server.name}: {text!r} -> {result.status} {card} {shown} "
-                          f"({result.strategy}, {result.score}); expected {term_id}")
+                    print(
+                        f"  {server.name}: {text!r} -> {result.status} {card} {shown} "
+                        f"({result.strategy}, {result.score}); expected {term_id}"
+                    )
             for text in (*server.off_topic, *neighbours):
                 result = index.search(text)
                 counts["offtopic"] += 1

@@ -32,12 +32,24 @@ SERVERS = (
     Server(
         "mmo guild",
         (
-            _term("dkp", "Dragon Kill Points", "Points a raider earns for showing up to raids; "
-                  "spent in bids on the loot that drops."),
-            _term("wipe-night", "Wipe Night", "The weekly raid evening kept for learning a new "
-                  "boss, where everyone expects to die many times."),
-            _term("bench-rotation", "Bench Rotation", "The schedule deciding which members sit "
-                  "out a raid when more people sign up than there are spots."),
+            _term(
+                "dkp",
+                "Dragon Kill Points",
+                "Points a raider earns for showing up to raids; "
+                "spent in bids on the loot that drops.",
+            ),
+            _term(
+                "wipe-night",
+                "Wipe Night",
+                "The weekly raid evening kept for learning a new "
+                "boss, where everyone expects to die many times.",
+            ),
+            _term(
+                "bench-rotation",
+                "Bench Rotation",
+                "The schedule deciding which members sit "
+                "out a raid when more people sign up than there are spots.",
+            ),
         ),
         (
             ("points you collect by attending raids and spend bidding on gear", "dkp"),
@@ -52,12 +64,24 @@ SERVERS = (
     Server(
         "open source project",
         (
-            _term("lgtm-bot", "Stamp Bot", "The bot that merges a pull request once two "
-                  "maintainers approve it and the checks pass."),
-            _term("good-first", "Starter Issue", "An issue tagged as small and well described, "
-                  "kept for people making their first contribution."),
-            _term("bikeshed-jar", "Bikeshed Jar", "A running joke: whoever reopens a settled "
-                  "naming debate owes the project a donation."),
+            _term(
+                "lgtm-bot",
+                "Stamp Bot",
+                "The bot that merges a pull request once two "
+                "maintainers approve it and the checks pass.",
+            ),
+            _term(
+                "good-first",
+                "Starter Issue",
+                "An issue tagged as small and well described, "
+                "kept for people making their first contribution.",
+            ),
+            _term(
+                "bikeshed-jar",
+                "Bikeshed Jar",
+                "A running joke: whoever reopens a settled "
+                "naming debate owes the project a donation.",
+            ),
         ),
         (
             ("the thing that automatically merges my pr after two approvals", "lgtm-bot"),
@@ -72,12 +96,22 @@ SERVERS = (
     Server(
         "bakery team",
         (
-            _term("mother", "Mother", "The sourdough starter kept in the walk-in fridge, fed "
-                  "flour and water every morning before the first bake."),
-            _term("graveyard-shelf", "Graveyard Shelf", "The rack for yesterday's unsold "
-                  "loaves, sold at half price until noon."),
-            _term("proof-box", "Proof Box", "The warm, humid cabinet where shaped dough rises "
-                  "before it goes into the oven."),
+            _term(
+                "mother",
+                "Mother",
+                "The sourdough starter kept in the walk-in fridge, fed "
+                "flour and water every morning before the first bake.",
+            ),
+            _term(
+                "graveyard-shelf",
+                "Graveyard Shelf",
+                "The rack for yesterday's unsold loaves, sold at half price until noon.",
+            ),
+            _term(
+                "proof-box",
+                "Proof Box",
+                "The warm, humid cabinet where shaped dough rises before it goes into the oven.",
+            ),
         ),
         (
             ("the jar of fermented flour we feed every morning", "mother"),
@@ -92,12 +126,24 @@ SERVERS = (
     Server(
         "ml research lab",
         (
-            _term("golden-set", "Golden Set", "Our 500 hand-checked prompts with reference "
-                  "answers; every checkpoint is scored on it before release."),
-            _term("big-red", "Big Red", "The lab's eight-GPU training server in the basement "
-                  "rack, booked through the shared calendar."),
-            _term("vibes-review", "Vibes Review", "The Friday session where everyone chats "
-                  "with the newest checkpoint and notes anything odd."),
+            _term(
+                "golden-set",
+                "Golden Set",
+                "Our 500 hand-checked prompts with reference "
+                "answers; every checkpoint is scored on it before release.",
+            ),
+            _term(
+                "big-red",
+                "Big Red",
+                "The lab's eight-GPU training server in the basement "
+                "rack, booked through the shared calendar.",
+            ),
+            _term(
+                "vibes-review",
+                "Vibes Review",
+                "The Friday session where everyone chats "
+                "with the newest checkpoint and notes anything odd.",
+            ),
         ),
         (
             ("our hand checked prompts with answers every checkpoint is scored on", "golden-set"),
@@ -112,10 +158,17 @@ SERVERS = (
     Server(
         "book club",
         (
-            _term("spoiler-line", "Spoiler Line", "The chapter number up to which everyone may "
-                  "talk freely this week; anything beyond it goes in hidden text."),
-            _term("wildcard-pick", "Wildcard Pick", "Once a quarter a random member chooses the "
-                  "book with no vote."),
+            _term(
+                "spoiler-line",
+                "Spoiler Line",
+                "The chapter number up to which everyone may "
+                "talk freely this week; anything beyond it goes in hidden text.",
+            ),
+            _term(
+                "wildcard-pick",
+                "Wildcard Pick",
+                "Once a quarter a random member chooses the book with no vote.",
+            ),
         ),
         (
             ("how far in the book we are allowed to discuss this week", "spoiler-line"),
@@ -128,12 +181,24 @@ SERVERS = (
     Server(
         "esports team",
         (
-            _term("scrim-block", "Scrim Block", "The two-hour practice window each weeknight "
-                  "when the team plays matches against other teams."),
-            _term("tilt-timeout", "Tilt Timeout", "A ten-minute break any player may call after "
-                  "losing their temper, no questions asked."),
-            _term("vod-homework", "VOD Homework", "The recorded match each player must watch and "
-                  "comment on before the next practice."),
+            _term(
+                "scrim-block",
+                "Scrim Block",
+                "The two-hour practice window each weeknight "
+                "when the team plays matches against other teams.",
+            ),
+            _term(
+                "tilt-timeout",
+                "Tilt Timeout",
+                "A ten-minute break any player may call after "
+                "losing their temper, no questions asked.",
+            ),
+            _term(
+                "vod-homework",
+                "VOD Homework",
+                "The recorded match each player must watch and "
+                "comment on before the next practice.",
+            ),
         ),
         (
             ("our nightly practice matches against other teams", "scrim-block"),
@@ -148,10 +213,18 @@ SERVERS = (
     Server(
         "hospital ward",
         (
-            _term("quiet-hour", "Quiet Hour", "From two to three in the afternoon the lights go "
-                  "down and no routine checks are done so patients can rest."),
-            _term("blue-folder", "Blue Folder", "The handover binder at the nurses' station "
-                  "listing every patient's open tasks for the next shift."),
+            _term(
+                "quiet-hour",
+                "Quiet Hour",
+                "From two to three in the afternoon the lights go "
+                "down and no routine checks are done so patients can rest.",
+            ),
+            _term(
+                "blue-folder",
+                "Blue Folder",
+                "The handover binder at the nurses' station "
+                "listing every patient's open tasks for the next shift.",
+            ),
         ),
         (
             ("the afternoon hour when lights are dimmed so patients can sleep", "quiet-hour"),
@@ -164,12 +237,23 @@ SERVERS = (
     Server(
         "indie game studio",
         (
-            _term("jank-list", "Jank List", "The shared board of small visual glitches and odd "
-                  "behaviour that are not bugs enough to ticket but should be fixed."),
-            _term("crunch-credit", "Crunch Credit", "Extra days off owed to anyone who worked "
-                  "late during a release week."),
-            _term("greybox", "Greybox", "A level built from plain untextured blocks to test "
-                  "layout and flow before art is made."),
+            _term(
+                "jank-list",
+                "Jank List",
+                "The shared board of small visual glitches and odd "
+                "behaviour that are not bugs enough to ticket but should be fixed.",
+            ),
+            _term(
+                "crunch-credit",
+                "Crunch Credit",
+                "Extra days off owed to anyone who worked late during a release week.",
+            ),
+            _term(
+                "greybox",
+                "Greybox",
+                "A level built from plain untextured blocks to test "
+                "layout and flow before art is made.",
+            ),
         ),
         (
             ("where we note little glitches that are too minor for a ticket", "jank-list"),
@@ -184,10 +268,18 @@ SERVERS = (
     Server(
         "climbing gym",
         (
-            _term("reset-day", "Reset Day", "The Tuesday when setters strip the old routes and "
-                  "put up new ones; the bouldering wall is closed until six."),
-            _term("beta-board", "Beta Board", "The whiteboard by the desk where climbers sketch "
-                  "how they solved the hardest problems."),
+            _term(
+                "reset-day",
+                "Reset Day",
+                "The Tuesday when setters strip the old routes and "
+                "put up new ones; the bouldering wall is closed until six.",
+            ),
+            _term(
+                "beta-board",
+                "Beta Board",
+                "The whiteboard by the desk where climbers sketch "
+                "how they solved the hardest problems.",
+            ),
         ),
         (
             ("the day the walls get new routes and the boulder area is shut", "reset-day"),
@@ -200,10 +292,17 @@ SERVERS = (
     Server(
         "city cycling club",
         (
-            _term("sweep", "Sweep Rider", "The volunteer who rides at the very back of a group "
-                  "ride so nobody is left behind."),
-            _term("coffee-loop", "Coffee Loop", "The easy Sunday route of forty kilometres that "
-                  "ends at the café by the river."),
+            _term(
+                "sweep",
+                "Sweep Rider",
+                "The volunteer who rides at the very back of a group "
+                "ride so nobody is left behind.",
+            ),
+            _term(
+                "coffee-loop",
+                "Coffee Loop",
+                "The easy Sunday route of forty kilometres that ends at the café by the river.",
+            ),
         ),
         (
             ("the person who rides last so no one gets dropped", "sweep"),
@@ -216,10 +315,18 @@ SERVERS = (
     Server(
         "data engineering team",
         (
-            _term("red-dag", "Red DAG", "Any nightly pipeline that failed; the on-call person "
-                  "must rerun or explain it before the ten o'clock standup."),
-            _term("cold-table", "Cold Table", "A warehouse table nobody has queried for ninety "
-                  "days, flagged for archiving to cheap storage."),
+            _term(
+                "red-dag",
+                "Red DAG",
+                "Any nightly pipeline that failed; the on-call person "
+                "must rerun or explain it before the ten o'clock standup.",
+            ),
+            _term(
+                "cold-table",
+                "Cold Table",
+                "A warehouse table nobody has queried for ninety "
+                "days, flagged for archiving to cheap storage.",
+            ),
         ),
         (
             ("a nightly pipeline that failed and needs a rerun before standup", "red-dag"),
@@ -232,10 +339,18 @@ SERVERS = (
     Server(
         "language exchange",
         (
-            _term("switch-bell", "Switch Bell", "The bell rung every fifteen minutes in a "
-                  "session, when partners change which language they speak."),
-            _term("mistake-jar", "Mistake Jar", "Slips of paper with errors people made, read "
-                  "out and corrected together at the end of the evening."),
+            _term(
+                "switch-bell",
+                "Switch Bell",
+                "The bell rung every fifteen minutes in a "
+                "session, when partners change which language they speak.",
+            ),
+            _term(
+                "mistake-jar",
+                "Mistake Jar",
+                "Slips of paper with errors people made, read "
+                "out and corrected together at the end of the evening.",
+            ),
         ),
         (
             ("the signal to change which language we are speaking", "switch-bell"),
@@ -248,10 +363,17 @@ SERVERS = (
     Server(
         "community garden",
         (
-            _term("plot-swap", "Plot Swap", "The spring meeting where members trade garden beds "
-                  "so everyone can move closer to the tap or the shade."),
-            _term("green-bin-duty", "Green Bin Duty", "The weekly turn of carrying everyone's "
-                  "weeds and clippings to the compost heap."),
+            _term(
+                "plot-swap",
+                "Plot Swap",
+                "The spring meeting where members trade garden beds "
+                "so everyone can move closer to the tap or the shade.",
+            ),
+            _term(
+                "green-bin-duty",
+                "Green Bin Duty",
+                "The weekly turn of carrying everyone's weeds and clippings to the compost heap.",
+            ),
         ),
         (
             ("spring meeting where we trade beds with each other", "plot-swap"),
@@ -264,12 +386,24 @@ SERVERS = (
     Server(
         "support desk",
         (
-            _term("boomerang", "Boomerang", "A ticket that the customer reopens within a day of "
-                  "it being closed; counted against the agent's weekly score."),
-            _term("macro-shelf", "Macro Shelf", "The library of canned replies agents paste for "
-                  "common questions like password resets."),
-            _term("tier-jump", "Tier Jump", "Sending a ticket straight to engineering without "
-                  "going through second-line support, allowed only for outages."),
+            _term(
+                "boomerang",
+                "Boomerang",
+                "A ticket that the customer reopens within a day of "
+                "it being closed; counted against the agent's weekly score.",
+            ),
+            _term(
+                "macro-shelf",
+                "Macro Shelf",
+                "The library of canned replies agents paste for "
+                "common questions like password resets.",
+            ),
+            _term(
+                "tier-jump",
+                "Tier Jump",
+                "Sending a ticket straight to engineering without "
+                "going through second-line support, allowed only for outages.",
+            ),
         ),
         (
             ("a ticket the customer reopens right after we close it", "boomerang"),
@@ -284,10 +418,18 @@ SERVERS = (
     Server(
         "astronomy club",
         (
-            _term("dark-run", "Dark Run", "The monthly drive to the hilltop site on the night of "
-                  "the new moon, when the sky is darkest."),
-            _term("red-only", "Red Only", "The rule that every light at an observing session "
-                  "must be red so eyes stay adapted to the dark."),
+            _term(
+                "dark-run",
+                "Dark Run",
+                "The monthly drive to the hilltop site on the night of "
+                "the new moon, when the sky is darkest.",
+            ),
+            _term(
+                "red-only",
+                "Red Only",
+                "The rule that every light at an observing session "
+                "must be red so eyes stay adapted to the dark.",
+            ),
         ),
         (
             ("monthly trip to the hill on the new moon night", "dark-run"),

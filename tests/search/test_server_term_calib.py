@@ -4,7 +4,6 @@ off-topic chat in a server with terms gets no card. The data was written before 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ NEIGHBOURS = [
 @pytest.fixture(scope="module")
 def server_indexes(
     bundled_index: SearchIndex, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[list[tuple[Server, SearchIndex]]]:
+) -> list[tuple[Server, SearchIndex]]:
     assert bundled_index.semantic is not None
     vectors = TermVectors(bundled_index.semantic.encoder, tmp_path_factory.mktemp("vectors"))
     built = []
@@ -35,7 +34,7 @@ def server_indexes(
         local = compile_local(load_glossary(), bundled_index, server.terms, {}, vectors=vectors)
         vectors.embed([text for _, text in local.texts])
         built.append((server, with_vectors(local, vectors).index))
-    yield built
+    return built
 
 
 def test_descriptions_of_server_terms_are_cards_and_never_wrong_ones(
@@ -71,7 +70,8 @@ def test_a_lone_semantic_choice_is_a_card_only_for_a_server_term(
     server, index = server_indexes[0]
     text, term_id = server.described[0]
     here = index.search(text)
-    assert here.entry is not None and here.entry.id == term_id
+    assert here.entry is not None
+    assert here.entry.id == term_id
     assert here.strategy == "semantic"
     # The same words with no server terms: no card for anything bundled.
     assert bundled_index.search(text).entry is None
