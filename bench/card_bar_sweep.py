@@ -2,14 +2,15 @@
 
     python bench/card_bar_sweep.py
 
-For each (CARD_COSINE, CARD_LEAD) pair: cards, right cards and wrong cards per slice, on-topic
-and off-topic together. The bar in `bot/search/semantic/fusion.py` is the cheapest pair whose
-wrong cards on calib are at most 1 in 100 cards. Never run on test or test2. Last line JSON.
+For each CARD_COSINE, CARD_LEAD (bot/search/semantic/fusion.py) and SEMANTIC_MARGIN
+(bot/search/ranking.py): cards, right cards and wrong cards per slice, on-topic and off-topic
+together. Never run on test or test2. Last line JSON.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -19,12 +20,14 @@ sys.path.insert(0, str(ROOT))
 
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
+from bot.search import index as search_index  # noqa: E402
 from bot.search.relevance import evaluate, load_cases  # noqa: E402
 from bot.search.semantic import fusion  # noqa: E402
 
 SLICES = ("dev", "calib")
-COSINES = (0.75, 0.78, 0.80, 0.82, 0.85, 0.88)
-LEADS = (0.2, 0.3, 1.0)  # 1.0: the lead rule off
+COSINES = (0.75, 0.82)
+LEADS = (0.2,)
+MARGINS = (5.0, 8.0, 11.0, 15.0)  # score lead a semantic card needs over the next entry
 
 
 def main() -> int:
@@ -35,9 +38,10 @@ def main() -> int:
     cases = [c for c in load_cases(ROOT / "tests/search/relevance_blind.tsv") if c.slice in SLICES]
     rows = []
     for cosine in COSINES:
-        for lead in LEADS:
+        for lead, margin in itertools.product(LEADS, MARGINS):
             fusion.CARD_COSINE, fusion.CARD_LEAD = cosine, lead
-            row: dict[str, float] = {"card_cosine": cosine, "card_lead": lead}
+            search_index.SEMANTIC_MARGIN = margin
+            row: dict[str, float] = {"card_cosine": cosine, "card_lead": lead, "margin": margin}
             for part in SLICES:
                 report = evaluate(index, [c for c in cases if c.slice == part])
                 on, off = report.total(off_topic=False), report.total(off_topic=True)
@@ -48,7 +52,7 @@ def main() -> int:
                 row[f"{part}_wrong_rate"] = round((on.wrong + off.wrong) / max(cards, 1), 4)
             rows.append(row)
             print(
-                f"cos {cosine:.2f} lead {lead:.1f}  "
+                f"cos {cosine:.2f} lead {lead:.1f} margin {margin:.0f}  "
                 + "  ".join(
                     f"{p}: right {row[f'{p}_right']:.0f} wrong {row[f'{p}_wrong']:.0f} "
                     f"of {row[f'{p}_cards']:.0f} ({row[f'{p}_wrong_rate']:.1%})"

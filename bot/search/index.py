@@ -43,6 +43,7 @@ from bot.search.ranking import (
     MENTION_SCORE,
     NEAR_EXACT,
     PART_PENALTY,
+    SEMANTIC_MARGIN,
     SUGGEST_SCORE,
     Candidate,
     Named,
@@ -349,7 +350,8 @@ class SearchIndex:
         strong = top.score >= MATCH_SCORE or (
             top.strategy == "semantic" and self._is_server_term(best)
         )
-        clearly_ahead = strong and top.score - runner_up >= MATCH_MARGIN
+        margin = SEMANTIC_MARGIN if top.strategy == "semantic" else MATCH_MARGIN
+        clearly_ahead = strong and top.score - runner_up >= margin
         near_spelling = top.strategy == "fuzzy" and len(core.split()) <= 2  # "vae model"
         if clearly_ahead and not (near_spelling and self._names_another(core, best)):
             others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])
