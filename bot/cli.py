@@ -14,7 +14,10 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from bot.glossary import Glossary
 
 EXIT_USAGE = 2
 MAX_LIMIT = 1000
@@ -418,18 +421,31 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_define(args: argparse.Namespace) -> int:
     from bot.cards.text import render_result_text
-    from bot.glossary import load_glossary
     from bot.search.cli import result_json
     from bot.search.index import SearchIndex
 
-    glossary = load_glossary(args.data)
+    glossary = _define_glossary(args.data)
     query = " ".join(args.term)
-    result = SearchIndex.build(glossary).search(query)
+    result = SearchIndex.build(glossary, semantic="on demand").search(query)
     if args.json:
         print(json.dumps(result_json(result), ensure_ascii=False))
     else:
         print(render_result_text(result, glossary))
     return 0 if result.entry is not None else 1
+
+
+def _define_glossary(paths: list[Path] | None) -> Glossary:
+    """The bundled glossary from the cache of its last load while nothing that made it changed
+    (a one-shot command pays for parsing otherwise); data given with --data is loaded afresh."""
+    if paths:
+        from bot.glossary import load_glossary
+
+        return load_glossary(paths)
+    from bot.cachedir import default_cache_dir
+    from bot.glossary import bundled_data_dir
+    from bot.glossary.cache import load_glossary_cached
+
+    return load_glossary_cached(bundled_data_dir(), default_cache_dir())
 
 
 if __name__ == "__main__":

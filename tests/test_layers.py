@@ -4,16 +4,18 @@ put to work, pulls in nothing above it (at import time and at run time)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # Leaves any layer may use.
-LEAVES = ("bot.limits", "bot.errors")
+LEAVES = ("bot.limits", "bot.errors", "bot.cachedir")
 
 # layer -> (what of the bot it may load, libraries it must not load, a representative run)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
@@ -89,19 +91,25 @@ print(json.dumps({"import": after_import, "run": sorted(sys.modules)}))
 """
 
 
-@pytest.mark.parametrize("layer", list(LAYERS))
-def test_a_layer_loads_nothing_above_it(layer: str) -> None:
-    allowed, libraries, work = LAYERS[layer]
+def probed(probe: str, *args: str, env: dict[str, str] | None = None) -> Any:
+    """What `probe` prints (JSON), run in a fresh interpreter with `args`."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, layer, work],
+        [sys.executable, "-c", probe, *args],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    loaded = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_a_layer_loads_nothing_above_it(layer: str) -> None:
+    allowed, libraries, work = LAYERS[layer]
+    loaded = probed(PROBE, layer, work)
     for moment in ("import", "run"):
         ours = [m for m in loaded[moment] if m.startswith("bot.")]
         above = [m for m in ours if not m.startswith((*allowed, *LEAVES))]
@@ -113,3 +121,33 @@ def test_a_layer_loads_nothing_above_it(layer: str) -> None:
 def test_the_layer_table_names_every_package() -> None:
     packages = {p.name for p in (ROOT / "bot").iterdir() if (p / "__init__.py").is_file()}
     assert packages - {"discord_app"} == {name.split(".")[1] for name in LAYERS} - {"cli"}
+
+
+# A command imports only what it uses (start-up time: bench/startup_bench.py).
+COMMAND_IMPORTS: dict[str, tuple[list[str], tuple[str, ...]]] = {
+    "--help": (["--help"], ("numpy", "pydantic", "discord", "bot.glossary", "bot.search")),
+    "check": (["check", "-q"], ("numpy", "pydantic", "discord", "rapidfuzz", "bot.search")),
+    # A name settles it: no meaning stage, no pydantic, the glossary from the define cache.
+    "define": (
+        ["define", "kv", "cache"],
+        ("pydantic", "discord", "aiosqlite", "bot.search.semantic.encoder", "tomllib"),
+    ),
+}
+
+COMMAND_PROBE = """
+import contextlib, io, json, sys
+from bot.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    status = main(sys.argv[1:])
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("command", list(COMMAND_IMPORTS))
+def test_a_command_imports_only_what_it_uses(command: str, tmp_path: Path) -> None:
+    argv, banned = COMMAND_IMPORTS[command]
+    env = {**os.environ, "GLOSSARY_CACHE_DIR": str(tmp_path)}
+    probed(COMMAND_PROBE, *argv, env=env)  # a second run of define finds its glossary cached
+    loaded = probed(COMMAND_PROBE, *argv, env=env)
+    found = [m for m in loaded if m.startswith(banned)]
+    assert found == [], f"glossary-bot {' '.join(argv)} imports {found}"

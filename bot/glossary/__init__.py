@@ -1,16 +1,30 @@
-"""The glossary: loading, validating and merging the data files into immutable entries."""
+"""The glossary: loading, validating and merging the data files into immutable entries.
+
+The names below are imported on first use, so a light import (`bot.glossary.keys` from search,
+the command line's parser) does not read in every reader and check.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from bot.glossary.asked_as import apply_asked_as, read_asked_as
-from bot.glossary.check import check_entries
-from bot.glossary.merge import merge_sources
-from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
-from bot.glossary.problems import GlossaryError, Problem
-from bot.glossary.sources import bundled_data_dir, read_sources
+if TYPE_CHECKING:
+    from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
+    from bot.glossary.problems import GlossaryError, Problem
+
+_LAZY = {
+    "CATEGORIES": "bot.glossary.models",
+    "Entry": "bot.glossary.models",
+    "Glossary": "bot.glossary.models",
+    "SourceInfo": "bot.glossary.models",
+    "SourceNote": "bot.glossary.models",
+    "SourceText": "bot.glossary.models",
+    "GlossaryError": "bot.glossary.problems",
+    "Problem": "bot.glossary.problems",
+}
 
 __all__ = [
     "CATEGORIES",
@@ -27,11 +41,33 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def bundled_data_dir() -> Path:
+    """The glossary shipped with the bot: inside the installed package, or data/ in a checkout."""
+    package_dir = Path(__file__).resolve().parent.parent
+    installed = package_dir / "_bundled_data"
+    return installed if installed.is_dir() else package_dir.parent / "data"
+
+
 def inspect_glossary(
     paths: Sequence[Path] | None = None, stage: Callable[[str], None] = lambda _: None
 ) -> tuple[Glossary, list[Problem]]:
     """Read and merge everything, returning the glossary with every problem found (for `check`).
     `stage` hears of each of the three stages as it begins (progress on a terminal)."""
+    from bot.glossary.asked_as import apply_asked_as, read_asked_as
+    from bot.glossary.check import check_entries
+    from bot.glossary.merge import merge_sources
+    from bot.glossary.models import Glossary
+    from bot.glossary.problems import Problem
+    from bot.glossary.sources import read_sources
+
     problems: list[Problem] = []
     stage("check: reading files")
     folders = list(paths) if paths else [bundled_data_dir()]
@@ -50,6 +86,8 @@ def inspect_glossary(
 
 def load_glossary(paths: Sequence[Path] | None = None) -> Glossary:
     """The glossary to serve; raises GlossaryError (naming file and entry) if any data is bad."""
+    from bot.glossary.problems import GlossaryError
+
     glossary, problems = inspect_glossary(paths)
     if any(p.severity == "error" for p in problems):  # no entries at all is one of them
         raise GlossaryError(problems)

@@ -7,21 +7,21 @@ application ("this app") are moved into attributed notes so they never read as i
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Iterable
-
-from pydantic import ValidationError
 
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.names import NameIndex
-from bot.glossary.problems import Problem, describe_validation_error
+from bot.glossary.problems import Problem
 from bot.glossary.sources import SourceData
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 DERIVED_RELATED_LIMIT = 5
 MAX_NAME_WORDS = 6  # longer names are not looked for in running text
+_SOURCE_TEXT_FIELDS = dataclasses.fields(SourceText)  # a RawEntry has each of them
 
 
 def merge_sources(
@@ -48,11 +48,10 @@ def merge_sources(
             groups.setdefault(raw.id, []).append(raw)
 
     names = _name_index(groups)
-    entries = []
-    for entry_id, group in groups.items():
-        entry = _merge_group(entry_id, group, patterns, names, groups.keys(), problems)
-        if entry is not None:
-            entries.append(entry)
+    entries = [
+        _merge_group(entry_id, group, patterns, names, groups.keys(), problems)
+        for entry_id, group in groups.items()
+    ]
     lines = {entry_id: group[0].line for entry_id, group in groups.items()}
     return _with_derived_related(entries), lines
 
@@ -73,7 +72,7 @@ def _merge_group(
     names: NameIndex[str],
     ids: Collection[str],
     problems: list[Problem],
-) -> Entry | None:
+) -> Entry:
     lead = group[0]
     notes: list[SourceNote] = []
 
@@ -126,33 +125,27 @@ def _merge_group(
     aliases = [
         a for a in _unique(n for r in group for n in (r.title, *r.aliases)) if compact(a) not in own
     ]
-    try:
-        return Entry(
-            id=entry_id,
-            title=title,
-            acronym=acronym,
-            aliases=tuple(_unique_folded(aliases)),
-            category=next((r.category for r in group if r.category), ""),
-            summary=lead.summary or "",
-            definition=definition,
-            boundary=boundary,
-            importance=importance,
-            plain=plain,
-            keywords=tuple(_unique(k for r in group for k in r.keywords)),
-            related=tuple(related),
-            reference=next((r.reference for r in group if r.reference), None),
-            match_terms=tuple(_unique(t for r in group for t in r.match_terms)),
-            match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
-            notes=tuple(notes),
-            sources=tuple(
-                SourceText(**{name: getattr(r, name) for name in SourceText.model_fields})
-                for r in group
-            ),
-        )
-    except ValidationError as exc:
-        for msg in describe_validation_error(exc):
-            problems.append(Problem("error", lead.file, msg, entry=lead.local_id, line=lead.line))
-        return None
+    return Entry(
+        id=entry_id,
+        title=title,
+        acronym=acronym,
+        aliases=tuple(_unique_folded(aliases)),
+        category=next((r.category for r in group if r.category), ""),
+        summary=lead.summary or "",
+        definition=definition,
+        boundary=boundary,
+        importance=importance,
+        plain=plain,
+        keywords=tuple(_unique(k for r in group for k in r.keywords)),
+        related=tuple(related),
+        reference=next((r.reference for r in group if r.reference), None),
+        match_terms=tuple(_unique(t for r in group for t in r.match_terms)),
+        match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
+        notes=tuple(notes),
+        sources=tuple(
+            SourceText(**{f.name: getattr(r, f.name) for f in _SOURCE_TEXT_FIELDS}) for r in group
+        ),
+    )
 
 
 def _split_app_sentences(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, list[str]]:

@@ -1,15 +1,16 @@
-"""The glossary as the rest of the bot sees it: immutable pydantic models.
+"""The glossary as the rest of the bot sees it: immutable dataclasses.
 
-Loaders turn each source file into `SourceEntry` records; the merger folds records that describe the
-same concept into one `Entry`, keeping every source's own wording in `Entry.sources`.
+Loaders turn each source file into `RawEntry` records; the merger folds records that describe the
+same concept into one `Entry`, keeping every source's own wording in `Entry.sources`. The readers
+have validated every value by then, so these are plain dataclasses: loading needs no pydantic.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Literal, Self
 
 CATEGORIES: tuple[str, ...] = (
     "Fundamentals",
@@ -22,10 +23,29 @@ CATEGORIES: tuple[str, ...] = (
 )
 
 
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Frozen:
+    """Immutable; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's)."""
+
+    def model_copy(self, *, update: Mapping[str, Any]) -> Self:
+        """A copy with the fields in `update` replaced (not validated, as pydantic's is not)."""
+        return dataclasses.replace(self, **update)
+
+    def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
+        """Every field by name, nested records as dicts; tuples become lists in "json" mode."""
+        return {f.name: _dumped(getattr(self, f.name), mode) for f in dataclasses.fields(self)}
 
 
+def _dumped(value: object, mode: Literal["python", "json"]) -> object:
+    if isinstance(value, Frozen):
+        return value.model_dump(mode=mode)
+    if isinstance(value, tuple):
+        items = [_dumped(item, mode) for item in value]
+        return items if mode == "json" else tuple(items)
+    return value
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceInfo(Frozen):
     """One glossary file and where its content came from."""
 
@@ -36,6 +56,7 @@ class SourceInfo(Frozen):
     app_name: str | None = None  # the application the source speaks of as "this app"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceNote(Frozen):
     """A sentence that speaks of the source's own application ("this app"), kept but attributed."""
 
@@ -44,6 +65,7 @@ class SourceNote(Frozen):
     text: str
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceText(Frozen):
     """One source's own wording of an entry, verbatim."""
 
@@ -57,6 +79,7 @@ class SourceText(Frozen):
     plain: str | None = None
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Entry(Frozen):
     """One concept, one card."""
 
@@ -77,7 +100,11 @@ class Entry(Frozen):
     match_exclusions: tuple[str, ...] = ()  # places where match terms must not be linked (notIn)
     notes: tuple[SourceNote, ...] = ()  # app-specific sentences, shown attributed to their source
     asked_as: tuple[str, ...] = ()  # how people describe it without its name (for search only)
-    sources: tuple[SourceText, ...] = Field(min_length=1)  # primary first
+    sources: tuple[SourceText, ...]  # primary first
+
+    def __post_init__(self) -> None:
+        if not self.sources:
+            raise ValueError(f"entry {self.id!r} has no source")
 
     @property
     def names(self) -> tuple[str, ...]:

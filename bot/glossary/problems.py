@@ -7,9 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
 from bot.errors import ReportedError
+from bot.glossary.records import RecordError, field_keys, parse_record
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -40,41 +41,22 @@ class GlossaryError(ReportedError):
         super().__init__(f"{len(errors)} problem(s) in the glossary data:\n{shown}{more}")
 
 
-def describe_validation_error(exc: ValidationError) -> list[str]:
-    """pydantic's errors as short sentences: `definition: field required`."""
-    out = []
-    for err in exc.errors():
-        loc = ".".join(str(part) for part in err["loc"]) or "(entry)"
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key"
-        elif err["type"] == "missing":
-            msg = "missing required field"
-        out.append(f"{loc}: {msg}")
-    return out
-
-
-Record = TypeVar("Record", bound=BaseModel)
-
-
-def validate_record(
-    model: type[Record], item: object, report: Callable[[str], None]
-) -> Record | None:
+def validate_record(kind: type[R], item: object, report: Callable[[str], None]) -> R | None:
     """One record of a data file, or None; every problem found goes to `report`.
 
     Unknown keys are reported and set aside rather than failing the record, so the checks on its
     content still run and one `check` lists all of an entry's problems.
     """
     if isinstance(item, dict):
-        known = set(model.model_fields) | {f.alias for f in model.model_fields.values() if f.alias}
+        known = field_keys(kind)
         for key in item:
             if key not in known:
                 report(f"{key}: unknown key")
         item = {key: value for key, value in item.items() if key in known}
     try:
-        return model.model_validate(item)
-    except ValidationError as exc:
-        for message in describe_validation_error(exc):
+        return parse_record(kind, item)
+    except RecordError as exc:
+        for message in exc.messages:
             report(message)
         return None
 

@@ -30,11 +30,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from bot import limits
 from bot.glossary.check import entry_problems
 from bot.glossary.keys import compact
 from bot.glossary.merge import _unique, _unique_folded
-from bot.glossary.models import CATEGORIES, Entry, Frozen, Glossary, SourceInfo, SourceText
+from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceText
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
 
@@ -83,8 +85,10 @@ class TermProblem:
         return f"{where}{what}{FIELD_LABELS.get(self.field, self.field)}: {self.message}"
 
 
-class ServerTerm(Frozen):
+class ServerTerm(BaseModel):
     """One server's own term, as stored. `related` holds ids of server terms or bundled entries."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
     title: str

@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from bot.glossary.formats.curated_toml import apply_overlay, read_curated_toml
 from bot.glossary.formats.markdown import read_markdown
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.formats.topics_json import read_topics_json
 from bot.glossary.models import SourceInfo
-from bot.glossary.problems import Problem, describe_validation_error
+from bot.glossary.problems import Problem
+from bot.glossary.records import RecordError, parse_record
 from bot.glossary.slug import slugify
 
 Format = Literal["topics-json", "markdown", "curated-toml"]
@@ -45,24 +44,22 @@ FORMAT_BY_SUFFIX: dict[str, Format] = {
 }
 
 
-class ManifestSource(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    key: str = Field(pattern=r"^[a-z0-9-]+$")
-    name: str = Field(min_length=1)
-    file: str = Field(min_length=1)
+@dataclass(frozen=True)
+class ManifestSource:
+    key: str = field(metadata={"pattern": r"^[a-z0-9-]+$"})
+    name: str = field(metadata={"min_length": 1})
+    file: str = field(metadata={"min_length": 1})
     format: Format
     origin: str = ""
     curation: str | None = None  # an overlay file for a file kept verbatim
     sha256: str | None = None  # of the file's text as UTF-8 with LF line ends and no BOM
     app_name: str | None = None  # the application the source speaks of as "this app"
-    app_sentences: list[str] = Field(default_factory=list)  # regexes marking such sentences
+    app_sentences: list[str] = field(default_factory=list)  # regexes marking such sentences
 
 
-class Manifest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    sources: list[ManifestSource] = Field(min_length=1)
+@dataclass(frozen=True)
+class Manifest:
+    sources: list[ManifestSource] = field(metadata={"min_length": 1})
 
 
 @dataclass
@@ -73,13 +70,6 @@ class SourceData:
     location: str  # the file as the paths given name it, for problem reports
     entries: list[RawEntry]
     app_sentences: list[re.Pattern[str]] = field(default_factory=list)
-
-
-def bundled_data_dir() -> Path:
-    """The glossary shipped with the bot: inside the installed package, or data/ in a checkout."""
-    package_dir = Path(__file__).resolve().parent.parent
-    installed = package_dir / "_bundled_data"
-    return installed if installed.is_dir() else package_dir.parent / "data"
 
 
 def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceData]:
@@ -136,12 +126,12 @@ def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
 def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceData]:
     manifest_file = str(folder / MANIFEST)
     try:
-        manifest = Manifest.model_validate(tomllib.loads((folder / MANIFEST).read_text("utf-8")))
+        manifest = parse_record(Manifest, tomllib.loads((folder / MANIFEST).read_text("utf-8")))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         problems.append(Problem("error", manifest_file, f"cannot read the manifest: {exc}"))
         return []
-    except ValidationError as exc:
-        for msg in describe_validation_error(exc):
+    except RecordError as exc:
+        for msg in exc.messages:
             problems.append(Problem("error", manifest_file, msg))
         return []
 

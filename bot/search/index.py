@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -52,7 +53,6 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
-from bot.search.semantic import SemanticIndex, default_cache_dir
 from bot.search.semantic.fusion import (
     SEMANTIC_CANDIDATES,
     asked_about,
@@ -64,6 +64,9 @@ from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
 from bot.search.similarity import PARTIAL_MIN_LENGTH, another_word, name_similarity
 from bot.search.terms import find_mentions
 from bot.search.trigrams import TrigramIndex
+
+if TYPE_CHECKING:
+    from bot.search.semantic import SemanticIndex
 
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
@@ -77,14 +80,18 @@ _ID_TIER = TIER[NameKind.ID]
 # A server's aliases: compiled (what the bot keeps per server), or a plain map of normalised
 # alias -> entry id (tests, the command line), compiled on the spot.
 Aliases = ServerAliases | Mapping[str, str] | None
+OnDemand = Literal["on demand"]
 
 
 class SearchIndex:
     """Immutable once built; safe to share between concurrent lookups."""
 
-    def __init__(self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool = True) -> None:
+    def __init__(
+        self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool | OnDemand = True
+    ) -> None:
         """`semantic`: a prepared semantic stage, True to embed the entries (cached on disk),
-        False for the lexical stages alone."""
+        False for the lexical stages alone, "on demand" to embed them when a query first wants
+        the meaning (a one-shot command: a name settles most queries)."""
         self.entries = entries
         with collector_paused():
             self.positions: dict[str, int] = {e.id: i for i, e in enumerate(entries)}
@@ -93,13 +100,21 @@ class SearchIndex:
             self.fulltext = FullTextIndex(text_fields(entries), len(entries))
             self.default_order = default_order(entries, self.positions)
         release_free_memory()
-        if semantic is True:
-            semantic = SemanticIndex.build(entries, cache_dir=default_cache_dir())
-        self.semantic = semantic or None
+        self._semantic: SemanticIndex | OnDemand | None = (
+            _embedded(entries) if semantic is True else semantic or None
+        )
 
     @classmethod
-    def build(cls, entries: Iterable[Entry], semantic: SemanticIndex | bool = True) -> SearchIndex:
+    def build(
+        cls, entries: Iterable[Entry], semantic: SemanticIndex | bool | OnDemand = True
+    ) -> SearchIndex:
         return cls(tuple(entries), semantic)
+
+    @property
+    def semantic(self) -> SemanticIndex | None:
+        if isinstance(self._semantic, str):  # "on demand": the first query that wants it builds it
+            self._semantic = _embedded(self.entries)
+        return self._semantic
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -108,7 +123,7 @@ class SearchIndex:
         """This index with another meaning stage (a server's terms' vectors arrived): the
         lexical parts are shared, not rebuilt."""
         other = copy.copy(self)
-        other.semantic = semantic
+        other._semantic = semantic
         return other
 
     # -- lookup ------------------------------------------------------------------------------
@@ -181,7 +196,7 @@ class SearchIndex:
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
-        if self.semantic is not None and wants_meaning(pool, len(words)):
+        if wants_meaning(pool, len(words)) and self.semantic is not None:
             similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
             question = is_question(query)
             asked = asked_about(written, similar) if question else None
@@ -433,3 +448,10 @@ class SearchIndex:
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+
+def _embedded(entries: tuple[Entry, ...]) -> SemanticIndex:
+    """The semantic stage over `entries` (vectors cached on disk); imported only when built."""
+    from bot.search.semantic import SemanticIndex, default_cache_dir
+
+    return SemanticIndex.build(entries, cache_dir=default_cache_dir())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,11 +29,8 @@ def release_free_memory() -> None:
     temporaries; glibc keeps freed heap for reuse, so without this the process would stay
     that much larger for its whole life.
     """
-    name = ctypes.util.find_library("c")
-    if not name:
-        return
-    try:
-        trim = ctypes.CDLL(name).malloc_trim
+    try:  # the process's own symbols, libc's among them (find_library would run ldconfig)
+        trim = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc (musl, macOS)
         return
     trim(0)

@@ -7,49 +7,47 @@ categories, names and notes to the entries of a file that is shipped exactly as 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from bot.glossary.formats.raw import RawEntry, from_record
 from bot.glossary.problems import LineFinder, Problem, validate_record
+from bot.glossary.records import fields_of
 
 
-class CuratedEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+@dataclass(frozen=True)
+class CuratedEntry:
     # Required, but an empty one is reported by `check` with the entry's other problems.
     id: str
     title: str
     category: str
     definition: str
     acronym: str | None = None
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     summary: str | None = None
     boundary: str | None = None
     importance: str | None = None
     plain: str | None = None
-    keywords: list[str] = Field(default_factory=list)
-    related: list[str] = Field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)
     reference: str | None = None
-    match_terms: list[str] = Field(default_factory=list)
-    not_in: list[str] = Field(default_factory=list)
+    match_terms: list[str] = field(default_factory=list)
+    not_in: list[str] = field(default_factory=list)
     note: str | None = None
 
 
-class Overlay(BaseModel):
+@dataclass(frozen=True)
+class Overlay:
     """What curation may say about an entry of a verbatim file."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str | None = None
     title: str | None = None
     category: str | None = None
     acronym: str | None = None
-    aliases: list[str] = Field(default_factory=list)
-    keywords: list[str] = Field(default_factory=list)
-    related: list[str] = Field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)
     note: str | None = None
 
 
@@ -98,7 +96,7 @@ def curated_entries(
 
         curated = validate_record(CuratedEntry, item, report)
         if curated is not None:
-            fields = curated.model_dump()
+            fields = fields_of(curated)
             entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
 

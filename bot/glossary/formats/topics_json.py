@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from bot.glossary.formats.raw import RawEntry, from_record
-from bot.glossary.problems import Problem, describe_validation_error, validate_record
+from bot.glossary.problems import Problem, validate_record
+from bot.glossary.records import RecordError, fields_of, parse_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 
 
-class Topic(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+@dataclass(frozen=True)
+class Topic:
+    """Keys are spelled as the file spells them (`matchTerms`) or as the fields are named."""
 
     # An empty title or definition is reported by `check` with the topic's other problems.
     id: str
@@ -28,23 +29,22 @@ class Topic(BaseModel):
     keywords: list[str]
     related: list[str]
     plain: str | None = None
-    match_terms: list[str] = Field(default_factory=list, alias="matchTerms")
-    not_in: list[str] = Field(default_factory=list, alias="notIn")
+    match_terms: list[str] = field(default_factory=list, metadata={"alias": "matchTerms"})
+    not_in: list[str] = field(default_factory=list, metadata={"alias": "notIn"})
     reference: str | None = None
 
 
-class TopicsHeader(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    schema_version: int = Field(alias="schemaVersion")
+@dataclass(frozen=True)
+class TopicsHeader:
+    schema_version: int = field(metadata={"alias": "schemaVersion"})
     language: str
     categories: list[str]
     topics: list[object]
     revision: str | None = None
-    source_commit: str | None = Field(default=None, alias="sourceCommit")
-    source_dirty: bool | None = Field(default=None, alias="sourceDirty")
-    source_sha256: str | None = Field(default=None, alias="sourceSha256")
-    revision_algorithm: str | None = Field(default=None, alias="revisionAlgorithm")
+    source_commit: str | None = field(default=None, metadata={"alias": "sourceCommit"})
+    source_dirty: bool | None = field(default=None, metadata={"alias": "sourceDirty"})
+    source_sha256: str | None = field(default=None, metadata={"alias": "sourceSha256"})
+    revision_algorithm: str | None = field(default=None, metadata={"alias": "revisionAlgorithm"})
 
 
 def read_topics_json(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
@@ -67,9 +67,9 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
         problems.append(Problem("error", name, "nested too deeply to read"))
         return []
     try:
-        header = TopicsHeader.model_validate(data)
-    except ValidationError as exc:
-        for msg in describe_validation_error(exc):
+        header = parse_record(TopicsHeader, data)
+    except RecordError as exc:
+        for msg in exc.messages:
             problems.append(Problem("error", name, msg))
         return []
     _check_integrity_fields(header, name, problems)
@@ -84,7 +84,8 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
 
         topic = validate_record(Topic, item, report)
         if topic is not None:
-            fields = topic.model_dump(exclude={"number"})
+            fields = fields_of(topic)
+            del fields["number"]
             entries.append(from_record(fields, source=source, file=name))
     return entries
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,11 +18,13 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+# Re-exported where they were first defined.
+from bot.cachedir import CACHE_ENV as CACHE_ENV
+from bot.cachedir import default_cache_dir as default_cache_dir
 from bot.glossary.models import Entry
 
 log = logging.getLogger(__name__)
 
-CACHE_ENV = "GLOSSARY_CACHE_DIR"
 CACHE_FILE = "entry-vectors.npz"
 # The bundled glossary's vectors as shipped (tools/seed_vectors.py): a first start of a fresh
 # install embeds only what changed since they were made, not the whole glossary.
@@ -43,15 +44,6 @@ class TextEncoder(Protocol):
     def encode(self, texts: Sequence[str]) -> Vectors: ...
 
     def encode_query(self, text: str) -> Vectors: ...
-
-
-def default_cache_dir() -> Path:
-    """$GLOSSARY_CACHE_DIR, else $XDG_CACHE_HOME/glossary-bot, else ~/.cache/glossary-bot."""
-    chosen = os.environ.get(CACHE_ENV, "").strip()
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(base) if base else Path.home() / ".cache") / "glossary-bot"
 
 
 def entry_texts(entry: Entry) -> list[str]:

@@ -1,0 +1,83 @@
+"""Command-line start-up: CPU time of each command against bare `python -c pass`, same run.
+
+    .venv/bin/python bench/startup_bench.py [--runs 9]
+
+Each command runs `--runs` times in a fresh process, interleaved with the baseline so that load
+on a shared machine touches both alike; a command's figure is its median CPU time (user + sys,
+from the child's rusage) and its ratio to the baseline's median. Caches (entry vectors, the
+parsed glossary) live in a fresh directory, filled by one run before measuring, as they are
+after a first use. The issue's targets: `--help` and `check` well under 0.2 s, `define` (a name)
+under 0.3 s. The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINE = "python -c pass"
+COMMANDS: dict[str, list[str]] = {
+    "--help": ["--help"],
+    "check -q": ["check", "-q"],
+    "define kv cache": ["define", "kv", "cache"],
+    # A description: no name settles it, so the semantic stage is built (vectors from the cache).
+    "define (a description)": ["define", "the", "memory", "of", "past", "keys", "and", "values"],
+}
+TARGETS = {"--help": 0.2, "check -q": 0.2, "define kv cache": 0.3}
+
+
+def cpu_time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of `argv` to completion."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    python = sys.executable
+    argvs = {BASELINE: [python, "-c", "pass"]}
+    argvs.update({name: [python, "-m", "bot.cli", *command] for name, command in COMMANDS.items()})
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in argvs}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "GLOSSARY_CACHE_DIR": cache}
+        for name in COMMANDS:  # fills the caches as a first use would
+            cpu_time(argvs[name], env)
+        for _ in range(args.runs):
+            for name, argv in argvs.items():
+                samples[name].append(cpu_time(argv, env))
+    base = statistics.median(cpu for cpu, _ in samples[BASELINE])
+    results: dict[str, dict[str, float]] = {}
+    print(f"{'command':<26} {'CPU s':>7} {'x pass':>7} {'wall s':>7}")
+    for name, runs in samples.items():
+        cpu = statistics.median(c for c, _ in runs)
+        wall = statistics.median(w for _, w in runs)
+        ratio = cpu / base if base else 0.0
+        results[name] = {
+            "cpu_s": round(cpu, 3),
+            "cpu_ratio": round(ratio, 1),
+            "wall_s": round(wall, 3),
+        }
+        print(f"{name:<26} {cpu:7.3f} {ratio:7.1f} {wall:7.3f}")
+    met = {name: results[name]["cpu_s"] < limit for name, limit in TARGETS.items()}
+    print(f"load average {os.getloadavg()[0]:.1f}; CPU-time targets met: {met}")
+    print(json.dumps({"runs": args.runs, "results": results, "cpu_targets_met": met}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
