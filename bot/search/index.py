@@ -20,8 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.glossary.keys import compact, normalize
-from bot.glossary.models import Entry
-from bot.glossary.server_terms import SERVER_SOURCE_KEY
+from bot.glossary.models import SERVER_SOURCE_KEY, Entry
 from bot.search import completion
 from bot.search.corpus import default_order, text_fields
 from bot.search.fulltext import STOPWORDS, FullTextIndex
