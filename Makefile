@@ -12,7 +12,7 @@ LOCK_VENV := .venv-lock
 # `make lock LOCK_FLAGS=--upgrade` moves every pin to the newest release the ranges allow.
 LOCK_FLAGS ?=
 
-.PHONY: run test bench smoke lock
+.PHONY: run test bench smoke image lock
 
 # The bot and its run-time dependencies; the project itself is installed without build isolation
 # so that its build backend (requirements/build.txt) is pinned too.
@@ -43,6 +43,12 @@ bench: $(BIN)/pytest
 	$(BIN)/python bench/alias_bench.py
 	$(BIN)/python bench/storage_bench.py
 	$(BIN)/python bench/load_test.py --users 50 --seconds 60
+
+# The container image, built reproducibly (tools/build-image.sh): the same commit gives the same
+# layers. `make image IMAGE=name:tag` to name it otherwise.
+IMAGE ?= glossary-bot:latest
+image:
+	tools/build-image.sh . $(IMAGE)
 
 smoke: $(BIN)/pytest
 	bash tests/container/smoke.sh

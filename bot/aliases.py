@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from bot.glossary import load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.name_rules import name_refusal
+from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
-from bot.search.server_aliases import search_keys
+from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = 100
 
@@ -88,3 +89,28 @@ def validate_alias(
     """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `server`
     is that server's aliases (normalised alias -> entry id), to refuse near-duplicates."""
     return check_alias(text, entry_id, _bundled(), server)[0]
+
+
+def alias_clashes(term: ServerTerm, aliases: Mapping[str, str]) -> list[TermProblem]:
+    """A server term may not take a name one of the server's aliases (key -> entry id) answers
+    to for another entry: search would open one or the other by accident. The same keys as
+    between aliases (`search_keys`); run inside the term's write, against the aliases then."""
+    ids = sorted(set(aliases.values()))
+    claims = ServerAliases(aliases, {entry_id: n for n, entry_id in enumerate(ids)}).claims
+    names = [("title", term.title), ("acronym", term.acronym or "")]
+    names += [("aliases", name) for name in term.aliases]
+    problems = []
+    for field, name in names:
+        held = [claims[k] for k in sorted(search_keys(name)) if k in claims]
+        other = next((a for a in held if ids[a.entry] != term.id), None)
+        if other is not None:
+            problems.append(
+                TermProblem(
+                    field,
+                    f"“{name}” is already this server's alias “{other.text}” (for "
+                    f"{ids[other.entry]}). Remove the alias first (`/alias remove`) or choose "
+                    "another name.",
+                    term.title,
+                )
+            )
+    return problems

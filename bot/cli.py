@@ -232,6 +232,7 @@ def _storage_commands(command: Command) -> None:
         action="store_true",
         help="copy into a database that already holds data (counts are added to its own)",
     )
+    _quiet_option(migrate)
 
 
 def _terms_commands(command: Command) -> None:

@@ -5,14 +5,15 @@ terms with it in one transaction, or say every problem and write nothing."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.aliases import alias_clashes
 from bot.glossary import Glossary
 from bot.glossary.interchange import parse_import
 from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import TermChange, change_terms, orphaned_aliases
 
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
 
@@ -22,6 +23,7 @@ class ImportOutcome:
     problems: list[TermProblem]  # errors refuse the whole file; warnings inform
     diff: TermDiff | None  # what was (or, on a dry run, would be) changed; None when refused
     applied: bool
+    dropped_aliases: tuple[str, ...] = ()  # aliases of removed terms, removed with them
 
     @property
     def errors(self) -> list[TermProblem]:
@@ -54,15 +56,22 @@ async def import_terms(
     if over:
         return ImportOutcome(problems + over, None, applied=False)
 
-    def plan(current: list[ServerTerm]) -> tuple[TermChange | None, TermDiff]:
+    def plan(
+        current: list[ServerTerm], aliases: Mapping[str, str]
+    ) -> tuple[TermChange | None, ImportOutcome]:
         diff = diff_terms(current, incoming)
-        if dry_run:
-            return None, diff
         changed = (*diff.added, *(after for _, after in diff.changed))
-        return TermChange(put=changed, remove=tuple(t.id for t in diff.removed)), diff
+        clashes = [p for term in changed for p in alias_clashes(term, aliases)]
+        if clashes:
+            return None, ImportOutcome(problems + clashes, None, applied=False)
+        removed = tuple(t.id for t in diff.removed)
+        dropped = orphaned_aliases(aliases, removed, kept=[i for i in removed if i in bundled])
+        outcome = ImportOutcome(problems, diff, applied=not dry_run, dropped_aliases=dropped)
+        if dry_run:
+            return None, outcome
+        return TermChange(put=changed, remove=removed, drop_aliases=dropped), outcome
 
-    diff = await change_terms(store, scope, plan, actor_id, action="term_import")
-    return ImportOutcome(problems, diff, applied=not dry_run)
+    return await change_terms(store, scope, plan, actor_id, action="term_import")
 
 
 def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED) -> str:
@@ -87,14 +96,21 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED) -> str:
     ):
         if terms:
             lines.append(f"{label}: {_titles(terms, limit)}")
+    if outcome.dropped_aliases:
+        gone = "Aliases removed with them" if outcome.applied else "Aliases that would go with them"
+        lines.append(f"{gone}: {_listed(outcome.dropped_aliases, limit)}")
     warnings = [p for p in outcome.problems if p.severity == "warning"]
     lines += [f"Note: {p}" for p in warnings[:limit]]
     return "\n".join(lines)
 
 
 def _titles(terms: Sequence[ServerTerm], limit: int) -> str:
-    shown = ", ".join(t.title for t in terms[:limit])
-    return shown + (f" and {len(terms) - limit} more" if len(terms) > limit else "")
+    return _listed([t.title for t in terms], limit)
+
+
+def _listed(names: Sequence[str], limit: int) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def _s(items: Sequence[object]) -> str:

@@ -4,7 +4,7 @@ through these."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -16,13 +16,16 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class TermChange:
-    """A write of a server's terms: these put (added or replaced, by id), those ids removed."""
+    """A write of a server's terms: these put (added or replaced, by id), those ids removed,
+    and the aliases with these keys removed with them (`orphaned_aliases`)."""
 
     put: tuple[ServerTerm, ...] = ()
     remove: tuple[str, ...] = ()
+    drop_aliases: tuple[str, ...] = ()
 
 
-Plan = Callable[[list[ServerTerm]], tuple[TermChange | None, T]]
+# The server's terms and its aliases (key -> entry id), as they are inside the write.
+Plan = Callable[[list[ServerTerm], Mapping[str, str]], tuple[TermChange | None, T]]
 
 
 def parse_terms(stored: list[StoredTerm]) -> list[ServerTerm]:
@@ -36,14 +39,25 @@ async def read_terms(store: Store, scope: int) -> list[ServerTerm]:
 async def change_terms(
     store: Store, scope: int, plan: Plan[T], actor_id: int, *, action: str | None = None
 ) -> T:
-    """`Store.change_terms` with terms: `plan` gets the server's terms as they are, inside the
-    write's transaction, and returns the change (None: nothing) and what to answer."""
+    """`Store.change_terms` with terms: `plan` gets the server's terms and aliases as they are,
+    inside the write's transaction, and returns the change (None: nothing) and what to answer."""
 
-    def stored_plan(rows: list[StoredTerm]) -> tuple[StoredChange | None, T]:
-        change, answer = plan(parse_terms(rows))
+    def stored_plan(
+        rows: list[StoredTerm], aliases: dict[str, str]
+    ) -> tuple[StoredChange | None, T]:
+        change, answer = plan(parse_terms(rows), aliases)
         if change is None:
             return None, answer
         put = tuple(StoredTerm(t.id, t.model_dump_json()) for t in change.put)
-        return StoredChange(put=put, remove=change.remove), answer
+        return StoredChange(put, change.remove, change.drop_aliases), answer
 
     return await store.change_terms(scope, stored_plan, actor_id, action=action)
+
+
+def orphaned_aliases(
+    aliases: Mapping[str, str], removed: Collection[str], kept: Collection[str]
+) -> tuple[str, ...]:
+    """The keys of aliases that point at a removed term id which nothing `kept` answers to (a
+    bundled entry or a term put in the same write): removed with it, not left opening nothing."""
+    gone = set(removed) - set(kept)
+    return tuple(sorted(key for key, entry_id in aliases.items() if entry_id in gone))

@@ -1,9 +1,9 @@
 """The stats chart: lookups over the period and the top terms, as PNG bytes.
 
-Drawn with Pillow (matplotlib and its dependencies would take the container image over its size
-budget: README "Image size"). The background is transparent and every colour is of middle
-lightness, so the picture reads on Discord's dark and light themes alike. Times are UTC, like the
-rolling periods of the stats.
+Drawn with Pillow: the plotting libraries measured either take the container image over its
+size budget or, small enough, draw no text without system fonts (README "Image size"). The
+background is transparent and every colour is of middle lightness, so the picture reads on
+Discord's dark and light themes alike. Times are UTC, like the rolling periods of the stats.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from bot.storage import NotAGlossaryDatabase, SchemaTooNew, Store
 log = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+CONNECTION_END_WAIT = 5.0  # seconds the closed gateway connection gets to end by itself
 
 
 def fail(message: str) -> None:
@@ -189,13 +190,19 @@ async def _connect_until_stopped(
     )
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    if stopping.done():
+    stopped = stopping.done()
+    if stopped:
         log.info("stopping: flushing counts and closing the connection")
         await bot.close()
     stopping.cancel()
     if heartbeat is not None and settings.heartbeat_path is not None:
         heartbeat.cancel()
         settings.heartbeat_path.unlink(missing_ok=True)  # stopped: no longer healthy
-    # Wait without re-raising: the error is reported by the caller.
+    # Wait without re-raising: the error is reported by the caller. Once closed, the connection
+    # ends at its next step; one held by the gateway's send limit (up to a minute after a burst
+    # of heartbeat requests) is cut, or a stop would outlast a container's grace period.
+    if stopped:
+        await asyncio.wait({running}, timeout=CONNECTION_END_WAIT)
+        running.cancel()
     await asyncio.wait({running})
     return running.exception() if not running.cancelled() else None

@@ -7,6 +7,7 @@ from urllib.parse import urlparse
 from bot import limits
 from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Entry
+from bot.glossary.name_rules import text_refusal
 from bot.glossary.names import entry_names
 from bot.glossary.problems import Problem
 from bot.glossary.slug import SLUG_PATTERN
@@ -18,6 +19,8 @@ FIELD_LIMITS = {
     "plain": limits.EMBED_FIELD_VALUE,
     "importance": limits.EMBED_FIELD_VALUE,
 }
+# Prose shown on a card as written (names have their own rule, `name_refusal`).
+PROSE_FIELDS = ("definition", "summary", "boundary", "plain", "importance")
 
 
 def check_entries(
@@ -78,6 +81,10 @@ def entry_problems(entry: Entry) -> list[tuple[str, str]]:
         value = getattr(entry, field)
         if value and len(value) > limit:
             problems.append((field, f"{field} longer than {limit} characters ({len(value)})"))
+    for field in PROSE_FIELDS:
+        refusal = text_refusal(getattr(entry, field) or "", field)
+        if refusal:
+            problems.append((field, refusal))
     if entry.reference and not _is_web_url(entry.reference):
         problems.append(("reference", f"bad reference URL {entry.reference!r}"))
     return problems

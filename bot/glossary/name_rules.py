@@ -108,3 +108,18 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
     if "`" in text:
         return f"{subject} cannot contain code blocks or backticks."
     return None
+
+
+def text_refusal(text: str, subject: str = "The text") -> str | None:
+    """Why `text` cannot be a term's prose (definition, boundary, summary...), or None: it shows
+    on a card as written, so it may not hide or turn text around (controls, zero-width and
+    direction characters; line breaks and tabs are fine), ping or look like a ping, or carry
+    Discord markup. Links and Markdown are the writer's to use."""
+    text = unicodedata.normalize("NFKC", text)
+    if _hidden(text.replace("\n", " ").replace("\t", " ")):
+        return f"{subject} cannot contain control, invisible or direction characters."
+    if _MENTION.search(text) or _MENTION.search(text.translate(_LATIN_LOOK_ALIKES)):
+        return f"{subject} cannot contain mentions (or look like @everyone, @here)."
+    if _DISCORD_MARKUP.search(text):
+        return f"{subject} cannot contain Discord markup (<t:…> timestamps, custom emoji)."
+    return None

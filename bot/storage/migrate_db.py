@@ -11,32 +11,44 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .backend import is_database_url, without_password
 from .errors import StorageError
 from .store import CopyReport, Store
 
+if TYPE_CHECKING:
+    from bot.progress import Progress
+
 
 def run_migrate_db(args: argparse.Namespace) -> int:
+    from bot.progress import Progress  # a command-line edge: storage itself stays below it
+
     source = Path(args.source)
     if is_database_url(args.source) or not source.is_file():
         return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
     target = args.target if is_database_url(args.target) else Path(args.target)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
 
-    async def copy() -> CopyReport:
+    async def copy(progress: Progress) -> CopyReport:
         origin = await Store.open(source, flush_interval=None, migrate=False)
         try:
             destination = await Store.open(target, flush_interval=None)
             try:
-                return await origin.copy_into(destination, force=args.force)
+                return await origin.copy_into(
+                    destination,
+                    force=args.force,
+                    stage=lambda name: progress.stage(f"migrate-db: {name}"),
+                )
             finally:
                 await destination.close()
         finally:
             await origin.close()
 
     try:
-        report = asyncio.run(copy())
+        # Three stages (reading, writing, checking): the rows go over in one transaction.
+        with Progress("migrate-db", 3, quiet=args.quiet) as progress:
+            report = asyncio.run(copy(progress))
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after

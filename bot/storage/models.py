@@ -160,10 +160,12 @@ class StoredTerm:
 
 @dataclass(frozen=True, slots=True)
 class StoredChange:
-    """A write of a server's terms: these put (added or replaced, by id), those ids removed."""
+    """A write of a server's terms: these put (added or replaced, by id), those ids removed,
+    and the server's aliases with those keys removed with them (aliases of a removed term)."""
 
     put: tuple[StoredTerm, ...] = ()
     remove: tuple[str, ...] = ()
+    drop_aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -611,21 +611,23 @@ class Store:
     async def change_terms(
         self,
         scope: int,
-        plan: Callable[[list[StoredTerm]], tuple[StoredChange | None, T]],
+        plan: Callable[[list[StoredTerm], dict[str, str]], tuple[StoredChange | None, T]],
         actor_id: int,
         *,
         action: str | None = None,
     ) -> T:
-        """Change this server's terms in one transaction: `plan` gets them as they are and
-        returns the change to write (None: nothing) and what to answer. Term writes are
-        serialised, so `plan` sees every earlier write: check caps and conflicts there."""
+        """Change this server's terms in one transaction: `plan` gets them and the server's
+        aliases (key -> entry id) as they are and returns the change to write (None: nothing)
+        and what to answer. Term and checked alias writes are serialised, so `plan` sees every
+        earlier write: check caps and conflicts (a name an alias answers to) there."""
         await self._require_in_place()
         at = to_unix(self._clock())
 
         async def write(tx: Tx) -> T:
             await term_queries.lock_terms(tx)
+            await alias_queries.lock_aliases(tx)
             before = await term_queries.terms(tx, scope)
-            change, answer = plan(before)
+            change, answer = plan(before, await alias_queries.alias_map(tx, scope))
             if change is not None:
                 await term_queries.apply_change(
                     tx,
@@ -636,6 +638,10 @@ class Store:
                     at=at,
                     action=action,
                 )
+                for key in change.drop_aliases:
+                    await alias_queries.remove_alias(
+                        tx, scope=scope, key=key, actor_id=actor_id, at=at
+                    )
             return answer
 
         return await self._backend.write(write)
@@ -750,12 +756,20 @@ class Store:
         await self.flush()
         await self._backend.backup(dest)
 
-    async def copy_into(self, target: Store, *, force: bool = False) -> CopyReport:
+    async def copy_into(
+        self,
+        target: Store,
+        *,
+        force: bool = False,
+        stage: Callable[[str], None] = lambda _: None,
+    ) -> CopyReport:
         """Copy everything stored here into `target` (another backend, say), then verify it.
 
         Refuses a target that already holds data unless `force`: then counts are added to its
-        counts, aliases it lacks are added, and the audit log is appended to its own.
+        counts, aliases it lacks are added, and the audit log is appended to its own. `stage`
+        hears of each of the three stages (reading, writing, checking) as it begins.
         """
+        stage("reading")
         await self.flush()
         before = await target._read(copy_queries.tally)
         if not force and any(before[table] for table in COPIED_TABLES):
@@ -778,6 +792,7 @@ class Store:
             return await copy_queries.tally(tx), counts, aliases, audit, rows
 
         source, counts, aliases, audit, rows = await self._read(everything)  # one snapshot
+        stage(f"writing {sum(source[table] for table in COPIED_TABLES):,} rows")
 
         async def write(tx: Tx) -> None:
             counts.seq = target._pending.seq
@@ -791,6 +806,7 @@ class Store:
         await target._require_in_place()
         await target._backend.write(write)
         target._wrote = True
+        stage("checking")
         after = await target._read(copy_queries.tally)
         expected = {name: before[name] + source[name] for name in ADDITIVE}
         if not force:

@@ -171,7 +171,7 @@ async def test_a_term_written_by_another_process_is_seen_at_the_next_check(
             category="Fundamentals",
         )
         try:
-            await change_terms(other, scene.guild.id, lambda _: (TermChange(put=(term,)), None), 1)
+            await change_terms(other, scene.guild.id, lambda *_: (TermChange(put=(term,)), None), 1)
         finally:
             await other.close()
         card = await define_until_card(

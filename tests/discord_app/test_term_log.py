@@ -23,7 +23,7 @@ def term(n: int, definition: str) -> ServerTerm:
 
 
 async def write(store: Store, scope: int, actor: int, *terms: ServerTerm) -> None:
-    await change_terms(store, scope, lambda _: (TermChange(put=terms), None), actor)
+    await change_terms(store, scope, lambda *_: (TermChange(put=terms), None), actor)
 
 
 async def test_a_long_log_pages_back_and_forth_across_a_restart(

@@ -30,7 +30,7 @@ def shown_titles(message: Any) -> set[str]:
 
 
 async def put_terms(store: Store, scope: int, *terms: Any) -> None:
-    await change_terms(store, scope, lambda _: (TermChange(put=terms), None), 1)
+    await change_terms(store, scope, lambda *_: (TermChange(put=terms), None), 1)
 
 
 async def test_a_description_finds_the_servers_term_there_and_nowhere_else(

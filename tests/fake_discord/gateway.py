@@ -269,6 +269,17 @@ class Gateway:
             "heartbeat reply",
         )
 
+    async def request_heartbeats(self, count: int) -> None:
+        """Send `count` heartbeat requests (op 1) to every live client without waiting for the
+        answers: each answer spends one of the client's gateway sends (discord.py allows 110 a
+        minute, then holds every send until the minute is over)."""
+        async with self._lock:
+            for shard in self.live_shards():
+                conn = self.sessions[shard].conn
+                assert conn is not None
+                for _ in range(count):
+                    await conn.send({"op": HEARTBEAT, "d": None})
+
     async def request_reconnect(self, *, shard_id: int | None = None) -> None:
         """Send op 7 RECONNECT; the client closes and RESUMEs."""
         async with self._lock:

@@ -1,5 +1,5 @@
 """The long commands as an operator runs them: progress on a terminal (check, aliases import,
-backup), none through a pipe or with --quiet; `stats --chart` writes the /stats picture."""
+backup, migrate-db), none through a pipe or with --quiet; `stats --chart` writes the /stats picture."""
 
 from __future__ import annotations
 
@@ -112,6 +112,29 @@ def test_backup_shows_what_it_copies_on_a_terminal(tmp_path: Path, database: Pat
     code, out, err = run(["backup", "copy2.db", "--db", str(database)], tmp_path, terminal=False)
     assert code == 0
     assert err == ""
+
+
+def test_migrate_db_shows_its_stages_on_a_terminal_only(tmp_path: Path, database: Path) -> None:
+    args = ["migrate-db", "--from", str(database), "--to", "copy.db"]
+    code, out, err = run(args, tmp_path, terminal=True)
+    assert code == 0, err
+    for stage in ("reading: 1/3", "writing ", "checking: 3/3 (100%)"):
+        assert CLEAR_LINE + "migrate-db: " + stage in err
+    assert err.endswith(CLEAR_LINE)  # wiped at the end: the report alone stays
+    assert "7 lookups" in out
+
+    # Onto a database that now holds data: refused, and the error line is not drawn over.
+    code, out, err = run(args, tmp_path, terminal=True)
+    assert code == 1
+    error = err.rsplit(CLEAR_LINE, 1)[-1]
+    assert error.startswith("glossary-bot: error: ")
+    assert "--force" in error
+
+    code, out, err = run([*args[:-1], "copy2.db"], tmp_path, terminal=False)
+    assert (code, err) == (0, "")
+    code, out, err = run([*args[:-1], "copy3.db", "--quiet"], tmp_path, terminal=True)
+    assert (code, err) == (0, "")
+    assert "7 lookups" in out
 
 
 def test_stats_chart_writes_the_picture(tmp_path: Path, database: Path) -> None:

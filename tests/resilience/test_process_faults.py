@@ -185,3 +185,15 @@ async def test_kill_9_loses_at_most_the_last_second(scene: Scene, tmp_path: Path
         third_cards, _ = shown(third)
         assert await again.stop() == 0
     assert stored_lookups(db) == stored + third_cards
+
+
+async def test_a_stop_is_not_held_by_the_gateway_send_limit(scene: Scene, tmp_path: Path) -> None:
+    """Past discord.py's 110 gateway sends a minute, its next send waits out the minute; a stop
+    signal then must not wait with it (a container's grace period is 10 s)."""
+    async with BotProcess(scene.fake, tmp_path / "bot.db", cwd=tmp_path) as bot:
+        await scene.fake.gateway.request_heartbeats(130)
+        await bot.wait_for_output(r"is ratelimited, waiting")
+        started = time.monotonic()
+        assert await bot.stop(within=60.0) == 0
+        # Without the cut, the stop waited for the limit: 50-60 s.
+        assert time.monotonic() - started < 30.0, bot.output

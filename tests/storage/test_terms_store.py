@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from bot.storage.migrations import migrations
 from bot.storage.postgres.migrate import VERSION_TABLE
 from bot.storage.queries.drafts import DRAFT_TTL, DRAFTS_PER_OWNER
 from bot.storage.sqlite.migrate import APPLICATION_ID, split_statements
-from bot.term_storage import TermChange, change_terms, read_terms
+from bot.term_storage import Plan, TermChange, change_terms, read_terms
 
 from .conftest import Databases, FakeClock, OpenStore
 
@@ -32,8 +32,8 @@ async def test_concurrent_writes_each_see_the_last_so_a_cap_holds(open_any: Open
     store, other = await open_any(), await open_any()
     cap = 5
 
-    def add(new: ServerTerm) -> Callable[[list[ServerTerm]], tuple[TermChange | None, bool]]:
-        def plan(current: list[ServerTerm]) -> tuple[TermChange | None, bool]:
+    def add(new: ServerTerm) -> Plan[bool]:
+        def plan(current: list[ServerTerm], _: object) -> tuple[TermChange | None, bool]:
             if len(current) >= cap:
                 return None, False
             return TermChange(put=(new,)), True
@@ -51,10 +51,10 @@ async def test_concurrent_writes_each_see_the_last_so_a_cap_holds(open_any: Open
 async def test_changes_are_audited_and_bump_the_version(open_any: OpenStore) -> None:
     store = await open_any()
     start = await store.term_version()
-    await change_terms(store, 1, lambda _: (TermChange(put=(term(1),)), None), 7)
+    await change_terms(store, 1, lambda *_: (TermChange(put=(term(1),)), None), 7)
     edited = term(1, "A better definition of our term.")
-    await change_terms(store, 1, lambda _: (TermChange(put=(edited,)), None), 8)
-    await change_terms(store, 1, lambda _: (TermChange(remove=("t1",)), None), 9)
+    await change_terms(store, 1, lambda *_: (TermChange(put=(edited,)), None), 8)
+    await change_terms(store, 1, lambda *_: (TermChange(remove=("t1",)), None), 9)
     assert await store.term_version() > start
     audit = await store.term_audit_log(1)
     assert [(a.action, a.actor_id) for a in audit] == [
@@ -73,7 +73,7 @@ async def test_suggestions_and_terms_copy_into_another_database(
     open_any: OpenStore, clock: FakeClock, tmp_path: Path
 ) -> None:
     source = await open_any(str(tmp_path / "source.db"))
-    await change_terms(source, 1, lambda _: (TermChange(put=(term(1), term(2))), None), 7)
+    await change_terms(source, 1, lambda *_: (TermChange(put=(term(1), term(2))), None), 7)
     assert await source.add_suggestion(1, 5, "zorblax", "Our nightly job.") is SuggestStatus.ADDED
     assert await source.add_suggestion(1, 5, "again", "Too soon.") is SuggestStatus.COOLDOWN
     clock.advance(hours=1)
@@ -92,13 +92,40 @@ async def test_suggestions_and_terms_copy_into_another_database(
 
 async def test_a_backup_holds_terms_and_suggestions(open_store: OpenStore, tmp_path: Path) -> None:
     store = await open_store()
-    await change_terms(store, 1, lambda _: (TermChange(put=(term(1),)), None), 7)
+    await change_terms(store, 1, lambda *_: (TermChange(put=(term(1),)), None), 7)
     await store.add_suggestion(1, 5, "zorblax", "Our nightly job.")
     await store.backup(tmp_path / "copy.db")
     copy = await open_store(str(tmp_path / "copy.db"))
     assert await read_terms(copy, 1) == [term(1)]
     assert [s.title for s in await copy.open_suggestions(1)] == ["zorblax"]
     assert len(await copy.term_audit_log(1)) == 1
+
+
+async def test_a_term_write_sees_aliases_and_removes_those_it_orphans(
+    open_any: OpenStore,
+) -> None:
+    """The plan gets the server's aliases as another process left them, inside the write; the
+    aliases it drops go in the same transaction, each audited as an alias removal."""
+    store, other = await open_any(), await open_any()
+    await change_terms(store, 1, lambda *_: (TermChange(put=(term(1), term(2))), None), 7)
+    for key, entry_id in (("blorp", "t1"), ("frob", "t2"), ("quux", "t1")):
+        await other.add_alias(1, key, key, entry_id, 7)
+    await other.add_alias(2, "blorp", "blorp", "t1", 7)
+    seen: list[dict[str, str]] = []
+
+    def remove_t1(_: list[ServerTerm], aliases: Mapping[str, str]) -> tuple[TermChange, None]:
+        seen.append(dict(aliases))
+        return TermChange(remove=("t1",), drop_aliases=("blorp", "quux")), None
+
+    await change_terms(store, 1, remove_t1, 9)
+    assert seen == [{"blorp": "t1", "frob": "t2", "quux": "t1"}]
+    assert await other.aliases(1) == {"frob": "t2"}
+    assert await other.aliases(2) == {"blorp": "t1"}  # another server's alias is its own
+    audit = await store.audit_log(1)
+    assert sorted((a.action.value, a.alias_key, a.actor_id) for a in audit[:2]) == [
+        ("alias_remove", "blorp", 9),
+        ("alias_remove", "quux", 9),
+    ]
 
 
 async def test_decisions_on_suggestions_are_in_the_term_audit_log(
@@ -137,8 +164,8 @@ async def test_decisions_on_suggestions_are_in_the_term_audit_log(
 async def test_the_term_audit_log_reads_in_pages(open_any: OpenStore) -> None:
     store = await open_any()
     for n in range(7):
-        await change_terms(store, 1, lambda _, n=n: (TermChange(put=(term(n),)), None), 7)
-    await change_terms(store, 2, lambda _: (TermChange(put=(term(99),)), None), 7)
+        await change_terms(store, 1, lambda *_, n=n: (TermChange(put=(term(n),)), None), 7)
+    await change_terms(store, 2, lambda *_: (TermChange(put=(term(99),)), None), 7)
     newest = await store.term_audit_log(1, 3)
     assert [a.term_id for a in newest] == ["t6", "t5", "t4"]
     older = await store.term_audit_log(1, 3, older_than=newest[-1].id)
@@ -152,8 +179,8 @@ async def test_stats_count_terms_and_suggestions_per_server(
     open_any: OpenStore, clock: FakeClock
 ) -> None:
     store = await open_any()
-    await change_terms(store, 1, lambda _: (TermChange(put=(term(1), term(2))), None), 7)
-    await change_terms(store, 2, lambda _: (TermChange(put=(term(3),)), None), 7)
+    await change_terms(store, 1, lambda *_: (TermChange(put=(term(1), term(2))), None), 7)
+    await change_terms(store, 2, lambda *_: (TermChange(put=(term(3),)), None), 7)
     for user in (5, 6, 7):
         await store.add_suggestion(1, user, f"idea {user}", "Something missing here.")
     await store.add_suggestion(2, 5, "idea", "Something missing there.")

@@ -21,7 +21,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.aliases import alias_clashes
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
@@ -60,7 +61,7 @@ from bot.glossary.server_terms import (
 )
 from bot.storage import StorageError
 from bot.term_import import describe, import_terms
-from bot.term_storage import TermChange, change_terms, read_terms
+from bot.term_storage import Plan, TermChange, change_terms, orphaned_aliases, read_terms
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -187,7 +188,9 @@ class RemoveButton(
         bundled = state.glossary
         term_id, revision = self.term_id, self.revision
 
-        def plan(current: list[ServerTerm]) -> tuple[TermChange | None, str]:
+        def plan(
+            current: list[ServerTerm], aliases: Mapping[str, str]
+        ) -> tuple[TermChange | None, str]:
             term = next((t for t in current if t.id == term_id), None)
             if term is None:
                 return None, "That term is already gone: nothing to remove."
@@ -199,7 +202,11 @@ class RemoveButton(
             dangling = dangling_after_removal(current, term_id, bundled)
             if dangling:
                 return None, still_pointed_at(term, dangling)
-            return TermChange(remove=(term_id,)), f"Removed “{echo(term.title)}”."
+            kept = [term_id] if term_id in bundled else []
+            dropped = orphaned_aliases(aliases, [term_id], kept)
+            gone = f" and its {aliases_named(dropped)}" if dropped else ""
+            done = f"Removed “{echo(term.title)}”{gone}."
+            return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
         await interaction.response.edit_message(view=None)
         text = await write_terms(interaction, plan)
@@ -285,6 +292,13 @@ async def close_suggestion(
     )
 
 
+def aliases_named(keys: Sequence[str]) -> str:
+    """“alias “a”” or “aliases “a”, “b”” (the first 20)."""
+    names = ", ".join(f"“{echo(k)}”" for k in keys[:20])
+    more = f" and {len(keys) - 20} more" if len(keys) > 20 else ""
+    return f"alias{'es' if len(keys) > 1 else ''} {names}{more}"
+
+
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     names = ", ".join(f"“{echo(t.title)}”" for t in dangling[:20])
     more = f" and {len(dangling) - 20} more" if len(dangling) > 20 else ""
@@ -294,9 +308,7 @@ def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     )
 
 
-async def write_terms(
-    interaction: Interaction, plan: Callable[[list[ServerTerm]], tuple[TermChange | None, str]]
-) -> str:
+async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
     """Run one checked write of this server's terms; the answer to give (never raises for a
     database that cannot be written: says so)."""
     state = interaction.client.state
@@ -401,6 +413,9 @@ class TermCog(
             await reply(interaction, still_pointed_at(found, dangling))
             return
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
+        if not back:
+            dropped = orphaned_aliases(local.aliases.source, [found.id], [])
+            back = f" Its {aliases_named(dropped)} go with it." if dropped else ""
         view = discord.ui.View(timeout=None)
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
@@ -598,8 +613,10 @@ class TermCog(
         refusal = Refusal()
         bundled = self.state.glossary
 
-        def plan(current: list[ServerTerm]) -> tuple[TermChange | None, str]:
-            return plan_save(draft, bundled, current, refusal, self.state.term_caps)
+        def plan(
+            current: list[ServerTerm], aliases: Mapping[str, str]
+        ) -> tuple[TermChange | None, str]:
+            return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
         text = await write_terms(interaction, plan)
         if refusal.saved is not None and draft.suggestion is not None:
@@ -629,6 +646,7 @@ def plan_save(
     draft: Draft,
     bundled: Glossary,
     current: list[ServerTerm],
+    aliases: Mapping[str, str],
     refusal: Refusal,
     caps: tuple[int, int],
 ) -> tuple[TermChange | None, str]:
@@ -660,6 +678,9 @@ def plan_save(
     if checked.term is None or errors:
         return refuse(errors)
     term = checked.term
+    clashes = alias_clashes(term, aliases)
+    if clashes:
+        return refuse(clashes)
     if before is not None and term.id != before.id:
         dangling = dangling_after_removal(current, before.id, bundled)
         if dangling:
