@@ -45,6 +45,11 @@ def _dumped(value: object, mode: Literal["python", "json"]) -> object:
     return value
 
 
+# The source key of a server's own terms (bot.glossary.server_terms), here so search can tell a
+# server term without importing what writes them.
+SERVER_SOURCE_KEY = "server"
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceInfo(Frozen):
     """One glossary file and where its content came from."""

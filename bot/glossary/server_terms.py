@@ -36,7 +36,14 @@ from bot import limits
 from bot.glossary.check import entry_problems
 from bot.glossary.keys import compact
 from bot.glossary.merge import _unique, _unique_folded
-from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceText
+from bot.glossary.models import (
+    CATEGORIES,
+    SERVER_SOURCE_KEY,
+    Entry,
+    Glossary,
+    SourceInfo,
+    SourceText,
+)
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
 
@@ -45,7 +52,6 @@ MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
 MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
 # Ids travel in buttons' custom ids (at most 100 characters, with a prefix and a user id).
 MAX_ID_LENGTH = 60
-SERVER_SOURCE_KEY = "server"
 SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="this server's glossary", file="(server)")
 
 # The words a moderator sees for each field (the modal's labels).

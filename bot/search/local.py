@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from bot.glossary import Glossary
-from bot.glossary.server_terms import SERVER_SOURCE_KEY, ServerTerm, server_glossary
+from bot.glossary.models import SERVER_SOURCE_KEY
+from bot.glossary.server_terms import ServerTerm, server_glossary
 from bot.search.index import SearchIndex
 from bot.search.semantic.term_vectors import TermVectors
 from bot.search.semantic.vectors import description_text

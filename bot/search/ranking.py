@@ -18,6 +18,9 @@ from bot.search.results import Strategy
 # Decision thresholds (tuned on tests/search/relevance.tsv).
 MATCH_SCORE = 88.0  # a direct answer needs at least this ...
 MATCH_MARGIN = 5.0  # ... and this much over the best other entry
+# ... the same for a card the meaning alone decides: on calib, 8 to 15 cost 1 to 8 right cards
+# of 95 and left 2 or 3 wrong ones of the 4 (bench/card_bar_sweep.py, bench/results/semantic.md)
+SEMANTIC_MARGIN = MATCH_MARGIN
 SUGGEST_SCORE = 75.0  # below this a candidate is not worth offering: the answer is "none"
 MAX_SUGGESTIONS = 5
 

@@ -170,13 +170,13 @@ def test_search_json_reports_the_semantic_strategy(tmp_path: Path) -> None:
 
 # Floors a little under what the test slice measured (README, relevance section): a real
 # regression fails them. The test slice is only reported on, never tuned on.
-FLOORS = {"description": (0.74, 0.94), "question": (0.83, 0.92)}
+FLOORS = {"description": (0.80, 0.95), "question": (0.83, 0.92)}
 OFF_TOPIC_NO_CARD = 0.95
 MAX_WRONG_CARDS = 0.04
 
 
 # The second blind set (slice test2, written later from titles alone and never tuned on).
-SECOND_FLOORS = {"description": (0.82, 0.95), "question": (0.85, 0.95)}
+SECOND_FLOORS = {"description": (0.86, 0.97), "question": (0.86, 0.95)}
 
 
 @pytest.mark.parametrize(
