@@ -107,6 +107,11 @@ class Settings(BaseSettings):
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
+    @field_validator("metrics_host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        return value.strip() or "127.0.0.1"  # only spaces: like empty, the default
+
     @field_validator("discord_api_base_url")
     @classmethod
     def _http_url(cls, value: str) -> str:

@@ -148,5 +148,10 @@ def serve_metrics(
         return None
     watch_gateway(bot)
     Store.observer = metrics.StoreMetrics()  # every store of this process: there is one
-    log.info("metrics on http://%s:%d/metrics", settings.metrics_host, server.port)
+    log.info("metrics on %s", metrics_url(settings.metrics_host, server.port))
     return server
+
+
+def metrics_url(host: str, port: int) -> str:
+    """Where Prometheus scrapes; an IPv6 address goes in brackets, as URLs write it."""
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/metrics"

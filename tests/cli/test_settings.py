@@ -102,3 +102,10 @@ def test_an_empty_value_falls_back_to_the_installations_defaults(
     settings = load_settings()
     assert settings.heartbeat_path == Path("/tmp/hb")
     assert settings.database_path == Path("mine.db" if where != "environment" else "/data/x.db")
+
+
+def test_a_metrics_host_is_read_without_its_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("METRICS_HOST", " 0.0.0.0 ")
+    assert load_settings().metrics_host == "0.0.0.0"
+    monkeypatch.setenv("METRICS_HOST", "   ")
+    assert load_settings().metrics_host == "127.0.0.1"

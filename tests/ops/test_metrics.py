@@ -254,3 +254,8 @@ async def test_metrics_bind_to_localhost_and_a_taken_port_does_not_stop_the_bot(
             await bot.wait_for_output("cannot serve metrics on 127.0.0.1:")
             handle = await lab.fake.slash(lab.user, "define", {"term": "rag"}, channel=lab.channel)
             assert (await handle.final_message())["embeds"]
+
+
+def test_the_metrics_url_puts_an_ipv6_address_in_brackets() -> None:
+    assert bot_metrics.metrics_url("127.0.0.1", 9100) == "http://127.0.0.1:9100/metrics"
+    assert bot_metrics.metrics_url("::1", 9100) == "http://[::1]:9100/metrics"
