@@ -118,6 +118,11 @@ class Entry(Frozen):
         return (self.title, *extra, *self.aliases)
 
     @property
+    def worded_by_server(self) -> bool:
+        """A server's own term, or its wording of a bundled entry (its text leads the card)."""
+        return self.sources[0].source == SERVER_SOURCE_KEY
+
+    @property
     def display_title(self) -> str:
         """The title with its acronym, e.g. "Retrieval-Augmented Generation (RAG)"."""
         if self.acronym and self.acronym.casefold() not in self.title.casefold():

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.glossary.keys import compact, normalize
-from bot.glossary.models import SERVER_SOURCE_KEY, Entry
+from bot.glossary.models import Entry
 from bot.search import completion
 from bot.search.corpus import default_order, text_fields
 from bot.search.fulltext import STOPWORDS, FullTextIndex
@@ -379,7 +379,7 @@ class SearchIndex:
         bundled entry (cosine about 0.5, not 0.75), and no name or word competes for it, so a
         clear semantic lead is its card (set on tests/search/server_term_calib.py: of 74
         descriptions in 15 servers none got a wrong card, nor any of 915 off-topic queries)."""
-        return self.entries[entry].sources[0].source == SERVER_SOURCE_KEY
+        return self.entries[entry].worded_by_server
 
     def _names_another(self, text: str, entry: int) -> bool:
         """Does the query spell out another entry's acronym? "vae model" is one letter from

@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from bot.glossary import Glossary
-from bot.glossary.models import SERVER_SOURCE_KEY
 from bot.glossary.server_terms import ServerTerm, server_glossary
 from bot.search.index import SearchIndex
 from bot.search.semantic.term_vectors import TermVectors
@@ -72,7 +71,7 @@ def compile_local(
         texts = tuple(
             (position, text)
             for position, entry in enumerate(glossary)
-            if any(source.source == SERVER_SOURCE_KEY for source in entry.sources)
+            if entry.worded_by_server
             for text in dict.fromkeys((description_text(entry), entry.definition))
         )
         local = LocalGlossary(glossary, index, NO_ALIASES, terms, base, texts)
