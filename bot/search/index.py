@@ -34,7 +34,14 @@ from bot.search.names import (
     NameTable,
     written_as_acronym,
 )
-from bot.search.query import compared, is_question, plural_variants, query_core
+from bot.search.query import (
+    compared,
+    derived_forms,
+    is_question,
+    plural_variants,
+    query_core,
+    subject_words,
+)
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -54,6 +61,7 @@ from bot.search.ranking import (
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.semantic.fusion import (
     SEMANTIC_CANDIDATES,
+    SUBJECT,
     asked_about,
     fuse,
     named_rank,
@@ -198,7 +206,13 @@ class SearchIndex:
         if wants_meaning(pool, len(words)) and self.semantic is not None:
             similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
             question = is_question(query)
-            asked = asked_about(written, similar) if question else None
+            asked = None
+            if question:
+                subject = self._subject(core)
+                if subject is not None:
+                    pool.add(subject, MENTION_SCORE, "match-term")  # "sampling": a name, if plain
+                    written = [(subject, SUBJECT), *(w for w in written if w[0] != subject)]
+                asked = asked_about(written, similar)
             fuse(pool, similar, question=question, asked_about=asked)
         return self._decide(pool, query, normalized, core)
 
@@ -281,6 +295,24 @@ class SearchIndex:
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
             written.append((found.entry, named_rank(long_name, text[: found.start].count(" "))))
         return written
+
+    def _subject(self, core: str) -> int | None:
+        """The entry a question's subject names (`subject_words`): the longest name those
+        words start with, in either number or as the noun of a verb ("how do labs
+        decontaminate ..." is not one, "why is hbm the bottleneck" is), if one entry holds it."""
+        words = subject_words(core)
+        for width in range(min(len(words), self.names.most_words), 0, -1):
+            key = compact(" ".join(words[:width]))
+            forms = [key, *plural_variants(key)]
+            if width == 1:
+                forms += derived_forms(key)
+            for form in forms:
+                hits = self.names.lookup(form)
+                if hits and (len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]):
+                    return hits[0].entry
+                if hits:
+                    return None  # a name several entries hold alike: no one subject
+        return None
 
     def _add_prefixes(self, pool: Pool, key: str, text: str) -> None:
         if len(key) < 2:

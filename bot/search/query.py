@@ -160,3 +160,56 @@ def plural_variants(key: str) -> list[str]:
     if not key.endswith("s") or key.endswith(("ss", "us", "is")):
         forms.append(key + "s")
     return [f for f in forms if f != key]
+
+
+# Where a chat question puts what it asks about: right after its asking words. "how does
+# sampling work when ...", "why is hbm the bottleneck ...", "which optimizer should i use ...",
+# "how do i reduce latency in ...", "how long does training take": the name that starts there is
+# the question's subject, whatever else the sentence names.
+_SUBJECT_AFTER = re.compile(
+    r"^(?:(?:how|why|when|where|what|which)(?: long| much| often| exactly| else)? "
+    r"(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have)"
+    r"(?: (?:i|we|you|one|people|someone) (?!is |are |was |were |do |does )[a-z]+(?: up| down| out)?)?"
+    r"|which|why|when)"
+    r" (?:(?:a|an|the|my|our|your|this|these|those|some|all) )?(?P<rest>.+)$"
+)
+
+
+def subject_words(core: str) -> list[str]:
+    """The words a question's subject starts at (`query_core` already dropped "what is",
+    "explain", greetings): after a question frame ("how does X ...", "which X should ..."),
+    else the core itself. Empty for a core that is one word (that word is the whole query)."""
+    found = _SUBJECT_AFTER.match(core)
+    words = (found.group("rest") if found else core).split()
+    return words if len(words) > 1 or found else []
+
+
+# Verb and adjective endings whose noun is an entry's name: "decontaminate" -> decontamination,
+# "quantized" -> quantization, "overfit" -> overfitting, "distill" -> distillation.
+_VERB_ENDINGS = ("ated", "ating", "ized", "izing", "ised", "ising", "ed", "ing", "es", "s", "e")
+_NOUN_ENDINGS = ("ation", "ion", "ing", "ment", "ization")
+
+
+def derived_forms(word: str) -> list[str]:
+    """Nouns a verb or adjective form may name (`word` is compact, at least five letters):
+    candidates to look up, most of them not words at all."""
+    if len(word) < 5 or not word.isalpha():
+        return []
+    stems = {word}
+    for ending in _VERB_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            stem = word[: -len(ending)]
+            stems.update((stem, stem + "e"))
+            if ending in ("ated", "ating"):
+                stems.add(stem + "ate")
+            if ending in ("ized", "izing", "ised", "ising"):
+                stems.add(stem + "ize")
+    forms = []
+    for stem in stems:
+        base = stem[:-1] if stem.endswith("e") else stem
+        forms += [base + ending for ending in _NOUN_ENDINGS]
+        if stem.endswith(("ize", "ise")):
+            forms.append(stem[:-3] + "ization")
+        if len(stem) > 2 and stem[-1] not in "aeiouwxy" and stem[-2] in "aeiou":
+            forms.append(stem + stem[-1] + "ing")  # overfit -> overfitting
+    return [f for f in dict.fromkeys(forms) if f != word]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.glossary.keys import compact
 from bot.glossary.models import Entry
 from bot.search.names import Hit, NameTable
-from bot.search.query import plural_variants
+from bot.search.query import derived_forms, plural_variants
 from bot.search.server_aliases import ServerAliases
 
 MAX_WORDS = 6
@@ -70,6 +70,10 @@ def find_mentions(
         if first not in server.first_words and not names.starts_a_name(
             first
         ):  # most words start none
+            derived = None if as_typed else _derived_entry(first, names, allowed)
+            if derived is not None and derived not in seen:  # "quantized" names quantization
+                seen.add(derived)
+                found.append(Found(derived, words[at][1], words[at][2]))
             at += 1
             continue
         best: tuple[int, int] | None = None  # (entry, width) of the longest name here
@@ -94,6 +98,15 @@ def find_mentions(
             found.append(Found(entry, words[at][1], words[at + width - 1][2]))
         at += width
     return found
+
+
+def _derived_entry(word: str, names: NameTable, allowed: Callable[[int], bool]) -> int | None:
+    """The one entry a verb or adjective form names by its noun ("decontaminate")."""
+    for form in derived_forms(word):
+        hits = [h for h in names.lookup(form) if not h.cased and allowed(h.entry)]
+        if hits and form not in GENERIC_WORDS:
+            return hits[0].entry if len({h.entry for h in hits}) == 1 else None
+    return None
 
 
 def _entry_for(

@@ -38,6 +38,9 @@ NAMED_RANKS = 3
 LEADING_NAME_RANKS = SEMANTIC_CANDIDATES  # ... any rank, for a long name the question starts with
 LEADING_WORDS = 3  # "how does continuous batching improve gpu utilization?"
 NAMED_COSINE = 0.3
+# The name a question's subject is written with (`SearchIndex._subject`): asked about whatever
+# rank the meaning gives it.
+SUBJECT = SEMANTIC_CANDIDATES + 1
 NAME_LIKE = frozenset({"match-term", "fuzzy", "prefix"})
 MIN_WORDS = 3  # two words are a name, typed or mistyped; a description takes three (dev)
 NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
@@ -78,6 +81,9 @@ def fuse(
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
+    if ranks == SUBJECT and lone_name is not None and lone_name not in semantic:
+        semantic[lone_name] = MENTION_SCORE
+        similar = [*similar, (lone_name, NAMED_COSINE)]
     for rank, (entry, score) in enumerate(semantic.items()):
         found = pool.by_entry.get(entry)
         if found is None:
@@ -115,6 +121,8 @@ def asked_about(
         return None
     order = {entry: rank for rank, (entry, _) in enumerate(similar)}
     first = order.get(written[0][0], len(order))
+    if written[0][1] == SUBJECT:  # the subject yields only to a name the meaning ranks high
+        first = min(first, NAMED_RANKS)
     if any(order.get(entry, len(order)) < first for entry, _ in written[1:]):
         return None
     return written[0]
