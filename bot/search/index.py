@@ -293,7 +293,7 @@ class SearchIndex:
         ):
             long_name = found.end - found.start >= 5
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
-            written.append((found.entry, named_rank(long_name, text[: found.start].count(" "))))
+            written.append((found.entry, named_rank(long_name, text[: found.start])))
         return written
 
     def _subject(self, core: str) -> int | None:

@@ -35,12 +35,12 @@ DISAGREEMENT_PENALTY = 8.0
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3
-LEADING_NAME_RANKS = SEMANTIC_CANDIDATES  # ... any rank, for a long name the question starts with
+# The name a question's subject is written with (`SearchIndex._subject`): asked about whatever
+# rank the meaning gives it, if any.
+SUBJECT = SEMANTIC_CANDIDATES + 1
+LEADING_NAME_RANKS = SUBJECT  # ... any rank or none, for a long name the question starts with
 LEADING_WORDS = 3  # "how does continuous batching improve gpu utilization?"
 NAMED_COSINE = 0.3
-# The name a question's subject is written with (`SearchIndex._subject`): asked about whatever
-# rank the meaning gives it.
-SUBJECT = SEMANTIC_CANDIDATES + 1
 NAME_LIKE = frozenset({"match-term", "fuzzy", "prefix"})
 MIN_WORDS = 3  # two words are a name, typed or mistyped; a description takes three (dev)
 NEAR_NAME = 92.0  # a prefix or typo this strong answers alone
@@ -128,14 +128,21 @@ def asked_about(
     return written[0]
 
 
-def named_rank(long_name: bool, words_before: int) -> int:
-    """How far down the meaning's ranking a name written in a question may be and still be
-    what the question asks about: a long name near the start anywhere in the first ten, a long
-    one further on in the first three, a short one ("llm" in "what counts as context for an
-    llm") only first."""
+def named_rank(long_name: bool, before: str) -> int:
+    """How far down the meaning's ranking a name written in a question (after the text
+    `before`) may be and still be what the question asks about: a long name near the start at
+    any rank, a long one further on in the first three, a short one ("llm") only first, and
+    not at all where it only says what the question is about ("... for an llm", "... in rag").
+    """
+    words = before.split()
     if not long_name:
-        return 1
-    return LEADING_NAME_RANKS if words_before < LEADING_WORDS else NAMED_RANKS
+        qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
+        return 0 if qualifier and qualifier[0] in _QUALIFYING else 1
+    return LEADING_NAME_RANKS if len(words) < LEADING_WORDS else NAMED_RANKS
+
+
+_QUALIFYING = frozenset({"for", "in", "with", "on", "inside", "using", "via", "into", "from"})
+_DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "their", "its", "this", "these"})
 
 
 def wants_meaning(pool: Pool, words: int) -> bool:
