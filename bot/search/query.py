@@ -185,9 +185,10 @@ def subject_words(core: str) -> list[str]:
 
 
 # Verb and adjective endings whose noun is an entry's name: "decontaminate" -> decontamination,
-# "quantized" -> quantization, "overfit" -> overfitting, "distill" -> distillation.
+# "quantized" -> quantization, "overfit" -> overfitting, "distill" -> distillation, "refuse" ->
+# refusal.
 _VERB_ENDINGS = ("ated", "ating", "ized", "izing", "ised", "ising", "ed", "ing", "es", "s", "e")
-_NOUN_ENDINGS = ("ation", "ion", "ing", "ment", "ization")
+_NOUN_ENDINGS = ("ation", "ion", "ing", "ment", "al")
 
 
 def derived_forms(word: str) -> list[str]:

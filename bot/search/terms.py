@@ -83,6 +83,8 @@ def find_mentions(
             if not as_typed:
                 surface = surface.upper()
             entry = _entry_for(parts, surface, names, server.by_key, allowed)
+            if entry is None and width > 1 and not as_typed:  # "over-refuse": over-refusal
+                entry = _derived_entry("".join(parts), names, allowed)
             if entry is not None:
                 best = (entry, width)
             # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").
