@@ -1,0 +1,101 @@
+"""A question's subject: the name right after its asking words, a verb that names its noun, and
+names that only say what a question is about. Queries written for this file from the entry
+titles (none from a relevance slice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.glossary import load_glossary
+from bot.search import SearchIndex
+from bot.search.query import derived_forms, query_core, subject_words
+
+
+@pytest.mark.parametrize(
+    ("core", "words"),
+    [
+        ("how does beam search pick tokens", ["beam", "search", "pick", "tokens"]),
+        ("why is the gpu idle", ["gpu", "idle"]),
+        ("which tokenizer should i use", ["tokenizer", "should", "i", "use"]),
+        ("how can we speed up training", ["training"]),  # "we speed up": the asker's verb
+        ("how long does pretraining take", ["pretraining", "take"]),
+        ("is rag still worth it", ["rag", "still", "worth", "it"]),
+        ("kv cache memory", ["kv", "cache", "memory"]),  # no frame: the words themselves
+        ("softmax", []),  # one word is the whole query, not a subject
+    ],
+)
+def test_subject_words_start_after_the_asking_words(core: str, words: list[str]) -> None:
+    assert subject_words(core) == words
+
+
+@pytest.mark.parametrize(
+    ("word", "noun"),
+    [
+        ("quantized", "quantization"),
+        ("quantize", "quantization"),
+        ("tokenizing", "tokenization"),
+        ("overfit", "overfitting"),
+        ("distill", "distillation"),
+        ("hallucinate", "hallucination"),
+        ("refuse", "refusal"),
+        ("embed", "embedding"),
+    ],
+)
+def test_a_verb_form_yields_its_noun(word: str, noun: str) -> None:
+    assert noun in derived_forms(word)
+
+
+@pytest.mark.parametrize("word", ["", "gpu", "emb", "c++", "12345"])
+def test_short_or_odd_words_yield_nothing(word: str) -> None:
+    assert derived_forms(word) == []
+
+
+def test_a_huge_question_is_parsed_quickly_and_safely() -> None:
+    core = query_core("how does " + "very " * 5000 + "long thing work")
+    assert subject_words(core)[:2] == ["very", "very"]
+
+
+@pytest.fixture(scope="module")
+def bundled() -> SearchIndex:
+    return SearchIndex.build(load_glossary())
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # the name right after the asking words, whatever the rest of the sentence names
+        ("how does speculative decoding speed up generation", "speculative-decoding"),
+        ("how does pagedattention save memory", "paged-attention"),
+        ("why is perplexity a bad metric for chat models", "perplexity"),
+        ("how does cross attention connect the encoder and decoder", "cross-attention"),
+        ("why are embeddings normalized before cosine similarity", "embeddings"),
+        # a plain word that is a name ("loss") counts in the subject's place
+        ("why does the loss plateau after a few epochs", "loss"),
+        # a verb names its noun
+        ("does quantizing a model hurt accuracy much?", "quantization"),
+        ("how do you distill a big model into a small one", "knowledge-distillation"),
+        ("why do chatbots hallucinate citations", "hallucination"),
+        ("why do models over-refuse harmless prompts", "over-refusal"),
+    ],
+)
+def test_a_question_about_its_subject_gets_its_card(
+    bundled: SearchIndex, query: str, expected: str
+) -> None:
+    result = bundled.search(query)
+    assert result.status == "match", result
+    assert result.entry is not None
+    assert result.entry.id == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what is the best database for an llm",  # "for an llm": context, not the subject
+        "which cloud region is cheapest for rag",
+        "how do i center a div in css",
+        "why is my kubernetes pod pending",
+        "is bitcoin a good investment",
+    ],
+)
+def test_no_card_for_what_a_question_only_mentions(bundled: SearchIndex, query: str) -> None:
+    assert bundled.search(query).status != "match"
