@@ -306,6 +306,8 @@ class SearchIndex:
             forms = [key, *plural_variants(key)]
             if width == 1:
                 forms += derived_forms(key)
+            if width < len(words):  # "how are llms evaluated": LLM Evaluation
+                forms = [f + noun for noun in derived_forms(words[width]) for f in forms] + forms
             for form in forms:
                 hits = self.names.lookup(form)
                 if hits and (len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]):

@@ -42,7 +42,7 @@ _OPENER = re.compile(
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
     r"can you define|could you define|can you tell me about|i don't know what|"
-    r"please|pls|plz|hey|hi|hello|yo|bot|ok|so|um|uh|"
+    r"please|pls|plz|hey|hi|hello|yo|bot|ok|okay|so|but|um|uh|hmm|btw|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
     r"a|an|the)\s+"
@@ -108,8 +108,15 @@ _ASKING = frozenset(
 def is_question(query: str) -> bool:
     """Does the text ask something (a question mark, or a question's first word)?"""
     text = _without_symbols(query.lower())  # "tips for cost optimization? 💸"
-    words = text.split()
-    return bool(words) and (text.endswith("?") or words[0].strip(",") in _ASKING)
+    words = [w.strip(",") for w in text.split()]
+    while len(words) > 1 and words[0] in _FILLERS:  # "ok but why ...", "so how does ..."
+        words = words[1:]
+    return bool(words) and (text.endswith("?") or words[0] in _ASKING)
+
+
+_FILLERS = frozenset(
+    ["ok", "okay", "so", "but", "and", "hey", "hi", "yo", "um", "uh", "hmm", "btw"]
+)
 
 
 def compared(normalized: str) -> tuple[str, str] | None:
@@ -169,13 +176,15 @@ def plural_variants(key: str) -> list[str]:
 # "do i need" / "should we use" at the start: those weigh one thing against another (measured:
 # a wrong card more on the test slice, nothing gained on dev or calib).
 _AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have)"
+_HEDGE = r"(?:(?:even|really|actually|exactly|just|still|ever|usually|typically) )?"
 _DOER = (
-    r"(?:i|we|you|one|people|someone) (?!is |are |was |were |do |does )[a-z]+(?: up| down| out)?"
+    rf"(?:i|we|you|one|people|someone) {_HEDGE}(?!is |are |was |were |do |does )[a-z]+"
+    r"(?: up| down| out)?"
 )
 _SUBJECT_AFTER = re.compile(
     rf"^(?:(?:how|why|when|where|what|which)(?: long| much| often| exactly| else)? {_AUXILIARY}"
-    rf"(?: {_DOER})?|{_AUXILIARY}|which|why|when)"
-    r" (?:(?:a|an|the|my|our|your|this|these|those|some|all) )?(?P<rest>.+)$"
+    rf"(?: {_DOER})?|{_AUXILIARY}|which|why|when) {_HEDGE}"
+    r"(?:(?:a|an|the|my|our|your|this|these|those|some|all) )?(?P<rest>.+)$"
 )
 
 

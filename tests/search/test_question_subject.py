@@ -8,7 +8,7 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.search import SearchIndex
-from bot.search.query import derived_forms, query_core, subject_words
+from bot.search.query import derived_forms, is_question, query_core, subject_words
 
 
 @pytest.mark.parametrize(
@@ -20,6 +20,7 @@ from bot.search.query import derived_forms, query_core, subject_words
         ("how can we speed up training", ["training"]),  # "we speed up": the asker's verb
         ("how long does pretraining take", ["pretraining", "take"]),
         ("is rag still worth it", ["rag", "still", "worth", "it"]),
+        ("why do we even need tokenizers", ["tokenizers"]),  # a hedge before the verb
         ("kv cache memory", ["kv", "cache", "memory"]),  # no frame: the words themselves
         ("softmax", []),  # one word is the whole query, not a subject
     ],
@@ -50,6 +51,19 @@ def test_short_or_odd_words_yield_nothing(word: str) -> None:
     assert derived_forms(word) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("ok but why do we even need tokenizers", True),
+        ("so how does beam search work", True),
+        ("but", False),
+        ("ok the tokenizer splits words", False),
+    ],
+)
+def test_fillers_before_the_asking_word(text: str, asks: bool) -> None:
+    assert is_question(text) is asks
+
+
 def test_a_huge_question_is_parsed_quickly_and_safely() -> None:
     core = query_core("how does " + "very " * 5000 + "long thing work")
     assert subject_words(core)[:2] == ["very", "very"]
@@ -76,6 +90,9 @@ def bundled() -> SearchIndex:
         ("how do you distill a big model into a small one", "knowledge-distillation"),
         ("why do chatbots hallucinate citations", "hallucination"),
         ("why do models over-refuse harmless prompts", "over-refusal"),
+        # the subject and its verb's noun make one name
+        ("how are rewards hacked in rl training", "reward-hacking"),
+        ("how are llms evaluated these days", "llm-evaluation"),
     ],
 )
 def test_a_question_about_its_subject_gets_its_card(
