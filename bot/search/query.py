@@ -18,6 +18,7 @@ _FRAMES = [
         r"^how (?:does|do|did|is|are|can) (?P<t>.+?) (?:work|works|working|function|help)$",
         r"^what (?:is|are) (?P<t>.+?) (?:used for|for|good for|about)$",
         r"^what (?:is|are) meant by (?P<t>.+)$",
+        r"^(?:tell me|explain|show me|i wonder) how (?P<t>.+?) (?:works|work)$",
     )
 ]
 # "difference between X and Y", "X vs Y": the answer is X's card, with Y offered beside it.
@@ -43,6 +44,7 @@ _OPENER = re.compile(
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
     r"can you define|could you define|can you tell me about|i don't know what|"
     r"please|pls|plz|hey|hi|hello|yo|bot|ok|okay|so|but|um|uh|hmm|btw|"
+    r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
     r"a|an|the)\s+"
@@ -183,7 +185,7 @@ _DOER = (
 )
 _SUBJECT_AFTER = re.compile(
     rf"^(?:(?:how|why|when|where|what|which)(?: long| much| often| exactly| else)? {_AUXILIARY}"
-    rf"(?: {_DOER})?|{_AUXILIARY}|which|why|when) {_HEDGE}"
+    rf"(?: {_DOER})?|{_AUXILIARY}|which|why|when|who (?:first )?[a-z]+(?: up with)?) {_HEDGE}"
     r"(?:(?:a|an|the|my|our|your|this|these|those|some|all) )?(?P<rest>.+)$"
 )
 

@@ -93,6 +93,10 @@ def bundled() -> SearchIndex:
         # the subject and its verb's noun make one name
         ("how are rewards hacked in rl training", "reward-hacking"),
         ("how are llms evaluated these days", "llm-evaluation"),
+        # more ways a chat question is framed
+        ("who invented the attention mechanism", "attention"),
+        ("tell me how paged attention works", "paged-attention"),
+        ("in simple terms, what is a transformer", "transformers"),
     ],
 )
 def test_a_question_about_its_subject_gets_its_card(
