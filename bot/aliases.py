@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from bot.glossary import load_glossary
+from bot.glossary import Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
+from bot.search.local import compile_local
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = 100
@@ -76,19 +77,28 @@ def check_alias(
 
 
 @functools.cache
-def _bundled() -> SearchIndex:
+def _bundled() -> tuple[Glossary, SearchIndex]:
     from bot.settings import load_settings
 
     # Only names are checked here: the meaning stage is not needed.
-    return SearchIndex.build(load_glossary(load_settings().glossary_path_list), semantic=False)
+    glossary = load_glossary(load_settings().glossary_path_list)
+    return glossary, SearchIndex.build(glossary, semantic=False)
+
+
+def server_index(terms: Sequence[ServerTerm]) -> SearchIndex:
+    """What a server's aliases are checked against outside the bot (`aliases import`): the
+    bundled glossary's names with the server's own terms among them, as `/alias add` sees it."""
+    glossary, bundled = _bundled()
+    return compile_local(glossary, bundled, terms, {}).index if terms else bundled
 
 
 def validate_alias(
-    text: str, entry_id: str, guild_id: int, server: Mapping[str, str] | None = None
+    text: str, entry_id: str, index: SearchIndex, server: Mapping[str, str] | None = None
 ) -> str:
-    """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `server`
-    is that server's aliases (normalised alias -> entry id), to refuse near-duplicates."""
-    return check_alias(text, entry_id, _bundled(), server)[0]
+    """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `index` is
+    the server's (`server_index`), `server` its aliases (normalised alias -> entry id), to
+    refuse near-duplicates."""
+    return check_alias(text, entry_id, index, server)[0]
 
 
 def alias_clashes(term: ServerTerm, aliases: Mapping[str, str]) -> list[TermProblem]:

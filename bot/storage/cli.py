@@ -182,7 +182,9 @@ class _Wanted:
 def run_import(args: argparse.Namespace) -> int:
     # Checked exactly as /alias add checks them (an edge of the command line, so it may reach
     # the alias rules; the store itself stays search-free).
-    from bot.aliases import validate_alias
+    from bot.aliases import server_index, validate_alias
+    from bot.search.index import SearchIndex
+    from bot.term_storage import parse_terms
 
     try:
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
@@ -206,16 +208,18 @@ def run_import(args: argparse.Namespace) -> int:
     wanted: list[_Wanted] = []
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
-        # Each alias is checked against its server's stored aliases and the file's earlier
-        # lines, as /alias add checks it against the server's aliases.
+        # Each alias is checked against its server's own terms, stored aliases and the file's
+        # earlier lines, as /alias add checks it in that server.
         servers: dict[int, dict[str, str]] = {}
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
+        indexes: dict[int, SearchIndex] = {}
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
                 read[scope] = await store.aliases(scope)
                 servers[scope] = dict(read[scope])
+                indexes[scope] = server_index(parse_terms(await store.terms(scope)))
             try:
-                key = validate_alias(text, entry_id, scope, servers[scope])
+                key = validate_alias(text, entry_id, indexes[scope], servers[scope])
             except ValueError as exc:
                 refusals[position] = str(exc)
                 continue
@@ -230,7 +234,7 @@ def run_import(args: argparse.Namespace) -> int:
             if unchanged.setdefault(item.scope, stored == read[item.scope]):
                 return None
             try:
-                validate_alias(item.text, item.entry_id, item.scope, stored)
+                validate_alias(item.text, item.entry_id, indexes[item.scope], stored)
             except ValueError as exc:
                 return str(exc)
             return None

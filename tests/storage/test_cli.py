@@ -266,3 +266,32 @@ def test_as_a_separate_process(db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.db"
     assert cli_process("backup", str(copy), "--db", str(db)).returncode == 0
     assert query(copy, "SELECT count(*) FROM aliases") == [(1,)]
+
+
+def test_import_checks_aliases_against_the_servers_own_terms(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As `/alias add` in that server: an alias may not take a name of the server's own term,
+    and may point at one; another server does not have the term."""
+    terms = tmp_path / "terms.md"
+    terms.write_text(
+        "Our glossary ¶\nWords of our team.\n\n"
+        "Zorblax ¶\nThe team's nightly batch job that re-ranks retrieved documents.\n"
+    )
+    importing = ["terms", "import", str(terms), "--guild", "1", "--category", "Fundamentals"]
+    assert run([*importing, "--db", str(db)]) == 0
+    capsys.readouterr()
+    file = write_json(
+        tmp_path / "aliases.json",
+        [
+            {"guild_id": 1, "alias": "zorblax", "entry_id": "kv-cache"},
+            {"guild_id": 1, "alias": "nightly rerank", "entry_id": "zorblax"},
+            {"guild_id": 2, "alias": "nightly rerank", "entry_id": "zorblax"},
+        ],
+    )
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in err] == ["item 1", "item 3"], err
+    assert "Zorblax" in err[0]
+    assert "zorblax" in err[1]
+    assert ("nightly rerank", "zorblax") in query(db, "SELECT key, entry_id FROM aliases")
