@@ -35,12 +35,12 @@ from bot.search.names import (
     written_as_acronym,
 )
 from bot.search.query import (
+    asked_subject,
     compared,
     derived_forms,
     is_question,
     plural_variants,
     query_core,
-    subject_words,
 )
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
@@ -60,6 +60,7 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.semantic.fusion import (
+    NAMED_RANKS,
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,
@@ -68,8 +69,8 @@ from bot.search.semantic.fusion import (
     wants_meaning,
 )
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.similarity import PARTIAL_MIN_LENGTH, another_word, name_similarity
-from bot.search.terms import find_mentions
+from bot.search.similarity import PARTIAL_MIN_LENGTH, another_word, name_similarity, typo_ratio
+from bot.search.terms import GENERIC_WORDS, find_mentions
 from bot.search.trigrams import TrigramIndex
 
 if TYPE_CHECKING:
@@ -79,6 +80,12 @@ MAX_QUERY = 300  # characters looked at; nobody types a longer term
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
+LONG_NAME = (
+    5  # characters: "hbm" and "llm" are short names, asked about only when the meaning agrees
+)
+NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
+NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
+_TIE = (-1, 0)  # a name several entries hold alike
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
@@ -209,9 +216,9 @@ class SearchIndex:
             asked = None
             if question:
                 subject = self._subject(core)
-                if subject is not None:
-                    pool.add(subject, MENTION_SCORE, "match-term")  # "sampling": a name, if plain
-                    written = [(subject, SUBJECT), *(w for w in written if w[0] != subject)]
+                if subject is not None:  # "sampling": a name, if a plain word
+                    pool.add(subject[0], MENTION_SCORE, "match-term")
+                    written = [subject, *(w for w in written if w[0] != subject[0])]
                 asked = asked_about(written, similar)
             fuse(pool, similar, question=question, asked_about=asked)
         return self._decide(pool, query, normalized, core)
@@ -291,30 +298,74 @@ class SearchIndex:
         for found in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
         ):
-            long_name = found.end - found.start >= 5
+            long_name = found.end - found.start >= LONG_NAME
             pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
             written.append((found.entry, named_rank(long_name, text[: found.start])))
         return written
 
-    def _subject(self, core: str) -> int | None:
-        """The entry a question's subject names (`subject_words`): the longest name those
-        words start with, in either number or as the noun of a verb ("how do labs
-        decontaminate ..." is not one, "why is hbm the bottleneck" is), if one entry holds it."""
-        words = subject_words(core)
+    def _subject(self, core: str) -> tuple[int, int] | None:
+        """The entry a question's subject names (`asked_subject`), with how far down the
+        meaning may rank it (`named_rank`): the noun of the asker's verb ("how do i tokenize
+        my data"), alone or after its object ("how do i evaluate my llm app": LLM Evaluation),
+        else the longest name the subject's words start with, in either number, as a verb's
+        noun, or nearly spelled ("tokenizaton"), if one entry holds it."""
+        verb, words = asked_subject(core)
+        # "how do i train for a marathon": a plain word's noun is no name to ask about
+        nouns = [n for n in derived_forms(verb) if n not in GENERIC_WORDS] if verb else []
+        found = self._subject_name(words, nouns) if nouns else None
+        found = found or self._subject_name(words, [])
+        for width in range(min(len(words), self.names.most_words), 0, -1) if not found else ():
+            found = self._nearly_named(compact(" ".join(words[:width])))
+            if found:
+                break
+        if found is None:
+            return None
+        entry, length = found
+        return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
+
+    def _subject_name(self, words: Sequence[str], nouns: Sequence[str]) -> tuple[int, int] | None:
+        """(entry, length) of the longest name `words` start with (followed by one of `nouns`
+        if any are given, or one of them alone), else None."""
         for width in range(min(len(words), self.names.most_words), 0, -1):
             key = compact(" ".join(words[:width]))
             forms = [key, *plural_variants(key)]
-            if width == 1:
+            if width == 1 and not nouns:
                 forms += derived_forms(key)
-            if width < len(words):  # "how are llms evaluated": LLM Evaluation
+            if nouns:
+                forms = [f + noun for noun in nouns for f in forms]
+            elif width < len(words):  # "how are llms evaluated": LLM Evaluation
                 forms = [f + noun for noun in derived_forms(words[width]) for f in forms] + forms
-            for form in forms:
-                hits = self.names.lookup(form)
-                if hits and (len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]):
-                    return hits[0].entry
-                if hits:
-                    return None  # a name several entries hold alike: no one subject
+            found = self._held_by_one(forms, len(key))
+            if found is not None:
+                return None if found == _TIE else found
+        alone = self._held_by_one(nouns, 0)  # "how do i tokenize my data": Tokenization
+        return None if alone == _TIE else alone
+
+    def _held_by_one(self, forms: Sequence[str], length: int) -> tuple[int, int] | None:
+        """The first of `forms` that is a name: (entry, length) if one entry holds it most
+        strongly, `_TIE` if several do alike (no one subject), None if none is a name."""
+        for form in forms:
+            hits = self.names.lookup(form)
+            if hits and (len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]):
+                return hits[0].entry, max(length, len(form))
+            if hits:
+                return _TIE
         return None
+
+    def _nearly_named(self, key: str) -> tuple[int, int] | None:
+        """A long name one typo away ("tokenizaton", "large langauge models")."""
+        if len(key) < NEARLY_NAMED_LENGTH:
+            return None
+        positions = self.fuzzy_candidates(key, 5)
+        if not positions:
+            return None
+        keys = [self.names.keys[p] for p in positions]
+        scores = typo_ratio(key, keys)
+        best = int(np.argmax(scores))
+        hits = self.names.hits(positions[best])
+        if scores[best] < NEARLY_NAMED or len({h.entry for h in hits}) != 1:
+            return None
+        return hits[0].entry, len(keys[best])
 
     def _add_prefixes(self, pool: Pool, key: str, text: str) -> None:
         if len(key) < 2:

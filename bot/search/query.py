@@ -43,7 +43,8 @@ _OPENER = re.compile(
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
     r"can you define|could you define|can you tell me about|i don't know what|"
-    r"please|pls|plz|hey|hi|hello|yo|bot|ok|okay|so|but|um|uh|hmm|btw|"
+    r"please|pls|plz|hey all|hi all|hello all|hey guys|hi guys|hey everyone|hi everyone|"
+    r"hello everyone|hey folks|hey team|hey|hi|hello|yo|bot|ok|okay|so|but|um|uh|hmm|btw|"
     r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
@@ -180,7 +181,7 @@ def plural_variants(key: str) -> list[str]:
 _AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have)"
 _HEDGE = r"(?:(?:even|really|actually|exactly|just|still|ever|usually|typically) )?"
 _DOER = (
-    rf"(?:i|we|you|one|people|someone) {_HEDGE}(?!is |are |was |were |do |does )[a-z]+"
+    rf"(?:i|we|you|one|people|someone) {_HEDGE}(?!is |are |was |were |do |does )(?P<verb>[a-z]+)"
     r"(?: up| down| out)?"
 )
 _SUBJECT_AFTER = re.compile(
@@ -194,9 +195,16 @@ def subject_words(core: str) -> list[str]:
     """The words a question's subject starts at (`query_core` already dropped "what is",
     "explain", greetings): after a question frame ("how does X ...", "which X should ..."),
     else the core itself. Empty for a core that is one word (that word is the whole query)."""
+    return asked_subject(core)[1]
+
+
+def asked_subject(core: str) -> tuple[str | None, list[str]]:
+    """`subject_words`, with the asker's own verb before them if the question has one ("how do
+    i tokenize my data": "tokenize"): its noun may be what is asked about."""
     found = _SUBJECT_AFTER.match(core)
     words = (found.group("rest") if found else core).split()
-    return words if len(words) > 1 or found else []
+    verb = found.group("verb") if found else None
+    return verb, words if len(words) > 1 or found else []
 
 
 # Verb and adjective endings whose noun is an entry's name: "decontaminate" -> decontamination,
