@@ -60,7 +60,6 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.semantic.fusion import (
-    NAMED_RANKS,
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,

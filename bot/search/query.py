@@ -118,7 +118,7 @@ def is_question(query: str) -> bool:
 
 
 _FILLERS = frozenset(
-    ["ok", "okay", "so", "but", "and", "hey", "hi", "yo", "um", "uh", "hmm", "btw"]
+    "ok okay so but and hey hi hello yo gm um uh hmm btw all guys everyone folks team".split()
 )
 
 

@@ -97,6 +97,12 @@ def bundled() -> SearchIndex:
         ("who invented the attention mechanism", "attention"),
         ("tell me how paged attention works", "paged-attention"),
         ("in simple terms, what is a transformer", "transformers"),
+        # the noun of the asker's own verb, alone or after its object
+        ("how do i quantize my model for a phone", "quantization"),
+        ("how can we evaluate llms without humans", "llm-evaluation"),
+        # one typo in a long name
+        ("how does speculativ decoding speed up generation", "speculative-decoding"),
+        ("hey guys, why does halucination happen so often", "hallucination"),
     ],
 )
 def test_a_question_about_its_subject_gets_its_card(
@@ -116,6 +122,7 @@ def test_a_question_about_its_subject_gets_its_card(
         "how do i center a div in css",
         "why is my kubernetes pod pending",
         "is bitcoin a good investment",
+        "how do i train for a marathon",  # "train" is a plain word, not Training
     ],
 )
 def test_no_card_for_what_a_question_only_mentions(bundled: SearchIndex, query: str) -> None:
