@@ -118,7 +118,27 @@ def is_question(query: str) -> bool:
 
 
 _FILLERS = frozenset(
-    "ok okay so but and hey hi hello yo gm um uh hmm btw all guys everyone folks team".split()
+    [
+        "ok",
+        "okay",
+        "so",
+        "but",
+        "and",
+        "hey",
+        "hi",
+        "hello",
+        "yo",
+        "gm",
+        "um",
+        "uh",
+        "hmm",
+        "btw",
+        "all",
+        "guys",
+        "everyone",
+        "folks",
+        "team",
+    ]
 )
 
 
