@@ -27,7 +27,7 @@ class Case:
     never: str = "\0"  # a fragment that must appear nowhere (a secret)
 
 
-# {folder}: a folder that exists; {db}: an existing database. A token is set wherever `run`
+# {folder}: a folder that exists; {db}: an existing database; {fifo}: a named pipe. A token is set wherever `run`
 # would otherwise stop on its absence first.
 TOKEN = {"DISCORD_TOKEN": "not-a-real-token"}
 CASES: dict[str, Case] = {
@@ -64,6 +64,12 @@ CASES: dict[str, Case] = {
         ["backup", "/nonexistent/dir/x.db", "--db", "{db}"], "/nonexistent/dir does not exist"
     ),
     "backup: no path": Case(["backup"], "glossary-bot backup: error"),
+    # Writing there fails though the folder exists (even root cannot create files in /proc).
+    "backup where no file can be made": Case(
+        ["backup", "/proc/x.db", "--db", "{db}"], "cannot write the backup to /proc/x.db"
+    ),
+    # A named pipe (like /dev/null) is not a file to replace with a copy.
+    "backup onto a pipe": Case(["backup", "{fifo}", "--db", "{db}"], "not a regular file"),
     "health: no heartbeat path": Case(["health"], "HEARTBEAT_PATH is not set"),
     "health: bad max-age": Case(["health", "--max-age", "-1"], "--max-age"),
     "health: stale heartbeat": Case(
@@ -100,13 +106,19 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
     root = tmp_path_factory.mktemp("outside")
     (root / "folder").mkdir()
+    os.mkfifo(root / "fifo")
     db = root / "bot.db"
 
     async def create() -> None:
         await (await Store.open(db, flush_interval=None)).close()
 
     asyncio.run(create())
-    return {"folder": str(root / "folder"), "db": str(db), "cwd": str(root)}
+    return {
+        "folder": str(root / "folder"),
+        "db": str(db),
+        "fifo": str(root / "fifo"),
+        "cwd": str(root),
+    }
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -130,3 +142,4 @@ def test_one_line_no_traceback(name: str, places: dict[str, str]) -> None:
     assert len(lines) == (0 if name == "check -q: missing path" else 1), done.stderr
     assert case.says in done.stderr + done.stdout, everything
     assert case.never not in everything
+    assert Path(places["fifo"]).is_fifo()  # nothing replaced it
