@@ -70,6 +70,34 @@ CASES: dict[str, Case] = {
     ),
     # A named pipe (like /dev/null) is not a file to replace with a copy.
     "backup onto a pipe": Case(["backup", "{fifo}", "--db", "{db}"], "not a regular file"),
+    "migrate-db: no arguments": Case(["migrate-db"], "glossary-bot migrate-db: error"),
+    "migrate-db: no source": Case(
+        ["migrate-db", "--from", "nowhere.db", "--to", "postgresql://u:hunter2@127.0.0.1:9/x"],
+        "there is none at nowhere.db",
+        never="hunter2",
+    ),
+    "migrate-db: target unreachable": Case(
+        ["migrate-db", "--from", "{db}", "--to", "postgresql://u:hunter2@127.0.0.1:9/x"],
+        "cannot reach the database",
+        never="hunter2",
+    ),
+    "terms: no action": Case(["terms"], "glossary-bot terms: error"),
+    "terms export: negative guild": Case(
+        ["terms", "export", "--guild", "-1", "--db", "{db}"], "--guild"
+    ),
+    "terms export into a folder": Case(
+        ["terms", "export", "--guild", "1", "--output", "{folder}", "--db", "{db}"],
+        "cannot write",
+    ),
+    "terms import: missing file": Case(
+        ["terms", "import", "nowhere.toml", "--guild", "1", "--db", "{db}"], "nowhere.toml"
+    ),
+    "terms import: a folder": Case(
+        ["terms", "import", "{folder}", "--guild", "1", "--db", "{db}"], "cannot read"
+    ),
+    "terms log --limit 0": Case(
+        ["terms", "log", "--guild", "1", "--limit", "0", "--db", "{db}"], "--limit"
+    ),
     "health: no heartbeat path": Case(["health"], "HEARTBEAT_PATH is not set"),
     "health: bad max-age": Case(["health", "--max-age", "-1"], "--max-age"),
     "health: stale heartbeat": Case(
