@@ -18,9 +18,10 @@ _DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
 # Format, private-use, unassigned, surrogate and line/paragraph separator characters.
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 # Blank-looking letters and symbols outside those categories: Hangul fillers, the braille blank,
-# the combining grapheme joiner, Khmer inherent vowels, Mongolian and other variation selectors.
+# the musical null notehead, the combining grapheme joiner, Khmer inherent vowels, Mongolian and
+# other variation selectors.
 _BLANKS = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
+    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\U0001d159"
     + "".join(map(chr, range(0x180B, 0x1810)))
     + "".join(map(chr, range(0xFE00, 0xFE10)))
     + "".join(map(chr, range(0xE0100, 0xE01F0)))

@@ -31,6 +31,10 @@ def _backup_file(source_path: Path, dest: Path) -> None:
     partial_path = dest.with_name(f".{dest.name}.partial")
     partial_path.unlink(missing_ok=True)
     try:
+        try:  # made here so that a destination nothing can be written to is blamed, not the database
+            partial_path.touch(exist_ok=False)
+        except OSError as exc:
+            raise StorageError(f"cannot write the backup to {dest}: {exc.strerror}") from exc
         source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             target = sqlite3.connect(partial_path)

@@ -324,6 +324,8 @@ def _unwritable_destination(dest: Path) -> str | None:
     """Why the copy cannot go to `dest`, so the error blames the destination, not the database."""
     if dest.is_dir():
         return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot.db")
+    if dest.exists() and not dest.is_file():  # a device or pipe, e.g. /dev/null: never replace it
+        return "that is not a regular file"
     folder = dest.parent
     if not folder.is_dir():
         return f"the folder {folder} does not exist"

@@ -27,7 +27,7 @@ class Case:
     never: str = "\0"  # a fragment that must appear nowhere (a secret)
 
 
-# {folder}: a folder that exists; {db}: an existing database. A token is set wherever `run`
+# {folder}: a folder that exists; {db}: an existing database; {fifo}: a named pipe. A token is set wherever `run`
 # would otherwise stop on its absence first.
 TOKEN = {"DISCORD_TOKEN": "not-a-real-token"}
 CASES: dict[str, Case] = {
@@ -64,6 +64,40 @@ CASES: dict[str, Case] = {
         ["backup", "/nonexistent/dir/x.db", "--db", "{db}"], "/nonexistent/dir does not exist"
     ),
     "backup: no path": Case(["backup"], "glossary-bot backup: error"),
+    # Writing there fails though the folder exists (even root cannot create files in /proc).
+    "backup where no file can be made": Case(
+        ["backup", "/proc/x.db", "--db", "{db}"], "cannot write the backup to /proc/x.db"
+    ),
+    # A named pipe (like /dev/null) is not a file to replace with a copy.
+    "backup onto a pipe": Case(["backup", "{fifo}", "--db", "{db}"], "not a regular file"),
+    "migrate-db: no arguments": Case(["migrate-db"], "glossary-bot migrate-db: error"),
+    "migrate-db: no source": Case(
+        ["migrate-db", "--from", "nowhere.db", "--to", "postgresql://u:hunter2@127.0.0.1:9/x"],
+        "there is none at nowhere.db",
+        never="hunter2",
+    ),
+    "migrate-db: target unreachable": Case(
+        ["migrate-db", "--from", "{db}", "--to", "postgresql://u:hunter2@127.0.0.1:9/x"],
+        "cannot reach the database",
+        never="hunter2",
+    ),
+    "terms: no action": Case(["terms"], "glossary-bot terms: error"),
+    "terms export: negative guild": Case(
+        ["terms", "export", "--guild", "-1", "--db", "{db}"], "--guild"
+    ),
+    "terms export into a folder": Case(
+        ["terms", "export", "--guild", "1", "--output", "{folder}", "--db", "{db}"],
+        "cannot write",
+    ),
+    "terms import: missing file": Case(
+        ["terms", "import", "nowhere.toml", "--guild", "1", "--db", "{db}"], "nowhere.toml"
+    ),
+    "terms import: a folder": Case(
+        ["terms", "import", "{folder}", "--guild", "1", "--db", "{db}"], "cannot read"
+    ),
+    "terms log --limit 0": Case(
+        ["terms", "log", "--guild", "1", "--limit", "0", "--db", "{db}"], "--limit"
+    ),
     "health: no heartbeat path": Case(["health"], "HEARTBEAT_PATH is not set"),
     "health: bad max-age": Case(["health", "--max-age", "-1"], "--max-age"),
     "health: stale heartbeat": Case(
@@ -100,13 +134,19 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
     root = tmp_path_factory.mktemp("outside")
     (root / "folder").mkdir()
+    os.mkfifo(root / "fifo")
     db = root / "bot.db"
 
     async def create() -> None:
         await (await Store.open(db, flush_interval=None)).close()
 
     asyncio.run(create())
-    return {"folder": str(root / "folder"), "db": str(db), "cwd": str(root)}
+    return {
+        "folder": str(root / "folder"),
+        "db": str(db),
+        "fifo": str(root / "fifo"),
+        "cwd": str(root),
+    }
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -130,3 +170,4 @@ def test_one_line_no_traceback(name: str, places: dict[str, str]) -> None:
     assert len(lines) == (0 if name == "check -q: missing path" else 1), done.stderr
     assert case.says in done.stderr + done.stdout, everything
     assert case.never not in everything
+    assert Path(places["fifo"]).is_fifo()  # nothing replaced it

@@ -60,6 +60,8 @@ async def test_an_alias_cannot_take_what_search_finds_by_name(
     [
         ("\u3164\u3164", "An alias cannot contain control or invisible characters."),
         ("\u2800abc", "An alias cannot contain control or invisible characters."),
+        # A symbol drawn as nothing (the musical null notehead), like the braille blank.
+        ("\U0001d159zorb", "An alias cannot contain control or invisible characters."),
         ("kv\u200bstash", "An alias cannot contain control or invisible characters."),
         ("kv\u202estash", "An alias cannot contain control or invisible characters."),
         ("kv\ue000stash", "An alias cannot contain control or invisible characters."),
