@@ -22,6 +22,9 @@ from bot.errors import ReportedError
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# The most shards a bot may have: at Discord's 1,000 servers a shard, far more servers than Discord
+# has. A bigger SHARD_COUNT is a typo, and would have this process open that many connections.
+MAX_SHARD_COUNT = 100_000
 # Defaults an installation may set (the container image does), beneath `.env` and the environment.
 INSTALLATION_DEFAULTS = "/etc/glossary-bot/defaults.env"
 
@@ -43,7 +46,8 @@ ACCEPTS = {
     "log_format": "text or json",
     "metrics_port": "a port number from 1 to 65535, or empty (no metrics)",
     "metrics_host": "an address to listen on, such as 127.0.0.1",
-    "shard_count": "how many shards the bot has in all (a whole number of at least 1), or empty",
+    "shard_count": f"how many shards the bot has in all (a whole number from 1 to {MAX_SHARD_COUNT}), "
+    "or empty",
     "shard_ids": "this process's shards: numbers below SHARD_COUNT (which must be set) "
     "separated by commas, each once (e.g. 0,1), or empty",
     "identify_window": "a number of seconds above 0",
@@ -92,7 +96,7 @@ class Settings(BaseSettings):
     metrics_host: str = "127.0.0.1"
     # Several processes, one bot: how many shards the bot has in all, and which of them this
     # process runs ("0,1"). Unset: one process, as many shards as Discord recommends.
-    shard_count: int | None = Field(default=None, ge=1)
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
     shard_ids: str = ""
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.
     identify_window: float = Field(default=5.0, gt=0, allow_inf_nan=False)
@@ -136,7 +140,9 @@ class Settings(BaseSettings):
     @classmethod
     def _shards_fit(cls, value: str, info: ValidationInfo) -> str:
         ids = shard_numbers(value)
-        count = info.data.get("shard_count")
+        if "shard_count" not in info.data:  # SHARD_COUNT itself is bad, and reported alone
+            return value
+        count = info.data["shard_count"]
         if ids is not None and (count is None or any(i >= count for i in ids)):
             raise ValueError("shard ids without SHARD_COUNT, or not below it")
         return value

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.discord_app import runner
 from bot.discord_app.state import BotState
 from bot.glossary import load_glossary
-from bot.settings import Settings
+from bot.settings import ACCEPTS, Settings, SettingsError, load_settings
 from tests.discord_app.helpers import define
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
@@ -29,6 +29,17 @@ from tests.resilience.botproc import BotProcess
         ("", "0,1", "SHARD_IDS=0,1 is not valid"),  # no SHARD_COUNT
         ("0", "", "SHARD_COUNT=0 is not valid: expected how many shards"),
         ("four", "", "SHARD_COUNT=four is not valid"),
+        # More shards than Discord has servers for (a typo): refused before a connection opens.
+        ("99999999999", "", "SHARD_COUNT=99999999999 is not valid: expected how many shards"),
+        ("100001", "0,1", "SHARD_COUNT=100001 is not valid"),
+        ("-4", "", "SHARD_COUNT=-4 is not valid"),
+        ("4.5", "", "SHARD_COUNT=4.5 is not valid"),
+        ("4", "99999999999999999999999", "SHARD_IDS=99999999999999999999999 is not valid"),
+        ("4", "0,1,", "SHARD_IDS=0,1, is not valid"),
+        ("4", "0 1", "SHARD_IDS=0 1 is not valid"),
+        ("4", "0;1", "SHARD_IDS=0;1 is not valid"),
+        ("4", "0-3", "SHARD_IDS=0-3 is not valid"),
+        ("4", "0," * 5000 + "0", "SHARD_IDS=" + "0," * 20 + "... is not valid"),  # cut short
     ],
 )
 def test_shards_that_do_not_fit_are_refused_on_one_line(
@@ -50,12 +61,26 @@ def test_shards_that_do_not_fit_are_refused_on_one_line(
     assert named in err, err
 
 
+def test_a_bad_shard_count_is_not_blamed_on_good_shard_ids(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no developer's .env
+    monkeypatch.setenv("SHARD_COUNT", "100001")
+    monkeypatch.setenv("SHARD_IDS", "0,1")
+    with pytest.raises(SettingsError) as refused:
+        load_settings()
+    assert str(refused.value) == (
+        f"bad setting: SHARD_COUNT=100001 is not valid: expected {ACCEPTS['shard_count']}"
+    )
+
+
 @pytest.mark.parametrize(
     ("count", "ids", "sharded", "shard_ids"),
     [
         ("", "", False, None),  # unset: one process, as today
         ("4", "", True, None),  # every one of 4 shards in this process
         ("4", " 3, 1 ", True, [3, 1]),
+        ("100000", "99999", True, [99999]),  # the most shards a bot may have
     ],
 )
 def test_which_bot_runs(
@@ -67,7 +92,7 @@ def test_which_bot_runs(
     assert isinstance(bot, commands.AutoShardedBot) == sharded
     if sharded:
         assert bot.shard_ids == shard_ids
-        assert bot.shard_count == 4
+        assert bot.shard_count == int(count)
 
 
 async def test_some_shards_on_a_file_of_their_own_run_and_say_so(tmp_path: Path) -> None:
