@@ -5,7 +5,6 @@ Imports neither discord nor the search package: command handlers and the command
 to `Store`, and alias text is validated and normalised before it gets here.
 """
 
-from .backup import backup_database
 from .errors import (
     NotAGlossaryDatabase,
     SchemaTooNew,
@@ -36,6 +35,7 @@ from .models import (
     TermAuditRecord,
 )
 from .periods import PERIODS, Period, period_start
+from .sqlite.backup import backup_database
 from .store import CopyReport, Store
 
 __all__ = [

@@ -22,10 +22,10 @@ from bot.progress import Progress
 from bot.settings import Settings
 
 from .backend import without_password
-from .backup import backup_database
 from .errors import StorageError
 from .models import AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
+from .sqlite.backup import backup_database
 from .store import Store
 
 Result = TypeVar("Result")

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from ..backend import Backend, Body, Row
-from ..backup import backup_database
 from ..errors import StorageError, StorageUnavailable
+from .backup import backup_database
 from .channel import Channel, connect
 from .migrate import apply_migrations, check_version, latest_version
 

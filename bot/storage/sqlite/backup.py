@@ -7,8 +7,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from .errors import StorageError
-from .sqlite.errors import as_storage_error
+from ..errors import StorageError
+from .errors import as_storage_error
 
 
 async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
