@@ -293,13 +293,15 @@ async def run_load(
             # cards need no settling (their buttons are dynamic items, not views in memory).
             fake.settle_before_actions = False
             channels = []
+            shard_of: dict[int, int] = {}  # guild id -> the shard (and so the process) it is on
             for g in range(max(guilds, shards)):
                 guild = fake.add_guild(f"Load Lab {g + 1}", shard=g % shards)
+                shard_of[guild.id] = g % shards
                 channels.append(guild.add_text_channel("general"))
             people = []
             for n in range(users):
                 user = fake.add_user(f"user{n}")
-                channel = channels[n % guilds]
+                channel = channels[n % len(channels)]  # users on every shard: both processes
                 fake.world.guilds[channel.guild_id or 0].add_member(user)
                 people.append((user, channel))
 
@@ -376,6 +378,10 @@ async def run_load(
         "lookups_made": sum(tally.lookups.values()),
         "lookups_stored": sum(lookups.values()),
         "lookups_match": lookups == tally.lookups,
+        "lookups_stored_by_shard": {
+            str(shard): sum(n for guild, n in lookups.items() if shard_of.get(guild) == shard)
+            for shard in range(shards)
+        },
         "misses_made": sum(tally.misses.values()),
         "misses_stored": sum(misses.values()),
         "misses_match": misses == tally.misses,
@@ -420,9 +426,11 @@ def print_report(report: JSON) -> None:
         f"misses made {report['misses_made']}, in the database {report['misses_stored']}; "
         f"integrity {report['integrity']}; exit code {report['exit_code']}"
     )
+    by_shard = ", ".join(f"{s}: {n}" for s, n in report["lookups_stored_by_shard"].items())
+    print(f"lookups in the database by shard: {by_shard}")
     rss = report["bot_rss_mib"]
     print(
-        f"bot process: {report['bot_cpu_share']:.0%} of a CPU, memory {rss['start']} MiB -> "
+        f"bot process(es): {report['bot_cpu_share']:.0%} of a CPU, memory {rss['start']} MiB -> "
         f"{rss['end']} MiB; {report['machine']}"
     )
     for violation in report["violations"][:10]:

@@ -13,6 +13,7 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import define, footer
+from tests.storage.conftest import TEST_DATABASE_URL
 
 from .conftest import Scene
 
@@ -47,6 +48,27 @@ async def test_ten_users_for_five_seconds(tmp_path: Path) -> None:
     assert report["misses_match"]
     assert report["integrity"] == "ok"
     assert report["exit_code"] == 0
+
+
+@pytest.mark.skipif(not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: no PostgreSQL")
+async def test_two_processes_on_postgres_both_serve_and_count_exactly(tmp_path: Path) -> None:
+    """`--postgres`: two processes of two shards each; users in guilds on every shard, so both
+    processes answer (their counts, per server, reach the shared database exactly)."""
+    bench = load_bench()
+    report = await bench.run_load(users=8, seconds=5, work=tmp_path, postgres=TEST_DATABASE_URL)
+    bench.print_report(report)
+
+    assert report["backend"] == "postgresql, 2 processes x 2 shards"
+    assert report["violations"] == []
+    assert report["unanswered"] == 0
+    assert report["late"] == 0
+    assert report["lookups_match"]
+    assert report["misses_match"]
+    assert report["exit_code"] == 0
+    by_shard = report["lookups_stored_by_shard"]
+    assert sorted(by_shard) == ["0", "1", "2", "3"]
+    assert all(n > 0 for n in by_shard.values()), by_shard
+    assert sum(by_shard.values()) == report["lookups_made"]
 
 
 async def test_a_cards_count_costs_one_read_per_entry_and_server(
