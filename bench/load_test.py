@@ -130,6 +130,18 @@ def open_buttons(message: JSON) -> list[str]:
     return ids
 
 
+async def settled(tally: Tally, kind: str, handle: InteractionHandle) -> JSON | None:
+    """The message the user reads, recorded; None if none came (counted unanswered: the bot
+    missed Discord's deadline, 10062, and the fake's wait ran out), so the run still reports."""
+    try:
+        message = await handle.final_message()
+    except TimeoutError:
+        tally.unanswered.append(f"{kind} {handle.id}")
+        return None
+    record(tally, kind, handle)
+    return message
+
+
 async def user_loop(
     fake: FakeDiscord,
     user: FakeUser,
@@ -150,14 +162,19 @@ async def user_loop(
             handle = await fake.autocomplete(
                 user, "define", {"term": text}, focused="term", channel=channel
             )
-            choices = await handle.choices()
+            try:
+                choices = await handle.choices()
+            except TimeoutError:
+                tally.unanswered.append(f"{AUTOCOMPLETE} {handle.id}")
+                continue
             record(tally, AUTOCOMPLETE, handle)
             # The user picks the first choice once it shows what they mean.
             if choices and choices[0]["name"].lower().startswith(query.lower()[:4]):
                 picked = str(choices[0]["value"])
         handle = await fake.slash(user, "define", {"term": picked or query}, channel=channel)
-        message = await handle.final_message()
-        record(tally, DEFINE, handle)
+        message = await settled(tally, DEFINE, handle)
+        if message is None:
+            continue
         if message.get("embeds"):
             tally.lookups[guild_id] += 1
         elif str(message.get("content", "")).startswith("No entry for"):
@@ -166,9 +183,8 @@ async def user_loop(
         if buttons:
             await asyncio.sleep(think)  # reading the card: simulated user behaviour
             click = await fake.click(user, message, rng.choice(buttons))
-            clicked = await click.final_message()
-            record(tally, CLICK, click)
-            if clicked.get("embeds"):
+            clicked = await settled(tally, CLICK, click)
+            if clicked is not None and clicked.get("embeds"):
                 tally.lookups[guild_id] += 1
         await asyncio.sleep(think)
 

@@ -3,6 +3,7 @@ counted. The full run (50 users, 60 s) is `.venv/bin/python bench/load_test.py`.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
 from pathlib import Path
@@ -69,6 +70,26 @@ async def test_two_processes_on_postgres_both_serve_and_count_exactly(tmp_path: 
     assert sorted(by_shard) == ["0", "1", "2", "3"]
     assert all(n > 0 for n in by_shard.values()), by_shard
     assert sum(by_shard.values()) == report["lookups_made"]
+
+
+async def test_a_user_whose_answers_never_come_is_counted_not_a_crash(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """On a machine too loaded for Discord's 3 s every response is refused (10062) and no
+    message ever comes: the run counts those interactions unanswered and carries on."""
+    bench = load_bench()
+    scene.fake.ack_deadline = 0.0  # every initial response too late
+    scene.fake.wait_timeout = 0.5
+    tally = bench.Tally()
+    loop = asyncio.get_running_loop()
+    await bench.user_loop(
+        scene.fake, scene.alice, scene.channel, ["kv cache"], loop.time() + 0.01, 0.0, 1, tally
+    )
+    kinds = sorted({entry.split()[0] for entry in tally.unanswered})
+    assert kinds == ["autocomplete", "define"], tally.unanswered
+    assert tally.samples == []
+    assert tally.lookups == {}
+    assert scene.fake.pop_violations()  # the late responses, as Discord would refuse them
 
 
 async def test_a_cards_count_costs_one_read_per_entry_and_server(
