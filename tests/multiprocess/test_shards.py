@@ -116,6 +116,21 @@ async def import_aliases(world: World, items: list[dict[str, object]], tmp_path:
     assert f"added {len(items)}" in output, output
 
 
+async def import_terms(world: World, shard: int, tmp_path: Path) -> None:
+    """`glossary-bot terms import` into the guild on `shard`, in a process of its own."""
+    file = tmp_path / "terms.md"
+    file.write_text(
+        "Our words ¶\nOur team's own.\n\n"
+        "Qorbflux ¶\nOur team's word for a nightly rerank of the search index.\n"
+    )
+    env = bot_env(world.fake, tmp_path / "unused.db", DATABASE_URL=world.url)
+    guild = str(world.guilds[shard].id)
+    args = ("terms", "import", str(file), "--guild", guild, "--category", "Fundamentals")
+    code, output = await glossary_bot(env, tmp_path, *args)
+    assert code == 0, output
+    assert "1 added" in output, output
+
+
 async def health(process: BotProcess) -> int:
     code, _ = await glossary_bot(dict(process.env), process.cwd, "health")
     return code
@@ -173,6 +188,17 @@ async def test_two_processes_share_one_bot(tmp_path: Path) -> None:
             )
             assert "RAG" in embed_of(card)["title"] or "Retrieval" in embed_of(card)["title"]
             w.cards[w.guilds[shard].id] += 1
+
+        # So is a server's own term imported by an operator, on either process's shard.
+        for shard in (2, 1):
+            await import_terms(w, shard, tmp_path)
+            card = await define_until_card(
+                w.fake, w.alice, "qorbflux", w.channels[shard], within=2.0
+            )
+            assert embed_of(card)["title"] == "Qorbflux", card
+            w.cards[w.guilds[shard].id] += 1
+        _, message = await define(w.fake, w.alice, "qorbflux", w.channels[0])
+        assert not message["embeds"], message  # a term of guilds 1 and 2 only
 
         # Everything the second process counted so far reaches the database; then a burst
         # it may not get to write before kill -9.
