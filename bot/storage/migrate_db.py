@@ -27,6 +27,8 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if is_database_url(args.source) or not source.is_file():
         return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
+    if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
+        return _fail("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
 

@@ -10,9 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.storage import AliasImport
 
-from .conftest import Databases, FakeClock, OpenStore
+from .conftest import Databases, FakeClock, OpenStore, names_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,6 +81,23 @@ async def test_migrate_db_bad_input_is_one_line(open_store: OpenStore, tmp_path:
         assert done.stderr.count("\n") == 1, (case, done.stderr)
         assert "Traceback" not in done.stderr
         assert "secret" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "target", ["mysql://u:secret@127.0.0.1/db", "postgresq://u:secret@127.0.0.1/db", "http://x/y"]
+)
+async def test_migrate_db_to_a_url_that_is_not_postgresql_says_so(
+    open_store: OpenStore, tmp_path: Path, target: str
+) -> None:
+    good = tmp_path / "good.db"
+    await (await open_store(good)).close()
+    done = glossary_bot("migrate-db", "--from", str(good), "--to", target, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("glossary-bot: error: --to "), done.stderr
+    assert "postgresql://" in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "secret" not in done.stderr
+    assert names_in(tmp_path) == ["good.db"]  # nothing made
 
 
 async def test_stats_export_and_backup_follow_database_url(
