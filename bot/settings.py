@@ -50,7 +50,7 @@ ACCEPTS = {
     "or empty",
     "shard_ids": "this process's shards: numbers below SHARD_COUNT (which must be set) "
     "separated by commas, each once (e.g. 0,1), or empty",
-    "identify_window": "a number of seconds above 0",
+    "identify_window": "a number of seconds above 0, at most 60 (Discord's window is 5)",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
@@ -99,7 +99,8 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
     shard_ids: str = ""
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.
-    identify_window: float = Field(default=5.0, gt=0, allow_inf_nan=False)
+    # At most a minute: a longer one keeps every shard waiting its turn, for ever at 1e300.
+    identify_window: float = Field(default=5.0, gt=0, le=60, allow_inf_nan=False)
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -74,6 +74,32 @@ def test_a_bad_shard_count_is_not_blamed_on_good_shard_ids(
     )
 
 
+@pytest.mark.parametrize("window", ["1e300", "61", "0", "-5", "nan", "inf", "5s", ""])
+def test_an_identify_window_that_never_ends_is_refused(
+    window: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """IDENTIFY_WINDOW=1e300 left every shard waiting its turn for ever, silently."""
+    monkeypatch.chdir(tmp_path)  # no developer's .env
+    monkeypatch.setenv("IDENTIFY_WINDOW", window)
+    if window == "":  # empty: the default, Discord's 5 s
+        assert load_settings().identify_window == 5.0
+        return
+    with pytest.raises(SettingsError) as refused:
+        load_settings()
+    assert str(refused.value) == (
+        f"bad setting: IDENTIFY_WINDOW={window} is not valid: expected {ACCEPTS['identify_window']}"
+    )
+
+
+@pytest.mark.parametrize("window", ["0.5", "60"])
+def test_identify_windows_that_fit(
+    window: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("IDENTIFY_WINDOW", window)
+    assert load_settings().identify_window == float(window)
+
+
 @pytest.mark.parametrize(
     ("count", "ids", "sharded", "shard_ids"),
     [
