@@ -22,14 +22,13 @@ import discord
 import pytest
 
 from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, define_until_card, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.resilience.botproc import BotProcess, bot_env, glossary_bot
-from tests.storage.conftest import TEST_DATABASE_URL, fresh_schema
+from tests.storage.conftest import fresh_schema
 
-pytestmark = pytest.mark.skipif(
-    not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: no PostgreSQL to share"
-)
+pytestmark = pytest.mark.postgres  # a PostgreSQL the processes share
 
 SHARDS = 4
 WINDOW = 0.5  # the fake's IDENTIFY window (Discord's is 5 s); the bots wait a little longer

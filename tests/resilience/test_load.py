@@ -13,8 +13,8 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, footer
-from tests.storage.conftest import TEST_DATABASE_URL
 
 from .conftest import Scene
 
@@ -51,7 +51,7 @@ async def test_ten_users_for_five_seconds(tmp_path: Path) -> None:
     assert report["exit_code"] == 0
 
 
-@pytest.mark.skipif(not TEST_DATABASE_URL, reason="TEST_DATABASE_URL is not set: no PostgreSQL")
+@pytest.mark.postgres
 async def test_two_processes_on_postgres_both_serve_and_count_exactly(tmp_path: Path) -> None:
     """`--postgres`: two processes of two shards each; users in guilds on every shard, so both
     processes answer (their counts, per server, reach the shared database exactly)."""

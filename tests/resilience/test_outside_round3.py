@@ -15,14 +15,13 @@ import pytest
 
 from bot.glossary.keys import compact
 from bot.storage import AddAliasStatus, AliasImport, Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
 
 from .botproc import ROOT, BotProcess, glossary_bot, import_aliases
 from .conftest import Scene
 from .helpers import add_alias as add
 from .helpers import stored_aliases
-
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 
 
 async def test_an_alias_added_right_after_another_process_imported_its_twin_is_refused(
@@ -122,15 +121,13 @@ async def database(kind: str, tmp_path: Path) -> AsyncIterator[str]:
     if kind == "sqlite":
         yield str(tmp_path / "bot.db")
         return
-    if not TEST_DATABASE_URL:
-        pytest.skip("TEST_DATABASE_URL is not set")
     from tests.storage.conftest import fresh_schema
 
     async with fresh_schema(TEST_DATABASE_URL, "round3") as url:
         yield url
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def test_two_processes_adding_twin_aliases_at_once_store_one(
     kind: str, tmp_path: Path
 ) -> None:

@@ -3,7 +3,6 @@ TEST_DATABASE_URL is set, an injectable clock."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,6 +16,7 @@ import asyncpg
 import pytest
 
 from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
 
 START = datetime(2025, 1, 15, 12, 30, tzinfo=UTC)
 
@@ -118,11 +118,8 @@ def names_in(folder: Path) -> list[str]:
 
 # -- both backends: the contract suite ---------------------------------------------------------
 
-# The PostgreSQL half of the contract suite runs against this database (CI sets it; locally:
-# TEST_DATABASE_URL=$(bash ../shared/tools/postgres.sh | tail -1)). Each test gets a schema of
-# its own in it, dropped afterwards.
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
-_left_out: list[pytest.Item] = []
+# The PostgreSQL half of the contract suite (left out without TEST_DATABASE_URL: tests/conftest.py).
+# Each test gets a schema of its own in that database, dropped afterwards.
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -134,30 +131,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", ["postgres"])
     else:
         metafunc.parametrize("backend", ["sqlite", "postgres"])
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without TEST_DATABASE_URL the PostgreSQL half is left out, and said so once."""
-    if TEST_DATABASE_URL:
-        return
-    kept = []
-    for item in items:
-        callspec = getattr(item, "callspec", None)
-        if callspec is not None and callspec.params.get("backend") == "postgres":
-            _left_out.append(item)
-        else:
-            kept.append(item)
-    if _left_out:
-        config.hook.pytest_deselected(items=_left_out)
-        items[:] = kept
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _left_out:
-        terminalreporter.write_line(
-            f"storage contract suite: PostgreSQL half skipped ({len(_left_out)} tests): "
-            "TEST_DATABASE_URL is not set"
-        )
 
 
 @pytest.fixture
