@@ -77,9 +77,9 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line: time (UTC, ISO 8601), level, logger, message, the interaction's
     guild, command and error id when there is one, and the traceback as `exception`."""
 
-    def __init__(self, label: str = "") -> None:
+    def __init__(self, shards: str = "") -> None:
         super().__init__()
-        self.label = label
+        self.shards = shards
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, object] = {
@@ -88,8 +88,8 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        if self.label:
-            line["shards"] = self.label
+        if self.shards:
+            line["shards"] = self.shards
         for key in CONTEXT_FIELDS:
             value = getattr(record, key, None)
             if value is not None:
@@ -104,8 +104,8 @@ class JsonFormatter(logging.Formatter):
 class TextFormatter(logging.Formatter):
     """The readable default; the interaction's fields follow the message in brackets."""
 
-    def __init__(self, label: str = "") -> None:
-        prefix = f"[{label}] " if label else ""  # which shards this process runs, if some
+    def __init__(self, shards: str = "") -> None:
+        prefix = f"[shards {shards}] " if shards else ""  # which shards this process runs
         super().__init__(TEXT_FORMAT.replace("%(name)s", prefix + "%(name)s"), "%Y-%m-%d %H:%M:%S")
 
     def formatMessage(self, record: logging.LogRecord) -> str:
@@ -119,11 +119,13 @@ def configure_logging(
     secrets: list[str],
     log_format: Literal["text", "json"] = "text",
     stream: TextIO | None = None,
-    label: str = "",
+    shards: str = "",
 ) -> None:
-    """`label` names which shards this process runs (text: a prefix; JSON: a `shards` field)."""
+    """`shards` ("0,1") names the shards this process runs, if some: text lines start with
+    `[shards 0,1]`, JSON lines carry `"shards": "0,1"`."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter(label) if log_format == "json" else TextFormatter(label))
+    formatter = JsonFormatter(shards) if log_format == "json" else TextFormatter(shards)
+    handler.setFormatter(formatter)
     # On the handler, not a logger: they cover every logger's records, discord.py's included.
     handler.addFilter(RedactSecrets(secrets))
     handler.addFilter(AddContext())

@@ -48,7 +48,7 @@ def run(settings: Settings | None = None) -> int:
         settings.log_level,
         secrets=[token],
         log_format=settings.log_format,
-        label=f"shards {shard_label(shard_ids)}" if shard_ids else "",
+        shards=shard_label(shard_ids) if shard_ids else "",
     )
     if not token:
         fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")

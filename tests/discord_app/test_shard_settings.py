@@ -3,6 +3,7 @@ they do not fit together."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -121,9 +122,13 @@ def test_which_bot_runs(
         assert bot.shard_count == int(count)
 
 
-async def test_some_shards_on_a_file_of_their_own_run_and_say_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("log_format", ["text", "json"])
+async def test_some_shards_on_a_file_of_their_own_run_and_say_so(
+    log_format: str, tmp_path: Path
+) -> None:
     """A process over shard 1 of 2 on SQLite answers its guilds, and warns that no other
-    process can share its database."""
+    process can share its database. Every log line names its shards: text, a `[shards 1]`
+    prefix; JSON, a `shards` field a log system can filter on ("1")."""
     async with FakeDiscord(shard_count=2) as fake:
         alice = fake.add_user("alice")
         guilds = [fake.add_guild(f"Guild {shard}", shard=shard) for shard in (0, 1)]
@@ -131,7 +136,13 @@ async def test_some_shards_on_a_file_of_their_own_run_and_say_so(tmp_path: Path)
         for guild in guilds:
             guild.add_member(alice)
         bot = BotProcess(
-            fake, tmp_path / "bot.db", cwd=tmp_path, shards=[1], SHARD_COUNT="2", SHARD_IDS="1"
+            fake,
+            tmp_path / "bot.db",
+            cwd=tmp_path,
+            shards=[1],
+            SHARD_COUNT="2",
+            SHARD_IDS="1",
+            LOG_FORMAT=log_format,
         )
         async with bot:
             _, card = await define(fake, alice, "rag", channels[1])
@@ -141,5 +152,10 @@ async def test_some_shards_on_a_file_of_their_own_run_and_say_so(tmp_path: Path)
         assert "SHARD_IDS 1 is part of the bot's 2 shards, but the database is not shared" in (
             bot.output
         )
-        assert "[shards 1]" in bot.output
+        if log_format == "text":
+            assert "[shards 1]" in bot.output
+        else:
+            lines = [json.loads(line) for line in bot.output.splitlines() if line.startswith("{")]
+            assert lines, bot.output
+            assert {line.get("shards") for line in lines} == {"1"}, bot.output
         assert fake.violation_report() is None
