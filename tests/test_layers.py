@@ -130,7 +130,7 @@ COMMAND_IMPORTS: dict[str, tuple[list[str], tuple[str, ...]]] = {
     # A name settles it: no meaning stage, no pydantic, the glossary from the define cache.
     "define": (
         ["define", "kv", "cache"],
-        ("pydantic", "discord", "aiosqlite", "bot.search.semantic.encoder", "tomllib"),
+        ("pydantic", "discord", "aiosqlite", "bot.search.semantic.encoder", "tomli"),
     ),
 }
 

@@ -7,9 +7,10 @@ the same way: an unknown id or a malformed list is an error naming the file and 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
+
+import tomli
 
 from bot.glossary.models import Entry
 from bot.glossary.problems import Problem
@@ -34,8 +35,8 @@ def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> dict[str, l
 def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem]) -> None:
     where = f"{FOLDER}/{file.name}"
     try:
-        data = tomllib.loads(file.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        data = tomli.loads(file.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError, RecursionError) as exc:
         problems.append(Problem("error", where, f"cannot read the file: {exc}"))
         return
     for entry_id, table in data.items():

@@ -81,6 +81,10 @@ def _in_a_joined_word(before: str, after: str) -> bool:
 
 
 def _hidden(text: str) -> bool:
+    # Printable text (in Python's sense: no character of a category C, Z but " ") has none of
+    # the invisible categories: without a blank, two passes in C settle it (nearly every text).
+    if text.isprintable() and _BLANKS.isdisjoint(text):
+        return False
     return any(
         (unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS)
         and not _in_emoji(text, i)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+import tomli
 
 from bot.glossary.formats.curated_toml import apply_overlay, read_curated_toml
 from bot.glossary.formats.markdown import read_markdown
@@ -26,8 +27,9 @@ from bot.glossary.slug import slugify
 
 Format = Literal["topics-json", "markdown", "curated-toml"]
 MANIFEST = "sources.toml"
-# Parsing is pure Python (tomllib alone takes seconds per 10 MB): a start-up or reload must not
-# stall on a runaway file. 4 MiB holds some 40,000 entries; split a larger glossary into files.
+# Parsing and checking take about a second per 10 MB (far more for some shapes of TOML): a
+# start-up or reload must not stall on a runaway file. 4 MiB holds some 40,000 entries; split a
+# larger glossary into files.
 MAX_FILE_BYTES = 4 * 1024 * 1024
 OVERLAY_SUFFIX = ".curation.toml"
 
@@ -126,8 +128,8 @@ def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
 def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceData]:
     manifest_file = str(folder / MANIFEST)
     try:
-        manifest = parse_record(Manifest, tomllib.loads((folder / MANIFEST).read_text("utf-8")))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        manifest = parse_record(Manifest, tomli.loads((folder / MANIFEST).read_text("utf-8")))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError, RecursionError) as exc:
         problems.append(Problem("error", manifest_file, f"cannot read the manifest: {exc}"))
         return []
     except RecordError as exc:

@@ -6,10 +6,11 @@ categories, names and notes to the entries of a file that is shipped exactly as 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomli
 
 from bot.glossary.formats.raw import RawEntry, from_record
 from bot.glossary.problems import LineFinder, Problem, validate_record
@@ -54,10 +55,10 @@ class Overlay:
 def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str] | None:
     try:
         text = path.read_text(encoding="utf-8")
-        return tomllib.loads(text), text
+        return tomli.loads(text), text
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
-    except tomllib.TOMLDecodeError as exc:
+    except tomli.TOMLDecodeError as exc:
         problems.append(Problem("error", str(path), f"not valid TOML: {exc}"))
     except RecursionError:
         problems.append(Problem("error", str(path), "nested too deeply to read"))
