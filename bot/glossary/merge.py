@@ -19,6 +19,10 @@ from bot.glossary.problems import Problem
 from bot.glossary.sources import SourceData
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# Signs that a pattern's match may depend on the text around it (anchors, lookarounds) or that
+# it may not keep its meaning inside an alternation (group references, inline flags, named or
+# conditional groups). A harmless `[^...]` counts too: such a pattern just takes the slow path.
+_CONTEXT = re.compile(r"[\^$]|\\[AZ1-9]|\(\?(?![:#>])")
 DERIVED_RELATED_LIMIT = 5
 MAX_NAME_WORDS = 6  # longer names are not looked for in running text
 _SOURCE_TEXT_FIELDS = dataclasses.fields(SourceText)  # a RawEntry has each of them
@@ -29,7 +33,7 @@ def merge_sources(
 ) -> tuple[list[Entry], dict[str, int | None]]:
     """The merged entries, and the line of each entry's leading record for problem reports."""
     groups: dict[str, list[RawEntry]] = {}
-    patterns = {s.info.key: s.app_sentences for s in sources}
+    patterns = {s.info.key: AppSentences(s.app_sentences) for s in sources}
     for source in sources:
         seen_in_file: set[str] = set()
         for raw in source.entries:
@@ -68,7 +72,7 @@ def _name_index(groups: dict[str, list[RawEntry]]) -> NameIndex[str]:
 def _merge_group(
     entry_id: str,
     group: list[RawEntry],
-    patterns: dict[str, list[re.Pattern[str]]],
+    patterns: dict[str, AppSentences],
     names: NameIndex[str],
     ids: Collection[str],
     problems: list[Problem],
@@ -79,7 +83,7 @@ def _merge_group(
     def clean(raw: RawEntry, field: str, text: str | None) -> str | None:
         if not text:
             return None
-        kept, moved = _split_app_sentences(text, patterns.get(raw.source, []))
+        kept, moved = _split_app_sentences(text, patterns.get(raw.source, NO_APP_SENTENCES))
         notes.extend(SourceNote(source=raw.source, field=field, text=t) for t in moved)
         return kept or None
 
@@ -148,9 +152,41 @@ def _merge_group(
     )
 
 
-def _split_app_sentences(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, list[str]]:
-    if not patterns:
+class AppSentences:
+    """A source's app_sentences patterns, and the ones worth trying on the sentences of a text.
+
+    A pattern that says nothing of what lies around its match (no anchor, no lookaround; `\\b` is
+    the same at a sentence's edge as beside the whitespace there in its text) can match one of a
+    text's sentences only if it matches the text. Those are looked for in the whole text first,
+    all in one alternation: one pass of the regex engine, where each pattern led by `\\b` would
+    make a pass of its own, trying a match at every character. The others try every sentence.
+    """
+
+    def __init__(self, patterns: list[re.Pattern[str]]) -> None:
+        free = [p for p in patterns if p.flags == re.UNICODE and not _CONTEXT.search(p.pattern)]
+        self.patterns = patterns
+        self.everywhere = [p for p in patterns if p not in free]
+        self.free = free
+        self.any_free: re.Pattern[str] | None = None
+        if free:
+            try:
+                self.any_free = re.compile("|".join(f"(?:{p.pattern})" for p in free))
+            except re.error:  # not expected of these; then every pattern tries every sentence
+                self.everywhere = patterns
+
+    def that_may_match(self, text: str) -> list[re.Pattern[str]]:
+        if self.any_free is None:
+            return self.everywhere
+        return self.everywhere + self.free if self.any_free.search(text) else self.everywhere
+
+
+NO_APP_SENTENCES = AppSentences([])
+
+
+def _split_app_sentences(text: str, app: AppSentences) -> tuple[str, list[str]]:
+    if not app.patterns:
         return text, []
+    patterns = app.that_may_match(text)  # none: the text is still cut into sentences and joined
     kept, moved = [], []
     for paragraph in text.split("\n\n"):
         sentences = _SENTENCE_END.split(paragraph)

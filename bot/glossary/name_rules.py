@@ -34,6 +34,7 @@ _LATIN_LOOK_ALIKES = str.maketrans(
     "аАвВеЕёЁһҺһіІїЇјЈкКмМнНоОрРсСтТуУүҮхХѕЅԁԛԝԜаɑαΑβΒεΕηΗιΙκΚμΜνΝοΟρΡτΤυΥχΧγζΖօոհսռԛıɩɡʏʀɴʜᴇᴠᴏᴡ",
     "aaBBeeeehhhiiiijjkKMMHHooppccTTyyyyxxssdqwWaaaABBeEnHiIkKMMvNooppTTuYxXyZZonhunqiigyrnhevow",
 )
+_LOOK_ALIKES = frozenset(map(chr, _LATIN_LOOK_ALIKES))
 # Emoji write themselves with invisible helpers: a variation selector asking for the emoji (or
 # text) look of the symbol before it, a zero-width joiner gluing emoji into one (👩‍💻, 🏳️‍🌈), and
 # tag characters spelling a region after a black flag (🏴 England). Only there are they text.
@@ -80,6 +81,11 @@ def _in_a_joined_word(before: str, after: str) -> bool:
     )
 
 
+def _in_latin_letters(text: str) -> str:
+    """`text` with look-alike letters read as the Latin ones (most texts have none to read)."""
+    return text if _LOOK_ALIKES.isdisjoint(text) else text.translate(_LATIN_LOOK_ALIKES)
+
+
 def _hidden(text: str) -> bool:
     # Printable text (in Python's sense: no character of a category C, Z but " ") has none of
     # the invisible categories: without a blank, two passes in C settle it (nearly every text).
@@ -104,7 +110,7 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
         return f"{subject} cannot contain line breaks or tabs."
     if _MENTION.search(text):
         return f"{subject} cannot contain mentions."
-    if _MENTION.search(text.translate(_LATIN_LOOK_ALIKES)):
+    if _MENTION.search(_in_latin_letters(text)):
         return f"{subject} cannot look like a mention (@everyone, @here) in other letters."
     if _DISCORD_MARKUP.search(text):
         return f"{subject} cannot contain Discord markup (emoji, timestamps, links)."
@@ -123,7 +129,7 @@ def text_refusal(text: str, subject: str = "The text") -> str | None:
     text = unicodedata.normalize("NFKC", text)
     if _hidden(text.replace("\n", " ").replace("\t", " ")):
         return f"{subject} cannot contain control, invisible or direction characters."
-    if _MENTION.search(text) or _MENTION.search(text.translate(_LATIN_LOOK_ALIKES)):
+    if _MENTION.search(text) or _MENTION.search(_in_latin_letters(text)):
         return f"{subject} cannot contain mentions (or look like @everyone, @here)."
     if _DISCORD_MARKUP.search(text):
         return f"{subject} cannot contain Discord markup (<t:…> timestamps, custom emoji)."

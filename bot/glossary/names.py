@@ -41,7 +41,7 @@ class NameIndex(Generic[Owner]):
             if not key:
                 continue
             held = self.owners.setdefault(key, owner)
-            if held != owner:
+            if held is not owner and held != owner:  # not two entries compared field by field
                 self.clashes.append(Clash(name or "", held, owner))
 
     def owner(self, name: str) -> Owner | None:

@@ -47,8 +47,8 @@ def validate_record(kind: type[R], item: object, report: Callable[[str], None]) 
     Unknown keys are reported and set aside rather than failing the record, so the checks on its
     content still run and one `check` lists all of an entry's problems.
     """
-    if isinstance(item, dict):
-        known = field_keys(kind)
+    known = field_keys(kind)
+    if isinstance(item, dict) and not known.issuperset(item):
         for key in item:
             if key not in known:
                 report(f"{key}: unknown key")

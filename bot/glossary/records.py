@@ -51,10 +51,11 @@ def fields_of(record: object) -> dict[str, Any]:
     return {slot.name: getattr(record, slot.name) for slot in _slots(type(record))}
 
 
-def field_keys(kind: type[Any]) -> set[str]:
+def field_keys(kind: type[Any]) -> frozenset[str]:
     """Every key a `kind` record may hold: field names and their aliases."""
-    fields = dataclasses.fields(kind)
-    return {f.name for f in fields} | {f.metadata["alias"] for f in fields if "alias" in f.metadata}
+    if kind not in _KEYS:
+        _KEYS[kind] = frozenset(key for slot in _slots(kind) for key in (slot.name, slot.key))
+    return _KEYS[kind]
 
 
 def describe_validation_error(exc: ValidationError) -> list[str]:
@@ -84,6 +85,7 @@ class _Slot:
 
 
 _SLOTS: dict[type[Any], tuple[_Slot, ...]] = {}
+_KEYS: dict[type[Any], frozenset[str]] = {}
 
 
 def _slots(kind: type[Any]) -> tuple[_Slot, ...]:
