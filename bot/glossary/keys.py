@@ -51,6 +51,9 @@ def normalize(text: str) -> str:
 def compact(text: str) -> str:
     """`normalize` without spaces or apostrophes: where "kv cache" meets "kvcache" and
     "goodharts law" meets "Goodhart's Law"."""
+    if text.isascii() and text.isprintable():  # the spaces and quotes normalize tidies all go
+        folded = text.encode("ascii").translate(_ASCII_TABLE, b" '")
+        return folded.replace(b" ", b"").decode("ascii")
     return normalize(text).replace(" ", "").replace("'", "")
 
 

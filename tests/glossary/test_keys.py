@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.glossary.keys import compact, normalize, normalize_many
 from bot.search.query import plural_variants, query_core
@@ -81,3 +83,8 @@ def test_query_core(question: str, term: str) -> None:
 def test_plural_variants(key: str, expected: set[str]) -> None:
     assert expected <= set(plural_variants(key))
     assert key not in plural_variants(key)
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09 '’-_/.,`*\"~|>!?()[]{}:;\t\x00é"), max_size=12))
+def test_compact_is_normalize_without_spaces_or_apostrophes(text: str) -> None:
+    assert compact(text) == normalize(text).replace(" ", "").replace("'", "")
