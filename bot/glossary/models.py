@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 CATEGORIES: tuple[str, ...] = (
     "Fundamentals",
@@ -23,9 +23,12 @@ CATEGORIES: tuple[str, ...] = (
 )
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class Frozen:
-    """Immutable; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's)."""
+    """Immutable; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's).
+    The base of frozen dataclasses, not one itself: it has no field (and no code to generate)."""
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # its subclasses have them
 
     def model_copy(self, *, update: Mapping[str, Any]) -> Self:
         """A copy with the fields in `update` replaced (not validated, as pydantic's is not)."""

@@ -129,7 +129,8 @@ def text_refusal(text: str, subject: str = "The text") -> str | None:
     text = unicodedata.normalize("NFKC", text)
     if _hidden(text.replace("\n", " ").replace("\t", " ")):
         return f"{subject} cannot contain control, invisible or direction characters."
-    if _MENTION.search(text) or _MENTION.search(_in_latin_letters(text)):
+    latin = _in_latin_letters(text)
+    if _MENTION.search(text) or (latin is not text and _MENTION.search(latin)):
         return f"{subject} cannot contain mentions (or look like @everyone, @here)."
     if _DISCORD_MARKUP.search(text):
         return f"{subject} cannot contain Discord markup (<t:…> timestamps, custom emoji)."

@@ -9,7 +9,7 @@ compare against every key search folds a name to, so they ask the search index i
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from bot.glossary.keys import compact
@@ -29,10 +29,12 @@ class Clash(Generic[Owner]):
     claimant: Owner  # who wanted it too
 
 
-@dataclass(slots=True)
 class NameIndex(Generic[Owner]):
-    owners: dict[str, Owner] = field(default_factory=dict)
-    clashes: list[Clash[Owner]] = field(default_factory=list)
+    """Each name's key -> its first claimant; every later claim to a key is a clash."""
+
+    def __init__(self) -> None:
+        self.owners: dict[str, Owner] = {}
+        self.clashes: list[Clash[Owner]] = []
 
     def add(self, owner: Owner, names: Iterable[str | None]) -> None:
         """Claim `names` for `owner`; empty names are skipped (check reports them itself)."""

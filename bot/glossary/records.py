@@ -1,7 +1,8 @@
 """The records data files hold, validated without pydantic when they are plainly right.
 
 Each kind of record is a frozen dataclass: its fields, their types, and in each field's metadata
-what pydantic's `Field` would say of it (`alias`, `min_length`, `pattern`). A record whose every
+what pydantic's `Field` would say of it (`alias`, `min_length`, `pattern`). Records are read, never
+compared: `eq=False` spares start-up the code dataclasses would write for `==` and hashing. A record whose every
 value already has exactly its field's type and meets its constraints is taken as it is: that is
 the bundled data on every start, so start-up does not import pydantic. Anything else is judged by
 a pydantic model derived from the same dataclass (unknown keys forbidden, aliases or names
@@ -15,7 +16,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -75,8 +76,7 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
 # -- the quick path: exact types only; any doubt goes to pydantic ------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class _Slot:
+class _Slot(NamedTuple):
     name: str
     key: str  # as the file spells it: the alias, if any
     required: bool
