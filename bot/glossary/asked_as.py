@@ -61,8 +61,8 @@ def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem])
                         entry_id,
                     )
                 )
-        kept = found.setdefault(entry_id, [])
-        kept.extend(p.strip() for p in phrasings if p.strip() not in kept)
+        earlier = found.get(entry_id, [])  # each phrasing once, in the order first met
+        found[entry_id] = list(dict.fromkeys([*earlier, *(p.strip() for p in phrasings)]))
 
 
 def apply_asked_as(

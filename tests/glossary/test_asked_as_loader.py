@@ -62,3 +62,12 @@ def test_an_unreadable_file_is_an_error_not_a_crash(tmp_path: Path) -> None:
 def test_a_runaway_phrasing_is_refused(tmp_path: Path) -> None:
     errors = _errors(_folder(tmp_path, f'["rag"]\nasked_as = ["{"x" * 400}"]\n'))
     assert any("longer than" in e for e in errors)
+
+
+def test_phrasings_across_files_keep_the_order_first_met_each_once(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, '["kv-cache"]\nasked_as = ["b keys", " a keys ", "b keys"]\n')
+    (folder / "asked-as" / "part-2.toml").write_text(
+        '["kv-cache"]\nasked_as = ["a keys", "c keys", "c keys ", "b keys"]\n', encoding="utf-8"
+    )
+    glossary = load_glossary([folder])
+    assert glossary["kv-cache"].asked_as == ("b keys", "a keys", "c keys")
