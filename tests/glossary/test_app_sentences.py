@@ -40,16 +40,15 @@ SEPARATORS = [" ", ". ", "! ", "? ", ".\n", ". \n\n", "\n\n", "\n\n\n", ".  ", "
 
 
 def by_the_rule(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, list[str]]:
+    """Paragraph by paragraph, sentence by sentence: every pattern on every sentence."""
     if not patterns:
         return text, []
-    kept, moved = [], []
-    for paragraph in text.split("\n\n"):
-        sentences = SENTENCE_END.split(paragraph)
-        about_app = [s for s in sentences if any(p.search(s) for p in patterns)]
-        moved.extend(about_app)
-        rest = " ".join(s for s in sentences if s not in about_app)
-        if rest:
-            kept.append(rest)
+    kept: list[str] = []
+    moved: list[str] = []
+    for sentences in (SENTENCE_END.split(part) for part in text.split("\n\n")):
+        about = {s for s in sentences if any(p.search(s) for p in patterns)}
+        moved += [s for s in sentences if s in about]
+        kept += filter(None, [" ".join(s for s in sentences if s not in about)])
     return "\n\n".join(kept), moved
 
 
