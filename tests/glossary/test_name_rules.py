@@ -31,7 +31,7 @@ def test_lookalikes_are_folded_before_checking() -> None:
 # What the rule says it refuses: format, private-use, unassigned, surrogate, control and
 # line/paragraph separator characters, and the blank-looking letters it lists.
 HIDING_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}
-BLANK_LOOKING = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0}
+BLANK_LOOKING = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0, 0x1D159}
 BLANK_LOOKING |= {*range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
 
 
