@@ -427,7 +427,8 @@ def run_define(args: argparse.Namespace) -> int:
 
     glossary = _define_glossary(args.data)
     query = " ".join(args.term)
-    result = SearchIndex.build(glossary, semantic="on demand").search(query)
+    index = SearchIndex.build(glossary, semantic="on demand", on_demand=True)
+    result = index.search(query)
     if args.json:
         print(json.dumps(result_json(result), ensure_ascii=False))
     else:

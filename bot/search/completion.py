@@ -32,8 +32,10 @@ class Completable(Protocol):
     entries: tuple[Entry, ...]
     positions: dict[str, int]
     names: NameTable
-    fulltext: FullTextIndex
     default_order: list[int]
+
+    @property
+    def fulltext(self) -> FullTextIndex: ...
 
     def fuzzy_candidates(self, key: str, limit: int) -> list[int]: ...
 
@@ -78,9 +80,7 @@ class _Picker:
         if not positions:
             return
         names = self.index.names
-        owner, rows = names.rows_of(np.asarray(positions, dtype=np.int64))
-        entries = names.hit_entry[rows].astype(np.int64)
-        kinds = names.hit_kind[rows]
+        owner, entries, kinds = names.hits_of(positions)
         lengths = np.fromiter((len(names.keys[p]) for p in positions), np.int64)[owner]
         unranked = len(self.popularity)
         rank = np.fromiter((self.popularity.get(e, unranked) for e in entries.tolist()), np.int64)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 from bot.glossary.models import Entry
 
 DEFAULT_CHOICES = 25
@@ -36,10 +34,9 @@ def _running_text(entry: Entry) -> str:
 def default_order(entries: Sequence[Entry], positions: Mapping[str, int]) -> list[int]:
     """For an empty autocomplete box: the entries most others point to (the core concepts),
     in glossary order on a tie."""
-    links = np.zeros(len(entries), dtype=np.int64)
+    links = [0] * len(entries)
     for entry in entries:
         for related in entry.related:
             if related in positions:
                 links[positions[related]] += 1
-    order: list[int] = np.argsort(-links, kind="stable")[:DEFAULT_CHOICES].tolist()
-    return order
+    return sorted(range(len(entries)), key=lambda position: -links[position])[:DEFAULT_CHOICES]

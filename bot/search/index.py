@@ -7,23 +7,23 @@ hold it with equal standing, which becomes a choice. Only when nothing is named 
 prefix, typo-tolerant fuzzy and reverse lookup over descriptions pooled and ranked together; then
 the answer is direct only when the best hit is strong and clearly ahead of the runner-up, a choice
 when it is not, and "none" below a floor. A confident wrong card is the worst answer.
+
+The names need nothing but Python; the other stages import numpy, rapidfuzz and the model where
+they run (and `on_demand`, are built there), so a one-shot `define <a name>` pays for none of them.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
-
-import numpy as np
-import numpy.typing as npt
 
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
-from bot.search import completion
-from bot.search.corpus import default_order, text_fields
-from bot.search.fulltext import STOPWORDS, FullTextIndex
+from bot.search.corpus import default_order
 from bot.search.memory import collector_paused, release_free_memory
 from bot.search.names import (
     SCORE,
@@ -59,21 +59,16 @@ from bot.search.ranking import (
     keep_strongest,
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
-from bot.search.semantic.fusion import (
-    SEMANTIC_CANDIDATES,
-    SUBJECT,
-    asked_about,
-    fuse,
-    named_rank,
-    wants_meaning,
-)
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.similarity import PARTIAL_MIN_LENGTH, another_word, name_similarity, typo_ratio
 from bot.search.terms import GENERIC_WORDS, find_mentions
-from bot.search.trigrams import TrigramIndex
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from bot.search.fulltext import FullTextIndex
     from bot.search.semantic import SemanticIndex
+    from bot.search.trigrams import TrigramIndex
 
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
@@ -85,6 +80,8 @@ LONG_NAME = (
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 _TIE = (-1, 0)  # a name several entries hold alike
+# What lookups past the names and autocomplete import where they run.
+QUERY_MODULES = ("bot.search.completion", "bot.search.semantic.fusion", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
@@ -100,28 +97,55 @@ class SearchIndex:
     """Immutable once built; safe to share between concurrent lookups."""
 
     def __init__(
-        self, entries: tuple[Entry, ...], semantic: SemanticIndex | bool | OnDemand = True
+        self,
+        entries: tuple[Entry, ...],
+        semantic: SemanticIndex | bool | OnDemand = True,
+        *,
+        on_demand: bool = False,
     ) -> None:
         """`semantic`: a prepared semantic stage, True to embed the entries (cached on disk),
         False for the lexical stages alone, "on demand" to embed them when a query first wants
-        the meaning (a one-shot command: a name settles most queries)."""
+        the meaning (a one-shot command: a name settles most queries). `on_demand`: build the
+        trigrams and the full text too when a query first needs them, not now."""
         self.entries = entries
         with collector_paused():
             self.positions: dict[str, int] = {e.id: i for i, e in enumerate(entries)}
             self.names = NameTable(entries)
-            self.trigrams = TrigramIndex([self.names.keys[p] for p in self.names.named_positions])
-            self.fulltext = FullTextIndex(text_fields(entries), len(entries))
             self.default_order = default_order(entries, self.positions)
-        release_free_memory()
+            if not on_demand:  # built and imported now: no query waits for them
+                self.trigrams, self.fulltext  # noqa: B018
+                for module in QUERY_MODULES:
+                    importlib.import_module(module)
+        if not on_demand:  # a one-shot index built nothing big to give back
+            release_free_memory()
         self._semantic: SemanticIndex | OnDemand | None = (
             _embedded(entries) if semantic is True else semantic or None
         )
 
     @classmethod
     def build(
-        cls, entries: Iterable[Entry], semantic: SemanticIndex | bool | OnDemand = True
+        cls,
+        entries: Iterable[Entry],
+        semantic: SemanticIndex | bool | OnDemand = True,
+        *,
+        on_demand: bool = False,
     ) -> SearchIndex:
-        return cls(tuple(entries), semantic)
+        return cls(tuple(entries), semantic, on_demand=on_demand)
+
+    @cached_property
+    def trigrams(self) -> TrigramIndex:
+        """Name keys by character trigram: candidates for a typo."""
+        from bot.search.trigrams import TrigramIndex
+
+        return TrigramIndex([self.names.keys[p] for p in self.names.named_positions])
+
+    @cached_property
+    def fulltext(self) -> FullTextIndex:
+        """The entries' words: reverse lookup by description."""
+        from bot.search.corpus import text_fields
+        from bot.search.fulltext import FullTextIndex
+
+        return FullTextIndex(text_fields(self.entries), len(self.entries))
 
     @property
     def semantic(self) -> SemanticIndex | None:
@@ -179,6 +203,9 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+
+        from bot.search.fulltext import STOPWORDS
+        from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, asked_about, fuse, wants_meaning
 
         pool = Pool()
         parts = set()
@@ -293,6 +320,8 @@ class SearchIndex:
         leads to offer, not answers: the rest of the query may ask something else. Returns
         the entries named, in the order written, each with how far down the meaning may rank it
         and still agree that the question asks about it (`named_rank`)."""
+        from bot.search.semantic.fusion import named_rank
+
         written = []
         for found in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
@@ -308,6 +337,8 @@ class SearchIndex:
         my data"), alone or after its object ("how do i evaluate my llm app": LLM Evaluation),
         else the longest name the subject's words start with, in either number, as a verb's
         noun, or nearly spelled ("tokenizaton"), if one entry holds it."""
+        from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, SUBJECT
+
         verb, words = asked_subject(core)
         # "how do i train for a marathon": a plain word's noun is no name to ask about
         nouns = [n for n in derived_forms(verb) if n not in GENERIC_WORDS] if verb else []
@@ -353,6 +384,10 @@ class SearchIndex:
 
     def _nearly_named(self, key: str) -> tuple[int, int] | None:
         """A long name one typo away ("tokenizaton", "large langauge models")."""
+        import numpy as np
+
+        from bot.search.similarity import typo_ratio
+
         if len(key) < NEARLY_NAMED_LENGTH:
             return None
         positions = self.fuzzy_candidates(key, 5)
@@ -367,6 +402,10 @@ class SearchIndex:
         return hits[0].entry, len(keys[best])
 
     def _add_prefixes(self, pool: Pool, key: str, text: str) -> None:
+        import numpy as np
+
+        from bot.search.similarity import PARTIAL_MIN_LENGTH
+
         if len(key) < 2:
             return
         positions = self.names.with_prefix(key, limit=100)
@@ -395,6 +434,8 @@ class SearchIndex:
         return any(hit.kind == NameKind.TITLE for hit in self.names.hits(position))
 
     def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
+        from bot.search.similarity import another_word, name_similarity
+
         positions = self.fuzzy_candidates(key, FUZZY_CANDIDATES)
         if not positions:
             return
@@ -410,7 +451,7 @@ class SearchIndex:
     def fuzzy_candidates(self, key: str, limit: int) -> list[int]:
         """Positions of name keys sharing the most trigrams with `key`."""
         found = self.trigrams.candidates(key, limit)
-        return self.names.named_positions[found].tolist() if found else []
+        return [self.names.named_positions[i] for i in found]
 
     def _pool_keys(
         self,
@@ -421,6 +462,8 @@ class SearchIndex:
     ) -> None:
         """Add the best few entries behind scored keys; only keys above the floor are looked
         at one by one (there may be hundreds of candidates, rarely more than a few good ones)."""
+        import numpy as np
+
         best: dict[int, float] = {}
         for i in np.flatnonzero(scores >= SUGGEST_SCORE).tolist():
             for hit in self.names.hits(positions[i]):
@@ -432,6 +475,8 @@ class SearchIndex:
             pool.add(entry, score, strategy)
 
     def _add_descriptions(self, pool: Pool, text: str) -> None:
+        import numpy as np
+
         hits = self.fulltext.search(text, limit=MAX_SUGGESTIONS + 1)
         if hits:
             scale = float(np.log(2 * max(len(self.entries), 1)))
@@ -519,6 +564,8 @@ class SearchIndex:
     ) -> list[Choice]:
         """Choices for a partly typed term: prefix hits first, then typo-tolerant ones; for an
         empty box, the `popular` ids first, then the most linked-to entries."""
+        from bot.search import completion
+
         return completion.complete(self, text, self.server_aliases(overlay), popular, limit)
 
     def find_terms(

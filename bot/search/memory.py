@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +28,8 @@ def release_free_memory() -> None:
     temporaries; glibc keeps freed heap for reuse, so without this the process would stay
     that much larger for its whole life.
     """
+    import ctypes  # here: a one-shot command that builds nothing big needs no ctypes
+
     try:  # the process's own symbols, libc's among them (find_library would run ldconfig)
         trim = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc (musl, macOS)

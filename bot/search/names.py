@@ -5,8 +5,10 @@ several entries ("rag" the acronym and "rag" the cloth; "clip" the model and the
 named after it), so a key maps to all its hits, strongest kind first, and the caller decides
 whether one is clearly ahead.
 
-At 100k entries there are ~280k keys: hits live in flat numpy arrays (one row per key and entry)
-rather than in Python objects, which keeps the table to tens of megabytes.
+At 100k entries there are ~130k keys: hits live in flat typed arrays (one row per key and entry)
+rather than in Python objects, which keeps the table to tens of megabytes. The table is plain
+Python (the `array` module, no numpy): `define <a name>` answers from it alone, and numpy is the
+largest import a one-shot command would pay for.
 """
 
 from __future__ import annotations
@@ -14,18 +16,21 @@ from __future__ import annotations
 import bisect
 import operator
 import re
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import repeat
-
-import numpy as np
-import numpy.typing as npt
+from itertools import groupby
+from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.models import Entry
 from bot.search.query import plural_variants
 from bot.search.results import Strategy
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 class NameKind(IntEnum):
@@ -160,37 +165,26 @@ class NameTable:
         row_keys = [t.replace(" ", "").replace("'", "") for t in texts]
         # Sort instead of a key -> number dict: the sorted list is what prefix search needs.
         order = sorted(range(len(row_keys)), key=row_keys.__getitem__)
-        ordered = [row_keys[i] for i in order]
-        fresh = np.ones(len(ordered), dtype=bool)
-        fresh[1:] = np.fromiter(map(operator.ne, ordered[1:], ordered), bool, len(ordered) - 1)
-        firsts = np.flatnonzero(fresh).tolist()
-        self.keys: list[str] = [ordered[i] for i in firsts]
+        self.keys: list[str] = []
         # Each key's name as the glossary writes it ("key-value cache"), for labels.
-        self.written: list[str] = [names[order[i]] for i in firsts]
-        row_position = np.empty(len(order), dtype=np.int64)
-        row_position[np.asarray(order, dtype=np.int64)] = np.cumsum(fresh) - 1
-        kind_array = np.asarray(kinds, dtype=np.int64)
-        present = np.fromiter(map(bool, row_keys), bool, len(row_keys))
-        self.named = np.zeros(len(self.keys), dtype=bool)
-        self.named[row_position[present]] = True
-        self.named_positions = np.flatnonzero(self.named)
-        cased = np.zeros(len(names), dtype=bool)
-        short = np.fromiter(map(len, names), np.int64, len(names)) <= _ACRONYM_LENGTH
-        short &= ~np.fromiter(map(str.islower, names), bool, len(names))
-        for i in np.flatnonzero(short).tolist():
-            cased[i] = written_as_acronym(names[i])
-        self._build_hits(
-            row_position[present],
-            np.asarray(owners, dtype=np.int64)[present],
-            kind_array[present],
-            cased[present],
-        )
-        self._spaced: list[str | None] = [None] * len(self.keys)
-        spaced_rows = np.fromiter(map(operator.contains, texts, repeat(" ")), bool, len(texts))
-        for row in np.flatnonzero(spaced_rows).tolist():
-            position = int(row_position[row])
-            if self._spaced[position] is None:
-                self._spaced[position] = texts[row]
+        self.written: list[str] = []
+        self._spaced: list[str | None] = []  # and as normalised text, if it has a space
+        # A key's hits are rows _starts[position] to _starts[position + 1] of these.
+        self.hit_entry = array("i")
+        self.hit_kind = array("b")
+        self._hit_cased = bytearray()
+        self._starts = array("q", [0])
+        for key, group in groupby(order, row_keys.__getitem__):
+            rows = list(group)
+            self.keys.append(key)
+            self.written.append(names[rows[0]])
+            spaced = [texts[row] for row in rows if " " in texts[row]]
+            self._spaced.append(spaced[0] if spaced else None)
+            if key:  # the empty key names nothing
+                self._add_hits(rows, owners, kinds, names)
+            self._starts.append(len(self.hit_entry))
+        self.named = bytearray(map(bool, self.keys))  # the empty key, if any, is not a name
+        self.named_positions = [p for p, key in enumerate(self.keys) if key]
         self._word_starts, self._word_start_positions = self._tails()
         # First words of names of several words (a one-word name is found as a key).
         self._first_words = {t.partition(" ")[0].replace("'", "") for t in self._spaced if t}
@@ -203,32 +197,28 @@ class NameTable:
             return True
         return any(self.find(form) is not None for form in plural_variants(word))
 
-    def _build_hits(
-        self,
-        positions: npt.NDArray[np.int64],
-        owners: npt.NDArray[np.int64],
-        kinds: npt.NDArray[np.int64],
-        cased: npt.NDArray[np.bool_],
+    def _add_hits(
+        self, rows: list[int], owners: list[int], kinds: list[NameKind], names: list[str]
     ) -> None:
-        """One row per (key, entry): its strongest kind, cased only if every spelling was."""
-        order = np.lexsort((kinds, owners, positions))
-        positions, owners, kinds, cased = (
-            positions[order],
-            owners[order],
-            kinds[order],
-            cased[order],
-        )
-        first = np.ones(len(order), dtype=bool)
-        first[1:] = (positions[1:] != positions[:-1]) | (owners[1:] != owners[:-1])
-        starts = np.flatnonzero(first)
-        all_cased = np.logical_and.reduceat(cased, starts) if len(starts) else cased[:0]
-        positions, owners, kinds = positions[starts], owners[starts], kinds[starts]
-        order = np.lexsort((owners, kinds, positions))  # within a key, strongest kind first
-        self.hit_entry: npt.NDArray[np.int32] = owners[order].astype(np.int32)
-        self.hit_kind: npt.NDArray[np.int8] = kinds[order].astype(np.int8)
-        self._hit_cased = all_cased[order]
-        counts = np.bincount(positions, minlength=len(self.keys))
-        self._starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        """The hits of the next key, from its names' rows: one per entry, its strongest kind,
+        cased only if every spelling was; strongest kind first."""
+        if len(rows) == 1:  # the common case
+            row = rows[0]
+            self.hit_entry.append(owners[row])
+            self.hit_kind.append(kinds[row])
+            self._hit_cased.append(_cased(names[row]))
+            return
+        strongest: dict[int, tuple[NameKind, bool]] = {}
+        for row in rows:
+            kind, cased = kinds[row], _cased(names[row])
+            held = strongest.get(owners[row])
+            if held is not None:
+                kind, cased = min(held[0], kind), held[1] and cased
+            strongest[owners[row]] = (kind, cased)
+        for kind, owner, cased in sorted((k, o, c) for o, (k, c) in strongest.items()):
+            self.hit_entry.append(owner)
+            self.hit_kind.append(kind)
+            self._hit_cased.append(cased)
 
     def find(self, key: str) -> int | None:
         """The position of a key, or None."""
@@ -240,29 +230,36 @@ class NameTable:
         return () if position is None else self.hits(position)
 
     def hits(self, position: int) -> tuple[Hit, ...]:
-        start, end = int(self._starts[position]), int(self._starts[position + 1])
+        start, end = self._starts[position], self._starts[position + 1]
         if end - start == 1:  # the common case, without slicing
-            kind = _KINDS[int(self.hit_kind[start])]
-            return (Hit(int(self.hit_entry[start]), kind, bool(self._hit_cased[start])),)
+            kind = _KINDS[self.hit_kind[start]]
+            return (Hit(self.hit_entry[start], kind, bool(self._hit_cased[start])),)
         return tuple(
             Hit(entry, _KINDS[kind], cased)
             for entry, kind, cased in zip(
                 self.hit_entry[start:end].tolist(),
                 self.hit_kind[start:end].tolist(),
-                self._hit_cased[start:end].tolist(),
+                map(bool, self._hit_cased[start:end]),
                 strict=True,
             )
         )
 
-    def rows_of(
-        self, positions: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """For many keys at once: (index into `positions`, hit row) for every hit."""
-        starts = self._starts[positions]
-        counts = self._starts[positions + 1] - starts
-        owner = np.repeat(np.arange(len(positions)), counts)
+    def hits_of(
+        self, positions: Sequence[int]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int8]]:
+        """For many keys at once (autocomplete): every hit as (index into `positions`, entry,
+        kind), in numpy arrays (imported here: a lookup by name needs none)."""
+        import numpy as np
+
+        wanted = np.asarray(positions, dtype=np.int64)
+        bounds = np.frombuffer(self._starts, dtype=np.int64)
+        starts = bounds[wanted]
+        counts = bounds[wanted + 1] - starts
+        owner = np.repeat(np.arange(len(wanted)), counts)
         offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        return owner, np.repeat(starts, counts) + offsets
+        rows = np.repeat(starts, counts) + offsets
+        entries = np.frombuffer(self.hit_entry, dtype=np.int32)[rows].astype(np.int64)
+        return owner, entries, np.frombuffer(self.hit_kind, dtype=np.int8)[rows]
 
     def text(self, position: int) -> str:
         """The key's name as normalised text, spaces kept ("kv cache" for "kvcache")."""
@@ -293,11 +290,11 @@ class NameTable:
         tails = self._word_starts
         at = bisect.bisect_left(tails, prefix)
         while at < len(tails) and len(found) < limit and tails[at].startswith(prefix):
-            found.append(int(self._word_start_positions[at]))
+            found.append(self._word_start_positions[at])
             at += 1
         return found
 
-    def _tails(self) -> tuple[list[str], npt.NDArray[np.int32]]:
+    def _tails(self) -> tuple[list[str], array[int]]:
         """ "attention" finds "multi head attention": compact tails from each later word."""
         tails: list[str] = []
         owners: list[int] = []
@@ -309,7 +306,12 @@ class NameTable:
                     tails.append(rest.replace(" ", ""))
                     owners.append(position)
         order = sorted(range(len(tails)), key=tails.__getitem__)
-        return [tails[i] for i in order], np.asarray(owners, dtype=np.int32)[order]
+        return [tails[i] for i in order], array("i", [owners[i] for i in order])
+
+
+def _cased(name: str) -> bool:
+    """`written_as_acronym`, after the cheap tests that settle most names (it is hot at 100k)."""
+    return len(name) <= _ACRONYM_LENGTH and not name.islower() and written_as_acronym(name)
 
 
 def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[NameKind]]:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
-from bot.search.fulltext import TextHit
 from bot.search.names import SERVER_ALIAS_TIER, TIER, NameKind
 from bot.search.results import Strategy
+
+if TYPE_CHECKING:
+    from bot.search.fulltext import TextHit
 
 # Decision thresholds (tuned on tests/search/relevance.tsv).
 MATCH_SCORE = 88.0  # a direct answer needs at least this ...
