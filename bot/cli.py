@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from bot.glossary import Glossary
+    from bot.search.results import SearchResult
 
 EXIT_USAGE = 2
 MAX_LIMIT = 1000
@@ -423,17 +424,23 @@ def run_export(args: argparse.Namespace) -> int:
 def run_define(args: argparse.Namespace) -> int:
     from bot.cards.text import render_result_text
     from bot.search.cli import result_json
-    from bot.search.index import SearchIndex
 
     glossary = _define_glossary(args.data)
-    query = " ".join(args.term)
-    index = SearchIndex.build(glossary, semantic="on demand", on_demand=True)
-    result = index.search(query)
+    result = define_result(" ".join(args.term), glossary)
     if args.json:
         print(json.dumps(result_json(result), ensure_ascii=False))
     else:
         print(render_result_text(result, glossary))
     return 0 if result.entry is not None else 1
+
+
+def define_result(query: str, glossary: Glossary) -> SearchResult:
+    """`define`'s answer, the same as a full index's: an index for one query, whose stages past
+    the names (and their imports: numpy, rapidfuzz, the model) are built only if it needs them."""
+    from bot.search.index import SearchIndex
+
+    index = SearchIndex.build(glossary, semantic="on demand", on_demand=True)
+    return index.search(query)
 
 
 def _define_glossary(paths: list[Path] | None) -> Glossary:

@@ -139,10 +139,23 @@ COMMAND_IMPORTS: dict[str, tuple[list[str], tuple[str, ...]]] = {
             "bot.glossary.cache",
         ),
     ),
-    # A name settles it: no meaning stage, no pydantic, the glossary from the define cache.
+    # A name settles it: the names alone (no numpy, no rapidfuzz, no other stage), no pydantic,
+    # the glossary from the define cache.
     "define": (
         ["define", "kv", "cache"],
-        ("pydantic", "discord", "aiosqlite", "bot.search.semantic.encoder", "tomli"),
+        (
+            "pydantic",
+            "discord",
+            "aiosqlite",
+            "tomli",
+            "numpy",
+            "rapidfuzz",
+            "bot.search.semantic",
+            "bot.search.fulltext",
+            "bot.search.trigrams",
+            "bot.search.similarity",
+            "bot.search.completion",
+        ),
     ),
 }
 

@@ -1,0 +1,180 @@
+"""`define` answers from an index built for its one query: the names at once, every other stage
+(trigrams, full text, meaning) and its imports only if the query gets that far. Whatever it
+skips, its answer must be the full index's, field for field (status, entry, strategy, score and
+every suggestion), on every query of the relevance sets and on hostile ones."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.cli import _define_glossary, define_result
+from bot.glossary import Glossary, load_glossary
+from bot.search.cli import result_json
+from bot.search.index import SearchIndex
+from bot.search.relevance import load_cases
+from bot.search.results import SearchResult
+
+ROOT = Path(__file__).resolve().parents[2]
+RELEVANCE_SETS = sorted((ROOT / "tests" / "search").glob("relevance*.tsv"))
+
+HOSTILE = (
+    "",
+    "   ",
+    "?",
+    "!!!",
+    "a",
+    "x" * 5000,
+    "kv cache " * 200,
+    "KV",
+    "kv",
+    "kvcache",
+    "kv caches",
+    "KV-CACHE",
+    "kv_cache",
+    "k v cache",
+    "Kv CaChE",
+    "   kv\tcache\n",
+    "ｋｖ ｃａｃｈｅ",
+    "kv-cache",
+    "RAG",
+    "rag",
+    "rags",
+    "what is rag?",
+    "rag vs fine tuning",
+    "difference between lora and qlora",
+    "is lora the same as qlora",
+    "lora vs",
+    "vs",
+    "qlora",
+    "lora & qlora",
+    "speculativ",
+    "spculative decoding",
+    "speculative-decoding",
+    "the memory of past keys and values",
+    "how does attention work",
+    "🙏",
+    "kv cache 🙏",
+    "\x00",
+    "\u200b",
+    "'",
+    "''",
+    "transformer'",
+    "(",
+    "*",
+    "\\",
+    "%s",
+    "{}",
+    "null",
+    "--json",
+    "wn-noun-00217499",
+    "مرحبا",
+    "注意力机制",
+    "kv cache\ud800",
+)
+
+
+def relevance_queries() -> list[str]:
+    return [case.query for path in RELEVANCE_SETS for case in load_cases(path)]
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh cache for `define`'s glossary (the entry vectors stay where they are)."""
+    folder = tmp_path_factory.mktemp("define-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GLOSSARY_CACHE_DIR", str(folder))
+        yield folder
+
+
+@pytest.fixture(scope="module")
+def define_glossary(cache_dir: Path) -> Glossary:
+    """The glossary as a second `define` reads it: from its cache."""
+    _define_glossary(None)
+    assert list(cache_dir.glob("glossary-*.json")), "the first run stores the glossary"
+    return _define_glossary(None)
+
+
+@pytest.fixture(scope="module")
+def full_answer() -> Callable[[str], SearchResult]:
+    """The full index's answer to a query (each asked once: the tests share them)."""
+    return functools.cache(SearchIndex.build(load_glossary()).search)
+
+
+def test_the_sets_give_queries_of_every_kind() -> None:
+    assert len(RELEVANCE_SETS) >= 3
+    assert len(relevance_queries()) >= 1500
+
+
+def differences(
+    queries: list[str], answer: Callable[[str], SearchResult], full: Callable[[str], SearchResult]
+) -> list[tuple[str, SearchResult, SearchResult]]:
+    return [(q, got, want) for q in queries if (got := answer(q)) != (want := full(q))]
+
+
+def test_every_query_answers_as_the_full_index(
+    define_glossary: Glossary, full_answer: Callable[[str], SearchResult]
+) -> None:
+    """One index built for `define`, asked every query: the first ones find it without any
+    stage past the names, later ones with the stages earlier queries built."""
+    one_shot = SearchIndex.build(define_glossary, semantic="on demand", on_demand=True)
+    queries = [*HOSTILE, *relevance_queries()]
+    assert differences(queries, one_shot.search, full_answer) == []
+
+
+def test_each_define_answers_as_the_full_index(
+    define_glossary: Glossary, full_answer: Callable[[str], SearchResult]
+) -> None:
+    """`define` itself, from nothing built, for each hostile query and every fifteenth of the
+    relevance sets (each builds its own index: all of them would take minutes)."""
+    queries = [*HOSTILE, *relevance_queries()[::15]]
+    answer = functools.partial(define_result, glossary=define_glossary)
+    assert differences(queries, answer, full_answer) == []
+
+
+def test_a_name_builds_no_other_stage(define_glossary: Glossary) -> None:
+    """What makes `define <a name>` quick: the answer comes from the names alone."""
+    index = SearchIndex.build(define_glossary, semantic="on demand", on_demand=True)
+    assert index.search("kv cache").entry is not None
+    assert index.search("KV caches").entry is not None
+    assert not {"trigrams", "fulltext"} & set(vars(index))
+    assert isinstance(index._semantic, str)
+    index.search("spculative decoding")  # a typo needs the trigrams, built on the spot
+    assert "trigrams" in vars(index)
+
+
+# Through the command itself, as a user runs it: the JSON line is the full index's answer's.
+COMMAND_QUERIES = (
+    "kv cache",
+    "KV caches",
+    "spculative decoding",
+    "the memory of past keys and values",
+    "rag vs fine tuning",
+    "ｋｖ ｃａｃｈｅ",
+    "x" * 5000,
+)
+
+
+@pytest.mark.parametrize("query", COMMAND_QUERIES, ids=lambda q: q[:20])
+def test_the_command_prints_the_full_index_answer(
+    query: str, cache_dir: Path, full_answer: Callable[[str], SearchResult]
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "define", "--json", query],
+        cwd=ROOT,
+        env={**os.environ, "GLOSSARY_CACHE_DIR": str(cache_dir)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    expected = full_answer(query)
+    assert done.returncode == (0 if expected.entry is not None else 1), done.stderr
+    assert json.loads(done.stdout) == json.loads(json.dumps(result_json(expected)))
