@@ -8,8 +8,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from bot.search.cli import result_json
 from bot.search.index import SearchIndex
 from bot.search.relevance import load_cases
 from bot.search.results import SearchResult
+from tests.resilience.botproc import glossary_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 RELEVANCE_SETS = sorted((ROOT / "tests" / "search").glob("relevance*.tsv"))
@@ -163,18 +162,11 @@ COMMAND_QUERIES = (
 
 
 @pytest.mark.parametrize("query", COMMAND_QUERIES, ids=lambda q: q[:20])
-def test_the_command_prints_the_full_index_answer(
+async def test_the_command_prints_the_full_index_answer(
     query: str, cache_dir: Path, full_answer: Callable[[str], SearchResult]
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "define", "--json", query],
-        cwd=ROOT,
-        env={**os.environ, "GLOSSARY_CACHE_DIR": str(cache_dir)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    env = {**os.environ, "GLOSSARY_CACHE_DIR": str(cache_dir)}
+    status, output = await glossary_bot(env, ROOT, "define", "--json", query)
     expected = full_answer(query)
-    assert done.returncode == (0 if expected.entry is not None else 1), done.stderr
-    assert json.loads(done.stdout) == json.loads(json.dumps(result_json(expected)))
+    assert status == (0 if expected.entry is not None else 1), output
+    assert json.loads(output) == json.loads(json.dumps(result_json(expected)))
