@@ -184,7 +184,7 @@ class NameTable:
                 self._add_hits(rows, owners, kinds, names)
             self._starts.append(len(self.hit_entry))
         self.named = bytearray(map(bool, self.keys))  # the empty key, if any, is not a name
-        self.named_positions = [p for p, key in enumerate(self.keys) if key]
+        self.named_positions = array("i", [p for p, key in enumerate(self.keys) if key])
         self._word_starts, self._word_start_positions = self._tails()
         # First words of names of several words (a one-word name is found as a key).
         self._first_words = {t.partition(" ")[0].replace("'", "") for t in self._spaced if t}
