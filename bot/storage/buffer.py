@@ -127,27 +127,30 @@ class CountBuffer:
             if not tallies:
                 del self.misses[scope]
 
+    # Rows come sorted by the key they upsert: processes flushing into one PostgreSQL at once
+    # then lock the rows they share in the same order, never each waiting on the other (a
+    # deadlock aborted one flush, and the counts of a process closing with it were lost).
     def lookup_rows(self) -> list[tuple[int, str, int, int]]:
-        return [
+        return sorted(
             (scope, entry_id, hour, n)
             for scope, counts in self.lookups.items()
             for (entry_id, hour), n in counts.items()
-        ]
+        )
 
     def miss_rows(self) -> list[tuple[int, str, int, int, int]]:
-        return [
+        return sorted(
             (scope, query, tally.hours.total(), tally.first_seen, tally.last_seen)
             for scope, tallies in self.misses.items()
             for query, tally in tallies.items()
-        ]
+        )
 
     def miss_hour_rows(self) -> list[tuple[int, str, int, int]]:
-        return [
+        return sorted(
             (scope, query, hour, n)
             for scope, tallies in self.misses.items()
             for query, tally in tallies.items()
             for hour, n in tally.hours.items()
-        ]
+        )
 
     def lookup_total(self) -> int:
         return sum(counts.total() for counts in self.lookups.values())
