@@ -6,11 +6,12 @@ the command line's parser) does not read in every reader and check.
 
 from __future__ import annotations
 
-import gc
 import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from bot.collector import collector_paused
 
 if TYPE_CHECKING:
     from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
@@ -62,15 +63,8 @@ def inspect_glossary(
 ) -> tuple[Glossary, list[Problem]]:
     """Read and merge everything, returning the glossary with every problem found (for `check`).
     `stage` hears of each of the three stages as it begins (progress on a terminal)."""
-    # Loading allocates tens of thousands of objects that all live on: the cyclic collector would
-    # walk them again and again for nothing (a tenth of `check`'s time), so it waits till the end.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _inspect(paths, stage)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _inspect(

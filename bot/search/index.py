@@ -21,10 +21,11 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
+from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.corpus import default_order
-from bot.search.memory import collector_paused, release_free_memory
+from bot.search.memory import release_free_memory
 from bot.search.names import (
     SCORE,
     SERVER_ALIAS_TIER,
