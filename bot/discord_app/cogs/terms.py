@@ -292,19 +292,25 @@ async def close_suggestion(
     )
 
 
+MAX_NAMED = 20  # names listed in one answer; the rest are counted
+
+
+def quoted_list(names: Sequence[str]) -> str:
+    """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show."""
+    listed = ", ".join(f"“{echo(name)}”" for name in names[:MAX_NAMED])
+    more = f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else ""
+    return listed + more
+
+
 def aliases_named(keys: Sequence[str]) -> str:
     """“alias “a”” or “aliases “a”, “b”” (the first 20)."""
-    names = ", ".join(f"“{echo(k)}”" for k in keys[:20])
-    more = f" and {len(keys) - 20} more" if len(keys) > 20 else ""
-    return f"alias{'es' if len(keys) > 1 else ''} {names}{more}"
+    return f"alias{'es' if len(keys) > 1 else ''} {quoted_list(keys)}"
 
 
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
-    names = ", ".join(f"“{echo(t.title)}”" for t in dangling[:20])
-    more = f" and {len(dangling) - 20} more" if len(dangling) > 20 else ""
     return (
-        f"“{echo(term.title)}” is a related term of {names}{more}: take it out of their "
-        "related terms first (`/term edit`), so no card points at nothing."
+        f"“{echo(term.title)}” is a related term of {quoted_list([t.title for t in dangling])}: "
+        "take it out of their related terms first (`/term edit`), so no card points at nothing."
     )
 
 
