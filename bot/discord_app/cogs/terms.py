@@ -43,7 +43,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import tell_member
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
-from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
+from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
@@ -555,18 +555,13 @@ class TermCog(
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
-        if match is None or not self.bot.admit(interaction):
-            return
-        try:
-            await self._submitted(
+        await handle_form(
+            interaction,
+            _MODAL_ID,
+            lambda match, data: self._submitted(
                 interaction, int(match["owner"]), match["nonce"], match["kind"] == "e", data
-            )
-        except Exception as exc:
-            await report_error(interaction, exc)
+            ),
+        )
 
     async def _submitted(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, data: dict[str, Any]
