@@ -167,3 +167,75 @@ def test_read_only_file_then_writable_again(tmp_path: Path) -> None:
     assert seen["sidecars_left_read_only"] == ["-shm", "-wal"]
     assert seen["add_alias_after_restart"] == "added"
     assert seen["open_read_only_dir"].startswith("the database's folder is read-only")
+
+
+class OtherWriter:
+    """Another process holding the write lock until it lets go (at the store's first pause)."""
+
+    def __init__(self, path: Path, *, lets_go: bool) -> None:
+        self.conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.lets_go = lets_go
+        self.pauses: list[float] = []
+
+    async def pause(self, seconds: float) -> None:  # the store's `sleep` seam
+        self.pauses.append(seconds)
+        if self.lets_go:
+            self.release()
+
+    def release(self) -> None:
+        if self.conn is not None:
+            self.conn.execute("ROLLBACK")
+            self.conn.close()
+            self.conn = None
+
+
+async def test_a_stop_retries_a_write_that_fails_once(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    other: list[OtherWriter] = []
+
+    async def pause(seconds: float) -> None:
+        await other[0].pause(seconds)
+
+    store = await open_store(busy_timeout=0.05, sleep=pause)
+    for _ in range(7):
+        store.record_lookup(1, "rag")
+    store.record_miss(1, "zorblax")
+    other.append(OtherWriter(db_path, lets_go=True))
+    try:
+        await store.close()  # the first write meets the lock; the retry finds it gone
+    finally:
+        other[0].release()
+    assert len(other[0].pauses) == 1
+    assert 0 < other[0].pauses[0] <= 1.0
+    assert stored_lookups(db_path) == 7
+    assert query(db_path, "SELECT query, count FROM misses") == [("zorblax", 1)]
+    assert not [r for r in caplog.records if "could not be written" in r.getMessage()]
+
+
+async def test_a_stop_gives_up_on_a_database_that_stays_unwritable_within_its_bound(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    other: list[OtherWriter] = []
+
+    async def pause(seconds: float) -> None:
+        await other[0].pause(seconds)
+
+    store = await open_store(busy_timeout=0.05, sleep=pause)
+    for _ in range(3):
+        store.record_lookup(1, "rag")
+    other.append(OtherWriter(db_path, lets_go=False))
+    try:
+        await store.close()
+    finally:
+        other[0].release()
+    pauses = other[0].pauses
+    assert 1 <= len(pauses) <= 5, pauses  # a few retries, not a loop until the grace runs out
+    assert sum(pauses) <= 3.0, pauses  # with the drain before it, well inside 10 s of grace
+    assert stored_lookups(db_path) == 0
+    errors = [r.getMessage() for r in caplog.records if "could not be written" in r.getMessage()]
+    assert len(errors) == 1, errors
+    assert "3 lookups" in errors[0]
