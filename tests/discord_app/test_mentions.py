@@ -100,3 +100,38 @@ async def test_explain_terms_on_a_message_without_terms(scene: Scene, bot: Gloss
     message = await handle.final_message()
     assert is_ephemeral(message)
     assert message["content"] == "I found no glossary terms in that message."
+
+
+async def test_explain_terms_lists_every_term_a_message_names_in_lower_case(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    fake = scene.fake
+    said = await fake.user_message(
+        scene.bob, scene.channel, "kv cache and rag are what we tried first, then lora and moe."
+    )
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    listing = await handle.final_message()
+    embed = embed_of(listing)
+    assert embed["title"] == "4 glossary terms in this message"
+    [menu] = selects(listing)
+    assert [o["value"] for o in menu["options"]] == [
+        "kv-cache",
+        "rag",
+        "lora-qlora",
+        "mixture-of-experts",
+    ]
+
+
+async def test_explain_terms_lists_up_to_its_cap(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    acronyms = [e.acronym for e in bot.state.glossary.entries if e.acronym and len(e.acronym) > 2]
+    assert len(acronyms) > 25
+    said = await fake.user_message(
+        scene.bob, scene.channel, "we use " + ", ".join(a.lower() for a in acronyms)
+    )
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    listing = await handle.final_message()
+    [menu] = selects(listing)
+    values = [o["value"] for o in menu["options"]]
+    assert len(values) == 25 == len(set(values))
+    assert embed_of(listing)["title"] == "25 glossary terms in this message"
