@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.discord_app.cogs.moderators import STORAGE_DOWN, in_a_server, reply, thinking
+from bot.discord_app.cogs.moderators import STORAGE_DOWN, ServerOnly, reply, thinking
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import SUGGEST_PREFIX, SUGGEST_QUERY, Restorable, submitted_values
 from bot.discord_app.replies import echo
@@ -84,13 +84,10 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
-class SuggestCog(commands.Cog):
+class SuggestCog(ServerOnly, commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
         self.state = state
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return in_a_server(interaction)
 
     @app_commands.command(
         name="suggest", description="Suggest a term this server's glossary is missing"
