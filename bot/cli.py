@@ -38,13 +38,14 @@ class Parser(argparse.ArgumentParser):
 def main(argv: Sequence[str] | None = None) -> int:
     from bot.errors import ReportedError
 
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_named_command(arguments))
+    args, extra = parser.parse_known_args(arguments)
     if extra:  # reported by the subcommand that was given them, with its own usage
         getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if getattr(args, "handler", None) is None:
-            return _default(parser)
+            return _default(parser)  # no command named: the whole parser
         if args.settings:
             from bot.settings import load_settings
 
@@ -66,35 +67,47 @@ def _resolve(reference: str) -> Handler:
     return handler
 
 
-def build_parser() -> Parser:
+def _named_command(arguments: Sequence[str]) -> str | None:
+    """The command the arguments run, when parsing them needs no other command's parser: the
+    first word, with only `--version` before it (the general help, an unknown word or option
+    and anything else get the whole parser, so they read exactly as before)."""
+    for argument in arguments:
+        if argument != "--version":
+            return argument if argument in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> Parser:
+    """The whole parser, or with `only` the top level and that one command: the same parse of
+    arguments that name it, at a fraction of the cost (a parser per command adds up)."""
     parser = Parser(
         prog="glossary-bot",
         description="A Discord bot that answers term questions from curated glossaries.",
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name, declare in COMMANDS.items():
+        if only in (None, name):
+            declare(_command_maker(sub, name))
+    return parser
 
+
+def _command_maker(sub: Any, name: str) -> Command:
     def command(
-        name: str, handler: str | None, help: str, description: str, *, settings: bool = False
+        handler: str | None, help: str, description: str, *, settings: bool = False
     ) -> Parser:
         made: Parser = sub.add_parser(name, help=help, description=description)
         made.set_defaults(handler=handler, settings=settings, parser=made)
         return made
 
-    _glossary_commands(command)
-    _search_commands(command)
-    _storage_commands(command)
-    _terms_commands(command)
-    _bot_commands(command)
-    return parser
+    return command
 
 
-Command = Callable[..., Parser]
+Command = Callable[..., Parser]  # `command(handler, help, description, settings=False)`
 
 
-def _glossary_commands(command: Command) -> None:
+def _check(command: Command) -> None:
     check = command(
-        "check",
         "bot.cli:run_check",
         "validate glossary data and report every problem",
         "Validate the bundled glossary (or the given files and folders) and report "
@@ -104,16 +117,18 @@ def _glossary_commands(command: Command) -> None:
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders")
     check.add_argument("--quiet", "-q", action="store_true", help="print errors only")
 
+
+def _export(command: Command) -> None:
     export = command(
-        "export",
         "bot.cli:run_export",
         "print the whole loaded glossary as JSON",
         'Print {"entries": [...]} with every field, alias and source of each entry.',
     )
     data_option(export)
 
+
+def _define(command: Command) -> None:
     define = command(
-        "define",
         "bot.cli:run_define",
         "show the card for a term in the terminal",
         "Look a term up as /define would and print its card.",
@@ -123,9 +138,8 @@ def _glossary_commands(command: Command) -> None:
     data_option(define)
 
 
-def _search_commands(command: Command) -> None:
+def _search(command: Command) -> None:
     search = command(
-        "search",
         "bot.search.cli:run_search",
         "look up queries read from stdin, one result per line",
         "Read queries from stdin, one per line, and write one result per line in "
@@ -135,8 +149,9 @@ def _search_commands(command: Command) -> None:
     search.add_argument("--json", action="store_true", help="write one JSON object per line")
     data_option(search)
 
+
+def _relevance(command: Command) -> None:
     relevance = command(
-        "relevance",
         "bot.search.cli:run_relevance",
         "measure search quality on a relevance set, next to a naive baseline",
         "Print top-1, direct-answer and wrong-card rates per kind of query for this "
@@ -152,9 +167,8 @@ def _search_commands(command: Command) -> None:
     data_option(relevance)
 
 
-def _storage_commands(command: Command) -> None:
+def _stats(command: Command) -> None:
     stats = command(
-        "stats",
         "bot.storage.cli:run_stats",
         "lookup counts, top terms and missed searches",
         "Show what people looked up and searched for without finding it.",
@@ -176,8 +190,9 @@ def _storage_commands(command: Command) -> None:
     )
     _db_option(stats)
 
+
+def _aliases(command: Command) -> None:
     aliases = command(
-        "aliases",
         None,
         "export or import per-server aliases",
         "Export or import the aliases moderators added with /alias.",
@@ -208,8 +223,9 @@ def _storage_commands(command: Command) -> None:
     _db_option(import_)
     _quiet_option(import_)
 
+
+def _backup(command: Command) -> None:
     backup = command(
-        "backup",
         "bot.storage.cli:run_backup",
         "copy the database safely while the bot runs",
         "Copy the database with SQLite's online backup; safe while the bot runs.",
@@ -219,8 +235,9 @@ def _storage_commands(command: Command) -> None:
     _db_option(backup)
     _quiet_option(backup)
 
+
+def _migrate_db(command: Command) -> None:
     migrate = command(
-        "migrate-db",
         "bot.storage.migrate_db:run_migrate_db",
         "copy a SQLite database into PostgreSQL",
         "Copy everything from a SQLite file into a PostgreSQL database (or another SQLite "
@@ -236,9 +253,8 @@ def _storage_commands(command: Command) -> None:
     _quiet_option(migrate)
 
 
-def _terms_commands(command: Command) -> None:
+def _terms(command: Command) -> None:
     terms = command(
-        "terms",
         None,
         "export or import a server's own glossary terms",
         "Export or import the terms moderators write with /term, with /term import's rules; "
@@ -293,17 +309,18 @@ def _quiet_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _bot_commands(command: Command) -> None:
+def _run(command: Command) -> None:
     command(
-        "run",
         "bot.discord_app.cli:run_bot",
         "run the Discord bot (settings from the environment and .env)",
         "Connect to Discord and answer /define, mentions and 'Explain terms'. "
         "Settings come from the environment and a .env file; see .env.example.",
         settings=True,
     )
+
+
+def _health(command: Command) -> None:
     health = command(
-        "health",
         "bot.discord_app.cli:run_health",
         "exit 0 if the running bot is healthy (fresh heartbeat), 1 if not",
         "Read the heartbeat file (HEARTBEAT_PATH) the bot keeps fresh while it is "
@@ -313,6 +330,23 @@ def _bot_commands(command: Command) -> None:
     health.add_argument(
         "--max-age", type=_positive_float, default=None, help="seconds (default 45)"
     )
+
+
+# Every command, in the order `--help` lists them.
+COMMANDS: dict[str, Callable[[Command], None]] = {
+    "check": _check,
+    "export": _export,
+    "define": _define,
+    "search": _search,
+    "relevance": _relevance,
+    "stats": _stats,
+    "aliases": _aliases,
+    "backup": _backup,
+    "migrate-db": _migrate_db,
+    "terms": _terms,
+    "run": _run,
+    "health": _health,
+}
 
 
 def data_option(parser: argparse.ArgumentParser) -> None:
@@ -369,7 +403,8 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         from bot import __version__
 
-        parser.exit(0, f"glossary-bot {__version__}\n")
+        print(f"glossary-bot {__version__}")  # on stdout, as `--help` and every CLI's
+        parser.exit(0)
 
 
 def _default(parser: argparse.ArgumentParser) -> int:
@@ -400,10 +435,10 @@ def run_check(args: argparse.Namespace) -> int:
         print(problem)
     if not args.quiet:
         summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
+        # On stdout with the problems it sums up: `check > report.txt` keeps the whole report.
         print(
             f"{len(glossary)} entries ({summary}); {len(errors)} error(s), "
-            f"{len(warnings)} warning(s)",
-            file=sys.stderr,
+            f"{len(warnings)} warning(s)"
         )
     return 1 if errors else 0
 
