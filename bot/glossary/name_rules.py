@@ -83,13 +83,16 @@ def _in_a_joined_word(before: str, after: str) -> bool:
 
 def _in_latin_letters(text: str) -> str:
     """`text` with look-alike letters read as the Latin ones (most texts have none to read)."""
-    return text if _LOOK_ALIKES.isdisjoint(text) else text.translate(_LATIN_LOOK_ALIKES)
+    if text.isascii() or _LOOK_ALIKES.isdisjoint(text):  # every look-alike is beyond ASCII
+        return text
+    return text.translate(_LATIN_LOOK_ALIKES)
 
 
 def _hidden(text: str) -> bool:
     # Printable text (in Python's sense: no character of a category C, Z but " ") has none of
-    # the invisible categories: without a blank, two passes in C settle it (nearly every text).
-    if text.isprintable() and _BLANKS.isdisjoint(text):
+    # the invisible categories: without a blank (none is ASCII), passes in C settle it (nearly
+    # every text).
+    if text.isprintable() and (text.isascii() or _BLANKS.isdisjoint(text)):
         return False
     return any(
         (unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS)

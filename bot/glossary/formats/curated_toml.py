@@ -17,7 +17,7 @@ from bot.glossary.problems import LineFinder, Problem, validate_record
 from bot.glossary.records import fields_of
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class CuratedEntry:
     # Required, but an empty one is reported by `check` with the entry's other problems.
     id: str
@@ -38,7 +38,7 @@ class CuratedEntry:
     note: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class Overlay:
     """What curation may say about an entry of a verbatim file."""
 

@@ -13,7 +13,7 @@ from bot.glossary.records import RecordError, fields_of, parse_record
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class Topic:
     """Keys are spelled as the file spells them (`matchTerms`) or as the fields are named."""
 
@@ -34,7 +34,7 @@ class Topic:
     reference: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class TopicsHeader:
     schema_version: int = field(metadata={"alias": "schemaVersion"})
     language: str
