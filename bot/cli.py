@@ -9,6 +9,7 @@ find the one `Settings` object (environment and `.env`) in `args.settings`.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import sys
@@ -88,19 +89,17 @@ def build_parser(only: str | None = None) -> Parser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, declare in COMMANDS.items():
         if only in (None, name):
-            declare(_command_maker(sub, name))
+            declare(functools.partial(_subcommand, sub, name))
     return parser
 
 
-def _command_maker(sub: Any, name: str) -> Command:
-    def command(
-        handler: str | None, help: str, description: str, *, settings: bool = False
-    ) -> Parser:
-        made: Parser = sub.add_parser(name, help=help, description=description)
-        made.set_defaults(handler=handler, settings=settings, parser=made)
-        return made
-
-    return command
+def _subcommand(
+    sub: Any, name: str, handler: str | None, help: str, description: str, *, settings: bool = False
+) -> Parser:
+    """`name` added to `sub` (a command, or an action of one), running `handler` when given."""
+    made: Parser = sub.add_parser(name, help=help, description=description)
+    made.set_defaults(handler=handler, settings=settings, parser=made)
+    return made
 
 
 Command = Callable[..., Parser]  # `command(handler, help, description, settings=False)`
@@ -200,25 +199,29 @@ def _aliases(command: Command) -> None:
     actions = aliases.add_subparsers(dest="aliases_command", metavar="{export,import}")
     actions.required = True
 
-    export = actions.add_parser(
+    export = _subcommand(
+        actions,
         "export",
-        help="print aliases as JSON",
-        description="Print aliases as a JSON list that `aliases import` reads back.",
+        "bot.storage.cli:run_export",
+        "print aliases as JSON",
+        "Print aliases as a JSON list that `aliases import` reads back.",
+        settings=True,
     )
-    export.set_defaults(handler="bot.storage.cli:run_export", settings=True, parser=export)
     export.add_argument("--guild", type=_guild_id, metavar="ID", help="one server (default: all)")
     _db_option(export)
 
-    import_ = actions.add_parser(
+    import_ = _subcommand(
+        actions,
         "import",
-        help="add aliases from a JSON file",
-        description=(
+        "bot.storage.cli:run_import",
+        "add aliases from a JSON file",
+        (
             "Add aliases from a JSON list of {guild_id, alias, entry_id} objects ('-' reads "
             "standard input). Each is checked like /alias add; refusals are reported on "
             "standard error and make the exit status 1."
         ),
+        settings=True,
     )
-    import_.set_defaults(handler="bot.storage.cli:run_import", settings=True, parser=import_)
     import_.add_argument("file", metavar="FILE")
     _db_option(import_)
     _quiet_option(import_)
@@ -262,36 +265,42 @@ def _terms(command: Command) -> None:
     )
     actions = terms.add_subparsers(dest="terms_command", metavar="{export,import,log}")
     actions.required = True
-    export = actions.add_parser(
+    export = _subcommand(
+        actions,
         "export",
-        help="print a server's terms as curated TOML",
-        description="Print a server's terms as curated TOML that `terms import` reads back.",
+        "bot.terms_cli:run_export",
+        "print a server's terms as curated TOML",
+        "Print a server's terms as curated TOML that `terms import` reads back.",
+        settings=True,
     )
-    export.set_defaults(handler="bot.terms_cli:run_export", settings=True, parser=export)
     export.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     export.add_argument("--output", "-o", type=Path, help="write to this file (default: stdout)")
     _db_option(export)
-    import_ = actions.add_parser(
+    import_ = _subcommand(
+        actions,
         "import",
-        help="replace a server's terms with a file's (all or nothing)",
-        description="Replace a server's terms with a file's: curated TOML, the topics JSON or "
+        "bot.terms_cli:run_import",
+        "replace a server's terms with a file's (all or nothing)",
+        "Replace a server's terms with a file's: curated TOML, the topics JSON or "
         "the Markdown glossary, checked as /term import checks it. Nothing is written if any "
         "problem is an error.",
+        settings=True,
     )
-    import_.set_defaults(handler="bot.terms_cli:run_import", settings=True, parser=import_)
     import_.add_argument("file", type=Path, help="the file to import")
     import_.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
     _db_option(import_)
-    log = actions.add_parser(
+    log = _subcommand(
+        actions,
         "log",
-        help="a server's recent term changes and decisions on suggestions",
-        description="Print a server's term audit log, newest first: who added, edited, removed "
+        "bot.terms_cli:run_log",
+        "a server's recent term changes and decisions on suggestions",
+        "Print a server's term audit log, newest first: who added, edited, removed "
         "or imported which term (changed fields before and after), and who accepted or "
         "rejected which member's suggestion, when.",
+        settings=True,
     )
-    log.set_defaults(handler="bot.terms_cli:run_log", settings=True, parser=log)
     log.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     log.add_argument(
         "--limit",

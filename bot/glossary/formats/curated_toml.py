@@ -12,7 +12,7 @@ from typing import Any
 
 import tomli
 
-from bot.glossary.formats.raw import RawEntry, from_record
+from bot.glossary.formats.raw import RawEntry, from_record, read_text
 from bot.glossary.problems import LineFinder, Problem, validate_record
 from bot.glossary.records import fields_of
 
@@ -53,11 +53,11 @@ class Overlay:
 
 
 def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str] | None:
+    text = read_text(path, problems)
+    if text is None:
+        return None
     try:
-        text = path.read_text(encoding="utf-8")
         return tomli.loads(text), text
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
     except tomli.TOMLDecodeError as exc:
         problems.append(Problem("error", str(path), f"not valid TOML: {exc}"))
     except RecursionError:
