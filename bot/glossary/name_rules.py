@@ -11,7 +11,8 @@ import re
 import unicodedata
 
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
-_LINK = re.compile(r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b", re.I)
+# Names only (prose may link): compiled when a name is first checked, not when `check` loads.
+_LINK = r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b"
 # Anything Discord renders between angle brackets: mentions, timestamps <t:1:F>, slash command
 # links </define:1>, custom emoji <:name:1> and <a:name:1>, guide links <id:customize>.
 _DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
@@ -117,7 +118,7 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
         return f"{subject} cannot look like a mention (@everyone, @here) in other letters."
     if _DISCORD_MARKUP.search(text):
         return f"{subject} cannot contain Discord markup (emoji, timestamps, links)."
-    if _LINK.search(text):
+    if re.search(_LINK, text, re.IGNORECASE):
         return f"{subject} cannot contain links."
     if "`" in text:
         return f"{subject} cannot contain code blocks or backticks."
