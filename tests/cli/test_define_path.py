@@ -2,7 +2,7 @@
 (trigrams, full text, meaning) and its imports only if the query gets that far. Whatever it
 skips, its answer must be the full index's, field for field (status, entry, strategy, score and
 every suggestion), on every hostile query and on a fixed, seeded sample of every kind of every
-relevance set (all ~1,500 queries through two indexes took minutes of CI time; a divergence is a
+relevance set (all ~2,300 queries through two indexes took minutes of CI time; a divergence is a
 stage that answers differently when built on demand, which shows on any kind's queries)."""
 
 from __future__ import annotations
