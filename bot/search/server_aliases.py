@@ -25,7 +25,8 @@ class ServerAlias:
 
 
 class ServerAliases:
-    """Immutable once built; aliases to entries the index does not have are left out."""
+    """Not changed once built (but see `add`); aliases to entries the index does not have are
+    left out."""
 
     __slots__ = (
         "_sorted",
@@ -56,6 +57,33 @@ class ServerAliases:
         for held in self._sorted:
             for key in sorted(_keys_of_normalized(held.text)):
                 self.claims.setdefault(key, held)
+
+    def add(self, alias: str, entry_id: str) -> None:
+        """Grow this set by one alias in place, as compiling the set afresh would: for a caller
+        that checks a batch line by line against the lines it has accepted so far and owns this
+        object (`aliases import`; compiling afresh per line made an import of n aliases cost n²
+        normalisations). The sets the bot keeps per server are never grown."""
+        if self is NO_ALIASES:
+            raise ValueError("the shared empty set cannot grow")
+        if alias in self.source or entry_id not in self.positions:
+            return
+        self.source[alias] = entry_id
+        text = normalize(alias)
+        added = ServerAlias(compact(text), text, self.positions[entry_id])
+        if not added.key:
+            return
+        self.by_key[added.key] = added.entry
+        at = bisect.bisect_right(self._sorted_keys, added.key)
+        self._sorted.insert(at, added)
+        self._sorted_keys.insert(at, added.key)
+        self.first_words = self.first_words | {compact(text.partition(" ")[0])}
+        self.claims[added.key] = added
+        for key in _keys_of_normalized(text):
+            # As in __init__: an alias's own key beats another's derived key; of derived
+            # claims, the alias first in key order holds it.
+            held = self.claims.get(key)
+            if held is None or (held.key != key and added.key < held.key):
+                self.claims[key] = added
 
     def get(self, key: str) -> ServerAlias | None:
         at = bisect.bisect_left(self._sorted_keys, key)

@@ -184,6 +184,7 @@ def run_import(args: argparse.Namespace) -> int:
     # the alias rules; the store itself stays search-free).
     from bot.aliases import server_index, validate_alias
     from bot.search.index import SearchIndex
+    from bot.search.server_aliases import ServerAliases
     from bot.term_storage import parse_terms
 
     try:
@@ -210,20 +211,22 @@ def run_import(args: argparse.Namespace) -> int:
     async def check_and_import(store: Store) -> list[AddAliasResult]:
         # Each alias is checked against its server's own terms, stored aliases and the file's
         # earlier lines, as /alias add checks it in that server.
-        servers: dict[int, dict[str, str]] = {}
+        # A server's aliases as stored plus the lines accepted so far, compiled once and grown
+        # line by line.
+        servers: dict[int, ServerAliases] = {}
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         indexes: dict[int, SearchIndex] = {}
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
                 read[scope] = await store.aliases(scope)
-                servers[scope] = dict(read[scope])
                 indexes[scope] = server_index(parse_terms(await store.terms(scope)))
+                servers[scope] = ServerAliases(read[scope], indexes[scope].positions)
             try:
                 key = validate_alias(text, entry_id, indexes[scope], servers[scope])
             except ValueError as exc:
                 refusals[position] = str(exc)
                 continue
-            servers[scope].setdefault(key, entry_id)
+            servers[scope].add(key, entry_id)
             wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
         unchanged: dict[int, bool] = {}
 

@@ -3,6 +3,7 @@ as the plain map, and the keys an alias is checked on are the keys search matche
 
 from __future__ import annotations
 
+from bot.glossary.keys import normalize
 from bot.search import SearchIndex
 from bot.search.server_aliases import NO_ALIASES, search_keys
 
@@ -57,3 +58,65 @@ def test_what_a_name_already_names(small_index: SearchIndex) -> None:
     assert leads is not None
     assert leads.id == "speculative-decoding"
     assert small_index.leads_to("zorblax") is None
+
+
+# Lines as an import might bring them: near-duplicates of each other (plural, spacing, case,
+# "the"), of glossary names, for one entry and for another.
+IMPORT_LINES = [
+    ("zorb lax", "kv-cache"),
+    ("zorblax", "rag"),
+    ("Zorb-Lax", "kv-cache"),
+    ("zorb laxes", "rag"),
+    ("the fetcher", "rag"),
+    ("fetchers", "rag"),
+    ("fetcher", "kv-cache"),
+    ("qq", "rag"),
+    ("qqs", "kv-cache"),
+    ("kv", "rag"),
+    ("blorp", "no-such-entry"),
+    ("mem cache", "kv-cache"),
+    ("memcache", "kv-cache"),
+]
+
+
+def test_growing_a_set_line_by_line_decides_as_compiling_it_afresh(
+    small_index: SearchIndex,
+) -> None:
+    # `aliases import` grows one compiled set per server; before, it compiled the whole map
+    # again for every line (n² normalisations). Both must accept and refuse the same lines.
+    from bot.aliases import AliasRejected, check_alias
+    from bot.search.server_aliases import ServerAliases
+
+    start = {"stale": "rag"}
+    grown = ServerAliases(start, small_index.positions)
+    plain = dict(start)
+    decisions = []
+    for text, entry_id in IMPORT_LINES:
+        outcomes = []
+        for server in (grown, plain):
+            try:
+                outcomes.append(check_alias(text, entry_id, small_index, server)[0])
+            except AliasRejected as refused:
+                outcomes.append(str(refused))
+        assert outcomes[0] == outcomes[1], text
+        if outcomes[0] == normalize(text) and entry_id in small_index.positions:
+            grown.add(outcomes[0], entry_id)
+            plain.setdefault(outcomes[0], entry_id)
+        decisions.append(outcomes[0])
+    assert sum(d in grown.source for d in decisions) >= 4  # some accepted, some refused
+    afresh = ServerAliases(plain, small_index.positions)
+    assert grown.source == afresh.source
+    assert grown.by_key == afresh.by_key
+    assert [a.text for a in grown.starting_with("")] == [a.text for a in afresh.starting_with("")]
+    assert grown.first_words == afresh.first_words
+    assert {k: a.text for k, a in grown.claims.items()} == {
+        k: a.text for k, a in afresh.claims.items()
+    }
+
+
+def test_the_shared_empty_set_never_grows() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="cannot grow"):
+        NO_ALIASES.add("zorb", "rag")
+    assert len(NO_ALIASES) == 0
