@@ -32,6 +32,22 @@ def test_numpy_encoder_reproduces_the_pytorch_reference() -> None:
     assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-4)
 
 
+def test_a_lone_query_skips_padding_and_agrees_with_a_padded_batch() -> None:
+    """A query is encoded alone (no mask work); in a batch the same text sits beside longer ones
+    and is padded: both paths must give the same vector."""
+    texts = [
+        "",
+        "gpu",
+        "why does my model forget what i told it three messages ago",
+        "naïve bayes — über schnell? 🤖",
+        " ".join(["attention heads look at other tokens"] * 20),  # over the 64-token cut
+    ]
+    encoder = shared_encoder()
+    batch = encoder.encode(texts, max_tokens=64)
+    for text, row in zip(texts, batch, strict=True):
+        assert float(encoder.encode_query(text) @ row) > 0.99999, text
+
+
 def test_the_model_ships_with_its_licence_and_provenance() -> None:
     manifest = json.loads((MODEL_DIR / MANIFEST).read_text("utf-8"))
     assert "Apache" in (MODEL_DIR / "LICENSE").read_text("utf-8")
