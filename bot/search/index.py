@@ -216,10 +216,13 @@ class SearchIndex:
                 parts.add(hit.entry)
         core_key = compact(core)
         words = core.split()
+        question = is_question(query)
         prose = sum(w in STOPWORDS for w in words) >= (2 if len(words) >= 5 else 3)
         written: list[tuple[int, int]] = []  # entries the sentence names, in order
+        # "perplexty", "hugginface": names in a question, mistyped (the meaning reads them fixed)
+        mistyped = self._mistyped_words(core) if question and len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
-            written = self._add_mentions(pool, core)
+            written = self._add_mentions(pool, core, mistyped)
             self._add_descriptions(pool, core)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
             self._add_prefixes(pool, core_key, core)
@@ -231,15 +234,17 @@ class SearchIndex:
             self._add_acronym_phrases(pool, core)
         if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
             if len(words) > 1:
-                written = self._add_mentions(pool, core)
+                written = self._add_mentions(pool, core, mistyped)
             self._add_descriptions(pool, core)
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
         if wants_meaning(pool, len(words)) and self.semantic is not None:
-            similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
-            question = is_question(query)
+            meant = normalized
+            for _, entry, word in mistyped:
+                meant = meant.replace(word, normalize(self.entries[entry].title))
+            similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             asked = None
             if question:
                 subject = self._subject(core)
@@ -316,21 +321,52 @@ class SearchIndex:
                 if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
                     pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
 
-    def _add_mentions(self, pool: Pool, text: str) -> list[tuple[int, int]]:
+    def _add_mentions(
+        self, pool: Pool, text: str, mistyped: Sequence[tuple[int, int, str]] = ()
+    ) -> list[tuple[int, int]]:
         """Names inside a longer query ("which gpu should I buy", "rag vs fine tuning") are
         leads to offer, not answers: the rest of the query may ask something else. Returns
         the entries named, in the order written, each with how far down the meaning may rank it
-        and still agree that the question asks about it (`named_rank`)."""
+        and still agree that the question asks about it (`named_rank`); `mistyped` names
+        (`_mistyped_words`) count too, a little more weakly."""
         from bot.search.semantic.fusion import named_rank
 
-        written = []
-        for found in find_mentions(
+        found: list[tuple[int, int, bool]] = []  # (start, entry, long name)
+        for mention in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
         ):
-            long_name = found.end - found.start >= LONG_NAME
-            pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
-            written.append((found.entry, named_rank(long_name, text[: found.start])))
-        return written
+            long_name = mention.end - mention.start >= LONG_NAME
+            pool.add(mention.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
+            found.append((mention.start, mention.entry, long_name))
+        named = {entry for _, entry, _ in found}
+        for start, entry, _ in mistyped:
+            if entry not in named:
+                pool.add(entry, MENTION_SCORE - 4, "match-term")
+                found.append((start, entry, True))
+        found.sort()
+        return [(entry, named_rank(long, text[:start])) for start, entry, long in found]
+
+    def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, entry, word) of words one typo from a long name, in either number, that are no
+        name themselves; the first two letters must agree (a typo rarely hits them, while a
+        word with another prefix, "retraining", is another word)."""
+        found = []
+        start = 0
+        for word in text.split():
+            at, start = start, start + len(word) + 1
+            key = compact(word)
+            if len(key) < NEARLY_NAMED_LENGTH or not key.isalpha() or self.names.lookup(key):
+                continue
+            for form in (key, *plural_variants(key)):
+                if self.names.lookup(form):
+                    break
+                named = self._nearly_named(form)
+                if named is not None:
+                    name = self.entries[named[0]].names
+                    if any(compact(n)[:2] == key[:2] for n in name):
+                        found.append((at, named[0], word))
+                    break
+        return found
 
     def _subject(self, core: str) -> tuple[int, int] | None:
         """The entry a question's subject names (`asked_subject`), with how far down the
@@ -367,10 +403,24 @@ class SearchIndex:
             elif width < len(words):  # "how are llms evaluated": LLM Evaluation
                 forms = [f + noun for noun in derived_forms(words[width]) for f in forms] + forms
             found = self._held_by_one(forms, len(key))
+            if found is None and width > 1 and not nouns:
+                found = self._started_by(words[:width])
             if found is not None:
                 return None if found == _TIE else found
         alone = self._held_by_one(nouns, 0)  # "how do i tokenize my data": Tokenization
         return None if alone == _TIE else alone
+
+    def _started_by(self, words: Sequence[str]) -> tuple[int, int] | None:
+        """(entry, length) of the one entry whose names start with these two or more words
+        ("multi agent setups": Multi-Agent Systems), else None: a question names a thing by the
+        start of its name and goes on with its own words."""
+        key = compact(" ".join(words))
+        spaced = " ".join(words) + " "
+        positions = self.names.with_prefix(key, 20)
+        owners = {h.entry for p in positions for h in self.names.hits(p) if h.kind != _PART}
+        if len(owners) != 1 or not any(self.names.text(p).startswith(spaced) for p in positions):
+            return None
+        return owners.pop(), len(key)
 
     def _held_by_one(self, forms: Sequence[str], length: int) -> tuple[int, int] | None:
         """The first of `forms` that is a name: (entry, length) if one entry holds it most

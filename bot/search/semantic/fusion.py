@@ -116,14 +116,15 @@ def asked_about(
 ) -> tuple[int, int] | None:
     """Of the entries a question names (in order, with their `named_rank`), the one it asks
     about: the first, unless the meaning prefers another one it names ("why do coding agents
-    need a sandbox?"): then the question is not clear enough for a card by name."""
+    need a sandbox?") as more than context: then the question is not clear enough for a card by name."""
     if not written:
         return None
     order = {entry: rank for rank, (entry, _) in enumerate(similar)}
     first = order.get(written[0][0], len(order))
     if written[0][1] == SUBJECT:  # the subject yields only to a name the meaning ranks high
         first = min(first, NAMED_RANKS)
-    if any(order.get(entry, len(order)) < first for entry, _ in written[1:]):
+    # a name that only says where the question is ("... in my rag bot", rank 0) vetoes nothing
+    if any(order.get(entry, len(order)) < first for entry, ranks in written[1:] if ranks):
         return None
     return written[0]
 
