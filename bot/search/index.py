@@ -331,20 +331,25 @@ class SearchIndex:
         (`_mistyped_words`) count too, a little more weakly."""
         from bot.search.semantic.fusion import named_rank
 
-        found: list[tuple[int, int, bool]] = []  # (start, entry, long name)
+        found: list[tuple[int, int, int, bool]] = []  # (start, end, entry, long name)
         for mention in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
         ):
             long_name = mention.end - mention.start >= LONG_NAME
             pool.add(mention.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
-            found.append((mention.start, mention.entry, long_name))
-        named = {entry for _, entry, _ in found}
-        for start, entry, _ in mistyped:
+            found.append((mention.start, mention.end, mention.entry, long_name))
+        named = {entry for _, _, entry, _ in found}
+        for start, entry, word in mistyped:
             if entry not in named:
                 pool.add(entry, MENTION_SCORE - 4, "match-term")
-                found.append((start, entry, True))
+                found.append((start, start + len(word), entry, True))
         found.sort()
-        return [(entry, named_rank(long, text[:start])) for start, entry, long in found]
+        # "latency slo", "safetensors checkpoint": of two names side by side, the second is
+        # the thing, the first says which kind
+        heads = [
+            f for i, f in enumerate(found) if i + 1 == len(found) or found[i + 1][0] > f[1] + 1
+        ]
+        return [(entry, named_rank(long, text[:start])) for start, _, entry, long in heads]
 
     def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
         """(start, entry, word) of words one typo from a long name, in either number, that are no
