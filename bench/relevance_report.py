@@ -1,12 +1,13 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
-held out) and `relevance_blind3.tsv` (slices `dev2` to tune on and `test3` held out, written
-from titles alone after that). Misses are printed only for the slices named (never test, test2
-or test3: they are reported, not tuned on). Last line JSON.
+held out), `relevance_blind3.tsv` (slices `dev2` to tune on and `test3` held out, written
+from titles alone after that) and `relevance_blind4.tsv` (slices `dev3` to tune on and `test4`
+held out, written the same way after that). Misses are printed only for the slices named
+(never test, test2, test3 or test4: they are reported, not tuned on). Last line JSON.
 """
 
 from __future__ import annotations
@@ -29,14 +30,19 @@ from bot.search.relevance import (  # noqa: E402
     load_cases,
 )
 
-SETS = ("relevance_blind.tsv", "relevance_blind2.tsv", "relevance_blind3.tsv")
-HELD_OUT = {"test", "test2", "test3"}
+SETS = (
+    "relevance_blind.tsv",
+    "relevance_blind2.tsv",
+    "relevance_blind3.tsv",
+    "relevance_blind4.tsv",
+)
+HELD_OUT = {"test", "test2", "test3", "test4"}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--misses", default="", help="slices whose misses to list (dev, calib, dev2)"
+        "--misses", default="", help="slices whose misses to list (dev, calib, dev2, dev3)"
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
