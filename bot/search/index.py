@@ -252,7 +252,11 @@ class SearchIndex:
                     pool.add(subject[0], MENTION_SCORE, "match-term")
                     written = [subject, *(w for w in written if w[0] != subject[0])]
                 asked = asked_about(written, similar)
-            fuse(pool, similar, question=question, asked_about=asked)
+            # Where the meaning disagrees with the names written, the leading name is asked about
+            # only if written first ("rloo vs grpo"), not one put second ("latency slo").
+            leader = next(iter(pool.ranked()), (None,))[0]
+            unclear = asked is None and bool(written) and leader != written[0][0]
+            fuse(pool, similar, question=question and not unclear, asked_about=asked)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -344,12 +348,12 @@ class SearchIndex:
                 pool.add(entry, MENTION_SCORE - 4, "match-term")
                 found.append((start, start + len(word), entry, True))
         found.sort()
-        # "latency slo", "safetensors checkpoint": of two names side by side, the second is
-        # the thing, the first says which kind
-        heads = [
-            f for i, f in enumerate(found) if i + 1 == len(found) or found[i + 1][0] > f[1] + 1
-        ]
-        return [(entry, named_rank(long, text[:start])) for start, _, entry, long in heads]
+        # "latency slo": of two names side by side, the second is the thing, the first says
+        # which kind: the second comes first (the first may still say the question is unclear)
+        for i in range(len(found) - 1):
+            if found[i + 1][0] == found[i][1] + 1:
+                found[i], found[i + 1] = found[i + 1], found[i]
+        return [(entry, named_rank(long, text[:start])) for start, _, entry, long in found]
 
     def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
         """(start, entry, word) of words one typo from a long name, in either number, that are no
