@@ -36,6 +36,7 @@ from bot.search.names import (
     written_as_acronym,
 )
 from bot.search.query import (
+    asked_state,
     asked_subject,
     compared,
     derived_forms,
@@ -371,11 +372,15 @@ class SearchIndex:
                     break
                 named = self._nearly_named(form)
                 if named is not None:
-                    name = self.entries[named[0]].names
-                    if any(compact(n)[:2] == key[:2] for n in name):
+                    if self._typo_of(key, named[0]):
                         found.append((at, named[0], word))
                     break
         return found
+
+    def _typo_of(self, key: str, entry: int) -> bool:
+        """Is `key`, nearly a name of `entry`, a typo of it and not another word? The first
+        two letters agree (a typo rarely hits them; "retraining" is not "pretraining")."""
+        return any(compact(name)[:2] == key[:2] for name in self.entries[entry].names)
 
     def _subject(self, core: str) -> tuple[int, int] | None:
         """The entry a question's subject names (`asked_subject`), with how far down the
@@ -385,6 +390,15 @@ class SearchIndex:
         noun, or nearly spelled ("tokenizaton"), if one entry holds it."""
         from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, SUBJECT
 
+        state = asked_state(core)
+        if state is not None and state not in GENERIC_WORDS:
+            found = self._held_by_one([state, *derived_forms(state)], len(state))
+            found = found if found != _TIE else None
+            if found is None:
+                nearly = self._nearly_named(state)
+                found = nearly if nearly and self._typo_of(state, nearly[0]) else None
+            if found is not None:
+                return found[0], SUBJECT
         verb, words = asked_subject(core)
         # "how do i train for a marathon": a plain word's noun is no name to ask about
         nouns = [n for n in derived_forms(verb) if n not in GENERIC_WORDS] if verb else []

@@ -211,6 +211,20 @@ _SUBJECT_AFTER = re.compile(
 )
 
 
+# "is my model overfitting", "are the weights exploding": whether a thing is in some state; the
+# state is what is asked about.
+_STATE = re.compile(
+    r"^(?:is|are|was|were|isn t|isnt) (?:my|our|your|the|this|these|those|their) [a-z0-9]+ "
+    r"(?P<state>[a-z]+(?:ing|ed))(?: |$)"
+)
+
+
+def asked_state(core: str) -> str | None:
+    """The state a yes/no question asks about ("is my lora overfitting ..."), else None."""
+    found = _STATE.match(core)
+    return found.group("state") if found else None
+
+
 def subject_words(core: str) -> list[str]:
     """The words a question's subject starts at (`query_core` already dropped "what is",
     "explain", greetings): after a question frame ("how does X ...", "which X should ..."),
