@@ -357,23 +357,27 @@ class SearchIndex:
         return [(entry, named_rank(long, text[:start])) for start, _, entry, long in found]
 
     def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, entry, word) of words one typo from a long name, in either number, that are no
-        name themselves; the first two letters must agree (a typo rarely hits them, while a
-        word with another prefix, "retraining", is another word)."""
+        """(start, entry, words) of words one typo from a long name, in either number, alone or
+        with the next word ("speculativ decoding"), that are no name themselves; the first two
+        letters must agree (a typo rarely hits them, while a word with another prefix,
+        "retraining", is another word)."""
         found = []
+        words = text.split()
         start = 0
-        for word in text.split():
-            at, start = start, start + len(word) + 1
+        for at, word in enumerate(words):
+            start, begins = start + len(word) + 1, start
             key = compact(word)
             if len(key) < NEARLY_NAMED_LENGTH or not key.isalpha() or self.names.lookup(key):
                 continue
-            for form in (key, *plural_variants(key)):
+            pair = words[at : at + 2] if at + 1 < len(words) else []
+            forms = [(" ".join(pair), compact(" ".join(pair)))] if pair else []
+            forms += [(word, form) for form in (key, *plural_variants(key))]
+            for written, form in forms:
                 if self.names.lookup(form):
                     break
                 named = self._nearly_named(form)
-                if named is not None:
-                    if self._typo_of(key, named[0]):
-                        found.append((at, named[0], word))
+                if named is not None and self._typo_of(key, named[0]):
+                    found.append((begins, named[0], written))
                     break
         return found
 
