@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
@@ -25,17 +25,27 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.corpus import default_order
+from bot.search.fusion import (
+    SEMANTIC_CANDIDATES,
+    SUBJECT,
+    asked_about,
+    fuse,
+    named_rank,
+    wants_meaning,
+)
 from bot.search.memory import release_free_memory
 from bot.search.names import (
     SCORE,
     SERVER_ALIAS_TIER,
     STRATEGY,
     TIER,
+    Hit,
     NameKind,
     NameTable,
     written_as_acronym,
 )
 from bot.search.query import (
+    STOPWORDS,
     asked_state,
     asked_subject,
     compared,
@@ -81,9 +91,8 @@ LONG_NAME = (
 )
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
-_TIE = (-1, 0)  # a name several entries hold alike
 # What lookups past the names and autocomplete import where they run.
-QUERY_MODULES = ("bot.search.completion", "bot.search.semantic.fusion", "bot.search.similarity")
+QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
@@ -205,9 +214,6 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
-
-        from bot.search.fulltext import STOPWORDS
-        from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, asked_about, fuse, wants_meaning
 
         pool = Pool()
         parts = set()
@@ -334,8 +340,6 @@ class SearchIndex:
         the entries named, in the order written, each with how far down the meaning may rank it
         and still agree that the question asks about it (`named_rank`); `mistyped` names
         (`_mistyped_words`) count too, a little more weakly."""
-        from bot.search.semantic.fusion import named_rank
-
         found: list[tuple[int, int, int, bool]] = []  # (start, end, entry, long name)
         for mention in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
@@ -392,12 +396,10 @@ class SearchIndex:
         my data"), alone or after its object ("how do i evaluate my llm app": LLM Evaluation),
         else the longest name the subject's words start with, in either number, as a verb's
         noun, or nearly spelled ("tokenizaton"), if one entry holds it."""
-        from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, SUBJECT
-
         state = asked_state(core)
         if state is not None and state not in GENERIC_WORDS:
-            found = self._held_by_one([state, *derived_forms(state)], len(state))
-            found = found if found != _TIE else None
+            forms = [state, *derived_forms(state)]
+            found = _held_by_one((self.names.lookup(form), len(form)) for form in forms)
             if found is None:
                 nearly = self._nearly_named(state)
                 found = nearly if nearly and self._typo_of(state, nearly[0]) else None
@@ -420,6 +422,12 @@ class SearchIndex:
     def _subject_name(self, words: Sequence[str], nouns: Sequence[str]) -> tuple[int, int] | None:
         """(entry, length) of the longest name `words` start with (followed by one of `nouns`
         if any are given, or one of them alone), else None."""
+        return _held_by_one(self._subject_names(words, nouns))
+
+    def _subject_names(
+        self, words: Sequence[str], nouns: Sequence[str]
+    ) -> Iterator[tuple[Sequence[Hit], int]]:
+        """What each name `_subject_name` tries holds (hits, name length), longest first."""
         for width in range(min(len(words), self.names.most_words), 0, -1):
             key = compact(" ".join(words[:width]))
             forms = [key, *plural_variants(key)]
@@ -429,36 +437,22 @@ class SearchIndex:
                 forms = [f + noun for noun in nouns for f in forms]
             elif width < len(words):  # "how are llms evaluated": LLM Evaluation
                 forms = [f + noun for noun in derived_forms(words[width]) for f in forms] + forms
-            found = self._held_by_one(forms, len(key))
-            if found is None and width > 1 and not nouns:
-                found = self._started_by(words[:width])
-            if found is not None:
-                return None if found == _TIE else found
-        alone = self._held_by_one(nouns, 0)  # "how do i tokenize my data": Tokenization
-        return None if alone == _TIE else alone
+            yield from ((self.names.lookup(f), max(len(key), len(f))) for f in forms)
+            if width > 1 and not nouns:
+                yield self._started_by(words[:width]), len(key)
+        # "how do i tokenize my data": Tokenization
+        yield from ((self.names.lookup(noun), len(noun)) for noun in nouns)
 
-    def _started_by(self, words: Sequence[str]) -> tuple[int, int] | None:
-        """(entry, length) of the one entry whose names start with these two or more words
-        ("multi agent setups": Multi-Agent Systems), else None: a question names a thing by the
-        start of its name and goes on with its own words."""
-        key = compact(" ".join(words))
+    def _started_by(self, words: Sequence[str]) -> Sequence[Hit]:
+        """The hits of the one entry whose names start with these two or more words ("multi
+        agent setups": Multi-Agent Systems), else none: a question names a thing by the start
+        of its name and goes on with its own words."""
+        positions = self.names.with_prefix(compact(" ".join(words)), 20)
+        hits = {h.entry: h for p in positions for h in self.names.hits(p) if h.kind != _PART}
         spaced = " ".join(words) + " "
-        positions = self.names.with_prefix(key, 20)
-        owners = {h.entry for p in positions for h in self.names.hits(p) if h.kind != _PART}
-        if len(owners) != 1 or not any(self.names.text(p).startswith(spaced) for p in positions):
-            return None
-        return owners.pop(), len(key)
-
-    def _held_by_one(self, forms: Sequence[str], length: int) -> tuple[int, int] | None:
-        """The first of `forms` that is a name: (entry, length) if one entry holds it most
-        strongly, `_TIE` if several do alike (no one subject), None if none is a name."""
-        for form in forms:
-            hits = self.names.lookup(form)
-            if hits and (len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]):
-                return hits[0].entry, max(length, len(form))
-            if hits:
-                return _TIE
-        return None
+        if len(hits) != 1 or not any(self.names.text(p).startswith(spaced) for p in positions):
+            return ()
+        return tuple(hits.values())
 
     def _nearly_named(self, key: str) -> tuple[int, int] | None:
         """A long name one typo away ("tokenizaton", "large langauge models")."""
@@ -656,6 +650,16 @@ class SearchIndex:
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+
+def _held_by_one(named: Iterable[tuple[Sequence[Hit], int]]) -> tuple[int, int] | None:
+    """Of (hits, length) pairs, the first that names anything settles it: (entry, length) if
+    one entry holds that name most strongly, None if several hold it alike (no one subject)."""
+    for hits, length in named:
+        if hits:
+            alone = len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]
+            return (hits[0].entry, length) if alone else None
+    return None
 
 
 def _embedded(entries: tuple[Entry, ...]) -> SemanticIndex:
