@@ -50,6 +50,15 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
+# What people say before a question in a chat, one home for both uses below: greetings, to a
+# group or not ("hey all", "gm"), and interjections ("ok so", "btw").
+_GREETINGS = ("hey", "hi", "hello", "yo", "gm")
+_GROUPS = ("all", "guys", "everyone", "folks", "team")
+_INTERJECTIONS = ("ok", "okay", "so", "but", "um", "uh", "hmm", "btw")
+# Skipped before a question's first word ("ok but why ...", "hey all, how ..."); "and" too.
+_FILLERS = frozenset((*_GREETINGS, *_GROUPS, *_INTERJECTIONS, "and"))
+_GREETING = rf"(?:{'|'.join(_GREETINGS)})(?: (?:{'|'.join(_GROUPS)}))?"
+
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
 _OPENER = re.compile(
     r"^(?:what even is|what even are|can someone explain|can anyone explain|someone explain|"
@@ -58,8 +67,7 @@ _OPENER = re.compile(
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
     r"can you define|could you define|can you tell me about|i don't know what|"
-    r"please|pls|plz|hey all|hi all|hello all|hey guys|hi guys|hey everyone|hi everyone|"
-    r"hello everyone|hey folks|hey team|hey|hi|hello|yo|bot|ok|okay|so|but|um|uh|hmm|btw|"
+    rf"please|pls|plz|{_GREETING}|{'|'.join(_INTERJECTIONS)}|bot|"
     r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
@@ -130,31 +138,6 @@ def is_question(query: str) -> bool:
     while len(words) > 1 and words[0] in _FILLERS:  # "ok but why ...", "so how does ..."
         words = words[1:]
     return bool(words) and (text.endswith("?") or words[0] in _ASKING)
-
-
-_FILLERS = frozenset(
-    [
-        "ok",
-        "okay",
-        "so",
-        "but",
-        "and",
-        "hey",
-        "hi",
-        "hello",
-        "yo",
-        "gm",
-        "um",
-        "uh",
-        "hmm",
-        "btw",
-        "all",
-        "guys",
-        "everyone",
-        "folks",
-        "team",
-    ]
-)
 
 
 def compared(normalized: str) -> tuple[str, str] | None:
