@@ -21,6 +21,10 @@ CARD_COSINE = 0.75
 # ... or from this cosine with this lead over the second entry.
 LEAD_COSINE = 0.5
 CARD_LEAD = 0.2
+# A sentence no entry reaches this cosine with is about something else: a plain word in it
+# that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
+# on the calibration slice: the highest value that costs none of its right cards).
+OFF_DOMAIN_COSINE = 0.37
 # score = PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE), at most MAX_SCORE: a semantic lead
 # of `MATCH_MARGIN` / SLOPE in cosine is a clear lead.
 PIVOT_COSINE = 0.5

@@ -26,6 +26,7 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.corpus import default_order
 from bot.search.fusion import (
+    OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,
@@ -264,6 +265,8 @@ class SearchIndex:
             leader = next(iter(pool.ranked()), (None,))[0]
             unclear = asked is None and bool(written) and leader != written[0][0]
             fuse(pool, similar, question=question and not unclear, asked_about=asked)
+            if similar and similar[0][1] < OFF_DOMAIN_COSINE:
+                return self._decide(pool, query, normalized, core, far=True)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -555,7 +558,9 @@ class SearchIndex:
             for hit in hits:
                 pool.add(hit.document, description_score(hit, hits[0], scale), "description")
 
-    def _decide(self, pool: Pool, query: str, normalized: str, core: str) -> SearchResult:
+    def _decide(
+        self, pool: Pool, query: str, normalized: str, core: str, *, far: bool = False
+    ) -> SearchResult:
         ranked = [(e, c) for e, c in pool.ranked() if c.score >= SUGGEST_SCORE]
         if not ranked:
             return SearchResult("none", None, None, 0.0, query, normalized)
@@ -568,7 +573,14 @@ class SearchIndex:
         margin = SEMANTIC_MARGIN if top.strategy == "semantic" else MATCH_MARGIN
         clearly_ahead = strong and top.score - runner_up >= margin
         near_spelling = top.strategy == "fuzzy" and len(core.split()) <= 2  # "vae model"
-        if clearly_ahead and not (near_spelling and self._names_another(core, best)):
+        # a sentence the meaning finds far from every entry ("the best temperature to bake
+        # bread") uses a plain word in its everyday sense: only an acronym there is a card
+        everyday = far and not self._acronym_written(core, best)
+        if (
+            clearly_ahead
+            and not everyday
+            and not (near_spelling and self._names_another(core, best))
+        ):
             others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])
             entry = self.entries[best]
             return SearchResult("match", entry, top.strategy, score, query, normalized, others)
@@ -581,6 +593,11 @@ class SearchIndex:
         clear semantic lead is its card (set on tests/search/server_term_calib.py: of 74
         descriptions in 15 servers none got a wrong card, nor any of 915 off-topic queries)."""
         return self.entries[entry].worded_by_server
+
+    def _acronym_written(self, text: str, entry: int) -> bool:
+        """Does the text write one of the entry's acronyms or cased names ("bm25", "DDPM")?"""
+        words = text.replace("'", "").split()
+        return any(h.cased and h.entry == entry for w in words for h in self.names.lookup(w))
 
     def _names_another(self, text: str, entry: int) -> bool:
         """Does the query spell out another entry's acronym? "vae model" is one letter from

@@ -164,3 +164,36 @@ def test_names_mistyped_inside_a_question(
 ) -> None:
     found = bundled_index._mistyped_words(text)
     assert [bundled_index.entries[entry].id for _, entry, _ in found] == entries
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # a plain word that names an entry, in a sentence about something else entirely
+        "what's the best temperature to bake bread",
+        "is bitcoin a good token to invest in",
+        "how do i distill whiskey at home",
+        "how do i reduce latency in my gaming router",
+        "what's the context of this poem",
+    ],
+)
+def test_a_plain_word_in_its_everyday_sense_gets_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert bundled_index.search(query).entry is None
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "written"),
+    [
+        ("my uncle asked me about bm25 at dinner", "bm25", True),
+        ("grandma heard of gguf on the radio", "gguf", True),
+        ("the best temperature to bake bread", "temperature", False),
+        ("what do i tell him about bm25", "gguf", False),  # another entry's acronym
+    ],
+)
+def test_the_far_sentence_rule_spares_acronyms(
+    bundled_index: SearchIndex, text: str, entry: str, written: bool
+) -> None:
+    """Far from every entry, only a name written as an acronym may still make a card."""
+    assert bundled_index._acronym_written(text, bundled_index.positions[entry]) is written
