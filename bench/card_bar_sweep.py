@@ -19,10 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
+from bot.search import SearchIndex, fusion  # noqa: E402
 from bot.search import index as search_index  # noqa: E402
 from bot.search.relevance import evaluate, load_cases  # noqa: E402
-from bot.search import fusion  # noqa: E402
 
 SLICES = ("dev", "calib")
 COSINES = (0.75, 0.82)
