@@ -8,7 +8,7 @@ from the child's rusage) and its ratio to the baseline's median. Caches (entry v
 parsed glossary) live in a fresh directory, filled by one run before measuring, as they are
 after a first use; that run also writes the bot's bytecode, as installing it does. `check` uses
 no cache: it reads and checks every file each time. The "first use" row runs `define` with an
-empty cache each time. The issue's targets: `--help` and `check` well under 0.2 s, `define` (a
+empty cache each time. The issue's targets: `--help` and `check` well under 0.2 s (0.15 s here), `define` (a
 name) under 0.3 s. The last line is JSON.
 """
 
@@ -36,7 +36,8 @@ COMMANDS: dict[str, list[str]] = {
     "define kv cache, first use": ["define", "kv", "cache"],
 }
 FIRST_USE = {"define kv cache, first use"}  # each run with an empty cache
-TARGETS = {"--help": 0.2, "check -q": 0.2, "define kv cache": 0.3}
+# "Well under 0.2 s" for `--help` and `check` taken as 0.15 s (CPU, a quiet machine).
+TARGETS = {"--help": 0.15, "check -q": 0.15, "define kv cache": 0.3}
 
 
 def cpu_time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:

@@ -9,6 +9,7 @@ find the one `Settings` object (environment and `.env`) in `args.settings`.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import sys
@@ -38,13 +39,14 @@ class Parser(argparse.ArgumentParser):
 def main(argv: Sequence[str] | None = None) -> int:
     from bot.errors import ReportedError
 
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_named_command(arguments))
+    args, extra = parser.parse_known_args(arguments)
     if extra:  # reported by the subcommand that was given them, with its own usage
         getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if getattr(args, "handler", None) is None:
-            return _default(parser)
+            return _default(parser)  # no command named: the whole parser
         if args.settings:
             from bot.settings import load_settings
 
@@ -66,35 +68,45 @@ def _resolve(reference: str) -> Handler:
     return handler
 
 
-def build_parser() -> Parser:
+def _named_command(arguments: Sequence[str]) -> str | None:
+    """The command the arguments run, when parsing them needs no other command's parser: the
+    first word, with only `--version` before it (the general help, an unknown word or option
+    and anything else get the whole parser, so they read exactly as before)."""
+    for argument in arguments:
+        if argument != "--version":
+            return argument if argument in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> Parser:
+    """The whole parser, or with `only` the top level and that one command: the same parse of
+    arguments that name it, at a fraction of the cost (a parser per command adds up)."""
     parser = Parser(
         prog="glossary-bot",
         description="A Discord bot that answers term questions from curated glossaries.",
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-
-    def command(
-        name: str, handler: str | None, help: str, description: str, *, settings: bool = False
-    ) -> Parser:
-        made: Parser = sub.add_parser(name, help=help, description=description)
-        made.set_defaults(handler=handler, settings=settings, parser=made)
-        return made
-
-    _glossary_commands(command)
-    _search_commands(command)
-    _storage_commands(command)
-    _terms_commands(command)
-    _bot_commands(command)
+    for name, declare in COMMANDS.items():
+        if only in (None, name):
+            declare(functools.partial(_subcommand, sub, name))
     return parser
 
 
-Command = Callable[..., Parser]
+def _subcommand(
+    sub: Any, name: str, handler: str | None, help: str, description: str, *, settings: bool = False
+) -> Parser:
+    """`name` added to `sub` (a command, or an action of one), running `handler` when given."""
+    made: Parser = sub.add_parser(name, help=help, description=description)
+    made.set_defaults(handler=handler, settings=settings, parser=made)
+    return made
 
 
-def _glossary_commands(command: Command) -> None:
+Command = Callable[..., Parser]  # `command(handler, help, description, settings=False)`
+
+
+def _check(command: Command) -> None:
     check = command(
-        "check",
         "bot.cli:run_check",
         "validate glossary data and report every problem",
         "Validate the bundled glossary (or the given files and folders) and report "
@@ -104,16 +116,18 @@ def _glossary_commands(command: Command) -> None:
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders")
     check.add_argument("--quiet", "-q", action="store_true", help="print errors only")
 
+
+def _export(command: Command) -> None:
     export = command(
-        "export",
         "bot.cli:run_export",
         "print the whole loaded glossary as JSON",
         'Print {"entries": [...]} with every field, alias and source of each entry.',
     )
     data_option(export)
 
+
+def _define(command: Command) -> None:
     define = command(
-        "define",
         "bot.cli:run_define",
         "show the card for a term in the terminal",
         "Look a term up as /define would and print its card.",
@@ -123,9 +137,8 @@ def _glossary_commands(command: Command) -> None:
     data_option(define)
 
 
-def _search_commands(command: Command) -> None:
+def _search(command: Command) -> None:
     search = command(
-        "search",
         "bot.search.cli:run_search",
         "look up queries read from stdin, one result per line",
         "Read queries from stdin, one per line, and write one result per line in "
@@ -135,8 +148,9 @@ def _search_commands(command: Command) -> None:
     search.add_argument("--json", action="store_true", help="write one JSON object per line")
     data_option(search)
 
+
+def _relevance(command: Command) -> None:
     relevance = command(
-        "relevance",
         "bot.search.cli:run_relevance",
         "measure search quality on a relevance set, next to a naive baseline",
         "Print top-1, direct-answer and wrong-card rates per kind of query for this "
@@ -152,9 +166,8 @@ def _search_commands(command: Command) -> None:
     data_option(relevance)
 
 
-def _storage_commands(command: Command) -> None:
+def _stats(command: Command) -> None:
     stats = command(
-        "stats",
         "bot.storage.cli:run_stats",
         "lookup counts, top terms and missed searches",
         "Show what people looked up and searched for without finding it.",
@@ -176,8 +189,9 @@ def _storage_commands(command: Command) -> None:
     )
     _db_option(stats)
 
+
+def _aliases(command: Command) -> None:
     aliases = command(
-        "aliases",
         None,
         "export or import per-server aliases",
         "Export or import the aliases moderators added with /alias.",
@@ -185,31 +199,36 @@ def _storage_commands(command: Command) -> None:
     actions = aliases.add_subparsers(dest="aliases_command", metavar="{export,import}")
     actions.required = True
 
-    export = actions.add_parser(
+    export = _subcommand(
+        actions,
         "export",
-        help="print aliases as JSON",
-        description="Print aliases as a JSON list that `aliases import` reads back.",
+        "bot.storage.cli:run_export",
+        "print aliases as JSON",
+        "Print aliases as a JSON list that `aliases import` reads back.",
+        settings=True,
     )
-    export.set_defaults(handler="bot.storage.cli:run_export", settings=True, parser=export)
     export.add_argument("--guild", type=_guild_id, metavar="ID", help="one server (default: all)")
     _db_option(export)
 
-    import_ = actions.add_parser(
+    import_ = _subcommand(
+        actions,
         "import",
-        help="add aliases from a JSON file",
-        description=(
+        "bot.storage.cli:run_import",
+        "add aliases from a JSON file",
+        (
             "Add aliases from a JSON list of {guild_id, alias, entry_id} objects ('-' reads "
             "standard input). Each is checked like /alias add; refusals are reported on "
             "standard error and make the exit status 1."
         ),
+        settings=True,
     )
-    import_.set_defaults(handler="bot.storage.cli:run_import", settings=True, parser=import_)
     import_.add_argument("file", metavar="FILE")
     _db_option(import_)
     _quiet_option(import_)
 
+
+def _backup(command: Command) -> None:
     backup = command(
-        "backup",
         "bot.storage.cli:run_backup",
         "copy the database safely while the bot runs",
         "Copy the database with SQLite's online backup; safe while the bot runs.",
@@ -219,8 +238,9 @@ def _storage_commands(command: Command) -> None:
     _db_option(backup)
     _quiet_option(backup)
 
+
+def _migrate_db(command: Command) -> None:
     migrate = command(
-        "migrate-db",
         "bot.storage.migrate_db:run_migrate_db",
         "copy a SQLite database into PostgreSQL",
         "Copy everything from a SQLite file into a PostgreSQL database (or another SQLite "
@@ -236,9 +256,8 @@ def _storage_commands(command: Command) -> None:
     _quiet_option(migrate)
 
 
-def _terms_commands(command: Command) -> None:
+def _terms(command: Command) -> None:
     terms = command(
-        "terms",
         None,
         "export or import a server's own glossary terms",
         "Export or import the terms moderators write with /term, with /term import's rules; "
@@ -246,36 +265,42 @@ def _terms_commands(command: Command) -> None:
     )
     actions = terms.add_subparsers(dest="terms_command", metavar="{export,import,log}")
     actions.required = True
-    export = actions.add_parser(
+    export = _subcommand(
+        actions,
         "export",
-        help="print a server's terms as curated TOML",
-        description="Print a server's terms as curated TOML that `terms import` reads back.",
+        "bot.terms_cli:run_export",
+        "print a server's terms as curated TOML",
+        "Print a server's terms as curated TOML that `terms import` reads back.",
+        settings=True,
     )
-    export.set_defaults(handler="bot.terms_cli:run_export", settings=True, parser=export)
     export.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     export.add_argument("--output", "-o", type=Path, help="write to this file (default: stdout)")
     _db_option(export)
-    import_ = actions.add_parser(
+    import_ = _subcommand(
+        actions,
         "import",
-        help="replace a server's terms with a file's (all or nothing)",
-        description="Replace a server's terms with a file's: curated TOML, the topics JSON or "
+        "bot.terms_cli:run_import",
+        "replace a server's terms with a file's (all or nothing)",
+        "Replace a server's terms with a file's: curated TOML, the topics JSON or "
         "the Markdown glossary, checked as /term import checks it. Nothing is written if any "
         "problem is an error.",
+        settings=True,
     )
-    import_.set_defaults(handler="bot.terms_cli:run_import", settings=True, parser=import_)
     import_.add_argument("file", type=Path, help="the file to import")
     import_.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
     _db_option(import_)
-    log = actions.add_parser(
+    log = _subcommand(
+        actions,
         "log",
-        help="a server's recent term changes and decisions on suggestions",
-        description="Print a server's term audit log, newest first: who added, edited, removed "
+        "bot.terms_cli:run_log",
+        "a server's recent term changes and decisions on suggestions",
+        "Print a server's term audit log, newest first: who added, edited, removed "
         "or imported which term (changed fields before and after), and who accepted or "
         "rejected which member's suggestion, when.",
+        settings=True,
     )
-    log.set_defaults(handler="bot.terms_cli:run_log", settings=True, parser=log)
     log.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     log.add_argument(
         "--limit",
@@ -293,17 +318,18 @@ def _quiet_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _bot_commands(command: Command) -> None:
+def _run(command: Command) -> None:
     command(
-        "run",
         "bot.discord_app.cli:run_bot",
         "run the Discord bot (settings from the environment and .env)",
         "Connect to Discord and answer /define, mentions and 'Explain terms'. "
         "Settings come from the environment and a .env file; see .env.example.",
         settings=True,
     )
+
+
+def _health(command: Command) -> None:
     health = command(
-        "health",
         "bot.discord_app.cli:run_health",
         "exit 0 if the running bot is healthy (fresh heartbeat), 1 if not",
         "Read the heartbeat file (HEARTBEAT_PATH) the bot keeps fresh while it is "
@@ -313,6 +339,23 @@ def _bot_commands(command: Command) -> None:
     health.add_argument(
         "--max-age", type=_positive_float, default=None, help="seconds (default 45)"
     )
+
+
+# Every command, in the order `--help` lists them.
+COMMANDS: dict[str, Callable[[Command], None]] = {
+    "check": _check,
+    "export": _export,
+    "define": _define,
+    "search": _search,
+    "relevance": _relevance,
+    "stats": _stats,
+    "aliases": _aliases,
+    "backup": _backup,
+    "migrate-db": _migrate_db,
+    "terms": _terms,
+    "run": _run,
+    "health": _health,
+}
 
 
 def data_option(parser: argparse.ArgumentParser) -> None:
@@ -369,7 +412,8 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         from bot import __version__
 
-        parser.exit(0, f"glossary-bot {__version__}\n")
+        print(f"glossary-bot {__version__}")  # on stdout, as `--help` and every CLI's
+        parser.exit(0)
 
 
 def _default(parser: argparse.ArgumentParser) -> int:
@@ -400,10 +444,10 @@ def run_check(args: argparse.Namespace) -> int:
         print(problem)
     if not args.quiet:
         summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
+        # On stdout with the problems it sums up: `check > report.txt` keeps the whole report.
         print(
             f"{len(glossary)} entries ({summary}); {len(errors)} error(s), "
-            f"{len(warnings)} warning(s)",
-            file=sys.stderr,
+            f"{len(warnings)} warning(s)"
         )
     return 1 if errors else 0
 

@@ -6,8 +6,9 @@ import contextlib
 import functools
 import logging
 import math
+import re
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import discord
@@ -84,12 +85,36 @@ def guarded(
 
     @functools.wraps(callback)
     async def wrapper(self: T, interaction: discord.Interaction[Any]) -> None:
-        admit = getattr(interaction.client, "admit", None)
-        if admit is not None and not admit(interaction):
-            return
-        try:
-            await callback(self, interaction)
-        except Exception as exc:
-            await report_error(interaction, exc)
+        await _admitted(interaction, lambda: callback(self, interaction))
 
     return wrapper
+
+
+async def handle_form(
+    interaction: discord.Interaction[Any],
+    form_id: re.Pattern[str],
+    handle: Callable[[re.Match[str], dict[str, Any]], Awaitable[None]],
+) -> None:
+    """For an `on_interaction` listener: a modal submit whose custom id matches `form_id` goes to
+    `handle` (with the match and the submitted data), guarded like a button; anything else is
+    left alone."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    match = form_id.fullmatch(str(data.get("custom_id", "")))
+    if match is not None:
+        await _admitted(interaction, lambda: handle(match, data))
+
+
+async def _admitted(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+) -> None:
+    """Run `work` unless the bot is stopping (it takes no new work); its errors get the user an
+    error id."""
+    admit = getattr(interaction.client, "admit", None)
+    if admit is not None and not admit(interaction):
+        return
+    try:
+        await work()
+    except Exception as exc:
+        await report_error(interaction, exc)

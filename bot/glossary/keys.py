@@ -8,27 +8,26 @@ Technical terms want their own normaliser: rapidfuzz's `default_process` maps "C
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 
+# The patterns are compiled on first use (the `re` module keeps them): plain ASCII, by far the
+# common case, needs none but the quotes', so loading the glossary compiles none of them.
 # Zero-width, bidi control and emoji-or-text presentation characters carry no meaning in a
 # search box.
-_INVISIBLE = re.compile(
-    "[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe0e\ufe0f\ufeff]"
-)
+_INVISIBLE = "[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe0e\ufe0f\ufeff]"
 # Typographic apostrophes become ASCII ones so "what’s" reads like "what's".
-_APOSTROPHES = re.compile("[’‘ʼ]")
-_MARKUP = re.compile(r"[`*_~|>\"“”«»]")
-_QUOTE = re.compile(r"(?:^|(?<=\s))'+|'+(?=\s|$)")  # quote marks, not apostrophes in words
-_SPACE_RUNS = re.compile(" {2,}")
-_SEPARATORS = re.compile(r"[\s\-‐‑‒–—―_/.,:;!?()\[\]{}]+")
+_APOSTROPHES = "[’‘ʼ]"
+_MARKUP = r"[`*_~|>\"“”«»]"
+_QUOTE = r"(?:^|(?<=\s))'+|'+(?=\s|$)"  # quote marks, not apostrophes in words
+_SPACE_RUNS = " {2,}"
+_SEPARATORS = r"[\s\-‐‑‒–—―_/.,:;!?()\[\]{}]+"
 
-# Plain ASCII, by far the common case, takes one byte-table pass: fold case, blank out markup and
-# separators (the same characters as the patterns above).
-_ASCII_BLANKS = string.whitespace + '`*_~|>"-/.,:;!?()[]{}'
+# Plain ASCII takes one byte-table pass: fold case, blank out markup and separators (the same
+# characters as the patterns above).
+_ASCII_BLANKS = " \t\n\r\x0b\x0c" + '`*_~|>"-/.,:;!?()[]{}'
 _ASCII_TABLE = bytes.maketrans(
-    (string.ascii_uppercase + _ASCII_BLANKS).encode(),
-    (string.ascii_lowercase + " " * len(_ASCII_BLANKS)).encode(),
+    bytes(range(ord("A"), ord("Z") + 1)) + _ASCII_BLANKS.encode(),
+    bytes(range(ord("a"), ord("z") + 1)) + b" " * len(_ASCII_BLANKS),
 )
 
 
@@ -38,13 +37,13 @@ def normalize(text: str) -> str:
         folded = text.encode("ascii").translate(_ASCII_TABLE).decode("ascii")
     else:
         folded = unicodedata.normalize("NFKC", text)
-        folded = _INVISIBLE.sub("", folded)
+        folded = re.sub(_INVISIBLE, "", folded)
         folded = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in folded)
         # Case folding can undo NFKC (Greek with accents), so compose once more after it.
-        folded = unicodedata.normalize("NFKC", _APOSTROPHES.sub("'", folded).casefold())
-        folded = _SEPARATORS.sub(" ", _MARKUP.sub(" ", folded))
+        folded = unicodedata.normalize("NFKC", re.sub(_APOSTROPHES, "'", folded).casefold())
+        folded = re.sub(_SEPARATORS, " ", re.sub(_MARKUP, " ", folded))
     if "'" in folded:
-        folded = _QUOTE.sub(" ", " ".join(folded.split()))
+        folded = re.sub(_QUOTE, " ", " ".join(folded.split()))
     return " ".join(folded.split())
 
 
@@ -64,7 +63,7 @@ def normalize_many(texts: list[str]) -> list[str]:
         return [normalize(t) for t in texts]
     joined = "\x1f".join(texts[i] for i in plain)  # a unit separator survives the table
     folded = joined.encode("ascii").translate(_ASCII_TABLE).decode("ascii")
-    folded = _SPACE_RUNS.sub(" ", folded).replace(" \x1f", "\x1f").replace("\x1f ", "\x1f")
+    folded = re.sub(_SPACE_RUNS, " ", folded).replace(" \x1f", "\x1f").replace("\x1f ", "\x1f")
     result = [normalize(t) for t in texts] if len(plain) < len(texts) else texts[:]
     for i, text in zip(plain, folded.strip(" ").split("\x1f"), strict=True):
         result[i] = text

@@ -23,6 +23,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 # it may not keep its meaning inside an alternation (group references, inline flags, named or
 # conditional groups). A harmless `[^...]` counts too: such a pattern just takes the slow path.
 _CONTEXT = re.compile(r"[\^$]|\\[AZ1-9]|\(\?(?![:#>])")
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")  # `(?i)` at a pattern's start: no context
 DERIVED_RELATED_LIMIT = 5
 MAX_NAME_WORDS = 6  # longer names are not looked for in running text
 _SOURCE_TEXT_FIELDS = dataclasses.fields(SourceText)  # a RawEntry has each of them
@@ -159,13 +160,17 @@ class AppSentences:
     the same at a sentence's edge as beside the whitespace there in its text) can match one of a
     text's sentences only if it matches the text. Those are looked for in the whole text first,
     all in one alternation: one pass of the regex engine, where each pattern led by `\\b` would
-    make a pass of its own, trying a match at every character. The others try every sentence.
+    make a pass of its own, trying a match at every character. Those with flags of their own
+    (`(?i)...`), which an alternation cannot hold, each look in the whole text once. The others
+    try every sentence.
     """
 
     def __init__(self, patterns: list[re.Pattern[str]]) -> None:
-        free = [p for p in patterns if p.flags == re.UNICODE and not _CONTEXT.search(p.pattern)]
+        no_context = [p for p in patterns if not _CONTEXT.search(_without_global_flags(p.pattern))]
+        free = [p for p in no_context if p.flags == re.UNICODE]
         self.patterns = patterns
-        self.everywhere = [p for p in patterns if p not in free]
+        self.flagged = [p for p in no_context if p not in free]
+        self.everywhere = [p for p in patterns if p not in no_context]
         self.free = free
         self.any_free: re.Pattern[str] | None = None
         if free:
@@ -175,9 +180,15 @@ class AppSentences:
                 self.everywhere = patterns
 
     def that_may_match(self, text: str) -> list[re.Pattern[str]]:
-        if self.any_free is None:
-            return self.everywhere
-        return self.everywhere + self.free if self.any_free.search(text) else self.everywhere
+        found = [p for p in self.flagged if p.search(text)]
+        if self.any_free is not None and self.any_free.search(text):
+            found += self.free
+        return self.everywhere + found if found else self.everywhere
+
+
+def _without_global_flags(pattern: str) -> str:
+    flags = _GLOBAL_FLAGS.match(pattern)  # Python allows them only at the start
+    return pattern[flags.end() :] if flags else pattern
 
 
 NO_APP_SENTENCES = AppSentences([])
@@ -186,7 +197,10 @@ NO_APP_SENTENCES = AppSentences([])
 def _split_app_sentences(text: str, app: AppSentences) -> tuple[str, list[str]]:
     if not app.patterns:
         return text, []
-    patterns = app.that_may_match(text)  # none: the text is still cut into sentences and joined
+    patterns = app.that_may_match(text)
+    if not patterns:  # nothing moves, but the text is still cut into sentences and joined
+        paragraphs = (_SENTENCE_END.sub(" ", paragraph) for paragraph in text.split("\n\n"))
+        return "\n\n".join(p for p in paragraphs if p), []
     kept, moved = [], []
     for paragraph in text.split("\n\n"):
         sentences = _SENTENCE_END.split(paragraph)

@@ -48,6 +48,11 @@ def _dumped(value: object, mode: Literal["python", "json"]) -> object:
     return value
 
 
+def names_of(title: str, acronym: str | None, aliases: tuple[str, ...]) -> tuple[str, ...]:
+    """Title, acronym and aliases: every name an entry (or a server's term) answers to."""
+    return (title, acronym, *aliases) if acronym else (title, *aliases)
+
+
 # The source key of a server's own terms (bot.glossary.server_terms), here so search can tell a
 # server term without importing what writes them.
 SERVER_SOURCE_KEY = "server"
@@ -116,9 +121,7 @@ class Entry(Frozen):
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Title, acronym and aliases: every name the entry answers to."""
-        extra = (self.acronym,) if self.acronym else ()
-        return (self.title, *extra, *self.aliases)
+        return names_of(self.title, self.acronym, self.aliases)
 
     @property
     def worded_by_server(self) -> bool:

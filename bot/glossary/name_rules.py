@@ -11,7 +11,8 @@ import re
 import unicodedata
 
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
-_LINK = re.compile(r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b", re.I)
+# Names only (prose may link): compiled when a name is first checked, not when `check` loads.
+_LINK = r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b"
 # Anything Discord renders between angle brackets: mentions, timestamps <t:1:F>, slash command
 # links </define:1>, custom emoji <:name:1> and <a:name:1>, guide links <id:customize>.
 _DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
@@ -83,13 +84,16 @@ def _in_a_joined_word(before: str, after: str) -> bool:
 
 def _in_latin_letters(text: str) -> str:
     """`text` with look-alike letters read as the Latin ones (most texts have none to read)."""
-    return text if _LOOK_ALIKES.isdisjoint(text) else text.translate(_LATIN_LOOK_ALIKES)
+    if text.isascii() or _LOOK_ALIKES.isdisjoint(text):  # every look-alike is beyond ASCII
+        return text
+    return text.translate(_LATIN_LOOK_ALIKES)
 
 
 def _hidden(text: str) -> bool:
     # Printable text (in Python's sense: no character of a category C, Z but " ") has none of
-    # the invisible categories: without a blank, two passes in C settle it (nearly every text).
-    if text.isprintable() and _BLANKS.isdisjoint(text):
+    # the invisible categories: without a blank (none is ASCII), passes in C settle it (nearly
+    # every text).
+    if text.isprintable() and (text.isascii() or _BLANKS.isdisjoint(text)):
         return False
     return any(
         (unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS)
@@ -114,7 +118,7 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
         return f"{subject} cannot look like a mention (@everyone, @here) in other letters."
     if _DISCORD_MARKUP.search(text):
         return f"{subject} cannot contain Discord markup (emoji, timestamps, links)."
-    if _LINK.search(text):
+    if re.search(_LINK, text, re.IGNORECASE):
         return f"{subject} cannot contain links."
     if "`" in text:
         return f"{subject} cannot contain code blocks or backticks."

@@ -1,10 +1,12 @@
 """The records data files hold, validated without pydantic when they are plainly right.
 
-Each kind of record is a frozen dataclass: its fields, their types, and in each field's metadata
-what pydantic's `Field` would say of it (`alias`, `min_length`, `pattern`). Records are read, never
-compared: `eq=False` spares start-up the code dataclasses would write for `==` and hashing. A record whose every
-value already has exactly its field's type and meets its constraints is taken as it is: that is
-the bundled data on every start, so start-up does not import pydantic. Anything else is judged by
+Each kind of record is a dataclass: its fields, their types, and in each field's metadata
+what pydantic's `Field` would say of it (`alias`, `min_length`, `pattern`). Records are read once
+into the readers' own entries, never compared, printed or changed: `@dataclass(eq=False,
+repr=False)` gives them only `__init__`, since every method dataclasses writes costs start-up
+(unfrozen, too: a frozen one writes three more and builds each record more slowly). A record
+whose every value already has exactly its field's type and meets its constraints is taken as it
+is: that is the bundled data on every start, so start-up does not import pydantic. Anything else is judged by
 a pydantic model derived from the same dataclass (unknown keys forbidden, aliases or names
 accepted), which coerces what pydantic coerces and words every problem as pydantic does.
 """

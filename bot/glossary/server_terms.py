@@ -43,6 +43,7 @@ from bot.glossary.models import (
     Glossary,
     SourceInfo,
     SourceText,
+    names_of,
 )
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
@@ -112,8 +113,7 @@ class ServerTerm(BaseModel):
 
     @property
     def names(self) -> tuple[str, ...]:
-        extra = (self.acronym,) if self.acronym else ()
-        return (self.title, *extra, *self.aliases)
+        return names_of(self.title, self.acronym, self.aliases)
 
     @property
     def revision(self) -> str:

@@ -46,7 +46,7 @@ FORMAT_BY_SUFFIX: dict[str, Format] = {
 }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class ManifestSource:
     key: str = field(metadata={"pattern": r"^[a-z0-9-]+$"})
     name: str = field(metadata={"min_length": 1})
@@ -59,7 +59,7 @@ class ManifestSource:
     app_sentences: list[str] = field(default_factory=list)  # regexes marking such sentences
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class Manifest:
     sources: list[ManifestSource] = field(metadata={"min_length": 1})
 

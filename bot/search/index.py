@@ -662,8 +662,18 @@ class SearchIndex:
     ) -> list[TermMention]:
         """Glossary terms written in `text`, in order of appearance, each entry once; `context`
         names the place the text is shown, for entries' match exclusions (notIn)."""
+        return self._mentions(text, overlay, context, as_typed=True)
+
+    def find_named_terms(self, text: str, overlay: Aliases = None) -> list[TermMention]:
+        """Like `find_terms`, for a message someone asked to have explained: they want every
+        term it names, so acronyms count in any case, as in a search box ("rag" for RAG)."""
+        return self._mentions(text, overlay, None, as_typed=False)
+
+    def _mentions(
+        self, text: str, overlay: Aliases, context: str | None, *, as_typed: bool
+    ) -> list[TermMention]:
         server = self.server_aliases(overlay)
-        found = find_mentions(text, self.names, self.entries, server, context)
+        found = find_mentions(text, self.names, self.entries, server, context, as_typed=as_typed)
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]

@@ -4,7 +4,9 @@ The text is split into word tokens with their offsets; at each token the longest
 `MAX_WORDS` tokens that spells a name (joined without spaces, so "kv cache", "KV-cache" and
 "kvcache" all meet the key "kvcache") wins. Precision beats recall here: a message full of links
 on everyday words is noise, so words like "context" or "step", anything of one or two letters,
-and acronyms written in lower case ("a rag", "zero", "rope") are not linked.
+and acronyms written in lower case ("a rag", "zero", "rope") are not linked. The "Explain terms"
+command asks for every term a chosen message names, and finds acronyms in any case
+(`as_typed=False`).
 """
 
 from __future__ import annotations

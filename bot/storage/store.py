@@ -60,6 +60,10 @@ S = TypeVar("S")
 K = TypeVar("K", bound=Iterable[str])
 Sleep = Callable[[float], Awaitable[None]]
 
+# A stop retries a failed write of buffered counts after these pauses, for at most this long.
+CLOSE_RETRY_PAUSES = (0.1, 0.3, 0.8)
+CLOSE_RETRY_SECONDS = 2.0
+
 # A query longer than this is no alias candidate (aliases are at most 100 characters) and only
 # costs space; it is stored cut short.
 MAX_QUERY_LENGTH = 200
@@ -158,10 +162,7 @@ class Store:
             self._flusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._flusher
-        # Counts recorded while the last flush runs are written by the next round.
-        for _ in range(3):
-            if self._pending.is_empty() or not await self.flush():
-                break
+        await self._flush_for_close()
         self._closed = True
         if not self._pending.is_empty():
             log.error(
@@ -175,6 +176,24 @@ class Store:
                     partial(count_queries.forget_writer, writer=self._writer_id, at=self._seconds())
                 )
         await self._backend.close()
+
+    async def _flush_for_close(self) -> None:
+        """Write what is buffered, retrying a failed write (a lock held for a moment, a
+        connection dropped) after short, growing pauses, for a bounded time: a stop must end
+        within a container's grace (10 s), and answers under way may have taken half of it."""
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + CLOSE_RETRY_SECONDS
+        pauses = iter(CLOSE_RETRY_PAUSES)
+        written = 0
+        # Counts recorded while a flush runs are written by the next round (three at most).
+        while written < 3 and not self._pending.is_empty():
+            if await self.flush():
+                written += 1
+                continue
+            pause = next(pauses, None)
+            if pause is None or loop.time() + pause > give_up_at:
+                return
+            await self._sleep(pause)
 
     @property
     def location(self) -> str:
@@ -243,8 +262,7 @@ class Store:
 
         started = time.perf_counter()
         try:
-            await self._require_in_place()
-            await self._backend.write(write)
+            await self._write(write)
         except Exception as exc:
             if taken:
                 self._pending.absorb(taken[0])
@@ -510,7 +528,6 @@ class Store:
         """Add (alias, miss it answers) pairs; the misses of each alias added are cleared."""
         if any(not item.key or not item.entry_id for item, _ in wanted):
             raise ValueError("an alias needs a non-empty key and entry id")
-        await self._require_in_place()
         at = self._now_second()
         plans = [
             (
@@ -554,7 +571,7 @@ class Store:
                     for query in clears:
                         self._pending.forget_miss(record.scope, query)
 
-        return await self._backend.write(add_all, on_commit=forget_pending)
+        return await self._write(add_all, on_commit=forget_pending)
 
     @property
     def shared(self) -> bool:
@@ -570,8 +587,7 @@ class Store:
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""
         try:
-            await self._require_in_place()
-            await self._backend.write(count_queries.touch)
+            await self._write(count_queries.touch)
         except StorageError:
             return False
         return True
@@ -583,14 +599,13 @@ class Store:
 
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""
-        await self._require_in_place()
-        return await self._backend.write(
+        return await self._write(
             partial(
                 alias_queries.remove_alias,
                 scope=scope,
                 key=key,
                 actor_id=actor_id,
-                at=to_unix(self._clock()),
+                at=self._seconds(),
             ),
         )
 
@@ -620,8 +635,7 @@ class Store:
         aliases (key -> entry id) as they are and returns the change to write (None: nothing)
         and what to answer. Term and checked alias writes are serialised, so `plan` sees every
         earlier write: check caps and conflicts (a name an alias answers to) there."""
-        await self._require_in_place()
-        at = to_unix(self._clock())
+        at = self._seconds()
 
         async def write(tx: Tx) -> T:
             await term_queries.lock_terms(tx)
@@ -644,7 +658,7 @@ class Store:
                     )
             return answer
 
-        return await self._backend.write(write)
+        return await self._write(write)
 
     async def term_audit_log(
         self, scope: int, limit: int = 50, *, older_than: int | None = None
@@ -669,15 +683,14 @@ class Store:
         cooldown: int = SUGGEST_COOLDOWN,
     ) -> SuggestStatus:
         """Queue a member's suggestion, unless they just made one or the queue is full."""
-        await self._require_in_place()
-        return await self._backend.write(
+        return await self._write(
             partial(
                 suggestion_queries.add_suggestion,
                 scope=scope,
                 user_id=user_id,
                 title=title,
                 definition=definition,
-                at=to_unix(self._clock()),
+                at=self._seconds(),
                 max_open=max_open,
                 cooldown=cooldown,
             )
@@ -705,15 +718,14 @@ class Store:
     ) -> Suggestion | None:
         """Close an open suggestion as accepted (as the term `term_id`) or rejected, in the term
         audit log; None if it was not open."""
-        await self._require_in_place()
-        return await self._backend.write(
+        return await self._write(
             partial(
                 suggestion_queries.decide,
                 scope=scope,
                 suggestion_id=suggestion_id,
                 accepted=accepted,
                 actor_id=actor_id,
-                at=to_unix(self._clock()),
+                at=self._seconds(),
                 term_id=term_id,
             )
         )
@@ -722,15 +734,14 @@ class Store:
 
     async def save_term_draft(self, nonce: str, scope: int, owner_id: int, body: str) -> None:
         """Keep what a term form was opened with (JSON), for its submit even after a restart."""
-        await self._require_in_place()
-        await self._backend.write(
+        await self._write(
             partial(
                 draft_queries.save_draft,
                 nonce=nonce,
                 scope=scope,
                 owner_id=owner_id,
                 body=body,
-                at=to_unix(self._clock()),
+                at=self._seconds(),
             )
         )
 
@@ -803,8 +814,7 @@ class Store:
             await copy_queries.add_aliases_and_audit(tx, aliases, audit)
             await copy_queries.add_table_rows(tx, rows)
 
-        await target._require_in_place()
-        await target._backend.write(write)
+        await target._write(write)
         target._wrote = True
         stage("checking")
         after = await target._read(copy_queries.tally)
@@ -824,8 +834,14 @@ class Store:
     async def _read(self, body: Body[T]) -> T:
         return await self._backend.read(body)
 
+    async def _write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+        """Every write but the last one of `close`: refused while the database at the
+        configured place is not the one in use."""
+        await self._require_in_place()
+        return await self._backend.write(body, on_commit=on_commit)
+
     def _now_second(self) -> datetime:
-        return from_unix(to_unix(self._clock()))
+        return from_unix(self._seconds())
 
 
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.

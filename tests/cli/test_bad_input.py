@@ -25,6 +25,7 @@ class Case:
     says: str  # a fragment the one line must hold
     env: dict[str, str] = field(default_factory=dict)
     never: str = "\0"  # a fragment that must appear nowhere (a secret)
+    stdout_lines: int = 0  # `check` reports on stdout: its problems, then their summary
 
 
 # {folder}: a folder that exists; {db}: an existing database; {fifo}: a named pipe. A token is set wherever `run`
@@ -34,8 +35,10 @@ CASES: dict[str, Case] = {
     "unknown command": Case(["frobnicate"], "invalid choice"),
     "unknown option": Case(["--nope"], "unrecognized arguments: --nope"),
     "check: unknown option": Case(["check", "--bogus"], "glossary-bot check: error"),
-    "check: missing path": Case(["check", "nowhere.toml"], "1 error(s)"),
-    "check -q: missing path": Case(["check", "-q", "nowhere.toml"], "", never="error(s)"),
+    "check: missing path": Case(["check", "nowhere.toml"], "1 error(s)", stdout_lines=2),
+    "check -q: missing path": Case(
+        ["check", "-q", "nowhere.toml"], "nowhere.toml: error", never="error(s)", stdout_lines=1
+    ),
     "export: missing data": Case(["export", "--data", "nowhere"], "nowhere: error: no such"),
     "define: misspelt option": Case(["define", "--jsn", "kv"], "usage: glossary-bot define"),
     "define: no term": Case(["define"], "glossary-bot define: error"),
@@ -166,8 +169,8 @@ def test_one_line_no_traceback(name: str, places: dict[str, str]) -> None:
     everything = done.stdout + done.stderr
     assert done.returncode in (1, 2), everything
     assert "Traceback" not in everything
-    lines = done.stderr.splitlines()
-    assert len(lines) == (0 if name == "check -q: missing path" else 1), done.stderr
+    assert len(done.stderr.splitlines()) == (0 if case.stdout_lines else 1), done.stderr
+    assert len(done.stdout.splitlines()) == case.stdout_lines, done.stdout
     assert case.says in done.stderr + done.stdout, everything
     assert case.never not in everything
     assert Path(places["fifo"]).is_fifo()  # nothing replaced it

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
 from tests.fake_discord import is_silent
@@ -69,16 +71,20 @@ async def test_a_mention_with_text_to_escape_pings_nobody(scene: Scene, bot: Glo
     _quiet(scene)
 
 
+async def explained(scene: Scene, text: str) -> dict[str, Any]:
+    """Bob says `text`; Alice asks to have it explained: the bot's (ephemeral) answer."""
+    said = await scene.fake.user_message(scene.bob, scene.channel, text)
+    handle = await scene.fake.message_command(scene.alice, "Explain terms", said)
+    answer = await handle.final_message()
+    assert is_ephemeral(answer)
+    return answer
+
+
 async def test_explain_terms_lists_the_terms_and_opens_a_card(
     scene: Scene, bot: GlossaryBot
 ) -> None:
     fake = scene.fake
-    said = await fake.user_message(
-        scene.bob, scene.channel, "We added a KV cache, then RAG on top."
-    )
-    handle = await fake.message_command(scene.alice, "Explain terms", said)
-    listing = await handle.final_message()
-    assert is_ephemeral(listing)
+    listing = await explained(scene, "We added a KV cache, then RAG on top.")
     embed = embed_of(listing)
     assert embed["title"] == "2 glossary terms in this message"
     assert "**KV Cache**: A cache for attention keys" in embed["description"]
@@ -94,9 +100,29 @@ async def test_explain_terms_lists_the_terms_and_opens_a_card(
 
 
 async def test_explain_terms_on_a_message_without_terms(scene: Scene, bot: GlossaryBot) -> None:
-    fake = scene.fake
-    said = await fake.user_message(scene.bob, scene.channel, "lunch at noon?")
-    handle = await fake.message_command(scene.alice, "Explain terms", said)
-    message = await handle.final_message()
-    assert is_ephemeral(message)
+    message = await explained(scene, "lunch at noon?")
     assert message["content"] == "I found no glossary terms in that message."
+
+
+async def test_explain_terms_lists_every_term_a_message_names_in_lower_case(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    listing = await explained(scene, "kv cache and rag are what we tried first, then lora and moe.")
+    assert embed_of(listing)["title"] == "4 glossary terms in this message"
+    [menu] = selects(listing)
+    assert [o["value"] for o in menu["options"]] == [
+        "kv-cache",
+        "rag",
+        "lora-qlora",
+        "mixture-of-experts",
+    ]
+
+
+async def test_explain_terms_lists_up_to_its_cap(scene: Scene, bot: GlossaryBot) -> None:
+    acronyms = [e.acronym for e in bot.state.glossary.entries if e.acronym and len(e.acronym) > 2]
+    assert len(acronyms) > 25
+    listing = await explained(scene, "we use " + ", ".join(a.lower() for a in acronyms))
+    [menu] = selects(listing)
+    values = [o["value"] for o in menu["options"]]
+    assert len(values) == 25 == len(set(values))
+    assert embed_of(listing)["title"] == "25 glossary terms in this message"

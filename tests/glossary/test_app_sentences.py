@@ -30,6 +30,9 @@ PATTERNS = [
     r"\Bpp\b",
     r"[^ ]app",
     r"(?i:STUDIO)",
+    r"(?i)studio\b",  # flags of its own: tried alone on the whole text first
+    r"(?m)^app",
+    r"(?s)app.LLM",
     r"x*",  # matches every sentence (empty)
     r"\s",
     r"\.\s",  # spans two sentences in the text, never inside one
@@ -76,3 +79,14 @@ def test_only_the_patterns_that_cannot_see_past_a_sentence_are_combined() -> Non
     assert sorted(p.pattern for p in rules.free) == sorted(
         [r"\bLLM Studio\b", r"\bapp\b", r"\Bpp\b", r"x*", r"\s", r"\.\s"]
     )
+
+
+def test_patterns_with_flags_of_their_own_try_the_whole_text_alone() -> None:
+    rules = AppSentences([re.compile(p) for p in PATTERNS])
+    assert sorted(p.pattern for p in rules.flagged) == sorted(
+        [r"(?i)\b(this|the) app\b", r"(?i)studio\b", r"(?s)app.LLM"]
+    )
+    tried = rules.that_may_match("Nothing here. Not a thing.")
+    assert not set(rules.flagged) & set(tried)
+    tried = rules.that_may_match("Nothing here. A STUDIO.")
+    assert [p.pattern for p in rules.flagged if p in tried] == [r"(?i)studio\b"]

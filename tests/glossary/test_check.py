@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.glossary import GlossaryError, inspect_glossary, load_glossary
+from bot.glossary import CATEGORIES, GlossaryError, inspect_glossary, load_glossary
 
 GOOD_ENTRY = """
 [[entries]]
@@ -39,7 +39,7 @@ def _errors(*paths: Path) -> list[str]:
 def test_clean_file_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _toml(tmp_path / "terms.toml", GOOD_ENTRY.format(id="alpha", title="Alpha"))
     assert main(["check", str(path)]) == 0
-    assert "1 entries" in capsys.readouterr().err
+    assert "1 entries" in capsys.readouterr().out
 
 
 def test_unresolved_related_is_named(tmp_path: Path) -> None:
@@ -273,7 +273,7 @@ def test_the_readme_toml_example_passes_check_alone(
 ) -> None:
     path = _toml(tmp_path / "my.toml", _readme_toml_example())
     assert main(["check", "my.toml"]) == 0, capsys.readouterr()
-    assert "2 entries" in capsys.readouterr().err
+    assert "2 entries" in capsys.readouterr().out
     assert main(["check", str(ROOT / "data"), "my.toml"]) == 0, capsys.readouterr()
     assert path.is_file()
 
@@ -292,7 +292,7 @@ def test_a_bad_related_id_is_blamed_on_the_file_that_names_it(
 
 def test_no_entries_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "emptydir").mkdir()
-    assert main(["check", "emptydir"]) == 1
+    assert main(["check", "-q", "emptydir"]) == 1
     assert capsys.readouterr().out == "emptydir: error: no glossary entries found\n"
     with pytest.raises(GlossaryError, match="emptydir: error: no glossary entries found"):
         load_glossary([Path("emptydir")])
@@ -308,6 +308,23 @@ def test_files_are_named_by_the_path_given(
         assert main(["check", "-q", given]) == 1
         [line] = capsys.readouterr().out.splitlines()
         assert line.startswith(f"{Path(given, 'terms.toml') if given.endswith('sub') else given}:3")
+
+
+def test_the_report_and_its_summary_are_one_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Problems and the summary line both go to stdout, so `check > report.txt` keeps it all."""
+    bad = GOOD_ENTRY.format(id="alpha", title="Alpha").replace("Fundamentals", "Nope")
+    _toml(tmp_path / "terms.toml", bad + GOOD_ENTRY.format(id="beta", title="Beta"))
+    assert main(["check", "terms.toml"]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""  # off a terminal: no progress line either
+    assert out.splitlines() == [
+        "terms.toml:3 [alpha]: error: unknown category 'Nope' (one of: "
+        + ", ".join(CATEGORIES)
+        + ")",
+        "2 entries (2 from terms); 1 error(s), 0 warning(s)",
+    ]
 
 
 def test_quiet_check_prints_nothing_on_clean_data(

@@ -141,6 +141,7 @@ async def test_server_commands_refuse_to_run_in_a_dm(
         ("term add", {}),
         ("term edit", {"term": "kv-cache"}),
         ("term remove", {"term": "kv-cache"}),
+        ("suggest", {"term": "zorblax"}),
     ):
         handle = await scene.fake.slash(scene.moderator, command, options, channel=dm)
         message = await handle.final_message()

@@ -167,3 +167,72 @@ def test_read_only_file_then_writable_again(tmp_path: Path) -> None:
     assert seen["sidecars_left_read_only"] == ["-shm", "-wal"]
     assert seen["add_alias_after_restart"] == "added"
     assert seen["open_read_only_dir"].startswith("the database's folder is read-only")
+
+
+class OtherWriter:
+    """Another process holding the write lock until it lets go (at the store's first pause)."""
+
+    def __init__(self, path: Path, *, lets_go: bool) -> None:
+        self.conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.lets_go = lets_go
+        self.pauses: list[float] = []
+
+    async def pause(self, seconds: float) -> None:  # the store's `sleep` seam
+        self.pauses.append(seconds)
+        if self.lets_go:
+            self.release()
+
+    def release(self) -> None:
+        if self.conn is not None:
+            self.conn.execute("ROLLBACK")
+            self.conn.close()
+            self.conn = None
+
+
+async def stop_while_another_process_writes(
+    open_store: OpenStore, db_path: Path, *, lookups: int, lets_go: bool
+) -> list[float]:
+    """Close a store holding `lookups` lookups and one miss while another process holds the
+    write lock, letting go at the store's first pause if `lets_go`; the pauses the store took."""
+    other: list[OtherWriter] = []
+
+    async def pause(seconds: float) -> None:
+        await other[0].pause(seconds)
+
+    store = await open_store(busy_timeout=0.05, sleep=pause)
+    for _ in range(lookups):
+        store.record_lookup(1, "rag")
+    store.record_miss(1, "zorblax")
+    other.append(OtherWriter(db_path, lets_go=lets_go))
+    try:
+        await store.close()
+    finally:
+        other[0].release()
+    return other[0].pauses
+
+
+async def test_a_stop_retries_a_write_that_fails_once(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    # The first write meets the lock; the retry finds it gone.
+    pauses = await stop_while_another_process_writes(open_store, db_path, lookups=7, lets_go=True)
+    assert len(pauses) == 1
+    assert 0 < pauses[0] <= 1.0
+    assert stored_lookups(db_path) == 7
+    assert query(db_path, "SELECT query, count FROM misses") == [("zorblax", 1)]
+    assert not [r for r in caplog.records if "could not be written" in r.getMessage()]
+
+
+async def test_a_stop_gives_up_on_a_database_that_stays_unwritable_within_its_bound(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    pauses = await stop_while_another_process_writes(open_store, db_path, lookups=3, lets_go=False)
+    assert 1 <= len(pauses) <= 5, pauses  # a few retries, not a loop until the grace runs out
+    assert sum(pauses) <= 3.0, pauses  # with the drain before it, well inside 10 s of grace
+    assert stored_lookups(db_path) == 0
+    errors = [r.getMessage() for r in caplog.records if "could not be written" in r.getMessage()]
+    assert len(errors) == 1, errors
+    assert "3 lookups and 1 missed queries" in errors[0]

@@ -4,6 +4,7 @@ refused, counts wait in memory (bounded) and land once a database is back at the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 from pathlib import Path
@@ -151,3 +152,29 @@ async def test_a_replacement_that_is_not_a_database_keeps_counts_waiting(
     remove(nested_db)
     assert await store.flush()
     assert stored_lookups(nested_db) == 1
+
+
+async def test_a_restored_backup_is_taken_up_once_when_writes_arrive_together(
+    open_store: OpenStore, nested_db: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await open_store(nested_db)
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    await store.add_alias(1, "lost", "lost", "rag", 7)
+
+    backup.replace(nested_db)
+    store.record_lookup(1, "moe")
+    # The flusher, a moderator and the health check all write at the same moment.
+    flushed, added, writable = await asyncio.gather(
+        store.flush(), store.add_alias(1, "new", "new", "lora", 7), store.can_write()
+    )
+    assert flushed
+    assert writable
+    assert added.status is AddAliasStatus.ADDED
+    assert query(nested_db, "SELECT key FROM aliases ORDER BY key") == [("kept",), ("new",)]
+    assert stored_lookups(nested_db) == 1
+    resumed = [r for r in caplog.records if r.getMessage().startswith("writing to the database")]
+    assert [r.getMessage() for r in resumed] == [f"writing to the database at {nested_db} again"]
+    assert len(errors_naming(caplog, nested_db)) == 1

@@ -9,7 +9,7 @@ servers only, and refuses to run anywhere else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,7 +22,7 @@ from bot.cards.fit import fit
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     STORAGE_DOWN,
-    in_a_server,
+    ServerOnly,
     read_or_say,
     reply,
     stored_choices,
@@ -124,6 +124,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 class AliasCog(
+    ServerOnly,
     commands.GroupCog,
     group_name="alias",
     group_description="This server's own names for glossary terms (moderators)",
@@ -131,9 +132,6 @@ class AliasCog(
     def __init__(self, state: BotState) -> None:
         self.state = state
         super().__init__()
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return in_a_server(interaction)
 
     @app_commands.command(
         name="add", description="Make a word or phrase open a glossary term in this server"

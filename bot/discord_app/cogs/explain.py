@@ -52,7 +52,7 @@ class ExplainCog(commands.Cog):
     async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
         state = self.state
         local = await state.servers.local(interaction.guild_id or DM_SCOPE)
-        found = local.index.find_terms(message.content or "", local.aliases)
+        found = local.index.find_named_terms(message.content or "", local.aliases)
         entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
         if not entries:
             await interaction.response.send_message(

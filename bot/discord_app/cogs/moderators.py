@@ -34,12 +34,15 @@ STORAGE_DOWN = (
 NO_DATABASE = "The database is not available right now."
 
 
-def in_a_server(interaction: Interaction) -> bool:
-    """Refuse a server command that arrives from anywhere else (Discord would not send one;
-    a forged one must not store a thing)."""
-    if interaction.guild_id is None:
-        raise app_commands.CheckFailure(SERVER_ONLY)
-    return True
+class ServerOnly:
+    """Mixed into a cog (before its Cog base) whose commands work only in a server: one that
+    arrives from anywhere else is refused (Discord would not send one; a forged one must not
+    store a thing)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.guild_id is None:
+            raise app_commands.CheckFailure(SERVER_ONLY)
+        return True
 
 
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:

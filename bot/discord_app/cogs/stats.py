@@ -18,7 +18,7 @@ from bot.cards.chart import lookups_chart
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.aliases import add_alias
-from bot.discord_app.cogs.moderators import NO_DATABASE, in_a_server, reply, thinking
+from bot.discord_app.cogs.moderators import NO_DATABASE, ServerOnly, reply, thinking
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo
@@ -65,12 +65,9 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
         await add_alias(interaction, miss, entry_id)
 
 
-class StatsCog(commands.Cog):
+class StatsCog(ServerOnly, commands.Cog):
     def __init__(self, state: BotState) -> None:
         self.state = state
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return in_a_server(interaction)
 
     @app_commands.command(
         name="stats", description="Most looked-up terms and missed searches (moderators)"

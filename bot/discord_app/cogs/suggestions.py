@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.discord_app.cogs.moderators import STORAGE_DOWN, in_a_server, reply, thinking
-from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
+from bot.discord_app.cogs.moderators import STORAGE_DOWN, ServerOnly, reply, thinking
+from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import SUGGEST_PREFIX, SUGGEST_QUERY, Restorable, submitted_values
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
@@ -84,13 +84,10 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
-class SuggestCog(commands.Cog):
+class SuggestCog(ServerOnly, commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
         self.state = state
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return in_a_server(interaction)
 
     @app_commands.command(
         name="suggest", description="Suggest a term this server's glossary is missing"
@@ -105,16 +102,11 @@ class SuggestCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = _FORM_ID.fullmatch(str(data.get("custom_id", "")))
-        if match is None or not self.bot.admit(interaction):
-            return
-        try:
-            await self._submitted(interaction, int(match["owner"]), data)
-        except Exception as exc:
-            await report_error(interaction, exc)
+        await handle_form(
+            interaction,
+            _FORM_ID,
+            lambda match, data: self._submitted(interaction, int(match["owner"]), data),
+        )
 
     async def _submitted(self, interaction: Interaction, owner: int, data: dict[str, Any]) -> None:
         scope = interaction.guild_id

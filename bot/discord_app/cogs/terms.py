@@ -35,7 +35,7 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
     STORAGE_DOWN,
-    in_a_server,
+    ServerOnly,
     read_or_say,
     reply,
     thinking,
@@ -43,7 +43,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import tell_member
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
-from bot.discord_app.errors import NO_MENTIONS, guarded, report_error
+from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
@@ -336,6 +336,7 @@ CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
 class TermCog(
+    ServerOnly,
     commands.GroupCog,
     group_name="term",
     group_description="This server's own glossary terms (moderators)",
@@ -344,9 +345,6 @@ class TermCog(
         self.bot = bot
         self.state = state
         super().__init__()
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return in_a_server(interaction)
 
     @app_commands.command(name="add", description="Add a term to this server's glossary")
     @app_commands.describe(
@@ -386,11 +384,8 @@ class TermCog(
     ) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
-        found = find_term(local.terms, term)
+        found = await picked_term(interaction, local.terms, term)
         if found is None:
-            await reply(
-                interaction, f"This server has no term “{echo(term)}”. Pick one from the list."
-            )
             return
         typed = TermDraft.of(found, local.glossary)
         typed = replace(
@@ -408,11 +403,8 @@ class TermCog(
     async def remove(self, interaction: Interaction, term: str) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
-        found = find_term(local.terms, term)
+        found = await picked_term(interaction, local.terms, term)
         if found is None:
-            await reply(
-                interaction, f"This server has no term “{echo(term)}”. Pick one from the list."
-            )
             return
         dangling = dangling_after_removal(local.terms, found.id, self.state.glossary)
         if dangling:
@@ -555,18 +547,13 @@ class TermCog(
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = _MODAL_ID.fullmatch(str(data.get("custom_id", "")))
-        if match is None or not self.bot.admit(interaction):
-            return
-        try:
-            await self._submitted(
+        await handle_form(
+            interaction,
+            _MODAL_ID,
+            lambda match, data: self._submitted(
                 interaction, int(match["owner"]), match["nonce"], match["kind"] == "e", data
-            )
-        except Exception as exc:
-            await report_error(interaction, exc)
+            ),
+        )
 
     async def _submitted(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, data: dict[str, Any]
@@ -711,6 +698,18 @@ KEPT = "\nYour text is kept: press **Edit again**."
 
 def _plain(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+async def picked_term(
+    interaction: Interaction, terms: Sequence[ServerTerm], wanted: str
+) -> ServerTerm | None:
+    """The server's term a moderator picked; None, and they are told so, if there is none."""
+    found = find_term(terms, wanted)
+    if found is None:
+        await reply(
+            interaction, f"This server has no term “{echo(wanted)}”. Pick one from the list."
+        )
+    return found
 
 
 def find_term(terms: Sequence[ServerTerm], wanted: str) -> ServerTerm | None:

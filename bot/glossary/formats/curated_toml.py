@@ -12,12 +12,12 @@ from typing import Any
 
 import tomli
 
-from bot.glossary.formats.raw import RawEntry, from_record
+from bot.glossary.formats.raw import RawEntry, from_record, read_text
 from bot.glossary.problems import LineFinder, Problem, validate_record
 from bot.glossary.records import fields_of
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class CuratedEntry:
     # Required, but an empty one is reported by `check` with the entry's other problems.
     id: str
@@ -38,7 +38,7 @@ class CuratedEntry:
     note: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class Overlay:
     """What curation may say about an entry of a verbatim file."""
 
@@ -53,11 +53,11 @@ class Overlay:
 
 
 def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str] | None:
+    text = read_text(path, problems)
+    if text is None:
+        return None
     try:
-        text = path.read_text(encoding="utf-8")
         return tomli.loads(text), text
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
     except tomli.TOMLDecodeError as exc:
         problems.append(Problem("error", str(path), f"not valid TOML: {exc}"))
     except RecursionError:

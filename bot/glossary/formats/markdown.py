@@ -8,24 +8,14 @@ whose body runs to the next heading. "Name (X)" makes X an alias, whichever way 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from bot.glossary.formats.raw import RawEntry
+from bot.glossary.formats.raw import RawEntry, file_reader
 from bot.glossary.problems import Problem
 from bot.glossary.slug import looks_like_acronym, slugify
 
 HEADING_MARK = "¶"
 _NAME_AND_PAREN = re.compile(r"^(?P<name>.+?)\s*\((?P<paren>[^()]+)\)$")
 _SEE_ALSO = re.compile(r"\bSee ([A-Z][\w.\- ]*?)\.(?:\s|$)")
-
-
-def read_markdown(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
-        return []
-    return parse_markdown(text, str(path), source, problems)  # named as given
 
 
 def parse_markdown(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
@@ -89,3 +79,6 @@ def _entry(heading: str, body: str, source: str, file: str, line: int) -> RawEnt
         see_also=_SEE_ALSO.findall(body),
         line=line,
     )
+
+
+read_markdown = file_reader(parse_markdown)

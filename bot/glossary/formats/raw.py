@@ -1,9 +1,14 @@
-"""What every reader produces: one source's record of one concept, before merging."""
+"""What every reader produces (one source's record of one concept, before merging), and the
+reading of a file each starts with."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from bot.glossary.problems import Problem
 
 
 @dataclass
@@ -45,3 +50,25 @@ def from_record(
         line=line,
         **fields,
     )
+
+
+def read_text(path: Path, problems: list[Problem]) -> str | None:
+    """The file's text, or None with the problem reported (named as the path was given)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
+        return None
+
+
+Parse = Callable[[str, str, str, list[Problem]], list[RawEntry]]  # (text, name, source, problems)
+
+
+def file_reader(parse: Parse) -> Callable[[Path, str, list[Problem]], list[RawEntry]]:
+    """A reader of files from a parser of their text; problems name the file as it was given."""
+
+    def read(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
+        text = read_text(path, problems)
+        return [] if text is None else parse(text, str(path), source, problems)
+
+    return read

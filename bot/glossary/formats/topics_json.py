@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from bot.glossary.formats.raw import RawEntry, from_record
+from bot.glossary.formats.raw import RawEntry, file_reader, from_record
 from bot.glossary.problems import Problem, validate_record
 from bot.glossary.records import RecordError, fields_of, parse_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class Topic:
     """Keys are spelled as the file spells them (`matchTerms`) or as the fields are named."""
 
@@ -34,7 +33,7 @@ class Topic:
     reference: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False, repr=False)
 class TopicsHeader:
     schema_version: int = field(metadata={"alias": "schemaVersion"})
     language: str
@@ -45,15 +44,6 @@ class TopicsHeader:
     source_dirty: bool | None = field(default=None, metadata={"alias": "sourceDirty"})
     source_sha256: str | None = field(default=None, metadata={"alias": "sourceSha256"})
     revision_algorithm: str | None = field(default=None, metadata={"alias": "revisionAlgorithm"})
-
-
-def read_topics_json(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
-        return []
-    return parse_topics_json(text, str(path), source, problems)  # named as given
 
 
 def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
@@ -112,3 +102,6 @@ def _check_integrity_fields(header: TopicsHeader, name: str, problems: list[Prob
         problems.append(
             Problem("warning", name, "generated from an uncommitted (dirty) upstream source")
         )
+
+
+read_topics_json = file_reader(parse_topics_json)

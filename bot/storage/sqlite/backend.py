@@ -4,6 +4,7 @@ noticed before anything is written to a file nobody will see again."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sqlite3
@@ -65,6 +66,9 @@ class SqliteBackend(Backend):
         self._identity = identity  # the file the connections have open
         self._busy_timeout = busy_timeout
         self._lost = False  # the path no longer names that file (logged once per loss)
+        # Writes that notice the file replaced at once take it up once: the first reattaches,
+        # the others find it done.
+        self._reattaching = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float, migrate: bool) -> SqliteBackend:
@@ -102,20 +106,23 @@ class SqliteBackend(Backend):
         """
         if _identity_of(self.location) == self._identity:
             return
-        if not self._lost:
-            self._lost = True
-            log.error(
-                "the database file %s is gone or was replaced (its folder deleted, or the file "
-                "moved); nothing is written until a database is at %s again: lookup counts wait "
-                "in memory and moderator changes are refused",
-                self.location,
-                self.location,
-            )
-        if not Path(self.location).parent.is_dir():
-            raise StorageUnavailable(
-                f"the database file {self.location} is gone (so is its folder)"
-            )
-        await self._reattach()
+        async with self._reattaching:
+            if _identity_of(self.location) == self._identity:  # another write took it up
+                return
+            if not self._lost:
+                self._lost = True
+                log.error(
+                    "the database file %s is gone or was replaced (its folder deleted, or the "
+                    "file moved); nothing is written until a database is at %s again: lookup "
+                    "counts wait in memory and moderator changes are refused",
+                    self.location,
+                    self.location,
+                )
+            if not Path(self.location).parent.is_dir():
+                raise StorageUnavailable(
+                    f"the database file {self.location} is gone (so is its folder)"
+                )
+            await self._reattach()
 
     async def _reattach(self) -> None:
         # Finish the old file first: what its -wal (still under the path's name) holds goes
