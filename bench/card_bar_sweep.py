@@ -2,7 +2,7 @@
 
     python bench/card_bar_sweep.py
 
-For each CARD_COSINE, CARD_LEAD (bot/search/semantic/fusion.py) and SEMANTIC_MARGIN
+For each CARD_COSINE, CARD_LEAD (bot/search/fusion.py) and SEMANTIC_MARGIN
 (bot/search/ranking.py): cards, right cards and wrong cards per slice, on-topic and off-topic
 together. Never run on test or test2. Last line JSON.
 """
@@ -19,10 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
+from bot.search import SearchIndex, fusion  # noqa: E402
 from bot.search import index as search_index  # noqa: E402
 from bot.search.relevance import evaluate, load_cases  # noqa: E402
-from bot.search.semantic import fusion  # noqa: E402
 
 SLICES = ("dev", "calib")
 COSINES = (0.75, 0.82)

@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT))
 
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
+from bot.search.fusion import SEMANTIC_CANDIDATES  # noqa: E402
 from bot.search.relevance import load_cases  # noqa: E402
 from bot.search.semantic import SemanticIndex, default_cache_dir  # noqa: E402
 from bot.search.semantic.encoder import MODEL_DIR, Encoder  # noqa: E402
-from bot.search.semantic.fusion import SEMANTIC_CANDIDATES  # noqa: E402
 from bot.search.semantic.vectors import entry_texts  # noqa: E402
 
 ROUNDS = 3

@@ -20,24 +20,12 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.search.bulkwords import hashed_words
+from bot.search.query import STOPWORDS
 
 _K1 = 1.2
 _B = 0.75
 _TOKEN = re.compile(r"[^\W_]+")
 
-_STOPWORDS_TEXT = """
-    a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each either else etc
-    ever every few for from further get gets got had has have having he her here hers him his how
-    i if in into is it its itself just like may me might more most much must my no nor not now of
-    off often on once one only or other our ours out over own per rather same she should so some
-    such than that the their theirs them then there these they this those through thus to too
-    under until up upon us used uses using very via was we were what whats when where whether
-    which while who whom whose why will with within without would you your yours s t re ve ll d m
-    term thing things stuff called name mean means meaning define definition explain kind sort
-    type way something someone somebody anything lets let
-"""
-STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 # A light English stemmer as three regex passes, so that tens of thousands of words are stemmed
 # in one call over a newline-joined string. It only has to send a query word and the text's word

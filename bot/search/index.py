@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
@@ -25,17 +25,29 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.corpus import default_order
+from bot.search.fusion import (
+    OFF_DOMAIN_COSINE,
+    SEMANTIC_CANDIDATES,
+    SUBJECT,
+    asked_about,
+    fuse,
+    named_rank,
+    wants_meaning,
+)
 from bot.search.memory import release_free_memory
 from bot.search.names import (
     SCORE,
     SERVER_ALIAS_TIER,
     STRATEGY,
     TIER,
+    Hit,
     NameKind,
     NameTable,
     written_as_acronym,
 )
 from bot.search.query import (
+    STOPWORDS,
+    asked_state,
     asked_subject,
     compared,
     derived_forms,
@@ -80,9 +92,8 @@ LONG_NAME = (
 )
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
-_TIE = (-1, 0)  # a name several entries hold alike
 # What lookups past the names and autocomplete import where they run.
-QUERY_MODULES = ("bot.search.completion", "bot.search.semantic.fusion", "bot.search.similarity")
+QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
@@ -205,9 +216,6 @@ class SearchIndex:
             if named:
                 return self._answer_named(named, query, normalized)
 
-        from bot.search.fulltext import STOPWORDS
-        from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, asked_about, fuse, wants_meaning
-
         pool = Pool()
         parts = set()
         for key in keys:  # a part of a title is too weak a name to stop at: pool it
@@ -216,10 +224,13 @@ class SearchIndex:
                 parts.add(hit.entry)
         core_key = compact(core)
         words = core.split()
+        question = is_question(query)
         prose = sum(w in STOPWORDS for w in words) >= (2 if len(words) >= 5 else 3)
         written: list[tuple[int, int]] = []  # entries the sentence names, in order
+        # "perplexty", "hugginface": names in a question, mistyped (the meaning reads them fixed)
+        mistyped = self._mistyped_words(core) if question and len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
-            written = self._add_mentions(pool, core)
+            written = self._add_mentions(pool, core, mistyped)
             self._add_descriptions(pool, core)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
             self._add_prefixes(pool, core_key, core)
@@ -231,15 +242,17 @@ class SearchIndex:
             self._add_acronym_phrases(pool, core)
         if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
             if len(words) > 1:
-                written = self._add_mentions(pool, core)
+                written = self._add_mentions(pool, core, mistyped)
             self._add_descriptions(pool, core)
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
         if wants_meaning(pool, len(words)) and self.semantic is not None:
-            similar = self.semantic.similar(normalized, SEMANTIC_CANDIDATES)
-            question = is_question(query)
+            meant = normalized
+            for _, entry, word in mistyped:
+                meant = meant.replace(word, normalize(self.entries[entry].title))
+            similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             asked = None
             if question:
                 subject = self._subject(core)
@@ -247,7 +260,13 @@ class SearchIndex:
                     pool.add(subject[0], MENTION_SCORE, "match-term")
                     written = [subject, *(w for w in written if w[0] != subject[0])]
                 asked = asked_about(written, similar)
-            fuse(pool, similar, question=question, asked_about=asked)
+            # Where the meaning disagrees with the names written, the leading name is asked about
+            # only if written first ("rloo vs grpo"), not one put second ("latency slo").
+            leader = next(iter(pool.ranked()), (None,))[0]
+            unclear = asked is None and bool(written) and leader != written[0][0]
+            fuse(pool, similar, question=question and not unclear, asked_about=asked)
+            if similar and similar[0][1] < OFF_DOMAIN_COSINE:
+                return self._decide(pool, query, normalized, core, far=True)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -316,21 +335,63 @@ class SearchIndex:
                 if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
                     pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
 
-    def _add_mentions(self, pool: Pool, text: str) -> list[tuple[int, int]]:
+    def _add_mentions(
+        self, pool: Pool, text: str, mistyped: Sequence[tuple[int, int, str]] = ()
+    ) -> list[tuple[int, int]]:
         """Names inside a longer query ("which gpu should I buy", "rag vs fine tuning") are
         leads to offer, not answers: the rest of the query may ask something else. Returns
         the entries named, in the order written, each with how far down the meaning may rank it
-        and still agree that the question asks about it (`named_rank`)."""
-        from bot.search.semantic.fusion import named_rank
-
-        written = []
-        for found in find_mentions(
+        and still agree that the question asks about it (`named_rank`); `mistyped` names
+        (`_mistyped_words`) count too, a little more weakly."""
+        found: list[tuple[int, int, int, bool]] = []  # (start, end, entry, long name)
+        for mention in find_mentions(
             text, self.names, self.entries, NO_ALIASES, None, as_typed=False
         ):
-            long_name = found.end - found.start >= LONG_NAME
-            pool.add(found.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
-            written.append((found.entry, named_rank(long_name, text[: found.start])))
-        return written
+            long_name = mention.end - mention.start >= LONG_NAME
+            pool.add(mention.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
+            found.append((mention.start, mention.end, mention.entry, long_name))
+        named = {entry for _, _, entry, _ in found}
+        for start, entry, word in mistyped:
+            if entry not in named:
+                pool.add(entry, MENTION_SCORE - 4, "match-term")
+                found.append((start, start + len(word), entry, True))
+        found.sort()
+        # "latency slo": of two names side by side, the second is the thing, the first says
+        # which kind: the second comes first (the first may still say the question is unclear)
+        for i in range(len(found) - 1):
+            if found[i + 1][0] == found[i][1] + 1:
+                found[i], found[i + 1] = found[i + 1], found[i]
+        return [(entry, named_rank(long, text[:start])) for start, _, entry, long in found]
+
+    def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, entry, words) of words one typo from a long name, in either number, alone or
+        with the next word ("speculativ decoding"), that are no name themselves; the first two
+        letters must agree (a typo rarely hits them, while a word with another prefix,
+        "retraining", is another word)."""
+        found = []
+        words = text.split()
+        start = 0
+        for at, word in enumerate(words):
+            start, begins = start + len(word) + 1, start
+            key = compact(word)
+            if len(key) < NEARLY_NAMED_LENGTH or not key.isalpha() or self.names.lookup(key):
+                continue
+            pair = words[at : at + 2] if at + 1 < len(words) else []
+            forms = [(" ".join(pair), compact(" ".join(pair)))] if pair else []
+            forms += [(word, form) for form in (key, *plural_variants(key))]
+            for written, form in forms:
+                if self.names.lookup(form):
+                    break
+                named = self._nearly_named(form)
+                if named is not None and self._typo_of(key, named[0]):
+                    found.append((begins, named[0], written))
+                    break
+        return found
+
+    def _typo_of(self, key: str, entry: int) -> bool:
+        """Is `key`, nearly a name of `entry`, a typo of it and not another word? The first
+        two letters agree (a typo rarely hits them; "retraining" is not "pretraining")."""
+        return any(compact(name)[:2] == key[:2] for name in self.entries[entry].names)
 
     def _subject(self, core: str) -> tuple[int, int] | None:
         """The entry a question's subject names (`asked_subject`), with how far down the
@@ -338,8 +399,15 @@ class SearchIndex:
         my data"), alone or after its object ("how do i evaluate my llm app": LLM Evaluation),
         else the longest name the subject's words start with, in either number, as a verb's
         noun, or nearly spelled ("tokenizaton"), if one entry holds it."""
-        from bot.search.semantic.fusion import SEMANTIC_CANDIDATES, SUBJECT
-
+        state = asked_state(core)
+        if state is not None and state not in GENERIC_WORDS:
+            forms = [state, *derived_forms(state)]
+            found = _held_by_one((self.names.lookup(form), len(form)) for form in forms)
+            if found is None:
+                nearly = self._nearly_named(state)
+                found = nearly if nearly and self._typo_of(state, nearly[0]) else None
+            if found is not None:
+                return found[0], SUBJECT
         verb, words = asked_subject(core)
         # "how do i train for a marathon": a plain word's noun is no name to ask about
         nouns = [n for n in derived_forms(verb) if n not in GENERIC_WORDS] if verb else []
@@ -357,6 +425,12 @@ class SearchIndex:
     def _subject_name(self, words: Sequence[str], nouns: Sequence[str]) -> tuple[int, int] | None:
         """(entry, length) of the longest name `words` start with (followed by one of `nouns`
         if any are given, or one of them alone), else None."""
+        return _held_by_one(self._subject_names(words, nouns))
+
+    def _subject_names(
+        self, words: Sequence[str], nouns: Sequence[str]
+    ) -> Iterator[tuple[Sequence[Hit], int]]:
+        """What each name `_subject_name` tries holds (hits, name length), longest first."""
         for width in range(min(len(words), self.names.most_words), 0, -1):
             key = compact(" ".join(words[:width]))
             forms = [key, *plural_variants(key)]
@@ -366,22 +440,22 @@ class SearchIndex:
                 forms = [f + noun for noun in nouns for f in forms]
             elif width < len(words):  # "how are llms evaluated": LLM Evaluation
                 forms = [f + noun for noun in derived_forms(words[width]) for f in forms] + forms
-            found = self._held_by_one(forms, len(key))
-            if found is not None:
-                return None if found == _TIE else found
-        alone = self._held_by_one(nouns, 0)  # "how do i tokenize my data": Tokenization
-        return None if alone == _TIE else alone
+            yield from ((self.names.lookup(f), max(len(key), len(f))) for f in forms)
+            if width > 1 and not nouns:
+                yield self._started_by(words[:width]), len(key)
+        # "how do i tokenize my data": Tokenization
+        yield from ((self.names.lookup(noun), len(noun)) for noun in nouns)
 
-    def _held_by_one(self, forms: Sequence[str], length: int) -> tuple[int, int] | None:
-        """The first of `forms` that is a name: (entry, length) if one entry holds it most
-        strongly, `_TIE` if several do alike (no one subject), None if none is a name."""
-        for form in forms:
-            hits = self.names.lookup(form)
-            if hits and (len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]):
-                return hits[0].entry, max(length, len(form))
-            if hits:
-                return _TIE
-        return None
+    def _started_by(self, words: Sequence[str]) -> Sequence[Hit]:
+        """The hits of the one entry whose names start with these two or more words ("multi
+        agent setups": Multi-Agent Systems), else none: a question names a thing by the start
+        of its name and goes on with its own words."""
+        positions = self.names.with_prefix(compact(" ".join(words)), 20)
+        hits = {h.entry: h for p in positions for h in self.names.hits(p) if h.kind != _PART}
+        spaced = " ".join(words) + " "
+        if len(hits) != 1 or not any(self.names.text(p).startswith(spaced) for p in positions):
+            return ()
+        return tuple(hits.values())
 
     def _nearly_named(self, key: str) -> tuple[int, int] | None:
         """A long name one typo away ("tokenizaton", "large langauge models")."""
@@ -484,7 +558,9 @@ class SearchIndex:
             for hit in hits:
                 pool.add(hit.document, description_score(hit, hits[0], scale), "description")
 
-    def _decide(self, pool: Pool, query: str, normalized: str, core: str) -> SearchResult:
+    def _decide(
+        self, pool: Pool, query: str, normalized: str, core: str, *, far: bool = False
+    ) -> SearchResult:
         ranked = [(e, c) for e, c in pool.ranked() if c.score >= SUGGEST_SCORE]
         if not ranked:
             return SearchResult("none", None, None, 0.0, query, normalized)
@@ -497,7 +573,14 @@ class SearchIndex:
         margin = SEMANTIC_MARGIN if top.strategy == "semantic" else MATCH_MARGIN
         clearly_ahead = strong and top.score - runner_up >= margin
         near_spelling = top.strategy == "fuzzy" and len(core.split()) <= 2  # "vae model"
-        if clearly_ahead and not (near_spelling and self._names_another(core, best)):
+        # a sentence the meaning finds far from every entry ("the best temperature to bake
+        # bread") uses a plain word in its everyday sense: only an acronym there is a card
+        everyday = far and not self._acronym_written(core, best)
+        if (
+            clearly_ahead
+            and not everyday
+            and not (near_spelling and self._names_another(core, best))
+        ):
             others = self._suggestions([(e, c) for e, c in rest if c.score >= top.score - 15])
             entry = self.entries[best]
             return SearchResult("match", entry, top.strategy, score, query, normalized, others)
@@ -510,6 +593,11 @@ class SearchIndex:
         clear semantic lead is its card (set on tests/search/server_term_calib.py: of 74
         descriptions in 15 servers none got a wrong card, nor any of 915 off-topic queries)."""
         return self.entries[entry].worded_by_server
+
+    def _acronym_written(self, text: str, entry: int) -> bool:
+        """Does the text write one of the entry's acronyms or cased names ("bm25", "DDPM")?"""
+        words = text.replace("'", "").split()
+        return any(h.cased and h.entry == entry for w in words for h in self.names.lookup(w))
 
     def _names_another(self, text: str, entry: int) -> bool:
         """Does the query spell out another entry's acronym? "vae model" is one letter from
@@ -589,6 +677,16 @@ class SearchIndex:
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+
+def _held_by_one(named: Iterable[tuple[Sequence[Hit], int]]) -> tuple[int, int] | None:
+    """Of (hits, length) pairs, the first that names anything settles it: (entry, length) if
+    one entry holds that name most strongly, None if several hold it alike (no one subject)."""
+    for hits, length in named:
+        if hits:
+            alone = len(hits) == 1 or TIER[hits[0].kind] < TIER[hits[1].kind]
+            return (hits[0].entry, length) if alone else None
+    return None
 
 
 def _embedded(entries: tuple[Entry, ...]) -> SemanticIndex:

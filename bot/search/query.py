@@ -10,6 +10,21 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# Words that name no term (also left out of the description index).
+_STOPWORDS_TEXT = """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each either else etc
+    ever every few for from further get gets got had has have having he her here hers him his how
+    i if in into is it its itself just like may me might more most much must my no nor not now of
+    off often on once one only or other our ours out over own per rather same she should so some
+    such than that the their theirs them then there these they this those through thus to too
+    under until up upon us used uses using very via was we were what whats when where whether
+    which while who whom whose why will with within without would you your yours s t re ve ll d m
+    term thing things stuff called name mean means meaning define definition explain kind sort
+    type way something someone somebody anything lets let
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+
 # Whole-query shapes whose middle is the term: "what does X mean", "how does X work".
 _FRAMES = [
     re.compile(p)
@@ -35,6 +50,15 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
+# What people say before a question in a chat, one home for both uses below: greetings, to a
+# group or not ("hey all", "gm"), and interjections ("ok so", "btw").
+_GREETINGS = ("hey", "hi", "hello", "yo", "gm")
+_GROUPS = ("all", "guys", "everyone", "folks", "team")
+_INTERJECTIONS = ("ok", "okay", "so", "but", "um", "uh", "hmm", "btw")
+# Skipped before a question's first word ("ok but why ...", "hey all, how ..."); "and" too.
+_FILLERS = frozenset((*_GREETINGS, *_GROUPS, *_INTERJECTIONS, "and"))
+_GREETING = rf"(?:{'|'.join(_GREETINGS)})(?: (?:{'|'.join(_GROUPS)}))?"
+
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
 _OPENER = re.compile(
     r"^(?:what even is|what even are|can someone explain|can anyone explain|someone explain|"
@@ -43,8 +67,7 @@ _OPENER = re.compile(
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
     r"can you define|could you define|can you tell me about|i don't know what|"
-    r"please|pls|plz|hey all|hi all|hello all|hey guys|hi guys|hey everyone|hi everyone|"
-    r"hello everyone|hey folks|hey team|hey|hi|hello|yo|bot|ok|okay|so|but|um|uh|hmm|btw|"
+    rf"please|pls|plz|{_GREETING}|{'|'.join(_INTERJECTIONS)}|bot|"
     r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
@@ -117,31 +140,6 @@ def is_question(query: str) -> bool:
     return bool(words) and (text.endswith("?") or words[0] in _ASKING)
 
 
-_FILLERS = frozenset(
-    [
-        "ok",
-        "okay",
-        "so",
-        "but",
-        "and",
-        "hey",
-        "hi",
-        "hello",
-        "yo",
-        "gm",
-        "um",
-        "uh",
-        "hmm",
-        "btw",
-        "all",
-        "guys",
-        "everyone",
-        "folks",
-        "team",
-    ]
-)
-
-
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)
@@ -209,6 +207,20 @@ _SUBJECT_AFTER = re.compile(
     rf"(?: {_DOER})?|{_AUXILIARY}|which|why|when|who (?:first )?[a-z]+(?: up with)?) {_HEDGE}"
     r"(?:(?:a|an|the|my|our|your|this|these|those|some|all) )?(?P<rest>.+)$"
 )
+
+
+# "is my model overfitting", "are the weights exploding": whether a thing is in some state; the
+# state is what is asked about.
+_STATE = re.compile(
+    r"^(?:is|are|was|were|isn t|isnt) (?:my|our|your|the|this|these|those|their) [a-z0-9]+ "
+    r"(?P<state>[a-z]+(?:ing|ed))(?: |$)"
+)
+
+
+def asked_state(core: str) -> str | None:
+    """The state a yes/no question asks about ("is my lora overfitting ..."), else None."""
+    found = _STATE.match(core)
+    return found.group("state") if found else None
 
 
 def subject_words(core: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import derived_forms, is_question, query_core, subject_words
+from bot.search.query import asked_state, derived_forms, is_question, query_core, subject_words
 
 
 @pytest.mark.parametrize(
@@ -97,6 +97,13 @@ def test_a_huge_question_is_parsed_quickly_and_safely() -> None:
         # one typo in a long name
         ("how does speculativ decoding speed up generation", "speculative-decoding"),
         ("hey guys, why does halucination happen so often", "hallucination"),
+        # a name mistyped further into the question, alone or with the next word
+        ("what do people mean when they say the embedings are bad", "embeddings"),
+        ("anyone tried speculativ decoding with a tiny draft model?", "speculative-decoding"),
+        # the start of one entry's name, then the question's own words
+        ("why do multi agent pipelines fail so often", "multi-agent-systems"),
+        # "is my X <state>": the state is asked about
+        ("is my model hallucinating or is the retrieval wrong", "hallucination"),
     ],
 )
 def test_a_question_about_its_subject_gets_its_card(
@@ -115,7 +122,78 @@ def test_a_question_about_its_subject_gets_its_card(
         "why is my kubernetes pod pending",
         "is bitcoin a good investment",
         "how do i train for a marathon",  # "train" is a plain word, not Training
+        "is retraining every week a good idea",  # not a typo of Pretraining: another word
     ],
 )
 def test_no_card_for_what_a_question_only_mentions(bundled_index: SearchIndex, query: str) -> None:
     assert bundled_index.search(query).status != "match"
+
+
+@pytest.mark.parametrize(
+    ("core", "state"),
+    [
+        ("is my model overfitting", "overfitting"),
+        ("are the weights exploding after warmup", "exploding"),
+        ("is the tokenizer fast", None),  # an adjective, not a state it is in
+        ("is our rag stack overrated", None),  # two words before the state: not this frame
+        ("why is my model overfitting", None),  # asked with "why": the subject frame decides
+    ],
+)
+def test_the_state_a_yes_no_question_asks_about(core: str, state: str | None) -> None:
+    assert asked_state(core) == state
+
+
+def test_two_names_side_by_side_ask_about_the_second(bundled_index: SearchIndex) -> None:
+    """ "latency" only says which kind of objective: no Latency card (the meaning may not know
+    "slo" well enough for a card of its own, but the first name is not the answer)."""
+    result = bundled_index.search("what would be a sane latency slo for an internal tool")
+    assert result.entry is None or result.entry.id == "service-level-objective"
+
+
+@pytest.mark.parametrize(
+    ("text", "entries"),
+    [
+        ("how do i lower perplexty on code", ["perplexity"]),
+        ("anyone tried speculativ decoding yet", ["speculative-decoding"]),
+        ("our lokenization rules are odd", []),  # the first letters differ: not taken for a typo
+        ("is pretraining expensive", []),  # a name spelled right is no typo
+    ],
+)
+def test_names_mistyped_inside_a_question(
+    bundled_index: SearchIndex, text: str, entries: list[str]
+) -> None:
+    found = bundled_index._mistyped_words(text)
+    assert [bundled_index.entries[entry].id for _, entry, _ in found] == entries
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # a plain word that names an entry, in a sentence about something else entirely
+        "what's the best temperature to bake bread",
+        "is bitcoin a good token to invest in",
+        "how do i distill whiskey at home",
+        "how do i reduce latency in my gaming router",
+        "what's the context of this poem",
+    ],
+)
+def test_a_plain_word_in_its_everyday_sense_gets_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert bundled_index.search(query).entry is None
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "written"),
+    [
+        ("my uncle asked me about bm25 at dinner", "bm25", True),
+        ("grandma heard of gguf on the radio", "gguf", True),
+        ("the best temperature to bake bread", "temperature", False),
+        ("what do i tell him about bm25", "gguf", False),  # another entry's acronym
+    ],
+)
+def test_the_far_sentence_rule_spares_acronyms(
+    bundled_index: SearchIndex, text: str, entry: str, written: bool
+) -> None:
+    """Far from every entry, only a name written as an acronym may still make a card."""
+    assert bundled_index._acronym_written(text, bundled_index.positions[entry]) is written

@@ -129,8 +129,8 @@ def test_questions_as_people_ask_them_get_the_card(
 
 
 def test_the_name_a_question_writes_first_is_what_it_asks_about() -> None:
+    from bot.search.fusion import fuse
     from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
-    from bot.search.semantic.fusion import fuse
 
     def fused(*, question: bool, asked: tuple[int, int] | None, entry: int = 0) -> Pool:
         pool = Pool()

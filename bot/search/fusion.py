@@ -21,6 +21,10 @@ CARD_COSINE = 0.75
 # ... or from this cosine with this lead over the second entry.
 LEAD_COSINE = 0.5
 CARD_LEAD = 0.2
+# A sentence no entry reaches this cosine with is about something else: a plain word in it
+# that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
+# on the calibration slice: the highest value that costs none of its right cards).
+OFF_DOMAIN_COSINE = 0.37
 # score = PIVOT_SCORE + SLOPE * (cosine - PIVOT_COSINE), at most MAX_SCORE: a semantic lead
 # of `MATCH_MARGIN` / SLOPE in cosine is a clear lead.
 PIVOT_COSINE = 0.5
@@ -116,14 +120,15 @@ def asked_about(
 ) -> tuple[int, int] | None:
     """Of the entries a question names (in order, with their `named_rank`), the one it asks
     about: the first, unless the meaning prefers another one it names ("why do coding agents
-    need a sandbox?"): then the question is not clear enough for a card by name."""
+    need a sandbox?") as more than context: then the question is not clear enough for a card by name."""
     if not written:
         return None
     order = {entry: rank for rank, (entry, _) in enumerate(similar)}
     first = order.get(written[0][0], len(order))
     if written[0][1] == SUBJECT:  # the subject yields only to a name the meaning ranks high
         first = min(first, NAMED_RANKS)
-    if any(order.get(entry, len(order)) < first for entry, _ in written[1:]):
+    # a name that only says where the question is ("... in my rag bot", rank 0) vetoes nothing
+    if any(order.get(entry, len(order)) < first for entry, ranks in written[1:] if ranks):
         return None
     return written[0]
 
