@@ -93,7 +93,7 @@ def server_index(terms: Sequence[ServerTerm]) -> SearchIndex:
 
 
 def validate_alias(
-    text: str, entry_id: str, index: SearchIndex, server: Mapping[str, str] | None = None
+    text: str, entry_id: str, index: SearchIndex, server: Aliases = None
 ) -> str:
     """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `index` is
     the server's (`server_index`), `server` its aliases (normalised alias -> entry id), to
