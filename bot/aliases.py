@@ -92,9 +92,7 @@ def server_index(terms: Sequence[ServerTerm]) -> SearchIndex:
     return compile_local(glossary, bundled, terms, {}).index if terms else bundled
 
 
-def validate_alias(
-    text: str, entry_id: str, index: SearchIndex, server: Aliases = None
-) -> str:
+def validate_alias(text: str, entry_id: str, index: SearchIndex, server: Aliases = None) -> str:
     """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `index` is
     the server's (`server_index`), `server` its aliases (normalised alias -> entry id), to
     refuse near-duplicates."""
