@@ -65,9 +65,11 @@ class ServerAliases:
         normalisations). The sets the bot keeps per server are never grown."""
         if self is NO_ALIASES:
             raise ValueError("the shared empty set cannot grow")
-        if alias in self.source or entry_id not in self.positions:
+        if alias in self.source:
             return
         self.source[alias] = entry_id
+        if entry_id not in self.positions:
+            return
         text = normalize(alias)
         added = ServerAlias(compact(text), text, self.positions[entry_id])
         if not added.key:
