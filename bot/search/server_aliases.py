@@ -10,6 +10,7 @@ one only when that server's aliases change.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -86,6 +87,12 @@ class ServerAliases:
             held = self.claims.get(key)
             if held is None or (held.key != key and added.key < held.key):
                 self.claims[key] = added
+
+    def catch_up(self, grown_from: Mapping[str, str]) -> None:
+        """Add what was appended to `grown_from` since this set was built from it (a map that
+        only grows: the aliases a write has stored so far)."""
+        for alias, entry_id in itertools.islice(grown_from.items(), len(self.source), None):
+            self.add(alias, entry_id)
 
     def get(self, key: str) -> ServerAlias | None:
         at = bisect.bisect_left(self._sorted_keys, key)

@@ -229,6 +229,7 @@ def run_import(args: argparse.Namespace) -> int:
             servers[scope].add(key, entry_id)
             wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
         unchanged: dict[int, bool] = {}
+        rechecked: dict[int, ServerAliases] = {}
 
         def still_free(item: AliasImport, stored: Mapping[str, str]) -> str | None:
             # Inside the write: a server whose aliases another process changed since they were
@@ -236,8 +237,12 @@ def run_import(args: argparse.Namespace) -> int:
             # The first line of a server sees them before this import adds any.
             if unchanged.setdefault(item.scope, stored == read[item.scope]):
                 return None
+            # compiled once, then caught up with the lines the write has stored since
+            if item.scope not in rechecked:
+                rechecked[item.scope] = ServerAliases(stored, indexes[item.scope].positions)
+            rechecked[item.scope].catch_up(stored)
             try:
-                validate_alias(item.text, item.entry_id, indexes[item.scope], stored)
+                validate_alias(item.text, item.entry_id, indexes[item.scope], rechecked[item.scope])
             except ValueError as exc:
                 return str(exc)
             return None

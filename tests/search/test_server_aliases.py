@@ -120,3 +120,23 @@ def test_the_shared_empty_set_never_grows() -> None:
     with pytest.raises(ValueError, match="cannot grow"):
         NO_ALIASES.add("zorb", "rag")
     assert len(NO_ALIASES) == 0
+
+
+def test_catching_up_with_a_growing_map_is_compiling_it_afresh(small_index: SearchIndex) -> None:
+    # Inside an import's write, the server's stored aliases grow by each line written; the
+    # set they are checked against is compiled once and caught up, not compiled per line.
+    from bot.search.server_aliases import ServerAliases
+
+    stored = {"zorb lax": "kv-cache", "stale": "no-such-entry"}
+    grown = ServerAliases(stored, small_index.positions)
+    for alias, entry_id in [("fetcher", "rag"), ("mem cache", "kv-cache"), ("blorp", "nope")]:
+        stored[alias] = entry_id
+        grown.catch_up(stored)
+        grown.catch_up(stored)  # nothing new: nothing changes
+        afresh = ServerAliases(stored, small_index.positions)
+        assert grown.source == afresh.source == stored
+        assert grown.by_key == afresh.by_key
+        assert {k: a.text for k, a in grown.claims.items()} == {
+            k: a.text for k, a in afresh.claims.items()
+        }
+    assert grown.by_key["fetcher"] == small_index.positions["rag"]

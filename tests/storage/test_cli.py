@@ -295,3 +295,42 @@ def test_import_checks_aliases_against_the_servers_own_terms(
     assert "Zorblax" in err[0]
     assert "zorblax" in err[1]
     assert ("nightly rerank", "zorblax") in query(db, "SELECT key, entry_id FROM aliases")
+
+
+def test_import_rechecks_a_server_another_writer_changed_inside_the_write(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Between the import's read and its write another writer adds an alias to server 2 (here a
+    trigger does it, when the import writes its first line, for server 1): server 2's lines are
+    checked again inside the write, against that alias and the lines written before them."""
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "CREATE TRIGGER another_writer AFTER INSERT ON aliases WHEN NEW.key = 'zorb one' "
+            "BEGIN INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at) "
+            "VALUES (2, 'blip lax', 'blip lax', 'rag', 99, 0); END"
+        )
+    file = write_json(
+        tmp_path / "aliases.json",
+        [
+            {"guild_id": 1, "alias": "zorb one", "entry_id": "kv-cache"},
+            {"guild_id": 2, "alias": "wibble", "entry_id": "rag"},
+            {"guild_id": 2, "alias": "Blip-Laxes", "entry_id": "kv-cache"},  # the other's twin
+            {"guild_id": 2, "alias": "wobble", "entry_id": "kv-cache"},
+            {"guild_id": 2, "alias": "wibbles", "entry_id": "rag"},  # its own entry: fine
+        ],
+    )
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    captured = capsys.readouterr()
+    assert [line.split(":")[0] for line in captured.err.splitlines()] == [
+        "item 3 (guild 2, alias 'Blip-Laxes')"
+    ]
+    assert "blip lax" in captured.err
+    assert "added 4, already present 0, refused 1" in captured.out
+    assert sorted(query(db, "SELECT scope, key, entry_id FROM aliases WHERE scope = 2")) == [
+        (2, "blip lax", "rag"),
+        (2, "wibble", "rag"),
+        (2, "wibbles", "rag"),
+        (2, "wobble", "kv-cache"),
+    ]
