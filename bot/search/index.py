@@ -409,6 +409,8 @@ class SearchIndex:
             if found is not None:
                 return found[0], SUBJECT
         verb, words = asked_subject(core)
+        if verb and words and any(self.names.lookup(n) for n in derived_forms(verb + words[0])):
+            verb, words = verb + words[0], words[1:]  # a verb in two words: "how do i fine tune"
         # "how do i train for a marathon": a plain word's noun is no name to ask about
         nouns = [n for n in derived_forms(verb) if n not in GENERIC_WORDS] if verb else []
         found = self._subject_name(words, nouns) if nouns else None

@@ -94,6 +94,9 @@ def test_a_huge_question_is_parsed_quickly_and_safely() -> None:
         # the noun of the asker's own verb, alone or after its object
         ("how do i quantize my model for a phone", "quantization"),
         ("how can we evaluate llms without humans", "llm-evaluation"),
+        # ... a verb written in two words, whatever model the rest names
+        ("how do i fine tune llama on my own data", "fine-tuning"),
+        ("how do i fine-tune llama on my own data", "fine-tuning"),
         # one typo in a long name
         ("how does speculativ decoding speed up generation", "speculative-decoding"),
         ("hey guys, why does halucination happen so often", "hallucination"),
