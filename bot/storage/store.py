@@ -592,11 +592,6 @@ class Store:
             return False
         return True
 
-    async def _require_in_place(self) -> None:
-        """Raise `StorageUnavailable` while the database at the configured place is not the one
-        in use (a SQLite file deleted or replaced underneath); see `Backend.ensure_in_place`."""
-        await self._backend.ensure_in_place()
-
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""
         return await self._write(
@@ -835,9 +830,10 @@ class Store:
         return await self._backend.read(body)
 
     async def _write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
-        """Every write but the last one of `close`: refused while the database at the
-        configured place is not the one in use."""
-        await self._require_in_place()
+        """Every write but the last one of `close`: refused (`StorageUnavailable`) while the
+        database at the configured place is not the one in use (a SQLite file deleted or
+        replaced underneath; see `Backend.ensure_in_place`)."""
+        await self._backend.ensure_in_place()
         return await self._backend.write(body, on_commit=on_commit)
 
     def _now_second(self) -> datetime:
