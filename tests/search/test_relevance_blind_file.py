@@ -111,16 +111,18 @@ def test_the_second_blind_set_is_one_held_out_slice_of_known_ids() -> None:
 
 THIRD_SET = Path(__file__).with_name("relevance_blind3.tsv")
 FOURTH_SET = Path(__file__).with_name("relevance_blind4.tsv")
+FIFTH_SET = Path(__file__).with_name("relevance_blind5.tsv")
 MATCHER_SET = Path(__file__).with_name("relevance.tsv")
 
 
 @dataclass(frozen=True)
 class AlternatingSet:
-    """A set sliced as relevance_blind3.md says: two slices alternating over the entries it
-    uses, in glossary order, and over its off-topic rows in file order."""
+    """A set sliced as relevance_blind3.md says: its slices taken in turn over the entries it
+    uses, in glossary order, and over its off-topic rows in file order (a set of one slice,
+    like relevance_blind5.md's, is all that slice)."""
 
     path: Path
-    slices: tuple[str, str]
+    slices: tuple[str, ...]
     earlier: tuple[Path, ...]
     questions: int
     questioned_entries: int
@@ -152,6 +154,16 @@ ALTERNATING_SETS = [
         offtopic=70,
         loose_repeats=True,
     ),
+    AlternatingSet(
+        FIFTH_SET,
+        slices=("test5",),
+        earlier=(BLIND_SET, SECOND_SET, THIRD_SET, FOURTH_SET),
+        questions=200,
+        questioned_entries=170,
+        descriptions=40,
+        offtopic=60,
+        loose_repeats=True,
+    ),
 ]
 
 
@@ -171,7 +183,7 @@ def earlier_queries(paths: tuple[Path, ...]) -> set[str]:
 
 @pytest.mark.parametrize("blind", ALTERNATING_SETS, ids=lambda s: s.path.name)
 def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet) -> None:
-    """relevance_blind3.md / relevance_blind4.md: slices alternate over the entries the set
+    """relevance_blind3.md to relevance_blind5.md: slices alternate over the entries the set
     uses, in glossary order (all of an entry's rows in one slice), and over its off-topic rows
     in file order; ids known, `also` only on questions; no query shared with an earlier set;
     at least the promised questions (over enough entries), descriptions and off-topic rows."""
@@ -179,7 +191,6 @@ def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet
     rows = read_rows(blind.path)
     same = loosely if blind.loose_repeats else str
     earlier = {same(query) for query in earlier_queries(blind.earlier)}
-    first, second = blind.slices
     slice_of_entry: dict[str, str] = {}
     off_topic_slices: list[str] = []
     counts: defaultdict[str, int] = defaultdict(int)
@@ -201,10 +212,10 @@ def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet
         assert row["expected"] in glossary, row
         assert slice_of_entry.setdefault(row["expected"], row["slice"]) == row["slice"], row
     in_glossary_order = [e.id for e in glossary if e.id in slice_of_entry]
-    alternating = [first if n % 2 == 0 else second for n in range(len(in_glossary_order))]
+    alternating = [blind.slices[n % len(blind.slices)] for n in range(len(in_glossary_order))]
     assert [slice_of_entry[e] for e in in_glossary_order] == alternating
     assert off_topic_slices == [
-        first if n % 2 == 0 else second for n in range(len(off_topic_slices))
+        blind.slices[n % len(blind.slices)] for n in range(len(off_topic_slices))
     ]
     questioned = {row["expected"] for row in rows if row["kind"] == "question"}
     assert counts["question"] >= blind.questions
