@@ -70,7 +70,7 @@ def inspect_glossary(
 def _inspect(
     paths: Sequence[Path] | None, stage: Callable[[str], None]
 ) -> tuple[Glossary, list[Problem]]:
-    from bot.glossary.asked_as import apply_asked_as, read_asked_as
+    from bot.glossary.asked_as import read_asked_as
     from bot.glossary.check import check_entries
     from bot.glossary.merge import merge_sources
     from bot.glossary.models import Glossary
@@ -81,9 +81,9 @@ def _inspect(
     stage("check: reading files")
     folders = list(paths) if paths else [bundled_data_dir()]
     sources = read_sources(folders, problems)
+    asked_as = read_asked_as(folders, problems)
     stage(f"check: merging {len(sources)} sources")
-    entries, lines = merge_sources(sources, problems)
-    entries = apply_asked_as(entries, read_asked_as(folders, problems), problems)
+    entries, lines = merge_sources(sources, asked_as, problems)
     files = {s.info.key: s.location for s in sources}
     stage(f"check: checking {len(entries):,} entries")
     problems.extend(check_entries(entries, files, lines))

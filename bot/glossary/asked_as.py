@@ -7,12 +7,11 @@ the same way: an unknown id or a malformed list is an error naming the file and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import tomli
 
-from bot.glossary.models import Entry
 from bot.glossary.problems import Problem
 
 FOLDER = "asked-as"
@@ -65,22 +64,23 @@ def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem])
         found[entry_id] = list(dict.fromkeys([*earlier, *(p.strip() for p in phrasings)]))
 
 
-def apply_asked_as(
-    entries: list[Entry], asked_as: dict[str, list[str]], problems: list[Problem]
-) -> list[Entry]:
-    """Entries with their phrasings; an id that names no entry is an error."""
-    ids = {e.id for e in entries}
+def phrasings_by_id(
+    ids: Iterable[str], asked_as: dict[str, list[str]], problems: list[Problem]
+) -> dict[str, tuple[str, ...]]:
+    """Each entry's phrasings as its `asked_as`, given the ids of every entry (in order); an id
+    that names no entry is an error, and so are more than MAX_PHRASINGS for one entry."""
+    ids = list(ids)
+    known = set(ids)
     for entry_id in asked_as:
-        if entry_id not in ids:
+        if entry_id not in known:
             problems.append(Problem("error", FOLDER, f"names no entry: {entry_id!r}", entry_id))
-    out = []
-    for entry in entries:
-        phrasings = asked_as.get(entry.id)
+    out = {}
+    for entry_id in ids:
+        phrasings = asked_as.get(entry_id)
         if phrasings:
             if len(phrasings) > MAX_PHRASINGS:
                 problems.append(
-                    Problem("error", FOLDER, f"more than {MAX_PHRASINGS} phrasings", entry.id)
+                    Problem("error", FOLDER, f"more than {MAX_PHRASINGS} phrasings", entry_id)
                 )
-            entry = entry.model_copy(update={"asked_as": tuple(phrasings[:MAX_PHRASINGS])})
-        out.append(entry)
+            out[entry_id] = tuple(phrasings[:MAX_PHRASINGS])
     return out

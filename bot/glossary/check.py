@@ -5,7 +5,6 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from bot import limits
-from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Entry
 from bot.glossary.name_rules import text_refusal
 from bot.glossary.names import entry_names
@@ -29,7 +28,8 @@ def check_entries(
     """`files` names each source's file (by its key) as given; `lines` gives the line of each
     entry's leading record, where its format tells it. Related ids are checked as they merge."""
     problems: list[Problem] = []
-    clashes = {(id(c.claimant), c.name): c.owner for c in entry_names(entries).clashes}
+    names = entry_names(entries)
+    clashes = {(id(c.claimant), c.name): c.owner for c in names.clashes}
 
     for entry in entries:
         lead = entry.sources[0]
@@ -44,7 +44,7 @@ def check_entries(
         for _field, message in entry_problems(entry):
             report(message)
         for name in entry.names:
-            if not compact(name):
+            if not names.key(name):
                 report(f"empty name {name!r}")
             other = clashes.get((id(entry), name))
             if other is not None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
+from bot.glossary.asked_as import phrasings_by_id
 from bot.glossary.formats.raw import RawEntry
-from bot.glossary.keys import compact, normalize
+from bot.glossary.keys import normalize, normalize_many
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.names import NameIndex
 from bot.glossary.problems import Problem
@@ -30,9 +31,10 @@ _SOURCE_TEXT_FIELDS = dataclasses.fields(SourceText)  # a RawEntry has each of t
 
 
 def merge_sources(
-    sources: list[SourceData], problems: list[Problem]
+    sources: list[SourceData], asked_as: dict[str, list[str]], problems: list[Problem]
 ) -> tuple[list[Entry], dict[str, int | None]]:
-    """The merged entries, and the line of each entry's leading record for problem reports."""
+    """The merged entries with their phrasings from `asked_as` (by id), and the line of each
+    entry's leading record for problem reports."""
     groups: dict[str, list[RawEntry]] = {}
     patterns = {s.info.key: AppSentences(s.app_sentences) for s in sources}
     for source in sources:
@@ -53,8 +55,11 @@ def merge_sources(
             groups.setdefault(raw.id, []).append(raw)
 
     names = _name_index(groups)
+    phrasings = phrasings_by_id(groups, asked_as, problems)
     entries = [
-        _merge_group(entry_id, group, patterns, names, groups.keys(), problems)
+        _merge_group(
+            entry_id, group, patterns, names, groups.keys(), phrasings.get(entry_id, ()), problems
+        )
         for entry_id, group in groups.items()
     ]
     lines = {entry_id: group[0].line for entry_id, group in groups.items()}
@@ -76,6 +81,7 @@ def _merge_group(
     patterns: dict[str, AppSentences],
     names: NameIndex[str],
     ids: Collection[str],
+    asked_as: tuple[str, ...],
     problems: list[Problem],
 ) -> Entry:
     lead = group[0]
@@ -126,15 +132,17 @@ def _merge_group(
 
     title = lead.title
     acronym = next((r.acronym for r in group if r.acronym), None)
-    own = {compact(title), compact(acronym or "")}
+    own = {names.key(title), names.key(acronym or "")}
     aliases = [
-        a for a in _unique(n for r in group for n in (r.title, *r.aliases)) if compact(a) not in own
+        a
+        for a in _unique(n for r in group for n in (r.title, *r.aliases))
+        if names.key(a) not in own
     ]
     return Entry(
         id=entry_id,
         title=title,
         acronym=acronym,
-        aliases=tuple(_unique_folded(aliases)),
+        aliases=tuple(_unique_folded(aliases, names.key)),
         category=next((r.category for r in group if r.category), ""),
         summary=lead.summary or "",
         definition=definition,
@@ -147,6 +155,7 @@ def _merge_group(
         match_terms=tuple(_unique(t for r in group for t in r.match_terms)),
         match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
         notes=tuple(notes),
+        asked_as=asked_as,
         sources=tuple(
             SourceText(**{f.name: getattr(r, f.name) for f in _SOURCE_TEXT_FIELDS}) for r in group
         ),
@@ -199,6 +208,8 @@ def _split_app_sentences(text: str, app: AppSentences) -> tuple[str, list[str]]:
         return text, []
     patterns = app.that_may_match(text)
     if not patterns:  # nothing moves, but the text is still cut into sentences and joined
+        if text.isprintable() and "  " not in text:
+            return text, []  # one paragraph (no "\n": printable), its sentences one space apart
         paragraphs = (_SENTENCE_END.sub(" ", paragraph) for paragraph in text.split("\n\n"))
         return "\n\n".join(p for p in paragraphs if p), []
     kept, moved = [], []
@@ -218,11 +229,17 @@ def _with_derived_related(entries: list[Entry]) -> list[Entry]:
     Names are looked up by the word sequences of each text (linear in the text, so a large
     glossary loads quickly); a trailing plural "s" is tolerated.
     """
+    if all(entry.related for entry in entries):  # the usual case: no name to look up
+        return entries
+    named = [
+        (name, entry.id)
+        for entry in entries
+        for name in entry.names
+        if len(name) >= 4 or (len(name) >= 2 and name.isupper())
+    ]
     owners: dict[str, str] = {}
-    for entry in entries:
-        for name in entry.names:
-            if len(name) >= 4 or (len(name) >= 2 and name.isupper()):
-                owners.setdefault(normalize(name), entry.id)
+    for key, (_, entry_id) in zip(normalize_many([n for n, _ in named]), named, strict=True):
+        owners.setdefault(key, entry_id)
     longest = min(MAX_NAME_WORDS, max((k.count(" ") + 1 for k in owners), default=1))
     out = []
     for entry in entries:
@@ -247,9 +264,9 @@ def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _unique_folded(items: Iterable[str]) -> list[str]:
-    """Keep the first spelling of names that differ only in case or separators."""
+def _unique_folded(items: Iterable[str], key: Callable[[str], str]) -> list[str]:
+    """Keep the first spelling of names that differ only in case or separators (the same `key`)."""
     seen: dict[str, str] = {}
     for item in items:
-        seen.setdefault(compact(item), item)
+        seen.setdefault(key(item), item)
     return list(seen.values())

@@ -133,6 +133,8 @@ def text_refusal(text: str, subject: str = "The text") -> str | None:
     text = unicodedata.normalize("NFKC", text)
     if _hidden(text.replace("\n", " ").replace("\t", " ")):
         return f"{subject} cannot contain control, invisible or direction characters."
+    if "@" not in text and "<" not in text:  # what both patterns need (look-alikes are letters)
+        return None
     latin = _in_latin_letters(text)
     if _MENTION.search(text) or (latin is not text and _MENTION.search(latin)):
         return f"{subject} cannot contain mentions (or look like @everyone, @here)."

@@ -33,11 +33,19 @@ class NameIndex(Generic[Owner]):
     def __init__(self) -> None:
         self.owners: dict[str, Owner] = {}
         self.clashes: list[Clash[Owner]] = []
+        self._keys: dict[str, str] = {}
+
+    def key(self, name: str) -> str:
+        """`name_key(name)`, worked out once per name: merging and checking ask it again."""
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = name_key(name)
+        return key
 
     def add(self, owner: Owner, names: Iterable[str | None]) -> None:
         """Claim `names` for `owner`; empty names are skipped (check reports them itself)."""
         for name in names:
-            key = name_key(name) if name else ""
+            key = self.key(name) if name else ""
             if not key:
                 continue
             held = self.owners.setdefault(key, owner)
@@ -45,7 +53,7 @@ class NameIndex(Generic[Owner]):
                 self.clashes.append(Clash(name or "", held, owner))
 
     def owner(self, name: str) -> Owner | None:
-        return self.owners.get(name_key(name))
+        return self.owners.get(self.key(name))
 
 
 def entry_names(entries: Iterable[Entry]) -> NameIndex[Entry]:
