@@ -5,7 +5,9 @@ source first: its wording leads a merged card). A folder without one, or single 
 their extension. The bundled data ships inside the wheel and sits at the top of a source checkout.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as the module loads (no `from __future__ import annotations`): the
+# records' field types are read at every start (bot.glossary.records), and strings would be
+# evaluated one by one then.
 
 import hashlib
 import re

@@ -4,7 +4,9 @@ A curated file holds whole entries (`[[entries]]`); an overlay (`*.curation.toml
 categories, names and notes to the entries of a file that is shipped exactly as its source wrote it.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as the module loads (no `from __future__ import annotations`): the
+# records' field types are read at every start (bot.glossary.records), and strings would be
+# evaluated one by one then.
 
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -1,6 +1,8 @@
 """The topics JSON shape (seed 003, LLM Studio): the richest source and the one cards are built on."""
 
-from __future__ import annotations
+# Annotations are evaluated as the module loads (no `from __future__ import annotations`): the
+# records' field types are read at every start (bot.glossary.records), and strings would be
+# evaluated one by one then.
 
 import json
 from dataclasses import dataclass, field
