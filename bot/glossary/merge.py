@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from bot.glossary.asked_as import phrasings_by_id
 from bot.glossary.formats.raw import RawEntry
-from bot.glossary.keys import normalize, normalize_many
+from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.names import NameIndex
 from bot.glossary.problems import Problem
@@ -264,7 +264,7 @@ def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _unique_folded(items: Iterable[str], key: Callable[[str], str]) -> list[str]:
+def _unique_folded(items: Iterable[str], key: Callable[[str], str] = compact) -> list[str]:
     """Keep the first spelling of names that differ only in case or separators (the same `key`)."""
     seen: dict[str, str] = {}
     for item in items:
