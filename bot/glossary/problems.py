@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal
 
 from bot.errors import ReportedError
-from bot.glossary.records import RecordError, field_keys, parse_record
-
-R = TypeVar("R")
+from bot.glossary.records import RecordError, field_keys, parse_fields
 
 
 @dataclass(frozen=True)
@@ -41,8 +39,11 @@ class GlossaryError(ReportedError):
         super().__init__(f"{len(errors)} problem(s) in the glossary data:\n{shown}{more}")
 
 
-def validate_record(kind: type[R], item: object, report: Callable[[str], None]) -> R | None:
-    """One record of a data file, or None; every problem found goes to `report`.
+def validate_fields(
+    kind: type[Any], item: object, report: Callable[[str], None]
+) -> dict[str, Any] | None:
+    """One record of a data file as its values by field name (`parse_fields`), or None; every
+    problem found goes to `report`.
 
     Unknown keys are reported and set aside rather than failing the record, so the checks on its
     content still run and one `check` lists all of an entry's problems.
@@ -54,7 +55,7 @@ def validate_record(kind: type[R], item: object, report: Callable[[str], None]) 
                 report(f"{key}: unknown key")
         item = {key: value for key, value in item.items() if key in known}
     try:
-        return parse_record(kind, item)
+        return parse_fields(kind, item)
     except RecordError as exc:
         for message in exc.messages:
             report(message)

@@ -37,9 +37,15 @@ class RecordError(ValueError):
 
 def parse_record(kind: type[R], data: object) -> R:
     """`data` as a `kind` record, or RecordError naming every problem in it."""
-    if _plainly_right(kind, data):
-        assert isinstance(data, dict)
-        return _taken_as_is(kind, data)
+    return kind(**parse_fields(kind, data))
+
+
+def parse_fields(kind: type[Any], data: object) -> dict[str, Any]:
+    """What `parse_record` makes of `data` as the record's values by field name (every field,
+    defaults included): for a reader that keeps the values, not the record."""
+    values = _taken_as_is(kind, data)
+    if values is not None:
+        return values
     from pydantic import ValidationError
 
     try:
@@ -47,11 +53,6 @@ def parse_record(kind: type[R], data: object) -> R:
     except ValidationError as exc:
         raise RecordError(describe_validation_error(exc)) from None
     return _from_model(kind, validated)
-
-
-def fields_of(record: object) -> dict[str, Any]:
-    """A record's values by field name (its lists as they are: not copied)."""
-    return {slot.name: getattr(record, slot.name) for slot in _slots(type(record))}
 
 
 def field_keys(kind: type[Any]) -> frozenset[str]:
@@ -81,7 +82,8 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
 class _Slot(NamedTuple):
     name: str
     key: str  # as the file spells it: the alias, if any
-    required: bool
+    default: Any  # dataclasses.MISSING for none (then the factory's, or the field is required)
+    factory: Callable[[], Any] | None  # makes the default (a list of its own)
     value_ok: Check
     nested: type[Any] | None  # the record kind of a list of records
 
@@ -102,7 +104,8 @@ def _slots_of(kind: type[Any]) -> tuple[_Slot, ...]:
         _Slot(
             field.name,
             str(field.metadata.get("alias", field.name)),
-            field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING,
+            field.default,
+            None if field.default_factory is dataclasses.MISSING else field.default_factory,
             _value_check(hints[field.name], field.metadata),
             _nested_kind(hints[field.name]),
         )
@@ -117,19 +120,33 @@ def _nested_kind(hint: Any) -> type[Any] | None:
     return None
 
 
-def _plainly_right(kind: type[Any], data: object) -> bool:
+def _taken_as_is(kind: type[Any], data: object) -> dict[str, Any] | None:
+    """`data`'s values by field name, defaults filled in, if every value already has exactly its
+    field's type and meets its constraints and no other key is there (the other spelling of an
+    alias goes to pydantic); else None. One pass checks and takes them."""
     slots = _slots(kind)
     if type(data) is not dict or len(data) > len(slots):
-        return False
+        return None
+    values: dict[str, Any] = {}
     found = 0
     for slot in slots:
         if slot.key in data:
-            if not slot.value_ok(data[slot.key]):
-                return False
+            value = data[slot.key]
+            if not slot.value_ok(value):
+                return None
             found += 1
-        elif slot.required:
-            return False
-    return found == len(data)  # no other key (the other spelling of an alias goes to pydantic)
+            if slot.nested is not None:  # value_ok found each of them plainly right
+                value = [parse_record(slot.nested, item) for item in value]
+            elif type(value) is list:
+                value = list(value)  # a list of its own, as pydantic makes
+        elif slot.factory is not None:
+            value = slot.factory()
+        elif slot.default is not dataclasses.MISSING:
+            value = slot.default
+        else:
+            return None  # a required field is missing
+        values[slot.name] = value
+    return values if found == len(data) else None
 
 
 def _value_check(hint: Any, metadata: typing.Mapping[str, Any]) -> Check:
@@ -166,21 +183,8 @@ def _type_check(hint: Any) -> Check:
         item = _type_check(args[0])
         return lambda value: type(value) is list and all(item(v) for v in value)
     if dataclasses.is_dataclass(hint):
-        return lambda value: _plainly_right(hint, value)  # type: ignore[arg-type]
+        return lambda value: _taken_as_is(hint, value) is not None  # type: ignore[arg-type]
     raise TypeError(f"no quick check for {hint!r}")
-
-
-def _taken_as_is(kind: type[R], data: dict[str, Any]) -> R:
-    values = {}
-    for slot in _slots(kind):
-        if slot.key in data:
-            value = data[slot.key]
-            if slot.nested is not None:
-                value = [_taken_as_is(slot.nested, item) for item in value]
-            elif type(value) is list:
-                value = list(value)  # a list of its own, as pydantic makes
-            values[slot.name] = value
-    return kind(**values)
 
 
 # -- pydantic, for everything else -----------------------------------------------------------
@@ -217,11 +221,11 @@ def _model_hint(hint: Any) -> Any:
     return hint if nested is None else list[_model(nested)]  # type: ignore[misc]
 
 
-def _from_model(kind: type[R], validated: BaseModel) -> R:
+def _from_model(kind: type[Any], validated: BaseModel) -> dict[str, Any]:
     values = {}
     for slot in _slots(kind):
         value = getattr(validated, slot.name)
         if slot.nested is not None:
-            value = [_from_model(slot.nested, item) for item in value]
+            value = [slot.nested(**_from_model(slot.nested, item)) for item in value]
         values[slot.name] = value
-    return kind(**values)
+    return values

@@ -15,8 +15,7 @@ from typing import Any
 import tomli
 
 from bot.glossary.formats.raw import RawEntry, from_record, read_text
-from bot.glossary.problems import LineFinder, Problem, validate_record
-from bot.glossary.records import fields_of
+from bot.glossary.problems import LineFinder, Problem, validate_fields
 
 
 @dataclass(eq=False, repr=False)
@@ -97,9 +96,8 @@ def curated_entries(
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
 
-        curated = validate_record(CuratedEntry, item, report)
-        if curated is not None:
-            fields = fields_of(curated)
+        fields = validate_fields(CuratedEntry, item, report)
+        if fields is not None:
             entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
 
@@ -121,8 +119,8 @@ def apply_overlay(path: Path, entries: list[RawEntry], problems: list[Problem]) 
         def report(message: str, *, _entry: str = local_id, _line: int | None = line) -> None:
             problems.append(Problem("error", str(path), message, entry=_entry, line=_line))
 
-        overlay = validate_record(Overlay, item, report)
-        if overlay is None:
+        fields = validate_fields(Overlay, item, report)
+        if fields is None:
             continue
         entry = by_local_id.get(local_id)
         if entry is None:
@@ -136,7 +134,7 @@ def apply_overlay(path: Path, entries: list[RawEntry], problems: list[Problem]) 
                 )
             )
             continue
-        _apply(entry, overlay)
+        _apply(entry, Overlay(**fields))
 
 
 def _apply(entry: RawEntry, overlay: Overlay) -> None:

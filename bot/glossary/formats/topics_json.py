@@ -8,8 +8,8 @@ import json
 from dataclasses import dataclass, field
 
 from bot.glossary.formats.raw import RawEntry, file_reader, from_record
-from bot.glossary.problems import Problem, validate_record
-from bot.glossary.records import RecordError, fields_of, parse_record
+from bot.glossary.problems import Problem, validate_fields
+from bot.glossary.records import RecordError, parse_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 
@@ -74,9 +74,8 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
         def report(message: str, *, _entry: str = entry_name) -> None:
             problems.append(Problem("error", name, message, entry=_entry))
 
-        topic = validate_record(Topic, item, report)
-        if topic is not None:
-            fields = fields_of(topic)
+        fields = validate_fields(Topic, item, report)
+        if fields is not None:
             del fields["number"]
             entries.append(from_record(fields, source=source, file=name))
     return entries
