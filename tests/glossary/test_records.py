@@ -20,6 +20,7 @@ from bot.glossary.records import (
     RecordError,
     _taken_as_is,
     describe_validation_error,
+    parse_fields,
     parse_record,
 )
 from bot.glossary.sources import Manifest
@@ -117,6 +118,31 @@ def test_a_record_comes_out_as_the_pydantic_model_had_it(
 ) -> None:
     record = data.draw(records(model))
     assert outcome(kind, record) == outcome_of_reference(model, record)
+
+
+def _plain(value: object) -> object:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return [_plain(v) for v in value] if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize(("kind", "model"), PAIRS, ids=[k.__name__ for k, _ in PAIRS])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_reader_keeps_every_field_as_the_record_has_it(
+    kind: type[Any], model: type[BaseModel], data: st.DataObject
+) -> None:
+    """`parse_fields` (what the readers keep) gives every field, defaults included, with the
+    values the record gets, quick path or pydantic's, and lists of their own."""
+    record = data.draw(records(model))
+    try:
+        fields = parse_fields(kind, record)
+    except RecordError:
+        return
+    assert {name: _plain(value) for name, value in fields.items()} == outcome(kind, record)[1]
+    if isinstance(record, dict):
+        given_lists = [id(v) for v in record.values() if isinstance(v, list)]
+        assert not any(id(v) in given_lists for v in fields.values())
 
 
 @pytest.mark.parametrize(("kind", "model"), PAIRS, ids=[k.__name__ for k, _ in PAIRS])
