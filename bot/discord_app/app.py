@@ -26,8 +26,11 @@ from bot.storage import StorageError
 
 log = logging.getLogger(__name__)
 
-# On stopping, interactions already being answered get this long to finish.
-DRAIN_SECONDS = 5.0
+# A stop ends within this many seconds of its signal, whatever the database does: the process
+# exits well inside a container's grace (`docker stop` sends SIGKILL 10 s after SIGTERM).
+# Interactions being answered may take all but the last STORE_SHARE s, kept for the counts.
+STOP_SECONDS = 7.0
+STORE_SHARE = 3.0
 OUTDATED_COMPONENT = (
     "This button or menu no longer works (it is older than this version of the bot). "
     "Run `/define` again for a fresh card."
@@ -70,6 +73,8 @@ class GlossaryBot(commands.Bot):
         self.identify_window = identify_window
         self._identify: IdentifyGate | None = None
         self._stopping = False
+        # When, on the loop's clock, the stop under way must have ended (see STOP_SECONDS).
+        self.stop_deadline: float | None = None
         self._busy: set[asyncio.Task[Any]] = set()
         self._alias_watch: asyncio.Task[None] | None = None
         # Who may use which command (Integrations overrides), for menus that act like one.
@@ -179,11 +184,18 @@ class GlossaryBot(commands.Bot):
     async def close(self) -> None:
         # Take nothing new and let the answers under way finish; then disconnect (gateway and
         # HTTP); then write the counts. In that order every card shown is counted, and no
-        # "thinking…" is left without its answer.
+        # "thinking…" is left without its answer. Every step keeps to one deadline.
+        loop = asyncio.get_running_loop()
+        if self.stop_deadline is None:
+            self.stop_deadline = loop.time() + STOP_SECONDS
+        deadline = self.stop_deadline
+        if self.state.store is not None:  # database waits, from now on, end by the deadline
+            self.state.store.give_up_at(deadline)
         self._stopping = True
         busy = {t for t in self._busy if t is not asyncio.current_task()}
         if busy:
-            await asyncio.wait(busy, timeout=DRAIN_SECONDS)
+            await asyncio.wait(busy, timeout=max(0.0, deadline - STORE_SHARE - loop.time()))
+        self._forget_pending_ready()
         await super().close()
         if self._identify is not None:
             self._identify.close()
@@ -193,9 +205,18 @@ class GlossaryBot(commands.Bot):
         if self.state.store is not None:
             store, self.state.store = self.state.store, None
             try:
-                await store.close()  # flushes every buffered count
+                await store.close(deadline=deadline)  # flushes every buffered count
             except Exception:
                 log.exception("could not close the database cleanly")
+
+    def _forget_pending_ready(self) -> None:
+        """discord.py dispatches `ready` up to `guild_ready_timeout` after connecting; a stop
+        within that time would have it dispatched on the closed client (a traceback)."""
+        state: Any = self._connection  # its pending `ready` tasks are not public
+        pending = [state._ready_task, *getattr(state, "_ready_tasks", {}).values()]
+        for task in pending:
+            if task is not None:
+                task.cancel()
 
 
 def shard_label(shard_ids: Sequence[int]) -> str:

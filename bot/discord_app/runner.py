@@ -11,7 +11,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot.discord_app.app import GlossaryBot, ShardedGlossaryBot, shard_label
+from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
 from bot.discord_app.health import keep_heartbeat
 from bot.discord_app.logs import configure_logging
 from bot.discord_app.metrics import serve_metrics
@@ -23,7 +23,6 @@ from bot.storage import NotAGlossaryDatabase, SchemaTooNew, Store
 log = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
-CONNECTION_END_WAIT = 5.0  # seconds the closed gateway connection gets to end by itself
 
 
 def fail(message: str) -> None:
@@ -191,8 +190,10 @@ async def _connect_until_stopped(
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
     stopped = stopping.done()
+    loop = asyncio.get_running_loop()
     if stopped:
         log.info("stopping: flushing counts and closing the connection")
+        bot.stop_deadline = loop.time() + STOP_SECONDS  # for every step from here on
         await bot.close()
     stopping.cancel()
     if heartbeat is not None and settings.heartbeat_path is not None:
@@ -200,9 +201,9 @@ async def _connect_until_stopped(
         settings.heartbeat_path.unlink(missing_ok=True)  # stopped: no longer healthy
     # Wait without re-raising: the error is reported by the caller. Once closed, the connection
     # ends at its next step; one held by the gateway's send limit (up to a minute after a burst
-    # of heartbeat requests) is cut, or a stop would outlast a container's grace period.
-    if stopped:
-        await asyncio.wait({running}, timeout=CONNECTION_END_WAIT)
+    # of heartbeat requests) is cut at the stop's deadline, inside a container's grace period.
+    if stopped and bot.stop_deadline is not None:
+        await asyncio.wait({running}, timeout=max(0.0, bot.stop_deadline - loop.time()))
         running.cancel()
     await asyncio.wait({running})
     return running.exception() if not running.cancelled() else None

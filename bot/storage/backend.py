@@ -72,7 +72,14 @@ class Backend(ABC):
         """Copy the whole database to `dest`, or raise `StorageError` saying how to."""
 
     @abstractmethod
-    async def close(self) -> None: ...
+    def give_up_at(self, deadline: float) -> None:
+        """A stop is under way: no write waits for the database (a lock another process holds)
+        past `deadline`, a time on the event loop's clock. A write cut off there fails with
+        `StorageUnavailable` and has written nothing."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connections; once `give_up_at` was called, by its deadline."""
 
     #: Several processes may use this database at once (and be one bot): see `identify_slot`.
     shared = False

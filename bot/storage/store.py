@@ -60,9 +60,10 @@ S = TypeVar("S")
 K = TypeVar("K", bound=Iterable[str])
 Sleep = Callable[[float], Awaitable[None]]
 
-# A stop retries a failed write of buffered counts after these pauses, for at most this long.
+# A stop retries a failed write of buffered counts after these pauses, within its deadline.
 CLOSE_RETRY_PAUSES = (0.1, 0.3, 0.8)
-CLOSE_RETRY_SECONDS = 2.0
+# A close given no deadline ends within this many seconds, whatever the database does.
+CLOSE_SECONDS = 5.0
 
 # A query longer than this is no alias candidate (aliases are at most 100 characters) and only
 # costs space; it is stored cut short.
@@ -108,6 +109,7 @@ class Store:
         self._pending = CountBuffer(1)
         self._inflight: CountBuffer | None = None
         self._flusher: asyncio.Task[None] | None = None
+        self._deadline: float | None = None  # a stop's, once one is under way
         self._closed = False
         self._failing = False  # inside a streak of failed flushes (logged once per streak)
         self._failed_flushes = 0
@@ -152,17 +154,28 @@ class Store:
             store._flusher = asyncio.create_task(store._flush_loop(flush_interval))
         return store
 
-    async def close(self) -> None:
-        """Write what is buffered, then close. Safe to call twice."""
+    def give_up_at(self, deadline: float) -> None:
+        """A stop is under way: no write waits for the database past `deadline` (a time on the
+        event loop's clock), whichever step it is part of. Set as the stop begins, so that the
+        background flush and the answers still under way keep to it too."""
+        self._deadline = deadline
+        self._backend.give_up_at(deadline)
+
+    async def close(self, *, deadline: float | None = None) -> None:
+        """Write what is buffered, then close, all by `deadline` (by default the one given to
+        `give_up_at`, or `CLOSE_SECONDS` from now). Safe to call twice."""
         if self._closed:
             return
+        loop = asyncio.get_running_loop()
+        deadline = deadline or self._deadline or loop.time() + CLOSE_SECONDS
+        self.give_up_at(deadline)
         if self._flusher is not None:
             # Cancelling only interrupts the wait between flushes: a flush in progress is
             # shielded and finishes, and the final flush below waits for it.
             self._flusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._flusher
-        await self._flush_for_close()
+        await self._flush_for_close(deadline)
         self._closed = True
         if not self._pending.is_empty():
             log.error(
@@ -170,19 +183,19 @@ class Store:
                 self._pending.lookup_total(),
                 self._pending.miss_keys,
             )
-        if self._wrote:
+        if self._wrote and loop.time() < deadline:
+            # Only tidying (marks of writers gone for long are dropped by the next writer too).
             with contextlib.suppress(StorageError):
                 await self._backend.write(
                     partial(count_queries.forget_writer, writer=self._writer_id, at=self._seconds())
                 )
         await self._backend.close()
 
-    async def _flush_for_close(self) -> None:
+    async def _flush_for_close(self, deadline: float) -> None:
         """Write what is buffered, retrying a failed write (a lock held for a moment, a
-        connection dropped) after short, growing pauses, for a bounded time: a stop must end
-        within a container's grace (10 s), and answers under way may have taken half of it."""
+        connection dropped) after short, growing pauses, until `deadline`: a stop must end
+        within a container's grace (10 s)."""
         loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + CLOSE_RETRY_SECONDS
         pauses = iter(CLOSE_RETRY_PAUSES)
         written = 0
         # Counts recorded while a flush runs are written by the next round (three at most).
@@ -191,7 +204,7 @@ class Store:
                 written += 1
                 continue
             pause = next(pauses, None)
-            if pause is None or loop.time() + pause > give_up_at:
+            if pause is None or loop.time() + pause > deadline:
                 return
             await self._sleep(pause)
 

@@ -116,8 +116,8 @@ async def test_an_interaction_arriving_while_the_counts_are_written_is_not_lost(
     handles: list[InteractionHandle] = []
     close = store.close
 
-    async def close_then_one_more() -> None:
-        await close()
+    async def close_then_one_more(*, deadline: float | None = None) -> None:
+        await close(deadline=deadline)
         handle = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
         handles.append(handle)
         await fake.waiter.wait_for(

@@ -86,6 +86,7 @@ class PostgresBackend(Backend):
         self._url = url
         self._pool = pool
         self._write_lock = asyncio.Lock()
+        self._cut_off: asyncio.TimerHandle | None = None  # ends every session at a stop's deadline
 
     @classmethod
     async def open(cls, url: str, *, connect_timeout: float, migrate: bool) -> PostgresBackend:
@@ -165,8 +166,26 @@ class PostgresBackend(Backend):
     async def backup(self, dest: str | os.PathLike[str]) -> None:
         raise StorageError(backup_advice(self.location, os.fspath(dest)))
 
+    def give_up_at(self, deadline: float) -> None:
+        # A statement waiting for a lock waits up to COMMAND_TIMEOUT (a minute). Ending the
+        # sessions is what cuts a wait already under way; the server rolls their work back.
+        if self._cut_off is not None:
+            self._cut_off.cancel()
+        self._cut_off = asyncio.get_running_loop().call_at(deadline, self._pool.terminate)
+
     async def close(self) -> None:
-        await self._pool.close()
+        if self._cut_off is None:
+            await self._pool.close()
+            return
+        # A graceful close waits for every connection in use to be given back: not past the
+        # deadline, when the timer ends them all anyway.
+        deadline = self._cut_off.when()
+        try:
+            async with asyncio.timeout_at(deadline):
+                await self._pool.close()
+        except TimeoutError:
+            self._pool.terminate()
+        self._cut_off.cancel()
 
 
 def backup_advice(location: str, dest: str) -> str:

@@ -92,6 +92,9 @@ class SqliteBackend(Backend):
     async def backup(self, dest: str | os.PathLike[str]) -> None:
         await backup_database(self.location, dest)
 
+    def give_up_at(self, deadline: float) -> None:
+        self.writer.give_up_at = deadline  # the reader never waits for the writing lock (WAL)
+
     async def close(self) -> None:
         await self.writer.close()
         await self.reader.close()

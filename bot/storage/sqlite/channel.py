@@ -86,6 +86,8 @@ class Channel:
         self._stale = False
         self._closed = False
         self._lock = asyncio.Lock()
+        # While stopping: when, on the loop's clock, a wait for another process's lock must end.
+        self.give_up_at: float | None = None
 
     @classmethod
     async def open(
@@ -115,6 +117,8 @@ class Channel:
         async with self._lock:
             try:
                 conn = await self._connection()
+                if self.give_up_at is not None:
+                    await self._wait_no_longer_than(conn, self.give_up_at)
                 # IMMEDIATE takes the write lock up front: no deadlock-prone lock upgrade later.
                 await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
@@ -147,6 +151,14 @@ class Channel:
         self._stale = False
         log.info("reopened the database connection to %s", self._path)
         return self._conn
+
+    async def _wait_no_longer_than(self, conn: aiosqlite.Connection, deadline: float) -> None:
+        """SQLite's wait for a lock cannot be interrupted once begun (sqlite3_interrupt does not
+        end it): a stop shortens the waits that begin after it instead. One that began before
+        lasts at most the busy timeout (5 s), inside a stop's 8 s."""
+        left = deadline - asyncio.get_running_loop().time()
+        wait = max(0.0, min(self._busy_timeout, left))  # 0: take a free lock, wait for none
+        await conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:
