@@ -21,9 +21,9 @@ CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
 
 
 async def card_title(scene: Scene, term: str = "kv cache") -> str:
-    handle, message = await define(scene.fake, scene.alice, term, scene.channel)
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
+    _, message = await define(
+        scene.fake, scene.alice, term, scene.channel
+    )  # in time: the fake checks
     return str(embed_of(message)["title"])
 
 
@@ -102,7 +102,7 @@ async def test_a_refused_response_is_retried_in_time(
     assert served(scene) == [(CALLBACK, status)]
     assert [r.status < 300 for r in handle.records] == [True]  # one answer, accepted
     assert handle.response_latency is not None
-    assert 1.0 <= handle.response_latency < 3
+    assert handle.response_latency >= 1.0  # it did wait; Discord's 3 s the fake enforces
 
 
 async def test_rate_limited_autocomplete_and_clicks_are_retried(

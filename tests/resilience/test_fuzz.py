@@ -159,8 +159,6 @@ async def test_define(
     term = fill(text, scene)
     handle = await fake.slash(scene.alice, "define", {"term": term}, channel=scene.channel)
     message = await handle.final_message()
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
     if message["embeds"]:
         assert message["embeds"][0]["title"]
     else:
@@ -179,8 +177,6 @@ async def test_autocomplete(scene: Scene, bot: GlossaryBot, text: str) -> None:
         scene.alice, "define", {"term": fill(text, scene)}, focused="term", channel=scene.channel
     )
     choices = await handle.choices()  # the fake checks the 25 choices and 100 characters
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
     for choice in choices:
         assert choice["name"].strip()
     check_quiet(scene)
@@ -246,8 +242,6 @@ async def test_explain_terms(scene: Scene, bot: GlossaryBot, text: str) -> None:
     handle = await fake.message_command(scene.alice, "Explain terms", said)
     message = await handle.final_message()
     assert is_ephemeral(message)
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
     if message["embeds"]:
         assert "glossary term" in message["embeds"][0]["title"]
     else:

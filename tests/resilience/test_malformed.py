@@ -87,8 +87,6 @@ async def test_a_malformed_command_is_answered_and_logged(
     )
     handle = await fake.raw_interaction(payload)
     message = await handle.final_message()
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
     assert is_ephemeral(message)
     content = message["content"]
     if isinstance(answer, str):
@@ -127,8 +125,6 @@ async def test_malformed_autocomplete_gets_an_empty_list(
     )
     handle = await fake.raw_interaction(payload)
     assert await handle.choices() == []  # not Discord's "Loading options failed"
-    assert handle.response_latency is not None
-    assert handle.response_latency < 3
     assert any(str(handle.id) in r.getMessage() for r in caplog.records)
     await still_answers(scene)
 
