@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import signal
+import socket
 import sys
 
 import aiohttp
@@ -18,11 +21,14 @@ from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import Settings, SettingsError, load_settings
-from bot.storage import NotAGlossaryDatabase, SchemaTooNew, Store
+from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
 
 log = logging.getLogger(__name__)
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
+# Starting, a process waits this long for shards another process still holds (one stopping
+# within its grace, in a rolling restart) before refusing to run them too.
+CLAIM_WAIT = 10.0
 
 
 def fail(message: str) -> None:
@@ -147,7 +153,16 @@ async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token:
                 fail(str(exc))
                 return EXIT_CONFIG
             _warn_if_alone(settings, state.store)
-            error = await _connect_until_stopped(bot, state, settings, stop)
+            async with contextlib.AsyncExitStack() as claims:
+                if state.store is not None:
+                    try:
+                        await claims.enter_async_context(_claim_shards(settings, state.store))
+                    except ShardsTaken as exc:
+                        fail(_shards_taken(settings, exc))
+                        return EXIT_CONFIG
+                    except StorageError as exc:  # the bot still answers; the check is lost
+                        log.warning("could not check which shards other processes run: %s", exc)
+                error = await _connect_until_stopped(bot, state, settings, stop)
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
@@ -161,6 +176,37 @@ async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token:
         log.debug("the error's traceback", exc_info=error)
         return EXIT_ERROR
     return EXIT_OK
+
+
+def _claim_shards(settings: Settings, store: Store) -> contextlib.AbstractAsyncContextManager[None]:
+    """This process's shards, claimed among the processes on a shared database (none other
+    may run them while this one runs); named to the others by host and pid."""
+    ids = settings.shard_id_list if settings.sharded else None
+    if settings.shard_count is not None and ids is None:
+        ids = list(range(settings.shard_count))
+    shards = f"shards {shard_label(ids)}" if ids is not None else "all shards"
+    holder = f"glossary-bot {shards} pid {os.getpid()} on {socket.gethostname()}"
+    return store.claim_shards(ids, holder=holder, wait=CLAIM_WAIT)
+
+
+def _shards_taken(settings: Settings, taken: ShardsTaken) -> str:
+    """One line for the operator: which setting, and which other process."""
+    others = "; ".join(taken.holders) or "a process that has not named itself"
+    if taken.shard is not None:
+        return (
+            f"SHARD_IDS {settings.shard_ids or '(all)'}: shard {taken.shard} is already run by "
+            f"another process on this database ({others}); give each process its own SHARD_IDS"
+        )
+    if not settings.sharded:
+        return (
+            "this process would run every shard (SHARD_COUNT is not set), but another process "
+            f"on this database runs shards ({others}): set SHARD_COUNT and SHARD_IDS for each "
+            "process, or stop the other"
+        )
+    return (
+        f"SHARD_IDS {settings.shard_ids or '(all)'}: another process on this database runs every "
+        f"shard ({others}; SHARD_COUNT is not set there): set SHARD_COUNT and SHARD_IDS for it too"
+    )
 
 
 def _warn_if_alone(settings: Settings, store: Store | None) -> None:

@@ -8,6 +8,7 @@ to `Store`, and alias text is validated and normalised before it gets here.
 from .errors import (
     NotAGlossaryDatabase,
     SchemaTooNew,
+    ShardsTaken,
     StorageError,
     StorageUnavailable,
     StoreClosed,
@@ -57,6 +58,7 @@ __all__ = [
     "NotAGlossaryDatabase",
     "Period",
     "SchemaTooNew",
+    "ShardsTaken",
     "Stats",
     "StorageError",
     "StorageUnavailable",

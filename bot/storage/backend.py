@@ -11,6 +11,7 @@ A new family of tables is one queries module plus one migration per backend.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from abc import ABC, abstractmethod
@@ -90,6 +91,15 @@ class Backend(ABC):
         Only a `shared` database coordinates processes; a file has one process to coordinate.
         """
         raise NotImplementedError(f"{self.location} is used by one process: nothing to share")
+
+    def claim_shards(
+        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+    ) -> AbstractAsyncContextManager[None]:
+        """While the block runs, no other process on this database runs any of `shard_ids`
+        (None: every shard, the whole bot). Raises `ShardsTaken` naming who runs them, after
+        waiting up to `wait` seconds for them to be let go (a process still stopping).
+        `holder` names this process to the others. A file has one process: nothing to claim."""
+        return contextlib.nullcontext()
 
 
 async def open_backend(

@@ -41,3 +41,14 @@ class StoreClosed(StorageError):
 
 class TargetNotEmpty(StorageError):
     """A copy was asked into a database that already holds data."""
+
+
+class ShardsTaken(StorageError):
+    """Another process on the same database already runs some of this process's shards (or
+    the whole bot): `shard` is the first shard found taken (None: the whole bot, or no shard of
+    it), `holders` describes the processes that hold it."""
+
+    def __init__(self, shard: int | None, holders: list[str]) -> None:
+        super().__init__(f"shard {shard} is taken by {', '.join(holders) or 'another process'}")
+        self.shard = shard
+        self.holders = holders

@@ -14,7 +14,7 @@ import os
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -596,6 +596,14 @@ class Store:
         sharing this database waits for it (`shared` databases only). Raises `StorageError` when
         the database cannot be reached."""
         return self._backend.identify_slot(bucket)
+
+    def claim_shards(
+        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """Run `shard_ids` (None: the whole bot) alone among the processes sharing this
+        database while the block runs: `ShardsTaken` if another runs some of them (see
+        `Backend.claim_shards`)."""
+        return self._backend.claim_shards(shard_ids, holder=holder, wait=wait)
 
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""

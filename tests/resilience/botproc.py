@@ -148,6 +148,14 @@ class BotProcess:
         assert self.process is not None
         if self.process.returncode is None:
             self.process.send_signal(sig)
+        code = await self.exited(within, f"of signal {sig}")
+        # The fake notices the closed socket on its own time; later starts wait for it.
+        await self.fake.waiter.wait_for(self._disconnected, "the bot's connection to close")
+        return code
+
+    async def exited(self, within: float = 30.0, after: str = "") -> int:
+        """Wait for the process to end by itself (and for all it printed); its exit status."""
+        assert self.process is not None
         try:
             async with asyncio.timeout(within):
                 code = await self.process.wait()
@@ -159,10 +167,8 @@ class BotProcess:
                     await self.process.wait()
                     await asyncio.gather(*self._readers)
             raise AssertionError(
-                f"the bot did not stop within {within} s of signal {sig}:\n{self.output}"
+                f"the bot did not stop within {within} s {after}:\n{self.output}"
             ) from None
-        # The fake notices the closed socket on its own time; later starts wait for it.
-        await self.fake.waiter.wait_for(self._disconnected, "the bot's connection to close")
         return code
 
     def _disconnected(self) -> bool:

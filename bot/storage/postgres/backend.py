@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import shlex
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -23,6 +23,7 @@ import asyncpg
 
 from ..backend import Backend, Body, Row, shielded, without_password
 from ..errors import StorageError, StorageUnavailable
+from .claims import KEEPALIVES, take_claims
 from .migrate import Connection, apply_migrations
 
 T = TypeVar("T")
@@ -143,22 +144,39 @@ class PostgresBackend(Backend):
             raise as_storage_error(exc, self.location) from exc
         return result
 
+    def identify_slot(self, bucket: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The bucket's advisory lock: a process killed while holding it lets the others go on
+        at once (see `_holding`)."""
+        return self._holding(lambda conn: conn.execute(_IDENTIFY_LOCK, bucket))
+
+    def claim_shards(
+        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """The shards' claims (see `claims`), on a session named `holder` for the others."""
+        settings = {**KEEPALIVES, "application_name": holder[:63]}
+        return self._holding(lambda conn: take_claims(conn, shard_ids, wait=wait), settings)
+
     @contextlib.asynccontextmanager
-    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
-        """An advisory lock on a connection of its own (not the pool's): it lasts as long as
-        that session, so a process killed while holding it lets the others go on at once."""
+    async def _holding(
+        self,
+        take: Callable[[asyncpg.Connection], Awaitable[object]],
+        settings: dict[str, str] | None = None,
+    ) -> AsyncIterator[None]:
+        """Session locks taken by `take` on a connection of its own (not the pool's), held
+        while the block runs: the session ends with it (even when cancelled), and the locks
+        with the session, however the process ends."""
         try:
-            conn = await asyncpg.connect(self._url, timeout=10.0)
+            conn = await asyncpg.connect(self._url, timeout=10.0, server_settings=settings)
         except Exception as exc:
             raise as_storage_error(exc, self.location) from exc
         try:
             try:
-                await conn.execute(_IDENTIFY_LOCK, bucket)
+                await take(conn)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
                 raise as_storage_error(exc, self.location) from exc
             yield
         finally:
-            conn.terminate()  # ends the session, and the lock with it (even when cancelled)
+            conn.terminate()
 
     async def ensure_in_place(self) -> None:
         return  # a server database does not move underneath its clients
