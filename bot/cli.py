@@ -424,9 +424,9 @@ def _default(parser: argparse.ArgumentParser) -> int:
     if settings.discord_token is None:
         parser.print_help()
         return 0
-    from bot.discord_app.runner import run
+    from bot.discord_app.runner import run_to_exit
 
-    return run(settings)
+    return run_to_exit(settings)
 
 
 # -- the glossary's own commands -------------------------------------------------------------

@@ -9,10 +9,10 @@ from bot.settings import Settings
 
 
 def run_bot(args: argparse.Namespace) -> int:
-    from bot.discord_app.runner import run
+    from bot.discord_app.runner import run_to_exit
 
     settings: Settings = args.settings
-    return run(settings)
+    return run_to_exit(settings)
 
 
 def run_health(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import sys
+from typing import NoReturn
 
 import aiohttp
 import discord
@@ -39,6 +40,18 @@ def apply_endpoints(settings: Settings) -> None:
     """Point discord.py at the configured REST base and gateway (a proxy, or the tests' fake)."""
     discord.http.Route.BASE = settings.discord_api_base_url.rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+def run_to_exit(settings: Settings | None = None) -> NoReturn:
+    """`run`, then end the process at once with its exit status. By then everything is written
+    and closed; Python's own finalization would free the glossary's indexes object by object,
+    which takes seconds on a loaded machine: past a container's grace, after a stop that kept
+    to its deadline (`STOP_SECONDS`)."""
+    code = run(settings)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def run(settings: Settings | None = None) -> int:

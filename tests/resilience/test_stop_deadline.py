@@ -73,7 +73,7 @@ async def test_a_stop_with_the_sqlite_write_lock_held_ends_within_the_grace(
         await wait_stored(scene.db_path, 1, bound=30.0)
         async with locked_by_another_process(scene.db_path):
             cards, seconds = await ask_then_stop(scene, bot, flusher_waiting=True)
-    print(f"\nstop with the SQLite write lock held: {seconds:.2f} s"); print(bot.output[-3000:])
+    print(f"\nstop with the SQLite write lock held: {seconds:.2f} s")
     assert cards == len(FOUND)
     assert seconds < CONTAINER_GRACE, bot.output
     assert lost_counts(bot.output) == (cards, 1)  # one line, the counts it could not write
