@@ -1,7 +1,7 @@
 """Two `glossary-bot run` processes on one PostgreSQL configured with overlapping SHARD_IDS:
 the second refuses to start (exit 2) with one line naming SHARD_IDS and the process that runs
 the shard; one that died by kill -9 blocks no restart; a process running every shard
-(SHARD_COUNT unset) and a shard's process refuse each other.
+(SHARD_COUNT unset) is refused beside a shard's process.
 
 Needs a real PostgreSQL: TEST_DATABASE_URL."""
 
@@ -40,6 +40,13 @@ async def refused(process: BotProcess) -> str:
     return errors[0]
 
 
+def process_of(w: World, shards: list[int], tmp_path: Path) -> BotProcess:
+    """A process running `shards`, in a folder of its own (its heartbeat file, its cwd)."""
+    folder = tmp_path / "-".join(map(str, shards))
+    folder.mkdir(exist_ok=True)
+    return w.process(shards, folder)
+
+
 async def answers_on(w: World, shards: list[int]) -> None:
     for shard in shards:
         await w.card(shard, TERMS[0])
@@ -49,15 +56,12 @@ async def test_overlapping_shard_ids_are_refused_and_a_dead_process_blocks_no_re
     tmp_path: Path,
 ) -> None:
     async with world() as w:
-        first = w.process([0, 1], tmp_path / "first")
-        (tmp_path / "first").mkdir()
+        first = process_of(w, [0, 1], tmp_path)
         async with running(first):
             assert first.process is not None
             first_pid = first.process.pid
             for ids in ([1, 2], [0, 1]):  # overlapping, and the very same
-                folder = tmp_path / f"second-{ids[0]}"
-                folder.mkdir()
-                line = await refused(w.process(ids, folder))
+                line = await refused(process_of(w, ids, tmp_path))
                 taken = min(set(ids) & {0, 1})
                 assert line.startswith(
                     f"glossary-bot: SHARD_IDS {ids[0]},{ids[1]}: shard {taken} is already run "
@@ -67,29 +71,20 @@ async def test_overlapping_shard_ids_are_refused_and_a_dead_process_blocks_no_re
             await answers_on(w, [0, 1])  # the first process never noticed
             await first.stop(signal.SIGKILL)  # dies holding its claims
 
-        # Its shards can be run again at once (the server ended its session).
-        again = w.process([1, 2], tmp_path / "again")
-        (tmp_path / "again").mkdir()
-        async with running(again):
+        # Its shards can be run again, with no expiry to wait for: its session ended with it.
+        async with running(process_of(w, [1, 2], tmp_path)):
             await answers_on(w, [1, 2])
 
 
-async def test_a_process_running_every_shard_and_a_shards_process_refuse_each_other(
+async def test_a_process_running_every_shard_is_refused_beside_a_shards_process(
     tmp_path: Path,
 ) -> None:
-    async with world() as w:
-        sharded = w.process([2, 3], tmp_path / "sharded")
-        (tmp_path / "sharded").mkdir()
-        async with running(sharded):
-            whole = BotProcess(
-                w.fake,
-                tmp_path / "unused.db",
-                cwd=tmp_path,
-                DATABASE_URL=w.url,
-                IDENTIFY_WINDOW="0.5",
-            )
-            line = await refused(whole)
-            assert line.startswith(
-                "glossary-bot: this process would run every shard (SHARD_COUNT is not set), but "
-                "another process on this database runs shards (glossary-bot shards 2,3 pid "
-            ), line
+    async with world() as w, running(process_of(w, [2, 3], tmp_path)):
+        whole = BotProcess(
+            w.fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=w.url, IDENTIFY_WINDOW="0.5"
+        )
+        line = await refused(whole)
+        assert line.startswith(
+            "glossary-bot: this process would run every shard (SHARD_COUNT is not set), but "
+            "another process on this database runs shards (glossary-bot shards 2,3 pid "
+        ), line
