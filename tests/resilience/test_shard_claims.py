@@ -1,7 +1,7 @@
 """Two `glossary-bot run` processes on one PostgreSQL configured with overlapping SHARD_IDS:
 the second refuses to start (exit 2) with one line naming SHARD_IDS and the process that runs
-the shard; one that died by kill -9 blocks no restart; a process running every shard
-(SHARD_COUNT unset) is refused beside a shard's process.
+the shard; a claim lost underneath is said loudly; one that died by kill -9 blocks no restart;
+a process running every shard (SHARD_COUNT unset) is refused beside a shard's process.
 
 Needs a real PostgreSQL: TEST_DATABASE_URL."""
 
@@ -12,6 +12,7 @@ import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from tests.multiprocess.test_shards import TERMS, World, world
@@ -38,6 +39,19 @@ async def refused(process: BotProcess) -> str:
     assert len(errors) == 1, process.output
     assert "Traceback" not in process.output, process.output
     return errors[0]
+
+
+async def end_sessions(url: str, named: str) -> int:
+    """pg_terminate_backend on the sessions whose application_name is LIKE `named`."""
+    admin = await asyncpg.connect(url)
+    try:
+        ended = await admin.fetch(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE $1",
+            named,
+        )
+    finally:
+        await admin.close()
+    return len(ended)
 
 
 def process_of(w: World, shards: list[int], tmp_path: Path) -> BotProcess:
@@ -69,6 +83,9 @@ async def test_overlapping_shard_ids_are_refused_and_a_dead_process_blocks_no_re
                     f"{first_pid} on "
                 ), line
             await answers_on(w, [0, 1])  # the first process never noticed
+            # Its claims' session ended underneath (as by a server restart): said loudly.
+            assert await end_sessions(w.url, f"glossary-bot shards 0,1 pid {first_pid} on %") == 1
+            await first.wait_for_output(r"ERROR .*shard claims has ended.*SHARD_IDS")
             await first.stop(signal.SIGKILL)  # dies holding its claims
 
         # Its shards can be run again, with no expiry to wait for: its session ended with it.
@@ -79,12 +96,20 @@ async def test_overlapping_shard_ids_are_refused_and_a_dead_process_blocks_no_re
 async def test_a_process_running_every_shard_is_refused_beside_a_shards_process(
     tmp_path: Path,
 ) -> None:
-    async with world() as w, running(process_of(w, [2, 3], tmp_path)):
-        whole = BotProcess(
-            w.fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=w.url, IDENTIFY_WINDOW="0.5"
-        )
-        line = await refused(whole)
-        assert line.startswith(
-            "glossary-bot: this process would run every shard (SHARD_COUNT is not set), but "
-            "another process on this database runs shards (glossary-bot shards 2,3 pid "
-        ), line
+    async with world() as w:
+        sharded = process_of(w, [2, 3], tmp_path)
+        async with running(sharded):
+            await refuses_the_whole_bot(w, tmp_path)
+        assert "shard claims has ended" not in sharded.output  # not when it lets go itself
+
+
+async def refuses_the_whole_bot(w: World, tmp_path: Path) -> None:
+    """A process without SHARD_COUNT (every shard) beside one that runs some: refused."""
+    whole = BotProcess(
+        w.fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=w.url, IDENTIFY_WINDOW="0.5"
+    )
+    line = await refused(whole)
+    assert line.startswith(
+        "glossary-bot: this process would run every shard (SHARD_COUNT is not set), but "
+        "another process on this database runs shards (glossary-bot shards 2,3 pid "
+    ), line

@@ -149,12 +149,26 @@ class PostgresBackend(Backend):
         at once (see `_holding`)."""
         return self._holding(lambda conn: conn.execute(_IDENTIFY_LOCK, bucket))
 
-    def claim_shards(
+    @contextlib.asynccontextmanager
+    async def claim_shards(
         self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
-    ) -> contextlib.AbstractAsyncContextManager[None]:
-        """The shards' claims (see `claims`), on a session named `holder` for the others."""
+    ) -> AsyncIterator[None]:
+        """The shards' claims (see `claims`), on a session named `holder` for the others. A
+        session ended underneath (the server restarted) takes the claims with it: said loudly,
+        since overlapping SHARD_IDS are no longer refused then."""
         settings = {**KEEPALIVES, "application_name": holder[:63]}
-        return self._holding(lambda conn: take_claims(conn, shard_ids, wait=wait), settings)
+        claimed: list[asyncpg.Connection] = []
+
+        async def take(conn: asyncpg.Connection) -> None:
+            await take_claims(conn, shard_ids, wait=wait)
+            conn.add_termination_listener(_claims_lost)
+            claimed.append(conn)
+
+        async with self._holding(take, settings):
+            try:
+                yield
+            finally:
+                claimed[0].remove_termination_listener(_claims_lost)
 
     @contextlib.asynccontextmanager
     async def _holding(
@@ -204,6 +218,14 @@ class PostgresBackend(Backend):
         except TimeoutError:
             self._pool.terminate()
         self._cut_off.cancel()
+
+
+def _claims_lost(_: object) -> None:
+    log.error(
+        "the database session holding this process's shard claims has ended (the server "
+        "restarted, or someone ended it): a process with overlapping SHARD_IDS would no longer "
+        "be refused; restart this process to claim its shards again"
+    )
 
 
 def backup_advice(location: str, dest: str) -> str:
