@@ -66,41 +66,51 @@ async def answers_on(w: World, shards: list[int]) -> None:
         await w.card(shard, TERMS[0])
 
 
+@contextlib.asynccontextmanager
+async def running_in_a_world(
+    shards: list[int], tmp_path: Path
+) -> AsyncIterator[tuple[World, BotProcess]]:
+    """A fresh world (fake Discord, PostgreSQL schema) and a process running `shards` in it."""
+    async with world() as w:
+        process = process_of(w, shards, tmp_path)
+        async with running(process):
+            yield w, process
+
+
 async def test_overlapping_shard_ids_are_refused_and_a_dead_process_blocks_no_restart(
     tmp_path: Path,
 ) -> None:
-    async with world() as w:
-        first = process_of(w, [0, 1], tmp_path)
-        async with running(first):
-            assert first.process is not None
-            first_pid = first.process.pid
-            for ids in ([1, 2], [0, 1]):  # overlapping, and the very same
-                line = await refused(process_of(w, ids, tmp_path))
-                taken = min(set(ids) & {0, 1})
-                assert line.startswith(
-                    f"glossary-bot: SHARD_IDS {ids[0]},{ids[1]}: shard {taken} is already run "
-                    "by another process on this database (glossary-bot shards 0,1 pid "
-                    f"{first_pid} on "
-                ), line
-            await answers_on(w, [0, 1])  # the first process never noticed
-            # Its claims' session ended underneath (as by a server restart): said loudly.
-            assert await end_sessions(w.url, f"glossary-bot shards 0,1 pid {first_pid} on %") == 1
-            await first.wait_for_output(r"ERROR .*shard claims has ended.*SHARD_IDS")
-            await first.stop(signal.SIGKILL)  # dies holding its claims
+    async with running_in_a_world([0, 1], tmp_path) as (w, first):
+        assert first.process is not None
+        first_pid = first.process.pid
+        for ids in ([1, 2], [0, 1]):  # overlapping, and the very same
+            line = await refused(process_of(w, ids, tmp_path))
+            taken = min(set(ids) & {0, 1})
+            assert line.startswith(
+                f"glossary-bot: SHARD_IDS {ids[0]},{ids[1]}: shard {taken} is already run "
+                "by another process on this database (glossary-bot shards 0,1 pid "
+                f"{first_pid} on "
+            ), line
+        await answers_on(w, [0, 1])  # the first process never noticed
+        await first.stop(signal.SIGKILL)  # dies holding its claims
 
         # Its shards can be run again, with no expiry to wait for: its session ended with it.
-        async with running(process_of(w, [1, 2], tmp_path)):
+        again = process_of(w, [1, 2], tmp_path)
+        async with running(again):
             await answers_on(w, [1, 2])
+            assert again.process is not None
+            # Its claims' session ended underneath (as by a server restart): said loudly.
+            named = f"glossary-bot shards 1,2 pid {again.process.pid} on %"
+            assert await end_sessions(w.url, named) == 1
+            await again.wait_for_output(r"ERROR .*shard claims has ended.*SHARD_IDS")
 
 
 async def test_a_process_running_every_shard_is_refused_beside_a_shards_process(
     tmp_path: Path,
 ) -> None:
-    async with world() as w:
-        sharded = process_of(w, [2, 3], tmp_path)
-        async with running(sharded):
-            await refuses_the_whole_bot(w, tmp_path)
-        assert "shard claims has ended" not in sharded.output  # not when it lets go itself
+    async with running_in_a_world([2, 3], tmp_path) as (w, sharded):
+        await refuses_the_whole_bot(w, tmp_path)
+    assert "shard claims has ended" not in sharded.output  # not when it lets go itself
 
 
 async def refuses_the_whole_bot(w: World, tmp_path: Path) -> None:
