@@ -46,10 +46,11 @@ from bot.search.names import (
     written_as_acronym,
 )
 from bot.search.query import (
+    QUALIFIERS,
     STOPWORDS,
     asked_state,
     asked_subject,
-    compared,
+    comparison,
     derived_forms,
     is_question,
     plural_variants,
@@ -90,6 +91,11 @@ ACRONYM_PHRASE_WORDS = 4
 LONG_NAME = (
     5  # characters: "hbm" and "llm" are short names, asked about only when the meaning agrees
 )
+# Chat that names its topic first and asks nothing: the meaning ranks that name among its
+# first few, this close to its best (dev; descriptions' leading names sat 0.18 or more below)
+LEADING_RANKS = 4
+LEADING_GAP = 0.1
+LEADING_WORDS = 3  # "deepseek r1's rl trick": a possessive this early owns the topic
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 # What lookups past the names and autocomplete import where they run.
@@ -190,7 +196,8 @@ class SearchIndex:
         """The entry a query names, typos and descriptions included, or choices, or none.
         "Difference between X and Y" answers X and offers Y first among the choices."""
         result = self._search(query, overlay)
-        pair = compared(result.normalized_query)
+        normalized = result.normalized_query
+        pair = comparison(normalized, query_core(normalized)) if normalized else None
         if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
@@ -254,11 +261,21 @@ class SearchIndex:
                 meant = meant.replace(word, normalize(self.entries[entry].title))
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             asked = None
-            if question:
+            pair = comparison(normalized, core)
+            # "rloo vs grpo for rl finetuning": the first side, if a name, at any rank; the
+            # other side is what it is compared with, no sign that the chat is unclear
+            subject = self._first_name(pair[0]) if pair else None
+            if subject is not None and pair:
+                rival = self._first_name(pair[1])
+                written = [w for w in written if not rival or w[0] != rival[0]]
+            elif question:
                 subject = self._subject(core)
-                if subject is not None:  # "sampling": a name, if a plain word
-                    pool.add(subject[0], MENTION_SCORE, "match-term")
-                    written = [subject, *(w for w in written if w[0] != subject[0])]
+            else:
+                subject = self._leading(core, similar)
+            if subject is not None:  # "sampling": a name, if a plain word
+                pool.add(subject[0], MENTION_SCORE, "match-term")
+                written = [subject, *(w for w in written if w[0] != subject[0])]
+            if question or subject is not None:
                 asked = asked_about(written, similar)
             # Where the meaning disagrees with the names written, the leading name is asked about
             # only if written first ("rloo vs grpo"), not one put second ("latency slo").
@@ -423,6 +440,33 @@ class SearchIndex:
             return None
         entry, length = found
         return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
+
+    def _leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
+        """The entry chat that asks nothing names first ("human in the loop approval before
+        ..."), if the meaning ranks it among its first few, about as close as its best: a
+        description also starts with a name, of the kind it describes ("the optimizer with
+        decoupled weight decay"), or of what owns it ("huggingface's library for ..."), and
+        a plain word ("training a small student ...") is no topic."""
+        words = core.split()
+        if len(words) < 2 or not similar or similar[0][1] < OFF_DOMAIN_COSINE:
+            return None
+        if any(w.endswith(("'s", "s'")) for w in words[:LEADING_WORDS]):
+            return None
+        found = self._subject_name(words, [])
+        if found is None or compact(words[0]) in GENERIC_WORDS:
+            return None
+        cosine = dict(similar[:LEADING_RANKS]).get(found[0], 0.0)
+        return (found[0], SUBJECT) if cosine >= similar[0][1] - LEADING_GAP else None
+
+    def _first_name(self, side: str) -> tuple[int, int] | None:
+        """The entry a side of a comparison names, asked about at any rank: all of the side,
+        or its start up to a qualifier ("sgd with momentum"), in either number; "tensor
+        parallel" names nothing (Tensor is what it qualifies)."""
+        words = side.split()
+        width = next((i for i, w in enumerate(words) if w in QUALIFIERS), len(words))
+        key = compact(" ".join(words[:width]))
+        named = _held_by_one((self.names.lookup(f), 0) for f in (key, *plural_variants(key)))
+        return None if named is None else (named[0], SUBJECT)
 
     def _subject_name(self, words: Sequence[str], nouns: Sequence[str]) -> tuple[int, int] | None:
         """(entry, length) of the longest name `words` start with (followed by one of `nouns`

@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import asked_state, derived_forms, is_question, query_core, subject_words
+from bot.search.query import (
+    asked_state,
+    comparison,
+    derived_forms,
+    is_question,
+    query_core,
+    subject_words,
+)
 
 
 @pytest.mark.parametrize(
@@ -200,3 +207,70 @@ def test_the_far_sentence_rule_spares_acronyms(
 ) -> None:
     """Far from every entry, only a name written as an acronym may still make a card."""
     assert bundled_index._acronym_written(text, bundled_index.positions[entry]) is written
+
+
+@pytest.mark.parametrize(
+    ("query", "card", "offered"),
+    [
+        # a comparison that goes on to say what for: the first side's card, the other offered
+        ("ppo vs dpo for a tiny chat model", "proximal-policy-optimization", "dpo"),
+        ("gguf or safetensors for sharing my finetune", "gguf", "safetensors"),
+        ("swiglu or gelu in the mlp block", "swish-gated-linear-unit", None),
+        # ... the first side up to a qualifier ("with rank 8") is the name
+        ("lora with rank 8 vs full finetuning on a 7b", "lora-qlora", None),
+    ],
+)
+def test_a_comparison_with_a_purpose_answers_its_first_side(
+    bundled_index: SearchIndex, query: str, card: str, offered: str | None
+) -> None:
+    result = bundled_index.search(query)
+    assert (result.entry.id if result.entry else None) == card
+    if offered:
+        assert result.suggestions[0].id == offered
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # chat that names its topic first and asks nothing
+        ("reward hacking in the coding benchmark run", "reward-hacking"),
+        ("bm25 or dense retrieval for a faq bot", "bm25"),
+    ],
+)
+def test_chat_that_names_its_topic_first_gets_its_card(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    card = bundled_index.search(query).entry
+    assert (card.id if card else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "not_card"),
+    [
+        # a possessive owns the topic: the thing owned is what is meant
+        ("vllm's scheduler under many short requests", "vllm"),
+        # a plain word first is a description's head, not a topic
+        ("training with a teacher model's soft labels", "training"),
+        ("the optimizer that keeps a moving average of squared gradients", "optimizer"),
+    ],
+)
+def test_a_description_that_starts_with_a_name_is_not_about_it(
+    bundled_index: SearchIndex, query: str, not_card: str
+) -> None:
+    card = bundled_index.search(query).entry
+    assert card is None or card.id != not_card
+
+
+@pytest.mark.parametrize(
+    ("core", "pair"),
+    [
+        ("qlora or lora for a 7b on one card", ("qlora", "lora")),
+        ("cross attention vs self attention in a decoder", ("cross attention", "self attention")),
+        ("tensor cores versus cuda cores", ("tensor cores", "cuda cores")),
+        ("rust or go", ("rust", "go")),
+        ("which should i pick rust or go", None),  # the comparison must start the text
+        ("ppo vs dpo really makes no difference", None),  # no word saying what it is for
+    ],
+)
+def test_the_sides_of_a_comparison(core: str, pair: tuple[str, str] | None) -> None:
+    assert comparison(core, core) == pair
