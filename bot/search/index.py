@@ -277,6 +277,10 @@ class SearchIndex:
                 written = [subject, *(w for w in written if w[0] != subject[0])]
             if question or subject is not None:
                 asked = asked_about(written, similar)
+            specific = asked and self._more_specific(asked[0], core, similar)
+            if specific is not None:  # "how many tokens was llama trained on": Training Tokens
+                pool.add(specific, MENTION_SCORE, "match-term")
+                asked = (specific, SUBJECT)
             # Where the meaning disagrees with the names written, the leading name is asked about
             # only if written first ("rloo vs grpo"), not one put second ("latency slo").
             leader = next(iter(pool.ranked()), (None,))[0]
@@ -457,6 +461,25 @@ class SearchIndex:
             return None
         cosine = dict(similar[:LEADING_RANKS]).get(found[0], 0.0)
         return (found[0], SUBJECT) if cosine >= similar[0][1] - LEADING_GAP else None
+
+    def _more_specific(
+        self, entry: int, text: str, similar: Sequence[tuple[int, float]]
+    ) -> int | None:
+        """The one entry among the meaning's that a name of `entry` only starts or ends
+        ("tokens" of Training Tokens) and whose whole name the text writes, in any word form
+        ("how many tokens was llama trained on"): the text says which kind it asks about."""
+        from bot.search.fulltext import stem_many
+
+        written = set(stem_many(text.replace("'", " ").split()))
+        general = {tuple(stem_many(normalize(n).split())) for n in self.entries[entry].names}
+        found = set()
+        for other, _ in similar:
+            for name in self.entries[other].names if other != entry else ():
+                words = tuple(stem_many(normalize(name).split()))
+                within = any(g == words[: len(g)] or g == words[-len(g) :] for g in general)
+                if len(words) > 1 and within and written.issuperset(words):
+                    found.add(other)
+        return found.pop() if len(found) == 1 else None
 
     def _first_name(self, side: str) -> tuple[int, int] | None:
         """The entry a side of a comparison names, asked about at any rank: all of the side,

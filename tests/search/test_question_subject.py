@@ -274,3 +274,20 @@ def test_a_description_that_starts_with_a_name_is_not_about_it(
 )
 def test_the_sides_of_a_comparison(core: str, pair: tuple[str, str] | None) -> None:
     assert comparison(core, core) == pair
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # the subject is the general name; the text writes all of a more specific one
+        ("why does my loss go up on the validation data", "validation-loss"),
+        ("does attention really sink onto the first token", "attention-sink"),
+        # ... and not where only the general name is written
+        ("how many tokens should my prompt be", "token"),
+    ],
+)
+def test_the_more_specific_name_the_text_writes_is_asked_about(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    card = bundled_index.search(query).entry
+    assert (card.id if card else None) == expected
