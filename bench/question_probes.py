@@ -5,7 +5,9 @@
 `bench/probes/everyday.txt`: entry names in their everyday sense ("oven temperature", "board
 game tokens"): each should get no card. `bench/probes/topic_first.tsv`: chat that names its
 topic first without asking ("lora for adapting a 13b model ..."): the expected card, and for
-"X vs Y" the other entry offered. `-v` lists each probe's answer. Last line JSON.
+"X vs Y" the other entry offered. `bench/probes/descriptions_led_by_a_name.txt`: descriptions
+that start with a broader entry's name ("attention that only looks at a sliding window ..."):
+that entry's card is wrong. `-v` lists the probes answered wrongly. Last line JSON.
 """
 
 from __future__ import annotations
@@ -54,10 +56,20 @@ def main() -> int:
             print(
                 f"topic {'WRONG' if got else 'miss '} {query!r} -> {got} [{choices}] want {expected}"
             )
+    led = _lines("descriptions_led_by_a_name.txt")
+    led_cards = 0
+    for query, first_named in led:
+        result = index.search(query)
+        if result.entry is not None and result.entry.id == first_named:
+            led_cards += 1
+            if args.verbose:
+                print(f"led by a name {query!r} -> {first_named}")
     pairs = sum(1 for row in topic if len(row) > 2)
     figures = {
         "everyday": len(_lines("everyday.txt")),
         "everyday_cards": everyday_cards,
+        "led_descriptions": len(led),
+        "led_by_first_name_cards": led_cards,
         "topic_first": len(topic),
         "topic_right": right,
         "topic_wrong": wrong,

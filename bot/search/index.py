@@ -95,7 +95,10 @@ LONG_NAME = (
 # first few, this close to its best (dev; descriptions' leading names sat 0.18 or more below)
 LEADING_RANKS = 4
 LEADING_GAP = 0.1
-LEADING_WORDS = 3  # "deepseek r1's rl trick": a possessive this early owns the topic
+# "deepseek r1's rl trick": a possessive this early owns the topic; "checkpoint format that
+# ...": a relative clause this early makes the text a description of a kind of that name
+LEADING_WORDS = 3
+_RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 # What lookups past the names and autocomplete import where they run.
@@ -449,12 +452,14 @@ class SearchIndex:
         """The entry chat that asks nothing names first ("human in the loop approval before
         ..."), if the meaning ranks it among its first few, about as close as its best: a
         description also starts with a name, of the kind it describes ("the optimizer with
-        decoupled weight decay"), or of what owns it ("huggingface's library for ..."), and
-        a plain word ("training a small student ...") is no topic."""
+        decoupled weight decay", "checkpoint format that ..."), or of what owns it
+        ("huggingface's library for ..."), and a plain word ("training a small student ...")
+        is no topic."""
         words = core.split()
         if len(words) < 2 or not similar or similar[0][1] < OFF_DOMAIN_COSINE:
             return None
-        if any(w.endswith(("'s", "s'")) for w in words[:LEADING_WORDS]):
+        opening = words[: LEADING_WORDS + 1]
+        if any(w.endswith(("'s", "s'")) or w in _RELATIVE for w in opening):
             return None
         found = self._subject_name(words, [])
         if found is None or compact(words[0]) in GENERIC_WORDS:

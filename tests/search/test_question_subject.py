@@ -252,6 +252,9 @@ def test_chat_that_names_its_topic_first_gets_its_card(
         # a plain word first is a description's head, not a topic
         ("training with a teacher model's soft labels", "training"),
         ("the optimizer that keeps a moving average of squared gradients", "optimizer"),
+        # a relative clause right after: a kind of that name described
+        ("alignment method that uses a written constitution instead of human labels", "alignment"),
+        ("checkpoint format that cannot run arbitrary code when loaded", "checkpoint"),
     ],
 )
 def test_a_description_that_starts_with_a_name_is_not_about_it(
