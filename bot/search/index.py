@@ -95,7 +95,7 @@ LONG_NAME = (
 # first few, this close to its best (dev; descriptions' leading names sat 0.18 or more below)
 LEADING_RANKS = 4
 LEADING_GAP = 0.1
-# "deepseek r1's rl trick": a possessive this early owns the topic; "checkpoint format that
+# "vllm's scheduler under load": a possessive this early owns the topic; "checkpoint format that
 # ...": a relative clause this early makes the text a description of a kind of that name
 LEADING_WORDS = 3
 _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
@@ -265,7 +265,7 @@ class SearchIndex:
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             asked = None
             pair = comparison(normalized, core)
-            # "rloo vs grpo for rl finetuning": the first side, if a name, at any rank; the
+            # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
             # other side is what it is compared with, no sign that the chat is unclear
             subject = self._first_name(pair[0]) if pair else None
             if subject is not None and pair:
@@ -277,11 +277,18 @@ class SearchIndex:
                 subject = self._leading(core, similar)
             if subject is not None:  # "sampling": a name, if a plain word
                 pool.add(subject[0], MENTION_SCORE, "match-term")
-                written = [subject, *(w for w in written if w[0] != subject[0])]
+                # a name the subject's entry relates to ("why is hnsw the default index in vector
+                # databases", "how does qlora compare to lora") is what it is weighed against
+                related = set(self.entries[subject[0]].related)
+                others = [(e, r) for e, r in written if e != subject[0]]
+                written = [
+                    subject,
+                    *((e, 0 if self.entries[e].id in related else r) for e, r in others),
+                ]
             if question or subject is not None:
                 asked = asked_about(written, similar)
             specific = asked and self._more_specific(asked[0], core, similar)
-            if specific is not None:  # "how many tokens was llama trained on": Training Tokens
+            if specific is not None:  # "my loss goes up on the validation data": Validation Loss
                 pool.add(specific, MENTION_SCORE, "match-term")
                 asked = (specific, SUBJECT)
             # Where the meaning disagrees with the names written, the leading name is asked about
@@ -449,12 +456,11 @@ class SearchIndex:
         return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
 
     def _leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
-        """The entry chat that asks nothing names first ("human in the loop approval before
-        ..."), if the meaning ranks it among its first few, about as close as its best: a
-        description also starts with a name, of the kind it describes ("the optimizer with
-        decoupled weight decay", "checkpoint format that ..."), or of what owns it
-        ("huggingface's library for ..."), and a plain word ("training a small student ...")
-        is no topic."""
+        """The entry chat that asks nothing names first ("reward hacking in the coding benchmark
+        run"), if the meaning ranks it among its first few, about as close as its best: a
+        description also starts with a name, of the kind it describes ("the optimizer that
+        keeps ...", "checkpoint format that ..."), or of what owns it ("vllm's scheduler
+        under ..."), and a plain word ("training with a teacher's soft labels") is no topic."""
         words = core.split()
         if len(words) < 2 or not similar or similar[0][1] < OFF_DOMAIN_COSINE:
             return None
@@ -471,8 +477,9 @@ class SearchIndex:
         self, entry: int, text: str, similar: Sequence[tuple[int, float]]
     ) -> int | None:
         """The one entry among the meaning's that a name of `entry` only starts or ends
-        ("tokens" of Training Tokens) and whose whole name the text writes, in any word form
-        ("how many tokens was llama trained on"): the text says which kind it asks about."""
+        ("loss" of Validation Loss) and whose whole name the text writes, in any word form
+        ("why does my loss go up on the validation data"): the text says which kind it asks
+        about."""
         from bot.search.fulltext import stem_many
 
         written = set(stem_many(text.replace("'", " ").split()))
@@ -488,7 +495,7 @@ class SearchIndex:
 
     def _first_name(self, side: str) -> tuple[int, int] | None:
         """The entry a side of a comparison names, asked about at any rank: all of the side,
-        or its start up to a qualifier ("sgd with momentum"), in either number; "tensor
+        or its start up to a qualifier ("lora with rank 8"), in either number; "tensor
         parallel" names nothing (Tensor is what it qualifies)."""
         words = side.split()
         width = next((i for i, w in enumerate(words) if w in QUALIFIERS), len(words))

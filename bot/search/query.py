@@ -50,14 +50,14 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
-# "rloo vs grpo for rl finetuning", "vllm or tgi for hosting llama": a comparison that goes on
-# to say what for. Not a whole-query shape: the first side counts only if it is a name.
+# "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
+# goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
 _LEADING_COMPARISON = re.compile(
     r"^(?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:vs|versus|or|compared to|compared with) "
     r"(?P<o>[^ ]+(?: [^ ]+){0,2}?)"
     r"(?: (?:for|on|in|with|when|at|to|which|what|and|but|is|are|so|if) .+)?$"
 )
-# Words that end the name a comparison's side starts with: "sgd with momentum vs adam".
+# Words that end the name a comparison's side starts with: "lora with rank 8 vs full ...".
 QUALIFIERS = frozenset({"with", "without", "on", "in", "for", "at", "plus", "and"})
 
 # What people say before a question in a chat, one home for both uses below: greetings, to a

@@ -287,9 +287,12 @@ def test_the_sides_of_a_comparison(core: str, pair: tuple[str, str] | None) -> N
         ("does attention really sink onto the first token", "attention-sink"),
         # ... and not where only the general name is written
         ("how many tokens should my prompt be", "token"),
+        # a name the subject's entry relates to is what it is weighed against, not the subject
+        ("why is hnsw the default index in vector databases", "hierarchical-navigable-small-world"),
+        ("how does qlora cut memory compared to lora", "quantized-low-rank-adaptation"),
     ],
 )
-def test_the_more_specific_name_the_text_writes_is_asked_about(
+def test_which_of_two_written_names_is_asked_about(
     bundled_index: SearchIndex, query: str, expected: str
 ) -> None:
     card = bundled_index.search(query).entry
