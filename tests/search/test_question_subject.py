@@ -234,6 +234,9 @@ def test_a_comparison_with_a_purpose_answers_its_first_side(
     [
         # chat that names its topic first and asks nothing
         ("reward hacking in the coding benchmark run", "reward-hacking"),
+        # ... mistyped
+        ("quantizaton to int4 on an old laptop", "quantization"),
+        ("hallucinaton in long summaries of legal text", "hallucination"),
         ("bm25 or dense retrieval for a faq bot", "bm25"),
     ],
 )
