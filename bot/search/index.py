@@ -50,6 +50,7 @@ from bot.search.query import (
     STOPWORDS,
     asked_state,
     asked_subject,
+    compared,
     comparison,
     derived_forms,
     is_question,
@@ -225,6 +226,9 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+        pair = compared(normalized)
+        if pair and core == pair[0]:  # "static vs dynamic quantization": the first names nothing
+            core = f"{pair[0]} vs {pair[1]}"
 
         pool = Pool()
         parts = set()

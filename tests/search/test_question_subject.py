@@ -216,6 +216,8 @@ def test_the_far_sentence_rule_spares_acronyms(
         ("ppo vs dpo for a tiny chat model", "proximal-policy-optimization", "dpo"),
         ("gguf or safetensors for sharing my finetune", "gguf", "safetensors"),
         ("swiglu or gelu in the mlp block", "swish-gated-linear-unit", None),
+        # the first side names nothing: the whole comparison is read ("static" is no entry)
+        ("static vs dynamic quantization?", "quantization", None),
         # ... the first side up to a qualifier ("with rank 8") is the name
         ("lora with rank 8 vs full finetuning on a 7b", "lora-qlora", None),
     ],
