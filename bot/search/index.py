@@ -46,6 +46,7 @@ from bot.search.names import (
     written_as_acronym,
 )
 from bot.search.query import (
+    COMPARING,
     QUALIFIERS,
     STOPWORDS,
     asked_state,
@@ -201,7 +202,8 @@ class SearchIndex:
         "Difference between X and Y" answers X and offers Y first among the choices."""
         result = self._search(query, overlay)
         normalized = result.normalized_query
-        pair = comparison(normalized, query_core(normalized)) if normalized else None
+        compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
+        pair = comparison(normalized, query_core(normalized)) if compares else None
         if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:

@@ -50,6 +50,8 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
+# Words without which no text is a comparison: most queries need not try the patterns.
+COMPARING = frozenset({"vs", "versus", "or", "compared", "between", "than", "as", "from", "to"})
 # "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
 # goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
 _LEADING_COMPARISON = re.compile(
