@@ -7,7 +7,9 @@ game tokens"): each should get no card. `bench/probes/topic_first.tsv`: chat tha
 topic first without asking ("lora for adapting a 13b model ..."): the expected card, and for
 "X vs Y" the other entry offered. `bench/probes/descriptions_led_by_a_name.txt`: descriptions
 that start with a broader entry's name ("attention that only looks at a sliding window ..."):
-that entry's card is wrong. `-v` lists the probes answered wrongly. Last line JSON.
+that entry's card is wrong. `bench/probes/offtopic_first.txt`: chat from neighbouring fields
+that names its topic first ("terraform state drift in ..."): each should get no card. `-v` lists
+the probes answered wrongly. Last line JSON.
 """
 
 from __future__ import annotations
@@ -64,11 +66,20 @@ def main() -> int:
             led_cards += 1
             if args.verbose:
                 print(f"led by a name {query!r} -> {first_named}")
+    offtopic = _lines("offtopic_first.txt")
+    offtopic_cards = 0
+    for (query,) in offtopic:
+        result = index.search(query)
+        offtopic_cards += result.entry is not None
+        if args.verbose and result.entry is not None:
+            print(f"off-topic card  {query!r} -> {result.entry.id} ({result.strategy})")
     pairs = sum(1 for row in topic if len(row) > 2)
     figures = {
         "everyday": len(_lines("everyday.txt")),
         "everyday_cards": everyday_cards,
         "led_descriptions": len(led),
+        "offtopic_first": len(offtopic),
+        "offtopic_first_cards": offtopic_cards,
         "led_by_first_name_cards": led_cards,
         "topic_first": len(topic),
         "topic_right": right,

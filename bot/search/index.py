@@ -97,6 +97,9 @@ LONG_NAME = (
 # first few, this close to its best (dev; descriptions' leading names sat 0.18 or more below)
 LEADING_RANKS = 4
 LEADING_GAP = 0.1
+# ... in a sentence at least this near the glossary: chat that asks nothing says less than a
+# question does ("alignment of text in a latex table", 0.38; dev's leads 0.44 and up)
+LEADING_COSINE = 0.42
 # "vllm's scheduler under load": a possessive this early owns the topic; "checkpoint format that
 # ...": a relative clause this early makes the text a description of a kind of that name
 LEADING_WORDS = 3
@@ -468,7 +471,7 @@ class SearchIndex:
         keeps ...", "checkpoint format that ..."), or of what owns it ("vllm's scheduler
         under ..."), and a plain word ("training with a teacher's soft labels") is no topic."""
         words = core.split()
-        if len(words) < 2 or not similar or similar[0][1] < OFF_DOMAIN_COSINE:
+        if len(words) < 2 or not similar or similar[0][1] < LEADING_COSINE:
             return None
         opening = words[: LEADING_WORDS + 1]
         if any(w.endswith(("'s", "s'")) or w in _RELATIVE for w in opening):

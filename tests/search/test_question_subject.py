@@ -260,9 +260,12 @@ def test_chat_that_names_its_topic_first_gets_its_card(
         # a relative clause right after: a kind of that name described
         ("alignment method that uses a written constitution instead of human labels", "alignment"),
         ("checkpoint format that cannot run arbitrary code when loaded", "checkpoint"),
+        # a sentence not near enough the glossary: another field's sense of the name
+        ("alignment of text in a latex table", "alignment"),
+        ("throughput of kafka with three partitions", "throughput"),
     ],
 )
-def test_a_description_that_starts_with_a_name_is_not_about_it(
+def test_text_that_starts_with_a_name_but_is_not_about_it(
     bundled_index: SearchIndex, query: str, not_card: str
 ) -> None:
     card = bundled_index.search(query).entry
