@@ -114,9 +114,23 @@ def test_a_huge_question_is_parsed_quickly_and_safely() -> None:
         ("why do multi agent pipelines fail so often", "multi-agent-systems"),
         # "is my X <state>": the state is asked about
         ("is my model hallucinating or is the retrieval wrong", "hallucination"),
+        # chat that names its topic first and asks nothing
+        ("reward hacking in the coding benchmark run", "reward-hacking"),
+        ("bm25 or dense retrieval for a faq bot", "bm25"),
+        # ... mistyped
+        ("quantizaton to int4 on an old laptop", "quantization"),
+        ("hallucinaton in long summaries of legal text", "hallucination"),
+        # the subject is the general name; the text writes all of a more specific one
+        ("why does my loss go up on the validation data", "validation-loss"),
+        ("does attention really sink onto the first token", "attention-sink"),
+        # ... and not where only the general name is written
+        ("how many tokens should my prompt be", "token"),
+        # a name the subject's entry relates to is what it is weighed against, not the subject
+        ("why is hnsw the default index in vector databases", "hierarchical-navigable-small-world"),
+        ("how does qlora cut memory compared to lora", "quantized-low-rank-adaptation"),
     ],
 )
-def test_a_question_about_its_subject_gets_its_card(
+def test_a_question_or_chat_about_its_subject_gets_its_card(
     bundled_index: SearchIndex, query: str, expected: str
 ) -> None:
     card = bundled_index.search(query).entry
@@ -232,24 +246,6 @@ def test_a_comparison_with_a_purpose_answers_its_first_side(
 
 
 @pytest.mark.parametrize(
-    ("query", "expected"),
-    [
-        # chat that names its topic first and asks nothing
-        ("reward hacking in the coding benchmark run", "reward-hacking"),
-        # ... mistyped
-        ("quantizaton to int4 on an old laptop", "quantization"),
-        ("hallucinaton in long summaries of legal text", "hallucination"),
-        ("bm25 or dense retrieval for a faq bot", "bm25"),
-    ],
-)
-def test_chat_that_names_its_topic_first_gets_its_card(
-    bundled_index: SearchIndex, query: str, expected: str
-) -> None:
-    card = bundled_index.search(query).entry
-    assert (card.id if card else None) == expected
-
-
-@pytest.mark.parametrize(
     ("query", "not_card"),
     [
         # a possessive owns the topic: the thing owned is what is meant
@@ -285,23 +281,3 @@ def test_text_that_starts_with_a_name_but_is_not_about_it(
 )
 def test_the_sides_of_a_comparison(core: str, pair: tuple[str, str] | None) -> None:
     assert comparison(core, core) == pair
-
-
-@pytest.mark.parametrize(
-    ("query", "expected"),
-    [
-        # the subject is the general name; the text writes all of a more specific one
-        ("why does my loss go up on the validation data", "validation-loss"),
-        ("does attention really sink onto the first token", "attention-sink"),
-        # ... and not where only the general name is written
-        ("how many tokens should my prompt be", "token"),
-        # a name the subject's entry relates to is what it is weighed against, not the subject
-        ("why is hnsw the default index in vector databases", "hierarchical-navigable-small-world"),
-        ("how does qlora cut memory compared to lora", "quantized-low-rank-adaptation"),
-    ],
-)
-def test_which_of_two_written_names_is_asked_about(
-    bundled_index: SearchIndex, query: str, expected: str
-) -> None:
-    card = bundled_index.search(query).entry
-    assert (card.id if card else None) == expected
