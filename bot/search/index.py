@@ -46,10 +46,13 @@ from bot.search.names import (
     written_as_acronym,
 )
 from bot.search.query import (
+    COMPARING,
+    QUALIFIERS,
     STOPWORDS,
     asked_state,
     asked_subject,
     compared,
+    comparison,
     derived_forms,
     is_question,
     plural_variants,
@@ -90,6 +93,17 @@ ACRONYM_PHRASE_WORDS = 4
 LONG_NAME = (
     5  # characters: "hbm" and "llm" are short names, asked about only when the meaning agrees
 )
+# Chat that names its topic first and asks nothing: the meaning ranks that name among its
+# first few, this close to its best (dev; descriptions' leading names sat 0.18 or more below)
+LEADING_RANKS = 4
+LEADING_GAP = 0.1
+# ... in a sentence at least this near the glossary: chat that asks nothing says less than a
+# question does ("alignment of text in a latex table", 0.38; dev's leads 0.44 and up)
+LEADING_COSINE = 0.42
+# "vllm's scheduler under load": a possessive this early owns the topic; "checkpoint format that
+# ...": a relative clause this early makes the text a description of a kind of that name
+LEADING_WORDS = 3
+_RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 # What lookups past the names and autocomplete import where they run.
@@ -190,7 +204,9 @@ class SearchIndex:
         """The entry a query names, typos and descriptions included, or choices, or none.
         "Difference between X and Y" answers X and offers Y first among the choices."""
         result = self._search(query, overlay)
-        pair = compared(result.normalized_query)
+        normalized = result.normalized_query
+        compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
+        pair = comparison(normalized, query_core(normalized)) if compares else None
         if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
@@ -215,6 +231,9 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+        pair = compared(normalized)
+        if pair and core == pair[0]:  # "static vs dynamic quantization": the first names nothing
+            core = f"{pair[0]} vs {pair[1]}"
 
         pool = Pool()
         parts = set()
@@ -254,12 +273,33 @@ class SearchIndex:
                 meant = meant.replace(word, normalize(self.entries[entry].title))
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             asked = None
-            if question:
+            pair = comparison(normalized, core)
+            # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
+            # other side is what it is compared with, no sign that the chat is unclear
+            subject = self._first_name(pair[0]) if pair else None
+            if subject is not None and pair:
+                rival = self._first_name(pair[1])
+                written = [w for w in written if not rival or w[0] != rival[0]]
+            elif question:
                 subject = self._subject(core)
-                if subject is not None:  # "sampling": a name, if a plain word
-                    pool.add(subject[0], MENTION_SCORE, "match-term")
-                    written = [subject, *(w for w in written if w[0] != subject[0])]
+            else:
+                subject = self._leading(core, similar)
+            if subject is not None:  # "sampling": a name, if a plain word
+                pool.add(subject[0], MENTION_SCORE, "match-term")
+                # a name the subject's entry relates to ("why is hnsw the default index in vector
+                # databases", "how does qlora compare to lora") is what it is weighed against
+                related = set(self.entries[subject[0]].related)
+                others = [(e, r) for e, r in written if e != subject[0]]
+                written = [
+                    subject,
+                    *((e, 0 if self.entries[e].id in related else r) for e, r in others),
+                ]
+            if question or subject is not None:
                 asked = asked_about(written, similar)
+            specific = asked and self._more_specific(asked[0], core, similar)
+            if specific is not None:  # "my loss goes up on the validation data": Validation Loss
+                pool.add(specific, MENTION_SCORE, "match-term")
+                asked = (specific, SUBJECT)
             # Where the meaning disagrees with the names written, the leading name is asked about
             # only if written first ("rloo vs grpo"), not one put second ("latency slo").
             leader = next(iter(pool.ranked()), (None,))[0]
@@ -423,6 +463,57 @@ class SearchIndex:
             return None
         entry, length = found
         return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
+
+    def _leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
+        """The entry chat that asks nothing names first ("reward hacking in the coding benchmark
+        run"), if the meaning ranks it among its first few, about as close as its best: a
+        description also starts with a name, of the kind it describes ("the optimizer that
+        keeps ...", "checkpoint format that ..."), or of what owns it ("vllm's scheduler
+        under ..."), and a plain word ("training with a teacher's soft labels") is no topic."""
+        words = core.split()
+        if len(words) < 2 or not similar or similar[0][1] < LEADING_COSINE:
+            return None
+        opening = words[: LEADING_WORDS + 1]
+        if any(w.endswith(("'s", "s'")) or w in _RELATIVE for w in opening):
+            return None
+        found = self._subject_name(words, [])
+        for start, entry, _ in self._mistyped_words(" ".join(words[:2])) if not found else ():
+            found = (entry, 0) if start == 0 else None  # "speculitive decoding in practice"
+            break
+        if found is None or compact(words[0]) in GENERIC_WORDS:
+            return None
+        cosine = dict(similar[:LEADING_RANKS]).get(found[0], 0.0)
+        return (found[0], SUBJECT) if cosine >= similar[0][1] - LEADING_GAP else None
+
+    def _more_specific(
+        self, entry: int, text: str, similar: Sequence[tuple[int, float]]
+    ) -> int | None:
+        """The one entry among the meaning's that a name of `entry` only starts or ends
+        ("loss" of Validation Loss) and whose whole name the text writes, in any word form
+        ("why does my loss go up on the validation data"): the text says which kind it asks
+        about."""
+        from bot.search.fulltext import stem_many
+
+        written = set(stem_many(text.replace("'", " ").split()))
+        general = {tuple(stem_many(normalize(n).split())) for n in self.entries[entry].names}
+        found = set()
+        for other, _ in similar:
+            for name in self.entries[other].names if other != entry else ():
+                words = tuple(stem_many(normalize(name).split()))
+                within = any(g == words[: len(g)] or g == words[-len(g) :] for g in general)
+                if len(words) > 1 and within and written.issuperset(words):
+                    found.add(other)
+        return found.pop() if len(found) == 1 else None
+
+    def _first_name(self, side: str) -> tuple[int, int] | None:
+        """The entry a side of a comparison names, asked about at any rank: all of the side,
+        or its start up to a qualifier ("lora with rank 8"), in either number; "tensor
+        parallel" names nothing (Tensor is what it qualifies)."""
+        words = side.split()
+        width = next((i for i, w in enumerate(words) if w in QUALIFIERS), len(words))
+        key = compact(" ".join(words[:width]))
+        named = _held_by_one((self.names.lookup(f), 0) for f in (key, *plural_variants(key)))
+        return None if named is None else (named[0], SUBJECT)
 
     def _subject_name(self, words: Sequence[str], nouns: Sequence[str]) -> tuple[int, int] | None:
         """(entry, length) of the longest name `words` start with (followed by one of `nouns`

@@ -50,6 +50,18 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
+# Words without which no text is a comparison: most queries need not try the patterns.
+COMPARING = frozenset({"vs", "versus", "or", "compared", "between", "than", "as", "from", "to"})
+# "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
+# goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
+_LEADING_COMPARISON = re.compile(
+    r"^(?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:vs|versus|or|compared to|compared with) "
+    r"(?P<o>[^ ]+(?: [^ ]+){0,2}?)"
+    r"(?: (?:for|on|in|with|when|at|to|which|what|and|but|is|are|so|if) .+)?$"
+)
+# Words that end the name a comparison's side starts with: "lora with rank 8 vs full ...".
+QUALIFIERS = frozenset({"with", "without", "on", "in", "for", "at", "plus", "and"})
+
 # What people say before a question in a chat, one home for both uses below: greetings, to a
 # group or not ("hey all", "gm"), and interjections ("ok so", "btw").
 _GREETINGS = ("hey", "hi", "hello", "yo", "gm")
@@ -148,6 +160,14 @@ def compared(normalized: str) -> tuple[str, str] | None:
         if found:
             return found.group("t"), found.group("o")
     return None
+
+
+def comparison(normalized: str, core: str) -> tuple[str, str] | None:
+    """The two sides of a comparison: the whole query's ("difference between X and Y", "X vs
+    Y"), else one its core (`query_core`) starts with and goes on from, saying what for ("X or
+    Y for Z")."""
+    found = _LEADING_COMPARISON.match(core)
+    return compared(normalized) or (found and (found["t"], found["o"]))
 
 
 def query_core(normalized: str) -> str:

@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import asked_state, derived_forms, is_question, query_core, subject_words
+from bot.search.query import (
+    asked_state,
+    comparison,
+    derived_forms,
+    is_question,
+    query_core,
+    subject_words,
+)
 
 
 @pytest.mark.parametrize(
@@ -107,9 +114,23 @@ def test_a_huge_question_is_parsed_quickly_and_safely() -> None:
         ("why do multi agent pipelines fail so often", "multi-agent-systems"),
         # "is my X <state>": the state is asked about
         ("is my model hallucinating or is the retrieval wrong", "hallucination"),
+        # chat that names its topic first and asks nothing
+        ("reward hacking in the coding benchmark run", "reward-hacking"),
+        ("bm25 or dense retrieval for a faq bot", "bm25"),
+        # ... mistyped
+        ("quantizaton to int4 on an old laptop", "quantization"),
+        ("hallucinaton in long summaries of legal text", "hallucination"),
+        # the subject is the general name; the text writes all of a more specific one
+        ("why does my loss go up on the validation data", "validation-loss"),
+        ("does attention really sink onto the first token", "attention-sink"),
+        # ... and not where only the general name is written
+        ("how many tokens should my prompt be", "token"),
+        # a name the subject's entry relates to is what it is weighed against, not the subject
+        ("why is hnsw the default index in vector databases", "hierarchical-navigable-small-world"),
+        ("how does qlora cut memory compared to lora", "quantized-low-rank-adaptation"),
     ],
 )
-def test_a_question_about_its_subject_gets_its_card(
+def test_a_question_or_chat_about_its_subject_gets_its_card(
     bundled_index: SearchIndex, query: str, expected: str
 ) -> None:
     card = bundled_index.search(query).entry
@@ -200,3 +221,63 @@ def test_the_far_sentence_rule_spares_acronyms(
 ) -> None:
     """Far from every entry, only a name written as an acronym may still make a card."""
     assert bundled_index._acronym_written(text, bundled_index.positions[entry]) is written
+
+
+@pytest.mark.parametrize(
+    ("query", "card", "offered"),
+    [
+        # a comparison that goes on to say what for: the first side's card, the other offered
+        ("ppo vs dpo for a tiny chat model", "proximal-policy-optimization", "dpo"),
+        ("gguf or safetensors for sharing my finetune", "gguf", "safetensors"),
+        ("swiglu or gelu in the mlp block", "swish-gated-linear-unit", None),
+        # the first side names nothing: the whole comparison is read ("static" is no entry)
+        ("static vs dynamic quantization?", "quantization", None),
+        # ... the first side up to a qualifier ("with rank 8") is the name
+        ("lora with rank 8 vs full finetuning on a 7b", "lora-qlora", None),
+    ],
+)
+def test_a_comparison_with_a_purpose_answers_its_first_side(
+    bundled_index: SearchIndex, query: str, card: str, offered: str | None
+) -> None:
+    result = bundled_index.search(query)
+    assert (result.entry.id if result.entry else None) == card
+    if offered:
+        assert result.suggestions[0].id == offered
+
+
+@pytest.mark.parametrize(
+    ("query", "not_card"),
+    [
+        # a possessive owns the topic: the thing owned is what is meant
+        ("vllm's scheduler under many short requests", "vllm"),
+        # a plain word first is a description's head, not a topic
+        ("training with a teacher model's soft labels", "training"),
+        ("the optimizer that keeps a moving average of squared gradients", "optimizer"),
+        # a relative clause right after: a kind of that name described
+        ("alignment method that uses a written constitution instead of human labels", "alignment"),
+        ("checkpoint format that cannot run arbitrary code when loaded", "checkpoint"),
+        # a sentence not near enough the glossary: another field's sense of the name
+        ("alignment of text in a latex table", "alignment"),
+        ("throughput of kafka with three partitions", "throughput"),
+    ],
+)
+def test_text_that_starts_with_a_name_but_is_not_about_it(
+    bundled_index: SearchIndex, query: str, not_card: str
+) -> None:
+    card = bundled_index.search(query).entry
+    assert card is None or card.id != not_card
+
+
+@pytest.mark.parametrize(
+    ("core", "pair"),
+    [
+        ("qlora or lora for a 7b on one card", ("qlora", "lora")),
+        ("cross attention vs self attention in a decoder", ("cross attention", "self attention")),
+        ("tensor cores versus cuda cores", ("tensor cores", "cuda cores")),
+        ("rust or go", ("rust", "go")),
+        ("which should i pick rust or go", None),  # the comparison must start the text
+        ("ppo vs dpo really makes no difference", None),  # no word saying what it is for
+    ],
+)
+def test_the_sides_of_a_comparison(core: str, pair: tuple[str, str] | None) -> None:
+    assert comparison(core, core) == pair
