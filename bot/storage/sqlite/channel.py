@@ -155,7 +155,7 @@ class Channel:
     async def _wait_no_longer_than(self, conn: aiosqlite.Connection, deadline: float) -> None:
         """SQLite's wait for a lock cannot be interrupted once begun (sqlite3_interrupt does not
         end it): a stop shortens the waits that begin after it instead. One that began before
-        lasts at most the busy timeout (5 s), inside a stop's 8 s."""
+        lasts at most the busy timeout (5 s), inside a stop's 7 s (STOP_SECONDS)."""
         left = deadline - asyncio.get_running_loop().time()
         wait = max(0.0, min(self._busy_timeout, left))  # 0: take a free lock, wait for none
         await conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
