@@ -11,7 +11,7 @@ import pytest
 from bot.storage import AliasImport, Store
 
 from .conftest import Scene, StartBot
-from .helpers import define, define_until_card, embed_of
+from .helpers import VersionChecks, define, define_until_card, embed_of
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, store: Store, *names: str) -> Counter[str]:
@@ -48,10 +48,11 @@ async def test_requests_do_not_read_aliases(
 
 
 async def test_another_connections_change_is_seen_at_the_next_check(
-    scene: Scene, start_bot: StartBot, store: Store
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = scene.fake
     async with start_bot(store, alias_check_interval=0.05):
+        checks = VersionChecks(store, monkeypatch)
         _, before = await define(fake, scene.alice, "zorb lax", scene.channel)
         assert before["content"].startswith("No entry for “zorb lax”")
         other = await Store.open(scene.db_path, flush_interval=None)
@@ -59,7 +60,8 @@ async def test_another_connections_change_is_seen_at_the_next_check(
             await other.import_aliases([AliasImport(scene.guild.id, "zorb lax", "zorb lax", "rag")])
         finally:
             await other.close()
-        card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel, within=2.0)
+        await checks.after_change()
+        card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel)
         assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
 
 

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import json
 import signal
-import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -170,7 +169,7 @@ async def test_two_processes_share_one_bot(tmp_path: Path) -> None:
             _, message = await define(w.fake, w.alice, "qwzx frobnicator", w.channels[shard])
             assert not message["embeds"], (shard, message)
 
-        # An import from a third process is seen by both within 2 s.
+        # An import from a third process is seen by both (within 2 s: bench/alias_bench.py).
         await import_aliases(
             w,
             [
@@ -179,21 +178,15 @@ async def test_two_processes_share_one_bot(tmp_path: Path) -> None:
             ],
             tmp_path,
         )
-        imported = time.monotonic()
         for shard in (0, 3):
-            remaining = 2.0 - (time.monotonic() - imported)
-            card = await define_until_card(
-                w.fake, w.alice, "zyxw blorptron", w.channels[shard], within=remaining
-            )
+            card = await define_until_card(w.fake, w.alice, "zyxw blorptron", w.channels[shard])
             assert "RAG" in embed_of(card)["title"] or "Retrieval" in embed_of(card)["title"]
             w.cards[w.guilds[shard].id] += 1
 
         # So is a server's own term imported by an operator, on either process's shard.
         for shard in (2, 1):
             await import_terms(w, shard, tmp_path)
-            card = await define_until_card(
-                w.fake, w.alice, "qorbflux", w.channels[shard], within=2.0
-            )
+            card = await define_until_card(w.fake, w.alice, "qorbflux", w.channels[shard])
             assert embed_of(card)["title"] == "Qorbflux", card
             w.cards[w.guilds[shard].id] += 1
         _, message = await define(w.fake, w.alice, "qorbflux", w.channels[0])
@@ -201,10 +194,14 @@ async def test_two_processes_share_one_bot(tmp_path: Path) -> None:
 
         # Everything the second process counted so far reaches the database; then a burst
         # it may not get to write before kill -9.
+        # (Another process's flush: no event to await, so one query per round trip, bounded.)
         made_before = w.made(SECOND)
-        deadline = time.monotonic() + 10
-        while await w.stored(SECOND) < made_before:  # one query per round trip
-            assert time.monotonic() < deadline, "the second process never flushed"
+        try:
+            async with asyncio.timeout(60):
+                while await w.stored(SECOND) < made_before:
+                    pass
+        except TimeoutError:
+            pytest.fail("the second process never flushed its counts")
         for term in TERMS:
             await w.card(2, term)
             await w.card(3, term)

@@ -51,13 +51,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], what: str, within: float = 15.0) -> None:
-    """Wait for a condition the bot reaches on its own (a flush every second), bounded."""
-    deadline = time.monotonic() + within
-    while not await check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        await asyncio.sleep(0.1)
+async def eventually(check: Callable[[], Awaitable[bool]], what: str, within: float = 30.0) -> None:
+    """Wait for a condition the bot process reaches on its own (a flush every second), polling
+    its metrics: there is no event to await in another process. ``within`` bounds a hang; it is
+    no speed to meet."""
+    try:
+        async with asyncio.timeout(within):
+            while not await check():  # noqa: ASYNC110  (another process: no event to await)
+                await asyncio.sleep(0.1)  # the poll's pace, not a synchronisation
+    except TimeoutError:
+        pytest.fail(f"never happened: {what}")
 
 
 # -- the dashboard ------------------------------------------------------------------------------
