@@ -477,9 +477,9 @@ class SearchIndex:
         if any(w.endswith(("'s", "s'")) or w in _RELATIVE for w in opening):
             return None
         found = self._subject_name(words, [])
-        for start, entry, _ in self._mistyped_words(" ".join(words[:2])) if not found else ():
-            found = (entry, 0) if start == 0 else None  # "speculitive decoding in practice"
-            break
+        if found is None:  # "speculitive decoding in practice": a name mistyped at the start
+            mistyped = next(iter(self._mistyped_words(" ".join(words[:2]))), None)
+            found = (mistyped[1], 0) if mistyped and mistyped[0] == 0 else None
         if found is None or compact(words[0]) in GENERIC_WORDS:
             return None
         cosine = dict(similar[:LEADING_RANKS]).get(found[0], 0.0)

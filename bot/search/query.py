@@ -166,8 +166,10 @@ def comparison(normalized: str, core: str) -> tuple[str, str] | None:
     """The two sides of a comparison: the whole query's ("difference between X and Y", "X vs
     Y"), else one its core (`query_core`) starts with and goes on from, saying what for ("X or
     Y for Z")."""
-    found = _LEADING_COMPARISON.match(core)
-    return compared(normalized) or (found and (found["t"], found["o"]))
+    pair = compared(normalized)
+    if pair is None and (found := _LEADING_COMPARISON.match(core)):
+        pair = found["t"], found["o"]
+    return pair
 
 
 def query_core(normalized: str) -> str:
