@@ -16,6 +16,7 @@ import pytest
 from bot.glossary import Entry, Glossary, bundled_data_dir, load_glossary
 
 ASKED_AS_DIR = bundled_data_dir() / "asked-as"
+# The loader takes up to 40; 10 keeps each list one that a person curates.
 MIN_PHRASINGS, MAX_PHRASINGS = 4, 10
 MIN_WORDS, MAX_WORDS = 4, 14
 
