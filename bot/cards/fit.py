@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 MARKER = " […]"
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
@@ -23,3 +24,14 @@ def fit(text: str, limit: int) -> str:
         return head[: ends[-1]] + MARKER
     space = head.rfind(" ")
     return (head[:space] if space >= room // 3 else head).rstrip() + MARKER
+
+
+def fit_lines(lines: Sequence[str], limit: int) -> tuple[str, int]:
+    """The first of `lines` that fit whole in `limit` characters, joined by newlines, and how
+    many that is (a list cut mid-line would hide that the rest exists)."""
+    used = 0
+    for count, line in enumerate(lines):
+        used += len(line) + (1 if count else 0)
+        if used > limit:
+            return "\n".join(lines[:count]), count
+    return "\n".join(lines), len(lines)

@@ -8,6 +8,7 @@ servers only, and refuses to run anywhere else.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from discord.ext import commands
 from bot import limits
 from bot.aliases import AliasRejected, check_alias
 from bot.cards.embed import BRAND_COLOUR
-from bot.cards.fit import fit
+from bot.cards.fit import fit_lines
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     STORAGE_DOWN,
@@ -33,7 +34,14 @@ from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.glossary.keys import normalize
-from bot.storage import AddAliasStatus, AliasImport, AliasRecord, Miss, StorageError
+from bot.storage import (
+    OPERATOR_ACTOR,
+    AddAliasStatus,
+    AliasImport,
+    AliasRecord,
+    Miss,
+    StorageError,
+)
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -219,29 +227,58 @@ class AliasCog(
     @app_commands.command(name="list", description="This server's aliases, optionally for one term")
     @app_commands.describe(term="Only the aliases of this term")
     async def list_aliases(self, interaction: Interaction, term: str | None = None) -> None:
-        state = self.state
-        entry_id = None
-        if term:
-            entry = state.glossary.get(term) or state.index.search(term).entry
-            entry_id = entry.id if entry else term
         scope = interaction.guild_id or 0
+        local = await self.state.servers.local(scope)
+        entry = None
+        if term:
+            entry = local.glossary.get(term)
+            if entry is None:  # typed rather than picked
+                found = local.index.search(term)
+                entry = found.entry if found.status == "match" else None
+            if entry is None:
+                await reply(
+                    interaction,
+                    f"There is no term “{echo(term)}” in the glossary. Pick one from the list.",
+                )
+                return
+        entry_id = entry.id if entry else None
         records = await read_or_say(interaction, lambda store: store.list_aliases(scope, entry_id))
         if records is None:
             return
         if not records:
-            await reply(interaction, "No aliases yet. Add one with `/alias add`.")
+            empty = f"**{entry.display_title}** has no aliases" if entry else "No aliases yet"
+            await reply(interaction, f"{empty} in this server. Add one with `/alias add`.")
             return
-        lines = []
+        shown, plain = [], []
         for r in records:
-            entry = state.glossary.get(r.entry_id)
-            title = entry.display_title if entry else r.entry_id
-            lines.append(f"“{echo(r.text)}” → {title} (by <@{r.added_by}>)")
+            aliased = local.glossary.get(r.entry_id)
+            title = aliased.display_title if aliased else r.entry_id
+            # `glossary-bot aliases import` (the operator) has no Discord user to mention.
+            imported = r.added_by == OPERATOR_ACTOR
+            shown.append(
+                f"“{echo(r.text)}” → {title} ({'imported' if imported else f'by <@{r.added_by}>'})"
+            )
+            plain.append(
+                f"{r.text} → {title} ({'imported' if imported else f'by user {r.added_by}'})\n"
+            )
+        description, listed = fit_lines(shown, limits.EMBED_DESCRIPTION - 100)
         embed = discord.Embed(
             title=f"{len(records)} alias{'es' if len(records) != 1 else ''} in this server",
-            description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
+            description=description,
             colour=BRAND_COLOUR,
         )
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        files: list[discord.File] = []
+        if listed < len(records):
+            # The rest would not fit in a message: every alias goes in a plain text file.
+            embed.description = (
+                f"{description}\n\n…and {len(records) - listed:,} more: all {len(records):,} "
+                "are in the attached file."
+            )
+            every = "".join(plain).encode()
+            files.append(discord.File(io.BytesIO(every), filename=f"aliases-{scope}.txt"))
+        await interaction.followup.send(
+            embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, files=files
+        )
 
     @list_aliases.autocomplete("term")
     async def list_term(

@@ -1,0 +1,167 @@
+"""What a fourth round of outside testing found through `glossary-bot run` and the command line
+(tests/outsider/PLAN.md): a server's alias list cut mid-line at its cap with the rest out of
+reach, an alias list for an unknown term claiming the server had no aliases, writes failing on a
+full disk with nothing in the log, `health` green on a folder, and import answers that misled."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from tests.discord_app.helpers import embed_of
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, import_aliases
+
+from .conftest import Scene
+
+
+async def alias_list(scene: Scene, **options: str) -> dict[str, object]:
+    handle = await scene.fake.slash(scene.moderator, "alias list", options, channel=scene.channel)
+    return await handle.final_message()
+
+
+async def test_a_full_servers_alias_list_shows_whole_lines_and_gives_every_alias(
+    scene: Scene, tmp_path: Path
+) -> None:
+    fake = scene.fake
+    rows = [
+        {"guild_id": scene.guild.id, "alias": f"zq{n:04d} " + "ж" * 93, "entry_id": "rag"}
+        for n in range(999)
+    ]
+    status, out, err = await import_aliases(rows, scene.db_path, tmp_path)
+    assert status == 0, (out, err)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        handle = await fake.slash(
+            scene.moderator,
+            "alias add",
+            {"alias": "blorptex", "term": "kv-cache"},
+            channel=scene.channel,
+        )
+        assert (await handle.final_message())["content"].startswith("Added")
+        listed = await alias_list(scene)
+    description = embed_of(listed)["description"]
+    shown, _, rest = description.partition("\n\n")
+    lines = shown.split("\n")
+    # Every line shown is whole: the alias, its term and who added it.
+    assert all(line.endswith(")") and "→" in line for line in lines), lines[-2:]
+    assert "<@0>" not in description  # an imported alias has no Discord user behind it
+    assert f"{1000 - len(lines):,} more" in rest, rest
+    # All 1,000 reach the moderator, in a file beside the embed.
+    [attachment] = listed["attachments"]
+    every = fake.attachment_bytes(attachment).decode("utf-8").splitlines()
+    assert len(every) == 1000, every[:3]
+    assert any(line.startswith("blorptex") and "KV Cache" in line for line in every)
+    assert sum("zq0998 " in line for line in every) == 1
+
+
+async def test_an_alias_list_for_a_term_without_aliases_says_so(
+    scene: Scene, tmp_path: Path
+) -> None:
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        handle = await fake.slash(
+            scene.moderator,
+            "alias add",
+            {"alias": "blorptex", "term": "rag"},
+            channel=scene.channel,
+        )
+        assert (await handle.final_message())["content"].startswith("Added")
+        for term in ("zzqx-no-such-term", "kv-cache"):
+            answer = str((await alias_list(scene, term=term))["content"])
+            assert "No aliases yet" not in answer, (term, answer)
+        unknown = str((await alias_list(scene, term="zzqx-no-such-term"))["content"])
+        assert "zzqx-no-such-term" in unknown and "no term" in unknown.lower(), unknown
+        kv = str((await alias_list(scene, term="kv-cache"))["content"])
+        assert "KV Cache" in kv and "no aliases" in kv, kv
+
+
+# Run the bot under a small file-size limit: the database cannot grow past it, as on a full disk.
+# Python ignores SIGXFSZ, so a write past the limit fails (EFBIG) instead of killing the process.
+_FILE_SIZE_LIMIT = """
+import os, resource, sys
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), int(sys.argv[1])))
+os.execv(sys.argv[2], sys.argv[2:])
+"""
+
+
+async def test_writes_refused_by_a_full_disk_are_logged_for_the_operator(
+    scene: Scene, tmp_path: Path
+) -> None:
+    fake = scene.fake
+    limit = [sys.executable, "-c", _FILE_SIZE_LIMIT, "300000"]
+    entries = "".join(
+        f'[[entries]]\nid = "zt{n}"\ntitle = "Zterm {n}"\ncategory = "Fundamentals"\n'
+        f'definition = "Term {n} of a big file, {"with more words " * 12}."\n\n'
+        for n in range(1500)
+    )
+    async with BotProcess(
+        fake,
+        scene.db_path,
+        cwd=tmp_path,
+        prefix=limit,
+        COOLDOWN_USES="1000",
+        GLOSSARY_CACHE_DIR=str(tmp_path / "cache"),
+    ) as bot:
+        upload = fake.add_attachment("many.toml", entries)
+        handle = await fake.slash(
+            scene.moderator, "term import", {"file": upload}, channel=scene.channel
+        )
+        answer = str((await handle.final_message())["content"])
+        assert "nothing was changed" in answer, answer
+        line = await bot.wait_for_output(r"(WARNING|ERROR).*cannot write the database")
+    assert str(scene.db_path) in line, line
+    assert "full" in line, line
+    assert "Traceback" not in bot.output
+    listed = await glossary_bot(
+        bot.env, tmp_path, "terms", "export", "--guild", str(scene.guild.id)
+    )
+    assert listed[0] == 0 and "Zterm" not in listed[1], listed
+
+
+async def test_health_refuses_a_folder_as_heartbeat(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "glossary-bot.db").write_bytes(b"")  # the folder's time is fresh
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"], "HEARTBEAT_PATH": str(folder)}
+    status, output = await glossary_bot(env, tmp_path, "health")
+    assert status != 0, output
+    assert output.count("\n") == 1 and "HEARTBEAT_PATH" in output and "folder" in output, output
+
+
+async def test_import_answers_say_what_is_wrong_with_the_file(scene: Scene, tmp_path: Path) -> None:
+    fake = scene.fake
+    toml = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\ndefinition = "A zorb."\n'
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        answers = {}
+        for name, data in {
+            "one-byte-over": b"#" * (1024 * 1024 + 1),
+            "utf-16": toml.encode("utf-16"),
+        }.items():
+            upload = fake.add_attachment(f"{name}.toml", data)
+            handle = await fake.slash(
+                scene.moderator, "term import", {"file": upload}, channel=scene.channel
+            )
+            answers[name] = str((await handle.final_message())["content"])
+        opened = await fake.slash(
+            scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        modal = (await opened.response())["data"]
+    over = answers["one-byte-over"]
+    assert "1,048,577 bytes" in over and "1 MiB" in over and "1.0 MiB" not in over, over
+    assert "UTF-8" in answers["utf-16"] and "binary" not in answers["utf-16"], answers
+    # The form takes no more of "what it is not" than a card can show (an embed field's 1,024).
+    inputs = {
+        row["components"][0]["custom_id"]: row["components"][0] for row in modal["components"]
+    }
+    assert inputs["boundary"]["max_length"] == 1024, inputs["boundary"]
+
+
+async def test_cli_terms_import_of_a_file_one_byte_over(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (1024 * 1024 + 1))
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"], "GLOSSARY_PATHS": ""}
+    status, output = await glossary_bot(
+        env, tmp_path, "terms", "import", str(big), "--guild", "5", "--db", str(tmp_path / "t.db")
+    )
+    assert status == 1, output
+    assert "1,048,577 bytes" in output and "1.0 MiB" not in output, output
