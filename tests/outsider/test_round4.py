@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.discord_app.helpers import embed_of
+from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, import_aliases
 
 from .conftest import Scene
@@ -165,3 +165,19 @@ async def test_cli_terms_import_of_a_file_one_byte_over(tmp_path: Path) -> None:
     )
     assert status == 1, output
     assert "1,048,577 bytes" in output and "1.0 MiB" not in output, output
+
+
+async def test_run_with_a_folder_as_heartbeat_says_so_in_one_line(
+    scene: Scene, tmp_path: Path
+) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    settings = {"HEARTBEAT_PATH": str(folder)}
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
+        line = await bot.wait_for_output(r"HEARTBEAT_PATH")
+        _, card = await define(scene.fake, scene.alice, "rag", scene.channel)
+        assert card["embeds"], card
+        assert await bot.stop() == 0, bot.output  # the stop does not trip over the folder
+    assert "ERROR" in line, line
+    assert str(folder) in line, line
+    assert "Traceback" not in bot.output, bot.output
