@@ -10,12 +10,23 @@ from dataclasses import dataclass
 
 from bot.aliases import alias_clashes
 from bot.glossary import Glossary
-from bot.glossary.interchange import parse_import
+from bot.glossary.interchange import MAX_IMPORT_BYTES, parse_import
 from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases
 
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
+
+
+def too_big(name: str, size: int) -> str | None:
+    """Why a file of `size` bytes is refused before it is read, if it is. Just over the limit it
+    is said in bytes: in MiB it would read "1.0 MiB; an import is at most 1 MiB"."""
+    if size <= MAX_IMPORT_BYTES:
+        return None
+    mib = f"{size / 2**20:.1f} MiB"
+    if mib == "1.0 MiB":
+        return f"{name} is {size:,} bytes; an import is at most 1 MiB ({MAX_IMPORT_BYTES:,} bytes)"
+    return f"{name} is {mib}; an import is at most 1 MiB"
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 from bot.glossary import load_glossary
-from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
+from bot.glossary.interchange import export_bytes
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store
-from bot.term_import import describe, import_terms
+from bot.term_import import describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
 
@@ -49,9 +49,9 @@ def run_import(args: argparse.Namespace) -> int:
     location = database_location(args)
     path: Path = args.file
     try:
-        size = path.stat().st_size
-        if size > MAX_IMPORT_BYTES:
-            return _fail(f"{path} is {size / 2**20:.1f} MiB; an import is at most 1 MiB")
+        refusal = too_big(str(path), path.stat().st_size)
+        if refusal:
+            return _fail(refusal)
         data = path.read_bytes()
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror or exc}")

@@ -134,6 +134,8 @@ def _size(size: int) -> str:
 
 
 def _decode(data: bytes) -> tuple[str, str | None]:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # a byte-order mark: UTF-16 (or 32)
+        return "", "this text is UTF-16, not UTF-8: save the file as UTF-8 and import it again."
     if b"\x00" in data:
         return "", "this is a binary file, not a text glossary file."
     try:

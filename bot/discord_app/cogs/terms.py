@@ -60,7 +60,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
 )
 from bot.storage import StorageError
-from bot.term_import import describe, import_terms
+from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import Plan, TermChange, change_terms, orphaned_aliases, read_terms
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ def term_modal(title: str, custom_id: str, typed: TermDraft) -> discord.ui.Modal
     fields: Sequence[tuple[str, str, discord.TextStyle, int, bool]] = (
         ("title", typed.title, discord.TextStyle.short, TITLE_INPUT, True),
         ("definition", typed.definition, discord.TextStyle.paragraph, LONG_INPUT, True),
-        ("boundary", typed.boundary, discord.TextStyle.paragraph, LONG_INPUT, False),
+        # What it is not is a card's field: no more than a field holds.
+        ("boundary", typed.boundary, discord.TextStyle.paragraph, limits.EMBED_FIELD_VALUE, False),
         ("other_names", typed.other_names, discord.TextStyle.paragraph, SHORT_INPUT, False),
         ("related", typed.related, discord.TextStyle.paragraph, SHORT_INPUT, False),
     )
@@ -461,12 +462,9 @@ class TermCog(
         category: str | None = None,
     ) -> None:
         state = self.state
-        if file.size > MAX_IMPORT_BYTES:  # said before a byte is downloaded
-            await reply(
-                interaction,
-                f"“{echo(file.filename)}” is {file.size / 2**20:.1f} MiB; an import is at most "
-                f"{MAX_IMPORT_BYTES // 2**20} MiB. Nothing was imported.",
-            )
+        refusal = too_big(f"“{echo(file.filename)}”", file.size)
+        if refusal:  # said before a byte is downloaded
+            await reply(interaction, f"{refusal}. Nothing was imported.")
             return
         if state.store is None:
             await reply(interaction, STORAGE_DOWN)
