@@ -26,6 +26,9 @@ Body = Callable[[aiosqlite.Connection], Awaitable[T]]
 
 log = logging.getLogger(__name__)
 
+# Another process holding the lock for a moment: waited for, retried, not an operator's problem.
+_TRANSIENT = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
 
 async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosqlite.Connection:
     """Open a connection with the settings every connection needs (they are per connection)."""
@@ -86,6 +89,7 @@ class Channel:
         self._stale = False
         self._closed = False
         self._lock = asyncio.Lock()
+        self._failing: str | None = None  # why writes fail, logged once
         # While stopping: when, on the loop's clock, a wait for another process's lock must end.
         self.give_up_at: float | None = None
 
@@ -128,12 +132,27 @@ class Channel:
                     await self._rollback(conn)
                     raise
             except sqlite3.Error as exc:
-                if primary_code(exc) in REOPEN_AFTER:
+                code = primary_code(exc)
+                if code in REOPEN_AFTER:
                     self._stale = True
-                raise as_storage_error(exc) from exc
+                error = as_storage_error(exc)
+                if write and code not in _TRANSIENT:
+                    self._write_failed(str(error))
+                raise error from exc
+            if write and self._failing is not None:
+                log.info("the database %s takes writes again", self._path)
+                self._failing = None
             if on_commit is not None:
                 on_commit(result)
             return result
+
+    def _write_failed(self, reason: str) -> None:
+        """Say once, until writes work again, why they fail: the moderators are told only that
+        nothing was changed, and a full disk or a file-size limit leaves health green (the
+        health check's write changes no row, so it needs no room)."""
+        if reason != self._failing:
+            log.error("cannot write the database %s: %s", self._path, reason)
+        self._failing = reason
 
     async def _connection(self) -> aiosqlite.Connection:
         if self._closed:
