@@ -171,7 +171,7 @@ async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token:
                     try:
                         await claims.enter_async_context(_claim_shards(settings, state.store))
                     except ShardsTaken as exc:
-                        fail(_shards_taken(settings, exc))
+                        fail(_shards_taken(settings, exc, shared=state.store.shared))
                         return EXIT_CONFIG
                     except StorageError as exc:  # the bot still answers; the check is lost
                         log.warning("could not check which shards other processes run: %s", exc)
@@ -202,9 +202,15 @@ def _claim_shards(settings: Settings, store: Store) -> contextlib.AbstractAsyncC
     return store.claim_shards(ids, holder=holder, wait=CLAIM_WAIT)
 
 
-def _shards_taken(settings: Settings, taken: ShardsTaken) -> str:
+def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> str:
     """One line for the operator: which setting, and which other process."""
     others = "; ".join(taken.holders) or "a process that has not named itself"
+    if not shared:
+        return (
+            f"DATABASE_PATH={settings.database_path}: another bot runs on this SQLite file "
+            f"({others}); one bot per file: stop it, or give this one a DATABASE_PATH of its "
+            "own (several processes share one PostgreSQL database: DATABASE_URL)"
+        )
     if taken.shard is not None:
         return (
             f"SHARD_IDS {settings.shard_ids or '(all)'}: shard {taken.shard} is already run by "

@@ -181,3 +181,28 @@ async def test_run_with_a_folder_as_heartbeat_says_so_in_one_line(
     assert "ERROR" in line, line
     assert str(folder) in line, line
     assert "Traceback" not in bot.output, bot.output
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Two bots on one file would both take every interaction (double counts, each answer
+    twice attempted): the second is refused in one line naming DATABASE_PATH and the first."""
+    fake = scene.fake
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path / "a"):
+        second = BotProcess(fake, scene.db_path, cwd=tmp_path / "b")
+        await second.start(wait_ready=False)
+        assert await second.exited(within=60) == 2, second.output
+        _, card = await define(fake, scene.alice, "rag", scene.channel)
+        assert card["embeds"], card
+    [line] = [x for x in second.lines if x.startswith("glossary-bot:")]
+    assert "DATABASE_PATH" in line, line
+    assert str(scene.db_path) in line, line
+    assert "pid" in line, line
+    assert "Traceback" not in second.output
+    # Once the first has stopped, a bot starts on the file again.
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path / "b"):
+        _, card = await define(fake, scene.alice, "rag", scene.channel)
+        assert card["embeds"], card

@@ -5,6 +5,7 @@ noticed before anything is written to a file nobody will see again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -19,6 +20,7 @@ from ..errors import StorageError, StorageUnavailable
 from .backup import backup_database
 from .channel import Channel, connect
 from .migrate import apply_migrations, check_version, latest_version
+from .run_lock import one_bot_per_file
 
 T = TypeVar("T")
 FileIdentity = tuple[int, int]  # (device, inode)
@@ -88,6 +90,12 @@ class SqliteBackend(Backend):
         return await self.writer.run(
             lambda conn: body(SqliteTx(conn)), write=True, on_commit=on_commit
         )
+
+    def claim_shards(
+        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """A file has one bot: the whole of it, whatever its shards."""
+        return one_bot_per_file(self.location, holder=holder, wait=wait)
 
     async def backup(self, dest: str | os.PathLike[str]) -> None:
         await backup_database(self.location, dest)
