@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, import_aliases
+from tests.resilience.helpers import add_alias
 
 from .conftest import Scene
 
@@ -31,13 +32,8 @@ async def test_a_full_servers_alias_list_shows_whole_lines_and_gives_every_alias
     status, out, err = await import_aliases(rows, scene.db_path, tmp_path)
     assert status == 0, (out, err)
     async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
-        handle = await fake.slash(
-            scene.moderator,
-            "alias add",
-            {"alias": "blorptex", "term": "kv-cache"},
-            channel=scene.channel,
-        )
-        assert (await handle.final_message())["content"].startswith("Added")
+        added = await add_alias(fake, scene.moderator, "blorptex", "kv-cache", scene.channel)
+        assert added.startswith("Added"), added
         listed = await alias_list(scene)
     description = embed_of(listed)["description"]
     shown, _, rest = description.partition("\n\n")
@@ -59,20 +55,17 @@ async def test_an_alias_list_for_a_term_without_aliases_says_so(
 ) -> None:
     fake = scene.fake
     async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
-        handle = await fake.slash(
-            scene.moderator,
-            "alias add",
-            {"alias": "blorptex", "term": "rag"},
-            channel=scene.channel,
-        )
-        assert (await handle.final_message())["content"].startswith("Added")
+        added = await add_alias(fake, scene.moderator, "blorptex", "rag", scene.channel)
+        assert added.startswith("Added"), added
         for term in ("zzqx-no-such-term", "kv-cache"):
             answer = str((await alias_list(scene, term=term))["content"])
             assert "No aliases yet" not in answer, (term, answer)
         unknown = str((await alias_list(scene, term="zzqx-no-such-term"))["content"])
-        assert "zzqx-no-such-term" in unknown and "no term" in unknown.lower(), unknown
+        assert "zzqx-no-such-term" in unknown, unknown
+        assert "no term" in unknown.lower(), unknown
         kv = str((await alias_list(scene, term="kv-cache"))["content"])
-        assert "KV Cache" in kv and "no aliases" in kv, kv
+        assert "KV Cache" in kv, kv
+        assert "no aliases" in kv, kv
 
 
 # Run the bot under a small file-size limit: the database cannot grow past it, as on a full disk.
@@ -115,7 +108,8 @@ async def test_writes_refused_by_a_full_disk_are_logged_for_the_operator(
     listed = await glossary_bot(
         bot.env, tmp_path, "terms", "export", "--guild", str(scene.guild.id)
     )
-    assert listed[0] == 0 and "Zterm" not in listed[1], listed
+    assert listed[0] == 0, listed
+    assert "Zterm" not in listed[1], listed
 
 
 async def test_health_refuses_a_folder_as_heartbeat(tmp_path: Path) -> None:
@@ -125,7 +119,9 @@ async def test_health_refuses_a_folder_as_heartbeat(tmp_path: Path) -> None:
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"], "HEARTBEAT_PATH": str(folder)}
     status, output = await glossary_bot(env, tmp_path, "health")
     assert status != 0, output
-    assert output.count("\n") == 1 and "HEARTBEAT_PATH" in output and "folder" in output, output
+    assert output.count("\n") == 1, output
+    assert "HEARTBEAT_PATH" in output, output
+    assert "folder" in output, output
 
 
 async def test_import_answers_say_what_is_wrong_with_the_file(scene: Scene, tmp_path: Path) -> None:
@@ -147,8 +143,11 @@ async def test_import_answers_say_what_is_wrong_with_the_file(scene: Scene, tmp_
         )
         modal = (await opened.response())["data"]
     over = answers["one-byte-over"]
-    assert "1,048,577 bytes" in over and "1 MiB" in over and "1.0 MiB" not in over, over
-    assert "UTF-8" in answers["utf-16"] and "binary" not in answers["utf-16"], answers
+    assert "1,048,577 bytes" in over, over
+    assert "1 MiB" in over, over
+    assert "1.0 MiB" not in over, over
+    assert "UTF-8" in answers["utf-16"], answers
+    assert "binary" not in answers["utf-16"], answers
     # The form takes no more of "what it is not" than a card can show (an embed field's 1,024).
     inputs = {
         row["components"][0]["custom_id"]: row["components"][0] for row in modal["components"]
@@ -164,7 +163,8 @@ async def test_cli_terms_import_of_a_file_one_byte_over(tmp_path: Path) -> None:
         env, tmp_path, "terms", "import", str(big), "--guild", "5", "--db", str(tmp_path / "t.db")
     )
     assert status == 1, output
-    assert "1,048,577 bytes" in output and "1.0 MiB" not in output, output
+    assert "1,048,577 bytes" in output, output
+    assert "1.0 MiB" not in output, output
 
 
 async def test_run_with_a_folder_as_heartbeat_says_so_in_one_line(
