@@ -246,8 +246,8 @@ class AliasCog(
         if records is None:
             return
         if not records:
-            empty = f"**{entry.display_title}** has no aliases" if entry else "No aliases yet"
-            await reply(interaction, f"{empty} in this server. Add one with `/alias add`.")
+            empty = f"**{entry.display_title}** has no aliases here" if entry else "No aliases yet"
+            await reply(interaction, f"{empty}. Add one with `/alias add`.")
             return
         shown, plain = [], []
         for r in records:
