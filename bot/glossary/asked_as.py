@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import tomli
-
 from bot.glossary.problems import Problem
+from bot.glossary.toml import TomlError, parse_toml
 
 FOLDER = "asked-as"
 MAX_PHRASINGS = 40
@@ -34,8 +33,8 @@ def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> dict[str, l
 def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem]) -> None:
     where = f"{FOLDER}/{file.name}"
     try:
-        data = tomli.loads(file.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError, RecursionError) as exc:
+        data = parse_toml(file.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, TomlError) as exc:
         problems.append(Problem("error", where, f"cannot read the file: {exc}"))
         return
     for entry_id, table in data.items():

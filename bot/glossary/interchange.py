@@ -17,8 +17,6 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-import tomli
-
 from bot.glossary.formats.curated_toml import curated_entries
 from bot.glossary.formats.markdown import HEADING_MARK, parse_markdown
 from bot.glossary.formats.raw import RawEntry
@@ -33,6 +31,7 @@ from bot.glossary.server_terms import (
     TermProblem,
     check_candidates,
 )
+from bot.glossary.toml import TomlError, parse_toml
 
 MAX_IMPORT_BYTES = 1024 * 1024
 # TOML parsing costs some 10 µs per table, key, array or key part, so a 1 MiB file made of
@@ -170,18 +169,18 @@ def _read(
         if refusal:
             problems.append(Problem("error", name, refusal))
             return []
-        data = tomli.loads(text)
-    except RecursionError:
+        data = parse_toml(text)
+    except RecursionError:  # the topics JSON's
         problems.append(Problem("error", name, "nested too deeply to read"))
         return []
-    except tomli.TOMLDecodeError as exc:
-        problems.append(Problem("error", name, f"not valid TOML: {exc}"))
+    except TomlError as exc:
+        problems.append(Problem("error", name, str(exc)))
         return []
     return curated_entries(data, text, name, "import", problems)
 
 
 def _toml_refusal(text: str, max_terms: int) -> str | None:
-    """Why a TOML text is refused before tomli sees it (counted by linear scans)."""
+    """Why a TOML text is refused before it is parsed (counted by linear scans)."""
     entries = len(_ENTRIES_HEADER.findall(text))
     if entries > max_terms:
         return _too_many(entries, max_terms)

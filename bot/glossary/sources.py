@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import tomli
-
 from bot.glossary.formats.curated_toml import apply_overlay, read_curated_toml
 from bot.glossary.formats.markdown import read_markdown
 from bot.glossary.formats.raw import RawEntry
@@ -26,6 +24,7 @@ from bot.glossary.models import SourceInfo
 from bot.glossary.problems import Problem
 from bot.glossary.records import RecordError, parse_record
 from bot.glossary.slug import slugify
+from bot.glossary.toml import TomlError, parse_toml
 
 Format = Literal["topics-json", "markdown", "curated-toml"]
 MANIFEST = "sources.toml"
@@ -130,8 +129,8 @@ def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
 def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceData]:
     manifest_file = str(folder / MANIFEST)
     try:
-        manifest = parse_record(Manifest, tomli.loads((folder / MANIFEST).read_text("utf-8")))
-    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError, RecursionError) as exc:
+        manifest = parse_record(Manifest, parse_toml((folder / MANIFEST).read_text("utf-8")))
+    except (OSError, UnicodeDecodeError, TomlError) as exc:
         problems.append(Problem("error", manifest_file, f"cannot read the manifest: {exc}"))
         return []
     except RecordError as exc:

@@ -171,6 +171,49 @@ def test_malformed_files_are_named_not_tracebacks(
     assert name in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (
+            '[[entries]\nid = "a"\n',
+            "bad.toml: error: not valid TOML: Unclosed array table, expected `]` "
+            "(at line 1, column 11)",
+        ),
+        (
+            '[[entries]]\nid = "a"\nid = "b"\n',
+            "bad.toml: error: not valid TOML: Duplicate key (at line 3, column 1)",
+        ),
+        (
+            '[[entries]]\nid = "a"\ntitle = nope\n',
+            "bad.toml: error: not valid TOML: Invalid value, expected a quoted string, a number, "
+            "true or false (at line 3, column 9)",
+        ),
+        (
+            '[[entries]]\nid = "a"\ntitle = Alpha\n',
+            "bad.toml: error: not valid TOML: String values must be quoted, expected literal "
+            "string (at line 3, column 9)",
+        ),
+        ("x = " + "[" * 1000 + "]" * 1000, "bad.toml: error: nested too deeply to read"),
+    ],
+)
+def test_bad_toml_is_worded_with_its_line_and_column(
+    tmp_path: Path, content: str, expected: str
+) -> None:
+    assert _errors(_toml(tmp_path / "bad.toml", content)) == [expected]
+
+
+def test_a_bad_manifest_and_asked_as_file_say_why_and_where(tmp_path: Path) -> None:
+    (tmp_path / "sources.toml").write_text("[[sources]\n", encoding="utf-8")
+    (tmp_path / "asked-as").mkdir()
+    (tmp_path / "asked-as" / "p.toml").write_text('[kv-cache]\nasked_as = ["a"\n')
+    assert _errors(tmp_path) == [
+        "sources.toml: error: cannot read the manifest: not valid TOML: Unclosed array table, "
+        "expected `]` (at line 1, column 11)",
+        "asked-as/p.toml: error: cannot read the file: not valid TOML: Unclosed array, "
+        "expected `]` (at line 2, column 16)",
+    ]
+
+
 def test_changed_verbatim_file_fails_its_recorded_hash(tmp_path: Path) -> None:
     (tmp_path / "sources.toml").write_text(
         '[[sources]]\nkey = "demo"\nname = "Demo"\nfile = "demo.md"\nformat = "markdown"\n'

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli
-
 from bot.glossary.formats.raw import RawEntry, from_record, read_text
 from bot.glossary.problems import LineFinder, Problem, validate_fields
+from bot.glossary.toml import TomlError, parse_toml
 
 
 @dataclass(eq=False, repr=False)
@@ -58,12 +57,10 @@ def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str
     if text is None:
         return None
     try:
-        return tomli.loads(text), text
-    except tomli.TOMLDecodeError as exc:
-        problems.append(Problem("error", str(path), f"not valid TOML: {exc}"))
-    except RecursionError:
-        problems.append(Problem("error", str(path), "nested too deeply to read"))
-    return None
+        return parse_toml(text), text
+    except TomlError as exc:
+        problems.append(Problem("error", str(path), str(exc)))
+        return None
 
 
 def read_curated_toml(path: Path, source: str, problems: list[Problem]) -> list[RawEntry]:
