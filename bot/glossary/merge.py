@@ -7,7 +7,6 @@ application ("this app") are moved into attributed notes so they never read as i
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Collection, Iterable
 
@@ -27,7 +26,6 @@ _CONTEXT = re.compile(r"[\^$]|\\[AZ1-9]|\(\?(?![:#>])")
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")  # `(?i)` at a pattern's start: no context
 DERIVED_RELATED_LIMIT = 5
 MAX_NAME_WORDS = 6  # longer names are not looked for in running text
-_SOURCE_TEXT_FIELDS = dataclasses.fields(SourceText)  # a RawEntry has each of them
 
 
 def merge_sources(
@@ -157,7 +155,7 @@ def _merge_group(
         notes=tuple(notes),
         asked_as=asked_as,
         sources=tuple(
-            SourceText(**{f.name: getattr(r, f.name) for f in _SOURCE_TEXT_FIELDS}) for r in group
+            SourceText(**{name: getattr(r, name) for name in SourceText.__slots__}) for r in group
         ),
     )
 

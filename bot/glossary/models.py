@@ -1,16 +1,16 @@
-"""The glossary as the rest of the bot sees it: immutable dataclasses.
+"""The glossary as the rest of the bot sees it: immutable records.
 
 Loaders turn each source file into `RawEntry` records; the merger folds records that describe the
 same concept into one `Entry`, keeping every source's own wording in `Entry.sources`. The readers
-have validated every value by then, so these are plain dataclasses: loading needs no pydantic.
+have validated every value by then, so these are plain classes: loading needs no pydantic, and
+no dataclasses either (generating their methods was a sixth of `glossary-bot check`'s start-up).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, Literal, NoReturn, Self
 
 CATEGORIES: tuple[str, ...] = (
     "Fundamentals",
@@ -24,19 +24,47 @@ CATEGORIES: tuple[str, ...] = (
 
 
 class Frozen:
-    """Immutable; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's).
-    The base of frozen dataclasses, not one itself: it has no field (and no code to generate)."""
+    """Immutable, equal when of one class with equal fields (and hashed so), as a frozen dataclass
+    is; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's).
 
-    __slots__ = ()
-    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # its subclasses have them
+    A subclass names its fields in `__slots__`, in order, and its `__init__` (an argument per
+    field, by the field's name) ends with `self._fill(locals())`."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _fill(self, arguments: Mapping[str, Any]) -> None:
+        for name in self.__slots__:
+            object.__setattr__(self, name, arguments[name])
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"cannot assign to {name!r} of an immutable {type(self).__name__}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"cannot delete {name!r} of an immutable {type(self).__name__}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
 
     def model_copy(self, *, update: Mapping[str, Any]) -> Self:
         """A copy with the fields in `update` replaced (not validated, as pydantic's is not)."""
-        return dataclasses.replace(self, **update)
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        return type(self)(**{**fields, **update})
 
     def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
         """Every field by name, nested records as dicts; tuples become lists in "json" mode."""
-        return {f.name: _dumped(getattr(self, f.name), mode) for f in dataclasses.fields(self)}
+        return {name: _dumped(getattr(self, name), mode) for name in self.__slots__}
 
 
 def _dumped(value: object, mode: Literal["python", "json"]) -> object:
@@ -58,66 +86,138 @@ def names_of(title: str, acronym: str | None, aliases: tuple[str, ...]) -> tuple
 SERVER_SOURCE_KEY = "server"
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceInfo(Frozen):
     """One glossary file and where its content came from."""
 
+    __slots__ = ("key", "name", "file", "origin", "app_name")  # noqa: RUF023 (fields in order)
     key: str  # short stable name, e.g. "llm-studio"
     name: str  # shown on cards, e.g. "LLM Studio topics glossary"
     file: str  # file name inside its data folder
-    origin: str = ""  # where the content was taken from, for maintainers
-    app_name: str | None = None  # the application the source speaks of as "this app"
+    origin: str  # where the content was taken from, for maintainers
+    app_name: str | None  # the application the source speaks of as "this app"
+
+    def __init__(
+        self, *, key: str, name: str, file: str, origin: str = "", app_name: str | None = None
+    ) -> None:
+        self._fill(locals())
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class SourceNote(Frozen):
     """A sentence that speaks of the source's own application ("this app"), kept but attributed."""
 
+    __slots__ = ("source", "field", "text")  # noqa: RUF023 (the fields, in order)
     source: str  # SourceInfo.key
     field: str  # which field it was taken from: definition, boundary, importance, plain
     text: str
 
+    def __init__(self, *, source: str, field: str, text: str) -> None:
+        self._fill(locals())
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+
 class SourceText(Frozen):
     """One source's own wording of an entry, verbatim."""
 
+    __slots__ = (  # noqa: RUF023 (the fields, in order)
+        "source",
+        "local_id",
+        "title",
+        "summary",
+        "definition",
+        "boundary",
+        "importance",
+        "plain",
+    )
     source: str  # SourceInfo.key
     local_id: str  # the entry's key inside that file: topic id, heading, or curated id
     title: str
-    summary: str | None = None
+    summary: str | None
     definition: str
-    boundary: str | None = None
-    importance: str | None = None
-    plain: str | None = None
+    boundary: str | None
+    importance: str | None
+    plain: str | None
+
+    def __init__(
+        self,
+        *,
+        source: str,
+        local_id: str,
+        title: str,
+        summary: str | None = None,
+        definition: str,
+        boundary: str | None = None,
+        importance: str | None = None,
+        plain: str | None = None,
+    ) -> None:
+        self._fill(locals())
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Entry(Frozen):
     """One concept, one card."""
 
+    __slots__ = (  # noqa: RUF023 (the fields, in order)
+        "id",
+        "title",
+        "acronym",
+        "aliases",
+        "category",
+        "summary",
+        "definition",
+        "boundary",
+        "importance",
+        "plain",
+        "keywords",
+        "related",
+        "reference",
+        "match_terms",
+        "match_exclusions",
+        "notes",
+        "asked_as",
+        "sources",
+    )
     id: str  # stable slug, e.g. "kv-cache"
     title: str
-    acronym: str | None = None  # "KV" for nothing; "RAG" for Retrieval-Augmented Generation
-    aliases: tuple[str, ...] = ()  # other names: acronyms, expansions, common names
+    acronym: str | None  # "KV" for nothing; "RAG" for Retrieval-Augmented Generation
+    aliases: tuple[str, ...]  # other names: acronyms, expansions, common names
     category: str
-    summary: str = ""
+    summary: str
     definition: str  # the primary (richest) source's definition, app-specific sentences removed
-    boundary: str | None = None  # what the term does not mean or guarantee
-    importance: str | None = None
-    plain: str | None = None  # a plain-words version
-    keywords: tuple[str, ...] = ()
-    related: tuple[str, ...] = ()  # entry ids, all resolving
-    reference: str | None = None  # URL
-    match_terms: tuple[str, ...] = ()  # surface forms to recognise in running text
-    match_exclusions: tuple[str, ...] = ()  # places where match terms must not be linked (notIn)
-    notes: tuple[SourceNote, ...] = ()  # app-specific sentences, shown attributed to their source
-    asked_as: tuple[str, ...] = ()  # how people describe it without its name (for search only)
+    boundary: str | None  # what the term does not mean or guarantee
+    importance: str | None
+    plain: str | None  # a plain-words version
+    keywords: tuple[str, ...]
+    related: tuple[str, ...]  # entry ids, all resolving
+    reference: str | None  # URL
+    match_terms: tuple[str, ...]  # surface forms to recognise in running text
+    match_exclusions: tuple[str, ...]  # places where match terms must not be linked (notIn)
+    notes: tuple[SourceNote, ...]  # app-specific sentences, shown attributed to their source
+    asked_as: tuple[str, ...]  # how people describe it without its name (for search only)
     sources: tuple[SourceText, ...]  # primary first
 
-    def __post_init__(self) -> None:
-        if not self.sources:
-            raise ValueError(f"entry {self.id!r} has no source")
+    def __init__(
+        self,
+        *,
+        id: str,
+        title: str,
+        acronym: str | None = None,
+        aliases: tuple[str, ...] = (),
+        category: str,
+        summary: str = "",
+        definition: str,
+        boundary: str | None = None,
+        importance: str | None = None,
+        plain: str | None = None,
+        keywords: tuple[str, ...] = (),
+        related: tuple[str, ...] = (),
+        reference: str | None = None,
+        match_terms: tuple[str, ...] = (),
+        match_exclusions: tuple[str, ...] = (),
+        notes: tuple[SourceNote, ...] = (),
+        asked_as: tuple[str, ...] = (),
+        sources: tuple[SourceText, ...],
+    ) -> None:
+        if not sources:
+            raise ValueError(f"entry {id!r} has no source")
+        self._fill(locals())
 
     @property
     def names(self) -> tuple[str, ...]:

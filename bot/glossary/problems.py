@@ -4,20 +4,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.errors import ReportedError
+from bot.glossary.models import Frozen
 from bot.glossary.records import RecordError, field_keys, parse_fields
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Frozen):
+    __slots__ = ("severity", "file", "message", "entry", "line")  # noqa: RUF023 (fields in order)
     severity: Literal["error", "warning"]
     file: str
     message: str
-    entry: str | None = None
-    line: int | None = None
+    entry: str | None
+    line: int | None
+
+    def __init__(
+        self,
+        severity: Literal["error", "warning"],
+        file: str,
+        message: str,
+        entry: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self._fill(locals())
 
     def __str__(self) -> str:
         where = self.file + (f":{self.line}" if self.line else "")

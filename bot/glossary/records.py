@@ -1,19 +1,18 @@
 """The records data files hold, validated without pydantic when they are plainly right.
 
-Each kind of record is a dataclass: its fields, their types, and in each field's metadata
-what pydantic's `Field` would say of it (`alias`, `min_length`, `pattern`). Records are read once
-into the readers' own entries, never compared, printed or changed: `@dataclass(eq=False,
-repr=False)` gives them only `__init__`, since every method dataclasses writes costs start-up
-(unfrozen, too: a frozen one writes three more and builds each record more slowly). A record
-whose every value already has exactly its field's type and meets its constraints is taken as it
-is: that is the bundled data on every start, so start-up does not import pydantic. Anything else is judged by
-a pydantic model derived from the same dataclass (unknown keys forbidden, aliases or names
-accepted), which coerces what pydantic coerces and words every problem as pydantic does.
+Each kind of record is a `Record` subclass declared as a dataclass would be: its fields are its
+annotations, in order, each with its default, or a `field(...)` giving a default factory and what
+pydantic's `Field` would say of it (`alias`, `min_length`, `pattern`). No code is generated for
+it (dataclasses would write methods, at a cost at every start): records are read once into the
+readers' own entries, never compared, printed or changed. A record whose every value already has
+exactly its field's type and meets its constraints is taken as it is: that is the bundled data on
+every start, so start-up does not import pydantic. Anything else is judged by a pydantic model
+derived from the same declaration (unknown keys forbidden, aliases or names accepted), which
+coerces what pydantic coerces and words every problem as pydantic does.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import types
 import typing
@@ -25,6 +24,38 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 Check = Callable[[Any], bool]
+MISSING: Any = object()  # no default: the field is required
+
+
+class Record:
+    """A record of a data file: the fields are the subclass's annotations, which its module must
+    not leave as strings (no `from __future__ import annotations` there). Made by
+    `parse_record`, with every field's value."""
+
+    def __init__(self, **values: Any) -> None:
+        vars(self).update(values)
+
+
+class Field(NamedTuple):
+    """A field's default (or factory of one) and what pydantic's `Field` would say of it."""
+
+    default: Any = MISSING
+    default_factory: Callable[[], Any] | None = None
+    alias: str | None = None  # the key as the file spells it
+    min_length: int | None = None
+    pattern: str | None = None
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Callable[[], Any] | None = None,
+    alias: str | None = None,
+    min_length: int | None = None,
+    pattern: str | None = None,
+) -> Any:
+    """`name: type = field(...)` in a Record, as in a dataclass (typed Any for the same reason)."""
+    return Field(default, default_factory, alias, min_length, pattern)
 
 
 class RecordError(ValueError):
@@ -82,8 +113,8 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
 class _Slot(NamedTuple):
     name: str
     key: str  # as the file spells it: the alias, if any
-    default: Any  # dataclasses.MISSING for none (then the factory's, or the field is required)
-    factory: Callable[[], Any] | None  # makes the default (a list of its own)
+    hint: Any  # the field's type
+    field: Field
     value_ok: Check
     nested: type[Any] | None  # the record kind of a list of records
 
@@ -99,25 +130,27 @@ def _slots(kind: type[Any]) -> tuple[_Slot, ...]:
 
 
 def _slots_of(kind: type[Any]) -> tuple[_Slot, ...]:
-    hints = typing.get_type_hints(kind)
-    return tuple(
-        _Slot(
-            field.name,
-            str(field.metadata.get("alias", field.name)),
-            field.default,
-            None if field.default_factory is dataclasses.MISSING else field.default_factory,
-            _value_check(hints[field.name], field.metadata),
-            _nested_kind(hints[field.name]),
+    slots = []
+    for name, hint in vars(kind)["__annotations__"].items():
+        declared = vars(kind).get(name, MISSING)
+        spec = declared if isinstance(declared, Field) else Field(default=declared)
+        slots.append(
+            _Slot(
+                name, spec.alias or name, hint, spec, _value_check(hint, spec), _nested_kind(hint)
+            )
         )
-        for field in dataclasses.fields(kind)
-    )
+    return tuple(slots)
 
 
 def _nested_kind(hint: Any) -> type[Any] | None:
     args = typing.get_args(hint)
-    if typing.get_origin(hint) is list and isinstance(args[0], type):
-        return args[0] if dataclasses.is_dataclass(args[0]) else None
+    if typing.get_origin(hint) is list and _is_record(args[0]):
+        return typing.cast(type[Any], args[0])
     return None
+
+
+def _is_record(hint: Any) -> bool:
+    return isinstance(hint, type) and issubclass(hint, Record)
 
 
 def _taken_as_is(kind: type[Any], data: object) -> dict[str, Any] | None:
@@ -139,20 +172,20 @@ def _taken_as_is(kind: type[Any], data: object) -> dict[str, Any] | None:
                 value = [parse_record(slot.nested, item) for item in value]
             elif type(value) is list:
                 value = list(value)  # a list of its own, as pydantic makes
-        elif slot.factory is not None:
-            value = slot.factory()
-        elif slot.default is not dataclasses.MISSING:
-            value = slot.default
+        elif slot.field.default_factory is not None:
+            value = slot.field.default_factory()
+        elif slot.field.default is not MISSING:
+            value = slot.field.default
         else:
             return None  # a required field is missing
         values[slot.name] = value
     return values if found == len(data) else None
 
 
-def _value_check(hint: Any, metadata: typing.Mapping[str, Any]) -> Check:
+def _value_check(hint: Any, spec: Field) -> Check:
     plain = _type_check(hint)
-    min_length = metadata.get("min_length")
-    pattern = re.compile(metadata["pattern"]) if "pattern" in metadata else None
+    min_length = spec.min_length
+    pattern = re.compile(spec.pattern) if spec.pattern is not None else None
     if min_length is None and pattern is None:
         return plain
 
@@ -182,8 +215,8 @@ def _type_check(hint: Any) -> Check:
     if origin is list:
         item = _type_check(args[0])
         return lambda value: type(value) is list and all(item(v) for v in value)
-    if dataclasses.is_dataclass(hint):
-        return lambda value: _taken_as_is(hint, value) is not None  # type: ignore[arg-type]
+    if _is_record(hint):
+        return lambda value: _taken_as_is(hint, value) is not None
     raise TypeError(f"no quick check for {hint!r}")
 
 
@@ -200,17 +233,21 @@ def _model(kind: type[Any]) -> type[BaseModel]:
 
 
 def _model_of(kind: type[Any]) -> type[BaseModel]:
-    from pydantic import ConfigDict, Field, create_model
+    from pydantic import ConfigDict, create_model
+    from pydantic import Field as PydanticField
 
-    hints = typing.get_type_hints(kind)
     definitions: dict[str, Any] = {}
-    for field in dataclasses.fields(kind):
-        constraints = dict(field.metadata)
-        if field.default is not dataclasses.MISSING:
-            constraints["default"] = field.default
-        elif field.default_factory is not dataclasses.MISSING:
-            constraints["default_factory"] = field.default_factory
-        definitions[field.name] = (_model_hint(hints[field.name]), Field(**constraints))
+    for slot in _slots(kind):
+        spec = slot.field
+        said: dict[str, Any] = {"alias": spec.alias, "min_length": spec.min_length}
+        said = {key: value for key, value in said.items() if value is not None}
+        if spec.pattern is not None:
+            said["pattern"] = spec.pattern
+        if spec.default is not MISSING:
+            said["default"] = spec.default
+        elif spec.default_factory is not None:
+            said["default_factory"] = spec.default_factory
+        definitions[slot.name] = (_model_hint(slot.hint), PydanticField(**said))
     config = ConfigDict(extra="forbid", populate_by_name=True)
     model: type[BaseModel] = create_model(kind.__name__, __config__=config, **definitions)
     return model

@@ -12,7 +12,6 @@ their extension. The bundled data ships inside the wheel and sits at the top of 
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -22,7 +21,7 @@ from bot.glossary.formats.raw import RawEntry
 from bot.glossary.formats.topics_json import read_topics_json
 from bot.glossary.models import SourceInfo
 from bot.glossary.problems import Problem
-from bot.glossary.records import RecordError, parse_record
+from bot.glossary.records import Record, RecordError, field, parse_record
 from bot.glossary.slug import slugify
 from bot.glossary.toml import TomlError, parse_toml
 
@@ -47,11 +46,10 @@ FORMAT_BY_SUFFIX: dict[str, Format] = {
 }
 
 
-@dataclass(eq=False, repr=False)
-class ManifestSource:
-    key: str = field(metadata={"pattern": r"^[a-z0-9-]+$"})
-    name: str = field(metadata={"min_length": 1})
-    file: str = field(metadata={"min_length": 1})
+class ManifestSource(Record):
+    key: str = field(pattern=r"^[a-z0-9-]+$")
+    name: str = field(min_length=1)
+    file: str = field(min_length=1)
     format: Format
     origin: str = ""
     curation: str | None = None  # an overlay file for a file kept verbatim
@@ -60,19 +58,24 @@ class ManifestSource:
     app_sentences: list[str] = field(default_factory=list)  # regexes marking such sentences
 
 
-@dataclass(eq=False, repr=False)
-class Manifest:
-    sources: list[ManifestSource] = field(metadata={"min_length": 1})
+class Manifest(Record):
+    sources: list[ManifestSource] = field(min_length=1)
 
 
-@dataclass
 class SourceData:
     """One file read: its description, its entries and how to spot its app-specific sentences."""
 
-    info: SourceInfo
-    location: str  # the file as the paths given name it, for problem reports
-    entries: list[RawEntry]
-    app_sentences: list[re.Pattern[str]] = field(default_factory=list)
+    def __init__(
+        self,
+        info: SourceInfo,
+        location: str,
+        entries: list[RawEntry],
+        app_sentences: Sequence[re.Pattern[str]] = (),
+    ) -> None:
+        self.info = info
+        self.location = location  # the file as the paths given name it, for problem reports
+        self.entries = entries
+        self.app_sentences = list(app_sentences)
 
 
 def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceData]:

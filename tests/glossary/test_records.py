@@ -6,7 +6,6 @@ or wrong, must come out of `parse_record` as it came out of them."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from bot.glossary.formats.curated_toml import CuratedEntry, Overlay
 from bot.glossary.formats.topics_json import Topic, TopicsHeader
 from bot.glossary.records import (
+    Record,
     RecordError,
     _taken_as_is,
     describe_validation_error,
@@ -44,7 +44,7 @@ def outcome_of_reference(model: type[BaseModel], data: object) -> tuple[str, obj
 
 def outcome(kind: type[Any], data: object) -> tuple[str, object]:
     try:
-        return "ok", dataclasses.asdict(parse_record(kind, data))
+        return "ok", _plain(parse_record(kind, data))
     except RecordError as exc:
         return "refused", exc.messages
 
@@ -121,8 +121,9 @@ def test_a_record_comes_out_as_the_pydantic_model_had_it(
 
 
 def _plain(value: object) -> object:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
+    """A record as a dict of its fields (records in it too), as pydantic's `model_dump` has it."""
+    if isinstance(value, Record):
+        return {name: _plain(v) for name, v in vars(value).items()}
     return [_plain(v) for v in value] if isinstance(value, list) else value
 
 

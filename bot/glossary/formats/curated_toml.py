@@ -8,17 +8,16 @@ categories, names and notes to the entries of a file that is shipped exactly as 
 # records' field types are read at every start (bot.glossary.records), and strings would be
 # evaluated one by one then.
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.glossary.formats.raw import RawEntry, from_record, read_text
 from bot.glossary.problems import LineFinder, Problem, validate_fields
+from bot.glossary.records import Record, field
 from bot.glossary.toml import TomlError, parse_toml
 
 
-@dataclass(eq=False, repr=False)
-class CuratedEntry:
+class CuratedEntry(Record):
     # Required, but an empty one is reported by `check` with the entry's other problems.
     id: str
     title: str
@@ -38,8 +37,7 @@ class CuratedEntry:
     note: str | None = None
 
 
-@dataclass(eq=False, repr=False)
-class Overlay:
+class Overlay(Record):
     """What curation may say about an entry of a verbatim file."""
 
     id: str | None = None

@@ -3,37 +3,62 @@ reading of a file each starts with."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot.glossary.problems import Problem
 
 
-@dataclass
 class RawEntry:
-    source: str  # SourceInfo.key
-    file: str  # for problem reports
-    local_id: str  # topic id, heading, or curated id: what the curation overlay is keyed by
-    id: str
-    title: str
-    definition: str
-    category: str | None = None
-    acronym: str | None = None
-    aliases: list[str] = field(default_factory=list)
-    summary: str | None = None
-    boundary: str | None = None
-    importance: str | None = None
-    plain: str | None = None
-    keywords: list[str] = field(default_factory=list)
-    related: list[str] = field(default_factory=list)  # entry ids
-    see_also: list[str] = field(default_factory=list)  # names from "See X." to resolve later
-    reference: str | None = None
-    match_terms: list[str] = field(default_factory=list)
-    match_exclusions: list[str] = field(default_factory=list)
-    note: str | None = None  # a curation note for maintainers
-    line: int | None = None
+    """Changed in place by a curation overlay; each list is the entry's own."""
+
+    def __init__(
+        self,
+        *,
+        source: str,
+        file: str,
+        local_id: str,
+        id: str,
+        title: str,
+        definition: str,
+        category: str | None = None,
+        acronym: str | None = None,
+        aliases: Sequence[str] = (),
+        summary: str | None = None,
+        boundary: str | None = None,
+        importance: str | None = None,
+        plain: str | None = None,
+        keywords: Sequence[str] = (),
+        related: Sequence[str] = (),
+        see_also: Sequence[str] = (),
+        reference: str | None = None,
+        match_terms: Sequence[str] = (),
+        match_exclusions: Sequence[str] = (),
+        note: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.source = source  # SourceInfo.key
+        self.file = file  # for problem reports
+        self.local_id = local_id  # topic id, heading, or curated id: what an overlay is keyed by
+        self.id = id
+        self.title = title
+        self.definition = definition
+        self.category = category
+        self.acronym = acronym
+        self.aliases = list(aliases)
+        self.summary = summary
+        self.boundary = boundary
+        self.importance = importance
+        self.plain = plain
+        self.keywords = list(keywords)
+        self.related = list(related)  # entry ids
+        self.see_also = list(see_also)  # names from "See X." to resolve later
+        self.reference = reference
+        self.match_terms = list(match_terms)
+        self.match_exclusions = list(match_exclusions)
+        self.note = note  # a curation note for maintainers
+        self.line = line
 
 
 def from_record(

@@ -5,17 +5,15 @@
 # evaluated one by one then.
 
 import json
-from dataclasses import dataclass, field
 
 from bot.glossary.formats.raw import RawEntry, file_reader, from_record
 from bot.glossary.problems import Problem, validate_fields
-from bot.glossary.records import RecordError, parse_record
+from bot.glossary.records import Record, RecordError, field, parse_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
 
 
-@dataclass(eq=False, repr=False)
-class Topic:
+class Topic(Record):
     """Keys are spelled as the file spells them (`matchTerms`) or as the fields are named."""
 
     # An empty title or definition is reported by `check` with the topic's other problems.
@@ -30,22 +28,21 @@ class Topic:
     keywords: list[str]
     related: list[str]
     plain: str | None = None
-    match_terms: list[str] = field(default_factory=list, metadata={"alias": "matchTerms"})
-    not_in: list[str] = field(default_factory=list, metadata={"alias": "notIn"})
+    match_terms: list[str] = field(default_factory=list, alias="matchTerms")
+    not_in: list[str] = field(default_factory=list, alias="notIn")
     reference: str | None = None
 
 
-@dataclass(eq=False, repr=False)
-class TopicsHeader:
-    schema_version: int = field(metadata={"alias": "schemaVersion"})
+class TopicsHeader(Record):
+    schema_version: int = field(alias="schemaVersion")
     language: str
     categories: list[str]
     topics: list[object]
     revision: str | None = None
-    source_commit: str | None = field(default=None, metadata={"alias": "sourceCommit"})
-    source_dirty: bool | None = field(default=None, metadata={"alias": "sourceDirty"})
-    source_sha256: str | None = field(default=None, metadata={"alias": "sourceSha256"})
-    revision_algorithm: str | None = field(default=None, metadata={"alias": "revisionAlgorithm"})
+    source_commit: str | None = field(default=None, alias="sourceCommit")
+    source_dirty: bool | None = field(default=None, alias="sourceDirty")
+    source_sha256: str | None = field(default=None, alias="sourceSha256")
+    revision_algorithm: str | None = field(default=None, alias="revisionAlgorithm")
 
 
 def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
