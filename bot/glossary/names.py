@@ -9,7 +9,7 @@ compare against every key search folds a name to, so they ask the search index i
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
 from bot.glossary.keys import compact
 from bot.glossary.models import Entry
@@ -21,10 +21,13 @@ def name_key(name: str) -> str:
     return compact(name)
 
 
-class Clash(NamedTuple, Generic[Owner]):  # a NamedTuple: a tenth of a dataclass's start-up
-    name: str  # as the second claimant spells it
-    owner: Owner  # who has it
-    claimant: Owner  # who wanted it too
+class Clash(Generic[Owner]):
+    __slots__ = ("claimant", "name", "owner")
+
+    def __init__(self, name: str, owner: Owner, claimant: Owner) -> None:
+        self.name = name  # as the second claimant spells it
+        self.owner = owner  # who has it
+        self.claimant = claimant  # who wanted it too
 
 
 class NameIndex(Generic[Owner]):

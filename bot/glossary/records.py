@@ -17,7 +17,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -36,14 +36,27 @@ class Record:
         vars(self).update(values)
 
 
-class Field(NamedTuple):
-    """A field's default (or factory of one) and what pydantic's `Field` would say of it."""
+class Field:
+    """A field's default (or factory of one) and what pydantic's `Field` would say of it.
 
-    default: Any = MISSING
-    default_factory: Callable[[], Any] | None = None
-    alias: str | None = None  # the key as the file spells it
-    min_length: int | None = None
-    pattern: str | None = None
+    (This and `_Slot` are plain classes: a NamedTuple compiles each of its annotations as
+    the module loads, a thirtieth of `check`.)"""
+
+    __slots__ = ("alias", "default", "default_factory", "min_length", "pattern")
+
+    def __init__(
+        self,
+        default: Any = MISSING,
+        default_factory: Callable[[], Any] | None = None,
+        alias: str | None = None,  # the key as the file spells it
+        min_length: int | None = None,
+        pattern: str | None = None,
+    ) -> None:
+        self.default = default
+        self.default_factory = default_factory
+        self.alias = alias
+        self.min_length = min_length
+        self.pattern = pattern
 
 
 def field(
@@ -110,13 +123,18 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
 # -- the quick path: exact types only; any doubt goes to pydantic ------------------------------
 
 
-class _Slot(NamedTuple):
-    name: str
-    key: str  # as the file spells it: the alias, if any
-    hint: Any  # the field's type
-    field: Field
-    value_ok: Check
-    nested: type[Any] | None  # the record kind of a list of records
+class _Slot:
+    """A field as the quick path and the pydantic model need it."""
+
+    __slots__ = ("field", "hint", "key", "name", "nested", "value_ok")
+
+    def __init__(self, name: str, hint: Any, field: Field) -> None:
+        self.name = name
+        self.key = field.alias or name  # as the file spells it
+        self.hint = hint  # the field's type
+        self.field = field
+        self.value_ok = _value_check(hint, field)
+        self.nested = _nested_kind(hint)  # the record kind of a list of records
 
 
 _SLOTS: dict[type[Any], tuple[_Slot, ...]] = {}
@@ -134,11 +152,7 @@ def _slots_of(kind: type[Any]) -> tuple[_Slot, ...]:
     for name, hint in vars(kind)["__annotations__"].items():
         declared = vars(kind).get(name, MISSING)
         spec = declared if isinstance(declared, Field) else Field(default=declared)
-        slots.append(
-            _Slot(
-                name, spec.alias or name, hint, spec, _value_check(hint, spec), _nested_kind(hint)
-            )
-        )
+        slots.append(_Slot(name, hint, spec))
     return tuple(slots)
 
 
