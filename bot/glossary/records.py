@@ -215,6 +215,11 @@ def _value_check(hint: Any, spec: Field) -> Check:
 
 def _type_check(hint: Any) -> Check:
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    exact = _exact_types(hint)
+    if exact is not None:  # most fields: one look at the value's type (no call per check)
+        return lambda value: type(value) in exact
+    if origin is list and (items := _exact_types(args[0])) is not None:
+        return lambda value: type(value) is list and items.issuperset(map(type, value))
     if hint is int:  # exactly: no bool for an int, no number for a string
         return lambda value: type(value) is int and -(2**63) < value < 2**63
     if hint in (str, bool):
@@ -232,6 +237,18 @@ def _type_check(hint: Any) -> Check:
     if _is_record(hint):
         return lambda value: _taken_as_is(hint, value) is not None
     raise TypeError(f"no quick check for {hint!r}")
+
+
+def _exact_types(hint: Any) -> frozenset[type] | None:
+    """The types a value of `hint` may have when its type alone tells (`str | None`: str and
+    NoneType), else None."""
+    if hint in (str, bool, type(None)):
+        return frozenset([hint])
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        parts = [_exact_types(arg) for arg in typing.get_args(hint)]
+        if all(part is not None for part in parts):
+            return frozenset().union(*parts)  # type: ignore[arg-type]
+    return None
 
 
 # -- pydantic, for everything else -----------------------------------------------------------
