@@ -23,18 +23,17 @@ CATEGORIES: tuple[str, ...] = (
 )
 
 
+_set = object.__setattr__  # past Frozen.__setattr__, which refuses any change
+
+
 class Frozen:
     """Immutable, equal when of one class with equal fields (and hashed so), as a frozen dataclass
     is; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's).
 
-    A subclass names its fields in `__slots__`, in order, and its `__init__` (an argument per
-    field, by the field's name) ends with `self._fill(locals())`."""
+    A subclass names its fields in `__slots__`, in order, and its `__init__` sets each with
+    `_set(self, name, value)`, as a frozen dataclass's does (field by field: the fastest way)."""
 
     __slots__: tuple[str, ...] = ()
-
-    def _fill(self, arguments: Mapping[str, Any]) -> None:
-        for name in self.__slots__:
-            object.__setattr__(self, name, arguments[name])
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -99,7 +98,11 @@ class SourceInfo(Frozen):
     def __init__(
         self, *, key: str, name: str, file: str, origin: str = "", app_name: str | None = None
     ) -> None:
-        self._fill(locals())
+        _set(self, "key", key)
+        _set(self, "name", name)
+        _set(self, "file", file)
+        _set(self, "origin", origin)
+        _set(self, "app_name", app_name)
 
 
 class SourceNote(Frozen):
@@ -111,7 +114,9 @@ class SourceNote(Frozen):
     text: str
 
     def __init__(self, *, source: str, field: str, text: str) -> None:
-        self._fill(locals())
+        _set(self, "source", source)
+        _set(self, "field", field)
+        _set(self, "text", text)
 
 
 class SourceText(Frozen):
@@ -148,7 +153,14 @@ class SourceText(Frozen):
         importance: str | None = None,
         plain: str | None = None,
     ) -> None:
-        self._fill(locals())
+        _set(self, "source", source)
+        _set(self, "local_id", local_id)
+        _set(self, "title", title)
+        _set(self, "summary", summary)
+        _set(self, "definition", definition)
+        _set(self, "boundary", boundary)
+        _set(self, "importance", importance)
+        _set(self, "plain", plain)
 
 
 class Entry(Frozen):
@@ -217,7 +229,24 @@ class Entry(Frozen):
     ) -> None:
         if not sources:
             raise ValueError(f"entry {id!r} has no source")
-        self._fill(locals())
+        _set(self, "id", id)
+        _set(self, "title", title)
+        _set(self, "acronym", acronym)
+        _set(self, "aliases", aliases)
+        _set(self, "category", category)
+        _set(self, "summary", summary)
+        _set(self, "definition", definition)
+        _set(self, "boundary", boundary)
+        _set(self, "importance", importance)
+        _set(self, "plain", plain)
+        _set(self, "keywords", keywords)
+        _set(self, "related", related)
+        _set(self, "reference", reference)
+        _set(self, "match_terms", match_terms)
+        _set(self, "match_exclusions", match_exclusions)
+        _set(self, "notes", notes)
+        _set(self, "asked_as", asked_as)
+        _set(self, "sources", sources)
 
     @property
     def names(self) -> tuple[str, ...]:
