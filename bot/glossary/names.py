@@ -8,6 +8,7 @@ compare against every key search folds a name to, so they ask the search index i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
@@ -17,7 +18,10 @@ from bot.glossary.models import Entry
 Owner = TypeVar("Owner")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
+    """`compact(name)`, worked out once per name: merging, then checking, ask it of every name
+    several times over."""
     return compact(name)
 
 
@@ -36,14 +40,8 @@ class NameIndex(Generic[Owner]):
     def __init__(self) -> None:
         self.owners: dict[str, Owner] = {}
         self.clashes: list[Clash[Owner]] = []
-        self._keys: dict[str, str] = {}
 
-    def key(self, name: str) -> str:
-        """`name_key(name)`, worked out once per name: merging and checking ask it again."""
-        key = self._keys.get(name)
-        if key is None:
-            key = self._keys[name] = name_key(name)
-        return key
+    key = staticmethod(name_key)
 
     def add(self, owner: Owner, names: Iterable[str | None]) -> None:
         """Claim `names` for `owner`; empty names are skipped (check reports them itself)."""
