@@ -167,29 +167,33 @@ class AppSentences:
     the same at a sentence's edge as beside the whitespace there in its text) can match one of a
     text's sentences only if it matches the text. Those are looked for in the whole text first,
     all in one alternation: one pass of the regex engine, where each pattern led by `\\b` would
-    make a pass of its own, trying a match at every character. Those with flags of their own
-    (`(?i)...`), which an alternation cannot hold, each look in the whole text once. The others
-    try every sentence.
+    make a pass of its own, trying a match at every character. An alternation holds the patterns
+    of one set of flags (`(?i)...`: the case-blind ones share a pass of their own); a verbose one
+    looks alone (its comment would run on into the next branch). The others try every sentence.
     """
 
     def __init__(self, patterns: list[re.Pattern[str]]) -> None:
         no_context = [p for p in patterns if not _CONTEXT.search(_without_global_flags(p.pattern))]
-        free = [p for p in no_context if p.flags == re.UNICODE]
         self.patterns = patterns
-        self.flagged = [p for p in no_context if p not in free]
         self.everywhere = [p for p in patterns if p not in no_context]
-        self.free = free
-        self.any_free: re.Pattern[str] | None = None
-        if free:
+        by_flags: dict[tuple[int, str], list[re.Pattern[str]]] = {}
+        for p in no_context:
+            by_flags.setdefault((p.flags, p.pattern if p.flags & re.VERBOSE else ""), []).append(p)
+        # (one pass over a text, the patterns it stands for)
+        self.passes: list[tuple[re.Pattern[str], list[re.Pattern[str]]]] = []
+        for members in by_flags.values():
+            branches = "|".join(f"(?:{_without_global_flags(p.pattern)})" for p in members)
             try:
-                self.any_free = re.compile("|".join(f"(?:{p.pattern})" for p in free))
-            except re.error:  # not expected of these; then every pattern tries every sentence
-                self.everywhere = patterns
+                one_pass = (
+                    members[0] if len(members) == 1 else re.compile(branches, members[0].flags)
+                )
+            except re.error:  # not expected of these; then they try every sentence
+                self.everywhere += members
+                continue
+            self.passes.append((one_pass, members))
 
     def that_may_match(self, text: str) -> list[re.Pattern[str]]:
-        found = [p for p in self.flagged if p.search(text)]
-        if self.any_free is not None and self.any_free.search(text):
-            found += self.free
+        found = [p for one_pass, members in self.passes if one_pass.search(text) for p in members]
         return self.everywhere + found if found else self.everywhere
 
 

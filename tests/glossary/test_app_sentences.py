@@ -30,7 +30,8 @@ PATTERNS = [
     r"\Bpp\b",
     r"[^ ]app",
     r"(?i:STUDIO)",
-    r"(?i)studio\b",  # flags of its own: tried alone on the whole text first
+    r"(?i)studio\b",  # flags of its own: one pass with the other (?i) ones
+    r"(?x) app # a comment",  # verbose: a comment would swallow the rest of an alternation
     r"(?m)^app",
     r"(?s)app.LLM",
     r"x*",  # matches every sentence (empty)
@@ -76,17 +77,22 @@ def test_every_pattern_alone_and_all_together() -> None:
 
 def test_only_the_patterns_that_cannot_see_past_a_sentence_are_combined() -> None:
     rules = AppSentences([re.compile(p) for p in PATTERNS])
-    assert sorted(p.pattern for p in rules.free) == sorted(
-        [r"\bLLM Studio\b", r"\bapp\b", r"\Bpp\b", r"x*", r"\s", r"\.\s"]
-    )
+    passes = {
+        tuple(sorted(p.pattern for p in members)) for _, members in rules.passes
+    }  # one pass per set of flags, a verbose pattern alone
+    assert passes == {
+        tuple(sorted([r"\bLLM Studio\b", r"\bapp\b", r"\Bpp\b", r"x*", r"\s", r"\.\s"])),
+        tuple(sorted([r"(?i)\b(this|the) app\b", r"(?i)studio\b"])),
+        (r"(?s)app.LLM",),
+        (r"(?x) app # a comment",),
+    }
 
 
-def test_patterns_with_flags_of_their_own_try_the_whole_text_alone() -> None:
-    rules = AppSentences([re.compile(p) for p in PATTERNS])
-    assert sorted(p.pattern for p in rules.flagged) == sorted(
-        [r"(?i)\b(this|the) app\b", r"(?i)studio\b", r"(?s)app.LLM"]
-    )
-    tried = rules.that_may_match("Nothing here. Not a thing.")
-    assert not set(rules.flagged) & set(tried)
-    tried = rules.that_may_match("Nothing here. A STUDIO.")
-    assert [p.pattern for p in rules.flagged if p in tried] == [r"(?i)studio\b"]
+def test_a_pass_brings_in_only_its_own_patterns() -> None:
+    case_blind = [re.compile(r"(?i)\b(this|the) app\b"), re.compile(r"(?i)studio\b")]
+    rules = AppSentences([re.compile(r"\bLLM Studio\b"), *case_blind])
+    assert rules.that_may_match("Nothing here. Not a thing.") == []
+    assert rules.that_may_match("Nothing here. A STUDIO.") == case_blind
+    # Flags given when compiling, not written in the pattern, are the pass's flags too.
+    given = AppSentences([re.compile("studio", re.IGNORECASE), re.compile("(?i)llm")])
+    assert given.that_may_match("A STUDIO.") == given.patterns
