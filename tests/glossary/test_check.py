@@ -376,3 +376,17 @@ def test_quiet_check_prints_nothing_on_clean_data(
     _toml(tmp_path / "terms.toml", GOOD_ENTRY.format(id="alpha", title="Alpha"))
     assert main(["check", "-q", "terms.toml"]) == 0
     assert capsys.readouterr() == ("", "")
+
+
+def test_entry_lines_are_counted_as_toml_counts_them(tmp_path: Path) -> None:
+    """CRLF line ends, indented keys, a `\u2028` in a comment (no line end in TOML)."""
+    first = GOOD_ENTRY.format(id="alpha", title="Alpha").replace("\n", "\r\n")
+    second = GOOD_ENTRY.format(id="beta", title="Beta").replace("Fundamentals", "Nope")
+    path = tmp_path / "terms.toml"
+    comment = "# one line\u2028still the same line\r\n"
+    path.write_bytes((first + comment + second.replace("\nid", "\n  id")).encode())
+    assert _errors(path) == [
+        "terms.toml:10 [beta]: error: unknown category 'Nope' (one of: "
+        + ", ".join(CATEGORIES)
+        + ")"
+    ]

@@ -81,7 +81,7 @@ def curated_entries(
         problems.append(Problem("error", name, "`entries` must be an array of tables"))
         return []
 
-    line_of = LineFinder(text, r'\s*id\s*=\s*"([^"]*)"')
+    line_of = LineFinder(text, r'[ \t]*id[ \t]*=[ \t]*"([^"\n]*)"')
     entries = []
     for position, item in enumerate(items, start=1):
         label = item.get("id") if isinstance(item, dict) else None
@@ -107,7 +107,7 @@ def apply_overlay(path: Path, entries: list[RawEntry], problems: list[Problem]) 
     if unknown:
         problems.append(Problem("error", str(path), f"unknown top-level keys: {sorted(unknown)}"))
     by_local_id = {e.local_id: e for e in entries}
-    line_of = LineFinder(text, r'\s*\[entries\."(.*)"\]')
+    line_of = LineFinder(text, r'[ \t]*\[entries\."(.*)"\]')
     for local_id, item in data.get("entries", {}).items():
         line = line_of(local_id)
 
