@@ -270,10 +270,9 @@ def _model_of(kind: type[Any]) -> type[BaseModel]:
     definitions: dict[str, Any] = {}
     for slot in _slots(kind):
         spec = slot.field
-        said: dict[str, Any] = {"alias": spec.alias, "min_length": spec.min_length}
-        said = {key: value for key, value in said.items() if value is not None}
-        if spec.pattern is not None:
-            said["pattern"] = spec.pattern
+        constraints: dict[str, Any] = {"alias": spec.alias, "min_length": spec.min_length}
+        constraints["pattern"] = spec.pattern
+        said: dict[str, Any] = {k: v for k, v in constraints.items() if v is not None}
         if spec.default is not MISSING:
             said["default"] = spec.default
         elif spec.default_factory is not None:
