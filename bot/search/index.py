@@ -271,7 +271,6 @@ class SearchIndex:
             meant = normalized
             for _, entry, word in mistyped:
                 meant = meant.replace(word, normalize(self.entries[entry].title))
-            similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             asked = None
             pair = comparison(normalized, core)
             # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
@@ -282,7 +281,9 @@ class SearchIndex:
                 written = [w for w in written if not rival or w[0] != rival[0]]
             elif question:
                 subject = self._subject(core)
-            else:
+            # Embedded after the names are read: its pass over the weights leaves the caches cold
+            similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
+            if subject is None and not question:
                 subject = self._leading(core, similar)
             if subject is not None:  # "sampling": a name, if a plain word
                 pool.add(subject[0], MENTION_SCORE, "match-term")
