@@ -1,14 +1,15 @@
 """The semantic stage's cost: query latency (bundled and 100k entries), start-up with cached
 vectors, installed size, next to the lexical stages' latency measured in the same run.
 
-    .venv/bin/python bench/semantic_bench.py [--queries 300]
+    .venv/bin/python bench/semantic_bench.py [--queries 300] [--tail]
 
 Lexical queries are names, typos and acronyms from tests/search/relevance.tsv (the semantic stage
 does not run for them); semantic queries are the blind set's dev-slice descriptions and
 questions. At 100k entries the entry vectors are random unit vectors (embedding 100k texts takes
 an hour on this machine): what is timed is the query's embedding and the scan, which do not
 depend on the vectors' values. Each latency is a query's best of three replays (the machine is
-shared). The last line is one JSON object.
+shared). The last line is one JSON object. `--tail` first lists the slowest 2% of the semantic
+queries by CPU time: tokens, texts embedded and what the embedding cost of it.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from bot.search import SearchIndex  # noqa: E402
 from bot.search.fusion import SEMANTIC_CANDIDATES  # noqa: E402
 from bot.search.relevance import load_cases  # noqa: E402
 from bot.search.semantic import SemanticIndex, default_cache_dir  # noqa: E402
-from bot.search.semantic.encoder import MODEL_DIR, Encoder  # noqa: E402
-from bot.search.semantic.vectors import entry_texts  # noqa: E402
+from bot.search.semantic.encoder import MODEL_DIR, QUERY_TOKENS, Encoder  # noqa: E402
+from bot.search.semantic.vectors import Vectors, entry_texts  # noqa: E402
 
 ROUNDS = 3
 LEXICAL_KINDS = {"exact", "case", "typo", "spacing", "plural", "acronym", "expansion"}
@@ -68,6 +69,44 @@ def summary(ms: list[float]) -> dict[str, float]:
     }
 
 
+def print_tail(
+    search: Callable[[str], object], encoder: Encoder, queries: Sequence[str], share: float = 0.02
+) -> None:
+    """The slowest `share` of `queries` by CPU time (best of ROUNDS), each with its tokens, the
+    texts it embedded and their CPU time; the rest is the lexical stages, scan and fusion."""
+    encode = encoder.encode_query
+    spent: list[float] = []
+
+    def timed_encode(text: str) -> Vectors:
+        start = time.process_time()
+        vector = encode(text)
+        spent.append(time.process_time() - start)
+        return vector
+
+    encoder.encode_query = timed_encode  # type: ignore[method-assign]
+    rows = []
+    try:
+        for query in queries:
+            runs = []
+            for _ in range(ROUNDS):
+                spent.clear()
+                start = time.process_time()
+                search(query)
+                runs.append((time.process_time() - start, list(spent)))
+            total, embeds = min(runs)
+            rows.append((total * 1000, sum(embeds) * 1000, len(embeds), query))
+    finally:
+        del encoder.encode_query
+    rows.sort(reverse=True)
+    print(f"slowest {share:.0%} of {len(rows)} semantic queries (CPU ms, best of {ROUNDS}):")
+    for total, embedding, embeds, query in rows[: max(1, round(share * len(rows)))]:
+        tokens = len(encoder.tokenizer.encode(query, QUERY_TOKENS))
+        print(
+            f"  {total:5.1f}  {tokens:2d} tokens  {embeds} embedded in {embedding:5.1f}"
+            f"  rest {total - embedding:4.1f}  {query!r}"
+        )
+
+
 def folder_mb(path: Path) -> float:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1e6
 
@@ -75,6 +114,7 @@ def folder_mb(path: Path) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--tail", action="store_true", help="list the slowest 2%% first")
     args = parser.parse_args()
     glossary = load_glossary()
     entries = tuple(glossary)
@@ -99,6 +139,8 @@ def main() -> int:
     blind = load_cases(ROOT / "tests/search/relevance_blind.tsv")
     meaning = [c.query for c in blind if c.slice == "dev" and c.expected][: args.queries]
     reached = [q for q in meaning if fused.search(q).strategy == "semantic"]
+    if args.tail:
+        print_tail(fused.search, encoder, meaning)
 
     results: dict[str, object] = {
         "lexical_before_ms": summary(timed(lexical_only.search, names, time.perf_counter)),

@@ -13,6 +13,7 @@ from bot.glossary import load_glossary
 from bot.search import SearchIndex
 from bot.search.relevance import evaluate_slices, load_cases
 from bot.search.semantic import PREFILTER_ROWS, SemanticIndex
+from bot.search.semantic import encoder as encoder_module
 from bot.search.semantic.encoder import MANIFEST, MODEL_DIR, shared_encoder
 from bot.search.semantic.vectors import CACHE_FILE, embed_entries
 from tests.search.conftest import make_entry
@@ -46,6 +47,23 @@ def test_a_lone_query_skips_padding_and_agrees_with_a_padded_batch() -> None:
     batch = encoder.encode(texts, max_tokens=64)
     for text, row in zip(texts, batch, strict=True):
         assert float(encoder.encode_query(text) @ row) > 0.99999, text
+
+
+def test_zero_rows_added_for_the_blas_kernel_change_no_vector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The encoder pads a layer's rows to a multiple of ROW_MULTIPLE; those rows must reach
+    neither attention nor the mean. Texts of every length modulo 4, alone and in a batch, give
+    the vectors of an encoder that adds no rows."""
+    texts = ["x" + " y" * words for words in range(9)] + ["why does my loss go up at step 3k?"]
+    encoder = shared_encoder()
+    padded_alone = [encoder.encode_query(t) for t in texts]
+    padded_batch = encoder.encode(texts)
+    monkeypatch.setattr(encoder_module, "ROW_MULTIPLE", 1)
+    for text, alone, batched in zip(texts, padded_alone, padded_batch, strict=True):
+        exact = encoder.encode_query(text)
+        assert float(alone @ exact) > 0.99999, text
+        assert float(batched @ exact) > 0.99999, text
 
 
 def test_the_model_ships_with_its_licence_and_provenance() -> None:
