@@ -176,8 +176,8 @@ class Encoder:
         # tokens); attention and pooling look at the real rows only.
         flat = np.zeros((-(-used // ROW_MULTIPLE) * ROW_MULTIPLE, self.dimensions), np.float32)
         words = flat[:used]
-        ids = tokens.ravel()
-        np.multiply(weights.words[ids], weights.word_scales[ids][:, None], out=words)
+        every_id = tokens.ravel()
+        np.multiply(weights.words[every_id], weights.word_scales[every_id][:, None], out=words)
         words.reshape(len(batch), length, self.dimensions)[:] += weights.positions[:length]
         flat = _layer_norm_(flat, *weights.norm)
         # A lone text (every query) has no padding to hide from attention, nor to leave out of
