@@ -200,8 +200,8 @@ def _layer(
     layer: _Layer, heads: int, flat: Matrix, shape: tuple[int, int], blocked: Matrix | None
 ) -> Matrix:
     """One transformer layer over every token of the batch as rows of `flat` (one matrix product
-    for all texts, not one per text; `shape` is (texts, tokens each), the rows past them zero
-    padding); each step works in place on arrays it made itself."""
+    for all texts, not one per text; `shape` is (texts, tokens each), and the rows past those
+    are padding no real row reads); each step works in place on arrays it made itself."""
     batch, length = shape
     used, dim = batch * length, flat.shape[1]
     size = dim // heads
