@@ -10,6 +10,8 @@ from bot.search.results import SearchResult
 
 WIDTH = 88
 QUOTED = 100  # characters of the query repeated in a card's footer
+# Spaces or invisible characters only: nothing was asked, so no "No entry for “”" and no miss.
+NOTHING_ASKED = "Nothing to look up: type a term, an acronym or a short description."
 
 
 def how_matched(result: SearchResult) -> str | None:
@@ -68,6 +70,8 @@ def render_result_text(result: SearchResult, glossary: Glossary) -> str:
     names = [s.title for s in result.suggestions]
     if result.status == "suggest" and names:
         return "Did you mean: " + "; ".join(names) + "?"
+    if not result.normalized_query:
+        return NOTHING_ASKED
     text = f'No entry for "{result.query.strip()}".'
     return text + (" Closest: " + "; ".join(names) + "." if names else "")
 

@@ -18,7 +18,7 @@ from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
 from bot.cards.fit import fit
 from bot.cards.quote import quote
-from bot.cards.text import how_matched
+from bot.cards.text import NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_custom_id
@@ -91,6 +91,8 @@ async def reply_for(
         observe.outcome("suggestions")
         text = f"Did you mean one of these for “{echo(result.query)}”?"
         return Reply(text, None, view, private=False, quotes_user=True)
+    if not result.normalized_query:
+        return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
     state.record_miss(scope, result.normalized_query)
     text = f"No entry for “{echo(result.query)}”."

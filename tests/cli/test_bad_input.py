@@ -42,6 +42,7 @@ CASES: dict[str, Case] = {
     "export: missing data": Case(["export", "--data", "nowhere"], "nowhere: error: no such"),
     "define: misspelt option": Case(["define", "--jsn", "kv"], "usage: glossary-bot define"),
     "define: no term": Case(["define"], "glossary-bot define: error"),
+    "define: spaces only": Case(["define", "  "], "Nothing to look up", stdout_lines=1),
     "define: missing data": Case(["define", "--data", "nowhere", "kv"], "no such file"),
     "define: empty folder": Case(["define", "--data", "{folder}", "kv"], "no glossary entries"),
     "search: missing data": Case(["search", "--data", "nowhere"], "no such file"),
