@@ -6,9 +6,10 @@ Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_b
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
 held out), `relevance_blind3.tsv` (slices `dev2` to tune on and `test3` held out, written
 from titles alone after that), `relevance_blind4.tsv` (slices `dev3` to tune on and `test4`
-held out, written the same way after that) and `relevance_blind5.tsv` (one slice, `test5`, held
-out, written the same way after that). Misses are printed only for the slices named (never
-test, test2, test3, test4 or test5: they are reported, not tuned on). Last line JSON.
+held out, written the same way after that), `relevance_blind5.tsv` (one slice, `test5`, held
+out, written the same way after that) and `relevance_blind6.tsv` (one slice, `test6`, held out,
+written the same way after that). Misses are printed only for the slices named (never test,
+test2 to test6: they are reported, not tuned on). Last line JSON.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ SETS = (
     "relevance_blind3.tsv",
     "relevance_blind4.tsv",
     "relevance_blind5.tsv",
+    "relevance_blind6.tsv",
 )
-HELD_OUT = {"test", "test2", "test3", "test4", "test5"}
+HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6"}
 
 
 def main() -> int:
