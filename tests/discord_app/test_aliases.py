@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.storage import Store
+from bot.storage import AliasImport, Store
 from tests.fake_discord import FakeChannel, FakeUser, InteractionRefused
 
 from .conftest import Scene, StartBot
@@ -188,6 +188,35 @@ async def test_list_and_remove(scene: Scene, bot: GlossaryBot) -> None:
     )
     assert (await again.final_message())["content"] == "This server has no alias “kv stash”."
     assert embed_of(await listing())["title"] == "1 alias in this server"
+
+
+async def test_a_long_list_attaches_every_alias_as_plain_text(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    fake = scene.fake
+    guild = scene.guild.id
+    # Written in the store directly: 120 through /alias add would only test the cooldown.
+    for n in range(120):
+        await store.add_alias(guild, f"kv *stash* {n:03}", f"kv *stash* {n:03}", "kv-cache", 4242)
+    await store.import_aliases([AliasImport(guild, "fetch_and_write", "fetch_and_write", "rag")])
+
+    handle = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    embed = embed_of(message)
+    assert embed["title"] == "121 aliases in this server"
+    # The embed escapes markdown and mentions the author (without pinging: no one is pinged).
+    assert "“kv \\*stash\\* 000” → KV Cache (by <@4242>)" in embed["description"]
+    assert "all 121 are in the attached file." in embed["description"]
+    assert fake.sent_messages[-1].pings == []
+    [attached] = message["attachments"]
+    assert attached["filename"] == f"aliases-{guild}.txt"
+    lines = fake.attachment_bytes(attached).decode().splitlines()
+    # The file has every alias as typed, its author by id (a text file shows no mention).
+    assert len(lines) == 121
+    assert "kv *stash* 000 → KV Cache (by user 4242)" in lines
+    assert "kv *stash* 119 → KV Cache (by user 4242)" in lines
+    assert "fetch_and_write → Retrieval-Augmented Generation (RAG) (imported)" in lines
 
 
 async def test_aliases_survive_a_restart(scene: Scene, start_bot: StartBot, store: Store) -> None:

@@ -33,6 +33,7 @@ from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.glossary import Glossary
 from bot.glossary.keys import normalize
 from bot.storage import (
     OPERATOR_ACTOR,
@@ -127,6 +128,19 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
             interaction,
             "This server has reached its limit of aliases. Remove some with `/alias remove` first.",
         )
+
+
+def _alias_line(record: AliasRecord, glossary: Glossary, *, plain: bool) -> str:
+    """One alias of `/alias list`: for the embed, quoted and escaped, its author mentioned; for the
+    attached file (`plain`), as typed, its author by user id (a file shows no mentions)."""
+    aliased = glossary.get(record.entry_id)
+    title = aliased.display_title if aliased else record.entry_id
+    if record.added_by == OPERATOR_ACTOR:  # `glossary-bot aliases import`: no Discord user
+        by = "imported"
+    else:
+        by = f"by user {record.added_by}" if plain else f"by <@{record.added_by}>"
+    text = record.text if plain else f"“{echo(record.text)}”"
+    return f"{text} → {title} ({by})"
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -249,18 +263,7 @@ class AliasCog(
             empty = f"**{entry.display_title}** has no aliases here" if entry else "No aliases yet"
             await reply(interaction, f"{empty}. Add one with `/alias add`.")
             return
-        shown, plain = [], []
-        for r in records:
-            aliased = local.glossary.get(r.entry_id)
-            title = aliased.display_title if aliased else r.entry_id
-            # `glossary-bot aliases import` (the operator) has no Discord user to mention.
-            imported = r.added_by == OPERATOR_ACTOR
-            shown.append(
-                f"“{echo(r.text)}” → {title} ({'imported' if imported else f'by <@{r.added_by}>'})"
-            )
-            plain.append(
-                f"{r.text} → {title} ({'imported' if imported else f'by user {r.added_by}'})\n"
-            )
+        shown = [_alias_line(r, local.glossary, plain=False) for r in records]
         description, listed = fit_lines(shown, limits.EMBED_DESCRIPTION - 100)
         embed = discord.Embed(
             title=f"{len(records)} alias{'es' if len(records) != 1 else ''} in this server",
@@ -274,8 +277,8 @@ class AliasCog(
                 f"{description}\n\n…and {len(records) - listed:,} more: all {len(records):,} "
                 "are in the attached file."
             )
-            every = "".join(plain).encode()
-            files.append(discord.File(io.BytesIO(every), filename=f"aliases-{scope}.txt"))
+            every = "".join(_alias_line(r, local.glossary, plain=True) + "\n" for r in records)
+            files.append(discord.File(io.BytesIO(every.encode()), filename=f"aliases-{scope}.txt"))
         await interaction.followup.send(
             embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, files=files
         )
