@@ -30,10 +30,24 @@ class Frozen:
     """Immutable, equal when of one class with equal fields (and hashed so), as a frozen dataclass
     is; `model_copy` and `model_dump` as the rest of the bot knows them (pydantic's).
 
-    A subclass names its fields in `__slots__`, in order, and its `__init__` sets each with
-    `_set(self, name, value)`, as a frozen dataclass's does (field by field: the fastest way)."""
+    A subclass names its fields in `__slots__`, in order, and its `__init__` sets them with
+    `self.init_fields(...)`; the records built by the thousand in this module set each with
+    `_set(self, name, value)` instead, as a frozen dataclass's does (field by field: the fastest
+    way)."""
 
     __slots__: tuple[str, ...] = ()
+
+    def init_fields(self, *values: object) -> None:
+        """Set the fields named in `__slots__`, in that order, to `values`: once, from `__init__`
+        (a record already set refuses, so it stays immutable)."""
+        if len(values) != len(self.__slots__):
+            raise TypeError(f"{type(self).__name__} has {len(self.__slots__)} fields")
+        if self.__slots__ and hasattr(self, self.__slots__[0]):
+            raise AttributeError(
+                f"cannot set the fields of an immutable {type(self).__name__} again"
+            )
+        for name, value in zip(self.__slots__, values, strict=True):
+            _set(self, name, value)
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)

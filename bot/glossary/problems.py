@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from bot.errors import ReportedError
-from bot.glossary.models import Frozen, _set
+from bot.glossary.models import Frozen
 from bot.glossary.records import RecordError, field_keys, parse_fields
 
 
@@ -27,11 +27,7 @@ class Problem(Frozen):
         entry: str | None = None,
         line: int | None = None,
     ) -> None:
-        _set(self, "severity", severity)
-        _set(self, "file", file)
-        _set(self, "message", message)
-        _set(self, "entry", entry)
-        _set(self, "line", line)
+        self.init_fields(severity, file, message, entry, line)
 
     def __str__(self) -> str:
         where = self.file + (f":{self.line}" if self.line else "")
