@@ -19,14 +19,14 @@ MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are cou
 
 
 def too_big(name: str, size: int) -> str | None:
-    """Why a file of `size` bytes is refused before it is read, if it is. Just over the limit it
-    is said in bytes: in MiB it would read "1.0 MiB; an import is at most 1 MiB"."""
+    """Why a file of `size` bytes is refused before it is read, if it is. Said in MiB to one
+    decimal, unless that would round to the cap's "1.0 MiB": then in bytes."""
     if size <= MAX_IMPORT_BYTES:
         return None
-    mib = f"{size / 2**20:.1f} MiB"
-    if mib == "1.0 MiB":
+    mib = size / 2**20
+    if mib < 1.05:  # shown as "1.0 MiB", it would read as the cap itself
         return f"{name} is {size:,} bytes; an import is at most 1 MiB ({MAX_IMPORT_BYTES:,} bytes)"
-    return f"{name} is {mib}; an import is at most 1 MiB"
+    return f"{name} is {mib:.1f} MiB; an import is at most 1 MiB"
 
 
 @dataclass(frozen=True)

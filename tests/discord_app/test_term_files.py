@@ -113,6 +113,22 @@ async def test_a_50_mib_attachment_is_refused_before_download(
     assert await read_terms(store, scene.guild.id) == []
 
 
+async def test_a_file_of_exactly_1_mib_is_read_and_one_byte_more_is_refused_in_bytes(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    padded = TOML + "#" * (2**20 - len(TOML) - 1) + "\n"  # a TOML comment fills it to the cap
+    assert len(padded.encode()) == 2**20
+    at_cap = await run_import(scene, scene.fake.add_attachment("at-cap.toml", padded))
+    assert at_cap.startswith("Imported: 2 added"), at_cap
+    assert [t.title for t in await read_terms(store, scene.guild.id)] == ["Blorptex", "Zorblax"]
+
+    over = scene.fake.add_attachment("over.toml", padded + "#")
+    text = await run_import(scene, over)
+    assert "“over.toml” is 1,048,577 bytes; an import is at most 1 MiB (1,048,576 bytes)" in text
+    assert "1.0 MiB" not in text
+    assert over.downloads == 0
+
+
 async def test_hostile_files_are_refused_whole(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
