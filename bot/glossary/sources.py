@@ -11,8 +11,9 @@ their extension. The bundled data ships inside the wheel and sits at the top of 
 
 import re
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 from bot.glossary.formats.curated_toml import apply_overlay, read_curated_toml
 from bot.glossary.formats.markdown import read_markdown
@@ -24,11 +25,22 @@ from bot.glossary.records import Record, RecordError, field, parse_record
 from bot.glossary.slug import slugify
 from bot.glossary.toml import TomlError, parse_toml
 
-try:  # CPython's own sha256: hashlib would load OpenSSL and ready each of its algorithms, a
-    # twentieth of `check`'s start-up, to hash two files
-    from _sha256 import sha256  # type: ignore[import-not-found]
-except ImportError:  # Python 3.12 and later name it _sha2
-    from hashlib import sha256
+
+def builtin_sha256(modules: Sequence[str] = ("_sha256", "_sha2")) -> Callable[[bytes], Any]:
+    """CPython's own sha256, from the first of `modules` there is (3.11 names it `_sha256`, 3.12
+    `_sha2`), else hashlib's: hashlib would load OpenSSL and ready each of its algorithms, a
+    twentieth of `check`'s start-up, to hash two files."""
+    for name in modules:
+        try:
+            return cast("Callable[[bytes], Any]", import_module(name).sha256)
+        except (ImportError, AttributeError):
+            continue
+    from hashlib import sha256  # only here: importing it costs what the above saves
+
+    return sha256
+
+
+sha256 = builtin_sha256()
 
 Format = Literal["topics-json", "markdown", "curated-toml"]
 MANIFEST = "sources.toml"
