@@ -126,3 +126,68 @@ async def test_explain_terms_lists_up_to_its_cap(scene: Scene, bot: GlossaryBot)
     values = [o["value"] for o in menu["options"]]
     assert len(values) == 25 == len(set(values))
     assert embed_of(listing)["title"] == "25 glossary terms in this message"
+
+
+async def explain(scene: Scene, message: dict[str, Any]) -> dict[str, Any]:
+    handle = await scene.fake.message_command(scene.alice, "Explain terms", message)
+    answer = await handle.final_message()
+    assert is_ephemeral(answer)
+    return answer
+
+
+async def test_explain_terms_reads_the_bots_own_card(scene: Scene, bot: GlossaryBot) -> None:
+    fake = scene.fake
+    asked = await fake.slash(scene.bob, "define", {"term": "rag"}, channel=scene.channel)
+    card = await asked.final_message()
+    assert not is_ephemeral(card)
+    assert card["content"] == ""  # all it says is in its embed
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
+    listing = await explain(scene, card)
+    [menu] = selects(listing)
+    assert "rag" in [o["value"] for o in menu["options"]]
+    assert embed_of(listing)["title"].endswith("in this message")
+
+
+async def test_explain_terms_reads_another_bots_embed_title_description_and_fields(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    digest = {
+        "title": "Weekly digest: KV cache",
+        "description": "This week we shipped retrieval-augmented generation.",
+        "fields": [
+            {"name": "Next", "value": "Try LoRA adapters."},
+            {"name": "Later", "value": "A mixture of experts, maybe."},
+        ],
+        "footer": {"text": "Sent by digest-bot"},
+    }
+    said = await scene.fake.user_message(scene.bob, scene.channel, "", embeds=[digest])
+    assert said["embeds"][0]["title"] == "Weekly digest: KV cache"
+    listing = await explain(scene, said)
+    [menu] = selects(listing)
+    assert [o["value"] for o in menu["options"]] == [
+        "kv-cache",
+        "rag",
+        "lora-qlora",
+        "mixture-of-experts",
+    ]
+
+
+async def test_explain_terms_reads_embeds_only_as_far_as_message_text_goes(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    filler = "lunch " * 700  # 4,200 characters that name nothing
+    embeds = [
+        {"title": "Notes on RAG", "description": filler + "and then LoRA."},
+        {"description": "Also the KV cache."},
+    ]
+    said = await scene.fake.user_message(scene.bob, scene.channel, "", embeds=embeds)
+    listing = await explain(scene, said)
+    [menu] = selects(listing)
+    # What is past the cap of a message's text (4,000 characters) is not read.
+    assert [o["value"] for o in menu["options"]] == ["rag"]
+
+    nothing = await scene.fake.user_message(
+        scene.bob, scene.channel, "", embeds=[{"description": filler}]
+    )
+    answer = await explain(scene, nothing)
+    assert answer["content"] == "I found no glossary terms in that message."

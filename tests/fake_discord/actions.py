@@ -288,8 +288,10 @@ class UserActions:
         content: str,
         *,
         reply_to: MessageRef | None = None,
+        embeds: Sequence[JSON] = (),
     ) -> JSON:
-        """``user`` posts ``content`` in ``channel``; the bot gets MESSAGE_CREATE if its intents allow.
+        """``user`` posts ``content`` (and ``embeds``, as another bot or a webhook may) in
+        ``channel``; the bot gets MESSAGE_CREATE if its intents allow.
 
         Without the message content intent, guild messages that do not mention the bot reach
         it with empty content, as on Discord.
@@ -303,7 +305,7 @@ class UserActions:
             extra["message_reference"] = {"message_id": ref["id"], "channel_id": ref["channel_id"]}
             extra["referenced_message"] = copy.deepcopy(ref)
         message = build_message(
-            {"content": content},
+            {"content": content, "embeds": list(embeds)},
             channel=channel,
             author=user,
             message_type=kind,

@@ -24,7 +24,25 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[GlossaryBot]
 
 MAX_LISTED = limits.SELECT_OPTIONS
+# The most of a message read: as long as the longest text a member can send (with Nitro), the
+# message's own text first, then its embeds' (a card's, another bot's).
+MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
+
+
+def readable_text(message: discord.Message) -> str:
+    """The text a reader sees in `message`: its content, then each embed's title, description
+    and field values, one per line, at most MAX_READ characters."""
+    parts = [message.content or ""]
+    read = len(parts[0])
+    for embed in message.embeds:
+        if read >= MAX_READ:
+            break
+        for text in (embed.title, embed.description, *(f.value for f in embed.fields)):
+            if text:
+                parts.append(text)
+                read += len(text) + 1
+    return "\n".join(parts)[:MAX_READ]
 
 
 class ExplainCog(commands.Cog):
@@ -52,7 +70,7 @@ class ExplainCog(commands.Cog):
     async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
         state = self.state
         local = await state.servers.local(interaction.guild_id or DM_SCOPE)
-        found = local.index.find_named_terms(message.content or "", local.aliases)
+        found = local.index.find_named_terms(readable_text(message), local.aliases)
         entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
         if not entries:
             await interaction.response.send_message(
