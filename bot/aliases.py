@@ -12,8 +12,9 @@ import functools
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from bot.glossary import Glossary, load_glossary
+from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
+from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
@@ -57,6 +58,9 @@ def check_alias(
         raise AliasRejected(
             f"“{key}” is already a name of **{entry.display_title}**: nothing to add."
         )
+    lookalike = lookalike_refusal(text, entry, index, server)
+    if lookalike:
+        raise AliasRejected(lookalike)
     leads_to = index.leads_to(key)
     if leads_to is not None and leads_to.id != entry_id:
         raise AliasRejected(
@@ -74,6 +78,24 @@ def check_alias(
                 "Remove it first to change it."
             )
     return key, text
+
+
+def lookalike_refusal(
+    text: str, entry: Entry, index: SearchIndex, server: Aliases = None
+) -> str | None:
+    """Why `text` cannot be a name of `entry`: it looks like (`lookalikes`) a name of another
+    entry, the server's terms and aliases included; or None."""
+    held = entry_lookalikes(index, index.entries).like(text, apart_from=[entry])
+    if held is not None:
+        return looks_like(text, held[1], held[0].display_title)
+    aliases = LookAlikes[str]()
+    for alias, owner in index.server_aliases(server).source.items():
+        aliases.add(owner, [alias])
+    found = aliases.like(text, apart_from=[entry.id])
+    if found is None:
+        return None
+    other = index.entry(found[0])
+    return looks_like(text, found[1], other.display_title if other else found[0])
 
 
 @functools.cache
@@ -99,12 +121,18 @@ def validate_alias(text: str, entry_id: str, index: SearchIndex, server: Aliases
     return check_alias(text, entry_id, index, server)[0]
 
 
-def alias_clashes(term: ServerTerm, aliases: Mapping[str, str]) -> list[TermProblem]:
+def alias_clashes(
+    term: ServerTerm, aliases: Mapping[str, str], bundled: Glossary | None = None
+) -> list[TermProblem]:
     """A server term may not take a name one of the server's aliases (key -> entry id) answers
     to for another entry: search would open one or the other by accident. The same keys as
-    between aliases (`search_keys`); run inside the term's write, against the aliases then."""
+    between aliases (`search_keys`), and no name that looks like such an alias (`lookalikes`;
+    `bundled` names the entry it is of); run inside the term's write, against the aliases then."""
     ids = sorted(set(aliases.values()))
     claims = ServerAliases(aliases, {entry_id: n for n, entry_id in enumerate(ids)}).claims
+    lookalikes = LookAlikes[str]()
+    for alias, entry_id in aliases.items():
+        lookalikes.add(entry_id, [alias])
     names = [("title", term.title), ("acronym", term.acronym or "")]
     names += [("aliases", name) for name in term.aliases]
     problems = []
@@ -121,4 +149,10 @@ def alias_clashes(term: ServerTerm, aliases: Mapping[str, str]) -> list[TermProb
                     term.title,
                 )
             )
+            continue
+        alike = lookalikes.like(name, apart_from=[term.id]) if name else None
+        if alike is not None:
+            entry = bundled.get(alike[0]) if bundled is not None else None
+            title = entry.display_title if entry else alike[0]
+            problems.append(TermProblem(field, looks_like(name, alike[1], title), term.title))
     return problems

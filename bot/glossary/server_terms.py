@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 from bot import limits
 from bot.glossary.check import entry_problems
 from bot.glossary.keys import compact
+from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import _unique, _unique_folded
 from bot.glossary.models import (
     CATEGORIES,
@@ -308,8 +309,12 @@ class _NameOwners:
         self.ids: set[str] = set()
         self.renamed: dict[str, str] = {}  # an id as the file gave it -> the id given
         self.wordings: dict[str, tuple[str, str]] = {}  # bundled id -> (term id, title)
+        self.lookalikes: LookAlikes[str] = LookAlikes()  # of the server's terms, by id
+        self.titles: dict[str, str] = {}  # term id -> title
         for term in others:
             self.ids.add(term.id)
+            self.titles[term.id] = term.title
+            self.lookalikes.add(term.id, term.names)
             for name in term.names:
                 self.server.setdefault(compact(name), (term.id, term.title))
             target = overlay_target(term, bundled)
@@ -339,6 +344,23 @@ class _NameOwners:
             held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
             if key and held[0] != term_id:
                 report(field_name, f"“{name}” is already a name of this server's term “{held[1]}”.")
+            elif key:
+                self._refuse_lookalike(field_name, name, term_id, target, report)
+        self.titles.setdefault(term_id, title)
+        self.lookalikes.add(term_id, (name for _, name in _names(fields)))
+
+    def _refuse_lookalike(
+        self, field_name: str, name: str, term_id: str, target: Entry | None, report: _Reporter
+    ) -> None:
+        """A name may not look like another entry's: the bundled glossary's or this server's."""
+        own = [target] if target is not None else []
+        bundled = entry_lookalikes(self.bundled, self.bundled).like(name, apart_from=own)
+        if bundled is not None:
+            report(field_name, looks_like(name, bundled[1], bundled[0].display_title))
+            return
+        server = self.lookalikes.like(name, apart_from=[term_id])
+        if server is not None:
+            report(field_name, looks_like(name, server[1], self.titles[server[0]]))
 
     def resolve(self, text: str) -> str | None:
         """The id a related term's name or id points at: a server term's first."""

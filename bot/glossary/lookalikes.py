@@ -1,0 +1,95 @@
+"""Names that look alike: a Cyrillic "А" in "RAG", a Greek "Ο" for "O", "ʀᴀɢ" in small capitals.
+
+Two names look alike when their skeletons are equal (Unicode's UTS #39: each character read as
+the prototype it is confusable with). The table is `confusables.tsv` beside this file, made by
+`tools/confusables_table.py` from Unicode's confusables.txt (the version and hash are there).
+The key here is the skeleton of the name's `compact` key (case, width, spacing and punctuation
+folded as search folds them) taken on both sides of the folding, since the table maps a capital
+and its small letter apart ("I" reads as "l"; a Cyrillic "М" as "M", its small "м" otherwise).
+
+Aliases and server terms are checked against each other's names and the bundled glossary's here,
+where they are validated; search never reads this.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+import weakref
+from collections.abc import Hashable, Iterable
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from bot.glossary.keys import compact
+from bot.glossary.models import Entry
+
+Owner = TypeVar("Owner", bound=Hashable)
+TABLE = Path(__file__).with_name("confusables.tsv")
+
+
+@functools.cache
+def _prototypes() -> dict[int, str]:
+    """Code point -> the text it reads as (read once, on the first name checked)."""
+    table: dict[int, str] = {}
+    for line in TABLE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            source, target = line.split("\t")
+            table[int(source, 16)] = "".join(chr(int(c, 16)) for c in target.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, every character as its prototype, NFD again."""
+    mapped = unicodedata.normalize("NFD", text).translate(_prototypes())
+    return unicodedata.normalize("NFD", mapped)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def lookalike_key(name: str) -> str:
+    """Equal for two names a reader cannot tell apart (and for spellings search reads alike)."""
+    return skeleton(compact(skeleton(unicodedata.normalize("NFKC", name))))
+
+
+class LookAlikes(Generic[Owner]):
+    """Each look-alike key -> the names with it and who holds each."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, list[tuple[Owner, str]]] = {}
+
+    def add(self, owner: Owner, names: Iterable[str | None]) -> None:
+        for name in names:
+            if name:
+                self._names.setdefault(lookalike_key(name), []).append((owner, name))
+
+    def like(self, name: str, *, apart_from: Iterable[Owner] = ()) -> tuple[Owner, str] | None:
+        """A name `name` looks like but is not (another spelling of), held by an owner not in
+        `apart_from`: (owner, that name), or None."""
+        mine = set(apart_from)
+        key = compact(name)
+        for owner, held in self._names.get(lookalike_key(name), ()):
+            if owner not in mine and compact(held) != key:
+                return owner, held
+        return None
+
+
+def looks_like(name: str, held: str, title: str) -> str:
+    """What a moderator is told when `name` looks like `held`, a name of the entry `title`."""
+    return (
+        f"“{name}” looks like “{held}”, a name of **{title}**: members could not tell them "
+        "apart. Choose another name."
+    )
+
+
+def entry_lookalikes(holder: object, entries: Iterable[Entry]) -> LookAlikes[Entry]:
+    """The look-alike index of `entries`' names, built once for each `holder` of them (a
+    glossary, a search index: the same object holds the same entries)."""
+    index = _BUILT.get(holder)
+    if index is None:
+        index = LookAlikes()
+        for entry in entries:
+            index.add(entry, entry.names)
+        _BUILT[holder] = index
+    return index
+
+
+_BUILT: weakref.WeakKeyDictionary[object, LookAlikes[Entry]] = weakref.WeakKeyDictionary()

@@ -1,0 +1,57 @@
+"""Look-alike keys: equal for names a reader cannot tell apart, apart for names in other scripts
+that only share a meaning."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.glossary.lookalikes import TABLE, LookAlikes, lookalike_key, skeleton
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("RAG", "R\u0410G"),  # Cyrillic A
+        ("RAG", "\uff32\uff21\uff27"),  # fullwidth
+        ("RAG", "\u0280\u1d00\u0262"),  # small capitals
+        ("LoRA", "L\u03bfRA"),  # Greek omicron
+        ("ZeRO", "Z\u0435R0"),  # Cyrillic e, the digit zero
+        ("LLM", "LL\u041c"),  # Cyrillic capital M
+        ("LLM", "IIM"),  # capital i reads as small L
+        ("MSE", "rnse"),  # "rn" reads as "m"
+        ("KV cache", "kv-c\u0430che"),  # spacing and punctuation as search folds them
+    ],
+)
+def test_look_alikes_share_a_key(name: str, other: str) -> None:
+    assert lookalike_key(name) == lookalike_key(other)
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("KV cache", "\u043a\u044d\u0448"),  # кэш
+        ("cache", "\u30ad\u30e3\u30c3\u30b7\u30e5"),  # キャッシュ
+        ("RAG", "R\u00c0G"),  # an accent shows
+        ("RAG", "RAGS"),
+    ],
+)
+def test_names_that_differ_to_the_eye_do_not(name: str, other: str) -> None:
+    assert lookalike_key(name) != lookalike_key(other)
+
+
+def test_the_table_is_unicodes_with_its_source_named() -> None:
+    header = TABLE.read_text(encoding="utf-8").splitlines()[0]
+    assert "96f2500ec78fd96f11561d4b40237435dfece70303b1db3c0974138a333aa206" in header
+    assert skeleton("\u0430") == "a"  # CYRILLIC SMALL LETTER A -> LATIN SMALL LETTER A
+    assert skeleton("m") == "rn"
+
+
+def test_like_names_the_holder_and_skips_the_same_spelling_and_its_own() -> None:
+    index: LookAlikes[str] = LookAlikes()
+    index.add("rag", ["Retrieval-Augmented Generation", "RAG"])
+    index.add("mla", ["MLA", None])
+    assert index.like("R\u0410G") == ("rag", "RAG")
+    assert index.like("rag") is None  # the same name: another rule's business
+    assert index.like("R\u0410G", apart_from=["rag"]) is None
+    assert index.like("MIA") == ("mla", "MLA")
+    assert index.like("\u043a\u044d\u0448") is None
