@@ -104,13 +104,15 @@ async def test_the_term_form_refuses_a_look_alike_title_or_other_name(
     opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
     text = (await submit(scene, scene.moderator, opened, title))["content"]
     assert text.startswith("Nothing was saved:"), text
-    assert "looks like" in text and "**Large Language Model (LLM)**" in text, text
+    assert "looks like" in text, text
+    assert "**Large Language Model (LLM)**" in text, text
 
     other = {**ZORBLAX, "other_names": "zbx, \u0280\u1d00\u0262"}
     opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
     text = (await submit(scene, scene.moderator, opened, other))["content"]
     assert text.startswith("Nothing was saved:"), text
-    assert "looks like" in text and f"**{RAG}**" in text, text
+    assert "looks like" in text, text
+    assert f"**{RAG}**" in text, text
     assert await read_terms(store, scene.guild.id) == []
 
     # A server alias is a name too.
@@ -119,8 +121,21 @@ async def test_the_term_form_refuses_a_look_alike_title_or_other_name(
     opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
     text = (await submit(scene, scene.moderator, opened, stash))["content"]
     assert text.startswith("Nothing was saved:"), text
-    assert "looks like" in text and "**KV Cache**" in text, text
+    assert "looks like" in text, text
+    assert "**KV Cache**" in text, text
     assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_the_term_form_refuses_a_look_alike_of_another_server_term(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    assert (await add_term(scene, ZORBLAX))["content"].startswith("Added **Zorblax**")
+    twin = {**ZORBLAX, "title": "Z\u043erblax"}  # Cyrillic o
+    opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+    text = (await submit(scene, scene.moderator, opened, twin))["content"]
+    assert text.startswith("Nothing was saved:"), text
+    assert "looks like “Zorblax”, a name of **Zorblax**" in text, text
+    assert [t.title for t in await read_terms(store, scene.guild.id)] == ["Zorblax"]
 
 
 async def test_the_term_form_takes_a_title_wholly_in_another_script(
@@ -166,7 +181,8 @@ async def test_an_import_with_a_look_alike_name_is_refused_whole(
         ).replace('"Zorblax"', '"Blorptex"')
     text = await run_import(scene, scene.fake.add_attachment("terms.toml", toml))
     assert text.startswith("Nothing was imported"), text
-    assert "looks like" in text and f"**{holder}**" in text, text
+    assert "looks like" in text, text
+    assert f"**{holder}**" in text, text
     assert await read_terms(store, scene.guild.id) == []
 
 

@@ -101,6 +101,32 @@ def write_json(path: Path, document: object) -> str:
     return str(path)
 
 
+def test_import_refuses_a_look_alike_of_another_entrys_name(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = write_json(
+        tmp_path / "aliases.json",
+        [
+            {"guild_id": 1, "alias": "zorblax", "entry_id": "kv-cache"},
+            {"guild_id": 1, "alias": "z\u043erblax", "entry_id": "rag"},  # Cyrillic o
+            {"guild_id": 1, "alias": "\u0280\u1d00\u0262", "entry_id": "kv-cache"},  # small caps
+            {"guild_id": 1, "alias": "\u043a\u044d\u0448", "entry_id": "kv-cache"},  # a word
+        ],
+    )
+    capsys.readouterr()
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    captured = capsys.readouterr()
+    assert "added 2, already present 0, refused 2" in captured.out
+    assert "item 2: “z\u043erblax” looks like “zorblax”, a name of **KV Cache**" in captured.err
+    assert "item 3: “\u0280\u1d00\u0262” looks like “RAG”" in captured.err
+    rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
+    assert rows == [
+        (1, "kvc", "kv-cache"),  # the database's own, from before
+        (1, "zorblax", "kv-cache"),
+        (1, "\u043a\u044d\u0448", "kv-cache"),
+    ]
+
+
 def test_import_reports_each_conflict_and_fails(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
