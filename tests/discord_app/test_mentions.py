@@ -71,6 +71,10 @@ async def test_a_mention_with_text_to_escape_pings_nobody(scene: Scene, bot: Glo
     _quiet(scene)
 
 
+# The four terms the messages below name, in the order they name them.
+FOUR_TERMS = ["kv-cache", "rag", "lora-qlora", "mixture-of-experts"]
+
+
 async def explained(scene: Scene, text: str) -> dict[str, Any]:
     """Bob says `text`; Alice asks to have it explained: the bot's (ephemeral) answer."""
     said = await scene.fake.user_message(scene.bob, scene.channel, text)
@@ -110,12 +114,7 @@ async def test_explain_terms_lists_every_term_a_message_names_in_lower_case(
     listing = await explained(scene, "kv cache and rag are what we tried first, then lora and moe.")
     assert embed_of(listing)["title"] == "4 glossary terms in this message"
     [menu] = selects(listing)
-    assert [o["value"] for o in menu["options"]] == [
-        "kv-cache",
-        "rag",
-        "lora-qlora",
-        "mixture-of-experts",
-    ]
+    assert [o["value"] for o in menu["options"]] == FOUR_TERMS
 
 
 async def test_explain_terms_lists_up_to_its_cap(scene: Scene, bot: GlossaryBot) -> None:
@@ -164,12 +163,7 @@ async def test_explain_terms_reads_another_bots_embed_title_description_and_fiel
     assert said["embeds"][0]["title"] == "Weekly digest: KV cache"
     listing = await explain(scene, said)
     [menu] = selects(listing)
-    assert [o["value"] for o in menu["options"]] == [
-        "kv-cache",
-        "rag",
-        "lora-qlora",
-        "mixture-of-experts",
-    ]
+    assert [o["value"] for o in menu["options"]] == FOUR_TERMS
 
 
 async def test_explain_terms_reads_embeds_only_as_far_as_message_text_goes(

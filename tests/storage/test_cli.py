@@ -101,6 +101,15 @@ def write_json(path: Path, document: object) -> str:
     return str(path)
 
 
+def refused_import(
+    file: str, db: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[pytest.CaptureResult[str], list[tuple[object, ...]]]:
+    """`aliases import` of a file with refusals: it fails; what it said, and the aliases then."""
+    capsys.readouterr()
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    return capsys.readouterr(), query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
+
+
 def test_import_refuses_a_look_alike_of_another_entrys_name(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -113,13 +122,10 @@ def test_import_refuses_a_look_alike_of_another_entrys_name(
             {"guild_id": 1, "alias": "\u043a\u044d\u0448", "entry_id": "kv-cache"},  # a word
         ],
     )
-    capsys.readouterr()
-    assert run(["aliases", "import", file, "--db", str(db)]) == 1
-    captured = capsys.readouterr()
+    captured, rows = refused_import(file, db, capsys)
     assert "added 2, already present 0, refused 2" in captured.out
     assert "item 2: “z\u043erblax” looks like “zorblax”, a name of **KV Cache**" in captured.err
     assert "item 3: “\u0280\u1d00\u0262” looks like “RAG”" in captured.err
-    rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
     assert rows == [
         (1, "kvc", "kv-cache"),  # the database's own, from before
         (1, "zorblax", "kv-cache"),
@@ -146,13 +152,10 @@ def test_import_reports_each_conflict_and_fails(
             {"guild_id": 2, "alias": "zorblax", "entry_id": "quantization"},  # other server
         ],
     )
-    capsys.readouterr()
-    assert run(["aliases", "import", file, "--db", str(db)]) == 1
-    captured = capsys.readouterr()
+    captured, rows = refused_import(file, db, capsys)
     assert "added 2, already present 1, refused 2" in captured.out
     assert "item 3: “zorblax” is already this server's alias for **KV Cache**" in captured.err
     assert "item 4: guild_id must be a non-negative integer" in captured.err
-    rows = query(db, "SELECT scope, key, entry_id FROM aliases ORDER BY 1, 2")
     assert rows == [
         (1, "expert soup", "mixture-of-experts"),
         (1, "kvc", "kv-cache"),
