@@ -63,13 +63,20 @@ class LookAlikes(Generic[Owner]):
 
     def like(self, name: str, *, apart_from: Iterable[Owner] = ()) -> tuple[Owner, str] | None:
         """A name `name` looks like but is not (another spelling of), held by an owner not in
-        `apart_from`: (owner, that name), or None."""
+        `apart_from`: (owner, that name), or None. Two names written in plain ASCII never look
+        alike here: "AL" and "AI", "modern" and "modem" are different words that people type."""
         mine = set(apart_from)
         key = compact(name)
+        plain = _plain(name)
         for owner, held in self._names.get(lookalike_key(name), ()):
-            if owner not in mine and compact(held) != key:
+            if owner not in mine and compact(held) != key and not (plain and _plain(held)):
                 return owner, held
         return None
+
+
+def _plain(name: str) -> bool:
+    """Written in ASCII once widths and compatibility forms are folded ("ＲＡＧ" is "RAG")."""
+    return unicodedata.normalize("NFKC", name).isascii()
 
 
 def looks_like(name: str, held: str, title: str) -> str:

@@ -45,7 +45,7 @@ async def test_an_alias_cannot_look_like_another_entrys_name(
     assert f"**{holder}**" in answer, answer
     assert await store.list_aliases(scene.guild.id) == []
     _, card = await define(scene.fake, scene.alice, alias, scene.channel)
-    assert not card["embeds"] or embed_of(card)["title"] != "Stochastic Gradient Descent"
+    assert not card["embeds"] or embed_of(card)["title"] != "Stochastic Gradient Descent (SGD)"
 
 
 async def test_a_fullwidth_name_is_the_name_itself_and_refused(
@@ -77,6 +77,16 @@ async def test_an_alias_may_look_like_a_name_of_its_own_entry(
     # Not a trap: it opens the very card its look-alike opens.
     answer = await add(scene, scene.moderator, "k\u0435y v\u0430lu\u0435 c\u0430che", "kv-cache")
     assert answer.startswith("Added"), answer
+
+
+@pytest.mark.parametrize("alias", ["IIM", "rnse"])  # skeletons of LLM and MSE, typed in ASCII
+async def test_a_plain_ascii_name_is_a_word_of_its_own_not_a_look_alike(
+    scene: Scene, bot: GlossaryBot, store: Store, alias: str
+) -> None:
+    answer = await add(scene, scene.moderator, alias, "sgd")
+    assert answer.startswith("Added"), answer
+    _, card = await define(scene.fake, scene.alice, alias, scene.channel)
+    assert embed_of(card)["title"] == "Stochastic Gradient Descent (SGD)"
 
 
 @pytest.mark.parametrize(

@@ -53,5 +53,16 @@ def test_like_names_the_holder_and_skips_the_same_spelling_and_its_own() -> None
     assert index.like("R\u0410G") == ("rag", "RAG")
     assert index.like("rag") is None  # the same name: another rule's business
     assert index.like("R\u0410G", apart_from=["rag"]) is None
-    assert index.like("MIA") == ("mla", "MLA")
+    assert index.like("M\u0406A") == ("mla", "MLA")  # a Cyrillic capital I
     assert index.like("\u043a\u044d\u0448") is None
+
+
+@pytest.mark.parametrize(
+    ("held", "name"),
+    [("AI", "AL"), ("MLA", "MIA"), ("MSE", "rnse"), ("modem", "modern"), ("GPT-4o", "GPT-40")],
+)
+def test_two_ascii_spellings_are_different_words_not_look_alikes(held: str, name: str) -> None:
+    index: LookAlikes[str] = LookAlikes()
+    index.add("held", [held])
+    assert lookalike_key(name) == lookalike_key(held)  # the skeletons agree ...
+    assert index.like(name) is None  # ... but both are typed as they read
