@@ -1,13 +1,14 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
 held out), `relevance_blind3.tsv` (slices `dev2` to tune on and `test3` held out, written
 from titles alone after that), `relevance_blind4.tsv` (slices `dev3` to tune on and `test4`
 held out, written the same way after that), `relevance_blind5.tsv` (one slice, `test5`, held
-out, written the same way after that) and `relevance_blind6.tsv` (one slice, `test6`, held out,
+out, written the same way after that), `relevance_blind6.tsv` (one slice, `test6`, held out,
+written the same way after that) and `relevance_blind7.tsv` (one slice, `dev4`, to tune on,
 written the same way after that). Misses are printed only for the slices named (never test,
 test2 to test6: they are reported, not tuned on). Last line JSON.
 """
@@ -39,6 +40,7 @@ SETS = (
     "relevance_blind4.tsv",
     "relevance_blind5.tsv",
     "relevance_blind6.tsv",
+    "relevance_blind7.tsv",
 )
 HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6"}
 
@@ -46,7 +48,7 @@ HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6"}
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--misses", default="", help="slices whose misses to list (dev, calib, dev2, dev3)"
+        "--misses", default="", help="slices whose misses to list (dev, calib, dev2, dev3, dev4)"
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
