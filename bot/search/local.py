@@ -17,12 +17,12 @@ with `with_vectors` as they arrive, while the server is answered by names and wo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from bot.glossary import Glossary
-from bot.glossary.server_terms import ServerTerm, server_glossary
+from bot.glossary import Entry, Glossary
+from bot.glossary.server_terms import ServerTerm, overlay_target, server_glossary
 from bot.search.index import SearchIndex
 from bot.search.semantic.term_vectors import TermVectors
 from bot.search.semantic.vectors import description_text
@@ -43,6 +43,17 @@ class LocalGlossary:
     # the meaning stage holds.
     texts: tuple[tuple[int, str], ...] = ()
     embedded: int = 0
+    # A term that words a bundled entry shows as that entry's card, under the entry's id, while
+    # its own id (which aliases point at) stays across edits: term id -> card id, where they differ.
+    card_ids: Mapping[str, str] = field(default_factory=dict)
+
+    def card_id(self, entry_id: str) -> str:
+        """The id of the card an alias's entry id opens."""
+        return self.card_ids.get(entry_id, entry_id)
+
+    def entry(self, entry_id: str) -> Entry | None:
+        """The card an alias's entry id opens, if any."""
+        return self.glossary.get(self.card_id(entry_id))
 
     @property
     def complete(self) -> bool:
@@ -74,15 +85,21 @@ def compile_local(
             if entry.worded_by_server
             for text in dict.fromkeys((description_text(entry), entry.definition))
         )
-        local = LocalGlossary(glossary, index, NO_ALIASES, terms, base, texts)
+        card_ids = {
+            t.id: target.id
+            for t in terms
+            if (target := overlay_target(t, bundled)) is not None and target.id != t.id
+        }
+        local = LocalGlossary(glossary, index, NO_ALIASES, terms, base, texts, card_ids=card_ids)
     else:
         local = LocalGlossary(bundled, base, NO_ALIASES, terms, base)
     if vectors is not None:
         local = with_vectors(local, vectors)
+    aliases = {key: local.card_id(entry_id) for key, entry_id in aliases.items()}
     # The same positions (a meaning stage attached keeps them): compiled aliases still serve.
     if local.aliases.source == aliases and local.aliases.positions is local.index.positions:
         return local
-    return replace(local, aliases=local.index.server_aliases(dict(aliases)))
+    return replace(local, aliases=local.index.server_aliases(aliases))
 
 
 def with_vectors(local: LocalGlossary, vectors: TermVectors) -> LocalGlossary:

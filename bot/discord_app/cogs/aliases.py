@@ -33,7 +33,6 @@ from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
-from bot.glossary import Glossary
 from bot.glossary.keys import normalize
 from bot.storage import (
     OPERATOR_ACTOR,
@@ -46,6 +45,7 @@ from bot.storage import (
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
+    from bot.search.local import LocalGlossary
 
     Interaction = discord.Interaction[GlossaryBot]
 
@@ -130,10 +130,10 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         )
 
 
-def _alias_line(record: AliasRecord, glossary: Glossary, *, plain: bool) -> str:
+def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> str:
     """One alias of `/alias list`: for the embed, quoted and escaped, its author mentioned; for the
     attached file (`plain`), as typed, its author by user id (a file shows no mentions)."""
-    aliased = glossary.get(record.entry_id)
+    aliased = local.entry(record.entry_id)  # the card it opens (a term's id may differ)
     title = aliased.display_title if aliased else record.entry_id
     if record.added_by == OPERATOR_ACTOR:  # `glossary-bot aliases import`: no Discord user
         by = "imported"
@@ -255,15 +255,16 @@ class AliasCog(
                     f"There is no term “{echo(term)}” in the glossary. Pick one from the list.",
                 )
                 return
-        entry_id = entry.id if entry else None
-        records = await read_or_say(interaction, lambda store: store.list_aliases(scope, entry_id))
+        records = await read_or_say(interaction, lambda store: store.list_aliases(scope, None))
         if records is None:
             return
+        if entry is not None:  # a term's aliases: those opening its card, whichever id they name
+            records = [r for r in records if local.card_id(r.entry_id) == entry.id]
         if not records:
             empty = f"**{entry.display_title}** has no aliases here" if entry else "No aliases yet"
             await reply(interaction, f"{empty}. Add one with `/alias add`.")
             return
-        shown = [_alias_line(r, local.glossary, plain=False) for r in records]
+        shown = [_alias_line(r, local, plain=False) for r in records]
         description, listed = fit_lines(shown, limits.EMBED_DESCRIPTION - 100)
         embed = discord.Embed(
             title=f"{len(records)} alias{'es' if len(records) != 1 else ''} in this server",
@@ -277,7 +278,7 @@ class AliasCog(
                 f"{description}\n\n…and {len(records) - listed:,} more: all {len(records):,} "
                 "are in the attached file."
             )
-            every = "".join(_alias_line(r, local.glossary, plain=True) + "\n" for r in records)
+            every = "".join(_alias_line(r, local, plain=True) + "\n" for r in records)
             files.append(discord.File(io.BytesIO(every.encode()), filename=f"aliases-{scope}.txt"))
         await interaction.followup.send(
             embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, files=files
