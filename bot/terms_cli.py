@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from bot.glossary import load_glossary
-from bot.glossary.interchange import export_bytes
+from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store
@@ -52,7 +52,10 @@ def run_import(args: argparse.Namespace) -> int:
         refusal = too_big(str(path), path.stat().st_size)
         if refusal:
             return _fail(refusal)
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(MAX_IMPORT_BYTES + 1)
+        if len(data) > MAX_IMPORT_BYTES:  # a device or a pipe, whose size stat does not know
+            return _fail(f"{path} holds more than 1 MiB; an import is at most 1 MiB")
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror or exc}")
     glossary = load_glossary(settings.glossary_path_list)

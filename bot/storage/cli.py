@@ -188,6 +188,8 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.term_storage import parse_terms
 
     try:
+        if args.file != "-" and Path(args.file).is_char_device():
+            return _fail(f"cannot read {args.file}: a device, not a file")  # /dev/zero never ends
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         document = json.loads(raw)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 from tests.discord_app.helpers import define, embed_of
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import ROOT, BotProcess
 from tests.resilience.helpers import add_alias
 from tests.resilience.test_outside_round3_terms import add_term
 
@@ -54,3 +57,49 @@ async def test_an_alias_follows_its_term_when_an_edit_makes_it_a_bundled_entrys_
         assert back.startswith("Saved"), back
         _, card = await define(fake, scene.alice, "blorp", scene.channel)
         assert embed_of(card)["title"] == "Quarble", card
+
+
+# An endless input must not be read whole: under this memory cap a command that tries fails
+# (instead of taking the machine's memory) and the test says so.
+_MEMORY_CAP = """
+import resource, runpy, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+sys.argv = ["glossary-bot", *sys.argv[1:]]
+runpy.run_module("bot.cli", run_name="__main__")
+"""
+
+
+async def glossary_bot_capped(cwd: Path, *args: str) -> tuple[int, str]:
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"], "GLOSSARY_PATHS": ""}
+    command = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _MEMORY_CAP,
+        *args,
+        env=env,
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
+    except TimeoutError:
+        command.kill()
+        await command.wait()
+        raise
+    assert command.returncode is not None
+    return command.returncode, output.decode()
+
+
+async def test_cli_imports_refuse_an_endless_device_in_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    for args in (
+        ("terms", "import", "/dev/zero", "--guild", "5", "--db", db),
+        ("aliases", "import", "/dev/zero", "--db", db),
+    ):
+        status, output = await glossary_bot_capped(tmp_path, *args)
+        assert status == 1, (args, output)
+        assert output.startswith("glossary-bot: error: "), (args, output)
+        assert "/dev/zero" in output, (args, output)
+        assert len(output.strip().splitlines()) == 1, (args, output)
+        assert "Traceback" not in output, (args, output)
