@@ -12,7 +12,7 @@ from typing import Any
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess
 from tests.resilience.helpers import add_alias
-from tests.resilience.test_outside_round3_terms import add_term
+from tests.resilience.test_outside_round3_terms import add_term, import_terms
 
 from .conftest import Scene
 
@@ -103,3 +103,20 @@ async def test_cli_imports_refuse_an_endless_device_in_one_line(tmp_path: Path) 
         assert "/dev/zero" in output, (args, output)
         assert len(output.strip().splitlines()) == 1, (args, output)
         assert "Traceback" not in output, (args, output)
+
+
+async def test_stats_name_a_removed_terms_lookups_as_removed(scene: Scene, tmp_path: Path) -> None:
+    fake = scene.fake
+    entry = '[[entries]]\nid = "{id}"\ntitle = "{title}"\ncategory = "Fundamentals"\ndefinition = "d."\n'
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+        both = entry.format(id="t0", title="🚀 Rocketword") + entry.format(id="t1", title="Keeper")
+        assert (await import_terms(scene, both)).startswith("Imported"), both
+        for title in ("🚀 Rocketword", "Keeper", "Keeper"):
+            _, card = await define(fake, scene.alice, title, scene.channel)
+            assert embed_of(card)["title"] == title, card
+        kept = entry.format(id="t1", title="Keeper")
+        assert (await import_terms(scene, kept)).startswith("Imported"), kept
+        handle = await fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+        shown = await handle.final_message()
+    top = {f["name"]: f["value"] for f in embed_of(shown)["fields"]}["Most looked up"]
+    assert top.splitlines() == ["1. Keeper: 2", "2. t0 (removed): 1"], top

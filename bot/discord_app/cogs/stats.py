@@ -101,7 +101,10 @@ class StatsCog(ServerOnly, commands.Cog):
             colour=BRAND_COLOUR,
         )
         glossary = local.glossary
-        named = [(glossary[e].display_title if e in glossary else e, c) for e, c in top]
+        # Lookups of a term since removed (a server's own, or one a reload dropped) stay counted.
+        named = [
+            (glossary[e].display_title if e in glossary else f"{e} (removed)", c) for e, c in top
+        ]
         top_lines = [f"{n}. {name}: {c}" for n, (name, c) in enumerate(named, 1)]
         # Drawn in a thread: a few tens of milliseconds that other answers need not wait for.
         png = await asyncio.to_thread(
