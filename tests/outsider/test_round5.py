@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.discord_app.helpers import define, embed_of
-from tests.resilience.botproc import ROOT, BotProcess
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import add_alias
 from tests.resilience.test_outside_round3_terms import add_term, import_terms
 
@@ -120,3 +120,32 @@ async def test_stats_name_a_removed_terms_lookups_as_removed(scene: Scene, tmp_p
         shown = await handle.final_message()
     top = {f["name"]: f["value"] for f in embed_of(shown)["fields"]}["Most looked up"]
     assert top.splitlines() == ["1. Keeper: 2", "2. t0 (removed): 1"], top
+
+
+def inode(path: str) -> int | None:
+    return Path(path).stat().st_ino if Path(path).exists() else None
+
+
+async def test_backup_refuses_the_running_databases_own_files(scene: Scene, tmp_path: Path) -> None:
+    """`backup` onto the database's -wal or its bot lock replaced them under the running bot: the
+    next connection read a database file as the log ("disk I/O error"), and a second bot could
+    start on the same file."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000") as bot:
+        added = await add_alias(fake, scene.moderator, "blorptex", "rag", scene.channel)
+        assert added.startswith("Added"), added
+        for companion in ("-wal", "-shm", "-journal", "-bot.lock"):
+            target = f"{scene.db_path}{companion}"
+            before = inode(target)
+            status, output = await glossary_bot(bot.env, tmp_path, "backup", target)
+            assert status == 1, (companion, output)
+            assert output.startswith("glossary-bot: error: "), (companion, output)
+            assert target in output, (companion, output)
+            assert len(output.strip().splitlines()) == 1, (companion, output)
+            assert inode(target) == before, companion  # not replaced (the bot writes to it)
+        # The database and the bot are as they were: another command reads the alias.
+        status, output = await glossary_bot(bot.env, tmp_path, "aliases", "export")
+        assert status == 0, output
+        assert "blorptex" in output, output
+        _, card = await define(fake, scene.alice, "blorptex", scene.channel)
+        assert embed_of(card)["title"].startswith("Retrieval"), card

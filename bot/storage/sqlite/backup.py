@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import StorageError
 from .errors import as_storage_error
+from .run_lock import lock_path
 
 
 async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
@@ -26,8 +27,14 @@ def _backup_file(source_path: Path, dest: Path) -> None:
     """Runs in a worker thread, on connections of its own: holds up neither reads nor writes."""
     if not source_path.is_file():
         raise StorageError(f"there is no database at {source_path}")
-    if dest.resolve() == source_path.resolve():
+    database = source_path.resolve()
+    if dest.resolve() == database:
         raise StorageError("refusing to back up the database onto itself")
+    # Its companions are in use while a bot runs: the copy, renamed over one, would replace the
+    # write-ahead log under it (the next connection reads a database as the log) or its lock.
+    companions = {f"{database}{suffix}" for suffix in ("-wal", "-shm", "-journal")}
+    if str(dest.resolve()) in companions | {lock_path(str(database))}:
+        raise StorageError(f"refusing to back up onto {dest}: the database's own file")
     partial_path = dest.with_name(f".{dest.name}.partial")
     partial_path.unlink(missing_ok=True)
     try:
