@@ -515,12 +515,11 @@ def check_caps(
         )
     size = sum(text_size(t) for t in terms)
     if size > max_text_bytes:
+        cap, now = _mib(max_text_bytes), f"{_mib(size)} with this change"
+        if now.startswith(cap):  # rounded alike ("1 KiB ... (1 KiB with this change)"): bytes
+            now = f"{size:,} bytes with this change: {size - max_text_bytes:,} too many"
         problems.append(
-            TermProblem(
-                "terms",
-                f"a server's terms can hold at most {_mib(max_text_bytes)} of text "
-                f"({_mib(size)} with this change).",
-            )
+            TermProblem("terms", f"a server's terms can hold at most {cap} of text ({now}).")
         )
     return problems
 

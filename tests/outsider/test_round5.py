@@ -149,3 +149,18 @@ async def test_backup_refuses_the_running_databases_own_files(scene: Scene, tmp_
         assert "blorptex" in output, output
         _, card = await define(fake, scene.alice, "blorptex", scene.channel)
         assert embed_of(card)["title"].startswith("Retrieval"), card
+
+
+async def test_a_term_over_the_text_cap_says_by_how_much(scene: Scene, tmp_path: Path) -> None:
+    """At the text cap the answer read "at most 1 KiB of text (1 KiB with this change)": the
+    moderator could not tell what to cut."""
+    fake = scene.fake
+    async with BotProcess(
+        fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000", MAX_SERVER_TERM_BYTES="1024"
+    ):
+        answer = await add_term(scene, {"title": "Capped", "definition": "d" * 1020})
+    assert answer.startswith("Nothing was saved"), answer
+    assert "too many" in answer, answer
+    over = answer.split("(", 1)[1]
+    assert "bytes with this change" in over, answer
+    assert "1 KiB" not in over, answer
