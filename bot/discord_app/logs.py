@@ -63,6 +63,18 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class OneLineRetries(logging.Filter):
+    """asyncpg's pool logs a whole traceback each time it fails to reconnect (every 1 to 60 s
+    while PostgreSQL is gone): one line each, its cause at the end, says as much."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "asyncpg.pool" and record.exc_info and record.exc_info[1] is not None:
+            cause = record.exc_info[1]
+            record.msg, record.args = f"{record.getMessage()}: {cause}", None
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 class AddContext(logging.Filter):
     """Copy the interaction's fields onto the record (fields passed with `extra=` win)."""
 
@@ -127,6 +139,7 @@ def configure_logging(
     formatter = JsonFormatter(shards) if log_format == "json" else TextFormatter(shards)
     handler.setFormatter(formatter)
     # On the handler, not a logger: they cover every logger's records, discord.py's included.
+    handler.addFilter(OneLineRetries())  # before the redaction, which reads the traceback
     handler.addFilter(RedactSecrets(secrets))
     handler.addFilter(AddContext())
     root = logging.getLogger()

@@ -8,11 +8,16 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+import pytest
+
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import add_alias
 from tests.resilience.test_outside_round3_terms import add_term, import_terms
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
@@ -164,3 +169,83 @@ async def test_a_term_over_the_text_cap_says_by_how_much(scene: Scene, tmp_path:
     over = answer.split("(", 1)[1]
     assert "bytes with this change" in over, answer
     assert "1 KiB" not in over, answer
+
+
+class TcpRelay:
+    """A port in front of PostgreSQL that the test can take away (connections cut, new ones
+    refused) and give back: the server gone mid-run, as the bot sees it, without stopping the
+    PostgreSQL other tests share."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+
+    async def open(self) -> None:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        for writer in list(self.writers):
+            writer.transport.abort()
+        await self.server.wait_closed()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        self.writers |= {writer, upstream_writer}
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (OSError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                dst.transport.abort()
+
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+        self.writers -= {writer, upstream_writer}
+
+
+@pytest.mark.postgres
+async def test_postgresql_gone_mid_run_is_logged_in_lines_not_tracebacks(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """With PostgreSQL gone, asyncpg's pool logged a 40-line traceback at every reconnection
+    attempt ("Failed to restore the pool connection floor"), for as long as it was gone."""
+    real = urlsplit(TEST_DATABASE_URL)
+    relay = TcpRelay(real.hostname or "127.0.0.1", real.port or 5432)
+    await relay.open()
+    fake = scene.fake
+    async with fresh_schema(TEST_DATABASE_URL, "outsider") as url:
+        through_relay = urlunsplit(
+            urlsplit(url)._replace(netloc=f"{real.username}:{real.password}@127.0.0.1:{relay.port}")
+        )
+        async with BotProcess(
+            fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=through_relay
+        ) as bot:
+            added = await add_alias(fake, scene.moderator, "zqbefore", "rag", scene.channel)
+            assert added.startswith("Added"), added
+            await relay.close()
+            _, card = await define(fake, scene.alice, "zqbefore", scene.channel)
+            assert embed_of(card)["title"].startswith("Retrieval"), card
+            refused = await add_alias(fake, scene.moderator, "zqduring", "rag", scene.channel)
+            assert "nothing was changed" in refused, refused
+            # The pool retries after 1, 2 and 4 s: wait for its third failure to be logged.
+            await bot.wait_for_output("asyncpg.pool", within=30, count=3)
+            await relay.open()
+            after = await add_alias(fake, scene.moderator, "zqafter", "rag", scene.channel)
+            assert after.startswith("Added"), after
+    pool_lines = [line for line in bot.lines if "asyncpg.pool" in line]
+    assert pool_lines, bot.output[-2000:]
+    assert "Traceback" not in bot.output, bot.output[-3000:]
+    # Each says why, on its own line.
+    assert all("retrying: " in line for line in pool_lines), pool_lines

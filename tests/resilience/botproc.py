@@ -8,6 +8,7 @@ log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are rea
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -193,12 +194,13 @@ class BotProcess:
     def output(self) -> str:
         return "\n".join(self.lines)
 
-    async def wait_for_output(self, pattern: str, within: float = 15.0) -> str:
-        """The first line matching ``pattern`` (a regex), waiting for it to be printed."""
+    async def wait_for_output(self, pattern: str, within: float = 15.0, count: int = 1) -> str:
+        """The `count`th line matching ``pattern`` (a regex), waiting for it to be printed."""
         regex = re.compile(pattern)
 
         def found() -> str | None:
-            return next((line for line in self.lines if regex.search(line)), None)
+            matches = (line for line in self.lines if regex.search(line))
+            return next(itertools.islice(matches, count - 1, None), None)
 
         async with asyncio.timeout(within), self._changed:
             await self._changed.wait_for(lambda: found() is not None or self._ended_streams == 2)
