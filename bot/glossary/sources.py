@@ -107,6 +107,8 @@ def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceD
                     sources.append(_read_plain_file(file, problems))
         elif path.is_file():
             sources.append(_read_plain_file(path, problems))
+        elif path.exists():  # a device or a pipe: never read (/dev/zero would not end)
+            problems.append(Problem("error", str(path), "not a file or folder"))
         else:
             problems.append(Problem("error", str(path), "no such file or folder"))
     return sources

@@ -249,3 +249,17 @@ async def test_postgresql_gone_mid_run_is_logged_in_lines_not_tracebacks(
     assert "Traceback" not in bot.output, bot.output[-3000:]
     # Each says why, on its own line.
     assert all("retrying: " in line for line in pool_lines), pool_lines
+
+
+async def test_check_of_a_device_or_pipe_does_not_call_it_missing(tmp_path: Path) -> None:
+    fifo = tmp_path / "glossary.toml"
+    os.mkfifo(fifo)
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"]}
+    for path in ("/dev/zero", str(fifo)):
+        status, output = await glossary_bot(env, tmp_path, "check", path)
+        assert status == 1, (path, output)
+        assert f"{path}: error: " in output, output
+        assert "no such file" not in output, output
+        assert "not a file or folder" in output, output
+    status, output = await glossary_bot(env, tmp_path, "check", str(tmp_path / "missing.toml"))
+    assert "no such file or folder" in output, output
