@@ -197,8 +197,9 @@ class SearchIndex:
             return aliases
         if not aliases:
             return NO_ALIASES
-        source = aliases.source if isinstance(aliases, ServerAliases) else aliases
-        return ServerAliases(source, self.positions)
+        if isinstance(aliases, ServerAliases):
+            return ServerAliases(aliases.source, self.positions, aliases.cards)
+        return ServerAliases(aliases, self.positions)
 
     def search(self, query: str, overlay: Aliases = None) -> SearchResult:
         """The entry a query names, typos and descriptions included, or choices, or none.

@@ -95,11 +95,13 @@ def compile_local(
         local = LocalGlossary(bundled, base, NO_ALIASES, terms, base)
     if vectors is not None:
         local = with_vectors(local, vectors)
-    aliases = {key: local.card_id(entry_id) for key, entry_id in aliases.items()}
     # The same positions (a meaning stage attached keeps them): compiled aliases still serve.
     if local.aliases.source == aliases and local.aliases.positions is local.index.positions:
         return local
-    return replace(local, aliases=local.index.server_aliases(aliases))
+    if not aliases:
+        return replace(local, aliases=NO_ALIASES)
+    compiled = ServerAliases(aliases, local.index.positions, local.card_ids)
+    return replace(local, aliases=compiled)
 
 
 def with_vectors(local: LocalGlossary, vectors: TermVectors) -> LocalGlossary:

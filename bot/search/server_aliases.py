@@ -33,20 +33,30 @@ class ServerAliases:
         "_sorted",
         "_sorted_keys",
         "by_key",
+        "cards",
         "claims",
         "first_words",
         "positions",
         "source",
     )
 
-    def __init__(self, aliases: Mapping[str, str], positions: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        aliases: Mapping[str, str],
+        positions: Mapping[str, int],
+        cards: Mapping[str, str] | None = None,
+    ) -> None:
         self.source = dict(aliases)  # normalised alias -> entry id, as read from the store
         self.positions = positions  # the index compiled against (a reload builds new ones)
+        # A server term's id -> the id of the card it is shown as, where they differ (a term
+        # that words a bundled entry): its aliases open that card.
+        self.cards = dict(cards or {})
         compiled = []
         for alias, entry_id in aliases.items():
-            if entry_id in positions:
+            position = self._position(entry_id)
+            if position is not None:
                 text = normalize(alias)
-                compiled.append(ServerAlias(compact(text), text, positions[entry_id]))
+                compiled.append(ServerAlias(compact(text), text, position))
         compiled = [a for a in compiled if a.key]
         self.by_key: dict[str, int] = {a.key: a.entry for a in compiled}
         self._sorted = sorted(compiled, key=lambda a: a.key)
@@ -69,10 +79,11 @@ class ServerAliases:
         if alias in self.source:
             return
         self.source[alias] = entry_id
-        if entry_id not in self.positions:
+        position = self._position(entry_id)
+        if position is None:
             return
         text = normalize(alias)
-        added = ServerAlias(compact(text), text, self.positions[entry_id])
+        added = ServerAlias(compact(text), text, position)
         if not added.key:
             return
         self.by_key[added.key] = added.entry
@@ -87,6 +98,9 @@ class ServerAliases:
             held = self.claims.get(key)
             if held is None or (held.key != key and added.key < held.key):
                 self.claims[key] = added
+
+    def _position(self, entry_id: str) -> int | None:
+        return self.positions.get(self.cards.get(entry_id, entry_id))
 
     def catch_up(self, grown_from: Mapping[str, str]) -> None:
         """Add what was appended to `grown_from` since this set was built from it (a map that

@@ -57,6 +57,12 @@ async def test_an_alias_follows_its_term_when_an_edit_makes_it_a_bundled_entrys_
         assert "blorp” → Retrieval-Augmented Generation" in listed, listed
         assert "→ quarble" not in listed, listed
         assert "blorp" in await alias_list(scene, term="rag")
+        # Removing the term names the alias that goes with it (it points at the term's id).
+        asked = await fake.slash(
+            scene.moderator, "term remove", {"term": "quarble"}, channel=scene.channel
+        )
+        prompt = str((await asked.final_message())["content"])
+        assert "blorp" in prompt, prompt
         # Renamed back, the alias opens the server's own card again.
         back = await edit_term(scene, "quarble", {"title": "Quarble"})  # autocomplete's value
         assert back.startswith("Saved"), back
