@@ -57,6 +57,16 @@ async def test_an_alias_follows_its_term_when_an_edit_makes_it_a_bundled_entrys_
         assert "blorp” → Retrieval-Augmented Generation" in listed, listed
         assert "→ quarble" not in listed, listed
         assert "blorp" in await alias_list(scene, term="rag")
+        # /alias remove's picker names the card too, not the term's id.
+        picker = await fake.autocomplete(
+            scene.moderator,
+            "alias remove",
+            {"alias": "blo"},
+            focused="alias",
+            channel=scene.channel,
+        )
+        names = [c["name"] for c in await picker.choices()]
+        assert names == ["blorp → Retrieval-Augmented Generation"], names
         # Removing the term names the alias that goes with it (it points at the term's id).
         asked = await fake.slash(
             scene.moderator, "term remove", {"term": "quarble"}, channel=scene.channel

@@ -225,13 +225,14 @@ class AliasCog(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         store = self.state.store
-        glossary = self.state.glossary
+        # The server's glossary: an alias of one of its own terms names that term's card.
+        local = await self.state.servers.local(interaction.guild_id or 0)
         wanted = current.strip().casefold()
 
         def choice(record: AliasRecord) -> tuple[str, str] | None:
             if wanted not in record.key:
                 return None
-            entry = glossary.get(record.entry_id)
+            entry = local.entry(record.entry_id)
             return f"{record.text} → {entry.title if entry else record.entry_id}", record.key
 
         if store is None:
