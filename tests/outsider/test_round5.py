@@ -90,8 +90,11 @@ runpy.run_module("bot.cli", run_name="__main__")
 """
 
 
-async def glossary_bot_capped(cwd: Path, *args: str) -> tuple[int, str]:
+async def glossary_bot_capped(
+    cwd: Path, *args: str, settings: dict[str, str] | None = None
+) -> tuple[int, str]:
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"], "GLOSSARY_PATHS": ""}
+    env.update(settings or {})
     command = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -279,3 +282,26 @@ async def test_check_of_a_device_or_pipe_does_not_call_it_missing(tmp_path: Path
         assert "not a file or folder" in output, output
     status, output = await glossary_bot(env, tmp_path, "check", str(tmp_path / "missing.toml"))
     assert "no such file or folder" in output, output
+
+
+@pytest.mark.postgres
+async def test_a_wrong_password_or_database_in_the_url_names_where(tmp_path: Path) -> None:
+    """Plan line P1: a bad password and a missing database said only "database error: ..."."""
+    real = urlsplit(TEST_DATABASE_URL)
+    host = f"{real.hostname}:{real.port or 5432}"
+    cases = {
+        "cannot log in to the database at": real._replace(
+            netloc=f"{real.username}:not-the-password@{host}"
+        ),
+        "database error at": real._replace(path="/no_such_database_here"),
+    }
+    for said, url in cases.items():
+        status, output = await glossary_bot_capped(
+            tmp_path, "aliases", "export", settings={"DATABASE_URL": urlunsplit(url)}
+        )
+        assert status == 1, output
+        line = output.strip()
+        assert line.startswith(f"glossary-bot: error: {said} postgresql://"), line
+        assert f"{host}/" in line, line
+        assert "not-the-password" not in line, line
+        assert len(line.splitlines()) == 1, line

@@ -258,7 +258,9 @@ def as_storage_error(exc: BaseException, location: str) -> StorageError:
             return StorageUnavailable(_REASONS[state])
         if state[:2] in _TRANSIENT_CLASSES:
             return StorageUnavailable(f"the database at {location} cannot be used now: {exc}")
-        return StorageError(f"database error: {exc}")
+        if state[:2] == "28":  # invalid authorization: a wrong user or password in the URL
+            return StorageError(f"cannot log in to the database at {location}: {exc}")
+        return StorageError(f"database error at {location}: {exc}")
     if isinstance(exc, OSError | TimeoutError | asyncpg.InterfaceError):
         return StorageUnavailable(f"cannot reach the database at {location}: {exc or type(exc)}")
     return StorageError(f"database error at {location}: {exc}")
