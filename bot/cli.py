@@ -371,10 +371,16 @@ def data_option(parser: argparse.ArgumentParser) -> None:
 def _db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
-        type=Path,
-        metavar="PATH",
-        help="a SQLite database (default: DATABASE_URL, else DATABASE_PATH)",
+        type=_database,
+        metavar="PATH|URL",
+        help="a SQLite file or a postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)",
     )
+
+
+def _database(text: str) -> str | Path:
+    """A postgresql:// URL stays a string (a Path would fold its `//`), anything else a file."""
+    scheme, _, _ = text.partition("://")
+    return text if scheme in ("postgresql", "postgres") else Path(text)
 
 
 def _bounded_int(low: int, high: int) -> Callable[[str], int]:

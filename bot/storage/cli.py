@@ -34,7 +34,8 @@ Result = TypeVar("Result")
 def database_location(args: argparse.Namespace) -> str | Path:
     """`--db`, else DATABASE_URL (PostgreSQL) or DATABASE_PATH from the environment or `.env`."""
     settings: Settings = args.settings
-    return cast(Path, args.db) if args.db else settings.database_location
+    db: str | Path | None = args.db
+    return db if db else settings.database_location
 
 
 def on_store(

@@ -286,7 +286,8 @@ async def test_check_of_a_device_or_pipe_does_not_call_it_missing(tmp_path: Path
 
 @pytest.mark.postgres
 async def test_a_wrong_password_or_database_in_the_url_names_where(tmp_path: Path) -> None:
-    """Plan line P1: a bad password and a missing database said only "database error: ..."."""
+    """Plan line P1: a bad password and a missing database said only "database error: ...", and
+    `--db` took a URL for a file's path (echoing its password)."""
     real = urlsplit(TEST_DATABASE_URL)
     host = f"{real.hostname}:{real.port or 5432}"
     cases = {
@@ -296,12 +297,13 @@ async def test_a_wrong_password_or_database_in_the_url_names_where(tmp_path: Pat
         "database error at": real._replace(path="/no_such_database_here"),
     }
     for said, url in cases.items():
-        status, output = await glossary_bot_capped(
-            tmp_path, "aliases", "export", settings={"DATABASE_URL": urlunsplit(url)}
-        )
-        assert status == 1, output
-        line = output.strip()
-        assert line.startswith(f"glossary-bot: error: {said} postgresql://"), line
-        assert f"{host}/" in line, line
-        assert "not-the-password" not in line, line
-        assert len(line.splitlines()) == 1, line
+        by_setting = ("aliases", "export"), {"DATABASE_URL": urlunsplit(url)}
+        by_option = ("aliases", "export", "--db", urlunsplit(url)), {}  # not a file's path
+        for args, settings in (by_setting, by_option):
+            status, output = await glossary_bot_capped(tmp_path, *args, settings=settings)
+            assert status == 1, output
+            line = output.strip()
+            assert line.startswith(f"glossary-bot: error: {said} postgresql://"), line
+            assert f"{host}/" in line, line
+            assert "not-the-password" not in line, line
+            assert len(line.splitlines()) == 1, line
