@@ -53,6 +53,8 @@ from bot.search.query import (
     asked_subject,
     compared,
     comparison,
+    compatibility,
+    conversion,
     derived_forms,
     is_question,
     plural_variants,
@@ -207,7 +209,9 @@ class SearchIndex:
         result = self._search(query, overlay)
         normalized = result.normalized_query
         compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
-        pair = comparison(normalized, query_core(normalized)) if compares else None
+        core = query_core(normalized) if compares else ""
+        converted = conversion(core) if compares else None
+        pair = comparison(normalized, core) or converted if compares else None
         if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
@@ -277,10 +281,18 @@ class SearchIndex:
             # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
             # other side is what it is compared with, no sign that the chat is unclear
             subject = self._first_name(pair[0]) if pair else None
+            # "convert safetensors to gguf": the target, if a name; never the source
+            converted = conversion(core) if pair is None else None
+            source = self._named_start(converted[1]) if converted else None
+            # "does vllm run on rocm": both offered, no card for either (`_together`)
+            together = self._together(core) if pair is None and converted is None else None
             if subject is not None and pair:
                 rival = self._first_name(pair[1])
                 written = [w for w in written if not rival or w[0] != rival[0]]
-            elif question:
+            elif converted:
+                subject = self._named_start(converted[0])
+                written = [w for w in written if not source or w[0] != source[0]]
+            elif question and together is None:
                 subject = self._subject(core)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
@@ -307,6 +319,10 @@ class SearchIndex:
             leader = next(iter(pool.ranked()), (None,))[0]
             unclear = asked is None and bool(written) and leader != written[0][0]
             fuse(pool, similar, question=question and not unclear, asked_about=asked)
+            if source is not None:  # offered beside the target, never its card
+                pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
+            if together is not None:
+                pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             if similar and similar[0][1] < OFF_DOMAIN_COSINE:
                 return self._decide(pool, query, normalized, core, far=True)
         return self._decide(pool, query, normalized, core)
@@ -506,6 +522,22 @@ class SearchIndex:
                 if len(words) > 1 and within and written.issuperset(words):
                     found.add(other)
         return found.pop() if len(found) == 1 else None
+
+    def _named_start(self, side: str) -> tuple[int, int] | None:
+        """`_first_name` of the longest start of a side that names an entry ("safetensors
+        weights": Safetensors, "cuda 12": CUDA)."""
+        words = side.split()
+        starts = (self._first_name(" ".join(words[:width])) for width in range(len(words), 0, -1))
+        return next((found for found in starts if found is not None), None)
+
+    def _together(self, core: str) -> tuple[int, int] | None:
+        """The two entries a "does X work with Y" question names, both, else None."""
+        sides = compatibility(core)
+        first = self._named_start(sides[0]) if sides else None
+        second = self._named_start(sides[1]) if sides and first else None
+        if first is None or second is None or first[0] == second[0]:
+            return None
+        return first[0], second[0]
 
     def _first_name(self, side: str) -> tuple[int, int] | None:
         """The entry a side of a comparison names, asked about at any rank: all of the side,

@@ -51,7 +51,9 @@ _COMPARISONS = [
     )
 ]
 # Words without which no text is a comparison: most queries need not try the patterns.
-COMPARING = frozenset({"vs", "versus", "or", "compared", "between", "than", "as", "from", "to"})
+COMPARING = frozenset(
+    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into"}
+)
 # "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
 # goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
 _LEADING_COMPARISON = re.compile(
@@ -229,6 +231,42 @@ _SUBJECT_AFTER = re.compile(
     rf"(?: {_DOER})?|{_AUXILIARY}|which|why|when|who (?:first )?[a-z]+(?: up with)?) {_HEDGE}"
     r"(?:(?:a|an|the|my|our|your|this|these|those|some|all) )?(?P<rest>.+)$"
 )
+
+
+# "how do i convert safetensors to gguf", "porting our pytorch code to mlx": what the thing is
+# turned into is asked about, what it comes from is offered beside it. Anywhere in the text:
+# the asking words before the verb ("how do i", "easiest way to") say nothing about which.
+_SIDE = r"[^ ]+(?: [^ ]+){0,2}?"
+_CONVERSION = re.compile(
+    r"\b(?:convert|converting|converted|export|exporting|port|porting|migrate|migrating|"
+    r"switch|switching|move|moving|translate|translating)"
+    r"(?: (?:my|our|your|a|an|the|this|these|some))?(?: from)? "
+    rf"(?!(?:on|up|away|back|ahead|forward|over) )(?P<o>{_SIDE}) (?:over )?(?:to|into) "
+    rf"(?:(?:a|an|the|my|our) )?(?P<t>{_SIDE})"
+    r"(?: (?:for|on|in|with|so|and|but|using|without|what|which|how|is|are|any|or)\b.*)?$"
+)
+# "does vllm run on rocm", "is mlx compatible with gguf": whether two things go together. Either
+# may be the one the asker does not know: a question for both, not a card for one.
+_COMPATIBILITY = re.compile(
+    r"^(?:does|do|will|would|can|could|is|are)(?: (?:a|an|the|my|our))? "
+    rf"(?P<a>{_SIDE}) {_HEDGE}(?:work|run|play|support|compatible)s?(?: well| nicely)?"
+    r"(?: together)?(?: with| on| in)? (?:(?:a|an|the|my|our) )?"
+    rf"(?P<b>{_SIDE})(?: (?:yet|now|already|at all|in|for|on|with|or|and|out of)\b.*)?$"
+)
+
+
+def conversion(core: str) -> tuple[str, str] | None:
+    """(what it becomes, what it comes from) of a conversion the text asks about, as written
+    (each side may run on past its name: "safetensors weights"), else None."""
+    found = _CONVERSION.search(core)
+    return (found["t"], found["o"]) if found else None
+
+
+def compatibility(core: str) -> tuple[str, str] | None:
+    """The two things a "does X work with Y" question asks about together, as written, else
+    None."""
+    found = _COMPATIBILITY.match(core)
+    return (found["a"], found["b"]) if found else None
 
 
 # "is my model overfitting", "are the weights exploding": whether a thing is in some state; the

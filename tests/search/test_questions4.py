@@ -1,0 +1,88 @@
+"""Questions that name two entries and ask about one: "convert A to B" asks about B, "does A run
+on B" about whether they go together (either may be the unknown one: both offered, no card).
+Queries written for this file before the rules (none from a relevance slice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.query import compatibility, conversion
+
+
+@pytest.mark.parametrize(
+    ("core", "sides"),
+    [
+        ("how can i convert my safetensors weights into gguf", ("gguf", "safetensors weights")),
+        ("converting a gguf to safetensors possible", ("safetensors possible", "gguf")),
+        ("whats the easiest way to port my pytorch code to mlx", ("mlx", "pytorch code")),
+        ("migrating from cuda to rocm what breaks", ("rocm", "cuda")),
+        ("export pytorch to onnx for a phone app", ("onnx", "pytorch")),
+        ("how does quantization work", None),  # converts nothing
+        ("moving on to the next question", None),  # "moving on" converts nothing
+    ],
+)
+# The sides as written: the index reads the longest name each starts with.
+def test_the_sides_of_a_conversion(core: str, sides: tuple[str, str] | None) -> None:
+    assert conversion(core) == sides
+
+
+@pytest.mark.parametrize(
+    ("core", "sides"),
+    [
+        ("does vllm run on rocm", ("vllm", "rocm")),
+        ("will llama cpp work with cuda 12", ("llama cpp", "cuda 12")),
+        ("is mlx compatible with gguf files", ("mlx", "gguf files")),
+        ("does docker even support rocm yet", ("docker", "rocm")),
+        ("does quantization hurt accuracy", None),  # a question about one thing's effect
+        ("how does docker work", None),
+    ],
+)
+def test_the_sides_of_a_compatibility_question(core: str, sides: tuple[str, str] | None) -> None:
+    assert compatibility(core) == sides
+
+
+@pytest.mark.parametrize(
+    ("query", "card", "offered"),
+    [
+        ("how can i convert my safetensors weights into gguf?", "gguf", "safetensors"),
+        ("what's the easiest way to port my pytorch code to mlx", "mlx", "pytorch"),
+    ],
+)
+def test_a_conversion_answers_its_target_and_offers_its_source(
+    bundled_index: SearchIndex, query: str, card: str, offered: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None
+    assert result.entry.id == card
+    assert offered in [s.id for s in result.suggestions]
+
+
+@pytest.mark.parametrize(
+    ("query", "source"),
+    [
+        ("how do i convert a gguf back to a pytorch state dict", "gguf"),
+        ("converting docker compose files to helm charts, any tool?", "docker"),
+    ],
+)
+def test_what_a_conversion_starts_from_is_no_card(
+    bundled_index: SearchIndex, query: str, source: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None or result.entry.id != source
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("does vllm run on rocm yet?", {"vllm", "rocm"}),
+        ("will llama.cpp work with cuda 12?", {"llama-cpp", "cuda"}),
+        ("does mlx support gguf files", {"mlx", "gguf"}),
+    ],
+)
+def test_whether_two_things_go_together_offers_both(
+    bundled_index: SearchIndex, query: str, named: set[str]
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None
+    assert named <= {s.id for s in result.suggestions}
