@@ -108,6 +108,7 @@ LEADING_WORDS = 3
 _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
+SPAN_WORD_LENGTH = 5  # a mistyped name of two or three words starts with a word this long
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -423,26 +424,35 @@ class SearchIndex:
 
     def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or
-        with the next word ("speculativ decoding"), that are no name themselves; the first two
+        with the next one or two words ("speculativ decoding", "mixure of experts"), that are no
+        name themselves; the first two
         letters must agree (a typo rarely hits them, while a word with another prefix,
         "retraining", is another word)."""
         found = []
         words = text.split()
-        start = 0
+        start = covered = 0  # words before `covered` are in a span already found
         for at, word in enumerate(words):
             start, begins = start + len(word) + 1, start
             key = compact(word)
-            if len(key) < NEARLY_NAMED_LENGTH or not key.isalpha() or self.names.lookup(key):
+            if (
+                at < covered
+                or len(key) < SPAN_WORD_LENGTH
+                or not key.isalpha()
+                or self.names.lookup(key)
+            ):
                 continue
-            pair = words[at : at + 2] if at + 1 < len(words) else []
-            forms = [(" ".join(pair), compact(" ".join(pair)))] if pair else []
-            forms += [(word, form) for form in (key, *plural_variants(key))]
+            # the longest span first ("stochastic gradiant descent", "mixure of experts")
+            spans = [words[at:end] for end in (at + 3, at + 2) if end <= len(words)]
+            forms = [(" ".join(span), compact(" ".join(span))) for span in spans]
+            if len(key) >= NEARLY_NAMED_LENGTH:
+                forms += [(word, form) for form in (key, *plural_variants(key))]
             for written, form in forms:
-                if self.names.lookup(form):
-                    break
+                if any(self.names.lookup(f) for f in (form, *plural_variants(form))):
+                    break  # a name in either number ("coding agents") is no typo
                 named = self._nearly_named(form)
                 if named is not None and self._typo_of(key, named[0]):
                     found.append((begins, named[0], written))
+                    covered = at + len(written.split())
                     break
         return found
 

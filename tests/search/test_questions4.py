@@ -86,3 +86,19 @@ def test_whether_two_things_go_together_offers_both(
     result = bundled_index.search(query)
     assert result.entry is None
     assert named <= {s.id for s in result.suggestions}
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        ("why is the mixture of expers router unstable", "mixture-of-experts"),
+        ("how big is the mixtrue of experts model", "mixture-of-experts"),
+        ("why is stochastic gradeint descent so noisy", "sgd"),
+    ],
+)
+def test_a_name_of_three_words_mistyped_in_a_question(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None
+    assert result.entry.id == card
