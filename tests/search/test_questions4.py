@@ -42,6 +42,12 @@ def test_the_sides_of_a_compatibility_question(core: str, sides: tuple[str, str]
     assert compatibility(core) == sides
 
 
+def _answer(index: SearchIndex, query: str) -> tuple[str | None, list[str]]:
+    """The card's entry (None: no card) and the entries offered, for a query."""
+    result = index.search(query)
+    return (result.entry.id if result.entry else None), [s.id for s in result.suggestions]
+
+
 @pytest.mark.parametrize(
     ("query", "card", "offered"),
     [
@@ -52,10 +58,9 @@ def test_the_sides_of_a_compatibility_question(core: str, sides: tuple[str, str]
 def test_a_conversion_answers_its_target_and_offers_its_source(
     bundled_index: SearchIndex, query: str, card: str, offered: str
 ) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None
-    assert result.entry.id == card
-    assert offered in [s.id for s in result.suggestions]
+    shown, offers = _answer(bundled_index, query)
+    assert shown == card
+    assert offered in offers
 
 
 @pytest.mark.parametrize(
@@ -68,8 +73,8 @@ def test_a_conversion_answers_its_target_and_offers_its_source(
 def test_what_a_conversion_starts_from_is_no_card(
     bundled_index: SearchIndex, query: str, source: str
 ) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None or result.entry.id != source
+    shown, _ = _answer(bundled_index, query)
+    assert shown != source
 
 
 @pytest.mark.parametrize(
@@ -83,9 +88,9 @@ def test_what_a_conversion_starts_from_is_no_card(
 def test_whether_two_things_go_together_offers_both(
     bundled_index: SearchIndex, query: str, named: set[str]
 ) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None
-    assert named <= {s.id for s in result.suggestions}
+    shown, offers = _answer(bundled_index, query)
+    assert shown is None
+    assert named <= set(offers)
 
 
 @pytest.mark.parametrize(
@@ -99,6 +104,5 @@ def test_whether_two_things_go_together_offers_both(
 def test_a_name_of_three_words_mistyped_in_a_question(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None
-    assert result.entry.id == card
+    shown, _ = _answer(bundled_index, query)
+    assert shown == card
