@@ -140,12 +140,16 @@ def named_rank(long_name: bool, before: str) -> int:
     not at all where it only says what the question is about ("... for an llm", "... in rag").
     """
     words = before.split()
+    if not _CLAUSES.isdisjoint(words[1:]):  # "... when calling the openai api": its setting
+        return 0
     if not long_name:
         qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
         return 0 if qualifier and qualifier[0] in _QUALIFYING else 1
     return LEADING_NAME_RANKS if len(words) < LEADING_WORDS else NAMED_RANKS
 
 
+# Words that start a clause saying when or why, after the question's own start.
+_CLAUSES = frozenset({"when", "while", "whenever", "because"})
 _QUALIFYING = frozenset({"for", "in", "with", "on", "inside", "using", "via", "into", "from"})
 _DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "their", "its", "this", "these"})
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.fusion import LEADING_NAME_RANKS, NAMED_RANKS, named_rank
 from bot.search.query import compatibility, conversion
 
 
@@ -106,3 +107,21 @@ def test_a_name_of_three_words_mistyped_in_a_question(
 ) -> None:
     shown, _ = _answer(bundled_index, query)
     assert shown == card
+
+
+@pytest.mark.parametrize(
+    ("before", "rank"),
+    [
+        ("how do i set temperature when calling the", 0),  # a clause saying when: its setting
+        ("why does my loss spike while fine tuning with", 0),
+        ("when does", LEADING_NAME_RANKS),  # "when" asking, not a clause: the start, any rank
+        ("why does my model", NAMED_RANKS),
+    ],
+)
+def test_a_name_in_a_when_clause_is_its_setting(before: str, rank: int) -> None:
+    assert named_rank(True, before) == rank
+
+
+def test_a_question_about_a_setting_used_when_calling_an_api(bundled_index: SearchIndex) -> None:
+    shown, _ = _answer(bundled_index, "how do i set temperature when calling the openai api")
+    assert shown == "temperature"
