@@ -59,6 +59,7 @@ from bot.search.query import (
     is_question,
     plural_variants,
     query_core,
+    tagged,
 )
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
@@ -294,7 +295,10 @@ class SearchIndex:
                 subject = self._named_start(converted[0])
                 written = [w for w in written if not source or w[0] != source[0]]
             elif question and together is None:
-                subject = self._subject(core)
+                guessed = self._tagged(core)  # "..., is it the paged attention?"
+                subject = guessed or self._subject(core)
+                if guessed is not None:  # what comes before the guess is its setting
+                    written = [(entry, 0) for entry, _ in written]
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             if subject is None and not question:
@@ -548,6 +552,18 @@ class SearchIndex:
         if first is None or second is None or first[0] == second[0]:
             return None
         return first[0], second[0]
+
+    def _tagged(self, core: str) -> tuple[int, int] | None:
+        """The entry the guess of a tag question names ("..., is it the paged attention?"),
+        written or mistyped, asked about at any rank, else None."""
+        tag = tagged(core)
+        if tag is None:
+            return None
+        found = self._named_start(tag)
+        mistyped = next(iter(self._mistyped_words(tag)), None) if found is None else None
+        if mistyped is not None and mistyped[0] == 0:
+            found = mistyped[1], SUBJECT
+        return found
 
     def _first_name(self, side: str) -> tuple[int, int] | None:
         """The entry a side of a comparison names, asked about at any rank: all of the side,

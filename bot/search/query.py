@@ -255,6 +255,22 @@ _COMPATIBILITY = re.compile(
 )
 
 
+# "why is vllm so fast, is it the paged attention?": a statement or question, then a tag that
+# guesses its cause. The guess is what the asker wants explained. Normalised text has no comma,
+# so the tag must follow some words and end the text, naming at most four words.
+_TAG = re.compile(
+    r"^(?:[^ ]+ ){2,}(?:or )?(?:is it|is that|was it|was that|isn t it|could it be|maybe it s) "
+    r"(?:(?:because of|due to) )?(?:(?:a|an|the|my|our) )?(?P<t>[^ ]+(?: [^ ]+){0,3})$"
+)
+
+
+def tagged(core: str) -> str | None:
+    """The guess a tag question ends with ("..., is it the kv cache?": "kv cache"), as
+    written, else None."""
+    found = _TAG.match(core)
+    return found["t"] if found else None
+
+
 def conversion(core: str) -> tuple[str, str] | None:
     """(what it becomes, what it comes from) of a conversion the text asks about, as written
     (each side may run on past its name: "safetensors weights"), else None."""
