@@ -22,6 +22,7 @@ from bot.search.query import derived_forms, plural_variants
 from bot.search.server_aliases import ServerAliases
 
 MAX_WORDS = 6
+_JOINED_LENGTH = 6  # letters: words run together ("multihead") are long; "in", "the" are not
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:\+\+|#)?")  # "Goodhart's", "C++", "C#"
 
 # Everyday words that are also titles or match terms; linking them in every message is noise.
@@ -69,9 +70,12 @@ def find_mentions(
     at = 0
     while at < len(words):
         first = folded[at]
-        if first not in server.first_words and not names.starts_a_name(
-            first
-        ):  # most words start none
+        # most words start no name; "multihead" starts one written with its hyphen dropped
+        if (
+            first not in server.first_words
+            and not names.starts_a_name(first)
+            and not _starts_joined_words(first, names)
+        ):
             derived = None if as_typed else _derived_entry(first, names, allowed)
             if derived is not None and derived not in seen:  # "quantized" names quantization
                 seen.add(derived)
@@ -146,5 +150,25 @@ def _links(hit: Hit, parts: list[str], key: str, surface: str, names: NameTable)
             return False
         words = spaced.replace("'", "").split()
         same_words = len(words) == len(parts) and words[:-1] == parts[:-1]
-        return same_words or (len(words) == 1 and min(map(len, parts)) >= 3)
+        return (
+            same_words
+            or (len(words) == 1 and min(map(len, parts)) >= 3)
+            or _joins_words(parts, words)
+        )
     return True
+
+
+def _starts_joined_words(word: str, names: NameTable) -> bool:
+    """Is `word` the first two or more words of a name run together ("multihead" of "multi
+    head attention")? Only worth widening from if some name goes on past it."""
+    return len(word) >= _JOINED_LENGTH and names.has_prefix(word)
+
+
+def _joins_words(parts: list[str], words: list[str]) -> bool:
+    """Are `parts` a name's `words` with some spaces or hyphens dropped ("multihead attention"
+    for "multi-head attention"), never a word split in two ("a gent")? The last part may be
+    in the other number."""
+    if len(parts) >= len(words):
+        return False
+    ends = {sum(map(len, words[: i + 1])) for i in range(len(words))}
+    return all(sum(map(len, parts[: i + 1])) in ends for i in range(len(parts) - 1))
