@@ -282,7 +282,7 @@ class SearchIndex:
             pair = comparison(normalized, core)
             # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
             # other side is what it is compared with, no sign that the chat is unclear
-            subject = self._first_name(pair[0]) if pair else None
+            subject = (self._first_name(pair[0]) or self._mistyped_side(pair[0])) if pair else None
             # "convert safetensors to gguf": the target, if a name; never the source
             converted = conversion(core) if pair is None else None
             source = self._named_start(converted[1]) if converted else None
@@ -564,6 +564,15 @@ class SearchIndex:
         if mistyped is not None and mistyped[0] == 0:
             found = mistyped[1], SUBJECT
         return found
+
+    def _mistyped_side(self, side: str) -> tuple[int, int] | None:
+        """The entry a comparison's side names mistyped ("mixure of experts vs ..."), asked about
+        at any rank: a name spelled at its start, or at its end, where a compound puts its head
+        ("open source guardrials or ..."), else None."""
+        for start, entry, written in self._mistyped_words(side):
+            if start == 0 or side.endswith(written):
+                return entry, SUBJECT
+        return None
 
     def _first_name(self, side: str) -> tuple[int, int] | None:
         """The entry a side of a comparison names, asked about at any rank: all of the side,

@@ -88,3 +88,25 @@ def test_a_word_split_in_two_is_still_no_name(bundled_index: SearchIndex) -> Non
     assert "ai-agents" not in [
         m.entry.id for m in bundled_index.find_named_terms("a gent walked in")
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        ("speculativ decoding or medusa heads for faster inference", "speculative-decoding"),
+        ("mixure of experts vs dense models for a small budget", "mixture-of-experts"),
+        ("quantizaton vs distillation for phones", "quantization"),
+        ("open source guardrials or a moderation api for my chatbot", "guardrails"),
+    ],
+)
+def test_a_comparison_asks_about_its_first_side_mistyped(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _answer(bundled_index, query)[0] == card
+
+
+def test_a_comparison_whose_first_side_names_nothing_gets_no_card_from_it(
+    bundled_index: SearchIndex,
+) -> None:
+    # "tomatos" is one typo from no long name: nothing to ask about, no card for the other side
+    assert _answer(bundled_index, "tomatos vs potatos for a salad")[0] is None
