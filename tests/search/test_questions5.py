@@ -45,28 +45,23 @@ def _answer(index: SearchIndex, query: str) -> tuple[str | None, list[str]]:
             "speculative-decoding",
         ),
         ("vram usage doubled overnight, is that the kv cache?", "kv-cache"),
-    ],
-)
-def test_a_tag_question_asks_about_its_tag(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
-    assert _answer(bundled_index, query)[0] == card
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
+        # tag questions that had their card before the rule keep it
         ("my replies got way faster after the upgrade, is it the kv cache?", "kv-cache"),
         (
             "our eval scores jumped suspiciously, could it be benchmark contamination?",
             "benchmark-contamination",
         ),
         ("is it the kv cache", "kv-cache"),
+        # a comparison whose first side is mistyped asks about the name it spells
+        ("speculativ decoding or medusa heads for faster inference", "speculative-decoding"),
+        ("mixure of experts vs dense models for a small budget", "mixture-of-experts"),
+        ("quantizaton vs distillation for phones", "quantization"),
+        ("open source guardrials or a moderation api for my chatbot", "guardrails"),
+        # "tomatos" is one typo from no long name: no card for either side
+        ("tomatos vs potatos for a salad", None),
     ],
 )
-def test_tag_questions_that_already_had_their_card_keep_it(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
+def test_the_card_a_question_gets(bundled_index: SearchIndex, query: str, card: str | None) -> None:
     assert _answer(bundled_index, query)[0] == card
 
 
@@ -88,25 +83,3 @@ def test_a_word_split_in_two_is_still_no_name(bundled_index: SearchIndex) -> Non
     assert "ai-agents" not in [
         m.entry.id for m in bundled_index.find_named_terms("a gent walked in")
     ]
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        ("speculativ decoding or medusa heads for faster inference", "speculative-decoding"),
-        ("mixure of experts vs dense models for a small budget", "mixture-of-experts"),
-        ("quantizaton vs distillation for phones", "quantization"),
-        ("open source guardrials or a moderation api for my chatbot", "guardrails"),
-    ],
-)
-def test_a_comparison_asks_about_its_first_side_mistyped(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
-    assert _answer(bundled_index, query)[0] == card
-
-
-def test_a_comparison_whose_first_side_names_nothing_gets_no_card_from_it(
-    bundled_index: SearchIndex,
-) -> None:
-    # "tomatos" is one typo from no long name: nothing to ask about, no card for the other side
-    assert _answer(bundled_index, "tomatos vs potatos for a salad")[0] is None
