@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
-from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
+from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, looks_like
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
@@ -88,9 +88,7 @@ def lookalike_refusal(
     held = entry_lookalikes(index, index.entries).like(text, apart_from=[entry])
     if held is not None:
         return looks_like(text, held[1], held[0].display_title)
-    aliases = LookAlikes[str]()
-    for alias, owner in index.server_aliases(server).source.items():
-        aliases.add(owner, [alias])
+    aliases = alias_lookalikes(index.server_aliases(server).source)
     found = aliases.like(text, apart_from=[entry.id])
     if found is None:
         return None
@@ -130,9 +128,7 @@ def alias_clashes(
     `bundled` names the entry it is of); run inside the term's write, against the aliases then."""
     ids = sorted(set(aliases.values()))
     claims = ServerAliases(aliases, {entry_id: n for n, entry_id in enumerate(ids)}).claims
-    lookalikes = LookAlikes[str]()
-    for alias, entry_id in aliases.items():
-        lookalikes.add(entry_id, [alias])
+    lookalikes = alias_lookalikes(aliases)
     names = [("title", term.title), ("acronym", term.acronym or "")]
     names += [("aliases", name) for name in term.aliases]
     problems = []

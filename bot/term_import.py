@@ -18,15 +18,19 @@ from bot.term_storage import TermChange, change_terms, orphaned_aliases
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
 
 
+CAP_MIB = MAX_IMPORT_BYTES / 2**20
+AT_MOST = f"an import is at most {CAP_MIB:g} MiB"
+
+
 def too_big(name: str, size: int) -> str | None:
     """Why a file of `size` bytes is refused before it is read, if it is. Said in MiB to one
     decimal, unless that would round to the cap's "1.0 MiB": then in bytes."""
     if size <= MAX_IMPORT_BYTES:
         return None
     mib = size / 2**20
-    if mib < 1.05:  # shown as "1.0 MiB", it would read as the cap itself
-        return f"{name} is {size:,} bytes; an import is at most 1 MiB ({MAX_IMPORT_BYTES:,} bytes)"
-    return f"{name} is {mib:.1f} MiB; an import is at most 1 MiB"
+    if mib < CAP_MIB + 0.05:  # shown as "1.0 MiB", it would read as the cap itself
+        return f"{name} is {size:,} bytes; {AT_MOST} ({MAX_IMPORT_BYTES:,} bytes)"
+    return f"{name} is {mib:.1f} MiB; {AT_MOST}"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store
-from bot.term_import import describe, import_terms, too_big
+from bot.term_import import AT_MOST, CAP_MIB, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
 
@@ -55,7 +55,7 @@ def run_import(args: argparse.Namespace) -> int:
         with path.open("rb") as file:
             data = file.read(MAX_IMPORT_BYTES + 1)
         if len(data) > MAX_IMPORT_BYTES:  # a device or a pipe, whose size stat does not know
-            return _fail(f"{path} holds more than 1 MiB; an import is at most 1 MiB")
+            return _fail(f"{path} holds more than {CAP_MIB:g} MiB; {AT_MOST}")
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror or exc}")
     glossary = load_glossary(settings.glossary_path_list)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -72,6 +72,14 @@ class LookAlikes(Generic[Owner]):
             if owner not in mine and compact(held) != key and not (plain and _plain(held)):
                 return owner, held
         return None
+
+
+def alias_lookalikes(aliases: Mapping[str, str]) -> LookAlikes[str]:
+    """The look-alike index of a server's aliases (alias -> entry id), each held by its entry."""
+    index: LookAlikes[str] = LookAlikes()
+    for alias, entry_id in aliases.items():
+        index.add(entry_id, [alias])
+    return index
 
 
 def _plain(name: str) -> bool:
