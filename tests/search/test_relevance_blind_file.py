@@ -114,6 +114,7 @@ FOURTH_SET = Path(__file__).with_name("relevance_blind4.tsv")
 FIFTH_SET = Path(__file__).with_name("relevance_blind5.tsv")
 SIXTH_SET = Path(__file__).with_name("relevance_blind6.tsv")
 SEVENTH_SET = Path(__file__).with_name("relevance_blind7.tsv")
+EIGHTH_SET = Path(__file__).with_name("relevance_blind8.tsv")
 MATCHER_SET = Path(__file__).with_name("relevance.tsv")
 
 
@@ -121,7 +122,7 @@ MATCHER_SET = Path(__file__).with_name("relevance.tsv")
 class AlternatingSet:
     """A set sliced as relevance_blind3.md says: its slices taken in turn over the entries it
     uses, in glossary order, and over its off-topic rows in file order (a set of one slice,
-    like relevance_blind5.md's to relevance_blind7.md's, is all that slice)."""
+    like relevance_blind5.md's to relevance_blind8.md's, is all that slice)."""
 
     path: Path
     slices: tuple[str, ...]
@@ -186,6 +187,24 @@ ALTERNATING_SETS = [
         offtopic=60,
         loose_repeats=True,
     ),
+    AlternatingSet(
+        EIGHTH_SET,
+        slices=("test7",),
+        earlier=(
+            BLIND_SET,
+            SECOND_SET,
+            THIRD_SET,
+            FOURTH_SET,
+            FIFTH_SET,
+            SIXTH_SET,
+            SEVENTH_SET,
+        ),
+        questions=220,
+        questioned_entries=180,
+        descriptions=40,
+        offtopic=60,
+        loose_repeats=True,
+    ),
 ]
 
 
@@ -205,7 +224,7 @@ def earlier_queries(paths: tuple[Path, ...]) -> set[str]:
 
 @pytest.mark.parametrize("blind", ALTERNATING_SETS, ids=lambda s: s.path.name)
 def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet) -> None:
-    """relevance_blind3.md to relevance_blind7.md: slices alternate over the entries the set
+    """relevance_blind3.md to relevance_blind8.md: slices alternate over the entries the set
     uses, in glossary order (all of an entry's rows in one slice), and over its off-topic rows
     in file order; ids known, `also` only on questions; no query shared with an earlier set;
     at least the promised questions (over enough entries), descriptions and off-topic rows."""
