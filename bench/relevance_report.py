@@ -8,9 +8,10 @@ held out), `relevance_blind3.tsv` (slices `dev2` to tune on and `test3` held out
 from titles alone after that), `relevance_blind4.tsv` (slices `dev3` to tune on and `test4`
 held out, written the same way after that), `relevance_blind5.tsv` (one slice, `test5`, held
 out, written the same way after that), `relevance_blind6.tsv` (one slice, `test6`, held out,
-written the same way after that) and `relevance_blind7.tsv` (one slice, `dev4`, to tune on,
+written the same way after that), `relevance_blind7.tsv` (one slice, `dev4`, to tune on,
+written the same way after that) and `relevance_blind8.tsv` (one slice, `test7`, held out,
 written the same way after that). Misses are printed only for the slices named (never test,
-test2 to test6: they are reported, not tuned on). Last line JSON.
+test2 to test7: they are reported, not tuned on). Last line JSON.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ SETS = (
     "relevance_blind5.tsv",
     "relevance_blind6.tsv",
     "relevance_blind7.tsv",
+    "relevance_blind8.tsv",
 )
-HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6"}
+HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6", "test7"}
 
 
 def main() -> int:
