@@ -9,9 +9,11 @@ from titles alone after that), `relevance_blind4.tsv` (slices `dev3` to tune on 
 held out, written the same way after that), `relevance_blind5.tsv` (one slice, `test5`, held
 out, written the same way after that), `relevance_blind6.tsv` (one slice, `test6`, held out,
 written the same way after that), `relevance_blind7.tsv` (one slice, `dev4`, to tune on,
-written the same way after that) and `relevance_blind8.tsv` (one slice, `test7`, held out,
-written the same way after that). Misses are printed only for the slices named (never test,
-test2 to test7: they are reported, not tuned on). Last line JSON.
+written the same way after that), `relevance_blind8.tsv` (one slice, `test7`, held out,
+written the same way after that) and `everyday_probes.tsv` (entry names in their everyday
+sense and ML questions using them: slice `everyday` to tune on, `everyday-check` held apart).
+Misses are printed only for the slices named (never test, test2 to test7 or everyday-check:
+they are reported, not tuned on). Last line JSON.
 """
 
 from __future__ import annotations
@@ -43,14 +45,15 @@ SETS = (
     "relevance_blind6.tsv",
     "relevance_blind7.tsv",
     "relevance_blind8.tsv",
+    "everyday_probes.tsv",
 )
-HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6", "test7"}
+HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6", "test7", "everyday-check"}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--misses", default="", help="slices whose misses to list (dev, calib, dev2, dev3, dev4)"
+        "--misses", default="", help="slices whose misses to list (dev, calib, dev2, dev3, dev4, everyday)"
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
