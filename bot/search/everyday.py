@@ -1,0 +1,83 @@
+"""A name that is also an everyday word, used in its everyday sense: no card.
+
+"how long is the wait at the border checkpoint in tijuana" writes the name of the Checkpoint
+entry, yet asks nothing about machine learning. Whether a sentence is about the glossary's field
+at all is a matter of meaning (`fusion.OFF_DOMAIN_COSINE`), but a written name pulls the whole
+sentence's embedding towards its entry. So the check reads the sentence without the name: when
+the name is a common English word (jargon such as "logits" or an acronym is evidence by itself)
+and what the rest of the sentence says, on its own, is far from every entry and from the field
+as a whole, the name was used in its everyday sense. Questions keep their cards: "how often
+should i save a checkpoint during training" still says "training" without the name, and a bare
+name or "what is a checkpoint" leaves too few words to judge (`REST_WORDS`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.search.fusion import OFF_DOMAIN_COSINE
+from bot.search.query import STOPWORDS
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from bot.search.semantic import SemanticIndex
+
+COMMON_WORDS = Path(__file__).with_name("common_words.txt")  # tools/common_words.py
+# The rest of the sentence must say this much of its own (words other than STOPWORDS) ...
+REST_WORDS = 2
+# ... and be at most this near the mean of the entries' vectors, the field as a whole (set on
+# the `everyday` tuning slice and dev to calib: the highest value that costs none of their cards;
+# their questions' rests sat at 0.07 and up, "where do i put the system prompt" at 0.04).
+REST_FIELD_COSINE = 0.06
+
+_centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@cache
+def common_words() -> frozenset[str]:
+    lines = COMMON_WORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def is_common(name: str) -> bool:
+    """Is every word of `name` (normalized) a common English word?"""
+    words = name.replace("'", " ").split()
+    return bool(words) and common_words().issuperset(words)
+
+
+def everyday_sense(semantic: SemanticIndex, text: str, start: int, end: int) -> bool:
+    """Is the common-word name written at `text[start:end]` (normalized text) used in its
+    everyday sense: does the rest of the sentence, read alone, say something of its own that
+    is about neither any entry nor the field?"""
+    if not is_common(text[start:end]):
+        return False
+    rest = f"{text[:start]} {text[end:]}"
+    if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
+        return False
+    vector = semantic.encoder.encode_query(rest)
+    nearest = semantic.similar_to(vector, 1)
+    if nearest and nearest[0][1] >= OFF_DOMAIN_COSINE:
+        return False
+    return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
+
+
+def _centroid(semantic: SemanticIndex) -> npt.NDArray[np.float32]:
+    """The unit mean of the bundled entries' vectors (a server's index is searched beside its
+    base, the bundled glossary: the field is the same)."""
+    import numpy as np
+
+    while semantic.base is not None:
+        semantic = semantic.base
+    found = _centroids.get(semantic)
+    if found is None:
+        mean = semantic.vectors.mean(axis=0)
+        found = (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
+        _centroids[semantic] = found
+    return found
