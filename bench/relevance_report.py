@@ -53,7 +53,9 @@ HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6", "test7", "every
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--misses", default="", help="slices whose misses to list (dev, calib, dev2, dev3, dev4, everyday)"
+        "--misses",
+        default="",
+        help="slices whose misses to list (dev, calib, dev2, dev3, dev4, everyday)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

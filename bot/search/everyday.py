@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from bot.search.semantic import SemanticIndex
 
 COMMON_WORDS = Path(__file__).with_name("common_words.txt")  # tools/common_words.py
+# A sentence this near an entry is about the field, whatever its words: not judged (the
+# `everyday` slice's off-topic sentences with a card sat at 0.60 and under).
+NEAR_COSINE = 0.6
 # The rest of the sentence must say this much of its own (words other than STOPWORDS) ...
 REST_WORDS = 2
 # ... and be at most this near the mean of the entries' vectors, the field as a whole (set on
@@ -52,18 +55,20 @@ def is_common(name: str) -> bool:
     return bool(words) and common_words().issuperset(words)
 
 
-def everyday_sense(semantic: SemanticIndex, text: str, start: int, end: int) -> bool:
+def everyday_sense(
+    semantic: SemanticIndex, text: str, start: int, end: int, nearest: float
+) -> bool:
     """Is the common-word name written at `text[start:end]` (normalized text) used in its
     everyday sense: does the rest of the sentence, read alone, say something of its own that
-    is about neither any entry nor the field?"""
-    if not is_common(text[start:end]):
+    is about neither any entry nor the field? `nearest`: the whole sentence's best cosine."""
+    if nearest >= NEAR_COSINE or not is_common(text[start:end]):
         return False
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
-    vector = semantic.encoder.encode_query(rest)
-    nearest = semantic.similar_to(vector, 1)
-    if nearest and nearest[0][1] >= OFF_DOMAIN_COSINE:
+    vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first
+    rest_nearest = semantic.similar_to(vector, 1)
+    if rest_nearest and rest_nearest[0][1] >= OFF_DOMAIN_COSINE:
         return False
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
 

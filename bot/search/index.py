@@ -328,8 +328,9 @@ class SearchIndex:
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
             if together is not None:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
-            far = bool(similar) and similar[0][1] < OFF_DOMAIN_COSINE
-            return self._unless_everyday(self._decide(pool, query, normalized, core, far=far))
+            nearest = similar[0][1] if similar else 0.0
+            decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
+            return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -749,9 +750,10 @@ class SearchIndex:
         choices = self._suggestions([(e, c) for e, c in ranked if c.score >= top.score - 20])
         return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
 
-    def _unless_everyday(self, result: SearchResult) -> SearchResult:
+    def _unless_everyday(self, result: SearchResult, nearest: float) -> SearchResult:
         """A card for a plain-word name the sentence uses in its everyday sense ("the wait at
-        the border checkpoint", `everyday_sense`) becomes an offer of that entry."""
+        the border checkpoint", `everyday_sense`; `nearest`: the sentence's best cosine) becomes
+        an offer of that entry."""
         if result.entry is None or self.semantic is None:
             return result
         from bot.search.everyday import everyday_sense
@@ -761,9 +763,9 @@ class SearchIndex:
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None)
         written = text[name.start : name.end] if name else ""
-        if not name or self._acronym_written(written, entry):
+        if not name or result.strategy is None or self._acronym_written(written, entry):
             return result
-        if not everyday_sense(self.semantic, text, name.start, name.end):
+        if not everyday_sense(self.semantic, text, name.start, name.end, nearest):
             return result
         offer = Suggestion(result.entry.id, result.entry.title, result.score, result.strategy)
         choices = (offer, *result.suggestions)[:MAX_SUGGESTIONS]

@@ -7,7 +7,7 @@ import pytest
 
 from bot.glossary.keys import normalize
 from bot.search import SearchIndex
-from bot.search.everyday import common_words, everyday_sense, is_common
+from bot.search.everyday import NEAR_COSINE, common_words, everyday_sense, is_common
 
 
 @pytest.mark.parametrize("name", ["checkpoint", "rubric", "sandbox", "swiss cheese", "token"])
@@ -66,7 +66,8 @@ def test_questions_about_the_field_keep_their_cards(
 ) -> None:
     result = bundled_index.search(query)
     assert result.status == "match"
-    assert result.entry is not None and result.entry.id == entry_id
+    assert result.entry is not None
+    assert result.entry.id == entry_id
 
 
 def _span(text: str, name: str) -> tuple[str, int, int]:
@@ -80,8 +81,8 @@ def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
     assert semantic is not None
     far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
     near = _span("why does the swiss cheese model need several independent layers", "swiss cheese")
-    assert everyday_sense(semantic, *far)
-    assert not everyday_sense(semantic, *near)
+    assert everyday_sense(semantic, *far, 0.0)
+    assert not everyday_sense(semantic, *near, 0.0)
 
 
 @pytest.mark.parametrize(
@@ -94,4 +95,11 @@ def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
 def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
-    assert not everyday_sense(semantic, *_span(text, name))
+    assert not everyday_sense(semantic, *_span(text, name), 0.0)
+
+
+def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:
+    semantic = bundled_index.semantic
+    assert semantic is not None
+    far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
+    assert not everyday_sense(semantic, *far, NEAR_COSINE)
