@@ -177,8 +177,9 @@ def evaluate_slices(index: SearchIndex, cases: Sequence[Case]) -> dict[str, Repo
 def format_sliced(reports: dict[str, Report]) -> str:
     """Per slice and kind: card right (top-1 as a card), right in card-or-first-three, any
     right first, wrong cards; off-topic: no card sent."""
+    width = max(7, *(len(part) + 1 for part in reports))  # "everyday-check"
     header = (
-        f"{'slice':<7}{'kind':<13}{'n':>5}{'card ok':>9}{'card/3':>8}{'first':>8}"
+        f"{'slice':<{width}}{'kind':<13}{'n':>5}{'card ok':>9}{'card/3':>8}{'first':>8}"
         f"{'wrong':>8}{'no card':>9}"
     )
     rows = [header, "-" * len(header)]
@@ -186,12 +187,12 @@ def format_sliced(reports: dict[str, Report]) -> str:
         for kind, t in report.by_kind.items():
             if kind in OFF_TOPIC_KINDS:
                 rows.append(
-                    f"{part:<7}{kind:<13}{t.total:>5}{'':>9}{'':>8}{'':>8}"
+                    f"{part:<{width}}{kind:<13}{t.total:>5}{'':>9}{'':>8}{'':>8}"
                     f"{t.rate(t.wrong):>8.1%}{t.rate(t.top1):>9.1%}"
                 )
             else:
                 rows.append(
-                    f"{part:<7}{kind:<13}{t.total:>5}{t.rate(t.direct):>9.1%}"
+                    f"{part:<{width}}{kind:<13}{t.total:>5}{t.rate(t.direct):>9.1%}"
                     f"{t.rate(t.near):>8.1%}{t.rate(t.top1):>8.1%}{t.rate(t.wrong):>8.1%}"
                 )
     rows.append(
