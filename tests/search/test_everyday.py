@@ -26,48 +26,44 @@ def test_the_list_is_large_and_plain() -> None:
     assert all(w.isalpha() and w == w.lower() for w in words)
 
 
+EVERYDAY = "suggest"  # the entry offered, no card: the user may still mean it
+FIELD = "match"
+
+
 @pytest.mark.parametrize(
-    ("query", "entry_id"),
+    ("query", "entry_id", "status"),
     [
         (
             "is it normal to see hallucinations after three nights without sleep on a night shift",
             "hallucination",
+            EVERYDAY,
         ),
-        ("which swiss cheese melts best for a grilled sandwich with ham", "swiss-cheese-model"),
+        (
+            "which swiss cheese melts best for a grilled sandwich with ham",
+            "swiss-cheese-model",
+            EVERYDAY,
+        ),
+        ("how often should i save a checkpoint when training a big model", "checkpoint", FIELD),
+        ("why is my validation loss going up after epoch three", "validation-loss", FIELD),
+        ("what temperature do people use when sampling from an llm", "temperature", FIELD),
+        ("how do i give my coding agent a sandbox so it cannot delete files", "sandbox", FIELD),
+        ("what makes a good rubric for grading chatbot replies with an llm judge", "rubric", FIELD),
+        ("how do i load a checkpoint in pytorch", "checkpoint", FIELD),
+        ("what is a sandbox", "sandbox", FIELD),  # too few words left to judge
+        ("what does alignment mean", "alignment", FIELD),
+        ("checkpoint", "checkpoint", FIELD),
+        ("checkpiont", "checkpoint", FIELD),
+        ("rubrics", "rubric", FIELD),
     ],
 )
-def test_a_name_in_its_everyday_sense_gets_an_offer_not_a_card(
-    bundled_index: SearchIndex, query: str, entry_id: str
+def test_everyday_senses_get_an_offer_and_the_field_keeps_its_cards(
+    bundled_index: SearchIndex, query: str, entry_id: str, status: str
 ) -> None:
     result = bundled_index.search(query)
-    assert result.status == "suggest"
-    assert result.entry is None
-    assert result.suggestions[0].id == entry_id  # still offered: the user may mean it
-
-
-@pytest.mark.parametrize(
-    ("query", "entry_id"),
-    [
-        ("how often should i save a checkpoint when training a big model", "checkpoint"),
-        ("why is my validation loss going up after epoch three", "validation-loss"),
-        ("what temperature do people use when sampling from an llm", "temperature"),
-        ("how do i give my coding agent a sandbox so it cannot delete files", "sandbox"),
-        ("what makes a good rubric for grading chatbot replies with an llm judge", "rubric"),
-        ("how do i load a checkpoint in pytorch", "checkpoint"),
-        ("what is a sandbox", "sandbox"),  # too few words left to judge
-        ("what does alignment mean", "alignment"),
-        ("checkpoint", "checkpoint"),
-        ("checkpiont", "checkpoint"),
-        ("rubrics", "rubric"),
-    ],
-)
-def test_questions_about_the_field_keep_their_cards(
-    bundled_index: SearchIndex, query: str, entry_id: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.status == "match"
-    assert result.entry is not None
-    assert result.entry.id == entry_id
+    assert result.status == status
+    shown = result.entry.id if result.entry else result.suggestions[0].id
+    assert shown == entry_id
+    assert (result.entry is None) == (status == EVERYDAY)
 
 
 def _span(text: str, name: str) -> tuple[str, int, int]:
