@@ -33,9 +33,9 @@ COMMON_WORDS = Path(__file__).with_name("common_words.txt")  # tools/common_word
 NEAR_COSINE = 0.6
 # The rest of the sentence must say this much of its own (words other than STOPWORDS) ...
 REST_WORDS = 2
-# ... and be at most this near the mean of the entries' vectors, the field as a whole (set on
-# the `everyday` tuning slice and dev to calib: the highest value that costs none of their cards;
-# their questions' rests sat at 0.07 and up, "where do i put the system prompt" at 0.04).
+# ... and under this cosine to the mean of the entries' vectors, the field as a whole (set on
+# the `everyday` tuning slice and dev to dev4: of the rests also under OFF_DOMAIN_COSINE, the
+# off-topic cards' sat at -0.08 to 0.05, the questions' at 0.073 and up).
 REST_FIELD_COSINE = 0.06
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (

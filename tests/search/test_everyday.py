@@ -3,11 +3,18 @@ Sentences written for this file (none from a relevance slice or everyday_probes.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.glossary import load_glossary
 from bot.glossary.keys import normalize
 from bot.search import SearchIndex
 from bot.search.everyday import NEAR_COSINE, common_words, everyday_sense, is_common
+from bot.search.local import compile_local, with_vectors
+from bot.search.semantic.term_vectors import TermVectors
+
+from .server_term_meanings import RAID_TAX, STANDUP_BINGO, TERMS
 
 
 @pytest.mark.parametrize("name", ["checkpoint", "rubric", "sandbox", "swiss cheese", "token"])
@@ -99,3 +106,24 @@ def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> N
     assert semantic is not None
     far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
     assert not everyday_sense(semantic, *far, NEAR_COSINE)
+
+
+@pytest.mark.parametrize(
+    ("query", "term_id"),
+    [
+        ("how much raid tax do we pay after the dungeon run on friday", RAID_TAX.id),
+        ("who won standup bingo at the morning meeting yesterday", STANDUP_BINGO.id),
+    ],
+)
+def test_a_servers_own_term_in_its_own_sense_keeps_its_card(
+    bundled_index: SearchIndex, tmp_path: Path, query: str, term_id: str
+) -> None:
+    """A server's term is about the server's field, not ours: its own vectors, beside the
+    bundled ones, put the rest of such a sentence near it."""
+    assert bundled_index.semantic is not None
+    vectors = TermVectors(bundled_index.semantic.encoder, tmp_path)
+    local = compile_local(load_glossary(), bundled_index, TERMS, {}, vectors=vectors)
+    vectors.embed([text for _, text in local.texts])
+    result = with_vectors(local, vectors).index.search(query)
+    assert result.entry is not None
+    assert result.entry.id == term_id
