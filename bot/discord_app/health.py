@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 import stat
 import time
 from pathlib import Path
@@ -20,9 +21,39 @@ HEARTBEAT_INTERVAL = 10.0  # seconds between heartbeats
 MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
 
 
-async def is_healthy(client: discord.Client, store: Store | None) -> bool:
-    connected = client.is_ready() and not client.is_closed() and math.isfinite(client.latency)
-    return connected and store is not None and await store.can_write()
+UNHEALTHY = "unhealthy: "  # how the heartbeat file starts when the bot knows why it is unhealthy
+
+
+def is_connected(client: discord.Client) -> bool:
+    return client.is_ready() and not client.is_closed() and math.isfinite(client.latency)
+
+
+async def unhealthy_reason(client: discord.Client, store: Store | None) -> str | None:
+    """Why the bot is unhealthy now, or None when it is healthy."""
+    if not is_connected(client):
+        return "not connected to Discord"
+    if store is None:
+        return "no database"
+    if not await store.can_write():
+        return f"connected to Discord, but the database at {store.location} is not writable"
+    return None
+
+
+def _write_heartbeat(path: Path, reason: str | None, connected: bool) -> str | None:
+    """Healthy: the time, which is the heartbeat. Connected but unhealthy (the database): why,
+    keeping the file's time, the last healthy heartbeat's, so that a database failing before the
+    first heartbeat is not read as "never connected". Returns why the file could not be written."""
+    try:
+        if reason is None:
+            path.write_text(f"{time.time():.0f}\n", "utf-8")
+        elif connected:
+            before = path.stat() if path.exists() else None
+            path.write_text(f"{UNHEALTHY}{reason}\n", "utf-8")
+            if before is not None:
+                os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 async def keep_heartbeat(
@@ -30,25 +61,22 @@ async def keep_heartbeat(
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
-    was_healthy: bool | None = None  # log each change, starting with the first state
+    logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
     write_failed: str | None = None  # logged once until the heartbeat is written again
     while not client.is_closed():
-        healthy = await is_healthy(client, store)
-        if healthy:
-            try:
-                await asyncio.to_thread(path.write_text, f"{time.time():.0f}\n", "utf-8")
-            except OSError as exc:
-                reason = exc.strerror or str(exc)
-                if reason != write_failed:
-                    log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, reason)
-                write_failed = reason
+        reason = await unhealthy_reason(client, store)
+        failure = await asyncio.to_thread(_write_heartbeat, path, reason, is_connected(client))
+        if failure is not None and failure != write_failed:
+            log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
+        write_failed = failure
+        if failure is not None and reason is None:
+            logged = ""  # "healthy" is said once the heartbeat is written
+        elif reason != logged:
+            if reason is None:
+                log.info("healthy: heartbeat in %s", path)
             else:
-                if not was_healthy or write_failed:
-                    log.info("healthy: heartbeat in %s", path)
-                write_failed = None
-        elif was_healthy is not False:
-            log.warning("unhealthy: not connected to Discord, or the database is not writable")
-        was_healthy = healthy
+                log.warning("unhealthy: %s", reason)
+            logged = reason
         await asyncio.sleep(interval)  # pacing a periodic task, not waiting for an event
 
 
@@ -75,7 +103,19 @@ def check_heartbeat(
     if not stat.S_ISREG(status.st_mode):
         # A folder's time changes with what is written in it, not with the bot's health.
         return False, f"HEARTBEAT_PATH={path} is a folder or device, not a file: name a file"
+    said = _said(path)
+    if said.startswith(UNHEALTHY):
+        return False, said
     age = (time.time() if now is None else now) - status.st_mtime
     if age > max_age:
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
     return True, f"healthy: last heartbeat {age:.0f} s ago"
+
+
+def _said(path: Path) -> str:
+    """The heartbeat file's first line ("" if unreadable: its time then decides)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(1000).decode("utf-8", "replace").partition("\n")[0].strip()
+    except OSError:
+        return ""
