@@ -18,7 +18,7 @@ from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, looks_li
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
-from bot.search.local import compile_local
+from bot.search.local import LocalGlossary, compile_local
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = 100
@@ -105,17 +105,24 @@ def _bundled() -> tuple[Glossary, SearchIndex]:
     return glossary, SearchIndex.build(glossary, semantic=False)
 
 
-def server_index(terms: Sequence[ServerTerm]) -> SearchIndex:
+def server_glossary_of(terms: Sequence[ServerTerm]) -> LocalGlossary:
     """What a server's aliases are checked against outside the bot (`aliases import`): the
     bundled glossary's names with the server's own terms among them, as `/alias add` sees it."""
     glossary, bundled = _bundled()
-    return compile_local(glossary, bundled, terms, {}).index if terms else bundled
+    return compile_local(glossary, bundled, terms, {})
+
+
+def compiled_aliases(local: LocalGlossary, aliases: Mapping[str, str]) -> ServerAliases:
+    """A server's aliases as stored (key -> entry id) compiled against its glossary `local`: an
+    alias of a term that words a bundled entry stands for that entry's card, as search reads
+    it (the term's own id names no card)."""
+    return ServerAliases(aliases, local.index.positions, local.card_ids)
 
 
 def validate_alias(text: str, entry_id: str, index: SearchIndex, server: Aliases = None) -> str:
     """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `index` is
-    the server's (`server_index`), `server` its aliases (normalised alias -> entry id), to
-    refuse near-duplicates."""
+    the server's (`server_glossary_of`), `server` its aliases (`compiled_aliases`), to refuse
+    near-duplicates."""
     return check_alias(text, entry_id, index, server)[0]
 
 

@@ -183,8 +183,8 @@ class _Wanted:
 def run_import(args: argparse.Namespace) -> int:
     # Checked exactly as /alias add checks them (an edge of the command line, so it may reach
     # the alias rules; the store itself stays search-free).
-    from bot.aliases import server_index, validate_alias
-    from bot.search.index import SearchIndex
+    from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
+    from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
     from bot.term_storage import parse_terms
 
@@ -218,14 +218,14 @@ def run_import(args: argparse.Namespace) -> int:
         # line by line.
         servers: dict[int, ServerAliases] = {}
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
-        indexes: dict[int, SearchIndex] = {}
+        glossaries: dict[int, LocalGlossary] = {}
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
                 read[scope] = await store.aliases(scope)
-                indexes[scope] = server_index(parse_terms(await store.terms(scope)))
-                servers[scope] = ServerAliases(read[scope], indexes[scope].positions)
+                glossaries[scope] = server_glossary_of(parse_terms(await store.terms(scope)))
+                servers[scope] = compiled_aliases(glossaries[scope], read[scope])
             try:
-                key = validate_alias(text, entry_id, indexes[scope], servers[scope])
+                key = validate_alias(text, entry_id, glossaries[scope].index, servers[scope])
             except ValueError as exc:
                 refusals[position] = str(exc)
                 continue
@@ -242,10 +242,11 @@ def run_import(args: argparse.Namespace) -> int:
                 return None
             # compiled once, then caught up with the lines the write has stored since
             if item.scope not in rechecked:
-                rechecked[item.scope] = ServerAliases(stored, indexes[item.scope].positions)
+                rechecked[item.scope] = compiled_aliases(glossaries[item.scope], stored)
             rechecked[item.scope].catch_up(stored)
             try:
-                validate_alias(item.text, item.entry_id, indexes[item.scope], rechecked[item.scope])
+                index = glossaries[item.scope].index
+                validate_alias(item.text, item.entry_id, index, rechecked[item.scope])
             except ValueError as exc:
                 return str(exc)
             return None

@@ -9,12 +9,16 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.storage import AliasImport, Store
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.discord_app.conftest import StartBot
+from tests.resilience.botproc import BotProcess, glossary_bot, import_aliases
+from tests.resilience.helpers import add_alias, stored_aliases
+from tests.resilience.test_outside_round3_terms import add_term
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
-from .test_round5 import TcpRelay
+from .test_round5 import TcpRelay, edit_term
 
 
 async def health_until(env: dict[str, str], cwd: Path, said: str, bound: float = 30.0) -> str:
@@ -59,3 +63,56 @@ async def test_health_names_the_database_when_postgresql_goes_right_after_start(
             await relay.open()
             said = await health_until(dict(bot.env), tmp_path, "healthy: last heartbeat")
             assert said.startswith("0 "), said
+
+
+async def a_term_wording_rag(scene: Scene, store: Store) -> str:
+    """A server term renamed to the bundled RAG's title: the server's wording of RAG, one card
+    (RAG's), while its own id, which aliases take, stays `quarble`."""
+    quarble = {"title": "Quarble", "definition": "Our way of fetching notes."}
+    assert (await add_term(scene, quarble)).startswith("Added")
+    renamed = await edit_term(scene, "quarble", {"title": "Retrieval-Augmented Generation"})
+    assert renamed.startswith("Saved"), renamed
+    [term] = await store.terms(scene.guild.id)
+    assert term.id == "quarble", term
+    return term.id
+
+
+async def test_alias_add_rechecks_against_an_alias_of_a_term_shown_as_a_bundled_card(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Plan line A1: another process stored `zorblax` for the server's term that words RAG a
+    moment before `/alias add zorb-lax` for LoRA. The check inside the write read the stored
+    alias by the term's id, which no card has, so it let the clash in: `zorb-lax` then took
+    `zorblax` from RAG."""
+    async with start_bot(store, alias_check_interval=3600.0):  # this bot has not seen it yet
+        term_id = await a_term_wording_rag(scene, store)
+        other = await Store.open(scene.db_path, flush_interval=None)
+        try:
+            [result] = await other.import_aliases(
+                [AliasImport(scene.guild.id, "zorblax", "zorblax", term_id)]
+            )
+            assert result.status.name == "ADDED", result
+        finally:
+            await other.close()
+        said = await add_alias(scene.fake, scene.moderator, "zorb-lax", "lora-qlora", scene.channel)
+    assert "already this server's alias for **Retrieval-Augmented Generation (RAG)**" in said, said
+    assert stored_aliases(scene.db_path) == [(scene.guild.id, "zorblax", term_id)]
+
+
+async def test_aliases_import_checks_against_an_alias_of_a_term_shown_as_a_bundled_card(
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path
+) -> None:
+    """Plan line A1, the operator's side: `aliases import` checked a file's alias against the
+    stored aliases by their entry ids, so one of a term that words a bundled entry counted for
+    nothing and its spelling twin was imported."""
+    async with start_bot(store):
+        term_id = await a_term_wording_rag(scene, store)
+        [result] = await store.import_aliases(
+            [AliasImport(scene.guild.id, "zorblax", "zorblax", term_id)]
+        )
+        assert result.status.name == "ADDED", result
+    line = {"guild_id": scene.guild.id, "alias": "zorb-lax", "entry_id": "lora-qlora"}
+    status, out, err = await import_aliases([line], scene.db_path, tmp_path)
+    assert status == 1, (out, err)
+    assert "Retrieval-Augmented Generation" in out + err, (out, err)
+    assert stored_aliases(scene.db_path) == [(scene.guild.id, "zorblax", term_id)]

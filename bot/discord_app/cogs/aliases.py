@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.aliases import AliasRejected, check_alias
+from bot.aliases import AliasRejected, check_alias, compiled_aliases
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit_lines
 from bot.discord_app.cogs.define import term_choices
@@ -91,7 +91,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
             if stored == current.aliases.source:
                 return None
             try:
-                check_alias(text, entry.id, current.index, stored)
+                check_alias(text, entry.id, current.index, compiled_aliases(current, stored))
             except AliasRejected as exc:
                 return str(exc)
             return None
