@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import ReportedError
@@ -30,7 +37,8 @@ INSTALLATION_DEFAULTS = "/etc/glossary-bot/defaults.env"
 
 # What each setting accepts, as the one-line error says it.
 ACCEPTS = {
-    "discord_token": "the bot token from the Discord Developer Portal",
+    "discord_token": "the bot token from the Discord Developer Portal, on one line without "
+    "spaces or line breaks",
     "discord_api_base_url": "an http(s) URL without user:password@",
     "discord_gateway_url": "a ws(s) URL without user:password@",
     "database_path": "a file path",
@@ -101,6 +109,36 @@ class Settings(BaseSettings):
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.
     # At most a minute: a longer one keeps every shard waiting its turn, for ever at 1e300.
     identify_window: float = Field(default=5.0, gt=0, le=60, allow_inf_nan=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _as_dotenv_reads_them(cls, values: object) -> object:
+        """Values as `.env` gives them, also when a `docker/podman --env-file` passed the line
+        literally: surrounding spaces and one pair of quotes dropped (then only spaces: unset),
+        and `export NAME=` taken for NAME."""
+        if not isinstance(values, dict):
+            return values
+        exported = {
+            name[len("export ") :].strip().lower(): value
+            for name, value in os.environ.items()
+            if name.lower().startswith("export ") and value.strip()
+        }
+        merged = {**{k: v for k, v in exported.items() if k in cls.model_fields}, **values}
+        cleaned = {}
+        for name, value in merged.items():
+            if isinstance(value, str):
+                value = _unquoted(value)
+                if not value:
+                    continue
+            cleaned[name] = value
+        return cleaned
+
+    @field_validator("discord_token")
+    @classmethod
+    def _one_line(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and any(c.isspace() for c in value.get_secret_value()):
+            raise ValueError("a space or line break inside the token")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -191,6 +229,13 @@ def _plain_url(value: str, schemes: set[str]) -> str:
     if not ok or "@" in parts.netloc:
         raise ValueError("not a plain URL")
     return value.strip()
+
+
+def _unquoted(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1].strip()
+    return value
 
 
 def load_settings() -> Settings:

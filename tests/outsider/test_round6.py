@@ -12,7 +12,7 @@ import pytest
 from bot.storage import AliasImport, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
-from tests.resilience.botproc import BotProcess, glossary_bot, import_aliases
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, import_aliases
 from tests.resilience.helpers import add_alias, stored_aliases
 from tests.resilience.test_outside_round3_terms import add_term
 from tests.storage.conftest import fresh_schema
@@ -116,3 +116,40 @@ async def test_aliases_import_checks_against_an_alias_of_a_term_shown_as_a_bundl
     assert status == 1, (out, err)
     assert "Retrieval-Augmented Generation" in out + err, (out, err)
     assert stored_aliases(scene.db_path) == [(scene.guild.id, "zorblax", term_id)]
+
+
+async def test_env_file_lines_as_operators_write_them_are_read_as_in_dotenv(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan lines K3-K5: `--env-file` keeps quotes, `export ` and trailing spaces literally
+    (python-dotenv, which reads `.env`, drops them). A quoted token or URL stopped the container
+    with "DISCORD_API_BASE_URL is not valid: expected an http(s) URL" (or a rejected token);
+    `DEV_GUILD_ID=  ` "is not valid"; `export DISCORD_TOKEN=...` "DISCORD_TOKEN is not set"."""
+    fake = scene.fake
+    as_written = {
+        "DISCORD_TOKEN": f'"{fake.token}"  ',
+        "DISCORD_API_BASE_URL": f"'{fake.api_base}'",
+        "DISCORD_GATEWAY_URL": f'"{fake.gateway_url}" ',
+        "DEV_GUILD_ID": "  ",
+        "METRICS_PORT": " ",
+        "DATABASE_URL": "   ",
+        "SHARD_COUNT": " ",
+        "export LOG_FORMAT": "json",
+    }
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **as_written) as bot:
+        handle = await fake.slash(
+            scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+        )
+        assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+        assert bot.lines[0].startswith("{"), bot.lines[:3]  # LOG_FORMAT=json was taken
+
+
+async def test_a_token_with_a_line_break_is_named_as_such(tmp_path: Path) -> None:
+    """Plan line K2: a token pasted over two lines, or with a space inside."""
+    for token in ("abc\ndef", "abc def"):
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": token}
+        status, output = await glossary_bot(env, tmp_path, "run")
+        assert status == 2, output
+        assert output.strip().count("\n") == 0, output
+        assert "DISCORD_TOKEN" in output and "without spaces or line breaks" in output, output
+        assert "abc" not in output, output
