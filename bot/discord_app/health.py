@@ -28,12 +28,18 @@ def is_connected(client: discord.Client) -> bool:
     return client.is_ready() and not client.is_closed() and math.isfinite(client.latency)
 
 
-async def unhealthy_reason(client: discord.Client, store: Store | None) -> str | None:
-    """Why the bot is unhealthy now, or None when it is healthy."""
+async def unhealthy_reason(
+    client: discord.Client, store: Store | None, database: str = "the database setting"
+) -> str | None:
+    """Why the bot is unhealthy now, or None when it is healthy; `database` names the setting
+    of a database that could not be opened at start (`store` None)."""
     if not is_connected(client):
         return "not connected to Discord"
     if store is None:
-        return "no database"
+        return (
+            f"connected to Discord, but the database ({database}) could not be opened at start "
+            "(the log says why): restart the bot once that is fixed"
+        )
     if not await store.can_write():
         return f"connected to Discord, but the database at {store.location} is not writable"
     return None
@@ -57,14 +63,18 @@ def _write_heartbeat(path: Path, reason: str | None, connected: bool) -> str | N
 
 
 async def keep_heartbeat(
-    client: discord.Client, store: Store | None, path: Path, interval: float = HEARTBEAT_INTERVAL
+    client: discord.Client,
+    store: Store | None,
+    path: Path,
+    database: str = "the database setting",
+    interval: float = HEARTBEAT_INTERVAL,
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
     logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
     write_failed: str | None = None  # logged once until the heartbeat is written again
     while not client.is_closed():
-        reason = await unhealthy_reason(client, store)
+        reason = await unhealthy_reason(client, store, database)
         failure = await asyncio.to_thread(_write_heartbeat, path, reason, is_connected(client))
         if failure is not None and failure != write_failed:
             log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)

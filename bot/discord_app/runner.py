@@ -23,6 +23,7 @@ from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
+from bot.storage.backend import without_password
 
 log = logging.getLogger(__name__)
 
@@ -95,12 +96,26 @@ async def _open_store(settings: Settings) -> Store | None:
         return await Store.open(settings.database_location)
     except (SchemaTooNew, NotAGlossaryDatabase):
         raise
+    except StorageError as exc:  # the operator's to fix (a volume, a folder's owner): no traceback
+        log.error(
+            "cannot open the database %s: %s; answering without counts and aliases",
+            database_setting(settings),
+            exc,
+        )
+        return None
     except Exception:
         log.exception(
             "cannot open the database %s; answering without counts and aliases",
             "at DATABASE_URL" if settings.database_url else settings.database_path,
         )
         return None
+
+
+def database_setting(settings: Settings) -> str:
+    """The setting that names the database, with its value (a URL without its password)."""
+    if settings.database_url:
+        return f"DATABASE_URL={without_password(settings.database_url.get_secret_value())}"
+    return f"DATABASE_PATH={settings.database_path.absolute()}"
 
 
 def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
@@ -248,7 +263,9 @@ async def _connect_until_stopped(
     """Stay connected until a stop signal; returns the error the connection ended on, if any."""
     running = asyncio.create_task(bot.connect())
     heartbeat = (
-        asyncio.create_task(keep_heartbeat(bot, state.store, settings.heartbeat_path))
+        asyncio.create_task(
+            keep_heartbeat(bot, state.store, settings.heartbeat_path, database_setting(settings))
+        )
         if settings.heartbeat_path
         else None
     )

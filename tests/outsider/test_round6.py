@@ -13,6 +13,7 @@ from bot.storage import AliasImport, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, import_aliases
+from tests.resilience.conftest import without_permission_override
 from tests.resilience.helpers import add_alias, stored_aliases
 from tests.resilience.test_outside_round3_terms import add_term
 from tests.storage.conftest import fresh_schema
@@ -151,5 +152,39 @@ async def test_a_token_with_a_line_break_is_named_as_such(tmp_path: Path) -> Non
         status, output = await glossary_bot(env, tmp_path, "run")
         assert status == 2, output
         assert output.strip().count("\n") == 0, output
-        assert "DISCORD_TOKEN" in output and "without spaces or line breaks" in output, output
+        assert "DISCORD_TOKEN" in output, output
+        assert "without spaces or line breaks" in output, output
         assert "abc" not in output, output
+
+
+@pytest.mark.parametrize("kind", ["folder not writable", "folder missing"])
+async def test_a_database_that_cannot_be_opened_at_start_is_one_line_naming_why(
+    scene: Scene, tmp_path: Path, kind: str
+) -> None:
+    """Plan lines K6-K7: a read-only data volume, or one another uid owns: the bot ran (as it
+    should), but logged "cannot open the database glossary-bot.db" (the bare setting, no why)
+    and a 35-line traceback; `health` then said "no database"."""
+    folder = tmp_path / "data"
+    if kind == "folder not writable":
+        folder.mkdir(mode=0o555)
+    db = folder / "glossary-bot.db"
+    heartbeat = tmp_path / "heartbeat"
+    prefix = without_permission_override()  # root ignores file modes; this process must not
+    try:
+        async with BotProcess(
+            scene.fake, db, cwd=tmp_path, prefix=prefix, HEARTBEAT_PATH=str(heartbeat)
+        ) as bot:
+            handle = await scene.fake.slash(
+                scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+            )
+            assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+            said = await health_until(dict(bot.env), tmp_path, "could not be opened")
+    finally:
+        if folder.exists():
+            folder.chmod(0o755)
+    [line] = [line for line in bot.lines if "cannot open the database" in line]
+    assert f"DATABASE_PATH={db}" in line, line
+    assert ("not writable" if kind == "folder not writable" else "does not exist") in line, line
+    assert "Traceback" not in bot.output, bot.output[-3000:]
+    assert said.startswith("1 unhealthy: "), said
+    assert f"{db}" in said, said

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from pathlib import Path
 
 from ..errors import NotAGlossaryDatabase, StorageError, StorageUnavailable
 
@@ -37,6 +39,10 @@ _EXTENDED_REASONS = {
 
 def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageError:
     """Translate a driver exception into one a command handler can show to a moderator."""
+    if primary_code(exc) == sqlite3.SQLITE_CANTOPEN and path is not None:
+        why = cannot_open(Path(path))
+        if why:
+            return StorageUnavailable(f"the database file cannot be opened: {why}")
     name = getattr(exc, "sqlite_errorname", None)
     if isinstance(name, str) and name in _EXTENDED_REASONS:
         return StorageUnavailable(_EXTENDED_REASONS[name])
@@ -47,3 +53,17 @@ def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageErro
         what = path or "the database file"
         return NotAGlossaryDatabase(f"{what} is damaged or not a SQLite database ({exc})")
     return StorageError(f"database error: {exc}")
+
+
+def cannot_open(path: Path) -> str | None:
+    """What in the file system keeps this process from opening `path` (SQLite says only "unable
+    to open"): the operator's volume, folder or file modes."""
+    folder = path.parent
+    user = f"user {os.getuid()}"
+    if not folder.is_dir():
+        return f"its folder {folder} does not exist"
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} is not writable by this process ({user}) to create it"
+    if path.exists() and not os.access(path, os.R_OK):
+        return f"the file is not readable by this process ({user})"
+    return None
