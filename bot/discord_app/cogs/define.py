@@ -103,13 +103,25 @@ class DefineCog(commands.Cog):
             return
         try:
             await self._answer_mention(message, me.id)
+        except discord.Forbidden as exc:
+            # The server's channel settings, not a bug; an error reply would be refused too.
+            log.warning(
+                "cannot reply to a mention in channel %s: %s (error code %s); the bot needs "
+                "View Channel, Send Messages, Embed Links and Read Message History there",
+                message.channel.id,
+                exc.text or exc.status,
+                exc.code,
+            )
         except Exception:
             error_id = uuid.uuid4().hex[:8]
             observe.failed(error_id)
             log.exception("error %s answering message %s", error_id, message.id)
-            await message.reply(
-                error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS
-            )
+            try:
+                await message.reply(
+                    error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS
+                )
+            except discord.HTTPException as exc:
+                log.warning("could not tell the author of message %s: %s", message.id, exc)
 
     async def _answer_mention(self, message: discord.Message, my_id: int) -> None:
         text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
