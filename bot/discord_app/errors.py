@@ -29,6 +29,7 @@ STALE_COMMAND = (
     "(restarting Discord helps if it keeps happening)."
 )
 STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+EXPIRED_CODES = (10062, 10015)  # Unknown interaction, Unknown Webhook
 
 
 def error_reply(error_id: str) -> str:
@@ -45,6 +46,16 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         message = f"You're going a bit fast: try again in {max(1, math.ceil(error.retry_after))} s."
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         message = str(error)  # a check that explains itself (cooldowns, permissions)
+    elif (late := _no_longer_taken(error)) is not None:
+        # Nothing a user can be told (Discord takes no answer now): an operator's one line.
+        observe.outcome("error")
+        log.warning(
+            "%s: Discord no longer takes an answer to it (%s, error code %s): it came too late",
+            _describe(interaction),
+            late.text,
+            late.code,
+        )
+        return
     elif isinstance(error, STALE_ERRORS):
         log.warning(
             "%s does not match the commands this bot has: %s", _describe(interaction), error
@@ -70,6 +81,15 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             )
     except discord.HTTPException:
         log.warning("could not tell the user about error in %s", _describe(interaction))
+
+
+def _no_longer_taken(error: BaseException) -> discord.NotFound | None:
+    """Discord's refusal of an answer that came too late: past the 3 s of the first response
+    (10062 Unknown interaction) or the 15 minutes of follow-ups (10015 Unknown Webhook)."""
+    cause = getattr(error, "original", error)
+    if isinstance(cause, discord.NotFound) and cause.code in EXPIRED_CODES:
+        return cause
+    return None
 
 
 def _describe(interaction: discord.Interaction[Any]) -> str:

@@ -216,3 +216,25 @@ async def test_a_mention_where_the_bot_may_not_post_is_one_warning_line(
     assert str(scene.other_channel.id) in line, line
     assert "Send Messages" in line, line
     assert "Traceback" not in bot.output, bot.output[-3000:]
+
+
+async def test_an_answer_discord_no_longer_takes_is_one_warning_line(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X6: an answer that reached Discord after its deadline (10062 Unknown
+    interaction: the bot was too slow, or the token expired) was logged as an ERROR "error <id>"
+    with two chained tracebacks, for an error id no user ever saw, then a second refused try."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, LOG_FORMAT="json") as bot:
+        fake.ack_deadline = 0.0  # every answer is late
+        late = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
+        line = await bot.wait_for_output("Unknown interaction")
+        await fake.waiter.wait_for(lambda: late.records, "the late answer")
+        fake.ack_deadline = 3.0
+        handle = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
+        assert (await handle.final_message())["embeds"], "the bot carries on"
+    assert [v.kind for v in fake.pop_violations()] == ["unknown_interaction"]  # one try only
+    assert '"level": "WARNING"' in line, line
+    assert "define" in line, line
+    assert "Traceback" not in bot.output, bot.output[-3000:]
+    assert "error_id" not in bot.output, bot.output[-3000:]
