@@ -46,13 +46,24 @@ def redact(text: str, secrets: list[str]) -> str:
     )
 
 
+def message_of(record: logging.LogRecord) -> str:
+    """The record's message. A call whose format and arguments disagree (a library's slip) is
+    kept as its format and arguments: a filter runs outside logging's own guard, and must not
+    raise into the code that logged."""
+    try:
+        return record.getMessage()
+    except (TypeError, ValueError, KeyError):
+        record.msg, record.args = f"{record.msg} {record.args!r}", None
+        return str(record.msg)
+
+
 class RedactSecrets(logging.Filter):
     def __init__(self, secrets: list[str]) -> None:
         super().__init__()
         self.secrets = [s for s in secrets if s]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        message = message_of(record)
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
@@ -70,7 +81,7 @@ class OneLineRetries(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.name == "asyncpg.pool" and record.exc_info and record.exc_info[1] is not None:
             cause = record.exc_info[1]
-            record.msg, record.args = f"{record.getMessage()}: {cause}", None
+            record.msg, record.args = f"{message_of(record)}: {cause}", None
             record.exc_info, record.exc_text = None, None
         return True
 

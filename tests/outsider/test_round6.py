@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import logging
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.discord_app.logs import configure_logging
 from bot.storage import AliasImport, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
@@ -238,3 +242,28 @@ async def test_an_answer_discord_no_longer_takes_is_one_warning_line(
     assert "define" in line, line
     assert "Traceback" not in bot.output, bot.output[-3000:]
     assert "error_id" not in bot.output, bot.output[-3000:]
+
+
+def test_a_log_call_whose_arguments_do_not_fit_is_a_json_line_not_an_exception() -> None:
+    """Plan line J2/J3: a log call whose format and arguments disagree (a library's slip) raised
+    TypeError into the code that logged, since the redaction filter formats the message before
+    logging's own guard; and an exception's newlines, lone surrogates, NUL and 100 kB stay one
+    JSON object per line, the token redacted in both."""
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    configure_logging("DEBUG", ["s3cret-token"], "json", stream=stream)
+    try:
+        log = logging.getLogger("outsider6")
+        log.warning("retrying %s after %s s", "s3cret-token")  # one argument short
+        try:
+            raise ValueError("bad\nline \udcff \x00 s3cret-token " + "y" * 100_000)
+        except ValueError:
+            log.exception("failed %s", b"\xff".decode("utf-8", "surrogateescape"))
+    finally:
+        root.handlers[:], root.level = handlers, level
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert len(lines) == 2, lines
+    assert lines[0]["message"].startswith("retrying"), lines[0]
+    assert lines[1]["exception"].count("\n") > 1, lines[1]
+    assert "s3cret-token" not in stream.getvalue()
