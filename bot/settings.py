@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import (
-    Field,
-    SecretStr,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.errors import ReportedError
 
@@ -79,6 +73,18 @@ class Settings(BaseSettings):
         env_ignore_empty=True,
     )
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        environment = AsDotenvReads(settings_cls, env_settings)
+        return init_settings, environment, dotenv_settings, file_secret_settings
+
     discord_token: SecretStr | None = None
     discord_api_base_url: str = DISCORD_API_BASE_URL
     discord_gateway_url: str = DISCORD_GATEWAY_URL
@@ -109,29 +115,6 @@ class Settings(BaseSettings):
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.
     # At most a minute: a longer one keeps every shard waiting its turn, for ever at 1e300.
     identify_window: float = Field(default=5.0, gt=0, le=60, allow_inf_nan=False)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _as_dotenv_reads_them(cls, values: object) -> object:
-        """Values as `.env` gives them, also when a `docker/podman --env-file` passed the line
-        literally: surrounding spaces and one pair of quotes dropped (then only spaces: unset),
-        and `export NAME=` taken for NAME."""
-        if not isinstance(values, dict):
-            return values
-        exported = {
-            name[len("export ") :].strip().lower(): value
-            for name, value in os.environ.items()
-            if name.lower().startswith("export ") and value.strip()
-        }
-        merged = {**{k: v for k, v in exported.items() if k in cls.model_fields}, **values}
-        cleaned = {}
-        for name, value in merged.items():
-            if isinstance(value, str):
-                value = _unquoted(value)
-                if not value:
-                    continue
-            cleaned[name] = value
-        return cleaned
 
     @field_validator("discord_token")
     @classmethod
@@ -205,6 +188,30 @@ class Settings(BaseSettings):
     def glossary_path_list(self) -> list[Path] | None:
         parts = [p for p in self.glossary_paths.split(os.pathsep) if p.strip()]
         return [Path(p.strip()) for p in parts] or None
+
+
+class AsDotenvReads(PydanticBaseSettingsSource):
+    """The environment read as `.env` is read, also where `docker/podman --env-file` passed a
+    line literally: surrounding spaces and one pair of quotes dropped (only spaces: unset, so
+    `.env` or the installation's default applies), and `export NAME=value` taken for NAME."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environment: PydanticBaseSettingsSource):
+        super().__init__(settings_cls)
+        self.environment = environment
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # all in __call__
+
+    def __call__(self) -> dict[str, Any]:
+        exported = {
+            name[len("export ") :].strip().lower(): value
+            for name, value in os.environ.items()
+            if name.lower().startswith("export ")
+        }
+        fields = self.settings_cls.model_fields
+        values = {k: v for k, v in exported.items() if k in fields} | self.environment()
+        cleaned = {k: _unquoted(v) if isinstance(v, str) else v for k, v in values.items()}
+        return {k: v for k, v in cleaned.items() if v != ""}
 
 
 def shard_numbers(text: str) -> list[int] | None:

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.discord_app.logs import configure_logging
+from bot.settings import Settings, load_settings
 from bot.storage import AliasImport, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
@@ -174,9 +175,13 @@ async def test_a_database_that_cannot_be_opened_at_start_is_one_line_naming_why(
     db = folder / "glossary-bot.db"
     heartbeat = tmp_path / "heartbeat"
     prefix = without_permission_override()  # root ignores file modes; this process must not
-    try:
+    try:  # DATABASE_PATH relative, as in the image (WORKDIR /data): the line says where
         async with BotProcess(
-            scene.fake, db, cwd=tmp_path, prefix=prefix, HEARTBEAT_PATH=str(heartbeat)
+            scene.fake,
+            Path("data/glossary-bot.db"),
+            cwd=tmp_path,
+            prefix=prefix,
+            HEARTBEAT_PATH=str(heartbeat),
         ) as bot:
             handle = await scene.fake.slash(
                 scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
@@ -188,7 +193,8 @@ async def test_a_database_that_cannot_be_opened_at_start_is_one_line_naming_why(
             folder.chmod(0o755)
     [line] = [line for line in bot.lines if "cannot open the database" in line]
     assert f"DATABASE_PATH={db}" in line, line
-    assert ("not writable" if kind == "folder not writable" else "does not exist") in line, line
+    said_of_folder = "is not writable" if kind == "folder not writable" else "does not exist"
+    assert f"its folder {folder} {said_of_folder}" in line, line
     assert "Traceback" not in bot.output, bot.output[-3000:]
     assert said.startswith("1 unhealthy: "), said
     assert f"{db}" in said, said
@@ -267,3 +273,18 @@ def test_a_log_call_whose_arguments_do_not_fit_is_a_json_line_not_an_exception()
     assert lines[0]["message"].startswith("retrying"), lines[0]
     assert lines[1]["exception"].count("\n") > 1, lines[1]
     assert "s3cret-token" not in stream.getvalue()
+
+
+@pytest.mark.parametrize("blank", [" ", '""', "' '"])
+def test_a_blank_env_file_value_falls_back_to_the_installations_default(
+    blank: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plan line K5, in the image: `HEARTBEAT_PATH= ` (a trailing space) from an --env-file
+    replaced the image's /tmp/glossary-bot.heartbeat with nothing: the bot wrote no heartbeat
+    and the container stayed unhealthy while it answered."""
+    defaults = tmp_path / "defaults.env"
+    defaults.write_text("HEARTBEAT_PATH=/tmp/hb\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(Settings.model_config, "env_file", (str(defaults), ".env"))
+    monkeypatch.setenv("HEARTBEAT_PATH", blank)
+    assert load_settings().heartbeat_path == Path("/tmp/hb")

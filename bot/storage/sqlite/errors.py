@@ -58,7 +58,7 @@ def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageErro
 def cannot_open(path: Path) -> str | None:
     """What in the file system keeps this process from opening `path` (SQLite says only "unable
     to open"): the operator's volume, folder or file modes."""
-    folder = path.parent
+    folder = path.absolute().parent
     user = f"user {os.getuid()}"
     if not folder.is_dir():
         return f"its folder {folder} does not exist"
