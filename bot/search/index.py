@@ -49,6 +49,7 @@ from bot.search.query import (
     COMPARING,
     QUALIFIERS,
     STOPWORDS,
+    asked_clause,
     asked_state,
     asked_subject,
     compared,
@@ -279,7 +280,10 @@ class SearchIndex:
             for _, entry, word in mistyped:
                 meant = meant.replace(word, normalize(self.entries[entry].title))
             asked = None
-            pair = comparison(normalized, core)
+            # "swiglu activation, why is everyone using it": a topic or a scene, then the question
+            clauses = asked_clause(query)
+            # "layernorm vs batchnorm, why do transformers use it": the scene compares
+            pair = comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
             # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
             # other side is what it is compared with, no sign that the chat is unclear
             subject = (self._first_name(pair[0]) or self._mistyped_side(pair[0])) if pair else None
@@ -294,15 +298,20 @@ class SearchIndex:
             elif converted:
                 subject = self._named_start(converted[0])
                 written = [w for w in written if not source or w[0] != source[0]]
-            elif question and together is None:
-                guessed = self._tagged(core)  # "..., is it the paged attention?"
-                subject = guessed or self._subject(core)
+            elif (question or clauses) and together is None:
+                # "..., is it the paged attention?"; "running llama on my laptop, do i have to
+                # quantize it?": the guess, or the subject of the clause that asks
+                guessed = self._tagged(core)
+                subject = guessed or self._clause_subject(clauses)
+                subject = subject or (self._subject(core) if question else None)
                 if guessed is not None:  # what comes before the guess is its setting
                     written = [(entry, 0) for entry, _ in written]
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             if subject is None and not question:
-                subject = self._leading(core, similar)
+                # "morning all, swiglu activation, why ...": greetings are no topic
+                topic = query_core(" ".join(clauses)) if clauses else core
+                subject = self._leading(topic, similar)
             if subject is not None:  # "sampling": a name, if a plain word
                 pool.add(subject[0], MENTION_SCORE, "match-term")
                 # a name the subject's entry relates to ("why is hnsw the default index in vector
@@ -496,6 +505,23 @@ class SearchIndex:
             return None
         entry, length = found
         return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
+
+    def _clause_subject(self, clauses: tuple[str, str] | None) -> tuple[int, int] | None:
+        """The subject (`_subject`) of a question asked in a later clause than a chat's first,
+        after a scene ("training a 1b model, how do i pick the learning rate"), if it names
+        one, else None; after a topic, a clause that starts with a name ("flash attention, why
+        does it need cuda"), the question asks about the topic."""
+        if clauses is None:
+            return None
+        scene = query_core(clauses[0]).split()
+        if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
+            return None
+        asked = query_core(clauses[1])
+        words = asked_subject(asked)[1][:1]
+        key = compact(words[0]) if words else ""
+        if not GENERIC_WORDS.isdisjoint((key, *plural_variants(key))):
+            return None  # "model too big for one gpu, how do i split the layers": a plain word
+        return self._subject(asked)
 
     def _leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
         """The entry chat that asks nothing names first ("reward hacking in the coding benchmark

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.glossary.keys import normalize
+
 # Words that name no term (also left out of the description index).
 _STOPWORDS_TEXT = """
     a about above after again against all also am an and any are as at be because been before
@@ -154,6 +156,33 @@ def is_question(query: str) -> bool:
     return bool(words) and (text.endswith("?") or words[0] in _ASKING)
 
 
+# A chat often sets the scene or names its topic in a clause of its own, then asks in the next:
+# "running llama on my laptop, do i have to quantize it?", "swiglu activation, why is everyone
+# using it". Clauses end at punctuation (which `normalize` drops, so this reads the raw text).
+_CLAUSE_END = re.compile(r"[,;:!?]+(?:\s+|$)|\s+[-\u2013\u2014]+\s+|\.\s+")
+# A clause that only greets ("morning all", "sup") is no scene.
+_SALUTATIONS = frozenset({"good", "morning", "afternoon", "evening", "sup", "hiya", "howdy"})
+
+
+def asked_clause(query: str) -> tuple[str, str] | None:
+    """(scene, question) of chat whose question is a later clause than its first: what comes
+    before the first clause that starts with a question's first word ("how", "do", "why"),
+    and that clause with the rest of the text, both `normalize`d; None where the text starts
+    by asking (a question of one piece) or asks in no later clause."""
+    parts = _CLAUSE_END.split(_without_symbols(query.lower()))
+    ends = [*_CLAUSE_END.findall(_without_symbols(query.lower())), ""]
+    clauses = [
+        (normalize(text), "?" in end)
+        for text, end in zip(parts, ends, strict=True)
+        if normalize(text) and not set(normalize(text).split()) <= _FILLERS | _SALUTATIONS
+    ]
+    for at, (clause, asked) in enumerate(clauses):
+        if asked or is_question(clause):
+            words = [text for text, _ in clauses]
+            return (" ".join(words[:at]), " ".join(words[at:])) if at else None
+    return None
+
+
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)
@@ -222,8 +251,11 @@ def plural_variants(key: str) -> list[str]:
 # a wrong card more on the test slice, nothing gained on dev or calib).
 _AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have)"
 _HEDGE = r"(?:(?:even|really|actually|exactly|just|still|ever|usually|typically) )?"
+# "how do i have to set it", "do we need to quantize it": the verb after the obligation
+_OBLIGED = r"(?:(?:have|need|want|got) to )"
 _DOER = (
-    rf"(?:i|we|you|one|people|someone) {_HEDGE}(?!is |are |was |were |do |does )(?P<verb>[a-z]+)"
+    rf"(?:i|we|you|one|people|someone) {_HEDGE}{_OBLIGED}?"
+    r"(?!is |are |was |were |do |does )(?P<verb>[a-z]+)"
     r"(?: up| down| out)?"
 )
 _SUBJECT_AFTER = re.compile(
@@ -312,7 +344,16 @@ def asked_subject(core: str) -> tuple[str | None, list[str]]:
     found = _SUBJECT_AFTER.match(core)
     words = (found.group("rest") if found else core).split()
     verb = found.group("verb") if found else None
+    if found and verb is None and (obliged := _OBLIGED_DOER.match(found.group("rest"))):
+        verb, words = obliged["verb"], obliged["rest"].split()  # "do i have to quantize it"
     return verb, words if len(words) > 1 or found else []
+
+
+# "do i have to quantize it first": a yes/no question whose asker must do something
+_OBLIGED_DOER = re.compile(
+    rf"^(?:i|we|you|one) {_HEDGE}{_OBLIGED}(?P<verb>[a-z]+)"
+    r"(?: (?:a|an|the|my|our|your|this|these|those|it|them))?(?P<rest>(?: .*)?)$"
+)
 
 
 # Verb and adjective endings whose noun is an entry's name: "decontaminate" -> decontamination,

@@ -1,0 +1,121 @@
+"""Sixth round of question rules: chat that sets a scene or names its topic in a clause of its
+own, then asks in the next ("running llama on my laptop, do i have to quantize it?", "swiglu
+activation, why is everyone using it"). Queries written for this file before the rules (none
+from a relevance slice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.query import asked_clause, asked_subject
+
+
+@pytest.mark.parametrize(
+    ("query", "clauses"),
+    [
+        (
+            "flash attention, why is everyone using it now",
+            ("flash attention", "why is everyone using it now"),
+        ),
+        # a clause that only greets is no scene
+        (
+            "evening folks, paged attention: how does it save memory",
+            ("paged attention", "how does it save memory"),
+        ),
+        # a question mark makes a clause a question ("worth it?")
+        (
+            "continuous batching for a tiny server, worth it?",
+            ("continuous batching for a tiny server", "worth it"),
+        ),
+        (
+            "running llama on my laptop - do i have to quantize it first?",
+            ("running llama on my laptop", "do i have to quantize it first"),
+        ),
+        # a question of one piece, or one that asks first, has no scene
+        ("how does speculative decoding work?", None),
+        ("hey, what is rag", None),
+        ("what is rag, and why is it popular", None),
+        ("kv cache size for long chats", None),
+        ("the 3.5 release notes", None),
+    ],
+)
+def test_the_clause_that_asks(query: str, clauses: tuple[str, str] | None) -> None:
+    assert asked_clause(query) == clauses
+
+
+@pytest.mark.parametrize(
+    ("core", "verb", "words"),
+    [
+        ("do i have to quantize it first", "quantize", ["first"]),
+        ("do we need to pick the learning rate", "pick", ["learning", "rate"]),
+        ("how do i need to set the temperature", "set", ["temperature"]),
+        # what one needs, not what one must do: no verb (measured in round one: no subject)
+        ("do i need rag", None, ["i", "need", "rag"]),
+    ],
+)
+def test_the_verb_after_an_obligation(core: str, verb: str | None, words: list[str]) -> None:
+    assert asked_subject(core) == (verb, words)
+
+
+def _card(index: SearchIndex, query: str) -> str | None:
+    result = index.search(query)
+    return result.entry.id if result.entry else None
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # the topic first, then a question about it (cards before the rule too)
+        ("flash attention, why is everyone using it now", "flash-attention"),
+        ("kv cache in long chats, why does it grow so much", "kv-cache"),
+        ("prefix caching across users, is it safe?", "prefix-caching"),
+        ("continuous batching for a small chatbot server, worth it?", "continuous-batching"),
+        # a scene, then a question with its own subject (no card before the rule for the first)
+        ("running llama on my old laptop, do i have to quantize it first?", "quantization"),
+        ("training a 1b model from scratch, how do i pick the learning rate", "learning-rate"),
+        ("my rag bot for the company wiki, how do i chunk the documents", "chunking"),
+        # a comparison as the scene: its first side, not the question's subject
+        ("layer norm vs batch norm, why do transformers use it", "layer-norm"),
+    ],
+)
+def test_a_question_after_its_topic_or_scene(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # everyday scenes: no card
+        "my grandma's sourdough temperature, why does it matter so much",
+        "our wedding seating chart, how do i even start",
+        "the token booth at the subway, is it still open at night?",
+        "sunday brunch for 12 people, worth it?",
+    ],
+)
+def test_an_everyday_scene_gets_no_card(bundled_index: SearchIndex, query: str) -> None:
+    assert _card(bundled_index, query) is None
+
+
+def test_a_plain_word_asked_about_after_a_scene_is_not_its_card(
+    bundled_index: SearchIndex,
+) -> None:
+    """ "the layers" of a model too big for one gpu are no question about layers."""
+    query = "my model is too big for one gpu, how do i split the layers over two"
+    assert _card(bundled_index, query) != "neural-network-layer"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["flash attention, why do transformers need it", "kv cache, how do tokens add up"],
+)
+def test_after_a_topic_the_name_the_question_starts_with_is_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    """A clause that starts with a name is the topic: the question after it asks about that
+    topic, not about the name its own clause starts with."""
+    result = bundled_index.search(query)
+    shown = [result.entry.id] if result.entry else [s.id for s in result.suggestions[:1]]
+    assert shown == [query.split(",")[0].replace(" ", "-")]
