@@ -133,24 +133,31 @@ def asked_about(
     return written[0]
 
 
-def named_rank(long_name: bool, before: str) -> int:
+def named_rank(long_name: bool, before: str, *, first: bool = True) -> int:
     """How far down the meaning's ranking a name written in a question (after the text
     `before`) may be and still be what the question asks about: a long name near the start at
     any rank, a long one further on in the first three, a short one ("llm") only first, and
-    not at all where it only says what the question is about ("... for an llm", "... in rag").
+    not at all where it only says what the question is about ("... for an llm", "... in rag"),
+    nor, after another name (not `first`), a long one there ("what learning rate for lora
+    adapters").
     """
     words = before.split()
     if not _CLAUSES.isdisjoint(words[1:]):  # "... when calling the openai api": its setting
         return 0
+    qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
+    qualified = bool(qualifier) and qualifier[0] in _QUALIFYING
     if not long_name:
-        qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
-        return 0 if qualifier and qualifier[0] in _QUALIFYING else 1
+        return 0 if qualified else 1
+    if not first and qualifier and qualifier[0] in _PURPOSE:
+        return 0
     return LEADING_NAME_RANKS if len(words) < LEADING_WORDS else NAMED_RANKS
 
 
 # Words that start a clause saying when or why, after the question's own start.
 _CLAUSES = frozenset({"when", "while", "whenever", "because"})
 _QUALIFYING = frozenset({"for", "in", "with", "on", "inside", "using", "via", "into", "from"})
+# ... what a question's thing is for or used with ("what learning rate for lora adapters")
+_PURPOSE = frozenset({"for", "with", "using", "via"})
 _DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "their", "its", "this", "these"})
 
 

@@ -434,7 +434,10 @@ class SearchIndex:
         for i in range(len(found) - 1):
             if found[i + 1][0] == found[i][1] + 1:
                 found[i], found[i + 1] = found[i + 1], found[i]
-        return [(entry, named_rank(long, text[:start])) for start, _, entry, long in found]
+        return [
+            (entry, named_rank(long, text[:start], first=at == 0))
+            for at, (start, _, entry, long) in enumerate(found)
+        ]
 
     def _mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or

@@ -119,3 +119,25 @@ def test_after_a_topic_the_name_the_question_starts_with_is_no_card(
     result = bundled_index.search(query)
     shown = [result.entry.id] if result.entry else [s.id for s in result.suggestions[:1]]
     assert shown == [query.split(",")[0].replace(" ", "-")]
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # a long name the question's thing is for or used with, after it, is its setting:
+        # no card (the first) or a wrong one (the second) before the rule
+        ("what temperature should i use for speculative decoding", "temperature"),
+        ("what learning rate do people use with lora adapters", "learning-rate"),
+        # cards before the rule too
+        ("which optimizer works best for fine-tuning a 7b model", "optimizer"),
+        ("what chunk size works best with hybrid search", "chunking"),
+        (
+            "good resources on mechanistic interpretability for beginners",
+            "mechanistic-interpretability",
+        ),
+    ],
+)
+def test_a_name_the_thing_is_for_is_its_setting(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
