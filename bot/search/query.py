@@ -150,7 +150,7 @@ _ASKING = frozenset(
 def is_question(query: str) -> bool:
     """Does the text ask something (a question mark, or a question's first word)?"""
     text = _without_symbols(query.lower())  # "tips for cost optimization? 💸"
-    words = [w.strip(",") for w in text.split()]
+    words = [w.strip(",!.:;") for w in text.split()]  # "hello! what's ..."
     while len(words) > 1 and words[0] in _FILLERS:  # "ok but why ...", "so how does ..."
         words = words[1:]
     return bool(words) and (text.endswith("?") or words[0] in _ASKING)
@@ -341,12 +341,19 @@ def subject_words(core: str) -> list[str]:
 def asked_subject(core: str) -> tuple[str | None, list[str]]:
     """`subject_words`, with the asker's own verb before them if the question has one ("how do
     i tokenize my data": "tokenize"): its noun may be what is asked about."""
-    found = _SUBJECT_AFTER.match(core)
+    found = _SUBJECT_AFTER.match(core) or _INSIDE.match(core)
     words = (found.group("rest") if found else core).split()
-    verb = found.group("verb") if found else None
+    verb = found.groupdict().get("verb") if found else None
     if found and verb is None and (obliged := _OBLIGED_DOER.match(found.group("rest"))):
         verb, words = obliged["verb"], obliged["rest"].split()  # "do i have to quantize it"
     return verb, words if len(words) > 1 or found else []
+
+
+# "what's inside a single transformer block" (`query_core` took "what's"): what holds the parts
+_INSIDE = re.compile(
+    r"^(?:inside|within|behind) (?:(?:a|an|the|one|my|our|your|this) )?(?:single )?"
+    r"(?P<rest>.+)$"
+)
 
 
 # "do i have to quantize it first": a yes/no question whose asker must do something

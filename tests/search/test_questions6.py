@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import asked_clause, asked_subject
+from bot.search.query import asked_clause, asked_subject, is_question
 
 
 @pytest.mark.parametrize(
@@ -140,4 +140,41 @@ def test_after_a_topic_the_name_the_question_starts_with_is_no_card(
 def test_a_name_the_thing_is_for_is_its_setting(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
+    assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("hello! what's a kv cache", True),
+        ("hey. how does rag work", True),
+        ("hello! the kv cache of vllm", False),
+    ],
+)
+def test_a_greeting_with_its_own_punctuation_still_starts_a_question(
+    query: str, asks: bool
+) -> None:
+    assert is_question(query) is asks
+
+
+@pytest.mark.parametrize(
+    ("core", "words"),
+    [
+        ("inside a single transformer block", ["transformer", "block"]),
+        ("inside a gguf file", ["gguf", "file"]),
+        ("within the kv cache", ["kv", "cache"]),
+    ],
+)
+def test_what_is_inside_a_thing_asks_about_it(core: str, words: list[str]) -> None:
+    assert asked_subject(core) == (None, words)
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        ("whats inside a gguf file", "gguf"),
+        ("hey! what's inside a single transformer block?", "transformer-block"),
+    ],
+)
+def test_what_is_inside_cards(bundled_index: SearchIndex, query: str, card: str) -> None:
     assert _card(bundled_index, query) == card
