@@ -312,6 +312,8 @@ class SearchIndex:
                 # "morning all, swiglu activation, why ...": greetings are no topic
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = self._leading(topic, similar)
+            if subject is not None and subject[1] < SUBJECT and self._shouted(query, subject[0]):
+                subject = subject[0], SUBJECT  # "how was CLIP trained": no plain word, any rank
             if subject is not None:  # "sampling": a name, if a plain word
                 pool.add(subject[0], MENTION_SCORE, "match-term")
                 # a name the subject's entry relates to ("why is hnsw the default index in vector
@@ -806,6 +808,17 @@ class SearchIndex:
         clear semantic lead is its card (set on tests/search/server_term_calib.py: of 74
         descriptions in 15 servers none got a wrong card, nor any of 915 off-topic queries)."""
         return self.entries[entry].worded_by_server
+
+    def _shouted(self, query: str, entry: int) -> bool:
+        """Does the query write one of the entry's acronyms in capitals ("how was CLIP
+        trained")? Then it is no everyday word ("clip")."""
+        words = (w.strip("?!.,:;'\"()") for w in query.split())
+        return any(
+            h.cased and h.entry == entry
+            for w in words
+            if written_as_acronym(w)
+            for h in self.names.lookup(compact(w))
+        )
 
     def _acronym_written(self, text: str, entry: int) -> bool:
         """Does the text write one of the entry's acronyms or cased names ("bm25", "DDPM")?"""

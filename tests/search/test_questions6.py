@@ -178,3 +178,32 @@ def test_what_is_inside_a_thing_asks_about_it(core: str, words: list[str]) -> No
 )
 def test_what_is_inside_cards(bundled_index: SearchIndex, query: str, card: str) -> None:
     assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # a short subject written in capitals as its entry's acronym is no everyday word: asked
+        # about at any rank of the meaning (the first three: no card before the rule)
+        ("how was CLIP trained?", "contrastive-language-image-pretraining"),
+        ("is SFT enough before RLHF", "sft"),
+        ("does the CLIP score mean anything", "contrastive-language-image-pretraining"),
+        ("why does DPO need a reference model", "dpo"),
+    ],
+)
+def test_a_subject_written_as_an_acronym(bundled_index: SearchIndex, query: str, card: str) -> None:
+    assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "how was clip trained?",  # lower case: "clip" is also a word, the meaning must agree
+        "how do i CLIP my dog's nails",  # the subject is "my dog's nails"
+        "is the SEED round closed",
+    ],
+)
+def test_no_card_for_a_short_word_the_meaning_does_not_rank(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert _card(bundled_index, query) is None
