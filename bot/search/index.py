@@ -228,6 +228,11 @@ class SearchIndex:
         core = query_core(normalized) if normalized else ""
         if not core:
             return SearchResult("none", None, None, 0.0, query, normalized)
+        pair = compared(normalized) if not COMPARING.isdisjoint(normalized.split()) else None
+        if pair and core == pair[0] and (headed := self._with_head(*pair)) != core:
+            # "zero vs few shot prompting": "zero shot prompting"; "tensor vs pipeline
+            # parallelism" is no question about Tensor: the whole comparison is read
+            core = headed if self._first_name(headed) else f"{pair[0]} vs {pair[1]}"
         keys = [k for k in dict.fromkeys((compact(normalized), compact(core))) if k]
         server = self.server_aliases(overlay).by_key
         shouted = written_as_acronym(query.strip())
@@ -239,7 +244,6 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
-        pair = compared(normalized)
         if pair and core == pair[0]:  # "static vs dynamic quantization": the first names nothing
             core = f"{pair[0]} vs {pair[1]}"
 
@@ -286,7 +290,8 @@ class SearchIndex:
             pair = comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
             # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
             # other side is what it is compared with, no sign that the chat is unclear
-            subject = (self._first_name(pair[0]) or self._mistyped_side(pair[0])) if pair else None
+            side = self._with_head(*pair) if pair else ""  # "tensor vs pipeline parallelism"
+            subject = (self._first_name(side) or self._mistyped_side(side)) if pair else None
             # "convert safetensors to gguf": the target, if a name; never the source
             converted = conversion(core) if pair is None else None
             source = self._named_start(converted[1]) if converted else None
@@ -596,6 +601,23 @@ class SearchIndex:
         if mistyped is not None and mistyped[0] == 0:
             found = mistyped[1], SUBJECT
         return found
+
+    def _with_head(self, first: str, second: str) -> str:
+        """The first side of a comparison with the head noun the text wrote only once, after
+        the second ("zero vs few shot prompting": "zero shot prompting"), where that reads as a
+        name, or where the sides are one modifier each of a head that no name holds ("tensor
+        vs pipeline parallelism": "tensor parallelism", not Tensor); else the side as written."""
+        words = second.split()
+        width = next((i for i, w in enumerate(words) if w in QUALIFIERS), len(words))
+        words = words[:width]
+        if len(first.split()) > 2 or len(words) < 2:
+            return first
+        for tail in (words[-k:] for k in range(len(words) - 1, 0, -1)):
+            if self._first_name(" ".join((first, *tail))) is not None:
+                return " ".join((first, *tail))
+        if len(words) == 2 and len(first.split()) == 1 and self._first_name(second) is None:
+            return f"{first} {words[-1]}"
+        return first
 
     def _mistyped_side(self, side: str) -> tuple[int, int] | None:
         """The entry a comparison's side names mistyped ("mixure of experts vs ..."), asked about

@@ -207,3 +207,23 @@ def test_no_card_for_a_short_word_the_meaning_does_not_rank(
     bundled_index: SearchIndex, query: str
 ) -> None:
     assert _card(bundled_index, query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # a head noun written once, after the second side: the first side reads with it (wrong
+        # cards before the rule: Tensor, ZeRO; no card for the third)
+        ("tensor vs pipeline parallelism", "model-parallelism"),
+        ("zero vs few shot prompting", "zero-shot-learning"),
+        ("self vs cross attention", "attention"),
+        # unchanged: the first side is a name of its own, or both sides are whole
+        ("rag vs fine tuning", "rag"),
+        ("top k vs top p sampling", "top-k"),
+        ("lora vs full fine tuning", "lora-qlora"),
+    ],
+)
+def test_a_comparison_whose_head_is_written_once(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
