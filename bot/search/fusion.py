@@ -150,6 +150,8 @@ def named_rank(long_name: bool, before: str, *, first: bool = True) -> int:
         return 0 if qualified else 1
     if not first and qualifier and qualifier[0] in _PURPOSE:
         return 0
+    if not first and (words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]):
+        return 0  # "is bm25 still any good compared to embeddings": what it is weighed against
     return LEADING_NAME_RANKS if len(words) < LEADING_WORDS else NAMED_RANKS
 
 

@@ -227,3 +227,21 @@ def test_a_comparison_whose_head_is_written_once(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # what the subject is weighed against ("compared to", "than", "versus") vetoes nothing
+        # (a wrong card for the rival before the rule)
+        ("is mse a fine loss compared to cross entropy", "mse"),
+        # cards before the rule too
+        ("is rag still useful compared to fine tuning", "rag"),
+        ("is dpo really simpler than proximal policy optimization", "dpo"),
+        ("why is gguf more popular than safetensors", "gguf"),
+    ],
+)
+def test_the_rival_of_a_comparison_in_a_question(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
