@@ -1,7 +1,9 @@
 """Sixth round of question rules: chat that sets a scene or names its topic in a clause of its
 own, then asks in the next ("running llama on my laptop, do i have to quantize it?", "swiglu
-activation, why is everyone using it"). Queries written for this file before the rules (none
-from a relevance slice)."""
+activation, why is everyone using it"); a name the question's thing is for, or is weighed
+against, is its setting; "what's inside X"; a subject written as an acronym; a comparison's
+head noun written once. Queries written for this file before the rules (none from a relevance
+slice)."""
 
 from __future__ import annotations
 
@@ -66,7 +68,7 @@ def _card(index: SearchIndex, query: str) -> str | None:
 @pytest.mark.parametrize(
     ("query", "card"),
     [
-        # the topic first, then a question about it (cards before the rule too)
+        # the topic first, then a question about it (cards before the rules too)
         ("flash attention, why is everyone using it now", "flash-attention"),
         ("kv cache in long chats, why does it grow so much", "kv-cache"),
         ("prefix caching across users, is it safe?", "prefix-caching"),
@@ -77,25 +79,62 @@ def _card(index: SearchIndex, query: str) -> str | None:
         ("my rag bot for the company wiki, how do i chunk the documents", "chunking"),
         # a comparison as the scene: its first side, not the question's subject
         ("layer norm vs batch norm, why do transformers use it", "layer-norm"),
+        # a long name the question's thing is for or used with, after it, is its setting:
+        # no card (the first) or a wrong one (the second) before the rule
+        ("what temperature should i use for speculative decoding", "temperature"),
+        ("what learning rate do people use with lora adapters", "learning-rate"),
+        ("which optimizer works best for fine-tuning a 7b model", "optimizer"),
+        ("what chunk size works best with hybrid search", "chunking"),
+        (
+            "good resources on mechanistic interpretability for beginners",
+            "mechanistic-interpretability",
+        ),
+        # what a thing holds asks about the thing
+        ("whats inside a gguf file", "gguf"),
+        ("hey! what's inside a single transformer block?", "transformer-block"),
+        # a short subject written in capitals as its entry's acronym is no everyday word: asked
+        # about at any rank of the meaning (the first three: no card before the rule)
+        ("how was CLIP trained?", "contrastive-language-image-pretraining"),
+        ("is SFT enough before RLHF", "sft"),
+        ("does the CLIP score mean anything", "contrastive-language-image-pretraining"),
+        ("why does DPO need a reference model", "dpo"),
+        # a head noun written once, after the second side: the first side reads with it (wrong
+        # cards before the rule: Tensor, ZeRO; no card for the third)
+        ("tensor vs pipeline parallelism", "model-parallelism"),
+        ("zero vs few shot prompting", "zero-shot-learning"),
+        ("self vs cross attention", "attention"),
+        # ... not where the first side is a name of its own, or both sides are whole
+        ("rag vs fine tuning", "rag"),
+        ("top k vs top p sampling", "top-k"),
+        ("lora vs full fine tuning", "lora-qlora"),
+        # what the subject is weighed against ("compared to", "than", "versus") vetoes nothing
+        # (a wrong card for the rival before the rule for the first)
+        ("is mse a fine loss compared to cross entropy", "mse"),
+        ("is rag still useful compared to fine tuning", "rag"),
+        ("is dpo really simpler than proximal policy optimization", "dpo"),
+        ("why is gguf more popular than safetensors", "gguf"),
     ],
 )
-def test_a_question_after_its_topic_or_scene(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
+def test_the_card_of_a_chat_question(bundled_index: SearchIndex, query: str, card: str) -> None:
     assert _card(bundled_index, query) == card
 
 
 @pytest.mark.parametrize(
     "query",
     [
-        # everyday scenes: no card
+        # everyday scenes
         "my grandma's sourdough temperature, why does it matter so much",
         "our wedding seating chart, how do i even start",
         "the token booth at the subway, is it still open at night?",
         "sunday brunch for 12 people, worth it?",
+        # a short word the meaning does not rank: lower case ("clip" is also a word), the
+        # asker's verb written in capitals, an everyday acronym
+        "how was clip trained?",
+        "how do i CLIP my dog's nails",
+        "is the SEED round closed",
     ],
 )
-def test_an_everyday_scene_gets_no_card(bundled_index: SearchIndex, query: str) -> None:
+def test_no_card(bundled_index: SearchIndex, query: str) -> None:
     assert _card(bundled_index, query) is None
 
 
@@ -122,28 +161,6 @@ def test_after_a_topic_the_name_the_question_starts_with_is_no_card(
 
 
 @pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        # a long name the question's thing is for or used with, after it, is its setting:
-        # no card (the first) or a wrong one (the second) before the rule
-        ("what temperature should i use for speculative decoding", "temperature"),
-        ("what learning rate do people use with lora adapters", "learning-rate"),
-        # cards before the rule too
-        ("which optimizer works best for fine-tuning a 7b model", "optimizer"),
-        ("what chunk size works best with hybrid search", "chunking"),
-        (
-            "good resources on mechanistic interpretability for beginners",
-            "mechanistic-interpretability",
-        ),
-    ],
-)
-def test_a_name_the_thing_is_for_is_its_setting(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
-    assert _card(bundled_index, query) == card
-
-
-@pytest.mark.parametrize(
     ("query", "asks"),
     [
         ("hello! what's a kv cache", True),
@@ -167,81 +184,3 @@ def test_a_greeting_with_its_own_punctuation_still_starts_a_question(
 )
 def test_what_is_inside_a_thing_asks_about_it(core: str, words: list[str]) -> None:
     assert asked_subject(core) == (None, words)
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        ("whats inside a gguf file", "gguf"),
-        ("hey! what's inside a single transformer block?", "transformer-block"),
-    ],
-)
-def test_what_is_inside_cards(bundled_index: SearchIndex, query: str, card: str) -> None:
-    assert _card(bundled_index, query) == card
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        # a short subject written in capitals as its entry's acronym is no everyday word: asked
-        # about at any rank of the meaning (the first three: no card before the rule)
-        ("how was CLIP trained?", "contrastive-language-image-pretraining"),
-        ("is SFT enough before RLHF", "sft"),
-        ("does the CLIP score mean anything", "contrastive-language-image-pretraining"),
-        ("why does DPO need a reference model", "dpo"),
-    ],
-)
-def test_a_subject_written_as_an_acronym(bundled_index: SearchIndex, query: str, card: str) -> None:
-    assert _card(bundled_index, query) == card
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "how was clip trained?",  # lower case: "clip" is also a word, the meaning must agree
-        "how do i CLIP my dog's nails",  # the subject is "my dog's nails"
-        "is the SEED round closed",
-    ],
-)
-def test_no_card_for_a_short_word_the_meaning_does_not_rank(
-    bundled_index: SearchIndex, query: str
-) -> None:
-    assert _card(bundled_index, query) is None
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        # a head noun written once, after the second side: the first side reads with it (wrong
-        # cards before the rule: Tensor, ZeRO; no card for the third)
-        ("tensor vs pipeline parallelism", "model-parallelism"),
-        ("zero vs few shot prompting", "zero-shot-learning"),
-        ("self vs cross attention", "attention"),
-        # unchanged: the first side is a name of its own, or both sides are whole
-        ("rag vs fine tuning", "rag"),
-        ("top k vs top p sampling", "top-k"),
-        ("lora vs full fine tuning", "lora-qlora"),
-    ],
-)
-def test_a_comparison_whose_head_is_written_once(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
-    assert _card(bundled_index, query) == card
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        # what the subject is weighed against ("compared to", "than", "versus") vetoes nothing
-        # (a wrong card for the rival before the rule)
-        ("is mse a fine loss compared to cross entropy", "mse"),
-        # cards before the rule too
-        ("is rag still useful compared to fine tuning", "rag"),
-        ("is dpo really simpler than proximal policy optimization", "dpo"),
-        ("why is gguf more popular than safetensors", "gguf"),
-    ],
-)
-def test_the_rival_of_a_comparison_in_a_question(
-    bundled_index: SearchIndex, query: str, card: str
-) -> None:
-    assert _card(bundled_index, query) == card
