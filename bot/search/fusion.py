@@ -142,7 +142,9 @@ def named_rank(long_name: bool, before: str, *, first: bool = True) -> int:
     adapters").
     """
     words = before.split()
-    if not _CLAUSES.isdisjoint(words[1:]):  # "... when calling the openai api": its setting
+    if not _CLAUSES.isdisjoint(words[1:]) or any(
+        " ".join(words[i : i + 2]) in _TWO_WORD_CLAUSES for i in range(1, len(words) - 1)
+    ):  # "... when calling the openai api", "... now that context windows are": its setting
         return 0
     qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
     qualified = bool(qualifier) and qualifier[0] in _QUALIFYING
@@ -156,7 +158,8 @@ def named_rank(long_name: bool, before: str, *, first: bool = True) -> int:
 
 
 # Words that start a clause saying when or why, after the question's own start.
-_CLAUSES = frozenset({"when", "while", "whenever", "because"})
+_CLAUSES = frozenset({"when", "while", "whenever", "because", "although", "unless", "whereas"})
+_TWO_WORD_CLAUSES = frozenset({"now that", "even though", "so that", "given that"})
 _QUALIFYING = frozenset({"for", "in", "with", "on", "inside", "using", "via", "into", "from"})
 # ... what a question's thing is for or used with ("what learning rate for lora adapters")
 _PURPOSE = frozenset({"for", "with", "using", "via"})

@@ -113,6 +113,11 @@ def _card(index: SearchIndex, query: str) -> str | None:
         ("is rag still useful compared to fine tuning", "rag"),
         ("is dpo really simpler than proximal policy optimization", "dpo"),
         ("why is gguf more popular than safetensors", "gguf"),
+        # a name in a clause saying why or despite what is the question's setting (the first:
+        # no card before the rule)
+        ("is fine tuning pointless now that context windows are this long", "fine-tuning"),
+        ("is rag worth it even though fine tuning is cheaper now", "rag"),
+        ("why is vllm slow although continuous batching is on", "vllm"),
     ],
 )
 def test_the_card_of_a_chat_question(bundled_index: SearchIndex, query: str, card: str) -> None:
