@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.search.query import name_setting
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, MENTION_SCORE, Candidate, Pool
 
 SEMANTIC_CANDIDATES = 10
@@ -137,33 +138,18 @@ def named_rank(long_name: bool, before: str, *, first: bool = True) -> int:
     """How far down the meaning's ranking a name written in a question (after the text
     `before`) may be and still be what the question asks about: a long name near the start at
     any rank, a long one further on in the first three, a short one ("llm") only first, and
-    not at all where it only says what the question is about ("... for an llm", "... in rag"),
-    nor, after another name (not `first`), a long one there ("what learning rate for lora
-    adapters").
+    not at all where it only says what the question is about ("... for an llm", "... in rag",
+    "... when calling the openai api"), nor, after another name (not `first`), a long one
+    the thing is for or weighed against ("what learning rate for lora adapters").
     """
-    words = before.split()
-    if not _CLAUSES.isdisjoint(words[1:]) or any(
-        " ".join(words[i : i + 2]) in _TWO_WORD_CLAUSES for i in range(1, len(words) - 1)
-    ):  # "... when calling the openai api", "... now that context windows are": its setting
+    setting = name_setting(before)
+    if setting == "clause":
         return 0
-    qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
-    qualified = bool(qualifier) and qualifier[0] in _QUALIFYING
     if not long_name:
-        return 0 if qualified else 1
-    if not first and qualifier and qualifier[0] in _PURPOSE:
+        return 0 if setting in ("purpose", "qualified") else 1
+    if not first and setting in ("purpose", "rival"):
         return 0
-    if not first and (words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]):
-        return 0  # "is bm25 still any good compared to embeddings": what it is weighed against
-    return LEADING_NAME_RANKS if len(words) < LEADING_WORDS else NAMED_RANKS
-
-
-# Words that start a clause saying when or why, after the question's own start.
-_CLAUSES = frozenset({"when", "while", "whenever", "because", "although", "unless", "whereas"})
-_TWO_WORD_CLAUSES = frozenset({"now that", "even though", "so that", "given that"})
-_QUALIFYING = frozenset({"for", "in", "with", "on", "inside", "using", "via", "into", "from"})
-# ... what a question's thing is for or used with ("what learning rate for lora adapters")
-_PURPOSE = frozenset({"for", "with", "using", "via"})
-_DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "their", "its", "this", "these"})
+    return LEADING_NAME_RANKS if len(before.split()) < LEADING_WORDS else NAMED_RANKS
 
 
 def wants_meaning(pool: Pool, words: int) -> bool:

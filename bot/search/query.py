@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Literal
 
 from bot.glossary.keys import normalize
 
@@ -393,3 +394,36 @@ def derived_forms(word: str) -> list[str]:
         if len(stem) > 2 and stem[-1] not in "aeiouwxy" and stem[-2] in "aeiou":
             forms.append(stem + stem[-1] + "ing")  # overfit -> overfitting
     return [f for f in dict.fromkeys(forms) if f != word]
+
+
+# Where a name stands in a question, from the words before it (`name_setting`): words that
+# start a clause saying when, why or despite what, after the question's own start ...
+_CLAUSES = frozenset({"when", "while", "whenever", "because", "although", "unless", "whereas"})
+_TWO_WORD_CLAUSES = frozenset({"now that", "even though", "so that", "given that"})
+# ... words that make what follows a qualifier of the question's thing ...
+_QUALIFYING = frozenset({"for", "in", "with", "on", "inside", "using", "via", "into", "from"})
+# ... of them, those that say what it is for or used with ("what learning rate for lora")
+_PURPOSE = frozenset({"for", "with", "using", "via"})
+_DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "their", "its", "this", "these"})
+
+NameSetting = Literal["clause", "purpose", "qualified", "rival", "plain"]
+
+
+def name_setting(before: str) -> NameSetting:
+    """What the text `before` a name in a question makes of it: the setting of a clause saying
+    when, why or despite what ("... when calling the openai api", "... now that"), what the
+    thing asked about is for or used with ("... for an llm", "... with lora"), another
+    qualifier ("... in rag"), what it is weighed against ("... compared to", "than"), or
+    none of these."""
+    words = before.split()
+    pairs = (" ".join(words[i : i + 2]) for i in range(1, len(words) - 1))
+    if not _CLAUSES.isdisjoint(words[1:]) or not _TWO_WORD_CLAUSES.isdisjoint(pairs):
+        return "clause"
+    qualifier = words[-2:] if words[-1:] and words[-1] in _DETERMINERS else words[-1:]
+    if qualifier and qualifier[0] in _PURPOSE:
+        return "purpose"
+    if qualifier and qualifier[0] in _QUALIFYING:
+        return "qualified"
+    if words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]:
+        return "rival"
+    return "plain"
