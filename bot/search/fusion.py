@@ -134,20 +134,24 @@ def asked_about(
     return written[0]
 
 
-def named_rank(long_name: bool, before: str, *, first: bool = True) -> int:
+def named_rank(
+    long_name: bool, before: str, *, first: bool = True, first_is_head: bool = True
+) -> int:
     """How far down the meaning's ranking a name written in a question (after the text
     `before`) may be and still be what the question asks about: a long name near the start at
     any rank, a long one further on in the first three, a short one ("llm") only first, and
     not at all where it only says what the question is about ("... for an llm", "... in rag",
     "... when calling the openai api"), nor, after another name (not `first`), a long one
-    the thing is for or weighed against ("what learning rate for lora adapters").
+    the thing is weighed against ("... compared to"), or one it is for or used with ("what
+    learning rate for lora adapters") where the first name is the head of its phrase, not a
+    word qualifying the next ("which python library for semantic search").
     """
     setting = name_setting(before)
     if setting == "clause":
         return 0
     if not long_name:
         return 0 if setting in ("purpose", "qualified") else 1
-    if not first and setting in ("purpose", "rival"):
+    if not first and (setting == "rival" or (setting == "purpose" and first_is_head)):
         return 0
     return LEADING_NAME_RANKS if len(before.split()) < LEADING_WORDS else NAMED_RANKS
 

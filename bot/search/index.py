@@ -441,8 +441,11 @@ class SearchIndex:
         for i in range(len(found) - 1):
             if found[i + 1][0] == found[i][1] + 1:
                 found[i], found[i + 1] = found[i + 1], found[i]
+        # "learning rate should ...", not "python library ...": the first name heads its phrase
+        after = text[found[0][1] :].split()[:1] if found else []
+        head = not after or after[0] in STOPWORDS
         return [
-            (entry, named_rank(long, text[:start], first=at == 0))
+            (entry, named_rank(long, text[:start], first=at == 0, first_is_head=head))
             for at, (start, _, entry, long) in enumerate(found)
         ]
 
