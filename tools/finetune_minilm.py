@@ -13,6 +13,14 @@ The loss is MultipleNegativesRankingLoss's (cross-entropy over scaled cosines ag
 positive and negative in the batch), written out in a small loop so a batch never holds one entry
 twice (no false in-batch negatives). Fixed seed; torch runs on CPU with deterministic kernels.
 
+With --question-anchors each entry also gets synthetic chat questions built from its own names
+(title, aliases) with general chat templates ("what is X", "can someone explain X", "X vs <a
+related entry's title>", "is X the same as <related>", "X in <a product named in the entry's own
+text>", a lowercased or typo'd name), each paired with the entry's description and a hard negative
+(the related entry the question names, else a related or nearest one). The question rules lean on
+the meaning stage ranking a NAMED entry high; phrasings alone (which never name their entry)
+teach the model to look past names.
+
 --holdout F keeps a fraction of the entries out of training entirely and reports, for their
 phrasings, how often the entry's description ranks first among all descriptions before and after:
 that the model generalises to unseen entries rather than memorising the seen ones. A model to
@@ -26,6 +34,7 @@ import argparse
 import hashlib
 import json
 import random
+import re
 import shutil
 import sys
 import time
@@ -44,6 +53,56 @@ from bot.search.semantic.vectors import description_text  # noqa: E402
 MAX_TOKENS = 128  # the encoder's ENTRY_TOKENS
 SCALE = 20.0  # MultipleNegativesRankingLoss's default: cosines times 20 before the softmax
 NEIGHBOURS = 3  # nearest other descriptions (base model) a hard negative is drawn from
+ANCHORS_PER_ENTRY = 4  # question anchors drawn per entry (plus one per related pair template)
+
+# General chat grammar around a name, written from how people ask in a chat (not from any test
+# slice). {n} is one of the entry's names.
+ASK_TEMPLATES = (
+    "what is {n}",
+    "what's {n}?",
+    "what is {n}?",
+    "can someone explain {n}",
+    "can someone explain {n} to me?",
+    "how does {n} work?",
+    "what does {n} mean",
+    "what does {n} actually do",
+    "eli5 {n}",
+    "what even is {n}",
+    "hey, quick question: what is {n}?",
+    "i keep hearing about {n}, what is it?",
+    "why do people use {n}?",
+    "what's the point of {n}",
+    "could you explain {n} in simple terms",
+    "{n}?",
+    "{n} explained",
+    "so what exactly is {n}",
+    "anyone know what {n} is?",
+    "when should i use {n}?",
+    "is {n} important?",
+    "define {n}",
+    "what's {n} used for",
+    "hi! what is {n} 🙂",
+)
+# {n} is the entry's name, {o} a related entry's title: the answer is still {n}.
+PAIR_TEMPLATES = (
+    "{n} vs {o}",
+    "{n} vs {o}, what's the difference?",
+    "what is the difference between {n} and {o}",
+    "is {n} the same as {o}?",
+    "how is {n} different from {o}",
+    "{n} or {o}?",
+)
+# {n} is the name, {p} a product or tool named in the entry's own text.
+PRODUCT_TEMPLATES = (
+    "{n} in {p}",
+    "{n} with {p}",
+    "what is {n} in {p}",
+)
+# Mixed-case or dotted/digit-bearing words in an entry's own text: product and tool names
+# ("PyTorch", "vLLM", "llama.cpp", "GPT-4"), not ordinary capitalised sentence starts.
+PRODUCT_WORD = re.compile(
+    r"\b(?:[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|\w+\.(?:cpp|js|ai)|[A-Za-z]+-\d[\w.]*)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -64,6 +123,65 @@ def data_hash(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def typo(name: str, rng: random.Random) -> str:
+    """The name lowercased, with one slip in its longest word: two letters swapped or one dropped."""
+    words = name.lower().split()
+    longest = max(range(len(words)), key=lambda i: len(words[i]))
+    word = words[longest]
+    if len(word) < 5:
+        return name.lower()
+    i = rng.randrange(1, len(word) - 2)
+    if rng.random() < 0.5:
+        word = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    else:
+        word = word[:i] + word[i + 1 :]
+    words[longest] = word
+    return " ".join(words)
+
+
+def products(entry: Entry, names: set[str]) -> list[str]:
+    """Product or tool names written in the entry's own text that name no entry (lowercased
+    `names`: every entry's title and aliases), so the question names one entry only."""
+    text = " ".join((entry.summary, entry.definition, entry.plain or ""))
+    found = dict.fromkeys(m.group(0) for m in PRODUCT_WORD.finditer(text))
+    return [w for w in found if w.lower() not in names]
+
+
+def question_anchors(
+    entry: Entry, by_id: dict[str, Entry], candidates: list[str], rng: random.Random
+) -> list[tuple[str, str]]:
+    """(chat question naming the entry, the entry id a hard negative comes from)."""
+    names = list(dict.fromkeys((entry.title, *entry.aliases)))
+    every_name = {n.lower() for e in by_id.values() for n in (e.title, *e.aliases)}
+    related = [r for r in entry.related if r in by_id] or candidates
+    made: list[tuple[str, str]] = []
+
+    def pick_name() -> str:
+        name = rng.choice(names)
+        roll = rng.random()
+        if roll < 0.3:
+            return name.lower()
+        if roll < 0.45:
+            return typo(name, rng)
+        return name
+
+    def negative() -> str:
+        return rng.choice(candidates) if candidates else ""
+
+    for template in rng.sample(ASK_TEMPLATES, min(ANCHORS_PER_ENTRY, len(ASK_TEMPLATES))):
+        made.append((template.format(n=pick_name()), negative()))
+    if related:
+        other = rng.choice(related)
+        template = rng.choice(PAIR_TEMPLATES)
+        made.append((template.format(n=pick_name(), o=by_id[other].title.lower()), other))
+    own = " ".join(names).lower()
+    found = [p for p in products(entry, every_name) if p.lower() not in own]
+    if found:
+        template = rng.choice(PRODUCT_TEMPLATES)
+        made.append((template.format(n=pick_name(), p=rng.choice(found)), negative()))
+    return [(q, n) for q, n in dict.fromkeys(made)]
+
+
 def build_rows(
     entries: list[Entry],
     neighbours: dict[str, list[str]],
@@ -72,6 +190,7 @@ def build_rows(
     phrasing_pairs: bool,
     hard_negatives: bool,
     names: bool,
+    question_anchors_: bool = False,
 ) -> list[Row]:
     by_id = {e.id: e for e in entries}
     rows: list[Row] = []
@@ -93,6 +212,14 @@ def build_rows(
                 rows.append(Row(entry.id, anchor, positive, other, description_text(by_id[other])))
             else:
                 rows.append(Row(entry.id, anchor, positive))
+        if question_anchors_:
+            for anchor, other in question_anchors(entry, by_id, candidates, rng):
+                if other:
+                    rows.append(
+                        Row(entry.id, anchor, description, other, description_text(by_id[other]))
+                    )
+                else:
+                    rows.append(Row(entry.id, anchor, description))
     return rows
 
 
@@ -176,7 +303,12 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         phrasing_pairs=args.phrasing_pairs,
         hard_negatives=args.hard_negatives,
         names=args.names,
+        question_anchors_=args.question_anchors,
     )
+    if args.dry_run:
+        for row in rows:
+            print(json.dumps([row.entry, row.anchor, row.negative_entry]))
+        return {"rows": len(rows)}
     plan = [batches(rows, args.batch, rng) for _ in range(args.epochs)]
     steps = sum(len(p) for p in plan)
     warmup = max(1, steps // 10)
@@ -233,6 +365,8 @@ def train(args: argparse.Namespace) -> dict[str, object]:
             "phrasing_pairs": args.phrasing_pairs,
             "hard_negatives": args.hard_negatives,
             "names": args.names,
+            "question_anchors": args.question_anchors,
+            "anchors_per_entry": ANCHORS_PER_ENTRY if args.question_anchors else 0,
             "holdout": args.holdout,
         },
         "entries": len(trained),
@@ -267,6 +401,10 @@ def main() -> int:
     parser.add_argument("--phrasing-pairs", action="store_true")
     parser.add_argument("--hard-negatives", action="store_true")
     parser.add_argument("--names", action="store_true", help="title and aliases -> description")
+    parser.add_argument(
+        "--question-anchors", action="store_true", help="chat questions naming the entry"
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the rows, train nothing")
     record = train(parser.parse_args())
     print(json.dumps(record))
     return 0
