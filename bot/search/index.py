@@ -61,6 +61,7 @@ from bot.search.query import (
     plural_variants,
     query_core,
     tagged,
+    without_chat_markup,
 )
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
@@ -224,7 +225,7 @@ class SearchIndex:
         return result
 
     def _search(self, query: str, overlay: Aliases) -> SearchResult:
-        normalized = normalize(query[:MAX_QUERY])
+        normalized = normalize(without_chat_markup(query[:MAX_QUERY]))
         core = query_core(normalized) if normalized else ""
         if not core:
             return SearchResult("none", None, None, 0.0, query, normalized)

@@ -104,6 +104,24 @@ _CLOSER = re.compile(
 _LEFTOVERS = frozenset({"is", "are", "it", "this", "that", "a", "an", "the", "what", "define"})
 
 
+# Discord markup around a term in a chat message, which names nothing: mentions (<@1>, <@!1>,
+# <@&2>, <#3>, @everyone, @here), custom emoji (<:name:1>, <a:name:1>), a code fence's language
+# line ("```py\n"), heading and subtext marks ("# ", "-# ") and a masked link's target
+# ("[rag](https://...)" reads "rag"). `normalize` already drops `*_~|>` and backticks.
+_CHAT_MARKUP = re.compile(
+    r"<(?:[@#][!&]?|a?:\w+:)\d+>|@(?:everyone|here)\b|```\w*\n(?=[^`]*\w)"
+    r"|^[ \t]*(?:#{1,3}|-#)[ \t]|\]\(<?https?://[^)\s]*>?\)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_chat_markup(text: str) -> str:
+    """`text` with the Discord markup around its words blanked out (see _CHAT_MARKUP)."""
+    if not any(c in text for c in "<@`#]"):  # most queries: nothing to look for
+        return text
+    return _CHAT_MARKUP.sub(" ", text)
+
+
 def _without_symbols(text: str) -> str:
     """Emoji and other pictographs said around a term ("explain rag 🙏") are not part of it."""
     kept = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[GlossaryBot]
 
 TOP = 10
+NOTHING_PICKED = "Pick a missed search from the menu to add it as an alias."
 NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 CHART_FILE = "lookups.png"
 PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
@@ -60,6 +61,9 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
         await thinking(interaction)
         if not await interaction.client.command_access.may_use(interaction, "alias"):
             await reply(interaction, NOT_ALLOWED)
+            return
+        if not self.item.values:  # Discord sends one; a hand-made interaction may send none
+            await reply(interaction, NOTHING_PICKED)
             return
         entry_id, _, miss = self.item.values[0].partition(" ")
         await add_alias(interaction, miss, entry_id)
