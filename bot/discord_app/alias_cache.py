@@ -135,12 +135,13 @@ class ServerCache:
 
     async def current(self, scope: int) -> LocalGlossary:
         """This server's glossary as the database has it now, for checking a change against
-        (as of the last version check, and after every change this bot made). A read, if one
-        is needed, waits as long as the database takes, like the write that follows;
-        StorageError if the database fails."""
+        (the versions are read first: an alias removed elsewhere a moment ago is free, not
+        "already this server's alias"). A read, if one is needed, waits as long as the
+        database takes, like the write that follows; StorageError if the database fails."""
         store = self._store()
         if store is None or scope == DM_SCOPE:
             return self._none()
+        self._versions = max(self._versions, await _read_versions(store))
         cached = self._servers.get(scope)
         return cached.local if self._fresh(cached) else (await self._load(store, scope)).local
 
@@ -189,11 +190,7 @@ class ServerCache:
         store = self._store()
         if store is None:
             return self._versions
-
-        async def both() -> Versions:
-            return (await store.alias_version(), await store.term_version())
-
-        return await asyncio.wait_for(both(), self.read_timeout)
+        return await asyncio.wait_for(_read_versions(store), self.read_timeout)
 
     async def _load(self, store: Store, scope: int) -> _Cached:
         versions, (glossary, index) = self._versions, self._bundled()
@@ -278,3 +275,8 @@ def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGloss
     missing = sorted(vectors.missing(text for _, text in local.texts), key=len)
     embedded = vectors.embed(missing[:EMBED_BATCH])
     return with_vectors(local, vectors), embedded
+
+
+async def _read_versions(store: Store) -> Versions:
+    """The database's alias and term versions: any change, by any process, raises one."""
+    return (await store.alias_version(), await store.term_version())

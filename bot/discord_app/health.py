@@ -62,6 +62,14 @@ def _write_heartbeat(path: Path, reason: str | None, connected: bool) -> str | N
     return None
 
 
+def _file_time(path: Path) -> int | None:
+    """The file's modification time in ns, None when there is none to read."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
 async def keep_heartbeat(
     client: discord.Client,
     store: Store | None,
@@ -73,9 +81,22 @@ async def keep_heartbeat(
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
     logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
     write_failed: str | None = None  # logged once until the heartbeat is written again
+    left: int | None = None  # the file's time as this process last left it
+    shared_said = False
     while not client.is_closed():
         reason = await unhealthy_reason(client, store, database)
+        now_at = await asyncio.to_thread(_file_time, path)
+        if left is not None and now_at not in (None, left) and not shared_said:
+            # Another writer: `health` would read its heartbeat as this process's too.
+            log.warning(
+                "HEARTBEAT_PATH=%s was written by another process since this one's last "
+                "heartbeat: give each process its own file, or `health` cannot tell either "
+                "one is down",
+                path,
+            )
+            shared_said = True
         failure = await asyncio.to_thread(_write_heartbeat, path, reason, is_connected(client))
+        left = None if failure is not None else await asyncio.to_thread(_file_time, path)
         if failure is not None and failure != write_failed:
             log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
         write_failed = failure

@@ -3,17 +3,22 @@ and the real client against the fake Discord (tests/outsider/PLAN.md, round 7)."
 
 from __future__ import annotations
 
+import asyncio
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import is_ephemeral, selects
 from tests.discord_app.test_stats import stats
+from tests.fake_discord import FakeDiscord
 from tests.fake_discord.interactions import MESSAGE_COMPONENT, base_payload
-from tests.resilience.helpers import stored_aliases
+from tests.resilience.botproc import BotProcess
+from tests.resilience.helpers import add_alias, stored_aliases
 
 from .conftest import Scene
 
@@ -114,3 +119,56 @@ async def test_forged_picks_on_the_missed_search_menu_are_checked_like_alias_add
     said = await forged_pick(scene, menu_message, [])
     assert said == "Pick a missed search from the menu to add it as an alias.", said
     assert stored_aliases(scene.db_path) == []
+
+
+async def test_alias_add_of_an_alias_another_process_just_removed(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Plan line A2: another process removed `zorb` (RAG) a moment before `/alias add zorb`
+    for LoRA, before this bot re-read the server's aliases: the add goes through, stored once,
+    pointing at LoRA, and `/define zorb` opens LoRA."""
+    fake = scene.fake
+    async with start_bot(store, alias_check_interval=3600.0):  # this bot has not seen it yet
+        said = await add_alias(fake, scene.moderator, "zorb", "rag", scene.channel)
+        assert said.startswith("Added"), said
+        other = await Store.open(scene.db_path, flush_interval=None)
+        try:
+            removed = await other.remove_alias(scene.guild.id, "zorb", scene.moderator.id)
+            assert removed is not None
+        finally:
+            await other.close()
+        said = await add_alias(fake, scene.moderator, "zorb", "lora-qlora", scene.channel)
+        assert said.startswith("Added"), said
+        handle = await fake.slash(scene.alice, "define", {"term": "zorb"}, channel=scene.channel)
+        assert title_of(await handle.final_message()) == "LoRA & QLoRA"
+    assert stored_aliases(scene.db_path) == [(scene.guild.id, "zorb", "lora-qlora")]
+
+
+async def test_two_processes_on_one_heartbeat_file_are_told(tmp_path: Path) -> None:
+    """Plan line H5: two processes given the same HEARTBEAT_PATH each kept touching it, so
+    `health` said "healthy" for both while either one could be down, and neither said a word.
+    Now the one that finds the file rewritten under it says so, naming the setting."""
+    heartbeat = tmp_path / "heartbeat"
+    shared = {"HEARTBEAT_PATH": str(heartbeat), "SHARD_COUNT": "2"}
+    first_dir, second_dir = tmp_path / "first", tmp_path / "second"
+    first_dir.mkdir()
+    second_dir.mkdir()
+    async with (
+        FakeDiscord(shard_count=2) as fake,
+        BotProcess(
+            fake, first_dir / "a.db", cwd=first_dir, SHARD_IDS="0", shards=[0], **shared
+        ) as first,
+        BotProcess(
+            fake, second_dir / "b.db", cwd=second_dir, SHARD_IDS="1", shards=[1], **shared
+        ) as second,
+    ):
+        told = r"HEARTBEAT_PATH=.*another process"
+        waits = [first.wait_for_output(told, within=40.0), second.wait_for_output(told, 40.0)]
+        done, pending = await asyncio.wait(
+            [asyncio.ensure_future(w) for w in waits], return_when=asyncio.FIRST_COMPLETED
+        )
+        for task in pending:
+            task.cancel()
+        line = next(iter(done)).result()
+        assert "WARNING" in line, line
+        assert str(heartbeat) in line, line
