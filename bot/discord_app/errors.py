@@ -56,6 +56,16 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             late.code,
         )
         return
+    elif isinstance(down := getattr(error, "original", error), discord.DiscordServerError):
+        # Discord's servers failing (after discord.py's own tries): a note would fail too.
+        observe.outcome("error")
+        log.warning(
+            "%s: Discord did not take the answer (%s %s): its servers are failing",
+            _describe(interaction),
+            down.status,
+            down.response.reason,
+        )
+        return
     elif isinstance(error, STALE_ERRORS):
         log.warning(
             "%s does not match the commands this bot has: %s", _describe(interaction), error

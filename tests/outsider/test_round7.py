@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,9 @@ from tests.discord_app.helpers import is_ephemeral, selects
 from tests.discord_app.test_stats import stats
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.interactions import MESSAGE_COMPONENT, base_payload
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import BotProcess, import_aliases
 from tests.resilience.helpers import add_alias, stored_aliases
+from tests.resilience.test_discord_faults import card_title
 
 from .conftest import Scene
 
@@ -172,3 +174,86 @@ async def test_two_processes_on_one_heartbeat_file_are_told(tmp_path: Path) -> N
         line = next(iter(done)).result()
         assert "WARNING" in line, line
         assert str(heartbeat) in line, line
+
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
+
+
+def served_posts(scene: Scene, path: str) -> int:
+    return sum(1 for f in scene.fake.faults.served if f.path == path)
+
+
+class LogWatch(logging.Handler):
+    """Sets `seen` once a log record's message contains `said` (the bot runs on this loop)."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(logging.WARNING)
+        self.said = said
+        self.seen = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.said in record.getMessage():
+            self.loop.call_soon_threadsafe(self.seen.set)
+
+
+async def logged(said: str, within: float) -> None:
+    """Wait (bounded) for a WARNING or worse whose message contains `said`."""
+    watch = LogWatch(said)
+    logging.getLogger().addHandler(watch)
+    try:
+        async with asyncio.timeout(within):
+            await watch.seen.wait()
+    finally:
+        logging.getLogger().removeHandler(watch)
+
+
+async def test_a_discord_outage_is_one_warning_per_answer_and_no_second_post(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Plan line X10: Discord's REST answering 503 for a while. The bot neither hung nor
+    stopped and answered once Discord was back (ok), but each answer lost to the outage was an
+    ERROR with a traceback for an error id nobody was shown, then a second post of "Something
+    went wrong" to the same failing Discord. Now: one WARNING saying Discord failed, no retry
+    of our own. (A mention's reply: 503 is not retried by discord.py; an interaction's
+    response is, five times over about 25 s.)"""
+    fake = scene.fake
+    caplog.set_level(logging.WARNING)
+    fake.fail_next("POST", CHANNEL_MESSAGES, status=503, times=1000)
+    fake.fail_next("POST", CALLBACK, status=503, times=1000)
+    mention_lost = asyncio.ensure_future(logged(str(scene.channel.id), within=30.0))
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is rag")
+    await mention_lost
+    handle = await fake.slash(scene.alice, "define", {"term": "kv cache"}, channel=scene.channel)
+    await logged(f"interaction {handle.id}", within=60.0)
+    fake.faults.clear()
+    assert served_posts(scene, CHANNEL_MESSAGES) == 1  # no "Something went wrong" after it
+    assert served_posts(scene, CALLBACK) == 5  # discord.py's own tries, none of ours after
+    assert [r.levelname for r in caplog.records] == ["WARNING", "WARNING"], caplog.text
+    assert all(r.exc_info is None for r in caplog.records), caplog.text
+    assert "error id" not in caplog.text
+    assert await card_title(scene, "rag") == RAG  # Discord back: answered as ever
+
+
+async def test_aliases_import_past_the_cap_refuses_the_rest_without_checking_each(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line O5: `aliases import` of one server's 600,000 lines (33 MB) ran past five
+    minutes at 400 MB and was killed: every line past the 1,000 cap was still checked for
+    clashes against every accepted one (6,000 lines took 25 s, 1,500 took 3 s). Lines past the
+    cap are now refused at once, each named; a line already stored still reads "already
+    present". (Run within the helper's bounded wait; 20,000 lines took minutes before.)"""
+    lines = [
+        {"guild_id": scene.guild.id, "alias": f"zq{i}", "entry_id": "rag"} for i in range(20_000)
+    ]
+    lines.append(dict(lines[0]))  # stored by then: not a refusal
+    status, out, err = await asyncio.wait_for(
+        import_aliases(lines, scene.db_path, tmp_path), timeout=120
+    )
+    assert status == 1, (out, err[-500:])
+    assert out.strip() == "added 1000, already present 1, refused 19000", out
+    refused = err.splitlines()
+    assert len(refused) == 19_000, err[-500:]
+    assert refused[0] == "item 1001: the server has reached its alias limit (1,000)", refused[0]
+    assert len(stored_aliases(scene.db_path)) == 1000

@@ -112,6 +112,15 @@ class DefineCog(commands.Cog):
                 exc.text or exc.status,
                 exc.code,
             )
+        except discord.DiscordServerError as exc:
+            # Discord's servers failing: an error reply would fail too.
+            log.warning(
+                "cannot reply to a mention in channel %s: Discord answered %s %s (its servers "
+                "are failing)",
+                message.channel.id,
+                exc.status,
+                exc.response.reason,
+            )
         except Exception:
             error_id = uuid.uuid4().hex[:8]
             observe.failed(error_id)
