@@ -90,9 +90,11 @@ async def test_echoed_text_renders_no_discord_markup_and_no_link(
     ]
     async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
         for bait in baits:
-            _, message = await define(fake, scene.alice, f"attention {bait}", scene.channel)
+            # "zorb" keeps it a "Did you mean" (which echoes the query): search reads past
+            # mentions and custom emoji, so "attention <:pepe:1>" alone is Attention's card.
+            _, message = await define(fake, scene.alice, f"attention zorb {bait}", scene.channel)
             content = str(message["content"])
-            assert content.startswith("Did you mean one of these for “attention "), content
+            assert content.startswith("Did you mean one of these for “attention zorb "), content
             assert int(message.get("flags") or 0) & SUPPRESS_EMBEDS
             assert "://" not in content, content
             assert "discord.gg/" not in content, content
