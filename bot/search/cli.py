@@ -1,7 +1,8 @@
 """`glossary-bot search` and `glossary-bot relevance` (declared in bot/cli.py): search from a terminal.
 
-`search` reads queries from stdin, one a line, and writes one result a line in the same order,
-so it composes with files and pipes (`glossary-bot search --json < queries.txt`).
+`search` takes queries as arguments, or else reads them from stdin, one a line, and writes one
+result a line in the same order, so it composes with files and pipes (`glossary-bot search
+--json < queries.txt`).
 `relevance` prints the relevance table per kind next to the naive baseline.
 """
 
@@ -25,8 +26,9 @@ def run_search(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     from bot.search.index import SearchIndex
 
     index = SearchIndex.build(load_glossary(args.data))
-    for line in stdin or sys.stdin:
-        result = index.search(line.rstrip("\r\n"))
+    queries = args.queries or (line.rstrip("\r\n") for line in stdin or sys.stdin)
+    for query in queries:
+        result = index.search(query)
         text = (
             json.dumps(result_json(result), ensure_ascii=False) if args.json else one_line(result)
         )

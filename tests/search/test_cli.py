@@ -51,3 +51,13 @@ def test_relevance_table(
     table = "\n".join(lines)
     assert "on-topic" in table
     assert "naive top-1" in table
+
+
+def test_search_takes_queries_as_arguments_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`glossary-bot search "what is rag"`, as people try it first: the arguments are the
+    queries, one result each in order, and stdin is not read."""
+    lines = run(monkeypatch, capsys, "search", "--json", "what is rag", "kv cahce", stdin="py\n")
+    assert [json.loads(line)["query"] for line in lines] == ["what is rag", "kv cahce"]
+    assert [json.loads(line)["entry"]["id"] for line in lines] == ["rag", "kv-cache"]
