@@ -380,8 +380,9 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
 
 def _database(text: str) -> str | Path:
     """A postgresql:// URL stays a string (a Path would fold its `//`), anything else a file."""
-    scheme, _, _ = text.partition("://")
-    return text if scheme in ("postgresql", "postgres") else Path(text)
+    from bot.storage.backend import is_database_url  # only when --db is given: start-up stays lean
+
+    return text if is_database_url(text) else Path(text)
 
 
 def _bounded_int(low: int, high: int) -> Callable[[str], int]:
