@@ -221,14 +221,13 @@ def run_import(args: argparse.Namespace) -> int:
         servers: dict[int, ServerAliases] = {}
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         glossaries: dict[int, LocalGlossary] = {}
-        keys: dict[int, set[str]] = {}  # stored and accepted so far: at the cap, the rest wait
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
                 read[scope] = await store.aliases(scope)
                 glossaries[scope] = server_glossary_of(parse_terms(await store.terms(scope)))
                 servers[scope] = compiled_aliases(glossaries[scope], read[scope])
-                keys[scope] = set(read[scope])
-            if len(keys[scope]) >= ALIAS_CAP and normalize(text) not in keys[scope]:
+            held = servers[scope].source  # stored, and accepted so far: at the cap, the rest wait
+            if len(held) >= ALIAS_CAP and normalize(text) not in held:
                 # Refused without the clash check, whose cost grows with the aliases: a file
                 # of 600,000 lines for one server ran for hours.
                 refusals[position] = AT_ALIAS_CAP
@@ -239,7 +238,6 @@ def run_import(args: argparse.Namespace) -> int:
                 refusals[position] = str(exc)
                 continue
             servers[scope].add(key, entry_id)
-            keys[scope].add(key)
             wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
         unchanged: dict[int, bool] = {}
         rechecked: dict[int, ServerAliases] = {}
