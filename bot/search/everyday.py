@@ -57,13 +57,19 @@ def is_common(name: str) -> bool:
     return bool(words) and common_words().issuperset(words)
 
 
+def judged(nearest: float) -> bool:
+    """Is a sentence whose best cosine to an entry is `nearest` judged at all (`NEAR_COSINE`)?
+    Asked first, before the name is looked for: most cards are for sentences nearer than that."""
+    return nearest < NEAR_COSINE
+
+
 def everyday_sense(
     semantic: SemanticIndex, text: str, start: int, end: int, nearest: float
 ) -> bool:
     """Is the common-word name written at `text[start:end]` (normalized text) used in its
     everyday sense: does the rest of the sentence, read alone, say something of its own that
     is about neither any entry nor the field? `nearest`: the whole sentence's best cosine."""
-    if nearest >= NEAR_COSINE or not is_common(text[start:end]):
+    if not judged(nearest) or not is_common(text[start:end]):
         return False
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:

@@ -25,6 +25,7 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.corpus import default_order
+from bot.search.everyday import everyday_sense, judged
 from bot.search.fusion import (
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
@@ -811,10 +812,8 @@ class SearchIndex:
         """A card for a plain-word name the sentence uses in its everyday sense ("the wait at
         the border checkpoint", `everyday_sense`; `nearest`: the sentence's best cosine) becomes
         an offer of that entry."""
-        if result.entry is None or self.semantic is None:
+        if result.entry is None or self.semantic is None or not judged(nearest):
             return result
-        from bot.search.everyday import everyday_sense
-
         entry = self.positions[result.entry.id]
         text = result.normalized_query
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
@@ -839,11 +838,8 @@ class SearchIndex:
         """Does the query write one of the entry's acronyms in capitals ("how was CLIP
         trained")? Then it is no everyday word ("clip")."""
         words = (w.strip("?!.,:;'\"()") for w in query.split())
-        return any(
-            h.cased and h.entry == entry
-            for w in words
-            if written_as_acronym(w)
-            for h in self.names.lookup(compact(w))
+        return self._acronym_written(
+            " ".join(compact(w) for w in words if written_as_acronym(w)), entry
         )
 
     def _acronym_written(self, text: str, entry: int) -> bool:

@@ -188,16 +188,20 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     before the first clause that starts with a question's first word ("how", "do", "why"),
     and that clause with the rest of the text, both `normalize`d; None where the text starts
     by asking (a question of one piece) or asks in no later clause."""
-    parts = _CLAUSE_END.split(_without_symbols(query.lower()))
-    ends = [*_CLAUSE_END.findall(_without_symbols(query.lower())), ""]
+    text = _without_symbols(query.lower())
+    ends = [*_CLAUSE_END.findall(text), ""]
+    read = (
+        (normalize(part), "?" in end)
+        for part, end in zip(_CLAUSE_END.split(text), ends, strict=True)
+    )
     clauses = [
-        (normalize(text), "?" in end)
-        for text, end in zip(parts, ends, strict=True)
-        if normalize(text) and not set(normalize(text).split()) <= _FILLERS | _SALUTATIONS
+        (clause, asked)
+        for clause, asked in read
+        if clause and not set(clause.split()) <= _FILLERS | _SALUTATIONS
     ]
     for at, (clause, asked) in enumerate(clauses):
         if asked or is_question(clause):
-            words = [text for text, _ in clauses]
+            words = [each for each, _ in clauses]
             return (" ".join(words[:at]), " ".join(words[at:])) if at else None
     return None
 
