@@ -332,7 +332,8 @@ def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query()
     for row in rows:
         assert row["slice"] in slices, row
         assert row["kind"] in {"question", "offtopic"}, row
-        assert row["query"] and row["query"].strip() == row["query"], row
+        assert row["query"], row
+        assert row["query"].strip() == row["query"], row
         repeated = loosely(row["query"]) in earlier
         assert not repeated, row["query"]
         assert bool(row["expected"]) == (row["kind"] == "question"), row
