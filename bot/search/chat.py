@@ -20,7 +20,7 @@ from string import ascii_lowercase
 from bot.search.everyday import common_words
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
-# (x and y, the r language, u-net, top n): see _CONTEXTUAL.
+# (x and y, the r language, u-net, top n) and "ppl" is Perplexity's acronym: see `_plain_word`.
 _SPELLINGS = {
     "wat": "what",
     "wut": "what",
@@ -69,11 +69,28 @@ _SPELLINGS = {
     "thx": "thanks",
     "w/": "with",
     "w/o": "without",
+    "hows": "how is",
+    "whys": "why is",
+    "wheres": "where is",
+    "whos": "who is",
+    "thats": "that's",
+    "dat": "that",
+    "dis": "this",
+    "wen": "when",
+    "wher": "where",
+    "nd": "and",
+    "bcoz": "because",
+    "bcuz": "because",
+    "becuz": "because",
+    "gud": "good",
+    "howto": "how to",
 }
 # Fillers that say nothing about what is asked, in English chat ...
 _FILLERS = {
     "ngl", "tbh", "tbf", "fr", "frfr", "lol", "lmao", "lmfao", "rofl", "smh", "bruh", "tho",
-    "rn", "imo", "imho", "fwiw", "pls", "plz", "xd", "omg", "ikr",
+    "rn", "imo", "imho", "fwiw", "pls", "plz", "plss", "plzz", "xd", "omg", "ikr", "tldr",
+    "afaik", "iirc", "tia", "tysm", "ty", "nvm", "asap", "thnx", "yall", "bro", "bruv", "dude",
+    "fam", "lowkey", "highkey", "deadass", "istg", "af", "hmu", "icl", "oof", "welp", "lmk",
 }  # fmt: skip
 # ... and greetings, forms of address and fillers in other languages (Spanish, French, German,
 # Portuguese, Hindi, Indonesian, Italian): none of them is an English word.
@@ -81,13 +98,33 @@ _FOREIGN = {
     "hola", "holaa", "oye", "bueno", "pues", "amigos", "chicos", "gracias", "bonjour", "salut",
     "coucou", "alors", "merci", "hallo", "moin", "servus", "genau", "leute", "danke", "zusammen",
     "oi", "olá", "ola", "galera", "gente", "tipo", "né", "obrigado", "obrigada", "namaste",
-    "namaskar", "yaar", "bhai", "ji", "acha", "accha", "matlab", "halo", "semua", "ciao",
+    "namaskar", "yaar", "bhai", "ji", "acha", "accha", "achha", "arre", "arey", "matlab", "halo",
+    "semua", "ciao", "grazie", "bitte", "quoi", "hein", "svp", "wey", "güey", "lah", "sih",
 }  # fmt: skip
 # Greetings of more than one word in those languages, dropped where they stand.
 _FOREIGN_PHRASES = re.compile(
     r"\b(?:que tal|qué tal|ça va|ca va|tout le monde|guten (?:morgen|tag|abend)|"
     r"buen(?:os|as) (?:d[ií]as|tardes|noches)|bom dia|boa (?:tarde|noite)|du coup|en fait|"
-    r"kya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai))\b",
+    r"kya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)|por favor|s'il (?:te|vous) pla[iî]t)\b",
+    re.IGNORECASE,
+)
+# A question's first words in those languages, at the start of a clause: "que es rag", "was
+# ist ein tokenizer", "c'est quoi le rag", "como funciona lora".
+_FOREIGN_ASKING = [
+    (re.compile(rf"(^|[,;:!?.]\s*){pattern}\s", re.IGNORECASE), rf"\1{english} ")
+    for pattern, english in (
+        (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
+         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu)", "what is"),
+        (r"(?:c[oó]mo funcionan?|wie funktionier(?:t|en)|comment (?:fonctionne|marche)|"
+         r"como funciona(?:m)?)", "how does"),
+        (r"(?:por qu[eé]|pourquoi|warum|kyun|kyu)", "why"),
+    )
+]  # fmt: skip
+# A tag that makes a statement a question: "lora is enough for this or nah", "..., right" (with
+# its comma: "from left to right" is no question)
+_TAG_QUESTION = re.compile(
+    r"(?:,\s*(?:right|rite|amirite)|,?\s+(?:or nah+|or not|or no|or what|or wat|yes or no))"
+    r"\s*[?!.]*$",
     re.IGNORECASE,
 )
 _DROPPED = _FILLERS | _FOREIGN
@@ -130,10 +167,14 @@ _LEADING = re.compile(r"^[\s,;:!.\-]+")
 
 def plain_chat(text: str) -> str:
     """`text` with chat spellings of function words written out, fillers and foreign greetings
-    dropped and stretched letters shrunk; one word alone, or text left empty, as it was."""
-    tokens = _FOREIGN_PHRASES.sub(" ", text).split()
+    dropped, foreign question words and tag questions written in English and stretched letters
+    shrunk; one word alone, or text left empty, as it was."""
+    typed = text
     if len(text.split()) < 2:
-        return text
+        return typed
+    for pattern, english in _FOREIGN_ASKING:
+        text = pattern.sub(english, text)
+    tokens = _FOREIGN_PHRASES.sub(" ", _TAG_QUESTION.sub("?", text)).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]
     # where a clause starts: the text's start and after punctuation ("..., y does it")
@@ -148,7 +189,7 @@ def plain_chat(text: str) -> str:
         out.append(before + (word if plain == words[at] else plain) + after)
     plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",")
     plain_text = _LEAD_IN.sub("", plain_text)
-    return plain_text if plain_text.strip() else text
+    return plain_text if plain_text.strip() else typed
 
 
 def _plain_word(words: list[str], at: int, starts: bool) -> str | None:

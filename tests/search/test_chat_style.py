@@ -36,10 +36,21 @@ from bot.search.names import NameTable
         # greetings and fillers in other languages
         ("hola, what is a tokenizer", "what is a tokenizer"),
         ("bonjour tout le monde! how does dropout work", "how does dropout work"),
-        ("guten morgen, was ist rag", "was ist rag"),
+        ("guten morgen, was ist rag", "what is rag"),
         ("namaste ji, what is rlhf", "what is rlhf"),
         ("oi galera, what is a gguf file", "what is a gguf file"),
         ("vector database kya hai", "vector database"),
+        ("que es un tokenizer", "what is un tokenizer"),
+        ("hola, c'est quoi le rag", "what is le rag"),
+        ("wie funktioniert beam search", "how does beam search"),
+        ("pourquoi is my loss nan", "why is my loss nan"),
+        # a tag that makes a statement a question
+        ("lora is enough for a 7b or nah", "lora is enough for a 7b?"),
+        ("top p keeps the likeliest words, right", "top p keeps the likeliest words?"),
+        ("decoding goes from left to right", "decoding goes from left to right"),
+        # chat contractions and acronyms
+        ("hows rag different from search", "how is rag different from search"),
+        ("tldr what is dpo", "what is dpo"),
         # stretched letters: to a known word of one letter, else two
         ("whaaat is softmax", "what is softmax"),
         ("why is it sooooo slow", "why is it so slow"),
