@@ -14,6 +14,7 @@ clause rules read it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 from string import ascii_lowercase
 
@@ -159,6 +160,19 @@ _LEAD_IN = re.compile(
     r"(?=(?:why|how|what|when|which|where|whether|if) )",
 )
 
+# Greetings in English at the start: `query` strips them from the term, but every rule that
+# reads the whole text (the clause, the leading name, the question's first word) stumbles on
+# "hey guys, why does ...", "yo ddpm paper summary anyone".
+_GREETING = re.compile(
+    r"^(?:(?:hey|hi|hello|yo|sup|gm|heya|hiya|howdy|greetings|good (?:morning|evening|afternoon)|"
+    r"morning|evening)(?: (?:all|guys|everyone|everybody|folks|team|people|peeps|bot|there|"
+    r"friends|y'all|yall|gang|chat|fam))?[\s,;:!.\-]+)+(?=\S)",
+    re.IGNORECASE,
+)
+# Emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query` drops
+# them in some places; here, for every rule).
+_SYMBOLS = frozenset({"So", "Sk", "Cs", "Co"})
+
 _STRETCHED = re.compile(r"([a-z])\1{2,}")
 _WORD = re.compile(r"^(\W*)(.*?)(\W*)$")
 # Punctuation or a greeting can be left at the start: "que tal! what ..." -> "what ..."
@@ -172,9 +186,12 @@ def plain_chat(text: str) -> str:
     typed = text
     if len(text.split()) < 2:
         return typed
+    if not text.isascii():
+        text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
+    text = _GREETING.sub("", text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
-    tokens = _FOREIGN_PHRASES.sub(" ", _TAG_QUESTION.sub("?", text)).split()
+    tokens = _FOREIGN_PHRASES.sub(" ", text).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]
     # where a clause starts: the text's start and after punctuation ("..., y does it")
@@ -188,7 +205,7 @@ def plain_chat(text: str) -> str:
             continue
         out.append(before + (word if plain == words[at] else plain) + after)
     plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",")
-    plain_text = _LEAD_IN.sub("", plain_text)
+    plain_text = _TAG_QUESTION.sub("?", _LEAD_IN.sub("", plain_text))
     return plain_text if plain_text.strip() else typed
 
 

@@ -44,6 +44,11 @@ from bot.search.names import NameTable
         ("hola, c'est quoi le rag", "what is le rag"),
         ("wie funktioniert beam search", "how does beam search"),
         ("pourquoi is my loss nan", "why is my loss nan"),
+        # greetings in English at the start, emoji anywhere
+        ("hey guys, why does dropout help", "why does dropout help"),
+        ("yo ddim sampler summary anyone", "ddim sampler summary anyone"),
+        ("how does lora work 🙏", "how does lora work"),
+        ("hi all 👋 what is rag", "what is rag"),
         # a tag that makes a statement a question
         ("lora is enough for a 7b or nah", "lora is enough for a 7b?"),
         ("top p keeps the likeliest words, right", "top p keeps the likeliest words?"),
