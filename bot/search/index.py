@@ -497,8 +497,10 @@ class SearchIndex:
         return found
 
     def _short_typo(self, key: str) -> int | None:
-        """The entry a word of five or six letters, no English word, names with one typo (OSA
-        distance 1, the first two letters kept), if one entry holds that name."""
+        """The entry a word of five or six letters, no English word, names with a letter left
+        out or two letters swapped ("tensr", "pyhton"; the first two kept), if one entry holds
+        that name. A letter changed or added is as often another word, a product ("llava" is
+        no Llama, "ollama" neither)."""
         from rapidfuzz.distance import OSA
 
         if key in common_words() or any(self.names.lookup(f) for f in plural_variants(key)):
@@ -506,9 +508,9 @@ class SearchIndex:
         near = {
             hit.entry
             for position in self.fuzzy_candidates(key, 5)
-            if len(name := self.names.keys[position]) >= SPAN_WORD_LENGTH
-            and name[:2] == key[:2]
+            if (name := self.names.keys[position])[:2] == key[:2]
             and OSA.distance(key, name) == 1
+            and (len(name) == len(key) + 1 or sorted(name) == sorted(key))
             for hit in self.names.hits(position)
         }
         return near.pop() if len(near) == 1 else None
