@@ -13,7 +13,8 @@ written the same way after that), `relevance_blind8.tsv` (one slice, `test7`, he
 written the same way after that), `relevance_blind9.tsv` (slices `dev5` to tune on and `test8`
 held out, each over the whole glossary, written the same way after that) and
 `everyday_probes.tsv` (entry names in their everyday sense and ML questions using them: slice
-`everyday` to tune on, `everyday-check` held apart).
+`everyday` to tune on, `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
+the way people write in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
 Misses are printed only for the slices named (never test, test2 to test8 or everyday-check:
 they are reported, not tuned on). Last line JSON.
 """
@@ -49,6 +50,7 @@ SETS = (
     "relevance_blind8.tsv",
     "relevance_blind9.tsv",
     "everyday_probes.tsv",
+    "chat_style_probes.tsv",
 )
 HELD_OUT = {
     "test",
@@ -60,6 +62,7 @@ HELD_OUT = {
     "test7",
     "test8",
     "everyday-check",
+    "chat-check",
 }
 
 
@@ -68,7 +71,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2, dev3, dev4, dev5, everyday)",
+        help="slices whose misses to list (dev, calib, dev2, dev3, dev4, dev5, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Literal
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
+from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import everyday_sense, judged
+from bot.search.everyday import common_words, everyday_sense, judged
 from bot.search.fusion import (
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
@@ -210,8 +211,11 @@ class SearchIndex:
 
     def search(self, query: str, overlay: Aliases = None) -> SearchResult:
         """The entry a query names, typos and descriptions included, or choices, or none.
-        "Difference between X and Y" answers X and offers Y first among the choices."""
-        result = self._search(query, overlay)
+        "Difference between X and Y" answers X and offers Y first among the choices. Chat
+        spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
+        as typed."""
+        said = plain_chat(query)
+        result = self._search(said, overlay)
         normalized = result.normalized_query
         compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
         core = query_core(normalized) if compares else ""
@@ -223,6 +227,9 @@ class SearchIndex:
                 offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
                 rest = tuple(s for s in result.suggestions if s.id != offer.id)
                 result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
+        if said != query:
+            as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
+            result = replace(result, query=query, normalized_query=as_typed)
         return result
 
     def _search(self, query: str, overlay: Aliases) -> SearchResult:
@@ -483,7 +490,30 @@ class SearchIndex:
                     found.append((begins, named[0], written))
                     covered = at + len(written.split())
                     break
+            else:
+                short = self._short_typo(key) if len(key) < NEARLY_NAMED_LENGTH else None
+                if short is not None:  # "tensr", "pyhton"
+                    found.append((begins, short, word))
         return found
+
+    def _short_typo(self, key: str) -> int | None:
+        """The entry a word of five or six letters, no English word, names with a letter left
+        out or two letters swapped ("tensr", "pyhton"; the first two kept), if one entry holds
+        that name. A letter changed or added is as often another word, a product ("llava" is
+        no Llama, "ollama" neither)."""
+        from rapidfuzz.distance import OSA
+
+        if key in common_words() or any(self.names.lookup(f) for f in plural_variants(key)):
+            return None
+        near = {
+            hit.entry
+            for position in self.fuzzy_candidates(key, 5)
+            if (name := self.names.keys[position])[:2] == key[:2]
+            and OSA.distance(key, name) == 1
+            and (len(name) == len(key) + 1 or sorted(name) == sorted(key))
+            for hit in self.names.hits(position)
+        }
+        return near.pop() if len(near) == 1 else None
 
     def _typo_of(self, key: str, entry: int) -> bool:
         """Is `key`, nearly a name of `entry`, a typo of it and not another word? The first

@@ -308,3 +308,49 @@ def test_the_ninth_set_has_two_full_slices_and_repeats_no_earlier_query() -> Non
         assert counts[part, "description"] >= 40, part
         assert counts[part, "offtopic"] >= 60, part
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
+
+
+CHAT_SET = Path(__file__).with_name("chat_style_probes.tsv")
+
+
+def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query() -> None:
+    """chat_style_probes.md: questions and off-topic rows typed the way people write in a
+    Discord chat; slices `chat` and `chat-check` alternate over the entries used, in glossary
+    order, and over the off-topic rows in file order; at least 140 questions and 20 off-topic
+    rows per slice; no query repeats one of this file or an earlier set (loosely)."""
+    glossary = load_glossary()
+    rows = read_rows(CHAT_SET)
+    sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
+    earlier = {loosely(query) for query in earlier_queries(sets)}
+    with EVERYDAY_SET.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        earlier |= {loosely(row["query"]) for row in reader}
+    slices = ("chat", "chat-check")
+    slice_of_entry: dict[str, str] = {}
+    off_topic_slices: list[str] = []
+    counts: defaultdict[tuple[str, str], int] = defaultdict(int)
+    for row in rows:
+        assert row["slice"] in slices, row
+        assert row["kind"] in {"question", "offtopic"}, row
+        assert row["query"], row
+        assert row["query"].strip() == row["query"], row
+        repeated = loosely(row["query"]) in earlier
+        assert not repeated, row["query"]
+        assert bool(row["expected"]) == (row["kind"] == "question"), row
+        counts[row["slice"], row["kind"]] += 1
+        if row["also"]:
+            assert row["kind"] == "question", row
+            assert row["also"] in glossary, row
+            assert row["also"] != row["expected"], row
+        if row["kind"] == "offtopic":
+            off_topic_slices.append(row["slice"])
+            continue
+        assert row["expected"] in glossary, row
+        assert slice_of_entry.setdefault(row["expected"], row["slice"]) == row["slice"], row
+    used = [e.id for e in glossary if e.id in slice_of_entry]
+    assert [slice_of_entry[e] for e in used] == [slices[n % 2] for n in range(len(used))]
+    assert off_topic_slices == [slices[n % 2] for n in range(len(off_topic_slices))]
+    for part in slices:
+        assert counts[part, "question"] >= 140, part
+        assert counts[part, "offtopic"] >= 20, part
+    assert len({loosely(row["query"]) for row in rows}) == len(rows)

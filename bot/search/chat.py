@@ -1,0 +1,268 @@
+"""Chat spelling made plain before the question rules read it.
+
+People in a Discord chat type "wat r logits", "y does my loss go up tho", "hola! how does rag
+work", "whaaat is an embedding lol". The rules that find the term in a question (`query`) know
+"what", "why", "are", greetings in English and "please"; they do not know "wat", "y", "r",
+"hola", "ngl" or "whaaat". `plain_chat` rewrites those words, and only those, into what the
+rules know: the chat spellings of function words, fillers that say nothing (dropped), greetings
+and fillers in other languages (dropped) and letters stretched for emphasis. Names are never
+touched: a word is rewritten only when it is, whole, one of the chat words below, and none of
+those is a name in the glossary (tests/search/test_chat_style.py checks). Punctuation stays: the
+clause rules read it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+from string import ascii_lowercase
+
+from bot.search.everyday import common_words
+
+# Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
+# (x and y, the r language, u-net, top n) and "ppl" is Perplexity's acronym: see `_plain_word`.
+_SPELLINGS = {
+    "wat": "what",
+    "wut": "what",
+    "wht": "what",
+    "waht": "what",
+    "wats": "what's",
+    "wuts": "what's",
+    "whatis": "what is",
+    "ur": "your",
+    "shud": "should",
+    "shld": "should",
+    "cud": "could",
+    "wud": "would",
+    "kno": "know",
+    "knw": "know",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "cant": "can't",
+    "wont": "won't",
+    "im": "i'm",
+    "ive": "i've",
+    "idk": "i don't know",
+    "abt": "about",
+    "b4": "before",
+    "bc": "because",
+    "cuz": "because",
+    "coz": "because",
+    "thru": "through",
+    "smth": "something",
+    "sth": "something",
+    "sum1": "someone",
+    "some1": "someone",
+    "any1": "anyone",
+    "every1": "everyone",
+    "rly": "really",
+    "rlly": "really",
+    "prolly": "probably",
+    "gonna": "going to",
+    "wanna": "want to",
+    "diff": "difference",
+    "btwn": "between",
+    "plz": "please",
+    "thx": "thanks",
+    "w/": "with",
+    "w/o": "without",
+    "hows": "how is",
+    "whys": "why is",
+    "wheres": "where is",
+    "whos": "who is",
+    "thats": "that's",
+    "dat": "that",
+    "dis": "this",
+    "wen": "when",
+    "wher": "where",
+    "nd": "and",
+    "bcoz": "because",
+    "bcuz": "because",
+    "becuz": "because",
+    "gud": "good",
+    "howto": "how to",
+}
+# Fillers that say nothing about what is asked, in English chat ...
+_FILLERS = {
+    "ngl", "tbh", "tbf", "fr", "frfr", "lol", "lmao", "lmfao", "rofl", "smh", "bruh", "tho",
+    "rn", "imo", "imho", "fwiw", "pls", "plz", "plss", "plzz", "xd", "omg", "ikr", "tldr",
+    "afaik", "iirc", "tia", "tysm", "ty", "nvm", "asap", "thnx", "yall", "bro", "bruv", "dude",
+    "fam", "lowkey", "highkey", "deadass", "istg", "af", "hmu", "icl", "oof", "welp", "lmk",
+}  # fmt: skip
+# ... and greetings, forms of address and fillers in other languages (Spanish, French, German,
+# Portuguese, Hindi, Indonesian, Italian): none of them is an English word.
+_FOREIGN = {
+    "hola", "holaa", "oye", "bueno", "pues", "amigos", "chicos", "gracias", "bonjour", "salut",
+    "coucou", "alors", "merci", "hallo", "moin", "servus", "genau", "leute", "danke", "zusammen",
+    "oi", "olá", "ola", "galera", "gente", "tipo", "né", "obrigado", "obrigada", "namaste",
+    "namaskar", "yaar", "bhai", "ji", "acha", "accha", "achha", "arre", "arey", "matlab", "halo",
+    "semua", "ciao", "grazie", "bitte", "quoi", "hein", "svp", "wey", "güey", "lah", "sih",
+}  # fmt: skip
+# Greetings of more than one word in those languages, dropped where they stand.
+_FOREIGN_PHRASES = re.compile(
+    r"\b(?:que tal|qué tal|ça va|ca va|tout le monde|guten (?:morgen|tag|abend)|"
+    r"buen(?:os|as) (?:d[ií]as|tardes|noches)|bom dia|boa (?:tarde|noite)|du coup|en fait|"
+    r"kya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)|por favor|s'il (?:te|vous) pla[iî]t)\b",
+    re.IGNORECASE,
+)
+# A question's first words in those languages, at the start of a clause: "que es rag", "was
+# ist ein tokenizer", "c'est quoi le rag", "como funciona lora".
+_FOREIGN_ASKING = [
+    (re.compile(rf"(^|[,;:!?.]\s*){pattern}\s", re.IGNORECASE), rf"\1{english} ")
+    for pattern, english in (
+        (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
+         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu)", "what is"),
+        (r"(?:c[oó]mo funcionan?|wie funktionier(?:t|en)|comment (?:fonctionne|marche)|"
+         r"como funciona(?:m)?)", "how does"),
+        (r"(?:por qu[eé]|pourquoi|warum|kyun|kyu)", "why"),
+    )
+]  # fmt: skip
+# A tag that makes a statement a question: "lora is enough for this or nah", "..., right" (with
+# its comma: "from left to right" is no question)
+_TAG_QUESTION = re.compile(
+    r"(?:,\s*(?:right|rite|amirite)|,?\s+(?:or nah+|or not|or no|or what|or wat|yes or no))"
+    r"\s*[?!.]*$",
+    re.IGNORECASE,
+)
+_DROPPED = _FILLERS | _FOREIGN
+# Words after which a lone "y" asks why and a lone "r" is "are"; "u" and "n" need a word on
+# either side that is not part of a name ("u net", "top n").
+_AUXILIARIES = {
+    "do", "does", "did", "is", "are", "r", "was", "were", "would", "should", "shud", "can",
+    "cant", "can't", "isnt", "isn't", "doesnt", "doesn't", "dont", "don't", "not", "u", "you",
+    "we", "they", "i", "it", "my", "the", "people", "ppl", "everyone", "every1", "so", "use",
+}  # fmt: skip
+_ASKING = {"what", "wat", "how", "why", "y", "where", "which", "who", "when", "these", "those",
+           "they", "we", "you", "u", "there"}  # fmt: skip
+_BEFORE_PEOPLE = {"do", "did", "why", "y", "how", "most", "some", "many", "other", "these",
+                  "those", "all", "r", "are", "when", "help", "explain", "hey", "hi", "yo"}  # fmt: skip
+_AFTER_PEOPLE = {"use", "say", "keep", "do", "think", "are", "r", "mean", "talk", "mention",
+                 "like", "want", "call", "who", "in", "here", "always", "still", "trust"}  # fmt: skip
+_ENDS_CLAUSE = set(",;:!?.")
+_NOT_AFTER_N = {"top", "the", "of", "size", "first", "last", "=", "and"}
+_NOT_BEFORE_U = {"net", "nets", "shape", "shaped", "turn"}
+_NOT_BEFORE_R = {"vs", "or", "and", "language", "programming", "studio", "package", "script"}
+
+# The words the question rules read (`query._SUBJECT_AFTER`, `_OPENER`) and a few more, whose
+# typos ("shoud", "whcih", "diffrence") leave a question without its frame.
+_FRAME_WORDS = (
+    "should", "would", "could", "which", "what", "where", "when", "does", "really", "because",
+    "difference", "between", "explain", "people", "about", "someone", "anyone",
+)  # fmt: skip
+# "i still don't get why ...", "idk how ...": a statement that asks; the asking word stays.
+_LEAD_IN = re.compile(
+    r"^(?:i (?:still |just |really |honestly )?(?:don't|do not|can't|cannot|didn't) "
+    r"(?:get|understand|see|know|grasp|figure out)|i don't know|i wonder|wondering) "
+    r"(?=(?:why|how|what|when|which|where|whether|if) )",
+)
+
+# Greetings in English at the start: `query` strips them from the term, but every rule that
+# reads the whole text (the clause, the leading name, the question's first word) stumbles on
+# "hey guys, why does ...", "yo ddpm paper summary anyone".
+_GREETING = re.compile(
+    r"^(?:(?:hey|hi|hello|yo|sup|gm|heya|hiya|howdy|greetings|good (?:morning|evening|afternoon)|"
+    r"morning|evening)(?: (?:all|guys|everyone|everybody|folks|team|people|peeps|bot|there|"
+    r"friends|y'all|yall|gang|chat|fam))?[\s,;:!.\-]+)+(?=\S)",
+    re.IGNORECASE,
+)
+# Emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query` drops
+# them in some places; here, for every rule).
+_SYMBOLS = frozenset({"So", "Sk", "Cs", "Co"})
+
+_STRETCHED = re.compile(r"([a-z])\1{2,}")
+_WORD = re.compile(r"^(\W*)(.*?)(\W*)$")
+# Punctuation or a greeting can be left at the start: "que tal! what ..." -> "what ..."
+_LEADING = re.compile(r"^[\s,;:!.\-]+")
+
+
+def plain_chat(text: str) -> str:
+    """`text` with chat spellings of function words written out, fillers and foreign greetings
+    dropped, foreign question words and tag questions written in English and stretched letters
+    shrunk; one word alone, or text left empty, as it was."""
+    typed = text
+    if len(text.split()) < 2:
+        return typed
+    if not text.isascii():
+        text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
+    text = _GREETING.sub("", text)
+    for pattern, english in _FOREIGN_ASKING:
+        text = pattern.sub(english, text)
+    tokens = _FOREIGN_PHRASES.sub(" ", text).split()
+    parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
+    words = [word.lower() for _, word, _ in parts]
+    # where a clause starts: the text's start and after punctuation ("..., y does it")
+    starts = {0} | {at + 1 for at, (_, _, after) in enumerate(parts) if _ENDS_CLAUSE & set(after)}
+    out: list[str] = []
+    for at, (before, word, after) in enumerate(parts):
+        plain = _plain_word(words, at, at in starts)
+        if plain is None:  # dropped; its punctuation ends the word before: "annoying ngl, why"
+            if out and after.strip():
+                out[-1] += after.strip()
+            continue
+        out.append(before + (word if plain == words[at] else plain) + after)
+    plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",")
+    plain_text = _TAG_QUESTION.sub("?", _LEAD_IN.sub("", plain_text))
+    return plain_text if plain_text.strip() else typed
+
+
+def _plain_word(words: list[str], at: int, starts: bool) -> str | None:
+    """The plain form of `words[at]` (`starts` a clause), None to drop it."""
+    word = words[at]
+    before = words[at - 1] if at else ""
+    after = words[at + 1] if at + 1 < len(words) else ""
+    word = _unstretched(word)
+    if word in _DROPPED:
+        return None
+    if word in _SPELLINGS:
+        return _SPELLINGS[word]
+    if word in _frame_typos():
+        return _frame_typos()[word]
+    if word == "y" and (starts or after in _AUXILIARIES):
+        return "why"
+    if word == "r" and after and after not in _NOT_BEFORE_R and (starts or before in _ASKING):
+        return "are"
+    if word == "ppl" and (before in _BEFORE_PEOPLE or after in _AFTER_PEOPLE):
+        return "people"  # "ppl" alone is Perplexity's acronym
+    if word == "u" and after and after not in _NOT_BEFORE_U:
+        return "you"
+    if word == "n" and before and after and before not in _NOT_AFTER_N:
+        return "and"
+    return word
+
+
+def _unstretched(word: str) -> str:
+    """Letters stretched for emphasis ("whaaat", "sleeeep"): runs of three or more of one
+    letter shrunk to one, else to two, whichever is a known word first (one if neither is;
+    most stretched words have the letter once)."""
+    if not _STRETCHED.search(word):
+        return word
+    double = _STRETCHED.sub(r"\1\1", word)
+    single = _STRETCHED.sub(r"\1", word)
+    known = common_words()
+    for form in (single, double):
+        if form in known or form in _SPELLINGS or form in _DROPPED:
+            return form
+    return single
+
+
+@cache
+def _frame_typos() -> dict[str, str]:
+    """One typo of each `_FRAME_WORDS` word: a letter left out or two swapped, and in a word of
+    five letters or more one letter changed too; the first letter kept (a typo rarely hits it)
+    and never an English word ("hat", "dose", "cloud")."""
+    known = common_words()
+    typos: dict[str, str] = {}
+    for word in _FRAME_WORDS:
+        ends = range(1, len(word))
+        forms = {word[:i] + word[i + 1 :] for i in ends}
+        forms |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+        if len(word) >= 5:
+            forms |= {word[:i] + c + word[i + 1 :] for i in ends for c in ascii_lowercase}
+        for form in forms - known - {word}:
+            if len(form) >= 3:
+                typos.setdefault(form, word)
+    return typos
