@@ -1,0 +1,57 @@
+"""Seventh round of question rules. Queries written for this file before each rule was kept
+(none from a relevance slice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.fusion import SUBJECT, fuse
+from bot.search.ranking import MENTION_SCORE, Pool
+
+
+def _card(index: SearchIndex, query: str) -> str | None:
+    result = index.search(query)
+    return result.entry.id if result.entry else None
+
+
+# -- a name written as the setting of what the words describe --------------------------------
+
+DESCRIBED, NAMED, OTHER = 0, 1, 2
+
+
+def _fused(similar: list[tuple[int, float]]) -> int:
+    """The leader after fusing: a description stage's lead for DESCRIBED, a name for NAMED
+    that the question asks about."""
+    pool = Pool()
+    pool.add(DESCRIBED, 90.0, "description")
+    pool.add(NAMED, MENTION_SCORE, "match-term")
+    fuse(pool, similar, question=True, asked_about=(NAMED, SUBJECT))
+    return pool.ranked()[0][0]
+
+
+def test_the_name_asked_about_yields_when_words_and_meaning_agree_on_another_entry() -> None:
+    assert _fused([(DESCRIBED, 0.70), (OTHER, 0.50), (NAMED, 0.40)]) == DESCRIBED
+    assert _fused([(DESCRIBED, 0.60), (OTHER, 0.50)]) == DESCRIBED  # the name: no rank at all
+
+
+def test_the_name_asked_about_stands_where_the_meaning_hardly_prefers_the_description() -> None:
+    assert _fused([(DESCRIBED, 0.63), (NAMED, 0.57), (OTHER, 0.50)]) == NAMED
+    assert _fused([(DESCRIBED, 0.60), (OTHER, 0.50), (NAMED, 0.43)]) == NAMED
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # the words describe a narrower entry, the name only says whose (Agents before the rule)
+        ("how do i make my agent remember things from last week's conversation", "memory-systems"),
+        # ... while a question about the named thing keeps its card
+        ("why does my loss spike and then come back down", "loss"),
+        ("which gpu should i buy for running a 13b model at home", "gpu"),
+        ("how do i pick the learning rate for a small transformer", "learning-rate"),
+    ],
+)
+def test_a_name_that_only_sets_the_scene_of_a_described_entry(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
