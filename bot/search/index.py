@@ -110,6 +110,9 @@ LEADING_COSINE = 0.42
 # ...": a relative clause this early makes the text a description of a kind of that name
 LEADING_WORDS = 3
 _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
+# A question whose subject points back at the clause before it ("..., what does that mean")
+_BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
+_WHAT = ("what ", "whats ", "wat ")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 SPAN_WORD_LENGTH = 5  # a mistyped name of two or three words starts with a word this long
@@ -528,15 +531,30 @@ class SearchIndex:
         does it need cuda"), the question asks about the topic."""
         if clauses is None:
             return None
+        asked = query_core(clauses[1])
+        words = asked_subject(asked)[1][:1]
+        # "my loss is going up, what does that mean": what the scene named is to be explained
+        if words and words[0] in _BACK_REFERENCES and clauses[1].startswith(_WHAT):
+            return self._scene_name(clauses[0])
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
             return None
-        asked = query_core(clauses[1])
-        words = asked_subject(asked)[1][:1]
         key = compact(words[0]) if words else ""
         if not GENERIC_WORDS.isdisjoint((key, *plural_variants(key))):
             return None  # "model too big for one gpu, how do i split the layers": a plain word
         return self._subject(asked)
+
+    def _scene_name(self, scene: str) -> tuple[int, int] | None:
+        """The one entry a scene names, at the head of its phrase, which a question after it
+        refers back to with a pronoun ("gpt is 'autoregressive', what does that even mean"): its
+        subject, if the meaning ranks it among its ten."""
+        found = find_mentions(scene, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        named = {mention.entry for mention in found}
+        if len(named) != 1:
+            return None
+        # the name heads its phrase: in "the bank tokenization fee" the pronoun means the fee
+        after = scene[found[-1].end :].split()[:1]
+        return (named.pop(), SEMANTIC_CANDIDATES) if not after or after[0] in STOPWORDS else None
 
     def _leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
         """The entry chat that asks nothing names first ("reward hacking in the coding benchmark

@@ -55,3 +55,29 @@ def test_a_name_that_only_sets_the_scene_of_a_described_entry(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+# -- "X, what does that mean": the pronoun points back at the name before it ----------------
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # no card before the rule
+        ("the paper uses a noise schedule, what is that exactly", "noise-schedule"),
+        # cards before the rule too
+        ("my friend keeps mentioning kv cache, what does that mean", "kv-cache"),
+        ("grpo in the deepseek paper, what is it", "group-relative-policy-optimization"),
+        # the name only qualifies the thing the pronoun means ("fee"), or is used in its
+        # everyday sense: no card
+        ("the bank tokenization fee on my card, what is that", None),
+        ("my step down transformer is buzzing, what does that mean", None),
+        ("grandma says the sourdough temperature is off, what does that mean", None),
+        # two names: which one is meant is not clear
+        ("saw 'speculative decoding' in the vllm docs, what is it", None),
+    ],
+)
+def test_a_question_that_points_back_at_the_name_before_it(
+    bundled_index: SearchIndex, query: str, card: str | None
+) -> None:
+    assert _card(bundled_index, query) == card
