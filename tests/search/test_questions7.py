@@ -81,3 +81,20 @@ def test_a_question_that_points_back_at_the_name_before_it(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # chat's own openers are openers like "what is" (offered only, before)
+        ("wtf is causal attention 😵", "causal-mask"),
+        ("wtf is a paged attention", "paged-attention"),
+        ("wtf is prefix caching 😅", "prefix-caching"),
+        ("wth is rmsnorm", "root-mean-square-normalization"),
+        ("what the heck is speculative decoding", "speculative-decoding"),
+    ],
+)
+def test_a_blunt_opener_asks_what_a_term_is(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
