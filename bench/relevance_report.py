@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -10,9 +10,11 @@ held out, written the same way after that), `relevance_blind5.tsv` (one slice, `
 out, written the same way after that), `relevance_blind6.tsv` (one slice, `test6`, held out,
 written the same way after that), `relevance_blind7.tsv` (one slice, `dev4`, to tune on,
 written the same way after that), `relevance_blind8.tsv` (one slice, `test7`, held out,
-written the same way after that) and `everyday_probes.tsv` (entry names in their everyday
-sense and ML questions using them: slice `everyday` to tune on, `everyday-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test7 or everyday-check:
+written the same way after that), `relevance_blind9.tsv` (slices `dev5` to tune on and `test8`
+held out, each over the whole glossary, written the same way after that) and
+`everyday_probes.tsv` (entry names in their everyday sense and ML questions using them: slice
+`everyday` to tune on, `everyday-check` held apart).
+Misses are printed only for the slices named (never test, test2 to test8 or everyday-check:
 they are reported, not tuned on). Last line JSON.
 """
 
@@ -45,9 +47,20 @@ SETS = (
     "relevance_blind6.tsv",
     "relevance_blind7.tsv",
     "relevance_blind8.tsv",
+    "relevance_blind9.tsv",
     "everyday_probes.tsv",
 )
-HELD_OUT = {"test", "test2", "test3", "test4", "test5", "test6", "test7", "everyday-check"}
+HELD_OUT = {
+    "test",
+    "test2",
+    "test3",
+    "test4",
+    "test5",
+    "test6",
+    "test7",
+    "test8",
+    "everyday-check",
+}
 
 
 def main() -> int:
@@ -55,7 +68,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2, dev3, dev4, everyday)",
+        help="slices whose misses to list (dev, calib, dev2, dev3, dev4, dev5, everyday)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
@@ -97,18 +98,19 @@ def lookalike_refusal(
 
 
 @functools.cache
-def _bundled() -> tuple[Glossary, SearchIndex]:
-    from bot.settings import load_settings
-
+def _bundled(paths: tuple[Path, ...] | None) -> tuple[Glossary, SearchIndex]:
     # Only names are checked here: the meaning stage is not needed.
-    glossary = load_glossary(load_settings().glossary_path_list)
+    glossary = load_glossary(paths)
     return glossary, SearchIndex.build(glossary, semantic=False)
 
 
-def server_glossary_of(terms: Sequence[ServerTerm]) -> LocalGlossary:
+def server_glossary_of(
+    terms: Sequence[ServerTerm], glossary_paths: Sequence[Path] | None
+) -> LocalGlossary:
     """What a server's aliases are checked against outside the bot (`aliases import`): the
-    bundled glossary's names with the server's own terms among them, as `/alias add` sees it."""
-    glossary, bundled = _bundled()
+    names of the glossary the bot serves (`glossary_paths`, the setting's; None: the bundled
+    data) with the server's own terms among them, as `/alias add` sees it."""
+    glossary, bundled = _bundled(tuple(glossary_paths) if glossary_paths else None)
     return compile_local(glossary, bundled, terms, {})
 
 

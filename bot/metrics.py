@@ -1,8 +1,9 @@
 """Prometheus metrics (prometheus-client), in one registry of the bot's own.
 
-The metrics are module-level objects, so any layer counts with one call and no plumbing (the
-store counts its flushes, the state its reloads); counting costs a lock and an addition, whether
-or not a server exposes them. `serve` starts that server when `METRICS_PORT` is set. Values that
+The metrics are module-level objects, so the Discord layer counts with one call and no plumbing
+(the state its reloads); the store, which imports no Prometheus, reports its counting and
+flushing through `Store.observer` (`StoreMetrics`). Counting costs a lock and an addition,
+whether or not a server exposes them. `serve` starts that server when `METRICS_PORT` is set. Values that
 are cheaper to read than to keep up to date (gateway latency, database writable, entries per
 source) are read when Prometheus scrapes, through `LiveValues`.
 """

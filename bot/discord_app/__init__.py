@@ -4,12 +4,16 @@
 - `cogs/`: one cog per command family, each given the bot's state, registered in
   `cogs.add_cogs` only: `define` (/define, its autocomplete, mentions), `explain` ("Explain
   terms"), `about` (/glossary about), `aliases` (/alias), `stats` (/stats and its miss -> alias
-  menu); `moderators` holds what the last two share.
+  menu), `terms` (/term: a server's own terms, and `term_log` its /term log pages),
+  `suggestions` (/suggest and the "Suggest it" button); `moderators` holds what the moderator
+  commands share.
 - `replies`: `reply_for` turns a search result into the message to send, and the card's buttons
   and menus (dynamic items, rebuilt from their custom ids by `items.Restorable`) call it back.
 - `state`: what the running bot knows (glossary, index, store, counts); `alias_cache`: each
-  server's compiled aliases, keyed on the store's alias version; `cooldowns`: per-user limits.
+  server's glossary with its terms and compiled aliases, kept on the store's versions;
+  `term_drafts`: the term forms open; `cooldowns`: per-user limits.
 - `command_permissions`: who may use a command (Integrations overrides, default permissions),
   for menus that act like one (the /stats menu asks what `/alias` asks).
-- `errors`, `logs`, `health`, `runner`, `cli`: answering errors, logging, heartbeat, process.
+- `errors`, `logs`, `health`, `metrics`, `identify`, `runner`, `cli`: answering errors, logging,
+  heartbeat, Prometheus, IDENTIFY shared across processes, the process.
 """

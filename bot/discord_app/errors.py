@@ -57,14 +57,8 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         )
         return
     elif isinstance(down := getattr(error, "original", error), discord.DiscordServerError):
-        # Discord's servers failing (after discord.py's own tries): a note would fail too.
         observe.outcome("error")
-        log.warning(
-            "%s: Discord did not take the answer (%s %s): its servers are failing",
-            _describe(interaction),
-            down.status,
-            down.response.reason,
-        )
+        log_servers_failing(f"cannot answer {_describe(interaction)}", down)
         return
     elif isinstance(error, STALE_ERRORS):
         log.warning(
@@ -91,6 +85,18 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             )
     except discord.HTTPException:
         log.warning("could not tell the user about error in %s", _describe(interaction))
+
+
+def log_servers_failing(lost: str, error: discord.DiscordServerError) -> None:
+    """What could not be sent (`lost`) because Discord's servers are failing (a 5xx after
+    discord.py's own tries): an operator's one line, and nothing more is sent (an error note
+    would fail too)."""
+    log.warning(
+        "%s: Discord answered %s %s: its servers are failing",
+        lost,
+        error.status,
+        error.response.reason,
+    )
 
 
 def _no_longer_taken(error: BaseException) -> discord.NotFound | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import discord
 
+from bot.once import OncePerReason
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ async def keep_heartbeat(
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
     logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
-    write_failed: str | None = None  # logged once until the heartbeat is written again
+    write_failing = OncePerReason()  # why the heartbeat cannot be written
     left: int | None = None  # the file's time as this process last left it
     shared_said = False
     while not client.is_closed():
@@ -97,9 +98,10 @@ async def keep_heartbeat(
             shared_said = True
         failure = await asyncio.to_thread(_write_heartbeat, path, reason, is_connected(client))
         left = None if failure is not None else await asyncio.to_thread(_file_time, path)
-        if failure is not None and failure != write_failed:
+        if failure is None:
+            write_failing.ended()
+        elif write_failing.is_new(failure):
             log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
-        write_failed = failure
         if failure is not None and reason is None:
             logged = ""  # "healthy" is said once the heartbeat is written
         elif reason != logged:

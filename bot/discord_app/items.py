@@ -42,8 +42,14 @@ SUGGEST_PREFIX = "gb:suggest:"
 SUGGEST_QUERY = 80
 
 
-def suggest_custom_id(query: str) -> str:
-    return SUGGEST_PREFIX + " ".join(query.split())[:SUGGEST_QUERY]
+def suggest_button(query: str) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label="Suggest it",
+        emoji="✍️",
+        style=discord.ButtonStyle.primary,
+        custom_id=SUGGEST_PREFIX + " ".join(query.split())[:SUGGEST_QUERY],
+        row=1,
+    )
 
 
 def submitted_values(data: dict[str, Any]) -> dict[str, str]:

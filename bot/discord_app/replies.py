@@ -21,7 +21,7 @@ from bot.cards.quote import quote
 from bot.cards.text import NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_custom_id
+from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_button
 from bot.glossary import Entry, Glossary
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
@@ -102,15 +102,7 @@ async def reply_for(
         text += " Try another spelling, or ask a moderator to add it as an alias."
     if scope != DM_SCOPE:  # suggestions go to a server's moderators
         view = view or discord.ui.View(timeout=None)
-        view.add_item(
-            discord.ui.Button(
-                label="Suggest it",
-                emoji="✍️",
-                style=discord.ButtonStyle.primary,
-                custom_id=suggest_custom_id(result.query),
-                row=1,
-            )
-        )
+        view.add_item(suggest_button(result.query))
     return Reply(text, None, view, private=True, quotes_user=True)
 
 

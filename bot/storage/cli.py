@@ -212,6 +212,7 @@ def run_import(args: argparse.Namespace) -> int:
         except ValueError as exc:
             refusals[position] = str(exc)
     wanted: list[_Wanted] = []
+    settings: Settings = args.settings
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
         # Each alias is checked against its server's own terms, stored aliases and the file's
@@ -224,7 +225,8 @@ def run_import(args: argparse.Namespace) -> int:
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
                 read[scope] = await store.aliases(scope)
-                glossaries[scope] = server_glossary_of(parse_terms(await store.terms(scope)))
+                terms = parse_terms(await store.terms(scope))
+                glossaries[scope] = server_glossary_of(terms, settings.glossary_path_list)
                 servers[scope] = compiled_aliases(glossaries[scope], read[scope])
             held = servers[scope].source  # stored, and accepted so far: at the cap, the rest wait
             if len(held) >= ALIAS_CAP and normalize(text) not in held:

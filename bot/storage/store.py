@@ -79,7 +79,8 @@ class StoreObserver(Protocol):
 
 
 class Store:
-    """Lookup counts, misses, per-server aliases and their audit log, in one database."""
+    """Lookup counts, misses, per-server aliases, server terms, members' suggestions and their
+    audit logs, in one database (SQLite or PostgreSQL, behind one Backend)."""
 
     # Set once for the process by whoever exports metrics; None: nobody listens.
     observer: StoreObserver | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -118,3 +119,27 @@ def hung_database(store: Store) -> Any:
         gate.set()
         for channel, original in zip(channels, originals, strict=True):
             channel._run = original  # type: ignore[method-assign]
+
+
+@contextlib.asynccontextmanager
+async def warned(said: str, within: float = 10.0) -> AsyncIterator[list[logging.LogRecord]]:
+    """Collect WARNING-or-worse log records while the body runs, then wait (bounded) for one
+    whose message contains `said` (the bot logs on this loop, after the fake has answered)."""
+    records: list[logging.LogRecord] = []
+    seen = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+            if said in record.getMessage():
+                loop.call_soon_threadsafe(seen.set)
+
+    watch = Watch(logging.WARNING)
+    logging.getLogger().addHandler(watch)
+    try:
+        yield records
+        async with asyncio.timeout(within):
+            await seen.wait()
+    finally:
+        logging.getLogger().removeHandler(watch)

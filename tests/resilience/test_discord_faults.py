@@ -13,7 +13,7 @@ from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of
 
 from .conftest import Scene
-from .helpers import DEFERRED, hung_database
+from .helpers import DEFERRED, hung_database, warned
 
 CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 FOLLOWUP = "/webhooks/{application_id}/{token}"
@@ -150,6 +150,27 @@ async def test_a_refused_mention_reply_is_sent_once(
     assert embed_of(second)["title"].endswith("(RAG)")  # the next reply, not a duplicate
     posts = [m for m in fake.sent_messages if m.kind == "channel_message"]
     assert len(posts) == 2
+
+
+async def test_a_mention_reply_lost_to_failing_discord_servers_is_one_warning(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A 503 to a mention's reply (discord.py does not retry it there): one WARNING saying
+    Discord's servers are failing, in the words an interaction's lost answer gets, and no
+    error reply posted to the same failing Discord."""
+    fake = scene.fake
+    fake.fail_next("POST", CHANNEL_MESSAGES, status=503, times=5)
+    async with warned(f"mention in channel {scene.channel.id}") as records:
+        await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is rag")
+    fake.faults.clear()
+    lines = [r.getMessage() for r in records]
+    assert lines == [
+        f"cannot reply to a mention in channel {scene.channel.id}: Discord answered 503 "
+        "Service Unavailable: its servers are failing"
+    ]
+    assert [r.exc_info for r in records] == [None]
+    assert served(scene) == [(CHANNEL_MESSAGES, 503)]  # no "Something went wrong" after it
+    assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
 
 
 async def test_a_reply_discord_no_longer_accepts_is_logged_and_the_bot_carries_on(

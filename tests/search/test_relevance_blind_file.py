@@ -115,6 +115,8 @@ FIFTH_SET = Path(__file__).with_name("relevance_blind5.tsv")
 SIXTH_SET = Path(__file__).with_name("relevance_blind6.tsv")
 SEVENTH_SET = Path(__file__).with_name("relevance_blind7.tsv")
 EIGHTH_SET = Path(__file__).with_name("relevance_blind8.tsv")
+NINTH_SET = Path(__file__).with_name("relevance_blind9.tsv")
+EVERYDAY_SET = Path(__file__).with_name("everyday_probes.tsv")
 MATCHER_SET = Path(__file__).with_name("relevance.tsv")
 
 
@@ -264,3 +266,45 @@ def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet
     assert counts["description"] >= blind.descriptions
     assert counts["offtopic"] >= blind.offtopic
     assert len({same(row["query"]) for row in rows}) == len(rows)
+
+
+# relevance_blind9.md: two slices written side by side, each over the whole glossary (an entry
+# may have rows in both), so each slice is counted on its own rather than alternated.
+NINTH_SLICES = ("dev5", "test8")
+
+
+def test_the_ninth_set_has_two_full_slices_and_repeats_no_earlier_query() -> None:
+    """Each of dev5 and test8: at least 220 questions over 180 entries, 40 descriptions and 60
+    off-topic rows; ids known, `also` only on questions; no query repeats (ignoring case and
+    punctuation) one of this set or of an earlier one, the everyday probes included."""
+    glossary = load_glossary()
+    rows = read_rows(NINTH_SET)
+    sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS))
+    earlier = {loosely(query) for query in earlier_queries(sets)}
+    with EVERYDAY_SET.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        earlier |= {loosely(row["query"]) for row in reader}
+    counts: defaultdict[tuple[str, str], int] = defaultdict(int)
+    questioned: defaultdict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        assert row["slice"] in NINTH_SLICES, row
+        assert row["kind"] in KINDS, row
+        assert row["query"], row
+        assert row["query"].strip() == row["query"], row
+        assert loosely(row["query"]) not in earlier, row
+        assert bool(row["expected"]) == (row["kind"] != "offtopic"), row
+        if row["expected"]:
+            assert row["expected"] in glossary, row
+        if row["also"]:
+            assert row["kind"] == "question", row
+            assert row["also"] in glossary, row
+            assert row["also"] != row["expected"], row
+        counts[row["slice"], row["kind"]] += 1
+        if row["kind"] == "question":
+            questioned[row["slice"]].add(row["expected"])
+    for part in NINTH_SLICES:
+        assert counts[part, "question"] >= 220, part
+        assert len(questioned[part]) >= 180, part
+        assert counts[part, "description"] >= 40, part
+        assert counts[part, "offtopic"] >= 60, part
+    assert len({loosely(row["query"]) for row in rows}) == len(rows)

@@ -326,6 +326,33 @@ def test_import_checks_aliases_against_the_servers_own_terms(
     assert ("nightly rerank", "zorblax") in query(db, "SELECT key, entry_id FROM aliases")
 
 
+def test_import_checks_aliases_against_the_glossary_the_bot_serves(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GLOSSARY_PATHS names the glossary, as for `run`: its entries are the ones an alias may
+    open, and its names the ones an alias may not take."""
+    glossary = tmp_path / "ours.toml"
+    glossary.write_text(
+        '[[entries]]\nid = "zorblax"\ntitle = "Zorblax"\ncategory = "Fundamentals"\n'
+        'definition = "The team\'s nightly batch job that re-ranks retrieved documents."\n'
+    )
+    monkeypatch.setenv("GLOSSARY_PATHS", str(glossary))
+    file = write_json(
+        tmp_path / "aliases.json",
+        [
+            {"guild_id": 1, "alias": "kv cash", "entry_id": "kv-cache"},  # not served here
+            {"guild_id": 1, "alias": "Zorb-Lax", "entry_id": "zorblax"},  # its name
+            {"guild_id": 1, "alias": "nightly rerank", "entry_id": "zorblax"},
+        ],
+    )
+    assert run(["aliases", "import", file, "--db", str(db)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in err] == ["item 1", "item 2"], err
+    assert "kv-cache" in err[0]
+    assert "Zorblax" in err[1]
+    assert ("nightly rerank", "zorblax") in query(db, "SELECT key, entry_id FROM aliases")
+
+
 def test_import_rechecks_a_server_another_writer_changed_inside_the_write(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

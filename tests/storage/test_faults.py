@@ -99,6 +99,41 @@ async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) 
     assert integrity(db_path) == "ok"
 
 
+async def test_failing_writes_are_logged_once_per_reason_until_they_work(
+    sqlite_store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    conn = sqlite_store._backend.writer._conn  # white-box: a size limit stands in for a full disk
+    assert conn is not None
+    async with conn.execute("PRAGMA page_count") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+
+    async def refused() -> None:
+        with pytest.raises(StorageUnavailable, match="full"):
+            await sqlite_store.add_alias(1, "x" * 3000, "x", "seed", actor_id=1)
+
+    def said() -> list[str]:
+        return [
+            f"{r.levelname} {r.getMessage()}" for r in caplog.records if "database" in r.message
+        ]
+
+    await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+    await refused()
+    await refused()
+    error = said()
+    assert len(error) == 1
+    assert error[0].startswith("ERROR cannot write the database")
+    await conn.execute("PRAGMA max_page_count = 1073741823")
+    await sqlite_store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=1)
+    [works] = said()[1:]
+    assert works.startswith("INFO")
+    assert works.endswith("takes writes again")
+    await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+    await refused()
+    assert said()[2:] == error  # a new streak is said again
+
+
 async def test_read_only_connection_recovers_by_reopening(store: Store, db_path: Path) -> None:
     # White-box: query_only fails writes as a read-only file does.
     conn = store._backend.writer._conn

@@ -177,7 +177,6 @@ class AliasCog(
     ) -> list[app_commands.Choice[str]]:
         """The alias box suggests this server's missed searches: a miss becomes an alias in one
         step."""
-        store = self.state.store
         wanted = current.strip().casefold()
 
         def choice(miss: Miss) -> tuple[str, str] | None:
@@ -185,11 +184,9 @@ class AliasCog(
                 return None
             return f"{miss.query} (missed {miss.count}×)", miss.query
 
-        if store is None:
-            return []
         return await stored_choices(
             interaction,
-            lambda scope: store.top_misses(scope, None, limits.AUTOCOMPLETE_CHOICES),
+            lambda store, scope: store.top_misses(scope, None, limits.AUTOCOMPLETE_CHOICES),
             choice,
         )
 
@@ -224,7 +221,6 @@ class AliasCog(
     async def server_aliases(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        store = self.state.store
         # The server's glossary: an alias of one of its own terms names that term's card.
         local = await self.state.servers.local(interaction.guild_id or 0)
         wanted = current.strip().casefold()
@@ -235,9 +231,9 @@ class AliasCog(
             entry = local.entry(record.entry_id)
             return f"{record.text} → {entry.title if entry else record.entry_id}", record.key
 
-        if store is None:
-            return []
-        return await stored_choices(interaction, store.list_aliases, choice)
+        return await stored_choices(
+            interaction, lambda store, scope: store.list_aliases(scope), choice
+        )
 
     @app_commands.command(name="list", description="This server's aliases, optionally for one term")
     @app_commands.describe(term="Only the aliases of this term")

@@ -16,7 +16,7 @@ from bot import limits
 from bot.cards.fit import fit
 from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
-from bot.discord_app.errors import NO_MENTIONS, error_reply
+from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
 from bot.discord_app.replies import reply_for
 from bot.discord_app.state import BotState
 from bot.storage import DM_SCOPE
@@ -113,14 +113,7 @@ class DefineCog(commands.Cog):
                 exc.code,
             )
         except discord.DiscordServerError as exc:
-            # Discord's servers failing: an error reply would fail too.
-            log.warning(
-                "cannot reply to a mention in channel %s: Discord answered %s %s (its servers "
-                "are failing)",
-                message.channel.id,
-                exc.status,
-                exc.response.reason,
-            )
+            log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
         except Exception:
             error_id = uuid.uuid4().hex[:8]
             observe.failed(error_id)

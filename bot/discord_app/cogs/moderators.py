@@ -79,16 +79,19 @@ async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitabl
 
 async def stored_choices(
     interaction: Interaction,
-    read: Callable[[int], Awaitable[Iterable[T]]],
+    read: Callable[[Store, int], Awaitable[Iterable[T]]],
     choice: Callable[[T], tuple[str, str] | None],
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete from what the database holds for this server: `choice` makes (label,
-    value) of a record, or None to leave it out. Nothing if the database does not answer in time."""
+    """Autocomplete from what the database holds for this server (`read` from the store, given
+    the server's id): `choice` makes (label, value) of a record, or None to leave it out.
+    Nothing if there is no database or it does not answer in time."""
     state = interaction.client.state
     if state.store is None or not interaction.guild_id:
         return []
     try:
-        records = await asyncio.wait_for(read(interaction.guild_id), state.read_timeout)
+        records = await asyncio.wait_for(
+            read(state.store, interaction.guild_id), state.read_timeout
+        )
     except (StorageError, TimeoutError):
         return []
     choices = []

@@ -16,7 +16,13 @@ from discord.ext import commands
 from bot import limits
 from bot.discord_app.cogs.moderators import STORAGE_DOWN, ServerOnly, reply, thinking
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
-from bot.discord_app.items import SUGGEST_PREFIX, SUGGEST_QUERY, Restorable, submitted_values
+from bot.discord_app.items import (
+    SUGGEST_PREFIX,
+    SUGGEST_QUERY,
+    Restorable,
+    submitted_values,
+    suggest_button,
+)
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.storage import SUGGEST_COOLDOWN, StorageError, SuggestStatus
@@ -72,7 +78,7 @@ class SuggestButton(
     template=rf"{SUGGEST_PREFIX}(?P<query>.{{0,{SUGGEST_QUERY}}})",
 ):
     def __init__(self, query: str) -> None:
-        super().__init__(discord.ui.Button(label="Suggest it", custom_id=SUGGEST_PREFIX + query))
+        super().__init__(suggest_button(query))
         self.query = query
 
     @classmethod

@@ -17,6 +17,8 @@ from typing import TypeVar
 
 import aiosqlite
 
+from bot.once import OncePerReason
+
 from ..backend import shielded
 from ..errors import StoreClosed
 from .errors import REOPEN_AFTER, as_storage_error, primary_code
@@ -89,7 +91,7 @@ class Channel:
         self._stale = False
         self._closed = False
         self._lock = asyncio.Lock()
-        self._failing: str | None = None  # why writes fail, logged once
+        self._failing = OncePerReason()  # why writes fail
         # While stopping: when, on the loop's clock, a wait for another process's lock must end.
         self.give_up_at: float | None = None
 
@@ -139,9 +141,8 @@ class Channel:
                 if write and code not in _TRANSIENT:
                     self._write_failed(str(error))
                 raise error from exc
-            if write and self._failing is not None:
+            if write and self._failing.ended():
                 log.info("the database %s takes writes again", self._path)
-                self._failing = None
             if on_commit is not None:
                 on_commit(result)
             return result
@@ -150,9 +151,8 @@ class Channel:
         """Say once, until writes work again, why they fail: the moderators are told only that
         nothing was changed, and a full disk or a file-size limit leaves health green (the
         health check's write changes no row, so it needs no room)."""
-        if reason != self._failing:
+        if self._failing.is_new(reason):
             log.error("cannot write the database %s: %s", self._path, reason)
-        self._failing = reason
 
     async def _connection(self) -> aiosqlite.Connection:
         if self._closed:
