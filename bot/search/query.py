@@ -78,7 +78,7 @@ _GREETING = rf"(?:{'|'.join(_GREETINGS)})(?: (?:{'|'.join(_GROUPS)}))?"
 
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
 _OPENER = re.compile(
-    r"^(?:what even is|what even are|wtf is|wtf are|wth is|what the heck is|what the hell is|can someone explain|can anyone explain|someone explain|"
+    r"^(?:what even is|what even are|what counts as one|what counts as|what qualifies as|wtf is|wtf are|wth is|what the heck is|what the hell is|can someone explain|can anyone explain|someone explain|"
     r"can somebody explain|anyone know what|what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
     r"define|definition of|defintion of|meaning of|explain|describe|eli5|eli5 of|"
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"

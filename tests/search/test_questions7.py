@@ -98,3 +98,23 @@ def test_a_blunt_opener_asks_what_a_term_is(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # "what counts as X" asks what X is (offered only before)
+        ("what counts as context for a chatbot", "context"),
+        ("what counts as one step in my training loop", "training-step"),
+        ("what counts as latency for a streaming chat app", "latency"),
+    ],
+)
+def test_what_counts_as_a_thing_asks_what_it_is(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
+
+
+def test_what_counts_as_a_part_is_no_card_for_the_whole(bundled_index: SearchIndex) -> None:
+    """A layer "in a transformer" asks about the layer (a Transformers card before)."""
+    assert _card(bundled_index, "what counts as a layer in a transformer") != "transformers"
