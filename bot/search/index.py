@@ -113,6 +113,7 @@ _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 # A question whose subject points back at the clause before it ("..., what does that mean")
 _BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
 _WHAT = ("what ", "whats ", "wat ")
+_POSSESSIVE = ("'s", "s'")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 SPAN_WORD_LENGTH = 5  # a mistyped name of two or three words starts with a word this long
@@ -509,6 +510,9 @@ class SearchIndex:
             if found is not None:
                 return found[0], SUBJECT
         verb, words = asked_subject(core)
+        # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
+        if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
+            words = words[1:]
         if verb and words and any(self.names.lookup(n) for n in derived_forms(verb + words[0])):
             verb, words = verb + words[0], words[1:]  # a verb in two words: "how do i fine tune"
         # "how do i train for a marathon": a plain word's noun is no name to ask about
@@ -566,7 +570,7 @@ class SearchIndex:
         if len(words) < 2 or not similar or similar[0][1] < LEADING_COSINE:
             return None
         opening = words[: LEADING_WORDS + 1]
-        if any(w.endswith(("'s", "s'")) or w in _RELATIVE for w in opening):
+        if any(w.endswith(_POSSESSIVE) or w in _RELATIVE for w in opening):
             return None
         found = self._subject_name(words, [])
         if found is None:  # "speculitive decoding in practice": a name mistyped at the start

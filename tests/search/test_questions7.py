@@ -118,3 +118,21 @@ def test_what_counts_as_a_thing_asks_what_it_is(
 def test_what_counts_as_a_part_is_no_card_for_the_whole(bundled_index: SearchIndex) -> None:
     """A layer "in a transformer" asks about the layer (a Transformers card before)."""
     assert _card(bundled_index, "what counts as a layer in a transformer") != "transformers"
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # what the possessor owns is asked about (the possessor's card, or none, before)
+        ("how does vllm's paged attention save memory", "paged-attention"),
+        ("what does pytorch's autograd actually record", "automatic-differentiation"),
+        ("is llama's tokenizer byte level", "tokenization"),
+        ("how does my model's loss go negative", "loss"),
+        # ... where it names an entry; else the possessor stays the subject
+        ("why is vllm's throughput so high", "vllm"),
+    ],
+)
+def test_what_a_possessor_owns_is_asked_about(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
