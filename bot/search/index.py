@@ -53,6 +53,7 @@ from bot.search.query import (
     asked_clause,
     asked_state,
     asked_subject,
+    asks_for_name,
     compared,
     comparison,
     compatibility,
@@ -309,6 +310,10 @@ class SearchIndex:
             elif converted:
                 subject = self._named_start(converted[0])
                 written = [w for w in written if not source or w[0] != source[0]]
+            elif clauses and asks_for_name(clauses[1]):
+                # "sample lots of answers, keep the good ones, finetune on those. name?": what
+                # is described is asked about, a name it writes is part of the description
+                written = [(entry, 0) for entry, _ in written]
             elif (question or clauses) and together is None:
                 # "..., is it the paged attention?"; "running llama on my laptop, do i have to
                 # quantize it?": the guess, or the subject of the clause that asks

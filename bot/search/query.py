@@ -207,6 +207,20 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     return None
 
 
+# "keep only the correct answers and finetune on those, name?": the text describes a thing and
+# asks what it is called; the names it writes only describe it.
+_NAME_ASKED = re.compile(
+    r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it) called|"
+    r"(?:is there|any) (?:a )?(?:name|term|word) for (?:that|this|it)|"
+    r"what do (?:you|we|people|they) call (?:that|this|it))$"
+)
+
+
+def asks_for_name(clause: str) -> bool:
+    """Is a question's clause (`normalize`d) only asking what the thing before is called?"""
+    return _NAME_ASKED.match(clause) is not None
+
+
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)

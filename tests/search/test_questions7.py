@@ -7,6 +7,7 @@ import pytest
 
 from bot.search import SearchIndex
 from bot.search.fusion import SUBJECT, fuse
+from bot.search.query import asks_for_name
 from bot.search.ranking import MENTION_SCORE, Pool
 
 
@@ -136,3 +137,27 @@ def test_what_a_possessor_owns_is_asked_about(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("clause", "asks"),
+    [
+        ("name", True),
+        ("what s that called", True),
+        ("is there a term for it", True),
+        ("what do people call this", True),
+        ("what is it for", False),
+        ("name the best one", False),
+    ],
+)
+def test_a_clause_that_asks_what_the_thing_is_called(clause: str, asks: bool) -> None:
+    assert asks_for_name(clause) is asks
+
+
+def test_a_described_thing_whose_name_is_asked_is_not_a_name_it_writes(
+    bundled_index: SearchIndex,
+) -> None:
+    """The asker's verb ("train") describes; the name asked for is the description's (a
+    Training card before the rule)."""
+    query = "train a reward model on human rankings then optimize the policy against it, name?"
+    assert _card(bundled_index, query) == "rlhf"
