@@ -78,6 +78,7 @@ def fuse(
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lone_name, ranks = asked_about or (None, NAMED_RANKS)
+    asked_name = lone_name  # another name the question writes is its setting: no agreement
     if question and lone_name is None and ranked and ranked[0][1].strategy in NAME_LIKE:
         lone_name = ranked[0][0]  # a name nearly typed ("how do i know if it's overfiting")
     lead = similar[0][1] - similar[1][1] if len(similar) > 1 else similar[0][1] if similar else 0.0
@@ -106,7 +107,10 @@ def fuse(
             entry == lexical_best
             and rank == 0
             and found.strategy in WEAK_LEXICAL
-            and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
+            and (
+                (found.strategy == "match-term" and asked_name is None)
+                or found.score >= AGREEMENT_FLOOR
+            )
             and similar[0][1] >= AGREEMENT_COSINE
         )
         if agree:

@@ -8,7 +8,7 @@ import pytest
 from bot.search import SearchIndex
 from bot.search.fusion import SUBJECT, fuse
 from bot.search.query import asks_for_name
-from bot.search.ranking import MENTION_SCORE, Pool
+from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
 
 
 def _card(index: SearchIndex, query: str) -> str | None:
@@ -161,3 +161,14 @@ def test_a_described_thing_whose_name_is_asked_is_not_a_name_it_writes(
     Training card before the rule)."""
     query = "train a reward model on human rankings then optimize the policy against it, name?"
     assert _card(bundled_index, query) == "rlhf"
+
+
+def test_a_name_that_only_sets_the_question_earns_no_agreement() -> None:
+    """A question asks about NAMED (the meaning does not rank it); OTHER, written too, leads
+    the meaning but is only the setting ("can i train on tpus with pytorch"): no card for it,
+    as there was before (meaning and names agreeing on it: 91)."""
+    pool = Pool()
+    pool.add(OTHER, MENTION_SCORE, "match-term")
+    pool.add(NAMED, MENTION_SCORE - 4, "match-term")
+    fuse(pool, [(OTHER, 0.55), (DESCRIBED, 0.48)], question=True, asked_about=(NAMED, 3))
+    assert pool.best_score() < MATCH_SCORE
