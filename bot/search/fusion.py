@@ -108,7 +108,7 @@ def fuse(
             and rank == 0
             and found.strategy in WEAK_LEXICAL
             and (
-                (found.strategy == "match-term" and asked_name is None)
+                (found.strategy == "match-term" and asked_name in (None, entry))
                 or found.score >= AGREEMENT_FLOOR
             )
             and similar[0][1] >= AGREEMENT_COSINE
