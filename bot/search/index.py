@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -115,6 +116,8 @@ _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 _BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
 _WHAT = ("what ", "whats ", "wat ")
 _POSSESSIVE = ("'s", "s'")
+# a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
+_QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 SPAN_WORD_LENGTH = 5  # a mistyped name of two or three words starts with a word this long
@@ -319,6 +322,7 @@ class SearchIndex:
                 # quantize it?": the guess, or the subject of the clause that asks
                 guessed = self._tagged(core)
                 subject = guessed or self._clause_subject(clauses)
+                subject = subject or (self._quoted(query) if question else None)
                 subject = subject or (self._subject(core) if question else None)
                 if guessed is not None:  # what comes before the guess is its setting
                     written = [(entry, 0) for entry, _ in written]
@@ -552,6 +556,16 @@ class SearchIndex:
         if not GENERIC_WORDS.isdisjoint((key, *plural_variants(key))):
             return None  # "model too big for one gpu, how do i split the layers": a plain word
         return self._subject(asked)
+
+    def _quoted(self, query: str) -> tuple[int, int] | None:
+        """The entry a question writes as its only quotation, whole ('what makes something an
+        "agent"'): the word the asker marks is the one asked about, at any rank."""
+        quoted = _QUOTED.findall(query)
+        if len(quoted) != 1:
+            return None
+        key = compact(normalize(quoted[0]))
+        found = _held_by_one((self.names.lookup(f), 0) for f in (key, *plural_variants(key)))
+        return None if found is None else (found[0], SUBJECT)
 
     def _scene_name(self, scene: str) -> tuple[int, int] | None:
         """The one entry a scene names, at the head of its phrase, which a question after it

@@ -172,3 +172,18 @@ def test_a_name_that_only_sets_the_question_earns_no_agreement() -> None:
     pool.add(NAMED, MENTION_SCORE - 4, "match-term")
     fuse(pool, [(OTHER, 0.55), (DESCRIBED, 0.48)], question=True, asked_about=(NAMED, 3))
     assert pool.best_score() < MATCH_SCORE
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # the name the asker quotes is what is asked about (no card before the rule)
+        ('what turns a plain script into an "agent"', "ai-agents"),
+        # a quoted plain word in its everyday sense stays no card
+        ('why does my coach keep saying "temperature" before games', None),
+    ],
+)
+def test_a_quoted_name_is_the_subject(
+    bundled_index: SearchIndex, query: str, card: str | None
+) -> None:
+    assert _card(bundled_index, query) == card
