@@ -116,6 +116,10 @@ _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 _BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
 _WHAT = ("what ", "whats ", "wat ")
 _POSSESSIVE = ("'s", "s'")
+_ASKERS = frozenset({"i", "we", "you", "one", "u"})
+_USING_VERBS = frozenset(
+    {"use", "uses", "used", "need", "needs", "prefer", "prefers", "adopt", "adopted", "pick"}
+)
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
 _QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
@@ -519,6 +523,9 @@ class SearchIndex:
             if found is not None:
                 return found[0], SUBJECT
         verb, words = asked_subject(core)
+        # "why do llama-style models use rmsnorm": what the doer uses is asked about
+        if named := self._subject_name(_used_by_another(words), []):
+            return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
         # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
         if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
             words = words[1:]
@@ -966,6 +973,16 @@ class SearchIndex:
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+
+def _used_by_another(words: Sequence[str]) -> Sequence[str]:
+    """The words after a verb of using or needing in a question's first few words, when a
+    third party is the doer ("llama-style models use rmsnorm"); not the asker's own "do i need
+    rag", "should we use x" (measured in round one: a wrong card more), else none."""
+    used = next((at for at, w in enumerate(words[:4]) if w in _USING_VERBS), 0)
+    if not used or not _ASKERS.isdisjoint(words[:used]):
+        return []
+    return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
 
 
 def _held_by_one(named: Iterable[tuple[Sequence[Hit], int]]) -> tuple[int, int] | None:

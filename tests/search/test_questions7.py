@@ -187,3 +187,20 @@ def test_a_quoted_name_is_the_subject(
     bundled_index: SearchIndex, query: str, card: str | None
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # what a third party uses or needs is asked about (no card / Transformers before)
+        ("why do most chat models use rope now", "rotary-position-embedding"),
+        ("why do transformers use layer norm", "layer-norm"),
+        ("why does everyone use adamw instead of plain adam", "adamw"),
+        # ... an everyday doer's plain word stays no card
+        ("why do bakers use a higher temperature for bread", None),
+    ],
+)
+def test_what_a_doer_uses_is_asked_about(
+    bundled_index: SearchIndex, query: str, card: str | None
+) -> None:
+    assert _card(bundled_index, query) == card
