@@ -86,12 +86,13 @@ _SPELLINGS = {
     "gud": "good",
     "howto": "how to",
 }
+# Not "icl" ("I can't lie"): ICL is In-Context Learning's acronym, and a name always wins.
 # Fillers that say nothing about what is asked, in English chat ...
 _FILLERS = {
     "ngl", "tbh", "tbf", "fr", "frfr", "lol", "lmao", "lmfao", "rofl", "smh", "bruh", "tho",
     "rn", "imo", "imho", "fwiw", "pls", "plz", "plss", "plzz", "xd", "omg", "ikr", "tldr",
     "afaik", "iirc", "tia", "tysm", "ty", "nvm", "asap", "thnx", "yall", "bro", "bruv", "dude",
-    "fam", "lowkey", "highkey", "deadass", "istg", "af", "hmu", "icl", "oof", "welp", "lmk",
+    "fam", "lowkey", "highkey", "deadass", "istg", "af", "hmu", "oof", "welp", "lmk",
 }  # fmt: skip
 # ... and greetings, forms of address and fillers in other languages (Spanish, French, German,
 # Portuguese, Hindi, Indonesian, Italian): none of them is an English word.

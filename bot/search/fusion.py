@@ -37,6 +37,10 @@ AGREEMENT_BONUS = 10.0
 AGREEMENT_FLOOR = 86.0
 AGREEMENT_COSINE = 0.5  # ... and the cosine at least this
 DISAGREEMENT_PENALTY = 8.0
+# The name a question asks about yields to another entry that the description stage and the
+# meaning both put first, when the meaning prefers that entry by this much cosine ("gpus
+# silently giving wrong math results": the words describe one thing, the name is its setting).
+CONTEST_GAP = 0.25
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3
@@ -74,6 +78,7 @@ def fuse(
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lone_name, ranks = asked_about or (None, NAMED_RANKS)
+    asked_name = lone_name  # another name the question writes is its setting: no agreement
     if question and lone_name is None and ranked and ranked[0][1].strategy in NAME_LIKE:
         lone_name = ranked[0][0]  # a name nearly typed ("how do i know if it's overfiting")
     lead = similar[0][1] - similar[1][1] if len(similar) > 1 else similar[0][1] if similar else 0.0
@@ -89,6 +94,8 @@ def fuse(
     if ranks == SUBJECT and lone_name is not None and lone_name not in semantic:
         semantic[lone_name] = MENTION_SCORE
         similar = [*similar, (lone_name, NAMED_COSINE)]
+    if lone_name is not None and _described_instead(pool, similar, lexical_best, lone_name):
+        lone_name = None
     for rank, (entry, score) in enumerate(semantic.items()):
         found = pool.by_entry.get(entry)
         if found is None:
@@ -100,7 +107,10 @@ def fuse(
             entry == lexical_best
             and rank == 0
             and found.strategy in WEAK_LEXICAL
-            and (found.strategy == "match-term" or found.score >= AGREEMENT_FLOOR)
+            and (
+                (found.strategy == "match-term" and asked_name in (None, entry))
+                or found.score >= AGREEMENT_FLOOR
+            )
             and similar[0][1] >= AGREEMENT_COSINE
         )
         if agree:
@@ -114,6 +124,21 @@ def fuse(
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
         strategy = "semantic" if score > found.score else found.strategy
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
+
+
+def _described_instead(
+    pool: Pool, similar: Sequence[tuple[int, float]], described: int | None, name: int
+) -> bool:
+    """Do the description stage and the meaning agree on another entry than the `name` a
+    question writes, the meaning by `CONTEST_GAP` over that name? Then the words say what is
+    asked about and the name only where ("how do i cap the tokens claude spends thinking")."""
+    if described is None or described == name or not similar or similar[0][0] != described:
+        return False
+    lexical = pool.by_entry[described]
+    if lexical.strategy != "description" or lexical.score < AGREEMENT_FLOOR:
+        return False
+    cosine = dict(similar).get(name, 0.0)
+    return similar[0][1] >= AGREEMENT_COSINE and similar[0][1] - cosine >= CONTEST_GAP
 
 
 def asked_about(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -54,6 +55,7 @@ from bot.search.query import (
     asked_clause,
     asked_state,
     asked_subject,
+    asks_for_name,
     compared,
     comparison,
     compatibility,
@@ -111,6 +113,16 @@ LEADING_COSINE = 0.42
 # ...": a relative clause this early makes the text a description of a kind of that name
 LEADING_WORDS = 3
 _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
+# A question whose subject points back at the clause before it ("..., what does that mean")
+_BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
+_WHAT = ("what ", "whats ", "wat ")
+_POSSESSIVE = ("'s", "s'")
+_ASKERS = frozenset({"i", "we", "you", "one", "u"})
+_USING_VERBS = frozenset(
+    {"use", "uses", "used", "need", "needs", "prefer", "prefers", "adopt", "adopted", "pick"}
+)
+# a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
+_QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
 SPAN_WORD_LENGTH = 5  # a mistyped name of two or three words starts with a word this long
@@ -312,11 +324,16 @@ class SearchIndex:
             elif converted:
                 subject = self._named_start(converted[0])
                 written = [w for w in written if not source or w[0] != source[0]]
+            elif clauses and asks_for_name(clauses[1]):
+                # "sample lots of answers, keep the good ones, finetune on those. name?": what
+                # is described is asked about, a name it writes is part of the description
+                written = [(entry, 0) for entry, _ in written]
             elif (question or clauses) and together is None:
                 # "..., is it the paged attention?"; "running llama on my laptop, do i have to
                 # quantize it?": the guess, or the subject of the clause that asks
                 guessed = self._tagged(core)
                 subject = guessed or self._clause_subject(clauses)
+                subject = subject or (self._quoted(query) if question else None)
                 subject = subject or (self._subject(core) if question else None)
                 if guessed is not None:  # what comes before the guess is its setting
                     written = [(entry, 0) for entry, _ in written]
@@ -536,6 +553,12 @@ class SearchIndex:
             if found is not None:
                 return found[0], SUBJECT
         verb, words = asked_subject(core)
+        # "why do llama-style models use rmsnorm": what the doer uses is asked about
+        if named := self._subject_name(_used_by_another(words), []):
+            return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
+        # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
+        if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
+            words = words[1:]
         if verb and words and any(self.names.lookup(n) for n in derived_forms(verb + words[0])):
             verb, words = verb + words[0], words[1:]  # a verb in two words: "how do i fine tune"
         # "how do i train for a marathon": a plain word's noun is no name to ask about
@@ -558,15 +581,40 @@ class SearchIndex:
         does it need cuda"), the question asks about the topic."""
         if clauses is None:
             return None
+        asked = query_core(clauses[1])
+        words = asked_subject(asked)[1][:1]
+        # "my loss is going up, what does that mean": what the scene named is to be explained
+        if words and words[0] in _BACK_REFERENCES and clauses[1].startswith(_WHAT):
+            return self._scene_name(clauses[0])
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
             return None
-        asked = query_core(clauses[1])
-        words = asked_subject(asked)[1][:1]
         key = compact(words[0]) if words else ""
         if not GENERIC_WORDS.isdisjoint((key, *plural_variants(key))):
             return None  # "model too big for one gpu, how do i split the layers": a plain word
         return self._subject(asked)
+
+    def _quoted(self, query: str) -> tuple[int, int] | None:
+        """The entry a question writes as its only quotation, whole ('what makes something an
+        "agent"'): the word the asker marks is the one asked about, at any rank."""
+        quoted = _QUOTED.findall(query)
+        if len(quoted) != 1:
+            return None
+        key = compact(normalize(quoted[0]))
+        found = _held_by_one((self.names.lookup(f), 0) for f in (key, *plural_variants(key)))
+        return None if found is None else (found[0], SUBJECT)
+
+    def _scene_name(self, scene: str) -> tuple[int, int] | None:
+        """The one entry a scene names, at the head of its phrase, which a question after it
+        refers back to with a pronoun ("gpt is 'autoregressive', what does that even mean"): its
+        subject, if the meaning ranks it among its ten."""
+        found = find_mentions(scene, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        named = {mention.entry for mention in found}
+        if len(named) != 1:
+            return None
+        # the name heads its phrase: in "the bank tokenization fee" the pronoun means the fee
+        after = scene[found[-1].end :].split()[:1]
+        return (named.pop(), SEMANTIC_CANDIDATES) if not after or after[0] in STOPWORDS else None
 
     def _leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
         """The entry chat that asks nothing names first ("reward hacking in the coding benchmark
@@ -578,7 +626,7 @@ class SearchIndex:
         if len(words) < 2 or not similar or similar[0][1] < LEADING_COSINE:
             return None
         opening = words[: LEADING_WORDS + 1]
-        if any(w.endswith(("'s", "s'")) or w in _RELATIVE for w in opening):
+        if any(w.endswith(_POSSESSIVE) or w in _RELATIVE for w in opening):
             return None
         found = self._subject_name(words, [])
         if found is None:  # "speculitive decoding in practice": a name mistyped at the start
@@ -955,6 +1003,16 @@ class SearchIndex:
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+
+def _used_by_another(words: Sequence[str]) -> Sequence[str]:
+    """The words after a verb of using or needing in a question's first few words, when a
+    third party is the doer ("llama-style models use rmsnorm"); not the asker's own "do i need
+    rag", "should we use x" (measured in round one: a wrong card more), else none."""
+    used = next((at for at, w in enumerate(words[:4]) if w in _USING_VERBS), 0)
+    if not used or not _ASKERS.isdisjoint(words[:used]):
+        return []
+    return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
 
 
 def _held_by_one(named: Iterable[tuple[Sequence[Hit], int]]) -> tuple[int, int] | None:

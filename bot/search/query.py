@@ -78,7 +78,7 @@ _GREETING = rf"(?:{'|'.join(_GREETINGS)})(?: (?:{'|'.join(_GROUPS)}))?"
 
 # Openers, repeated away: "hey bot can you please explain what a" -> "".
 _OPENER = re.compile(
-    r"^(?:what even is|what even are|can someone explain|can anyone explain|someone explain|"
+    r"^(?:what even is|what even are|what counts as one|what counts as|what qualifies as|wtf is|wtf are|wth is|what the heck is|what the hell is|can someone explain|can anyone explain|someone explain|"
     r"can somebody explain|anyone know what|what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
     r"define|definition of|defintion of|meaning of|explain|describe|eli5|eli5 of|"
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
@@ -138,6 +138,7 @@ _ASKING = frozenset(
         "whats",
         "what's",
         "wat",
+        "wtf",
         "how",
         "why",
         "when",
@@ -204,6 +205,20 @@ def asked_clause(query: str) -> tuple[str, str] | None:
             words = [each for each, _ in clauses]
             return (" ".join(words[:at]), " ".join(words[at:])) if at else None
     return None
+
+
+# "keep only the correct answers and finetune on those, name?": the text describes a thing and
+# asks what it is called; the names it writes only describe it.
+_NAME_ASKED = re.compile(
+    r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it) called|"
+    r"(?:is there|any) (?:a )?(?:name|term|word) for (?:that|this|it)|"
+    r"what do (?:you|we|people|they) call (?:that|this|it))$"
+)
+
+
+def asks_for_name(clause: str) -> bool:
+    """Is a question's clause (`normalize`d) only asking what the thing before is called?"""
+    return _NAME_ASKED.match(clause) is not None
 
 
 def compared(normalized: str) -> tuple[str, str] | None:
