@@ -76,7 +76,7 @@ async def import_terms(
     ) -> tuple[TermChange | None, ImportOutcome]:
         diff = diff_terms(current, incoming)
         changed = (*diff.added, *(after for _, after in diff.changed))
-        clashes = [p for term in changed for p in alias_clashes(term, aliases, bundled)]
+        clashes = [p for term in changed for p in alias_clashes(term, aliases, bundled, current)]
         if clashes:
             return None, ImportOutcome(problems + clashes, None, applied=False)
         removed = tuple(t.id for t in diff.removed)

@@ -7,12 +7,17 @@ import asyncio
 import sys
 from pathlib import Path
 
-from tests.resilience.botproc import ROOT, BotProcess, bot_env
+from bot.discord_app.app import GlossaryBot
+from bot.storage import ALIAS_CAP, AliasImport, Store
+from tests.discord_app.test_terms import open_add, submit
+from tests.resilience.botproc import ROOT, BotProcess, bot_env, glossary_bot
+from tests.resilience.helpers import add_alias, stored_aliases
 from tests.resilience.test_lost_database import eventually
 
 from .conftest import Scene
 
 CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def health(env: dict[str, str], cwd: Path) -> tuple[int, str]:
@@ -69,3 +74,59 @@ async def test_health_during_a_discord_outage_stays_healthy_and_says_so(
         await bot.wait_for_output(r"INFO.*Discord.*answer", within=30.0)
         assert await bot.stop() == 0
     assert "Traceback" not in bot.output
+
+
+async def test_a_term_refused_for_an_alias_names_the_aliases_card_not_its_id(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line N3: `/term add` of `Zorb Lax` after `/alias add zorblax` for LoRA is refused
+    (right), but named the alias's entry by its id, "(for lora-qlora)", which no moderator
+    typed or sees anywhere else; the same for an alias of a server term."""
+    fake, moderator = scene.fake, scene.moderator
+    said = await add_alias(fake, moderator, "zorblax", "lora-qlora", scene.channel)
+    assert said.startswith("Added"), said
+    opened = await open_add(scene, moderator, category="Fundamentals")
+    answer = await submit(scene, moderator, opened, {"title": "Quib Unit", "definition": "A."})
+    assert answer["content"].startswith("Added"), answer
+    said = await add_alias(fake, moderator, "quibble", "quib-unit", scene.channel)
+    assert said.startswith("Added"), said
+
+    for title, card in (("Zorb Lax", "LoRA & QLoRA"), ("Quib Ble", "Quib Unit")):
+        opened = await open_add(scene, moderator, category="Fundamentals")
+        answer = await submit(scene, moderator, opened, {"title": title, "definition": "B."})
+        said = answer["content"]
+        assert said.startswith("Nothing was saved"), said
+        assert f"(for **{card}**)" in said, said
+
+
+async def test_the_alias_cap_is_named_when_it_refuses(scene: Scene, bot: GlossaryBot) -> None:
+    """Plan line C3: `/alias add` at 1,000 aliases said "reached its limit of aliases", where
+    `aliases import` says "(1,000)": a moderator could not tell how many that is."""
+    store = bot.state.store
+    assert store is not None
+    guild = scene.guild.id
+    await store.import_aliases(
+        [AliasImport(guild, f"zq{n}", f"zq{n}", "rag") for n in range(ALIAS_CAP)]
+    )
+    bot.state.servers.forget(guild)
+    said = await add_alias(scene.fake, scene.moderator, "zorbix", "rag", scene.channel)
+    assert said == (
+        "This server has reached its limit of 1,000 aliases. Remove some with `/alias remove` "
+        "first."
+    ), said
+
+
+async def test_aliases_import_reads_a_file_saved_with_a_bom(scene: Scene, tmp_path: Path) -> None:
+    """Plan line I1: a JSON file saved by a Windows editor starts with a UTF-8 byte-order mark:
+    `aliases import` said "Unexpected UTF-8 BOM (decode using utf-8-sig)" (`terms import` reads
+    such files)."""
+    store = await Store.open(scene.db_path, flush_interval=None)
+    await store.close()
+    lines = f'[{{"guild_id": {scene.guild.id}, "alias": "blorp", "entry_id": "rag"}}]\r\n'
+    source = tmp_path / "aliases.json"
+    source.write_bytes(b"\xef\xbb\xbf" + lines.encode())
+    args = ("aliases", "import", str(source), "--db", str(scene.db_path))
+    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    assert status == 0, said
+    assert said.strip() == "added 1, already present 0, refused 0", said
+    assert stored_aliases(scene.db_path) == [(scene.guild.id, "blorp", "rag")]

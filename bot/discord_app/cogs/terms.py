@@ -669,7 +669,7 @@ def plan_save(
     if checked.term is None or errors:
         return refuse(errors)
     term = checked.term
-    clashes = alias_clashes(term, aliases, bundled)
+    clashes = alias_clashes(term, aliases, bundled, current)
     if clashes:
         return refuse(clashes)
     if before is not None and term.id != before.id:
