@@ -26,6 +26,7 @@ from bot.glossary.problems import Problem
 from bot.glossary.server_terms import (
     FIELD_LABELS,
     MAX_TERMS,
+    MAX_TEXT_BYTES,
     Candidate,
     ServerTerm,
     TermProblem,
@@ -33,9 +34,20 @@ from bot.glossary.server_terms import (
 )
 from bot.glossary.toml import TomlError, parse_toml
 
-MAX_IMPORT_BYTES = 1024 * 1024
-# TOML parsing costs some 10 µs per table, key, array or key part, so a 1 MiB file made of
-# nothing else would take a second, and a long dotted key ([a.a.a...]) is quadratic. Curated
+MAX_IMPORT_BYTES = 1024 * 1024  # the least an import takes, whatever the server's caps
+# An export writes each byte of a term's text at most twice (quotes, backslashes and line breaks
+# escaped) and adds each term's keys, quotes and brackets: a few hundred bytes.
+EXPORT_BYTES_PER_TERM = 512
+
+
+def import_cap(max_terms: int = MAX_TERMS, max_text_bytes: int = MAX_TEXT_BYTES) -> int:
+    """The largest file an import takes: room for the export of a server at its caps, so that
+    any server's `/term export` imports back (about 5 MiB at the default caps); at least 1 MiB."""
+    return max(MAX_IMPORT_BYTES, 2 * max_text_bytes + EXPORT_BYTES_PER_TERM * max_terms)
+
+
+# TOML parsing costs some 10 µs per table, key, array or key part, so a file of 100,000 of them
+# would take a second whatever its size, and a long dotted key ([a.a.a...]) is quadratic. Curated
 # TOML needs a few of each per entry: more than that is refused unparsed.
 MAX_KEY_PARTS = 8
 TOML_ITEMS_PER_TERM = 25

@@ -4,11 +4,16 @@ and the real client against the fake Discord (tests/outsider/PLAN.md, round 8)."
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
+from bot.glossary import load_glossary
+from bot.glossary.interchange import parse_import
+from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES, check_caps, text_size
 from bot.storage import ALIAS_CAP, AliasImport, Store
+from bot.term_storage import TermChange, change_terms
 from tests.discord_app.test_terms import open_add, submit
 from tests.resilience.botproc import ROOT, BotProcess, bot_env, glossary_bot
 from tests.resilience.helpers import add_alias, stored_aliases
@@ -130,3 +135,66 @@ async def test_aliases_import_reads_a_file_saved_with_a_bom(scene: Scene, tmp_pa
     assert status == 0, said
     assert said.strip() == "added 1, already present 0, refused 0", said
     assert stored_aliases(scene.db_path) == [(scene.guild.id, "blorp", "rag")]
+
+
+WORDS = (  # noqa: SIM905  (a sentence reads better than quoted words)
+    "ledger shipment rota badge console firmware pallet roster quota invoice sprint dock "
+    "ticket beacon relay cargo crate shift vault token forge signal ember harbor lantern "
+    "quarry meadow orbit prism ridge summit tundra valley willow zenith anchor bramble"
+).split()
+
+
+def full_server_file(terms: int = MAX_TERMS, definition: int = 900) -> bytes:
+    """Curated TOML of `terms` terms of ~100-character titles and `definition` characters of
+    text each: 2,000 of them hold 1.95 MiB of text, near the 2 MiB cap."""
+    rng = random.Random(8)
+    lines = []
+    for n in range(terms):
+        title = f"Zorbic Handbook Procedure {n:04d} " + " ".join(rng.choices(WORDS, k=14))
+        words = " ".join(rng.choices(WORDS, k=200))[:definition].rsplit(" ", 1)[0]
+        lines += [
+            "[[entries]]",
+            f'id = "zorbic-{n:04d}"',
+            f'title = "{title[:96].strip()}"',
+            'category = "Fundamentals"',
+            f'definition = "The {words}."',
+            "",
+        ]
+    return "\n".join(lines).encode()
+
+
+async def fill_server(db_path: Path, guild: int) -> None:
+    """The server's terms at its caps, as moderators grow them one form at a time (an import
+    cannot: a file is at most 1 MiB, and an import replaces)."""
+    terms, problems = parse_import(full_server_file(), "t.toml", load_glossary(), max_bytes=2**30)
+    assert not [p for p in problems if p.severity == "error"], problems[:3]
+    assert check_caps(terms) == []
+    assert sum(text_size(t) for t in terms) > 0.95 * MAX_TEXT_BYTES
+    store = await Store.open(db_path, flush_interval=None)
+    try:
+        await change_terms(store, guild, lambda *_: (TermChange(put=tuple(terms)), None), 1)
+    finally:
+        await store.close()
+
+
+async def test_an_export_of_a_server_at_its_caps_imports_back(scene: Scene, tmp_path: Path) -> None:
+    """Plan line I5: the README promises that `/term export` writes a file that imports back
+    unchanged, so a glossary can move to another server; but a server holding more than about
+    1 MiB of its 2 MiB of text exported a file `terms import` refused: "exp.toml is 2.1 MiB;
+    an import is at most 1 MiB" (`/term import` likewise)."""
+    guild, elsewhere = scene.guild.id, scene.other_guild.id
+    await fill_server(scene.db_path, guild)
+    env = {**CLI_ENV, "DATABASE_PATH": str(scene.db_path)}
+    exported = tmp_path / "export.toml"
+    args = ("terms", "export", "--guild", str(guild), "-o", str(exported))
+    status, said = await glossary_bot(env, tmp_path, *args)
+    assert status == 0, said
+    assert exported.stat().st_size > 2 * 2**20  # past the old import cap twice over
+    args = ("terms", "import", str(exported), "--guild", str(guild), "--dry-run")
+    status, said = await glossary_bot(env, tmp_path, *args)
+    assert status == 0, said
+    assert "0 added, 0 changed, 0 removed" in said, said
+    args = ("terms", "import", str(exported), "--guild", str(elsewhere))
+    status, said = await glossary_bot(env, tmp_path, *args)
+    assert status == 0, said
+    assert said.startswith("Imported: 2000 added, 0 changed, 0 removed"), said[:300]
