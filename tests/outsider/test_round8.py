@@ -198,3 +198,30 @@ async def test_an_export_of_a_server_at_its_caps_imports_back(scene: Scene, tmp_
     status, said = await glossary_bot(env, tmp_path, *args)
     assert status == 0, said
     assert said.startswith("Imported: 2000 added, 0 changed, 0 removed"), said[:300]
+
+
+async def test_explain_terms_finds_a_server_term_of_many_words(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line L4: "Explain terms" on a message of the full server's own titles (~100
+    characters, 18 words each) found none of them, only "Token" inside one: names of more than
+    six words were never looked for in running text. A server term's title may be 256
+    characters; a seven-word one is ordinary ("Quarterly Business Review Meeting Notes Template
+    Guide")."""
+    fake, moderator = scene.fake, scene.moderator
+    titles = [
+        "Quarterly Business Review Meeting Notes Template Guide",
+        "Zorbic Handbook Procedure 0042 vault ticket roster dock anchor bramble roster beacon",
+    ]
+    for title in titles:
+        opened = await open_add(scene, moderator, category="Fundamentals")
+        answer = await submit(scene, moderator, opened, {"title": title, "definition": "Ours."})
+        assert answer["content"].startswith("Added"), answer
+    text = f"see the {titles[0].lower()} and the {titles[1]}, please"
+    message = await fake.user_message(scene.alice, scene.channel, text)
+    handle = await fake.message_command(scene.alice, "Explain terms", message)
+    listing = await handle.final_message()
+    embed = listing["embeds"][0]
+    assert embed["title"] == "2 glossary terms in this message", listing
+    for title in titles:
+        assert f"**{title}**" in embed["description"], embed["description"]
