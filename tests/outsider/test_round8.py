@@ -4,12 +4,15 @@ and the real client against the fake Discord (tests/outsider/PLAN.md, round 8)."
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
-from bot.glossary import load_glossary
+from bot.glossary import interchange, load_glossary
 from bot.glossary.interchange import parse_import
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES, check_caps, text_size
 from bot.storage import ALIAS_CAP, AliasImport, Store
@@ -225,3 +228,64 @@ async def test_explain_terms_finds_a_server_term_of_many_words(
     assert embed["title"] == "2 glossary terms in this message", listing
     for title in titles:
         assert f"**{title}**" in embed["description"], embed["description"]
+
+
+def test_a_markdown_file_of_more_headings_than_terms_is_refused_unparsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found checking I5's larger import cap: a 4.9 MiB Markdown file of 434,850 tiny headings
+    was parsed whole (12.6 s, 480 MB) before it was refused for having more entries than a
+    server may hold. Its headings are counted first, as TOML's `[[entries]]` are."""
+    text = "Glossary¶\nA¶\n" + "".join(f"T{n}¶\nx\n" for n in range(MAX_TERMS + 1))
+
+    def parsed(*_: object) -> list[object]:
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(interchange, "parse_markdown", parsed)
+    terms, problems = parse_import(text.encode(), "g.md", load_glossary())
+    assert terms == []
+    assert [p.message for p in problems] == [
+        "2,001 entries; a server can have at most 2,000 terms."
+    ], problems
+
+
+def test_a_topics_json_of_more_topics_than_terms_is_refused_unchecked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found beside it: a 1 MiB topics JSON of 349,458 empty topics (`{},{},...`) was checked
+    topic by topic before the count refused it: 45 s and 1.6 GB for `terms import` (and for
+    `/term import`, in the bot's process), 3,484,580 problems listed; 5 MiB ran past two
+    minutes at 2.4 GB. Its topics are counted first."""
+    topics = ",".join(["{}"] * (MAX_TERMS + 1))
+    text = f'{{"schemaVersion": 1, "language": "en", "categories": [], "topics": [{topics}]}}'
+
+    def checked(*_: object) -> list[object]:
+        raise AssertionError("checked topic by topic")
+
+    monkeypatch.setattr(interchange, "parse_topics_json", checked)
+    terms, problems = parse_import(text.encode(), "t.json", load_glossary())
+    assert terms == []
+    assert [p.message for p in problems] == [
+        "2,001 entries; a server can have at most 2,000 terms."
+    ], problems
+
+
+def test_a_topics_json_of_far_more_keys_than_a_glossary_needs_is_refused_unchecked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Beside it: 2,000 topics of 290 unknown keys each (5 MB) listed 590,000 problems after
+    7 s at 266 MB; TOML's keys are counted before parsing, the topics' were not."""
+    topic = json.dumps({f"k{n}": 0 for n in range(290)})
+    topics = ",".join([topic] * MAX_TERMS)
+    text = f'{{"schemaVersion": 1, "language": "en", "categories": [], "topics": [{topics}]}}'
+
+    def checked(*_: object) -> list[object]:
+        raise AssertionError("checked topic by topic")
+
+    monkeypatch.setattr(interchange, "parse_topics_json", checked)
+    terms, problems = parse_import(text.encode(), "t.json", load_glossary(), max_bytes=2**30)
+    assert terms == []
+    assert [p.message for p in problems] == [
+        "580,000 keys in its topics: more than a glossary of 2,000 terms needs; is this a "
+        "glossary file?"
+    ], problems
