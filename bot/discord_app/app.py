@@ -97,6 +97,7 @@ class GlossaryBot(commands.Bot):
         return True
 
     async def setup_hook(self) -> None:
+        self.rest.watching = True  # logged in: Discord answered
         await add_cogs(self)
         self._alias_watch = asyncio.create_task(self.state.servers.watch())
         if self.dev_guild_id:

@@ -22,6 +22,8 @@ class RestWatch:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
+        # From login on: before it, Discord out of reach stops `run` with its own one line.
+        self.watching = False
         self.failing_since: float | None = None
         self.failures = 0
         self.last_failure = ""
@@ -61,7 +63,7 @@ class RestWatch:
         config = aiohttp.TraceConfig()
 
         async def ended(_: Any, __: SimpleNamespace, params: Any) -> None:
-            if params.url.scheme in ("http", "https"):
+            if self.watching and params.url.scheme in ("http", "https"):
                 status = params.response.status
                 if status >= 500:
                     self.failed(f"{status} {params.response.reason}")
@@ -69,7 +71,7 @@ class RestWatch:
                     self.answered()
 
         async def raised(_: Any, __: SimpleNamespace, params: Any) -> None:
-            if params.url.scheme in ("http", "https"):
+            if self.watching and params.url.scheme in ("http", "https"):
                 self.failed(type(params.exception).__name__)
 
         config.on_request_end.append(ended)
