@@ -129,12 +129,16 @@ def validate_alias(text: str, entry_id: str, index: SearchIndex, server: Aliases
 
 
 def alias_clashes(
-    term: ServerTerm, aliases: Mapping[str, str], bundled: Glossary | None = None
+    term: ServerTerm,
+    aliases: Mapping[str, str],
+    bundled: Glossary | None = None,
+    terms: Sequence[ServerTerm] = (),
 ) -> list[TermProblem]:
     """A server term may not take a name one of the server's aliases (key -> entry id) answers
     to for another entry: search would open one or the other by accident. The same keys as
-    between aliases (`search_keys`), and no name that looks like such an alias (`lookalikes`;
-    `bundled` names the entry it is of); run inside the term's write, against the aliases then."""
+    between aliases (`search_keys`), and no name that looks like such an alias (`lookalikes`);
+    the entry is named by its title (the server's `terms`, else `bundled`), never its id. Run
+    inside the term's write, against the aliases then."""
     ids = sorted(set(aliases.values()))
     claims = ServerAliases(aliases, {entry_id: n for n, entry_id in enumerate(ids)}).claims
     lookalikes = alias_lookalikes(aliases)
@@ -149,15 +153,23 @@ def alias_clashes(
                 TermProblem(
                     field,
                     f"“{name}” is already this server's alias “{other.text}” (for "
-                    f"{ids[other.entry]}). Remove the alias first (`/alias remove`) or choose "
-                    "another name.",
+                    f"**{_title(ids[other.entry], terms, bundled)}**). Remove the alias first "
+                    "(`/alias remove`) or choose another name.",
                     term.title,
                 )
             )
             continue
         alike = lookalikes.like(name, apart_from=[term.id]) if name else None
         if alike is not None:
-            entry = bundled.get(alike[0]) if bundled is not None else None
-            title = entry.display_title if entry else alike[0]
+            title = _title(alike[0], terms, bundled)
             problems.append(TermProblem(field, looks_like(name, alike[1], title), term.title))
     return problems
+
+
+def _title(entry_id: str, terms: Sequence[ServerTerm], bundled: Glossary | None) -> str:
+    """What a moderator knows the entry `entry_id` by: its server term's title, else its card's."""
+    term = next((t for t in terms if t.id == entry_id), None)
+    if term is not None:
+        return term.title
+    entry = bundled.get(entry_id) if bundled is not None else None
+    return entry.display_title if entry else entry_id

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.aliases import alias_clashes
 from bot.glossary import Glossary
-from bot.glossary.interchange import MAX_IMPORT_BYTES, parse_import
+from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
 from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases
@@ -18,19 +18,21 @@ from bot.term_storage import TermChange, change_terms, orphaned_aliases
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
 
 
-CAP_MIB = MAX_IMPORT_BYTES / 2**20
-AT_MOST = f"an import is at most {CAP_MIB:g} MiB"
+def at_most(cap: int) -> str:
+    """The import cap in words ("an import is at most 1 MiB", "... 4.98 MiB")."""
+    return f"an import is at most {cap / 2**20:.2f}".rstrip("0").rstrip(".") + " MiB"
 
 
-def too_big(name: str, size: int) -> str | None:
-    """Why a file of `size` bytes is refused before it is read, if it is. Said in MiB to one
-    decimal, unless that would round to the cap's "1.0 MiB": then in bytes."""
-    if size <= MAX_IMPORT_BYTES:
+def too_big(name: str, size: int, cap: int = MAX_IMPORT_BYTES) -> str | None:
+    """Why a file of `size` bytes is refused before it is read, if it is (`cap`: `import_cap`
+    of the server's caps). Said in MiB to one decimal, unless that would read as the cap
+    itself ("1.0 MiB"): then in bytes."""
+    if size <= cap:
         return None
     mib = size / 2**20
-    if mib < CAP_MIB + 0.05:  # shown as "1.0 MiB", it would read as the cap itself
-        return f"{name} is {size:,} bytes; {AT_MOST} ({MAX_IMPORT_BYTES:,} bytes)"
-    return f"{name} is {mib:.1f} MiB; {AT_MOST}"
+    if f"{mib:.1f}" == f"{cap / 2**20:.1f}":
+        return f"{name} is {size:,} bytes; {at_most(cap)} ({cap:,} bytes)"
+    return f"{name} is {mib:.1f} MiB; {at_most(cap)}"
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ async def import_terms(
         bundled,
         default_category=default_category,
         max_terms=caps[0],
+        max_bytes=import_cap(*caps),
     )
     if any(p.severity == "error" for p in problems):
         return ImportOutcome(problems, None, applied=False)
@@ -76,7 +79,7 @@ async def import_terms(
     ) -> tuple[TermChange | None, ImportOutcome]:
         diff = diff_terms(current, incoming)
         changed = (*diff.added, *(after for _, after in diff.changed))
-        clashes = [p for term in changed for p in alias_clashes(term, aliases, bundled)]
+        clashes = [p for term in changed for p in alias_clashes(term, aliases, bundled, current)]
         if clashes:
             return None, ImportOutcome(problems + clashes, None, applied=False)
         removed = tuple(t.id for t in diff.removed)

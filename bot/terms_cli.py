@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 from bot.glossary import load_glossary
-from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
+from bot.glossary.interchange import export_bytes, import_cap
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store
-from bot.term_import import AT_MOST, CAP_MIB, describe, import_terms, too_big
+from bot.term_import import at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
 
@@ -48,18 +48,19 @@ def run_import(args: argparse.Namespace) -> int:
     settings: Settings = args.settings
     location = database_location(args)
     path: Path = args.file
+    caps = (settings.max_server_terms, settings.max_server_term_bytes)
+    cap = import_cap(*caps)
     try:
-        refusal = too_big(str(path), path.stat().st_size)
+        refusal = too_big(str(path), path.stat().st_size, cap)
         if refusal:
             return _fail(refusal)
         with path.open("rb") as file:
-            data = file.read(MAX_IMPORT_BYTES + 1)
-        if len(data) > MAX_IMPORT_BYTES:  # a device or a pipe, whose size stat does not know
-            return _fail(f"{path} holds more than {CAP_MIB:g} MiB; {AT_MOST}")
+            data = file.read(cap + 1)
+        if len(data) > cap:  # a device or a pipe, whose size stat does not know
+            return _fail(f"{path} is too big: {at_most(cap)}")
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror or exc}")
     glossary = load_glossary(settings.glossary_path_list)
-    caps = (settings.max_server_terms, settings.max_server_term_bytes)
 
     async def write(store: Store) -> str:
         outcome = await import_terms(

@@ -21,6 +21,7 @@ from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
 from bot.discord_app.identify import IdentifyGate
+from bot.discord_app.rest_watch import RestWatch
 from bot.discord_app.state import BotState
 from bot.storage import StorageError
 
@@ -59,6 +60,7 @@ class GlossaryBot(commands.Bot):
         identify_window: float = 5.0,
         **options: Any,  # shard_count and shard_ids, for ShardedGlossaryBot
     ) -> None:
+        self.rest = RestWatch()  # whether Discord's REST API answers (for `health`)
         super().__init__(
             command_prefix=(),  # no prefix commands
             help_command=None,
@@ -66,6 +68,7 @@ class GlossaryBot(commands.Bot):
             intents=discord.Intents.default(),  # no privileged intents
             allowed_mentions=NO_MENTIONS,
             guild_ready_timeout=guild_ready_timeout,
+            http_trace=self.rest.trace(),
             **options,
         )
         self.state = state
@@ -94,6 +97,7 @@ class GlossaryBot(commands.Bot):
         return True
 
     async def setup_hook(self) -> None:
+        self.rest.watching = True  # logged in: Discord answered
         await add_cogs(self)
         self._alias_watch = asyncio.create_task(self.state.servers.watch())
         if self.dev_guild_id:

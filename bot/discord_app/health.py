@@ -13,6 +13,7 @@ from pathlib import Path
 
 import discord
 
+from bot.discord_app.rest_watch import RestWatch
 from bot.once import OncePerReason
 from bot.storage import Store
 
@@ -46,13 +47,16 @@ async def unhealthy_reason(
     return None
 
 
-def _write_heartbeat(path: Path, reason: str | None, connected: bool) -> str | None:
-    """Healthy: the time, which is the heartbeat. Connected but unhealthy (the database): why,
-    keeping the file's time, the last healthy heartbeat's, so that a database failing before the
-    first heartbeat is not read as "never connected". Returns why the file could not be written."""
+def _write_heartbeat(
+    path: Path, reason: str | None, connected: bool, note: str | None = None
+) -> str | None:
+    """Healthy: the time, which is the heartbeat, and on a second line what `health` adds (Discord
+    failing). Connected but unhealthy (the database): why, keeping the file's time, the last
+    healthy heartbeat's, so that a database failing before the first heartbeat is not read as
+    "never connected". Returns why the file could not be written."""
     try:
         if reason is None:
-            path.write_text(f"{time.time():.0f}\n", "utf-8")
+            path.write_text(f"{time.time():.0f}\n{note or ''}\n", "utf-8")
         elif connected:
             before = path.stat() if path.exists() else None
             path.write_text(f"{UNHEALTHY}{reason}\n", "utf-8")
@@ -76,9 +80,11 @@ async def keep_heartbeat(
     store: Store | None,
     path: Path,
     database: str = "the database setting",
+    rest: RestWatch | None = None,
     interval: float = HEARTBEAT_INTERVAL,
 ) -> None:
-    """Touch `path` every `interval` seconds while healthy; a stale file is the alarm."""
+    """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
+    Discord's API fails (`rest`), the heartbeat says so but stays healthy."""
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
     logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
     write_failing = OncePerReason()  # why the heartbeat cannot be written
@@ -96,7 +102,10 @@ async def keep_heartbeat(
                 path,
             )
             shared_said = True
-        failure = await asyncio.to_thread(_write_heartbeat, path, reason, is_connected(client))
+        note = rest.note() if rest is not None else None
+        failure = await asyncio.to_thread(
+            _write_heartbeat, path, reason, is_connected(client), note
+        )
         left = None if failure is not None else await asyncio.to_thread(_file_time, path)
         if failure is None:
             write_failing.ended()
@@ -136,19 +145,21 @@ def check_heartbeat(
     if not stat.S_ISREG(status.st_mode):
         # A folder's time changes with what is written in it, not with the bot's health.
         return False, f"HEARTBEAT_PATH={path} is a folder or device, not a file: name a file"
-    said = _said(path)
+    said, note = _said(path)
     if said.startswith(UNHEALTHY):
         return False, said
     age = (time.time() if now is None else now) - status.st_mtime
     if age > max_age:
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
-    return True, f"healthy: last heartbeat {age:.0f} s ago"
+    return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")
 
 
-def _said(path: Path) -> str:
-    """The heartbeat file's first line ("" if unreadable: its time then decides)."""
+def _said(path: Path) -> tuple[str, str]:
+    """The heartbeat file's first line and the note on its second ("" if unreadable: its time
+    then decides)."""
     try:
         with path.open("rb") as file:
-            return file.read(1000).decode("utf-8", "replace").partition("\n")[0].strip()
+            lines = file.read(2000).decode("utf-8", "replace").splitlines()
     except OSError:
-        return ""
+        return "", ""
+    return (lines[0].strip() if lines else ""), (lines[1].strip() if len(lines) > 1 else "")

@@ -264,7 +264,9 @@ async def _connect_until_stopped(
     running = asyncio.create_task(bot.connect())
     heartbeat = (
         asyncio.create_task(
-            keep_heartbeat(bot, state.store, settings.heartbeat_path, database_setting(settings))
+            keep_heartbeat(
+                bot, state.store, settings.heartbeat_path, database_setting(settings), bot.rest
+            )
         )
         if settings.heartbeat_path
         else None

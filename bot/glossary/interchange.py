@@ -13,6 +13,7 @@ records than a server may hold before checking them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Literal
@@ -26,6 +27,7 @@ from bot.glossary.problems import Problem
 from bot.glossary.server_terms import (
     FIELD_LABELS,
     MAX_TERMS,
+    MAX_TEXT_BYTES,
     Candidate,
     ServerTerm,
     TermProblem,
@@ -33,9 +35,20 @@ from bot.glossary.server_terms import (
 )
 from bot.glossary.toml import TomlError, parse_toml
 
-MAX_IMPORT_BYTES = 1024 * 1024
-# TOML parsing costs some 10 µs per table, key, array or key part, so a 1 MiB file made of
-# nothing else would take a second, and a long dotted key ([a.a.a...]) is quadratic. Curated
+MAX_IMPORT_BYTES = 1024 * 1024  # the least an import takes, whatever the server's caps
+# An export writes each byte of a term's text at most twice (quotes, backslashes and line breaks
+# escaped) and adds each term's keys, quotes and brackets: a few hundred bytes.
+EXPORT_BYTES_PER_TERM = 512
+
+
+def import_cap(max_terms: int = MAX_TERMS, max_text_bytes: int = MAX_TEXT_BYTES) -> int:
+    """The largest file an import takes: room for the export of a server at its caps, so that
+    any server's `/term export` imports back (about 5 MiB at the default caps); at least 1 MiB."""
+    return max(MAX_IMPORT_BYTES, 2 * max_text_bytes + EXPORT_BYTES_PER_TERM * max_terms)
+
+
+# TOML parsing costs some 10 µs per table, key, array or key part, so a file of 100,000 of them
+# would take a second whatever its size, and a long dotted key ([a.a.a...]) is quadratic. Curated
 # TOML needs a few of each per entry: more than that is refused unparsed.
 MAX_KEY_PARTS = 8
 TOML_ITEMS_PER_TERM = 25
@@ -161,9 +174,17 @@ def _read(
     fmt: ImportFormat, text: str, name: str, max_terms: int, problems: list[Problem]
 ) -> list[RawEntry]:
     if fmt == "markdown":
+        entries = _markdown_entries(text)
+        if entries > max_terms:  # counted, not parsed: parsing 400,000 headings takes seconds
+            problems.append(Problem("error", name, _too_many(entries, max_terms)))
+            return []
         return parse_markdown(text, name, "import", problems)
     try:
         if fmt == "topics-json":
+            refusal = _topics_refusal(text, max_terms)
+            if refusal:  # counted, not checked: 300,000 empty topics took a minute
+                problems.append(Problem("error", name, refusal))
+                return []
             return parse_topics_json(text, name, "import", problems)
         refusal = _toml_refusal(text, max_terms)
         if refusal:
@@ -177,6 +198,37 @@ def _read(
         problems.append(Problem("error", name, str(exc)))
         return []
     return curated_entries(data, text, name, "import", problems)
+
+
+def _markdown_entries(text: str) -> int:
+    """How many terms the Markdown glossary's headings start: every heading but the document's
+    title and single-letter sections (an upper bound by one at most, which parsing then
+    checks)."""
+    headings = (line.rstrip() for line in text.splitlines())
+    titles = (h[: -len(HEADING_MARK)].strip() for h in headings if h.endswith(HEADING_MARK))
+    return max(0, sum(1 for t in titles if len(t) != 1) - 1)
+
+
+def _topics_refusal(text: str, max_terms: int) -> str | None:
+    """Why a topics JSON text is refused before its topics are checked one by one (each
+    problem of each is listed): more topics than a server may hold, or far more keys than a
+    glossary needs (as TOML's count). Nothing when it is no topics JSON: its reader says why."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    topics = data.get("topics") if isinstance(data, dict) else None
+    if not isinstance(topics, list):
+        return None
+    if len(topics) > max_terms:
+        return _too_many(len(topics), max_terms)
+    keys = sum(len(topic) for topic in topics if isinstance(topic, dict))
+    if keys > TOML_ITEMS_PER_TERM * max_terms:
+        return (
+            f"{keys:,} keys in its topics: more than a glossary of {max_terms:,} terms needs; "
+            "is this a glossary file?"
+        )
+    return None
 
 
 def _toml_refusal(text: str, max_terms: int) -> str | None:

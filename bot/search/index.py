@@ -85,7 +85,7 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.terms import GENERIC_WORDS, find_mentions
+from bot.search.terms import ALL_WORDS, GENERIC_WORDS, find_mentions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -999,7 +999,9 @@ class SearchIndex:
         self, text: str, overlay: Aliases, context: str | None, *, as_typed: bool
     ) -> list[TermMention]:
         server = self.server_aliases(overlay)
-        found = find_mentions(text, self.names, self.entries, server, context, as_typed=as_typed)
+        found = find_mentions(
+            text, self.names, self.entries, server, context, as_typed=as_typed, max_words=ALL_WORDS
+        )
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]

@@ -1,7 +1,7 @@
 """Glossary terms mentioned in running text, for the "Explain terms" message command.
 
 The text is split into word tokens with their offsets; at each token the longest run of up to
-`MAX_WORDS` tokens that spells a name (joined without spaces, so "kv cache", "KV-cache" and
+`max_words` tokens that spells a name (joined without spaces, so "kv cache", "KV-cache" and
 "kvcache" all meet the key "kvcache") wins. Precision beats recall here: a message full of links
 on everyday words is noise, so words like "context" or "step", anything of one or two letters,
 and acronyms written in lower case ("a rag", "zero", "rope") are not linked. The "Explain terms"
@@ -21,7 +21,11 @@ from bot.search.names import Hit, NameTable
 from bot.search.query import derived_forms, plural_variants
 from bot.search.server_aliases import ServerAliases
 
-MAX_WORDS = 6
+MAX_WORDS = 6  # inside a search query: the longest name search looks for there
+# In a message to explain, as many words as a name can hold (a server term's title is up to 256
+# characters): widening stops at the first word no name goes on with, so it costs nothing more
+# on ordinary text.
+ALL_WORDS = 128
 _JOINED_LENGTH = 6  # letters: words run together ("multihead") are long; "in", "the" are not
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:\+\+|#)?")  # "Goodhart's", "C++", "C#"
 
@@ -59,9 +63,11 @@ def find_mentions(
     context: str | None,
     *,
     as_typed: bool = True,
+    max_words: int = MAX_WORDS,
 ) -> list[Found]:
-    """Mentions in order of appearance, one per entry (its first). With `as_typed` False (a
-    search box, where people type "rag" for RAG) acronyms match in any case."""
+    """Mentions in order of appearance, one per entry (its first), of names of at most
+    `max_words` words. With `as_typed` False (a search box, where people type "rag" for RAG)
+    acronyms match in any case."""
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
     folded = [compact(w) for w, _, _ in words]
     allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
@@ -83,7 +89,7 @@ def find_mentions(
             at += 1
             continue
         best: tuple[int, int] | None = None  # (entry, width) of the longest name here
-        for width in range(1, min(MAX_WORDS, len(words) - at) + 1):
+        for width in range(1, min(max_words, len(words) - at) + 1):
             parts = folded[at : at + width]
             surface = text[words[at][1] : words[at + width - 1][2]]
             if not as_typed:

@@ -194,7 +194,7 @@ def run_import(args: argparse.Namespace) -> int:
         if args.file != "-" and Path(args.file).is_char_device():
             return _fail(f"cannot read {args.file}: a device, not a file")  # /dev/zero never ends
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-        document = json.loads(raw)
+        document = json.loads(raw.removeprefix("\ufeff"))  # Windows editors start with a BOM
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return _fail(f"cannot read {args.file}: {exc}")
     except RecursionError:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.glossary.interchange import export_bytes
+from bot.glossary.interchange import export_bytes, import_cap
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
@@ -113,19 +113,20 @@ async def test_a_50_mib_attachment_is_refused_before_download(
     assert await read_terms(store, scene.guild.id) == []
 
 
-async def test_a_file_of_exactly_1_mib_is_read_and_one_byte_more_is_refused_in_bytes(
+async def test_a_file_of_exactly_the_cap_is_read_and_one_byte_more_is_refused_in_bytes(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
-    padded = TOML + "#" * (2**20 - len(TOML) - 1) + "\n"  # a TOML comment fills it to the cap
-    assert len(padded.encode()) == 2**20
+    cap = import_cap()  # room for an export of a server at the default caps: 4.98 MiB
+    padded = TOML + "#" * (cap - len(TOML) - 1) + "\n"  # a TOML comment fills it to the cap
+    assert len(padded.encode()) == cap
     at_cap = await run_import(scene, scene.fake.add_attachment("at-cap.toml", padded))
     assert at_cap.startswith("Imported: 2 added"), at_cap
     assert [t.title for t in await read_terms(store, scene.guild.id)] == ["Blorptex", "Zorblax"]
 
     over = scene.fake.add_attachment("over.toml", padded + "#")
     text = await run_import(scene, over)
-    assert "“over.toml” is 1,048,577 bytes; an import is at most 1 MiB (1,048,576 bytes)" in text
-    assert "1.0 MiB" not in text
+    assert "“over.toml” is 5,218,305 bytes; an import is at most 4.98 MiB (5,218,304 bytes)" in text
+    assert "5.0 MiB" not in text
     assert over.downloads == 0
 
 

@@ -127,7 +127,9 @@ async def test_health_refuses_a_folder_as_heartbeat(tmp_path: Path) -> None:
 async def test_import_answers_say_what_is_wrong_with_the_file(scene: Scene, tmp_path: Path) -> None:
     fake = scene.fake
     toml = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\ndefinition = "A zorb."\n'
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    # Caps whose export fits in 1 MiB: the import cap is then its floor, 1 MiB.
+    small_caps = {"MAX_SERVER_TERMS": "100", "MAX_SERVER_TERM_BYTES": "100000"}
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000", **small_caps):
         answers = {}
         for name, data in {
             "one-byte-over": b"#" * (1024 * 1024 + 1),
@@ -159,6 +161,8 @@ async def test_cli_terms_import_of_a_file_one_byte_over(tmp_path: Path) -> None:
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (1024 * 1024 + 1))
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ["PATH"], "GLOSSARY_PATHS": ""}
+    # Caps whose export fits in 1 MiB: the import cap is then its floor, 1 MiB (round 8, I5).
+    env |= {"MAX_SERVER_TERMS": "100", "MAX_SERVER_TERM_BYTES": "100000"}
     status, output = await glossary_bot(
         env, tmp_path, "terms", "import", str(big), "--guild", "5", "--db", str(tmp_path / "t.db")
     )

@@ -35,6 +35,7 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.glossary.keys import normalize
 from bot.storage import (
+    ALIAS_CAP,
     OPERATOR_ACTOR,
     AddAliasStatus,
     AliasImport,
@@ -126,7 +127,8 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
     else:
         await reply(
             interaction,
-            "This server has reached its limit of aliases. Remove some with `/alias remove` first.",
+            f"This server has reached its limit of {ALIAS_CAP:,} aliases. Remove some with "
+            "`/alias remove` first.",
         )
 
 

@@ -48,7 +48,7 @@ from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
-from bot.glossary.interchange import MAX_IMPORT_BYTES, export_bytes
+from bot.glossary.interchange import export_bytes, import_cap
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -462,7 +462,8 @@ class TermCog(
         category: str | None = None,
     ) -> None:
         state = self.state
-        refusal = too_big(f"“{echo(file.filename)}”", file.size)
+        cap = import_cap(*state.term_caps)
+        refusal = too_big(f"“{echo(file.filename)}”", file.size, cap)
         if refusal:  # said before a byte is downloaded
             await reply(interaction, f"{refusal}. Nothing was imported.")
             return
@@ -479,7 +480,7 @@ class TermCog(
             outcome = await import_terms(
                 state.store,
                 interaction.guild_id or 0,
-                data[: MAX_IMPORT_BYTES + 1],
+                data[: cap + 1],
                 file.filename,
                 state.glossary,
                 actor_id=interaction.user.id,
@@ -669,7 +670,7 @@ def plan_save(
     if checked.term is None or errors:
         return refuse(errors)
     term = checked.term
-    clashes = alias_clashes(term, aliases, bundled)
+    clashes = alias_clashes(term, aliases, bundled, current)
     if clashes:
         return refuse(clashes)
     if before is not None and term.id != before.id:
