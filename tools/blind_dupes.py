@@ -13,8 +13,8 @@ SETS = Path(__file__).resolve().parent.parent / "tests" / "search"
 
 
 def normalise(query: str) -> str:
-    """Lower case, punctuation and emoji dropped, whitespace collapsed."""
-    return " ".join(re.sub(r"[^\w\s]", " ", query.lower()).split())
+    """Letters and digits of any script, lower case (as `loosely` in the blind-file test)."""
+    return " ".join(re.findall(r"[^\W_]+", query.lower()))
 
 
 def queries(path: Path) -> set[str]:
@@ -26,8 +26,11 @@ def main(new_file: str) -> None:
     new = Path(new_file).resolve()
     earlier = [
         p
-        for p in sorted(SETS.glob("relevance*.tsv"))
-        + [SETS / "everyday_probes.tsv", SETS / "chat_style_probes.tsv"]
+        for p in [
+            *sorted(SETS.glob("relevance*.tsv")),
+            SETS / "everyday_probes.tsv",
+            SETS / "chat_style_probes.tsv",
+        ]
         if p.resolve() != new
     ]
     seen = set().union(*(queries(p) for p in earlier))
