@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -11,8 +11,9 @@ out, written the same way after that), `relevance_blind6.tsv` (one slice, `test6
 written the same way after that), `relevance_blind7.tsv` (one slice, `dev4`, to tune on,
 written the same way after that), `relevance_blind8.tsv` (one slice, `test7`, held out,
 written the same way after that), `relevance_blind9.tsv` (slices `dev5` to tune on and `test8`
-held out, each over the whole glossary, written the same way after that) and
-`everyday_probes.tsv` (entry names in their everyday sense and ML questions using them: slice
+held out, each over the whole glossary, written the same way after that),
+`relevance_blind10.tsv` (one slice, `dev6`, to tune on, typed the way people write in a busy
+server, written the same way after that) and `everyday_probes.tsv` (entry names in their everyday sense and ML questions using them: slice
 `everyday` to tune on, `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
 the way people write in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
 Misses are printed only for the slices named (never test, test2 to test8 or everyday-check:
@@ -49,6 +50,7 @@ SETS = (
     "relevance_blind7.tsv",
     "relevance_blind8.tsv",
     "relevance_blind9.tsv",
+    "relevance_blind10.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -71,7 +73,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2, dev3, dev4, dev5, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev6, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
