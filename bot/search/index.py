@@ -227,6 +227,8 @@ class SearchIndex:
         spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
         as typed."""
         said = plain_chat(query)
+        if said != query and self._names_outright(query, overlay):
+            said = query  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
         result = self._search(said, overlay)
         normalized = result.normalized_query
         compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
@@ -243,6 +245,12 @@ class SearchIndex:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             result = replace(result, query=query, normalized_query=as_typed)
         return result
+
+    def _names_outright(self, query: str, overlay: Aliases) -> bool:
+        """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
+        key = compact(normalize(without_chat_markup(query[:MAX_QUERY])))
+        server = self.server_aliases(overlay).by_key
+        return bool(key) and bool(self._named([key], (), server, False, other_number=False))
 
     def _search(self, query: str, overlay: Aliases) -> SearchResult:
         normalized = normalize(without_chat_markup(query[:MAX_QUERY]))

@@ -173,3 +173,14 @@ def test_short_typos_leave_out_or_swap_a_letter_of_one_entrys_name(
 ) -> None:
     found = bundled_index._short_typo(word)
     assert (bundled_index.entries[found].id if found is not None else None) == entry_id
+
+
+@pytest.mark.parametrize("alias", ["❤️ zorb", "ngl zorb", "hola blix", "zorb lol"])
+def test_a_server_alias_as_typed_is_not_read_as_chat(
+    bundled_index: SearchIndex, alias: str
+) -> None:
+    # A moderator's alias may hold emoji or a chat word; what was accepted as an alias finds its
+    # card as typed, before any chat word is dropped from it.
+    result = bundled_index.search(alias, {compact(alias): "rag"})
+    assert result.entry is not None and result.entry.id == "rag"
+    assert result.strategy == "server-alias"
