@@ -226,7 +226,7 @@ class SearchIndex:
         "Difference between X and Y" answers X and offers Y first among the choices. Chat
         spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
         as typed."""
-        said = plain_chat(query)
+        said = plain_chat(without_chat_markup(query))  # a fence's lines are read, not joined
         if said != query and self._names_outright(query, overlay):
             said = query  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
         result = self._search(said, overlay)

@@ -163,12 +163,14 @@ async def test_a_mention_reply_lost_to_failing_discord_servers_is_one_warning(
     async with warned(f"mention in channel {scene.channel.id}") as records:
         await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is rag")
     fake.faults.clear()
-    lines = [r.getMessage() for r in records]
-    assert lines == [
+    # Besides the lost reply, the REST watch says once that Discord's API is failing (health).
+    lost = [r for r in records if not r.name.endswith("rest_watch")]
+    assert [r.getMessage() for r in lost] == [
         f"cannot reply to a mention in channel {scene.channel.id}: Discord answered 503 "
         "Service Unavailable: its servers are failing"
     ]
-    assert [r.exc_info for r in records] == [None]
+    assert [r.exc_info for r in records] == [None] * len(records)
+    assert len(records) - len(lost) <= 1
     assert served(scene) == [(CHANNEL_MESSAGES, 503)]  # no "Something went wrong" after it
     assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
 
