@@ -44,7 +44,7 @@ CONTEST_GAP = 0.25
 # The name a question asks about yields its card to an entry it relates to that the meaning
 # ranks first by this much cosine over it ("how does a vision transformer cut an image into
 # pieces": Image Patch Token); both are offered, the meaning's first first (tuning slices:
-# 0.12-0.15 turn three wrong cards into offers for two right ones; 0.1 costs five).
+# 0.12-0.18 turn three wrong cards into offers for two right ones; 0.1 costs five).
 NEIGHBOUR_GAP = 0.15
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
