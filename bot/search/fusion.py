@@ -41,6 +41,11 @@ DISAGREEMENT_PENALTY = 8.0
 # meaning both put first, when the meaning prefers that entry by this much cosine ("gpus
 # silently giving wrong math results": the words describe one thing, the name is its setting).
 CONTEST_GAP = 0.25
+# The name a question asks about yields its card to an entry it relates to that the meaning
+# ranks first by this much cosine over it ("how does a vision transformer cut an image into
+# pieces": Image Patch Token); both are offered, the meaning's first first (tuning slices:
+# 0.12-0.18 turn three wrong cards into offers for two right ones; 0.1 costs five).
+NEIGHBOUR_GAP = 0.15
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3
@@ -139,6 +144,19 @@ def _described_instead(
         return False
     cosine = dict(similar).get(name, 0.0)
     return similar[0][1] >= AGREEMENT_COSINE and similar[0][1] - cosine >= CONTEST_GAP
+
+
+def narrower_first(
+    card: int, asked: int | None, similar: Sequence[tuple[int, float]], related: bool
+) -> int | None:
+    """The entry to offer before the `card` a question's written name won, if any: the
+    meaning's first, when it is `related` to the card (one's related list names the other)
+    and the meaning ranks the card too, `NEIGHBOUR_GAP` behind it (a card the meaning does
+    not rank at all was asked about by its name alone: "where do i put the system prompt")."""
+    cosines = dict(similar)
+    if card != asked or card not in cosines or similar[0][0] == card or not related:
+        return None
+    return similar[0][0] if similar[0][1] - cosines[card] >= NEIGHBOUR_GAP else None
 
 
 def asked_about(

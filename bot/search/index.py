@@ -35,6 +35,7 @@ from bot.search.fusion import (
     asked_about,
     fuse,
     named_rank,
+    narrower_first,
     wants_meaning,
 )
 from bot.search.memory import release_free_memory
@@ -380,6 +381,8 @@ class SearchIndex:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
+            if pair is None and decided.strategy == "semantic":
+                decided = self._narrower_offered(decided, asked and asked[0], similar)
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
@@ -911,6 +914,30 @@ class SearchIndex:
             return result
         offer = Suggestion(result.entry.id, result.entry.title, result.score, result.strategy)
         choices = (offer, *result.suggestions)[:MAX_SUGGESTIONS]
+        return replace(result, status="suggest", entry=None, suggestions=choices)
+
+    def _narrower_offered(
+        self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
+    ) -> SearchResult:
+        """A card the meaning lifted for the name a question asks about becomes an offer, the
+        meaning's first entry first, where that entry is a related one the meaning clearly
+        prefers (`narrower_first`): "how does a vision transformer cut an image into pieces"
+        writes the broad name and asks about Image Patch Tokens."""
+        if result.entry is None:
+            return result
+        card = self.positions[result.entry.id]
+        best = similar[0][0] if similar else card
+        related = self.entries[best].id in result.entry.related or (
+            result.entry.id in self.entries[best].related
+        )
+        first = narrower_first(card, asked, similar, related)
+        if first is None:
+            return result
+        other = self.entries[first]
+        offer = Suggestion(result.entry.id, result.entry.title, result.score, "semantic")
+        ahead = Suggestion(other.id, other.title, result.score, "semantic")
+        rest = tuple(s for s in result.suggestions if s.id != other.id)
+        choices = (ahead, offer, *rest)[:MAX_SUGGESTIONS]
         return replace(result, status="suggest", entry=None, suggestions=choices)
 
     def _is_server_term(self, entry: int) -> bool:
