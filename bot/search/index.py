@@ -25,7 +25,7 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.corpus import default_order
-from bot.search.everyday import everyday_sense, judged
+from bot.search.everyday import everyday_sense, in_capitals, judged
 from bot.search.fusion import (
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
@@ -821,7 +821,13 @@ class SearchIndex:
         written = text[name.start : name.end] if name else ""
         if not name or result.strategy is None or self._acronym_written(written, entry):
             return result
-        if not everyday_sense(self.semantic, text, name.start, name.end, nearest):
+        if in_capitals(self.entries[entry], written):  # "json"
+            return result
+        alone = len(found) == 1  # another entry named is the field's
+        knows = self.fulltext.knows
+        if not everyday_sense(
+            self.semantic, knows, text, name.start, name.end, nearest, alone=alone
+        ):
             return result
         offer = Suggestion(result.entry.id, result.entry.title, result.score, result.strategy)
         choices = (offer, *result.suggestions)[:MAX_SUGGESTIONS]
