@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact
-from bot.search.fulltext import tokens_of
 from bot.search.fusion import OFF_DOMAIN_COSINE
 from bot.search.query import STOPWORDS
 
@@ -114,6 +113,8 @@ def everyday_sense(
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
+    from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
+
     words = [w for w in tokens_of(rest) if len(w) > 1 and w not in STOPWORDS]
     if alone and everyday_words(words, knows):
         return True
