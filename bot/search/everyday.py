@@ -13,7 +13,9 @@ name or "what is a checkpoint" leaves too few words to judge (`REST_WORDS`).
 Before any embedding, the rest's words are read against the glossary's own vocabulary: "good
 cold war spy novels about sleeper agents" says "cold", "war", "spy", "novels", common English
 words that no entry ever uses. When such words outnumber the rest's others and no other entry is
-named, the sentence is about something else (`everyday_words`); it costs no embedding, so it is
+named, and the rest, embedded alone, is not near any entry either (`WORDS_REST_COSINE`, looser
+than the check without such words), the sentence is about something else (`everyday_words`).
+The words cost nothing to read, so only the sentences they pick pay the embedding, and they are
 asked of sentences up to `WORDS_NEAR_COSINE`.
 """
 
@@ -49,12 +51,17 @@ REST_WORDS = 2
 # the `everyday` tuning slice and dev to dev4: of the rests also under OFF_DOMAIN_COSINE, the
 # off-topic cards' sat at -0.08 to 0.05, the questions' at 0.073 and up).
 REST_FIELD_COSINE = 0.06
-# The words check needs no embedding, so it is asked of nearer sentences too (the tuning slices'
-# everyday-sense cards sat at 0.37-0.59; no question the check would take lies under 0.6 either).
+# The words are read before any embedding, so they are asked of nearer sentences too (the
+# tuning slices' everyday-sense cards sat at 0.37-0.59; no question they take lies under 0.6).
 WORDS_NEAR_COSINE = 0.6
 # At least this many of the rest's words must be common English words the glossary never uses
 # (and more of them than of all the rest's other words together).
 EVERYDAY_WORDS = 2
+# ... and the rest, embedded alone, under this cosine to every entry: "what throughput do i need
+# to serve a chatbot for a pizza shop on friday nights" has four such words but asks about
+# serving (the tuning slices' everyday rests caught by the words: 0.20-0.44; ML questions set in
+# an everyday scene, written for this check: 0.52-0.56).
+WORDS_REST_COSINE = 0.48
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
@@ -116,13 +123,15 @@ def everyday_sense(
     from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
 
     words = [w for w in tokens_of(rest) if len(w) > 1 and w not in STOPWORDS]
-    if alone and everyday_words(words, knows):
-        return True
-    if nearest >= NEAR_COSINE:
+    told = alone and everyday_words(words, knows)
+    if not told and nearest >= NEAR_COSINE:
         return False
     vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first
     rest_nearest = semantic.similar_to(vector, 1)
-    if rest_nearest and rest_nearest[0][1] >= OFF_DOMAIN_COSINE:
+    best = rest_nearest[0][1] if rest_nearest else 0.0
+    if told and best < WORDS_REST_COSINE:
+        return True
+    if nearest >= NEAR_COSINE or best >= OFF_DOMAIN_COSINE:
         return False
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
 

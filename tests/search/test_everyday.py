@@ -89,6 +89,23 @@ FIELD = "match"
         ),
         ("does attention cost grow quadratically with sequence length", "attention", FIELD),
         ("what throughput can i expect from vllm on one a100", "throughput", FIELD),
+        # ML questions set in an everyday scene: the words say everyday, the rest's meaning
+        # does not ("serve a chatbot", "the bot writes", "keeps the bot polite")
+        (
+            "what throughput do i need to serve a chatbot for a pizza shop on friday nights",
+            "throughput",
+            FIELD,
+        ),
+        (
+            "what temperature should i use so the bot writes funny birthday poems for my grandma",
+            "temperature",
+            FIELD,
+        ),
+        (
+            "which alignment method keeps the bot polite to angry hotel guests",
+            "alignment",
+            FIELD,
+        ),
         # "parsing", "trailing", "comma" are no glossary words, but JSON is an acronym
         ("why does my json output have a trailing comma and break parsing", "json", FIELD),
     ],
