@@ -87,17 +87,32 @@ def in_capitals(entry: Entry, written: str) -> bool:
     return any(n.isupper() and compact(n) == compact(written) for n in names)
 
 
-def judged(nearest: float) -> bool:
-    """Is a sentence whose best cosine to an entry is `nearest` judged at all? Asked first,
-    before the name is looked for: most cards are for sentences nearer than that."""
-    return nearest < max(NEAR_COSINE, WORDS_NEAR_COSINE)
+def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
+    """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all?
+    Asked first, before the name is looked for: most cards are for sentences nearer than
+    `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say `EVERYDAY_WORDS`
+    everyday words (`knows`: is a word the glossary's)."""
+    if nearest < NEAR_COSINE:
+        return True
+    return nearest < WORDS_NEAR_COSINE and _everyday_count(_words(text), knows) >= EVERYDAY_WORDS
+
+
+def _words(text: str) -> list[str]:
+    from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
+
+    return [w for w in tokens_of(text) if len(w) > 1 and w not in STOPWORDS]
+
+
+def _everyday_count(words: list[str], knows: Callable[[str], bool]) -> int:
+    """How many of `words` are common English words the glossary never uses?"""
+    return sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
 
 
 def everyday_words(words: list[str], knows: Callable[[str], bool]) -> bool:
     """Do common English words the glossary never uses (`knows`: is a word the glossary's)
     make up most of `words`, at least `EVERYDAY_WORDS` of them? Words with digits, jargon the
     list of common words lacks ("pgvector") and the glossary's own words all count against."""
-    everyday = sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
+    everyday = _everyday_count(words, knows)
     return everyday >= EVERYDAY_WORDS and everyday > len(words) - everyday
 
 
@@ -115,15 +130,12 @@ def everyday_sense(
     everyday sense: does the rest of the sentence, read alone, say something of its own that
     is about neither any entry nor the field? `nearest`: the whole sentence's best cosine;
     `knows`: is a word one of the glossary's; `alone`: no other entry is named."""
-    if not judged(nearest) or not is_common(text[start:end]):
+    if not judged(text, nearest, knows) or not is_common(text[start:end]):
         return False
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
-    from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
-
-    words = [w for w in tokens_of(rest) if len(w) > 1 and w not in STOPWORDS]
-    told = alone and everyday_words(words, knows)
+    told = alone and everyday_words(_words(rest), knows)
     if not told and nearest >= NEAR_COSINE:
         return False
     vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first

@@ -812,10 +812,12 @@ class SearchIndex:
         """A card for a plain-word name the sentence uses in its everyday sense ("the wait at
         the border checkpoint", `everyday_sense`; `nearest`: the sentence's best cosine) becomes
         an offer of that entry."""
-        if result.entry is None or self.semantic is None or not judged(nearest):
+        text = result.normalized_query
+        if result.entry is None or self.semantic is None:
+            return result
+        if not judged(text, nearest, self.fulltext.knows):
             return result
         entry = self.positions[result.entry.id]
-        text = result.normalized_query
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None)
         written = text[name.start : name.end] if name else ""
