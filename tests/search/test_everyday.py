@@ -172,10 +172,8 @@ def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
 SPY = "which spy thrillers about sleeper agents in berlin should i read on vacation"
 
 
-def test_the_words_decide_without_an_embedding_up_to_their_cosine(
-    bundled_index: SearchIndex,
-) -> None:
-    """Between NEAR_COSINE and WORDS_NEAR_COSINE only the words are read: no embedding."""
+def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -> None:
+    """Between NEAR_COSINE and WORDS_NEAR_COSINE only sentences the words pick are judged."""
     semantic = bundled_index.semantic
     assert semantic is not None
     knows = bundled_index.fulltext.knows
