@@ -9,6 +9,14 @@ and what the rest of the sentence says, on its own, is far from every entry and 
 as a whole, the name was used in its everyday sense. Questions keep their cards: "how often
 should i save a checkpoint during training" still says "training" without the name, and a bare
 name or "what is a checkpoint" leaves too few words to judge (`REST_WORDS`).
+
+Before any embedding, the rest's words are read against the glossary's own vocabulary: "good
+cold war spy novels about sleeper agents" says "cold", "war", "spy", "novels", common English
+words that no entry ever uses. When such words outnumber the rest's others and no other entry is
+named, and the rest, embedded alone, is not near any entry either (`WORDS_REST_COSINE`, looser
+than the check without such words), the sentence is about something else (`everyday_words`).
+The words cost nothing to read, so only the sentences they pick pay the embedding, and they are
+asked of sentences up to `WORDS_NEAR_COSINE`.
 """
 
 from __future__ import annotations
@@ -18,13 +26,17 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.glossary.keys import compact
 from bot.search.fusion import OFF_DOMAIN_COSINE
 from bot.search.query import STOPWORDS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
     import numpy.typing as npt
 
+    from bot.glossary.models import Entry
     from bot.search.semantic import SemanticIndex
 
 COMMON_WORDS = Path(__file__).with_name("common_words.txt")  # tools/common_words.py
@@ -39,6 +51,17 @@ REST_WORDS = 2
 # the `everyday` tuning slice and dev to dev4: of the rests also under OFF_DOMAIN_COSINE, the
 # off-topic cards' sat at -0.08 to 0.05, the questions' at 0.073 and up).
 REST_FIELD_COSINE = 0.06
+# The words are read before any embedding, so they are asked of nearer sentences too (the
+# tuning slices' everyday-sense cards sat at 0.37-0.59; no question they take lies under 0.6).
+WORDS_NEAR_COSINE = 0.6
+# At least this many of the rest's words must be common English words the glossary never uses
+# (and more of them than of all the rest's other words together).
+EVERYDAY_WORDS = 2
+# ... and the rest, embedded alone, under this cosine to every entry: "what throughput do i need
+# to serve a chatbot for a pizza shop on friday nights" has four such words but asks about
+# serving (the tuning slices' everyday rests caught by the words: 0.20-0.44; ML questions set in
+# an everyday scene, written for this check: 0.52-0.56).
+WORDS_REST_COSINE = 0.48
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
@@ -57,26 +80,70 @@ def is_common(name: str) -> bool:
     return bool(words) and common_words().issuperset(words)
 
 
-def judged(nearest: float) -> bool:
-    """Is a sentence whose best cosine to an entry is `nearest` judged at all (`NEAR_COSINE`)?
-    Asked first, before the name is looked for: most cards are for sentences nearer than that."""
-    return nearest < NEAR_COSINE
+def in_capitals(entry: Entry, written: str) -> bool:
+    """Does the glossary write this name of the entry in capitals ("JSON")? Then it is an
+    acronym, whatever English makes of its letters."""
+    names = (entry.title, entry.acronym or "", *entry.aliases)
+    return any(n.isupper() and compact(n) == compact(written) for n in names)
+
+
+def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
+    """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all?
+    Asked first, before the name is looked for: most cards are for sentences nearer than
+    `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say `EVERYDAY_WORDS`
+    everyday words (`knows`: is a word the glossary's)."""
+    if nearest < NEAR_COSINE:
+        return True
+    return nearest < WORDS_NEAR_COSINE and _everyday_count(_words(text), knows) >= EVERYDAY_WORDS
+
+
+def _words(text: str) -> list[str]:
+    from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
+
+    return [w for w in tokens_of(text) if len(w) > 1 and w not in STOPWORDS]
+
+
+def _everyday_count(words: list[str], knows: Callable[[str], bool]) -> int:
+    """How many of `words` are common English words the glossary never uses?"""
+    return sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
+
+
+def everyday_words(words: list[str], knows: Callable[[str], bool]) -> bool:
+    """Do common English words the glossary never uses (`knows`: is a word the glossary's)
+    make up most of `words`, at least `EVERYDAY_WORDS` of them? Words with digits, jargon the
+    list of common words lacks ("pgvector") and the glossary's own words all count against."""
+    everyday = _everyday_count(words, knows)
+    return everyday >= EVERYDAY_WORDS and everyday > len(words) - everyday
 
 
 def everyday_sense(
-    semantic: SemanticIndex, text: str, start: int, end: int, nearest: float
+    semantic: SemanticIndex,
+    knows: Callable[[str], bool],
+    text: str,
+    start: int,
+    end: int,
+    nearest: float,
+    *,
+    alone: bool = True,
 ) -> bool:
     """Is the common-word name written at `text[start:end]` (normalized text) used in its
     everyday sense: does the rest of the sentence, read alone, say something of its own that
-    is about neither any entry nor the field? `nearest`: the whole sentence's best cosine."""
-    if not judged(nearest) or not is_common(text[start:end]):
+    is about neither any entry nor the field? `nearest`: the whole sentence's best cosine;
+    `knows`: is a word one of the glossary's; `alone`: no other entry is named."""
+    if not judged(text, nearest, knows) or not is_common(text[start:end]):
         return False
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
+    told = alone and everyday_words(_words(rest), knows)
+    if not told and nearest >= NEAR_COSINE:
+        return False
     vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first
     rest_nearest = semantic.similar_to(vector, 1)
-    if rest_nearest and rest_nearest[0][1] >= OFF_DOMAIN_COSINE:
+    best = rest_nearest[0][1] if rest_nearest else 0.0
+    if told and best < WORDS_REST_COSINE:
+        return True
+    if nearest >= NEAR_COSINE or best >= OFF_DOMAIN_COSINE:
         return False
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
 

@@ -168,6 +168,10 @@ class FullTextIndex:
         self._docs = pair_docs.astype(np.int32)
         self._starts = np.searchsorted(pair_terms, np.arange(len(self._stems) + 1))
 
+    def knows(self, word: str) -> bool:
+        """Is `word` (lower case) one of the documents' words, in any form the stemmer joins?"""
+        return stem(word) in self._stems
+
     def search(self, text: str, limit: int = 10) -> list[TextHit]:
         """Best documents for a description, by BM25, with their coverage of the query."""
         wanted = dict.fromkeys(stem_many([w for w in tokens_of(text) if w not in STOPWORDS]))

@@ -27,7 +27,7 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import common_words, everyday_sense, judged
+from bot.search.everyday import common_words, everyday_sense, in_capitals, judged
 from bot.search.fusion import (
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
@@ -901,16 +901,24 @@ class SearchIndex:
         """A card for a plain-word name the sentence uses in its everyday sense ("the wait at
         the border checkpoint", `everyday_sense`; `nearest`: the sentence's best cosine) becomes
         an offer of that entry."""
-        if result.entry is None or self.semantic is None or not judged(nearest):
+        text = result.normalized_query
+        if result.entry is None or self.semantic is None:
+            return result
+        if not judged(text, nearest, self.fulltext.knows):
             return result
         entry = self.positions[result.entry.id]
-        text = result.normalized_query
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None)
         written = text[name.start : name.end] if name else ""
         if not name or result.strategy is None or self._acronym_written(written, entry):
             return result
-        if not everyday_sense(self.semantic, text, name.start, name.end, nearest):
+        if in_capitals(self.entries[entry], written):  # "json"
+            return result
+        alone = len(found) == 1  # another entry named is the field's
+        knows = self.fulltext.knows
+        if not everyday_sense(
+            self.semantic, knows, text, name.start, name.end, nearest, alone=alone
+        ):
             return result
         offer = Suggestion(result.entry.id, result.entry.title, result.score, result.strategy)
         choices = (offer, *result.suggestions)[:MAX_SUGGESTIONS]

@@ -3,6 +3,7 @@ Sentences written for this file (none from a relevance slice or everyday_probes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,15 @@ import pytest
 from bot.glossary import load_glossary
 from bot.glossary.keys import normalize
 from bot.search import SearchIndex
-from bot.search.everyday import NEAR_COSINE, common_words, everyday_sense, is_common
+from bot.search.everyday import (
+    NEAR_COSINE,
+    WORDS_NEAR_COSINE,
+    common_words,
+    everyday_sense,
+    everyday_words,
+    in_capitals,
+    is_common,
+)
 from bot.search.local import compile_local, with_vectors
 from bot.search.semantic.term_vectors import TermVectors
 
@@ -61,6 +70,44 @@ FIELD = "match"
         ("checkpoint", "checkpoint", FIELD),
         ("checkpiont", "checkpoint", FIELD),
         ("rubrics", "rubric", FIELD),
+        # the rest's words: common English the glossary never uses ("spy", "thrillers",
+        # "berlin", "vacation"; "paladin", "dungeons", "dragons", "chaotic")
+        (
+            "which spy thrillers about sleeper agents in berlin should i read on vacation",
+            "sleeper-agents",
+            EVERYDAY,
+        ),
+        (
+            "what is the alignment of a paladin in dungeons and dragons, can they be chaotic",
+            "alignment",
+            EVERYDAY,
+        ),
+        (
+            "how do sleeper agents survive safety training in that anthropic paper",
+            "sleeper-agents",
+            FIELD,
+        ),
+        ("does attention cost grow quadratically with sequence length", "attention", FIELD),
+        ("what throughput can i expect from vllm on one a100", "throughput", FIELD),
+        # ML questions set in an everyday scene: the words say everyday, the rest's meaning
+        # does not ("serve a chatbot", "the bot writes", "keeps the bot polite")
+        (
+            "what throughput do i need to serve a chatbot for a pizza shop on friday nights",
+            "throughput",
+            FIELD,
+        ),
+        (
+            "what temperature should i use so the bot writes funny birthday poems for my grandma",
+            "temperature",
+            FIELD,
+        ),
+        (
+            "which alignment method keeps the bot polite to angry hotel guests",
+            "alignment",
+            FIELD,
+        ),
+        # "parsing", "trailing", "comma" are no glossary words, but JSON is an acronym
+        ("why does my json output have a trailing comma and break parsing", "json", FIELD),
     ],
 )
 def test_everyday_senses_get_an_offer_and_the_field_keeps_its_cards(
@@ -71,6 +118,39 @@ def test_everyday_senses_get_an_offer_and_the_field_keeps_its_cards(
     shown = result.entry.id if result.entry else result.suggestions[0].id
     assert shown == entry_id
     assert (result.entry is None) == (status == EVERYDAY)
+
+
+def test_the_glossarys_own_words(bundled_index: SearchIndex) -> None:
+    knows = bundled_index.fulltext.knows
+    assert all(map(knows, ["training", "trains", "tokens"]))
+    assert not any(map(knows, ["cheddar", "paladin"]))
+
+
+def _knows(*words: str) -> Callable[[str], bool]:
+    return frozenset(words).__contains__
+
+
+@pytest.mark.parametrize(
+    ("words", "known", "everyday"),
+    [
+        (["cold", "war", "spy", "novels"], (), True),
+        (["kid", "unfair", "school"], ("school",), True),  # two of three
+        (["bakery", "oven", "model", "training"], ("model", "training"), False),  # a tie
+        (["ring", "networks"], ("networks",), False),  # one everyday word is not enough
+        (["bakery", "oven", "pgvector", "qdrant"], (), False),  # jargon counts against
+        (["bakery", "oven", "24gb", "70b"], (), False),  # so do words with digits
+    ],
+)
+def test_everyday_words_outnumber_the_rest(
+    words: list[str], known: tuple[str, ...], everyday: bool
+) -> None:
+    assert everyday_words(words, _knows(*known)) is everyday
+
+
+def test_names_in_capitals_are_acronyms() -> None:
+    entries = {e.id: e for e in load_glossary()}
+    assert in_capitals(entries["json"], "json")
+    assert not in_capitals(entries["checkpoint"], "checkpoint")
 
 
 def _span(text: str, name: str) -> tuple[str, int, int]:
@@ -84,8 +164,31 @@ def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
     assert semantic is not None
     far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
     near = _span("why does the swiss cheese model need several independent layers", "swiss cheese")
-    assert everyday_sense(semantic, *far, 0.0)
-    assert not everyday_sense(semantic, *near, 0.0)
+    knows = bundled_index.fulltext.knows
+    assert everyday_sense(semantic, knows, *far, 0.0)
+    assert not everyday_sense(semantic, knows, *near, 0.0)
+
+
+SPY = "which spy thrillers about sleeper agents in berlin should i read on vacation"
+
+
+def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -> None:
+    """Between NEAR_COSINE and WORDS_NEAR_COSINE only sentences the words pick are judged."""
+    semantic = bundled_index.semantic
+    assert semantic is not None
+    knows = bundled_index.fulltext.knows
+    between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
+    assert everyday_sense(semantic, knows, *_span(SPY, "sleeper agents"), between)
+    assert not everyday_sense(semantic, knows, *_span(SPY, "sleeper agents"), WORDS_NEAR_COSINE)
+
+
+def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: SearchIndex) -> None:
+    semantic = bundled_index.semantic
+    assert semantic is not None
+    knows = bundled_index.fulltext.knows
+    between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
+    span = _span(SPY, "sleeper agents")
+    assert not everyday_sense(semantic, knows, *span, between, alone=False)
 
 
 @pytest.mark.parametrize(
@@ -98,14 +201,14 @@ def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
 def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
-    assert not everyday_sense(semantic, *_span(text, name), 0.0)
+    assert not everyday_sense(semantic, bundled_index.fulltext.knows, *_span(text, name), 0.0)
 
 
 def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
     far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
-    assert not everyday_sense(semantic, *far, NEAR_COSINE)
+    assert not everyday_sense(semantic, bundled_index.fulltext.knows, *far, WORDS_NEAR_COSINE)
 
 
 @pytest.mark.parametrize(
