@@ -86,6 +86,25 @@ _SPELLINGS = {
     "gud": "good",
     "howto": "how to",
 }
+# ML shorthand, written out where the long form is (part of) a name in the glossary and the
+# short form is none ("attn heads", "max ctx len", "embs"; tests/search/test_hardchat.py checks
+# both). Not "toks" (Throughput's alias), "lr", "ckpt" (names), nor shorthand that is as often
+# something else: "bs", "ft", "inf" (infinity), "arch" (the Linux), "acc" (account); not "eval"
+# (a step of its own: "data b4 eval" is no Evaluation question).
+SHORTHAND = {
+    "attn": "attention",
+    "ctx": "context",
+    "emb": "embedding",
+    "embs": "embeddings",
+    "optim": "optimizer",
+    "grads": "gradients",
+    "params": "parameters",
+    "param": "parameter",
+    "quant": "quantization",
+    "mem": "memory",
+}
+# "grad" is a gradient unless it is the university kind
+_NOT_AFTER_GRAD = {"school", "student", "students", "program", "degree", "life"}
 # Not "icl" ("I can't lie"): ICL is In-Context Learning's acronym, and a name always wins.
 # Fillers that say nothing about what is asked, in English chat ...
 _FILLERS = {
@@ -170,6 +189,19 @@ _GREETING = re.compile(
     r"friends|y'all|yall|gang|chat|fam))?[\s,;:!.\-]+)+(?=\S)",
     re.IGNORECASE,
 )
+# What people say about themselves or their question before asking it ("yo new here, what is
+# ...", "hi guys lurker here, total noob, how do i ...", "sorry dumb q but ..."): no topic, and
+# the question's first word after it is what makes the text a question.
+_PREAMBLE = re.compile(
+    r"^(?:(?:(?:i'?m |i am )?(?:new|a noob|a newbie|a beginner)|(?:long ?time )?lurker|"
+    r"noob|newbie|beginner) here|(?:long ?time )?lurker|first (?:time )?posting(?: here)?|"
+    r"(?:a )?(?:total|complete|absolute) (?:noob|newbie|beginner)(?: here)?|"
+    r"(?:sorry,? )?(?:a )?(?:dumb|stupid|noob|newbie|quick|random|silly) (?:q|question)(?: here)?"
+    r")(?:[\s,;:!.\-]+but)?[\s,;:!.\-]+(?=\S)"
+    # a word that only opens, with the punctuation or "but" that sets it apart ("ok so, ...")
+    r"|^(?:sorry|ok(?:ay)?(?: so)?|so|(?:ok(?:ay)?,? )?(?:so,? )?long story(?: short)?)(?:[,;:!.\-]+\s*|\s+but\s+)(?=\S)",
+    re.IGNORECASE,
+)
 # Emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query` drops
 # them in some places; here, for every rule).
 _SYMBOLS = frozenset({"So", "Sk", "Cs", "Co"})
@@ -189,7 +221,7 @@ def plain_chat(text: str) -> str:
         return typed
     if not text.isascii():
         text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
-    text = _GREETING.sub("", text)
+    text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
     tokens = _FOREIGN_PHRASES.sub(" ", text).split()
@@ -210,6 +242,15 @@ def plain_chat(text: str) -> str:
     return plain_text if plain_text.strip() else typed
 
 
+def _opening_dropped(text: str) -> str:
+    """`text` without the greetings and preambles it starts with ("hey all, new here, ...")."""
+    while True:
+        shorter = _PREAMBLE.sub("", _GREETING.sub("", text.lstrip()))
+        if shorter == text:
+            return text
+        text = shorter
+
+
 def _plain_word(words: list[str], at: int, starts: bool) -> str | None:
     """The plain form of `words[at]` (`starts` a clause), None to drop it."""
     word = words[at]
@@ -220,6 +261,12 @@ def _plain_word(words: list[str], at: int, starts: bool) -> str | None:
         return None
     if word in _SPELLINGS:
         return _SPELLINGS[word]
+    if word in SHORTHAND:
+        return SHORTHAND[word]
+    if word == "grad" and after not in _NOT_AFTER_GRAD:
+        return "gradient"
+    if word == "len" and before in ("ctx", "context"):
+        return "length"
     if word in _frame_typos():
         return _frame_typos()[word]
     if word == "y" and (starts or after in _AUXILIARIES):
