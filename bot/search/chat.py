@@ -120,21 +120,25 @@ _FOREIGN = {
     "coucou", "alors", "merci", "hallo", "moin", "servus", "genau", "leute", "danke", "zusammen",
     "oi", "olá", "ola", "galera", "gente", "tipo", "né", "obrigado", "obrigada", "namaste",
     "namaskar", "yaar", "bhai", "ji", "acha", "accha", "achha", "arre", "arey", "matlab", "halo",
-    "semua", "ciao", "grazie", "bitte", "quoi", "hein", "svp", "wey", "güey", "lah", "sih",
+    "semua", "ciao", "grazie", "bitte", "quoi", "hein", "svp", "wey", "güey", "lah", "sih", "ye",
+    "yeh",
 }  # fmt: skip
 # Greetings of more than one word in those languages, dropped where they stand.
 _FOREIGN_PHRASES = re.compile(
     r"\b(?:que tal|qué tal|ça va|ca va|tout le monde|guten (?:morgen|tag|abend)|"
     r"buen(?:os|as) (?:d[ií]as|tardes|noches)|bom dia|boa (?:tarde|noite)|du coup|en fait|"
-    r"kya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)|por favor|s'il (?:te|vous) pla[iî]t)\b",
+    r"por favor|s'il (?:te|vous) pla[iî]t)\b",
     re.IGNORECASE,
 )
+# Hindi's "what is" comes after its subject ("rag kya hai"): the clause asks
+_KYA = re.compile(r"\s*\bkya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)\b\??", re.IGNORECASE)
 # A question's first words in those languages, at the start of a clause: "que es rag", "was
 # ist ein tokenizer", "c'est quoi le rag", "como funciona lora".
 _FOREIGN_ASKING = [
     (re.compile(rf"(^|[,;:!?.]\s*){pattern}\s", re.IGNORECASE), rf"\1{english} ")
     for pattern, english in (
         (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
+         r"kann (?:mir )?(?:jemand|einer|wer) erkl(?:ä|ae)ren,? was|"
          r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu)", "what is"),
         (r"(?:c[oó]mo funcionan?|wie funktionier(?:t|en)|comment (?:fonctionne|marche)|"
          r"como funciona(?:m)?)", "how does"),
@@ -224,7 +228,7 @@ def plain_chat(text: str) -> str:
     text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
-    tokens = _FOREIGN_PHRASES.sub(" ", text).split()
+    tokens = _FOREIGN_PHRASES.sub(" ", _KYA.sub("?", text)).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]
     # where a clause starts: the text's start and after punctuation ("..., y does it")
@@ -237,7 +241,7 @@ def plain_chat(text: str) -> str:
                 out[-1] += after.strip()
             continue
         out.append(before + (word if plain == words[at] else plain) + after)
-    plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",")
+    plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",").replace("?,", "?")
     plain_text = _TAG_QUESTION.sub("?", _LEAD_IN.sub("", plain_text))
     return plain_text if plain_text.strip() else typed
 

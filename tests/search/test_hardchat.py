@@ -47,6 +47,38 @@ def test_a_question_after_a_lurker_preamble_gets_its_card(bundled_index: SearchI
     assert _card(bundled_index, "total beginner here, why do we normalize layers") == "layer-norm"
 
 
+# -- questions in other languages, where the term is written in English -----------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [
+        # Hindi asks after its subject: "X kya hai" is "what is X"
+        ("yeh beam search kya hai", "beam search?"),
+        ("dropout kya hota hai, kab use kare", "dropout? kab use kare"),
+        # German: "can someone explain what ..."
+        ("kann mir jemand erklären was ein tokenizer macht", "what is ein tokenizer macht"),
+    ],
+)
+def test_question_words_of_other_languages_make_a_question(typed: str, plain: str) -> None:
+    assert plain_chat(typed) == plain
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # before: "kya hota hai" was dropped, "ye" left: "ye rlhf", a typo of nothing
+        ("bhai ye rlhf kya hota hai", "rlhf"),
+        # before: no question, the name offered only
+        ("kann mir jemand erklären was beam search ist", "beam-search"),
+    ],
+)
+def test_questions_in_other_languages_get_their_card(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
+
+
 # -- ML shorthand ------------------------------------------------------------------------------
 
 
