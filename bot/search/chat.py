@@ -152,6 +152,9 @@ _TAG_QUESTION = re.compile(
     r"\s*[?!.]*$",
     re.IGNORECASE,
 )
+# A last clause of a word or two and a question mark, after a comma, is a guess ("how do i ship
+# my model server, dokcer?"): written as the tag question the rules read ("..., is it dokcer?")
+_BARE_GUESS = re.compile(r",\s*(?P<guess>[^\s,;:!?.]+(?: [^\s,;:!?.]+)?)\s*\?+\s*$")
 _DROPPED = _FILLERS | _FOREIGN
 # Words after which a lone "y" asks why and a lone "r" is "are"; "u" and "n" need a word on
 # either side that is not part of a name ("u net", "top n").
@@ -243,6 +246,10 @@ def plain_chat(text: str) -> str:
         out.append(before + (word if plain == words[at] else plain) + after)
     plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",").replace("?,", "?")
     plain_text = _TAG_QUESTION.sub("?", _LEAD_IN.sub("", plain_text))
+    guess = _BARE_GUESS.search(plain_text)
+    first = guess["guess"].split()[0].lower() if guess else ""
+    if first[:1].isalpha() and first not in common_words():
+        plain_text = f"{plain_text[: guess.start()]}, is it {guess['guess']}?"
     return plain_text if plain_text.strip() else typed
 
 

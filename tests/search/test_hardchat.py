@@ -47,6 +47,31 @@ def test_a_question_after_a_lurker_preamble_gets_its_card(bundled_index: SearchI
     assert _card(bundled_index, "total beginner here, why do we normalize layers") == "layer-norm"
 
 
+# -- a last clause that only guesses --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [
+        (
+            "whats the usual optimizer for transformers, adamw?",
+            "whats the usual optimizer for transformers, is it adamw?",
+        ),
+        # a plain word, a number or a question word is no guess
+        ("my loss is nan after a few steps, why?", "my loss is nan after a few steps, why?"),
+        ("how long should a chunk be, 500 tokens?", "how long should a chunk be, 500 tokens?"),
+    ],
+)
+def test_a_bare_guess_at_the_end_is_read_as_a_tag_question(typed: str, plain: str) -> None:
+    assert plain_chat(typed) == plain
+
+
+def test_the_bare_guess_is_what_is_asked_about(bundled_index: SearchIndex) -> None:
+    # before: PyTorch, the name the question starts with
+    query = "what lets pytorch work out derivatives for me, autograd?"
+    assert _card(bundled_index, query) == "automatic-differentiation"
+
+
 # -- questions in other languages, where the term is written in English -----------------------
 
 
