@@ -248,7 +248,7 @@ def plain_chat(text: str) -> str:
     plain_text = _TAG_QUESTION.sub("?", _LEAD_IN.sub("", plain_text))
     guess = _BARE_GUESS.search(plain_text)
     first = guess["guess"].split()[0].lower() if guess else ""
-    if first[:1].isalpha() and first not in common_words():
+    if guess and first[:1].isalpha() and first not in common_words():
         plain_text = f"{plain_text[: guess.start()]}, is it {guess['guess']}?"
     return plain_text if plain_text.strip() else typed
 
