@@ -29,6 +29,7 @@ from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import common_words, everyday_sense, judged
 from bot.search.fusion import (
+    NAMED_RANKS,
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
@@ -307,15 +308,7 @@ class SearchIndex:
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
         if wants_meaning(pool, len(words)) and self.semantic is not None:
-            meant = normalized
             lone = self._lone_typo(typos, written)
-            fixed = [
-                *mistyped,
-                *(typo for typo in typos if typo[1] == lone and typo not in mistyped),
-            ]
-            for _, entry, word in fixed:
-                title = normalize(self.entries[entry].title)
-                meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             asked = None
             # "swiglu activation, why is everyone using it": a topic or a scene, then the question
             clauses = asked_clause(query)
@@ -349,6 +342,19 @@ class SearchIndex:
                 subject = subject or (self._subject(core) if question else None)
                 if guessed is not None:  # what comes before the guess is its setting
                     written = [(entry, 0) for entry, _ in written]
+            # "what is the vea doing in stable diffusion": a question's subject, slipped
+            slip = self._slipped_subject(core, typos) if question and subject is None else None
+            if slip is not None:
+                subject = slip[1], NAMED_RANKS
+            meant = normalized
+            fixed = [
+                *mistyped,
+                *(typo for typo in typos if typo[1] == lone and typo not in mistyped),
+                *([slip] if slip is not None and slip not in mistyped else []),
+            ]
+            for _, entry, word in fixed:
+                title = normalize(self.entries[entry].title)
+                meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             if subject is None and not question:
@@ -578,6 +584,15 @@ class SearchIndex:
             if len(near) == 1:
                 found.append((begins, near.pop(), word))
         return found
+
+    def _slipped_subject(
+        self, core: str, typos: Sequence[tuple[int, int, str]]
+    ) -> tuple[int, int, str] | None:
+        """The typo (`_mistyped_words`, `_slips`) a question's subject starts with ("does bm52
+        still beat ...", "what is the vea doing ..."), else None."""
+        words = asked_subject(core)[1]
+        first = words[0] if words else ""
+        return next((typo for typo in typos if typo[2] == first), None)
 
     def _lone_typo(
         self, typos: Sequence[tuple[int, int, str]], written: Sequence[tuple[int, int]]

@@ -181,3 +181,18 @@ def test_a_word_one_slip_from_a_name_outside_the_field_gets_no_card(
 def test_a_name_and_the_next_word_are_no_mistyped_name(bundled_index: SearchIndex) -> None:
     # "teacher forcing in" is one letter more than "teacher forcing": a name, then a word
     assert bundled_index._mistyped_words("teacher forcing in seq2seq why") == []
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # the question's subject slipped, other names written after it
+        ("is cdua still needed if i run pytorch on rocm", "cuda"),
+        ("why does the vea blur my stable diffusion outputs so much", "vae"),
+        ("does jsno allow comments, my yaml config has lots", "json"),
+    ],
+)
+def test_a_slipped_subject_is_asked_about_where_the_meaning_ranks_it_high(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
