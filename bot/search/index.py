@@ -344,13 +344,12 @@ class SearchIndex:
                     written = [(entry, 0) for entry, _ in written]
             # "what is the vea doing in stable diffusion": a question's subject, slipped
             slip = self._slipped_subject(core, typos) if question and subject is None else None
-            if slip is not None:
-                subject = slip[1], NAMED_RANKS
+            slip = None if slip in mistyped else slip  # a long name mistyped is read as before
             meant = normalized
             fixed = [
                 *mistyped,
                 *(typo for typo in typos if typo[1] == lone and typo not in mistyped),
-                *([slip] if slip is not None and slip not in mistyped else []),
+                *([slip] if slip is not None else []),
             ]
             for _, entry, word in fixed:
                 title = normalize(self.entries[entry].title)
@@ -363,6 +362,8 @@ class SearchIndex:
                 subject = self._leading(topic, similar)
             if subject is None and pair is None and converted is None and together is None:
                 subject = self._agreed(lone, similar, None if question else normalized)
+            if subject is None and slip is not None:  # the meaning must rank it high
+                subject = slip[1], NAMED_RANKS
             if subject is not None and subject[1] < SUBJECT and self._shouted(query, subject[0]):
                 subject = subject[0], SUBJECT  # "how was CLIP trained": no plain word, any rank
             if subject is not None:  # "sampling": a name, if a plain word
