@@ -86,6 +86,25 @@ _SPELLINGS = {
     "gud": "good",
     "howto": "how to",
 }
+# ML shorthand, written out where the long form is (part of) a name in the glossary and the
+# short form is none ("attn heads", "max ctx len", "embs"; tests/search/test_hardchat.py checks
+# both). Not "toks" (Throughput's alias), "lr", "ckpt" (names), nor shorthand that is as often
+# something else: "bs", "ft", "inf" (infinity), "arch" (the Linux), "acc" (account); not "eval"
+# (a step of its own: "data b4 eval" is no Evaluation question).
+SHORTHAND = {
+    "attn": "attention",
+    "ctx": "context",
+    "emb": "embedding",
+    "embs": "embeddings",
+    "optim": "optimizer",
+    "grads": "gradients",
+    "params": "parameters",
+    "param": "parameter",
+    "quant": "quantization",
+    "mem": "memory",
+}
+# "grad" is a gradient unless it is the university kind
+_NOT_AFTER_GRAD = {"school", "student", "students", "program", "degree", "life"}
 # Not "icl" ("I can't lie"): ICL is In-Context Learning's acronym, and a name always wins.
 # Fillers that say nothing about what is asked, in English chat ...
 _FILLERS = {
@@ -101,21 +120,25 @@ _FOREIGN = {
     "coucou", "alors", "merci", "hallo", "moin", "servus", "genau", "leute", "danke", "zusammen",
     "oi", "olá", "ola", "galera", "gente", "tipo", "né", "obrigado", "obrigada", "namaste",
     "namaskar", "yaar", "bhai", "ji", "acha", "accha", "achha", "arre", "arey", "matlab", "halo",
-    "semua", "ciao", "grazie", "bitte", "quoi", "hein", "svp", "wey", "güey", "lah", "sih",
+    "semua", "ciao", "grazie", "bitte", "quoi", "hein", "svp", "wey", "güey", "lah", "sih", "ye",
+    "yeh",
 }  # fmt: skip
 # Greetings of more than one word in those languages, dropped where they stand.
 _FOREIGN_PHRASES = re.compile(
     r"\b(?:que tal|qué tal|ça va|ca va|tout le monde|guten (?:morgen|tag|abend)|"
     r"buen(?:os|as) (?:d[ií]as|tardes|noches)|bom dia|boa (?:tarde|noite)|du coup|en fait|"
-    r"kya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)|por favor|s'il (?:te|vous) pla[iî]t)\b",
+    r"por favor|s'il (?:te|vous) pla[iî]t)\b",
     re.IGNORECASE,
 )
+# Hindi's "what is" comes after its subject ("rag kya hai"): the clause asks
+_KYA = re.compile(r"\s*\bkya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)\b\??", re.IGNORECASE)
 # A question's first words in those languages, at the start of a clause: "que es rag", "was
 # ist ein tokenizer", "c'est quoi le rag", "como funciona lora".
 _FOREIGN_ASKING = [
     (re.compile(rf"(^|[,;:!?.]\s*){pattern}\s", re.IGNORECASE), rf"\1{english} ")
     for pattern, english in (
         (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
+         r"kann (?:mir )?(?:jemand|einer|wer) erkl(?:ä|ae)ren,? was|"
          r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu)", "what is"),
         (r"(?:c[oó]mo funcionan?|wie funktionier(?:t|en)|comment (?:fonctionne|marche)|"
          r"como funciona(?:m)?)", "how does"),
@@ -129,6 +152,9 @@ _TAG_QUESTION = re.compile(
     r"\s*[?!.]*$",
     re.IGNORECASE,
 )
+# A last clause of a word or two and a question mark, after a comma, is a guess ("how do i ship
+# my model server, dokcer?"): written as the tag question the rules read ("..., is it dokcer?")
+_BARE_GUESS = re.compile(r",\s*(?P<guess>[^\s,;:!?.]+(?: [^\s,;:!?.]+)?)\s*\?+\s*$")
 _DROPPED = _FILLERS | _FOREIGN
 # Words after which a lone "y" asks why and a lone "r" is "are"; "u" and "n" need a word on
 # either side that is not part of a name ("u net", "top n").
@@ -170,6 +196,19 @@ _GREETING = re.compile(
     r"friends|y'all|yall|gang|chat|fam))?[\s,;:!.\-]+)+(?=\S)",
     re.IGNORECASE,
 )
+# What people say about themselves or their question before asking it ("yo new here, what is
+# ...", "hi guys lurker here, total noob, how do i ...", "sorry dumb q but ..."): no topic, and
+# the question's first word after it is what makes the text a question.
+_PREAMBLE = re.compile(
+    r"^(?:(?:(?:i'?m |i am )?(?:new|a noob|a newbie|a beginner)|(?:long ?time )?lurker|"
+    r"noob|newbie|beginner) here|(?:long ?time )?lurker|first (?:time )?posting(?: here)?|"
+    r"(?:a )?(?:total|complete|absolute) (?:noob|newbie|beginner)(?: here)?|"
+    r"(?:sorry,? )?(?:a )?(?:dumb|stupid|noob|newbie|quick|random|silly) (?:q|question)(?: here)?"
+    r")(?:[\s,;:!.\-]+but)?[\s,;:!.\-]+(?=\S)"
+    # a word that only opens, with the punctuation or "but" that sets it apart ("ok so, ...")
+    r"|^(?:sorry|ok(?:ay)?(?: so)?|so|(?:ok(?:ay)?,? )?(?:so,? )?long story(?: short)?)(?:[,;:!.\-]+\s*|\s+but\s+)(?=\S)",
+    re.IGNORECASE,
+)
 # Emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query` drops
 # them in some places; here, for every rule).
 _SYMBOLS = frozenset({"So", "Sk", "Cs", "Co"})
@@ -189,10 +228,10 @@ def plain_chat(text: str) -> str:
         return typed
     if not text.isascii():
         text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
-    text = _GREETING.sub("", text)
+    text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
-    tokens = _FOREIGN_PHRASES.sub(" ", text).split()
+    tokens = _FOREIGN_PHRASES.sub(" ", _KYA.sub("?", text)).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]
     # where a clause starts: the text's start and after punctuation ("..., y does it")
@@ -205,9 +244,22 @@ def plain_chat(text: str) -> str:
                 out[-1] += after.strip()
             continue
         out.append(before + (word if plain == words[at] else plain) + after)
-    plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",")
+    plain_text = _LEADING.sub("", " ".join(out)).replace(" ,", ",").replace("?,", "?")
     plain_text = _TAG_QUESTION.sub("?", _LEAD_IN.sub("", plain_text))
+    guess = _BARE_GUESS.search(plain_text)
+    first = guess["guess"].split()[0].lower() if guess else ""
+    if guess and first[:1].isalpha() and first not in common_words():
+        plain_text = f"{plain_text[: guess.start()]}, is it {guess['guess']}?"
     return plain_text if plain_text.strip() else typed
+
+
+def _opening_dropped(text: str) -> str:
+    """`text` without the greetings and preambles it starts with ("hey all, new here, ...")."""
+    while True:
+        shorter = _PREAMBLE.sub("", _GREETING.sub("", text.lstrip()))
+        if shorter == text:
+            return text
+        text = shorter
 
 
 def _plain_word(words: list[str], at: int, starts: bool) -> str | None:
@@ -220,6 +272,12 @@ def _plain_word(words: list[str], at: int, starts: bool) -> str | None:
         return None
     if word in _SPELLINGS:
         return _SPELLINGS[word]
+    if word in SHORTHAND:
+        return SHORTHAND[word]
+    if word == "grad" and after not in _NOT_AFTER_GRAD:
+        return "gradient"
+    if word == "len" and before in ("ctx", "context"):
+        return "length"
     if word in _frame_typos():
         return _frame_typos()[word]
     if word == "y" and (starts or after in _AUXILIARIES):

@@ -29,6 +29,7 @@ from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import common_words, everyday_sense, in_capitals, judged
 from bot.search.fusion import (
+    NAMED_RANKS,
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
@@ -126,6 +127,9 @@ _USING_VERBS = frozenset(
 _QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
 NEARLY_NAMED_LENGTH = 7  # ... of at least this many letters
+# A lone mistyped name is the subject where the meaning of the text, the name fixed, is this near
+# it (`_agreed`)
+LONE_TYPO_COSINE = 0.5
 SPAN_WORD_LENGTH = 5  # a mistyped name of two or three words starts with a word this long
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
@@ -290,6 +294,9 @@ class SearchIndex:
         written: list[tuple[int, int]] = []  # entries the sentence names, in order
         # "perplexty", "hugginface": names in a question, mistyped (the meaning reads them fixed)
         mistyped = self._mistyped_words(core) if question and len(words) > 2 else []
+        # ... and any text's names mistyped, the shortest too ("jsno"), for `_lone_typo`
+        typos = mistyped if question else self._mistyped_words(core) if len(words) > 2 else []
+        typos = [*typos, *self._slips(core)] if len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
             written = self._add_mentions(pool, core, mistyped)
             self._add_descriptions(pool, core)
@@ -310,9 +317,7 @@ class SearchIndex:
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
         if wants_meaning(pool, len(words)) and self.semantic is not None:
-            meant = normalized
-            for _, entry, word in mistyped:
-                meant = meant.replace(word, normalize(self.entries[entry].title))
+            lone = self._lone_typo(typos, written)
             asked = None
             # "swiglu activation, why is everyone using it": a topic or a scene, then the question
             clauses = asked_clause(query)
@@ -346,12 +351,28 @@ class SearchIndex:
                 subject = subject or (self._subject(core) if question else None)
                 if guessed is not None:  # what comes before the guess is its setting
                     written = [(entry, 0) for entry, _ in written]
+            # "what is the vea doing in stable diffusion": a question's subject, slipped
+            slip = self._slipped_subject(core, typos) if question and subject is None else None
+            slip = None if slip in mistyped else slip  # a long name mistyped is read as before
+            meant = normalized
+            fixed = [
+                *mistyped,
+                *(typo for typo in typos if typo[1] == lone and typo not in mistyped),
+                *([slip] if slip is not None else []),
+            ]
+            for _, entry, word in fixed:
+                title = normalize(self.entries[entry].title)
+                meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
             if subject is None and not question:
                 # "morning all, swiglu activation, why ...": greetings are no topic
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = self._leading(topic, similar)
+            if subject is None and pair is None and converted is None and together is None:
+                subject = self._agreed(lone, similar, None if question else normalized)
+            if subject is None and slip is not None:  # the meaning must rank it high
+                subject = slip[1], NAMED_RANKS
             if subject is not None and subject[1] < SUBJECT and self._shouted(query, subject[0]):
                 subject = subject[0], SUBJECT  # "how was CLIP trained": no plain word, any rank
             if subject is not None:  # "sampling": a name, if a plain word
@@ -508,6 +529,10 @@ class SearchIndex:
             # the longest span first ("stochastic gradiant descent", "mixure of experts")
             spans = [words[at:end] for end in (at + 3, at + 2) if end <= len(words)]
             forms = [(" ".join(span), compact(" ".join(span))) for span in spans]
+            if any(
+                self.names.lookup(f) for _, form in forms for f in (form, *plural_variants(form))
+            ):
+                continue  # "teacher forcing in ...": a name and the next word, no typo
             if len(key) >= NEARLY_NAMED_LENGTH:
                 forms += [(word, form) for form in (key, *plural_variants(key))]
             for written, form in forms:
@@ -519,15 +544,17 @@ class SearchIndex:
                     covered = at + len(written.split())
                     break
             else:
-                short = self._short_typo(key) if len(key) < NEARLY_NAMED_LENGTH else None
-                if short is not None:  # "tensr", "pyhton"
+                short = self._short_typo(key)
+                if short is not None:  # "tensr", "pyhton", "rmsnrom"
                     found.append((begins, short, word))
         return found
 
     def _short_typo(self, key: str) -> int | None:
-        """The entry a word of five or six letters, no English word, names with a letter left
-        out or two letters swapped ("tensr", "pyhton"; the first two kept), if one entry holds
-        that name. A letter changed or added is as often another word, a product ("llava" is
+        """The entry a word of five letters or more, no English word, names with two letters
+        swapped or one doubled ("pyhton", "tokken", "rmsnrom"), or, of five or six letters, one
+        left out ("tensr"; longer words' are `_nearly_named`'s, and a last letter dropped is
+        often another word: "schedule"), the first two kept, if one entry holds that name. A
+        letter changed or another letter added is as often another word, a product ("llava" is
         no Llama, "ollama" neither)."""
         from rapidfuzz.distance import OSA
 
@@ -538,10 +565,75 @@ class SearchIndex:
             for position in self.fuzzy_candidates(key, 5)
             if (name := self.names.keys[position])[:2] == key[:2]
             and OSA.distance(key, name) == 1
-            and (len(name) == len(key) + 1 or sorted(name) == sorted(key))
+            and (
+                (len(name) == len(key) + 1 and len(key) < NEARLY_NAMED_LENGTH)
+                or sorted(name) == sorted(key)
+                or _doubled(key, name)
+            )
             for hit in self.names.hits(position)
         }
         return near.pop() if len(near) == 1 else None
+
+    def _slips(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, entry, word) of words of three or four characters, no English word nor name,
+        that are a name of one entry with two neighbouring characters swapped, the first kept
+        ("jsno", "cdua", "bm52"; of three, an acronym: "vea"). Too short to trust alone: only
+        where the meaning agrees (`_lone_typo`)."""
+        found = []
+        start = 0
+        for word in text.split():
+            start, begins = start + len(word) + 1, start
+            key = compact(word)
+            if not 3 <= len(key) <= 4 or key in common_words() or self.names.lookup(key):
+                continue
+            swaps = {key[:i] + key[i + 1] + key[i] + key[i + 2 :] for i in range(1, len(key) - 1)}
+            near = {
+                hit.entry
+                for swap in swaps - {key}
+                for hit in self.names.lookup(swap)
+                if hit.kind != _PART and (hit.cased or len(key) == 4)
+            }
+            if len(near) == 1:
+                found.append((begins, near.pop(), word))
+        return found
+
+    def _slipped_subject(
+        self, core: str, typos: Sequence[tuple[int, int, str]]
+    ) -> tuple[int, int, str] | None:
+        """The typo (`_mistyped_words`, `_slips`) a question's subject starts with ("does bm52
+        still beat ...", "what is the vea doing ..."), else None."""
+        words = asked_subject(core)[1]
+        first = words[0] if words else ""
+        return next((typo for typo in typos if typo[2] == first), None)
+
+    def _lone_typo(
+        self, typos: Sequence[tuple[int, int, str]], written: Sequence[tuple[int, int]]
+    ) -> int | None:
+        """The entry of the one name a text writes, mistyped ("perplexty of 12 on wikitext is
+        that good", "is jsno fine for ..."), when it writes no other name and the word is no
+        English word ("the bus schedule" is no Scheduler), else None."""
+        entries = {entry for _, entry, word in typos if word not in common_words()}
+        if len(entries) != 1 or len({entry for _, entry, _ in typos}) != 1:
+            return None
+        entry = entries.pop()
+        return None if any(other != entry for other, _ in written) else entry
+
+    def _agreed(
+        self, entry: int | None, similar: Sequence[tuple[int, float]], as_typed: str | None
+    ) -> tuple[int, int] | None:
+        """`entry` (a `_lone_typo`) as the subject, if the meaning of the text, read with its
+        name fixed, ranks it first and near, and, for a text that asks nothing (`as_typed` given),
+        the text as typed is about the glossary's field at all: a word read as a name draws the
+        meaning to that name ("vea is a nice name for a cat")."""
+        if entry is None or not similar or similar[0][0] != entry:
+            return None
+        if similar[0][1] < LONE_TYPO_COSINE or self.semantic is None:
+            return None
+        if as_typed is not None:
+            nearest = self.semantic.similar(as_typed, 1)
+            if not nearest or nearest[0][1] < OFF_DOMAIN_COSINE:
+                return None
+        return entry, SUBJECT
 
     def _typo_of(self, key: str, entry: int) -> bool:
         """Is `key`, nearly a name of `entry`, a typo of it and not another word? The first
@@ -1058,6 +1150,13 @@ def _used_by_another(words: Sequence[str]) -> Sequence[str]:
     if not used or not _ASKERS.isdisjoint(words[:used]):
         return []
     return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
+
+
+def _doubled(key: str, name: str) -> bool:
+    """Is `key` `name` with one of its letters typed twice ("tokken")?"""
+    return len(key) == len(name) + 1 and any(
+        key[i] == key[i + 1] and key[:i] + key[i + 1 :] == name for i in range(len(name))
+    )
 
 
 def _held_by_one(named: Iterable[tuple[Sequence[Hit], int]]) -> tuple[int, int] | None:

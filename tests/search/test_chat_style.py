@@ -39,7 +39,7 @@ from bot.search.names import NameTable
         ("guten morgen, was ist rag", "what is rag"),
         ("namaste ji, what is rlhf", "what is rlhf"),
         ("oi galera, what is a gguf file", "what is a gguf file"),
-        ("vector database kya hai", "vector database"),
+        ("vector database kya hai", "vector database?"),  # "kya hai" asks (test_hardchat.py)
         ("que es un tokenizer", "what is un tokenizer"),
         ("hola, c'est quoi le rag", "what is le rag"),
         ("wie funktioniert beam search", "how does beam search"),
