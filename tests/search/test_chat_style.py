@@ -182,5 +182,6 @@ def test_a_server_alias_as_typed_is_not_read_as_chat(
     # A moderator's alias may hold emoji or a chat word; what was accepted as an alias finds its
     # card as typed, before any chat word is dropped from it.
     result = bundled_index.search(alias, {compact(alias): "rag"})
-    assert result.entry is not None and result.entry.id == "rag"
+    assert result.entry is not None
+    assert result.entry.id == "rag"
     assert result.strategy == "server-alias"
