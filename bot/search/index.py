@@ -519,13 +519,10 @@ class SearchIndex:
         for at, word in enumerate(words):
             start, begins = start + len(word) + 1, start
             key = compact(word)
-            if (
-                at < covered
-                or len(key) < SPAN_WORD_LENGTH
-                or not key.isalpha()
-                or self.names.lookup(key)
-            ):
+            if at < covered or len(key) < SPAN_WORD_LENGTH or not key.isalpha():
                 continue
+            # "context windw": a name may start a longer name mistyped, never be a typo alone
+            named_word = bool(self.names.lookup(key))
             # the longest span first ("stochastic gradiant descent", "mixure of experts")
             spans = [words[at:end] for end in (at + 3, at + 2) if end <= len(words)]
             forms = [(" ".join(span), compact(" ".join(span))) for span in spans]
@@ -533,7 +530,9 @@ class SearchIndex:
                 self.names.lookup(f) for _, form in forms for f in (form, *plural_variants(form))
             ):
                 continue  # "teacher forcing in ...": a name and the next word, no typo
-            if len(key) >= NEARLY_NAMED_LENGTH:
+            if named_word and not forms:
+                continue
+            if len(key) >= NEARLY_NAMED_LENGTH and not named_word:
                 forms += [(word, form) for form in (key, *plural_variants(key))]
             for written, form in forms:
                 if any(self.names.lookup(f) for f in (form, *plural_variants(form))):
@@ -544,7 +543,7 @@ class SearchIndex:
                     covered = at + len(written.split())
                     break
             else:
-                short = self._short_typo(key)
+                short = None if named_word else self._short_typo(key)
                 if short is not None:  # "tensr", "pyhton", "rmsnrom"
                     found.append((begins, short, word))
         return found
@@ -656,6 +655,9 @@ class SearchIndex:
             if found is not None:
                 return found[0], SUBJECT
         verb, words = asked_subject(core)
+        # "whats inside one transformer blok": a name that starts a longer name, mistyped
+        if spelled := self._mistyped_start(words):
+            return spelled, SUBJECT
         # "why do llama-style models use rmsnorm": what the doer uses is asked about
         if named := self._subject_name(_used_by_another(words), []):
             return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
@@ -676,6 +678,15 @@ class SearchIndex:
             return None
         entry, length = found
         return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
+
+    def _mistyped_start(self, words: Sequence[str]) -> int | None:
+        """The entry a subject's words start by naming mistyped over two or three words, the
+        first a name itself ("transformer blok": Transformer Block, not Transformers), else None."""
+        if len(words) < 2 or not self.names.lookup(compact(words[0])):
+            return None
+        spans = self._mistyped_words(" ".join(words[: self.names.most_words]))
+        first = next(iter(spans), None)
+        return first[1] if first and first[0] == 0 and len(first[2].split()) > 1 else None
 
     def _clause_subject(self, clauses: tuple[str, str] | None) -> tuple[int, int] | None:
         """The subject (`_subject`) of a question asked in a later clause than a chat's first,

@@ -1,0 +1,54 @@
+"""Eighth round of question rules. Queries written for this file before each rule was kept
+(none from a relevance slice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
+
+
+def _card(index: SearchIndex, query: str) -> str | None:
+    result = index.search(query)
+    return result.entry.id if result.entry else None
+
+
+# -- a name that starts a longer name, the rest mistyped --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # "context" is a name, "context windw" one typo from Context Windows (Llama before)
+        ("how big is the context windw of llama 3", "context-windows"),
+        # the subject starts with "transformer": Transformers before the rule
+        ("how is a transformer blokc laid out", "transformer-block"),
+        ("why does attention heda pruning work", "attention-head"),
+    ],
+)
+def test_a_name_starting_a_longer_name_mistyped_is_read_as_the_longer_name(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # a name and a plain word after it: the name, no typo of a longer one
+        ("why does my attention span drop after lunch", "attention"),
+        ("what is gradient descent in simple words", "gradient-descent"),
+        ("what does gradient clippng actually do", "gradient-clipping"),
+    ],
+)
+def test_a_name_and_a_plain_word_after_it_keep_their_card(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
+
+
+def test_a_name_alone_is_never_a_typo_of_a_longer_one(bundled_index: SearchIndex) -> None:
+    assert bundled_index._mistyped_words("the context of it") == []
+    assert [w for _, _, w in bundled_index._mistyped_words("a context windw here")] == [
+        "context windw"
+    ]
