@@ -119,6 +119,7 @@ _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 _BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
 _WHAT = ("what ", "whats ", "wat ")
 _POSSESSIVE = ("'s", "s'")
+_UNADORNED = frozenset(("plain", "vanilla", "basic", "regular", "simple", "normal", "ordinary"))
 _ASKERS = frozenset({"i", "we", "you", "one", "u"})
 _USING_VERBS = frozenset(
     {"use", "uses", "used", "need", "needs", "prefer", "prefers", "adopt", "adopted", "pick"}
@@ -664,6 +665,9 @@ class SearchIndex:
         # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
         if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
             words = words[1:]
+        # "is plain sgd still used": a word for the thing without extras is no part of its name
+        elif len(words) > 1 and words[0] in _UNADORNED and not self._subject_name(words, []):
+            words = words[1:] if self._subject_name(words[1:], []) else words
         if verb and words and any(self.names.lookup(n) for n in derived_forms(verb + words[0])):
             verb, words = verb + words[0], words[1:]  # a verb in two words: "how do i fine tune"
         # "how do i train for a marathon": a plain word's noun is no name to ask about

@@ -52,3 +52,28 @@ def test_a_name_alone_is_never_a_typo_of_a_longer_one(bundled_index: SearchIndex
     assert [w for _, _, w in bundled_index._mistyped_words("a context windw here")] == [
         "context windw"
     ]
+
+
+# -- "plain X", "vanilla X": a word for the thing without extras ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        ("is simple lora enough for a 7b model", "lora-qlora"),  # was no card
+        ("is basic rag good enough for my company docs", "rag"),  # the meaning agreed before
+    ],
+)
+def test_a_subject_said_plain_is_the_name_after_the_word(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    assert _card(bundled_index, query) == card
+
+
+def test_a_subject_said_plain_is_no_longer_a_card_for_its_broader_entry(
+    bundled_index: SearchIndex,
+) -> None:
+    # an Optimizer card before the rule; now SGD is asked about and the meaning disagrees
+    result = bundled_index.search("why is vanilla sgd worse than adam")
+    assert result.entry is None
+    assert "sgd" in [s.id for s in result.suggestions[:2]]
