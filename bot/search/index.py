@@ -231,7 +231,8 @@ class SearchIndex:
         "Difference between X and Y" answers X and offers Y first among the choices. Chat
         spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
         as typed."""
-        said = plain_chat(without_chat_markup(query))  # a fence's lines are read, not joined
+        # a fence's lines are read, not joined; a word this server uses as a name stays one
+        said = plain_chat(without_chat_markup(query), lambda w: self._names_outright(w, overlay))
         if said != query and self._names_outright(query, overlay):
             said = query  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
         result = self._search(said, overlay)

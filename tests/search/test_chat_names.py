@@ -1,0 +1,49 @@
+"""A server's own word that is also a chat word ("ngl", "attn", "hola") is the server's word: a
+question around it opens the server's card, as a question around any alias does. Chat spelling is
+read plain only where no name of this server is written (outsider round 9, S7 and S8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.glossary import load_glossary
+from bot.glossary.server_terms import ServerTerm
+from bot.search.index import SearchIndex
+from bot.search.local import compile_local
+
+# Chat words of each kind plain_chat rewrites: fillers dropped, a foreign greeting dropped, ML
+# shorthand written out (to a bundled name: the wrong card), a chat spelling, stretched letters.
+CHAT_ALIASES = ["ngl", "tbh", "hola", "bonjour", "attn", "ctx", "idk", "wat", "whaaat"]
+QUESTIONS = ["what is {}", "what is {}?", "explain {}", "whats {}", "hey, what does {} mean"]
+
+
+@pytest.mark.parametrize("alias", CHAT_ALIASES)
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_a_question_around_a_chat_word_alias_opens_its_entry(
+    bundled_index: SearchIndex, alias: str, question: str
+) -> None:
+    result = bundled_index.search(question.format(alias), {alias: "lora-qlora"})
+    assert result.entry is not None, result
+    assert result.entry.id == "lora-qlora"
+    assert result.query == question.format(alias)
+
+
+@pytest.mark.parametrize("title", ["Attn", "Lol"])
+def test_a_question_around_a_server_term_titled_like_a_chat_word_opens_it(
+    bundled_index: SearchIndex, title: str
+) -> None:
+    term = ServerTerm(
+        id="zorb-term", title=title, definition="Our team's word.", category="Fundamentals"
+    )
+    local = compile_local(load_glossary(), bundled_index, [term], {})
+    for question in QUESTIONS:
+        result = local.index.search(question.format(title.lower()), local.aliases)
+        assert result.entry is not None, (question, result)
+        assert result.entry.id == "zorb-term"
+
+
+def test_chat_words_that_name_nothing_here_are_still_read_plain(
+    bundled_index: SearchIndex,
+) -> None:
+    """The chat reading itself is kept where the server has no such word."""
+    assert bundled_index.search("ngl wat r attn heads").entry is not None
