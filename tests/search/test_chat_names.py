@@ -49,3 +49,25 @@ def test_chat_words_that_name_nothing_here_are_still_read_plain(
 ) -> None:
     """The chat reading itself is kept where the server has no such word."""
     assert bundled_index.search("ngl wat r attn heads").entry is not None
+
+
+def test_a_text_longer_than_any_message_is_read_as_far_as_a_message_goes(
+    bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outsider round 9, S2: a 100,000-character line of chat (`glossary-bot search` reads any
+    line) cost 10-19x an ordinary query, every chat rule reading all of it; a mention is at most
+    4,000 characters, and the rules read no further (bench/hostile_bench.py times it)."""
+    import bot.search.index as index_module
+
+    read: list[int] = []
+
+    def recorded(text: str, names: object = None) -> str:
+        read.append(len(text))
+        return text
+
+    monkeypatch.setattr(index_module, "plain_chat", recorded)
+    query = "ngl wat r attn heads lol " * 4000
+    result = bundled_index.search(query)
+    assert result.query == query
+    assert read, "plain_chat was not called"
+    assert max(read) <= 4000
