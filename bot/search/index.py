@@ -235,6 +235,7 @@ class SearchIndex:
         spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
         as typed."""
         text = query[:MAX_TEXT]
+        overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
         # a fence's lines are read, not joined; a word this server uses as a name stays one
         said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
         if said != text and self._names_outright(text, overlay):
