@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 from string import ascii_lowercase
 
@@ -170,6 +171,9 @@ _BEFORE_PEOPLE = {"do", "did", "why", "y", "how", "most", "some", "many", "other
 _AFTER_PEOPLE = {"use", "say", "keep", "do", "think", "are", "r", "mean", "talk", "mention",
                  "like", "want", "call", "who", "in", "here", "always", "still", "trust"}  # fmt: skip
 _ENDS_CLAUSE = set(",;:!?.")
+# Words read by the words around them (`_plain_word`), where a name was weighed already: "ppl"
+# is Perplexity's acronym alone and "people" in "why do ppl use rag"
+_READ_BY_NEIGHBOURS = {"y", "r", "ppl", "u", "n", "grad", "len"}
 _NOT_AFTER_N = {"top", "the", "of", "size", "first", "last", "=", "and"}
 _NOT_BEFORE_U = {"net", "nets", "shape", "shaped", "turn"}
 _NOT_BEFORE_R = {"vs", "or", "and", "language", "programming", "studio", "package", "script"}
@@ -219,10 +223,11 @@ _WORD = re.compile(r"^(\W*)(.*?)(\W*)$")
 _LEADING = re.compile(r"^[\s,;:!.\-]+")
 
 
-def plain_chat(text: str) -> str:
+def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> str:
     """`text` with chat spellings of function words written out, fillers and foreign greetings
     dropped, foreign question words and tag questions written in English and stretched letters
-    shrunk; one word alone, or text left empty, as it was."""
+    shrunk; one word alone, or text left empty, as it was. A word for which `names` is true (a
+    server's alias "ngl", its term "Attn") is a name, never chat: it stays as typed."""
     typed = text
     if len(text.split()) < 2:
         return typed
@@ -239,6 +244,8 @@ def plain_chat(text: str) -> str:
     out: list[str] = []
     for at, (before, word, after) in enumerate(parts):
         plain = _plain_word(words, at, at in starts)
+        if plain != words[at] and words[at] not in _READ_BY_NEIGHBOURS and names(words[at]):
+            plain = words[at]
         if plain is None:  # dropped; its punctuation ends the word before: "annoying ngl, why"
             if out and after.strip():
                 out[-1] += after.strip()

@@ -98,6 +98,9 @@ if TYPE_CHECKING:
     from bot.search.trigrams import TrigramIndex
 
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
+# characters the chat and question rules read: the longest message Discord delivers (a mention
+# with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
+MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
@@ -232,9 +235,12 @@ class SearchIndex:
         "Difference between X and Y" answers X and offers Y first among the choices. Chat
         spelling ("wat r logits lol") is read plain (`plain_chat`); the result keeps the query
         as typed."""
-        said = plain_chat(without_chat_markup(query))  # a fence's lines are read, not joined
-        if said != query and self._names_outright(query, overlay):
-            said = query  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
+        text = query[:MAX_TEXT]
+        overlay = self.server_aliases(overlay)  # compiled once: each chat word asks it
+        # a fence's lines are read, not joined; a word this server uses as a name stays one
+        said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
+        if said != text and self._names_outright(text, overlay):
+            said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
         result = self._search(said, overlay)
         normalized = result.normalized_query
         compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
