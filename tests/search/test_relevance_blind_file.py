@@ -361,23 +361,22 @@ def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query()
 TENTH_SET = Path(__file__).with_name("relevance_blind10.tsv")
 
 
-def test_the_tenth_set_is_one_tuning_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind10.md: one slice, dev6, typed the way people write in a busy server; at
-    least 220 questions over 180 entries, 40 descriptions and 60 off-topic rows; ids known,
-    `also` only on questions; no query repeats (loosely) one of this file, an earlier set, the
-    everyday probes or the chat-style probes."""
+def check_one_slice_set(path: Path, part: str, earlier_sets: tuple[Path, ...]) -> None:
+    """A one-slice set: at least 220 questions over 180 entries, 40 descriptions and 60
+    off-topic rows; ids known, `also` only on questions; no query repeats (loosely) one of this
+    file, of the earlier sliced sets, of the matcher's set or of the given probe files."""
     glossary = load_glossary()
-    rows = read_rows(TENTH_SET)
+    rows = read_rows(path)
     sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
     earlier = {loosely(query) for query in earlier_queries(sets)}
-    for probes in (EVERYDAY_SET, CHAT_SET):
+    for probes in earlier_sets:
         with probes.open(encoding="utf-8", newline="") as handle:
             reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
             earlier |= {loosely(row["query"]) for row in reader}
     counts: defaultdict[str, int] = defaultdict(int)
     questioned: set[str] = set()
     for row in rows:
-        assert row["slice"] == "dev6", row
+        assert row["slice"] == part, row
         assert row["kind"] in KINDS, row
         assert row["query"], row
         assert row["query"].strip() == row["query"], row
@@ -397,3 +396,18 @@ def test_the_tenth_set_is_one_tuning_slice_and_repeats_no_earlier_query() -> Non
     assert counts["description"] >= 40
     assert counts["offtopic"] >= 60
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
+
+
+def test_the_tenth_set_is_one_tuning_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind10.md: one slice, dev6, typed the way people write in a busy server;
+    nothing repeats the everyday or chat-style probes either."""
+    check_one_slice_set(TENTH_SET, "dev6", (EVERYDAY_SET, CHAT_SET))
+
+
+ELEVENTH_SET = Path(__file__).with_name("relevance_blind11.tsv")
+
+
+def test_the_eleventh_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind11.md: one slice, test9, held out, in every chat style; nothing repeats
+    the everyday or chat-style probes or the tenth set either."""
+    check_one_slice_set(ELEVENTH_SET, "test9", (EVERYDAY_SET, CHAT_SET, TENTH_SET))
