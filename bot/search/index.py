@@ -301,9 +301,6 @@ class SearchIndex:
         written: list[tuple[int, int]] = []  # entries the sentence names, in order
         # "perplexty", "hugginface": names in a question, mistyped (the meaning reads them fixed)
         mistyped = self._mistyped_words(core) if question and len(words) > 2 else []
-        # ... and any text's names mistyped, the shortest too ("jsno"), for `_lone_typo`
-        typos = mistyped if question else self._mistyped_words(core) if len(words) > 2 else []
-        typos = [*typos, *self._slips(core)] if len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
             written = self._add_mentions(pool, core, mistyped)
             self._add_descriptions(pool, core)
@@ -324,6 +321,10 @@ class SearchIndex:
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
         if wants_meaning(pool, len(words)) and self.semantic is not None:
+            # any text's names mistyped, the shortest too ("jsno"): read only where the meaning
+            # runs (`_lone_typo`, `_slipped_subject`), not on the lexical path
+            typos = mistyped if question else self._mistyped_words(core) if len(words) > 2 else []
+            typos = [*typos, *self._slips(core)] if len(words) > 2 else []
             lone = self._lone_typo(typos, written)
             asked = None
             # "swiglu activation, why is everyone using it": a topic or a scene, then the question
