@@ -1034,9 +1034,7 @@ class SearchIndex:
             self.semantic, knows, text, name.start, name.end, nearest, alone=alone
         ):
             return result
-        offer = Suggestion(result.entry.id, result.entry.title, result.score, result.strategy)
-        choices = (offer, *result.suggestions)[:MAX_SUGGESTIONS]
-        return replace(result, status="suggest", entry=None, suggestions=choices)
+        return _card_offered(result, result.entry, result.strategy)
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
@@ -1056,11 +1054,8 @@ class SearchIndex:
         if first is None:
             return result
         other = self.entries[first]
-        offer = Suggestion(result.entry.id, result.entry.title, result.score, "semantic")
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
-        rest = tuple(s for s in result.suggestions if s.id != other.id)
-        choices = (ahead, offer, *rest)[:MAX_SUGGESTIONS]
-        return replace(result, status="suggest", entry=None, suggestions=choices)
+        return _card_offered(result, result.entry, "semantic", ahead)
 
     def _is_server_term(self, entry: int) -> bool:
         """A server's own coinage: the model scores a description of it lower than one of a
@@ -1172,6 +1167,17 @@ def _used_by_another(words: Sequence[str]) -> Sequence[str]:
     if not used or not _ASKERS.isdisjoint(words[:used]):
         return []
     return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
+
+
+def _card_offered(
+    result: SearchResult, entry: Entry, strategy: Strategy, ahead: Suggestion | None = None
+) -> SearchResult:
+    """`result`'s card (`entry`, decided by `strategy`) turned into the first choice offered
+    (after `ahead`, if given), its other choices after it."""
+    card = Suggestion(entry.id, entry.title, result.score, strategy)
+    rest = tuple(s for s in result.suggestions if ahead is None or s.id != ahead.id)
+    choices = (*((ahead,) if ahead else ()), card, *rest)[:MAX_SUGGESTIONS]
+    return replace(result, status="suggest", entry=None, suggestions=choices)
 
 
 def _doubled(key: str, name: str) -> bool:
