@@ -19,8 +19,7 @@ import json
 import os
 import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -28,10 +27,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from alias_bench import best_of  # noqa: E402  (bench/ is this script's folder; 3 rounds, ms)
+
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 
-ROUNDS = 3
 ORDINARY = [
     "the cache that keeps attention keys and values between decoding steps",
     "how do you make a big model smaller without retraining it",
@@ -130,16 +130,6 @@ def families(index: SearchIndex, length: int) -> dict[str, str]:
     }
 
 
-def timed(function: Callable[[str], object], queries: Sequence[str]) -> list[float]:
-    best = [float("inf")] * len(queries)
-    for _ in range(ROUNDS):
-        for i, query in enumerate(queries):
-            start = time.perf_counter()
-            function(query)
-            best[i] = min(best[i], time.perf_counter() - start)
-    return [b * 1000 for b in best]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lengths", default="100,300,2000,4000")
@@ -147,15 +137,15 @@ def main() -> int:
     lengths = [int(x) for x in args.lengths.split(",")]
     index = SearchIndex.build(load_glossary())
     index.search("warm up the model")
-    base = statistics.median(timed(index.search, ORDINARY))
+    base = statistics.median(best_of(index.search, ORDINARY))
     print(f"baseline (ordinary semantic queries): median {base:.2f} ms")
     report: dict[str, object] = {"baseline_ms": round(base, 2), "families": {}}
     findings: list[str] = []
     per_family: dict[str, dict[int, float]] = {}
     for length in lengths:
         for name, text in families(index, length).items():
-            search_ms = timed(index.search, [text])[0]
-            complete_ms = timed(lambda q: index.autocomplete(q[:100]), [text])[0]
+            search_ms = best_of(index.search, [text])[0]
+            complete_ms = best_of(lambda q: index.autocomplete(q[:100]), [text])[0]
             per_family.setdefault(name, {})[length] = search_ms
             ratio = search_ms / base
             print(
