@@ -8,12 +8,13 @@ import csv
 import hashlib
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.glossary import load_glossary
+from bot.glossary import Glossary, load_glossary
 
 BLIND_SET = Path(__file__).with_name("relevance_blind.tsv")
 HEADER = ["slice", "kind", "query", "expected", "also"]
@@ -226,6 +227,37 @@ def earlier_queries(paths: tuple[Path, ...]) -> set[str]:
     return queries
 
 
+def probe_queries(paths: tuple[Path, ...]) -> set[str]:
+    """Every query of the given probe files (sliced like the sets), loosely."""
+    queries: set[str] = set()
+    for path in paths:
+        with path.open(encoding="utf-8", newline="") as handle:
+            reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            queries |= {loosely(row["query"]) for row in reader}
+    return queries
+
+
+def check_row(
+    row: dict[str, str],
+    glossary: Glossary,
+    earlier: set[str],
+    same: Callable[[str], str] = loosely,
+) -> None:
+    """What every row of a blind set owes: a query, trimmed, that no earlier set has (`same`
+    reads both alike); an expected entry, known, exactly when on topic; `also` only on a
+    question, a known entry other than the expected one."""
+    assert row["query"], row
+    assert row["query"].strip() == row["query"], row
+    assert same(row["query"]) not in earlier, row
+    assert bool(row["expected"]) == (row["kind"] != "offtopic"), row
+    if row["expected"]:
+        assert row["expected"] in glossary, row
+    if row["also"]:
+        assert row["kind"] == "question", row
+        assert row["also"] in glossary, row
+        assert row["also"] != row["expected"], row
+
+
 @pytest.mark.parametrize("blind", ALTERNATING_SETS, ids=lambda s: s.path.name)
 def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet) -> None:
     """relevance_blind3.md to relevance_blind8.md: slices alternate over the entries the set
@@ -242,19 +274,11 @@ def test_alternating_sets_slice_per_entry_and_cover_enough(blind: AlternatingSet
     for row in rows:
         assert row["kind"] in KINDS, row
         assert row["slice"] in blind.slices, row
-        assert row["query"], row
-        assert row["query"].strip() == row["query"], row
-        assert same(row["query"]) not in earlier, row
+        check_row(row, glossary, earlier, same)
         counts[row["kind"]] += 1
-        assert bool(row["expected"]) == (row["kind"] != "offtopic"), row
-        if row["also"]:
-            assert row["kind"] == "question", row
-            assert row["also"] in glossary, row
-            assert row["also"] != row["expected"], row
         if row["kind"] == "offtopic":
             off_topic_slices.append(row["slice"])
             continue
-        assert row["expected"] in glossary, row
         assert slice_of_entry.setdefault(row["expected"], row["slice"]) == row["slice"], row
     in_glossary_order = [e.id for e in glossary if e.id in slice_of_entry]
     alternating = [blind.slices[n % len(blind.slices)] for n in range(len(in_glossary_order))]
@@ -282,25 +306,13 @@ def test_the_ninth_set_has_two_full_slices_and_repeats_no_earlier_query() -> Non
     glossary = load_glossary()
     rows = read_rows(NINTH_SET)
     sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS))
-    earlier = {loosely(query) for query in earlier_queries(sets)}
-    with EVERYDAY_SET.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        earlier |= {loosely(row["query"]) for row in reader}
+    earlier = {loosely(query) for query in earlier_queries(sets)} | probe_queries((EVERYDAY_SET,))
     counts: defaultdict[tuple[str, str], int] = defaultdict(int)
     questioned: defaultdict[str, set[str]] = defaultdict(set)
     for row in rows:
         assert row["slice"] in NINTH_SLICES, row
         assert row["kind"] in KINDS, row
-        assert row["query"], row
-        assert row["query"].strip() == row["query"], row
-        assert loosely(row["query"]) not in earlier, row
-        assert bool(row["expected"]) == (row["kind"] != "offtopic"), row
-        if row["expected"]:
-            assert row["expected"] in glossary, row
-        if row["also"]:
-            assert row["kind"] == "question", row
-            assert row["also"] in glossary, row
-            assert row["also"] != row["expected"], row
+        check_row(row, glossary, earlier)
         counts[row["slice"], row["kind"]] += 1
         if row["kind"] == "question":
             questioned[row["slice"]].add(row["expected"])
@@ -323,10 +335,7 @@ def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query()
     glossary = load_glossary()
     rows = read_rows(CHAT_SET)
     sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
-    earlier = {loosely(query) for query in earlier_queries(sets)}
-    with EVERYDAY_SET.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        earlier |= {loosely(row["query"]) for row in reader}
+    earlier = {loosely(query) for query in earlier_queries(sets)} | probe_queries((EVERYDAY_SET,))
     slices = ("chat", "chat-check")
     slice_of_entry: dict[str, str] = {}
     off_topic_slices: list[str] = []
@@ -334,20 +343,11 @@ def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query()
     for row in rows:
         assert row["slice"] in slices, row
         assert row["kind"] in {"question", "offtopic"}, row
-        assert row["query"], row
-        assert row["query"].strip() == row["query"], row
-        repeated = loosely(row["query"]) in earlier
-        assert not repeated, row["query"]
-        assert bool(row["expected"]) == (row["kind"] == "question"), row
+        check_row(row, glossary, earlier)
         counts[row["slice"], row["kind"]] += 1
-        if row["also"]:
-            assert row["kind"] == "question", row
-            assert row["also"] in glossary, row
-            assert row["also"] != row["expected"], row
         if row["kind"] == "offtopic":
             off_topic_slices.append(row["slice"])
             continue
-        assert row["expected"] in glossary, row
         assert slice_of_entry.setdefault(row["expected"], row["slice"]) == row["slice"], row
     used = [e.id for e in glossary if e.id in slice_of_entry]
     assert [slice_of_entry[e] for e in used] == [slices[n % 2] for n in range(len(used))]
@@ -368,26 +368,13 @@ def check_one_slice_set(path: Path, part: str, earlier_sets: tuple[Path, ...]) -
     glossary = load_glossary()
     rows = read_rows(path)
     sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
-    earlier = {loosely(query) for query in earlier_queries(sets)}
-    for probes in earlier_sets:
-        with probes.open(encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-            earlier |= {loosely(row["query"]) for row in reader}
+    earlier = {loosely(query) for query in earlier_queries(sets)} | probe_queries(earlier_sets)
     counts: defaultdict[str, int] = defaultdict(int)
     questioned: set[str] = set()
     for row in rows:
         assert row["slice"] == part, row
         assert row["kind"] in KINDS, row
-        assert row["query"], row
-        assert row["query"].strip() == row["query"], row
-        assert loosely(row["query"]) not in earlier, row["query"]
-        assert bool(row["expected"]) == (row["kind"] != "offtopic"), row
-        if row["expected"]:
-            assert row["expected"] in glossary, row
-        if row["also"]:
-            assert row["kind"] == "question", row
-            assert row["also"] in glossary, row
-            assert row["also"] != row["expected"], row
+        check_row(row, glossary, earlier)
         counts[row["kind"]] += 1
         if row["kind"] == "question":
             questioned.add(row["expected"])
