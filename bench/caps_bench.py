@@ -47,15 +47,11 @@ from bot.glossary.interchange import parse_import  # noqa: E402
 from bot.storage import AliasImport, Store  # noqa: E402
 from bot.term_storage import TermChange, change_terms  # noqa: E402
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser  # noqa: E402
+from tests.outsider.full_server import SEED as FULL_SERVER_SEED  # noqa: E402
+from tests.outsider.full_server import full_server_file  # noqa: E402
 from tests.resilience.botproc import BotProcess  # noqa: E402
 
 SEED = 20261202
-TERMS_SEED = 8  # A's terms as tests/outsider/test_round8.py writes them: their vectors are shared
-WORDS = (  # noqa: SIM905  (a sentence reads better than quoted words)
-    "ledger shipment rota badge console firmware pallet roster quota invoice sprint dock "
-    "ticket beacon relay cargo crate shift vault token forge signal ember harbor lantern "
-    "quarry meadow orbit prism ridge summit tundra valley willow zenith anchor bramble"
-).split()
 CYRILLIC = "абвгдежзийклмнопрстуфхцчшщэюя"
 BUNDLED_QUERIES = [
     "rag",
@@ -71,27 +67,11 @@ BUNDLED_QUERIES = [
 ]
 
 
-def full_server_terms(terms: int, rng: random.Random) -> bytes:
-    lines = []
-    for n in range(terms):
-        title = f"Zorbic Handbook Procedure {n:04d} " + " ".join(rng.choices(WORDS, k=14))
-        words = " ".join(rng.choices(WORDS, k=200))[:900].rsplit(" ", 1)[0]
-        lines += [
-            "[[entries]]",
-            f'id = "zorbic-{n:04d}"',
-            f'title = "{title[:96].strip()}"',
-            'category = "Fundamentals"',
-            f'definition = "The {words}."',
-            "",
-        ]
-    return "\n".join(lines).encode()
-
-
 async def fill(db: Path, guild: int, glossary: Glossary, terms: int, aliases: int) -> list[str]:
     """Server A at its caps; its names (titles, then aliases) for its members' requests."""
-    rng = random.Random(TERMS_SEED)
+    rng = random.Random(FULL_SERVER_SEED)  # A's terms as round 8's tests write them: one cache
     parsed, problems = parse_import(
-        full_server_terms(terms, rng), "a.toml", glossary, max_bytes=2**30, max_terms=terms
+        full_server_file(terms, rng=rng), "a.toml", glossary, max_bytes=2**30, max_terms=terms
     )
     errors = [p for p in problems if p.severity == "error"]
     if errors:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from tests.resilience.helpers import add_alias, stored_aliases
 from tests.resilience.test_lost_database import eventually
 
 from .conftest import Scene
+from .full_server import full_server_file
 
 CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
@@ -138,32 +138,6 @@ async def test_aliases_import_reads_a_file_saved_with_a_bom(scene: Scene, tmp_pa
     assert status == 0, said
     assert said.strip() == "added 1, already present 0, refused 0", said
     assert stored_aliases(scene.db_path) == [(scene.guild.id, "blorp", "rag")]
-
-
-WORDS = (  # noqa: SIM905  (a sentence reads better than quoted words)
-    "ledger shipment rota badge console firmware pallet roster quota invoice sprint dock "
-    "ticket beacon relay cargo crate shift vault token forge signal ember harbor lantern "
-    "quarry meadow orbit prism ridge summit tundra valley willow zenith anchor bramble"
-).split()
-
-
-def full_server_file(terms: int = MAX_TERMS, definition: int = 900) -> bytes:
-    """Curated TOML of `terms` terms of ~100-character titles and `definition` characters of
-    text each: 2,000 of them hold 1.95 MiB of text, near the 2 MiB cap."""
-    rng = random.Random(8)
-    lines = []
-    for n in range(terms):
-        title = f"Zorbic Handbook Procedure {n:04d} " + " ".join(rng.choices(WORDS, k=14))
-        words = " ".join(rng.choices(WORDS, k=200))[:definition].rsplit(" ", 1)[0]
-        lines += [
-            "[[entries]]",
-            f'id = "zorbic-{n:04d}"',
-            f'title = "{title[:96].strip()}"',
-            'category = "Fundamentals"',
-            f'definition = "The {words}."',
-            "",
-        ]
-    return "\n".join(lines).encode()
 
 
 async def fill_server(db_path: Path, guild: int) -> None:
