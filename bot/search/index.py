@@ -54,6 +54,7 @@ from bot.search.query import (
     COMPARING,
     QUALIFIERS,
     STOPWORDS,
+    aside,
     asked_clause,
     asked_state,
     asked_subject,
@@ -381,6 +382,12 @@ class SearchIndex:
                 subject = self._agreed(lone, similar, None if question else normalized)
             if subject is None and slip is not None:  # the meaning must rank it high
                 subject = slip[1], NAMED_RANKS
+            if pair is None and converted is None and together is None:
+                # "how does vllm fit so many requests, the paged attention trick"
+                subject = (
+                    self._aside(query, similar, [*written, *([subject] if subject else [])])
+                    or subject
+                )
             if subject is not None and subject[1] < SUBJECT and self._shouted(query, subject[0]):
                 subject = subject[0], SUBJECT  # "how was CLIP trained": no plain word, any rank
             if subject is not None:  # "sampling": a name, if a plain word
@@ -809,6 +816,20 @@ class SearchIndex:
         if mistyped is not None and mistyped[0] == 0:
             found = mistyped[1], SUBJECT
         return found
+
+    def _aside(
+        self, query: str, similar: Sequence[tuple[int, float]], named: Sequence[tuple[int, int]]
+    ) -> tuple[int, int] | None:
+        """The entry a question's closing aside names ("..., the paged attention trick"), asked
+        about at any rank, where the meaning ranks it above every other entry the question
+        names (`named`): the aside says which part of the question is meant."""
+        text = aside(query)
+        found = self._named_start(text) if text else None
+        cosines = dict(similar)
+        if found is None or found[0] not in cosines:
+            return None
+        rivals = [cosines.get(entry, 0.0) for entry, _ in named if entry != found[0]]
+        return (found[0], SUBJECT) if cosines[found[0]] > max(rivals, default=0.0) else None
 
     def _with_head(self, first: str, second: str) -> str:
         """The first side of a comparison with the head noun the text wrote only once, after

@@ -341,6 +341,21 @@ def tagged(core: str) -> str | None:
     return found["t"] if found else None
 
 
+# "how does vllm fit so many requests, the paged attention trick": a question, then an aside
+# after a comma that says which part of it is meant. Read from the raw text (normalised text
+# has no comma); the aside names at most five words and ends the text.
+_ASIDE = re.compile(r",\s+(?:the|that|this)\s+(?P<t>[^,;:!?.]+?)\s*[!?.]*$")
+
+
+def aside(query: str) -> str | None:
+    """The closing aside of a question ("..., the paged attention trick": "paged attention
+    trick"), `normalize`d, else None."""
+    found = _ASIDE.search(_without_symbols(query.lower()))
+    if found is None or len(found["t"].split()) > 5:
+        return None
+    return normalize(found["t"]) or None
+
+
 def conversion(core: str) -> tuple[str, str] | None:
     """(what it becomes, what it comes from) of a conversion the text asks about, as written
     (each side may run on past its name: "safetensors weights"), else None."""
