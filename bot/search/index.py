@@ -341,13 +341,15 @@ class SearchIndex:
             source = self._named_start(converted[1]) if converted else None
             # "does vllm run on rocm": both offered, no card for either (`_together`)
             together = self._together(core) if pair is None and converted is None else None
+            # "..., what's that called": the text describes what it asks the name of
+            described = bool(clauses and asks_for_name(clauses[1]))
             if subject is not None and pair:
                 rival = self._first_name(pair[1])
                 written = [w for w in written if not rival or w[0] != rival[0]]
             elif converted:
                 subject = self._named_start(converted[0])
                 written = [w for w in written if not source or w[0] != source[0]]
-            elif clauses and asks_for_name(clauses[1]):
+            elif described:
                 # "sample lots of answers, keep the good ones, finetune on those. name?": what
                 # is described is asked about, a name it writes is part of the description
                 written = [(entry, 0) for entry, _ in written]
@@ -374,8 +376,10 @@ class SearchIndex:
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = self.semantic.similar(meant, SEMANTIC_CANDIDATES)
-            if subject is None and not question:
-                # "morning all, swiglu activation, why ...": greetings are no topic
+            if subject is None and not question and not described:
+                # "morning all, swiglu activation, why ...": greetings are no topic; a name
+                # that starts a description is part of it ("system prompt beats the user, what's
+                # that ordering called")
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = self._leading(topic, similar)
             if subject is None and pair is None and converted is None and together is None:

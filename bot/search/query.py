@@ -210,7 +210,7 @@ def asked_clause(query: str) -> tuple[str, str] | None:
 # "keep only the correct answers and finetune on those, name?": the text describes a thing and
 # asks what it is called; the names it writes only describe it.
 _NAME_ASKED = re.compile(
-    r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it) called|"
+    r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it)(?: [a-z]+){0,2} called|"
     r"(?:is there|any) (?:a )?(?:name|term|word) for (?:that|this|it)|"
     r"what do (?:you|we|people|they) call (?:that|this|it))$"
 )
