@@ -212,7 +212,7 @@ def asked_clause(query: str) -> tuple[str, str] | None:
 _NAME_ASKED = re.compile(
     r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it)(?: [a-z]+){0,2} called|"
     r"(?:is there|any) (?:a )?(?:name|term|word) for (?:that|this|it)|"
-    r"what do (?:you|we|people|they) call (?:that|this|it))$"
+    r"what do (?:you|we|people|they) call (?:that|this|it))(?: and (?:how|what|do|does|is|are|can) .*)?$"
 )
 
 

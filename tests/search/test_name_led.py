@@ -59,9 +59,12 @@ def test_the_card_a_question_with_an_aside_gets(
         ("whats this failure mode called", True),
         ("what is that priority order called", True),
         ("what s that called", True),
+        ("what is that technique called and do i need a special server for it", True),
+        ("what s that called and can i avoid it", True),
         # the general field, or more than a short noun before "called": not only the name
         ("what s the general field called", False),
         ("what is that thing you do before training called and how long does it take", False),
+        ("what s that called lol", False),
     ],
 )
 def test_a_clause_asking_what_a_kind_of_thing_is_called(clause: str, asks: bool) -> None:
@@ -78,6 +81,10 @@ def test_a_clause_asking_what_a_kind_of_thing_is_called(clause: str, asks: bool)
             "instruction-hierarchy",
         ),
         ("gradient descent keeps overshooting the minimum, what's that problem called", None),
+        (
+            "fine-tuning made my model forget what it knew before, what's that called and can i avoid it",
+            None,
+        ),
         # a description whose name is asked keeps its card
         (
             "kv cache split into fixed size blocks like virtual memory pages, what's that technique called",
