@@ -211,9 +211,9 @@ class SearchIndex:
         result = self._search(said, overlay)
         normalized = result.normalized_query
         compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
+        # the whole text's comparison or conversion, not a clause's (`QuestionRules.read`)
         core = query_core(normalized) if compares else ""
-        converted = conversion(core) if compares else None
-        pair = comparison(normalized, core) or converted if compares else None
+        pair = (comparison(normalized, core) or conversion(core)) if compares else None
         if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
