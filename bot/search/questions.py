@@ -155,12 +155,11 @@ class QuestionRules:
                 written = [(entry, 0) for entry, _ in written]
         return Reading(clauses, pair, converted, source, together, subject, written)
 
-    def mistyped_words(self, text: str) -> list[tuple[int, int, str]]:
+    def mistyped_words(self, text: str) -> list[Typo]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or
         with the next one or two words ("speculativ decoding", "mixure of experts"), that are no
-        name themselves; the first two
-        letters must agree (a typo rarely hits them, while a word with another prefix,
-        "retraining", is another word)."""
+        name themselves; the first two letters must agree (a typo rarely hits them, while a word
+        with another prefix, "retraining", is another word)."""
         found = []
         words = text.split()
         start = covered = 0  # words before `covered` are in a span already found
@@ -221,7 +220,7 @@ class QuestionRules:
         }
         return near.pop() if len(near) == 1 else None
 
-    def slips(self, text: str) -> list[tuple[int, int, str]]:
+    def slips(self, text: str) -> list[Typo]:
         """(start, entry, word) of words of three or four characters, no English word nor name,
         that are a name of one entry with two neighbouring characters swapped, the first kept
         ("jsno", "cdua", "bm52"; of three, an acronym: "vea"). Too short to trust alone: only
@@ -244,18 +243,14 @@ class QuestionRules:
                 found.append((begins, near.pop(), word))
         return found
 
-    def slipped_subject(
-        self, core: str, typos: Sequence[tuple[int, int, str]]
-    ) -> tuple[int, int, str] | None:
+    def slipped_subject(self, core: str, typos: Sequence[Typo]) -> Typo | None:
         """The typo (`mistyped_words`, `slips`) a question's subject starts with ("does bm52
         still beat ...", "what is the vea doing ..."), else None."""
         words = asked_subject(core)[1]
         first = words[0] if words else ""
         return next((typo for typo in typos if typo[2] == first), None)
 
-    def lone_typo(
-        self, typos: Sequence[tuple[int, int, str]], written: Sequence[tuple[int, int]]
-    ) -> int | None:
+    def lone_typo(self, typos: Sequence[Typo], written: Sequence[Subject]) -> int | None:
         """The entry of the one name a text writes, mistyped ("perplexty of 12 on wikitext is
         that good", "is jsno fine for ..."), when it writes no other name and the word is no
         English word ("the bus schedule" is no Scheduler), else None."""
@@ -271,7 +266,7 @@ class QuestionRules:
         similar: Sequence[tuple[int, float]],
         semantic: SemanticIndex,
         as_typed: str | None,
-    ) -> tuple[int, int] | None:
+    ) -> Subject | None:
         """`entry` (a `lone_typo`) as the subject, if the meaning of the text, read with its
         name fixed, ranks it first and near, and, for a text that asks nothing (`as_typed` given),
         the text as typed is about the glossary's field at all: a word read as a name draws the
@@ -291,7 +286,7 @@ class QuestionRules:
         two letters agree (a typo rarely hits them; "retraining" is not "pretraining")."""
         return any(compact(name)[:2] == key[:2] for name in self.entries[entry].names)
 
-    def _subject(self, core: str) -> tuple[int, int] | None:
+    def _subject(self, core: str) -> Subject | None:
         """The entry a question's subject names (`asked_subject`), with how far down the
         meaning may rank it (`named_rank`): the noun of the asker's verb ("how do i tokenize
         my data"), alone or after its object ("how do i evaluate my llm app": LLM Evaluation),
@@ -343,7 +338,7 @@ class QuestionRules:
         first = next(iter(spans), None)
         return first[1] if first and first[0] == 0 and len(first[2].split()) > 1 else None
 
-    def _clause_subject(self, clauses: tuple[str, str] | None) -> tuple[int, int] | None:
+    def _clause_subject(self, clauses: tuple[str, str] | None) -> Subject | None:
         """The subject (`_subject`) of a question asked in a later clause than a chat's first,
         after a scene ("training a 1b model, how do i pick the learning rate"), if it names
         one, else None; after a topic, a clause that starts with a name ("flash attention, why
@@ -363,7 +358,7 @@ class QuestionRules:
             return None  # "model too big for one gpu, how do i split the layers": a plain word
         return self._subject(asked)
 
-    def _quoted(self, query: str) -> tuple[int, int] | None:
+    def _quoted(self, query: str) -> Subject | None:
         """The entry a question writes as its only quotation, whole ('what makes something an
         "agent"'): the word the asker marks is the one asked about, at any rank."""
         quoted = _QUOTED.findall(query)
@@ -373,7 +368,7 @@ class QuestionRules:
         found = _held_by_one((self.names.lookup(f), 0) for f in (key, *plural_variants(key)))
         return None if found is None else (found[0], SUBJECT)
 
-    def _scene_name(self, scene: str) -> tuple[int, int] | None:
+    def _scene_name(self, scene: str) -> Subject | None:
         """The one entry a scene names, at the head of its phrase, which a question after it
         refers back to with a pronoun ("gpt is 'autoregressive', what does that even mean"): its
         subject, if the meaning ranks it among its ten."""
@@ -385,7 +380,7 @@ class QuestionRules:
         after = scene[found[-1].end :].split()[:1]
         return (named.pop(), SEMANTIC_CANDIDATES) if not after or after[0] in STOPWORDS else None
 
-    def leading(self, core: str, similar: Sequence[tuple[int, float]]) -> tuple[int, int] | None:
+    def leading(self, core: str, similar: Sequence[tuple[int, float]]) -> Subject | None:
         """The entry chat that asks nothing names first ("reward hacking in the coding benchmark
         run"), if the meaning ranks it among its first few, about as close as its best: a
         description also starts with a name, of the kind it describes ("the optimizer that
@@ -426,7 +421,7 @@ class QuestionRules:
                     found.add(other)
         return found.pop() if len(found) == 1 else None
 
-    def _named_start(self, side: str) -> tuple[int, int] | None:
+    def _named_start(self, side: str) -> Subject | None:
         """`first_name` of the longest start of a side that names an entry ("safetensors
         weights": Safetensors, "cuda 12": CUDA)."""
         words = side.split()
@@ -442,7 +437,7 @@ class QuestionRules:
             return None
         return first[0], second[0]
 
-    def _tagged(self, core: str) -> tuple[int, int] | None:
+    def _tagged(self, core: str) -> Subject | None:
         """The entry the guess of a tag question names ("..., is it the paged attention?"),
         written or mistyped, asked about at any rank, else None."""
         tag = tagged(core)
@@ -471,7 +466,7 @@ class QuestionRules:
             return f"{first} {words[-1]}"
         return first
 
-    def _mistyped_side(self, side: str) -> tuple[int, int] | None:
+    def _mistyped_side(self, side: str) -> Subject | None:
         """The entry a comparison's side names mistyped ("mixure of experts vs ..."), asked about
         at any rank: a name spelled at its start, or at its end, where a compound puts its head
         ("open source guardrials or ..."), else None."""
@@ -480,7 +475,7 @@ class QuestionRules:
                 return entry, SUBJECT
         return None
 
-    def first_name(self, side: str) -> tuple[int, int] | None:
+    def first_name(self, side: str) -> Subject | None:
         """The entry a side of a comparison names, asked about at any rank: all of the side,
         or its start up to a qualifier ("lora with rank 8"), in either number; "tensor
         parallel" names nothing (Tensor is what it qualifies)."""
