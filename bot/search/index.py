@@ -1024,14 +1024,15 @@ class SearchIndex:
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None)
         written = text[name.start : name.end] if name else ""
-        if not name or result.strategy is None or self._acronym_written(written, entry):
+        if not name or result.strategy is None or self._shouted(result.query, entry):
             return result
-        if in_capitals(self.entries[entry], written):  # "json"
-            return result
+        # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
+        plain = not self._acronym_written(written, entry)
+        plain = plain and not in_capitals(self.entries[entry], written)
         alone = len(found) == 1  # another entry named is the field's
         knows = self.fulltext.knows
         if not everyday_sense(
-            self.semantic, knows, text, name.start, name.end, nearest, alone=alone
+            self.semantic, knows, text, name.start, name.end, nearest, alone=alone, plain=plain
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
