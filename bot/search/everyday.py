@@ -12,7 +12,7 @@ name or "what is a checkpoint" leaves too few words to judge (`REST_WORDS`).
 
 Before any embedding, the rest's words are read against the glossary's own vocabulary: "good
 cold war spy novels about sleeper agents" says "cold", "war", "spy", "novels", common English
-words that no entry ever uses. When such words outnumber the rest's others and no other entry is
+words that no entry uses, or only one or two in passing (`GLOSSARY_WORD_ENTRIES`). When such words outnumber the rest's others and no other entry is
 named, and the rest, embedded alone, is not near any entry either (`WORDS_REST_COSINE`, looser
 than the check without such words), the sentence is about something else (`everyday_words`).
 The words cost nothing to read, so only the sentences they pick pay the embedding, and they are
@@ -57,6 +57,11 @@ WORDS_NEAR_COSINE = 0.6
 # At least this many of the rest's words must be common English words the glossary never uses
 # (and more of them than of all the rest's other words together).
 EVERYDAY_WORDS = 2
+# ... where a word one or two entries use is not the field's: the entries' texts borrow plain
+# English in passing ("highway" in the residual stream's, "essay" in watermarking's, "brain" in
+# two). At 3 the tuning slices lost five off-topic cards (two at 2) and one question card
+# became an offer ("trajectories" is in two entries).
+GLOSSARY_WORD_ENTRIES = 3
 # ... and the rest, embedded alone, under this cosine to every entry: "what throughput do i need
 # to serve a chatbot for a pizza shop on friday nights" has four such words but asks about
 # serving (the tuning slices' everyday rests caught by the words: 0.20-0.44; ML questions set in

@@ -115,11 +115,21 @@ FIELD = "match"
             "mixture-of-experts",
             EVERYDAY,
         ),
-        ("is cuda worth learning for a summer internship", "cuda", FIELD),  # near the field
         ("mse loss for predicting pizza delivery times, ok?", "mse", FIELD),
         ("best tts voice for reading bedtime stories to my kids", "text-to-speech", FIELD),
         ("how does ppo teach an agent to play mario kart", "proximal-policy-optimization", FIELD),
         ("my model hallucinates citations", "hallucination", FIELD),
+        # "company", "public", "market", "stock": words at most two entries use in passing
+        (
+            "what does ipo mean when a company goes public on the stock market",
+            "identity-preference-optimization",
+            EVERYDAY,
+        ),
+        (
+            "is an hmo or a ppo plan cheaper for a family of four",
+            "proximal-policy-optimization",
+            EVERYDAY,
+        ),
         # written in capitals, an acronym is meant as the glossary's
         ("what does MoE mean in anime lol", "mixture-of-experts", FIELD),
     ],
@@ -138,6 +148,14 @@ def test_the_glossarys_own_words(bundled_index: SearchIndex) -> None:
     knows = bundled_index.fulltext.knows
     assert all(map(knows, ["training", "trains", "tokens"]))
     assert not any(map(knows, ["cheddar", "paladin"]))
+
+
+def test_a_word_one_or_two_entries_use_is_not_the_fields(bundled_index: SearchIndex) -> None:
+    fulltext = bundled_index.fulltext
+    assert fulltext.documents_using("highway") == 1  # the residual stream's, in passing
+    assert fulltext.knows("highway")
+    assert not bundled_index._glossary_word("highway")
+    assert bundled_index._glossary_word("training")
 
 
 def _knows(*words: str) -> Callable[[str], bool]:
