@@ -20,6 +20,7 @@ from functools import cache
 from string import ascii_lowercase
 
 from bot.search.everyday import common_words
+from bot.search.query import PICTOGRAPHS
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
 # (x and y, the r language, u-net, top n) and "ppl" is Perplexity's acronym: see `_plain_word`.
@@ -213,9 +214,6 @@ _PREAMBLE = re.compile(
     r"|^(?:sorry|ok(?:ay)?(?: so)?|so|(?:ok(?:ay)?,? )?(?:so,? )?long story(?: short)?)(?:[,;:!.\-]+\s*|\s+but\s+)(?=\S)",
     re.IGNORECASE,
 )
-# Emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query` drops
-# them in some places; here, for every rule).
-_SYMBOLS = frozenset({"So", "Sk", "Cs", "Co"})
 
 _STRETCHED = re.compile(r"([a-z])\1{2,}")
 _WORD = re.compile(r"^(\W*)(.*?)(\W*)$")
@@ -232,7 +230,10 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
     if len(text.split()) < 2:
         return typed
     if not text.isascii():
-        text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
+        # emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query`
+        # drops them in some places; here, for every rule); combining marks stay, the text is
+        # not normalised yet: an accent may be one
+        text = "".join(" " if unicodedata.category(c) in PICTOGRAPHS else c for c in text)
     text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)

@@ -132,15 +132,14 @@ def everyday_sense(
     alone: bool = True,
     plain: bool = True,
 ) -> bool:
-    """Is the name written at `text[start:end]` (normalized text) used in its everyday sense:
-    does the rest of the sentence, read alone, say something of its own that is about neither
-    any entry nor the field? `nearest`: the whole sentence's best cosine; `knows`: is a word
-    one of the glossary's; `alone`: no other entry is named; `plain`: the name is no acronym.
-    A name that is not a plain common word (an acronym written in lower case, jargon) is
-    evidence of the field by itself, so it is judged only alone and beside `EVERYDAY_WORDS`
-    everyday words: "ppo vs hmo health insurance", "moe in anime"."""
-    if not judged(text, nearest, knows):
-        return False
+    """Is the name written at `text[start:end]` (normalized text, a sentence `judged`: asked
+    first, so the name is looked for only then) used in its everyday sense: does the rest of
+    the sentence, read alone, say something of its own that is about neither any entry nor the
+    field? `nearest`: the whole sentence's best cosine; `knows`: is a word one of the
+    glossary's; `alone`: no other entry is named; `plain`: the name is no acronym. A name that
+    is not a plain common word (an acronym written in lower case, jargon) is evidence of the
+    field by itself, so it is judged only alone and beside `EVERYDAY_WORDS` everyday words:
+    "ppo vs hmo health insurance", "moe in anime"."""
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
