@@ -27,7 +27,7 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import everyday_sense, in_capitals, judged
+from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
 from bot.search.fusion import (
     NAMED_RANKS,
     OFF_DOMAIN_COSINE,
@@ -580,23 +580,28 @@ class SearchIndex:
         text = result.normalized_query
         if result.entry is None or self.semantic is None:
             return result
-        if not judged(text, nearest, self.fulltext.knows):
+        knows = self._glossary_word
+        if not judged(text, nearest, knows):
             return result
         entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None)
         written = text[name.start : name.end] if name else ""
-        if not name or result.strategy is None or self._acronym_written(written, entry):
+        if not name or result.strategy is None or self._shouted(result.query, entry):
             return result
-        if in_capitals(self.entries[entry], written):  # "json"
-            return result
+        # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
+        plain = not self._acronym_written(written, entry)
+        plain = plain and not in_capitals(self.entries[entry], written)
         alone = len(found) == 1  # another entry named is the field's
-        knows = self.fulltext.knows
         if not everyday_sense(
-            self.semantic, knows, text, name.start, name.end, nearest, alone=alone
+            self.semantic, knows, text, name.start, name.end, nearest, alone=alone, plain=plain
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _glossary_word(self, word: str) -> bool:
+        """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
+        return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
