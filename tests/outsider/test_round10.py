@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import BotProcess
-from tests.resilience.helpers import moderator_says
+from tests.resilience.helpers import add_alias, moderator_says
 from tests.resilience.test_lost_database import eventually
 
 from .conftest import Scene
@@ -52,3 +53,20 @@ async def test_a_database_replaced_by_garbage_is_one_line_naming_database_path(
     assert "not a SQLite database" in line, line
     assert "Traceback" not in bot.output
 
+
+async def test_alias_add_echoes_the_alias_as_the_moderator_typed_it(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line R2 (round 8's U3): `/alias add straße zorb` answered "Added: “strasse zorb”
+    now opens …": the form search compares, which the moderator never typed. `/alias list`
+    and the remove box show what was typed; so does the answer now, and a second add of the
+    same alias in capitals echoes that spelling too."""
+    fake, moderator, channel = scene.fake, scene.moderator, scene.channel
+    said = await add_alias(fake, moderator, "Straße Zorb", "rag", channel)
+    assert said.startswith("Added: “Straße Zorb” now opens **"), said
+    said = await add_alias(fake, moderator, "STRASSE ZORB", "rag", channel)
+    assert said.startswith("“STRASSE ZORB” already opens **"), said
+    said = await add_alias(fake, moderator, "strasse zorb", "lora-qlora", channel)
+    assert said.startswith("“strasse zorb” is already this server's alias for **"), said
+    _, message = await define(fake, scene.alice, "STRASSE ZORB", channel)
+    assert embed_of(message)["title"] == "Retrieval-Augmented Generation (RAG)", message
