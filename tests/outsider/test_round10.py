@@ -4,6 +4,7 @@ and the real client against the fake Discord (tests/outsider/PLAN.md, round 10).
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from pathlib import Path
 
@@ -16,13 +17,29 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_terms import open_add, submit
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import add_alias, moderator_says
 from tests.resilience.test_lost_database import eventually
 
 from .conftest import Scene
 
 NO_COOLDOWN = {"COOLDOWN_USES": "100000", "COOLDOWN_SECONDS": "1"}
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+MIGRATIONS = ROOT / "bot" / "storage" / "migrations" / "sqlite"
+
+
+def first_schema_database(path: Path, guild: int) -> bytes:
+    """A database as the bot's first schema (version 1) left it, with an alias and a count in
+    it: what an operator upgrading from the first release has. Its bytes, to compare after."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript((MIGRATIONS / "V1__initial.sql").read_text())
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute(
+        "INSERT INTO aliases VALUES (?, 'zorb', 'Zorb', 'rag', 7, '2026-01-01T00:00:00')", (guild,)
+    )
+    conn.execute("INSERT INTO lookups VALUES (?, 'rag', 490000, 12)", (guild,))
+    conn.close()
+    return path.read_bytes()
 
 
 def said_of(lines: list[str], path: Path) -> list[str]:
@@ -113,3 +130,21 @@ async def test_a_servers_first_read_waits_for_its_indexing_where_the_answer_can_
         await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} zorb ledger")
         reply = await fake.wait_for_channel_message(scene.channel)
         assert reply["embeds"][0]["title"] == "Zorb Ledger", reply
+
+
+async def test_reading_an_older_database_from_the_command_line_leaves_it_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """Plan line V2: the new version's command line on a database of an older schema, as an
+    operator runs it before upgrading the bot (a last export before the upgrade). `stats`,
+    `aliases export` and `terms log` refuse ("start the bot once to upgrade it") and write
+    nothing; `terms export`, a read like them, upgraded the file to the newest schema, so
+    the old bot still serving it would refuse it as "newer" at its next start, and rolling
+    back needed a backup."""
+    db = tmp_path / "old.db"
+    before = first_schema_database(db, 5)
+    for command in (("terms", "export", "--guild", "5"), ("stats",), ("aliases", "export")):
+        status, said = await glossary_bot(CLI_ENV, tmp_path, *command, "--db", str(db))
+        assert status == 1, (command, said)
+        assert said.strip().endswith("start the bot once to upgrade it"), (command, said)
+        assert db.read_bytes() == before, command
