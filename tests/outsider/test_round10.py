@@ -148,3 +148,25 @@ async def test_reading_an_older_database_from_the_command_line_leaves_it_as_it_w
         assert status == 1, (command, said)
         assert said.strip().endswith("start the bot once to upgrade it"), (command, said)
         assert db.read_bytes() == before, command
+
+
+async def test_no_entry_in_a_dm_does_not_send_the_user_to_a_moderator(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line G2: every command from a DM. Discord refuses the server-only ones (`/alias`,
+    `/stats`, `/term`, `/suggest`); `/define`, `/glossary about` and Explain terms answer. But
+    `/define` of an unknown term in a DM said "ask a moderator to add it as an alias": a DM has
+    no moderators, and aliases belong to a server. A mention in a DM said the same."""
+    fake = scene.fake
+    dm = fake.dm_channel(scene.alice)
+    _, message = await define(fake, scene.alice, "zzqx blorf", dm)
+    said = message["content"]
+    assert said.startswith("No entry for “zzqx blorf”."), said
+    assert "moderator" not in said, said
+    assert "alias" not in said, said
+    assert "`/glossary about`" in said, said
+    await fake.user_message(scene.alice, dm, "zzqx blorf")
+    reply = await fake.wait_for_channel_message(dm)
+    assert "moderator" not in reply["content"], reply
+    _, message = await define(fake, scene.alice, "zzqx blorf", scene.channel)  # in a server
+    assert "ask a moderator to add it as an alias" in message["content"], message
