@@ -170,3 +170,37 @@ async def test_no_entry_in_a_dm_does_not_send_the_user_to_a_moderator(
     assert "moderator" not in reply["content"], reply
     _, message = await define(fake, scene.alice, "zzqx blorf", scene.channel)  # in a server
     assert "ask a moderator to add it as an alias" in message["content"], message
+
+
+ENTRY = 'id = "{id}"\ntitle = "{title}"\ncategory = "Fundamentals"\ndefinition = "{title}."\n'
+
+
+async def test_check_names_the_line_of_the_second_entry_with_an_id(tmp_path: Path) -> None:
+    """Plan line K1: `glossary-bot check` of a file with two entries of one id named the line
+    of the first, which is the one to keep: "twin.toml:2 [zorb]: a second entry…" for a
+    second entry on line 14."""
+    text = "\n".join(
+        "[[entries]]\n" + ENTRY.format(id=i, title=t)
+        for i, t in (("zorb", "Zorb"), ("blorp", "Blorp"), ("zorb", "Zorb Again"))
+    )
+    (tmp_path / "twin.toml").write_text(text)
+    assert text.splitlines()[13] == 'id = "zorb"'  # the second: line 14
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", "-q", "twin.toml")
+    assert status == 1, said
+    assert said.splitlines()[0] == (
+        "twin.toml:14 [zorb]: error: a second entry with id 'zorb' in the same file"
+    ), said
+
+
+async def test_check_leaves_out_an_entry_related_to_itself(tmp_path: Path) -> None:
+    """Beside it: an entry whose `related` names its own id passed `check` silently, and its
+    card carried a button to itself ("Related: Zorb" on Zorb's card); a server's term
+    related to itself is refused. `check` warns, naming it, and the card leaves it out."""
+    text = "[[entries]]\n" + ENTRY.format(id="zorb", title="Zorb") + 'related = ["zorb"]\n'
+    (tmp_path / "self.toml").write_text(text)
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", "self.toml")
+    assert status == 0, said  # a warning: a glossary that started yesterday still starts
+    assert "self.toml:2 [zorb]: warning: related id 'zorb' is this entry itself" in said, said
+    status, card = await glossary_bot(CLI_ENV, tmp_path, "define", "zorb", "--data", "self.toml")
+    assert status == 0, card
+    assert "Related" not in card, card
