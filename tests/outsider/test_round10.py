@@ -226,3 +226,23 @@ def test_the_metrics_server_drops_a_client_that_sends_nothing(
     finally:
         server.stop()
     assert "Traceback" not in capfd.readouterr().err  # quietly: nothing for the operator
+
+
+async def test_migrate_db_refuses_a_file_a_bot_is_serving(scene: Scene, tmp_path: Path) -> None:
+    """Plan line P2: `migrate-db --from` the SQLite file of a running bot ("Stop the bot
+    first", says its help) said "copied … 0 lookups" while the bot held five it had not
+    written yet, and whatever the bot wrote after the copy stayed behind in SQLite. The bot
+    holds a lock on the file while it runs; migrate-db now asks for it too."""
+    target = tmp_path / "copy.db"
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path) as bot:
+        await define(scene.fake, scene.alice, "rag", scene.channel)
+        args = ("migrate-db", "--from", str(scene.db_path), "--to", str(target))
+        status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+        assert status == 1, said
+        assert said.startswith(f"glossary-bot: error: --from {scene.db_path}: a bot runs"), said
+        assert f"pid {bot.process.pid if bot.process else 0}" in said, said
+        assert not target.exists()
+        assert await bot.stop() == 0
+    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    assert status == 0, said
+    assert "1 lookups" in said, said
