@@ -17,7 +17,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.helpers import define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import open_add, submit
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import add_alias, moderator_says
@@ -106,7 +106,7 @@ async def test_a_servers_first_read_waits_for_its_indexing_where_the_answer_can_
     the whole of it its 1 s read timeout, so the first answers after a start on a loaded
     machine lacked the server's own terms: `/define` of one said "No entry" and recorded a
     miss. The timeout bounds the database; an answer that can wait (a deferred `/define`, a
-    mention) now waits for the indexing once the rows are read. Here indexing is made ten
+    mention, Explain terms) now waits for the indexing once the rows are read. Here indexing is made ten
     times slower than the bot's read timeout, which is shortened so the test is quick."""
     compile_local = alias_cache.compile_local
 
@@ -132,6 +132,15 @@ async def test_a_servers_first_read_waits_for_its_indexing_where_the_answer_can_
         await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} zorb ledger")
         reply = await fake.wait_for_channel_message(scene.channel)
         assert reply["embeds"][0]["title"] == "Zorb Ledger", reply
+
+        # Explain terms answered at once, without the server's terms: now it defers likewise.
+        bot.state.servers.forget(guild)
+        message = await fake.user_message(scene.alice, scene.channel, "is the zorb ledger up?")
+        handle = await fake.message_command(scene.alice, "Explain terms", message)
+        listing = await handle.final_message()
+        assert listing["embeds"], listing
+        assert "**Zorb Ledger**" in listing["embeds"][0]["description"], listing
+        assert is_ephemeral(listing), listing
 
 
 async def test_reading_an_older_database_from_the_command_line_leaves_it_as_it_was(
