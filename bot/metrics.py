@@ -11,11 +11,20 @@ source) are read when Prometheus scrapes, through `LiveValues`.
 from __future__ import annotations
 
 import math
+import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from wsgiref.simple_server import WSGIServer
+from socketserver import ThreadingMixIn
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    make_wsgi_app,
+)
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -159,12 +168,43 @@ class MetricsServer:
         REGISTRY.unregister(self._live)
 
 
+# Seconds a scrape's connection may stay silent: each connection holds a thread, and a client
+# that sends nothing (a slow client, a port scanner) held its thread for as long as it liked.
+IDLE_SECONDS = 10.0
+
+
+class _Handler(WSGIRequestHandler):
+    """prometheus-client's handler (no log line per request), with a deadline for silence
+    (`timeout`, set by `serve`)."""
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except OSError:  # timed out, or the client went away: nothing to answer, nor to log
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Server(ThreadingMixIn, WSGIServer):
+    daemon_threads = True  # a thread per scrape, not kept after it
+
+
 def serve(host: str, port: int, live: LiveValues) -> MetricsServer:
-    """Serve the metrics on host:port (port 0: any free one) in a thread of their own."""
+    """Serve the metrics on host:port (port 0: any free one) in a thread of their own (as
+    prometheus-client's `start_http_server`, with the handler above)."""
     REGISTRY.register(live)
     try:
-        server, thread = start_http_server(port, addr=host, registry=REGISTRY)
+        family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0][0]
+        server_class = type("_Server", (_Server,), {"address_family": family})
+        handler = type("_Handler", (_Handler,), {"timeout": IDLE_SECONDS})
+        server: WSGIServer = make_server(
+            host, port, make_wsgi_app(REGISTRY), server_class, handler_class=handler
+        )
     except BaseException:
         REGISTRY.unregister(live)
         raise
+    thread = threading.Thread(target=server.serve_forever, name="metrics", daemon=True)
+    thread.start()
     return MetricsServer(server, thread, live)

@@ -30,8 +30,12 @@ def run_export(args: argparse.Namespace) -> int:
     async def read(store: Store) -> bytes:
         return export_bytes(await read_terms(store, args.guild))
 
+    location = existing_database(args)
+    if location is None:
+        return 1
     try:
-        data = on_store(database_location(args), read, migrate=True)
+        # A read: an older database is left to the bot to upgrade (an older bot may serve it).
+        data = on_store(location, read)
     except StorageError as exc:
         return _fail(str(exc))
     if args.output:

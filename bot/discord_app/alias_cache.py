@@ -19,8 +19,10 @@ while the event loop keeps the other, and one server's batches take turns with a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,6 +43,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHECK_INTERVAL = 1.0  # seconds between two reads of the versions: changes show within 2 s
+# Seconds an answer that can wait (a deferred /define, a mention) waits for a server's first
+# indexing once its rows are read: at the caps it takes about a second, more on a loaded
+# machine, and an answer given meanwhile would lack the server's own terms.
+INDEX_WAIT = 10.0
 Versions = tuple[int, int]  # (alias version, term version)
 Bundled = tuple[Glossary, SearchIndex]
 
@@ -68,6 +74,7 @@ class ServerCache:
         self._versions: Versions = (0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
         self._loading: dict[int, asyncio.Future[_Cached]] = {}
+        self._indexing: Counter[int] = Counter()  # loads that have read their rows, compiling
         self._changes: dict[int, asyncio.Lock] = {}
         self._embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-terms")
         self._embedding: dict[int, asyncio.Task[None]] = {}
@@ -98,9 +105,11 @@ class ServerCache:
         """This server's aliases, compiled."""
         return (await self.local(scope)).aliases
 
-    async def local(self, scope: int) -> LocalGlossary:
+    async def local(self, scope: int, *, patient: bool = False) -> LocalGlossary:
         """What this server searches: its glossary, index and aliases. Never raises: a slow or
-        failing database answers with what was last read, or the bundled glossary alone."""
+        failing database answers with what was last read, or the bundled glossary alone.
+        `patient`: the answer can wait (deferred, or a reply with no deadline), so a first read
+        that has its rows waits for their indexing (INDEX_WAIT) rather than answer without."""
         store = self._store()
         if store is None or scope == DM_SCOPE:
             return self._none()
@@ -118,6 +127,13 @@ class ServerCache:
         try:
             return (await asyncio.wait_for(asyncio.shield(loading), wait)).local
         except Exception:
+            if cached is None and scope in self._indexing:
+                if patient:
+                    with contextlib.suppress(Exception):
+                        return (await asyncio.wait_for(asyncio.shield(loading), INDEX_WAIT)).local
+                # Read, and not yet indexed: nothing for the operator to mend.
+                log.debug("server %s is still being indexed; answering without it", scope)
+                return self._none()
             if cached is None:
                 log.warning("could not read aliases and terms of %s; answering without", scope)
                 return self._none()
@@ -206,8 +222,15 @@ class ServerCache:
             return compile_local(glossary, index, terms, aliases, previous, vectors)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
-        # event loop, so other servers keep being answered meanwhile.
-        local = await asyncio.to_thread(compile_it)
+        # event loop, so other servers keep being answered meanwhile. The database has
+        # answered: what is left is work that will end (`local(patient=True)` waits for it).
+        self._indexing[scope] += 1
+        try:
+            local = await asyncio.to_thread(compile_it)
+        finally:
+            self._indexing[scope] -= 1
+            if not self._indexing[scope]:
+                del self._indexing[scope]
         self._servers[scope] = fresh = _Cached(versions, local)
         if not local.complete:
             self._embed_soon(scope)

@@ -98,6 +98,8 @@ async def reply_for(
     text = f"No entry for “{echo(result.query)}”."
     if result.suggestions:
         text += " The closest terms are below."
+    elif scope == DM_SCOPE:  # no moderators here, and aliases belong to a server
+        text += " Try another spelling; `/glossary about` says how to ask for a missing term."
     else:
         text += " Try another spelling, or ask a moderator to add it as an alias."
     if scope != DM_SCOPE:  # suggestions go to a server's moderators

@@ -100,10 +100,21 @@ def _merge_group(
         importance = importance or clean(raw, "importance", raw.importance)
         plain = plain or clean(raw, "plain", raw.plain)
 
-    related = _unique(r for raw in group for r in raw.related)
+    # An entry related to itself would be a button to its own card.
+    related = _unique(r for raw in group for r in raw.related if r != entry_id)
     for raw in group:
         for related_id in raw.related:  # blamed on the file that names it, not the card's lead
-            if related_id not in ids:
+            if related_id == entry_id:
+                problems.append(
+                    Problem(
+                        "warning",
+                        raw.file,
+                        f"related id {related_id!r} is this entry itself: left out",
+                        entry=raw.local_id,
+                        line=raw.line,
+                    )
+                )
+            elif related_id not in ids:
                 problems.append(
                     Problem(
                         "error",

@@ -73,8 +73,9 @@ def validate_fields(
 
 
 class LineFinder:
-    """1-based line numbers (as TOML counts them: "\\n" ends a line) of the first line starting
-    with a match of `pattern` for each key, found in one pass of the regex engine over a file.
+    """1-based line numbers (as TOML counts them: "\\n" ends a line) of the lines starting with
+    a match of `pattern`, per key and in order, found in one pass of the regex engine over a
+    file.
 
     `pattern` has one group, the key: e.g. the id in `id = "kv-cache"`; it must not match past
     the end of a line (`[ \\t]`, not `\\s`).
@@ -84,13 +85,18 @@ class LineFinder:
         # Each match begins with the newline before its line (the text gets one in front): the
         # engine skips from newline to newline, where `^` in MULTILINE mode would try every
         # character, and a match per line called from Python would cost twice as much.
-        self._lines: dict[str, int] = {}
+        self._lines: dict[str, list[int]] = {}
         text = "\n" + text
         line, counted_to = 0, 0
         for match in re.finditer("\n" + pattern, text):
             line += text.count("\n", counted_to, match.start() + 1)
             counted_to = match.start() + 1
-            self._lines.setdefault(match.group(1), line)
+            self._lines.setdefault(match.group(1), []).append(line)
 
-    def __call__(self, key: object) -> int | None:
-        return self._lines.get(key) if isinstance(key, str) else None
+    def __call__(self, key: object, occurrence: int = 0) -> int | None:
+        """The line of the key's `occurrence`th match (0: the first): a second entry with the
+        same id is reported at its own line."""
+        lines = self._lines.get(key) if isinstance(key, str) else None
+        if not lines:
+            return None
+        return lines[min(occurrence, len(lines) - 1)]

@@ -32,6 +32,12 @@ class StorageUnavailable(StorageError):
         self.reason = reason
 
 
+class DatabaseLost(StorageUnavailable):
+    """The database file at the configured path is gone or was replaced by one that cannot be
+    used. The backend has said so in the log, once: callers refuse the write without a line of
+    their own."""
+
+
 class StoreClosed(StorageError):
     """The store was used after `close()`."""
 

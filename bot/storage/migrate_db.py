@@ -2,19 +2,23 @@
 
 The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with first and last seen, aliases, the audit log)
 in one transaction on the target, and the tallies are compared after. Run it while the bot is
-stopped, so no count arrives in the old file after the copy.
+stopped, so no count arrives in the old file after the copy: a bot running on the file is
+refused, by the lock it holds.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import is_database_url, without_password
-from .errors import StorageError
+from .errors import ShardsTaken, StorageError
+from .sqlite.run_lock import one_bot_per_file
 from .store import CopyReport, Store
 
 if TYPE_CHECKING:
@@ -33,24 +37,31 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     shown = without_password(args.target) if is_database_url(args.target) else args.target
 
     async def copy(progress: Progress) -> CopyReport:
-        origin = await Store.open(source, flush_interval=None, migrate=False)
-        try:
-            destination = await Store.open(target, flush_interval=None)
+        # The lock a running bot holds on the file: a bot serving it keeps counts it has not
+        # written yet, and writes after the copy; and none starts on it while it is copied.
+        holder = f"glossary-bot migrate-db pid {os.getpid()} on {socket.gethostname()}"
+        async with one_bot_per_file(str(source), holder=holder, wait=0):
+            origin = await Store.open(source, flush_interval=None, migrate=False)
             try:
-                return await origin.copy_into(
-                    destination,
-                    force=args.force,
-                    stage=lambda name: progress.stage(f"migrate-db: {name}"),
-                )
+                destination = await Store.open(target, flush_interval=None)
+                try:
+                    return await origin.copy_into(
+                        destination,
+                        force=args.force,
+                        stage=lambda name: progress.stage(f"migrate-db: {name}"),
+                    )
+                finally:
+                    await destination.close()
             finally:
-                await destination.close()
-        finally:
-            await origin.close()
+                await origin.close()
 
     try:
         # Three stages (reading, writing, checking): the rows go over in one transaction.
         with Progress("migrate-db", 3, quiet=args.quiet) as progress:
             report = asyncio.run(copy(progress))
+    except ShardsTaken as exc:
+        running = ", ".join(exc.holders) or "another process"
+        return _fail(f"--from {source}: a bot runs on this file ({running}); stop it first")
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after

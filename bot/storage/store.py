@@ -22,7 +22,7 @@ from typing import Protocol, TypeVar, cast
 
 from .backend import Backend, Body, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
-from .errors import StorageError, TargetNotEmpty
+from .errors import DatabaseLost, StorageError, TargetNotEmpty
 from .models import (
     ALIAS_CAP,
     MAX_OPEN_SUGGESTIONS,
@@ -305,6 +305,8 @@ class Store:
         self._failed_flushes += 1
         if self._failed_flushes > 1:
             return
+        if isinstance(exc, DatabaseLost):
+            return  # the backend's one line about the file said it
         reason = str(exc) if isinstance(exc, StorageError) else repr(exc)
         log.warning(
             "could not write lookup counts to %s: %s; %d lookups are kept in memory and the "

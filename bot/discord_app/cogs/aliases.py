@@ -105,7 +105,7 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
             await reply(interaction, STORAGE_DOWN)
             return
         await state.servers.reload(scope)
-    shown = echo(key)
+    shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
         await reply(interaction, result.reason or "That alias clashes with another one.")
     elif result.status is AddAliasStatus.ADDED:

@@ -65,7 +65,7 @@ class DefineCog(commands.Cog):
             # acknowledge first.
             await interaction.response.defer(ephemeral=private, thinking=True)
             deferred = True
-        local = await state.servers.local(scope)
+        local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
         reply = await reply_for(state, result, interaction.user.id, scope)
         ephemeral = private or reply.private
@@ -127,7 +127,7 @@ class DefineCog(commands.Cog):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         scope = message.guild.id if message.guild else DM_SCOPE
-        local = await self.state.servers.local(scope)
+        local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
         reply = await reply_for(self.state, result, message.author.id, scope)
         await message.reply(mention_author=False, **reply.send_kwargs())

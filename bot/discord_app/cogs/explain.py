@@ -69,11 +69,16 @@ class ExplainCog(commands.Cog):
 
     async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
         state = self.state
-        local = await state.servers.local(interaction.guild_id or DM_SCOPE)
+        scope = interaction.guild_id or DM_SCOPE
+        deferred = not state.servers.knows(scope)
+        if deferred:  # the server's terms are not read yet: that may take a while (as /define)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        local = await state.servers.local(scope, patient=deferred)
         found = local.index.find_named_terms(readable_text(message), local.aliases)
         entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
+        send = interaction.followup.send if deferred else interaction.response.send_message
         if not entries:
-            await interaction.response.send_message(
+            await send(
                 "I found no glossary terms in that message.",
                 ephemeral=True,
                 allowed_mentions=NO_MENTIONS,
@@ -95,6 +100,4 @@ class ExplainCog(commands.Cog):
         view = discord.ui.View(timeout=None)
         options = [entry_option(glossary[e]) for e in entries]
         view.add_item(PickSelect(interaction.user.id, options, placeholder="Open a card…", row=0))
-        await interaction.response.send_message(
-            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await send(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)

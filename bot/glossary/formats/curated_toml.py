@@ -83,10 +83,13 @@ def curated_entries(
 
     line_of = LineFinder(text, r'[ \t]*id[ \t]*=[ \t]*"([^"\n]*)"')
     entries = []
+    seen: dict[object, int] = {}  # how many entries so far had each id
     for position, item in enumerate(items, start=1):
         label = item.get("id") if isinstance(item, dict) else None
         entry_name = label if isinstance(label, str) and label else f"entry #{position}"
-        line = line_of(label)
+        line = line_of(label, seen.get(label, 0)) if isinstance(label, str) else None
+        if isinstance(label, str):
+            seen[label] = seen.get(label, 0) + 1
 
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))

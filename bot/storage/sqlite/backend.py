@@ -18,7 +18,7 @@ import aiosqlite
 from bot.once import OncePerReason
 
 from ..backend import Backend, Body, Row
-from ..errors import StorageError, StorageUnavailable
+from ..errors import DatabaseLost, StorageError
 from .backup import backup_database
 from .channel import Channel, connect
 from .migrate import apply_migrations, check_version, latest_version
@@ -122,34 +122,52 @@ class SqliteBackend(Backend):
         async with self._reattaching:
             if _identity_of(self.location) == self._identity:  # another write took it up
                 return
-            if self._lost.starts():
-                log.error(
-                    "the database file %s is gone or was replaced (its folder deleted, or the "
-                    "file moved); nothing is written until a database is at %s again: lookup "
-                    "counts wait in memory and moderator changes are refused",
-                    self.location,
-                    self.location,
-                )
             if not Path(self.location).parent.is_dir():
-                raise StorageUnavailable(
-                    f"the database file {self.location} is gone (so is its folder)"
-                )
-            await self._reattach()
+                self._say_lost()
+                raise DatabaseLost(f"the database file {self.location} is gone (so is its folder)")
+            try:
+                await self._reattach()
+            except DatabaseLost as exc:
+                # One line says what is at the path and that writes wait: the counts' flush and
+                # the moderators' refusals do not say it again.
+                if self._lost.starts():
+                    log.error(
+                        "the database file DATABASE_PATH=%s was replaced by one that cannot be "
+                        "used (%s); nothing is written until a usable database is there: lookup "
+                        "counts wait in memory and moderator changes are refused",
+                        self.location,
+                        exc.reason,
+                    )
+                raise
+
+    def _say_lost(self) -> None:
+        if self._lost.starts():
+            log.error(
+                "the database file %s is gone or was replaced (its folder deleted, or the "
+                "file moved); nothing is written until a database is at %s again: lookup "
+                "counts wait in memory and moderator changes are refused",
+                self.location,
+                self.location,
+            )
 
     async def _reattach(self) -> None:
         # Finish the old file first: what its -wal (still under the path's name) holds goes
         # into it and the -wal is emptied; left as it is, SQLite would replay it into whatever
         # file is at the path now.
         await self.reader.replace(None)
-        await self.writer.replace(None, empty_wal=True)
+        unemptied = await self.writer.replace(None, empty_wal=True)
         try:
             conn, identity = await _prepare(
                 self.location, busy_timeout=self._busy_timeout, migrate=True
             )
         except StorageError as exc:
-            raise StorageUnavailable(
-                f"the database file {self.location} was replaced by one that cannot be used: {exc}"
-            ) from exc
+            reason = str(exc)
+            if unemptied is not None:
+                reason += f"; the old file's -wal could not be emptied: {unemptied}"
+            raise DatabaseLost(reason) from exc
+        self._say_lost()  # the file at the path is another one: say so before taking it up
+        if unemptied is not None:
+            log.warning("could not empty the -wal of %s: %s", self.location, unemptied)
         await self.writer.replace(conn)
         self._identity = identity
         self._lost.ended()

@@ -195,28 +195,34 @@ class Channel:
         except (sqlite3.Error, ValueError):
             log.debug("closing a stale connection failed", exc_info=True)
 
-    async def replace(self, conn: aiosqlite.Connection | None, *, empty_wal: bool = False) -> None:
+    async def replace(
+        self, conn: aiosqlite.Connection | None, *, empty_wal: bool = False
+    ) -> str | None:
         """Use `conn` from now on (None: connect afresh on next use); closes the old one.
 
         `empty_wal` first moves everything in the old file's -wal into it and truncates the -wal
-        (once the path names another file, SQLite would no longer remove it on close).
+        (once the path names another file, SQLite would no longer remove it on close); why that
+        failed is returned, for the caller's one line about the file.
         """
+        unemptied = None
         async with self._lock:  # waits for the transaction in progress, if any
             if self._conn is not None:
                 if empty_wal:
                     try:
                         await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                    except sqlite3.Error:
-                        log.warning("could not empty the -wal of %s", self._path, exc_info=True)
+                    except sqlite3.Error as exc:
+                        log.debug("emptying the -wal of %s failed", self._path, exc_info=True)
+                        unemptied = str(exc)
                 await self._close_quietly(self._conn)
             self._conn = None
             if self._closed and conn is not None:
                 # Closed meanwhile (the bot stopping): a connection kept now would never be
                 # closed, and its worker thread would keep the process from exiting.
                 await self._close_quietly(conn)
-                return
+                return unemptied
             self._conn = conn
             self._stale = False
+        return unemptied
 
     async def close(self) -> None:
         async with self._lock:  # waits for the transaction in progress, if any
