@@ -20,6 +20,7 @@ from functools import cache
 from string import ascii_lowercase
 
 from bot.search.everyday import common_words
+from bot.search.foreign import english_terms
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
 # (x and y, the r language, u-net, top n) and "ppl" is Perplexity's acronym: see `_plain_word`.
@@ -140,9 +141,13 @@ _FOREIGN_ASKING = [
     for pattern, english in (
         (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
          r"kann (?:mir )?(?:jemand|einer|wer) erkl(?:ä|ae)ren,? was|"
-         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu)", "what is"),
+         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu|cu[aá]l es|qual (?:é|e))",
+         "what is"),
+        (r"(?:alguien (?:me )?(?:puede )?explica(?:r)?|algu[eé]m (?:me )?(?:pode )?explica(?:r)?|"
+         r"quelqu'un (?:peut|pourrait) (?:m'|me )?expliquer|"
+         r"qualcuno (?:mi )?(?:pu[oò] )?spiega(?:re)?)", "can someone explain"),
         (r"(?:c[oó]mo funcionan?|wie funktionier(?:t|en)|comment (?:fonctionne|marche)|"
-         r"como funciona(?:m)?)", "how does"),
+         r"como funciona(?:m)?|come funziona(?:no)?)", "how does"),
         (r"(?:por qu[eé]|pourquoi|warum|kyun|kyu)", "why"),
     )
 ]  # fmt: skip
@@ -233,9 +238,11 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
         return typed
     if not text.isascii():
         text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
+        text = text.replace("¿", "").replace("¡", "")  # Spanish's openers: the rules read the end
     text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
+    text = english_terms(text)
     tokens = _FOREIGN_PHRASES.sub(" ", _KYA.sub("?", text)).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]
