@@ -231,11 +231,12 @@ _LEADING = re.compile(r"^[\s,;:!.\-]+")
 def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> str:
     """`text` with chat spellings of function words written out, fillers and foreign greetings
     dropped, foreign question words and tag questions written in English and stretched letters
-    shrunk; one word alone, or text left empty, as it was. A word for which `names` is true (a
+    shrunk, the field's words in other languages written in English (`english_terms`); one word
+    alone, or text left empty, as it was but for those. A word for which `names` is true (a
     server's alias "ngl", its term "Attn") is a name, never chat: it stays as typed."""
     typed = text
-    if len(text.split()) < 2:
-        return typed
+    if len(text.split()) < 2:  # a word, or a sentence in Chinese or Japanese (no spaces)
+        return english_terms(typed)
     if not text.isascii():
         text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
         text = text.replace("¿", "").replace("¡", "")  # Spanish's openers: the rules read the end

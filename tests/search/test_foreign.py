@@ -69,6 +69,9 @@ def test_question_words_and_terms_read_together() -> None:
     assert plain_chat("come funziona la discesa del gradiente?") == (
         "how does the gradient descent ?"
     )
+    # no spaces between the words: still read, as one word alone is
+    assert plain_chat("什么是知识蒸馏？") == "什么是 knowledge distillation ？"
+    assert plain_chat("sobreajuste") == "overfitting"
 
 
 @pytest.mark.parametrize(
@@ -84,6 +87,9 @@ def test_question_words_and_terms_read_together() -> None:
         ("was ist die Lernrate?", "learning-rate"),
         ("wie funktioniert der Aufmerksamkeitsmechanismus?", "attention"),
         ("cos'è la quantizzazione di un modello?", "quantization"),
+        ("과적합은 어떻게 막나요?", "overfitting"),
+        ("что такое переобучение модели?", "overfitting"),
+        ("学习率应该设置多少？", "learning-rate"),
     ],
 )
 def test_a_question_in_another_language_gets_its_card(
@@ -100,6 +106,9 @@ def test_a_question_in_another_language_gets_its_card(
         "mi hijo no presta atención en clase, qué hago?",
         "¿qué tiempo hace hoy en Madrid?",
         "was ist die beste Temperatur für Rotwein?",
+        "la destilación fraccionada del petróleo",
+        "¿dónde compro una red para pescar?",
+        "오늘 날씨 어때요?",
     ],
 )
 def test_an_everyday_question_in_another_language_gets_no_card(
