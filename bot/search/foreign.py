@@ -48,6 +48,10 @@ _TERMS: dict[str, tuple[str, ...]] = {
         r"quantification (?:de |du |des |d')(?:un |une )?mod(?:e|è)les?", r"квантизаци\w*",
         r"квантовани\w*", r"양자화\w*", r"量子化",
     ),
+    "supervised fine-tuning": (
+        r"ajuste fino supervisado", r"ajuste fino supervisionado", r"réglage fin supervisé",
+        r"überwachte(?:s|n)? feintuning", r"überwachte(?:s|n)? feinabstimmung",
+    ),
     "fine-tuning": (
         r"ajuste fino", r"afinamiento", r"réglage fin", r"feinabstimmung",
         r"feintuning", r"affinamento", r"дообучени\w*", r"файнтюнинг\w*", r"파인\s?튜닝\w*",
@@ -66,6 +70,12 @@ _TERMS: dict[str, tuple[str, ...]] = {
         r"mecanismo de atenci(?:o|on)", r"mecanismo de aten(?:c|ç)(?:a|ã)o",
         r"mécanisme d'attention", r"aufmerksamkeitsmechanismus", r"meccanismo di attenzione",
         r"механизм\w* внимания", r"어텐션\w*", r"注意力机制", r"注意機構",
+    ),
+    "stochastic gradient descent": (
+        r"descenso (?:de|del) gradiente estoc(?:a|á)stico", r"descida (?:de|do) gradiente estoc(?:a|á)stic(?:a|o)",
+        r"descente de gradient stochastique", r"stochastische(?:r|n)? gradientenabstieg\w*",
+        r"discesa stocastica del gradiente", r"стохастическ\w* градиентн\w* спуск\w*",
+        r"확률적\s?경사\s?하강법?\w*", r"确率的勾配降下法?", r"随机梯度下降",
     ),
     "gradient descent": (
         r"descenso (?:de|del) gradiente", r"descida (?:de|do) gradiente",
@@ -148,8 +158,50 @@ _TERMS: dict[str, tuple[str, ...]] = {
         r"ingeniería de prompts?", r"engenharia de prompts?", r"ingénierie de(?:s)? prompts?",
         r"프롬프트\s?엔지니어링\w*", r"提示工程",
     ),
+    "retrieval-augmented generation": (
+        r"generaci(?:o|on) aumentada (?:por|con|mediante) recuperaci(?:o|on)",
+        r"gera(?:c|ç)(?:a|ã)o aumentada (?:por|via) recupera(?:c|ç)(?:a|ã)o",
+        r"génération augmentée (?:par|de) (?:la )?récupération", r"abrufgestützte generierung",
+        r"generazione aumentata (?:dal|tramite) recupero", r"검색\s?증강\s?생성\w*", r"検索拡張生成",
+        r"检索增强生成",
+    ),
+    "mixture of experts": (
+        r"mezcla de expertos", r"mistura de especialistas", r"mélange d'experts",
+        r"mischung (?:von|aus) experten", r"miscela di esperti", r"смес\w* экспертов",
+        r"전문가\s?혼합\w*", r"混合专家模型?", r"専門家混合",
+    ),
+    "speculative decoding": (
+        r"decodificaci(?:o|on) especulativa", r"decodifica(?:c|ç)(?:a|ã)o especulativa",
+        r"décodage spéculatif", r"spekulative(?:s|n)? dekodierung", r"decodifica speculativa",
+        r"спекулятивн\w* декодировани\w*", r"추측\s?디코딩\w*", r"投机解码", r"投機的デコーディング",
+    ),
+    "few-shot learning": (
+        r"aprendizaje (?:con|de) pocos ejemplos", r"aprendizado com poucos exemplos",
+        r"apprentissage (?:avec|à partir de) peu d'exemples", r"퓨샷\s?학습\w*", r"少样本学习",
+    ),
+    "zero-shot learning": (
+        r"aprendizaje sin ejemplos", r"aprendizado sem exemplos", r"제로샷\s?학습\w*",
+        r"零样本学习",
+    ),
+    "positional encoding": (
+        r"codificaci(?:o|on) posicional", r"codifica(?:c|ç)(?:a|ã)o posicional",
+        r"encodage positionnel", r"positionskodierung", r"codifica posizionale",
+        r"позиционн\w* кодировани\w*", r"위치\s?인코딩\w*", r"位置编码", r"位置エンコーディング",
+    ),
+    "backpropagation": (
+        r"retropropagaci(?:o|on)", r"retropropaga(?:c|ç)(?:a|ã)o", r"rétropropagation",
+        r"rückpropagierung", r"fehlerrückführung", r"retropropagazione",
+        r"обратн\w* распространени\w* ошибк\w*", r"역전파\w*", r"误差反向传播", r"反向传播",
+        r"誤差逆伝播法?",
+    ),
+    "ai agents": (
+        r"agentes? de (?:ia|inteligencia artificial|intelig(?:e|ê)ncia artificial)",
+        r"agents? (?:d'|de l')(?:ia|intelligence artificielle)", r"ki-agent(?:en)?",
+        r"agent(?:e|i) (?:di )?(?:ia|intelligenza artificiale)", r"ai\s?에이전트\w*",
+        r"aiエージェント", r"ai智能体",
+    ),
 }  # fmt: skip
-_ORDER = list(_TERMS)
+_ORDER = {english: place for place, english in enumerate(_TERMS)}
 
 # In a text that had one of the words above, the words around it that English writes
 # otherwise: "la cuantización de un modelo" -> "the quantization of a model".
@@ -223,17 +275,32 @@ def english_terms(text: str) -> str:
     """`text` with the field's words in other languages written in English (see the module), or
     `text` itself if it has none."""
     by_start, scripts = _forms()
-    found: list[_Form] = []
+    spans: list[tuple[int, int, int, str]] = []  # start, end, place in the table, English
     if not text.isascii() and _SCRIPT.search(text):
-        found += [form for start, form in scripts if start in text]
-    for word in _LETTERS.findall(text.lower() if text.isascii() else _plain(text)):
-        for end in range(3, len(word) + 1):
-            found += by_start.get(word[:end], ())
-    replaced = text
-    # in the table's order: "destilación de conocimiento" before "destilación de un modelo"
-    for form in sorted(set(found), key=lambda form: _ORDER.index(form.english)):
-        replaced = form.pattern.sub(f" {form.english} ", replaced)
-    if replaced == text:
+        for literal, form in scripts:
+            if literal in text:
+                spans += [
+                    (m.start(), m.end(), _ORDER[form.english], form.english)
+                    for m in form.pattern.finditer(text)
+                ]
+    for word in _LETTERS.finditer(text):
+        # tried only where a word starts as one of the table's ways does: a text written to
+        # hold every way's start costs each way one anchored try per such word, not a scan
+        plain = word.group().lower() if word.group().isascii() else _plain(word.group())
+        for end in range(3, len(plain) + 1):
+            for form in by_start.get(plain[:end], ()):
+                if found := form.pattern.match(text, word.start()):
+                    spans.append((found.start(), found.end(), _ORDER[form.english], form.english))
+    if not spans:
         return text
+    parts: list[str] = []
+    done = 0
+    # left to right; where two start together, the table's first ("destilación de
+    # conocimiento" before "destilación de un modelo")
+    for start, end, _, english in sorted(spans, key=lambda span: (span[0], span[2])):
+        if start >= done:
+            parts += [text[done:start], f" {english} "]
+            done = end
+    replaced = "".join([*parts, text[done:]])
     replaced = _WORD.sub(lambda m: _AROUND.get(m.group(0).lower(), m.group(0)), replaced)
     return " ".join(replaced.split())

@@ -10,7 +10,7 @@ from bot.glossary.keys import compact
 from bot.search import SearchIndex
 from bot.search.chat import plain_chat
 from bot.search.everyday import common_words
-from bot.search.foreign import _TERMS, english_terms
+from bot.search.foreign import _SCRIPT, _TERMS, _literal_start, english_terms
 from bot.search.names import NameTable
 
 
@@ -30,6 +30,9 @@ def _card(index: SearchIndex, query: str) -> str | None:
         ("量子化とは", "quantization とは"),
         ("что такое квантизация", "что такое quantization"),
         ("destilación de conocimiento", "knowledge distillation"),  # the longer phrase first
+        ("ajuste fino supervisado", "supervised fine-tuning"),
+        ("was ist Rückpropagierung", "was ist backpropagation"),
+        ("ruckpropagierung", "backpropagation"),
     ],
 )
 def test_the_fields_words_are_written_in_english(typed: str, english: str) -> None:
@@ -57,6 +60,16 @@ def test_no_foreign_word_is_a_name_or_an_english_word() -> None:
     plain = [way for ways in _TERMS.values() for way in ways if way.isalpha()]  # no pattern
     assert len(plain) > 30
     assert [w for w in plain if w in common_words() or names.lookup(compact(w))] == []
+
+
+def test_every_way_is_found_by_its_start() -> None:
+    # a way is looked for only where a word starts with its literal start (three letters at
+    # least), and its pattern is loosened letter by letter (no character sets to nest)
+    for ways in _TERMS.values():
+        for way in ways:
+            if not _SCRIPT.search(way):
+                assert len(_literal_start(way)) >= 3, way
+                assert "[" not in way, way
 
 
 def test_question_words_and_terms_read_together() -> None:
