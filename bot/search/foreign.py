@@ -216,7 +216,8 @@ _AROUND = {
     "con": "with", "com": "with", "avec": "with", "mit": "with", "modelo": "model",
     "modelos": "models", "modèle": "model", "modèles": "models", "modell": "model",
     "modelle": "models", "modello": "model", "modelli": "models", "datos": "data",
-    "dados": "data", "données": "data", "daten": "data", "dati": "data",
+    "dados": "data", "données": "data", "daten": "data", "dati": "data", "модель": "model",
+    "модели": "of the model", "моделей": "of models", "в": "in", "и": "and", "для": "for",
 }  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _LETTERS = re.compile(r"\w{3,}")

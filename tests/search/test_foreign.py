@@ -82,9 +82,20 @@ def test_question_words_and_terms_read_together() -> None:
     assert plain_chat("come funziona la discesa del gradiente?") == (
         "how does the gradient descent ?"
     )
-    # no spaces between the words: still read, as one word alone is
-    assert plain_chat("什么是知识蒸馏？") == "什么是 knowledge distillation ？"
-    assert plain_chat("sobreajuste") == "overfitting"
+    assert plain_chat("sobreajuste") == "overfitting"  # one word alone too
+    # Russian's question words; Chinese, Japanese and Korean ones, after the term or with no
+    # space after them
+    assert plain_chat("что такое переобучение модели?") == "what is overfitting of the model?"
+    assert plain_chat("как работает механизм внимания?") == "how does attention mechanism ?"
+    assert plain_chat("什么是知识蒸馏？") == "what is knowledge distillation ?"
+    assert plain_chat("过拟合是什么？") == "overfitting?"
+    assert plain_chat("ファインチューニングとは何ですか？") == "fine-tuning?"
+    assert plain_chat("양자화가 뭐예요?") == "quantization?"
+    # the weather: nothing of the field's, nothing but the wide question mark changes
+    assert plain_chat("今日の天気はどうですか？") == "今日の天気はどうですか?"
+    assert plain_chat("para qué sirve el descenso de gradiente?") == (
+        "what is the use of the gradient descent ?"
+    )
 
 
 @pytest.mark.parametrize(
@@ -101,8 +112,10 @@ def test_question_words_and_terms_read_together() -> None:
         ("wie funktioniert der Aufmerksamkeitsmechanismus?", "attention"),
         ("cos'è la quantizzazione di un modello?", "quantization"),
         ("과적합은 어떻게 막나요?", "overfitting"),
-        ("что такое переобучение модели?", "overfitting"),
         ("学习率应该设置多少？", "learning-rate"),
+        ("ファインチューニングとは何ですか？", "fine-tuning"),
+        ("что такое переобучение модели?", "overfitting"),
+        ("¿para qué sirve el descenso de gradiente?", "gradient-descent"),
     ],
 )
 def test_a_question_in_another_language_gets_its_card(
