@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.glossary import load_glossary  # noqa: E402
-from bot.search import fusion, index  # noqa: E402
+from bot.search import fusion, questions  # noqa: E402
 from bot.search.relevance import load_cases  # noqa: E402
 from bot.search.semantic import SemanticIndex  # noqa: E402
 from bot.search.semantic.encoder import MODEL_DIR, Encoder  # noqa: E402
@@ -36,12 +36,12 @@ THRESHOLDS = {
     "fusion.PIVOT_COSINE": fusion.PIVOT_COSINE,
     "fusion.AGREEMENT_COSINE": fusion.AGREEMENT_COSINE,
     "fusion.NAMED_COSINE": fusion.NAMED_COSINE,
-    "index.LEADING_COSINE": index.LEADING_COSINE,
+    "questions.LEADING_COSINE": questions.LEADING_COSINE,
 }
 # (constant, value, the cosine it is a step above)
 STEPS = {
     "fusion.CARD_LEAD": (fusion.CARD_LEAD, fusion.LEAD_COSINE),
-    "index.LEADING_GAP": (index.LEADING_GAP, index.LEADING_COSINE),
+    "questions.LEADING_GAP": (questions.LEADING_GAP, questions.LEADING_COSINE),
 }
 
 

@@ -14,10 +14,12 @@ written the same way after that), `relevance_blind9.tsv` (slices `dev5` to tune 
 held out, each over the whole glossary, written the same way after that),
 `relevance_blind10.tsv` (one slice, `dev6`, to tune on, typed the way people write in a busy
 server, written the same way after that), `relevance_blind11.tsv` (one slice, `test9`, held
-out, in every chat style, written the same way after that) and `everyday_probes.tsv` (entry names in their everyday sense and ML questions using them: slice
-`everyday` to tune on, `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
+out, in every chat style, written the same way after that), `relevance_blind12.tsv` (one
+slice, `test10`, held out, written the same way after that) and `everyday_probes.tsv` (entry
+names in their everyday sense and ML questions using them: slice `everyday` to tune on,
+`everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
 the way people write in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test9, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test10, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -53,6 +55,7 @@ SETS = (
     "relevance_blind9.tsv",
     "relevance_blind10.tsv",
     "relevance_blind11.tsv",
+    "relevance_blind12.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -66,6 +69,7 @@ HELD_OUT = {
     "test7",
     "test8",
     "test9",
+    "test10",
     "everyday-check",
     "chat-check",
 }

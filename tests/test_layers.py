@@ -123,6 +123,20 @@ def test_the_layer_table_names_every_package() -> None:
     assert packages - {"discord_app"} == {name.split(".")[1] for name in LAYERS} - {"cli"}
 
 
+# Inside search, the question rules are given the names and entries: they never load the index.
+RULES_PROBE = """
+import json, sys
+import bot.search.questions
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_question_rules_load_nothing_of_the_index() -> None:
+    loaded = probed(RULES_PROBE)
+    assert "bot.search.questions" in loaded
+    assert "bot.search.index" not in loaded
+
+
 # A command imports only what it uses (start-up time: bench/startup_bench.py).
 COMMAND_IMPORTS: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "--help": (["--help"], ("numpy", "pydantic", "discord", "bot.glossary", "bot.search")),

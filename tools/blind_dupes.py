@@ -4,9 +4,9 @@ Only the new file's rows are printed, so the earlier sets (some held out) stay u
 Usage: python tools/blind_dupes.py tests/search/relevance_blind10.tsv
 """
 
+import argparse
 import csv
 import re
-import sys
 from pathlib import Path
 
 SETS = Path(__file__).resolve().parent.parent / "tests" / "search"
@@ -41,4 +41,8 @@ def main(new_file: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "new_file", help="the new blind relevance TSV (slice kind query expected also)"
+    )
+    main(parser.parse_args().new_file)

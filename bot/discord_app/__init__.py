@@ -12,6 +12,7 @@
 - `state`: what the running bot knows (glossary, index, store, counts); `alias_cache`: each
   server's glossary with its terms and compiled aliases, kept on the store's versions;
   `term_drafts`: the term forms open; `cooldowns`: per-user limits.
+- `choices`: autocomplete choices cut to Discord's limits, for every autocomplete.
 - `command_permissions`: who may use a command (Integrations overrides, default permissions),
   for menus that act like one (the /stats menu asks what `/alias` asks).
 - `errors`, `logs`, `health`, `metrics`, `identify`, `runner`, `cli`: answering errors, logging,

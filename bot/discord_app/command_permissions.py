@@ -23,6 +23,8 @@ from typing import Any
 
 import discord
 
+from bot.once import OncePerReason
+
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 60.0  # overrides changed meanwhile arrive as a gateway event anyway
@@ -153,7 +155,7 @@ class CommandAccess:
         self._cached: dict[int, tuple[float, dict[int, list[Override]]]] = {}
         self._changes: dict[int, int] = {}  # guild id -> overrides changed this many times
         self._reading: dict[int, asyncio.Future[dict[int, list[Override]] | None]] = {}
-        self._failing = False
+        self._failing = OncePerReason()  # reads fail: said once a streak
 
     def know(
         self, application_id: int, commands: Iterable[discord.app_commands.AppCommand]
@@ -208,16 +210,15 @@ class CommandAccess:
             payloads = await asyncio.wait_for(self._fetch(guild_id), self.fetch_timeout)
             overrides = parse_overrides(payloads)
         except (discord.HTTPException, TimeoutError, KeyError, TypeError, ValueError) as exc:
-            if not self._failing:
+            if self._failing.starts():
                 log.warning(
                     "could not read the command permissions set in Integrations (%s); until "
                     "they can be read, menus that act like a command ask only for its default "
                     "member permissions",
                     exc,
                 )
-            self._failing = True
             return None
-        self._failing = False
+        self._failing.ended()
         if self._changes.get(guild_id, 0) == changes:  # not changed while this was read
             self._cached[guild_id] = (time.monotonic(), overrides)
         return overrides

@@ -21,6 +21,7 @@ from string import ascii_lowercase
 
 from bot.search.everyday import common_words
 from bot.search.foreign import english_terms
+from bot.search.query import PICTOGRAPHS
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
 # (x and y, the r language, u-net, top n) and "ppl" is Perplexity's acronym: see `_plain_word`.
@@ -234,9 +235,6 @@ _PREAMBLE = re.compile(
     r"|^(?:sorry|ok(?:ay)?(?: so)?|so|(?:ok(?:ay)?,? )?(?:so,? )?long story(?: short)?)(?:[,;:!.\-]+\s*|\s+but\s+)(?=\S)",
     re.IGNORECASE,
 )
-# Emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query` drops
-# them in some places; here, for every rule).
-_SYMBOLS = frozenset({"So", "Sk", "Cs", "Co"})
 
 _STRETCHED = re.compile(r"([a-z])\1{2,}")
 _WORD = re.compile(r"^(\W*)(.*?)(\W*)$")
@@ -254,7 +252,10 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
     if len(text.split()) < 2 and not _SPACELESS.search(text):  # Chinese, Japanese: no spaces
         return english_terms(typed)
     if not text.isascii():
-        text = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in text)
+        # emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query`
+        # drops them in some places; here, for every rule); combining marks stay, the text is
+        # not normalised yet: an accent may be one
+        text = "".join(" " if unicodedata.category(c) in PICTOGRAPHS else c for c in text)
         # Spanish opens a question with ¿ (the rules read its end); CJK writes a wide ？
         text = text.replace("¿", "").replace("¡", "").replace("？", "?")
     text = _opening_dropped(text)

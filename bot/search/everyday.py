@@ -126,11 +126,12 @@ def everyday_sense(
     *,
     alone: bool = True,
 ) -> bool:
-    """Is the common-word name written at `text[start:end]` (normalized text) used in its
-    everyday sense: does the rest of the sentence, read alone, say something of its own that
-    is about neither any entry nor the field? `nearest`: the whole sentence's best cosine;
-    `knows`: is a word one of the glossary's; `alone`: no other entry is named."""
-    if not judged(text, nearest, knows) or not is_common(text[start:end]):
+    """Is the common-word name written at `text[start:end]` (normalized text, a sentence
+    `judged`: asked first, so the name is looked for only then) used in its everyday sense:
+    does the rest of the sentence, read alone, say something of its own that is about neither
+    any entry nor the field? `nearest`: the whole sentence's best cosine; `knows`: is a word
+    one of the glossary's; `alone`: no other entry is named."""
+    if not is_common(text[start:end]):
         return False
     rest = f"{text[:start]} {text[end:]}"
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:

@@ -49,7 +49,7 @@ NEIGHBOUR_GAP = 0.15
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3
-# The name a question's subject is written with (`SearchIndex._subject`): asked about whatever
+# The name a question's subject is written with (`QuestionRules._subject`): asked about whatever
 # rank the meaning gives it, if any.
 SUBJECT = SEMANTIC_CANDIDATES + 1
 LEADING_NAME_RANKS = SUBJECT  # ... any rank or none, for a long name the question starts with

@@ -128,7 +128,11 @@ def _without_symbols(text: str) -> str:
     return " ".join(kept.split())
 
 
-_SYMBOLS = frozenset({"So", "Sk", "Cs", "Co", "Mn"})
+# Emoji and other pictographs (Unicode categories): `plain_chat` blanks them in the text as typed
+PICTOGRAPHS = frozenset({"So", "Sk", "Cs", "Co"})
+# ... and, in a normalised text (accents composed), combining marks too: the emoji presentation
+# selector after "❤" is one
+_SYMBOLS = PICTOGRAPHS | {"Mn"}
 
 
 # How a question starts, in a chat: "how was clip trained", "does x work with y", "eli5 x".

@@ -112,8 +112,7 @@ class Store:
         self._flusher: asyncio.Task[None] | None = None
         self._deadline: float | None = None  # a stop's, once one is under way
         self._closed = False
-        self._failing = False  # inside a streak of failed flushes (logged once per streak)
-        self._failed_flushes = 0
+        self._failed_flushes = 0  # in a row: the first is logged, and their count when one works
         # "lookups", "missed queries": the buffer is full, new keys are dropped
         self._dropping: set[str] = set()
 
@@ -304,9 +303,8 @@ class Store:
 
     def _note_flush_failure(self, exc: Exception) -> None:
         self._failed_flushes += 1
-        if self._failing:
+        if self._failed_flushes > 1:
             return
-        self._failing = True
         reason = str(exc) if isinstance(exc, StorageError) else repr(exc)
         log.warning(
             "could not write lookup counts to %s: %s; %d lookups are kept in memory and the "
@@ -318,9 +316,8 @@ class Store:
         )
 
     def _note_flush_success(self) -> None:
-        if self._failing:
+        if self._failed_flushes:
             log.info("lookup counts written again after %d failed attempts", self._failed_flushes)
-            self._failing = False
             self._failed_flushes = 0
 
     def _buffers(self) -> list[CountBuffer]:

@@ -123,7 +123,7 @@ async def test_unreadable_overrides_fall_back_to_manage_server_and_say_so_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     role, helper = helpers
-    for miss in ("kv chache", "kv cahce"):
+    for miss in ("kv chache", "kv cahce", "kv cashe"):
         store.record_miss(scene.guild.id, miss)
     await scene.fake.set_command_permissions(scene.guild, "stats", [override(role, True)])
     await scene.fake.set_command_permissions(scene.guild, "alias", [override(role, True)])
@@ -146,6 +146,13 @@ async def test_unreadable_overrides_fall_back_to_manage_server_and_say_so_once(
     assert len(warnings) == 1
     # Readable again: the grant counts.
     assert (await pick_the_miss(scene, helper))["content"].startswith("Added")
+    # Changed and unreadable once more: a new streak, said again.
+    with caplog.at_level(logging.WARNING, logger="bot.discord_app.command_permissions"):
+        await scene.fake.set_command_permissions(scene.guild, "alias", [override(role, True)])
+        scene.fake.fail_next("GET", PERMISSIONS_ROUTE, status=403)
+        assert (await pick_the_miss(scene, helper))["content"] == NOT_ALLOWED
+    warnings = [r for r in caplog.records if "command permissions" in r.getMessage()]
+    assert len(warnings) == 2
 
 
 async def test_picks_at_once_share_one_read(

@@ -6,6 +6,7 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from bot.storage.store import MAX_QUERY_LENGTH
 from tests.fake_discord import InteractionRefused
 
 from .conftest import Scene
@@ -83,6 +84,21 @@ async def test_a_miss_becomes_an_alias_in_one_step(
     assert fields(await stats(scene))["Searches that found nothing"] == "None. 🎉"
     await store.flush()
     assert await store.top_misses(scene.guild.id) == []
+
+
+async def test_the_alias_box_leaves_out_a_miss_too_long_to_pick_whole(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """A choice's value holds 100 characters: a longer miss, cut short, would add an alias that
+    is not the search that missed."""
+    long_miss = "why does the " + "very " * 30 + "long question miss"
+    assert 100 < len(long_miss) <= MAX_QUERY_LENGTH
+    for miss in (long_miss, "kv stash"):
+        store.record_miss(scene.guild.id, miss)
+    alias_box = await scene.fake.autocomplete(
+        scene.moderator, "alias add", {"alias": ""}, focused="alias", channel=scene.channel
+    )
+    assert await alias_box.choices() == [{"name": "kv stash (missed 1×)", "value": "kv stash"}]
 
 
 async def test_the_stats_select_turns_a_listed_miss_into_an_alias(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.cogs.moderators import STORAGE_DOWN
+from bot.discord_app.cogs.moderators import NO_DATABASE, STORAGE_DOWN
 from bot.storage import ALIAS_CAP, StorageUnavailable, Store
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
 from tests.fake_discord import InteractionHandle
@@ -191,6 +191,17 @@ async def deferred_then(handle: InteractionHandle) -> None:
     async with asyncio.timeout(HANG_GUARD):
         response = await handle.response()
     assert response["type"] == DEFERRED, response
+
+
+async def test_moderators_reads_from_a_database_that_fails_say_so(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """/stats, /term log and /alias list read the database: when it fails, each says so in one
+    private line after "thinking…", never a traceback."""
+    await store.close()  # every read fails from now on, as it does while the bot stops
+    for command in ("stats", "term log", "alias list"):
+        _, answer = await moderator_says(scene, command, {})
+        assert answer["content"] == NO_DATABASE, command
 
 
 async def test_a_database_that_hangs(scene: Scene, bot: GlossaryBot, store: Store) -> None:

@@ -171,7 +171,7 @@ def test_a_short_name_mistyped_inside_a_question_is_read(
 def test_short_typos_leave_out_or_swap_a_letter_of_one_entrys_name(
     bundled_index: SearchIndex, word: str, entry_id: str | None
 ) -> None:
-    found = bundled_index._short_typo(word)
+    found = bundled_index.questions.short_typo(word)
     assert (bundled_index.entries[found].id if found is not None else None) == entry_id
 
 

@@ -19,6 +19,7 @@ from bot.search.everyday import (
     everyday_words,
     in_capitals,
     is_common,
+    judged,
 )
 from bot.search.local import compile_local, with_vectors
 from bot.search.semantic.term_vectors import TermVectors
@@ -178,8 +179,10 @@ def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -
     assert semantic is not None
     knows = bundled_index.fulltext.knows
     between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
+    text = normalize(SPY)
+    assert judged(text, between, knows)
     assert everyday_sense(semantic, knows, *_span(SPY, "sleeper agents"), between)
-    assert not everyday_sense(semantic, knows, *_span(SPY, "sleeper agents"), WORDS_NEAR_COSINE)
+    assert not judged(text, WORDS_NEAR_COSINE, knows)
 
 
 def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: SearchIndex) -> None:
@@ -205,10 +208,8 @@ def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) ->
 
 
 def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:
-    semantic = bundled_index.semantic
-    assert semantic is not None
-    far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
-    assert not everyday_sense(semantic, bundled_index.fulltext.knows, *far, WORDS_NEAR_COSINE)
+    far = normalize("which swiss cheese melts best for a grilled sandwich with ham")
+    assert not judged(far, WORDS_NEAR_COSINE, bundled_index.fulltext.knows)
 
 
 @pytest.mark.parametrize(

@@ -180,7 +180,7 @@ def test_a_word_one_slip_from_a_name_outside_the_field_gets_no_card(
 
 def test_a_name_and_the_next_word_are_no_mistyped_name(bundled_index: SearchIndex) -> None:
     # "teacher forcing in" is one letter more than "teacher forcing": a name, then a word
-    assert bundled_index._mistyped_words("teacher forcing in seq2seq why") == []
+    assert bundled_index.questions.mistyped_words("teacher forcing in seq2seq why") == []
 
 
 @pytest.mark.parametrize(

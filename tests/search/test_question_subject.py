@@ -186,7 +186,7 @@ def test_two_names_side_by_side_ask_about_the_second(bundled_index: SearchIndex)
 def test_names_mistyped_inside_a_question(
     bundled_index: SearchIndex, text: str, entries: list[str]
 ) -> None:
-    found = bundled_index._mistyped_words(text)
+    found = bundled_index.questions.mistyped_words(text)
     assert [bundled_index.entries[entry].id for _, entry, _ in found] == entries
 
 

@@ -48,8 +48,8 @@ def test_a_name_and_a_plain_word_after_it_keep_their_card(
 
 
 def test_a_name_alone_is_never_a_typo_of_a_longer_one(bundled_index: SearchIndex) -> None:
-    assert bundled_index._mistyped_words("the context of it") == []
-    assert [w for _, _, w in bundled_index._mistyped_words("a context windw here")] == [
+    assert bundled_index.questions.mistyped_words("the context of it") == []
+    assert [w for _, _, w in bundled_index.questions.mistyped_words("a context windw here")] == [
         "context windw"
     ]
 

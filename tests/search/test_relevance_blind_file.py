@@ -361,10 +361,18 @@ def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query()
 TENTH_SET = Path(__file__).with_name("relevance_blind10.tsv")
 
 
-def check_one_slice_set(path: Path, part: str, earlier_sets: tuple[Path, ...]) -> None:
-    """A one-slice set: at least 220 questions over 180 entries, 40 descriptions and 60
-    off-topic rows; ids known, `also` only on questions; no query repeats (loosely) one of this
-    file, of the earlier sliced sets, of the matcher's set or of the given probe files."""
+def check_one_slice_set(
+    path: Path,
+    part: str,
+    earlier_sets: tuple[Path, ...],
+    questions: int = 220,
+    entries: int = 180,
+    descriptions: int = 40,
+) -> None:
+    """A one-slice set: at least `questions` questions over `entries` entries, `descriptions`
+    descriptions and 60 off-topic rows; ids known, `also` only on questions; no query repeats
+    (loosely) one of this file, of the earlier sliced sets, of the matcher's set or of the
+    given probe files."""
     glossary = load_glossary()
     rows = read_rows(path)
     sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
@@ -378,9 +386,9 @@ def check_one_slice_set(path: Path, part: str, earlier_sets: tuple[Path, ...]) -
         counts[row["kind"]] += 1
         if row["kind"] == "question":
             questioned.add(row["expected"])
-    assert counts["question"] >= 220
-    assert len(questioned) >= 180
-    assert counts["description"] >= 40
+    assert counts["question"] >= questions
+    assert len(questioned) >= entries
+    assert counts["description"] >= descriptions
     assert counts["offtopic"] >= 60
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
 
@@ -398,3 +406,20 @@ def test_the_eleventh_set_is_one_held_out_slice_and_repeats_no_earlier_query() -
     """relevance_blind11.md: one slice, test9, held out, in every chat style; nothing repeats
     the everyday or chat-style probes or the tenth set either."""
     check_one_slice_set(ELEVENTH_SET, "test9", (EVERYDAY_SET, CHAT_SET, TENTH_SET))
+
+
+TWELFTH_SET = Path(__file__).with_name("relevance_blind12.tsv")
+
+
+def test_the_twelfth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind12.md: one slice, test10, held out, 200 questions over 170 entries and 60
+    descriptions; nothing repeats the everyday or chat-style probes or the tenth or eleventh
+    set either."""
+    check_one_slice_set(
+        TWELFTH_SET,
+        "test10",
+        (EVERYDAY_SET, CHAT_SET, TENTH_SET, ELEVENTH_SET),
+        questions=200,
+        entries=170,
+        descriptions=60,
+    )

@@ -75,6 +75,18 @@ async def test_locked_database_keeps_counts_buffered(
     assert "locked by another process" in warnings[0].getMessage()
     assert any("written again after 2 failed attempts" in r.getMessage() for r in caplog.records)
 
+    with locked_by_another_process(db_path):  # a new streak: said again, counted afresh
+        store.record_lookup(1, "kv-cache")
+        assert not await store.flush()
+    assert await store.flush()
+    warnings = [r for r in caplog.records if "could not write lookup counts" in r.getMessage()]
+    assert len(warnings) == 2
+    again = [r.getMessage() for r in caplog.records if "written again" in r.getMessage()]
+    assert again == [
+        "lookup counts written again after 2 failed attempts",
+        "lookup counts written again after 1 failed attempts",
+    ]
+
 
 async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) -> None:
     store.record_lookup(1, "seed")

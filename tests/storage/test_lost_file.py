@@ -73,6 +73,11 @@ async def test_deleted_folder_refuses_writes_then_resumes_when_it_is_back(
     assert await store.total_lookups(1) == 4
     assert len(errors_naming(caplog, nested_db)) == 1
 
+    shutil.rmtree(nested_db.parent)  # lost again: a new loss, said again
+    assert not await store.can_write()
+    assert not await store.can_write()
+    assert len(errors_naming(caplog, nested_db)) == 2
+
 
 async def test_a_file_replaced_by_a_backup_is_written_from_then_on(
     open_store: OpenStore, nested_db: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture

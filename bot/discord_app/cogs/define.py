@@ -12,9 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot.cards.fit import fit
 from bot.discord_app import metrics as observe
+from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
 from bot.discord_app.replies import reply_for
@@ -39,10 +38,7 @@ async def term_choices(state: BotState, scope: int, current: str) -> list[app_co
     local = await state.servers.local(scope)
     popular = await state.popular(scope) if not current.strip() else []
     choices = local.index.autocomplete(current, local.aliases, popular=popular)
-    return [
-        app_commands.Choice(name=fit(c.name, limits.AUTOCOMPLETE_NAME), value=c.value)
-        for c in choices[: limits.AUTOCOMPLETE_CHOICES]
-    ]
+    return fitted_choices((c.name, c.value) for c in choices)
 
 
 class DefineCog(commands.Cog):

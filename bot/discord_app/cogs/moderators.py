@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot import limits
-from bot.cards.fit import fit
+from bot.discord_app.choices import fitted_choices
 from bot.discord_app.errors import NO_MENTIONS
 from bot.storage import StorageError, Store
 
@@ -94,15 +93,4 @@ async def stored_choices(
         )
     except (StorageError, TimeoutError):
         return []
-    choices = []
-    for record in records:
-        made = choice(record)
-        if made is not None:
-            label, value = made
-            choices.append(
-                app_commands.Choice(
-                    name=fit(label, limits.AUTOCOMPLETE_NAME),
-                    value=value[: limits.AUTOCOMPLETE_VALUE],
-                )
-            )
-    return choices[: limits.AUTOCOMPLETE_CHOICES]
+    return fitted_choices(made for record in records if (made := choice(record)) is not None)

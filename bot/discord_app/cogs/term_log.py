@@ -12,7 +12,7 @@ import discord
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
-from bot.discord_app.cogs.moderators import NO_DATABASE, reply
+from bot.discord_app.cogs.moderators import NO_DATABASE, read_or_say, reply
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import OWNER, Restorable
 from bot.discord_app.replies import echo
@@ -74,18 +74,15 @@ async def log_page(
 
 async def send_log(interaction: Interaction) -> None:
     """`/term log`: the newest page, privately."""
-    store = interaction.client.state.store
-    if store is None:
-        await reply(interaction, NO_DATABASE)
-        return
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        embed, view = await log_page(
+    page = await read_or_say(
+        interaction,
+        lambda store: log_page(
             store, interaction.guild_id or 0, interaction.user.id, older_than=None
-        )
-    except StorageError:
-        await reply(interaction, NO_DATABASE)
+        ),
+    )
+    if page is None:
         return
+    embed, view = page
     kwargs: dict[str, Any] = {"view": view} if view else {}
     await interaction.followup.send(
         embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs

@@ -33,6 +33,7 @@ from bot import limits
 from bot.aliases import alias_clashes
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
+from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
     STORAGE_DOWN,
     ServerOnly,
@@ -724,8 +725,4 @@ def term_choices(terms: Sequence[ServerTerm], current: str) -> list[app_commands
     wanted = current.strip().casefold()
     hits = [t for t in terms if any(wanted in n.casefold() for n in t.names)]
     hits.sort(key=lambda t: (not t.title.casefold().startswith(wanted), t.title.casefold()))
-    return [
-        app_commands.Choice(name=fit(t.title, limits.AUTOCOMPLETE_NAME), value=t.id)
-        for t in hits[: limits.AUTOCOMPLETE_CHOICES]
-        if len(t.id) <= limits.AUTOCOMPLETE_VALUE
-    ]
+    return fitted_choices((t.title, t.id) for t in hits)

@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.once import OncePerReason
+
 from ..backend import Backend, Body, Row
 from ..errors import StorageError, StorageUnavailable
 from .backup import backup_database
@@ -67,7 +69,7 @@ class SqliteBackend(Backend):
         self.reader = reader
         self._identity = identity  # the file the connections have open
         self._busy_timeout = busy_timeout
-        self._lost = False  # the path no longer names that file (logged once per loss)
+        self._lost = OncePerReason()  # the path no longer names that file: said once a loss
         # Writes that notice the file replaced at once take it up once: the first reattaches,
         # the others find it done.
         self._reattaching = asyncio.Lock()
@@ -120,8 +122,7 @@ class SqliteBackend(Backend):
         async with self._reattaching:
             if _identity_of(self.location) == self._identity:  # another write took it up
                 return
-            if not self._lost:
-                self._lost = True
+            if self._lost.starts():
                 log.error(
                     "the database file %s is gone or was replaced (its folder deleted, or the "
                     "file moved); nothing is written until a database is at %s again: lookup "
@@ -151,7 +152,7 @@ class SqliteBackend(Backend):
             ) from exc
         await self.writer.replace(conn)
         self._identity = identity
-        self._lost = False
+        self._lost.ended()
         log.warning("writing to the database at %s again", self.location)
 
 
