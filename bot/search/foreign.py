@@ -202,6 +202,8 @@ _TERMS: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 _ORDER = {english: place for place, english in enumerate(_TERMS)}
+# no literal start (`_literal_start`) is longer than its form: a word's longer starts are no key
+_LONGEST_START = max(len(way) for ways in _TERMS.values() for way in ways)
 
 # In a text that had one of the words above, the words around it that English writes
 # otherwise: "la cuantización de un modelo" -> "the quantization of a model".
@@ -288,7 +290,7 @@ def english_terms(text: str) -> str:
         # tried only where a word starts as one of the table's ways does: a text written to
         # hold every way's start costs each way one anchored try per such word, not a scan
         plain = word.group().lower() if word.group().isascii() else _plain(word.group())
-        for end in range(3, len(plain) + 1):
+        for end in range(3, min(len(plain), _LONGEST_START) + 1):  # a 4,000-letter "word" too
             for form in by_start.get(plain[:end], ()):
                 if found := form.pattern.match(text, word.start()):
                     spans.append((found.start(), found.end(), _ORDER[form.english], form.english))
