@@ -172,6 +172,11 @@ class FullTextIndex:
         """Is `word` (lower case) one of the documents' words, in any form the stemmer joins?"""
         return stem(word) in self._stems
 
+    def documents_using(self, word: str) -> int:
+        """How many documents use `word` (lower case), in any form the stemmer joins?"""
+        term = self._stems.get(stem(word))
+        return 0 if term is None else int(self._starts[term + 1] - self._starts[term])
+
     def search(self, text: str, limit: int = 10) -> list[TextHit]:
         """Best documents for a description, by BM25, with their coverage of the query."""
         wanted = dict.fromkeys(stem_many([w for w in tokens_of(text) if w not in STOPWORDS]))

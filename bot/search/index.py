@@ -27,7 +27,7 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import everyday_sense, in_capitals, judged
+from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
 from bot.search.fusion import (
     NAMED_RANKS,
     OFF_DOMAIN_COSINE,
@@ -314,14 +314,20 @@ class SearchIndex:
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = semantic.similar(meant, SEMANTIC_CANDIDATES)
-            if subject is None and not question:
-                # "morning all, swiglu activation, why ...": greetings are no topic
+            if subject is None and not question and not reading.described:
+                # "morning all, swiglu activation, why ...": greetings are no topic; a name
+                # that starts a description is part of it ("system prompt beats the user, what's
+                # that ordering called")
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = rules.leading(topic, similar)
             if subject is None and pair is None and converted is None and together is None:
                 subject = rules.agreed(lone, similar, semantic, None if question else normalized)
             if subject is None and slip is not None:  # the meaning must rank it high
                 subject = slip[1], NAMED_RANKS
+            if pair is None and converted is None and together is None:
+                # "how does vllm fit so many requests, the paged attention trick"
+                names_written = [*written, *([subject] if subject else [])]
+                subject = rules.closing_aside(query, similar, names_written) or subject
             if subject is not None and subject[1] < SUBJECT and self._shouted(query, subject[0]):
                 subject = subject[0], SUBJECT  # "how was CLIP trained": no plain word, any rank
             if subject is not None:  # "sampling": a name, if a plain word
@@ -574,23 +580,28 @@ class SearchIndex:
         text = result.normalized_query
         if result.entry is None or self.semantic is None:
             return result
-        if not judged(text, nearest, self.fulltext.knows):
+        knows = self._glossary_word
+        if not judged(text, nearest, knows):
             return result
         entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None)
         written = text[name.start : name.end] if name else ""
-        if not name or result.strategy is None or self._acronym_written(written, entry):
+        if not name or result.strategy is None or self._shouted(result.query, entry):
             return result
-        if in_capitals(self.entries[entry], written):  # "json"
-            return result
+        # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
+        plain = not self._acronym_written(written, entry)
+        plain = plain and not in_capitals(self.entries[entry], written)
         alone = len(found) == 1  # another entry named is the field's
-        knows = self.fulltext.knows
         if not everyday_sense(
-            self.semantic, knows, text, name.start, name.end, nearest, alone=alone
+            self.semantic, knows, text, name.start, name.end, nearest, alone=alone, plain=plain
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _glossary_word(self, word: str) -> bool:
+        """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
+        return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]

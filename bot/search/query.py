@@ -214,9 +214,9 @@ def asked_clause(query: str) -> tuple[str, str] | None:
 # "keep only the correct answers and finetune on those, name?": the text describes a thing and
 # asks what it is called; the names it writes only describe it.
 _NAME_ASKED = re.compile(
-    r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it) called|"
+    r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it)(?: [a-z]+){0,2} called|"
     r"(?:is there|any) (?:a )?(?:name|term|word) for (?:that|this|it)|"
-    r"what do (?:you|we|people|they) call (?:that|this|it))$"
+    r"what do (?:you|we|people|they) call (?:that|this|it))(?: and (?:how|what|do|does|is|are|can) .*)?$"
 )
 
 
@@ -343,6 +343,21 @@ def tagged(core: str) -> str | None:
     written, else None."""
     found = _TAG.match(core)
     return found["t"] if found else None
+
+
+# "how does vllm fit so many requests, the paged attention trick": a question, then an aside
+# after a comma that says which part of it is meant. Read from the raw text (normalised text
+# has no comma); the aside names at most five words and ends the text.
+_ASIDE = re.compile(r",\s+(?:the|that|this)\s+(?P<t>[^,;:!?.]+?)\s*[!?.]*$")
+
+
+def aside(query: str) -> str | None:
+    """The closing aside of a question ("..., the paged attention trick": "paged attention
+    trick"), `normalize`d, else None."""
+    found = _ASIDE.search(_without_symbols(query.lower()))
+    if found is None or len(found["t"].split()) > 5:
+        return None
+    return normalize(found["t"]) or None
 
 
 def conversion(core: str) -> tuple[str, str] | None:

@@ -24,6 +24,7 @@ from bot.search.names import TIER, Hit, NameKind, NameTable
 from bot.search.query import (
     QUALIFIERS,
     STOPWORDS,
+    aside,
     asked_clause,
     asked_state,
     asked_subject,
@@ -91,6 +92,7 @@ class Reading:
     together: tuple[int, int] | None  # the two entries of "does vllm run on rocm": no card
     subject: Subject | None  # the entry asked about, if the shape says
     written: list[Subject]  # the names written, as `read` was given them or re-ranked
+    described: bool  # a description that asks what it is called ("..., what's that called")
 
 
 class QuestionRules:
@@ -134,13 +136,14 @@ class QuestionRules:
         source = self._named_start(converted[1]) if converted else None
         # "does vllm run on rocm": both offered, no card for either (`_together`)
         together = self._together(core) if pair is None and converted is None else None
+        described = bool(clauses and asks_for_name(clauses[1]))
         if subject is not None and pair:
             rival = self.first_name(pair[1])
             written = [w for w in written if not rival or w[0] != rival[0]]
         elif converted:
             subject = self._named_start(converted[0])
             written = [w for w in written if not source or w[0] != source[0]]
-        elif clauses and asks_for_name(clauses[1]):
+        elif described:
             # "sample lots of answers, keep the good ones, finetune on those. name?": what
             # is described is asked about, a name it writes is part of the description
             written = [(entry, 0) for entry, _ in written]
@@ -153,7 +156,7 @@ class QuestionRules:
             subject = subject or (self._subject(core) if question else None)
             if guessed is not None:  # what comes before the guess is its setting
                 written = [(entry, 0) for entry, _ in written]
-        return Reading(clauses, pair, converted, source, together, subject, written)
+        return Reading(clauses, pair, converted, source, together, subject, written, described)
 
     def mistyped_words(self, text: str) -> list[Typo]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or
@@ -436,6 +439,20 @@ class QuestionRules:
         if first is None or second is None or first[0] == second[0]:
             return None
         return first[0], second[0]
+
+    def closing_aside(
+        self, query: str, similar: Sequence[tuple[int, float]], named: Sequence[Subject]
+    ) -> Subject | None:
+        """The entry a question's closing aside names ("..., the paged attention trick"), asked
+        about at any rank, where the meaning ranks it above every other entry the question
+        names (`named`): the aside says which part of the question is meant."""
+        text = aside(query)
+        found = self._named_start(text) if text else None
+        cosines = dict(similar)
+        if found is None or found[0] not in cosines:
+            return None
+        rivals = [cosines.get(entry, 0.0) for entry, _ in named if entry != found[0]]
+        return (found[0], SUBJECT) if cosines[found[0]] > max(rivals, default=0.0) else None
 
     def _tagged(self, core: str) -> Subject | None:
         """The entry the guess of a tag question names ("..., is it the paged attention?"),

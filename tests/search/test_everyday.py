@@ -109,6 +109,30 @@ FIELD = "match"
         ),
         # "parsing", "trailing", "comma" are no glossary words, but JSON is an acronym
         ("why does my json output have a trailing comma and break parsing", "json", FIELD),
+        # an acronym in lower case or jargon beside two everyday words, the rest far from the
+        # field: another field's sense ("sister", "anime", "girls")
+        (
+            "my sister keeps calling anime girls moe, what does it mean",
+            "mixture-of-experts",
+            EVERYDAY,
+        ),
+        ("mse loss for predicting pizza delivery times, ok?", "mse", FIELD),
+        ("best tts voice for reading bedtime stories to my kids", "text-to-speech", FIELD),
+        ("how does ppo teach an agent to play mario kart", "proximal-policy-optimization", FIELD),
+        ("my model hallucinates citations", "hallucination", FIELD),
+        # "company", "public", "market", "stock": words at most two entries use in passing
+        (
+            "what does ipo mean when a company goes public on the stock market",
+            "identity-preference-optimization",
+            EVERYDAY,
+        ),
+        (
+            "is an hmo or a ppo plan cheaper for a family of four",
+            "proximal-policy-optimization",
+            EVERYDAY,
+        ),
+        # written in capitals, an acronym is meant as the glossary's
+        ("what does MoE mean in anime lol", "mixture-of-experts", FIELD),
     ],
 )
 def test_everyday_senses_get_an_offer_and_the_field_keeps_its_cards(
@@ -125,6 +149,14 @@ def test_the_glossarys_own_words(bundled_index: SearchIndex) -> None:
     knows = bundled_index.fulltext.knows
     assert all(map(knows, ["training", "trains", "tokens"]))
     assert not any(map(knows, ["cheddar", "paladin"]))
+
+
+def test_a_word_one_or_two_entries_use_is_not_the_fields(bundled_index: SearchIndex) -> None:
+    fulltext = bundled_index.fulltext
+    assert fulltext.documents_using("highway") == 1  # the residual stream's, in passing
+    assert fulltext.knows("highway")
+    assert not bundled_index._glossary_word("highway")
+    assert bundled_index._glossary_word("training")
 
 
 def _knows(*words: str) -> Callable[[str], bool]:
@@ -198,13 +230,22 @@ def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: Search
     ("text", "name"),
     [
         ("what is a checkpoint", "checkpoint"),  # one word of its own left: nothing to judge
-        ("my cat knocked the logits off the shelf at grandma's farm", "logits"),  # jargon
+        ("how do i scale the logits before training", "logits"),  # jargon, no everyday words
     ],
 )
 def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
     assert not everyday_sense(semantic, bundled_index.fulltext.knows, *_span(text, name), 0.0)
+
+
+def test_jargon_is_judged_alone_beside_everyday_words(bundled_index: SearchIndex) -> None:
+    semantic = bundled_index.semantic
+    assert semantic is not None
+    knows = bundled_index.fulltext.knows
+    span = _span("my cat knocked the logits off the shelf at grandma's farm", "logits")
+    assert everyday_sense(semantic, knows, *span, 0.0)
+    assert not everyday_sense(semantic, knows, *span, 0.0, alone=False)
 
 
 def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:

@@ -36,7 +36,6 @@ def test_a_name_starting_a_longer_name_mistyped_is_read_as_the_longer_name(
     ("query", "card"),
     [
         # a name and a plain word after it: the name, no typo of a longer one
-        ("why does my attention span drop after lunch", "attention"),
         ("what is gradient descent in simple words", "gradient-descent"),
         ("what does gradient clippng actually do", "gradient-clipping"),
     ],
@@ -45,6 +44,16 @@ def test_a_name_and_a_plain_word_after_it_keep_their_card(
     bundled_index: SearchIndex, query: str, card: str
 ) -> None:
     assert _card(bundled_index, query) == card
+
+
+def test_a_name_and_a_plain_word_after_it_in_an_everyday_sense_offer_the_name(
+    bundled_index: SearchIndex,
+) -> None:
+    """An attention span after lunch is no machine learning (bot/search/everyday.py): the name,
+    no typo of a longer one, is offered first, without a card."""
+    result = bundled_index.search("why does my attention span drop after lunch")
+    assert result.entry is None
+    assert result.best_id == "attention"
 
 
 def test_a_name_alone_is_never_a_typo_of_a_longer_one(bundled_index: SearchIndex) -> None:
