@@ -20,6 +20,7 @@ from functools import cache
 from string import ascii_lowercase
 
 from bot.search.everyday import common_words
+from bot.search.foreign import english_terms
 from bot.search.query import PICTOGRAPHS
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
@@ -134,6 +135,20 @@ _FOREIGN_PHRASES = re.compile(
 )
 # Hindi's "what is" comes after its subject ("rag kya hai"): the clause asks
 _KYA = re.compile(r"\s*\bkya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)\b\??", re.IGNORECASE)
+# ... as are Japanese's, Chinese's and Korean's ("過学習とは何ですか", "幻觉是什么", "양자화가 뭐예요"),
+# and their question words need no space after them ("什么是蒸馏", "为什么")
+_ASKS_AFTER = re.compile(
+    r"\s*(?:とは(?:何(?:ですか|でしょうか)?)?|って何(?:ですか)?|是什么(?:意思)?|"
+    r"(?<=[\w가-힣])\s?(?:뭐(?:예요|에요|야|죠|냐|인가요)|무엇인가요|뭔가요))\s*[?？]?"
+)
+_SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
+_SCRIPT_ASKING = [
+    (re.compile(pattern), english)
+    for pattern, english in (
+        (r"什么是|什麼是", "what is "), (r"为什么|為什麼|なぜ|どうして", "why "),
+        (r"如何|怎么|怎麼", "how "),
+    )
+]  # fmt: skip
 # A question's first words in those languages, at the start of a clause: "que es rag", "was
 # ist ein tokenizer", "c'est quoi le rag", "como funciona lora".
 _FOREIGN_ASKING = [
@@ -141,10 +156,16 @@ _FOREIGN_ASKING = [
     for pattern, english in (
         (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
          r"kann (?:mir )?(?:jemand|einer|wer) erkl(?:ä|ae)ren,? was|"
-         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu)", "what is"),
+         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu|cu[aá]l es|qual (?:é|e)|что такое)",
+         "what is"),
+        (r"(?:alguien (?:me )?(?:puede )?explica(?:r)?|algu[eé]m (?:me )?(?:pode )?explica(?:r)?|"
+         r"quelqu'un (?:peut|pourrait) (?:m'|me )?expliquer|"
+         r"qualcuno (?:mi )?(?:pu[oò] )?spiega(?:re)?)", "can someone explain"),
         (r"(?:c[oó]mo funcionan?|wie funktionier(?:t|en)|comment (?:fonctionne|marche)|"
-         r"como funciona(?:m)?)", "how does"),
-        (r"(?:por qu[eé]|pourquoi|warum|kyun|kyu)", "why"),
+         r"como funciona(?:m)?|come funziona(?:no)?|как работа(?:е|ю)т)", "how does"),
+        (r"(?:por qu[eé]|pourquoi|warum|kyun|kyu|почему|зачем)", "why"),
+        (r"(?:para qu[eé] sirven?|pra que serve(?:m)?|à quoi sert|a cosa serve|wof(?:ü|ue)r (?:ist|sind))",
+         "what is the use of"),
     )
 ]  # fmt: skip
 # A tag that makes a statement a question: "lora is enough for this or nah", "..., right" (with
@@ -224,19 +245,27 @@ _LEADING = re.compile(r"^[\s,;:!.\-]+")
 def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> str:
     """`text` with chat spellings of function words written out, fillers and foreign greetings
     dropped, foreign question words and tag questions written in English and stretched letters
-    shrunk; one word alone, or text left empty, as it was. A word for which `names` is true (a
+    shrunk, the field's words in other languages written in English (`english_terms`); one word
+    alone, or text left empty, as it was but for those. A word for which `names` is true (a
     server's alias "ngl", its term "Attn") is a name, never chat: it stays as typed."""
     typed = text
-    if len(text.split()) < 2:
-        return typed
+    if len(text.split()) < 2 and not _SPACELESS.search(text):  # Chinese, Japanese: no spaces
+        return english_terms(typed)
     if not text.isascii():
         # emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query`
         # drops them in some places; here, for every rule); combining marks stay, the text is
         # not normalised yet: an accent may be one
         text = "".join(" " if unicodedata.category(c) in PICTOGRAPHS else c for c in text)
+        # Spanish opens a question with ¿ (the rules read its end); CJK writes a wide ？
+        text = text.replace("¿", "").replace("¡", "").replace("？", "?")
     text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
+    text = english_terms(text)
+    if not text.isascii():
+        for pattern, english in _SCRIPT_ASKING:
+            text = pattern.sub(english, text)
+        text = _ASKS_AFTER.sub("?", text)
     tokens = _FOREIGN_PHRASES.sub(" ", _KYA.sub("?", text)).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]

@@ -1,0 +1,143 @@
+"""Whole questions in another language (task "longtext"): the field's words read as English
+(`bot/search/foreign.py`). Sentences written for this file, none from a relevance slice."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.glossary import load_glossary
+from bot.glossary.keys import compact
+from bot.search import SearchIndex
+from bot.search.chat import plain_chat
+from bot.search.everyday import common_words
+from bot.search.foreign import _SCRIPT, _TERMS, _literal_start, english_terms
+from bot.search.names import NameTable
+
+
+def _card(index: SearchIndex, query: str) -> str | None:
+    result = index.search(query)
+    return result.entry.id if result.entry else None
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [
+        ("que es la cuantización de un modelo", "que es the quantization of a model"),
+        ("cuantizacion", "quantization"),  # typed without its accent
+        ("o que é a taxa de aprendizado", "the que é a learning rate"),
+        ("was ist Überanpassung", "was ist overfitting"),
+        ("임베딩이 뭔지", "embeddings 뭔지"),  # the particle goes with the word
+        ("量子化とは", "quantization とは"),
+        ("что такое квантизация", "что такое quantization"),
+        ("destilación de conocimiento", "knowledge distillation"),  # the longer phrase first
+        ("ajuste fino supervisado", "supervised fine-tuning"),
+        ("was ist Rückpropagierung", "was ist backpropagation"),
+        ("ruckpropagierung", "backpropagation"),
+    ],
+)
+def test_the_fields_words_are_written_in_english(typed: str, english: str) -> None:
+    assert english_terms(typed) == english
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how does a kv cache grow when the context gets long",
+        "what is quantization",
+        "uncertainty quantification for regression",  # an English word, also French
+        "la destilación del tequila",  # bare, distillation is the drink's
+        "mi hijo no presta atención en clase",  # bare, attention is everyday
+        "el modelo de la casa",  # the words around a term are read only beside one
+    ],
+)
+def test_a_text_without_the_fields_foreign_words_is_left_as_it_is(text: str) -> None:
+    assert english_terms(text) == text
+
+
+def test_no_foreign_word_is_a_name_or_an_english_word() -> None:
+    # the table turns a word into English only where it could not have been meant as written
+    names = NameTable(tuple(load_glossary()))
+    plain = [way for ways in _TERMS.values() for way in ways if way.isalpha()]  # no pattern
+    assert len(plain) > 30
+    assert [w for w in plain if w in common_words() or names.lookup(compact(w))] == []
+
+
+def test_every_way_is_found_by_its_start() -> None:
+    # a way is looked for only where a word starts with its literal start (three letters at
+    # least), and its pattern is loosened letter by letter (no character sets to nest)
+    for ways in _TERMS.values():
+        for way in ways:
+            if not _SCRIPT.search(way):
+                assert len(_literal_start(way)) >= 3, way
+                assert "[" not in way, way
+
+
+def test_question_words_and_terms_read_together() -> None:
+    assert plain_chat("¿qué es la cuantización de un modelo?") == (
+        "what is the quantization of a model?"
+    )
+    assert plain_chat("alguien me explica qué es el sobreajuste?") == (
+        "can someone explain qué es the overfitting ?"
+    )
+    assert plain_chat("come funziona la discesa del gradiente?") == (
+        "how does the gradient descent ?"
+    )
+    assert plain_chat("sobreajuste") == "overfitting"  # one word alone too
+    # Russian's question words; Chinese, Japanese and Korean ones, after the term or with no
+    # space after them
+    assert plain_chat("что такое переобучение модели?") == "what is overfitting of the model?"
+    assert plain_chat("как работает механизм внимания?") == "how does attention mechanism ?"
+    assert plain_chat("什么是知识蒸馏？") == "what is knowledge distillation ?"
+    assert plain_chat("过拟合是什么？") == "overfitting?"
+    assert plain_chat("ファインチューニングとは何ですか？") == "fine-tuning?"
+    assert plain_chat("양자화가 뭐예요?") == "quantization?"
+    # the weather: nothing of the field's, nothing but the wide question mark changes
+    assert plain_chat("今日の天気はどうですか？") == "今日の天気はどうですか?"
+    assert plain_chat("para qué sirve el descenso de gradiente?") == (
+        "what is the use of the gradient descent ?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("¿qué es la cuantización de un modelo?", "quantization"),
+        ("qué es la destilación de conocimiento", "knowledge-distillation"),
+        ("¿qué es la ventana de contexto de un llm?", "context-windows"),
+        ("o que é sobreajuste em aprendizado de máquina?", "overfitting"),
+        ("como funciona o ajuste fino de um modelo?", "fine-tuning"),
+        ("qu'est-ce que le surapprentissage ?", "overfitting"),
+        ("quelqu'un peut m'expliquer la descente de gradient ?", "gradient-descent"),
+        ("was ist die Lernrate?", "learning-rate"),
+        ("wie funktioniert der Aufmerksamkeitsmechanismus?", "attention"),
+        ("cos'è la quantizzazione di un modello?", "quantization"),
+        ("과적합은 어떻게 막나요?", "overfitting"),
+        ("学习率应该设置多少？", "learning-rate"),
+        ("ファインチューニングとは何ですか？", "fine-tuning"),
+        ("что такое переобучение модели?", "overfitting"),
+        ("¿para qué sirve el descenso de gradiente?", "gradient-descent"),
+    ],
+)
+def test_a_question_in_another_language_gets_its_card(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    assert _card(bundled_index, query) == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "¿cómo funciona la destilación del tequila?",
+        "como funciona a destilação da cachaça?",
+        "mi hijo no presta atención en clase, qué hago?",
+        "¿qué tiempo hace hoy en Madrid?",
+        "was ist die beste Temperatur für Rotwein?",
+        "la destilación fraccionada del petróleo",
+        "¿dónde compro una red para pescar?",
+        "오늘 날씨 어때요?",
+    ],
+)
+def test_an_everyday_question_in_another_language_gets_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert _card(bundled_index, query) is None
