@@ -580,7 +580,7 @@ class SearchIndex:
         text = result.normalized_query
         if result.entry is None or self.semantic is None:
             return result
-        knows = self._glossary_word
+        knows = self.glossary_word
         if not judged(text, nearest, knows):
             return result
         entry = self.positions[result.entry.id]
@@ -599,7 +599,7 @@ class SearchIndex:
             return result
         return _card_offered(result, result.entry, result.strategy)
 
-    def _glossary_word(self, word: str) -> bool:
+    def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
 
