@@ -4,20 +4,21 @@
 entry, yet asks nothing about machine learning. Whether a sentence is about the glossary's field
 at all is a matter of meaning (`fusion.OFF_DOMAIN_COSINE`), but a written name pulls the whole
 sentence's embedding towards its entry. So the check reads the sentence without the name: when
-the name is a common English word (jargon such as "logits" or an acronym is evidence by itself)
-and what the rest of the sentence says, on its own, is far from every entry and from the field
-as a whole, the name was used in its everyday sense. Questions keep their cards: "how often
-should i save a checkpoint during training" still says "training" without the name, and a bare
-name or "what is a checkpoint" leaves too few words to judge (`REST_WORDS`).
+the name is a common English word (jargon such as "logits" or an acronym is evidence by itself,
+judged only alone beside everyday words: "my sister calls anime girls moe") and what the rest of
+the sentence says, on its own, is far from every entry and from the field as a whole, the name
+was used in its everyday sense. Questions keep their cards: "how often should i save a
+checkpoint during training" still says "training" without the name, and a bare name or "what is
+a checkpoint" leaves too few words to judge (`REST_WORDS`).
 
 Before any embedding, the rest's words are read against the glossary's own vocabulary: "good
 cold war spy novels about sleeper agents" says "cold", "war", "spy", "novels", common English
 words that no entry uses, or only one or two in passing (`GLOSSARY_WORD_ENTRIES`). When such
 words outnumber the rest's others and no other entry is named, and the rest, embedded alone, is
 not near any entry either (`WORDS_REST_COSINE`, looser than the check without such words), the
-sentence is about something else (`everyday_words`).
-The words cost nothing to read, so only the sentences they pick pay the embedding, and they are
-asked of sentences up to `WORDS_NEAR_COSINE`.
+sentence is about something else (`everyday_words`). The words cost nothing to read, so only
+the sentences they pick pay the embedding, and they are asked of sentences up to
+`WORDS_NEAR_COSINE`.
 """
 
 from __future__ import annotations
