@@ -453,10 +453,8 @@ def run_check(args: argparse.Namespace) -> int:
     if not args.quiet:
         summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
         # On stdout with the problems it sums up: `check > report.txt` keeps the whole report.
-        print(
-            f"{len(glossary)} entries ({summary}); {len(errors)} error(s), "
-            f"{len(warnings)} warning(s)"
-        )
+        entries = f"{len(glossary)} {'entry' if len(glossary) == 1 else 'entries'}"
+        print(f"{entries} ({summary}); {len(errors)} error(s), {len(warnings)} warning(s)")
     return 1 if errors else 0
 
 

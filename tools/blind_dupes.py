@@ -43,6 +43,6 @@ def main(new_file: str) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "new_file", help="the new blind relevance TSV (slice kind query expected also)"
+        "new_file", help="the new blind relevance file: a TSV of slice, kind, query, expected, also"
     )
     main(parser.parse_args().new_file)

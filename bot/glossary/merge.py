@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable
+from typing import Literal
 
 from bot.glossary.asked_as import phrasings_by_id
 from bot.glossary.formats.raw import RawEntry
@@ -40,13 +41,7 @@ def merge_sources(
         for raw in source.entries:
             if raw.id in seen_in_file:
                 problems.append(
-                    Problem(
-                        "error",
-                        raw.file,
-                        f"a second entry with id {raw.id!r} in the same file",
-                        entry=raw.local_id,
-                        line=raw.line,
-                    )
+                    _problem(raw, "error", f"a second entry with id {raw.id!r} in the same file")
                 )
                 continue
             seen_in_file.add(raw.id)
@@ -62,6 +57,11 @@ def merge_sources(
     ]
     lines = {entry_id: group[0].line for entry_id, group in groups.items()}
     return _with_derived_related(entries), lines
+
+
+def _problem(raw: RawEntry, severity: Literal["error", "warning"], message: str) -> Problem:
+    """A problem with `raw`, reported at its file and line."""
+    return Problem(severity, raw.file, message, entry=raw.local_id, line=raw.line)
 
 
 def _name_index(groups: dict[str, list[RawEntry]]) -> NameIndex[str]:
@@ -106,36 +106,16 @@ def _merge_group(
         for related_id in raw.related:  # blamed on the file that names it, not the card's lead
             if related_id == entry_id:
                 problems.append(
-                    Problem(
-                        "warning",
-                        raw.file,
-                        f"related id {related_id!r} is this entry itself: left out",
-                        entry=raw.local_id,
-                        line=raw.line,
+                    _problem(
+                        raw, "warning", f"related id {related_id!r} is this entry itself: left out"
                     )
                 )
             elif related_id not in ids:
-                problems.append(
-                    Problem(
-                        "error",
-                        raw.file,
-                        f"related id {related_id!r} names no entry",
-                        entry=raw.local_id,
-                        line=raw.line,
-                    )
-                )
+                problems.append(_problem(raw, "error", f"related id {related_id!r} names no entry"))
         for name in raw.see_also:
             target = names.owner(name)
             if target is None:
-                problems.append(
-                    Problem(
-                        "warning",
-                        raw.file,
-                        f"'See {name}.' names no entry",
-                        entry=raw.local_id,
-                        line=raw.line,
-                    )
-                )
+                problems.append(_problem(raw, "warning", f"'See {name}.' names no entry"))
             elif target != entry_id and target not in related:
                 related.append(target)
 

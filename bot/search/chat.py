@@ -20,7 +20,7 @@ from functools import cache
 from string import ascii_lowercase
 
 from bot.search.everyday import common_words
-from bot.search.foreign import english_terms
+from bot.search.foreign import SPACELESS, english_terms
 from bot.search.query import PICTOGRAPHS
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
@@ -141,7 +141,6 @@ _ASKS_AFTER = re.compile(
     r"\s*(?:とは(?:何(?:ですか|でしょうか)?)?|って何(?:ですか)?|是什么(?:意思)?|"
     r"(?<=[\w가-힣])\s?(?:뭐(?:예요|에요|야|죠|냐|인가요)|무엇인가요|뭔가요))\s*[?？]?"
 )
-_SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and Han
 _SCRIPT_ASKING = [
     (re.compile(pattern), english)
     for pattern, english in (
@@ -249,7 +248,7 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
     alone, or text left empty, as it was but for those. A word for which `names` is true (a
     server's alias "ngl", its term "Attn") is a name, never chat: it stays as typed."""
     typed = text
-    if len(text.split()) < 2 and not _SPACELESS.search(text):  # Chinese, Japanese: no spaces
+    if len(text.split()) < 2 and not SPACELESS.search(text):  # "过拟合是什么" is one "word"
         return english_terms(typed)
     if not text.isascii():
         # emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query`

@@ -4,19 +4,21 @@
 entry, yet asks nothing about machine learning. Whether a sentence is about the glossary's field
 at all is a matter of meaning (`fusion.OFF_DOMAIN_COSINE`), but a written name pulls the whole
 sentence's embedding towards its entry. So the check reads the sentence without the name: when
-the name is a common English word (jargon such as "logits" or an acronym is evidence by itself)
-and what the rest of the sentence says, on its own, is far from every entry and from the field
-as a whole, the name was used in its everyday sense. Questions keep their cards: "how often
-should i save a checkpoint during training" still says "training" without the name, and a bare
-name or "what is a checkpoint" leaves too few words to judge (`REST_WORDS`).
+the name is a common English word (jargon such as "logits" or an acronym is evidence by itself,
+judged only alone beside everyday words: "my sister calls anime girls moe") and what the rest of
+the sentence says, on its own, is far from every entry and from the field as a whole, the name
+was used in its everyday sense. Questions keep their cards: "how often should i save a
+checkpoint during training" still says "training" without the name, and a bare name or "what is
+a checkpoint" leaves too few words to judge (`REST_WORDS`).
 
 Before any embedding, the rest's words are read against the glossary's own vocabulary: "good
 cold war spy novels about sleeper agents" says "cold", "war", "spy", "novels", common English
-words that no entry uses, or only one or two in passing (`GLOSSARY_WORD_ENTRIES`). When such words outnumber the rest's others and no other entry is
-named, and the rest, embedded alone, is not near any entry either (`WORDS_REST_COSINE`, looser
-than the check without such words), the sentence is about something else (`everyday_words`).
-The words cost nothing to read, so only the sentences they pick pay the embedding, and they are
-asked of sentences up to `WORDS_NEAR_COSINE`.
+words that no entry uses, or only one or two in passing (`GLOSSARY_WORD_ENTRIES`). When such
+words outnumber the rest's others and no other entry is named, and the rest, embedded alone, is
+not near any entry either (`WORDS_REST_COSINE`, looser than the check without such words), the
+sentence is about something else (`everyday_words`). The words cost nothing to read, so only
+the sentences they pick pay the embedding, and they are asked of sentences up to
+`WORDS_NEAR_COSINE`.
 """
 
 from __future__ import annotations
@@ -54,8 +56,8 @@ REST_FIELD_COSINE = 0.06
 # The words are read before any embedding, so they are asked of nearer sentences too (the
 # tuning slices' everyday-sense cards sat at 0.37-0.59; no question they take lies under 0.6).
 WORDS_NEAR_COSINE = 0.6
-# At least this many of the rest's words must be common English words the glossary never uses
-# (and more of them than of all the rest's other words together).
+# At least this many of the rest's words must be common English words that are not the
+# glossary's (and more of them than of all the rest's other words together) ...
 EVERYDAY_WORDS = 2
 # ... where a word one or two entries use is not the field's: the entries' texts borrow plain
 # English in passing ("highway" in the residual stream's, "essay" in watermarking's, "brain" in
@@ -109,12 +111,12 @@ def _words(text: str) -> list[str]:
 
 
 def _everyday_count(words: list[str], knows: Callable[[str], bool]) -> int:
-    """How many of `words` are common English words the glossary never uses?"""
+    """How many of `words` are common English words that are not the glossary's (`knows`)?"""
     return sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
 
 
 def everyday_words(words: list[str], knows: Callable[[str], bool]) -> bool:
-    """Do common English words the glossary never uses (`knows`: is a word the glossary's)
+    """Do common English words that are not the glossary's (`knows`: is a word its own)
     make up most of `words`, at least `EVERYDAY_WORDS` of them? Words with digits, jargon the
     list of common words lacks ("pgvector") and the glossary's own words all count against."""
     everyday = _everyday_count(words, knows)

@@ -223,6 +223,8 @@ _AROUND = {
 }  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _LETTERS = re.compile(r"\w{3,}")
+# Chinese and Japanese (kana and Han) write no spaces between words; Korean (Hangul) does
+SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")  # kana, Han, Hangul
 _LATIN = re.compile(r"^[\x00-\u024f]*$")
 
@@ -264,7 +266,7 @@ def _forms() -> tuple[dict[str, list[_Form]], list[tuple[str, _Form]]]:
             pattern = way
             if _LATIN.match(way):
                 pattern = "".join(_LOOSE.get(char, char) for char in _plain(way))
-            if not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", way):
+            if not SPACELESS.search(way):
                 pattern = rf"(?<!\w){pattern}(?!\w)"
             form = _Form(english, re.compile(pattern, re.IGNORECASE))
             if _SCRIPT.search(way):

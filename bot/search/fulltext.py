@@ -168,10 +168,6 @@ class FullTextIndex:
         self._docs = pair_docs.astype(np.int32)
         self._starts = np.searchsorted(pair_terms, np.arange(len(self._stems) + 1))
 
-    def knows(self, word: str) -> bool:
-        """Is `word` (lower case) one of the documents' words, in any form the stemmer joins?"""
-        return stem(word) in self._stems
-
     def documents_using(self, word: str) -> int:
         """How many documents use `word` (lower case), in any form the stemmer joins?"""
         term = self._stems.get(stem(word))

@@ -574,13 +574,14 @@ class SearchIndex:
         return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
 
     def _unless_everyday(self, result: SearchResult, nearest: float) -> SearchResult:
-        """A card for a plain-word name the sentence uses in its everyday sense ("the wait at
-        the border checkpoint", `everyday_sense`; `nearest`: the sentence's best cosine) becomes
-        an offer of that entry."""
+        """A card for a name the sentence uses in its everyday sense, a plain word ("the wait at
+        the border checkpoint") or, on stronger evidence, an acronym in lower case ("is an hmo or
+        a ppo plan cheaper"), becomes an offer of that entry (`everyday_sense`; `nearest`: the
+        sentence's best cosine). An acronym written in capitals keeps its card."""
         text = result.normalized_query
         if result.entry is None or self.semantic is None:
             return result
-        knows = self._glossary_word
+        knows = self.glossary_word
         if not judged(text, nearest, knows):
             return result
         entry = self.positions[result.entry.id]
@@ -599,7 +600,7 @@ class SearchIndex:
             return result
         return _card_offered(result, result.entry, result.strategy)
 
-    def _glossary_word(self, word: str) -> bool:
+    def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
 

@@ -212,16 +212,19 @@ def asked_clause(query: str) -> tuple[str, str] | None:
 
 
 # "keep only the correct answers and finetune on those, name?": the text describes a thing and
-# asks what it is called; the names it writes only describe it.
+# asks what it is called ("what's that ordering called"), perhaps asking more about it after an
+# "and"; the names it writes only describe it.
 _NAME_ASKED = re.compile(
     r"^(?:name|the name|(?:what s|what's|whats|what is) (?:that|this|it)(?: [a-z]+){0,2} called|"
     r"(?:is there|any) (?:a )?(?:name|term|word) for (?:that|this|it)|"
-    r"what do (?:you|we|people|they) call (?:that|this|it))(?: and (?:how|what|do|does|is|are|can) .*)?$"
+    r"what do (?:you|we|people|they) call (?:that|this|it))"
+    r"(?: and (?:how|what|do|does|is|are|can) .*)?$"
 )
 
 
 def asks_for_name(clause: str) -> bool:
-    """Is a question's clause (`normalize`d) only asking what the thing before is called?"""
+    """Is a question's clause (`normalize`d) asking what the thing before is called ("what is
+    that technique called", "... and do i need a special server for it")?"""
     return _NAME_ASKED.match(clause) is not None
 
 

@@ -44,9 +44,8 @@ from bot.search.terms import GENERIC_WORDS, find_mentions
 if TYPE_CHECKING:
     from bot.search.semantic import SemanticIndex
 
-LONG_NAME = (
-    5  # characters: "hbm" and "llm" are short names, asked about only when the meaning agrees
-)
+# characters: "hbm" and "llm" are short names, asked about only when the meaning agrees
+LONG_NAME = 5
 # Chat that names its topic first and asks nothing: the meaning ranks that name among its
 # first few, this close to its best (dev; descriptions' leading names sat 0.18 or more below)
 LEADING_RANKS = 4

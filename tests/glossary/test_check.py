@@ -39,7 +39,7 @@ def _errors(*paths: Path) -> list[str]:
 def test_clean_file_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _toml(tmp_path / "terms.toml", GOOD_ENTRY.format(id="alpha", title="Alpha"))
     assert main(["check", str(path)]) == 0
-    assert "1 entries" in capsys.readouterr().out
+    assert "1 entry (1 from terms);" in capsys.readouterr().out
 
 
 def test_unresolved_related_is_named(tmp_path: Path) -> None:

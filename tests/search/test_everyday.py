@@ -146,7 +146,7 @@ def test_everyday_senses_get_an_offer_and_the_field_keeps_its_cards(
 
 
 def test_the_glossarys_own_words(bundled_index: SearchIndex) -> None:
-    knows = bundled_index.fulltext.knows
+    knows = bundled_index.glossary_word
     assert all(map(knows, ["training", "trains", "tokens"]))
     assert not any(map(knows, ["cheddar", "paladin"]))
 
@@ -154,9 +154,8 @@ def test_the_glossarys_own_words(bundled_index: SearchIndex) -> None:
 def test_a_word_one_or_two_entries_use_is_not_the_fields(bundled_index: SearchIndex) -> None:
     fulltext = bundled_index.fulltext
     assert fulltext.documents_using("highway") == 1  # the residual stream's, in passing
-    assert fulltext.knows("highway")
-    assert not bundled_index._glossary_word("highway")
-    assert bundled_index._glossary_word("training")
+    assert not bundled_index.glossary_word("highway")
+    assert bundled_index.glossary_word("training")
 
 
 def _knows(*words: str) -> Callable[[str], bool]:
@@ -197,7 +196,7 @@ def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
     assert semantic is not None
     far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
     near = _span("why does the swiss cheese model need several independent layers", "swiss cheese")
-    knows = bundled_index.fulltext.knows
+    knows = bundled_index.glossary_word
     assert everyday_sense(semantic, knows, *far, 0.0)
     assert not everyday_sense(semantic, knows, *near, 0.0)
 
@@ -209,7 +208,7 @@ def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -
     """Between NEAR_COSINE and WORDS_NEAR_COSINE only sentences the words pick are judged."""
     semantic = bundled_index.semantic
     assert semantic is not None
-    knows = bundled_index.fulltext.knows
+    knows = bundled_index.glossary_word
     between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
     text = normalize(SPY)
     assert judged(text, between, knows)
@@ -220,7 +219,7 @@ def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -
 def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: SearchIndex) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
-    knows = bundled_index.fulltext.knows
+    knows = bundled_index.glossary_word
     between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
     span = _span(SPY, "sleeper agents")
     assert not everyday_sense(semantic, knows, *span, between, alone=False)
@@ -236,13 +235,13 @@ def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: Search
 def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
-    assert not everyday_sense(semantic, bundled_index.fulltext.knows, *_span(text, name), 0.0)
+    assert not everyday_sense(semantic, bundled_index.glossary_word, *_span(text, name), 0.0)
 
 
 def test_jargon_is_judged_alone_beside_everyday_words(bundled_index: SearchIndex) -> None:
     semantic = bundled_index.semantic
     assert semantic is not None
-    knows = bundled_index.fulltext.knows
+    knows = bundled_index.glossary_word
     span = _span("my cat knocked the logits off the shelf at grandma's farm", "logits")
     assert everyday_sense(semantic, knows, *span, 0.0)
     assert not everyday_sense(semantic, knows, *span, 0.0, alone=False)
@@ -250,7 +249,7 @@ def test_jargon_is_judged_alone_beside_everyday_words(bundled_index: SearchIndex
 
 def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:
     far = normalize("which swiss cheese melts best for a grilled sandwich with ham")
-    assert not judged(far, WORDS_NEAR_COSINE, bundled_index.fulltext.knows)
+    assert not judged(far, WORDS_NEAR_COSINE, bundled_index.glossary_word)
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ categories, names and notes to the entries of a file that is shipped exactly as 
 # records' field types are read at every start (bot.glossary.records), and strings would be
 # evaluated one by one then.
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -83,13 +84,14 @@ def curated_entries(
 
     line_of = LineFinder(text, r'[ \t]*id[ \t]*=[ \t]*"([^"\n]*)"')
     entries = []
-    seen: dict[object, int] = {}  # how many entries so far had each id
+    seen: Counter[str] = Counter()  # how many entries so far had each id
     for position, item in enumerate(items, start=1):
         label = item.get("id") if isinstance(item, dict) else None
         entry_name = label if isinstance(label, str) and label else f"entry #{position}"
-        line = line_of(label, seen.get(label, 0)) if isinstance(label, str) else None
-        if isinstance(label, str):
-            seen[label] = seen.get(label, 0) + 1
+        line = None
+        if isinstance(label, str):  # a second entry with an id is reported at its own line
+            line = line_of(label, seen[label])
+            seen[label] += 1
 
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
