@@ -143,9 +143,9 @@ class SqliteBackend(Backend):
     def _say_lost(self) -> None:
         if self._lost.starts():
             log.error(
-                "the database file %s is gone or was replaced (its folder deleted, or the "
-                "file moved); nothing is written until a database is at %s again: lookup "
-                "counts wait in memory and moderator changes are refused",
+                "the database file DATABASE_PATH=%s is gone or was replaced (its folder "
+                "deleted, or the file moved); nothing is written until a database is at %s "
+                "again: lookup counts wait in memory and moderator changes are refused",
                 self.location,
                 self.location,
             )
