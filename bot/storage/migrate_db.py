@@ -2,14 +2,15 @@
 
 The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with first and last seen, aliases, the audit log)
 in one transaction on the target, and the tallies are compared after. Run it while the bot is
-stopped, so no count arrives in the old file after the copy: a bot running on the file is
-refused, by the lock it holds.
+stopped, so no count arrives in the old file after the copy: a bot running on either SQLite file
+is refused, by the lock it holds.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import socket
 import sys
@@ -35,33 +36,51 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         return _fail("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
+    if isinstance(target, Path) and target.resolve() == source.resolve():
+        return _fail(f"--from and --to are the same file ({source}); nothing to copy")
+
+    # Which file's lock is being taken: a bot that holds it is named with that argument
+    locking: list[tuple[str, Path]] = []
 
     async def copy(progress: Progress) -> CopyReport:
-        # The lock a running bot holds on the file: a bot serving it keeps counts it has not
-        # written yet, and writes after the copy; and none starts on it while it is copied.
+        # The lock a running bot holds on a SQLite file: a bot serving the source keeps counts
+        # it has not written yet, and writes after the copy; one serving the target would not
+        # see what the copy adds; and none starts on either while it is copied.
         holder = f"glossary-bot migrate-db pid {os.getpid()} on {socket.gethostname()}"
+        locking.append(("--from", source))
         async with one_bot_per_file(str(source), holder=holder, wait=0):
-            origin = await Store.open(source, flush_interval=None, migrate=False)
-            try:
-                destination = await Store.open(target, flush_interval=None)
+            if isinstance(target, Path):
+                locking.append(("--to", target))
+            async with (
+                one_bot_per_file(str(target), holder=holder, wait=0)
+                if isinstance(target, Path)
+                else contextlib.nullcontext()
+            ):
+                locking.clear()
+                origin = await Store.open(source, flush_interval=None, migrate=False)
                 try:
-                    return await origin.copy_into(
-                        destination,
-                        force=args.force,
-                        stage=lambda name: progress.stage(f"migrate-db: {name}"),
-                    )
+                    destination = await Store.open(target, flush_interval=None)
+                    try:
+                        return await origin.copy_into(
+                            destination,
+                            force=args.force,
+                            stage=lambda name: progress.stage(f"migrate-db: {name}"),
+                        )
+                    finally:
+                        await destination.close()
                 finally:
-                    await destination.close()
-            finally:
-                await origin.close()
+                    await origin.close()
 
     try:
         # Three stages (reading, writing, checking): the rows go over in one transaction.
         with Progress("migrate-db", 3, quiet=args.quiet) as progress:
             report = asyncio.run(copy(progress))
     except ShardsTaken as exc:
+        if not locking:  # not a file's lock: PostgreSQL's shards
+            return _fail(str(exc))
+        flag, path = locking[-1]
         running = ", ".join(exc.holders) or "another process"
-        return _fail(f"--from {source}: a bot runs on this file ({running}); stop it first")
+        return _fail(f"{flag} {path}: a bot runs on this file ({running}); stop it first")
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after

@@ -255,3 +255,37 @@ async def test_migrate_db_refuses_a_file_a_bot_is_serving(scene: Scene, tmp_path
     status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
     assert status == 0, said
     assert "1 lookups" in said, said
+
+
+async def test_migrate_db_refuses_to_copy_into_a_file_a_bot_is_serving(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """The second reading of P2: `--to` a SQLite file a bot serves (with `--force`, which adds
+    to a file holding data) copied into it behind the bot's back. The target's lock is asked
+    for too, and the refusal names `--to`."""
+    source = tmp_path / "old.db"
+    store = await Store.open(source, flush_interval=None)
+    await store.add_alias(scene.guild.id, "zorb", "zorb", "rag", 7)
+    await store.close()
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path) as bot:
+        await define(scene.fake, scene.alice, "rag", scene.channel)
+        args = ("migrate-db", "--from", str(source), "--to", str(scene.db_path), "--force")
+        status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+        assert status == 1, said
+        assert said.startswith(f"glossary-bot: error: --to {scene.db_path}: a bot runs"), said
+        assert f"pid {bot.process.pid if bot.process else 0}" in said, said
+        assert await bot.stop() == 0
+    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    assert status == 0, said
+    assert "1 aliases" in said, said
+
+
+async def test_migrate_db_from_a_file_to_itself_is_refused(tmp_path: Path) -> None:
+    """With both files locked, a copy of a file onto itself would wait on its own lock: it
+    is refused first, naming the file."""
+    db = tmp_path / "bot.db"
+    await (await Store.open(db, flush_interval=None)).close()
+    args = ("migrate-db", "--from", str(db), "--to", str(tmp_path / "." / "bot.db"), "--force")
+    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    assert status == 1, said
+    assert said.startswith("glossary-bot: error: --from and --to are the same file"), said
