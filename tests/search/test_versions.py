@@ -1,0 +1,76 @@
+"""Model names with a version (task "versions"): "gpt 3.5", "claude 3.5", "llama 3 70b". A version
+number is no words of a sentence: an entry whose name carries another version (GPT-2 for "gpt
+3.5") is offered, never the card; a product the glossary has no entry for gets an offer or no
+entry, never a broad entry's card won by the version's digits; a family whose name carries no
+version (Llama) keeps its card. Queries written for this file (none from a relevance slice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
+
+OFFERED = "offered"  # no card; the entry among the choices
+NO_CARD = "no card"  # an offer of anything, or no entry
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "entry"),
+    [
+        # another version of GPT than the one typed: offered, never the card
+        ("gpt 3.5", OFFERED, "gpt-2"),
+        ("gpt-3.5", OFFERED, "gpt-2"),
+        ("what is gpt 3.5", OFFERED, "gpt-2"),
+        ("gpt4", OFFERED, "gpt-2"),
+        ("gpt 4", OFFERED, "gpt-2"),
+        ("gpt-4", OFFERED, "gpt-2"),
+        ("gpt3", OFFERED, "gpt-2"),
+        # products without an entry: no card
+        ("gpt-4o", NO_CARD, None),
+        ("claude 3.5", NO_CARD, None),
+        ("claude 3", NO_CARD, None),
+        ("claude 3.5 sonnet", NO_CARD, None),
+        ("mistral 7b", NO_CARD, None),
+        ("mixtral 8x7b", NO_CARD, None),
+        ("qwen2.5", NO_CARD, None),
+        ("qwen 2.5 7b", NO_CARD, None),
+        ("sd 1.5", NO_CARD, None),
+        ("stable diffusion 1.5", NO_CARD, None),
+        ("gemini 1.5 pro", NO_CARD, None),
+        ("gemini 1.5", NO_CARD, None),
+        ("phi-3", NO_CARD, None),
+        ("whisper large v3", NO_CARD, None),
+        ("o1 preview", NO_CARD, None),
+        # the name typed, or a family whose name carries no version: the card
+        ("gpt-2", "gpt-2", None),
+        ("gpt2", "gpt-2", None),
+        ("llama3", "llama", None),
+        ("llama 3", "llama", None),
+        ("llama 3 70b", "llama", None),
+        ("llama-3.1 8b", "llama", None),
+        ("deepseek v3", "deepseek", None),
+        # questions that write a version keep their answers
+        ("how was gpt-2 trained", "gpt-2", None),
+        ("is gpt4 better than llama 3", "llama", None),
+        ("fine tuning llama 3 with lora", "fine-tuning", None),
+    ],
+)
+def test_versioned_names(
+    bundled_index: SearchIndex, query: str, expected: str, entry: str | None
+) -> None:
+    result = bundled_index.search(query)
+    card = result.entry.id if result.entry else None
+    if expected == OFFERED:
+        assert card is None, (query, card)
+        assert entry in [s.id for s in result.suggestions], (query, result.suggestions)
+    elif expected == NO_CARD:
+        assert card is None, (query, card)
+    else:
+        assert card == expected, (query, card, result.suggestions)
+
+
+def test_a_question_with_a_version_offers_what_it_names(bundled_index: SearchIndex) -> None:
+    """Main offers Llama and Tokenization here: right, and no card is wrong."""
+    result = bundled_index.search("llama 3 tokenizer vocab size")
+    assert result.entry is None or result.entry.id in ("llama", "tokenization")
+    assert "llama" in [s.id for s in result.suggestions] + [getattr(result.entry, "id", "")]
