@@ -29,6 +29,7 @@ from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
 from bot.search.fusion import (
+    MIN_WORDS,
     NAMED_RANKS,
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
@@ -59,6 +60,7 @@ from bot.search.query import (
     plural_variants,
     query_core,
     without_chat_markup,
+    without_versions,
 )
 from bot.search.questions import LONG_NAME, QuestionRules
 from bot.search.ranking import (
@@ -253,8 +255,16 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+        # "llama 3 70b": a name and its version; "claude 3 5": the version is no words of a
+        # description nor makes the name a sentence (`without_versions`)
+        versionless = self._versionless(core)
+        if versionless != core:
+            versioned = self._answer_versioned(versionless, server, shouted, query, normalized)
+            if versioned is not None:
+                return versioned
         if pair and core == pair[0]:  # "static vs dynamic quantization": the first names nothing
             core = f"{pair[0]} vs {pair[1]}"
+            versionless = self._versionless(core)
 
         pool = Pool()
         parts = set()
@@ -271,7 +281,7 @@ class SearchIndex:
         mistyped = rules.mistyped_words(core) if question and len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
             written = self._add_mentions(pool, core, mistyped)
-            self._add_descriptions(pool, core)
+            self._add_descriptions(pool, versionless)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
             self._add_prefixes(pool, core_key, core)
             ranked = pool.ranked()
@@ -283,12 +293,12 @@ class SearchIndex:
         if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
             if len(words) > 1:
                 written = self._add_mentions(pool, core, mistyped)
-            self._add_descriptions(pool, core)
+            self._add_descriptions(pool, versionless)
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
         # -- semantic stage: only where no name settled the query ---------------------------
-        semantic = self.semantic if wants_meaning(pool, len(words)) else None
+        semantic = self.semantic if wants_meaning(pool, len(versionless.split())) else None
         if semantic is not None:
             # any text's names mistyped, the shortest too ("jsno"): read only where the meaning
             # runs (`lone_typo`, `slipped_subject`), not on the lexical path
@@ -411,6 +421,49 @@ class SearchIndex:
         return SearchResult(
             "match", entry, best.strategy, best.score, query, normalized, suggestions
         )
+
+    def _answer_versioned(
+        self, name: str, server: Mapping[str, int], shouted: bool, query: str, normalized: str
+    ) -> SearchResult | None:
+        """A `name` typed with a version ("llama 3 70b") is its family's card (Llama); an entry
+        whose title carries another version ("gpt 3.5": GPT-2) is another model, only offered."""
+        key = compact(name)
+        named = self._named([key], (), server, shouted, other_number=False)
+        if named:
+            result = self._answer_named(named, query, normalized)
+            entry = result.entry
+            if entry is None or self.positions[entry.id] not in self._versioned_titles.get(key, ()):
+                return result
+            return _card_offered(result, entry, result.strategy or "exact")
+        others = self._versioned_titles.get(key, ())
+        if not others:
+            return None
+        offers = tuple(
+            Suggestion(self.entries[e].id, self.entries[e].title, _PART_SCORE, "prefix")
+            for e in others[:MAX_SUGGESTIONS]
+        )
+        return SearchResult("suggest", None, "prefix", _PART_SCORE, query, normalized, offers)
+
+    @cached_property
+    def _versioned_titles(self) -> dict[str, list[int]]:
+        """Entries whose title carries a version ("GPT-2"), by their title's name without it."""
+        found: dict[str, list[int]] = {}
+        for position, entry in enumerate(self.entries):
+            title = normalize(entry.title)
+            family = without_versions(title, lambda _: False)  # "gpt 2" is a name: read it bare
+            if family != title:
+                found.setdefault(compact(family), []).append(position)
+        return found
+
+    def _versionless(self, core: str) -> str:
+        """`core` without the versions after its names, where it is a name with a version
+        ("claude 3 5 sonnet"), not a sentence: a sentence's numbers stay its words."""
+        versionless = without_versions(core, self._is_name)
+        return versionless if len(versionless.split()) < MIN_WORDS else core
+
+    def _is_name(self, key: str) -> bool:
+        """Is `key` (compact) a whole name of an entry, not only a part of a title?"""
+        return any(hit.kind != _PART for hit in self.names.lookup(key))
 
     def _add_acronym_phrases(self, pool: Pool, text: str) -> None:
         """ "MLA attention", "RoPE embeddings": an acronym plus words from the same entry's

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Literal
 
 from bot.glossary.keys import normalize
@@ -266,6 +267,35 @@ def query_core(normalized: str) -> str:
         core = shorter
     core = core.strip()
     return normalized if not core or core in _LEFTOVERS else core
+
+
+# A model's version written after its name: "3.5" (normalised to "3 5"), "4o", "70b", "8x7b",
+# "v3". A unit after the number makes it a quantity, not a version ("4 bit", "7b params").
+_VERSION = re.compile(r"v?\d+(?:[a-z]|x\d+b)?")
+_UNITS = frozenset(
+    {"bit", "bits", "byte", "bytes", "gb", "mb", "tb", "k", "b", "m", "billion", "million"}
+    | {"params", "parameters", "tokens", "layers"}
+)
+
+
+def without_versions(core: str, is_name: Callable[[str], bool]) -> str:
+    """`core` without the version numbers written after a name ("gpt 3 5", "claude 3 5 sonnet",
+    "llama 3 70b"): digits are no words of a description, and a name with a version is no
+    sentence. A number that makes a name with the word before it stays ("gpt 2", "llama 3":
+    `is_name` of the two run together)."""
+    words = core.split()
+    kept: list[str] = []
+    after_name = False  # the word before is a name's word, or a version of one
+    for i, word in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if after_name and _VERSION.fullmatch(word) and following not in _UNITS:
+            if not is_name(words[i - 1] + word):
+                continue  # a version: after_name holds for the next number ("3 5", "3 70b")
+            kept.append(word)
+            continue
+        kept.append(word)
+        after_name = word not in STOPWORDS and not word.isdigit()
+    return " ".join(kept) or core
 
 
 def plural_variants(key: str) -> list[str]:
