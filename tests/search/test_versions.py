@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.query import without_versions
 
 OFFERED = "offered"  # no card; the entry among the choices
 NO_CARD = "no card"  # an offer of anything, or no entry
@@ -74,3 +75,24 @@ def test_a_question_with_a_version_offers_what_it_names(bundled_index: SearchInd
     result = bundled_index.search("llama 3 tokenizer vocab size")
     assert result.entry is None or result.entry.id in ("llama", "tokenization")
     assert "llama" in [s.id for s in result.suggestions] + [getattr(result.entry, "id", "")]
+
+
+@pytest.mark.parametrize(
+    ("core", "bare"),
+    [
+        ("gpt 3 5", "gpt"),
+        ("claude 3 5 sonnet", "claude sonnet"),
+        ("mixtral 8x7b", "mixtral"),
+        ("deepseek v3", "deepseek"),
+        # a number that makes a name with the word before it stays ("llama 3"), the rest goes
+        ("llama 3 70b", "llama 3"),
+        ("llama 3 1 8b", "llama 3"),
+        ("gpt 2 trained", "gpt 2 trained"),
+        # a quantity, or a number no name is written before, is no version
+        ("qlora 4 bit", "qlora 4 bit"),
+        ("4 bit quantization", "4 bit quantization"),
+        ("what is 8x7b", "what is 8x7b"),
+    ],
+)
+def test_the_versions_after_a_name(core: str, bare: str) -> None:
+    assert without_versions(core, {"gpt2", "llama3"}.__contains__) == bare
