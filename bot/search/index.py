@@ -438,11 +438,12 @@ class SearchIndex:
         others = self._versioned_titles.get(key, ())
         if not others:
             return None
+        # a related form, not a name: "gpt-4o" stays free for a server's alias (`leads_to`)
         offers = tuple(
-            Suggestion(self.entries[e].id, self.entries[e].title, _PART_SCORE, "prefix")
+            Suggestion(self.entries[e].id, self.entries[e].title, _PART_SCORE, "match-term")
             for e in others[:MAX_SUGGESTIONS]
         )
-        return SearchResult("suggest", None, "prefix", _PART_SCORE, query, normalized, offers)
+        return SearchResult("suggest", None, "match-term", _PART_SCORE, query, normalized, offers)
 
     @cached_property
     def _versioned_titles(self) -> dict[str, list[int]]:

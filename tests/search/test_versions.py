@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.aliases import check_alias
+from bot.glossary.keys import normalize
 from bot.search import SearchIndex
 from bot.search.query import without_versions
 
@@ -96,3 +98,13 @@ def test_a_question_with_a_version_offers_what_it_names(bundled_index: SearchInd
 )
 def test_the_versions_after_a_name(core: str, bare: str) -> None:
     assert without_versions(core, {"gpt2", "llama3"}.__contains__) == bare
+
+
+@pytest.mark.parametrize("alias", ["gpt-4o", "gpt 3.5", "claude 3.5"])
+def test_another_models_name_is_free_for_a_servers_alias(
+    bundled_index: SearchIndex, alias: str
+) -> None:
+    """GPT-2 offered for "gpt-4o" is another model: a server may make "gpt-4o" an alias of an
+    entry of its choosing (search reads the alias first)."""
+    key, _ = check_alias(alias, "vision-language-models", bundled_index)
+    assert key == normalize(alias)
