@@ -21,6 +21,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.dburl import credentials_problem
+
 from ..backend import Backend, Body, Row, shielded, without_password
 from ..errors import StorageError, StorageUnavailable
 from .claims import KEEPALIVES, take_claims
@@ -92,6 +94,8 @@ class PostgresBackend(Backend):
     @classmethod
     async def open(cls, url: str, *, connect_timeout: float, migrate: bool) -> PostgresBackend:
         location = without_password(url)
+        if problem := credentials_problem(url):
+            raise StorageError(f"cannot use the database URL {location}: {problem}")
         try:
             pool = await asyncpg.create_pool(
                 url,

@@ -1,0 +1,46 @@
+"""What an eleventh round of outside testing found through `glossary-bot run`, the command line
+and the real client against the fake Discord (tests/outsider/PLAN.md, round 11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.resilience.botproc import ROOT, glossary_bot
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+
+# Passwords as a provider's console makes them, pasted into the URL as they are. Each holds a
+# character that ends the URL's user:password part early unless percent-encoded; the second of
+# each pair is a piece of the password that must never be shown.
+RESERVED_IN_PASSWORD = [
+    ("postgresql://glossary:gl@ss#x9@127.0.0.1:1/glossary", "ss#x9"),
+    ("postgresql://glossary:Pq@ssw0rd@127.0.0.1:1/glossary", "ssw0rd"),
+    ("postgresql://glossary:Pq?Zw9@127.0.0.1:1/glossary", "Pq?Zw9"),
+    ("postgresql://glossary:Pq/Zw9@127.0.0.1:1/glossary", "Pq/Zw9"),
+]
+
+
+@pytest.mark.parametrize(("url", "secret"), RESERVED_IN_PASSWORD)
+async def test_a_password_with_a_reserved_character_is_named_and_never_shown(
+    tmp_path: Path, url: str, secret: str
+) -> None:
+    """Plan line U2: a password holding `@`, `#`, `?` or `/` written into DATABASE_URL as it is.
+    The URL then parses with another host, port or path than the operator meant: the bot said
+    "cannot reach the database at postgresql://glossary@ss#x9@127.0.0.1…: Name or service not
+    known" or "database error at postgresql://glossary:Pq?Zw9@…: bad query field", showing the
+    password, or part of it, and not saying why. Now one line naming DATABASE_URL and the
+    percent-encoding, without the password; `--db URL` likewise names the URL's problem."""
+    status, said = await glossary_bot({**CLI_ENV, "DATABASE_URL": url}, tmp_path, "stats")
+    assert status == 2, said
+    assert len(said.strip().splitlines()) == 1, said
+    assert "DATABASE_URL" in said, said
+    assert "percent-encode" in said, said
+    assert secret not in said, said
+
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "stats", "--db", url)
+    assert status == 1, said
+    assert len(said.strip().splitlines()) == 1, said
+    assert "percent-encode" in said, said
+    assert secret not in said, said
