@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.multiprocess.test_shards import world
 from tests.resilience.botproc import ROOT, glossary_bot
+from tests.resilience.test_shard_claims import answers_on, end_sessions, process_of, refused
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -44,3 +46,29 @@ async def test_a_password_with_a_reserved_character_is_named_and_never_shown(
     assert len(said.strip().splitlines()) == 1, said
     assert "percent-encode" in said, said
     assert secret not in said, said
+
+
+@pytest.mark.postgres
+async def test_shard_claims_lost_with_their_session_are_taken_again(tmp_path: Path) -> None:
+    """Plan line P2: PostgreSQL restarted (here: the claims' session ended, as a restart ends
+    it) under two shard processes. Each logged that overlapping SHARD_IDS were no longer
+    refused "until it restarts", and so it stayed: a third process started with SHARD_IDS 1,2
+    ran beside them, IDENTIFYing shards the others held (Discord answers 4005, or drops the
+    other's session) in a loop. Now each process claims its shards again once the database
+    answers, says so, and the third is refused as at a start."""
+    async with world() as w:
+        first = process_of(w, [0, 1], tmp_path)
+        second = process_of(w, [2, 3], tmp_path)
+        async with first, second:
+            await answers_on(w, [0, 2])
+            for process, ids in ((first, "0,1"), (second, "2,3")):
+                assert process.process is not None
+                named = f"glossary-bot shards {ids} pid {process.process.pid} on %"
+                assert await end_sessions(w.url, named) == 1
+                await process.wait_for_output(r"ERROR .*shard claims has ended")
+                await process.wait_for_output(r"INFO .*shard claims taken again", within=30)
+            line = await refused(process_of(w, [1, 2], tmp_path))
+            assert line.startswith("glossary-bot: SHARD_IDS 1,2: shard 1 is already run "), line
+            await answers_on(w, [1, 3])
+    for process in (first, second):
+        assert "Traceback" not in process.output, process.output
