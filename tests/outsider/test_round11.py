@@ -3,13 +3,21 @@ and the real client against the fake Discord (tests/outsider/PLAN.md, round 11).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
 
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
 from tests.resilience.botproc import ROOT, glossary_bot
+from tests.resilience.helpers import hung_database
+from tests.resilience.test_lost_database import eventually
 from tests.resilience.test_shard_claims import answers_on, end_sessions, process_of, refused
+
+from .conftest import Scene
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -72,3 +80,34 @@ async def test_shard_claims_lost_with_their_session_are_taken_again(tmp_path: Pa
             await answers_on(w, [1, 3])
     for process in (first, second):
         assert "Traceback" not in process.output, process.output
+
+
+async def test_a_database_that_does_not_answer_is_one_warning_a_streak_not_one_a_lookup(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Plan line P1: PostgreSQL gone under two shard processes. Every `/define` in a server whose
+    aliases were not read yet logged "could not read aliases and terms of …; answering
+    without": 26 WARNING lines for 40 lookups in the probe, so as many a second as the bot has
+    lookups for as long as the database is away. Now one line when it starts failing, one when
+    it reads again, and one again at the next outage."""
+    caplog.set_level(logging.INFO, logger="bot.discord_app.alias_cache")
+    async with start_bot(store, read_timeout=0.05) as bot:
+        with hung_database(store) as answering:
+            bot.state.servers.forget(scene.guild.id)  # not read yet, as just after a start
+            for term in ("rag", "lora", "kv cache", "rag", "lora"):
+                _, message = await define(scene.fake, scene.alice, term, scene.channel)
+                assert embed_of(message)["title"], message
+            said = [
+                r.getMessage()
+                for r in caplog.records
+                if r.name == "bot.discord_app.alias_cache" and r.levelno >= logging.WARNING
+            ]
+            assert len(said) == 1, said
+            assert "could not read the aliases and terms" in said[0], said
+            answering.set()
+            _, message = await define(scene.fake, scene.alice, "rag", scene.channel)
+            assert embed_of(message)["title"], message
+            await eventually(
+                lambda: any("the database answers" in r.getMessage() for r in caplog.records),
+                "read again",
+            )
