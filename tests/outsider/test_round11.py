@@ -3,6 +3,7 @@ and the real client against the fake Discord (tests/outsider/PLAN.md, round 11).
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
-from tests.resilience.botproc import ROOT, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import hung_database
 from tests.resilience.test_lost_database import eventually
 from tests.resilience.test_shard_claims import answers_on, end_sessions, process_of, refused
@@ -111,3 +112,62 @@ async def test_a_database_that_does_not_answer_is_one_warning_a_streak_not_one_a
                 lambda: any("the database answers" in r.getMessage() for r in caplog.records),
                 "read again",
             )
+
+
+# Plan lines F1-F5: what the running bot answered (a card, "Did you mean" or "No entry").
+FOREIGN = {
+    "¿qué es un transformer?": "Transformers",
+    "什么是注意力机制": "Attention Mechanism",
+    "RAG 是什么": "Retrieval-Augmented Generation (RAG)",
+    "o que é RAG?": "Retrieval-Augmented Generation (RAG)",
+    "explique janela de contexto": "Context Windows",
+    "트랜스포머가 뭐야?": None,  # a particle glued to the word: no entry (left, PLAN.md F1)
+    "🤖🧠": None,
+}
+
+
+async def test_questions_in_other_languages_through_the_running_bot(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan lines F1-F5, found fine: the new search input end to end through `glossary-bot
+    run`. `/define` and a mention answer alike, a card or an honest "No entry" (recorded as a
+    miss, as typed); Explain terms on a message in Portuguese lists the English names in it;
+    autocomplete with a foreign partial word offers nothing rather than a guess."""
+    fake = scene.fake
+    db = tmp_path / "glossary.sqlite3"
+    async with BotProcess(fake, db, cwd=tmp_path, COOLDOWN_USES="1000") as bot:
+        for query, title in FOREIGN.items():
+            _, message = await define(fake, scene.alice, query, scene.channel)
+            await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} {query}")
+            reply = await fake.wait_for_channel_message(scene.channel)
+            for answer in (message, reply):
+                if title is None:
+                    assert answer["content"].startswith(f"No entry for “{query}”"), answer
+                else:
+                    assert embed_of(answer)["title"] == title, (query, answer)
+        text = (
+            "Alguém sabe o que é aprendizado por reforço? E a janela de contexto do LLM? Usei "
+            "RAG com fine-tuning e o cache KV ficou grande."
+        )
+        posted = await fake.user_message(scene.alice, scene.channel, text)
+        listing = await (
+            await fake.message_command(scene.alice, "Explain terms", posted)
+        ).final_message()
+        listed = embed_of(listing)["description"]
+        for name in (
+            "Large Language Model (LLM)",
+            "Retrieval-Augmented Generation (RAG)",
+            "Fine-Tuning",
+        ):
+            assert f"**{name}**" in listed, listed
+        for partial in ("aprendiz", "트랜", "注意", "atenç"):
+            handle = await fake.autocomplete(
+                scene.alice, "define", {"term": partial}, focused="term", channel=scene.channel
+            )
+            assert await handle.choices() == [], partial
+        assert await bot.stop() == 0
+    assert "Traceback" not in bot.output, bot.output
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "stats", "--db", str(db), "--json")
+    assert status == 0, said
+    misses = {miss["query"] for miss in json.loads(said)["top_misses"]}
+    assert {"트랜스포머가 뭐야", "🤖🧠"} <= misses, misses
