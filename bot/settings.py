@@ -159,7 +159,8 @@ class Settings(BaseSettings):
             raise ValueError("not a postgresql:// URL")
         if value is not None and credentials_problem(value.get_secret_value().strip()):
             raise ValueError("its user:password part does not read as one")
-        return value
+        # Used as checked: spaces inside the quotes of `.env` are no part of the database name.
+        return None if value is None else SecretStr(value.get_secret_value().strip())
 
     @field_validator("shard_ids")
     @classmethod

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
@@ -171,3 +172,15 @@ async def test_questions_in_other_languages_through_the_running_bot(
     assert status == 0, said
     misses = {miss["query"] for miss in json.loads(said)["top_misses"]}
     assert {"트랜스포머가 뭐야", "🤖🧠"} <= misses, misses
+
+
+@pytest.mark.postgres
+async def test_spaces_inside_the_quotes_of_database_url_are_not_part_of_it(tmp_path: Path) -> None:
+    """Plan line U2: `DATABASE_URL = " postgresql://… "` in `.env`, spaces inside the quotes
+    (pasted with them). The check of the URL trimmed them but the bot used the URL as given:
+    "database "glossary_test " does not exist". Now the URL is used trimmed, as checked."""
+    # The URL ends in the database's name (a query would take the space instead).
+    (tmp_path / ".env").write_text(f'DATABASE_URL = " {TEST_DATABASE_URL} "\n', encoding="utf-8")
+    _, said = await glossary_bot(CLI_ENV, tmp_path, "aliases", "export")
+    # Whatever that database holds, it was reached.
+    assert "does not exist" not in said, said
