@@ -210,8 +210,9 @@ class PostgresBackend(Backend):
                 RECLAIM_EVERY,
             )
             told = False
-            while lost.is_set():
+            while True:
                 await asyncio.sleep(RECLAIM_EVERY)
+                lost.clear()  # before the new session's listener, which sets it if that ends too
                 try:
                     await claim(0.0)
                 except ShardsTaken as exc:
@@ -221,8 +222,8 @@ class PostgresBackend(Backend):
                     continue
                 except StorageError:
                     continue  # the database is still away: its pool's lines say so
-                lost.clear()
                 log.info("shard claims taken again: overlapping SHARD_IDS are refused again")
+                break
 
     @contextlib.asynccontextmanager
     async def _holding(
