@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_va
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from bot.dburl import PERCENT_ENCODE, credentials_problem
 from bot.errors import ReportedError
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
@@ -36,7 +37,7 @@ ACCEPTS = {
     "discord_api_base_url": "an http(s) URL without user:password@",
     "discord_gateway_url": "a ws(s) URL without user:password@",
     "database_path": "a file path",
-    "database_url": "a postgresql:// URL, or empty for the SQLite file",
+    "database_url": f"a postgresql:// URL ({PERCENT_ENCODE}), or empty for the SQLite file",
     "dev_guild_id": "a server id (a positive whole number), or empty",
     "log_level": f"one of {', '.join(LOG_LEVELS)}",
     "glossary_paths": f"files or folders separated by {os.pathsep!r}",
@@ -156,7 +157,10 @@ class Settings(BaseSettings):
             "postgres",
         ):
             raise ValueError("not a postgresql:// URL")
-        return value
+        if value is not None and credentials_problem(value.get_secret_value().strip()):
+            raise ValueError("its user:password part does not read as one")
+        # Used as checked: spaces inside the quotes of `.env` are no part of the database name.
+        return None if value is None else SecretStr(value.get_secret_value().strip())
 
     @field_validator("shard_ids")
     @classmethod

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
 from bot.glossary import Glossary
+from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
 from bot.search.semantic import default_cache_dir
@@ -79,6 +80,7 @@ class ServerCache:
         self._embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-terms")
         self._embedding: dict[int, asyncio.Task[None]] = {}
         self._term_vectors: TermVectors | None = None
+        self._unread = OncePerReason()  # a streak of servers whose first read failed
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -135,7 +137,12 @@ class ServerCache:
                 log.debug("server %s is still being indexed; answering without it", scope)
                 return self._none()
             if cached is None:
-                log.warning("could not read aliases and terms of %s; answering without", scope)
+                if self._unread.starts():  # once a streak: a database away fails every lookup
+                    log.warning(
+                        "could not read the aliases and terms of server %s (nor, perhaps, of "
+                        "others): answering without them until the database answers",
+                        scope,
+                    )
                 return self._none()
             if cached.local.base is base:
                 return cached.local  # what was last read, meanwhile
@@ -212,6 +219,8 @@ class ServerCache:
         versions, (glossary, index) = self._versions, self._bundled()
         aliases = await store.aliases(scope)
         stored = await store.terms(scope)
+        if self._unread.ended():
+            log.info("read the aliases and terms of server %s again: the database answers", scope)
         cached = self._servers.get(scope)
         previous = cached.local if cached is not None else None
 

@@ -20,6 +20,8 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.dburl import credentials_problem
+
 T = TypeVar("T")
 Row = Sequence[Any]
 
@@ -126,8 +128,11 @@ def is_database_url(location: str | os.PathLike[str]) -> bool:
 
 
 def without_password(url: str) -> str:
-    """A database URL safe to log or print: the password is left out."""
+    """A database URL safe to log or print: the password is left out (and all but the scheme of
+    a URL whose user:password part does not read as one, since the password may be anywhere)."""
     parts = urlsplit(url)
+    if credentials_problem(url):
+        return f"{parts.scheme}://…"
     if parts.password is None:
         return url
     host = parts.hostname or ""

@@ -21,8 +21,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.dburl import credentials_problem
+
 from ..backend import Backend, Body, Row, shielded, without_password
-from ..errors import StorageError, StorageUnavailable
+from ..errors import ShardsTaken, StorageError, StorageUnavailable
 from .claims import KEEPALIVES, take_claims
 from .migrate import Connection, apply_migrations
 
@@ -40,6 +42,8 @@ _REASONS = {
 }
 # A flush writes one row per server, entry and hour in the batch: time enough for a big one.
 COMMAND_TIMEOUT = 60.0
+# Seconds between tries to claim this process's shards again after their session ended.
+RECLAIM_EVERY = 2
 # A session lock per IDENTIFY bucket, one set per schema (like the migrations' lock). It waits
 # for whichever process holds it, however long: shards identify one after another.
 _IDENTIFY_LOCK = (
@@ -92,6 +96,8 @@ class PostgresBackend(Backend):
     @classmethod
     async def open(cls, url: str, *, connect_timeout: float, migrate: bool) -> PostgresBackend:
         location = without_password(url)
+        if problem := credentials_problem(url):
+            raise StorageError(f"cannot use the database URL {location}: {problem}")
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -155,20 +161,69 @@ class PostgresBackend(Backend):
     ) -> AsyncIterator[None]:
         """The shards' claims (see `claims`), on a session named `holder` for the others. A
         session ended underneath (the server restarted) takes the claims with it: said loudly,
-        since overlapping SHARD_IDS are no longer refused then."""
+        since overlapping SHARD_IDS are not refused meanwhile, and claimed again on a new
+        session as soon as the database answers."""
         settings = {**KEEPALIVES, "application_name": holder[:63]}
-        claimed: list[asyncpg.Connection] = []
+        lost = asyncio.Event()
+        held: list[asyncpg.Connection] = []
 
-        async def take(conn: asyncpg.Connection) -> None:
-            await take_claims(conn, shard_ids, wait=wait)
-            conn.add_termination_listener(_claims_lost)
-            claimed.append(conn)
+        def ended(_: object) -> None:
+            lost.set()
 
-        async with self._holding(take, settings):
+        async def claim(wait: float) -> None:
             try:
-                yield
-            finally:
-                claimed[0].remove_termination_listener(_claims_lost)
+                conn = await asyncpg.connect(self._url, timeout=10.0, server_settings=settings)
+            except Exception as exc:
+                raise as_storage_error(exc, self.location) from exc
+            try:
+                await take_claims(conn, shard_ids, wait=wait)
+            except BaseException as exc:
+                conn.terminate()
+                if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+                    raise as_storage_error(exc, self.location) from exc
+                raise
+            conn.add_termination_listener(ended)
+            held[:] = [conn]
+
+        await claim(wait)
+        keeper = asyncio.create_task(self._keep_claims(claim, lost))
+        try:
+            yield
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+            for conn in held:  # let go, without calling it a loss
+                conn.remove_termination_listener(ended)
+                conn.terminate()
+
+    @staticmethod
+    async def _keep_claims(claim: Callable[[float], Awaitable[None]], lost: asyncio.Event) -> None:
+        """Claim the shards again each time their session ends, every RECLAIM_EVERY seconds
+        until the database answers; a process that took them meanwhile is said once."""
+        while True:
+            await lost.wait()
+            log.error(
+                "the database session holding this process's shard claims has ended (the server "
+                "restarted, or someone ended it): a process with overlapping SHARD_IDS is not "
+                "refused until they are claimed again (tried every %d s)",
+                RECLAIM_EVERY,
+            )
+            told = False
+            while True:
+                await asyncio.sleep(RECLAIM_EVERY)
+                lost.clear()  # before the new session's listener, which sets it if that ends too
+                try:
+                    await claim(0.0)
+                except ShardsTaken as exc:
+                    if not told:
+                        log.error("cannot claim this process's shards again: %s", exc)
+                        told = True
+                    continue
+                except StorageError:
+                    continue  # the database is still away: its pool's lines say so
+                log.info("shard claims taken again: overlapping SHARD_IDS are refused again")
+                break
 
     @contextlib.asynccontextmanager
     async def _holding(
@@ -218,14 +273,6 @@ class PostgresBackend(Backend):
         except TimeoutError:
             self._pool.terminate()
         self._cut_off.cancel()
-
-
-def _claims_lost(_: object) -> None:
-    log.error(
-        "the database session holding this process's shard claims has ended (the server "
-        "restarted, or someone ended it): a process with overlapping SHARD_IDS would no longer "
-        "be refused; restart this process to claim its shards again"
-    )
 
 
 def backup_advice(location: str, dest: str) -> str:
