@@ -155,7 +155,9 @@ _FOREIGN_ASKING = [
     for pattern, english in (
         (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
          r"kann (?:mir )?(?:jemand|einer|wer) erkl(?:ä|ae)ren,? was|"
-         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu|cu[aá]l es|qual (?:é|e)|что такое)",
+         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu|cu[aá]l es|qual (?:é|e)|что такое)"
+         # an article after them is English "a" or "the", which the names do without
+         r"(?: (?:un|una|el|la|los|las|une|le|les|ein|eine|der|die|das|um|uma|il|lo|gli))?",
          "what is"),
         (r"(?:alguien (?:me )?(?:puede )?explica(?:r)?|algu[eé]m (?:me )?(?:pode )?explica(?:r)?|"
          r"quelqu'un (?:peut|pourrait) (?:m'|me )?expliquer|"

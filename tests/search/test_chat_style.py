@@ -40,8 +40,8 @@ from bot.search.names import NameTable
         ("namaste ji, what is rlhf", "what is rlhf"),
         ("oi galera, what is a gguf file", "what is a gguf file"),
         ("vector database kya hai", "vector database?"),  # "kya hai" asks (test_hardchat.py)
-        ("que es un tokenizer", "what is un tokenizer"),
-        ("hola, c'est quoi le rag", "what is le rag"),
+        ("que es un tokenizer", "what is tokenizer"),  # the article goes with the asking words
+        ("hola, c'est quoi le rag", "what is rag"),
         ("wie funktioniert beam search", "how does beam search"),
         ("pourquoi is my loss nan", "why is my loss nan"),
         # greetings in English at the start, emoji anywhere
