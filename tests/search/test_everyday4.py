@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.glossary.keys import normalize
 from bot.search import SearchIndex
+from bot.search.everyday import everyday_sense
 
 ELSEWHERE = [
     # cards on main
@@ -104,3 +106,26 @@ def test_quantization_in_llama_cpp_keeps_a_card(bundled_index: SearchIndex) -> N
     result = bundled_index.search("quantization in llama.cpp")
     assert result.entry is not None
     assert result.entry.id in {"quantization", "llama-cpp"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["token in board games", "checkpoint in racing games", "checkpoint in mario kart"],
+)
+def test_the_short_rule_only_adds_offers(bundled_index: SearchIndex, text: str) -> None:
+    """A short text the rule for two everyday words already offers (its rest under
+    WORDS_REST_COSINE, over OFF_DOMAIN_COSINE for some) stays offered with `foreign` given."""
+    semantic = bundled_index.semantic
+    assert semantic is not None
+    normalized = normalize(text)
+    name = normalized.split()[0]
+    span = (normalized, 0, len(name), 0.0)
+
+    def never(word: str) -> bool:
+        return False
+
+    def always(word: str) -> bool:
+        return True
+
+    assert everyday_sense(semantic, never, *span)
+    assert everyday_sense(semantic, never, *span, foreign=always)
