@@ -106,13 +106,18 @@ def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
     """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all?
     Asked first, before the name is looked for: most cards are for sentences nearer than
     `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say `EVERYDAY_WORDS`
-    everyday words (`knows`: is a word the glossary's)."""
+    everyday words (`knows`: is a word the glossary's); a short text, at any cosine, is judged
+    only by its own rule (`SHORT_REST_WORDS`)."""
+    words = _words(text)
+    short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
+    return short or _judged_sentence(text, nearest, knows)
+
+
+def _judged_sentence(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
+    """Is a sentence judged by the rules for longer rests?"""
     if nearest < NEAR_COSINE:
         return True
-    words = _words(text)
-    if len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1:
-        return True  # a short text: a name (up to two words) and a word or two (`short_rest`)
-    return nearest < WORDS_NEAR_COSINE and _everyday_count(words, knows) >= EVERYDAY_WORDS
+    return nearest < WORDS_NEAR_COSINE and _everyday_count(_words(text), knows) >= EVERYDAY_WORDS
 
 
 def _words(text: str) -> list[str]:
@@ -158,8 +163,13 @@ def everyday_sense(
     rest = f"{text[:start]} {text[end:]}"
     words = _words(rest)
     short = foreign is not None and _short_rest(words, foreign)
+    found = None  # the rest's nearest entry, embedded at most once
     if short and plain and alone and is_common(text[start:end]):
-        return _rest_nearest(semantic, rest)[0] < OFF_DOMAIN_COSINE
+        found = _rest_nearest(semantic, rest)
+        if found[0] < OFF_DOMAIN_COSINE:
+            return True  # else the rules below may still offer it, if they judge it at all
+    if not _judged_sentence(text, nearest, knows):
+        return False
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
     if not (plain and is_common(text[start:end])) and not (
@@ -169,7 +179,7 @@ def everyday_sense(
     told = alone and everyday_words(words, knows)
     if not told and nearest >= NEAR_COSINE:
         return False
-    best, vector = _rest_nearest(semantic, rest)
+    best, vector = found or _rest_nearest(semantic, rest)
     # the words alone do not outweigh an acronym: "why does my json output have a trailing
     # comma and break parsing" (rest 0.46) asks about JSON; "moe" among anime words: 0.30
     if told and best < (WORDS_REST_COSINE if plain else OFF_DOMAIN_COSINE):
