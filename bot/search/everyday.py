@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact
 from bot.search.fusion import OFF_DOMAIN_COSINE
-from bot.search.query import STOPWORDS
+from bot.search.query import STOPWORDS, is_question
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,7 +59,8 @@ REST_FIELD_COSINE = 0.06
 # at most this many words, each a common English word that no entry uses at all (with nothing
 # around them, a word one entry uses is the field's: "compute optimal scaling / chinchilla",
 # "are scaling laws dead or what", "quantization for phones"), and the rest alone is off the
-# field (`OFF_DOMAIN_COSINE`: such rests sat at 0.20-0.34).
+# field (`OFF_DOMAIN_COSINE`: such rests sat at 0.20-0.34). Not a question: "was ist beam
+# search" is read "what is beam search ist", and "ist" is common English no entry uses.
 SHORT_REST_WORDS = 2
 # The words are read before any embedding, so they are asked of nearer sentences too (the
 # tuning slices' everyday-sense cards sat at 0.37-0.59; no question they take lies under 0.6).
@@ -110,7 +111,7 @@ def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
     only by its own rule (`SHORT_REST_WORDS`)."""
     words = _words(text)
     short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
-    return short or _judged_sentence(text, nearest, knows)
+    return (short and not is_question(text)) or _judged_sentence(text, nearest, knows)
 
 
 def _judged_sentence(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
@@ -162,7 +163,7 @@ def everyday_sense(
     Given, a plain name and a word or two of another field is judged too (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
     words = _words(rest)
-    short = foreign is not None and _short_rest(words, foreign)
+    short = foreign is not None and not is_question(text) and _short_rest(words, foreign)
     found = None  # the rest's nearest entry, embedded at most once
     if short and plain and alone and is_common(text[start:end]):
         found = _rest_nearest(semantic, rest)
