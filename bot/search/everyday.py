@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact
 from bot.search.fusion import OFF_DOMAIN_COSINE
-from bot.search.query import STOPWORDS
+from bot.search.query import STOPWORDS, is_question
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,6 +53,15 @@ REST_WORDS = 2
 # the `everyday` tuning slice and dev to dev4: of the rests also under OFF_DOMAIN_COSINE, the
 # off-topic cards' sat at -0.08 to 0.05, the questions' at 0.073 and up).
 REST_FIELD_COSINE = 0.06
+# A short text, the name and a word or two of another field ("checkpoint in zelda", "fine
+# tuning a guitar"), says too little for `REST_WORDS`, and the name makes most of its meaning
+# (its cosine to the entry: 0.44-0.62), so it is judged whatever its cosine when the rest is
+# at most this many words, each a common English word that no entry uses at all (with nothing
+# around them, a word one entry uses is the field's: "compute optimal scaling / chinchilla",
+# "are scaling laws dead or what", "quantization for phones"), and the rest alone is off the
+# field (`OFF_DOMAIN_COSINE`: such rests sat at 0.20-0.34). Not a question: "was ist beam
+# search" is read "what is beam search ist", and "ist" is common English no entry uses.
+SHORT_REST_WORDS = 2
 # The words are read before any embedding, so they are asked of nearer sentences too (the
 # tuning slices' everyday-sense cards sat at 0.37-0.59; no question they take lies under 0.6).
 WORDS_NEAR_COSINE = 0.6
@@ -98,7 +107,15 @@ def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
     """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all?
     Asked first, before the name is looked for: most cards are for sentences nearer than
     `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say `EVERYDAY_WORDS`
-    everyday words (`knows`: is a word the glossary's)."""
+    everyday words (`knows`: is a word the glossary's); a short text, at any cosine, is judged
+    only by its own rule (`SHORT_REST_WORDS`)."""
+    words = _words(text)
+    short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
+    return (short and not is_question(text)) or _judged_sentence(text, nearest, knows)
+
+
+def _judged_sentence(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
+    """Is a sentence judged by the rules for longer rests?"""
     if nearest < NEAR_COSINE:
         return True
     return nearest < WORDS_NEAR_COSINE and _everyday_count(_words(text), knows) >= EVERYDAY_WORDS
@@ -133,6 +150,7 @@ def everyday_sense(
     *,
     alone: bool = True,
     plain: bool = True,
+    foreign: Callable[[str], bool] | None = None,
 ) -> bool:
     """Is the name written at `text[start:end]` (normalized text, a sentence `judged`: asked
     first, so the name is looked for only then) used in its everyday sense: does the rest of
@@ -141,11 +159,20 @@ def everyday_sense(
     glossary's; `alone`: no other entry is named; `plain`: the name is no acronym. A name that
     is not a plain common word (an acronym written in lower case, jargon) is evidence of the
     field by itself, so it is judged only alone and beside `EVERYDAY_WORDS` everyday words:
-    "ppo vs hmo health insurance", "moe in anime"."""
+    "ppo vs hmo health insurance", "moe in anime". `foreign`: does no entry use a word at all?
+    Given, a plain name and a word or two of another field is judged too (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
+    words = _words(rest)
+    short = foreign is not None and not is_question(text) and _short_rest(words, foreign)
+    found = None  # the rest's nearest entry, embedded at most once
+    if short and plain and alone and is_common(text[start:end]):
+        found = _rest_nearest(semantic, rest)
+        if found[0] < OFF_DOMAIN_COSINE:
+            return True  # else the rules below may still offer it, if they judge it at all
+    if not _judged_sentence(text, nearest, knows):
+        return False
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
-    words = _words(rest)
     if not (plain and is_common(text[start:end])) and not (
         alone and _everyday_count(words, knows) >= EVERYDAY_WORDS
     ):
@@ -153,9 +180,7 @@ def everyday_sense(
     told = alone and everyday_words(words, knows)
     if not told and nearest >= NEAR_COSINE:
         return False
-    vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first
-    rest_nearest = semantic.similar_to(vector, 1)
-    best = rest_nearest[0][1] if rest_nearest else 0.0
+    best, vector = found or _rest_nearest(semantic, rest)
     # the words alone do not outweigh an acronym: "why does my json output have a trailing
     # comma and break parsing" (rest 0.46) asks about JSON; "moe" among anime words: 0.30
     if told and best < (WORDS_REST_COSINE if plain else OFF_DOMAIN_COSINE):
@@ -163,6 +188,22 @@ def everyday_sense(
     if nearest >= NEAR_COSINE or best >= OFF_DOMAIN_COSINE:
         return False
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
+
+
+def _short_rest(words: list[str], foreign: Callable[[str], bool]) -> bool:
+    """Is the rest of a short text ("in zelda", "the piano") a word or two, each common English
+    and `foreign` (no entry uses it)?"""
+    common = common_words()
+    return 0 < len(words) <= SHORT_REST_WORDS and all(
+        w.isalpha() and w in common and foreign(w) for w in words
+    )
+
+
+def _rest_nearest(semantic: SemanticIndex, rest: str) -> tuple[float, npt.NDArray[np.float32]]:
+    """The rest's best cosine to an entry, and its vector."""
+    vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first
+    found = semantic.similar_to(vector, 1)
+    return (found[0][1] if found else 0.0), vector
 
 
 def _centroid(semantic: SemanticIndex) -> npt.NDArray[np.float32]:

@@ -649,7 +649,15 @@ class SearchIndex:
         plain = plain and not in_capitals(self.entries[entry], written)
         alone = len(found) == 1  # another entry named is the field's
         if not everyday_sense(
-            self.semantic, knows, text, name.start, name.end, nearest, alone=alone, plain=plain
+            self.semantic,
+            knows,
+            text,
+            name.start,
+            name.end,
+            nearest,
+            alone=alone,
+            plain=plain,
+            foreign=self._unused_word,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
@@ -657,6 +665,10 @@ class SearchIndex:
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
+
+    def _unused_word(self, word: str) -> bool:
+        """Does no entry use `word` at all?"""
+        return self.fulltext.documents_using(word) == 0
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
