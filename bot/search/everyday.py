@@ -150,7 +150,7 @@ def everyday_sense(
     *,
     alone: bool = True,
     plain: bool = True,
-    foreign: Callable[[str], bool] | None = None,
+    unused: Callable[[str], bool] | None = None,
 ) -> bool:
     """Is the name written at `text[start:end]` (normalized text, a sentence `judged`: asked
     first, so the name is looked for only then) used in its everyday sense: does the rest of
@@ -159,11 +159,11 @@ def everyday_sense(
     glossary's; `alone`: no other entry is named; `plain`: the name is no acronym. A name that
     is not a plain common word (an acronym written in lower case, jargon) is evidence of the
     field by itself, so it is judged only alone and beside `EVERYDAY_WORDS` everyday words:
-    "ppo vs hmo health insurance", "moe in anime". `foreign`: does no entry use a word at all?
+    "ppo vs hmo health insurance", "moe in anime". `unused`: does no entry use a word at all?
     Given, a plain name and a word or two of another field is judged too (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
     words = _words(rest)
-    short = foreign is not None and not is_question(text) and _short_rest(words, foreign)
+    short = unused is not None and not is_question(text) and _short_rest(words, unused)
     found = None  # the rest's nearest entry, embedded at most once
     if short and plain and alone and is_common(text[start:end]):
         found = _rest_nearest(semantic, rest)
@@ -190,12 +190,12 @@ def everyday_sense(
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
 
 
-def _short_rest(words: list[str], foreign: Callable[[str], bool]) -> bool:
+def _short_rest(words: list[str], unused: Callable[[str], bool]) -> bool:
     """Is the rest of a short text ("in zelda", "the piano") a word or two, each common English
-    and `foreign` (no entry uses it)?"""
+    and `unused` (no entry uses it)?"""
     common = common_words()
     return 0 < len(words) <= SHORT_REST_WORDS and all(
-        w.isalpha() and w in common and foreign(w) for w in words
+        w.isalpha() and w in common and unused(w) for w in words
     )
 
 

@@ -657,7 +657,7 @@ class SearchIndex:
             nearest,
             alone=alone,
             plain=plain,
-            foreign=self._unused_word,
+            unused=self._unused_word,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)

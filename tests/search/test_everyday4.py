@@ -128,4 +128,4 @@ def test_the_short_rule_only_adds_offers(bundled_index: SearchIndex, text: str) 
         return True
 
     assert everyday_sense(semantic, never, *span)
-    assert everyday_sense(semantic, never, *span, foreign=always)
+    assert everyday_sense(semantic, never, *span, unused=always)
