@@ -15,11 +15,12 @@ held out, each over the whole glossary, written the same way after that),
 `relevance_blind10.tsv` (one slice, `dev6`, to tune on, typed the way people write in a busy
 server, written the same way after that), `relevance_blind11.tsv` (one slice, `test9`, held
 out, in every chat style, written the same way after that), `relevance_blind12.tsv` (one
-slice, `test10`, held out, written the same way after that) and `everyday_probes.tsv` (entry
+slice, `test10`, held out, written the same way after that), `relevance_blind13.tsv` (one
+slice, `test11`, held out, written the same way after that) and `everyday_probes.tsv` (entry
 names in their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
 the way people write in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test10, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test11, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -56,6 +57,7 @@ SETS = (
     "relevance_blind10.tsv",
     "relevance_blind11.tsv",
     "relevance_blind12.tsv",
+    "relevance_blind13.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -70,6 +72,7 @@ HELD_OUT = {
     "test8",
     "test9",
     "test10",
+    "test11",
     "everyday-check",
     "chat-check",
 }

@@ -423,3 +423,20 @@ def test_the_twelfth_set_is_one_held_out_slice_and_repeats_no_earlier_query() ->
         entries=170,
         descriptions=60,
     )
+
+
+THIRTEENTH_SET = Path(__file__).with_name("relevance_blind13.tsv")
+
+
+def test_the_thirteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind13.md: one slice, test11, held out, 200 questions over 200 entries and 60
+    descriptions; nothing repeats the everyday or chat-style probes or the tenth to twelfth
+    set either."""
+    check_one_slice_set(
+        THIRTEENTH_SET,
+        "test11",
+        (EVERYDAY_SET, CHAT_SET, TENTH_SET, ELEVENTH_SET, TWELFTH_SET),
+        questions=200,
+        entries=200,
+        descriptions=60,
+    )
