@@ -116,3 +116,28 @@ def test_a_plain_question_about_a_broad_entry_keeps_its_card(
     result = bundled_index.search(query)
     assert result.entry is not None, result
     assert result.entry.id == entry_id
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "headed"),
+    [
+        # one modifier each of the name the second side ends with: not the first side's card
+        ("tensor", "pipeline model parallelism", "tensor model parallelism"),
+        # a first side that names nothing alone is read as before
+        ("cosine", "linear noise schedule", "cosine"),
+        # a product name before the second name ("deepspeed") is no modifier
+        ("fsdp", "deepspeed zero 3", "fsdp"),
+    ],
+)
+def test_two_kinds_of_a_written_name_are_read_with_it(
+    bundled_index: SearchIndex, first: str, second: str, headed: str
+) -> None:
+    assert bundled_index.questions.with_head(first, second) == headed
+
+
+def test_a_comparison_of_two_kinds_gets_the_kind_of_thing_not_the_modifier(
+    bundled_index: SearchIndex,
+) -> None:
+    result = bundled_index.search("tensor vs expert model parallelism")
+    assert result.entry is None or result.entry.id == "model-parallelism", result
+    assert result.best_id == "model-parallelism"
