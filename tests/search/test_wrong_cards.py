@@ -255,3 +255,40 @@ def test_a_name_weighed_against_the_fields_things_keeps_its_card(
     result = bundled_index.search(query)
     assert result.entry is not None, result
     assert result.entry.id == entry_id
+
+
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("what does moe mean in anime", "mixture-of-experts"),
+        ("what is a checkpoint in zelda", "checkpoint"),
+        ("what is a checkpoint in hollow knight", "checkpoint"),
+        ("what is an epoch in geology", "epoch"),
+        ("what is a token in monopoly", "token"),
+        ("what is a sandbox in minecraft", "sandbox"),
+        ("what is fine tuning in music", "fine-tuning"),
+    ],
+)
+def test_a_question_about_a_name_in_another_field_is_offered(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.status == "suggest", result
+    assert result.best_id == entry_id
+
+
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("what is a checkpoint in pytorch", "checkpoint"),  # jargon: the field's
+        ("what is an epoch in training", "epoch"),  # a word the entries use
+        ("what does moe mean in deepseek", "mixture-of-experts"),
+        ("kann mir jemand erklären was beam search ist", "beam-search"),  # no "in": no field
+    ],
+)
+def test_a_question_about_a_name_in_the_field_keeps_its_card(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry_id
