@@ -27,13 +27,7 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import (
-    GLOSSARY_WORD_ENTRIES,
-    everyday_sense,
-    in_capitals,
-    is_common,
-    judged,
-)
+from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
 from bot.search.fusion import (
     MIN_WORDS,
     NAMED_RANKS,
@@ -222,10 +216,7 @@ class SearchIndex:
         # the whole text's comparison or conversion, not a clause's (`QuestionRules.read`)
         core = query_core(normalized) if compares else ""
         pair = (comparison(normalized, core) or conversion(core)) if compares else None
-        if pair and result.entry and self._weighed_against_elsewhere(pair, result):
-            # "difference between a llama and an alpaca": the name's everyday sense, offered
-            result = _card_offered(result, result.entry, result.strategy or "exact")
-        elif pair and result.entry is not None:
+        if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
                 offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
@@ -235,32 +226,6 @@ class SearchIndex:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             result = replace(result, query=query, normalized_query=as_typed)
         return result
-
-    def _weighed_against_elsewhere(self, pair: tuple[str, str], result: SearchResult) -> bool:
-        """Does a comparison weigh the card's name, a plain English word ("llama", "checkpoint"),
-        against something of another field, a side made only of common English words that no
-        entry uses at all ("an alpaca", "a roadblock")? Then the name is used in its everyday
-        sense. A side any entry speaks of ("words", "mistral") or jargon ("gpt") keeps the card."""
-        if result.entry is None:
-            return False
-        entry = self.positions[result.entry.id]
-        first, second = (" ".join(w for w in side.split() if w not in STOPWORDS) for side in pair)
-        named = self.questions.first_name(first)
-        if named is None or named[0] != entry or not is_common(first):
-            return False
-        if self._acronym_written(first, entry) or in_capitals(result.entry, first):
-            return False
-        # the other side and whatever else the text says ("python vs julia for data science":
-        # "data" and "science" are the field's), the name and the comparison's frame aside
-        text_words = [
-            w.strip('?!.,:;"()') for w in result.normalized_query.replace("'", " ").split()
-        ]
-        words = [
-            w for w in text_words if w not in (*first.split(), *STOPWORDS, *COMPARING, *_FRAME)
-        ]
-        return second != "" and all(
-            w.isalpha() and is_common(w) and self._unused_word(w) for w in words
-        )
 
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
@@ -826,10 +791,6 @@ class SearchIndex:
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
-
-
-# Words that frame a comparison ("what's the difference between X and Y")
-_FRAME = frozenset({"difference", "differences", "better", "versus"})
 
 
 def _card_offered(
