@@ -108,10 +108,13 @@ def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
     Asked first, before the name is looked for: most cards are for sentences nearer than
     `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say `EVERYDAY_WORDS`
     everyday words (`knows`: is a word the glossary's); a short text, at any cosine, is judged
-    only by its own rule (`SHORT_REST_WORDS`)."""
+    only by its own rule (`SHORT_REST_WORDS`), a short question only if it ends with the field
+    it asks in ("what is a checkpoint in zelda")."""
     words = _words(text)
     short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
-    return (short and not is_question(text)) or _judged_sentence(text, nearest, knows)
+    fields = (words[-k:] for k in range(1, SHORT_REST_WORDS + 1))
+    asked_short = not is_question(text) or any(_ends_in_field(text, f) for f in fields)
+    return (short and asked_short) or _judged_sentence(text, nearest, knows)
 
 
 def _judged_sentence(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
@@ -163,9 +166,12 @@ def everyday_sense(
     Given, a plain name and a word or two of another field is judged too (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
     words = _words(rest)
-    short = unused is not None and not is_question(text) and _short_rest(words, unused)
+    # "what does moe mean in anime": a question about the name in the field it ends with
+    in_field = _ends_in_field(text, words)
+    asked = in_field or not is_question(text)
+    short = unused is not None and asked and _short_rest(words, unused)
     found = None  # the rest's nearest entry, embedded at most once
-    if short and plain and alone and is_common(text[start:end]):
+    if short and (plain or in_field) and alone and is_common(text[start:end]):
         found = _rest_nearest(semantic, rest)
         if found[0] < OFF_DOMAIN_COSINE:
             return True  # else the rules below may still offer it, if they judge it at all
@@ -188,6 +194,14 @@ def everyday_sense(
     if nearest >= NEAR_COSINE or best >= OFF_DOMAIN_COSINE:
         return False
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
+
+
+def _ends_in_field(text: str, words: list[str]) -> bool:
+    """Does the text end with "in" or "on" and `words`, all the rest says ("what is a
+    checkpoint in zelda")? Then it asks about the name in that field ("was ist beam search" is
+    read "what is beam search ist": no field)."""
+    said = text.rstrip("?!. ").split()
+    return bool(words) and said[-len(words) - 1 :] in (["in", *words], ["on", *words])
 
 
 def _short_rest(words: list[str], unused: Callable[[str], bool]) -> bool:

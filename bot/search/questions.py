@@ -469,7 +469,9 @@ class QuestionRules:
         """The first side of a comparison with the head noun the text wrote only once, after
         the second ("zero vs few shot prompting": "zero shot prompting"), where that reads as a
         name, or where the sides are one modifier each of a head that no name holds ("tensor
-        vs pipeline parallelism": "tensor parallelism", not Tensor); else the side as written."""
+        vs pipeline parallelism": "tensor parallelism", not Tensor), or one modifier each of a name
+        the second side ends with ("tensor vs pipeline model parallelism"); else the side as
+        written."""
         words = second.split()
         width = next((i for i, w in enumerate(words) if w in QUALIFIERS), len(words))
         words = words[:width]
@@ -480,6 +482,12 @@ class QuestionRules:
                 return " ".join((first, *tail))
         if len(words) == 2 and len(first.split()) == 1 and self.first_name(second) is None:
             return f"{first} {words[-1]}"
+        kind_of = self.first_name(" ".join(words[1:]))
+        modifier = words[0] in common_words()  # "pipeline", not a product ("deepspeed zero 3")
+        if len(first.split()) == 1 and modifier and kind_of and self.first_name(first):
+            # "tensor vs pipeline model parallelism": two kinds of the name the second side
+            # ends with, Model Parallelism, not the card of the name the first side writes
+            return " ".join((first, *words[1:]))
         return first
 
     def _mistyped_side(self, side: str) -> Subject | None:
