@@ -239,11 +239,11 @@ class SearchIndex:
         core = query_core(normalized) if normalized else ""
         if not core:
             return SearchResult("none", None, None, 0.0, query, normalized)
-        pair = compared(normalized) if not COMPARING.isdisjoint(normalized.split()) else None
-        if pair and core == pair[0] and (headed := rules.with_head(*pair)) != core:
+        sides = compared(normalized) if not COMPARING.isdisjoint(normalized.split()) else None
+        if sides and core == sides[0] and (headed := rules.with_head(*sides)) != core:
             # "zero vs few shot prompting": "zero shot prompting"; "tensor vs pipeline
             # parallelism" is no question about Tensor: the whole comparison is read
-            core = headed if rules.first_name(headed) else f"{pair[0]} vs {pair[1]}"
+            core = headed if rules.first_name(headed) else f"{sides[0]} vs {sides[1]}"
         keys = [k for k in dict.fromkeys((compact(normalized), compact(core))) if k]
         server = self.server_aliases(overlay).by_key
         shouted = written_as_acronym(query.strip())
@@ -262,8 +262,8 @@ class SearchIndex:
             versioned = self._answer_versioned(versionless, server, shouted, query, normalized)
             if versioned is not None:
                 return versioned
-        if pair and core == pair[0]:  # "static vs dynamic quantization": the first names nothing
-            core = f"{pair[0]} vs {pair[1]}"
+        if sides and core == sides[0]:  # "static vs dynamic quantization": the first names nothing
+            core = f"{sides[0]} vs {sides[1]}"
             versionless = self._versionless(core)
 
         pool = Pool()
@@ -636,7 +636,8 @@ class SearchIndex:
         if result.entry is None or self.semantic is None:
             return result
         knows = self.glossary_word
-        if not judged(text, nearest, knows):
+        judgement = judged(text, nearest, knows)
+        if judgement is None:
             return result
         entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
@@ -655,9 +656,10 @@ class SearchIndex:
             name.start,
             name.end,
             nearest,
+            judgement,
+            unused=self._unused_word,
             alone=alone,
             plain=plain,
-            unused=self._unused_word,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
