@@ -247,9 +247,6 @@ def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) ->
 
 
 def test_jargon_is_judged_alone_beside_everyday_words(bundled_index: SearchIndex) -> None:
-    semantic = bundled_index.semantic
-    assert semantic is not None
-    knows = bundled_index.glossary_word
     span = _span("my cat knocked the logits off the shelf at grandma's farm", "logits")
     assert _everyday(bundled_index, span, 0.0)
     assert not _everyday(bundled_index, span, 0.0, alone=False)
