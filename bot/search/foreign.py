@@ -126,6 +126,10 @@ _TERMS: dict[str, tuple[str, ...]] = {
         r"tokenizaci(?:o|on)", r"tokeniza(?:c|ç)(?:a|ã)o", r"tokenisierung", r"tokenizzazione",
         r"токенизаци\w*", r"토큰화\w*", r"トークン化", r"分词",
     ),
+    "tokenizer": (r"토크나이저\w*", r"トークナイザー"),
+    # after tokenization, which starts as it does ("토큰화", "トークン化")
+    "token": (r"토큰\w*", r"トークン"),
+    "transformer": (r"트랜스포머\w*", r"トランスフォーマー"),
     "context window": (
         r"ventana de contexto", r"janela de contexto", r"fenêtre de contexte", r"kontextfenster",
         r"finestra di contesto", r"контекстн\w* окн\w*", r"컨텍스트\s?윈도우?\w*",

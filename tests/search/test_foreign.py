@@ -156,3 +156,24 @@ def test_an_article_after_the_asking_words_is_no_typo_of_a_name(bundled_index: S
         assert result.entry is not None, question
         assert result.entry.id == "transformers", question
         assert result.strategy == "alias", (question, result.strategy)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("트랜스포머가 뭐야?", "transformers"),  # a particle on a word the table knows
+        ("트랜스포머란 무엇인가요?", "transformers"),
+        ("토큰은 뭐예요?", "token"),
+        ("임베딩이란 무엇인가요?", "embeddings"),
+        ("토크나이저가 뭐예요?", "tokenization"),
+        ("어텐션을 설명해줘", "attention"),  # "explain attention": no typo of a longer name
+        ("트랜스포머를 설명해 주세요", "transformers"),
+    ],
+)
+def test_a_korean_word_with_its_particle_gets_its_card(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, (query, result.status, result.suggestions)
+    assert result.entry.id == expected
+    assert result.strategy != "fuzzy"
