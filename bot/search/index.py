@@ -28,6 +28,7 @@ from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
+from bot.search.foreign import english_terms
 from bot.search.fusion import (
     MIN_WORDS,
     NAMED_RANKS,
@@ -224,7 +225,8 @@ class SearchIndex:
                 result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
-            result = replace(result, query=query, normalized_query=as_typed)
+            translated = said != text and english_terms(text) != text
+            result = replace(result, query=query, normalized_query=as_typed, translated=translated)
         return result
 
     def _names_outright(self, query: str, overlay: Aliases) -> bool:

@@ -69,6 +69,16 @@ async def test_a_typo_still_answers_and_the_footer_says_how(scene: Scene, bot: G
     assert 'matched "kv cahce" as a typo' in footer(message)
 
 
+async def test_a_question_in_another_language_says_it_was_translated(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The card's title is nowhere in what was typed: the footer says how it was read, as it
+    does for a typo."""
+    _, message = await define(scene.fake, scene.alice, "什么是注意力机制", scene.channel)
+    assert embed_of(message)["title"] == "Attention Mechanism"
+    assert 'matched "什么是注意力机制" in translation' in footer(message)
+
+
 async def test_suggest_offers_buttons_and_the_askers_click_becomes_the_card(
     scene: Scene, bot: GlossaryBot, glossary: Glossary
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cards.text import how_matched
 from bot.glossary import load_glossary
 from bot.glossary.keys import compact
 from bot.search import SearchIndex
@@ -177,3 +178,22 @@ def test_a_korean_word_with_its_particle_gets_its_card(
     assert result.entry is not None, (query, result.status, result.suggestions)
     assert result.entry.id == expected
     assert result.strategy != "fuzzy"
+
+
+@pytest.mark.parametrize(
+    ("query", "footer"),
+    [
+        ("什么是注意力机制", 'matched "什么是注意力机制" in translation'),
+        ("¿qué es la cuantización?", 'matched "¿qué es la cuantización?" in translation'),
+        ("트랜스포머가 뭐야?", 'matched "트랜스포머가 뭐야?" in translation, as another name'),
+        ("wat r logits lol", None),  # chat spelling: the name is written as typed
+        ("what is the attention mechanism", None),
+        ("kv cahce", 'matched "kv cahce" as a typo'),
+    ],
+)
+def test_a_card_read_in_translation_says_so(
+    bundled_index: SearchIndex, query: str, footer: str | None
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None
+    assert how_matched(result) == footer
