@@ -28,7 +28,7 @@ from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
-from bot.search.foreign import english_terms
+from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     MIN_WORDS,
     NAMED_RANKS,
@@ -82,7 +82,7 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.terms import ALL_WORDS, find_mentions
+from bot.search.terms import ALL_WORDS, Found, find_mentions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -782,7 +782,8 @@ class SearchIndex:
 
     def find_named_terms(self, text: str, overlay: Aliases = None) -> list[TermMention]:
         """Like `find_terms`, for a message someone asked to have explained: they want every
-        term it names, so acronyms count in any case, as in a search box ("rag" for RAG)."""
+        term it names, so acronyms count in any case, as in a search box ("rag" for RAG), and
+        so do the field's words in another language that /define reads ("注意力机制")."""
         return self._mentions(text, overlay, None, as_typed=False)
 
     def _mentions(
@@ -792,9 +793,25 @@ class SearchIndex:
         found = find_mentions(
             text, self.names, self.entries, server, context, as_typed=as_typed, max_words=ALL_WORDS
         )
+        if not as_typed:  # asked to explain: the field's words in another language count too
+            found = self._foreign_mentions(text, found)
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+    def _foreign_mentions(self, text: str, found: list[Found]) -> list[Found]:
+        """`found`, with the entries `text` names in another language ("注意力机制") where they
+        are written, in order, each entry once: the names their English has (`foreign`)."""
+        seen = {f.entry for f in found}
+        for start, end, english in foreign_terms(text):
+            named = find_mentions(
+                english, self.names, self.entries, NO_ALIASES, None, as_typed=False
+            )
+            for mention in named[:1]:
+                if mention.entry not in seen:
+                    seen.add(mention.entry)
+                    found.append(Found(mention.entry, start, end))
+        return sorted(found, key=lambda f: f.start)
 
 
 def _card_offered(

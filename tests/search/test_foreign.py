@@ -197,3 +197,28 @@ def test_a_card_read_in_translation_says_so(
     result = bundled_index.search(query)
     assert result.entry is not None
     assert how_matched(result) == footer
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("注意力机制是什么？", [("attention", "注意力机制")]),
+        ("트랜스포머 설명 좀 해주세요", [("transformers", "트랜스포머")]),
+        (
+            "la cuantización de un modelo y el sobreajuste, con LoRA",
+            [
+                ("quantization", "cuantización"),
+                ("overfitting", "sobreajuste"),
+                ("lora-qlora", "LoRA"),
+            ],
+        ),
+        ("la destilación del tequila", []),  # bare, distillation is the drink's
+    ],
+)
+def test_explain_terms_finds_the_fields_words_in_another_language(
+    bundled_index: SearchIndex, message: str, named: list[tuple[str, str]]
+) -> None:
+    """The message command lists what /define would find for them, named as written."""
+    found = bundled_index.find_named_terms(message)
+    assert [(m.entry.id, m.surface) for m in found] == named
+    assert all(message[m.start : m.end] == m.surface for m in found)
