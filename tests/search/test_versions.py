@@ -72,6 +72,28 @@ def test_versioned_names(
         assert card == expected, (query, card, result.suggestions)
 
 
+@pytest.mark.parametrize(
+    ("query", "passing"),
+    [
+        ("claude", "mcp"),
+        ("claude 3.5", "mcp"),
+        ("mistral", "root-mean-square-normalization"),
+        ("mistral 7b", "root-mean-square-normalization"),
+        ("chatgpt", "vision-transformer"),
+        ("chatgpt", "tool-calling"),
+    ],
+)
+def test_a_product_is_not_offered_an_entry_that_names_it_in_passing(
+    bundled_index: SearchIndex, query: str, passing: str
+) -> None:
+    """A product the glossary has no entry for offers what the product is (Claude: a large
+    language model), or nothing; never an entry one of whose phrasings mentions it in passing
+    ("standard way for claude desktop to talk to plugins": Model Context Protocol)."""
+    result = bundled_index.search(query)
+    assert result.entry is None
+    assert passing not in [s.id for s in result.suggestions]
+
+
 def test_a_question_with_a_version_offers_what_it_names(bundled_index: SearchIndex) -> None:
     """Main offers Llama and Tokenization here: right, and no card is wrong."""
     result = bundled_index.search("llama 3 tokenizer vocab size")
