@@ -128,4 +128,3 @@ def test_the_vision_transformer_and_its_parts_link_each_other(glossary: Glossary
     for other in ("image-patch-token", "visual-encoder"):
         assert other in vit.related
         assert "vision-transformer" in glossary[other].related
-
