@@ -15,11 +15,13 @@ NOTHING_ASKED = "Nothing to look up: type a term, an acronym or a short descript
 
 
 def how_matched(result: SearchResult) -> str | None:
-    """`matched "kv cahce" as a typo`, or None when the query named the entry exactly."""
+    """`matched "kv cahce" as a typo`, `matched "什么是注意力机制" in translation`, or None when
+    the query named the entry exactly, as typed."""
+    asked = f'matched "{quote(result.query, QUOTED)}"'
     if result.strategy in (None, "exact", "id"):
-        return None
+        return f"{asked} in translation" if result.translated else None
     label = STRATEGY_LABELS.get(result.strategy, result.strategy)
-    return f'matched "{quote(result.query, QUOTED)}" {label}'
+    return f"{asked} in translation, {label}" if result.translated else f"{asked} {label}"
 
 
 STRATEGY_LABELS = {

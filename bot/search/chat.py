@@ -135,11 +135,13 @@ _FOREIGN_PHRASES = re.compile(
 )
 # Hindi's "what is" comes after its subject ("rag kya hai"): the clause asks
 _KYA = re.compile(r"\s*\bkya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)\b\??", re.IGNORECASE)
-# ... as are Japanese's, Chinese's and Korean's ("過学習とは何ですか", "幻觉是什么", "양자화가 뭐예요"),
+# ... as are Japanese's, Chinese's and Korean's ("過学習とは何ですか", "幻觉是什么", "양자화가 뭐예요",
+# "explain": "어텐션을 설명해줘"),
 # and their question words need no space after them ("什么是蒸馏", "为什么")
 _ASKS_AFTER = re.compile(
     r"\s*(?:とは(?:何(?:ですか|でしょうか)?)?|って何(?:ですか)?|是什么(?:意思)?|"
-    r"(?<=[\w가-힣])\s?(?:뭐(?:예요|에요|야|죠|냐|인가요)|무엇인가요|뭔가요))\s*[?？]?"
+    r"(?<=[\w가-힣])\s?(?:뭐(?:예요|에요|야|죠|냐|인가요)|무엇인가요|뭔가요|"
+    r"(?:설명해|알려)\s?(?:줘|주세요|줄래요?)))\s*[?？]?"
 )
 _SCRIPT_ASKING = [
     (re.compile(pattern), english)

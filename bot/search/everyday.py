@@ -26,7 +26,7 @@ from __future__ import annotations
 import weakref
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from bot.glossary.keys import compact
 from bot.search.fusion import OFF_DOMAIN_COSINE
@@ -103,25 +103,26 @@ def in_capitals(entry: Entry, written: str) -> bool:
     return any(n.isupper() and compact(n) == compact(written) for n in names)
 
 
-def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
-    """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all?
-    Asked first, before the name is looked for: most cards are for sentences nearer than
-    `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say `EVERYDAY_WORDS`
-    everyday words (`knows`: is a word the glossary's); a short text, at any cosine, is judged
-    only by its own rule (`SHORT_REST_WORDS`), a short question only if it ends with the field
-    it asks in ("what is a checkpoint in zelda")."""
+# Which rules judge a sentence (`judged`): those for longer rests, or a short text's own only.
+Judgement = Literal["sentence", "short"]
+
+
+def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> Judgement | None:
+    """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all, and
+    by which rules? Asked first, before the name is looked for: most cards are for sentences
+    nearer than `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say
+    `EVERYDAY_WORDS` everyday words (`knows`: is a word the glossary's): "sentence"; a short
+    text, at any cosine, is judged only by its own rule (`SHORT_REST_WORDS`): "short", a short
+    question only if it ends with the field it asks in ("what is a checkpoint in zelda")."""
     words = _words(text)
+    if nearest < NEAR_COSINE or (
+        nearest < WORDS_NEAR_COSINE and _everyday_count(words, knows) >= EVERYDAY_WORDS
+    ):
+        return "sentence"
     short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
     fields = (words[-k:] for k in range(1, SHORT_REST_WORDS + 1))
     asked_short = not is_question(text) or any(_ends_in_field(text, f) for f in fields)
-    return (short and asked_short) or _judged_sentence(text, nearest, knows)
-
-
-def _judged_sentence(text: str, nearest: float, knows: Callable[[str], bool]) -> bool:
-    """Is a sentence judged by the rules for longer rests?"""
-    if nearest < NEAR_COSINE:
-        return True
-    return nearest < WORDS_NEAR_COSINE and _everyday_count(_words(text), knows) >= EVERYDAY_WORDS
+    return "short" if short and asked_short else None
 
 
 def _words(text: str) -> list[str]:
@@ -150,32 +151,33 @@ def everyday_sense(
     start: int,
     end: int,
     nearest: float,
+    judgement: Judgement,
     *,
+    unused: Callable[[str], bool],
     alone: bool = True,
     plain: bool = True,
-    unused: Callable[[str], bool] | None = None,
 ) -> bool:
     """Is the name written at `text[start:end]` (normalized text, a sentence `judged`: asked
-    first, so the name is looked for only then) used in its everyday sense: does the rest of
-    the sentence, read alone, say something of its own that is about neither any entry nor the
-    field? `nearest`: the whole sentence's best cosine; `knows`: is a word one of the
-    glossary's; `alone`: no other entry is named; `plain`: the name is no acronym. A name that
-    is not a plain common word (an acronym written in lower case, jargon) is evidence of the
-    field by itself, so it is judged only alone and beside `EVERYDAY_WORDS` everyday words:
-    "ppo vs hmo health insurance", "moe in anime". `unused`: does no entry use a word at all?
-    Given, a plain name and a word or two of another field is judged too (`SHORT_REST_WORDS`)."""
+    first, so the name is looked for only then; `judgement`: what it answered) used in its
+    everyday sense: does the rest of the sentence, read alone, say something of its own that is
+    about neither any entry nor the field? `nearest`: the whole sentence's best cosine; `knows`:
+    is a word one of the glossary's; `alone`: no other entry is named; `plain`: the name is no
+    acronym. A name that is not a plain common word (an acronym written in lower case, jargon)
+    is evidence of the field by itself, so it is judged only alone and beside `EVERYDAY_WORDS`
+    everyday words: "ppo vs hmo health insurance", "moe in anime". `unused`: does no entry use
+    a word at all? A plain name and a word or two of another field, each unused, is judged too
+    (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
     words = _words(rest)
     # "what does moe mean in anime": a question about the name in the field it ends with
     in_field = _ends_in_field(text, words)
-    asked = in_field or not is_question(text)
-    short = unused is not None and asked and _short_rest(words, unused)
+    short = (in_field or not is_question(text)) and _short_rest(words, unused)
     found = None  # the rest's nearest entry, embedded at most once
     if short and (plain or in_field) and alone and is_common(text[start:end]):
         found = _rest_nearest(semantic, rest)
         if found[0] < OFF_DOMAIN_COSINE:
             return True  # else the rules below may still offer it, if they judge it at all
-    if not _judged_sentence(text, nearest, knows):
+    if judgement != "sentence":
         return False
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False

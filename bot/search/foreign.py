@@ -126,6 +126,10 @@ _TERMS: dict[str, tuple[str, ...]] = {
         r"tokenizaci(?:o|on)", r"tokeniza(?:c|ç)(?:a|ã)o", r"tokenisierung", r"tokenizzazione",
         r"токенизаци\w*", r"토큰화\w*", r"トークン化", r"分词",
     ),
+    "tokenizer": (r"토크나이저\w*", r"トークナイザー"),
+    # after tokenization, which starts as it does ("토큰화", "トークン化")
+    "token": (r"토큰\w*", r"トークン"),
+    "transformer": (r"트랜스포머\w*", r"トランスフォーマー"),
     "context window": (
         r"ventana de contexto", r"janela de contexto", r"fenêtre de contexte", r"kontextfenster",
         r"finestra di contesto", r"контекстн\w* окн\w*", r"컨텍스트\s?윈도우?\w*",
@@ -279,6 +283,22 @@ def _forms() -> tuple[dict[str, list[_Form]], list[tuple[str, _Form]]]:
 def english_terms(text: str) -> str:
     """`text` with the field's words in other languages written in English (see the module), or
     `text` itself if it has none."""
+    found = foreign_terms(text)
+    if not found:
+        return text
+    parts: list[str] = []
+    done = 0
+    for start, end, english in found:
+        parts += [text[done:start], f" {english} "]
+        done = end
+    replaced = "".join([*parts, text[done:]])
+    replaced = _WORD.sub(lambda m: _AROUND.get(m.group(0).lower(), m.group(0)), replaced)
+    return " ".join(replaced.split())
+
+
+def foreign_terms(text: str) -> list[tuple[int, int, str]]:
+    """Where `text` writes the field's words in another language: (start, end, the English),
+    left to right, none overlapping."""
     by_start, scripts = _forms()
     spans: list[tuple[int, int, int, str]] = []  # start, end, place in the table, English
     if not text.isascii() and _SCRIPT.search(text):
@@ -296,16 +316,12 @@ def english_terms(text: str) -> str:
             for form in by_start.get(plain[:end], ()):
                 if found := form.pattern.match(text, word.start()):
                     spans.append((found.start(), found.end(), _ORDER[form.english], form.english))
-    if not spans:
-        return text
-    parts: list[str] = []
+    kept: list[tuple[int, int, str]] = []
     done = 0
     # left to right; where two start together, the table's first ("destilación de
     # conocimiento" before "destilación de un modelo")
     for start, end, _, english in sorted(spans, key=lambda span: (span[0], span[2])):
         if start >= done:
-            parts += [text[done:start], f" {english} "]
+            kept.append((start, end, english))
             done = end
-    replaced = "".join([*parts, text[done:]])
-    replaced = _WORD.sub(lambda m: _AROUND.get(m.group(0).lower(), m.group(0)), replaced)
-    return " ".join(replaced.split())
+    return kept

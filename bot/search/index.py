@@ -28,6 +28,7 @@ from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
+from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     MIN_WORDS,
     NAMED_RANKS,
@@ -81,7 +82,7 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.terms import ALL_WORDS, find_mentions
+from bot.search.terms import ALL_WORDS, Found, find_mentions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -224,7 +225,8 @@ class SearchIndex:
                 result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
-            result = replace(result, query=query, normalized_query=as_typed)
+            translated = said != text and english_terms(text) != text
+            result = replace(result, query=query, normalized_query=as_typed, translated=translated)
         return result
 
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
@@ -239,11 +241,11 @@ class SearchIndex:
         core = query_core(normalized) if normalized else ""
         if not core:
             return SearchResult("none", None, None, 0.0, query, normalized)
-        pair = compared(normalized) if not COMPARING.isdisjoint(normalized.split()) else None
-        if pair and core == pair[0] and (headed := rules.with_head(*pair)) != core:
+        sides = compared(normalized) if not COMPARING.isdisjoint(normalized.split()) else None
+        if sides and core == sides[0] and (headed := rules.with_head(*sides)) != core:
             # "zero vs few shot prompting": "zero shot prompting"; "tensor vs pipeline
             # parallelism" is no question about Tensor: the whole comparison is read
-            core = headed if rules.first_name(headed) else f"{pair[0]} vs {pair[1]}"
+            core = headed if rules.first_name(headed) else f"{sides[0]} vs {sides[1]}"
         keys = [k for k in dict.fromkeys((compact(normalized), compact(core))) if k]
         server = self.server_aliases(overlay).by_key
         shouted = written_as_acronym(query.strip())
@@ -262,8 +264,8 @@ class SearchIndex:
             versioned = self._answer_versioned(versionless, server, shouted, query, normalized)
             if versioned is not None:
                 return versioned
-        if pair and core == pair[0]:  # "static vs dynamic quantization": the first names nothing
-            core = f"{pair[0]} vs {pair[1]}"
+        if sides and core == sides[0]:  # "static vs dynamic quantization": the first names nothing
+            core = f"{sides[0]} vs {sides[1]}"
             versionless = self._versionless(core)
 
         pool = Pool()
@@ -636,7 +638,8 @@ class SearchIndex:
         if result.entry is None or self.semantic is None:
             return result
         knows = self.glossary_word
-        if not judged(text, nearest, knows):
+        judgement = judged(text, nearest, knows)
+        if judgement is None:
             return result
         entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
@@ -655,9 +658,10 @@ class SearchIndex:
             name.start,
             name.end,
             nearest,
+            judgement,
+            unused=self._unused_word,
             alone=alone,
             plain=plain,
-            unused=self._unused_word,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
@@ -778,7 +782,8 @@ class SearchIndex:
 
     def find_named_terms(self, text: str, overlay: Aliases = None) -> list[TermMention]:
         """Like `find_terms`, for a message someone asked to have explained: they want every
-        term it names, so acronyms count in any case, as in a search box ("rag" for RAG)."""
+        term it names, so acronyms count in any case, as in a search box ("rag" for RAG), and
+        so do the field's words in another language that /define reads ("注意力机制")."""
         return self._mentions(text, overlay, None, as_typed=False)
 
     def _mentions(
@@ -788,9 +793,25 @@ class SearchIndex:
         found = find_mentions(
             text, self.names, self.entries, server, context, as_typed=as_typed, max_words=ALL_WORDS
         )
+        if not as_typed:  # asked to explain: the field's words in another language count too
+            found = self._foreign_mentions(text, found)
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]
+
+    def _foreign_mentions(self, text: str, found: list[Found]) -> list[Found]:
+        """`found`, with the entries `text` names in another language ("注意力机制") where they
+        are written, in order, each entry once: the names their English has (`foreign`)."""
+        seen = {f.entry for f in found}
+        for start, end, english in foreign_terms(text):
+            named = find_mentions(
+                english, self.names, self.entries, NO_ALIASES, None, as_typed=False
+            )
+            for mention in named[:1]:
+                if mention.entry not in seen:
+                    seen.add(mention.entry)
+                    found.append(Found(mention.entry, start, end))
+        return sorted(found, key=lambda f: f.start)
 
 
 def _card_offered(

@@ -47,6 +47,8 @@ class SearchResult:
     query: str
     normalized_query: str
     suggestions: tuple[Suggestion, ...] = ()  # best first, at most 5, never the matched entry
+    # the field's words in another language were read as English (`foreign.english_terms`)
+    translated: bool = False
 
     @classmethod
     def opened(cls, entry: Entry) -> SearchResult:

@@ -21,6 +21,7 @@ from .helpers import (
     fields,
     footer,
     is_ephemeral,
+    selects,
 )
 
 
@@ -67,6 +68,21 @@ async def test_a_typo_still_answers_and_the_footer_says_how(scene: Scene, bot: G
     _, message = await define(scene.fake, scene.alice, "kv cahce", scene.channel)
     assert embed_of(message)["title"] == "KV Cache"
     assert 'matched "kv cahce" as a typo' in footer(message)
+
+
+async def test_a_message_in_another_language_is_read_as_define_reads_it(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The card's title is nowhere in what was typed: the footer says how it was read, as it
+    does for a typo; "Explain terms" finds the same entries."""
+    _, message = await define(scene.fake, scene.alice, "什么是注意力机制", scene.channel)
+    assert embed_of(message)["title"] == "Attention Mechanism"
+    assert 'matched "什么是注意力机制" in translation' in footer(message)
+    # "Explain terms" on such a message lists what /define finds there
+    said = await scene.fake.user_message(scene.bob, scene.channel, "注意力机制和过拟合有什么关系？")
+    command = await scene.fake.message_command(scene.alice, "Explain terms", said)
+    listing = await command.final_message()
+    assert [o["value"] for o in selects(listing)[0]["options"]] == ["attention", "overfitting"]
 
 
 async def test_suggest_offers_buttons_and_the_askers_click_becomes_the_card(

@@ -119,3 +119,12 @@ def test_app_sentences_are_attributed_not_presented_as_ours(glossary: Glossary) 
 def test_entries_are_immutable(glossary: Glossary) -> None:
     with pytest.raises(AttributeError, match="immutable Entry"):
         glossary["kv-cache"].title = "changed"  # type: ignore[misc]
+
+
+def test_the_vision_transformer_and_its_parts_link_each_other(glossary: Glossary) -> None:
+    """Vision Transformer links Image Patch Token and Visual Encoder (which lists ViT among its
+    keywords); each links it back."""
+    vit = glossary["vision-transformer"]
+    for other in ("image-patch-token", "visual-encoder"):
+        assert other in vit.related
+        assert "vision-transformer" in glossary[other].related

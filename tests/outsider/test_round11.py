@@ -122,7 +122,8 @@ FOREIGN = {
     "RAG 是什么": "Retrieval-Augmented Generation (RAG)",
     "o que é RAG?": "Retrieval-Augmented Generation (RAG)",
     "explique janela de contexto": "Context Windows",
-    "트랜스포머가 뭐야?": None,  # a particle glued to the word: no entry (left, PLAN.md F1)
+    # a particle glued to the word: no entry when found (PLAN.md F1), the word read since (bugs12)
+    "트랜스포머가 뭐야?": "Transformers",
     "🤖🧠": None,
 }
 
@@ -171,7 +172,7 @@ async def test_questions_in_other_languages_through_the_running_bot(
     status, said = await glossary_bot(CLI_ENV, tmp_path, "stats", "--db", str(db), "--json")
     assert status == 0, said
     misses = {miss["query"] for miss in json.loads(said)["top_misses"]}
-    assert {"트랜스포머가 뭐야", "🤖🧠"} <= misses, misses
+    assert "🤖🧠" in misses, misses
 
 
 @pytest.mark.postgres

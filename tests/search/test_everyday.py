@@ -191,14 +191,29 @@ def _span(text: str, name: str) -> tuple[str, int, int]:
     return text, start, start + len(name)
 
 
+def _no_word(word: str) -> bool:
+    return False
+
+
+def _everyday(
+    index: SearchIndex, span: tuple[str, int, int], nearest: float, *, alone: bool = True
+) -> bool:
+    """`everyday_sense` as the search asks it, of a sentence `judged`, without the short rule
+    (no word counts as unused: tests/search/test_everyday4.py has that rule)."""
+    assert index.semantic is not None
+    knows = index.glossary_word
+    judgement = judged(span[0], nearest, knows)
+    assert judgement is not None
+    return everyday_sense(
+        index.semantic, knows, *span, nearest, judgement, unused=_no_word, alone=alone
+    )
+
+
 def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
-    semantic = bundled_index.semantic
-    assert semantic is not None
     far = _span("which swiss cheese melts best for a grilled sandwich with ham", "swiss cheese")
     near = _span("why does the swiss cheese model need several independent layers", "swiss cheese")
-    knows = bundled_index.glossary_word
-    assert everyday_sense(semantic, knows, *far, 0.0)
-    assert not everyday_sense(semantic, knows, *near, 0.0)
+    assert _everyday(bundled_index, far, 0.0)
+    assert not _everyday(bundled_index, near, 0.0)
 
 
 SPY = "which spy thrillers about sleeper agents in berlin should i read on vacation"
@@ -206,23 +221,18 @@ SPY = "which spy thrillers about sleeper agents in berlin should i read on vacat
 
 def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -> None:
     """Between NEAR_COSINE and WORDS_NEAR_COSINE only sentences the words pick are judged."""
-    semantic = bundled_index.semantic
-    assert semantic is not None
     knows = bundled_index.glossary_word
     between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
     text = normalize(SPY)
-    assert judged(text, between, knows)
-    assert everyday_sense(semantic, knows, *_span(SPY, "sleeper agents"), between)
+    assert judged(text, between, knows) == "sentence"
+    assert _everyday(bundled_index, _span(SPY, "sleeper agents"), between)
     assert not judged(text, WORDS_NEAR_COSINE, knows)
 
 
 def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: SearchIndex) -> None:
-    semantic = bundled_index.semantic
-    assert semantic is not None
-    knows = bundled_index.glossary_word
     between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
     span = _span(SPY, "sleeper agents")
-    assert not everyday_sense(semantic, knows, *span, between, alone=False)
+    assert not _everyday(bundled_index, span, between, alone=False)
 
 
 @pytest.mark.parametrize(
@@ -233,23 +243,30 @@ def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: Search
     ],
 )
 def test_what_is_not_judged(bundled_index: SearchIndex, text: str, name: str) -> None:
-    semantic = bundled_index.semantic
-    assert semantic is not None
-    assert not everyday_sense(semantic, bundled_index.glossary_word, *_span(text, name), 0.0)
+    assert not _everyday(bundled_index, _span(text, name), 0.0)
 
 
 def test_jargon_is_judged_alone_beside_everyday_words(bundled_index: SearchIndex) -> None:
-    semantic = bundled_index.semantic
-    assert semantic is not None
-    knows = bundled_index.glossary_word
     span = _span("my cat knocked the logits off the shelf at grandma's farm", "logits")
-    assert everyday_sense(semantic, knows, *span, 0.0)
-    assert not everyday_sense(semantic, knows, *span, 0.0, alone=False)
+    assert _everyday(bundled_index, span, 0.0)
+    assert not _everyday(bundled_index, span, 0.0, alone=False)
 
 
 def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:
     far = normalize("which swiss cheese melts best for a grilled sandwich with ham")
-    assert not judged(far, WORDS_NEAR_COSINE, bundled_index.glossary_word)
+    assert judged(far, WORDS_NEAR_COSINE, bundled_index.glossary_word) is None
+
+
+def test_a_short_text_near_an_entry_is_judged_by_its_own_rule(bundled_index: SearchIndex) -> None:
+    """Whatever its cosine, a name and a word or two, one of them everyday, is judged, but only
+    by the short rule: `everyday_sense` skips the rules for longer rests."""
+    knows = bundled_index.glossary_word
+    assert judged("checkpoint in zelda", 0.9, knows) == "short"
+    assert judged("checkpoint in zelda", 0.0, knows) == "sentence"
+    # a question, only if it ends with the field it asks in
+    assert judged("what is a checkpoint in zelda", 0.9, knows) == "short"
+    assert judged("why is my checkpoint so big", 0.9, knows) is None
+    assert judged("what is a checkpoint in training", 0.9, knows) is None
 
 
 @pytest.mark.parametrize(

@@ -114,12 +114,12 @@ def test_quantization_in_llama_cpp_keeps_a_card(bundled_index: SearchIndex) -> N
 )
 def test_the_short_rule_only_adds_offers(bundled_index: SearchIndex, text: str) -> None:
     """A short text the rule for two everyday words already offers (its rest under
-    WORDS_REST_COSINE, over OFF_DOMAIN_COSINE for some) stays offered with `foreign` given."""
+    WORDS_REST_COSINE, over OFF_DOMAIN_COSINE for some) stays offered whatever `unused` says."""
     semantic = bundled_index.semantic
     assert semantic is not None
     normalized = normalize(text)
     name = normalized.split()[0]
-    span = (normalized, 0, len(name), 0.0)
+    span = (normalized, 0, len(name), 0.0, "sentence")
 
     def never(word: str) -> bool:
         return False
@@ -127,5 +127,5 @@ def test_the_short_rule_only_adds_offers(bundled_index: SearchIndex, text: str) 
     def always(word: str) -> bool:
         return True
 
-    assert everyday_sense(semantic, never, *span)
+    assert everyday_sense(semantic, never, *span, unused=never)
     assert everyday_sense(semantic, never, *span, unused=always)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cards.text import how_matched
 from bot.glossary import load_glossary
 from bot.glossary.keys import compact
 from bot.search import SearchIndex
@@ -156,3 +157,68 @@ def test_an_article_after_the_asking_words_is_no_typo_of_a_name(bundled_index: S
         assert result.entry is not None, question
         assert result.entry.id == "transformers", question
         assert result.strategy == "alias", (question, result.strategy)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("트랜스포머가 뭐야?", "transformers"),  # a particle on a word the table knows
+        ("트랜스포머란 무엇인가요?", "transformers"),
+        ("토큰은 뭐예요?", "token"),
+        ("임베딩이란 무엇인가요?", "embeddings"),
+        ("토크나이저가 뭐예요?", "tokenization"),
+        ("어텐션을 설명해줘", "attention"),  # "explain attention": no typo of a longer name
+        ("트랜스포머를 설명해 주세요", "transformers"),
+    ],
+)
+def test_a_korean_word_with_its_particle_gets_its_card(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, (query, result.status, result.suggestions)
+    assert result.entry.id == expected
+    assert result.strategy != "fuzzy"
+
+
+@pytest.mark.parametrize(
+    ("query", "footer"),
+    [
+        ("什么是注意力机制", 'matched "什么是注意力机制" in translation'),
+        ("¿qué es la cuantización?", 'matched "¿qué es la cuantización?" in translation'),
+        ("트랜스포머가 뭐야?", 'matched "트랜스포머가 뭐야?" in translation, as another name'),
+        ("wat r logits lol", None),  # chat spelling: the name is written as typed
+        ("what is the attention mechanism", None),
+        ("kv cahce", 'matched "kv cahce" as a typo'),
+    ],
+)
+def test_a_card_read_in_translation_says_so(
+    bundled_index: SearchIndex, query: str, footer: str | None
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None
+    assert how_matched(result) == footer
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("注意力机制是什么？", [("attention", "注意力机制")]),
+        ("트랜스포머 설명 좀 해주세요", [("transformers", "트랜스포머")]),
+        (
+            "la cuantización de un modelo y el sobreajuste, con LoRA",
+            [
+                ("quantization", "cuantización"),
+                ("overfitting", "sobreajuste"),
+                ("lora-qlora", "LoRA"),
+            ],
+        ),
+        ("la destilación del tequila", []),  # bare, distillation is the drink's
+    ],
+)
+def test_explain_terms_finds_the_fields_words_in_another_language(
+    bundled_index: SearchIndex, message: str, named: list[tuple[str, str]]
+) -> None:
+    """The message command lists what /define would find for them, named as written."""
+    found = bundled_index.find_named_terms(message)
+    assert [(m.entry.id, m.surface) for m in found] == named
+    assert all(message[m.start : m.end] == m.surface for m in found)

@@ -72,6 +72,47 @@ def test_versioned_names(
         assert card == expected, (query, card, result.suggestions)
 
 
+@pytest.mark.parametrize(
+    ("query", "passing"),
+    [
+        ("claude", "mcp"),
+        ("claude 3.5", "mcp"),
+        ("chatgpt", "vision-transformer"),
+        ("gemini", "tensor-processing-unit"),
+    ],
+)
+def test_a_bare_product_name_offers_what_the_product_is(
+    bundled_index: SearchIndex, query: str, passing: str
+) -> None:
+    """A well-known LLM the glossary has no entry for offers the Large Language Model entry
+    first (its keywords), not an entry one of whose phrasings mentions it in passing ("standard
+    way for claude desktop to talk to plugins": Model Context Protocol)."""
+    result = bundled_index.search(query)
+    assert result.entry is None
+    offered = [s.id for s in result.suggestions]
+    assert offered[:1] == ["llm-fundamentals"]
+    assert passing not in offered
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("how does claude desktop connect to my files", "mcp"),
+        ("what normalization does mistral use", "root-mean-square-normalization"),
+        ("how does chatgpt browse the web", "tool-calling"),
+        ("can chatgpt use a calculator", "tool-calling"),
+        ("the architecture behind chatgpt but for images", "vision-transformer"),
+    ],
+)
+def test_a_product_named_in_a_question_keeps_the_card_it_asks_about(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    """The phrasings that name a product in passing are what find these: kept."""
+    result = bundled_index.search(query)
+    assert result.entry is not None, (query, result.suggestions)
+    assert result.entry.id == expected
+
+
 def test_a_question_with_a_version_offers_what_it_names(bundled_index: SearchIndex) -> None:
     """Main offers Llama and Tokenization here: right, and no card is wrong."""
     result = bundled_index.search("llama 3 tokenizer vocab size")
