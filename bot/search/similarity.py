@@ -17,8 +17,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from bot.glossary.keys import compact
-from bot.search.query import STOPWORDS
-from bot.search.ranking import MATCH_SCORE, SUGGEST_SCORE
+from bot.search.ranking import SUGGEST_SCORE
 
 # At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
 # on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
@@ -84,28 +83,22 @@ def _key_similarity(key: str, keys: Sequence[str]) -> npt.NDArray[np.float64]:
 def _judged_by_one_word(
     query_key: str, query_text: str, keys: Sequence[str], best: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
-    """`best`, where one word of a text of several is the name (or a typo of it: `MATCH_SCORE`)
-    and as close to it as the whole text, and the other words say something of their own (not
-    all `STOPWORDS`), as that word's score for the share of the text's letters it has: those
-    words are no part of the name, though run together their letters may fall on its
-    ("hallucination on lsd" is 87.5 to "hallucinations", the "s" of "lsd" taken for the
-    plural's; 70 by the one word). A name typed in two words ("fine tuning", "backend ai") is
-    closer as a whole; function words ("tokenization how") leave the text as near as it was."""
+    """`best`, where one word of a text of several is as close to a name as the whole text,
+    as that word's score for the share of the text's letters it has: the other words are no
+    part of the name, though run together their letters may fall on its ("hallucination on
+    lsd" is 87.5 to "hallucinations", its "s" taken for the plural's; 70 by the one word). A
+    name typed in two words ("fine tuning", "visoin transformer") is closer as a whole."""
     worth = np.flatnonzero(best >= SUGGEST_SCORE)  # lower scores are no answer anyway
-    words = query_text.split()
     if not len(worth):
         return best
     names = [keys[i] for i in worth.tolist()]
     judged = best[worth]
-    for at, word in enumerate(words):
+    for word in query_text.split():
         word_key = compact(word)
-        rest = words[:at] + words[at + 1 :]
-        if not word_key or word_key == query_key or STOPWORDS.issuperset(rest):
-            continue
-        scores = _key_similarity(word_key, names)
-        share = len(word_key) / len(query_key)
-        alone = (scores >= MATCH_SCORE) & (scores >= judged)
-        judged = np.where(alone, np.minimum(judged, scores * share), judged)
+        if word_key and word_key != query_key:
+            scores = _key_similarity(word_key, names)
+            share = len(word_key) / len(query_key)
+            judged = np.where(scores >= judged, np.minimum(judged, scores * share), judged)
     best = best.copy()
     best[worth] = judged
     return best

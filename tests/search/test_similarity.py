@@ -36,7 +36,6 @@ def test_a_name_and_other_words_is_no_typo_of_the_name(text: str, name: str) -> 
         ("atention mechanism", "attention mechanism"),
         ("fine tuning", "finetuning"),  # a name written joined, typed in two words
         ("kv cahce", "kv cache"),
-        ("tokenization how", "tokenization"),  # function words: "ok so tokenization how"
     ],
 )
 def test_a_name_of_several_words_mistyped_is_still_a_typo(text: str, name: str) -> None:
@@ -47,9 +46,3 @@ def test_no_typo_is_offered_for_a_name_among_other_words(bundled_index: SearchIn
     result = bundled_index.search("hallucination on lsd")
     assert all(s.strategy != "fuzzy" for s in result.suggestions)
     assert result.strategy != "fuzzy"
-
-
-def test_a_name_split_in_words_is_judged_as_a_whole() -> None:
-    """ "backend.ai" is normalised to two words, neither of them the name: no word judges it
-    (by "backend" it fell to 51, and Backend.AI GO, no closer to "backend" alone, took the card)."""
-    assert _similarity("backend ai how", "backendai") >= SUGGEST_SCORE
