@@ -17,7 +17,6 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from bot.glossary.keys import compact
-from bot.search.ranking import SUGGEST_SCORE
 
 # At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
 # on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
@@ -88,19 +87,12 @@ def _judged_by_one_word(
     part of the name, though run together their letters may fall on its ("hallucination on
     lsd" is 87.5 to "hallucinations", its "s" taken for the plural's; 70 by the one word). A
     name typed in two words ("fine tuning", "visoin transformer") is closer as a whole."""
-    worth = np.flatnonzero(best >= SUGGEST_SCORE)  # lower scores are no answer anyway
-    if not len(worth):
-        return best
-    names = [keys[i] for i in worth.tolist()]
-    judged = best[worth]
     for word in query_text.split():
         word_key = compact(word)
         if word_key and word_key != query_key:
-            scores = _key_similarity(word_key, names)
+            scores = _key_similarity(word_key, keys)
             share = len(word_key) / len(query_key)
-            judged = np.where(scores >= judged, np.minimum(judged, scores * share), judged)
-    best = best.copy()
-    best[worth] = judged
+            best = np.where(scores >= best, np.minimum(best, scores * share), best)
     return best
 
 
