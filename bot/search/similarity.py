@@ -16,8 +16,6 @@ import numpy.typing as npt
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from bot.glossary.keys import compact
-
 # At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
 # on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
 PARTIAL_BASE = 0.70
@@ -56,10 +54,9 @@ def name_similarity(
 ) -> npt.NDArray[np.float64]:
     """Score each name (compact key and spaced text) against a finished query. `keys` come
     best candidates first: the slow partial scorer only looks at the first few."""
-    best = _key_similarity(query_key, keys)
+    best = np.maximum(_scores(query_key, keys, fuzz.ratio), typo_ratio(query_key, keys))
     if " " in query_text:
         best = np.maximum(best, _scores(query_text, texts, fuzz.token_sort_ratio))
-        best = _judged_by_one_word(query_key, query_text, keys, best)
     # A partial score is at most 85: it only adds choices, which a near-exact hit does not need
     # (the query's own key, when it is in the list, is a title part and does not count).
     near_exact = any(s >= 95 and k != query_key for k, s in zip(keys, best.tolist(), strict=True))
@@ -72,27 +69,6 @@ def name_similarity(
         partial = _scores(query_key, head, fuzz.partial_ratio) * weight
         partial = np.where(lengths > len(query_key), partial, 0.0)
         best[: len(head)] = np.maximum(best[: len(head)], partial)
-    return best
-
-
-def _key_similarity(key: str, keys: Sequence[str]) -> npt.NDArray[np.float64]:
-    return np.maximum(_scores(key, keys, fuzz.ratio), typo_ratio(key, keys))
-
-
-def _judged_by_one_word(
-    query_key: str, query_text: str, keys: Sequence[str], best: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """`best`, where one word of a text of several is as close to a name as the whole text,
-    as that word's score for the share of the text's letters it has: the other words are no
-    part of the name, though run together their letters may fall on its ("hallucination on
-    lsd" is 87.5 to "hallucinations", its "s" taken for the plural's; 70 by the one word). A
-    name typed in two words ("fine tuning", "visoin transformer") is closer as a whole."""
-    for word in query_text.split():
-        word_key = compact(word)
-        if word_key and word_key != query_key:
-            scores = _key_similarity(word_key, keys)
-            share = len(word_key) / len(query_key)
-            best = np.where(scores >= best, np.minimum(best, scores * share), best)
     return best
 
 
