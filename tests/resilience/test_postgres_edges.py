@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
+import pytest
+
+from bot.storage.backend import without_password
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
+from tests.multiprocess.test_shards import world
+from tests.resilience.test_shard_claims import answers_on, process_of
 
 from .botproc import BotProcess, bot_env, glossary_bot
 from .conftest import Scene
@@ -57,3 +67,51 @@ async def test_a_database_host_that_never_answers(scene: Scene, tmp_path: Path) 
     ), named
     assert "s3cret" not in bot.output
     assert "Traceback" not in bot.output
+
+
+@contextlib.asynccontextmanager
+async def limited_database(limit: int) -> AsyncIterator[str]:
+    """A new database of TEST_DATABASE_URL's server allowing `limit` connections (a small
+    managed plan), dropped after: its URL."""
+    name = f"ops_limit_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(TEST_DATABASE_URL)
+    try:
+        await admin.execute(f"CREATE DATABASE {name} CONNECTION LIMIT {limit}")
+        try:
+            yield urlunsplit(urlsplit(TEST_DATABASE_URL)._replace(path=f"/{name}"))
+        finally:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.mark.postgres
+async def test_a_second_process_on_a_database_with_a_connection_limit(tmp_path: Path) -> None:
+    """Plan line P3 (round 11), a second process: a database allowing two connections (a small
+    managed plan), the first process's pool and shard claims take both. Each identify could not
+    take its turn: a WARNING with a traceback each. The second process could not open the
+    database (one ERROR, right) and then said "the database is not shared (set DATABASE_URL to
+    PostgreSQL for every process)", which it was. Now: no traceback, and that line says what is
+    so. Both processes answer /define on their shards."""
+    async with world() as w, limited_database(2) as url:
+        limited = replace(w, url=url)
+        first = process_of(limited, [0, 1], tmp_path)
+        second = process_of(limited, [2, 3], tmp_path)
+        async with first:
+            await answers_on(limited, [0, 1])
+            async with second:
+                await answers_on(limited, [2, 3])
+    for process in (first, second):
+        assert "Traceback" not in process.output, process.output
+        assert "not shared" not in process.output, process.output
+    turns = [line for line in first.lines if "cannot take turns to identify" in line]
+    assert turns, first.output
+    assert all('too many connections for database "ops_limit_' in line for line in turns), turns
+    errors = [line for line in second.lines if "ERROR" in line]
+    assert len(errors) == 1, second.output
+    assert f"cannot open the database DATABASE_URL={without_password(url)}: " in errors[0]
+    assert "too many connections" in errors[0], errors
+    assert any(
+        "SHARD_IDS 2,3: without its database this process does not check which shards" in line
+        for line in second.lines
+    ), second.output
