@@ -4,7 +4,9 @@ adds it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import socket
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -15,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from bot.storage import AddAliasStatus, AliasImport, AuditAction, Store
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
@@ -115,3 +118,73 @@ async def test_a_second_process_on_a_database_with_a_connection_limit(tmp_path: 
         "SHARD_IDS 2,3: without its database this process does not check which shards" in line
         for line in second.lines
     ), second.output
+
+
+@pytest.mark.postgres
+async def test_alias_remove_racing_an_import_of_the_same_alias(tmp_path: Path) -> None:
+    """Plan line W2 (round 11): `/alias remove` in the bot while an import adds the same alias
+    on PostgreSQL, several times over: the import as `glossary-bot aliases import` makes it
+    (`Store.import_aliases`, here on a pool of the test's own so that both start at the same
+    moment; the command's process takes a second to start), then once through the command.
+    Either order may win; whichever did, the answers are true and what is stored is what the
+    audit log says last."""
+    async with world() as w:
+        process = process_of(w, [0, 1, 2, 3], tmp_path)
+        guild, channel = w.guilds[1], w.channels[1]
+        wanted = AliasImport(guild.id, "zorb race", "zorb race", "rag")
+        document = tmp_path / "aliases.json"
+        document.write_text(
+            json.dumps([{"guild_id": guild.id, "alias": "zorb race", "entry_id": "rag"}]), "utf-8"
+        )
+        env = bot_env(w.fake, tmp_path / "unused.db", DATABASE_URL=w.url)
+
+        async def moderator(command: str, options: dict[str, str]) -> str:
+            handle = await w.fake.slash(w.moderator, command, options, channel=channel)
+            return str((await handle.final_message())["content"])
+
+        async def imported(importer: Store, through_the_command: bool) -> bool:
+            """Whether the import added the alias (else it found it there)."""
+            if through_the_command:
+                status, said = await glossary_bot(env, tmp_path, "aliases", "import", str(document))
+                assert status == 0, said
+                assert "added 1," in said or "already present 1," in said, said
+                return "added 1," in said
+            [result] = await importer.import_aliases([wanted])
+            assert result.status in (AddAliasStatus.ADDED, AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY)
+            return result.status is AddAliasStatus.ADDED
+
+        async def as_stored() -> tuple[dict[str, str], list[AuditAction]]:
+            """The server's aliases and the audit log's last two words on the alias, newest
+            first, read afresh."""
+            store = await Store.open(w.url, flush_interval=None, migrate=False)
+            try:
+                audit = await store.audit_log(guild.id)
+                return dict(await store.aliases(guild.id)), [
+                    a.action for a in audit if a.alias_key == "zorb race"
+                ][:2]
+            finally:
+                await store.close()
+
+        async with process:
+            importer = await Store.open(w.url, flush_interval=None, migrate=False)
+            try:
+                for through_the_command in (False,) * 8 + (True,):
+                    said = await moderator("alias add", {"alias": "zorb race", "term": "rag"})
+                    assert said.startswith("Added"), said
+                    removed, added = await asyncio.gather(
+                        moderator("alias remove", {"alias": "zorb race"}),
+                        imported(importer, through_the_command),
+                    )
+                    assert removed.startswith("Removed"), removed
+                    stored, last = await as_stored()
+                    if added:  # the removal first, then the import: it stands
+                        assert stored == {"zorb race": "rag"}, last
+                        assert last == [AuditAction.ALIAS_IMPORT, AuditAction.ALIAS_REMOVE]
+                        said = await moderator("alias remove", {"alias": "zorb race"})
+                        assert said.startswith("Removed"), said
+                    else:  # the import found it there, then the removal
+                        assert stored == {}, last
+                        assert last == [AuditAction.ALIAS_REMOVE, AuditAction.ALIAS_ADD]
+            finally:
+                await importer.close()
+        assert "Traceback" not in process.output
