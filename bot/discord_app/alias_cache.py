@@ -245,7 +245,8 @@ class ServerCache:
                 self._unindexed.add(scope)
                 log.warning(
                     "could not index the aliases and terms of server %s (read from the "
-                    "database): answering with the bundled glossary without them",
+                    "database): answering with what was last indexed, or the bundled glossary "
+                    "alone, until they change",
                     scope,
                     exc_info=True,
                 )
