@@ -120,7 +120,8 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     counted from `started` (time.monotonic() when the bot took the interaction, a little after
     Discord sent it). False if it could not be: rate limited (a 429) past the deadline,
     discord.py would wait and send it late, only to be refused (10062) as the user sees "The
-    application did not respond". A defer first would not help: it is the same request."""
+    application did not respond". A defer first would not help: it is the same request. (A
+    request still under way at the deadline is taken as lost: it would arrive late.)"""
     try:
         async with asyncio.timeout(started + ACK_DEADLINE - time.monotonic()):
             await respond()
@@ -137,10 +138,11 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
         log.warning(
-            "%s: rate limited past Discord's %.0f s for a first response; its private answer "
-            "is lost (Discord shows the user that the application did not respond)",
+            "%s: rate limited past Discord's %.0f s for a first response; its %s is lost "
+            "(Discord shows the user that the application did not respond)",
             what,
             ACK_DEADLINE,
+            "private answer" if ephemeral else "answer (no channel to post it in)",
         )
         return
     try:
