@@ -118,9 +118,9 @@ async def reply_for(
 async def respond_in_time(started: float, respond: Callable[[], Awaitable[object]]) -> bool:
     """Send an interaction's first response (`respond`: a reply or a defer) by Discord's deadline,
     counted from `started` (time.monotonic() when the bot took the interaction, a little after
-    Discord sent it). False if it could not be: rate limited (a 429) past the deadline,
-    discord.py would wait and send it late, only to be refused (10062) as the user sees "The
-    application did not respond". A defer first would not help: it is the same request. (A
+    Discord sent it). False if it could not be: rate limited (a 429) past the deadline, or
+    Discord failing (5xx), discord.py would wait and send it late, only to be refused (10062)
+    as the user sees "The application did not respond". A defer first would not help: it is the same request. (A
     request still under way at the deadline is taken as lost: it would arrive late.)"""
     try:
         async with asyncio.timeout(started + ACK_DEADLINE - time.monotonic()):
@@ -138,8 +138,9 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
         log.warning(
-            "%s: rate limited past Discord's %.0f s for a first response; its %s is lost "
-            "(Discord shows the user that the application did not respond)",
+            "%s: no first response could be sent within Discord's %.0f s (rate limited, or "
+            "Discord failing); its %s is lost (Discord shows the user that the application did "
+            "not respond)",
             what,
             ACK_DEADLINE,
             "private answer" if ephemeral else "answer (no channel to post it in)",
@@ -149,8 +150,8 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
         await channel.send(**reply.send_kwargs())
     except discord.HTTPException as exc:
         log.warning(
-            "%s: rate limited past Discord's %.0f s for a first response, and posting the answer "
-            "in channel %s failed too (%s): it is lost",
+            "%s: no first response could be sent within Discord's %.0f s (rate limited, or "
+            "Discord failing), and posting the answer in channel %s failed too (%s): it is lost",
             what,
             ACK_DEADLINE,
             channel.id,
@@ -158,8 +159,8 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
         )
         return
     log.warning(
-        "%s: rate limited past Discord's %.0f s for a first response; its answer was posted in "
-        "channel %s instead",
+        "%s: no first response could be sent within Discord's %.0f s (rate limited, or Discord "
+        "failing); its answer was posted in channel %s instead",
         what,
         ACK_DEADLINE,
         channel.id,

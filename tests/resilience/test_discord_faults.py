@@ -191,8 +191,9 @@ async def test_a_card_rate_limited_past_the_deadline_is_posted_in_the_channel(
     assert buttons(posted)  # its buttons work as on any card
     assert handle.callback is None  # Discord showed "The application did not respond"
     assert [r.getMessage() for r in records if r.name.startswith("bot.")] == [
-        f"interaction {handle.id} by {scene.alice.id}: rate limited past Discord's "
-        f"3 s for a first response; its answer was posted in channel {scene.channel.id} instead"
+        f"interaction {handle.id} by {scene.alice.id}: no first response could be sent within "
+        "Discord's 3 s (rate limited, or Discord failing); its answer was posted in channel "
+        f"{scene.channel.id} instead"
     ]
     assert served(scene) == [(CALLBACK, 429)]
     assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
@@ -212,9 +213,9 @@ async def test_a_private_answer_rate_limited_past_the_deadline_is_one_line(
             scene.alice, "define", {"term": "kv cache", "private": True}, channel=scene.channel
         )
     assert [r.getMessage() for r in records if r.name.startswith("bot.")] == [
-        f"interaction {handle.id} by {scene.alice.id}: rate limited past Discord's "
-        "3 s for a first response; its private answer is lost (Discord shows the user that the "
-        "application did not respond)"
+        f"interaction {handle.id} by {scene.alice.id}: no first response could be sent within "
+        "Discord's 3 s (rate limited, or Discord failing); its private answer is lost (Discord "
+        "shows the user that the application did not respond)"
     ]
     assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
     assert [m for m in fake.sent_messages if m.kind == "channel_message"] == []
