@@ -1,4 +1,5 @@
-"""Discord's message limits, shared by the data checks, the card renderer and autocomplete."""
+"""Discord's message limits, shared by the data checks, the card renderer and autocomplete, and
+the lengths of the forms (modals) built on them."""
 
 EMBED_TITLE = 256
 EMBED_DESCRIPTION = 4096
@@ -16,3 +17,19 @@ SELECT_PLACEHOLDER = 150
 AUTOCOMPLETE_CHOICES = 25
 AUTOCOMPLETE_NAME = 100
 AUTOCOMPLETE_VALUE = 100
+TEXT_INPUT = 4000  # one text input of a modal
+
+# `/term add|edit`'s form, field by field (the modal's input ids): the most each input takes, and
+# the most a server term may have there, however it is written (the form, `/term import`), so
+# that every term opens in `/term edit` whole. Other names and related terms as the form shows
+# them: joined with ", ". The title has its card's cap (with the acronym, checked on save).
+TERM_FORM = {
+    "title": EMBED_TITLE,
+    "definition": TEXT_INPUT,  # under the card's EMBED_DESCRIPTION: the input is the cap
+    "boundary": EMBED_FIELD_VALUE,  # a card field
+    "other_names": TEXT_INPUT,
+    "related": TEXT_INPUT,
+}
+# `/suggest`'s form: a member's term and their own words for it.
+SUGGESTION_TITLE = 100
+SUGGESTION_DEFINITION = 2000

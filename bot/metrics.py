@@ -189,6 +189,10 @@ class _Handler(WSGIRequestHandler):
 
 class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True  # a thread per scrape, not kept after it
+    # The listen backlog (socketserver's default is 5): a burst of scrapes beyond it waited for
+    # a SYN retry (1 s, then 3 s...) while the accept loop caught up. The kernel caps it at
+    # net.core.somaxconn.
+    request_queue_size = 128
 
 
 def serve(host: str, port: int, live: LiveValues) -> MetricsServer:

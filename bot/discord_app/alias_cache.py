@@ -81,6 +81,7 @@ class ServerCache:
         self._embedding: dict[int, asyncio.Task[None]] = {}
         self._term_vectors: TermVectors | None = None
         self._unread = OncePerReason()  # a streak of servers whose first read failed
+        self._unindexed: set[int] = set()  # servers whose rows were read and failed to index
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -133,10 +134,13 @@ class ServerCache:
                 if patient:
                     with contextlib.suppress(Exception):
                         return (await asyncio.wait_for(asyncio.shield(loading), INDEX_WAIT)).local
-                # Read, and not yet indexed: nothing for the operator to mend.
-                log.debug("server %s is still being indexed; answering without it", scope)
-                return self._none()
+                if not loading.done():
+                    # Read, and not yet indexed: nothing for the operator to mend.
+                    log.debug("server %s is still being indexed; answering without it", scope)
+                    return self._none()
             if cached is None:
+                if _failed_indexing(loading):
+                    return self._none()  # said once where it failed (`_load`)
                 if self._unread.starts():  # once a streak: a database away fails every lookup
                     log.warning(
                         "could not read the aliases and terms of server %s (nor, perhaps, of "
@@ -236,10 +240,28 @@ class ServerCache:
         self._indexing[scope] += 1
         try:
             local = await asyncio.to_thread(compile_it)
+        except Exception as exc:
+            if scope not in self._unindexed:  # once a streak
+                self._unindexed.add(scope)
+                log.warning(
+                    "could not index the aliases and terms of server %s (read from the "
+                    "database): answering with what was last indexed, or the bundled glossary "
+                    "alone, until they change",
+                    scope,
+                    exc_info=True,
+                )
+            # Until they change (or the glossary is reloaded), what was last indexed answers:
+            # not an indexing of every request's that fails the same way.
+            kept = previous if previous is not None and previous.base is index else self._none()
+            self._servers[scope] = _Cached(versions, kept)
+            raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
             if not self._indexing[scope]:
                 del self._indexing[scope]
+        if scope in self._unindexed:
+            self._unindexed.discard(scope)
+            log.info("indexed the aliases and terms of server %s again", scope)
         self._servers[scope] = fresh = _Cached(versions, local)
         if not local.complete:
             self._embed_soon(scope)
@@ -307,6 +329,18 @@ def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGloss
     missing = sorted(vectors.missing(text for _, text in local.texts), key=len)
     embedded = vectors.embed(missing[:EMBED_BATCH])
     return with_vectors(local, vectors), embedded
+
+
+class IndexingFailed(Exception):
+    """A server's rows were read but could not be compiled for search (logged once by `_load`)."""
+
+
+def _failed_indexing(loading: asyncio.Future[_Cached]) -> bool:
+    return (
+        loading.done()
+        and not loading.cancelled()
+        and isinstance(loading.exception(), IndexingFailed)
+    )
 
 
 async def _read_versions(store: Store) -> Versions:

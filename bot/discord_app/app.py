@@ -146,13 +146,14 @@ class GlossaryBot(commands.Bot):
                     max_concurrency=int(limits.get("max_concurrency", 1)),
                 )
             await self._identify.wait_turn(shard_id or 0)
-        except (StorageError, discord.HTTPException, discord.GatewayNotFound):
+        except (StorageError, discord.HTTPException, discord.GatewayNotFound) as exc:
+            # Said in full: a database or Discord refusing, no fault of the bot's to trace.
             log.warning(
-                "cannot take turns to identify shard %s with other processes; waiting %.0f s "
+                "cannot take turns to identify shard %s with other processes (%s); waiting %g s "
                 "instead",
                 shard_id,
+                exc,
                 self.identify_window,
-                exc_info=True,
             )
             await asyncio.sleep(self.identify_window)  # the rate limit, uncoordinated
 

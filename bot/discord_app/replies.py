@@ -8,7 +8,11 @@ ephemerally, and the original message stays as it was.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +36,10 @@ if TYPE_CHECKING:
 
     Interaction = discord.Interaction[GlossaryBot]
 
+log = logging.getLogger(__name__)
+
 ECHO_LIMIT = 100  # how much of the user's own text we repeat back
+ACK_DEADLINE = 3.0  # Discord takes an interaction's first response this long after sending it
 
 
 def echo(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -106,6 +113,58 @@ async def reply_for(
         view = view or discord.ui.View(timeout=None)
         view.add_item(suggest_button(result.query))
     return Reply(text, None, view, private=True, quotes_user=True)
+
+
+async def respond_in_time(started: float, respond: Callable[[], Awaitable[object]]) -> bool:
+    """Send an interaction's first response (`respond`: a reply or a defer) by Discord's deadline,
+    counted from `started` (time.monotonic() when the bot took the interaction, a little after
+    Discord sent it). False if it could not be: rate limited (a 429) past the deadline, or
+    Discord failing (5xx), discord.py would wait and send it late, only to be refused (10062)
+    as the user sees "The application did not respond". A defer first would not help: it is the same request. (A
+    request still under way at the deadline is taken as lost: it would arrive late.)"""
+    try:
+        async with asyncio.timeout(started + ACK_DEADLINE - time.monotonic()):
+            await respond()
+    except TimeoutError:
+        return False
+    return True
+
+
+async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> None:
+    """The answer to an interaction Discord no longer takes one for: a public answer goes to the
+    channel as a message of its own (its own rate limit, no deadline); a private one has nowhere
+    else to go. One line either way."""
+    what = f"interaction {interaction.id} by {interaction.user.id}"
+    channel = interaction.channel
+    if ephemeral or channel is None or not hasattr(channel, "send"):
+        log.warning(
+            "%s: no first response could be sent within Discord's %.0f s (rate limited, or "
+            "Discord failing); its %s is lost (Discord shows the user that the application did "
+            "not respond)",
+            what,
+            ACK_DEADLINE,
+            "private answer" if ephemeral else "answer (no channel to post it in)",
+        )
+        return
+    try:
+        await channel.send(**reply.send_kwargs())
+    except discord.HTTPException as exc:
+        log.warning(
+            "%s: no first response could be sent within Discord's %.0f s (rate limited, or "
+            "Discord failing), and posting the answer in channel %s failed too (%s): it is lost",
+            what,
+            ACK_DEADLINE,
+            channel.id,
+            exc.text or exc.status,
+        )
+        return
+    log.warning(
+        "%s: no first response could be sent within Discord's %.0f s (rate limited, or Discord "
+        "failing); its answer was posted in channel %s instead",
+        what,
+        ACK_DEADLINE,
+        channel.id,
+    )
 
 
 async def open_card(

@@ -249,6 +249,14 @@ def _warn_if_alone(settings: Settings, store: Store | None) -> None:
     ids = settings.shard_id_list
     if ids is None or len(ids) == settings.shard_count or (store is not None and store.shared):
         return
+    if store is None and settings.database_url:
+        # PostgreSQL that could not be opened (said already): shared, but not reached.
+        log.warning(
+            "SHARD_IDS %s: without its database this process does not check which shards "
+            "other processes run, nor take turns with them to connect, until it is restarted",
+            shard_label(ids),
+        )
+        return
     log.warning(
         "SHARD_IDS %s is part of the bot's %s shards, but the database is not shared "
         "(set DATABASE_URL to PostgreSQL for every process)",

@@ -234,6 +234,7 @@ def check_candidates(
         target = _check_names(fields, owners, report)
         _fill_category(fields, target, default_category, report)
         _check_like_bundled(fields, report)
+        _check_fits_form(fields, candidate.related, report)
         term_id = _assign_id(candidate.preferred_id, fields, target, bundled, ids)
         ids.add(term_id)
         if candidate.preferred_id and candidate.preferred_id != term_id:
@@ -262,9 +263,11 @@ class _Reporter:
     problems: list[TermProblem]
     candidate: Candidate
     failed: bool = False
+    fields: set[str] = field(default_factory=set)  # the fields said to be wrong
 
     def __call__(self, field: str, message: str) -> None:
         self.failed = True
+        self.fields.add(field)
         c = self.candidate
         self.problems.append(TermProblem(field, message, c.label or None, c.line))
 
@@ -435,6 +438,27 @@ def _check_like_bundled(fields: Mapping[str, object], report: _Reporter) -> None
     probe = _entry_of(fields, "probe", ())
     for field_name, message in entry_problems(probe):
         report(field_name, message)
+
+
+def _check_fits_form(
+    fields: Mapping[str, object], related: Sequence[str], report: _Reporter
+) -> None:
+    """No more in a field than `/term edit`'s form holds (limits.TERM_FORM): a term opens in it
+    whole, never cut short, however it was written."""
+    texts = {
+        "title": str(fields.get("title") or ""),
+        "definition": str(fields.get("definition") or ""),
+        "boundary": str(fields.get("boundary") or ""),
+        "aliases": ", ".join(_as_tuple(fields.get("aliases"))),
+        "related": ", ".join(related),
+    }
+    for key, text in texts.items():
+        most = limits.TERM_FORM["other_names" if key == "aliases" else key]
+        if len(text) > most and key not in report.fields:  # the card's cap may have said it
+            report(
+                key,
+                f"longer than {most:,} characters ({len(text):,}): more than `/term edit`'s form holds",
+            )
 
 
 def _assign_id(

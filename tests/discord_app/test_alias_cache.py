@@ -3,11 +3,14 @@ the database for aliases; a change made through another connection is seen at th
 
 from __future__ import annotations
 
+import logging
+import time
 from collections import Counter
 from typing import Any
 
 import pytest
 
+from bot.discord_app import alias_cache
 from bot.storage import AliasImport, Store
 
 from .conftest import Scene, StartBot
@@ -77,3 +80,49 @@ async def test_a_glossary_reload_recompiles_a_servers_aliases_for_the_new_index(
         assert after.positions is bot.state.index.positions
         _, card = await define(scene.fake, scene.alice, "zorb lax", scene.channel)
         assert embed_of(card)["title"] == "KV Cache"
+
+
+async def test_a_server_whose_indexing_fails_is_answered_from_the_bundled_glossary_and_said_once(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The rows are read, then compiling them fails (after the read timeout: /define defers
+    and waits for the indexing). The log said "still being indexed" at debug, and nothing of
+    the failure; now one warning says it, and /define answers from the bundled glossary."""
+
+    def failing_compile(*args: object, **kwargs: object) -> object:
+        time.sleep(0.3)  # in the indexing thread: past the read timeout, as on a loaded machine
+        raise RuntimeError("compile broke")
+
+    compile_local = alias_cache.compile_local
+    fake, guild = scene.fake, scene.guild.id
+    await store.add_alias(guild, "zorb lax", "zorb lax", "kv-cache", actor_id=1)
+    caplog.set_level(logging.DEBUG, logger="bot.discord_app.alias_cache")
+    async with start_bot(store, read_timeout=0.05) as bot:
+        monkeypatch.setattr(alias_cache, "compile_local", failing_compile)
+        for term in ("kv cache", "rag"):
+            bot.state.servers.forget(guild)  # as after a start: /define defers and may wait
+            handle, card = await define(fake, scene.alice, term, scene.channel)
+            assert (await handle.response())["type"] == 5
+            assert embed_of(card)["title"] in ("KV Cache", "Retrieval-Augmented Generation (RAG)")
+        said = [r for r in caplog.records if r.name == "bot.discord_app.alias_cache"]
+        assert not [r for r in said if "still being indexed" in r.getMessage()]
+        warnings = [r for r in said if r.levelno >= logging.WARNING]
+        assert [r.getMessage() for r in warnings] == [
+            f"could not index the aliases and terms of server {guild} (read from the database): "
+            "answering with what was last indexed, or the bundled glossary alone, until they change"
+        ]
+        assert warnings[0].exc_info is not None  # a fault in the bot: its traceback
+
+        # Kept until the server's aliases or terms change (no indexing per request): a change
+        # elsewhere, or a restart, reads them again.
+        _, card = await define(fake, scene.alice, "zorb lax", scene.channel)
+        assert "No entry" in card["content"]
+        monkeypatch.setattr(alias_cache, "compile_local", compile_local)  # mended
+        await store.add_alias(guild, "zorb lax 2", "zorb lax 2", "kv-cache", actor_id=1)
+        card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"  # the server's alias again
+        assert any(r.getMessage().startswith("indexed the aliases") for r in caplog.records)

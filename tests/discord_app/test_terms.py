@@ -9,6 +9,7 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.term_drafts import Drafts
+from bot.glossary.server_terms import TermDraft, check_draft
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.fake_discord import FakeUser, InteractionHandle, InteractionRefused
@@ -318,3 +319,70 @@ async def test_a_form_opens_in_time_while_the_database_is_locked(
     assert added["content"].startswith("Added **Zorblax**"), added
     [term] = await read_terms(store, scene.guild.id)
     assert term.acronym == "ZBX"
+
+
+def form_inputs(modal: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The text inputs of a MODAL response's data, by custom id."""
+    return {r["components"][0]["custom_id"]: r["components"][0] for r in modal["components"]}
+
+
+def exactly(length: int, word: str) -> str:
+    """Text of `length` characters, words of `word` with no space at either end."""
+    return (f"{word} " * length)[: length - 1] + word[0]
+
+
+def names(length: int, prefix: str) -> str:
+    """A comma-separated list of distinct names, `length` characters as the form shows it."""
+    out: list[str] = []
+    n = 0
+    while len(", ".join(out)) < length:
+        n += 1
+        out.append(f"{prefix}{n:04d}")
+    text = ", ".join(out)
+    return text[: length - 1] + "q" if len(text) > length else text
+
+
+async def test_the_term_form_holds_what_the_save_accepts_and_no_more(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Each input's max_length is what the save accepts for that field, whichever way a term is
+    written (the form, an import): one character more is refused. Definitions of 4,001-4,096
+    characters were accepted (the card's cap) and /term edit opened them cut to the input's
+    4,000, so saving the edit lost their end unseen."""
+    opened = await open_add(scene, scene.moderator, category="Fundamentals")
+    inputs = form_inputs((await opened.response())["data"])
+    assert set(inputs) == {"title", "definition", "boundary", "other_names", "related"}
+    texts = {
+        "title": lambda n: exactly(n, "Zorbledger"),
+        "definition": lambda n: exactly(n, "zorb"),
+        "boundary": lambda n: exactly(n, "zorb"),
+        "other_names": lambda n: names(n, "zorbname"),
+        "related": lambda n: names(n, "zorbrel"),
+    }
+    problem_field = {"other_names": "aliases"}
+    for key, make in texts.items():
+        most = inputs[key]["max_length"]
+        for length, refused in ((most, False), (most + 1, True)):
+            text = make(length)
+            assert len(text) == length, (key, len(text))
+            values = {"title": "Zorb Ledger", "definition": "Ours.", key: text}
+            draft = TermDraft(**values, category="Fundamentals")
+            problems = check_draft(draft, bot.state.glossary, []).problems
+            too_long = [
+                p
+                for p in problems
+                if p.field == problem_field.get(key, key) and "characters" in p.message
+            ]
+            assert bool(too_long) is refused, (key, length, too_long)
+
+    # Through the form: the longest definition it takes is saved whole and opens whole.
+    longest = exactly(inputs["definition"]["max_length"], "zorb")
+    answer = await submit(
+        scene, scene.moderator, opened, {"title": "Zorb Ledger", "definition": longest}
+    )
+    assert answer["content"].startswith("Added"), answer
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == longest
+    reopened = await open_edit(scene, scene.moderator, "zorb ledger")
+    shown = form_inputs((await reopened.response())["data"])
+    assert shown["definition"]["value"] == longest

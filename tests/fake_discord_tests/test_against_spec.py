@@ -3,13 +3,14 @@ it, they agree; where the fake is stricter, the case is named with the source it
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aiohttp
 import pytest
 
 from tests.fake_discord import FakeDiscord
-from tests.fake_discord.openapi import spec_errors, spec_or_skip
+from tests.fake_discord.openapi import SPEC_PATH, spec_errors, spec_or_skip
 from tests.fake_discord.validation import check_modal
 
 from .conftest import Scene
@@ -76,6 +77,34 @@ async def test_gateway_bot_fits_the_spec() -> None:
     assert spec_errors("GatewayBotResponse", body) == []
     assert body["shards"] == 3
     assert body["session_start_limit"]["max_concurrency"] == 2
+
+
+@pytest.mark.parametrize("is_global", [False, True])
+async def test_the_fakes_429_fits_the_spec_and_what_discord_py_retries(is_global: bool) -> None:
+    """A rate-limited interaction callback: the body and headers the spec gives a 429 (body
+    RatelimitedResponse, headers ClientRatelimitedResponse's), and what discord.py needs to
+    wait and retry rather than raise (a Via header, a JSON body with retry_after)."""
+    route = "/interactions/{interaction_id}/{token}/callback"
+    async with FakeDiscord() as fake:
+        fake.fail_next("POST", route, status=429, retry_after=3.2, is_global=is_global)
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(
+                f"{fake.api_base}/interactions/1/t/callback", json={"type": 5}
+            ) as response,
+        ):
+            body = await response.json()
+            headers = response.headers
+    assert response.status == 429
+    assert spec_errors("RatelimitedResponse", body) == []
+    assert (body["retry_after"], body["global"]) == (3.2, is_global)
+    spec = json.loads(SPEC_PATH.read_text())
+    named = spec["components"]["responses"]["ClientRatelimitedResponse"]["headers"]
+    assert set(named) <= set(headers), set(named) - set(headers)
+    assert headers["Via"]
+    assert int(headers["Retry-After"]) == 4  # whole seconds, rounded up, as Discord sends it
+    assert headers["X-RateLimit-Scope"] == ("global" if is_global else "user")
+    assert (headers.get("X-RateLimit-Global") == "true") is is_global
 
 
 async def test_attachments_fit_the_spec(scene: Scene, bot: TinyBot) -> None:

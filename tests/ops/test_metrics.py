@@ -9,6 +9,7 @@ import re
 import shutil
 import socket
 import sqlite3
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -198,6 +199,34 @@ def test_the_server_serves_live_values_and_stops() -> None:
         scrape(server.port)
     # Stopped cleanly: the same live values can be served again.
     metrics.serve("127.0.0.1", 0, live).stop()
+
+
+def test_fifty_scrapes_at_once_all_get_an_answer() -> None:
+    """A burst of scrapes (several Prometheus servers, a dashboard refresh) arriving while the
+    server is busy waits in the listen queue: none is refused or left hanging for a SYN retry.
+    The accept loop is paused so that all 50 wait in the queue at once."""
+    live = metrics.LiveValues(lambda: [], lambda: True, lambda: {"foundations": 1})
+    server = metrics.serve("127.0.0.1", 0, live)
+    inner = server._server
+    inner.shutdown()  # stop accepting; the socket still listens and the kernel still queues
+    clients = []
+    try:
+        for _ in range(50):
+            # A connection beyond the listen backlog is not completed while nothing accepts.
+            clients.append(socket.create_connection(("127.0.0.1", server.port), timeout=5))
+        threading.Thread(target=inner.serve_forever, daemon=True).start()
+        for client in clients:
+            client.sendall(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        for client in clients:
+            answer = b""
+            while chunk := client.recv(65536):
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.0 200"), answer[:80]
+            assert b"glossary_entries" in answer
+    finally:
+        for client in clients:
+            client.close()
+        server.stop()
 
 
 # -- through glossary-bot run ------------------------------------------------------------------

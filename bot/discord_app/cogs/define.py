@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
-from bot.discord_app.replies import reply_for
+from bot.discord_app.replies import post_instead, reply_for, respond_in_time
 from bot.discord_app.state import BotState
 from bot.storage import DM_SCOPE
 
@@ -57,27 +58,34 @@ class DefineCog(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=False)
     @lookup_limit
     async def define(self, interaction: Interaction, term: str, private: bool = False) -> None:
+        started = time.monotonic()
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
-        deferred = False
+        deferred, taken = False, True  # taken: Discord still takes an answer
         if not state.servers.knows(scope):
             # This server's aliases are not cached yet: reading them may be slow, so
             # acknowledge first.
-            await interaction.response.defer(ephemeral=private, thinking=True)
             deferred = True
+            taken = await respond_in_time(
+                started, lambda: interaction.response.defer(ephemeral=private, thinking=True)
+            )
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
         reply = await reply_for(state, result, interaction.user.id, scope)
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
-            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-        elif ephemeral and not private:
+            taken = await respond_in_time(
+                started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            )
+        if not taken:
+            await post_instead(interaction, reply, ephemeral)
+        elif deferred and ephemeral and not private:
             # Deferred in public, but a miss is only for the asker: swap for an ephemeral
             # follow-up.
             await interaction.delete_original_response()
             await interaction.followup.send(ephemeral=True, **kwargs)
-        else:
+        elif deferred:
             await interaction.followup.send(ephemeral=private, **kwargs)
 
     @define.autocomplete("term")

@@ -36,8 +36,6 @@ log = logging.getLogger(__name__)
 
 FORM_PREFIX = "gb:suggestion:"
 _FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
-TITLE_INPUT = 100
-DEFINITION_INPUT = 2000
 
 
 def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
@@ -48,8 +46,8 @@ def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
         discord.ui.TextInput(
             label="Term",
             custom_id="title",
-            default=title[:TITLE_INPUT] or None,
-            max_length=TITLE_INPUT,
+            default=title[: limits.SUGGESTION_TITLE] or None,
+            max_length=limits.SUGGESTION_TITLE,
         )
     )
     modal.add_item(
@@ -57,7 +55,7 @@ def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
             label="What it means (your words)",
             custom_id="definition",
             style=discord.TextStyle.paragraph,
-            max_length=DEFINITION_INPUT,
+            max_length=limits.SUGGESTION_DEFINITION,
             min_length=10,
         )
     )
@@ -120,8 +118,8 @@ class SuggestCog(ServerOnly, commands.Cog):
             await reply(interaction, "This form belongs to someone else.")
             return
         values = submitted_values(data)
-        title = values.get("title", "").strip()[:TITLE_INPUT]
-        definition = values.get("definition", "").strip()[:DEFINITION_INPUT]
+        title = values.get("title", "").strip()[: limits.SUGGESTION_TITLE]
+        definition = values.get("definition", "").strip()[: limits.SUGGESTION_DEFINITION]
         if not title or not definition:
             await reply(interaction, "A suggestion needs the term and what it means.")
             return

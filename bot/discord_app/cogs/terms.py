@@ -76,22 +76,20 @@ MODAL_PREFIX = "gb:term:"
 # an edit must not then be saved as a new term.
 _MODAL_ID = re.compile(rf"gb:term:{OWNER}:(?P<nonce>[0-9a-f]{{12}}):(?P<kind>[ae])")
 _REVISION = r"(?P<revision>[0-9a-f]{16})"
-TITLE_INPUT = limits.EMBED_TITLE
-SHORT_INPUT = 1000
-LONG_INPUT = 4000  # Discord's limit for one text input
 
 
 def term_modal(title: str, custom_id: str, typed: TermDraft) -> discord.ui.Modal:
     modal = discord.ui.Modal(title=title, custom_id=custom_id, timeout=None)
-    fields: Sequence[tuple[str, str, discord.TextStyle, int, bool]] = (
-        ("title", typed.title, discord.TextStyle.short, TITLE_INPUT, True),
-        ("definition", typed.definition, discord.TextStyle.paragraph, LONG_INPUT, True),
-        # What it is not is a card's field: no more than a field holds.
-        ("boundary", typed.boundary, discord.TextStyle.paragraph, limits.EMBED_FIELD_VALUE, False),
-        ("other_names", typed.other_names, discord.TextStyle.paragraph, SHORT_INPUT, False),
-        ("related", typed.related, discord.TextStyle.paragraph, SHORT_INPUT, False),
+    paragraph, short = discord.TextStyle.paragraph, discord.TextStyle.short
+    fields: Sequence[tuple[str, str, discord.TextStyle, bool]] = (
+        ("title", typed.title, short, True),
+        ("definition", typed.definition, paragraph, True),
+        ("boundary", typed.boundary, paragraph, False),
+        ("other_names", typed.other_names, paragraph, False),
+        ("related", typed.related, paragraph, False),
     )
-    for key, value, style, max_length, required in fields:
+    for key, value, style, required in fields:
+        max_length = limits.TERM_FORM[key]  # what the save accepts: a term opens whole
         label = FIELD_LABELS["aliases" if key == "other_names" else key]
         if key in ("other_names", "related"):
             label += " (comma-separated)"

@@ -308,6 +308,14 @@ def as_storage_error(exc: BaseException, location: str) -> StorageError:
         if state[:2] == "28":  # invalid authorization: a wrong user or password in the URL
             return StorageError(f"cannot log in to the database at {location}: {exc}")
         return StorageError(f"database error at {location}: {exc}")
+    if isinstance(exc, TimeoutError) and not str(exc):
+        # A host that drops connections (a firewall, a wrong address) says nothing at all.
+        return StorageUnavailable(
+            f"cannot reach the database at {location}: no answer in time (a firewall dropping "
+            "the connection, or the wrong host or port)"
+        )
     if isinstance(exc, OSError | TimeoutError | asyncpg.InterfaceError):
-        return StorageUnavailable(f"cannot reach the database at {location}: {exc or type(exc)}")
+        return StorageUnavailable(
+            f"cannot reach the database at {location}: {exc or type(exc).__name__}"
+        )
     return StorageError(f"database error at {location}: {exc}")

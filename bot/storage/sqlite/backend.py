@@ -156,6 +156,7 @@ class SqliteBackend(Backend):
         # file is at the path now.
         await self.reader.replace(None)
         unemptied = await self.writer.replace(None, empty_wal=True)
+        deleted = _identity_of(self.location) is None  # else another file was put there
         try:
             conn, identity = await _prepare(
                 self.location, busy_timeout=self._busy_timeout, migrate=True
@@ -165,13 +166,27 @@ class SqliteBackend(Backend):
             if unemptied is not None:
                 reason += f"; the old file's -wal could not be emptied: {unemptied}"
             raise DatabaseLost(reason) from exc
-        self._say_lost()  # the file at the path is another one: say so before taking it up
         if unemptied is not None:
             log.warning("could not empty the -wal of %s: %s", self.location, unemptied)
         await self.writer.replace(conn)
         self._identity = identity
-        self._lost.ended()
-        log.warning("writing to the database at %s again", self.location)
+        # One line for what happened; nothing the bot had not yet written is lost either way.
+        if self._lost.ended():  # the loss was said: this ends it
+            log.warning("writing to the database at %s again", self.location)
+        elif deleted:
+            log.error(
+                "the database file DATABASE_PATH=%s is gone (deleted or moved away): the bot "
+                "made a new, empty database there and writes to it; what the old file held "
+                "(aliases, terms, counts) is not in it",
+                self.location,
+            )
+        else:
+            log.warning(
+                "the database file DATABASE_PATH=%s was replaced by another database (a restored "
+                "backup?): the bot writes to that one from now on; what was only in the file it "
+                "replaced is not in it",
+                self.location,
+            )
 
 
 async def _prepare(
