@@ -21,7 +21,9 @@ RETRY_SECONDS = 0.25  # how often a starting bot looks again while waiting for o
 
 
 def lock_path(database: str) -> str:
-    return f"{database}-bot.lock"
+    # Beside the file itself: a symlink to the database (or another spelling of its path) must
+    # find the same lock, or a second bot starts on the same file through it.
+    return f"{os.path.realpath(database)}-bot.lock"
 
 
 @contextlib.asynccontextmanager
