@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
+from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.settings import Settings
 
@@ -47,10 +48,29 @@ def on_store(
         store = await Store.open(path, flush_interval=None, migrate=migrate)
         try:
             return await work(store)
+        except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
+            await store.close()
+            raise Interrupted(store.writes_committed) from None
         finally:
             await store.close()
 
     return asyncio.run(run())
+
+
+class Interrupted(ReportedError):
+    """Ctrl-C while a command used the database. A write it had begun was finished (one
+    transaction, never half of one), and the command's own report is lost with the rest: say
+    which of the two it was, or an operator who stopped an import believes it did nothing."""
+
+    exit_code = 130
+
+    def __init__(self, writes: int) -> None:
+        super().__init__(
+            "interrupted after its changes were written in full (a write under way is finished, "
+            "never left half-done)"
+            if writes
+            else "interrupted; nothing was written"
+        )
 
 
 def _fail(message: str) -> int:

@@ -45,3 +45,45 @@ async def test_a_second_bot_through_a_symlink_to_the_database_is_refused(
     assert "Traceback" not in second.output
 
 
+def _interrupted_import(db: Path, *, before_the_write: bool) -> BaseException | None:
+    """`on_store` as `aliases import` uses it, with the operator's Ctrl-C (SIGINT, which
+    asyncio turns into a cancellation) arriving before the write or while it runs."""
+
+    def ctrl_c_inside(item: AliasImport, stored: Mapping[str, str]) -> str | None:
+        signal.raise_signal(signal.SIGINT)
+        return None
+
+    async def work(store: Store) -> None:
+        item = AliasImport(5, "zorbword", "zorbword", "rag")
+        if before_the_write:
+            signal.raise_signal(signal.SIGINT)
+            await store.export_aliases(None)  # the next wait takes the cancellation
+        await store.import_aliases([item], check=ctrl_c_inside)
+
+    try:
+        on_store(db, work, migrate=True)
+    except BaseException as exc:  # before the fix: KeyboardInterrupt, which must not escape
+        return exc
+    return None
+
+
+def test_ctrl_c_during_an_import_says_whether_it_was_written(tmp_path: Path) -> None:
+    """Plan line X33: Ctrl-C during `aliases import` of 10,000 rows (or `terms import` of
+    2,000): the process went on for 12-30 s, wrote every row (a transaction under way is
+    finished, never left half-done), then exited 130 without a word, so the operator believed
+    the import stopped. Now one line says whether the changes were written."""
+    db = tmp_path / "g.db"
+    stopped = _interrupted_import(db, before_the_write=False)
+    assert type(stopped).__name__ == "Interrupted", repr(stopped)
+    assert "written in full" in str(stopped), stopped
+    assert getattr(stopped, "exit_code", None) == 130
+    stored = on_store(db, lambda store: store.export_aliases(None))
+    assert [a["alias"] for a in stored] == ["zorbword"]
+
+    other = tmp_path / "other.db"
+    stopped = _interrupted_import(other, before_the_write=True)
+    assert type(stopped).__name__ == "Interrupted", repr(stopped)
+    assert str(stopped) == "interrupted; nothing was written"
+    assert on_store(other, lambda store: store.export_aliases(None)) == []
+
+
