@@ -87,3 +87,33 @@ def test_ctrl_c_during_an_import_says_whether_it_was_written(tmp_path: Path) -> 
     assert on_store(other, lambda store: store.export_aliases(None)) == []
 
 
+async def made(db: Path) -> None:
+    """A database as the bot leaves it (empty)."""
+    store = await Store.open(db, flush_interval=None, migrate=True)
+    await store.close()
+
+
+# What a spreadsheet's JSON export, or a hand-made file, looks like: rows, not the topics JSON.
+ROWS = [{"title": "Zorblax", "definition": "A thing that zorbs.", "category": "Fundamentals"}]
+
+
+async def test_a_json_list_of_rows_is_told_what_the_json_must_be(tmp_path: Path) -> None:
+    """Plan line X5: a JSON list of rows (a sheet-to-JSON converter's output): "(entry): Input
+    should be a valid dictionary or instance of TopicsHeader", the parser's words, naming an
+    entry the file does not have. Now it says what the topics JSON is, and that this is a list;
+    `check` says the same."""
+    rows = tmp_path / "terms.json"
+    rows.write_text(json.dumps(ROWS), encoding="utf-8")
+    db = tmp_path / "g.db"
+    db.touch()
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "terms", "import", str(rows), "--guild", "1", "--db", str(db)
+    )
+    assert status == 1, said
+    assert "TopicsHeader" not in said and "(entry)" not in said, said
+    assert "expected the topics JSON" in said and "not a list" in said, said
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", str(rows))
+    assert status == 1, said
+    assert "not a list" in said and "TopicsHeader" not in said, said
+
+
