@@ -117,3 +117,24 @@ async def test_a_json_list_of_rows_is_told_what_the_json_must_be(tmp_path: Path)
     assert "not a list" in said and "TopicsHeader" not in said, said
 
 
+async def test_a_dry_run_makes_no_database(tmp_path: Path) -> None:
+    """Found beside X1-X5: `terms import --dry-run --db` a path with no database there (a
+    misspelt path) made a new 94 KB database and answered "Would import: …" as if for the
+    server. A dry run writes nothing: it now says there is no database there, as `terms
+    export` does, and leaves nothing behind."""
+    file = tmp_path / "terms.toml"
+    file.write_text(
+        '[[entries]]\nid = "zorblax"\ntitle = "Zorblax"\ncategory = "Fundamentals"\n'
+        'definition = "A thing that zorbs."\n',
+        encoding="utf-8",
+    )
+    missing = tmp_path / "glosary-bot.db"
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "terms", "import", str(file), "--guild", "1", "--db", str(missing),
+        "--dry-run",
+    )  # fmt: skip
+    assert status == 1, said
+    assert f"there is no database at {missing}" in said, said
+    assert not missing.exists()
+
+
