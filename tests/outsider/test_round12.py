@@ -138,3 +138,20 @@ async def test_a_dry_run_makes_no_database(tmp_path: Path) -> None:
     assert not missing.exists()
 
 
+async def test_migrate_db_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    """Plan line X29: `migrate-db --to` a SQLite file in a folder that does not exist: two
+    lines, the first a warning that it "cannot check that no other bot runs on …" with an
+    errno, the second the answer. No folder, no database, no bot on it: one line now."""
+    source = tmp_path / "g.db"
+    await made(source)
+    target = tmp_path / "nowhere" / "copy.db"
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "migrate-db", "--from", str(source), "--to", str(target)
+    )
+    assert status == 1, said
+    assert said.strip().splitlines() == [
+        f"glossary-bot: error: the database file cannot be opened: its folder {target.parent} "
+        "does not exist"
+    ], said
+
+
