@@ -155,3 +155,26 @@ async def test_migrate_db_into_a_missing_folder_is_one_line(tmp_path: Path) -> N
     ], said
 
 
+@pytest.mark.parametrize("setting", ["DATABASE_PATH", "HEARTBEAT_PATH"])
+async def test_a_path_under_the_home_folder_in_env(tmp_path: Path, setting: str) -> None:
+    """Plan line X24: `DATABASE_PATH=~/glossary-bot.db` in `.env` (read without a shell):
+    `run` looked for a folder named "~" in its working directory ("its folder …/~ does not
+    exist; answering without counts and aliases"), `stats` said "there is no database at
+    ~/…". `~` is now the home folder, as in a shell, here and in HEARTBEAT_PATH and
+    GLOSSARY_PATHS."""
+    home = tmp_path / "home"
+    home.mkdir()
+    await made(home / "glossary-bot.db")
+    (home / "beat").touch()
+    (tmp_path / ".env").write_text(
+        "DATABASE_PATH=~/glossary-bot.db\nHEARTBEAT_PATH=~/beat\n", encoding="utf-8"
+    )
+    env = {**CLI_ENV, "HOME": str(home)}
+    if setting == "DATABASE_PATH":
+        status, said = await glossary_bot(env, tmp_path, "stats")
+        assert status == 0, said
+        assert said.startswith("Glossary Bot stats"), said
+    else:
+        status, said = await glossary_bot(env, tmp_path, "health")
+        assert "no heartbeat at" not in said, said
+        assert str(home / "beat") in said or status == 0, said
