@@ -178,3 +178,35 @@ async def test_a_path_under_the_home_folder_in_env(tmp_path: Path, setting: str)
         status, said = await glossary_bot(env, tmp_path, "health")
         assert "no heartbeat at" not in said, said
         assert str(home / "beat") in said or status == 0, said
+
+
+async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X20: `/suggest RAG` (a bundled acronym), `kv cache` (a title): "Thanks! “RAG”
+    is with this server's moderators", queued for review, where accepting it could only clash
+    with the name or shadow the card. Now the member is told the glossary has it (the card's
+    title), and nothing is queued; a name it lacks is queued as before."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path) as bot:
+        for name, title in (("RAG", "Retrieval-Augmented Generation"), ("kv cache", "KV Cache")):
+            opened = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
+            assert (await opened.response())["type"] == 9
+            sent = await fake.submit_modal(
+                scene.alice, opened, {"definition": "What I think it is."}
+            )
+            said = (await sent.final_message())["content"]
+            assert said.startswith(f"“{name}” is already in this server's glossary: **{title}**")
+            assert said.endswith("Nothing was queued."), said
+        opened = await fake.slash(
+            scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel
+        )
+        await opened.response()
+        sent = await fake.submit_modal(scene.alice, opened, {"definition": "What I think it is."})
+        assert (await sent.final_message())["content"].startswith("Thanks! “zorblax”")
+        assert await bot.stop() == 0
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
+    )
+    assert status == 0, said
+    assert json.loads(said)["suggestions"]["open"] == 1, said
