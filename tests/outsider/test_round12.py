@@ -210,3 +210,31 @@ async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
     )
     assert status == 0, said
     assert json.loads(said)["suggestions"]["open"] == 1, said
+
+
+async def test_hello_and_thanks_to_the_bot_get_its_help_not_a_miss(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X17: a DM "hi" got "Did you mean Human-in-the-Loop?", "thanks!" (after a card)
+    and "thank you so much" got "No entry for “thanks!”", each recorded as a missed search; a
+    mention "@Glossary hey there!" in a server likewise, in public. Now they get the help line
+    (as an empty mention does) and record nothing; a term in the same words still opens."""
+    fake = scene.fake
+    dm = fake.dm_channel(scene.alice)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100") as bot:
+        for text in ("hi", "thanks!", "thank you so much", "ok thanks :)"):
+            await fake.user_message(scene.alice, dm, text)
+            answer = await fake.wait_for_channel_message(dm)
+            assert answer["content"].startswith("Ask me about a term"), (text, answer)
+        await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} hey there!")
+        answer = await fake.wait_for_channel_message(scene.channel)
+        assert answer["content"].startswith("Ask me about a term"), answer
+        await fake.user_message(scene.alice, dm, "hi, what is rag?")
+        card = await fake.wait_for_channel_message(dm)
+        assert card["embeds"][0]["title"] == "Retrieval-Augmented Generation (RAG)", card
+        assert await bot.stop() == 0
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
+    )
+    assert status == 0, said
+    assert json.loads(said)["top_misses"] == [], said
