@@ -238,3 +238,23 @@ async def test_hello_and_thanks_to_the_bot_get_its_help_not_a_miss(
     )
     assert status == 0, said
     assert json.loads(said)["top_misses"] == [], said
+
+
+async def test_a_file_saved_as_ansi_is_told_where_and_how_to_save_it(tmp_path: Path) -> None:
+    """Plan line X6: curated TOML saved by Notepad or Excel as "ANSI" (Windows-1252, a `café`
+    on line 3): "not UTF-8 text (a byte that is not UTF-8 at position 43)", a byte offset no
+    editor shows and no word of what to do (UTF-16 gets "save the file as UTF-8"). Now the
+    line, and how to save it."""
+    file = tmp_path / "terms.toml"
+    file.write_bytes(
+        '[[entries]]\nid = "cafe"\ntitle = "Zorb café"\ncategory = "Fundamentals"\n'
+        'definition = "A thing – that zorbs."\n'.encode("cp1252")
+    )
+    db = tmp_path / "g.db"
+    await made(db)
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "terms", "import", str(file), "--guild", "1", "--db", str(db)
+    )
+    assert status == 1, said
+    assert "not UTF-8 text (line 3 has a byte that is not UTF-8)" in said, said
+    assert "save the file as UTF-8 and import it again" in said, said
