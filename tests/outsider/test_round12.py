@@ -258,3 +258,22 @@ async def test_a_file_saved_as_ansi_is_told_where_and_how_to_save_it(tmp_path: P
     assert status == 1, said
     assert "not UTF-8 text (line 3 has a byte that is not UTF-8)" in said, said
     assert "save the file as UTF-8 and import it again" in said, said
+
+
+async def test_check_names_the_id_a_related_title_meant(tmp_path: Path) -> None:
+    """Plan line X30: a maintainer's hand edit puts a title where `related` takes an id
+    (`related = ["KV Cache"]`): "related id 'KV Cache' names no entry", while it names one by
+    its title. Now the line says which id that name belongs to."""
+    (tmp_path / "mine.toml").write_text(
+        '[[entries]]\nid = "zorb-cache"\ntitle = "Zorb Cache"\ncategory = "Fundamentals"\n'
+        'definition = "A cache of zorbs."\nrelated = ["Blap Store"]\n\n'
+        '[[entries]]\nid = "blap-store"\ntitle = "Blap Store"\ncategory = "Fundamentals"\n'
+        'definition = "Where blaps are kept."\n',
+        encoding="utf-8",
+    )
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
+    assert status == 1, said
+    assert (
+        "[zorb-cache]: error: related id 'Blap Store' names no entry (it is a name of "
+        "'blap-store': related takes ids)"
+    ) in said, said
