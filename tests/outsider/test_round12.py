@@ -277,3 +277,15 @@ async def test_check_names_the_id_a_related_title_meant(tmp_path: Path) -> None:
         "[zorb-cache]: error: related id 'Blap Store' names no entry (it is a name of "
         "'blap-store': related takes ids)"
     ) in said, said
+
+
+async def test_health_names_the_heartbeat_file_it_looked_for(tmp_path: Path) -> None:
+    """Plan line X35: `HEARTBEAT_PATH=beat` (relative) and `glossary-bot health` run from
+    another folder (cron, a unit with another WorkingDirectory): "no heartbeat at beat yet
+    (starting, or never connected)" while the bot ran, healthy, in its own folder. Now the line
+    names the file it looked for, absolute, so the other folder shows."""
+    elsewhere = tmp_path / "cron"
+    elsewhere.mkdir()
+    status, said = await glossary_bot({**CLI_ENV, "HEARTBEAT_PATH": "beat"}, elsewhere, "health")
+    assert status == 1, said
+    assert f"no heartbeat at {elsewhere / 'beat'} yet" in said, said
