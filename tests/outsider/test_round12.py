@@ -14,7 +14,8 @@ import pytest
 from bot.storage import Store
 from bot.storage.cli import on_store
 from bot.storage.models import AliasImport
-from tests.discord_app.helpers import define
+from bot.discord_app.app import GlossaryBot
+from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 
 from .conftest import Scene
@@ -289,3 +290,14 @@ async def test_health_names_the_heartbeat_file_it_looked_for(tmp_path: Path) -> 
     status, said = await glossary_bot({**CLI_ENV, "HEARTBEAT_PATH": "beat"}, elsewhere, "health")
     assert status == 1, said
     assert f"no heartbeat at {elsewhere / 'beat'} yet" in said, said
+
+
+async def test_stats_of_one_lookup_says_one_lookup(scene: Scene, bot: GlossaryBot) -> None:
+    """Plan line X10 (the chart with zero, one and many lookups was fine): `/stats` after one
+    lookup said "**1** lookups"."""
+    await define(scene.fake, scene.alice, "rag", scene.channel)
+    handle = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    assert embed_of(await handle.final_message())["description"] == "**1** lookup"
+    await define(scene.fake, scene.alice, "lora", scene.channel)
+    handle = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    assert embed_of(await handle.final_message())["description"] == "**2** lookups"
