@@ -301,3 +301,24 @@ async def test_stats_of_one_lookup_says_one_lookup(scene: Scene, bot: GlossaryBo
     await define(scene.fake, scene.alice, "lora", scene.channel)
     handle = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
     assert embed_of(await handle.final_message())["description"] == "**2** lookups"
+
+
+async def test_the_line_that_stops_run_is_json_when_the_logs_are(tmp_path: Path) -> None:
+    """Found beside X35 (health and logs as a monitoring system reads them): with
+    `LOG_FORMAT=json`, the line that says why `run` stopped (a glossary file missing, Discord
+    unreachable, the token refused, another bot on the file) was plain text
+    ("glossary-bot: 1 problem in the glossary data: …") among JSON lines: the one line a log
+    system most needs, and the one it drops. Now it is a JSON object, level CRITICAL."""
+    env = {
+        **CLI_ENV,
+        "LOG_FORMAT": "json",
+        "DISCORD_TOKEN": "MTAx.abc.def",
+        "GLOSSARY_PATHS": str(tmp_path / "missing.toml"),
+        "DATABASE_PATH": str(tmp_path / "g.db"),
+    }
+    status, said = await glossary_bot(env, tmp_path, "run")
+    assert status == 1, said
+    lines = [json.loads(line) for line in said.strip().splitlines()]  # each line one object
+    assert lines[-1]["level"] == "CRITICAL", lines
+    assert lines[-1]["message"].startswith("1 problem in the glossary data: "), lines
+    assert "missing.toml: error: no such file or folder" in lines[-1]["message"], lines
