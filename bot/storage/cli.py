@@ -215,7 +215,12 @@ def run_import(args: argparse.Namespace) -> int:
             return _fail(f"cannot read {args.file}: a device, not a file")  # /dev/zero never ends
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         document = json.loads(raw.removeprefix("\ufeff"))  # Windows editors start with a BOM
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:  # a CSV saved from a sheet, most often
+        return _fail(
+            f"cannot read {args.file}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
+            "list of {guild_id, alias, entry_id} objects"
+        )
+    except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {args.file}: {exc}")
     except RecursionError:
         return _fail(f"cannot read {args.file}: nested too deeply")
@@ -325,6 +330,10 @@ def run_import(args: argparse.Namespace) -> int:
 def _parse_item(entry: Any) -> tuple[int, str, str]:
     if not isinstance(entry, dict):
         raise ValueError("expected an object with guild_id, alias and entry_id")
+    missing = [key for key in ("guild_id", "alias", "entry_id") if key not in entry]
+    if missing:  # other names for them ("guild", "term"): say so, not that a value is wrong
+        has = f" (it has {', '.join(map(repr, entry))})" if entry else ""
+        raise ValueError(f"no {' and no '.join(missing)}{has}")
     scope, text, entry_id = entry.get("guild_id"), entry.get("alias"), entry.get("entry_id")
     if not isinstance(scope, int) or isinstance(scope, bool) or not 0 <= scope <= MAX_GUILD_ID:
         raise ValueError(

@@ -322,3 +322,43 @@ async def test_the_line_that_stops_run_is_json_when_the_logs_are(tmp_path: Path)
     assert lines[-1]["level"] == "CRITICAL", lines
     assert lines[-1]["message"].startswith("1 problem in the glossary data: "), lines
     assert "missing.toml: error: no such file or folder" in lines[-1]["message"], lines
+
+
+async def test_an_alias_file_made_by_hand_is_told_what_it_needs(tmp_path: Path) -> None:
+    """Beside plan lines X1-X5, for `aliases import`: a CSV saved from a sheet said "cannot read
+    al.csv: Expecting value: line 1 column 1 (char 0)"; rows with the keys named otherwise
+    (`guild`, `term`) "guild_id must be a non-negative integer", of a key that is not there;
+    an entry given by its title or acronym "There is no glossary entry with the id “RAG”".
+    Now: not JSON and what it must be; which keys are missing and which it has; the id the
+    name belongs to."""
+    db = tmp_path / "g.db"
+    await made(db)
+    sheet = tmp_path / "aliases.csv"
+    sheet.write_text("guild_id,alias,entry_id\r\n1,zorb,rag\r\n", encoding="utf-8")
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "aliases", "import", str(sheet), "--db", str(db)
+    )
+    assert status == 1, said
+    assert said.strip() == (
+        f"glossary-bot: error: cannot read {sheet}: not JSON (Expecting value, line 1): "
+        "expected a JSON list of {guild_id, alias, entry_id} objects"
+    ), said
+    rows = tmp_path / "aliases.json"
+    rows.write_text(
+        json.dumps(
+            [
+                {"guild": 1, "alias": "zorb", "term": "rag"},
+                {"guild_id": 1, "alias": "zorb", "entry_id": "RAG"},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "aliases", "import", str(rows), "--db", str(db)
+    )
+    assert status == 1, said
+    assert "item 1: no guild_id and no entry_id (it has 'guild', 'alias', 'term')" in said, said
+    assert (
+        "item 2: There is no glossary entry with the id “RAG”. It is a name of "
+        "**Retrieval-Augmented Generation (RAG)**, whose id is “rag”."
+    ) in said, said
