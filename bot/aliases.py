@@ -51,7 +51,14 @@ def check_alias(
         raise AliasRejected(f"An alias can be at most {MAX_ALIAS_LENGTH} characters long.")
     entry = index.entry(entry_id)
     if entry is None:
-        raise AliasRejected(f"There is no glossary entry with the id “{entry_id}”.")
+        # A title or acronym given for the id (a hand-made import file): name the id it meant.
+        named = index.named_by(entry_id, exactly=True)
+        hint = (
+            f" It is a name of **{named[0].display_title}**, whose id is “{named[0].id}”."
+            if named
+            else ""
+        )
+        raise AliasRejected(f"There is no glossary entry with the id “{entry_id}”.{hint}")
     others = [e for e in index.named_by(key) if e.id != entry_id]
     if others:
         raise AliasRejected(f"“{key}” already names **{others[0].display_title}** in the glossary.")

@@ -124,6 +124,13 @@ class Settings(BaseSettings):
             raise ValueError("a space or line break inside the token")
         return value
 
+    @field_validator("database_path", "heartbeat_path")
+    @classmethod
+    def _home(cls, value: Path | None) -> Path | None:
+        # `.env` is read without a shell: `~/glossary-bot.db` meant the home folder, not a
+        # folder named "~" in the working directory.
+        return None if value is None else value.expanduser()
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
@@ -191,7 +198,7 @@ class Settings(BaseSettings):
     @property
     def glossary_path_list(self) -> list[Path] | None:
         parts = [p for p in self.glossary_paths.split(os.pathsep) if p.strip()]
-        return [Path(p.strip()) for p in parts] or None
+        return [Path(p.strip()).expanduser() for p in parts] or None
 
 
 class AsDotenvReads(PydanticBaseSettingsSource):

@@ -50,7 +50,11 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     settings: Settings = args.settings
-    location = database_location(args)
+    # A dry run writes nothing: it neither makes a database where there is none (a misspelt
+    # --db) nor upgrades an older one, which an older bot may still serve.
+    location = existing_database(args) if args.dry_run else database_location(args)
+    if location is None:
+        return 1
     path: Path = args.file
     caps = (settings.max_server_terms, settings.max_server_term_bytes)
     cap = import_cap(*caps)
@@ -84,7 +88,7 @@ def run_import(args: argparse.Namespace) -> int:
         return text
 
     try:
-        print(on_store(location, write, migrate=True))
+        print(on_store(location, write, migrate=not args.dry_run))
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1

@@ -139,7 +139,9 @@ def check_heartbeat(
     try:
         status = path.stat()
     except FileNotFoundError:
-        return False, f"no heartbeat at {path} yet (starting, or never connected)"
+        # Absolute: a relative HEARTBEAT_PATH read from another folder (cron, a unit's
+        # WorkingDirectory) is another file than the bot's, and this line must show it.
+        return False, f"no heartbeat at {path.absolute()} yet (starting, or never connected)"
     except OSError as exc:
         return False, f"cannot read the heartbeat HEARTBEAT_PATH={path}: {exc.strerror or exc}"
     if not stat.S_ISREG(status.st_mode):

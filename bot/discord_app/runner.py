@@ -17,7 +17,7 @@ import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
 from bot.discord_app.health import clear_heartbeat, keep_heartbeat
-from bot.discord_app.logs import configure_logging
+from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
@@ -34,7 +34,13 @@ CLAIM_WAIT = 10.0
 
 
 def fail(message: str) -> None:
-    print(f"glossary-bot: {message}", file=sys.stderr)
+    """The line that says why `run` stops: `glossary-bot: …` on stderr, or, once the logs are
+    JSON, one JSON object like every other line (a log system reading JSON lines would drop
+    or flag the one that says why the bot stopped)."""
+    if any(isinstance(h.formatter, JsonFormatter) for h in logging.getLogger().handlers):
+        log.critical("%s", message)
+    else:
+        print(f"glossary-bot: {message}", file=sys.stderr)
 
 
 def apply_endpoints(settings: Settings) -> None:

@@ -153,7 +153,13 @@ def _decode(data: bytes) -> tuple[str, str | None]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return "", f"not UTF-8 text (a byte that is not UTF-8 at position {exc.start:,})."
+        # Most often a file saved as "ANSI" (Windows-1252) by Notepad or Excel: say where, and
+        # how to save it, as for UTF-16 above.
+        line = data.count(b"\n", 0, exc.start) + 1
+        return "", (
+            f"not UTF-8 text (line {line:,} has a byte that is not UTF-8): save the file as "
+            "UTF-8 and import it again."
+        )
     return text.removeprefix("\ufeff").replace("\r\n", "\n"), None
 
 

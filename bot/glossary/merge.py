@@ -111,7 +111,12 @@ def _merge_group(
                     )
                 )
             elif related_id not in ids:
-                problems.append(_problem(raw, "error", f"related id {related_id!r} names no entry"))
+                # A title written for an id is the likely slip of a hand edit: name the id.
+                meant = names.owner(related_id)
+                hint = f" (it is a name of {meant!r}: related takes ids)" if meant else ""
+                problems.append(
+                    _problem(raw, "error", f"related id {related_id!r} names no entry{hint}")
+                )
         for name in raw.see_also:
             target = names.owner(name)
             if target is None:

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
+from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.settings import Settings
 
@@ -47,10 +48,29 @@ def on_store(
         store = await Store.open(path, flush_interval=None, migrate=migrate)
         try:
             return await work(store)
+        except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
+            await store.close()
+            raise Interrupted(store.writes_committed) from None
         finally:
             await store.close()
 
     return asyncio.run(run())
+
+
+class Interrupted(ReportedError):
+    """Ctrl-C while a command used the database. A write it had begun was finished (one
+    transaction, never half of one), and the command's own report is lost with the rest: say
+    which of the two it was, or an operator who stopped an import believes it did nothing."""
+
+    exit_code = 130
+
+    def __init__(self, writes: int) -> None:
+        super().__init__(
+            "interrupted after its changes were written in full (a write under way is finished, "
+            "never left half-done)"
+            if writes
+            else "interrupted; nothing was written"
+        )
 
 
 def _fail(message: str) -> int:
@@ -195,7 +215,12 @@ def run_import(args: argparse.Namespace) -> int:
             return _fail(f"cannot read {args.file}: a device, not a file")  # /dev/zero never ends
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         document = json.loads(raw.removeprefix("\ufeff"))  # Windows editors start with a BOM
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:  # a CSV saved from a sheet, most often
+        return _fail(
+            f"cannot read {args.file}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
+            "list of {guild_id, alias, entry_id} objects"
+        )
+    except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {args.file}: {exc}")
     except RecursionError:
         return _fail(f"cannot read {args.file}: nested too deeply")
@@ -305,6 +330,10 @@ def run_import(args: argparse.Namespace) -> int:
 def _parse_item(entry: Any) -> tuple[int, str, str]:
     if not isinstance(entry, dict):
         raise ValueError("expected an object with guild_id, alias and entry_id")
+    missing = [key for key in ("guild_id", "alias", "entry_id") if key not in entry]
+    if missing:  # other names for them ("guild", "term"): say so, not that a value is wrong
+        has = f" (it has {', '.join(map(repr, entry))})" if entry else ""
+        raise ValueError(f"no {' and no '.join(missing)}{has}")
     scope, text, entry_id = entry.get("guild_id"), entry.get("alias"), entry.get("entry_id")
     if not isinstance(scope, int) or isinstance(scope, bool) or not 0 <= scope <= MAX_GUILD_ID:
         raise ValueError(

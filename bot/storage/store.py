@@ -99,6 +99,7 @@ class Store:
         # Marks which of this store's batches are written, apart from other processes' ones.
         self._writer_id = uuid.uuid4().hex
         self._wrote = False
+        self.writes_committed = 0  # by `_write`: aliases, terms, suggestions, imports
         self._clock = clock
         # The hot path wants Unix seconds; the system clock gives them without a datetime.
         self._seconds: Callable[[], int] = (
@@ -855,7 +856,15 @@ class Store:
         database at the configured place is not the one in use (a SQLite file deleted or
         replaced underneath; see `Backend.ensure_in_place`)."""
         await self._backend.ensure_in_place()
-        return await self._backend.write(body, on_commit=on_commit)
+
+        def committed(result: T) -> None:
+            # Counted at the commit itself: a caller cancelled meanwhile (Ctrl-C in the command
+            # line) never sees the result of a write that still finishes (transactions are shielded).
+            self.writes_committed += 1
+            if on_commit is not None:
+                on_commit(result)
+
+        return await self._backend.write(body, on_commit=committed)
 
     def _now_second(self) -> datetime:
         return from_unix(self._seconds())

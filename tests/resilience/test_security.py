@@ -80,7 +80,7 @@ async def test_aliases_stats_and_misses_stay_in_their_server(
     )
     assert removed["content"] == "This server has no alias “kv stash”."
     _, stats = await moderator_says(scene, "stats", {"period": "all"}, user=other, channel=there)
-    assert embed_of(stats)["description"] == "**1** lookups"  # the one lora just now
+    assert embed_of(stats)["description"] == "**1** lookup"  # the one lora just now
     shown = fields(stats)
     assert "LoRA" in shown["Most looked up"]
     assert shown["Searches that found nothing"] == "None. 🎉"

@@ -31,6 +31,15 @@ log = logging.getLogger(__name__)
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
 )
+# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
+# term, so the help above, and no missed search for the server's stats. A server's own name
+# that reads like one ("OK" for a term) is searched first and opens its card.
+_PLEASANTRY = re.compile(
+    r"(?:(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
+    r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|tysm|cheers|ok(?:ay)?|cool|nice|"
+    r"great|got it|perfect|awesome)(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
+    re.IGNORECASE,
+)
 
 
 async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
@@ -137,5 +146,8 @@ class DefineCog(commands.Cog):
         scope = message.guild.id if message.guild else DM_SCOPE
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
+        if result.entry is None and _PLEASANTRY.fullmatch(text):
+            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
         reply = await reply_for(self.state, result, message.author.id, scope)
         await message.reply(mention_author=False, **reply.send_kwargs())

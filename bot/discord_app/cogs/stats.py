@@ -101,7 +101,7 @@ class StatsCog(ServerOnly, commands.Cog):
         local = await state.servers.local(scope)
         embed = discord.Embed(
             title=f"Glossary lookups, {PERIOD_LABELS[period]}",
-            description=f"**{total}** lookups",
+            description=f"**{total}** lookup{'' if total == 1 else 's'}",
             colour=BRAND_COLOUR,
         )
         glossary = local.glossary

@@ -128,6 +128,10 @@ class SuggestCog(ServerOnly, commands.Cog):
             await reply(interaction, STORAGE_DOWN)
             return
         await thinking(interaction)
+        named = await self._named(scope, title)
+        if named is not None:
+            await reply(interaction, named[: limits.MESSAGE_CONTENT])
+            return
         try:
             status = await store.add_suggestion(scope, owner, title, definition)
         except StorageError:
@@ -149,6 +153,23 @@ class SuggestCog(ServerOnly, commands.Cog):
                 "Please try again later. Nothing was queued."
             )
         await reply(interaction, text[: limits.MESSAGE_CONTENT])
+
+    async def _named(self, scope: int, title: str) -> str | None:
+        """What to tell a member who suggests a name this server's glossary already has (a
+        title, an acronym, an alias): its card is one `/define` away, and the moderators would
+        only be asked to refuse a clash."""
+        local = await self.state.servers.local(scope, patient=True)
+        found = local.index.search(title, local.aliases)
+        if found.entry is None or found.strategy not in _BY_NAME:
+            return None
+        return (
+            f"“{echo(title)}” is already in this server's glossary: **{echo(found.entry.title)}**, "
+            "which `/define` opens. Nothing was queued."
+        )
+
+
+# A suggestion these find is a name the glossary has, not a near miss of one.
+_BY_NAME = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 
 
 async def tell_member(client: discord.Client, user_id: int, text: str) -> bool:

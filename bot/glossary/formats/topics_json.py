@@ -45,6 +45,20 @@ class TopicsHeader(Record):
     revision_algorithm: str | None = field(default=None, alias="revisionAlgorithm")
 
 
+_NOT_AN_OBJECT = (
+    'expected the topics JSON: one object {"schemaVersion": 1, "language": …, "categories": '
+    '[…], "topics": [{"id", "title", "category", "definition", …}, …]},'
+)
+
+
+def _json_kind(data: object) -> str:
+    if isinstance(data, list):
+        return "a list"
+    if isinstance(data, str):
+        return "a string"
+    return "null" if data is None else "a number or true/false"
+
+
 def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]) -> list[RawEntry]:
     """The entries of a topics JSON text; `name` names it in problems."""
     try:
@@ -54,6 +68,11 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
         return []
     except RecursionError:
         problems.append(Problem("error", name, "nested too deeply to read"))
+        return []
+    if not isinstance(data, dict):
+        # A list of rows (what a spreadsheet's JSON export gives) is no header at all: say what
+        # the file must be, not how a record failed to parse.
+        problems.append(Problem("error", name, f"{_NOT_AN_OBJECT} not {_json_kind(data)}"))
         return []
     try:
         header = parse_record(TopicsHeader, data)

@@ -21,7 +21,9 @@ RETRY_SECONDS = 0.25  # how often a starting bot looks again while waiting for o
 
 
 def lock_path(database: str) -> str:
-    return f"{database}-bot.lock"
+    # Beside the file itself: a symlink to the database (or another spelling of its path) must
+    # find the same lock, or a second bot starts on the same file through it.
+    return f"{os.path.realpath(database)}-bot.lock"
 
 
 @contextlib.asynccontextmanager
@@ -32,6 +34,10 @@ async def one_bot_per_file(database: str, *, holder: str, wait: float) -> AsyncI
     path = lock_path(database)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except FileNotFoundError:
+        # No folder, so no database and no bot on it: opening it says so, in one line.
+        yield
+        return
     except OSError as exc:
         log.warning("cannot check that no other bot runs on %s (%s: %s)", database, path, exc)
         yield
