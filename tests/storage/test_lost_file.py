@@ -87,6 +87,8 @@ async def test_deleted_folder_refuses_writes_then_resumes_when_it_is_back(
     assert query(nested_db, "SELECT key FROM aliases") == [("y",)]
     assert await store.total_lookups(1) == 4
     assert len(errors_naming(caplog, nested_db)) == 1
+    [again] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("writing")]
+    assert "a new, empty database" in again, again  # not read as the old file back
 
     shutil.rmtree(nested_db.parent)  # lost again: a new loss, said again
     assert not await store.can_write()

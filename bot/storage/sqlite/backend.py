@@ -172,7 +172,11 @@ class SqliteBackend(Backend):
         self._identity = identity
         # One line for what happened; nothing the bot had not yet written is lost either way.
         if self._lost.ended():  # the loss was said: this ends it
-            log.warning("writing to the database at %s again", self.location)
+            # A folder put back empty gets a new database: "again" alone reads as the old one.
+            made = (
+                " (a new, empty database: what the old file held is not in it)" if deleted else ""
+            )
+            log.warning("writing to the database at %s again%s", self.location, made)
         elif deleted:
             log.error(
                 "the database file DATABASE_PATH=%s is gone (deleted or moved away): the bot "
