@@ -170,7 +170,10 @@ class ServerCache:
             return self._none()
         self._versions = max(self._versions, await _read_versions(store))
         cached = self._servers.get(scope)
-        return cached.local if self._fresh(cached) else (await self._load(store, scope)).local
+        # A server that failed to index is cached as a stand-in (`_load`): not what it has now.
+        if self._fresh(cached) and scope not in self._unindexed:
+            return cached.local
+        return (await self._load(store, scope)).local
 
     def _fresh(self, cached: _Cached | None) -> TypeGuard[_Cached]:
         """Read at the newest versions seen, and compiled against the index serving now."""

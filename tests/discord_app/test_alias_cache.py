@@ -126,3 +126,25 @@ async def test_a_server_whose_indexing_fails_is_answered_from_the_bundled_glossa
         card = await define_until_card(fake, scene.alice, "zorb lax", scene.channel)
         assert embed_of(card)["title"] == "KV Cache"  # the server's alias again
         assert any(r.getMessage().startswith("indexed the aliases") for r in caplog.records)
+
+
+async def test_a_change_is_not_checked_against_the_stand_in_of_a_server_that_failed_to_index(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After its indexing failed, /define answers from a stand-in (the bundled glossary); a
+    moderator's change must not be checked against it as if it were the server's glossary (a
+    clash with one of its aliases or terms would pass): `current` indexes again, and fails."""
+
+    def failing_compile(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("compile broke")
+
+    guild = scene.guild.id
+    await store.add_alias(guild, "zorb lax", "zorb lax", "kv-cache", actor_id=1)
+    async with start_bot(store) as bot:
+        monkeypatch.setattr(alias_cache, "compile_local", failing_compile)
+        servers = bot.state.servers
+        await servers.reload(guild)  # the versions as they are now (as `watch` keeps them)
+        stand_in = await servers.local(guild, patient=True)
+        assert "zorb lax" not in stand_in.aliases.source
+        with pytest.raises(alias_cache.IndexingFailed):
+            await servers.current(guild)
