@@ -120,8 +120,9 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     counted from `started` (time.monotonic() when the bot took the interaction, a little after
     Discord sent it). False if it could not be: rate limited (a 429) past the deadline, or
     Discord failing (5xx), discord.py would wait and send it late, only to be refused (10062)
-    as the user sees "The application did not respond". A defer first would not help: it is the same request. (A
-    request still under way at the deadline is taken as lost: it would arrive late.)"""
+    as the user sees "The application did not respond". A defer first would not help: it is the
+    same request. (A request still under way at the deadline is taken as lost: it would arrive
+    late.)"""
     try:
         async with asyncio.timeout(started + ACK_DEADLINE - time.monotonic()):
             await respond()
