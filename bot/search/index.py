@@ -30,7 +30,6 @@ from bot.search.corpus import default_order
 from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
-    AGREEMENT_FLOOR,
     MIN_WORDS,
     NAMED_RANKS,
     OFF_DOMAIN_COSINE,
@@ -363,7 +362,6 @@ class SearchIndex:
             # only if written first ("rloo vs grpo"), not one put second ("latency slo").
             leader = next(iter(pool.ranked()), (None,))[0]
             unclear = asked is None and bool(written) and leader != written[0][0]
-            described = _described(pool)
             fuse(pool, similar, question=question and not unclear, asked_about=asked)
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -372,7 +370,7 @@ class SearchIndex:
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             if pair is None and decided.strategy == "semantic":
-                decided = self._narrower_offered(decided, asked and asked[0], similar, described)
+                decided = self._narrower_offered(decided, asked and asked[0], similar)
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
@@ -677,11 +675,7 @@ class SearchIndex:
         return self.fulltext.documents_using(word) == 0
 
     def _narrower_offered(
-        self,
-        result: SearchResult,
-        asked: int | None,
-        similar: Sequence[tuple[int, float]],
-        described: int | None,
+        self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
     ) -> SearchResult:
         """A card the meaning lifted for the name a question asks about becomes an offer, the
         meaning's first entry first, where that entry is a related one the meaning clearly
@@ -698,11 +692,6 @@ class SearchIndex:
         if first is None:
             return result
         other = self.entries[first]
-        if first == described:  # the words describe it too: its card, the name's offered
-            card = Suggestion(result.entry.id, result.entry.title, result.score, "semantic")
-            rest = tuple(s for s in result.suggestions if s.id != other.id)
-            offers = (card, *rest)[:MAX_SUGGESTIONS]
-            return replace(result, entry=other, suggestions=offers)
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, "semantic", ahead)
 
@@ -823,14 +812,6 @@ class SearchIndex:
                     seen.add(mention.entry)
                     found.append(Found(mention.entry, start, end))
         return sorted(found, key=lambda f: f.start)
-
-
-def _described(pool: Pool) -> int | None:
-    """The entry a strong description leads the lexical pool with, if any (before fusing)."""
-    ranked = pool.ranked()
-    if not ranked or ranked[0][1].strategy != "description":
-        return None
-    return ranked[0][0] if ranked[0][1].score >= AGREEMENT_FLOOR else None
 
 
 def _card_offered(
