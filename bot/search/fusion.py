@@ -36,13 +36,6 @@ AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
 AGREEMENT_COSINE = 0.5  # ... and the cosine at least this
-# A description of the middle tier (`ranking.description_score`: two words or more covering
-# nearly half the text) that the meaning ranks first too is two stages agreeing, where no other
-# name is asked about ("how does my text get chopped up before the model sees it":
-# Tokenization). Its cosine floor is set above the tuning slices' one off-topic row there
-# ("how do i pick k in k-means clustering": Top-k at 0.505); their right cards start at 0.53.
-MIDDLE_DESCRIPTION = 74.5
-MIDDLE_COSINE = 0.52
 DISAGREEMENT_PENALTY = 8.0
 # The name a question asks about yields to another entry that the description stage and the
 # meaning both put first, when the meaning prefers that entry by this much cosine ("gpus
@@ -122,12 +115,6 @@ def fuse(
             and (
                 (found.strategy == "match-term" and asked_name in (None, entry))
                 or found.score >= AGREEMENT_FLOOR
-                or (
-                    found.strategy == "description"
-                    and found.score >= MIDDLE_DESCRIPTION
-                    and asked_name in (None, entry)
-                    and similar[0][1] >= MIDDLE_COSINE
-                )
             )
             and similar[0][1] >= AGREEMENT_COSINE
         )
