@@ -1,21 +1,20 @@
-"""Question cards (task questions9, issue #12): a description of the middle tier that the
-meaning also ranks first is two stages agreeing (`fusion.MIDDLE_DESCRIPTION`). Probes written
-for this file from the entry titles and general knowledge before reading the search code or
-the entries' text, none from a relevance slice: questions that describe one entry and should
-get its card, and questions that write a broad entry's name while asking a narrower one."""
+"""Question cards (task questions9, issue #12). Probes written for this file from the entry
+titles and general knowledge before reading the search code or the entries' text, none from a
+relevance slice: questions that describe one entry and should get its card, and questions that
+write a broad entry's name while asking a narrower one. The round's two rules were measured and
+not kept (held-out wrong cards rose): see "Question cards, ninth round" in
+bench/results/semantic.md."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import MIDDLE_COSINE, MIDDLE_DESCRIPTION, fuse
-from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, SUGGEST_SCORE, Pool
 
-# Probes that fail on main and on this branch: strict expected failures, so one that starts
-# passing fails the suite and is moved (see "Question cards, ninth round" in
-# bench/results/semantic.md).
+# Probes that fail on main: strict expected failures, so one that starts passing fails the
+# suite and is moved out of this set.
 STILL_FAILING = {
+    "how does a model know which word comes first in a sentence",  # offered first (rule 1: card)
     "why do llms make up facts that sound true",  # LLM card, Hallucination offered
     "why do we divide logits by a number before sampling",  # Logits card
     "how can i fine tune a 70b model on one gpu with 4 bit weights",  # Fine-Tuning card
@@ -38,30 +37,6 @@ def marked(cases: list) -> list:
     return [pytest.param(*c, marks=fails) if c[0] in STILL_FAILING else c for c in cases]
 
 
-def fused(description: float, cosine: float, asked: tuple[int, int] | None = None) -> Pool:
-    """Entry 1's description leads the lexical pool at `description`; the meaning ranks it
-    first at `cosine`, the next entries 0.05 and more behind; entry 0 is a name written."""
-    pool = Pool()
-    pool.add(1, description, "description")
-    pool.add(0, SUGGEST_SCORE - 5, "match-term")  # below the description: not the lead
-    meaning = [(1, cosine), (7, cosine - 0.05), (8, cosine - 0.06), (0, 0.3)]
-    fuse(pool, meaning, question=True, asked_about=asked)
-    return pool
-
-
-def is_card(pool: Pool, entry: int) -> bool:
-    (best, top), (_, second) = pool.ranked()[:2]
-    return best == entry and top.score >= MATCH_SCORE and top.score - second.score >= MATCH_MARGIN
-
-
-def test_a_middle_description_the_meaning_ranks_first_is_a_card() -> None:
-    assert is_card(fused(MIDDLE_DESCRIPTION, MIDDLE_COSINE + 0.01), 1)
-    # a weaker description, a weaker meaning, or another name asked about: an offer only
-    assert not is_card(fused(MIDDLE_DESCRIPTION - 1, MIDDLE_COSINE + 0.01), 1)
-    assert not is_card(fused(MIDDLE_DESCRIPTION, MIDDLE_COSINE - 0.01), 1)
-    assert not is_card(fused(MIDDLE_DESCRIPTION, MIDDLE_COSINE + 0.01, asked=(0, 1)), 1)
-
-
 CARDS = [
     ("why do llms make up facts that sound true", "hallucination"),
     ("how does the model remember earlier tokens without recomputing them", "kv-cache"),
@@ -70,7 +45,6 @@ CARDS = [
         "speculative-decoding",
     ),
     ("how do i make the model always answer in valid json", "structured-outputs"),
-    # an offer on main: a middle-tier description and the meaning agree
     ("how does a model know which word comes first in a sentence", "positional-encoding"),
     ("why do we divide logits by a number before sampling", "temperature"),
     (
