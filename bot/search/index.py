@@ -643,7 +643,7 @@ class SearchIndex:
             return result
         entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
-        name = next((m for m in found if m.entry == entry), None)
+        name = next((m for m in found if m.entry == entry), None) or self._generic_name(text, entry)
         written = text[name.start : name.end] if name else ""
         if not name or result.strategy is None or self._shouted(result.query, entry):
             return result
@@ -666,13 +666,22 @@ class SearchIndex:
             return result
         return _card_offered(result, result.entry, result.strategy)
 
+    def _generic_name(self, text: str, entry: int) -> Found | None:
+        """The entry's one-word name written in `text` where mentions skip it, a word too
+        generic to name an entry in running text ("sampling"), though a question's subject
+        made the card of it ("is sampling a song legal")."""
+        for word in re.finditer(r"\S+", text):
+            if any(h.entry == entry for h in self.names.lookup(compact(word.group()))):
+                return Found(entry, word.start(), word.end())
+        return None
+
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
 
     def _unused_word(self, word: str) -> bool:
         """Does no entry use `word` at all?"""
-        return self.fulltext.documents_using(word) == 0
+        return self.fulltext.documents_using(word) < GLOSSARY_WORD_ENTRIES
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
