@@ -659,7 +659,6 @@ class SearchIndex:
             name.end,
             nearest,
             judgement,
-            unused=self._unused_word,
             alone=alone,
             plain=plain,
         ):
@@ -678,10 +677,6 @@ class SearchIndex:
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
-
-    def _unused_word(self, word: str) -> bool:
-        """Does no entry use `word` at all?"""
-        return self.fulltext.documents_using(word) < GLOSSARY_WORD_ENTRIES
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]
