@@ -60,6 +60,7 @@ from bot.search.query import (
     is_question,
     plural_variants,
     query_core,
+    sized_model,
     without_chat_markup,
     without_versions,
 )
@@ -269,6 +270,10 @@ class SearchIndex:
             versionless = self._versionless(core)
 
         pool = Pool()
+        if self._language_model is not None and sized_model(core, versionless):
+            # "mistral 7b" names a model with no entry: what it is comes first, not an entry
+            # whose text mentions the name in passing (RMSNorm's "... llama and mistral use")
+            pool.add(self._language_model, _PART_SCORE, "match-term")
         parts = set()
         for key in keys:  # a part of a title is too weak a name to stop at: pool it
             for hit in self.names.lookup(key):
@@ -457,6 +462,12 @@ class SearchIndex:
             if family != title:
                 found.setdefault(compact(family), []).append(position)
         return found
+
+    @cached_property
+    def _language_model(self) -> int | None:
+        """The Large Language Model entry, if the glossary has one."""
+        hits = self.names.lookup(compact("large language model"))
+        return next((h.entry for h in hits if h.kind != _PART), None)
 
     def _versionless(self, core: str) -> str:
         """`core` without the versions after its names, where it is a name with a version

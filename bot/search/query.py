@@ -307,6 +307,17 @@ def without_versions(core: str, is_name: Callable[[str], bool]) -> str:
     return " ".join(kept) or core
 
 
+# A version that is a parameter count, "7b" or "8x7b": a language model's size.
+_PARAMETER_COUNT = re.compile(r"\d+(?:x\d+)?b")
+
+
+def sized_model(core: str, versionless: str) -> bool:
+    """Did `without_versions` drop a parameter count from `core` ("mistral 7b")? Then a
+    language model was named, whether or not it has an entry."""
+    dropped = set(core.split()) - set(versionless.split())
+    return any(_PARAMETER_COUNT.fullmatch(word) for word in dropped)
+
+
 def plural_variants(key: str) -> list[str]:
     """Other number forms of a compact key's last word: caches -> cache, query -> queries."""
     forms: list[str] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.query import sized_model, without_versions
 
 IN_THE_FIELD_ITSELF = [
     ("what does temperature mean in llms", "temperature"),
@@ -85,11 +86,29 @@ def test_korean_with_a_particle_puts_the_entry_first(
     assert bundled_index.search(query).best_id == entry_id
 
 
-@pytest.mark.parametrize("query", ["mistral 7b", "qwen 2.5 7b", "phi-3 mini"])
+@pytest.mark.parametrize("query", ["mistral 7b", "qwen 2.5 7b", "phi-3 mini", "falcon 40b"])
 def test_a_model_without_an_entry_offers_no_unrelated_entry_first(
     bundled_index: SearchIndex, query: str
 ) -> None:
     assert bundled_index.search(query).best_id in {None, "llm-fundamentals"}
+
+
+def test_a_sized_model_keeps_the_entry_its_name_finds(bundled_index: SearchIndex) -> None:
+    result = bundled_index.search("mixtral 8x7b")
+    assert result.status == "suggest"
+    assert [s.id for s in result.suggestions][:2] == ["llm-fundamentals", "mixture-of-experts"]
+    for named in ("llama 3 70b", "llama 2 7b"):  # a family with an entry stays its card
+        found = bundled_index.search(named).entry
+        assert found is not None
+        assert found.id == "llama"
+
+
+@pytest.mark.parametrize(
+    ("core", "sized"),
+    [("mistral 7b", True), ("mixtral 8x7b", True), ("claude 3 5", False), ("sd 1 5", False)],
+)
+def test_a_parameter_count_is_a_size(core: str, sized: bool) -> None:
+    assert sized_model(core, without_versions(core, lambda _: False)) is sized
 
 
 EVERYDAY = [
