@@ -661,7 +661,7 @@ class SearchIndex:
         # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
         plain = not self._acronym_written(written, entry)
         plain = plain and not in_capitals(self.entries[entry], written)
-        alone = len(found) == 1  # another entry named is the field's
+        alone = all(m.entry == entry for m in found)  # another entry named is the field's
         if not everyday_sense(
             self.semantic,
             knows,
