@@ -54,13 +54,14 @@ REST_WORDS = 2
 # off-topic cards' sat at -0.08 to 0.05, the questions' at 0.073 and up).
 REST_FIELD_COSINE = 0.06
 # A short text, the name and a word or two of another field ("checkpoint in zelda", "fine
-# tuning a guitar"), says too little for `REST_WORDS`, and the name makes most of its meaning
-# (its cosine to the entry: 0.44-0.62), so it is judged whatever its cosine when the rest is
-# at most this many words, each a common English word that no entry uses at all (with nothing
-# around them, a word one entry uses is the field's: "compute optimal scaling / chinchilla",
-# "are scaling laws dead or what", "quantization for phones"), and the rest alone is off the
-# field (`OFF_DOMAIN_COSINE`: such rests sat at 0.20-0.34). Not a question: "was ist beam
-# search" is read "what is beam search ist", and "ist" is common English no entry uses.
+# tuning a guitar", "rubric for my essay"), says too little for `REST_WORDS`, and the name makes
+# most of its meaning (its cosine to the entry: 0.44-0.62), so it is judged whatever its cosine
+# when the rest is at most this many words, each a common English word that is not the
+# glossary's (`GLOSSARY_WORD_ENTRIES`: "essay" is in one entry, in passing), and the rest alone
+# is off the field (`OFF_DOMAIN_COSINE`: such rests sat at 0.20-0.34; "quantization for phones",
+# "phones" in two entries, 0.372, keeps its card). Not a question: "was ist beam search" is read
+# "what is beam search ist", and "ist" is common English no entry uses; "what's compute optimal
+# scaling / chinchilla?" and "are scaling laws dead or what" say words one entry uses.
 SHORT_REST_WORDS = 2
 # The words are read before any embedding, so they are asked of nearer sentences too (the
 # tuning slices' everyday-sense cards sat at 0.37-0.59; no question they take lies under 0.6).
@@ -153,7 +154,6 @@ def everyday_sense(
     nearest: float,
     judgement: Judgement,
     *,
-    unused: Callable[[str], bool],
     alone: bool = True,
     plain: bool = True,
 ) -> bool:
@@ -164,14 +164,13 @@ def everyday_sense(
     is a word one of the glossary's; `alone`: no other entry is named; `plain`: the name is no
     acronym. A name that is not a plain common word (an acronym written in lower case, jargon)
     is evidence of the field by itself, so it is judged only alone and beside `EVERYDAY_WORDS`
-    everyday words: "ppo vs hmo health insurance", "moe in anime". `unused`: does no entry use
-    a word at all? A plain name and a word or two of another field, each unused, is judged too
-    (`SHORT_REST_WORDS`)."""
+    everyday words: "ppo vs hmo health insurance", "moe in anime". A plain name and a word or
+    two of another field, none the glossary's, is judged too (`SHORT_REST_WORDS`)."""
     rest = f"{text[:start]} {text[end:]}"
     words = _words(rest)
     # "what does moe mean in anime": a question about the name in the field it ends with
     in_field = _ends_in_field(text, words)
-    short = (in_field or not is_question(text)) and _short_rest(words, unused)
+    short = (in_field or not is_question(text)) and _short_rest(words, knows)
     found = None  # the rest's nearest entry, embedded at most once
     if short and (plain or in_field) and alone and is_common(text[start:end]):
         found = _rest_nearest(semantic, rest)
@@ -206,12 +205,12 @@ def _ends_in_field(text: str, words: list[str]) -> bool:
     return bool(words) and said[-len(words) - 1 :] in (["in", *words], ["on", *words])
 
 
-def _short_rest(words: list[str], unused: Callable[[str], bool]) -> bool:
+def _short_rest(words: list[str], knows: Callable[[str], bool]) -> bool:
     """Is the rest of a short text ("in zelda", "the piano") a word or two, each common English
-    and `unused` (no entry uses it)?"""
+    and not the glossary's (`knows`)?"""
     common = common_words()
     return 0 < len(words) <= SHORT_REST_WORDS and all(
-        w.isalpha() and w in common and unused(w) for w in words
+        w.isalpha() and w in common and not knows(w) for w in words
     )
 
 

@@ -60,6 +60,7 @@ from bot.search.query import (
     is_question,
     plural_variants,
     query_core,
+    sized_model,
     without_chat_markup,
     without_versions,
 )
@@ -269,6 +270,10 @@ class SearchIndex:
             versionless = self._versionless(core)
 
         pool = Pool()
+        if self._language_model is not None and sized_model(core, versionless):
+            # "mistral 7b" names a model with no entry: what it is comes first, not an entry
+            # whose text mentions the name in passing (RMSNorm's "... llama and mistral use")
+            pool.add(self._language_model, _PART_SCORE, "match-term")
         parts = set()
         for key in keys:  # a part of a title is too weak a name to stop at: pool it
             for hit in self.names.lookup(key):
@@ -458,6 +463,12 @@ class SearchIndex:
                 found.setdefault(compact(family), []).append(position)
         return found
 
+    @cached_property
+    def _language_model(self) -> int | None:
+        """The Large Language Model entry, if the glossary has one."""
+        hits = self.names.lookup(compact("large language model"))
+        return next((h.entry for h in hits if h.kind != _PART), None)
+
     def _versionless(self, core: str) -> str:
         """`core` without the versions after its names, where it is a name with a version
         ("claude 3 5 sonnet"), not a sentence: a sentence's numbers stay its words."""
@@ -643,14 +654,14 @@ class SearchIndex:
             return result
         entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
-        name = next((m for m in found if m.entry == entry), None)
+        name = next((m for m in found if m.entry == entry), None) or self._generic_name(text, entry)
         written = text[name.start : name.end] if name else ""
         if not name or result.strategy is None or self._shouted(result.query, entry):
             return result
         # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
         plain = not self._acronym_written(written, entry)
         plain = plain and not in_capitals(self.entries[entry], written)
-        alone = len(found) == 1  # another entry named is the field's
+        alone = all(m.entry == entry for m in found)  # another entry named is the field's
         if not everyday_sense(
             self.semantic,
             knows,
@@ -659,20 +670,24 @@ class SearchIndex:
             name.end,
             nearest,
             judgement,
-            unused=self._unused_word,
             alone=alone,
             plain=plain,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
 
+    def _generic_name(self, text: str, entry: int) -> Found | None:
+        """The entry's one-word name written in `text` where mentions skip it, a word too
+        generic to name an entry in running text ("sampling"), though a question's subject
+        made the card of it ("is sampling a song legal")."""
+        for word in re.finditer(r"\S+", text):
+            if any(h.entry == entry for h in self.names.lookup(compact(word.group()))):
+                return Found(entry, word.start(), word.end())
+        return None
+
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
-
-    def _unused_word(self, word: str) -> bool:
-        """Does no entry use `word` at all?"""
-        return self.fulltext.documents_using(word) == 0
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]

@@ -29,15 +29,21 @@ _STOPWORDS_TEXT = """
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
+# The field itself named after a term ("temperature in llms"): no other field's sense, so said
+# away like "please" (`_CLOSER`), after a whole-query shape too ("what does rag mean in ai").
+_IN_THE_FIELD = (
+    r"in (?:ml|ai|llms?|nlp|ml ai|ai ml|deep learning|machine learning|this context|practice|"
+    r"simple terms|plain english|simple words)"
+)
 # Whole-query shapes whose middle is the term: "what does X mean", "how does X work".
 _FRAMES = [
-    re.compile(p)
+    re.compile(p + rf"(?: {_IN_THE_FIELD})?$")
     for p in (
-        r"^(?:what|wat) (?:does|do|did) (?P<t>.+?) (?:mean|means|stand for|stands for|do)$",
-        r"^how (?:does|do|did|is|are|can) (?P<t>.+?) (?:work|works|working|function|help)$",
-        r"^what (?:is|are) (?P<t>.+?) (?:used for|for|good for|about)$",
-        r"^what (?:is|are) meant by (?P<t>.+)$",
-        r"^(?:tell me|explain|show me|i wonder) how (?P<t>.+?) (?:works|work)$",
+        r"^(?:what|wat) (?:does|do|did) (?P<t>.+?) (?:mean|means|stand for|stands for|do)",
+        r"^how (?:does|do|did|is|are|can) (?P<t>.+?) (?:work|works|working|function|help)",
+        r"^what (?:is|are) (?P<t>.+?) (?:used for|for|good for|about)",
+        r"^what (?:is|are) meant by (?P<t>.+?)",
+        r"^(?:tell me|explain|show me|i wonder) how (?P<t>.+?) (?:works|work)",
     )
 ]
 # "difference between X and Y", "X vs Y": the answer is X's card, with Y offered beside it.
@@ -94,8 +100,7 @@ _OPENER = re.compile(
 # Closers, repeated away: "kv cache in llms please" -> "kv cache".
 _CLOSER = re.compile(
     r"\s+(?:mean|means|meaning|definition|defined|stand for|stands for|explained|explanation|"
-    r"in (?:ml|ai|llms?|nlp|ml ai|ai ml|deep learning|machine learning|this context|practice|"
-    r"simple terms|plain english|simple words)|"
+    rf"{_IN_THE_FIELD}|"
     r"for me|to me|pls|please|plz|exactly|again|actually|anyway|thanks|thx|lol|eli5|"
     r"means what|is what)$"
 )
@@ -107,19 +112,23 @@ _LEFTOVERS = frozenset({"is", "are", "it", "this", "that", "a", "an", "the", "wh
 
 # Discord markup around a term in a chat message, which names nothing: mentions (<@1>, <@!1>,
 # <@&2>, <#3>, @everyone, @here), custom emoji (<:name:1>, <a:name:1>), a code fence's language
-# line ("```py\n"), heading and subtext marks ("# ", "-# ") and a masked link's target
-# ("[rag](https://...)" reads "rag"). `normalize` already drops `*_~|>` and backticks.
+# line ("```py\n"), heading and subtext marks ("# ", "-# "), a list item's number or bullet
+# ("1. rag", "2) rag", "• rag": a pasted list) and a masked link's target ("[rag](https://...)"
+# reads "rag"). `normalize` already drops `*_~|>`, backticks and "-" ("- rag", "> rag").
 _CHAT_MARKUP = re.compile(
     r"<(?:[@#][!&]?|a?:\w+:)\d+>|@(?:everyone|here)\b|```\w*\n(?=[^`]*\w)"
-    r"|^[ \t]*(?:#{1,3}|-#)[ \t]|\]\(<?https?://[^)\s]*>?\)",
+    r"|^[ \t]*(?:#{1,3}|-#|\d{1,3}[.)]|[•◦‣▪])[ \t]|\]\(<?https?://[^)\s]*>?\)",
     re.IGNORECASE | re.MULTILINE,
 )
 
 
+_LIST_STARTS = frozenset("0123456789•◦‣▪")
+
+
 def without_chat_markup(text: str) -> str:
     """`text` with the Discord markup around its words blanked out (see _CHAT_MARKUP)."""
-    if not any(c in text for c in "<@`#]"):  # most queries: nothing to look for
-        return text
+    if not any(c in text for c in "<@`#]\n") and text.lstrip()[:1] not in _LIST_STARTS:
+        return text  # most queries: nothing to look for
     return _CHAT_MARKUP.sub(" ", text)
 
 
@@ -296,6 +305,17 @@ def without_versions(core: str, is_name: Callable[[str], bool]) -> str:
         kept.append(word)
         after_name = word not in STOPWORDS and not word.isdigit()
     return " ".join(kept) or core
+
+
+# A version that is a parameter count, "7b" or "8x7b": a language model's size.
+_PARAMETER_COUNT = re.compile(r"\d+(?:x\d+)?b")
+
+
+def sized_model(core: str, versionless: str) -> bool:
+    """Did `without_versions` drop a parameter count from `core` ("mistral 7b")? Then a
+    language model was named, whether or not it has an entry."""
+    dropped = set(core.split()) - set(versionless.split())
+    return any(_PARAMETER_COUNT.fullmatch(word) for word in dropped)
 
 
 def plural_variants(key: str) -> list[str]:

@@ -191,22 +191,16 @@ def _span(text: str, name: str) -> tuple[str, int, int]:
     return text, start, start + len(name)
 
 
-def _no_word(word: str) -> bool:
-    return False
-
-
 def _everyday(
     index: SearchIndex, span: tuple[str, int, int], nearest: float, *, alone: bool = True
 ) -> bool:
-    """`everyday_sense` as the search asks it, of a sentence `judged`, without the short rule
-    (no word counts as unused: tests/search/test_everyday4.py has that rule)."""
+    """`everyday_sense` as the search asks it, of a sentence `judged` (a short text's own rule
+    is tests/search/test_everyday4.py's)."""
     assert index.semantic is not None
     knows = index.glossary_word
     judgement = judged(span[0], nearest, knows)
     assert judgement is not None
-    return everyday_sense(
-        index.semantic, knows, *span, nearest, judgement, unused=_no_word, alone=alone
-    )
+    return everyday_sense(index.semantic, knows, *span, nearest, judgement, alone=alone)
 
 
 def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
