@@ -131,6 +131,18 @@ class Settings(BaseSettings):
             raise ValueError("a space or line break inside the token")
         return value
 
+    @field_validator("glossary_paths")
+    @classmethod
+    def _not_commas(cls, value: str) -> str:
+        # `a.toml,b.toml` is a list written the way most settings write one; a path that exists
+        # with a comma in its name is just a name.
+        for part in value.split(os.pathsep):
+            if "," in part and not Path(part.strip()).expanduser().exists():
+                raise Told(
+                    f"{part.strip()!r} is no file or folder, and ',' does not separate paths"
+                )
+        return value
+
     @field_validator("database_path", "heartbeat_path")
     @classmethod
     def _home(cls, value: Path | None) -> Path | None:

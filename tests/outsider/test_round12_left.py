@@ -20,3 +20,30 @@ async def test_a_token_pasted_with_its_bot_prefix_is_told_to_drop_it(tmp_path: P
     assert line.startswith("glossary-bot: bad setting: DISCORD_TOKEN"), line
     assert 'pasted with the "Bot " prefix' in line, line
     assert "MTIzNDU2" not in line, line
+
+
+async def test_glossary_paths_joined_by_a_comma_are_told_the_separator(tmp_path: Path) -> None:
+    """Plan line X25: `GLOSSARY_PATHS=a.toml,b.toml` named the joined path as missing ("no such
+    file or folder"), never that paths are separated by ":"; the one line now says it."""
+    for name in ("a.toml", "b.toml"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    env = CLI_ENV | {"GLOSSARY_PATHS": "a.toml,b.toml", "DISCORD_TOKEN": "abc.def.ghi"}
+    status, said = await glossary_bot(env, tmp_path, "run")
+    assert status == 2, said
+    [line] = said.splitlines()
+    assert line.startswith("glossary-bot: bad setting: GLOSSARY_PATHS=a.toml,b.toml"), line
+    assert "separated by ':'" in line, line
+    assert "',' does not separate paths" in line, line
+
+
+async def test_a_file_name_with_a_comma_is_still_a_glossary_path(tmp_path: Path) -> None:
+    """A comma in a path that exists is part of its name: read, not refused."""
+    data = tmp_path / "mine,2026.toml"
+    data.write_text(
+        '[[entries]]\nid = "zorblax"\ntitle = "Zorblax"\ncategory = "Fundamentals"\n'
+        'definition = "A thing that zorbs."\n',
+        encoding="utf-8",
+    )
+    env = CLI_ENV | {"GLOSSARY_PATHS": str(data)}
+    status, said = await glossary_bot(env, tmp_path, "stats", "--db", str(tmp_path / "g.db"))
+    assert "bad setting" not in said, said
