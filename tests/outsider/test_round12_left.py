@@ -47,3 +47,26 @@ async def test_a_file_name_with_a_comma_is_still_a_glossary_path(tmp_path: Path)
     env = CLI_ENV | {"GLOSSARY_PATHS": str(data)}
     status, said = await glossary_bot(env, tmp_path, "stats", "--db", str(tmp_path / "g.db"))
     assert "bad setting" not in said, said
+
+
+async def test_terms_import_lists_its_titles_one_a_line(tmp_path: Path) -> None:
+    """Plan round 12, noticed: `terms import` of 2,000 terms printed every added title on one
+    line of some 40,000 characters. Now the count, then one title a line."""
+    file = tmp_path / "terms.toml"
+    file.write_text(
+        "".join(
+            f'[[entries]]\nid = "zorb-{n}"\ntitle = "Zorb {n}"\ncategory = "Fundamentals"\n'
+            f'definition = "The zorb numbered {n}."\n\n'
+            for n in range(1, 41)
+        ),
+        encoding="utf-8",
+    )
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "terms", "import", str(file), "--guild", "1", "--db",
+        str(tmp_path / "g.db"),
+    )  # fmt: skip
+    assert status == 0, said
+    lines = said.splitlines()
+    assert lines[0] == "Imported: 40 added, 0 changed, 0 removed.", said
+    assert lines[1] == "Added (40):", said
+    assert lines[2:] == [f"  Zorb {n}" for n in range(1, 41)], said
