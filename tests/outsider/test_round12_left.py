@@ -3,8 +3,15 @@ left"), each through the real command line or the bot against the fake Discord."
 
 from __future__ import annotations
 
+import json
+import signal
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from bot.cli import main
+from bot.storage.cli import on_store
 from tests.resilience.botproc import ROOT, glossary_bot
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
@@ -46,6 +53,7 @@ async def test_a_file_name_with_a_comma_is_still_a_glossary_path(tmp_path: Path)
     )
     env = CLI_ENV | {"GLOSSARY_PATHS": str(data)}
     status, said = await glossary_bot(env, tmp_path, "stats", "--db", str(tmp_path / "g.db"))
+    assert status != 2, said
     assert "bad setting" not in said, said
 
 
@@ -70,3 +78,36 @@ async def test_terms_import_lists_its_titles_one_a_line(tmp_path: Path) -> None:
     assert lines[0] == "Imported: 40 added, 0 changed, 0 removed.", said
     assert lines[1] == "Added (40):", said
     assert lines[2:] == [f"  Zorb {n}" for n in range(1, 41)], said
+
+
+def test_ctrl_c_while_aliases_import_checks_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Plan round 12, noticed beside X33: a Ctrl-C while `aliases import` checked its lines
+    (CPU work that never waits, so the cancellation waited too) let the write start and finish;
+    it was then reported as written. Before the write begins, Ctrl-C now writes nothing and
+    says so; during it, the write is whole (test_round12)."""
+    import bot.aliases
+
+    checked = bot.aliases.validate_alias
+    pressed: list[bool] = []
+
+    def ctrl_c_while_checking(*args: Any, **kwargs: Any) -> str:
+        if not pressed:  # the operator's Ctrl-C, once, on the first line checked
+            pressed.append(True)
+            signal.raise_signal(signal.SIGINT)
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(bot.aliases, "validate_alias", ctrl_c_while_checking)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    file = tmp_path / "aliases.json"
+    rows = [{"guild_id": 5, "alias": f"zorbword {n}", "entry_id": "rag"} for n in range(3)]
+    file.write_text(json.dumps(rows), encoding="utf-8")
+    db = tmp_path / "g.db"
+
+    status = main(["aliases", "import", str(file), "--db", str(db), "--quiet"])
+    said = capsys.readouterr()
+    assert status == 130, said
+    assert said.err.splitlines() == ["glossary-bot: interrupted; nothing was written"], said
+    assert on_store(db, lambda store: store.export_aliases(None)) == []
