@@ -12,7 +12,10 @@ import pytest
 
 from bot.cli import main
 from bot.storage.cli import on_store
-from tests.resilience.botproc import ROOT, glossary_bot
+from tests.discord_app.helpers import define, embed_of
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+
+from .conftest import Scene
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -111,3 +114,29 @@ def test_ctrl_c_while_aliases_import_checks_writes_nothing(
     assert status == 130, said
     assert said.err.splitlines() == ["glossary-bot: interrupted; nothing was written"], said
     assert on_store(db, lambda store: store.export_aliases(None)) == []
+
+
+async def test_a_second_bot_through_a_hard_link_to_the_database_is_refused(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X27, left: the lock beside the database's real path catches a symlink, but a
+    hard link is another real path of the same file. The second bot started on it and
+    IDENTIFYed in a loop against the first; SQLite itself would keep two write-ahead logs for
+    the one file. It is now refused like a second bot on the same path, while the first
+    answers on."""
+    fake = scene.fake
+    link = tmp_path / "hard-link.db"
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        link.hardlink_to(scene.db_path)
+        second = BotProcess(fake, link, cwd=tmp_path)
+        await second.start(wait_ready=False)
+        assert await second.exited(within=60) == 2, second.output
+        _, card = await define(fake, scene.alice, "rag", scene.channel)
+        assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
+    [line] = [x for x in second.lines if x.startswith("glossary-bot:")]
+    assert f"DATABASE_PATH={link}" in line, line
+    assert "another bot runs on this SQLite file" in line, line
+    assert "Traceback" not in second.output
+    async with BotProcess(fake, link, cwd=tmp_path):  # the first gone, the link's bot runs
+        _, card = await define(fake, scene.alice, "rag", scene.channel)
+        assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
