@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.cli import main
+from bot.discord_app.health import MAX_AGE, check_heartbeat
 from bot.storage.cli import on_store
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
@@ -140,3 +142,29 @@ async def test_a_second_bot_through_a_hard_link_to_the_database_is_refused(
     async with BotProcess(fake, link, cwd=tmp_path):  # the first gone, the link's bot runs
         _, card = await define(fake, scene.alice, "rag", scene.channel)
         assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
+
+
+async def test_health_tells_a_bot_answering_without_its_database_from_one_that_is_down(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """A bot answering without its database wrote "unhealthy: connected to Discord, but the
+    database …" in its heartbeat file; killed then (no stop to clear the file), `health` went on
+    saying so for ever: a bot down read as one still answering. The line is said only while the
+    bot keeps saying it; later, `health` says the bot is down and what it last said."""
+    heartbeat = tmp_path / "heartbeat"
+    bot = BotProcess(
+        scene.fake, Path("missing/glossary-bot.db"), cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)
+    )
+    await bot.start()
+    _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+    assert embed_of(card)["title"] == "KV Cache"
+    await bot.wait_for_output("unhealthy: connected to Discord")  # logged once it is written
+    bot.send_signal(signal.SIGKILL)
+    assert await bot.exited() == -signal.SIGKILL
+
+    healthy, said = check_heartbeat(heartbeat)  # just now: what it last said, still true
+    assert (healthy, said.split(", but")[0]) == (False, "unhealthy: connected to Discord"), said
+    healthy, said = check_heartbeat(heartbeat, now=time.time() + MAX_AGE + 5)
+    assert not healthy
+    assert said.startswith("down: nothing from the bot for "), said
+    assert "it last said: unhealthy: connected to Discord, but the database" in said, said
