@@ -30,6 +30,10 @@ TERM_FORM = {
     "other_names": TEXT_INPUT,
     "related": TEXT_INPUT,
 }
+# `/term add|edit`'s option boxes: what the save takes there (an acronym is a name, whose cap is
+# autocomplete's; the summary is a card field). Discord's boxes take up to 6,000.
+TERM_ACRONYM_OPTION = AUTOCOMPLETE_NAME
+TERM_SUMMARY_OPTION = EMBED_FIELD_VALUE
 # `/suggest`'s form: a member's term and their own words for it.
 SUGGESTION_TITLE = 100
 SUGGESTION_DEFINITION = 2000

@@ -59,6 +59,11 @@ ACCEPTS = {
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
 
 
+class Told(ValueError):
+    """A bad value whose reason the one-line error gives after what the setting accepts (a
+    mistake people make often enough to name)."""
+
+
 class SettingsError(ReportedError, ValueError):
     """A setting with a bad value, or an unreadable `.env`; the message is one line."""
 
@@ -120,8 +125,22 @@ class Settings(BaseSettings):
     @field_validator("discord_token")
     @classmethod
     def _one_line(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and value.get_secret_value().lower().startswith("bot "):
+            raise Told('pasted with the "Bot " prefix of an HTTP header: give the token alone')
         if value is not None and any(c.isspace() for c in value.get_secret_value()):
             raise ValueError("a space or line break inside the token")
+        return value
+
+    @field_validator("glossary_paths")
+    @classmethod
+    def _not_commas(cls, value: str) -> str:
+        # `a.toml,b.toml` is a list written the way most settings write one; a path that exists
+        # with a comma in its name is just a name.
+        for part in value.split(os.pathsep):
+            if "," in part and not Path(part.strip()).expanduser().exists():
+                raise Told(
+                    f"{part.strip()!r} is no file or folder, and ',' does not separate paths"
+                )
         return value
 
     @field_validator("database_path", "heartbeat_path")
@@ -272,6 +291,14 @@ def describe(exc: ValidationError) -> str:
         name = field.upper()
         given = "" if field in SECRET else _shown(os.environ.get(name))
         problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
+        told = [
+            str(err["ctx"]["error"])
+            for err in exc.errors()
+            if err["loc"]
+            and err["loc"][0] == field
+            and isinstance(err.get("ctx", {}).get("error"), Told)
+        ]
+        problems[-1] += "".join(f" ({reason})" for reason in told)
     return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
 
 

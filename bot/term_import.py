@@ -92,8 +92,10 @@ async def import_terms(
     return await change_terms(store, scope, plan, actor_id, action="term_import")
 
 
-def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED) -> str:
-    """The outcome in plain text: every problem (or the first `limit`), or what changed."""
+def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: bool = False) -> str:
+    """The outcome in plain text: every problem (or the first `limit`), or what changed; with
+    `one_a_line` (a terminal's, where 2,000 titles on one line cannot be read) each name on a
+    line of its own under its count."""
     if outcome.diff is None:
         errors = outcome.errors
         lines = [f"Nothing was imported: {len(errors)} problem{_s(errors)} in the file."]
@@ -113,17 +115,19 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED) -> str:
         ("Removed", diff.removed),
     ):
         if terms:
-            lines.append(f"{label}: {_titles(terms, limit)}")
+            lines += _named(label, [t.title for t in terms], limit, one_a_line)
     if outcome.dropped_aliases:
         gone = "Aliases removed with them" if outcome.applied else "Aliases that would go with them"
-        lines.append(f"{gone}: {_listed(outcome.dropped_aliases, limit)}")
+        lines += _named(gone, outcome.dropped_aliases, limit, one_a_line)
     warnings = [p for p in outcome.problems if p.severity == "warning"]
     lines += [f"Note: {p}" for p in warnings[:limit]]
     return "\n".join(lines)
 
 
-def _titles(terms: Sequence[ServerTerm], limit: int) -> str:
-    return _listed([t.title for t in terms], limit)
+def _named(label: str, names: Sequence[str], limit: int, one_a_line: bool) -> list[str]:
+    if one_a_line:
+        return [f"{label} ({len(names)}):"] + [f"  {name}" for name in names]
+    return [f"{label}: {_listed(names, limit)}"]
 
 
 def _listed(names: Sequence[str], limit: int) -> str:

@@ -82,7 +82,7 @@ def run_import(args: argparse.Namespace) -> int:
             dry_run=args.dry_run,
             default_category=args.category,
         )
-        text = describe(outcome, limit=10_000)
+        text = describe(outcome, limit=10_000, one_a_line=True)
         if outcome.diff is None:
             raise _Refused(text)
         return text

@@ -59,7 +59,8 @@ def _write_heartbeat(
             path.write_text(f"{time.time():.0f}\n{note or ''}\n", "utf-8")
         elif connected:
             before = path.stat() if path.exists() else None
-            path.write_text(f"{UNHEALTHY}{reason}\n", "utf-8")
+            # When it was said, beneath: a bot killed meanwhile would be read as answering.
+            path.write_text(f"{UNHEALTHY}{reason}\n{time.time():.0f}\n", "utf-8")
             if before is not None:
                 os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     except OSError as exc:
@@ -148,9 +149,16 @@ def check_heartbeat(
         # A folder's time changes with what is written in it, not with the bot's health.
         return False, f"HEARTBEAT_PATH={path} is a folder or device, not a file: name a file"
     said, note = _said(path)
+    now = time.time() if now is None else now
     if said.startswith(UNHEALTHY):
+        silent = now - float(note) if note.isdigit() else 0.0  # no time: a bot before this one
+        if silent > max_age:  # said by a bot that has stopped saying anything since: down
+            return False, (
+                f"down: nothing from the bot for {silent:.0f} s (more than {max_age:.0f} s); "
+                f"it last said: {said}"
+            )
         return False, said
-    age = (time.time() if now is None else now) - status.st_mtime
+    age = now - status.st_mtime
     if age > max_age:
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")

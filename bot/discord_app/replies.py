@@ -184,6 +184,14 @@ async def open_card(
     if entry is None:
         await _gone(interaction)
         return
+    if plain and not entry.plain:  # a card sent before its term was edited to drop them
+        await interaction.response.send_message(
+            "This term has no plain-words version any more (it was edited since this card was "
+            "sent): `/define` shows it as it is now.",
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+        return
     mine = interaction.user.id == owner_id
     reply = await reply_for(
         state,

@@ -14,7 +14,7 @@ from bot.discord_app import alias_cache
 from bot.storage import AliasImport, Store
 
 from .conftest import Scene, StartBot
-from .helpers import VersionChecks, define, define_until_card, embed_of
+from .helpers import VersionChecks, define, define_until_card, embed_of, is_ephemeral
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, store: Store, *names: str) -> Counter[str]:
@@ -148,3 +148,30 @@ async def test_a_change_is_not_checked_against_the_stand_in_of_a_server_that_fai
         assert "zorb lax" not in stand_in.aliases.source
         with pytest.raises(alias_cache.IndexingFailed):
             await servers.current(guild)
+
+
+async def test_alias_add_on_a_server_that_fails_to_index_says_nothing_was_changed(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator's /alias add on such a server got the generic "Something went wrong": it
+    now says, privately, that the server's glossary could not be checked and nothing was
+    changed (the log has the indexing's traceback, once)."""
+
+    def failing_compile(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("compile broke")
+
+    guild = scene.guild.id
+    async with start_bot(store) as bot:
+        monkeypatch.setattr(alias_cache, "compile_local", failing_compile)
+        await bot.state.servers.reload(guild)
+        handle = await scene.fake.slash(
+            scene.moderator, "alias add", {"alias": "zorb lax", "term": "kv-cache"},
+            channel=scene.channel,
+        )  # fmt: skip
+        told = await handle.final_message()
+        assert await store.aliases(guild) == {}
+    assert is_ephemeral(told), told
+    assert told["content"] == (
+        "This server's glossary could not be checked (its terms and aliases could not be "
+        "indexed), so nothing was changed. The bot's log says why."
+    ), told

@@ -15,7 +15,7 @@ from bot.term_storage import TermChange, change_terms, read_terms
 from tests.fake_discord import FakeAttachment, FakeChannel, FakeUser
 
 from .conftest import Scene, StartBot
-from .helpers import VersionChecks, define, define_until_card, embed_of, is_ephemeral
+from .helpers import VersionChecks, buttons, define, define_until_card, embed_of, is_ephemeral
 
 TOML = """
 [[entries]]
@@ -197,3 +197,26 @@ async def test_a_term_written_by_another_process_is_seen_at_the_next_check(
         await checks.after_change()
         card = await define_until_card(scene.fake, scene.alice, "zorblax", scene.channel)
         assert embed_of(card)["title"] == "Zorblax"
+
+
+async def test_plain_words_on_a_card_sent_before_they_were_dropped(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Found in outside testing (round 12, X19): after a term lost its plain words, **Plain
+    words** on a card sent before showed the full definition as if it were them. It now says,
+    privately, that the term has none any more; the card stays as it was."""
+    fake = scene.fake
+    with_plain = TOML.replace(
+        'summary = "Our nightly rerank job."',
+        'summary = "Our nightly rerank job."\nplain = "It sorts."',
+    )
+    await run_import(scene, fake.add_attachment("terms.toml", with_plain))
+    _, card = await define(fake, scene.alice, "zorblax", scene.channel)
+    assert "Plain words" in buttons(card), buttons(card)
+    await run_import(scene, fake.add_attachment("terms.toml", TOML))
+
+    click = await fake.click(scene.alice, card, buttons(card)["Plain words"])
+    told = await click.final_message()
+    assert is_ephemeral(told), told
+    assert "no plain-words version" in told["content"], told
+    assert fake.message(int(card["id"]))["embeds"] == card["embeds"]

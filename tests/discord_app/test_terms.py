@@ -386,3 +386,33 @@ async def test_the_term_form_holds_what_the_save_accepts_and_no_more(
     reopened = await open_edit(scene, scene.moderator, "zorb ledger")
     shown = form_inputs((await reopened.response())["data"])
     assert shown["definition"]["value"] == longest
+
+
+async def test_the_command_options_hold_what_the_save_accepts_and_no_more(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/term add|edit`'s acronym and summary boxes take what the save accepts: the summary's
+    box stopped at 300 characters where a saved summary (an import's) may have 1,024."""
+    for command in ("add", "edit"):
+        registered = scene.fake.registry.find("term", 1, None) or scene.fake.registry.find(
+            "term", 1, scene.guild.id
+        )
+        assert registered is not None
+        [sub] = [o for o in registered["options"] if o["name"] == command]
+        boxes = {o["name"]: o for o in sub["options"]}
+        for key, word in (("acronym", "ZBX"), ("summary", "zorb")):
+            most = boxes[key]["max_length"]
+            for length, refused in ((most, False), (most + 1, True)):
+                draft = TermDraft(
+                    "Zorb Ledger", "Ours.", category="Fundamentals", **{key: exactly(length, word)}
+                )
+                problems = check_draft(draft, bot.state.glossary, []).problems
+                too_long = [p for p in problems if p.field == key and "characters" in p.message]
+                assert bool(too_long) is refused, (command, key, length, too_long)
+
+    summary = exactly(1024, "zorb")
+    opened = await open_add(scene, scene.moderator, category="Fundamentals", summary=summary)
+    added = await submit(scene, scene.moderator, opened, TERM)
+    assert added["content"].startswith("Added"), added
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.summary == summary

@@ -238,3 +238,30 @@ async def test_a_defer_rate_limited_past_the_deadline_posts_the_card_in_the_chan
     assert embed_of(posted)["title"] == "Retrieval-Augmented Generation (RAG)"
     assert handle.records == []
     assert len(fake.pop_violations()) == 0
+
+
+@pytest.mark.parametrize("read_first", [False, True])
+async def test_explain_terms_rate_limited_past_the_deadline_is_one_line(
+    scene: Scene, bot: GlossaryBot, read_first: bool
+) -> None:
+    """ "Explain terms" answers privately, as a reply or (the server's terms not read yet)
+    after a defer. Rate limited past Discord's 3 s, discord.py sent that first response late,
+    to be refused (10062). As for /define's private answer: one line says it is lost, nothing
+    is sent late or posted for others to see."""
+    fake = scene.fake
+    said = await fake.user_message(scene.bob, scene.channel, "is a kv cache part of rag?")
+    if read_first:
+        bot.state.servers.forget(scene.guild.id)  # Explain terms reads them, so it defers
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+    async with warned("private answer is lost") as records:
+        handle = await fake.message_command(scene.alice, "Explain terms", said)
+    assert [r.getMessage() for r in records if r.name.startswith("bot.")] == [
+        f"interaction {handle.id} by {scene.alice.id}: no first response could be sent within "
+        "Discord's 3 s (rate limited, or Discord failing); its private answer is lost (Discord "
+        "shows the user that the application did not respond)"
+    ]
+    assert served(scene) == [(CALLBACK, 429)]
+    assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
+    assert [m for m in fake.sent_messages if m.kind == "channel_message"] == []
+    assert handle.records == []
+    assert len(fake.pop_violations()) == 0

@@ -20,8 +20,10 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias, compiled_aliases
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit_lines
+from bot.discord_app.alias_cache import IndexingFailed
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
+    NOT_CHECKED,
     STORAGE_DOWN,
     ServerOnly,
     read_or_say,
@@ -81,6 +83,9 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
             return
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
+            return
+        except IndexingFailed:  # logged, with its traceback, where it failed
+            await reply(interaction, NOT_CHECKED)
             return
         if state.store is None:
             await reply(interaction, STORAGE_DOWN)

@@ -3,6 +3,7 @@ menu to open their cards."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,13 +14,19 @@ from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cooldowns import lookup_limit
-from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import PickSelect, entry_option
+from bot.discord_app.replies import (
+    PickSelect,
+    Reply,
+    entry_option,
+    post_instead,
+    respond_in_time,
+)
 from bot.discord_app.state import BotState
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
+    from bot.search.local import LocalGlossary
 
     Interaction = discord.Interaction[GlossaryBot]
 
@@ -68,36 +75,47 @@ class ExplainCog(commands.Cog):
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
+        started = time.monotonic()
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
-        deferred = not state.servers.knows(scope)
+        deferred, taken = not state.servers.knows(scope), True  # taken: Discord takes an answer
         if deferred:  # the server's terms are not read yet: that may take a while (as /define)
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            taken = await respond_in_time(
+                started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
+            )
         local = await state.servers.local(scope, patient=deferred)
-        found = local.index.find_named_terms(readable_text(message), local.aliases)
-        entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
-        send = interaction.followup.send if deferred else interaction.response.send_message
-        if not entries:
-            await send(
-                "I found no glossary terms in that message.",
-                ephemeral=True,
-                allowed_mentions=NO_MENTIONS,
+        reply = _listing(local, message, interaction.user.id)
+        kwargs = reply.send_kwargs()
+        if not deferred:
+            taken = await respond_in_time(
+                started, lambda: interaction.response.send_message(ephemeral=True, **kwargs)
             )
-            return
-        glossary = local.glossary
-        lines = []
-        for entry_id in entries:
-            entry = glossary[entry_id]
-            lines.append(
-                f"**{entry.display_title}**: {fit(entry.summary or entry.definition, SUMMARY)}"
-            )
-        embed = discord.Embed(
-            title=f"{len(entries)} glossary term{'s' if len(entries) != 1 else ''} in this message",
-            description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
-            colour=BRAND_COLOUR,
+        if not taken:
+            await post_instead(interaction, reply, ephemeral=True)
+        elif deferred:
+            await interaction.followup.send(ephemeral=True, **kwargs)
+
+
+def _listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
+    """The terms found in `message`, one line each, with a menu to open their cards."""
+    found = local.index.find_named_terms(readable_text(message), local.aliases)
+    entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
+    if not entries:
+        return Reply("I found no glossary terms in that message.", None, None, private=True)
+    glossary = local.glossary
+    lines = []
+    for entry_id in entries:
+        entry = glossary[entry_id]
+        lines.append(
+            f"**{entry.display_title}**: {fit(entry.summary or entry.definition, SUMMARY)}"
         )
-        embed.set_footer(text="Pick one to open its card.")
-        view = discord.ui.View(timeout=None)
-        options = [entry_option(glossary[e]) for e in entries]
-        view.add_item(PickSelect(interaction.user.id, options, placeholder="Open a card…", row=0))
-        await send(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    embed = discord.Embed(
+        title=f"{len(entries)} glossary term{'s' if len(entries) != 1 else ''} in this message",
+        description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
+        colour=BRAND_COLOUR,
+    )
+    embed.set_footer(text="Pick one to open its card.")
+    view = discord.ui.View(timeout=None)
+    options = [entry_option(glossary[e]) for e in entries]
+    view.add_item(PickSelect(owner_id, options, placeholder="Open a card…", row=0))
+    return Reply(None, embed, view, private=True)

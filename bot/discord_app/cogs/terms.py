@@ -358,8 +358,8 @@ class TermCog(
         self,
         interaction: Interaction,
         category: str | None = None,
-        acronym: app_commands.Range[str, 1, 100] | None = None,
-        summary: app_commands.Range[str, 1, 300] | None = None,
+        acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
+        summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
     ) -> None:
         typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
         scope = interaction.guild_id or 0
@@ -379,8 +379,8 @@ class TermCog(
         interaction: Interaction,
         term: str,
         category: str | None = None,
-        acronym: app_commands.Range[str, 1, 100] | None = None,
-        summary: app_commands.Range[str, 1, 300] | None = None,
+        acronym: app_commands.Range[str, 1, limits.TERM_ACRONYM_OPTION] | None = None,
+        summary: app_commands.Range[str, 1, limits.TERM_SUMMARY_OPTION] | None = None,
     ) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)

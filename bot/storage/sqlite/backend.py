@@ -73,6 +73,7 @@ class SqliteBackend(Backend):
         # Writes that notice the file replaced at once take it up once: the first reattaches,
         # the others find it done.
         self._reattaching = asyncio.Lock()
+        self._locked_files: list[int] = []  # the run lock's, closed after the connections
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout: float, migrate: bool) -> SqliteBackend:
@@ -97,7 +98,9 @@ class SqliteBackend(Backend):
         self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
     ) -> contextlib.AbstractAsyncContextManager[None]:
         """A file has one bot: the whole of it, whatever its shards."""
-        return one_bot_per_file(self.location, holder=holder, wait=wait)
+        return one_bot_per_file(
+            self.location, holder=holder, wait=wait, close_later=self._locked_files
+        )
 
     async def backup(self, dest: str | os.PathLike[str]) -> None:
         await backup_database(self.location, dest)
@@ -108,6 +111,8 @@ class SqliteBackend(Backend):
     async def close(self) -> None:
         await self.writer.close()
         await self.reader.close()
+        while self._locked_files:  # only now: closing one lets go of SQLite's locks (run_lock)
+            os.close(self._locked_files.pop())
 
     # -- the file underneath --------------------------------------------------------------------
 

@@ -1,16 +1,19 @@
 """One bot per SQLite file. Two `glossary-bot run` on one file would both take every
 interaction (each counting it, both answering), so a bot holds an exclusive lock on a file
-beside the database while it runs. The kernel lets go of it when the process ends, even by
-`kill -9`, so a crash never blocks a restart. The lock is on a file of its own, not the
-database: SQLite's own locks on the database are not touched."""
+beside the database while it runs, which names it to a bot refused. The kernel lets go of it
+when the process ends, even by `kill -9`, so a crash never blocks a restart. A hard link is
+another path to the same file, with a lock file of its own: so the bot also locks one byte of
+the database file itself, a byte SQLite never locks (SQLite's own locks are not touched)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import logging
 import os
+import struct
 from collections.abc import AsyncIterator
 
 from ..errors import ShardsTaken
@@ -18,6 +21,9 @@ from ..errors import ShardsTaken
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 0.25  # how often a starting bot looks again while waiting for one stopping
+# SQLite locks the 512 bytes from 1 GiB (its "pending byte" on); this one is clear of them.
+FILE_LOCK_BYTE = 0x40000000 + 1024
+BY_ANOTHER_NAME = "a bot on another name of this file (a hard link)"
 
 
 def lock_path(database: str) -> str:
@@ -27,10 +33,59 @@ def lock_path(database: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def one_bot_per_file(database: str, *, holder: str, wait: float) -> AsyncIterator[None]:
+async def one_bot_per_file(
+    database: str, *, holder: str, wait: float, close_later: list[int] | None = None
+) -> AsyncIterator[None]:
     """While the block runs, no other bot runs on `database`: `ShardsTaken` naming the bot that
     does, after waiting up to `wait` seconds for it to stop (a restart). Where the lock file
-    cannot be made (a read-only folder) the bot runs unchecked, and says so."""
+    cannot be made (a read-only folder) the bot runs unchecked, and says so.
+
+    Closing any descriptor of the database file lets go of every lock this process's SQLite
+    holds on it: with `close_later` (a store still open after the block) the descriptor the
+    file itself was locked by is left there for the store to close after its connections."""
+    itself = _open_itself(database)
+    try:
+        async with _locked(database, itself, holder=holder, wait=wait):
+            yield
+    finally:
+        if itself is not None:
+            _lock_itself(itself, fcntl.F_UNLCK)
+            if close_later is not None:
+                close_later.append(itself)
+            else:
+                os.close(itself)
+
+
+def _open_itself(database: str) -> int | None:
+    """The database file, opened to lock a byte of it; None where that cannot be (no file
+    yet, no write access, no open-file-description locks: the lock file beside it holds)."""
+    if not hasattr(fcntl, "F_OFD_SETLK"):
+        return None
+    try:
+        return os.open(database, os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _lock_itself(fd: int, kind: int) -> bool:
+    """An open-file-description lock on FILE_LOCK_BYTE, held by this descriptor alone (SQLite
+    closing descriptors of its own leaves it in place). False if another holds it; a file
+    system that keeps no such locks counts as taken (the lock file beside it holds)."""
+    # struct flock on Linux: l_type, l_whence, l_start, l_len, l_pid (0 for these locks)
+    request = struct.pack("hhqqi4x", kind, os.SEEK_SET, FILE_LOCK_BYTE, 1, 0)
+    try:
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, request)
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EACCES):
+            return False
+        log.debug("cannot lock the database file itself: %s", exc)
+    return True
+
+
+@contextlib.asynccontextmanager
+async def _locked(
+    database: str, itself: int | None, *, holder: str, wait: float
+) -> AsyncIterator[None]:
     path = lock_path(database)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -48,12 +103,17 @@ async def one_bot_per_file(database: str, *, holder: str, wait: float) -> AsyncI
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
             except BlockingIOError:
                 if loop.time() >= give_up:
                     other = os.pread(fd, 500, 0).decode("utf-8", "replace").strip()
                     raise ShardsTaken(None, [other] if other else []) from None
-                await asyncio.sleep(RETRY_SECONDS)  # polling a lock: the kernel gives no event
+            else:
+                if itself is None or _lock_itself(itself, fcntl.F_WRLCK):
+                    break
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                if loop.time() >= give_up:
+                    raise ShardsTaken(None, [BY_ANOTHER_NAME])
+            await asyncio.sleep(RETRY_SECONDS)  # polling a lock: the kernel gives no event
         os.ftruncate(fd, 0)
         os.pwrite(fd, holder.encode(), 0)  # who holds it, for the bot refused
         yield
