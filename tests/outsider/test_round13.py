@@ -1,0 +1,63 @@
+"""What a thirteenth round of outside testing found: a self-hoster's first hour, a server that
+grows, a moderator's glossary over months, operators' slips, through `glossary-bot run` against
+the fake Discord and the command line (tests/outsider/PLAN.md, round 13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.glossary.interchange import parse_import
+from bot.glossary.models import Glossary
+from tests.resilience.botproc import ROOT, glossary_bot
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+
+CONFLICTED = """\
+[[entries]]
+id = "zorb-lax"
+title = "Zorb Lax"
+category = "Fundamentals"
+definition = \"\"\"
+<<<<<<< HEAD
+A zorb that laxes.
+=======
+A lax of zorbs.
+>>>>>>> feature
+\"\"\"
+"""
+
+
+async def test_check_refuses_a_file_with_a_merge_conflict_in_it(tmp_path: Path) -> None:
+    """Plan line X37: a maintainer's `git merge` left its markers inside a `\"\"\"` definition:
+    `check` said "0 error(s)", and the card showed both sides and the markers. Now the file is
+    refused, naming the marker's line, for every format (`kill -HUP` keeps the old glossary)."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(CONFLICTED, encoding="utf-8")
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", str(folder))
+    assert status == 1, said
+    assert "mine.toml:6: error: an unresolved merge conflict" in said, said
+    markdown = tmp_path / "mine.md"
+    markdown.write_text("My Glossary¶\nZorb Lax¶\n<<<<<<< HEAD\nA zorb.\n", encoding="utf-8")
+    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", str(markdown))
+    assert status == 1, said
+    assert "mine.md:3: error: an unresolved merge conflict" in said, said
+
+
+def test_a_term_import_with_a_merge_conflict_in_it_is_refused(glossary: Glossary) -> None:
+    """Beside X37: the same file as `/term import` (a server's export kept in git) imported the
+    markers as the term's definition."""
+    terms, problems = parse_import(CONFLICTED.encode(), "terms.toml", glossary)
+    assert terms == []
+    [problem] = problems
+    assert problem.line == 6, problem
+    assert "merge conflict" in str(problem), problem
+
+
+@pytest.mark.parametrize("text", ["a <<<<<<< b\n", "<<<<<<<<\n", "=======\n", "<<<<<<x\n"])
+def test_text_that_only_resembles_a_conflict_marker_is_read(text: str, glossary: Glossary) -> None:
+    data = CONFLICTED.split("definition")[0] + f'definition = """\n{text}"""\n'
+    terms, problems = parse_import(data.encode(), "terms.toml", glossary)
+    assert [t.title for t in terms] == ["Zorb Lax"], problems
