@@ -10,7 +10,10 @@ import pytest
 
 from bot.glossary.interchange import parse_import
 from bot.glossary.models import Glossary
-from tests.resilience.botproc import ROOT, glossary_bot
+from tests.discord_app.helpers import define
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+
+from .conftest import Scene
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -61,3 +64,39 @@ def test_text_that_only_resembles_a_conflict_marker_is_read(text: str, glossary:
     data = CONFLICTED.split("definition")[0] + f'definition = """\n{text}"""\n'
     terms, problems = parse_import(data.encode(), "terms.toml", glossary)
     assert [t.title for t in terms] == ["Zorb Lax"], problems
+
+
+async def _mention_lost_before_its_reply(scene: Scene, tmp_path: Path, lose: str) -> BotProcess:
+    """A mention whose reply is held up a moment (Discord slow) while the channel is deleted
+    or the member deletes their message."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, LOG_FORMAT="json") as bot:
+        fake.faults.delay("POST", "/channels/{channel_id}/messages", 1.0, times=1)
+        message = await fake.user_message(
+            scene.alice, scene.other_channel, f"{fake.bot.mention} rag"
+        )
+        if lose == "channel":
+            del scene.other_guild.channels[scene.other_channel.id]
+        else:
+            fake.store.delete(int(message["id"]))
+        await bot.wait_for_output("cannot reply to a mention")
+        _, card = await define(fake, scene.alice, "rag", scene.channel)
+        assert card["embeds"], "the bot carries on"
+    return bot
+
+
+@pytest.mark.parametrize("lose", ["channel", "message"])
+async def test_a_mention_whose_channel_or_message_is_gone_is_one_warning(
+    scene: Scene, tmp_path: Path, lose: str
+) -> None:
+    """Plan line X10: a mention whose channel was deleted (or whose message its author deleted)
+    before the reply went out: an ERROR with a traceback under an error id nobody saw, then a
+    second post of "Something went wrong" to the same missing channel. Now one WARNING."""
+    bot = await _mention_lost_before_its_reply(scene, tmp_path, lose)
+    refused = [v.kind for v in scene.fake.pop_violations()]  # one try, no error reply after it
+    assert refused == ([] if lose == "channel" else ["invalid_form_body"]), refused
+    assert "Traceback" not in bot.output, bot.output[-3000:]
+    assert "error_id" not in bot.output, bot.output[-3000:]
+    [line] = [x for x in bot.lines if "cannot reply to a mention" in x]
+    assert '"level": "WARNING"' in line, line
+    assert str(scene.other_channel.id) in line, line

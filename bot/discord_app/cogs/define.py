@@ -127,7 +127,17 @@ class DefineCog(commands.Cog):
             )
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
-        except Exception:
+        except Exception as exc:
+            if isinstance(exc, discord.HTTPException) and _gone(exc):
+                # Deleted before the answer went out: nobody is there to read it, or an error.
+                log.warning(
+                    "cannot reply to a mention in channel %s: the channel or the message was "
+                    "deleted first (%s, error code %s)",
+                    message.channel.id,
+                    exc.text or exc.status,
+                    exc.code,
+                )
+                return
             error_id = uuid.uuid4().hex[:8]
             observe.failed(error_id)
             log.exception("error %s answering message %s", error_id, message.id)
@@ -151,3 +161,11 @@ class DefineCog(commands.Cog):
             return
         reply = await reply_for(self.state, result, message.author.id, scope)
         await message.reply(mention_author=False, **reply.send_kwargs())
+
+
+def _gone(exc: discord.HTTPException) -> bool:
+    """Discord refused a reply because its channel (404 Unknown Channel) or the message it
+    replies to (a `message_reference` to an unknown message) was deleted meanwhile."""
+    return isinstance(exc, discord.NotFound) or (
+        exc.code == 50035 and "message_reference" in exc.text
+    )
