@@ -4,6 +4,9 @@ the fake Discord and the command line (tests/outsider/PLAN.md, round 13)."""
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,3 +103,55 @@ async def test_a_mention_whose_channel_or_message_is_gone_is_one_warning(
     [line] = [x for x in bot.lines if "cannot reply to a mention" in x]
     assert '"level": "WARNING"' in line, line
     assert str(scene.other_channel.id) in line, line
+
+
+def _long_terms(count: int) -> str:
+    return "".join(
+        f'[[entries]]\nid = "zorb-{i}"\ntitle = "Zorb {i}"\ncategory = "Fundamentals"\n'
+        f'definition = "{"A zorb of many words. " * 100}"\n\n'
+        for i in range(count)
+    )
+
+
+def _cli(tmp_path: Path, *args: str, file_size_limit: int | None = None) -> tuple[int, str]:
+    """`glossary-bot` with the operator's disk filling up at `file_size_limit` bytes a file."""
+
+    def limited() -> None:
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        env=CLI_ENV,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limited,
+        check=False,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_an_export_onto_a_full_disk_leaves_no_cut_file(tmp_path: Path) -> None:
+    """Plan line X32: `terms export -o FILE` on a disk that filled: "cannot write" and exit 1,
+    right, but a cut file was left at FILE, ending mid-entry (or, cut between entries, a file
+    that imports as a server with fewer terms: an import replaces them all), and yesterday's
+    export there was gone. Now the file is written whole or left as it was."""
+    terms = tmp_path / "terms.toml"
+    terms.write_text(_long_terms(40), encoding="utf-8")
+    db = tmp_path / "g.db"
+    status, said = _cli(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", str(db))
+    assert status == 0, said
+    export = tmp_path / "export.toml"
+    export.write_text("yesterday's export\n", encoding="utf-8")
+    command = ("terms", "export", "--guild", "5", "--db", str(db), "-o", str(export))
+    status, said = _cli(tmp_path, *command, file_size_limit=48_000)
+    assert status == 1, said
+    assert "cannot write" in said, said
+    assert export.read_text(encoding="utf-8") == "yesterday's export\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if "export" in p.name) == ["export.toml"]
+    status, said = _cli(tmp_path, *command)
+    assert status == 0, said
+    assert export.read_text(encoding="utf-8").count("[[entries]]") == 40
+
