@@ -155,3 +155,20 @@ def test_an_export_onto_a_full_disk_leaves_no_cut_file(tmp_path: Path) -> None:
     assert status == 0, said
     assert export.read_text(encoding="utf-8").count("[[entries]]") == 40
 
+
+def test_a_backup_onto_a_full_disk_blames_the_disk_not_the_database(tmp_path: Path) -> None:
+    """Beside X32: `backup` onto a disk that filled said "the database or disk is full", read
+    as the bot's own database being full. Now it names the backup's file and its disk."""
+    db = tmp_path / "g.db"
+    terms = tmp_path / "terms.toml"
+    terms.write_text(_long_terms(40), encoding="utf-8")
+    status, said = _cli(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", str(db))
+    assert status == 0, said
+    small = tmp_path / "small"
+    small.mkdir()
+    status, said = _cli(
+        tmp_path, "backup", "--db", str(db), str(small / "b.db"), file_size_limit=48_000
+    )
+    assert status == 1, said
+    assert f"cannot write the backup to {small / 'b.db'}" in said, said
+    assert list(small.iterdir()) == []
