@@ -151,6 +151,12 @@ def check_heartbeat(
     if said.startswith(UNHEALTHY):
         return False, said
     age = (time.time() if now is None else now) - status.st_mtime
+    if -age > max_age:  # a live bot writes the clock's time at its next beat, seconds later
+        return False, (
+            f"the last heartbeat is dated {-age:.0f} s ahead of this machine's clock: the clock "
+            "was set back, and no heartbeat came since"
+        )
+    age = max(age, 0.0)  # a beat written a moment ago by a clock a little ahead
     if age > max_age:
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")

@@ -4,13 +4,16 @@ the fake Discord and the command line (tests/outsider/PLAN.md, round 13)."""
 
 from __future__ import annotations
 
+import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from bot.discord_app.health import check_heartbeat
 from bot.glossary.interchange import parse_import
 from bot.glossary.models import Glossary
 from tests.discord_app.helpers import define
@@ -172,3 +175,23 @@ def test_a_backup_onto_a_full_disk_blames_the_disk_not_the_database(tmp_path: Pa
     assert status == 1, said
     assert f"cannot write the backup to {small / 'b.db'}" in said, said
     assert list(small.iterdir()) == []
+
+
+@pytest.mark.parametrize("ahead", [3600.0, 2.0])
+def test_health_reads_a_heartbeat_dated_in_the_future(tmp_path: Path, ahead: float) -> None:
+    """Plan line X34: the clock set back an hour (NTP's first sync on a host whose clock ran
+    ahead, an operator's fix) after the bot's last heartbeat: `health` said "healthy: last
+    heartbeat -3599 s ago" and would for the hour, whether the bot beat or not. A live bot
+    writes the new time at its next beat, seconds later; a heartbeat far ahead is no news."""
+    beat = tmp_path / "heartbeat"
+    beat.write_text("1\n\n", encoding="utf-8")
+    now = time.time()
+    os.utime(beat, (now + ahead, now + ahead))
+    healthy, said = check_heartbeat(beat, max_age=45, now=now)
+    assert "-" not in said, said
+    if ahead > 45:
+        assert not healthy, said
+        assert "ahead of this machine's clock" in said, said
+    else:
+        assert healthy, said
+        assert said.startswith("healthy: last heartbeat 0 s ago"), said
