@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 MAX_LIMIT = 1000
+RUN_BOT = "bot.discord_app.cli:run_bot"  # `run`: stops as a stop does even while it starts
 PERIODS = ("day", "week", "month", "all")  # bot.storage.periods.PERIODS (a test keeps them equal)
 
 Handler = Callable[[argparse.Namespace], int]
@@ -47,6 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "handler", None) is None:
             return _default(parser)  # no command named: the whole parser
+        if args.handler == RUN_BOT:
+            _stop_while_starting()
         if args.settings:
             from bot.settings import load_settings
 
@@ -321,7 +324,7 @@ def _quiet_option(parser: argparse.ArgumentParser) -> None:
 
 def _run(command: Command) -> None:
     command(
-        "bot.discord_app.cli:run_bot",
+        RUN_BOT,
         "run the Discord bot (settings from the environment and .env)",
         "Connect to Discord and answer /define, mentions and 'Explain terms'. "
         "Settings come from the environment and a .env file; see .env.example.",
@@ -424,10 +427,23 @@ class _Version(argparse.Action):
         parser.exit(0)
 
 
+def _stop_while_starting() -> None:
+    """Until the bot's own handlers are in place (reading its settings and glossary, starting
+    its loop), SIGTERM ends it with exit 0, as a stop does, not killed by the signal (143):
+    nothing is counted or held yet."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def _default(parser: argparse.ArgumentParser) -> int:
     """Plain `glossary-bot` runs the bot when a token is configured, else shows help."""
     from bot.settings import load_settings
 
+    _stop_while_starting()
     settings = load_settings()
     if settings.discord_token is None:
         parser.print_help()

@@ -4,8 +4,10 @@ the fake Discord and the command line (tests/outsider/PLAN.md, round 13)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -195,3 +197,30 @@ def test_health_reads_a_heartbeat_dated_in_the_future(tmp_path: Path, ahead: flo
     else:
         assert healthy, said
         assert said.startswith("healthy: last heartbeat 0 s ago"), said
+
+
+async def test_sigterm_while_the_bot_starts_is_a_clean_stop(tmp_path: Path) -> None:
+    """Plan line X29: `docker stop` (SIGTERM) in the bot's first second, while it read its
+    settings and glossary: killed by the signal (exit 143, -15 to a parent), where a stop is
+    exit 0 (README); a supervisor counts that as a crash. Here the `.env` is a pipe, so the bot
+    is caught reading its settings when the signal comes."""
+    env_file = tmp_path / ".env"
+    os.mkfifo(env_file)
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "run",
+        env={**CLI_ENV, "DISCORD_TOKEN": "x" * 60},
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    writer = await asyncio.to_thread(os.open, env_file, os.O_WRONLY)  # the bot opened it to read
+    try:
+        bot.send_signal(signal.SIGTERM)
+        output, _ = await asyncio.wait_for(bot.communicate(), timeout=30)
+    finally:
+        os.close(writer)
+    assert bot.returncode == 0, output.decode()
+    assert b"Traceback" not in output, output.decode()
