@@ -224,3 +224,17 @@ async def test_sigterm_while_the_bot_starts_is_a_clean_stop(tmp_path: Path) -> N
         os.close(writer)
     assert bot.returncode == 0, output.decode()
     assert b"Traceback" not in output, output.decode()
+
+
+def test_health_says_when_the_heartbeat_folder_does_not_exist(tmp_path: Path) -> None:
+    """Plan line X6: HEARTBEAT_PATH in a folder that is not there (a `--read-only` container
+    whose /tmp is not a tmpfs is its cousin): the bot logged it once at start, but `health`,
+    which the HEALTHCHECK runs every 30 s, said "no heartbeat … yet (starting, or never
+    connected)" for as long as the bot ran. Now it says the folder is missing."""
+    healthy, said = check_heartbeat(tmp_path / "gone" / "heartbeat")
+    assert not healthy
+    assert f"its folder {tmp_path / 'gone'} does not exist" in said, said
+    assert "HEARTBEAT_PATH" in said, said
+    healthy, said = check_heartbeat(tmp_path / "heartbeat")
+    assert not healthy
+    assert "(starting, or never connected)" in said, said
