@@ -5,6 +5,7 @@ the fake Discord and the command line (tests/outsider/PLAN.md, round 13)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import resource
 import signal
@@ -238,3 +239,30 @@ def test_health_says_when_the_heartbeat_folder_does_not_exist(tmp_path: Path) ->
     healthy, said = check_heartbeat(tmp_path / "heartbeat")
     assert not healthy
     assert "(starting, or never connected)" in said, said
+
+
+async def test_a_suggestion_named_by_a_mention_is_not_queued(scene: Scene, tmp_path: Path) -> None:
+    """Plan line X27: `/suggest` of `@everyone`, `<@&123>` (a role) or `Zorb <@123>`: "Thanks!
+    … is with this server's moderators", queued, where no moderator could accept it (a term's
+    name may not hold a mention) and the member would be told "rejected" later. Now the member
+    is told why at once and nothing is queued; a plain name is queued as before."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path) as bot:
+        for name in ("@everyone", "<@&123>", "Zorb <@123>"):
+            opened = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
+            await opened.response()
+            sent = await fake.submit_modal(scene.alice, opened, {"definition": "What it means."})
+            said = (await sent.final_message())["content"]
+            assert said == "A term's name cannot contain mentions. Nothing was queued.", said
+        opened = await fake.slash(
+            scene.alice, "suggest", {"term": "Zorblax"}, channel=scene.channel
+        )
+        await opened.response()
+        sent = await fake.submit_modal(scene.alice, opened, {"definition": "What it means."})
+        assert (await sent.final_message())["content"].startswith("Thanks! “Zorblax”")
+        assert await bot.stop() == 0
+    status, said = await glossary_bot(
+        CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
+    )
+    assert status == 0, said
+    assert json.loads(said)["suggestions"]["open"] == 1, said
