@@ -266,3 +266,29 @@ async def test_a_suggestion_named_by_a_mention_is_not_queued(scene: Scene, tmp_p
     )
     assert status == 0, said
     assert json.loads(said)["suggestions"]["open"] == 1, said
+
+
+async def test_a_mention_where_the_bot_may_not_embed_gets_a_line_it_can_read(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X12: a server that took Embed Links away (from @everyone, the bot's role
+    included): a mention's answer was the card as an embed, which Discord accepts and does not
+    show, so the member saw an empty reply and the operator no word. Now the reply says, in
+    text, which card it is and what the bot needs there; the log says it once per channel."""
+    fake = scene.fake
+    embed_links = 1 << 14
+    for role in scene.other_guild.roles.values():
+        role.permissions &= ~embed_links
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100") as bot:
+        for _ in range(2):
+            await fake.user_message(scene.alice, scene.other_channel, f"{fake.bot.mention} rag")
+            answer = await fake.wait_for_channel_message(scene.other_channel)
+            assert not answer["embeds"], answer
+            assert "Retrieval-Augmented Generation" in answer["content"], answer
+            assert "Embed Links" in answer["content"], answer
+        await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} rag")
+        elsewhere = await fake.wait_for_channel_message(scene.channel)
+        assert elsewhere["embeds"], "a channel that allows embeds gets the card"
+    said = [line for line in bot.lines if "Embed Links" in line]
+    assert len(said) == 1, said
+    assert str(scene.other_channel.id) in said[0], said
