@@ -292,3 +292,20 @@ async def test_a_mention_where_the_bot_may_not_embed_gets_a_line_it_can_read(
     said = [line for line in bot.lines if "Embed Links" in line]
     assert len(said) == 1, said
     assert str(scene.other_channel.id) in said[0], said
+
+
+async def test_explain_terms_reads_words_with_invisible_characters(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X25: text pasted from a web page carries soft hyphens (`Trans\\u00adformer`)
+    and zero-width spaces (`R\\u200bA\\u200bG`), which show nothing: `/define` reads those
+    words (round 6 T2), but Explain terms said "I found no glossary terms in that message"."""
+    fake = scene.fake
+    text = "We tried a trans\u00adformer with R\u200bA\u200bG and a \u2060kv cache."
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        message = await fake.user_message(scene.alice, scene.channel, text)
+        handle = await fake.message_command(scene.alice, "Explain terms", message)
+        answer = await handle.final_message()
+    listed = answer["embeds"][0]["description"] if answer["embeds"] else answer["content"]
+    for title in ("Transformer", "Retrieval-Augmented Generation", "KV Cache"):
+        assert title in listed, listed
