@@ -9,9 +9,11 @@ find the one `Settings` object (environment and `.env`) in `args.settings`.
 from __future__ import annotations
 
 import argparse
+import errno
 import functools
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -55,7 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             args.settings = load_settings()
         handler: Handler = _resolve(args.handler)
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a disk that filled behind `> file` is said here, not at exit
+        return status
     except ReportedError as exc:
         print(f"glossary-bot: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -63,6 +67,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # `glossary-bot export | head`
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise
+        # The commands write their own files whole (or say so): this is their stdout, sent
+        # to a file on a disk that filled. What could not be written is dropped, not retried.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"glossary-bot: error: cannot write the output: {exc.strerror}; what was written "
+            "is cut short",
+            file=sys.stderr,
+        )
+        return 1
 
 
 def _resolve(reference: str) -> Handler:

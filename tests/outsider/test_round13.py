@@ -309,3 +309,31 @@ async def test_explain_terms_reads_words_with_invisible_characters(
     listed = answer["embeds"][0]["description"] if answer["embeds"] else answer["content"]
     for title in ("Transformer", "Retrieval-Augmented Generation", "KV Cache"):
         assert title in listed, listed
+
+
+def test_output_sent_to_a_full_disk_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """Beside X32: `glossary-bot export > glossary.json` (or `stats --json > s.json` from cron,
+    `terms export > terms.toml`) onto a disk that filled: a traceback ending "OSError: [Errno
+    28] No space left on device". Now one line saying the output is cut short, exit 1."""
+    limit = 64_000  # the glossary's JSON is far longer
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    with (tmp_path / "glossary.json").open("wb") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "export"],
+            env=CLI_ENV,
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            preexec_fn=limited,
+            check=False,
+        )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        "glossary-bot: error: cannot write the output: File too large; what was written is "
+        "cut short"
+    ], done.stderr
