@@ -9,9 +9,11 @@ find the one `Settings` object (environment and `.env`) in `args.settings`.
 from __future__ import annotations
 
 import argparse
+import errno
 import functools
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 MAX_LIMIT = 1000
+RUN_BOT = "bot.discord_app.cli:run_bot"  # `run`: stops as a stop does even while it starts
 PERIODS = ("day", "week", "month", "all")  # bot.storage.periods.PERIODS (a test keeps them equal)
 
 Handler = Callable[[argparse.Namespace], int]
@@ -47,12 +50,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "handler", None) is None:
             return _default(parser)  # no command named: the whole parser
+        if args.handler == RUN_BOT:
+            _stop_while_starting()
         if args.settings:
             from bot.settings import load_settings
 
             args.settings = load_settings()
         handler: Handler = _resolve(args.handler)
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a disk that filled behind `> file` is said here, not at exit
+        return status
     except ReportedError as exc:
         print(f"glossary-bot: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -60,6 +67,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # `glossary-bot export | head`
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise
+        # The commands write their own files whole (or say so): this is their stdout, sent
+        # to a file on a disk that filled. What could not be written is dropped, not retried.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"glossary-bot: error: cannot write the output: {exc.strerror}; what was written "
+            "is cut short",
+            file=sys.stderr,
+        )
+        return 1
 
 
 def _resolve(reference: str) -> Handler:
@@ -321,7 +340,7 @@ def _quiet_option(parser: argparse.ArgumentParser) -> None:
 
 def _run(command: Command) -> None:
     command(
-        "bot.discord_app.cli:run_bot",
+        RUN_BOT,
         "run the Discord bot (settings from the environment and .env)",
         "Connect to Discord and answer /define, mentions and 'Explain terms'. "
         "Settings come from the environment and a .env file; see .env.example.",
@@ -424,10 +443,23 @@ class _Version(argparse.Action):
         parser.exit(0)
 
 
+def _stop_while_starting() -> None:
+    """Until the bot's own handlers are in place (reading its settings and glossary, starting
+    its loop), SIGTERM ends it with exit 0, as a stop does, not killed by the signal (143):
+    nothing is counted or held yet."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def _default(parser: argparse.ArgumentParser) -> int:
     """Plain `glossary-bot` runs the bot when a token is configured, else shows help."""
     from bot.settings import load_settings
 
+    _stop_while_starting()
     settings = load_settings()
     if settings.discord_token is None:
         parser.print_help()

@@ -15,7 +15,7 @@ from bot.glossary import load_glossary
 from bot.glossary.interchange import export_bytes, import_cap
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
-from bot.storage.cli import database_location, existing_database, on_store
+from bot.storage.cli import database_location, existing_database, on_store, write_whole
 from bot.term_import import at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import read_terms
@@ -40,7 +40,7 @@ def run_export(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.output:
         try:
-            args.output.write_bytes(data)
+            write_whole(args.output, data)
         except OSError as exc:
             return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
     else:

@@ -142,7 +142,8 @@ def check_heartbeat(
     except FileNotFoundError:
         # Absolute: a relative HEARTBEAT_PATH read from another folder (cron, a unit's
         # WorkingDirectory) is another file than the bot's, and this line must show it.
-        return False, f"no heartbeat at {path.absolute()} yet (starting, or never connected)"
+        where = path.absolute()
+        return False, f"no heartbeat at {where} yet ({_why_none(where.parent)})"
     except OSError as exc:
         return False, f"cannot read the heartbeat HEARTBEAT_PATH={path}: {exc.strerror or exc}"
     if not stat.S_ISREG(status.st_mode):
@@ -159,9 +160,30 @@ def check_heartbeat(
             )
         return False, said
     age = now - status.st_mtime
+    if -age > max_age:  # a live bot writes the clock's time at its next beat, seconds later
+        return False, (
+            f"the last heartbeat is dated {-age:.0f} s ahead of this machine's clock: the clock "
+            "was set back, and no heartbeat came since"
+        )
+    age = max(age, 0.0)  # a beat written a moment ago by a clock a little ahead
     if age > max_age:
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")
+
+
+def _why_none(folder: Path) -> str:
+    """Why there is no heartbeat file: a folder the bot cannot write it in (a `--read-only`
+    container without a tmpfs, a path never made) says so for good, not "starting"."""
+    if not folder.is_dir():
+        return (
+            f"its folder {folder} does not exist: HEARTBEAT_PATH must be in one the bot can write"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"its folder {folder} is not writable by this user: HEARTBEAT_PATH must be in one "
+            "the bot can write"
+        )
+    return "starting, or never connected"
 
 
 def _said(path: Path) -> tuple[str, str]:

@@ -20,7 +20,7 @@ from typing import Literal
 
 from bot.glossary.formats.curated_toml import curated_entries
 from bot.glossary.formats.markdown import HEADING_MARK, parse_markdown
-from bot.glossary.formats.raw import RawEntry
+from bot.glossary.formats.raw import CONFLICT_MESSAGE, RawEntry, conflict_line
 from bot.glossary.formats.topics_json import parse_topics_json
 from bot.glossary.models import Glossary
 from bot.glossary.problems import Problem
@@ -101,6 +101,9 @@ def parse_import(
     text, refusal = _decode(data)
     if refusal:
         return [], [_file_problem(refusal)]
+    conflict = conflict_line(text)
+    if conflict is not None:
+        return [], [TermProblem("file", CONFLICT_MESSAGE + ".", line=conflict)]
     fmt = detect_format(text, filename)
     if fmt is None:
         return [], [

@@ -141,10 +141,25 @@ def _write_chart(
     when = "all time" if since is None else f"the last {args.period}"
     title = f"Glossary lookups, {when}: {stats.total_lookups:,}"
     try:
-        args.chart.write_bytes(lookups_chart(hours, named, since=since, now=now, title=title))
+        write_whole(args.chart, lookups_chart(hours, named, since=since, now=now, title=title))
     except OSError as exc:
         return f"cannot write the chart to {args.chart}: {exc.strerror or exc}"
     return None
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write `data` to the file `path` whole or not at all: a disk that fills leaves neither a
+    cut file that looks like an export nor yesterday's file half-overwritten. A device or pipe
+    (`/dev/stdout`) is written as it is."""
+    if path.exists() and not path.is_file():
+        path.write_bytes(data)
+        return
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_bytes(data)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def print_stats(stats: Stats, period: Period, out: TextIO) -> None:

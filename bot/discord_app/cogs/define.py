@@ -34,6 +34,10 @@ MENTION_HELP = (
 # What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
 # term, so the help above, and no missed search for the server's stats. A server's own name
 # that reads like one ("OK" for a term) is searched first and opens its card.
+NO_EMBEDS = (
+    "**{title}** has a card, but I can't show cards in this channel: it needs the "
+    "**Embed Links** permission for me here. `/define` shows it anywhere."
+)
 _PLEASANTRY = re.compile(
     r"(?:(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
     r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|tysm|cheers|ok(?:ay)?|cool|nice|"
@@ -55,6 +59,7 @@ class DefineCog(commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
         self.state = state
+        self._no_embeds_said: set[int] = set()  # channels whose missing Embed Links was logged
 
     @app_commands.command(
         name="define", description="Look up a term: definition, what it is not, related terms"
@@ -127,7 +132,17 @@ class DefineCog(commands.Cog):
             )
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
-        except Exception:
+        except Exception as exc:
+            if isinstance(exc, discord.HTTPException) and _gone(exc):
+                # Deleted before the answer went out: nobody is there to read it, or an error.
+                log.warning(
+                    "cannot reply to a mention in channel %s: the channel or the message was "
+                    "deleted first (%s, error code %s)",
+                    message.channel.id,
+                    exc.text or exc.status,
+                    exc.code,
+                )
+                return
             error_id = uuid.uuid4().hex[:8]
             observe.failed(error_id)
             log.exception("error %s answering message %s", error_id, message.id)
@@ -150,4 +165,35 @@ class DefineCog(commands.Cog):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         reply = await reply_for(self.state, result, message.author.id, scope)
+        if reply.embed is not None and not _can_embed(message):
+            # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
+            self._say_no_embeds(message.channel.id)
+            text = NO_EMBEDS.format(title=reply.embed.title or "")
+            await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
         await message.reply(mention_author=False, **reply.send_kwargs())
+
+    def _say_no_embeds(self, channel_id: int) -> None:
+        if channel_id not in self._no_embeds_said:
+            self._no_embeds_said.add(channel_id)
+            log.warning(
+                "cannot show cards in channel %s: the bot lacks Embed Links there, so mentions "
+                "are answered with a line of text",
+                channel_id,
+            )
+
+
+def _gone(exc: discord.HTTPException) -> bool:
+    """Discord refused a reply because its channel (404 Unknown Channel) or the message it
+    replies to (a `message_reference` to an unknown message) was deleted meanwhile."""
+    return isinstance(exc, discord.NotFound) or (
+        exc.code == 50035 and "message_reference" in exc.text
+    )
+
+
+def _can_embed(message: discord.Message) -> bool:
+    """Whether Discord shows the bot's embeds where `message` was posted (a DM always does)."""
+    channel, guild = message.channel, message.guild
+    if guild is None or not hasattr(channel, "permissions_for"):
+        return True
+    return channel.permissions_for(guild.me).embed_links

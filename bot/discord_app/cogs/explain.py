@@ -4,6 +4,7 @@ menu to open their cards."""
 from __future__ import annotations
 
 import time
+import unicodedata
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,9 +38,21 @@ MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
 
 
+_JOINERS = "\u200c\u200d"  # shape emoji and the words of some scripts: kept
+
+
+def _visible(text: str) -> str:
+    """`text` without the characters that show nothing (Unicode "format": soft hyphens and
+    zero-width spaces from a web page, word joiners, direction marks), as `/define` reads it."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if ch in _JOINERS or unicodedata.category(ch) != "Cf")
+
+
 def readable_text(message: discord.Message) -> str:
     """The text a reader sees in `message`: its content, then each embed's title, description
-    and field values, one per line, at most MAX_READ characters."""
+    and field values, one per line, at most MAX_READ characters, without characters that show
+    nothing."""
     parts = [message.content or ""]
     read = len(parts[0])
     for embed in message.embeds:
@@ -49,7 +62,7 @@ def readable_text(message: discord.Message) -> str:
             if text:
                 parts.append(text)
                 read += len(text) + 1
-    return "\n".join(parts)[:MAX_READ]
+    return _visible("\n".join(parts)[:MAX_READ])
 
 
 class ExplainCog(commands.Cog):

@@ -25,6 +25,7 @@ from bot.discord_app.items import (
 )
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.glossary.name_rules import name_refusal
 from bot.storage import SUGGEST_COOLDOWN, StorageError, SuggestStatus
 
 if TYPE_CHECKING:
@@ -122,6 +123,10 @@ class SuggestCog(ServerOnly, commands.Cog):
         definition = values.get("definition", "").strip()[: limits.SUGGESTION_DEFINITION]
         if not title or not definition:
             await reply(interaction, "A suggestion needs the term and what it means.")
+            return
+        refusal = name_refusal(title, "A term's name")
+        if refusal is not None:  # no moderator could accept it: say so now, not after review
+            await reply(interaction, f"{refusal} Nothing was queued.")
             return
         store = self.state.store
         if store is None:

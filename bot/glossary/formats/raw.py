@@ -3,6 +3,7 @@ reading of a file each starts with."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -77,13 +78,33 @@ def from_record(
     )
 
 
+# What git leaves in a file whose merge conflicted: inside a string the parsers take it as
+# text, and a card would show both sides and the markers.
+_CONFLICT_MARKER = re.compile(r"^(?:<{7}|>{7})(?:[ \t]|$)", re.MULTILINE)
+CONFLICT_MESSAGE = (
+    "an unresolved merge conflict (a line starting with <<<<<<< or >>>>>>>): keep one side "
+    "and remove the marker lines"
+)
+
+
+def conflict_line(text: str) -> int | None:
+    """The line of the first merge conflict marker in `text`, if any."""
+    found = _CONFLICT_MARKER.search(text)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
 def read_text(path: Path, problems: list[Problem]) -> str | None:
     """The file's text, or None with the problem reported (named as the path was given)."""
     try:
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
         return None
+    line = conflict_line(text)
+    if line is not None:
+        problems.append(Problem("error", str(path), CONFLICT_MESSAGE, line=line))
+        return None
+    return text
 
 
 Parse = Callable[[str, str, str, list[Problem]], list[RawEntry]]  # (text, name, source, problems)

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .errors import as_storage_error
+from .errors import as_storage_error, primary_code
 from .run_lock import lock_path
 
 
@@ -20,6 +20,11 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
     try:
         await asyncio.to_thread(_backup_file, Path(source), Path(dest))
     except sqlite3.Error as exc:
+        # The database is opened read-only: a write that fails is the copy's.
+        if primary_code(exc) == sqlite3.SQLITE_FULL:
+            raise StorageError(f"cannot write the backup to {dest}: its disk is full") from exc
+        if getattr(exc, "sqlite_errorname", None) == "SQLITE_IOERR_WRITE":
+            raise StorageError(f"cannot write the backup to {dest}: {exc}") from exc
         raise as_storage_error(exc) from exc
 
 
