@@ -72,7 +72,7 @@ def render_result_text(result: SearchResult, glossary: Glossary) -> str:
     names = [s.title for s in result.suggestions]
     if result.status == "suggest" and names:
         return "Did you mean: " + "; ".join(names) + "?"
-    if not result.normalized_query:
+    if result.asked_nothing:
         return NOTHING_ASKED
     text = f'No entry for "{result.query.strip()}".'
     return text + (" Closest: " + "; ".join(names) + "." if names else "")

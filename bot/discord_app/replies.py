@@ -98,7 +98,7 @@ async def reply_for(
         observe.outcome("suggestions")
         text = f"Did you mean one of these for “{echo(result.query)}”?"
         return Reply(text, None, view, private=False, quotes_user=True)
-    if not result.normalized_query:
+    if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
     state.record_miss(scope, result.normalized_query)

@@ -56,6 +56,12 @@ class SearchResult:
         return cls("match", entry, "id", 100.0, entry.id, entry.id)
 
     @property
+    def asked_nothing(self) -> bool:
+        """Nothing to look up: no letter or digit was read ("#", "@", "?"). "#" and "@" stay in
+        the read text for names like C#, so an empty text alone does not say it."""
+        return not any(ch.isalnum() for ch in self.normalized_query)
+
+    @property
     def best_id(self) -> str | None:
         """The matched entry's id, else the first suggestion's: what a user would click first."""
         if self.entry is not None:
