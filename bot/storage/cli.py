@@ -149,9 +149,10 @@ def _write_chart(
 
 def write_whole(path: Path, data: bytes) -> None:
     """Write `data` to the file `path` whole or not at all: a disk that fills leaves neither a
-    cut file that looks like an export nor yesterday's file half-overwritten. A device or pipe
-    (`/dev/stdout`) is written as it is."""
-    if path.exists() and not path.is_file():
+    cut file that looks like an export nor yesterday's file half-overwritten. A device, pipe or
+    symlink (`/dev/stdout`) is written through as it is: renaming over a symlink would replace
+    the link, not write where it points."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
         path.write_bytes(data)
         return
     partial = path.with_name(f".{path.name}.partial")
