@@ -302,8 +302,8 @@ def run_import(args: argparse.Namespace) -> int:
                 return str(exc)
             return None
 
-        # The checks above never wait, so a Ctrl-C during them is taken here, before the write
-        # begins (once begun, the write is finished whole).
+        # The checks above wait only to read a server's rows: a Ctrl-C during the checking
+        # after that is taken here, before the write begins (once begun, it is finished whole).
         await asyncio.sleep(0)
         return await store.import_aliases([w.item for w in wanted], check=still_free)
 
