@@ -59,7 +59,7 @@ ACCEPTS = {
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
 
 
-class Told(ValueError):
+class KnownMistake(ValueError):
     """A bad value whose reason the one-line error gives after what the setting accepts (a
     mistake people make often enough to name)."""
 
@@ -126,7 +126,9 @@ class Settings(BaseSettings):
     @classmethod
     def _one_line(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and value.get_secret_value().lower().startswith("bot "):
-            raise Told('pasted with the "Bot " prefix of an HTTP header: give the token alone')
+            raise KnownMistake(
+                'pasted with the "Bot " prefix of an HTTP header: give the token alone'
+            )
         if value is not None and any(c.isspace() for c in value.get_secret_value()):
             raise ValueError("a space or line break inside the token")
         return value
@@ -138,7 +140,7 @@ class Settings(BaseSettings):
         # with a comma in its name is just a name.
         for part in value.split(os.pathsep):
             if "," in part and not Path(part.strip()).expanduser().exists():
-                raise Told(
+                raise KnownMistake(
                     f"{part.strip()!r} is no file or folder, and ',' does not separate paths"
                 )
         return value
@@ -291,14 +293,14 @@ def describe(exc: ValidationError) -> str:
         name = field.upper()
         given = "" if field in SECRET else _shown(os.environ.get(name))
         problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
-        told = [
+        mistakes = [
             str(err["ctx"]["error"])
             for err in exc.errors()
             if err["loc"]
             and err["loc"][0] == field
-            and isinstance(err.get("ctx", {}).get("error"), Told)
+            and isinstance(err.get("ctx", {}).get("error"), KnownMistake)
         ]
-        problems[-1] += "".join(f" ({reason})" for reason in told)
+        problems[-1] += "".join(f" ({reason})" for reason in mistakes)
     return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
 
 

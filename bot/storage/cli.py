@@ -149,9 +149,10 @@ def _write_chart(
 
 def write_whole(path: Path, data: bytes) -> None:
     """Write `data` to the file `path` whole or not at all: a disk that fills leaves neither a
-    cut file that looks like an export nor yesterday's file half-overwritten. A device or pipe
-    (`/dev/stdout`) is written as it is."""
-    if path.exists() and not path.is_file():
+    cut file that looks like an export nor yesterday's file half-overwritten. A device, pipe or
+    symlink (`/dev/stdout`) is written through as it is: renaming over a symlink would replace
+    the link, not write where it points."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
         path.write_bytes(data)
         return
     partial = path.with_name(f".{path.name}.partial")
@@ -301,8 +302,8 @@ def run_import(args: argparse.Namespace) -> int:
                 return str(exc)
             return None
 
-        # The checks above never wait, so a Ctrl-C during them is taken here, before the write
-        # begins (once begun, the write is finished whole).
+        # The checks above wait only to read a server's rows: a Ctrl-C during the checking
+        # after that is taken here, before the write begins (once begun, it is finished whole).
         await asyncio.sleep(0)
         return await store.import_aliases([w.item for w in wanted], check=still_free)
 

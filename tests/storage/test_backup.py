@@ -77,3 +77,20 @@ async def test_backup_of_a_missing_database(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="no database"):
         await backup_database(tmp_path / "absent.db", tmp_path / "copy.db")
     assert not (tmp_path / "copy.db").exists()
+
+
+async def test_backup_onto_a_symlink_writes_where_it_points(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    """`/dev/stdout` is a symlink: renaming the copy over it replaced the link (run as root, the
+    backup went into a file in /dev and nowhere else). The link is kept, its target written."""
+    target = tmp_path / "kept" / "latest.db"
+    target.parent.mkdir()
+    target.write_bytes(b"an older backup")
+    link = tmp_path / "latest.db"
+    link.symlink_to(target)
+    await sqlite_store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=5)
+    await sqlite_store.backup(link)
+    assert link.is_symlink()
+    assert query(target, "SELECT key FROM aliases") == [("kvc",)]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["latest.db"]

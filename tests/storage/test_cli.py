@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.storage import Store
+from bot.storage.cli import write_whole
 
 from .conftest import query
 
@@ -390,3 +391,18 @@ def test_import_rechecks_a_server_another_writer_changed_inside_the_write(
         (2, "wibbles", "rag"),
         (2, "wobble", "kv-cache"),
     ]
+
+
+def test_write_whole_replaces_a_file_and_writes_through_a_symlink(tmp_path: Path) -> None:
+    """A file is replaced whole; a symlink (`-o /dev/stdout` is one) is written where it points:
+    renaming over it replaced the link itself, and the output never reached stdout."""
+    target = tmp_path / "real.toml"
+    target.write_bytes(b"yesterday")
+    link = tmp_path / "link.toml"
+    link.symlink_to(target)
+    write_whole(link, b"today")
+    assert link.is_symlink()
+    assert target.read_bytes() == b"today"
+    write_whole(target, b"tomorrow")
+    assert target.read_bytes() == b"tomorrow"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.toml", "real.toml"]

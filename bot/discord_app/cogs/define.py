@@ -31,13 +31,13 @@ log = logging.getLogger(__name__)
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
 )
-# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
-# term, so the help above, and no missed search for the server's stats. A server's own name
-# that reads like one ("OK" for a term) is searched first and opens its card.
 NO_EMBEDS = (
     "**{title}** has a card, but I can't show cards in this channel: it needs the "
     "**Embed Links** permission for me here. `/define` shows it anywhere."
 )
+# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
+# term, so MENTION_HELP, and no missed search for the server's stats. A server's own name
+# that reads like one ("OK" for a term) is searched first and opens its card.
 _PLEASANTRY = re.compile(
     r"(?:(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
     r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|tysm|cheers|ok(?:ay)?|cool|nice|"

@@ -33,14 +33,16 @@ def _backup_file(source_path: Path, dest: Path) -> None:
     if not source_path.is_file():
         raise StorageError(f"there is no database at {source_path}")
     database = source_path.resolve()
-    if dest.resolve() == database:
+    # Where a symlink points (`/dev/stdout` is one): renamed over, the link itself was replaced.
+    target_path = dest.resolve()
+    if target_path == database:
         raise StorageError("refusing to back up the database onto itself")
     # Its companions are in use while a bot runs: the copy, renamed over one, would replace the
     # write-ahead log under it (the next connection reads a database as the log) or its lock.
     companions = {f"{database}{suffix}" for suffix in ("-wal", "-shm", "-journal")}
-    if str(dest.resolve()) in companions | {lock_path(str(database))}:
+    if str(target_path) in companions | {lock_path(str(database))}:
         raise StorageError(f"refusing to back up onto {dest}: the database's own file")
-    partial_path = dest.with_name(f".{dest.name}.partial")
+    partial_path = target_path.with_name(f".{target_path.name}.partial")
     partial_path.unlink(missing_ok=True)
     try:
         try:  # made here so that a destination nothing can be written to is blamed, not the database
@@ -61,6 +63,6 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             source.close()
         if result != "ok":
             raise StorageError(f"the backup failed its integrity check: {result}")
-        partial_path.replace(dest)
+        partial_path.replace(target_path)
     finally:
         partial_path.unlink(missing_ok=True)

@@ -69,8 +69,9 @@ def _open_itself(database: str) -> int | None:
 
 def _lock_itself(fd: int, kind: int) -> bool:
     """An open-file-description lock on FILE_LOCK_BYTE, held by this descriptor alone (SQLite
-    closing descriptors of its own leaves it in place). False if another holds it; a file
-    system that keeps no such locks counts as taken (the lock file beside it holds)."""
+    closing descriptors of its own leaves it in place). False if another holds it; True on a
+    file system that keeps no such locks, as if this bot held it (the lock file beside it
+    still holds)."""
     # struct flock on Linux: l_type, l_whence, l_start, l_len, l_pid (0 for these locks)
     request = struct.pack("hhqqi4x", kind, os.SEEK_SET, FILE_LOCK_BYTE, 1, 0)
     try:
