@@ -133,7 +133,7 @@ class DefineCog(commands.Cog):
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
         except Exception as exc:
-            if isinstance(exc, discord.HTTPException) and _gone(exc):
+            if isinstance(exc, discord.HTTPException) and _reply_target_gone(exc):
                 # Deleted before the answer went out: nobody is there to read it, or an error.
                 log.warning(
                     "cannot reply to a mention in channel %s: the channel or the message was "
@@ -183,7 +183,7 @@ class DefineCog(commands.Cog):
             )
 
 
-def _gone(exc: discord.HTTPException) -> bool:
+def _reply_target_gone(exc: discord.HTTPException) -> bool:
     """Discord refused a reply because its channel (404 Unknown Channel) or the message it
     replies to (a `message_reference` to an unknown message) was deleted meanwhile."""
     return isinstance(exc, discord.NotFound) or (
@@ -194,6 +194,6 @@ def _gone(exc: discord.HTTPException) -> bool:
 def _can_embed(message: discord.Message) -> bool:
     """Whether Discord shows the bot's embeds where `message` was posted (a DM always does)."""
     channel, guild = message.channel, message.guild
-    if guild is None or not hasattr(channel, "permissions_for"):
-        return True
+    if guild is None or guild.me is None or not hasattr(channel, "permissions_for"):
+        return True  # not known here: send the card, as before this check
     return channel.permissions_for(guild.me).embed_links
