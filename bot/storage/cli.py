@@ -155,9 +155,12 @@ def write_whole(path: Path, data: bytes) -> None:
     if path.is_symlink() or (path.exists() and not path.is_file()):
         path.write_bytes(data)
         return
+    kept_mode = path.stat().st_mode & 0o7777 if path.exists() else None
     partial = path.with_name(f".{path.name}.partial")
     try:
         partial.write_bytes(data)
+        if kept_mode is not None:  # a file made private stays private
+            partial.chmod(kept_mode)
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)

@@ -67,6 +67,17 @@ async def test_backup_replaces_an_older_copy(sqlite_store: Store, tmp_path: Path
     assert query(copy, "SELECT key FROM aliases") == [("kvc",)]
 
 
+async def test_backup_keeps_the_mode_of_the_copy_it_replaces(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    """A backup its operator made private (0600) stays private when made again."""
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(b"an older backup")
+    copy.chmod(0o600)
+    await sqlite_store.backup(copy)
+    assert copy.stat().st_mode & 0o777 == 0o600
+
+
 async def test_backup_refuses_to_overwrite_the_database(store: Store, db_path: Path) -> None:
     with pytest.raises(StorageError, match="onto itself"):
         await store.backup(db_path)

@@ -406,3 +406,14 @@ def test_write_whole_replaces_a_file_and_writes_through_a_symlink(tmp_path: Path
     write_whole(target, b"tomorrow")
     assert target.read_bytes() == b"tomorrow"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.toml", "real.toml"]
+
+
+def test_write_whole_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> None:
+    """An export its owner made private (0600) stays private when written again: the new file
+    renamed into place took the umask's mode."""
+    private = tmp_path / "server-terms.toml"
+    private.write_bytes(b"yesterday")
+    private.chmod(0o600)
+    write_whole(private, b"today")
+    assert private.read_bytes() == b"today"
+    assert private.stat().st_mode & 0o777 == 0o600

@@ -63,6 +63,8 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             source.close()
         if result != "ok":
             raise StorageError(f"the backup failed its integrity check: {result}")
+        if target_path.exists():  # a backup file made private stays private
+            partial_path.chmod(target_path.stat().st_mode & 0o7777)
         partial_path.replace(target_path)
     finally:
         partial_path.unlink(missing_ok=True)
