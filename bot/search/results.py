@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
@@ -57,9 +58,10 @@ class SearchResult:
 
     @property
     def asked_nothing(self) -> bool:
-        """Nothing to look up: no letter or digit was read ("#", "@", "?"). "#" and "@" stay in
-        the read text for names like C#, so an empty text alone does not say it."""
-        return not any(ch.isalnum() for ch in self.normalized_query)
+        """Nothing to look up: only punctuation was read ("#", "@", "?"). "#" and "@" stay in
+        the read text for names like C#, so an empty text alone does not say it; an emoji is
+        something asked (an honest "No entry")."""
+        return all(unicodedata.category(ch)[0] in "PZ" for ch in self.normalized_query)
 
     @property
     def best_id(self) -> str | None:

@@ -122,7 +122,7 @@ async def test_no_entry_is_ephemeral_and_recorded_as_a_miss(
 async def test_a_term_of_nothing_visible_asks_for_one_and_records_no_miss(
     scene: Scene, bot: GlossaryBot, store: Store, term: str
 ) -> None:
-    """Spaces, invisible characters or marks only: nothing was looked up, so there is no "No
+    """Spaces, invisible characters or punctuation only: nothing was looked up, so there is no "No
     entry for “”", no empty miss for moderators and no button to suggest nothing. ("#" and "@"
     stay in the read text, for names like C#.)"""
     _, message = await define(scene.fake, scene.alice, term, scene.channel)
