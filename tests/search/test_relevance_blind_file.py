@@ -457,3 +457,28 @@ def test_the_fourteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query()
         entries=200,
         descriptions=60,
     )
+
+
+FIFTEENTH_SET = Path(__file__).with_name("relevance_blind15.tsv")
+
+
+def test_the_fifteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind15.md: one slice, test13, held out, 200 questions over 200 entries and 60
+    descriptions; nothing repeats the everyday or chat-style probes or the tenth to fourteenth
+    set either."""
+    check_one_slice_set(
+        FIFTEENTH_SET,
+        "test13",
+        (
+            EVERYDAY_SET,
+            CHAT_SET,
+            TENTH_SET,
+            ELEVENTH_SET,
+            TWELFTH_SET,
+            THIRTEENTH_SET,
+            FOURTEENTH_SET,
+        ),
+        questions=200,
+        entries=200,
+        descriptions=60,
+    )
