@@ -46,6 +46,12 @@ CONTEST_GAP = 0.25
 # pieces": Image Patch Token); both are offered, the meaning's first first (tuning slices:
 # 0.12-0.18 turn three wrong cards into offers for two right ones; 0.1 costs five).
 NEIGHBOUR_GAP = 0.15
+# The name a question asks about yields its card to an offer, the described entry first, where
+# the description stage puts another entry first and the words other than the name score it at
+# least this (BM25 over log(2N), as `ranking.STRONG_DESCRIPTION`) though the text does not name
+# it (tuning slices: 3.0 turns three wrong cards into offers for one right card; 2.5 costs five,
+# 2.0 fourteen).
+DESCRIBED_REST = 3.0
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3

@@ -30,6 +30,8 @@ from bot.search.corpus import default_order
 from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
+    AGREEMENT_FLOOR,
+    DESCRIBED_REST,
     MIN_WORDS,
     NAMED_RANKS,
     OFF_DOMAIN_COSINE,
@@ -367,6 +369,10 @@ class SearchIndex:
             # only if written first ("rloo vs grpo"), not one put second ("latency slo").
             leader = next(iter(pool.ranked()), (None,))[0]
             unclear = asked is None and bool(written) and leader != written[0][0]
+            # the description stage's first, before the meaning is folded in
+            top = pool.by_entry.get(leader) if leader is not None else None
+            strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
+            described = leader if strong else None
             fuse(pool, similar, question=question and not unclear, asked_about=asked)
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -376,6 +382,8 @@ class SearchIndex:
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
+            if pair is None and asked and described is not None:
+                decided = self._described_offered(decided, asked[0], described, versionless)
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
@@ -709,6 +717,29 @@ class SearchIndex:
         other = self.entries[first]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, "semantic", ahead)
+
+    def _described_offered(
+        self, result: SearchResult, name: int, described: int, text: str
+    ) -> SearchResult:
+        """A card for the `name` a question asks about becomes an offer, the `described` entry
+        first, where the description stage put that other entry first and the words around
+        the name alone describe it strongly (`DESCRIBED_REST`), though the text does not name
+        it: "how does the kv cache get reused across requests that share a prompt start" writes
+        KV Cache and describes Prefix Caching. A text that names both is left to the name rules."""
+        if result.entry is None or self.positions[result.entry.id] != name or described == name:
+            return result
+        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        spans = [f for f in found if f.entry == name]
+        if not spans or any(f.entry == described for f in found):
+            return result
+        rest = text
+        for span in reversed(spans):
+            rest = f"{rest[: span.start]} {rest[span.end :]}"
+        if self.fulltext.strength(rest, described) < DESCRIBED_REST:
+            return result
+        other = self.entries[described]
+        ahead = Suggestion(other.id, other.title, result.score, "description")
+        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
 
     def _is_server_term(self, entry: int) -> bool:
         """A server's own coinage: the model scores a description of it lower than one of a

@@ -12,7 +12,7 @@ import pytest
 from bot.search import SearchIndex
 
 # Probes that fail on main: strict expected failures, so one that starts passing fails the
-# suite and is moved out of this set.
+# suite and is moved out of this set (wrong14's described entry offered fixed the RMSprop one).
 STILL_FAILING = {
     "how does a model know which word comes first in a sentence",  # offered first (rule 1: card)
     "why do llms make up facts that sound true",  # LLM card, Hallucination offered
@@ -25,7 +25,6 @@ STILL_FAILING = {
     "how do i let the llm call my weather api",  # Function Calling card: fair
     "how does pytorch compute gradients for me automatically",  # PyTorch card
     "what index does a vector database use for fast nearest neighbour search",  # Vector DBs
-    "how does the optimizer adapt the learning rate per parameter using squared gradients",
     "how do llm serving engines share a common prompt prefix between requests",  # LLM Serving
     "what loss does next token prediction use to compare logits to the real token",  # Loss
     "in quantization what file format does llama.cpp load",  # llama.cpp card

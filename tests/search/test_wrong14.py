@@ -1,0 +1,124 @@
+"""Questions that write a broad or neighbouring entry's name while asking about another entry,
+and questions that really ask about the name they write (task wrong14, issue #12). Probes in
+wrong14_probes.tsv, written from the entry titles and general knowledge before reading the search
+code or the entries' text; none from a relevance slice."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from bot.search import SearchIndex
+
+PROBES = Path(__file__).with_name("wrong14_probes.tsv")
+
+# Probes that fail on this branch: strict expected failures, so one that starts passing fails the
+# suite and is moved out of here (the wrong14 section of bench/results/semantic.md). All but the
+# last failed on main too; seven more failed on main and pass with `_described_offered`.
+STILL_FAILING = {
+    "how does the system prompt win when the user tells the model to ignore it",
+    "how does a small draft model speed up llm inference",
+    "why does the loss on data the model never trained on go up while the training loss goes down",
+    "how does rlhf train a separate model to score each reasoning step",
+    "how can rlhf be done with an ai giving the preferences instead of people",
+    "in rag, how does a second model re-score the retrieved passages together with the query",
+    "how does llm evaluation use another model to grade the answers",
+    "how do several ai agents split a job and talk to each other",
+    "how does rag use a vector database to ground the answers of an llm",
+    # passed on main: the router's words describe Model Routing (offered first, MoE second)
+    "what is mixture of experts and how does the router choose experts per token",
+}
+
+
+def probes(kind: str) -> list:
+    """The probe rows of one kind as (query, asked, written), failing ones marked."""
+    fails = pytest.mark.xfail(strict=True, reason="still fails")
+    rows = []
+    with PROBES.open(encoding="utf-8") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if not row or row[0].startswith("#") or row[0] != kind:
+                continue
+            case = tuple(row[1:4])
+            rows.append(pytest.param(*case, marks=fails) if case[0] in STILL_FAILING else case)
+    return rows
+
+
+@pytest.mark.parametrize(("query", "asked", "written"), probes("narrow"))
+def test_a_name_written_as_context_gets_no_card(
+    bundled_index: SearchIndex, query: str, asked: str, written: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None or result.entry.id != written, result
+
+
+@pytest.mark.parametrize(("query", "asked", "written"), probes("real"))
+def test_a_name_asked_about_keeps_its_card(
+    bundled_index: SearchIndex, query: str, asked: str, written: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == asked, result
+
+
+def test_the_probes_are_the_ones_written() -> None:
+    with PROBES.open(encoding="utf-8") as f:
+        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
+    assert kinds.count("narrow") == 44
+    assert kinds.count("real") == 43
+
+
+@pytest.mark.parametrize(
+    ("query", "described", "name"),
+    [
+        (
+            "how does the kv cache get reused across requests that share the same long prompt start",
+            "prefix-caching",
+            "kv-cache",
+        ),
+        (
+            "how does fine-tuning only train small low-rank matrices added to the weights",
+            "lora-qlora",
+            "fine-tuning",
+        ),
+        (
+            "how does the optimizer decouple weight decay from the gradient update",
+            "adamw",
+            "optimizer",
+        ),
+    ],
+)
+def test_the_entry_the_words_describe_is_offered_before_the_name(
+    bundled_index: SearchIndex, query: str, described: str, name: str
+) -> None:
+    """The words around the name describe another entry the text does not name: both are
+    offered, the described one first."""
+    result = bundled_index.search(query)
+    assert result.entry is None
+    assert [s.id for s in result.suggestions[:2]] == [described, name]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # the described entry is named too: the name rules decide, as before
+        "how does continuous batching increase throughput in llm serving",
+        "how does a cross-encoder rerank search results in rag",
+        # the words describe the name's own topic weakly: the name keeps its card
+        "why does overfitting happen when the dataset is small and training runs many epochs",
+    ],
+)
+def test_a_name_with_other_entries_words_around_it_keeps_its_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.status == "match"
+
+
+def test_how_strongly_words_describe_an_entry(bundled_index: SearchIndex) -> None:
+    fulltext = bundled_index.fulltext
+    prefix = bundled_index.positions["prefix-caching"]
+    words = "get reused across requests that share the same long prompt start"
+    assert fulltext.strength(words, prefix) > fulltext.strength("long prompt", prefix) > 0
+    assert fulltext.strength("bananas and mangoes", prefix) == 0.0
