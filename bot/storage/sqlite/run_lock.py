@@ -115,8 +115,11 @@ async def _locked(
                 if loop.time() >= give_up:
                     raise ShardsTaken(None, [BY_ANOTHER_NAME])
             await asyncio.sleep(RETRY_SECONDS)  # polling a lock: the kernel gives no event
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, holder.encode(), 0)  # who holds it, for the bot refused
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, holder.encode(), 0)  # who holds it, for the bot refused
+        except OSError as exc:  # a full disk: the lock holds all the same, unnamed
+            log.debug("cannot name the holder in %s: %s", path, exc)
         yield
     finally:
         os.close(fd)  # lets go of the lock
