@@ -4,12 +4,17 @@ SQLite files."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import resource
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from bot.discord_app.health import MAX_AGE, check_heartbeat
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 
 from .conftest import Scene
@@ -101,3 +106,51 @@ def test_a_full_disk_under_the_database_is_not_called_the_output(tmp_path: Path)
     assert said.splitlines() == [
         "glossary-bot: error: the database could not be written (disk I/O error)"
     ], said
+
+
+async def _next_beat(heartbeat: Path, after: str, within: float = 30.0) -> str:
+    """The heartbeat file once the bot has written it again (its text other than `after`);
+    polled: the file is another process's, and no event says it changed."""
+    started = time.monotonic()
+    while time.monotonic() - started < within:
+        said = await asyncio.to_thread(heartbeat.read_text, encoding="utf-8")
+        if said != after:
+            return said
+        await asyncio.sleep(0.25)
+    raise AssertionError(f"the heartbeat was not written again within {within} s: {after!r}")
+
+
+async def test_health_says_both_faults_while_the_bot_runs_and_down_once_it_stops(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """A bot whose database failed ("unhealthy: connected to Discord, but the database ...")
+    that then lost Discord stopped renewing that line: 45 s later `health` said "down: nothing
+    from the bot for N s", of a bot still running. Now it keeps saying both, in one line;
+    "down" is for a bot that stopped writing."""
+    fake = scene.fake
+    folder = tmp_path / "data"
+    folder.mkdir()
+    heartbeat = tmp_path / "heartbeat"
+    env = {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}
+    async with BotProcess(
+        fake, folder / "g.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)
+    ) as bot:
+        await bot.wait_for_output(r"healthy: heartbeat in", within=30)
+        shutil.rmtree(folder)
+        await bot.wait_for_output(r"unhealthy: connected to Discord, but the database", within=30)
+        fake.gateway.hello_gate.clear()  # Discord out of reach from now on
+        await fake.drop_gateway()
+        both = "unhealthy: not connected to Discord, and the database at "
+        await bot.wait_for_output(both, within=30)
+        said = heartbeat.read_text(encoding="utf-8")
+        assert said.startswith(both), said
+        assert said.splitlines()[0].endswith("is not writable"), said
+        said = await _next_beat(heartbeat, said)  # renewed: the bot is alive
+        assert said.startswith(both), said
+        status, told = await glossary_bot(env, tmp_path, "health")
+        assert (status, told.strip()) == (1, said.splitlines()[0]), told
+        assert await bot.stop(signal.SIGKILL) == -signal.SIGKILL
+    healthy, told = check_heartbeat(heartbeat, now=time.time() + MAX_AGE + 5)
+    assert not healthy
+    assert told.startswith("down: nothing from the bot for"), told
+    assert told.endswith(f"it last said: {said.splitlines()[0]}"), told
