@@ -5,16 +5,22 @@ SQLite files."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import json
+import os
 import resource
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from bot.discord_app.health import MAX_AGE, check_heartbeat
+from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
+from tests.discord_app.helpers import define
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 
 from .conftest import Scene
@@ -154,3 +160,50 @@ async def test_health_says_both_faults_while_the_bot_runs_and_down_once_it_stops
     assert not healthy
     assert told.startswith("down: nothing from the bot for"), told
     assert told.endswith(f"it last said: {said.splitlines()[0]}"), told
+
+
+def _deleted_files_held(pid: int, name: Path) -> list[str]:
+    """The files named `name...` that process `pid` holds open though they were deleted or
+    replaced (their space freed only when it lets go)."""
+    held = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a descriptor closed meanwhile
+            target = str(fd.readlink())
+            if target.startswith(str(name)) and target.endswith(" (deleted)"):
+                held.append(target)
+    return held
+
+
+def _run_lock_byte_held(database: Path) -> bool:
+    """Whether a process holds the byte of `database` a running bot locks (run_lock)."""
+    fd = os.open(database, os.O_RDWR)
+    try:
+        asked = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, FILE_LOCK_BYTE, 1, 0)
+        kind = struct.unpack("hhqqi4x", fcntl.fcntl(fd, fcntl.F_OFD_GETLK, asked))[0]
+    finally:
+        os.close(fd)
+    return kind != fcntl.F_UNLCK
+
+
+async def test_a_database_file_replaced_under_the_bot_is_let_go_and_the_new_one_locked(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """The bot noticed a restored backup put over its database and wrote to it from then on,
+    but the lock that keeps a second bot off the file (one byte of it) stayed on the file it
+    replaced: held open, its space was freed only when the bot stopped, and the new file was
+    not locked (a second bot through a hard link to it was not refused)."""
+    fake, db = scene.fake, scene.db_path
+    restored = tmp_path / "restored.db"
+    async with BotProcess(fake, db, cwd=tmp_path) as bot:
+        assert bot.process is not None
+        assert _run_lock_byte_held(db)
+        status, said = await glossary_bot(
+            CLI_ENV, tmp_path, "backup", "--db", str(db), str(restored)
+        )
+        assert status == 0, said
+        restored.replace(db)  # the operator restores the backup, the bot running
+        await define(fake, scene.alice, "rag", scene.channel)  # a lookup: written within 1 s
+        await bot.wait_for_output("was replaced by another database", within=30)
+        assert _deleted_files_held(bot.process.pid, db) == []
+        assert _run_lock_byte_held(db)
+    assert not _run_lock_byte_held(db)
