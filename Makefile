@@ -3,6 +3,7 @@
 # (requirements/*.txt, exported from uv.lock): `make run` installs what the bot needs to run,
 # `make test` adds the test tools. `make lock` refreshes the lock after a change to pyproject.toml.
 VENV ?= .venv
+# The interpreter .venv is made with: Python 3.11 or newer (`make run PYTHON=python3.12`).
 PYTHON ?= python3
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
@@ -17,6 +18,9 @@ LOCK_FLAGS ?=
 # The bot and its run-time dependencies; the project itself is installed without build isolation
 # so that its build backend (requirements/build.txt) is pinned too.
 $(BIN)/glossary-bot: pyproject.toml requirements/build.txt requirements/run.txt
+	@test -x $(BIN)/python || $(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and \
+		"Glossary Bot needs Python 3.11 or newer; $(PYTHON) is " + sys.version.split()[0] + \
+		": name another with PYTHON=, e.g. make run PYTHON=python3.11")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(PIP) --require-hashes -r requirements/build.txt -r requirements/run.txt
 	$(PIP) --no-deps --no-build-isolation -e .

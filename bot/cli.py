@@ -70,8 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             raise
-        # The commands write their own files whole (or say so): this is their stdout, sent
-        # to a file on a disk that filled. What could not be written is dropped, not retried.
+        # The commands write their own files whole (or say so), and the database's writes fail
+        # as the database's: this is their stdout, sent to a file on a disk that filled. What
+        # could not be written is dropped, not retried.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(
             f"glossary-bot: error: cannot write the output: {exc.strerror}; what was written "

@@ -195,6 +195,25 @@ class _Server(ThreadingMixIn, WSGIServer):
     request_queue_size = 128
 
 
+def _head_as_get(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """`app`, answering HEAD as GET without the body (the same status and headers, the length
+    of the body it would send): uptime checkers ask with HEAD, which prometheus-client refuses
+    (405)."""
+
+    def answer(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") != "HEAD":
+            return app(environ, start_response)
+        started: list[tuple[str, list[tuple[str, str]]]] = []
+        body = b"".join(app({**environ, "REQUEST_METHOD": "GET"}, lambda *a: started.append(a)))
+        status, headers = started[0][:2]
+        if not any(name.lower() == "content-length" for name, _ in headers):
+            headers = [*headers, ("Content-Length", str(len(body)))]
+        start_response(status, headers)
+        return []
+
+    return answer
+
+
 def serve(host: str, port: int, live: LiveValues) -> MetricsServer:
     """Serve the metrics on host:port (port 0: any free one) in a thread of their own (as
     prometheus-client's `start_http_server`, with the handler above)."""
@@ -204,7 +223,7 @@ def serve(host: str, port: int, live: LiveValues) -> MetricsServer:
         server_class = type("_Server", (_Server,), {"address_family": family})
         handler = type("_Handler", (_Handler,), {"timeout": IDLE_SECONDS})
         server: WSGIServer = make_server(
-            host, port, make_wsgi_app(REGISTRY), server_class, handler_class=handler
+            host, port, _head_as_get(make_wsgi_app(REGISTRY)), server_class, handler_class=handler
         )
     except BaseException:
         REGISTRY.unregister(live)

@@ -24,6 +24,7 @@ MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
 
 
 UNHEALTHY = "unhealthy: "  # how the heartbeat file starts when the bot knows why it is unhealthy
+NOT_CONNECTED = "not connected to Discord"
 
 
 def is_connected(client: discord.Client) -> bool:
@@ -35,29 +36,32 @@ async def unhealthy_reason(
 ) -> str | None:
     """Why the bot is unhealthy now, or None when it is healthy; `database` names the setting
     of a database that could not be opened at start (`store` None)."""
-    if not is_connected(client):
-        return "not connected to Discord"
     if store is None:
-        return (
-            f"connected to Discord, but the database ({database}) could not be opened at start "
-            "(the log says why): restart the bot once that is fixed"
+        failing = (
+            f"the database ({database}) could not be opened at start (the log says why): "
+            "restart the bot once that is fixed"
         )
-    if not await store.can_write():
-        return f"connected to Discord, but the database at {store.location} is not writable"
-    return None
+    elif not await store.can_write():
+        failing = f"the database at {store.location} is not writable"
+    else:
+        return None if is_connected(client) else NOT_CONNECTED
+    if not is_connected(client):  # both, in one line
+        return f"{NOT_CONNECTED}, and {failing}"
+    return f"connected to Discord, but {failing}"
 
 
 def _write_heartbeat(
-    path: Path, reason: str | None, connected: bool, note: str | None = None
+    path: Path, reason: str | None, says_why: bool, note: str | None = None
 ) -> str | None:
     """Healthy: the time, which is the heartbeat, and on a second line what `health` adds (Discord
-    failing). Connected but unhealthy (the database): why, keeping the file's time, the last
-    healthy heartbeat's, so that a database failing before the first heartbeat is not read as
-    "never connected". Returns why the file could not be written."""
+    failing). Unhealthy and `says_why` (the database failing, or Discord lost after that): why,
+    keeping the file's time, the last healthy heartbeat's, so that a database failing before the
+    first heartbeat is not read as "never connected". Returns why the file could not be
+    written."""
     try:
         if reason is None:
             path.write_text(f"{time.time():.0f}\n{note or ''}\n", "utf-8")
-        elif connected:
+        elif says_why:
             before = path.stat() if path.exists() else None
             # When it was said, beneath: a bot killed meanwhile would be read as answering.
             path.write_text(f"{UNHEALTHY}{reason}\n{time.time():.0f}\n", "utf-8")
@@ -91,6 +95,7 @@ async def keep_heartbeat(
     write_failing = OncePerReason()  # why the heartbeat cannot be written
     left: int | None = None  # the file's time as this process last left it
     shared_said = False
+    said_why = False  # the file says why this process is unhealthy
     while not client.is_closed():
         reason = await unhealthy_reason(client, store, database)
         now_at = await asyncio.to_thread(_file_time, path)
@@ -104,9 +109,12 @@ async def keep_heartbeat(
             )
             shared_said = True
         note = rest.note() if rest is not None else None
-        failure = await asyncio.to_thread(
-            _write_heartbeat, path, reason, is_connected(client), note
-        )
+        # Only Discord lost: the heartbeat going stale says so (a reconnect within MAX_AGE is no
+        # alarm). A bot already saying why it is unhealthy keeps saying it, or `health` reads
+        # the line it stopped renewing as the bot being down.
+        says_why = reason != NOT_CONNECTED or said_why
+        failure = await asyncio.to_thread(_write_heartbeat, path, reason, says_why, note)
+        said_why = reason is not None and says_why and failure is None
         left = None if failure is not None else await asyncio.to_thread(_file_time, path)
         if failure is None:
             write_failing.ended()

@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.glossary.invisible import drop_invisible
+
 # The patterns are compiled on first use (the `re` module keeps them): plain ASCII, by far the
 # common case, needs none but the quotes', so loading the glossary compiles none of them.
-# Zero-width, bidi control and emoji-or-text presentation characters carry no meaning in a
-# search box.
-_INVISIBLE = "[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe0e\ufe0f\ufeff]"
 # Typographic apostrophes become ASCII ones so "what’s" reads like "what's".
 _APOSTROPHES = "[’‘ʼ]"
 _MARKUP = r"[`*_~|>\"“”«»]"
@@ -37,7 +36,7 @@ def normalize(text: str) -> str:
         folded = text.encode("ascii").translate(_ASCII_TABLE).decode("ascii")
     else:
         folded = unicodedata.normalize("NFKC", text)
-        folded = re.sub(_INVISIBLE, "", folded)
+        folded = drop_invisible(folded)  # they carry no meaning in a search box
         folded = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in folded)
         # Case folding can undo NFKC (Greek with accents), so compose once more after it.
         folded = unicodedata.normalize("NFKC", re.sub(_APOSTROPHES, "'", folded).casefold())

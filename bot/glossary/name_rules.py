@@ -10,23 +10,20 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.glossary.invisible import INVISIBLE_CHARS, JOINERS
+
 _MENTION = re.compile(r"<[@#][!&]?\d+>|@(everyone|here)\b", re.IGNORECASE)
 # Names only (prose may link): compiled when a name is first checked, not when `check` loads.
 _LINK = r"https?://|www\.|discord\.gg/|\b[a-z0-9-]+\.(com|org|net|io|gg|dev)\b"
 # Anything Discord renders between angle brackets: mentions, timestamps <t:1:F>, slash command
 # links </define:1>, custom emoji <:name:1> and <a:name:1>, guide links <id:customize>.
 _DISCORD_MARKUP = re.compile(r"<(?:[@#/]|a?:|t:|id:)[^<>]*>", re.IGNORECASE)
-# Format, private-use, unassigned, surrogate and line/paragraph separator characters.
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
-# Blank-looking letters and symbols outside those categories: Hangul fillers, the braille blank,
-# the musical null notehead, the combining grapheme joiner, Khmer inherent vowels, Mongolian and
-# other variation selectors.
-_BLANKS = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\U0001d159"
-    + "".join(map(chr, range(0x180B, 0x1810)))
-    + "".join(map(chr, range(0xFE00, 0xFE10)))
-    + "".join(map(chr, range(0xE0100, 0xE01F0)))
-)
+# Besides the characters that show nothing (`invisible`): control, private-use, unassigned,
+# surrogate and line/paragraph separator characters.
+_UNSHOWN_CATEGORIES = frozenset({"Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
+# And blank-looking letters and symbols: Hangul fillers, the braille blank, the musical null
+# notehead, the combining grapheme joiner, Khmer inherent vowels.
+_HIDING = INVISIBLE_CHARS | frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\U0001d159")
 
 
 # Letters of other scripts (and Latin small capitals) that read as the Latin letter they map to:
@@ -41,7 +38,7 @@ _LOOK_ALIKES = frozenset(map(chr, _LATIN_LOOK_ALIKES))
 # tag characters spelling a region after a black flag (🏴 England). Only there are they text.
 _PRESENTATION = frozenset("\ufe0e\ufe0f")
 _ZWJ = "\u200d"
-_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner
+_JOINERS = frozenset(JOINERS)
 # Scripts whose words never need a joiner: one inside them only hides text ("zo\u200drb").
 _UNJOINED_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC", "ARMENIAN")
 _TAGS = range(0xE0020, 0xE0080)
@@ -91,12 +88,12 @@ def _in_latin_letters(text: str) -> str:
 
 def _hidden(text: str) -> bool:
     # Printable text (in Python's sense: no character of a category C, Z but " ") has none of
-    # the invisible categories: without a blank (none is ASCII), passes in C settle it (nearly
-    # every text).
-    if text.isprintable() and (text.isascii() or _BLANKS.isdisjoint(text)):
+    # the unshown categories: without a hiding character (none is ASCII), passes in C settle it
+    # (nearly every text).
+    if text.isprintable() and (text.isascii() or _HIDING.isdisjoint(text)):
         return False
     return any(
-        (unicodedata.category(ch) in _INVISIBLE_CATEGORIES or ch in _BLANKS)
+        (ch in _HIDING or unicodedata.category(ch) in _UNSHOWN_CATEGORIES)
         and not _in_emoji(text, i)
         for i, ch in enumerate(text)
     )

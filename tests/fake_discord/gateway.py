@@ -140,6 +140,9 @@ class Gateway:
         # While cleared, a RESUME waits: tests use it to queue events for the replay.
         self.resume_gate = asyncio.Event()
         self.resume_gate.set()
+        # While cleared, a new connection gets no HELLO: Discord out of reach, as the bot sees it.
+        self.hello_gate = asyncio.Event()
+        self.hello_gate.set()
 
     # --- state for tests -------------------------------------------------------------------
 
@@ -286,6 +289,7 @@ class Gateway:
             await self._live_connection(shard_id).send({"op": RECONNECT, "d": None})
 
     async def close(self) -> None:
+        self.hello_gate.set()  # a connection held before its HELLO goes on, to be closed
         for conn in list(self._open):
             conn.live = False
             await conn.ws.close(code=1001, message=b"fake Discord stopping")
@@ -303,6 +307,7 @@ class Gateway:
             return ws
         conn = _Connection(ws, compression)
         self._open.add(conn)
+        await self.hello_gate.wait()
         async with self._lock:
             await conn.send({"op": HELLO, "d": {"heartbeat_interval": self._heartbeat_interval_ms}})
         try:

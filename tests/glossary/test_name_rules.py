@@ -55,9 +55,9 @@ def test_every_code_point_between_two_letters_is_judged_by_the_stated_rule() -> 
     assert wrong == []
 
 
-def test_every_look_alike_and_blank_is_beyond_ascii() -> None:
-    """ASCII text skips the look-alike and blank scans (the common case in `check`): that holds
+def test_every_look_alike_and_hiding_character_is_beyond_ascii() -> None:
+    """ASCII text skips the look-alike and hiding-character scans (the common case in `check`): that holds
     only while none of them is ASCII."""
     from bot.glossary import name_rules
 
-    assert not any(ch.isascii() for ch in name_rules._LOOK_ALIKES | name_rules._BLANKS)
+    assert not any(ch.isascii() for ch in name_rules._LOOK_ALIKES | name_rules._HIDING)

@@ -4,6 +4,7 @@ Grafana dashboard built on them."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import re
 import shutil
@@ -199,6 +200,39 @@ def test_the_server_serves_live_values_and_stops() -> None:
         scrape(server.port)
     # Stopped cleanly: the same live values can be served again.
     metrics.serve("127.0.0.1", 0, live).stop()
+
+
+def test_head_is_answered_like_get_without_the_body() -> None:
+    """Uptime checkers ask with HEAD: it was refused (405). Now the same status and headers as
+    GET, the body's length included, and no body."""
+    live = metrics.LiveValues(lambda: [], lambda: True, lambda: {"foundations": 1})
+    server = metrics.serve("127.0.0.1", 0, live)
+    try:
+        answers = {}
+        for method in ("GET", "HEAD"):
+            client = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            try:
+                client.request(method, "/metrics")
+                response = client.getresponse()
+                answers[method] = (response.status, response.getheaders(), response.read())
+            finally:
+                client.close()
+        get_status, get_headers, body = answers["GET"]
+        assert (get_status, b"glossary_entries" in body) == (200, True)
+        head_status, head_headers, _ = answers["HEAD"]
+        assert head_status == 200
+        by_name = dict(head_headers)
+        assert by_name["Content-Type"] == dict(get_headers)["Content-Type"]
+        assert int(by_name["Content-Length"]) == len(body)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            raw.sendall(b"HEAD /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            said = b""
+            while chunk := raw.recv(65536):
+                said += chunk
+        assert said.startswith(b"HTTP/1.0 200"), said[:80]
+        assert said.endswith(b"\r\n\r\n"), said[-80:]  # the headers, and nothing after them
+    finally:
+        server.stop()
 
 
 def test_fifty_scrapes_at_once_all_get_an_answer() -> None:

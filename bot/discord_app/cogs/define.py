@@ -164,9 +164,12 @@ class DefineCog(commands.Cog):
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
-        reply = await reply_for(self.state, result, message.author.id, scope)
-        if reply.embed is not None and not _can_embed(message):
+        can_embed = _can_embed(message)
+        # A card nobody can see is no lookup (a miss or an offer is text, shown as ever).
+        reply = await reply_for(self.state, result, message.author.id, scope, count=can_embed)
+        if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
+            observe.outcome("refused")  # for a permission the bot lacks
             self._say_no_embeds(message.channel.id)
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)

@@ -4,7 +4,6 @@ menu to open their cards."""
 from __future__ import annotations
 
 import time
-import unicodedata
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,6 +22,7 @@ from bot.discord_app.replies import (
     respond_in_time,
 )
 from bot.discord_app.state import BotState
+from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -38,17 +38,6 @@ MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
 
 
-_JOINERS = "\u200c\u200d"  # shape emoji and the words of some scripts: kept
-
-
-def _visible(text: str) -> str:
-    """`text` without the characters that show nothing (Unicode "format": soft hyphens and
-    zero-width spaces from a web page, word joiners, direction marks), as `/define` reads it."""
-    if text.isascii():
-        return text
-    return "".join(ch for ch in text if ch in _JOINERS or unicodedata.category(ch) != "Cf")
-
-
 def readable_text(message: discord.Message) -> str:
     """The text a reader sees in `message`: its content, then each embed's title, description
     and field values, one per line, at most MAX_READ characters, without characters that show
@@ -62,7 +51,9 @@ def readable_text(message: discord.Message) -> str:
             if text:
                 parts.append(text)
                 read += len(text) + 1
-    return _visible("\n".join(parts)[:MAX_READ])
+    # Soft hyphens and zero-width spaces from a web page split no word, as in `/define`; the
+    # joiners shape emoji and the words of some scripts: kept.
+    return drop_invisible("\n".join(parts)[:MAX_READ], keep=JOINERS)
 
 
 class ExplainCog(commands.Cog):

@@ -22,7 +22,7 @@ from ..errors import DatabaseLost, StorageError
 from .backup import backup_database
 from .channel import Channel, connect
 from .migrate import apply_migrations, check_version, latest_version
-from .run_lock import one_bot_per_file
+from .run_lock import one_bot_per_file, relock_itself
 
 T = TypeVar("T")
 FileIdentity = tuple[int, int]  # (device, inode)
@@ -175,6 +175,8 @@ class SqliteBackend(Backend):
             log.warning("could not empty the -wal of %s: %s", self.location, unemptied)
         await self.writer.replace(conn)
         self._identity = identity
+        if self._locked_files:  # the run lock moves to the file now at the path
+            relock_itself(self.location, self._locked_files)
         # One line for what happened; nothing the bot had not yet written is lost either way.
         if self._lost.ended():  # the loss was said: this ends it
             # A folder put back empty gets a new database: "again" alone reads as the old one.

@@ -42,18 +42,42 @@ async def one_bot_per_file(
 
     Closing any descriptor of the database file lets go of every lock this process's SQLite
     holds on it: with `close_later` (a store still open after the block) the descriptor the
-    file itself was locked by is left there for the store to close after its connections."""
+    file itself is locked by is kept there, for the store to close after its connections (and
+    to move to the file that replaces it: `relock_itself`)."""
     itself = _open_itself(database)
+    held: list[int] = close_later if close_later is not None else []
     try:
         async with _locked(database, itself, holder=holder, wait=wait):
+            if itself is not None:
+                held.append(itself)
+                itself = None
             yield
     finally:
-        if itself is not None:
-            _lock_itself(itself, fcntl.F_UNLCK)
-            if close_later is not None:
-                close_later.append(itself)
-            else:
-                os.close(itself)
+        for fd in held:
+            _lock_itself(fd, fcntl.F_UNLCK)
+        if itself is not None:  # opened, never locked
+            held.append(itself)
+        if close_later is None:
+            for fd in held:
+                os.close(fd)
+
+
+def relock_itself(database: str, held: list[int]) -> None:
+    """The file at `database` replaced the one whose descriptors `held` keeps locked (a restored
+    backup, a new file where one was deleted): lock the new one instead, and close the old
+    one's, or its space is freed only when the bot stops. (Closing a descriptor of the old file
+    lets go of no lock SQLite needs: its connections to it are closed.) A new file another bot
+    holds (a hard link to its file) is said, not refused: this bot writes to it already."""
+    itself = _open_itself(database)
+    if itself is not None and not _lock_itself(itself, fcntl.F_WRLCK):
+        log.warning(
+            "the file now at DATABASE_PATH=%s is in use by %s too: two bots write to it",
+            database,
+            BY_ANOTHER_NAME,
+        )
+    replaced, held[:] = list(held), [itself] if itself is not None else []
+    for fd in replaced:
+        os.close(fd)
 
 
 def _open_itself(database: str) -> int | None:
@@ -115,8 +139,11 @@ async def _locked(
                 if loop.time() >= give_up:
                     raise ShardsTaken(None, [BY_ANOTHER_NAME])
             await asyncio.sleep(RETRY_SECONDS)  # polling a lock: the kernel gives no event
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, holder.encode(), 0)  # who holds it, for the bot refused
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, holder.encode(), 0)  # who holds it, for the bot refused
+        except OSError as exc:  # a full disk: the lock holds all the same, unnamed
+            log.debug("cannot name the holder in %s: %s", path, exc)
         yield
     finally:
         os.close(fd)  # lets go of the lock
