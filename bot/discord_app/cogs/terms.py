@@ -60,7 +60,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError
+from bot.storage import StorageError, Suggestion
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import Plan, TermChange, change_terms, orphaned_aliases, read_terms
 
@@ -259,37 +259,56 @@ class DecideButton(
 
 
 async def close_suggestion(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, term_id: str | None = None
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
 ) -> str:
-    """Mark a suggestion decided (accepted as the term `term_id`), audited, and tell its member
-    privately; what to add to the answer."""
+    """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
+    what to add to the answer."""
     state = interaction.client.state
     if state.store is None:
         return ""
     try:
-        found = await state.store.decide_suggestion(
-            interaction.guild_id or 0,
-            suggestion_id,
-            accepted=accepted,
-            actor_id=interaction.user.id,
-            term_id=term_id,
-        )
+        found, told = await _decide(interaction, suggestion_id, accepted=accepted, term=term)
     except StorageError:
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
     if found is None:
         return "\nThat suggestion was already decided."
-    server = interaction.guild.name if interaction.guild else "the server"
-    outcome = "added to the glossary" if accepted else "not added to the glossary"
-    told = await tell_member(
-        interaction.client,
-        found.user_id,
-        f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
-        f"{outcome} by its moderators." + (" Look it up with `/define`." if accepted else ""),
-    )
     verdict = "Accepted" if accepted else "Rejected"
     return f"\n{verdict} the suggestion; " + (
         "the member was told privately." if told else "the member could not be told (DMs closed)."
     )
+
+
+async def _decide(
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None
+) -> tuple[Suggestion | None, bool]:
+    """Close one suggestion and tell its member: the suggestion (None if it was not open) and
+    whether the member could be told."""
+    store = interaction.client.state.store
+    assert store is not None
+    found = await store.decide_suggestion(
+        interaction.guild_id or 0,
+        suggestion_id,
+        accepted=accepted,
+        actor_id=interaction.user.id,
+        term_id=term.id if term else None,
+    )
+    if found is None:
+        return None, False
+    server = interaction.guild.name if interaction.guild else "the server"
+    outcome = "added to the glossary" if accepted else "not added to the glossary"
+    look_up = ""
+    if accepted and term is not None:
+        # The moderator may have saved it under another name: the member looks up that one.
+        renamed = term.title.casefold() != found.title.casefold()
+        outcome += f" as “{echo(term.title)}”" if renamed else ""
+        look_up = f" Look it up with `/define {echo(term.title)}`."
+    told = await tell_member(
+        interaction.client,
+        found.user_id,
+        f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
+        f"{outcome} by its moderators.{look_up}",
+    )
+    return found, told
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
@@ -612,7 +631,7 @@ class TermCog(
         text = await write_terms(interaction, plan)
         if refusal.saved is not None and draft.suggestion is not None:
             text += await close_suggestion(
-                interaction, draft.suggestion, accepted=True, term_id=refusal.saved.id
+                interaction, draft.suggestion, accepted=True, term=refusal.saved
             )
         if not refusal.problems:
             return text, None

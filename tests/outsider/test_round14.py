@@ -1,0 +1,52 @@
+"""What a fourteenth round of outside testing found: a moderator's weeks in Discord, the
+scale-out path, observability, upgrades, members in other scripts, through `glossary-bot run`
+against the fake Discord and the command line (tests/outsider/PLAN.md, round 14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.discord_app.helpers import buttons, define, embed_of
+from tests.fake_discord import FakeUser
+from tests.resilience.botproc import BotProcess
+
+from .conftest import Scene
+
+
+async def _suggest(scene: Scene, member: FakeUser, name: str) -> None:
+    fake = scene.fake
+    opened = await fake.slash(member, "suggest", {"term": name}, channel=scene.channel)
+    await opened.response()
+    sent = await fake.submit_modal(member, opened, {"definition": "What it means, in my words."})
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+
+
+async def _accept_first(scene: Scene, form: dict[str, str]) -> str:
+    """`/term review`, Accept… on the oldest suggestion, the form saved with `form`'s changes."""
+    fake = scene.fake
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+    await accept.response()
+    saved = await fake.submit_modal(scene.moderator, accept, form)
+    return str((await saved.final_message())["content"])
+
+
+async def test_a_suggestion_accepted_under_another_name_tells_the_member_that_name(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X6: a moderator accepts "Zorblax" and saves it as "Zorblax Pipeline": the
+    member was told "Your suggestion “Zorblax” … was added … Look it up with `/define`", and
+    `/define Zorblax` then finds nothing. Now the DM names the term as it was saved."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        await _suggest(scene, scene.alice, "Zorblax")
+        answer = await _accept_first(scene, {"title": "Zorblax Pipeline"})
+        assert answer.startswith("Added **Zorblax Pipeline**"), answer
+        told = (await fake.wait_for_channel_message(fake.dm_channel(scene.alice)))["content"]
+        assert "was added to the glossary as “Zorblax Pipeline”" in told, told
+        assert "`/define Zorblax Pipeline`" in told, told
+        _, card = await define(fake, scene.alice, "Zorblax Pipeline", scene.channel)
+        assert embed_of(card)["title"] == "Zorblax Pipeline"
