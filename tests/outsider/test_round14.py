@@ -50,3 +50,27 @@ async def test_a_suggestion_accepted_under_another_name_tells_the_member_that_na
         assert "`/define Zorblax Pipeline`" in told, told
         _, card = await define(fake, scene.alice, "Zorblax Pipeline", scene.channel)
         assert embed_of(card)["title"] == "Zorblax Pipeline"
+
+
+async def test_accepting_a_suggestion_closes_the_others_of_that_name(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X9: three members suggested "Zorblax" before a moderator got to the queue.
+    Accepting the first added the term, but the other two stayed "waiting": Accept on them
+    said the name is taken (nothing saved), and the only way out, Reject, told those members
+    their term was "not added to the glossary" while it was there. Now accepting one accepts
+    its namesakes too (each member told, each in the log), and the queue is empty."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        for member in (scene.alice, scene.bob, scene.owner):
+            await _suggest(scene, member, "Zorblax" if member is not scene.bob else "zorblax")
+        answer = await _accept_first(scene, {})
+        assert "Also accepted 2 other suggestions of that name" in answer, answer
+        for member in (scene.bob, scene.owner):
+            told = (await fake.wait_for_channel_message(fake.dm_channel(member)))["content"]
+            assert "was added to the glossary by its moderators" in told, told
+        review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
+        assert (await review.final_message())["content"].startswith("No suggestions are waiting")
+        log = await fake.slash(scene.moderator, "term log", {}, channel=scene.channel)
+        entries = embed_of(await log.final_message())["description"]
+        assert entries.count("accepted the suggestion “") == 3, entries

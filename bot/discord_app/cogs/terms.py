@@ -41,7 +41,7 @@ from bot.discord_app.cogs.moderators import (
     reply,
     thinking,
 )
-from bot.discord_app.cogs.suggestions import tell_member
+from bot.discord_app.cogs.suggestions import BY_NAME, tell_member
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
@@ -60,7 +60,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError, Suggestion
+from bot.storage import MAX_OPEN_SUGGESTIONS, StorageError, Suggestion
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import Plan, TermChange, change_terms, orphaned_aliases, read_terms
 
@@ -262,7 +262,9 @@ async def close_suggestion(
     interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
 ) -> str:
     """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
-    what to add to the answer."""
+    what to add to the answer. Accepting also closes the other open suggestions of a name the
+    term now has: no moderator could accept them, and rejecting them would tell their members
+    "not added" about a term that is there."""
     state = interaction.client.state
     if state.store is None:
         return ""
@@ -273,9 +275,12 @@ async def close_suggestion(
     if found is None:
         return "\nThat suggestion was already decided."
     verdict = "Accepted" if accepted else "Rejected"
-    return f"\n{verdict} the suggestion; " + (
+    text = f"\n{verdict} the suggestion; " + (
         "the member was told privately." if told else "the member could not be told (DMs closed)."
     )
+    if accepted and term is not None:
+        text += await _close_namesakes(interaction, term)
+    return text
 
 
 async def _decide(
@@ -309,6 +314,36 @@ async def _decide(
         f"{outcome} by its moderators.{look_up}",
     )
     return found, told
+
+
+async def _close_namesakes(interaction: Interaction, term: ServerTerm) -> str:
+    """Accept the other open suggestions whose name now opens `term` (members who suggested it
+    before it was added); what to add to the answer."""
+    state = interaction.client.state
+    scope = interaction.guild_id or 0
+    assert state.store is not None
+    closed = told = 0
+    try:
+        waiting = await state.store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
+        local = await state.servers.local(scope, patient=True)
+        for other in waiting:
+            found = local.index.search(other.title, local.aliases)
+            if found.entry is None or found.entry.id != term.id or found.strategy not in BY_NAME:
+                continue
+            decided, reached = await _decide(interaction, other.id, accepted=True, term=term)
+            closed += decided is not None
+            told += reached
+    except StorageError:
+        pass  # the rest stay in the queue, where a moderator still sees them
+    if not closed:
+        return ""
+    noun = "suggestion" if closed == 1 else "suggestions"
+    who = (
+        "their members were told privately."
+        if told == closed
+        else f"{closed - told} of their members could not be told (DMs closed)."
+    )
+    return f" Also accepted {closed} other {noun} of that name; {who}"
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
