@@ -4,13 +4,17 @@ against the fake Discord and the command line (tests/outsider/PLAN.md, round 14)
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import ROOT, BotProcess
 
 from .conftest import Scene
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def _suggest(scene: Scene, member: FakeUser, name: str) -> None:
@@ -74,3 +78,38 @@ async def test_accepting_a_suggestion_closes_the_others_of_that_name(
         log = await fake.slash(scene.moderator, "term log", {}, channel=scene.channel)
         entries = embed_of(await log.final_message())["description"]
         assert entries.count("accepted the suggestion “") == 3, entries
+
+
+def test_a_dash_is_standard_input_or_output_never_a_file_named_dash(tmp_path: Path) -> None:
+    """Plan line X21: `terms export -o -`, `stats --chart -` and `backup -` each wrote a file
+    named "-" in the working directory, silently, where the operator meant standard output;
+    and `terms import -` said "cannot read -" while `aliases import -` reads standard input.
+    Now `-o -` is standard output, `terms import -` reads standard input, and a file the
+    command must write whole (`--chart`, `backup`) refuses `-` as a usage error."""
+    db = str(tmp_path / "g.db")
+    terms = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
+    terms += 'definition = "A zorb."\n'
+    imported = _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.startswith("Imported: 1 added"), imported.stdout
+    exported = _cli(tmp_path, "terms", "export", "--guild", "5", "--db", db, "-o", "-")
+    assert exported.returncode == 0, exported.stderr
+    assert 'title = "Zorb"' in exported.stdout, exported.stdout
+    for command in (("stats", "--db", db, "--chart", "-"), ("backup", "--db", db, "-")):
+        refused = _cli(tmp_path, *command)
+        assert refused.returncode == 2, refused
+        assert "expected a file name; '-' (standard output) is not one" in refused.stderr
+    assert not (tmp_path / "-").exists()
+
+
+def _cli(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        env=CLI_ENV,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
