@@ -113,3 +113,22 @@ def _cli(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[
         timeout=120,
         check=False,
     )
+
+
+def test_migrate_db_says_it_copied_the_server_terms_and_their_history(tmp_path: Path) -> None:
+    """Plan line X11: `migrate-db` of a file holding a server's terms (and their audit log)
+    said "… 0 aliases, 0 audit entries; … now holds 0 lookups and 0 aliases (checked)": the
+    terms were copied and checked, but the line named neither them nor suggestions, and its
+    "0 audit entries" read as the terms' history lost. Now it names every table it checks."""
+    db = str(tmp_path / "g.db")
+    terms = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
+    terms += 'definition = "A zorb."\n'
+    assert _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms).stdout
+    copied = _cli(tmp_path, "migrate-db", "--from", db, "--to", str(tmp_path / "new.db"))
+    assert copied.returncode == 0, copied.stderr
+    assert "0 alias audit entries, 1 server terms, 1 term audit entries, 0 suggestions" in (
+        copied.stdout
+    ), copied.stdout
+    assert "now holds 0 lookups, 0 aliases, 1 server terms and 0 suggestions (checked)" in (
+        copied.stdout
+    ), copied.stdout
