@@ -132,3 +132,30 @@ def test_migrate_db_says_it_copied_the_server_terms_and_their_history(tmp_path: 
     assert "now holds 0 lookups, 0 aliases, 1 server terms and 0 suggestions (checked)" in (
         copied.stdout
     ), copied.stdout
+
+
+async def test_removing_a_renamed_term_names_its_alias_in_good_grammar(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan lines X4-X5: an alias follows its term through a rename (`/alias list`, `/define`);
+    the removal's question said "Its alias “qq zorbo” go with it." Now "goes" for one alias."""
+    fake, mod = scene.fake, scene.moderator
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        opened = await fake.slash(
+            mod, "term add", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        await opened.response()
+        form = {"title": "Zorblax", "definition": "A zorblax thing."}
+        await (await fake.submit_modal(mod, opened, form)).final_message()
+        added = await fake.slash(
+            mod, "alias add", {"alias": "qq zorbo", "term": "zorblax"}, channel=scene.channel
+        )
+        assert (await added.final_message())["content"].startswith("Added"), "the alias"
+        opened = await fake.slash(mod, "term edit", {"term": "zorblax"}, channel=scene.channel)
+        await opened.response()
+        await (await fake.submit_modal(mod, opened, {"title": "Zorblax Two"})).final_message()
+        _, card = await define(fake, scene.alice, "qq zorbo", scene.channel)
+        assert embed_of(card)["title"] == "Zorblax Two"
+        asked = await fake.slash(mod, "term remove", {"term": "zorblax"}, channel=scene.channel)
+        question = (await asked.final_message())["content"]
+        assert "Its alias “qq zorbo” goes with it." in question, question

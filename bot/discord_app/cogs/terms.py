@@ -467,7 +467,8 @@ class TermCog(
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
         if not back:
             dropped = orphaned_aliases(local.aliases.source, [found.id], [])
-            back = f" Its {aliases_named(dropped)} go with it." if dropped else ""
+            verb = "goes" if len(dropped) == 1 else "go"
+            back = f" Its {aliases_named(dropped)} {verb} with it." if dropped else ""
         view = discord.ui.View(timeout=None)
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
