@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.cards.chart import bins, lookups_chart
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
 from tests.resilience.botproc import ROOT, BotProcess
@@ -159,3 +161,21 @@ async def test_removing_a_renamed_term_names_its_alias_in_good_grammar(
         asked = await fake.slash(mod, "term remove", {"term": "zorblax"}, channel=scene.channel)
         question = (await asked.final_message())["content"]
         assert "Its alias “qq zorbo” goes with it." in question, question
+
+
+def test_a_chart_of_more_than_one_year_says_which_year() -> None:
+    """Plan line X20: `stats --chart` (and `/stats` all time) of a bot that served for three
+    years: the week axis read "Jan 01  May 13  Sep 23  Feb 03 …", each date without its year,
+    so two Januaries looked like one, and two weeks had the same label. Now a chart that
+    crosses a year names it on every label; one inside a year stays as it was."""
+    now = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
+    hours = {now - timedelta(days=d): 1 for d in range(0, 3 * 365, 3)}
+    years, unit = bins(hours, None, now)
+    assert unit == "week"
+    labels = [b.label for b in years]
+    assert len(set(labels)) == len(labels), "every week its own label"
+    assert labels[0].endswith(" '23") and labels[-1].endswith(" '26"), labels
+    within, _ = bins(hours, now - timedelta(days=30), now)
+    assert within[-1].label == "Dec 01", within[-1]
+    png = lookups_chart(hours, [("rag", 3)], since=None, now=now, title="all time")
+    assert png.startswith(b"\x89PNG")
