@@ -179,3 +179,21 @@ def test_a_chart_of_more_than_one_year_says_which_year() -> None:
     assert within[-1].label == "Dec 01", within[-1]
     png = lookups_chart(hours, [("rag", 3)], since=None, now=now, title="all time")
     assert png.startswith(b"\x89PNG")
+
+
+async def test_namesakes_accepted_say_when_their_member_could_not_be_told(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X7 (with X9's fix): the members' DMs closed (Discord refuses the messages):
+    the moderator is told so for the suggestion accepted and for its namesake, no claim that
+    anyone was told."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        for member in (scene.alice, scene.bob):
+            await _suggest(scene, member, "Zorblax")
+        fake.fail_next("POST", "/channels/{channel_id}/messages", status=403, times=2)
+        answer = await _accept_first(scene, {})
+    assert "Accepted the suggestion; the member could not be told (DMs closed)." in answer
+    assert answer.endswith(
+        "Also accepted 1 other suggestion of that name; its member could not be told (DMs closed)."
+    ), answer

@@ -337,12 +337,13 @@ async def _close_namesakes(interaction: Interaction, term: ServerTerm) -> str:
         pass  # the rest stay in the queue, where a moderator still sees them
     if not closed:
         return ""
-    noun = "suggestion" if closed == 1 else "suggestions"
-    who = (
-        "their members were told privately."
-        if told == closed
-        else f"{closed - told} of their members could not be told (DMs closed)."
-    )
+    untold = "could not be told (DMs closed)."
+    if closed == 1:
+        noun, who = "suggestion", "its member " + ("was told privately." if told else untold)
+    elif told == closed:
+        noun, who = "suggestions", "their members were told privately."
+    else:
+        noun, who = "suggestions", f"{closed - told} of their members {untold}"
     return f" Also accepted {closed} other {noun} of that name; {who}"
 
 
