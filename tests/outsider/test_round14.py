@@ -174,7 +174,8 @@ def test_a_chart_of_more_than_one_year_says_which_year() -> None:
     assert unit == "week"
     labels = [b.label for b in years]
     assert len(set(labels)) == len(labels), "every week its own label"
-    assert labels[0].endswith(" '23") and labels[-1].endswith(" '26"), labels
+    assert labels[0].endswith(" '23"), labels
+    assert labels[-1].endswith(" '26"), labels
     within, _ = bins(hours, now - timedelta(days=30), now)
     assert within[-1].label == "Dec 01", within[-1]
     png = lookups_chart(hours, [("rag", 3)], since=None, now=now, title="all time")
