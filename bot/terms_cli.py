@@ -90,7 +90,8 @@ def run_import(args: argparse.Namespace) -> int:
         return text
 
     try:
-        print(on_store(location, write, migrate=not args.dry_run))
+        # A new database is made; an older one is left to the bot (an older bot may serve it).
+        print(on_store(location, write, migrate=False if args.dry_run else "new"))
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ from tests.fake_discord import FakeUser
 from tests.resilience.botproc import ROOT, BotProcess
 
 from .conftest import Scene
+from .test_round10 import first_schema_database
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -198,3 +199,32 @@ async def test_namesakes_accepted_say_when_their_member_could_not_be_told(
     assert answer.endswith(
         "Also accepted 1 other suggestion of that name; its member could not be told (DMs closed)."
     ), answer
+
+
+def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot(
+    tmp_path: Path,
+) -> None:
+    """Plan line X25: a database written by an older bot (schema 4 from main before V5, here
+    the first schema), which that bot may still serve, and the new version's `aliases import`
+    and `terms import` (writes) run on it, as an operator prepares an upgrade: both said
+    "added" and upgraded the file to the newest schema under the older bot, which then refused
+    it as "newer" at its next start. Reads already refused ("start the bot once"); writes now
+    do too and leave the file byte for byte; a database that does not exist yet is still
+    made."""
+    db = tmp_path / "old.db"
+    before = first_schema_database(db, 5)
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text('[{"guild_id": 5, "alias": "qq zorbo", "entry_id": "rag"}]')
+    terms = tmp_path / "terms.toml"
+    terms.write_text(
+        '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
+        'definition = "A zorb."\n'
+    )
+    for command in (("aliases", "import", str(aliases)), ("terms", "import", str(terms))):
+        extra = ("--guild", "5") if command[0] == "terms" else ()
+        done = _cli(tmp_path, *command, *extra, "--db", str(db))
+        assert done.returncode == 1, (command, done)
+        assert done.stderr.strip().endswith("start the bot once to upgrade it"), done.stderr
+        assert db.read_bytes() == before, command
+    fresh = _cli(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", "new.db")
+    assert fresh.stdout.startswith("Imported: 1 added"), fresh
