@@ -9,7 +9,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.cards.chart import bins, lookups_chart
+from bot.cards.fit import fit
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
 from tests.resilience.botproc import ROOT, BotProcess
@@ -228,3 +231,19 @@ def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot
         assert db.read_bytes() == before, command
     fresh = _cli(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", "new.db")
     assert fresh.stdout.startswith("Imported: 1 added"), fresh
+
+
+@pytest.mark.parametrize("shift", range(4))
+@pytest.mark.parametrize("letters", ["क्षि", "Z\u0301\u0302\u0303", "👩\u200d💻"])
+def test_a_name_cut_to_fit_keeps_its_letters_whole(letters: str, shift: int) -> None:
+    """Plan line X30: `/term edit`'s autocomplete (and any card text cut to Discord's limits)
+    of a 160-character Devanagari title, written without spaces: cut at the 96th character,
+    inside a syllable ("क्ष" without its vowel sign, a letter without its accents, half an
+    emoji sequence). Now the cut steps back to a whole letter."""
+    text = "x" * shift + letters * 60
+    shown = fit(text, 100)
+    assert len(shown) <= 100
+    kept = shown.removesuffix(" […]")
+    assert kept != shown, shown
+    assert text.startswith(kept)
+    assert (len(kept) - shift) % len(letters) == 0, repr(kept[-8:])
