@@ -247,3 +247,27 @@ def test_a_name_cut_to_fit_keeps_its_letters_whole(letters: str, shift: int) -> 
     assert kept != shown, shown
     assert text.startswith(kept)
     assert (len(kept) - shift) % len(letters) == 0, repr(kept[-8:])
+
+
+async def test_a_term_written_directly_accepts_the_suggestions_waiting_for_it(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Beside X9: a moderator writes the term with `/term add` instead of from the queue,
+    while a member's suggestion of that name waits: it stayed queued (Accept refused it as a
+    name taken, Reject told the member "not added"). Now it is accepted with the save."""
+    fake, mod = scene.fake, scene.moderator
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        await _suggest(scene, scene.alice, "zorblax")
+        opened = await fake.slash(
+            mod, "term add", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        await opened.response()
+        form = {"title": "Zorblax", "definition": "The nightly zorblax job."}
+        answer = (await (await fake.submit_modal(mod, opened, form)).final_message())["content"]
+        assert answer.endswith(
+            "Also accepted 1 suggestion of that name; its member was told privately."
+        ), answer
+        told = (await fake.wait_for_channel_message(fake.dm_channel(scene.alice)))["content"]
+        assert "`/define Zorblax`" in told, told
+        review = await fake.slash(mod, "term review", {}, channel=scene.channel)
+        assert (await review.final_message())["content"].startswith("No suggestions are waiting")

@@ -262,9 +262,8 @@ async def close_suggestion(
     interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
 ) -> str:
     """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
-    what to add to the answer. Accepting also closes the other open suggestions of a name the
-    term now has: no moderator could accept them, and rejecting them would tell their members
-    "not added" about a term that is there."""
+    what to add to the answer. Accepting also accepts the other open suggestions of a name the
+    term now has (`close_namesakes`)."""
     state = interaction.client.state
     if state.store is None:
         return ""
@@ -279,7 +278,7 @@ async def close_suggestion(
         "the member was told privately." if told else "the member could not be told (DMs closed)."
     )
     if accepted and term is not None:
-        text += await _close_namesakes(interaction, term)
+        text += await close_namesakes(interaction, term)
     return text
 
 
@@ -316,9 +315,12 @@ async def _decide(
     return found, told
 
 
-async def _close_namesakes(interaction: Interaction, term: ServerTerm) -> str:
-    """Accept the other open suggestions whose name now opens `term` (members who suggested it
-    before it was added); what to add to the answer."""
+async def close_namesakes(
+    interaction: Interaction, term: ServerTerm, *, besides: bool = True
+) -> str:
+    """Accept the open suggestions whose name now opens `term` (members who suggested it before
+    it was written): no moderator could accept them, and rejecting them would tell their members
+    "not added" about a term that is there. What to add to the answer."""
     state = interaction.client.state
     scope = interaction.guild_id or 0
     assert state.store is not None
@@ -326,11 +328,11 @@ async def _close_namesakes(interaction: Interaction, term: ServerTerm) -> str:
     try:
         waiting = await state.store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
         local = await state.servers.local(scope, patient=True)
-        for other in waiting:
-            found = local.index.search(other.title, local.aliases)
+        for waiter in waiting:
+            found = local.index.search(waiter.title, local.aliases)
             if found.entry is None or found.entry.id != term.id or found.strategy not in BY_NAME:
                 continue
-            decided, reached = await _decide(interaction, other.id, accepted=True, term=term)
+            decided, reached = await _decide(interaction, waiter.id, accepted=True, term=term)
             closed += decided is not None
             told += reached
     except StorageError:
@@ -344,7 +346,8 @@ async def _close_namesakes(interaction: Interaction, term: ServerTerm) -> str:
         noun, who = "suggestions", "their members were told privately."
     else:
         noun, who = "suggestions", f"{closed - told} of their members {untold}"
-    return f" Also accepted {closed} other {noun} of that name; {who}"
+    other = "other " if besides else ""  # besides the suggestion this form accepted
+    return f"\nAlso accepted {closed} {other}{noun} of that name; {who}"
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
@@ -670,6 +673,8 @@ class TermCog(
             text += await close_suggestion(
                 interaction, draft.suggestion, accepted=True, term=refusal.saved
             )
+        elif refusal.saved is not None:  # a term members were waiting for, written directly
+            text += await close_namesakes(interaction, refusal.saved, besides=False)
         if not refusal.problems:
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
