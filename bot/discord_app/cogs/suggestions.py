@@ -165,7 +165,7 @@ class SuggestCog(ServerOnly, commands.Cog):
         only be asked to refuse a clash."""
         local = await self.state.servers.local(scope, patient=True)
         found = local.index.search(title, local.aliases)
-        if found.entry is None or found.strategy not in BY_NAME:
+        if found.entry is None or found.strategy not in _BY_NAME:
             return None
         return (
             f"“{echo(title)}” is already in this server's glossary: **{echo(found.entry.title)}**, "
@@ -174,7 +174,7 @@ class SuggestCog(ServerOnly, commands.Cog):
 
 
 # A suggestion these find is a name the glossary has, not a near miss of one.
-BY_NAME = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
+_BY_NAME = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 
 
 async def tell_member(client: discord.Client, user_id: int, text: str) -> bool:

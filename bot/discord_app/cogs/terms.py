@@ -41,7 +41,7 @@ from bot.discord_app.cogs.moderators import (
     reply,
     thinking,
 )
-from bot.discord_app.cogs.suggestions import BY_NAME, tell_member
+from bot.discord_app.cogs.suggestions import tell_member
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
@@ -50,6 +50,7 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -325,12 +326,13 @@ async def close_namesakes(
     scope = interaction.guild_id or 0
     assert state.store is not None
     closed = told = 0
+    # Names as search meets them ("Zorb-lax" is "zorb lax"), compared without running a search
+    # per waiting suggestion on the event loop.
+    names = {compact(name) for name in term.names}
     try:
         waiting = await state.store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
-        local = await state.servers.local(scope, patient=True)
         for waiter in waiting:
-            found = local.index.search(waiter.title, local.aliases)
-            if found.entry is None or found.entry.id != term.id or found.strategy not in BY_NAME:
+            if compact(waiter.title) not in names:
                 continue
             decided, reached = await _decide(interaction, waiter.id, accepted=True, term=term)
             closed += decided is not None
