@@ -79,6 +79,11 @@ GLOSSARY_WORD_ENTRIES = 3
 # serving (the tuning slices' everyday rests caught by the words: 0.20-0.44; ML questions set in
 # an everyday scene, written for this check: 0.52-0.56).
 WORDS_REST_COSINE = 0.48
+# A common English word that no entry uses at all ("octopus", "spit", "laundry", "fever") says
+# the sentence is about something else, even beside the glossary's words ("how many neurons does
+# an octopus have"): it picks sentences up to `WORDS_NEAR_COSINE` for judging, and with a plain
+# name alone it offers the card when the rest, embedded alone, is off the field
+# (`OFF_DOMAIN_COSINE`; `unknown_word`).
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
@@ -108,16 +113,23 @@ def in_capitals(entry: Entry, written: str) -> bool:
 Judgement = Literal["sentence", "short"]
 
 
-def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> Judgement | None:
+def judged(
+    text: str,
+    nearest: float,
+    knows: Callable[[str], bool],
+    unused: Callable[[str], bool],
+) -> Judgement | None:
     """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all, and
     by which rules? Asked first, before the name is looked for: most cards are for sentences
     nearer than `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say
     `EVERYDAY_WORDS` everyday words (`knows`: is a word the glossary's): "sentence"; a short
     text, at any cosine, is judged only by its own rule (`SHORT_REST_WORDS`): "short", a short
-    question only if it ends with the field it asks in ("what is a checkpoint in zelda")."""
+    question only if it ends with the field it asks in ("what is a checkpoint in zelda");
+    `unused`: is a word used by no entry at all (`unknown_word`)."""
     words = _words(text)
     if nearest < NEAR_COSINE or (
-        nearest < WORDS_NEAR_COSINE and _everyday_count(words, knows) >= EVERYDAY_WORDS
+        nearest < WORDS_NEAR_COSINE
+        and (_everyday_count(words, knows) >= EVERYDAY_WORDS or unknown_word(words, unused))
     ):
         return "sentence"
     short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
@@ -135,6 +147,11 @@ def _words(text: str) -> list[str]:
 def _everyday_count(words: list[str], knows: Callable[[str], bool]) -> int:
     """How many of `words` are common English words that are not the glossary's (`knows`)?"""
     return sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
+
+
+def unknown_word(words: list[str], unused: Callable[[str], bool]) -> bool:
+    """Is one of `words` a common English word that no entry uses at all (`unused`)?"""
+    return any(w.isalpha() and w in common_words() and unused(w) for w in words)
 
 
 def everyday_words(words: list[str], knows: Callable[[str], bool]) -> bool:
@@ -156,6 +173,7 @@ def everyday_sense(
     *,
     alone: bool = True,
     plain: bool = True,
+    unused: Callable[[str], bool],
 ) -> bool:
     """Is the name written at `text[start:end]` (normalized text, a sentence `judged`: asked
     first, so the name is looked for only then; `judgement`: what it answered) used in its
@@ -178,6 +196,13 @@ def everyday_sense(
             return True  # else the rules below may still offer it, if they judge it at all
     if judgement != "sentence":
         return False
+    # "why do llamas spit": a one-word name, a word no entry uses, the rest alone off the field
+    # (a name of several common words is rarely everyday: "the residual stream ppl keep mentioning")
+    name = text[start:end]
+    if plain and alone and " " not in name and is_common(name) and unknown_word(words, unused):
+        found = found or _rest_nearest(semantic, rest)
+        if found[0] < OFF_DOMAIN_COSINE:
+            return True
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
     if not (plain and is_common(text[start:end])) and not (

@@ -649,7 +649,8 @@ class SearchIndex:
         if result.entry is None or self.semantic is None:
             return result
         knows = self.glossary_word
-        judgement = judged(text, nearest, knows)
+        unused = self.unused_word
+        judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
         entry = self.positions[result.entry.id]
@@ -672,6 +673,7 @@ class SearchIndex:
             judgement,
             alone=alone,
             plain=plain,
+            unused=unused,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
@@ -684,6 +686,10 @@ class SearchIndex:
             if any(h.entry == entry for h in self.names.lookup(compact(word.group()))):
                 return Found(entry, word.start(), word.end())
         return None
+
+    def unused_word(self, word: str) -> bool:
+        """Is `word` used by no entry at all?"""
+        return self.fulltext.documents_using(word) == 0
 
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
