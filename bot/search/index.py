@@ -685,6 +685,18 @@ class SearchIndex:
         for word in re.finditer(r"\S+", text):
             if any(h.entry == entry for h in self.names.lookup(compact(word.group()))):
                 return Found(entry, word.start(), word.end())
+        return self._title_start(text, entry)
+
+    def _title_start(self, text: str, entry: int) -> Found | None:
+        """The longest start of the entry's title, two words or more but not all of it, written
+        in `text`: the descriptions find "monte carlo simulation for my retirement" by the
+        words of Monte Carlo Tree Search, and no name of it is written."""
+        words = normalize(self.entries[entry].title).split()
+        for size in range(len(words) - 1, 1, -1):
+            start = " ".join(words[:size])
+            found = re.search(rf"(?<!\S){re.escape(start)}(?!\S)", text)
+            if found:
+                return Found(entry, found.start(), found.end())
         return None
 
     def unused_word(self, word: str) -> bool:
