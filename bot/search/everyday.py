@@ -23,6 +23,7 @@ the sentences they pick pay the embedding, and they are asked of sentences up to
 
 from __future__ import annotations
 
+import re
 import weakref
 from functools import cache
 from pathlib import Path
@@ -107,6 +108,19 @@ def in_capitals(entry: Entry, written: str) -> bool:
     acronym, whatever English makes of its letters."""
     names = (entry.title, entry.acronym or "", *entry.aliases)
     return any(n.isupper() and compact(n) == compact(written) for n in names)
+
+
+def coinage_split(entry: Entry, text: str) -> bool:
+    """Does `text` write in two words or more a name the glossary writes as one of the entry's
+    ("flash attention": FlashAttention, "paged attention": PagedAttention)? A coinage of the
+    field, however common its parts: never an everyday sense."""
+    joined = {compact(n) for n in (entry.title, *entry.aliases) if not re.search(r"[\s-]", n)}
+    words = text.split()
+    return any(
+        compact(" ".join(words[i:j])) in joined
+        for i in range(len(words))
+        for j in range(i + 2, min(i + 4, len(words)) + 1)
+    )
 
 
 # Which rules judge a sentence (`judged`): those for longer rests, or a short text's own only.

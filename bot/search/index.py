@@ -27,7 +27,13 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
+from bot.search.everyday import (
+    GLOSSARY_WORD_ENTRIES,
+    coinage_split,
+    everyday_sense,
+    in_capitals,
+    judged,
+)
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     MIN_WORDS,
@@ -662,6 +668,8 @@ class SearchIndex:
         # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
         plain = not self._acronym_written(written, entry)
         plain = plain and not in_capitals(self.entries[entry], written)
+        # "flash attn" is read "flash attention": FlashAttention, a coinage, however common its parts
+        plain = plain and not coinage_split(self.entries[entry], written)
         alone = all(m.entry == entry for m in found)  # another entry named is the field's
         if not everyday_sense(
             self.semantic,
