@@ -243,3 +243,20 @@ def test_explain_terms_finds_the_fields_words_in_another_language(
 )
 def test_words_of_another_script_the_table_did_not_read_are_dropped(text: str, read: str) -> None:
     assert unread_dropped(text) == read
+
+
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("トランスフォーマとは", "transformers"),  # no final long-vowel mark, as JIS writes it
+        ("トークナイザとは", "tokenization"),
+        ("エンベディングとは", "embeddings"),
+        ("アテンションの仕組み", "attention"),
+    ],
+)
+def test_japanese_loanwords_as_technical_writing_spells_them(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry_id
