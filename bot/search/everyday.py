@@ -81,10 +81,11 @@ GLOSSARY_WORD_ENTRIES = 3
 # an everyday scene, written for this check: 0.52-0.56).
 WORDS_REST_COSINE = 0.48
 # A common English word that no entry uses at all ("octopus", "spit", "laundry", "fever") says
-# the sentence is about something else, even beside the glossary's words ("how many neurons does
-# an octopus have"): it picks sentences up to `WORDS_NEAR_COSINE` for judging, and with a plain
-# name alone it offers the card when the rest, embedded alone, is off the field
-# (`OFF_DOMAIN_COSINE`; `unknown_word`).
+# the sentence is about something else, even beside as many of the glossary's words ("how many
+# neurons does an octopus have"): it picks sentences up to `WORDS_NEAR_COSINE` for judging, and
+# with a plain one-word name alone it offers the card when the rest, embedded alone, is off the
+# field (`OFF_DOMAIN_COSINE`; `unknown_word`). At `WORDS_REST_COSINE` (0.48) instead the tuning
+# slices lost a question card ("bhai ye hallucination kya hota hai ...") for four off-topic ones.
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
@@ -143,7 +144,7 @@ def judged(
     words = _words(text)
     if nearest < NEAR_COSINE or (
         nearest < WORDS_NEAR_COSINE
-        and (_everyday_count(words, knows) >= EVERYDAY_WORDS or unknown_word(words, unused))
+        and (_everyday_count(words, knows) >= EVERYDAY_WORDS or _unknown_count(words, unused))
     ):
         return "sentence"
     short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
@@ -163,9 +164,19 @@ def _everyday_count(words: list[str], knows: Callable[[str], bool]) -> int:
     return sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
 
 
-def unknown_word(words: list[str], unused: Callable[[str], bool]) -> bool:
-    """Is one of `words` a common English word that no entry uses at all (`unused`)?"""
-    return any(w.isalpha() and w in common_words() and unused(w) for w in words)
+def unknown_word(
+    words: list[str], knows: Callable[[str], bool], unused: Callable[[str], bool]
+) -> bool:
+    """Is one of `words` a common English word that no entry uses at all (`unused`), with no
+    more of the glossary's words (`knows`) beside it than such words ("hallucination rate when
+    asking about dinosaurs" says "rate" and "asking": the field's)?"""
+    unknown = _unknown_count(words, unused)
+    return unknown > 0 and unknown >= sum(knows(w) for w in words)
+
+
+def _unknown_count(words: list[str], unused: Callable[[str], bool]) -> int:
+    """How many of `words` are common English words that no entry uses at all (`unused`)?"""
+    return sum(w.isalpha() and w in common_words() and unused(w) for w in words)
 
 
 def everyday_words(words: list[str], knows: Callable[[str], bool]) -> bool:
@@ -213,7 +224,13 @@ def everyday_sense(
     # "why do llamas spit": a one-word name, a word no entry uses, the rest alone off the field
     # (a name of several common words is rarely everyday: "the residual stream ppl keep mentioning")
     name = text[start:end]
-    if plain and alone and " " not in name and is_common(name) and unknown_word(words, unused):
+    if (
+        plain
+        and alone
+        and " " not in name
+        and is_common(name)
+        and unknown_word(words, knows, unused)
+    ):
         found = found or _rest_nearest(semantic, rest)
         if found[0] < OFF_DOMAIN_COSINE:
             return True

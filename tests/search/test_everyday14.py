@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.everyday import coinage_split
+from bot.search.everyday import coinage_split, unknown_word
 
 # Still cards, left alone (bench/results/semantic.md, task everyday14): "sli with two gtx 1080s",
 # "is sli worth it for gaming" (the rest is the field's: GPUs), "why does swiss cheese have
@@ -72,6 +72,8 @@ IN_FIELD = [
     ("token vs word count", "token"),
     ("hallucination in chatgpt answers", "hallucination"),
     ("rectified flow in stable diffusion 3", "rectified-flow"),
+    # written after the rule: a word no entry uses, beside more of the field's ("rate", "asking")
+    ("hallucination rate when asking about dinosaurs", "hallucination"),
 ]
 
 
@@ -138,3 +140,11 @@ def test_a_coinage_written_in_two_words_is_found(
 ) -> None:
     entry = bundled_index.entries[bundled_index.positions[entry_id]]
     assert coinage_split(entry, text) is split
+
+
+def test_a_word_no_entry_uses_must_not_be_outnumbered(bundled_index: SearchIndex) -> None:
+    knows, unused = bundled_index.glossary_word, bundled_index.unused_word
+    assert unknown_word(["spit"], knows, unused)
+    assert unknown_word(["many", "octopus"], knows, unused)  # as many: enough
+    assert not unknown_word(["rate", "asking", "dinosaurs"], knows, unused)
+    assert not unknown_word(["many", "hidden", "layer"], knows, unused)
