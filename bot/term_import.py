@@ -43,6 +43,13 @@ class ImportOutcome:
     dropped_aliases: tuple[str, ...] = ()  # aliases of removed terms, removed with them
 
     @property
+    def written(self) -> list[ServerTerm]:
+        """The terms the import added or changed (none unless applied)."""
+        if self.diff is None or not self.applied:
+            return []
+        return [*self.diff.added, *(after for _, after in self.diff.changed)]
+
+    @property
     def errors(self) -> list[TermProblem]:
         return [p for p in self.problems if p.severity == "error"]
 

@@ -4,12 +4,13 @@ through these."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.glossary.keys import compact
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import Store, StoredChange, StoredTerm
+from bot.storage import MAX_OPEN_SUGGESTIONS, Store, StoredChange, StoredTerm, Suggestion
 
 T = TypeVar("T")
 
@@ -61,3 +62,19 @@ def orphaned_aliases(
     bundled entry or a term put in the same write): removed with it, not left opening nothing."""
     gone = set(removed) - set(kept)
     return tuple(sorted(key for key, entry_id in aliases.items() if entry_id in gone))
+
+
+async def waiting_for(
+    store: Store, scope: int, terms: Sequence[ServerTerm]
+) -> list[tuple[Suggestion, ServerTerm]]:
+    """The open suggestions whose name one of `terms` now has, each with that term: members
+    who suggested it before it was written. No moderator could accept them (the name is
+    taken), and rejecting them would tell their members "not added" about a term that is
+    there, so whatever writes a term accepts them. Names are compared as search meets them
+    ("Zorb-lax" is "zorb lax"), without running a search per suggestion."""
+    by_name = {compact(name): term for term in terms for name in term.names}
+    if not by_name:
+        return []
+    waiting = await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
+    found = [(waiter, by_name.get(compact(waiter.title))) for waiter in waiting]
+    return [(waiter, term) for waiter, term in found if term is not None]

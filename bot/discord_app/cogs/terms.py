@@ -50,7 +50,6 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap
-from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -61,9 +60,16 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import MAX_OPEN_SUGGESTIONS, StorageError, Suggestion
+from bot.storage import StorageError, Suggestion
 from bot.term_import import describe, import_terms, too_big
-from bot.term_storage import Plan, TermChange, change_terms, orphaned_aliases, read_terms
+from bot.term_storage import (
+    Plan,
+    TermChange,
+    change_terms,
+    orphaned_aliases,
+    read_terms,
+    waiting_for,
+)
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -279,7 +285,7 @@ async def close_suggestion(
         "the member was told privately." if told else "the member could not be told (DMs closed)."
     )
     if accepted and term is not None:
-        text += await close_namesakes(interaction, term)
+        text += await close_namesakes(interaction, [term])
     return text
 
 
@@ -317,23 +323,15 @@ async def _decide(
 
 
 async def close_namesakes(
-    interaction: Interaction, term: ServerTerm, *, besides: bool = True
+    interaction: Interaction, terms: Sequence[ServerTerm], *, besides: bool = True
 ) -> str:
-    """Accept the open suggestions whose name now opens `term` (members who suggested it before
-    it was written): no moderator could accept them, and rejecting them would tell their members
-    "not added" about a term that is there. What to add to the answer."""
+    """Accept the open suggestions whose name one of `terms` now has (`waiting_for`), each
+    member told; what to add to the answer."""
     state = interaction.client.state
-    scope = interaction.guild_id or 0
     assert state.store is not None
     closed = told = 0
-    # Names as search meets them ("Zorb-lax" is "zorb lax"), compared without running a search
-    # per waiting suggestion on the event loop.
-    names = {compact(name) for name in term.names}
     try:
-        waiting = await state.store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
-        for waiter in waiting:
-            if compact(waiter.title) not in names:
-                continue
+        for waiter, term in await waiting_for(state.store, interaction.guild_id or 0, terms):
             decided, reached = await _decide(interaction, waiter.id, accepted=True, term=term)
             closed += decided is not None
             told += reached
@@ -551,10 +549,12 @@ class TermCog(
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
             return
+        accepted = ""
         if outcome.applied:
             await state.servers.reload(interaction.guild_id or 0)
+            accepted = await close_namesakes(interaction, outcome.written, besides=False)
         text = discord.utils.escape_mentions(describe(outcome))
-        await reply(interaction, fit(text, limits.MESSAGE_CONTENT))
+        await reply(interaction, fit(text, limits.MESSAGE_CONTENT - len(accepted)) + accepted)
 
     @app_commands.command(
         name="review", description="Members' suggestions of missing terms: accept or reject"
@@ -676,7 +676,7 @@ class TermCog(
                 interaction, draft.suggestion, accepted=True, term=refusal.saved
             )
         elif refusal.saved is not None:  # a term members were waiting for, written directly
-            text += await close_namesakes(interaction, refusal.saved, besides=False)
+            text += await close_namesakes(interaction, [refusal.saved], besides=False)
         if not refusal.problems:
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate

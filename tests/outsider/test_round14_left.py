@@ -1,0 +1,73 @@
+"""What round 14 of outside testing noticed and left (tests/outsider/PLAN.md, round 14, "Noticed,
+left"), each through the real command line or the bot against the fake Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.discord_app.helpers import embed_of
+from tests.resilience.botproc import BotProcess
+
+from .conftest import Scene
+from .test_round14 import _cli, _suggest
+
+ZORBLAX = (
+    '[[entries]]\nid = "zorblax"\ntitle = "Zorblax"\ncategory = "Fundamentals"\n'
+    'definition = "The nightly zorblax job."\n'
+)
+
+
+async def test_a_term_imported_accepts_the_suggestions_waiting_for_it(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """A file imported with `/term import` adds a term under the name of a member's waiting
+    suggestion: the suggestion stayed queued (Reject would tell its member "not added" about a
+    term that is there). Now it is accepted with the import, as with `/term add`."""
+    fake, mod = scene.fake, scene.moderator
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        await _suggest(scene, scene.alice, "zorblax")
+        upload = fake.add_attachment("terms.toml", ZORBLAX)
+        handle = await fake.slash(mod, "term import", {"file": upload}, channel=scene.channel)
+        answer = str((await handle.final_message())["content"])
+        assert answer.startswith("Imported: 1 added"), answer
+        assert answer.endswith(
+            "Also accepted 1 suggestion of that name; its member was told privately."
+        ), answer
+        told = (await fake.wait_for_channel_message(fake.dm_channel(scene.alice)))["content"]
+        assert "`/define Zorblax`" in told, told
+        review = await fake.slash(mod, "term review", {}, channel=scene.channel)
+        assert (await review.final_message())["content"].startswith("No suggestions are waiting")
+
+
+async def test_a_term_imported_from_the_command_line_accepts_the_waiting_suggestions(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """The same through `glossary-bot terms import`: the command line cannot message members,
+    so the suggestion is accepted in the database, the term log naming the command line, and
+    the printed line says so; a dry run accepts nothing."""
+    fake, mod = scene.fake, scene.moderator
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        await _suggest(scene, scene.alice, "zorblax")
+    terms = tmp_path / "terms.toml"
+    terms.write_text(ZORBLAX)
+    db = str(scene.db_path)
+    args = ("terms", "import", str(terms), "--guild", str(scene.guild.id), "--db", db)
+    dry = _cli(tmp_path, *args, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "suggestion" not in dry.stdout, dry.stdout
+    done = _cli(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(
+        "Also accepted 1 waiting suggestion of that name; its member was not told "
+        "(the command line cannot message members)."
+    ), done.stdout
+    log = _cli(tmp_path, "terms", "log", "--guild", str(scene.guild.id), "--db", db)
+    assert "an operator (command line) accepted the suggestion “zorblax”" in log.stdout, log
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        review = await fake.slash(mod, "term review", {}, channel=scene.channel)
+        assert (await review.final_message())["content"].startswith("No suggestions are waiting")
+        listed = await fake.slash(mod, "term log", {}, channel=scene.channel)
+        assert (
+            "accepted the suggestion “zorblax”"
+            in embed_of(await listed.final_message())["description"]
+        )
