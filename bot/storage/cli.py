@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from bot.errors import ReportedError
 from bot.progress import Progress
@@ -28,6 +28,9 @@ from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stat
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
 from .store import Store
+
+if TYPE_CHECKING:
+    from bot.glossary.server_terms import ServerTerm
 
 Result = TypeVar("Result")
 
@@ -100,44 +103,56 @@ def run_stats(args: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     since = period_start(period, now)
 
-    async def read(store: Store) -> tuple[Stats, dict[datetime, int]]:
+    async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
-        return stats, hours
+        from bot.term_storage import read_terms
+
+        server_terms = await read_terms(store, args.guild) if args.guild is not None else []
+        return stats, hours, _titles(args.settings, server_terms)
 
     try:
-        stats, hours = on_store(path, read)
+        stats, hours, titles = on_store(path, read)
     except StorageError as exc:
         return _fail(str(exc))
     if args.chart:
-        problem = _write_chart(args, stats, hours, since=since, now=now)
+        problem = _write_chart(args, stats, hours, titles, since=since, now=now)
         if problem:
             return _fail(problem)
     if args.json:
         print(json.dumps({"period": period, **stats.to_json()}, indent=2))
     else:
-        print_stats(stats, period, sys.stdout)
+        print_stats(stats, period, sys.stdout, titles)
     return 0
+
+
+def _titles(settings: Settings, server_terms: list[ServerTerm]) -> dict[str, str]:
+    """Entry id -> the title `/stats` shows: the glossary the bot serves, with the server's own
+    terms when one server is asked for; empty if the glossary cannot be read (ids are shown)."""
+    from bot.glossary import GlossaryError, load_glossary
+    from bot.glossary.server_terms import server_glossary
+
+    try:
+        glossary = server_glossary(load_glossary(settings.glossary_path_list), server_terms)
+    except GlossaryError:
+        return {}
+    return {entry.id: entry.display_title for entry in glossary}
 
 
 def _write_chart(
     args: argparse.Namespace,
     stats: Stats,
     hours: dict[datetime, int],
+    titles: dict[str, str],
     *,
     since: datetime | None,
     now: datetime,
 ) -> str | None:
     """Draw what /stats attaches into `args.chart`; a problem in one line, or None."""
     from bot.cards.chart import lookups_chart
-    from bot.glossary import GlossaryError, load_glossary
 
-    try:  # the titles, from the glossary the bot serves; entry ids if it cannot be read
-        glossary = load_glossary(cast(Settings, args.settings).glossary_path_list)
-        titles = {entry.id: entry.display_title for entry in glossary}
-    except GlossaryError:
-        titles = {}
-    named = [(titles.get(entry_id, entry_id), n) for entry_id, n in stats.top_terms]
+    one_server = args.guild is not None
+    named = [(_named(titles, e, one_server=one_server), n) for e, n in stats.top_terms]
     when = "all time" if since is None else f"the last {args.period}"
     title = f"Glossary lookups, {when}: {stats.total_lookups:,}"
     try:
@@ -166,7 +181,18 @@ def write_whole(path: Path, data: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
+def _named(titles: Mapping[str, str], entry_id: str, *, one_server: bool) -> str:
+    """A top term as `/stats` names it; the id when no glossary could be read, or for a
+    server's own term when every server is counted (their terms are not looked up)."""
+    if entry_id in titles or not titles or not one_server:
+        return titles.get(entry_id, entry_id)
+    # Lookups of a term since removed (a server's own, or one a reload dropped) stay counted.
+    return f"{entry_id} (removed)"
+
+
+def print_stats(
+    stats: Stats, period: Period, out: TextIO, titles: Mapping[str, str] | None = None
+) -> None:
     where = "all servers" if stats.scope is None else f"server {stats.scope}"
     if stats.scope == 0:
         where = "direct messages"
@@ -179,7 +205,9 @@ def print_stats(stats: Stats, period: Period, out: TextIO) -> None:
     out.write(f"Suggestions: {waiting}\n")
     out.write("Top terms:\n")
     for entry_id, count in stats.top_terms:
-        out.write(f"  {count:>8}  {entry_id}\n")
+        name = _named(titles or {}, entry_id, one_server=stats.scope is not None)
+        beside = f"  [{entry_id}]" if entry_id in (titles or {}) else ""  # for operators
+        out.write(f"  {count:>8}  {name}{beside}\n")
     if not stats.top_terms:
         out.write("  (none)\n")
     out.write("Top missed searches:\n")

@@ -3,8 +3,10 @@ left"), each through the real command line or the bot against the fake Discord."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from bot.storage import Store
 from tests.discord_app.helpers import embed_of
 from tests.resilience.botproc import BotProcess
 
@@ -71,3 +73,29 @@ async def test_a_term_imported_from_the_command_line_accepts_the_waiting_suggest
             "accepted the suggestion “zorblax”"
             in embed_of(await listed.final_message())["description"]
         )
+
+
+async def test_stats_on_the_command_line_names_top_terms_by_title(tmp_path: Path) -> None:
+    """`glossary-bot stats` listed top terms by entry id ("kv-cache") where `/stats` and the
+    chart show titles. Now the text names each as `/stats` does (a server's own terms with
+    `--guild`, "(removed)" for one no longer there), its id beside it for operators;
+    `--json` keeps the ids it documents."""
+    db = tmp_path / "g.db"
+    store = await Store.open(db, flush_interval=None)
+    for entry_id in ("kv-cache", "kv-cache", "kv-cache", "zorblax", "zorblax", "gone-term"):
+        store.record_lookup(5, entry_id)
+    await store.close()
+    terms = tmp_path / "terms.toml"
+    terms.write_text(ZORBLAX)
+    assert _cli(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", str(db)).stdout
+    shown = _cli(tmp_path, "stats", "--guild", "5", "--db", str(db))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    top = lines[lines.index("Top terms:") + 1 : lines.index("Top missed searches:")]
+    assert [line.split(None, 1)[1] for line in top] == [
+        "KV Cache  [kv-cache]",
+        "Zorblax  [zorblax]",
+        "gone-term (removed)",
+    ], top
+    as_json = json.loads(_cli(tmp_path, "stats", "--guild", "5", "--db", str(db), "--json").stdout)
+    assert as_json["top_terms"][0] == {"entry_id": "kv-cache", "count": 3}
