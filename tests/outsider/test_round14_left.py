@@ -99,3 +99,24 @@ async def test_stats_on_the_command_line_names_top_terms_by_title(tmp_path: Path
     ], top
     as_json = json.loads(_cli(tmp_path, "stats", "--guild", "5", "--db", str(db), "--json").stdout)
     assert as_json["top_terms"][0] == {"entry_id": "kv-cache", "count": 3}
+
+
+async def test_a_second_bot_on_the_file_says_at_once_that_it_waits_for_the_first(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """A second `run` on the same SQLite file said nothing for 10 s, then refused. The wait is
+    the handover of a restart that starts the new bot before the old one has stopped (the
+    kernel frees a crashed bot's lock at once, so a restart after a crash never waits); the
+    bot now says at once whom it waits for and how long, and then refuses with the same
+    line as before."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        second = BotProcess(fake, scene.db_path, cwd=tmp_path)
+        await second.start(wait_ready=False)
+        waiting = await second.wait_for_output(r"waiting up to 10 s for it to stop")
+        assert "another bot runs on" in waiting, waiting
+        assert "(glossary-bot all shards pid " in waiting, waiting  # the first, named
+        assert await second.exited(within=60) == 2, second.output
+    [refused] = [x for x in second.lines if x.startswith("glossary-bot:")]
+    assert "another bot runs on this SQLite file" in refused, refused
+    assert second.lines.index(refused) > second.lines.index(waiting), second.output

@@ -125,13 +125,23 @@ async def _locked(
     try:
         loop = asyncio.get_running_loop()
         give_up = loop.time() + wait
+        said = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
+                other = os.pread(fd, 500, 0).decode("utf-8", "replace").strip()
                 if loop.time() >= give_up:
-                    other = os.pread(fd, 500, 0).decode("utf-8", "replace").strip()
                     raise ShardsTaken(None, [other] if other else []) from None
+                if not said:  # the wait is a restart's handover; not a silent one
+                    said = True
+                    log.warning(
+                        "another bot runs on %s (%s); waiting up to %.0f s for it to stop "
+                        "(a restart) before refusing",
+                        database,
+                        other or "unnamed",
+                        wait,
+                    )
             else:
                 if itself is None or _lock_itself(itself, fcntl.F_WRLCK):
                     break
