@@ -275,7 +275,8 @@ def _migrate_db(command: Command) -> None:
     migrate.add_argument(
         "--force",
         action="store_true",
-        help="copy into a database that already holds data (counts are added to its own)",
+        help="copy into a database that already holds data (counts, audit logs and suggestions are "
+        "added to its own: the same copy run twice adds them twice)",
     )
     _quiet_option(migrate)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from .backend import is_database_url, without_password
 from .errors import ShardsTaken, StorageError
 from .sqlite.run_lock import one_bot_per_file
-from .store import CopyReport, Store
+from .store import COPIED_TABLES, CopyReport, Store
 
 if TYPE_CHECKING:
     from bot.progress import Progress
@@ -96,6 +96,13 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         f"{shown} now holds {after['lookup_total']} lookups, {after['aliases']} aliases, "
         f"{after['terms']} server terms and {after['suggestions']} suggestions (checked)"
     )
+    if any(report.target_before[table] for table in COPIED_TABLES):  # only with --force
+        # Said, not undone: a count copied twice cannot be told from the target's own.
+        print(
+            f"--force: added to what {shown} already held (its lookups, missed searches, audit "
+            "logs and suggestions now include this copy's; its own server terms and aliases "
+            "kept); running the same copy again adds them again"
+        )
     return 0
 
 

@@ -120,3 +120,25 @@ async def test_a_second_bot_on_the_file_says_at_once_that_it_waits_for_the_first
     [refused] = [x for x in second.lines if x.startswith("glossary-bot:")]
     assert "another bot runs on this SQLite file" in refused, refused
     assert second.lines.index(refused) > second.lines.index(waiting), second.output
+
+
+def test_a_second_migrate_db_force_says_it_added_the_copy_again(tmp_path: Path) -> None:
+    """Plan line X12, left as documented: `migrate-db --force` adds to the target, so the same
+    copy run twice counts its lookups twice and appends its audit logs and open suggestions
+    again (terms and aliases the target has are kept). Lookup counts cannot be told apart
+    from the target's own, so a second run is not made idempotent: the line now says plainly
+    what `--force` added on top of data already there, and that running it again adds it
+    again."""
+    db, target = str(tmp_path / "g.db"), str(tmp_path / "new.db")
+    assert _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=ZORBLAX).stdout
+    first = _cli(tmp_path, "migrate-db", "--from", db, "--to", target, "--force")
+    assert first.returncode == 0, first.stderr
+    assert "added to what" not in first.stdout, first.stdout  # the target was empty
+    second = _cli(tmp_path, "migrate-db", "--from", db, "--to", target, "--force")
+    assert second.returncode == 0, second.stderr
+    assert "now holds 0 lookups, 0 aliases, 1 server terms" in second.stdout, second.stdout
+    assert second.stdout.strip().endswith(
+        f"--force: added to what {target} already held (its lookups, missed searches, audit "
+        "logs and suggestions now include this copy's; its own server terms and aliases kept); "
+        "running the same copy again adds them again"
+    ), second.stdout
