@@ -104,10 +104,10 @@ def run_stats(args: argparse.Namespace) -> int:
     since = period_start(period, now)
 
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
-        stats = await store.stats(args.guild, since, limit=args.limit)
-        hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
         from bot.term_storage import read_terms
 
+        stats = await store.stats(args.guild, since, limit=args.limit)
+        hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
         server_terms = await read_terms(store, args.guild) if args.guild is not None else []
         return stats, hours, _titles(args.settings, server_terms)
 
