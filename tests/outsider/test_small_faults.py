@@ -9,19 +9,16 @@ import contextlib
 import fcntl
 import json
 import os
-import resource
 import shutil
 import signal
 import struct
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from bot.discord_app.health import MAX_AGE, check_heartbeat
 from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 
@@ -60,24 +57,7 @@ async def test_a_card_the_bot_could_not_show_is_no_lookup(scene: Scene, tmp_path
 
 
 def _cli(cwd: Path, *args: str, file_size_limit: int | None = None) -> tuple[int, str]:
-    """`glossary-bot` with its stderr read through a pipe, the disk filling up at
-    `file_size_limit` bytes a file (a write past it fails with EFBIG, as ENOSPC on a full disk)."""
-
-    def limited() -> None:
-        if file_size_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
-        env=CLI_ENV,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=limited,
-        check=False,
-    )
-    return done.returncode, done.stdout + done.stderr
+    return glossary_bot_waited(CLI_ENV, cwd, *args, file_size_limit=file_size_limit)
 
 
 def _database_with_a_term(tmp_path: Path) -> Path:
