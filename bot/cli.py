@@ -206,7 +206,10 @@ def _stats(command: Command) -> None:
     )
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.add_argument(
-        "--chart", type=Path, metavar="PNG", help="also write the chart /stats shows to this file"
+        "--chart",
+        type=_file_name,
+        metavar="PNG",
+        help="also write the chart /stats shows to this file",
     )
     _db_option(stats)
 
@@ -255,7 +258,7 @@ def _backup(command: Command) -> None:
         "Copy the database with SQLite's online backup; safe while the bot runs.",
         settings=True,
     )
-    backup.add_argument("path", type=Path, metavar="PATH", help="where to write the copy")
+    backup.add_argument("path", type=_file_name, metavar="PATH", help="where to write the copy")
     _db_option(backup)
     _quiet_option(backup)
 
@@ -295,7 +298,9 @@ def _terms(command: Command) -> None:
         settings=True,
     )
     export.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
-    export.add_argument("--output", "-o", type=Path, help="write to this file (default: stdout)")
+    export.add_argument(
+        "--output", "-o", type=_output, help="write to this file (default, or '-': stdout)"
+    )
     _db_option(export)
     import_ = _subcommand(
         actions,
@@ -307,7 +312,7 @@ def _terms(command: Command) -> None:
         "problem is an error.",
         settings=True,
     )
-    import_.add_argument("file", type=Path, help="the file to import")
+    import_.add_argument("file", type=Path, help="the file to import ('-' reads standard input)")
     import_.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
@@ -403,6 +408,19 @@ def _database(text: str) -> str | Path:
     from bot.storage.backend import is_database_url  # only when --db is given: start-up stays lean
 
     return text if is_database_url(text) else Path(text)
+
+
+def _file_name(text: str) -> Path:
+    """A file the command writes itself (whole, beside and renamed): '-' is not standard output
+    here, and was silently a file named "-"."""
+    if text == "-":
+        raise argparse.ArgumentTypeError("expected a file name; '-' (standard output) is not one")
+    return Path(text)
+
+
+def _output(text: str) -> Path | None:
+    """-o FILE, where '-' is standard output, as for most commands."""
+    return None if text == "-" else Path(text)
 
 
 def _bounded_int(low: int, high: int) -> Callable[[str], int]:

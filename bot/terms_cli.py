@@ -7,6 +7,7 @@ from the one `Settings` (`--db`, else `DATABASE_URL` or `DATABASE_PATH`; `MAX_SE
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -58,11 +59,12 @@ def run_import(args: argparse.Namespace) -> int:
     path: Path = args.file
     caps = (settings.max_server_terms, settings.max_server_term_bytes)
     cap = import_cap(*caps)
+    stdin = str(path) == "-"  # as `aliases import -`: the file piped in
     try:
-        refusal = too_big(str(path), path.stat().st_size, cap)
+        refusal = None if stdin else too_big(str(path), path.stat().st_size, cap)
         if refusal:
             return _fail(refusal)
-        with path.open("rb") as file:
+        with contextlib.nullcontext(sys.stdin.buffer) if stdin else path.open("rb") as file:
             data = file.read(cap + 1)
         if len(data) > cap:  # a device or a pipe, whose size stat does not know
             return _fail(f"{path} is too big: {at_most(cap)}")
@@ -88,7 +90,8 @@ def run_import(args: argparse.Namespace) -> int:
         return text
 
     try:
-        print(on_store(location, write, migrate=not args.dry_run))
+        # A new database is made; an older one is left to the bot (an older bot may serve it).
+        print(on_store(location, write, migrate=False if args.dry_run else "new"))
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1

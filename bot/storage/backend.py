@@ -17,7 +17,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.dburl import credentials_problem
@@ -28,6 +28,17 @@ Row = Sequence[Any]
 log = logging.getLogger(__name__)
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+# How an out-of-date schema is met: brought up to date (True: the bot), refused (False: the
+# command line's reads), or created where there is none yet but an older one refused ("new":
+# the command line's writes; an older bot may still serve that database, and would refuse it
+# as newer at its next start).
+Migrate = bool | Literal["new"]
+
+
+def may_migrate(migrate: Migrate, version: int) -> bool:
+    """Whether a schema at `version` (0: none yet) may be brought up to date."""
+    return migrate is True or (migrate == "new" and version == 0)
 
 
 class Tx(Protocol):
@@ -105,11 +116,11 @@ class Backend(ABC):
 
 
 async def open_backend(
-    location: str | os.PathLike[str], *, busy_timeout: float, migrate: bool
+    location: str | os.PathLike[str], *, busy_timeout: float, migrate: Migrate
 ) -> Backend:
     """The backend for `location`: a `postgresql://` URL, else a SQLite file path.
 
-    Migrates the schema first (or, with `migrate=False`, refuses an out-of-date one); a schema
+    Migrates the schema first (or refuses an out-of-date one: `Migrate`); a schema
     newer than this code is refused untouched (`SchemaTooNew`).
     """
     if is_database_url(location):

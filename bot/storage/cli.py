@@ -22,7 +22,7 @@ from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.settings import Settings
 
-from .backend import without_password
+from .backend import Migrate, without_password
 from .errors import StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
@@ -40,7 +40,7 @@ def database_location(args: argparse.Namespace) -> str | Path:
 
 
 def on_store(
-    path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: bool = False
+    path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: Migrate = False
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
 
@@ -315,7 +315,8 @@ def run_import(args: argparse.Namespace) -> int:
         with Progress(f"import: writing {len(parsed):,} aliases", quiet=args.quiet) as writing:
             writing.update(0)
             results = (
-                on_store(database_location(args), check_and_import, migrate=True) if parsed else []
+                # A new database is made; an older one is left to the bot to upgrade.
+                on_store(database_location(args), check_and_import, migrate="new") if parsed else []
             )
     except StorageError as exc:
         return _fail(str(exc))

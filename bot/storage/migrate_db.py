@@ -1,9 +1,10 @@
 """`glossary-bot migrate-db --from <sqlite file> --to <postgresql url>`: move a bot's data over.
 
-The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with first and last seen, aliases, the audit log)
-in one transaction on the target, and the tallies are compared after. Run it while the bot is
-stopped, so no count arrives in the old file after the copy: a bot running on either SQLite file
-is refused, by the lock it holds.
+The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with
+first and last seen, aliases, server terms, suggestions and both audit logs) in one transaction
+on the target, and the tallies are compared after. Run it while the bot is stopped, so no count
+arrives in the old file after the copy: a bot running on either SQLite file is refused, by the
+lock it holds.
 """
 
 from __future__ import annotations
@@ -84,11 +85,16 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after
+    copied = report.source
+    # Every table the copy checks, server terms and suggestions too: a line that named the
+    # aliases' audit log alone read "0 audit entries" beside a term history that was copied.
     print(
-        f"copied {source} to {shown}: {report.source['lookup_total']} lookups, "
-        f"{report.source['misses']} missed queries, {report.source['aliases']} aliases, "
-        f"{report.source['audit_log']} audit entries; {shown} now holds "
-        f"{after['lookup_total']} lookups and {after['aliases']} aliases (checked)"
+        f"copied {source} to {shown}: {copied['lookup_total']} lookups, "
+        f"{copied['misses']} missed queries, {copied['aliases']} aliases, "
+        f"{copied['audit_log']} alias audit entries, {copied['terms']} server terms, "
+        f"{copied['term_audit_log']} term audit entries, {copied['suggestions']} suggestions; "
+        f"{shown} now holds {after['lookup_total']} lookups, {after['aliases']} aliases, "
+        f"{after['terms']} server terms and {after['suggestions']} suggestions (checked)"
     )
     return 0
 

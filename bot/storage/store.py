@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import partial
 from typing import Protocol, TypeVar, cast
 
-from .backend import Backend, Body, Row, Tx, open_backend, shielded
+from .backend import Backend, Body, Migrate, Row, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import DatabaseLost, StorageError, TargetNotEmpty
 from .models import (
@@ -129,7 +129,7 @@ class Store:
         busy_timeout: float = 5.0,
         max_pending_lookups: int = 200_000,
         max_pending_misses: int = 50_000,
-        migrate: bool = True,
+        migrate: Migrate = True,
         sleep: Sleep = asyncio.sleep,
     ) -> Store:
         """Open (creating and migrating as needed) the database at `location`: a
@@ -139,7 +139,8 @@ class Store:
         file that is not ours; neither is modified. `flush_interval=None` starts no background
         flusher (the command line, tests): counts are then written by `flush()` and `close()`.
         `migrate=False` refuses an out-of-date schema instead of upgrading it (read-only
-        tools). `clock` must return aware datetimes; `sleep` is a seam for tests of the flusher.
+        tools); `migrate="new"` creates one where there is none but refuses to upgrade an older
+        one (the command line's writes: an older bot may still serve it). `clock` must return aware datetimes; `sleep` is a seam for tests of the flusher.
         """
         if flush_interval is not None and flush_interval <= 0:
             raise ValueError("flush_interval must be positive (or None for no background flush)")

@@ -50,6 +50,7 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -60,7 +61,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError
+from bot.storage import MAX_OPEN_SUGGESTIONS, StorageError, Suggestion
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import Plan, TermChange, change_terms, orphaned_aliases, read_terms
 
@@ -259,37 +260,96 @@ class DecideButton(
 
 
 async def close_suggestion(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, term_id: str | None = None
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
 ) -> str:
-    """Mark a suggestion decided (accepted as the term `term_id`), audited, and tell its member
-    privately; what to add to the answer."""
+    """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
+    what to add to the answer. Accepting also accepts the other open suggestions of a name the
+    term now has (`close_namesakes`)."""
     state = interaction.client.state
     if state.store is None:
         return ""
     try:
-        found = await state.store.decide_suggestion(
-            interaction.guild_id or 0,
-            suggestion_id,
-            accepted=accepted,
-            actor_id=interaction.user.id,
-            term_id=term_id,
-        )
+        found, told = await _decide(interaction, suggestion_id, accepted=accepted, term=term)
     except StorageError:
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
     if found is None:
         return "\nThat suggestion was already decided."
+    verdict = "Accepted" if accepted else "Rejected"
+    text = f"\n{verdict} the suggestion; " + (
+        "the member was told privately." if told else "the member could not be told (DMs closed)."
+    )
+    if accepted and term is not None:
+        text += await close_namesakes(interaction, term)
+    return text
+
+
+async def _decide(
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None
+) -> tuple[Suggestion | None, bool]:
+    """Close one suggestion and tell its member: the suggestion (None if it was not open) and
+    whether the member could be told."""
+    store = interaction.client.state.store
+    assert store is not None
+    found = await store.decide_suggestion(
+        interaction.guild_id or 0,
+        suggestion_id,
+        accepted=accepted,
+        actor_id=interaction.user.id,
+        term_id=term.id if term else None,
+    )
+    if found is None:
+        return None, False
     server = interaction.guild.name if interaction.guild else "the server"
     outcome = "added to the glossary" if accepted else "not added to the glossary"
+    look_up = ""
+    if accepted and term is not None:
+        # The moderator may have saved it under another name: the member looks up that one.
+        renamed = term.title.casefold() != found.title.casefold()
+        outcome += f" as “{echo(term.title)}”" if renamed else ""
+        look_up = f" Look it up with `/define {echo(term.title)}`."
     told = await tell_member(
         interaction.client,
         found.user_id,
         f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
-        f"{outcome} by its moderators." + (" Look it up with `/define`." if accepted else ""),
+        f"{outcome} by its moderators.{look_up}",
     )
-    verdict = "Accepted" if accepted else "Rejected"
-    return f"\n{verdict} the suggestion; " + (
-        "the member was told privately." if told else "the member could not be told (DMs closed)."
-    )
+    return found, told
+
+
+async def close_namesakes(
+    interaction: Interaction, term: ServerTerm, *, besides: bool = True
+) -> str:
+    """Accept the open suggestions whose name now opens `term` (members who suggested it before
+    it was written): no moderator could accept them, and rejecting them would tell their members
+    "not added" about a term that is there. What to add to the answer."""
+    state = interaction.client.state
+    scope = interaction.guild_id or 0
+    assert state.store is not None
+    closed = told = 0
+    # Names as search meets them ("Zorb-lax" is "zorb lax"), compared without running a search
+    # per waiting suggestion on the event loop.
+    names = {compact(name) for name in term.names}
+    try:
+        waiting = await state.store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
+        for waiter in waiting:
+            if compact(waiter.title) not in names:
+                continue
+            decided, reached = await _decide(interaction, waiter.id, accepted=True, term=term)
+            closed += decided is not None
+            told += reached
+    except StorageError:
+        pass  # the rest stay in the queue, where a moderator still sees them
+    if not closed:
+        return ""
+    untold = "could not be told (DMs closed)."
+    if closed == 1:
+        noun, who = "suggestion", "its member " + ("was told privately." if told else untold)
+    elif told == closed:
+        noun, who = "suggestions", "their members were told privately."
+    else:
+        noun, who = "suggestions", f"{closed - told} of their members {untold}"
+    other = "other " if besides else ""  # besides the suggestion this form accepted
+    return f"\nAlso accepted {closed} {other}{noun} of that name; {who}"
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
@@ -413,7 +473,8 @@ class TermCog(
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
         if not back:
             dropped = orphaned_aliases(local.aliases.source, [found.id], [])
-            back = f" Its {aliases_named(dropped)} go with it." if dropped else ""
+            verb = "goes" if len(dropped) == 1 else "go"
+            back = f" Its {aliases_named(dropped)} {verb} with it." if dropped else ""
         view = discord.ui.View(timeout=None)
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
@@ -612,8 +673,10 @@ class TermCog(
         text = await write_terms(interaction, plan)
         if refusal.saved is not None and draft.suggestion is not None:
             text += await close_suggestion(
-                interaction, draft.suggestion, accepted=True, term_id=refusal.saved.id
+                interaction, draft.suggestion, accepted=True, term=refusal.saved
             )
+        elif refusal.saved is not None:  # a term members were waiting for, written directly
+            text += await close_namesakes(interaction, refusal.saved, besides=False)
         if not refusal.problems:
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate

@@ -23,7 +23,7 @@ import asyncpg
 
 from bot.dburl import credentials_problem
 
-from ..backend import Backend, Body, Row, shielded, without_password
+from ..backend import Backend, Body, Migrate, Row, shielded, without_password
 from ..errors import ShardsTaken, StorageError, StorageUnavailable
 from .claims import KEEPALIVES, take_claims
 from .migrate import Connection, apply_migrations
@@ -94,7 +94,7 @@ class PostgresBackend(Backend):
         self._cut_off: asyncio.TimerHandle | None = None  # ends every session at a stop's deadline
 
     @classmethod
-    async def open(cls, url: str, *, connect_timeout: float, migrate: bool) -> PostgresBackend:
+    async def open(cls, url: str, *, connect_timeout: float, migrate: Migrate) -> PostgresBackend:
         location = without_password(url)
         if problem := credentials_problem(url):
             raise StorageError(f"cannot use the database URL {location}: {problem}")

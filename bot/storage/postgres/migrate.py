@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from ..backend import Migrate, may_migrate
 from ..errors import NotAGlossaryDatabase, SchemaTooNew, StorageError
 from ..migrations import latest_version as _latest_version
 from ..migrations import migrations as _migrations
@@ -43,14 +44,14 @@ async def schema_version(conn: Connection, location: str) -> int:
     return version
 
 
-async def apply_migrations(conn: Connection, location: str, *, migrate: bool) -> list[int]:
+async def apply_migrations(conn: Connection, location: str, *, migrate: Migrate) -> list[int]:
     """Bring the schema up to date in one transaction; returns the versions applied."""
     async with conn.transaction():
         await conn.execute(_LOCK)  # held until this transaction ends
         version = await schema_version(conn, location)
         if version == latest_version():
             return []
-        if not migrate:
+        if not may_migrate(migrate, version):
             raise StorageError(
                 f"{location} has schema version {version}, older than this bot's "
                 f"{latest_version()}; start the bot once to upgrade it"

@@ -17,7 +17,7 @@ import aiosqlite
 
 from bot.once import OncePerReason
 
-from ..backend import Backend, Body, Row
+from ..backend import Backend, Body, Migrate, Row, may_migrate
 from ..errors import DatabaseLost, StorageError
 from .backup import backup_database
 from .channel import Channel, connect
@@ -76,7 +76,7 @@ class SqliteBackend(Backend):
         self._locked_files: list[int] = []  # the run lock's, closed after the connections
 
     @classmethod
-    async def open(cls, path: str, *, busy_timeout: float, migrate: bool) -> SqliteBackend:
+    async def open(cls, path: str, *, busy_timeout: float, migrate: Migrate) -> SqliteBackend:
         conn, identity = await _prepare(path, busy_timeout=busy_timeout, migrate=migrate)
         writer = await Channel.open(path, busy_timeout=busy_timeout, query_only=False, conn=conn)
         try:
@@ -201,13 +201,13 @@ class SqliteBackend(Backend):
 
 
 async def _prepare(
-    path: str, *, busy_timeout: float, migrate: bool
+    path: str, *, busy_timeout: float, migrate: Migrate
 ) -> tuple[aiosqlite.Connection, FileIdentity | None]:
     """A writing connection to an up-to-date schema, and the identity of the file it has open."""
     conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
     try:
         version = await check_version(conn, path)
-        if not migrate and version < latest_version():
+        if version < latest_version() and not may_migrate(migrate, version):
             raise StorageError(
                 f"{path} has schema version {version}, older than this bot's "
                 f"{latest_version()}; start the bot once to upgrade it"
