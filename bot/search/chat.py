@@ -20,7 +20,7 @@ from functools import cache
 from string import ascii_lowercase
 
 from bot.search.everyday import common_words
-from bot.search.foreign import SPACELESS, english_terms
+from bot.search.foreign import SPACELESS, english_terms, unread_dropped
 from bot.search.query import PICTOGRAPHS
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
@@ -264,11 +264,14 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
     text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)
-    text = english_terms(text)
+    read = english_terms(text)
+    translated, text = read != text, read
     if not text.isascii():
         for pattern, english in _SCRIPT_ASKING:
             text = pattern.sub(english, text)
         text = _ASKS_AFTER.sub("?", text)
+        if translated:  # "트랜스포머의 구조": "transformer", not "transformer 구조" read as a typo
+            text = unread_dropped(text)
     tokens = _FOREIGN_PHRASES.sub(" ", _KYA.sub("?", text)).split()
     parts = [_WORD.match(token).groups() for token in tokens]  # type: ignore[union-attr]
     words = [word.lower() for _, word, _ in parts]

@@ -23,6 +23,7 @@ the sentences they pick pay the embedding, and they are asked of sentences up to
 
 from __future__ import annotations
 
+import re
 import weakref
 from functools import cache
 from pathlib import Path
@@ -79,6 +80,12 @@ GLOSSARY_WORD_ENTRIES = 3
 # serving (the tuning slices' everyday rests caught by the words: 0.20-0.44; ML questions set in
 # an everyday scene, written for this check: 0.52-0.56).
 WORDS_REST_COSINE = 0.48
+# A common English word that no entry uses at all ("octopus", "spit", "laundry", "fever") says
+# the sentence is about something else, even beside as many of the glossary's words ("how many
+# neurons does an octopus have"): it picks sentences up to `WORDS_NEAR_COSINE` for judging, and
+# with a plain one-word name alone it offers the card when the rest, embedded alone, is off the
+# field (`OFF_DOMAIN_COSINE`; `unknown_word`). At `WORDS_REST_COSINE` (0.48) instead the tuning
+# slices lost a question card ("bhai ye hallucination kya hota hai ...") for four off-topic ones.
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
@@ -104,20 +111,40 @@ def in_capitals(entry: Entry, written: str) -> bool:
     return any(n.isupper() and compact(n) == compact(written) for n in names)
 
 
+def coinage_split(entry: Entry, text: str) -> bool:
+    """Does `text` write in two words or more a name the glossary writes as one of the entry's
+    ("flash attention": FlashAttention, "paged attention": PagedAttention)? A coinage of the
+    field, however common its parts: never an everyday sense."""
+    joined = {compact(n) for n in (entry.title, *entry.aliases) if not re.search(r"[\s-]", n)}
+    words = text.split()
+    return any(
+        compact(" ".join(words[i:j])) in joined
+        for i in range(len(words))
+        for j in range(i + 2, min(i + 4, len(words)) + 1)
+    )
+
+
 # Which rules judge a sentence (`judged`): those for longer rests, or a short text's own only.
 Judgement = Literal["sentence", "short"]
 
 
-def judged(text: str, nearest: float, knows: Callable[[str], bool]) -> Judgement | None:
+def judged(
+    text: str,
+    nearest: float,
+    knows: Callable[[str], bool],
+    unused: Callable[[str], bool],
+) -> Judgement | None:
     """Is a sentence (normalized `text`, best cosine to an entry `nearest`) judged at all, and
     by which rules? Asked first, before the name is looked for: most cards are for sentences
     nearer than `NEAR_COSINE`, and of those up to `WORDS_NEAR_COSINE` only a few say
     `EVERYDAY_WORDS` everyday words (`knows`: is a word the glossary's): "sentence"; a short
     text, at any cosine, is judged only by its own rule (`SHORT_REST_WORDS`): "short", a short
-    question only if it ends with the field it asks in ("what is a checkpoint in zelda")."""
+    question only if it ends with the field it asks in ("what is a checkpoint in zelda");
+    `unused`: is a word used by no entry at all (`unknown_word`)."""
     words = _words(text)
     if nearest < NEAR_COSINE or (
-        nearest < WORDS_NEAR_COSINE and _everyday_count(words, knows) >= EVERYDAY_WORDS
+        nearest < WORDS_NEAR_COSINE
+        and (_everyday_count(words, knows) >= EVERYDAY_WORDS or _unknown_count(words, unused))
     ):
         return "sentence"
     short = len(words) <= SHORT_REST_WORDS + 2 and _everyday_count(words, knows) >= 1
@@ -135,6 +162,21 @@ def _words(text: str) -> list[str]:
 def _everyday_count(words: list[str], knows: Callable[[str], bool]) -> int:
     """How many of `words` are common English words that are not the glossary's (`knows`)?"""
     return sum(w.isalpha() and w in common_words() and not knows(w) for w in words)
+
+
+def unknown_word(
+    words: list[str], knows: Callable[[str], bool], unused: Callable[[str], bool]
+) -> bool:
+    """Is one of `words` a common English word that no entry uses at all (`unused`), with no
+    more of the glossary's words (`knows`) beside it than such words ("hallucination rate when
+    asking about dinosaurs" says "rate" and "asking": the field's)?"""
+    unknown = _unknown_count(words, unused)
+    return unknown > 0 and unknown >= sum(knows(w) for w in words)
+
+
+def _unknown_count(words: list[str], unused: Callable[[str], bool]) -> int:
+    """How many of `words` are common English words that no entry uses at all (`unused`)?"""
+    return sum(w.isalpha() and w in common_words() and unused(w) for w in words)
 
 
 def everyday_words(words: list[str], knows: Callable[[str], bool]) -> bool:
@@ -156,6 +198,7 @@ def everyday_sense(
     *,
     alone: bool = True,
     plain: bool = True,
+    unused: Callable[[str], bool],
 ) -> bool:
     """Is the name written at `text[start:end]` (normalized text, a sentence `judged`: asked
     first, so the name is looked for only then; `judgement`: what it answered) used in its
@@ -178,6 +221,19 @@ def everyday_sense(
             return True  # else the rules below may still offer it, if they judge it at all
     if judgement != "sentence":
         return False
+    # "why do llamas spit": a one-word name, a word no entry uses, the rest alone off the field
+    # (a name of several common words is rarely everyday: "the residual stream ppl keep mentioning")
+    name = text[start:end]
+    if (
+        plain
+        and alone
+        and " " not in name
+        and is_common(name)
+        and unknown_word(words, knows, unused)
+    ):
+        found = found or _rest_nearest(semantic, rest)
+        if found[0] < OFF_DOMAIN_COSINE:
+            return True
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
     if not (plain and is_common(text[start:end])) and not (

@@ -64,12 +64,12 @@ _TERMS: dict[str, tuple[str, ...]] = {
     ),
     "embeddings": (
         r"incrustaci(?:o|on|ones)", r"plongements?(?: lexica(?:l|ux))?", r"einbettung(?:en)?",
-        r"эмбеддинг\w*", r"임베딩\w*", r"埋め込み", r"嵌入",
+        r"эмбеддинг\w*", r"임베딩\w*", r"埋め込み", r"エンベディング", r"嵌入",
     ),
     "attention mechanism": (
         r"mecanismo de atenci(?:o|on)", r"mecanismo de aten(?:c|ç)(?:a|ã)o",
         r"mécanisme d'attention", r"aufmerksamkeitsmechanismus", r"meccanismo di attenzione",
-        r"механизм\w* внимания", r"어텐션\w*", r"注意力机制", r"注意機構",
+        r"механизм\w* внимания", r"어텐션\w*", r"アテンション", r"注意力机制", r"注意機構",
     ),
     "stochastic gradient descent": (
         r"descenso (?:de|del) gradiente estoc(?:a|á)stico", r"descida (?:de|do) gradiente estoc(?:a|á)stic(?:a|o)",
@@ -126,10 +126,11 @@ _TERMS: dict[str, tuple[str, ...]] = {
         r"tokenizaci(?:o|on)", r"tokeniza(?:c|ç)(?:a|ã)o", r"tokenisierung", r"tokenizzazione",
         r"токенизаци\w*", r"토큰화\w*", r"トークン化", r"分词",
     ),
-    "tokenizer": (r"토크나이저\w*", r"トークナイザー"),
+    # Japanese technical writing often drops a final long-vowel mark (トランスフォーマ)
+    "tokenizer": (r"토크나이저\w*", r"トークナイザー?"),
     # after tokenization, which starts as it does ("토큰화", "トークン化")
     "token": (r"토큰\w*", r"トークン"),
-    "transformer": (r"트랜스포머\w*", r"トランスフォーマー"),
+    "transformer": (r"트랜스포머\w*", r"トランスフォーマー?"),
     "context window": (
         r"ventana de contexto", r"janela de contexto", r"fenêtre de contexte", r"kontextfenster",
         r"finestra di contesto", r"контекстн\w* окн\w*", r"컨텍스트\s?윈도우?\w*",
@@ -230,6 +231,7 @@ _LETTERS = re.compile(r"\w{3,}")
 # Chinese and Japanese (kana and Han) write no spaces between words; Korean (Hangul) does
 SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")  # kana, Han, Hangul
+_SCRIPT_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]+")
 _LATIN = re.compile(r"^[\x00-\u024f]*$")
 
 
@@ -294,6 +296,13 @@ def english_terms(text: str) -> str:
     replaced = "".join([*parts, text[done:]])
     replaced = _WORD.sub(lambda m: _AROUND.get(m.group(0).lower(), m.group(0)), replaced)
     return " ".join(replaced.split())
+
+
+def unread_dropped(text: str) -> str:
+    """`text` without the words of Chinese, Japanese or Korean script the table did not read
+    ("transformer 구조", "transformer の仕組み"): the encoder and the names are English, and a
+    name run together with them reads as a typo of it."""
+    return " ".join(_SCRIPT_RUN.sub(" ", text).split())
 
 
 def foreign_terms(text: str) -> list[tuple[int, int, str]]:

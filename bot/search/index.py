@@ -27,7 +27,13 @@ from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
-from bot.search.everyday import GLOSSARY_WORD_ENTRIES, everyday_sense, in_capitals, judged
+from bot.search.everyday import (
+    GLOSSARY_WORD_ENTRIES,
+    coinage_split,
+    everyday_sense,
+    in_capitals,
+    judged,
+)
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
@@ -654,7 +660,8 @@ class SearchIndex:
         if result.entry is None or self.semantic is None:
             return result
         knows = self.glossary_word
-        judgement = judged(text, nearest, knows)
+        unused = self.unused_word
+        judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
         entry = self.positions[result.entry.id]
@@ -666,6 +673,8 @@ class SearchIndex:
         # an acronym ("ppo", "json") is judged only on stronger evidence (`everyday_sense`)
         plain = not self._acronym_written(written, entry)
         plain = plain and not in_capitals(self.entries[entry], written)
+        # "flash attn" is read "flash attention": FlashAttention, a coinage, however common its parts
+        plain = plain and not coinage_split(self.entries[entry], written)
         alone = all(m.entry == entry for m in found)  # another entry named is the field's
         if not everyday_sense(
             self.semantic,
@@ -677,6 +686,7 @@ class SearchIndex:
             judgement,
             alone=alone,
             plain=plain,
+            unused=unused,
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
@@ -688,7 +698,23 @@ class SearchIndex:
         for word in re.finditer(r"\S+", text):
             if any(h.entry == entry for h in self.names.lookup(compact(word.group()))):
                 return Found(entry, word.start(), word.end())
+        return self._title_start(text, entry)
+
+    def _title_start(self, text: str, entry: int) -> Found | None:
+        """The longest start of the entry's title, two words or more but not all of it, written
+        in `text`: the descriptions find "monte carlo simulation for my retirement" by the
+        words of Monte Carlo Tree Search, and no name of it is written."""
+        words = normalize(self.entries[entry].title).split()
+        for size in range(len(words) - 1, 1, -1):
+            start = " ".join(words[:size])
+            found = re.search(rf"(?<!\S){re.escape(start)}(?!\S)", text)
+            if found:
+                return Found(entry, found.start(), found.end())
         return None
+
+    def unused_word(self, word: str) -> bool:
+        """Is `word` used by no entry at all?"""
+        return self.fulltext.documents_using(word) == 0
 
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""

@@ -142,10 +142,10 @@ def test_a_parameter_count_is_a_size(core: str, sized: bool) -> None:
 
 
 # Still cards, left alone (bench/results/semantic.md, task bugs13): "sli with two gtx 1080s", "is
-# sli still supported by nvidia" (the rest is the field's: GPUs), "monte carlo simulation for my
-# retirement" (a title's start found by the descriptions), "why does swiss cheese have holes",
-# "swiss cheese fondue recipe", "how many neurons does an octopus have", "why do llamas spit at
-# people" (each just inside a bar the tuning slices set).
+# sli still supported by nvidia" (the rest is the field's: GPUs), "why does swiss cheese have
+# holes", "swiss cheese fondue recipe" (each just inside a bar the tuning slices set). Offers since
+# task everyday14 (tests/search/test_everyday14.py): "monte carlo simulation for my retirement",
+# "how many neurons does an octopus have", "why do llamas spit at people".
 EVERYDAY = [
     # found by hand last session
     "rubric for my essay",

@@ -198,9 +198,12 @@ def _everyday(
     is tests/search/test_everyday4.py's)."""
     assert index.semantic is not None
     knows = index.glossary_word
-    judgement = judged(span[0], nearest, knows)
+    unused = index.unused_word
+    judgement = judged(span[0], nearest, knows, unused)
     assert judgement is not None
-    return everyday_sense(index.semantic, knows, *span, nearest, judgement, alone=alone)
+    return everyday_sense(
+        index.semantic, knows, *span, nearest, judgement, alone=alone, unused=unused
+    )
 
 
 def test_the_rest_of_the_sentence_decides(bundled_index: SearchIndex) -> None:
@@ -218,9 +221,9 @@ def test_the_words_are_read_up_to_their_own_cosine(bundled_index: SearchIndex) -
     knows = bundled_index.glossary_word
     between = (NEAR_COSINE + WORDS_NEAR_COSINE) / 2
     text = normalize(SPY)
-    assert judged(text, between, knows) == "sentence"
+    assert judged(text, between, knows, bundled_index.unused_word) == "sentence"
     assert _everyday(bundled_index, _span(SPY, "sleeper agents"), between)
-    assert not judged(text, WORDS_NEAR_COSINE, knows)
+    assert not judged(text, WORDS_NEAR_COSINE, knows, bundled_index.unused_word)
 
 
 def test_another_entry_named_keeps_the_words_from_deciding(bundled_index: SearchIndex) -> None:
@@ -248,19 +251,22 @@ def test_jargon_is_judged_alone_beside_everyday_words(bundled_index: SearchIndex
 
 def test_a_sentence_near_an_entry_is_not_judged(bundled_index: SearchIndex) -> None:
     far = normalize("which swiss cheese melts best for a grilled sandwich with ham")
-    assert judged(far, WORDS_NEAR_COSINE, bundled_index.glossary_word) is None
+    assert (
+        judged(far, WORDS_NEAR_COSINE, bundled_index.glossary_word, bundled_index.unused_word)
+        is None
+    )
 
 
 def test_a_short_text_near_an_entry_is_judged_by_its_own_rule(bundled_index: SearchIndex) -> None:
     """Whatever its cosine, a name and a word or two, one of them everyday, is judged, but only
     by the short rule: `everyday_sense` skips the rules for longer rests."""
-    knows = bundled_index.glossary_word
-    assert judged("checkpoint in zelda", 0.9, knows) == "short"
-    assert judged("checkpoint in zelda", 0.0, knows) == "sentence"
+    knows, unused = bundled_index.glossary_word, bundled_index.unused_word
+    assert judged("checkpoint in zelda", 0.9, knows, unused) == "short"
+    assert judged("checkpoint in zelda", 0.0, knows, unused) == "sentence"
     # a question, only if it ends with the field it asks in
-    assert judged("what is a checkpoint in zelda", 0.9, knows) == "short"
-    assert judged("why is my checkpoint so big", 0.9, knows) is None
-    assert judged("what is a checkpoint in training", 0.9, knows) is None
+    assert judged("what is a checkpoint in zelda", 0.9, knows, unused) == "short"
+    assert judged("why is my checkpoint so big", 0.9, knows, unused) is None
+    assert judged("what is a checkpoint in training", 0.9, knows, unused) is None
 
 
 @pytest.mark.parametrize(

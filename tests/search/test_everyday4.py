@@ -125,4 +125,4 @@ def test_the_short_rule_only_adds_offers(bundled_index: SearchIndex, text: str) 
     def never(word: str) -> bool:
         return False
 
-    assert everyday_sense(semantic, never, *span)
+    assert everyday_sense(semantic, never, *span, unused=never)

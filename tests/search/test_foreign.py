@@ -11,7 +11,7 @@ from bot.glossary.keys import compact
 from bot.search import SearchIndex
 from bot.search.chat import plain_chat
 from bot.search.everyday import common_words
-from bot.search.foreign import _SCRIPT, _TERMS, _literal_start, english_terms
+from bot.search.foreign import _SCRIPT, _TERMS, _literal_start, english_terms, unread_dropped
 from bot.search.names import NameTable
 
 
@@ -186,6 +186,14 @@ def test_a_korean_word_with_its_particle_gets_its_card(
         ("什么是注意力机制", 'matched "什么是注意力机制" in translation'),
         ("¿qué es la cuantización?", 'matched "¿qué es la cuantización?" in translation'),
         ("트랜스포머가 뭐야?", 'matched "트랜스포머가 뭐야?" in translation, as another name'),
+        # the words the table did not read are no typo of the name (task everyday14)
+        ("양자화의 장점", 'matched "양자화의 장점" in translation'),
+        ("어텐션의 원리", 'matched "어텐션의 원리" in translation'),
+        ("트랜스포머의 구조", 'matched "트랜스포머의 구조" in translation, as another name'),
+        (
+            "トランスフォーマーの仕組み",
+            'matched "トランスフォーマーの仕組み" in translation, as another name',
+        ),
         ("wat r logits lol", None),  # chat spelling: the name is written as typed
         ("what is the attention mechanism", None),
         ("kv cahce", 'matched "kv cahce" as a typo'),
@@ -222,3 +230,33 @@ def test_explain_terms_finds_the_fields_words_in_another_language(
     found = bundled_index.find_named_terms(message)
     assert [(m.entry.id, m.surface) for m in found] == named
     assert all(message[m.start : m.end] == m.surface for m in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("transformer 구조", "transformer"),
+        ("transformer の仕組み?", "transformer ?"),
+        ("what is (LoRA)가", "what is (LoRA)"),
+        ("what is rag", "what is rag"),
+    ],
+)
+def test_words_of_another_script_the_table_did_not_read_are_dropped(text: str, read: str) -> None:
+    assert unread_dropped(text) == read
+
+
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("トランスフォーマとは", "transformers"),  # no final long-vowel mark, as JIS writes it
+        ("トークナイザとは", "tokenization"),
+        ("エンベディングとは", "embeddings"),
+        ("アテンションの仕組み", "attention"),
+    ],
+)
+def test_japanese_loanwords_as_technical_writing_spells_them(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry_id

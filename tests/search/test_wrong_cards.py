@@ -26,7 +26,6 @@ NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
     "greedy vs beam search decoding",  # Sampling card ("greedy decoding")
 }
 EVERYDAY_STILL_CARDED = {
-    "is a llama a good pet for a small farm",
     "where can i buy tokens for the arcade machine",
     "what is the gate code for my apartment building",
     "why does swiss cheese have holes",
