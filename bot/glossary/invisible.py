@@ -45,7 +45,7 @@ _RANGES = (
 )
 INVISIBLE_CHARS = frozenset(chr(c) for first, last in _RANGES for c in range(first, last + 1))
 # The same as a regex character class, for `re` (which compiles it on first use and keeps it).
-INVISIBLE = "[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in _RANGES) + "]"
+_INVISIBLE_CLASS = "[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in _RANGES) + "]"
 # Zero-width non-joiner and joiner: they glue emoji into one (👩‍💻) and shape the words of some
 # scripts (a Persian half-space), so text read for its words may keep them.
 JOINERS = "\u200c\u200d"
@@ -55,5 +55,5 @@ def drop_invisible(text: str, keep: str = "") -> str:
     """`text` without the characters that show nothing, but those in `keep`."""
     if text.isascii():
         return text
-    pattern = f"(?![{keep}]){INVISIBLE}" if keep else INVISIBLE
+    pattern = f"(?![{re.escape(keep)}]){_INVISIBLE_CLASS}" if keep else _INVISIBLE_CLASS
     return re.sub(pattern, "", text)

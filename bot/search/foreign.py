@@ -230,8 +230,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _LETTERS = re.compile(r"\w{3,}")
 # Chinese and Japanese (kana and Han) write no spaces between words; Korean (Hangul) does
 SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-_SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")  # kana, Han, Hangul
-_SCRIPT_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]+")
+_SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]+")  # a run of kana, Han, Hangul
 _LATIN = re.compile(r"^[\x00-\u024f]*$")
 
 
@@ -302,7 +301,7 @@ def unread_dropped(text: str) -> str:
     """`text` without the words of Chinese, Japanese or Korean script the table did not read
     ("transformer 구조", "transformer の仕組み"): the encoder and the names are English, and a
     name run together with them reads as a typo of it."""
-    return " ".join(_SCRIPT_RUN.sub(" ", text).split())
+    return " ".join(_SCRIPT.sub(" ", text).split())
 
 
 def foreign_terms(text: str) -> list[tuple[int, int, str]]:

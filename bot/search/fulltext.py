@@ -173,12 +173,18 @@ class FullTextIndex:
         term = self._stems.get(stem(word))
         return 0 if term is None else int(self._starts[term + 1] - self._starts[term])
 
+    @property
+    def scale(self) -> float:
+        """log(2N), about the largest idf here: BM25 over it holds one bar at any glossary
+        size (`ranking.STRONG_DESCRIPTION`)."""
+        return float(np.log(2 * max(self.size, 1)))
+
     def strength(self, text: str, document: int) -> float:
-        """How strongly `text` describes `document`: its BM25 over log(2N), the scale of
-        `ranking.STRONG_DESCRIPTION` (0 where it shares no telling word with the text)."""
+        """How strongly `text` describes `document`: its BM25 over `scale` (0 where it shares
+        no telling word with the text)."""
         hits = self.search(text, limit=self.size)
         bm25 = next((h.bm25 for h in hits if h.document == document), 0.0)
-        return bm25 / float(np.log(2 * max(self.size, 1)))
+        return bm25 / self.scale
 
     def search(self, text: str, limit: int = 10) -> list[TextHit]:
         """Best documents for a description, by BM25, with their coverage of the query."""

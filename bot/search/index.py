@@ -617,13 +617,10 @@ class SearchIndex:
             pool.add(entry, score, strategy)
 
     def _add_descriptions(self, pool: Pool, text: str) -> None:
-        import numpy as np
-
-        hits = self.fulltext.search(text, limit=MAX_SUGGESTIONS + 1)
-        if hits:
-            scale = float(np.log(2 * max(len(self.entries), 1)))
-            for hit in hits:
-                pool.add(hit.document, description_score(hit, hits[0], scale), "description")
+        fulltext = self.fulltext
+        hits = fulltext.search(text, limit=MAX_SUGGESTIONS + 1)
+        for hit in hits:
+            pool.add(hit.document, description_score(hit, hits[0], fulltext.scale), "description")
 
     def _decide(
         self, pool: Pool, query: str, normalized: str, core: str, *, far: bool = False

@@ -140,7 +140,8 @@ class Store:
         flusher (the command line, tests): counts are then written by `flush()` and `close()`.
         `migrate=False` refuses an out-of-date schema instead of upgrading it (read-only
         tools); `migrate="new"` creates one where there is none but refuses to upgrade an older
-        one (the command line's writes: an older bot may still serve it). `clock` must return aware datetimes; `sleep` is a seam for tests of the flusher.
+        one (the command line's writes: an older bot may still serve it). `clock` must return
+        aware datetimes; `sleep` is a seam for tests of the flusher.
         """
         if flush_interval is not None and flush_interval <= 0:
             raise ValueError("flush_interval must be positive (or None for no background flush)")

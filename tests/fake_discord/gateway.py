@@ -289,7 +289,7 @@ class Gateway:
             await self._live_connection(shard_id).send({"op": RECONNECT, "d": None})
 
     async def close(self) -> None:
-        self.hello_gate.set()  # a connection held before its HELLO goes on, to be closed
+        self.hello_gate.set()  # a connection held before its HELLO ends, without one
         for conn in list(self._open):
             conn.live = False
             await conn.ws.close(code=1001, message=b"fake Discord stopping")
@@ -307,10 +307,15 @@ class Gateway:
             return ws
         conn = _Connection(ws, compression)
         self._open.add(conn)
-        await self.hello_gate.wait()
-        async with self._lock:
-            await conn.send({"op": HELLO, "d": {"heartbeat_interval": self._heartbeat_interval_ms}})
         try:
+            await self._waiter.notify()  # a test may wait for the connection held at the gate
+            await self.hello_gate.wait()
+            if ws.closed:  # by `close` while held: Discord never said HELLO on it
+                return ws
+            async with self._lock:
+                await conn.send(
+                    {"op": HELLO, "d": {"heartbeat_interval": self._heartbeat_interval_ms}}
+                )
             async for msg in ws:
                 if msg.type is WSMsgType.TEXT:
                     payload = json.loads(msg.data)

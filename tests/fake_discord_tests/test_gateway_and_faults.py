@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import discord
 import pytest
 
@@ -51,6 +52,21 @@ async def test_reconnect_request_resumes(scene: Scene, bot: TinyBot) -> None:
     assert fake.gateway.sessions[0].id == session_id
     handle = await fake.slash(scene.alice, "define", {"term": "kv"}, channel=scene.channel)
     assert (await handle.final_message())["embeds"][0]["title"] == "kv"
+
+
+async def test_a_connection_held_before_its_hello_ends_with_the_fake(
+    fake_discord: FakeDiscord,
+) -> None:
+    """`hello_gate` holds a new connection's HELLO (Discord out of reach, as the bot sees it).
+    Closing the fake then closes that connection without a HELLO, and it is no longer open."""
+    gateway = fake_discord.gateway
+    gateway.hello_gate.clear()
+    async with aiohttp.ClientSession() as session, session.ws_connect(gateway.url) as ws:
+        await fake_discord.waiter.wait_for(lambda: gateway._open, "a connection held")
+        await gateway.close()
+        said = await ws.receive(timeout=5)
+        assert said.type is aiohttp.WSMsgType.CLOSE, said
+    await fake_discord.waiter.wait_for(lambda: not gateway._open, "the held connection ended")
 
 
 async def test_rate_limited_callback_is_retried(scene: Scene, bot: TinyBot) -> None:

@@ -20,7 +20,7 @@ from bot.discord_app.health import check_heartbeat
 from bot.glossary.interchange import parse_import
 from bot.glossary.models import Glossary
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 
@@ -119,24 +119,8 @@ def _long_terms(count: int) -> str:
     )
 
 
-def _cli(tmp_path: Path, *args: str, file_size_limit: int | None = None) -> tuple[int, str]:
-    """`glossary-bot` with the operator's disk filling up at `file_size_limit` bytes a file."""
-
-    def limited() -> None:
-        if file_size_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
-        env=CLI_ENV,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=limited,
-        check=False,
-    )
-    return done.returncode, done.stdout + done.stderr
+def _cli(cwd: Path, *args: str, file_size_limit: int | None = None) -> tuple[int, str]:
+    return glossary_bot_waited(CLI_ENV, cwd, *args, file_size_limit=file_size_limit)
 
 
 def test_an_export_onto_a_full_disk_leaves_no_cut_file(tmp_path: Path) -> None:

@@ -9,19 +9,17 @@ import contextlib
 import fcntl
 import json
 import os
-import resource
 import shutil
 import signal
 import struct
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from bot.discord_app.health import MAX_AGE, check_heartbeat
 from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.ops.test_metrics import eventually, free_port, scrape
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 
@@ -32,16 +30,32 @@ EMBED_LINKS = 1 << 14
 async def test_a_card_the_bot_could_not_show_is_no_lookup(scene: Scene, tmp_path: Path) -> None:
     """A mention in a channel without Embed Links is answered with a line naming the card and
     the permission (outsider round 13, X12): nobody read the card, so `/stats` does not count
-    it as a lookup; the same card where it can be shown is one."""
+    it as a lookup, and the metrics count the mention refused (a permission the bot lacks), not
+    a card; the same card where it can be shown is one."""
     fake = scene.fake
     for role in scene.other_guild.roles.values():
         role.permissions &= ~EMBED_LINKS
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100"):
+    port = free_port()
+    async with BotProcess(
+        fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100", METRICS_PORT=str(port)
+    ) as bot:
+        await bot.wait_for_output(f"metrics on http://127.0.0.1:{port}/metrics")
         await fake.user_message(scene.alice, scene.other_channel, f"{fake.bot.mention} rag")
         answer = await fake.wait_for_channel_message(scene.other_channel)
         assert "Embed Links" in answer["content"], answer
         await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} rag")
         assert (await fake.wait_for_channel_message(scene.channel))["embeds"]
+        outcomes: dict[str, float] = {}
+
+        async def both_counted() -> bool:  # each when its work's task ends, in the bot
+            values = await asyncio.to_thread(scrape, port)
+            for outcome in ("refused", "card"):
+                labels = (("kind", "mention"), ("outcome", outcome))
+                outcomes[outcome] = values.get(("glossary_interactions_total", labels), 0.0)
+            return sum(outcomes.values()) >= 2
+
+        await eventually(both_counted, "both mentions counted")
+        assert outcomes == {"refused": 1, "card": 1}
     counted = {}
     for guild in (scene.other_guild, scene.guild):
         status, said = await glossary_bot(
@@ -60,24 +74,7 @@ async def test_a_card_the_bot_could_not_show_is_no_lookup(scene: Scene, tmp_path
 
 
 def _cli(cwd: Path, *args: str, file_size_limit: int | None = None) -> tuple[int, str]:
-    """`glossary-bot` with its stderr read through a pipe, the disk filling up at
-    `file_size_limit` bytes a file (a write past it fails with EFBIG, as ENOSPC on a full disk)."""
-
-    def limited() -> None:
-        if file_size_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
-        env=CLI_ENV,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=limited,
-        check=False,
-    )
-    return done.returncode, done.stdout + done.stderr
+    return glossary_bot_waited(CLI_ENV, cwd, *args, file_size_limit=file_size_limit)
 
 
 def _database_with_a_term(tmp_path: Path) -> Path:

@@ -12,7 +12,9 @@ import itertools
 import json
 import os
 import re
+import resource
 import signal
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -248,6 +250,30 @@ async def glossary_bot(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[i
     output, _ = await asyncio.wait_for(command.communicate(), timeout=60)
     assert command.returncode is not None
     return command.returncode, output.decode()
+
+
+def glossary_bot_waited(
+    env: Mapping[str, str], cwd: Path, *args: str, file_size_limit: int | None = None
+) -> tuple[int, str]:
+    """`glossary_bot` from a test that is not async, its stderr read through a pipe, the disk
+    filling up at `file_size_limit` bytes a file (a write past it fails with EFBIG, as ENOSPC
+    on a full disk)."""
+
+    def limited() -> None:
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        env=dict(env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limited,
+        check=False,
+    )
+    return done.returncode, done.stdout + done.stderr
 
 
 async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[int, str, str]:
