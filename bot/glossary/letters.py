@@ -5,12 +5,20 @@ syllable, a letter without its accents or half an emoji.
 A simplified reading of Unicode's grapheme clusters (UAX #29) for the cases people write: marks
 after their letter (accents, Thai and Devanagari vowel signs, variation selectors, a keycap),
 a conjunct joined at its virama, emoji joined by ZWJ, skin tones, flags of two regional
-indicators or of tag characters.
+indicators or of tag characters. And which scripts have no spaces between words, for the
+readers that find words.
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han, halfwidth
+# katakana), as ranges for a character class: a word there is not a run of letters.
+SPACELESS_SCRIPTS = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff66-\uff9f"
+)
 
 _ZWJ = "\u200d"
 _VIRAMA = 9  # combining class: the letter after a virama joins the one before it

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.glossary.keys import compact
+from bot.glossary.letters import SPACELESS_SCRIPTS
 from bot.glossary.models import Entry
 from bot.search.names import Hit, NameTable
 from bot.search.query import derived_forms, plural_variants
@@ -28,18 +29,14 @@ MAX_WORDS = 6  # inside a search query: the longest name search looks for there
 # on ordinary text.
 ALL_WORDS = 128
 _JOINED_LENGTH = 6  # letters: words run together ("multihead") are long; "in", "the" are not
-# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han): each
-# character is a word of its own, so a name is found inside a run ("とRAGを", "佐布拉克斯系统")
-# and a Latin word ends where such a script begins.
-_SPACELESS = (
-    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\uf900-\ufaff\uff66-\uff9f"
-)
-_LETTERS = rf"[^\W_{_SPACELESS}]+"
+# In a script written without spaces between words each character is a word of its own, so a
+# name is found inside a run ("とRAGを", "佐布拉克斯系统") and a Latin word ends where such a
+# script begins.
+_LETTERS = rf"[^\W_{SPACELESS_SCRIPTS}]+"
 _WORD = re.compile(  # "Goodhart's", "C++", "C#"
-    rf"[{_SPACELESS}]|{_LETTERS}(?:['’]{_LETTERS})*(?:\+\+|#)?"
+    rf"[{SPACELESS_SCRIPTS}]|{_LETTERS}(?:['’]{_LETTERS})*(?:\+\+|#)?"
 )
-_SPACELESS_CHAR = re.compile(rf"[{_SPACELESS}]")
+_SPACELESS_CHAR = re.compile(rf"[{SPACELESS_SCRIPTS}]")
 
 # Everyday words that are also titles or match terms; linking them in every message is noise.
 _GENERIC_WORDS_TEXT = """
