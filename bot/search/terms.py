@@ -30,9 +30,13 @@ MAX_WORDS = 6  # inside a search query: the longest name search looks for there
 ALL_WORDS = 128
 _JOINED_LENGTH = 6  # letters: words run together ("multihead") are long; "in", "the" are not
 # In a script written without spaces between words each character is a word of its own, so a
-# name is found inside a run ("とRAGを", "佐布拉克斯系统") and a Latin word ends where such a
-# script begins.
-_LETTERS = rf"[^\W_{SPACELESS_SCRIPTS}]+"
+# name is found inside a run ("とRAGを", "佐布拉克斯系统"); and a word in Latin letters (with
+# digits) ends where another script begins ("RAG를": Korean's particle follows unspaced).
+_LATIN = (
+    "0-9A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+    "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"  # and their full-width forms
+)
+_LETTERS = rf"(?:[{_LATIN}]+|[^\W_{_LATIN}{SPACELESS_SCRIPTS}]+)"
 _WORD = re.compile(  # "Goodhart's", "C++", "C#"
     rf"[{SPACELESS_SCRIPTS}]|{_LETTERS}(?:['’]{_LETTERS})*(?:\+\+|#)?"
 )

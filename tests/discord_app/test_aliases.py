@@ -237,9 +237,7 @@ async def test_explain_terms_finds_names_inside_text_written_without_spaces(
     """Japanese, Chinese and Thai put no spaces between words: a Latin name stands where the
     script changes ("とRAGを"), and this server's alias in such a script inside a run."""
     fake = scene.fake
-    assert (await add(scene, scene.moderator, "ゾルブラックス", "kv-cache")).startswith(
-        "Added"
-    )
+    assert (await add(scene, scene.moderator, "ゾルブラックス", "kv-cache")).startswith("Added")
     said = await fake.user_message(
         scene.bob, scene.channel, "私たちは埋め込みベクトルとRAGとゾルブラックスを使いました。"
     )

@@ -21,6 +21,7 @@ def named(index: SearchIndex, text: str, **aliases: str) -> list[tuple[str, str]
         "เราใช้RAGกับเอกสารของบริษัท",  # Thai
         "RAGとは何ですか",
         "これはRAG。",
+        "우리는 RAG를 사용했습니다",  # Korean spaces its words, but a particle follows unspaced
     ],
 )
 def test_a_latin_name_where_the_script_changes(small_index: SearchIndex, text: str) -> None:
