@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
+
+from bot.glossary.letters import whole_letters_cut
 
 MARKER = " […]"
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
@@ -19,26 +20,12 @@ def fit(text: str, limit: int) -> str:
     room = limit - len(MARKER)
     if room <= 0:
         return text[:limit]
-    head = text[: _whole_letters(text, room)]
+    head = text[: whole_letters_cut(text, room)]
     ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
     if ends and ends[-1] >= room // 3:
         return head[: ends[-1]] + MARKER
     space = head.rfind(" ")
     return (head[:space] if space >= room // 3 else head).rstrip() + MARKER
-
-
-def _whole_letters(text: str, cut: int) -> int:
-    """`cut`, moved back so as not to split a letter from its marks (an accent, a Thai or
-    Devanagari vowel sign) or a conjunct at its virama or joiner: a hard cut in a script
-    written without spaces would show half a syllable."""
-    while 0 < cut < len(text) and (
-        unicodedata.category(text[cut]).startswith("M")
-        or text[cut] == "\u200d"
-        or unicodedata.combining(text[cut - 1]) == 9  # a virama: the next letter joins it
-        or text[cut - 1] == "\u200d"
-    ):
-        cut -= 1
-    return cut
 
 
 def fit_lines(lines: Sequence[str], limit: int) -> tuple[str, int]:

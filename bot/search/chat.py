@@ -135,11 +135,12 @@ _FOREIGN_PHRASES = re.compile(
 )
 # Hindi's "what is" comes after its subject ("rag kya hai"): the clause asks
 _KYA = re.compile(r"\s*\bkya (?:hai|hain|hota hai|hote hai|hote hain|hoti hai)\b\??", re.IGNORECASE)
-# ... as are Japanese's, Chinese's and Korean's ("過学習とは何ですか", "幻觉是什么", "양자화가 뭐예요",
-# "explain": "어텐션을 설명해줘"),
+# ... as are Japanese's, Chinese's, Korean's, Thai's and Hindi's ("過学習とは何ですか", "幻觉是什么",
+# "양자화가 뭐예요", "explain": "어텐션을 설명해줘", "RAG คืออะไร", "RAG क्या है"),
 # and their question words need no space after them ("什么是蒸馏", "为什么")
 _ASKS_AFTER = re.compile(
-    r"\s*(?:とは(?:何(?:ですか|でしょうか)?)?|って何(?:ですか)?|是什么(?:意思)?|"
+    r"\s*(?:とは(?:何(?:ですか|でしょうか)?)?|って何(?:ですか)?|是什么(?:意思)?|คืออะไร|"
+    r"(?<=\w) क्या (?:है|हैं|होता है|होती है|होते हैं)|"
     r"(?<=[\w가-힣])\s?(?:뭐(?:예요|에요|야|죠|냐|인가요)|무엇인가요|뭔가요|"
     r"(?:설명해|알려)\s?(?:줘|주세요|줄래요?)))\s*[?？]?"
 )
@@ -157,7 +158,8 @@ _FOREIGN_ASKING = [
     for pattern, english in (
         (r"(?:qu[eé] (?:es|son)|qu'est[- ]ce que|c'est quoi|cest quoi|was (?:ist|sind)|"
          r"kann (?:mir )?(?:jemand|einer|wer) erkl(?:ä|ae)ren,? was|"
-         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu|cu[aá]l es|qual (?:é|e)|что такое)"
+         r"o que (?:é|e|são|sao)|cos'è|cosa (?:è|e)|apa itu|cu[aá]l es|qual (?:é|e)|что такое|"
+         r"מה (?:זה|זאת|זו)|מה(?:ו|י)|ما (?:هو|هي)|ماهو|ماهي)"
          # an article after them is English "a" or "the", which the names do without
          r"(?: (?:un|una|el|la|los|las|une|le|les|ein|eine|der|die|das|um|uma|il|lo|gli))?",
          "what is"),
@@ -259,8 +261,8 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
         # drops them in some places; here, for every rule); combining marks stay, the text is
         # not normalised yet: an accent may be one
         text = "".join(" " if unicodedata.category(c) in PICTOGRAPHS else c for c in text)
-        # Spanish opens a question with ¿ (the rules read its end); CJK writes a wide ？
-        text = text.replace("¿", "").replace("¡", "").replace("？", "?")
+        # Spanish opens a question with ¿ (the rules read its end); CJK writes a wide ？, Arabic ؟
+        text = text.replace("¿", "").replace("¡", "").replace("？", "?").replace("؟", "?")
     text = _opening_dropped(text)
     for pattern, english in _FOREIGN_ASKING:
         text = pattern.sub(english, text)

@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from bot.glossary.keys import compact, normalize
+from bot.glossary.letters import whole_letters_cut
 from bot.glossary.models import Entry
 from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
 from bot.search.fulltext import FullTextIndex
@@ -157,5 +158,5 @@ def _label(title: str, via: str | None, *, normalized: bool = False) -> str:
         if via and (via if normalized else normalize(via)) not in normalize(name):
             name = f"{name} — {via}"
     if len(name) > AUTOCOMPLETE_NAME:
-        name = name[: AUTOCOMPLETE_NAME - 1].rstrip() + "…"
+        name = name[: whole_letters_cut(name, AUTOCOMPLETE_NAME - 1)].rstrip() + "…"
     return name

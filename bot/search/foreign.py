@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
+from bot.glossary.letters import SPACELESS_SCRIPTS
+
 # Letters written with or without their accent ("cuantizacion" is typed as often).
 _LOOSE = {
     "a": "[aáàâãä]", "e": "[eéèêë]", "i": "[iíìîï]", "o": "[oóòôõö]", "u": "[uúùûü]",
@@ -228,8 +230,9 @@ _AROUND = {
 }  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _LETTERS = re.compile(r"\w{3,}")
-# Chinese and Japanese (kana and Han) write no spaces between words; Korean (Hangul) does
-SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# Scripts written without spaces between words (Chinese, Japanese, Thai...; Korean's Hangul has
+# spaces): `letters.SPACELESS_SCRIPTS`
+SPACELESS = re.compile(f"[{SPACELESS_SCRIPTS}]")
 _SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]+")  # a run of kana, Han, Hangul
 _LATIN = re.compile(r"^[\x00-\u024f]*$")
 

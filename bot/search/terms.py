@@ -11,11 +11,13 @@ command asks for every term a chosen message names, and finds acronyms in any ca
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.glossary.keys import compact
+from bot.glossary.letters import SPACELESS_SCRIPTS
 from bot.glossary.models import Entry
 from bot.search.names import Hit, NameTable
 from bot.search.query import derived_forms, plural_variants
@@ -27,7 +29,18 @@ MAX_WORDS = 6  # inside a search query: the longest name search looks for there
 # on ordinary text.
 ALL_WORDS = 128
 _JOINED_LENGTH = 6  # letters: words run together ("multihead") are long; "in", "the" are not
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*(?:\+\+|#)?")  # "Goodhart's", "C++", "C#"
+# In a script written without spaces between words each character is a word of its own, so a
+# name is found inside a run ("とRAGを", "佐布拉克斯系统"); and a word in Latin letters (with
+# digits) ends where another script begins ("RAG를": Korean's particle follows unspaced).
+_LATIN = (
+    "0-9A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+    "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"  # and their full-width forms
+)
+_LETTERS = rf"(?:[{_LATIN}]+|[^\W_{_LATIN}{SPACELESS_SCRIPTS}]+)"
+_WORD = re.compile(  # "Goodhart's", "C++", "C#"
+    rf"[{SPACELESS_SCRIPTS}]|{_LETTERS}(?:['’]{_LETTERS})*(?:\+\+|#)?"
+)
+_SPACELESS_CHAR = re.compile(rf"[{SPACELESS_SCRIPTS}]")
 
 # Everyday words that are also titles or match terms; linking them in every message is noise.
 _GENERIC_WORDS_TEXT = """
@@ -70,6 +83,9 @@ def find_mentions(
     acronyms match in any case."""
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
     folded = [compact(w) for w, _, _ in words]
+    # A word that runs on into the next with nothing between (a script change, a character of
+    # a script without spaces) is one word with it when a name is read.
+    glued = [a[2] == b[1] for a, b in itertools.pairwise(words)]
     allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
     found: list[Found] = []
     seen: set[int] = set()
@@ -81,6 +97,7 @@ def find_mentions(
             first not in server.first_words
             and not names.starts_a_name(first)
             and not _starts_joined_words(first, names)
+            and not (_SPACELESS_CHAR.match(first) and _has_prefix(first, names, server))
         ):
             derived = None if as_typed else _derived_entry(first, names, allowed)
             if derived is not None and derived not in seen:  # "quantized" names quantization
@@ -90,18 +107,18 @@ def find_mentions(
             continue
         best: tuple[int, int] | None = None  # (entry, width) of the longest name here
         for width in range(1, min(max_words, len(words) - at) + 1):
-            parts = folded[at : at + width]
+            parts = _joined_where_glued(folded[at : at + width], glued[at : at + width - 1])
             surface = text[words[at][1] : words[at + width - 1][2]]
             if not as_typed:
                 surface = surface.upper()
             entry = _entry_for(parts, surface, names, server.by_key, allowed)
-            if entry is None and width > 1 and not as_typed:  # "over-refuse": over-refusal
+            if entry is None and len(parts) > 1 and not as_typed:  # "over-refuse": over-refusal
                 entry = _derived_entry("".join(parts), names, allowed)
             if entry is not None:
                 best = (entry, width)
             # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").
             joined = "".join(parts)
-            if not names.has_prefix(joined) and not server.has_prefix(joined):
+            if not _has_prefix(joined, names, server):
                 break
         if best is None:
             at += 1
@@ -112,6 +129,21 @@ def find_mentions(
             found.append(Found(entry, words[at][1], words[at + width - 1][2]))
         at += width
     return found
+
+
+def _has_prefix(key: str, names: NameTable, server: ServerAliases) -> bool:
+    return names.has_prefix(key) or server.has_prefix(key)
+
+
+def _joined_where_glued(parts: list[str], glued: list[bool]) -> list[str]:
+    """`parts` with each run of glued words made one ("kv", "キ", "ャ" … to "kvキャ…")."""
+    joined = parts[:1]
+    for part, runs_on in zip(parts[1:], glued, strict=True):
+        if runs_on:
+            joined[-1] += part
+        else:
+            joined.append(part)
+    return joined
 
 
 def _derived_entry(word: str, names: NameTable, allowed: Callable[[int], bool]) -> int | None:

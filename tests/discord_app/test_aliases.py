@@ -229,3 +229,22 @@ async def test_aliases_survive_a_restart(scene: Scene, start_bot: StartBot, stor
         assert embed_of(card)["title"] == "KV Cache"
         _, elsewhere = await define(fake, scene.alice, "kv stash", scene.other_channel)
         assert is_ephemeral(elsewhere)
+
+
+async def test_explain_terms_finds_names_inside_text_written_without_spaces(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Japanese, Chinese and Thai put no spaces between words: a Latin name stands where the
+    script changes ("とRAGを"), and this server's alias in such a script inside a run."""
+    fake = scene.fake
+    assert (await add(scene, scene.moderator, "ゾルブラックス", "kv-cache")).startswith("Added")
+    said = await fake.user_message(
+        scene.bob, scene.channel, "私たちは埋め込みベクトルとRAGとゾルブラックスを使いました。"
+    )
+    listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    # 埋め込み (embedding) is the field's word in Japanese that /define reads
+    assert {o["value"] for o in selects(listing)[0]["options"]} == {"embeddings", "rag", "kv-cache"}
+
+    said = await fake.user_message(scene.bob, scene.channel, "เราใช้RAGกับเอกสารของบริษัท")
+    listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert [o["value"] for o in selects(listing)[0]["options"]] == ["rag"]

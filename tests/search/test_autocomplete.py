@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.search import SearchIndex
+
+from .conftest import make_entry
 
 
 def ids(choices: list) -> list[str]:  # type: ignore[type-arg]
@@ -60,3 +64,23 @@ def test_question_phrasing_is_ignored(small_index: SearchIndex) -> None:
 
 def test_nothing_close(small_index: SearchIndex) -> None:
     assert small_index.autocomplete("zzzzqqq") == []
+
+
+# A Devanagari conjunct with its vowel sign, a letter with three accents, a ZWJ emoji sequence,
+# a flag (two regional indicators), an emoji with its skin tone.
+LETTERS = ["क्षि", "Z\u0301\u0302\u0303", "👩\u200d💻", "🇯🇵", "👍🏽"]
+
+
+@pytest.mark.parametrize("shift", range(4))
+@pytest.mark.parametrize("letters", LETTERS)
+def test_a_long_name_is_cut_between_whole_letters(letters: str, shift: int) -> None:
+    """Discord shows at most 100 characters of a choice: a longer title is cut, never inside
+    a syllable, a letter's accents or an emoji sequence."""
+    title = "Zorb" + "x" * shift + letters * 60
+    index = SearchIndex.build((make_entry("long", title),))
+    (choice,) = index.autocomplete("zorb")
+    assert len(choice.name) <= 100
+    kept = choice.name.removesuffix("…")
+    assert kept != choice.name
+    assert title.startswith(kept)
+    assert (len(kept) - 4 - shift) % len(letters) == 0, repr(kept[-8:])

@@ -260,3 +260,36 @@ def test_japanese_loanwords_as_technical_writing_spells_them(
     result = bundled_index.search(query)
     assert result.entry is not None, result
     assert result.entry.id == entry_id
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("RAGとは何ですか", "rag"),
+        ("LoRAとは？", "lora-qlora"),
+        ("מה זה RAG", "rag"),
+        ("מה זה LoRA?", "lora-qlora"),
+        ("מהו RAG?", "rag"),
+        ("ما هو RAG؟", "rag"),
+        ("RAG คืออะไร", "rag"),
+        ("LoRAคืออะไร", "lora-qlora"),
+        ("RAG क्या है?", "rag"),
+        ("LoRA là gì?", "lora-qlora"),
+    ],
+)
+def test_what_is_a_name_asked_in_another_language_gets_its_card(
+    bundled_index: SearchIndex, query: str, expected: str
+) -> None:
+    """As "what is RAG" does: the asking words of Japanese, Hebrew, Arabic, Thai, Hindi and
+    Vietnamese around a name written in Latin letters ask for that name's card."""
+    assert _card(bundled_index, query) == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["מה זה?", "מה זה הדבר הזה", "นี่คืออะไร", "यह क्या है?", "đây là gì?", "ما هو الطقس اليوم؟"],
+)
+def test_asking_words_alone_or_about_everyday_things_get_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert _card(bundled_index, query) is None

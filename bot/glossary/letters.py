@@ -1,0 +1,56 @@
+"""Where text may be cut without splitting a letter: one home for every text fitted to a limit
+(a card's fields, an autocomplete choice's 100 characters), so that no cut shows half a
+syllable, a letter without its accents or half an emoji.
+
+A simplified reading of Unicode's grapheme clusters (UAX #29) for the cases people write: marks
+after their letter (accents, Thai and Devanagari vowel signs, variation selectors, a keycap),
+a conjunct joined at its virama, emoji joined by ZWJ, skin tones, flags of two regional
+indicators or of tag characters. And which scripts have no spaces between words, for the
+readers that find words.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han, halfwidth
+# katakana), as ranges for a character class: a word there is not a run of letters.
+SPACELESS_SCRIPTS = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff66-\uff9f"
+)
+
+_ZWJ = "\u200d"
+_VIRAMA = 9  # combining class: the letter after a virama joins the one before it
+
+
+def whole_letters_cut(text: str, cut: int) -> int:
+    """`cut` (at most `len(text)`), moved back until `text[:cut]` ends with a whole letter."""
+    cut = min(max(cut, 0), len(text))
+    while 0 < cut < len(text) and _inside_a_letter(text, cut):
+        cut -= 1
+    return cut
+
+
+def _inside_a_letter(text: str, cut: int) -> bool:
+    before, after = text[cut - 1], text[cut]
+    return (
+        unicodedata.category(after).startswith("M")
+        or _ZWJ in (before, after)
+        or unicodedata.combining(before) == _VIRAMA
+        or "\U0001f3fb" <= after <= "\U0001f3ff"  # a skin tone
+        or "\U000e0020" <= after <= "\U000e007f"  # a tag of a flag ("🏴" + gbsct + end)
+        or (_regional(after) and _regional_run_before(text, cut) % 2 == 1)
+    )
+
+
+def _regional(char: str) -> bool:
+    return "\U0001f1e6" <= char <= "\U0001f1ff"
+
+
+def _regional_run_before(text: str, cut: int) -> int:
+    """How many regional indicators run up to `cut`: flags pair them from the run's start."""
+    count = 0
+    while cut - count > 0 and _regional(text[cut - count - 1]):
+        count += 1
+    return count

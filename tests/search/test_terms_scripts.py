@@ -1,0 +1,89 @@
+"""Names inside scripts written without spaces between words (Japanese, Chinese, Thai): a Latin
+name where the script changes ("とRAGを"), a name written in such a script inside a run, and
+never a name inside a longer Latin word ("drag")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
+
+
+def named(index: SearchIndex, text: str, **aliases: str) -> list[tuple[str, str]]:
+    return [(m.entry_id, m.surface) for m in index.find_named_terms(text, aliases or None)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "私たちは埋め込みベクトルとRAGを使いました。",  # Japanese
+        "我们在项目里用了RAG和向量数据库。",  # Chinese
+        "เราใช้RAGกับเอกสารของบริษัท",  # Thai
+        "RAGとは何ですか",
+        "これはRAG。",
+        "우리는 RAG를 사용했습니다",  # Korean spaces its words, but a particle follows unspaced
+    ],
+)
+def test_a_latin_name_where_the_script_changes(small_index: SearchIndex, text: str) -> None:
+    assert named(small_index, text) == [("rag", "RAG")]
+
+
+def test_names_of_several_words_between_words_of_another_script(small_index: SearchIndex) -> None:
+    assert named(small_index, "このKV cacheは大きすぎる、Speculative Decodingで速くした") == [
+        ("kv-cache", "KV cache"),
+        ("speculative-decoding", "Speculative Decoding"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "drag and drop",
+        "the ragged edge",
+        "ドラッグ&dragで移動",
+        "これはraggedです",
+        "ファイルをdragして",
+    ],
+)
+def test_no_name_inside_a_longer_latin_word(small_index: SearchIndex, text: str) -> None:
+    assert [entry for entry, _ in named(small_index, text)] == []
+
+
+@pytest.mark.parametrize(
+    ("alias", "text", "surface"),
+    [
+        # made-up names, which no table of the field's words in other languages holds
+        ("ゾルブラックス", "私たちはゾルブラックスを使いました。", "ゾルブラックス"),
+        ("佐布拉克斯", "我们的佐布拉克斯系统很慢", "佐布拉克斯"),
+        ("ซอร์บแล็กซ์", "ระบบซอร์บแล็กซ์ของเราช้า", "ซอร์บแล็กซ์"),
+    ],
+)
+def test_a_server_alias_in_a_script_without_spaces_inside_a_run(
+    small_index: SearchIndex, alias: str, text: str, surface: str
+) -> None:
+    assert named(small_index, text, **{alias: "rag"}) == [("rag", surface)]
+
+
+def test_an_alias_mixing_scripts(small_index: SearchIndex) -> None:
+    text = "このKVキャッシュは大きい"
+    assert named(small_index, text, **{"KVキャッシュ": "kv-cache"}) == [
+        ("kv-cache", "KVキャッシュ")
+    ]
+
+
+def test_a_latin_alias_is_not_found_inside_a_latin_word_next_to_another_script(
+    small_index: SearchIndex,
+) -> None:
+    assert named(small_index, "ファイルをkvcsして", kvc="kv-cache") == []
+    assert named(small_index, "ファイルをkvcして", kvc="kv-cache") == [("kv-cache", "kvc")]
+
+
+def test_spaced_scripts_are_read_as_before(small_index: SearchIndex) -> None:
+    assert named(small_index, "استخدمنا RAG مع KV cache") == [
+        ("rag", "RAG"),
+        ("kv-cache", "KV cache"),
+    ]
+    assert named(small_index, "Chúng tôi dùng RAG và KV cache") == [
+        ("rag", "RAG"),
+        ("kv-cache", "KV cache"),
+    ]
