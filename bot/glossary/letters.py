@@ -20,6 +20,22 @@ SPACELESS_SCRIPTS = (
     "\uf900-\ufaff\uff66-\uff9f"
 )
 
+
+def _mark_ranges() -> str:
+    """Every combining mark of the Basic Multilingual Plane (categories Mn, Mc, Me), as ranges
+    for a character class: a vowel sign or an accent written after its letter is in its word."""
+    marks = [c for c in range(0x10000) if unicodedata.category(chr(c)).startswith("M")]
+    ranges: list[tuple[int, int]] = []
+    for code in marks:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+COMBINING_MARKS = _mark_ranges()
+
 _ZWJ = "\u200d"
 _VIRAMA = 9  # combining class: the letter after a virama joins the one before it
 

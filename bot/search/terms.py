@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.glossary.keys import compact
-from bot.glossary.letters import SPACELESS_SCRIPTS
+from bot.glossary.letters import COMBINING_MARKS, SPACELESS_SCRIPTS
 from bot.glossary.models import Entry
 from bot.search.names import Hit, NameTable
 from bot.search.query import derived_forms, plural_variants
@@ -36,7 +36,13 @@ _LATIN = (
     "0-9A-Za-z\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
     "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"  # and their full-width forms
 )
-_LETTERS = rf"(?:[{_LATIN}]+|[^\W_{_LATIN}{SPACELESS_SCRIPTS}]+)"
+# A letter's marks (Devanagari's vowel signs, a decomposed accent) are not word characters to
+# `\w`, but they belong to the word of the letter before them ("मॉडल", not "म" and "डल").
+_OTHER_LETTER = rf"[^\W_{_LATIN}{SPACELESS_SCRIPTS}]"
+_LETTERS = (
+    rf"(?:[{_LATIN}][{_LATIN}{COMBINING_MARKS}]*"
+    rf"|{_OTHER_LETTER}(?:{_OTHER_LETTER}|[{COMBINING_MARKS}])*)"
+)
 _WORD = re.compile(  # "Goodhart's", "C++", "C#"
     rf"[{SPACELESS_SCRIPTS}]|{_LETTERS}(?:['’]{_LETTERS})*(?:\+\+|#)?"
 )

@@ -87,3 +87,18 @@ def test_spaced_scripts_are_read_as_before(small_index: SearchIndex) -> None:
         ("rag", "RAG"),
         ("kv-cache", "KV cache"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("alias", "text", "surface"),
+    [
+        # Devanagari's vowel signs (marks, not letters) are inside its words
+        ("मॉडल कैश", "हमारा मॉडल कैश बहुत बड़ा है", "मॉडल कैश"),
+        ("कैश", "कैश भर गया", "कैश"),
+        ("கேஷ்", "எங்கள் கேஷ் பெரியது", "கேஷ்"),  # Tamil: a vowel sign and a virama
+    ],
+)
+def test_a_server_alias_whose_letters_carry_marks(
+    small_index: SearchIndex, alias: str, text: str, surface: str
+) -> None:
+    assert named(small_index, text, **{alias: "kv-cache"}) == [("kv-cache", surface)]
