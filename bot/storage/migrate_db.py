@@ -89,12 +89,16 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     # Every table the copy checks, server terms and suggestions too: a line that named the
     # aliases' audit log alone read "0 audit entries" beside a term history that was copied.
     print(
-        f"copied {source} to {shown}: {copied['lookup_total']} lookups, "
-        f"{copied['misses']} missed queries, {copied['aliases']} aliases, "
-        f"{copied['audit_log']} alias audit entries, {copied['terms']} server terms, "
-        f"{copied['term_audit_log']} term audit entries, {copied['suggestions']} suggestions; "
-        f"{shown} now holds {after['lookup_total']} lookups, {after['aliases']} aliases, "
-        f"{after['terms']} server terms and {after['suggestions']} suggestions (checked)"
+        f"copied {source} to {shown}: {_count(copied['lookup_total'], 'lookup')}, "
+        f"{_count(copied['misses'], 'missed query', 'missed queries')}, "
+        f"{_count(copied['aliases'], 'alias', 'aliases')}, "
+        f"{_count(copied['audit_log'], 'alias audit entry', 'alias audit entries')}, "
+        f"{_count(copied['terms'], 'server term')}, "
+        f"{_count(copied['term_audit_log'], 'term audit entry', 'term audit entries')}, "
+        f"{_count(copied['suggestions'], 'suggestion')}; "
+        f"{shown} now holds {_count(after['lookup_total'], 'lookup')}, "
+        f"{_count(after['aliases'], 'alias', 'aliases')}, {_count(after['terms'], 'server term')} "
+        f"and {_count(after['suggestions'], 'suggestion')} (checked)"
     )
     if any(report.target_before[table] for table in COPIED_TABLES):  # only with --force
         # Said, not undone: a count copied twice cannot be told from the target's own.
@@ -104,6 +108,11 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             "kept); running the same copy again adds them again"
         )
     return 0
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the right number: "1 alias", "2 aliases", "0 lookups"."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
 
 
 def _fail(message: str) -> int:

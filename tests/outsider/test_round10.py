@@ -254,7 +254,7 @@ async def test_migrate_db_refuses_a_file_a_bot_is_serving(scene: Scene, tmp_path
         assert await bot.stop() == 0
     status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
     assert status == 0, said
-    assert "1 lookups" in said, said
+    assert "1 lookup," in said, said
 
 
 async def test_migrate_db_refuses_to_copy_into_a_file_a_bot_is_serving(
@@ -277,7 +277,7 @@ async def test_migrate_db_refuses_to_copy_into_a_file_a_bot_is_serving(
         assert await bot.stop() == 0
     status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
     assert status == 0, said
-    assert "1 aliases" in said, said
+    assert "1 alias," in said, said
 
 
 async def test_migrate_db_from_a_file_to_itself_is_refused(tmp_path: Path) -> None:

@@ -132,10 +132,10 @@ def test_migrate_db_says_it_copied_the_server_terms_and_their_history(tmp_path: 
     assert _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms).stdout
     copied = _cli(tmp_path, "migrate-db", "--from", db, "--to", str(tmp_path / "new.db"))
     assert copied.returncode == 0, copied.stderr
-    assert "0 alias audit entries, 1 server terms, 1 term audit entries, 0 suggestions" in (
+    assert "0 alias audit entries, 1 server term, 1 term audit entry, 0 suggestions" in (
         copied.stdout
     ), copied.stdout
-    assert "now holds 0 lookups, 0 aliases, 1 server terms and 0 suggestions (checked)" in (
+    assert "now holds 0 lookups, 0 aliases, 1 server term and 0 suggestions (checked)" in (
         copied.stdout
     ), copied.stdout
 

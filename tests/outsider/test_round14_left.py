@@ -136,7 +136,7 @@ def test_a_second_migrate_db_force_says_it_added_the_copy_again(tmp_path: Path) 
     assert "added to what" not in first.stdout, first.stdout  # the target was empty
     second = _cli(tmp_path, "migrate-db", "--from", db, "--to", target, "--force")
     assert second.returncode == 0, second.stderr
-    assert "now holds 0 lookups, 0 aliases, 1 server terms" in second.stdout, second.stdout
+    assert "now holds 0 lookups, 0 aliases, 1 server term " in second.stdout, second.stdout
     assert second.stdout.strip().endswith(
         f"--force: added to what {target} already held (its lookups, missed searches, audit "
         "logs and suggestions now include this copy's; its own server terms and aliases kept); "
