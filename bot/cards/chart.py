@@ -70,6 +70,8 @@ def bins(
         if 0 <= index < len(counts):
             counts[index] += n
     fmt = "%H:00" if unit == "hour" else "%b %d"
+    if unit == "hour" and edges[0].date() != edges[-1].date():
+        fmt = "%b %d %H:00"  # 24 hours are 25 bars: "14:00" of two days would read as one hour
     if unit != "hour" and edges[0].year != edges[-1].year:
         fmt += " '%y"  # "Jan 01" of two years would read as one day, and label two bins alike
     return [Bin(e, e.strftime(fmt), c) for e, c in zip(edges, counts, strict=True)], unit
@@ -167,7 +169,8 @@ def _series_chart(series: list[Bin], unit: str, width: int, height: int) -> str:
     )
     chart.x_labels = [b.label for b in series]
     # As many labels as fit without overlapping, the last bin always labelled.
-    label_width = 70 if all(len(b.label) <= len("Jan 01") for b in series) else 95
+    longest = max((len(b.label) for b in series), default=0)
+    label_width = 70 if longest <= len("Jan 01") else 95 if longest <= len("Jan 01 '23") else 110
     every = max(1, math.ceil(len(series) * label_width / width))
     chart.x_labels_major = [b.label for b in series[len(series) - 1 :: -every]]
     if peak:

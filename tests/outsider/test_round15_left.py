@@ -4,7 +4,11 @@ against the fake Discord."""
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from bot.cards.chart import _series_chart, bins, lookups_chart
 
 from .test_round14 import _cli
 from .test_round14_left import ZORBLAX
@@ -25,3 +29,24 @@ def test_migrate_db_counts_one_of_a_kind_in_the_singular(tmp_path: Path) -> None
         "1 server term, 1 term audit entry, 0 suggestions; "
         f"{target} now holds 0 lookups, 1 alias, 1 server term and 0 suggestions (checked)"
     ) in copied.stdout, copied.stdout
+
+
+def test_an_hourly_chart_over_two_days_tells_the_days_apart() -> None:
+    """`/stats` over the last 24 hours draws 25 hourly bars, the first and the last at the same
+    hour of two days: both read "14:00". Now a chart of hours that crosses midnight puts the
+    date on its labels; one within a day stays "14:00"."""
+    now = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
+    hours = {now - timedelta(hours=h): 1 for h in range(24)}
+    day, unit = bins(hours, now - timedelta(hours=24), now)
+    assert unit == "hour"
+    labels = [b.label for b in day]
+    assert len(set(labels)) == len(labels), labels
+    assert (labels[0], labels[-1]) == ("Nov 30 14:00", "Dec 01 14:00"), labels
+    today, _ = bins(hours, now.replace(hour=0, minute=0), now)
+    assert [b.label for b in today][-2:] == ["13:00", "14:00"]
+    svg = _series_chart(day, unit, 595, 424)
+    drawn = re.findall(r'class="major">([^<]*)</text>', svg)  # the x axis's labels shown
+    assert drawn[-1] == "Dec 01 14:00", drawn
+    assert len(set(drawn)) == len(drawn), drawn
+    png = lookups_chart(hours, [("rag", 3)], since=now - timedelta(hours=24), now=now, title="24h")
+    assert png.startswith(b"\x89PNG")
