@@ -72,9 +72,18 @@ async def waiting_for(
     taken), and rejecting them would tell their members "not added" about a term that is
     there, so whatever writes a term accepts them. Names are compared as search meets them
     ("Zorb-lax" is "zorb lax"), without running a search per suggestion."""
-    by_name = {compact(name): term for term in terms for name in term.names}
+    return await waiting_named(
+        store, scope, {compact(name): term for term in terms for name in term.names}
+    )
+
+
+async def waiting_named(
+    store: Store, scope: int, by_name: Mapping[str, T]
+) -> list[tuple[Suggestion, T]]:
+    """The open suggestions whose name (`compact`ed) is a key of `by_name`, each with its value:
+    `waiting_for` of terms, or of an alias that now opens a term."""
     if not by_name:
         return []
     waiting = await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
     found = [(waiter, by_name.get(compact(waiter.title))) for waiter in waiting]
-    return [(waiter, term) for waiter, term in found if term is not None]
+    return [(waiter, value) for waiter, value in found if value is not None]

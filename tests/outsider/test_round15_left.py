@@ -9,8 +9,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.cards.chart import _series_chart, bins, lookups_chart
+from tests.discord_app.helpers import embed_of
+from tests.resilience.botproc import BotProcess
 
-from .test_round14 import _cli
+from .conftest import Scene
+from .test_round14 import _cli, _suggest
 from .test_round14_left import ZORBLAX
 
 
@@ -50,3 +53,32 @@ def test_an_hourly_chart_over_two_days_tells_the_days_apart() -> None:
     assert len(set(drawn)) == len(drawn), drawn
     png = lookups_chart(hours, [("rag", 3)], since=now - timedelta(hours=24), now=now, title="24h")
     assert png.startswith(b"\x89PNG")
+
+
+async def test_an_alias_under_a_waiting_suggestions_name_accepts_it(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """A member suggested "qq zorbo"; a moderator made it this server's alias for KV Cache with
+    `/alias add`: the suggestion stayed queued, where Reject would tell its member "not added"
+    about a name that now opens a card. Now the alias accepts it as `/term add` does, and the
+    member is told which term the name opens."""
+    fake, mod = scene.fake, scene.moderator
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+        await _suggest(scene, scene.alice, "QQ Zorbo")
+        added = await fake.slash(
+            mod, "alias add", {"alias": "qq zorbo", "term": "kv-cache"}, channel=scene.channel
+        )
+        answer = str((await added.final_message())["content"])
+        assert answer.startswith("Added: “qq zorbo” now opens **KV Cache**"), answer
+        assert answer.endswith(
+            "Also accepted 1 suggestion of that name; its member was told privately."
+        ), answer
+        told = (await fake.wait_for_channel_message(fake.dm_channel(scene.alice)))["content"]
+        assert "“QQ Zorbo”" in told, told
+        assert "another name for “KV Cache”" in told, told
+        assert "`/define QQ Zorbo`" in told, told
+        review = await fake.slash(mod, "term review", {}, channel=scene.channel)
+        assert (await review.final_message())["content"].startswith("No suggestions are waiting")
+        listed = await fake.slash(mod, "term log", {}, channel=scene.channel)
+        logged = embed_of(await listed.final_message())["description"]
+        assert "accepted the suggestion “QQ Zorbo”" in logged, logged

@@ -31,11 +31,12 @@ from bot.discord_app.cogs.moderators import (
     stored_choices,
     thinking,
 )
+from bot.discord_app.cogs.terms import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
-from bot.glossary.keys import normalize
+from bot.glossary.keys import compact, normalize
 from bot.storage import (
     ALIAS_CAP,
     OPERATOR_ACTOR,
@@ -114,8 +115,12 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
     if result.status is AddAliasStatus.REFUSED:
         await reply(interaction, result.reason or "That alias clashes with another one.")
     elif result.status is AddAliasStatus.ADDED:
+        # Members who suggested this name are waiting for it: it now opens a card, so accept.
+        opens = Opens(entry.id, entry.display_title, alias=True)
+        accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         await reply(
-            interaction, f"Added: “{shown}” now opens **{entry.display_title}** in this server."
+            interaction,
+            f"Added: “{shown}” now opens **{entry.display_title}** in this server.{accepted}",
         )
     elif result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
         await reply(

@@ -50,6 +50,7 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -68,7 +69,7 @@ from bot.term_storage import (
     change_terms,
     orphaned_aliases,
     read_terms,
-    waiting_for,
+    waiting_named,
 )
 
 if TYPE_CHECKING:
@@ -265,6 +266,20 @@ class DecideButton(
         await open_modal(interaction, draft)
 
 
+@dataclass(frozen=True, slots=True)
+class Opens:
+    """What an accepted suggestion's name now opens: the term `id` titled `title`, written for
+    it, or (`alias`) a term that was there, of which the name is now another name."""
+
+    id: str
+    title: str
+    alias: bool = False
+
+    @classmethod
+    def term(cls, term: ServerTerm) -> Opens:
+        return cls(term.id, term.title)
+
+
 async def close_suggestion(
     interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
 ) -> str:
@@ -274,8 +289,9 @@ async def close_suggestion(
     state = interaction.client.state
     if state.store is None:
         return ""
+    opens = Opens.term(term) if term is not None else None
     try:
-        found, told = await _decide(interaction, suggestion_id, accepted=accepted, term=term)
+        found, told = await _decide(interaction, suggestion_id, accepted=accepted, opens=opens)
     except StorageError:
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
     if found is None:
@@ -290,7 +306,7 @@ async def close_suggestion(
 
 
 async def _decide(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, opens: Opens | None
 ) -> tuple[Suggestion | None, bool]:
     """Close one suggestion and tell its member: the suggestion (None if it was not open) and
     whether the member could be told."""
@@ -301,18 +317,21 @@ async def _decide(
         suggestion_id,
         accepted=accepted,
         actor_id=interaction.user.id,
-        term_id=term.id if term else None,
+        term_id=opens.id if opens else None,
     )
     if found is None:
         return None, False
     server = interaction.guild.name if interaction.guild else "the server"
     outcome = "added to the glossary" if accepted else "not added to the glossary"
     look_up = ""
-    if accepted and term is not None:
+    if accepted and opens is not None and opens.alias:  # the name the member typed opens it
+        outcome += f" as another name for “{echo(opens.title)}”"
+        look_up = f" Look it up with `/define {echo(found.title)}`."
+    elif accepted and opens is not None:
         # The moderator may have saved it under another name: the member looks up that one.
-        renamed = term.title.casefold() != found.title.casefold()
-        outcome += f" as “{echo(term.title)}”" if renamed else ""
-        look_up = f" Look it up with `/define {echo(term.title)}`."
+        renamed = opens.title.casefold() != found.title.casefold()
+        outcome += f" as “{echo(opens.title)}”" if renamed else ""
+        look_up = f" Look it up with `/define {echo(opens.title)}`."
     told = await tell_member(
         interaction.client,
         found.user_id,
@@ -325,14 +344,24 @@ async def _decide(
 async def close_namesakes(
     interaction: Interaction, terms: Sequence[ServerTerm], *, besides: bool = True
 ) -> str:
-    """Accept the open suggestions whose name one of `terms` now has (`waiting_for`), each
-    member told; what to add to the answer."""
+    """Accept the open suggestions whose name one of `terms` now has, each member told; what
+    to add to the answer."""
+    names = {compact(name): Opens.term(term) for term in terms for name in term.names}
+    return await accept_waiting(interaction, names, besides=besides)
+
+
+async def accept_waiting(
+    interaction: Interaction, names: Mapping[str, Opens], *, besides: bool = False
+) -> str:
+    """Accept the open suggestions of these names (`compact`ed), each as what its name now
+    opens and its member told (`waiting_named`); what to add to the answer. `besides`: the
+    answer already told of one suggestion accepted."""
     state = interaction.client.state
     assert state.store is not None
     closed = told = 0
     try:
-        for waiter, term in await waiting_for(state.store, interaction.guild_id or 0, terms):
-            decided, reached = await _decide(interaction, waiter.id, accepted=True, term=term)
+        for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
+            decided, reached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
             closed += decided is not None
             told += reached
     except StorageError:
