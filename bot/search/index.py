@@ -46,6 +46,7 @@ from bot.search.fusion import (
     asked_about,
     fuse,
     named_rank,
+    names_tied,
     narrower_first,
     wants_meaning,
 )
@@ -390,6 +391,12 @@ class SearchIndex:
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(decided, asked[0], described, versionless)
+            # a card its own description won, or a comparison's first side, is no tie of names
+            by_names = decided.entry is not None and decided.strategy != "description"
+            if pair is None and sides is None and not asked and by_names:
+                card = self.positions[decided.entry.id]
+                if names_tied(card, written, similar):
+                    decided = _card_offered(decided, decided.entry, decided.strategy or "semantic")
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
