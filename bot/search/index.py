@@ -392,11 +392,12 @@ class SearchIndex:
             if pair is None and asked and described is not None:
                 decided = self._described_offered(decided, asked[0], described, versionless)
             # a card its own description won, or a comparison's first side, is no tie of names
-            by_names = decided.entry is not None and decided.strategy != "description"
-            if pair is None and sides is None and not asked and by_names:
-                card = self.positions[decided.entry.id]
-                if names_tied(card, written, similar):
-                    decided = _card_offered(decided, decided.entry, decided.strategy or "semantic")
+            card = decided.entry
+            by_names = decided.strategy != "description" and pair is None and sides is None
+            if card is not None and by_names and not asked:
+                tied = names_tied(self.positions[card.id], written, similar)
+                strategy = decided.strategy or "semantic"
+                decided = _card_offered(decided, card, strategy) if tied else decided
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 

@@ -98,4 +98,5 @@ def test_a_question_naming_two_entries_the_meaning_ties_gets_both_offered(
 
 def test_a_clear_lead_between_two_names_keeps_its_card(bundled_index: SearchIndex) -> None:
     result = bundled_index.search("how do i resume training from a checkpoint in pytorch")
-    assert result.entry is not None and result.entry.id == "checkpoint", result
+    assert result.entry is not None, result
+    assert result.entry.id == "checkpoint", result
