@@ -46,7 +46,6 @@ from bot.search.fusion import (
     asked_about,
     fuse,
     named_rank,
-    names_tied,
     narrower_first,
     wants_meaning,
 )
@@ -391,13 +390,6 @@ class SearchIndex:
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(decided, asked[0], described, versionless)
-            # a card its own description won, or a comparison's first side, is no tie of names
-            card = decided.entry
-            by_names = decided.strategy != "description" and pair is None and sides is None
-            if card is not None and by_names and not asked:
-                tied = names_tied(self.positions[card.id], written, similar)
-                strategy = decided.strategy or "semantic"
-                decided = _card_offered(decided, card, strategy) if tied else decided
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
