@@ -11,6 +11,8 @@ import pytest
 
 from bot.search import SearchIndex
 
+from .probe_files import probe_params
+
 PROBES = Path(__file__).with_name("wrong15_probes.tsv")
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
@@ -26,15 +28,7 @@ STILL_FAILING = {
 
 def probes(kind: str) -> list:
     """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    fails = pytest.mark.xfail(strict=True, reason="still fails")
-    rows = []
-    with PROBES.open(encoding="utf-8") as f:
-        for row in csv.reader(f, delimiter="\t"):
-            if not row or row[0].startswith("#") or row[0] != kind:
-                continue
-            case = tuple(row[1:4])
-            rows.append(pytest.param(*case, marks=fails) if case[0] in STILL_FAILING else case)
-    return rows
+    return probe_params(PROBES, kind, STILL_FAILING)
 
 
 @pytest.mark.parametrize(("query", "asked", "written"), probes("narrow"))
