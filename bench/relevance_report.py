@@ -18,11 +18,12 @@ out, in every chat style, written the same way after that), `relevance_blind12.t
 slice, `test10`, held out, written the same way after that), `relevance_blind13.tsv` (one
 slice, `test11`, held out, written the same way after that), `relevance_blind14.tsv` (one
 slice, `test12`, held out, written the same way after that), `relevance_blind15.tsv` (one
-slice, `test13`, held out, written the same way after that) and `everyday_probes.tsv` (entry
+slice, `test13`, held out, written the same way after that), `relevance_blind16.tsv` (one
+slice, `test14`, held out, written the same way after that) and `everyday_probes.tsv` (entry
 names in their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
 the way people write in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test13, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test14, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -62,6 +63,7 @@ SETS = (
     "relevance_blind13.tsv",
     "relevance_blind14.tsv",
     "relevance_blind15.tsv",
+    "relevance_blind16.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -79,6 +81,7 @@ HELD_OUT = {
     "test11",
     "test12",
     "test13",
+    "test14",
     "everyday-check",
     "chat-check",
 }

@@ -482,3 +482,29 @@ def test_the_fifteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() 
         entries=200,
         descriptions=60,
     )
+
+
+SIXTEENTH_SET = Path(__file__).with_name("relevance_blind16.tsv")
+
+
+def test_the_sixteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind16.md: one slice, test14, held out, 200 questions over 200 entries and 60
+    descriptions; nothing repeats the everyday or chat-style probes or the tenth to fifteenth
+    set either."""
+    check_one_slice_set(
+        SIXTEENTH_SET,
+        "test14",
+        (
+            EVERYDAY_SET,
+            CHAT_SET,
+            TENTH_SET,
+            ELEVENTH_SET,
+            TWELFTH_SET,
+            THIRTEENTH_SET,
+            FOURTEENTH_SET,
+            FIFTEENTH_SET,
+        ),
+        questions=200,
+        entries=200,
+        descriptions=60,
+    )
