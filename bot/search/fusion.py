@@ -165,6 +165,21 @@ def narrower_first(
     return similar[0][0] if similar[0][1] - cosines[card] >= NEIGHBOUR_GAP else None
 
 
+def names_tied(
+    card: int, written: Sequence[tuple[int, int]], similar: Sequence[tuple[int, float]]
+) -> bool:
+    """Is the `card` one of two names a question writes, neither of them asked about, that the
+    meaning tells apart by less than a clear lead (`MATCH_MARGIN` / `SLOPE` in cosine)? Then
+    nothing says which the question is about ("how often should i save a chekpoint during
+    training?? every epoch??"): both are offered, not a card."""
+    cosines = dict(similar)
+    if card not in cosines or card not in (entry for entry, _ in written):
+        return False
+    # a name that only says where the question is (rank 0, "... in rag") is no rival
+    others = [cosines[e] for e, ranks in written if ranks and e != card and e in cosines]
+    return bool(others) and cosines[card] - max(others) < MATCH_MARGIN / SLOPE
+
+
 def asked_about(
     written: Sequence[tuple[int, int]], similar: Sequence[tuple[int, float]]
 ) -> tuple[int, int] | None:

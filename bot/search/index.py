@@ -46,6 +46,7 @@ from bot.search.fusion import (
     asked_about,
     fuse,
     named_rank,
+    names_tied,
     narrower_first,
     wants_meaning,
 )
@@ -66,6 +67,7 @@ from bot.search.query import (
     comparison,
     conversion,
     is_question,
+    name_setting,
     plural_variants,
     query_core,
     sized_model,
@@ -390,6 +392,10 @@ class SearchIndex:
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(decided, asked[0], described, versionless)
+            # a card its own description won, or a comparison's first side, is no tie of names
+            by_names = decided.strategy != "description" and pair is None and sides is None
+            if by_names and not asked:
+                decided = self._tied_offered(decided, written, similar, core)
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
@@ -731,15 +737,42 @@ class SearchIndex:
             return result
         card = self.positions[result.entry.id]
         best = similar[0][0] if similar else card
-        related = self.entries[best].id in result.entry.related or (
-            result.entry.id in self.entries[best].related
-        )
-        first = narrower_first(card, asked, similar, related)
+        first = narrower_first(card, asked, similar, self._related(card, best))
         if first is None:
             return result
         other = self.entries[first]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, "semantic", ahead)
+
+    def _tied_offered(
+        self,
+        result: SearchResult,
+        written: Sequence[tuple[int, int]],
+        similar: Sequence[tuple[int, float]],
+        text: str,
+    ) -> SearchResult:
+        """A card for one of two names a question writes, neither asked about, becomes an offer,
+        its entry first, where the meaning barely tells the two apart (`names_tied`: "how often
+        should i save a chekpoint during training?? every epoch??"). A name written as where
+        the question is ("what does moe mean in deepseek") is no rival, nor one whose entry
+        relates to the card's: the neighbour rules decide those ("sli vs slo")."""
+        if result.entry is None:
+            return result
+        card = self.positions[result.entry.id]
+        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        settings = {m.entry for m in found if name_setting(text[: m.start]) == "qualified"}
+        rivals = [
+            (entry, 0 if entry in settings or self._related(card, entry) else ranks)
+            for entry, ranks in written
+        ]
+        if not names_tied(card, rivals, similar):
+            return result
+        return _card_offered(result, result.entry, result.strategy or "semantic")
+
+    def _related(self, one: int, other: int) -> bool:
+        """Does either entry's related list name the other?"""
+        first, second = self.entries[one], self.entries[other]
+        return first.id in second.related or second.id in first.related
 
     def _described_offered(
         self, result: SearchResult, name: int, described: int, text: str

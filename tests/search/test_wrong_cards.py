@@ -15,7 +15,6 @@ from bot.search import SearchIndex
 STILL_WRONG_CARD = {
     "how many tokens fit in the context window of llama 3",  # Token
     "how does a vector database index embeddings with hnsw",  # Vector Databases
-    "how do you write a system prompt that resists prompt injection",  # System Prompt
 }
 NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
     "why do people sample tokens with top-p instead of greedy decoding",  # Sampling card

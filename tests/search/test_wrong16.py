@@ -1,0 +1,97 @@
+"""Probes for questions that write two names (task wrong16, issue #12): one only the setting
+("what is the kv cache in vllm", "how does vllm do paged attention"), or two related names with
+one asked about. wrong16_probes.tsv was written from the entry titles and general knowledge
+before reading the search code, the entries or the relevance rows; the rule they measured,
+`names_tied` narrowed twice (semantic.md), is tested below with queries written for this file."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.fusion import SLOPE, SUBJECT, names_tied
+from bot.search.ranking import MATCH_MARGIN
+
+from .probe_files import probe_params
+
+PROBES = Path(__file__).with_name("wrong16_probes.tsv")
+
+# Probes that fail on this branch, all of which failed on main too: strict expected failures,
+# so one that starts passing fails the suite and is moved out of here.
+STILL_FAILING = {
+    "how does vllm do paged attention",  # vLLM
+    "what is a safetensors file on the hugging face hub",  # Hugging Face Hub
+    "how does pytorch do automatic differentiation",  # PyTorch (related: left to its neighbours)
+    "how does llama.cpp do quantization",  # llama.cpp
+}
+
+
+def probes(kind: str) -> list:
+    """The probe rows of one kind as (query, asked, written), failing ones marked."""
+    return probe_params(PROBES, kind, STILL_FAILING)
+
+
+@pytest.mark.parametrize(("query", "asked", "written"), probes("setting"))
+def test_the_setting_written_gets_no_card(
+    bundled_index: SearchIndex, query: str, asked: str, written: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None or result.entry.id == asked, result
+
+
+@pytest.mark.parametrize(("query", "asked", "written"), probes("related"))
+def test_the_related_name_asked_about_gets_its_card(
+    bundled_index: SearchIndex, query: str, asked: str, written: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == asked, result
+
+
+def test_the_probes_are_the_ones_written() -> None:
+    with PROBES.open(encoding="utf-8") as f:
+        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
+    assert kinds.count("setting") == 22
+    assert kinds.count("related") == 12
+
+
+CARD, OTHER = 0, 1
+CLEAR = MATCH_MARGIN / SLOPE  # a clear lead in cosine
+
+
+@pytest.mark.parametrize(
+    ("written", "similar", "tied"),
+    [
+        # two names, the meaning barely ahead on the card: nothing says which is asked
+        ([(CARD, SUBJECT), (OTHER, 3)], [(CARD, 0.60), (OTHER, 0.60 - CLEAR + 0.01)], True),
+        # ... or behind it
+        ([(CARD, SUBJECT), (OTHER, 3)], [(OTHER, 0.62), (CARD, 0.42)], True),
+        # a clear lead: the card stands
+        ([(CARD, SUBJECT), (OTHER, 3)], [(CARD, 0.60), (OTHER, 0.60 - CLEAR - 0.01)], False),
+        # the other name only says where (rank 0): no rival
+        ([(CARD, SUBJECT), (OTHER, 0)], [(OTHER, 0.66), (CARD, 0.56)], False),
+        # the card is no name written, or the meaning ranks neither
+        ([(OTHER, 3)], [(CARD, 0.60), (OTHER, 0.60)], False),
+        ([(CARD, SUBJECT), (OTHER, 3)], [], False),
+    ],
+)
+def test_two_names_the_meaning_barely_tells_apart(
+    written: list[tuple[int, int]], similar: list[tuple[int, float]], tied: bool
+) -> None:
+    assert names_tied(CARD, written, similar) is tied
+
+
+def test_two_names_neither_asked_about_are_both_offered(bundled_index: SearchIndex) -> None:
+    result = bundled_index.search("how do i write a system prompt that stops a jailbreak")
+    assert result.status == "suggest", result
+    assert {s.id for s in result.suggestions[:2]} == {"system-prompt", "jailbreak"}
+
+
+def test_a_long_name_written_as_the_setting_is_no_rival(bundled_index: SearchIndex) -> None:
+    # "in deepseek" says where; the meaning preferring DeepSeek does not make it a rival name
+    result = bundled_index.search("what does mixture of experts mean in deepseek")
+    assert result.entry is not None, result
+    assert result.entry.id == "mixture-of-experts"
