@@ -1,0 +1,86 @@
+"""Probes for everyday senses still carded, jargon still only offered, and server terms in
+scripts written without spaces (task everyday16): everyday16_probes.tsv, written from the entry
+titles and general knowledge before reading the search code or the entries."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from bot.search import SearchIndex
+
+from .probe_files import probe_params
+
+PROBES = Path(__file__).with_name("everyday16_probes.tsv")
+
+# Probes that still fail on this branch (all of these failed on main 3534f81): strict expected failures, so one that starts passing
+# fails the suite and is moved out of here.
+STILL_FAILING = {
+    "why does swiss cheese have holes",
+    "rubric for a book report",
+    "grading rubric for a 5th grade science fair project",
+    "how many neurons in the human brain",
+    "why do llms hallucinate",
+    "reflow, sd3 uses it",
+    "flash attention 2 wont install on windows",
+    "rope, llama uses it",
+    "vllm wont install on windows",
+    "推論",
+    "推論が遅いです",
+    "「蒸留」って何？",
+    "ラマを使ってみた",
+    "APIゲートウェイを設定した",
+    "シードルを飲んだ",
+    "アダムスファミリーを見た",
+}
+
+
+def probes(kind: str) -> list:
+    """The probe rows of one kind, failing ones marked."""
+    return probe_params(PROBES, kind, STILL_FAILING)
+
+
+@pytest.mark.parametrize(("query", "entry", "note"), probes("everyday"))
+def test_an_everyday_sense_gets_no_card(
+    bundled_index: SearchIndex, query: str, entry: str, note: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None, result
+
+
+@pytest.mark.parametrize(("query", "entry", "note"), probes("real") + probes("jargon"))
+def test_the_entry_asked_about_gets_its_card(
+    bundled_index: SearchIndex, query: str, entry: str, note: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
+
+
+def named(index: SearchIndex, text: str, alias: str, entry: str) -> list[str]:
+    return [m.entry_id for m in index.find_named_terms(text, {alias: entry})]
+
+
+@pytest.mark.parametrize(("text", "alias", "entry"), probes("term-link"))
+def test_a_server_term_standing_as_a_word_is_linked(
+    bundled_index: SearchIndex, text: str, alias: str, entry: str
+) -> None:
+    assert entry in named(bundled_index, text, alias, entry)
+
+
+@pytest.mark.parametrize(("text", "alias", "entry"), probes("term-none"))
+def test_a_server_term_inside_a_longer_word_is_not_linked(
+    bundled_index: SearchIndex, text: str, alias: str, entry: str
+) -> None:
+    assert entry not in named(bundled_index, text, alias, entry)
+
+
+def test_the_probes_are_the_ones_written() -> None:
+    with PROBES.open(encoding="utf-8") as f:
+        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
+    counts = {kind: kinds.count(kind) for kind in ("everyday", "real", "jargon")}
+    assert counts == {"everyday": 16, "real": 12, "jargon": 9}
+    assert kinds.count("term-link") == 5
+    assert kinds.count("term-none") == 5
