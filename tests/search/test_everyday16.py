@@ -27,13 +27,6 @@ STILL_FAILING = {
     "flash attention 2 wont install on windows",
     "rope, llama uses it",
     "vllm wont install on windows",
-    "推論",
-    "推論が遅いです",
-    "「蒸留」って何？",
-    "ラマを使ってみた",
-    "APIゲートウェイを設定した",
-    "シードルを飲んだ",
-    "アダムスファミリーを見た",
 }
 
 
