@@ -5,8 +5,8 @@ The text is split into word tokens with their offsets; at each token the longest
 "kvcache" all meet the key "kvcache") wins. Precision beats recall here: a message full of links
 on everyday words is noise, so words like "context" or "step", anything of one or two letters,
 and acronyms written in lower case ("a rag", "zero", "rope") are not linked; two Han or kana
-characters are a word, linked where the script around them changes (`_bounded`). The "Explain terms"
-command asks for every term a chosen message names, and finds acronyms in any case
+characters are a word, linked where the script around them changes (`_bounded`). The "Explain
+terms" command asks for every term a chosen message names, and finds acronyms in any case
 (`as_typed=False`).
 """
 
