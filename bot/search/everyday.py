@@ -153,9 +153,15 @@ def judged(
     return "short" if short and asked_short else None
 
 
+# A negative contraction is a function word, not the word its letters start with: "won't
+# install" says no "won" (the past of "win"), "don't", "can't" nothing of their own.
+_NEGATIVE_CONTRACTION = re.compile(r"\b\w+n['’]t\b")
+
+
 def _words(text: str) -> list[str]:
     from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
 
+    text = _NEGATIVE_CONTRACTION.sub(" ", text)
     return [w for w in tokens_of(text) if len(w) > 1 and w not in STOPWORDS]
 
 

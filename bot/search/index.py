@@ -638,8 +638,10 @@ class SearchIndex:
         clearly_ahead = strong and top.score - runner_up >= margin
         near_spelling = top.strategy == "fuzzy" and len(core.split()) <= 2  # "vae model"
         # a sentence the meaning finds far from every entry ("the best temperature to bake
-        # bread") uses a plain word in its everyday sense: only an acronym there is a card
+        # bread") uses a plain word in its everyday sense: only an acronym or a coinage written
+        # in two words ("flash attention 2 wont install on windows") there is a card
         everyday = far and not self._acronym_written(core, best)
+        everyday = everyday and not coinage_split(self.entries[best], core)
         if (
             clearly_ahead
             and not everyday
