@@ -23,8 +23,6 @@ STILL_FAILING = {
     "grading rubric for a 5th grade science fair project",
     "how many neurons in the human brain",
     "why do llms hallucinate",
-    "reflow, sd3 uses it",
-    "rope, llama uses it",
 }
 
 
@@ -85,3 +83,16 @@ def test_a_negative_contraction_is_no_evidence_either_way(
 ) -> None:
     # "won't" is read as no word, neither the field's nor an everyday one ("won")
     assert bundled_index.search(query).entry is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "rope, my dog chews it",  # set apart and pointed back at, but an everyday sense
+        "sandbox, my kids love it",
+        "pytorch on amd gpus with rocm, does it work yet",  # not all of it a name: both asked
+    ],
+)
+def test_a_name_set_apart_is_no_card_by_that_alone(bundled_index: SearchIndex, query: str) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None or result.entry.id == "rocm", result
