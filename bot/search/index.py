@@ -30,6 +30,7 @@ from bot.search.corpus import default_order
 from bot.search.everyday import (
     GLOSSARY_WORD_ENTRIES,
     coinage_split,
+    everyday_rest,
     everyday_sense,
     in_capitals,
     judged,
@@ -677,10 +678,12 @@ class SearchIndex:
             return result
         knows = self.glossary_word
         unused = self.unused_word
+        entry = self.positions[result.entry.id]
+        if self._named_after(text, entry) and result.strategy is not None:
+            return _card_offered(result, result.entry, result.strategy)
         judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
-        entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None) or self._generic_name(text, entry)
         written = text[name.start : name.end] if name else ""
@@ -706,6 +709,17 @@ class SearchIndex:
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _named_after(self, text: str, entry: int) -> bool:
+        """Does the text write only the start of the entry's title ("swiss cheese" of Swiss
+        Cheese Model), the thing the concept is named after, and nothing of the field beside
+        it ("why does swiss cheese have holes")? Then it asks about that thing, at any cosine:
+        the entry's text describes its namesake ("holes")."""
+        start = self._title_start(text, entry)
+        title = normalize(self.entries[entry].title)
+        if start is None or re.search(rf"(?<!\S){re.escape(title)}(?!\S)", text):
+            return False
+        return everyday_rest(f"{text[: start.start]} {text[start.end :]}", self.glossary_word)
 
     def _generic_name(self, text: str, entry: int) -> Found | None:
         """The entry's one-word name written in `text` where mentions skip it, a word too

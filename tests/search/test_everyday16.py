@@ -18,7 +18,6 @@ PROBES = Path(__file__).with_name("everyday16_probes.tsv")
 # Probes that still fail on this branch (all of these failed on main 3534f81): strict expected failures, so one that starts passing
 # fails the suite and is moved out of here.
 STILL_FAILING = {
-    "why does swiss cheese have holes",
     "rubric for a book report",
     "grading rubric for a 5th grade science fair project",
     "how many neurons in the human brain",
@@ -96,3 +95,24 @@ def test_a_negative_contraction_is_no_evidence_either_way(
 def test_a_name_set_apart_is_no_card_by_that_alone(bundled_index: SearchIndex, query: str) -> None:
     result = bundled_index.search(query)
     assert result.entry is None or result.entry.id == "rocm", result
+
+
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("the swiss cheese approach to llm guardrails", "swiss-cheese-model"),
+        ("why are layered defences called the swiss cheese model", "swiss-cheese-model"),
+    ],
+)
+def test_a_title_start_beside_the_field_keeps_its_card(
+    bundled_index: SearchIndex, query: str, entry: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None and result.entry.id == entry, result
+
+
+def test_a_title_start_beside_everyday_words_only_is_offered(bundled_index: SearchIndex) -> None:
+    # "swiss cheese" is what Swiss Cheese Model is named after; "holes" says nothing of the field
+    result = bundled_index.search("why does swiss cheese have holes")
+    assert result.entry is None
+    assert result.suggestions[0].id == "swiss-cheese-model"
