@@ -108,7 +108,8 @@ def test_a_title_start_beside_the_field_keeps_its_card(
     bundled_index: SearchIndex, query: str, entry: str
 ) -> None:
     result = bundled_index.search(query)
-    assert result.entry is not None and result.entry.id == entry, result
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
 
 
 def test_a_title_start_beside_everyday_words_only_is_offered(bundled_index: SearchIndex) -> None:
