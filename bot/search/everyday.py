@@ -153,9 +153,15 @@ def judged(
     return "short" if short and asked_short else None
 
 
+# A negative contraction is a function word, not the word its letters start with: "won't
+# install" says no "won" (the past of "win"), "don't", "can't" nothing of their own.
+_NEGATIVE_CONTRACTION = re.compile(r"\b\w+n['’]t\b")
+
+
 def _words(text: str) -> list[str]:
     from bot.search.fulltext import tokens_of  # numpy: not for a command that needs no search
 
+    text = _NEGATIVE_CONTRACTION.sub(" ", text)
     return [w for w in tokens_of(text) if len(w) > 1 and w not in STOPWORDS]
 
 
@@ -264,10 +270,18 @@ def _ends_in_field(text: str, words: list[str]) -> bool:
 def _short_rest(words: list[str], knows: Callable[[str], bool]) -> bool:
     """Is the rest of a short text ("in zelda", "the piano") a word or two, each common English
     and not the glossary's (`knows`)?"""
+    return len(words) <= SHORT_REST_WORDS and _everyday_only(words, knows)
+
+
+def everyday_rest(rest: str, knows: Callable[[str], bool]) -> bool:
+    """Does `rest` (a text without the name it writes) say words of its own, each common
+    English and not the glossary's (`knows`): nothing of the field?"""
+    return _everyday_only(_words(rest), knows)
+
+
+def _everyday_only(words: list[str], knows: Callable[[str], bool]) -> bool:
     common = common_words()
-    return 0 < len(words) <= SHORT_REST_WORDS and all(
-        w.isalpha() and w in common and not knows(w) for w in words
-    )
+    return bool(words) and all(w.isalpha() and w in common and not knows(w) for w in words)
 
 
 def _rest_nearest(semantic: SemanticIndex, rest: str) -> tuple[float, npt.NDArray[np.float32]]:

@@ -30,6 +30,7 @@ from bot.search.corpus import default_order
 from bot.search.everyday import (
     GLOSSARY_WORD_ENTRIES,
     coinage_split,
+    everyday_rest,
     everyday_sense,
     in_capitals,
     judged,
@@ -62,6 +63,7 @@ from bot.search.names import (
 )
 from bot.search.query import (
     COMPARING,
+    QUALIFIERS,
     STOPWORDS,
     compared,
     comparison,
@@ -347,6 +349,8 @@ class SearchIndex:
                 # that ordering called")
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = rules.leading(topic, similar)
+            if subject is None and not question:  # "reflow, sd3 uses it": the name set apart
+                subject = self._pointed_back_at(query, rules)
             if subject is None and pair is None and converted is None and together is None:
                 subject = rules.agreed(lone, similar, semantic, None if question else normalized)
             if subject is None and slip is not None:  # the meaning must rank it high
@@ -488,6 +492,17 @@ class SearchIndex:
         """The Large Language Model entry, if the glossary has one."""
         hits = self.names.lookup(compact("large language model"))
         return next((h.entry for h in hits if h.kind != _PART), None)
+
+    def _pointed_back_at(self, query: str, rules: QuestionRules) -> tuple[int, int] | None:
+        """The entry named before a comma that the words after it point back at ("reflow, sd3
+        uses it", "rope, llama has them"): the text is about that name, whatever product uses
+        it, at any rank of the meaning (which reads "reflow" as soldering)."""
+        head, comma, tail = query.partition(",")
+        head = normalize(head)
+        # all of it a name: "pytorch on amd gpus with rocm, does it work yet" is about both
+        if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
+            return None
+        return rules.first_name(head)
 
     def _versionless(self, core: str) -> str:
         """`core` without the versions after its names, where it is a name with a version
@@ -644,8 +659,10 @@ class SearchIndex:
         clearly_ahead = strong and top.score - runner_up >= margin
         near_spelling = top.strategy == "fuzzy" and len(core.split()) <= 2  # "vae model"
         # a sentence the meaning finds far from every entry ("the best temperature to bake
-        # bread") uses a plain word in its everyday sense: only an acronym there is a card
+        # bread") uses a plain word in its everyday sense: only an acronym or a coinage written
+        # in two words ("flash attention 2 wont install on windows") there is a card
         everyday = far and not self._acronym_written(core, best)
+        everyday = everyday and not coinage_split(self.entries[best], core)
         if (
             clearly_ahead
             and not everyday
@@ -667,10 +684,12 @@ class SearchIndex:
             return result
         knows = self.glossary_word
         unused = self.unused_word
+        entry = self.positions[result.entry.id]
+        if self._named_after(text, entry) and result.strategy is not None:
+            return _card_offered(result, result.entry, result.strategy)
         judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
-        entry = self.positions[result.entry.id]
         found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         name = next((m for m in found if m.entry == entry), None) or self._generic_name(text, entry)
         written = text[name.start : name.end] if name else ""
@@ -696,6 +715,17 @@ class SearchIndex:
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _named_after(self, text: str, entry: int) -> bool:
+        """Does the text write only the start of the entry's title ("swiss cheese" of Swiss
+        Cheese Model), the thing the concept is named after, and nothing of the field beside
+        it ("why does swiss cheese have holes")? Then it asks about that thing, at any cosine:
+        the entry's text describes its namesake ("holes")."""
+        start = self._title_start(text, entry)
+        title = normalize(self.entries[entry].title)
+        if start is None or re.search(rf"(?<!\S){re.escape(title)}(?!\S)", text):
+            return False
+        return everyday_rest(f"{text[: start.start]} {text[start.end :]}", self.glossary_word)
 
     def _generic_name(self, text: str, entry: int) -> Found | None:
         """The entry's one-word name written in `text` where mentions skip it, a word too
@@ -914,6 +944,9 @@ class SearchIndex:
                     seen.add(mention.entry)
                     found.append(Found(mention.entry, start, end))
         return sorted(found, key=lambda f: f.start)
+
+
+_POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 
 
 def _card_offered(

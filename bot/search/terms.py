@@ -4,8 +4,9 @@ The text is split into word tokens with their offsets; at each token the longest
 `max_words` tokens that spells a name (joined without spaces, so "kv cache", "KV-cache" and
 "kvcache" all meet the key "kvcache") wins. Precision beats recall here: a message full of links
 on everyday words is noise, so words like "context" or "step", anything of one or two letters,
-and acronyms written in lower case ("a rag", "zero", "rope") are not linked. The "Explain terms"
-command asks for every term a chosen message names, and finds acronyms in any case
+and acronyms written in lower case ("a rag", "zero", "rope") are not linked; two Han or kana
+characters are a word, linked where the script around them changes (`_bounded`). The "Explain
+terms" command asks for every term a chosen message names, and finds acronyms in any case
 (`as_typed=False`).
 """
 
@@ -47,6 +48,17 @@ _WORD = re.compile(  # "Goodhart's", "C++", "C#"
     rf"[{SPACELESS_SCRIPTS}]|{_LETTERS}(?:['’]{_LETTERS})*(?:\+\+|#)?"
 )
 _SPACELESS_CHAR = re.compile(rf"[{SPACELESS_SCRIPTS}]")
+# Without a word splitter, where a word of Japanese or Chinese ends is seen only where the script
+# changes (kanji to a kana particle, katakana to kanji or Latin), at punctuation or a space. A
+# katakana loanword is its whole katakana run ("ゲート" is not in "ゲートウェイ", "ラマ" not in
+# "パノラマ"), and a two-character name in Han or kana is too short to be trusted inside a run
+# ("蒸馏" in "蒸馏水"), so each is linked only where it stands so bounded. A longer Han name (a
+# Chinese sentence changes script nowhere) or a Thai one is still found inside its run.
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HIRAGANA = "\u3040-\u309f"
+_KATAKANA = "\u30a0-\u30ff\uff66-\uff9f"
+_SCRIPT_OF = tuple(re.compile(f"[{chars}]") for chars in (_HAN, _HIRAGANA, _KATAKANA))
+_HAN_OR_KANA = re.compile(f"[{_HAN}{_HIRAGANA}{_KATAKANA}]+")
 
 # Everyday words that are also titles or match terms; linking them in every message is noise.
 _GENERIC_WORDS_TEXT = """
@@ -120,7 +132,7 @@ def find_mentions(
             entry = _entry_for(parts, surface, names, server.by_key, allowed)
             if entry is None and len(parts) > 1 and not as_typed:  # "over-refuse": over-refusal
                 entry = _derived_entry("".join(parts), names, allowed)
-            if entry is not None:
+            if entry is not None and _bounded(text, words[at][1], words[at + width - 1][2]):
                 best = (entry, width)
             # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").
             joined = "".join(parts)
@@ -135,6 +147,23 @@ def find_mentions(
             found.append(Found(entry, words[at][1], words[at + width - 1][2]))
         at += width
     return found
+
+
+def _script(char: str) -> int | None:
+    """Han, hiragana or katakana (0, 1, 2), or None for any other character."""
+    return next((i for i, chars in enumerate(_SCRIPT_OF) if chars.match(char)), None)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """May the name written at text[start:end] be read as a word there (`_KATAKANA`)? Each
+    side is a bound when the characters across it are of different scripts."""
+    first, last = text[start], text[end - 1]
+    open_left = start > 0 and _script(text[start - 1]) == _script(first) is not None
+    open_right = end < len(text) and _script(text[end]) == _script(last) is not None
+    if end - start == 2 and _HAN_OR_KANA.fullmatch(text, start, end):
+        return not (open_left or open_right)
+    katakana = _script(first) == 2, _script(last) == 2
+    return not (katakana[0] and open_left) and not (katakana[1] and open_right)
 
 
 def _has_prefix(key: str, names: NameTable, server: ServerAliases) -> bool:
@@ -170,7 +199,9 @@ def _entry_for(
 ) -> int | None:
     key = "".join(parts)
     variants = plural_variants(key)
-    if len(parts) == 1 and (len(key) <= 2 or not GENERIC_WORDS.isdisjoint((key, *variants))):
+    # two letters are too few to be a name, but two Han or kana characters are a word
+    too_short = len(key) < 2 or (len(key) == 2 and not _HAN_OR_KANA.fullmatch(key))
+    if len(parts) == 1 and (too_short or not GENERIC_WORDS.isdisjoint((key, *variants))):
         return None
     if key in server and allowed(server[key]):
         return server[key]

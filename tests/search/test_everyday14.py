@@ -13,7 +13,7 @@ from bot.search.everyday import coinage_split, unknown_word
 
 # Still cards, left alone (bench/results/semantic.md, task everyday14): "sli with two gtx 1080s",
 # "is sli worth it for gaming" (the rest is the field's: GPUs), "why does swiss cheese have
-# holes", "swiss cheese plant care", "how is swiss cheese made" (a name of two words; no word
+# holes" (an offer since task everyday16: `SearchIndex._named_after`), "swiss cheese plant care", "how is swiss cheese made" (a name of two words; no word
 # no entry uses), "rubric for a book report", "rubric for a fifth grade writing assignment" (the
 # rest 0.40 to an entry, over OFF_DOMAIN_COSINE), "how many neurons in the human brain".
 EVERYDAY = [

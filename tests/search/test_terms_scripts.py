@@ -102,3 +102,23 @@ def test_a_server_alias_whose_letters_carry_marks(
     small_index: SearchIndex, alias: str, text: str, surface: str
 ) -> None:
     assert named(small_index, text, **{alias: "kv-cache"}) == [("kv-cache", surface)]
+
+
+@pytest.mark.parametrize(
+    ("alias", "text"),
+    [
+        # the price of reading words without a splitter: a two-character name between two more
+        # Han characters, a katakana name at the start of a longer katakana run
+        ("蒸馏", "什么是蒸馏？"),
+        ("トランスフォーマー", "トランスフォーマーモデルを使う"),
+    ],
+)
+def test_a_short_or_katakana_name_inside_a_run_of_its_script_is_not_linked(
+    small_index: SearchIndex, alias: str, text: str
+) -> None:
+    assert named(small_index, text, **{alias: "rag"}) == []
+
+
+def test_a_two_character_name_bounded_by_another_script_is_linked(small_index: SearchIndex) -> None:
+    assert named(small_index, "この推論は遅い", 推論="rag") == [("rag", "推論")]
+    assert named(small_index, "用RAG做推論", 推論="rag") == [("rag", "RAG")]

@@ -27,7 +27,6 @@ NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
 EVERYDAY_STILL_CARDED = {
     "where can i buy tokens for the arcade machine",
     "what is the gate code for my apartment building",
-    "why does swiss cheese have holes",
 }
 PLAIN_NOT_CARDED = {"why do llms hallucinate"}  # an offer, Hallucination first
 
