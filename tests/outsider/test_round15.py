@@ -1,0 +1,65 @@
+"""What a fifteenth round of outside testing found: the glossary's maintainers editing a glossary
+the bot serves (an entry renamed or removed while servers' aliases and terms point at it), cards
+over time, server terms found by meaning, through `glossary-bot run` against the fake Discord and
+the command line (tests/outsider/PLAN.md, round 15)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.discord_app.helpers import define, embed_of
+from tests.resilience.botproc import BotProcess
+
+from .conftest import Scene
+
+ZORB = """
+[[entries]]
+id = "zorb"
+title = "Zorb Engine"
+category = "Fundamentals"
+definition = "A made-up inference engine that batches prompts by colour before scheduling them."
+"""
+# The same entry after its maintainers renamed its id: what pointed at "zorb" points at nothing.
+RENAMED = ZORB.replace('id = "zorb"', 'id = "zorb-engine"')
+
+
+async def test_an_alias_whose_entry_the_maintainers_renamed_says_so(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X4: a server's alias "qq zorbo" opened Zorb Engine; the maintainers renamed the
+    entry's id and restarted the bot. `/define qq zorbo` then said "No entry … ask a moderator
+    to add it as an alias", `/alias list` showed "“qq zorbo” → zorb" as if it worked, and a
+    moderator adding the alias for the renamed entry was told it "is already this server's
+    alias for **zorb**". Now each says the alias names an entry no longer in the glossary."""
+    fake, mod = scene.fake, scene.moderator
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env):
+        added = await fake.slash(
+            mod, "alias add", {"alias": "qq zorbo", "term": "zorb"}, channel=scene.channel
+        )
+        assert (await added.final_message())["content"].startswith("Added"), "the alias"
+    (folder / "mine.toml").write_text(RENAMED)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env):
+        _, answer = await define(fake, scene.alice, "qq zorbo", scene.channel)
+        assert (
+            "It is this server's alias for “zorb”, which is no longer in the glossary"
+            in (answer["content"])
+        ), answer["content"]
+        assert "ask a moderator to add it as an alias" not in answer["content"]
+        listed = await fake.slash(mod, "alias list", {}, channel=scene.channel)
+        lines = embed_of(await listed.final_message())["description"]
+        assert "“qq zorbo” → zorb (no longer in the glossary)" in lines, lines
+        again = await fake.slash(
+            mod, "alias add", {"alias": "qq zorbo", "term": "zorb-engine"}, channel=scene.channel
+        )
+        refused = (await again.final_message())["content"]
+        assert "alias for **zorb (no longer in the glossary)**. Remove it first" in refused
+        picker = await fake.autocomplete(
+            mod, "alias remove", {"alias": "qq"}, focused="alias", channel=scene.channel
+        )
+        assert [c["name"] for c in await picker.choices()] == [
+            "qq zorbo → zorb (no longer in the glossary)"
+        ]
