@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Literal
 
 from bot.glossary.formats.curated_toml import curated_entries
@@ -308,16 +308,25 @@ def _toml_string(text: str) -> str:
     return '"' + text.translate(_TOML_ESCAPES) + '"'
 
 
-def export_toml(terms: Sequence[ServerTerm]) -> str:
+def export_toml(terms: Sequence[ServerTerm], glossary: Container[str] | None = None) -> str:
     """The terms as curated TOML (the bundled data's format), which `parse_import` reads back
-    to the same terms. Related terms are written as ids."""
+    to the same terms. Related terms are written as ids; given the `glossary` served (its ids),
+    one that names neither a term nor an entry of it (its maintainers removed or renamed the
+    entry, and the card no longer shows it) is left out with a comment saying so, since an
+    import refuses a related term that names nothing."""
     out = [
         "# A server's glossary terms, exported by Glossary Bot: curated TOML, the format of the",
         "# bundled data. Edit and import with /term import (README: Server glossaries).",
     ]
+    own = {term.id for term in terms}
     for term in terms:
         out += ["", "[[entries]]"]
-        for name, value in term.model_dump().items():
+        fields = term.model_dump()
+        if glossary is not None:
+            gone = [r for r in term.related if r not in own and r not in glossary]
+            fields["related"] = tuple(r for r in term.related if r not in gone)
+            out += [f"# related {_toml_string(r)} left out: no longer in the glossary" for r in gone]
+        for name, value in fields.items():
             if value is None or value == ():
                 continue
             if isinstance(value, tuple):
@@ -328,6 +337,6 @@ def export_toml(terms: Sequence[ServerTerm]) -> str:
     return "\n".join(out) + "\n"
 
 
-def export_bytes(terms: Sequence[ServerTerm]) -> bytes:
+def export_bytes(terms: Sequence[ServerTerm], glossary: Container[str] | None = None) -> bytes:
     """`export_toml` as the attachment's bytes."""
-    return export_toml(terms).encode("utf-8")
+    return export_toml(terms, glossary).encode("utf-8")

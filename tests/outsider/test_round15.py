@@ -5,12 +5,15 @@ the command line (tests/outsider/PLAN.md, round 15)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
+from .test_round14 import CLI_ENV
 
 ZORB = """
 [[entries]]
@@ -63,3 +66,56 @@ async def test_an_alias_whose_entry_the_maintainers_renamed_says_so(
         assert [c["name"] for c in await picker.choices()] == [
             "qq zorbo → zorb (no longer in the glossary)"
         ]
+
+
+def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:
+    """Plan line X6: a server term related to a maintainer's entry; the entry's id renamed. The
+    card rightly dropped the dead button, but `terms export` (and `/term export`) still wrote
+    `related = ["zorb"]`, so the README's "writes a file that imports back" failed: "Related
+    terms: no term of this server or the bundled glossary is called “zorb”", nothing imported,
+    here or in another server. Now the export leaves it out and says so in a comment."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    db = str(tmp_path / "g.db")
+    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
+    blap += 'definition = "A blap thing."\nrelated = ["zorb"]\n'
+    served = {"GLOSSARY_PATHS": str(folder)}
+    imported = _cli(
+        tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=blap, **served
+    )
+    assert imported.returncode == 0, imported.stderr
+    (folder / "mine.toml").write_text(RENAMED)
+    exported = _cli(tmp_path, "terms", "export", "--guild", "5", "--db", db, **served)
+    assert exported.returncode == 0, exported.stderr
+    assert '# related "zorb" left out: no longer in the glossary' in exported.stdout
+    assert "related =" not in exported.stdout, exported.stdout
+    back = _cli(
+        tmp_path,
+        "terms",
+        "import",
+        "-",
+        "--guild",
+        "6",
+        "--db",
+        db,
+        stdin=exported.stdout,
+        **served,
+    )
+    assert back.returncode == 0, back.stderr
+    assert back.stdout.startswith("Imported: 1 added"), back.stdout
+
+
+def _cli(
+    cwd: Path, *args: str, stdin: str = "", **settings: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        env={**CLI_ENV, **settings},
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
