@@ -106,6 +106,25 @@ def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path
     assert back.stdout.startswith("Imported: 1 added"), back.stdout
 
 
+def test_an_asked_as_phrasing_of_no_entry_names_its_file_and_line(tmp_path: Path) -> None:
+    """Plan line X9: a maintainer's folder with `asked-as/mine.toml` holding phrasings for an id
+    no entry has: `check` said "asked-as [nope]: error: names no entry", no file or line, where
+    the README promises every problem "with file (as you named it), entry and line". Now the
+    file as named and the line of the id's table."""
+    folder = tmp_path / "glossary"
+    (folder / "asked-as").mkdir(parents=True)
+    (folder / "mine.toml").write_text(ZORB)
+    (folder / "asked-as" / "mine.toml").write_text(
+        '["zorb"]\nasked_as = ["the engine that sorts prompts by colour"]\n\n'
+        '["nope"]\nasked_as = ["something that is nowhere"]\n'
+    )
+    checked = _cli(tmp_path, "check", "glossary")
+    assert checked.returncode == 1, checked
+    assert checked.stdout.splitlines()[0] == (
+        "glossary/asked-as/mine.toml:4 [nope]: error: names no entry: 'nope'"
+    ), checked.stdout
+
+
 def _cli(
     cwd: Path, *args: str, stdin: str = "", **settings: str
 ) -> subprocess.CompletedProcess[str]:
