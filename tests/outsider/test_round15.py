@@ -125,6 +125,38 @@ def test_an_asked_as_phrasing_of_no_entry_names_its_file_and_line(tmp_path: Path
     ), checked.stdout
 
 
+def test_a_toml_import_gives_an_entry_without_a_category_one(tmp_path: Path) -> None:
+    """Plan line X32: `terms import --category C` ("the category of entries that give none")
+    of curated TOML whose entry gives none: "Category: missing required field", with the
+    option or without; and a term wording a bundled entry, which the README says "takes the
+    entry's category unless given one", was refused the same way. Only Markdown took them
+    (`/term import` alike). Now a TOML entry without one gets the entry's it words, else the
+    option's, else "choose a category", as a Markdown term does."""
+    db = str(tmp_path / "g.db")
+    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ndefinition = "A blap thing."\n'
+    kv = '[[entries]]\nid = "kv-cache"\ntitle = "KV Cache"\ndefinition = "Our kv cache."\n'
+    given = _cli(
+        tmp_path,
+        "terms",
+        "import",
+        "-",
+        "--guild",
+        "5",
+        "--db",
+        db,
+        "--category",
+        "Agents & Interfaces",
+        stdin=blap + "\n" + kv,
+    )
+    assert given.returncode == 0, given.stdout
+    exported = _cli(tmp_path, "terms", "export", "--guild", "5", "--db", db).stdout
+    assert exported.count('category = "Agents & Interfaces"') == 1, exported
+    assert 'category = "Inference & Operations"' in exported, exported  # KV Cache's own
+    none = _cli(tmp_path, "terms", "import", "-", "--guild", "6", "--db", db, stdin=blap)
+    assert none.returncode == 1, none
+    assert "“Blap”, Category: choose a category (one of: Fundamentals," in none.stderr
+
+
 def _cli(
     cwd: Path, *args: str, stdin: str = "", **settings: str
 ) -> subprocess.CompletedProcess[str]:
