@@ -157,6 +157,15 @@ def test_a_toml_import_gives_an_entry_without_a_category_one(tmp_path: Path) -> 
     assert "“Blap”, Category: choose a category (one of: Fundamentals," in none.stderr
 
 
+def test_export_help_says_what_it_prints(tmp_path: Path) -> None:
+    """Plan line X13: `export --help` said it prints `{"entries": [...]}`; it prints (and the
+    README says) `{"sources": [...], "entries": [...]}`."""
+    helped = _cli(tmp_path, "export", "--help")
+    assert 'Print {"sources": [...], "entries": [...]}' in helped.stdout, helped.stdout
+    printed = _cli(tmp_path, "export")
+    assert printed.stdout.startswith('{\n "sources": ['), printed.stdout[:40]
+
+
 def _cli(
     cwd: Path, *args: str, stdin: str = "", **settings: str
 ) -> subprocess.CompletedProcess[str]:
