@@ -68,6 +68,25 @@ async def test_an_alias_whose_entry_the_maintainers_renamed_says_so(
         ]
 
 
+async def test_about_counts_a_glossary_of_one_entry_in_the_singular(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line X34: `/glossary about` on a maintainer's glossary of one file with one entry
+    said "1 entries from 1 sources" and "mine: 1 definitions"."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **env):
+        about = await scene.fake.slash(scene.alice, "glossary about", {}, channel=scene.channel)
+        counted = embed_of(await about.final_message())["fields"][0]
+    assert counted == {
+        "inline": False,
+        "name": "1 entry from 1 source",
+        "value": "mine: 1 definition",
+    }
+
+
 def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:
     """Plan line X6: a server term related to a maintainer's entry; the entry's id renamed. The
     card rightly dropped the dead button, but `terms export` (and `/term export`) still wrote
