@@ -82,6 +82,7 @@ class ServerCache:
         self._term_vectors: TermVectors | None = None
         self._unread = OncePerReason()  # a streak of servers whose first read failed
         self._unindexed: set[int] = set()  # servers whose rows were read and failed to index
+        self._orphans_told: dict[int, Glossary] = {}  # servers told of, per glossary loaded
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -266,9 +267,27 @@ class ServerCache:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
         self._servers[scope] = fresh = _Cached(versions, local)
+        self._tell_orphans(scope, local, glossary)
         if not local.complete:
             self._embed_soon(scope)
         return fresh
+
+    def _tell_orphans(self, scope: int, local: LocalGlossary, glossary: Glossary) -> None:
+        """Once per server and glossary loaded: the server's aliases of entries the glossary no
+        longer has (its maintainers removed or renamed them), which open nothing now. Only the
+        server's moderators can remove them; the operator who changed the data should know."""
+        gone = [e for e in local.aliases.source.values() if local.entry(e) is None]
+        if not gone or self._orphans_told.get(scope) is glossary:
+            return
+        self._orphans_told[scope] = glossary
+        log.warning(
+            "server %s has %d alias%s of entries no longer in the glossary (%s): they open "
+            "nothing until its moderators remove them (/alias list marks them)",
+            scope,
+            len(gone),
+            "" if len(gone) == 1 else "es",
+            ", ".join(sorted(set(gone))[:5]),
+        )
 
     def _embed_soon(self, scope: int) -> asyncio.Task[None]:
         task = self._embedding.get(scope)

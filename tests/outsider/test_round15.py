@@ -31,9 +31,10 @@ async def test_an_alias_whose_entry_the_maintainers_renamed_says_so(
 ) -> None:
     """Plan line X4: a server's alias "qq zorbo" opened Zorb Engine; the maintainers renamed the
     entry's id and restarted the bot. `/define qq zorbo` then said "No entry … ask a moderator
-    to add it as an alias", `/alias list` showed "“qq zorbo” → zorb" as if it worked, and a
-    moderator adding the alias for the renamed entry was told it "is already this server's
-    alias for **zorb**". Now each says the alias names an entry no longer in the glossary."""
+    to add it as an alias", `/alias list` showed "“qq zorbo” → zorb" as if it worked, a moderator
+    adding the alias for the renamed entry was told it "is already this server's alias for
+    **zorb**", and the log said nothing. Now each says the alias names an entry no longer in
+    the glossary, and the log says it once to the operator."""
     fake, mod = scene.fake, scene.moderator
     folder = tmp_path / "glossary"
     folder.mkdir()
@@ -45,7 +46,7 @@ async def test_an_alias_whose_entry_the_maintainers_renamed_says_so(
         )
         assert (await added.final_message())["content"].startswith("Added"), "the alias"
     (folder / "mine.toml").write_text(RENAMED)
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env):
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
         _, answer = await define(fake, scene.alice, "qq zorbo", scene.channel)
         assert (
             "It is this server's alias for “zorb”, which is no longer in the glossary"
@@ -66,6 +67,13 @@ async def test_an_alias_whose_entry_the_maintainers_renamed_says_so(
         assert [c["name"] for c in await picker.choices()] == [
             "qq zorbo → zorb (no longer in the glossary)"
         ]
+    # The operator who changed the data is told once, whatever the moderators did meanwhile.
+    told = [line for line in bot.lines if "alias of entries no longer in the glossary" in line]
+    assert len(told) == 1, bot.output
+    assert (
+        f"server {scene.guild.id} has 1 alias of entries no longer in the glossary (zorb)"
+        in (told[0])
+    )
 
 
 async def test_about_counts_a_glossary_of_one_entry_in_the_singular(
