@@ -95,6 +95,41 @@ async def test_about_counts_a_glossary_of_one_entry_in_the_singular(
     }
 
 
+async def test_a_term_whose_id_the_glossary_gives_another_entry_is_told_to_the_operator(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Beside plan line X7: a server's term "Blap" (id `blap`); the maintainers then add an entry
+    "Blapper Unit" with the id `blap`. In that server the id opens the term: the maintainers'
+    Zorb Engine, related to `blap`, shows a button "Blap" that opens the server's term, and the
+    two share one lookup count (`/stats` "Blap: 4" for 3 and 1). Nothing said so. Renaming the
+    term's stored id is left (see PLAN round 15); the log now says it, once, naming both."""
+    fake = scene.fake
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env):
+        opened = await fake.slash(
+            scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        await opened.response()
+        form = {"title": "Blap", "definition": "Our nightly invoice job."}
+        await (await fake.submit_modal(scene.moderator, opened, form)).final_message()
+    blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
+    blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
+    (folder / "mine.toml").write_text(ZORB + "\n" + blapper)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
+        for _ in range(2):
+            _, card = await define(fake, scene.alice, "blap", scene.channel)
+            assert embed_of(card)["title"] == "Blap"
+    told = [line for line in bot.lines if "which the glossary's" in line]
+    assert len(told) == 1, bot.output
+    assert (
+        f"server {scene.guild.id}'s term “Blap” has the id 'blap', which the glossary's "
+        "“Blapper Unit” now has"
+    ) in told[0]
+
+
 def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:
     """Plan line X6: a server term related to a maintainer's entry; the entry's id renamed. The
     card rightly dropped the dead button, but `terms export` (and `/term export`) still wrote
