@@ -338,7 +338,9 @@ def export_toml(terms: Sequence[ServerTerm], glossary: Container[str] | None = N
         if glossary is not None:
             gone = [r for r in term.related if r not in own and r not in glossary]
             fields["related"] = tuple(r for r in term.related if r not in gone)
-            out += [f"# related {_toml_string(r)} left out: no longer in the glossary" for r in gone]
+            out += [
+                f"# related {_toml_string(r)} left out: no longer in the glossary" for r in gone
+            ]
         for name, value in fields.items():
             if value is None or value == ():
                 continue
