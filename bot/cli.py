@@ -141,7 +141,8 @@ def _export(command: Command) -> None:
     export = command(
         "bot.cli:run_export",
         "print the whole loaded glossary as JSON",
-        'Print {"entries": [...]} with every field, alias and source of each entry.',
+        'Print {"sources": [...], "entries": [...]}: the source glossaries, and every field, '
+        "alias and source of each entry.",
     )
     data_option(export)
 

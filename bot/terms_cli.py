@@ -12,8 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from bot.glossary import load_glossary
+from bot.glossary import Glossary, load_glossary
 from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.problems import GlossaryError
 from bot.glossary.server_terms import ServerTerm
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
@@ -29,8 +30,14 @@ def _fail(message: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    settings: Settings = args.settings
+    try:  # what the bot serves, to leave out related ids it no longer has
+        glossary: Glossary | None = load_glossary(settings.glossary_path_list)
+    except GlossaryError:  # the data files are broken: export the terms as stored
+        glossary = None
+
     async def read(store: Store) -> bytes:
-        return export_bytes(await read_terms(store, args.guild))
+        return export_bytes(await read_terms(store, args.guild), glossary)
 
     location = existing_database(args)
     if location is None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
 from bot.glossary import Glossary
+from bot.glossary.server_terms import overlay_target
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
@@ -82,6 +83,7 @@ class ServerCache:
         self._term_vectors: TermVectors | None = None
         self._unread = OncePerReason()  # a streak of servers whose first read failed
         self._unindexed: set[int] = set()  # servers whose rows were read and failed to index
+        self._mismatches_told: dict[int, Glossary] = {}  # servers told of, per glossary loaded
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -266,9 +268,42 @@ class ServerCache:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
         self._servers[scope] = fresh = _Cached(versions, local)
+        self._tell_mismatches(scope, local, glossary)
         if not local.complete:
             self._embed_soon(scope)
         return fresh
+
+    def _tell_mismatches(self, scope: int, local: LocalGlossary, glossary: Glossary) -> None:
+        """Once per server and glossary loaded, what a change of the glossary's data left at odds
+        with this server's: aliases of entries it no longer has (removed or renamed), which open
+        nothing now, and terms whose id an entry of another concept now has, which that id then
+        opens in this server (buttons, lookup counts) instead of the entry. Only the server's
+        moderators can change theirs; the operator who changed the data should know."""
+        if self._mismatches_told.get(scope) is glossary:
+            return
+        self._mismatches_told[scope] = glossary
+        gone = [e for e in local.aliases.source.values() if local.entry(e) is None]
+        if gone:
+            log.warning(
+                "server %s has %d alias%s of entries no longer in the glossary (%s): they open "
+                "nothing until its moderators remove them (/alias list marks them)",
+                scope,
+                len(gone),
+                "" if len(gone) == 1 else "es",
+                ", ".join(sorted(set(gone))[:5]),
+            )
+        for term in local.terms:
+            entry = glossary.get(term.id)
+            if entry is not None and getattr(overlay_target(term, glossary), "id", None) != term.id:
+                log.warning(
+                    "server %s's term “%s” has the id %r, which the glossary's “%s” now has: in "
+                    "that server the id opens the term (related buttons, lookup counts), not the "
+                    "entry; give the entry another id",
+                    scope,
+                    term.title,
+                    term.id,
+                    entry.title,
+                )
 
     def _embed_soon(self, scope: int) -> asyncio.Task[None]:
         task = self._embedding.get(scope)

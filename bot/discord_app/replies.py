@@ -27,6 +27,7 @@ from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_button
 from bot.glossary import Entry, Glossary
+from bot.glossary.keys import normalize
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
 
@@ -103,7 +104,13 @@ async def reply_for(
     observe.outcome("no_entry")
     state.record_miss(scope, result.normalized_query)
     text = f"No entry for “{echo(result.query)}”."
-    if result.suggestions:
+    gone = await _alias_to_a_removed_entry(state, scope, result.query)
+    if gone is not None:  # the moderators' alias outlived its entry: say so, not "add an alias"
+        text += (
+            f" It is this server's alias for “{echo(gone)}”, which is no longer in the glossary:"
+            " a moderator can remove it with `/alias remove` and add it again for another term."
+        )
+    elif result.suggestions:
         text += " The closest terms are below."
     elif scope == DM_SCOPE:  # no moderators here, and aliases belong to a server
         text += " Try another spelling; `/glossary about` says how to ask for a missing term."
@@ -113,6 +120,16 @@ async def reply_for(
         view = view or discord.ui.View(timeout=None)
         view.add_item(suggest_button(result.query))
     return Reply(text, None, view, private=True, quotes_user=True)
+
+
+async def _alias_to_a_removed_entry(state: BotState, scope: int, query: str) -> str | None:
+    """The entry id a server alias typed as `query` names, when that entry is gone from the
+    glossary (its maintainers removed or renamed it): the alias then opens nothing."""
+    if scope == DM_SCOPE:
+        return None
+    local = await state.servers.local(scope)
+    entry_id = local.aliases.source.get(normalize(query))
+    return entry_id if entry_id is not None and local.entry(entry_id) is None else None
 
 
 async def respond_in_time(started: float, respond: Callable[[], Awaitable[object]]) -> bool:

@@ -7,6 +7,7 @@ the same way: an unknown id or a malformed list is an error naming the file and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -18,9 +19,17 @@ MAX_PHRASINGS = 40
 MAX_PHRASING_CHARS = 300
 
 
-def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> dict[str, list[str]]:
+class Phrasings(dict[str, list[str]]):
+    """Phrasings per entry id, and the file each id was first met in (to name it in problems)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: dict[str, Path] = {}
+
+
+def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> Phrasings:
     """Phrasings per entry id from every data folder's `asked-as/` (files in name order)."""
-    found: dict[str, list[str]] = {}
+    found = Phrasings()
     for path in paths:
         folder = path / FOLDER
         if not folder.is_dir():
@@ -30,8 +39,8 @@ def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> dict[str, l
     return found
 
 
-def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem]) -> None:
-    where = f"{FOLDER}/{file.name}"
+def _read_file(file: Path, found: Phrasings, problems: list[Problem]) -> None:
+    where = str(file)  # as the folder was named, like the other data files
     try:
         data = parse_toml(file.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, TomlError) as exc:
@@ -60,19 +69,24 @@ def _read_file(file: Path, found: dict[str, list[str]], problems: list[Problem])
                     )
                 )
         earlier = found.get(entry_id, [])  # each phrasing once, in the order first met
+        found.files.setdefault(entry_id, file)
         found[entry_id] = list(dict.fromkeys([*earlier, *(p.strip() for p in phrasings)]))
 
 
 def phrasings_by_id(
-    ids: Iterable[str], asked_as: dict[str, list[str]], problems: list[Problem]
+    ids: Iterable[str], asked_as: Phrasings, problems: list[Problem]
 ) -> dict[str, tuple[str, ...]]:
     """Each entry's phrasings as its `asked_as`, given the ids of every entry (in order); an id
-    that names no entry is an error, and so are more than MAX_PHRASINGS for one entry."""
+    that names no entry is an error (naming the file and line of its table), and so are more
+    than MAX_PHRASINGS for one entry."""
     ids = list(ids)
     known = set(ids)
     for entry_id in asked_as:
         if entry_id not in known:
-            problems.append(Problem("error", FOLDER, f"names no entry: {entry_id!r}", entry_id))
+            file = asked_as.files[entry_id]
+            where, line = str(file), _table_line(file, entry_id)
+            message = f"names no entry: {entry_id!r}"
+            problems.append(Problem("error", where, message, entry_id, line))
     out = {}
     for entry_id in ids:
         phrasings = asked_as.get(entry_id)
@@ -83,3 +97,13 @@ def phrasings_by_id(
                 )
             out[entry_id] = tuple(phrasings[:MAX_PHRASINGS])
     return out
+
+
+def _table_line(file: Path, entry_id: str) -> int | None:
+    """The line of `entry_id`'s table header in `file` (read again: only for a problem)."""
+    header = re.compile(r"\[\s*([\"']?)" + re.escape(entry_id) + r"\1\s*\]")
+    try:
+        lines = file.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((n for n, text in enumerate(lines, 1) if header.match(text.strip())), None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Literal
 
 from bot.glossary.formats.curated_toml import curated_entries
@@ -64,6 +64,8 @@ _BY_SUFFIX: dict[str, ImportFormat] = {
     "markdown": "markdown",
     "txt": "markdown",
 }
+# A curated TOML entry's category while it is read, when it gives none (never a category).
+_NO_CATEGORY = "\x00none"
 # Record fields a server term has no place for: said, not silently dropped.
 _NOT_KEPT = {"match_terms": "match terms", "match_exclusions": "not_in", "note": "note"}
 _TERM_FIELDS = (
@@ -206,7 +208,18 @@ def _read(
     except TomlError as exc:
         problems.append(Problem("error", name, str(exc)))
         return []
-    return curated_entries(data, text, name, "import", problems)
+    # An entry without a category is read, to be given one as a Markdown term is (the
+    # entry it words, else the import's default, else "choose a category"), not refused as a
+    # bundled file's entry would be for a missing field.
+    items = data.get("entries")
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, dict):
+            item.setdefault("category", _NO_CATEGORY)
+    raws = curated_entries(data, text, name, "import", problems)
+    for raw in raws:
+        if raw.category == _NO_CATEGORY:
+            raw.category = None
+    return raws
 
 
 def _markdown_entries(text: str) -> int:
@@ -308,16 +321,27 @@ def _toml_string(text: str) -> str:
     return '"' + text.translate(_TOML_ESCAPES) + '"'
 
 
-def export_toml(terms: Sequence[ServerTerm]) -> str:
+def export_toml(terms: Sequence[ServerTerm], glossary: Container[str] | None = None) -> str:
     """The terms as curated TOML (the bundled data's format), which `parse_import` reads back
-    to the same terms. Related terms are written as ids."""
+    to the same terms. Related terms are written as ids; given the `glossary` served (its ids),
+    one that names neither a term nor an entry of it (its maintainers removed or renamed the
+    entry, and the card no longer shows it) is left out with a comment saying so, since an
+    import refuses a related term that names nothing."""
     out = [
         "# A server's glossary terms, exported by Glossary Bot: curated TOML, the format of the",
         "# bundled data. Edit and import with /term import (README: Server glossaries).",
     ]
+    own = {term.id for term in terms}
     for term in terms:
         out += ["", "[[entries]]"]
-        for name, value in term.model_dump().items():
+        fields = term.model_dump()
+        if glossary is not None:
+            gone = [r for r in term.related if r not in own and r not in glossary]
+            fields["related"] = tuple(r for r in term.related if r not in gone)
+            out += [
+                f"# related {_toml_string(r)} left out: no longer in the glossary" for r in gone
+            ]
+        for name, value in fields.items():
             if value is None or value == ():
                 continue
             if isinstance(value, tuple):
@@ -328,6 +352,6 @@ def export_toml(terms: Sequence[ServerTerm]) -> str:
     return "\n".join(out) + "\n"
 
 
-def export_bytes(terms: Sequence[ServerTerm]) -> bytes:
+def export_bytes(terms: Sequence[ServerTerm], glossary: Container[str] | None = None) -> bytes:
     """`export_toml` as the attachment's bytes."""
-    return export_toml(terms).encode("utf-8")
+    return export_toml(terms, glossary).encode("utf-8")

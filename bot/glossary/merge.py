@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Collection, Iterable
 from typing import Literal
 
-from bot.glossary.asked_as import phrasings_by_id
+from bot.glossary.asked_as import Phrasings, phrasings_by_id
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.models import Entry, SourceNote, SourceText
@@ -30,7 +30,7 @@ MAX_NAME_WORDS = 6  # longer names are not looked for in running text
 
 
 def merge_sources(
-    sources: list[SourceData], asked_as: dict[str, list[str]], problems: list[Problem]
+    sources: list[SourceData], asked_as: Phrasings, problems: list[Problem]
 ) -> tuple[list[Entry], dict[str, int | None]]:
     """The merged entries with their phrasings from `asked_as` (by id), and the line of each
     entry's leading record for problem reports."""

@@ -48,10 +48,12 @@ class AboutCog(commands.GroupCog, group_name="glossary", group_description="Abou
             colour=BRAND_COLOUR,
         )
         per_source = "\n".join(
-            f"{source.name}: {n} definitions" for source, n in glossary.definitions_per_source()
+            f"{source.name}: {_count(n, 'definition')}"
+            for source, n in glossary.definitions_per_source()
         )
+        entries = _count(len(glossary), "entry", "entries")
         embed.add_field(
-            name=f"{len(glossary)} entries from {len(glossary.sources)} sources",
+            name=f"{entries} from {_count(len(glossary.sources), 'source')}",
             value=fit(per_source, limits.EMBED_FIELD_VALUE),
             inline=False,
         )
@@ -60,3 +62,8 @@ class AboutCog(commands.GroupCog, group_name="glossary", group_description="Abou
         await interaction.response.send_message(
             embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    """Say "1 definition" and "2 definitions": a maintainer's own glossary may hold one."""
+    return f"{n:,} {one if n == 1 else many or one + 's'}"

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 
     Interaction = discord.Interaction[GlossaryBot]
 
+# An alias whose entry the glossary's maintainers removed or renamed: it opens nothing now.
+GONE = " (no longer in the glossary)"
 ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself is shorter
 
 
@@ -128,8 +130,8 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         )
     elif result.status is AddAliasStatus.CONFLICT:
         other = result.alias.entry_id if result.alias else "another entry"
-        other_entry = local.glossary.get(other)
-        name = other_entry.display_title if other_entry else other
+        other_entry = local.entry(other)
+        name = other_entry.display_title if other_entry else f"{other}{GONE}"
         await reply(
             interaction,
             f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it.",
@@ -146,7 +148,7 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
     """One alias of `/alias list`: for the embed, quoted and escaped, its author mentioned; for the
     attached file (`plain`), as typed, its author by user id (a file shows no mentions)."""
     aliased = local.entry(record.entry_id)  # the card it opens (a term's id may differ)
-    title = aliased.display_title if aliased else record.entry_id
+    title = aliased.display_title if aliased else f"{record.entry_id}{GONE}"
     if record.added_by == OPERATOR_ACTOR:  # `glossary-bot aliases import`: no Discord user
         by = "imported"
     else:
@@ -241,7 +243,7 @@ class AliasCog(
             if wanted not in record.key:
                 return None
             entry = local.entry(record.entry_id)
-            return f"{record.text} → {entry.title if entry else record.entry_id}", record.key
+            return f"{record.text} → {entry.title if entry else record.entry_id + GONE}", record.key
 
         return await stored_choices(
             interaction, lambda store, scope: store.list_aliases(scope), choice

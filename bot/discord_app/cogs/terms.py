@@ -522,7 +522,8 @@ class TermCog(
         if not terms:
             await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             return
-        data = await asyncio.to_thread(export_bytes, terms)
+        glossary = (await self.state.servers.local(scope)).glossary
+        data = await asyncio.to_thread(export_bytes, terms, glossary)
         file = discord.File(io.BytesIO(data), filename=f"terms-{scope}.toml")
         await interaction.followup.send(
             f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML.",
