@@ -252,10 +252,10 @@ def run_import(args: argparse.Namespace) -> int:
     # Checked exactly as /alias add checks them (an edge of the command line, so it may reach
     # the alias rules; the store itself stays search-free).
     from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
-    from bot.glossary.keys import normalize
+    from bot.glossary.keys import compact, normalize
     from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
-    from bot.term_storage import parse_terms
+    from bot.term_storage import accept_as_operator, parse_terms, untold_line
 
     try:
         if args.file != "-" and Path(args.file).is_char_device():
@@ -284,9 +284,11 @@ def run_import(args: argparse.Namespace) -> int:
         except ValueError as exc:
             refusals[position] = str(exc)
     wanted: list[_Wanted] = []
+    accepted = 0  # waiting suggestions of a name added (`accept_as_operator`)
     settings: Settings = args.settings
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
+        nonlocal accepted
         # Each alias is checked against its server's own terms, stored aliases and the file's
         # earlier lines, as /alias add checks it in that server.
         # A server's aliases as stored plus the lines accepted so far, compiled once and grown
@@ -336,7 +338,16 @@ def run_import(args: argparse.Namespace) -> int:
         # The checks above wait only to read a server's rows: a Ctrl-C during the checking
         # after that is taken here, before the write begins (once begun, it is finished whole).
         await asyncio.sleep(0)
-        return await store.import_aliases([w.item for w in wanted], check=still_free)
+        results = await store.import_aliases([w.item for w in wanted], check=still_free)
+        # Members who suggested a name an alias now has were waiting for it: accept them.
+        named: dict[int, dict[str, str]] = {}
+        for want, result in zip(wanted, results, strict=True):
+            if result.status is AddAliasStatus.ADDED:
+                item = want.item
+                named.setdefault(item.scope, {})[compact(item.text)] = item.entry_id
+        for scope, by_name in named.items():
+            accepted += await accept_as_operator(store, scope, by_name)
+        return results
 
     progress.close()
     try:
@@ -374,7 +385,7 @@ def run_import(args: argparse.Namespace) -> int:
         else:
             failed += 1
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
-    print(f"added {added}, already present {unchanged}, refused {failed}")
+    print(f"added {added}, already present {unchanged}, refused {failed}" + untold_line(accepted))
     return 1 if failed else 0
 
 
