@@ -6,9 +6,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot import metrics
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.discord_app.helpers import embed_of
+from tests.resilience.helpers import warned
 
+from .conftest import Scene
 from .test_round14 import _cli
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+EMBED_LINKS = 1 << 14
 
 
 async def test_an_alias_imported_from_the_command_line_accepts_the_waiting_suggestions(
@@ -41,3 +49,47 @@ async def test_an_alias_imported_from_the_command_line_accepts_the_waiting_sugge
         await store.close()
     again = _cli(tmp_path, "aliases", "import", "-", "--db", str(db), stdin=json.dumps(alias))
     assert again.stdout.strip() == "added 0, already present 1, refused 0", again.stdout
+
+
+async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_one_line(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """/define deferred (the server's aliases not read yet), the defer rate limited past
+    Discord's 3 s: the card is posted in the channel as a message of its own, which needs Embed
+    Links. Without it the post was an empty card, counted as a lookup. Now it says in the one
+    line a mention gets there that the card cannot be shown, counted refused, not a lookup;
+    where the bot has Embed Links the card is posted as before."""
+    fake = scene.fake
+    for role in scene.other_guild.roles.values():
+        role.permissions &= ~EMBED_LINKS
+
+    def refused() -> float:
+        labels = {"kind": "define", "outcome": "refused"}
+        return metrics.REGISTRY.get_sample_value("glossary_interactions_total", labels) or 0.0
+
+    before = refused()
+    for guild in (scene.other_guild, scene.guild):
+        bot.state.servers.forget(guild.id)  # /define reads the aliases, so it defers
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+    async with warned("posted in channel"):
+        await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.other_channel)
+        posted = await fake.wait_for_channel_message(scene.other_channel)
+    assert not posted["embeds"], posted
+    assert posted["content"] == (
+        "**Retrieval-Augmented Generation (RAG)** has a card, but I can't show cards in this "
+        "channel: it needs the **Embed Links** permission for me here. `/define` shows it "
+        "anywhere."
+    ), posted
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+    async with warned("posted in channel"):
+        await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
+        posted = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(posted)["title"] == "Retrieval-Augmented Generation (RAG)"
+    assert bot.state.store is not None
+    await bot.state.store.flush()
+    counted = {
+        g.id: await bot.state.store.lookup_count(g.id, "rag")
+        for g in (scene.other_guild, scene.guild)
+    }
+    assert counted == {scene.other_guild.id: 0, scene.guild.id: 1}, counted
+    assert refused() == before + 1
