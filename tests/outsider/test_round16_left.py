@@ -14,6 +14,7 @@ from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_round14 import _cli
+from .test_round14_left import ZORBLAX
 
 CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 EMBED_LINKS = 1 << 14
@@ -93,3 +94,33 @@ async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_
     }
     assert counted == {scene.other_guild.id: 0, scene.guild.id: 1}, counted
     assert refused() == before + 1
+
+
+def test_an_old_export_of_a_re_added_term_says_it_replaced_it(tmp_path: Path) -> None:
+    """Plan line X5: an export taken before a term was removed and added again under its title
+    (so under a new id), imported after, read "1 added, 0 changed, 1 removed. Added: Zorblax /
+    Removed: Zorblax": true by id, puzzling to read. Now one line says the server's term of
+    that title was replaced by the file's (its id with it); other adds and removals read as
+    before."""
+    db = str(tmp_path / "g.db")
+    old = tmp_path / "old.toml"
+    first = _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=ZORBLAX)
+    assert first.returncode == 0, first.stderr
+    exported = _cli(tmp_path, "terms", "export", "--guild", "5", "--db", db, "-o", str(old))
+    assert exported.returncode == 0, exported.stderr
+    again = ZORBLAX.replace('id = "zorblax"', 'id = "zorblax-2"')
+    again += (
+        '\n[[entries]]\nid = "blapster"\ntitle = "Blapster"\ncategory = "Fundamentals"\n'
+        'definition = "The blapster."\n'
+    )
+    readded = _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=again)
+    assert readded.returncode == 0, readded.stderr
+    back = _cli(tmp_path, "terms", "import", str(old), "--guild", "5", "--db", db)
+    assert back.returncode == 0, back.stderr
+    assert back.stdout.splitlines() == [
+        "Imported: 0 added, 0 changed, 1 removed, 1 replaced under another id.",
+        "Removed (1):",
+        "  Blapster",
+        "Replaced by the file's term of the same title (1):",
+        "  Zorblax  [zorblax-2 → zorblax]",
+    ], back.stdout
