@@ -104,12 +104,22 @@ def run_stats(args: argparse.Namespace) -> int:
     since = period_start(period, now)
 
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
-        from bot.term_storage import read_terms
+        from bot.term_storage import parse_terms, read_terms
 
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
-        server_terms = await read_terms(store, args.guild) if args.guild is not None else []
-        return stats, hours, _titles(args.settings, server_terms)
+        if args.guild is not None:
+            return stats, hours, _titles(args.settings, await read_terms(store, args.guild))
+        titles = _titles(args.settings, [])
+        # Every server's: a server's own term is named by its title there, each server's
+        # title of an id (two servers may each have a term of it).
+        unknown = [entry_id for entry_id, _ in stats.top_terms if entry_id not in titles]
+        named: dict[str, list[str]] = {}
+        for _, stored in await store.terms_of_ids(unknown) if titles else []:
+            [term] = parse_terms([stored])
+            named.setdefault(term.id, []).append(term.title)
+        titles |= {entry_id: " / ".join(sorted(set(t))) for entry_id, t in named.items()}
+        return stats, hours, titles
 
     try:
         stats, hours, titles = on_store(path, read)
@@ -151,8 +161,7 @@ def _write_chart(
     """Draw what /stats attaches into `args.chart`; a problem in one line, or None."""
     from bot.cards.chart import lookups_chart
 
-    one_server = args.guild is not None
-    named = [(_named(titles, e, one_server=one_server), n) for e, n in stats.top_terms]
+    named = [(_named(titles, e), n) for e, n in stats.top_terms]
     when = "all time" if since is None else f"the last {args.period}"
     title = f"Glossary lookups, {when}: {stats.total_lookups:,}"
     try:
@@ -181,10 +190,9 @@ def write_whole(path: Path, data: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def _named(titles: Mapping[str, str], entry_id: str, *, one_server: bool) -> str:
-    """A top term as `/stats` names it; the id when no glossary could be read, or for a
-    server's own term when every server is counted (their terms are not looked up)."""
-    if entry_id in titles or not titles or not one_server:
+def _named(titles: Mapping[str, str], entry_id: str) -> str:
+    """A top term as `/stats` names it; the id when no glossary could be read."""
+    if entry_id in titles or not titles:
         return titles.get(entry_id, entry_id)
     # Lookups of a term since removed (a server's own, or one a reload dropped) stay counted.
     return f"{entry_id} (removed)"
@@ -205,7 +213,7 @@ def print_stats(
     out.write(f"Suggestions: {waiting}\n")
     out.write("Top terms:\n")
     for entry_id, count in stats.top_terms:
-        name = _named(titles or {}, entry_id, one_server=stats.scope is not None)
+        name = _named(titles or {}, entry_id)
         beside = f"  [{entry_id}]" if entry_id in (titles or {}) else ""  # for operators
         out.write(f"  {count:>8}  {name}{beside}\n")
     if not stats.top_terms:

@@ -638,6 +638,11 @@ class Store:
         """This server's own glossary terms, by id."""
         return await self._read(partial(term_queries.terms, scope=scope))
 
+    async def terms_of_ids(self, ids: Sequence[str]) -> list[tuple[int, StoredTerm]]:
+        """Every server's own terms with one of these ids, each with its server (`glossary-bot
+        stats` of all servers names their lookups by title)."""
+        return await self._read(partial(term_queries.terms_of_ids, ids=ids))
+
     async def term_version(self) -> int:
         """A counter that any change to any server's terms, from any process, increases."""
         return await self._read(term_queries.term_version)

@@ -124,3 +124,31 @@ def test_an_old_export_of_a_re_added_term_says_it_replaced_it(tmp_path: Path) ->
         "Replaced by the file's term of the same title (1):",
         "  Zorblax  [zorblax-2 → zorblax]",
     ], back.stdout
+
+
+async def test_stats_of_every_server_names_their_own_terms_by_title(tmp_path: Path) -> None:
+    """`glossary-bot stats --guild` names a server's own terms by title (ops15); without
+    `--guild` they were shown by id ("zorblax"), as were the lookups of a term since removed.
+    Now each is named by its title in the server that has it (two servers' terms of one id by
+    both titles), its id beside, and one no server has any more "(removed)"."""
+    db = tmp_path / "g.db"
+    store = await Store.open(db, flush_interval=None)
+    for scope, entry_id in [(5, "zorblax"), (5, "zorblax"), (6, "zorblax"), (5, "kv-cache")]:
+        store.record_lookup(scope, entry_id)
+    store.record_lookup(6, "gone-term")
+    await store.close()
+    other = ZORBLAX.replace('title = "Zorblax"', 'title = "Zorblax Prime"')
+    for scope, terms in (("5", ZORBLAX), ("6", other)):
+        done = _cli(
+            tmp_path, "terms", "import", "-", "--guild", scope, "--db", str(db), stdin=terms
+        )
+        assert done.returncode == 0, done.stderr
+    shown = _cli(tmp_path, "stats", "--db", str(db))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    top = lines[lines.index("Top terms:") + 1 : lines.index("Top missed searches:")]
+    assert [line.split(None, 1)[1] for line in top] == [
+        "Zorblax / Zorblax Prime  [zorblax]",
+        "gone-term (removed)",
+        "KV Cache  [kv-cache]",
+    ], top
