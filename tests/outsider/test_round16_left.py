@@ -15,6 +15,7 @@ from tests.resilience.helpers import warned
 from .conftest import Scene
 from .test_round14 import _cli
 from .test_round14_left import ZORBLAX
+from .test_small_faults import _cli as _cli_limited
 
 CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 EMBED_LINKS = 1 << 14
@@ -152,3 +153,28 @@ async def test_stats_of_every_server_names_their_own_terms_by_title(tmp_path: Pa
         "gone-term (removed)",
         "KV Cache  [kv-cache]",
     ], top
+
+
+def test_reading_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
+    """The read-only commands on a disk with no room left (the bot stopped, so SQLite's
+    shared-memory file, which even a read needs, is made afresh and cannot grow) said "the
+    database could not be written (disk I/O error)": a write nobody asked for, and no word of
+    the disk. Now one line says the disk is full, naming the file it needs room for; the
+    glossary's own commands (search, check) read no database and work."""
+    db = tmp_path / "g.db"
+    assert _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", str(db), stdin=ZORBLAX)
+    full = (
+        f"glossary-bot: error: the disk holding the database is full: SQLite cannot make room "
+        f"for {db}-shm, which even a read needs; free some space there"
+    )
+    for command in (
+        ("stats",),
+        ("terms", "export", "--guild", "5"),
+        ("terms", "log", "--guild", "5"),
+        ("aliases", "export"),
+    ):
+        status, said = _cli_limited(tmp_path, *command, "--db", str(db), file_size_limit=0)
+        assert (status, said.splitlines()) == (1, [full]), (command, said)
+    status, said = _cli_limited(tmp_path, "search", "rag", file_size_limit=0)
+    assert (status, said.split(" -> ")[0]) == (0, '"rag"'), said
+    assert _cli(tmp_path, "stats", "--db", str(db)).returncode == 0  # with room again
