@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bot import metrics
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of
 from tests.resilience.helpers import warned
+from tests.resilience.test_shard_claims import process_of, running_in_a_world
 
 from .conftest import Scene
 from .test_round14 import _cli
@@ -178,3 +181,21 @@ def test_reading_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
     status, said = _cli_limited(tmp_path, "search", "rag", file_size_limit=0)
     assert (status, said.split(" -> ")[0]) == (0, '"rag"'), said
     assert _cli(tmp_path, "stats", "--db", str(db)).returncode == 0  # with room again
+
+
+@pytest.mark.postgres
+async def test_a_shard_claim_on_postgresql_says_at_once_what_it_waits_for(tmp_path: Path) -> None:
+    """A second process for shards another one runs on the same PostgreSQL said nothing for
+    10 s, then refused. As the SQLite run lock does (ops15), it now says at once which shard it
+    waits for, held by whom, and for how long; then refuses with the same line as before."""
+    async with running_in_a_world([0, 1], tmp_path) as (w, first):
+        assert first.process is not None
+        second = process_of(w, [1, 2], tmp_path)
+        await second.start(wait_ready=False)
+        waiting = await second.wait_for_output(r"waiting up to 10 s for it to let go")
+        assert "shard 1 is held by another process on this database" in waiting, waiting
+        assert f"(glossary-bot shards 0,1 pid {first.process.pid} on " in waiting, waiting
+        assert await second.exited(within=60) == 2, second.output
+        [line] = [x for x in second.lines if x.startswith("glossary-bot:")]
+        assert "shard 1 is already run by another process" in line, line
+        assert second.lines.index(line) > second.lines.index(waiting), second.output
