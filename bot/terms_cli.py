@@ -16,7 +16,7 @@ from bot.glossary import load_glossary
 from bot.glossary.interchange import export_bytes, import_cap
 from bot.glossary.keys import compact
 from bot.settings import Settings
-from bot.storage import OPERATOR_ACTOR, StorageError, Store
+from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store, write_whole
 from bot.term_import import at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
@@ -94,7 +94,11 @@ def run_import(args: argparse.Namespace) -> int:
 
     try:
         # A new database is made; an older one is left to the bot (an older bot may serve it).
-        print(on_store(location, write, migrate=False if args.dry_run else "new"))
+        print(
+            on_store(
+                location, write, migrate=Migrate.NEVER if args.dry_run else Migrate.CREATE_ONLY
+            )
+        )
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1

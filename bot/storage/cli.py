@@ -43,7 +43,10 @@ def database_location(args: argparse.Namespace) -> str | Path:
 
 
 def on_store(
-    path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: Migrate = False
+    path: str | Path,
+    work: Callable[[Store], Awaitable[Result]],
+    *,
+    migrate: Migrate = Migrate.NEVER,
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
 
@@ -363,7 +366,9 @@ def run_import(args: argparse.Namespace) -> int:
             writing.update(0)
             results = (
                 # A new database is made; an older one is left to the bot to upgrade.
-                on_store(database_location(args), check_and_import, migrate="new") if parsed else []
+                on_store(database_location(args), check_and_import, migrate=Migrate.CREATE_ONLY)
+                if parsed
+                else []
             )
     except StorageError as exc:
         return _fail(str(exc))

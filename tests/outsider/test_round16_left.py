@@ -142,9 +142,9 @@ async def test_stats_of_every_server_names_their_own_terms_by_title(tmp_path: Pa
     store.record_lookup(6, "gone-term")
     await store.close()
     other = ZORBLAX.replace('title = "Zorblax"', 'title = "Zorblax Prime"')
-    for scope, terms in (("5", ZORBLAX), ("6", other)):
+    for guild, terms in (("5", ZORBLAX), ("6", other)):
         done = _cli(
-            tmp_path, "terms", "import", "-", "--guild", scope, "--db", str(db), stdin=terms
+            tmp_path, "terms", "import", "-", "--guild", guild, "--db", str(db), stdin=terms
         )
         assert done.returncode == 0, done.stderr
     shown = _cli(tmp_path, "stats", "--db", str(db))
