@@ -36,9 +36,9 @@ class Migrate(enum.Enum):
 
     UPGRADE = "upgrade"  # created or brought up to date: the bot
     NEVER = "never"  # neither: refused (the command line's reads)
+    # Created where there is none yet, an older one refused: the command line's writes (an
+    # older bot may still serve that database, and would refuse it as newer at its next start).
     CREATE_ONLY = "create only"
-    """Created where there is none yet, an older one refused: the command line's writes (an
-    older bot may still serve that database, and would refuse it as newer at its next start)."""
 
 
 def may_migrate(migrate: Migrate, version: int) -> bool:
