@@ -63,7 +63,8 @@ async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_
     Discord's 3 s: the card is posted in the channel as a message of its own, which needs Embed
     Links. Without it the post was an empty card, counted as a lookup. Now it says in the one
     line a mention gets there that the card cannot be shown, counted refused, not a lookup;
-    where the bot has Embed Links the card is posted as before."""
+    where the bot has Embed Links the card is posted as before. A reply (not deferred) rate
+    limited past the deadline says the same line."""
     fake = scene.fake
     for role in scene.other_guild.roles.values():
         role.permissions &= ~EMBED_LINKS
@@ -98,6 +99,16 @@ async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_
     }
     assert counted == {scene.other_guild.id: 0, scene.guild.id: 1}, counted
     assert refused() == before + 1
+    # Not deferred (the aliases read by now), the reply itself rate limited past the deadline:
+    # the same line, not an empty card. Counted as a lookup all the same: the count is made
+    # with the card, before its send fails (left as it is).
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+    async with warned("posted in channel"):
+        await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.other_channel)
+        posted = await fake.wait_for_channel_message(scene.other_channel)
+    assert not posted["embeds"], posted
+    assert "needs the **Embed Links** permission" in posted["content"], posted
+    assert refused() == before + 2
 
 
 def test_an_old_export_of_a_re_added_term_says_it_replaced_it(tmp_path: Path) -> None:

@@ -85,17 +85,20 @@ class DefineCog(commands.Cog):
             )
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
-        # A defer Discord did not take: the answer goes to the channel as a message of its
-        # own, where a card needs Embed Links. A card nobody can see is no lookup.
-        can_embed = taken or interaction.app_permissions.embed_links
-        reply = await reply_for(state, result, interaction.user.id, scope, count=can_embed)
+        # Past Discord's deadline the answer goes to the channel as a message of its own, where
+        # a card needs Embed Links. A card nobody can see is no lookup (known here only when
+        # the defer was not taken: a reply's own send decides it after the count).
+        embeds_here = interaction.app_permissions.embed_links
+        reply = await reply_for(
+            state, result, interaction.user.id, scope, count=taken or embeds_here
+        )
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
-        if not taken and reply.embed is not None and not can_embed and not ephemeral:
+        if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
