@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from bot.aliases import alias_clashes
 from bot.glossary import Glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
+from bot.glossary.keys import compact
 from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases
@@ -111,24 +112,42 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: boo
             lines.append(f"… and {len(errors) - limit} more.")
         return "\n".join(lines)
     diff = outcome.diff
+    replaced = _replaced(diff)
+    added = [t for t in diff.added if t.id not in {new.id for _, new in replaced}]
+    removed = [t for t in diff.removed if t.id not in {old.id for old, _ in replaced}]
     head = "Imported" if outcome.applied else "Dry run, nothing written. Would import"
+    also = f", {len(replaced)} replaced under another id" if replaced else ""
     lines = [
-        f"{head}: {len(diff.added)} added, {len(diff.changed)} changed, "
-        f"{len(diff.removed)} removed."
+        f"{head}: {len(added)} added, {len(diff.changed)} changed, {len(removed)} removed{also}."
     ]
     for label, terms in (
-        ("Added", diff.added),
+        ("Added", added),
         ("Changed", [after for _, after in diff.changed]),
-        ("Removed", diff.removed),
+        ("Removed", removed),
     ):
         if terms:
             lines += _named(label, [t.title for t in terms], limit, one_a_line)
+    if replaced:
+        names = [
+            f"{new.title}  [{old.id} → {new.id}]" if one_a_line else new.title
+            for old, new in replaced
+        ]
+        lines += _named("Replaced by the file's term of the same title", names, limit, one_a_line)
     if outcome.dropped_aliases:
         gone = "Aliases removed with them" if outcome.applied else "Aliases that would go with them"
         lines += _named(gone, outcome.dropped_aliases, limit, one_a_line)
     warnings = [p for p in outcome.problems if p.severity == "warning"]
     lines += [f"Note: {p}" for p in warnings[:limit]]
     return "\n".join(lines)
+
+
+def _replaced(diff: TermDiff) -> list[tuple[ServerTerm, ServerTerm]]:
+    """(the server's term, the file's) for a term removed and one added under the same title:
+    a term removed and added again gets a new id, so an export from before that imports as
+    both. Read as one replacing the other (titles compared as search meets them)."""
+    removed = {compact(t.title): t for t in diff.removed}
+    pairs = [(removed.get(compact(t.title)), t) for t in diff.added]
+    return [(old, new) for old, new in pairs if old is not None]
 
 
 def _named(label: str, names: Sequence[str], limit: int, one_a_line: bool) -> list[str]:

@@ -4,13 +4,20 @@ through these."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.glossary.keys import compact
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import MAX_OPEN_SUGGESTIONS, Store, StoredChange, StoredTerm, Suggestion
+from bot.storage import (
+    MAX_OPEN_SUGGESTIONS,
+    OPERATOR_ACTOR,
+    Store,
+    StoredChange,
+    StoredTerm,
+    Suggestion,
+)
 
 T = TypeVar("T")
 
@@ -64,26 +71,44 @@ def orphaned_aliases(
     return tuple(sorted(key for key, entry_id in aliases.items() if entry_id in gone))
 
 
-async def waiting_for(
-    store: Store, scope: int, terms: Sequence[ServerTerm]
-) -> list[tuple[Suggestion, ServerTerm]]:
-    """The open suggestions whose name one of `terms` now has, each with that term: members
-    who suggested it before it was written. No moderator could accept them (the name is
-    taken), and rejecting them would tell their members "not added" about a term that is
-    there, so whatever writes a term accepts them. Names are compared as search meets them
-    ("Zorb-lax" is "zorb lax"), without running a search per suggestion."""
-    return await waiting_named(
-        store, scope, {compact(name): term for term in terms for name in term.names}
-    )
-
-
 async def waiting_named(
     store: Store, scope: int, by_name: Mapping[str, T]
 ) -> list[tuple[Suggestion, T]]:
-    """The open suggestions whose name (`compact`ed) is a key of `by_name`, each with its value:
-    `waiting_for` of terms, or of an alias that now opens a term."""
+    """The open suggestions whose name (`compact`ed) is a key of `by_name`, each with its value
+    (what the name now opens): members who suggested a name before a term or alias took it. No
+    moderator could accept them (the name is taken), and rejecting them would tell their
+    members "not added" about a name that opens a card, so whatever writes a term or alias
+    accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"), without
+    running a search per suggestion."""
     if not by_name:
         return []
     waiting = await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
     found = [(waiter, by_name.get(compact(waiter.title))) for waiter in waiting]
     return [(waiter, value) for waiter, value in found if value is not None]
+
+
+async def accept_as_operator(store: Store, scope: int, by_name: Mapping[str, str]) -> int:
+    """The command line's `waiting_named`: accept the open suggestions whose name (`compact`ed)
+    a term or alias it wrote now has (name -> the entry id it opens), in the term log as the
+    command line's; how many (`untold_line` says so)."""
+    accepted = 0
+    for waiter, entry_id in await waiting_named(store, scope, by_name):
+        decided = await store.decide_suggestion(
+            scope, waiter.id, accepted=True, actor_id=OPERATOR_ACTOR, term_id=entry_id
+        )
+        accepted += decided is not None
+    return accepted
+
+
+def untold_line(accepted: int) -> str:
+    """What to add to the command line's output for `accepted` suggestions: it cannot message
+    members, so it says they were not told."""
+    if not accepted:
+        return ""
+    noun, who = (
+        ("suggestion", "its member was") if accepted == 1 else ("suggestions", "their members were")
+    )
+    return (
+        f"\nAlso accepted {accepted} waiting {noun} of that name; {who} not told "
+        "(the command line cannot message members)."
+    )

@@ -14,14 +14,14 @@ from pathlib import Path
 
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.keys import compact
 from bot.glossary.problems import GlossaryError
-from bot.glossary.server_terms import ServerTerm
 from bot.settings import Settings
-from bot.storage import OPERATOR_ACTOR, StorageError, Store
+from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store, write_whole
 from bot.term_import import at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
-from bot.term_storage import read_terms, waiting_for
+from bot.term_storage import accept_as_operator, read_terms, untold_line
 
 
 def _fail(message: str) -> int:
@@ -95,11 +95,17 @@ def run_import(args: argparse.Namespace) -> int:
         text = describe(outcome, limit=10_000, one_a_line=True)
         if outcome.diff is None:
             raise _Refused(text)
-        return text + await _accept_waiting(store, args.guild, outcome.written)
+        # Members who suggested a name an imported term has were waiting for it: accept them.
+        names = {compact(name): t.id for t in outcome.written for name in t.names}
+        return text + untold_line(await accept_as_operator(store, args.guild, names))
 
     try:
         # A new database is made; an older one is left to the bot (an older bot may serve it).
-        print(on_store(location, write, migrate=False if args.dry_run else "new"))
+        print(
+            on_store(
+                location, write, migrate=Migrate.NEVER if args.dry_run else Migrate.CREATE_ONLY
+            )
+        )
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1
@@ -110,27 +116,6 @@ def run_import(args: argparse.Namespace) -> int:
 
 class _Refused(Exception):
     pass
-
-
-async def _accept_waiting(store: Store, scope: int, terms: list[ServerTerm]) -> str:
-    """Accept the open suggestions whose name an imported term now has, as `/term import`
-    does (`waiting_for`), in the term log as the command line's; what to add to the output.
-    The command line cannot message members, so the line says they were not told."""
-    accepted = 0
-    for waiter, term in await waiting_for(store, scope, terms):
-        decided = await store.decide_suggestion(
-            scope, waiter.id, accepted=True, actor_id=OPERATOR_ACTOR, term_id=term.id
-        )
-        accepted += decided is not None
-    if not accepted:
-        return ""
-    noun, who = (
-        ("suggestion", "its member was") if accepted == 1 else ("suggestions", "their members were")
-    )
-    return (
-        f"\nAlso accepted {accepted} waiting {noun} of that name; {who} not told "
-        "(the command line cannot message members)."
-    )
 
 
 def run_log(args: argparse.Namespace) -> int:

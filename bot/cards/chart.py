@@ -22,6 +22,8 @@ import pygal
 import resvg_py
 from pygal.style import Style
 
+from bot.glossary.letters import whole_letters_cut
+
 SIZE = (960, 480)  # pixels; Discord shows it scaled to the message width
 FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
 FONT = "DejaVu Sans"
@@ -128,7 +130,7 @@ def _style(bars: tuple[int, int, int, int]) -> Style:
 
 def shorten(text: str, most: int) -> str:
     """`text` cut with an ellipsis to at most `most` characters."""
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+    return text if len(text) <= most else text[: whole_letters_cut(text, most - 1)].rstrip() + "…"
 
 
 def _svg(chart: pygal.graph.graph.Graph) -> str:

@@ -18,8 +18,8 @@ def fit(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     room = limit - len(MARKER)
-    if room <= 0:
-        return text[:limit]
+    if room <= 0:  # no room for the marker
+        return text[: whole_letters_cut(text, limit)]
     head = text[: whole_letters_cut(text, room)]
     ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
     if ends and ends[-1] >= room // 3:

@@ -8,9 +8,12 @@ import re
 import unicodedata
 
 from bot.cards.fit import fit
+from bot.glossary.invisible import VARIATION_SELECTORS, drop_invisible
 
-# Format (bidi overrides, zero-width), control, private-use, unassigned, separator characters.
-_DROPPED = frozenset({"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
+# Besides what shows nothing (`invisible`): control, private-use, unassigned and surrogate
+# characters, and line and paragraph separators, which would break the one line.
+_DROPPED = frozenset({"Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
+_SPACED = "\t\n\r\u2028\u2029"  # kept as the space between words they stand for
 # No word boundary before the scheme: Discord links "1https://x" and "_https://x" too.
 _URL = re.compile(r"(?i)([a-z][a-z0-9+.-]*):/+(\S*)")
 # Invites Discord recognises without a scheme ("discord.gg/abc").
@@ -23,10 +26,12 @@ def _defang(found: re.Match[str]) -> str:
 
 def quote(text: str, limit: int) -> str:
     """`text` as one plain line of at most `limit` characters, safe to repeat in public."""
+    # Bidi overrides and zero-width characters go; the emoji look its writer chose stays.
+    visible = drop_invisible(text, keep=VARIATION_SELECTORS)
     kept = "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
-        for ch in text
-        if unicodedata.category(ch) not in _DROPPED or ch in "\t\n\r\u2028\u2029"
+        " " if ch in _SPACED else ch
+        for ch in visible
+        if ch in _SPACED or unicodedata.category(ch) not in _DROPPED
     )
     defanged = _INVITE.sub(r"\1[.]\2", _URL.sub(_defang, " ".join(kept.split())))
     return fit(defanged, limit)

@@ -1,6 +1,7 @@
 """Characters that show nothing, defined once for every reader of typed text: search keys drop
 them (`keys.normalize`: "trans\\u00adformer" is "transformer"), names refuse them outside emoji
-(`name_rules`), and "Explain terms" drops them from the message it reads, keeping the joiners.
+(`name_rules`), "Explain terms" drops them from the message it reads, keeping the joiners, and
+user text shown back (`quote`) drops them, keeping the variation selectors.
 
 They are Unicode's format characters (category Cf: the soft hyphen, zero-width space, non-joiner
 and joiner, word joiner, direction marks, embeddings and isolates, the byte-order mark, tags) and
@@ -13,9 +14,8 @@ from __future__ import annotations
 
 import re
 
-# First and last code point of each run.
-_RANGES = (
-    # Format characters (Cf).
+# First and last code point of each run: format characters (Cf).
+_FORMAT = (
     (0x00AD, 0x00AD),
     (0x0600, 0x0605),
     (0x061C, 0x061C),
@@ -37,15 +37,21 @@ _RANGES = (
     (0x1D173, 0x1D17A),
     (0xE0001, 0xE0001),
     (0xE0020, 0xE007F),
-    # Variation selectors: Mongolian, standard (FE0E text, FE0F emoji), ideographic.
+)
+# Variation selectors: Mongolian, standard (FE0E text, FE0F emoji), ideographic.
+_SELECTORS = (
     (0x180B, 0x180D),
     (0x180F, 0x180F),
     (0xFE00, 0xFE0F),
     (0xE0100, 0xE01EF),
 )
+_RANGES = _FORMAT + _SELECTORS
 INVISIBLE_CHARS = frozenset(chr(c) for first, last in _RANGES for c in range(first, last + 1))
 # The same as a regex character class, for `re` (which compiles it on first use and keeps it).
 _INVISIBLE_CLASS = "[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in _RANGES) + "]"
+# The variation selectors alone: user text shown back (`quote`) keeps them, so an emoji keeps
+# the look its writer chose ("❤️", not the text heart).
+VARIATION_SELECTORS = "".join(chr(c) for first, last in _SELECTORS for c in range(first, last + 1))
 # Zero-width non-joiner and joiner: they glue emoji into one (👩‍💻) and shape the words of some
 # scripts (a Persian half-space), so text read for its words may keep them.
 JOINERS = "\u200c\u200d"

@@ -5,6 +5,7 @@ Imports neither discord nor the search package: command handlers and the command
 to `Store`, and alias text is validated and normalised before it gets here.
 """
 
+from .backend import Migrate
 from .errors import (
     NotAGlossaryDatabase,
     SchemaTooNew,
@@ -54,6 +55,7 @@ __all__ = [
     "AuditAction",
     "AuditRecord",
     "CopyReport",
+    "Migrate",
     "Miss",
     "NotAGlossaryDatabase",
     "Period",

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.dburl import credentials_problem
@@ -29,16 +30,20 @@ log = logging.getLogger(__name__)
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
-# How an out-of-date schema is met: brought up to date (True: the bot), refused (False: the
-# command line's reads), or created where there is none yet but an older one refused ("new":
-# the command line's writes; an older bot may still serve that database, and would refuse it
-# as newer at its next start).
-Migrate = bool | Literal["new"]
+
+class Migrate(enum.Enum):
+    """How an out-of-date schema is met when a store opens."""
+
+    UPGRADE = "upgrade"  # created or brought up to date: the bot
+    NEVER = "never"  # neither: refused (the command line's reads)
+    # Created where there is none yet, an older one refused: the command line's writes (an
+    # older bot may still serve that database, and would refuse it as newer at its next start).
+    CREATE_ONLY = "create only"
 
 
 def may_migrate(migrate: Migrate, version: int) -> bool:
     """Whether a schema at `version` (0: none yet) may be brought up to date."""
-    return migrate is True or (migrate == "new" and version == 0)
+    return migrate is Migrate.UPGRADE or (migrate is Migrate.CREATE_ONLY and version == 0)
 
 
 class Tx(Protocol):

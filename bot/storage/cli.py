@@ -43,7 +43,10 @@ def database_location(args: argparse.Namespace) -> str | Path:
 
 
 def on_store(
-    path: str | Path, work: Callable[[Store], Awaitable[Result]], *, migrate: Migrate = False
+    path: str | Path,
+    work: Callable[[Store], Awaitable[Result]],
+    *,
+    migrate: Migrate = Migrate.NEVER,
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
 
@@ -104,12 +107,22 @@ def run_stats(args: argparse.Namespace) -> int:
     since = period_start(period, now)
 
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
-        from bot.term_storage import read_terms
+        from bot.term_storage import parse_terms, read_terms
 
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
-        server_terms = await read_terms(store, args.guild) if args.guild is not None else []
-        return stats, hours, _titles(args.settings, server_terms)
+        if args.guild is not None:
+            return stats, hours, _titles(args.settings, await read_terms(store, args.guild))
+        titles = _titles(args.settings, [])
+        # Every server's: a server's own term is named by its title there, each server's
+        # title of an id (two servers may each have a term of it).
+        unknown = [entry_id for entry_id, _ in stats.top_terms if entry_id not in titles]
+        named: dict[str, list[str]] = {}
+        for _, stored in await store.terms_of_ids(unknown) if titles else []:
+            [term] = parse_terms([stored])
+            named.setdefault(term.id, []).append(term.title)
+        titles |= {entry_id: " / ".join(sorted(set(t))) for entry_id, t in named.items()}
+        return stats, hours, titles
 
     try:
         stats, hours, titles = on_store(path, read)
@@ -151,8 +164,7 @@ def _write_chart(
     """Draw what /stats attaches into `args.chart`; a problem in one line, or None."""
     from bot.cards.chart import lookups_chart
 
-    one_server = args.guild is not None
-    named = [(_named(titles, e, one_server=one_server), n) for e, n in stats.top_terms]
+    named = [(_named(titles, e), n) for e, n in stats.top_terms]
     when = "all time" if since is None else f"the last {args.period}"
     title = f"Glossary lookups, {when}: {stats.total_lookups:,}"
     try:
@@ -181,10 +193,9 @@ def write_whole(path: Path, data: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def _named(titles: Mapping[str, str], entry_id: str, *, one_server: bool) -> str:
-    """A top term as `/stats` names it; the id when no glossary could be read, or for a
-    server's own term when every server is counted (their terms are not looked up)."""
-    if entry_id in titles or not titles or not one_server:
+def _named(titles: Mapping[str, str], entry_id: str) -> str:
+    """A top term as `/stats` names it; the id when no glossary could be read."""
+    if entry_id in titles or not titles:
         return titles.get(entry_id, entry_id)
     # Lookups of a term since removed (a server's own, or one a reload dropped) stay counted.
     return f"{entry_id} (removed)"
@@ -205,7 +216,7 @@ def print_stats(
     out.write(f"Suggestions: {waiting}\n")
     out.write("Top terms:\n")
     for entry_id, count in stats.top_terms:
-        name = _named(titles or {}, entry_id, one_server=stats.scope is not None)
+        name = _named(titles or {}, entry_id)
         beside = f"  [{entry_id}]" if entry_id in (titles or {}) else ""  # for operators
         out.write(f"  {count:>8}  {name}{beside}\n")
     if not stats.top_terms:
@@ -252,10 +263,10 @@ def run_import(args: argparse.Namespace) -> int:
     # Checked exactly as /alias add checks them (an edge of the command line, so it may reach
     # the alias rules; the store itself stays search-free).
     from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
-    from bot.glossary.keys import normalize
+    from bot.glossary.keys import compact, normalize
     from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
-    from bot.term_storage import parse_terms
+    from bot.term_storage import accept_as_operator, parse_terms, untold_line
 
     try:
         if args.file != "-" and Path(args.file).is_char_device():
@@ -284,9 +295,11 @@ def run_import(args: argparse.Namespace) -> int:
         except ValueError as exc:
             refusals[position] = str(exc)
     wanted: list[_Wanted] = []
+    accepted = 0  # waiting suggestions of a name added (`accept_as_operator`)
     settings: Settings = args.settings
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
+        nonlocal accepted
         # Each alias is checked against its server's own terms, stored aliases and the file's
         # earlier lines, as /alias add checks it in that server.
         # A server's aliases as stored plus the lines accepted so far, compiled once and grown
@@ -336,7 +349,16 @@ def run_import(args: argparse.Namespace) -> int:
         # The checks above wait only to read a server's rows: a Ctrl-C during the checking
         # after that is taken here, before the write begins (once begun, it is finished whole).
         await asyncio.sleep(0)
-        return await store.import_aliases([w.item for w in wanted], check=still_free)
+        results = await store.import_aliases([w.item for w in wanted], check=still_free)
+        # Members who suggested a name an alias now has were waiting for it: accept them.
+        named: dict[int, dict[str, str]] = {}
+        for want, result in zip(wanted, results, strict=True):
+            if result.status is AddAliasStatus.ADDED:
+                item = want.item
+                named.setdefault(item.scope, {})[compact(item.text)] = item.entry_id
+        for scope, by_name in named.items():
+            accepted += await accept_as_operator(store, scope, by_name)
+        return results
 
     progress.close()
     try:
@@ -344,7 +366,9 @@ def run_import(args: argparse.Namespace) -> int:
             writing.update(0)
             results = (
                 # A new database is made; an older one is left to the bot to upgrade.
-                on_store(database_location(args), check_and_import, migrate="new") if parsed else []
+                on_store(database_location(args), check_and_import, migrate=Migrate.CREATE_ONLY)
+                if parsed
+                else []
             )
     except StorageError as exc:
         return _fail(str(exc))
@@ -374,7 +398,7 @@ def run_import(args: argparse.Namespace) -> int:
         else:
             failed += 1
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
-    print(f"added {added}, already present {unchanged}, refused {failed}")
+    print(f"added {added}, already present {unchanged}, refused {failed}" + untold_line(accepted))
     return 1 if failed else 0
 
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .backend import is_database_url, without_password
+from .backend import Migrate, is_database_url, without_password
 from .errors import ShardsTaken, StorageError
 from .sqlite.run_lock import one_bot_per_file
 from .store import COPIED_TABLES, CopyReport, Store
@@ -58,7 +58,7 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                 else contextlib.nullcontext()
             ):
                 locking.clear()
-                origin = await Store.open(source, flush_interval=None, migrate=False)
+                origin = await Store.open(source, flush_interval=None, migrate=Migrate.NEVER)
                 try:
                     destination = await Store.open(target, flush_interval=None)
                     try:

@@ -129,7 +129,7 @@ class Store:
         busy_timeout: float = 5.0,
         max_pending_lookups: int = 200_000,
         max_pending_misses: int = 50_000,
-        migrate: Migrate = True,
+        migrate: Migrate = Migrate.UPGRADE,
         sleep: Sleep = asyncio.sleep,
     ) -> Store:
         """Open (creating and migrating as needed) the database at `location`: a
@@ -138,8 +138,8 @@ class Store:
         Raises `SchemaTooNew` for a database from a newer bot and `NotAGlossaryDatabase` for a
         file that is not ours; neither is modified. `flush_interval=None` starts no background
         flusher (the command line, tests): counts are then written by `flush()` and `close()`.
-        `migrate=False` refuses an out-of-date schema instead of upgrading it (read-only
-        tools); `migrate="new"` creates one where there is none but refuses to upgrade an older
+        `Migrate.NEVER` refuses an out-of-date schema instead of upgrading it (read-only
+        tools); `Migrate.CREATE_ONLY` creates one where there is none but refuses to upgrade an older
         one (the command line's writes: an older bot may still serve it). `clock` must return
         aware datetimes; `sleep` is a seam for tests of the flusher.
         """
@@ -637,6 +637,11 @@ class Store:
     async def terms(self, scope: int) -> list[StoredTerm]:
         """This server's own glossary terms, by id."""
         return await self._read(partial(term_queries.terms, scope=scope))
+
+    async def terms_of_ids(self, ids: Sequence[str]) -> list[tuple[int, StoredTerm]]:
+        """Every server's own terms with one of these ids, each with its server (`glossary-bot
+        stats` of all servers names their lookups by title)."""
+        return await self._read(partial(term_queries.terms_of_ids, ids=ids))
 
     async def term_version(self) -> int:
         """A counter that any change to any server's terms, from any process, increases."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.cards.quote import quote
 from bot.discord_app.cogs.explain import readable_text
 from bot.glossary.invisible import INVISIBLE_CHARS, JOINERS, drop_invisible
 from bot.glossary.keys import normalize
@@ -68,3 +69,23 @@ def test_drop_invisible_keeps_what_it_is_asked_to() -> None:
     assert drop_invisible(text) == "kv cache \U0001f469\U0001f4bb"
     assert drop_invisible(text, keep=ZWJ) == f"kv cache {WOMAN_TECHNOLOGIST}"
     assert drop_invisible("plain ascii") == "plain ascii"
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("❤\ufe0f rag", "❤\ufe0f rag"),  # the emoji look of ❤ kept: it is what was typed
+        ("☎\ufe0e phone", "☎\ufe0e phone"),  # and the text look
+        ("\u8fba\U000e0100 kanji", "\u8fba\U000e0100 kanji"),  # an ideographic variant
+        (f"kv{ZWSP}{SOFT_HYPHEN}cache{BOM}", "kvcache"),
+        (f"{RTL_MARKS[2]}evil{RTL_MARKS[3]}", "evil"),  # no direction changed
+        (WOMAN_TECHNOLOGIST, "\U0001f469\U0001f4bb"),  # joiners show nothing: dropped
+        ("a\tb\nc\u2028d\x00e\x1b", "a b c de"),  # one line; controls gone
+        ("\ue000private\U000e0041", "private"),  # private use, tags
+        ("see https://evil.example now", "see https[:]//evil[.]example now"),
+    ],
+)
+def test_a_quote_shows_what_was_typed_without_what_shows_nothing(typed: str, shown: str) -> None:
+    """`quote` (user text shown back) drops what `invisible` lists, but the variation
+    selectors: repeated back, an emoji keeps the look its writer chose."""
+    assert quote(typed, 100) == shown

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cards.chart import shorten
+from bot.cards.fit import MARKER, fit
 from bot.glossary.letters import whole_letters_cut
 
 LETTERS = [
@@ -37,3 +39,35 @@ def test_plain_text_is_cut_where_asked() -> None:
 def test_flags_side_by_side_are_cut_between_flags() -> None:
     flags = "🇯🇵🇫🇷🇩🇪"
     assert [whole_letters_cut(flags, cut) for cut in range(7)] == [0, 0, 2, 2, 4, 4, 6]
+
+
+SPLIT_BEFORE = [  # real sequences whose cut at `len(text) - 1` would halve their last letter
+    "🇯🇵🇫🇷🇩🇪",  # flags side by side
+    "Japan 🇯🇵",
+    "👍🏽👍🏿",  # skin tones
+    "ok 🫱🏻\u200d🫲🏿",  # a handshake of two skin tones
+]
+
+
+@pytest.mark.parametrize("text", SPLIT_BEFORE)
+def test_a_limit_shorter_than_the_marker_keeps_whole_letters(text: str) -> None:
+    """`fit` to fewer characters than its marker " […]" takes (an embed's room nearly used up)
+    cut with a plain slice: half a flag, a hand without its skin tone."""
+    long = text + " and more words after it"
+    for limit in range(1, len(MARKER) + 1):
+        shown = fit(long, limit)
+        assert len(shown) <= limit
+        assert long.startswith(shown), (limit, shown)
+        assert whole_letters_cut(long, len(shown)) == len(shown), (limit, shown)
+
+
+@pytest.mark.parametrize("text", SPLIT_BEFORE)
+def test_a_chart_shortens_a_term_name_between_whole_letters(text: str) -> None:
+    """The /stats chart's term names (a server's own titles may hold flags and skin tones)
+    are cut to `MAX_TERM_NAME` characters with "…": that cut was a plain slice."""
+    for most in range(2, len(text) + 1):
+        shown = shorten(text + "!", most)
+        assert len(shown) <= most
+        kept = shown.removesuffix("…")
+        assert text.startswith(kept), (most, shown)
+        assert whole_letters_cut(text, len(kept)) == len(kept), (most, shown)

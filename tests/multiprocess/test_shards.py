@@ -20,7 +20,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.storage import Store
+from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, define_until_card, embed_of
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
@@ -52,7 +52,7 @@ class World:
         self.cards[self.guilds[shard].id] += 1
 
     async def stored(self, shards: list[int]) -> int:
-        store = await Store.open(self.url, flush_interval=None, migrate=False)
+        store = await Store.open(self.url, flush_interval=None, migrate=Migrate.NEVER)
         try:
             return sum([await store.total_lookups(self.guilds[s].id) for s in shards])
         finally:

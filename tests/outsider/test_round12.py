@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.storage import Store
+from bot.storage import Migrate, Store
 from bot.storage.cli import on_store
 from bot.storage.models import AliasImport
 from tests.discord_app.helpers import define, embed_of
@@ -62,7 +62,7 @@ def _interrupted_import(db: Path, *, before_the_write: bool) -> BaseException | 
         await store.import_aliases([item], check=ctrl_c_inside)
 
     try:
-        on_store(db, work, migrate=True)
+        on_store(db, work, migrate=Migrate.UPGRADE)
     except BaseException as exc:  # before the fix: KeyboardInterrupt, which must not escape
         return exc
     return None
@@ -90,7 +90,7 @@ def test_ctrl_c_during_an_import_says_whether_it_was_written(tmp_path: Path) -> 
 
 async def made(db: Path) -> None:
     """A database as the bot leaves it (empty)."""
-    store = await Store.open(db, flush_interval=None, migrate=True)
+    store = await Store.open(db, flush_interval=None, migrate=Migrate.UPGRADE)
     await store.close()
 
 

@@ -107,7 +107,8 @@ def test_a_full_disk_under_the_database_is_not_called_the_output(tmp_path: Path)
     assert status == 1, said
     assert "output" not in said, said
     assert said.splitlines() == [
-        "glossary-bot: error: the database could not be written (disk I/O error)"
+        f"glossary-bot: error: the disk holding the database is full: SQLite cannot make room "
+        f"for {db}-shm, which even a read needs; free some space there"
     ], said
 
 

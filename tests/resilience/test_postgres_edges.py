@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from bot.storage import AddAliasStatus, AliasImport, AuditAction, Store
+from bot.storage import AddAliasStatus, AliasImport, AuditAction, Migrate, Store
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
@@ -156,7 +156,7 @@ async def test_alias_remove_racing_an_import_of_the_same_alias(tmp_path: Path) -
         async def as_stored() -> tuple[dict[str, str], list[AuditAction]]:
             """The server's aliases and the audit log's last two words on the alias, newest
             first, read afresh."""
-            store = await Store.open(w.url, flush_interval=None, migrate=False)
+            store = await Store.open(w.url, flush_interval=None, migrate=Migrate.NEVER)
             try:
                 audit = await store.audit_log(guild.id)
                 return dict(await store.aliases(guild.id)), [
@@ -166,7 +166,7 @@ async def test_alias_remove_racing_an_import_of_the_same_alias(tmp_path: Path) -
                 await store.close()
 
         async with process:
-            importer = await Store.open(w.url, flush_interval=None, migrate=False)
+            importer = await Store.open(w.url, flush_interval=None, migrate=Migrate.NEVER)
             try:
                 for through_the_command in (False,) * 8 + (True,):
                     said = await moderator("alias add", {"alias": "zorb race", "term": "rag"})

@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.storage import Store
+from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define
 from tests.storage.conftest import fresh_schema
@@ -123,7 +123,7 @@ async def test_a_stop_with_postgresql_tables_locked_ends_within_the_grace(
         assert cards == len(FOUND)
         assert seconds < CONTAINER_GRACE, bot.output
         assert lost_counts(bot.output) == (cards, 1)
-        store = await Store.open(url, flush_interval=None, migrate=False)
+        store = await Store.open(url, flush_interval=None, migrate=Migrate.NEVER)
         try:
             assert (await store.stats(None)).total_lookups == 0
         finally:

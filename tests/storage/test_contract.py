@@ -24,6 +24,7 @@ from bot.storage import (
     AddAliasStatus,
     AliasImport,
     AuditAction,
+    Migrate,
     NotAGlossaryDatabase,
     SchemaTooNew,
     StorageError,
@@ -161,7 +162,7 @@ async def test_someone_elses_tables_are_refused(databases: Databases, location: 
 
 async def test_read_only_tools_do_not_create_a_schema(databases: Databases, location: str) -> None:
     with pytest.raises(StorageError, match="start the bot once"):
-        await Store.open(location, flush_interval=None, migrate=False)
+        await Store.open(location, flush_interval=None, migrate=Migrate.NEVER)
 
 
 async def test_stores_opening_at_once_migrate_once(open_any: OpenStore) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import NotAGlossaryDatabase, SchemaTooNew, StorageError, Store
+from bot.storage import Migrate, NotAGlossaryDatabase, SchemaTooNew, StorageError, Store
 from bot.storage.sqlite.migrate import (
     APPLICATION_ID,
     latest_version,
@@ -106,7 +106,7 @@ async def test_a_file_that_is_not_sqlite_is_refused(db_path: Path) -> None:
 async def test_read_only_tools_do_not_migrate(db_path: Path) -> None:
     write_file(db_path)
     with pytest.raises(StorageError, match="older than this bot"):
-        await Store.open(db_path, flush_interval=None, migrate=False)
+        await Store.open(db_path, flush_interval=None, migrate=Migrate.NEVER)
     assert file_state(db_path)[0] == b""
 
 

@@ -48,6 +48,21 @@ async def test_concurrent_writes_each_see_the_last_so_a_cap_holds(open_any: Open
     assert await read_terms(store, 2) == []
 
 
+async def test_terms_of_ids_are_found_in_every_server(open_any: OpenStore) -> None:
+    """`glossary-bot stats` of all servers names a server's own term by its title there."""
+    store = await open_any()
+
+    def put(*terms: ServerTerm) -> Plan[None]:
+        return lambda _current, _aliases: (TermChange(put=terms), None)
+
+    await change_terms(store, 1, put(term(1), term(2)), 9)
+    await change_terms(store, 2, put(term(1, "Another server's own term one.")), 9)
+    found = await store.terms_of_ids(["t1", "t3"])
+    assert [(scope, stored.id) for scope, stored in found] == [(1, "t1"), (2, "t1")]
+    assert "Another server's" in found[1][1].body
+    assert await store.terms_of_ids([]) == []
+
+
 async def test_changes_are_audited_and_bump_the_version(open_any: OpenStore) -> None:
     store = await open_any()
     start = await store.term_version()

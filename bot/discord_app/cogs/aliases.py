@@ -31,7 +31,7 @@ from bot.discord_app.cogs.moderators import (
     stored_choices,
     thinking,
 )
-from bot.discord_app.cogs.terms import Opens, accept_waiting
+from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo

@@ -17,7 +17,7 @@ from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
-from bot.discord_app.replies import post_instead, reply_for, respond_in_time
+from bot.discord_app.replies import Reply, post_instead, reply_for, respond_in_time
 from bot.discord_app.state import BotState
 from bot.storage import DM_SCOPE
 
@@ -85,14 +85,24 @@ class DefineCog(commands.Cog):
             )
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
-        reply = await reply_for(state, result, interaction.user.id, scope)
+        # Past Discord's deadline the answer goes to the channel as a message of its own, where
+        # a card needs Embed Links. A card nobody can see is no lookup (known here only when
+        # the defer was not taken: a reply's own send decides it after the count).
+        embeds_here = interaction.app_permissions.embed_links
+        reply = await reply_for(
+            state, result, interaction.user.id, scope, count=taken or embeds_here
+        )
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
-        if not taken:
+        if not taken and reply.embed is not None and not embeds_here and not ephemeral:
+            observe.outcome("refused")  # for a permission the bot lacks
+            text = NO_EMBEDS.format(title=reply.embed.title or "")
+            await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
+        elif not taken:
             await post_instead(interaction, reply, ephemeral)
         elif deferred and ephemeral and not private:
             # Deferred in public, but a miss is only for the asker: swap for an ephemeral

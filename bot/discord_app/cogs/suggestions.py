@@ -1,12 +1,15 @@
 """Members suggest missing terms: `/suggest` (for everyone, unlike `/term`) and the "Suggest it"
 button of a "no entry" answer open a modal; the suggestion queues for the server's moderators
 (`/term review`). A member can't flood the queue: one suggestion per cooldown, and a cap on a
-server's open suggestions (the store checks both in the write)."""
+server's open suggestions (the store checks both in the write). Deciding one is here too: the
+term cog's review, and whatever writes a term or alias of a waiting suggestion's name."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,8 +28,11 @@ from bot.discord_app.items import (
 )
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.glossary.keys import compact
 from bot.glossary.name_rules import name_refusal
-from bot.storage import SUGGEST_COOLDOWN, StorageError, SuggestStatus
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import SUGGEST_COOLDOWN, StorageError, Suggestion, SuggestStatus
+from bot.term_storage import waiting_named
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -187,3 +193,116 @@ async def tell_member(client: discord.Client, user_id: int, text: str) -> bool:
         log.info("could not tell user %s about their suggestion", user_id)
         return False
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class Opens:
+    """What an accepted suggestion's name now opens: the term `id` titled `title`, written for
+    it, or (`alias`) a term that was there, of which the name is now another name."""
+
+    id: str
+    title: str
+    alias: bool = False
+
+    @classmethod
+    def term(cls, term: ServerTerm) -> Opens:
+        return cls(term.id, term.title)
+
+
+async def close_suggestion(
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
+) -> str:
+    """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
+    what to add to the answer. Accepting also accepts the other open suggestions of a name the
+    term now has (`close_namesakes`)."""
+    state = interaction.client.state
+    if state.store is None:
+        return ""
+    opens = Opens.term(term) if term is not None else None
+    try:
+        found, told = await _decide(interaction, suggestion_id, accepted=accepted, opens=opens)
+    except StorageError:
+        return "\nThe suggestion could not be marked decided (database); it stays in the queue."
+    if found is None:
+        return "\nThat suggestion was already decided."
+    verdict = "Accepted" if accepted else "Rejected"
+    text = f"\n{verdict} the suggestion; " + (
+        "the member was told privately." if told else "the member could not be told (DMs closed)."
+    )
+    if accepted and term is not None:
+        text += await close_namesakes(interaction, [term])
+    return text
+
+
+async def _decide(
+    interaction: Interaction, suggestion_id: int, *, accepted: bool, opens: Opens | None
+) -> tuple[Suggestion | None, bool]:
+    """Close one suggestion and tell its member: the suggestion (None if it was not open) and
+    whether the member could be told."""
+    store = interaction.client.state.store
+    assert store is not None
+    found = await store.decide_suggestion(
+        interaction.guild_id or 0,
+        suggestion_id,
+        accepted=accepted,
+        actor_id=interaction.user.id,
+        term_id=opens.id if opens else None,
+    )
+    if found is None:
+        return None, False
+    server = interaction.guild.name if interaction.guild else "the server"
+    outcome = "added to the glossary" if accepted else "not added to the glossary"
+    look_up = ""
+    if accepted and opens is not None and opens.alias:  # the name the member typed opens it
+        outcome += f" as another name for “{echo(opens.title)}”"
+        look_up = f" Look it up with `/define {echo(found.title)}`."
+    elif accepted and opens is not None:
+        # The moderator may have saved it under another name: the member looks up that one.
+        renamed = opens.title.casefold() != found.title.casefold()
+        outcome += f" as “{echo(opens.title)}”" if renamed else ""
+        look_up = f" Look it up with `/define {echo(opens.title)}`."
+    told = await tell_member(
+        interaction.client,
+        found.user_id,
+        f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
+        f"{outcome} by its moderators.{look_up}",
+    )
+    return found, told
+
+
+async def close_namesakes(
+    interaction: Interaction, terms: Sequence[ServerTerm], *, besides: bool = True
+) -> str:
+    """Accept the open suggestions whose name one of `terms` now has, each member told; what
+    to add to the answer."""
+    names = {compact(name): Opens.term(term) for term in terms for name in term.names}
+    return await accept_waiting(interaction, names, besides=besides)
+
+
+async def accept_waiting(
+    interaction: Interaction, names: Mapping[str, Opens], *, besides: bool = False
+) -> str:
+    """Accept the open suggestions of these names (`compact`ed), each as what its name now
+    opens and its member told (`waiting_named`); what to add to the answer. `besides`: the
+    answer already told of one suggestion accepted."""
+    state = interaction.client.state
+    assert state.store is not None
+    closed = told = 0
+    try:
+        for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
+            decided, reached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
+            closed += decided is not None
+            told += reached
+    except StorageError:
+        pass  # the rest stay in the queue, where a moderator still sees them
+    if not closed:
+        return ""
+    untold = "could not be told (DMs closed)."
+    if closed == 1:
+        noun, who = "suggestion", "its member " + ("was told privately." if told else untold)
+    elif told == closed:
+        noun, who = "suggestions", "their members were told privately."
+    else:
+        noun, who = "suggestions", f"{closed - told} of their members {untold}"
+    other = "other " if besides else ""  # besides the suggestion this form accepted
+    return f"\nAlso accepted {closed} {other}{noun} of that name; {who}"

@@ -41,7 +41,7 @@ from bot.discord_app.cogs.moderators import (
     reply,
     thinking,
 )
-from bot.discord_app.cogs.suggestions import tell_member
+from bot.discord_app.cogs.suggestions import close_namesakes, close_suggestion
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
@@ -50,7 +50,6 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap
-from bot.glossary.keys import compact
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -61,7 +60,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError, Suggestion
+from bot.storage import StorageError
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
@@ -69,7 +68,6 @@ from bot.term_storage import (
     change_terms,
     orphaned_aliases,
     read_terms,
-    waiting_named,
 )
 
 if TYPE_CHECKING:
@@ -264,119 +262,6 @@ class DecideButton(
         typed = TermDraft(found.title, found.definition, category=self.category)
         draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
         await open_modal(interaction, draft)
-
-
-@dataclass(frozen=True, slots=True)
-class Opens:
-    """What an accepted suggestion's name now opens: the term `id` titled `title`, written for
-    it, or (`alias`) a term that was there, of which the name is now another name."""
-
-    id: str
-    title: str
-    alias: bool = False
-
-    @classmethod
-    def term(cls, term: ServerTerm) -> Opens:
-        return cls(term.id, term.title)
-
-
-async def close_suggestion(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
-) -> str:
-    """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
-    what to add to the answer. Accepting also accepts the other open suggestions of a name the
-    term now has (`close_namesakes`)."""
-    state = interaction.client.state
-    if state.store is None:
-        return ""
-    opens = Opens.term(term) if term is not None else None
-    try:
-        found, told = await _decide(interaction, suggestion_id, accepted=accepted, opens=opens)
-    except StorageError:
-        return "\nThe suggestion could not be marked decided (database); it stays in the queue."
-    if found is None:
-        return "\nThat suggestion was already decided."
-    verdict = "Accepted" if accepted else "Rejected"
-    text = f"\n{verdict} the suggestion; " + (
-        "the member was told privately." if told else "the member could not be told (DMs closed)."
-    )
-    if accepted and term is not None:
-        text += await close_namesakes(interaction, [term])
-    return text
-
-
-async def _decide(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, opens: Opens | None
-) -> tuple[Suggestion | None, bool]:
-    """Close one suggestion and tell its member: the suggestion (None if it was not open) and
-    whether the member could be told."""
-    store = interaction.client.state.store
-    assert store is not None
-    found = await store.decide_suggestion(
-        interaction.guild_id or 0,
-        suggestion_id,
-        accepted=accepted,
-        actor_id=interaction.user.id,
-        term_id=opens.id if opens else None,
-    )
-    if found is None:
-        return None, False
-    server = interaction.guild.name if interaction.guild else "the server"
-    outcome = "added to the glossary" if accepted else "not added to the glossary"
-    look_up = ""
-    if accepted and opens is not None and opens.alias:  # the name the member typed opens it
-        outcome += f" as another name for “{echo(opens.title)}”"
-        look_up = f" Look it up with `/define {echo(found.title)}`."
-    elif accepted and opens is not None:
-        # The moderator may have saved it under another name: the member looks up that one.
-        renamed = opens.title.casefold() != found.title.casefold()
-        outcome += f" as “{echo(opens.title)}”" if renamed else ""
-        look_up = f" Look it up with `/define {echo(opens.title)}`."
-    told = await tell_member(
-        interaction.client,
-        found.user_id,
-        f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
-        f"{outcome} by its moderators.{look_up}",
-    )
-    return found, told
-
-
-async def close_namesakes(
-    interaction: Interaction, terms: Sequence[ServerTerm], *, besides: bool = True
-) -> str:
-    """Accept the open suggestions whose name one of `terms` now has, each member told; what
-    to add to the answer."""
-    names = {compact(name): Opens.term(term) for term in terms for name in term.names}
-    return await accept_waiting(interaction, names, besides=besides)
-
-
-async def accept_waiting(
-    interaction: Interaction, names: Mapping[str, Opens], *, besides: bool = False
-) -> str:
-    """Accept the open suggestions of these names (`compact`ed), each as what its name now
-    opens and its member told (`waiting_named`); what to add to the answer. `besides`: the
-    answer already told of one suggestion accepted."""
-    state = interaction.client.state
-    assert state.store is not None
-    closed = told = 0
-    try:
-        for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
-            decided, reached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
-            closed += decided is not None
-            told += reached
-    except StorageError:
-        pass  # the rest stay in the queue, where a moderator still sees them
-    if not closed:
-        return ""
-    untold = "could not be told (DMs closed)."
-    if closed == 1:
-        noun, who = "suggestion", "its member " + ("was told privately." if told else untold)
-    elif told == closed:
-        noun, who = "suggestions", "their members were told privately."
-    else:
-        noun, who = "suggestions", f"{closed - told} of their members {untold}"
-    other = "other " if besides else ""  # besides the suggestion this form accepted
-    return f"\nAlso accepted {closed} {other}{noun} of that name; {who}"
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted

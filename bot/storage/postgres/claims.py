@@ -10,11 +10,14 @@ keepalives set on that session.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 
 import asyncpg
 
 from ..errors import ShardsTaken
+
+log = logging.getLogger(__name__)
 
 # One key space per schema, apart from the IDENTIFY buckets' locks.
 _KEY = "hashtext('glossary-bot shards ' || current_schema())"
@@ -48,14 +51,31 @@ async def take_claims(
     loop = asyncio.get_running_loop()
     give_up = loop.time() + wait
     claims = [(WHOLE_BOT, shard_ids is not None)] + [(i, False) for i in sorted(shard_ids or ())]
+    said = False
     for key, shared in claims:
-        left = max(1, int((give_up - loop.time()) * 1000))
-        await conn.execute(f"SET lock_timeout = {left}")
-        lock = "pg_advisory_lock_shared" if shared else "pg_advisory_lock"
-        try:
-            await conn.execute(f"SELECT {lock}({_KEY}, $1)", key)
-        except asyncpg.LockNotAvailableError:
-            found = await conn.fetch(_HOLDERS, key)
-            holders = [f"{name or '(unnamed)'} [server pid {pid}]" for name, pid in found]
-            raise ShardsTaken(None if key == WHOLE_BOT else key, holders) from None
+        kind = "_shared" if shared else ""
+        if not await conn.fetchval(f"SELECT pg_try_advisory_lock{kind}({_KEY}, $1)", key):
+            if not said:  # the wait is a restart's handover; not a silent one
+                said = True
+                what = "shards run" if key == WHOLE_BOT else f"shard {key} is held"
+                log.warning(
+                    "%s by another process on this database (%s); waiting up to %.0f s for it "
+                    "to let go (a restart) before refusing",
+                    what,
+                    ", ".join(await _holders(conn, key)) or "unnamed",
+                    wait,
+                )
+            left = max(1, int((give_up - loop.time()) * 1000))
+            await conn.execute(f"SET lock_timeout = {left}")
+            try:
+                await conn.execute(f"SELECT pg_advisory_lock{kind}({_KEY}, $1)", key)
+            except asyncpg.LockNotAvailableError:
+                holders = await _holders(conn, key)
+                raise ShardsTaken(None if key == WHOLE_BOT else key, holders) from None
     await conn.execute("SET lock_timeout = 0")
+
+
+async def _holders(conn: asyncpg.Connection, key: int) -> list[str]:
+    """The other sessions that hold `key`, by name (`holder`) and server pid."""
+    found = await conn.fetch(_HOLDERS, key)
+    return [f"{name or '(unnamed)'} [server pid {pid}]" for name, pid in found]

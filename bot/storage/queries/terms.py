@@ -7,12 +7,24 @@ from collections.abc import Sequence
 from ..backend import Tx
 from ..models import StoredChange, StoredTerm, TermAuditRecord
 from ..periods import from_unix
-from . import scalar
+from . import chunks, marks, scalar
 
 
 async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
     rows = await tx.fetch("SELECT id, body FROM terms WHERE scope = ? ORDER BY id", (scope,))
     return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
+
+
+async def terms_of_ids(tx: Tx, ids: Sequence[str]) -> list[tuple[int, StoredTerm]]:
+    """Every server's terms with one of these ids, with their server, by server and id."""
+    found: list[tuple[int, StoredTerm]] = []
+    for chunk in chunks(sorted(set(ids))):
+        sql = f"SELECT scope, id, body FROM terms WHERE id IN ({marks(chunk)})"
+        rows = await tx.fetch(sql, chunk)
+        found += [
+            (int(scope), StoredTerm(str(term_id), str(body))) for scope, term_id, body in rows
+        ]
+    return sorted(found, key=lambda row: (row[0], row[1].id))
 
 
 async def term_version(tx: Tx) -> int:

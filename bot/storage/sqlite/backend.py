@@ -164,7 +164,7 @@ class SqliteBackend(Backend):
         deleted = _identity_of(self.location) is None  # else another file was put there
         try:
             conn, identity = await _prepare(
-                self.location, busy_timeout=self._busy_timeout, migrate=True
+                self.location, busy_timeout=self._busy_timeout, migrate=Migrate.UPGRADE
             )
         except StorageError as exc:
             reason = str(exc)

@@ -137,7 +137,7 @@ class Channel:
                 code = primary_code(exc)
                 if code in REOPEN_AFTER:
                     self._stale = True
-                error = as_storage_error(exc)
+                error = as_storage_error(exc, self._path)
                 if write and code not in _TRANSIENT:
                     self._write_failed(str(error))
                 raise error from exc

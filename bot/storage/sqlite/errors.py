@@ -37,8 +37,19 @@ _EXTENDED_REASONS = {
 }
 
 
+# SQLite could not make or grow the database's shared-memory file (`-shm`, the WAL's index),
+# which a read needs as much as a write: the disk is full.
+_SHARED_MEMORY = frozenset({"SQLITE_IOERR_SHMOPEN", "SQLITE_IOERR_SHMSIZE"})
+
+
 def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageError:
     """Translate a driver exception into one a command handler can show to a moderator."""
+    if getattr(exc, "sqlite_errorname", None) in _SHARED_MEMORY:
+        where = f"{path}-shm" if path else "its -shm file"
+        return StorageUnavailable(
+            f"the disk holding the database is full: SQLite cannot make room for {where}, "
+            "which even a read needs; free some space there"
+        )
     if primary_code(exc) == sqlite3.SQLITE_CANTOPEN and path is not None:
         why = cannot_open(Path(path))
         if why:

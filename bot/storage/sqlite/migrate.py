@@ -87,7 +87,7 @@ async def apply_migrations(conn: aiosqlite.Connection, path: str) -> list[int]:
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
-            error = as_storage_error(exc)
+            error = as_storage_error(exc, path)
             if isinstance(error, StorageUnavailable):
                 raise StorageUnavailable(
                     f"cannot upgrade {path} to schema version {migration.version}: {error.reason}"
