@@ -100,7 +100,15 @@ class ServerCache:
 
     def knows(self, scope: int) -> bool:
         """Are this server's aliases at hand (if perhaps stale), so asking costs no wait?"""
-        return scope == DM_SCOPE or self._store() is None or scope in self._servers
+        if scope == DM_SCOPE or self._store() is None:
+            return True
+        cached = self._servers.get(scope)
+        return cached is not None and not self._reindexing(cached)
+
+    def _reindexing(self, cached: _Cached) -> bool:
+        """Compiled against the glossary before a reload, with terms of its own: what it has
+        must be indexed again before it can answer (its aliases alone compile quickly)."""
+        return cached.local.base is not self._bundled()[1] and bool(cached.local.terms)
 
     def _none(self) -> LocalGlossary:
         glossary, index = self._bundled()
@@ -128,11 +136,13 @@ class ServerCache:
             loading = asyncio.ensure_future(self._load(store, scope))
             self._loading[scope] = loading
             loading.add_done_callback(lambda _: self._loading.pop(scope, None))
-        wait = self.read_timeout if cached is None else self.stale_wait
+        first = cached is None or self._reindexing(cached)
+        wait = self.read_timeout if first else self.stale_wait
         try:
             return (await asyncio.wait_for(asyncio.shield(loading), wait)).local
         except Exception:
-            if cached is None and scope in self._indexing:
+            # A server's terms after a reload are as unknown as at its first read.
+            if first and scope in self._indexing:
                 if patient:
                     with contextlib.suppress(Exception):
                         return (await asyncio.wait_for(asyncio.shield(loading), INDEX_WAIT)).local
