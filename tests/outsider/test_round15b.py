@@ -63,8 +63,9 @@ async def test_the_first_answers_after_a_reload_have_the_servers_aliases_and_ter
         bot.send_signal(signal.SIGHUP)
         await bot.wait_for_output("glossary reloaded")  # the reload's own completion
         _, answer = await define(fake, scene.alice, "qq zorbo", scene.channel)
-        assert "this server's alias for “zorb”, which is no longer in the glossary" in (
-            answer["content"]
+        assert (
+            "this server's alias for “zorb”, which is no longer in the glossary"
+            in (answer["content"])
         ), answer["content"]
         (folder / "mine.toml").write_text(ZORB)
         bot.send_signal(signal.SIGHUP)
@@ -101,18 +102,42 @@ async def test_a_reload_answers_a_server_from_its_own_glossary_while_it_is_compi
         return compile_local(*args, **kwargs)  # type: ignore[arg-type]
 
     glossary = load_glossary([folder])
-    async with start_bot(store, glossary=glossary, glossary_paths=[folder], read_timeout=0.2) as bot:
+    async with start_bot(
+        store, glossary=glossary, glossary_paths=[folder], read_timeout=0.2
+    ) as bot:
         _, card = await define(scene.fake, scene.alice, "blorp queue", scene.channel)
         assert embed_of(card)["title"] == "Blorp Queue", "the server's term, before"
         monkeypatch.setattr(alias_cache, "compile_local", slow_compile)
         (folder / "mine.toml").write_text(RENAMED)
         assert (await bot.state.reload_off_loop()).startswith("reloaded")
         _, answer = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
-        assert "this server's alias for “zorb”, which is no longer in the glossary" in (
-            answer["content"]
+        assert (
+            "this server's alias for “zorb”, which is no longer in the glossary"
+            in (answer["content"])
         ), answer["content"]
         (folder / "mine.toml").write_text(ZORB)
         assert (await bot.state.reload_off_loop()).startswith("reloaded")
         _, card = await define(scene.fake, scene.alice, "blorp queue", scene.channel)
         assert card["embeds"], card["content"]
         assert embed_of(card)["title"] == "Blorp Queue", "the server's term, after"
+
+
+def test_migrate_db_refusing_a_target_with_data_says_what_it_holds_in_words(
+    tmp_path: Path,
+) -> None:
+    """Plan line Y9: `migrate-db` run twice (the README's warning) was refused with the target's
+    tables by name, zeros included: "already holds data (0 lookups, 0 lookup total, 0 misses,
+    0 miss total, 0 miss hours, 1 aliases, 1 audit log, 0 terms, 0 term audit log, 0
+    suggestions)". Now what it holds, in the words of the copy's own line."""
+    source, target = tmp_path / "bot.db", tmp_path / "copy.db"
+    aliases = '[{"guild_id": 5, "alias": "zz lax", "entry_id": "kv-cache"}]'
+    assert (
+        _cli(tmp_path, "aliases", "import", "-", "--db", str(source), stdin=aliases).returncode == 0
+    )
+    assert _cli(tmp_path, "migrate-db", "--from", str(source), "--to", str(target)).returncode == 0
+    again = _cli(tmp_path, "migrate-db", "--from", str(source), "--to", str(target))
+    assert again.returncode == 1
+    assert again.stderr.strip().splitlines()[-1] == (
+        f"glossary-bot: error: {target} already holds data (1 alias, 1 alias audit entry); "
+        "copying on top of it needs --force"
+    ), again.stderr
