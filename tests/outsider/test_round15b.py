@@ -5,13 +5,14 @@ script output recorded in PLAN.md."""
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from pathlib import Path
 
 import pytest
 
-from bot.discord_app import alias_cache
+from bot.discord_app import alias_cache, health
 from bot.glossary import load_glossary
 from bot.glossary.interchange import parse_import
 from bot.storage import Store
@@ -141,3 +142,32 @@ def test_migrate_db_refusing_a_target_with_data_says_what_it_holds_in_words(
         f"glossary-bot: error: {target} already holds data (1 alias, 1 alias audit entry); "
         "copying on top of it needs --force"
     ), again.stderr
+
+
+def test_health_names_discord_lost_once_the_heartbeat_is_stale(tmp_path: Path) -> None:
+    """Plan line Y6: the container's fake Discord stopped: the log said "unhealthy: not connected
+    to Discord" within 10 s, but `health` (the HEALTHCHECK) said "healthy" for 45 s, as meant (a
+    reconnect within that is no alarm), and then only "last heartbeat 47 s ago (more than 45 s)",
+    which a bot hung or killed says too. Now the bot's heartbeat file says since when Discord is
+    lost, keeping the last healthy beat's time, and `health` names it."""
+    beat = tmp_path / "heartbeat"
+    now = time.time()
+    assert health._write_heartbeat(beat, None, says_why=False) is None
+    os.utime(beat, (now - 50, now - 50))  # the last healthy beat, 50 s ago
+    lost = health._write_heartbeat(beat, health.NOT_CONNECTED, says_why=False, lost_since=now - 40)
+    assert lost is None
+    healthy, said = health.check_heartbeat(beat, max_age=45, now=now)
+    assert not healthy
+    assert said == (
+        "last heartbeat 50 s ago (more than 45 s): not connected to Discord for 40 s (reconnecting)"
+    )
+    healthy, said = health.check_heartbeat(beat, max_age=45, now=now - 20)  # 20 s before
+    assert healthy, said
+    assert (
+        said == "healthy: last heartbeat 30 s ago; not connected to Discord for 20 s (reconnecting)"
+    )
+    # A bot that stopped saying anything since is down, whatever it said last.
+    healthy, said = health.check_heartbeat(beat, max_age=45, now=now + 60)
+    assert not healthy
+    assert said.startswith("down: nothing from the bot for 60 s (more than 45 s); it last said: ")
+    assert said.endswith(": not connected to Discord"), said
