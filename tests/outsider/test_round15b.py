@@ -5,8 +5,10 @@ script output recorded in PLAN.md."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -171,3 +173,44 @@ def test_health_names_discord_lost_once_the_heartbeat_is_stale(tmp_path: Path) -
     assert not healthy
     assert said.startswith("down: nothing from the bot for 60 s (more than 45 s); it last said: ")
     assert said.endswith(": not connected to Discord"), said
+
+
+async def test_a_read_begun_before_a_reload_does_not_answer_after_it(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Plan line Y13, the other way the old glossary answered after a reload: a server's read
+    under way when the reload swapped the glossary (its first since a start, or after an alias
+    changed) was shared with the requests after the reload, so they were answered from the
+    server's glossary compiled against the removed entries (the alias opened them)."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    guild = scene.guild.id
+    await store.add_alias(guild, "qq zorbo", "qq zorbo", "zorb", actor_id=1)
+    compile_local = alias_cache.compile_local
+    entered, gate = threading.Event(), threading.Event()
+
+    def held_compile(*args: object, **kwargs: object) -> object:
+        entered.set()
+        gate.wait(timeout=30)  # in the indexing thread: released by the test below
+        return compile_local(*args, **kwargs)  # type: ignore[arg-type]
+
+    glossary = load_glossary([folder])
+    async with start_bot(store, glossary=glossary, glossary_paths=[folder]) as bot:
+        servers = bot.state.servers
+        monkeypatch.setattr(alias_cache, "compile_local", held_compile)
+        servers.forget(guild)  # read afresh, as after a start
+        before = asyncio.ensure_future(servers.local(guild, patient=True))
+        await asyncio.to_thread(entered.wait, 30)  # that read is compiling, against ZORB
+        (folder / "mine.toml").write_text(RENAMED)
+        assert (await bot.state.reload_off_loop()).startswith("reloaded")
+        after = asyncio.ensure_future(servers.local(guild, patient=True))
+        gate.set()
+        local = await after
+        assert local.base is bot.state.index, "compiled against the glossary before the reload"
+        assert local.entry("zorb") is None
+        await before
