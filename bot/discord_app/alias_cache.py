@@ -75,7 +75,8 @@ class ServerCache:
         self.check_interval = check_interval
         self._versions: Versions = (0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
-        self._loading: dict[int, asyncio.Future[_Cached]] = {}
+        # Each server's read under way, and the glossary's index it compiles against.
+        self._loading: dict[int, tuple[SearchIndex, asyncio.Future[_Cached]]] = {}
         self._indexing: Counter[int] = Counter()  # loads that have read their rows, compiling
         self._changes: dict[int, asyncio.Lock] = {}
         self._embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-terms")
@@ -100,7 +101,15 @@ class ServerCache:
 
     def knows(self, scope: int) -> bool:
         """Are this server's aliases at hand (if perhaps stale), so asking costs no wait?"""
-        return scope == DM_SCOPE or self._store() is None or scope in self._servers
+        if scope == DM_SCOPE or self._store() is None:
+            return True
+        cached = self._servers.get(scope)
+        return cached is not None and not self._reindexing(cached)
+
+    def _reindexing(self, cached: _Cached) -> bool:
+        """Compiled against the glossary before a reload, with terms of its own: what it has
+        must be indexed again before it can answer (its aliases alone compile quickly)."""
+        return cached.local.base is not self._bundled()[1] and bool(cached.local.terms)
 
     def _none(self) -> LocalGlossary:
         glossary, index = self._bundled()
@@ -122,17 +131,20 @@ class ServerCache:
         base = self._bundled()[1]
         if self._fresh(cached):
             return cached.local
-        loading = self._loading.get(scope)
-        if loading is None:
-            # One read per server at a time, kept even if this request stops waiting for it.
-            loading = asyncio.ensure_future(self._load(store, scope))
-            self._loading[scope] = loading
-            loading.add_done_callback(lambda _: self._loading.pop(scope, None))
-        wait = self.read_timeout if cached is None else self.stale_wait
+        under_way = self._loading.get(scope)
+        if under_way is not None and under_way[0] is base:
+            loading = under_way[1]
+        else:
+            # One read per server at a time, kept even if this request stops waiting for it;
+            # one begun before a glossary reload would answer with the glossary before.
+            loading = self._start_load(store, scope, base)
+        first = cached is None or self._reindexing(cached)
+        wait = self.read_timeout if first else self.stale_wait
         try:
             return (await asyncio.wait_for(asyncio.shield(loading), wait)).local
         except Exception:
-            if cached is None and scope in self._indexing:
+            # A server's terms after a reload are as unknown as at its first read.
+            if first and scope in self._indexing:
                 if patient:
                     with contextlib.suppress(Exception):
                         return (await asyncio.wait_for(asyncio.shield(loading), INDEX_WAIT)).local
@@ -156,6 +168,17 @@ class ServerCache:
                 glossary = self._bundled()[0]
                 return compile_local(glossary, base, (), cached.local.aliases.source)
             return self._none()  # indexing the server's terms here would stall every server
+
+    def _start_load(self, store: Store, scope: int, base: SearchIndex) -> asyncio.Future[_Cached]:
+        loading = asyncio.ensure_future(self._load(store, scope))
+        self._loading[scope] = mine = (base, loading)
+
+        def done(_: object) -> None:
+            if self._loading.get(scope) is mine:
+                del self._loading[scope]
+
+        loading.add_done_callback(done)
+        return loading
 
     def changes(self, scope: int) -> asyncio.Lock:
         """Held while one change of this server is checked and written: the next change is

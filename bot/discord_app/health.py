@@ -25,6 +25,10 @@ MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
 
 UNHEALTHY = "unhealthy: "  # how the heartbeat file starts when the bot knows why it is unhealthy
 NOT_CONNECTED = "not connected to Discord"
+# How the file starts while only Discord is lost (the time it was first seen lost follows): the
+# last healthy beat's time is kept, so a reconnect within MAX_AGE is no alarm, and past it
+# `health` says why rather than only how old the heartbeat is.
+LOST_SINCE = "not connected to Discord since "
 
 
 def is_connected(client: discord.Client) -> bool:
@@ -51,20 +55,25 @@ async def unhealthy_reason(
 
 
 def _write_heartbeat(
-    path: Path, reason: str | None, says_why: bool, note: str | None = None
+    path: Path,
+    reason: str | None,
+    says_why: bool,
+    note: str | None = None,
+    lost_since: float | None = None,
 ) -> str | None:
     """Healthy: the time, which is the heartbeat, and on a second line what `health` adds (Discord
     failing). Unhealthy and `says_why` (the database failing, or Discord lost after that): why,
     keeping the file's time, the last healthy heartbeat's, so that a database failing before the
-    first heartbeat is not read as "never connected". Returns why the file could not be
-    written."""
+    first heartbeat is not read as "never connected". Only Discord lost since `lost_since`
+    (after a healthy beat): that, likewise. Returns why the file could not be written."""
     try:
         if reason is None:
             path.write_text(f"{time.time():.0f}\n{note or ''}\n", "utf-8")
-        elif says_why:
+        elif says_why or (lost_since is not None and path.exists()):
             before = path.stat() if path.exists() else None
+            said = f"{UNHEALTHY}{reason}" if says_why else f"{LOST_SINCE}{lost_since:.0f}"
             # When it was said, beneath: a bot killed meanwhile would be read as answering.
-            path.write_text(f"{UNHEALTHY}{reason}\n{time.time():.0f}\n", "utf-8")
+            path.write_text(f"{said}\n{time.time():.0f}\n", "utf-8")
             if before is not None:
                 os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     except OSError as exc:
@@ -96,6 +105,7 @@ async def keep_heartbeat(
     left: int | None = None  # the file's time as this process last left it
     shared_said = False
     said_why = False  # the file says why this process is unhealthy
+    lost_since: float | None = None  # when Discord was first seen lost, in this streak
     while not client.is_closed():
         reason = await unhealthy_reason(client, store, database)
         now_at = await asyncio.to_thread(_file_time, path)
@@ -113,7 +123,10 @@ async def keep_heartbeat(
         # alarm). A bot already saying why it is unhealthy keeps saying it, or `health` reads
         # the line it stopped renewing as the bot being down.
         says_why = reason != NOT_CONNECTED or said_why
-        failure = await asyncio.to_thread(_write_heartbeat, path, reason, says_why, note)
+        lost_since = (lost_since or time.time()) if reason == NOT_CONNECTED else None
+        failure = await asyncio.to_thread(
+            _write_heartbeat, path, reason, says_why, note, lost_since
+        )
         said_why = reason is not None and says_why and failure is None
         left = None if failure is not None else await asyncio.to_thread(_file_time, path)
         if failure is None:
@@ -159,14 +172,20 @@ def check_heartbeat(
         return False, f"HEARTBEAT_PATH={path} is a folder or device, not a file: name a file"
     said, note = _said(path)
     now = time.time() if now is None else now
-    if said.startswith(UNHEALTHY):
+    lost = _lost_since(said)
+    if said.startswith(UNHEALTHY) or lost is not None:
         silent = now - float(note) if note.isdigit() else 0.0  # no time: a bot before this one
+        if lost is not None:  # for how long, while the bot still says it
+            down = silent > max_age
+            said = NOT_CONNECTED if down else f"{NOT_CONNECTED} for {max(now - lost, 0.0):.0f} s"
         if silent > max_age:  # said by a bot that has stopped saying anything since: down
             return False, (
                 f"down: nothing from the bot for {silent:.0f} s (more than {max_age:.0f} s); "
                 f"it last said: {said}"
             )
-        return False, said
+        if lost is None:
+            return False, said
+        note = f"{said} (reconnecting)"  # past MAX_AGE, the heartbeat's age below says it
     age = now - status.st_mtime
     if -age > max_age:  # a live bot writes the clock's time at its next beat, seconds later
         return False, (
@@ -175,7 +194,8 @@ def check_heartbeat(
         )
     age = max(age, 0.0)  # a beat written a moment ago by a clock a little ahead
     if age > max_age:
-        return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s)"
+        why = f": {note}" if lost is not None else ""
+        return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s){why}"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")
 
 
@@ -192,6 +212,12 @@ def _why_none(folder: Path) -> str:
             "the bot can write"
         )
     return "starting, or never connected"
+
+
+def _lost_since(said: str) -> float | None:
+    """When the bot first saw Discord lost, from a heartbeat file's first line (None: not so)."""
+    since = said.removeprefix(LOST_SINCE)
+    return float(since) if since != said and since.isdigit() else None
 
 
 def _said(path: Path) -> tuple[str, str]:

@@ -848,8 +848,8 @@ class Store:
         wrong = {name: after[name] for name in expected if after[name] != expected[name]}
         if wrong:
             raise StorageError(
-                f"the copy in {target.location} does not add up: expected {_describe(expected)}, "
-                f"found {_describe(after)}"
+                f"the copy in {target.location} does not add up: expected {_tally(expected)}, "
+                f"found {_tally(after)}"
             )
         return CopyReport(source, before, after)
 
@@ -889,7 +889,28 @@ class CopyReport:
     target_after: dict[str, int]
 
 
+# What a database holds, in words, from `copy_queries.tally` (its row counts and count totals).
+_HELD = {
+    "lookup_total": ("lookup", "lookups"),
+    "miss_total": ("missed query", "missed queries"),
+    "aliases": ("alias", "aliases"),
+    "audit_log": ("alias audit entry", "alias audit entries"),
+    "terms": ("server term", "server terms"),
+    "term_audit_log": ("term audit entry", "term audit entries"),
+    "suggestions": ("suggestion", "suggestions"),
+}
+
+
 def _describe(tally: dict[str, int]) -> str:
+    """What is there, in words: "1 alias, 1 alias audit entry" (not table names, nor zeros)."""
+    held = [(tally.get(name, 0), nouns) for name, nouns in _HELD.items()]
+    return ", ".join(f"{n} {one if n == 1 else many}" for n, (one, many) in held if n) or _tally(
+        tally
+    )
+
+
+def _tally(tally: dict[str, int]) -> str:
+    """Every table's count, by name: for a check that did not add up."""
     return ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in tally.items())
 
 
