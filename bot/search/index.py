@@ -70,7 +70,6 @@ from bot.search.query import (
     conversion,
     is_question,
     name_setting,
-    placed_after,
     plural_variants,
     query_core,
     sized_model,
@@ -401,8 +400,6 @@ class SearchIndex:
             by_names = decided.strategy != "description" and pair is None and sides is None
             if by_names and not asked:
                 decided = self._tied_offered(decided, written, similar, core)
-            if question:  # a bare "quantization in llama.cpp": either card is fair
-                decided = self._setting_offered(decided, core)
             return self._unless_everyday(decided, nearest)
         return self._decide(pool, query, normalized, core)
 
@@ -801,35 +798,6 @@ class SearchIndex:
         if not names_tied(card, rivals, similar):
             return result
         return _card_offered(result, result.entry, result.strategy or "semantic")
-
-    def _setting_offered(self, result: SearchResult, text: str) -> SearchResult:
-        """A question's card for a name written only as where another entry's name is found,
-        straight after it ("what is a model card on the hugging face hub", "the weights in a
-        safetensors file"), becomes an offer, that other entry first: the question asks about
-        the thing, not the place it is in ("why should coding agents run in a sandbox": a
-        verb's place, not a thing's, keeps its card)."""
-        if result.entry is None:
-            return result
-        card = self.positions[result.entry.id]
-        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
-        things = [
-            self._name_ending(placed_after(text[: m.start]), card) for m in found if m.entry == card
-        ]
-        if not things or None in things:
-            return result
-        other = self.entries[things[0]]
-        ahead = Suggestion(other.id, other.title, result.score, "match-term")
-        return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
-
-    def _name_ending(self, words: str, card: int) -> int | None:
-        """The entry other than `card` whose whole name the `words` end with, if any."""
-        split = words.split()
-        for width in range(min(len(split), self.names.most_words), 0, -1):
-            hits = self.names.lookup(compact(" ".join(split[-width:])))
-            entries = {h.entry for h in hits if h.kind != _PART and h.entry != card}
-            if len(entries) == 1:
-                return entries.pop()
-        return None
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

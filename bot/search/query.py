@@ -536,20 +536,3 @@ def name_setting(before: str) -> NameSetting:
     if words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]:
         return "rival"
     return "plain"
-
-
-# "a model card on hugging face", "the scheduler in diffusers": a noun and where it is found
-_PLACES = frozenset({"in", "on", "inside"})
-
-
-def placed_after(before: str) -> str:
-    """The words `before` a name that it only says where they are found, when it follows
-    them straight after "in", "on" or "inside" ("what is a model card on [the] ..."): those
-    words up to the preposition; else "" (a verb's place, "run in a sandbox", is read the
-    same way: the caller looks the words up as a name)."""
-    words = before.split()
-    if words[-1:] and words[-1] in _DETERMINERS:
-        words = words[:-1]
-    if len(words) < 2 or words[-1] not in _PLACES:
-        return ""
-    return " ".join(words[:-1])

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import placed_after
 
 from .probe_files import probe_params
 
@@ -26,6 +25,9 @@ STILL_FAILING = {
     "how does llama.cpp load a gguf file",  # llama.cpp
     "how does mlx handle unified memory",  # MLX
     "how does the transformers library do tokenization",  # Transformers (Hugging Face)
+    # "X on/in Y": the rule that offered these (`_setting_offered`) was measured and reverted
+    "what is a model card on the hugging face hub",  # Hugging Face Hub
+    "what are the weights in a safetensors file",  # Safetensors
 }
 
 
@@ -58,35 +60,9 @@ def test_the_probes_are_the_ones_written() -> None:
     assert kinds.count("own") == 7
 
 
-@pytest.mark.parametrize(
-    ("before", "placed"),
-    [
-        ("what is a model card on the ", "what is a model card"),
-        ("what are the weights in a ", "what are the weights"),
-        ("why should coding agents run in a ", "why should coding agents run"),
-        ("resume training from a ", ""),  # "from" says where from, not where it is
-        ("what is ", ""),
-        ("in a ", ""),  # nothing before the place
-    ],
-)
-def test_the_words_a_place_follows(before: str, placed: str) -> None:
-    assert placed_after(before) == placed
-
-
-def test_a_place_after_a_thing_is_offered_after_it(bundled_index: SearchIndex) -> None:
-    result = bundled_index.search("what is a model card on the hugging face hub")
-    assert result.status == "suggest", result
-    assert [s.id for s in result.suggestions[:2]] == ["model-card", "hugging-face-hub"]
-
-
-@pytest.mark.parametrize(
-    ("query", "card"),
-    [
-        ("why should coding agents run in a sandbox", "sandbox"),  # a verb's place
-        ("quantization in llama.cpp", "llama-cpp"),  # no question: either card is fair
-    ],
-)
-def test_other_places_keep_their_card(bundled_index: SearchIndex, query: str, card: str) -> None:
-    result = bundled_index.search(query)
+def test_a_place_after_a_verb_keeps_its_card(bundled_index: SearchIndex) -> None:
+    # "in a sandbox" says where the agents run, and the sandbox is what is asked about: a
+    # rule for "X in/on Y" must read a thing's place, not a verb's
+    result = bundled_index.search("why should coding agents run in a sandbox")
     assert result.entry is not None, result
-    assert result.entry.id == card
+    assert result.entry.id == "sandbox"
