@@ -78,3 +78,28 @@ def test_what_it_means_to_do_something_asks_about_the_act(
 ) -> None:
     found_verb, found_words = asked_subject(core)
     assert (found_verb, found_words[: len(words)]) == (verb, words)
+
+
+# Written after reading the code, for the rule the probes measured (`QuestionRules._done_by_name`)
+@pytest.mark.parametrize(
+    ("query", "entry_id"),
+    [
+        ("how does gpt-2 tokenize emojis", "tokenization"),  # the doer only says where
+        ("how does vllm quantize weights", "quantization"),
+        ("how are llms evaluated", "llm-evaluation"),  # the doer and the form make a name
+    ],
+)
+def test_what_a_named_doer_does_is_asked_about(
+    bundled_index: SearchIndex, query: str, entry_id: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry_id
+
+
+def test_a_third_name_written_leaves_the_doer_rule_out(bundled_index: SearchIndex) -> None:
+    """ "... hallucinate less with rag": the third name may be what is asked (an offer)."""
+    result = bundled_index.search(
+        "why do llms hallucinate less with retrieval augmented generation"
+    )
+    assert result.entry is None or result.entry.id != "hallucination", result
