@@ -5,7 +5,8 @@ The text is split into word tokens with their offsets; at each token the longest
 "kvcache" all meet the key "kvcache") wins. Precision beats recall here: a message full of links
 on everyday words is noise, so words like "context" or "step", anything of one or two letters,
 and acronyms written in lower case ("a rag", "zero", "rope") are not linked; two Han or kana
-characters are a word, linked where the script around them changes (`_bounded`). The "Explain
+characters are a word, linked where the script around them changes or a Chinese function word
+stands beside them (`_bounded`). The "Explain
 terms" command asks for every term a chosen message names, and finds acronyms in any case
 (`as_typed=False`).
 """
@@ -59,6 +60,14 @@ _HIRAGANA = "\u3040-\u309f"
 _KATAKANA = "\u30a0-\u30ff\uff66-\uff9f"
 _SCRIPT_OF = tuple(re.compile(f"[{chars}]") for chars in (_HAN, _HIRAGANA, _KATAKANA))
 _HAN_OR_KANA = re.compile(f"[{_HAN}{_HIRAGANA}{_KATAKANA}]+")
+# Chinese writes its function words in Han too: one next to a two-character Han name ends the
+# name's word as a change of script would ("什么是蒸馏？", "蒸馏的原理"), while a content character
+# does not ("蒸馏水", distilled water). Simplified and traditional forms.
+_FUNCTION_WORDS_TEXT = """
+    是 的 了 在 和 与 與 吗 嗎 呢 吧 用 把 被 从 從 对 對 给 給 跟 或 及 让 讓
+    什么 什麼 怎么 怎麼 为什么 為什麼 如何 哪些
+"""
+_FUNCTION_WORDS = tuple(_FUNCTION_WORDS_TEXT.split())
 
 # Everyday words that are also titles or match terms; linking them in every message is noise.
 _GENERIC_WORDS_TEXT = """
@@ -156,11 +165,14 @@ def _script(char: str) -> int | None:
 
 def _bounded(text: str, start: int, end: int) -> bool:
     """May the name written at text[start:end] be read as a word there (`_KATAKANA`)? Each
-    side is a bound when the characters across it are of different scripts."""
+    side is a bound when the characters across it are of different scripts, or, for a
+    two-character Han name, when a Chinese function word stands there (`_FUNCTION_WORDS`)."""
     first, last = text[start], text[end - 1]
     open_left = start > 0 and _script(text[start - 1]) == _script(first) is not None
     open_right = end < len(text) and _script(text[end]) == _script(last) is not None
     if end - start == 2 and _HAN_OR_KANA.fullmatch(text, start, end):
+        open_left = open_left and not text[:start].endswith(_FUNCTION_WORDS)
+        open_right = open_right and not text[end:].startswith(_FUNCTION_WORDS)
         return not (open_left or open_right)
     katakana = _script(first) == 2, _script(last) == 2
     return not (katakana[0] and open_left) and not (katakana[1] and open_right)

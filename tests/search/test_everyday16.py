@@ -21,7 +21,6 @@ STILL_FAILING = {
     "rubric for a book report",
     "grading rubric for a 5th grade science fair project",
     "how many neurons in the human brain",
-    "why do llms hallucinate",
 }
 
 

@@ -107,9 +107,14 @@ def test_a_server_alias_whose_letters_carry_marks(
 @pytest.mark.parametrize(
     ("alias", "text"),
     [
-        # the price of reading words without a splitter: a two-character name between two more
-        # Han characters, a katakana name at the start of a longer katakana run
-        ("蒸馏", "什么是蒸馏？"),
+        # the price of reading words without a splitter: a two-character name inside a longer
+        # Han word, a katakana name at the start of a longer katakana run
+        ("蒸馏", "蒸馏水很便宜"),
+        ("蒸馏", "用蒸馏水冲洗"),
+        ("学习", "学习率太高了"),
+        # ... and a content word on one side, a function word on the other: "蒸馏训练" may be one
+        # word as "蒸馏水" is; both sides must be bounds
+        ("蒸馏", "我们用蒸馏训练了小模型"),
         ("トランスフォーマー", "トランスフォーマーモデルを使う"),
     ],
 )
@@ -122,3 +127,21 @@ def test_a_short_or_katakana_name_inside_a_run_of_its_script_is_not_linked(
 def test_a_two_character_name_bounded_by_another_script_is_linked(small_index: SearchIndex) -> None:
     assert named(small_index, "この推論は遅い", 推論="rag") == [("rag", "推論")]
     assert named(small_index, "用RAG做推論", 推論="rag") == [("rag", "RAG")]
+
+
+@pytest.mark.parametrize(
+    ("alias", "text"),
+    [
+        # a Chinese function word beside a two-character Han name ends its word
+        ("蒸馏", "什么是蒸馏？"),
+        ("蒸馏", "蒸馏的原理是什么"),
+        ("蒸馏", "这就是蒸馏"),
+        ("蒸馏", "为什么用蒸馏？"),
+        ("蒸馏", "蒸馏和量化哪个好"),
+        ("蒸餾", "什麼是蒸餾？"),  # traditional
+    ],
+)
+def test_a_two_character_han_name_beside_a_function_word_is_linked(
+    small_index: SearchIndex, alias: str, text: str
+) -> None:
+    assert named(small_index, text, **{alias: "rag"}) == [("rag", alias)]

@@ -28,7 +28,7 @@ EVERYDAY_STILL_CARDED = {
     "where can i buy tokens for the arcade machine",
     "what is the gate code for my apartment building",
 }
-PLAIN_NOT_CARDED = {"why do llms hallucinate"}  # an offer, Hallucination first
+PLAIN_NOT_CARDED: set[str] = set()
 
 
 def marked(cases: list, known: set[str]) -> list:
