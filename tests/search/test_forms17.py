@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import asked_subject
 
 from .probe_files import probe_params
 
@@ -22,6 +21,10 @@ PROBES = Path(__file__).with_name("forms17_probes.tsv")
 STILL_FAILING = {
     "how can i tell if my network is overfit",  # Validation Loss offered first, then Overfitting
     "how to watermark my photos in lightroom",  # Watermarking card
+    # an offer: reading the verb after "it mean to" as the subject carded everyday senses
+    # ("what does it mean to distill water", "... to quantize a song in ableton"), so it was
+    # taken out at the merge
+    "what does it mean to distill a model",
 }
 
 
@@ -65,41 +68,14 @@ def test_the_probes_are_the_ones_written() -> None:
 
 
 @pytest.mark.parametrize(
-    ("core", "verb", "words"),
+    "query",
     [
-        ("does it mean to distill a model", "distill", ["model"]),
-        ("it mean to fine tune a model", "fine", ["tune", "a", "model"]),
-        ("does it really mean to quantize", "quantize", []),
-        ("does it mean for a model to be aligned", None, ["it", "mean", "for", "a", "model"]),
+        "what does it mean to distill water",
+        "what does it mean to distill whiskey",
+        "what does it mean to quantize a song in ableton",
     ],
 )
-def test_what_it_means_to_do_something_asks_about_the_act(
-    core: str, verb: str | None, words: list[str]
+def test_what_it_means_to_do_an_everyday_thing_gets_no_card(
+    bundled_index: SearchIndex, query: str
 ) -> None:
-    found_verb, found_words = asked_subject(core)
-    assert (found_verb, found_words[: len(words)]) == (verb, words)
-
-
-# Written after reading the code, for the rule the probes measured (`QuestionRules._done_by_name`)
-@pytest.mark.parametrize(
-    ("query", "entry_id"),
-    [
-        ("how does gpt-2 tokenize emojis", "tokenization"),  # the doer only says where
-        ("how does vllm quantize weights", "quantization"),
-        ("how are llms evaluated", "llm-evaluation"),  # the doer and the form make a name
-    ],
-)
-def test_what_a_named_doer_does_is_asked_about(
-    bundled_index: SearchIndex, query: str, entry_id: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == entry_id
-
-
-def test_a_third_name_written_leaves_the_doer_rule_out(bundled_index: SearchIndex) -> None:
-    """ "... hallucinate less with rag": the third name may be what is asked (an offer)."""
-    result = bundled_index.search(
-        "why do llms hallucinate less with retrieval augmented generation"
-    )
-    assert result.entry is None or result.entry.id != "hallucination", result
+    assert bundled_index.search(query).entry is None
