@@ -1,9 +1,10 @@
 """Reading the tab-separated probe files that the search tasks write before reading the code
-(wrong14_probes.tsv, wrong15_probes.tsv): one row per probe, its kind first."""
+(wrong14_probes.tsv ... forms17_probes.tsv): one row per probe, its kind first."""
 
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
 
@@ -22,3 +23,10 @@ def probe_params(path: Path, kind: str, still_failing: Collection[str]) -> list:
             case = tuple(row[1:4])
             rows.append(pytest.param(*case, marks=fails) if case[0] in still_failing else case)
     return rows
+
+
+def kinds_written(path: Path) -> Counter[str]:
+    """How many probes of each kind the file holds: its tests check them against the counts the
+    task wrote, so a row lost or mislabelled in an edit is noticed."""
+    with path.open(encoding="utf-8") as f:
+        return Counter(row[0] for row in csv.reader(f, delimiter="\t") if row)

@@ -4,14 +4,13 @@ titles and general knowledge before reading the search code or the entries."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import probe_params
+from .probe_files import kinds_written, probe_params
 
 PROBES = Path(__file__).with_name("everyday16_probes.tsv")
 
@@ -65,12 +64,11 @@ def test_a_server_term_inside_a_longer_word_is_not_linked(
 
 
 def test_the_probes_are_the_ones_written() -> None:
-    with PROBES.open(encoding="utf-8") as f:
-        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
-    counts = {kind: kinds.count(kind) for kind in ("everyday", "real", "jargon")}
+    kinds = kinds_written(PROBES)
+    counts = {kind: kinds[kind] for kind in ("everyday", "real", "jargon")}
     assert counts == {"everyday": 16, "real": 12, "jargon": 9}
-    assert kinds.count("term-link") == 5
-    assert kinds.count("term-none") == 5
+    assert kinds["term-link"] == 5
+    assert kinds["term-none"] == 5
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,13 @@ and general knowledge before reading the search code, the entries or the relevan
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import probe_params
+from .probe_files import kinds_written, probe_params
 
 PROBES = Path(__file__).with_name("forms17_probes.tsv")
 
@@ -60,11 +59,10 @@ def test_another_name_asked_about_beside_a_form_gets_its_card(
 
 
 def test_the_probes_are_the_ones_written() -> None:
-    with PROBES.open(encoding="utf-8") as f:
-        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
-    assert kinds.count("form") == 22
-    assert kinds.count("everyday") == 11
-    assert kinds.count("other") == 11
+    kinds = kinds_written(PROBES)
+    assert kinds["form"] == 22
+    assert kinds["everyday"] == 11
+    assert kinds["other"] == 11
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,13 @@ code or the entries' text; none from a relevance slice."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import probe_params
+from .probe_files import kinds_written, probe_params
 
 PROBES = Path(__file__).with_name("wrong14_probes.tsv")
 
@@ -57,10 +56,9 @@ def test_a_name_asked_about_keeps_its_card(
 
 
 def test_the_probes_are_the_ones_written() -> None:
-    with PROBES.open(encoding="utf-8") as f:
-        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
-    assert kinds.count("narrow") == 44
-    assert kinds.count("real") == 43
+    kinds = kinds_written(PROBES)
+    assert kinds["narrow"] == 44
+    assert kinds["real"] == 43
 
 
 @pytest.mark.parametrize(

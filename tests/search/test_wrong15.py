@@ -4,14 +4,13 @@ search code or the entries. The rule measured with them was not kept (semantic.m
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import probe_params
+from .probe_files import kinds_written, probe_params
 
 PROBES = Path(__file__).with_name("wrong15_probes.tsv")
 
@@ -49,7 +48,6 @@ def test_a_name_asked_about_keeps_its_card(
 
 
 def test_the_probes_are_the_ones_written() -> None:
-    with PROBES.open(encoding="utf-8") as f:
-        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
-    assert kinds.count("narrow") == 20
-    assert kinds.count("real") == 12
+    kinds = kinds_written(PROBES)
+    assert kinds["narrow"] == 20
+    assert kinds["real"] == 12

@@ -6,7 +6,6 @@ before reading the search code, the entries or the relevance rows; the rule they
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from bot.search import SearchIndex
 from bot.search.fusion import SLOPE, SUBJECT, names_tied
 from bot.search.ranking import MATCH_MARGIN
 
-from .probe_files import probe_params
+from .probe_files import kinds_written, probe_params
 
 PROBES = Path(__file__).with_name("wrong16_probes.tsv")
 
@@ -52,10 +51,9 @@ def test_the_related_name_asked_about_gets_its_card(
 
 
 def test_the_probes_are_the_ones_written() -> None:
-    with PROBES.open(encoding="utf-8") as f:
-        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
-    assert kinds.count("setting") == 22
-    assert kinds.count("related") == 12
+    kinds = kinds_written(PROBES)
+    assert kinds["setting"] == 22
+    assert kinds["related"] == 12
 
 
 CARD, OTHER = 0, 1

@@ -5,14 +5,13 @@ and general knowledge before reading the search code, the entries or the relevan
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import probe_params
+from .probe_files import kinds_written, probe_params
 
 PROBES = Path(__file__).with_name("wrong17_probes.tsv")
 
@@ -54,10 +53,9 @@ def test_the_name_asked_about_gets_its_card(
 
 
 def test_the_probes_are_the_ones_written() -> None:
-    with PROBES.open(encoding="utf-8") as f:
-        kinds = [row[0] for row in csv.reader(f, delimiter="\t") if row]
-    assert kinds.count("setting") == 20
-    assert kinds.count("own") == 7
+    kinds = kinds_written(PROBES)
+    assert kinds["setting"] == 20
+    assert kinds["own"] == 7
 
 
 def test_a_place_after_a_verb_keeps_its_card(bundled_index: SearchIndex) -> None:
