@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -19,10 +19,12 @@ slice, `test10`, held out, written the same way after that), `relevance_blind13.
 slice, `test11`, held out, written the same way after that), `relevance_blind14.tsv` (one
 slice, `test12`, held out, written the same way after that), `relevance_blind15.tsv` (one
 slice, `test13`, held out, written the same way after that), `relevance_blind16.tsv` (one
-slice, `test14`, held out, written the same way after that) and `everyday_probes.tsv` (entry
-names in their everyday sense and ML questions using them: slice `everyday` to tune on,
-`everyday-check` held apart) and `chat_style_probes.tsv` (questions typed
-the way people write in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
+slice, `test14`, held out, written the same way after that), `relevance_blind17.tsv` (one
+slice, `dev7`, to tune on, questions writing two names in both readings, written the same way
+after that) and `everyday_probes.tsv` (entry names in their everyday sense and ML questions
+using them: slice `everyday` to tune on, `everyday-check` held apart) and
+`chat_style_probes.tsv` (questions typed the way people write in a Discord chat: slice `chat`
+to tune on, `chat-check` held apart).
 Misses are printed only for the slices named (never test, test2 to test14, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
@@ -64,6 +66,7 @@ SETS = (
     "relevance_blind14.tsv",
     "relevance_blind15.tsv",
     "relevance_blind16.tsv",
+    "relevance_blind17.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -92,7 +95,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev6, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev7, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

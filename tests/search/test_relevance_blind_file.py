@@ -368,11 +368,12 @@ def check_one_slice_set(
     questions: int = 220,
     entries: int = 180,
     descriptions: int = 40,
+    off_topic: int = 60,
 ) -> None:
     """A one-slice set: at least `questions` questions over `entries` entries, `descriptions`
-    descriptions and 60 off-topic rows; ids known, `also` only on questions; no query repeats
-    (loosely) one of this file, of the earlier sliced sets, of the matcher's set or of the
-    given probe files."""
+    descriptions and `off_topic` off-topic rows; ids known, `also` only on questions; no query
+    repeats (loosely) one of this file, of the earlier sliced sets, of the matcher's set or of
+    the given probe files."""
     glossary = load_glossary()
     rows = read_rows(path)
     sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
@@ -389,7 +390,7 @@ def check_one_slice_set(
     assert counts["question"] >= questions
     assert len(questioned) >= entries
     assert counts["description"] >= descriptions
-    assert counts["offtopic"] >= 60
+    assert counts["offtopic"] >= off_topic
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
 
 
@@ -508,3 +509,34 @@ def test_the_sixteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() 
         entries=200,
         descriptions=60,
     )
+
+
+SEVENTEENTH_SET = Path(__file__).with_name("relevance_blind17.tsv")
+
+
+def test_the_seventeenth_set_is_one_tuning_slice_of_two_name_questions() -> None:
+    """relevance_blind17.md: one slice, dev7, tuned on: 120 questions writing two names, every
+    one with its other written name in `also` unless that name has no entry; nothing repeats
+    the everyday or chat-style probes or the tenth to sixteenth set either."""
+    check_one_slice_set(
+        SEVENTEENTH_SET,
+        "dev7",
+        (
+            EVERYDAY_SET,
+            CHAT_SET,
+            TENTH_SET,
+            ELEVENTH_SET,
+            TWELFTH_SET,
+            THIRTEENTH_SET,
+            FOURTEENTH_SET,
+            FIFTEENTH_SET,
+            SIXTEENTH_SET,
+        ),
+        questions=120,
+        entries=90,
+        descriptions=0,
+        off_topic=0,
+    )
+    rows = read_rows(SEVENTEENTH_SET)
+    assert {row["kind"] for row in rows} == {"question"}
+    assert sum(bool(row["also"]) for row in rows) >= 110
