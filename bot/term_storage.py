@@ -13,6 +13,7 @@ from bot.glossary.server_terms import ServerTerm
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
+    StorageError,
     Store,
     StoredChange,
     StoredTerm,
@@ -87,28 +88,43 @@ async def waiting_named(
     return [(waiter, value) for waiter, value in found if value is not None]
 
 
-async def accept_as_operator(store: Store, scope: int, by_name: Mapping[str, str]) -> int:
+async def accept_as_operator(
+    store: Store, scope: int, by_name: Mapping[str, str]
+) -> tuple[int, bool]:
     """The command line's `waiting_named`: accept the open suggestions whose name (`compact`ed)
     a term or alias it wrote now has (name -> the entry id it opens), in the term log as the
-    command line's; how many (`untold_line` says so)."""
+    command line's; how many, and whether the database failed before every one was (`untold_line`
+    says both). The write is done by then: a failure here must not read as the command's."""
     accepted = 0
-    for waiter, entry_id in await waiting_named(store, scope, by_name):
-        decided = await store.decide_suggestion(
-            scope, waiter.id, accepted=True, actor_id=OPERATOR_ACTOR, term_id=entry_id
-        )
-        accepted += decided is not None
-    return accepted
+    try:
+        for waiter, entry_id in await waiting_named(store, scope, by_name):
+            decided = await store.decide_suggestion(
+                scope, waiter.id, accepted=True, actor_id=OPERATOR_ACTOR, term_id=entry_id
+            )
+            accepted += decided is not None
+    except StorageError:
+        return accepted, True  # the rest stay in the queue, as `/term` leaves them
+    return accepted, False
 
 
-def untold_line(accepted: int) -> str:
+def untold_line(accepted: int, *, stopped: bool = False) -> str:
     """What to add to the command line's output for `accepted` suggestions: it cannot message
-    members, so it says they were not told."""
-    if not accepted:
-        return ""
-    noun, who = (
-        ("suggestion", "its member was") if accepted == 1 else ("suggestions", "their members were")
-    )
-    return (
-        f"\nAlso accepted {accepted} waiting {noun} of that name; {who} not told "
-        "(the command line cannot message members)."
-    )
+    members, so it says they were not told; `stopped`: the database failed before the rest."""
+    said = []
+    if accepted:
+        noun, who = (
+            ("suggestion", "its member was")
+            if accepted == 1
+            else ("suggestions", "their members were")
+        )
+        said.append(
+            f"Also accepted {accepted} waiting {noun} of that name; {who} not told "
+            "(the command line cannot message members)."
+        )
+    if stopped:
+        others = "the others" if accepted else "the waiting suggestions"
+        said.append(
+            f"The database failed before {others} of that name were accepted: they stay in "
+            "the queue."
+        )
+    return "\n" + " ".join(said) if said else ""

@@ -97,7 +97,8 @@ def run_import(args: argparse.Namespace) -> int:
             raise _Refused(text)
         # Members who suggested a name an imported term has were waiting for it: accept them.
         names = {compact(name): t.id for t in outcome.written for name in t.names}
-        return text + untold_line(await accept_as_operator(store, args.guild, names))
+        accepted, stopped = await accept_as_operator(store, args.guild, names)
+        return text + untold_line(accepted, stopped=stopped)
 
     try:
         # A new database is made; an older one is left to the bot (an older bot may serve it).

@@ -290,7 +290,13 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        self._servers[scope] = fresh = _Cached(versions, local)
+        fresh = _Cached(versions, local)
+        now, serving = self._servers.get(scope), self._bundled()[1]
+        if index is not serving and now is not None and now.local.base is serving:
+            # Begun before a glossary reload, ended after a read that began after it: that
+            # read's is newer (caching this would make the server stale, to index again).
+            return fresh
+        self._servers[scope] = fresh
         self._tell_mismatches(scope, local, glossary)
         if not local.complete:
             self._embed_soon(scope)

@@ -296,10 +296,11 @@ def run_import(args: argparse.Namespace) -> int:
             refusals[position] = str(exc)
     wanted: list[_Wanted] = []
     accepted = 0  # waiting suggestions of a name added (`accept_as_operator`)
+    stopped = False  # the database failed before every one was accepted
     settings: Settings = args.settings
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
-        nonlocal accepted
+        nonlocal accepted, stopped
         # Each alias is checked against its server's own terms, stored aliases and the file's
         # earlier lines, as /alias add checks it in that server.
         # A server's aliases as stored plus the lines accepted so far, compiled once and grown
@@ -357,7 +358,10 @@ def run_import(args: argparse.Namespace) -> int:
                 item = want.item
                 named.setdefault(item.scope, {})[compact(item.text)] = item.entry_id
         for scope, by_name in named.items():
-            accepted += await accept_as_operator(store, scope, by_name)
+            done, stopped = await accept_as_operator(store, scope, by_name)
+            accepted += done
+            if stopped:
+                break
         return results
 
     progress.close()
@@ -398,7 +402,10 @@ def run_import(args: argparse.Namespace) -> int:
         else:
             failed += 1
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
-    print(f"added {added}, already present {unchanged}, refused {failed}" + untold_line(accepted))
+    print(
+        f"added {added}, already present {unchanged}, refused {failed}"
+        + untold_line(accepted, stopped=stopped)
+    )
     return 1 if failed else 0
 
 

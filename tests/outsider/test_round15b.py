@@ -214,3 +214,50 @@ async def test_a_read_begun_before_a_reload_does_not_answer_after_it(
         assert local.base is bot.state.index, "compiled against the glossary before the reload"
         assert local.entry("zorb") is None
         await before
+
+
+async def test_a_read_begun_before_a_reload_and_ending_last_leaves_the_newer_cached(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(review16) The read begun before the reload (above) still ends, and it ended by caching
+    what it compiled against the removed glossary over the read after the reload: the server
+    was then stale again, so its next request read and indexed it once more (a server with
+    terms meanwhile answered without them). What it compiled must not replace a newer one."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    guild = scene.guild.id
+    await store.add_alias(guild, "qq zorbo", "qq zorbo", "zorb", actor_id=1)
+    compile_local = alias_cache.compile_local
+    entered, gate = threading.Event(), threading.Event()
+    compiled = 0
+
+    def first_held(*args: object, **kwargs: object) -> object:
+        nonlocal compiled
+        compiled += 1
+        if compiled == 1:  # the read before the reload: held until the one after has ended
+            entered.set()
+            gate.wait(timeout=30)
+        return compile_local(*args, **kwargs)  # type: ignore[arg-type]
+
+    glossary = load_glossary([folder])
+    async with start_bot(store, glossary=glossary, glossary_paths=[folder]) as bot:
+        servers = bot.state.servers
+        monkeypatch.setattr(alias_cache, "compile_local", first_held)
+        servers.forget(guild)
+        before = asyncio.ensure_future(servers.local(guild, patient=True))
+        await asyncio.to_thread(entered.wait, 30)
+        (folder / "mine.toml").write_text(RENAMED)
+        assert (await bot.state.reload_off_loop()).startswith("reloaded")
+        after = await servers.local(guild, patient=True)
+        assert after.base is bot.state.index
+        gate.set()
+        await before  # the older read ends last
+        assert compiled == 2
+        again = await servers.local(guild, patient=True)
+        assert again is after, "the older read's compile replaced the newer one in the cache"
+        assert compiled == 2
