@@ -29,34 +29,32 @@ def primary_code(exc: sqlite3.Error) -> int | None:
     return code & 0xFF if isinstance(code, int) else None
 
 
-# Extended codes worth their own words.
+# SQLite could not make or grow the database's shared-memory file (`-shm`, the WAL's index),
+# which a read needs as much as a write: the disk is full.
+_SHARED_MEMORY_FULL = (
+    "the disk holding the database is full: SQLite cannot make room for {shm}, which even a "
+    "read needs; free some space there"
+)
+# Extended codes worth their own words ({shm}: the database's shared-memory file).
 _EXTENDED_REASONS = {
     "SQLITE_READONLY_DIRECTORY": (
         "the database's folder is read-only (SQLite needs to create files beside the database)"
     ),
+    "SQLITE_IOERR_SHMOPEN": _SHARED_MEMORY_FULL,
+    "SQLITE_IOERR_SHMSIZE": _SHARED_MEMORY_FULL,
 }
-
-
-# SQLite could not make or grow the database's shared-memory file (`-shm`, the WAL's index),
-# which a read needs as much as a write: the disk is full.
-_SHARED_MEMORY = frozenset({"SQLITE_IOERR_SHMOPEN", "SQLITE_IOERR_SHMSIZE"})
 
 
 def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageError:
     """Translate a driver exception into one a command handler can show to a moderator."""
-    if getattr(exc, "sqlite_errorname", None) in _SHARED_MEMORY:
-        where = f"{path}-shm" if path else "its -shm file"
-        return StorageUnavailable(
-            f"the disk holding the database is full: SQLite cannot make room for {where}, "
-            "which even a read needs; free some space there"
-        )
     if primary_code(exc) == sqlite3.SQLITE_CANTOPEN and path is not None:
         why = cannot_open(Path(path))
         if why:
             return StorageUnavailable(f"the database file cannot be opened: {why}")
     name = getattr(exc, "sqlite_errorname", None)
     if isinstance(name, str) and name in _EXTENDED_REASONS:
-        return StorageUnavailable(_EXTENDED_REASONS[name])
+        shm = f"{path}-shm" if path else "its -shm file"
+        return StorageUnavailable(_EXTENDED_REASONS[name].format(shm=shm))
     code = primary_code(exc)
     if code in _REASONS:
         return StorageUnavailable(_REASONS[code])
