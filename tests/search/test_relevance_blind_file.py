@@ -541,3 +541,31 @@ def test_the_seventeenth_set_is_one_tuning_slice_of_two_name_questions() -> None
     rows = read_rows(SEVENTEENTH_SET)
     assert {row["kind"] for row in rows} == {"question"}
     assert not any(row["also"] for row in rows)
+
+
+EIGHTEENTH_SET = Path(__file__).with_name("relevance_blind18.tsv")
+
+
+def test_the_eighteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
+    """relevance_blind18.md: one slice, test15, held out, 200 questions over 200 entries and 60
+    descriptions; nothing repeats the everyday or chat-style probes or the tenth to seventeenth
+    set either."""
+    check_one_slice_set(
+        EIGHTEENTH_SET,
+        "test15",
+        (
+            EVERYDAY_SET,
+            CHAT_SET,
+            TENTH_SET,
+            ELEVENTH_SET,
+            TWELFTH_SET,
+            THIRTEENTH_SET,
+            FOURTEENTH_SET,
+            FIFTEENTH_SET,
+            SIXTEENTH_SET,
+            SEVENTEENTH_SET,
+        ),
+        questions=200,
+        entries=200,
+        descriptions=60,
+    )
