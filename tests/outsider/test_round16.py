@@ -5,7 +5,11 @@ through the real bot against the fake Discord (tests/outsider/PLAN.md, round 16)
 from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import embed_of
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import buttons, embed_of
+from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.discord_app.test_terms import TERM, add_term, open_add
 
 from .conftest import Scene
 
@@ -49,3 +53,65 @@ async def test_explain_terms_reads_a_poll(scene: Scene, bot: GlossaryBot) -> Non
     answer = await (await fake.message_command(scene.alice, "Explain terms", poll)).final_message()
     lines = explained(answer)
     assert "KV Cache" in lines and "Retrieval-Augmented Generation" in lines, answer
+
+
+NO_LONGER = "You can't change this server's terms any more: that takes the right to use `/term`"
+
+
+def demote(scene: Scene) -> None:
+    """The moderator's role (Manage Server) is taken away, as a server admin does in Discord."""
+    scene.guild.members[scene.moderator.id].role_ids.clear()
+
+
+async def test_a_term_form_submitted_after_the_moderators_role_went_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line Z33: a moderator opened `/term add`'s form; while they typed, an admin took
+    their moderator role away. Discord checks `/term`'s permission when the command runs, never
+    when its form is submitted: the bot answered "Added **Zorblax** in this server's glossary".
+    Now the submit asks what Discord asks of `/term`, and nothing is written."""
+    opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+    demote(scene)
+    submitted = await scene.fake.submit_modal(scene.moderator, opened, TERM)
+    answer = await submitted.final_message()
+    assert answer["content"].startswith(NO_LONGER), answer["content"]
+    assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_a_removal_confirmed_after_the_moderators_role_went_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line Z33 (the same for `/term remove`'s confirm button): it removed the term."""
+    await add_term(scene)
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": "zorblax"}, channel=scene.channel
+    )
+    prompt = await asked.final_message()
+    demote(scene)
+    clicked = await scene.fake.click(scene.moderator, prompt, buttons(prompt)["Remove"])
+    [answer] = await clicked.followups(1)
+    assert answer["content"].startswith(NO_LONGER), answer["content"]
+    assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
+
+
+async def test_a_suggestion_decided_after_the_moderators_role_went_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line Z35: `/term review` showed a member's suggestion; the moderator lost the role
+    and then clicked Reject: the suggestion was rejected and the member told; Accept's form
+    saved it as a term. Now both are refused and the suggestion stays open."""
+    await suggest_from_a_miss(scene)
+    review = await scene.fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
+    shown = await review.final_message()
+    demote(scene)
+    rejected = await scene.fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+    answer = await rejected.final_message()
+    assert answer["content"].startswith(NO_LONGER), answer
+    accepted = await scene.fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+    assert (await accepted.response())["type"] == 9  # the form opens; its save is refused
+    saved = await scene.fake.submit_modal(scene.moderator, accepted, {"title": "Zorblax"})
+    answer = await saved.final_message()
+    assert answer["content"].startswith(NO_LONGER), answer
+    assert await read_terms(store, scene.guild.id) == []
+    [still_open] = await store.open_suggestions(scene.guild.id)
+    assert still_open.title == "zorblax"
