@@ -4,12 +4,19 @@ through the real bot against the fake Discord (tests/outsider/PLAN.md, round 16)
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
+import discord
+
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.logs import LateAutocompletes
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, embed_of
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_terms import TERM, add_term, open_add
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
 
@@ -39,9 +46,12 @@ async def test_explain_terms_reads_a_forwarded_message(scene: Scene, bot: Glossa
         scene.alice, scene.other_channel, "we keep the kv cache warm before RAG"
     )
     forward = await fake.user_message(scene.alice, scene.channel, "", forward_of=original)
-    answer = await (await fake.message_command(scene.alice, "Explain terms", forward)).final_message()
+    answer = await (
+        await fake.message_command(scene.alice, "Explain terms", forward)
+    ).final_message()
     lines = explained(answer)
-    assert "KV Cache" in lines and "Retrieval-Augmented Generation" in lines, answer
+    assert "KV Cache" in lines, answer
+    assert "Retrieval-Augmented Generation" in lines, answer
 
 
 async def test_explain_terms_reads_a_poll(scene: Scene, bot: GlossaryBot) -> None:
@@ -52,7 +62,8 @@ async def test_explain_terms_reads_a_poll(scene: Scene, bot: GlossaryBot) -> Non
     poll = await fake.user_message(scene.bob, scene.channel, "", poll=POLL)
     answer = await (await fake.message_command(scene.alice, "Explain terms", poll)).final_message()
     lines = explained(answer)
-    assert "KV Cache" in lines and "Retrieval-Augmented Generation" in lines, answer
+    assert "KV Cache" in lines, answer
+    assert "Retrieval-Augmented Generation" in lines, answer
 
 
 NO_LONGER = "You can't change this server's terms any more: that takes the right to use `/term`"
@@ -115,3 +126,75 @@ async def test_a_suggestion_decided_after_the_moderators_role_went_is_refused(
     assert await read_terms(store, scene.guild.id) == []
     [still_open] = await store.open_suggestions(scene.guild.id)
     assert still_open.title == "zorblax"
+
+
+async def test_autocomplete_answers_that_came_too_late_are_one_line_a_minute(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line Z15: a member types "retri" into `/define` while the bot (or its link to
+    Discord) is slow: each keystroke's answer reaches Discord after its 3 s and is refused as
+    Unknown interaction (10062). The log got an ERROR "Ignoring exception in autocomplete" and
+    a traceback for every keystroke, as for a bug. Now it is one WARNING line, without a
+    traceback, counting the late answers, at most once a minute; the next keystroke answered in
+    time is not affected."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path) as bot:
+        fake.ack_deadline = 0.0  # every answer comes too late
+        late = [
+            await fake.autocomplete(
+                scene.alice, "define", {"term": "retri"[:n]}, focused="term", channel=scene.channel
+            )
+            for n in range(1, 6)
+        ]
+        for handle in late:
+            await fake.waiter.wait_for(lambda h=handle: h.records or None, "the late answer")
+        fake.ack_deadline = 3.0
+        on_time = await fake.autocomplete(
+            scene.alice, "define", {"term": "retrieval"}, focused="term", channel=scene.channel
+        )
+        first = next(c["name"] for c in await on_time.choices())
+        assert first.startswith("Retrieval"), first
+        await bot.wait_for_output("too late")
+    fake.pop_violations()  # the late answers, which the fake records as Discord refuses them
+    assert "Traceback" not in bot.output, bot.output
+    assert "Ignoring exception" not in bot.output, bot.output
+    told = [line for line in bot.lines if "too late" in line]
+    assert len(told) == 1, told
+    assert "WARNING" in told[0], told
+    assert "1 autocomplete answer reached" in told[0], told
+
+
+def test_late_autocompletes_are_counted_into_the_next_line_after_the_window() -> None:
+    """The filter's arithmetic: the first late answer is said, the next ones within the window
+    are held back and counted into the line after it; any other record passes untouched."""
+
+    class Expired(discord.NotFound):
+        def __init__(self) -> None:  # discord.NotFound wants a response; only the code matters
+            self.code = 10062
+
+    def late_at(created: float) -> logging.LogRecord:
+        record = logging.LogRecord(
+            "discord.app_commands.tree",
+            logging.ERROR,
+            "tree.py",
+            1,
+            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)",
+            ("define", 1, 2),
+            (Expired, Expired(), None),
+        )
+        record.created = created
+        return record
+
+    late = LateAutocompletes(window=60.0)
+    kept = [r for r in map(late_at, (0.0, 10.0, 20.0, 59.0, 61.0)) if late.filter(r)]
+    assert [(r.created, r.levelname, r.exc_info) for r in kept] == [
+        (0.0, "WARNING", None),
+        (61.0, "WARNING", None),
+    ]
+    assert [r.getMessage().split(" reached")[0] for r in kept] == [
+        "1 autocomplete answer",
+        "4 autocomplete answers",
+    ]
+    other = logging.LogRecord("discord.client", logging.ERROR, "c.py", 1, "boom", (), None)
+    assert late.filter(other)
+    assert other.levelname == "ERROR"
