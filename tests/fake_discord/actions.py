@@ -36,9 +36,18 @@ from .world import World
 JSON = dict[str, Any]
 FORWARD = 1  # a message reference's type for a forward (0 is a reply)
 # What a forward's snapshot keeps of the forwarded message (Discord's message snapshot object).
-SNAPSHOT_FIELDS = tuple(
-    "type content embeds attachments timestamp edited_timestamp flags mentions mention_roles "
-    "sticker_items components".split()
+SNAPSHOT_FIELDS = (
+    "type",
+    "content",
+    "embeds",
+    "attachments",
+    "timestamp",
+    "edited_timestamp",
+    "flags",
+    "mentions",
+    "mention_roles",
+    "sticker_items",
+    "components",
 )
 MessageRef = Mapping[str, Any] | int  # a message dict (as tests receive them) or its id
 

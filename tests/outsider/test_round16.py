@@ -8,17 +8,22 @@ import logging
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.logs import LateAutocompletes
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.discord_app.helpers import buttons, embed_of
+from tests.discord_app.helpers import buttons, define, embed_of
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_terms import TERM, add_term, open_add
+from tests.fake_discord import FakeChannel
+from tests.fake_discord.models import GUILD_FORUM, GUILD_VOICE
 from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
+
+MENTION = "<@{bot}> what is rag"
 
 POLL = {
     "question": {"text": "Should we add RAG to the support bot?"},
@@ -198,3 +203,46 @@ def test_late_autocompletes_are_counted_into_the_next_line_after_the_window() ->
     other = logging.LogRecord("discord.client", logging.ERROR, "c.py", 1, "boom", (), None)
     assert late.filter(other)
     assert other.levelname == "ERROR"
+
+
+async def test_a_mention_in_a_thread_the_bot_has_not_seen_gets_the_card(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Plan line Z18: a member mentions the bot in a thread it was never told about (started
+    while it was away, or one Discord sent no THREAD_CREATE for): discord.py knows the channel
+    only by its id, with no permissions. The bot read that as "no Embed Links": it answered
+    "has a card, but I can't show cards in this channel: it needs the Embed Links permission"
+    and logged a WARNING saying the bot lacked it, which it did not. Now a channel whose
+    permissions are not known gets the card, as a DM does (Discord refuses it if need be)."""
+    fake = scene.fake
+    thread = scene.guild.add_thread(scene.channel, "started while the bot was away", scene.bob)
+    await fake.user_message(scene.alice, thread, MENTION.format(bot=fake.bot.id))
+    reply = await fake.wait_for_channel_message(thread)
+    assert embed_of(reply)["title"] == "Retrieval-Augmented Generation (RAG)", reply
+    assert "Embed Links" not in caplog.text
+
+
+async def test_a_mention_in_threads_and_voice_text_the_bot_knows_gets_the_card(
+    scene: Scene, fake_places: tuple[FakeChannel, ...], bot: GlossaryBot
+) -> None:
+    """Plan lines Z18-Z20 (ok, kept as a check): a thread, a forum post and a voice channel's
+    text chat, known from GUILD_CREATE: `/define` and a mention answer with the card there."""
+    fake = scene.fake
+    for place in fake_places:
+        _, card = await define(fake, scene.alice, "rag", place)
+        assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", place.name
+        await fake.user_message(scene.alice, place, MENTION.format(bot=fake.bot.id))
+        reply = await fake.wait_for_channel_message(place)
+        assert embed_of(reply)["title"] == "Retrieval-Augmented Generation (RAG)", place.name
+
+
+@pytest.fixture
+def fake_places(scene: Scene) -> tuple[FakeChannel, ...]:
+    """A voice channel, a thread and a forum post, there before the bot connects."""
+    guild = scene.guild
+    forum = guild.add_channel("help", GUILD_FORUM)
+    return (
+        guild.add_channel("Lounge", GUILD_VOICE),
+        guild.add_thread(scene.channel, "a thread", scene.bob),
+        guild.add_thread(forum, "How do I use RAG?", scene.bob),
+    )
