@@ -246,3 +246,14 @@ def fake_places(scene: Scene) -> tuple[FakeChannel, ...]:
         guild.add_thread(scene.channel, "a thread", scene.bob),
         guild.add_thread(forum, "How do I use RAG?", scene.bob),
     )
+
+
+async def test_every_command_is_for_servers_that_added_the_bot_only(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line Z23: every command declared `integration_types` [0] (installed to a server)
+    but `/alias`, which declared none: Discord then takes the app's own install settings, so an
+    operator who turned on User Install in the Developer Portal would let a member run `/alias`
+    (and store aliases) in a server that never added the bot. Now `/alias` declares it too."""
+    declared = {c["name"]: c.get("integration_types") for c in scene.fake.commands()}
+    assert declared == {name: [0] for name in declared}, declared
