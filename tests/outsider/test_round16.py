@@ -17,7 +17,8 @@ from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_terms import TERM, add_term, open_add
-from tests.fake_discord import FakeChannel
+from tests.fake_discord import FakeChannel, FakeUser
+from tests.fake_discord.command_permissions import override
 from tests.fake_discord.models import GUILD_FORUM, GUILD_VOICE
 from tests.resilience.botproc import BotProcess
 
@@ -92,6 +93,27 @@ async def test_a_term_form_submitted_after_the_moderators_role_went_is_refused(
     answer = await submitted.final_message()
     assert answer["content"].startswith(NO_LONGER), answer["content"]
     assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_a_role_granted_term_in_integrations_still_saves_its_form(
+    scene: Scene, fake_helper: FakeUser, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line Z33 (the other side): a member without Manage Server whose role a server admin
+    granted `/term` in Integrations saves the form as before: the save asks what Discord asks."""
+    role = scene.guild.roles[scene.guild.members[fake_helper.id].role_ids[0]]
+    await scene.fake.set_command_permissions(scene.guild, "term", [override(role, True)])
+    opened = await open_add(scene, fake_helper, category="Retrieval & Context")
+    submitted = await scene.fake.submit_modal(fake_helper, opened, TERM)
+    assert (await submitted.final_message())["content"].startswith("Added **Zorblax**")
+    assert [t.id for t in await read_terms(store, scene.guild.id)] == ["zorblax"]
+
+
+@pytest.fixture
+def fake_helper(scene: Scene) -> FakeUser:
+    """A member of a role without Manage Server, there before the bot connects."""
+    helper = scene.fake.add_user("hal")
+    scene.guild.add_member(helper, roles=[scene.guild.add_role("Helpers")])
+    return helper
 
 
 async def test_a_removal_confirmed_after_the_moderators_role_went_is_refused(
