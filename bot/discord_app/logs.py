@@ -30,6 +30,7 @@ _CONTEXT: contextvars.ContextVar[dict[str, object] | None] = contextvars.Context
     "log_context", default=None
 )
 CONTEXT_FIELDS = ("guild", "command", "error_id")
+UNKNOWN_INTERACTION = 10062  # Discord's code for an answer past an interaction's 3 s
 
 
 def log_context(**fields: object) -> None:
@@ -83,6 +84,41 @@ class OneLineRetries(logging.Filter):
             cause = record.exc_info[1]
             record.msg, record.args = f"{message_of(record)}: {cause}", None
             record.exc_info, record.exc_text = None, None
+        return True
+
+
+class LateAutocompletes(logging.Filter):
+    """discord.py logs an ERROR and a traceback for every autocomplete answer Discord refused as
+    too late (10062 Unknown interaction, past its 3 s): on a slow moment, one per keystroke of
+    every member typing. Not a bug, and nothing the bot can do for that keystroke: one WARNING
+    line counts them, at most once a `window` of seconds (the rest are counted in the next)."""
+
+    def __init__(self, window: float = 60.0) -> None:
+        super().__init__()
+        self.window = window
+        self._said_at: float | None = None
+        self._unsaid = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        cause = record.exc_info[1] if record.exc_info else None
+        if not (
+            record.name == "discord.app_commands.tree"
+            and str(record.msg).startswith("Ignoring exception in autocomplete")
+            and getattr(cause, "code", None) == UNKNOWN_INTERACTION
+        ):
+            return True
+        self._unsaid += 1
+        if self._said_at is not None and record.created - self._said_at < self.window:
+            return False
+        count, self._unsaid, self._said_at = self._unsaid, 0, record.created
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg = (
+            "%d autocomplete answer%s reached Discord too late (Unknown interaction, error code "
+            "%d): those keystrokes showed the member no choices (the bot, or its link to "
+            "Discord, was slow)"
+        )
+        record.args = (count, "" if count == 1 else "s", UNKNOWN_INTERACTION)
+        record.exc_info, record.exc_text = None, None
         return True
 
 
@@ -151,6 +187,7 @@ def configure_logging(
     handler.setFormatter(formatter)
     # On the handler, not a logger: they cover every logger's records, discord.py's included.
     handler.addFilter(OneLineRetries())  # before the redaction, which reads the traceback
+    handler.addFilter(LateAutocompletes())
     handler.addFilter(RedactSecrets(secrets))
     handler.addFilter(AddContext())
     root = logging.getLogger()

@@ -34,6 +34,21 @@ from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
 from .world import World
 
 JSON = dict[str, Any]
+FORWARD = 1  # a message reference's type for a forward (0 is a reply)
+# What a forward's snapshot keeps of the forwarded message (Discord's message snapshot object).
+SNAPSHOT_FIELDS = (
+    "type",
+    "content",
+    "embeds",
+    "attachments",
+    "timestamp",
+    "edited_timestamp",
+    "flags",
+    "mentions",
+    "mention_roles",
+    "sticker_items",
+    "components",
+)
 MessageRef = Mapping[str, Any] | int  # a message dict (as tests receive them) or its id
 
 
@@ -289,9 +304,15 @@ class UserActions:
         *,
         reply_to: MessageRef | None = None,
         embeds: Sequence[JSON] = (),
+        poll: JSON | None = None,
+        forward_of: MessageRef | None = None,
     ) -> JSON:
         """``user`` posts ``content`` (and ``embeds``, as another bot or a webhook may) in
         ``channel``; the bot gets MESSAGE_CREATE if its intents allow.
+
+        ``poll`` is a poll object as Discord sends it; ``forward_of`` makes the message a
+        forward of a stored one, as Discord does: no content of its own, a reference of type 1
+        and the forwarded message's text, embeds and attachments in ``message_snapshots``.
 
         Without the message content intent, guild messages that do not mention the bot reach
         it with empty content, as on Discord.
@@ -304,6 +325,17 @@ class UserActions:
             kind = REPLY
             extra["message_reference"] = {"message_id": ref["id"], "channel_id": ref["channel_id"]}
             extra["referenced_message"] = copy.deepcopy(ref)
+        if poll is not None:
+            extra["poll"] = copy.deepcopy(poll)
+        if forward_of is not None:
+            ref = self._stored_message(forward_of)
+            extra["message_reference"] = {
+                "type": FORWARD,
+                "message_id": ref["id"],
+                "channel_id": ref["channel_id"],
+            }
+            snapshot = {k: copy.deepcopy(ref[k]) for k in SNAPSHOT_FIELDS if k in ref}
+            extra["message_snapshots"] = [{"message": snapshot}]
         message = build_message(
             {"content": content, "embeds": list(embeds)},
             channel=channel,
@@ -324,6 +356,8 @@ class UserActions:
         intents = self.gateway.intents_of(None if guild is None else guild.id)
         if guild is not None and not mentions_bot and not intents & MESSAGE_CONTENT:
             event.update(content="", embeds=[], attachments=[], components=[])
+            for hidden in ("poll", "message_snapshots"):  # the intent covers these too
+                event.pop(hidden, None)
         intent = DIRECT_MESSAGES if guild is None else GUILD_MESSAGES
         await self.settle()
         guild_id = None if guild is None else guild.id

@@ -30,6 +30,7 @@ MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 CHANGE_NICKNAME = 1 << 26
 USE_APPLICATION_COMMANDS = 1 << 31
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 53) - 1
 
 # Roughly what @everyone gets in a freshly created server.
@@ -44,11 +45,15 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | USE_EXTERNAL_EMOJIS
     | CHANGE_NICKNAME
     | USE_APPLICATION_COMMANDS
+    | SEND_MESSAGES_IN_THREADS
 )
 
 # Channel types used by the fake.
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2  # its text chat takes messages like a text channel
+PUBLIC_THREAD = 11  # a thread of a text channel, or a forum post
+GUILD_FORUM = 15  # holds posts (threads), takes no messages itself
 
 _counter = itertools.count()
 
@@ -125,6 +130,12 @@ class FakeChannel:
     guild_id: int | None = None
     position: int = 0
     recipient: FakeUser | None = None  # DMs only
+    parent_id: int | None = None  # a thread's channel (or forum)
+    owner_id: int | None = None  # who started the thread
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     @property
     def is_dm(self) -> bool:
@@ -151,12 +162,33 @@ class FakeChannel:
             "position": self.position,
             "permission_overwrites": [],
             "nsfw": False,
-            "parent_id": None,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
+            **self._kind_fields(),
         }
+
+    def _kind_fields(self) -> JSON:
+        """What Discord adds for a voice channel or a thread (discord.py requires them)."""
+        if self.type == GUILD_VOICE:
+            return {"bitrate": 64000, "user_limit": 0, "rtc_region": None}
+        if self.is_thread:
+            return {
+                "owner_id": str(self.owner_id),
+                "message_count": 0,
+                "member_count": 1,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                },
+            }
+        if self.type == GUILD_FORUM:
+            return {"available_tags": [], "default_reaction_emoji": None}
+        return {}
 
 
 @dataclass(eq=False)
@@ -210,6 +242,20 @@ class FakeGuild:
         channel = FakeChannel(new_snowflake(), name, GUILD_TEXT, self.id, len(self.channels))
         self.channels[channel.id] = channel
         return channel
+
+    def add_channel(self, name: str, kind: int) -> FakeChannel:
+        """A channel of another type (GUILD_VOICE, GUILD_FORUM)."""
+        channel = FakeChannel(new_snowflake(), name, kind, self.id, len(self.channels))
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_thread(self, parent: FakeChannel, name: str, owner: FakeUser) -> FakeChannel:
+        """A thread of a text channel, or a post of a forum: sent in GUILD_CREATE's threads."""
+        thread = FakeChannel(
+            new_snowflake(), name, PUBLIC_THREAD, self.id, 0, parent_id=parent.id, owner_id=owner.id
+        )
+        self.channels[thread.id] = thread
+        return thread
 
     def add_member(
         self, user: FakeUser, *, roles: list[FakeRole] | None = None, nick: str | None = None
@@ -265,8 +311,8 @@ class FakeGuild:
             "roles": [r.payload() for r in self.roles.values()],
             "emojis": [],
             "stickers": [],
-            "channels": [c.payload() for c in self.channels.values()],
-            "threads": [],
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
             "members": members,
             "member_count": len(self.members),
             "large": False,

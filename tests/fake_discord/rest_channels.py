@@ -8,7 +8,7 @@ from aiohttp import web
 
 from .faults import API_PREFIX
 from .messages import DEFAULT, REPLY, build_message, edited_copy
-from .models import SEND_MESSAGES, VIEW_CHANNEL, FakeChannel
+from .models import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL, FakeChannel
 from .responses import (
     EMPTY_MESSAGE,
     MISSING_PERMISSIONS,
@@ -42,7 +42,7 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
 
     def can_send(channel: FakeChannel) -> bool:
         guild = fake.world.guild_of(channel)
-        needed = VIEW_CHANNEL | SEND_MESSAGES
+        needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
         return guild is None or guild.permissions_of(fake.bot.id) & needed == needed
 
     def message_in_channel(request: web.Request) -> JSON | None:
@@ -58,7 +58,8 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
             return known_error(UNKNOWN_CHANNEL)
         body, files = await read_body(request)
         if not can_send(channel):
-            detail = f"bot lacks VIEW_CHANNEL|SEND_MESSAGES in #{channel.name}"
+            send = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
+            detail = f"bot lacks VIEW_CHANNEL|{send} in #{channel.name}"
             return refuse(request, "missing_permissions", MISSING_PERMISSIONS, detail, body)
         errors = check_message(body)
         if errors:

@@ -35,7 +35,7 @@ def test_the_list_is_this_pythons_format_characters_and_variation_selectors() ->
 
 
 def _explained(text: str) -> str:
-    message: Any = SimpleNamespace(content=text, embeds=[])
+    message: Any = SimpleNamespace(content=text, embeds=[], poll=None, message_snapshots=[])
     return readable_text(message)
 
 

@@ -159,6 +159,7 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
 
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
 class AliasCog(
     ServerOnly,
     commands.GroupCog,

@@ -207,6 +207,13 @@ def _reply_target_gone(exc: discord.HTTPException) -> bool:
 def _can_embed(message: discord.Message) -> bool:
     """Whether Discord shows the bot's embeds where `message` was posted (a DM always does)."""
     channel, guild = message.channel, message.guild
-    if guild is None or guild.me is None or not hasattr(channel, "permissions_for"):
-        return True  # not known here: send the card, as before this check
+    # Not known here: send the card, as before this check. That includes a channel discord.py
+    # knows only by its id (a thread it was never told about), whose `permissions_for` says none.
+    if (
+        guild is None
+        or guild.me is None
+        or isinstance(channel, discord.PartialMessageable)
+        or not hasattr(channel, "permissions_for")
+    ):
+        return True
     return channel.permissions_for(guild.me).embed_links

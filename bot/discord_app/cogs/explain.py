@@ -39,12 +39,19 @@ SUMMARY = 140  # characters of each term's summary
 
 
 def readable_text(message: discord.Message) -> str:
-    """The text a reader sees in `message`: its content, then each embed's title, description
-    and field values, one per line, at most MAX_READ characters, without characters that show
-    nothing."""
+    """The text a reader sees in `message`: its content, a poll's question and answers, then
+    the text of a forwarded message (Discord sends a forward with no content of its own, the
+    forwarded message in a snapshot), then each embed's title, description and field values,
+    one per line, at most MAX_READ characters, without characters that show nothing."""
     parts = [message.content or ""]
-    read = len(parts[0])
-    for embed in message.embeds:
+    if message.poll is not None:
+        parts += [message.poll.question, *(answer.text for answer in message.poll.answers)]
+    embeds = list(message.embeds)
+    for snapshot in message.message_snapshots:
+        parts.append(snapshot.content or "")
+        embeds += snapshot.embeds
+    read = sum(len(part) + 1 for part in parts)
+    for embed in embeds:
         if read >= MAX_READ:
             break
         for text in (embed.title, embed.description, *(f.value for f in embed.fields)):
@@ -53,7 +60,7 @@ def readable_text(message: discord.Message) -> str:
                 read += len(text) + 1
     # Soft hyphens and zero-width spaces from a web page split no word, as in `/define`; the
     # joiners shape emoji and the words of some scripts: kept.
-    return drop_invisible("\n".join(parts)[:MAX_READ], keep=JOINERS)
+    return drop_invisible("\n".join(part for part in parts if part)[:MAX_READ], keep=JOINERS)
 
 
 class ExplainCog(commands.Cog):

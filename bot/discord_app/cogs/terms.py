@@ -123,6 +123,24 @@ async def open_modal(interaction: Interaction, draft: Draft) -> None:
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
 
 
+# A form or button acts later than the `/term` that showed it, and Discord checks a command's
+# permissions only when it runs: a moderator whose role went meanwhile must not still write.
+# So what writes asks again what Discord would ask of `/term` (its Integrations overrides, else
+# Manage Server), after acknowledging: that may take a request.
+NO_LONGER_ALLOWED = (
+    "You can't change this server's terms any more: that takes the right to use `/term` in "
+    "this channel. Nothing was changed."
+)
+
+
+async def still_allowed(interaction: Interaction) -> bool:
+    """May the member still use `/term` here? Told so when not (the interaction acknowledged)."""
+    if await interaction.client.command_access.may_use(interaction, "term"):
+        return True
+    await reply(interaction, NO_LONGER_ALLOWED)
+    return False
+
+
 def problems_text(problems: Sequence[TermProblem], head: str) -> str:
     lines = [head, *(f"• {echo_problem(p)}" for p in problems)]
     return fit("\n".join(lines), limits.MESSAGE_CONTENT)
@@ -215,6 +233,8 @@ class RemoveButton(
             return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
         await interaction.response.edit_message(view=None)
+        if not await still_allowed(interaction):
+            return
         text = await write_terms(interaction, plan)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -250,8 +270,10 @@ class DecideButton(
         if state.store is None or scope is None:
             await reply(interaction, STORAGE_DOWN)
             return
-        if not self.accept:
+        if not self.accept:  # Accept opens the form, whose save asks as a reject does here
             await thinking(interaction)
+            if not await still_allowed(interaction):
+                return
             text = await close_suggestion(interaction, self.suggestion_id, accepted=False)
             await reply(interaction, text.strip() or "Rejected.")
             return
@@ -536,6 +558,8 @@ class TermCog(
             await reply(interaction, "This form belongs to another moderator.")
             return
         await thinking(interaction)
+        if not await still_allowed(interaction):
+            return
         future, first = self.state.term_drafts.answer(nonce)
         if not first:  # the same modal submitted again (a double click): the same answer
             text = await asyncio.shield(future)
