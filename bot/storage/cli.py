@@ -120,7 +120,7 @@ def run_stats(args: argparse.Namespace) -> int:
         named: dict[str, list[str]] = {}
         for _, stored in await store.terms_of_ids(unknown) if titles else []:
             [term] = parse_terms([stored])
-            named.setdefault(term.id, []).append(term.title)
+            named.setdefault(term.id, []).append(term.display_title)
         titles |= {entry_id: " / ".join(sorted(set(t))) for entry_id, t in named.items()}
         return stats, hours, titles
 

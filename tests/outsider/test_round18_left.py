@@ -1,0 +1,39 @@
+"""Known product faults left by earlier rounds (task left18), each through the real command
+line or the bot against the fake Discord, on real SQLite files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage import Store
+
+from .test_round14 import _cli
+
+ZORBLAX_ENGINE = (
+    '[[entries]]\nid = "zorblax-engine"\ntitle = "Zorblax Engine"\nacronym = "ZXE"\n'
+    'category = "Fundamentals"\ndefinition = "The nightly zorblax job."\n'
+)
+
+
+def _top_terms(stdout: str) -> list[str]:
+    lines = stdout.splitlines()
+    top = lines[lines.index("Top terms:") + 1 : lines.index("Top missed searches:")]
+    return [line.split(None, 1)[1] for line in top]
+
+
+async def test_stats_of_every_server_names_a_term_with_its_acronym(tmp_path: Path) -> None:
+    """`stats --guild` (and `/stats`) name a server's term "Zorblax Engine (ZXE)"; `stats`
+    without `--guild` named it "Zorblax Engine", the acronym dropped."""
+    db = tmp_path / "g.db"
+    store = await Store.open(db, flush_interval=None)
+    store.record_lookup(5, "zorblax-engine")
+    await store.close()
+    imported = _cli(
+        tmp_path, "terms", "import", "-", "--guild", "5", "--db", str(db), stdin=ZORBLAX_ENGINE
+    )
+    assert imported.returncode == 0, imported.stderr
+    for scope in (("--guild", "5"), ()):
+        shown = _cli(tmp_path, "stats", "--db", str(db), *scope)
+        assert shown.returncode == 0, shown.stderr
+        assert _top_terms(shown.stdout) == ["Zorblax Engine (ZXE)  [zorblax-engine]"], scope
+
