@@ -3,6 +3,7 @@ line or the bot against the fake Discord, on real SQLite files."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from bot.storage import Store
@@ -37,3 +38,31 @@ async def test_stats_of_every_server_names_a_term_with_its_acronym(tmp_path: Pat
         assert shown.returncode == 0, shown.stderr
         assert _top_terms(shown.stdout) == ["Zorblax Engine (ZXE)  [zorblax-engine]"], scope
 
+
+async def test_stats_with_a_stored_term_that_cannot_be_read_says_so_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """A stored term's body that no longer parses (a hand edit, a damaged copy) made `stats` a
+    traceback, with or without `--guild`. Now one line names the server and the term, and the
+    rest of the stats is printed, that term's lookups under its id."""
+    db = tmp_path / "g.db"
+    store = await Store.open(db, flush_interval=None)
+    store.record_lookup(5, "zorblax-engine")
+    store.record_lookup(5, "kv-cache")
+    await store.close()
+    imported = _cli(
+        tmp_path, "terms", "import", "-", "--guild", "5", "--db", str(db), stdin=ZORBLAX_ENGINE
+    )
+    assert imported.returncode == 0, imported.stderr
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE terms SET body = '{\"title\": 3' WHERE id = 'zorblax-engine'")
+    for scope in (("--guild", "5"), ()):
+        shown = _cli(tmp_path, "stats", "--db", str(db), *scope)
+        assert shown.returncode == 0, shown.stderr
+        assert "Traceback" not in shown.stderr, shown.stderr
+        assert shown.stderr.splitlines() == [
+            "glossary-bot: warning: server 5's stored term 'zorblax-engine' cannot be read "
+            "(not valid JSON): its lookups are shown by id"
+        ], shown.stderr
+        assert "KV Cache  [kv-cache]" in _top_terms(shown.stdout), shown.stdout
+        assert any(line.startswith("zorblax-engine") for line in _top_terms(shown.stdout))
