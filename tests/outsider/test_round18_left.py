@@ -6,9 +6,16 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.storage import Store
+import pytest
 
+from bot.discord_app.app import GlossaryBot
+from bot.glossary import load_glossary
+from bot.storage import Store
+from tests.discord_app.helpers import buttons, define, embed_of
+
+from .conftest import Scene
 from .test_round14 import _cli
+from .test_round15 import ZORB
 
 ZORBLAX_ENGINE = (
     '[[entries]]\nid = "zorblax-engine"\ntitle = "Zorblax Engine"\nacronym = "ZXE"\n'
@@ -66,3 +73,37 @@ async def test_stats_with_a_stored_term_that_cannot_be_read_says_so_in_one_line(
         ], shown.stderr
         assert "KV Cache  [kv-cache]" in _top_terms(shown.stdout), shown.stdout
         assert any(line.startswith("zorblax-engine") for line in _top_terms(shown.stdout))
+
+
+async def test_a_card_is_built_from_the_glossary_its_search_used(
+    scene: Scene, bot: GlossaryBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`reply_for` read the server's glossary again for the card's buttons (and, on a miss, for
+    the note on an alias whose entry is gone) rather than taking the one the search used: a
+    glossary reload in between had RAG's card, found in the bundled glossary, drawn against
+    the glossary loaded after it: "Something went wrong" (its other sources' names are not in
+    that glossary), and its buttons would have been the new glossary's. Now the answer is made
+    from the one glossary the search used; the reload shows from the next lookup."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    state = bot.state
+    counted = state.lookup_count
+
+    async def count_during_a_reload(scope: int, entry_id: str) -> int | None:
+        state.glossary_paths = [folder]
+        assert state.reload().startswith("reloaded")
+        return await counted(scope, entry_id)
+
+    monkeypatch.setattr(state, "lookup_count", count_during_a_reload)
+    _, card = await define(scene.fake, scene.alice, "rag", scene.channel)
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)"
+    bundled = load_glossary()
+    rag = bundled.get("rag")
+    assert rag is not None
+    related = {e.title for r in rag.related if (e := bundled.get(r)) is not None}
+    assert related
+    assert related <= set(buttons(card)), buttons(card)
+    monkeypatch.setattr(state, "lookup_count", counted)
+    _, after = await define(scene.fake, scene.alice, "rag", scene.channel)
+    assert "No entry" in after["content"], after

@@ -90,7 +90,7 @@ class DefineCog(commands.Cog):
         # the defer was not taken: a reply's own send decides it after the count).
         embeds_here = interaction.app_permissions.embed_links
         reply = await reply_for(
-            state, result, interaction.user.id, scope, count=taken or embeds_here
+            state, local, result, interaction.user.id, scope, count=taken or embeds_here
         )
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
@@ -176,7 +176,9 @@ class DefineCog(commands.Cog):
             return
         can_embed = _can_embed(message)
         # A card nobody can see is no lookup (a miss or an offer is text, shown as ever).
-        reply = await reply_for(self.state, result, message.author.id, scope, count=can_embed)
+        reply = await reply_for(
+            self.state, local, result, message.author.id, scope, count=can_embed
+        )
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
