@@ -12,10 +12,12 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary import load_glossary
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_round14 import _cli
 from .test_round15 import ZORB
+from .test_round16_left import CALLBACK, EMBED_LINKS
 
 ZORBLAX_ENGINE = (
     '[[entries]]\nid = "zorblax-engine"\ntitle = "Zorblax Engine"\nacronym = "ZXE"\n'
@@ -107,3 +109,27 @@ async def test_a_card_is_built_from_the_glossary_its_search_used(
     monkeypatch.setattr(state, "lookup_count", counted)
     _, after = await define(scene.fake, scene.alice, "rag", scene.channel)
     assert "No entry" in after["content"], after
+
+
+async def test_define_without_embed_links_tells_the_operator_once_per_channel(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A /define posted in the channel past Discord's deadline, where the bot lacks Embed
+    Links, gets a line of text saying the card cannot be shown there. The operator was told
+    the bot lacks Embed Links only for mentions (once per channel); a /define's line said only
+    that its answer was posted. Now the first such /define in a channel says it too, once per
+    channel (shared with mentions)."""
+    fake = scene.fake
+    for role in scene.other_guild.roles.values():
+        role.permissions &= ~EMBED_LINKS
+    seen: list[str] = []
+    for _ in range(2):
+        fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+        async with warned("posted in channel") as records:
+            await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.other_channel)
+            posted = await fake.wait_for_channel_message(scene.other_channel)
+        assert "needs the **Embed Links** permission" in posted["content"], posted
+        seen += [r.getMessage() for r in records]
+    said = [line for line in seen if "lacks Embed Links" in line]
+    assert len(said) == 1, seen
+    assert str(scene.other_channel.id) in said[0], said

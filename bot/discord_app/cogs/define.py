@@ -100,6 +100,8 @@ class DefineCog(commands.Cog):
             )
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
+            if interaction.channel_id is not None:
+                self._say_no_embeds(interaction.channel_id)
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
         elif not taken:
@@ -193,7 +195,8 @@ class DefineCog(commands.Cog):
             self._no_embeds_said.add(channel_id)
             log.warning(
                 "cannot show cards in channel %s: the bot lacks Embed Links there, so mentions "
-                "are answered with a line of text",
+                "(and /define answers posted there past Discord's deadline) are answered with a "
+                "line of text",
                 channel_id,
             )
 
