@@ -133,3 +133,21 @@ async def test_define_without_embed_links_tells_the_operator_once_per_channel(
     said = [line for line in seen if "lacks Embed Links" in line]
     assert len(said) == 1, seen
     assert str(scene.other_channel.id) in said[0], said
+
+
+async def test_migrate_db_refusing_a_target_names_no_zeros(tmp_path: Path) -> None:
+    """`migrate-db` refuses a target that holds data, saying what it holds in words ("1 alias,
+    1 alias audit entry"); when only a table it has no words for held rows (here a lookup row
+    whose count is 0, written by hand past the CHECK), it listed every table with its zero:
+    "1 lookups, 0 lookup total, 0 misses, …". Now only what is there."""
+    source, target = tmp_path / "from.db", tmp_path / "to.db"
+    for path in (source, target):
+        await (await Store.open(path, flush_interval=None)).close()
+    with sqlite3.connect(target) as conn:
+        conn.execute("PRAGMA ignore_check_constraints = ON")
+        conn.execute("INSERT INTO lookups (scope, entry_id, hour, count) VALUES (5, 'rag', 0, 0)")
+    refused = _cli(tmp_path, "migrate-db", "--from", str(source), "--to", str(target))
+    assert refused.returncode != 0
+    assert "already holds data (1 lookups); copying on top of it needs --force" in (
+        refused.stderr
+    ), refused.stderr
