@@ -83,17 +83,21 @@ async def reply_for(
     *,
     plain: bool = False,
     count: bool = True,
+    record: bool = True,
 ) -> Reply:
     """The message for a search result, counted: a card is a lookup, an honest "no entry" a
     miss. `local` is the server's glossary the result came from (read again, a reload in
     between would mix two glossaries in one answer). `owner_id` is who may navigate the card
-    in place; `plain` shows its plain-words side."""
+    in place; `plain` shows its plain-words side. A card that `count`s is recorded now, or,
+    not `record`, by the caller once it is sent (its footer counts it all the same)."""
     entry = result.entry
     if result.status == "match" and entry is not None:
         observe.outcome("card")
-        if count:
+        if count and record:
             state.record_lookup(scope, entry.id)
         lookups = await state.lookup_count(scope, entry.id)
+        if count and not record and lookups is not None:
+            lookups += 1
         matched = how_matched(result)
         glossary = local.glossary
         embed = render_card(entry, glossary, matched=matched, lookups=lookups, plain=plain)

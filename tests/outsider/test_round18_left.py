@@ -151,3 +151,24 @@ async def test_migrate_db_refusing_a_target_names_no_zeros(tmp_path: Path) -> No
     assert "already holds data (1 lookups); copying on top of it needs --force" in (
         refused.stderr
     ), refused.stderr
+
+
+async def test_a_private_define_lost_to_the_deadline_is_no_lookup(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A private /define whose answer was rate limited past Discord's 3 s is lost (a private
+    answer cannot be posted in the channel), yet it was counted as a lookup: the count is made
+    with the card, before its send fails. Now the card is counted once it is sent (or posted
+    in the channel instead); the card's footer still counts itself."""
+    fake, store = scene.fake, bot.state.store
+    assert store is not None
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+    async with warned("private answer is lost"):
+        await fake.slash(
+            scene.alice, "define", {"term": "rag", "private": True}, channel=scene.channel
+        )
+    _, card = await define(scene.fake, scene.bob, "rag", scene.channel, private=True)
+    assert "looked up 1 time here" in embed_of(card)["footer"]["text"], card
+    await fake.settle()  # counted once its send returned: let the bot take the reply in
+    await store.flush()
+    assert await store.lookup_count(scene.guild.id, "rag") == 1

@@ -85,12 +85,19 @@ class DefineCog(commands.Cog):
             )
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
-        # Past Discord's deadline the answer goes to the channel as a message of its own, where
-        # a card needs Embed Links. A card nobody can see is no lookup (known here only when
-        # the defer was not taken: a reply's own send decides it after the count).
+        # Past Discord's deadline a public answer goes to the channel as a message of its own,
+        # where a card needs Embed Links; a private one is lost. A card nobody sees is no
+        # lookup: a reply (not deferred) is counted once its send says whether it was taken.
         embeds_here = interaction.app_permissions.embed_links
+        seen_if_late = embeds_here and not private
         reply = await reply_for(
-            state, local, result, interaction.user.id, scope, count=taken or embeds_here
+            state,
+            local,
+            result,
+            interaction.user.id,
+            scope,
+            count=taken or seen_if_late,
+            record=deferred,
         )
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
@@ -98,6 +105,8 @@ class DefineCog(commands.Cog):
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
+            if reply.embed is not None and result.entry is not None and (taken or seen_if_late):
+                state.record_lookup(scope, result.entry.id)
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
