@@ -172,3 +172,19 @@ async def test_a_private_define_lost_to_the_deadline_is_no_lookup(
     await fake.settle()  # counted once its send returned: let the bot take the reply in
     await store.flush()
     assert await store.lookup_count(scene.guild.id, "rag") == 1
+
+
+async def test_a_miss_echoes_emoji_joined_by_zero_width_joiners(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """What a member typed is shown back without invisible characters, which dropped the
+    zero-width joiners that glue emoji into one: a family (👨‍👩‍👧) came back as three people,
+    a rainbow flag (🏳️‍🌈) as a white flag and a rainbow. Now a joiner between two emoji stays;
+    one anywhere else (hiding a word's letters) still goes."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    rainbow = "\U0001f3f3\ufe0f\u200d\U0001f308"
+    typed = f"{family} {rainbow} zo\u200drblaxqq \u200d\U0001f308"
+    _, said = await define(scene.fake, scene.alice, typed, scene.channel)
+    assert said["content"].startswith(f"No entry for “{family} {rainbow} zorblaxqq \U0001f308”."), (
+        said["content"]
+    )
