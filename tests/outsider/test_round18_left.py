@@ -3,7 +3,9 @@ line or the bot against the fake Discord, on real SQLite files."""
 
 from __future__ import annotations
 
+import gc
 import sqlite3
+import weakref
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary import load_glossary
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of
+from tests.resilience.conftest import StartBot
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
@@ -188,3 +191,29 @@ async def test_a_miss_echoes_emoji_joined_by_zero_width_joiners(
     assert said["content"].startswith(f"No entry for “{family} {rainbow} zorblaxqq \U0001f308”."), (
         said["content"]
     )
+
+
+async def test_a_glossary_reload_lets_the_old_glossary_go(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The log says once per server what a glossary change left at odds with it (here an
+    alias of an entry the glossary lacks). To tell it once, the server cache kept, per server,
+    the whole glossary it was told against: after a reload, a server that was forgotten (its
+    read failed, say) kept the old glossary alive, and the same mismatch was told again after
+    each reload. Now it keeps the ids it told of: the old glossary goes, and the warning comes
+    again only when what is at odds changes."""
+    await store.add_alias(scene.guild.id, "qq zorbo", "qq zorbo", "zorb", actor_id=1)
+    told = "1 alias of entries no longer in the glossary (zorb)"
+    async with start_bot(store) as bot:
+        assert bot.state.reload().startswith("reloaded")  # not the tests' (a fixture keeps it)
+        old = weakref.ref(bot.state.glossary)
+        _, said = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
+        assert "which is no longer in the glossary" in said["content"], said
+        assert bot.state.reload().startswith("reloaded")
+        bot.state.servers.forget(scene.guild.id)  # idle since: nothing of it is read again
+        await scene.fake.settle()  # the /define under way ends
+        gc.collect()
+        assert old() is None
+        _, said = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
+        assert "which is no longer in the glossary" in said["content"], said
+    assert sum(told in r.getMessage() for r in caplog.records) == 1, caplog.text
