@@ -87,7 +87,8 @@ class DefineCog(commands.Cog):
         result = local.index.search(term, local.aliases)
         # Past Discord's deadline a public answer goes to the channel as a message of its own,
         # where a card needs Embed Links; a private one is lost. A card nobody sees is no
-        # lookup: a reply (not deferred) is counted once its send says whether it was taken.
+        # lookup: a reply (not deferred) that may be lost is counted once its send says whether
+        # it was taken (one seen in any case is counted with the card, as before it is sent).
         embeds_here = interaction.app_permissions.embed_links
         seen_if_late = embeds_here and not private
         reply = await reply_for(
@@ -97,7 +98,7 @@ class DefineCog(commands.Cog):
             interaction.user.id,
             scope,
             count=taken or seen_if_late,
-            record=deferred,
+            record=deferred or seen_if_late,
         )
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
@@ -105,7 +106,7 @@ class DefineCog(commands.Cog):
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
-            if reply.embed is not None and result.entry is not None and (taken or seen_if_late):
+            if reply.embed is not None and result.entry is not None and taken and not seen_if_late:
                 state.record_lookup(scope, result.entry.id)
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
