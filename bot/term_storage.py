@@ -4,9 +4,11 @@ through these."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
+
+from pydantic import ValidationError
 
 from bot.glossary.keys import compact
 from bot.glossary.server_terms import ServerTerm
@@ -39,6 +41,26 @@ Plan = Callable[[list[ServerTerm], Mapping[str, str]], tuple[TermChange | None, 
 
 def parse_terms(stored: list[StoredTerm]) -> list[ServerTerm]:
     return [ServerTerm.model_validate_json(row.body) for row in stored]
+
+
+def parse_readable(
+    stored: Iterable[tuple[int, StoredTerm]],
+) -> tuple[list[ServerTerm], list[tuple[int, str, str]]]:
+    """(server, stored term) rows parsed: the terms that parse, and (server, id, why) for each
+    that does not (a hand edit, a damaged copy), for a report that names it and goes on."""
+    terms: list[ServerTerm] = []
+    unreadable: list[tuple[int, str, str]] = []
+    for scope, row in stored:
+        try:
+            terms.append(ServerTerm.model_validate_json(row.body))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            json_bad = first["type"] == "json_invalid"
+            unreadable.append(
+                (scope, row.id, "not valid JSON" if json_bad else f"{where}: {first['msg']}")
+            )
+    return terms, unreadable
 
 
 async def read_terms(store: Store, scope: int) -> list[ServerTerm]:

@@ -59,6 +59,15 @@ class _Cached:
     local: LocalGlossary
 
 
+@dataclass(frozen=True, slots=True)
+class Mismatches:
+    """What a server's data has at odds with the glossary: the entry ids its aliases name that
+    the glossary lacks, and the ids of its terms that a glossary entry of another concept has."""
+
+    orphaned: frozenset[str] = frozenset()
+    taken: frozenset[str] = frozenset()
+
+
 class ServerCache:
     def __init__(
         self,
@@ -84,7 +93,9 @@ class ServerCache:
         self._term_vectors: TermVectors | None = None
         self._unread = OncePerReason()  # a streak of servers whose first read failed
         self._unindexed: set[int] = set()  # servers whose rows were read and failed to index
-        self._mismatches_told: dict[int, Glossary] = {}  # servers told of, per glossary loaded
+        # Per server, the ids of what was last told at odds with the glossary (see
+        # `_tell_mismatches`): ids, not the glossary, which a server left idle would keep alive.
+        self._mismatches_told: dict[int, Mismatches] = {}
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -303,15 +314,25 @@ class ServerCache:
         return fresh
 
     def _tell_mismatches(self, scope: int, local: LocalGlossary, glossary: Glossary) -> None:
-        """Once per server and glossary loaded, what a change of the glossary's data left at odds
-        with this server's: aliases of entries it no longer has (removed or renamed), which open
+        """Once per server and mismatch, what a change of the glossary's data left at odds with
+        this server's: aliases of entries it no longer has (removed or renamed), which open
         nothing now, and terms whose id an entry of another concept now has, which that id then
         opens in this server (buttons, lookup counts) instead of the entry. Only the server's
         moderators can change theirs; the operator who changed the data should know."""
-        if self._mismatches_told.get(scope) is glossary:
+        gone = frozenset(e for e in local.aliases.source.values() if local.entry(e) is None)
+        taken = {
+            term: entry
+            for term in local.terms
+            if (entry := glossary.get(term.id)) is not None
+            and getattr(overlay_target(term, glossary), "id", None) != term.id
+        }
+        told = Mismatches(gone, frozenset(term.id for term in taken))
+        if self._mismatches_told.get(scope, Mismatches()) == told:
             return
-        self._mismatches_told[scope] = glossary
-        gone = [e for e in local.aliases.source.values() if local.entry(e) is None]
+        if told == Mismatches():
+            del self._mismatches_told[scope]
+            return
+        self._mismatches_told[scope] = told
         if gone:
             log.warning(
                 "server %s has %d alias%s of entries no longer in the glossary (%s): they open "
@@ -319,20 +340,18 @@ class ServerCache:
                 scope,
                 len(gone),
                 "" if len(gone) == 1 else "es",
-                ", ".join(sorted(set(gone))[:5]),
+                ", ".join(sorted(gone)[:5]),
             )
-        for term in local.terms:
-            entry = glossary.get(term.id)
-            if entry is not None and getattr(overlay_target(term, glossary), "id", None) != term.id:
-                log.warning(
-                    "server %s's term “%s” has the id %r, which the glossary's “%s” now has: in "
-                    "that server the id opens the term (related buttons, lookup counts), not the "
-                    "entry; give the entry another id",
-                    scope,
-                    term.title,
-                    term.id,
-                    entry.title,
-                )
+        for term, entry in taken.items():
+            log.warning(
+                "server %s's term “%s” has the id %r, which the glossary's “%s” now has: in "
+                "that server the id opens the term (related buttons, lookup counts), not the "
+                "entry; give the entry another id",
+                scope,
+                term.title,
+                term.id,
+                entry.title,
+            )
 
     def _embed_soon(self, scope: int) -> asyncio.Task[None]:
         task = self._embedding.get(scope)

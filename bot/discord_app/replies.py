@@ -34,6 +34,7 @@ from bot.storage import DM_SCOPE
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
     from bot.discord_app.state import BotState
+    from bot.search.local import LocalGlossary
 
     Interaction = discord.Interaction[GlossaryBot]
 
@@ -75,23 +76,30 @@ class Reply:
 
 async def reply_for(
     state: BotState,
+    local: LocalGlossary,
     result: SearchResult,
     owner_id: int,
     scope: int,
     *,
     plain: bool = False,
     count: bool = True,
+    record: bool = True,
 ) -> Reply:
     """The message for a search result, counted: a card is a lookup, an honest "no entry" a
-    miss. `owner_id` is who may navigate the card in place; `plain` shows its plain-words side."""
+    miss. `local` is the server's glossary the result came from (read again, a reload in
+    between would mix two glossaries in one answer). `owner_id` is who may navigate the card
+    in place; `plain` shows its plain-words side. A card that `count`s is recorded now, or,
+    not `record`, by the caller once it is sent (its footer counts it all the same)."""
     entry = result.entry
     if result.status == "match" and entry is not None:
         observe.outcome("card")
-        if count:
+        if count and record:
             state.record_lookup(scope, entry.id)
         lookups = await state.lookup_count(scope, entry.id)
+        if count and not record and lookups is not None:
+            lookups += 1
         matched = how_matched(result)
-        glossary = (await state.servers.local(scope)).glossary
+        glossary = local.glossary
         embed = render_card(entry, glossary, matched=matched, lookups=lookups, plain=plain)
         return Reply(None, embed, card_view(glossary, entry, owner_id, plain=plain), private=False)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
@@ -104,7 +112,7 @@ async def reply_for(
     observe.outcome("no_entry")
     state.record_miss(scope, result.normalized_query)
     text = f"No entry for “{echo(result.query)}”."
-    gone = await _alias_to_a_removed_entry(state, scope, result.query)
+    gone = _alias_to_a_removed_entry(local, scope, result.query)
     if gone is not None:  # the moderators' alias outlived its entry: say so, not "add an alias"
         text += (
             f" It is this server's alias for “{echo(gone)}”, which is no longer in the glossary:"
@@ -122,12 +130,11 @@ async def reply_for(
     return Reply(text, None, view, private=True, quotes_user=True)
 
 
-async def _alias_to_a_removed_entry(state: BotState, scope: int, query: str) -> str | None:
+def _alias_to_a_removed_entry(local: LocalGlossary, scope: int, query: str) -> str | None:
     """The entry id a server alias typed as `query` names, when that entry is gone from the
     glossary (its maintainers removed or renamed it): the alias then opens nothing."""
     if scope == DM_SCOPE:
         return None
-    local = await state.servers.local(scope)
     entry_id = local.aliases.source.get(normalize(query))
     return entry_id if entry_id is not None and local.entry(entry_id) is None else None
 
@@ -197,7 +204,8 @@ async def open_card(
     gets the card for themselves."""
     state = interaction.client.state
     scope = interaction.guild_id or DM_SCOPE
-    entry = (await state.servers.local(scope)).glossary.get(entry_id)
+    local = await state.servers.local(scope)
+    entry = local.glossary.get(entry_id)
     if entry is None:
         await _gone(interaction)
         return
@@ -212,6 +220,7 @@ async def open_card(
     mine = interaction.user.id == owner_id
     reply = await reply_for(
         state,
+        local,
         SearchResult.opened(entry),
         owner_id if mine else interaction.user.id,
         scope,

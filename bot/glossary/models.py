@@ -94,6 +94,13 @@ def names_of(title: str, acronym: str | None, aliases: tuple[str, ...]) -> tuple
     return (title, acronym, *aliases) if acronym else (title, *aliases)
 
 
+def titled(title: str, acronym: str | None) -> str:
+    """The title with its acronym, e.g. "Retrieval-Augmented Generation (RAG)"."""
+    if acronym and acronym.casefold() not in title.casefold():
+        return f"{title} ({acronym})"
+    return title
+
+
 # The source key of a server's own terms (bot.glossary.server_terms), here so search can tell a
 # server term without importing what writes them.
 SERVER_SOURCE_KEY = "server"
@@ -274,9 +281,7 @@ class Entry(Frozen):
     @property
     def display_title(self) -> str:
         """The title with its acronym, e.g. "Retrieval-Augmented Generation (RAG)"."""
-        if self.acronym and self.acronym.casefold() not in self.title.casefold():
-            return f"{self.title} ({self.acronym})"
-        return self.title
+        return titled(self.title, self.acronym)
 
 
 class Glossary:

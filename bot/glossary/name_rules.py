@@ -60,11 +60,16 @@ def _in_emoji(text: str, i: int) -> bool:
     if ch in _JOINERS and _in_a_joined_word(before[-1:], after):
         return True
     if ch == _ZWJ:
-        glued = before.removesuffix("\ufe0f")[-1:]
-        return _emoji_part(glued) and _emoji_part(after)
+        return joins_emoji(text, i)
     if ord(ch) in _TAGS:
         return before.rstrip("".join(map(chr, _TAGS))).endswith(_BLACK_FLAG)
     return False
+
+
+def joins_emoji(text: str, i: int) -> bool:
+    """Is the zero-width joiner at `text[i]` gluing two emoji into one (👩‍💻, 🏳️‍🌈)?"""
+    glued = text[max(0, i - 2) : i].removesuffix("\ufe0f")[-1:]
+    return _emoji_part(glued) and _emoji_part(text[i + 1 : i + 2])
 
 
 def _in_a_joined_word(before: str, after: str) -> bool:

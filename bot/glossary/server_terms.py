@@ -45,6 +45,7 @@ from bot.glossary.models import (
     SourceInfo,
     SourceText,
     names_of,
+    titled,
 )
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
@@ -115,6 +116,10 @@ class ServerTerm(BaseModel):
     @property
     def names(self) -> tuple[str, ...]:
         return names_of(self.title, self.acronym, self.aliases)
+
+    @property
+    def display_title(self) -> str:
+        return titled(self.title, self.acronym)
 
     @property
     def revision(self) -> str:

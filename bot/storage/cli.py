@@ -24,7 +24,7 @@ from bot.settings import Settings
 
 from .backend import Migrate, without_password
 from .errors import StorageError
-from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
+from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats, StoredTerm
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
 from .store import Store
@@ -107,20 +107,21 @@ def run_stats(args: argparse.Namespace) -> int:
     since = period_start(period, now)
 
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
-        from bot.term_storage import parse_terms, read_terms
-
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
         if args.guild is not None:
-            return stats, hours, _titles(args.settings, await read_terms(store, args.guild))
+            stored = [(args.guild, row) for row in await store.terms(args.guild)]
+            terms, unreadable = _readable_terms(stored)
+            return stats, hours, _titles(args.settings, terms) | unreadable
         titles = _titles(args.settings, [])
         # Every server's: a server's own term is named by its title there, each server's
         # title of an id (two servers may each have a term of it).
         unknown = [entry_id for entry_id, _ in stats.top_terms if entry_id not in titles]
+        terms, unreadable = _readable_terms(await store.terms_of_ids(unknown) if titles else [])
         named: dict[str, list[str]] = {}
-        for _, stored in await store.terms_of_ids(unknown) if titles else []:
-            [term] = parse_terms([stored])
-            named.setdefault(term.id, []).append(term.title)
+        for term in terms:
+            named.setdefault(term.id, []).append(term.display_title)
+        titles |= unreadable
         titles |= {entry_id: " / ".join(sorted(set(t))) for entry_id, t in named.items()}
         return stats, hours, titles
 
@@ -137,6 +138,23 @@ def run_stats(args: argparse.Namespace) -> int:
     else:
         print_stats(stats, period, sys.stdout, titles)
     return 0
+
+
+def _readable_terms(
+    stored: list[tuple[int, StoredTerm]],
+) -> tuple[list[ServerTerm], dict[str, str]]:
+    """The stored terms that parse, and the ids of those that do not, each named by its id:
+    one warning line each, not a traceback instead of the stats."""
+    from bot.term_storage import parse_readable
+
+    terms, unreadable = parse_readable(stored)
+    for scope, term_id, why in unreadable:
+        print(
+            f"glossary-bot: warning: server {scope}'s stored term {term_id!r} cannot be read "
+            f"({why}): its lookups are shown by id",
+            file=sys.stderr,
+        )
+    return terms, {term_id: term_id for _, term_id, _ in unreadable}
 
 
 def _titles(settings: Settings, server_terms: list[ServerTerm]) -> dict[str, str]:

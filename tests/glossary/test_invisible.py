@@ -79,7 +79,8 @@ def test_drop_invisible_keeps_what_it_is_asked_to() -> None:
         ("\u8fba\U000e0100 kanji", "\u8fba\U000e0100 kanji"),  # an ideographic variant
         (f"kv{ZWSP}{SOFT_HYPHEN}cache{BOM}", "kvcache"),
         (f"{RTL_MARKS[2]}evil{RTL_MARKS[3]}", "evil"),  # no direction changed
-        (WOMAN_TECHNOLOGIST, "\U0001f469\U0001f4bb"),  # joiners show nothing: dropped
+        (WOMAN_TECHNOLOGIST, WOMAN_TECHNOLOGIST),  # a joiner gluing two emoji into one: kept
+        (f"zo{ZWJ}rb {ZWJ}\U0001f4bb", "zorb \U0001f4bb"),  # a joiner elsewhere shows nothing
         ("a\tb\nc\u2028d\x00e\x1b", "a b c de"),  # one line; controls gone
         ("\ue000private\U000e0041", "private"),  # private use, tags
         ("see https://evil.example now", "see https[:]//evil[.]example now"),
@@ -87,5 +88,6 @@ def test_drop_invisible_keeps_what_it_is_asked_to() -> None:
 )
 def test_a_quote_shows_what_was_typed_without_what_shows_nothing(typed: str, shown: str) -> None:
     """`quote` (user text shown back) drops what `invisible` lists, but the variation
-    selectors: repeated back, an emoji keeps the look its writer chose."""
+    selectors and the joiners inside emoji: repeated back, an emoji keeps the look its
+    writer chose."""
     assert quote(typed, 100) == shown

@@ -100,8 +100,7 @@ async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_
     assert counted == {scene.other_guild.id: 0, scene.guild.id: 1}, counted
     assert refused() == before + 1
     # Not deferred (the aliases read by now), the reply itself rate limited past the deadline:
-    # the same line, not an empty card. Counted as a lookup all the same: the count is made
-    # with the card, before its send fails (left as it is).
+    # the same line, not an empty card, and no lookup (counted once the send is taken: left18).
     fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
     async with warned("posted in channel"):
         await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.other_channel)
@@ -109,6 +108,8 @@ async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_
     assert not posted["embeds"], posted
     assert "needs the **Embed Links** permission" in posted["content"], posted
     assert refused() == before + 2
+    await bot.state.store.flush()
+    assert await bot.state.store.lookup_count(scene.other_guild.id, "rag") == 0
 
 
 def test_an_old_export_of_a_re_added_term_says_it_replaced_it(tmp_path: Path) -> None:

@@ -85,12 +85,20 @@ class DefineCog(commands.Cog):
             )
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
-        # Past Discord's deadline the answer goes to the channel as a message of its own, where
-        # a card needs Embed Links. A card nobody can see is no lookup (known here only when
-        # the defer was not taken: a reply's own send decides it after the count).
+        # Past Discord's deadline a public answer goes to the channel as a message of its own,
+        # where a card needs Embed Links; a private one is lost. A card nobody sees is no
+        # lookup: a reply (not deferred) that may be lost is counted once its send says whether
+        # it was taken (one seen in any case is counted with the card, as before it is sent).
         embeds_here = interaction.app_permissions.embed_links
+        seen_if_late = embeds_here and not private
         reply = await reply_for(
-            state, result, interaction.user.id, scope, count=taken or embeds_here
+            state,
+            local,
+            result,
+            interaction.user.id,
+            scope,
+            count=taken or seen_if_late,
+            record=deferred or seen_if_late,
         )
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
@@ -98,8 +106,12 @@ class DefineCog(commands.Cog):
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
+            if reply.embed is not None and result.entry is not None and taken and not seen_if_late:
+                state.record_lookup(scope, result.entry.id)
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
+            if interaction.channel_id is not None:
+                self._say_no_embeds(interaction.channel_id)
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
         elif not taken:
@@ -176,7 +188,9 @@ class DefineCog(commands.Cog):
             return
         can_embed = _can_embed(message)
         # A card nobody can see is no lookup (a miss or an offer is text, shown as ever).
-        reply = await reply_for(self.state, result, message.author.id, scope, count=can_embed)
+        reply = await reply_for(
+            self.state, local, result, message.author.id, scope, count=can_embed
+        )
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
@@ -191,7 +205,8 @@ class DefineCog(commands.Cog):
             self._no_embeds_said.add(channel_id)
             log.warning(
                 "cannot show cards in channel %s: the bot lacks Embed Links there, so mentions "
-                "are answered with a line of text",
+                "(and /define answers posted there past Discord's deadline) are answered with a "
+                "line of text",
                 channel_id,
             )
 
