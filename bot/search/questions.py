@@ -66,6 +66,14 @@ _ASKERS = frozenset({"i", "we", "you", "one", "u"})
 _USING_VERBS = frozenset(
     {"use", "uses", "used", "need", "needs", "prefer", "prefers", "adopt", "adopted", "pick"}
 )
+# "how does vllm do paged attention", "how does llama.cpp implement top-p sampling": verbs of
+# carrying something out, whose object, where it is a name, is what is asked about; the doer
+# (a tool, a library, a model) only says where it happens
+_CARRYING_VERBS = frozenset(
+    {"do", "does", "implement", "implements", "handle", "handles", "apply", "applies"}
+    | {"compute", "computes", "perform", "performs", "load", "loads", "store", "stores"}
+)
+_DOING_VERBS = _USING_VERBS | _CARRYING_VERBS
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
 _QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
@@ -595,7 +603,7 @@ def _used_by_another(words: Sequence[str]) -> Sequence[str]:
     """The words after a verb of using or needing in a question's first few words, when a
     third party is the doer ("llama-style models use rmsnorm"); not the asker's own "do i need
     rag", "should we use x" (measured in round one: a wrong card more), else none."""
-    used = next((at for at, w in enumerate(words[:4]) if w in _USING_VERBS), 0)
+    used = next((at for at, w in enumerate(words[:4]) if w in _DOING_VERBS), 0)
     if not used or not _ASKERS.isdisjoint(words[:used]):
         return []
     return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
