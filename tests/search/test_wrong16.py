@@ -21,7 +21,9 @@ PROBES = Path(__file__).with_name("wrong16_probes.tsv")
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here.
 STILL_FAILING = {
+    "how does vllm do paged attention",  # vLLM
     "what is a safetensors file on the hugging face hub",  # Hugging Face Hub
+    "how does pytorch do automatic differentiation",  # PyTorch (related: left to its neighbours)
     "how does llama.cpp do quantization",  # llama.cpp
 }
 

@@ -21,6 +21,7 @@ NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
     "how do you fine tune a model with lora on a single gpu",  # QLoRA card: fair
     "how does an ai agent decide when to call a tool",  # ReAct, AI Agents offered
     "how is a json schema enforced with constrained decoding",  # Structured Outputs: fair
+    "how does the transformer block apply rmsnorm before attention",  # fourth offer
     "greedy vs beam search decoding",  # Sampling card ("greedy decoding")
 }
 EVERYDAY_STILL_CARDED = {
