@@ -1,0 +1,62 @@
+"""Probes for everyday senses still carded and for "what does it mean to <verb> <object>" (task
+everyday18): everyday18_probes.tsv, written from the entry titles and general knowledge before
+reading the search code or the entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.search import SearchIndex
+
+from .probe_files import kinds_written, probe_params
+
+PROBES = Path(__file__).with_name("everyday18_probes.tsv")
+
+# Probes that still fail on this branch (all of these failed on main fbe35d0): strict expected
+# failures, so one that starts passing fails the suite and is moved out of here.
+STILL_FAILING = {
+    "rubric for a book report",  # Rubric card
+    "how many neurons in the human brain",  # Neuron card
+    "how is swiss cheese made",  # Swiss Cheese Model card
+    "swiss cheese plant care",  # Swiss Cheese Model card
+    "how do i watermark my photos in lightroom",  # Watermarking card
+    "how to add a watermark to pictures in photoshop",  # Watermarking card
+    "what does it mean to tokenize real estate",  # Tokenization card
+    "why do chatbots hallucinate fake citations",  # an offer, Hallucination first
+    "can you watermark images from a diffusion model",  # an offer, Diffusion Model first
+    "what does it mean to distill a model",  # an offer, Knowledge Distillation first
+    "what does it mean to quantize weights to 4 bit",  # a wrong QLoRA card
+    "what does it mean to train a model",  # a wrong LLM Inference card
+    "what does it mean to sample from a language model",  # an offer, DPO first
+    "how can i tell if my network is overfit",  # an offer, Validation Loss first
+    "what does it mean to quantize a llama model to gguf",  # a wrong Llama card
+}
+
+
+def probes(kind: str) -> list:
+    """The probe rows of one kind, failing ones marked."""
+    return probe_params(PROBES, kind, STILL_FAILING)
+
+
+@pytest.mark.parametrize(("query", "entry", "note"), probes("everyday"))
+def test_an_everyday_sense_gets_no_card(
+    bundled_index: SearchIndex, query: str, entry: str, note: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None, result
+
+
+@pytest.mark.parametrize(("query", "entry", "note"), probes("real"))
+def test_the_entry_asked_about_gets_its_card(
+    bundled_index: SearchIndex, query: str, entry: str, note: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
+
+
+def test_the_probes_are_the_ones_written() -> None:
+    kinds = kinds_written(PROBES)
+    assert {kind: kinds[kind] for kind in ("everyday", "real")} == {"everyday": 20, "real": 20}
