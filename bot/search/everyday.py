@@ -279,6 +279,17 @@ def everyday_rest(rest: str, knows: Callable[[str], bool]) -> bool:
     return _everyday_only(_words(rest), knows)
 
 
+def everyday_object(
+    thing: str, knows: Callable[[str], bool], unused: Callable[[str], bool]
+) -> bool:
+    """Is what an act is done to everyday ("water", "a song in ableton", "real estate"): words
+    of its own, each common English and not the glossary's (`knows`), or a word no entry uses
+    (`unused`) beside no more of the glossary's words (`unknown_word`)? "a model", "weights",
+    "text" are the field's."""
+    words = _words(thing)
+    return bool(words) and (_everyday_only(words, knows) or unknown_word(words, knows, unused))
+
+
 def _everyday_only(words: list[str], knows: Callable[[str], bool]) -> bool:
     common = common_words()
     return bool(words) and all(w.isalpha() and w in common and not knows(w) for w in words)

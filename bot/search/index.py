@@ -30,6 +30,7 @@ from bot.search.corpus import default_order
 from bot.search.everyday import (
     GLOSSARY_WORD_ENTRIES,
     coinage_split,
+    everyday_object,
     everyday_rest,
     everyday_sense,
     in_capitals,
@@ -68,7 +69,9 @@ from bot.search.query import (
     compared,
     comparison,
     conversion,
+    derived_forms,
     is_question,
+    meant_act,
     name_setting,
     plural_variants,
     query_core,
@@ -687,6 +690,8 @@ class SearchIndex:
         entry = self.positions[result.entry.id]
         if self._named_after(text, entry) and result.strategy is not None:
             return _card_offered(result, result.entry, result.strategy)
+        if self._meant_everyday(text, entry) and result.strategy is not None:
+            return _card_offered(result, result.entry, result.strategy)
         judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
@@ -726,6 +731,23 @@ class SearchIndex:
         if start is None or re.search(rf"(?<!\S){re.escape(title)}(?!\S)", text):
             return False
         return everyday_rest(f"{text[: start.start]} {text[start.end :]}", self.glossary_word)
+
+    def _meant_everyday(self, text: str, entry: int) -> bool:
+        """Does the text ask what it means to do the act the entry is named for, to an everyday
+        thing ("what does it mean to distill water", "... to tokenize real estate")? Then it
+        asks about the act in that thing's field (`everyday_object`)."""
+        act = meant_act(query_core(text))
+        if act is None:
+            return False
+        verb, thing = act
+        forms = (verb, *derived_forms(verb))
+        if not any(h.entry == entry for f in forms for h in self.names.lookup(compact(f))):
+            return False
+        return self._everyday_thing(thing)
+
+    def _everyday_thing(self, thing: str) -> bool:
+        """Is what an act is done to everyday ("water", "real estate"; `everyday_object`)?"""
+        return everyday_object(thing, self.glossary_word, self.unused_word)
 
     def _generic_name(self, text: str, entry: int) -> Found | None:
         """The entry's one-word name written in `text` where mentions skip it, a word too

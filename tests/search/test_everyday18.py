@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.everyday import everyday_object
 
 from .probe_files import kinds_written, probe_params
 
@@ -23,15 +24,12 @@ STILL_FAILING = {
     "swiss cheese plant care",  # Swiss Cheese Model card
     "how do i watermark my photos in lightroom",  # Watermarking card
     "how to add a watermark to pictures in photoshop",  # Watermarking card
-    "what does it mean to tokenize real estate",  # Tokenization card
     "why do chatbots hallucinate fake citations",  # an offer, Hallucination first
     "can you watermark images from a diffusion model",  # an offer, Diffusion Model first
-    "what does it mean to distill a model",  # an offer, Knowledge Distillation first
-    "what does it mean to quantize weights to 4 bit",  # a wrong QLoRA card
     "what does it mean to train a model",  # a wrong LLM Inference card
     "what does it mean to sample from a language model",  # an offer, DPO first
     "how can i tell if my network is overfit",  # an offer, Validation Loss first
-    "what does it mean to quantize a llama model to gguf",  # a wrong Llama card
+    "what does it mean to quantize a llama model to gguf",  # a wrong Llama card (now an offer)
 }
 
 
@@ -60,3 +58,51 @@ def test_the_entry_asked_about_gets_its_card(
 def test_the_probes_are_the_ones_written() -> None:
     kinds = kinds_written(PROBES)
     assert {kind: kinds[kind] for kind in ("everyday", "real")} == {"everyday": 20, "real": 20}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what does it mean to distill essential oils",
+        "what does it mean to quantize notes in logic pro",
+        "what does it mean to tokenize a credit card",
+        "what does it mean to align your chakras",
+        "what does it mean to embed a tweet",
+        "what does it mean to train for a marathon",
+    ],
+)
+def test_what_it_means_to_do_an_act_to_an_everyday_thing_gets_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert bundled_index.search(query).entry is None
+
+
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("what does it mean to quantize a model", "quantization"),
+        ("what does it mean to tokenize a string", "tokenization"),
+        ("what does it mean to distill gpt-4 into a smaller model", "knowledge-distillation"),
+        ("what does it mean to align an ai system", "alignment"),
+    ],
+)
+def test_what_it_means_to_do_an_act_to_a_thing_of_the_field_gets_its_card(
+    bundled_index: SearchIndex, query: str, entry: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
+
+
+def test_a_thing_an_act_is_done_to_is_everyday_by_its_words() -> None:
+    def knows(word: str) -> bool:
+        return word in {"model", "weights", "text", "real"}
+
+    def unused(word: str) -> bool:
+        return word in {"water", "estate", "song"}
+
+    assert everyday_object("water", knows, unused)
+    assert everyday_object("real estate", knows, unused)  # "estate": no entry uses it
+    assert not everyday_object("a model", knows, unused)
+    assert not everyday_object("weights to 4 bit", knows, unused)
+    assert not everyday_object("", knows, unused)  # nothing said of the thing
