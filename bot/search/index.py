@@ -186,7 +186,7 @@ class SearchIndex:
     def questions(self) -> QuestionRules:
         """The question rules over this index's names: a view made per query, with no state of
         its own (kept on the index, it would tie the index in a reference cycle)."""
-        return QuestionRules(self.names, self.entries, self.fuzzy_candidates)
+        return QuestionRules(self.names, self.entries, self.fuzzy_candidates, self._everyday_thing)
 
     @property
     def semantic(self) -> SemanticIndex | None:

@@ -26,8 +26,6 @@ STILL_FAILING = {
     "how to add a watermark to pictures in photoshop",  # Watermarking card
     "why do chatbots hallucinate fake citations",  # an offer, Hallucination first
     "can you watermark images from a diffusion model",  # an offer, Diffusion Model first
-    "what does it mean to train a model",  # a wrong LLM Inference card
-    "what does it mean to sample from a language model",  # an offer, DPO first
     "how can i tell if my network is overfit",  # an offer, Validation Loss first
     "what does it mean to quantize a llama model to gguf",  # a wrong Llama card (now an offer)
 }
@@ -69,6 +67,8 @@ def test_the_probes_are_the_ones_written() -> None:
         "what does it mean to align your chakras",
         "what does it mean to embed a tweet",
         "what does it mean to train for a marathon",
+        "what does it mean to sample a wine",
+        "what does it mean to seed a torrent",
     ],
 )
 def test_what_it_means_to_do_an_act_to_an_everyday_thing_gets_no_card(
@@ -84,6 +84,9 @@ def test_what_it_means_to_do_an_act_to_an_everyday_thing_gets_no_card(
         ("what does it mean to tokenize a string", "tokenization"),
         ("what does it mean to distill gpt-4 into a smaller model", "knowledge-distillation"),
         ("what does it mean to align an ai system", "alignment"),
+        # a plain verb ("train", "sample") names its entry only done to a thing of the field
+        ("what does it mean to train a neural network", "training"),
+        ("what does it mean to train an llm", "training"),
     ],
 )
 def test_what_it_means_to_do_an_act_to_a_thing_of_the_field_gets_its_card(
