@@ -338,6 +338,8 @@ class QuestionRules:
             [n for n in derived_forms(verb) if not plain or n not in GENERIC_WORDS] if verb else []
         )
         found = self._subject_name(words, nouns) if nouns else None
+        if act is not None and found is None:
+            return None  # "what does it mean to prune a neural network": the act names no entry
         found = found or self._subject_name(words, [])
         for width in range(min(len(words), self.names.most_words), 0, -1) if not found else ():
             found = self._nearly_named(compact(" ".join(words[:width])))

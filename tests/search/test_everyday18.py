@@ -87,6 +87,8 @@ def test_what_it_means_to_do_an_act_to_an_everyday_thing_gets_no_card(
         # a plain verb ("train", "sample") names its entry only done to a thing of the field
         ("what does it mean to train a neural network", "training"),
         ("what does it mean to train an llm", "training"),
+        # an act that names no entry leaves its object unasked (Model Compression by meaning)
+        ("what does it mean to prune a neural network", "model-compression"),
     ],
 )
 def test_what_it_means_to_do_an_act_to_a_thing_of_the_field_gets_its_card(
