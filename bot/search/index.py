@@ -35,6 +35,8 @@ from bot.search.everyday import (
     everyday_sense,
     in_capitals,
     judged,
+    off_field,
+    plain_rest,
 )
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
@@ -730,7 +732,12 @@ class SearchIndex:
         title = normalize(self.entries[entry].title)
         if start is None or re.search(rf"(?<!\S){re.escape(title)}(?!\S)", text):
             return False
-        return everyday_rest(f"{text[: start.start]} {text[start.end :]}", self.glossary_word)
+        rest = f"{text[: start.start]} {text[start.end :]}"
+        if everyday_rest(rest, self.glossary_word):
+            return True
+        # "how is swiss cheese made", "swiss cheese plant care": plain words the field uses too
+        # ("made", "plant"), that read alone say nothing of it
+        return plain_rest(rest) and self.semantic is not None and off_field(self.semantic, rest)
 
     def _meant_everyday(self, text: str, entry: int) -> bool:
         """Does the text ask what it means to do the act the entry is named for, to an everyday

@@ -20,8 +20,6 @@ PROBES = Path(__file__).with_name("everyday18_probes.tsv")
 STILL_FAILING = {
     "rubric for a book report",  # Rubric card
     "how many neurons in the human brain",  # Neuron card
-    "how is swiss cheese made",  # Swiss Cheese Model card
-    "swiss cheese plant care",  # Swiss Cheese Model card
     "how do i watermark my photos in lightroom",  # Watermarking card
     "how to add a watermark to pictures in photoshop",  # Watermarking card
     "why do chatbots hallucinate fake citations",  # an offer, Hallucination first
@@ -111,3 +109,36 @@ def test_a_thing_an_act_is_done_to_is_everyday_by_its_words() -> None:
     assert not everyday_object("a model", knows, unused)
     assert not everyday_object("weights to 4 bit", knows, unused)
     assert not everyday_object("", knows, unused)  # nothing said of the thing
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "why are the leaves on my swiss cheese plant turning yellow",
+        "monte carlo casino dress code",
+        "best hotels in monte carlo",
+        "power usage of my fridge",
+        "tree of life meaning",
+    ],
+)
+def test_a_namesake_with_plain_words_far_from_the_field_gets_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert bundled_index.search(query).entry is None
+
+
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("swiss cheese approach to ai safety", "swiss-cheese-model"),
+        ("the swiss cheese approach to llm guardrails", "swiss-cheese-model"),
+        ("monte carlo rollouts in alphago", "monte-carlo-tree-search"),
+        ("power usage of a gpu cluster", "power-usage-effectiveness"),
+    ],
+)
+def test_a_namesake_beside_the_field_keeps_its_card(
+    bundled_index: SearchIndex, query: str, entry: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
