@@ -279,6 +279,29 @@ def everyday_rest(rest: str, knows: Callable[[str], bool]) -> bool:
     return _everyday_only(_words(rest), knows)
 
 
+def everyday_object(
+    thing: str, knows: Callable[[str], bool], unused: Callable[[str], bool]
+) -> bool:
+    """Is what an act is done to everyday ("water", "a song in ableton", "real estate"): words
+    of its own, each common English and not the glossary's (`knows`), or a word no entry uses
+    (`unused`) beside no more of the glossary's words (`unknown_word`)? "a model", "weights",
+    "text" are the field's."""
+    words = _words(thing)
+    return bool(words) and (_everyday_only(words, knows) or unknown_word(words, knows, unused))
+
+
+def plain_rest(rest: str) -> bool:
+    """Does `rest` say words of its own, each common English ("how is made", "plant care"),
+    none jargon or an acronym ("llm guardrails": "llm" is not)?"""
+    words = _words(rest)
+    return bool(words) and all(w.isalpha() and w in common_words() for w in words)
+
+
+def off_field(semantic: SemanticIndex, rest: str) -> bool:
+    """Is `rest`, embedded alone, far from every entry (`OFF_DOMAIN_COSINE`)?"""
+    return _rest_nearest(semantic, rest)[0] < OFF_DOMAIN_COSINE
+
+
 def _everyday_only(words: list[str], knows: Callable[[str], bool]) -> bool:
     common = common_words()
     return bool(words) and all(w.isalpha() and w in common and not knows(w) for w in words)

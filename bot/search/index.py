@@ -30,10 +30,13 @@ from bot.search.corpus import default_order
 from bot.search.everyday import (
     GLOSSARY_WORD_ENTRIES,
     coinage_split,
+    everyday_object,
     everyday_rest,
     everyday_sense,
     in_capitals,
     judged,
+    off_field,
+    plain_rest,
 )
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
@@ -68,7 +71,9 @@ from bot.search.query import (
     compared,
     comparison,
     conversion,
+    derived_forms,
     is_question,
+    meant_act,
     name_setting,
     plural_variants,
     query_core,
@@ -183,7 +188,7 @@ class SearchIndex:
     def questions(self) -> QuestionRules:
         """The question rules over this index's names: a view made per query, with no state of
         its own (kept on the index, it would tie the index in a reference cycle)."""
-        return QuestionRules(self.names, self.entries, self.fuzzy_candidates)
+        return QuestionRules(self.names, self.entries, self.fuzzy_candidates, self._everyday_thing)
 
     @property
     def semantic(self) -> SemanticIndex | None:
@@ -687,6 +692,8 @@ class SearchIndex:
         entry = self.positions[result.entry.id]
         if self._named_after(text, entry) and result.strategy is not None:
             return _card_offered(result, result.entry, result.strategy)
+        if self._meant_everyday(text, entry) and result.strategy is not None:
+            return _card_offered(result, result.entry, result.strategy)
         judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
@@ -725,7 +732,29 @@ class SearchIndex:
         title = normalize(self.entries[entry].title)
         if start is None or re.search(rf"(?<!\S){re.escape(title)}(?!\S)", text):
             return False
-        return everyday_rest(f"{text[: start.start]} {text[start.end :]}", self.glossary_word)
+        rest = f"{text[: start.start]} {text[start.end :]}"
+        if everyday_rest(rest, self.glossary_word):
+            return True
+        # "how is swiss cheese made", "swiss cheese plant care": plain words the field uses too
+        # ("made", "plant"), that read alone say nothing of it
+        return plain_rest(rest) and self.semantic is not None and off_field(self.semantic, rest)
+
+    def _meant_everyday(self, text: str, entry: int) -> bool:
+        """Does the text ask what it means to do the act the entry is named for, to an everyday
+        thing ("what does it mean to distill water", "... to tokenize real estate")? Then it
+        asks about the act in that thing's field (`everyday_object`)."""
+        act = meant_act(query_core(text))
+        if act is None:
+            return False
+        verb, thing = act
+        forms = (verb, *derived_forms(verb))
+        if not any(h.entry == entry for f in forms for h in self.names.lookup(compact(f))):
+            return False
+        return self._everyday_thing(thing)
+
+    def _everyday_thing(self, thing: str) -> bool:
+        """Is what an act is done to everyday ("water", "real estate"; `everyday_object`)?"""
+        return everyday_object(thing, self.glossary_word, self.unused_word)
 
     def _generic_name(self, text: str, entry: int) -> Found | None:
         """The entry's one-word name written in `text` where mentions skip it, a word too

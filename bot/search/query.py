@@ -451,12 +451,29 @@ def subject_words(core: str) -> list[str]:
 def asked_subject(core: str) -> tuple[str | None, list[str]]:
     """`subject_words`, with the asker's own verb before them if the question has one ("how do
     i tokenize my data": "tokenize"): its noun may be what is asked about."""
+    if meant := _MEANT.match(core):  # "what does it mean to distill a model": to distill
+        return meant["verb"], meant["rest"].split()
     found = _SUBJECT_AFTER.match(core) or _INSIDE.match(core)
     words = (found.group("rest") if found else core).split()
     verb = found.groupdict().get("verb") if found else None
     if found and verb is None and (obliged := _OBLIGED_DOER.match(found.group("rest"))):
         verb, words = obliged["verb"], obliged["rest"].split()  # "do i have to quantize it"
     return verb, words if len(words) > 1 or found else []
+
+
+# "what does it mean to distill a model" (`query_core` took "what"): the act is asked about,
+# unless what it is done to is everyday ("... to distill water": `SearchIndex._meant_everyday`)
+_MEANT = re.compile(
+    rf"^(?:(?:does|do|did) )?it {_HEDGE}mean(?:s)? to (?P<verb>[a-z]+)"
+    r"(?: (?:a|an|the|my|our|your|this|these|those|it|them))?(?P<rest>(?: .*)?)$"
+)
+
+
+def meant_act(core: str) -> tuple[str, str] | None:
+    """The verb and what it is done to, of a question asking what it means to do something
+    ("it mean to distill water": "distill", "water"), else None."""
+    meant = _MEANT.match(core)
+    return (meant["verb"], meant["rest"].strip()) if meant else None
 
 
 # "what's inside a single transformer block" (`query_core` took "what's"): what holds the parts

@@ -34,6 +34,7 @@ from bot.search.query import (
     compatibility,
     conversion,
     derived_forms,
+    meant_act,
     plural_variants,
     query_core,
     tagged,
@@ -97,18 +98,21 @@ class Reading:
 class QuestionRules:
     """The rules over one glossary's names; holds nothing but what it is given."""
 
-    __slots__ = ("_candidates", "entries", "names")
+    __slots__ = ("_candidates", "_everyday_thing", "entries", "names")
 
     def __init__(
         self,
         names: NameTable,
         entries: tuple[Entry, ...],
         candidates: Callable[[str, int], list[int]],
+        everyday_thing: Callable[[str], bool] = lambda thing: True,
     ) -> None:
-        """`candidates`: positions of the name keys sharing the most trigrams with a key."""
+        """`candidates`: positions of the name keys sharing the most trigrams with a key;
+        `everyday_thing`: is what an act is done to everyday ("water", not "a model")."""
         self.names = names
         self.entries = entries
         self._candidates = candidates
+        self._everyday_thing = everyday_thing
 
     def read(
         self,
@@ -325,9 +329,17 @@ class QuestionRules:
             words = words[1:] if self._subject_name(words[1:], []) else words
         if verb and words and any(self.names.lookup(n) for n in derived_forms(verb + words[0])):
             verb, words = verb + words[0], words[1:]  # a verb in two words: "how do i fine tune"
-        # "how do i train for a marathon": a plain word's noun is no name to ask about
-        nouns = [n for n in derived_forms(verb) if n not in GENERIC_WORDS] if verb else []
+        # "how do i train for a marathon": a plain word's noun is no name to ask about, unless
+        # the question asks what the act means, done to a thing of the field ("what does it
+        # mean to train a model": Training)
+        act = meant_act(core)
+        plain = act is None or self._everyday_thing(act[1])
+        nouns = (
+            [n for n in derived_forms(verb) if not plain or n not in GENERIC_WORDS] if verb else []
+        )
         found = self._subject_name(words, nouns) if nouns else None
+        if act is not None and found is None:
+            return None  # "what does it mean to prune a neural network": the act names no entry
         found = found or self._subject_name(words, [])
         for width in range(min(len(words), self.names.most_words), 0, -1) if not found else ():
             found = self._nearly_named(compact(" ".join(words[:width])))

@@ -20,10 +20,6 @@ PROBES = Path(__file__).with_name("forms17_probes.tsv")
 STILL_FAILING = {
     "how can i tell if my network is overfit",  # Validation Loss offered first, then Overfitting
     "how to watermark my photos in lightroom",  # Watermarking card
-    # an offer: reading the verb after "it mean to" as the subject carded everyday senses
-    # ("what does it mean to distill water", "... to quantize a song in ableton"), so it was
-    # taken out at the merge
-    "what does it mean to distill a model",
 }
 
 
