@@ -385,7 +385,13 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            fuse(pool, similar, question=question and not unclear, asked_about=asked)
+            fuse(
+                pool,
+                similar,
+                question=question and not unclear,
+                asked_about=asked,
+                written={entry for entry, _ in written},
+            )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
             if together is not None:
