@@ -390,7 +390,9 @@ class SearchIndex:
                 similar,
                 question=question and not unclear,
                 asked_about=asked,
-                written={entry for entry, _ in written},
+                # "which python library for semantic search" asks to pick a thing the names
+                # written only describe: none of them is what it asks about
+                written=() if core.startswith("which ") else {entry for entry, _ in written},
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
