@@ -10,7 +10,7 @@ sentence) that the meaning does not support at all loses `DISAGREEMENT_PENALTY`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.search.query import name_setting
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, MENTION_SCORE, Candidate, Pool
@@ -79,15 +79,18 @@ def fuse(
     *,
     question: bool = False,
     asked_about: tuple[int, int] | None = None,
+    written: Collection[int] = (),
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
     cache use so much memory") and the ranks within which the meaning must put it (`named_rank`):
     what the question asks about, even where a description of another entry scores higher.
     `question`: the text asks something, so a name nearly typed that leads is what it asks
-    about."""
+    about. `written`: the entries whose names the text writes; of those leading the lexical
+    pool together, the one the meaning puts first agrees with it (`_written_first`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
+    lexical_top = ranked[0][1].score if ranked else 0.0
     lone_name, ranks = asked_about or (None, NAMED_RANKS)
     asked_name = lone_name  # another name the question writes is its setting: no agreement
     if question and lone_name is None and ranked and ranked[0][1].strategy in NAME_LIKE:
@@ -115,14 +118,19 @@ def fuse(
         # The name the question asks about, or both stages' first choice: two kinds of evidence.
         named = entry == lone_name and rank < ranks and similar[rank][1] >= NAMED_COSINE
         agree = named or (
-            entry == lexical_best
-            and rank == 0
-            and found.strategy in WEAK_LEXICAL
-            and (
-                (found.strategy == "match-term" and asked_name in (None, entry))
-                or found.score >= AGREEMENT_FLOOR
-            )
+            rank == 0
             and similar[0][1] >= AGREEMENT_COSINE
+            and (
+                (
+                    entry == lexical_best
+                    and found.strategy in WEAK_LEXICAL
+                    and (
+                        (found.strategy == "match-term" and asked_name in (None, entry))
+                        or found.score >= AGREEMENT_FLOOR
+                    )
+                )
+                or _written_first(entry, found, lexical_top, written, asked_name)
+            )
         )
         if agree:
             score = max(score, semantic_score(similar[rank][1]))  # agreement lifts the cap
@@ -135,6 +143,17 @@ def fuse(
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
         strategy = "semantic" if score > found.score else found.strategy
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
+
+
+def _written_first(
+    entry: int, found: Candidate, lexical_top: float, written: Collection[int], asked: int | None
+) -> bool:
+    """Is the meaning's first `entry` a name the text writes that leads the lexical pool, if
+    only tied with other names written or under a weak description of its own, no other name
+    asked about? Then the name and the meaning agree as for a lone name: "with 16k gpus how
+    often does something break, mtbf math" writes two names the pool cannot tell apart, "on-chip
+    sram, why is there so little of it" one whose own words outscore its short name."""
+    return entry in written and asked in (None, entry) and found.score >= lexical_top
 
 
 def _described_instead(

@@ -390,7 +390,15 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            fuse(pool, similar, question=question and not unclear, asked_about=asked)
+            fuse(
+                pool,
+                similar,
+                question=question and not unclear,
+                asked_about=asked,
+                # "which python library for semantic search" asks to pick a thing the names
+                # written only describe: none of them is what it asks about
+                written=() if core.startswith("which ") else {entry for entry, _ in written},
+            )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
             if together is not None:
