@@ -16,6 +16,8 @@ import pytest
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 _left_out: list[pytest.Item] = []
+# Under pytest-xdist the workers collect and the controller reports: each worker sends its count.
+_left_out_by_worker: dict[str, int] = {}
 
 
 def needs_postgres(item: pytest.Item) -> bool:
@@ -34,10 +36,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not needs_postgres(item)]
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)  # set in an xdist worker only
+    if workeroutput is not None:
+        workeroutput["postgres_left_out"] = len(_left_out)
+
+
+@pytest.hookimpl(optionalhook=True)  # the hook exists only with xdist loaded
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist's controller: a worker ended (every worker collects the whole suite)."""
+    count = getattr(node, "workeroutput", {}).get("postgres_left_out", 0)
+    _left_out_by_worker[node.gateway.id] = count
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _left_out:
+    left_out = len(_left_out) or max(_left_out_by_worker.values(), default=0)
+    if left_out:
         terminalreporter.write_line(
-            f"PostgreSQL half skipped ({len(_left_out)} tests: the storage contract suite's, "
+            f"PostgreSQL half skipped ({left_out} tests: the storage contract suite's, "
             "several processes on one database, the two-process load): "
             "TEST_DATABASE_URL is not set"
         )

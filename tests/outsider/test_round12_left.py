@@ -155,12 +155,12 @@ async def test_health_tells_a_bot_answering_without_its_database_from_one_that_i
     bot = BotProcess(
         scene.fake, Path("missing/glossary-bot.db"), cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)
     )
-    await bot.start()
-    _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
-    assert embed_of(card)["title"] == "KV Cache"
-    await bot.wait_for_output("unhealthy: connected to Discord")  # logged once it is written
-    bot.send_signal(signal.SIGKILL)
-    assert await bot.exited() == -signal.SIGKILL
+    async with bot:  # a failed wait stops the bot too, rather than leaving it running
+        _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"
+        await bot.wait_for_output("unhealthy: connected to Discord")  # logged once it is written
+        bot.send_signal(signal.SIGKILL)
+        assert await bot.exited() == -signal.SIGKILL
 
     healthy, said = check_heartbeat(heartbeat)  # just now: what it last said, still true
     assert (healthy, said.split(", but")[0]) == (False, "unhealthy: connected to Discord"), said
