@@ -18,7 +18,8 @@ RUN apt-get update -qq \
     && apt-get install -y -qq --no-install-recommends binutils >/dev/null \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY requirements/ ./requirements/
+# Only the two files installed here: a change to the test or bench tools keeps this layer cached.
+COPY requirements/build.txt requirements/run.txt ./requirements/
 # The build backend lives in an environment of its own, which stays in this stage. The bot's
 # environment gets no pip of its own: the build tools' pip installs into it (--python).
 RUN python -m venv /opt/build-tools \
