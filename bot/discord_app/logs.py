@@ -107,6 +107,8 @@ class LateAutocompletes(logging.Filter):
             and getattr(cause, "code", None) == UNKNOWN_INTERACTION
         ):
             return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.WARNING):
+            return False  # the ERROR passed a level (LOG_LEVEL=ERROR) its WARNING would not
         self._unsaid += 1
         if self._said_at is not None and record.created - self._said_at < self.window:
             return False

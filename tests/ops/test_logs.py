@@ -129,3 +129,23 @@ async def test_glossary_bot_run_logs_json_without_tokens(lab: Lab) -> None:
     assert lab.fake.token not in text
     assert "fake-interaction-token-" not in text
     assert REDACTED in text
+
+
+def test_late_autocompletes_stay_quiet_below_the_level_asked_for(stderr: io.StringIO) -> None:
+    """LOG_LEVEL=ERROR asks for no WARNING line: discord.py's ERROR for an autocomplete answer
+    Discord refused as too late passes that level, and its filter makes it a WARNING; said then,
+    it would be a line below the level the operator chose."""
+
+    class Expired(Exception):
+        code = logs.UNKNOWN_INTERACTION
+
+    configure_logging("ERROR", [], stream=stderr)
+    try:
+        raise Expired
+    except Expired:
+        logging.getLogger("discord.app_commands.tree").exception(
+            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)", "define", 1, 2
+        )
+    logging.getLogger("bot.test").error("a real error")
+    assert "autocomplete" not in stderr.getvalue()
+    assert "a real error" in stderr.getvalue()
