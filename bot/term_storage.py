@@ -56,9 +56,9 @@ def parse_readable(
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"])
-            json_bad = first["type"] == "json_invalid"
+            why = f"{where}: {first['msg']}" if where else first["msg"]  # "[]": no field
             unreadable.append(
-                (scope, row.id, "not valid JSON" if json_bad else f"{where}: {first['msg']}")
+                (scope, row.id, "not valid JSON" if first["type"] == "json_invalid" else why)
             )
     return terms, unreadable
 

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import sys
+import time
 from datetime import UTC, datetime
 from typing import Literal, TextIO
 
@@ -91,13 +92,15 @@ class LateAutocompletes(logging.Filter):
     """discord.py logs an ERROR and a traceback for every autocomplete answer Discord refused as
     too late (10062 Unknown interaction, past its 3 s): on a slow moment, one per keystroke of
     every member typing. Not a bug, and nothing the bot can do for that keystroke: one WARNING
-    line counts them, at most once a `window` of seconds (the rest are counted in the next)."""
+    line counts them, at most once a `window` of seconds (the rest are counted in the next,
+    which says since when: it may come with the next slow moment, hours later)."""
 
     def __init__(self, window: float = 60.0) -> None:
         super().__init__()
         self.window = window
         self._said_at: float | None = None
         self._unsaid = 0
+        self._first_unsaid = 0.0  # when the first of the `_unsaid` came
 
     def filter(self, record: logging.LogRecord) -> bool:
         cause = record.exc_info[1] if record.exc_info else None
@@ -107,17 +110,23 @@ class LateAutocompletes(logging.Filter):
             and getattr(cause, "code", None) == UNKNOWN_INTERACTION
         ):
             return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.WARNING):
+            return False  # the ERROR passed a level (LOG_LEVEL=ERROR) its WARNING would not
+        if self._unsaid == 0:
+            self._first_unsaid = record.created
         self._unsaid += 1
         if self._said_at is not None and record.created - self._said_at < self.window:
             return False
         count, self._unsaid, self._said_at = self._unsaid, 0, record.created
+        first = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self._first_unsaid))
+        since = f" since {first}" if count > 1 else ""
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         record.msg = (
-            "%d autocomplete answer%s reached Discord too late (Unknown interaction, error code "
-            "%d): those keystrokes showed the member no choices (the bot, or its link to "
+            "%d autocomplete answer%s reached Discord too late%s (Unknown interaction, error "
+            "code %d): those keystrokes showed the member no choices (the bot, or its link to "
             "Discord, was slow)"
         )
-        record.args = (count, "" if count == 1 else "s", UNKNOWN_INTERACTION)
+        record.args = (count, "" if count == 1 else "s", since, UNKNOWN_INTERACTION)
         record.exc_info, record.exc_text = None, None
         return True
 

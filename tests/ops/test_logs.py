@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 import logging
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -129,3 +130,59 @@ async def test_glossary_bot_run_logs_json_without_tokens(lab: Lab) -> None:
     assert lab.fake.token not in text
     assert "fake-interaction-token-" not in text
     assert REDACTED in text
+
+
+def test_late_autocompletes_stay_quiet_below_the_level_asked_for(stderr: io.StringIO) -> None:
+    """LOG_LEVEL=ERROR asks for no WARNING line: discord.py's ERROR for an autocomplete answer
+    Discord refused as too late passes that level, and its filter makes it a WARNING; said then,
+    it would be a line below the level the operator chose."""
+
+    class Expired(Exception):
+        code = logs.UNKNOWN_INTERACTION
+
+    configure_logging("ERROR", [], stream=stderr)
+    try:
+        raise Expired
+    except Expired:
+        logging.getLogger("discord.app_commands.tree").exception(
+            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)", "define", 1, 2
+        )
+    logging.getLogger("bot.test").error("a real error")
+    assert "autocomplete" not in stderr.getvalue()
+    assert "a real error" in stderr.getvalue()
+
+
+def test_late_autocompletes_held_back_say_since_when() -> None:
+    """A burst's late answers held back within the window are counted into the next line, which
+    may come hours later with the next slow moment: that line says when the first it counts was,
+    so the old burst is not read as the new one's."""
+
+    class Expired(Exception):
+        code = logs.UNKNOWN_INTERACTION
+
+    def late_at(created: float) -> logging.LogRecord:
+        record = logging.LogRecord(
+            "discord.app_commands.tree",
+            logging.ERROR,
+            "tree.py",
+            1,
+            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)",
+            ("define", 1, 2),
+            (Expired, Expired(), None),
+        )
+        record.created = created
+        return record
+
+    late = logs.LateAutocompletes(window=60.0)
+    burst_at = 1_800_000_010.0
+    kept = [
+        r
+        for r in map(late_at, (burst_at - 10, burst_at, burst_at + 5, 1_800_020_000.0))
+        if late.filter(r)
+    ]
+    said = [r.getMessage() for r in kept]
+    assert "since" not in said[0], said
+    first = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(burst_at))
+    assert said[1].startswith(f"3 autocomplete answers reached Discord too late since {first}"), (
+        said
+    )

@@ -12,7 +12,8 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.glossary import load_glossary
-from bot.storage import Store
+from bot.storage import Store, StoredTerm
+from bot.term_storage import parse_readable
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.resilience.conftest import StartBot
 from tests.resilience.helpers import warned
@@ -78,6 +79,16 @@ async def test_stats_with_a_stored_term_that_cannot_be_read_says_so_in_one_line(
         ], shown.stderr
         assert "KV Cache  [kv-cache]" in _top_terms(shown.stdout), shown.stdout
         assert any(line.startswith("zorblax-engine") for line in _top_terms(shown.stdout))
+
+
+def test_a_stored_term_body_that_is_no_object_is_named_without_a_stray_colon() -> None:
+    """A body that is JSON but not an object ("[]", "null") fails at the top, where pydantic
+    gives no field: the reason was ": Input should be an object", a colon after nothing."""
+    rows = [(5, StoredTerm("a", "[]")), (5, StoredTerm("b", '{"id": "b"}'))]
+    assert parse_readable(rows)[1] == [
+        (5, "a", "Input should be an object"),
+        (5, "b", "title: Field required"),
+    ]
 
 
 async def test_a_card_is_built_from_the_glossary_its_search_used(
