@@ -148,9 +148,9 @@ def fuse(
 def _written_first(
     entry: int, found: Candidate, lexical_top: float, written: Collection[int], asked: int | None
 ) -> bool:
-    """Is the meaning's first `entry` a name the text writes that leads the lexical pool, if
-    only tied with other names written or under a weak description of its own, no other name
-    asked about? Then the name and the meaning agree as for a lone name: "with 16k gpus how
+    """Is the meaning's first `entry` a name the text writes whose candidate leads the lexical
+    pool, alone or tied (with any candidate; its score is the better of its name and its own
+    description), no other name asked about? Then the name and the meaning agree as for a lone name: "with 16k gpus how
     often does something break, mtbf math" writes two names the pool cannot tell apart, "on-chip
     sram, why is there so little of it" one whose own words outscore its short name."""
     return entry in written and asked in (None, entry) and found.score >= lexical_top
