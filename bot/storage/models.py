@@ -169,6 +169,17 @@ class StoredChange:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredRename:
+    """A server term given another id (the glossary now gives its id to an entry of another
+    concept): the term under its new id, and the server's other terms whose `related` named
+    the old one, rewritten. The store moves the server's aliases and lookups of the old id."""
+
+    old_id: str
+    renamed: StoredTerm
+    related: tuple[StoredTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Stats:
     scope: int | None  # None: every server together
     since: datetime | None
