@@ -140,7 +140,8 @@ class TermAuditRecord:
     at: datetime
     scope: int
     actor_id: int
-    # term_add, term_edit, term_remove, term_import; suggestion_accept, suggestion_reject
+    # term_add, term_edit, term_remove, term_import, term_rename (by the bot: the glossary gave
+    # its id to an entry); suggestion_accept, suggestion_reject
     action: str
     term_id: str | None  # None: a rejected suggestion
     # The term as JSON before (None if it did not exist) and after (None if removed); for a

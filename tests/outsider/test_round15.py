@@ -136,6 +136,10 @@ async def test_a_term_whose_id_the_glossary_gives_another_entry_is_renamed(
         for asked in ("blap", "qq blap"):
             _, term = await define(fake, scene.alice, asked, scene.channel)
             assert embed_of(term)["title"] == "Blap", asked
+        listed = await fake.slash(mod, "term log", {}, channel=scene.channel)
+        logged = embed_of(await listed.final_message())["description"]
+        assert "the bot renamed (the glossary gave its id to an entry) “Blap”" in logged, logged
+        assert "> **Id**: ~~blap~~ → blap-2" in logged, logged
     told = [line for line in bot.lines if "which the glossary's" in line]
     assert len(told) == 1, bot.output
     assert (
@@ -154,6 +158,12 @@ async def test_a_term_whose_id_the_glossary_gives_another_entry_is_renamed(
     exported = _cli(tmp_path, "terms", "export", "--guild", guild, "--db", db, **env)
     assert exported.returncode == 0, exported.stderr
     assert 'id = "blap-2"' in exported.stdout, exported.stdout
+    logged = _cli(tmp_path, "terms", "log", "--guild", guild, "--db", db, **env)
+    assert logged.returncode == 0, logged.stderr
+    assert logged.stdout.splitlines()[:2] == [
+        logged.stdout[:22] + "the bot renamed (the glossary gave its id to an entry) “Blap”",
+        "    Id: blap → blap-2",
+    ], logged.stdout
 
 
 def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import SuggestStatus
+from bot.storage import StoredRename, StoredTerm, SuggestStatus
 from bot.storage.migrations import migrations
 from bot.storage.postgres.migrate import VERSION_TABLE
 from bot.storage.queries.drafts import DRAFT_TTL, DRAFTS_PER_OWNER
@@ -327,6 +327,37 @@ async def test_a_term_whose_id_an_entry_takes_is_renamed_once_with_what_named_it
     assert await store.lookup_count(1, "blap") == 4
     assert await store.lookup_count(1, "t1") == 0
     [audit, *_] = await store.term_audit_log(1)
-    assert (audit.action, audit.term_id, audit.actor_id) == ("term_edit", "blap", 0)
+    assert (audit.action, audit.term_id, audit.actor_id) == ("term_rename", "blap", 0)
     assert audit.before is not None
     assert json.loads(audit.before)["id"] == "t1"
+
+
+async def test_upgrading_to_v6_keeps_the_term_log_and_takes_a_rename(
+    databases: Databases, location: str, open_any: OpenStore
+) -> None:
+    """A database of schema 5 (before `term_rename`) upgrades with its log and its terms kept,
+    and the log then takes a rename, still append-only."""
+    await schema_at(databases, location, 5)
+    await databases.execute(
+        location,
+        "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
+        " VALUES (1700000000, 1, 7, 'term_add', 't1', NULL, '{}')",
+    )
+    await databases.execute(
+        location,
+        "INSERT INTO terms (scope, id, body, updated_by, updated_at)"
+        f" VALUES (1, 't1', '{term(1).model_dump_json()}', 7, 1700000000)",
+    )
+    store = await open_any()  # migrates to the latest schema
+    assert [t.id for t in await read_terms(store, 1)] == ["t1"]
+    renamed = term(1).model_copy(update={"id": "t1-2"})
+    done = await store.rename_term(
+        1, lambda _: StoredRename("t1", StoredTerm("t1-2", renamed.model_dump_json()))
+    )
+    assert done is not None
+    assert [(a.action, a.term_id) for a in await store.term_audit_log(1)] == [
+        ("term_rename", "t1-2"),
+        ("term_add", "t1"),
+    ]
+    with pytest.raises((sqlite3.Error, asyncpg.PostgresError), match="append-only"):
+        await databases.execute(location, "DELETE FROM term_audit_log")

@@ -80,7 +80,7 @@ async def rename(
     tx: Tx, *, scope: int, before: StoredTerm, rename: StoredRename, actor_id: int, at: int
 ) -> None:
     """Give a server term another id (`before`: as read in this transaction), its `related`
-    rewritten in the server's other terms, audited as an edit of the term (ids differ)."""
+    rewritten in the server's other terms, audited (`term_rename`: the term before and after)."""
     await tx.execute(
         "UPDATE terms SET id = ?, body = ? WHERE scope = ? AND id = ?",
         (rename.renamed.id, rename.renamed.body, scope, before.id),
@@ -89,7 +89,7 @@ async def rename(
         await tx.execute(
             "UPDATE terms SET body = ? WHERE scope = ? AND id = ?", (term.body, scope, term.id)
         )
-    await _audit(tx, at, scope, actor_id, "term_edit", rename.renamed.id, before, rename.renamed)
+    await _audit(tx, at, scope, actor_id, "term_rename", rename.renamed.id, before, rename.renamed)
 
 
 async def _audit(
