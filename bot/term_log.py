@@ -23,6 +23,7 @@ _VERBS = {
     "term_edit": "edited",
     "term_remove": "removed",
     "term_import": "imported",
+    "term_rename": "renamed (the glossary gave its id to an entry)",
     "suggestion_accept": "accepted the suggestion",
     "suggestion_reject": "rejected the suggestion",
 }
@@ -39,12 +40,13 @@ class Change:
 class LogEntry:
     id: int
     at: datetime
-    actor_id: int  # 0: an operator, from the command line
+    actor_id: int  # 0: an operator, from the command line (or the bot: `by_bot`)
     verb: str  # "added", "edited", "rejected the suggestion", ...
     title: str  # the term's (or suggestion's) title, as written: render it escaped
     member_id: int | None = None  # who made the suggestion decided on
     term_id: str | None = None
     changes: list[Change] = field(default_factory=list)
+    by_bot: bool = False  # the bot's own change (a rename: the glossary gave the id to an entry)
 
 
 def log_entry(record: TermAuditRecord) -> LogEntry:
@@ -74,6 +76,7 @@ def log_entry(record: TermAuditRecord) -> LogEntry:
         shown.title if shown else (record.term_id or ""),
         term_id=record.term_id,
         changes=changes(before, after) if before and after else [],
+        by_bot=record.action == "term_rename",
     )
 
 

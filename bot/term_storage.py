@@ -10,14 +10,16 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
+from bot.glossary import Glossary
 from bot.glossary.keys import compact
-from bot.glossary.server_terms import ServerTerm
+from bot.glossary.server_terms import ServerTerm, entry_taking_id, free_id
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
     StorageError,
     Store,
     StoredChange,
+    StoredRename,
     StoredTerm,
     Suggestion,
 )
@@ -83,6 +85,38 @@ async def change_terms(
         return StoredChange(put, change.remove, change.drop_aliases), answer
 
     return await store.change_terms(scope, stored_plan, actor_id, action=action)
+
+
+async def rename_taken(
+    store: Store, scope: int, term_id: str, bundled: Glossary
+) -> ServerTerm | None:
+    """Give the server's term `term_id` a new id if a bundled entry of another concept has its
+    id (checked inside the write: another process may have renamed it first), with its related
+    ids in the server's other terms; the term as renamed, or None if nothing was to do."""
+    renamed: list[ServerTerm] = []
+
+    def plan(rows: list[StoredTerm]) -> StoredRename | None:
+        terms = parse_terms(rows)
+        term = next((t for t in terms if t.id == term_id), None)
+        if term is None or entry_taking_id(term, bundled) is None:
+            return None
+        new_id = free_id(term, bundled, {t.id for t in terms})
+        renamed[:] = [term.model_copy(update={"id": new_id})]
+        related = tuple(
+            StoredTerm(t.id, _related_renamed(t, term_id, new_id).model_dump_json())
+            for t in terms
+            if term_id in t.related and t.id != term_id
+        )
+        return StoredRename(term_id, StoredTerm(new_id, renamed[0].model_dump_json()), related)
+
+    done = await store.rename_term(scope, plan)
+    return renamed[0] if done is not None else None
+
+
+def _related_renamed(term: ServerTerm, old_id: str, new_id: str) -> ServerTerm:
+    return term.model_copy(
+        update={"related": tuple(new_id if r == old_id else r for r in term.related)}
+    )
 
 
 def orphaned_aliases(

@@ -135,7 +135,8 @@ def run_log(args: argparse.Namespace) -> int:
     for record in records:
         entry = log_entry(record)
         member = None if entry.member_id is None else f"user {entry.member_id}"
-        print("\n".join(plain_lines(entry, _actor(entry.actor_id), member)))
+        actor = "the bot" if entry.by_bot else _actor(entry.actor_id)
+        print("\n".join(plain_lines(entry, actor, member)))
     return 0
 
 

@@ -28,8 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
+from pydantic import ValidationError
+
 from bot.glossary import Glossary
-from bot.glossary.server_terms import overlay_target
+from bot.glossary.server_terms import ServerTerm, entry_taking_id
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
@@ -37,10 +39,10 @@ from bot.search.semantic import default_cache_dir
 from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
 from bot.storage import DM_SCOPE
-from bot.term_storage import parse_terms
+from bot.term_storage import parse_terms, rename_taken
 
 if TYPE_CHECKING:
-    from bot.storage import Store
+    from bot.storage import Store, StoredTerm
 
 log = logging.getLogger(__name__)
 
@@ -262,6 +264,8 @@ class ServerCache:
         versions, (glossary, index) = self._versions, self._bundled()
         aliases = await store.aliases(scope)
         stored = await store.terms(scope)
+        if await self._rename_taken(store, scope, stored, glossary):
+            aliases, stored = await store.aliases(scope), await store.terms(scope)
         if self._unread.ended():
             log.info("read the aliases and terms of server %s again: the database answers", scope)
         cached = self._servers.get(scope)
@@ -313,18 +317,45 @@ class ServerCache:
             self._embed_soon(scope)
         return fresh
 
+    async def _rename_taken(
+        self, store: Store, scope: int, stored: list[StoredTerm], glossary: Glossary
+    ) -> bool:
+        """Give each of the server's terms whose id a bundled entry of another concept now has
+        a new id (one write each, with its aliases, related ids and lookups), so that the id
+        opens the maintainers' entry again; whether any was renamed. A write that fails leaves
+        the clash, which `_tell_mismatches` tells the operator."""
+        renamed = False
+        for term_id in _taken_ids(stored, glossary):
+            try:
+                term = await rename_taken(store, scope, term_id, glossary)
+            except Exception:
+                log.debug("could not rename server %s's term %r", scope, term_id, exc_info=True)
+                return renamed
+            renamed = True  # or renamed by another process meanwhile: read it again
+            if term is not None:
+                log.warning(
+                    "server %s's term “%s” had the id %r, which the glossary's “%s” now has: "
+                    "renamed %r, with its aliases, related ids and lookups",
+                    scope,
+                    term.title,
+                    term_id,
+                    glossary[term_id].title,
+                    term.id,
+                )
+        return renamed
+
     def _tell_mismatches(self, scope: int, local: LocalGlossary, glossary: Glossary) -> None:
         """Once per server and mismatch, what a change of the glossary's data left at odds with
         this server's: aliases of entries it no longer has (removed or renamed), which open
-        nothing now, and terms whose id an entry of another concept now has, which that id then
-        opens in this server (buttons, lookup counts) instead of the entry. Only the server's
-        moderators can change theirs; the operator who changed the data should know."""
+        nothing now, and terms whose id an entry of another concept now has and that could not
+        be renamed (`_rename_taken`), which that id then opens in this server (buttons, lookup
+        counts) instead of the entry. Only the server's moderators can change theirs; the
+        operator who changed the data should know."""
         gone = frozenset(e for e in local.aliases.source.values() if local.entry(e) is None)
         taken = {
             term: entry
             for term in local.terms
-            if (entry := glossary.get(term.id)) is not None
-            and getattr(overlay_target(term, glossary), "id", None) != term.id
+            if (entry := entry_taking_id(term, glossary)) is not None
         }
         told = Mismatches(gone, frozenset(term.id for term in taken))
         if self._mismatches_told.get(scope, Mismatches()) == told:
@@ -344,9 +375,10 @@ class ServerCache:
             )
         for term, entry in taken.items():
             log.warning(
-                "server %s's term “%s” has the id %r, which the glossary's “%s” now has: in "
-                "that server the id opens the term (related buttons, lookup counts), not the "
-                "entry; give the entry another id",
+                "server %s's term “%s” has the id %r, which the glossary's “%s” now has, "
+                "and could not be renamed (the database refused the write): in that server the "
+                "id opens the term (related buttons, lookup counts), not the entry; give the "
+                "entry another id",
                 scope,
                 term.title,
                 term.id,
@@ -419,6 +451,19 @@ def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGloss
 
 class IndexingFailed(Exception):
     """A server's rows were read but could not be compiled for search (logged once by `_load`)."""
+
+
+def _taken_ids(stored: list[StoredTerm], glossary: Glossary) -> list[str]:
+    """The ids of the stored terms that a bundled entry of another concept has (only those
+    whose id is an entry's are parsed; one that does not parse is left to the indexing)."""
+    found = []
+    for row in stored:
+        if glossary.get(row.id) is None:
+            continue
+        with contextlib.suppress(ValidationError):
+            if entry_taking_id(ServerTerm.model_validate_json(row.body), glossary) is not None:
+                found.append(row.id)
+    return found
 
 
 def _failed_indexing(loading: asyncio.Future[_Cached]) -> bool:

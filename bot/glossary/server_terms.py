@@ -569,6 +569,21 @@ def overlay_target(term: ServerTerm, bundled: Glossary) -> Entry | None:
     return None
 
 
+def entry_taking_id(term: ServerTerm, bundled: Glossary) -> Entry | None:
+    """The bundled entry of another concept that has `term`'s id (the maintainers added it
+    after the term): in the term's server that id must open the entry, so the term is renamed."""
+    entry = bundled.get(term.id)
+    if entry is None or getattr(overlay_target(term, bundled), "id", None) == term.id:
+        return None
+    return entry
+
+
+def free_id(term: ServerTerm, bundled: Glossary, server_ids: set[str]) -> str:
+    """An id for `term` as `/term add` would give it now: free of every bundled and server id."""
+    fields = {"title": term.title}
+    return _assign_id(None, fields, overlay_target(term, bundled), bundled, server_ids)
+
+
 def referrers(terms: Iterable[ServerTerm], term_id: str) -> list[ServerTerm]:
     """The terms whose related terms name `term_id`."""
     return [t for t in terms if term_id in t.related]

@@ -140,7 +140,8 @@ class TermAuditRecord:
     at: datetime
     scope: int
     actor_id: int
-    # term_add, term_edit, term_remove, term_import; suggestion_accept, suggestion_reject
+    # term_add, term_edit, term_remove, term_import, term_rename (by the bot: the glossary gave
+    # its id to an entry); suggestion_accept, suggestion_reject
     action: str
     term_id: str | None  # None: a rejected suggestion
     # The term as JSON before (None if it did not exist) and after (None if removed); for a
@@ -166,6 +167,17 @@ class StoredChange:
     put: tuple[StoredTerm, ...] = ()
     remove: tuple[str, ...] = ()
     drop_aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRename:
+    """A server term given another id (the glossary now gives its id to an entry of another
+    concept): the term under its new id, and the server's other terms whose `related` named
+    the old one, rewritten. The store moves the server's aliases and lookups of the old id."""
+
+    old_id: str
+    renamed: StoredTerm
+    related: tuple[StoredTerm, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from .models import (
     Miss,
     Stats,
     StoredChange,
+    StoredRename,
     StoredTerm,
     Suggestion,
     SuggestStatus,
@@ -681,6 +682,37 @@ class Store:
                         tx, scope=scope, key=key, actor_id=actor_id, at=at
                     )
             return answer
+
+        return await self._write(write)
+
+    async def rename_term(
+        self,
+        scope: int,
+        plan: Callable[[list[StoredTerm]], StoredRename | None],
+        actor_id: int = OPERATOR_ACTOR,
+    ) -> StoredRename | None:
+        """Give one of this server's terms another id in one write: `plan` gets its terms as
+        they are (checked again here: another process may have renamed it first) and returns
+        the rename, or None for nothing. The server's aliases of the old id open the new one,
+        and its lookups of the old id are counted under the new (the term version moves: every
+        process reads the server again)."""
+        at = self._seconds()
+
+        async def write(tx: Tx) -> StoredRename | None:
+            await term_queries.lock_terms(tx)
+            await alias_queries.lock_aliases(tx)
+            before = await term_queries.terms(tx, scope)
+            rename = plan(before)
+            old = next((t for t in before if rename and t.id == rename.old_id), None)
+            if rename is None or old is None:
+                return None
+            new_id = rename.renamed.id
+            await term_queries.rename(
+                tx, scope=scope, before=old, rename=rename, actor_id=actor_id, at=at
+            )
+            await alias_queries.repoint_aliases(tx, scope=scope, old_id=old.id, new_id=new_id)
+            await count_queries.merge_lookups(tx, scope=scope, old_id=old.id, new_id=new_id)
+            return rename
 
         return await self._write(write)
 

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from bot.discord_app import alias_cache
-from bot.storage import AliasImport, Store
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import AliasImport, StorageError, Store
+from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import Scene, StartBot
 from .helpers import VersionChecks, define, define_until_card, embed_of, is_ephemeral
@@ -175,3 +177,47 @@ async def test_alias_add_on_a_server_that_fails_to_index_says_nothing_was_change
         "This server's glossary could not be checked (its terms and aliases could not be "
         "indexed), so nothing was changed. The bot's log says why."
     ), told
+
+
+async def test_a_term_whose_id_the_glossary_has_is_renamed_or_told_if_the_write_fails(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """X35: a server term stored under the id of a bundled entry of another concept (the
+    glossary gained the entry after the term). A read whose rename the database refuses keeps
+    the term as it is and tells the operator to give the entry another id; the next read that
+    can write renames it, and the id opens the entry again."""
+    guild = scene.guild.id
+    clash = ServerTerm(
+        id="kv-cache",
+        title="Zorblax Quux",
+        definition="Our nightly quux job.",
+        category="Fundamentals",
+    )
+    await change_terms(store, guild, lambda *_: (TermChange(put=(clash,)), None), 1)
+
+    async def refused(*_: object, **__: object) -> None:
+        raise StorageError("attempt to write a readonly database")
+
+    caplog.set_level(logging.WARNING, logger=alias_cache.__name__)
+    monkeypatch.setattr(store, "rename_term", refused)
+    async with start_bot(store) as bot:
+        await bot.state.servers.local(guild)
+        assert [t.id for t in await read_terms(store, guild)] == ["kv-cache"]
+        assert (
+            "“Zorblax Quux” has the id 'kv-cache', which the glossary's “KV Cache” now has, and "
+            "could not be renamed"
+        ) in caplog.text
+        monkeypatch.undo()  # the database writes again
+        bot.state.servers.forget(guild)
+        await bot.state.servers.local(guild)
+        assert [t.id for t in await read_terms(store, guild)] == ["zorblax-quux"]
+        assert (
+            "had the id 'kv-cache', which the glossary's “KV Cache” now has: renamed 'zorblax-quux'"
+            in caplog.text
+        )
+        _, card = await define(scene.fake, scene.alice, "kv-cache", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.helpers import buttons, define, embed_of
 from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
@@ -95,39 +95,75 @@ async def test_about_counts_a_glossary_of_one_entry_in_the_singular(
     }
 
 
-async def test_a_term_whose_id_the_glossary_gives_another_entry_is_told_to_the_operator(
+async def test_a_term_whose_id_the_glossary_gives_another_entry_is_renamed(
     scene: Scene, tmp_path: Path
 ) -> None:
-    """Beside plan line X7: a server's term "Blap" (id `blap`); the maintainers then add an entry
-    "Blapper Unit" with the id `blap`. In that server the id opens the term: the maintainers'
-    Zorb Engine, related to `blap`, shows a button "Blap" that opens the server's term, and the
-    two share one lookup count (`/stats` "Blap: 4" for 3 and 1). Nothing said so. Renaming the
-    term's stored id is left (see PLAN round 15); the log now says it, once, naming both."""
-    fake = scene.fake
+    """Beside plan line X7 (X35): a server's term "Blap" (id `blap`, an alias "qq blap", looked
+    up 3 times); the maintainers then add an entry "Blapper Unit" with the id `blap`, and their
+    Zorb Engine relates to it. In that server the id opened the term: Zorb Engine's button
+    "Blap" opened the server's term, and the two shared one lookup count. Now the server's
+    first read renames the term (`blap-2`) in one write with its alias and lookups, and says
+    so once: the button opens the maintainers' entry, the term opens by its title and alias,
+    the counts stay apart, and `terms export` writes the new id."""
+    fake, mod = scene.fake, scene.moderator
     folder = tmp_path / "glossary"
     folder.mkdir()
     (folder / "mine.toml").write_text(ZORB)
     env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
     async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env):
         opened = await fake.slash(
-            scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+            mod, "term add", {"category": "Fundamentals"}, channel=scene.channel
         )
         await opened.response()
         form = {"title": "Blap", "definition": "Our nightly invoice job."}
-        await (await fake.submit_modal(scene.moderator, opened, form)).final_message()
-    blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
-    blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
-    (folder / "mine.toml").write_text(ZORB + "\n" + blapper)
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
-        for _ in range(2):
+        await (await fake.submit_modal(mod, opened, form)).final_message()
+        added = await fake.slash(
+            mod, "alias add", {"alias": "qq blap", "term": "blap"}, channel=scene.channel
+        )
+        assert (await added.final_message())["content"].startswith("Added"), "the alias"
+        for _ in range(3):
             _, card = await define(fake, scene.alice, "blap", scene.channel)
             assert embed_of(card)["title"] == "Blap"
+    blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
+    blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
+    zorb = ZORB + 'related = ["blap"]\n'
+    (folder / "mine.toml").write_text(zorb + "\n" + blapper)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
+        _, card = await define(fake, scene.alice, "zorb engine", scene.channel)
+        assert embed_of(card)["title"] == "Zorb Engine"
+        click = await fake.click(scene.alice, card, buttons(card)["Blapper Unit"])
+        assert embed_of(await click.final_message())["title"] == "Blapper Unit"
+        for asked in ("blap", "qq blap"):
+            _, term = await define(fake, scene.alice, asked, scene.channel)
+            assert embed_of(term)["title"] == "Blap", asked
+        listed = await fake.slash(mod, "term log", {}, channel=scene.channel)
+        logged = embed_of(await listed.final_message())["description"]
+        assert "the bot renamed (the glossary gave its id to an entry) “Blap”" in logged, logged
+        assert "> **Id**: ~~blap~~ → blap-2" in logged, logged
     told = [line for line in bot.lines if "which the glossary's" in line]
     assert len(told) == 1, bot.output
     assert (
-        f"server {scene.guild.id}'s term “Blap” has the id 'blap', which the glossary's "
-        "“Blapper Unit” now has"
+        f"server {scene.guild.id}'s term “Blap” had the id 'blap', which the glossary's "
+        "“Blapper Unit” now has: renamed 'blap-2'"
     ) in told[0]
+    db, guild = str(scene.db_path), str(scene.guild.id)
+    shown = _cli(tmp_path, "stats", "--db", db, "--guild", guild, GLOSSARY_PATHS=str(folder))
+    assert shown.returncode == 0, shown.stderr
+    top = [line.split() for line in shown.stdout.splitlines() if "  [" in line]
+    assert top == [
+        ["5", "Blap", "[blap-2]"],  # 3 before the rename, 2 after
+        ["1", "Blapper", "Unit", "[blap]"],  # the button's
+        ["1", "Zorb", "Engine", "[zorb]"],
+    ], shown.stdout
+    exported = _cli(tmp_path, "terms", "export", "--guild", guild, "--db", db, **env)
+    assert exported.returncode == 0, exported.stderr
+    assert 'id = "blap-2"' in exported.stdout, exported.stdout
+    logged = _cli(tmp_path, "terms", "log", "--guild", guild, "--db", db, **env)
+    assert logged.returncode == 0, logged.stderr
+    assert logged.stdout.splitlines()[:2] == [
+        logged.stdout[:22] + "the bot renamed (the glossary gave its id to an entry) “Blap”",
+        "    Id: blap → blap-2",
+    ], logged.stdout
 
 
 def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:

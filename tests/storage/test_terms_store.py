@@ -13,13 +13,14 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import SuggestStatus
+from bot.storage import StoredRename, StoredTerm, SuggestStatus
 from bot.storage.migrations import migrations
 from bot.storage.postgres.migrate import VERSION_TABLE
 from bot.storage.queries.drafts import DRAFT_TTL, DRAFTS_PER_OWNER
 from bot.storage.sqlite.migrate import APPLICATION_ID, split_statements
-from bot.term_storage import Plan, TermChange, change_terms, read_terms
+from bot.term_storage import Plan, TermChange, change_terms, read_terms, rename_taken
 
 from .conftest import Databases, FakeClock, OpenStore
 
@@ -281,3 +282,82 @@ async def test_upgrading_keeps_the_term_audit_log_append_only(
         with pytest.raises((sqlite3.Error, asyncpg.PostgresError), match="append-only"):
             await databases.execute(location, sql)
     assert len(await store.term_audit_log(1)) == 2
+
+
+async def test_a_term_whose_id_an_entry_takes_is_renamed_once_with_what_named_it(
+    open_any: OpenStore, clock: FakeClock, tmp_path: Path
+) -> None:
+    """X35: the glossary gives a server term's id to an entry of another concept. One write
+    gives the term a free id, with the server's aliases, its other terms' `related` and its
+    lookups (hour by hour, added to any of the new id); two processes meeting the clash at
+    once rename it once; another server's term of that id is not touched."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(
+        '[[entries]]\nid = "t1"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
+        'definition = "The maintainers\' blapper unit, another concept."\n'
+    )
+    glossary = load_glossary([folder])
+    store, other = await open_any(), await open_any()
+    referrer = term(2).model_copy(update={"related": ("t1",)})
+    taken = term(1).model_copy(update={"title": "Blap"})
+    await change_terms(store, 1, lambda *_: (TermChange(put=(taken, referrer)), None), 7)
+    await change_terms(store, 2, lambda *_: (TermChange(put=(taken,)), None), 7)
+    await store.add_alias(1, "qq blap", "qq blap", "t1", actor_id=7)
+    store.record_lookup(1, "t1")
+    store.record_lookup(1, "t1")
+    store.record_lookup(1, "blap")  # a removed term of that id, counted in the same hour
+    clock.advance(hours=1)
+    store.record_lookup(1, "t1")
+    await store.flush()
+    version = await store.term_version()
+
+    first, second = await asyncio.gather(
+        rename_taken(store, 1, "t1", glossary), rename_taken(other, 1, "t1", glossary)
+    )
+
+    renamed = first or second
+    assert None in (first, second), (first, second)  # the second found nothing to do
+    assert renamed is not None
+    assert (renamed.id, renamed.title) == ("blap", "Blap")
+    assert await store.term_version() > version
+    assert {t.id: t.related for t in await read_terms(store, 1)} == {"blap": (), "t2": ("blap",)}
+    assert [t.id for t in await read_terms(store, 2)] == ["t1"]
+    assert await store.aliases(1) == {"qq blap": "blap"}
+    assert await store.lookup_count(1, "blap") == 4
+    assert await store.lookup_count(1, "t1") == 0
+    [audit, *_] = await store.term_audit_log(1)
+    assert (audit.action, audit.term_id, audit.actor_id) == ("term_rename", "blap", 0)
+    assert audit.before is not None
+    assert json.loads(audit.before)["id"] == "t1"
+
+
+async def test_upgrading_to_v6_keeps_the_term_log_and_takes_a_rename(
+    databases: Databases, location: str, open_any: OpenStore
+) -> None:
+    """A database of schema 5 (before `term_rename`) upgrades with its log and its terms kept,
+    and the log then takes a rename, still append-only."""
+    await schema_at(databases, location, 5)
+    await databases.execute(
+        location,
+        "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
+        " VALUES (1700000000, 1, 7, 'term_add', 't1', NULL, '{}')",
+    )
+    await databases.execute(
+        location,
+        "INSERT INTO terms (scope, id, body, updated_by, updated_at)"
+        f" VALUES (1, 't1', '{term(1).model_dump_json()}', 7, 1700000000)",
+    )
+    store = await open_any()  # migrates to the latest schema
+    assert [t.id for t in await read_terms(store, 1)] == ["t1"]
+    renamed = term(1).model_copy(update={"id": "t1-2"})
+    done = await store.rename_term(
+        1, lambda _: StoredRename("t1", StoredTerm("t1-2", renamed.model_dump_json()))
+    )
+    assert done is not None
+    assert [(a.action, a.term_id) for a in await store.term_audit_log(1)] == [
+        ("term_rename", "t1-2"),
+        ("term_add", "t1"),
+    ]
+    with pytest.raises((sqlite3.Error, asyncpg.PostgresError), match="append-only"):
+        await databases.execute(location, "DELETE FROM term_audit_log")

@@ -31,7 +31,11 @@ PAGE_TEXT = limits.EMBED_DESCRIPTION - 96
 def entry_text(entry: LogEntry) -> str:
     """One entry in Discord markdown, every piece of stored text escaped."""
     actor = (
-        "an operator (command line)" if entry.actor_id == OPERATOR_ACTOR else f"<@{entry.actor_id}>"
+        "the bot"
+        if entry.by_bot
+        else "an operator (command line)"
+        if entry.actor_id == OPERATOR_ACTOR
+        else f"<@{entry.actor_id}>"
     )
     head = f"<t:{int(entry.at.timestamp())}:f> {actor} {entry.verb} “{echo(entry.title)}”"
     if entry.member_id is not None:

@@ -51,6 +51,14 @@ async def lock_aliases(tx: Tx) -> None:
     await tx.execute("UPDATE counters SET value = value WHERE name = 'alias_version'")
 
 
+async def repoint_aliases(tx: Tx, *, scope: int, old_id: str, new_id: str) -> None:
+    """The server's aliases of `old_id` now open `new_id` (the term they named, renamed)."""
+    await tx.execute(
+        "UPDATE aliases SET entry_id = ? WHERE scope = ? AND entry_id = ?",
+        (new_id, scope, old_id),
+    )
+
+
 async def add_alias(
     tx: Tx,
     *,

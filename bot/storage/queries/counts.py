@@ -48,6 +48,15 @@ async def write_batch(tx: Tx, batch: CountBuffer, *, writer: str, at: int) -> No
     await tx.execute(_MARK, (writer, batch.seq, at))
 
 
+async def merge_lookups(tx: Tx, *, scope: int, old_id: str, new_id: str) -> None:
+    """The server's lookup counts of `old_id`, hour by hour, added to those of `new_id`."""
+    rows = await tx.fetch(
+        "SELECT hour, count FROM lookups WHERE scope = ? AND entry_id = ?", (scope, old_id)
+    )
+    await tx.executemany(_UPSERT_LOOKUP, [(scope, new_id, hour, count) for hour, count in rows])
+    await tx.execute("DELETE FROM lookups WHERE scope = ? AND entry_id = ?", (scope, old_id))
+
+
 async def forget_writer(tx: Tx, *, writer: str, at: int) -> None:
     """Drop `writer`'s mark (it is closing) and those of writers gone for long."""
     await tx.execute(

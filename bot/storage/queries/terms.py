@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..backend import Tx
-from ..models import StoredChange, StoredTerm, TermAuditRecord
+from ..models import StoredChange, StoredRename, StoredTerm, TermAuditRecord
 from ..periods import from_unix
 from . import chunks, marks, scalar
 
@@ -74,6 +74,22 @@ async def apply_change(
             )
         verb = action or ("term_add" if previous is None else "term_edit")
         await _audit(tx, at, scope, actor_id, verb, term.id, previous, term)
+
+
+async def rename(
+    tx: Tx, *, scope: int, before: StoredTerm, rename: StoredRename, actor_id: int, at: int
+) -> None:
+    """Give a server term another id (`before`: as read in this transaction), its `related`
+    rewritten in the server's other terms, audited (`term_rename`: the term before and after)."""
+    await tx.execute(
+        "UPDATE terms SET id = ?, body = ? WHERE scope = ? AND id = ?",
+        (rename.renamed.id, rename.renamed.body, scope, before.id),
+    )
+    for term in rename.related:
+        await tx.execute(
+            "UPDATE terms SET body = ? WHERE scope = ? AND id = ?", (term.body, scope, term.id)
+        )
+    await _audit(tx, at, scope, actor_id, "term_rename", rename.renamed.id, before, rename.renamed)
 
 
 async def _audit(
