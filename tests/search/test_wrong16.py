@@ -6,11 +6,15 @@ before reading the search code, the entries or the relevance rows; the rule they
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.search import SearchIndex
+from bot.search import index as index_module
 from bot.search.fusion import SLOPE, SUBJECT, names_tied
 from bot.search.ranking import MATCH_MARGIN
+from bot.search.terms import Found, find_mentions
 
 from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card
 
@@ -66,3 +70,21 @@ def test_a_long_name_written_as_the_setting_is_no_rival(bundled_index: SearchInd
     result = bundled_index.search("what does mixture of experts mean in deepseek")
     assert result.entry is not None, result
     assert result.entry.id == "mixture-of-experts"
+
+
+def test_a_search_reads_the_names_of_each_text_once(
+    bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the names written (`_add_mentions`) and the tie of two of them (`_tied_offered`) read the
+    # same text: its names are found once a search, not once a rule
+    texts: list[str] = []
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> list[Found]:
+        texts.append(text)
+        return find_mentions(text, *args, **kwargs)
+
+    monkeypatch.setattr(index_module, "find_mentions", counted)
+    result = bundled_index.search("how do i write a system prompt that stops a jailbreak")
+    assert result.status == "suggest", result  # tied: both rules ran
+    assert texts
+    assert len(texts) == len(set(texts)), texts
