@@ -359,7 +359,7 @@ class SearchIndex:
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = rules.leading(topic, similar)
             if subject is None and not question:  # "reflow, sd3 uses it": the name set apart
-                subject = self._pointed_back_at(query, rules)
+                subject = _pointed_back_at(query, rules)
             if subject is None and pair is None and converted is None and together is None:
                 subject = rules.agreed(lone, similar, semantic, None if question else normalized)
             if subject is None and slip is not None:  # the meaning must rank it high
@@ -511,17 +511,6 @@ class SearchIndex:
         """The Large Language Model entry, if the glossary has one."""
         hits = self.names.lookup(compact("large language model"))
         return next((h.entry for h in hits if h.kind != _PART), None)
-
-    def _pointed_back_at(self, query: str, rules: QuestionRules) -> tuple[int, int] | None:
-        """The entry named before a comma that the words after it point back at ("reflow, sd3
-        uses it", "rope, llama has them"): the text is about that name, whatever product uses
-        it, at any rank of the meaning (which reads "reflow" as soldering)."""
-        head, comma, tail = query.partition(",")
-        head = normalize(head)
-        # all of it a name: "pytorch on amd gpus with rocm, does it work yet" is about both
-        if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
-            return None
-        return rules.first_name(head)
 
     def _versionless(self, core: str) -> str:
         """`core` without the versions after its names, where it is a name with a version
@@ -1002,6 +991,18 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
+def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None:
+    """The entry named before a comma that the words after it point back at ("reflow, sd3
+    uses it", "rope, llama has them"): the text is about that name, whatever product uses
+    it, at any rank of the meaning (which reads "reflow" as soldering)."""
+    head, comma, tail = query.partition(",")
+    head = normalize(head)
+    # all of it a name: "pytorch on amd gpus with rocm, does it work yet" is about both
+    if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
+        return None
+    return rules.first_name(head)
 
 
 def _card_offered(
