@@ -18,7 +18,7 @@ import re
 from collections.abc import Container, Sequence
 from typing import Literal
 
-from bot.glossary.formats.curated_toml import curated_entries
+from bot.glossary.formats.curated_toml import ImportedEntry, curated_entries
 from bot.glossary.formats.markdown import HEADING_MARK, parse_markdown
 from bot.glossary.formats.raw import CONFLICT_MESSAGE, RawEntry, conflict_line
 from bot.glossary.formats.topics_json import parse_topics_json
@@ -64,8 +64,6 @@ _BY_SUFFIX: dict[str, ImportFormat] = {
     "markdown": "markdown",
     "txt": "markdown",
 }
-# A curated TOML entry's category while it is read, when it gives none (never a category).
-_NO_CATEGORY = "\x00none"
 # Record fields a server term has no place for: said, not silently dropped.
 _NOT_KEPT = {"match_terms": "match terms", "match_exclusions": "not_in", "note": "note"}
 _TERM_FIELDS = (
@@ -208,18 +206,7 @@ def _read(
     except TomlError as exc:
         problems.append(Problem("error", name, str(exc)))
         return []
-    # An entry without a category is read, to be given one as a Markdown term is (the
-    # entry it words, else the import's default, else "choose a category"), not refused as a
-    # bundled file's entry would be for a missing field.
-    items = data.get("entries")
-    for item in items if isinstance(items, list) else ():
-        if isinstance(item, dict):
-            item.setdefault("category", _NO_CATEGORY)
-    raws = curated_entries(data, text, name, "import", problems)
-    for raw in raws:
-        if raw.category == _NO_CATEGORY:
-            raw.category = None
-    return raws
+    return curated_entries(data, text, name, "import", problems, ImportedEntry)
 
 
 def _markdown_entries(text: str) -> int:

@@ -148,12 +148,15 @@ def _slots(kind: type[Any]) -> tuple[_Slot, ...]:
 
 
 def _slots_of(kind: type[Any]) -> tuple[_Slot, ...]:
-    slots = []
-    for name, hint in vars(kind)["__annotations__"].items():
-        declared = vars(kind).get(name, MISSING)
-        spec = declared if isinstance(declared, Field) else Field(default=declared)
-        slots.append(_Slot(name, hint, spec))
-    return tuple(slots)
+    """The fields of `kind` and of the records it extends, base fields first; a field declared
+    again replaces its base's in its place, as in a dataclass."""
+    slots: dict[str, _Slot] = {}
+    for declaring in reversed(kind.__mro__):
+        for name, hint in vars(declaring).get("__annotations__", {}).items():
+            declared = vars(declaring).get(name, MISSING)
+            spec = declared if isinstance(declared, Field) else Field(default=declared)
+            slots[name] = _Slot(name, hint, spec)
+    return tuple(slots.values())
 
 
 def _nested_kind(hint: Any) -> type[Any] | None:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import copy
 import importlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Literal
 
 from bot.collector import collector_paused
@@ -123,6 +123,8 @@ QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.sim
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
 _ID_TIER = TIER[NameKind.ID]
+# The names written in a text (`SearchIndex._names_in`), read once a search whatever asks.
+NamesIn = Callable[[str], tuple[Found, ...]]
 
 # A server's aliases: compiled (what the bot keeps per server), or a plain map of normalised
 # alias -> entry id (tests, the command line), compiled on the spot.
@@ -286,6 +288,8 @@ class SearchIndex:
             core = f"{sides[0]} vs {sides[1]}"
             versionless = self._versionless(core)
 
+        # the names written in a text, read once a search: several rules look at the same text
+        names_in = cache(self._names_in)
         pool = Pool()
         if self._language_model is not None and sized_model(core, versionless):
             # "mistral 7b" names a model with no entry: what it is comes first, not an entry
@@ -304,7 +308,7 @@ class SearchIndex:
         # "perplexty", "hugginface": names in a question, mistyped (the meaning reads them fixed)
         mistyped = rules.mistyped_words(core) if question and len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
-            written = self._add_mentions(pool, core, mistyped)
+            written = self._add_mentions(pool, names_in, core, mistyped)
             self._add_descriptions(pool, versionless)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
             self._add_prefixes(pool, core_key, core)
@@ -316,7 +320,7 @@ class SearchIndex:
             self._add_acronym_phrases(pool, core)
         if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
             if len(words) > 1:
-                written = self._add_mentions(pool, core, mistyped)
+                written = self._add_mentions(pool, names_in, core, mistyped)
             self._add_descriptions(pool, versionless)
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
@@ -355,7 +359,7 @@ class SearchIndex:
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = rules.leading(topic, similar)
             if subject is None and not question:  # "reflow, sd3 uses it": the name set apart
-                subject = self._pointed_back_at(query, rules)
+                subject = _pointed_back_at(query, rules)
             if subject is None and pair is None and converted is None and together is None:
                 subject = rules.agreed(lone, similar, semantic, None if question else normalized)
             if subject is None and slip is not None:  # the meaning must rank it high
@@ -408,12 +412,14 @@ class SearchIndex:
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
-                decided = self._described_offered(decided, asked[0], described, versionless)
+                decided = self._described_offered(
+                    decided, asked[0], described, versionless, names_in
+                )
             # a card its own description won, or a comparison's first side, is no tie of names
             by_names = decided.strategy != "description" and pair is None and sides is None
             if by_names and not asked:
-                decided = self._tied_offered(decided, written, similar, core)
-            return self._unless_everyday(decided, nearest)
+                decided = self._tied_offered(decided, written, similar, core, names_in)
+            return self._unless_everyday(decided, nearest, names_in)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -506,17 +512,6 @@ class SearchIndex:
         hits = self.names.lookup(compact("large language model"))
         return next((h.entry for h in hits if h.kind != _PART), None)
 
-    def _pointed_back_at(self, query: str, rules: QuestionRules) -> tuple[int, int] | None:
-        """The entry named before a comma that the words after it point back at ("reflow, sd3
-        uses it", "rope, llama has them"): the text is about that name, whatever product uses
-        it, at any rank of the meaning (which reads "reflow" as soldering)."""
-        head, comma, tail = query.partition(",")
-        head = normalize(head)
-        # all of it a name: "pytorch on amd gpus with rocm, does it work yet" is about both
-        if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
-            return None
-        return rules.first_name(head)
-
     def _versionless(self, core: str) -> str:
         """`core` without the versions after its names, where it is a name with a version
         ("claude 3 5 sonnet"), not a sentence: a sentence's numbers stay its words."""
@@ -543,8 +538,19 @@ class SearchIndex:
                 if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
                     pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
 
+    def _names_in(self, text: str) -> tuple[Found, ...]:
+        """The names written in `text` as a search box reads them: acronyms in any case, no
+        server's aliases (`find_mentions`)."""
+        return tuple(
+            find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        )
+
     def _add_mentions(
-        self, pool: Pool, text: str, mistyped: Sequence[tuple[int, int, str]] = ()
+        self,
+        pool: Pool,
+        names_in: NamesIn,
+        text: str,
+        mistyped: Sequence[tuple[int, int, str]] = (),
     ) -> list[tuple[int, int]]:
         """Names inside a longer query ("which gpu should I buy", "rag vs fine tuning") are
         leads to offer, not answers: the rest of the query may ask something else. Returns
@@ -552,9 +558,7 @@ class SearchIndex:
         and still agree that the question asks about it (`named_rank`); `mistyped` names
         (`QuestionRules.mistyped_words`) count too, a little more weakly."""
         found: list[tuple[int, int, int, bool]] = []  # (start, end, entry, long name)
-        for mention in find_mentions(
-            text, self.names, self.entries, NO_ALIASES, None, as_typed=False
-        ):
+        for mention in names_in(text):
             long_name = mention.end - mention.start >= LONG_NAME
             pool.add(mention.entry, MENTION_SCORE if long_name else MENTION_SCORE - 4, "match-term")
             found.append((mention.start, mention.end, mention.entry, long_name))
@@ -687,7 +691,9 @@ class SearchIndex:
         choices = self._suggestions([(e, c) for e, c in ranked if c.score >= top.score - 20])
         return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
 
-    def _unless_everyday(self, result: SearchResult, nearest: float) -> SearchResult:
+    def _unless_everyday(
+        self, result: SearchResult, nearest: float, names_in: NamesIn
+    ) -> SearchResult:
         """A card for a name the sentence uses in its everyday sense, a plain word ("the wait at
         the border checkpoint") or, on stronger evidence, an acronym in lower case ("is an hmo or
         a ppo plan cheaper"), becomes an offer of that entry (`everyday_sense`; `nearest`: the
@@ -705,7 +711,7 @@ class SearchIndex:
         judgement = judged(text, nearest, knows, unused)
         if judgement is None:
             return result
-        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        found = names_in(text)
         name = next((m for m in found if m.entry == entry), None) or self._generic_name(text, entry)
         written = text[name.start : name.end] if name else ""
         if not name or result.strategy is None or self._shouted(result.query, entry):
@@ -817,6 +823,7 @@ class SearchIndex:
         written: Sequence[tuple[int, int]],
         similar: Sequence[tuple[int, float]],
         text: str,
+        names_in: NamesIn,
     ) -> SearchResult:
         """A card for one of two names a question writes, neither asked about, becomes an offer,
         its entry first, where the meaning barely tells the two apart (`names_tied`: "how often
@@ -826,7 +833,7 @@ class SearchIndex:
         if result.entry is None:
             return result
         card = self.positions[result.entry.id]
-        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        found = names_in(text)
         settings = {m.entry for m in found if name_setting(text[: m.start]) == "qualified"}
         rivals = [
             (entry, 0 if entry in settings or self._related(card, entry) else ranks)
@@ -842,7 +849,7 @@ class SearchIndex:
         return first.id in second.related or second.id in first.related
 
     def _described_offered(
-        self, result: SearchResult, name: int, described: int, text: str
+        self, result: SearchResult, name: int, described: int, text: str, names_in: NamesIn
     ) -> SearchResult:
         """A card for the `name` a question asks about becomes an offer, the `described` entry
         first, where the description stage put that other entry first and the words around
@@ -851,7 +858,7 @@ class SearchIndex:
         KV Cache and describes Prefix Caching. A text that names both is left to the name rules."""
         if result.entry is None or self.positions[result.entry.id] != name or described == name:
             return result
-        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        found = names_in(text)
         spans = [f for f in found if f.entry == name]
         if not spans or any(f.entry == described for f in found):
             return result
@@ -984,6 +991,18 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
+def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None:
+    """The entry named before a comma that the words after it point back at ("reflow, sd3
+    uses it", "rope, llama has them"): the text is about that name, whatever product uses
+    it, at any rank of the meaning (which reads "reflow" as soldering)."""
+    head, comma, tail = query.partition(",")
+    head = normalize(head)
+    # all of it a name: "pytorch on amd gpus with rocm, does it work yet" is about both
+    if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
+        return None
+    return rules.first_name(head)
 
 
 def _card_offered(

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, create_model
 
-from bot.glossary.formats.curated_toml import CuratedEntry, Overlay
+from bot.glossary.formats.curated_toml import CuratedEntry, ImportedEntry, Overlay
 from bot.glossary.formats.topics_json import Topic, TopicsHeader
 from bot.glossary.records import (
     Record,
@@ -26,8 +26,13 @@ from bot.glossary.records import (
 from bot.glossary.sources import Manifest
 from tests.glossary import models_before as before
 
+# An imported entry as a pydantic model would extend the curated one: no category needed (named
+# as the record is, for pydantic's messages name the model).
+IMPORTED = create_model("ImportedEntry", __base__=before.CuratedEntry, category=(str | None, None))
+
 PAIRS: list[tuple[type[Any], type[BaseModel]]] = [
     (CuratedEntry, before.CuratedEntry),
+    (ImportedEntry, IMPORTED),
     (Overlay, before.Overlay),
     (Topic, before.Topic),
     (TopicsHeader, before.TopicsHeader),

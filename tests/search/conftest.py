@@ -11,6 +11,9 @@ from bot.glossary import load_glossary
 from bot.glossary.models import Entry, SourceText
 from bot.search import SearchIndex
 
+# the probe files' expectations (`probe_files`) assert as a test module's do, showing values
+pytest.register_assert_rewrite("tests.search.probe_files")
+
 
 def make_entry(entry_id: str, title: str, definition: str = "", **fields: Any) -> Entry:
     """An entry with one source, as the loaders would produce it."""

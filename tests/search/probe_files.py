@@ -1,32 +1,79 @@
-"""Reading the tab-separated probe files that the search tasks write before reading the code
-(wrong14_probes.tsv ... forms17_probes.tsv): one row per probe, its kind first."""
+"""The probe files that the search tasks write before reading the code (wrong14_probes.tsv ...
+everyday18_probes.tsv): tab-separated, one row per probe, its kind first, then the query, the
+entry asked about and the entry written (or a note). Each task's test file builds its tests from
+one here: a test per kind, parametrised over its rows, with the expectation that kind states."""
 
 from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
 import pytest
 
+from bot.search import SearchIndex, SearchResult
 
-def probe_params(path: Path, kind: str, still_failing: Collection[str]) -> list:
-    """The rows of one kind as (query, asked, written); those in `still_failing` are strict
-    expected failures, so one that starts passing fails the suite."""
-    fails = pytest.mark.xfail(strict=True, reason="still fails")
-    rows = []
-    with path.open(encoding="utf-8") as f:
-        for row in csv.reader(f, delimiter="\t"):
-            if not row or row[0].startswith("#") or row[0] != kind:
-                continue
-            case = tuple(row[1:4])
-            rows.append(pytest.param(*case, marks=fails) if case[0] in still_failing else case)
-    return rows
+# What a probe's search must give: (result, entry asked about, entry written) -> asserts
+Expect = Callable[[SearchResult, str, str], None]
 
 
-def kinds_written(path: Path) -> Counter[str]:
-    """How many probes of each kind the file holds: its tests check them against the counts the
-    task wrote, so a row lost or mislabelled in an edit is noticed."""
-    with path.open(encoding="utf-8") as f:
-        return Counter(row[0] for row in csv.reader(f, delimiter="\t") if row)
+def the_asked_card(result: SearchResult, asked: str, written: str) -> None:
+    assert result.entry is not None, result
+    assert result.entry.id == asked, result
+
+
+def no_card(result: SearchResult, asked: str, written: str) -> None:
+    assert result.entry is None, result
+
+
+def no_card_but_the_asked(result: SearchResult, asked: str, written: str) -> None:
+    assert result.entry is None or result.entry.id == asked, result
+
+
+def not_the_asked_card(result: SearchResult, asked: str, written: str) -> None:
+    assert result.entry is None or result.entry.id != asked, result
+
+
+def not_the_written_card(result: SearchResult, asked: str, written: str) -> None:
+    assert result.entry is None or result.entry.id != written, result
+
+
+class ProbeFile:
+    """One probe file beside this module, and the probes that still fail on its branch: strict
+    expected failures, so one that starts passing fails the suite and is moved out of the set."""
+
+    def __init__(self, name: str, still_failing: Collection[str] = ()) -> None:
+        self.path = Path(__file__).with_name(name)
+        self.still_failing = still_failing
+
+    def params(self, *kinds: str) -> list:
+        """The rows of these kinds, in the file's order within each kind, as (query, asked,
+        written); the still failing ones marked."""
+        fails = pytest.mark.xfail(strict=True, reason="still fails")
+        rows = self._rows()
+        cases = [tuple(row[1:4]) for kind in kinds for row in rows if row[0] == kind]
+        return [pytest.param(*c, marks=fails) if c[0] in self.still_failing else c for c in cases]
+
+    def test(self, *kinds: str, expect: Expect) -> Callable[..., None]:
+        """A test of each probe of these kinds: its search meets `expect`."""
+
+        @pytest.mark.parametrize(("query", "asked", "written"), self.params(*kinds))
+        def test(bundled_index: SearchIndex, query: str, asked: str, written: str) -> None:
+            expect(bundled_index.search(query), asked, written)
+
+        return test
+
+    def counted(self, counts: Mapping[str, int]) -> Callable[[], None]:
+        """A test that the file holds as many probes of each kind as the task wrote, so a row
+        lost or mislabelled in an edit is noticed."""
+
+        def test() -> None:
+            kinds = Counter(row[0] for row in self._rows())
+            assert {kind: kinds[kind] for kind in counts} == dict(counts)
+
+        return test
+
+    def _rows(self) -> list[list[str]]:
+        with self.path.open(encoding="utf-8") as f:
+            return [row for row in csv.reader(f, delimiter="\t") if row]

@@ -4,15 +4,11 @@ titles and general knowledge before reading the search code or the entries."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("everyday16_probes.tsv")
+from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that still fail on this branch (all of these failed on main 3534f81): strict expected failures, so one that starts passing
 # fails the suite and is moved out of here.
@@ -21,54 +17,33 @@ STILL_FAILING = {
     "grading rubric for a 5th grade science fair project",
     "how many neurons in the human brain",
 }
+PROBES = ProbeFile("everyday16_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind, failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "entry", "note"), probes("everyday"))
-def test_an_everyday_sense_gets_no_card(
-    bundled_index: SearchIndex, query: str, entry: str, note: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None, result
-
-
-@pytest.mark.parametrize(("query", "entry", "note"), probes("real") + probes("jargon"))
-def test_the_entry_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, entry: str, note: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == entry, result
+test_an_everyday_sense_gets_no_card = PROBES.test("everyday", expect=no_card)
+test_the_entry_asked_about_gets_its_card = PROBES.test("real", "jargon", expect=the_asked_card)
 
 
 def named(index: SearchIndex, text: str, alias: str, entry: str) -> list[str]:
     return [m.entry_id for m in index.find_named_terms(text, {alias: entry})]
 
 
-@pytest.mark.parametrize(("text", "alias", "entry"), probes("term-link"))
+@pytest.mark.parametrize(("text", "alias", "entry"), PROBES.params("term-link"))
 def test_a_server_term_standing_as_a_word_is_linked(
     bundled_index: SearchIndex, text: str, alias: str, entry: str
 ) -> None:
     assert entry in named(bundled_index, text, alias, entry)
 
 
-@pytest.mark.parametrize(("text", "alias", "entry"), probes("term-none"))
+@pytest.mark.parametrize(("text", "alias", "entry"), PROBES.params("term-none"))
 def test_a_server_term_inside_a_longer_word_is_not_linked(
     bundled_index: SearchIndex, text: str, alias: str, entry: str
 ) -> None:
     assert entry not in named(bundled_index, text, alias, entry)
 
 
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    counts = {kind: kinds[kind] for kind in ("everyday", "real", "jargon")}
-    assert counts == {"everyday": 16, "real": 12, "jargon": 9}
-    assert kinds["term-link"] == 5
-    assert kinds["term-none"] == 5
+test_the_probes_are_the_ones_written = PROBES.counted(
+    {"term-link": 5, "term-none": 5, "everyday": 16, "real": 12, "jargon": 9}
+)
 
 
 @pytest.mark.parametrize(

@@ -4,16 +4,12 @@ reading the search code or the entries."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.search import SearchIndex
 from bot.search.everyday import everyday_object
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("everyday18_probes.tsv")
+from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that still fail on this branch (all of these failed on main fbe35d0): strict expected
 # failures, so one that starts passing fails the suite and is moved out of here.
@@ -27,33 +23,11 @@ STILL_FAILING = {
     "how can i tell if my network is overfit",  # an offer, Validation Loss first
     "what does it mean to quantize a llama model to gguf",  # a wrong Llama card (now an offer)
 }
+PROBES = ProbeFile("everyday18_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind, failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "entry", "note"), probes("everyday"))
-def test_an_everyday_sense_gets_no_card(
-    bundled_index: SearchIndex, query: str, entry: str, note: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None, result
-
-
-@pytest.mark.parametrize(("query", "entry", "note"), probes("real"))
-def test_the_entry_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, entry: str, note: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == entry, result
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert {kind: kinds[kind] for kind in ("everyday", "real")} == {"everyday": 20, "real": 20}
+test_an_everyday_sense_gets_no_card = PROBES.test("everyday", expect=no_card)
+test_the_entry_asked_about_gets_its_card = PROBES.test("real", expect=the_asked_card)
+test_the_probes_are_the_ones_written = PROBES.counted({"everyday": 20, "real": 20})
 
 
 @pytest.mark.parametrize(

@@ -5,15 +5,11 @@ and general knowledge before reading the search code, the entries or the relevan
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("forms17_probes.tsv")
+from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here.
@@ -21,44 +17,14 @@ STILL_FAILING = {
     "how can i tell if my network is overfit",  # Validation Loss offered first, then Overfitting
     "how to watermark my photos in lightroom",  # Watermarking card
 }
+PROBES = ProbeFile("forms17_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("form"))
-def test_a_form_of_the_name_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("everyday"))
-def test_a_form_in_its_everyday_sense_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("other"))
-def test_another_name_asked_about_beside_a_form_gets_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert kinds["form"] == 22
-    assert kinds["everyday"] == 11
-    assert kinds["other"] == 11
+test_a_form_of_the_name_asked_about_gets_its_card = PROBES.test("form", expect=the_asked_card)
+test_a_form_in_its_everyday_sense_gets_no_card = PROBES.test("everyday", expect=no_card)
+test_another_name_asked_about_beside_a_form_gets_its_card = PROBES.test(
+    "other", expect=the_asked_card
+)
+test_the_probes_are_the_ones_written = PROBES.counted({"form": 22, "everyday": 11, "other": 11})
 
 
 @pytest.mark.parametrize(

@@ -7,15 +7,11 @@ relevance rows."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("howdoes18_probes.tsv")
+from .probe_files import ProbeFile, no_card, no_card_but_the_asked, the_asked_card
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here. The rule that fixed the
@@ -25,42 +21,12 @@ STILL_FAILING = {
     # the Hub's card: the doer, a long name first, vetoes the object its meaning ranks fourth
     "how does the hugging face hub store safetensors",
 }
+PROBES = ProbeFile("howdoes18_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("technique"))
-def test_the_doer_written_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None or result.entry.id == asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("tool"))
-def test_the_doer_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("everyday"))
-def test_an_everyday_doer_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    assert bundled_index.search(query).entry is None
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert kinds["technique"] == 14
-    assert kinds["tool"] == 7
-    assert kinds["everyday"] == 5
+test_the_doer_written_gets_no_card = PROBES.test("technique", expect=no_card_but_the_asked)
+test_the_doer_asked_about_gets_its_card = PROBES.test("tool", expect=the_asked_card)
+test_an_everyday_doer_gets_no_card = PROBES.test("everyday", expect=no_card)
+test_the_probes_are_the_ones_written = PROBES.counted({"technique": 14, "tool": 7, "everyday": 5})
 
 
 @pytest.mark.parametrize(

@@ -6,17 +6,10 @@ probes target nor the relevance rows."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from bot.search import SearchIndex
 from bot.search.fusion import fuse
 from bot.search.ranking import MATCH_SCORE, MENTION_SCORE, Pool
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("offers18_probes.tsv")
+from .probe_files import ProbeFile, no_card, not_the_asked_card, the_asked_card
 
 # Probes that fail on this branch, both of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here.
@@ -24,43 +17,12 @@ STILL_FAILING = {
     "hfu on a tpu pod, how do people measure it",  # the meaning ranks HFU first at cosine < 0.5
     "what does the value head in ppo actually learn",  # the meaning puts DPO first
 }
+PROBES = ProbeFile("offers18_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("card"))
-def test_a_name_written_and_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("not"))
-def test_a_name_written_as_a_setting_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None or result.entry.id != asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("none"))
-def test_a_name_in_its_everyday_sense_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None, result
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert kinds["card"] == 11
-    assert kinds["not"] == 4
-    assert kinds["none"] == 7
+test_a_name_written_and_asked_about_gets_its_card = PROBES.test("card", expect=the_asked_card)
+test_a_name_written_as_a_setting_gets_no_card = PROBES.test("not", expect=not_the_asked_card)
+test_a_name_in_its_everyday_sense_gets_no_card = PROBES.test("none", expect=no_card)
+test_the_probes_are_the_ones_written = PROBES.counted({"card": 11, "not": 4, "none": 7})
 
 
 def _tied_names(*, written: set[int], asked: tuple[int, int] | None = None) -> Pool:

@@ -5,15 +5,11 @@ code or the entries' text; none from a relevance slice."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.search import SearchIndex
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("wrong14_probes.tsv")
+from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here (the wrong14 section of bench/results/semantic.md). All but the
@@ -31,34 +27,11 @@ STILL_FAILING = {
     # passed on main: the router's words describe Model Routing (offered first, MoE second)
     "what is mixture of experts and how does the router choose experts per token",
 }
+PROBES = ProbeFile("wrong14_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("narrow"))
-def test_a_name_written_as_context_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None or result.entry.id != written, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("real"))
-def test_a_name_asked_about_keeps_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert kinds["narrow"] == 44
-    assert kinds["real"] == 43
+test_a_name_written_as_context_gets_no_card = PROBES.test("narrow", expect=not_the_written_card)
+test_a_name_asked_about_keeps_its_card = PROBES.test("real", expect=the_asked_card)
+test_the_probes_are_the_ones_written = PROBES.counted({"narrow": 44, "real": 43})
 
 
 @pytest.mark.parametrize(

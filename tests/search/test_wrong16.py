@@ -6,17 +6,17 @@ before reading the search code, the entries or the relevance rows; the rule they
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.search import SearchIndex
+from bot.search import index as index_module
 from bot.search.fusion import SLOPE, SUBJECT, names_tied
 from bot.search.ranking import MATCH_MARGIN
+from bot.search.terms import Found, find_mentions
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("wrong16_probes.tsv")
+from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here.
@@ -26,34 +26,11 @@ STILL_FAILING = {
     "how does pytorch do automatic differentiation",  # PyTorch (related: left to its neighbours)
     "how does llama.cpp do quantization",  # llama.cpp
 }
+PROBES = ProbeFile("wrong16_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("setting"))
-def test_the_setting_written_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None or result.entry.id == asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("related"))
-def test_the_related_name_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert kinds["setting"] == 22
-    assert kinds["related"] == 12
+test_the_setting_written_gets_no_card = PROBES.test("setting", expect=no_card_but_the_asked)
+test_the_related_name_asked_about_gets_its_card = PROBES.test("related", expect=the_asked_card)
+test_the_probes_are_the_ones_written = PROBES.counted({"setting": 22, "related": 12})
 
 
 CARD, OTHER = 0, 1
@@ -93,3 +70,21 @@ def test_a_long_name_written_as_the_setting_is_no_rival(bundled_index: SearchInd
     result = bundled_index.search("what does mixture of experts mean in deepseek")
     assert result.entry is not None, result
     assert result.entry.id == "mixture-of-experts"
+
+
+def test_a_search_reads_the_names_of_each_text_once(
+    bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the names written (`_add_mentions`) and the tie of two of them (`_tied_offered`) read the
+    # same text: its names are found once a search, not once a rule
+    texts: list[str] = []
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> list[Found]:
+        texts.append(text)
+        return find_mentions(text, *args, **kwargs)
+
+    monkeypatch.setattr(index_module, "find_mentions", counted)
+    result = bundled_index.search("how do i write a system prompt that stops a jailbreak")
+    assert result.status == "suggest", result  # tied: both rules ran
+    assert texts
+    assert len(texts) == len(set(texts)), texts

@@ -5,15 +5,9 @@ and general knowledge before reading the search code, the entries or the relevan
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from bot.search import SearchIndex
 
-from .probe_files import kinds_written, probe_params
-
-PROBES = Path(__file__).with_name("wrong17_probes.tsv")
+from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here. "How does Y do X" reads
@@ -28,34 +22,11 @@ STILL_FAILING = {
     "what is a model card on the hugging face hub",  # Hugging Face Hub
     "what are the weights in a safetensors file",  # Safetensors
 }
+PROBES = ProbeFile("wrong17_probes.tsv", STILL_FAILING)
 
-
-def probes(kind: str) -> list:
-    """The probe rows of one kind as (query, asked, written), failing ones marked."""
-    return probe_params(PROBES, kind, STILL_FAILING)
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("setting"))
-def test_the_setting_written_gets_no_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None or result.entry.id == asked, result
-
-
-@pytest.mark.parametrize(("query", "asked", "written"), probes("own"))
-def test_the_name_asked_about_gets_its_card(
-    bundled_index: SearchIndex, query: str, asked: str, written: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is not None, result
-    assert result.entry.id == asked, result
-
-
-def test_the_probes_are_the_ones_written() -> None:
-    kinds = kinds_written(PROBES)
-    assert kinds["setting"] == 20
-    assert kinds["own"] == 7
+test_the_setting_written_gets_no_card = PROBES.test("setting", expect=no_card_but_the_asked)
+test_the_name_asked_about_gets_its_card = PROBES.test("own", expect=the_asked_card)
+test_the_probes_are_the_ones_written = PROBES.counted({"setting": 20, "own": 7})
 
 
 def test_a_place_after_a_verb_keeps_its_card(bundled_index: SearchIndex) -> None:

@@ -38,6 +38,14 @@ class CuratedEntry(Record):
     note: str | None = None
 
 
+class ImportedEntry(CuratedEntry):
+    """An entry of a curated file a moderator imports: one without a category is read, to be
+    given one as a Markdown term is (the entry it words, else the import's default, else
+    "choose a category"), not refused as a bundled file's entry would be."""
+
+    category: str | None = None  # type: ignore[assignment]
+
+
 class Overlay(Record):
     """What curation may say about an entry of a verbatim file."""
 
@@ -71,9 +79,15 @@ def read_curated_toml(path: Path, source: str, problems: list[Problem]) -> list[
 
 
 def curated_entries(
-    data: dict[str, Any], text: str, name: str, source: str, problems: list[Problem]
+    data: dict[str, Any],
+    text: str,
+    name: str,
+    source: str,
+    problems: list[Problem],
+    kind: type[CuratedEntry] = CuratedEntry,
 ) -> list[RawEntry]:
-    """The entries of a curated TOML file already parsed (`data`) from `text`, named `name`."""
+    """The entries of a curated TOML file already parsed (`data`) from `text`, named `name`,
+    each read as a `kind` record."""
     unknown = set(data) - {"entries"}
     if unknown:
         problems.append(Problem("error", name, f"unknown top-level keys: {sorted(unknown)}"))
@@ -96,7 +110,7 @@ def curated_entries(
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
 
-        fields = validate_fields(CuratedEntry, item, report)
+        fields = validate_fields(kind, item, report)
         if fields is not None:
             entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
