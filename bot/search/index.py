@@ -761,10 +761,13 @@ class SearchIndex:
         if act is None:
             return False
         verb, thing = act
-        forms = (verb, *derived_forms(verb))
-        if not any(h.entry == entry for f in forms for h in self.names.lookup(compact(f))):
-            return False
-        return self._everyday_thing(thing)
+        second, _, after = thing.partition(" ")
+        # a verb of two words ("fine tune a guitar") names the entry where its first alone does not
+        for said, done_to in ((verb, thing), (f"{verb} {second}", after)):
+            forms = (said, *derived_forms(compact(said)))
+            if any(h.entry == entry for f in forms for h in self.names.lookup(compact(f))):
+                return self._everyday_thing(done_to)
+        return False
 
     def _everyday_thing(self, thing: str) -> bool:
         """Is what an act is done to everyday ("water", "real estate"; `everyday_object`)?"""

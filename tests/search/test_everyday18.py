@@ -41,6 +41,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"everyday": 20, "real": 2
         "what does it mean to train for a marathon",
         "what does it mean to sample a wine",
         "what does it mean to seed a torrent",
+        # a verb of two words: "fine tune" names Fine-Tuning, "tune" alone does not
+        "what does it mean to fine tune a guitar",
+        "what does it mean to fine tune your golf swing",
     ],
 )
 def test_what_it_means_to_do_an_act_to_an_everyday_thing_gets_no_card(
@@ -61,6 +64,7 @@ def test_what_it_means_to_do_an_act_to_an_everyday_thing_gets_no_card(
         ("what does it mean to train an llm", "training"),
         # an act that names no entry leaves its object unasked (Model Compression by meaning)
         ("what does it mean to prune a neural network", "model-compression"),
+        ("what does it mean to fine tune a model", "fine-tuning"),
     ],
 )
 def test_what_it_means_to_do_an_act_to_a_thing_of_the_field_gets_its_card(
