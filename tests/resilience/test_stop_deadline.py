@@ -93,7 +93,7 @@ async def test_a_stop_writes_the_counts_once_the_lock_is_let_go(
             await bot.wait_for_output(r"could not write lookup counts")
             bot.send_signal(signal.SIGTERM)
             await bot.wait_for_output(r"stopping: flushing counts")
-        assert await bot.stop(within=60.0) == 0, bot.output
+        assert await bot.stop(sig=None, within=60.0) == 0, bot.output  # SIGTERM sent above
     assert stored_lookups(scene.db_path) == len(FOUND)
     assert not LOST.search(bot.output), bot.output
 
