@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Iterator
 
+import discord
 import pytest
 
 from bot.discord_app import logs
@@ -152,32 +153,53 @@ def test_late_autocompletes_stay_quiet_below_the_level_asked_for(stderr: io.Stri
     assert "a real error" in stderr.getvalue()
 
 
+class _Expired(discord.NotFound):
+    def __init__(self) -> None:  # discord.NotFound wants a response; only the code matters
+        self.code = logs.UNKNOWN_INTERACTION
+
+
+def late_autocomplete_at(created: float) -> logging.LogRecord:
+    """The record discord.py logs for an autocomplete answer Discord refused as too late."""
+    record = logging.LogRecord(
+        "discord.app_commands.tree",
+        logging.ERROR,
+        "tree.py",
+        1,
+        "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)",
+        ("define", 1, 2),
+        (_Expired, _Expired(), None),
+    )
+    record.created = created
+    return record
+
+
+def test_late_autocompletes_are_counted_into_the_next_line_after_the_window() -> None:
+    """The filter's arithmetic: the first late answer is said, the next ones within the window
+    are held back and counted into the line after it; any other record passes untouched."""
+    late = logs.LateAutocompletes(window=60.0)
+    kept = [r for r in map(late_autocomplete_at, (0.0, 10.0, 20.0, 59.0, 61.0)) if late.filter(r)]
+    assert [(r.created, r.levelname, r.exc_info) for r in kept] == [
+        (0.0, "WARNING", None),
+        (61.0, "WARNING", None),
+    ]
+    assert [r.getMessage().split(" reached")[0] for r in kept] == [
+        "1 autocomplete answer",
+        "4 autocomplete answers",
+    ]
+    other = logging.LogRecord("discord.client", logging.ERROR, "c.py", 1, "boom", (), None)
+    assert late.filter(other)
+    assert other.levelname == "ERROR"
+
+
 def test_late_autocompletes_held_back_say_since_when() -> None:
     """A burst's late answers held back within the window are counted into the next line, which
     may come hours later with the next slow moment: that line says when the first it counts was,
     so the old burst is not read as the new one's."""
-
-    class Expired(Exception):
-        code = logs.UNKNOWN_INTERACTION
-
-    def late_at(created: float) -> logging.LogRecord:
-        record = logging.LogRecord(
-            "discord.app_commands.tree",
-            logging.ERROR,
-            "tree.py",
-            1,
-            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)",
-            ("define", 1, 2),
-            (Expired, Expired(), None),
-        )
-        record.created = created
-        return record
-
     late = logs.LateAutocompletes(window=60.0)
     burst_at = 1_800_000_010.0
     kept = [
         r
-        for r in map(late_at, (burst_at - 10, burst_at, burst_at + 5, 1_800_020_000.0))
+        for r in map(late_autocomplete_at, (burst_at - 10, burst_at, burst_at + 5, 1_800_020_000.0))
         if late.filter(r)
     ]
     said = [r.getMessage() for r in kept]

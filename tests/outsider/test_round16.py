@@ -4,14 +4,11 @@ through the real bot against the fake Discord (tests/outsider/PLAN.md, round 16)
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
-import discord
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.logs import LateAutocompletes
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of
@@ -189,42 +186,6 @@ async def test_autocomplete_answers_that_came_too_late_are_one_line_a_minute(
     assert len(told) == 1, told
     assert "WARNING" in told[0], told
     assert "1 autocomplete answer reached" in told[0], told
-
-
-def test_late_autocompletes_are_counted_into_the_next_line_after_the_window() -> None:
-    """The filter's arithmetic: the first late answer is said, the next ones within the window
-    are held back and counted into the line after it; any other record passes untouched."""
-
-    class Expired(discord.NotFound):
-        def __init__(self) -> None:  # discord.NotFound wants a response; only the code matters
-            self.code = 10062
-
-    def late_at(created: float) -> logging.LogRecord:
-        record = logging.LogRecord(
-            "discord.app_commands.tree",
-            logging.ERROR,
-            "tree.py",
-            1,
-            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)",
-            ("define", 1, 2),
-            (Expired, Expired(), None),
-        )
-        record.created = created
-        return record
-
-    late = LateAutocompletes(window=60.0)
-    kept = [r for r in map(late_at, (0.0, 10.0, 20.0, 59.0, 61.0)) if late.filter(r)]
-    assert [(r.created, r.levelname, r.exc_info) for r in kept] == [
-        (0.0, "WARNING", None),
-        (61.0, "WARNING", None),
-    ]
-    assert [r.getMessage().split(" reached")[0] for r in kept] == [
-        "1 autocomplete answer",
-        "4 autocomplete answers",
-    ]
-    other = logging.LogRecord("discord.client", logging.ERROR, "c.py", 1, "boom", (), None)
-    assert late.filter(other)
-    assert other.levelname == "ERROR"
 
 
 async def test_a_mention_in_a_thread_the_bot_has_not_seen_gets_the_card(
