@@ -22,11 +22,13 @@ slice, `test13`, held out, written the same way after that), `relevance_blind16.
 slice, `test14`, held out, written the same way after that), `relevance_blind17.tsv` (one
 slice, `dev7`, to tune on, questions writing two names in both readings, written the same way
 after that), `relevance_blind18.tsv` (one slice, `test15`, held out, in the voices of several
-kinds of user, written the same way after that) and `everyday_probes.tsv` (entry names in
+kinds of user, written the same way after that), `relevance_blind19.tsv` (one slice, `test16`,
+held out, as typed in the Discord servers where such a bot lives, written the same way after
+that) and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test15, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test16, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -69,6 +71,7 @@ SETS = (
     "relevance_blind16.tsv",
     "relevance_blind17.tsv",
     "relevance_blind18.tsv",
+    "relevance_blind19.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -88,6 +91,7 @@ HELD_OUT = {
     "test13",
     "test14",
     "test15",
+    "test16",
     "everyday-check",
     "chat-check",
 }

@@ -358,214 +358,92 @@ def test_the_chat_style_probes_alternate_per_entry_and_repeat_no_earlier_query()
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
 
 
-TENTH_SET = Path(__file__).with_name("relevance_blind10.tsv")
+@dataclass(frozen=True)
+class OneSliceSet:
+    """A set of one slice, from relevance_blind10.md on: at least `questions` questions over
+    `entries` entries, `descriptions` descriptions and `off_topic` off-topic rows."""
+
+    path: Path
+    slice: str
+    questions: int = 200
+    entries: int = 200
+    descriptions: int = 60
+    off_topic: int = 60
 
 
-def check_one_slice_set(
-    path: Path,
-    part: str,
-    earlier_sets: tuple[Path, ...],
-    questions: int = 220,
-    entries: int = 180,
-    descriptions: int = 40,
-    off_topic: int = 60,
-) -> None:
-    """A one-slice set: at least `questions` questions over `entries` entries, `descriptions`
-    descriptions and `off_topic` off-topic rows; ids known, `also` only on questions; no query
-    repeats (loosely) one of this file, of the earlier sliced sets, of the matcher's set or of
-    the given probe files."""
+# In the order written: each set repeats (loosely) no query of the sets before it here, of the
+# earlier sliced sets, of the matcher's set, or of the everyday and chat-style probes.
+ONE_SLICE_SETS = (
+    # relevance_blind10.md: typed the way people write in a busy server, tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind10.tsv"),
+        "dev6",
+        questions=220,
+        entries=180,
+        descriptions=40,
+    ),
+    # relevance_blind11.md: in every chat style.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind11.tsv"),
+        "test9",
+        questions=220,
+        entries=180,
+        descriptions=40,
+    ),
+    OneSliceSet(Path(__file__).with_name("relevance_blind12.tsv"), "test10", entries=170),
+    OneSliceSet(Path(__file__).with_name("relevance_blind13.tsv"), "test11"),
+    OneSliceSet(Path(__file__).with_name("relevance_blind14.tsv"), "test12"),
+    OneSliceSet(Path(__file__).with_name("relevance_blind15.tsv"), "test13"),
+    OneSliceSet(Path(__file__).with_name("relevance_blind16.tsv"), "test14"),
+    # relevance_blind17.md: questions writing two names, tuned on (see the test below).
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind17.tsv"),
+        "dev7",
+        questions=120,
+        entries=90,
+        descriptions=0,
+        off_topic=0,
+    ),
+    # relevance_blind18.md: in the voices of several kinds of user.
+    OneSliceSet(Path(__file__).with_name("relevance_blind18.tsv"), "test15"),
+    # relevance_blind19.md: as typed in the Discord servers where such a bot lives.
+    OneSliceSet(Path(__file__).with_name("relevance_blind19.tsv"), "test16"),
+)
+
+
+@pytest.mark.parametrize(
+    "position", range(len(ONE_SLICE_SETS)), ids=[s.path.name for s in ONE_SLICE_SETS]
+)
+def test_one_slice_sets_cover_enough_and_repeat_no_earlier_query(position: int) -> None:
+    """Every row in the set's slice, ids known, `also` only on questions; at least the promised
+    questions (over enough entries), descriptions and off-topic rows; no query repeats
+    (loosely) one of this file, of the earlier sliced sets, of the matcher's set, of the
+    everyday or chat-style probes or of an earlier one-slice set."""
+    blind = ONE_SLICE_SETS[position]
     glossary = load_glossary()
-    rows = read_rows(path)
-    sets = (BLIND_SET, SECOND_SET, *(blind.path for blind in ALTERNATING_SETS), NINTH_SET)
-    earlier = {loosely(query) for query in earlier_queries(sets)} | probe_queries(earlier_sets)
+    rows = read_rows(blind.path)
+    sets = (BLIND_SET, SECOND_SET, *(s.path for s in ALTERNATING_SETS), NINTH_SET)
+    probes = (EVERYDAY_SET, CHAT_SET, *(s.path for s in ONE_SLICE_SETS[:position]))
+    earlier = {loosely(query) for query in earlier_queries(sets)} | probe_queries(probes)
     counts: defaultdict[str, int] = defaultdict(int)
     questioned: set[str] = set()
     for row in rows:
-        assert row["slice"] == part, row
+        assert row["slice"] == blind.slice, row
         assert row["kind"] in KINDS, row
         check_row(row, glossary, earlier)
         counts[row["kind"]] += 1
         if row["kind"] == "question":
             questioned.add(row["expected"])
-    assert counts["question"] >= questions
-    assert len(questioned) >= entries
-    assert counts["description"] >= descriptions
-    assert counts["offtopic"] >= off_topic
+    assert counts["question"] >= blind.questions
+    assert len(questioned) >= blind.entries
+    assert counts["description"] >= blind.descriptions
+    assert counts["offtopic"] >= blind.off_topic
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
 
 
-def test_the_tenth_set_is_one_tuning_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind10.md: one slice, dev6, typed the way people write in a busy server;
-    nothing repeats the everyday or chat-style probes either."""
-    check_one_slice_set(TENTH_SET, "dev6", (EVERYDAY_SET, CHAT_SET))
-
-
-ELEVENTH_SET = Path(__file__).with_name("relevance_blind11.tsv")
-
-
-def test_the_eleventh_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind11.md: one slice, test9, held out, in every chat style; nothing repeats
-    the everyday or chat-style probes or the tenth set either."""
-    check_one_slice_set(ELEVENTH_SET, "test9", (EVERYDAY_SET, CHAT_SET, TENTH_SET))
-
-
-TWELFTH_SET = Path(__file__).with_name("relevance_blind12.tsv")
-
-
-def test_the_twelfth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind12.md: one slice, test10, held out, 200 questions over 170 entries and 60
-    descriptions; nothing repeats the everyday or chat-style probes or the tenth or eleventh
-    set either."""
-    check_one_slice_set(
-        TWELFTH_SET,
-        "test10",
-        (EVERYDAY_SET, CHAT_SET, TENTH_SET, ELEVENTH_SET),
-        questions=200,
-        entries=170,
-        descriptions=60,
-    )
-
-
-THIRTEENTH_SET = Path(__file__).with_name("relevance_blind13.tsv")
-
-
-def test_the_thirteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind13.md: one slice, test11, held out, 200 questions over 200 entries and 60
-    descriptions; nothing repeats the everyday or chat-style probes or the tenth to twelfth
-    set either."""
-    check_one_slice_set(
-        THIRTEENTH_SET,
-        "test11",
-        (EVERYDAY_SET, CHAT_SET, TENTH_SET, ELEVENTH_SET, TWELFTH_SET),
-        questions=200,
-        entries=200,
-        descriptions=60,
-    )
-
-
-FOURTEENTH_SET = Path(__file__).with_name("relevance_blind14.tsv")
-
-
-def test_the_fourteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind14.md: one slice, test12, held out, 200 questions over 200 entries and 60
-    descriptions; nothing repeats the everyday or chat-style probes or the tenth to thirteenth
-    set either."""
-    check_one_slice_set(
-        FOURTEENTH_SET,
-        "test12",
-        (EVERYDAY_SET, CHAT_SET, TENTH_SET, ELEVENTH_SET, TWELFTH_SET, THIRTEENTH_SET),
-        questions=200,
-        entries=200,
-        descriptions=60,
-    )
-
-
-FIFTEENTH_SET = Path(__file__).with_name("relevance_blind15.tsv")
-
-
-def test_the_fifteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind15.md: one slice, test13, held out, 200 questions over 200 entries and 60
-    descriptions; nothing repeats the everyday or chat-style probes or the tenth to fourteenth
-    set either."""
-    check_one_slice_set(
-        FIFTEENTH_SET,
-        "test13",
-        (
-            EVERYDAY_SET,
-            CHAT_SET,
-            TENTH_SET,
-            ELEVENTH_SET,
-            TWELFTH_SET,
-            THIRTEENTH_SET,
-            FOURTEENTH_SET,
-        ),
-        questions=200,
-        entries=200,
-        descriptions=60,
-    )
-
-
-SIXTEENTH_SET = Path(__file__).with_name("relevance_blind16.tsv")
-
-
-def test_the_sixteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind16.md: one slice, test14, held out, 200 questions over 200 entries and 60
-    descriptions; nothing repeats the everyday or chat-style probes or the tenth to fifteenth
-    set either."""
-    check_one_slice_set(
-        SIXTEENTH_SET,
-        "test14",
-        (
-            EVERYDAY_SET,
-            CHAT_SET,
-            TENTH_SET,
-            ELEVENTH_SET,
-            TWELFTH_SET,
-            THIRTEENTH_SET,
-            FOURTEENTH_SET,
-            FIFTEENTH_SET,
-        ),
-        questions=200,
-        entries=200,
-        descriptions=60,
-    )
-
-
-SEVENTEENTH_SET = Path(__file__).with_name("relevance_blind17.tsv")
-
-
-def test_the_seventeenth_set_is_one_tuning_slice_of_two_name_questions() -> None:
-    """relevance_blind17.md: one slice, dev7, tuned on: 120 questions writing two names, none
-    with `also` (a card for the other written name is the error the slice measures, and the
-    report counts an `also` card as right); nothing repeats the everyday or chat-style probes
-    or the tenth to sixteenth set either."""
-    check_one_slice_set(
-        SEVENTEENTH_SET,
-        "dev7",
-        (
-            EVERYDAY_SET,
-            CHAT_SET,
-            TENTH_SET,
-            ELEVENTH_SET,
-            TWELFTH_SET,
-            THIRTEENTH_SET,
-            FOURTEENTH_SET,
-            FIFTEENTH_SET,
-            SIXTEENTH_SET,
-        ),
-        questions=120,
-        entries=90,
-        descriptions=0,
-        off_topic=0,
-    )
-    rows = read_rows(SEVENTEENTH_SET)
+def test_the_seventeenth_set_is_only_two_name_questions_without_also() -> None:
+    """relevance_blind17.md: none with `also` (a card for the other written name is the error
+    the slice measures, and the report counts an `also` card as right)."""
+    rows = read_rows(Path(__file__).with_name("relevance_blind17.tsv"))
     assert {row["kind"] for row in rows} == {"question"}
     assert not any(row["also"] for row in rows)
-
-
-EIGHTEENTH_SET = Path(__file__).with_name("relevance_blind18.tsv")
-
-
-def test_the_eighteenth_set_is_one_held_out_slice_and_repeats_no_earlier_query() -> None:
-    """relevance_blind18.md: one slice, test15, held out, 200 questions over 200 entries and 60
-    descriptions; nothing repeats the everyday or chat-style probes or the tenth to seventeenth
-    set either."""
-    check_one_slice_set(
-        EIGHTEENTH_SET,
-        "test15",
-        (
-            EVERYDAY_SET,
-            CHAT_SET,
-            TENTH_SET,
-            ELEVENTH_SET,
-            TWELFTH_SET,
-            THIRTEENTH_SET,
-            FOURTEENTH_SET,
-            FIFTEENTH_SET,
-            SIXTEENTH_SET,
-            SEVENTEENTH_SET,
-        ),
-        questions=200,
-        entries=200,
-        descriptions=60,
-    )
