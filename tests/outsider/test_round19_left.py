@@ -1,0 +1,41 @@
+"""Known Discord-side product faults left by earlier rounds (task left19), each through the bot
+against the fake Discord, on real SQLite files."""
+
+from __future__ import annotations
+
+from bot.discord_app.app import GlossaryBot
+from tests.discord_app.helpers import embed_of
+
+from .conftest import Scene
+from .test_round16 import POLL
+
+# Discord's docs: a poll's `expiry` is nullable, "to support non-expiring polls in the future".
+ENDLESS_POLL = {**POLL, "expiry": None}
+
+
+async def test_explain_terms_on_a_poll_that_never_ends(scene: Scene, bot: GlossaryBot) -> None:
+    """discord.py works a poll's duration out of its `expiry`, and raised a TypeError on a poll
+    without one: Explain terms on such a poll was "This interaction failed". Now the poll's
+    question and answers are read as for any poll."""
+    fake = scene.fake
+    poll = await fake.user_message(scene.bob, scene.channel, "", poll=ENDLESS_POLL)
+    answer = await (await fake.message_command(scene.alice, "Explain terms", poll)).final_message()
+    lines = str(embed_of(answer)["description"])
+    assert "KV Cache" in lines, answer
+    assert "Retrieval-Augmented Generation" in lines, answer
+
+
+async def test_a_mention_carrying_a_poll_that_never_ends_is_answered(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The same poll in a message that mentions the bot ("@Glossary what is rag", with a poll)
+    raised in discord.py's gateway reader, before any listener: no answer, and the bot's
+    connection dropped. Now the mention is answered, and the next one too."""
+    fake = scene.fake
+    mention = f"<@{fake.bot.id}> what is rag"
+    await fake.user_message(scene.alice, scene.channel, mention, poll=ENDLESS_POLL)
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
+    await fake.user_message(scene.alice, scene.channel, f"<@{fake.bot.id}> kv cache")
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(card)["title"].startswith("KV Cache"), card
