@@ -4,7 +4,7 @@ against the fake Discord, on real SQLite files."""
 from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import embed_of
+from tests.discord_app.helpers import embed_of, selects
 
 from .conftest import Scene
 from .test_round16 import POLL
@@ -39,3 +39,32 @@ async def test_a_mention_carrying_a_poll_that_never_ends_is_answered(
     await fake.user_message(scene.alice, scene.channel, f"<@{fake.bot.id}> kv cache")
     card = await fake.wait_for_channel_message(scene.channel)
     assert embed_of(card)["title"].startswith("KV Cache"), card
+
+
+async def test_a_message_forwarded_to_the_bot_in_a_dm_gets_its_terms(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A member forwards a message ("we keep the kv cache warm before RAG") to the bot in a DM,
+    as one shows a friend something to explain. Discord sends a forward with no text of its own
+    (the text is in its snapshot): the bot answered its help line, "Ask me about a term". Now it
+    lists the forward's terms as Explain terms does, with the menu to open their cards; a
+    forward without any says so."""
+    fake = scene.fake
+    dm = fake.dm_channel(scene.alice)
+    original = await fake.user_message(
+        scene.bob, scene.channel, "we keep the kv cache warm before RAG"
+    )
+    await fake.user_message(scene.alice, dm, "", forward_of=original)
+    listing = await fake.wait_for_channel_message(dm)
+    assert embed_of(listing)["title"] == "2 glossary terms in this message", listing
+    lines = str(embed_of(listing)["description"])
+    assert "KV Cache" in lines, listing
+    assert "Retrieval-Augmented Generation" in lines, listing
+    [menu] = selects(listing)
+    rag = next(o["value"] for o in menu["options"] if o["label"].startswith("Retrieval"))
+    card = await (await fake.select(scene.alice, listing, menu["custom_id"], [rag])).final_message()
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
+    plain = await fake.user_message(scene.bob, scene.channel, "see you all tomorrow")
+    await fake.user_message(scene.alice, dm, "", forward_of=plain)
+    answer = await fake.wait_for_channel_message(dm)
+    assert answer["content"] == "I found no glossary terms in that message.", answer

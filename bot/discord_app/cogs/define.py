@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
+from bot.discord_app.cogs.explain import terms_listing
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
 from bot.discord_app.replies import Reply, post_instead, reply_for, respond_in_time
@@ -177,11 +178,18 @@ class DefineCog(commands.Cog):
 
     async def _answer_mention(self, message: discord.Message, my_id: int) -> None:
         text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
-        if not text:
+        shown = bool(message.message_snapshots) or message.poll is not None
+        if not text and not (shown and _can_embed(message)):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         scope = message.guild.id if message.guild else DM_SCOPE
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
+        if not text:
+            # A forward (a DM "what's this?") or a poll has no words of its own to look up:
+            # the terms in what it shows, as Explain terms lists them.
+            reply = terms_listing(local, message, message.author.id)
+            await message.reply(mention_author=False, **reply.send_kwargs())
+            return
         result = local.index.search(text, local.aliases)
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
