@@ -3,8 +3,11 @@ against the fake Discord, on real SQLite files."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import embed_of, selects
+from tests.fake_discord import FakeChannel
 
 from .conftest import Scene
 from .test_round16 import POLL
@@ -68,3 +71,30 @@ async def test_a_message_forwarded_to_the_bot_in_a_dm_gets_its_terms(
     await fake.user_message(scene.alice, dm, "", forward_of=plain)
     answer = await fake.wait_for_channel_message(dm)
     assert answer["content"] == "I found no glossary terms in that message.", answer
+
+
+@pytest.fixture
+def known_thread(scene: Scene) -> FakeChannel:
+    """A thread there before the bot connects: discord.py knows it from GUILD_CREATE."""
+    return scene.guild.add_thread(scene.channel, "a thread", scene.bob)
+
+
+async def test_a_mention_in_a_known_thread_whose_parent_is_not_cached_gets_the_card(
+    scene: Scene, known_thread: FakeChannel, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A thread discord.py knows takes its permissions from its parent channel, and raises when
+    that channel is not in its cache (discord.py caches no channel of a type it does not know,
+    one newer than it): here the parent is taken out of the bot's cache. Checking Embed Links
+    for a mention there raised: "Something went wrong" and an error id. Now it is answered as
+    in a thread discord.py was never told about: with the card."""
+    fake = scene.fake
+    guild = bot.get_guild(scene.guild.id)
+    assert guild is not None
+    assert guild.get_thread(known_thread.id) is not None
+    parent = guild.get_channel(scene.channel.id)
+    assert parent is not None
+    guild._remove_channel(parent)
+    await fake.user_message(scene.alice, known_thread, f"<@{fake.bot.id}> what is rag")
+    reply = await fake.wait_for_channel_message(known_thread)
+    assert embed_of(reply)["title"] == "Retrieval-Augmented Generation (RAG)", reply
+    assert "Embed Links" not in caplog.text

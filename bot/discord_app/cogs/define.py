@@ -231,12 +231,14 @@ def _can_embed(message: discord.Message) -> bool:
     """Whether Discord shows the bot's embeds where `message` was posted (a DM always does)."""
     channel, guild = message.channel, message.guild
     # Not known here: send the card, as before this check. That includes a channel discord.py
-    # knows only by its id (a thread it was never told about), whose `permissions_for` says none.
+    # knows only by its id (a thread it was never told about), whose `permissions_for` says
+    # none, and a thread whose parent channel, where its permissions are, it has not cached.
     if (
         guild is None
         or guild.me is None
         or isinstance(channel, discord.PartialMessageable)
         or not hasattr(channel, "permissions_for")
+        or (isinstance(channel, discord.Thread) and channel.parent is None)
     ):
         return True
     return channel.permissions_for(guild.me).embed_links
