@@ -8,6 +8,8 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import embed_of, selects
 from tests.fake_discord import FakeChannel
+from tests.fake_discord.models import SEND_MESSAGES
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_round16 import POLL
@@ -98,3 +100,35 @@ async def test_a_mention_in_a_known_thread_whose_parent_is_not_cached_gets_the_c
     reply = await fake.wait_for_channel_message(known_thread)
     assert embed_of(reply)["title"] == "Retrieval-Augmented Generation (RAG)", reply
     assert "Embed Links" not in caplog.text
+
+
+async def test_a_mention_whose_reply_is_refused_is_no_lookup(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A mention's card was counted as a lookup before its reply was sent: a reply Discord
+    refused (the bot may not send there: 403, 50013) or whose channel was deleted meanwhile
+    counted a card nobody saw, in `/stats` and the next card's footer. Now a mention's card is
+    counted once its reply is sent, as `/define`'s are; the card's footer still counts itself."""
+    fake, store = scene.fake, bot.state.store
+    assert store is not None
+    guild, channel = scene.other_guild, scene.other_channel
+    mention = f"<@{fake.bot.id}> what is rag"
+    for role in guild.roles.values():
+        role.permissions &= ~SEND_MESSAGES
+    async with warned("cannot reply to a mention"):
+        await fake.user_message(scene.alice, channel, mention)
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
+    for role in guild.roles.values():
+        role.permissions |= SEND_MESSAGES
+    fake.faults.delay("POST", "/channels/{channel_id}/messages", 1.0, times=1)
+    async with warned("the channel or the message was deleted first"):
+        await fake.user_message(scene.alice, channel, mention)
+        del guild.channels[channel.id]
+    await store.flush()
+    assert await store.lookup_count(guild.id, "rag") == 0
+    await fake.user_message(scene.alice, scene.channel, mention)
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert "looked up 1 time here" in embed_of(card)["footer"]["text"], card
+    await fake.settle()  # counted once its reply returned: let the bot take the answer in
+    await store.flush()
+    assert await store.lookup_count(scene.guild.id, "rag") == 1

@@ -195,9 +195,10 @@ class DefineCog(commands.Cog):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         can_embed = _can_embed(message)
-        # A card nobody can see is no lookup (a miss or an offer is text, shown as ever).
+        # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
+        # refuses (a miss or an offer is text, shown as ever). It is counted once it is sent.
         reply = await reply_for(
-            self.state, local, result, message.author.id, scope, count=can_embed
+            self.state, local, result, message.author.id, scope, count=can_embed, record=False
         )
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
@@ -207,6 +208,8 @@ class DefineCog(commands.Cog):
             await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         await message.reply(mention_author=False, **reply.send_kwargs())
+        if reply.embed is not None and result.entry is not None:
+            self.state.record_lookup(scope, result.entry.id)
 
     def _say_no_embeds(self, channel_id: int) -> None:
         if channel_id not in self._no_embeds_said:
