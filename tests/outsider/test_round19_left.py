@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import embed_of, selects
+from bot.storage import Store
+from tests.discord_app.helpers import buttons, embed_of, selects
+from tests.discord_app.test_term_log import term, write
 from tests.fake_discord import FakeChannel
 from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
-from .test_round16 import POLL
+from .test_round16 import POLL, demote
 
 # Discord's docs: a poll's `expiry` is nullable, "to support non-expiring polls in the future".
 ENDLESS_POLL = {**POLL, "expiry": None}
@@ -132,3 +134,24 @@ async def test_a_mention_whose_reply_is_refused_is_no_lookup(
     await fake.settle()  # counted once its reply returned: let the bot take the answer in
     await store.flush()
     assert await store.lookup_count(scene.guild.id, "rag") == 1
+
+
+async def test_term_log_pages_do_not_turn_for_a_moderator_whose_role_went(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/term log` showed a moderator the newest changes; an admin then took their role away.
+    Discord checks `/term`'s permission when the command runs, never a button's: "Older" still
+    showed them the server's older changes. Now a page turn asks what Discord asks of `/term`
+    (as the `/term` forms and buttons do since round 16) and says why it shows nothing more."""
+    fake, mod = scene.fake, scene.moderator
+    for n in range(12):
+        await write(store, scene.guild.id, mod.id, term(n, f"First words of term {n}."))
+    shown = await (await fake.slash(mod, "term log", {}, channel=scene.channel)).final_message()
+    newest = embed_of(shown)["description"]
+    demote(scene)
+    clicked = await fake.click(mod, shown, buttons(shown)["Older"])
+    [answer] = await clicked.followups(1)
+    assert answer["content"].startswith("You can't read this server's term changes any more"), (
+        answer
+    )
+    assert embed_of(fake.message(int(shown["id"])))["description"] == newest
