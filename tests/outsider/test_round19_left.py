@@ -7,7 +7,7 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
-from tests.discord_app.helpers import buttons, embed_of, selects
+from tests.discord_app.helpers import buttons, define, embed_of, selects
 from tests.discord_app.test_term_log import term, write
 from tests.fake_discord import FakeChannel
 from tests.fake_discord.models import SEND_MESSAGES
@@ -155,3 +155,26 @@ async def test_term_log_pages_do_not_turn_for_a_moderator_whose_role_went(
         answer
     )
     assert embed_of(fake.message(int(shown["id"])))["description"] == newest
+
+
+# A Persian word with its half-space (a zero-width non-joiner: "می‌خواهم", "I want"), and
+# Devanagari with a joiner after the virama (the half form of ka) and a non-joiner (the virama
+# shown): each joiner changes how the word is drawn.
+JOINED_WORDS = (
+    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+    "\u0915\u094d\u200d\u0937",
+    "\u0915\u094d\u200c\u0937",
+)
+
+
+async def test_a_miss_echoes_joiners_inside_words_of_scripts_written_with_them(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """What a member typed is shown back without invisible characters; since round 18 a
+    joiner gluing emoji stays. The joiners inside Persian and Indic words went: "می‌خواهم"
+    came back as "میخواهم", drawn joined, a different spelling. Names and Explain terms keep
+    them there: now the echo does too (one rule, `name_rules.shaping_joiner`); a joiner
+    inside a Latin word still goes."""
+    for word in JOINED_WORDS:
+        _, said = await define(scene.fake, scene.alice, f"{word} zo\u200crb", scene.channel)
+        assert f"“{word} zorb" in said["content"], (word, said["content"])
