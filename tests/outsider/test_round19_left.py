@@ -3,6 +3,9 @@ against the fake Discord, on real SQLite files."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 
 from bot.discord_app.app import GlossaryBot
@@ -11,6 +14,8 @@ from tests.discord_app.helpers import buttons, define, embed_of, selects
 from tests.discord_app.test_term_log import term, write
 from tests.fake_discord import FakeChannel
 from tests.fake_discord.models import SEND_MESSAGES
+from tests.ops.test_metrics import metrics_port, scrape
+from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
@@ -178,3 +183,18 @@ async def test_a_miss_echoes_joiners_inside_words_of_scripts_written_with_them(
     for word in JOINED_WORDS:
         _, said = await define(scene.fake, scene.alice, f"{word} zo\u200crb", scene.channel)
         assert f"“{word} zorb" in said["content"], (word, said["content"])
+
+
+async def test_metrics_on_port_0_serve_on_a_free_port_named_in_the_log(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Tests picked a "free" port, closed it, then started a bot on it: another test (a second
+    pytest worker) could take it in between, and the bot ran without metrics. `METRICS_PORT=0`
+    was refused ("a port number from 1 to 65535"). Now it serves on a free port the system
+    picks, and the log line names it: the tests read the port from there."""
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, METRICS_PORT="0") as bot:
+        port = await metrics_port(bot)
+        assert port > 0
+        values = await asyncio.to_thread(scrape, port)
+        assert values["glossary_entries", (("source", "foundations"),)] > 100
+        assert await bot.stop() == 0
