@@ -178,18 +178,19 @@ class DefineCog(commands.Cog):
 
     async def _answer_mention(self, message: discord.Message, my_id: int) -> None:
         text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
-        shown = bool(message.message_snapshots) or message.poll is not None
-        if not text and not (shown and _can_embed(message)):
-            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
-            return
         scope = message.guild.id if message.guild else DM_SCOPE
-        local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
-        if not text:
+        shows_more = bool(message.message_snapshots) or message.poll is not None
+        if not text and shows_more and _can_embed(message):
             # A forward (a DM "what's this?") or a poll has no words of its own to look up:
             # the terms in what it shows, as Explain terms lists them.
+            local = await self.state.servers.local(scope, patient=True)
             reply = terms_listing(local, message, message.author.id)
             await message.reply(mention_author=False, **reply.send_kwargs())
             return
+        if not text:
+            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
+            return
+        local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
