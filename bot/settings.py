@@ -47,7 +47,8 @@ ACCEPTS = {
     "max_server_terms": "a whole number of at least 1",
     "max_server_term_bytes": "a whole number of bytes, at least 1024",
     "log_format": "text or json",
-    "metrics_port": "a port number from 1 to 65535, or empty (no metrics)",
+    "metrics_port": "a port number from 1 to 65535, 0 (any free port, named in the log), or "
+    "empty (no metrics)",
     "metrics_host": "an address to listen on, such as 127.0.0.1",
     "shard_count": f"how many shards the bot has in all (a whole number from 1 to {MAX_SHARD_COUNT}), "
     "or empty",
@@ -112,7 +113,8 @@ class Settings(BaseSettings):
     # "text" (readable) or "json" (one object per line, for a log system).
     log_format: Literal["text", "json"] = "text"
     # Prometheus metrics on http://METRICS_HOST:METRICS_PORT/metrics; unset: no metrics server.
-    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    # 0: a free port the system picks, named in the log line (tests run several bots at once).
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"
     # Several processes, one bot: how many shards the bot has in all, and which of them this
     # process runs ("0,1"). Unset: one process, as many shards as Discord recommends.

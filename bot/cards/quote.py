@@ -8,13 +8,12 @@ import re
 import unicodedata
 
 from bot.cards.fit import fit
-from bot.glossary.invisible import VARIATION_SELECTORS, drop_invisible
-from bot.glossary.name_rules import joins_emoji
+from bot.glossary.invisible import JOINERS, VARIATION_SELECTORS, drop_invisible
+from bot.glossary.name_rules import shaping_joiner
 
 # Besides what shows nothing (`invisible`): control, private-use, unassigned and surrogate
 # characters, and line and paragraph separators, which would break the one line.
 _DROPPED = frozenset({"Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
-_ZWJ = "\u200d"
 _SPACED = "\t\n\r\u2028\u2029"  # kept as the space between words they stand for
 # No word boundary before the scheme: Discord links "1https://x" and "_https://x" too.
 _URL = re.compile(r"(?i)([a-z][a-z0-9+.-]*):/+(\S*)")
@@ -29,11 +28,12 @@ def _defang(found: re.Match[str]) -> str:
 def quote(text: str, limit: int) -> str:
     """`text` as one plain line of at most `limit` characters, safe to repeat in public."""
     # Bidi overrides and zero-width characters go; the emoji look its writer chose stays, and
-    # so does a joiner gluing two emoji into one (a family, a rainbow flag).
-    visible = drop_invisible(text, keep=VARIATION_SELECTORS + _ZWJ)
-    if _ZWJ in visible:
+    # so does a joiner where it changes what is drawn (a family, a rainbow flag, a Persian
+    # half-space, an Indic conjunct), as in names.
+    visible = drop_invisible(text, keep=VARIATION_SELECTORS + JOINERS)
+    if any(joiner in visible for joiner in JOINERS):
         visible = "".join(
-            ch for i, ch in enumerate(visible) if ch != _ZWJ or joins_emoji(visible, i)
+            ch for i, ch in enumerate(visible) if ch not in JOINERS or shaping_joiner(visible, i)
         )
     kept = "".join(
         " " if ch in _SPACED else ch

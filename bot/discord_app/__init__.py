@@ -17,4 +17,5 @@
   for menus that act like one (the /stats menu asks what `/alias` asks).
 - `errors`, `logs`, `health`, `metrics`, `identify`, `runner`, `cli`: answering errors, logging,
   heartbeat, Prometheus, IDENTIFY shared across processes, the process.
+- `compat`: what discord.py cannot read of what Discord sends, mended at import.
 """

@@ -1,7 +1,8 @@
 """Characters that show nothing, defined once for every reader of typed text: search keys drop
 them (`keys.normalize`: "trans\\u00adformer" is "transformer"), names refuse them outside emoji
 (`name_rules`), "Explain terms" drops them from the message it reads, keeping the joiners, and
-user text shown back (`quote`) drops them, keeping the variation selectors.
+user text shown back (`quote`) drops them, keeping the variation selectors and the joiners where
+names may have them (`name_rules.shaping_joiner`).
 
 They are Unicode's format characters (category Cf: the soft hyphen, zero-width space, non-joiner
 and joiner, word joiner, direction marks, embeddings and isolates, the byte-order mark, tags) and

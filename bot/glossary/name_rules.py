@@ -56,17 +56,23 @@ def _in_emoji(text: str, i: int) -> bool:
     ch, before = text[i], text[:i]
     if ch in _PRESENTATION:
         return before[-1:] in _KEYCAP_BASES or _emoji_part(before[-1:])
-    after = text[i + 1 : i + 2]
-    if ch in _JOINERS and _in_a_joined_word(before[-1:], after):
-        return True
-    if ch == _ZWJ:
-        return joins_emoji(text, i)
+    if ch in _JOINERS:
+        return shaping_joiner(text, i)
     if ord(ch) in _TAGS:
         return before.rstrip("".join(map(chr, _TAGS))).endswith(_BLACK_FLAG)
     return False
 
 
-def joins_emoji(text: str, i: int) -> bool:
+def shaping_joiner(text: str, i: int) -> bool:
+    """Does the joiner (non-joiner or joiner) at `text[i]` change what `text` shows: inside a
+    word of a script written with joiners, or gluing two emoji into one? Anywhere else it only
+    hides text. The rule for names, and for what is shown back of typed text (`quote`)."""
+    if _in_a_joined_word(text[i - 1 : i], text[i + 1 : i + 2]):
+        return True
+    return text[i] == _ZWJ and _joins_emoji(text, i)
+
+
+def _joins_emoji(text: str, i: int) -> bool:
     """Is the zero-width joiner at `text[i]` gluing two emoji into one (👩‍💻, 🏳️‍🌈)?"""
     glued = text[max(0, i - 2) : i].removesuffix("\ufe0f")[-1:]
     return _emoji_part(glued) and _emoji_part(text[i + 1 : i + 2])

@@ -20,6 +20,7 @@ SOFT_HYPHEN, ZWSP, ZWJ, BOM = "\u00ad", "\u200b", "\u200d", "\ufeff"
 # Right-to-left mark, Arabic letter mark, right-to-left override, right-to-left isolate.
 RTL_MARKS = ("\u200f", "\u061c", "\u202e", "\u2067")
 WOMAN_TECHNOLOGIST = "\U0001f469\u200d\U0001f4bb"
+PERSIAN_HALF_SPACE = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # "I want"
 HIDDEN_IN_WORDS = (SOFT_HYPHEN, ZWSP, BOM, "\u2060", *RTL_MARKS)
 
 
@@ -81,6 +82,8 @@ def test_drop_invisible_keeps_what_it_is_asked_to() -> None:
         (f"{RTL_MARKS[2]}evil{RTL_MARKS[3]}", "evil"),  # no direction changed
         (WOMAN_TECHNOLOGIST, WOMAN_TECHNOLOGIST),  # a joiner gluing two emoji into one: kept
         (f"zo{ZWJ}rb {ZWJ}\U0001f4bb", "zorb \U0001f4bb"),  # a joiner elsewhere shows nothing
+        (PERSIAN_HALF_SPACE, PERSIAN_HALF_SPACE),  # a non-joiner inside a Persian word: kept
+        ("zo\u200crb", "zorb"),  # inside a Latin word it hides text
         ("a\tb\nc\u2028d\x00e\x1b", "a b c de"),  # one line; controls gone
         ("\ue000private\U000e0041", "private"),  # private use, tags
         ("see https://evil.example now", "see https[:]//evil[.]example now"),
@@ -88,6 +91,6 @@ def test_drop_invisible_keeps_what_it_is_asked_to() -> None:
 )
 def test_a_quote_shows_what_was_typed_without_what_shows_nothing(typed: str, shown: str) -> None:
     """`quote` (user text shown back) drops what `invisible` lists, but the variation
-    selectors and the joiners inside emoji: repeated back, an emoji keeps the look its
-    writer chose."""
+    selectors and the joiners inside emoji and words of scripts written with them: repeated
+    back, an emoji keeps the look its writer chose, a word its spelling."""
     assert quote(typed, 100) == shown

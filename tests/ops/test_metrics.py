@@ -25,6 +25,7 @@ from bot.discord_app import metrics as bot_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import load_glossary
 from bot.storage import Store
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Lab
 
@@ -47,10 +48,13 @@ def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+async def metrics_port(bot: BotProcess) -> int:
+    """The port a bot started with `METRICS_PORT=0` serves its metrics on, from its log line
+    (a port picked here and handed to the bot could be taken by another test meanwhile)."""
+    line = await bot.wait_for_output(r"metrics on http://127\.0\.0\.1:\d+/metrics")
+    found = re.search(r":(\d+)/metrics", line)
+    assert found is not None, line
+    return int(found[1])
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], what: str, within: float = 30.0) -> None:
@@ -267,9 +271,8 @@ def test_fifty_scrapes_at_once_all_get_an_answer() -> None:
 
 
 async def test_glossary_bot_run_serves_metrics_that_move_with_define(lab: Lab) -> None:
-    port = free_port()
-    async with lab.bot(METRICS_PORT=str(port)) as bot:
-        await bot.wait_for_output(f"metrics on http://127.0.0.1:{port}/metrics")
+    async with lab.bot(METRICS_PORT="0") as bot:
+        port = await metrics_port(bot)
         first = await asyncio.to_thread(scrape, port)
         assert first["glossary_database_writable", ()] == 1
         assert first["glossary_entries", (("source", "foundations"),)] > 100

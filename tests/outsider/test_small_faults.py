@@ -18,7 +18,7 @@ from pathlib import Path
 from bot.discord_app.health import MAX_AGE, check_heartbeat
 from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
-from tests.ops.test_metrics import eventually, free_port, scrape
+from tests.ops.test_metrics import eventually, metrics_port, scrape
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
@@ -35,11 +35,10 @@ async def test_a_card_the_bot_could_not_show_is_no_lookup(scene: Scene, tmp_path
     fake = scene.fake
     for role in scene.other_guild.roles.values():
         role.permissions &= ~EMBED_LINKS
-    port = free_port()
     async with BotProcess(
-        fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100", METRICS_PORT=str(port)
+        fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100", METRICS_PORT="0"
     ) as bot:
-        await bot.wait_for_output(f"metrics on http://127.0.0.1:{port}/metrics")
+        port = await metrics_port(bot)
         await fake.user_message(scene.alice, scene.other_channel, f"{fake.bot.mention} rag")
         answer = await fake.wait_for_channel_message(scene.other_channel)
         assert "Embed Links" in answer["content"], answer

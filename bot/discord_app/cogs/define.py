@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
+from bot.discord_app.cogs.explain import terms_listing
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
 from bot.discord_app.replies import Reply, post_instead, reply_for, respond_in_time
@@ -177,19 +178,28 @@ class DefineCog(commands.Cog):
 
     async def _answer_mention(self, message: discord.Message, my_id: int) -> None:
         text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
+        scope = message.guild.id if message.guild else DM_SCOPE
+        shows_more = bool(message.message_snapshots) or message.poll is not None
+        if not text and shows_more and _can_embed(message):
+            # A forward (a DM "what's this?") or a poll has no words of its own to look up:
+            # the terms in what it shows, as Explain terms lists them.
+            local = await self.state.servers.local(scope, patient=True)
+            reply = terms_listing(local, message, message.author.id)
+            await message.reply(mention_author=False, **reply.send_kwargs())
+            return
         if not text:
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
-        scope = message.guild.id if message.guild else DM_SCOPE
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         can_embed = _can_embed(message)
-        # A card nobody can see is no lookup (a miss or an offer is text, shown as ever).
+        # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
+        # refuses (a miss or an offer is text, shown as ever). It is counted once it is sent.
         reply = await reply_for(
-            self.state, local, result, message.author.id, scope, count=can_embed
+            self.state, local, result, message.author.id, scope, count=can_embed, record=False
         )
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
@@ -199,6 +209,8 @@ class DefineCog(commands.Cog):
             await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         await message.reply(mention_author=False, **reply.send_kwargs())
+        if reply.embed is not None and result.entry is not None:
+            self.state.record_lookup(scope, result.entry.id)
 
     def _say_no_embeds(self, channel_id: int) -> None:
         if channel_id not in self._no_embeds_said:
@@ -223,12 +235,14 @@ def _can_embed(message: discord.Message) -> bool:
     """Whether Discord shows the bot's embeds where `message` was posted (a DM always does)."""
     channel, guild = message.channel, message.guild
     # Not known here: send the card, as before this check. That includes a channel discord.py
-    # knows only by its id (a thread it was never told about), whose `permissions_for` says none.
+    # knows only by its id (a thread it was never told about), whose `permissions_for` says
+    # none, and a thread whose parent channel, where its permissions are, it has not cached.
     if (
         guild is None
         or guild.me is None
         or isinstance(channel, discord.PartialMessageable)
         or not hasattr(channel, "permissions_for")
+        or (isinstance(channel, discord.Thread) and channel.parent is None)
     ):
         return True
     return channel.permissions_for(guild.me).embed_links

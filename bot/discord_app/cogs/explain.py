@@ -95,7 +95,7 @@ class ExplainCog(commands.Cog):
                 started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
-        reply = _listing(local, message, interaction.user.id)
+        reply = terms_listing(local, message, interaction.user.id)
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
@@ -107,8 +107,9 @@ class ExplainCog(commands.Cog):
             await interaction.followup.send(ephemeral=True, **kwargs)
 
 
-def _listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
-    """The terms found in `message`, one line each, with a menu to open their cards."""
+def terms_listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
+    """The terms found in `message`, one line each, with a menu to open their cards (also the
+    answer to a message forwarded to the bot)."""
     found = local.index.find_named_terms(readable_text(message), local.aliases)
     entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
     if not entries:

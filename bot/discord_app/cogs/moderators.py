@@ -1,5 +1,6 @@
-"""What the moderator commands (/alias, /stats) share: they work only in a server, answer
-ephemerally, and acknowledge before they wait for the database.
+"""What the moderator commands (/alias, /stats, /term) share: they work only in a server, answer
+ephemerally, acknowledge before they wait for the database, and ask again at a button or form
+whether the moderator still may.
 
 Discord wants an answer within 3 s, and a database that is locked or slow can take longer: every
 moderator command acknowledges ("thinking…", ephemeral) before it waits for the database, and
@@ -34,6 +35,15 @@ NO_DATABASE = "The database is not available right now."
 NOT_CHECKED = (
     "This server's glossary could not be checked (its terms and aliases could not be indexed), "
     "so nothing was changed. The bot's log says why."
+)
+
+# A form or button acts later than the `/term` that showed it, and Discord checks a command's
+# permissions only when it runs: a moderator whose role went meanwhile must not still write, nor
+# read on. So these ask again what Discord would ask of `/term` (its Integrations overrides,
+# else Manage Server), after acknowledging: that may take a request.
+NO_LONGER_ALLOWED = (
+    "You can't change this server's terms any more: that takes the right to use `/term` in "
+    "this channel. Nothing was changed."
 )
 
 
@@ -98,3 +108,12 @@ async def stored_choices(
     except (StorageError, TimeoutError):
         return []
     return fitted_choices(made for record in records if (made := choice(record)) is not None)
+
+
+async def still_allowed(interaction: Interaction, refusal: str = NO_LONGER_ALLOWED) -> bool:
+    """May the member still use `/term` here? Told `refusal` when not (the interaction
+    acknowledged)."""
+    if await interaction.client.command_access.may_use(interaction, "term"):
+        return True
+    await reply(interaction, refusal)
+    return False

@@ -12,7 +12,7 @@ import discord
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
-from bot.discord_app.cogs.moderators import NO_DATABASE, read_or_say, reply
+from bot.discord_app.cogs.moderators import NO_DATABASE, read_or_say, reply, still_allowed
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import OWNER, Restorable
 from bot.discord_app.replies import echo
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 PAGE_ENTRIES = 10  # at most, per page; fewer when their text fills the embed
 PAGE_TEXT = limits.EMBED_DESCRIPTION - 96
+NO_LONGER_SHOWN = (
+    "You can't read this server's term changes any more: that takes the right to use `/term` "
+    "in this channel."
+)
 
 
 def entry_text(entry: LogEntry) -> str:
@@ -123,6 +127,8 @@ class LogPageButton(
             await reply(interaction, NO_DATABASE)
             return
         await interaction.response.defer()
+        if not await still_allowed(interaction, NO_LONGER_SHOWN):
+            return
         try:
             embed, view = await log_page(
                 store, interaction.guild_id, self.owner_id, older_than=self.older_than

@@ -39,6 +39,7 @@ from bot.discord_app.cogs.moderators import (
     ServerOnly,
     read_or_say,
     reply,
+    still_allowed,
     thinking,
 )
 from bot.discord_app.cogs.suggestions import close_namesakes, close_suggestion
@@ -121,24 +122,6 @@ async def open_modal(interaction: Interaction, draft: Draft) -> None:
     modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
-
-
-# A form or button acts later than the `/term` that showed it, and Discord checks a command's
-# permissions only when it runs: a moderator whose role went meanwhile must not still write.
-# So what writes asks again what Discord would ask of `/term` (its Integrations overrides, else
-# Manage Server), after acknowledging: that may take a request.
-NO_LONGER_ALLOWED = (
-    "You can't change this server's terms any more: that takes the right to use `/term` in "
-    "this channel. Nothing was changed."
-)
-
-
-async def still_allowed(interaction: Interaction) -> bool:
-    """May the member still use `/term` here? Told so when not (the interaction acknowledged)."""
-    if await interaction.client.command_access.may_use(interaction, "term"):
-        return True
-    await reply(interaction, NO_LONGER_ALLOWED)
-    return False
 
 
 def problems_text(problems: Sequence[TermProblem], head: str) -> str:
