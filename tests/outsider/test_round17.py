@@ -1,0 +1,40 @@
+"""What a seventeenth round of outside testing found: scale and a long life, the way a popular
+bot lives (thousands of servers, a long run, a year of data), through the real bot against the
+fake Discord (tests/outsider/PLAN.md, round 17). Scale numbers here are smaller than the
+probes': each test holds the bound the probe found missing, not a speed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.discord_app import alias_cache
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.test_term_meaning import put_terms
+from tests.search.server_term_meanings import STANDUP_BINGO
+
+from .conftest import Scene
+
+
+async def test_a_bot_keeps_the_indexes_of_its_most_recently_asked_servers_only(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plan lines Y2 and Y9: a bot in 3,000 servers, each with a term of its own, asked once in
+    each: its memory grew by 1.3 MB a server and never shrank (1.7 GB after 1,200 servers,
+    3.2 GB after 2,400), every server's index of the bundled glossary with its terms kept for
+    ever. Now the least recently asked beyond a cap are dropped, and read again when asked."""
+    monkeypatch.setattr(alias_cache, "MAX_INDEXED", 2)
+    fake = scene.fake
+    channels = [scene.channel, scene.other_channel]
+    for n in range(3):
+        guild = fake.add_guild(f"Server {n}")
+        guild.add_member(scene.alice)
+        channels.append(guild.add_text_channel("general"))
+    for channel in channels:
+        await put_terms(store, channel.guild_id or 0, STANDUP_BINGO)
+    async with start_bot(store) as bot:
+        for channel in channels + channels[:1]:  # the first again, after it was dropped
+            _, card = await define(fake, scene.alice, "standup bingo", channel)
+            assert embed_of(card)["title"] == "Standup Bingo", card
+            assert bot.state.servers.indexed_servers() <= 2
