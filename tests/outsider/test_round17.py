@@ -9,12 +9,10 @@ import pytest
 
 from bot.discord_app import alias_cache
 from bot.storage import Store
-from tests.discord_app.conftest import StartBot
+from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import put_terms
 from tests.search.server_term_meanings import STANDUP_BINGO
-
-from .conftest import Scene
 
 
 async def test_a_bot_keeps_the_indexes_of_its_most_recently_asked_servers_only(
