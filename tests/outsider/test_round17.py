@@ -5,9 +5,11 @@ probes': each test holds the bound the probe found missing, not a speed."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from bot.discord_app import alias_cache
+from bot.discord_app import alias_cache, cooldowns
 from bot.storage import Store
 from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
@@ -36,3 +38,31 @@ async def test_a_bot_keeps_the_indexes_of_its_most_recently_asked_servers_only(
             _, card = await define(fake, scene.alice, "standup bingo", channel)
             assert embed_of(card)["title"] == "Standup Bingo", card
             assert bot.state.servers.indexed_servers() <= 2
+
+
+def test_members_busy_past_the_cooldown_tables_size_cost_one_look_per_doubling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Plan line Y10: the per-member cooldown table forgets idle members once it holds 10,000;
+    with more than that busy at once (each used `/define` in the last 10 s), every newcomer
+    looked at all of them again, on the event loop: 52 ms a newcomer past 10,000 on a loaded
+    machine. Now the next look waits until the table has doubled; idle members still go."""
+    monkeypatch.setattr(cooldowns, "MAX_USERS", 100)
+    limit = cooldowns.UserLimit(5, 10.0)
+    looks = 0
+    look = limit._forget_idle
+
+    def counted(now: float) -> None:
+        nonlocal looks
+        looks += 1
+        look(now)
+
+    monkeypatch.setattr(limit, "_forget_idle", counted)
+    now = datetime.now(UTC)
+    for member in range(1_000):  # all busy at once
+        assert limit.take(member, now) is None
+    assert looks <= 4  # at 100, 200, 400 and 800
+    later = now + timedelta(seconds=11)  # the first 1,000 are idle now
+    for member in range(1_000, 1_700):
+        assert limit.take(member, later) is None
+    assert len(limit._users) <= 700
