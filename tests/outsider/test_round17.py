@@ -66,3 +66,34 @@ def test_members_busy_past_the_cooldown_tables_size_cost_one_look_per_doubling(
     for member in range(1_000, 1_700):
         assert limit.take(member, later) is None
     assert len(limit._users) <= 700
+
+
+async def test_the_alias_box_suggests_a_miss_outside_the_most_frequent(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Plan line Y14: a server's missed searches pile up over a long life, and the `/alias add`
+    alias box read the 25 most frequent and kept those with the typed text in them: with 2,000
+    misses, typing "zq miss 1999" (or any of its text) suggested nothing. Now the database is
+    asked for the most frequent misses with the typed text in them, counts still to be written
+    included; `%` and `_` typed are plain text."""
+    for n in range(30):
+        for _ in range(3):
+            store.record_miss(scene.guild.id, f"zq often {n}")
+    store.record_miss(scene.guild.id, "zq rare one")
+    store.record_miss(scene.guild.id, "zq rare 100%")
+    await store.flush()
+    store.record_miss(scene.guild.id, "zq rare two")  # still buffered
+    async with start_bot(store):
+        for typed, wanted in (
+            ("rare", {"zq rare one", "zq rare two", "zq rare 100%"}),
+            ("0%", {"zq rare 100%"}),
+            ("r_re", set()),
+        ):
+            typing = await scene.fake.autocomplete(
+                scene.moderator,
+                "alias add",
+                {"alias": typed, "term": ""},
+                focused="alias",
+                channel=scene.channel,
+            )
+            assert {c["value"] for c in await typing.choices()} == wanted, typed
