@@ -391,16 +391,27 @@ class Store:
         return ranked[:limit]
 
     async def top_misses(
-        self, scope: int, since: datetime | None = None, limit: int = 10
+        self,
+        scope: int,
+        since: datetime | None = None,
+        limit: int = 10,
+        *,
+        containing: str | None = None,
     ) -> list[Miss]:
-        """The most frequent searches that found nothing, most first."""
-        return await self._top_misses(scope, since, limit)
+        """The most frequent searches that found nothing, most first; with `containing`, the
+        most frequent of those with that text in them."""
+        return await self._top_misses(scope, since, limit, containing)
 
     async def _top_misses(
-        self, scope: int | None, since: datetime | None, limit: int
+        self, scope: int | None, since: datetime | None, limit: int, containing: str | None = None
     ) -> list[Miss]:
         stored, parts = await self._top(
-            scope, since, limit, CountBuffer.miss_tallies, count_queries.miss_counts
+            scope,
+            since,
+            limit,
+            CountBuffer.miss_tallies,
+            count_queries.miss_counts,
+            containing=containing,
         )
         # The period was applied in SQL: a stored count needs no real hour.
         merged = {
@@ -412,7 +423,7 @@ class Store:
         misses = [
             Miss(query, t.hours.total(), from_unix(t.first_seen), from_unix(t.last_seen))
             for query, t in merged.items()
-            if t.hours.total() > 0
+            if t.hours.total() > 0 and (containing is None or containing in query)
         ]
         misses.sort(key=lambda miss: (-miss.count, miss.query))
         return misses[:limit]
@@ -424,6 +435,7 @@ class Store:
         limit: int,
         from_buffer: Callable[[CountBuffer, int | None, int | None], K],
         query: Callable[..., Awaitable[tuple[int, S]]],
+        **filters: object,
     ) -> tuple[S, list[K]]:
         """A top list's stored rows (the top `limit` plus every key buffered) and buffers."""
         _check_limit(limit)
@@ -434,6 +446,7 @@ class Store:
             with_buffered_keys=True,
             scope=scope,
             limit=limit,
+            **filters,
         )
 
     async def _with_buffers(

@@ -201,7 +201,9 @@ class AliasCog(
 
         return await stored_choices(
             interaction,
-            lambda store, scope: store.top_misses(scope, None, limits.AUTOCOMPLETE_CHOICES),
+            lambda store, scope: store.top_misses(
+                scope, None, limits.AUTOCOMPLETE_CHOICES, containing=wanted or None
+            ),
             choice,
         )
 

@@ -145,10 +145,12 @@ async def miss_counts(
     first_hour: int | None,
     limit: int,
     also: Iterable[str],
+    containing: str | None = None,
 ) -> tuple[int, dict[str, StoredMiss]]:
-    """Like `term_counts`, for misses; first and last seen are all-time, the count per period."""
+    """Like `term_counts`, for misses; first and last seen are all-time, the count per period.
+    `containing`: only the misses with that text in them (the top of those, not of all)."""
     table = "misses" if first_hour is None else "miss_hours"
-    clause, params = _where(scope, first_hour)
+    clause, params = _where(scope, first_hour, ("query LIKE ? ESCAPE '\\'", _like(containing)))
     top_sql = f"SELECT query, sum(count) AS n FROM {table}{clause} GROUP BY query"
     top = [
         row[0]
@@ -156,6 +158,14 @@ async def miss_counts(
     ]
     wanted = sorted(set(top) | set(also))
     return await flushed_seq(tx, writer), await _miss_details(tx, scope, first_hour, wanted)
+
+
+def _like(text: str | None) -> str | None:
+    """A LIKE pattern matching `text` anywhere, its own % _ and \\ taken literally."""
+    if text is None:
+        return None
+    literal = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{literal}%"
 
 
 async def _miss_details(
