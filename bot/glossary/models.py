@@ -205,6 +205,7 @@ class Entry(Frozen):
         "match_exclusions",
         "notes",
         "asked_as",
+        "kind",
         "sources",
     )
     id: str  # stable slug, e.g. "kv-cache"
@@ -224,6 +225,7 @@ class Entry(Frozen):
     match_exclusions: tuple[str, ...]  # places where match terms must not be linked (notIn)
     notes: tuple[SourceNote, ...]  # app-specific sentences, shown attributed to their source
     asked_as: tuple[str, ...]  # how people describe it without its name (for search only)
+    kind: str | None  # tool, model, method or concept (kinds.toml; for search only), None unknown
     sources: tuple[SourceText, ...]  # primary first
 
     def __init__(
@@ -246,6 +248,7 @@ class Entry(Frozen):
         match_exclusions: tuple[str, ...] = (),
         notes: tuple[SourceNote, ...] = (),
         asked_as: tuple[str, ...] = (),
+        kind: str | None = None,
         sources: tuple[SourceText, ...],
     ) -> None:
         if not sources:
@@ -267,6 +270,7 @@ class Entry(Frozen):
         _set(self, "match_exclusions", match_exclusions)
         _set(self, "notes", notes)
         _set(self, "asked_as", asked_as)
+        _set(self, "kind", kind)
         _set(self, "sources", sources)
 
     @property
