@@ -14,16 +14,11 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from bot.glossary.models import KINDS
 from bot.glossary.problems import Problem
 from bot.glossary.toml import TomlError, parse_toml
 
 FOLDER = "kinds"
-# tool: a named thing that runs methods (software, library, service, format, hardware);
-# model: a model, a model family or a kind of trained system that does the work;
-# method: something done (technique, algorithm, practice, a mechanism inside a model);
-# concept: something had or measured (property, quantity, metric, phenomenon, principle)
-KINDS = ("tool", "model", "method", "concept")
-DOERS = frozenset({"tool", "model"})  # kinds that carry methods out rather than being one
 
 
 class KindFile(dict[str, str]):

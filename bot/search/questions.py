@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact, normalize
-from bot.glossary.models import Entry
+from bot.glossary.models import DOERS, Entry
 from bot.search.everyday import common_words
 from bot.search.fusion import OFF_DOMAIN_COSINE, SEMANTIC_CANDIDATES, SUBJECT
 from bot.search.names import TIER, Hit, NameKind, NameTable
@@ -67,6 +67,14 @@ _ASKERS = frozenset({"i", "we", "you", "one", "u"})
 _USING_VERBS = frozenset(
     {"use", "uses", "used", "need", "needs", "prefer", "prefers", "adopt", "adopted", "pick"}
 )
+# "how does vllm do paged attention", "how does llama.cpp implement top-p sampling": verbs of
+# carrying something out, whose object, where it is a name, is what is asked about where the
+# doer is a tool or a model (`_carried_out_by_name`): it only says where it happens
+_CARRYING_VERBS = frozenset(
+    {"do", "does", "implement", "implements", "handle", "handles", "apply", "applies"}
+    | {"compute", "computes", "perform", "performs", "load", "loads", "store", "stores"}
+)
+_DOING_VERBS = _USING_VERBS | _CARRYING_VERBS
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
 _QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
@@ -318,8 +326,12 @@ class QuestionRules:
         # "whats inside one transformer blok": a name that starts a longer name, mistyped
         if spelled := self._mistyped_start(words):
             return spelled, SUBJECT
-        # "why do llama-style models use rmsnorm": what the doer uses is asked about
-        if named := self._subject_name(_used_by_another(words), []):
+        # "why do llama-style models use rmsnorm", "how does vllm do prefix caching": what the
+        # doer uses or carries out is asked about
+        doer, doing, used = _used_by_another(words)
+        if (named := self._subject_name(used, [])) and (
+            doing in _USING_VERBS or self._carried_out_by_name(doer)
+        ):
             return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
         # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
         if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
@@ -369,6 +381,14 @@ class QuestionRules:
             return None
         done = _held_by_one((self.names.lookup(f), 0) for f in forms)
         return (doer[0], done[0]) if done is not None and done[0] != doer[0] else None
+
+    def _carried_out_by_name(self, doer: Sequence[str]) -> bool:
+        """Is the doer a tool or model the glossary names ("vllm", "gpt-2": kinds.toml)? Then
+        it only says where what it carries out happens. A method doing ("how does lora do fine
+        tuning", "how does flash attention compute attention") is itself asked about, and a doer
+        the glossary does not name ("the brain") leaves the object's everyday sense open."""
+        named = self._subject_name(doer, [])
+        return named is not None and self.entries[named[0]].kind in DOERS
 
     def _mistyped_start(self, words: Sequence[str]) -> int | None:
         """The entry a subject's words start by naming mistyped over two or three words, the
@@ -603,14 +623,15 @@ class QuestionRules:
         return hits[0].entry, len(keys[best])
 
 
-def _used_by_another(words: Sequence[str]) -> Sequence[str]:
-    """The words after a verb of using or needing in a question's first few words, when a
-    third party is the doer ("llama-style models use rmsnorm"); not the asker's own "do i need
-    rag", "should we use x" (measured in round one: a wrong card more), else none."""
-    used = next((at for at, w in enumerate(words[:4]) if w in _USING_VERBS), 0)
+def _used_by_another(words: Sequence[str]) -> tuple[Sequence[str], str, Sequence[str]]:
+    """(doer, verb, object): the words before and after a verb of using, needing or carrying
+    out in a question's first few words, when a third party is the doer ("llama-style models
+    use rmsnorm", "vllm do prefix caching"); not the asker's own "do i need rag", "should we
+    use x" (measured in round one: a wrong card more), else nothing."""
+    used = next((at for at, w in enumerate(words[:4]) if w in _DOING_VERBS), 0)
     if not used or not _ASKERS.isdisjoint(words[:used]):
-        return []
-    return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
+        return [], "", []
+    return words[:used], words[used], [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
 
 
 def _doubled(key: str, name: str) -> bool:

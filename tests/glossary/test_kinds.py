@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.glossary import inspect_glossary, load_glossary
-from bot.glossary.kinds import DOERS, KINDS
+from bot.glossary.models import DOERS, KINDS
 from bot.glossary.server_terms import TermDraft, check_draft, server_glossary
 
 ENTRY = """
