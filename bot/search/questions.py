@@ -101,6 +101,7 @@ class Reading:
     subject: Subject | None  # the entry asked about, if the shape says
     written: list[Subject]  # the names written, as `read` was given them or re-ranked
     described: bool  # a description that asks what it is called ("..., what's that called")
+    where: int | None  # a tool or model that only says where what is asked happens
 
 
 class QuestionRules:
@@ -148,6 +149,7 @@ class QuestionRules:
         # "does vllm run on rocm": both offered, no card for either (`_together`)
         together = self._together(core) if pair is None and converted is None else None
         described = bool(clauses and asks_for_name(clauses[1]))
+        where = None  # "how does vllm do prefix caching": vLLM
         if subject is not None and pair:
             rival = self.first_name(pair[1])
             written = [w for w in written if not rival or w[0] != rival[0]]
@@ -171,10 +173,17 @@ class QuestionRules:
             if done is not None and {entry for entry, _ in written} <= set(done):
                 subject = done[1], SEMANTIC_CANDIDATES
                 written = [(entry, 0 if entry == done[0] else rank) for entry, rank in written]
+            # "how does vllm do prefix caching": likewise, the tool only says where
+            carried = self._carried_out(core) if question and subject is None else None
+            if carried is not None:
+                where, subject = carried
+                written = [(entry, 0 if entry == carried[0] else rank) for entry, rank in written]
             subject = subject or (self._subject(core) if question else None)
             if guessed is not None:  # what comes before the guess is its setting
                 written = [(entry, 0) for entry, _ in written]
-        return Reading(clauses, pair, converted, source, together, subject, written, described)
+        return Reading(
+            clauses, pair, converted, source, together, subject, written, described, where
+        )
 
     def mistyped_words(self, text: str) -> list[Typo]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or
@@ -326,12 +335,9 @@ class QuestionRules:
         # "whats inside one transformer blok": a name that starts a longer name, mistyped
         if spelled := self._mistyped_start(words):
             return spelled, SUBJECT
-        # "why do llama-style models use rmsnorm", "how does vllm do prefix caching": what the
-        # doer uses or carries out is asked about
-        doer, doing, used = _used_by_another(words)
-        if (named := self._subject_name(used, [])) and (
-            doing in _USING_VERBS or self._carried_out_by_name(doer)
-        ):
+        # "why do llama-style models use rmsnorm": what the doer uses is asked about
+        _, doing, used = _used_by_another(words)
+        if doing in _USING_VERBS and (named := self._subject_name(used, [])):
             return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
         # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
         if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
@@ -382,13 +388,19 @@ class QuestionRules:
         done = _held_by_one((self.names.lookup(f), 0) for f in forms)
         return (doer[0], done[0]) if done is not None and done[0] != doer[0] else None
 
-    def _carried_out_by_name(self, doer: Sequence[str]) -> bool:
-        """Is the doer a tool or model the glossary names ("vllm", "gpt-2": kinds.toml)? Then
-        it only says where what it carries out happens. A method doing ("how does lora do fine
-        tuning", "how does flash attention compute attention") is itself asked about, and a doer
-        the glossary does not name ("the brain") leaves the object's everyday sense open."""
-        named = self._subject_name(doer, [])
-        return named is not None and self.entries[named[0]].kind in DOERS
+    def _carried_out(self, core: str) -> tuple[int, Subject] | None:
+        """(doer, subject): in "how does vllm do prefix caching", a tool or model the glossary
+        names (kinds.toml) and what its verb of carrying out names, asked about; else None. A
+        method doing ("how does lora do fine tuning", "how does flash attention compute
+        attention") is itself asked about, and a doer the glossary does not name ("the brain")
+        leaves the object's everyday sense open."""
+        doer, doing, done = _used_by_another(asked_subject(core)[1])
+        if doing not in _CARRYING_VERBS:
+            return None
+        named_doer, named = self._subject_name(doer, []), self._subject_name(done, [])
+        if named_doer is None or named is None or self.entries[named_doer[0]].kind not in DOERS:
+            return None
+        return named_doer[0], (named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT)
 
     def _mistyped_start(self, words: Sequence[str]) -> int | None:
         """The entry a subject's words start by naming mistyped over two or three words, the
