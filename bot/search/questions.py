@@ -75,6 +75,8 @@ _CARRYING_VERBS = frozenset(
     | {"compute", "computes", "perform", "performs", "load", "loads", "store", "stores"}
 )
 _DOING_VERBS = _USING_VERBS | _CARRYING_VERBS
+_PLACES = frozenset({"in", "on", "inside"})  # "what is a model card on hugging face"
+_DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "this", "its"})
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
 _QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
@@ -174,7 +176,11 @@ class QuestionRules:
                 subject = done[1], SEMANTIC_CANDIDATES
                 written = [(entry, 0 if entry == done[0] else rank) for entry, rank in written]
             # "how does vllm do prefix caching": likewise, the tool only says where
-            carried = self._carried_out(core) if question and subject is None else None
+            carried = (
+                self._carried_out(core) or self._placed_in(core)
+                if question and subject is None
+                else None
+            )
             if carried is not None:
                 where, subject = carried
                 written = [(entry, 0 if entry == carried[0] else rank) for entry, rank in written]
@@ -401,6 +407,21 @@ class QuestionRules:
         if named_doer is None or named is None or self.entries[named_doer[0]].kind not in DOERS:
             return None
         return named_doer[0], (named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT)
+
+    def _placed_in(self, core: str) -> tuple[int, Subject] | None:
+        """(place, subject): in "what is a model card on hugging face", "what does fine tuning
+        on a foundation model do", a tool or model (kinds.toml) named straight after the thing
+        asked about and "in"/"on": the place only says where it is; else None."""
+        words = asked_subject(core)[1]
+        at = next((i for i, w in enumerate(words) if w in _PLACES), 0)
+        thing = self._subject_name(words[:at], []) if at else None
+        if thing is None or thing[1] < len(compact(" ".join(words[:at]))):
+            return None  # the words before "in" are not all one name
+        rest = words[at + 1 :]
+        place = self._subject_name(rest[1:] if rest[:1] and rest[0] in _DETERMINERS else rest, [])
+        if place is None or place[0] == thing[0] or self.entries[place[0]].kind not in DOERS:
+            return None
+        return place[0], (thing[0], SEMANTIC_CANDIDATES if thing[1] < LONG_NAME else SUBJECT)
 
     def _mistyped_start(self, words: Sequence[str]) -> int | None:
         """The entry a subject's words start by naming mistyped over two or three words, the

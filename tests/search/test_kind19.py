@@ -26,12 +26,20 @@ test_an_everyday_doer_gets_no_card = PROBES.test("everyday", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"technique": 11, "tool": 4, "everyday": 4})
 
 
+def test_a_thing_in_a_tool_is_asked_about(bundled_index: SearchIndex) -> None:
+    result = bundled_index.search("what is the system prompt in llama.cpp")
+    assert result.entry is not None, result
+    assert result.entry.id == "system-prompt"
+
+
 @pytest.mark.parametrize(
     ("query", "asked", "doer"),
     [
         # the tool's description outscores the object's name: the card becomes an offer
         ("how does the diffusers library handle the noise schedule", "noise-schedule", "diffusers"),
         ("how does the hugging face hub store safetensors", "safetensors", "hugging-face-hub"),
+        # "X in/on Y": the tool is the place the thing asked about is in
+        ("what is a checkpoint on the hugging face hub", "checkpoint", "hugging-face-hub"),
     ],
 )
 def test_a_tool_that_still_leads_is_offered_after_the_object(
