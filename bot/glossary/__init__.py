@@ -72,6 +72,7 @@ def _inspect(
 ) -> tuple[Glossary, list[Problem]]:
     from bot.glossary.asked_as import read_asked_as
     from bot.glossary.check import check_entries
+    from bot.glossary.kinds import read_kinds
     from bot.glossary.merge import merge_sources
     from bot.glossary.models import Glossary
     from bot.glossary.problems import Problem
@@ -82,8 +83,9 @@ def _inspect(
     folders = list(paths) if paths else [bundled_data_dir()]
     sources = read_sources(folders, problems)
     asked_as = read_asked_as(folders, problems)
+    kinds = read_kinds(folders, problems)
     stage(f"check: merging {len(sources)} sources")
-    entries, lines = merge_sources(sources, asked_as, problems)
+    entries, lines = merge_sources(sources, asked_as, problems, kinds)
     files = {s.info.key: s.location for s in sources}
     stage(f"check: checking {len(entries):,} entries")
     problems.extend(check_entries(entries, files, lines))

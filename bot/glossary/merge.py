@@ -14,6 +14,7 @@ from typing import Literal
 from bot.glossary.asked_as import Phrasings, phrasings_by_id
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.keys import compact, normalize, normalize_many
+from bot.glossary.kinds import KindFile, kinds_by_id
 from bot.glossary.models import Entry, SourceNote, SourceText
 from bot.glossary.names import NameIndex
 from bot.glossary.problems import Problem
@@ -30,10 +31,13 @@ MAX_NAME_WORDS = 6  # longer names are not looked for in running text
 
 
 def merge_sources(
-    sources: list[SourceData], asked_as: Phrasings, problems: list[Problem]
+    sources: list[SourceData],
+    asked_as: Phrasings,
+    problems: list[Problem],
+    kinds: KindFile | None = None,
 ) -> tuple[list[Entry], dict[str, int | None]]:
-    """The merged entries with their phrasings from `asked_as` (by id), and the line of each
-    entry's leading record for problem reports."""
+    """The merged entries with their phrasings from `asked_as` and their kinds from `kinds` (by
+    id), and the line of each entry's leading record for problem reports."""
     groups: dict[str, list[RawEntry]] = {}
     patterns = {s.info.key: AppSentences(s.app_sentences) for s in sources}
     for source in sources:
@@ -49,9 +53,16 @@ def merge_sources(
 
     names = _name_index(groups)
     phrasings = phrasings_by_id(groups, asked_as, problems)
+    kind_of = kinds_by_id(groups, kinds if kinds is not None else KindFile(), problems)
     entries = [
         _merge_group(
-            entry_id, group, patterns, names, groups.keys(), phrasings.get(entry_id, ()), problems
+            entry_id,
+            group,
+            patterns,
+            names,
+            groups.keys(),
+            (phrasings.get(entry_id, ()), kind_of.get(entry_id)),
+            problems,
         )
         for entry_id, group in groups.items()
     ]
@@ -79,10 +90,11 @@ def _merge_group(
     patterns: dict[str, AppSentences],
     names: NameIndex[str],
     ids: Collection[str],
-    asked_as: tuple[str, ...],
+    curated: tuple[tuple[str, ...], str | None],  # asked-as phrasings and kind
     problems: list[Problem],
 ) -> Entry:
     lead = group[0]
+    asked_as, kind = curated
     notes: list[SourceNote] = []
 
     def clean(raw: RawEntry, field: str, text: str | None) -> str | None:
@@ -150,6 +162,7 @@ def _merge_group(
         match_exclusions=tuple(_unique(t for r in group for t in r.match_exclusions)),
         notes=tuple(notes),
         asked_as=asked_as,
+        kind=kind,
         sources=tuple(
             SourceText(**{name: getattr(r, name) for name in SourceText.__slots__}) for r in group
         ),

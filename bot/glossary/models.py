@@ -21,6 +21,12 @@ CATEGORIES: tuple[str, ...] = (
     "Quality & Governance",
     "Modality & Production",
 )
+# What kind of thing an entry names (data/kinds/*.toml):
+# tool: a named thing that runs methods (software, library, service, format, hardware);
+# model: a model, a model family or a kind of trained system that does the work;
+# method: something done (technique, algorithm, practice, a mechanism inside a model);
+# concept: something had or measured (property, quantity, metric, phenomenon, principle)
+KINDS: tuple[str, ...] = ("tool", "model", "method", "concept")
 
 
 _set = object.__setattr__  # past Frozen.__setattr__, which refuses any change
@@ -205,6 +211,7 @@ class Entry(Frozen):
         "match_exclusions",
         "notes",
         "asked_as",
+        "kind",
         "sources",
     )
     id: str  # stable slug, e.g. "kv-cache"
@@ -224,6 +231,7 @@ class Entry(Frozen):
     match_exclusions: tuple[str, ...]  # places where match terms must not be linked (notIn)
     notes: tuple[SourceNote, ...]  # app-specific sentences, shown attributed to their source
     asked_as: tuple[str, ...]  # how people describe it without its name (for search only)
+    kind: str | None  # tool, model, method or concept (kinds/*.toml), None unknown
     sources: tuple[SourceText, ...]  # primary first
 
     def __init__(
@@ -246,6 +254,7 @@ class Entry(Frozen):
         match_exclusions: tuple[str, ...] = (),
         notes: tuple[SourceNote, ...] = (),
         asked_as: tuple[str, ...] = (),
+        kind: str | None = None,
         sources: tuple[SourceText, ...],
     ) -> None:
         if not sources:
@@ -267,6 +276,7 @@ class Entry(Frozen):
         _set(self, "match_exclusions", match_exclusions)
         _set(self, "notes", notes)
         _set(self, "asked_as", asked_as)
+        _set(self, "kind", kind)
         _set(self, "sources", sources)
 
     @property

@@ -1,0 +1,92 @@
+"""Kinds: what kind of thing each entry names, curated in `kinds/*.toml` (`vllm = "tool"`).
+
+Written for questions that name two entries, where a tool or model is only where a method
+happens ("how does vllm do paged attention"). No search stage reads them yet: the rule that did
+was measured and reverted (bench/results/semantic.md, kind19); the data is kept, checked, for a
+next try. A data folder's `kinds/` covers every entry of the folders loaded with it: an unknown
+id or an unknown kind is an error naming the file, an entry with no kind a warning naming it (a
+file of one's own checked beside the bundled data still loads). Folders with no such files give
+no kinds (a server's own terms have none either: unknown).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from bot.glossary.models import KINDS
+from bot.glossary.problems import Problem
+from bot.glossary.toml import TomlError, parse_toml
+
+FOLDER = "kinds"
+
+
+class KindFile(dict[str, str]):
+    """Kind per entry id, and the file each id was written in, its kind known or not (to name
+    it in problems)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: dict[str, Path] = {}
+
+
+def read_kinds(paths: Sequence[Path], problems: list[Problem]) -> KindFile:
+    """The kind of each entry id from every data folder's `kinds/` (files in name order)."""
+    found = KindFile()
+    files = [
+        f
+        for path in paths
+        if (path / FOLDER).is_dir()
+        for f in sorted((path / FOLDER).glob("*.toml"))
+    ]
+    for file in files:
+        where = str(file)
+        try:
+            data = parse_toml(file.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, TomlError) as exc:
+            problems.append(Problem("error", where, f"cannot read the file: {exc}"))
+            continue
+        for entry_id, kind in data.items():
+            if entry_id in found.files:
+                message = f"a second kind (the first in {found.files[entry_id]})"
+                problems.append(Problem("error", where, message, entry_id))
+                continue
+            found.files[entry_id] = file
+            if kind in KINDS:
+                found[entry_id] = kind
+            else:
+                message = f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})"
+                problems.append(
+                    Problem("error", where, message, entry_id, _key_line(file, entry_id))
+                )
+    return found
+
+
+def kinds_by_id(ids: Iterable[str], kinds: KindFile, problems: list[Problem]) -> dict[str, str]:
+    """Each entry's kind, given the ids of every entry: an id of no entry is an error naming the
+    file; where any kinds were read, an entry with no kind is a warning naming the files."""
+    ids = list(ids)
+    known = set(ids)
+    for entry_id, file in kinds.files.items():
+        if entry_id not in known:
+            message = f"names no entry: {entry_id!r}"
+            line = _key_line(file, entry_id)
+            problems.append(Problem("error", str(file), message, entry_id, line))
+    if kinds.files:
+        where = ", ".join(sorted({str(f) for f in kinds.files.values()}))
+        for entry_id in ids:
+            if entry_id not in kinds.files:
+                message = "the entry has no kind: the search reads it as unknown"
+                problems.append(Problem("warning", where, message, entry_id))
+    return {entry_id: kinds[entry_id] for entry_id in ids if entry_id in kinds}
+
+
+def _key_line(file: Path, entry_id: str) -> int | None:
+    """The line that gives `entry_id` its kind in `file` (read again: only for a problem)."""
+    key = re.compile(r"([\"']?)" + re.escape(entry_id) + r"\1\s*=")
+    try:
+        lines = file.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((n for n, text in enumerate(lines, 1) if key.match(text.strip())), None)
