@@ -30,7 +30,19 @@ from bot.search import index as index_module  # noqa: E402
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE  # noqa: E402
 from bot.search.relevance import OFF_TOPIC_KINDS, load_cases  # noqa: E402
 
-TUNING = ("dev", "calib", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "everyday", "chat")
+TUNING = (
+    "dev",
+    "calib",
+    "dev2",
+    "dev3",
+    "dev4",
+    "dev5",
+    "dev6",
+    "dev7",
+    "dev8",
+    "everyday",
+    "chat",
+)
 CAPPED = MATCH_SCORE - MATCH_MARGIN - 0.1
 
 trace: list[dict[str, Any]] = []

@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -24,7 +24,8 @@ slice, `dev7`, to tune on, questions writing two names in both readings, written
 after that), `relevance_blind18.tsv` (one slice, `test15`, held out, in the voices of several
 kinds of user, written the same way after that), `relevance_blind19.tsv` (one slice, `test16`,
 held out, as typed in the Discord servers where such a bot lives, written the same way after
-that) and `everyday_probes.tsv` (entry names in
+that), `relevance_blind20.tsv` (one slice, `dev8`, to tune on, in test16's voices, written the
+same way after that) and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
@@ -72,6 +73,7 @@ SETS = (
     "relevance_blind17.tsv",
     "relevance_blind18.tsv",
     "relevance_blind19.tsv",
+    "relevance_blind20.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -102,7 +104,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev7, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev8, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

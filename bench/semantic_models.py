@@ -52,6 +52,7 @@ TUNING = {
     "dev4": "relevance_blind7.tsv",
     "dev5": "relevance_blind9.tsv",
     "dev6": "relevance_blind10.tsv",
+    "dev8": "relevance_blind20.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

@@ -408,6 +408,15 @@ ONE_SLICE_SETS = (
     OneSliceSet(Path(__file__).with_name("relevance_blind18.tsv"), "test15"),
     # relevance_blind19.md: as typed in the Discord servers where such a bot lives.
     OneSliceSet(Path(__file__).with_name("relevance_blind19.tsv"), "test16"),
+    # relevance_blind20.md: in test16's voices, tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind20.tsv"),
+        "dev8",
+        questions=160,
+        entries=160,
+        descriptions=50,
+        off_topic=50,
+    ),
 )
 
 
