@@ -92,11 +92,12 @@ async def rename_taken(
 ) -> ServerTerm | None:
     """Give the server's term `term_id` a new id if a bundled entry of another concept has its
     id (checked inside the write: another process may have renamed it first), with its related
-    ids in the server's other terms; the term as renamed, or None if nothing was to do."""
+    ids in the server's other terms that parse (one that does not is left as it is: the bot's
+    log names it); the term as renamed, or None if nothing was to do."""
     renamed: list[ServerTerm] = []
 
     def plan(rows: list[StoredTerm]) -> StoredRename | None:
-        terms = parse_terms(rows)
+        terms, _ = parse_readable((scope, row) for row in rows)
         term = next((t for t in terms if t.id == term_id), None)
         if term is None or entry_taking_id(term, bundled) is None:
             return None

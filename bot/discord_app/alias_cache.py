@@ -38,8 +38,8 @@ from bot.search.local import LocalGlossary, compile_local, with_vectors
 from bot.search.semantic import default_cache_dir
 from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
-from bot.storage import DM_SCOPE
-from bot.term_storage import parse_terms, rename_taken
+from bot.storage import DM_SCOPE, StorageError
+from bot.term_storage import parse_readable, rename_taken
 
 if TYPE_CHECKING:
     from bot.storage import Store, StoredTerm
@@ -274,7 +274,9 @@ class ServerCache:
         vectors = self._vectors()
 
         def compile_it() -> LocalGlossary:
-            terms = parse_terms(stored)
+            terms, unreadable = parse_readable((scope, row) for row in stored)
+            if unreadable:
+                raise UnreadableTerms(unreadable)
             return compile_local(glossary, index, terms, aliases, previous, vectors)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
@@ -286,12 +288,15 @@ class ServerCache:
         except Exception as exc:
             if scope not in self._unindexed:  # once a streak
                 self._unindexed.add(scope)
+                # A term that does not parse is named in the line; anything else, a traceback.
+                unreadable = isinstance(exc, UnreadableTerms)
                 log.warning(
                     "could not index the aliases and terms of server %s (read from the "
-                    "database): answering with what was last indexed, or the bundled glossary "
+                    "database)%s: answering with what was last indexed, or the bundled glossary "
                     "alone, until they change",
                     scope,
-                    exc_info=True,
+                    f": {exc}" if unreadable else "",
+                    exc_info=not unreadable,
                 )
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
@@ -328,7 +333,7 @@ class ServerCache:
         for term_id in _taken_ids(stored, glossary):
             try:
                 term = await rename_taken(store, scope, term_id, glossary)
-            except Exception:
+            except StorageError:  # told by `_tell_mismatches`, if the server indexes
                 log.debug("could not rename server %s's term %r", scope, term_id, exc_info=True)
                 return renamed
             renamed = True  # or renamed by another process meanwhile: read it again
@@ -451,6 +456,19 @@ def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGloss
 
 class IndexingFailed(Exception):
     """A server's rows were read but could not be compiled for search (logged once by `_load`)."""
+
+
+class UnreadableTerms(Exception):
+    """Stored terms of a server that do not parse (a hand edit, a damaged copy): the server is
+    not indexed until they are mended or removed, and the log names each."""
+
+    def __init__(self, unreadable: list[tuple[int, str, str]]) -> None:
+        super().__init__(
+            "; ".join(
+                f"its stored term {term_id!r} cannot be read ({why})"
+                for _, term_id, why in unreadable
+            )
+        )
 
 
 def _taken_ids(stored: list[StoredTerm], glossary: Glossary) -> list[str]:

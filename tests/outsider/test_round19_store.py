@@ -1,0 +1,84 @@
+"""Known storage and command-line faults left by earlier rounds (task store19), each through the
+real code: the bot against the fake Discord, the command line in a process of its own, real
+SQLite files."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+import pytest
+
+from bot.discord_app import alias_cache
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
+from tests.resilience.conftest import StartBot
+
+from .conftest import Scene
+
+# A server's term stored under the id of a bundled entry of another concept (KV Cache), as a
+# term added before the glossary gained that entry is.
+CLASH = ServerTerm(
+    id="kv-cache", title="Zorblax Quux", definition="Our nightly quux job.", category="Fundamentals"
+)
+FLAP = ServerTerm(
+    id="zorb-flap", title="Zorb Flap", definition="The flap of the zorb.", category="Fundamentals"
+)
+
+
+async def _put(store: Store, scope: int, *terms: ServerTerm) -> None:
+    await change_terms(store, scope, lambda *_: (TermChange(put=terms), None), 1)
+
+
+def _spoil(db: object, term_id: str) -> None:
+    """A stored term's body that no longer parses (a hand edit, a damaged copy)."""
+    with sqlite3.connect(str(db)) as conn:
+        conn.execute("UPDATE terms SET body = '{\"title\": 3' WHERE id = ?", (term_id,))
+
+
+async def test_an_unreadable_term_blocks_no_rename_and_is_named(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server with a term whose id a bundled entry has and another term whose stored body does
+    not parse: the rename's plan parsed every term of the server, so the unreadable one raised
+    there, was caught (any exception) at debug level, and no term was renamed. Now the rename
+    leaves the unreadable term as it is and renames the other; the log names the unreadable
+    term (server, id, why) in one line."""
+    guild = scene.guild.id
+    await _put(store, guild, CLASH, FLAP)
+    _spoil(scene.db_path, "zorb-flap")
+    caplog.set_level(logging.WARNING, logger=alias_cache.__name__)
+    async with start_bot(store) as bot:
+        await bot.state.servers.local(guild)
+        ids = sorted(row.id for row in await store.terms(guild))
+    assert ids == ["zorb-flap", "zorblax-quux"], ids
+    assert "the database refused the write" not in caplog.text, caplog.text
+    named = [r.getMessage() for r in caplog.records if "'zorb-flap'" in r.getMessage()]
+    assert named, caplog.text
+    assert named == [
+        f"could not index the aliases and terms of server {guild} (read from the database): its "
+        "stored term 'zorb-flap' cannot be read (not valid JSON): answering with what was last "
+        "indexed, or the bundled glossary alone, until they change"
+    ], named
+    assert not any(r.exc_info for r in caplog.records), caplog.text  # no traceback
+
+
+async def test_a_rename_plan_that_breaks_surfaces(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only a refused write is the database's: a programming error in the rename is not caught
+    as if it were (it was, at debug level, with every exception)."""
+    guild = scene.guild.id
+    await _put(store, guild, CLASH)
+
+    async def broken(*_: object, **__: object) -> None:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(alias_cache, "rename_taken", broken)
+    async with start_bot(store) as bot:
+        with pytest.raises(KeyError):
+            await bot.state.servers.current(guild)
