@@ -24,7 +24,7 @@ from bot.settings import Settings
 
 from .backend import Migrate, without_password
 from .errors import StorageError
-from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats, StoredTerm
+from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
 from .store import Store
@@ -106,22 +106,26 @@ def run_stats(args: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     since = period_start(period, now)
 
+    from bot.term_storage import parse_readable  # it imports this package
+
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
         if args.guild is not None:
             stored = [(args.guild, row) for row in await store.terms(args.guild)]
-            terms, unreadable = _readable_terms(stored)
-            return stats, hours, _titles(args.settings, terms) | unreadable
+            terms, unreadable = parse_readable(stored)
+            titles = _titles(args.settings, terms)
+            # An unreadable term's id that a bundled entry has is named by the entry.
+            return stats, hours, _unreadable_ids(unreadable, titles) | titles
         titles = _titles(args.settings, [])
         # Every server's: a server's own term is named by its title there, each server's
         # title of an id (two servers may each have a term of it).
         unknown = [entry_id for entry_id, _ in stats.top_terms if entry_id not in titles]
-        terms, unreadable = _readable_terms(await store.terms_of_ids(unknown) if titles else [])
+        terms, unreadable = parse_readable(await store.terms_of_ids(unknown) if titles else [])
         named: dict[str, list[str]] = {}
         for term in terms:
             named.setdefault(term.id, []).append(term.display_title)
-        titles |= unreadable
+        titles |= _unreadable_ids(unreadable, titles)
         titles |= {entry_id: " / ".join(sorted(set(t))) for entry_id, t in named.items()}
         return stats, hours, titles
 
@@ -140,21 +144,20 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _readable_terms(
-    stored: list[tuple[int, StoredTerm]],
-) -> tuple[list[ServerTerm], dict[str, str]]:
-    """The stored terms that parse, and the ids of those that do not, each named by its id:
-    one warning line each, not a traceback instead of the stats."""
-    from bot.term_storage import parse_readable
-
-    terms, unreadable = parse_readable(stored)
+def _unreadable_ids(
+    unreadable: list[tuple[int, str, str]], titles: Mapping[str, str]
+) -> dict[str, str]:
+    """The ids of the stored terms that do not parse, each named by itself: one warning line
+    each (naming the glossary's title that shows its lookups, if an entry has the id), not a
+    traceback instead of the stats."""
     for scope, term_id, why in unreadable:
+        shown = f"under the glossary's “{titles[term_id]}”" if term_id in titles else "by id"
         print(
             f"glossary-bot: warning: server {scope}'s stored term {term_id!r} cannot be read "
-            f"({why}): its lookups are shown by id",
+            f"({why}): its lookups are shown {shown}",
             file=sys.stderr,
         )
-    return terms, {term_id: term_id for _, term_id, _ in unreadable}
+    return {term_id: term_id for _, term_id, _ in unreadable}
 
 
 def _titles(settings: Settings, server_terms: list[ServerTerm]) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,8 @@ from bot.term_storage import TermChange, change_terms
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
+from .test_round14 import _cli
+from .test_round18_left import _top_terms
 
 # A server's term stored under the id of a bundled entry of another concept (KV Cache), as a
 # term added before the glossary gained that entry is.
@@ -82,3 +85,23 @@ async def test_a_rename_plan_that_breaks_surfaces(
     async with start_bot(store) as bot:
         with pytest.raises(KeyError):
             await bot.state.servers.current(guild)
+
+
+async def test_stats_names_an_unreadable_terms_id_by_the_entry_that_has_it(
+    scene: Scene, store: Store, tmp_path: Path
+) -> None:
+    """`stats --guild` of a server whose unreadable stored term has the id of a bundled entry
+    showed the id where the entry's title belongs ("kv-cache  [kv-cache]"): the unreadable ids,
+    each named by itself, were laid over the glossary's titles."""
+    guild = scene.guild.id
+    await _put(store, guild, CLASH)
+    store.record_lookup(guild, "kv-cache")
+    await store.close()
+    _spoil(scene.db_path, "kv-cache")
+    shown = _cli(tmp_path, "stats", "--db", str(scene.db_path), "--guild", str(guild))
+    assert shown.returncode == 0, shown.stderr
+    assert _top_terms(shown.stdout) == ["KV Cache  [kv-cache]"], shown.stdout
+    assert shown.stderr.splitlines() == [
+        f"glossary-bot: warning: server {guild}'s stored term 'kv-cache' cannot be read "
+        "(not valid JSON): its lookups are shown under the glossary's “KV Cache”"
+    ], shown.stderr
