@@ -30,6 +30,7 @@ from .sqlite.backup import backup_database
 from .store import Store
 
 if TYPE_CHECKING:
+    from bot.glossary import Glossary
     from bot.glossary.server_terms import ServerTerm
 
 Result = TypeVar("Result")
@@ -106,7 +107,9 @@ def run_stats(args: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     since = period_start(period, now)
 
-    from bot.term_storage import parse_readable  # it imports this package
+    from bot.term_storage import parse_readable, rename_notes  # it imports this package
+
+    bundled = _bundled(args.settings)
 
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
         stats = await store.stats(args.guild, since, limit=args.limit)
@@ -114,10 +117,12 @@ def run_stats(args: argparse.Namespace) -> int:
         if args.guild is not None:
             stored = [(args.guild, row) for row in await store.terms(args.guild)]
             terms, unreadable = parse_readable(stored)
-            titles = _titles(args.settings, terms)
+            for note in rename_notes(args.guild, terms, bundled) if bundled else []:
+                print(note, file=sys.stderr)
+            titles = _titles(bundled, terms)
             # An unreadable term's id that a bundled entry has is named by the entry.
             return stats, hours, _unreadable_ids(unreadable, titles) | titles
-        titles = _titles(args.settings, [])
+        titles = _titles(bundled, [])
         # Every server's: a server's own term is named by its title there, each server's
         # title of an id (two servers may each have a term of it).
         unknown = [entry_id for entry_id, _ in stats.top_terms if entry_id not in titles]
@@ -160,17 +165,24 @@ def _unreadable_ids(
     return {term_id: term_id for _, term_id, _ in unreadable}
 
 
-def _titles(settings: Settings, server_terms: list[ServerTerm]) -> dict[str, str]:
-    """Entry id -> the title `/stats` shows: the glossary the bot serves, with the server's own
-    terms when one server is asked for; empty if the glossary cannot be read (ids are shown)."""
+def _bundled(settings: Settings) -> Glossary | None:
+    """The glossary the bot serves; None if it cannot be read (ids are shown)."""
     from bot.glossary import GlossaryError, load_glossary
-    from bot.glossary.server_terms import server_glossary
 
     try:
-        glossary = server_glossary(load_glossary(settings.glossary_path_list), server_terms)
+        return load_glossary(settings.glossary_path_list)
     except GlossaryError:
+        return None
+
+
+def _titles(bundled: Glossary | None, server_terms: list[ServerTerm]) -> dict[str, str]:
+    """Entry id -> the title `/stats` shows: the glossary the bot serves, with the server's own
+    terms when one server is asked for; empty without a glossary (ids are shown)."""
+    from bot.glossary.server_terms import server_glossary
+
+    if bundled is None:
         return {}
-    return {entry.id: entry.display_title for entry in glossary}
+    return {entry.id: entry.display_title for entry in server_glossary(bundled, server_terms)}
 
 
 def _write_chart(

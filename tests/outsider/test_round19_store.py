@@ -18,6 +18,8 @@ from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
 from .test_round14 import _cli
+from .test_round15 import ZORB
+from .test_round15 import _cli as _cli15
 from .test_round18_left import _top_terms
 
 # A server's term stored under the id of a bundled entry of another concept (KV Cache), as a
@@ -105,3 +107,35 @@ async def test_stats_names_an_unreadable_terms_id_by_the_entry_that_has_it(
         f"glossary-bot: warning: server {guild}'s stored term 'kv-cache' cannot be read "
         "(not valid JSON): its lookups are shown under the glossary's “KV Cache”"
     ], shown.stderr
+
+
+def test_the_command_line_says_which_ids_the_bot_will_rename(tmp_path: Path) -> None:
+    """A server's term "Blap" (id `blap`); the maintainers add an entry with the id `blap`. The
+    bot renames the term when it next reads the server (X35); until then `terms export` and
+    `stats --guild` showed the old id as if it would stay. They read and do not rename (the
+    glossary they load may not yet be the one the bot serves): they say which id changes."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    served = {"GLOSSARY_PATHS": str(folder)}
+    db = str(tmp_path / "g.db")
+    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
+    blap += 'definition = "Our nightly invoice job."\n'
+    imported = _cli15(
+        tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=blap, **served
+    )
+    assert imported.returncode == 0, imported.stderr
+    blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
+    blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
+    (folder / "mine.toml").write_text(ZORB + "\n" + blapper)
+    note = (
+        "glossary-bot: note: server 5's term “Blap” has the id 'blap', which the glossary's "
+        "“Blapper Unit” now has: the bot renames it 'blap-2' (with its aliases, related ids and "
+        "lookups) when it next reads the server with this glossary"
+    )
+    for command in (("terms", "export"), ("stats",)):
+        shown = _cli15(tmp_path, *command, "--guild", "5", "--db", db, **served)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stderr.splitlines() == [note], (command, shown.stderr)
+    exported = _cli15(tmp_path, "terms", "export", "--guild", "5", "--db", db, **served)
+    assert 'id = "blap"' in exported.stdout, "the file has the id the database has"
