@@ -4,6 +4,7 @@ SQLite files."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from pathlib import Path
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import alias_cache
+from bot.glossary import Glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import TermChange, change_terms, rename_taken
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -139,3 +141,25 @@ def test_the_command_line_says_which_ids_the_bot_will_rename(tmp_path: Path) -> 
         assert shown.stderr.splitlines() == [note], (command, shown.stderr)
     exported = _cli15(tmp_path, "terms", "export", "--guild", "5", "--db", db, **served)
     assert 'id = "blap"' in exported.stdout, "the file has the id the database has"
+
+
+async def test_terms_log_json_gives_the_bots_rename_no_users_id(
+    tmp_path: Path, glossary: Glossary
+) -> None:
+    """`terms log --json` gave the bot's rename (X35) `"actor_id": 0`, the operator's id, while
+    the text log says "the bot". Now each entry says who acted (`actor`: member, operator or
+    bot) and the bot's has no user id."""
+    db = tmp_path / "g.db"
+    store = await Store.open(db, flush_interval=None)
+    await _put(store, 5, CLASH)
+    renamed = await rename_taken(store, 5, "kv-cache", glossary)
+    assert renamed is not None
+    assert renamed.id == "zorblax-quux"
+    await store.close()
+    logged = _cli(tmp_path, "terms", "log", "--guild", "5", "--db", str(db), "--json")
+    assert logged.returncode == 0, logged.stderr
+    entries = json.loads(logged.stdout)
+    shown = [(e["action"], e["actor"], e["actor_id"]) for e in entries]
+    assert shown == [("term_rename", "bot", None), ("term_add", "member", 1)], shown
+    text = _cli(tmp_path, "terms", "log", "--guild", "5", "--db", str(db))
+    assert "the bot renamed (the glossary gave its id to an entry) “Zorblax Quux”" in text.stdout
