@@ -7,7 +7,8 @@ task reads those counters once per `check_interval` for all requests; when one m
 cached server is marked stale and reloaded the next time it is asked for, while its old
 glossary keeps answering (a request waits at most `stale_wait` for the new one). A server's
 aliases and terms are read and compiled once per change, never per request: compiling 1,000
-long aliases on every search stalled every server, and indexing takes a tenth of a second.
+long aliases on every search stalled every server, and indexing takes a tenth of a second. What a
+server not asked for in a while holds is dropped (`drop_idle`) and read again at its next request.
 
 A server's terms are found by meaning once embedded: a compiled glossary holds the vectors
 already known (`TermVectors`, shared by all servers, cached on disk), and the rest are embedded
@@ -51,6 +52,12 @@ CHECK_INTERVAL = 1.0  # seconds between two reads of the versions: changes show 
 # indexing once its rows are read: at the caps it takes about a second, more on a loaded
 # machine, and an answer given meanwhile would lack the server's own terms.
 INDEX_WAIT = 10.0
+# Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
+# vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
+# longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
+# next request reads it again, as a first read.
+IDLE_AFTER = 15 * 60.0
+STALE_IDLE_AFTER = 60.0
 Versions = tuple[int, int]  # (alias version, term version)
 Bundled = tuple[Glossary, SearchIndex]
 
@@ -59,6 +66,7 @@ Bundled = tuple[Glossary, SearchIndex]
 class _Cached:
     versions: Versions | None  # what these were read at (None: to be read again)
     local: LocalGlossary
+    used: float  # when it was last asked for (`ServerCache.clock`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +86,14 @@ class ServerCache:
         *,
         read_timeout: float,
         check_interval: float = CHECK_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._store = store  # read each time: the store opens after the bot logs in
         self._bundled = bundled  # likewise: a glossary reload brings a new index
         self.read_timeout = read_timeout
         self.stale_wait = read_timeout / 4
         self.check_interval = check_interval
+        self.clock = clock  # for `drop_idle` (tests turn it on)
         self._versions: Versions = (0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
         # Each server's read under way, and the glossary's index it compiles against.
@@ -142,6 +152,8 @@ class ServerCache:
             return self._none()
         cached = self._servers.get(scope)
         base = self._bundled()[1]
+        if cached is not None:
+            cached.used = self.clock()
         if self._fresh(cached):
             return cached.local
         under_way = self._loading.get(scope)
@@ -242,10 +254,24 @@ class ServerCache:
             log.debug("could not read the aliases and terms of %s again", scope, exc_info=True)
             self.forget(scope)
 
+    def drop_idle(self) -> None:
+        """Drop what each server not asked for in IDLE_AFTER holds (STALE_IDLE_AFTER if it was
+        compiled against a glossary no longer served), unless it is being read."""
+        now, serving = self.clock(), self._bundled()[1]
+        for scope, cached in list(self._servers.items()):
+            idle_after = IDLE_AFTER if cached.local.base is serving else STALE_IDLE_AFTER
+            busy = scope in self._loading or scope in self._indexing
+            if now - cached.used > idle_after and not busy:
+                del self._servers[scope]  # its embedding, if under way, stops at its batch
+        for scope in [s for s, task in self._embedding.items() if task.done()]:
+            del self._embedding[scope]
+
     async def watch(self) -> None:
-        """Read the versions once per interval, for as long as the bot runs."""
+        """Read the versions once per interval, and drop what idle servers hold, for as long as
+        the bot runs."""
         while True:
             await asyncio.sleep(self.check_interval)
+            self.drop_idle()
             try:
                 versions = await self._check()
             except Exception:
@@ -301,7 +327,7 @@ class ServerCache:
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
             kept = previous if previous is not None and previous.base is index else self._none()
-            self._servers[scope] = _Cached(versions, kept)
+            self._servers[scope] = _Cached(versions, kept, self.clock())
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -310,7 +336,7 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        fresh = _Cached(versions, local)
+        fresh = _Cached(versions, local, self.clock())
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that

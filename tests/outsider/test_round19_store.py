@@ -4,9 +4,11 @@ SQLite files."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sqlite3
+import weakref
 from pathlib import Path
 
 import pytest
@@ -16,9 +18,9 @@ from bot.glossary import Glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, rename_taken
-from tests.resilience.conftest import StartBot
+from tests.discord_app.helpers import define, embed_of
+from tests.resilience.conftest import Scene, StartBot
 
-from .conftest import Scene
 from .test_round14 import _cli
 from .test_round15 import ZORB
 from .test_round15 import _cli as _cli15
@@ -163,3 +165,65 @@ async def test_terms_log_json_gives_the_bots_rename_no_users_id(
     assert shown == [("term_rename", "bot", None), ("term_add", "member", 1)], shown
     text = _cli(tmp_path, "terms", "log", "--guild", "5", "--db", str(db))
     assert "the bot renamed (the glossary gave its id to an entry) “Zorblax Quux”" in text.stdout
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_an_idle_server_lets_go_of_what_it_holds(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Each server's compiled glossary (aliases, terms, their index) stayed in the bot's server
+    cache until its next request, however long it was idle: a bot in thousands of servers held
+    every one it had ever served. Now a server not asked for in IDLE_AFTER is dropped, and read
+    again at its next request; one asked for meanwhile is kept."""
+    guild = scene.guild.id
+    await store.add_alias(guild, "qq zorbo", "qq zorbo", "kv-cache", actor_id=1)
+    clock = _Clock()
+    async with start_bot(store) as bot:
+        servers = bot.state.servers
+        servers.clock = clock
+        held = weakref.ref(await servers.local(guild))
+        clock.now += alias_cache.IDLE_AFTER - 1
+        await servers.local(guild)  # asked for again: kept for another IDLE_AFTER
+        clock.now += alias_cache.IDLE_AFTER - 1
+        servers.drop_idle()
+        assert servers.knows(guild)
+        clock.now += 2
+        servers.drop_idle()
+        assert not servers.knows(guild)
+        gc.collect()
+        assert held() is None
+        _, card = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"  # read again
+
+
+async def test_an_idle_server_lets_go_of_the_glossary_before_a_reload(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """After a glossary reload, a server not asked for since kept, through its compiled
+    glossary, the old glossary's whole index alive until its next request. Now it is dropped
+    once it has been idle for STALE_IDLE_AFTER."""
+    guild = scene.guild.id
+    await store.add_alias(guild, "qq zorbo", "qq zorbo", "kv-cache", actor_id=1)
+    clock = _Clock()
+    async with start_bot(store) as bot:
+        servers = bot.state.servers
+        servers.clock = clock
+        assert bot.state.reload().startswith("reloaded")  # not the tests' (a fixture keeps it)
+        _, card = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"
+        old = weakref.ref(bot.state.index)
+        assert bot.state.reload().startswith("reloaded")
+        await scene.fake.settle()
+        clock.now += alias_cache.STALE_IDLE_AFTER + 1
+        servers.drop_idle()
+        gc.collect()
+        assert old() is None
+        _, card = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache"
