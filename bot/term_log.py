@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.glossary.server_terms import FIELD_LABELS, ServerTerm
-from bot.storage import TermAuditRecord
+from bot.storage import OPERATOR_ACTOR, TermAuditRecord
 
 # How far one field's value is shown; a log is a record to skim, the term itself is one /define
 # away.
@@ -76,7 +76,7 @@ def log_entry(record: TermAuditRecord) -> LogEntry:
         shown.title if shown else (record.term_id or ""),
         term_id=record.term_id,
         changes=changes(before, after) if before and after else [],
-        by_bot=record.action == "term_rename",
+        by_bot=_by_bot(record),
     )
 
 
@@ -94,6 +94,12 @@ def _shown(value: Any) -> str:
     text = ", ".join(value) if isinstance(value, (list, tuple)) else str(value or "")
     text = " ".join(text.split())
     return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+
+
+def _by_bot(record: TermAuditRecord) -> bool:
+    """The bot's own change (stored with the operator's id): a rename, the glossary having given
+    the term's id to an entry."""
+    return record.action == "term_rename"
 
 
 def _term(body: str | None) -> ServerTerm | None:
@@ -114,11 +120,16 @@ def _json(body: str | None) -> dict[str, Any]:
 
 
 def entry_json(record: TermAuditRecord) -> dict[str, Any]:
-    """One entry as the command line's `--json` prints it: the record, bodies parsed."""
+    """One entry as the command line's `--json` prints it: the record, bodies parsed, and who
+    acted (`actor`): a member (`actor_id` theirs), the operator (`actor_id` 0, as stored) or the
+    bot (its rename: no one's id)."""
+    by_bot = _by_bot(record)
+    actor = "bot" if by_bot else "operator" if record.actor_id == OPERATOR_ACTOR else "member"
     return {
         "id": record.id,
         "at": record.at.isoformat(),
-        "actor_id": record.actor_id,
+        "actor": actor,
+        "actor_id": None if by_bot else record.actor_id,
         "action": record.action,
         "term_id": record.term_id,
         "before": _json(record.before) if record.before else None,

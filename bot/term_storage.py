@@ -4,7 +4,7 @@ through these."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -92,11 +92,12 @@ async def rename_taken(
 ) -> ServerTerm | None:
     """Give the server's term `term_id` a new id if a bundled entry of another concept has its
     id (checked inside the write: another process may have renamed it first), with its related
-    ids in the server's other terms; the term as renamed, or None if nothing was to do."""
+    ids in the server's other terms that parse (one that does not is left as it is: the bot's
+    log names it); the term as renamed, or None if nothing was to do."""
     renamed: list[ServerTerm] = []
 
     def plan(rows: list[StoredTerm]) -> StoredRename | None:
-        terms = parse_terms(rows)
+        terms, _ = parse_readable((scope, row) for row in rows)
         term = next((t for t in terms if t.id == term_id), None)
         if term is None or entry_taking_id(term, bundled) is None:
             return None
@@ -111,6 +112,27 @@ async def rename_taken(
 
     done = await store.rename_term(scope, plan)
     return renamed[0] if done is not None else None
+
+
+def rename_notes(scope: int, terms: Sequence[ServerTerm], bundled: Glossary) -> list[str]:
+    """For the command line, which reads and does not rename (the glossary it loads may not be
+    the one the bot serves yet): one line per term of the server whose id a bundled entry of
+    another concept has, naming the id the bot's next read of the server gives it
+    (`rename_taken`, one term at a time: each new id is free of the ones before)."""
+    ids, notes = {t.id for t in terms}, []
+    for term in terms:
+        entry = entry_taking_id(term, bundled)
+        if entry is None:
+            continue
+        new_id = free_id(term, bundled, ids)
+        ids.add(new_id)
+        notes.append(
+            f"glossary-bot: note: server {scope}'s term “{term.title}” has the id {term.id!r}, "
+            f"which the glossary's “{entry.title}” now has: the bot renames it {new_id!r} (with "
+            "its aliases, related ids and lookups) when it next reads the server with this "
+            "glossary"
+        )
+    return notes
 
 
 def _related_renamed(term: ServerTerm, old_id: str, new_id: str) -> ServerTerm:

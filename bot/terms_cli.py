@@ -21,7 +21,7 @@ from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
 from bot.storage.cli import database_location, existing_database, on_store, write_whole
 from bot.term_import import at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
-from bot.term_storage import accept_as_operator, read_terms, untold_line
+from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
 
 
 def _fail(message: str) -> int:
@@ -37,7 +37,10 @@ def run_export(args: argparse.Namespace) -> int:
         glossary = None
 
     async def read(store: Store) -> bytes:
-        return export_bytes(await read_terms(store, args.guild), glossary)
+        terms = await read_terms(store, args.guild)
+        for note in rename_notes(args.guild, terms, glossary) if glossary else []:
+            print(note, file=sys.stderr)
+        return export_bytes(terms, glossary)
 
     location = existing_database(args)
     if location is None:

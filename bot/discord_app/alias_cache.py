@@ -7,7 +7,8 @@ task reads those counters once per `check_interval` for all requests; when one m
 cached server is marked stale and reloaded the next time it is asked for, while its old
 glossary keeps answering (a request waits at most `stale_wait` for the new one). A server's
 aliases and terms are read and compiled once per change, never per request: compiling 1,000
-long aliases on every search stalled every server, and indexing takes a tenth of a second.
+long aliases on every search stalled every server, and indexing takes a tenth of a second. What a
+server not asked for in a while holds is dropped (`drop_idle`) and read again at its next request.
 
 A server's terms are found by meaning once embedded: a compiled glossary holds the vectors
 already known (`TermVectors`, shared by all servers, cached on disk), and the rest are embedded
@@ -38,8 +39,8 @@ from bot.search.local import LocalGlossary, compile_local, with_vectors
 from bot.search.semantic import default_cache_dir
 from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
-from bot.storage import DM_SCOPE
-from bot.term_storage import parse_terms, rename_taken
+from bot.storage import DM_SCOPE, StorageError
+from bot.term_storage import parse_readable, rename_taken
 
 if TYPE_CHECKING:
     from bot.storage import Store, StoredTerm
@@ -56,6 +57,12 @@ INDEX_WAIT = 10.0
 # for every server ever asked (3.2 GB after 2,400 servers). The least recently asked beyond
 # this is dropped, and read and indexed again when next asked (a tenth of a second off the loop).
 MAX_INDEXED = 200
+# Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
+# vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
+# longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
+# next request reads it again, as a first read.
+IDLE_AFTER = 15 * 60.0
+STALE_IDLE_AFTER = 60.0
 Versions = tuple[int, int]  # (alias version, term version)
 Bundled = tuple[Glossary, SearchIndex]
 
@@ -64,6 +71,7 @@ Bundled = tuple[Glossary, SearchIndex]
 class _Cached:
     versions: Versions | None  # what these were read at (None: to be read again)
     local: LocalGlossary
+    used: float  # when it was last asked for (`ServerCache.clock`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +91,14 @@ class ServerCache:
         *,
         read_timeout: float,
         check_interval: float = CHECK_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._store = store  # read each time: the store opens after the bot logs in
         self._bundled = bundled  # likewise: a glossary reload brings a new index
         self.read_timeout = read_timeout
         self.stale_wait = read_timeout / 4
         self.check_interval = check_interval
+        self.clock = clock  # for `drop_idle` (tests turn it on)
         self._versions: Versions = (0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
         self.max_indexed = MAX_INDEXED
@@ -149,6 +159,8 @@ class ServerCache:
             return self._none()
         cached = self._servers.get(scope)
         base = self._bundled()[1]
+        if cached is not None:
+            cached.used = self.clock()
         if self._fresh(cached):
             if scope in self._indexed:
                 self._indexed.move_to_end(scope)
@@ -268,10 +280,24 @@ class ServerCache:
             log.debug("could not read the aliases and terms of %s again", scope, exc_info=True)
             self.forget(scope)
 
+    def drop_idle(self) -> None:
+        """Drop what each server not asked for in IDLE_AFTER holds (STALE_IDLE_AFTER if it was
+        compiled against a glossary no longer served), unless it is being read."""
+        now, serving = self.clock(), self._bundled()[1]
+        for scope, cached in list(self._servers.items()):
+            idle_after = IDLE_AFTER if cached.local.base is serving else STALE_IDLE_AFTER
+            busy = scope in self._loading or scope in self._indexing
+            if now - cached.used > idle_after and not busy:
+                self.forget(scope)  # its embedding, if under way, stops at its batch
+        for scope in [s for s, task in self._embedding.items() if task.done()]:
+            del self._embedding[scope]
+
     async def watch(self) -> None:
-        """Read the versions once per interval, for as long as the bot runs."""
+        """Read the versions once per interval, and drop what idle servers hold, for as long as
+        the bot runs."""
         while True:
             await asyncio.sleep(self.check_interval)
+            self.drop_idle()
             try:
                 versions = await self._check()
             except Exception:
@@ -300,7 +326,9 @@ class ServerCache:
         vectors = self._vectors()
 
         def compile_it() -> LocalGlossary:
-            terms = parse_terms(stored)
+            terms, unreadable = parse_readable((scope, row) for row in stored)
+            if unreadable:
+                raise UnreadableTerms(unreadable)
             return compile_local(glossary, index, terms, aliases, previous, vectors)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
@@ -312,17 +340,20 @@ class ServerCache:
         except Exception as exc:
             if scope not in self._unindexed:  # once a streak
                 self._unindexed.add(scope)
+                # A term that does not parse is named in the line; anything else, a traceback.
+                unreadable = isinstance(exc, UnreadableTerms)
                 log.warning(
                     "could not index the aliases and terms of server %s (read from the "
-                    "database): answering with what was last indexed, or the bundled glossary "
+                    "database)%s: answering with what was last indexed, or the bundled glossary "
                     "alone, until they change",
                     scope,
-                    exc_info=True,
+                    f": {exc}" if unreadable else "",
+                    exc_info=not unreadable,
                 )
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
             kept = previous if previous is not None and previous.base is index else self._none()
-            self._keep(scope, _Cached(versions, kept))
+            self._keep(scope, _Cached(versions, kept, self.clock()))
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -331,7 +362,7 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        fresh = _Cached(versions, local)
+        fresh = _Cached(versions, local, self.clock())
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that
@@ -354,7 +385,7 @@ class ServerCache:
         for term_id in _taken_ids(stored, glossary):
             try:
                 term = await rename_taken(store, scope, term_id, glossary)
-            except Exception:
+            except StorageError:  # told by `_tell_mismatches`, if the server indexes
                 log.debug("could not rename server %s's term %r", scope, term_id, exc_info=True)
                 return renamed
             renamed = True  # or renamed by another process meanwhile: read it again
@@ -477,6 +508,19 @@ def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGloss
 
 class IndexingFailed(Exception):
     """A server's rows were read but could not be compiled for search (logged once by `_load`)."""
+
+
+class UnreadableTerms(Exception):
+    """Stored terms of a server that do not parse (a hand edit, a damaged copy): the server is
+    not indexed until they are mended or removed, and the log names each."""
+
+    def __init__(self, unreadable: list[tuple[int, str, str]]) -> None:
+        super().__init__(
+            "; ".join(
+                f"its stored term {term_id!r} cannot be read ({why})"
+                for _, term_id, why in unreadable
+            )
+        )
 
 
 def _taken_ids(stored: list[StoredTerm], glossary: Glossary) -> list[str]:

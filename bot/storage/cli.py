@@ -24,12 +24,13 @@ from bot.settings import Settings
 
 from .backend import Migrate, without_password
 from .errors import StorageError
-from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats, StoredTerm
+from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
 from .store import Store
 
 if TYPE_CHECKING:
+    from bot.glossary import Glossary
     from bot.glossary.server_terms import ServerTerm
 
 Result = TypeVar("Result")
@@ -106,22 +107,30 @@ def run_stats(args: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     since = period_start(period, now)
 
+    from bot.term_storage import parse_readable, rename_notes  # it imports this package
+
+    bundled = _bundled(args.settings)
+
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
         if args.guild is not None:
             stored = [(args.guild, row) for row in await store.terms(args.guild)]
-            terms, unreadable = _readable_terms(stored)
-            return stats, hours, _titles(args.settings, terms) | unreadable
-        titles = _titles(args.settings, [])
+            terms, unreadable = parse_readable(stored)
+            for note in rename_notes(args.guild, terms, bundled) if bundled else []:
+                print(note, file=sys.stderr)
+            titles = _titles(bundled, terms)
+            # An unreadable term's id that a bundled entry has is named by the entry.
+            return stats, hours, _unreadable_ids(unreadable, titles) | titles
+        titles = _titles(bundled, [])
         # Every server's: a server's own term is named by its title there, each server's
         # title of an id (two servers may each have a term of it).
         unknown = [entry_id for entry_id, _ in stats.top_terms if entry_id not in titles]
-        terms, unreadable = _readable_terms(await store.terms_of_ids(unknown) if titles else [])
+        terms, unreadable = parse_readable(await store.terms_of_ids(unknown) if titles else [])
         named: dict[str, list[str]] = {}
         for term in terms:
             named.setdefault(term.id, []).append(term.display_title)
-        titles |= unreadable
+        titles |= _unreadable_ids(unreadable, titles)
         titles |= {entry_id: " / ".join(sorted(set(t))) for entry_id, t in named.items()}
         return stats, hours, titles
 
@@ -140,34 +149,40 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _readable_terms(
-    stored: list[tuple[int, StoredTerm]],
-) -> tuple[list[ServerTerm], dict[str, str]]:
-    """The stored terms that parse, and the ids of those that do not, each named by its id:
-    one warning line each, not a traceback instead of the stats."""
-    from bot.term_storage import parse_readable
-
-    terms, unreadable = parse_readable(stored)
+def _unreadable_ids(
+    unreadable: list[tuple[int, str, str]], titles: Mapping[str, str]
+) -> dict[str, str]:
+    """The ids of the stored terms that do not parse, each named by itself: one warning line
+    each (naming the glossary's title that shows its lookups, if an entry has the id), not a
+    traceback instead of the stats."""
     for scope, term_id, why in unreadable:
+        shown = f"under the glossary's “{titles[term_id]}”" if term_id in titles else "by id"
         print(
             f"glossary-bot: warning: server {scope}'s stored term {term_id!r} cannot be read "
-            f"({why}): its lookups are shown by id",
+            f"({why}): its lookups are shown {shown}",
             file=sys.stderr,
         )
-    return terms, {term_id: term_id for _, term_id, _ in unreadable}
+    return {term_id: term_id for _, term_id, _ in unreadable}
 
 
-def _titles(settings: Settings, server_terms: list[ServerTerm]) -> dict[str, str]:
-    """Entry id -> the title `/stats` shows: the glossary the bot serves, with the server's own
-    terms when one server is asked for; empty if the glossary cannot be read (ids are shown)."""
+def _bundled(settings: Settings) -> Glossary | None:
+    """The glossary the bot serves; None if it cannot be read (ids are shown)."""
     from bot.glossary import GlossaryError, load_glossary
-    from bot.glossary.server_terms import server_glossary
 
     try:
-        glossary = server_glossary(load_glossary(settings.glossary_path_list), server_terms)
+        return load_glossary(settings.glossary_path_list)
     except GlossaryError:
+        return None
+
+
+def _titles(bundled: Glossary | None, server_terms: list[ServerTerm]) -> dict[str, str]:
+    """Entry id -> the title `/stats` shows: the glossary the bot serves, with the server's own
+    terms when one server is asked for; empty without a glossary (ids are shown)."""
+    from bot.glossary.server_terms import server_glossary
+
+    if bundled is None:
         return {}
-    return {entry.id: entry.display_title for entry in glossary}
+    return {entry.id: entry.display_title for entry in server_glossary(bundled, server_terms)}
 
 
 def _write_chart(
