@@ -1,12 +1,11 @@
 """Kinds: what kind of thing each entry names, curated in `kinds/*.toml` (`vllm = "tool"`).
 
-Written for questions that name two entries, where a tool or model is only where a method
-happens ("how does vllm do paged attention"). No search stage reads them yet: the rule that did
-was measured and reverted (bench/results/semantic.md, kind19); the data is kept, checked, for a
-next try. A data folder's `kinds/` covers every entry of the folders loaded with it: an unknown
-id or an unknown kind is an error naming the file, an entry with no kind a warning naming it (a
-file of one's own checked beside the bundled data still loads). Folders with no such files give
-no kinds (a server's own terms have none either: unknown).
+The search reads a kind where one question names two entries: in "how does vllm do paged
+attention" a tool or model is where the method happens, not what is asked about. A data folder's
+`kinds/` covers every entry of the folders loaded with it: an unknown id or an unknown kind is an
+error naming the file, an entry with no kind a warning naming it (a file of one's own checked
+beside the bundled data still loads). Folders with no such files give no kinds (a server's own
+terms have none either); the search reads no kind as unknown.
 """
 
 from __future__ import annotations

@@ -21,12 +21,13 @@ CATEGORIES: tuple[str, ...] = (
     "Quality & Governance",
     "Modality & Production",
 )
-# What kind of thing an entry names (data/kinds/*.toml):
+# What kind of thing an entry names (data/kinds/*.toml, for the search):
 # tool: a named thing that runs methods (software, library, service, format, hardware);
 # model: a model, a model family or a kind of trained system that does the work;
 # method: something done (technique, algorithm, practice, a mechanism inside a model);
 # concept: something had or measured (property, quantity, metric, phenomenon, principle)
 KINDS: tuple[str, ...] = ("tool", "model", "method", "concept")
+DOERS = frozenset({"tool", "model"})  # kinds that carry methods out rather than being one
 
 
 _set = object.__setattr__  # past Frozen.__setattr__, which refuses any change
@@ -231,7 +232,7 @@ class Entry(Frozen):
     match_exclusions: tuple[str, ...]  # places where match terms must not be linked (notIn)
     notes: tuple[SourceNote, ...]  # app-specific sentences, shown attributed to their source
     asked_as: tuple[str, ...]  # how people describe it without its name (for search only)
-    kind: str | None  # tool, model, method or concept (kinds/*.toml), None unknown
+    kind: str | None  # tool, model, method or concept (kinds.toml; for search only), None unknown
     sources: tuple[SourceText, ...]  # primary first
 
     def __init__(

@@ -419,6 +419,8 @@ class SearchIndex:
             by_names = decided.strategy != "description" and pair is None and sides is None
             if by_names and not asked:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
+            if reading.where is not None and reading.subject is not None:
+                decided = self._place_offered(decided, reading.where, reading.subject[0])
             return self._unless_everyday(decided, nearest, names_in)
         return self._decide(pool, query, normalized, core)
 
@@ -845,6 +847,16 @@ class SearchIndex:
         if not names_tied(card, rivals, similar):
             return result
         return _card_offered(result, result.entry, result.strategy or "semantic")
+
+    def _place_offered(self, result: SearchResult, where: int, asked: int) -> SearchResult:
+        """A card for the tool or model that a question writes only as where what it asks
+        about happens ("how does the hugging face hub store safetensors") becomes an offer, the
+        entry asked about first: its description or the meaning may lean to the tool."""
+        if result.entry is None or self.positions[result.entry.id] != where:
+            return result
+        other = self.entries[asked]
+        ahead = Suggestion(other.id, other.title, result.score, "match-term")
+        return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.glossary.keys import compact, normalize
-from bot.glossary.models import Entry
+from bot.glossary.models import DOERS, Entry
 from bot.search.everyday import common_words
 from bot.search.fusion import OFF_DOMAIN_COSINE, SEMANTIC_CANDIDATES, SUBJECT
 from bot.search.names import TIER, Hit, NameKind, NameTable
@@ -67,6 +67,16 @@ _ASKERS = frozenset({"i", "we", "you", "one", "u"})
 _USING_VERBS = frozenset(
     {"use", "uses", "used", "need", "needs", "prefer", "prefers", "adopt", "adopted", "pick"}
 )
+# "how does vllm do paged attention", "how does llama.cpp implement top-p sampling": verbs of
+# carrying something out, whose object, where it is a name, is what is asked about where the
+# doer is a tool or a model (`_carried_out_by_name`): it only says where it happens
+_CARRYING_VERBS = frozenset(
+    {"do", "does", "implement", "implements", "handle", "handles", "apply", "applies"}
+    | {"compute", "computes", "perform", "performs", "load", "loads", "store", "stores"}
+)
+_DOING_VERBS = _USING_VERBS | _CARRYING_VERBS
+_PLACES = frozenset({"in", "on", "inside"})  # "what is a model card on hugging face"
+_DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "this", "its"})
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
 _QUOTED = re.compile(r"(?<!\w)[\"'\u2018\u201c]([^\"'\u2019\u201d]{2,40})[\"'\u2019\u201d](?!\w)")
 NEARLY_NAMED = 90.0  # a question's subject one typo from a long name ("tokenizaton") ...
@@ -93,6 +103,7 @@ class Reading:
     subject: Subject | None  # the entry asked about, if the shape says
     written: list[Subject]  # the names written, as `read` was given them or re-ranked
     described: bool  # a description that asks what it is called ("..., what's that called")
+    where: int | None  # a tool or model that only says where what is asked happens
 
 
 class QuestionRules:
@@ -140,6 +151,7 @@ class QuestionRules:
         # "does vllm run on rocm": both offered, no card for either (`_together`)
         together = self._together(core) if pair is None and converted is None else None
         described = bool(clauses and asks_for_name(clauses[1]))
+        where = None  # "how does vllm do prefix caching": vLLM
         if subject is not None and pair:
             rival = self.first_name(pair[1])
             written = [w for w in written if not rival or w[0] != rival[0]]
@@ -163,10 +175,21 @@ class QuestionRules:
             if done is not None and {entry for entry, _ in written} <= set(done):
                 subject = done[1], SEMANTIC_CANDIDATES
                 written = [(entry, 0 if entry == done[0] else rank) for entry, rank in written]
+            # "how does vllm do prefix caching": likewise, the tool only says where
+            carried = (
+                self._carried_out(core) or self._placed_in(core)
+                if question and subject is None
+                else None
+            )
+            if carried is not None:
+                where, subject = carried
+                written = [(entry, 0 if entry == carried[0] else rank) for entry, rank in written]
             subject = subject or (self._subject(core) if question else None)
             if guessed is not None:  # what comes before the guess is its setting
                 written = [(entry, 0) for entry, _ in written]
-        return Reading(clauses, pair, converted, source, together, subject, written, described)
+        return Reading(
+            clauses, pair, converted, source, together, subject, written, described, where
+        )
 
     def mistyped_words(self, text: str) -> list[Typo]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or
@@ -319,7 +342,8 @@ class QuestionRules:
         if spelled := self._mistyped_start(words):
             return spelled, SUBJECT
         # "why do llama-style models use rmsnorm": what the doer uses is asked about
-        if named := self._subject_name(_used_by_another(words), []):
+        _, doing, used = _used_by_another(words)
+        if doing in _USING_VERBS and (named := self._subject_name(used, [])):
             return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
         # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
         if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
@@ -369,6 +393,35 @@ class QuestionRules:
             return None
         done = _held_by_one((self.names.lookup(f), 0) for f in forms)
         return (doer[0], done[0]) if done is not None and done[0] != doer[0] else None
+
+    def _carried_out(self, core: str) -> tuple[int, Subject] | None:
+        """(doer, subject): in "how does vllm do prefix caching", a tool or model the glossary
+        names (kinds.toml) and what its verb of carrying out names, asked about; else None. A
+        method doing ("how does lora do fine tuning", "how does flash attention compute
+        attention") is itself asked about, and a doer the glossary does not name ("the brain")
+        leaves the object's everyday sense open."""
+        doer, doing, done = _used_by_another(asked_subject(core)[1])
+        if doing not in _CARRYING_VERBS:
+            return None
+        named_doer, named = self._subject_name(doer, []), self._subject_name(done, [])
+        if named_doer is None or named is None or self.entries[named_doer[0]].kind not in DOERS:
+            return None
+        return named_doer[0], (named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT)
+
+    def _placed_in(self, core: str) -> tuple[int, Subject] | None:
+        """(place, subject): in "what is a model card on hugging face", "what does fine tuning
+        on a foundation model do", a tool or model (kinds.toml) named straight after the thing
+        asked about and "in"/"on": the place only says where it is; else None."""
+        words = asked_subject(core)[1]
+        at = next((i for i, w in enumerate(words) if w in _PLACES), 0)
+        thing = self._subject_name(words[:at], []) if at else None
+        if thing is None or thing[1] < len(compact(" ".join(words[:at]))):
+            return None  # the words before "in" are not all one name
+        rest = words[at + 1 :]
+        place = self._subject_name(rest[1:] if rest[:1] and rest[0] in _DETERMINERS else rest, [])
+        if place is None or place[0] == thing[0] or self.entries[place[0]].kind not in DOERS:
+            return None
+        return place[0], (thing[0], SEMANTIC_CANDIDATES if thing[1] < LONG_NAME else SUBJECT)
 
     def _mistyped_start(self, words: Sequence[str]) -> int | None:
         """The entry a subject's words start by naming mistyped over two or three words, the
@@ -603,14 +656,15 @@ class QuestionRules:
         return hits[0].entry, len(keys[best])
 
 
-def _used_by_another(words: Sequence[str]) -> Sequence[str]:
-    """The words after a verb of using or needing in a question's first few words, when a
-    third party is the doer ("llama-style models use rmsnorm"); not the asker's own "do i need
-    rag", "should we use x" (measured in round one: a wrong card more), else none."""
-    used = next((at for at, w in enumerate(words[:4]) if w in _USING_VERBS), 0)
+def _used_by_another(words: Sequence[str]) -> tuple[Sequence[str], str, Sequence[str]]:
+    """(doer, verb, object): the words before and after a verb of using, needing or carrying
+    out in a question's first few words, when a third party is the doer ("llama-style models
+    use rmsnorm", "vllm do prefix caching"); not the asker's own "do i need rag", "should we
+    use x" (measured in round one: a wrong card more), else nothing."""
+    used = next((at for at, w in enumerate(words[:4]) if w in _DOING_VERBS), 0)
     if not used or not _ASKERS.isdisjoint(words[:used]):
-        return []
-    return [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
+        return [], "", []
+    return words[:used], words[used], [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
 
 
 def _doubled(key: str, name: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.glossary import inspect_glossary, load_glossary
-from bot.glossary.models import KINDS
+from bot.glossary.models import DOERS, KINDS
 from bot.glossary.server_terms import TermDraft, check_draft, server_glossary
 
 ENTRY = """
@@ -78,12 +78,13 @@ def test_every_bundled_entry_has_a_kind_of_the_four() -> None:
     glossary, problems = inspect_glossary()
     assert [str(p) for p in problems if "kind" in p.message] == []
     assert {e.kind for e in glossary} == set(KINDS)
-    # the readings a "how does vllm do X" rule would rest on
+    # the readings the search rests on
     assert {glossary[i].kind for i in ("vllm", "llama-cpp", "pytorch", "gguf")} == {"tool"}
     assert {glossary[i].kind for i in ("llama", "deepseek", "gpt-2")} == {"model"}
     assert {glossary[i].kind for i in ("paged-attention", "quantization", "lora-qlora")} == {
         "method"
     }
+    assert {"tool", "model"} == DOERS
 
 
 def test_a_servers_own_term_has_no_kind_and_its_wording_keeps_the_entrys() -> None:

@@ -21,10 +21,7 @@ from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
 # so one that starts passing fails the suite and is moved out of here.
 STILL_FAILING = {
-    "how does vllm do paged attention",  # vLLM
     "what is a safetensors file on the hugging face hub",  # Hugging Face Hub
-    "how does pytorch do automatic differentiation",  # PyTorch (related: left to its neighbours)
-    "how does llama.cpp do quantization",  # llama.cpp
 }
 PROBES = ProbeFile("wrong16_probes.tsv", STILL_FAILING)
 

@@ -10,18 +10,9 @@ from bot.search import SearchIndex
 from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
-# so one that starts passing fails the suite and is moved out of here. "How does Y do X" reads
-# Y, the doer, as the subject (a concept doing is asked about: "how does ipo fix overfitting").
-STILL_FAILING = {
-    "how does vllm implement continuous batching",  # vLLM
-    "how does vllm handle speculative decoding",  # vLLM
-    "how does llama.cpp load a gguf file",  # llama.cpp
-    "how does mlx handle unified memory",  # MLX
-    "how does the transformers library do tokenization",  # Transformers (Hugging Face)
-    # "X on/in Y": the rule that offered these (`_setting_offered`) was measured and reverted
-    "what is a model card on the hugging face hub",  # Hugging Face Hub
-    "what are the weights in a safetensors file",  # Safetensors
-}
+# so one that starts passing fails the suite and is moved out of here. With kind19's kinds, "how
+# does Y do X" and "X in/on Y" with Y a tool or model ask X: all pass.
+STILL_FAILING: set[str] = set()
 PROBES = ProbeFile("wrong17_probes.tsv", STILL_FAILING)
 
 test_the_setting_written_gets_no_card = PROBES.test("setting", expect=no_card_but_the_asked)
