@@ -66,6 +66,13 @@ def _decide_reason(pool: Any, far: bool) -> str:
 
 
 def _wrap() -> None:
+    search = SearchIndex._search
+
+    def traced_search(self, query, overlay):  # type: ignore[no-untyped-def]
+        trace.append({"step": "search"})
+        return search(self, query, overlay)
+
+    SearchIndex._search = traced_search  # type: ignore[method-assign]
     decide = SearchIndex._decide
 
     def traced_decide(self, pool, query, normalized, core, *, far=False):  # type: ignore[no-untyped-def]
@@ -221,13 +228,8 @@ def main() -> int:
 
 def _first_search_end(steps: list[dict[str, Any]]) -> int:
     """The steps of the first `_search` call (a comparison searches its other side after)."""
-    decides = [i for i, s in enumerate(steps) if s["step"] == "decide"]
-    if len(decides) < 2:
-        return len(steps)
-    after = decides[0] + 1
-    while after < len(steps) and steps[after]["step"].startswith("_"):
-        after += 1
-    return after
+    starts = [i for i, s in enumerate(steps) if s["step"] == "search"]
+    return starts[1] if len(starts) > 1 else len(steps)
 
 
 def card_cause(steps: list[dict[str, Any]], result: Any, index: SearchIndex) -> str:
@@ -238,8 +240,6 @@ def card_cause(steps: list[dict[str, Any]], result: Any, index: SearchIndex) -> 
     if fused is None:
         return f"lexical, no meaning run: {result.strategy}"
     card = index.positions[result.entry.id]
-    if card not in fused["after"]:
-        return f"not from the fused pool: {result.strategy}"
     before, after = fused["before"].get(card), fused["after"][card]
     cosines = dict(fused["similar"])
     asked = fused["asked"]
