@@ -199,8 +199,11 @@ def main() -> int:
             pool = next((s["pool"] for s in steps if s["step"] == "decide"), [])
             if case.kind in OFF_TOPIC_KINDS:
                 if result.entry is not None:
-                    wrong[f"off-topic card: {card_cause(steps, result, index)}"] += 1
-                    rows.append(f"OFFTOPIC-CARD {case.slice} {case.query!r} -> {first} {pool}")
+                    g = card_cause(steps, result, index)
+                    wrong[f"off-topic card: {g}"] += 1
+                    rows.append(
+                        f"OFFTOPIC-CARD {case.slice} [{g}] {case.query!r} -> {first} {detail} {pool}"
+                    )
                 continue
             if result.entry is None and case.accepts(first):
                 c = cause(steps)
