@@ -10,6 +10,12 @@ bar, by the strategy that scored it; a lead under the margin, by the runner-up's
 sentence far from every entry) and the later steps that turn a card into an offer
 (`_narrower_offered`, `_described_offered`, `_tied_offered`, `_unless_everyday`). Counts by
 cause; `--rows` lists the rows too.
+
+A second table does the same for every wrong card and every off-topic row's card: the step
+that made the card (named outright; in `fuse`, the name asked about lifted, with the rule that
+read it as asked; both stages' first agreeing; the meaning alone over the bar; a lexical score
+that stood), and the right entry's rank in the meaning's ten with its cosine, its lexical score
+before the meaning was folded in and its place and score after.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search import index as index_module  # noqa: E402
+from bot.search.fusion import AGREEMENT_BONUS, MAX_SCORE, semantic_score  # noqa: E402
+from bot.search.questions import QuestionRules  # noqa: E402
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE  # noqa: E402
 from bot.search.relevance import OFF_TOPIC_KINDS, load_cases  # noqa: E402
 
@@ -70,6 +78,13 @@ def _decide_reason(pool: Any, far: bool) -> str:
 
 
 def _wrap() -> None:
+    search = SearchIndex._search
+
+    def traced_search(self, query, overlay):  # type: ignore[no-untyped-def]
+        trace.append({"step": "search"})
+        return search(self, query, overlay)
+
+    SearchIndex._search = traced_search  # type: ignore[method-assign]
     decide = SearchIndex._decide
 
     def traced_decide(self, pool, query, normalized, core, *, far=False):  # type: ignore[no-untyped-def]
@@ -99,17 +114,65 @@ def _wrap() -> None:
 
     def traced_fuse(pool, similar, **options):  # type: ignore[no-untyped-def]
         lead = similar[0][1] - similar[1][1] if len(similar) > 1 else 0.0
+        before = dict(pool.by_entry)
+        fuse(pool, similar, **options)
         trace.append(
             {
                 "step": "fuse",
                 "cosine": round(similar[0][1], 3) if similar else 0.0,
                 "lead": round(lead, 3),
                 "asked": options.get("asked_about"),
+                "written": set(options.get("written", ())),
+                "similar": list(similar),
+                "before": before,
+                "after": dict(pool.by_entry),
             }
         )
-        fuse(pool, similar, **options)
 
     index_module.fuse = traced_fuse
+    _wrap_subject_rules()
+
+
+def _wrap_subject_rules() -> None:
+    """Record which question rule read the subject `_search` then asks `fuse` about."""
+
+    def recorded(rule: str, found: Any) -> None:
+        if found is not None:
+            trace.append({"step": "subject", "by": rule, "entry": found[0]})
+
+    read = QuestionRules.read
+
+    def traced_read(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        reading = read(self, *args, **kwargs)
+        recorded("read", reading.subject)
+        return reading
+
+    QuestionRules.read = traced_read  # type: ignore[method-assign]
+    for name in ("leading", "agreed", "closing_aside"):
+        original = getattr(QuestionRules, name)
+
+        def traced(self, *args, _original=original, _name=name):  # type: ignore[no-untyped-def]
+            found = _original(self, *args)
+            recorded(_name, found)
+            return found
+
+        setattr(QuestionRules, name, traced)
+    more_specific = QuestionRules.more_specific
+
+    def traced_specific(self, *args):  # type: ignore[no-untyped-def]
+        found = more_specific(self, *args)
+        recorded("more_specific", None if found is None else (found,))
+        return found
+
+    QuestionRules.more_specific = traced_specific  # type: ignore[method-assign]
+    pointed = index_module._pointed_back_at
+
+    def traced_pointed(*args):  # type: ignore[no-untyped-def]
+        found = pointed(*args)
+        recorded("pointed_back_at", found)
+        return found
+
+    index_module._pointed_back_at = traced_pointed
 
 
 def cause(steps: list[dict[str, Any]]) -> str:
@@ -148,25 +211,28 @@ def main() -> int:
             pool = next((s["pool"] for s in steps if s["step"] == "decide"), [])
             if case.kind in OFF_TOPIC_KINDS:
                 if result.entry is not None:
-                    wrong[f"off-topic card: {_card_gate(steps, result)}"] += 1
-                    rows.append(f"OFFTOPIC-CARD {case.slice} {case.query!r} -> {first} {pool}")
+                    g = card_cause(steps, result, index)
+                    wrong[f"off-topic card: {g}"] += 1
+                    rows.append(
+                        f"OFFTOPIC-CARD {case.slice} [{g}] {case.query!r} -> {first} {detail} {pool}"
+                    )
                 continue
             if result.entry is None and case.accepts(first):
                 c = cause(steps)
                 offered[c] += 1
                 rows.append(f"FIRST {case.slice} [{c}] {case.query!r} -> {first} {detail} {pool}")
             elif result.entry is not None and not case.accepts(result.entry.id):
-                g = _card_gate(steps, result)
+                g = card_cause(steps, result, index)
                 wrong[g] += 1
                 rows.append(
                     f"WRONG {case.slice} [{g}] {case.query!r} -> {result.entry.id} "
-                    f"(want {case.expected}) {detail} {pool}"
+                    f"(want {case.expected}) {detail} {right_entry(case, steps, index)} {pool}"
                 )
     print("== right entry offered first, no card: by cause")
     for c, n in offered.most_common():
         print(f"{n:>5}  {c}")
     print(f"{sum(offered.values()):>5}  all")
-    print("== wrong cards (and off-topic cards): by the gate that let them through")
+    print("== wrong cards (and off-topic cards): by the step that made the card")
     for c, n in wrong.most_common():
         print(f"{n:>5}  {c}")
     print(f"{sum(wrong.values()):>5}  all")
@@ -177,23 +243,63 @@ def main() -> int:
 
 def _first_search_end(steps: list[dict[str, Any]]) -> int:
     """The steps of the first `_search` call (a comparison searches its other side after)."""
-    decides = [i for i, s in enumerate(steps) if s["step"] == "decide"]
-    if len(decides) < 2:
-        return len(steps)
-    after = decides[0] + 1
-    while after < len(steps) and steps[after]["step"].startswith("_"):
-        after += 1
-    return after
+    starts = [i for i, s in enumerate(steps) if s["step"] == "search"]
+    return starts[1] if len(starts) > 1 else len(steps)
 
 
-def _card_gate(steps: list[dict[str, Any]], result: Any) -> str:
-    if result.strategy != "semantic" and not any(s["step"] == "fuse" for s in steps):
-        return f"named or lexical: {result.strategy}"
-    fuse_step = next((s for s in steps if s["step"] == "fuse"), None)
-    if fuse_step is None:
+def card_cause(steps: list[dict[str, Any]], result: Any, index: SearchIndex) -> str:
+    """The step that made `result`'s card (the first `_search` call's steps)."""
+    fused = next((s for s in steps if s["step"] == "fuse"), None)
+    if not any(s["step"] == "decide" for s in steps):
+        return f"named outright: {result.strategy}"
+    if fused is None:
         return f"lexical, no meaning run: {result.strategy}"
-    asked = "asked-about name" if fuse_step["asked"] else "no name asked"
-    return f"fused: {result.strategy}, {asked}"
+    card = index.positions[result.entry.id]
+    before, after = fused["before"].get(card), fused["after"][card]
+    cosines = dict(fused["similar"])
+    asked = fused["asked"]
+    if asked and asked[0] == card:
+        return f"asked-about name lifted, read by {_asked_by(steps, fused)}"
+    if after.strategy != "semantic":
+        return f"lexical score stood: {after.strategy}"
+    if before is None:
+        return "meaning alone over the bar" + ("" if not asked else ", over the name asked")
+    # agreement adds its bonus over the better of the two scores, the meaning's uncapped
+    alone = max(before.score, semantic_score(cosines.get(card, 0.0)))
+    if after.score - alone >= AGREEMENT_BONUS - 0.01 or after.score >= MAX_SCORE:
+        how = "a name written" if card in fused["written"] else before.strategy
+        return f"both stages' first agree ({how})" + ("" if not asked else ", over the name asked")
+    return "meaning alone over the bar" + ("" if not asked else ", over the name asked")
+
+
+def _asked_by(steps: list[dict[str, Any]], fused: dict[str, Any]) -> str:
+    asked = fused["asked"][0]
+    rules = [s["by"] for s in steps if s["step"] == "subject" and s["entry"] == asked]
+    if rules:
+        return f"the subject rule {rules[-1]}"
+    return "the first name written" if asked in fused["written"] else "another subject rule"
+
+
+def right_entry(case: Any, steps: list[dict[str, Any]], index: SearchIndex) -> str:
+    """Where the right entry stood: the meaning's rank and cosine, lexical before, pool after."""
+    fused = next((s for s in steps if s["step"] == "fuse"), None)
+    wanted = [index.positions[i] for i in (case.expected, *case.also) if i in index.positions]
+    if not wanted or fused is None:
+        return ""
+    right = wanted[0]
+    ranks = {e: r for r, (e, _) in enumerate(fused["similar"])}
+    meaning = (
+        f"meaning #{ranks[right] + 1} {fused['similar'][ranks[right]][1]:.3f}"
+        if right in ranks
+        else "meaning -"
+    )
+    before = fused["before"].get(right)
+    lexical = f"{before.strategy} {before.score:.1f}" if before else "-"
+    order = [e for e, _ in sorted(fused["after"].items(), key=lambda i: i[1].rank, reverse=True)]
+    after = fused["after"].get(right)
+    place = f"#{order.index(right) + 1} {after.score:.1f}" if after else "-"
+    card = fused["after"][order[0]].score if order else 0.0
+    return f"right: {meaning}, lexical {lexical}, after {place} (card {card:.1f})"
 
 
 if __name__ == "__main__":

@@ -259,6 +259,24 @@ def everyday_sense(
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
 
 
+def read_in_another_sense(
+    text: str, start: int, end: int, cosine: float, first: bool, knows: Callable[[str], bool]
+) -> bool:
+    """Is the one-word plain name at `text[start:end]` (normalized text, a sentence `judged`)
+    read by the meaning in another sense: the whole sentence, name and all, under
+    `OFF_DOMAIN_COSINE` from the entry it names (`cosine`, at most; `first`: no other entry is
+    nearer), beside a word of its own, common English and not the glossary's ("is sampling a
+    song legal": 0.19, "a small token of appreciation for my kid's teacher": 0.21)? A word
+    that names an entry pulls a sentence towards it; where the encoder, reading it in its
+    context, does not go there, the word means something else. "what temperature should i use
+    for code generation" (0.33) says no such word; a sentence in another language the encoder
+    reads poorly has the name's entry first."""
+    name = text[start:end]
+    if " " in name or not is_common(name) or first or cosine >= OFF_DOMAIN_COSINE:
+        return False
+    return _everyday_count(_words(f"{text[:start]} {text[end:]}"), knows) >= 1
+
+
 def _ends_in_field(text: str, words: list[str]) -> bool:
     """Does the text end with "in" or "on" and `words`, all the rest says ("what is a
     checkpoint in zelda")? Then it asks about the name in that field ("was ist beam search" is

@@ -37,6 +37,7 @@ from bot.search.everyday import (
     judged,
     off_field,
     plain_rest,
+    read_in_another_sense,
 )
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
@@ -421,7 +422,7 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            return self._unless_everyday(decided, nearest, names_in)
+            return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -694,13 +695,15 @@ class SearchIndex:
         return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
 
     def _unless_everyday(
-        self, result: SearchResult, nearest: float, names_in: NamesIn
+        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
     ) -> SearchResult:
         """A card for a name the sentence uses in its everyday sense, a plain word ("the wait at
         the border checkpoint") or, on stronger evidence, an acronym in lower case ("is an hmo or
-        a ppo plan cheaper"), becomes an offer of that entry (`everyday_sense`; `nearest`: the
-        sentence's best cosine). An acronym written in capitals keeps its card."""
+        a ppo plan cheaper"), becomes an offer of that entry (`everyday_sense`,
+        `read_in_another_sense`; `similar`: the meaning's entries and cosines, best first). An
+        acronym written in capitals keeps its card."""
         text = result.normalized_query
+        nearest = similar[0][1] if similar else 0.0
         if result.entry is None or self.semantic is None:
             return result
         knows = self.glossary_word
@@ -724,6 +727,16 @@ class SearchIndex:
         # "flash attn" is read "flash attention": FlashAttention, a coinage, however common its parts
         plain = plain and not coinage_split(self.entries[entry], written)
         alone = all(m.entry == entry for m in found)  # another entry named is the field's
+        # an entry the meaning does not rank is at most as near as its last
+        cosine = dict(similar).get(entry, similar[-1][1] if similar else 0.0)
+        first = bool(similar) and similar[0][0] == entry
+        if (
+            plain
+            and alone
+            and judgement == "sentence"
+            and read_in_another_sense(text, name.start, name.end, cosine, first, knows)
+        ):
+            return _card_offered(result, result.entry, result.strategy)
         if not everyday_sense(
             self.semantic,
             knows,

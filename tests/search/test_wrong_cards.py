@@ -25,7 +25,6 @@ NARROWER_NOT_SHOWN = STILL_WRONG_CARD | {
     "greedy vs beam search decoding",  # Sampling card ("greedy decoding")
 }
 EVERYDAY_STILL_CARDED = {
-    "where can i buy tokens for the arcade machine",
     "what is the gate code for my apartment building",
 }
 PLAIN_NOT_CARDED: set[str] = set()
