@@ -23,7 +23,7 @@ import contextlib
 import logging
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
@@ -138,6 +138,15 @@ class ServerCache:
     def _none(self) -> LocalGlossary:
         glossary, index = self._bundled()
         return LocalGlossary(glossary, index, index.server_aliases(None), (), index)
+
+    async def warm(self, scopes: Iterable[int]) -> None:
+        """Read these servers ahead of their first ask, one by one, until as many with terms of
+        their own are indexed as are kept: one more would drop one just indexed. The rest are
+        read when asked (which of them were asked last, the store cannot say cheaply)."""
+        for scope in scopes:
+            if len(self._indexed) >= self.max_indexed:
+                return
+            await self.get(scope)
 
     async def get(self, scope: int) -> ServerAliases:
         """This server's aliases, compiled."""

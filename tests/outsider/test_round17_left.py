@@ -3,16 +3,23 @@ test fails before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+from typing import Any
 
 import pytest
 
+from bot.discord_app import alias_cache
+from bot.search import local as local_module
+from bot.search.local import LocalGlossary
 from bot.storage import Store
 from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.test_term_meaning import put_terms
 from tests.resilience.helpers import hung_database
 from tests.resilience.test_lost_database import eventually
+from tests.search.server_term_meanings import STANDUP_BINGO
 
 
 def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -61,3 +68,42 @@ async def test_first_reads_answered_late_are_not_blamed_on_the_database(
         said = _warnings(caplog)
         assert len(said) == 1, said
         assert "no answer in 0.1 s" in said[0], said
+
+
+async def test_the_warm_up_indexes_no_more_servers_than_are_kept(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plan line Y3: after READY the bot read and indexed every server with terms of its own
+    (a tenth of a second of a thread each), keeping only the 200 most recently asked: with
+    3,000 such servers it indexed 2,800 only to drop them. Now the warm-up stops once as many
+    are indexed as are kept; the rest are read when asked."""
+    monkeypatch.setattr(alias_cache, "MAX_INDEXED", 2)
+    fake = scene.fake
+    channels = [scene.channel, scene.other_channel]
+    for n in range(3):
+        guild = fake.add_guild(f"Server {n}")
+        guild.add_member(scene.alice)
+        channels.append(guild.add_text_channel("general"))
+    for channel in channels:
+        await put_terms(store, channel.guild_id or 0, STANDUP_BINGO)
+    async with start_bot(store) as bot:
+        ready = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_ready"]
+        await asyncio.gather(*ready)  # the warm-up at connecting, done
+        servers = bot.state.servers
+        for server in bot.guilds:
+            servers.forget(server.id)  # as at a start
+        indexed = 0
+        compile_local = local_module.compile_local
+
+        def counted(*args: Any, **kwargs: Any) -> LocalGlossary:
+            nonlocal indexed
+            local = compile_local(*args, **kwargs)
+            indexed += bool(local.terms)
+            return local
+
+        monkeypatch.setattr(alias_cache, "compile_local", counted)
+        await bot.on_ready()
+        assert indexed == 2
+        assert servers.indexed_servers() == 2
+        _, card = await define(fake, scene.alice, "standup bingo", channels[-1])  # not warmed
+        assert embed_of(card)["title"] == "Standup Bingo", card
