@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app import alias_cache
+from bot.discord_app.cogs import define as define_cog
 from bot.search import local as local_module
 from bot.search.local import LocalGlossary
 from bot.storage import Store
@@ -107,3 +108,24 @@ async def test_the_warm_up_indexes_no_more_servers_than_are_kept(
         assert servers.indexed_servers() == 2
         _, card = await define(fake, scene.alice, "standup bingo", channels[-1])  # not warmed
         assert embed_of(card)["title"] == "Standup Bingo", card
+
+
+async def test_the_channels_told_about_a_missing_embed_links_are_bounded(
+    start_bot: StartBot,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Plan line Y11: each channel where the bot was mentioned without Embed Links was logged
+    once, and its id kept for ever: a set growing with every such channel of a long life. Now
+    the most recently told are kept (one dropped may be said once more), still one line each."""
+    monkeypatch.setattr(define_cog, "MAX_NO_EMBEDS_SAID", 2)
+    caplog.set_level(logging.WARNING, logger=define_cog.__name__)
+    async with start_bot(store) as bot:
+        cog = bot.get_cog("DefineCog")
+        assert isinstance(cog, define_cog.DefineCog)
+        for channel_id in (1, 2, 3, 4, 5, 5, 4):
+            cog._say_no_embeds(channel_id)
+        assert list(cog._no_embeds_said) == [5, 4]
+    said = [r.getMessage() for r in caplog.records if "Embed Links" in r.getMessage()]
+    assert len(said) == 5, said  # once a channel while remembered
