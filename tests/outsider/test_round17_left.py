@@ -15,6 +15,7 @@ from bot.discord_app.cogs import define as define_cog
 from bot.search import local as local_module
 from bot.search.local import LocalGlossary
 from bot.storage import Store
+from bot.storage.postgres import backend as postgres_backend
 from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import put_terms
@@ -129,3 +130,19 @@ async def test_the_channels_told_about_a_missing_embed_links_are_bounded(
         assert list(cog._no_embeds_said) == [5, 4]
     said = [r.getMessage() for r in caplog.records if "Embed Links" in r.getMessage()]
     assert len(said) == 5, said  # once a channel while remembered
+
+
+def test_a_statement_cut_off_by_the_command_timeout_is_not_called_an_unreachable_host() -> None:
+    """Plan line Y19: `migrate-db` of a year of 300 servers into a local PostgreSQL answering
+    throughout failed after 128 s with "cannot reach the database …: no answer in time (a
+    firewall dropping the connection, or the wrong host or port)": one statement of its one
+    write had passed the pool's 60 s command timeout, a TimeoutError saying nothing. Now a
+    timeout inside a transaction names the timeout and where it is set."""
+    location = "postgresql://glossary@127.0.0.1:5432/glossary"
+    said = str(postgres_backend.as_storage_error(TimeoutError(), location, in_statement=True))
+    assert "within 60 s" in said, said
+    assert "COMMAND_TIMEOUT" in said, said
+    assert "firewall" not in said, said
+    # Opening the pool, a host that never answers is still said as one.
+    said = str(postgres_backend.as_storage_error(TimeoutError(), location))
+    assert "a firewall dropping the connection" in said, said
