@@ -24,7 +24,7 @@ import contextlib
 import logging
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
@@ -52,6 +52,7 @@ CHECK_INTERVAL = 1.0  # seconds between two reads of the versions: changes show 
 # indexing once its rows are read: at the caps it takes about a second, more on a loaded
 # machine, and an answer given meanwhile would lack the server's own terms.
 INDEX_WAIT = 10.0
+READ_DEADLINE = 5  # times the read timeout: a request's read not answered by then has failed
 # Servers with terms of their own whose compiled glossary is kept: each holds an index of the
 # bundled glossary with its terms in (1.3 MB, 2.2 MB with the meaning stage), and a bot kept one
 # for every server ever asked (3.2 GB after 2,400 servers). The least recently asked beyond
@@ -110,7 +111,10 @@ class ServerCache:
         self._embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-terms")
         self._embedding: dict[int, asyncio.Task[None]] = {}
         self._term_vectors: TermVectors | None = None
-        self._unread = OncePerReason()  # a streak of servers whose first read failed
+        # A request's read that the database has not answered by then failed (a read that
+        # waits past `read_timeout` and then answers was slow, not failing: said nowhere).
+        self.read_deadline = READ_DEADLINE * read_timeout
+        self._unread = OncePerReason()  # a streak of reads failed, whatever the server
         self._unindexed: set[int] = set()  # servers whose rows were read and failed to index
         # Per server, the ids of what was last told at odds with the glossary (see
         # `_tell_mismatches`): ids, not the glossary, which a server left idle would keep alive.
@@ -144,6 +148,15 @@ class ServerCache:
     def _none(self) -> LocalGlossary:
         glossary, index = self._bundled()
         return LocalGlossary(glossary, index, index.server_aliases(None), (), index)
+
+    async def warm(self, scopes: Iterable[int]) -> None:
+        """Read these servers ahead of their first ask, one by one, until as many with terms of
+        their own are indexed as are kept: one more would drop one just indexed. The rest are
+        read when asked (which of them were asked last, the store cannot say cheaply)."""
+        for scope in scopes:
+            if len(self._indexed) >= self.max_indexed:
+                return
+            await self.get(scope)
 
     async def get(self, scope: int) -> ServerAliases:
         """This server's aliases, compiled."""
@@ -187,14 +200,8 @@ class ServerCache:
                     log.debug("server %s is still being indexed; answering without it", scope)
                     return self._none()
             if cached is None:
-                if _failed_indexing(loading):
-                    return self._none()  # said once where it failed (`_load`)
-                if self._unread.starts():  # once a streak: a database away fails every lookup
-                    log.warning(
-                        "could not read the aliases and terms of server %s (nor, perhaps, of "
-                        "others): answering without them until the database answers",
-                        scope,
-                    )
+                # Not read in time: said where the read itself fails (`_load`), not here, where
+                # a healthy database answering a busy bot late looks the same.
                 return self._none()
             if cached.local.base is base:
                 return cached.local  # what was last read, meanwhile
@@ -204,7 +211,7 @@ class ServerCache:
             return self._none()  # indexing the server's terms here would stall every server
 
     def _start_load(self, store: Store, scope: int, base: SearchIndex) -> asyncio.Future[_Cached]:
-        loading = asyncio.ensure_future(self._load(store, scope))
+        loading = asyncio.ensure_future(self._load(store, scope, deadline=self.read_deadline))
         self._loading[scope] = mine = (base, loading)
 
         def done(_: object) -> None:
@@ -312,12 +319,22 @@ class ServerCache:
             return self._versions
         return await asyncio.wait_for(_read_versions(store), self.read_timeout)
 
-    async def _load(self, store: Store, scope: int) -> _Cached:
+    async def _load(self, store: Store, scope: int, *, deadline: float | None = None) -> _Cached:
+        """Read and index this server's aliases and terms. `deadline`: a request's read, whose
+        failure (or no answer by then) is said once a streak, whatever the server."""
         versions, (glossary, index) = self._versions, self._bundled()
-        aliases = await store.aliases(scope)
-        stored = await store.terms(scope)
-        if await self._rename_taken(store, scope, stored, glossary):
-            aliases, stored = await store.aliases(scope), await store.terms(scope)
+        try:
+            async with asyncio.timeout(deadline):
+                aliases, stored = await self._read(store, scope, glossary)
+        except Exception as exc:
+            if deadline is not None and self._unread.starts():
+                log.warning(
+                    "could not read the aliases and terms of server %s (%s; nor, perhaps, of "
+                    "others): answering without them until the database answers",
+                    scope,
+                    f"no answer in {deadline:g} s" if isinstance(exc, TimeoutError) else exc,
+                )
+            raise
         if self._unread.ended():
             log.info("read the aliases and terms of server %s again: the database answers", scope)
         cached = self._servers.get(scope)
@@ -373,6 +390,14 @@ class ServerCache:
         if not local.complete:
             self._embed_soon(scope)
         return fresh
+
+    async def _read(
+        self, store: Store, scope: int, glossary: Glossary
+    ) -> tuple[dict[str, str], list[StoredTerm]]:
+        aliases, stored = await store.aliases(scope), await store.terms(scope)
+        if await self._rename_taken(store, scope, stored, glossary):
+            aliases, stored = await store.aliases(scope), await store.terms(scope)
+        return aliases, stored
 
     async def _rename_taken(
         self, store: Store, scope: int, stored: list[StoredTerm], glossary: Glossary
@@ -534,14 +559,6 @@ def _taken_ids(stored: list[StoredTerm], glossary: Glossary) -> list[str]:
             if entry_taking_id(ServerTerm.model_validate_json(row.body), glossary) is not None:
                 found.append(row.id)
     return found
-
-
-def _failed_indexing(loading: asyncio.Future[_Cached]) -> bool:
-    return (
-        loading.done()
-        and not loading.cancelled()
-        and isinstance(loading.exception(), IndexingFailed)
-    )
 
 
 async def _read_versions(store: Store) -> Versions:

@@ -128,8 +128,7 @@ class GlossaryBot(commands.Bot):
             self.shards_served(),
             len(self.state.glossary),
         )
-        for guild in self.guilds:
-            await self.state.servers.get(guild.id)  # warm each server's alias cache
+        await self.state.servers.warm(guild.id for guild in self.guilds)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Take turns with the bot's other processes when they share a PostgreSQL database;

@@ -7,6 +7,7 @@ import logging
 import re
 import time
 import uuid
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[GlossaryBot]
 
 log = logging.getLogger(__name__)
+
+MAX_NO_EMBEDS_SAID = 1_000  # channels remembered as told about a missing Embed Links
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
@@ -60,7 +63,9 @@ class DefineCog(commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
         self.state = state
-        self._no_embeds_said: set[int] = set()  # channels whose missing Embed Links was logged
+        # Channels whose missing Embed Links was logged, the most recent MAX_NO_EMBEDS_SAID: a
+        # bot in thousands of channels keeps no id for ever; one dropped may be said once more.
+        self._no_embeds_said: OrderedDict[int, None] = OrderedDict()
 
     @app_commands.command(
         name="define", description="Look up a term: definition, what it is not, related terms"
@@ -213,8 +218,12 @@ class DefineCog(commands.Cog):
             self.state.record_lookup(scope, result.entry.id)
 
     def _say_no_embeds(self, channel_id: int) -> None:
-        if channel_id not in self._no_embeds_said:
-            self._no_embeds_said.add(channel_id)
+        if channel_id in self._no_embeds_said:
+            self._no_embeds_said.move_to_end(channel_id)
+        else:
+            self._no_embeds_said[channel_id] = None
+            if len(self._no_embeds_said) > MAX_NO_EMBEDS_SAID:
+                self._no_embeds_said.popitem(last=False)
             log.warning(
                 "cannot show cards in channel %s: the bot lacks Embed Links there, so mentions "
                 "(and /define answers posted there past Discord's deadline) are answered with a "

@@ -147,7 +147,7 @@ class PostgresBackend(Backend):
         except StorageError:
             raise
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            raise as_storage_error(exc, self.location) from exc
+            raise as_storage_error(exc, self.location, in_statement=True) from exc
         return result
 
     def identify_slot(self, bucket: int) -> contextlib.AbstractAsyncContextManager[None]:
@@ -297,8 +297,12 @@ def backup_advice(location: str, dest: str) -> str:
     )
 
 
-def as_storage_error(exc: BaseException, location: str) -> StorageError:
-    """Translate a driver exception into one a command handler can show to a moderator."""
+def as_storage_error(
+    exc: BaseException, location: str, *, in_statement: bool = False
+) -> StorageError:
+    """Translate a driver exception into one a command handler can show to a moderator.
+    `in_statement`: raised by a transaction's statements, where a timeout saying nothing is
+    most likely a statement cut off at COMMAND_TIMEOUT, not a host that never answered."""
     state = getattr(exc, "sqlstate", None)
     if isinstance(state, str):
         if state in _REASONS:
@@ -308,6 +312,13 @@ def as_storage_error(exc: BaseException, location: str) -> StorageError:
         if state[:2] == "28":  # invalid authorization: a wrong user or password in the URL
             return StorageError(f"cannot log in to the database at {location}: {exc}")
         return StorageError(f"database error at {location}: {exc}")
+    if isinstance(exc, TimeoutError) and not str(exc) and in_statement:
+        return StorageUnavailable(
+            f"the database at {location} did not finish a statement within {COMMAND_TIMEOUT:g} s "
+            "(COMMAND_TIMEOUT in bot/storage/postgres/backend.py, the longest any statement may "
+            "take): it is overloaded, or the statement too large (a migrate-db of a big "
+            "database writes its rows in one go), or the connection was dropped on the way"
+        )
     if isinstance(exc, TimeoutError) and not str(exc):
         # A host that drops connections (a firewall, a wrong address) says nothing at all.
         return StorageUnavailable(
