@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app import alias_cache
+from bot.discord_app.state import READ_TIMEOUT
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import AliasImport, StorageError, Store
 from bot.term_storage import TermChange, change_terms, read_terms
@@ -96,14 +97,18 @@ async def test_a_server_whose_indexing_fails_is_answered_from_the_bundled_glossa
     the failure; now one warning says it, and /define answers from the bundled glossary."""
 
     def failing_compile(*args: object, **kwargs: object) -> object:
-        time.sleep(0.3)  # in the indexing thread: past the read timeout, as on a loaded machine
+        # In the indexing thread: past the whole read timeout, however fast the machine (it
+        # begins after the read, the timeout's clock before it), as on a loaded machine.
+        time.sleep(READ_TIMEOUT * 1.5)
         raise RuntimeError("compile broke")
 
     compile_local = alias_cache.compile_local
     fake, guild = scene.fake, scene.guild.id
     await store.add_alias(guild, "zorb lax", "zorb lax", "kv-cache", actor_id=1)
     caplog.set_level(logging.DEBUG, logger="bot.discord_app.alias_cache")
-    async with start_bot(store, read_timeout=0.05) as bot:
+    # The bot's own read timeout: a read of one alias meets it with a loaded machine's margin
+    # (0.05 s, missed at load 10 in a like test, would say "could not read" instead).
+    async with start_bot(store, read_timeout=READ_TIMEOUT) as bot:
         monkeypatch.setattr(alias_cache, "compile_local", failing_compile)
         for term in ("kv cache", "rag"):
             bot.state.servers.forget(guild)  # as after a start: /define defers and may wait

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import alias_cache, health
+from bot.discord_app.state import READ_TIMEOUT
 from bot.glossary import load_glossary
 from bot.glossary.interchange import parse_import
 from bot.storage import Store
@@ -101,12 +102,14 @@ async def test_a_reload_answers_a_server_from_its_own_glossary_while_it_is_compi
     compile_local = alias_cache.compile_local
 
     def slow_compile(*args: object, **kwargs: object) -> object:
-        time.sleep(0.3)  # in the indexing thread: longer than a request waits for a stale one
+        # In the indexing thread: longer than a request waits, however fast the machine.
+        time.sleep(READ_TIMEOUT * 1.5)
         return compile_local(*args, **kwargs)  # type: ignore[arg-type]
 
     glossary = load_glossary([folder])
+    # The bot's own read timeout, a loaded machine's margin for the read (0.2 s may be missed).
     async with start_bot(
-        store, glossary=glossary, glossary_paths=[folder], read_timeout=0.2
+        store, glossary=glossary, glossary_paths=[folder], read_timeout=READ_TIMEOUT
     ) as bot:
         _, card = await define(scene.fake, scene.alice, "blorp queue", scene.channel)
         assert embed_of(card)["title"] == "Blorp Queue", "the server's term, before"

@@ -20,6 +20,17 @@ from tests.storage.conftest import stored_lookups as stored_lookups  # re-export
 JSON = dict[str, Any]
 DEFERRED = 5
 
+# Not a measurement: how long a test waits for what must come, before failing.
+HANG_GUARD = 30.0
+
+
+def unhurried(fake: FakeDiscord) -> None:
+    """Discord's 3 s (and the fake's 10 s wait) become guards against a hang, for a test of what
+    the bot answers, not how fast: a machine at load 10 stretched a reply past 3.6 s. Every
+    other check of the fake (doubled, invalid or pinging replies) still holds."""
+    fake.ack_deadline = HANG_GUARD
+    fake.wait_timeout = HANG_GUARD
+
 
 async def moderator_says(
     scene: Scene,
