@@ -101,7 +101,8 @@ async def rename_taken(
         term = next((t for t in terms if t.id == term_id), None)
         if term is None or entry_taking_id(term, bundled) is None:
             return None
-        new_id = free_id(term, bundled, {t.id for t in terms})
+        # Free of every stored id, an unreadable term's too (the database holds it).
+        new_id = free_id(term, bundled, {row.id for row in rows})
         renamed[:] = [term.model_copy(update={"id": new_id})]
         related = tuple(
             StoredTerm(t.id, _related_renamed(t, term_id, new_id).model_dump_json())
