@@ -115,12 +115,15 @@ async def rename_taken(
     return renamed[0] if done is not None else None
 
 
-def rename_notes(scope: int, terms: Sequence[ServerTerm], bundled: Glossary) -> list[str]:
+def rename_notes(
+    scope: int, terms: Sequence[ServerTerm], bundled: Glossary, stored_ids: Iterable[str] = ()
+) -> list[str]:
     """For the command line, which reads and does not rename (the glossary it loads may not be
     the one the bot serves yet): one line per term of the server whose id a bundled entry of
     another concept has, naming the id the bot's next read of the server gives it
-    (`rename_taken`, one term at a time: each new id is free of the ones before)."""
-    ids, notes = {t.id for t in terms}, []
+    (`rename_taken`, one term at a time: each new id is free of the ones before, and of
+    `stored_ids`, those of unreadable terms included)."""
+    ids, notes = {t.id for t in terms} | set(stored_ids), []
     for term in terms:
         entry = entry_taking_id(term, bundled)
         if entry is None:
