@@ -101,7 +101,8 @@ async def rename_taken(
         term = next((t for t in terms if t.id == term_id), None)
         if term is None or entry_taking_id(term, bundled) is None:
             return None
-        new_id = free_id(term, bundled, {t.id for t in terms})
+        # Free of every stored id, an unreadable term's too (the database holds it).
+        new_id = free_id(term, bundled, {row.id for row in rows})
         renamed[:] = [term.model_copy(update={"id": new_id})]
         related = tuple(
             StoredTerm(t.id, _related_renamed(t, term_id, new_id).model_dump_json())
@@ -114,12 +115,15 @@ async def rename_taken(
     return renamed[0] if done is not None else None
 
 
-def rename_notes(scope: int, terms: Sequence[ServerTerm], bundled: Glossary) -> list[str]:
+def rename_notes(
+    scope: int, terms: Sequence[ServerTerm], bundled: Glossary, stored_ids: Iterable[str] = ()
+) -> list[str]:
     """For the command line, which reads and does not rename (the glossary it loads may not be
     the one the bot serves yet): one line per term of the server whose id a bundled entry of
     another concept has, naming the id the bot's next read of the server gives it
-    (`rename_taken`, one term at a time: each new id is free of the ones before)."""
-    ids, notes = {t.id for t in terms}, []
+    (`rename_taken`, one term at a time: each new id is free of the ones before, and of
+    `stored_ids`, those of unreadable terms included)."""
+    ids, notes = {t.id for t in terms} | set(stored_ids), []
     for term in terms:
         entry = entry_taking_id(term, bundled)
         if entry is None:

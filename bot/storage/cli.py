@@ -117,7 +117,8 @@ def run_stats(args: argparse.Namespace) -> int:
         if args.guild is not None:
             stored = [(args.guild, row) for row in await store.terms(args.guild)]
             terms, unreadable = parse_readable(stored)
-            for note in rename_notes(args.guild, terms, bundled) if bundled else []:
+            ids = [row.id for _, row in stored]  # an unreadable term's id is taken too
+            for note in rename_notes(args.guild, terms, bundled, ids) if bundled else []:
                 print(note, file=sys.stderr)
             titles = _titles(bundled, terms)
             # An unreadable term's id that a bundled entry has is named by the entry.
