@@ -74,7 +74,6 @@ _CARRYING_VERBS = frozenset(
     {"do", "does", "implement", "implements", "handle", "handles", "apply", "applies"}
     | {"compute", "computes", "perform", "performs", "load", "loads", "store", "stores"}
 )
-_DOING_VERBS = _USING_VERBS | _CARRYING_VERBS
 _PLACES = frozenset({"in", "on", "inside"})  # "what is a model card on hugging face"
 _DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "this", "its"})
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
@@ -342,8 +341,8 @@ class QuestionRules:
         if spelled := self._mistyped_start(words):
             return spelled, SUBJECT
         # "why do llama-style models use rmsnorm": what the doer uses is asked about
-        _, doing, used = _used_by_another(words)
-        if doing in _USING_VERBS and (named := self._subject_name(used, [])):
+        _, _, used = _used_by_another(words, _USING_VERBS)
+        if used and (named := self._subject_name(used, [])):
             return named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT
         # "how does vllm's pagedattention avoid ...": what the possessor owns is asked about
         if len(words) > 1 and words[0].endswith(_POSSESSIVE) and self._subject_name(words[1:], []):
@@ -400,8 +399,8 @@ class QuestionRules:
         method doing ("how does lora do fine tuning", "how does flash attention compute
         attention") is itself asked about, and a doer the glossary does not name ("the brain")
         leaves the object's everyday sense open."""
-        doer, doing, done = _used_by_another(asked_subject(core)[1])
-        if doing not in _CARRYING_VERBS:
+        doer, _, done = _used_by_another(asked_subject(core)[1], _CARRYING_VERBS)
+        if not done:
             return None
         named_doer, named = self._subject_name(doer, []), self._subject_name(done, [])
         if named_doer is None or named is None or self.entries[named_doer[0]].kind not in DOERS:
@@ -656,12 +655,14 @@ class QuestionRules:
         return hits[0].entry, len(keys[best])
 
 
-def _used_by_another(words: Sequence[str]) -> tuple[Sequence[str], str, Sequence[str]]:
-    """(doer, verb, object): the words before and after a verb of using, needing or carrying
-    out in a question's first few words, when a third party is the doer ("llama-style models
+def _used_by_another(
+    words: Sequence[str], verbs: frozenset[str]
+) -> tuple[Sequence[str], str, Sequence[str]]:
+    """(doer, verb, object): the words before and after the first of `verbs` (of using or
+    needing; of carrying out) in a question's first few words, when a third party is the doer ("llama-style models
     use rmsnorm", "vllm do prefix caching"); not the asker's own "do i need rag", "should we
     use x" (measured in round one: a wrong card more), else nothing."""
-    used = next((at for at, w in enumerate(words[:4]) if w in _DOING_VERBS), 0)
+    used = next((at for at, w in enumerate(words[:4]) if w in verbs), 0)
     if not used or not _ASKERS.isdisjoint(words[:used]):
         return [], "", []
     return words[:used], words[used], [w for w in words[used + 1 :] if w not in ("a", "an", "the")]
