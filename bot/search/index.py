@@ -1034,6 +1034,8 @@ def _asked_clause_agreeing(
     traded cards: `bench/results/semantic.md`, task context19)."""
     if not similar or sum(word not in STOPWORDS for word in asked.split()) < 2:
         return similar  # "what is that for": the clause says nothing of its own
+    if _POINTS_BACK.search(asked):  # "flash attention, why do transformers need it"
+        return similar  # it asks about the context: not to be read alone
     own = semantic.similar(asked, 1)
     first, cosine = similar[0]
     if own and own[0][0] == first and own[0][1] > cosine:

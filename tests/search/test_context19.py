@@ -54,3 +54,8 @@ def test_a_question_saying_nothing_of_its_own_is_not_read_alone() -> None:
 
 def test_the_question_alone_further_away_changes_nothing() -> None:
     assert _asked_clause_agreeing(WHOLE, "how does a reranker sort", _Meaning([(3, 0.5)])) == WHOLE
+
+
+def test_a_question_pointing_back_at_its_context_is_not_read_alone() -> None:
+    pointing = "why do transformers need it"
+    assert _asked_clause_agreeing(WHOLE, pointing, _Meaning([(3, 0.9)])) == WHOLE
