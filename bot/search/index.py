@@ -353,6 +353,8 @@ class SearchIndex:
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = semantic.similar(meant, SEMANTIC_CANDIDATES)
+            if clauses and not reading.described:  # context, then the question
+                similar = _asked_clause_agreeing(similar, clauses[1], semantic)
             if subject is None and not question and not reading.described:
                 # "morning all, swiglu activation, why ...": greetings are no topic; a name
                 # that starts a description is part of it ("system prompt beats the user, what's
@@ -1019,6 +1021,26 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+
+
+def _asked_clause_agreeing(
+    similar: list[tuple[int, float]], asked: str, semantic: SemanticIndex
+) -> list[tuple[int, float]]:
+    """The meaning of a message whose question follows context sentences ("we serve llama with
+    vllm. what is a kv cache"), with the first entry at the asking clause's own cosine where
+    that clause alone puts the same entry first and nearer: the context pulls the whole
+    message's meaning away from what is asked. Where the clause alone prefers another entry,
+    the whole message's reading stands (taking the clause's best entries over the whole's
+    traded cards: `bench/results/semantic.md`, task context19)."""
+    if not similar or sum(word not in STOPWORDS for word in asked.split()) < 2:
+        return similar  # "what is that for": the clause says nothing of its own
+    if _POINTS_BACK.search(asked):  # "flash attention, why do transformers need it"
+        return similar  # it asks about the context: not to be read alone
+    own = semantic.similar(asked, 1)
+    first, cosine = similar[0]
+    if own and own[0][0] == first and own[0][1] > cosine:
+        return [(first, own[0][1]), *similar[1:]]
+    return similar
 
 
 def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None:
