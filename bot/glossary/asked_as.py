@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bot.glossary.problems import Problem
-from bot.glossary.toml import TomlError, parse_toml
+from bot.glossary.toml import TomlError, line_of, parse_toml
 
 FOLDER = "asked-as"
 MAX_PHRASINGS = 40
@@ -100,10 +100,5 @@ def phrasings_by_id(
 
 
 def _table_line(file: Path, entry_id: str) -> int | None:
-    """The line of `entry_id`'s table header in `file` (read again: only for a problem)."""
-    header = re.compile(r"\[\s*([\"']?)" + re.escape(entry_id) + r"\1\s*\]")
-    try:
-        lines = file.read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return next((n for n, text in enumerate(lines, 1) if header.match(text.strip())), None)
+    """The line of `entry_id`'s table header in `file`."""
+    return line_of(file, r"\[\s*([\"']?)" + re.escape(entry_id) + r"\1\s*\]")

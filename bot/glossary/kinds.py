@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.glossary.models import KINDS
 from bot.glossary.problems import Problem
-from bot.glossary.toml import TomlError, parse_toml
+from bot.glossary.toml import TomlError, line_of, parse_toml
 
 FOLDER = "kinds"
 
@@ -82,10 +82,5 @@ def kinds_by_id(ids: Iterable[str], kinds: KindFile, problems: list[Problem]) ->
 
 
 def _key_line(file: Path, entry_id: str) -> int | None:
-    """The line that gives `entry_id` its kind in `file` (read again: only for a problem)."""
-    key = re.compile(r"([\"']?)" + re.escape(entry_id) + r"\1\s*=")
-    try:
-        lines = file.read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return next((n for n, text in enumerate(lines, 1) if key.match(text.strip())), None)
+    """The line that gives `entry_id` its kind in `file`."""
+    return line_of(file, r"([\"']?)" + re.escape(entry_id) + r"\1\s*=")

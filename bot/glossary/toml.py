@@ -6,6 +6,7 @@ compiled wheel on the bundled data), with one wording of what is wrong and where
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from rtoml import TomlParsingError, loads
@@ -30,6 +31,17 @@ def parse_toml(text: str) -> dict[str, Any]:
     except TomlParsingError as exc:
         raise TomlError(_reason(str(exc))) from None
     return data
+
+
+def line_of(file: Path, pattern: str) -> int | None:
+    """The first line of `file` that `pattern` matches, stripped (read again: only to say where
+    a problem is), or None."""
+    matches = re.compile(pattern).match
+    try:
+        lines = file.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((n for n, text in enumerate(lines, 1) if matches(text.strip())), None)
 
 
 def _reason(message: str) -> str:
