@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.glossary.problems import Problem
-from bot.glossary.toml import TomlError, line_of, parse_toml
+from bot.glossary.toml import folder_files, line_of
 
 FOLDER = "asked-as"
 MAX_PHRASINGS = 40
@@ -30,22 +31,15 @@ class Phrasings(dict[str, list[str]]):
 def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> Phrasings:
     """Phrasings per entry id from every data folder's `asked-as/` (files in name order)."""
     found = Phrasings()
-    for path in paths:
-        folder = path / FOLDER
-        if not folder.is_dir():
-            continue
-        for file in sorted(folder.glob("*.toml")):
-            _read_file(file, found, problems)
+    for file, data in folder_files(paths, FOLDER, problems):
+        _read_tables(file, data, found, problems)
     return found
 
 
-def _read_file(file: Path, found: Phrasings, problems: list[Problem]) -> None:
+def _read_tables(
+    file: Path, data: dict[str, Any], found: Phrasings, problems: list[Problem]
+) -> None:
     where = str(file)  # as the folder was named, like the other data files
-    try:
-        data = parse_toml(file.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, TomlError) as exc:
-        problems.append(Problem("error", where, f"cannot read the file: {exc}"))
-        return
     for entry_id, table in data.items():
         phrasings = table.get("asked_as") if isinstance(table, dict) else None
         if (

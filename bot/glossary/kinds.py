@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.glossary.models import KINDS
 from bot.glossary.problems import Problem
-from bot.glossary.toml import TomlError, line_of, parse_toml
+from bot.glossary.toml import folder_files, line_of
 
 FOLDER = "kinds"
 
@@ -33,19 +33,8 @@ class KindFile(dict[str, str]):
 def read_kinds(paths: Sequence[Path], problems: list[Problem]) -> KindFile:
     """The kind of each entry id from every data folder's `kinds/` (files in name order)."""
     found = KindFile()
-    files = [
-        f
-        for path in paths
-        if (path / FOLDER).is_dir()
-        for f in sorted((path / FOLDER).glob("*.toml"))
-    ]
-    for file in files:
+    for file, data in folder_files(paths, FOLDER, problems):
         where = str(file)
-        try:
-            data = parse_toml(file.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, TomlError) as exc:
-            problems.append(Problem("error", where, f"cannot read the file: {exc}"))
-            continue
         for entry_id, kind in data.items():
             if entry_id in found.files:
                 message = f"a second kind (the first in {found.files[entry_id]})"

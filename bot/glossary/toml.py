@@ -6,10 +6,13 @@ compiled wheel on the bundled data), with one wording of what is wrong and where
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from rtoml import TomlParsingError, loads
+
+from bot.glossary.problems import Problem
 
 # rtoml's message ends "at line L column C"; shown as "(at line L, column C)". (Patterns used
 # only on bad input are compiled then, not at every start.)
@@ -31,6 +34,23 @@ def parse_toml(text: str) -> dict[str, Any]:
     except TomlParsingError as exc:
         raise TomlError(_reason(str(exc))) from None
     return data
+
+
+def folder_files(
+    paths: Sequence[Path], folder: str, problems: list[Problem]
+) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each `*.toml` in every data folder's `folder/` (data folders in order, files in name
+    order) with what it holds; a file that cannot be read is an error naming it, and skipped."""
+    for path in paths:
+        if not (path / folder).is_dir():
+            continue
+        for file in sorted((path / folder).glob("*.toml")):
+            try:
+                data = parse_toml(file.read_text("utf-8"))
+            except (OSError, UnicodeDecodeError, TomlError) as exc:
+                problems.append(Problem("error", str(file), f"cannot read the file: {exc}"))
+                continue
+            yield file, data
 
 
 def line_of(file: Path, pattern: str) -> int | None:
