@@ -14,7 +14,18 @@ from bot.storage import Store
 from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import put_terms
+from tests.fake_discord.models import FakeChannel
 from tests.search.server_term_meanings import STANDUP_BINGO
+
+
+def five_servers(scene: Scene) -> list[FakeChannel]:
+    """A channel in each of five servers Alice is in: the scene's two and three more."""
+    channels = [scene.channel, scene.other_channel]
+    for n in range(3):
+        guild = scene.fake.add_guild(f"Server {n}")
+        guild.add_member(scene.alice)
+        channels.append(guild.add_text_channel("general"))
+    return channels
 
 
 async def test_a_bot_keeps_the_indexes_of_its_most_recently_asked_servers_only(
@@ -26,11 +37,7 @@ async def test_a_bot_keeps_the_indexes_of_its_most_recently_asked_servers_only(
     ever. Now the least recently asked beyond a cap are dropped, and read again when asked."""
     monkeypatch.setattr(alias_cache, "MAX_INDEXED", 2)
     fake = scene.fake
-    channels = [scene.channel, scene.other_channel]
-    for n in range(3):
-        guild = fake.add_guild(f"Server {n}")
-        guild.add_member(scene.alice)
-        channels.append(guild.add_text_channel("general"))
+    channels = five_servers(scene)
     for channel in channels:
         await put_terms(store, channel.guild_id or 0, STANDUP_BINGO)
     async with start_bot(store) as bot:

@@ -19,6 +19,7 @@ from bot.storage.postgres import backend as postgres_backend
 from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import put_terms
+from tests.outsider.test_round17 import five_servers
 from tests.resilience.helpers import hung_database
 from tests.resilience.test_lost_database import eventually
 from tests.search.server_term_meanings import STANDUP_BINGO
@@ -42,11 +43,7 @@ async def test_first_reads_answered_late_are_not_blamed_on_the_database(
     not answered by the read deadline, is said: once a streak, whatever the server."""
     caplog.set_level(logging.INFO, logger="bot.discord_app.alias_cache")
     fake = scene.fake
-    channels = [scene.channel, scene.other_channel]
-    for n in range(3):
-        guild = fake.add_guild(f"Server {n}")
-        guild.add_member(scene.alice)
-        channels.append(guild.add_text_channel("general"))
+    channels = five_servers(scene)
     async with start_bot(store, read_timeout=0.05) as bot:
         servers = bot.state.servers
         servers.read_deadline = 60.0  # late, not failing
@@ -81,11 +78,7 @@ async def test_the_warm_up_indexes_no_more_servers_than_are_kept(
     are indexed as are kept; the rest are read when asked."""
     monkeypatch.setattr(alias_cache, "MAX_INDEXED", 2)
     fake = scene.fake
-    channels = [scene.channel, scene.other_channel]
-    for n in range(3):
-        guild = fake.add_guild(f"Server {n}")
-        guild.add_member(scene.alice)
-        channels.append(guild.add_text_channel("general"))
+    channels = five_servers(scene)
     for channel in channels:
         await put_terms(store, channel.guild_id or 0, STANDUP_BINGO)
     async with start_bot(store) as bot:
