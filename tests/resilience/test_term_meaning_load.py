@@ -1,7 +1,10 @@
 """Server terms by meaning under `glossary-bot run` (issue 12): a server importing its 2,000
 terms (the cap) is embedded in the bot's embedding thread for minutes, while every other
 server's /define, descriptions included (each embeds its query on the event loop), is answered
-within Discord's deadline, and so is the importing server's own."""
+as fast as before the import (within Discord's deadline, or a few times the same questions'
+latency before it where the machine is so busy that even those took long: the same run's
+baseline, not a fixed time, tells a stalled bot from a loaded machine), and so is the importing
+server's own."""
 
 from __future__ import annotations
 
@@ -11,11 +14,16 @@ import sys
 from pathlib import Path
 
 from tests.discord_app.helpers import define, define_until_card, embed_of
+from tests.fake_discord.actions import JSON
 
 from .botproc import ROOT, BotProcess
 from .conftest import Scene
+from .helpers import unhurried
 
 DEADLINE = 3.0  # Discord's: an interaction not acknowledged by then has failed
+# How much slower than before the import an answer may be, on a machine too busy for DEADLINE
+# (an embedding on the event loop stalls answers for the seconds a batch takes, or minutes).
+SLOWER = 4.0
 TERMS = 2000
 WORDS = (  # noqa: SIM905  (a sentence reads better than fifty quoted words)
     "ledger shipment rota badge console firmware pallet roster quota invoice sprint dock "
@@ -71,8 +79,30 @@ async def test_a_server_embedding_its_2000_terms_does_not_stall_another(
     source = tmp_path / "terms.toml"
     terms_file(source)
     settings = {"COOLDOWN_USES": "1000", "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    dm = fake.dm_channel(scene.alice)
+    asked = [
+        ("storing attention keys and values so they are not recomputed", scene.other_channel),
+        ("what is rag", dm),
+        ("kv cache", scene.other_channel),
+        ("site term 12", scene.channel),
+        ("a model that drafts tokens for a bigger one to check", scene.other_channel),
+    ]
+
+    async def ask_all() -> list[tuple[str, float, JSON]]:
+        """Everyone asks at once: (query, latency of the first response, message seen)."""
+        answered = await asyncio.gather(*(define(fake, scene.alice, q, c) for q, c in asked))
+        latencies = []
+        for (query, _), (handle, message) in zip(asked, answered, strict=True):
+            assert handle.response_latency is not None
+            latencies.append((query, handle.response_latency, message))
+        return latencies
+
+    unhurried(fake)  # the latencies are checked below, against the same run's baseline
     async with BotProcess(fake, db, cwd=tmp_path, **settings) as bot:
         fake.settle_before_actions = False
+        await ask_all()  # the first answers also load what the bot loads on first use
+        baseline = max(latency for _, latency, _ in await ask_all())
+        allowed = max(DEADLINE, SLOWER * baseline)
         status, out, err = await import_terms(source, db, tmp_path, scene.guild.id)
         assert status == 0, (out[-500:], err)
         # Once the version check sees the import (another process's: no event to await here),
@@ -80,21 +110,12 @@ async def test_a_server_embedding_its_2000_terms_does_not_stall_another(
         card = await define_until_card(fake, scene.alice, "site term 7", scene.channel)
         assert embed_of(card)["title"] == "Site Term 7"
         await bot.wait_for_output(f"embedding the terms of server {scene.guild.id}", within=30)
-        dm = fake.dm_channel(scene.alice)
-        asked = [
-            ("storing attention keys and values so they are not recomputed", scene.other_channel),
-            ("what is rag", dm),
-            ("kv cache", scene.other_channel),
-            ("site term 12", scene.channel),
-            ("a model that drafts tokens for a bigger one to check", scene.other_channel),
-        ]
         for _ in range(4):  # people keep asking, a few at a time
-            answered = await asyncio.gather(*(define(fake, scene.alice, q, c) for q, c in asked))
-            for (query, _), (handle, message) in zip(asked, answered, strict=True):
-                assert handle.response_latency is not None
-                assert handle.response_latency < DEADLINE, (query, handle.response_latency)
+            answered = await ask_all()
+            for query, latency, message in answered:
+                assert latency < allowed, (query, latency, baseline)
                 assert message["embeds"] or message["content"], message
-            _, card = answered[3]
+            _, _, card = answered[3]
             assert embed_of(card)["title"] == "Site Term 12"
         # All of that while the embedding was under way (it takes minutes here).
         assert "texts of server" not in bot.output, bot.output[-2000:]
