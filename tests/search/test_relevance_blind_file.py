@@ -417,6 +417,16 @@ ONE_SLICE_SETS = (
         descriptions=50,
         off_topic=50,
     ),
+    # relevance_blind21.md: pasted abstracts, release notes, job ads, tweets; non-native
+    # speakers, managers, designers; voice-to-text and autocomplete-short descriptions.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind21.tsv"),
+        "test17",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
 )
 
 
