@@ -427,6 +427,15 @@ ONE_SLICE_SETS = (
         descriptions=80,
         off_topic=50,
     ),
+    # relevance_blind22.md: mostly descriptions, autocomplete-short and long, tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind22.tsv"),
+        "dev9",
+        questions=60,
+        entries=60,
+        descriptions=120,
+        off_topic=40,
+    ),
 )
 
 
