@@ -48,6 +48,7 @@ TUNING = (
     "dev6",
     "dev7",
     "dev8",
+    "dev9",
     "everyday",
     "chat",
 )

@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -25,11 +25,15 @@ after that), `relevance_blind18.tsv` (one slice, `test15`, held out, in the voic
 kinds of user, written the same way after that), `relevance_blind19.tsv` (one slice, `test16`,
 held out, as typed in the Discord servers where such a bot lives, written the same way after
 that), `relevance_blind20.tsv` (one slice, `dev8`, to tune on, in test16's voices, written the
-same way after that) and `everyday_probes.tsv` (entry names in
+same way after that), `relevance_blind21.tsv` (one slice, `test17`, held out, in new voices:
+pasted abstracts, release notes, job ads and tweets, non-native speakers, managers, designers,
+voice-to-text and autocomplete-short descriptions, written the same way after that),
+`relevance_blind22.tsv` (one slice, `dev9`, to tune on, mostly descriptions, short and long,
+written the same way after that) and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test16, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test17, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -74,6 +78,8 @@ SETS = (
     "relevance_blind18.tsv",
     "relevance_blind19.tsv",
     "relevance_blind20.tsv",
+    "relevance_blind21.tsv",
+    "relevance_blind22.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -94,6 +100,7 @@ HELD_OUT = {
     "test14",
     "test15",
     "test16",
+    "test17",
     "everyday-check",
     "chat-check",
 }
@@ -104,7 +111,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev8, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev9, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

@@ -53,6 +53,7 @@ TUNING = {
     "dev5": "relevance_blind9.tsv",
     "dev6": "relevance_blind10.tsv",
     "dev8": "relevance_blind20.tsv",
+    "dev9": "relevance_blind22.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

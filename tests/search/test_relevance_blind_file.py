@@ -417,6 +417,25 @@ ONE_SLICE_SETS = (
         descriptions=50,
         off_topic=50,
     ),
+    # relevance_blind21.md: pasted abstracts, release notes, job ads, tweets; non-native
+    # speakers, managers, designers; voice-to-text and autocomplete-short descriptions.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind21.tsv"),
+        "test17",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
+    # relevance_blind22.md: mostly descriptions, autocomplete-short and long, tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind22.tsv"),
+        "dev9",
+        questions=60,
+        entries=60,
+        descriptions=120,
+        off_topic=40,
+    ),
 )
 
 
