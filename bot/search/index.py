@@ -82,7 +82,7 @@ from bot.search.query import (
     without_chat_markup,
     without_versions,
 )
-from bot.search.questions import BACK_REFERENCES, LONG_NAME, QuestionRules
+from bot.search.questions import LONG_NAME, QuestionRules
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -339,9 +339,6 @@ class SearchIndex:
             clauses, pair, converted = reading.clauses, reading.pair, reading.converted
             source, together = reading.source, reading.together
             subject, written = reading.subject, reading.written
-            if clauses and not reading.described and reading.where is None:
-                # "set up docker on a rocm box. what is flash attention": the question's own name
-                subject, written = _question_names_first(clauses, subject, written, names_in)
             # "what is the vea doing in stable diffusion": a question's subject, slipped
             slip = rules.slipped_subject(core, typos) if question and subject is None else None
             slip = None if slip in mistyped else slip  # a long name mistyped is read as before
@@ -1024,9 +1021,6 @@ class SearchIndex:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
-# A context sentence says this many words of its own (not names, not stop words): a scene, not
-# a topic ("tree of thoughts, is that just cot ..."), whose names the question may ask about.
-SCENE_WORDS = 2
 
 
 def _asked_clause_agreeing(
@@ -1047,44 +1041,6 @@ def _asked_clause_agreeing(
     if own and own[0][0] == first and own[0][1] > cosine:
         return [(first, own[0][1]), *similar[1:]]
     return similar
-
-
-def _question_names_first(
-    clauses: tuple[str, str],
-    subject: tuple[int, int] | None,
-    written: list[tuple[int, int]],
-    names_in: NamesIn,
-) -> tuple[tuple[int, int] | None, list[tuple[int, int]]]:
-    """The subject and names written of a message whose question follows a context sentence
-    and writes a name of its own ("we run docker on a rocm box. what is flash attention"): that
-    name is asked about, first, and the names only the context writes are its setting (rank 0:
-    no rivals). Not after a topic, a scene that is little but names ("tree of thoughts, is that
-    just cot ..."), nor where the question points back at its context before its name ("ppl
-    5.8 on wikitext. is that number just e to the cross-entropy", "ship with docker. how does
-    it isolate"): then the context's name may be what is asked."""
-    scene, asked = clauses
-    own = names_in(asked)
-    if not own:
-        return subject, written
-    first = own[0]
-    if not BACK_REFERENCES.isdisjoint(asked[: first.start].split()) or _POINTS_BACK.search(asked):
-        return subject, written
-    found = names_in(scene)
-    if _own_words(scene, found) < SCENE_WORDS:
-        return subject, written
-    in_scene = {m.entry for m in found} - {m.entry for m in own}
-    rank = named_rank(first.end - first.start >= LONG_NAME, asked[: first.start])
-    if not rank or not in_scene or (subject is not None and subject[0] not in in_scene):
-        return subject, written
-    rest = [(e, 0 if e in in_scene else r) for e, r in written if e != first.entry]
-    return (first.entry, rank), [(first.entry, rank), *rest]
-
-
-def _own_words(text: str, names: Sequence[Found]) -> int:
-    """How many words of `text` are neither stop words nor inside the `names` found in it."""
-    for name in reversed(names):
-        text = f"{text[: name.start]} {text[name.end :]}"
-    return sum(word not in STOPWORDS for word in text.split())
 
 
 def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None:

@@ -59,7 +59,7 @@ LEADING_COSINE = 0.42
 LEADING_WORDS = 3
 _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
 # A question whose subject points back at the clause before it ("..., what does that mean")
-BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
+_BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
 _WHAT = ("what ", "whats ", "wat ")
 _POSSESSIVE = ("'s", "s'")
 _UNADORNED = frozenset(("plain", "vanilla", "basic", "regular", "simple", "normal", "ordinary"))
@@ -441,7 +441,7 @@ class QuestionRules:
         asked = query_core(clauses[1])
         words = asked_subject(asked)[1][:1]
         # "my loss is going up, what does that mean": what the scene named is to be explained
-        if words and words[0] in BACK_REFERENCES and clauses[1].startswith(_WHAT):
+        if words and words[0] in _BACK_REFERENCES and clauses[1].startswith(_WHAT):
             return self._scene_name(clauses[0])
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):

@@ -11,6 +11,8 @@ from .probe_files import ProbeFile, no_card, not_the_written_card, the_asked_car
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
+    # a Gguf card: the whole message's meaning agrees with the name the context writes
+    "we export the model to gguf for llama.cpp. what does quantization do to quality?",
     # the name in the context (a SentencePiece / Top-p card); the question alone names nothing
     "we switched our tokenizer to sentencepiece. why do some languages use way more tokens per word?",
     "we set top_p=0.9 in the config. how do i make runs reproducible?",
