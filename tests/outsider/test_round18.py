@@ -9,6 +9,9 @@ import logging
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.storage import MAX_OPEN_SUGGESTIONS
+from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons, define
+from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.fake_discord import FakeChannel
 from tests.resilience.helpers import warned
 
@@ -40,3 +43,28 @@ async def test_a_mention_in_a_thread_archived_before_the_reply_is_one_line(
     assert [v.kind for v in fake.pop_violations()] == ["archived_thread"]  # the reply alone
     await store.flush()
     assert await store.lookup_count(scene.guild.id, "rag") == 0
+
+
+async def test_a_member_who_may_not_suggest_now_is_told_before_writing(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line W25: in a `/suggest` raid (100 members, 5 each) every refusal came after the
+    member had filled in the form: "You made a suggestion here a moment ago" (200 times) and
+    "a full queue" (250 times), each answer to a definition typed in vain. Now `/suggest` and the
+    "Suggest it" button say so at once, instead of opening the form; the form's submit still
+    checks (two forms opened at once)."""
+    fake, store = scene.fake, bot.state.store
+    assert store is not None
+    assert (await suggest_from_a_miss(scene, "zorblax")).startswith("Thanks!")
+    again = await fake.slash(scene.alice, "suggest", {"term": "blorptex"}, channel=scene.channel)
+    body = await again.response()
+    assert body["type"] == CHANNEL_MESSAGE, body  # no form
+    assert "a moment ago" in body["data"]["content"], body
+    for n in range(MAX_OPEN_SUGGESTIONS - 1):
+        await store.add_suggestion(scene.guild.id, 1000 + n, f"term {n}", "What it means here.")
+    _, miss = await define(fake, scene.bob, "quuxwidget", scene.channel)
+    clicked = await fake.click(scene.bob, miss, buttons(miss)["Suggest it"])
+    body = await clicked.response()
+    assert body["type"] == CHANNEL_MESSAGE, body
+    assert "full queue" in body["data"]["content"], body
+    assert len(await store.open_suggestions(scene.guild.id, 100)) == MAX_OPEN_SUGGESTIONS

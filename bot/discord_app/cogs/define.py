@@ -162,8 +162,7 @@ class DefineCog(commands.Cog):
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
         except Exception as exc:
-            gone = _reply_target_gone(exc) if isinstance(exc, discord.HTTPException) else None
-            if gone is not None:
+            if isinstance(exc, discord.HTTPException) and (gone := _reply_target_gone(exc)):
                 # Gone before the answer went out: nobody is there to read it, or an error.
                 log.warning(
                     "cannot reply to a mention in channel %s: %s (%s, error code %s)",
