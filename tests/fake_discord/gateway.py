@@ -134,6 +134,9 @@ class Gateway:
         self.resume_count = 0
         self.heartbeat_count = 0
         self.presence: JSON | None = None
+        # Cleared, heartbeats go unanswered: a "zombie" connection, which a client must close
+        # and RESUME on its own (Discord's docs: no HEARTBEAT_ACK between two heartbeats).
+        self.ack_heartbeats = True
         # Guilds in an outage: listed unavailable in READY, no GUILD_CREATE until `end_outage`.
         self.outages: set[int] = set()
         self.received: list[JSON] = []  # every payload the client sent, for debugging
@@ -360,8 +363,9 @@ class Gateway:
         if op == HEARTBEAT:
             self.heartbeat_count += 1
             conn.heartbeats += 1
-            async with self._lock:
-                await conn.send({"op": HEARTBEAT_ACK})
+            if self.ack_heartbeats:
+                async with self._lock:
+                    await conn.send({"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:
             await self._identify(conn, data or {})
         elif op == RESUME:
