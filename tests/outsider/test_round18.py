@@ -9,7 +9,8 @@ import logging
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.storage import MAX_OPEN_SUGGESTIONS
+from bot.storage import MAX_OPEN_SUGGESTIONS, Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons, define
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.fake_discord import FakeChannel
@@ -68,3 +69,28 @@ async def test_a_member_who_may_not_suggest_now_is_told_before_writing(
     assert body["type"] == CHANNEL_MESSAGE, body
     assert "full queue" in body["data"]["content"], body
     assert len(await store.open_suggestions(scene.guild.id, 100)) == MAX_OPEN_SUGGESTIONS
+
+
+async def test_a_member_told_of_a_decision_during_an_outage_reads_no_empty_server_name(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """Beside plan line W12: the bot started while its server was in an outage (READY lists it
+    unavailable, its GUILD_CREATE comes later), and a moderator rejected a suggestion meanwhile.
+    discord.py knows such a server by its id alone, with an empty name: the member's DM read
+    "Your suggestion “zorblax” in  was not added". Now a server without a name is "the server",
+    as when the bot knows no server at all."""
+    fake = scene.fake
+    store = await Store.open(scene.db_path)
+    await store.add_suggestion(scene.guild.id, scene.alice.id, "zorblax", "The nightly job.")
+    fake.gateway.outages.add(scene.guild.id)
+    async with start_bot(store) as bot:
+        shown = await fake.slash(
+            scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        review = await shown.final_message()
+        await (await fake.click(scene.moderator, review, buttons(review)["Reject"])).final_message()
+        told = await fake.wait_for_channel_message(fake.dm_channel(scene.alice))
+        assert bot.get_guild(scene.guild.id) is not None  # known by its id, as unavailable
+    assert told["content"].startswith("Your suggestion “zorblax” in the server was not added"), (
+        told["content"]
+    )

@@ -274,7 +274,8 @@ async def _decide(
     )
     if found is None:
         return None, False
-    server = interaction.guild.name if interaction.guild else "the server"
+    # A server in an outage is known to discord.py by its id alone, with an empty name.
+    server = (interaction.guild.name if interaction.guild else "") or "the server"
     outcome = "added to the glossary" if accepted else "not added to the glossary"
     look_up = ""
     if accepted and opens is not None and opens.alias:  # the name the member typed opens it
