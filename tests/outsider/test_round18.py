@@ -5,9 +5,11 @@ through the real bot against the fake Discord (tests/outsider/PLAN.md, round 18)
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
+from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.storage import MAX_OPEN_SUGGESTIONS, Store
 from tests.discord_app.conftest import StartBot
@@ -94,3 +96,46 @@ async def test_a_member_told_of_a_decision_during_an_outage_reads_no_empty_serve
     assert told["content"].startswith("Your suggestion “zorblax” in the server was not added"), (
         told["content"]
     )
+
+
+class LostDiscord:
+    """A client connected once and now reconnecting (its latency unknown) for `ticks` beats."""
+
+    latency = float("inf")
+
+    def __init__(self, ticks: int) -> None:
+        self.ticks = ticks
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+    def is_ready(self) -> bool:
+        return True
+
+    def is_closed(self) -> bool:
+        self.ticks -= 1
+        return self.ticks < 0
+
+
+async def test_a_reconnect_is_not_logged_as_unhealthy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Plan line W9: Discord's op 9 INVALID_SESSION (not resumable) made the bot wait its 5 s
+    to IDENTIFY again; the heartbeat's tick fell inside and the log said WARNING "unhealthy: not
+    connected to Discord", while `health` calls a reconnect within 45 s healthy (README). Now the
+    log says it is reconnecting (INFO), and warns only past those 45 s, as `health` does."""
+    caplog.set_level(logging.INFO, logger=health.__name__)
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        await health.keep_heartbeat(LostDiscord(2), store, tmp_path / "hb", interval=0)  # type: ignore[arg-type]
+        said = [(r.levelno, r.getMessage()) for r in caplog.records]
+        assert said == [
+            (logging.INFO, "not connected to Discord: reconnecting (unhealthy after 45 s)")
+        ], said
+        caplog.clear()
+        monkeypatch.setattr(health, "MAX_AGE", -1.0)  # any time lost is longer
+        await health.keep_heartbeat(LostDiscord(1), store, tmp_path / "hb", interval=0)  # type: ignore[arg-type]
+        said = [(r.levelno, r.getMessage()) for r in caplog.records]
+        assert said == [(logging.WARNING, "unhealthy: not connected to Discord")], said
+    finally:
+        await store.close()
