@@ -29,6 +29,7 @@ NOT_CONNECTED = "not connected to Discord"
 # last healthy beat's time is kept, so a reconnect within MAX_AGE is no alarm, and past it
 # `health` says why rather than only how old the heartbeat is.
 LOST_SINCE = "not connected to Discord since "
+RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less than MAX_AGE
 
 
 def is_connected(client: discord.Client) -> bool:
@@ -133,14 +134,22 @@ async def keep_heartbeat(
             write_failing.ended()
         elif write_failing.is_new(failure):
             log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
+        # Discord lost a moment ago is a reconnect (an op 9 waits seconds to IDENTIFY again),
+        # which `health` does not call unhealthy either: a warning only past MAX_AGE.
+        reconnecting = (
+            lost_since is not None and not says_why and time.time() - lost_since <= MAX_AGE
+        )
+        state = RECONNECTING if reconnecting else reason
         if failure is not None and reason is None:
             logged = ""  # "healthy" is said once the heartbeat is written
-        elif reason != logged:
-            if reason is None:
+        elif state != logged:
+            if state is None:
                 log.info("healthy: heartbeat in %s", path)
+            elif state == RECONNECTING:
+                log.info("not connected to Discord: reconnecting (unhealthy after %.0f s)", MAX_AGE)
             else:
                 log.warning("unhealthy: %s", reason)
-            logged = reason
+            logged = state
         await asyncio.sleep(interval)  # pacing a periodic task, not waiting for an event
 
 

@@ -765,6 +765,27 @@ class Store:
             )
         )
 
+    async def suggest_refusal(
+        self,
+        scope: int,
+        user_id: int,
+        *,
+        max_open: int = MAX_OPEN_SUGGESTIONS,
+        cooldown: int = SUGGEST_COOLDOWN,
+    ) -> SuggestStatus | None:
+        """Why `add_suggestion` would refuse this member now, or None: read before they write
+        one (the write checks again)."""
+        return await self._read(
+            partial(
+                suggestion_queries.suggest_refusal,
+                scope=scope,
+                user_id=user_id,
+                at=self._seconds(),
+                max_open=max_open,
+                cooldown=cooldown,
+            )
+        )
+
     async def open_suggestions(self, scope: int, limit: int = 25) -> list[Suggestion]:
         """This server's open suggestions, oldest first."""
         return await self._read(

@@ -60,7 +60,13 @@ it would cause; a ping is a violation. ``fake.message(id)`` is a message's curre
 
 Faults: ``fake.fail_next("POST", "/channels/{channel_id}/messages", status=429)`` (or 500),
 ``fake.delay(method, path, seconds)``; paths as in ``fake.routes()``. Gateway:
-``await fake.drop_gateway()`` then ``await fake.wait_resumed()``. Deadlines:
+``await fake.drop_gateway()`` then ``await fake.wait_resumed()``;
+``await fake.gateway.invalidate_session(resumable=)`` sends op 9 on a live session (not
+resumable: the session is gone, the bot IDENTIFYs anew); ``fake.gateway.ack_heartbeats = False``
+leaves heartbeats unanswered (a zombie connection); a guild id in ``fake.gateway.outages`` is
+listed unavailable in READY without its GUILD_CREATE until ``await fake.gateway.end_outage(id)``.
+Channels: a thread with ``archived = True`` refuses posts (400, 50083), and a server the bot
+is no longer a member of refuses them too (403, 50001). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk.
 
 Modals (``interactions.modal_data``, ``validation.check_modal``): a MODAL response (type 9) is

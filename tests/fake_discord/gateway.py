@@ -134,6 +134,11 @@ class Gateway:
         self.resume_count = 0
         self.heartbeat_count = 0
         self.presence: JSON | None = None
+        # Cleared, heartbeats go unanswered: a "zombie" connection, which a client must close
+        # and RESUME on its own (Discord's docs: no HEARTBEAT_ACK between two heartbeats).
+        self.ack_heartbeats = True
+        # Guilds in an outage: listed unavailable in READY, no GUILD_CREATE until `end_outage`.
+        self.outages: set[int] = set()
         self.received: list[JSON] = []  # every payload the client sent, for debugging
         self.connections: list[dict[str, str]] = []  # query of each connection (v, compress)
         self._open: set[_Connection] = set()
@@ -288,6 +293,27 @@ class Gateway:
         async with self._lock:
             await self._live_connection(shard_id).send({"op": RECONNECT, "d": None})
 
+    async def end_outage(self, guild_id: int) -> None:
+        """The guild is available again: its GUILD_CREATE goes out, as after an outage."""
+        self.outages.discard(guild_id)
+        guild = self._world.guilds[guild_id]
+        session = self.sessions.get(self.shard_of(guild_id))
+        members = session is not None and bool(session.intents & GUILD_MEMBERS)
+        payload = guild.payload(include_all_members=members, bot_id=self._world.bot.id)
+        await self.dispatch("GUILD_CREATE", payload, guild_id=guild_id, intent=GUILDS)
+
+    async def invalidate_session(self, *, resumable: bool, shard_id: int | None = None) -> None:
+        """Send op 9 INVALID_SESSION on a live session, as Discord does when it ends one
+        (``d``: whether the client may RESUME it). Not resumable, the session is gone: a RESUME
+        of it is refused and the client must IDENTIFY again, getting READY and GUILD_CREATEs."""
+        async with self._lock:
+            conn = self._live_connection(shard_id)
+            if not resumable and conn.session is not None:
+                del self.sessions[conn.session.shard_id]
+                conn.session.conn = None
+                conn.live = False
+            await conn.send({"op": INVALID_SESSION, "d": resumable})
+
     async def close(self) -> None:
         self.hello_gate.set()  # a connection held before its HELLO ends, without one
         for conn in list(self._open):
@@ -337,8 +363,9 @@ class Gateway:
         if op == HEARTBEAT:
             self.heartbeat_count += 1
             conn.heartbeats += 1
-            async with self._lock:
-                await conn.send({"op": HEARTBEAT_ACK})
+            if self.ack_heartbeats:
+                async with self._lock:
+                    await conn.send({"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:
             await self._identify(conn, data or {})
         elif op == RESUME:
@@ -448,6 +475,8 @@ class Gateway:
         await self.dispatch("READY", ready, shard_id=shard_id)
         include_members = bool(intents & GUILD_MEMBERS)
         for guild in guilds:
+            if guild.id in self.outages:  # in READY as unavailable; GUILD_CREATE when it ends
+                continue
             payload = guild.payload(include_all_members=include_members, bot_id=world.bot.id)
             await self.dispatch("GUILD_CREATE", payload, intent=GUILDS, shard_id=shard_id)
         session.ready_sent = True

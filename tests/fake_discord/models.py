@@ -132,6 +132,7 @@ class FakeChannel:
     recipient: FakeUser | None = None  # DMs only
     parent_id: int | None = None  # a thread's channel (or forum)
     owner_id: int | None = None  # who started the thread
+    archived: bool = False  # a thread archived (and locked) by a moderator: no posts in it
 
     @property
     def is_thread(self) -> bool:
@@ -180,10 +181,10 @@ class FakeChannel:
                 "message_count": 0,
                 "member_count": 1,
                 "thread_metadata": {
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": iso_now(),
-                    "locked": False,
+                    "locked": self.archived,
                 },
             }
         if self.type == GUILD_FORUM:

@@ -50,7 +50,9 @@ UNKNOWN_WEBHOOK = (404, 10015, "Unknown Webhook")
 UNKNOWN_INTERACTION = (404, 10062, "Unknown interaction")
 UNKNOWN_COMMAND = (404, 10063, "Unknown application command")
 EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
+MISSING_ACCESS = (403, 50001, "Missing Access")  # e.g. a guild the bot is no longer in
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+ARCHIVED_THREAD = (400, 50083, "Thread is archived")
 ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
 
 

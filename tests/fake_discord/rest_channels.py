@@ -10,7 +10,9 @@ from .faults import API_PREFIX
 from .messages import DEFAULT, REPLY, build_message, edited_copy
 from .models import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL, FakeChannel
 from .responses import (
+    ARCHIVED_THREAD,
     EMPTY_MESSAGE,
+    MISSING_ACCESS,
     MISSING_PERMISSIONS,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
@@ -57,6 +59,13 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         if channel is None:
             return known_error(UNKNOWN_CHANNEL)
         body, files = await read_body(request)
+        guild = fake.world.guild_of(channel)
+        if guild is not None and fake.bot.id not in guild.members:
+            detail = f"the bot is not in the server of #{channel.name}"
+            return refuse(request, "missing_access", MISSING_ACCESS, detail, body)
+        if channel.archived:
+            detail = f"#{channel.name} is archived and locked"
+            return refuse(request, "archived_thread", ARCHIVED_THREAD, detail, body)
         if not can_send(channel):
             send = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
             detail = f"bot lacks VIEW_CHANNEL|{send} in #{channel.name}"

@@ -125,3 +125,74 @@ async def test_disallowed_privileged_intent_closes_with_4014() -> None:
         with fake.patch_discord_py(), pytest.raises(discord.PrivilegedIntentsRequired):
             async with run_client(TinyBot(message_content=True), fake):
                 pass
+
+
+async def test_op9_resumable_is_resumed_and_not_resumable_identifies_anew(
+    scene: Scene, bot: TinyBot
+) -> None:
+    """Op 9 INVALID_SESSION sent on a live session: with `d: true` discord.py RESUMEs the same
+    session; with `d: false` the session is gone and it IDENTIFYs again (gateway.py, received
+    op INVALIDATE_SESSION)."""
+    fake = scene.fake
+    first = fake.gateway.sessions[0].id
+    await fake.gateway.invalidate_session(resumable=True)
+    await fake.waiter.wait_for(lambda: fake.gateway.resume_count == 1, "RESUME")
+    assert (fake.gateway.identify_count, fake.gateway.sessions[0].id) == (1, first)
+    await fake.gateway.invalidate_session(resumable=False)
+    await fake.waiter.wait_for(lambda: fake.gateway.shard_ready(0), "a new READY")
+    assert fake.gateway.identify_count == 2
+    assert fake.gateway.sessions[0].id != first
+    handle = await fake.slash(scene.alice, "define", {"term": "kv"}, channel=scene.channel)
+    assert (await handle.final_message())["embeds"][0]["title"] == "kv"
+
+
+async def test_a_guild_in_an_outage_is_unavailable_until_its_guild_create(scene: Scene) -> None:
+    fake = scene.fake
+    fake.gateway.outages.add(scene.guild.id)
+    client = TinyBot()
+    async with run_client(client, fake):
+        guild = client.get_guild(scene.guild.id)
+        assert guild is not None
+        assert guild.unavailable
+        await fake.gateway.end_outage(scene.guild.id)
+        await fake.settle()
+        guild = client.get_guild(scene.guild.id)
+        assert guild is not None
+        assert not guild.unavailable
+        assert guild.name == scene.guild.name
+
+
+async def test_unanswered_heartbeats_make_the_client_reconnect() -> None:
+    """A zombie connection: no HEARTBEAT_ACK (nor anything else) comes; discord.py closes it
+    after `heartbeat_timeout` without a frame and RESUMEs."""
+    async with FakeDiscord(heartbeat_interval_ms=100) as fake:
+        fake.add_guild("Lab")
+        with fake.patch_discord_py():
+            async with run_client(TinyBot(heartbeat_timeout=0.5), fake, synced=False):
+                fake.gateway.ack_heartbeats = False
+                await fake.waiter.wait_for(lambda: fake.gateway.resume_count == 1, "RESUME")
+                assert fake.gateway.identify_count == 1
+
+
+async def post(fake: FakeDiscord, channel_id: int) -> tuple[int, int]:
+    """The bot posts in a channel: Discord's HTTP status and error code (0 when it took it)."""
+    url = f"{fake.api_base}/channels/{channel_id}/messages"
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, json={"content": "hello"}, headers=headers) as answer,
+    ):
+        return answer.status, int((await answer.json()).get("code", 0))
+
+
+async def test_posts_in_an_archived_thread_or_a_server_the_bot_left_are_refused(
+    scene: Scene,
+) -> None:
+    fake = scene.fake
+    thread = scene.guild.add_thread(scene.channel, "help", scene.alice)
+    assert await post(fake, thread.id) == (200, 0)
+    thread.archived = True
+    assert await post(fake, thread.id) == (400, 50083)
+    del scene.guild.members[fake.bot.id]
+    assert await post(fake, scene.channel.id) == (403, 50001)
+    assert [v.kind for v in fake.pop_violations()] == ["archived_thread", "missing_access"]

@@ -141,7 +141,13 @@ class ConfirmView(discord.ui.View):
 
 
 class TinyBot(commands.Bot):
-    def __init__(self, *, message_content: bool = False, sync_guild: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        message_content: bool = False,
+        sync_guild: int | None = None,
+        heartbeat_timeout: float = 60.0,  # discord.py's default
+    ) -> None:
         intents = discord.Intents.default()
         intents.message_content = message_content
         super().__init__(
@@ -149,6 +155,7 @@ class TinyBot(commands.Bot):
             intents=intents,
             allowed_mentions=QUIET,
             guild_ready_timeout=0.05,  # the default waits 2 s for more guilds before on_ready
+            heartbeat_timeout=heartbeat_timeout,
         )
         self.errors: asyncio.Queue[BaseException] = asyncio.Queue()
         self.sync_guild = sync_guild

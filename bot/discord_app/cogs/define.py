@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_NO_EMBEDS_SAID = 1_000  # channels remembered as told about a missing Embed Links
+ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
@@ -161,12 +162,12 @@ class DefineCog(commands.Cog):
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
         except Exception as exc:
-            if isinstance(exc, discord.HTTPException) and _reply_target_gone(exc):
-                # Deleted before the answer went out: nobody is there to read it, or an error.
+            if isinstance(exc, discord.HTTPException) and (gone := _reply_target_gone(exc)):
+                # Gone before the answer went out: nobody is there to read it, or an error.
                 log.warning(
-                    "cannot reply to a mention in channel %s: the channel or the message was "
-                    "deleted first (%s, error code %s)",
+                    "cannot reply to a mention in channel %s: %s (%s, error code %s)",
                     message.channel.id,
+                    gone,
                     exc.text or exc.status,
                     exc.code,
                 )
@@ -232,12 +233,15 @@ class DefineCog(commands.Cog):
             )
 
 
-def _reply_target_gone(exc: discord.HTTPException) -> bool:
-    """Discord refused a reply because its channel (404 Unknown Channel) or the message it
-    replies to (a `message_reference` to an unknown message) was deleted meanwhile."""
-    return isinstance(exc, discord.NotFound) or (
-        exc.code == 50035 and "message_reference" in exc.text
-    )
+def _reply_target_gone(exc: discord.HTTPException) -> str | None:
+    """Why Discord refused a reply that nobody could read now, or None for another failure: its
+    channel (404 Unknown Channel) or the message it replies to (a `message_reference` to an
+    unknown message) was deleted meanwhile, or its thread was archived (400, 50083)."""
+    if isinstance(exc, discord.NotFound) or (exc.code == 50035 and "message_reference" in exc.text):
+        return "the channel or the message was deleted first"
+    if exc.code == ARCHIVED_THREAD:
+        return "the thread was archived first"
+    return None
 
 
 def _can_embed(message: discord.Message) -> bool:

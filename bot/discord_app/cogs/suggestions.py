@@ -1,11 +1,13 @@
 """Members suggest missing terms: `/suggest` (for everyone, unlike `/term`) and the "Suggest it"
 button of a "no entry" answer open a modal; the suggestion queues for the server's moderators
 (`/term review`). A member can't flood the queue: one suggestion per cooldown, and a cap on a
-server's open suggestions (the store checks both in the write). Deciding one is here too: the
+server's open suggestions (the store checks both in the write, and before the form opens, so
+that nobody writes a suggestion in vain). Deciding one is here too: the
 term cog's review, and whatever writes a term or alias of a waiting suggestion's name."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -73,9 +75,39 @@ async def open_suggestion(interaction: Interaction, title: str) -> None:
     if interaction.guild_id is None:
         await reply(interaction, "Suggestions go to a server's moderators: suggest it there.")
         return
+    refused = await _refused_now(interaction, interaction.guild_id)
+    if refused is not None:
+        await reply(interaction, refusal_text(refused))
+        return
     modal = suggestion_modal(interaction.user.id, title)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by SuggestCog.on_interaction
+
+
+async def _refused_now(interaction: Interaction, scope: int) -> SuggestStatus | None:
+    """Why the member may not suggest here now, asked before the form opens; None when they
+    may, or when the database does not say in time (the form's submit checks again)."""
+    state = interaction.client.state
+    if state.store is None:
+        return None
+    try:
+        return await asyncio.wait_for(
+            state.store.suggest_refusal(scope, interaction.user.id), state.read_timeout
+        )
+    except (StorageError, TimeoutError):
+        return None
+
+
+def refusal_text(status: SuggestStatus) -> str:
+    if status is SuggestStatus.COOLDOWN:
+        return (
+            f"You made a suggestion here a moment ago: one every {SUGGEST_COOLDOWN // 60} "
+            "minutes, please. Nothing new was queued."
+        )
+    return (
+        "This server's moderators have a full queue of suggestions to review. "
+        "Please try again later. Nothing was queued."
+    )
 
 
 class SuggestButton(
@@ -153,16 +185,8 @@ class SuggestCog(ServerOnly, commands.Cog):
                 f"Thanks! “{echo(title)}” is with this server's moderators. "
                 "I'll tell you privately what they decide, if your DMs are open."
             )
-        elif status is SuggestStatus.COOLDOWN:
-            text = (
-                f"You made a suggestion here a moment ago: one every {SUGGEST_COOLDOWN // 60} "
-                "minutes, please. Nothing new was queued."
-            )
         else:
-            text = (
-                "This server's moderators have a full queue of suggestions to review. "
-                "Please try again later. Nothing was queued."
-            )
+            text = refusal_text(status)
         await reply(interaction, text[: limits.MESSAGE_CONTENT])
 
     async def _named(self, scope: int, title: str) -> str | None:
@@ -250,7 +274,8 @@ async def _decide(
     )
     if found is None:
         return None, False
-    server = interaction.guild.name if interaction.guild else "the server"
+    # A server in an outage is known to discord.py by its id alone, with an empty name.
+    server = (interaction.guild.name if interaction.guild else "") or "the server"
     outcome = "added to the glossary" if accepted else "not added to the glossary"
     look_up = ""
     if accepted and opens is not None and opens.alias:  # the name the member typed opens it

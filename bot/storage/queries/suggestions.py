@@ -37,6 +37,23 @@ async def add_suggestion(
     server's queue of open suggestions is full."""
     # Touching the counter row serialises suggestion writes, so the checks below hold.
     await tx.execute("UPDATE counters SET value = value WHERE name = 'term_version'")
+    refused = await suggest_refusal(
+        tx, scope=scope, user_id=user_id, at=at, max_open=max_open, cooldown=cooldown
+    )
+    if refused is not None:
+        return refused
+    await tx.execute(
+        "INSERT INTO suggestions (scope, user_id, title, definition, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (scope, user_id, title, definition, at),
+    )
+    return SuggestStatus.ADDED
+
+
+async def suggest_refusal(
+    tx: Tx, *, scope: int, user_id: int, at: int, max_open: int, cooldown: int
+) -> SuggestStatus | None:
+    """Why this member may not suggest here at `at` (COOLDOWN or FULL), or None if they may."""
     latest = await scalar(
         tx,
         "SELECT max(created_at) FROM suggestions WHERE scope = ? AND user_id = ?",
@@ -49,12 +66,7 @@ async def add_suggestion(
     )
     if open_now >= max_open:
         return SuggestStatus.FULL
-    await tx.execute(
-        "INSERT INTO suggestions (scope, user_id, title, definition, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (scope, user_id, title, definition, at),
-    )
-    return SuggestStatus.ADDED
+    return None
 
 
 async def open_suggestions(tx: Tx, *, scope: int, limit: int) -> list[Suggestion]:
