@@ -173,11 +173,6 @@ class FullTextIndex:
         term = self._stems.get(stem(word))
         return 0 if term is None else int(self._starts[term + 1] - self._starts[term])
 
-    @staticmethod
-    def stems(text: str) -> set[str]:
-        """The stems of a text's words, stop words left out ("patch tokens": patch, token)."""
-        return {w for w in stem_many(tokens_of(text)) if w not in STOPWORDS}
-
     @property
     def scale(self) -> float:
         """log(2N), about the largest idf here: BM25 over it holds one bar at any glossary

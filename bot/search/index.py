@@ -414,8 +414,6 @@ class SearchIndex:
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
-            if pair is None and asked:  # "what is the timestep in a diffusion model"
-                decided = self._written_neighbour_offered(decided, asked[0], similar)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(
                     decided, asked[0], described, versionless, names_in
@@ -838,35 +836,6 @@ class SearchIndex:
         other = self.entries[first]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, "semantic", ahead)
-
-    def _written_neighbour_offered(
-        self, result: SearchResult, asked: int, similar: Sequence[tuple[int, float]]
-    ) -> SearchResult:
-        """A card for the name a question asks about, however it was scored, becomes an offer,
-        the meaning's first entry first, where `narrower_first` prefers that entry and the text
-        writes a word of its title but not its name: "what is the timestep in a diffusion
-        model" names Diffusion Model and asks about Diffusion Timestep. (`_narrower_offered`
-        does this for a card the meaning made, without the word.)"""
-        if result.entry is None or not similar:
-            return result
-        card, first = self.positions[result.entry.id], similar[0][0]
-        text = result.normalized_query
-        if first != narrower_first(card, asked, similar, self._related(card, first)):
-            return result
-        if any(m.entry == first for m in self._names_in(text)):
-            return result  # both named: the name rules decide
-        if not self._writes_own_title_word(text, first, card):
-            return result
-        other = self.entries[first]
-        ahead = Suggestion(other.id, other.title, result.score, "semantic")
-        return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
-
-    def _writes_own_title_word(self, text: str, entry: int, other: int) -> bool:
-        """Does `text` write a word of the entry's title that the other entry's title lacks
-        ("timestep" of Diffusion Timestep beside Diffusion Model)?"""
-        stems = self.fulltext.stems
-        own = stems(self.entries[entry].title) - stems(self.entries[other].title)
-        return not own.isdisjoint(stems(text))
 
     def _tied_offered(
         self,

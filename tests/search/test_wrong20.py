@@ -36,13 +36,14 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 )
 
 
+@pytest.mark.xfail(strict=True, reason="a Diffusion Model card: the rule tried was not kept")
 def test_a_word_of_a_narrower_title_beside_a_broad_name_offers_the_narrower_first(
     bundled_index: SearchIndex,
 ) -> None:
     """The broad name is written (Diffusion Model, the question's subject), the narrower entry
     only by a word of its title that the broad one lacks ("timestep"), and the meaning prefers
-    the narrower by `NEIGHBOUR_GAP`: an offer, it first (dev7's row; a card for the broad name
-    before)."""
+    the narrower by `NEIGHBOUR_GAP` (dev7's row): an offer, it first, would be no wrong card.
+    The rule that did it cost held-out right cards (see wrong20 in bench/results/semantic.md)."""
     result = bundled_index.search("what is the timestep in a diffusion model")
     assert result.entry is None, result
     assert [s.id for s in result.suggestions[:2]] == ["diffusion-timestep", "diffusion-model"]
