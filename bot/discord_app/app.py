@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import compat  # noqa: F401  (mends discord.py's reading of messages)
+from bot.discord_app import compat
 from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
@@ -72,6 +72,7 @@ class GlossaryBot(commands.Bot):
             http_trace=self.rest.trace(),
             **options,
         )
+        compat.skip_unreadable_events(self._connection.parsers)
         self.state = state
         self.dev_guild_id = dev_guild_id
         self.identify_window = identify_window

@@ -1,0 +1,43 @@
+"""Known Discord-side product faults left by earlier rounds (task left20), each through the bot
+against the fake Discord, on real SQLite files."""
+
+from __future__ import annotations
+
+from bot.discord_app.app import GlossaryBot
+from tests.discord_app.helpers import define, embed_of
+from tests.fake_discord.messages import build_message
+from tests.resilience.helpers import warned
+
+from .conftest import Scene
+
+# Words of a member's that must stay out of the log, as the field discord.py cannot read.
+SECRET = "our-unreleased-codename"
+
+
+async def test_an_event_discord_py_cannot_read_is_skipped_and_the_bot_goes_on(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """discord.py reads each gateway event in its connection's reader: any exception there
+    ended `connect()`, and one odd payload (a mention whose edit time it cannot parse, a member
+    update without its user) stopped the bot. Now such an event is skipped with one line naming
+    its type, none of its content and no traceback, and `/define` is answered after it."""
+    fake, guild_id = scene.fake, scene.guild.id
+    mention = build_message(
+        {"content": f"<@{fake.bot.id}> what is {SECRET}"},
+        channel=scene.channel,
+        author=scene.alice,
+        users=fake.world.users,
+        extra={"edited_timestamp": SECRET},
+    )
+    member = scene.guild.members[scene.bob.id].payload(with_user=False)
+    async with warned("GUILD_MEMBER_UPDATE") as said:
+        await fake.gateway.dispatch("MESSAGE_CREATE", mention, guild_id=guild_id)
+        await fake.gateway.dispatch(
+            "GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild_id)}, guild_id=guild_id
+        )
+    _, card = await define(fake, scene.alice, "rag", scene.channel)
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
+    skipped = [r for r in said if "skipped" in r.getMessage()]
+    assert [("MESSAGE_CREATE" in r.getMessage()) for r in skipped] == [True, False], said
+    assert all(r.exc_info is None and "\n" not in r.getMessage() for r in said), said
+    assert not [r for r in said if SECRET in r.getMessage()], said
