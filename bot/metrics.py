@@ -30,13 +30,14 @@ from prometheus_client.registry import Collector
 
 REGISTRY = CollectorRegistry()
 
-# What an interaction (or a mention) ended as. "ok" is any other answer (about, aliases, stats).
-OUTCOMES = ("card", "suggestions", "no_entry", "refused", "error", "ok")
+# What an interaction (or a mention) ended as. "ok" is any other answer (about, aliases, stats);
+# "late" an autocomplete that came past Discord's deadline, left unanswered.
+OUTCOMES = ("card", "suggestions", "no_entry", "refused", "error", "late", "ok")
 
 INTERACTIONS = Counter(
     "glossary_interactions",
     "Interactions and mentions answered, by kind (the command, autocomplete, component or "
-    "mention) and outcome (card, suggestions, no_entry, refused, error, ok)",
+    "mention) and outcome (card, suggestions, no_entry, refused, error, late, ok)",
     ["kind", "outcome"],
     registry=REGISTRY,
 )

@@ -22,6 +22,8 @@ from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
 from bot.discord_app.identify import IdentifyGate
+from bot.discord_app.lateness import Arrivals
+from bot.discord_app.replies import ACK_DEADLINE
 from bot.discord_app.rest_watch import RestWatch
 from bot.discord_app.state import BotState
 from bot.storage import StorageError
@@ -41,7 +43,15 @@ OUTDATED_COMPONENT = (
 
 class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return self.client.admit(interaction)  # every command and autocomplete
+        if not self.client.admit(interaction):  # every command and autocomplete
+            return False
+        late = self.client.arrivals.lateness(interaction)
+        if interaction.type is discord.InteractionType.autocomplete and late >= ACK_DEADLINE:
+            # Its answer would be refused (and the member typed on meanwhile): no search.
+            log.debug("skipped autocomplete %s: it came %.1f s late", interaction.id, late)
+            observe.outcome("late")
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[GlossaryBot], error: app_commands.AppCommandError
@@ -62,6 +72,7 @@ class GlossaryBot(commands.Bot):
         **options: Any,  # shard_count and shard_ids, for ShardedGlossaryBot
     ) -> None:
         self.rest = RestWatch()  # whether Discord's REST API answers (for `health`)
+        self.arrivals = Arrivals()  # how late interactions come, to skip stale autocompletes
         super().__init__(
             command_prefix=(),  # no prefix commands
             help_command=None,

@@ -29,7 +29,7 @@ from .interactions import (
     modal_data,
 )
 from .messages import DEFAULT, REPLY, MessageStore, build_message
-from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
+from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser, new_snowflake
 from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
 from .world import World
 
@@ -96,10 +96,13 @@ class UserActions:
         *,
         focused: str,
         channel: FakeChannel,
+        created_ago: float = 0.0,
     ) -> InteractionHandle:
-        """The user is typing into option ``focused``; ``options[focused]`` is the text so far."""
+        """The user is typing into option ``focused``; ``options[focused]`` is the text so far.
+        ``created_ago``: Discord created the request that many seconds ago (it was held up on
+        the way to the bot)."""
         return await self._command_interaction(
-            AUTOCOMPLETE, user, command, options, channel, focused=focused
+            AUTOCOMPLETE, user, command, options, channel, focused=focused, created_ago=created_ago
         )
 
     async def _command_interaction(
@@ -111,6 +114,7 @@ class UserActions:
         channel: FakeChannel,
         *,
         focused: str | None,
+        created_ago: float = 0.0,
     ) -> InteractionHandle:
         name, *path = command.split()
         guild = self.world.guild_of(channel)
@@ -126,6 +130,8 @@ class UserActions:
             permissions=ALL_PERMISSIONS if permissions is None else permissions,
         )
         payload = base_payload(self.world, kind=kind, data=data, user=user, channel=channel)
+        if created_ago:
+            payload["id"] = str(new_snowflake(ago=created_ago))
         return await self._send(payload, refused)
 
     async def click(self, user: FakeUser, message: MessageRef, custom_id: str) -> InteractionHandle:

@@ -3,6 +3,7 @@ against the fake Discord, on real SQLite files."""
 
 from __future__ import annotations
 
+from bot import metrics
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import define, embed_of
 from tests.fake_discord.messages import build_message
@@ -41,3 +42,53 @@ async def test_an_event_discord_py_cannot_read_is_skipped_and_the_bot_goes_on(
     assert [("MESSAGE_CREATE" in r.getMessage()) for r in skipped] == [True, False], said
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in said), said
     assert not [r for r in said if SECRET in r.getMessage()], said
+
+
+def autocompletes(outcome: str) -> float:
+    labels = {"kind": "autocomplete", "outcome": outcome}
+    return metrics.REGISTRY.get_sample_value("glossary_interactions_total", labels) or 0.0
+
+
+async def test_an_autocomplete_that_comes_past_discords_deadline_is_not_searched(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Discord takes an autocomplete's answer for 3 s after it sent the request. One that reached
+    a busy bot later than that (it waited on the way, or behind other work) was still searched
+    and answered: work nobody sees, refused as "Unknown interaction". Now it is left unanswered
+    without a search, counted as "late"; one on time is answered as before."""
+    fake = scene.fake
+    typed = {"term": "kv"}
+    on_time = await fake.autocomplete(
+        scene.alice, "define", typed, focused="term", channel=scene.channel
+    )
+    assert await on_time.choices(), "the fastest request: the clocks' offset"
+    before = autocompletes("late")
+    late = await fake.autocomplete(
+        scene.alice, "define", typed, focused="term", channel=scene.channel, created_ago=4.0
+    )
+    after = await fake.autocomplete(
+        scene.bob, "define", typed, focused="term", channel=scene.channel
+    )
+    assert await after.choices()
+    await fake.settle()
+    assert autocompletes("late") == before + 1
+    assert late.first_attempt is None, late.records
+
+
+async def test_autocomplete_is_answered_on_a_machine_whose_clock_is_seconds_ahead(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """How late a request is comes from its id (Discord's clock) and this machine's clock: on a
+    machine 5 s ahead every request looks 5 s old. Counted from the fastest arrival, none is
+    late, and every keystroke gets its choices."""
+    fake = scene.fake
+    for typed in ("k", "kv", "kv c"):
+        handle = await fake.autocomplete(
+            scene.alice,
+            "define",
+            {"term": typed},
+            focused="term",
+            channel=scene.channel,
+            created_ago=5.0,
+        )
+        assert await handle.choices(), typed
