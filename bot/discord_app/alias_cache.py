@@ -150,10 +150,18 @@ class ServerCache:
         return LocalGlossary(glossary, index, index.server_aliases(None), (), index)
 
     async def warm(self, scopes: Iterable[int]) -> None:
-        """Read these servers ahead of their first ask, one by one, until as many with terms of
-        their own are indexed as are kept: one more would drop one just indexed. The rest are
-        read when asked (which of them were asked last, the store cannot say cheaply)."""
-        for scope in scopes:
+        """Read these servers ahead of their first ask, the most recently active first (by
+        their last lookup; the others in the order given), one by one, until as many with
+        terms of their own are indexed as are kept: one more would drop one just indexed. The
+        rest are read when asked."""
+        store = self._store()
+        last: dict[int, int] = {}
+        if store is not None:
+            try:
+                last = await store.last_lookup_hours()
+            except StorageError as exc:
+                log.warning("warming servers in no particular order: %s", exc)
+        for scope in sorted(scopes, key=lambda scope: last.get(scope, -1), reverse=True):
             if len(self._indexed) >= self.max_indexed:
                 return
             await self.get(scope)

@@ -3,9 +3,17 @@ against the fake Discord, on real SQLite files."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
 from bot import metrics
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import define, embed_of
+from bot.discord_app.state import BotState
+from bot.glossary import Glossary
+from bot.storage import Store
+from tests.discord_app.helpers import define, embed_of, serve
+from tests.discord_app.test_term_log import term, write
 from tests.fake_discord.messages import build_message
 from tests.resilience.helpers import warned
 
@@ -92,3 +100,40 @@ async def test_autocomplete_is_answered_on_a_machine_whose_clock_is_seconds_ahea
             created_ago=5.0,
         )
         assert await handle.choices(), typed
+
+
+async def test_the_warm_up_indexes_the_most_recently_active_servers_first(
+    scene: Scene, glossary: Glossary
+) -> None:
+    """After READY the bot reads and indexes its servers ahead of their first ask, as many with
+    terms of their own as it keeps (`max_indexed`). It took them in the order Discord listed
+    them: the servers it kept could be long idle while the busy one waited for its first ask.
+    Now it takes the most recently active first (the last lookup the database holds)."""
+    fake, mod = scene.fake, scene.moderator
+    third = fake.add_guild("Third")
+    servers = (scene.guild, scene.other_guild, third)  # as Discord lists them
+    now = datetime.now(UTC)
+    when = [now]
+    store = await Store.open(scene.db_path, flush_interval=None, clock=lambda: when[0])
+    for n, guild in enumerate(servers):
+        await write(store, guild.id, mod.id, term(n, f"A word of server {n}."))
+    when[0] = now - timedelta(days=2)
+    store.record_lookup(scene.other_guild.id, "rag")
+    when[0] = now
+    store.record_lookup(third.id, "rag")
+    await store.flush()
+    state = BotState(glossary, store)
+    state.servers.max_indexed = 2
+    warmed = asyncio.Event()
+    warm = state.servers.warm
+
+    async def warm_then_say(scopes: Iterable[int]) -> None:
+        await warm(scopes)
+        warmed.set()
+
+    state.servers.warm = warm_then_say  # type: ignore[method-assign]
+    async with serve(GlossaryBot(state, guild_ready_timeout=0.05), fake):
+        async with asyncio.timeout(fake.wait_timeout):
+            await warmed.wait()
+        known = [state.servers.knows(guild.id) for guild in servers]
+    assert known == [False, True, True]
