@@ -15,6 +15,7 @@ from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of, serve
 from tests.discord_app.test_term_log import term, write
 from tests.fake_discord.messages import build_message
+from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
@@ -137,3 +138,31 @@ async def test_the_warm_up_indexes_the_most_recently_active_servers_first(
             await warmed.wait()
         known = [state.servers.knows(guild.id) for guild in servers]
     assert known == [False, True, True]
+
+
+async def test_a_mention_whose_miss_reply_is_refused_records_no_miss(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Since round 19 a mention's card is counted once its reply is sent. Its "no entry" was
+    still recorded as a miss before the reply: one Discord refused (the bot may not send
+    there: 403, 50013) put a search nobody was answered among the server's top misses. Now a
+    mention's miss follows the card's rule: recorded once the reply is sent."""
+    fake, store = scene.fake, bot.state.store
+    assert store is not None
+    guild, channel = scene.other_guild, scene.other_channel
+    mention = f"<@{fake.bot.id}> what is a zorblax"
+    for role in guild.roles.values():
+        role.permissions &= ~SEND_MESSAGES
+    async with warned("cannot reply to a mention"):
+        await fake.user_message(scene.alice, channel, mention)
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
+    await store.flush()
+    assert await store.top_misses(guild.id) == []
+    for role in guild.roles.values():
+        role.permissions |= SEND_MESSAGES
+    await fake.user_message(scene.alice, channel, mention)
+    answer = await fake.wait_for_channel_message(channel)
+    assert answer["content"].startswith("No entry for"), answer
+    await fake.settle()  # recorded once its reply returned: let the bot take the answer in
+    await store.flush()
+    assert [m.count for m in await store.top_misses(guild.id)] == [1]
