@@ -30,14 +30,15 @@ from prometheus_client.registry import Collector
 
 REGISTRY = CollectorRegistry()
 
-# What an interaction (or a mention) ended as. "ok" is any other answer (about, aliases, stats);
-# "late" an autocomplete that came past Discord's deadline, left unanswered.
-OUTCOMES = ("card", "suggestions", "no_entry", "refused", "error", "late", "ok")
+# What an interaction (or a mention) ended as. "listing" is the terms found in a message
+# (Explain terms, a forward to the bot); "late" an autocomplete that came past Discord's
+# deadline, left unanswered; "ok" any other answer (about, aliases, stats).
+OUTCOMES = ("card", "suggestions", "listing", "no_entry", "refused", "error", "late", "ok")
 
 INTERACTIONS = Counter(
     "glossary_interactions",
     "Interactions and mentions answered, by kind (the command, autocomplete, component or "
-    "mention) and outcome (card, suggestions, no_entry, refused, error, late, ok)",
+    "mention) and outcome (card, suggestions, listing, no_entry, refused, error, late, ok)",
     ["kind", "outcome"],
     registry=REGISTRY,
 )

@@ -166,3 +166,31 @@ async def test_a_mention_whose_miss_reply_is_refused_records_no_miss(
     await fake.settle()  # recorded once its reply returned: let the bot take the answer in
     await store.flush()
     assert [m.count for m in await store.top_misses(guild.id)] == [1]
+
+
+def answered(kind: str, outcome: str) -> float:
+    labels = {"kind": kind, "outcome": outcome}
+    return metrics.REGISTRY.get_sample_value("glossary_interactions_total", labels) or 0.0
+
+
+async def test_a_forward_to_the_bot_and_explain_terms_count_what_they_answered(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A message forwarded to the bot in a DM gets its terms listed (round 19), as Explain terms
+    lists a message's terms; both were counted in the metrics as "ok", like an about page: a
+    dashboard could not tell a listing from nothing found. Now a listing counts as "listing" and
+    a message without terms as "no_entry", for both."""
+    fake = scene.fake
+    dm = fake.dm_channel(scene.alice)
+    with_terms = await fake.user_message(scene.bob, scene.channel, "we keep the kv cache warm")
+    without = await fake.user_message(scene.bob, scene.channel, "see you all tomorrow")
+    before = {
+        key: answered(*key)
+        for key in [(k, o) for k in ("mention", "Explain terms") for o in ("listing", "no_entry")]
+    }
+    for message in (with_terms, without):
+        await fake.user_message(scene.alice, dm, "", forward_of=message)
+        await fake.wait_for_channel_message(dm)
+        await (await fake.message_command(scene.alice, "Explain terms", message)).final_message()
+    await fake.settle()  # counted as each answer's task ends
+    assert {key: answered(*key) - n for key, n in before.items()} == dict.fromkeys(before, 1.0)
