@@ -194,3 +194,28 @@ async def test_a_forward_to_the_bot_and_explain_terms_count_what_they_answered(
         await (await fake.message_command(scene.alice, "Explain terms", message)).final_message()
     await fake.settle()  # counted as each answer's task ends
     assert {key: answered(*key) - n for key, n in before.items()} == dict.fromkeys(before, 1.0)
+
+
+async def test_a_server_keeps_no_change_lock_once_its_changes_are_done(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A moderator's change of a server is checked and written under that server's lock (two at
+    once could each add one half of a clash). Each server ever changed kept its lock for good:
+    one more object per server, never dropped. Now a lock lives while a change of its server is
+    under way or waiting (two at once still take turns: one wins, `test_aliases`)."""
+    fake = scene.fake
+    adds = [
+        (scene.moderator, "the stash", "kv-cache", scene.channel),
+        (scene.admin, "the stash", "rag", scene.channel),
+        (scene.other_moderator, "fetch and write", "rag", scene.other_channel),
+    ]
+    handles = await asyncio.gather(
+        *(
+            fake.slash(who, "alias add", {"alias": alias, "term": t}, channel=where)
+            for who, alias, t, where in adds
+        )
+    )
+    answers = sorted([(await h.final_message())["content"][:6] for h in handles])
+    assert answers == ["Added:", "Added:", "“the s"], answers
+    await fake.settle()
+    assert bot.state.servers._changes == {}  # no lock held, none kept
