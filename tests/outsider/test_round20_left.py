@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from bot import metrics
 from bot.discord_app.app import GlossaryBot
@@ -19,6 +20,8 @@ from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .test_round15 import ZORB
+from .test_round15 import _cli as _cli15
 
 # Words of a member's that must stay out of the log, as the field discord.py cannot read.
 SECRET = "our-unreleased-codename"
@@ -219,3 +222,33 @@ async def test_a_server_keeps_no_change_lock_once_its_changes_are_done(
     assert answers == ["Added:", "Added:", "“the s"], answers
     await fake.settle()
     assert bot.state.servers._changes == {}  # no lock held, none kept
+
+
+def test_stats_of_every_server_says_which_ids_the_bot_will_rename(tmp_path: Path) -> None:
+    """Two servers each have a term "Blap" (id `blap`); the maintainers add an entry with that
+    id, another concept. `stats --guild` says which id the bot will rename (round 19);
+    `stats` of every server said nothing, though its top terms sum both servers' lookups of
+    `blap`. Now it says it for each server that has such a term."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    served = {"GLOSSARY_PATHS": str(folder)}
+    db = str(tmp_path / "g.db")
+    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
+    blap += 'definition = "Our nightly invoice job."\n'
+    for guild in ("5", "6"):
+        imported = _cli15(
+            tmp_path, "terms", "import", "-", "--guild", guild, "--db", db, stdin=blap, **served
+        )
+        assert imported.returncode == 0, imported.stderr
+    blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
+    blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
+    (folder / "mine.toml").write_text(ZORB + "\n" + blapper)
+    shown = _cli15(tmp_path, "stats", "--db", db, **served)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stderr.splitlines() == [
+        f"glossary-bot: note: server {guild}'s term “Blap” has the id 'blap', which the "
+        "glossary's “Blapper Unit” now has: the bot renames it 'blap-2' (with its aliases, "
+        "related ids and lookups) when it next reads the server with this glossary"
+        for guild in ("5", "6")
+    ], shown.stderr
