@@ -42,13 +42,22 @@ OUTDATED_COMPONENT = (
 
 
 class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
+    def _from_interaction(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        # discord.py calls this as it reads the interaction, and answers it in a task of its
+        # own: a request typed on from is known by the time the older one's task runs.
+        if interaction.type is discord.InteractionType.autocomplete:
+            self.client.arrivals.typed(interaction)
+        super()._from_interaction(interaction)
+
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
         if not self.client.admit(interaction):  # every command and autocomplete
             return False
         late = self.client.arrivals.lateness(interaction)
-        if interaction.type is discord.InteractionType.autocomplete and late >= ACK_DEADLINE:
-            # Its answer would be refused (and the member typed on meanwhile): no search.
-            log.debug("skipped autocomplete %s: it came %.1f s late", interaction.id, late)
+        if interaction.type is discord.InteractionType.autocomplete and (
+            late >= ACK_DEADLINE or self.client.arrivals.typed_on(interaction)
+        ):
+            # Its answer would be refused, or not shown (a newer one is): no search.
+            log.debug("skipped autocomplete %s: %.1f s late or typed on", interaction.id, late)
             observe.outcome("late")
             return False
         return True

@@ -105,6 +105,27 @@ class UserActions:
             AUTOCOMPLETE, user, command, options, channel, focused=focused, created_ago=created_ago
         )
 
+    async def keystrokes(
+        self,
+        user: FakeUser,
+        command: str,
+        focused: str,
+        texts: Sequence[str],
+        *,
+        channel: FakeChannel,
+    ) -> list[InteractionHandle]:
+        """The user types on in option ``focused``: an autocomplete request for each of
+        ``texts``, sent back to back (none waits for the bot's answer or for the bot to read
+        the one before), as they reach a bot that is slow to read its gateway."""
+        await self.settle()
+        sent = []
+        for text in texts:
+            payload, refused = self._command_payload(
+                AUTOCOMPLETE, user, command, {focused: text}, channel, focused=focused
+            )
+            sent.append(await self._send(payload, refused, settle=False))
+        return sent
+
     async def _command_interaction(
         self,
         kind: int,
@@ -116,6 +137,23 @@ class UserActions:
         focused: str | None,
         created_ago: float = 0.0,
     ) -> InteractionHandle:
+        payload, refused = self._command_payload(
+            kind, user, command, options, channel, focused=focused, created_ago=created_ago
+        )
+        return await self._send(payload, refused)
+
+    def _command_payload(
+        self,
+        kind: int,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, OptionValue],
+        channel: FakeChannel,
+        *,
+        focused: str | None,
+        created_ago: float = 0.0,
+    ) -> tuple[JSON, str | None]:
+        """An INTERACTION_CREATE's payload for ``/command``, and why Discord refuses it, if so."""
         name, *path = command.split()
         guild = self.world.guild_of(channel)
         registered = self._find_command(name, CHAT_INPUT, guild)
@@ -132,7 +170,7 @@ class UserActions:
         payload = base_payload(self.world, kind=kind, data=data, user=user, channel=channel)
         if created_ago:
             payload["id"] = str(new_snowflake(ago=created_ago))
-        return await self._send(payload, refused)
+        return payload, refused
 
     async def click(self, user: FakeUser, message: MessageRef, custom_id: str) -> InteractionHandle:
         """Press the button ``custom_id`` on ``message`` (a message dict or id)."""
@@ -269,7 +307,12 @@ class UserActions:
         return await self._send(payload, None, target_message_id=target_message_id)
 
     async def _send(
-        self, payload: JSON, refused: str | None, *, target_message_id: int | None = None
+        self,
+        payload: JSON,
+        refused: str | None,
+        *,
+        target_message_id: int | None = None,
+        settle: bool = True,
     ) -> InteractionHandle:
         handle = InteractionHandle(
             payload=payload,
@@ -280,7 +323,8 @@ class UserActions:
         )
         self.interactions[handle.id] = handle
         if refused is None:
-            await self.settle()
+            if settle:
+                await self.settle()
 
             def stamp() -> None:
                 handle.sent_at = time.monotonic()

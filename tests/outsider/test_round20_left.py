@@ -252,3 +252,21 @@ def test_stats_of_every_server_says_which_ids_the_bot_will_rename(tmp_path: Path
         "related ids and lookups) when it next reads the server with this glossary"
         for guild in ("5", "6")
     ], shown.stderr
+
+
+async def test_an_autocomplete_the_member_typed_on_from_is_not_searched(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A member types "k", "kv", "kv c": Discord sends a request for each and shows the answer to
+    the newest. A bot slow to read its gateway read all three, then searched and answered each
+    in turn, the first two for nobody. Now a request is left unanswered, unsearched, when a
+    newer one of the same member's has been read: the newest is answered."""
+    fake = scene.fake
+    before = autocompletes("late")
+    *older, newest = await fake.keystrokes(
+        scene.alice, "define", "term", ["k", "kv", "kv c"], channel=scene.channel
+    )
+    assert [c["value"] for c in await newest.choices()][:1] == ["kv-cache"]
+    await fake.settle()
+    assert [h.first_attempt for h in older] == [None, None], [h.records for h in older]
+    assert autocompletes("late") == before + 2
