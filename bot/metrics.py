@@ -31,8 +31,8 @@ from prometheus_client.registry import Collector
 REGISTRY = CollectorRegistry()
 
 # What an interaction (or a mention) ended as. "listing" is the terms found in a message
-# (Explain terms, a forward to the bot); "late" an autocomplete that came past Discord's
-# deadline, left unanswered; "ok" any other answer (about, aliases, stats).
+# (Explain terms, a forward to the bot); "late" an autocomplete left unanswered (it came past
+# Discord's deadline, or the member typed on); "ok" any other answer (about, aliases, stats).
 OUTCOMES = ("card", "suggestions", "listing", "no_entry", "refused", "error", "late", "ok")
 
 INTERACTIONS = Counter(
