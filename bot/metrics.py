@@ -30,13 +30,15 @@ from prometheus_client.registry import Collector
 
 REGISTRY = CollectorRegistry()
 
-# What an interaction (or a mention) ended as. "ok" is any other answer (about, aliases, stats).
-OUTCOMES = ("card", "suggestions", "no_entry", "refused", "error", "ok")
+# What an interaction (or a mention) ended as. "listing" is the terms found in a message
+# (Explain terms, a forward to the bot); "late" an autocomplete left unanswered (it came past
+# Discord's deadline, or the member typed on); "ok" any other answer (about, aliases, stats).
+OUTCOMES = ("card", "suggestions", "listing", "no_entry", "refused", "error", "late", "ok")
 
 INTERACTIONS = Counter(
     "glossary_interactions",
     "Interactions and mentions answered, by kind (the command, autocomplete, component or "
-    "mention) and outcome (card, suggestions, no_entry, refused, error, ok)",
+    "mention) and outcome (card, suggestions, listing, no_entry, refused, error, late, ok)",
     ["kind", "outcome"],
     registry=REGISTRY,
 )

@@ -12,10 +12,12 @@
 - `state`: what the running bot knows (glossary, index, store, counts); `alias_cache`: each
   server's glossary with its terms and compiled aliases, kept on the store's versions;
   `term_drafts`: the term forms open; `cooldowns`: per-user limits.
-- `choices`: autocomplete choices cut to Discord's limits, for every autocomplete.
+- `choices`: autocomplete choices cut to Discord's limits, for every autocomplete;
+  `lateness`: which autocomplete requests nobody will see answered (too late, or typed on).
 - `command_permissions`: who may use a command (Integrations overrides, default permissions),
   for menus that act like one (the /stats menu asks what `/alias` asks).
 - `errors`, `logs`, `health`, `metrics`, `identify`, `runner`, `cli`: answering errors, logging,
   heartbeat, Prometheus, IDENTIFY shared across processes, the process.
-- `compat`: what discord.py cannot read of what Discord sends, mended at import.
+- `compat`: what discord.py cannot read of what Discord sends, mended at import; a gateway
+  event it still cannot read is skipped with one line, not the end of the connection.
 """

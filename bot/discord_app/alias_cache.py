@@ -24,7 +24,7 @@ import contextlib
 import logging
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
@@ -107,7 +107,8 @@ class ServerCache:
         # Each server's read under way, and the glossary's index it compiles against.
         self._loading: dict[int, tuple[SearchIndex, asyncio.Future[_Cached]]] = {}
         self._indexing: Counter[int] = Counter()  # loads that have read their rows, compiling
-        self._changes: dict[int, asyncio.Lock] = {}
+        # Per server changing now: its lock, and how many changes hold it or wait for it.
+        self._changes: dict[int, tuple[asyncio.Lock, int]] = {}
         self._embedder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-terms")
         self._embedding: dict[int, asyncio.Task[None]] = {}
         self._term_vectors: TermVectors | None = None
@@ -150,10 +151,18 @@ class ServerCache:
         return LocalGlossary(glossary, index, index.server_aliases(None), (), index)
 
     async def warm(self, scopes: Iterable[int]) -> None:
-        """Read these servers ahead of their first ask, one by one, until as many with terms of
-        their own are indexed as are kept: one more would drop one just indexed. The rest are
-        read when asked (which of them were asked last, the store cannot say cheaply)."""
-        for scope in scopes:
+        """Read these servers ahead of their first ask, the most recently active first (by
+        their last lookup; the others in the order given), one by one, until as many with
+        terms of their own are indexed as are kept: one more would drop one just indexed. The
+        rest are read when asked."""
+        store = self._store()
+        last: dict[int, int] = {}
+        if store is not None:
+            try:
+                last = await store.last_lookup_hours()
+            except StorageError as exc:
+                log.warning("warming servers in no particular order: %s", exc)
+        for scope in sorted(scopes, key=lambda scope: last.get(scope, -1), reverse=True):
             if len(self._indexed) >= self.max_indexed:
                 return
             await self.get(scope)
@@ -221,10 +230,23 @@ class ServerCache:
         loading.add_done_callback(done)
         return loading
 
-    def changes(self, scope: int) -> asyncio.Lock:
+    @contextlib.asynccontextmanager
+    async def changes(self, scope: int) -> AsyncIterator[None]:
         """Held while one change of this server is checked and written: the next change is
-        checked against it (two moderators at once could each add one half of a clash)."""
-        return self._changes.setdefault(scope, asyncio.Lock())
+        checked against it (two moderators at once could each add one half of a clash). The
+        lock is kept while a change of the server holds it or waits, then dropped: no object
+        for every server ever changed."""
+        lock, users = self._changes.get(scope, (asyncio.Lock(), 0))
+        self._changes[scope] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._changes[scope]
+            if users == 1:
+                del self._changes[scope]
+            else:
+                self._changes[scope] = (lock, users - 1)
 
     async def current(self, scope: int) -> LocalGlossary:
         """This server's glossary as the database has it now, for checking a change against

@@ -16,12 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import compat  # noqa: F401  (mends discord.py's reading of messages)
+from bot.discord_app import compat
 from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
 from bot.discord_app.identify import IdentifyGate
+from bot.discord_app.lateness import Arrivals
+from bot.discord_app.replies import ACK_DEADLINE
 from bot.discord_app.rest_watch import RestWatch
 from bot.discord_app.state import BotState
 from bot.storage import StorageError
@@ -40,8 +42,25 @@ OUTDATED_COMPONENT = (
 
 
 class GlossaryTree(app_commands.CommandTree["GlossaryBot"]):
+    def _from_interaction(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        # discord.py calls this as it reads the interaction, and answers it in a task of its
+        # own: a request typed on from is known by the time the older one's task runs.
+        if interaction.type is discord.InteractionType.autocomplete:
+            self.client.arrivals.typed(interaction)
+        super()._from_interaction(interaction)
+
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return self.client.admit(interaction)  # every command and autocomplete
+        if not self.client.admit(interaction):  # every command and autocomplete
+            return False
+        late = self.client.arrivals.lateness(interaction)
+        if interaction.type is discord.InteractionType.autocomplete and (
+            late >= ACK_DEADLINE or self.client.arrivals.typed_on(interaction)
+        ):
+            # Its answer would be refused, or not shown (a newer one is): no search.
+            log.debug("skipped autocomplete %s: %.1f s late or typed on", interaction.id, late)
+            observe.outcome("late")
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[GlossaryBot], error: app_commands.AppCommandError
@@ -62,6 +81,7 @@ class GlossaryBot(commands.Bot):
         **options: Any,  # shard_count and shard_ids, for ShardedGlossaryBot
     ) -> None:
         self.rest = RestWatch()  # whether Discord's REST API answers (for `health`)
+        self.arrivals = Arrivals()  # how late interactions come, to skip stale autocompletes
         super().__init__(
             command_prefix=(),  # no prefix commands
             help_command=None,
@@ -72,6 +92,7 @@ class GlossaryBot(commands.Bot):
             http_trace=self.rest.trace(),
             **options,
         )
+        compat.skip_unreadable_events(self._connection.parsers)
         self.state = state
         self.dev_guild_id = dev_guild_id
         self.identify_window = identify_window

@@ -6,9 +6,17 @@ fault.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from discord.poll import Poll
+
+log = logging.getLogger(__name__)
+
+# Gateway events the bot cannot go on without: a READY not read leaves it no user and no servers.
+MUST_READ = frozenset({"READY"})
 
 _poll_from_data = Poll._from_data.__func__  # type: ignore[attr-defined]
 
@@ -28,3 +36,39 @@ def _poll_that_may_never_end(cls: type[Poll], *, data: Any, message: Any, state:
 
 
 Poll._from_data = classmethod(_poll_that_may_never_end)  # type: ignore[assignment, method-assign]
+
+
+def skip_unreadable_events(parsers: dict[str, Callable[[Any], None]]) -> None:
+    """discord.py reads each gateway event in its connection's reader and catches nothing there:
+    any exception ends `connect()`, so one payload it cannot read (a field Discord sends in a
+    shape it does not know) stopped the bot. Each parser (the narrowest place: the reader's own
+    faults, RECONNECT and closes, keep their handling) now skips such an event with one line."""
+    for event, parse in list(parsers.items()):
+        if event not in MUST_READ:
+            parsers[event] = _skipping(event, parse)
+
+
+def _skipping(event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+    def parse_or_skip(data: Any) -> None:
+        try:
+            parse(data)
+        except Exception as exc:  # whatever it is: one event is lost, not the connection
+            # The type and where it was raised, not the message: it may quote what members wrote.
+            log.error(
+                "skipped a %s event from Discord that discord.py could not read (%s at %s)",
+                event,
+                type(exc).__name__,
+                _raised_at(exc),
+            )
+
+    return parse_or_skip
+
+
+def _raised_at(exc: BaseException) -> str:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return "an unknown place"
+    path = Path(tb.tb_frame.f_code.co_filename)
+    return f"{path.parent.name}/{path.name}:{tb.tb_lineno}"

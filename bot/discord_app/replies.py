@@ -59,6 +59,7 @@ class Reply:
     view: discord.ui.View | None
     private: bool  # "no entry" answers only concern the person who asked
     quotes_user: bool = False  # repeats what the user typed: never unfurl anything in it
+    missed: str | None = None  # a "no entry": the search (normalised) it is a miss of
 
     def send_kwargs(self) -> dict[str, Any]:
         """What to send, as keyword arguments for any of discord.py's send or reply calls."""
@@ -88,8 +89,9 @@ async def reply_for(
     """The message for a search result, counted: a card is a lookup, an honest "no entry" a
     miss. `local` is the server's glossary the result came from (read again, a reload in
     between would mix two glossaries in one answer). `owner_id` is who may navigate the card
-    in place; `plain` shows its plain-words side. A card that `count`s is recorded now, or,
-    not `record`, by the caller once it is sent (its footer counts it all the same)."""
+    in place; `plain` shows its plain-words side. A card that `count`s and a miss are recorded
+    now, or, not `record`, by the caller once it is sent (`count_sent`; a card's footer counts
+    it all the same)."""
     entry = result.entry
     if result.status == "match" and entry is not None:
         observe.outcome("card")
@@ -110,7 +112,8 @@ async def reply_for(
     if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
-    state.record_miss(scope, result.normalized_query)
+    if record:
+        state.record_miss(scope, result.normalized_query)
     text = f"No entry for “{echo(result.query)}”."
     gone = _alias_to_a_removed_entry(local, scope, result.query)
     if gone is not None:  # the moderators' alias outlived its entry: say so, not "add an alias"
@@ -127,7 +130,16 @@ async def reply_for(
     if scope != DM_SCOPE:  # suggestions go to a server's moderators
         view = view or discord.ui.View(timeout=None)
         view.add_item(suggest_button(result.query))
-    return Reply(text, None, view, private=True, quotes_user=True)
+    return Reply(text, None, view, private=True, quotes_user=True, missed=result.normalized_query)
+
+
+def count_sent(state: BotState, scope: int, result: SearchResult, reply: Reply) -> None:
+    """Count a reply from `reply_for(record=False)` once it is sent: a card is a lookup, a
+    "no entry" a miss. One never sent (refused, or past Discord's deadline) counts nothing."""
+    if reply.embed is not None and result.entry is not None:
+        state.record_lookup(scope, result.entry.id)
+    elif reply.missed is not None:
+        state.record_miss(scope, reply.missed)
 
 
 def _alias_to_a_removed_entry(local: LocalGlossary, scope: int, query: str) -> str | None:

@@ -111,18 +111,30 @@ def run_stats(args: argparse.Namespace) -> int:
 
     bundled = _bundled(args.settings)
 
+    async def server_terms(
+        store: Store, scope: int
+    ) -> tuple[list[ServerTerm], list[tuple[int, str, str]]]:
+        """A server's terms (and those that do not parse), saying which ids the bot will
+        rename."""
+        stored = [(scope, row) for row in await store.terms(scope)]
+        terms, unreadable = parse_readable(stored)
+        ids = [row.id for _, row in stored]  # an unreadable term's id is taken too
+        for note in rename_notes(scope, terms, bundled, ids) if bundled else []:
+            print(note, file=sys.stderr)
+        return terms, unreadable
+
     async def read(store: Store) -> tuple[Stats, dict[datetime, int], dict[str, str]]:
         stats = await store.stats(args.guild, since, limit=args.limit)
         hours = await store.lookups_by_hour(args.guild, since) if args.chart else {}
         if args.guild is not None:
-            stored = [(args.guild, row) for row in await store.terms(args.guild)]
-            terms, unreadable = parse_readable(stored)
-            ids = [row.id for _, row in stored]  # an unreadable term's id is taken too
-            for note in rename_notes(args.guild, terms, bundled, ids) if bundled else []:
-                print(note, file=sys.stderr)
+            terms, unreadable = await server_terms(store, args.guild)
             titles = _titles(bundled, terms)
             # An unreadable term's id that a bundled entry has is named by the entry.
             return stats, hours, _unreadable_ids(unreadable, titles) | titles
+        # Every server's: the renames of each server with a term of a bundled entry's id.
+        taking = await store.terms_of_ids([entry.id for entry in bundled]) if bundled else []
+        for scope in sorted({scope for scope, _ in taking}):
+            await server_terms(store, scope)
         titles = _titles(bundled, [])
         # Every server's: a server's own term is named by its title there, each server's
         # title of an id (two servers may each have a term of it).

@@ -361,6 +361,11 @@ class Store:
             totals.update(part)
         return {from_unix(hour * HOUR): n for hour, n in sorted(totals.items())}
 
+    async def last_lookup_hours(self) -> dict[int, int]:
+        """Each server's last hour (hours since the epoch) with a stored lookup: which were
+        active most recently. Counts still buffered are left out (minutes old at most)."""
+        return await self._read(count_queries.last_lookup_hours)
+
     async def lookup_count(self, scope: int, entry_id: str) -> int:
         """All-time lookups of one entry in one scope (for a card footer)."""
         stored, parts = await self._with_buffers(

@@ -29,7 +29,7 @@ from .interactions import (
     modal_data,
 )
 from .messages import DEFAULT, REPLY, MessageStore, build_message
-from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
+from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser, new_snowflake
 from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
 from .world import World
 
@@ -96,11 +96,35 @@ class UserActions:
         *,
         focused: str,
         channel: FakeChannel,
+        created_ago: float = 0.0,
     ) -> InteractionHandle:
-        """The user is typing into option ``focused``; ``options[focused]`` is the text so far."""
+        """The user is typing into option ``focused``; ``options[focused]`` is the text so far.
+        ``created_ago``: Discord created the request that many seconds ago (it was held up on
+        the way to the bot)."""
         return await self._command_interaction(
-            AUTOCOMPLETE, user, command, options, channel, focused=focused
+            AUTOCOMPLETE, user, command, options, channel, focused=focused, created_ago=created_ago
         )
+
+    async def keystrokes(
+        self,
+        user: FakeUser,
+        command: str,
+        focused: str,
+        texts: Sequence[str],
+        *,
+        channel: FakeChannel,
+    ) -> list[InteractionHandle]:
+        """The user types on in option ``focused``: an autocomplete request for each of
+        ``texts``, sent back to back (none waits for the bot's answer or for the bot to read
+        the one before), as they reach a bot that is slow to read its gateway."""
+        await self.settle()
+        sent = []
+        for text in texts:
+            payload, refused = self._command_payload(
+                AUTOCOMPLETE, user, command, {focused: text}, channel, focused=focused
+            )
+            sent.append(await self._send(payload, refused, settle=False))
+        return sent
 
     async def _command_interaction(
         self,
@@ -111,7 +135,25 @@ class UserActions:
         channel: FakeChannel,
         *,
         focused: str | None,
+        created_ago: float = 0.0,
     ) -> InteractionHandle:
+        payload, refused = self._command_payload(
+            kind, user, command, options, channel, focused=focused, created_ago=created_ago
+        )
+        return await self._send(payload, refused)
+
+    def _command_payload(
+        self,
+        kind: int,
+        user: FakeUser,
+        command: str,
+        options: Mapping[str, OptionValue],
+        channel: FakeChannel,
+        *,
+        focused: str | None,
+        created_ago: float = 0.0,
+    ) -> tuple[JSON, str | None]:
+        """An INTERACTION_CREATE's payload for ``/command``, and why Discord refuses it, if so."""
         name, *path = command.split()
         guild = self.world.guild_of(channel)
         registered = self._find_command(name, CHAT_INPUT, guild)
@@ -126,7 +168,9 @@ class UserActions:
             permissions=ALL_PERMISSIONS if permissions is None else permissions,
         )
         payload = base_payload(self.world, kind=kind, data=data, user=user, channel=channel)
-        return await self._send(payload, refused)
+        if created_ago:
+            payload["id"] = str(new_snowflake(ago=created_ago))
+        return payload, refused
 
     async def click(self, user: FakeUser, message: MessageRef, custom_id: str) -> InteractionHandle:
         """Press the button ``custom_id`` on ``message`` (a message dict or id)."""
@@ -263,7 +307,12 @@ class UserActions:
         return await self._send(payload, None, target_message_id=target_message_id)
 
     async def _send(
-        self, payload: JSON, refused: str | None, *, target_message_id: int | None = None
+        self,
+        payload: JSON,
+        refused: str | None,
+        *,
+        target_message_id: int | None = None,
+        settle: bool = True,
     ) -> InteractionHandle:
         handle = InteractionHandle(
             payload=payload,
@@ -274,7 +323,8 @@ class UserActions:
         )
         self.interactions[handle.id] = handle
         if refused is None:
-            await self.settle()
+            if settle:
+                await self.settle()
 
             def stamp() -> None:
                 handle.sent_at = time.monotonic()

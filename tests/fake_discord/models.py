@@ -58,9 +58,10 @@ GUILD_FORUM = 15  # holds posts (threads), takes no messages itself
 _counter = itertools.count()
 
 
-def new_snowflake() -> int:
-    """A unique, increasing snowflake whose timestamp is now (discord.py reads it as created_at)."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+def new_snowflake(*, ago: float = 0.0) -> int:
+    """A unique snowflake whose timestamp is now, or ``ago`` seconds before (discord.py reads it
+    as created_at); increasing while ``ago`` is 0."""
+    ms = int((time.time() - ago) * 1000) - DISCORD_EPOCH_MS
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 

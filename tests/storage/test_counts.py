@@ -292,3 +292,16 @@ async def test_a_cancelled_flush_still_finishes(store: Store, db_path: Path) -> 
     await store.flush()  # waits for the shielded write, if still running
     assert stored_lookups(db_path) == 100
     assert await store.total_lookups(1) == 100
+
+
+async def test_each_servers_last_lookup_hour(store: Store, clock: FakeClock) -> None:
+    """The warm-up's order after READY: each server's last hour with a stored lookup."""
+    now = clock.now
+    clock.now = now - timedelta(days=2)
+    store.record_lookup(1, "rag")
+    store.record_lookup(2, "rag")
+    clock.now = now
+    store.record_lookup(2, "kv-cache")
+    await store.flush()
+    hour = int(now.timestamp()) // 3600
+    assert await store.last_lookup_hours() == {1: hour - 48, 2: hour}

@@ -19,7 +19,13 @@ from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.explain import terms_listing
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
-from bot.discord_app.replies import Reply, post_instead, reply_for, respond_in_time
+from bot.discord_app.replies import (
+    Reply,
+    count_sent,
+    post_instead,
+    reply_for,
+    respond_in_time,
+)
 from bot.discord_app.state import BotState
 from bot.storage import DM_SCOPE
 
@@ -113,8 +119,8 @@ class DefineCog(commands.Cog):
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
-            if reply.embed is not None and result.entry is not None and taken and not seen_if_late:
-                state.record_lookup(scope, result.entry.id)
+            if taken and not seen_if_late:
+                count_sent(state, scope, result, reply)
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
@@ -215,8 +221,7 @@ class DefineCog(commands.Cog):
             await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         await message.reply(mention_author=False, **reply.send_kwargs())
-        if reply.embed is not None and result.entry is not None:
-            self.state.record_lookup(scope, result.entry.id)
+        count_sent(self.state, scope, result, reply)
 
     def _say_no_embeds(self, channel_id: int) -> None:
         if channel_id in self._no_embeds_said:

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
+from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.replies import (
     PickSelect,
@@ -109,11 +110,13 @@ class ExplainCog(commands.Cog):
 
 def terms_listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
     """The terms found in `message`, one line each, with a menu to open their cards (also the
-    answer to a message forwarded to the bot)."""
+    answer to a message forwarded to the bot), counted in the metrics as what it answered."""
     found = local.index.find_named_terms(readable_text(message), local.aliases)
     entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
     if not entries:
+        observe.outcome("no_entry")
         return Reply("I found no glossary terms in that message.", None, None, private=True)
+    observe.outcome("listing")
     glossary = local.glossary
     lines = []
     for entry_id in entries:

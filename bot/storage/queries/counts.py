@@ -95,6 +95,11 @@ async def hourly_lookups(
     return await flushed_seq(tx, writer), {int(hour): int(n) for hour, n in rows}
 
 
+async def last_lookup_hours(tx: Tx) -> dict[int, int]:
+    rows = await tx.fetch("SELECT scope, max(hour) FROM lookups GROUP BY scope")
+    return {int(scope): int(hour) for scope, hour in rows}
+
+
 async def entry_lookups(
     tx: Tx, *, writer: str, scope: int, entry_id: str, first_hour: int | None
 ) -> tuple[int, int]:

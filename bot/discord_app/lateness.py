@@ -1,0 +1,50 @@
+"""Which autocomplete requests nobody will see answered: one that reached the bot after Discord's
+3 s (its answer is refused, 10062), or one the member typed on from (a newer request of theirs
+has come). Their search would be work nobody sees."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Any
+
+import discord
+
+WINDOW = 600.0  # seconds the fastest arrival stands as the clocks' offset
+MAX_TYPING = 10_000  # members whose newest autocomplete request is remembered
+
+
+class Arrivals:
+    """An interaction's id is a snowflake: when Discord created it, on Discord's clock. This
+    machine's clock may be seconds off it, so lateness is counted from the fastest arrival of
+    the last WINDOW seconds (the clocks' offset plus the network's delay), not from zero: a
+    clock ahead never makes every request late, and a bot slow for a whole window skips less,
+    not more."""
+
+    def __init__(self, window: float = WINDOW, max_typing: int = MAX_TYPING) -> None:
+        self.window = window
+        self._fastest: float | None = None
+        self._fastest_at = 0.0  # time.monotonic() when it was seen
+        self.max_typing = max_typing
+        self._newest: OrderedDict[int, int] = OrderedDict()  # member -> newest request's id
+
+    def lateness(self, interaction: discord.Interaction[Any]) -> float:
+        """Seconds this interaction reached the bot later than the fastest one did."""
+        now = time.monotonic()
+        lag = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        if self._fastest is None or lag <= self._fastest or now - self._fastest_at > self.window:
+            self._fastest, self._fastest_at = lag, now
+        return lag - self._fastest
+
+    def typed(self, interaction: discord.Interaction[Any]) -> None:
+        """An autocomplete request was read from the gateway (before its turn to be answered)."""
+        member = interaction.user.id
+        self._newest[member] = max(interaction.id, self._newest.get(member, 0))
+        self._newest.move_to_end(member)
+        if len(self._newest) > self.max_typing:
+            self._newest.popitem(last=False)
+
+    def typed_on(self, interaction: discord.Interaction[Any]) -> bool:
+        """A newer autocomplete request of this member's has been read: Discord shows its
+        answer, not this one's."""
+        return self._newest.get(interaction.user.id, 0) > interaction.id
