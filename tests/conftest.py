@@ -1,4 +1,5 @@
-"""What every test folder shares: the PostgreSQL half of the suite.
+"""What every test folder shares: the PostgreSQL half of the suite, and the test process's
+workaround of an interpreter bug (tests/python_bugs.py).
 
 The tests that need a real PostgreSQL (the storage contract suite's `backend=postgres` half, and
 tests marked `postgres`: several processes on one database, the load test's two processes) run
@@ -13,6 +14,10 @@ import os
 from typing import Any
 
 import pytest
+
+from tests.python_bugs import parse_one_at_a_time
+
+parse_one_at_a_time()
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 _left_out: list[pytest.Item] = []
