@@ -45,11 +45,12 @@ from .models import (
     SuggestStatus,
     TermAuditRecord,
 )
-from .periods import HOUR, Clock, from_unix, since_hour, to_unix, utc_now
+from .periods import HOUR, Clock, from_unix, hour_of, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
 from .queries import drafts as draft_queries
+from .queries import prune as prune_queries
 from .queries import suggestions as suggestion_queries
 from .queries import terms as term_queries
 
@@ -890,6 +891,51 @@ class Store:
             return await target._write(write)
 
         return await self._read(read)  # one snapshot, held while the target is written
+
+    async def old_rows(self, before: datetime) -> dict[str, int]:
+        """How many rows of each table `prune(before)` would remove now."""
+        hour = hour_of(to_unix(before))
+        return {
+            table.table: await self._read(
+                partial(prune_queries.count_old, table=table, before_hour=hour)
+            )
+            for table in prune_queries.PRUNED
+        }
+
+    async def prune(
+        self,
+        before: datetime,
+        *,
+        told: Callable[[str, int], None] = lambda *_: None,
+        batch: int = prune_queries.BATCH,
+    ) -> dict[str, int]:
+        """Remove the lookup counts and missed searches' hours from before the hour holding
+        `before`, and the missed searches last seen before it; how many rows of each table.
+        Each batch of `batch` rows is a transaction of its own (a bot may run meanwhile):
+        stopped part-way, what was removed stays removed. `told(table, removed so far)`
+        hears of each batch. Aliases, terms, suggestions and the audit logs are not touched."""
+        await self.flush()
+        hour = hour_of(to_unix(before))
+        removed: dict[str, int] = {}
+        for table in prune_queries.PRUNED:
+            removed[table.table] = 0
+            told(table.table, 0)
+            for scope in await self._read(partial(prune_queries.scopes, table=table)):
+                while True:
+                    n = await self._write(
+                        partial(
+                            prune_queries.remove_old,
+                            table=table,
+                            scope=scope,
+                            before_hour=hour,
+                            batch=batch,
+                        )
+                    )
+                    removed[table.table] += n
+                    told(table.table, removed[table.table])
+                    if n < batch:
+                        break
+        return removed
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -1,11 +1,12 @@
 """A database that has grown for a long time, on each backend: `migrate-db`'s copy goes a page
-of rows at a time (a page made small here) and is all or nothing."""
+of rows at a time (a page made small here) and is all or nothing; `prune` removes old counts a
+batch at a time, each batch its own transaction, and nothing else."""
 
 from __future__ import annotations
 
 import itertools
 import sqlite3
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -94,9 +95,10 @@ async def test_a_missed_search_whose_old_hours_were_trimmed_copies_its_all_time_
     open_any: OpenStore, location: str, clock: FakeClock, tmp_path: Path
 ) -> None:
     """A missed search keeps its all-time count when its old hours are removed (README's trim,
-    now `prune`). The copy wrote each search's count again as the sum of its hours, so the
-    check found the totals unequal, after the commit: the copy failed and the target kept a
-    copy with counts lost. Now the count is copied as it is."""
+    now `prune`). The copy wrote each search's count again as the sum of its hours: a search
+    left without hours had a count of 0, which the target refuses, so such a file could not be
+    copied at all (and one with some hours left would have lost the rest). Now the count is
+    copied as it is."""
     source_path = tmp_path / "source.db"
     await _grown(open_any, clock, source_path)
     with sqlite3.connect(source_path) as conn:  # README's recipe, before `prune`
@@ -129,3 +131,106 @@ async def test_migrate_db_names_the_target_it_cannot_use(
     )
     assert gone.stderr.count("\n") == 1
     assert "secret" not in gone.stderr
+
+
+# -- prune -------------------------------------------------------------------------------------
+
+
+async def test_prune_removes_old_counts_and_misses_only(
+    open_any: OpenStore, location: str, clock: FakeClock
+) -> None:
+    await _grown(open_any, clock, location)
+    store = await open_any()
+    kept_before = (
+        await store.export_aliases(),
+        await store.audit_log(1),
+        await read_terms(store, 1),
+        await store.term_audit_log(1),
+        await store.open_suggestions(1),
+    )
+    month_ago = clock() - timedelta(days=30)
+    recent = await store.stats(None, month_ago, limit=50)
+    would = await store.old_rows(month_ago)
+    assert would == {"lookups": 18, "miss_hours": 4, "misses": 2}
+    told: list[tuple[str, int]] = []
+    removed = await store.prune(month_ago, batch=2, told=lambda *step: told.append(step))
+    assert removed == would
+    assert ("lookups", 18) in told
+    assert ("misses", 2) in told
+    assert await store.old_rows(month_ago) == {"lookups": 0, "miss_hours": 0, "misses": 0}
+
+    everything = await store.stats(None, limit=50)
+    assert everything.total_lookups == recent.total_lookups == 18
+    assert everything.top_terms == recent.top_terms
+    # A search asked since keeps its all-time count; one asked only before is gone.
+    misses = {m.query: m.count for m in everything.top_misses}
+    assert misses == {"zorblax": 4, "asked 30 hours ago": 1, "asked 2 hours ago": 1}
+    assert kept_before == (
+        await store.export_aliases(),
+        await store.audit_log(1),
+        await read_terms(store, 1),
+        await store.term_audit_log(1),
+        await store.open_suggestions(1),
+    )
+    assert await store.prune(month_ago) == {"lookups": 0, "miss_hours": 0, "misses": 0}
+
+
+async def test_prune_stopped_part_way_keeps_the_batches_it_finished(
+    open_any: OpenStore, location: str, clock: FakeClock
+) -> None:
+    """Each batch is a transaction of its own (a running bot waits for one batch at most):
+    stopped after some, those stay removed and the rest is still there, for a second run."""
+    await _grown(open_any, clock, location)
+    store = await open_any()
+    month_ago = clock() - timedelta(days=30)
+
+    def stop(table: str, removed: int) -> None:
+        if removed >= 4:
+            raise RuntimeError("Ctrl-C")
+
+    with pytest.raises(RuntimeError):
+        await store.prune(month_ago, batch=2, told=stop)
+    assert (await store.old_rows(month_ago))["lookups"] == 18 - 4
+    assert (await store.prune(month_ago))["lookups"] == 14
+
+
+async def test_prune_on_the_command_line(
+    open_any: OpenStore, databases: Databases, location: str, tmp_path: Path
+) -> None:
+    """One line per table, what is kept said; --dry-run removes nothing; bad input one line."""
+    clock = FakeClock(datetime.now(UTC))
+    store = await open_any(location, clock=clock)
+    for days_ago in (400, 40, 1):
+        clock.now = datetime.now(UTC) - timedelta(days=days_ago)
+        for scope in (1, 2):
+            store.record_lookup(scope, "rag")
+            store.record_miss(scope, f"asked {days_ago} days ago")
+    await store.close()
+
+    dry = glossary_bot("prune", "--older-than", "30", "--dry-run", "--db", location, cwd=tmp_path)
+    assert dry.returncode == 0, dry.stderr
+    lines = dry.stdout.splitlines()
+    assert lines[0].startswith("lookups: would remove 4 hourly lookup counts from before "), lines
+    assert lines[1].startswith("miss_hours: would remove 4 hourly counts of missed searches ")
+    assert lines[2].startswith("misses: would remove 4 missed searches last seen before ")
+    assert lines[3] == (
+        "kept: aliases, server terms, suggestions and both audit logs "
+        "(--dry-run: nothing was removed)"
+    )
+    cut_off = datetime.now(UTC) - timedelta(days=30)
+    assert f"{cut_off:%Y-%m-%d} " in lines[0]
+    reader = await open_any(location)
+    assert (await reader.stats(None)).total_lookups == 6
+
+    done = glossary_bot("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("lookups: removed 4 hourly lookup counts ")
+    assert done.stderr == ""  # no progress off a terminal
+    assert (await reader.stats(None)).total_lookups == 2
+    assert {m.query for m in (await reader.stats(None)).top_misses} == {"asked 1 days ago"}
+
+    for bad in (["--older-than", "0"], ["--older-than", "a week"], []):
+        refused = glossary_bot("prune", *bad, "--db", location, cwd=tmp_path)
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.count("\n") == 1, refused.stderr
+        assert "--older-than" in refused.stderr
