@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
+from .cli import Interrupted
 from .errors import ShardsTaken, StorageError, TargetNotEmpty
 from .sqlite.run_lock import one_bot_per_file
 from .store import COPIED_TABLES, CopyReport, Store
@@ -73,6 +74,9 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                                 f"migrate-db: {what}", done, rows
                             ),
                         )
+                    except asyncio.CancelledError:  # Ctrl-C: the copy rolls back at its next page
+                        await destination.close()  # once it has
+                        raise Interrupted(destination.writes_committed) from None
                     finally:
                         await destination.close()
                 finally:

@@ -853,9 +853,12 @@ class Store:
         it was. Refuses a target that already holds data unless `force`: then counts are added
         to its counts, aliases and terms it lacks are added, and the logs and suggestions are
         appended to its own. `told(what, rows done, rows in all)` hears of each page, then of
-        the check.
+        the check. Cancelled (Ctrl-C), the copy stops at its next page and writes nothing.
         """
         await self.flush()
+        # The transactions run shielded from the caller's cancellation (`shielded`): a copy
+        # of minutes looks at this between pages, and rolls back.
+        stopping = False
 
         async def read(source_tx: Tx) -> CopyReport:
             source = await copy_queries.tally(source_tx)
@@ -872,6 +875,8 @@ class Store:
                 for table in copy_queries.TABLES:
                     told(f"copying {table.name}", done, rows)
                     async for chunk in copy_queries.pages(source_tx, table, page):
+                        if stopping:
+                            raise CopyStopped()
                         await copy_queries.add(tx, table, chunk)
                         done += len(chunk)
                         told(f"copying {table.name}", done, rows)
@@ -890,7 +895,11 @@ class Store:
 
             return await target._write(write)
 
-        return await self._read(read)  # one snapshot, held while the target is written
+        try:
+            return await self._read(read)  # one snapshot, held while the target is written
+        except asyncio.CancelledError:
+            stopping = True
+            raise
 
     async def old_rows(self, before: datetime) -> dict[str, int]:
         """How many rows of each table `prune(before)` would remove now."""
@@ -964,6 +973,10 @@ class Store:
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
 COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log", "terms", "suggestions")
 ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "suggestions")
+
+
+class CopyStopped(Exception):
+    """Raised inside a copy's transaction, which rolls it back: its caller was cancelled."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ batch at a time, each batch its own transaction, and nothing else."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -89,6 +90,30 @@ async def test_a_copy_stopped_part_way_leaves_the_target_as_it_was(
     report = await source.copy_into(target, page=2)  # not refused as a target holding data
     assert report.target_before["lookups"] == 0
     await _same(str(tmp_path / "source.db"), location, open_any)
+
+
+async def test_a_copy_cancelled_part_way_rolls_back_at_its_next_page(
+    open_any: OpenStore, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """Ctrl-C in `migrate-db` cancels the copy, but its transactions run shielded from
+    cancellation (a write is finished, never left half-done): a copy of minutes went on to
+    the end, committed every row, and only then exited 130 without a word. Now it stops at
+    its next page and rolls back (the command says "nothing was written")."""
+    await _grown(open_any, clock, tmp_path / "source.db")
+    source, target = await open_any(str(tmp_path / "source.db")), await open_any()
+    lookups_copied = asyncio.Event()
+
+    def told(what: str, done: int, rows: int) -> None:
+        if what == "copying misses":
+            lookups_copied.set()
+
+    copy = asyncio.create_task(source.copy_into(target, page=2, told=told))
+    await lookups_copied.wait()
+    copy.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await copy
+    await target.close()  # once the transaction under way has ended, however it ended
+    assert (await (await open_any()).stats(None)).total_lookups == 0
 
 
 async def test_a_missed_search_whose_old_hours_were_trimmed_copies_its_all_time_count(
