@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
-from .cli import Interrupted
 from .errors import ShardsTaken, StorageError, TargetNotEmpty
 from .sqlite.run_lock import one_bot_per_file
 from .store import COPIED_TABLES, CopyReport, Store
@@ -31,6 +30,8 @@ if TYPE_CHECKING:
 
 def run_migrate_db(args: argparse.Namespace) -> int:
     from bot.progress import Progress  # a command-line edge: storage itself stays below it
+
+    from .cli import Interrupted  # beside the other commands' handlers, like Progress
 
     source = Path(args.source)
     if is_database_url(args.source) or not source.is_file():
