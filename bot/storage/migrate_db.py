@@ -3,9 +3,9 @@
 The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with
 first and last seen, aliases, server terms, suggestions and both audit logs) a page of rows at
 a time, so memory stays bounded however big the file, in one transaction on the target whose
-tallies are compared before it commits: all of it is copied, or none. Run it while the bot is stopped, so no count
-arrives in the old file after the copy: a bot running on either SQLite file is refused, by the
-lock it holds.
+tallies are compared before it commits: all of it is copied, or none. Run it while the bot is
+stopped, so no count arrives in the old file after the copy: a bot running on either SQLite file
+is refused, by the lock it holds.
 """
 
 from __future__ import annotations
