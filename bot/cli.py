@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 MAX_LIMIT = 1000
+MAX_DAYS = 100 * 366  # prune --older-than: far past any bot's life, far inside a datetime
 RUN_BOT = "bot.discord_app.cli:run_bot"  # `run`: stops as a stop does even while it starts
 PERIODS = ("day", "week", "month", "all")  # bot.storage.periods.PERIODS (a test keeps them equal)
 
@@ -282,6 +283,27 @@ def _migrate_db(command: Command) -> None:
     _quiet_option(migrate)
 
 
+def _prune(command: Command) -> None:
+    prune = command(
+        "bot.storage.cli:run_prune",
+        "remove old lookup counts and missed searches",
+        "Remove the lookup counts and missed searches older than DAYS days, a batch at a "
+        "time (safe while the bot runs). Aliases, server terms, suggestions and the audit logs "
+        "are kept.",
+        settings=True,
+    )
+    prune.add_argument(
+        "--older-than",
+        type=_bounded_int(1, MAX_DAYS),
+        required=True,
+        metavar="DAYS",
+        help="remove what is older than this many days",
+    )
+    prune.add_argument("--dry-run", action="store_true", help="only say how much would be removed")
+    _db_option(prune)
+    _quiet_option(prune)
+
+
 def _terms(command: Command) -> None:
     terms = command(
         None,
@@ -380,6 +402,7 @@ COMMANDS: dict[str, Callable[[Command], None]] = {
     "aliases": _aliases,
     "backup": _backup,
     "migrate-db": _migrate_db,
+    "prune": _prune,
     "terms": _terms,
     "run": _run,
     "health": _health,

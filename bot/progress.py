@@ -60,6 +60,14 @@ class Progress:
         self._shown_at = None  # a new stage is always shown
         self.advance()
 
+    def show(self, label: str, done: int, total: int | None = None) -> None:
+        """`update` under `label`: shown at once when the label is new (migrate-db: the
+        table being copied)."""
+        if label != self.label:
+            self.label = label
+            self._shown_at = None
+        self.update(done, total)
+
     def message(self, text: str) -> None:
         """A line of the command's own (an error, say) that must not be drawn over."""
         if self.enabled and self._shown_at is not None:

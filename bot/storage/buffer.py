@@ -8,9 +8,7 @@ the sequence number its flush will write to the database; a reader that sees the
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .periods import HOUR, hour_of
 
@@ -54,27 +52,6 @@ class CountBuffer:
         # Distinct keys held, to bound memory while the database cannot be written.
         self.lookup_keys = 0  # (scope, entry_id, hour)
         self.miss_keys = 0  # (scope, query)
-
-    @classmethod
-    def of_rows(
-        cls,
-        seq: int,
-        lookups: Iterable[Sequence[Any]],
-        misses: Iterable[Sequence[Any]],
-        miss_hours: Iterable[Sequence[Any]],
-    ) -> CountBuffer:
-        """A batch holding whole stored tables (scope, entry_id, hour, count), (scope, query,
-        first_seen, last_seen) and (scope, query, hour, count): a database copied as a flush."""
-        batch = cls(seq)
-        for scope, entry_id, hour, n in lookups:
-            batch.lookups[scope][(entry_id, hour)] = n
-            batch.lookup_keys += 1
-        for scope, query, first_seen, last_seen in misses:
-            batch.misses[scope][query] = MissTally(first_seen, last_seen)
-            batch.miss_keys += 1
-        for scope, query, hour, n in miss_hours:
-            batch.misses[scope][query].hours[hour] = n
-        return batch
 
     # -- recording (hot path) -----------------------------------------------------------------
 

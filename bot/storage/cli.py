@@ -1,4 +1,4 @@
-"""Operators' command line for the store: `stats`, `aliases export|import`, `backup`
+"""Operators' command line for the store: `stats`, `aliases export|import`, `backup`, `prune`
 (`migrate-db` is in migrate_db.py).
 
 The arguments are declared in bot/cli.py; each handler here takes them (with the one `Settings`
@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
@@ -511,3 +511,49 @@ def _unwritable_destination(dest: Path) -> str | None:
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"the folder {folder} is not writable"
     return None
+
+
+# -- prune -----------------------------------------------------------------------------------
+
+# What `prune` removes from each table, in words (`Store.prune`'s tables).
+_PRUNED_ROWS = {
+    "lookups": ("hourly lookup count", "hourly lookup counts", "from before"),
+    "miss_hours": (
+        "hourly count of missed searches",
+        "hourly counts of missed searches",
+        "from before",
+    ),
+    "misses": ("missed search", "missed searches", "last seen before"),
+}
+
+
+def run_prune(args: argparse.Namespace) -> int:
+    path = existing_database(args)
+    if path is None:
+        return 1
+    # From the start of an hour: the counts are kept by the hour.
+    now = datetime.now(UTC)
+    before = (now - timedelta(days=args.older_than)).replace(minute=0, second=0, microsecond=0)
+    cut_off = before.strftime("%Y-%m-%d %H:%M UTC")
+
+    async def prune(store: Store) -> dict[str, int]:
+        if args.dry_run:
+            return await store.old_rows(before)
+        with Progress("prune", quiet=args.quiet) as progress:
+            return await store.prune(
+                before, told=lambda table, done: progress.show(f"prune: {table}", done)
+            )
+
+    try:
+        removed = on_store(path, prune)
+    except StorageError as exc:
+        return _fail(str(exc))
+    verb = "would remove" if args.dry_run else "removed"
+    for table, n in removed.items():
+        one, many, when = _PRUNED_ROWS[table]
+        print(f"{table}: {verb} {n:,} {one if n == 1 else many} {when} {cut_off}")
+    print(
+        "kept: aliases, server terms, suggestions and both audit logs"
+        + (" (--dry-run: nothing was removed)" if args.dry_run else "")
+    )
+    return 0

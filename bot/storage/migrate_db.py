@@ -1,10 +1,11 @@
 """`glossary-bot migrate-db --from <sqlite file> --to <postgresql url>`: move a bot's data over.
 
 The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with
-first and last seen, aliases, server terms, suggestions and both audit logs) in one transaction
-on the target, and the tallies are compared after. Run it while the bot is stopped, so no count
-arrives in the old file after the copy: a bot running on either SQLite file is refused, by the
-lock it holds.
+first and last seen, aliases, server terms, suggestions and both audit logs) a page of rows at
+a time, so memory stays bounded however big the file, in one transaction on the target whose
+tallies are compared before it commits: all of it is copied, or none. Run it while the bot is
+stopped, so no count arrives in the old file after the copy: a bot running on either SQLite file
+is refused, by the lock it holds.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
-from .errors import ShardsTaken, StorageError
+from .errors import ShardsTaken, StorageError, TargetNotEmpty
 from .sqlite.run_lock import one_bot_per_file
 from .store import COPIED_TABLES, CopyReport, Store
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 
 def run_migrate_db(args: argparse.Namespace) -> int:
     from bot.progress import Progress  # a command-line edge: storage itself stays below it
+
+    from .cli import Interrupted  # beside the other commands' handlers, like Progress
 
     source = Path(args.source)
     if is_database_url(args.source) or not source.is_file():
@@ -60,21 +63,30 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                 locking.clear()
                 origin = await Store.open(source, flush_interval=None, migrate=Migrate.NEVER)
                 try:
-                    destination = await Store.open(target, flush_interval=None)
+                    try:
+                        destination = await Store.open(target, flush_interval=None)
+                    except StorageError as exc:
+                        raise StorageError(f"--to: {exc}") from exc
                     try:
                         return await origin.copy_into(
                             destination,
                             force=args.force,
-                            stage=lambda name: progress.stage(f"migrate-db: {name}"),
+                            told=lambda what, done, rows: progress.show(
+                                f"migrate-db: {what}", done, rows
+                            ),
                         )
+                    except asyncio.CancelledError:  # Ctrl-C: the copy rolls back at its next page
+                        await destination.close()  # once it has
+                        raise Interrupted(destination.writes_committed) from None
                     finally:
                         await destination.close()
                 finally:
                     await origin.close()
 
     try:
-        # Three stages (reading, writing, checking): the rows go over in one transaction.
-        with Progress("migrate-db", 3, quiet=args.quiet) as progress:
+        # Rows copied of all the rows, table by table, then the check.
+        with Progress("migrate-db: reading", quiet=args.quiet) as progress:
+            progress.update(0)
             report = asyncio.run(copy(progress))
     except ShardsTaken as exc:
         if not locking:  # not a file's lock: PostgreSQL's shards
@@ -82,6 +94,8 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         flag, path = locking[-1]
         running = ", ".join(exc.holders) or "another process"
         return _fail(f"{flag} {path}: a bot runs on this file ({running}); stop it first")
+    except TargetNotEmpty as exc:
+        return _fail(f"--to {exc}")
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after

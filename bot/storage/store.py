@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import partial
 from typing import Protocol, TypeVar, cast
 
-from .backend import Backend, Body, Migrate, Row, Tx, open_backend, shielded
+from .backend import Backend, Body, Migrate, Tx, open_backend, shielded
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import DatabaseLost, StorageError, TargetNotEmpty
 from .models import (
@@ -45,11 +45,12 @@ from .models import (
     SuggestStatus,
     TermAuditRecord,
 )
-from .periods import HOUR, Clock, from_unix, since_hour, to_unix, utc_now
+from .periods import HOUR, Clock, from_unix, hour_of, since_hour, to_unix, utc_now
 from .queries import aliases as alias_queries
 from .queries import copy as copy_queries
 from .queries import counts as count_queries
 from .queries import drafts as draft_queries
+from .queries import prune as prune_queries
 from .queries import suggestions as suggestion_queries
 from .queries import terms as term_queries
 
@@ -867,62 +868,109 @@ class Store:
         target: Store,
         *,
         force: bool = False,
-        stage: Callable[[str], None] = lambda _: None,
+        told: Callable[[str, int, int], None] = lambda *_: None,
+        page: int = copy_queries.PAGE,
     ) -> CopyReport:
-        """Copy everything stored here into `target` (another backend, say), then verify it.
+        """Copy everything stored here into `target` (another backend, say), and verify it.
 
-        Refuses a target that already holds data unless `force`: then counts are added to its
-        counts, aliases it lacks are added, and the audit log is appended to its own. `stage`
-        hears of each of the three stages (reading, writing, checking) as it begins.
+        The rows go over `page` at a time (memory stays bounded, whatever the size), read from
+        one snapshot of this database and written in one transaction on the target, which is
+        checked before it commits: a copy that fails, or does not add up, leaves the target as
+        it was. Refuses a target that already holds data unless `force`: then counts are added
+        to its counts, aliases and terms it lacks are added, and the logs and suggestions are
+        appended to its own. `told(what, rows done, rows in all)` hears of each page, then of
+        the check. Cancelled (Ctrl-C), the copy stops at its next page and writes nothing.
         """
-        stage("reading")
         await self.flush()
-        before = await target._read(copy_queries.tally)
-        if not force and any(before[table] for table in COPIED_TABLES):
-            raise TargetNotEmpty(
-                f"{target.location} already holds data ({_describe(before)}); "
-                "copying on top of it needs --force"
-            )
+        # The transactions run shielded from the caller's cancellation (`shielded`): a copy
+        # of minutes looks at this between pages, and rolls back.
+        stopping = False
 
-        async def everything(
-            tx: Tx,
-        ) -> tuple[dict[str, int], CountBuffer, list[Row], list[Row], dict[str, list[Row]]]:
-            counts = CountBuffer.of_rows(
-                0,
-                await copy_queries.lookups(tx),
-                await copy_queries.misses(tx),
-                await copy_queries.miss_hours(tx),
-            )
-            aliases, audit = await copy_queries.aliases(tx), await copy_queries.audit_log(tx)
-            rows = await copy_queries.table_rows(tx)
-            return await copy_queries.tally(tx), counts, aliases, audit, rows
+        async def read(source_tx: Tx) -> CopyReport:
+            source = await copy_queries.tally(source_tx)
+            rows = sum(source[table.name] for table in copy_queries.TABLES)
 
-        source, counts, aliases, audit, rows = await self._read(everything)  # one snapshot
-        stage(f"writing {sum(source[table] for table in COPIED_TABLES):,} rows")
+            async def write(tx: Tx) -> CopyReport:
+                before = await copy_queries.tally(tx)
+                if not force and any(before[table] for table in COPIED_TABLES):
+                    raise TargetNotEmpty(
+                        f"{target.location} already holds data ({_describe(before)}); "
+                        "copying on top of it needs --force"
+                    )
+                done = 0
+                for table in copy_queries.TABLES:
+                    told(f"copying {table.name}", done, rows)
+                    async for chunk in copy_queries.pages(source_tx, table, page):
+                        if stopping:
+                            raise CopyStopped()
+                        await copy_queries.add(tx, table, chunk)
+                        done += len(chunk)
+                        told(f"copying {table.name}", done, rows)
+                told("checking", done, rows)
+                after = await copy_queries.tally(tx)
+                expected = {name: before[name] + source[name] for name in ADDITIVE}
+                if not force:
+                    expected = source
+                wrong = {name: after[name] for name in expected if after[name] != expected[name]}
+                if wrong:  # raised inside the transaction: nothing is written
+                    raise StorageError(
+                        f"the copy in {target.location} does not add up: expected "
+                        f"{_tally(expected)}, found {_tally(after)}; nothing was written"
+                    )
+                return CopyReport(source, before, after)
 
-        async def write(tx: Tx) -> None:
-            counts.seq = target._pending.seq
-            target._pending.seq += 1
-            await count_queries.write_batch(
-                tx, counts, writer=target._writer_id, at=self._seconds()
-            )
-            await copy_queries.add_aliases_and_audit(tx, aliases, audit)
-            await copy_queries.add_table_rows(tx, rows)
+            return await target._write(write)
 
-        await target._write(write)
-        target._wrote = True
-        stage("checking")
-        after = await target._read(copy_queries.tally)
-        expected = {name: before[name] + source[name] for name in ADDITIVE}
-        if not force:
-            expected = source
-        wrong = {name: after[name] for name in expected if after[name] != expected[name]}
-        if wrong:
-            raise StorageError(
-                f"the copy in {target.location} does not add up: expected {_tally(expected)}, "
-                f"found {_tally(after)}"
+        try:
+            return await self._read(read)  # one snapshot, held while the target is written
+        except asyncio.CancelledError:
+            stopping = True
+            raise
+
+    async def old_rows(self, before: datetime) -> dict[str, int]:
+        """How many rows of each table `prune(before)` would remove now."""
+        hour = hour_of(to_unix(before))
+        return {
+            table.table: await self._read(
+                partial(prune_queries.count_old, table=table, before_hour=hour)
             )
-        return CopyReport(source, before, after)
+            for table in prune_queries.PRUNED
+        }
+
+    async def prune(
+        self,
+        before: datetime,
+        *,
+        told: Callable[[str, int], None] = lambda *_: None,
+        batch: int = prune_queries.BATCH,
+    ) -> dict[str, int]:
+        """Remove the lookup counts and missed searches' hours from before the hour holding
+        `before`, and the missed searches last seen before it; how many rows of each table.
+        Each batch of `batch` rows is a transaction of its own (a bot may run meanwhile):
+        stopped part-way, what was removed stays removed. `told(table, removed so far)`
+        hears of each batch. Aliases, terms, suggestions and the audit logs are not touched."""
+        await self.flush()
+        hour = hour_of(to_unix(before))
+        removed: dict[str, int] = {}
+        for table in prune_queries.PRUNED:
+            removed[table.table] = 0
+            told(table.table, 0)
+            for scope in await self._read(partial(prune_queries.scopes, table=table)):
+                while True:
+                    n = await self._write(
+                        partial(
+                            prune_queries.remove_old,
+                            table=table,
+                            scope=scope,
+                            before_hour=hour,
+                            batch=batch,
+                        )
+                    )
+                    removed[table.table] += n
+                    told(table.table, removed[table.table])
+                    if n < batch:
+                        break
+        return removed
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -951,6 +999,10 @@ class Store:
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
 COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log", "terms", "suggestions")
 ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "suggestions")
+
+
+class CopyStopped(Exception):
+    """Raised inside a copy's transaction, which rolls it back: its caller was cancelled."""
 
 
 @dataclass(frozen=True, slots=True)

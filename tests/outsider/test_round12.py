@@ -154,7 +154,7 @@ async def test_migrate_db_into_a_missing_folder_is_one_line(tmp_path: Path) -> N
     )
     assert status == 1, said
     assert said.strip().splitlines() == [
-        f"glossary-bot: error: the database file cannot be opened: its folder {target.parent} "
+        f"glossary-bot: error: --to: the database file cannot be opened: its folder {target.parent} "
         "does not exist"
     ], said
 

@@ -144,7 +144,7 @@ def test_migrate_db_refusing_a_target_with_data_says_what_it_holds_in_words(
     again = _cli(tmp_path, "migrate-db", "--from", str(source), "--to", str(target))
     assert again.returncode == 1
     assert again.stderr.strip().splitlines()[-1] == (
-        f"glossary-bot: error: {target} already holds data (1 alias, 1 alias audit entry); "
+        f"glossary-bot: error: --to {target} already holds data (1 alias, 1 alias audit entry); "
         "copying on top of it needs --force"
     ), again.stderr
 

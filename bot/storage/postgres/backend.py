@@ -316,8 +316,8 @@ def as_storage_error(
         return StorageUnavailable(
             f"the database at {location} did not finish a statement within {COMMAND_TIMEOUT:g} s "
             "(COMMAND_TIMEOUT in bot/storage/postgres/backend.py, the longest any statement may "
-            "take): it is overloaded, or the statement too large (a migrate-db of a big "
-            "database writes its rows in one go), or the connection was dropped on the way"
+            "take): it is overloaded, or the statement too large, or the connection was dropped "
+            "on the way"
         )
     if isinstance(exc, TimeoutError) and not str(exc):
         # A host that drops connections (a firewall, a wrong address) says nothing at all.

@@ -1,9 +1,18 @@
-"""Whole tables, for copying one database into another (`glossary-bot migrate-db`)."""
+"""Whole tables, for copying one database into another (`glossary-bot migrate-db`), a page of
+rows at a time: a year of counts (millions of rows) never sits in memory at once."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
 from ..backend import Row, Tx
-from . import scalar
+from . import marks, scalar
+from .counts import UPSERT_LOOKUP, UPSERT_MISS, UPSERT_MISS_HOUR
+
+# Rows read and written at a time: a few MB of memory, and statements far inside the
+# PostgreSQL backend's command timeout.
+PAGE = 5_000
 
 # What a copy must carry over, counted the same way on both sides to verify it.
 COUNTED = {
@@ -19,72 +28,76 @@ COUNTED = {
     "suggestions": "SELECT count(*) FROM suggestions",
 }
 
-# Tables copied row for row: (columns, what a row the target already has does). Logs and
-# suggestions get ids anew, in the same order; a term the target already has stays its own.
-ROW_TABLES = {
-    "terms": ("scope, id, body, updated_by, updated_at", " ON CONFLICT (scope, id) DO NOTHING"),
-    "term_audit_log": ("at, scope, actor_id, action, term_id, before, after", ""),
-    "suggestions": (
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    name: str
+    columns: str  # what is copied
+    key: str  # the primary key: pages follow it
+    insert: str  # adds one row (the copied columns) to the target
+
+    @property
+    def key_width(self) -> int:
+        return len(self.key.split(","))
+
+
+def _kept(name: str, columns: str, key: str) -> Table:
+    """A row the target already has (same key) stays the target's own."""
+    values = marks(columns.split(","))
+    return Table(
+        name,
+        columns,
+        key,
+        f"INSERT INTO {name} ({columns}) VALUES ({values}) ON CONFLICT DO NOTHING",
+    )
+
+
+def _appended(name: str, columns: str) -> Table:
+    """Logs and suggestions: after the target's own, ids given anew, in the same order."""
+    return Table(
+        name, columns, "id", f"INSERT INTO {name} ({columns}) VALUES ({marks(columns.split(','))})"
+    )
+
+
+# Every table a copy carries, in an order the foreign keys accept (a miss before its hours).
+# Counts are added to the target's counts of the same key.
+TABLES = (
+    Table("lookups", "scope, entry_id, hour, count", "scope, entry_id, hour", UPSERT_LOOKUP),
+    Table("misses", "scope, query, count, first_seen, last_seen", "scope, query", UPSERT_MISS),
+    Table("miss_hours", "scope, query, hour, count", "scope, query, hour", UPSERT_MISS_HOUR),
+    _kept("aliases", "scope, key, text, entry_id, added_by, added_at", "scope, key"),
+    _appended("audit_log", "at, scope, actor_id, action, alias_key, before, after"),
+    _kept("terms", "scope, id, body, updated_by, updated_at", "scope, id"),
+    _appended("term_audit_log", "at, scope, actor_id, action, term_id, before, after"),
+    _appended(
+        "suggestions",
         "scope, user_id, title, definition, status, created_at, decided_by, decided_at",
-        "",
     ),
-}
+)
 
 
-async def table_rows(tx: Tx) -> dict[str, list[Row]]:
-    rows = {}
-    for table, (columns, _) in ROW_TABLES.items():
-        order = "scope, id" if table == "terms" else "id"
-        rows[table] = await tx.fetch(f"SELECT {columns} FROM {table} ORDER BY {order}")
-    return rows
-
-
-async def add_table_rows(tx: Tx, rows: dict[str, list[Row]]) -> None:
-    for table, (columns, conflict) in ROW_TABLES.items():
-        marks = ", ".join("?" * len(columns.split(",")))
-        await tx.executemany(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks}){conflict}", rows[table]
+async def pages(tx: Tx, table: Table, size: int = PAGE) -> AsyncIterator[list[Row]]:
+    """The table's rows (its copied columns), `size` at a time in key order; each page starts
+    after the last key of the one before, so none reads past what it returns."""
+    after: list[object] = []
+    while True:
+        clause = f" WHERE ({table.key}) > ({marks(after)})" if after else ""
+        rows = await tx.fetch(
+            f"SELECT {table.key}, {table.columns} FROM {table.name}{clause}"
+            f" ORDER BY {table.key} LIMIT ?",
+            [*after, size],
         )
+        if not rows:
+            return
+        yield [row[table.key_width :] for row in rows]
+        if len(rows) < size:
+            return
+        after = list(rows[-1][: table.key_width])
+
+
+async def add(tx: Tx, table: Table, rows: list[Row]) -> None:
+    await tx.executemany(table.insert, rows)
 
 
 async def tally(tx: Tx) -> dict[str, int]:
     return {name: await scalar(tx, sql) for name, sql in COUNTED.items()}
-
-
-async def lookups(tx: Tx) -> list[Row]:
-    return await tx.fetch("SELECT scope, entry_id, hour, count FROM lookups")
-
-
-async def misses(tx: Tx) -> list[Row]:
-    return await tx.fetch("SELECT scope, query, first_seen, last_seen FROM misses")
-
-
-async def miss_hours(tx: Tx) -> list[Row]:
-    return await tx.fetch("SELECT scope, query, hour, count FROM miss_hours")
-
-
-async def aliases(tx: Tx) -> list[Row]:
-    return await tx.fetch(
-        "SELECT scope, key, text, entry_id, added_by, added_at FROM aliases ORDER BY scope, key"
-    )
-
-
-async def audit_log(tx: Tx) -> list[Row]:
-    return await tx.fetch(
-        "SELECT at, scope, actor_id, action, alias_key, before, after FROM audit_log ORDER BY id"
-    )
-
-
-async def add_aliases_and_audit(tx: Tx, alias_rows: list[Row], audit_rows: list[Row]) -> None:
-    """Aliases the target lacks, and the audit log after the target's own (ids assigned anew,
-    in the same order)."""
-    await tx.executemany(
-        "INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING",
-        alias_rows,
-    )
-    await tx.executemany(
-        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        audit_rows,
-    )

@@ -14,11 +14,12 @@ from ..backend import Tx
 from ..buffer import CountBuffer
 from . import chunks, marks, scalar, where
 
-_UPSERT_LOOKUP = """
+# Each adds to what is stored (a flush, and a database copied onto another with --force).
+UPSERT_LOOKUP = """
 INSERT INTO lookups (scope, entry_id, hour, count) VALUES (?, ?, ?, ?)
 ON CONFLICT (scope, entry_id, hour) DO UPDATE SET count = lookups.count + excluded.count
 """
-_UPSERT_MISS = """
+UPSERT_MISS = """
 INSERT INTO misses (scope, query, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (scope, query) DO UPDATE SET
     count = misses.count + excluded.count,
@@ -27,7 +28,7 @@ ON CONFLICT (scope, query) DO UPDATE SET
     last_seen = CASE WHEN excluded.last_seen > misses.last_seen
         THEN excluded.last_seen ELSE misses.last_seen END
 """
-_UPSERT_MISS_HOUR = """
+UPSERT_MISS_HOUR = """
 INSERT INTO miss_hours (scope, query, hour, count) VALUES (?, ?, ?, ?)
 ON CONFLICT (scope, query, hour) DO UPDATE SET count = miss_hours.count + excluded.count
 """
@@ -42,9 +43,9 @@ STALE_MARK_SECONDS = 7 * 24 * 3600
 
 async def write_batch(tx: Tx, batch: CountBuffer, *, writer: str, at: int) -> None:
     """Add a batch to the stored counts and mark it written by `writer`."""
-    await tx.executemany(_UPSERT_LOOKUP, batch.lookup_rows())
-    await tx.executemany(_UPSERT_MISS, batch.miss_rows())  # parents first: foreign key
-    await tx.executemany(_UPSERT_MISS_HOUR, batch.miss_hour_rows())
+    await tx.executemany(UPSERT_LOOKUP, batch.lookup_rows())
+    await tx.executemany(UPSERT_MISS, batch.miss_rows())  # parents first: foreign key
+    await tx.executemany(UPSERT_MISS_HOUR, batch.miss_hour_rows())
     await tx.execute(_MARK, (writer, batch.seq, at))
 
 
@@ -53,7 +54,7 @@ async def merge_lookups(tx: Tx, *, scope: int, old_id: str, new_id: str) -> None
     rows = await tx.fetch(
         "SELECT hour, count FROM lookups WHERE scope = ? AND entry_id = ?", (scope, old_id)
     )
-    await tx.executemany(_UPSERT_LOOKUP, [(scope, new_id, hour, count) for hour, count in rows])
+    await tx.executemany(UPSERT_LOOKUP, [(scope, new_id, hour, count) for hour, count in rows])
     await tx.execute("DELETE FROM lookups WHERE scope = ? AND entry_id = ?", (scope, old_id))
 
 

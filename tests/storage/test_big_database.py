@@ -1,0 +1,261 @@
+"""A database that has grown for a long time, on each backend: `migrate-db`'s copy goes a page
+of rows at a time (a page made small here) and is all or nothing; `prune` removes old counts a
+batch at a time, each batch its own transaction, and nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.storage import AliasImport, SuggestStatus
+from bot.storage.periods import HOUR, to_unix
+from bot.term_storage import TermChange, change_terms, read_terms
+
+from .conftest import Databases, FakeClock, OpenStore
+from .test_migrate_db import glossary_bot
+from .test_terms_store import term
+
+
+async def _grown(open_any: OpenStore, clock: FakeClock, path: Path | str) -> None:
+    """Every table with more rows than a page of 2, several under one server (pages then
+    continue inside a server's rows, on the later columns of the key)."""
+    store = await open_any(str(path))
+    for hours_ago in (24 * 60, 24 * 40, 30, 2):
+        clock.advance(hours=-hours_ago)
+        for i in range(9):
+            store.record_lookup(i % 3, f"entry-{i % 4}")
+        store.record_miss(1, "zorblax")
+        store.record_miss(1, f"asked {hours_ago} hours ago")
+        clock.advance(hours=hours_ago)
+    await store.import_aliases([AliasImport(1, f"alias{n}", f"Alias{n}", "rag") for n in range(3)])
+    await store.remove_alias(1, "alias0", actor_id=4)
+    await change_terms(store, 1, lambda *_: (TermChange(put=(term(1), term(2), term(3))), None), 7)
+    for user in (5, 6, 8):
+        assert await store.add_suggestion(1, user, f"idea {user}", "Ours.") is SuggestStatus.ADDED
+    await store.close()
+
+
+async def _same(source_path: str, target_path: str, open_any: OpenStore) -> None:
+    source, target = await open_any(source_path), await open_any(target_path)
+    for scope in (None, 0, 1, 2):
+        assert await target.stats(scope, limit=50) == await source.stats(scope, limit=50)
+    assert await target.export_aliases() == await source.export_aliases()
+    assert await target.audit_log(1) == await source.audit_log(1)
+    assert await read_terms(target, 1) == await read_terms(source, 1)
+    assert await target.term_audit_log(1) == await source.term_audit_log(1)
+    assert await target.open_suggestions(1) == await source.open_suggestions(1)
+
+
+async def test_a_copy_goes_a_page_at_a_time_and_is_exact(
+    open_any: OpenStore, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    await _grown(open_any, clock, tmp_path / "source.db")
+    source, target = await open_any(str(tmp_path / "source.db")), await open_any()
+    told: list[tuple[str, int, int]] = []
+    report = await source.copy_into(target, page=2, told=lambda *step: told.append(step))
+    assert report.target_after == report.source
+    await _same(str(tmp_path / "source.db"), location, open_any)
+    # Never more than a page of rows between two steps; every row counted once.
+    copied = [done for what, done, _ in told if what.startswith("copying ")]
+    assert max(b - a for a, b in itertools.pairwise(copied)) <= 2
+    rows = told[-1][2]
+    assert told[-1] == ("checking", rows, rows)
+    assert rows == sum(
+        report.source[t] for t in ("lookups", "misses", "miss_hours", "aliases")
+    ) + sum(report.source[t] for t in ("audit_log", "terms", "term_audit_log", "suggestions"))
+    assert {what for what, _, _ in told} >= {"copying lookups", "copying suggestions"}
+
+
+async def test_a_copy_stopped_part_way_leaves_the_target_as_it_was(
+    open_any: OpenStore, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """One transaction on the target: a copy that fails after some pages (the connection lost,
+    Ctrl-C) writes none of them, and the same copy can be run again as a first one."""
+    await _grown(open_any, clock, tmp_path / "source.db")
+    source, target = await open_any(str(tmp_path / "source.db")), await open_any()
+
+    def stop_after_some_pages(what: str, done: int, rows: int) -> None:
+        if what == "copying misses":  # the lookups are all written by now
+            raise RuntimeError("the connection was lost")
+
+    with pytest.raises(RuntimeError):
+        await source.copy_into(target, page=2, told=stop_after_some_pages)
+    assert (await target.stats(None)).total_lookups == 0
+    assert await target.export_aliases() == []
+    report = await source.copy_into(target, page=2)  # not refused as a target holding data
+    assert report.target_before["lookups"] == 0
+    await _same(str(tmp_path / "source.db"), location, open_any)
+
+
+async def test_a_copy_cancelled_part_way_rolls_back_at_its_next_page(
+    open_any: OpenStore, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """Ctrl-C in `migrate-db` cancels the copy, but its transactions run shielded from
+    cancellation (a write is finished, never left half-done): a copy of minutes went on to
+    the end, committed every row, and only then exited 130 without a word. Now it stops at
+    its next page and rolls back (the command says "nothing was written")."""
+    await _grown(open_any, clock, tmp_path / "source.db")
+    source, target = await open_any(str(tmp_path / "source.db")), await open_any()
+    lookups_copied = asyncio.Event()
+
+    def told(what: str, done: int, rows: int) -> None:
+        if what == "copying misses":
+            lookups_copied.set()
+
+    copy = asyncio.create_task(source.copy_into(target, page=2, told=told))
+    await lookups_copied.wait()
+    copy.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await copy
+    await target.close()  # once the transaction under way has ended, however it ended
+    assert (await (await open_any()).stats(None)).total_lookups == 0
+
+
+async def test_a_missed_search_whose_old_hours_were_trimmed_copies_its_all_time_count(
+    open_any: OpenStore, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """A missed search keeps its all-time count when its old hours are removed (README's trim,
+    now `prune`). The copy wrote each search's count again as the sum of its hours: a search
+    left without hours had a count of 0, which the target refuses, so such a file could not be
+    copied at all (and one with some hours left would have lost the rest). Now the count is
+    copied as it is."""
+    source_path = tmp_path / "source.db"
+    await _grown(open_any, clock, source_path)
+    with sqlite3.connect(source_path) as conn:  # README's recipe, before `prune`
+        before_hour = to_unix(clock() - timedelta(days=30)) // HOUR
+        assert conn.execute("DELETE FROM miss_hours WHERE hour < ?", (before_hour,)).rowcount
+    source, target = await open_any(str(source_path)), await open_any()
+    report = await source.copy_into(target)
+    assert report.target_after == report.source
+    [zorblax] = [m for m in await target.top_misses(1) if m.query == "zorblax"]
+    assert zorblax.count == 4
+
+
+async def test_migrate_db_names_the_target_it_cannot_use(
+    open_any: OpenStore, databases: Databases, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """An operator's one line names `--to` when the target holds data or cannot be reached."""
+    await _grown(open_any, clock, tmp_path / "source.db")
+    done = glossary_bot("migrate-db", "--from", str(tmp_path / "source.db"), "--to", location)
+    assert done.returncode == 0, done.stderr
+    again = glossary_bot("migrate-db", "--from", str(tmp_path / "source.db"), "--to", location)
+    assert again.returncode == 1
+    assert again.stderr.startswith("glossary-bot: error: --to "), again.stderr
+    assert "already holds data (36 lookups" in again.stderr
+    assert "--force" in again.stderr
+    away = "postgresql://glossary:secret@127.0.0.1:1/glossary"
+    gone = glossary_bot("migrate-db", "--from", str(tmp_path / "source.db"), "--to", away)
+    assert gone.returncode == 1
+    assert gone.stderr.startswith("glossary-bot: error: --to: cannot reach the database at "), (
+        gone.stderr
+    )
+    assert gone.stderr.count("\n") == 1
+    assert "secret" not in gone.stderr
+
+
+# -- prune -------------------------------------------------------------------------------------
+
+
+async def test_prune_removes_old_counts_and_misses_only(
+    open_any: OpenStore, location: str, clock: FakeClock
+) -> None:
+    await _grown(open_any, clock, location)
+    store = await open_any()
+    kept_before = (
+        await store.export_aliases(),
+        await store.audit_log(1),
+        await read_terms(store, 1),
+        await store.term_audit_log(1),
+        await store.open_suggestions(1),
+    )
+    month_ago = clock() - timedelta(days=30)
+    recent = await store.stats(None, month_ago, limit=50)
+    would = await store.old_rows(month_ago)
+    assert would == {"lookups": 18, "miss_hours": 4, "misses": 2}
+    told: list[tuple[str, int]] = []
+    removed = await store.prune(month_ago, batch=2, told=lambda *step: told.append(step))
+    assert removed == would
+    assert ("lookups", 18) in told
+    assert ("misses", 2) in told
+    assert await store.old_rows(month_ago) == {"lookups": 0, "miss_hours": 0, "misses": 0}
+
+    everything = await store.stats(None, limit=50)
+    assert everything.total_lookups == recent.total_lookups == 18
+    assert everything.top_terms == recent.top_terms
+    # A search asked since keeps its all-time count; one asked only before is gone.
+    misses = {m.query: m.count for m in everything.top_misses}
+    assert misses == {"zorblax": 4, "asked 30 hours ago": 1, "asked 2 hours ago": 1}
+    assert kept_before == (
+        await store.export_aliases(),
+        await store.audit_log(1),
+        await read_terms(store, 1),
+        await store.term_audit_log(1),
+        await store.open_suggestions(1),
+    )
+    assert await store.prune(month_ago) == {"lookups": 0, "miss_hours": 0, "misses": 0}
+
+
+async def test_prune_stopped_part_way_keeps_the_batches_it_finished(
+    open_any: OpenStore, location: str, clock: FakeClock
+) -> None:
+    """Each batch is a transaction of its own (a running bot waits for one batch at most):
+    stopped after some, those stay removed and the rest is still there, for a second run."""
+    await _grown(open_any, clock, location)
+    store = await open_any()
+    month_ago = clock() - timedelta(days=30)
+
+    def stop(table: str, removed: int) -> None:
+        if removed >= 4:
+            raise RuntimeError("Ctrl-C")
+
+    with pytest.raises(RuntimeError):
+        await store.prune(month_ago, batch=2, told=stop)
+    assert (await store.old_rows(month_ago))["lookups"] == 18 - 4
+    assert (await store.prune(month_ago))["lookups"] == 14
+
+
+async def test_prune_on_the_command_line(
+    open_any: OpenStore, databases: Databases, location: str, tmp_path: Path
+) -> None:
+    """One line per table, what is kept said; --dry-run removes nothing; bad input one line."""
+    clock = FakeClock(datetime.now(UTC))
+    store = await open_any(location, clock=clock)
+    for days_ago in (400, 40, 1):
+        clock.now = datetime.now(UTC) - timedelta(days=days_ago)
+        for scope in (1, 2):
+            store.record_lookup(scope, "rag")
+            store.record_miss(scope, f"asked {days_ago} days ago")
+    await store.close()
+
+    dry = glossary_bot("prune", "--older-than", "30", "--dry-run", "--db", location, cwd=tmp_path)
+    assert dry.returncode == 0, dry.stderr
+    lines = dry.stdout.splitlines()
+    assert lines[0].startswith("lookups: would remove 4 hourly lookup counts from before "), lines
+    assert lines[1].startswith("miss_hours: would remove 4 hourly counts of missed searches ")
+    assert lines[2].startswith("misses: would remove 4 missed searches last seen before ")
+    assert lines[3] == (
+        "kept: aliases, server terms, suggestions and both audit logs "
+        "(--dry-run: nothing was removed)"
+    )
+    cut_off = datetime.now(UTC) - timedelta(days=30)
+    assert f"{cut_off:%Y-%m-%d} " in lines[0]
+    reader = await open_any(location)
+    assert (await reader.stats(None)).total_lookups == 6
+
+    done = glossary_bot("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("lookups: removed 4 hourly lookup counts ")
+    assert done.stderr == ""  # no progress off a terminal
+    assert (await reader.stats(None)).total_lookups == 2
+    assert {m.query for m in (await reader.stats(None)).top_misses} == {"asked 1 days ago"}
+
+    for bad in (["--older-than", "0"], ["--older-than", "a week"], []):
+        refused = glossary_bot("prune", *bad, "--db", location, cwd=tmp_path)
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.count("\n") == 1, refused.stderr
+        assert "--older-than" in refused.stderr
