@@ -32,6 +32,13 @@ PIVOT_COSINE = 0.5
 PIVOT_SCORE = 78.0
 SLOPE = 60.0
 MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would erase leads
+# A long description (this many words or more, no question, no name asked about) spreads its
+# meaning over many words, so every cosine runs lower: the meaning's first is its card from
+# LONG_COSINE when it leads the second by LONG_LEAD (set on the tuning slices, bench/results/
+# semantic.md "desc20").
+LONG_WORDS = 20
+LONG_COSINE = 0.55
+LONG_LEAD = 0.12
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -80,6 +87,7 @@ def fuse(
     question: bool = False,
     asked_about: tuple[int, int] | None = None,
     written: Collection[int] = (),
+    long_description: bool = False,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -87,7 +95,8 @@ def fuse(
     what the question asks about, even where a description of another entry scores higher.
     `question`: the text asks something, so a name nearly typed that leads is what it asks
     about. `written`: the entries whose names the text writes; of those leading the lexical
-    pool together, the one the meaning puts first agrees with it (`_written_first`)."""
+    pool together, the one the meaning puts first agrees with it (`_written_first`).
+    `long_description`: the text is a long description (`long_lead`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -102,6 +111,9 @@ def fuse(
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
+    if long_description and long_lead(similar):
+        first = similar[0][0]
+        semantic[first] = max(semantic[first], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
@@ -143,6 +155,13 @@ def fuse(
         best = max(found.score, score) + (AGREEMENT_BONUS if agree else 0.0)
         strategy = "semantic" if score > found.score else found.strategy
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
+
+
+def long_lead(similar: Sequence[tuple[int, float]]) -> bool:
+    """Does the meaning's first lead a long description clearly enough for its card, though
+    under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`)?"""
+    lead = similar[0][1] - similar[1][1] if len(similar) > 1 else 0.0
+    return bool(similar) and similar[0][1] >= LONG_COSINE and lead >= LONG_LEAD
 
 
 def _written_first(

@@ -43,6 +43,7 @@ from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
     DESCRIBED_REST,
+    LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
     OFF_DOMAIN_COSINE,
@@ -405,6 +406,12 @@ class SearchIndex:
                 # "which python library for semantic search" asks to pick a thing the names
                 # written only describe: none of them is what it asks about
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
+                long_description=not question
+                and asked is None
+                and subject is None
+                and pair is None
+                and together is None
+                and len(words) >= LONG_WORDS,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
