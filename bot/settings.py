@@ -104,7 +104,8 @@ class Settings(BaseSettings):
     glossary_paths: str = ""
     # A file the bot touches while it is connected and its database is writable (health checks).
     heartbeat_path: Path | None = None
-    # Per-user cooldown on /define and /alias: this many uses per `cooldown_seconds`.
+    # Per-user limit shared by /define, mentions and "Explain terms", and one of the same size per
+    # moderator command: this many uses per `cooldown_seconds`.
     cooldown_uses: int = Field(default=5, ge=1)
     cooldown_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False)
     # Each server's own glossary: at most this many terms, and this much UTF-8 text in them.

@@ -98,7 +98,7 @@ def parse_import(
     """
     if len(data) > max_bytes:
         return [], [_file_problem(f"the file is {_size(len(data))}; at most {_size(max_bytes)}.")]
-    text, refusal = _decode(data)
+    text, refusal = decode_text(data)
     if refusal:
         return [], [_file_problem(refusal)]
     conflict = conflict_line(text)
@@ -148,7 +148,9 @@ def _size(size: int) -> str:
     return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
 
 
-def _decode(data: bytes) -> tuple[str, str | None]:
+def decode_text(data: bytes) -> tuple[str, str | None]:
+    """A glossary or alias file's bytes as text (a byte-order mark dropped, line ends made \\n),
+    or ("", why it is not UTF-8 text, in words a moderator or operator can act on)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # a byte-order mark: UTF-16 (or 32)
         return "", "this text is UTF-16, not UTF-8: save the file as UTF-8 and import it again."
     if b"\x00" in data:

@@ -309,6 +309,7 @@ def run_import(args: argparse.Namespace) -> int:
     # Checked exactly as /alias add checks them (an edge of the command line, so it may reach
     # the alias rules; the store itself stays search-free).
     from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
+    from bot.glossary.interchange import decode_text
     from bot.glossary.keys import compact, normalize
     from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
@@ -317,15 +318,18 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         if args.file != "-" and Path(args.file).is_char_device():
             return _fail(f"cannot read {args.file}: a device, not a file")  # /dev/zero never ends
-        raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-        document = json.loads(raw.removeprefix("\ufeff"))  # Windows editors start with a BOM
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        raw, not_text = decode_text(data)  # Windows editors start with a BOM: dropped
+        if not_text:
+            return _fail(f"cannot read {args.file}: {not_text}")
+        document = json.loads(raw)
     except json.JSONDecodeError as exc:  # a CSV saved from a sheet, most often
         return _fail(
             f"cannot read {args.file}: not JSON ({exc.msg}, line {exc.lineno}): expected a JSON "
             "list of {guild_id, alias, entry_id} objects"
         )
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"cannot read {args.file}: {exc}")
+    except OSError as exc:
+        return _fail(f"cannot read {args.file}: {exc.strerror or exc}")
     except RecursionError:
         return _fail(f"cannot read {args.file}: nested too deeply")
     if not isinstance(document, list):

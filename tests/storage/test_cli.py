@@ -201,6 +201,28 @@ def test_import_checks_aliases_as_alias_add_does(
     assert ("kv cash",) in query(db, "SELECT key FROM aliases")
 
 
+def test_import_of_a_missing_or_non_utf8_file_is_one_plain_line(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen running the README's commands: a missing file was "[Errno 2] No such file or
+    directory: '<the path again>'" and a file in another encoding Python's codec message; now
+    worded as `terms import` words them."""
+    missing = tmp_path / "nowhere.json"
+    assert run(["aliases", "import", str(missing), "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        f"glossary-bot: error: cannot read {missing}: No such file or directory\n"
+    )
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes(
+        '[{"guild_id": 1, "alias": "caf\u00e9", "entry_id": "rag"}]'.encode("latin-1")
+    )
+    assert run(["aliases", "import", str(latin1), "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        f"glossary-bot: error: cannot read {latin1}: not UTF-8 text (line 1 has a byte that is not "
+        "UTF-8): save the file as UTF-8 and import it again.\n"
+    )
+
+
 def test_import_of_a_broken_file(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
