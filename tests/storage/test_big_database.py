@@ -10,6 +10,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.storage import AliasImport, SuggestStatus
@@ -259,3 +260,51 @@ async def test_prune_on_the_command_line(
         assert refused.returncode == 2, refused.stderr
         assert refused.stderr.count("\n") == 1, refused.stderr
         assert "--older-than" in refused.stderr
+
+
+async def test_prune_keeps_a_missed_search_a_running_bot_sees_again_meanwhile(
+    open_any: OpenStore, location: str, clock: FakeClock, postgres_only: None
+) -> None:
+    """review20: on PostgreSQL a batch's DELETE found its rows by a subquery alone: a missed
+    search the running bot's flush saw again while the batch waited for the row removed it all
+    the same (its new hour with it, by the foreign key), since PostgreSQL re-reads a row it
+    waited for against the DELETE's own conditions only. The batch now checks the row again."""
+    await _grown(open_any, clock, location)
+    store = await open_any()
+    month_ago = clock() - timedelta(days=30)
+    now_hour = to_unix(clock()) // HOUR
+    flush = await asyncpg.connect(location)  # the running bot's flush, half-way
+    watch = await asyncpg.connect(location)  # outside it: activity is read afresh each time
+    prune: asyncio.Task[dict[str, int]] | None = None
+    try:
+        seen = flush.transaction()
+        await seen.start()
+        await flush.execute(
+            "UPDATE misses SET count = count + 1, last_seen = $1"
+            " WHERE scope = 1 AND query = 'asked 1440 hours ago'",
+            to_unix(clock()),
+        )
+        await flush.execute(
+            "INSERT INTO miss_hours (scope, query, hour, count)"
+            " VALUES (1, 'asked 1440 hours ago', $1, 1)",
+            now_hour,
+        )
+        prune = asyncio.create_task(store.prune(month_ago))
+        async with asyncio.timeout(30):  # bounds a hang; no speed to meet
+            while not await watch.fetchval(  # noqa: ASYNC110  (the server's state: no event)
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND application_name = current_setting('application_name')"
+            ):
+                await asyncio.sleep(0.05)  # the poll's pace, not a synchronisation
+        await seen.commit()
+        removed = await prune
+    finally:
+        if prune is not None and not prune.done():
+            prune.cancel()
+        await flush.close()
+        await watch.close()
+    assert removed["misses"] == 1  # "asked 960 hours ago" only
+    misses = {m.query: m.count for m in (await store.stats(None, limit=50)).top_misses}
+    assert misses["asked 1440 hours ago"] == 2, misses
+    recent = await store.stats(None, clock() - timedelta(hours=1), limit=50)
+    assert "asked 1440 hours ago" in {m.query for m in recent.top_misses}
