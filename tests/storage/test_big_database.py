@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import signal
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
+from bot.cli import main
 from bot.storage import AliasImport, SuggestStatus
+from bot.storage.backend import Migrate
+from bot.storage.cli import on_store
 from bot.storage.periods import HOUR, to_unix
 from bot.term_storage import TermChange, change_terms, read_terms
 
@@ -308,3 +313,50 @@ async def test_prune_keeps_a_missed_search_a_running_bot_sees_again_meanwhile(
     assert misses["asked 1440 hours ago"] == 2, misses
     recent = await store.stats(None, clock() - timedelta(hours=1), limit=50)
     assert "asked 1440 hours ago" in {m.query for m in recent.top_misses}
+
+
+def test_ctrl_c_during_prune_says_what_it_removed_and_what_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """review20: Ctrl-C after prune's first batch said "interrupted after its changes were
+    written in full", as a command of one transaction says; prune commits batch by batch, so
+    the rest was still there. It now lists what it removed and says the rest is left."""
+    import bot.storage.queries.prune as prune_queries
+
+    db = tmp_path / "g.db"
+    on_store(db, lambda store: store.stats(None), migrate=Migrate.CREATE_ONLY)
+    old_hour = to_unix(datetime.now(UTC) - timedelta(days=400)) // HOUR
+    with sqlite3.connect(db) as conn:
+        conn.executemany(
+            "INSERT INTO lookups (scope, entry_id, hour, count) VALUES (?, 'rag', ?, 1)",
+            [(scope, old_hour) for scope in (1, 2)],
+        )
+        conn.execute(
+            "INSERT INTO misses (scope, query, count, first_seen, last_seen)"
+            " VALUES (1, 'zorblax', 1, ?, ?)",
+            (old_hour * HOUR, old_hour * HOUR),
+        )
+        conn.execute("INSERT INTO miss_hours VALUES (1, 'zorblax', ?, 1)", (old_hour,))
+    remove_old = prune_queries.remove_old
+    pressed: list[bool] = []
+
+    async def ctrl_c_in_the_first_batch(*args: Any, **kwargs: Any) -> int:
+        if not pressed:  # the operator's Ctrl-C, once, while the first batch is written
+            pressed.append(True)
+            signal.raise_signal(signal.SIGINT)
+        return await remove_old(*args, **kwargs)
+
+    monkeypatch.setattr(prune_queries, "remove_old", ctrl_c_in_the_first_batch)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+
+    status = main(["prune", "--older-than", "30", "--db", str(db), "--quiet"])
+    said = capsys.readouterr()
+    assert status == 130, said
+    assert said.out.startswith("lookups: removed 1 hourly lookup count from before "), said
+    assert "in full" not in said.err, said
+    assert said.err.startswith("glossary-bot: interrupted part-way"), said
+    assert "run it again" in said.err, said
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM misses").fetchone() == (1,)
