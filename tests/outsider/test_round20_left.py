@@ -4,9 +4,14 @@ against the fake Discord, on real SQLite files."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
+
+import discord
+import pytest
 
 from bot import metrics
 from bot.discord_app.app import GlossaryBot
@@ -270,3 +275,32 @@ async def test_an_autocomplete_the_member_typed_on_from_is_not_searched(
     await fake.settle()
     assert [h.first_attempt for h in older] == [None, None], [h.records for h in older]
     assert autocompletes("late") == before + 2
+
+
+async def test_autocomplete_is_answered_after_this_machines_clock_steps_forward(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review20: lateness was this machine's wall clock minus the request's id, counted from the
+    fastest arrival of the last 10 minutes. A clock stepped forward while the bot runs (NTP
+    correcting a drifted clock, a VM resumed) made every request that much "older" than the
+    fastest: past 3 s, every autocomplete was skipped as late for up to 10 minutes. Arrivals are
+    now timed on the monotonic clock, which a step does not move."""
+    fake = scene.fake
+    typed = {"term": "kv"}
+    first = await fake.autocomplete(
+        scene.alice, "define", typed, focused="term", channel=scene.channel
+    )
+    assert await first.choices(), "the fastest request: the clocks' offset"
+    wall = discord.utils.utcnow
+    monkeypatch.setattr(discord.utils, "utcnow", lambda: wall() + timedelta(seconds=10))
+    monkeypatch.setattr(time, "time", lambda wall_now=time.time: wall_now() + 10.0)
+    # Discord's clock (the fake's ids) does not step: only this machine's does.
+    monkeypatch.setattr(
+        "tests.fake_discord.models.time", SimpleNamespace(time=lambda: wall().timestamp())
+    )
+    before = autocompletes("late")
+    after = await fake.autocomplete(
+        scene.bob, "define", typed, focused="term", channel=scene.channel
+    )
+    assert await after.choices()
+    assert autocompletes("late") == before
