@@ -304,3 +304,31 @@ async def test_autocomplete_is_answered_after_this_machines_clock_steps_forward(
     )
     assert await after.choices()
     assert autocompletes("late") == before
+
+
+async def test_an_unreadable_event_that_repeats_is_one_line_not_one_a_message(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """review20: each event discord.py could not read was an ERROR line of its own. A field
+    Discord sends in a new shape comes in every such event (each message in every server): a
+    line a message, without end. Now the first of each kind (event, exception, place) is one
+    line, and the same again is skipped without one."""
+    fake, guild_id = scene.fake, scene.guild.id
+    mention = build_message(
+        {"content": f"<@{fake.bot.id}> what is rag"},
+        channel=scene.channel,
+        author=scene.alice,
+        users=fake.world.users,
+        extra={"edited_timestamp": SECRET},
+    )
+    member = scene.guild.members[scene.bob.id].payload(with_user=False)
+    async with warned("GUILD_MEMBER_UPDATE") as said:
+        for _ in range(3):
+            await fake.gateway.dispatch("MESSAGE_CREATE", mention, guild_id=guild_id)
+        await fake.gateway.dispatch(  # read after the three: its line ends the wait
+            "GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild_id)}, guild_id=guild_id
+        )
+    skipped = [r.getMessage() for r in said if "skipped" in r.getMessage()]
+    assert ["MESSAGE_CREATE" in line for line in skipped] == [True, False], skipped
+    _, card = await define(fake, scene.alice, "rag", scene.channel)
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
