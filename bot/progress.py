@@ -86,6 +86,7 @@ class Progress:
         if self.enabled and self._shown_at is not None:
             self.stream.write(CLEAR_LINE)
             self.stream.flush()
+        self.enabled = False  # a late word (prune's batch finishing after Ctrl-C) draws nothing
 
     def __enter__(self) -> Progress:
         return self

@@ -19,5 +19,6 @@
 - `errors`, `logs`, `health`, `metrics`, `identify`, `runner`, `cli`: answering errors, logging,
   heartbeat, Prometheus, IDENTIFY shared across processes, the process.
 - `compat`: what discord.py cannot read of what Discord sends, mended at import; a gateway
-  event it still cannot read is skipped with one line, not the end of the connection.
+  event it still cannot read is skipped (one line for each kind of fault), not the end of the
+  connection.
 """

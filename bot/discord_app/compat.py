@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 
 # Gateway events the bot cannot go on without: a READY not read leaves it no user and no servers.
 MUST_READ = frozenset({"READY"})
+MAX_FAULTS_SAID = 1_000  # kinds of unreadable event remembered as logged (past it, each is)
 
 _poll_from_data = Poll._from_data.__func__  # type: ignore[attr-defined]
 
@@ -42,23 +43,31 @@ def skip_unreadable_events(parsers: dict[str, Callable[[Any], None]]) -> None:
     """discord.py reads each gateway event in its connection's reader and catches nothing there:
     any exception ends `connect()`, so one payload it cannot read (a field Discord sends in a
     shape it does not know) stopped the bot. Each parser (the narrowest place: the reader's own
-    faults, RECONNECT and closes, keep their handling) now skips such an event with one line."""
+    faults, RECONNECT and closes, keep their handling) now skips such an event, with one line
+    for each kind of fault: a field in a new shape comes in every such event (each message)."""
+    said: set[tuple[str, str, str]] = set()  # (event, exception, place) logged already
     for event, parse in list(parsers.items()):
         if event not in MUST_READ:
-            parsers[event] = _skipping(event, parse)
+            parsers[event] = _skipping(event, parse, said)
 
 
-def _skipping(event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+def _skipping(
+    event: str, parse: Callable[[Any], None], said: set[tuple[str, str, str]]
+) -> Callable[[Any], None]:
     def parse_or_skip(data: Any) -> None:
         try:
             parse(data)
         except Exception as exc:  # whatever it is: one event is lost, not the connection
             # The type and where it was raised, not the message: it may quote what members wrote.
+            fault = (event, type(exc).__name__, _raised_at(exc))
+            if fault in said:
+                return
+            if len(said) < MAX_FAULTS_SAID:
+                said.add(fault)
             log.error(
-                "skipped a %s event from Discord that discord.py could not read (%s at %s)",
-                event,
-                type(exc).__name__,
-                _raised_at(exc),
+                "skipped a %s event from Discord that discord.py could not read (%s at %s); "
+                "more like it are skipped without a line",
+                *fault,
             )
 
     return parse_or_skip

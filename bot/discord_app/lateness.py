@@ -16,10 +16,10 @@ MAX_TYPING = 10_000  # members whose newest autocomplete request is remembered
 
 class Arrivals:
     """An interaction's id is a snowflake: when Discord created it, on Discord's clock. This
-    machine's clock may be seconds off it, so lateness is counted from the fastest arrival of
-    the last WINDOW seconds (the clocks' offset plus the network's delay), not from zero: a
-    clock ahead never makes every request late, and a bot slow for a whole window skips less,
-    not more."""
+    machine's monotonic clock (no step of the wall clock moves it) is any offset from that, so
+    lateness is counted from the fastest arrival of the last WINDOW seconds (the clocks' offset
+    plus the network's delay), not from zero: a clock ahead never makes every request late, and
+    a bot slow for a whole window skips less, not more."""
 
     def __init__(self, window: float = WINDOW, max_typing: int = MAX_TYPING) -> None:
         self.window = window
@@ -31,7 +31,9 @@ class Arrivals:
     def lateness(self, interaction: discord.Interaction[Any]) -> float:
         """Seconds this interaction reached the bot later than the fastest one did."""
         now = time.monotonic()
-        lag = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        # Not the wall clock: a step forward (NTP correcting it, a VM resumed) made every
+        # request look that much later than the fastest, until the window ended.
+        lag = now - interaction.created_at.timestamp()
         if self._fastest is None or lag <= self._fastest or now - self._fastest_at > self.window:
             self._fastest, self._fastest_at = lag, now
         return lag - self._fastest

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
@@ -531,6 +532,13 @@ _PRUNED_ROWS = {
 }
 
 
+class PrunedPartWay(ReportedError):
+    """Ctrl-C in `prune`: each batch is a transaction of its own, so the batches finished stay
+    removed and the rest is still there (not `Interrupted`'s one write, whole or not begun)."""
+
+    exit_code = 130
+
+
 def run_prune(args: argparse.Namespace) -> int:
     path = existing_database(args)
     if path is None:
@@ -539,23 +547,37 @@ def run_prune(args: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     before = (now - timedelta(days=args.older_than)).replace(minute=0, second=0, microsecond=0)
     cut_off = before.strftime("%Y-%m-%d %H:%M UTC")
+    removed: dict[str, int] = {}  # so far, table by table: what a Ctrl-C leaves removed
+
+    def told(progress: Progress, table: str, done: int) -> None:
+        removed[table] = done
+        progress.show(f"prune: {table}", done)
 
     async def prune(store: Store) -> dict[str, int]:
         if args.dry_run:
             return await store.old_rows(before)
         with Progress("prune", quiet=args.quiet) as progress:
-            return await store.prune(
-                before, told=lambda table, done: progress.show(f"prune: {table}", done)
-            )
+            return await store.prune(before, told=partial(told, progress))
+
+    def say(counts: Mapping[str, int]) -> None:
+        verb = "would remove" if args.dry_run else "removed"
+        for table, n in counts.items():
+            one, many, when = _PRUNED_ROWS[table]
+            print(f"{table}: {verb} {n:,} {one if n == 1 else many} {when} {cut_off}")
 
     try:
-        removed = on_store(path, prune)
+        counts = on_store(path, prune)
+    except Interrupted:
+        if not any(removed.values()):
+            raise
+        say({table: n for table, n in removed.items() if n})
+        raise PrunedPartWay(
+            "interrupted part-way: what is listed was removed, the rest is still there "
+            "(run it again)"
+        ) from None
     except StorageError as exc:
         return _fail(str(exc))
-    verb = "would remove" if args.dry_run else "removed"
-    for table, n in removed.items():
-        one, many, when = _PRUNED_ROWS[table]
-        print(f"{table}: {verb} {n:,} {one if n == 1 else many} {when} {cut_off}")
+    say(counts)
     print(
         "kept: aliases, server terms, suggestions and both audit logs"
         + (" (--dry-run: nothing was removed)" if args.dry_run else "")

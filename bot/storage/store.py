@@ -948,13 +948,19 @@ class Store:
         `before`, and the missed searches last seen before it; how many rows of each table.
         Each batch of `batch` rows is a transaction of its own (a bot may run meanwhile):
         stopped part-way, what was removed stays removed. `told(table, removed so far)`
-        hears of each batch. Aliases, terms, suggestions and the audit logs are not touched."""
+        hears of each batch as it commits, also of the one a cancelled caller no longer waits
+        for. Aliases, terms, suggestions and the audit logs are not touched."""
         await self.flush()
         hour = hour_of(to_unix(before))
         removed: dict[str, int] = {}
         for table in prune_queries.PRUNED:
             removed[table.table] = 0
             told(table.table, 0)
+
+            def committed(n: int, name: str = table.table) -> None:
+                removed[name] += n
+                told(name, removed[name])
+
             for scope in await self._read(partial(prune_queries.scopes, table=table)):
                 while True:
                     n = await self._write(
@@ -964,10 +970,9 @@ class Store:
                             scope=scope,
                             before_hour=hour,
                             batch=batch,
-                        )
+                        ),
+                        on_commit=committed,
                     )
-                    removed[table.table] += n
-                    told(table.table, removed[table.table])
                     if n < batch:
                         break
         return removed

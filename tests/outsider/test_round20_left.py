@@ -4,9 +4,14 @@ against the fake Discord, on real SQLite files."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
+
+import discord
+import pytest
 
 from bot import metrics
 from bot.discord_app.app import GlossaryBot
@@ -270,3 +275,60 @@ async def test_an_autocomplete_the_member_typed_on_from_is_not_searched(
     await fake.settle()
     assert [h.first_attempt for h in older] == [None, None], [h.records for h in older]
     assert autocompletes("late") == before + 2
+
+
+async def test_autocomplete_is_answered_after_this_machines_clock_steps_forward(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review20: lateness was this machine's wall clock minus the request's id, counted from the
+    fastest arrival of the last 10 minutes. A clock stepped forward while the bot runs (NTP
+    correcting a drifted clock, a VM resumed) made every request that much "older" than the
+    fastest: past 3 s, every autocomplete was skipped as late for up to 10 minutes. Arrivals are
+    now timed on the monotonic clock, which a step does not move."""
+    fake = scene.fake
+    typed = {"term": "kv"}
+    first = await fake.autocomplete(
+        scene.alice, "define", typed, focused="term", channel=scene.channel
+    )
+    assert await first.choices(), "the fastest request: the clocks' offset"
+    wall = discord.utils.utcnow
+    monkeypatch.setattr(discord.utils, "utcnow", lambda: wall() + timedelta(seconds=10))
+    monkeypatch.setattr(time, "time", lambda wall_now=time.time: wall_now() + 10.0)
+    # Discord's clock (the fake's ids) does not step: only this machine's does.
+    monkeypatch.setattr(
+        "tests.fake_discord.models.time", SimpleNamespace(time=lambda: wall().timestamp())
+    )
+    before = autocompletes("late")
+    after = await fake.autocomplete(
+        scene.bob, "define", typed, focused="term", channel=scene.channel
+    )
+    assert await after.choices()
+    assert autocompletes("late") == before
+
+
+async def test_an_unreadable_event_that_repeats_is_one_line_not_one_a_message(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """review20: each event discord.py could not read was an ERROR line of its own. A field
+    Discord sends in a new shape comes in every such event (each message in every server): a
+    line a message, without end. Now the first of each kind (event, exception, place) is one
+    line, and the same again is skipped without one."""
+    fake, guild_id = scene.fake, scene.guild.id
+    mention = build_message(
+        {"content": f"<@{fake.bot.id}> what is rag"},
+        channel=scene.channel,
+        author=scene.alice,
+        users=fake.world.users,
+        extra={"edited_timestamp": SECRET},
+    )
+    member = scene.guild.members[scene.bob.id].payload(with_user=False)
+    async with warned("GUILD_MEMBER_UPDATE") as said:
+        for _ in range(3):
+            await fake.gateway.dispatch("MESSAGE_CREATE", mention, guild_id=guild_id)
+        await fake.gateway.dispatch(  # read after the three: its line ends the wait
+            "GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild_id)}, guild_id=guild_id
+        )
+    skipped = [r.getMessage() for r in said if "skipped" in r.getMessage()]
+    assert ["MESSAGE_CREATE" in line for line in skipped] == [True, False], skipped
+    _, card = await define(fake, scene.alice, "rag", scene.channel)
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import signal
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
+from bot.cli import main
 from bot.storage import AliasImport, SuggestStatus
+from bot.storage.backend import Migrate
+from bot.storage.cli import on_store
 from bot.storage.periods import HOUR, to_unix
 from bot.term_storage import TermChange, change_terms, read_terms
 
@@ -259,3 +265,98 @@ async def test_prune_on_the_command_line(
         assert refused.returncode == 2, refused.stderr
         assert refused.stderr.count("\n") == 1, refused.stderr
         assert "--older-than" in refused.stderr
+
+
+async def test_prune_keeps_a_missed_search_a_running_bot_sees_again_meanwhile(
+    open_any: OpenStore, location: str, clock: FakeClock, postgres_only: None
+) -> None:
+    """review20: on PostgreSQL a batch's DELETE found its rows by a subquery alone: a missed
+    search the running bot's flush saw again while the batch waited for the row removed it all
+    the same (its new hour with it, by the foreign key), since PostgreSQL re-reads a row it
+    waited for against the DELETE's own conditions only. The batch now checks the row again."""
+    await _grown(open_any, clock, location)
+    store = await open_any()
+    month_ago = clock() - timedelta(days=30)
+    now_hour = to_unix(clock()) // HOUR
+    flush = await asyncpg.connect(location)  # the running bot's flush, half-way
+    watch = await asyncpg.connect(location)  # outside it: activity is read afresh each time
+    prune: asyncio.Task[dict[str, int]] | None = None
+    try:
+        seen = flush.transaction()
+        await seen.start()
+        await flush.execute(
+            "UPDATE misses SET count = count + 1, last_seen = $1"
+            " WHERE scope = 1 AND query = 'asked 1440 hours ago'",
+            to_unix(clock()),
+        )
+        await flush.execute(
+            "INSERT INTO miss_hours (scope, query, hour, count)"
+            " VALUES (1, 'asked 1440 hours ago', $1, 1)",
+            now_hour,
+        )
+        prune = asyncio.create_task(store.prune(month_ago))
+        async with asyncio.timeout(30):  # bounds a hang; no speed to meet
+            while not await watch.fetchval(  # noqa: ASYNC110  (the server's state: no event)
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND application_name = current_setting('application_name')"
+            ):
+                await asyncio.sleep(0.05)  # the poll's pace, not a synchronisation
+        await seen.commit()
+        removed = await prune
+    finally:
+        if prune is not None and not prune.done():
+            prune.cancel()
+        await flush.close()
+        await watch.close()
+    assert removed["misses"] == 1  # "asked 960 hours ago" only
+    misses = {m.query: m.count for m in (await store.stats(None, limit=50)).top_misses}
+    assert misses["asked 1440 hours ago"] == 2, misses
+    recent = await store.stats(None, clock() - timedelta(hours=1), limit=50)
+    assert "asked 1440 hours ago" in {m.query for m in recent.top_misses}
+
+
+def test_ctrl_c_during_prune_says_what_it_removed_and_what_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """review20: Ctrl-C after prune's first batch said "interrupted after its changes were
+    written in full", as a command of one transaction says; prune commits batch by batch, so
+    the rest was still there. It now lists what it removed and says the rest is left."""
+    import bot.storage.queries.prune as prune_queries
+
+    db = tmp_path / "g.db"
+    on_store(db, lambda store: store.stats(None), migrate=Migrate.CREATE_ONLY)
+    old_hour = to_unix(datetime.now(UTC) - timedelta(days=400)) // HOUR
+    with sqlite3.connect(db) as conn:
+        conn.executemany(
+            "INSERT INTO lookups (scope, entry_id, hour, count) VALUES (?, 'rag', ?, 1)",
+            [(scope, old_hour) for scope in (1, 2)],
+        )
+        conn.execute(
+            "INSERT INTO misses (scope, query, count, first_seen, last_seen)"
+            " VALUES (1, 'zorblax', 1, ?, ?)",
+            (old_hour * HOUR, old_hour * HOUR),
+        )
+        conn.execute("INSERT INTO miss_hours VALUES (1, 'zorblax', ?, 1)", (old_hour,))
+    remove_old = prune_queries.remove_old
+    pressed: list[bool] = []
+
+    async def ctrl_c_in_the_first_batch(*args: Any, **kwargs: Any) -> int:
+        if not pressed:  # the operator's Ctrl-C, once, while the first batch is written
+            pressed.append(True)
+            signal.raise_signal(signal.SIGINT)
+        return await remove_old(*args, **kwargs)
+
+    monkeypatch.setattr(prune_queries, "remove_old", ctrl_c_in_the_first_batch)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+
+    status = main(["prune", "--older-than", "30", "--db", str(db), "--quiet"])
+    said = capsys.readouterr()
+    assert status == 130, said
+    assert said.out.startswith("lookups: removed 1 hourly lookup count from before "), said
+    assert "in full" not in said.err, said
+    assert said.err.startswith("glossary-bot: interrupted part-way"), said
+    assert "run it again" in said.err, said
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM misses").fetchone() == (1,)

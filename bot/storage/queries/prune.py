@@ -47,9 +47,14 @@ async def scopes(tx: Tx, table: Pruned) -> list[int]:
 
 async def remove_old(tx: Tx, table: Pruned, *, scope: int, before_hour: int, batch: int) -> int:
     """Up to `batch` of one server's old rows removed (found by the server's index, so a batch
-    reads only what it removes); how many."""
+    reads only what it removes); how many. The row is checked again as it is removed: on
+    PostgreSQL a row the bot's flush changed meanwhile (a missed search seen again) is read anew
+    for the DELETE's own conditions, not the subquery's. (The unary `+` keeps SQLite finding the
+    rows by their keys, not by scanning the server's old rows again for each batch.)"""
+    cut_off = _cut_off(table, before_hour)
     return await tx.execute(
         f"DELETE FROM {table.table} WHERE ({table.key}) IN"
-        f" (SELECT {table.key} FROM {table.table} WHERE scope = ? AND {table.old} LIMIT ?)",
-        (scope, _cut_off(table, before_hour), batch),
+        f" (SELECT {table.key} FROM {table.table} WHERE scope = ? AND {table.old} LIMIT ?)"
+        f" AND +{table.old}",
+        (scope, cut_off, batch, cut_off),
     )
