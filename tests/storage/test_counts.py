@@ -296,6 +296,7 @@ async def test_a_cancelled_flush_still_finishes(store: Store, db_path: Path) -> 
 
 async def test_each_servers_last_lookup_hour(store: Store, clock: FakeClock) -> None:
     """The warm-up's order after READY: each server's last hour with a stored lookup."""
+    assert await store.last_lookup_hours() == {}
     now = clock.now
     clock.now = now - timedelta(days=2)
     store.record_lookup(1, "rag")

@@ -97,7 +97,17 @@ async def hourly_lookups(
 
 
 async def last_lookup_hours(tx: Tx) -> dict[int, int]:
-    rows = await tx.fetch("SELECT scope, max(hour) FROM lookups GROUP BY scope")
+    # Server by server through the (scope, hour) index: two seeks each. A GROUP BY read every
+    # row of the index (a year of 300 servers: 7.9 M rows, a second or more at start-up).
+    rows = await tx.fetch(
+        "WITH RECURSIVE servers(scope) AS ("
+        " SELECT min(scope) FROM lookups"
+        " UNION ALL"
+        " SELECT (SELECT min(scope) FROM lookups WHERE scope > servers.scope)"
+        " FROM servers WHERE servers.scope IS NOT NULL)"
+        " SELECT scope, (SELECT max(hour) FROM lookups WHERE lookups.scope = servers.scope)"
+        " FROM servers WHERE scope IS NOT NULL"
+    )
     return {int(scope): int(hour) for scope, hour in rows}
 
 
