@@ -20,6 +20,7 @@ from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of, serve
 from tests.discord_app.test_term_log import term, write
+from tests.fake_discord.actions import JSON
 from tests.fake_discord.messages import build_message
 from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.helpers import warned
@@ -32,6 +33,21 @@ from .test_round15 import _cli as _cli15
 SECRET = "our-unreleased-codename"
 
 
+def unreadable_events(scene: Scene, asked: str) -> tuple[JSON, JSON]:
+    """Two events discord.py 2.7 cannot read: a mention asking `asked` whose edit time is not a
+    time (SECRET), and a GUILD_MEMBER_UPDATE without its user."""
+    fake = scene.fake
+    mention = build_message(
+        {"content": f"<@{fake.bot.id}> {asked}"},
+        channel=scene.channel,
+        author=scene.alice,
+        users=fake.world.users,
+        extra={"edited_timestamp": SECRET},
+    )
+    member = scene.guild.members[scene.bob.id].payload(with_user=False)
+    return mention, {**member, "guild_id": str(scene.guild.id)}
+
+
 async def test_an_event_discord_py_cannot_read_is_skipped_and_the_bot_goes_on(
     scene: Scene, bot: GlossaryBot
 ) -> None:
@@ -40,19 +56,10 @@ async def test_an_event_discord_py_cannot_read_is_skipped_and_the_bot_goes_on(
     update without its user) stopped the bot. Now such an event is skipped with one line naming
     its type, none of its content and no traceback, and `/define` is answered after it."""
     fake, guild_id = scene.fake, scene.guild.id
-    mention = build_message(
-        {"content": f"<@{fake.bot.id}> what is {SECRET}"},
-        channel=scene.channel,
-        author=scene.alice,
-        users=fake.world.users,
-        extra={"edited_timestamp": SECRET},
-    )
-    member = scene.guild.members[scene.bob.id].payload(with_user=False)
+    mention, member = unreadable_events(scene, f"what is {SECRET}")
     async with warned("GUILD_MEMBER_UPDATE") as said:
         await fake.gateway.dispatch("MESSAGE_CREATE", mention, guild_id=guild_id)
-        await fake.gateway.dispatch(
-            "GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild_id)}, guild_id=guild_id
-        )
+        await fake.gateway.dispatch("GUILD_MEMBER_UPDATE", member, guild_id=guild_id)
     _, card = await define(fake, scene.alice, "rag", scene.channel)
     assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
     skipped = [r for r in said if "skipped" in r.getMessage()]
@@ -314,20 +321,12 @@ async def test_an_unreadable_event_that_repeats_is_one_line_not_one_a_message(
     line a message, without end. Now the first of each kind (event, exception, place) is one
     line, and the same again is skipped without one."""
     fake, guild_id = scene.fake, scene.guild.id
-    mention = build_message(
-        {"content": f"<@{fake.bot.id}> what is rag"},
-        channel=scene.channel,
-        author=scene.alice,
-        users=fake.world.users,
-        extra={"edited_timestamp": SECRET},
-    )
-    member = scene.guild.members[scene.bob.id].payload(with_user=False)
+    mention, member = unreadable_events(scene, "what is rag")
     async with warned("GUILD_MEMBER_UPDATE") as said:
         for _ in range(3):
             await fake.gateway.dispatch("MESSAGE_CREATE", mention, guild_id=guild_id)
-        await fake.gateway.dispatch(  # read after the three: its line ends the wait
-            "GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild_id)}, guild_id=guild_id
-        )
+        # read after the three: its line ends the wait
+        await fake.gateway.dispatch("GUILD_MEMBER_UPDATE", member, guild_id=guild_id)
     skipped = [r.getMessage() for r in said if "skipped" in r.getMessage()]
     assert ["MESSAGE_CREATE" in line for line in skipped] == [True, False], skipped
     _, card = await define(fake, scene.alice, "rag", scene.channel)
