@@ -119,11 +119,6 @@ MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
-# A broad name written in passing (`_broad_offered`): every word of it used by this many
-# entries ("training" 114, "token" 61, "llm" 45 of about 300), and the meaning's first this far
-# ahead of it in cosine. Tuning: 40 / 0.03 (25 cost 3 right cards, 60 kept one wrong card).
-BROAD_NAME_ENTRIES = 40
-BROAD_LEAD = 0.03
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -436,8 +431,6 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            if pair is None and asked:
-                decided = self._broad_offered(decided, asked[0], similar, core, names_in)
             return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
 
@@ -850,36 +843,6 @@ class SearchIndex:
         other = self.entries[first]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, "semantic", ahead)
-
-    def _broad_offered(
-        self,
-        result: SearchResult,
-        asked: int,
-        similar: Sequence[tuple[int, float]],
-        text: str,
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card for the name a question asks about becomes an offer, the meaning's first
-        entry first, where that name is a broad word of the field (every word of it used by
-        `BROAD_NAME_ENTRIES` entries or more: "training", "token", "llm") written as a setting,
-        and the meaning puts an entry the text does not name `BROAD_LEAD` ahead of it: "our
-        training run hits 40% mfu, what is it a fraction of" asks about Hardware FLOPs
-        Utilization. A card the meaning does not rank counts as cosine 0."""
-        if result.entry is None or self.positions[result.entry.id] != asked or not similar:
-            return result
-        first, cosine = similar[0]
-        if first == asked or cosine - dict(similar).get(asked, 0.0) < BROAD_LEAD:
-            return result
-        found = names_in(text)
-        if any(f.entry == first for f in found):
-            return result
-        written = [text[f.start : f.end].split() for f in found if f.entry == asked]
-        uses = self.fulltext.documents_using
-        if not any(min(uses(w) for w in name) >= BROAD_NAME_ENTRIES for name in written if name):
-            return result
-        other = self.entries[first]
-        ahead = Suggestion(other.id, other.title, result.score, "semantic")
-        return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
 
     def _tied_offered(
         self,
