@@ -54,7 +54,8 @@ def run_relevance(args: argparse.Namespace) -> int:
     try:
         cases = load_cases(path)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        print(f"glossary-bot: cannot read the relevance set {path}: {exc}", file=sys.stderr)
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc  # path once
+        print(f"glossary-bot: cannot read the relevance set {path}: {why}", file=sys.stderr)
         return 1
     glossary = load_glossary(args.data)
     engine = evaluate(SearchIndex.build(glossary), cases)

@@ -47,8 +47,12 @@ CASES: dict[str, Case] = {
     "define: empty folder": Case(["define", "--data", "{folder}", "kv"], "no glossary entries"),
     "search: missing data": Case(["search", "--data", "nowhere"], "no such file"),
     "relevance outside the checkout": Case(["relevance"], "--set PATH"),
-    "relevance: missing set": Case(["relevance", "--set", "nowhere.tsv"], "nowhere.tsv"),
-    "relevance: a folder as set": Case(["relevance", "--set", "{folder}"], "relevance set"),
+    "relevance: missing set": Case(
+        ["relevance", "--set", "nowhere.tsv"], "nowhere.tsv: No such file", never="Errno"
+    ),
+    "relevance: a folder as set": Case(
+        ["relevance", "--set", "{folder}"], "relevance set", never="Errno"
+    ),
     "stats --limit 0": Case(["stats", "--db", "{db}", "--limit", "0"], "--limit"),
     "stats --limit -1": Case(["stats", "--db", "{db}", "--limit", "-1"], "--limit"),
     "stats --limit huge": Case(["stats", "--db", "{db}", "--limit", "1" + "0" * 20], "--limit"),
