@@ -113,11 +113,10 @@ async def test_stats_names_an_unreadable_terms_id_by_the_entry_that_has_it(
     ], shown.stderr
 
 
-def test_the_command_line_says_which_ids_the_bot_will_rename(tmp_path: Path) -> None:
-    """A server's term "Blap" (id `blap`); the maintainers add an entry with the id `blap`. The
-    bot renames the term when it next reads the server (X35); until then `terms export` and
-    `stats --guild` showed the old id as if it would stay. They read and do not rename (the
-    glossary they load may not yet be the one the bot serves): they say which id changes."""
+def blap_then_blapper(tmp_path: Path, *guilds: str) -> tuple[dict[str, str], str]:
+    """Each of `guilds` imports a term "Blap" (id `blap`) from the command line; then the
+    maintainers' glossary gains "Blapper Unit", another concept, with the id `blap`. The
+    settings serving that glossary, and the database."""
     folder = tmp_path / "glossary"
     folder.mkdir()
     (folder / "mine.toml").write_text(ZORB)
@@ -125,13 +124,23 @@ def test_the_command_line_says_which_ids_the_bot_will_rename(tmp_path: Path) -> 
     db = str(tmp_path / "g.db")
     blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
     blap += 'definition = "Our nightly invoice job."\n'
-    imported = _cli15(
-        tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=blap, **served
-    )
-    assert imported.returncode == 0, imported.stderr
+    for guild in guilds:
+        imported = _cli15(
+            tmp_path, "terms", "import", "-", "--guild", guild, "--db", db, stdin=blap, **served
+        )
+        assert imported.returncode == 0, imported.stderr
     blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
     blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
     (folder / "mine.toml").write_text(ZORB + "\n" + blapper)
+    return served, db
+
+
+def test_the_command_line_says_which_ids_the_bot_will_rename(tmp_path: Path) -> None:
+    """A server's term "Blap" (id `blap`); the maintainers add an entry with the id `blap`. The
+    bot renames the term when it next reads the server (X35); until then `terms export` and
+    `stats --guild` showed the old id as if it would stay. They read and do not rename (the
+    glossary they load may not yet be the one the bot serves): they say which id changes."""
+    served, db = blap_then_blapper(tmp_path, "5")
     note = (
         "glossary-bot: note: server 5's term “Blap” has the id 'blap', which the glossary's "
         "“Blapper Unit” now has: the bot renames it 'blap-2' (with its aliases, related ids and "

@@ -26,8 +26,8 @@ from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
-from .test_round15 import ZORB
 from .test_round15 import _cli as _cli15
+from .test_round19_store import blap_then_blapper
 
 # Words of a member's that must stay out of the log, as the field discord.py cannot read.
 SECRET = "our-unreleased-codename"
@@ -241,21 +241,7 @@ def test_stats_of_every_server_says_which_ids_the_bot_will_rename(tmp_path: Path
     id, another concept. `stats --guild` says which id the bot will rename (round 19);
     `stats` of every server said nothing, though its top terms sum both servers' lookups of
     `blap`. Now it says it for each server that has such a term."""
-    folder = tmp_path / "glossary"
-    folder.mkdir()
-    (folder / "mine.toml").write_text(ZORB)
-    served = {"GLOSSARY_PATHS": str(folder)}
-    db = str(tmp_path / "g.db")
-    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
-    blap += 'definition = "Our nightly invoice job."\n'
-    for guild in ("5", "6"):
-        imported = _cli15(
-            tmp_path, "terms", "import", "-", "--guild", guild, "--db", db, stdin=blap, **served
-        )
-        assert imported.returncode == 0, imported.stderr
-    blapper = '[[entries]]\nid = "blap"\ntitle = "Blapper Unit"\ncategory = "Fundamentals"\n'
-    blapper += 'definition = "The maintainers\' blapper unit, another concept."\n'
-    (folder / "mine.toml").write_text(ZORB + "\n" + blapper)
+    served, db = blap_then_blapper(tmp_path, "5", "6")
     shown = _cli15(tmp_path, "stats", "--db", db, **served)
     assert shown.returncode == 0, shown.stderr
     assert shown.stderr.splitlines() == [
