@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from bot.glossary import Glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms, rename_taken
+from bot.term_storage import rename_taken
 
 from .test_round14 import _cli
+from .test_round19_store import CLASH, _put, _spoil
 
-# A server's term stored under the id of a bundled entry of another concept (KV Cache); its
-# title's id, `zorblax-quux`, is what a rename gives it when that id is free.
-CLASH = ServerTerm(
-    id="kv-cache", title="Zorblax Quux", definition="Our nightly quux job.", category="Fundamentals"
-)
+# CLASH: a server's term stored under the id of a bundled entry of another concept (KV Cache);
+# its title's id, `zorblax-quux`, is what a rename gives it when that id is free.
 SPOILT = ServerTerm(
     id="zorblax-quux", title="Quux Runner", definition="Runs the quux.", category="Fundamentals"
 )
-
-
-async def _put(store: Store, scope: int, *terms: ServerTerm) -> None:
-    await change_terms(store, scope, lambda *_: (TermChange(put=terms), None), 1)
-
-
-def _spoil(db: Path, term_id: str) -> None:
-    """A stored term's body that no longer parses (a hand edit, a damaged copy)."""
-    with sqlite3.connect(str(db)) as conn:
-        conn.execute("UPDATE terms SET body = '{\"title\": 3' WHERE id = ?", (term_id,))
 
 
 async def test_a_rename_takes_no_id_an_unreadable_term_holds(
