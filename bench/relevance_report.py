@@ -29,11 +29,13 @@ same way after that), `relevance_blind21.tsv` (one slice, `test17`, held out, in
 pasted abstracts, release notes, job ads and tweets, non-native speakers, managers, designers,
 voice-to-text and autocomplete-short descriptions, written the same way after that),
 `relevance_blind22.tsv` (one slice, `dev9`, to tune on, mostly descriptions, short and long,
-written the same way after that) and `everyday_probes.tsv` (entry names in
+written the same way after that), `relevance_blind23.tsv` (one slice, `test18`, held out, in
+the voices of AI Discord servers: students, hobbyists, engineers, researchers, pasted error
+messages and log lines, "wait what's X here" thread replies, written the same way after that) and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test17, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test18, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -80,6 +82,7 @@ SETS = (
     "relevance_blind20.tsv",
     "relevance_blind21.tsv",
     "relevance_blind22.tsv",
+    "relevance_blind23.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -101,6 +104,7 @@ HELD_OUT = {
     "test15",
     "test16",
     "test17",
+    "test18",
     "everyday-check",
     "chat-check",
 }

@@ -436,6 +436,15 @@ ONE_SLICE_SETS = (
         descriptions=120,
         off_topic=40,
     ),
+    # relevance_blind23.md: AI Discord voices; pasted errors and log lines, thread replies.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind23.tsv"),
+        "test18",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
 )
 
 
