@@ -49,6 +49,7 @@ TUNING = (
     "dev7",
     "dev8",
     "dev9",
+    "dev10",
     "everyday",
     "chat",
 )

@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -31,7 +31,11 @@ voice-to-text and autocomplete-short descriptions, written the same way after th
 `relevance_blind22.tsv` (one slice, `dev9`, to tune on, mostly descriptions, short and long,
 written the same way after that), `relevance_blind23.tsv` (one slice, `test18`, held out, in
 the voices of AI Discord servers: students, hobbyists, engineers, researchers, pasted error
-messages and log lines, "wait what's X here" thread replies, written the same way after that) and `everyday_probes.tsv` (entry names in
+messages and log lines, "wait what's X here" thread replies, written the same way after that),
+`relevance_blind24.tsv` (one slice, `dev10`, to tune on, written by shape after test18: a
+context naming one entry then a question about another, a broad entry named in passing as the
+setting, 3-7 word and 25+ word descriptions, off-topic rows using entry words in another sense)
+and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
@@ -83,6 +87,7 @@ SETS = (
     "relevance_blind21.tsv",
     "relevance_blind22.tsv",
     "relevance_blind23.tsv",
+    "relevance_blind24.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -115,7 +120,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev9, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev10, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

@@ -54,6 +54,7 @@ TUNING = {
     "dev6": "relevance_blind10.tsv",
     "dev8": "relevance_blind20.tsv",
     "dev9": "relevance_blind22.tsv",
+    "dev10": "relevance_blind24.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

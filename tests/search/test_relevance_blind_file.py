@@ -445,6 +445,15 @@ ONE_SLICE_SETS = (
         descriptions=80,
         off_topic=50,
     ),
+    # relevance_blind24.md: written by shape (see the test below), tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind24.tsv"),
+        "dev10",
+        questions=80,
+        entries=80,
+        descriptions=80,
+        off_topic=40,
+    ),
 )
 
 
@@ -476,6 +485,23 @@ def test_one_slice_sets_cover_enough_and_repeat_no_earlier_query(position: int) 
     assert counts["description"] >= blind.descriptions
     assert counts["offtopic"] >= blind.off_topic
     assert len({loosely(row["query"]) for row in rows}) == len(rows)
+
+
+def test_the_twenty_fourth_set_comes_in_five_shapes_of_forty_rows() -> None:
+    """relevance_blind24.md: the rows are in shape order, forty each: (a) and (b) questions,
+    (c) descriptions of 3 to 7 words, (d) descriptions of 25 words or more, (e) off-topic."""
+    rows = read_rows(Path(__file__).with_name("relevance_blind24.tsv"))
+    shapes = [rows[start : start + 40] for start in range(0, 200, 40)]
+    assert len(rows) == 200
+    assert [{row["kind"] for row in shape} for shape in shapes] == [
+        {"question"},
+        {"question"},
+        {"description"},
+        {"description"},
+        {"offtopic"},
+    ]
+    assert all(3 <= len(row["query"].split()) <= 7 for row in shapes[2])
+    assert all(len(row["query"].split()) >= 25 for row in shapes[3])
 
 
 def test_the_seventeenth_set_is_only_two_name_questions_without_also() -> None:
