@@ -99,28 +99,17 @@ class DefineCog(commands.Cog):
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
         # Past Discord's deadline a public answer goes to the channel as a message of its own,
-        # where a card needs Embed Links; a private one is lost. A card nobody sees is no
-        # lookup: a reply (not deferred) that may be lost is counted once its send says whether
-        # it was taken (one seen in any case is counted with the card, as before it is sent).
-        embeds_here = interaction.app_permissions.embed_links
-        seen_if_late = embeds_here and not private
-        reply = await reply_for(
-            state,
-            local,
-            result,
-            interaction.user.id,
-            scope,
-            count=taken or seen_if_late,
-            record=deferred or seen_if_late,
-        )
+        # where a card needs Embed Links; a private one is lost. What nobody sees counts
+        # nothing: the answer is counted once it is sent, whichever way it went.
+        reply = await reply_for(state, local, result, interaction.user.id, scope)
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
-            if taken and not seen_if_late:
-                count_sent(state, scope, result, reply)
+        sent = taken
+        embeds_here = interaction.app_permissions.embed_links
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
@@ -128,7 +117,7 @@ class DefineCog(commands.Cog):
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
         elif not taken:
-            await post_instead(interaction, reply, ephemeral)
+            sent = await post_instead(interaction, reply, ephemeral)
         elif deferred and ephemeral and not private:
             # Deferred in public, but a miss is only for the asker: swap for an ephemeral
             # follow-up.
@@ -136,6 +125,8 @@ class DefineCog(commands.Cog):
             await interaction.followup.send(ephemeral=True, **kwargs)
         elif deferred:
             await interaction.followup.send(ephemeral=private, **kwargs)
+        if sent:
+            count_sent(state, scope, reply)
 
     @define.autocomplete("term")
     async def term_autocomplete(
@@ -210,9 +201,7 @@ class DefineCog(commands.Cog):
         can_embed = _can_embed(message)
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
         # refuses (a miss or an offer is text, shown as ever). It is counted once it is sent.
-        reply = await reply_for(
-            self.state, local, result, message.author.id, scope, count=can_embed, record=False
-        )
+        reply = await reply_for(self.state, local, result, message.author.id, scope)
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
@@ -221,7 +210,7 @@ class DefineCog(commands.Cog):
             await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         await message.reply(mention_author=False, **reply.send_kwargs())
-        count_sent(self.state, scope, result, reply)
+        count_sent(self.state, scope, reply)
 
     def _say_no_embeds(self, channel_id: int) -> None:
         if channel_id in self._no_embeds_said:
