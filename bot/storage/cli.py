@@ -565,18 +565,21 @@ def run_prune(args: argparse.Namespace) -> int:
             one, many, when = _PRUNED_ROWS[table]
             print(f"{table}: {verb} {n:,} {one if n == 1 else many} {when} {cut_off}")
 
+    # Stopped part-way (Ctrl-C, a database error), the batches committed stay removed: they
+    # are listed as a finished prune lists them, and the one line after says the rest is not.
+    part_way = "what is listed was removed, the rest is untouched (run it again)"
     try:
         counts = on_store(path, prune)
     except Interrupted:
         if not any(removed.values()):
             raise
         say({table: n for table, n in removed.items() if n})
-        raise PrunedPartWay(
-            "interrupted part-way: what is listed was removed, the rest is still there "
-            "(run it again)"
-        ) from None
+        raise PrunedPartWay(f"interrupted part-way: {part_way}") from None
     except StorageError as exc:
-        return _fail(str(exc))
+        if not any(removed.values()):
+            return _fail(str(exc))
+        say({table: n for table, n in removed.items() if n})
+        return _fail(f"{exc}; stopped part-way: {part_way}")
     say(counts)
     print(
         "kept: aliases, server terms, suggestions and both audit logs"

@@ -360,3 +360,52 @@ def test_ctrl_c_during_prune_says_what_it_removed_and_what_is_left(
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (1,)
         assert conn.execute("SELECT count(*) FROM misses").fetchone() == (1,)
+
+
+async def _fail_deleting_misses(databases: Databases, location: str) -> None:
+    """The database refuses to remove a missed search (the third of prune's tables), as a disk
+    failing or a lock held past the timeout would: a real error, from the database itself."""
+    if databases.backend == "sqlite":
+        with sqlite3.connect(location) as conn:
+            conn.execute(
+                "CREATE TRIGGER refuse BEFORE DELETE ON misses"
+                " BEGIN SELECT RAISE(ABORT, 'the disk failed'); END"
+            )
+        return
+    conn = await asyncpg.connect(location)
+    try:
+        await conn.execute(
+            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN RAISE EXCEPTION 'the disk failed'; END $$;"
+            " CREATE TRIGGER refuse BEFORE DELETE ON misses"
+            " FOR EACH ROW EXECUTE FUNCTION refuse()"
+        )
+    finally:
+        await conn.close()
+
+
+async def test_prune_failing_part_way_says_what_it_removed_and_that_the_rest_is_untouched(
+    open_any: OpenStore, databases: Databases, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """left21: a database error part-way through `prune` printed only the error, though the
+    tables before it were pruned (each batch commits). Now the tables already pruned are listed
+    as a finished prune lists them, and one line says the error and that the rest is untouched;
+    the exit status is not 0."""
+    clock.now = datetime.now(UTC)  # the command line prunes by this machine's clock
+    await _grown(open_any, clock, location)
+    await _fail_deleting_misses(databases, location)
+    failed = glossary_bot("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
+    assert failed.returncode == 1, failed
+    lines = failed.stdout.splitlines()
+    assert [line.split(" from before ")[0] for line in lines] == [
+        "lookups: removed 18 hourly lookup counts",
+        "miss_hours: removed 4 hourly counts of missed searches",
+    ], failed.stdout
+    # (On SQLite the backend's own log line naming the file that failed a write comes first.)
+    [said] = [line for line in failed.stderr.splitlines() if line.startswith("glossary-bot:")]
+    assert said.startswith("glossary-bot: error: "), failed.stderr
+    assert "the disk failed" in said, failed.stderr
+    assert said.endswith("what is listed was removed, the rest is untouched (run it again)"), said
+    store = await open_any()
+    month_ago = datetime.now(UTC) - timedelta(days=30)
+    assert await store.old_rows(month_ago) == {"lookups": 0, "miss_hours": 0, "misses": 2}
