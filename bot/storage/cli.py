@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import os
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -24,10 +25,12 @@ from bot.progress import Progress
 from bot.settings import Settings
 
 from .backend import Migrate, without_password
-from .errors import StorageError
+from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
+from .sqlite.run_lock import one_bot_per_file
+from .sqlite.vacuum import vacuum_database
 from .store import Store
 
 if TYPE_CHECKING:
@@ -52,17 +55,24 @@ def on_store(
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
 
-    async def run() -> Result:
-        store = await Store.open(path, flush_interval=None, migrate=migrate)
-        try:
-            return await work(store)
-        except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
-            await store.close()
-            raise Interrupted(store.writes_committed) from None
-        finally:
-            await store.close()
+    return asyncio.run(with_store(path, work, migrate=migrate))
 
-    return asyncio.run(run())
+
+async def with_store(
+    path: str | Path,
+    work: Callable[[Store], Awaitable[Result]],
+    *,
+    migrate: Migrate = Migrate.NEVER,
+) -> Result:
+    """`on_store`'s work, inside an event loop already running."""
+    store = await Store.open(path, flush_interval=None, migrate=migrate)
+    try:
+        return await work(store)
+    except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
+        await store.close()
+        raise Interrupted(store.writes_committed) from None
+    finally:
+        await store.close()
 
 
 class Interrupted(ReportedError):
@@ -543,6 +553,11 @@ def run_prune(args: argparse.Namespace) -> int:
     path = existing_database(args)
     if path is None:
         return 1
+    if args.vacuum and isinstance(path, str):
+        return _fail(
+            "--vacuum is for a SQLite file: on PostgreSQL autovacuum makes the space of removed "
+            "rows reusable (run VACUUM yourself to have it done now); nothing was removed"
+        )
     # From the start of an hour: the counts are kept by the hour.
     now = datetime.now(UTC)
     before = (now - timedelta(days=args.older_than)).replace(minute=0, second=0, microsecond=0)
@@ -568,8 +583,27 @@ def run_prune(args: argparse.Namespace) -> int:
     # Stopped part-way (Ctrl-C, a database error), the batches committed stay removed: they
     # are listed as a finished prune lists them, and the one line after says the rest is not.
     part_way = "what is listed was removed, the rest is untouched (run it again)"
+
+    async def prune_and_vacuum(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
+        # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
+        # is taken before anything is pruned, so a refusal leaves everything as it was.
+        holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
+        async with one_bot_per_file(str(path), holder=holder, wait=0):
+            counts = await with_store(path, prune)
+            return counts, await vacuum_database(path)
+
+    sizes = None
     try:
-        counts = on_store(path, prune)
+        if args.vacuum and not args.dry_run and isinstance(path, Path):
+            counts, sizes = asyncio.run(prune_and_vacuum(path))
+        else:
+            counts = on_store(path, prune)
+    except ShardsTaken as exc:
+        running = ", ".join(exc.holders) or "another process"
+        return _fail(
+            f"{path}: a bot runs on this file ({running}); --vacuum needs it stopped (prune "
+            "without --vacuum runs beside it); nothing was removed"
+        )
     except Interrupted:
         if not any(removed.values()):
             raise
@@ -585,4 +619,6 @@ def run_prune(args: argparse.Namespace) -> int:
         "kept: aliases, server terms, suggestions and both audit logs"
         + (" (--dry-run: nothing was removed)" if args.dry_run else "")
     )
+    if sizes is not None:
+        print(f"vacuum: the file went from {sizes[0]:,} bytes to {sizes[1]:,}")
     return 0
