@@ -322,6 +322,7 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
     from bot.glossary.interchange import decode_text
     from bot.glossary.keys import compact, normalize
+    from bot.glossary.markup import for_terminal
     from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
     from bot.term_storage import accept_as_operator, parse_terms, untold_line
@@ -438,7 +439,7 @@ def run_import(args: argparse.Namespace) -> int:
     except StorageError as exc:
         return _fail(str(exc))
     for position in sorted(refusals):
-        print(f"item {position}: {refusals[position]}", file=sys.stderr)
+        print(f"item {position}: {for_terminal(refusals[position])}", file=sys.stderr)
     failed = len(refusals)
     outcomes = [
         (w, r.status, r.alias.entry_id if r.alias else None, r.reason)

@@ -3,11 +3,15 @@ fake Discord or the real command line, on real SQLite files."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import define
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .test_round15 import _cli
 from .test_round16_left import CALLBACK
 
 UNKNOWN = "qq zorblaxing"
@@ -41,3 +45,26 @@ async def test_a_public_define_whose_miss_is_lost_to_the_deadline_counts_no_miss
     _, said = await define(fake, scene.alice, UNKNOWN, scene.channel)
     assert said["content"].startswith("No entry for"), said
     assert await _missed(bot, scene) == 1
+
+
+def test_command_line_refusals_show_no_discord_markup(tmp_path: Path) -> None:
+    """`aliases import` and `terms import` refusals are the words /alias add and /term import
+    say in Discord, where a term's name is in bold: on a terminal they showed the markup,
+    "already names **Retrieval-Augmented Generation (RAG)**". Now plain on the command line;
+    Discord keeps its bold."""
+    db = str(tmp_path / "g.db")
+    aliases = [
+        {"guild_id": 5, "alias": "RAG", "entry_id": "kv-cache"},
+        {"guild_id": 5, "alias": "zq stash", "entry_id": "kv-cache"},
+    ]
+    imported = _cli(tmp_path, "aliases", "import", "-", "--db", db, stdin=json.dumps(aliases))
+    assert "item 1: “rag” already names Retrieval-Augmented Generation (RAG) in the glossary." in (
+        imported.stderr
+    ), imported.stderr
+    assert "**" not in imported.stderr + imported.stdout, imported
+    term = '[[entries]]\nid = "zq"\ntitle = "ZQ Stash"\ncategory = "Fundamentals"\n'
+    term += 'definition = "A zq stash."\n'
+    refused = _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=term)
+    assert refused.returncode == 1, refused
+    assert "(for KV Cache)" in refused.stderr, refused.stderr
+    assert "**" not in refused.stderr + refused.stdout, refused
