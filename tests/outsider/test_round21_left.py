@@ -68,3 +68,21 @@ def test_command_line_refusals_show_no_discord_markup(tmp_path: Path) -> None:
     assert refused.returncode == 1, refused
     assert "(for KV Cache)" in refused.stderr, refused.stderr
     assert "**" not in refused.stderr + refused.stdout, refused
+
+
+async def test_a_mention_answered_after_the_bot_was_removed_says_it_is_no_longer_there(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The bot removed from a server between a mention and its reply: Discord refuses the reply
+    as Missing Access (403, 50001), as it refuses a channel the bot may not view, and the log
+    told the operator the permissions the bot needs. Now the bot asks Discord for the server
+    (404, 10004 Unknown Guild for one it is not in) and says it is no longer in it; a reply
+    refused for a permission still names the permissions."""
+    fake = scene.fake
+    del scene.guild.members[fake.bot.id]  # removed; its GUILD_DELETE not sent yet
+    async with warned("cannot reply to a mention") as said:
+        await fake.user_message(scene.alice, scene.channel, f"<@{fake.bot.id}> what is rag")
+    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    assert f"the bot is no longer in server {scene.guild.id}" in line, line
+    assert "needs View Channel" not in line, line
+    assert "missing_access" in [v.kind for v in fake.pop_violations()]

@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 MAX_NO_EMBEDS_SAID = 1_000  # channels remembered as told about a missing Embed Links
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
+MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
@@ -148,6 +149,16 @@ class DefineCog(commands.Cog):
         try:
             await self._answer_mention(message, me.id)
         except discord.Forbidden as exc:
+            if message.guild is not None and await self._removed_from(message.guild.id, exc):
+                log.warning(
+                    "cannot reply to a mention in channel %s: the bot is no longer in server %s "
+                    "(removed before the reply went out; %s, error code %s)",
+                    message.channel.id,
+                    message.guild.id,
+                    exc.text or exc.status,
+                    exc.code,
+                )
+                return
             # The server's channel settings, not a bug; an error reply would be refused too.
             log.warning(
                 "cannot reply to a mention in channel %s: %s (error code %s); the bot needs "
@@ -211,6 +222,23 @@ class DefineCog(commands.Cog):
             return
         await message.reply(mention_author=False, **reply.send_kwargs())
         count_sent(self.state, scope, reply)
+
+    async def _removed_from(self, guild_id: int, refused: discord.Forbidden) -> bool:
+        """Whether a reply was `refused` because the bot is no longer in the server (removed
+        since the mention). Discord says Missing Access (50001) for that and for a channel the
+        bot may not view alike; reading the server tells them apart: Unknown Guild (10004, a
+        NotFound) for one the bot is not in (Missing Access before 2023)."""
+        if refused.code != MISSING_ACCESS:
+            return False
+        if self.bot.get_guild(guild_id) is None:  # discord.py was told already (GUILD_DELETE)
+            return True
+        try:
+            await self.bot.fetch_guild(guild_id)
+        except (discord.NotFound, discord.Forbidden):
+            return True
+        except discord.HTTPException:  # Discord failing: the permissions, as before
+            return False
+        return False
 
     def _say_no_embeds(self, channel_id: int) -> None:
         if channel_id in self._no_embeds_said:
