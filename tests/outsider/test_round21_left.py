@@ -4,9 +4,16 @@ fake Discord or the real command line, on real SQLite files."""
 from __future__ import annotations
 
 import json
+import logging
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
+
+from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
 from tests.discord_app.helpers import define
 from tests.resilience.helpers import warned
 
@@ -86,3 +93,60 @@ async def test_a_mention_answered_after_the_bot_was_removed_says_it_is_no_longer
     assert f"the bot is no longer in server {scene.guild.id}" in line, line
     assert "needs View Channel" not in line, line
     assert "missing_access" in [v.kind for v in fake.pop_violations()]
+
+
+class LostAfterOneBeat:
+    """A client connected for one heartbeat, then lost (its latency unknown) for one more,
+    judged `ago` seconds after the healthy one (the heartbeat's clock moved on: `clock`)."""
+
+    def __init__(self, ago: float) -> None:
+        self.ago, self.reads, self.ahead = ago, 0, 0.0
+
+    def clock(self) -> float:
+        return time.time() + self.ahead
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+    def is_ready(self) -> bool:
+        return True
+
+    def is_closed(self) -> bool:
+        return self.reads >= 2
+
+    @property
+    def latency(self) -> float:  # read once a beat
+        self.reads += 1
+        if self.reads == 1:
+            return 0.05
+        self.ahead = self.ago
+        return float("inf")
+
+
+async def test_the_log_says_unhealthy_when_health_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord lost: `health` calls the bot unhealthy once its last healthy heartbeat is over
+    45 s old, but the log counted the 45 s from the first beat that saw Discord lost, up to a
+    heartbeat (10 s) later, and said "reconnecting" meanwhile while `health` said unhealthy.
+    Now both read one judgement of the same beat: the first beat to see Discord lost, 46 s
+    after the last healthy one, is logged unhealthy, as `health` says then; 30 s after, both
+    say reconnecting."""
+    caplog.set_level(logging.INFO, logger=health.__name__)
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        for ago, level, said in (
+            (30.0, logging.INFO, "not connected to Discord: reconnecting (unhealthy after 45 s)"),
+            (46.0, logging.WARNING, "unhealthy: not connected to Discord"),
+        ):
+            caplog.clear()
+            beat = tmp_path / f"heartbeat-{ago:.0f}"
+            client = LostAfterOneBeat(ago)
+            monkeypatch.setattr(health, "time", SimpleNamespace(time=client.clock))
+            await health.keep_heartbeat(client, store, beat, interval=0)  # type: ignore[arg-type]
+            logged = [(r.levelno, r.getMessage()) for r in caplog.records]
+            assert logged[1:] == [(level, said)], logged
+            healthy, why = health.check_heartbeat(beat, now=client.clock())
+            assert healthy is (level == logging.INFO), why
+    finally:
+        await store.close()
