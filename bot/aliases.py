@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, looks_like
+from bot.glossary.markup import bold
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
@@ -54,17 +55,19 @@ def check_alias(
         # A title or acronym given for the id (a hand-made import file): name the id it meant.
         named = index.named_by(entry_id, exactly=True)
         hint = (
-            f" It is a name of **{named[0].display_title}**, whose id is “{named[0].id}”."
+            f" It is a name of {bold(named[0].display_title)}, whose id is “{named[0].id}”."
             if named
             else ""
         )
         raise AliasRejected(f"There is no glossary entry with the id “{entry_id}”.{hint}")
     others = [e for e in index.named_by(key) if e.id != entry_id]
     if others:
-        raise AliasRejected(f"“{key}” already names **{others[0].display_title}** in the glossary.")
+        raise AliasRejected(
+            f"“{key}” already names {bold(others[0].display_title)} in the glossary."
+        )
     if entry in index.named_by(key, exactly=True):
         raise AliasRejected(
-            f"“{key}” is already a name of **{entry.display_title}**: nothing to add."
+            f"“{key}” is already a name of {bold(entry.display_title)}: nothing to add."
         )
     lookalike = lookalike_refusal(text, entry, index, server)
     if lookalike:
@@ -72,7 +75,7 @@ def check_alias(
     leads_to = index.leads_to(key)
     if leads_to is not None and leads_to.id != entry_id:
         raise AliasRejected(
-            f"“{key}” already leads to **{leads_to.display_title}** (search reads it as that "
+            f"“{key}” already leads to {bold(leads_to.display_title)} (search reads it as that "
             "name), so an alias would take it away."
         )
     aliases = index.server_aliases(server)
@@ -82,7 +85,7 @@ def check_alias(
         if alias is not None and other.id != entry_id:
             same = "" if alias.text == key else f" (as “{alias.text}”: search reads them alike)"
             raise AliasRejected(
-                f"“{key}” is already this server's alias for **{other.display_title}**{same}. "
+                f"“{key}” is already this server's alias for {bold(other.display_title)}{same}. "
                 "Remove it first to change it."
             )
     return key, text
@@ -160,7 +163,7 @@ def alias_clashes(
                 TermProblem(
                     field,
                     f"“{name}” is already this server's alias “{other.text}” (for "
-                    f"**{_title(ids[other.entry], terms, bundled)}**). Remove the alias first "
+                    f"{bold(_title(ids[other.entry], terms, bundled))}). Remove the alias first "
                     "(`/alias remove`) or choose another name.",
                     term.title,
                 )

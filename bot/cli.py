@@ -300,6 +300,12 @@ def _prune(command: Command) -> None:
         help="remove what is older than this many days",
     )
     prune.add_argument("--dry-run", action="store_true", help="only say how much would be removed")
+    prune.add_argument(
+        "--vacuum",
+        action="store_true",
+        help="then give the freed space back to the disk (SQLite only; refused while a bot runs "
+        "on the file; needs room for a copy of it)",
+    )
     _db_option(prune)
     _quiet_option(prune)
 

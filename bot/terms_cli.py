@@ -15,6 +15,7 @@ from pathlib import Path
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.interchange import export_bytes, import_cap
 from bot.glossary.keys import compact
+from bot.glossary.markup import for_terminal
 from bot.glossary.problems import GlossaryError
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
@@ -95,7 +96,7 @@ def run_import(args: argparse.Namespace) -> int:
             dry_run=args.dry_run,
             default_category=args.category,
         )
-        text = describe(outcome, limit=10_000, one_a_line=True)
+        text = for_terminal(describe(outcome, limit=10_000, one_a_line=True))
         if outcome.diff is None:
             raise _Refused(text)
         # Members who suggested a name an imported term has were waiting for it: accept them.

@@ -32,6 +32,13 @@ LOST_SINCE = "not connected to Discord since "
 RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less than MAX_AGE
 
 
+def stale(beat: float, now: float, max_age: float | None = None) -> bool:
+    """Whether a heartbeat written at `beat` no longer vouches for the bot at `now`: the one
+    judgement of `health` and of the log's "unhealthy" while Discord is lost (a reconnect
+    within it is no alarm), so the two agree on the moment."""
+    return now - beat > (MAX_AGE if max_age is None else max_age)
+
+
 def is_connected(client: discord.Client) -> bool:
     return client.is_ready() and not client.is_closed() and math.isfinite(client.latency)
 
@@ -135,9 +142,14 @@ async def keep_heartbeat(
         elif write_failing.is_new(failure):
             log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
         # Discord lost a moment ago is a reconnect (an op 9 waits seconds to IDENTIFY again),
-        # which `health` does not call unhealthy either: a warning only past MAX_AGE.
+        # which `health` does not call unhealthy either: a warning only once `health` would
+        # give one, judged on the same beat (the last healthy one, whose time the file keeps).
+        last_beat = left / 1e9 if left is not None else lost_since
         reconnecting = (
-            lost_since is not None and not says_why and time.time() - lost_since <= MAX_AGE
+            lost_since is not None
+            and last_beat is not None
+            and not says_why
+            and not stale(last_beat, time.time())
         )
         state = RECONNECTING if reconnecting else reason
         if failure is not None and reason is None:
@@ -150,7 +162,10 @@ async def keep_heartbeat(
             else:
                 log.warning("unhealthy: %s", reason)
             logged = state
-        await asyncio.sleep(interval)  # pacing a periodic task, not waiting for an event
+        pause = interval
+        if reconnecting and last_beat is not None:  # next look when `health` would turn
+            pause = min(interval, max(last_beat + MAX_AGE - time.time(), 0.0) + 0.01)
+        await asyncio.sleep(pause)  # pacing a periodic task, not waiting for an event
 
 
 def clear_heartbeat(path: Path) -> None:
@@ -202,7 +217,7 @@ def check_heartbeat(
             "was set back, and no heartbeat came since"
         )
     age = max(age, 0.0)  # a beat written a moment ago by a clock a little ahead
-    if age > max_age:
+    if stale(status.st_mtime, now, max_age):
         why = f": {note}" if lost is not None else ""
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s){why}"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")

@@ -1,6 +1,6 @@
 """What the bot sends for a lookup: `reply_for` turns a search result into the message (content,
-embed, buttons) in one pass, and counts it. /define, mentions and every button or menu that opens
-a card call it and send what it returns.
+embed, buttons) in one pass. /define, mentions and every button or menu that opens a card call
+it, send what it returns, and count it once it is sent (`count_sent`).
 
 Whoever ran the command navigates in place; anyone else who clicks gets the card for themselves,
 ephemerally, and the original message stays as it was.
@@ -60,6 +60,7 @@ class Reply:
     private: bool  # "no entry" answers only concern the person who asked
     quotes_user: bool = False  # repeats what the user typed: never unfurl anything in it
     missed: str | None = None  # a "no entry": the search (normalised) it is a miss of
+    looked_up: str | None = None  # a card that counts: the entry it is a lookup of
 
     def send_kwargs(self) -> dict[str, Any]:
         """What to send, as keyword arguments for any of discord.py's send or reply calls."""
@@ -84,26 +85,23 @@ async def reply_for(
     *,
     plain: bool = False,
     count: bool = True,
-    record: bool = True,
 ) -> Reply:
-    """The message for a search result, counted: a card is a lookup, an honest "no entry" a
-    miss. `local` is the server's glossary the result came from (read again, a reload in
-    between would mix two glossaries in one answer). `owner_id` is who may navigate the card
-    in place; `plain` shows its plain-words side. A card that `count`s and a miss are recorded
-    now, or, not `record`, by the caller once it is sent (`count_sent`; a card's footer counts
-    it all the same)."""
+    """The message for a search result: a card (a lookup if it `count`s), an honest "no entry"
+    (a miss) or an offer. `local` is the server's glossary the result came from (read again, a
+    reload in between would mix two glossaries in one answer). `owner_id` is who may navigate
+    the card in place; `plain` shows its plain-words side. Nothing is counted here: the caller
+    counts the reply once it is sent (`count_sent`); a counting card's footer counts itself."""
     entry = result.entry
     if result.status == "match" and entry is not None:
         observe.outcome("card")
-        if count and record:
-            state.record_lookup(scope, entry.id)
         lookups = await state.lookup_count(scope, entry.id)
-        if count and not record and lookups is not None:
+        if count and lookups is not None:
             lookups += 1
         matched = how_matched(result)
         glossary = local.glossary
         embed = render_card(entry, glossary, matched=matched, lookups=lookups, plain=plain)
-        return Reply(None, embed, card_view(glossary, entry, owner_id, plain=plain), private=False)
+        buttons = card_view(glossary, entry, owner_id, plain=plain)
+        return Reply(None, embed, buttons, private=False, looked_up=entry.id if count else None)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
         observe.outcome("suggestions")
@@ -112,8 +110,6 @@ async def reply_for(
     if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
     observe.outcome("no_entry")
-    if record:
-        state.record_miss(scope, result.normalized_query)
     text = f"No entry for “{echo(result.query)}”."
     gone = _alias_to_a_removed_entry(local, scope, result.query)
     if gone is not None:  # the moderators' alias outlived its entry: say so, not "add an alias"
@@ -133,11 +129,12 @@ async def reply_for(
     return Reply(text, None, view, private=True, quotes_user=True, missed=result.normalized_query)
 
 
-def count_sent(state: BotState, scope: int, result: SearchResult, reply: Reply) -> None:
-    """Count a reply from `reply_for(record=False)` once it is sent: a card is a lookup, a
-    "no entry" a miss. One never sent (refused, or past Discord's deadline) counts nothing."""
-    if reply.embed is not None and result.entry is not None:
-        state.record_lookup(scope, result.entry.id)
+def count_sent(state: BotState, scope: int, reply: Reply) -> None:
+    """Count a reply from `reply_for` once it is sent: a card is a lookup, a "no entry" a miss.
+    One never sent (refused, or lost past Discord's deadline) counts nothing: the one rule for
+    every path that answers."""
+    if reply.looked_up is not None:
+        state.record_lookup(scope, reply.looked_up)
     elif reply.missed is not None:
         state.record_miss(scope, reply.missed)
 
@@ -167,10 +164,10 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     return True
 
 
-async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> None:
+async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:
     """The answer to an interaction Discord no longer takes one for: a public answer goes to the
     channel as a message of its own (its own rate limit, no deadline); a private one has nowhere
-    else to go. One line either way."""
+    else to go. One line either way; True if the answer was posted."""
     what = f"interaction {interaction.id} by {interaction.user.id}"
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
@@ -182,7 +179,7 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
             ACK_DEADLINE,
             "private answer" if ephemeral else "answer (no channel to post it in)",
         )
-        return
+        return False
     try:
         await channel.send(**reply.send_kwargs())
     except discord.HTTPException as exc:
@@ -194,7 +191,7 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
             channel.id,
             exc.text or exc.status,
         )
-        return
+        return False
     log.warning(
         "%s: no first response could be sent within Discord's %.0f s (rate limited, or Discord "
         "failing); its answer was posted in channel %s instead",
@@ -202,6 +199,7 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
         ACK_DEADLINE,
         channel.id,
     )
+    return True
 
 
 async def open_card(
@@ -243,6 +241,7 @@ async def open_card(
         await interaction.response.edit_message(content=None, embed=reply.embed, view=reply.view)
     else:
         await interaction.response.send_message(ephemeral=True, **reply.send_kwargs())
+    count_sent(state, scope, reply)
 
 
 async def _gone(interaction: Interaction) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from bot.glossary.keys import compact
+from bot.glossary.markup import bold
 from bot.glossary.models import Entry
 
 Owner = TypeVar("Owner", bound=Hashable)
@@ -90,7 +91,7 @@ def _plain(name: str) -> bool:
 def looks_like(name: str, held: str, title: str) -> str:
     """What a moderator is told when `name` looks like `held`, a name of the entry `title`."""
     return (
-        f"“{name}” looks like “{held}”, a name of **{title}**: members could not tell them "
+        f"“{name}” looks like “{held}”, a name of {bold(title)}: members could not tell them "
         "apart. Choose another name."
     )
 

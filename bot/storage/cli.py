@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import os
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -24,10 +25,12 @@ from bot.progress import Progress
 from bot.settings import Settings
 
 from .backend import Migrate, without_password
-from .errors import StorageError
+from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
+from .sqlite.run_lock import one_bot_per_file
+from .sqlite.vacuum import vacuum_database
 from .store import Store
 
 if TYPE_CHECKING:
@@ -52,17 +55,24 @@ def on_store(
 ) -> Result:
     """Open the store at `path`, do `work` on it, close it; a StorageError passes through."""
 
-    async def run() -> Result:
-        store = await Store.open(path, flush_interval=None, migrate=migrate)
-        try:
-            return await work(store)
-        except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
-            await store.close()
-            raise Interrupted(store.writes_committed) from None
-        finally:
-            await store.close()
+    return asyncio.run(with_store(path, work, migrate=migrate))
 
-    return asyncio.run(run())
+
+async def with_store(
+    path: str | Path,
+    work: Callable[[Store], Awaitable[Result]],
+    *,
+    migrate: Migrate = Migrate.NEVER,
+) -> Result:
+    """`on_store`'s work, inside an event loop already running."""
+    store = await Store.open(path, flush_interval=None, migrate=migrate)
+    try:
+        return await work(store)
+    except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
+        await store.close()
+        raise Interrupted(store.writes_committed) from None
+    finally:
+        await store.close()
 
 
 class Interrupted(ReportedError):
@@ -312,6 +322,7 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
     from bot.glossary.interchange import decode_text
     from bot.glossary.keys import compact, normalize
+    from bot.glossary.markup import for_terminal
     from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
     from bot.term_storage import accept_as_operator, parse_terms, untold_line
@@ -428,7 +439,7 @@ def run_import(args: argparse.Namespace) -> int:
     except StorageError as exc:
         return _fail(str(exc))
     for position in sorted(refusals):
-        print(f"item {position}: {refusals[position]}", file=sys.stderr)
+        print(f"item {position}: {for_terminal(refusals[position])}", file=sys.stderr)
     failed = len(refusals)
     outcomes = [
         (w, r.status, r.alias.entry_id if r.alias else None, r.reason)
@@ -543,6 +554,11 @@ def run_prune(args: argparse.Namespace) -> int:
     path = existing_database(args)
     if path is None:
         return 1
+    if args.vacuum and isinstance(path, str):
+        return _fail(
+            "--vacuum is for a SQLite file: on PostgreSQL autovacuum makes the space of removed "
+            "rows reusable (run VACUUM yourself to have it done now); nothing was removed"
+        )
     # From the start of an hour: the counts are kept by the hour.
     now = datetime.now(UTC)
     before = (now - timedelta(days=args.older_than)).replace(minute=0, second=0, microsecond=0)
@@ -565,21 +581,45 @@ def run_prune(args: argparse.Namespace) -> int:
             one, many, when = _PRUNED_ROWS[table]
             print(f"{table}: {verb} {n:,} {one if n == 1 else many} {when} {cut_off}")
 
+    # Stopped part-way (Ctrl-C, a database error), the batches committed stay removed: they
+    # are listed as a finished prune lists them, and the one line after says the rest is not.
+    part_way = "what is listed was removed, the rest is untouched (run it again)"
+
+    async def prune_and_vacuum(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
+        # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
+        # is taken before anything is pruned, so a refusal leaves everything as it was.
+        holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
+        async with one_bot_per_file(str(path), holder=holder, wait=0):
+            counts = await with_store(path, prune)
+            return counts, await vacuum_database(path)
+
+    sizes = None
     try:
-        counts = on_store(path, prune)
+        if args.vacuum and not args.dry_run and isinstance(path, Path):
+            counts, sizes = asyncio.run(prune_and_vacuum(path))
+        else:
+            counts = on_store(path, prune)
+    except ShardsTaken as exc:
+        running = ", ".join(exc.holders) or "another process"
+        return _fail(
+            f"{path}: a bot runs on this file ({running}); --vacuum needs it stopped (prune "
+            "without --vacuum runs beside it); nothing was removed"
+        )
     except Interrupted:
         if not any(removed.values()):
             raise
         say({table: n for table, n in removed.items() if n})
-        raise PrunedPartWay(
-            "interrupted part-way: what is listed was removed, the rest is still there "
-            "(run it again)"
-        ) from None
+        raise PrunedPartWay(f"interrupted part-way: {part_way}") from None
     except StorageError as exc:
-        return _fail(str(exc))
+        if not any(removed.values()):
+            return _fail(str(exc))
+        say({table: n for table, n in removed.items() if n})
+        return _fail(f"{exc}; stopped part-way: {part_way}")
     say(counts)
     print(
         "kept: aliases, server terms, suggestions and both audit logs"
         + (" (--dry-run: nothing was removed)" if args.dry_run else "")
     )
+    if sizes is not None:
+        print(f"vacuum: the file went from {sizes[0]:,} bytes to {sizes[1]:,}")
     return 0

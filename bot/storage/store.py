@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import partial
 from typing import Protocol, TypeVar, cast
 
-from .backend import Backend, Body, Migrate, Tx, open_backend, shielded
+from .backend import Backend, Body, Migrate, Tx, open_backend
 from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import DatabaseLost, StorageError, TargetNotEmpty
 from .models import (
@@ -112,6 +112,7 @@ class Store:
         self._max_pending_misses = max_pending_misses
         self._pending = CountBuffer(1)
         self._inflight: CountBuffer | None = None
+        self._flushing: asyncio.Future[bool] | None = None  # the last flush, until it ends
         self._flusher: asyncio.Task[None] | None = None
         self._deadline: float | None = None  # a stop's, once one is under way
         self._closed = False
@@ -204,7 +205,9 @@ class Store:
         pauses = iter(CLOSE_RETRY_PAUSES)
         written = 0
         # Counts recorded while a flush runs are written by the next round (three at most).
-        while written < 3 and not self._pending.is_empty():
+        # A flush under way holds its batch out of the buffer: waited for (by `flush`), or its
+        # counts would come back only after they were reported, not as lost.
+        while written < 3 and (self._flush_under_way() or not self._pending.is_empty()):
             if await self.flush():
                 written += 1
                 continue
@@ -258,12 +261,28 @@ class Store:
             )
 
     async def flush(self) -> bool:
-        """Write buffered counts now. False if the write failed: the counts stay buffered."""
+        """Write buffered counts now. False if the write failed: the counts stay buffered.
+
+        A flush still under way is waited for first: one whose caller left (the background
+        flush, cancelled by `close`, waiting for a lock until the stop's deadline) holds its
+        batch, neither written nor back in the buffer, and `close` would report it as neither
+        lost nor written."""
+        under_way = self._flushing
+        if under_way is not None and not under_way.done():
+            await asyncio.shield(under_way)  # `_flush` returns False, never raises
         if self._pending.is_empty():
             return True
         # Shielded as a whole: a cancelled caller must not leave a batch neither written nor
         # given back to the buffer.
-        return await shielded(self._flush())
+        self._flushing = flushing = asyncio.ensure_future(self._flush())
+        try:
+            return await asyncio.shield(flushing)
+        finally:
+            if flushing.done() and self._flushing is flushing:
+                self._flushing = None
+
+    def _flush_under_way(self) -> bool:
+        return self._flushing is not None and not self._flushing.done()
 
     async def _flush(self) -> bool:
         taken: list[CountBuffer] = []

@@ -112,6 +112,7 @@ async def test_no_entry_is_ephemeral_and_recorded_as_a_miss(
     assert is_ephemeral(message)
     assert message["content"].startswith("No entry for “Qwertyuiop”")
     assert not message["embeds"]
+    await scene.fake.settle()  # counted once its send returned: let the bot take the reply in
     await store.flush()
     [miss] = await store.top_misses(scene.guild.id)
     assert (miss.query, miss.count) == ("qwertyuiop", 1)

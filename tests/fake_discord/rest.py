@@ -255,7 +255,9 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
     # Guild reads a bot might make.
     async def get_guild(request: web.Request) -> web.Response:
         guild = fake.world.guilds.get(int(request.match_info["guild_id"]))
-        if guild is None:
+        # A server the bot is not in reads as unknown, as one that does not exist (Discord
+        # since 2023, discord-api-docs #5840; 403, 50001 before).
+        if guild is None or fake.bot.id not in guild.members:
             return error(UNKNOWN_GUILD)
         return json_response(guild.payload(include_all_members=False, bot_id=fake.bot.id))
 

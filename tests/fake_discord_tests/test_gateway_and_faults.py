@@ -185,6 +185,17 @@ async def post(fake: FakeDiscord, channel_id: int) -> tuple[int, int]:
         return answer.status, int((await answer.json()).get("code", 0))
 
 
+async def get(fake: FakeDiscord, path: str) -> tuple[int, int]:
+    """The bot reads `path`: Discord's HTTP status and error code (0 when it answered)."""
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{fake.api_base}{path}", headers=headers) as answer,
+    ):
+        found = await answer.json()
+        return answer.status, int(found.get("code", 0)) if isinstance(found, dict) else 0
+
+
 async def test_posts_in_an_archived_thread_or_a_server_the_bot_left_are_refused(
     scene: Scene,
 ) -> None:
@@ -193,6 +204,8 @@ async def test_posts_in_an_archived_thread_or_a_server_the_bot_left_are_refused(
     assert await post(fake, thread.id) == (200, 0)
     thread.archived = True
     assert await post(fake, thread.id) == (400, 50083)
+    assert await get(fake, f"/guilds/{scene.guild.id}") == (200, 0)
     del scene.guild.members[fake.bot.id]
     assert await post(fake, scene.channel.id) == (403, 50001)
+    assert await get(fake, f"/guilds/{scene.guild.id}") == (404, 10004)  # as if none
     assert [v.kind for v in fake.pop_violations()] == ["archived_thread", "missing_access"]

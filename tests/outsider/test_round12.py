@@ -363,5 +363,5 @@ async def test_an_alias_file_made_by_hand_is_told_what_it_needs(tmp_path: Path) 
     assert "item 1: no guild_id and no entry_id (it has 'guild', 'alias', 'term')" in said, said
     assert (
         "item 2: There is no glossary entry with the id “RAG”. It is a name of "
-        "**Retrieval-Augmented Generation (RAG)**, whose id is “rag”."
+        "Retrieval-Augmented Generation (RAG), whose id is “rag”."
     ) in said, said

@@ -5,6 +5,7 @@ batch at a time, each batch its own transaction, and nothing else."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import signal
 import sqlite3
@@ -16,7 +17,7 @@ import asyncpg
 import pytest
 
 from bot.cli import main
-from bot.storage import AliasImport, SuggestStatus
+from bot.storage import AliasImport, Store, SuggestStatus
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
 from bot.storage.periods import HOUR, to_unix
@@ -360,3 +361,119 @@ def test_ctrl_c_during_prune_says_what_it_removed_and_what_is_left(
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (1,)
         assert conn.execute("SELECT count(*) FROM misses").fetchone() == (1,)
+
+
+async def _fail_deleting_misses(databases: Databases, location: str) -> None:
+    """The database refuses to remove a missed search (the third of prune's tables), as a disk
+    failing or a lock held past the timeout would: a real error, from the database itself."""
+    if databases.backend == "sqlite":
+        with sqlite3.connect(location) as conn:
+            conn.execute(
+                "CREATE TRIGGER refuse BEFORE DELETE ON misses"
+                " BEGIN SELECT RAISE(ABORT, 'the disk failed'); END"
+            )
+        return
+    conn = await asyncpg.connect(location)
+    try:
+        await conn.execute(
+            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN RAISE EXCEPTION 'the disk failed'; END $$;"
+            " CREATE TRIGGER refuse BEFORE DELETE ON misses"
+            " FOR EACH ROW EXECUTE FUNCTION refuse()"
+        )
+    finally:
+        await conn.close()
+
+
+async def test_prune_failing_part_way_says_what_it_removed_and_that_the_rest_is_untouched(
+    open_any: OpenStore, databases: Databases, location: str, clock: FakeClock, tmp_path: Path
+) -> None:
+    """left21: a database error part-way through `prune` printed only the error, though the
+    tables before it were pruned (each batch commits). Now the tables already pruned are listed
+    as a finished prune lists them, and one line says the error and that the rest is untouched;
+    the exit status is not 0."""
+    clock.now = datetime.now(UTC)  # the command line prunes by this machine's clock
+    await _grown(open_any, clock, location)
+    await _fail_deleting_misses(databases, location)
+    failed = glossary_bot("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
+    assert failed.returncode == 1, failed
+    lines = failed.stdout.splitlines()
+    assert [line.split(" from before ")[0] for line in lines] == [
+        "lookups: removed 18 hourly lookup counts",
+        "miss_hours: removed 4 hourly counts of missed searches",
+    ], failed.stdout
+    # (On SQLite the backend's own log line naming the file that failed a write comes first.)
+    [said] = [line for line in failed.stderr.splitlines() if line.startswith("glossary-bot:")]
+    assert said.startswith("glossary-bot: error: "), failed.stderr
+    assert "the disk failed" in said, failed.stderr
+    assert said.endswith("what is listed was removed, the rest is untouched (run it again)"), said
+    store = await open_any()
+    month_ago = datetime.now(UTC) - timedelta(days=30)
+    assert await store.old_rows(month_ago) == {"lookups": 0, "miss_hours": 0, "misses": 2}
+
+
+async def _old_and_new_rows(db: Path) -> None:
+    """A SQLite file of 20,000 hourly counts from a year ago, 10 from today, and an alias."""
+    store = await Store.open(db, flush_interval=None)
+    await store.import_aliases([AliasImport(1, "stash", "Stash", "rag")])
+    await store.close()
+    old_hour = to_unix(datetime.now(UTC) - timedelta(days=400)) // HOUR
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:  # closed: all in the file
+        conn.executemany(
+            "INSERT INTO lookups (scope, entry_id, hour, count) VALUES (?, ?, ?, 1)",
+            [(n % 50, f"entry-{n // 50:04d}-{'x' * 40}", old_hour) for n in range(20_000)],
+        )
+        conn.executemany(
+            "INSERT INTO lookups (scope, entry_id, hour, count) VALUES (?, 'rag', ?, 1)",
+            [(n, old_hour + 400 * 24) for n in range(10)],
+        )
+
+
+async def test_prune_vacuum_gives_a_sqlite_file_its_space_back_and_waits_for_no_bot(
+    tmp_path: Path,
+) -> None:
+    """left21: `prune` left a SQLite file its size (SQLite reuses the space for new rows), and
+    the README's `VACUUM;` in sqlite3 said to stop the bot first with nothing to check it. Now
+    `prune --vacuum` rewrites the file after pruning: refused in one line, before removing
+    anything, while a bot runs on it (the lock file a running bot holds says which); the file
+    smaller after, every row kept kept, the database sound."""
+    from bot.storage.sqlite.run_lock import one_bot_per_file
+
+    db = tmp_path / "g.db"
+    await _old_and_new_rows(db)
+
+    def count(sql: str) -> object:
+        with sqlite3.connect(db) as conn:
+            return conn.execute(sql).fetchone()
+
+    async with one_bot_per_file(str(db), holder="glossary-bot run pid 4242 on host", wait=0):
+        refused = glossary_bot("prune", "--older-than", "30", "--vacuum", "--db", str(db))
+    assert refused.returncode == 1, refused
+    assert refused.stderr.count("\n") == 1, refused.stderr
+    assert "a bot runs on this file (glossary-bot run pid 4242 on host)" in refused.stderr
+    assert "--vacuum" in refused.stderr
+    assert count("SELECT count(*) FROM lookups") == (20_010,)
+
+    before = db.stat().st_size
+    done = glossary_bot("prune", "--older-than", "30", "--vacuum", "--db", str(db))
+    assert done.returncode == 0, done
+    after = db.stat().st_size
+    assert after < before / 2, (before, after)
+    assert done.stdout.splitlines()[0].startswith("lookups: removed 20,000 hourly lookup counts")
+    assert f"vacuum: the file went from {before:,} bytes to {after:,}" in done.stdout, done.stdout
+    assert count("SELECT count(*), sum(count) FROM lookups") == (10, 10)
+    assert count("SELECT key, entry_id FROM aliases") == ("stash", "rag")
+    assert count("PRAGMA integrity_check") == ("ok",)
+
+
+async def test_prune_vacuum_on_postgresql_is_left_to_autovacuum(
+    databases: Databases, location: str, postgres_only: None, tmp_path: Path
+) -> None:
+    """On PostgreSQL `--vacuum` is refused in one line, before removing anything: autovacuum
+    makes the removed rows' space reusable there, and VACUUM is the operator's own to run."""
+    refused = glossary_bot(
+        "prune", "--older-than", "30", "--vacuum", "--db", location, cwd=tmp_path
+    )
+    assert refused.returncode == 1, refused
+    assert refused.stderr.count("\n") == 1, refused.stderr
+    assert "autovacuum" in refused.stderr, refused.stderr

@@ -125,7 +125,7 @@ def test_import_refuses_a_look_alike_of_another_entrys_name(
     )
     captured, rows = refused_import(file, db, capsys)
     assert "added 2, already present 0, refused 2" in captured.out
-    assert "item 2: “z\u043erblax” looks like “zorblax”, a name of **KV Cache**" in captured.err
+    assert "item 2: “z\u043erblax” looks like “zorblax”, a name of KV Cache" in captured.err
     assert "item 3: “\u0280\u1d00\u0262” looks like “RAG”" in captured.err
     assert rows == [
         (1, "kvc", "kv-cache"),  # the database's own, from before
@@ -155,7 +155,7 @@ def test_import_reports_each_conflict_and_fails(
     )
     captured, rows = refused_import(file, db, capsys)
     assert "added 2, already present 1, refused 2" in captured.out
-    assert "item 3: “zorblax” is already this server's alias for **KV Cache**" in captured.err
+    assert "item 3: “zorblax” is already this server's alias for KV Cache" in captured.err
     assert "item 4: guild_id must be a non-negative integer" in captured.err
     assert rows == [
         (1, "expert soup", "mixture-of-experts"),

@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 MAX_NO_EMBEDS_SAID = 1_000  # channels remembered as told about a missing Embed Links
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
+MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
@@ -99,28 +100,17 @@ class DefineCog(commands.Cog):
         local = await state.servers.local(scope, patient=deferred)
         result = local.index.search(term, local.aliases)
         # Past Discord's deadline a public answer goes to the channel as a message of its own,
-        # where a card needs Embed Links; a private one is lost. A card nobody sees is no
-        # lookup: a reply (not deferred) that may be lost is counted once its send says whether
-        # it was taken (one seen in any case is counted with the card, as before it is sent).
-        embeds_here = interaction.app_permissions.embed_links
-        seen_if_late = embeds_here and not private
-        reply = await reply_for(
-            state,
-            local,
-            result,
-            interaction.user.id,
-            scope,
-            count=taken or seen_if_late,
-            record=deferred or seen_if_late,
-        )
+        # where a card needs Embed Links; a private one is lost. What nobody sees counts
+        # nothing: the answer is counted once it is sent, whichever way it went.
+        reply = await reply_for(state, local, result, interaction.user.id, scope)
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
             )
-            if taken and not seen_if_late:
-                count_sent(state, scope, result, reply)
+        sent = taken
+        embeds_here = interaction.app_permissions.embed_links
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
@@ -128,7 +118,7 @@ class DefineCog(commands.Cog):
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
         elif not taken:
-            await post_instead(interaction, reply, ephemeral)
+            sent = await post_instead(interaction, reply, ephemeral)
         elif deferred and ephemeral and not private:
             # Deferred in public, but a miss is only for the asker: swap for an ephemeral
             # follow-up.
@@ -136,6 +126,8 @@ class DefineCog(commands.Cog):
             await interaction.followup.send(ephemeral=True, **kwargs)
         elif deferred:
             await interaction.followup.send(ephemeral=private, **kwargs)
+        if sent:
+            count_sent(state, scope, reply)
 
     @define.autocomplete("term")
     async def term_autocomplete(
@@ -157,6 +149,16 @@ class DefineCog(commands.Cog):
         try:
             await self._answer_mention(message, me.id)
         except discord.Forbidden as exc:
+            if message.guild is not None and await self._removed_from(message.guild.id, exc):
+                log.warning(
+                    "cannot reply to a mention in channel %s: the bot is no longer in server %s "
+                    "(removed before the reply went out; %s, error code %s)",
+                    message.channel.id,
+                    message.guild.id,
+                    exc.text or exc.status,
+                    exc.code,
+                )
+                return
             # The server's channel settings, not a bug; an error reply would be refused too.
             log.warning(
                 "cannot reply to a mention in channel %s: %s (error code %s); the bot needs "
@@ -210,9 +212,7 @@ class DefineCog(commands.Cog):
         can_embed = _can_embed(message)
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
         # refuses (a miss or an offer is text, shown as ever). It is counted once it is sent.
-        reply = await reply_for(
-            self.state, local, result, message.author.id, scope, count=can_embed, record=False
-        )
+        reply = await reply_for(self.state, local, result, message.author.id, scope)
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
@@ -221,7 +221,24 @@ class DefineCog(commands.Cog):
             await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
         await message.reply(mention_author=False, **reply.send_kwargs())
-        count_sent(self.state, scope, result, reply)
+        count_sent(self.state, scope, reply)
+
+    async def _removed_from(self, guild_id: int, refused: discord.Forbidden) -> bool:
+        """Whether a reply was `refused` because the bot is no longer in the server (removed
+        since the mention). Discord says Missing Access (50001) for that and for a channel the
+        bot may not view alike; reading the server tells them apart: Unknown Guild (10004, a
+        NotFound) for one the bot is not in (Missing Access before 2023)."""
+        if refused.code != MISSING_ACCESS:
+            return False
+        if self.bot.get_guild(guild_id) is None:  # discord.py was told already (GUILD_DELETE)
+            return True
+        try:
+            await self.bot.fetch_guild(guild_id)
+        except (discord.NotFound, discord.Forbidden):
+            return True
+        except discord.HTTPException:  # Discord failing: the permissions, as before
+            return False
+        return False
 
     def _say_no_embeds(self, channel_id: int) -> None:
         if channel_id in self._no_embeds_said:
