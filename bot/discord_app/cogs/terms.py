@@ -42,7 +42,11 @@ from bot.discord_app.cogs.moderators import (
     still_allowed,
     thinking,
 )
-from bot.discord_app.cogs.suggestions import close_namesakes, close_suggestion
+from bot.discord_app.cogs.suggestions import (
+    close_namesakes,
+    close_suggestion,
+    decided_meanwhile,
+)
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
@@ -584,6 +588,17 @@ class TermCog(
             related=values.get("related", ""),
         )
         draft = replace(known, typed=typed)
+        if draft.suggestion is not None:
+            # Decided by another moderator (or the command line) while this form was open: a
+            # term now would contradict what the member was told, or be a second one for it.
+            decided = await decided_meanwhile(interaction, draft.suggestion)
+            if decided is not None:
+                text = (
+                    f"Nothing was saved: this suggestion was already {decided} while you wrote "
+                    "(`/term log` says by whom), so no term is written for it.\nYour text is "
+                    "kept: press **Edit again** to add it as a term of its own."
+                )
+                return text, await self._again(owner, nonce, replace(draft, suggestion=None))
         refusal = Refusal()
         bundled = self.state.glossary
 
@@ -603,10 +618,14 @@ class TermCog(
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
+        return text, await self._again(owner, nonce, draft)
+
+    async def _again(self, owner: int, nonce: str, draft: Draft) -> discord.ui.View:
+        """Keep a refused form's `draft` for its Edit again button (the view returned)."""
         await self.state.term_drafts.keep(nonce, draft)
         view = discord.ui.View(timeout=None)
         view.add_item(EditAgainButton(owner, nonce))
-        return text, view
+        return view
 
 
 @dataclass

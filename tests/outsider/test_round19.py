@@ -1,0 +1,79 @@
+"""What a nineteenth round of outside testing found: two things at once (a card, a form or a
+review held open while another moderator, the command line or a restart changes what it
+shows), through the real bot against the fake Discord (tests/outsider/PLAN.md, round 19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import buttons
+from tests.discord_app.test_suggestions import IDEA, suggest_from_a_miss
+from tests.fake_discord import FakeUser, InteractionHandle
+
+from .conftest import Scene
+
+
+async def accept_form(scene: Scene, moderator: FakeUser) -> InteractionHandle:
+    """`/term review` (category given) and its Accept…: the term form, filled, open."""
+    fake = scene.fake
+    review = await fake.slash(
+        moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    accept = await fake.click(moderator, shown, buttons(shown)["Accept…"])
+    assert (await accept.response())["type"] == 9  # the form
+    return accept
+
+
+async def decided_by_the_admin(scene: Scene, verdict: str) -> None:
+    """The admin decides the suggestion from a review of their own: Reject, or Accept… and save."""
+    if verdict == "Accept…":
+        theirs = await accept_form(scene, scene.admin)
+        sent = await scene.fake.submit_modal(scene.admin, theirs, {"title": "Zorblax"})
+        assert "Accepted the suggestion" in (await sent.final_message())["content"]
+        return
+    review = await scene.fake.slash(scene.admin, "term review", {}, channel=scene.channel)
+    shown = await review.final_message()
+    rejected = await scene.fake.click(scene.admin, shown, buttons(shown)["Reject"])
+    assert (await rejected.final_message())["content"].startswith("Rejected the suggestion")
+
+
+@pytest.mark.parametrize(
+    ("verdict", "said"),
+    [("Reject", "rejected"), ("Accept…", "accepted")],
+)
+async def test_an_accept_form_saved_after_another_moderator_decided_writes_nothing(
+    scene: Scene, bot: GlossaryBot, store: Store, verdict: str, said: str
+) -> None:
+    """Plan lines V44/V45: two moderators review the same suggestion; one opens Accept…'s form,
+    the other rejects it (the member is told it was not added) or accepts it as a term of its
+    own. The first form's save still added its term, answering "Added … That suggestion was
+    already decided": a term the member was told would not be written, or a second term from
+    one suggestion, while Accept… clicked a moment later refuses ("already decided"). Now the
+    save writes nothing and says what happened; the text is kept, and Edit again opens it as a
+    plain `/term add` form."""
+    fake = scene.fake
+    assert (await suggest_from_a_miss(scene, "zorblax")).startswith("Thanks!")
+    mine = await accept_form(scene, scene.moderator)
+    await decided_by_the_admin(scene, verdict)
+    before = [t.title for t in await read_terms(store, scene.guild.id)]
+
+    sent = await fake.submit_modal(scene.moderator, mine, {"title": "Zorblax Job"})
+    answer: dict[str, Any] = await sent.final_message()
+    assert answer["content"].startswith("Nothing was saved"), answer["content"]
+    assert f"suggestion was already {said}" in answer["content"], answer["content"]
+    assert [t.title for t in await read_terms(store, scene.guild.id)] == before
+    audit = [a.action for a in await store.term_audit_log(scene.guild.id)]
+    assert audit.count("term_add") == len(before)
+
+    again = await fake.click(scene.moderator, answer, buttons(answer)["Edit again"])
+    assert (await again.response())["type"] == 9
+    saved = await (await fake.submit_modal(scene.moderator, again, {})).final_message()
+    assert saved["content"].startswith("Added **Zorblax Job**"), saved["content"]
+    assert "suggestion" not in saved["content"], saved["content"]  # a term of its own now
+    assert IDEA in [t.definition for t in await read_terms(store, scene.guild.id)]
