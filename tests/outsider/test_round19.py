@@ -13,6 +13,7 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons
 from tests.discord_app.test_suggestions import IDEA, suggest_from_a_miss
+from tests.discord_app.test_terms import add_term, open_edit, submit
 from tests.fake_discord import FakeUser, InteractionHandle
 
 from .conftest import Scene
@@ -77,3 +78,31 @@ async def test_an_accept_form_saved_after_another_moderator_decided_writes_nothi
     assert saved["content"].startswith("Added **Zorblax Job**"), saved["content"]
     assert "suggestion" not in saved["content"], saved["content"]  # a term of its own now
     assert IDEA in [t.definition for t in await read_terms(store, scene.guild.id)]
+
+
+async def test_an_edit_of_a_term_removed_meanwhile_can_be_saved_from_edit_again(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line V46: a moderator edits a term while another removes it. The save says "this
+    term was removed while you edited it … Your text is kept: press Edit again", but Edit again
+    reopened the same edit of the removed term, refused the same way at every save: the text
+    kept could never be saved. Now Edit again opens it as a new term, and its save adds it."""
+    fake = scene.fake
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    mine = await open_edit(scene, scene.moderator, "zorblax")
+    removing = await fake.slash(
+        scene.admin, "term remove", {"term": "zorblax"}, channel=scene.channel
+    )
+    prompt = await removing.final_message()
+    confirmed = await fake.click(scene.admin, prompt, buttons(prompt)["Remove"])
+    assert (await confirmed.followups(1))[0]["content"] == "Removed “Zorblax”."
+
+    told = await submit(scene, scene.moderator, mine, {"definition": "My newer words for it."})
+    assert "removed while you edited it" in told["content"], told["content"]
+    assert await read_terms(store, scene.guild.id) == []
+    again = await fake.click(scene.moderator, told, buttons(told)["Edit again"])
+    assert (await again.response())["type"] == 9
+    saved = await submit(scene, scene.moderator, again, {})
+    assert saved["content"].startswith("Added **Zorblax**"), saved["content"]
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == "My newer words for it."

@@ -618,6 +618,8 @@ class TermCog(
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
+        if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
+            draft = replace(draft, editing=None, revision=None)
         return text, await self._again(owner, nonce, draft)
 
     async def _again(self, owner: int, nonce: str, draft: Draft) -> discord.ui.View:
@@ -634,6 +636,7 @@ class Refusal:
 
     problems: list[TermProblem] = field(default_factory=list)
     revision_now: str | None = None  # the term's revision, when it changed underneath
+    removed: bool = False  # the term edited was removed underneath
     saved: ServerTerm | None = None  # the term written
 
 
@@ -654,8 +657,17 @@ def plan_save(
 
     editing = draft.editing
     before = next((t for t in current if t.id == editing), None) if editing else None
-    if editing and before is None:
-        return refuse([TermProblem("title", "this term was removed while you edited it.")])
+    refusal.removed = bool(editing) and before is None
+    if refusal.removed:
+        return refuse(
+            [
+                TermProblem(
+                    "title",
+                    "this term was removed while you edited it; Edit again adds your text as a "
+                    "new term.",
+                )
+            ]
+        )
     if before is not None and before.revision != draft.revision:
         refusal.revision_now = before.revision
         return refuse(
