@@ -4,6 +4,7 @@ shows), through the real bot against the fake Discord (tests/outsider/PLAN.md, r
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tests.discord_app.test_terms import add_term, open_edit, submit
 from tests.fake_discord import FakeUser, InteractionHandle
 
 from .conftest import Scene
+from .test_round14 import _cli
 
 
 async def accept_form(scene: Scene, moderator: FakeUser) -> InteractionHandle:
@@ -106,3 +108,37 @@ async def test_an_edit_of_a_term_removed_meanwhile_can_be_saved_from_edit_again(
     assert saved["content"].startswith("Added **Zorblax**"), saved["content"]
     [term] = await read_terms(store, scene.guild.id)
     assert term.definition == "My newer words for it."
+
+
+async def test_an_edit_refused_after_the_command_line_changed_the_term_blames_no_moderator(
+    scene: Scene, bot: GlossaryBot, store: Store, tmp_path: Path
+) -> None:
+    """Plan line V25: a moderator's `/term edit` form was open while the operator's `glossary-bot
+    terms import` changed the term. The save was refused (right) saying "another moderator
+    changed this term while you edited it", while `/term log` names an operator on the command
+    line. Now it names no one it cannot know, and points at `/term log`."""
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    mine = await open_edit(scene, scene.moderator, "zorblax")
+    file = tmp_path / "terms.toml"
+    file.write_text(
+        '[[entries]]\nid = "zorblax"\ntitle = "Zorblax"\ncategory = "Fundamentals"\n'
+        'definition = "The operator\'s words for it."\n'
+    )
+    imported = _cli(
+        tmp_path,
+        "terms",
+        "import",
+        str(file),
+        "--guild",
+        str(scene.guild.id),
+        "--db",
+        str(scene.db_path),
+    )
+    assert "1 changed" in imported.stdout, imported.stdout + imported.stderr
+
+    told = await submit(scene, scene.moderator, mine, {"definition": "My newer words for it."})
+    assert "changed this term while you edited it" in told["content"], told["content"]
+    assert "another moderator" not in told["content"], told["content"]
+    assert "`/term log`" in told["content"], told["content"]
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == "The operator's words for it."

@@ -674,9 +674,9 @@ def plan_save(
             [
                 TermProblem(
                     "title",
-                    "another moderator changed this term while you edited it, so your text "
-                    "was not saved over theirs. Check it with `/define`; Edit again and save "
-                    "to replace it with yours.",
+                    "someone else changed this term while you edited it (`/term log` says "
+                    "who), so your text was not saved over theirs. Check it with `/define`; "
+                    "Edit again and save to replace it with yours.",
                 )
             ]
         )
