@@ -233,6 +233,19 @@ class Opens:
         return cls(term.id, term.title)
 
 
+async def decided_meanwhile(interaction: Interaction, suggestion_id: int) -> str | None:
+    """How a suggestion was decided ("accepted", "rejected") while a moderator's Accept… form was
+    open; None while it is open (or cannot be read now: the save's own write says so)."""
+    store = interaction.client.state.store
+    if store is None:
+        return None
+    try:
+        found = await store.suggestion(interaction.guild_id or 0, suggestion_id)
+    except StorageError:
+        return None
+    return found.status if found is not None and found.status != "open" else None
+
+
 async def close_suggestion(
     interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
 ) -> str:

@@ -42,7 +42,11 @@ from bot.discord_app.cogs.moderators import (
     still_allowed,
     thinking,
 )
-from bot.discord_app.cogs.suggestions import close_namesakes, close_suggestion
+from bot.discord_app.cogs.suggestions import (
+    close_namesakes,
+    close_suggestion,
+    decided_meanwhile,
+)
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
@@ -584,6 +588,17 @@ class TermCog(
             related=values.get("related", ""),
         )
         draft = replace(known, typed=typed)
+        if draft.suggestion is not None:
+            # Decided by another moderator (or the command line) while this form was open: a
+            # term now would contradict what the member was told, or be a second one for it.
+            decided = await decided_meanwhile(interaction, draft.suggestion)
+            if decided is not None:
+                text = (
+                    f"Nothing was saved: this suggestion was already {decided} while you wrote "
+                    "(`/term log` says by whom), so no term is written for it.\nYour text is "
+                    "kept: press **Edit again** to add it as a term of its own."
+                )
+                return text, await self._again(owner, nonce, replace(draft, suggestion=None))
         refusal = Refusal()
         bundled = self.state.glossary
 
@@ -603,10 +618,16 @@ class TermCog(
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
+        if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
+            draft = replace(draft, editing=None, revision=None)
+        return text, await self._again(owner, nonce, draft)
+
+    async def _again(self, owner: int, nonce: str, draft: Draft) -> discord.ui.View:
+        """Keep a refused form's `draft` for its Edit again button (the view returned)."""
         await self.state.term_drafts.keep(nonce, draft)
         view = discord.ui.View(timeout=None)
         view.add_item(EditAgainButton(owner, nonce))
-        return text, view
+        return view
 
 
 @dataclass
@@ -615,6 +636,7 @@ class Refusal:
 
     problems: list[TermProblem] = field(default_factory=list)
     revision_now: str | None = None  # the term's revision, when it changed underneath
+    removed: bool = False  # the term edited was removed underneath
     saved: ServerTerm | None = None  # the term written
 
 
@@ -635,17 +657,26 @@ def plan_save(
 
     editing = draft.editing
     before = next((t for t in current if t.id == editing), None) if editing else None
-    if editing and before is None:
-        return refuse([TermProblem("title", "this term was removed while you edited it.")])
+    refusal.removed = bool(editing) and before is None
+    if refusal.removed:
+        return refuse(
+            [
+                TermProblem(
+                    "title",
+                    "this term was removed while you edited it; Edit again adds your text as a "
+                    "new term.",
+                )
+            ]
+        )
     if before is not None and before.revision != draft.revision:
         refusal.revision_now = before.revision
         return refuse(
             [
                 TermProblem(
                     "title",
-                    "another moderator changed this term while you edited it, so your text "
-                    "was not saved over theirs. Check it with `/define`; Edit again and save "
-                    "to replace it with yours.",
+                    "someone else changed this term while you edited it (`/term log` says "
+                    "who), so your text was not saved over theirs. Check it with `/define`; "
+                    "Edit again and save to replace it with yours.",
                 )
             ]
         )
