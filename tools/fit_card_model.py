@@ -1,7 +1,7 @@
 """Fit a learned card decision (card for the first choice, or an offer) and weigh it out of fold
 (issue #12, task "rerank21").
 
-    python tools/fit_card_model.py [--table table.tsv] [--write bot/search/card_model.json]
+    python tools/fit_card_model.py [--table table.tsv] [--promote 0.85 --demote 0.8] [--write w.json]
 
 The rows are `bench/card_table.py`'s (tuning slices only: dev, calib, dev2..dev9, everyday,
 chat; held-out slices are refused there), read from `--table` or made afresh. The model is two
@@ -10,7 +10,8 @@ over the rules' cards and one over their offers: an offer becomes a card from `-
 card an offer under `--demote`. Scored as right cards minus 3 x
 wrong cards (an off-topic card is wrong), leave-one-slice-out, against the rules' own cards on
 the same rows; it prints the curves over the thresholds. `--write` fits on every tuning row and
-writes the weights with how they were made.
+writes the weights with how they were made (no step ships them: bench/results/semantic.md
+"rerank21" measured one, in branch rerank21's commit cd753a6, and why it was reverted).
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.card_table import TUNING, Row, table  # noqa: E402
-from bot.search.card_model import FEATURES  # noqa: E402
+from bench.card_table import FEATURES, TUNING, Row, table  # noqa: E402
 
 WRONG_COST = 3.0
 L2 = 1.0
@@ -148,7 +148,7 @@ def main() -> int:
     print(f"  {'all':<10}{r:>5} {w:>3}  ->{rr:>5} {ww:>3}  score {s:.0f} -> {ss:.0f}")
     if args.write:
         made: dict[str, object] = {
-            "how": "python tools/fit_card_model.py --write bot/search/card_model.json "
+            "how": f"python tools/fit_card_model.py --write {args.write} "
             f"--l2 {args.l2} --promote {args.promote} --demote {args.demote}",
             "main": _commit(),
             "slices": sorted(set(slices)),

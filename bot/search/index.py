@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Literal
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
-from bot.search.card_model import Evidence, card_model, features
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -399,27 +398,20 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            # "which python library for semantic search" asks to pick a thing the names
-            # written only describe: none of them is what it asks about
-            written_entries = frozenset(
-                () if core.startswith("which ") else (e for e, _ in written)
-            )
-            long_description = (
-                not question
-                and asked is None
-                and subject is None
-                and pair is None
-                and together is None
-                and len(words) >= LONG_WORDS
-            )
-            lexical = dict(pool.by_entry)
             fuse(
                 pool,
                 similar,
                 question=question and not unclear,
                 asked_about=asked,
-                written=written_entries,
-                long_description=long_description,
+                # "which python library for semantic search" asks to pick a thing the names
+                # written only describe: none of them is what it asks about
+                written=() if core.startswith("which ") else {entry for entry, _ in written},
+                long_description=not question
+                and asked is None
+                and subject is None
+                and pair is None
+                and together is None
+                and len(words) >= LONG_WORDS,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -427,17 +419,6 @@ class SearchIndex:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
-            evidence = Evidence(
-                similar,
-                lexical,
-                dict(pool.by_entry),
-                asked,
-                written_entries,
-                long_description,
-                decided.status == "match",
-                question,
-                len(query.split()),
-            )
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
@@ -450,36 +431,8 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            decided = self._unless_everyday(decided, similar, names_in)
-            return self._reconsidered(decided, evidence)
+            return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
-
-    def _reconsidered(self, result: SearchResult, evidence: Evidence) -> SearchResult:
-        """The learned second look (`card_model`): an offer whose first choice the evidence
-        makes right often enough becomes its card, a card it makes right too rarely an offer."""
-        card = result.entry is not None
-        if card:
-            first, strategy = result.entry, result.strategy
-        elif result.suggestions:
-            first, strategy = self.entry(result.suggestions[0].id), result.suggestions[0].strategy
-        else:
-            return result
-        if first is None or strategy is None:
-            return result
-        values = features(self.positions[first.id], strategy, card, evidence)
-        if card_model().card(values) == card:
-            return result
-        if card:
-            return _card_offered(result, first, strategy)
-        offered = result.suggestions[0]
-        return replace(
-            result,
-            status="match",
-            entry=first,
-            strategy=offered.strategy,
-            score=offered.score,
-            suggestions=result.suggestions[1:],
-        )
 
     def _named(
         self,
