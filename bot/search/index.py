@@ -80,7 +80,6 @@ from bot.search.query import (
     plural_variants,
     query_core,
     sized_model,
-    told_scene,
     without_chat_markup,
     without_versions,
 )
@@ -120,12 +119,6 @@ MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
-# A name written only in the context before a question is where the question is, unless the
-# asking clause alone reads as about it: its entry among the clause's own nearest SCENE_RANKS.
-# Where the clause alone and the whole message put the same other entry first, it is the card at
-# ASKED_CARD_COSINE (dev10: at 0.6 two of five such cards were wrong, at 0.65 none of two).
-SCENE_RANKS = 5
-ASKED_CARD_COSINE = 0.65
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -438,8 +431,6 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            if clauses and pair is None:  # context, then the question
-                decided = self._scene_named_offered(decided, clauses, similar, semantic, names_in)
             return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
 
@@ -887,47 +878,6 @@ class SearchIndex:
             return result
         other = self.entries[asked]
         ahead = Suggestion(other.id, other.title, result.score, "match-term")
-        return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
-
-    def _scene_named_offered(
-        self,
-        result: SearchResult,
-        clauses: tuple[str, str],
-        similar: Sequence[tuple[int, float]],
-        semantic: SemanticIndex,
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card for an entry named only in the scene told before the question ("we run llm
-        evaluation on 500 prompts every release. can gpt-4o itself score the answers?") or in
-        the setting it opens with ("in the transformer, what's the normalization before each
-        sublayer?") becomes an offer where the asking clause alone does not read as about that
-        entry (not among its own nearest `SCENE_RANKS`): the scene says where the question is,
-        not what it asks. The whole message's first other entry is offered first; where the
-        clause alone puts that entry first too, at `ASKED_CARD_COSINE` or nearer, it is the
-        card. A topic written before its question ("grpo in deepseek r1, how does it work") is
-        what the question asks about (`told_scene`)."""
-        if result.entry is None:
-            return result
-        card = self.positions[result.entry.id]
-        scene, asked = clauses
-        if card not in {f.entry for f in names_in(scene)} or not told_scene(scene):
-            return result
-        if card in {f.entry for f in names_in(asked)}:
-            return result  # "the diffusion model is slow. how does a diffusion model work"
-        if sum(word not in STOPWORDS for word in asked.split()) < 2:
-            return result  # "how?": the question says nothing of its own
-        own = semantic.similar(asked, SCENE_RANKS)
-        if not own or any(entry == card for entry, _ in own):
-            return result  # "we ship it with docker. how do containers actually work"
-        first, cosine = own[0]
-        whole = next((entry for entry, _ in similar if entry != card), first)
-        other = self.entries[whole]
-        if whole == first and cosine >= ASKED_CARD_COSINE:
-            offer = Suggestion(result.entry.id, result.entry.title, result.score, "semantic")
-            rest = tuple(s for s in result.suggestions if s.id != other.id)
-            choices = (offer, *rest)[:MAX_SUGGESTIONS]
-            return replace(result, entry=other, strategy="semantic", suggestions=choices)
-        ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
 
     def _related(self, one: int, other: int) -> bool:

@@ -553,18 +553,3 @@ def name_setting(before: str) -> NameSetting:
     if words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]:
         return "rival"
     return "plain"
-
-
-# A context someone tells: an asker in it ("we serve llama 3 with vllm", "my repo"), or a setting
-# it opens with ("in the transformer", "during inference"). A topic written before the question
-# ("sinusoidal positional encodings, does anyone still use them") is neither.
-_TELLERS = frozenset(
-    {"i", "i'm", "im", "i've", "ive", "me", "my", "we", "we're", "we've", "us", "our"}
-)
-_SETTING_OPENERS = frozenset({"in", "inside", "within", "during", "at", "when", "while", "for"})
-
-
-def told_scene(scene: str) -> bool:
-    """Is a context before a question (`normalize`d) a scene someone tells, not a topic?"""
-    words = scene.split()
-    return bool(words) and (words[0] in _SETTING_OPENERS or not _TELLERS.isdisjoint(words))

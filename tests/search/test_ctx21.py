@@ -4,14 +4,16 @@ search code, the entries it targets or dev10's rows."""
 
 from __future__ import annotations
 
-from bot.search.query import told_scene
-
 from .probe_files import ProbeFile, no_card, the_asked_card, the_asked_card_or_first_offers
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# All nine failed before ctx21 too; its rule turned none of them (it fixed the agent json probe).
+# All ten fail on main. ctx21's rule (`_scene_named_offered`, measured and reverted: semantic.md)
+# turned the agent json one into an offer; none of the others.
 STILL_FAILING = {
+    # an AI Agents card: the name the context writes wins; ctx21's rule (reverted) offered it
+    "our agent runs nightly jobs for the sales team. how do i force it to always return valid"
+    " json?",
     # no card; the meaning reads the memory, not how it is made smaller (Unified Memory, VRAM)
     "i'm loading qwen in llama.cpp on my macbook. how does it squeeze a 14b model into 16gb?",
     # no card; neither the whole nor the question alone puts Reranking in its first three
@@ -49,13 +51,3 @@ test_everyday_context_and_question_get_no_card = PROBES.test("none", expect=no_c
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"context": 12, "setting": 10, "subject": 10, "none": 4}
 )
-
-
-def test_a_told_scene_has_an_asker_or_opens_with_its_setting() -> None:
-    assert told_scene("we serve llama 3 with vllm on two a100s")
-    assert told_scene("the hugging face hub shows a warning that my repo has a pickle file")
-    assert told_scene("in the transformer")
-    assert told_scene("during inference o series models spend hidden tokens reasoning")
-    assert not told_scene("sinusoidal positional encodings")
-    assert not told_scene("grpo in deepseek r1")
-    assert not told_scene("")
