@@ -8,7 +8,8 @@ from .probe_files import ProbeFile, no_card, the_asked_card, the_asked_card_or_f
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# All ten fail on main. ctx21's rule (`_scene_named_offered`, measured and reverted: semantic.md)
+# Ten failed on main before short21's phrasings (which fixed the ai agents one and broke the
+# claude code one). ctx21's rule (`_scene_named_offered`, measured and reverted: semantic.md)
 # turned the agent json one into an offer; none of the others.
 STILL_FAILING = {
     # an AI Agents card: the name the context writes wins; ctx21's rule (reverted) offered it
@@ -38,9 +39,10 @@ STILL_FAILING = {
     "in the attention layer, what stops a token from looking at the tokens that come after it?",
     # failing before ctx21 too: offered, Latent Diffusion first (the name is written twice)
     "the diffusion model in our app is slow. how does a diffusion model turn noise into a picture?",
-    # failing before ctx21 too: "ai agent" read by the meaning as Multi-Agent Systems / AI
-    # Coding Agents, the name only in the context
-    "my boss keeps asking for ai agents. what makes an ai agent different from a chatbot?",
+    # since short21's phrasings: a wrong AI Coding Agents card by the description stage (89,
+    # "claude code" and "editing" weigh more), Prompt Injection offered; before, it was offered first
+    "claude code is editing my repo. how do i stop a web page it reads from giving it hidden"
+    " orders?",
 }
 PROBES = ProbeFile("ctx21_probes.tsv", STILL_FAILING)
 
