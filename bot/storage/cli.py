@@ -585,15 +585,20 @@ def run_prune(args: argparse.Namespace) -> int:
     # are listed as a finished prune lists them, and the one line after says the rest is not.
     part_way = "what is listed was removed, the rest is untouched (run it again)"
 
-    async def prune_and_vacuum(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
+    async def prune_and_vacuum(
+        path: Path,
+    ) -> tuple[dict[str, int], tuple[int, int] | StorageError]:
         # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
         # is taken before anything is pruned, so a refusal leaves everything as it was.
         holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
         async with one_bot_per_file(str(path), holder=holder, wait=0):
             counts = await with_store(path, prune)
-            return counts, await vacuum_database(path)
+            try:
+                return counts, await vacuum_database(path)
+            except StorageError as exc:  # the prune is done: not a prune stopped part-way
+                return counts, exc
 
-    sizes = None
+    sizes: tuple[int, int] | StorageError | None = None
     try:
         if args.vacuum and not args.dry_run and isinstance(path, Path):
             counts, sizes = asyncio.run(prune_and_vacuum(path))
@@ -620,6 +625,8 @@ def run_prune(args: argparse.Namespace) -> int:
         "kept: aliases, server terms, suggestions and both audit logs"
         + (" (--dry-run: nothing was removed)" if args.dry_run else "")
     )
+    if isinstance(sizes, StorageError):
+        return _fail(f"pruned as listed, but the vacuum gave no space back: {sizes}")
     if sizes is not None:
         print(f"vacuum: the file went from {sizes[0]:,} bytes to {sizes[1]:,}")
     return 0

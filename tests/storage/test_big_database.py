@@ -466,6 +466,34 @@ async def test_prune_vacuum_gives_a_sqlite_file_its_space_back_and_waits_for_no_
     assert count("PRAGMA integrity_check") == ("ok",)
 
 
+async def test_prune_vacuum_kept_from_its_end_by_a_reader_says_so_and_not_part_way(
+    tmp_path: Path,
+) -> None:
+    """review21: a connection reading the file while `prune --vacuum` ran (a sqlite3 shell, a
+    `backup`, another command: the bot's lock keeps only bots out) kept the rewritten file in
+    its -wal (the checkpoint was busy), yet the command said "vacuum: the file went from N
+    bytes to N" and exit 0, the disk fuller than before. And a vacuum failing after a finished
+    prune was told as "stopped part-way ... the rest is untouched". Now: the pruned rows listed
+    as done, one error line saying the vacuum did not give the space back and why, exit 1."""
+    db = tmp_path / "g.db"
+    await _old_and_new_rows(db)
+    with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as reader:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM aliases").fetchone()  # a read transaction open
+        done = glossary_bot("prune", "--older-than", "30", "--vacuum", "--db", str(db))
+    assert done.returncode == 1, done
+    assert done.stdout.splitlines()[0].startswith("lookups: removed 20,000 hourly lookup counts")
+    assert "vacuum: the file went from" not in done.stdout, done.stdout
+    [said] = [line for line in done.stderr.splitlines() if line.startswith("glossary-bot:")]
+    assert "part-way" not in said, said
+    assert "untouched" not in said, said
+    assert "another connection was reading" in said, said
+    assert f"{db}-wal" in said, said
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (10,)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
 async def test_prune_vacuum_on_postgresql_is_left_to_autovacuum(
     databases: Databases, location: str, postgres_only: None, tmp_path: Path
 ) -> None:
