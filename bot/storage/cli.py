@@ -545,7 +545,8 @@ _PRUNED_ROWS = {
 
 class PrunedPartWay(ReportedError):
     """Ctrl-C in `prune`: each batch is a transaction of its own, so the batches finished stay
-    removed and the rest is still there (not `Interrupted`'s one write, whole or not begun)."""
+    removed and the rest is still there (not `Interrupted`'s one write, whole or not begun); or
+    Ctrl-C during `--vacuum`, after the whole prune."""
 
     exit_code = 130
 
@@ -585,18 +586,33 @@ def run_prune(args: argparse.Namespace) -> int:
     # are listed as a finished prune lists them, and the one line after says the rest is not.
     part_way = "what is listed was removed, the rest is untouched (run it again)"
 
-    async def prune_and_vacuum(path: Path) -> tuple[dict[str, int], tuple[int, int]]:
+    async def vacuumed(path: Path) -> tuple[int, int] | StorageError:
+        try:
+            return await vacuum_database(path)
+        except StorageError as exc:  # the prune is done: not a prune stopped part-way
+            return exc
+
+    async def prune_and_vacuum(
+        path: Path,
+    ) -> tuple[dict[str, int], tuple[int, int] | StorageError, bool]:
         # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
         # is taken before anything is pruned, so a refusal leaves everything as it was.
         holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
         async with one_bot_per_file(str(path), holder=holder, wait=0):
             counts = await with_store(path, prune)
-            return counts, await vacuum_database(path)
+            # VACUUM runs in a thread nothing stops: a Ctrl-C meanwhile waits for it, the lock
+            # still held, and is said after what was done.
+            vacuum = asyncio.ensure_future(vacuumed(path))
+            try:
+                return counts, await asyncio.shield(vacuum), False
+            except asyncio.CancelledError:
+                return counts, await vacuum, True
 
-    sizes = None
+    sizes: tuple[int, int] | StorageError | None = None
+    interrupted = False
     try:
         if args.vacuum and not args.dry_run and isinstance(path, Path):
-            counts, sizes = asyncio.run(prune_and_vacuum(path))
+            counts, sizes, interrupted = asyncio.run(prune_and_vacuum(path))
         else:
             counts = on_store(path, prune)
     except ShardsTaken as exc:
@@ -620,6 +636,14 @@ def run_prune(args: argparse.Namespace) -> int:
         "kept: aliases, server terms, suggestions and both audit logs"
         + (" (--dry-run: nothing was removed)" if args.dry_run else "")
     )
-    if sizes is not None:
+    status = 0
+    if isinstance(sizes, StorageError):
+        status = _fail(f"pruned as listed, but the vacuum gave no space back: {sizes}")
+    elif sizes is not None:
         print(f"vacuum: the file went from {sizes[0]:,} bytes to {sizes[1]:,}")
-    return 0
+    if interrupted:
+        raise PrunedPartWay(
+            "interrupted during the vacuum, which was let end (it cannot stop half-way): the "
+            "prune and the vacuum went as listed"
+        )
+    return status

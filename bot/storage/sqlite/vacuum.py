@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+from ..errors import StorageError
 from .errors import as_storage_error
 
 
@@ -25,9 +26,15 @@ def _vacuum(path: Path) -> tuple[int, int]:
             conn.execute("VACUUM")
             # In WAL mode the rewritten pages are in the log: put them in the file, and let the
             # file shrink now, not at the next checkpoint.
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise as_storage_error(exc, str(path)) from exc
+    if busy:  # a reader's snapshot still needs the old pages: the checkpoint cannot end
+        raise StorageError(
+            f"another connection was reading {path} (a sqlite3 shell, a backup, another "
+            f"command), so the rewritten file waits in {path}-wal and the file keeps its size "
+            "until a checkpoint after that connection closes; run prune --vacuum again then"
+        )
     return before, path.stat().st_size
