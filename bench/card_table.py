@@ -59,7 +59,7 @@ def _wrap() -> None:
     SearchIndex._search = traced_search  # type: ignore[method-assign]
 
     def traced_promoted(self, result, evidence):  # type: ignore[no-untyped-def]
-        first = self._offered_first(result)
+        first = self._offered_first(result, evidence)
         if first is not None:
             values = features(self.positions[first.id], result.suggestions[0].strategy, evidence)
             trace.append({"step": "promoted", "features": values})

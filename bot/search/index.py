@@ -462,8 +462,8 @@ class SearchIndex:
     def _promoted(self, result: SearchResult, evidence: Evidence) -> SearchResult:
         """The learned second look (`card_model`): an offer whose first choice the evidence
         makes right often enough becomes its card. A server's own terms are left alone: the
-        model was fitted on bundled entries only."""
-        first = self._offered_first(result)
+        model was fitted on bundled entries only (`_offered_first`)."""
+        first = self._offered_first(result, evidence)
         if first is None:
             return result
         offered = result.suggestions[0]
@@ -478,12 +478,22 @@ class SearchIndex:
             suggestions=result.suggestions[1:],
         )
 
-    def _offered_first(self, result: SearchResult) -> Entry | None:
-        """An offer's first choice, if it is a bundled entry the learned look may promote."""
+    def _offered_first(self, result: SearchResult, evidence: Evidence) -> Entry | None:
+        """An offer's first choice, if the learned look may promote it: a bundled entry whose
+        name the text does not write (a name written and still offered was weighed on
+        purpose: "what does it mean to seed a lawn", "in tokenization, how many tokens per
+        word ...")."""
         if result.entry is not None or not result.suggestions:
             return None
-        first = self.entry(result.suggestions[0].id)
-        return None if first is None or first.worded_by_server else first
+        offered = result.suggestions[0]
+        first = self.entry(offered.id)
+        if first is None or first.worded_by_server or offered.strategy == "match-term":
+            return None
+        if self.positions[first.id] in evidence.written:
+            return None
+        said = f" {result.normalized_query} "  # a plain word ("seed") is no mention, but written
+        names = (first.title, *first.aliases, *((first.acronym,) if first.acronym else ()))
+        return None if any(f" {normalize(name)} " in said for name in names) else first
 
     def _named(
         self,

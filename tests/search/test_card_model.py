@@ -13,7 +13,7 @@ import pytest
 from bot.glossary import load_glossary
 from bot.search import SearchIndex
 from bot.search import index as index_module
-from bot.search.card_model import FEATURES, WEIGHTS, CardModel
+from bot.search.card_model import FEATURES, WEIGHTS, CardModel, Evidence
 from bot.search.local import compile_local
 from bot.search.results import SearchResult, Suggestion
 
@@ -37,7 +37,7 @@ def test_the_shipped_weights_are_for_these_features_and_say_how_they_were_made()
     made = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     model = CardModel.load()
     assert len(model.weights) == len(model.mean) == len(model.scale) == len(FEATURES)
-    assert 0.0 < model.promote
+    assert model.promote > 0.0
     assert made["how"].startswith("python tools/fit_card_model.py")
 
 
@@ -93,6 +93,8 @@ def test_an_offer_the_model_is_sure_of_becomes_its_first_choices_card(
         "hallucination on lsd",  # an everyday sense (`_unless_everyday`)
         "hallucinations on acid",
         "how can i fine tune a 70b model on one gpu with 4 bit weights",  # `_narrower_offered`
+        "what does it mean to seed a lawn",  # a name written, offered: an everyday sense
+        "in tokenization, how many tokens per word do you get for different languages",  # context
     ],
 )
 def test_cards_names_and_offers_made_on_purpose_are_not_weighed(
@@ -110,13 +112,15 @@ def test_a_servers_own_term_first_among_the_choices_is_never_promoted(
 ) -> None:
     """The model saw no server's terms when it was fitted: their offers stay offers."""
     server = SERVERS[0]
+    evidence = Evidence((), {}, {}, None, frozenset(), False, False, 1)
     index = compile_local(load_glossary(), bundled_index, server.terms, {}).index
     term = index.entry(server.terms[0].id)
-    assert term is not None and term.worded_by_server
+    assert term is not None
+    assert term.worded_by_server
     offer = SearchResult(
         "suggest", None, None, 0.0, "q", "q", (Suggestion(term.id, term.title, 60.0, "semantic"),)
     )
-    assert index._offered_first(offer) is None
+    assert index._offered_first(offer, evidence) is None
     bundled = bundled_index.entries[0]
     offer = SearchResult(
         "suggest",
@@ -127,4 +131,4 @@ def test_a_servers_own_term_first_among_the_choices_is_never_promoted(
         "q",
         (Suggestion(bundled.id, bundled.title, 60, "semantic"),),
     )
-    assert index._offered_first(offer) == bundled
+    assert index._offered_first(offer, evidence) == bundled

@@ -17,8 +17,6 @@ STILL_FAILING = {
     # a Fine-Tuning card: the question ("why") says nothing of its own, the context's name leads
     "we fine-tuned on our support tickets. now it answers those perfectly but fails on anything"
     " new, why?",
-    # offered first, the meaning (cosine 0.49) under the card bar
-    "our support bot made up a citation to a paper that doesn't exist. what is that called?",
 }
 PROBES = ProbeFile("ctx20_probes.tsv", STILL_FAILING)
 
