@@ -18,7 +18,6 @@ STILL_FAILING = {
     "how many neurons in the human brain",  # Neuron card
     "how do i watermark my photos in lightroom",  # Watermarking card
     "how to add a watermark to pictures in photoshop",  # Watermarking card
-    "why do chatbots hallucinate fake citations",  # an offer, Hallucination first
     "can you watermark images from a diffusion model",  # an offer, Diffusion Model first
     "how can i tell if my network is overfit",  # an offer, Validation Loss first
     "what does it mean to quantize a llama model to gguf",  # a wrong Llama card (now an offer)

@@ -12,8 +12,6 @@ from .probe_files import ProbeFile, the_asked_card, the_asked_card_or_first_offe
 STILL_FAILING = {
     # a sibling, not the broad name: Video RAM's card by meaning, High-Bandwidth Memory offered
     "what is the fast stacked memory sitting right next to the gpu chip",
-    # "tokenizer" names Tokenization (a card at 97), Tokenizer Fertility offered first
-    "why does the tokenizer produce so many more tokens per word for hindi than for english",
     # no card: the meaning offers ROCm, FSDP and Model Parallelism, not GPU
     "why do people train models on gpus instead of cpus",
 }

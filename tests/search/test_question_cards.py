@@ -26,7 +26,6 @@ STILL_FAILING = {
     "what index does a vector database use for fast nearest neighbour search",  # Vector DBs
     "how do llm serving engines share a common prompt prefix between requests",  # LLM Serving
     "what loss does next token prediction use to compare logits to the real token",  # Loss
-    "in quantization what file format does llama.cpp load",  # llama.cpp card
 }
 
 

@@ -20,7 +20,6 @@ STILL_FAILING = {
     "why does the loss on data the model never trained on go up while the training loss goes down",
     "how does rlhf train a separate model to score each reasoning step",
     "how can rlhf be done with an ai giving the preferences instead of people",
-    "in rag, how does a second model re-score the retrieved passages together with the query",
     "how does llm evaluation use another model to grade the answers",
     "how do several ai agents split a job and talk to each other",
     "how does rag use a vector database to ground the answers of an llm",
