@@ -20,7 +20,7 @@ from bot.search.results import SearchResult, Suggestion
 from .server_term_calib import SERVERS
 
 # a query the rules offer of their own accord (no entry clear enough), and one they give a card
-OFFERED = "the order of how much noise gets added at each step when training an image generator"
+OFFERED = "what is it called when you train a small model to copy a big one"
 CARDED = "the model confidently makes up facts that are not true"
 
 
