@@ -26,15 +26,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.offer_causes import TUNING  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.offer_causes import TUNING, traced_cases  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search import index as index_module  # noqa: E402
 from bot.search.fusion import OFF_DOMAIN_COSINE  # noqa: E402
 from bot.search.query import is_question  # noqa: E402
 from bot.search.ranking import Candidate  # noqa: E402
-from bot.search.relevance import OFF_TOPIC_KINDS, load_cases  # noqa: E402
+from bot.search.relevance import OFF_TOPIC_KINDS  # noqa: E402
 
 NAME_STRATEGIES = frozenset(
     {"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural", "prefix", "fuzzy"}
@@ -226,11 +226,6 @@ def looked_at(index: SearchIndex, result: Any, evidence: Evidence) -> tuple[floa
     return features(index.positions[first.id], strategy, card, evidence)
 
 
-def _first_search_end(steps: list[dict[str, Any]]) -> int:
-    starts = [i for i, s in enumerate(steps) if s["step"] == "search"]
-    return starts[1] if len(starts) > 1 else len(steps)
-
-
 def table(slices: set[str]) -> list[Row]:
     """Every question, description and off-topic row of the tuning `slices` (and any other
     kind the sets hold), searched once with its trace read."""
@@ -238,27 +233,21 @@ def table(slices: set[str]) -> list[Row]:
     _wrap()
     index = SearchIndex.build(load_glossary())
     rows: list[Row] = []
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice not in slices:
-                continue
-            trace.clear()
-            result = index.search(case.query)
-            steps = trace[: _first_search_end(trace)]
-            seen = _evidence(steps)
-            values = looked_at(index, *seen) if seen else None
-            right = case.kind not in OFF_TOPIC_KINDS and case.accepts(result.best_id)
-            rows.append(
-                Row(
-                    case.slice,
-                    case.kind,
-                    case.query,
-                    values is not None,
-                    result.entry is not None,
-                    right,
-                    values or (),
-                )
+    for case, result, steps in traced_cases(index, slices, trace):
+        seen = _evidence(steps)
+        values = looked_at(index, *seen) if seen else None
+        right = case.kind not in OFF_TOPIC_KINDS and case.accepts(result.best_id)
+        rows.append(
+            Row(
+                case.slice,
+                case.kind,
+                case.query,
+                values is not None,
+                result.entry is not None,
+                right,
+                values or (),
             )
+        )
     return rows
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,8 @@ from bot.search import index as index_module  # noqa: E402
 from bot.search.fusion import AGREEMENT_BONUS, MAX_SCORE, semantic_score  # noqa: E402
 from bot.search.questions import QuestionRules  # noqa: E402
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE  # noqa: E402
-from bot.search.relevance import OFF_TOPIC_KINDS, load_cases  # noqa: E402
+from bot.search.relevance import OFF_TOPIC_KINDS, Case, load_cases  # noqa: E402
+from bot.search.results import SearchResult  # noqa: E402
 
 TUNING = (
     "dev",
@@ -200,36 +202,30 @@ def main() -> int:
     offered: Counter[str] = Counter()
     wrong: Counter[str] = Counter()
     rows: list[str] = []
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice not in slices:
-                continue
-            trace.clear()
-            result = index.search(case.query)
-            steps = trace[: _first_search_end(trace)]
-            first = result.best_id
-            fuse_step = next((s for s in steps if s["step"] == "fuse"), {})
-            detail = f"cos {fuse_step.get('cosine')} lead {fuse_step.get('lead')}"
-            pool = next((s["pool"] for s in steps if s["step"] == "decide"), [])
-            if case.kind in OFF_TOPIC_KINDS:
-                if result.entry is not None:
-                    g = card_cause(steps, result, index)
-                    wrong[f"off-topic card: {g}"] += 1
-                    rows.append(
-                        f"OFFTOPIC-CARD {case.slice} [{g}] {case.query!r} -> {first} {detail} {pool}"
-                    )
-                continue
-            if result.entry is None and case.accepts(first):
-                c = cause(steps)
-                offered[c] += 1
-                rows.append(f"FIRST {case.slice} [{c}] {case.query!r} -> {first} {detail} {pool}")
-            elif result.entry is not None and not case.accepts(result.entry.id):
+    for case, result, steps in traced_cases(index, slices, trace):
+        first = result.best_id
+        fuse_step = next((s for s in steps if s["step"] == "fuse"), {})
+        detail = f"cos {fuse_step.get('cosine')} lead {fuse_step.get('lead')}"
+        pool = next((s["pool"] for s in steps if s["step"] == "decide"), [])
+        if case.kind in OFF_TOPIC_KINDS:
+            if result.entry is not None:
                 g = card_cause(steps, result, index)
-                wrong[g] += 1
+                wrong[f"off-topic card: {g}"] += 1
                 rows.append(
-                    f"WRONG {case.slice} [{g}] {case.query!r} -> {result.entry.id} "
-                    f"(want {case.expected}) {detail} {right_entry(case, steps, index)} {pool}"
+                    f"OFFTOPIC-CARD {case.slice} [{g}] {case.query!r} -> {first} {detail} {pool}"
                 )
+            continue
+        if result.entry is None and case.accepts(first):
+            c = cause(steps)
+            offered[c] += 1
+            rows.append(f"FIRST {case.slice} [{c}] {case.query!r} -> {first} {detail} {pool}")
+        elif result.entry is not None and not case.accepts(result.entry.id):
+            g = card_cause(steps, result, index)
+            wrong[g] += 1
+            rows.append(
+                f"WRONG {case.slice} [{g}] {case.query!r} -> {result.entry.id} "
+                f"(want {case.expected}) {detail} {right_entry(case, steps, index)} {pool}"
+            )
     print("== right entry offered first, no card: by cause")
     for c, n in offered.most_common():
         print(f"{n:>5}  {c}")
@@ -243,10 +239,20 @@ def main() -> int:
     return 0
 
 
-def _first_search_end(steps: list[dict[str, Any]]) -> int:
-    """The steps of the first `_search` call (a comparison searches its other side after)."""
-    starts = [i for i, s in enumerate(steps) if s["step"] == "search"]
-    return starts[1] if len(starts) > 1 else len(steps)
+def traced_cases(
+    index: SearchIndex, slices: set[str], steps_of: list[dict[str, Any]]
+) -> Iterator[tuple[Case, SearchResult, list[dict[str, Any]]]]:
+    """Every case of the `slices` (never a held-out one), searched once, with the steps of its
+    first `_search` call that the wrapped functions appended to `steps_of` (a comparison searches
+    its other side after; those are left out)."""
+    for name in SETS:
+        for case in load_cases(ROOT / "tests/search" / name):
+            if case.slice not in slices or case.slice in HELD_OUT:
+                continue
+            steps_of.clear()
+            result = index.search(case.query)
+            starts = [i for i, s in enumerate(steps_of) if s["step"] == "search"]
+            yield case, result, steps_of[: starts[1] if len(starts) > 1 else len(steps_of)]
 
 
 def card_cause(steps: list[dict[str, Any]], result: Any, index: SearchIndex) -> str:
