@@ -466,6 +466,41 @@ async def test_prune_vacuum_gives_a_sqlite_file_its_space_back_and_waits_for_no_
     assert count("PRAGMA integrity_check") == ("ok",)
 
 
+async def test_prune_vacuum_dry_run_says_what_the_vacuum_would_do_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """left22: `prune --vacuum --dry-run` listed the rows it would remove and said nothing of
+    the vacuum, not even that a bot running on the file would have it refused. Now one line
+    says it: the refusal as the command without --dry-run says it (exit 1), else that the file
+    would be rewritten (its size now); the folder and the file as they were either way."""
+    from bot.storage.sqlite.run_lock import one_bot_per_file
+
+    db = tmp_path / "g.db"
+    await _old_and_new_rows(db)
+    args = ("prune", "--older-than", "30", "--vacuum", "--dry-run", "--db", str(db))
+
+    def state() -> tuple[list[str], bytes]:
+        return sorted(p.name for p in tmp_path.iterdir()), db.read_bytes()
+
+    async with one_bot_per_file(str(db), holder="glossary-bot run pid 4242 on host", wait=0):
+        was = state()
+        refused = glossary_bot(*args)
+        assert state() == was
+    assert refused.returncode == 1, refused
+    assert refused.stderr.count("\n") == 1, refused.stderr
+    assert "a bot runs on this file (glossary-bot run pid 4242 on host)" in refused.stderr
+    assert "--vacuum needs it stopped" in refused.stderr, refused.stderr
+
+    (tmp_path / "g.db-bot.lock").unlink()  # the test's own bot's, gone as if never run
+    was = state()
+    told = glossary_bot(*args)
+    assert told.returncode == 0, told
+    assert state() == was
+    assert told.stdout.splitlines()[0].startswith("lookups: would remove 20,000 hourly lookup")
+    [vacuum] = [line for line in told.stdout.splitlines() if line.startswith("vacuum:")]
+    assert f"would then rewrite the file ({len(was[1]):,} bytes now)" in vacuum, vacuum
+
+
 async def test_prune_vacuum_kept_from_its_end_by_a_reader_says_so_and_not_part_way(
     tmp_path: Path,
 ) -> None:

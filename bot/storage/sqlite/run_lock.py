@@ -62,6 +62,29 @@ async def one_bot_per_file(
                 os.close(fd)
 
 
+def bot_running_on(database: str) -> str | None:
+    """Who runs on `database` now (as `ShardsTaken` names it), or None: a look that makes no
+    file and holds no lock past itself (a dry run writes nothing)."""
+    try:
+        fd = os.open(lock_path(database), os.O_RDWR | os.O_CLOEXEC)
+    except OSError:  # no lock file: no bot has run on it from this folder
+        fd = None
+    if fd is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go of at the close
+        except BlockingIOError:
+            return os.pread(fd, 500, 0).decode("utf-8", "replace").strip() or "another process"
+        finally:
+            os.close(fd)
+    itself = _open_itself(database)
+    if itself is None:
+        return None
+    try:
+        return None if _lock_itself(itself, fcntl.F_WRLCK) else BY_ANOTHER_NAME
+    finally:
+        os.close(itself)  # lets go of the lock on the file's byte
+
+
 def relock_itself(database: str, held: list[int]) -> None:
     """The file at `database` replaced the one whose descriptors `held` keeps locked (a restored
     backup, a new file where one was deleted): lock the new one instead, and close the old
