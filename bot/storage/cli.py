@@ -29,7 +29,7 @@ from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
-from .sqlite.run_lock import one_bot_per_file
+from .sqlite.run_lock import bot_running_on, one_bot_per_file
 from .sqlite.vacuum import vacuum_database
 from .store import Store
 
@@ -608,6 +608,16 @@ def run_prune(args: argparse.Namespace) -> int:
             except asyncio.CancelledError:
                 return counts, await vacuum, True
 
+    def refused(running: str) -> int:
+        return _fail(
+            f"{path}: a bot runs on this file ({running}); --vacuum needs it stopped (prune "
+            "without --vacuum runs beside it); nothing was removed"
+        )
+
+    # A dry run's vacuum: the file it would rewrite (said after the rows), refused as the run.
+    dry_vacuum = path if args.vacuum and args.dry_run and isinstance(path, Path) else None
+    if dry_vacuum is not None and (running := bot_running_on(str(dry_vacuum))):
+        return refused(running)
     sizes: tuple[int, int] | StorageError | None = None
     interrupted = False
     try:
@@ -616,11 +626,7 @@ def run_prune(args: argparse.Namespace) -> int:
         else:
             counts = on_store(path, prune)
     except ShardsTaken as exc:
-        running = ", ".join(exc.holders) or "another process"
-        return _fail(
-            f"{path}: a bot runs on this file ({running}); --vacuum needs it stopped (prune "
-            "without --vacuum runs beside it); nothing was removed"
-        )
+        return refused(", ".join(exc.holders) or "another process")
     except Interrupted:
         if not any(removed.values()):
             raise
@@ -636,6 +642,11 @@ def run_prune(args: argparse.Namespace) -> int:
         "kept: aliases, server terms, suggestions and both audit logs"
         + (" (--dry-run: nothing was removed)" if args.dry_run else "")
     )
+    if dry_vacuum is not None:
+        print(
+            f"vacuum: would then rewrite the file ({dry_vacuum.stat().st_size:,} bytes now) without "
+            "the space of the rows removed and other unused pages; it needs room for a copy"
+        )
     status = 0
     if isinstance(sizes, StorageError):
         status = _fail(f"pruned as listed, but the vacuum gave no space back: {sizes}")

@@ -52,11 +52,11 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         # see what the copy adds; and none starts on either while it is copied.
         holder = f"glossary-bot migrate-db pid {os.getpid()} on {socket.gethostname()}"
         locking.append(("--from", source))
-        async with one_bot_per_file(str(source), holder=holder, wait=0):
+        async with one_bot_per_file(str(source), holder=holder, wait=0, remove_made=True):
             if isinstance(target, Path):
                 locking.append(("--to", target))
             async with (
-                one_bot_per_file(str(target), holder=holder, wait=0)
+                one_bot_per_file(str(target), holder=holder, wait=0, remove_made=True)
                 if isinstance(target, Path)
                 else contextlib.nullcontext()
             ):
@@ -125,8 +125,9 @@ def run_migrate_db(args: argparse.Namespace) -> int:
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:
-    """A count with its noun in the right number: "1 alias", "2 aliases", "0 lookups"."""
-    return f"{number} {one if number == 1 else many or one + 's'}"
+    """A count with its noun in the right number, as prune says it: "1 alias", "20,000
+    lookups"."""
+    return f"{number:,} {one if number == 1 else many or one + 's'}"
 
 
 def _fail(message: str) -> int:

@@ -59,7 +59,8 @@ bot sent or edited is in ``fake.sent_messages`` with its ``allowed_mentions`` an
 it would cause; a ping is a violation. ``fake.message(id)`` is a message's current state.
 
 Faults: ``fake.fail_next("POST", "/channels/{channel_id}/messages", status=429)`` (or 500),
-``fake.delay(method, path, seconds)``; paths as in ``fake.routes()``. Gateway:
+``fake.delay(method, path, seconds)``, ``fake.drop_next(method, path)`` (the connection closed
+unanswered); paths as in ``fake.routes()``. Gateway:
 ``await fake.drop_gateway()`` then ``await fake.wait_resumed()``;
 ``await fake.gateway.invalidate_session(resumable=)`` sends op 9 on a live session (not
 resumable: the session is gone, the bot IDENTIFYs anew); ``fake.gateway.ack_heartbeats = False``

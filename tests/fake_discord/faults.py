@@ -1,4 +1,6 @@
-"""Fault injection: make the next calls to a route answer 429 or 5xx, or answer slowly.
+"""Fault injection: make the next calls to a route answer 429 or 5xx, answer slowly, or close
+the connection without an answer (a dropped connection: the client sees aiohttp's
+ServerDisconnectedError, which discord.py lets through).
 
 Routes are named as ``("POST", "/channels/{channel_id}/messages")``: the method and the path
 template below ``/api/v10`` exactly as ``FakeDiscord.routes()`` lists them.
@@ -24,11 +26,12 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class _Fault:
     method: str
     path: str
-    status: int | None  # None: only a delay
+    status: int | None  # None: only a delay, or a drop
     delay: float
     remaining: int | None  # None: forever
     retry_after: float
     is_global: bool
+    drop: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,11 @@ class Faults:
         """Answer calls to this route ``seconds`` late (all of them unless ``times`` is set)."""
         self._add(_Fault(method.upper(), path, None, seconds, times, 0.0, False))
 
+    def drop_next(self, method: str, path: str, *, times: int = 1) -> None:
+        """Close the connection of the next ``times`` calls to this route without answering.
+        aiohttp retries an idempotent request once on a reused connection: drop two for one."""
+        self._add(_Fault(method.upper(), path, None, 0.0, times, 0.0, False, drop=True))
+
     def clear(self) -> None:
         self._faults.clear()
 
@@ -96,6 +104,11 @@ class Faults:
         for fault in self._take(request.method, path):
             if fault.delay:
                 await asyncio.sleep(fault.delay)  # simulated latency, not synchronisation
+            if fault.drop:
+                assert request.transport is not None
+                request.transport.close()
+                self.served.append(ServedFault(request.method, path, None, time.monotonic()))
+                return web.Response()  # never reaches the client: its connection is closed
             if fault.status is not None:
                 self.served.append(
                     ServedFault(request.method, path, fault.status, time.monotonic())

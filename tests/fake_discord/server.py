@@ -361,6 +361,10 @@ class FakeDiscord(UserActions):
             method, path, status=status, times=times, retry_after=retry_after, is_global=is_global
         )
 
+    def drop_next(self, method: str, path: str, *, times: int = 1) -> None:
+        """Close the connection of the next ``times`` calls to the route without an answer."""
+        self.faults.drop_next(method, path, times=times)
+
     def delay(self, method: str, path: str, seconds: float, *, times: int | None = None) -> None:
         """Answer calls to the route ``seconds`` late (every call unless ``times`` is set)."""
         self.faults.delay(method, path, seconds, times=times)

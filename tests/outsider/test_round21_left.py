@@ -150,3 +150,24 @@ async def test_the_log_says_unhealthy_when_health_does(
             assert healthy is (level == logging.INFO), why
     finally:
         await store.close()
+
+
+async def test_a_refused_mention_reply_whose_server_check_loses_the_connection_logs_one_line(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Told a mention's reply is refused as Missing Access, the bot asks Discord for the server
+    (is it still a member?). A dropped connection on that question (aiohttp's
+    ServerDisconnectedError, which discord.py lets through) escaped to discord.py's traceback
+    log and no line said why the reply was lost. Now it is read as Discord failing: the
+    permissions warning, as before, and no traceback."""
+    fake = scene.fake
+    del scene.guild.members[fake.bot.id]
+    fake.drop_next("GET", "/guilds/{guild_id}", times=2)  # aiohttp retries a GET once
+    async with warned("cannot reply to a mention") as said:
+        await fake.user_message(scene.alice, scene.channel, f"<@{fake.bot.id}> what is rag")
+    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    assert "needs View Channel" in line, line
+    bots = [r for r in said if r.name.startswith(("bot", "discord"))]  # not the fake's server
+    assert [r for r in bots if r.levelno >= logging.ERROR or r.exc_info] == [], bots
+    assert [f.status for f in fake.faults.served if f.path == "/guilds/{guild_id}"] == [None] * 2
+    assert "missing_access" in [v.kind for v in fake.pop_violations()]

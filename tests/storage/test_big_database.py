@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import signal
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -23,7 +24,7 @@ from bot.storage.cli import on_store
 from bot.storage.periods import HOUR, to_unix
 from bot.term_storage import TermChange, change_terms, read_terms
 
-from .conftest import Databases, FakeClock, OpenStore
+from .conftest import Databases, FakeClock, OpenStore, names_in
 from .test_migrate_db import glossary_bot
 from .test_terms_store import term
 
@@ -464,6 +465,102 @@ async def test_prune_vacuum_gives_a_sqlite_file_its_space_back_and_waits_for_no_
     assert count("SELECT count(*), sum(count) FROM lookups") == (10, 10)
     assert count("SELECT key, entry_id FROM aliases") == ("stash", "rag")
     assert count("PRAGMA integrity_check") == ("ok",)
+
+
+async def test_prune_vacuum_dry_run_says_what_the_vacuum_would_do_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """left22: `prune --vacuum --dry-run` listed the rows it would remove and said nothing of
+    the vacuum, not even that a bot running on the file would have it refused. Now one line
+    says it: the refusal as the command without --dry-run says it (exit 1), else that the file
+    would be rewritten (its size now); the folder and the file as they were either way."""
+    from bot.storage.sqlite.run_lock import one_bot_per_file
+
+    db = tmp_path / "g.db"
+    await _old_and_new_rows(db)
+    args = ("prune", "--older-than", "30", "--vacuum", "--dry-run", "--db", str(db))
+
+    def state() -> tuple[list[str], bytes]:
+        return sorted(p.name for p in tmp_path.iterdir()), db.read_bytes()
+
+    async with one_bot_per_file(str(db), holder="glossary-bot run pid 4242 on host", wait=0):
+        was = state()
+        refused = glossary_bot(*args)
+        assert state() == was
+    assert refused.returncode == 1, refused
+    assert refused.stderr.count("\n") == 1, refused.stderr
+    assert "a bot runs on this file (glossary-bot run pid 4242 on host)" in refused.stderr
+    assert "--vacuum needs it stopped" in refused.stderr, refused.stderr
+
+    (tmp_path / "g.db-bot.lock").unlink()  # the test's own bot's, gone as if never run
+    was = state()
+    told = glossary_bot(*args)
+    assert told.returncode == 0, told
+    assert state() == was
+    assert told.stdout.splitlines()[0].startswith("lookups: would remove 20,000 hourly lookup")
+    [vacuum] = [line for line in told.stdout.splitlines() if line.startswith("vacuum:")]
+    assert f"would then rewrite the file ({len(was[1]):,} bytes now)" in vacuum, vacuum
+
+
+async def test_migrate_db_to_a_sqlite_file_says_counts_as_prune_does_and_leaves_no_lock(
+    tmp_path: Path,
+) -> None:
+    """left22: migrate-db's summary said "20010 lookups" where prune says "20,000", and left
+    the `<target>-bot.lock` it made beside a SQLite target (and the source's) after it ended.
+    Now its counts carry thousands separators and the lock files it made are gone; a lock file
+    that was there before (a bot ran on the file once) is left."""
+    source, target = tmp_path / "old.db", tmp_path / "new.db"
+    await _old_and_new_rows(source)
+    assert names_in(tmp_path) == ["old.db"]
+    done = glossary_bot("migrate-db", "--from", str(source), "--to", str(target))
+    assert done.returncode == 0, done
+    assert "20,010 lookups" in done.stdout, done.stdout
+    assert names_in(tmp_path) == ["new.db", "old.db"]
+
+    (tmp_path / "newer.db-bot.lock").write_text("glossary-bot run pid 4242 on host")
+    again = glossary_bot("migrate-db", "--from", str(source), "--to", str(tmp_path / "newer.db"))
+    assert again.returncode == 0, again
+    assert names_in(tmp_path) == ["new.db", "newer.db", "newer.db-bot.lock", "old.db"]
+
+
+async def test_a_bot_waiting_on_a_lock_file_a_command_removes_locks_the_new_one(
+    tmp_path: Path,
+) -> None:
+    """A command removes the lock file it made while it still holds it: a bot that opened it
+    meanwhile and waits (a restart's wait) then locks the removed file, so it takes the new
+    one at the path, and a second bot is still refused."""
+    from bot.storage.errors import ShardsTaken
+    from bot.storage.sqlite.run_lock import one_bot_per_file
+
+    db = str(tmp_path / "g.db")
+    sqlite3.connect(db).close()
+    waiting, holding, done = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    class Waiting(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "waiting up to" in record.getMessage():
+                loop.call_soon_threadsafe(waiting.set)
+
+    async def bot() -> None:
+        async with one_bot_per_file(db, holder="the bot", wait=30):
+            holding.set()
+            await done.wait()
+
+    logging.getLogger("bot.storage.sqlite.run_lock").addHandler(watch := Waiting())
+    try:
+        async with one_bot_per_file(db, holder="migrate-db", wait=0, remove_made=True):
+            started = asyncio.create_task(bot())
+            await waiting.wait()  # the bot has the command's lock file open
+        await holding.wait()
+        assert await asyncio.to_thread(Path(f"{db}-bot.lock").read_text) == "the bot"
+        with pytest.raises(ShardsTaken):
+            async with one_bot_per_file(db, holder="a second bot", wait=0):
+                pass
+    finally:
+        logging.getLogger("bot.storage.sqlite.run_lock").removeHandler(watch)
+        done.set()
+    await started
 
 
 async def test_prune_vacuum_kept_from_its_end_by_a_reader_says_so_and_not_part_way(

@@ -10,6 +10,7 @@ import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -236,7 +237,9 @@ class DefineCog(commands.Cog):
             await self.bot.fetch_guild(guild_id)
         except (discord.NotFound, discord.Forbidden):
             return True
-        except discord.HTTPException:  # Discord failing: the permissions, as before
+        # Discord failing, or the connection dropped (discord.py lets aiohttp's and the socket's
+        # errors through): the permissions, as before.
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError):
             return False
         return False
 

@@ -15,6 +15,7 @@ import logging
 import os
 import struct
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from ..errors import ShardsTaken
 
@@ -34,7 +35,12 @@ def lock_path(database: str) -> str:
 
 @contextlib.asynccontextmanager
 async def one_bot_per_file(
-    database: str, *, holder: str, wait: float, close_later: list[int] | None = None
+    database: str,
+    *,
+    holder: str,
+    wait: float,
+    close_later: list[int] | None = None,
+    remove_made: bool = False,
 ) -> AsyncIterator[None]:
     """While the block runs, no other bot runs on `database`: `ShardsTaken` naming the bot that
     does, after waiting up to `wait` seconds for it to stop (a restart). Where the lock file
@@ -43,11 +49,12 @@ async def one_bot_per_file(
     Closing any descriptor of the database file lets go of every lock this process's SQLite
     holds on it: with `close_later` (a store still open after the block) the descriptor the
     file itself is locked by is kept there, for the store to close after its connections (and
-    to move to the file that replaces it: `relock_itself`)."""
+    to move to the file that replaces it: `relock_itself`). With `remove_made` (a command, not
+    a bot) the lock file is removed at the end if this call made it: one a bot made stays."""
     itself = _open_itself(database)
     held: list[int] = close_later if close_later is not None else []
     try:
-        async with _locked(database, itself, holder=holder, wait=wait):
+        async with _locked(database, itself, holder=holder, wait=wait, remove_made=remove_made):
             if itself is not None:
                 held.append(itself)
                 itself = None
@@ -60,6 +67,29 @@ async def one_bot_per_file(
         if close_later is None:
             for fd in held:
                 os.close(fd)
+
+
+def bot_running_on(database: str) -> str | None:
+    """Who runs on `database` now (as `ShardsTaken` names it), or None: a look that makes no
+    file and holds no lock past itself (a dry run writes nothing)."""
+    try:
+        fd = os.open(lock_path(database), os.O_RDWR | os.O_CLOEXEC)
+    except OSError:  # no lock file: no bot has run on it from this folder
+        fd = None
+    if fd is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go of at the close
+        except BlockingIOError:
+            return os.pread(fd, 500, 0).decode("utf-8", "replace").strip() or "another process"
+        finally:
+            os.close(fd)
+    itself = _open_itself(database)
+    if itself is None:
+        return None
+    try:
+        return None if _lock_itself(itself, fcntl.F_WRLCK) else BY_ANOTHER_NAME
+    finally:
+        os.close(itself)  # lets go of the lock on the file's byte
 
 
 def relock_itself(database: str, held: list[int]) -> None:
@@ -109,11 +139,11 @@ def _lock_itself(fd: int, kind: int) -> bool:
 
 @contextlib.asynccontextmanager
 async def _locked(
-    database: str, itself: int | None, *, holder: str, wait: float
+    database: str, itself: int | None, *, holder: str, wait: float, remove_made: bool
 ) -> AsyncIterator[None]:
     path = lock_path(database)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd, made = _open_lock_file(path)
     except FileNotFoundError:
         # No folder, so no database and no bot on it: opening it says so, in one line.
         yield
@@ -143,6 +173,11 @@ async def _locked(
                         wait,
                     )
             else:
+                if not _still_at(fd, path):  # removed by the command that held it: lock anew
+                    reopened = _open_lock_file(path)
+                    os.close(fd)
+                    fd, made = reopened
+                    continue
                 if itself is None or _lock_itself(itself, fcntl.F_WRLCK):
                     break
                 fcntl.flock(fd, fcntl.LOCK_UN)
@@ -155,5 +190,29 @@ async def _locked(
         except OSError as exc:  # a full disk: the lock holds all the same, unnamed
             log.debug("cannot name the holder in %s: %s", path, exc)
         yield
+        if made and remove_made:  # while locked: whoever waits on it then finds it gone
+            _remove(path)
     finally:
         os.close(fd)  # lets go of the lock
+
+
+def _open_lock_file(path: str) -> tuple[int, bool]:
+    """The lock file's descriptor, and whether this call made it."""
+    with contextlib.suppress(FileExistsError):
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644), True
+    return os.open(path, os.O_RDWR | os.O_CLOEXEC), False
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):  # left in place, it only takes a name beside the file
+        Path(path).unlink()
+
+
+def _still_at(fd: int, path: str) -> bool:
+    """Whether the locked file `fd` is still the one at `path` (not removed meanwhile)."""
+    try:
+        here = Path(path).stat()
+    except FileNotFoundError:
+        return False
+    there = os.fstat(fd)
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
