@@ -34,12 +34,15 @@ the voices of AI Discord servers: students, hobbyists, engineers, researchers, p
 messages and log lines, "wait what's X here" thread replies, written the same way after that),
 `relevance_blind24.tsv` (one slice, `dev10`, to tune on, written by shape after test18: a
 context naming one entry then a question about another, a broad entry named in passing as the
-setting, 3-7 word and 25+ word descriptions, off-topic rows using entry words in another sense)
+setting, 3-7 word and 25+ word descriptions, off-topic rows using entry words in another sense),
+`relevance_blind25.tsv` (one slice, `test19`, held out, in the voices of Discord servers not
+about AI: a game's, an art or writing community, a school class, a small business, parents, a
+language-learning server, a few power users, written the same way after that)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test18, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test19, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -88,6 +91,7 @@ SETS = (
     "relevance_blind22.tsv",
     "relevance_blind23.tsv",
     "relevance_blind24.tsv",
+    "relevance_blind25.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -110,6 +114,7 @@ HELD_OUT = {
     "test16",
     "test17",
     "test18",
+    "test19",
     "everyday-check",
     "chat-check",
 }

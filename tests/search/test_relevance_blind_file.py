@@ -454,6 +454,16 @@ ONE_SLICE_SETS = (
         descriptions=80,
         off_topic=40,
     ),
+    # relevance_blind25.md: voices of Discord servers not about AI (games, art, school, shops,
+    # parents, language learners) and a few power users; thread replies.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind25.tsv"),
+        "test19",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
 )
 
 
