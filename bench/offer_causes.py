@@ -52,6 +52,7 @@ TUNING = (
     "dev8",
     "dev9",
     "dev10",
+    "dev11",
     "everyday",
     "chat",
 )

@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -34,12 +34,19 @@ the voices of AI Discord servers: students, hobbyists, engineers, researchers, p
 messages and log lines, "wait what's X here" thread replies, written the same way after that),
 `relevance_blind24.tsv` (one slice, `dev10`, to tune on, written by shape after test18: a
 context naming one entry then a question about another, a broad entry named in passing as the
-setting, 3-7 word and 25+ word descriptions, off-topic rows using entry words in another sense)
+setting, 3-7 word and 25+ word descriptions, off-topic rows using entry words in another sense),
+`relevance_blind25.tsv` (one slice, `test19`, held out, in the voices of Discord servers not
+about AI: a game's, an art or writing community, a school class, a small business, parents, a
+language-learning server, a few power users, written the same way after that),
+`relevance_blind26.tsv` (one slice, `dev11`, to tune on, written by shape after test19: a told
+scene whose named entry is the subject, a told scene naming another entry than the one asked
+about, pasted error and log lines, thread replies naming the entry only in the quote,
+descriptions in non-native English or with heavy typos)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test18, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test19, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -88,6 +95,8 @@ SETS = (
     "relevance_blind22.tsv",
     "relevance_blind23.tsv",
     "relevance_blind24.tsv",
+    "relevance_blind25.tsv",
+    "relevance_blind26.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -110,6 +119,7 @@ HELD_OUT = {
     "test16",
     "test17",
     "test18",
+    "test19",
     "everyday-check",
     "chat-check",
 }
@@ -120,7 +130,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev10, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev11, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

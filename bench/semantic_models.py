@@ -55,6 +55,7 @@ TUNING = {
     "dev8": "relevance_blind20.tsv",
     "dev9": "relevance_blind22.tsv",
     "dev10": "relevance_blind24.tsv",
+    "dev11": "relevance_blind26.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

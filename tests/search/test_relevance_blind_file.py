@@ -454,6 +454,25 @@ ONE_SLICE_SETS = (
         descriptions=80,
         off_topic=40,
     ),
+    # relevance_blind25.md: voices of Discord servers not about AI (games, art, school, shops,
+    # parents, language learners) and a few power users; thread replies.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind25.tsv"),
+        "test19",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
+    # relevance_blind26.md: written by shape (see the test below), tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind26.tsv"),
+        "dev11",
+        questions=160,
+        entries=112,
+        descriptions=40,
+        off_topic=0,
+    ),
 )
 
 
@@ -502,6 +521,23 @@ def test_the_twenty_fourth_set_comes_in_five_shapes_of_forty_rows() -> None:
     ]
     assert all(3 <= len(row["query"].split()) <= 7 for row in shapes[2])
     assert all(len(row["query"].split()) >= 25 for row in shapes[3])
+
+
+def test_the_twenty_sixth_set_comes_in_five_shapes_of_forty_rows() -> None:
+    """relevance_blind26.md: the rows are in shape order, forty each: (a) to (d) questions, each
+    shape over forty different entries, (d) a quoted message then the reply; (e) descriptions."""
+    rows = read_rows(Path(__file__).with_name("relevance_blind26.tsv"))
+    shapes = [rows[start : start + 40] for start in range(0, 200, 40)]
+    assert len(rows) == 200
+    assert [{row["kind"] for row in shape} for shape in shapes] == [
+        {"question"},
+        {"question"},
+        {"question"},
+        {"question"},
+        {"description"},
+    ]
+    assert all(len({row["expected"] for row in shape}) == 40 for shape in shapes)
+    assert all(row["query"].startswith("> ") and "  " in row["query"] for row in shapes[3])
 
 
 def test_the_seventeenth_set_is_only_two_name_questions_without_also() -> None:
