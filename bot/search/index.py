@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
+from bot.search.card_model import Evidence, card_model, features
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -398,27 +399,36 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
+            # "which python library for semantic search" asks to pick a thing the names
+            # written only describe: none of them is what it asks about
+            written_entries = frozenset(
+                () if core.startswith("which ") else (entry for entry, _ in written)
+            )
+            long_description = (
+                not question
+                and asked is None
+                and subject is None
+                and pair is None
+                and together is None
+                and len(words) >= LONG_WORDS
+            )
+            lexical = dict(pool.by_entry)  # the learned look weighs the pool before the meaning
             fuse(
                 pool,
                 similar,
                 question=question and not unclear,
                 asked_about=asked,
-                # "which python library for semantic search" asks to pick a thing the names
-                # written only describe: none of them is what it asks about
-                written=() if core.startswith("which ") else {entry for entry, _ in written},
-                long_description=not question
-                and asked is None
-                and subject is None
-                and pair is None
-                and together is None
-                and len(words) >= LONG_WORDS,
+                written=written_entries,
+                long_description=long_description,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
             if together is not None:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             nearest = similar[0][1] if similar else 0.0
-            decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
+            far = nearest < OFF_DOMAIN_COSINE
+            ruled = self._decide(pool, query, normalized, core, far=far)
+            decided = ruled
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
@@ -431,8 +441,59 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            return self._unless_everyday(decided, similar, names_in)
+            decided = self._unless_everyday(decided, similar, names_in)
+            # an offer a rule made on purpose (far from every entry, a source beside its
+            # target, things asked about together, or any rule after `_decide`) stays one
+            if decided is ruled and not far and source is None and together is None:
+                evidence = Evidence(
+                    similar,
+                    lexical,
+                    dict(pool.by_entry),
+                    asked,
+                    written_entries,
+                    long_description,
+                    question,
+                    len(query.split()),
+                )
+                decided = self._promoted(decided, evidence)
+            return decided
         return self._decide(pool, query, normalized, core)
+
+    def _promoted(self, result: SearchResult, evidence: Evidence) -> SearchResult:
+        """The learned second look (`card_model`): an offer whose first choice the evidence
+        makes right often enough becomes its card. A server's own terms are left alone: the
+        model was fitted on bundled entries only (`_offered_first`)."""
+        first = self._offered_first(result, evidence)
+        if first is None:
+            return result
+        offered = result.suggestions[0]
+        if not card_model().card(features(self.positions[first.id], offered.strategy, evidence)):
+            return result
+        return replace(
+            result,
+            status="match",
+            entry=first,
+            strategy=offered.strategy,
+            score=offered.score,
+            suggestions=result.suggestions[1:],
+        )
+
+    def _offered_first(self, result: SearchResult, evidence: Evidence) -> Entry | None:
+        """An offer's first choice, if the learned look may promote it: a bundled entry whose
+        name the text does not write (a name written and still offered was weighed on
+        purpose: "what does it mean to seed a lawn", "in tokenization, how many tokens per
+        word ...")."""
+        if result.entry is not None or not result.suggestions:
+            return None
+        offered = result.suggestions[0]
+        first = self.entry(offered.id)
+        if first is None or first.worded_by_server or offered.strategy == "match-term":
+            return None
+        if self.positions[first.id] in evidence.written:
+            return None
+        said = f" {result.normalized_query} "  # a plain word ("seed") is no mention, but written
+        names = (first.title, *first.aliases, *((first.acronym,) if first.acronym else ()))
+        return None if any(f" {normalize(name)} " in said for name in names) else first
 
     def _named(
         self,
