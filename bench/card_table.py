@@ -1,12 +1,12 @@
-"""One row per tuning query the learned step weighs: an offer the rules made of their own
-accord where the meaning ran, what the search knew of its first choice, and whether that first
-choice is right (issue #12, tasks rerank21 and rerank22).
+"""One row per tuning query the learned step weighs: a card or an offer the rules made of their
+own accord where the meaning ran, what the search knew of its first choice, and whether that
+first choice is right (issue #12, tasks rerank21, rerank22 and rerank23).
 
     python bench/card_table.py [--slices dev,calib,...] [--out table.tsv]
 
-Tuning slices only (held-out slices are refused). It wraps `SearchIndex._promoted` (the step
+Tuning slices only (held-out slices are refused). It wraps `SearchIndex._reconsidered` (the step
 asks it with the evidence the stages computed) so that it records `card_model.features` of the
-offer's first choice and answers as the rules did. A row is "in scope" where the step was
+answer's first choice and answers as the rules did. A row is "in scope" where the step was
 asked; only those have `features`. No query words or entry ids are features: only scores,
 ranks, cosines and the shape of the text. `tools/fit_card_model.py` fits on it.
 """
@@ -47,8 +47,8 @@ trace: list[dict[str, Any]] = []
 
 
 def _wrap() -> None:
-    """Record, for each `_search` call, the text it read and the features of the offer the
-    learned step is asked about (`SearchIndex._promoted`), which then answers as the rules
+    """Record, for each `_search` call, the text it read and the features of the answer the
+    learned step is asked about (`SearchIndex._reconsidered`), which then answers as the rules
     did: the table holds the rules' own decisions."""
     search = SearchIndex._search
 
@@ -58,14 +58,15 @@ def _wrap() -> None:
 
     SearchIndex._search = traced_search  # type: ignore[method-assign]
 
-    def traced_promoted(self, result, evidence):  # type: ignore[no-untyped-def]
-        first = self._offered_first(result, evidence)
-        if first is not None:
-            values = features(self.positions[first.id], result.suggestions[0].strategy, evidence)
-            trace.append({"step": "promoted", "features": values})
+    def traced_reconsidered(self, result, evidence):  # type: ignore[no-untyped-def]
+        weighed = self._weighed_first(result, evidence)
+        if weighed is not None:
+            first, strategy = weighed
+            values = features(self.positions[first.id], strategy, evidence)
+            trace.append({"step": "reconsidered", "features": values})
         return result
 
-    SearchIndex._promoted = traced_promoted  # type: ignore[method-assign]
+    SearchIndex._reconsidered = traced_reconsidered  # type: ignore[method-assign]
 
 
 def table(slices: set[str]) -> list[Row]:
@@ -76,7 +77,7 @@ def table(slices: set[str]) -> list[Row]:
     index = SearchIndex.build(load_glossary())
     rows: list[Row] = []
     for case, result, steps in traced_cases(index, slices, trace):
-        values = next((s["features"] for s in steps if s["step"] == "promoted"), None)
+        values = next((s["features"] for s in steps if s["step"] == "reconsidered"), None)
         right = case.kind not in OFF_TOPIC_KINDS and case.accepts(result.best_id)
         rows.append(
             Row(

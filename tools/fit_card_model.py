@@ -1,16 +1,19 @@
 """Fit the learned card decision (`bot/search/card_model.py`: an offer's first choice made its
-card) and weigh it out of fold (issue #12, tasks rerank21 and rerank22).
+card, a doubted card made an offer) and weigh it out of fold (issue #12, tasks rerank21, rerank22
+and rerank23).
 
     python tools/fit_card_model.py [--table table.tsv] [--write bot/search/card_model.json]
 
 The rows are `bench/card_table.py`'s (tuning slices only: dev, calib, dev2..dev10, everyday,
-chat; held-out slices are refused there): the offers the step is asked about. The model is one
-logistic regression in numpy (standardised features, L2, Newton) of "the first choice is
-right"; an offer becomes a card from the threshold `promote`. Scored as right cards minus 3 x
-wrong cards (an off-topic card is wrong), leave-one-slice-out. The threshold is chosen inside
-each fold (nested: leave-one-slice-out over the other slices), so the out-of-fold figure it
-prints is honest; the shipped threshold is chosen the same way over every slice. It writes the
-weights fitted on every row with how they were made (default `bot/search/card_model.json`).
+chat; held-out slices are refused there): the cards and offers the step is asked about. Two
+logistic regressions in numpy (standardised features, L2, Newton) of "the first choice is
+right", one over the rules' offers and one over their cards. An offer becomes a card from the
+threshold `promote`, a card stays one from `keep` (under it: offered). The pair is the one with
+the most right cards gained among those adding no wrong card (an off-topic card is wrong),
+leave-one-slice-out; it is chosen inside each fold (nested: leave-one-slice-out over the other
+slices), so the out-of-fold figure printed is honest; the shipped pair is chosen the same way
+over every slice. It writes the weights fitted on every row with how they were made (default
+`bot/search/card_model.json`).
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 from bench.card_table import FEATURES, TUNING, Row, table  # noqa: E402
 from bot.search.card_model import WEIGHTS  # noqa: E402
 
-WRONG_COST = 3.0
-L2 = 1.0
-THRESHOLDS = (0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01)  # 1.01: promote none
+L2 = 3.0  # of 0.3, 1, 3, 10 the nested figure was best here (rerank23)
+PROMOTE = (0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01)  # 1.01: promote none
+KEEP = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)  # 0: demote none
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 50) -> np.ndarray:
@@ -63,40 +66,69 @@ def probabilities(x: np.ndarray, mean: np.ndarray, scale: np.ndarray, w: np.ndar
     return 1 / (1 + np.exp(-z))
 
 
-def tally(cards: np.ndarray, right: np.ndarray) -> tuple[int, int, float]:
-    r = int((cards & right).sum())
-    w = int((cards & ~right).sum())
-    return r, w, r - WRONG_COST * w
+def changed(
+    p: np.ndarray, carded: np.ndarray, right: np.ndarray, promote: float, keep: float
+) -> tuple[int, int]:
+    """Right and wrong cards gained over the rules' (negative: lost) at the pair."""
+    return gained(np.where(carded, p >= keep, p >= promote), carded, right)
 
 
-def out_of_fold(x: np.ndarray, y: np.ndarray, slices: np.ndarray, l2: float) -> np.ndarray:
-    """Each slice's probabilities from a model fitted on the other slices."""
+def gained(cards: np.ndarray, carded: np.ndarray, right: np.ndarray) -> tuple[int, int]:
+    """Right and wrong `cards` over the rules' `carded` ones."""
+    gained_right = int((cards & right).sum()) - int((carded & right).sum())
+    gained_wrong = int((cards & ~right).sum()) - int((carded & ~right).sum())
+    return gained_right, gained_wrong
+
+
+def best_pair(p: np.ndarray, carded: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """The pair gaining the most right cards with no more wrong ones (then the fewest wrong,
+    then the fewest changed: promote high, keep low)."""
+
+    def merit(pair: tuple[float, float]) -> tuple[int, int, float, float]:
+        gained_right, gained_wrong = changed(p, carded, right, *pair)
+        return (gained_right if gained_wrong <= 0 else -(10**6), -gained_wrong, pair[0], -pair[1])
+
+    return max(((t, k) for t in PROMOTE for k in KEEP), key=merit)
+
+
+def out_of_fold(
+    x: np.ndarray, y: np.ndarray, carded: np.ndarray, slices: np.ndarray, l2: float
+) -> np.ndarray:
+    """Each slice's probabilities from the models (offers', cards') fitted on the other slices."""
     p = np.zeros(len(y))
     for held in dict.fromkeys(slices):
-        train, test = slices != held, slices == held
-        mean, scale = standardised(x[train])
-        w = fit((x[train] - mean) / scale, y[train], l2)
-        p[test] = probabilities(x[test], mean, scale, w)
+        for kind in (False, True):
+            train = (slices != held) & (carded == kind)
+            test = (slices == held) & (carded == kind)
+            if test.any():
+                p[test] = fitted(x[train], y[train], l2)(x[test])
     return p
 
 
-def best_threshold(p: np.ndarray, right: np.ndarray) -> float:
-    """The threshold with the best score on these probabilities (the higher one on a tie)."""
-    return max(THRESHOLDS, key=lambda t: (tally(p >= t, right)[2], t))
+def fitted(x: np.ndarray, y: np.ndarray, l2: float):  # type: ignore[no-untyped-def]
+    """A logistic model fitted on `x`, `y`, as a function of other rows' features."""
+    mean, scale = standardised(x)
+    w = fit((x - mean) / scale, y, l2)
+    return lambda rows: probabilities(rows, mean, scale, w)
 
 
-def nested(x: np.ndarray, y: np.ndarray, slices: np.ndarray, l2: float) -> tuple[np.ndarray, dict]:
-    """Cards out of fold, each slice's threshold chosen by leave-one-slice-out over the others."""
-    cards = np.zeros(len(y), dtype=bool)
+def nested(
+    x: np.ndarray, y: np.ndarray, carded: np.ndarray, slices: np.ndarray, l2: float
+) -> tuple[np.ndarray, dict[str, tuple[float, float]]]:
+    """Cards out of fold, each slice's pair chosen by leave-one-slice-out over the others."""
+    cards = carded.copy()
     chosen = {}
+    right = y.astype(bool)
     for held in dict.fromkeys(slices):
         train, test = slices != held, slices == held
-        inner = out_of_fold(x[train], y[train], slices[train], l2)
-        t = best_threshold(inner, y[train].astype(bool))
-        mean, scale = standardised(x[train])
-        w = fit((x[train] - mean) / scale, y[train], l2)
-        cards[test] = probabilities(x[test], mean, scale, w) >= t
-        chosen[str(held)] = t
+        inner = out_of_fold(x[train], y[train], carded[train], slices[train], l2)
+        promote, keep = best_pair(inner, carded[train], right[train])
+        for kind, threshold in ((False, promote), (True, keep)):
+            rows = test & (carded == kind)
+            if rows.any():
+                model = fitted(x[train & (carded == kind)], y[train & (carded == kind)], l2)
+                cards[rows] = model(x[rows]) >= threshold
+        chosen[str(held)] = (promote, keep)
     return cards, chosen
 
 
@@ -109,44 +141,55 @@ def main() -> int:
     rows = [r for r in _rows(args.table) if r.in_scope]
     x = np.array([r.features for r in rows])
     right = np.array([r.right for r in rows])
+    carded = np.array([r.main_card for r in rows])
     y = right.astype(float)
     slices = np.array([r.slice for r in rows])
-    print(f"offers weighed {len(rows)}, first right {int(right.sum())}, slices {len(set(slices))}")
-    p = out_of_fold(x, y, slices, args.l2)
-    print("out of fold (leave one slice out), promoted when p >= t: right, wrong, score")
-    for t in THRESHOLDS:
-        rr, ww, ss = tally(p >= t, right)
-        print(f"{t:>6.2f}{rr:>7}{ww:>7}{ss:>7.0f}")
-    cards, chosen = nested(x, y, slices, args.l2)
-    print("nested (threshold chosen inside each fold): slice, threshold, promoted right, wrong")
+    print(
+        f"weighed {len(rows)}: offers {int((~carded).sum())} (first right "
+        f"{int((~carded & right).sum())}), cards {int(carded.sum())} (right "
+        f"{int((carded & right).sum())}), slices {len(set(slices))}"
+    )
+    p = out_of_fold(x, y, carded, slices, args.l2)
+    print("out of fold (leave one slice out): right/wrong cards gained, promote \\ keep")
+    print("      " + "".join(f"{k:>9.2f}" for k in KEEP))
+    for t in PROMOTE:
+        cells = (changed(p, carded, right, t, k) for k in KEEP)
+        print(f"{t:>6.2f}" + "".join(f"{f'{r:+d}/{w:+d}':>9}" for r, w in cells))
+    cards, chosen = nested(x, y, carded, slices, args.l2)
+    print("nested (pair chosen inside each fold): slice, promote, keep, right, wrong gained")
     for part in dict.fromkeys(slices):
         here = slices == part
-        rr, ww, _ = tally(cards[here], right[here])
-        print(f"  {part:<10}{chosen[str(part)]:>6.2f}{rr:>5}{ww:>4}")
-    honest = tally(cards, right)
-    print(f"  {'all':<16}{honest[0]:>5}{honest[1]:>4}  score {honest[2]:+.0f}")
-    promote = best_threshold(p, right)
-    mean, scale = standardised(x)
-    weights = fit((x - mean) / scale, y, args.l2)
-    print(f"shipped threshold {promote} (leave-one-slice-out over every slice)")
-    print("standardised weights, largest first:")
-    for feature, weight in sorted(
-        zip(FEATURES, weights[:-1], strict=True), key=lambda i: -abs(i[1])
-    ):
-        print(f"  {feature:<22}{weight:>+8.3f}")
+        here_right, here_wrong = gained(cards[here], carded[here], right[here])
+        promote, keep = chosen[str(part)]
+        print(f"  {part:<10}{promote:>6.2f}{keep:>6.2f}{here_right:>+5d}{here_wrong:>+4d}")
+    honest = gained(cards, carded, right)
+    print(f"  {'all':<22}{honest[0]:>+5d}{honest[1]:>+4d}")
+    promote, keep = best_pair(p, carded, right)
+    print(f"shipped pair promote {promote}, keep {keep} (leave-one-slice-out over every slice)")
     made = {
         "how": f"python tools/fit_card_model.py --write {_shown(args.write)} --l2 {args.l2}",
         "main": _commit(),
         "slices": sorted(set(slices)),
         "rows": len(rows),
-        "out_of_fold_nested": {"promoted_right": honest[0], "promoted_wrong": honest[1]},
-        "promote": promote,
+        "out_of_fold_nested": {"gained_right": honest[0], "gained_wrong": honest[1]},
         "features": list(FEATURES),
-        "mean": [round(float(v), 6) for v in mean],
-        "scale": [round(float(v), 6) for v in scale],
-        "weights": [round(float(v), 6) for v in weights[:-1]],
-        "bias": round(float(weights[-1]), 6),
     }
+    for kind, name, threshold in ((False, "offers", promote), (True, "cards", keep)):
+        mean, scale = standardised(x[carded == kind])
+        weights = fit((x[carded == kind] - mean) / scale, y[carded == kind], args.l2)
+        print(f"{name}: standardised weights, largest first:")
+        for feature, weight in sorted(
+            zip(FEATURES, weights[:-1], strict=True), key=lambda i: -abs(i[1])
+        )[:8]:
+            print(f"  {feature:<22}{weight:>+8.3f}")
+        made[name] = {
+            "rows": int((carded == kind).sum()),
+            "threshold": threshold,
+            "mean": [round(float(v), 6) for v in mean],
+            "scale": [round(float(v), 6) for v in scale],
+            "weights": [round(float(v), 6) for v in weights[:-1]],
+            "bias": round(float(weights[-1]), 6),
+        }
     args.write.write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
     return 0
 

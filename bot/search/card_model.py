@@ -1,11 +1,13 @@
-"""A learned second look at an offer, over the evidence the stages already computed (issue #12,
-tasks rerank21 and rerank22).
+"""A learned second look at `_decide`'s answer, over the evidence the stages already computed
+(issue #12, tasks rerank21, rerank22 and rerank23).
 
-Where the meaning ran and the rules offered choices of their own accord (`_decide`'s offer, no
-later rule's on purpose), a logistic model of "the first choice is right" makes the first choice
-the card when it is sure enough (`promote`). It only promotes: a card stays a card. Weights in
-`card_model.json` with how they were made (`python tools/fit_card_model.py`, which writes that
-file; bench/results/semantic.md "rerank22"). No words of the query and no entry ids are features:
+Where the meaning ran and the rules answered of their own accord (`_decide`'s card or offer, no
+later rule's on purpose), two logistic models of "the first choice is right" weigh it: an offer
+whose first choice the offers' model is sure enough of (`promote`) becomes its card, a card the
+cards' model doubts most (under `keep`) becomes an offer of the same entry. Both thresholds were
+chosen together, so that the cards made pay for themselves. Weights in `card_model.json` with
+how they were made (`python tools/fit_card_model.py`, which writes that file;
+bench/results/semantic.md "rerank23"). No words of the query and no entry ids are features:
 only scores, ranks, cosines and the shape of the text.
 """
 
@@ -53,6 +55,8 @@ FEATURES = (
     "cos_margin",  # the first choice's cosine over the best other ranked cosine
     "gap13",  # the meaning's first cosine over its third
     "close",  # other pooled entries within 5 of the first choice's score (at most 3)
+    "context_clause",  # a told clause comes before the question (`reading.clauses`)
+    "subject_read",  # the rules read a subject, a name written or agreed on
 )
 
 
@@ -68,10 +72,12 @@ class Evidence:
     long_description: bool
     question: bool
     words: int
+    context_clause: bool
+    subject_read: bool
 
 
 def features(first: int, strategy: str, evidence: Evidence) -> tuple[float, ...]:
-    """The evidence for `first` (a position), the offer's first choice found by `strategy`,
+    """The evidence for `first` (a position), the answer's first choice found by `strategy`,
     in `FEATURES` order."""
     similar, before, after = evidence.similar, evidence.lexical, evidence.fused
     cosines = dict(similar)
@@ -116,28 +122,29 @@ def features(first: int, strategy: str, evidence: Evidence) -> tuple[float, ...]
         cos_first - max((c for e, c in similar if e != first), default=0.0),
         cos1 - cos3,
         float(min(3, sum(1 for s in others if s >= mine - 5))),
+        float(evidence.context_clause),
+        float(evidence.subject_read),
     )
 
 
 @dataclass(frozen=True, slots=True)
-class CardModel:
+class Logistic:
+    """One logistic model of "the first choice is right" and the probability it acts at."""
+
     mean: tuple[float, ...]
     scale: tuple[float, ...]
     weights: tuple[float, ...]
     bias: float
-    promote: float  # an offer's first choice gets its card from this probability
+    threshold: float
 
     @classmethod
-    def load(cls, path: Path = WEIGHTS) -> CardModel:
-        made = json.loads(path.read_text(encoding="utf-8"))
-        if tuple(made["features"]) != FEATURES:
-            raise ValueError(f"{path}: fitted on other features; run tools/fit_card_model.py")
+    def made(cls, made: dict) -> Logistic:  # type: ignore[type-arg]
         return cls(
             tuple(made["mean"]),
             tuple(made["scale"]),
             tuple(made["weights"]),
             made["bias"],
-            made["promote"],
+            made["threshold"],
         )
 
     def probability(self, values: Sequence[float]) -> float:
@@ -148,9 +155,23 @@ class CardModel:
         )
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def card(self, values: Sequence[float]) -> bool:
-        """Whether the offer's first choice becomes the card."""
-        return self.probability(values) >= self.promote
+
+@dataclass(frozen=True, slots=True)
+class CardModel:
+    offers: Logistic  # an offer's first choice becomes the card from its threshold up
+    cards: Logistic  # a card stays one from its threshold up, else it is offered
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> CardModel:
+        made = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(made["features"]) != FEATURES:
+            raise ValueError(f"{path}: fitted on other features; run tools/fit_card_model.py")
+        return cls(Logistic.made(made["offers"]), Logistic.made(made["cards"]))
+
+    def card(self, values: Sequence[float], carded: bool) -> bool:
+        """Whether the first choice, `carded` or offered by the rules, is the card."""
+        model = self.cards if carded else self.offers
+        return model.probability(values) >= model.threshold
 
 
 @cache

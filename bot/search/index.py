@@ -120,6 +120,8 @@ MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
+# The cards the learned look may take back: the meaning's or a description's, never a name's
+WEIGHED_CARDS = frozenset({"semantic", "description"})
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -442,8 +444,8 @@ class SearchIndex:
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
             decided = self._unless_everyday(decided, similar, names_in)
-            # an offer a rule made on purpose (far from every entry, a source beside its
-            # target, things asked about together, or any rule after `_decide`) stays one
+            # an answer a rule made on purpose (far from every entry, a source beside its
+            # target, things asked about together, or any rule after `_decide`) stands
             if decided is ruled and not far and source is None and together is None:
                 evidence = Evidence(
                     similar,
@@ -454,21 +456,28 @@ class SearchIndex:
                     long_description,
                     question,
                     len(query.split()),
+                    bool(clauses),
+                    subject is not None,
                 )
-                decided = self._promoted(decided, evidence)
+                decided = self._reconsidered(decided, evidence)
             return decided
         return self._decide(pool, query, normalized, core)
 
-    def _promoted(self, result: SearchResult, evidence: Evidence) -> SearchResult:
+    def _reconsidered(self, result: SearchResult, evidence: Evidence) -> SearchResult:
         """The learned second look (`card_model`): an offer whose first choice the evidence
-        makes right often enough becomes its card. A server's own terms are left alone: the
-        model was fitted on bundled entries only (`_offered_first`)."""
-        first = self._offered_first(result, evidence)
-        if first is None:
+        makes right often enough becomes its card; a card it makes right too rarely becomes
+        an offer of the same entry, first."""
+        weighed = self._weighed_first(result, evidence)
+        if weighed is None:
             return result
+        first, strategy = weighed
+        carded = result.entry is not None
+        values = features(self.positions[first.id], strategy, evidence)
+        if card_model().card(values, carded) == carded:
+            return result
+        if carded:
+            return _card_offered(result, first, strategy)
         offered = result.suggestions[0]
-        if not card_model().card(features(self.positions[first.id], offered.strategy, evidence)):
-            return result
         return replace(
             result,
             status="match",
@@ -478,22 +487,31 @@ class SearchIndex:
             suggestions=result.suggestions[1:],
         )
 
-    def _offered_first(self, result: SearchResult, evidence: Evidence) -> Entry | None:
-        """An offer's first choice, if the learned look may promote it: a bundled entry whose
-        name the text does not write (a name written and still offered was weighed on
-        purpose: "what does it mean to seed a lawn", "in tokenization, how many tokens per
-        word ...")."""
-        if result.entry is not None or not result.suggestions:
+    def _weighed_first(
+        self, result: SearchResult, evidence: Evidence
+    ) -> tuple[Entry, Strategy] | None:
+        """The answer's first choice and how it was found, if the learned look may weigh it:
+        a card the meaning or a description decided, or an offer's first choice not found by
+        a name written; a bundled entry (the models saw no server's terms) whose name the
+        text does not write (a name written was weighed on purpose: "what does it mean to
+        seed a lawn", "in tokenization, how many tokens per word ...")."""
+        if result.entry is not None:
+            if result.strategy not in WEIGHED_CARDS:
+                return None
+            first, strategy = result.entry, result.strategy
+        elif result.suggestions and result.suggestions[0].strategy != "match-term":
+            offered = result.suggestions[0]
+            found = self.entry(offered.id)
+            if found is None:
+                return None
+            first, strategy = found, offered.strategy
+        else:
             return None
-        offered = result.suggestions[0]
-        first = self.entry(offered.id)
-        if first is None or first.worded_by_server or offered.strategy == "match-term":
-            return None
-        if self.positions[first.id] in evidence.written:
+        if first.worded_by_server or self.positions[first.id] in evidence.written:
             return None
         said = f" {result.normalized_query} "  # a plain word ("seed") is no mention, but written
         names = (first.title, *first.aliases, *((first.acronym,) if first.acronym else ()))
-        return None if any(f" {normalize(name)} " in said for name in names) else first
+        return None if any(f" {normalize(name)} " in said for name in names) else (first, strategy)
 
     def _named(
         self,

@@ -1,7 +1,8 @@
-"""The learned card decision (`bot/search/card_model.py`, task rerank22): its weights file, its
-threshold, and the step of `SearchIndex._search` that asks it. It only promotes an offer the
-rules made of their own accord to its first choice's card: a card, a name, an offer a rule
-made on purpose and a server's own term are never weighed."""
+"""The learned card decision (`bot/search/card_model.py`, tasks rerank22 and rerank23): its
+weights file, its thresholds, and the step of `SearchIndex._search` that asks it. It promotes an
+offer the rules made of their own accord to its first choice's card and offers a card the
+meaning or a description made of their own accord: a name written, an answer a rule made on
+purpose and a server's own term are never weighed."""
 
 from __future__ import annotations
 
@@ -24,10 +25,16 @@ OFFERED = "what is it called when you train a small model to copy a big one"
 CARDED = "the model confidently makes up facts that are not true"
 
 
-def _model(tmp_path: Path, **changes: object) -> Path:
-    """The shipped weights file with `changes`, written to `tmp_path`."""
+def _model(
+    tmp_path: Path, promote: float | None = None, keep: float | None = None, **changes: object
+) -> Path:
+    """The shipped weights file with `changes` and the thresholds given, written to `tmp_path`."""
     made = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     made.update(changes)
+    if promote is not None:
+        made["offers"]["threshold"] = promote
+    if keep is not None:
+        made["cards"]["threshold"] = keep
     path = tmp_path / "card_model.json"
     path.write_text(json.dumps(made), encoding="utf-8")
     return path
@@ -35,9 +42,11 @@ def _model(tmp_path: Path, **changes: object) -> Path:
 
 def test_the_shipped_weights_are_for_these_features_and_say_how_they_were_made() -> None:
     made = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    model = CardModel.load()
-    assert len(model.weights) == len(model.mean) == len(model.scale) == len(FEATURES)
-    assert model.promote > 0.0
+    loaded = CardModel.load()
+    for model in (loaded.offers, loaded.cards):
+        assert len(model.weights) == len(model.mean) == len(model.scale) == len(FEATURES)
+    assert loaded.offers.threshold > 0.0
+    assert 0.0 <= loaded.cards.threshold < 1.0
     assert made["how"].startswith("python tools/fit_card_model.py")
 
 
@@ -47,11 +56,14 @@ def test_weights_fitted_on_other_features_say_how_to_make_them_again(tmp_path: P
         CardModel.load(path)
 
 
-def test_the_threshold_decides_promotion(tmp_path: Path) -> None:
-    """From `promote` up an offer becomes a card: at 0 every one does, above 1 none."""
+def test_the_thresholds_decide_promotion_and_keeping(tmp_path: Path) -> None:
+    """From the offers' threshold up an offer becomes a card: at 0 every one does, above 1
+    none. From the cards' threshold up a card stays one: at 0 every one does, above 1 none."""
     values = [0.0 for _ in FEATURES]
-    assert CardModel.load(_model(tmp_path, promote=0.0)).card(values)
-    assert not CardModel.load(_model(tmp_path, promote=1.01)).card(values)
+    assert CardModel.load(_model(tmp_path, promote=0.0)).card(values, carded=False)
+    assert not CardModel.load(_model(tmp_path, promote=1.01)).card(values, carded=False)
+    assert CardModel.load(_model(tmp_path, keep=0.0)).card(values, carded=True)
+    assert not CardModel.load(_model(tmp_path, keep=1.01)).card(values, carded=True)
 
 
 class _Always:
@@ -59,7 +71,7 @@ class _Always:
         self.answer = card
         self.asked = 0
 
-    def card(self, values: tuple[float, ...]) -> bool:
+    def card(self, values: tuple[float, ...], carded: bool) -> bool:
         assert len(values) == len(FEATURES)
         self.asked += 1
         return self.answer
@@ -85,10 +97,27 @@ def test_an_offer_the_model_is_sure_of_becomes_its_first_choices_card(
     assert carded.suggestions == tuple(rest)
 
 
+def test_a_card_the_model_doubts_becomes_an_offer_of_it_first(
+    bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_module, "card_model", lambda: _Always(True))
+    carded = bundled_index.search(CARDED)
+    assert carded.entry is not None
+    assert carded.strategy in index_module.WEIGHED_CARDS
+    monkeypatch.setattr(index_module, "card_model", lambda: _Always(False))
+    offered = bundled_index.search(CARDED)
+    assert offered.status == "suggest"
+    assert offered.entry is None
+    first, *rest = offered.suggestions
+    assert (first.id, first.strategy) == (carded.entry.id, carded.strategy)
+    assert tuple(rest) == carded.suggestions[: len(rest)]
+
+
 @pytest.mark.parametrize(
     "query",
     [
-        CARDED,  # a card stays a card: the step only promotes
+        "what is a kv cache and why does it matter",  # a card for a name written
+        "why does my kv cache grow with context length",  # ... by its description
         "kv cache",  # a name written outright: the meaning never ran
         "hallucination on lsd",  # an everyday sense (`_unless_everyday`)
         "hallucinations on acid",
@@ -97,22 +126,21 @@ def test_an_offer_the_model_is_sure_of_becomes_its_first_choices_card(
         "in tokenization, how many tokens per word do you get for different languages",  # context
     ],
 )
-def test_cards_names_and_offers_made_on_purpose_are_not_weighed(
+def test_names_and_answers_made_on_purpose_are_not_weighed(
     bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch, query: str
 ) -> None:
     before = bundled_index.search(query)
-    model = _Always(True)
+    model = _Always(before.entry is None)  # the answer that would change it
     monkeypatch.setattr(index_module, "card_model", lambda: model)
     assert bundled_index.search(query) == before
     assert model.asked == 0
 
 
-def test_a_servers_own_term_first_among_the_choices_is_never_promoted(
-    bundled_index: SearchIndex,
-) -> None:
-    """The model saw no server's terms when it was fitted: their offers stay offers."""
+def test_a_servers_own_term_is_never_weighed(bundled_index: SearchIndex) -> None:
+    """The models saw no server's terms when they were fitted: their offers stay offers, their
+    cards cards."""
     server = SERVERS[0]
-    evidence = Evidence((), {}, {}, None, frozenset(), False, False, 1)
+    evidence = Evidence((), {}, {}, None, frozenset(), False, False, 1, False, False)
     index = compile_local(load_glossary(), bundled_index, server.terms, {}).index
     term = index.entry(server.terms[0].id)
     assert term is not None
@@ -120,7 +148,9 @@ def test_a_servers_own_term_first_among_the_choices_is_never_promoted(
     offer = SearchResult(
         "suggest", None, None, 0.0, "q", "q", (Suggestion(term.id, term.title, 60.0, "semantic"),)
     )
-    assert index._offered_first(offer, evidence) is None
+    card = SearchResult("match", term, "semantic", 60.0, "q", "q")
+    assert index._weighed_first(offer, evidence) is None
+    assert index._weighed_first(card, evidence) is None
     bundled = bundled_index.entries[0]
     offer = SearchResult(
         "suggest",
@@ -131,4 +161,6 @@ def test_a_servers_own_term_first_among_the_choices_is_never_promoted(
         "q",
         (Suggestion(bundled.id, bundled.title, 60, "semantic"),),
     )
-    assert index._offered_first(offer, evidence) == bundled
+    card = SearchResult("match", bundled, "description", 60.0, "q", "q")
+    assert index._weighed_first(offer, evidence) == (bundled, "semantic")
+    assert index._weighed_first(card, evidence) == (bundled, "description")
