@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Literal
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.models import Entry
-from bot.search.card_model import Evidence, card_model, features
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -120,8 +119,6 @@ MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
-# The cards the learned look may take back: the meaning's or a description's, never a name's
-WEIGHED_CARDS = frozenset({"semantic", "description"})
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -401,36 +398,27 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            # "which python library for semantic search" asks to pick a thing the names
-            # written only describe: none of them is what it asks about
-            written_entries = frozenset(
-                () if core.startswith("which ") else (entry for entry, _ in written)
-            )
-            long_description = (
-                not question
-                and asked is None
-                and subject is None
-                and pair is None
-                and together is None
-                and len(words) >= LONG_WORDS
-            )
-            lexical = dict(pool.by_entry)  # the learned look weighs the pool before the meaning
             fuse(
                 pool,
                 similar,
                 question=question and not unclear,
                 asked_about=asked,
-                written=written_entries,
-                long_description=long_description,
+                # "which python library for semantic search" asks to pick a thing the names
+                # written only describe: none of them is what it asks about
+                written=() if core.startswith("which ") else {entry for entry, _ in written},
+                long_description=not question
+                and asked is None
+                and subject is None
+                and pair is None
+                and together is None
+                and len(words) >= LONG_WORDS,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
             if together is not None:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             nearest = similar[0][1] if similar else 0.0
-            far = nearest < OFF_DOMAIN_COSINE
-            ruled = self._decide(pool, query, normalized, core, far=far)
-            decided = ruled
+            decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
@@ -443,75 +431,8 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            decided = self._unless_everyday(decided, similar, names_in)
-            # an answer a rule made on purpose (far from every entry, a source beside its
-            # target, things asked about together, or any rule after `_decide`) stands
-            if decided is ruled and not far and source is None and together is None:
-                evidence = Evidence(
-                    similar,
-                    lexical,
-                    dict(pool.by_entry),
-                    asked,
-                    written_entries,
-                    long_description,
-                    question,
-                    len(query.split()),
-                    bool(clauses),
-                    subject is not None,
-                )
-                decided = self._reconsidered(decided, evidence)
-            return decided
+            return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
-
-    def _reconsidered(self, result: SearchResult, evidence: Evidence) -> SearchResult:
-        """The learned second look (`card_model`): an offer whose first choice the evidence
-        makes right often enough becomes its card; a card it makes right too rarely becomes
-        an offer of the same entry, first."""
-        weighed = self._weighed_first(result, evidence)
-        if weighed is None:
-            return result
-        first, strategy = weighed
-        carded = result.entry is not None
-        values = features(self.positions[first.id], strategy, evidence)
-        if card_model().card(values, carded) == carded:
-            return result
-        if carded:
-            return _card_offered(result, first, strategy)
-        offered = result.suggestions[0]
-        return replace(
-            result,
-            status="match",
-            entry=first,
-            strategy=offered.strategy,
-            score=offered.score,
-            suggestions=result.suggestions[1:],
-        )
-
-    def _weighed_first(
-        self, result: SearchResult, evidence: Evidence
-    ) -> tuple[Entry, Strategy] | None:
-        """The answer's first choice and how it was found, if the learned look may weigh it:
-        a card the meaning or a description decided, or an offer's first choice not found by
-        a name written; a bundled entry (the models saw no server's terms) whose name the
-        text does not write (a name written was weighed on purpose: "what does it mean to
-        seed a lawn", "in tokenization, how many tokens per word ...")."""
-        if result.entry is not None:
-            if result.strategy not in WEIGHED_CARDS:
-                return None
-            first, strategy = result.entry, result.strategy
-        elif result.suggestions and result.suggestions[0].strategy != "match-term":
-            offered = result.suggestions[0]
-            found = self.entry(offered.id)
-            if found is None:
-                return None
-            first, strategy = found, offered.strategy
-        else:
-            return None
-        if first.worded_by_server or self.positions[first.id] in evidence.written:
-            return None
-        said = f" {result.normalized_query} "  # a plain word ("seed") is no mention, but written
-        names = (first.title, *first.aliases, *((first.acronym,) if first.acronym else ()))
-        return None if any(f" {normalize(name)} " in said for name in names) else (first, strategy)
 
     def _named(
         self,

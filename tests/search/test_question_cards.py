@@ -14,9 +14,11 @@ from bot.search import SearchIndex
 # Probes that fail on main: strict expected failures, so one that starts passing fails the
 # suite and is moved out of this set (wrong14's described entry offered fixed the RMSprop one).
 STILL_FAILING = {
+    "how does a model know which word comes first in a sentence",  # offered first (rule 1: card)
     "why do llms make up facts that sound true",  # LLM card, Hallucination offered
     "why do we divide logits by a number before sampling",  # Logits card
     "how can i fine tune a 70b model on one gpu with 4 bit weights",  # Fine-Tuning card
+    "what is it called when you train a small model to copy a big one",  # offered first
     "why does my training loss go to nan unless i cap the gradient norm",  # Loss card
     "how does vllm fit so many requests in gpu memory",  # vLLM card: fair
     "why is the first token slow but the rest are fast",  # Decode offered first
