@@ -40,10 +40,17 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         return _fail("--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work")
     if not source.is_file():
         return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
+    if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
+        return _fail(
+            "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
+            "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
+        )
     if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
         return _fail("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
+    if isinstance(target, Path) and target.is_dir():
+        return _fail(f"--to {target} is a folder: name a SQLite file")
     if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
         return _fail(f"--from and --to are the same file ({source}); nothing to copy")
     # A new SQLite file the copy makes: removed if the copy fails, as it was (not there)

@@ -128,3 +128,24 @@ def test_a_migrate_db_refused_for_data_says_its_counts_as_the_copy_does(tmp_path
     done = _migrate_db(tmp_path, "--from", "old.db", "--to", "full.db")
     assert done.returncode == 1, done
     assert "already holds data (1,234 lookups, " in done.stderr, done.stderr
+
+
+def test_the_readmes_migrate_db_line_with_database_url_only_in_env_is_one_line(
+    tmp_path: Path,
+) -> None:
+    """U28: the README's `glossary-bot migrate-db --from glossary-bot.db --to "$DATABASE_URL"`,
+    typed as printed where DATABASE_URL is set in `.env` (as the README sets it up) and not in
+    the shell: `--to ""`, and a traceback ending "ValueError: PosixPath('.') has an empty
+    name"; `--to .` the same, and `--to` a blank name made a database called " ". Now one
+    line saying `--to` is empty (or a folder), nothing written."""
+    _database(tmp_path / "glossary-bot.db")
+    (tmp_path / ".env").write_text("DATABASE_URL=postgresql://glossary@127.0.0.1:1/glossary\n")
+    before = _beside(tmp_path)
+    for target in ("", " ", ".", str(tmp_path)):
+        done = _migrate_db(tmp_path, "--from", "glossary-bot.db", "--to", target)
+        assert done.returncode == 1, (target, done)
+        assert done.stderr.count("\n") == 1, (target, done.stderr)
+        assert done.stderr.startswith("glossary-bot: error: --to "), (target, done.stderr)
+        assert _beside(tmp_path) == before, target
+    empty = _migrate_db(tmp_path, "--from", "glossary-bot.db", "--to", "")
+    assert "DATABASE_URL" in empty.stderr, empty.stderr
