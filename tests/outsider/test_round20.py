@@ -149,3 +149,34 @@ def test_the_readmes_migrate_db_line_with_database_url_only_in_env_is_one_line(
         assert _beside(tmp_path) == before, target
     empty = _migrate_db(tmp_path, "--from", "glossary-bot.db", "--to", "")
     assert "DATABASE_URL" in empty.stderr, empty.stderr
+
+
+async def test_a_backup_onto_the_database_of_a_running_bot_is_refused(tmp_path: Path) -> None:
+    """U20: `glossary-bot backup bot.db --db other.db` (the arguments the wrong way round, or
+    the wrong folder's file) while a bot runs on bot.db: "backed up other.db to bot.db", exit
+    0, and the running bot's database was replaced under it (its aliases and counts gone; the
+    bot's log guessed "a restored backup?"). Now refused in one line naming PATH and the bot,
+    the file untouched."""
+    from bot.storage.sqlite.run_lock import one_bot_per_file
+
+    live = await asyncio.to_thread(_database, tmp_path / "bot.db", 3)
+    await asyncio.to_thread(_database, tmp_path / "other.db")
+    before = live.read_bytes()
+    async with one_bot_per_file(str(live), holder="glossary-bot run pid 4242 on host", wait=0):
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot.cli", "backup", "bot.db", "--db", "other.db"],
+            env={**CLI_ENV, "PYTHONPATH": str(ROOT)},
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 1, done
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("glossary-bot: error: cannot write the backup to bot.db: "), (
+        done.stderr
+    )
+    assert "glossary-bot run pid 4242 on host" in done.stderr, done.stderr
+    assert live.read_bytes() == before
