@@ -521,6 +521,9 @@ def _unwritable_destination(dest: Path) -> str | None:
         return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot.db")
     if dest.exists() and not dest.is_file():  # a device or pipe, e.g. /dev/null: never replace it
         return "that is not a regular file"
+    running = bot_running_on(str(dest)) if dest.is_file() else None
+    if running:  # renamed over, the bot's own data would go (arguments the wrong way round?)
+        return f"a bot runs on that database ({running}); name another file"
     folder = dest.parent
     if not folder.is_dir():
         return f"the folder {folder} does not exist"

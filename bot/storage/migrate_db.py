@@ -16,11 +16,13 @@ import contextlib
 import os
 import socket
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
 from .errors import ShardsTaken, StorageError, TargetNotEmpty
+from .sqlite.backup import COMPANIONS
 from .sqlite.run_lock import one_bot_per_file
 from .store import COPIED_TABLES, CopyReport, Store
 
@@ -34,14 +36,25 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     from .cli import Interrupted  # beside the other commands' handlers, like Progress
 
     source = Path(args.source)
-    if is_database_url(args.source) or not source.is_file():
+    if is_database_url(args.source):  # said without the URL: it may carry a password
+        return _fail("--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work")
+    if not source.is_file():
         return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
+    if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone
+        return _fail(
+            "--to is empty: give a postgresql:// URL or a SQLite file's path (a DATABASE_URL "
+            "set in .env is the bot's setting, not the shell's $DATABASE_URL)"
+        )
     if "://" in args.target and not is_database_url(args.target):  # a typo, not a file name
         return _fail("--to must be a postgresql:// URL (or a SQLite file's path)")
     target = args.target if is_database_url(args.target) else Path(args.target)
     shown = without_password(args.target) if is_database_url(args.target) else args.target
-    if isinstance(target, Path) and target.resolve() == source.resolve():
+    if isinstance(target, Path) and target.is_dir():
+        return _fail(f"--to {target} is a folder: name a SQLite file")
+    if isinstance(target, Path) and target.exists() and target.samefile(source):  # links too
         return _fail(f"--from and --to are the same file ({source}); nothing to copy")
+    # A new SQLite file the copy makes: removed if the copy fails, as it was (not there)
+    made = isinstance(target, Path) and not os.path.lexists(target)
 
     # Which file's lock is being taken: a bot that holds it is named with that argument
     locking: list[tuple[str, Path]] = []
@@ -58,7 +71,8 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             async with (
                 one_bot_per_file(str(target), holder=holder, wait=0, remove_made=True)
                 if isinstance(target, Path)
-                else contextlib.nullcontext()
+                else contextlib.nullcontext(),
+                _removed_unless_done(target if made else None),
             ):
                 locking.clear()
                 origin = await Store.open(source, flush_interval=None, migrate=Migrate.NEVER)
@@ -122,6 +136,20 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             "kept); running the same copy again adds them again"
         )
     return 0
+
+
+@contextlib.asynccontextmanager
+async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
+    """The SQLite file the block makes at `new_file` (and its journals), removed if the block
+    fails or is stopped: a copy that does not finish leaves no database where there was none."""
+    try:
+        yield
+    except BaseException:
+        if new_file is not None:
+            for name in (new_file.name, *(new_file.name + end for end in COMPANIONS)):
+                with contextlib.suppress(OSError):
+                    (new_file.parent / name).unlink()
+        raise
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

@@ -1052,14 +1052,14 @@ def _describe(tally: dict[str, int]) -> str:
     """What is there, in words: "1 alias, 1 alias audit entry" (not table names, nor zeros);
     tables by name only when none of those has rows, still without zeros."""
     held = [(tally.get(name, 0), nouns) for name, nouns in _HELD.items()]
-    return ", ".join(f"{n} {one if n == 1 else many}" for n, (one, many) in held if n) or _tally(
+    return ", ".join(f"{n:,} {one if n == 1 else many}" for n, (one, many) in held if n) or _tally(
         {name: n for name, n in tally.items() if n}
     )
 
 
 def _tally(tally: dict[str, int]) -> str:
     """Every table's count, by name: for a check that did not add up."""
-    return ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in tally.items())
+    return ", ".join(f"{n:,} {name.replace('_', ' ')}" for name, n in tally.items())
 
 
 def _system_seconds() -> int:

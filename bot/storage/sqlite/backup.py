@@ -11,6 +11,9 @@ from ..errors import StorageError
 from .errors import as_storage_error, primary_code
 from .run_lock import lock_path
 
+# The files SQLite keeps beside a database, by the suffix it adds to the database's name.
+COMPANIONS = ("-wal", "-shm", "-journal")
+
 
 async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
     """Copy the database at `source` to `dest`, whatever its schema version.
@@ -39,7 +42,7 @@ def _backup_file(source_path: Path, dest: Path) -> None:
         raise StorageError("refusing to back up the database onto itself")
     # Its companions are in use while a bot runs: the copy, renamed over one, would replace the
     # write-ahead log under it (the next connection reads a database as the log) or its lock.
-    companions = {f"{database}{suffix}" for suffix in ("-wal", "-shm", "-journal")}
+    companions = {f"{database}{suffix}" for suffix in COMPANIONS}
     if str(target_path) in companions | {lock_path(str(database))}:
         raise StorageError(f"refusing to back up onto {dest}: the database's own file")
     partial_path = target_path.with_name(f".{target_path.name}.partial")

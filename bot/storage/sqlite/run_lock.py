@@ -189,9 +189,11 @@ async def _locked(
             os.pwrite(fd, holder.encode(), 0)  # who holds it, for the bot refused
         except OSError as exc:  # a full disk: the lock holds all the same, unnamed
             log.debug("cannot name the holder in %s: %s", path, exc)
-        yield
-        if made and remove_made:  # while locked: whoever waits on it then finds it gone
-            _remove(path)
+        try:
+            yield
+        finally:  # refused, failing or stopped too: a command leaves no lock file it made
+            if made and remove_made:  # while locked: whoever waits on it then finds it gone
+                _remove(path)
     finally:
         os.close(fd)  # lets go of the lock
 
