@@ -65,7 +65,7 @@ async def with_store(
     migrate: Migrate = Migrate.NEVER,
 ) -> Result:
     """`on_store`'s work, inside an event loop already running."""
-    store = await Store.open(path, flush_interval=None, migrate=migrate)
+    store = await Store.open(path, flush_interval=None, migrate=migrate, say_write_failures=False)
     try:
         return await work(store)
     except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)

@@ -64,7 +64,9 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                 origin = await Store.open(source, flush_interval=None, migrate=Migrate.NEVER)
                 try:
                     try:
-                        destination = await Store.open(target, flush_interval=None)
+                        destination = await Store.open(
+                            target, flush_interval=None, say_write_failures=False
+                        )
                     except StorageError as exc:
                         raise StorageError(f"--to: {exc}") from exc
                     try:
