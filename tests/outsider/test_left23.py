@@ -7,6 +7,8 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, selects
 from tests.discord_app.test_terms import add_term
+from tests.fake_discord.models import SEND_MESSAGES, VIEW_CHANNEL
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 
@@ -41,3 +43,33 @@ async def test_the_stats_menu_says_its_term_was_removed_since_the_list_was_made(
         " added. Run `/stats` again for a fresh list."
     ), answer
     assert await store.list_aliases(scene.guild.id) == []
+
+
+async def test_a_mention_in_a_channel_the_bot_may_not_view_is_told_apart_from_one_it_may_not_post_in(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Discord refuses a post in a channel the bot may not view with Missing Access (403, 50001),
+    as for a server it is not in; the fake said Missing Permissions (50013), the answer for a
+    channel the bot sees but may not send in. Now the fake says 50001, and the bot's line says
+    which: it cannot see that channel (View Channel), or cannot post there (Send Messages)."""
+    fake = scene.fake
+    guild, channel = scene.other_guild, scene.other_channel
+    mention = f"<@{fake.bot.id}> what is rag"
+    for role in guild.roles.values():
+        role.permissions &= ~VIEW_CHANNEL
+    async with warned("cannot reply to a mention") as said:
+        await fake.user_message(scene.alice, channel, mention)
+    assert [v.kind for v in fake.pop_violations()] == ["missing_access"]
+    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    assert f"the bot may not view channel {channel.id}" in line, line
+    assert "no longer in server" not in line, line
+    assert "needs View Channel" in line, line
+
+    for role in guild.roles.values():
+        role.permissions = (role.permissions | VIEW_CHANNEL) & ~SEND_MESSAGES
+    async with warned("cannot reply to a mention") as said:
+        await fake.user_message(scene.alice, channel, mention)
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
+    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    assert f"the bot may not post in channel {channel.id}" in line, line
+    assert "Send Messages" in line, line
