@@ -3,14 +3,19 @@ Discord or the real command line, on real SQLite files."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, selects
+from tests.discord_app.test_term_log import write
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord.models import SEND_MESSAGES, VIEW_CHANNEL
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .test_round15 import RENAMED, ZORB, _cli
 
 
 async def test_the_stats_menu_says_its_term_was_removed_since_the_list_was_made(
@@ -73,3 +78,59 @@ async def test_a_mention_in_a_channel_the_bot_may_not_view_is_told_apart_from_on
     [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
     assert f"the bot may not post in channel {channel.id}" in line, line
     assert "Send Messages" in line, line
+
+
+def test_a_terms_export_says_which_related_it_left_out_and_what_importing_it_back_does(
+    tmp_path: Path,
+) -> None:
+    """Plan line V42: the maintainers removed (here renamed) an entry a server term relates to.
+    The export leaves the related id out (an import refuses one that names nothing) with a
+    comment in the file, but said nothing where the operator reads: importing the file back
+    said "1 changed", where the README promises a file that imports back unchanged. Now the
+    export says on stderr which related ids it left out, and that importing the file back
+    changes those terms (the README says so too)."""
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB)
+    db = str(tmp_path / "g.db")
+    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
+    blap += 'definition = "A blap thing."\nrelated = ["zorb"]\n'
+    served = {"GLOSSARY_PATHS": str(folder)}
+    args = ("--guild", "5", "--db", db)
+    imported = _cli(tmp_path, "terms", "import", "-", *args, stdin=blap, **served)
+    assert imported.returncode == 0, imported.stderr
+    (folder / "mine.toml").write_text(RENAMED)
+
+    exported = _cli(tmp_path, "terms", "export", *args, **served)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stderr.splitlines() == [
+        "terms export: left out 1 related id no longer in the glossary (Blap: zorb); importing"
+        " this file back changes that term"
+    ], exported.stderr
+    back = _cli(tmp_path, "terms", "import", "-", *args, stdin=exported.stdout, **served)
+    assert back.returncode == 0, back.stderr
+    assert back.stdout.startswith("Imported: 0 added, 1 changed"), back.stdout
+    again = _cli(tmp_path, "terms", "export", *args, **served)
+    assert (again.returncode, again.stderr) == (0, ""), again
+
+
+async def test_a_term_export_in_discord_says_which_related_it_left_out(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """V42 in Discord: `/term export`'s answer said only "1 term of this server, as curated
+    TOML." Now it names the related ids left out and what importing the file back does."""
+    gone = ServerTerm(
+        id="blap",
+        title="Blap",
+        definition="A blap thing.",
+        category="Fundamentals",
+        related=("rag", "zorb-gone"),
+    )
+    await write(store, scene.guild.id, scene.moderator.id, gone)
+    bot.state.servers.forget(scene.guild.id)
+    exported = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+    said = (await exported.final_message())["content"]
+    assert said == (
+        "1 term of this server, as curated TOML. Left out 1 related id no longer in the glossary"
+        " (Blap: zorb-gone); importing this file back changes that term."
+    ), said
