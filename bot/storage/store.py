@@ -1028,7 +1028,15 @@ class Store:
 
 
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
-COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log", "terms", "suggestions")
+COPIED_TABLES = (
+    "lookups",
+    "misses",
+    "aliases",
+    "audit_log",
+    "terms",
+    "suggestions",
+    "term_drafts",
+)
 ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "suggestions")
 
 
@@ -1052,6 +1060,7 @@ _HELD = {
     "terms": ("server term", "server terms"),
     "term_audit_log": ("term audit entry", "term audit entries"),
     "suggestions": ("suggestion", "suggestions"),
+    "term_drafts": ("form draft", "form drafts"),
 }
 
 
