@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from bot.glossary import Glossary, load_glossary
-from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.keys import compact
 from bot.glossary.markup import for_terminal
 from bot.glossary.problems import GlossaryError
@@ -41,6 +41,8 @@ def run_export(args: argparse.Namespace) -> int:
         terms = await read_terms(store, args.guild)
         for note in rename_notes(args.guild, terms, glossary) if glossary else []:
             print(note, file=sys.stderr)
+        if left := left_out_line(terms, glossary):
+            print(f"terms export: {left}", file=sys.stderr)
         return export_bytes(terms, glossary)
 
     location = existing_database(args)

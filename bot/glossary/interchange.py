@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Literal
 
 from bot.glossary.formats.curated_toml import ImportedEntry, curated_entries
@@ -310,22 +310,57 @@ def _toml_string(text: str) -> str:
     return '"' + text.translate(_TOML_ESCAPES) + '"'
 
 
+def left_out(
+    terms: Sequence[ServerTerm], glossary: Container[str] | None
+) -> dict[str, tuple[str, ...]]:
+    """The related ids an export of `terms` leaves out, by term id: given the `glossary`
+    served (its ids), those naming neither a term nor an entry of it (its maintainers removed
+    or renamed the entry, and the card no longer shows it), since an import refuses a related
+    term that names nothing."""
+    if glossary is None:
+        return {}
+    own = {term.id for term in terms}
+    gone = {t.id: tuple(r for r in t.related if r not in own and r not in glossary) for t in terms}
+    return {term_id: ids for term_id, ids in gone.items() if ids}
+
+
+def left_out_line(
+    terms: Sequence[ServerTerm],
+    glossary: Container[str] | None,
+    name: Callable[[str], str] = str,
+    shown: int = 5,
+) -> str | None:
+    """What an export leaves out (`left_out`), in one sentence for whoever asked for it: the
+    file then imports back with those terms changed. `name` makes a title safe to show (ids are
+    slugs)."""
+    gone = left_out(terms, glossary)
+    if not gone:
+        return None
+    pairs = [f"{name(t.title)}: {', '.join(gone[t.id])}" for t in terms if t.id in gone]
+    listed = "; ".join(pairs[:shown]) + (
+        f"; and {len(pairs) - shown} more" if len(pairs) > shown else ""
+    )
+    ids = sum(len(ids) for ids in gone.values())
+    which = "that term" if len(gone) == 1 else f"those {len(gone)} terms"
+    return (
+        f"left out {ids} related id{'' if ids == 1 else 's'} no longer in the glossary ({listed});"
+        f" importing this file back changes {which}"
+    )
+
+
 def export_toml(terms: Sequence[ServerTerm], glossary: Container[str] | None = None) -> str:
     """The terms as curated TOML (the bundled data's format), which `parse_import` reads back
-    to the same terms. Related terms are written as ids; given the `glossary` served (its ids),
-    one that names neither a term nor an entry of it (its maintainers removed or renamed the
-    entry, and the card no longer shows it) is left out with a comment saying so, since an
-    import refuses a related term that names nothing."""
+    to the same terms. Related terms are written as ids; those `left_out` (given the `glossary`
+    served) are left out with a comment saying so."""
     out = [
         "# A server's glossary terms, exported by Glossary Bot: curated TOML, the format of the",
         "# bundled data. Edit and import with /term import (README: Server glossaries).",
     ]
-    own = {term.id for term in terms}
+    left = left_out(terms, glossary)
     for term in terms:
         out += ["", "[[entries]]"]
         fields = term.model_dump()
-        if glossary is not None:
-            gone = [r for r in term.related if r not in own and r not in glossary]
+        if gone := left.get(term.id, ()):
             fields["related"] = tuple(r for r in term.related if r not in gone)
             out += [
                 f"# related {_toml_string(r)} left out: no longer in the glossary" for r in gone

@@ -121,12 +121,17 @@ class Backend(ABC):
 
 
 async def open_backend(
-    location: str | os.PathLike[str], *, busy_timeout: float, migrate: Migrate
+    location: str | os.PathLike[str],
+    *,
+    busy_timeout: float,
+    migrate: Migrate,
+    say_write_failures: bool = True,
 ) -> Backend:
     """The backend for `location`: a `postgresql://` URL, else a SQLite file path.
 
     Migrates the schema first (or refuses an out-of-date one: `Migrate`); a schema
-    newer than this code is refused untouched (`SchemaTooNew`).
+    newer than this code is refused untouched (`SchemaTooNew`). `say_write_failures=False`: a
+    failed write is not logged by SQLite's backend (PostgreSQL's logs none), only raised.
     """
     if is_database_url(location):
         from .postgres.backend import PostgresBackend  # asyncpg is loaded only when it is used
@@ -136,7 +141,12 @@ async def open_backend(
         )
     from .sqlite.backend import SqliteBackend
 
-    return await SqliteBackend.open(os.fspath(location), busy_timeout=busy_timeout, migrate=migrate)
+    return await SqliteBackend.open(
+        os.fspath(location),
+        busy_timeout=busy_timeout,
+        migrate=migrate,
+        say_write_failures=say_write_failures,
+    )
 
 
 def is_database_url(location: str | os.PathLike[str]) -> bool:

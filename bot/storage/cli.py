@@ -65,7 +65,7 @@ async def with_store(
     migrate: Migrate = Migrate.NEVER,
 ) -> Result:
     """`on_store`'s work, inside an event loop already running."""
-    store = await Store.open(path, flush_interval=None, migrate=migrate)
+    store = await Store.open(path, flush_interval=None, migrate=migrate, say_write_failures=False)
     try:
         return await work(store)
     except asyncio.CancelledError:  # Ctrl-C: a write under way still ends (all of it)
@@ -601,7 +601,7 @@ def run_prune(args: argparse.Namespace) -> int:
         # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
         # is taken before anything is pruned, so a refusal leaves everything as it was.
         holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
-        async with one_bot_per_file(str(path), holder=holder, wait=0):
+        async with one_bot_per_file(str(path), holder=holder, wait=0, remove_made=True):
             counts = await with_store(path, prune)
             # VACUUM runs in a thread nothing stops: a Ctrl-C meanwhile waits for it, the lock
             # still held, and is said after what was done.

@@ -1,8 +1,8 @@
 """`glossary-bot migrate-db --from <sqlite file> --to <postgresql url>`: move a bot's data over.
 
 The arguments are declared in bot/cli.py. Everything is copied (counts per hour, misses with
-first and last seen, aliases, server terms, suggestions and both audit logs) a page of rows at
-a time, so memory stays bounded however big the file, in one transaction on the target whose
+first and last seen, aliases, server terms, suggestions, open term forms' drafts and both audit
+logs) a page of rows at a time, so memory stays bounded however big the file, in one transaction on the target whose
 tallies are compared before it commits: all of it is copied, or none. Run it while the bot is
 stopped, so no count arrives in the old file after the copy: a bot running on either SQLite file
 is refused, by the lock it holds.
@@ -78,7 +78,9 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                 origin = await Store.open(source, flush_interval=None, migrate=Migrate.NEVER)
                 try:
                     try:
-                        destination = await Store.open(target, flush_interval=None)
+                        destination = await Store.open(
+                            target, flush_interval=None, say_write_failures=False
+                        )
                     except StorageError as exc:
                         raise StorageError(f"--to: {exc}") from exc
                     try:
@@ -123,7 +125,8 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         f"{_count(copied['audit_log'], 'alias audit entry', 'alias audit entries')}, "
         f"{_count(copied['terms'], 'server term')}, "
         f"{_count(copied['term_audit_log'], 'term audit entry', 'term audit entries')}, "
-        f"{_count(copied['suggestions'], 'suggestion')}; "
+        f"{_count(copied['suggestions'], 'suggestion')}, "
+        f"{_count(copied['term_drafts'], 'form draft')}; "
         f"{shown} now holds {_count(after['lookup_total'], 'lookup')}, "
         f"{_count(after['aliases'], 'alias', 'aliases')}, {_count(after['terms'], 'server term')} "
         f"and {_count(after['suggestions'], 'suggestion')} (checked)"

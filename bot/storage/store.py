@@ -134,6 +134,7 @@ class Store:
         max_pending_misses: int = 50_000,
         migrate: Migrate = Migrate.UPGRADE,
         sleep: Sleep = asyncio.sleep,
+        say_write_failures: bool = True,
     ) -> Store:
         """Open (creating and migrating as needed) the database at `location`: a
         `postgresql://` URL, or else the path of a SQLite file.
@@ -144,11 +145,17 @@ class Store:
         `Migrate.NEVER` refuses an out-of-date schema instead of upgrading it (read-only
         tools); `Migrate.CREATE_ONLY` creates one where there is none but refuses to upgrade an older
         one (the command line's writes: an older bot may still serve it). `clock` must return
-        aware datetimes; `sleep` is a seam for tests of the flusher.
+        aware datetimes; `sleep` is a seam for tests of the flusher. `say_write_failures=False`
+        (the command line, which says its error in one line): a failed write is not logged too.
         """
         if flush_interval is not None and flush_interval <= 0:
             raise ValueError("flush_interval must be positive (or None for no background flush)")
-        backend = await open_backend(location, busy_timeout=busy_timeout, migrate=migrate)
+        backend = await open_backend(
+            location,
+            busy_timeout=busy_timeout,
+            migrate=migrate,
+            say_write_failures=say_write_failures,
+        )
         store = cls(
             backend,
             clock=clock,
@@ -1021,7 +1028,15 @@ class Store:
 
 
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.
-COPIED_TABLES = ("lookups", "misses", "aliases", "audit_log", "terms", "suggestions")
+COPIED_TABLES = (
+    "lookups",
+    "misses",
+    "aliases",
+    "audit_log",
+    "terms",
+    "suggestions",
+    "term_drafts",
+)
 ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "suggestions")
 
 
@@ -1045,6 +1060,7 @@ _HELD = {
     "terms": ("server term", "server terms"),
     "term_audit_log": ("term audit entry", "term audit entries"),
     "suggestions": ("suggestion", "suggestions"),
+    "term_drafts": ("form draft", "form drafts"),
 }
 
 

@@ -67,7 +67,8 @@ resumable: the session is gone, the bot IDENTIFYs anew); ``fake.gateway.ack_hear
 leaves heartbeats unanswered (a zombie connection); a guild id in ``fake.gateway.outages`` is
 listed unavailable in READY without its GUILD_CREATE until ``await fake.gateway.end_outage(id)``.
 Channels: a thread with ``archived = True`` refuses posts (400, 50083), and a server the bot
-is no longer a member of refuses them too (403, 50001). Deadlines:
+is no longer a member of refuses them too (403, 50001), as does a channel the bot may not view
+(403, 50001; one it views but may not send in: 403, 50013). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk.
 
 Modals (``interactions.modal_data``, ``validation.check_modal``): a MODAL response (type 9) is

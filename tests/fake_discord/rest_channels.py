@@ -42,9 +42,8 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
     def channel_of(request: web.Request) -> FakeChannel | None:
         return fake.world.channel(int(request.match_info["channel_id"]))
 
-    def can_send(channel: FakeChannel) -> bool:
+    def has(channel: FakeChannel, needed: int) -> bool:
         guild = fake.world.guild_of(channel)
-        needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
         return guild is None or guild.permissions_of(fake.bot.id) & needed == needed
 
     def message_in_channel(request: web.Request) -> JSON | None:
@@ -66,9 +65,15 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         if channel.archived:
             detail = f"#{channel.name} is archived and locked"
             return refuse(request, "archived_thread", ARCHIVED_THREAD, detail, body)
-        if not can_send(channel):
-            send = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
-            detail = f"bot lacks VIEW_CHANNEL|{send} in #{channel.name}"
+        # Discord hides a channel the bot may not view: Missing Access, as for a server it is
+        # not in; one it sees but may not post in is Missing Permissions.
+        if not has(channel, VIEW_CHANNEL):
+            detail = f"bot lacks VIEW_CHANNEL in #{channel.name}"
+            return refuse(request, "missing_access", MISSING_ACCESS, detail, body)
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if not has(channel, send):
+            name = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
+            detail = f"bot lacks {name} in #{channel.name}"
             return refuse(request, "missing_permissions", MISSING_PERMISSIONS, detail, body)
         errors = check_message(body)
         if errors:

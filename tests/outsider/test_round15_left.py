@@ -29,7 +29,7 @@ def test_migrate_db_counts_one_of_a_kind_in_the_singular(tmp_path: Path) -> None
     assert copied.returncode == 0, copied.stderr
     assert (
         f"copied {db} to {target}: 0 lookups, 0 missed queries, 1 alias, 1 alias audit entry, "
-        "1 server term, 1 term audit entry, 0 suggestions; "
+        "1 server term, 1 term audit entry, 0 suggestions, 0 form drafts; "
         f"{target} now holds 0 lookups, 1 alias, 1 server term and 0 suggestions (checked)"
     ) in copied.stdout, copied.stdout
 

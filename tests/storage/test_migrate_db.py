@@ -128,3 +128,24 @@ async def test_stats_export_and_backup_follow_database_url(
         assert "pg_dump --format=custom" in backup.stderr
         assert "glossary:glossary@" not in backup.stderr
     assert not (tmp_path / "nothing.db").exists()
+
+
+async def test_migrate_db_copies_the_drafts_of_open_term_forms(
+    open_any: OpenStore, location: str, tmp_path: Path
+) -> None:
+    """left23: the README has a term form open across a restart keep everything (its draft is
+    in the database for 7 days), and migrate-db copy everything; but it copied no drafts, so a
+    form open across a move (stop the bot, migrate-db, start it on the new database) lost what
+    it was opened with. Now the drafts are copied, checked and counted like the rest; a draft's
+    age is kept (its 7 days run on)."""
+    source_path = tmp_path / "old.db"
+    source = await open_any(source_path)
+    await source.save_term_draft("n0nce", 2, 77, '{"term": "zorblax"}')
+    await source.close()
+
+    done = migrate_db("--from", str(source_path), "--to", location)
+    assert done.returncode == 0, done.stderr
+    assert "0 suggestions, 1 form draft; " in done.stdout, done.stdout
+    target = await open_any()
+    assert await target.term_draft("n0nce", 2, 77) == '{"term": "zorblax"}'
+    assert await target.term_draft("n0nce", 2, 78) is None

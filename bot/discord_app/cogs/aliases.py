@@ -58,9 +58,12 @@ GONE = " (no longer in the glossary)"
 ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself is shorter
 
 
-async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
+async def add_alias(
+    interaction: Interaction, text: str, entry_id: str, *, gone: str | None = None
+) -> None:
     """Validate and store an alias, answering the moderator in every case (for /alias add and
-    the missed-search menu of /stats)."""
+    the missed-search menu of /stats). `gone`: the answer when `entry_id`, picked from a menu
+    rather than typed, names no entry now (never searched for as typed words)."""
     state = interaction.client.state
     scope = interaction.guild_id
     if scope is None:
@@ -68,12 +71,13 @@ async def add_alias(interaction: Interaction, text: str, entry_id: str) -> None:
         return
     local = await state.servers.local(scope)
     entry = local.glossary.get(entry_id)
-    if entry is None:  # a typed term rather than an autocomplete pick
+    if entry is None and gone is None:  # a typed term rather than an autocomplete pick
         found = local.index.search(entry_id)
         entry = found.entry if found.status == "match" else None
     if entry is None:
         await reply(
-            interaction, f"I could not find the term “{echo(entry_id)}”. Pick one from the list."
+            interaction,
+            gone or f"I could not find the term “{echo(entry_id)}”. Pick one from the list.",
         )
         return
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait

@@ -161,9 +161,12 @@ class DefineCog(commands.Cog):
                 )
                 return
             # The server's channel settings, not a bug; an error reply would be refused too.
+            # Discord hides a channel the bot may not view (Missing Access): not one it sees.
+            may_not = "view" if exc.code == MISSING_ACCESS else "post in"
             log.warning(
-                "cannot reply to a mention in channel %s: %s (error code %s); the bot needs "
-                "View Channel, Send Messages, Embed Links and Read Message History there",
+                "cannot reply to a mention: the bot may not %s channel %s (%s, error code %s); "
+                "it needs View Channel, Send Messages, Embed Links and Read Message History there",
+                may_not,
                 message.channel.id,
                 exc.text or exc.status,
                 exc.code,

@@ -66,7 +66,11 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
             await reply(interaction, NOTHING_PICKED)
             return
         entry_id, _, miss = self.item.values[0].partition(" ")
-        await add_alias(interaction, miss, entry_id)
+        gone = (
+            f"The term this menu offered for “{echo(miss)}” is no longer in the glossary, so"
+            " nothing was added. Run `/stats` again for a fresh list."
+        )
+        await add_alias(interaction, miss, entry_id, gone=gone)
 
 
 class StatsCog(ServerOnly, commands.Cog):

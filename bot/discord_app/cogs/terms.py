@@ -54,7 +54,7 @@ from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
-from bot.glossary.interchange import export_bytes, import_cap
+from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -419,8 +419,10 @@ class TermCog(
         glossary = (await self.state.servers.local(scope)).glossary
         data = await asyncio.to_thread(export_bytes, terms, glossary)
         file = discord.File(io.BytesIO(data), filename=f"terms-{scope}.toml")
+        left = left_out_line(terms, glossary, name=echo)
         await interaction.followup.send(
-            f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML.",
+            f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML."
+            + (f" {left[:1].upper()}{left[1:]}." if left else ""),
             file=file,
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,

@@ -26,6 +26,7 @@ COUNTED = {
     "terms": "SELECT count(*) FROM terms",
     "term_audit_log": "SELECT count(*) FROM term_audit_log",
     "suggestions": "SELECT count(*) FROM suggestions",
+    "term_drafts": "SELECT count(*) FROM term_drafts",
 }
 
 
@@ -73,6 +74,8 @@ TABLES = (
         "suggestions",
         "scope, user_id, title, definition, status, created_at, decided_by, decided_at",
     ),
+    # Open term forms: a form open across a move (a restart onto the new database) keeps them.
+    _kept("term_drafts", "nonce, scope, owner_id, body, saved_at", "nonce"),
 )
 
 

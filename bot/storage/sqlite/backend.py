@@ -76,9 +76,17 @@ class SqliteBackend(Backend):
         self._locked_files: list[int] = []  # the run lock's, closed after the connections
 
     @classmethod
-    async def open(cls, path: str, *, busy_timeout: float, migrate: Migrate) -> SqliteBackend:
+    async def open(
+        cls, path: str, *, busy_timeout: float, migrate: Migrate, say_write_failures: bool = True
+    ) -> SqliteBackend:
         conn, identity = await _prepare(path, busy_timeout=busy_timeout, migrate=migrate)
-        writer = await Channel.open(path, busy_timeout=busy_timeout, query_only=False, conn=conn)
+        writer = await Channel.open(
+            path,
+            busy_timeout=busy_timeout,
+            query_only=False,
+            conn=conn,
+            say_write_failures=say_write_failures,
+        )
         try:
             reader = await Channel.open(path, busy_timeout=busy_timeout, query_only=True, conn=None)
         except BaseException:

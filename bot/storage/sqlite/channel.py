@@ -83,10 +83,13 @@ def _align_sidecar_modes(path: str) -> None:
 
 
 class Channel:
-    def __init__(self, path: str, *, busy_timeout: float, query_only: bool) -> None:
+    def __init__(
+        self, path: str, *, busy_timeout: float, query_only: bool, say_write_failures: bool = True
+    ) -> None:
         self._path = path
         self._busy_timeout = busy_timeout
         self._query_only = query_only
+        self._say_write_failures = say_write_failures
         self._conn: aiosqlite.Connection | None = None
         self._stale = False
         self._closed = False
@@ -97,9 +100,20 @@ class Channel:
 
     @classmethod
     async def open(
-        cls, path: str, *, busy_timeout: float, query_only: bool, conn: aiosqlite.Connection | None
+        cls,
+        path: str,
+        *,
+        busy_timeout: float,
+        query_only: bool,
+        conn: aiosqlite.Connection | None,
+        say_write_failures: bool = True,
     ) -> Channel:
-        channel = cls(path, busy_timeout=busy_timeout, query_only=query_only)
+        channel = cls(
+            path,
+            busy_timeout=busy_timeout,
+            query_only=query_only,
+            say_write_failures=say_write_failures,
+        )
         channel._conn = conn or await connect(
             path, busy_timeout=busy_timeout, query_only=query_only
         )
@@ -150,8 +164,9 @@ class Channel:
     def _write_failed(self, reason: str) -> None:
         """Say once, until writes work again, why they fail: the moderators are told only that
         nothing was changed, and a full disk or a file-size limit leaves health green (the
-        health check's write changes no row, so it needs no room)."""
-        if self._failing.is_new(reason):
+        health check's write changes no row, so it needs no room). A command says the error
+        itself, in its one line: not said here too."""
+        if self._failing.is_new(reason) and self._say_write_failures:
             log.error("cannot write the database %s: %s", self._path, reason)
 
     async def _connection(self) -> aiosqlite.Connection:
