@@ -41,12 +41,16 @@ language-learning server, a few power users, written the same way after that),
 `relevance_blind26.tsv` (one slice, `dev11`, to tune on, written by shape after test19: a told
 scene whose named entry is the subject, a told scene naming another entry than the one asked
 about, pasted error and log lines, thread replies naming the entry only in the quote,
-descriptions in non-native English or with heavy typos)
+descriptions in non-native English or with heavy typos),
+`relevance_blind27.tsv` (one slice, `test20`, held out, text as Discord delivers it to a bot:
+user, role and channel mentions, custom and unicode emoji, markdown, links, several lines in
+one message, chat fillers, all-caps and two-to-four-word questions, written the same way after
+that)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test19, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test20, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -97,6 +101,7 @@ SETS = (
     "relevance_blind24.tsv",
     "relevance_blind25.tsv",
     "relevance_blind26.tsv",
+    "relevance_blind27.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -120,6 +125,7 @@ HELD_OUT = {
     "test17",
     "test18",
     "test19",
+    "test20",
     "everyday-check",
     "chat-check",
 }

@@ -473,6 +473,16 @@ ONE_SLICE_SETS = (
         descriptions=40,
         off_topic=0,
     ),
+    # relevance_blind27.md: text as Discord delivers it (mentions, emoji, markdown, links,
+    # several lines in one message, fillers, all-caps, very short questions).
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind27.tsv"),
+        "test20",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
 )
 
 
