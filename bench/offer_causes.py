@@ -53,6 +53,7 @@ TUNING = (
     "dev9",
     "dev10",
     "dev11",
+    "dev12",
     "everyday",
     "chat",
 )

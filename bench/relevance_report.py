@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -45,7 +45,9 @@ descriptions in non-native English or with heavy typos),
 `relevance_blind27.tsv` (one slice, `test20`, held out, text as Discord delivers it to a bot:
 user, role and channel mentions, custom and unicode emoji, markdown, links, several lines in
 one message, chat fillers, all-caps and two-to-four-word questions, written the same way after
-that)
+that), `relevance_blind28.tsv` (one slice, `dev12`, to tune on, written after test20 in the
+voices of servers not about AI: plain chat questions, and off-topic rows using everyday senses
+of entry words: bill, print, train, server, model, token, memory, cache, ...)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
@@ -102,6 +104,7 @@ SETS = (
     "relevance_blind25.tsv",
     "relevance_blind26.tsv",
     "relevance_blind27.tsv",
+    "relevance_blind28.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -136,7 +139,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev11, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev12, everyday, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

@@ -56,6 +56,7 @@ TUNING = {
     "dev9": "relevance_blind22.tsv",
     "dev10": "relevance_blind24.tsv",
     "dev11": "relevance_blind26.tsv",
+    "dev12": "relevance_blind28.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

@@ -483,6 +483,16 @@ ONE_SLICE_SETS = (
         descriptions=80,
         off_topic=50,
     ),
+    # relevance_blind28.md: servers not about AI, plain chat questions; everyday senses of entry
+    # words off topic. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind28.tsv"),
+        "dev12",
+        questions=120,
+        entries=120,
+        descriptions=40,
+        off_topic=80,
+    ),
 )
 
 
