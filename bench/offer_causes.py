@@ -54,6 +54,7 @@ TUNING = (
     "dev10",
     "dev11",
     "everyday",
+    "everyday2",
     "chat",
 )
 CAPPED = MATCH_SCORE - MATCH_MARGIN - 0.1

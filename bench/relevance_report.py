@@ -41,7 +41,10 @@ language-learning server, a few power users, written the same way after that),
 `relevance_blind26.tsv` (one slice, `dev11`, to tune on, written by shape after test19: a told
 scene whose named entry is the subject, a told scene naming another entry than the one asked
 about, pasted error and log lines, thread replies naming the entry only in the quote,
-descriptions in non-native English or with heavy typos)
+descriptions in non-native English or with heavy typos),
+`relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
+servers not about AI using the everyday senses of the field's words, so that new phrasings
+bringing such words into the glossary show up on tuning data)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
@@ -97,6 +100,7 @@ SETS = (
     "relevance_blind24.tsv",
     "relevance_blind25.tsv",
     "relevance_blind26.tsv",
+    "relevance_everyday2.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -130,7 +134,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev11, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev11, everyday, everyday2, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
