@@ -55,6 +55,7 @@ TUNING = (
     "dev11",
     "dev12",
     "everyday",
+    "everyday2",
     "chat",
 )
 CAPPED = MATCH_SCORE - MATCH_MARGIN - 0.1

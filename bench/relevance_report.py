@@ -47,7 +47,10 @@ user, role and channel mentions, custom and unicode emoji, markdown, links, seve
 one message, chat fillers, all-caps and two-to-four-word questions, written the same way after
 that), `relevance_blind28.tsv` (one slice, `dev12`, to tune on, written after test20 in the
 voices of servers not about AI: plain chat questions, and off-topic rows using everyday senses
-of entry words: bill, print, train, server, model, token, memory, cache, ...)
+of entry words: bill, print, train, server, model, token, memory, cache, ...),
+`relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
+servers not about AI using the everyday senses of the field's words, so that new phrasings
+bringing such words into the glossary show up on tuning data)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
@@ -105,6 +108,7 @@ SETS = (
     "relevance_blind26.tsv",
     "relevance_blind27.tsv",
     "relevance_blind28.tsv",
+    "relevance_everyday2.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -139,7 +143,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev12, everyday, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev12, everyday, everyday2, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

@@ -493,6 +493,16 @@ ONE_SLICE_SETS = (
         descriptions=40,
         off_topic=80,
     ),
+    # relevance_everyday2.md: off-topic messages from servers not about AI, everyday senses of
+    # the field's words; tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_everyday2.tsv"),
+        "everyday2",
+        questions=0,
+        entries=0,
+        descriptions=0,
+        off_topic=120,
+    ),
 )
 
 
