@@ -75,13 +75,11 @@ from bot.search.query import (
     conversion,
     derived_forms,
     is_question,
-    leans_on_context,
     meant_act,
     name_setting,
     plural_variants,
     query_core,
     sized_model,
-    told_scene,
     without_chat_markup,
     without_versions,
 )
@@ -121,13 +119,6 @@ MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
-# A name written only in the context before a question that does not lean on it is where the
-# question is, not what it asks, where the asking clause alone reads as about another entry at
-# ASKED_ELSEWHERE_COSINE and not about the named one among its ASKED_RANKS nearest; that entry
-# is the card at ASKED_CARD_COSINE (`SearchIndex._asked_elsewhere`).
-ASKED_ELSEWHERE_COSINE = 0.55
-ASKED_RANKS = 10
-ASKED_CARD_COSINE = 0.7
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -440,8 +431,6 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            if clauses and pair is None and not reading.described:  # context, then the question
-                decided = self._asked_elsewhere(decided, clauses, semantic, names_in)
             return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
 
@@ -889,43 +878,6 @@ class SearchIndex:
             return result
         other = self.entries[asked]
         ahead = Suggestion(other.id, other.title, result.score, "match-term")
-        return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
-
-    def _asked_elsewhere(
-        self,
-        result: SearchResult,
-        clauses: tuple[str, str],
-        semantic: SemanticIndex,
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card for an entry named only in the context before the question ("our vector
-        database misses exact part numbers. what approach mixes word matching back in?") where
-        the question has a subject of its own: it does not point back (`leans_on_context`: "we
-        moved to vllm. what is it doing when it loads?" asks about vLLM), and its clause alone
-        reads as about another entry, confidently, the named one not among its nearest. The
-        context says where the question is: the clause's entry is answered by its own cosine,
-        the card at `ASKED_CARD_COSINE`, else offered first with the named entry after it."""
-        if result.entry is None:
-            return result
-        card = self.positions[result.entry.id]
-        context, asked = clauses
-        if card not in {f.entry for f in names_in(context)} or not told_scene(context):
-            return result  # "decode is memory bound, not flops? why": a topic, then its question
-        if card in {f.entry for f in names_in(asked)} or leans_on_context(asked):
-            return result
-        own = semantic.similar(asked, ASKED_RANKS)
-        if not own or any(entry == card for entry, _ in own):
-            return result  # "we ship it with docker. how do containers actually work"
-        first, cosine = own[0]
-        if cosine < ASKED_ELSEWHERE_COSINE:
-            return result  # "... what went wrong": the clause alone points nowhere
-        other = self.entries[first]
-        if cosine >= ASKED_CARD_COSINE:
-            offer = Suggestion(result.entry.id, result.entry.title, result.score, "semantic")
-            rest = tuple(s for s in result.suggestions if s.id != other.id)
-            choices = (offer, *rest)[:MAX_SUGGESTIONS]
-            return replace(result, entry=other, strategy="semantic", suggestions=choices)
-        ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
 
     def _related(self, one: int, other: int) -> bool:

@@ -553,30 +553,3 @@ def name_setting(before: str) -> NameSetting:
     if words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]:
         return "rival"
     return "plain"
-
-
-# A question that points back at what the context told ("how does it manage", "what is that
-# technique", "those number formats"): a pronoun or a pointing word, except the "it" that only
-# opens "what is it called when ..." (`leans_on_context`).
-_POINTING = re.compile(r"\b(?:it|its|them|they|that|this|those|these)\b")
-_DUMMY_IT = re.compile(r"\bit(?: is| s|'s)? called\b")
-
-
-def leans_on_context(asked: str) -> bool:
-    """Does a question's clause (`normalize`d) lean on the context before it for its subject?"""
-    return _POINTING.search(_DUMMY_IT.sub(" ", asked)) is not None
-
-
-# A context someone tells: an asker in it ("we serve llama 3 with vllm", "my repo"), or a setting
-# it opens with ("in the transformer", "during inference"). A topic written before the question
-# ("deepspeed zero stage 2 vs stage 3, which one") is neither: the question is about it.
-_TELLERS = frozenset(
-    {"i", "i'm", "im", "i've", "ive", "me", "my", "we", "we're", "we've", "us", "our"}
-)
-_SETTING_OPENERS = frozenset({"in", "inside", "within", "during", "at", "when", "while", "for"})
-
-
-def told_scene(context: str) -> bool:
-    """Is a context before a question (`normalize`d) a scene someone tells, not a topic?"""
-    words = context.split()
-    return bool(words) and (words[0] in _SETTING_OPENERS or not _TELLERS.isdisjoint(words))
