@@ -14,6 +14,7 @@ STILL_FAILING = {
     # a Gguf card: the whole message's meaning agrees with the name the context writes
     "we export the model to gguf for llama.cpp. what does quantization do to quality?",
     # the name in the context (a SentencePiece / Top-p card); the question alone names nothing
+    # (ctx24's `_asked_elsewhere`, measured and reverted, fixed the top_p one: semantic.md)
     "we switched our tokenizer to sentencepiece. why do some languages use way more tokens per word?",
     "we set top_p=0.9 in the config. how do i make runs reproducible?",
 }
