@@ -601,7 +601,7 @@ def run_prune(args: argparse.Namespace) -> int:
         # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
         # is taken before anything is pruned, so a refusal leaves everything as it was.
         holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
-        async with one_bot_per_file(str(path), holder=holder, wait=0, remove_made=True):
+        async with one_bot_per_file(str(path), holder=holder, wait=0, command=True):
             counts = await with_store(path, prune)
             # VACUUM runs in a thread nothing stops: a Ctrl-C meanwhile waits for it, the lock
             # still held, and is said after what was done.

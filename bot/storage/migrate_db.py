@@ -65,11 +65,11 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         # see what the copy adds; and none starts on either while it is copied.
         holder = f"glossary-bot migrate-db pid {os.getpid()} on {socket.gethostname()}"
         locking.append(("--from", source))
-        async with one_bot_per_file(str(source), holder=holder, wait=0, remove_made=True):
+        async with one_bot_per_file(str(source), holder=holder, wait=0, command=True):
             if isinstance(target, Path):
                 locking.append(("--to", target))
             async with (
-                one_bot_per_file(str(target), holder=holder, wait=0, remove_made=True)
+                one_bot_per_file(str(target), holder=holder, wait=0, command=True)
                 if isinstance(target, Path)
                 else contextlib.nullcontext(),
                 _removed_unless_done(target if made else None),

@@ -40,7 +40,7 @@ async def one_bot_per_file(
     holder: str,
     wait: float,
     close_later: list[int] | None = None,
-    remove_made: bool = False,
+    command: bool = False,
 ) -> AsyncIterator[None]:
     """While the block runs, no other bot runs on `database`: `ShardsTaken` naming the bot that
     does, after waiting up to `wait` seconds for it to stop (a restart). Where the lock file
@@ -49,12 +49,13 @@ async def one_bot_per_file(
     Closing any descriptor of the database file lets go of every lock this process's SQLite
     holds on it: with `close_later` (a store still open after the block) the descriptor the
     file itself is locked by is kept there, for the store to close after its connections (and
-    to move to the file that replaces it: `relock_itself`). With `remove_made` (a command, not
-    a bot) the lock file is removed at the end if this call made it: one a bot made stays."""
+    to move to the file that replaces it: `relock_itself`). A `command` (not a bot) removes the
+    lock file at the end if this call made it (one a bot made stays), and says it ran unchecked
+    only once its work is done: a refusal of its own says why in one line."""
     itself = _open_itself(database)
     held: list[int] = close_later if close_later is not None else []
     try:
-        async with _locked(database, itself, holder=holder, wait=wait, remove_made=remove_made):
+        async with _locked(database, itself, holder=holder, wait=wait, command=command):
             if itself is not None:
                 held.append(itself)
                 itself = None
@@ -139,7 +140,7 @@ def _lock_itself(fd: int, kind: int) -> bool:
 
 @contextlib.asynccontextmanager
 async def _locked(
-    database: str, itself: int | None, *, holder: str, wait: float, remove_made: bool
+    database: str, itself: int | None, *, holder: str, wait: float, command: bool
 ) -> AsyncIterator[None]:
     path = lock_path(database)
     try:
@@ -149,8 +150,15 @@ async def _locked(
         yield
         return
     except OSError as exc:
-        log.warning("cannot check that no other bot runs on %s (%s: %s)", database, path, exc)
+        unchecked = ("cannot check that no other bot runs on %s (%s: %s)", database, path, exc)
+        if not command:  # a bot: said as it starts, and it runs
+            log.warning(*unchecked)
+            yield
+            return
+        # A command: said once its work is done. Most often the folder that refuses the lock
+        # file refuses SQLite's journals too, and the command's one line says so.
         yield
+        log.warning(*unchecked)
         return
     try:
         loop = asyncio.get_running_loop()
@@ -192,7 +200,7 @@ async def _locked(
         try:
             yield
         finally:  # refused, failing or stopped too: a command leaves no lock file it made
-            if made and remove_made:  # while locked: whoever waits on it then finds it gone
+            if made and command:  # while locked: whoever waits on it then finds it gone
                 _remove(path)
     finally:
         os.close(fd)  # lets go of the lock

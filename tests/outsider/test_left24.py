@@ -1,0 +1,75 @@
+"""Round 20's leftovers (task left24, PLAN.md "Round 20 plan"), each through the real command
+line in a process of its own, on real SQLite files (a read-only folder without root's override,
+a file-size limit for a full disk) and a PostgreSQL schema."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.resilience.conftest import without_permission_override
+
+from .test_round14 import CLI_ENV
+from .test_round20 import _database
+
+
+def _cli(
+    cwd: Path,
+    *args: str,
+    prefix: Sequence[str] = (),
+    file_size_limit: int | None = None,
+    **settings: str,
+) -> subprocess.CompletedProcess[str]:
+    """`glossary-bot ARGS` in a process of its own; `prefix` runs it under `setpriv`, a
+    `file_size_limit` makes a write past that many bytes fail as on a full disk."""
+
+    def limited() -> None:
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot.cli", *args],
+        env={**CLI_ENV, **settings},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limited,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("prune", "--older-than", "30", "--vacuum", "--db", "ro/g.db"),
+        ("migrate-db", "--from", "ro/g.db", "--to", "copy.db"),
+    ],
+    ids=["prune-vacuum", "migrate-db"],
+)
+def test_a_command_on_a_database_in_a_read_only_folder_is_refused_in_one_line(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """U2/U32: `prune --vacuum` and `migrate-db --from` on a database whose folder is read-only
+    printed "cannot check that no other bot runs on ro/g.db (…-bot.lock: Permission denied)"
+    and then the refusal that names the cause ("the database's folder is read-only"): two lines
+    for one fault. Now the refusal alone; the file as it was."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    before = _database(folder / "g.db").read_bytes()
+    folder.chmod(0o555)
+    try:
+        done = _cli(tmp_path, *command, prefix=without_permission_override())
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 1, done
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "folder is read-only" in done.stderr, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before
+    assert not (tmp_path / "copy.db").exists()
