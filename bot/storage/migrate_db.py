@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING
 from .backend import Migrate, is_database_url, without_password
 from .errors import ShardsTaken, StorageError, TargetNotEmpty
 from .sqlite.backup import COMPANIONS
-from .sqlite.run_lock import one_bot_per_file
+from .sqlite.run_lock import command_holder, one_bot_per_file, what_runs
 from .store import COPIED_TABLES, CopyReport, Store
 
 if TYPE_CHECKING:
@@ -63,7 +62,7 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         # The lock a running bot holds on a SQLite file: a bot serving the source keeps counts
         # it has not written yet, and writes after the copy; one serving the target would not
         # see what the copy adds; and none starts on either while it is copied.
-        holder = f"glossary-bot migrate-db pid {os.getpid()} on {socket.gethostname()}"
+        holder = command_holder("migrate-db")
         locking.append(("--from", source))
         async with one_bot_per_file(str(source), holder=holder, wait=0, command=True):
             if isinstance(target, Path):
@@ -109,7 +108,9 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         flag, path = locking[-1]
         running = ", ".join(exc.holders) or "another process"
-        return _fail(f"{flag} {path}: a bot runs on this file ({running}); stop it first")
+        return _fail(
+            f"{flag} {path}: {what_runs(running)} runs on this file ({running}); stop it first"
+        )
     except TargetNotEmpty as exc:
         return _fail(f"--to {exc}")
     except StorageError as exc:

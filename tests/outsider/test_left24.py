@@ -4,6 +4,7 @@ a file-size limit for a full disk) and a PostgreSQL schema."""
 
 from __future__ import annotations
 
+import asyncio
 import resource
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage.sqlite.run_lock import command_holder, one_bot_per_file
 from tests.resilience.conftest import without_permission_override
 
 from .test_round14 import CLI_ENV
@@ -73,3 +75,27 @@ def test_a_command_on_a_database_in_a_read_only_folder_is_refused_in_one_line(
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
     assert (folder / "g.db").read_bytes() == before
     assert not (tmp_path / "copy.db").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("prune", "--older-than", "30", "--vacuum", "--db", "g.db"),
+        ("prune", "--older-than", "30", "--vacuum", "--dry-run", "--db", "g.db"),
+        ("migrate-db", "--from", "g.db", "--to", "copy.db"),
+    ],
+    ids=["prune-vacuum", "dry-run", "migrate-db"],
+)
+async def test_a_command_refused_by_another_command_names_a_command_not_a_bot(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """U7: two `prune --vacuum` at once (cron runs that overlap): the later one was refused "a
+    bot runs on this file (glossary-bot prune pid …)", sending the operator to look for a bot
+    that is not running. The lock file says what holds it: now the refusal says a command."""
+    db = await asyncio.to_thread(_database, tmp_path / "g.db")  # it runs a loop of its own
+    async with one_bot_per_file(str(db), holder=command_holder("prune"), wait=0, command=True):
+        done = await asyncio.to_thread(_cli, tmp_path, *command)
+    assert done.returncode == 1, done
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "another command runs on this file (glossary-bot prune pid " in done.stderr, done.stderr
+    assert "a bot runs" not in done.stderr, done.stderr

@@ -13,6 +13,7 @@ import errno
 import fcntl
 import logging
 import os
+import socket
 import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +26,23 @@ RETRY_SECONDS = 0.25  # how often a starting bot looks again while waiting for o
 # SQLite locks the 512 bytes from 1 GiB (its "pending byte" on); this one is clear of them.
 FILE_LOCK_BYTE = 0x40000000 + 1024
 BY_ANOTHER_NAME = "a bot on another name of this file (a hard link)"
+
+
+# The commands that hold a file's lock as a bot does (`command_holder`): a refusal names them
+# as commands, not as a bot someone must go and stop.
+COMMANDS = ("prune", "migrate-db")
+
+
+def command_holder(command: str) -> str:
+    """How a command names itself in the lock file, as a bot names itself by its shards."""
+    assert command in COMMANDS, command
+    return f"glossary-bot {command} pid {os.getpid()} on {socket.gethostname()}"
+
+
+def what_runs(holder: str) -> str:
+    """What holds a file, by the name in its lock file: "another command" or "a bot"."""
+    by_command = holder.startswith(tuple(f"glossary-bot {name} pid " for name in COMMANDS))
+    return "another command" if by_command else "a bot"
 
 
 def lock_path(database: str) -> str:
