@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
-from .errors import ShardsTaken, StorageError, TargetNotEmpty
+from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
 from .sqlite.backup import COMPANIONS
 from .sqlite.run_lock import command_holder, one_bot_per_file, what_runs
 from .store import COPIED_TABLES, CopyReport, Store
@@ -113,6 +113,8 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         )
     except TargetNotEmpty as exc:
         return _fail(f"--to {exc}")
+    except TargetFailed as exc:
+        return _fail(f"--to {shown}: {exc}")
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after

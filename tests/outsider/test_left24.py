@@ -99,3 +99,18 @@ async def test_a_command_refused_by_another_command_names_a_command_not_a_bot(
     assert done.stderr.count("\n") == 1, done.stderr
     assert "another command runs on this file (glossary-bot prune pid " in done.stderr, done.stderr
     assert "a bot runs" not in done.stderr, done.stderr
+
+
+def test_a_copy_into_a_disk_that_fills_names_to(tmp_path: Path) -> None:
+    """Round 20's summary: a SQLite -> SQLite copy into a disk that filled failed in one line,
+    "the database or disk is full" (a file-size limit: "could not be written (disk I/O
+    error)"), naming no file: the operator is left to guess which of the two. Now it names
+    `--to`, as the other `--to` refusals do; nothing is left there."""
+    _database(tmp_path / "old.db", lookups=20_000)
+    done = _cli(
+        tmp_path, "migrate-db", "--from", "old.db", "--to", "new.db", file_size_limit=300_000
+    )
+    assert done.returncode == 1, done
+    assert done.stderr.startswith("glossary-bot: error: --to new.db: the database "), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert not (tmp_path / "new.db").exists()
