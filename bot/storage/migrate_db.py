@@ -134,6 +134,16 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         f"{_count(after['aliases'], 'alias', 'aliases')}, {_count(after['terms'], 'server term')} "
         f"and {_count(after['suggestions'], 'suggestion')} (checked)"
     )
+    waiting = _left_in_log(target) if isinstance(target, Path) else 0
+    if waiting:
+        print(
+            f"glossary-bot: warning: --to {shown}: the copy is whole, but {waiting:,} bytes of it "
+            f"wait in {target}-wal: SQLite could not fold them into {target} as the copy ended "
+            "(no room on its disk, or another connection reading it); they are folded in when "
+            "it is next opened with room: until then keep the two files together (a copy of "
+            f"{target} alone lacks them)",
+            file=sys.stderr,
+        )
     if any(report.target_before[table] for table in COPIED_TABLES):  # only with --force
         # Said, not undone: a count copied twice cannot be told from the target's own.
         print(
@@ -156,6 +166,16 @@ async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
                 with contextlib.suppress(OSError):
                     (new_file.parent / name).unlink()
         raise
+
+
+def _left_in_log(target: Path) -> int:
+    """The bytes of the copy left in the target's write-ahead log once it is closed: SQLite folds
+    the log into the file as the last connection closes and removes it, unless that checkpoint
+    cannot end (a full disk, a reader's snapshot); the rows are committed all the same."""
+    try:
+        return Path(f"{os.path.realpath(target)}-wal").stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

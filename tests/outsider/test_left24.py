@@ -5,7 +5,9 @@ a file-size limit for a full disk) and a PostgreSQL schema."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import resource
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -13,11 +15,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage import Store
 from bot.storage.sqlite.run_lock import command_holder, one_bot_per_file
 from tests.resilience.conftest import without_permission_override
 
 from .test_round14 import CLI_ENV
 from .test_round20 import _database
+
+
+async def _empty_database(path: Path) -> None:
+    """A bot's database with nothing in it: a target a copy goes into without --force."""
+    store = await Store.open(path, flush_interval=None)
+    await store.close()
 
 
 def _cli(
@@ -114,3 +123,28 @@ def test_a_copy_into_a_disk_that_fills_names_to(tmp_path: Path) -> None:
     assert done.stderr.startswith("glossary-bot: error: --to new.db: the database "), done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
     assert not (tmp_path / "new.db").exists()
+
+
+def test_a_copy_left_in_its_write_ahead_log_says_so(tmp_path: Path) -> None:
+    """U33: a SQLite -> SQLite copy whose last checkpoint did not fit (an 8 MB tmpfs, 6.6 MB of
+    rows) said "(checked)" and exit 0, leaving a 1.7 MB file and the rows in a 6.6 MB -wal:
+    whole (SQLite reads them), but not the "compacted copy" the README describes, and a `cp`
+    of the file alone loses them. The same happens while another connection reads the target
+    (here, deterministically). Now a second line says the copy waits in the -wal and why."""
+    _database(tmp_path / "old.db", lookups=2_000)
+    target = tmp_path / "new.db"
+    asyncio.run(_empty_database(target))
+    with contextlib.closing(sqlite3.connect(target)) as reader:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM lookups").fetchone()  # a snapshot held
+        done = _cli(tmp_path, "migrate-db", "--from", "old.db", "--to", "new.db")
+        reader.rollback()
+    assert done.returncode == 0, done
+    assert "new.db now holds 2,000 lookups" in done.stdout, done.stdout
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("glossary-bot: warning: --to new.db: the copy is whole"), (
+        done.stderr
+    )
+    assert "new.db-wal" in done.stderr, done.stderr
+    with contextlib.closing(sqlite3.connect(target)) as conn:
+        assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (2_000,)
