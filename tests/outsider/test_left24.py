@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import resource
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -148,3 +150,35 @@ def test_a_copy_left_in_its_write_ahead_log_says_so(tmp_path: Path) -> None:
     assert "new.db-wal" in done.stderr, done.stderr
     with contextlib.closing(sqlite3.connect(target)) as conn:
         assert conn.execute("SELECT count(*) FROM lookups").fetchone() == (2_000,)
+
+
+def test_health_reads_only_a_heartbeat_the_bot_wrote_and_prints_no_control_characters(
+    tmp_path: Path,
+) -> None:
+    """U25: `health` read any file at HEARTBEAT_PATH as the bot's heartbeat: 3,000 random bytes
+    said "healthy: last heartbeat 1 s ago; L…" (exit 0), and a second line with terminal
+    escapes was printed raw (`\\e]0;…` retitles the operator's terminal). Now a file not in the
+    bot's format is one line saying so (exit 1), and what the bot's format carries is printed
+    with its control characters escaped."""
+    beat = tmp_path / "heartbeat"
+    beat.write_bytes(random.Random(25).randbytes(3_000))
+    done = _cli(tmp_path, "health", HEARTBEAT_PATH=str(beat))
+    assert done.returncode == 1, done
+    assert done.stdout == "", done.stdout
+    assert (
+        done.stderr
+        == f"HEARTBEAT_PATH={beat} is not a heartbeat the bot wrote: give the bot a file of its own\n"
+    ), done.stderr
+
+    beat.write_text(f"{time.time():.0f}\n\x1b]0;owned\x07 Discord's API is failing\n", "utf-8")
+    done = _cli(tmp_path, "health", HEARTBEAT_PATH=str(beat))
+    assert done.returncode == 0, done
+    assert done.stdout.count("\n") == 1, done.stdout
+    assert not any(c != "\n" and not c.isprintable() for c in done.stdout), done.stdout
+    assert "Discord's API is failing" in done.stdout, done.stdout
+
+    beat.write_text("unhealthy: the database at \x1b[2J is not writable\n", "utf-8")
+    done = _cli(tmp_path, "health", HEARTBEAT_PATH=str(beat))
+    assert done.returncode == 1, done
+    assert not any(c != "\n" and not c.isprintable() for c in done.stderr), done.stderr
+    assert done.stderr.startswith("unhealthy: the database at "), done.stderr
