@@ -496,13 +496,13 @@ def run_backup(args: argparse.Namespace) -> int:
     path = existing_database(args)
     if path is None:
         return 1
+    problem = _unwritable_destination(args.path)  # pg_dump's file too: refused alike
+    if problem:
+        return _fail(f"cannot write the backup to {args.path}: {problem}")
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies
         from .postgres.backend import backup_advice
 
         return _fail(backup_advice(without_password(path), str(args.path)))
-    problem = _unwritable_destination(args.path)
-    if problem:
-        return _fail(f"cannot write the backup to {args.path}: {problem}")
     size = path.stat().st_size / 1e6
     try:
         with Progress(f"backup: copying {size:,.1f} MB", quiet=args.quiet) as copying:

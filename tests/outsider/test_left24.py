@@ -182,3 +182,19 @@ def test_health_reads_only_a_heartbeat_the_bot_wrote_and_prints_no_control_chara
     assert done.returncode == 1, done
     assert not any(c != "\n" and not c.isprintable() for c in done.stderr), done.stderr
     assert done.stderr.startswith("unhealthy: the database at "), done.stderr
+
+
+@pytest.mark.parametrize("path", [".", ""])
+def test_a_postgresql_backup_into_a_folder_is_refused_as_sqlites_is(
+    tmp_path: Path, path: str
+) -> None:
+    """U34: `backup .` (or `backup ""`) with DATABASE_URL set answered with a `pg_dump` line
+    holding `--file=.`, which pg_dump then refuses, where SQLite's backup refuses the folder
+    in one line naming PATH. Now PostgreSQL's answer is that same line."""
+    url = "postgresql://glossary@127.0.0.1:1/glossary"
+    done = _cli(tmp_path, "backup", path, DATABASE_URL=url)
+    sqlite = _cli(tmp_path, "backup", path, "--db", str(_database(tmp_path / "g.db")))
+    assert done.returncode == sqlite.returncode == 1, (done, sqlite)
+    assert done.stderr == sqlite.stderr, (done.stderr, sqlite.stderr)
+    assert done.stderr.startswith("glossary-bot: error: cannot write the backup to ."), done
+    assert "pg_dump" not in done.stderr, done.stderr
