@@ -198,3 +198,33 @@ def test_a_postgresql_backup_into_a_folder_is_refused_as_sqlites_is(
     assert done.stderr == sqlite.stderr, (done.stderr, sqlite.stderr)
     assert done.stderr.startswith("glossary-bot: error: cannot write the backup to ."), done
     assert "pg_dump" not in done.stderr, done.stderr
+
+
+def test_a_backup_of_a_database_in_a_read_only_folder_is_made(tmp_path: Path) -> None:
+    """U32's other half: `backup` of a database in a read-only folder (a read-only snapshot,
+    the file alone, no `-wal` beside it) was refused, "the database's folder is read-only
+    (SQLite needs to create files beside the database)": SQLite's read of a WAL database
+    makes its `-shm` there. With no file beside it nothing can be writing it (a write needs a
+    `-wal` or `-journal` there), so it is read as it is: the backup is made, the folder as it
+    was."""
+    folder = tmp_path / "snapshot"
+    folder.mkdir()
+    _database(folder / "g.db", lookups=300)
+    folder.chmod(0o555)
+    try:
+        done = _cli(
+            tmp_path,
+            "backup",
+            "copy.db",
+            "--db",
+            "snapshot/g.db",
+            prefix=without_permission_override(),
+        )
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 0, done
+    assert done.stdout == "backed up snapshot/g.db to copy.db\n", done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    with contextlib.closing(sqlite3.connect(tmp_path / "copy.db")) as copy:
+        assert copy.execute("SELECT count(*) FROM lookups").fetchone() == (300,)
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
