@@ -82,7 +82,7 @@ def test_a_command_on_a_database_in_a_read_only_folder_is_refused_in_one_line(
         folder.chmod(0o755)
     assert done.returncode == 1, done
     assert done.stderr.count("\n") == 1, done.stderr
-    assert "folder is read-only" in done.stderr, done.stderr
+    assert f"folder {folder} is read-only" in done.stderr, done.stderr
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
     assert (folder / "g.db").read_bytes() == before
     assert not (tmp_path / "copy.db").exists()
