@@ -12,12 +12,14 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import AliasImport, StorageError, Store
+from bot.storage.backend import Row, Tx
+from bot.storage.errors import TargetFailed
 from bot.storage.sqlite.run_lock import command_holder, one_bot_per_file
 from tests.resilience.conftest import without_permission_override
 
@@ -228,3 +230,38 @@ def test_a_backup_of_a_database_in_a_read_only_folder_is_made(tmp_path: Path) ->
     with contextlib.closing(sqlite3.connect(tmp_path / "copy.db")) as copy:
         assert copy.execute("SELECT count(*) FROM lookups").fetchone() == (300,)
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+async def test_a_copy_whose_source_read_fails_names_the_source_not_the_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beside item 3: the source's pages are read inside the target's transaction, so a source
+    read that failed there (a damaged page met mid-copy) was told by the target's path ("new.db
+    is damaged …") and, with the target's write failures now named `--to`, would have been
+    blamed on `--to`. It is told by the source's own path, and the target is left empty."""
+    from bot.storage.queries import copy as copy_queries
+
+    source = await Store.open(tmp_path / "old.db", flush_interval=None)
+    await source.import_aliases([AliasImport(1, "stash", "Stash", "rag")])
+    target = await Store.open(tmp_path / "new.db", flush_interval=None)
+    read_pages = copy_queries.pages
+
+    async def damaged(tx: Tx, table: copy_queries.Table, size: int) -> AsyncIterator[list[Row]]:
+        async for chunk in read_pages(tx, table, size):
+            yield chunk
+        if table.name == "aliases":  # met after a page: the damage SQLite finds mid-read
+            malformed = sqlite3.DatabaseError("database disk image is malformed")
+            malformed.sqlite_errorcode = sqlite3.SQLITE_CORRUPT  # as the driver sets them
+            malformed.sqlite_errorname = "SQLITE_CORRUPT"
+            raise malformed
+
+    monkeypatch.setattr(copy_queries, "pages", damaged)
+    try:
+        with pytest.raises(StorageError) as raised:
+            await source.copy_into(target)
+        assert not isinstance(raised.value, TargetFailed), raised.value
+        assert str(raised.value).startswith(f"{tmp_path / 'old.db'} is damaged"), raised.value
+        assert await target.aliases(1) == {}
+    finally:
+        await source.close()
+        await target.close()
