@@ -195,6 +195,11 @@ def check_heartbeat(
         # A folder's time changes with what is written in it, not with the bot's health.
         return False, f"HEARTBEAT_PATH={path} is a folder or device, not a file: name a file"
     said, note = _said(path)
+    if said and not _is_heartbeat(said):  # empty: being written, its time decides
+        return False, (
+            f"HEARTBEAT_PATH={path} is not a heartbeat the bot wrote: give the bot a file of "
+            "its own"
+        )
     now = time.time() if now is None else now
     lost = _lost_since(said)
     if said.startswith(UNHEALTHY) or lost is not None:
@@ -238,6 +243,13 @@ def _why_none(folder: Path) -> str:
     return "starting, or never connected"
 
 
+def _is_heartbeat(said: str) -> bool:
+    """Whether a heartbeat file's first line is one the bot writes (`_write_heartbeat`): the
+    time of a healthy beat, why it is unhealthy, or since when Discord is lost."""
+    beat = said.isascii() and said.isdigit()
+    return beat or said.startswith(UNHEALTHY) or _lost_since(said) is not None
+
+
 def _lost_since(said: str) -> float | None:
     """When the bot first saw Discord lost, from a heartbeat file's first line (None: not so)."""
     since = said.removeprefix(LOST_SINCE)
@@ -252,4 +264,12 @@ def _said(path: Path) -> tuple[str, str]:
             lines = file.read(2000).decode("utf-8", "replace").splitlines()
     except OSError:
         return "", ""
-    return (lines[0].strip() if lines else ""), (lines[1].strip() if len(lines) > 1 else "")
+    said, note = (lines[0].strip() if lines else ""), (lines[1].strip() if len(lines) > 1 else "")
+    return _printable(said), _printable(note)
+
+
+def _printable(text: str) -> str:
+    """`text` with its control characters escaped: what a terminal shows, never obeys."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)

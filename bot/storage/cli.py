@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
-from .sqlite.run_lock import bot_running_on, one_bot_per_file
+from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
 from .sqlite.vacuum import vacuum_database
 from .store import Store
 
@@ -497,13 +496,13 @@ def run_backup(args: argparse.Namespace) -> int:
     path = existing_database(args)
     if path is None:
         return 1
+    problem = _unwritable_destination(args.path)  # pg_dump's file too: refused alike
+    if problem:
+        return _fail(f"cannot write the backup to {args.path}: {problem}")
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies
         from .postgres.backend import backup_advice
 
         return _fail(backup_advice(without_password(path), str(args.path)))
-    problem = _unwritable_destination(args.path)
-    if problem:
-        return _fail(f"cannot write the backup to {args.path}: {problem}")
     size = path.stat().st_size / 1e6
     try:
         with Progress(f"backup: copying {size:,.1f} MB", quiet=args.quiet) as copying:
@@ -523,7 +522,7 @@ def _unwritable_destination(dest: Path) -> str | None:
         return "that is not a regular file"
     running = bot_running_on(str(dest)) if dest.is_file() else None
     if running:  # renamed over, the bot's own data would go (arguments the wrong way round?)
-        return f"a bot runs on that database ({running}); name another file"
+        return f"{what_runs(running)} runs on that database ({running}); name another file"
     folder = dest.parent
     if not folder.is_dir():
         return f"the folder {folder} does not exist"
@@ -600,8 +599,8 @@ def run_prune(args: argparse.Namespace) -> int:
     ) -> tuple[dict[str, int], tuple[int, int] | StorageError, bool]:
         # VACUUM waits for no one and rewrites the file: no bot may use it meanwhile. Its lock
         # is taken before anything is pruned, so a refusal leaves everything as it was.
-        holder = f"glossary-bot prune pid {os.getpid()} on {socket.gethostname()}"
-        async with one_bot_per_file(str(path), holder=holder, wait=0, remove_made=True):
+        holder = command_holder("prune")
+        async with one_bot_per_file(str(path), holder=holder, wait=0, command=True):
             counts = await with_store(path, prune)
             # VACUUM runs in a thread nothing stops: a Ctrl-C meanwhile waits for it, the lock
             # still held, and is said after what was done.
@@ -613,8 +612,8 @@ def run_prune(args: argparse.Namespace) -> int:
 
     def refused(running: str) -> int:
         return _fail(
-            f"{path}: a bot runs on this file ({running}); --vacuum needs it stopped (prune "
-            "without --vacuum runs beside it); nothing was removed"
+            f"{path}: {what_runs(running)} runs on this file ({running}); --vacuum needs it "
+            "stopped (prune without --vacuum runs beside a bot); nothing was removed"
         )
 
     # A dry run's vacuum: the file it would rewrite (said after the rows), refused as the run.

@@ -49,6 +49,10 @@ class TargetNotEmpty(StorageError):
     """A copy was asked into a database that already holds data."""
 
 
+class TargetFailed(StorageError):
+    """A copy's target could not be written (a full disk, say): nothing was written there."""
+
+
 class ShardsTaken(StorageError):
     """Another process on the same database already runs some of this process's shards (or
     the whole bot): `shard` is the first shard found taken (None: the whole bot, or no shard of

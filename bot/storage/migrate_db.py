@@ -14,16 +14,15 @@ import argparse
 import asyncio
 import contextlib
 import os
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
-from .errors import ShardsTaken, StorageError, TargetNotEmpty
+from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
 from .sqlite.backup import COMPANIONS
-from .sqlite.run_lock import one_bot_per_file
+from .sqlite.run_lock import command_holder, one_bot_per_file, what_runs
 from .store import COPIED_TABLES, CopyReport, Store
 
 if TYPE_CHECKING:
@@ -63,13 +62,13 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         # The lock a running bot holds on a SQLite file: a bot serving the source keeps counts
         # it has not written yet, and writes after the copy; one serving the target would not
         # see what the copy adds; and none starts on either while it is copied.
-        holder = f"glossary-bot migrate-db pid {os.getpid()} on {socket.gethostname()}"
+        holder = command_holder("migrate-db")
         locking.append(("--from", source))
-        async with one_bot_per_file(str(source), holder=holder, wait=0, remove_made=True):
+        async with one_bot_per_file(str(source), holder=holder, wait=0, command=True):
             if isinstance(target, Path):
                 locking.append(("--to", target))
             async with (
-                one_bot_per_file(str(target), holder=holder, wait=0, remove_made=True)
+                one_bot_per_file(str(target), holder=holder, wait=0, command=True)
                 if isinstance(target, Path)
                 else contextlib.nullcontext(),
                 _removed_unless_done(target if made else None),
@@ -109,9 +108,13 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         flag, path = locking[-1]
         running = ", ".join(exc.holders) or "another process"
-        return _fail(f"{flag} {path}: a bot runs on this file ({running}); stop it first")
+        return _fail(
+            f"{flag} {path}: {what_runs(running)} runs on this file ({running}); stop it first"
+        )
     except TargetNotEmpty as exc:
         return _fail(f"--to {exc}")
+    except TargetFailed as exc:
+        return _fail(f"--to {shown}: {exc}")
     except StorageError as exc:
         return _fail(str(exc))
     after = report.target_after
@@ -131,6 +134,16 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         f"{_count(after['aliases'], 'alias', 'aliases')}, {_count(after['terms'], 'server term')} "
         f"and {_count(after['suggestions'], 'suggestion')} (checked)"
     )
+    waiting = _left_in_log(target) if isinstance(target, Path) else 0
+    if waiting:
+        print(
+            f"glossary-bot: warning: --to {shown}: the copy is whole, but {waiting:,} bytes of it "
+            f"wait in {target}-wal: SQLite could not fold them into {target} as the copy ended "
+            "(no room on its disk, or another connection reading it); they are folded in when "
+            "it is next opened with room: until then keep the two files together (a copy of "
+            f"{target} alone lacks them)",
+            file=sys.stderr,
+        )
     if any(report.target_before[table] for table in COPIED_TABLES):  # only with --force
         # Said, not undone: a count copied twice cannot be told from the target's own.
         print(
@@ -153,6 +166,16 @@ async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
                 with contextlib.suppress(OSError):
                     (new_file.parent / name).unlink()
         raise
+
+
+def _left_in_log(target: Path) -> int:
+    """The bytes of the copy left in the target's write-ahead log once it is closed: SQLite folds
+    the log into the file as the last connection closes and removes it, unless that checkpoint
+    cannot end (a full disk, a reader's snapshot); the rows are committed all the same."""
+    try:
+        return Path(f"{os.path.realpath(target)}-wal").stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

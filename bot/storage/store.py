@@ -14,7 +14,7 @@ import os
 import time
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -22,7 +22,7 @@ from typing import Protocol, TypeVar, cast
 
 from .backend import Backend, Body, Migrate, Tx, open_backend
 from .buffer import CountBuffer, MissTally, merge_tallies
-from .errors import DatabaseLost, StorageError, TargetNotEmpty
+from .errors import DatabaseLost, StorageError, TargetFailed, TargetNotEmpty
 from .models import (
     ALIAS_CAP,
     MAX_OPEN_SUGGESTIONS,
@@ -926,7 +926,7 @@ class Store:
                 done = 0
                 for table in copy_queries.TABLES:
                     told(f"copying {table.name}", done, rows)
-                    async for chunk in copy_queries.pages(source_tx, table, page):
+                    async for chunk in _read_by_source(copy_queries.pages(source_tx, table, page)):
                         if stopping:
                             raise CopyStopped()
                         await copy_queries.add(tx, table, chunk)
@@ -940,12 +940,19 @@ class Store:
                 wrong = {name: after[name] for name in expected if after[name] != expected[name]}
                 if wrong:  # raised inside the transaction: nothing is written
                     raise StorageError(
-                        f"the copy in {target.location} does not add up: expected "
+                        "the copy does not add up: expected "
                         f"{_tally(expected)}, found {_tally(after)}; nothing was written"
                     )
                 return CopyReport(source, before, after)
 
-            return await target._write(write)
+            try:
+                return await target._write(write)
+            except SourceFailed as failed:  # the source's error, told as its own (by its path)
+                raise failed.error from None
+            except TargetNotEmpty:
+                raise
+            except StorageError as exc:  # the write into the target failed, and rolled back
+                raise TargetFailed(str(exc)) from exc
 
         try:
             return await self._read(read)  # one snapshot, held while the target is written
@@ -1042,6 +1049,24 @@ ADDITIVE = ("lookup_total", "miss_total", "audit_log", "term_audit_log", "sugges
 
 class CopyStopped(Exception):
     """Raised inside a copy's transaction, which rolls it back: its caller was cancelled."""
+
+
+class SourceFailed(Exception):
+    """The source's read failed inside the target's transaction, which rolls it back: carried
+    out past the target, whose error it is not (the target's would name the target)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+async def _read_by_source(pages: AsyncIterator[T]) -> AsyncIterator[T]:
+    """The source's pages, a failure to read them told as `SourceFailed`."""
+    try:
+        async for chunk in pages:
+            yield chunk
+    except Exception as exc:
+        raise SourceFailed(exc) from exc
 
 
 @dataclass(frozen=True, slots=True)

@@ -566,7 +566,7 @@ async def test_a_bot_waiting_on_a_lock_file_a_command_removes_locks_the_new_one(
 
     logging.getLogger("bot.storage.sqlite.run_lock").addHandler(watch := Waiting())
     try:
-        async with one_bot_per_file(db, holder="migrate-db", wait=0, remove_made=True):
+        async with one_bot_per_file(db, holder="migrate-db", wait=0, command=True):
             started = asyncio.create_task(bot())
             await waiting.wait()  # the bot has the command's lock file open
         await holding.wait()

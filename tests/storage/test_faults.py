@@ -214,7 +214,8 @@ def test_read_only_file_then_writable_again(tmp_path: Path) -> None:
     assert seen["integrity"] == "ok"
     assert seen["sidecars_left_read_only"] == ["-shm", "-wal"]
     assert seen["add_alias_after_restart"] == "added"
-    assert seen["open_read_only_dir"].startswith("the database's folder is read-only")
+    said = seen["open_read_only_dir"]
+    assert said.startswith(f"the database's folder {folder} is read-only"), said
 
 
 class OtherWriter:

@@ -31,6 +31,17 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
         raise as_storage_error(exc) from exc
 
 
+def _read_only(database: Path) -> str:
+    """How to open the database to read it: read-only; and in a folder that refuses new files
+    (a read-only snapshot) with nothing beside it, as a file that cannot change, else SQLite
+    refuses it for want of the `-shm` it makes there. Nothing writes it then: a write needs
+    a `-wal` or `-journal` beside it, which that folder cannot take."""
+    alone = not any(Path(f"{database}{suffix}").exists() for suffix in COMPANIONS)
+    if alone and not os.access(database.parent, os.W_OK | os.X_OK):
+        return "mode=ro&immutable=1"
+    return "mode=ro"
+
+
 def _backup_file(source_path: Path, dest: Path) -> None:
     """Runs in a worker thread, on connections of its own: holds up neither reads nor writes."""
     if not source_path.is_file():
@@ -52,7 +63,7 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             partial_path.touch(exist_ok=False)
         except OSError as exc:
             raise StorageError(f"cannot write the backup to {dest}: {exc.strerror}") from exc
-        source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
+        source = sqlite3.connect(f"{database.as_uri()}?{_read_only(database)}", uri=True)
         try:
             target = sqlite3.connect(partial_path)
             try:

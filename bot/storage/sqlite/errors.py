@@ -35,10 +35,12 @@ _SHARED_MEMORY_FULL = (
     "the disk holding the database is full: SQLite cannot make room for {shm}, which even a "
     "read needs; free some space there"
 )
-# Extended codes worth their own words ({shm}: the database's shared-memory file).
+# Extended codes worth their own words ({shm}: the database's shared-memory file; {folder}: its
+# folder, after a space).
 _EXTENDED_REASONS = {
     "SQLITE_READONLY_DIRECTORY": (
-        "the database's folder is read-only (SQLite needs to create files beside the database)"
+        "the database's folder{folder} is read-only (SQLite needs to create files beside the "
+        "database)"
     ),
     "SQLITE_IOERR_SHMOPEN": _SHARED_MEMORY_FULL,
     "SQLITE_IOERR_SHMSIZE": _SHARED_MEMORY_FULL,
@@ -54,7 +56,8 @@ def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageErro
     name = getattr(exc, "sqlite_errorname", None)
     if isinstance(name, str) and name in _EXTENDED_REASONS:
         shm = f"{path}-shm" if path else "its -shm file"
-        return StorageUnavailable(_EXTENDED_REASONS[name].format(shm=shm))
+        folder = f" {Path(path).absolute().parent}" if path else ""
+        return StorageUnavailable(_EXTENDED_REASONS[name].format(shm=shm, folder=folder))
     code = primary_code(exc)
     if code in _REASONS:
         return StorageUnavailable(_REASONS[code])

@@ -13,6 +13,7 @@ import errno
 import fcntl
 import logging
 import os
+import socket
 import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +26,23 @@ RETRY_SECONDS = 0.25  # how often a starting bot looks again while waiting for o
 # SQLite locks the 512 bytes from 1 GiB (its "pending byte" on); this one is clear of them.
 FILE_LOCK_BYTE = 0x40000000 + 1024
 BY_ANOTHER_NAME = "a bot on another name of this file (a hard link)"
+
+
+# The commands that hold a file's lock as a bot does (`command_holder`): a refusal names them
+# as commands, not as a bot someone must go and stop.
+COMMANDS = ("prune", "migrate-db")
+
+
+def command_holder(command: str) -> str:
+    """How a command names itself in the lock file, as a bot names itself by its shards."""
+    assert command in COMMANDS, command
+    return f"glossary-bot {command} pid {os.getpid()} on {socket.gethostname()}"
+
+
+def what_runs(holder: str) -> str:
+    """What holds a file, by the name in its lock file: "another command" or "a bot"."""
+    by_command = holder.startswith(tuple(f"glossary-bot {name} pid " for name in COMMANDS))
+    return "another command" if by_command else "a bot"
 
 
 def lock_path(database: str) -> str:
@@ -40,7 +58,7 @@ async def one_bot_per_file(
     holder: str,
     wait: float,
     close_later: list[int] | None = None,
-    remove_made: bool = False,
+    command: bool = False,
 ) -> AsyncIterator[None]:
     """While the block runs, no other bot runs on `database`: `ShardsTaken` naming the bot that
     does, after waiting up to `wait` seconds for it to stop (a restart). Where the lock file
@@ -49,12 +67,13 @@ async def one_bot_per_file(
     Closing any descriptor of the database file lets go of every lock this process's SQLite
     holds on it: with `close_later` (a store still open after the block) the descriptor the
     file itself is locked by is kept there, for the store to close after its connections (and
-    to move to the file that replaces it: `relock_itself`). With `remove_made` (a command, not
-    a bot) the lock file is removed at the end if this call made it: one a bot made stays."""
+    to move to the file that replaces it: `relock_itself`). A `command` (not a bot) removes the
+    lock file at the end if this call made it (one a bot made stays), and says it ran unchecked
+    only once its work is done: a refusal of its own says why in one line."""
     itself = _open_itself(database)
     held: list[int] = close_later if close_later is not None else []
     try:
-        async with _locked(database, itself, holder=holder, wait=wait, remove_made=remove_made):
+        async with _locked(database, itself, holder=holder, wait=wait, command=command):
             if itself is not None:
                 held.append(itself)
                 itself = None
@@ -139,7 +158,7 @@ def _lock_itself(fd: int, kind: int) -> bool:
 
 @contextlib.asynccontextmanager
 async def _locked(
-    database: str, itself: int | None, *, holder: str, wait: float, remove_made: bool
+    database: str, itself: int | None, *, holder: str, wait: float, command: bool
 ) -> AsyncIterator[None]:
     path = lock_path(database)
     try:
@@ -149,8 +168,15 @@ async def _locked(
         yield
         return
     except OSError as exc:
-        log.warning("cannot check that no other bot runs on %s (%s: %s)", database, path, exc)
+        unchecked = ("cannot check that no other bot runs on %s (%s: %s)", database, path, exc)
+        if not command:  # a bot: said as it starts, and it runs
+            log.warning(*unchecked)
+            yield
+            return
+        # A command: said once its work is done. Most often the folder that refuses the lock
+        # file refuses SQLite's journals too, and the command's one line says so.
         yield
+        log.warning(*unchecked)
         return
     try:
         loop = asyncio.get_running_loop()
@@ -192,7 +218,7 @@ async def _locked(
         try:
             yield
         finally:  # refused, failing or stopped too: a command leaves no lock file it made
-            if made and remove_made:  # while locked: whoever waits on it then finds it gone
+            if made and command:  # while locked: whoever waits on it then finds it gone
                 _remove(path)
     finally:
         os.close(fd)  # lets go of the lock
