@@ -4,9 +4,14 @@ container and its env file (tests/outsider/PLAN.md, round 21)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from bot.discord_app.app import GlossaryBot
 
 from .conftest import Scene
+from .test_round14 import CLI_ENV
 
 
 async def explained(scene: Scene, text: str) -> str:
@@ -38,3 +43,49 @@ async def test_explain_terms_lists_only_what_a_reader_sees(scene: Scene, bot: Gl
     assert "Retrieval-Augmented Generation" in seen, seen
     assert "KV Cache" in seen, seen
     assert "LoRA" not in seen, seen
+
+
+def _run(cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
+    """`glossary-bot run` in a process of its own with exactly `environment` besides CLI_ENV."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "run"],
+        env={**CLI_ENV, **environment},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_env_file_names_as_notepad_and_hand_typing_leave_them_are_read(tmp_path: Path) -> None:
+    """Plan lines O26, O27: `podman run --env-file` passes each line's name as written. An env
+    file saved by Notepad starts with a byte-order mark, so the first line's setting arrived
+    as `\\ufeffDISCORD_TOKEN`; `DISCORD_TOKEN = …` (spaces around `=`) as `DISCORD_TOKEN `. The
+    bot said "DISCORD_TOKEN is not set", looking at a file where it plainly is. Now such a name
+    counts as the setting, as `.env` reads it (and as `export NAME` already did). The token here
+    carries the "Bot " prefix, so the bot stops at once, naming it, without reaching Discord."""
+    for name in ("\ufeffDISCORD_TOKEN", "DISCORD_TOKEN ", " DISCORD_TOKEN"):
+        done = _run(tmp_path, **{name: "Bot abc.def.ghi"})
+        assert done.returncode == 2, done
+        assert "DISCORD_TOKEN is not valid" in done.stderr, (name, done.stderr)
+        assert "Bot " in done.stderr, done.stderr
+
+
+def test_a_misspelt_or_unknown_setting_is_one_line_naming_it(tmp_path: Path) -> None:
+    """Plan lines O28, O29: `DATABSE_PATH=/data/x.db` (a typo) in `.env` or an env file, and
+    `GLOSSARY_BOT_MODE=fast` (no such setting), were ignored without a word: the bot kept its
+    database at the default path and the operator never learnt why theirs stayed empty. Now
+    `run` says one WARNING line for each, naming it and the setting it looks like; variables of
+    other programs in the environment are not named."""
+    (tmp_path / ".env").write_text("DATABSE_PATH=x.db\nGLOSSARY_BOT_MODE=fast\nLOG_LEVEL=INFO\n")
+    done = _run(tmp_path, LOG_LEVLE="DEBUG", GLOSSARY_FLAVOUR="x", HOSTNAME="box", TERM="xterm")
+    assert done.returncode == 2, done  # no token: stops after saying so
+    said = done.stderr.splitlines()
+    warned = [line for line in said if "WARNING" in line]
+    assert len(warned) == 4, said
+    assert any("DATABSE_PATH" in line and "DATABASE_PATH" in line for line in warned), said
+    assert any("LOG_LEVLE" in line and "LOG_LEVEL" in line for line in warned), said
+    assert any("GLOSSARY_BOT_MODE" in line for line in warned), said
+    assert any("GLOSSARY_FLAVOUR" in line for line in warned), said
+    assert said[-1].startswith("glossary-bot: DISCORD_TOKEN is not set"), said
