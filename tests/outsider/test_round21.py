@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons
 
 from .conftest import Scene
 from .test_round14 import CLI_ENV
@@ -89,3 +91,41 @@ def test_a_misspelt_or_unknown_setting_is_one_line_naming_it(tmp_path: Path) -> 
     assert any("GLOSSARY_BOT_MODE" in line for line in warned), said
     assert any("GLOSSARY_FLAVOUR" in line for line in warned), said
     assert said[-1].startswith("glossary-bot: DISCORD_TOKEN is not set"), said
+
+
+async def test_suggest_refuses_a_name_no_term_may_have_before_the_form(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line O17: `/suggest term:<id:customize>` (Discord's link to Channels & Roles), a
+    custom emoji or a mention opened the form; the member wrote what it means, and only the
+    submit said a term's name cannot hold Discord markup. Now the refusal comes at once, as
+    a full queue's does (round 18 W25), and no form opens."""
+    fake = scene.fake
+    for name in ("<id:customize>", "<a:zorb:123456789012345678>", "<@!123456789> zorb"):
+        opened = await fake.slash(scene.bob, "suggest", {"term": name}, channel=scene.channel)
+        body = await opened.response()
+        assert body["type"] == CHANNEL_MESSAGE, (name, body)  # no form (9)
+        assert "cannot contain" in body["data"]["content"], body
+        assert "Nothing was queued" in body["data"]["content"], body
+
+
+async def test_accept_opens_a_members_text_without_what_nobody_can_see(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line O15: a member's suggestion held a right-to-left override around a word (the
+    review showed it without, as the bot shows any user text). Accept… filled the form with the
+    text as stored, override included, and saving it refused: "Definition: definition cannot
+    contain control, invisible or direction characters", which the moderator could neither see
+    nor find in the box. Now the form holds the text as the review showed it."""
+    fake = scene.fake
+    await store.add_suggestion(
+        scene.guild.id, scene.alice.id, "zorblax", "The \u202enightly\u202c rerank job, we run it."
+    )
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+    assert (await accept.response())["type"] == 9
+    saved = await (await fake.submit_modal(scene.moderator, accept, {})).final_message()
+    assert saved["content"].startswith("Added **zorblax**"), saved["content"]
