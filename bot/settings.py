@@ -9,6 +9,7 @@ line naming the setting and what it accepts, never echoing a secret.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -16,7 +17,12 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 from bot.dburl import PERCENT_ENCODE, credentials_problem
 from bot.errors import ReportedError
@@ -225,10 +231,21 @@ class Settings(BaseSettings):
         return [Path(p.strip()).expanduser() for p in parts] or None
 
 
+def _setting_name(name: str) -> str:
+    """An environment variable's name as `.env` reads it, in lower case: without the byte-order
+    mark of an env file saved by Notepad, the spaces of `NAME = value`, or `export `, all of
+    which `docker/podman --env-file` passes as part of the name."""
+    name = name.lstrip("\ufeff").strip()
+    if name.lower().startswith("export "):
+        name = name[len("export ") :].strip()
+    return name.lower()
+
+
 class AsDotenvReads(PydanticBaseSettingsSource):
     """The environment read as `.env` is read, also where `docker/podman --env-file` passed a
     line literally: surrounding spaces and one pair of quotes dropped (only spaces: unset, so
-    `.env` or the installation's default applies), and `export NAME=value` taken for NAME."""
+    `.env` or the installation's default applies), and a name spelled as `_setting_name` reads
+    (`export NAME`, `NAME `, a byte-order mark) taken for NAME."""
 
     def __init__(self, settings_cls: type[BaseSettings], environment: PydanticBaseSettingsSource):
         super().__init__(settings_cls)
@@ -238,15 +255,45 @@ class AsDotenvReads(PydanticBaseSettingsSource):
         return None, field_name, False  # all in __call__
 
     def __call__(self) -> dict[str, Any]:
-        exported = {
-            name[len("export ") :].strip().lower(): value
+        spelled = {
+            _setting_name(name): value
             for name, value in os.environ.items()
-            if name.lower().startswith("export ")
+            if _setting_name(name) != name.lower()
         }
         fields = self.settings_cls.model_fields
-        values = {k: v for k, v in exported.items() if k in fields} | self.environment()
+        values = {k: v for k, v in spelled.items() if k in fields} | self.environment()
         cleaned = {k: _unquoted(v) if isinstance(v, str) else v for k, v in values.items()}
         return {k: v for k, v in cleaned.items() if v != ""}
+
+
+# Read from the environment beside the settings (`bot/cachedir.py`): a name, not a mistake.
+_ALSO_READ = frozenset({"glossary_cache_dir"})
+# In the environment, among other programs' variables, a name is taken for a mistake when it is
+# spelled almost as a setting is (`DATABSE_PATH`), or starts as only the bot's names do.
+_OWN_PREFIXES = ("glossary_", "discord_")
+_LOOKS_LIKE = 0.85  # difflib's ratio: `TEST_DATABASE_URL` (0.83) is another program's
+
+
+def unknown_settings() -> list[str]:
+    """One line for each name that the settings do not read although it was meant for them: any
+    name in `.env` that is no setting, and in the environment one spelled almost as a setting
+    is, or starting with GLOSSARY_ or DISCORD_. Said at start: otherwise the typo of
+    `DATABSE_PATH` leaves the database at the default path without a word."""
+    known = set(Settings.model_fields) | _ALSO_READ
+    in_dotenv = DotEnvSettingsSource(Settings, env_file=".env").env_vars
+    named = dict.fromkeys(in_dotenv, " in .env")
+    for name in map(_setting_name, os.environ):
+        named.setdefault(name, "")
+    lines = []
+    for name, where in named.items():
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, Settings.model_fields, n=1, cutoff=_LOOKS_LIKE)
+        if not (where or close or name.startswith(_OWN_PREFIXES)):
+            continue
+        hint = f"did you mean {close[0].upper()}?" if close else "see .env.example for the settings"
+        lines.append(f"{name.upper()}{where} is not a setting, so it is ignored: {hint}")
+    return lines
 
 
 def shard_numbers(text: str) -> list[int] | None:

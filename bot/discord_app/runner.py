@@ -21,7 +21,7 @@ from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings, unknown_settings
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
 from bot.storage.backend import without_password
 
@@ -75,6 +75,8 @@ def run(settings: Settings | None = None) -> int:
         log_format=settings.log_format,
         shards=shard_label(shard_ids) if shard_ids else "",
     )
+    for line in unknown_settings():
+        log.warning(line)
     if not token:
         fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
         return EXIT_CONFIG

@@ -225,7 +225,8 @@ async def test_terms_export_to_a_missing_folder_is_one_line(tmp_path: Path) -> N
 async def test_a_members_suggestion_reaches_moderators_inert(scene: Scene, tmp_path: Path) -> None:
     """A suggestion is a member's free text: in /term review it must not render markup, carry
     links or turn its text around with direction overrides. (Since outsider round 13 `/suggest`
-    refuses such a name at once, so the hostile one is stored as an older bot queued it.)"""
+    refuses such a name at once, since round 21 before its form opens, so the hostile one is stored
+    as an older bot queued it.)"""
     fake = scene.fake
     title = "@\u0435veryone \u202eexe.gnp"
     definition = (
@@ -239,9 +240,8 @@ async def test_a_members_suggestion_reaches_moderators_inert(scene: Scene, tmp_p
         await store.close()
     async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
         opened = await fake.slash(scene.alice, "suggest", {"term": title}, channel=scene.channel)
-        assert (await opened.response())["type"] == 9
-        sent = await fake.submit_modal(scene.alice, opened, {"definition": definition})
-        assert "Nothing was queued" in str((await sent.final_message())["content"])
+        body = await opened.response()  # refused before the form (outsider round 21)
+        assert "Nothing was queued" in str(body["data"]["content"]), body
         review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
         shown = embed_of(await review.final_message())
     for text in (shown["title"], shown["description"]):

@@ -133,6 +133,8 @@ HOSTILE_TEXT = {
     "user mention": "The nightly job that re-ranks documents; ask <@123456789012345678>.",
     "everyone": "The nightly job that re-ranks documents. @everyone read this.",
 }
+# Characters a member's text loses on its way into Accept…'s form, as the review shows it.
+SHOWN_WITHOUT = ("direction override", "zero-width space")
 HIDDEN = ("\u202e", "\u202c", "\u200b", "\x00", "<t:", "<@", "@everyone")
 
 
@@ -178,11 +180,14 @@ async def test_hostile_term_text_is_refused_per_field(
         accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
         await accept.response()
         saved = await (await fake.submit_modal(scene.moderator, accept, {})).final_message()
-        assert str(saved["content"]).startswith("Nothing was saved"), saved
-        # Nothing got in: no card for it.
+        if kind in SHOWN_WITHOUT:  # the form holds the text as the review showed it (round 21)
+            assert str(saved["content"]).startswith("Added"), saved
+        else:
+            assert str(saved["content"]).startswith("Nothing was saved"), saved
+        # Nothing got in: no card for it, or one without it.
         _, card = await define(fake, scene.alice, "zorblax", scene.channel)
         assert not card.get("embeds") or not any(h in shown_text(card) for h in HIDDEN), card
         # Line breaks and ordinary punctuation in a definition stay fine.
         fine = "The nightly job.\nIt re-ranks what retrieval found (a < b, 2 > 1)."
-        answer = await add_term(scene, {**ZORBLAX, "definition": fine})
+        answer = await add_term(scene, {"title": "Blorptex", "definition": fine})
         assert answer.startswith("Added"), answer

@@ -24,6 +24,7 @@ from bot.discord_app.replies import (
 )
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import JOINERS, drop_invisible
+from bot.search.query import without_chat_markup
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -43,7 +44,9 @@ def readable_text(message: discord.Message) -> str:
     """The text a reader sees in `message`: its content, a poll's question and answers, then
     the text of a forwarded message (Discord sends a forward with no content of its own, the
     forwarded message in a snapshot), then each embed's title, description and field values,
-    one per line, at most MAX_READ characters, without characters that show nothing."""
+    one per line, at most MAX_READ characters, without characters that show nothing, nor the
+    markup Discord shows otherwise (a custom emoji is a picture, a masked link its text, a code
+    block hides its language line)."""
     parts = [message.content or ""]
     if message.poll is not None:
         parts += [message.poll.question, *(answer.text for answer in message.poll.answers)]
@@ -61,7 +64,8 @@ def readable_text(message: discord.Message) -> str:
                 read += len(text) + 1
     # Soft hyphens and zero-width spaces from a web page split no word, as in `/define`; the
     # joiners shape emoji and the words of some scripts: kept.
-    return drop_invisible("\n".join(part for part in parts if part)[:MAX_READ], keep=JOINERS)
+    text = "\n".join(part for part in parts if part)[:MAX_READ]
+    return drop_invisible(without_chat_markup(text), keep=JOINERS)
 
 
 class ExplainCog(commands.Cog):

@@ -75,6 +75,10 @@ async def open_suggestion(interaction: Interaction, title: str) -> None:
     if interaction.guild_id is None:
         await reply(interaction, "Suggestions go to a server's moderators: suggest it there.")
         return
+    unnamable = name_refused(title) if title else None
+    if unnamable is not None:  # the form's submit would say so, after the member wrote it
+        await reply(interaction, unnamable)
+        return
     refused = await _refused_now(interaction, interaction.guild_id)
     if refused is not None:
         await reply(interaction, refusal_text(refused))
@@ -96,6 +100,12 @@ async def _refused_now(interaction: Interaction, scope: int) -> SuggestStatus | 
         )
     except (StorageError, TimeoutError):
         return None
+
+
+def name_refused(title: str) -> str | None:
+    """Why no term may be named `title` (a mention, a link, Discord markup), or None."""
+    refusal = name_refusal(title, "A term's name")
+    return None if refusal is None else f"{refusal} Nothing was queued."
 
 
 def refusal_text(status: SuggestStatus) -> str:
@@ -162,9 +172,9 @@ class SuggestCog(ServerOnly, commands.Cog):
         if not title or not definition:
             await reply(interaction, "A suggestion needs the term and what it means.")
             return
-        refusal = name_refusal(title, "A term's name")
+        refusal = name_refused(title)
         if refusal is not None:  # no moderator could accept it: say so now, not after review
-            await reply(interaction, f"{refusal} Nothing was queued.")
+            await reply(interaction, refusal)
             return
         store = self.state.store
         if store is None:

@@ -55,6 +55,7 @@ from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
+from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -268,7 +269,10 @@ class DecideButton(
         if found is None or found.status != "open":
             await reply(interaction, "That suggestion was already decided.")
             return
-        typed = TermDraft(found.title, found.definition, category=self.category)
+        # The member's text as the review showed it: characters that show nothing (a direction
+        # override) would make the save refuse what the moderator cannot see in the box.
+        shown = drop_invisible(found.definition, keep=JOINERS)
+        typed = TermDraft(found.title, shown, category=self.category)
         draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
         await open_modal(interaction, draft)
 
