@@ -356,9 +356,14 @@ class UserActions:
         embeds: Sequence[JSON] = (),
         poll: JSON | None = None,
         forward_of: MessageRef | None = None,
+        ping: bool = True,
     ) -> JSON:
         """``user`` posts ``content`` (and ``embeds``, as another bot or a webhook may) in
         ``channel``; the bot gets MESSAGE_CREATE if its intents allow.
+
+        A reply (``reply_to``) pings the replied-to author unless ``ping`` is False (the
+        client's "@ ON" is the default): Discord then lists that author first in ``mentions``,
+        though the text names nobody. Replying to oneself pings no one.
 
         ``poll`` is a poll object as Discord sends it; ``forward_of`` makes the message a
         forward of a stored one, as Discord does: no content of its own, a reference of type 1
@@ -394,6 +399,11 @@ class UserActions:
             users=self.world.users,
             extra=extra,
         )
+        if reply_to is not None and ping:
+            replied = message["referenced_message"]["author"]
+            named = {m["id"] for m in message["mentions"]}
+            if replied["id"] != str(user.id) and replied["id"] not in named:
+                message["mentions"].insert(0, copy.deepcopy(replied))
         if guild is not None:
             message["member"] = self.world.member(guild, user).payload(with_user=False)
             for mention in message["mentions"]:

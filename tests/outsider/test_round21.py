@@ -13,6 +13,7 @@ from bot.storage import Store
 from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons
 
 from .conftest import Scene
+from .test_round7 import title_of
 from .test_round14 import CLI_ENV
 
 
@@ -45,6 +46,33 @@ async def test_explain_terms_lists_only_what_a_reader_sees(scene: Scene, bot: Gl
     assert "Retrieval-Augmented Generation" in seen, seen
     assert "KV Cache" in seen, seen
     assert "LoRA" not in seen, seen
+
+
+async def test_talk_in_reply_to_a_card_gets_an_answer_only_when_it_finds_one(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line O4: a reply to the bot's card pings it by default, so Discord lists the bot in
+    `mentions` though the text names nobody. Chatter under a card ("ok we will use this in the
+    pipeline tomorrow") got a public "Did you mean" of three unrelated terms and "thanks!" the
+    help line. Now such a reply is answered only with a card; written to the bot (its mention
+    in the text) it is answered as before. Each message is sent after the fake has let the bot
+    finish the one before (`settle`), so the next post in the channel is the answer to it."""
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} rag")
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert title_of(card) == "Retrieval-Augmented Generation (RAG)", card
+    for chatter in ("ok we will use this in the pipeline tomorrow", "thanks!"):
+        said = await fake.user_message(scene.bob, scene.channel, chatter, reply_to=card)
+        assert said["mentions"][0]["id"] == str(fake.bot.id), said  # pinged, as on Discord
+    asked = await fake.user_message(scene.bob, scene.channel, "and kv cache?", reply_to=card)
+    answer = await fake.wait_for_channel_message(scene.channel)
+    assert answer["message_reference"]["message_id"] == asked["id"], answer.get("content")
+    assert title_of(answer) == "KV Cache", answer
+    written = f"{fake.bot.mention} ok we will use this in the pipeline tomorrow"
+    asked = await fake.user_message(scene.bob, scene.channel, written, reply_to=card)
+    answer = await fake.wait_for_channel_message(scene.channel)
+    assert answer["message_reference"]["message_id"] == asked["id"], answer
+    assert not answer.get("embeds"), answer  # no card for chatter: offers or "no entry", as ever
 
 
 def _run(cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:

@@ -147,8 +147,11 @@ class DefineCog(commands.Cog):
             return  # over the limit /define has too: nothing in public
         if not self.bot.admit(message):
             return
+        # A reply to the bot pings it by default, so Discord lists it in `mentions` though the
+        # text names nobody: talk in a thread under a card, answered only when it finds a card.
+        only_pinged = message.guild is not None and me.id not in message.raw_mentions
         try:
-            await self._answer_mention(message, me.id)
+            await self._answer_mention(message, me.id, cards_only=only_pinged)
         except discord.Forbidden as exc:
             if message.guild is not None and await self._removed_from(message.guild.id, exc):
                 log.warning(
@@ -194,8 +197,12 @@ class DefineCog(commands.Cog):
             except discord.HTTPException as exc:
                 log.warning("could not tell the author of message %s: %s", message.id, exc)
 
-    async def _answer_mention(self, message: discord.Message, my_id: int) -> None:
+    async def _answer_mention(
+        self, message: discord.Message, my_id: int, *, cards_only: bool = False
+    ) -> None:
         text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
+        if cards_only and not text:
+            return
         scope = message.guild.id if message.guild else DM_SCOPE
         shows_more = bool(message.message_snapshots) or message.poll is not None
         if not text and shows_more and _can_embed(message):
@@ -210,6 +217,8 @@ class DefineCog(commands.Cog):
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
+        if cards_only and result.entry is None:
+            return  # "thanks!", "ok we will try it": no help line, no offers, no miss
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return
