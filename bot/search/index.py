@@ -981,10 +981,12 @@ class SearchIndex:
         limit: int = 25,
     ) -> list[Choice]:
         """Choices for a partly typed term: prefix hits first, then typo-tolerant ones; for an
-        empty box, the `popular` ids first, then the most linked-to entries."""
+        empty box, the `popular` ids first, then the most linked-to entries. Discord markup
+        around the words (a custom emoji, a mention) is no part of a term, as in `search`."""
         from bot.search import completion
 
-        return completion.complete(self, text, self.server_aliases(overlay), popular, limit)
+        typed = without_chat_markup(text)
+        return completion.complete(self, typed, self.server_aliases(overlay), popular, limit)
 
     def find_terms(
         self, text: str, overlay: Aliases = None, context: str | None = None

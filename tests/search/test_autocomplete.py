@@ -84,3 +84,15 @@ def test_a_long_name_is_cut_between_whole_letters(letters: str, shift: int) -> N
     assert kept != choice.name
     assert title.startswith(kept)
     assert (len(kept) - 4 - shift) % len(letters) == 0, repr(kept[-8:])
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["<:x:123456789012345678> kv cac", "<@123456789012345678> kv cac", "**kv cac", "> kv cac"],
+)
+def test_discord_markup_before_a_term_is_not_part_of_it(
+    small_index: SearchIndex, typed: str
+) -> None:
+    """Round 21's O20: `/define` blanks a custom emoji, a mention or markdown around a term
+    (`without_chat_markup`), and autocomplete offered nothing for the same text in its box."""
+    assert ids(small_index.autocomplete(typed))[:1] == ["kv-cache"]
