@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import resource
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -21,6 +19,7 @@ from bot.storage import AliasImport, StorageError, Store
 from bot.storage.backend import Row, Tx
 from bot.storage.errors import TargetFailed
 from bot.storage.sqlite.run_lock import command_holder, one_bot_per_file
+from tests.resilience.botproc import glossary_bot_run
 from tests.resilience.conftest import without_permission_override
 
 from .test_round14 import CLI_ENV
@@ -42,21 +41,8 @@ def _cli(
 ) -> subprocess.CompletedProcess[str]:
     """`glossary-bot ARGS` in a process of its own; `prefix` runs it under `setpriv`, a
     `file_size_limit` makes a write past that many bytes fail as on a full disk."""
-
-    def limited() -> None:
-        if file_size_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-
-    return subprocess.run(
-        [*prefix, sys.executable, "-m", "bot.cli", *args],
-        env={**CLI_ENV, **settings},
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=limited,
-        check=False,
-    )
+    env = {**CLI_ENV, **settings}
+    return glossary_bot_run(env, cwd, *args, prefix=prefix, file_size_limit=file_size_limit)
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import resource
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 from bot.storage import AliasImport, Store
+from tests.resilience.botproc import glossary_bot_run
 
 from .test_round14 import CLI_ENV
 
@@ -23,20 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def _migrate_db(
     cwd: Path, *args: str, file_size_limit: int | None = None
 ) -> subprocess.CompletedProcess[str]:
-    def limited() -> None:
-        if file_size_limit is not None:  # a disk that fills, as a file-size limit
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "migrate-db", *args],
-        env={**CLI_ENV, "PYTHONPATH": str(ROOT)},
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=limited,
-        check=False,
-    )
+    """`glossary-bot migrate-db ARGS`; a disk that fills, as a file-size limit."""
+    env = {**CLI_ENV, "PYTHONPATH": str(ROOT)}
+    return glossary_bot_run(env, cwd, "migrate-db", *args, file_size_limit=file_size_limit)
 
 
 def _database(path: Path, lookups: int = 1) -> Path:
@@ -163,16 +151,9 @@ async def test_a_backup_onto_the_database_of_a_running_bot_is_refused(tmp_path: 
     await asyncio.to_thread(_database, tmp_path / "other.db")
     before = live.read_bytes()
     async with one_bot_per_file(str(live), holder="glossary-bot run pid 4242 on host", wait=0):
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "-m", "bot.cli", "backup", "bot.db", "--db", "other.db"],
-            env={**CLI_ENV, "PYTHONPATH": str(ROOT)},
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        env = {**CLI_ENV, "PYTHONPATH": str(ROOT)}
+        backup = ("backup", "bot.db", "--db", "other.db")
+        done = await asyncio.to_thread(glossary_bot_run, env, tmp_path, *backup)
     assert done.returncode == 1, done
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("glossary-bot: error: cannot write the backup to bot.db: "), (

@@ -260,13 +260,26 @@ def glossary_bot_waited(
     """`glossary_bot` from a test that is not async, its stderr read through a pipe, the disk
     filling up at `file_size_limit` bytes a file (a write past it fails with EFBIG, as ENOSPC
     on a full disk)."""
+    done = glossary_bot_run(env, cwd, *args, file_size_limit=file_size_limit)
+    return done.returncode, done.stdout + done.stderr
+
+
+def glossary_bot_run(
+    env: Mapping[str, str],
+    cwd: Path,
+    *args: str,
+    prefix: Sequence[str] = (),
+    file_size_limit: int | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`glossary-bot ARGS` in a process of its own, waited for, stdout and stderr apart;
+    `prefix` runs it under another command (`setpriv`), `file_size_limit` as above."""
 
     def limited() -> None:
         if file_size_limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
 
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot.cli", *args],
         env=dict(env),
         cwd=cwd,
         capture_output=True,
@@ -275,7 +288,6 @@ def glossary_bot_waited(
         preexec_fn=limited,
         check=False,
     )
-    return done.returncode, done.stdout + done.stderr
 
 
 async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[int, str, str]:
