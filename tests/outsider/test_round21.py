@@ -5,12 +5,12 @@ container and its env file (tests/outsider/PLAN.md, round 21)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import CHANNEL_MESSAGE, buttons
+from tests.resilience.botproc import glossary_bot_run
 
 from .conftest import Scene
 from .test_round7 import title_of
@@ -77,15 +77,7 @@ async def test_talk_in_reply_to_a_card_gets_an_answer_only_when_it_finds_one(
 
 def _run(cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
     """`glossary-bot run` in a process of its own with exactly `environment` besides CLI_ENV."""
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"],
-        env={**CLI_ENV, **environment},
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return glossary_bot_run({**CLI_ENV, **environment}, cwd, "run")
 
 
 def test_env_file_names_as_notepad_and_hand_typing_leave_them_are_read(tmp_path: Path) -> None:
