@@ -48,6 +48,11 @@ one message, chat fillers, all-caps and two-to-four-word questions, written the 
 that), `relevance_blind28.tsv` (one slice, `dev12`, to tune on, written after test20 in the
 voices of servers not about AI: plain chat questions, and off-topic rows using everyday senses
 of entry words: bill, print, train, server, model, token, memory, cache, ...),
+`relevance_blind29.tsv` (one slice, `test21`, held out, half-remembered names: wrong acronym
+expansions, mangled names, names heard in a talk or spelled in another language, a paper,
+product or person standing for the idea, a neighbour's name beside the right description;
+descriptions of 3-7 and of 35-80 words; off-topic rows from neighbouring technical fields,
+written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data)
@@ -55,7 +60,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test20, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test21, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -108,6 +113,7 @@ SETS = (
     "relevance_blind26.tsv",
     "relevance_blind27.tsv",
     "relevance_blind28.tsv",
+    "relevance_blind29.tsv",
     "relevance_everyday2.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
@@ -133,6 +139,7 @@ HELD_OUT = {
     "test18",
     "test19",
     "test20",
+    "test21",
     "everyday-check",
     "chat-check",
 }

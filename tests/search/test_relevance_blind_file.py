@@ -493,6 +493,16 @@ ONE_SLICE_SETS = (
         descriptions=40,
         off_topic=80,
     ),
+    # relevance_blind29.md: half-remembered names (wrong expansions, mangled or heard names, a
+    # paper or product for the idea); 3-7 and 35-80 word descriptions; neighbouring fields.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind29.tsv"),
+        "test21",
+        questions=150,
+        entries=150,
+        descriptions=80,
+        off_topic=50,
+    ),
     # relevance_everyday2.md: off-topic messages from servers not about AI, everyday senses of
     # the field's words; tuned on.
     OneSliceSet(
@@ -551,6 +561,16 @@ def test_the_twenty_fourth_set_comes_in_five_shapes_of_forty_rows() -> None:
     ]
     assert all(3 <= len(row["query"].split()) <= 7 for row in shapes[2])
     assert all(len(row["query"].split()) >= 25 for row in shapes[3])
+
+
+def test_the_twenty_ninth_sets_descriptions_are_forty_short_then_forty_long() -> None:
+    """relevance_blind29.md: test20's descriptions were all middling (11-24 words); test21's are
+    forty of 3 to 7 words (typed into a search box), then forty of 35 to 80 (a told story)."""
+    rows = read_rows(Path(__file__).with_name("relevance_blind29.tsv"))
+    lengths = [len(row["query"].split()) for row in rows if row["kind"] == "description"]
+    assert len(lengths) == 80
+    assert all(3 <= n <= 7 for n in lengths[:40])
+    assert all(35 <= n <= 80 for n in lengths[40:])
 
 
 def test_the_twenty_sixth_set_comes_in_five_shapes_of_forty_rows() -> None:
