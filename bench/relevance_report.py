@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -52,7 +52,11 @@ of entry words: bill, print, train, server, model, token, memory, cache, ...),
 expansions, mangled names, names heard in a talk or spelled in another language, a paper,
 product or person standing for the idea, a neighbour's name beside the right description;
 descriptions of 3-7 and of 35-80 words; off-topic rows from neighbouring technical fields,
-written the same way after that),
+written the same way after that), `relevance_blind30.tsv` (one slice, `dev13`, to tune on,
+written after test21: questions comparing two entries, "X vs Y", "is X the same as Y", "does X
+replace Y", the first written entry expected and the second in `also`, in the voices of
+newcomers and non-native speakers; descriptions in non-native English; off-topic rows from
+other neighbouring technical fields),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data)
@@ -114,6 +118,7 @@ SETS = (
     "relevance_blind27.tsv",
     "relevance_blind28.tsv",
     "relevance_blind29.tsv",
+    "relevance_blind30.tsv",
     "relevance_everyday2.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
@@ -150,7 +155,7 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev12, everyday, everyday2, chat)",
+        help="slices whose misses to list (dev, calib, dev2 to dev13, everyday, everyday2, chat)",
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

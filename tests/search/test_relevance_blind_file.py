@@ -503,6 +503,16 @@ ONE_SLICE_SETS = (
         descriptions=80,
         off_topic=50,
     ),
+    # relevance_blind30.md: two entries compared ("X vs Y", second in `also`), newcomers and
+    # non-native speakers; non-native descriptions; neighbouring fields. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind30.tsv"),
+        "dev13",
+        questions=120,
+        entries=120,
+        descriptions=40,
+        off_topic=60,
+    ),
     # relevance_everyday2.md: off-topic messages from servers not about AI, everyday senses of
     # the field's words; tuned on.
     OneSliceSet(
