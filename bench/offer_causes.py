@@ -54,6 +54,7 @@ TUNING = (
     "dev10",
     "dev11",
     "dev12",
+    "dev13",
     "everyday",
     "everyday2",
     "chat",

@@ -57,6 +57,7 @@ TUNING = {
     "dev10": "relevance_blind24.tsv",
     "dev11": "relevance_blind26.tsv",
     "dev12": "relevance_blind28.tsv",
+    "dev13": "relevance_blind30.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))
