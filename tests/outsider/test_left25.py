@@ -4,10 +4,18 @@ own on real SQLite files."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
+from .test_round6 import health_until
 from .test_round7 import title_of
 
 SLOW = "You're going a bit fast"
@@ -55,3 +63,39 @@ async def test_talk_under_a_card_uses_none_of_the_members_lookups(
         assert title_of(answer) == "KV Cache", answer
         refused = await fake.slash(scene.alice, "define", {"term": "lora"}, channel=scene.channel)
         assert str((await refused.final_message()).get("content")).startswith(SLOW)
+
+
+def on_a_read_only_mount(folder: Path) -> list[str]:
+    """A command prefix under which `folder` is an empty file system mounted read-only (as a
+    `:ro` volume is), in a mount namespace of the command's own."""
+    unshare = shutil.which("unshare")
+    prefix = [unshare or "unshare", "--user", "--map-root-user", "--mount"]
+    prefix += ["sh", "-c", 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"', str(folder)]
+    if unshare is None or subprocess.run([*prefix, "true"], check=False).returncode != 0:
+        pytest.skip("no unshare with user and mount namespaces: no read-only mount to be had")
+    return prefix
+
+
+async def test_a_read_only_volume_is_called_one(scene: Scene, tmp_path: Path) -> None:
+    """Plan line O30: a volume mounted read-only (`:ro`) was said to be "not writable by this
+    process (user 10001)", as if it were a matter of its owner. Now the line says the folder
+    is on a read-only file system, naming DATABASE_PATH as before; `health` names it too."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "glossary-bot.db"
+    heartbeat = tmp_path / "heartbeat"
+    prefix = on_a_read_only_mount(folder)
+    async with BotProcess(
+        scene.fake, db, cwd=tmp_path, prefix=prefix, HEARTBEAT_PATH=str(heartbeat)
+    ) as bot:
+        handle = await scene.fake.slash(
+            scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+        )
+        assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+        said = await health_until(dict(bot.env), tmp_path, "could not be opened")
+    [line] = [line for line in bot.lines if "cannot open the database" in line]
+    assert f"DATABASE_PATH={db}" in line, line
+    assert f"its folder {folder} is on a read-only file system" in line, line
+    assert "not writable by this process" not in line, line
+    assert said.startswith("1 unhealthy: "), said
+    assert f"{db}" in said, said
