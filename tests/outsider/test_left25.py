@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import is_ephemeral
 from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
@@ -99,3 +101,34 @@ async def test_a_read_only_volume_is_called_one(scene: Scene, tmp_path: Path) ->
     assert "not writable by this process" not in line, line
     assert said.startswith("1 unhealthy: "), said
     assert f"{db}" in said, said
+
+
+async def test_explain_terms_says_a_pasted_text_in_an_attached_file_is_not_read(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line O12: Discord's client sends a paste past the message's length as an attached
+    `message.txt` (text/plain) with no content. "Explain terms" on it said "I found no glossary
+    terms in that message", as if it had read the text. Now it says the text is in an attached
+    file it does not read (nothing is downloaded); a picture alone is still "no terms"."""
+    fake = scene.fake
+    paste = "we tried rag with a kv cache and lora adapters\n" * 100
+    pasted = fake.add_attachment(
+        "message.txt", paste, content_type="text/plain; charset=utf-8", channel=scene.channel
+    )
+    said = await fake.user_message(scene.bob, scene.channel, "", attachments=[pasted])
+    answer = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert is_ephemeral(answer), answer
+    assert answer["content"] == (
+        "That message's text is in an attached file (message.txt), which I don't read: "
+        "`/define` looks up a term from it."
+    ), answer
+    assert pasted.downloads == 0
+    noted = await fake.user_message(scene.bob, scene.channel, "see the log", attachments=[pasted])
+    answer = await (await fake.message_command(scene.alice, "Explain terms", noted)).final_message()
+    assert answer["content"] == (
+        "I found no glossary terms in that message (I don't read its attached file, message.txt)."
+    ), answer
+    picture = fake.add_attachment("rag.png", b"\x89PNG", channel=scene.channel)
+    shown = await fake.user_message(scene.bob, scene.channel, "", attachments=[picture])
+    answer = await (await fake.message_command(scene.alice, "Explain terms", shown)).final_message()
+    assert answer["content"] == "I found no glossary terms in that message.", answer
