@@ -4,7 +4,9 @@ own on real SQLite files."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -14,11 +16,14 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import is_ephemeral
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import BotProcess, glossary_bot_run
+from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
 from .test_round6 import health_until
 from .test_round7 import title_of
+from .test_round14 import CLI_ENV
+from .test_round20 import _database
 
 SLOW = "You're going a bit fast"
 
@@ -132,3 +137,35 @@ async def test_explain_terms_says_a_pasted_text_in_an_attached_file_is_not_read(
     shown = await fake.user_message(scene.bob, scene.channel, "", attachments=[picture])
     answer = await (await fake.message_command(scene.alice, "Explain terms", shown)).final_message()
     assert answer["content"] == "I found no glossary terms in that message.", answer
+
+
+def test_migrate_db_copies_out_of_a_read_only_snapshot(tmp_path: Path) -> None:
+    """Round 20's leftover (left24): `migrate-db --from` a database alone in a read-only folder
+    (a snapshot) was refused, "the database's folder … is read-only", while `backup` of it
+    worked: the copy read it through the bot's connection, which makes a `-shm` beside it. Now
+    it is read as `backup` reads it, into a temporary file first; the folder stays as it was."""
+    folder = tmp_path / "snapshot"
+    folder.mkdir()
+    before = _database(folder / "g.db", lookups=300).read_bytes()
+    folder.chmod(0o555)
+    try:
+        done = glossary_bot_run(
+            CLI_ENV,
+            tmp_path,
+            "migrate-db",
+            "--from",
+            "snapshot/g.db",
+            "--to",
+            "copy.db",
+            prefix=without_permission_override(),
+        )
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 0, done
+    assert done.stdout.startswith("copied snapshot/g.db to copy.db: 300 lookups,"), done.stdout
+    assert done.stderr == "", done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before
+    with contextlib.closing(sqlite3.connect(tmp_path / "copy.db")) as copy:
+        assert copy.execute("SELECT count(*) FROM lookups").fetchone() == (300,)
+        assert copy.execute("SELECT key, entry_id FROM aliases").fetchall() == [("stash", "rag")]
