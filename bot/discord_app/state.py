@@ -56,6 +56,9 @@ class BotState:
         self.glossary_paths = glossary_paths
         self.cooldown = cooldown  # per user: this many uses per this many seconds
         self.lookups = UserLimit(*cooldown)  # shared by /define, mentions and Explain terms
+        # Replies under a card that name the bot only by their ping, searched but mostly chatter:
+        # a limit of their own keeps their searches bounded without using up members' lookups.
+        self.replies = UserLimit(*cooldown)
         self.read_timeout = read_timeout
         self.servers = ServerCache(
             lambda: self.store,

@@ -15,13 +15,14 @@ import asyncio
 import contextlib
 import os
 import sys
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
 from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
-from .sqlite.backup import COMPANIONS
+from .sqlite.backup import COMPANIONS, backup_database, is_snapshot
 from .sqlite.run_lock import command_holder, one_bot_per_file, what_runs
 from .store import COPIED_TABLES, CopyReport, Store
 
@@ -64,7 +65,12 @@ def run_migrate_db(args: argparse.Namespace) -> int:
         # see what the copy adds; and none starts on either while it is copied.
         holder = command_holder("migrate-db")
         locking.append(("--from", source))
-        async with one_bot_per_file(str(source), holder=holder, wait=0, command=True):
+        async with (
+            contextlib.nullcontext()  # no bot can run on a snapshot: it could not write there
+            if is_snapshot(source)
+            else one_bot_per_file(str(source), holder=holder, wait=0, command=True),
+            _readable(source) as readable,
+        ):
             if isinstance(target, Path):
                 locking.append(("--to", target))
             async with (
@@ -74,7 +80,7 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                 _removed_unless_done(target if made else None),
             ):
                 locking.clear()
-                origin = await Store.open(source, flush_interval=None, migrate=Migrate.NEVER)
+                origin = await Store.open(readable, flush_interval=None, migrate=Migrate.NEVER)
                 try:
                     try:
                         destination = await Store.open(
@@ -166,6 +172,26 @@ async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
                 with contextlib.suppress(OSError):
                     (new_file.parent / name).unlink()
         raise
+
+
+@contextlib.asynccontextmanager
+async def _readable(source: Path) -> AsyncIterator[Path]:
+    """`source` as the store can open it. A read-only snapshot (`is_snapshot`) is first copied
+    as `backup` reads it, into a temporary folder (TMPDIR): the store's connections need the
+    `-shm` that SQLite cannot make beside it."""
+    if not is_snapshot(source):
+        yield source
+        return
+    with tempfile.TemporaryDirectory(prefix="glossary-bot-migrate-db-") as folder:
+        readable = Path(folder) / source.name
+        try:
+            await backup_database(source, readable)
+        except StorageError as exc:
+            raise StorageError(
+                f"--from {source} is in a read-only folder, so it is read through a copy in "
+                f"{folder}, which failed: {exc}"
+            ) from exc
+        yield readable
 
 
 def _left_in_log(target: Path) -> int:

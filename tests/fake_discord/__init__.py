@@ -98,7 +98,9 @@ with ``id, filename, size, url, proxy_url, content_type, ephemeral``. The fake s
 aiohttp both work; a bot may stop reading early), counting ``upload.downloads`` and
 ``upload.bytes_served``. Files the bot uploads are kept too:
 ``fake.attachment_bytes(message["attachments"][0])`` returns what it sent (an export to import
-elsewhere).
+elsewhere). With ``channel=``, ``add_attachment`` makes a file sent in a message there (no
+``ephemeral``): ``fake.user_message(user, channel, "", attachments=[upload])`` (a long paste
+Discord's client sends as ``message.txt``, ``text/plain; charset=utf-8``).
 
 Ephemeral follow-ups: ``await handle.followups(n)`` returns them with their components;
 ``fake.click``/``fake.select`` use them like any message. On Discord only the user who invoked

@@ -11,6 +11,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .attachments import FakeAttachment
 from .command_permissions import CommandPermissions
 from .commands import CommandRegistry, refusal
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
@@ -357,9 +358,14 @@ class UserActions:
         poll: JSON | None = None,
         forward_of: MessageRef | None = None,
         ping: bool = True,
+        attachments: Sequence[FakeAttachment] = (),
     ) -> JSON:
         """``user`` posts ``content`` (and ``embeds``, as another bot or a webhook may) in
         ``channel``; the bot gets MESSAGE_CREATE if its intents allow.
+
+        ``attachments`` are files sent with it (``fake.add_attachment(..., channel=channel)``):
+        Discord's client sends a paste past the message's length as ``message.txt`` with no
+        content.
 
         A reply (``reply_to``) pings the replied-to author unless ``ping`` is False (the
         client's "@ ON" is the default): Discord then lists that author first in ``mentions``,
@@ -392,7 +398,11 @@ class UserActions:
             snapshot = {k: copy.deepcopy(ref[k]) for k in SNAPSHOT_FIELDS if k in ref}
             extra["message_snapshots"] = [{"message": snapshot}]
         message = build_message(
-            {"content": content, "embeds": list(embeds)},
+            {
+                "content": content,
+                "embeds": list(embeds),
+                "attachments": [a.payload() for a in attachments],
+            },
             channel=channel,
             author=user,
             message_type=kind,

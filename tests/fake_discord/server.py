@@ -254,13 +254,18 @@ class FakeDiscord(UserActions):
         *,
         size: int | None = None,
         content_type: str | None = None,
+        channel: FakeChannel | None = None,
     ) -> FakeAttachment:
-        """A file a user can give an ATTACHMENT option, served by the fake at its ``url``.
+        """A file a user can give an ATTACHMENT option, served by the fake at its ``url``;
+        with ``channel``, one sent in a message there (``user_message(attachments=...)``).
 
         ``size`` instead of ``content`` makes a large file without holding it in memory.
         ``content_type`` defaults to what Discord reports for the file name.
         """
-        return self.attachments.add(filename, content, size=size, content_type=content_type)
+        channel_id = None if channel is None else channel.id
+        return self.attachments.add(
+            filename, content, size=size, content_type=content_type, channel_id=channel_id
+        )
 
     def attachment_bytes(self, ref: FakeAttachment | Mapping[str, Any] | int) -> bytes:
         """The bytes of a file the fake knows: one a test added, or one the bot uploaded (pass

@@ -15,7 +15,7 @@ from tests.fake_discord.models import SEND_MESSAGES, VIEW_CHANNEL
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
-from .test_round15 import RENAMED, ZORB, _cli
+from .test_round15 import _cli, exported_after_a_rename
 
 
 async def test_the_stats_menu_says_its_term_was_removed_since_the_list_was_made(
@@ -89,20 +89,8 @@ def test_a_terms_export_says_which_related_it_left_out_and_what_importing_it_bac
     said "1 changed", where the README promises a file that imports back unchanged. Now the
     export says on stderr which related ids it left out, and that importing the file back
     changes those terms (the README says so too)."""
-    folder = tmp_path / "glossary"
-    folder.mkdir()
-    (folder / "mine.toml").write_text(ZORB)
-    db = str(tmp_path / "g.db")
-    blap = '[[entries]]\nid = "blap"\ntitle = "Blap"\ncategory = "Fundamentals"\n'
-    blap += 'definition = "A blap thing."\nrelated = ["zorb"]\n'
-    served = {"GLOSSARY_PATHS": str(folder)}
+    exported, db, served = exported_after_a_rename(tmp_path)
     args = ("--guild", "5", "--db", db)
-    imported = _cli(tmp_path, "terms", "import", "-", *args, stdin=blap, **served)
-    assert imported.returncode == 0, imported.stderr
-    (folder / "mine.toml").write_text(RENAMED)
-
-    exported = _cli(tmp_path, "terms", "export", *args, **served)
-    assert exported.returncode == 0, exported.stderr
     assert exported.stderr.splitlines() == [
         "terms export: left out 1 related id no longer in the glossary (Blap: zorb); importing"
         " this file back changes that term"

@@ -166,12 +166,11 @@ async def test_a_term_whose_id_the_glossary_gives_another_entry_is_renamed(
     ], logged.stdout
 
 
-def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:
-    """Plan line X6: a server term related to a maintainer's entry; the entry's id renamed. The
-    card rightly dropped the dead button, but `terms export` (and `/term export`) still wrote
-    `related = ["zorb"]`, so the README's "writes a file that imports back" failed: "Related
-    terms: no term of this server or the bundled glossary is called “zorb”", nothing imported,
-    here or in another server. Now the export leaves it out and says so in a comment."""
+def exported_after_a_rename(
+    tmp_path: Path,
+) -> tuple[subprocess.CompletedProcess[str], str, dict[str, str]]:
+    """`terms export --guild 5` of a server term ("blap") related to a maintainer's entry
+    ("zorb") whose id was renamed since; with the database and the settings it ran with."""
     folder = tmp_path / "glossary"
     folder.mkdir()
     (folder / "mine.toml").write_text(ZORB)
@@ -186,6 +185,16 @@ def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path
     (folder / "mine.toml").write_text(RENAMED)
     exported = _cli(tmp_path, "terms", "export", "--guild", "5", "--db", db, **served)
     assert exported.returncode == 0, exported.stderr
+    return exported, db, served
+
+
+def test_an_export_leaves_out_related_entries_no_longer_in_the_glossary(tmp_path: Path) -> None:
+    """Plan line X6: a server term related to a maintainer's entry; the entry's id renamed. The
+    card rightly dropped the dead button, but `terms export` (and `/term export`) still wrote
+    `related = ["zorb"]`, so the README's "writes a file that imports back" failed: "Related
+    terms: no term of this server or the bundled glossary is called “zorb”", nothing imported,
+    here or in another server. Now the export leaves it out and says so in a comment."""
+    exported, db, served = exported_after_a_rename(tmp_path)
     assert '# related "zorb" left out: no longer in the glossary' in exported.stdout
     assert "related =" not in exported.stdout, exported.stdout
     back = _cli(

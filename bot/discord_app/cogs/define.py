@@ -143,13 +143,15 @@ class DefineCog(commands.Cog):
             return
         if message.guild is not None and not any(u.id == me.id for u in message.mentions):
             return
-        if self.state.lookups.take(message.author.id, message.created_at) is not None:
+        # A reply to the bot pings it by default, so Discord lists it in `mentions` though the
+        # text names nobody: talk in a thread under a card, answered only when it finds a card
+        # (only that card is a lookup).
+        only_pinged = message.guild is not None and me.id not in message.raw_mentions
+        limit = self.state.replies if only_pinged else self.state.lookups
+        if limit.take(message.author.id, message.created_at) is not None:
             return  # over the limit /define has too: nothing in public
         if not self.bot.admit(message):
             return
-        # A reply to the bot pings it by default, so Discord lists it in `mentions` though the
-        # text names nobody: talk in a thread under a card, answered only when it finds a card.
-        only_pinged = message.guild is not None and me.id not in message.raw_mentions
         try:
             await self._answer_mention(message, me.id, cards_only=only_pinged)
         except discord.Forbidden as exc:
@@ -217,8 +219,11 @@ class DefineCog(commands.Cog):
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
-        if cards_only and result.entry is None:
-            return  # "thanks!", "ok we will try it": no help line, no offers, no miss
+        if cards_only:
+            if result.entry is None:
+                return  # "thanks!", "ok we will try it": no help line, no offers, no miss
+            if self.state.lookups.take(message.author.id, message.created_at) is not None:
+                return  # a card, but over the limit /define has too: nothing in public
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
             return

@@ -18,6 +18,7 @@ from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.replies import (
     PickSelect,
     Reply,
+    echo,
     entry_option,
     post_instead,
     respond_in_time,
@@ -38,6 +39,7 @@ MAX_LISTED = limits.SELECT_OPTIONS
 # message's own text first, then its embeds' (a card's, another bot's).
 MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
+FILE_NAME_ECHO = 40  # characters of an attached file's name repeated (Discord allows 10 files)
 
 
 def readable_text(message: discord.Message) -> str:
@@ -66,6 +68,27 @@ def readable_text(message: discord.Message) -> str:
     # joiners shape emoji and the words of some scripts: kept.
     text = "\n".join(part for part in parts if part)[:MAX_READ]
     return drop_invisible(without_chat_markup(text), keep=JOINERS)
+
+
+def _none_found(message: discord.Message, read: str) -> str:
+    """What to say when no term is found, true also of text in an attached file: Discord's
+    client sends a paste past the message's length as `message.txt`, which the bot does not
+    download (a download per click, of a file up to the server's upload size)."""
+    attached = [
+        *message.attachments,
+        *(a for s in message.message_snapshots for a in s.attachments),
+    ]
+    files = [a.filename for a in attached if (a.content_type or "").startswith("text/")]
+    if not files:
+        return "I found no glossary terms in that message."
+    named = ", ".join(echo(name, FILE_NAME_ECHO) for name in files)
+    file = "file" if len(files) == 1 else "files"
+    if not read.strip():
+        return (
+            f"That message's text is in {'an ' if len(files) == 1 else ''}attached {file} "
+            f"({named}), which I don't read: `/define` looks up a term from it."
+        )
+    return f"I found no glossary terms in that message (I don't read its attached {file}, {named})."
 
 
 class ExplainCog(commands.Cog):
@@ -115,11 +138,12 @@ class ExplainCog(commands.Cog):
 def terms_listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
     """The terms found in `message`, one line each, with a menu to open their cards (also the
     answer to a message forwarded to the bot), counted in the metrics as what it answered."""
-    found = local.index.find_named_terms(readable_text(message), local.aliases)
+    read = readable_text(message)
+    found = local.index.find_named_terms(read, local.aliases)
     entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
     if not entries:
         observe.outcome("no_entry")
-        return Reply("I found no glossary terms in that message.", None, None, private=True)
+        return Reply(_none_found(message, read), None, None, private=True)
     observe.outcome("listing")
     glossary = local.glossary
     lines = []

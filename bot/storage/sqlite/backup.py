@@ -31,15 +31,17 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
         raise as_storage_error(exc) from exc
 
 
-def _read_only(database: Path) -> str:
-    """How to open the database to read it: read-only; and in a folder that refuses new files
-    (a read-only snapshot) with nothing beside it, as a file that cannot change, else SQLite
-    refuses it for want of the `-shm` it makes there. Nothing writes it then: a write needs
-    a `-wal` or `-journal` beside it, which that folder cannot take."""
+def is_snapshot(database: Path) -> bool:
+    """Whether the database is alone in a folder that refuses new files (a read-only snapshot):
+    SQLite's ordinary read of it fails for want of the `-shm` it makes there. Nothing writes it
+    then: a write needs a `-wal` or `-journal` beside it, which that folder cannot take."""
     alone = not any(Path(f"{database}{suffix}").exists() for suffix in COMPANIONS)
-    if alone and not os.access(database.parent, os.W_OK | os.X_OK):
-        return "mode=ro&immutable=1"
-    return "mode=ro"
+    return alone and not os.access(database.parent, os.W_OK | os.X_OK)
+
+
+def _read_only(database: Path) -> str:
+    """How to open the database to read it: read-only; a snapshot as a file that cannot change."""
+    return "mode=ro&immutable=1" if is_snapshot(database) else "mode=ro"
 
 
 def _backup_file(source_path: Path, dest: Path) -> None:

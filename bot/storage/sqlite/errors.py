@@ -75,6 +75,8 @@ def cannot_open(path: Path) -> str | None:
     if not folder.is_dir():
         return f"its folder {folder} does not exist"
     if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:  # a `:ro` volume: no owner could write it
+            return f"its folder {folder} is on a read-only file system, where it cannot be created"
         return f"its folder {folder} is not writable by this process ({user}) to create it"
     if path.exists() and not os.access(path, os.R_OK):
         return f"the file is not readable by this process ({user})"
