@@ -220,7 +220,7 @@ class QuestionRules:
                 if any(self.names.lookup(f) for f in (form, *plural_variants(form))):
                     break  # a name in either number ("coding agents") is no typo
                 named = self._nearly_named(form)
-                if named is not None and self._typo_of(key, named[0]):
+                if named is not None:
                     found.append((begins, named[0], written))
                     covered = at + len(written.split())
                     break
@@ -332,8 +332,7 @@ class QuestionRules:
             forms = [state, *derived_forms(state)]
             found = _held_by_one((self.names.lookup(form), len(form)) for form in forms)
             if found is None:
-                nearly = self._nearly_named(state)
-                found = nearly if nearly and self._typo_of(state, nearly[0]) else None
+                found = self._nearly_named(state)
             if found is not None:
                 return found[0], SUBJECT
         verb, words = asked_subject(core)
@@ -636,7 +635,8 @@ class QuestionRules:
         return tuple(hits.values())
 
     def _nearly_named(self, key: str) -> tuple[int, int] | None:
-        """A long name one typo away ("tokenizaton", "large langauge models")."""
+        """A long name one typo away ("tokenizaton", "large langauge models") that `key` is a
+        typo of (`_typo_of`): "car model" is a car's model, not an "AR model" mistyped."""
         import numpy as np
 
         from bot.search.similarity import typo_ratio
@@ -652,7 +652,7 @@ class QuestionRules:
         hits = self.names.hits(positions[best])
         if scores[best] < NEARLY_NAMED or len({h.entry for h in hits}) != 1:
             return None
-        return hits[0].entry, len(keys[best])
+        return (hits[0].entry, len(keys[best])) if self._typo_of(key, hits[0].entry) else None
 
 
 def _used_by_another(
