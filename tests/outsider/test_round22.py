@@ -4,10 +4,13 @@ Discord (its channels, its permissions, a moderator's first mistakes), and Disco
 
 from __future__ import annotations
 
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, selects
 from tests.fake_discord.models import READ_MESSAGE_HISTORY, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
-from tests.resilience.helpers import warned
+from tests.resilience.helpers import locked_by_another_process, warned
 
 from .conftest import Scene
 from .test_round7 import title_of
@@ -76,3 +79,61 @@ async def test_a_mention_where_the_bot_may_not_post_is_one_line_naming_the_permi
             assert "Embed Links" not in said_lines[0], said_lines
             answer = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=channel)
             assert title_of(await answer.final_message()) == "Retrieval-Augmented Generation (RAG)"
+
+
+async def test_a_form_saved_while_the_database_is_locked_keeps_what_was_typed(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line N33: a moderator writes a term in `/term add`'s form (a definition of up to
+    4,000 characters) and saves while another process holds the database's write lock. The
+    answer was "The database cannot be written right now, so nothing was changed. Please try
+    again later." and nothing more: what they typed was gone, where a form refused for its text
+    keeps it for **Edit again**. Now this one keeps it too, and Edit again saves it once the
+    database is back."""
+    fake = scene.fake
+    definition = "Our nightly batch job that re-ranks retrieved documents. " * 60
+    opened = await fake.slash(
+        scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    await opened.response()
+    async with locked_by_another_process(scene.db_path):
+        submitted = await fake.submit_modal(
+            scene.moderator, opened, {"title": "Zorblax", "definition": definition}
+        )
+        answer = await submitted.final_message()
+    assert answer["content"].startswith("The database cannot be written right now"), answer
+    assert "Edit again" in buttons(answer), answer
+    assert await read_terms(store, scene.guild.id) == []
+    again = await fake.click(scene.moderator, answer, buttons(answer)["Edit again"])
+    form = await again.response()
+    assert form["type"] == 9, form
+    saved = await (await fake.submit_modal(scene.moderator, again, {})).final_message()
+    assert saved["content"].startswith("Added **Zorblax**"), saved
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == definition.strip(), term
+
+
+async def test_a_form_refused_for_its_category_lets_the_moderator_choose_one(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line N34: a new server's moderator runs `/term add` without its category option
+    (optional: a term that words a bundled entry takes that entry's), writes the form and
+    saves: "Category: choose a category", with **Edit again**, which reopens the same form,
+    where there is no field for it. Every save refused the same way: the only way out was
+    `/term add category:…` and the text typed again. Now the refusal carries a menu of the
+    categories: a pick reopens the form with what was typed and the category chosen."""
+    fake = scene.fake
+    values = {"title": "Zorblax", "definition": "The nightly batch job that re-ranks documents."}
+    opened = await fake.slash(scene.moderator, "term add", {}, channel=scene.channel)
+    await opened.response()
+    refused = await (await fake.submit_modal(scene.moderator, opened, values)).final_message()
+    assert "choose a category" in refused["content"], refused
+    [menu] = selects(refused)
+    assert [o["label"] for o in menu["options"]][:2] == ["Fundamentals", "Retrieval & Context"]
+    picked = await fake.select(scene.moderator, refused, menu["custom_id"], ["Fundamentals"])
+    form = await picked.response()
+    assert form["type"] == 9, form
+    saved = await (await fake.submit_modal(scene.moderator, picked, {})).final_message()
+    assert saved["content"].startswith("Added **Zorblax**"), saved
+    [term] = await read_terms(store, scene.guild.id)
+    assert (term.category, term.definition) == ("Fundamentals", values["definition"]), term
