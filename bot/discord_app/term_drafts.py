@@ -70,17 +70,18 @@ class Drafts:
     async def open(self, draft: Draft) -> str:
         """A new nonce for `draft`, kept in memory and (waiting SAVE_WAIT at most) in the store."""
         nonce = uuid.uuid4().hex[:12]
+        await self.keep(nonce, draft)
+        return nonce
+
+    async def keep(self, nonce: str, draft: Draft) -> None:
+        """Keep `draft` under `nonce` in memory and (waiting SAVE_WAIT at most: a locked
+        database must not hold up the answer) in the store."""
         self._remember(nonce, draft)
         saving = asyncio.ensure_future(self.save(nonce, draft))
         self._saving.add(saving)
         saving.add_done_callback(self._saving.discard)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(saving), SAVE_WAIT)
-        return nonce
-
-    async def keep(self, nonce: str, draft: Draft) -> None:
-        self._remember(nonce, draft)
-        await self.save(nonce, draft)
 
     async def save(self, nonce: str, draft: Draft) -> None:
         store = self._store()

@@ -68,7 +68,10 @@ leaves heartbeats unanswered (a zombie connection); a guild id in ``fake.gateway
 listed unavailable in READY without its GUILD_CREATE until ``await fake.gateway.end_outage(id)``.
 Channels: a thread with ``archived = True`` refuses posts (400, 50083), and a server the bot
 is no longer a member of refuses them too (403, 50001), as does a channel the bot may not view
-(403, 50001; one it views but may not send in: 403, 50013). Deadlines:
+(403, 50001; one it views but may not send in: 403, 50013), and a reply (``message_reference``)
+where the bot lacks Read Message History (403, 160002). ``guild.add_channel(name, kind)`` makes
+announcement (5), voice (2) and stage (13) channels and forums (15); ``add_thread(...,
+kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True`` an age-restricted one. Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk.
 
 Modals (``interactions.modal_data``, ``validation.check_modal``): a MODAL response (type 9) is

@@ -52,7 +52,10 @@ DEFAULT_EVERYONE_PERMISSIONS = (
 GUILD_TEXT = 0
 DM = 1
 GUILD_VOICE = 2  # its text chat takes messages like a text channel
+GUILD_ANNOUNCEMENT = 5  # a text channel others can follow
 PUBLIC_THREAD = 11  # a thread of a text channel, or a forum post
+PRIVATE_THREAD = 12  # a thread only its members (and those who may manage threads) see
+GUILD_STAGE_VOICE = 13  # its text chat takes messages like a voice channel's
 GUILD_FORUM = 15  # holds posts (threads), takes no messages itself
 
 _counter = itertools.count()
@@ -134,10 +137,11 @@ class FakeChannel:
     parent_id: int | None = None  # a thread's channel (or forum)
     owner_id: int | None = None  # who started the thread
     archived: bool = False  # a thread archived (and locked) by a moderator: no posts in it
+    nsfw: bool = False  # age-restricted
 
     @property
     def is_thread(self) -> bool:
-        return self.type == PUBLIC_THREAD
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
     def is_dm(self) -> bool:
@@ -163,7 +167,7 @@ class FakeChannel:
             "name": self.name,
             "position": self.position,
             "permission_overwrites": [],
-            "nsfw": False,
+            "nsfw": self.nsfw,
             "parent_id": None if self.parent_id is None else str(self.parent_id),
             "topic": None,
             "last_message_id": None,
@@ -173,8 +177,8 @@ class FakeChannel:
         }
 
     def _kind_fields(self) -> JSON:
-        """What Discord adds for a voice channel or a thread (discord.py requires them)."""
-        if self.type == GUILD_VOICE:
+        """What Discord adds for a voice or stage channel or a thread (discord.py requires them)."""
+        if self.type in (GUILD_VOICE, GUILD_STAGE_VOICE):
             return {"bitrate": 64000, "user_limit": 0, "rtc_region": None}
         if self.is_thread:
             return {
@@ -186,6 +190,7 @@ class FakeChannel:
                     "auto_archive_duration": 1440,
                     "archive_timestamp": iso_now(),
                     "locked": self.archived,
+                    **({"invitable": True} if self.type == PRIVATE_THREAD else {}),
                 },
             }
         if self.type == GUILD_FORUM:
@@ -246,15 +251,19 @@ class FakeGuild:
         return channel
 
     def add_channel(self, name: str, kind: int) -> FakeChannel:
-        """A channel of another type (GUILD_VOICE, GUILD_FORUM)."""
+        """A channel of another type (GUILD_VOICE, GUILD_ANNOUNCEMENT, GUILD_STAGE_VOICE,
+        GUILD_FORUM)."""
         channel = FakeChannel(new_snowflake(), name, kind, self.id, len(self.channels))
         self.channels[channel.id] = channel
         return channel
 
-    def add_thread(self, parent: FakeChannel, name: str, owner: FakeUser) -> FakeChannel:
-        """A thread of a text channel, or a post of a forum: sent in GUILD_CREATE's threads."""
+    def add_thread(
+        self, parent: FakeChannel, name: str, owner: FakeUser, *, kind: int = PUBLIC_THREAD
+    ) -> FakeChannel:
+        """A thread of a text channel (``kind=PRIVATE_THREAD`` for a private one), or a post of
+        a forum: sent in GUILD_CREATE's threads."""
         thread = FakeChannel(
-            new_snowflake(), name, PUBLIC_THREAD, self.id, 0, parent_id=parent.id, owner_id=owner.id
+            new_snowflake(), name, kind, self.id, 0, parent_id=parent.id, owner_id=owner.id
         )
         self.channels[thread.id] = thread
         return thread

@@ -8,12 +8,19 @@ from aiohttp import web
 
 from .faults import API_PREFIX
 from .messages import DEFAULT, REPLY, build_message, edited_copy
-from .models import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL, FakeChannel
+from .models import (
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    FakeChannel,
+)
 from .responses import (
     ARCHIVED_THREAD,
     EMPTY_MESSAGE,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
+    REPLY_WITHOUT_HISTORY,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     json_response,
@@ -75,6 +82,9 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
             name = "SEND_MESSAGES_IN_THREADS" if channel.is_thread else "SEND_MESSAGES"
             detail = f"bot lacks {name} in #{channel.name}"
             return refuse(request, "missing_permissions", MISSING_PERMISSIONS, detail, body)
+        if body.get("message_reference") and not has(channel, READ_MESSAGE_HISTORY):
+            detail = f"a reply in #{channel.name}, where the bot lacks READ_MESSAGE_HISTORY"
+            return refuse(request, "missing_permissions", REPLY_WITHOUT_HISTORY, detail, body)
         errors = check_message(body)
         if errors:
             return refuse.invalid(request, errors, body)

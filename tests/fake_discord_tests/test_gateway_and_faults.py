@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from tests.fake_discord import FakeDiscord, run_client
+from tests.fake_discord.models import READ_MESSAGE_HISTORY
 
 from .conftest import Scene
 from .tiny_bot import TinyBot
@@ -174,13 +175,19 @@ async def test_unanswered_heartbeats_make_the_client_reconnect() -> None:
                 assert fake.gateway.identify_count == 1
 
 
-async def post(fake: FakeDiscord, channel_id: int) -> tuple[int, int]:
-    """The bot posts in a channel: Discord's HTTP status and error code (0 when it took it)."""
+async def post(
+    fake: FakeDiscord, channel_id: int, *, reply_to: int | None = None
+) -> tuple[int, int]:
+    """The bot posts in a channel (a reply to message `reply_to`): Discord's HTTP status and
+    error code (0 when it took it)."""
     url = f"{fake.api_base}/channels/{channel_id}/messages"
     headers = {"Authorization": f"Bot {fake.token}"}
+    body: dict[str, object] = {"content": "hello"}
+    if reply_to is not None:
+        body["message_reference"] = {"message_id": str(reply_to)}
     async with (
         aiohttp.ClientSession() as session,
-        session.post(url, json={"content": "hello"}, headers=headers) as answer,
+        session.post(url, json=body, headers=headers) as answer,
     ):
         return answer.status, int((await answer.json()).get("code", 0))
 
@@ -209,3 +216,17 @@ async def test_posts_in_an_archived_thread_or_a_server_the_bot_left_are_refused(
     assert await post(fake, scene.channel.id) == (403, 50001)
     assert await get(fake, f"/guilds/{scene.guild.id}") == (404, 10004)  # as if none
     assert [v.kind for v in fake.pop_violations()] == ["archived_thread", "missing_access"]
+
+
+async def test_a_reply_where_the_bot_may_not_read_history_is_refused(scene: Scene) -> None:
+    """Discord refuses a reply (a post with `message_reference`) where the bot lacks Read
+    Message History: 403, 160002; a message of its own there is taken."""
+    fake = scene.fake
+    assert await post(fake, scene.channel.id) == (200, 0)
+    said = fake.sent_messages[-1].message
+    assert await post(fake, scene.channel.id, reply_to=int(said["id"])) == (200, 0)
+    for role in scene.guild.roles.values():
+        role.permissions &= ~READ_MESSAGE_HISTORY
+    assert await post(fake, scene.channel.id, reply_to=int(said["id"])) == (403, 160002)
+    assert await post(fake, scene.channel.id) == (200, 0)
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]

@@ -113,14 +113,14 @@ async def test_the_channels_told_about_a_missing_embed_links_are_bounded(
     """Plan line Y11: each channel where the bot was mentioned without Embed Links was logged
     once, and its id kept for ever: a set growing with every such channel of a long life. Now
     the most recently told are kept (one dropped may be said once more), still one line each."""
-    monkeypatch.setattr(define_cog, "MAX_NO_EMBEDS_SAID", 2)
+    monkeypatch.setattr(define_cog, "MAX_LACKING_SAID", 2)
     caplog.set_level(logging.WARNING, logger=define_cog.__name__)
     async with start_bot(store) as bot:
         cog = bot.get_cog("DefineCog")
         assert isinstance(cog, define_cog.DefineCog)
         for channel_id in (1, 2, 3, 4, 5, 5, 4):
-            cog._say_no_embeds(channel_id)
-        assert list(cog._no_embeds_said) == [5, 4]
+            cog._say_lacking(channel_id, "embed_links")
+        assert list(cog._lacking_said) == [(5, "embed_links"), (4, "embed_links")]
     said = [r.getMessage() for r in caplog.records if "Embed Links" in r.getMessage()]
     assert len(said) == 5, said  # once a channel while remembered
 

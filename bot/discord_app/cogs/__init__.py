@@ -12,7 +12,13 @@ from bot.discord_app.cogs.explain import ExplainCog
 from bot.discord_app.cogs.stats import MissToAliasSelect, StatsCog
 from bot.discord_app.cogs.suggestions import SuggestButton, SuggestCog
 from bot.discord_app.cogs.term_log import LogPageButton
-from bot.discord_app.cogs.terms import DecideButton, EditAgainButton, RemoveButton, TermCog
+from bot.discord_app.cogs.terms import (
+    CategoryPick,
+    DecideButton,
+    EditAgainButton,
+    RemoveButton,
+    TermCog,
+)
 from bot.discord_app.replies import CARD_ITEMS
 
 if TYPE_CHECKING:
@@ -23,6 +29,7 @@ DYNAMIC_ITEMS = (
     *CARD_ITEMS,
     MissToAliasSelect,
     EditAgainButton,
+    CategoryPick,
     RemoveButton,
     DecideButton,
     LogPageButton,

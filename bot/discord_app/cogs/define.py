@@ -8,7 +8,7 @@ import re
 import time
 import uuid
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -37,13 +37,31 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_NO_EMBEDS_SAID = 1_000  # channels remembered as told about a missing Embed Links
+MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
+THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
 )
+# What the operator is told, once per channel, of a permission the bot lacks there.
+LACKING_SAID = {
+    "embed_links": "cannot show cards in channel %s: the bot lacks Embed Links there, so "
+    "mentions (and /define answers posted there past Discord's deadline) are answered with a "
+    "line of text",
+    "read_message_history": "cannot reply to mentions in channel %s: the bot lacks Read Message "
+    "History there, which Discord requires of a reply, so it answers them with a message of "
+    "its own",
+    "send_messages": "cannot answer mentions in channel %s: the bot lacks Send Messages there "
+    "(/define still answers there)",
+    "send_messages_in_threads": "cannot answer mentions in thread %s: the bot lacks Send Messages "
+    "in Threads there (/define still answers there)",
+}
 NO_EMBEDS = (
     "**{title}** has a card, but I can't show cards in this channel: it needs the "
     "**Embed Links** permission for me here. `/define` shows it anywhere."
@@ -72,9 +90,10 @@ class DefineCog(commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
         self.state = state
-        # Channels whose missing Embed Links was logged, the most recent MAX_NO_EMBEDS_SAID: a
-        # bot in thousands of channels keeps no id for ever; one dropped may be said once more.
-        self._no_embeds_said: OrderedDict[int, None] = OrderedDict()
+        # Channels whose missing permission was logged (channel id and permission), the most
+        # recent MAX_LACKING_SAID: a bot in thousands of channels keeps no id for ever; one
+        # dropped may be said once more.
+        self._lacking_said: OrderedDict[tuple[int, str], None] = OrderedDict()
 
     @app_commands.command(
         name="define", description="Look up a term: definition, what it is not, related terms"
@@ -115,7 +134,7 @@ class DefineCog(commands.Cog):
         if not taken and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
-                self._say_no_embeds(interaction.channel_id)
+                self._say_lacking(interaction.channel_id, "embed_links")
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
         elif not taken:
@@ -142,6 +161,13 @@ class DefineCog(commands.Cog):
         if message.author.bot or me is None:
             return
         if message.guild is not None and not any(u.id == me.id for u in message.mentions):
+            return
+        # Where Discord would refuse any post, try none and use none of the member's lookups:
+        # the operator is told once which permission (in a thread, discord.py also derives no
+        # Embed Links from it).
+        post = "send_messages_in_threads" if message.channel.type in THREADS else "send_messages"
+        if not _bot_may(message, post):
+            self._say_lacking(message.channel.id, post)
             return
         # A reply to the bot pings it by default, so Discord lists it in `mentions` though the
         # text names nobody: talk in a thread under a card, answered only when it finds a card
@@ -193,9 +219,7 @@ class DefineCog(commands.Cog):
             observe.failed(error_id)
             log.exception("error %s answering message %s", error_id, message.id)
             try:
-                await message.reply(
-                    error_reply(error_id), mention_author=False, allowed_mentions=NO_MENTIONS
-                )
+                await self._reply(message, content=error_reply(error_id))
             except discord.HTTPException as exc:
                 log.warning("could not tell the author of message %s: %s", message.id, exc)
 
@@ -207,15 +231,15 @@ class DefineCog(commands.Cog):
             return
         scope = message.guild.id if message.guild else DM_SCOPE
         shows_more = bool(message.message_snapshots) or message.poll is not None
-        if not text and shows_more and _can_embed(message):
+        if not text and shows_more and _bot_may(message, "embed_links"):
             # A forward (a DM "what's this?") or a poll has no words of its own to look up:
             # the terms in what it shows, as Explain terms lists them.
             local = await self.state.servers.local(scope, patient=True)
             reply = terms_listing(local, message, message.author.id)
-            await message.reply(mention_author=False, **reply.send_kwargs())
+            await self._reply(message, **reply.send_kwargs())
             return
         if not text:
-            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
+            await self._reply(message, content=MENTION_HELP)
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         result = local.index.search(text, local.aliases)
@@ -225,21 +249,32 @@ class DefineCog(commands.Cog):
             if self.state.lookups.take(message.author.id, message.created_at) is not None:
                 return  # a card, but over the limit /define has too: nothing in public
         if result.entry is None and _PLEASANTRY.fullmatch(text):
-            await message.reply(MENTION_HELP, mention_author=False, allowed_mentions=NO_MENTIONS)
+            await self._reply(message, content=MENTION_HELP)
             return
-        can_embed = _can_embed(message)
+        can_embed = _bot_may(message, "embed_links")
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
         # refuses (a miss or an offer is text, shown as ever). It is counted once it is sent.
         reply = await reply_for(self.state, local, result, message.author.id, scope)
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
-            self._say_no_embeds(message.channel.id)
+            self._say_lacking(message.channel.id, "embed_links")
             text = NO_EMBEDS.format(title=reply.embed.title or "")
-            await message.reply(text, mention_author=False, allowed_mentions=NO_MENTIONS)
+            await self._reply(message, content=text)
             return
-        await message.reply(mention_author=False, **reply.send_kwargs())
+        await self._reply(message, **reply.send_kwargs())
         count_sent(self.state, scope, reply)
+
+    async def _reply(self, message: discord.Message, **kwargs: Any) -> None:
+        """Answer `message` in its channel: as a reply to it, or, where the bot may not read
+        the channel's history (Discord refuses a reply then: 403, 160002), as a message of its
+        own, which needs Send Messages alone. Nobody is pinged either way."""
+        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        if _bot_may(message, "read_message_history"):
+            await message.reply(mention_author=False, **kwargs)
+            return
+        self._say_lacking(message.channel.id, "read_message_history")
+        await message.channel.send(**kwargs)
 
     async def _removed_from(self, guild_id: int, refused: discord.Forbidden) -> bool:
         """Whether a reply was `refused` because the bot is no longer in the server (removed
@@ -260,19 +295,16 @@ class DefineCog(commands.Cog):
             return False
         return False
 
-    def _say_no_embeds(self, channel_id: int) -> None:
-        if channel_id in self._no_embeds_said:
-            self._no_embeds_said.move_to_end(channel_id)
+    def _say_lacking(self, channel_id: int, permission: str) -> None:
+        """Tell the operator once per channel what lacking `permission` there changes."""
+        told = (channel_id, permission)
+        if told in self._lacking_said:
+            self._lacking_said.move_to_end(told)
         else:
-            self._no_embeds_said[channel_id] = None
-            if len(self._no_embeds_said) > MAX_NO_EMBEDS_SAID:
-                self._no_embeds_said.popitem(last=False)
-            log.warning(
-                "cannot show cards in channel %s: the bot lacks Embed Links there, so mentions "
-                "(and /define answers posted there past Discord's deadline) are answered with a "
-                "line of text",
-                channel_id,
-            )
+            self._lacking_said[told] = None
+            if len(self._lacking_said) > MAX_LACKING_SAID:
+                self._lacking_said.popitem(last=False)
+            log.warning(LACKING_SAID[permission], channel_id)
 
 
 def _reply_target_gone(exc: discord.HTTPException) -> str | None:
@@ -286,10 +318,11 @@ def _reply_target_gone(exc: discord.HTTPException) -> str | None:
     return None
 
 
-def _can_embed(message: discord.Message) -> bool:
-    """Whether Discord shows the bot's embeds where `message` was posted (a DM always does)."""
+def _bot_may(message: discord.Message, permission: str) -> bool:
+    """Whether the bot has `permission` (a `discord.Permissions` flag: embeds shown, history
+    read) where `message` was posted; in a DM it has both."""
     channel, guild = message.channel, message.guild
-    # Not known here: send the card, as before this check. That includes a channel discord.py
+    # Not known here: take it as granted, as before this check. That includes a channel discord.py
     # knows only by its id (a thread it was never told about), whose `permissions_for` says
     # none, and a thread whose parent channel, where its permissions are, it has not cached.
     if (
@@ -300,4 +333,4 @@ def _can_embed(message: discord.Message) -> bool:
         or (isinstance(channel, discord.Thread) and channel.parent is None)
     ):
         return True
-    return channel.permissions_for(guild.me).embed_links
+    return bool(getattr(channel.permissions_for(guild.me), permission))

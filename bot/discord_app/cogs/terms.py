@@ -159,16 +159,51 @@ class EditAgainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        drafts = interaction.client.state.term_drafts
-        draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
-        if draft is None:
-            await reply(
-                interaction,
-                "That draft is no longer kept (it is old). "
-                "The text is in the message above: start again with `/term add` or `/term edit`.",
+        await reopen_modal(interaction, self.nonce)
+
+
+class CategoryPick(
+    Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{OWNER}:(?P<nonce>[0-9a-f]{{12}})"
+):
+    """Reopens a form refused for want of a category with the one picked: the form has no
+    field for it (the command's option gives it), so Edit again alone would be refused again."""
+
+    def __init__(self, owner_id: int, nonce: str) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose its category, then save again",
+                options=[discord.SelectOption(label=category) for category in CATEGORIES],
+                custom_id=f"gb:term-cat:{owner_id}:{nonce}",
             )
-            return
-        await open_modal(interaction, draft)
+        )
+        self.owner_id, self.nonce = owner_id, nonce
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> CategoryPick:
+        return cls(int(match["owner"]), match["nonce"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        picked = [v for v in self.item.values if v in CATEGORIES]
+        await reopen_modal(interaction, self.nonce, category=picked[0] if picked else None)
+
+
+async def reopen_modal(
+    interaction: Interaction, nonce: str, *, category: str | None = None
+) -> None:
+    """Reopen the refused form `nonce` with what was typed (and `category`, when picked)."""
+    drafts = interaction.client.state.term_drafts
+    draft = await drafts.get(nonce, interaction.guild_id or 0, interaction.user.id)
+    if draft is None:
+        await reply(
+            interaction,
+            "That draft is no longer kept (it is old). "
+            "The text is in the message above: start again with `/term add` or `/term edit`.",
+        )
+        return
+    if category is not None:
+        draft = replace(draft, typed=replace(draft.typed, category=category))
+    await open_modal(interaction, draft)
 
 
 class RemoveButton(
@@ -620,19 +655,29 @@ class TermCog(
             )
         elif refusal.saved is not None:  # a term members were waiting for, written directly
             text += await close_namesakes(interaction, [refusal.saved], besides=False)
+        if refusal.saved is None and not refusal.problems:
+            # Nothing written, and nothing wrong with the text: the database failed (or the
+            # server could not be checked). What they typed is kept, as a refused form's is.
+            return text + KEPT, await self._again(owner, nonce, draft)
         if not refusal.problems:
             return text, None
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
         if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
             draft = replace(draft, editing=None, revision=None)
-        return text, await self._again(owner, nonce, draft)
+        needs_category = any(p.field == "category" for p in refusal.problems)
+        return text, await self._again(owner, nonce, draft, needs_category=needs_category)
 
-    async def _again(self, owner: int, nonce: str, draft: Draft) -> discord.ui.View:
-        """Keep a refused form's `draft` for its Edit again button (the view returned)."""
+    async def _again(
+        self, owner: int, nonce: str, draft: Draft, *, needs_category: bool = False
+    ) -> discord.ui.View:
+        """Keep a refused form's `draft` for its Edit again button (the view returned), and
+        its category menu when it was refused for want of one."""
         await self.state.term_drafts.keep(nonce, draft)
         view = discord.ui.View(timeout=None)
         view.add_item(EditAgainButton(owner, nonce))
+        if needs_category:
+            view.add_item(CategoryPick(owner, nonce))
         return view
 
 
