@@ -56,6 +56,7 @@ TUNING = (
     "dev12",
     "everyday",
     "everyday2",
+    "everyday3",
     "chat",
 )
 CAPPED = MATCH_SCORE - MATCH_MARGIN - 0.1
