@@ -39,10 +39,11 @@ STILL_FAILING = {
     "in the attention layer, what stops a token from looking at the tokens that come after it?",
     # failing before ctx21 too: offered, Latent Diffusion first (the name is written twice)
     "the diffusion model in our app is slow. how does a diffusion model turn noise into a picture?",
+    # since short21's phrasings: a wrong AI Coding Agents card by the description stage (89,
+    # "claude code" and "editing" weigh more), Prompt Injection offered; before, it was offered first
+    "claude code is editing my repo. how do i stop a web page it reads from giving it hidden"
+    " orders?",
 }
-# passing again since short23's phrasings (Prompt Injection offered first, no AI Coding Agents
-# card): "claude code is editing my repo. how do i stop a web page it reads from giving it hidden
-# orders?"
 PROBES = ProbeFile("ctx21_probes.tsv", STILL_FAILING)
 
 test_a_context_name_is_not_the_card = PROBES.test("context", expect=the_asked_card_or_first_offers)

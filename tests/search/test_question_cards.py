@@ -17,6 +17,7 @@ STILL_FAILING = {
     "how does a model know which word comes first in a sentence",  # offered first (rule 1: card)
     "why do llms make up facts that sound true",  # LLM card, Hallucination offered
     "why do we divide logits by a number before sampling",  # Logits card
+    "how can i fine tune a 70b model on one gpu with 4 bit weights",  # Fine-Tuning card
     "what is it called when you train a small model to copy a big one",  # offered first
     "why does my training loss go to nan unless i cap the gradient norm",  # Loss card
     "how does vllm fit so many requests in gpu memory",  # vLLM card: fair
