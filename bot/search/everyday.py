@@ -91,8 +91,8 @@ WORDS_REST_COSINE = 0.48
 # "model", "prompt", "reward"): a sentence that says none of them, nor jargon, and is further
 # than `NEAR_COSINE` from every entry gets no card from the description stage's plain words
 # alone ("my uncle only remembers the last few things you told him": Memory Systems). Set on
-# the tuning slices' description cards (gate24): up to 22 none right is lost, at 23 one ("the
-# bot won't help me write a villain for my novel", 0.49: "write" is in 21 entries).
+# the tuning slices' description cards (gate24): at 22 or less no right card is lost, at 23
+# one ("the bot won't help me write a villain for my novel", 0.49: "write" is in 21 entries).
 FIELD_WORD_ENTRIES = 22
 
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (

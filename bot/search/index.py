@@ -771,8 +771,11 @@ class SearchIndex:
         word of the field (`field_word`; no jargon either), further than `NEAR_COSINE` from
         every entry (`nearest`), becomes an offer: the plain words it shares with the entry's
         text are everyday ones ("my uncle only remembers the last few things you told him",
-        Memory Systems), and the meaning alone does not make it the field's."""
+        Memory Systems), and the meaning alone does not make it the field's. A server's own
+        term is described in its server's everyday words: the gate is the bundled field's."""
         if result.entry is None or result.strategy != "description" or nearest >= NEAR_COSINE:
+            return result
+        if self._is_server_term(self.positions[result.entry.id]):
             return result
         text = result.normalized_query
         if names_in(text) or not everyday_rest(text, self.field_word):

@@ -5,9 +5,16 @@ becomes an offer unless the meaning finds the sentence near an entry."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.glossary import load_glossary
 from bot.search import SearchIndex
+from bot.search.local import compile_local, with_vectors
+from bot.search.semantic.term_vectors import TermVectors
+
+from .server_term_calib import SERVERS
 
 
 @pytest.mark.parametrize(
@@ -66,3 +73,28 @@ def test_a_field_word_is_a_name_or_a_word_many_entries_use(
     bundled_index: SearchIndex, word: str, field: bool
 ) -> None:
     assert bundled_index.field_word(word) is field
+
+
+@pytest.mark.parametrize(
+    ("description", "term"),
+    [
+        # server_term_calib.py's; each an offer with the gate before it spared server terms
+        ("the currency for bidding on drops after showing up", "dkp"),
+        ("rest period when we skip routine checks", "quiet-hour"),
+        ("escalating straight to engineers skipping second line", "tier-jump"),
+    ],
+)
+def test_a_server_term_described_in_plain_words_keeps_its_card(
+    bundled_index: SearchIndex, tmp_path: Path, description: str, term: str
+) -> None:
+    """A server's own coinage is described in its server's everyday words, and the meaning
+    scores such descriptions lower (`SearchIndex._is_server_term`): the gate is the bundled
+    field's."""
+    assert bundled_index.semantic is not None
+    server = next(s for s in SERVERS if any(t.id == term for t in s.terms))
+    vectors = TermVectors(bundled_index.semantic.encoder, tmp_path)
+    local = compile_local(load_glossary(), bundled_index, server.terms, {}, vectors=vectors)
+    vectors.embed([text for _, text in local.texts])
+    result = with_vectors(local, vectors).index.search(description)
+    assert result.entry is not None, result
+    assert result.entry.id == term, result
