@@ -25,7 +25,10 @@ from .server_term_calib import SERVERS
             "my uncle only remembers the last few things you told him in a conversation",
             "memory-systems",
         ),
-        ("is a monte carlo simulation the right way to plan my pension", "monte-carlo-tree-search"),
+        (
+            "my grandma only remembers the last few things you said in a conversation",
+            "memory-systems",
+        ),
         (
             "would a monte carlo simulation help plan our retirement savings",
             "monte-carlo-tree-search",
@@ -63,6 +66,7 @@ def test_a_description_keeps_its_card(bundled_index: SearchIndex, query: str, en
     [
         ("model", True),  # used by most entries
         ("prompt", True),
+        ("bot", True),  # in 14 entries
         ("docker", True),  # a one-word name
         ("grandpa", False),
         ("remember", False),
