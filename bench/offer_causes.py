@@ -57,6 +57,7 @@ TUNING = (
     "dev13",
     "everyday",
     "everyday2",
+    "everyday3",
     "chat",
 )
 CAPPED = MATCH_SCORE - MATCH_MARGIN - 0.1

@@ -59,7 +59,9 @@ newcomers and non-native speakers; descriptions in non-native English; off-topic
 other neighbouring technical fields),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
-bringing such words into the glossary show up on tuning data)
+bringing such words into the glossary show up on tuning data),
+`relevance_everyday3.tsv` (one slice, `everyday3`, to tune on: everyday situations that share an
+entry's idea but not its field, a game's save point, a grade average, a lost match)
 and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
@@ -120,6 +122,7 @@ SETS = (
     "relevance_blind29.tsv",
     "relevance_blind30.tsv",
     "relevance_everyday2.tsv",
+    "relevance_everyday3.tsv",
     "everyday_probes.tsv",
     "chat_style_probes.tsv",
 )
@@ -155,7 +158,10 @@ def main() -> int:
     parser.add_argument(
         "--misses",
         default="",
-        help="slices whose misses to list (dev, calib, dev2 to dev13, everyday, everyday2, chat)",
+        help=(
+            "slices whose misses to list (dev, calib, dev2 to dev13, everyday, everyday2, everyday3, "
+            "chat)"
+        ),
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")

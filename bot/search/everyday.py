@@ -87,6 +87,15 @@ WORDS_REST_COSINE = 0.48
 # field (`OFF_DOMAIN_COSINE`; `unknown_word`). At `WORDS_REST_COSINE` (0.48) instead the tuning
 # slices lost a question card ("bhai ye hallucination kya hota hai ...") for four off-topic ones.
 
+# A one-word name or a word this many entries use is the field's beyond doubt ("docker",
+# "model", "prompt", "bot"): a sentence that says none of them, nor jargon, and is further than
+# `NEAR_COSINE` from every entry gets no card from the description stage's plain words alone
+# ("my uncle only remembers the last few things you told him": Memory Systems). Set on the
+# tuning slices' description cards and the probe files (gate24): at 22 no tuning card right is
+# lost, but ctx20's "our support bot made up a citation to a paper ..." (Hallucination, 0.49)
+# is, "bot" being in 14 entries; at 12 to 16 the tuning slices lose the same off-topic card.
+FIELD_WORD_ENTRIES = 12
+
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
 )

@@ -28,7 +28,9 @@ from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
+    FIELD_WORD_ENTRIES,
     GLOSSARY_WORD_ENTRIES,
+    NEAR_COSINE,
     coinage_split,
     everyday_object,
     everyday_rest,
@@ -419,6 +421,7 @@ class SearchIndex:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
+            decided = self._plainly_described(decided, nearest, names_in)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
@@ -761,6 +764,24 @@ class SearchIndex:
             return result
         return _card_offered(result, result.entry, result.strategy)
 
+    def _plainly_described(
+        self, result: SearchResult, nearest: float, names_in: NamesIn
+    ) -> SearchResult:
+        """A card the description stage won for a sentence that writes no name and says no
+        word of the field (`field_word`; no jargon either), further than `NEAR_COSINE` from
+        every entry (`nearest`), becomes an offer: the plain words it shares with the entry's
+        text are everyday ones ("my uncle only remembers the last few things you told him",
+        Memory Systems), and the meaning alone does not make it the field's. A server's own
+        term is described in its server's everyday words: the gate is the bundled field's."""
+        if result.entry is None or result.strategy != "description" or nearest >= NEAR_COSINE:
+            return result
+        if self._is_server_term(self.positions[result.entry.id]):
+            return result
+        text = result.normalized_query
+        if names_in(text) or not everyday_rest(text, self.field_word):
+            return result
+        return _card_offered(result, result.entry, result.strategy)
+
     def _named_after(self, text: str, entry: int) -> bool:
         """Does the text write only the start of the entry's title ("swiss cheese" of Swiss
         Cheese Model), the thing the concept is named after, and nothing of the field beside
@@ -825,6 +846,13 @@ class SearchIndex:
     def glossary_word(self, word: str) -> bool:
         """Is `word` one of the field's words, used by `GLOSSARY_WORD_ENTRIES` entries or more?"""
         return self.fulltext.documents_using(word) >= GLOSSARY_WORD_ENTRIES
+
+    def field_word(self, word: str) -> bool:
+        """Is `word` the field's beyond doubt: a one-word name of an entry ("docker") or a word
+        `FIELD_WORD_ENTRIES` entries or more use ("model", "prompt")?"""
+        return bool(self.names.lookup(compact(word))) or (
+            self.fulltext.documents_using(word) >= FIELD_WORD_ENTRIES
+        )
 
     def _narrower_offered(
         self, result: SearchResult, asked: int | None, similar: Sequence[tuple[int, float]]

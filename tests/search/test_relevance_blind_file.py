@@ -523,6 +523,16 @@ ONE_SLICE_SETS = (
         descriptions=0,
         off_topic=120,
     ),
+    # relevance_everyday3.md: everyday situations sharing an entry's idea but not its field, from
+    # servers not about AI; tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_everyday3.tsv"),
+        "everyday3",
+        questions=0,
+        entries=0,
+        descriptions=0,
+        off_topic=120,
+    ),
 )
 
 
