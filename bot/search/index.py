@@ -83,6 +83,7 @@ from bot.search.query import (
     query_core,
     sized_model,
     without_chat_markup,
+    without_framing,
     without_versions,
 )
 from bot.search.questions import LONG_NAME, QuestionRules
@@ -356,6 +357,9 @@ class SearchIndex:
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             similar = semantic.similar(meant, SEMANTIC_CANDIDATES)
+            unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
+            if unframed is not None and not reading.described:
+                similar = _unframed_agreeing(similar, unframed, semantic)
             if clauses and not reading.described:  # context, then the question
                 similar = _asked_clause_agreeing(similar, clauses[1], semantic)
             if subject is None and not question and not reading.described:
@@ -1077,6 +1081,19 @@ def _asked_clause_agreeing(
     first, cosine = similar[0]
     if own and own[0][0] == first and own[0][1] > cosine:
         return [(first, own[0][1]), *similar[1:]]
+    return similar
+
+
+def _unframed_agreeing(
+    similar: list[tuple[int, float]], unframed: str, semantic: SemanticIndex
+) -> list[tuple[int, float]]:
+    """The meaning of the message without its asker's framing (`without_framing`) where it
+    puts the same entry first and nearer: who asks ("our soccer parents asked which ...") is no
+    part of what is asked. Its whole ranking, not the first cosine alone: a lead is measured
+    between cosines of one text (the framing also pulls the runners-up away)."""
+    own = semantic.similar(unframed, len(similar))
+    if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
+        return own
     return similar
 
 

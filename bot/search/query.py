@@ -221,6 +221,23 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     return None
 
 
+# Who asks only frames a question from a server not about AI ("our soccer parents asked which
+# programming language ..."): the asker's words pull the meaning away from what is asked
+# (issue #12, task offer24; an owner's possessive, "our bakery's bot", measured and left out).
+_REPORTED = re.compile(
+    r"^(?!(?:how|why|what|which|when|who|is|are|do|does|can|should)\b).*?\b(?:asked|asks|wondered|wonders|wants? to know)\s+"
+    r"(?=(?:if|whether|why|how|which|what|when|who)\b)"
+)
+
+
+def without_framing(normalized: str) -> str | None:
+    """The `normalize`d text from its reported question on ("a parent in our school group
+    asked if the ai can forget ..." reads "if the ai can forget ..."); None where it reports
+    none, or asks first ("why does it ignore what i asked when ...")."""
+    text = _REPORTED.sub("", normalized, count=1)
+    return text if text != normalized else None
+
+
 # "keep only the correct answers and finetune on those, name?": the text describes a thing and
 # asks what it is called ("what's that ordering called"), perhaps asking more about it after an
 # "and"; the names it writes only describe it.
