@@ -163,8 +163,8 @@ class DefineCog(commands.Cog):
         if message.guild is not None and not any(u.id == me.id for u in message.mentions):
             return
         # Where Discord would refuse any post, try none and use none of the member's lookups:
-        # the operator is told once which permission (in a thread, discord.py also derives no
-        # Embed Links from it).
+        # the operator is told once which permission. Checked before Embed Links: in a thread
+        # where the bot may not post, discord.py reports no Embed Links either.
         post = "send_messages_in_threads" if message.channel.type in THREADS else "send_messages"
         if not _bot_may(message, post):
             self._say_lacking(message.channel.id, post)
@@ -175,7 +175,7 @@ class DefineCog(commands.Cog):
         only_pinged = message.guild is not None and me.id not in message.raw_mentions
         limit = self.state.replies if only_pinged else self.state.lookups
         if limit.take(message.author.id, message.created_at) is not None:
-            return  # over the limit /define has too: nothing in public
+            return  # over the limit (a mention's is the one /define has too): nothing in public
         if not self.bot.admit(message):
             return
         try:
@@ -320,7 +320,7 @@ def _reply_target_gone(exc: discord.HTTPException) -> str | None:
 
 def _bot_may(message: discord.Message, permission: str) -> bool:
     """Whether the bot has `permission` (a `discord.Permissions` flag: embeds shown, history
-    read) where `message` was posted; in a DM it has both."""
+    read, a post) where `message` was posted; in a DM it has them all."""
     channel, guild = message.channel, message.guild
     # Not known here: take it as granted, as before this check. That includes a channel discord.py
     # knows only by its id (a thread it was never told about), whose `permissions_for` says
