@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
+REPLY_WITHOUT_HISTORY = 160002  # a reply where the bot may not read the channel's history
 THREADS = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,
@@ -193,14 +194,19 @@ class DefineCog(commands.Cog):
                 return
             # The server's channel settings, not a bug; an error reply would be refused too.
             # Discord hides a channel the bot may not view (Missing Access): not one it sees.
-            may_not = "view" if exc.code == MISSING_ACCESS else "post in"
+            may_not, needs = "post in", _post_needs(message.channel)
+            if exc.code == MISSING_ACCESS:
+                may_not = "view"
+            elif exc.code == REPLY_WITHOUT_HISTORY:  # taken since the bot was told its roles
+                may_not, needs = "reply in", "Read Message History"
             log.warning(
                 "cannot reply to a mention: the bot may not %s channel %s (%s, error code %s); "
-                "it needs View Channel, Send Messages, Embed Links and Read Message History there",
+                "it needs View Channel and %s there",
                 may_not,
                 message.channel.id,
                 exc.text or exc.status,
                 exc.code,
+                needs,
             )
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
@@ -316,6 +322,18 @@ def _reply_target_gone(exc: discord.HTTPException) -> str | None:
     if exc.code == ARCHIVED_THREAD:
         return "the thread was archived first"
     return None
+
+
+def _post_needs(channel: discord.abc.Messageable) -> str:
+    """The permission a post in `channel` needs besides View Channel, as Discord names it (a
+    mention is answered without Embed Links or Read Message History). discord.py knows a thread
+    it was never told about by its id alone, not as a thread: both are named then."""
+    kind = getattr(channel, "type", None)
+    if kind in THREADS:
+        return "Send Messages in Threads"
+    if kind is None:
+        return "Send Messages (in a thread, Send Messages in Threads)"
+    return "Send Messages"
 
 
 def _bot_may(message: discord.Message, permission: str) -> bool:
