@@ -3,7 +3,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+from typing import NoReturn
+
+import pytest
+
 from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.storage.queries import terms as term_queries
+from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeChannel
 from tests.fake_discord.models import READ_MESSAGE_HISTORY, SEND_MESSAGES_IN_THREADS
 from tests.resilience.helpers import warned
@@ -66,3 +74,37 @@ async def test_a_refused_reply_names_read_message_history(scene: Scene, bot: Glo
     [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
     assert f"the bot may not reply in channel {channel.id}" in line, line
     assert line.endswith("it needs View Channel and Read Message History there"), line
+
+
+async def test_a_term_form_whose_write_fails_past_its_checks_claims_nothing_and_keeps_the_text(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 22's N33 kept a form's text when the database refused the save, but only where
+    the write failed before the form was checked (the lock taken first). Failing after (the
+    disk full as the term is written: SQLite says so at that insert) the checks had marked the
+    term saved: the answer said the database could not be written, with no Edit again, and the
+    suggestion waiting under that name was accepted, its member told to look up a term that
+    is not there. Now nothing is claimed and the text is kept, as for the lock."""
+    fake = scene.fake
+    await store.add_suggestion(scene.guild.id, scene.alice.id, "Zorblax", "The nightly job.")
+
+    def disk_full(*args: object, **kwargs: object) -> NoReturn:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    opened = await fake.slash(
+        scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    await opened.response()
+    values = {"title": "Zorblax", "definition": "The nightly job that re-ranks documents."}
+    with monkeypatch.context() as patched:
+        patched.setattr(term_queries, "apply_change", disk_full)
+        answer = await (await fake.submit_modal(scene.moderator, opened, values)).final_message()
+    assert answer["content"].startswith("The database cannot be written right now"), answer
+    assert "accepted" not in answer["content"].lower(), answer
+    assert "Edit again" in buttons(answer), answer
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["Zorblax"]
+    assert fake.store.channel_messages(fake.dm_channel(scene.alice).id) == []
+    again = await fake.click(scene.moderator, answer, buttons(answer)["Edit again"])
+    await again.response()
+    saved = await (await fake.submit_modal(scene.moderator, again, {})).final_message()
+    assert saved["content"].startswith("Added **Zorblax**"), saved
