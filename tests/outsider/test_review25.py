@@ -12,12 +12,27 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.storage.queries import terms as term_queries
 from tests.discord_app.helpers import buttons
-from tests.fake_discord import FakeChannel
+from tests.fake_discord import FakeChannel, FakeGuild
 from tests.fake_discord.models import READ_MESSAGE_HISTORY, SEND_MESSAGES_IN_THREADS
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_round19_left import known_thread  # noqa: F401  (the fixture)
+
+
+async def refused_mention_line(
+    scene: Scene, guild: FakeGuild, channel: FakeChannel, taken: int
+) -> str:
+    """The line the bot logs for a mention in `channel` that Discord refuses, the permission
+    `taken` from every role of `guild` since the bot was told its roles."""
+    fake = scene.fake
+    for role in guild.roles.values():
+        role.permissions &= ~taken
+    async with warned("cannot reply to a mention") as said:
+        await fake.user_message(scene.alice, channel, f"<@{fake.bot.id}> what is rag")
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
+    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    return line
 
 
 async def test_a_refused_mention_in_a_thread_names_the_permission_a_thread_needs(
@@ -29,14 +44,9 @@ async def test_a_refused_mention_in_a_thread_names_the_permission_a_thread_needs
     is answered without the last two, and a thread asks Send Messages in Threads, which it
     never named. Now it names what a post there needs (discord.py knows such a thread by its
     id alone, not as a thread: both permissions are named)."""
-    fake = scene.fake
-    thread = scene.other_guild.add_thread(scene.other_channel, "started meanwhile", scene.bob)
-    for role in scene.other_guild.roles.values():
-        role.permissions &= ~SEND_MESSAGES_IN_THREADS
-    async with warned("cannot reply to a mention") as said:
-        await fake.user_message(scene.alice, thread, f"<@{fake.bot.id}> what is rag")
-    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
-    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    guild = scene.other_guild
+    thread = guild.add_thread(scene.other_channel, "started meanwhile", scene.bob)
+    line = await refused_mention_line(scene, guild, thread, SEND_MESSAGES_IN_THREADS)
     assert f"the bot may not post in channel {thread.id}" in line, line
     assert line.endswith(
         "it needs View Channel and Send Messages (in a thread, Send Messages in Threads) there"
@@ -50,13 +60,7 @@ async def test_a_refused_mention_in_a_known_thread_names_send_messages_in_thread
 ) -> None:
     """A thread discord.py knows, where the bot's permissions changed since it was told them
     (Discord refuses the post it tries, 403, 50013): the line names Send Messages in Threads."""
-    fake = scene.fake
-    for role in scene.guild.roles.values():
-        role.permissions &= ~SEND_MESSAGES_IN_THREADS
-    async with warned("cannot reply to a mention") as said:
-        await fake.user_message(scene.alice, known_thread, f"<@{fake.bot.id}> what is rag")
-    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
-    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    line = await refused_mention_line(scene, scene.guild, known_thread, SEND_MESSAGES_IN_THREADS)
     assert line.endswith("it needs View Channel and Send Messages in Threads there"), line
 
 
@@ -64,14 +68,8 @@ async def test_a_refused_reply_names_read_message_history(scene: Scene, bot: Glo
     """Read Message History taken since the bot was told its roles: Discord refuses the reply
     (403, 160002). The line named the four permissions of the invite; now the one a reply
     needs, as Discord's own text there says."""
-    fake = scene.fake
-    for role in scene.other_guild.roles.values():
-        role.permissions &= ~READ_MESSAGE_HISTORY
     channel = scene.other_channel
-    async with warned("cannot reply to a mention") as said:
-        await fake.user_message(scene.alice, channel, f"<@{fake.bot.id}> what is rag")
-    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
-    [line] = [r.getMessage() for r in said if "cannot reply to a mention" in r.getMessage()]
+    line = await refused_mention_line(scene, scene.other_guild, channel, READ_MESSAGE_HISTORY)
     assert f"the bot may not reply in channel {channel.id}" in line, line
     assert line.endswith("it needs View Channel and Read Message History there"), line
 
