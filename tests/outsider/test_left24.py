@@ -45,13 +45,24 @@ def _cli(
     return glossary_bot_run(env, cwd, *args, prefix=prefix, file_size_limit=file_size_limit)
 
 
-@pytest.mark.parametrize(
-    "command",
-    [("prune", "--older-than", "30", "--vacuum", "--db", "ro/g.db")],
-    ids=["prune-vacuum"],
-)
+def in_a_read_only_folder(
+    folder: Path, *command: str, lookups: int = 1
+) -> tuple[subprocess.CompletedProcess[str], bytes]:
+    """`glossary-bot COMMAND`, run from `folder`'s parent with file modes enforced (root's
+    too), while `folder` holds a bot's database `g.db` (`lookups` counts) alone and is
+    read-only, as a snapshot is; with the file's bytes before it ran."""
+    folder.mkdir()
+    before = _database(folder / "g.db", lookups=lookups).read_bytes()
+    folder.chmod(0o555)
+    try:
+        done = _cli(folder.parent, *command, prefix=without_permission_override())
+    finally:
+        folder.chmod(0o755)
+    return done, before
+
+
 def test_a_command_on_a_database_in_a_read_only_folder_is_refused_in_one_line(
-    tmp_path: Path, command: tuple[str, ...]
+    tmp_path: Path,
 ) -> None:
     """U2/U32: `prune --vacuum` and `migrate-db --from` on a database whose folder is read-only
     printed "cannot check that no other bot runs on ro/g.db (…-bot.lock: Permission denied)"
@@ -59,13 +70,8 @@ def test_a_command_on_a_database_in_a_read_only_folder_is_refused_in_one_line(
     for one fault. Now the refusal alone; the file as it was. (`migrate-db --from` such a file
     now copies it: test_left25's read-only snapshot.)"""
     folder = tmp_path / "ro"
-    folder.mkdir()
-    before = _database(folder / "g.db").read_bytes()
-    folder.chmod(0o555)
-    try:
-        done = _cli(tmp_path, *command, prefix=without_permission_override())
-    finally:
-        folder.chmod(0o755)
+    command = ("prune", "--older-than", "30", "--vacuum", "--db", "ro/g.db")
+    done, before = in_a_read_only_folder(folder, *command)
     assert done.returncode == 1, done
     assert done.stderr.count("\n") == 1, done.stderr
     assert f"folder {folder} is read-only" in done.stderr, done.stderr
@@ -194,20 +200,9 @@ def test_a_backup_of_a_database_in_a_read_only_folder_is_made(tmp_path: Path) ->
     `-wal` or `-journal` there), so it is read as it is: the backup is made, the folder as it
     was."""
     folder = tmp_path / "snapshot"
-    folder.mkdir()
-    _database(folder / "g.db", lookups=300)
-    folder.chmod(0o555)
-    try:
-        done = _cli(
-            tmp_path,
-            "backup",
-            "copy.db",
-            "--db",
-            "snapshot/g.db",
-            prefix=without_permission_override(),
-        )
-    finally:
-        folder.chmod(0o755)
+    done, _ = in_a_read_only_folder(
+        folder, "backup", "copy.db", "--db", "snapshot/g.db", lookups=300
+    )
     assert done.returncode == 0, done
     assert done.stdout == "backed up snapshot/g.db to copy.db\n", done.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]

@@ -16,14 +16,12 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import is_ephemeral
-from tests.resilience.botproc import BotProcess, glossary_bot_run
-from tests.resilience.conftest import without_permission_override
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
+from .test_left24 import in_a_read_only_folder
 from .test_round6 import health_until
 from .test_round7 import title_of
-from .test_round14 import CLI_ENV
-from .test_round20 import _database
 
 SLOW = "You're going a bit fast"
 
@@ -145,22 +143,8 @@ def test_migrate_db_copies_out_of_a_read_only_snapshot(tmp_path: Path) -> None:
     worked: the copy read it through the bot's connection, which makes a `-shm` beside it. Now
     it is read as `backup` reads it, into a temporary file first; the folder stays as it was."""
     folder = tmp_path / "snapshot"
-    folder.mkdir()
-    before = _database(folder / "g.db", lookups=300).read_bytes()
-    folder.chmod(0o555)
-    try:
-        done = glossary_bot_run(
-            CLI_ENV,
-            tmp_path,
-            "migrate-db",
-            "--from",
-            "snapshot/g.db",
-            "--to",
-            "copy.db",
-            prefix=without_permission_override(),
-        )
-    finally:
-        folder.chmod(0o755)
+    command = ("migrate-db", "--from", "snapshot/g.db", "--to", "copy.db")
+    done, before = in_a_read_only_folder(folder, *command, lookups=300)
     assert done.returncode == 0, done
     assert done.stdout.startswith("copied snapshot/g.db to copy.db: 300 lookups,"), done.stdout
     assert done.stderr == "", done.stderr

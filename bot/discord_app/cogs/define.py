@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
+REPLY_WITHOUT_HISTORY = 160002  # a reply where the bot may not read the channel's history
 THREADS = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,
@@ -163,8 +164,8 @@ class DefineCog(commands.Cog):
         if message.guild is not None and not any(u.id == me.id for u in message.mentions):
             return
         # Where Discord would refuse any post, try none and use none of the member's lookups:
-        # the operator is told once which permission (in a thread, discord.py also derives no
-        # Embed Links from it).
+        # the operator is told once which permission. Checked before Embed Links: in a thread
+        # where the bot may not post, discord.py reports no Embed Links either.
         post = "send_messages_in_threads" if message.channel.type in THREADS else "send_messages"
         if not _bot_may(message, post):
             self._say_lacking(message.channel.id, post)
@@ -175,7 +176,7 @@ class DefineCog(commands.Cog):
         only_pinged = message.guild is not None and me.id not in message.raw_mentions
         limit = self.state.replies if only_pinged else self.state.lookups
         if limit.take(message.author.id, message.created_at) is not None:
-            return  # over the limit /define has too: nothing in public
+            return  # over the limit (a mention's is the one /define has too): nothing in public
         if not self.bot.admit(message):
             return
         try:
@@ -193,14 +194,19 @@ class DefineCog(commands.Cog):
                 return
             # The server's channel settings, not a bug; an error reply would be refused too.
             # Discord hides a channel the bot may not view (Missing Access): not one it sees.
-            may_not = "view" if exc.code == MISSING_ACCESS else "post in"
+            may_not, needs = "post in", _post_needs(message.channel)
+            if exc.code == MISSING_ACCESS:
+                may_not = "view"
+            elif exc.code == REPLY_WITHOUT_HISTORY:  # taken since the bot was told its roles
+                may_not, needs = "reply in", "Read Message History"
             log.warning(
                 "cannot reply to a mention: the bot may not %s channel %s (%s, error code %s); "
-                "it needs View Channel, Send Messages, Embed Links and Read Message History there",
+                "it needs View Channel and %s there",
                 may_not,
                 message.channel.id,
                 exc.text or exc.status,
                 exc.code,
+                needs,
             )
         except discord.DiscordServerError as exc:
             log_servers_failing(f"cannot reply to a mention in channel {message.channel.id}", exc)
@@ -318,9 +324,21 @@ def _reply_target_gone(exc: discord.HTTPException) -> str | None:
     return None
 
 
+def _post_needs(channel: discord.abc.Messageable) -> str:
+    """The permission a post in `channel` needs besides View Channel, as Discord names it (a
+    mention is answered without Embed Links or Read Message History). discord.py knows a thread
+    it was never told about by its id alone, not as a thread: both are named then."""
+    kind = getattr(channel, "type", None)
+    if kind in THREADS:
+        return "Send Messages in Threads"
+    if kind is None:
+        return "Send Messages (in a thread, Send Messages in Threads)"
+    return "Send Messages"
+
+
 def _bot_may(message: discord.Message, permission: str) -> bool:
     """Whether the bot has `permission` (a `discord.Permissions` flag: embeds shown, history
-    read) where `message` was posted; in a DM it has both."""
+    read, a post) where `message` was posted; in a DM it has them all."""
     channel, guild = message.channel, message.guild
     # Not known here: take it as granted, as before this check. That includes a channel discord.py
     # knows only by its id (a thread it was never told about), whose `permissions_for` says

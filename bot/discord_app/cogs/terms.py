@@ -649,6 +649,8 @@ class TermCog(
             return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
         text = await write_terms(interaction, plan)
+        if text == STORAGE_DOWN:  # perhaps past the plan, which had the term saved: it is not
+            refusal.saved = None
         if refusal.saved is not None and draft.suggestion is not None:
             text += await close_suggestion(
                 interaction, draft.suggestion, accepted=True, term=refusal.saved
@@ -656,8 +658,9 @@ class TermCog(
         elif refusal.saved is not None:  # a term members were waiting for, written directly
             text += await close_namesakes(interaction, [refusal.saved], besides=False)
         if refusal.saved is None and not refusal.problems:
-            # Nothing written, and nothing wrong with the text: the database failed (or the
-            # server could not be checked). What they typed is kept, as a refused form's is.
+            # Nothing written, and nothing wrong with the text: the database failed (before
+            # the checks or after), or the server could not be checked. What they typed is
+            # kept, as a refused form's is.
             return text + KEPT, await self._again(owner, nonce, draft)
         if not refusal.problems:
             return text, None
