@@ -268,7 +268,7 @@ def _backup(command: Command) -> None:
 def _migrate_db(command: Command) -> None:
     migrate = command(
         "bot.storage.migrate_db:run_migrate_db",
-        "copy a SQLite database into PostgreSQL",
+        "copy a SQLite database into PostgreSQL or another SQLite file",
         "Copy everything from a SQLite file into a PostgreSQL database (or another SQLite "
         "file), then check that the counts match. Stop the bot first.",
     )
