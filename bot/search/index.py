@@ -254,7 +254,9 @@ class SearchIndex:
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
                 offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
                 rest = tuple(s for s in result.suggestions if s.id != offer.id)
-                result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
+                result = replace(
+                    result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS], other_side=offer.id
+                )
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
