@@ -266,12 +266,14 @@ class SearchIndex:
     def _first_side_carded(
         self, result: SearchResult, pair: tuple[str, str], overlay: Aliases
     ) -> SearchResult:
-        """ "rlhf or dpo, which is cheaper": two names written outright, compared, tie as
-        choices; the first written is asked about, so its card (the second is offered after).
+        """Two names written out and compared that tie as choices ("rlhf or dpo, which is
+        cheaper"): the first written is asked about, its card (the second is offered after).
         Otherwise the choices stay."""
         sides = [self._search(side, overlay) for side in pair]
         first, second = (side.entry for side in sides)
-        led = result.suggestions[:1] and first is not None and result.suggestions[0].id == first.id
+        led = (
+            first is not None and bool(result.suggestions) and result.suggestions[0].id == first.id
+        )
         if not led or second is None or second == first:
             return result
         if not all(side.strategy in _WRITTEN_OUT for side in sides):
