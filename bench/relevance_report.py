@@ -192,6 +192,8 @@ def main() -> int:
                         "wrong": round(t.rate(t.wrong), 4),
                     }
             figures[f"{part}/wrong_of_cards"] = {"wrong": on.wrong, "cards": on.cards}
+            if on.paired:  # "X vs Y" rows: X carded and Y offered first (strict)
+                figures[f"{part}/pairs"] = {"n": on.paired, "both": on.both}
             if part in shown:
                 print(f"-- misses, {part}")
                 print("\n".join(f"  {m}" for m in report.misses))

@@ -54,8 +54,10 @@ def source_names(entry: Entry, glossary: Glossary) -> str:
     return ", ".join(glossary.source(s.source).name for s in entry.sources)
 
 
-def card_layout(entry: Entry, glossary: Glossary) -> CardLayout:
-    related = tuple(glossary[r] for r in entry.related if r in glossary)
+def card_layout(entry: Entry, glossary: Glossary, *, first: str | None = None) -> CardLayout:
+    """`first`: an entry to offer before the related ones (the other side of "X vs Y")."""
+    ids = dict.fromkeys(r for r in (first, *entry.related) if r and r != entry.id)
+    related = tuple(glossary[r] for r in ids if r in glossary)
     select = related[RELATED_BUTTONS:][: limits.SELECT_OPTIONS]
     return CardLayout(
         related_buttons=related[:RELATED_BUTTONS],

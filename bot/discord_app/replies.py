@@ -100,7 +100,7 @@ async def reply_for(
         matched = how_matched(result)
         glossary = local.glossary
         embed = render_card(entry, glossary, matched=matched, lookups=lookups, plain=plain)
-        buttons = card_view(glossary, entry, owner_id, plain=plain)
+        buttons = card_view(glossary, entry, owner_id, plain=plain, first=result.other_side)
         return Reply(None, embed, buttons, private=False, looked_up=entry.id if count else None)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
@@ -377,9 +377,15 @@ def entry_option(entry: Entry) -> discord.SelectOption:
 
 
 def card_view(
-    glossary: Glossary, entry: Entry, owner_id: int, *, plain: bool = False
+    glossary: Glossary,
+    entry: Entry,
+    owner_id: int,
+    *,
+    plain: bool = False,
+    first: str | None = None,
 ) -> discord.ui.View:
-    layout = card_layout(entry, glossary)
+    """The card's buttons and menus; `first` is offered before the related terms."""
+    layout = card_layout(entry, glossary, first=first)
     view = discord.ui.View(timeout=None)  # every item is dynamic: nothing is kept in memory
     for n, related in enumerate(layout.related_buttons):
         view.add_item(

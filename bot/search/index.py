@@ -72,8 +72,9 @@ from bot.search.query import (
     COMPARING,
     QUALIFIERS,
     STOPWORDS,
+    asked_clause,
     compared,
-    comparison,
+    compared_sides,
     conversion,
     derived_forms,
     is_question,
@@ -128,6 +129,8 @@ QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.sim
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
 _ID_TIER = TIER[NameKind.ID]
+# How a comparison's side is found when it is a name written out, not a typo or a description.
+_WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 # The names written in a text (`SearchIndex._names_in`), read once a search whatever asks.
 NamesIn = Callable[[str], tuple[Found, ...]]
 
@@ -238,21 +241,50 @@ class SearchIndex:
             said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
         result = self._search(said, overlay)
         normalized = result.normalized_query
-        compares = result.entry is not None and not COMPARING.isdisjoint(normalized.split())
-        # the whole text's comparison or conversion, not a clause's (`QuestionRules.read`)
+        answered = result.entry is not None or result.status == "suggest"
+        compares = answered and not COMPARING.isdisjoint(normalized.split())
+        # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
+        # the whole text's conversion
         core = query_core(normalized) if compares else ""
-        pair = (comparison(normalized, core) or conversion(core)) if compares else None
+        sides = compared_sides(normalized, core, asked_clause(said)) if compares else None
+        pair = sides or (conversion(core) if compares else None)
+        if sides and result.entry is None:
+            result = self._first_side_carded(result, sides, overlay)
         if pair and result.entry is not None:
             other = self._search(pair[1], overlay)
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
                 offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
                 rest = tuple(s for s in result.suggestions if s.id != offer.id)
-                result = replace(result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS])
+                result = replace(
+                    result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS], other_side=offer.id
+                )
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
             result = replace(result, query=query, normalized_query=as_typed, translated=translated)
         return result
+
+    def _first_side_carded(
+        self, result: SearchResult, pair: tuple[str, str], overlay: Aliases
+    ) -> SearchResult:
+        """Two names written out and compared that tie as choices ("rlhf or dpo, which is
+        cheaper"): the first written is asked about, its card (the second is offered after).
+        Otherwise the choices stay."""
+        sides = [self._search(side, overlay) for side in pair]
+        first, second = (side.entry for side in sides)
+        led = (
+            first is not None and bool(result.suggestions) and result.suggestions[0].id == first.id
+        )
+        if not led or second is None or second == first:
+            return result
+        if not all(side.strategy in _WRITTEN_OUT for side in sides):
+            return result
+        return replace(
+            sides[0],
+            query=result.query,
+            normalized_query=result.normalized_query,
+            suggestions=result.suggestions[1:],
+        )
 
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
@@ -392,7 +424,9 @@ class SearchIndex:
                 ]
             if question or subject is not None:
                 asked = asked_about(written, similar)
-            specific = asked and rules.more_specific(asked[0], core, similar)
+            # "embeddings vs token embeddings": the longer name is the side compared with, not
+            # the kind asked about; only the first side's words say which kind
+            specific = asked and rules.more_specific(asked[0], pair[0] if pair else core, similar)
             if specific is not None:  # "my loss goes up on the validation data": Validation Loss
                 pool.add(specific, MENTION_SCORE, "match-term")
                 asked = (specific, SUBJECT)

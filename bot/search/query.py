@@ -275,6 +275,14 @@ def comparison(normalized: str, core: str) -> tuple[str, str] | None:
     return pair
 
 
+def compared_sides(
+    normalized: str, core: str, clauses: tuple[str, str] | None
+) -> tuple[str, str] | None:
+    """The two sides a text compares: its whole (`comparison`), else the scene before its
+    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`)."""
+    return comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
+
+
 def query_core(normalized: str) -> str:
     """The term inside a normalised question, or the query itself if nothing is left."""
     core = _without_symbols(normalized) or normalized

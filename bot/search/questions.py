@@ -29,8 +29,7 @@ from bot.search.query import (
     asked_state,
     asked_subject,
     asks_for_name,
-    compared,
-    comparison,
+    compared_sides,
     compatibility,
     conversion,
     derived_forms,
@@ -139,7 +138,7 @@ class QuestionRules:
         # "swiglu activation, why is everyone using it": a topic or a scene, then the question
         clauses = asked_clause(query)
         # "layernorm vs batchnorm, why do transformers use it": the scene compares
-        pair = comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
+        pair = compared_sides(normalized, core, clauses)
         # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
         # other side is what it is compared with, no sign that the chat is unclear
         side = self.with_head(*pair) if pair else ""  # "tensor vs pipeline parallelism"
@@ -566,6 +565,13 @@ class QuestionRules:
         width = next((i for i, w in enumerate(words) if w in QUALIFIERS), len(words))
         words = words[:width]
         if len(first.split()) > 2 or len(words) < 2:
+            return first
+        # "hallucination vs hallucination detection", "embeddings vs token embeddings": the
+        # second side holds the first's name whole, so the first is that name, no modifier
+        named, width = self.first_name(first), len(first.split())
+        if named and named in (
+            self.first_name(" ".join(e)) for e in (words[:width], words[-width:])
+        ):
             return first
         for tail in (words[-k:] for k in range(len(words) - 1, 0, -1)):
             if self.first_name(" ".join((first, *tail))) is not None:

@@ -47,6 +47,8 @@ class Tally:
     wrong: int = 0  # a confident card for the wrong entry (or any card, off-topic)
     near: int = 0  # on-topic: the right entry as the card or among the first three choices
     cards: int = 0  # confident matches sent, right or wrong
+    paired: int = 0  # on-topic rows with an `also` entry ("X vs Y": X expected, Y also)
+    both: int = 0  # of those: a card for the expected entry with the first `also` offered first
 
     def rate(self, count: int) -> float:
         return count / self.total if self.total else 0.0
@@ -70,6 +72,8 @@ class Report:
                 all_kinds.wrong += tally.wrong
                 all_kinds.near += tally.near
                 all_kinds.cards += tally.cards
+                all_kinds.paired += tally.paired
+                all_kinds.both += tally.both
         return all_kinds
 
 
@@ -118,6 +122,10 @@ def evaluate(index: SearchIndex, cases: Iterable[Case]) -> Report:
             tally.wrong += matched is not None and not case.accepts(matched)
             offered = [matched, *(s.id for s in result.suggestions[:3])]
             tally.near += any(case.accepts(i) for i in offered)
+            if case.also:  # strict: the first entry carded, the second its first offer
+                tally.paired += 1
+                first_offer = result.suggestions[0].id if result.suggestions else None
+                tally.both += matched == case.expected and first_offer == case.also[0]
         tally.top1 += ok
         if not ok:
             shown = matched or result.best_id or "-"
@@ -194,6 +202,13 @@ def format_sliced(reports: dict[str, Report]) -> str:
                 rows.append(
                     f"{part:<{width}}{kind:<13}{t.total:>5}{t.rate(t.direct):>9.1%}"
                     f"{t.rate(t.near):>8.1%}{t.rate(t.top1):>8.1%}{t.rate(t.wrong):>8.1%}"
+                )
+    for part, report in reports.items():
+        for kind, t in report.by_kind.items():
+            if t.paired:
+                rows.append(
+                    f"{part:<{width}}{kind:<13}pairs {t.paired:>4}: first carded, second offered "
+                    f"first {t.both} ({t.both / t.paired:.1%})"
                 )
     rows.append(
         "card ok: a card for the right entry; card/3: right as the card or among the first "

@@ -50,6 +50,8 @@ class SearchResult:
     suggestions: tuple[Suggestion, ...] = ()  # best first, at most 5, never the matched entry
     # the field's words in another language were read as English (`foreign.english_terms`)
     translated: bool = False
+    # "X vs Y", "convert X to Y": the other side's entry id, the card's first offer
+    other_side: str | None = None
 
     @classmethod
     def opened(cls, entry: Entry) -> SearchResult:

@@ -223,3 +223,20 @@ async def test_the_per_user_cooldown_answers_politely(
         assert slow_down["content"].startswith("You're going a bit fast: try again in")
         _, other = await define(fake, scene.bob, "rag", scene.channel)  # per user
         assert embed_of(other)["title"].endswith("(RAG)")
+
+
+async def test_a_comparison_card_offers_the_other_side_first(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """ "X vs Y" answers X with Y as the first button, though X's related terms lack it
+    (compare25); the click opens Y in place."""
+    fake = scene.fake
+    _, card = await define(fake, scene.alice, "safetensors vs checkpoint", scene.channel)
+    assert embed_of(card)["title"] == "Safetensors"
+    assert next(iter(buttons(card))) == "Checkpoint"
+    click = await fake.click(scene.alice, card, buttons(card)["Checkpoint"])
+    assert (await click.response())["type"] == UPDATE_MESSAGE
+    assert embed_of(await click.final_message())["title"] == "Checkpoint"
+    # a card opened by its own name keeps its related terms as they are
+    _, plain = await define(fake, scene.alice, "safetensors", scene.channel)
+    assert "Checkpoint" not in buttons(plain)

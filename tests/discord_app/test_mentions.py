@@ -186,3 +186,16 @@ async def test_explain_terms_reads_embeds_only_as_far_as_message_text_goes(
     )
     answer = await explain(scene, nothing)
     assert answer["content"] == "I found no glossary terms in that message."
+
+
+async def test_a_mention_comparing_two_terms_offers_the_second_first(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A mention reads "X vs Y" as /define does: X's card, Y its first button (compare25)."""
+    fake = scene.fake
+    await fake.user_message(
+        scene.alice, scene.channel, f"{fake.bot.mention} kv cache vs prefix caching"
+    )
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"] == "KV Cache"
+    assert next(iter(buttons(reply))) == "Prefix Caching"

@@ -61,3 +61,13 @@ def test_search_takes_queries_as_arguments_too(
     lines = run(monkeypatch, capsys, "search", "--json", "what is rag", "kv cahce", stdin="py\n")
     assert [json.loads(line)["query"] for line in lines] == ["what is rag", "kv cahce"]
     assert [json.loads(line)["entry"]["id"] for line in lines] == ["rag", "kv-cache"]
+
+
+def test_search_json_offers_a_comparisons_other_side_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "X vs Y": X's entry, Y the first suggestion (compare25)."""
+    (line,) = run(monkeypatch, capsys, "search", "--json", stdin="safetensors vs checkpoint\n")
+    found = json.loads(line)
+    assert (found["status"], found["entry"]["id"]) == ("match", "safetensors")
+    assert found["suggestions"][0] == {"id": "checkpoint", "title": "Checkpoint"}
