@@ -270,8 +270,9 @@ async def close_suggestion(
         found, told = await _decide(interaction, suggestion_id, accepted=accepted, opens=opens)
     except StorageError:
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
-    if found is None:
-        return "\nThat suggestion was already decided."
+    if found is None:  # decided by another moderator or process, maybe a moment ago
+        how = await decided_meanwhile(interaction, suggestion_id) or "decided"
+        return f"\nThat suggestion was already {how} (`/term log` says by whom)."
     verdict = "Accepted" if accepted else "Rejected"
     text = f"\n{verdict} the suggestion; " + (
         "the member was told privately." if told else "the member could not be told (DMs closed)."

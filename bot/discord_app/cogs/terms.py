@@ -302,7 +302,10 @@ class DecideButton(
             return
         found = await state.store.suggestion(scope, self.suggestion_id)
         if found is None or found.status != "open":
-            await reply(interaction, "That suggestion was already decided.")
+            how = found.status if found is not None else "decided"
+            await reply(
+                interaction, f"That suggestion was already {how} (`/term log` says by whom)."
+            )
             return
         # The member's text as the review showed it: characters that show nothing (a direction
         # override) would make the save refuse what the moderator cannot see in the box.

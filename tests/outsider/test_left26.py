@@ -1,0 +1,55 @@
+"""Leftovers of round 22 (task left26, PLAN.md "Leftovers of round 22"): through the real bot
+(discord.py) against the fake Discord, with real SQLite files and PostgreSQL schemas."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons
+from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.storage.conftest import fresh_schema
+from tests.storage.test_terms_store import PausedAfterItsRead
+
+from .conftest import Scene
+
+
+@pytest.mark.postgres
+async def test_a_reject_raced_by_another_process_is_told_how_it_was_decided(
+    scene: Scene, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """left25's reading of `suggestions.decide`, tried through the bot: two processes on one
+    PostgreSQL database; a moderator's Reject read the suggestion open, and another process
+    accepted it before the Reject's update. The Reject still audited a rejection, told the
+    member "not added" (after the other process told them "added") and its moderator "Rejected
+    the suggestion". Now the update's row count decides: the later one is told it was already
+    accepted, nothing more audited, no message to the member."""
+    fake = scene.fake
+    async with fresh_schema(TEST_DATABASE_URL, "left26") as url:
+        other = await Store.open(url)  # the other process's store
+        try:
+            async with start_bot(await Store.open(url)):
+                assert (await suggest_from_a_miss(scene, "zorblax")).startswith("Thanks!")
+                [waiting] = await other.open_suggestions(scene.guild.id)
+                review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
+                shown = await review.final_message()
+                paused = PausedAfterItsRead(monkeypatch)
+                rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+                await paused.read.wait()  # the bot's decision read it open
+                assert await other.decide_suggestion(
+                    scene.guild.id, waiting.id, accepted=True, actor_id=scene.admin.id
+                )
+                paused.go.set()
+                answer = (await rejected.final_message())["content"]
+                assert (
+                    answer == "That suggestion was already accepted (`/term log` says by whom)."
+                ), answer
+                audit = await other.term_audit_log(scene.guild.id)
+                assert [(a.action, a.actor_id) for a in audit] == [
+                    ("suggestion_accept", scene.admin.id)
+                ]
+                assert fake.store.channel_messages(fake.dm_channel(scene.alice).id) == []
+        finally:
+            await other.close()
