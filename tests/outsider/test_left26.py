@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import buttons
+from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.resilience.helpers import locked_by_another_process
 from tests.storage.conftest import fresh_schema
 from tests.storage.test_terms_store import PausedAfterItsRead
 
@@ -53,3 +55,41 @@ async def test_a_reject_raced_by_another_process_is_told_how_it_was_decided(
                 assert fake.store.channel_messages(fake.dm_channel(scene.alice).id) == []
         finally:
             await other.close()
+
+
+async def test_a_suggestion_saved_while_the_database_is_locked_keeps_what_was_typed(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Round 22's leftover (N33's twin): a member writes `/suggest`'s form (up to 2,000
+    characters of their own words) and sends it while another process holds the database's
+    write lock. The answer was "The database cannot be written right now … Please try again
+    later." and nothing more: the member's text was gone. Now it is kept for **Edit again**
+    (as a `/term` form's is), which reopens the form filled in; sent then, it is queued."""
+    fake = scene.fake
+    words = "The nightly batch job that re-ranks what retrieval found, in our own words. " * 20
+    opened = await fake.slash(scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    async with locked_by_another_process(scene.db_path):
+        sent = await fake.submit_modal(scene.alice, opened, {"definition": words})
+        answer = await sent.final_message()
+    assert answer["content"].startswith("The database cannot be written right now"), answer
+    assert is_ephemeral(answer)
+    assert "Edit again" in buttons(answer), answer
+    assert await store.open_suggestions(scene.guild.id) == []
+
+    again = await fake.click(scene.alice, answer, buttons(answer)["Edit again"])
+    form = await again.response()
+    assert form["type"] == 9, form
+    filled = {
+        row["components"][0]["custom_id"]: row["components"][0].get("value")
+        for row in form["data"]["components"]
+    }
+    assert filled == {"title": "zorblax", "definition": words.strip()}, filled
+    queued = await (await fake.submit_modal(scene.alice, again, {})).final_message()
+    assert queued["content"].startswith("Thanks! “zorblax” is with"), queued
+    [waiting] = await store.open_suggestions(scene.guild.id)
+    assert (waiting.title, waiting.definition, waiting.user_id) == (
+        "zorblax",
+        words.strip(),
+        scene.alice.id,
+    )

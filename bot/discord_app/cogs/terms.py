@@ -35,6 +35,7 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
+    KEPT,
     STORAGE_DOWN,
     ServerOnly,
     read_or_say,
@@ -50,7 +51,14 @@ from bot.discord_app.cogs.suggestions import (
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
-from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
+from bot.discord_app.items import (
+    ENTRY,
+    NONCE,
+    OWNER,
+    Restorable,
+    edit_again_button,
+    submitted_values,
+)
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
@@ -139,18 +147,12 @@ def echo_problem(problem: TermProblem) -> str:
 
 
 class EditAgainButton(
-    Restorable[discord.ui.Button[Any]], template=rf"gb:term-again:{OWNER}:(?P<nonce>[0-9a-f]{{12}})"
+    Restorable[discord.ui.Button[Any]], template=rf"gb:term-again:{OWNER}:{NONCE}"
 ):
     """Reopens a refused modal with what was typed."""
 
     def __init__(self, owner_id: int, nonce: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Edit again",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"gb:term-again:{owner_id}:{nonce}",
-            )
-        )
+        super().__init__(edit_again_button(f"gb:term-again:{owner_id}:{nonce}"))
         self.owner_id, self.nonce = owner_id, nonce
 
     @classmethod
@@ -162,9 +164,7 @@ class EditAgainButton(
         await reopen_modal(interaction, self.nonce)
 
 
-class CategoryPick(
-    Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{OWNER}:(?P<nonce>[0-9a-f]{{12}})"
-):
+class CategoryPick(Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{OWNER}:{NONCE}"):
     """Reopens a form refused for want of a category with the one picked: the form has no
     field for it (the command's option gives it), so Edit again alone would be refused again."""
 
@@ -759,9 +759,6 @@ def plan_save(
     if warnings:
         text = problems_text(warnings, text + "\nNote:")
     return TermChange(put=(term,), remove=removed), text
-
-
-KEPT = "\nYour text is kept: press **Edit again**."
 
 
 def _plain(text: str) -> str:
