@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs import terms as terms_cog
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, is_ephemeral
@@ -16,6 +20,7 @@ from tests.storage.conftest import fresh_schema
 from tests.storage.test_terms_store import PausedAfterItsRead
 
 from .conftest import Scene
+from .test_round19 import accept_form
 
 
 @pytest.mark.postgres
@@ -93,3 +98,37 @@ async def test_a_suggestion_saved_while_the_database_is_locked_keeps_what_was_ty
         words.strip(),
         scene.alice.id,
     )
+
+
+async def test_an_accept_form_whose_suggestion_is_rejected_as_it_saves_writes_nothing(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 19's window (PLAN.md "Summary (round 19)" item 1): an Accept… form's save read the
+    suggestion open, then wrote its term, then decided the suggestion in a write of its own. A
+    Reject by another moderator (or process) landing between that read and the term's write
+    left a term written for a suggestion whose member was told "not added", answered "Added …
+    That suggestion was already rejected". Now the acceptance is in the term's own write, which
+    is undone when the suggestion is no longer open: nothing written, the moderator told how it
+    was decided, the text kept."""
+    fake = scene.fake
+    assert (await suggest_from_a_miss(scene, "zorblax")).startswith("Thanks!")
+    [waiting] = await store.open_suggestions(scene.guild.id)
+    mine = await accept_form(scene, scene.moderator)
+    real = terms_cog.change_terms
+
+    async def rejected_as_it_writes(*args: Any, **kwargs: Any) -> Any:
+        # `store` is another process's: its moderator rejects just before this write begins
+        rejected = await store.decide_suggestion(
+            scene.guild.id, waiting.id, accepted=False, actor_id=scene.admin.id
+        )
+        assert rejected is not None
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(terms_cog, "change_terms", rejected_as_it_writes)
+    sent = await fake.submit_modal(scene.moderator, mine, {"title": "Zorblax"})
+    answer = (await sent.final_message())["content"]
+    assert answer.startswith("Nothing was saved"), answer
+    assert "this suggestion was already rejected" in answer, answer
+    assert await read_terms(store, scene.guild.id) == []
+    audit = await store.term_audit_log(scene.guild.id)
+    assert [(a.action, a.actor_id) for a in audit] == [("suggestion_reject", scene.admin.id)]

@@ -16,7 +16,7 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import StoredRename, StoredTerm, SuggestStatus
+from bot.storage import StoredRename, StoredTerm, SuggestionDecided, SuggestStatus
 from bot.storage.migrations import migrations
 from bot.storage.postgres.migrate import VERSION_TABLE
 from bot.storage.queries import suggestions as suggestion_queries
@@ -416,3 +416,25 @@ async def test_upgrading_to_v6_keeps_the_term_log_and_takes_a_rename(
     ]
     with pytest.raises((sqlite3.Error, asyncpg.PostgresError), match="append-only"):
         await databases.execute(location, "DELETE FROM term_audit_log")
+
+
+async def test_a_term_write_accepting_a_suggestion_decides_it_in_the_same_write(
+    open_any: OpenStore,
+) -> None:
+    """An Accept… form's term and its suggestion's acceptance are one write: a suggestion
+    decided meanwhile (by another process here) undoes the term too."""
+    store, other = await open_any(), await open_any()
+    await store.add_suggestion(1, 5, "Zorblax", "Our nightly job.")
+    await store.add_suggestion(1, 6, "Frob", "Another member's idea.")
+    zorblax, frob = await store.open_suggestions(1)
+
+    def accepting(n: int, suggestion_id: int) -> Plan[str]:
+        return lambda *_: (TermChange(put=(term(n),), accepts=suggestion_id), "written")
+
+    assert await change_terms(store, 1, accepting(1, zorblax.id), 7) == "written"
+    assert await other.decide_suggestion(1, frob.id, accepted=False, actor_id=4)
+    with pytest.raises(SuggestionDecided):
+        await change_terms(store, 1, accepting(2, frob.id), 7)
+    assert await read_terms(store, 1) == [term(1)]
+    log = [(a.action, a.term_id) for a in await store.term_audit_log(1)]
+    assert log == [("suggestion_reject", None), ("suggestion_accept", "t1"), ("term_add", "t1")]

@@ -291,19 +291,31 @@ async def decided_meanwhile(interaction: Interaction, suggestion_id: int) -> str
 
 
 async def close_suggestion(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
+    interaction: Interaction,
+    suggestion_id: int,
+    *,
+    accepted: bool,
+    term: ServerTerm | None = None,
+    decided: bool = False,
 ) -> str:
     """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
-    what to add to the answer. Accepting also accepts the other open suggestions of a name the
-    term now has (`close_namesakes`)."""
+    what to add to the answer. `decided`: the term's write accepted it already
+    (`TermChange.accepts`), so only tell. Accepting also accepts the other open suggestions of
+    a name the term now has (`close_namesakes`)."""
     state = interaction.client.state
     if state.store is None:
         return ""
     opens = Opens.term(term) if term is not None else None
     try:
-        found, told = await _decide(interaction, suggestion_id, accepted=accepted, opens=opens)
+        found, told = await _decide(
+            interaction, suggestion_id, accepted=accepted, opens=opens, decided=decided
+        )
     except StorageError:
+        if decided:
+            return "\nAccepted the suggestion; the member could not be told (database)."
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
+    if found is None and decided:  # the term's write did not commit after all
+        return ""
     if found is None:  # decided by another moderator or process, maybe a moment ago
         how = await decided_meanwhile(interaction, suggestion_id) or "decided"
         return f"\nThat suggestion was already {how} (`/term log` says by whom)."
@@ -317,19 +329,29 @@ async def close_suggestion(
 
 
 async def _decide(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, opens: Opens | None
+    interaction: Interaction,
+    suggestion_id: int,
+    *,
+    accepted: bool,
+    opens: Opens | None,
+    decided: bool = False,
 ) -> tuple[Suggestion | None, bool]:
-    """Close one suggestion and tell its member: the suggestion (None if it was not open) and
-    whether the member could be told."""
+    """Close one suggestion (`decided`: closed already, as accepted) and tell its member: the
+    suggestion (None if this did not close it) and whether the member could be told."""
     store = interaction.client.state.store
     assert store is not None
-    found = await store.decide_suggestion(
-        interaction.guild_id or 0,
-        suggestion_id,
-        accepted=accepted,
-        actor_id=interaction.user.id,
-        term_id=opens.id if opens else None,
-    )
+    scope = interaction.guild_id or 0
+    if decided:
+        found = await store.suggestion(scope, suggestion_id)
+        found = found if found is not None and found.status == "accepted" else None
+    else:
+        found = await store.decide_suggestion(
+            scope,
+            suggestion_id,
+            accepted=accepted,
+            actor_id=interaction.user.id,
+            term_id=opens.id if opens else None,
+        )
     if found is None:
         return None, False
     # A server in an outage is known to discord.py by its id alone, with an empty name.

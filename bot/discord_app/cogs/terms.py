@@ -74,7 +74,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError
+from bot.storage import StorageError, SuggestionDecided
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
@@ -632,17 +632,13 @@ class TermCog(
             related=values.get("related", ""),
         )
         draft = replace(known, typed=typed)
+        # Decided by another moderator (or the command line) while this form was open: a term
+        # now would contradict what the member was told, or be a second one for it. Asked
+        # first (its answer beats a refusal of the text), and again by the term's write.
         if draft.suggestion is not None:
-            # Decided by another moderator (or the command line) while this form was open: a
-            # term now would contradict what the member was told, or be a second one for it.
             decided = await decided_meanwhile(interaction, draft.suggestion)
             if decided is not None:
-                text = (
-                    f"Nothing was saved: this suggestion was already {decided} while you wrote "
-                    "(`/term log` says by whom), so no term is written for it.\nYour text is "
-                    "kept: press **Edit again** to add it as a term of its own."
-                )
-                return text, await self._again(owner, nonce, replace(draft, suggestion=None))
+                return await self._decided_meanwhile(owner, nonce, draft, decided)
         refusal = Refusal()
         bundled = self.state.glossary
 
@@ -651,10 +647,14 @@ class TermCog(
         ) -> tuple[TermChange | None, str]:
             return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
-        text = await write_terms(interaction, plan)
+        try:
+            text = await write_terms(interaction, plan)
+        except SuggestionDecided as exc:  # in the moment between that read and this write
+            how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
+            return await self._decided_meanwhile(owner, nonce, draft, how)
         if refusal.saved is not None and draft.suggestion is not None:
             text += await close_suggestion(
-                interaction, draft.suggestion, accepted=True, term=refusal.saved
+                interaction, draft.suggestion, accepted=True, term=refusal.saved, decided=True
             )
         elif refusal.saved is not None:  # a term members were waiting for, written directly
             text += await close_namesakes(interaction, [refusal.saved], besides=False)
@@ -670,6 +670,18 @@ class TermCog(
             draft = replace(draft, editing=None, revision=None)
         needs_category = any(p.field == "category" for p in refusal.problems)
         return text, await self._again(owner, nonce, draft, needs_category=needs_category)
+
+    async def _decided_meanwhile(
+        self, owner: int, nonce: str, draft: Draft, how: str
+    ) -> tuple[str, discord.ui.View]:
+        """An Accept… form's answer when its suggestion was decided elsewhere: nothing written,
+        and Edit again adds the text as a term of its own."""
+        text = (
+            f"Nothing was saved: this suggestion was already {how} while you wrote "
+            "(`/term log` says by whom), so no term is written for it.\nYour text is "
+            "kept: press **Edit again** to add it as a term of its own."
+        )
+        return text, await self._again(owner, nonce, replace(draft, suggestion=None))
 
     async def _again(
         self, owner: int, nonce: str, draft: Draft, *, needs_category: bool = False
@@ -758,7 +770,8 @@ def plan_save(
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
     if warnings:
         text = problems_text(warnings, text + "\nNote:")
-    return TermChange(put=(term,), remove=removed), text
+    # An Accept… form's suggestion is decided in the term's own write (undone if not open).
+    return TermChange(put=(term,), remove=removed, accepts=draft.suggestion), text
 
 
 def _plain(text: str) -> str:
