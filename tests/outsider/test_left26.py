@@ -15,11 +15,13 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.resilience.helpers import locked_by_another_process
+from tests.fake_discord.models import SEND_MESSAGES
+from tests.resilience.helpers import locked_by_another_process, warned
 from tests.storage.conftest import fresh_schema
 from tests.storage.test_terms_store import PausedAfterItsRead
 
 from .conftest import Scene
+from .test_round7 import title_of
 from .test_round19 import accept_form
 
 
@@ -132,3 +134,37 @@ async def test_an_accept_form_whose_suggestion_is_rejected_as_it_saves_writes_no
     assert await read_terms(store, scene.guild.id) == []
     audit = await store.term_audit_log(scene.guild.id)
     assert [(a.action, a.actor_id) for a in audit] == [("suggestion_reject", scene.admin.id)]
+
+
+async def test_a_mention_where_an_overwrite_denies_send_messages_is_one_operator_line(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Round 22's N6 through a channel's permission overwrite, as servers usually take Send
+    Messages from a bot (the fake now sends `permission_overwrites` in GUILD_CREATE and
+    computes `app_permissions` and its own refusals with them): the bot's role denied Send
+    Messages in one channel. A mention there is not answered (no post Discord would refuse),
+    the operator told once which permission it lacks; the same mention elsewhere is answered,
+    and `/define` answers in that channel (an interaction's answer needs no Send Messages)."""
+    fake = scene.fake
+    quiet = scene.guild.add_text_channel("announcements")
+    [bot_role] = [role for role in scene.guild.roles.values() if role.managed]
+    quiet.overwrite(bot_role, deny=SEND_MESSAGES)
+    async with start_bot(store):
+        async with warned("lacks Send Messages there") as records:
+            for query in ("rag", "kv cache"):
+                await fake.user_message(scene.alice, quiet, f"{fake.bot.mention} {query}")
+            # Mentions are answered in order: once this one is, those before it are done with.
+            await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} rag")
+            answered = await fake.wait_for_channel_message(scene.channel)
+        assert title_of(answered) == "Retrieval-Augmented Generation (RAG)", answered
+        said = [r.getMessage() for r in records]
+        assert len(said) == 1, said
+        assert "#announcements" in said[0] or str(quiet.id) in said[0], said
+        bot_said = [
+            m
+            for m in fake.store.channel_messages(quiet.id)
+            if m["author"]["id"] == str(fake.bot.id)
+        ]
+        assert bot_said == []
+        looked_up = await fake.slash(scene.alice, "define", {"term": "rag"}, channel=quiet)
+        assert title_of(await looked_up.final_message()) == "Retrieval-Augmented Generation (RAG)"
