@@ -35,6 +35,7 @@ class TermChange:
     put: tuple[ServerTerm, ...] = ()
     remove: tuple[str, ...] = ()
     drop_aliases: tuple[str, ...] = ()
+    accepts: int | None = None  # the suggestion `put[0]` accepts (`Store.change_terms`)
 
 
 # The server's terms and its aliases (key -> entry id), as they are inside the write.
@@ -82,7 +83,7 @@ async def change_terms(
         if change is None:
             return None, answer
         put = tuple(StoredTerm(t.id, t.model_dump_json()) for t in change.put)
-        return StoredChange(put, change.remove, change.drop_aliases), answer
+        return StoredChange(put, change.remove, change.drop_aliases, change.accepts), answer
 
     return await store.change_terms(scope, stored_plan, actor_id, action=action)
 

@@ -13,6 +13,7 @@ import discord
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"
 OWNER = r"(?P<owner>[0-9]{1,20})"
+NONCE = r"(?P<nonce>[0-9a-f]{12})"  # a form's draft (term_drafts)
 
 
 class Restorable(discord.ui.DynamicItem[I], Generic[I], template=r"(?!)"):
@@ -49,6 +50,13 @@ def suggest_button(query: str) -> discord.ui.Button[Any]:
         style=discord.ButtonStyle.primary,
         custom_id=SUGGEST_PREFIX + " ".join(query.split())[:SUGGEST_QUERY],
         row=1,
+    )
+
+
+def edit_again_button(custom_id: str) -> discord.ui.Button[Any]:
+    """Reopens a form that was refused (or could not be saved) with what was typed in it."""
+    return discord.ui.Button(
+        label="Edit again", style=discord.ButtonStyle.primary, custom_id=custom_id
     )
 
 

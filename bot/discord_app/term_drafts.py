@@ -1,5 +1,7 @@
 """The term modals a bot has open (`/term add|edit`, accepting a suggestion): what each was opened
-with, and the answer its first submit got, so a double click gets that answer again.
+with, and the answer its first submit got, so a double click gets that answer again. A member's
+`/suggest` form the database could not queue is kept here too (its term and words), for its
+Edit again.
 
 A draft is kept in memory (bounded) and in the store, so a submit after a restart (or in another
 process on the same database) still carries the command's options, the term edited and its
@@ -90,7 +92,7 @@ class Drafts:
         try:
             await store.save_term_draft(nonce, draft.scope, draft.owner, draft.to_json())
         except StorageError as exc:
-            log.warning("a term form's draft is kept in memory only (lost on restart): %s", exc)
+            log.warning("a form's draft is kept in memory only (lost on restart): %s", exc)
 
     def _remember(self, nonce: str, draft: Draft) -> None:
         self._drafts[nonce] = draft

@@ -13,6 +13,7 @@ from .errors import (
     StorageError,
     StorageUnavailable,
     StoreClosed,
+    SuggestionDecided,
     TargetNotEmpty,
 )
 from .models import (
@@ -72,6 +73,7 @@ __all__ = [
     "StoredTerm",
     "SuggestStatus",
     "Suggestion",
+    "SuggestionDecided",
     "TargetNotEmpty",
     "TermAuditRecord",
     "backup_database",

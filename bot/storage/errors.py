@@ -1,10 +1,20 @@
-"""What the store raises. Every failure a caller should handle is a `StorageError`."""
+"""What the store raises. Every failure of the database is a `StorageError`; `SuggestionDecided`
+is a write refused for what it found (nothing written)."""
 
 from __future__ import annotations
 
 
 class StorageError(Exception):
     """Base class: the store could not do what was asked."""
+
+
+class SuggestionDecided(Exception):
+    """A term write that accepts a suggestion found it decided already (by another moderator or
+    process): the whole write was undone."""
+
+    def __init__(self, suggestion_id: int) -> None:
+        super().__init__(f"suggestion {suggestion_id} was already decided")
+        self.suggestion_id = suggestion_id
 
 
 class SchemaTooNew(StorageError):

@@ -167,6 +167,7 @@ class StoredChange:
     put: tuple[StoredTerm, ...] = ()
     remove: tuple[str, ...] = ()
     drop_aliases: tuple[str, ...] = ()
+    accepts: int | None = None  # a suggestion accepted as put[0], in the same write
 
 
 @dataclass(frozen=True, slots=True)

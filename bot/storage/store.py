@@ -22,7 +22,13 @@ from typing import Protocol, TypeVar, cast
 
 from .backend import Backend, Body, Migrate, Tx, open_backend
 from .buffer import CountBuffer, MissTally, merge_tallies
-from .errors import DatabaseLost, StorageError, TargetFailed, TargetNotEmpty
+from .errors import (
+    DatabaseLost,
+    StorageError,
+    SuggestionDecided,
+    TargetFailed,
+    TargetNotEmpty,
+)
 from .models import (
     ALIAS_CAP,
     MAX_OPEN_SUGGESTIONS,
@@ -704,7 +710,9 @@ class Store:
         """Change this server's terms in one transaction: `plan` gets them and the server's
         aliases (key -> entry id) as they are and returns the change to write (None: nothing)
         and what to answer. Term and checked alias writes are serialised, so `plan` sees every
-        earlier write: check caps and conflicts (a name an alias answers to) there."""
+        earlier write: check caps and conflicts (a name an alias answers to) there. A change
+        that `accepts` a suggestion decides it in the same write, undone with
+        `SuggestionDecided` when it is no longer open."""
         at = self._seconds()
 
         async def write(tx: Tx) -> T:
@@ -726,6 +734,18 @@ class Store:
                     await alias_queries.remove_alias(
                         tx, scope=scope, key=key, actor_id=actor_id, at=at
                     )
+                if change.accepts is not None:
+                    accepted = await suggestion_queries.decide(
+                        tx,
+                        scope=scope,
+                        suggestion_id=change.accepts,
+                        accepted=True,
+                        actor_id=actor_id,
+                        at=at,
+                        term_id=change.put[0].id,
+                    )
+                    if accepted is None:
+                        raise SuggestionDecided(change.accepts)  # the term is not written
             return answer
 
         return await self._write(write)

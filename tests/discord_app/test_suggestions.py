@@ -105,7 +105,9 @@ async def test_a_rejection_is_told_privately(scene: Scene, bot: GlossaryBot, sto
     told = await fake.wait_for_channel_message(fake.dm_channel(scene.alice))
     assert "was not added" in told["content"]
     again = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
-    assert "already decided" in (await again.final_message())["content"]
+    assert "already rejected" in (await again.final_message())["content"]
+    accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+    assert "already rejected" in (await accept.final_message())["content"]
 
 
 async def test_members_cannot_flood_the_queue(scene: Scene, bot: GlossaryBot, store: Store) -> None:

@@ -24,6 +24,7 @@ A test::
         channel = guild.add_text_channel("general")     # GUILD_CREATE goes out at IDENTIFY
         alice = fake_discord.add_user("alice")
         guild.add_member(alice)                         # roles: guild.add_role(name, permissions=)
+        channel.overwrite(role_or_user, deny=SEND_MESSAGES)  # a channel's overwrite (before IDENTIFY)
         bot = make_bot(guild_ready_timeout=0.05)        # discord.py's default 2 s delays on_ready
         async with run_client(bot, fake_discord):       # login, IDENTIFY, command sync
             handle = await fake_discord.slash(alice, "define", {"term": "kv"}, channel=channel)

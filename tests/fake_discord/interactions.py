@@ -101,7 +101,7 @@ def base_payload(
     }
     if guild is not None:
         member = world.member(guild, user)
-        perms = guild.permissions_of(user.id)
+        perms = guild.permissions_in(channel, user.id)  # the member's in this channel
         channel_payload = channel.payload()
         channel_payload["permissions"] = str(perms)
         payload.update(
@@ -110,7 +110,7 @@ def base_payload(
             guild={"id": str(guild.id), "locale": "en-US", "features": []},
             member=member.payload(permissions=perms),
             channel=channel_payload,
-            app_permissions=str(guild.permissions_of(world.bot.id)),
+            app_permissions=str(guild.permissions_in(channel, world.bot.id)),
             authorizing_integration_owners={"0": str(guild.id)},
             context=0,
         )

@@ -126,6 +126,26 @@ class FakeRole:
         }
 
 
+@dataclass(frozen=True)
+class Overwrite:
+    """A channel's permission overwrite for a role (`type` 0) or a member (1), as Discord sends
+    it in the channel's `permission_overwrites` (discord-api-spec's
+    ChannelPermissionOverwriteResponse)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
 @dataclass(eq=False)
 class FakeChannel:
     id: int
@@ -138,6 +158,14 @@ class FakeChannel:
     owner_id: int | None = None  # who started the thread
     archived: bool = False  # a thread archived (and locked) by a moderator: no posts in it
     nsfw: bool = False  # age-restricted
+    # Sent in GUILD_CREATE only: set them before the bot connects (no CHANNEL_UPDATE is sent).
+    overwrites: list[Overwrite] = field(default_factory=list)
+
+    def overwrite(self, target: FakeRole | FakeUser, *, allow: int = 0, deny: int = 0) -> None:
+        """This channel's overwrite for a role (`guild.everyone` included) or a member."""
+        kind = 0 if isinstance(target, FakeRole) else 1
+        self.overwrites = [o for o in self.overwrites if o.id != target.id]
+        self.overwrites.append(Overwrite(target.id, kind, allow, deny))
 
     @property
     def is_thread(self) -> bool:
@@ -166,7 +194,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites],
             "nsfw": self.nsfw,
             "parent_id": None if self.parent_id is None else str(self.parent_id),
             "topic": None,
@@ -287,6 +315,29 @@ class FakeGuild:
         if perms & ADMINISTRATOR:
             return ALL_PERMISSIONS
         return perms
+
+    def permissions_in(self, channel: FakeChannel, user_id: int) -> int:
+        """Permissions in `channel` as Discord computes them: the server's, then the channel's
+        overwrites (a thread's are its parent's): @everyone's, the member's roles' together
+        (denies, then allows), the member's own. Owner and administrators: all."""
+        permissions = self.permissions_of(user_id)
+        if permissions == ALL_PERMISSIONS:
+            return permissions
+        source = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        overwrites = {o.id: o for o in (source.overwrites if source is not None else [])}
+        member = self.members.get(user_id)
+        roles = member.role_ids if member is not None else []
+        steps = [
+            [overwrites[self.id]] if self.id in overwrites else [],
+            [overwrites[r] for r in roles if r in overwrites and overwrites[r].type == 0],
+            [o for o in overwrites.values() if o.type == 1 and o.id == user_id],
+        ]
+        for step in steps:
+            deny = allow = 0
+            for o in step:
+                deny, allow = deny | o.deny, allow | o.allow
+            permissions = (permissions & ~deny) | allow
+        return permissions
 
     def payload(self, *, include_all_members: bool, bot_id: int) -> JSON:
         """A GUILD_CREATE payload. Without the members intent Discord sends only the bot."""

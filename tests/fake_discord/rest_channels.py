@@ -51,7 +51,7 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
 
     def has(channel: FakeChannel, needed: int) -> bool:
         guild = fake.world.guild_of(channel)
-        return guild is None or guild.permissions_of(fake.bot.id) & needed == needed
+        return guild is None or guild.permissions_in(channel, fake.bot.id) & needed == needed
 
     def message_in_channel(request: web.Request) -> JSON | None:
         message_id = int(request.match_info["message_id"])

@@ -9,7 +9,12 @@ import discord
 import pytest
 
 from tests.fake_discord import FakeDiscord, run_client
-from tests.fake_discord.models import READ_MESSAGE_HISTORY
+from tests.fake_discord.models import (
+    ALL_PERMISSIONS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+)
 
 from .conftest import Scene
 from .tiny_bot import TinyBot
@@ -230,3 +235,33 @@ async def test_a_reply_where_the_bot_may_not_read_history_is_refused(scene: Scen
     assert await post(fake, scene.channel.id, reply_to=int(said["id"])) == (403, 160002)
     assert await post(fake, scene.channel.id) == (200, 0)
     assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"]
+
+
+async def test_channel_overwrites_are_sent_and_count_as_discord_counts_them(scene: Scene) -> None:
+    """A channel's `permission_overwrites` go out as Discord sends them, and the fake's own
+    refusals and `app_permissions` apply them in Discord's order: @everyone's, the member's
+    roles' together, the member's own; a thread takes its parent's."""
+    fake = scene.fake
+    guild = scene.guild
+    [bot_role] = [role for role in guild.roles.values() if role.managed]
+    quiet = guild.add_text_channel("announcements")
+    quiet.overwrite(guild.everyone, allow=SEND_MESSAGES)
+    quiet.overwrite(bot_role, deny=SEND_MESSAGES | SEND_MESSAGES_IN_THREADS)
+    assert quiet.payload()["permission_overwrites"] == [
+        {"id": str(guild.id), "type": 0, "allow": str(SEND_MESSAGES), "deny": "0"},
+        {
+            "id": str(bot_role.id),
+            "type": 0,
+            "allow": "0",
+            "deny": str(SEND_MESSAGES | SEND_MESSAGES_IN_THREADS),
+        },
+    ]
+    thread = guild.add_thread(quiet, "help", scene.alice)
+    assert await post(fake, quiet.id) == (403, 50013)
+    assert await post(fake, thread.id) == (403, 50013)
+    assert await post(fake, scene.channel.id) == (200, 0)
+    assert guild.permissions_in(quiet, scene.alice.id) & SEND_MESSAGES  # not their role
+    quiet.overwrite(fake.bot, allow=SEND_MESSAGES)  # the member's own overwrite comes last
+    assert await post(fake, quiet.id) == (200, 0)
+    assert guild.permissions_in(quiet, guild.owner_id) == ALL_PERMISSIONS
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"] * 2

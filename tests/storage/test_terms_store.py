@@ -9,15 +9,17 @@ import sqlite3
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
 from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import StoredRename, StoredTerm, SuggestStatus
+from bot.storage import StoredRename, StoredTerm, SuggestionDecided, SuggestStatus
 from bot.storage.migrations import migrations
 from bot.storage.postgres.migrate import VERSION_TABLE
+from bot.storage.queries import suggestions as suggestion_queries
 from bot.storage.queries.drafts import DRAFT_TTL, DRAFTS_PER_OWNER
 from bot.storage.sqlite.migrate import APPLICATION_ID, split_statements
 from bot.term_storage import Plan, TermChange, change_terms, read_terms, rename_taken
@@ -175,6 +177,59 @@ async def test_decisions_on_suggestions_are_in_the_term_audit_log(
         "definition": "Our nightly job, ‘quoted’ <@1>.",
     }
     assert await store.term_audit_log(2) == []
+
+
+class PausedAfterItsRead:
+    """Holds the first `suggestions.decide` to read its suggestion right after that read, until
+    `go` is set: the moment another process's decision can slip in (read, not yet written)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.read, self.go = asyncio.Event(), asyncio.Event()
+        real = suggestion_queries.get_suggestion
+
+        async def get_suggestion(tx: Any, **where: Any) -> Any:
+            found = await real(tx, **where)
+            if not self.read.is_set():
+                self.read.set()
+                await self.go.wait()
+            return found
+
+        monkeypatch.setattr(suggestion_queries, "get_suggestion", get_suggestion)
+
+
+async def test_two_processes_deciding_one_suggestion_at_once_decide_it_once(
+    open_any: OpenStore, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """left25's reading, tried: a decision read the suggestion as open, then updated it `WHERE
+    status = 'open'` and audited it without asking whether that update changed a row. On
+    PostgreSQL (READ COMMITTED) another process's decision can commit between the two, and both
+    audited the suggestion and both told their moderator (and its member) it was theirs. Now the
+    later one is the update that changed nothing: None, nothing audited."""
+    store, other = await open_any(), await open_any()  # two processes' connections
+    await store.add_suggestion(1, 5, "Zorblax", "Our nightly job.")
+    [waiting] = await store.open_suggestions(1)
+    paused = PausedAfterItsRead(monkeypatch)
+    first = asyncio.create_task(store.decide_suggestion(1, waiting.id, accepted=True, actor_id=3))
+    await paused.read.wait()  # the first decision has read it open, and waits before its update
+    second = asyncio.create_task(other.decide_suggestion(1, waiting.id, accepted=False, actor_id=4))
+    if backend == "postgres":  # the other process reads it open too, and commits first
+        assert await second is not None
+        paused.go.set()
+        assert await first is None
+    else:  # SQLite: a write takes the file's write lock first (BEGIN IMMEDIATE): the other
+        # process cannot read before the first commits, and then reads it decided
+        paused.go.set()
+        assert await first is not None
+        assert await second is None
+    audit = await store.term_audit_log(1)
+    assert len(audit) == 1, [(a.action, a.actor_id) for a in audit]
+    decided = await store.suggestion(1, waiting.id)
+    assert decided is not None
+    assert (decided.status, audit[0].action) in {
+        ("rejected", "suggestion_reject"),
+        ("accepted", "suggestion_accept"),
+    }
+    assert decided.status == ("rejected" if backend == "postgres" else "accepted")
 
 
 async def test_the_term_audit_log_reads_in_pages(open_any: OpenStore) -> None:
@@ -361,3 +416,25 @@ async def test_upgrading_to_v6_keeps_the_term_log_and_takes_a_rename(
     ]
     with pytest.raises((sqlite3.Error, asyncpg.PostgresError), match="append-only"):
         await databases.execute(location, "DELETE FROM term_audit_log")
+
+
+async def test_a_term_write_accepting_a_suggestion_decides_it_in_the_same_write(
+    open_any: OpenStore,
+) -> None:
+    """An Accept… form's term and its suggestion's acceptance are one write: a suggestion
+    decided meanwhile (by another process here) undoes the term too."""
+    store, other = await open_any(), await open_any()
+    await store.add_suggestion(1, 5, "Zorblax", "Our nightly job.")
+    await store.add_suggestion(1, 6, "Frob", "Another member's idea.")
+    zorblax, frob = await store.open_suggestions(1)
+
+    def accepting(n: int, suggestion_id: int) -> Plan[str]:
+        return lambda *_: (TermChange(put=(term(n),), accepts=suggestion_id), "written")
+
+    assert await change_terms(store, 1, accepting(1, zorblax.id), 7) == "written"
+    assert await other.decide_suggestion(1, frob.id, accepted=False, actor_id=4)
+    with pytest.raises(SuggestionDecided):
+        await change_terms(store, 1, accepting(2, frob.id), 7)
+    assert await read_terms(store, 1) == [term(1)]
+    log = [(a.action, a.term_id) for a in await store.term_audit_log(1)]
+    assert log == [("suggestion_reject", None), ("suggestion_accept", "t1"), ("term_add", "t1")]

@@ -10,7 +10,7 @@ from bot.discord_app.cogs.aliases import AliasCog
 from bot.discord_app.cogs.define import DefineCog
 from bot.discord_app.cogs.explain import ExplainCog
 from bot.discord_app.cogs.stats import MissToAliasSelect, StatsCog
-from bot.discord_app.cogs.suggestions import SuggestButton, SuggestCog
+from bot.discord_app.cogs.suggestions import SuggestAgainButton, SuggestButton, SuggestCog
 from bot.discord_app.cogs.term_log import LogPageButton
 from bot.discord_app.cogs.terms import (
     CategoryPick,
@@ -34,6 +34,7 @@ DYNAMIC_ITEMS = (
     DecideButton,
     LogPageButton,
     SuggestButton,
+    SuggestAgainButton,
 )
 
 

@@ -32,6 +32,7 @@ STORAGE_DOWN = (
     "The database cannot be written right now, so nothing was changed. Please try again later."
 )
 NO_DATABASE = "The database is not available right now."
+KEPT = "\nYour text is kept: press **Edit again**."
 NOT_CHECKED = (
     "This server's glossary could not be checked (its terms and aliases could not be indexed), "
     "so nothing was changed. The bot's log says why."

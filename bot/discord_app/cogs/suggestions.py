@@ -19,20 +19,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.discord_app.cogs.moderators import STORAGE_DOWN, ServerOnly, reply, thinking
+from bot.discord_app.cogs.moderators import KEPT, STORAGE_DOWN, ServerOnly, reply, thinking
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import (
+    NONCE,
+    OWNER,
     SUGGEST_PREFIX,
     SUGGEST_QUERY,
     Restorable,
+    edit_again_button,
     submitted_values,
     suggest_button,
 )
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.discord_app.term_drafts import Draft
 from bot.glossary.keys import compact
 from bot.glossary.name_rules import name_refusal
-from bot.glossary.server_terms import ServerTerm
+from bot.glossary.server_terms import ServerTerm, TermDraft
 from bot.storage import SUGGEST_COOLDOWN, StorageError, Suggestion, SuggestStatus
 from bot.term_storage import waiting_named
 
@@ -47,7 +51,7 @@ FORM_PREFIX = "gb:suggestion:"
 _FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
 
 
-def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
+def suggestion_modal(owner_id: int, title: str, definition: str = "") -> discord.ui.Modal:
     modal = discord.ui.Modal(
         title="Suggest a term", custom_id=f"{FORM_PREFIX}{owner_id}", timeout=None
     )
@@ -64,6 +68,7 @@ def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
             label="What it means (your words)",
             custom_id="definition",
             style=discord.TextStyle.paragraph,
+            default=definition[: limits.SUGGESTION_DEFINITION] or None,
             max_length=limits.SUGGESTION_DEFINITION,
             min_length=10,
         )
@@ -71,7 +76,7 @@ def suggestion_modal(owner_id: int, title: str) -> discord.ui.Modal:
     return modal
 
 
-async def open_suggestion(interaction: Interaction, title: str) -> None:
+async def open_suggestion(interaction: Interaction, title: str, definition: str = "") -> None:
     if interaction.guild_id is None:
         await reply(interaction, "Suggestions go to a server's moderators: suggest it there.")
         return
@@ -83,7 +88,7 @@ async def open_suggestion(interaction: Interaction, title: str) -> None:
     if refused is not None:
         await reply(interaction, refusal_text(refused))
         return
-    modal = suggestion_modal(interaction.user.id, title)
+    modal = suggestion_modal(interaction.user.id, title, definition)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by SuggestCog.on_interaction
 
@@ -137,6 +142,30 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
+class SuggestAgainButton(
+    Restorable[discord.ui.Button[Any]], template=rf"gb:sugg-again:{OWNER}:{NONCE}"
+):
+    """Reopens a suggestion form the database could not queue, with what the member wrote (kept
+    as a `/term` form's text is: `term_drafts`)."""
+
+    def __init__(self, owner_id: int, nonce: str) -> None:
+        super().__init__(edit_again_button(f"gb:sugg-again:{owner_id}:{nonce}"))
+        self.nonce = nonce
+
+    @classmethod
+    def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> SuggestAgainButton:
+        return cls(int(match["owner"]), match["nonce"])
+
+    @guarded
+    async def callback(self, interaction: Interaction) -> None:
+        drafts = interaction.client.state.term_drafts
+        draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        if draft is None:
+            await reply(interaction, "That text is no longer kept (it is old): `/suggest` again.")
+            return
+        await open_suggestion(interaction, draft.typed.title, draft.typed.definition)
+
+
 class SuggestCog(ServerOnly, commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
@@ -187,8 +216,13 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         try:
             status = await store.add_suggestion(scope, owner, title, definition)
-        except StorageError:
-            await reply(interaction, STORAGE_DOWN)
+        except StorageError:  # what the member wrote is kept for another try
+            nonce = await self.state.term_drafts.open(
+                Draft(owner, scope, TermDraft(title, definition))
+            )
+            view = discord.ui.View(timeout=None)
+            view.add_item(SuggestAgainButton(owner, nonce))
+            await reply(interaction, STORAGE_DOWN + KEPT, view=view)
             return
         if status is SuggestStatus.ADDED:
             text = (
@@ -257,21 +291,34 @@ async def decided_meanwhile(interaction: Interaction, suggestion_id: int) -> str
 
 
 async def close_suggestion(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, term: ServerTerm | None = None
+    interaction: Interaction,
+    suggestion_id: int,
+    *,
+    accepted: bool,
+    term: ServerTerm | None = None,
+    decided: bool = False,
 ) -> str:
     """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
-    what to add to the answer. Accepting also accepts the other open suggestions of a name the
-    term now has (`close_namesakes`)."""
+    what to add to the answer. `decided`: the term's write accepted it already
+    (`TermChange.accepts`), so only tell. Accepting also accepts the other open suggestions of
+    a name the term now has (`close_namesakes`)."""
     state = interaction.client.state
     if state.store is None:
         return ""
     opens = Opens.term(term) if term is not None else None
     try:
-        found, told = await _decide(interaction, suggestion_id, accepted=accepted, opens=opens)
+        found, told = await _decide(
+            interaction, suggestion_id, accepted=accepted, opens=opens, decided=decided
+        )
     except StorageError:
+        if decided:
+            return "\nAccepted the suggestion; the member could not be told (database)."
         return "\nThe suggestion could not be marked decided (database); it stays in the queue."
-    if found is None:
-        return "\nThat suggestion was already decided."
+    if found is None and decided:  # the term's write did not commit after all
+        return ""
+    if found is None:  # decided by another moderator or process, maybe a moment ago
+        how = await decided_meanwhile(interaction, suggestion_id) or "decided"
+        return f"\nThat suggestion was already {how} (`/term log` says by whom)."
     verdict = "Accepted" if accepted else "Rejected"
     text = f"\n{verdict} the suggestion; " + (
         "the member was told privately." if told else "the member could not be told (DMs closed)."
@@ -282,19 +329,29 @@ async def close_suggestion(
 
 
 async def _decide(
-    interaction: Interaction, suggestion_id: int, *, accepted: bool, opens: Opens | None
+    interaction: Interaction,
+    suggestion_id: int,
+    *,
+    accepted: bool,
+    opens: Opens | None,
+    decided: bool = False,
 ) -> tuple[Suggestion | None, bool]:
-    """Close one suggestion and tell its member: the suggestion (None if it was not open) and
-    whether the member could be told."""
+    """Close one suggestion (`decided`: closed already, as accepted) and tell its member: the
+    suggestion (None if this did not close it) and whether the member could be told."""
     store = interaction.client.state.store
     assert store is not None
-    found = await store.decide_suggestion(
-        interaction.guild_id or 0,
-        suggestion_id,
-        accepted=accepted,
-        actor_id=interaction.user.id,
-        term_id=opens.id if opens else None,
-    )
+    scope = interaction.guild_id or 0
+    if decided:
+        found = await store.suggestion(scope, suggestion_id)
+        found = found if found is not None and found.status == "accepted" else None
+    else:
+        found = await store.decide_suggestion(
+            scope,
+            suggestion_id,
+            accepted=accepted,
+            actor_id=interaction.user.id,
+            term_id=opens.id if opens else None,
+        )
     if found is None:
         return None, False
     # A server in an outage is known to discord.py by its id alone, with an empty name.

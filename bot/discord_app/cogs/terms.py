@@ -35,6 +35,7 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
+    KEPT,
     STORAGE_DOWN,
     ServerOnly,
     read_or_say,
@@ -50,7 +51,14 @@ from bot.discord_app.cogs.suggestions import (
 from bot.discord_app.cogs.term_log import send_log
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
-from bot.discord_app.items import ENTRY, OWNER, Restorable, submitted_values
+from bot.discord_app.items import (
+    ENTRY,
+    NONCE,
+    OWNER,
+    Restorable,
+    edit_again_button,
+    submitted_values,
+)
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
@@ -66,7 +74,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError
+from bot.storage import StorageError, SuggestionDecided
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
@@ -139,18 +147,12 @@ def echo_problem(problem: TermProblem) -> str:
 
 
 class EditAgainButton(
-    Restorable[discord.ui.Button[Any]], template=rf"gb:term-again:{OWNER}:(?P<nonce>[0-9a-f]{{12}})"
+    Restorable[discord.ui.Button[Any]], template=rf"gb:term-again:{OWNER}:{NONCE}"
 ):
     """Reopens a refused modal with what was typed."""
 
     def __init__(self, owner_id: int, nonce: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Edit again",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"gb:term-again:{owner_id}:{nonce}",
-            )
-        )
+        super().__init__(edit_again_button(f"gb:term-again:{owner_id}:{nonce}"))
         self.owner_id, self.nonce = owner_id, nonce
 
     @classmethod
@@ -162,9 +164,7 @@ class EditAgainButton(
         await reopen_modal(interaction, self.nonce)
 
 
-class CategoryPick(
-    Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{OWNER}:(?P<nonce>[0-9a-f]{{12}})"
-):
+class CategoryPick(Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{OWNER}:{NONCE}"):
     """Reopens a form refused for want of a category with the one picked: the form has no
     field for it (the command's option gives it), so Edit again alone would be refused again."""
 
@@ -302,7 +302,10 @@ class DecideButton(
             return
         found = await state.store.suggestion(scope, self.suggestion_id)
         if found is None or found.status != "open":
-            await reply(interaction, "That suggestion was already decided.")
+            how = found.status if found is not None else "decided"
+            await reply(
+                interaction, f"That suggestion was already {how} (`/term log` says by whom)."
+            )
             return
         # The member's text as the review showed it: characters that show nothing (a direction
         # override) would make the save refuse what the moderator cannot see in the box.
@@ -629,17 +632,13 @@ class TermCog(
             related=values.get("related", ""),
         )
         draft = replace(known, typed=typed)
+        # Decided by another moderator (or the command line) while this form was open: a term
+        # now would contradict what the member was told, or be a second one for it. Asked
+        # first (its answer beats a refusal of the text), and again by the term's write.
         if draft.suggestion is not None:
-            # Decided by another moderator (or the command line) while this form was open: a
-            # term now would contradict what the member was told, or be a second one for it.
             decided = await decided_meanwhile(interaction, draft.suggestion)
             if decided is not None:
-                text = (
-                    f"Nothing was saved: this suggestion was already {decided} while you wrote "
-                    "(`/term log` says by whom), so no term is written for it.\nYour text is "
-                    "kept: press **Edit again** to add it as a term of its own."
-                )
-                return text, await self._again(owner, nonce, replace(draft, suggestion=None))
+                return await self._decided_meanwhile(owner, nonce, draft, decided)
         refusal = Refusal()
         bundled = self.state.glossary
 
@@ -648,12 +647,16 @@ class TermCog(
         ) -> tuple[TermChange | None, str]:
             return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
-        text = await write_terms(interaction, plan)
+        try:
+            text = await write_terms(interaction, plan)
+        except SuggestionDecided as exc:  # in the moment between that read and this write
+            how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
+            return await self._decided_meanwhile(owner, nonce, draft, how)
         if text == STORAGE_DOWN:  # perhaps past the plan, which had the term saved: it is not
             refusal.saved = None
         if refusal.saved is not None and draft.suggestion is not None:
             text += await close_suggestion(
-                interaction, draft.suggestion, accepted=True, term=refusal.saved
+                interaction, draft.suggestion, accepted=True, term=refusal.saved, decided=True
             )
         elif refusal.saved is not None:  # a term members were waiting for, written directly
             text += await close_namesakes(interaction, [refusal.saved], besides=False)
@@ -670,6 +673,18 @@ class TermCog(
             draft = replace(draft, editing=None, revision=None)
         needs_category = any(p.field == "category" for p in refusal.problems)
         return text, await self._again(owner, nonce, draft, needs_category=needs_category)
+
+    async def _decided_meanwhile(
+        self, owner: int, nonce: str, draft: Draft, how: str
+    ) -> tuple[str, discord.ui.View]:
+        """An Accept… form's answer when its suggestion was decided elsewhere: nothing written,
+        and Edit again adds the text as a term of its own."""
+        text = (
+            f"Nothing was saved: this suggestion was already {how} while you wrote "
+            "(`/term log` says by whom), so no term is written for it.\nYour text is "
+            "kept: press **Edit again** to add it as a term of its own."
+        )
+        return text, await self._again(owner, nonce, replace(draft, suggestion=None))
 
     async def _again(
         self, owner: int, nonce: str, draft: Draft, *, needs_category: bool = False
@@ -758,10 +773,8 @@ def plan_save(
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
     if warnings:
         text = problems_text(warnings, text + "\nNote:")
-    return TermChange(put=(term,), remove=removed), text
-
-
-KEPT = "\nYour text is kept: press **Edit again**."
+    # An Accept… form's suggestion is decided in the term's own write (undone if not open).
+    return TermChange(put=(term,), remove=removed, accepts=draft.suggestion), text
 
 
 def _plain(text: str) -> str:

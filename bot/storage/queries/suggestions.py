@@ -99,11 +99,13 @@ async def decide(
     if found is None or found.status != "open":
         return None
     status = "accepted" if accepted else "rejected"
-    await tx.execute(
+    changed = await tx.execute(
         "UPDATE suggestions SET status = ?, decided_by = ?, decided_at = ?"
         " WHERE scope = ? AND id = ? AND status = 'open'",
         (status, actor_id, at, scope, suggestion_id),
     )
+    if not changed:  # PostgreSQL: another process decided it since the read above
+        return None
     suggestion = {
         "id": found.id,
         "user_id": found.user_id,
