@@ -93,6 +93,10 @@ class LineFinder:
             counted_to = match.start() + 1
             self._lines.setdefault(match.group(1), []).append(line)
 
+    def count(self, key: str) -> int:
+        """How many lines match with this key."""
+        return len(self._lines.get(key, ()))
+
     def __call__(self, key: object, occurrence: int = 0) -> int | None:
         """The line of the key's `occurrence`th match (0: the first): a second entry with the
         same id is reported at its own line."""

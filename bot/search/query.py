@@ -83,10 +83,11 @@ _INTERJECTIONS = ("ok", "okay", "so", "but", "um", "uh", "hmm", "btw")
 _FILLERS = frozenset((*_GREETINGS, *_GROUPS, *_INTERJECTIONS, "and"))
 _GREETING = rf"(?:{'|'.join(_GREETINGS)})(?: (?:{'|'.join(_GROUPS)}))?"
 
-# Openers, repeated away: "hey bot can you please explain what a" -> "".
+# Openers, repeated away: "hey bot can you please explain what a" -> "". "and", "what about"
+# open a follow-up under a card ("and rag?").
 _OPENER = re.compile(
     r"^(?:what even is|what even are|what counts as one|what counts as|what qualifies as|wtf is|wtf are|wth is|what the heck is|what the hell is|can someone explain|can anyone explain|someone explain|"
-    r"can somebody explain|anyone know what|what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
+    r"can somebody explain|anyone know what|what about|how about|and|what is|what are|what was|what s|what's|whats|wats|wat is|whta is|waht is|what|who is|"
     r"define|definition of|defintion of|meaning of|explain|describe|eli5|eli5 of|"
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"

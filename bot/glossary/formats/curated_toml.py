@@ -97,15 +97,22 @@ def curated_entries(
         return []
 
     line_of = LineFinder(text, r'[ \t]*id[ \t]*=[ \t]*"([^"\n]*)"')
+    headers: LineFinder | None = None  # read only for an entry without an id: rare
     entries = []
     seen: Counter[str] = Counter()  # how many entries so far had each id
     for position, item in enumerate(items, start=1):
         label = item.get("id") if isinstance(item, dict) else None
-        entry_name = label if isinstance(label, str) and label else f"entry #{position}"
         line = None
         if isinstance(label, str):  # a second entry with an id is reported at its own line
             line = line_of(label, seen[label])
             seen[label] += 1
+        else:  # a hand-written file without ids: its title and its `[[entries]]` line
+            title = item.get("title") if isinstance(item, dict) else None
+            label = title if isinstance(title, str) else None
+            headers = headers or LineFinder(text, r"[ \t]*\[\[[ \t]*(entries)[ \t]*\]\]")
+            if headers.count("entries") == len(items):  # one header per entry, in order
+                line = headers("entries", position - 1)
+        entry_name = label if isinstance(label, str) and label else f"entry #{position}"
 
         def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
             problems.append(Problem("error", name, message, entry=_entry, line=_line))
