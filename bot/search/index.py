@@ -1106,7 +1106,9 @@ def _asked_clause_agreeing(
     that clause alone puts the same entry first and nearer: the context pulls the whole
     message's meaning away from what is asked. Where the clause alone prefers another entry,
     the whole message's reading stands (taking the clause's best entries over the whole's
-    traded cards: `bench/results/semantic.md`, task context19)."""
+    traded cards: `bench/results/semantic.md`, task context19). The first entry's cosine
+    alone, against the whole's runners-up: the clause's whole ranking (`_unframed_agreeing`'s
+    way) gained tuning cards but lost held-out right cards (task lead26)."""
     if not similar or sum(word not in STOPWORDS for word in asked.split()) < 2:
         return similar  # "what is that for": the clause says nothing of its own
     if _POINTS_BACK.search(asked):  # "flash attention, why do transformers need it"
