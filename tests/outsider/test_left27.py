@@ -1,0 +1,76 @@
+"""Small leftovers of this session (task left27, PLAN.md "Small leftovers (left27)"): the
+command line in a process of its own, the real bot (discord.py) against the fake Discord, real
+SQLite files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.resilience.botproc import glossary_bot_run
+
+from .conftest import Scene
+from .test_round14 import CLI_ENV
+
+# A topics JSON written by hand: the first topic without an id, the second with an unknown key,
+# the third with neither id nor title. Each topic starts on a line of its own: 6, 7 and 11.
+HAND_WRITTEN_TOPICS = """{
+  "schemaVersion": 1,
+  "language": "en",
+  "categories": ["Fundamentals"],
+  "topics": [
+    {"title": "Raid Token", "category": "Fundamentals", "definition": "A coin."},
+    {
+      "id": "soak", "number": 2, "title": "Soak", "category": "Fundamentals",
+      "colour": "red"
+    },
+    {"category": "Fundamentals", "definition": "Nothing to call it by."}
+  ]
+}
+"""
+
+
+def test_a_topics_json_names_each_topic_and_its_line(tmp_path: Path) -> None:
+    """outsider25's suspicion of G31's twin: `check` and `terms import` of a topics JSON file
+    named a topic without an id "topic #N" and gave no line for any problem, where the README
+    promises every problem "with its entry and line". Now a topic without an id is named by its
+    title, and each problem is given the line its topic starts at (when each topic starts on a
+    line of its own: a file of one line, as the bundled one, gets none, not "line 1")."""
+    (tmp_path / "g.json").write_text(HAND_WRITTEN_TOPICS, "utf-8")
+    checked = glossary_bot_run(CLI_ENV, tmp_path, "check", "g.json")
+    assert checked.returncode == 1, checked
+    report = checked.stdout
+    assert "g.json:6 [Raid Token]: error: id: missing required field" in report, report
+    assert "g.json:7 [soak]: error: colour: unknown key" in report, report
+    assert "g.json:11 [topic #3]: error: id: missing required field" in report, report
+
+    imported = glossary_bot_run(
+        CLI_ENV, tmp_path, "terms", "import", "--guild", "1", "--db", "g.db", "g.json"
+    )
+    assert imported.returncode == 1, imported
+    answer = imported.stdout + imported.stderr
+    assert "• line 6, “Raid Token”, Id: missing required field" in answer, answer
+    assert "• line 7, “soak”, File: colour: unknown key" in answer, answer
+    assert "• line 11, “topic #3”, Id: missing required field" in answer, answer
+
+    (tmp_path / "one.json").write_text(json.dumps(json.loads(HAND_WRITTEN_TOPICS)), "utf-8")
+    one_line = glossary_bot_run(CLI_ENV, tmp_path, "check", "one.json").stdout
+    assert "one.json [Raid Token]: error: id: missing required field" in one_line, one_line
+    assert "one.json:1" not in one_line, one_line
+
+
+async def test_term_import_of_a_topics_json_gives_each_problem_its_line(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """The same file through `/term import` (the moderator's way): the same lines."""
+    fake = scene.fake
+    async with start_bot(store):
+        upload = fake.add_attachment("ironhold.json", HAND_WRITTEN_TOPICS)
+        imported = await fake.slash(
+            scene.moderator, "term import", {"file": upload}, channel=scene.channel
+        )
+        answer = str((await imported.final_message())["content"])
+    assert "• line 6, “Raid Token”, Id: missing required field" in answer, answer
+    assert "• line 11, “topic #3”, Id: missing required field" in answer, answer
