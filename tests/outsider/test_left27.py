@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
+from tests.fake_discord.models import READ_MESSAGE_HISTORY
 from tests.resilience.botproc import glossary_bot_run
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .test_round7 import title_of
 from .test_round14 import CLI_ENV
 
 # A topics JSON written by hand: the first topic without an id, the second with an unknown key,
@@ -74,3 +78,28 @@ async def test_term_import_of_a_topics_json_gives_each_problem_its_line(
         answer = str((await imported.final_message())["content"])
     assert "• line 6, “Raid Token”, Id: missing required field" in answer, answer
     assert "• line 11, “topic #3”, Id: missing required field" in answer, answer
+
+
+async def test_a_reply_refused_for_read_message_history_is_posted_as_a_message_of_its_own(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """review25's note: Read Message History taken since the bot was told its roles, so it
+    believes it may reply; Discord refuses the reply (403, 160002) and the member got nothing,
+    the operator a WARNING per mention. N32 posts a message of its own only where the bot
+    knows the permission missing. Now a refused reply is posted so, once (no loop: one refused
+    reply per mention), and the operator told once per channel, as N32 tells it (the line
+    review25 made name Read Message History for the refusal: no longer logged, its test gone)."""
+    fake = scene.fake
+    channel = scene.other_channel
+    for role in scene.other_guild.roles.values():
+        role.permissions &= ~READ_MESSAGE_HISTORY
+    async with warned("Read Message History") as records:
+        for query in ("rag", "kv cache"):
+            await fake.user_message(scene.alice, channel, f"{fake.bot.mention} {query}")
+            posted = await fake.wait_for_channel_message(channel)
+            assert "message_reference" not in posted, posted
+            assert title_of(posted) in ("Retrieval-Augmented Generation (RAG)", "KV Cache")
+    told = [r.getMessage() for r in records]
+    assert len(told) == 1, told
+    assert f"cannot reply to mentions in channel {channel.id}" in told[0], told
+    assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"] * 2
