@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
+from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord.models import READ_MESSAGE_HISTORY
 from tests.resilience.botproc import glossary_bot_run
 from tests.resilience.helpers import warned
@@ -103,3 +105,27 @@ async def test_a_reply_refused_for_read_message_history_is_posted_as_a_message_o
     assert len(told) == 1, told
     assert f"cannot reply to mentions in channel {channel.id}" in told[0], told
     assert [v.kind for v in fake.pop_violations()] == ["missing_permissions"] * 2
+
+
+async def test_a_comparison_card_toggled_to_plain_words_keeps_the_other_side_first(
+    scene: Scene, bot: GlossaryBot, glossary: Glossary
+) -> None:
+    """compare25's note: "X vs Y" answers X with Y as the first button, but the Plain words
+    button rebuilt the card from X alone and dropped Y. It is the same answer in other words:
+    now the toggled card keeps the buttons it had, there and back. (A card reached through a
+    related term and back is X opened on its own: its related terms as they are.)"""
+    fake = scene.fake
+    assert glossary["safetensors"].plain
+    assert "checkpoint" not in glossary["safetensors"].related
+    _, card = await define(fake, scene.alice, "safetensors vs checkpoint", scene.channel)
+    assert embed_of(card)["title"] == "Safetensors"
+    assert next(iter(buttons(card))) == "Checkpoint"
+    plain = await fake.click(scene.alice, card, buttons(card)["Plain words"])
+    shown = await plain.final_message()
+    assert embed_of(shown)["description"].startswith("**In plain words:** ")
+    assert next(iter(buttons(shown))) == "Checkpoint", buttons(shown)
+    back = await fake.click(scene.alice, shown, buttons(shown)["Full definition"])
+    restored = await back.final_message()
+    assert list(buttons(restored)) == list(buttons(card))
+    related = await fake.click(scene.alice, restored, buttons(restored)["Checkpoint"])
+    assert embed_of(await related.final_message())["title"] == "Checkpoint"
