@@ -13,7 +13,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -209,9 +209,10 @@ async def open_card(
     *,
     plain: bool = False,
     count: bool = True,
+    first: str | None = None,
 ) -> None:
     """A button or menu opened a card: the owner's message changes in place, anyone else
-    gets the card for themselves."""
+    gets the card for themselves. `first`: the entry its first button offers (as `card_view`)."""
     state = interaction.client.state
     scope = interaction.guild_id or DM_SCOPE
     local = await state.servers.local(scope)
@@ -231,7 +232,7 @@ async def open_card(
     reply = await reply_for(
         state,
         local,
-        SearchResult.opened(entry),
+        replace(SearchResult.opened(entry), other_side=first),
         owner_id if mine else interaction.user.id,
         scope,
         plain=plain,
@@ -253,7 +254,10 @@ async def _gone(interaction: Interaction) -> None:
 # -- the buttons and menus of a card -------------------------------------------------------------
 
 
-class OpenButton(Restorable[discord.ui.Button[Any]], template=rf"gb:open:{ENTRY}:{OWNER}"):
+_OPEN = rf"gb:open:{ENTRY}:{OWNER}"
+
+
+class OpenButton(Restorable[discord.ui.Button[Any]], template=_OPEN):
     def __init__(self, entry_id: str, owner_id: int, label: str, *, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
@@ -298,9 +302,27 @@ class PlainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
+        # The same answer in other words: its buttons as they were (a comparison's other side
+        # first, which the entry alone does not give).
+        first = _first_offered(interaction.message)
         await open_card(
-            interaction, self.entry_id, self.owner_id, plain=self.show_plain, count=False
+            interaction,
+            self.entry_id,
+            self.owner_id,
+            plain=self.show_plain,
+            count=False,
+            first=first,
         )
+
+
+def _first_offered(message: discord.Message | None) -> str | None:
+    """The entry a card message's first button opens, if it has one."""
+    for row in message.components if message else ():
+        for child in getattr(row, "children", ()):
+            opens = re.fullmatch(_OPEN, getattr(child, "custom_id", None) or "")
+            if opens:
+                return opens["entry"]
+    return None
 
 
 class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTRY}"):

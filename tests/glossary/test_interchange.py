@@ -364,3 +364,46 @@ def test_any_bytes_get_an_answer_never_an_exception(
     terms, problems = parse_import(data, name, bundled)
     assert terms or problems
     assert all(str(p) for p in problems)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.integers() | st.text(alphabet='"[]{},:\\ \nab', max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    notes=st.lists(_JSON_VALUES, min_size=1, max_size=5),
+    revision=st.text(alphabet='"[]{},:\\ \nab', max_size=8),
+    indent=st.sampled_from([1, 2, "\t"]),
+)
+def test_a_topics_json_problem_is_at_the_line_its_topic_starts(
+    bundled: Glossary, notes: list[object], revision: str, indent: int | str
+) -> None:
+    """Each topic (no id: named by its title) is reported at the line its `{` is on, whatever
+    the file holds around it (brackets and quotes in strings, nested arrays of its own)."""
+    topics = [
+        {"title": f"Topic {n}", "category": "Fundamentals", "notes": note}
+        for n, note in enumerate(notes)
+    ]
+    doc = {
+        "schemaVersion": 1,
+        "revision": revision,
+        "language": "en",
+        "categories": ["Fundamentals", revision],
+        "topics": topics,
+        "sourceCommit": revision,
+    }
+    text = json.dumps(doc, indent=indent)
+    lines = text.split("\n")
+    step = indent if isinstance(indent, str) else " " * indent
+    _, problems = parse_import(text.encode(), "x.json", bundled)
+    for n in range(len(topics)):
+        title_line = lines.index(f'{step * 3}"title": "Topic {n}",')  # 0-based
+        assert lines[title_line - 1].strip() == "{"
+        said = {p.line for p in problems if p.term == f"Topic {n}"}
+        assert said == {title_line}, (n, said, text)  # 1-based: the line of its `{`

@@ -13,7 +13,7 @@ from bot.storage import Store
 from bot.storage.queries import terms as term_queries
 from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeChannel, FakeGuild
-from tests.fake_discord.models import READ_MESSAGE_HISTORY, SEND_MESSAGES_IN_THREADS
+from tests.fake_discord.models import SEND_MESSAGES_IN_THREADS
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
@@ -62,16 +62,6 @@ async def test_a_refused_mention_in_a_known_thread_names_send_messages_in_thread
     (Discord refuses the post it tries, 403, 50013): the line names Send Messages in Threads."""
     line = await refused_mention_line(scene, scene.guild, known_thread, SEND_MESSAGES_IN_THREADS)
     assert line.endswith("it needs View Channel and Send Messages in Threads there"), line
-
-
-async def test_a_refused_reply_names_read_message_history(scene: Scene, bot: GlossaryBot) -> None:
-    """Read Message History taken since the bot was told its roles: Discord refuses the reply
-    (403, 160002). The line named the four permissions of the invite; now the one a reply
-    needs, as Discord's own text there says."""
-    channel = scene.other_channel
-    line = await refused_mention_line(scene, scene.other_guild, channel, READ_MESSAGE_HISTORY)
-    assert f"the bot may not reply in channel {channel.id}" in line, line
-    assert line.endswith("it needs View Channel and Read Message History there"), line
 
 
 async def test_a_term_form_whose_write_fails_past_its_checks_claims_nothing_and_keeps_the_text(

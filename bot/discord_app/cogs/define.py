@@ -197,8 +197,6 @@ class DefineCog(commands.Cog):
             may_not, needs = "post in", _post_needs(message.channel)
             if exc.code == MISSING_ACCESS:
                 may_not = "view"
-            elif exc.code == REPLY_WITHOUT_HISTORY:  # taken since the bot was told its roles
-                may_not, needs = "reply in", "Read Message History"
             log.warning(
                 "cannot reply to a mention: the bot may not %s channel %s (%s, error code %s); "
                 "it needs View Channel and %s there",
@@ -274,11 +272,17 @@ class DefineCog(commands.Cog):
     async def _reply(self, message: discord.Message, **kwargs: Any) -> None:
         """Answer `message` in its channel: as a reply to it, or, where the bot may not read
         the channel's history (Discord refuses a reply then: 403, 160002), as a message of its
-        own, which needs Send Messages alone. Nobody is pinged either way."""
+        own, which needs Send Messages alone: where the bot knows it lacks the permission, or
+        Discord refused the reply for it (taken since the bot was told its roles). Nobody is
+        pinged either way."""
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         if _bot_may(message, "read_message_history"):
-            await message.reply(mention_author=False, **kwargs)
-            return
+            try:
+                await message.reply(mention_author=False, **kwargs)
+                return
+            except discord.Forbidden as exc:
+                if exc.code != REPLY_WITHOUT_HISTORY:
+                    raise
         self._say_lacking(message.channel.id, "read_message_history")
         await message.channel.send(**kwargs)
 

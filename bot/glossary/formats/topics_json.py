@@ -5,6 +5,7 @@
 # evaluated one by one then.
 
 import json
+import re
 
 from bot.glossary.formats.raw import RawEntry, file_reader, from_record
 from bot.glossary.problems import Problem, validate_fields
@@ -83,18 +84,71 @@ def parse_topics_json(text: str, name: str, source: str, problems: list[Problem]
     _check_integrity_fields(header, name, problems)
 
     entries = []
-    for position, item in enumerate(header.topics, start=1):
+    lines = _topic_lines(text, len(header.topics))
+    for position, (item, line) in enumerate(zip(header.topics, lines, strict=True), start=1):
         label = item.get("id") if isinstance(item, dict) else None
-        entry_name = str(label) if isinstance(label, str) and label else f"topic #{position}"
+        if not isinstance(label, str):  # a hand-written file without ids: named by its title
+            label = item.get("title") if isinstance(item, dict) else None
+        entry_name = label if isinstance(label, str) and label else f"topic #{position}"
 
-        def report(message: str, *, _entry: str = entry_name) -> None:
-            problems.append(Problem("error", name, message, entry=_entry))
+        def report(message: str, *, _entry: str = entry_name, _line: int | None = line) -> None:
+            problems.append(Problem("error", name, message, entry=_entry, line=_line))
 
         fields = validate_fields(Topic, item, report)
         if fields is not None:
             del fields["number"]
-            entries.append(from_record(fields, source=source, file=name))
+            entries.append(from_record(fields, source=source, file=name, line=line))
     return entries
+
+
+def _topic_lines(text: str, count: int) -> list[int | None]:
+    """The line each of the `count` topics starts at, when each starts on a line of its own (a
+    file written by hand or indented); else none: a line all topics share (the bundled file is
+    one line) points at nothing. `text` is valid JSON, its topics an array."""
+    unknown: list[int | None] = [None] * count
+    if text.count("\n") < count:  # cheap: the bundled file is not walked again
+        return unknown
+    starts = _array_starts(text, "topics")
+    lines: list[int | None] = []
+    line, counted_to = 1, 0
+    for start in starts:
+        line += text.count("\n", counted_to, start)
+        counted_to = start
+        lines.append(line)
+    return lines if len(set(lines)) == count == len(lines) else unknown
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+
+
+def _array_starts(text: str, key: str) -> list[int]:
+    """Where each item of the top-level object's array `key` starts in `text` (valid JSON, a
+    repeated key's last array, as `json.loads` keeps)."""
+    decoder = json.JSONDecoder()
+
+    def skip(at: int) -> int:
+        match = _SPACE.match(text, at)
+        return match.end() if match else at
+
+    starts: list[int] = []
+    at = skip(skip(0) + 1)  # past the object's "{"
+    while text[at] != "}":
+        name, at = decoder.raw_decode(text, at)  # the key
+        at = skip(skip(at) + 1)  # past the ":"
+        if name == key and text[at] == "[":
+            starts = []
+            at = skip(at + 1)
+            while text[at] != "]":
+                starts.append(at)
+                _, at = decoder.raw_decode(text, at)
+                at = skip(at)
+                at = skip(at + 1) if text[at] == "," else at
+            at += 1
+        else:
+            _, at = decoder.raw_decode(text, at)
+        at = skip(at)
+        at = skip(at + 1) if text[at] == "," else at
+    return starts
 
 
 def _check_integrity_fields(header: TopicsHeader, name: str, problems: list[Problem]) -> None:
