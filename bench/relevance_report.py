@@ -75,6 +75,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +85,7 @@ from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.relevance import (  # noqa: E402
     OFF_TOPIC_KINDS,
+    Case,
     evaluate,
     evaluate_slices,
     format_sliced,
@@ -153,6 +155,21 @@ HELD_OUT = {
 }
 
 
+def by_length(cases: list[Case]) -> list[Case]:
+    """The descriptions, their kind named by their length in words: a slice's very short
+    (autocomplete-box) and long (a story) descriptions fail differently, and their totals say
+    which without reading a held-out row."""
+
+    def band(words: int) -> str:
+        return "desc <=7w" if words <= 7 else "desc 8-34w" if words <= 34 else "desc >=35w"
+
+    return [
+        replace(case, kind=band(len(case.query.split())))
+        for case in cases
+        if case.kind == "description"
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
@@ -165,6 +182,11 @@ def main() -> int:
     )
     parser.add_argument("--slices", default="", help="only these slices (default: all)")
     parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
+    parser.add_argument(
+        "--by-length",
+        action="store_true",
+        help="also split each slice's descriptions by length (totals only; searched again)",
+    )
     args = parser.parse_args()
     shown = set(filter(None, args.misses.split(","))) - HELD_OUT
     index = SearchIndex.build(load_glossary(), semantic=not args.lexical)
@@ -178,6 +200,8 @@ def main() -> int:
         reports = evaluate_slices(index, cases)
         print(f"== {name}")
         print(format_sliced(reports))
+        if args.by_length:
+            print(format_sliced(evaluate_slices(index, by_length(cases))))
         for part, report in reports.items():
             on = report.total(off_topic=False)
             for kind, t in report.by_kind.items():
