@@ -200,8 +200,9 @@ def main() -> int:
         reports = evaluate_slices(index, cases)
         print(f"== {name}")
         print(format_sliced(reports))
-        if args.by_length:
-            print(format_sliced(evaluate_slices(index, by_length(cases))))
+        described = by_length(cases) if args.by_length else []
+        if described:
+            print(format_sliced(evaluate_slices(index, described)))
         for part, report in reports.items():
             on = report.total(off_topic=False)
             for kind, t in report.by_kind.items():
