@@ -248,10 +248,11 @@ class SearchIndex:
         core = query_core(normalized) if compares else ""
         sides = compared_sides(normalized, core, asked_clause(said)) if compares else None
         pair = sides or (conversion(core) if compares else None)
+        side = cache(lambda text: self._search(text, overlay))  # each side searched once
         if sides and result.entry is None:
-            result = self._first_side_carded(result, sides, overlay)
+            result = self._first_side_carded(result, sides, side)
         if pair and result.entry is not None:
-            other = self._search(pair[1], overlay)
+            other = side(pair[1])
             if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
                 offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
                 rest = tuple(s for s in result.suggestions if s.id != offer.id)
@@ -265,12 +266,12 @@ class SearchIndex:
         return result
 
     def _first_side_carded(
-        self, result: SearchResult, pair: tuple[str, str], overlay: Aliases
+        self, result: SearchResult, pair: tuple[str, str], side: Callable[[str], SearchResult]
     ) -> SearchResult:
         """Two names written out and compared that tie as choices ("rlhf or dpo, which is
         cheaper"): the first written is asked about, its card (the second is offered after).
-        Otherwise the choices stay."""
-        sides = [self._search(side, overlay) for side in pair]
+        Otherwise the choices stay. `side`: a side's own search."""
+        sides = [side(text) for text in pair]
         first, second = (side.entry for side in sides)
         led = (
             first is not None and bool(result.suggestions) and result.suggestions[0].id == first.id
