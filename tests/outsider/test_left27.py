@@ -12,6 +12,7 @@ from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
+from tests.discord_app.test_term_files import run_import
 from tests.fake_discord.models import READ_MESSAGE_HISTORY
 from tests.resilience.botproc import glossary_bot_run
 from tests.resilience.helpers import warned
@@ -71,13 +72,10 @@ async def test_term_import_of_a_topics_json_gives_each_problem_its_line(
     scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """The same file through `/term import` (the moderator's way): the same lines."""
-    fake = scene.fake
     async with start_bot(store):
-        upload = fake.add_attachment("ironhold.json", HAND_WRITTEN_TOPICS)
-        imported = await fake.slash(
-            scene.moderator, "term import", {"file": upload}, channel=scene.channel
+        answer = await run_import(
+            scene, scene.fake.add_attachment("ironhold.json", HAND_WRITTEN_TOPICS)
         )
-        answer = str((await imported.final_message())["content"])
     assert "• line 6, “Raid Token”, Id: missing required field" in answer, answer
     assert "• line 11, “topic #3”, Id: missing required field" in answer, answer
 

@@ -22,6 +22,7 @@ import pytest
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, selects
+from tests.discord_app.test_term_files import run_import
 from tests.fake_discord.server import FakeDiscord
 
 from .conftest import Scene
@@ -144,9 +145,7 @@ async def write_the_guild(scene: Scene) -> None:
     """The moderator's evening: import, one term by the form, aliases, an edit, a rename, a
     removal; each answered as the README says."""
     fake, mod = scene.fake, scene.moderator
-    upload = fake.add_attachment("ironhold.toml", GUILD_FILE.read_bytes())
-    imported = await fake.slash(mod, "term import", {"file": upload}, channel=scene.channel)
-    answer = str((await imported.final_message())["content"])
+    answer = await run_import(scene, fake.add_attachment("ironhold.toml", GUILD_FILE.read_bytes()))
     assert answer.startswith("Imported: 40 added"), answer
     opened = await fake.slash(mod, "term add", {"category": "Fundamentals"}, channel=scene.channel)
     await opened.response()
@@ -310,10 +309,6 @@ async def test_a_file_without_ids_names_each_entry_and_its_line(
         'definition = "Nothing to call it by."\n'
     )
     async with start_bot(store):
-        upload = fake.add_attachment("ironhold.toml", file)
-        imported = await fake.slash(
-            scene.moderator, "term import", {"file": upload}, channel=scene.channel
-        )
-        answer = str((await imported.final_message())["content"])
+        answer = await run_import(scene, fake.add_attachment("ironhold.toml", file))
     assert "• line 1, “Raid Token”, Id: missing required field" in answer, answer
     assert "• line 12, “entry #3”, Id: missing required field" in answer, answer
