@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -56,7 +56,10 @@ written the same way after that), `relevance_blind30.tsv` (one slice, `dev13`, t
 written after test21: questions comparing two entries, "X vs Y", "is X the same as Y", "does X
 replace Y", the first written entry expected and the second in `also`, in the voices of
 newcomers and non-native speakers; descriptions in non-native English; off-topic rows from
-other neighbouring technical fields),
+other neighbouring technical fields), `relevance_blind31.tsv` (one slice, `dev14`, to tune on,
+written after dev13: long descriptions of 35 to 65 words told as a chat story with hedges and
+digressions, long questions with their context, long off-topic messages from neighbouring
+fields: cloud, web, databases, networking, hardware, statistics, project management),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -123,6 +126,7 @@ SETS = (
     "relevance_blind28.tsv",
     "relevance_blind29.tsv",
     "relevance_blind30.tsv",
+    "relevance_blind31.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -176,7 +180,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev13, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev14, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )
