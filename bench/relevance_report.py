@@ -60,6 +60,11 @@ other neighbouring technical fields), `relevance_blind31.tsv` (one slice, `dev14
 written after dev13: long descriptions of 35 to 65 words told as a chat story with hedges and
 digressions, long questions with their context, long off-topic messages from neighbouring
 fields: cloud, web, databases, networking, hardware, statistics, project management),
+`relevance_blind32.tsv` (one slice, `test22`, held out, what a blind outside tester types:
+short slangy questions, typos mid-sentence, two questions in one message, a question after a
+pasted error or code line, "is it true that", "how do i"; descriptions of 8-20 and of 35-80
+words; off-topic rows from neighbouring fields and everyday life sharing the field's words,
+written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -69,7 +74,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test21, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test22, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -127,6 +132,7 @@ SETS = (
     "relevance_blind29.tsv",
     "relevance_blind30.tsv",
     "relevance_blind31.tsv",
+    "relevance_blind32.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -154,6 +160,7 @@ HELD_OUT = {
     "test19",
     "test20",
     "test21",
+    "test22",
     "everyday-check",
     "chat-check",
 }
