@@ -46,6 +46,10 @@ THREADS = (
     discord.ChannelType.private_thread,
     discord.ChannelType.news_thread,
 )
+POST_PERMISSION_NAMES = {
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
@@ -166,7 +170,7 @@ class DefineCog(commands.Cog):
         # Where Discord would refuse any post, try none and use none of the member's lookups:
         # the operator is told once which permission. Checked before Embed Links: in a thread
         # where the bot may not post, discord.py reports no Embed Links either.
-        post = "send_messages_in_threads" if message.channel.type in THREADS else "send_messages"
+        post = _post_permission(message.channel)
         if not _bot_may(message, post):
             self._say_lacking(message.channel.id, post)
             return
@@ -328,16 +332,19 @@ def _reply_target_gone(exc: discord.HTTPException) -> str | None:
     return None
 
 
+def _post_permission(channel: discord.abc.Messageable) -> str:
+    """The permission (a `discord.Permissions` flag) a post in `channel` needs besides View
+    Channel: a mention is answered without Embed Links or Read Message History."""
+    threaded = getattr(channel, "type", None) in THREADS
+    return "send_messages_in_threads" if threaded else "send_messages"
+
+
 def _post_needs(channel: discord.abc.Messageable) -> str:
-    """The permission a post in `channel` needs besides View Channel, as Discord names it (a
-    mention is answered without Embed Links or Read Message History). discord.py knows a thread
-    it was never told about by its id alone, not as a thread: both are named then."""
-    kind = getattr(channel, "type", None)
-    if kind in THREADS:
-        return "Send Messages in Threads"
-    if kind is None:
+    """`_post_permission` as Discord names it. discord.py knows a thread it was never told
+    about by its id alone, not as a thread: both are named then."""
+    if getattr(channel, "type", None) is None:
         return "Send Messages (in a thread, Send Messages in Threads)"
-    return "Send Messages"
+    return POST_PERMISSION_NAMES[_post_permission(channel)]
 
 
 def _bot_may(message: discord.Message, permission: str) -> bool:
