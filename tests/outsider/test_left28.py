@@ -1,0 +1,93 @@
+"""Leftovers of rounds 22-23 and the last review (task left28, PLAN.md "Leftovers of rounds
+22-23 (left28)"): the real bot (discord.py) against the fake Discord, real SQLite files."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import buttons
+from tests.discord_app.test_suggestions import suggest_from_a_miss
+
+from .conftest import Scene
+from .test_round19 import accept_form
+
+
+@contextmanager
+def commits_failing(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every COMMIT on a SQLite connection fails as a full disk fails it (the statements before
+    it ran); yields the COMMITs refused."""
+    refused: list[str] = []
+    execute = aiosqlite.Connection.execute
+
+    async def refuse() -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def failing(self: aiosqlite.Connection, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            refused.append(sql)
+            return refuse()
+        return execute(self, sql, *args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(aiosqlite.Connection, "execute", failing)
+        yield refused
+
+
+async def test_a_term_form_whose_commit_fails_keeps_the_text_for_edit_again(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """left26's note: a `/term` write whose COMMIT itself fails, after its plan ran and marked
+    the term saved. The answer must claim nothing and keep the text (Edit again), as review25's
+    failure at the term's insert does; a waiting suggestion of that name stays open."""
+    fake = scene.fake
+    await store.add_suggestion(scene.guild.id, scene.alice.id, "Zorblax", "The nightly job.")
+    opened = await fake.slash(
+        scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    await opened.response()
+    values = {"title": "Zorblax", "definition": "The nightly job that re-ranks documents."}
+    with commits_failing(monkeypatch) as refused:
+        answer = await (await fake.submit_modal(scene.moderator, opened, values)).final_message()
+    assert refused, "no COMMIT was tried"
+    assert answer["content"].startswith("The database cannot be written right now"), answer
+    assert "accepted" not in answer["content"].lower(), answer
+    assert "Edit again" in buttons(answer), answer
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["Zorblax"]
+    assert await read_terms(store, scene.guild.id) == []
+    again = await fake.click(scene.moderator, answer, buttons(answer)["Edit again"])
+    await again.response()
+    saved = await (await fake.submit_modal(scene.moderator, again, {})).final_message()
+    assert saved["content"].startswith("Added **Zorblax**"), saved
+
+
+async def test_an_accept_form_whose_commit_fails_keeps_the_text_and_the_suggestion_open(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for an Accept… form, whose write decides its suggestion too: nothing claimed,
+    the suggestion still open (its member told nothing), the text kept; saved again, the term
+    is written and the suggestion accepted with it."""
+    fake = scene.fake
+    assert (await suggest_from_a_miss(scene, "zorblax")).startswith("Thanks!")
+    form = await accept_form(scene, scene.moderator)
+    with commits_failing(monkeypatch) as refused:
+        sent = await fake.submit_modal(scene.moderator, form, {"title": "Zorblax"})
+        answer = await sent.final_message()
+    assert refused, "no COMMIT was tried"
+    assert answer["content"].startswith("The database cannot be written right now"), answer
+    assert "Edit again" in buttons(answer), answer
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["zorblax"]
+    assert fake.store.channel_messages(fake.dm_channel(scene.alice).id) == []
+    again = await fake.click(scene.moderator, answer, buttons(answer)["Edit again"])
+    await again.response()
+    saved = await (await fake.submit_modal(scene.moderator, again, {})).final_message()
+    assert saved["content"].startswith("Added **Zorblax**"), saved
+    assert await store.open_suggestions(scene.guild.id) == []
