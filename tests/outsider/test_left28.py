@@ -16,9 +16,52 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons
 from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.discord_app.test_term_files import run_import
 
 from .conftest import Scene
 from .test_round19 import accept_form
+
+IRONHOLD = """
+[[entries]]
+id = "iron-gate"
+title = "Iron Gate"
+category = "Fundamentals"
+definition = "The guild's meeting spot before a raid: the portal square of the capital."
+
+[[entries]]
+id = "obsidian-shard"
+title = "Obsidian Shard"
+aliases = ["the shard"]
+category = "Fundamentals"
+definition = "The ten-boss raid dungeon the guild is progressing this season."
+related = ["shard-run"]
+
+[[entries]]
+id = "shard-run"
+title = "Shard Run"
+category = "Fundamentals"
+definition = "Our weekly clear of the Obsidian Shard on Sunday afternoon, open to alts."
+
+[[entries]]
+id = "checkpoint"
+title = "Checkpoint"
+category = "Fundamentals"
+definition = "The save point in the Obsidian Shard after the third boss."
+related = ["obsidian-shard"]
+"""
+
+
+async def import_ironhold(scene: Scene) -> None:
+    """Round 23's guild, the few terms these leftovers need (`round23_guild.toml`'s)."""
+    answer = await run_import(scene, scene.fake.add_attachment("ironhold.toml", IRONHOLD))
+    assert answer.startswith("Imported: 4 added"), answer
+
+
+async def alias_add(scene: Scene, alias: str, term: str) -> str:
+    added = await scene.fake.slash(
+        scene.moderator, "alias add", {"alias": alias, "term": term}, channel=scene.channel
+    )
+    return str((await added.final_message())["content"])
 
 
 @contextmanager
@@ -91,3 +134,24 @@ async def test_an_accept_form_whose_commit_fails_keeps_the_text_and_the_suggesti
     saved = await (await fake.submit_modal(scene.moderator, again, {})).final_message()
     assert saved["content"].startswith("Added **Zorblax**"), saved
     assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_an_alias_that_is_a_bundled_name_with_an_article_says_how_search_reads_it(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Round 23's G5: `/alias add the gate` for the guild's Iron Gate was refused, "“the gate"
+    already names **Gate** in the glossary" (the bundled Gate): true to the README's rule (search
+    reads a name with words around it, "the", "what is", as that name, so the alias would take
+    `gate` from Gate), but the moderator, who typed no "gate", was not told why or what to
+    add instead. Refused still, it now says how search reads it and what to choose; an alias
+    that is a name outright keeps its short answer."""
+    await import_ironhold(scene)
+    said = await alias_add(scene, "the gate", "Iron Gate")
+    head = "“the gate” already names **Gate** in the glossary: search reads it as “gate”"
+    assert said.startswith(head), said
+    assert "“the”" in said, said
+    assert "Choose" in said, said
+    assert await alias_add(scene, "gate", "Iron Gate") == (
+        "“gate” already names **Gate** in the glossary."
+    )
+    assert (await alias_add(scene, "the portal", "Iron Gate")).startswith("Added"), said
