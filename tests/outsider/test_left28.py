@@ -12,9 +12,10 @@ import aiosqlite
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.glossary import Glossary
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.discord_app.helpers import buttons
+from tests.discord_app.helpers import buttons, define, embed_of
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_term_files import run_import
 
@@ -155,3 +156,25 @@ async def test_an_alias_that_is_a_bundled_name_with_an_article_says_how_search_r
         "“gate” already names **Gate** in the glossary."
     )
     assert (await alias_add(scene, "the portal", "Iron Gate")).startswith("Added"), said
+
+
+async def test_a_server_term_titled_as_a_bundled_entry_shows_its_own_related_terms_only(
+    scene: Scene, bot: GlossaryBot, glossary: Glossary
+) -> None:
+    """Round 23's G12: the guild's Checkpoint (a raid's save point, related to Obsidian Shard)
+    leads the bundled Checkpoint's card, as the README says of a term titled like an entry,
+    but the card kept the bundled entry's related buttons too (Training, Dataset, Validation
+    Loss...): AI terms under a raid's save point. Now a server term's card shows the related
+    terms its server gave it; the bundled wording stays one of the card's sources."""
+    fake = scene.fake
+    assert glossary["checkpoint"].related  # the bundled entry has buttons of its own
+    await import_ironhold(scene)
+    _, card = await define(fake, scene.alice, "checkpoint", scene.channel)
+    assert embed_of(card)["title"] == "Checkpoint"
+    assert "save point" in embed_of(card)["description"], card
+    # Plain words stays the bundled entry's (the term has none; the README's design: left)
+    related = [label for label in buttons(card) if label != "Plain words"]
+    assert related == ["Obsidian Shard"], buttons(card)
+    _, other = await define(fake, scene.alice, "checkpoint", scene.other_channel)
+    assert embed_of(other)["title"] == "Checkpoint"
+    assert "Obsidian Shard" not in buttons(other), buttons(other)
