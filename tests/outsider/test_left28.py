@@ -178,3 +178,30 @@ async def test_a_server_term_titled_as_a_bundled_entry_shows_its_own_related_ter
     _, other = await define(fake, scene.alice, "checkpoint", scene.other_channel)
     assert embed_of(other)["title"] == "Checkpoint"
     assert "Obsidian Shard" not in buttons(other), buttons(other)
+
+
+async def test_a_mention_of_the_bots_role_is_told_how_to_ask(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Round 20's O2: a member types "@Glossary" and picks the bot's managed role from the list
+    (Discord lists both): the message mentions the role (`<@&id>`, in `mention_roles`), not the
+    bot, and Discord withholds its text from a bot without the message content intent, as it
+    does for any message that does not mention the bot itself. The bot said nothing, so the
+    member saw a bot that ignores them. Now it knows its role (`guild.self_role`, from the
+    role's `tags.bot_id`) and says how to ask: mention the bot itself, or `/define`."""
+    fake = scene.fake
+    [bot_role] = [role for role in scene.guild.roles.values() if role.managed]
+    guild = bot.get_guild(scene.guild.id)
+    assert guild is not None
+    assert guild.self_role is not None
+    assert guild.self_role.id == bot_role.id
+    said = await fake.user_message(scene.alice, scene.channel, f"{bot_role.mention} what is rag")
+    answer = await fake.wait_for_channel_message(scene.channel)
+    assert answer["message_reference"]["message_id"] == said["id"], answer
+    assert "my role" in answer["content"], answer
+    assert "/define" in answer["content"], answer
+    assert not answer.get("embeds"), answer
+    # The bot itself mentioned: the card, as ever.
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is rag")
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
