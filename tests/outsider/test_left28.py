@@ -205,3 +205,25 @@ async def test_a_mention_of_the_bots_role_is_told_how_to_ask(
     await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} what is rag")
     card = await fake.wait_for_channel_message(scene.channel)
     assert embed_of(card)["title"] == "Retrieval-Augmented Generation (RAG)", card
+
+
+async def test_a_word_two_server_terms_share_is_an_offer_of_both(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Round 23's G9: the guild's Shard Run and Obsidian Shard, whose other name is "the
+    shard": `shard` opened Shard Run's card (the start of its title) though the guild calls the
+    dungeon "the shard", which search reads as "shard". Neither holds the word outright: now
+    both are offered. Their exact names and the other name stay cards."""
+    fake = scene.fake
+    await import_ironhold(scene)
+    _, offer = await define(fake, scene.alice, "shard", scene.channel)
+    assert not offer.get("embeds"), offer
+    assert str(offer["content"]).startswith("Did you mean"), offer
+    assert {"Shard Run", "Obsidian Shard"} <= set(buttons(offer)), buttons(offer)
+    for name, title in (
+        ("the shard", "Obsidian Shard"),
+        ("obsidian shard", "Obsidian Shard"),
+        ("shard run", "Shard Run"),
+    ):
+        _, card = await define(fake, scene.alice, name, scene.channel)
+        assert embed_of(card)["title"] == title, (name, card)
