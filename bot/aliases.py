@@ -21,6 +21,7 @@ from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
+from bot.search.query import query_core
 from bot.search.server_aliases import ServerAliases, search_keys
 
 MAX_ALIAS_LENGTH = 100
@@ -62,9 +63,7 @@ def check_alias(
         raise AliasRejected(f"There is no glossary entry with the id “{entry_id}”.{hint}")
     others = [e for e in index.named_by(key) if e.id != entry_id]
     if others:
-        raise AliasRejected(
-            f"“{key}” already names {bold(others[0].display_title)} in the glossary."
-        )
+        raise AliasRejected(_already_names(key, others[0], index))
     if entry in index.named_by(key, exactly=True):
         raise AliasRejected(
             f"“{key}” is already a name of {bold(entry.display_title)}: nothing to add."
@@ -89,6 +88,20 @@ def check_alias(
                 "Remove it first to change it."
             )
     return key, text
+
+
+def _already_names(key: str, other: Entry, index: SearchIndex) -> str:
+    """Why `key` cannot be an alias: search reads it as a name of `other`. Said how, when the
+    moderator did not type that name itself ("the gate" for the bundled Gate)."""
+    said = f"“{key}” already names {bold(other.display_title)} in the glossary"
+    core = query_core(key)
+    if core == key or other in index.named_by(key, exactly=True):
+        return said + "."
+    return (
+        f"{said}: search reads it as “{core}”, leaving out the words around a name (“the”, "
+        f"“a”, “what is”), so the alias would take that name from {bold(other.display_title)}. "
+        "Choose one that is not another entry's name with such words around it."
+    )
 
 
 def lookalike_refusal(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 from bot.errors import ReportedError
@@ -72,6 +72,16 @@ def validate_fields(
         return None
 
 
+def lines_at(text: str, offsets: Iterable[int]) -> Iterator[int]:
+    """The 1-based line (as TOML and JSON count them: "\\n" ends a line) of each of `offsets`,
+    ascending, in `text`: each newline is counted once."""
+    line, counted_to = 1, 0
+    for offset in offsets:
+        line += text.count("\n", counted_to, offset)
+        counted_to = offset
+        yield line
+
+
 class LineFinder:
     """1-based line numbers (as TOML counts them: "\\n" ends a line) of the lines starting with
     a match of `pattern`, per key and in order, found in one pass of the regex engine over a
@@ -85,12 +95,11 @@ class LineFinder:
         # Each match begins with the newline before its line (the text gets one in front): the
         # engine skips from newline to newline, where `^` in MULTILINE mode would try every
         # character, and a match per line called from Python would cost twice as much.
+        # A match at `start` in the text with its newline in front is the line at `start` in
+        # the text itself.
         self._lines: dict[str, list[int]] = {}
-        text = "\n" + text
-        line, counted_to = 0, 0
-        for match in re.finditer("\n" + pattern, text):
-            line += text.count("\n", counted_to, match.start() + 1)
-            counted_to = match.start() + 1
+        matches = list(re.finditer("\n" + pattern, "\n" + text))
+        for match, line in zip(matches, lines_at(text, (m.start() for m in matches)), strict=True):
             self._lines.setdefault(match.group(1), []).append(line)
 
     def count(self, key: str) -> int:

@@ -644,7 +644,9 @@ def overlay_entry(
             "importance": own.importance or bundled.importance,
             "plain": own.plain or bundled.plain,
             "keywords": tuple(_unique((*own.keywords, *bundled.keywords))),
-            "related": tuple(r for r in _unique((*related, *bundled.related)) if r != bundled.id),
+            # The server's own: the entry's would be buttons about another concept that shares
+            # the word (a raid's Checkpoint under AI terms).
+            "related": tuple(r for r in _unique(related) if r != bundled.id),
             "reference": own.reference or bundled.reference,
             "sources": (*own.sources, *bundled.sources),
         }

@@ -658,9 +658,14 @@ class SearchIndex:
             scores = 70 + 20 * len(key) / lengths
         # A whole word that only starts another name of an entry ("javascript" of "JavaScript
         # Object Notation") is likely another thing of its own: offer the entry, do not answer.
+        # So is the start of one entry's name that is a part of another's ("shard" of Shard Run,
+        # and of Obsidian Shard, "the shard"): the word is theirs alike, both offered.
+        parted = {hit.entry for hit in self.names.lookup(key) if hit.kind == _PART}
         for i, position in enumerate(positions):
             starts_longer = self.names.text(position).startswith(text + " ")
-            if scores[i] >= MATCH_SCORE and starts_longer and not self._is_title(position):
+            shared = bool(parted) and any(h.entry not in parted for h in self.names.hits(position))
+            weak = (starts_longer and not self._is_title(position)) or shared
+            if scores[i] >= MATCH_SCORE and weak:
                 scores[i] = MATCH_SCORE - 1
         self._pool_keys(pool, positions, scores, "prefix")
 

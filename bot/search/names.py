@@ -84,6 +84,9 @@ _ACRONYM_LENGTH = 8
 _COMPOSITE = re.compile(r"[(&/+]")  # a title that may have parts
 _QUALIFIER = re.compile(r"\s*\(([^()]*)\)\s*")
 _JOINERS = re.compile(r"\s+(?:&|/|\+)\s+")
+# "the shard": search reads a question's "the" away (`query_core`), so the name without it is
+# the entry's too, as a part (a weaker claim: "shard" may name something else as much).
+_ARTICLE = re.compile(r"(?:the|a|an)\s+(?=\S)", re.IGNORECASE)
 _MINOR_WORDS = frozenset({"of", "from", "for", "and", "the", "with", "in", "on", "to", "a", "an"})
 
 
@@ -129,6 +132,8 @@ def entry_names(entry: Entry) -> Iterator[tuple[str, NameKind]]:
     for alias in entry.aliases:
         expansion = acronym is not None and _is_expansion(alias, acronym)
         yield alias, NameKind.EXPANSION if expansion else NameKind.ALIAS
+        if article := _ARTICLE.match(alias):
+            yield alias[article.end() :], NameKind.PART
     if entry.acronym:
         yield entry.acronym, NameKind.ACRONYM
     for term in entry.match_terms:
@@ -330,6 +335,7 @@ def _all_names(entries: Sequence[Entry]) -> tuple[list[str], list[int], list[Nam
         for i, (acronym, terms, title) in enumerate(rich)
         if acronym or terms or _COMPOSITE.search(title) or written_as_acronym(title)
     }
+    special.update(i for i, aliases in enumerate(aliases_of) if any(map(_ARTICLE.match, aliases)))
     plain = [(i, aliases) for i, aliases in enumerate(aliases_of) if aliases and i not in special]
     names = titles + [alias for _, aliases in plain for alias in aliases]
     owners = [*range(len(entries)), *(i for i, aliases in plain for _ in aliases)]

@@ -104,13 +104,15 @@ class FakeRole:
     permissions: int = 0
     position: int = 0
     managed: bool = False
+    bot_id: int | None = None  # a bot's own role, managed by Discord: its tags name the bot
 
     @property
     def mention(self) -> str:
         return f"<@&{self.id}>"
 
     def payload(self) -> JSON:
-        return {
+        tags: JSON = {} if self.bot_id is None else {"tags": {"bot_id": str(self.bot_id)}}
+        return tags | {
             "id": str(self.id),
             "name": self.name,
             "permissions": str(self.permissions),

@@ -52,7 +52,7 @@ class World:
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", everyone_permissions)
         guild.add_member(owner)
         bot_role = guild.add_role(self.bot.username, permissions=self.bot_permissions)
-        bot_role.managed = True
+        bot_role.managed, bot_role.bot_id = True, self.bot.id
         guild.add_member(self.bot, roles=[bot_role])
         self.guilds[guild.id] = guild
         return guild

@@ -46,6 +46,10 @@ THREADS = (
     discord.ChannelType.private_thread,
     discord.ChannelType.news_thread,
 )
+POST_PERMISSION_NAMES = {
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
 
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
@@ -63,6 +67,10 @@ LACKING_SAID = {
     "send_messages_in_threads": "cannot answer mentions in thread %s: the bot lacks Send Messages "
     "in Threads there (/define still answers there)",
 }
+ROLE_MENTION_HELP = (
+    "That mentioned my role, not me, so Discord showed me none of your message: mention me "
+    "(after @, pick me rather than the role), or use `/define`."
+)
 NO_EMBEDS = (
     "**{title}** has a card, but I can't show cards in this channel: it needs the "
     "**Embed Links** permission for me here. `/define` shows it anywhere."
@@ -161,26 +169,34 @@ class DefineCog(commands.Cog):
         me = self.bot.user
         if message.author.bot or me is None:
             return
-        if message.guild is not None and not any(u.id == me.id for u in message.mentions):
+        # Discord's list after "@" offers the bot's own role beside the bot: picked, the
+        # message mentions the role, and Discord shows the bot none of its text (that takes a
+        # mention of the bot itself, without the message content intent).
+        role = message.guild.self_role if message.guild is not None else None
+        role_id = role.id if role is not None and role in message.role_mentions else None
+        named = any(u.id == me.id for u in message.mentions)
+        if message.guild is not None and not named and role_id is None:
             return
         # Where Discord would refuse any post, try none and use none of the member's lookups:
         # the operator is told once which permission. Checked before Embed Links: in a thread
         # where the bot may not post, discord.py reports no Embed Links either.
-        post = "send_messages_in_threads" if message.channel.type in THREADS else "send_messages"
+        post = _post_permission(message.channel)
         if not _bot_may(message, post):
             self._say_lacking(message.channel.id, post)
             return
         # A reply to the bot pings it by default, so Discord lists it in `mentions` though the
         # text names nobody: talk in a thread under a card, answered only when it finds a card
         # (only that card is a lookup).
-        only_pinged = message.guild is not None and me.id not in message.raw_mentions
+        only_pinged = (
+            message.guild is not None and me.id not in message.raw_mentions and role_id is None
+        )
         limit = self.state.replies if only_pinged else self.state.lookups
         if limit.take(message.author.id, message.created_at) is not None:
             return  # over the limit (a mention's is the one /define has too): nothing in public
         if not self.bot.admit(message):
             return
         try:
-            await self._answer_mention(message, me.id, cards_only=only_pinged)
+            await self._answer_mention(message, me.id, cards_only=only_pinged, role_id=role_id)
         except discord.Forbidden as exc:
             if message.guild is not None and await self._removed_from(message.guild.id, exc):
                 log.warning(
@@ -228,10 +244,20 @@ class DefineCog(commands.Cog):
                 log.warning("could not tell the author of message %s: %s", message.id, exc)
 
     async def _answer_mention(
-        self, message: discord.Message, my_id: int, *, cards_only: bool = False
+        self,
+        message: discord.Message,
+        my_id: int,
+        *,
+        cards_only: bool = False,
+        role_id: int | None = None,
     ) -> None:
-        text = re.sub(rf"<@!?{my_id}>", " ", message.content).strip()
+        """Answer a message that mentions the bot, or its role (`role_id`)."""
+        mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
+        text = re.sub(mine, " ", message.content).strip()
         if cards_only and not text:
+            return
+        if role_id is not None and not text and my_id not in message.raw_mentions:
+            await self._reply(message, content=ROLE_MENTION_HELP)  # its text withheld
             return
         scope = message.guild.id if message.guild else DM_SCOPE
         shows_more = bool(message.message_snapshots) or message.poll is not None
@@ -328,16 +354,19 @@ def _reply_target_gone(exc: discord.HTTPException) -> str | None:
     return None
 
 
+def _post_permission(channel: discord.abc.Messageable) -> str:
+    """The permission (a `discord.Permissions` flag) a post in `channel` needs besides View
+    Channel: a mention is answered without Embed Links or Read Message History."""
+    threaded = getattr(channel, "type", None) in THREADS
+    return "send_messages_in_threads" if threaded else "send_messages"
+
+
 def _post_needs(channel: discord.abc.Messageable) -> str:
-    """The permission a post in `channel` needs besides View Channel, as Discord names it (a
-    mention is answered without Embed Links or Read Message History). discord.py knows a thread
-    it was never told about by its id alone, not as a thread: both are named then."""
-    kind = getattr(channel, "type", None)
-    if kind in THREADS:
-        return "Send Messages in Threads"
-    if kind is None:
+    """`_post_permission` as Discord names it. discord.py knows a thread it was never told
+    about by its id alone, not as a thread: both are named then."""
+    if getattr(channel, "type", None) is None:
         return "Send Messages (in a thread, Send Messages in Threads)"
-    return "Send Messages"
+    return POST_PERMISSION_NAMES[_post_permission(channel)]
 
 
 def _bot_may(message: discord.Message, permission: str) -> bool:

@@ -8,7 +8,7 @@ import json
 import re
 
 from bot.glossary.formats.raw import RawEntry, file_reader, from_record
-from bot.glossary.problems import Problem, validate_fields
+from bot.glossary.problems import Problem, lines_at, validate_fields
 from bot.glossary.records import Record, RecordError, field, parse_record
 
 KNOWN_HASH_ALGORITHMS = {"sha256-utf8-lf-no-bom"}
@@ -108,13 +108,7 @@ def _topic_lines(text: str, count: int) -> list[int | None]:
     unknown: list[int | None] = [None] * count
     if text.count("\n") < count:  # cheap: the bundled file is not walked again
         return unknown
-    starts = _array_starts(text, "topics")
-    lines: list[int | None] = []
-    line, counted_to = 1, 0
-    for start in starts:
-        line += text.count("\n", counted_to, start)
-        counted_to = start
-        lines.append(line)
+    lines: list[int | None] = list(lines_at(text, _array_starts(text, "topics")))
     return lines if len(set(lines)) == count == len(lines) else unknown
 
 
