@@ -1,0 +1,86 @@
+"""Outside testing round 24: upgrade day (tests/outsider/PLAN.md, round 24).
+
+A self-hoster restarts the bot on the same database after the glossary under it changed, and a
+maintainer runs `glossary-bot check` on a `data/` pull request: through `glossary-bot check`
+and `glossary-bot run` against the fake Discord, with real SQLite files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.discord_app.helpers import define, embed_of
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
+
+from .conftest import Scene
+from .test_round14 import CLI_ENV
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+CAFE = '[[entries]]\nid = "cafe"\ntitle = "Café Engine"\ncategory = "Fundamentals"\n'
+CAFE += 'definition = "A made-up engine – for cafés."\n'
+
+
+def test_check_names_the_line_of_a_file_saved_as_ansi_and_says_how_to_mend_it(
+    tmp_path: Path,
+) -> None:
+    """Plan line C6: a pull request's curated TOML saved by Notepad as "ANSI" (Windows-1252),
+    and a `kinds/` file likewise: `check` said "cannot read the file: 'utf-8' codec can't
+    decode byte 0xe9 in position 36: invalid continuation byte" (a byte offset, the codec's
+    words). Now it names the line and says to save the file as UTF-8, as `/term import`
+    does."""
+    folder = tmp_path / "g"
+    (folder / "kinds").mkdir(parents=True)
+    (folder / "mine.toml").write_bytes(("# the café's glossary\n" + CAFE).encode("cp1252"))
+    (folder / "kinds" / "mine.toml").write_bytes('cafe = "tool"  # café\n'.encode("cp1252"))
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", str(folder))
+    assert status == 1, output
+    advice = "error: not UTF-8 text (a byte on this line is not UTF-8): save the file as UTF-8"
+    assert f"{folder / 'mine.toml'}:1: {advice}" in output, output
+    assert f"{folder / 'kinds' / 'mine.toml'}:1: {advice}" in output, output
+    assert "codec" not in output, output
+    assert "position" not in output, output
+
+
+def test_check_warns_of_a_file_the_folders_sources_toml_does_not_list(tmp_path: Path) -> None:
+    """Plan line C8: a pull request adds `extra.toml` to `data/` without a `[[sources]]` table
+    for it. `check` passed it in silence ("0 error(s), 0 warning(s)") and the bot never read
+    it: its entries were simply not there. Now a warning names the file."""
+    folder = tmp_path / "data"
+    shutil.copytree(DATA, folder)
+    (folder / "extra.toml").write_text(CAFE, encoding="utf-8")
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", str(folder))
+    assert status == 0, output
+    warning = (
+        f"{folder / 'extra.toml'}: warning: not listed in sources.toml, so not read: add a "
+        "[[sources]] table for it"
+    )
+    assert warning in output, output
+    assert output.count("not listed in sources.toml") == 1, output  # the overlays are listed
+
+
+async def test_a_corrupt_embedding_cache_is_one_line_and_the_bot_serves(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line U12: the entry vectors' cache file in GLOSSARY_CACHE_DIR damaged (cut short
+    by a copy of the cache folder, emptied, or another file under its name): `run` ended in a
+    traceback (`zipfile.BadZipFile: File is not a zip file`, `EOFError`, `TypeError`) and the
+    bot never started. Now one WARNING names the file, the entries are embedded again, the
+    cache is written afresh, and cards by meaning are found."""
+    folder, cache = tmp_path / "glossary", tmp_path / "cache"
+    folder.mkdir()
+    cache.mkdir()
+    zorb = '[[entries]]\nid = "zorb"\ntitle = "Zorb Engine"\ncategory = "Fundamentals"\n'
+    zorb += 'definition = "A made-up inference engine that batches prompts by colour."\n'
+    (folder / "mine.toml").write_text(zorb, encoding="utf-8")
+    env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(cache)}
+    for damaged in (b"PK\x03\x04" + b"cut short" * 20, b""):
+        (cache / "entry-vectors.npz").write_bytes(damaged)
+        async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **env) as bot:
+            _, card = await define(scene.fake, scene.alice, "zorb engine", scene.channel)
+            assert embed_of(card)["title"] == "Zorb Engine"
+        told = [line for line in bot.lines if "unreadable embedding cache" in line]
+        assert len(told) == 1, bot.output
+        assert str(cache / "entry-vectors.npz") in told[0]
+        assert "Traceback" not in bot.output, bot.output
+        assert (cache / "entry-vectors.npz").stat().st_size > 1000  # written afresh
+
