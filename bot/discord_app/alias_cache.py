@@ -31,11 +31,13 @@ from typing import TYPE_CHECKING, TypeGuard
 
 from pydantic import ValidationError
 
-from bot.glossary import Glossary
+from bot.glossary import Entry, Glossary
+from bot.glossary.keys import compact, normalize
 from bot.glossary.server_terms import ServerTerm, entry_taking_id
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
+from bot.search.names import NameKind
 from bot.search.semantic import default_cache_dir
 from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
@@ -78,10 +80,23 @@ class _Cached:
 @dataclass(frozen=True, slots=True)
 class Mismatches:
     """What a server's data has at odds with the glossary: the entry ids its aliases name that
-    the glossary lacks, and the ids of its terms that a glossary entry of another concept has."""
+    the glossary lacks, the ids of its terms that a glossary entry of another concept has, and
+    its aliases that a glossary title of another entry now is."""
 
     orphaned: frozenset[str] = frozenset()
     taken: frozenset[str] = frozenset()
+    titled: frozenset[str] = frozenset()
+
+
+def title_taking(local: LocalGlossary, alias: str, entry_id: str) -> Entry | None:
+    """The entry whose title a server's alias now is, when that is not the alias's own card:
+    search reads a glossary title before a server's alias, so a maintainers' new entry titled
+    as the alias takes it (the alias then opens that entry)."""
+    card = local.card_id(entry_id)
+    for hit in local.index.names.lookup(compact(normalize(alias))):
+        if hit.kind is NameKind.TITLE and local.index.entries[hit.entry].id != card:
+            return local.index.entries[hit.entry]
+    return None
 
 
 class ServerCache:
@@ -453,15 +468,21 @@ class ServerCache:
         this server's: aliases of entries it no longer has (removed or renamed), which open
         nothing now, and terms whose id an entry of another concept now has and that could not
         be renamed (`_rename_taken`), which that id then opens in this server (buttons, lookup
-        counts) instead of the entry. Only the server's moderators can change theirs; the
-        operator who changed the data should know."""
+        counts) instead of the entry; and aliases that an entry's title now is, which open that
+        entry (`title_taking`). Only the server's moderators can change theirs; the operator who
+        changed the data should know."""
         gone = frozenset(e for e in local.aliases.source.values() if local.entry(e) is None)
         taken = {
             term: entry
             for term in local.terms
             if (entry := entry_taking_id(term, glossary)) is not None
         }
-        told = Mismatches(gone, frozenset(term.id for term in taken))
+        titled = {
+            alias: (taker, getattr(local.entry(entry_id), "title", entry_id))
+            for alias, entry_id in local.aliases.source.items()
+            if (taker := title_taking(local, alias, entry_id)) is not None
+        }
+        told = Mismatches(gone, frozenset(term.id for term in taken), frozenset(titled))
         if self._mismatches_told.get(scope, Mismatches()) == told:
             return
         if told == Mismatches():
@@ -476,6 +497,18 @@ class ServerCache:
                 len(gone),
                 "" if len(gone) == 1 else "es",
                 ", ".join(sorted(gone)[:5]),
+            )
+        if titled:
+            log.warning(
+                "server %s has %d alias%s that glossary titles now take (%s): each opens that "
+                "entry now, until its moderators remove it (/alias list marks them)",
+                scope,
+                len(titled),
+                "" if len(titled) == 1 else "es",
+                ", ".join(
+                    f"“{alias}” opens “{taker.title}”, not “{own}”"
+                    for alias, (taker, own) in sorted(titled.items())[:5]
+                ),
             )
         for term, entry in taken.items():
             log.warning(

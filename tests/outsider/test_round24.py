@@ -84,3 +84,54 @@ async def test_a_corrupt_embedding_cache_is_one_line_and_the_bot_serves(
         assert "Traceback" not in bot.output, bot.output
         assert (cache / "entry-vectors.npz").stat().st_size > 1000  # written afresh
 
+
+def _entry(entry_id: str, title: str, definition: str) -> str:
+    return (
+        f'[[entries]]\nid = "{entry_id}"\ntitle = "{title}"\ncategory = "Fundamentals"\n'
+        f'definition = "{definition}"\n\n'
+    )
+
+
+ZORB = _entry("zorb", "Zorb Engine", "A made-up inference engine that batches prompts by colour.")
+
+
+async def test_an_alias_a_new_glossary_title_takes_is_marked_and_told(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line U19: a server's alias "qq titled" opened Zorb Engine; the maintainers then
+    added an entry titled "Qq Titled" (another concept). A glossary title outranks a server's
+    alias, so after the restart `/define qq titled` opened the new entry, while `/alias list`
+    and the remove box still said "“qq titled” → Zorb Engine", and nobody was told: the alias
+    silently opened another entry. Now `/alias list` and the remove box say what it opens, and
+    the log tells the operator once."""
+    fake, mod = scene.fake, scene.moderator
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB, encoding="utf-8")
+    env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env):
+        added = await fake.slash(
+            mod, "alias add", {"alias": "qq titled", "term": "zorb"}, channel=scene.channel
+        )
+        assert (await added.final_message())["content"].startswith("Added"), "the alias"
+    titled = _entry("titled", "Qq Titled", "A made-up concept the maintainers added later.")
+    (folder / "mine.toml").write_text(ZORB + titled, encoding="utf-8")
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
+        _, card = await define(fake, scene.alice, "qq titled", scene.channel)
+        assert embed_of(card)["title"] == "Qq Titled"  # the glossary's title wins, by design
+        listed = await fake.slash(mod, "alias list", {}, channel=scene.channel)
+        lines = embed_of(await listed.final_message())["description"]
+        marked = "“qq titled” → Zorb Engine (opens “Qq Titled” now: the glossary's title)"
+        assert marked in lines, lines
+        picker = await fake.autocomplete(
+            mod, "alias remove", {"alias": "qq"}, focused="alias", channel=scene.channel
+        )
+        assert [c["name"] for c in await picker.choices()] == [
+            "qq titled → Zorb Engine (opens “Qq Titled” now: the glossary's title)"
+        ]
+    told = [line for line in bot.lines if "glossary titles now take" in line]
+    assert len(told) == 1, bot.output
+    assert (
+        f"server {scene.guild.id} has 1 alias that glossary titles now take (“qq titled” opens "
+        "“Qq Titled”, not “Zorb Engine”)" in told[0]
+    ), told[0]
