@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import compact, normalize
-from bot.glossary.server_terms import ServerTerm, entry_taking_id
+from bot.glossary.server_terms import ServerTerm, entry_taking_id, overlay_target
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
@@ -81,11 +81,21 @@ class _Cached:
 class Mismatches:
     """What a server's data has at odds with the glossary: the entry ids its aliases name that
     the glossary lacks, the ids of its terms that a glossary entry of another concept has, and
-    its aliases that a glossary title of another entry now is."""
+    its aliases that a glossary title of another entry now is, and its terms that a glossary
+    entry's name made that entry's wording although written as terms of their own."""
 
     orphaned: frozenset[str] = frozenset()
     taken: frozenset[str] = frozenset()
     titled: frozenset[str] = frozenset()
+    worded: frozenset[str] = frozenset()
+
+
+def _worded_by_name(term: ServerTerm, glossary: Glossary) -> Entry | None:
+    """The bundled entry `term` is the server's wording of by a shared name, when the term was
+    not written as that wording (its id is not the entry's: a term written naming a bundled
+    entry gets its id), most often since the maintainers gave the entry the term's name."""
+    target = overlay_target(term, glossary)
+    return target if target is not None and target.id != term.id else None
 
 
 def title_taking(local: LocalGlossary, alias: str, entry_id: str) -> Entry | None:
@@ -482,7 +492,10 @@ class ServerCache:
             for alias, entry_id in local.aliases.source.items()
             if (taker := title_taking(local, alias, entry_id)) is not None
         }
-        told = Mismatches(gone, frozenset(term.id for term in taken), frozenset(titled))
+        worded = {term: entry for term in local.terms if (entry := _worded_by_name(term, glossary))}
+        told = Mismatches(
+            gone, frozenset(t.id for t in taken), frozenset(titled), frozenset(t.id for t in worded)
+        )
         if self._mismatches_told.get(scope, Mismatches()) == told:
             return
         if told == Mismatches():
@@ -509,6 +522,20 @@ class ServerCache:
                     f"“{alias}” opens “{taker.title}”, not “{own}”"
                     for alias, (taker, own) in sorted(titled.items())[:5]
                 ),
+            )
+        for term, entry in worded.items():
+            names = {compact(n) for n in term.names}
+            shared = next((m for m in entry.names if compact(m) in names), term.title)
+            log.warning(
+                "server %s's term “%s” (id %r) is shown as the glossary's “%s”, whose name “%s” "
+                "it has: in that server the entry's card leads with the term's text, and the "
+                "entry's aliases and lookups are the term's; if they are different concepts, "
+                "rename the term or give the entry other names",
+                scope,
+                term.title,
+                term.id,
+                entry.title,
+                shared,
             )
         for term, entry in taken.items():
             log.warning(

@@ -135,3 +135,41 @@ async def test_an_alias_a_new_glossary_title_takes_is_marked_and_told(
         f"server {scene.guild.id} has 1 alias that glossary titles now take (“qq titled” opens "
         "“Qq Titled”, not “Zorb Engine”)" in told[0]
     ), told[0]
+
+
+async def test_a_term_a_new_glossary_name_makes_a_wording_is_told_to_the_operator(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line U7: a server's own term "Blorp Widget" (its own concept); the maintainers then
+    gave their Zorb Engine the other name "blorp widget". A term named as a bundled entry is the
+    server's wording of it, so after the restart, in that server, `/define zorb engine` opened
+    "Blorp Widget" (the term's text first, Zorb Engine's after it), the server's aliases of Zorb
+    Engine opened it, and `/stats` counted Zorb Engine's lookups as the term's: two concepts on
+    one card, and nobody told. The merge is the documented rule (a term named as an entry words
+    it); now the operator is told once, naming the server, the term, the name and the entry."""
+    fake, mod = scene.fake, scene.moderator
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(ZORB, encoding="utf-8")
+    env = {"GLOSSARY_PATHS": str(folder), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
+        opened = await fake.slash(
+            mod, "term add", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        await opened.response()
+        form = {"title": "Blorp Widget", "definition": "Our own widget for blorping the queue."}
+        await (await fake.submit_modal(mod, opened, form)).final_message()
+        _, card = await define(fake, scene.alice, "zorb engine", scene.channel)
+        assert embed_of(card)["title"] == "Zorb Engine"
+    assert not [line for line in bot.lines if "is shown as the glossary's" in line], bot.output
+    named = ZORB + 'aliases = ["blorp widget"]\n'
+    (folder / "mine.toml").write_text(named, encoding="utf-8")
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **env) as bot:
+        _, card = await define(fake, scene.alice, "zorb engine", scene.channel)
+        assert embed_of(card)["title"] == "Blorp Widget"  # the documented one card per concept
+    told = [line for line in bot.lines if "is shown as the glossary's" in line]
+    assert len(told) == 1, bot.output
+    assert (
+        f"server {scene.guild.id}'s term “Blorp Widget” (id 'blorp-widget') is shown as the "
+        "glossary's “Zorb Engine”, whose name “blorp widget” it has" in told[0]
+    ), told[0]
