@@ -23,7 +23,7 @@ from bot.glossary.formats.markdown import HEADING_MARK, parse_markdown
 from bot.glossary.formats.raw import CONFLICT_MESSAGE, RawEntry, conflict_line
 from bot.glossary.formats.topics_json import parse_topics_json
 from bot.glossary.models import Glossary
-from bot.glossary.problems import Problem
+from bot.glossary.problems import Problem, not_utf8_line
 from bot.glossary.server_terms import (
     FIELD_LABELS,
     MAX_TERMS,
@@ -160,7 +160,7 @@ def decode_text(data: bytes) -> tuple[str, str | None]:
     except UnicodeDecodeError as exc:
         # Most often a file saved as "ANSI" (Windows-1252) by Notepad or Excel: say where, and
         # how to save it, as for UTF-16 above.
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = not_utf8_line(data, exc)
         return "", (
             f"not UTF-8 text (line {line:,} has a byte that is not UTF-8): save the file as "
             "UTF-8 and import it again."

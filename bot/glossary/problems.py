@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any, Literal
 
 from bot.errors import ReportedError
@@ -33,6 +34,26 @@ class Problem(Frozen):
         where = self.file + (f":{self.line}" if self.line else "")
         what = f" [{self.entry}]" if self.entry else ""
         return f"{where}{what}: {self.severity}: {self.message}"
+
+
+def not_utf8_line(data: bytes, exc: UnicodeDecodeError) -> int:
+    """The line of the first byte of `data` that is not UTF-8 (most often a file saved as
+    "ANSI", Windows-1252, by Notepad or Excel)."""
+    return data.count(b"\n", 0, exc.start) + 1
+
+
+def read_utf8(path: Path, problems: list[Problem]) -> str | None:
+    """A data file's text, or None with the problem reported, named as the path was given: a
+    file that is not UTF-8 names its line and how to mend it, not a byte offset."""
+    try:
+        data = path.read_bytes()
+        return data.decode("utf-8")
+    except OSError as exc:
+        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
+    except UnicodeDecodeError as exc:
+        message = "not UTF-8 text (a byte on this line is not UTF-8): save the file as UTF-8"
+        problems.append(Problem("error", str(path), message, line=not_utf8_line(data, exc)))
+    return None
 
 
 class GlossaryError(ReportedError):

@@ -20,7 +20,7 @@ from bot.glossary.formats.markdown import read_markdown
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.formats.topics_json import read_topics_json
 from bot.glossary.models import SourceInfo
-from bot.glossary.problems import Problem
+from bot.glossary.problems import Problem, read_utf8
 from bot.glossary.records import Record, RecordError, field, parse_record
 from bot.glossary.slug import slugify
 from bot.glossary.toml import TomlError, parse_toml
@@ -150,9 +150,12 @@ def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
 
 def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceData]:
     manifest_file = str(folder / MANIFEST)
+    text = read_utf8(folder / MANIFEST, problems)
+    if text is None:
+        return []
     try:
-        manifest = parse_record(Manifest, parse_toml((folder / MANIFEST).read_text("utf-8")))
-    except (OSError, UnicodeDecodeError, TomlError) as exc:
+        manifest = parse_record(Manifest, parse_toml(text))
+    except TomlError as exc:
         problems.append(Problem("error", manifest_file, f"cannot read the manifest: {exc}"))
         return []
     except RecordError as exc:
@@ -183,7 +186,20 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
             except re.error as exc:
                 problems.append(Problem("error", manifest_file, f"bad app_sentences regex: {exc}"))
         out.append(SourceData(info, str(path), entries, patterns))
+    _warn_unlisted(folder, manifest, problems)
     return out
+
+
+def _warn_unlisted(folder: Path, manifest: Manifest, problems: list[Problem]) -> None:
+    """A glossary file added to a manifest's folder without a [[sources]] table is never read:
+    say so, or its entries are silently missing."""
+    listed = (
+        {MANIFEST} | {s.file for s in manifest.sources} | {s.curation for s in manifest.sources}
+    )
+    for file in sorted(folder.iterdir()):
+        if file.suffix in FORMAT_BY_SUFFIX and file.name not in listed and file.is_file():
+            message = f"not listed in {MANIFEST}, so not read: add a [[sources]] table for it"
+            problems.append(Problem("warning", str(file), message))
 
 
 def text_sha256(raw: bytes) -> str:

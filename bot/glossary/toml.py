@@ -12,7 +12,7 @@ from typing import Any
 
 from rtoml import TomlParsingError, loads
 
-from bot.glossary.problems import Problem
+from bot.glossary.problems import Problem, read_utf8
 
 # rtoml's message ends "at line L column C"; shown as "(at line L, column C)". (Patterns used
 # only on bad input are compiled then, not at every start.)
@@ -45,9 +45,12 @@ def folder_files(
         if not (path / folder).is_dir():
             continue
         for file in sorted((path / folder).glob("*.toml")):
+            text = read_utf8(file, problems)
+            if text is None:
+                continue
             try:
-                data = parse_toml(file.read_text("utf-8"))
-            except (OSError, UnicodeDecodeError, TomlError) as exc:
+                data = parse_toml(text)
+            except TomlError as exc:
                 problems.append(Problem("error", str(file), f"cannot read the file: {exc}"))
                 continue
             yield file, data

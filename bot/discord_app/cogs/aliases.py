@@ -20,7 +20,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias, compiled_aliases
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit_lines
-from bot.discord_app.alias_cache import IndexingFailed
+from bot.discord_app.alias_cache import IndexingFailed, title_taking
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
@@ -55,6 +55,19 @@ if TYPE_CHECKING:
 
 # An alias whose entry the glossary's maintainers removed or renamed: it opens nothing now.
 GONE = " (no longer in the glossary)"
+
+
+def aliased_name(local: LocalGlossary, alias: str, entry_id: str, *, display: bool = True) -> str:
+    """What a stored alias names, for a moderator: the card it opens, or that its entry is gone,
+    or that a glossary title now takes it (it opens that entry instead)."""
+    entry = local.entry(entry_id)
+    if entry is None:
+        return f"{entry_id}{GONE}"
+    name = entry.display_title if display else entry.title
+    taker = title_taking(local, alias, entry_id)
+    return name if taker is None else f"{name} (opens “{taker.title}” now: the glossary's title)"
+
+
 ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself is shorter
 
 
@@ -133,9 +146,11 @@ async def add_alias(
             interaction, f"“{shown}” already opens **{entry.display_title}**: nothing to change."
         )
     elif result.status is AddAliasStatus.CONFLICT:
-        other = result.alias.entry_id if result.alias else "another entry"
-        other_entry = local.entry(other)
-        name = other_entry.display_title if other_entry else f"{other}{GONE}"
+        name = (
+            aliased_name(local, result.alias.text, result.alias.entry_id)
+            if result.alias
+            else "another entry"
+        )
         await reply(
             interaction,
             f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it.",
@@ -151,8 +166,7 @@ async def add_alias(
 def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> str:
     """One alias of `/alias list`: for the embed, quoted and escaped, its author mentioned; for the
     attached file (`plain`), as typed, its author by user id (a file shows no mentions)."""
-    aliased = local.entry(record.entry_id)  # the card it opens (a term's id may differ)
-    title = aliased.display_title if aliased else f"{record.entry_id}{GONE}"
+    title = aliased_name(local, record.text, record.entry_id)  # a term's card id may differ
     if record.added_by == OPERATOR_ACTOR:  # `glossary-bot aliases import`: no Discord user
         by = "imported"
     else:
@@ -249,8 +263,8 @@ class AliasCog(
         def choice(record: AliasRecord) -> tuple[str, str] | None:
             if wanted not in record.key:
                 return None
-            entry = local.entry(record.entry_id)
-            return f"{record.text} → {entry.title if entry else record.entry_id + GONE}", record.key
+            name = aliased_name(local, record.text, record.entry_id, display=False)
+            return f"{record.text} → {name}", record.key
 
         return await stored_choices(
             interaction, lambda store, scope: store.list_aliases(scope), choice

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.glossary.problems import Problem
+from bot.glossary.problems import Problem, read_utf8
 
 
 class RawEntry:
@@ -95,10 +95,8 @@ def conflict_line(text: str) -> int | None:
 
 def read_text(path: Path, problems: list[Problem]) -> str | None:
     """The file's text, or None with the problem reported (named as the path was given)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
+    text = read_utf8(path, problems)
+    if text is None:
         return None
     line = conflict_line(text)
     if line is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import tempfile
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -101,7 +102,8 @@ def read_vectors(cache_dir: Path, name: str = CACHE_FILE) -> dict[bytes, Vectors
             keys, vectors = data["keys"], data["vectors"].astype(np.float32)
         if keys.ndim != 2 or keys.shape[1] != KEY_BYTES or len(keys) != len(vectors):
             raise ValueError("not this version's layout")
-    except (OSError, ValueError, KeyError) as exc:
+    # A file cut short, emptied or of another kind under the name: numpy raises these too.
+    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as exc:
         log.warning("ignoring the unreadable embedding cache %s (%s): re-embedding", path, exc)
         return {}
     return {k.tobytes(): v for k, v in zip(keys, vectors, strict=True)}
