@@ -458,6 +458,9 @@ class SearchIndex:
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
             if together is not None:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
+            if reading.storied:  # the story's names are its setting: offered, no card
+                setting = [entry for entry, _ in [*written, *([asked] if asked else [])]]
+                pool.cap(setting, MATCH_SCORE - MATCH_MARGIN)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)

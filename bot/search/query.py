@@ -256,6 +256,30 @@ def asks_for_name(clause: str) -> bool:
     return _NAME_ASKED.match(clause) is not None
 
 
+# "... and my code ran it and sent back the result. what is this feature called in their docs?":
+# a long message tells what happened, then asks what it is called, perhaps with more after
+# ("what's the standard name, and does it change ..."); the asking may sit anywhere after the
+# story, so it is searched for, not matched from the clause's start.
+_NAME_ASKED_ANYWHERE = re.compile(
+    r"\b(?:what(?: s|'s|s| is| are) (?:the |that |this |those |these |it |its )?(?:[a-z']+ ){0,4}"
+    r"called|what(?: s|'s|s| is) the (?:[a-z']+ ){0,3}(?:name|term|word|acronym)|"
+    r"(?:is there|there s|there's|any) (?:a |an )?(?:[a-z]+ ){0,2}(?:name|term|word)\b|"
+    r"what (?:the|that|this|these|those) (?:[a-z']+ ){0,3}(?:is|are) called|"
+    r"what do (?:you|we|people|they|i) call|which (?:word|term|name)\b|"
+    r"(?:which|what) [a-z]+ is (?:this|that|it) called)"
+)
+# words of story before the asking: "what is that called" alone, or after a few words ("the
+# trick where you merge two models, what's it called"), is `asks_for_name`'s
+STORY_WORDS = 12
+
+
+def asks_name_after_story(normalized: str) -> bool:
+    """Does a `normalize`d text tell a story of `STORY_WORDS` or more words and then ask what
+    the thing it tells of is called ("we tried X and it kept doing Y ... what is that called")?"""
+    found = _NAME_ASKED_ANYWHERE.search(normalized)
+    return found is not None and len(normalized[: found.start()].split()) >= STORY_WORDS
+
+
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)

@@ -29,6 +29,7 @@ from bot.search.query import (
     asked_state,
     asked_subject,
     asks_for_name,
+    asks_name_after_story,
     compared_sides,
     compatibility,
     conversion,
@@ -102,6 +103,9 @@ class Reading:
     written: list[Subject]  # the names written, as `read` was given them or re-ranked
     described: bool  # a description that asks what it is called ("..., what's that called")
     where: int | None  # a tool or model that only says where what is asked happens
+    # a story, then what it tells of is asked for by name ("we tried X and it kept doing Y ...
+    # what is that called"): every name written is its setting, offered at most, never the card
+    storied: bool
 
 
 class QuestionRules:
@@ -185,8 +189,10 @@ class QuestionRules:
             subject = subject or (self._subject(core) if question else None)
             if guessed is not None:  # what comes before the guess is its setting
                 written = [(entry, 0) for entry, _ in written]
+        # read whole: the asking often closes a story longer than the words searched
+        storied = pair is None and converted is None and asks_name_after_story(normalize(query))
         return Reading(
-            clauses, pair, converted, source, together, subject, written, described, where
+            clauses, pair, converted, source, together, subject, written, described, where, storied
         )
 
     def mistyped_words(self, text: str) -> list[Typo]:
