@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.resilience.botproc import glossary_bot_run
 from tests.resilience.conftest import without_permission_override
 
 from .test_left24 import _cli
+from .test_left27 import HAND_WRITTEN_TOPICS
+from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 
@@ -81,3 +84,19 @@ def test_a_snapshot_with_its_write_ahead_log_and_shm_is_copied_whole(tmp_path: P
         folder.chmod(0o755)
     assert done.returncode == 0, done
     assert "copy.db now holds 110 lookups" in done.stdout, done.stdout
+
+
+def test_check_reads_a_topics_json_saved_with_a_byte_order_mark_as_import_does(
+    tmp_path: Path,
+) -> None:
+    """Found beside R3: a hand-written topics JSON saved by a Windows editor as "UTF-8 with
+    BOM". `terms import` (and `/term import`) drop the mark and list the file's problems, each
+    at its line; `check`, which the README has an operator run on such a file first, said only
+    "not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)" (Python's words, no
+    problem of the file's own). Now `check` drops the mark too."""
+    (tmp_path / "g.json").write_text(HAND_WRITTEN_TOPICS, "utf-8-sig")
+    checked = glossary_bot_run(CLI_ENV, tmp_path, "check", "g.json")
+    assert checked.returncode == 1, checked
+    assert "BOM" not in checked.stdout, checked.stdout
+    assert "g.json:6 [Raid Token]: error: id: missing required field" in checked.stdout, checked
+    assert "g.json:11 [topic #3]: error: id: missing required field" in checked.stdout, checked

@@ -96,7 +96,8 @@ def conflict_line(text: str) -> int | None:
 def read_text(path: Path, problems: list[Problem]) -> str | None:
     """The file's text, or None with the problem reported (named as the path was given)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # a Windows editor's byte-order mark dropped, as an import drops it (`decode_text`)
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
         return None
