@@ -47,7 +47,8 @@ def read_utf8(path: Path, problems: list[Problem]) -> str | None:
     file that is not UTF-8 names its line and how to mend it, not a byte offset."""
     try:
         data = path.read_bytes()
-        return data.decode("utf-8")
+        # a Windows editor's byte-order mark dropped, as an import drops it (`decode_text`)
+        return data.decode("utf-8").removeprefix("\ufeff")
     except OSError as exc:
         problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
     except UnicodeDecodeError as exc:

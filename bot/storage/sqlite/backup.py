@@ -28,7 +28,7 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
             raise StorageError(f"cannot write the backup to {dest}: its disk is full") from exc
         if getattr(exc, "sqlite_errorname", None) == "SQLITE_IOERR_WRITE":
             raise StorageError(f"cannot write the backup to {dest}: {exc}") from exc
-        raise as_storage_error(exc) from exc
+        raise as_storage_error(exc, str(source)) from exc
 
 
 def is_snapshot(database: Path) -> bool:

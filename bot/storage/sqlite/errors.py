@@ -80,4 +80,11 @@ def cannot_open(path: Path) -> str | None:
         return f"its folder {folder} is not writable by this process ({user}) to create it"
     if path.exists() and not os.access(path, os.R_OK):
         return f"the file is not readable by this process ({user})"
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if wal.exists() and not shm.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        # a copy of a running bot's folder, made read-only without the disposable -shm
+        return (
+            f"its folder {folder} is read-only and holds its write-ahead log {wal.name} without "
+            f"{shm.name}, which SQLite needs to read it: copy the folder somewhere writable first"
+        )
     return None
