@@ -55,6 +55,7 @@ TUNING = (
     "dev11",
     "dev12",
     "dev13",
+    "dev14",
     "everyday",
     "everyday2",
     "everyday3",

@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -56,7 +56,15 @@ written the same way after that), `relevance_blind30.tsv` (one slice, `dev13`, t
 written after test21: questions comparing two entries, "X vs Y", "is X the same as Y", "does X
 replace Y", the first written entry expected and the second in `also`, in the voices of
 newcomers and non-native speakers; descriptions in non-native English; off-topic rows from
-other neighbouring technical fields),
+other neighbouring technical fields), `relevance_blind31.tsv` (one slice, `dev14`, to tune on,
+written after dev13: long descriptions of 35 to 65 words told as a chat story with hedges and
+digressions, long questions with their context, long off-topic messages from neighbouring
+fields: cloud, web, databases, networking, hardware, statistics, project management),
+`relevance_blind32.tsv` (one slice, `test22`, held out, what a blind outside tester types:
+short slangy questions, typos mid-sentence, two questions in one message, a question after a
+pasted error or code line, "is it true that", "how do i"; descriptions of 8-20 and of 35-80
+words; off-topic rows from neighbouring fields and everyday life sharing the field's words,
+written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -66,7 +74,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test21, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test22, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -123,6 +131,8 @@ SETS = (
     "relevance_blind28.tsv",
     "relevance_blind29.tsv",
     "relevance_blind30.tsv",
+    "relevance_blind31.tsv",
+    "relevance_blind32.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -150,6 +160,7 @@ HELD_OUT = {
     "test19",
     "test20",
     "test21",
+    "test22",
     "everyday-check",
     "chat-check",
 }
@@ -176,7 +187,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev13, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev14, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

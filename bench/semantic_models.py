@@ -58,6 +58,7 @@ TUNING = {
     "dev11": "relevance_blind26.tsv",
     "dev12": "relevance_blind28.tsv",
     "dev13": "relevance_blind30.tsv",
+    "dev14": "relevance_blind31.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

@@ -513,6 +513,27 @@ ONE_SLICE_SETS = (
         descriptions=40,
         off_topic=60,
     ),
+    # relevance_blind31.md: long descriptions (35-65 words) told as a chat story, long questions
+    # with their context, long off-topic messages from neighbouring fields. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind31.tsv"),
+        "dev14",
+        questions=40,
+        entries=40,
+        descriptions=120,
+        off_topic=40,
+    ),
+    # relevance_blind32.md: what a blind outside tester types (slang, typos, two questions in one,
+    # pasted errors, "is it true that", "how do i"); 8-20 and 35-80 word descriptions; off-topic
+    # rows from neighbouring fields and everyday life. Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind32.tsv"),
+        "test22",
+        questions=100,
+        entries=100,
+        descriptions=80,
+        off_topic=50,
+    ),
     # relevance_everyday2.md: off-topic messages from servers not about AI, everyday senses of
     # the field's words; tuned on.
     OneSliceSet(
@@ -591,6 +612,31 @@ def test_the_twenty_ninth_sets_descriptions_are_forty_short_then_forty_long() ->
     assert len(lengths) == 80
     assert all(3 <= n <= 7 for n in lengths[:40])
     assert all(35 <= n <= 80 for n in lengths[40:])
+
+
+def test_the_thirty_first_set_is_long_messages_over_different_entries() -> None:
+    """relevance_blind31.md: dev14 tunes the long messages the other slices lack: 120
+    descriptions of 35 words or more, then 40 questions of 30 or more, then 40 off-topic rows of
+    30 or more; no entry both described and asked about."""
+    rows = read_rows(Path(__file__).with_name("relevance_blind31.tsv"))
+    kinds = [row["kind"] for row in rows]
+    assert kinds == ["description"] * 120 + ["question"] * 40 + ["offtopic"] * 40
+    assert all(len(row["query"].split()) >= 35 for row in rows[:120])
+    assert all(len(row["query"].split()) >= 30 for row in rows[120:])
+    assert len({row["expected"] for row in rows[:160]}) == 160
+
+
+def test_the_thirty_second_sets_descriptions_are_forty_short_then_forty_long() -> None:
+    """relevance_blind32.md: test22's descriptions are forty of 8 to 20 words, then forty of 35
+    to 80, over entries no question of the set asks about."""
+    rows = read_rows(Path(__file__).with_name("relevance_blind32.tsv"))
+    described = [row for row in rows if row["kind"] == "description"]
+    lengths = [len(row["query"].split()) for row in described]
+    assert len(lengths) == 80
+    assert all(8 <= n <= 20 for n in lengths[:40])
+    assert all(35 <= n <= 80 for n in lengths[40:])
+    asked = {row["expected"] for row in rows if row["kind"] == "question"}
+    assert len({row["expected"] for row in described} | asked) == 180
 
 
 def test_the_twenty_sixth_set_comes_in_five_shapes_of_forty_rows() -> None:
