@@ -39,10 +39,12 @@ MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would e
 LONG_WORDS = 20
 LONG_COSINE = 0.55
 LONG_LEAD = 0.12
-# ... or, at any lead, when this many of its clauses (`query.long_clauses`) put the same entry
-# first: the whole text's first is what several of its parts describe, not one aside's pull
-# (tuning rows of 20+ words: +9 right cards, none wrong; bench/results/semantic.md "long27").
+# ... or, at any lead and from a cosine of CLAUSES_COSINE, when this many of its clauses
+# (`query.long_clauses`) put the same entry first: the whole text's first is what several of
+# its parts describe, not one aside's pull (tuning rows of 20+ words: +27 right cards, none
+# wrong; bench/results/semantic.md "long27").
 LONG_CLAUSES = 2
+CLAUSES_COSINE = 0.5
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -166,11 +168,14 @@ def fuse(
 def long_lead(similar: Sequence[tuple[int, float]], clause_firsts: Sequence[int] = ()) -> bool:
     """Does the meaning's first lead a long description clearly enough for its card, though
     under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`), or do its clauses agree on it
-    (`clause_firsts`, `LONG_CLAUSES`)?"""
-    if not similar or similar[0][1] < LONG_COSINE:
+    (`clause_firsts`, `CLAUSES_COSINE`, `LONG_CLAUSES`)?"""
+    if not similar:
         return False
-    lead = similar[0][1] - similar[1][1] if len(similar) > 1 else 0.0
-    return lead >= LONG_LEAD or clause_firsts.count(similar[0][0]) >= LONG_CLAUSES
+    cosine = similar[0][1]
+    lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
+    if cosine >= LONG_COSINE and lead >= LONG_LEAD:
+        return True
+    return cosine >= CLAUSES_COSINE and clause_firsts.count(similar[0][0]) >= LONG_CLAUSES
 
 
 def _written_first(

@@ -44,8 +44,8 @@ from bot.search.everyday import (
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
+    CLAUSES_COSINE,
     DESCRIBED_REST,
-    LONG_COSINE,
     LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
@@ -451,14 +451,17 @@ class SearchIndex:
                 and len(words) >= LONG_WORDS
             )
             # a long text's clauses are read only where nothing else makes a card: the whole's
-            # lead too weak, no lexical card (a digression's clauses must not outvote one)
+            # lead too weak, no lexical card (a digression's clauses must not outvote one); and
+            # only in a text that asks nothing ("... so each head gets 128 dims? why split it"):
+            # a clause that asks describes no entry
             clause_firsts = (
                 semantic.firsts(long_clauses(query))
                 if long_description
                 and similar
-                and similar[0][1] >= LONG_COSINE
+                and similar[0][1] >= CLAUSES_COSINE
                 and not long_lead(similar)
                 and pool.best_score() < MATCH_SCORE
+                and "?" not in query
                 else []
             )
             fuse(

@@ -7,7 +7,7 @@ first run. Unit tests for reading a long description by its clauses (`query.long
 
 from __future__ import annotations
 
-from bot.search.fusion import LONG_CLAUSES, LONG_COSINE, LONG_LEAD, long_lead
+from bot.search.fusion import CLAUSES_COSINE, LONG_CLAUSES, LONG_COSINE, LONG_LEAD, long_lead
 from bot.search.query import long_clauses
 
 from .probe_files import ProbeFile, no_card, the_asked_card
@@ -106,10 +106,18 @@ def test_one_clause_for_the_first_is_not_enough() -> None:
     assert not long_lead(CLOSE, [FIRST, SECOND])
 
 
-def test_clauses_do_not_lift_a_first_under_the_long_cosine() -> None:
-    low = [(FIRST, LONG_COSINE - 0.01), (SECOND, LONG_COSINE - 0.2)]
+def test_clauses_lift_a_first_from_their_own_cosine() -> None:
+    assert long_lead([(FIRST, CLAUSES_COSINE), (SECOND, CLAUSES_COSINE)], [FIRST] * LONG_CLAUSES)
+
+
+def test_clauses_do_not_lift_a_first_under_their_cosine() -> None:
+    low = [(FIRST, CLAUSES_COSINE - 0.01), (SECOND, CLAUSES_COSINE - 0.2)]
     assert not long_lead(low, [FIRST] * LONG_CLAUSES)
-    assert not long_lead([(FIRST, LONG_COSINE - 0.01)], [FIRST] * LONG_CLAUSES)
+    assert not long_lead([(FIRST, CLAUSES_COSINE - 0.01)], [FIRST] * LONG_CLAUSES)
+
+
+def test_a_lead_under_the_long_cosine_needs_its_clauses() -> None:
+    assert not long_lead([(FIRST, LONG_COSINE - 0.01), (SECOND, LONG_COSINE - LONG_LEAD - 0.1)])
 
 
 def test_a_clear_lead_needs_no_clauses() -> None:
