@@ -199,3 +199,15 @@ async def test_a_mention_comparing_two_terms_offers_the_second_first(
     reply = await fake.wait_for_channel_message(scene.channel)
     assert embed_of(reply)["title"] == "KV Cache"
     assert next(iter(buttons(reply))) == "Prefix Caching"
+
+
+async def test_a_mention_asking_if_one_term_replaces_another_offers_it_first(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """ "does X replace Y" is a comparison in a mention too: X's card, Y its first button
+    (compare27)."""
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} does dpo replace rlhf")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"] == "Direct Preference Optimization (DPO)"
+    assert next(iter(buttons(reply))) == "Reinforcement Learning from Human Feedback"
