@@ -58,19 +58,11 @@ _COMPARISONS = [
         r"^(?:is|are|isn t|isn't|isnt) (?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:the same as|the same thing as|"
         r"same as|better than|worse than|different from|different to|different than|"
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
-        # "does dpo replace rlhf", "will grpo replace ppo for reasoning"
-        r"^(?:does|do|did|will|would|could|can|should) (?P<t>[^ ]+(?: [^ ]+){0,2}?) "
-        r"(?:replace|supersede) (?P<o>[^ ]+(?: [^ ]+){0,2}?)"
-        r"(?: (?:for|on|in|with|when|at|now|yet|anymore|entirely|completely) .*)?$",
     )
 ]
-# "latency and throughput, is one the inverse of the other": a scene of two sides only, before
-# a question; compared only where both sides are names (`QuestionRules.compared_sides`).
-_BOTH = re.compile(r"^(?P<t>[^ ]+(?: [^ ]+){0,2}) and (?P<o>[^ ]+(?: [^ ]+){0,2})$")
 # Words without which no text is a comparison: most queries need not try the patterns.
 COMPARING = frozenset(
-    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into", "and"}
-    | {"replace", "supersede"}
+    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into"}
 )
 # "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
 # goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
@@ -212,35 +204,22 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     before the first clause that starts with a question's first word ("how", "do", "why"),
     and that clause with the rest of the text, both `normalize`d; None where the text starts
     by asking (a question of one piece) or asks in no later clause."""
-    clauses = _clauses(query)
-    for at, (clause, asked) in enumerate(clauses):
-        if asked or is_question(clause):
-            words = [each for each, _ in clauses]
-            return (" ".join(words[:at]), " ".join(words[at:])) if at else None
-    return None
-
-
-def opening_clause(query: str) -> str | None:
-    """The first clause of a text of several, `normalize`d ("adam vs adamw, my notebook uses
-    the first one": "adam vs adamw"); None for a text of one clause."""
-    clauses = _clauses(query)
-    return clauses[0][0] if len(clauses) > 1 else None
-
-
-def _clauses(query: str) -> list[tuple[str, bool]]:
-    """The clauses of a text, `normalize`d, each with whether a question mark ends it; a
-    clause that only greets or fills is left out."""
     text = _without_symbols(query.lower())
     ends = [*_CLAUSE_END.findall(text), ""]
     read = (
         (normalize(part), "?" in end)
         for part, end in zip(_CLAUSE_END.split(text), ends, strict=True)
     )
-    return [
+    clauses = [
         (clause, asked)
         for clause, asked in read
         if clause and not set(clause.split()) <= _FILLERS | _SALUTATIONS
     ]
+    for at, (clause, asked) in enumerate(clauses):
+        if asked or is_question(clause):
+            words = [each for each, _ in clauses]
+            return (" ".join(words[:at]), " ".join(words[at:])) if at else None
+    return None
 
 
 # Who asks only frames a question from a server not about AI ("our soccer parents asked which
@@ -298,20 +277,11 @@ def comparison(normalized: str, core: str) -> tuple[str, str] | None:
 
 
 def compared_sides(
-    query: str, normalized: str, core: str, clauses: tuple[str, str] | None
+    normalized: str, core: str, clauses: tuple[str, str] | None
 ) -> tuple[str, str] | None:
     """The two sides a text compares: its whole (`comparison`), else the scene before its
-    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`), else the
-    clause a statement opens with ("adam vs adamw, my notebook uses the first one")."""
-    scene = clauses[0] if clauses else opening_clause(query)
-    return comparison(normalized, core) or (compared(scene) if scene else None)
-
-
-def both_sides(clauses: tuple[str, str] | None) -> tuple[str, str] | None:
-    """The two sides of a scene of "X and Y" before a question ("latency and throughput, is
-    one the inverse of the other"), else None; a comparison only if both are names."""
-    found = _BOTH.match(clauses[0]) if clauses else None
-    return (found["t"], found["o"]) if found else None
+    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`)."""
+    return comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
 
 
 def query_core(normalized: str) -> str:

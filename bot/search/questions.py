@@ -29,7 +29,6 @@ from bot.search.query import (
     asked_state,
     asked_subject,
     asks_for_name,
-    both_sides,
     compared_sides,
     compatibility,
     conversion,
@@ -139,7 +138,7 @@ class QuestionRules:
         # "swiglu activation, why is everyone using it": a topic or a scene, then the question
         clauses = asked_clause(query)
         # "layernorm vs batchnorm, why do transformers use it": the scene compares
-        pair = self.compared_sides(query, normalized, core, clauses)
+        pair = compared_sides(normalized, core, clauses)
         # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
         # other side is what it is compared with, no sign that the chat is unclear
         side = self.with_head(*pair) if pair else ""  # "tensor vs pipeline parallelism"
@@ -189,18 +188,6 @@ class QuestionRules:
         return Reading(
             clauses, pair, converted, source, together, subject, written, described, where
         )
-
-    def compared_sides(
-        self, query: str, normalized: str, core: str, clauses: tuple[str, str] | None
-    ) -> tuple[str, str] | None:
-        """The two sides a text compares (`query.compared_sides`), or the two names of a scene
-        "X and Y" before a question ("kv cache and prefix caching, is one ..."): a scene of two
-        things that are not both names ("my laptop and my phone, ...") compares nothing."""
-        pair = compared_sides(query, normalized, core, clauses)
-        both = both_sides(clauses) if pair is None else None
-        if both and all(self.first_name(side) for side in both):
-            pair = both
-        return pair
 
     def mistyped_words(self, text: str) -> list[Typo]:
         """(start, entry, words) of words one typo from a long name, in either number, alone or

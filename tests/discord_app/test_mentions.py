@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
 from tests.fake_discord import is_silent
@@ -201,6 +203,7 @@ async def test_a_mention_comparing_two_terms_offers_the_second_first(
     assert next(iter(buttons(reply))) == "Prefix Caching"
 
 
+@pytest.mark.xfail(strict=True, reason="not read as a comparison (compare27 reverted)")
 async def test_a_mention_asking_if_one_term_replaces_another_offers_it_first(
     scene: Scene, bot: GlossaryBot
 ) -> None:

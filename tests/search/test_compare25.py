@@ -13,8 +13,11 @@ from .probe_files import ProbeFile
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# (none: the two scenes with no question after them are read since compare27, `opening_clause`)
-STILL_FAILING: set[str] = set()
+STILL_FAILING = {
+    # a scene with no question after it (`asked_clause` finds no question): no comparison read
+    "hallucination vs hallucination detection, my manager mixes them up",
+    "sft vs rlhf, the course mentions both",
+}
 PROBES = ProbeFile("compare25_probes.tsv", STILL_FAILING)
 
 
