@@ -219,7 +219,8 @@ class QuestionRules:
                 continue  # "teacher forcing in ...": a name and the next word, no typo
             if named_word and not forms:
                 continue
-            if len(key) >= NEARLY_NAMED_LENGTH and not named_word:
+            # "people optimize it": an English word alone is no typo (of Optimizer's "optimiser")
+            if len(key) >= NEARLY_NAMED_LENGTH and not named_word and key not in common_words():
                 forms += [(word, form) for form in (key, *plural_variants(key))]
             for written, form in forms:
                 if any(self.names.lookup(f) for f in (form, *plural_variants(form))):

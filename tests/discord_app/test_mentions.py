@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
 from tests.fake_discord import is_silent
@@ -199,3 +201,16 @@ async def test_a_mention_comparing_two_terms_offers_the_second_first(
     reply = await fake.wait_for_channel_message(scene.channel)
     assert embed_of(reply)["title"] == "KV Cache"
     assert next(iter(buttons(reply))) == "Prefix Caching"
+
+
+@pytest.mark.xfail(strict=True, reason="not read as a comparison (compare27 reverted)")
+async def test_a_mention_asking_if_one_term_replaces_another_offers_it_first(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """ "does X replace Y" is a comparison in a mention too: X's card, Y its first button
+    (compare27)."""
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} does dpo replace rlhf")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"] == "Direct Preference Optimization (DPO)"
+    assert next(iter(buttons(reply))) == "Reinforcement Learning from Human Feedback"

@@ -35,7 +35,7 @@ def test_a_thing_in_a_tool_is_asked_about(bundled_index: SearchIndex) -> None:
 @pytest.mark.parametrize(
     ("query", "asked", "doer"),
     [
-        # the tool's description outscores the object's name: the card becomes an offer
+        # the tool's description outscores the object's name: the tool is offered after it
         ("how does the diffusers library handle the noise schedule", "noise-schedule", "diffusers"),
         ("how does the hugging face hub store safetensors", "safetensors", "hugging-face-hub"),
         # "X in/on Y": the tool is the place the thing asked about is in
@@ -46,8 +46,10 @@ def test_a_tool_that_still_leads_is_offered_after_the_object(
     bundled_index: SearchIndex, query: str, asked: str, doer: str
 ) -> None:
     result = bundled_index.search(query)
-    assert result.entry is None, result
-    assert [s.id for s in result.suggestions[:2]] == [asked, doer]
+    # the object's card, or no card and the object offered first; the tool after it (since
+    # compare27 the diffusers row's "schedule" is no typo of Scheduler: Noise Schedule's card)
+    shown = [result.entry.id] if result.entry else []
+    assert [*shown, *(s.id for s in result.suggestions)][:2] == [asked, doer], result
 
 
 @pytest.mark.parametrize(
