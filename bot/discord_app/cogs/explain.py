@@ -123,7 +123,7 @@ class ExplainCog(commands.Cog):
                 started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
-        reply = terms_listing(local, message, interaction.user.id)
+        reply = await terms_listing(state, scope, local, message, interaction.user.id)
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
@@ -135,11 +135,16 @@ class ExplainCog(commands.Cog):
             await interaction.followup.send(ephemeral=True, **kwargs)
 
 
-def terms_listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
+async def terms_listing(
+    state: BotState, scope: int, local: LocalGlossary, message: discord.Message, owner_id: int
+) -> Reply:
     """The terms found in `message`, one line each, with a menu to open their cards (also the
-    answer to a message forwarded to the bot), counted in the metrics as what it answered."""
+    answer to a message forwarded to the bot), counted in the metrics as what it answered. The
+    text is read off the event loop, taking turns with other servers (`MemberSearches`)."""
     read = readable_text(message)
-    found = local.index.find_named_terms(read, local.aliases)
+    found = await state.member_searches.run(
+        scope, local.index.find_named_terms, read, local.aliases
+    )
     entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
     if not entries:
         observe.outcome("no_entry")
