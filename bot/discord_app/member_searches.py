@@ -7,7 +7,8 @@ once in one server held up every server for seconds. Here they run in one worker
 search index and the encoder are safe to share between threads), and each server has at most one
 search queued or running there: a server flooding long messages waits behind itself, while every
 other server's searches take their turn between its, and `/define` (a short term, on the loop)
-goes on meanwhile.
+goes on meanwhile. A server with MOST_WAITING searches waiting is refused more until they are
+done (at 100 ms each, those answers are already 5 s late): a raid queues no unbounded work.
 """
 
 from __future__ import annotations
@@ -20,15 +21,21 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+MOST_WAITING = 50  # a server's searches of member text waiting or running, past which none queue
+
 
 class MemberSearches:
-    def __init__(self) -> None:
+    def __init__(self, most_waiting: int = MOST_WAITING) -> None:
+        self.most_waiting = most_waiting
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="member-search")
         self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
         self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
 
-    async def run(self, scope: int, search: Callable[..., T], *args: object) -> T:
-        """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches."""
+    async def run(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
+        """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches; None,
+        not searched, while the server has `most_waiting` searches waiting."""
+        if self._waiting.get(scope, 0) >= self.most_waiting:
+            return None
         turn = self._turns.setdefault(scope, asyncio.Lock())
         self._waiting[scope] = self._waiting.get(scope, 0) + 1
         try:

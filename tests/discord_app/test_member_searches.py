@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.explain import BUSY
+from bot.discord_app.member_searches import MemberSearches
 from bot.search.index import SearchIndex
 
 from .conftest import Scene
-from .helpers import JSON, define, embed_of
+from .helpers import JSON, define, embed_of, is_ephemeral
 
 LONG = 1_000  # characters: a text longer than any term, as a flood of long replies sends
 STUCK = 20.0  # seconds a long search waits for the other server's card: a bound on a hang only
@@ -89,3 +91,28 @@ async def test_another_servers_define_is_answered_while_a_long_message_is_search
     # The long text's own answer, as before: the card it names, or the listing of it.
     assert "KV Cache" in json.dumps(embed_of(await answer()))
     assert held.waited == [True]  # the long search let the other server's card through
+
+
+async def test_a_server_with_too_many_messages_waiting_is_told_to_try_again_another_is_not(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = scene.fake
+    bot.state.member_searches = MemberSearches(most_waiting=1)
+    held = HeldSearch(monkeypatch)
+    answer = await _long_mention(scene)  # held: this server's one search waiting
+    assert await asyncio.to_thread(held.started.wait, STUCK)
+    said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
+    busy = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert is_ephemeral(busy)
+    assert busy["content"] == BUSY
+    # Another server's is not refused (it waits for the worker, held here, to take its turn).
+    said = await fake.user_message(scene.alice, scene.other_channel, "kv cache and rag")
+    elsewhere = await fake.message_command(scene.alice, "Explain terms", said)
+    held.released.set()
+    listing = await elsewhere.final_message()
+    assert embed_of(listing)["title"] == "2 glossary terms in this message"
+    assert embed_of(await answer())["title"] == "KV Cache"
+    # Its turn over, the server's messages are read again.
+    said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
+    listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert embed_of(listing)["title"] == "2 glossary terms in this message"

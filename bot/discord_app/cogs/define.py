@@ -266,7 +266,8 @@ class DefineCog(commands.Cog):
             # the terms in what it shows, as Explain terms lists them.
             local = await self.state.servers.local(scope, patient=True)
             reply = await terms_listing(self.state, scope, local, message, message.author.id)
-            await self._reply(message, **reply.send_kwargs())
+            if reply is not None:  # None: this server has too many messages waiting to be read
+                await self._reply(message, **reply.send_kwargs())
             return
         if not text:
             await self._reply(message, content=MENTION_HELP)
@@ -276,6 +277,8 @@ class DefineCog(commands.Cog):
         result = await self.state.member_searches.run(
             scope, local.index.search, text, local.aliases
         )
+        if result is None:
+            return  # this server has too many messages waiting to be read: nothing in public
         if cards_only:
             if result.entry is None:
                 return  # "thanks!", "ok we will try it": no help line, no offers, no miss
