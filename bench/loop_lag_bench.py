@@ -50,7 +50,7 @@ STORY = (
     "say it plainly. "
 )
 LONG = (SHORT + " " + STORY * 19)[:1_990]
-GRACE = 5.0  # seconds past Discord's deadline after which an Explain answer counts as lost
+GRACE = 5.0  # seconds past Discord's deadline after which an answer is given up on
 STALL = 0.05  # seconds: a timer this late counts as the loop stalled
 TICK = 0.005  # seconds between the probe's timers
 KINDS = ("mention", "reply", "explain")
@@ -90,7 +90,9 @@ async def elsewhere(
     while not done.is_set():
         started = time.perf_counter()
         handle = await fake.slash(user, "define", {"term": "lora"}, channel=channel)
-        await handle.final_message()
+        # Past Discord's 3 s the card is posted in the channel instead: given up on here, late.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(handle.final_message(), fake.ack_deadline + GRACE)
         times.append(time.perf_counter() - started)
 
 
