@@ -14,6 +14,7 @@ done (at 100 ms each, those answers are already 5 s late): a raid queues no unbo
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,7 +42,9 @@ class MemberSearches:
         try:
             async with turn:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._worker, functools.partial(search, *args))
+                # In this task's context, as `asyncio.to_thread` does: its log lines keep their ids.
+                work = functools.partial(contextvars.copy_context().run, search, *args)
+                return await loop.run_in_executor(self._worker, work)
         finally:
             self._waiting[scope] -= 1
             if not self._waiting[scope]:  # a server no longer searching keeps no lock
