@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from bot import metrics
 from bot.discord_app.alias_cache import CHECK_INTERVAL, ServerCache
 from bot.discord_app.cooldowns import UserLimit
+from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
@@ -59,6 +60,7 @@ class BotState:
         # Replies under a card that name the bot only by their ping, searched but mostly chatter:
         # a limit of their own keeps their searches bounded without using up members' lookups.
         self.replies = UserLimit(*cooldown)
+        self.member_searches = MemberSearches()  # mentions', replies' and Explain's, off the loop
         self.read_timeout = read_timeout
         self.servers = ServerCache(
             lambda: self.store,

@@ -265,14 +265,20 @@ class DefineCog(commands.Cog):
             # A forward (a DM "what's this?") or a poll has no words of its own to look up:
             # the terms in what it shows, as Explain terms lists them.
             local = await self.state.servers.local(scope, patient=True)
-            reply = terms_listing(local, message, message.author.id)
-            await self._reply(message, **reply.send_kwargs())
+            reply = await terms_listing(self.state, scope, local, message, message.author.id)
+            if reply is not None:  # None: this server has too many messages waiting to be read
+                await self._reply(message, **reply.send_kwargs())
             return
         if not text:
             await self._reply(message, content=MENTION_HELP)
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
-        result = local.index.search(text, local.aliases)
+        # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
+        result = await self.state.member_searches.run(
+            scope, local.index.search, text, local.aliases
+        )
+        if result is None:
+            return  # this server has too many messages waiting to be read: nothing in public
         if cards_only:
             if result.entry is None:
                 return  # "thanks!", "ok we will try it": no help line, no offers, no miss

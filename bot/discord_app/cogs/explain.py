@@ -39,6 +39,7 @@ MAX_LISTED = limits.SELECT_OPTIONS
 # message's own text first, then its embeds' (a card's, another bot's).
 MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
+BUSY = "Too many messages are waiting to be read in this server right now: try again in a moment."
 FILE_NAME_ECHO = 40  # characters of an attached file's name repeated (Discord allows 10 files)
 
 
@@ -123,7 +124,9 @@ class ExplainCog(commands.Cog):
                 started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
-        reply = terms_listing(local, message, interaction.user.id)
+        reply = await terms_listing(state, scope, local, message, interaction.user.id)
+        if reply is None:
+            reply = Reply(BUSY, None, None, private=True)
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(
@@ -135,11 +138,19 @@ class ExplainCog(commands.Cog):
             await interaction.followup.send(ephemeral=True, **kwargs)
 
 
-def terms_listing(local: LocalGlossary, message: discord.Message, owner_id: int) -> Reply:
+async def terms_listing(
+    state: BotState, scope: int, local: LocalGlossary, message: discord.Message, owner_id: int
+) -> Reply | None:
     """The terms found in `message`, one line each, with a menu to open their cards (also the
-    answer to a message forwarded to the bot), counted in the metrics as what it answered."""
+    answer to a message forwarded to the bot), counted in the metrics as what it answered. The
+    text is read off the event loop, taking turns with other servers; None where this server
+    has too many messages waiting to be read (`MemberSearches`)."""
     read = readable_text(message)
-    found = local.index.find_named_terms(read, local.aliases)
+    found = await state.member_searches.run(
+        scope, local.index.find_named_terms, read, local.aliases
+    )
+    if found is None:
+        return None
     entries = list(dict.fromkeys(m.entry.id for m in found))[:MAX_LISTED]
     if not entries:
         observe.outcome("no_entry")

@@ -1,0 +1,51 @@
+"""Searches of what members write (mentions, replies under a card, Explain terms) off the event
+loop, taking turns by server.
+
+Search reads up to 4,000 characters of a message, and a long one costs it about 30 ms on an idle
+machine, 100 ms or more on a loaded one. On the event loop, 50 accounts posting long replies at
+once in one server held up every server for seconds. Here they run in one worker thread (the
+search index and the encoder are safe to share between threads), and each server has at most one
+search queued or running there: a server flooding long messages waits behind itself, while every
+other server's searches take their turn between its, and `/define` (a short term, on the loop)
+goes on meanwhile. A server with MOST_WAITING searches waiting is refused more until they are
+done (at 100 ms each, those answers are already 5 s late): a raid queues no unbounded work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+
+MOST_WAITING = 50  # a server's searches of member text waiting or running, past which none queue
+
+
+class MemberSearches:
+    def __init__(self, most_waiting: int = MOST_WAITING) -> None:
+        self.most_waiting = most_waiting
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="member-search")
+        self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
+        self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
+
+    async def run(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
+        """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches; None,
+        not searched, while the server has `most_waiting` searches waiting."""
+        if self._waiting.get(scope, 0) >= self.most_waiting:
+            return None
+        turn = self._turns.setdefault(scope, asyncio.Lock())
+        self._waiting[scope] = self._waiting.get(scope, 0) + 1
+        try:
+            async with turn:
+                loop = asyncio.get_running_loop()
+                # In this task's context, as `asyncio.to_thread` does: its log lines keep their ids.
+                work = functools.partial(contextvars.copy_context().run, search, *args)
+                return await loop.run_in_executor(self._worker, work)
+        finally:
+            self._waiting[scope] -= 1
+            if not self._waiting[scope]:  # a server no longer searching keeps no lock
+                del self._waiting[scope], self._turns[scope]
