@@ -32,6 +32,10 @@ class MemberSearches:
         self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
         self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
 
+    def idle(self) -> bool:
+        """No search under way or waiting, of any server: one asked for now starts at once."""
+        return not self._waiting
+
     async def run(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
         """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches; None,
         not searched, while the server has `most_waiting` searches waiting."""

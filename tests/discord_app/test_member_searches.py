@@ -116,3 +116,27 @@ async def test_a_server_with_too_many_messages_waiting_is_told_to_try_again_anot
     said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
     listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
     assert embed_of(listing)["title"] == "2 glossary terms in this message"
+
+
+async def test_explain_terms_waiting_behind_other_searches_is_deferred_not_lost(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Explain terms queued behind another server's long search answers Discord at once with a
+    defer ("thinking"), then its listing: an answer sent only after the wait would come past
+    Discord's 3 s when the worker is busy, and be lost."""
+    fake = scene.fake
+    await define(fake, scene.alice, "rag", scene.other_channel)  # both servers read
+    held = HeldSearch(monkeypatch)
+    answer = await _long_mention(scene)  # server A's long search holds the worker
+    assert await asyncio.to_thread(held.started.wait, STUCK)
+    said = await fake.user_message(scene.alice, scene.other_channel, "kv cache and rag")
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    first = await handle.response()  # sent while the worker is still held
+    held.released.set()
+    assert first["type"] == 5  # "thinking"
+    assert first["data"]["flags"] & 64  # private
+    listing = await handle.final_message()
+    assert is_ephemeral(listing)
+    assert embed_of(listing)["title"] == "2 glossary terms in this message"
+    assert embed_of(await answer())["title"] == "KV Cache"
+    assert held.waited == [True]

@@ -118,8 +118,12 @@ class ExplainCog(commands.Cog):
         started = time.monotonic()
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
-        deferred, taken = not state.servers.knows(scope), True  # taken: Discord takes an answer
-        if deferred:  # the server's terms are not read yet: that may take a while (as /define)
+        # The answer may take a while where the server's terms are not read yet (as /define), or
+        # where the worker reading members' messages has others' to read first: a defer then,
+        # which Discord gives 15 minutes, not 3 s.
+        deferred = not state.servers.knows(scope) or not state.member_searches.idle()
+        taken = True  # Discord takes an answer
+        if deferred:
             taken = await respond_in_time(
                 started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
             )
