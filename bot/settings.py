@@ -276,16 +276,21 @@ _LOOKS_LIKE = 0.85  # difflib's ratio: `TEST_DATABASE_URL` (0.83) is another pro
 
 def unknown_settings() -> list[str]:
     """One line for each name that the settings do not read although it was meant for them: any
-    name in `.env` that is no setting, and in the environment one spelled almost as a setting
-    is, or starting with GLOSSARY_ or DISCORD_. Said at start: otherwise the typo of
+    name in `.env` that is no setting (GLOSSARY_CACHE_DIR included: it is read from the
+    environment only), and in the environment one spelled almost as a setting is, or starting
+    with GLOSSARY_ or DISCORD_. Said at start: otherwise the typo of
     `DATABSE_PATH` leaves the database at the default path without a word."""
     known = set(Settings.model_fields) | _ALSO_READ
     in_dotenv = DotEnvSettingsSource(Settings, env_file=".env").env_vars
+    in_environment = [_setting_name(name) for name in os.environ]
     named = dict.fromkeys(in_dotenv, " in .env")
-    for name in map(_setting_name, os.environ):
+    for name in in_environment:
         named.setdefault(name, "")
     lines = []
     for name, where in named.items():
+        if name in _ALSO_READ and where and name not in in_environment:
+            lines.append(f"{name.upper()}{where} is not read: set it in the environment instead")
+            continue
         if name in known:
             continue
         close = difflib.get_close_matches(name, Settings.model_fields, n=1, cutoff=_LOOKS_LIKE)
