@@ -96,10 +96,17 @@ def test_a_start_with_an_unchanged_glossary_embeds_nothing(tmp_path: Path) -> No
     assert embed_entries(changed, encoder, tmp_path)[2] == 1  # only the changed text
 
 
-def test_a_damaged_cache_is_rebuilt_not_fatal(tmp_path: Path) -> None:
+def test_a_damaged_cache_is_rebuilt_not_fatal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     (tmp_path / CACHE_FILE).write_bytes(b"not a cache")
     _, owners, embedded = embed_entries(_entries(), shared_encoder(), tmp_path)
     assert embedded == 3
+    # One line naming the file as damaged; not numpy's advice to load it "unsafely" with
+    # `allow_pickle`, which an operator must not take for a damaged file (readme28's N30).
+    (told,) = [r.getMessage() for r in caplog.records if CACHE_FILE in r.getMessage()]
+    assert "damaged" in told
+    assert "pickle" not in told
     assert owners.tolist() == [0, 1, 1]
     assert embed_entries(_entries(), shared_encoder(), tmp_path)[2] == 0
 

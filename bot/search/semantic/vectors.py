@@ -102,9 +102,17 @@ def read_vectors(cache_dir: Path, name: str = CACHE_FILE) -> dict[bytes, Vectors
             keys, vectors = data["keys"], data["vectors"].astype(np.float32)
         if keys.ndim != 2 or keys.shape[1] != KEY_BYTES or len(keys) != len(vectors):
             raise ValueError("not this version's layout")
-    # A file cut short, emptied or of another kind under the name: numpy raises these too.
-    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as exc:
+    except OSError as exc:
         log.warning("ignoring the unreadable embedding cache %s (%s): re-embedding", path, exc)
+        return {}
+    # A file cut short, emptied or of another kind under the name: numpy's own words for these
+    # (e.g. to load it "unsafely" with allow_pickle) are no advice for a damaged cache.
+    except (ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile):
+        log.warning(
+            "ignoring the unreadable embedding cache %s (damaged, or not an embedding cache): "
+            "re-embedding",
+            path,
+        )
         return {}
     return {k.tobytes(): v for k, v in zip(keys, vectors, strict=True)}
 
