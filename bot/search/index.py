@@ -126,9 +126,9 @@ POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
-# Enum members looked up once: attribute access on an Enum class is slow in hot loops.
-# a story's written names are offered just behind what the story describes (`_setting_score`)
+# A story's written names are offered just this far behind what it describes (`_setting_score`).
 SETTING_BEHIND = 0.1
+# Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
 _ID_TIER = TIER[NameKind.ID]
@@ -1152,9 +1152,9 @@ def _setting_score(
     pool: Pool, similar: Sequence[tuple[int, float]], setting: Sequence[int]
 ) -> float:
     """The most a story's written names (its `setting`) may score: an offer, and behind the
-    meaning's first entry that is none of them ("we did rlhf and now it refuses harmless
-    requests, what's that called": what the story describes is offered before where it
-    happened)."""
+    meaning's first entry that is none of them ("the llama model kept putting its attention on
+    the first token ... what do people call that token": Attention Sink is offered before
+    Llama, what the story describes before where it happened)."""
     described = next((e for e, _ in similar if e not in setting and e in pool.by_entry), None)
     ceiling = MATCH_SCORE - MATCH_MARGIN
     if described is None:
