@@ -53,6 +53,7 @@ from bot.search.fusion import (
     SUBJECT,
     asked_about,
     fuse,
+    long_lead,
     named_rank,
     names_tied,
     narrower_first,
@@ -125,6 +126,8 @@ POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
+# A story's written names are offered just this far behind what it describes (`_setting_score`).
+SETTING_BEHIND = 0.1
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
@@ -460,7 +463,10 @@ class SearchIndex:
                 pool.cap(list(pool.by_entry), MATCH_SCORE - MATCH_MARGIN)
             if reading.storied:  # the story's names are its setting: offered, no card
                 setting = [entry for entry, _ in [*written, *([asked] if asked else [])]]
-                pool.cap(setting, MATCH_SCORE - MATCH_MARGIN)
+                told = [(entry, cosine) for entry, cosine in similar if entry not in setting]
+                if long_lead(told):  # the meaning of what it tells, clearly: a long description's
+                    pool.add(told[0][0], MATCH_SCORE, "semantic")
+                pool.cap(setting, _setting_score(pool, similar, setting))
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -1140,6 +1146,20 @@ def _unframed_agreeing(
     if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
         return own
     return similar
+
+
+def _setting_score(
+    pool: Pool, similar: Sequence[tuple[int, float]], setting: Sequence[int]
+) -> float:
+    """The most a story's written names (its `setting`) may score: an offer, and behind the
+    meaning's first entry that is none of them ("the llama model kept putting its attention on
+    the first token ... what do people call that token": Attention Sink is offered before
+    Llama, what the story describes before where it happened)."""
+    described = next((e for e, _ in similar if e not in setting and e in pool.by_entry), None)
+    ceiling = MATCH_SCORE - MATCH_MARGIN
+    if described is None:
+        return ceiling
+    return min(ceiling, pool.by_entry[described].score - SETTING_BEHIND)
 
 
 def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None:
