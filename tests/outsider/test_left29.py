@@ -1,0 +1,47 @@
+"""Leftovers of round 24 and left28 (task left29, PLAN.md "Leftovers of round 24 (left29)"):
+`glossary-bot check` on the command line, and the real bot (discord.py) against the fake
+Discord on real SQLite files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.resilience.botproc import glossary_bot_waited
+
+from .test_round14 import CLI_ENV
+
+ZORB_AND_BLAP = """
+[[entries]]
+id = "zorb"
+title = "Zorb Engine"
+category = "Fundamentals"
+definition = "A made-up inference engine that batches prompts by colour."
+
+[[entries]]
+id = "blap"
+title = "Blap Unit"
+aliases = ["zorb engines"]
+category = "Fundamentals"
+definition = "A made-up accelerator card that hums in B flat."
+"""
+
+
+def test_check_warns_of_an_alias_search_reads_as_another_entrys_title(tmp_path: Path) -> None:
+    """Round 24's C3: an alias that is the other number of another entry's title ("zorb
+    engines" on Blap Unit beside Zorb Engine) passed `check` (case, hyphen and space are
+    caught, the other number was not), then `define zorb engines` opened Blap Unit and `zorb
+    engine` Zorb Engine. Now one warning names the file, line and entry of the alias, and the
+    entry whose name search reads it as (search's own keys, `search_keys`)."""
+    (tmp_path / "mine.toml").write_text(ZORB_AND_BLAP, encoding="utf-8")
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "mine.toml")
+    assert status == 0, output  # a warning: the data loads
+    warning = (
+        "mine.toml:9 [blap]: warning: name 'zorb engines' is read by search as 'Zorb Engine', "
+        "a name of 'zorb' (mine.toml): the two spellings open different entries; choose a name "
+        "search does not read as another entry's"
+    )
+    assert output.splitlines()[0] == warning, output
+    assert "0 error(s), 1 warning(s)" in output, output
+    (tmp_path / "mine.toml").write_text(ZORB_AND_BLAP.replace("zorb engines", "blapper"))
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "mine.toml")
+    assert "0 error(s), 0 warning(s)" in output, output
