@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import selects
+from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import glossary_bot_waited
 
+from .conftest import Scene
 from .test_round14 import CLI_ENV
 
 ZORB_AND_BLAP = """
@@ -45,3 +50,22 @@ def test_check_warns_of_an_alias_search_reads_as_another_entrys_title(tmp_path: 
     (tmp_path / "mine.toml").write_text(ZORB_AND_BLAP.replace("zorb engines", "blapper"))
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "mine.toml")
     assert "0 error(s), 0 warning(s)" in output, output
+
+
+async def test_the_stats_menu_offers_no_alias_that_is_already_a_name(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Round 24's U18: a search missed ("zorblax") before a term took it as its title; `/stats`
+    still lists the miss (it happened) but its menu offered "add as an alias of Zorblax", which
+    picked could only be refused ("is already a name of **Zorblax**: nothing to add"). Now the
+    menu offers only what `/alias add` would take; the typo beside it is still offered."""
+    fake = scene.fake
+    store.record_miss(scene.guild.id, "zorblax")
+    store.record_miss(scene.guild.id, "zorblx")
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    shown = await fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    message = await shown.final_message()
+    misses = next(f for f in message["embeds"][0]["fields"] if f["name"].startswith("Searches"))
+    assert "“zorblax”: 1×" in misses["value"], misses  # the miss is still listed
+    [menu] = selects(message)
+    assert [o["label"] for o in menu["options"]] == ["“zorblx” → Zorblax"], menu
