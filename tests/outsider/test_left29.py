@@ -8,11 +8,12 @@ from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
-from tests.discord_app.helpers import selects
+from tests.discord_app.helpers import buttons, define, embed_of, selects
 from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import glossary_bot_waited
 
 from .conftest import Scene
+from .test_left28 import import_ironhold
 from .test_round14 import CLI_ENV
 
 ZORB_AND_BLAP = """
@@ -69,3 +70,30 @@ async def test_the_stats_menu_offers_no_alias_that_is_already_a_name(
     assert "“zorblax”: 1×" in misses["value"], misses  # the miss is still listed
     [menu] = selects(message)
     assert [o["label"] for o in menu["options"]] == ["“zorblx” → Zorblax"], menu
+
+
+async def test_a_server_term_titled_as_a_bundled_entry_shows_its_own_fields_only(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """left28's left: the guild's Checkpoint (a raid's save point, no plain words, boundary,
+    importance or reference of its own) words the bundled Checkpoint (one card per concept), and
+    its card showed the bundled entry's fields: a Plain words button ("a saved copy of the
+    model"), What it is not, Why it matters and a PyTorch link under a raid's save point. Now the
+    card's fields are the term's own; the bundled wording stays another source on the card, and
+    the other server keeps the bundled card whole."""
+    fake = scene.fake
+    await import_ironhold(scene)
+    _, card = await define(fake, scene.alice, "checkpoint", scene.channel)
+    embed = embed_of(card)
+    assert embed["title"] == "Checkpoint"
+    assert "save point" in embed["description"], embed
+    assert list(buttons(card)) == ["Obsidian Shard"], buttons(card)  # no Plain words
+    shown = "\n".join(f"{f['name']}: {f['value']}" for f in embed.get("fields", []))
+    assert "not by itself proof of model quality" not in shown, shown
+    assert "inspect or compare earlier model states" not in shown, shown
+    assert "pytorch" not in str(embed).casefold(), embed
+    _, other = await define(fake, scene.alice, "checkpoint", scene.other_channel)
+    assert "Plain words" in buttons(other), buttons(other)
+    whole = str(embed_of(other))
+    for bundled in ("not by itself proof of model quality", "pytorch"):
+        assert bundled in whole.casefold(), whole  # what the server's card left out is the entry's
