@@ -99,7 +99,8 @@ async def test_sigterm_in_the_middle_of_a_burst_loses_no_count(
     users = [scene.alice, scene.bob, scene.admin, scene.owner, scene.moderator]
     # What a loaded machine does at random, once each: a first answer rate limited past
     # Discord's 3 s, and one whose request is still under way at the bot's deadline. The bot
-    # posts both cards in the channel instead, and counts them: they are shown.
+    # posts such a card in the channel instead and counts it, as it is shown (a private answer
+    # is lost and counts nothing).
     fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
     streams = [asyncio.create_task(stream(fake, scene, u, handles, exited)) for u in users]
     await fake.waiter.wait_for(lambda: answered(handles) >= 10, "the first answers")
@@ -111,8 +112,11 @@ async def test_sigterm_in_the_middle_of_a_burst_loses_no_count(
     await fake.settle()
 
     cards, misses = shown(handles)
+    # Both past the deadline; the first is a card (posted), the other a card or a private miss
+    # (lost), whichever the burst asked then.
+    assert bot.output.count("no first response could be sent within") >= 2, bot.output
     posted = cards_posted_instead(fake, handles, bot.output)
-    assert posted >= 2, bot.output
+    assert posted >= 1, bot.output
     cards += posted
     assert answered(handles) < len(handles)  # it did stop in the middle of the burst
     # What the bot had taken on it finished: no "thinking…" left without its answer ...
