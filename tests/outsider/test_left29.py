@@ -11,6 +11,7 @@ from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, selects
 from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import glossary_bot_waited
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_left28 import import_ironhold
@@ -97,3 +98,22 @@ async def test_a_server_term_titled_as_a_bundled_entry_shows_its_own_fields_only
     whole = str(embed_of(other))
     for bundled in ("not by itself proof of model quality", "pytorch"):
         assert bundled in whole.casefold(), whole  # what the server's card left out is the entry's
+
+
+async def test_an_answer_the_bot_stops_waiting_for_is_no_alarm_that_discord_fails(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Seen in test_process_faults' burst under load: a first answer whose request is still under
+    way at Discord's 3 s is posted in the channel instead (right), but the request the bot gave
+    up on (cancelled) was taken for Discord failing: "Discord's API is failing (CancelledError):
+    answers are lost until it recovers" and `health` said so until the next answer. The bot
+    stopping its own wait says nothing of Discord: no such line now."""
+    fake = scene.fake
+    fake.delay("POST", "/interactions/{interaction_id}/{token}/callback", 3.5, times=1)
+    async with warned("posted in channel") as records:
+        await fake.slash(scene.alice, "define", {"term": "kv cache"}, channel=scene.channel)
+        posted = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(posted)["title"] == "KV Cache"
+    said = [r.getMessage() for r in records]
+    assert not [line for line in said if "API is failing" in line], said
+    assert bot.rest.note() is None
