@@ -4,6 +4,7 @@ unhealthy, since restarting the bot would not mend Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -71,7 +72,10 @@ class RestWatch:
                     self.answered()
 
         async def raised(_: Any, __: SimpleNamespace, params: Any) -> None:
-            if self.watching and params.url.scheme in ("http", "https"):
+            # Cancelled: the bot stopped waiting (Discord's 3 s for a first answer, a stop),
+            # which says nothing of Discord.
+            cancelled = isinstance(params.exception, asyncio.CancelledError)
+            if self.watching and params.url.scheme in ("http", "https") and not cancelled:
                 self.failed(type(params.exception).__name__)
 
         config.on_request_end.append(ended)

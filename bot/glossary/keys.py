@@ -71,3 +71,23 @@ def normalize_many(texts: list[str]) -> list[str]:
             if "'" in result[i]:
                 result[i] = normalize(texts[i])
     return result
+
+
+def plural_variants(key: str) -> list[str]:
+    """Other number forms of a compact key's last word: caches -> cache, query -> queries."""
+    forms: list[str] = []
+    if len(key) < 3:
+        return forms
+    if key.endswith("ies") and len(key) > 4:
+        forms.append(key[:-3] + "y")
+    if key.endswith("es"):
+        forms.append(key[:-2])
+    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
+        forms.append(key[:-1])
+    if key.endswith("y") and key[-2:-1] not in ("a", "e", "o", "u"):
+        forms.append(key[:-1] + "ies")
+    if key.endswith(("s", "x", "z", "ch", "sh")):
+        forms.append(key + "es")
+    if not key.endswith("s") or key.endswith(("ss", "us", "is")):
+        forms.append(key + "s")
+    return [f for f in forms if f != key]

@@ -625,8 +625,8 @@ def server_glossary(
 def overlay_entry(
     term: ServerTerm, bundled: Entry, related: Sequence[str], source_key: str = SERVER_SOURCE_KEY
 ) -> Entry:
-    """One card for one concept: the server's text leads, the bundled entry fills what it lacks
-    and its own wordings follow as other sources, as the bundled sources merge among themselves."""
+    """One card for one concept: the server's text leads and its fields are the card's; the
+    bundled entry's wordings follow as other sources, and its names and keywords stay search's."""
     own = _entry_of(term.model_dump(), bundled.id, (), source_key)
     names = {compact(own.title), compact(own.acronym or bundled.acronym or "")}
     aliases = _unique_folded(n for n in (*own.names, *bundled.names) if compact(n) not in names)
@@ -640,14 +640,14 @@ def overlay_entry(
             "category": own.category,
             "summary": own.summary,
             "definition": own.definition,
-            "boundary": own.boundary or bundled.boundary,
-            "importance": own.importance or bundled.importance,
-            "plain": own.plain or bundled.plain,
+            # The server's own, as its related terms: the entry's may be about another concept
+            # that shares the word (a raid's Checkpoint given "a saved copy of the model").
+            "boundary": own.boundary,
+            "importance": own.importance,
+            "plain": own.plain,
             "keywords": tuple(_unique((*own.keywords, *bundled.keywords))),
-            # The server's own: the entry's would be buttons about another concept that shares
-            # the word (a raid's Checkpoint under AI terms).
             "related": tuple(r for r in _unique(related) if r != bundled.id),
-            "reference": own.reference or bundled.reference,
+            "reference": own.reference,
             "sources": (*own.sources, *bundled.sources),
         }
     )

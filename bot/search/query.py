@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot.glossary.keys import normalize
+from bot.glossary.keys import plural_variants as plural_variants  # its home: `check` reads it too
 
 # Words that name no term (also left out of the description index).
 _STOPWORDS_TEXT = """
@@ -366,26 +367,6 @@ def sized_model(core: str, versionless: str) -> bool:
     language model was named, whether or not it has an entry."""
     dropped = set(core.split()) - set(versionless.split())
     return any(_PARAMETER_COUNT.fullmatch(word) for word in dropped)
-
-
-def plural_variants(key: str) -> list[str]:
-    """Other number forms of a compact key's last word: caches -> cache, query -> queries."""
-    forms: list[str] = []
-    if len(key) < 3:
-        return forms
-    if key.endswith("ies") and len(key) > 4:
-        forms.append(key[:-3] + "y")
-    if key.endswith("es"):
-        forms.append(key[:-2])
-    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
-        forms.append(key[:-1])
-    if key.endswith("y") and key[-2:-1] not in ("a", "e", "o", "u"):
-        forms.append(key[:-1] + "ies")
-    if key.endswith(("s", "x", "z", "ch", "sh")):
-        forms.append(key + "es")
-    if not key.endswith("s") or key.endswith(("ss", "us", "is")):
-        forms.append(key + "s")
-    return [f for f in forms if f != key]
 
 
 # Where a chat question puts what it asks about: right after its asking words. "how does

@@ -176,7 +176,11 @@ def test_a_term_named_like_a_bundled_entry_is_the_servers_wording_of_it(bundled:
     assert card.related[0] == "attention"
     assert "kv-cache" not in card.related
     assert {"KV Cache", "key-value cache"} <= {*card.names}
-    assert card.boundary == kv.boundary  # filled from the bundled entry, like merged sources
+    # The card's fields are the term's own: the entry's may be another concept's (a raid's
+    # Checkpoint given "a saved copy of the model" as plain words); its wording stays a source.
+    assert (card.boundary, card.importance, card.plain, card.reference) == (None,) * 4
+    assert kv.boundary  # what the card no longer borrows
+    assert kv.importance
     assert (card.match_terms, card.notes) == (kv.match_terms, kv.notes)
     assert served.source(SERVER_SOURCE.key).name == SERVER_SOURCE.name
     # Removing the term brings the bundled card back.

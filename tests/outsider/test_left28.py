@@ -172,9 +172,7 @@ async def test_a_server_term_titled_as_a_bundled_entry_shows_its_own_related_ter
     _, card = await define(fake, scene.alice, "checkpoint", scene.channel)
     assert embed_of(card)["title"] == "Checkpoint"
     assert "save point" in embed_of(card)["description"], card
-    # Plain words stays the bundled entry's (the term has none; the README's design: left)
-    related = [label for label in buttons(card) if label != "Plain words"]
-    assert related == ["Obsidian Shard"], buttons(card)
+    assert list(buttons(card)) == ["Obsidian Shard"], buttons(card)  # no Plain words (left29)
     _, other = await define(fake, scene.alice, "checkpoint", scene.other_channel)
     assert embed_of(other)["title"] == "Checkpoint"
     assert "Obsidian Shard" not in buttons(other), buttons(other)

@@ -6,6 +6,7 @@ afterwards."""
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from .helpers import integrity, query, stored_lookups
 
 TERMS = ["kv cache", "rag", "lora", "attention", "moe", "quantization", "zzqx nothing", "rope"]
 NO_COOLDOWN = {"COOLDOWN_USES": "100000", "COOLDOWN_SECONDS": "1"}
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 
 
 async def burst(fake: FakeDiscord, scene: Scene, n: int) -> list[InteractionHandle]:
@@ -39,7 +41,7 @@ def final(handle: InteractionHandle) -> dict[str, object] | None:
 
 
 def shown(handles: list[InteractionHandle]) -> tuple[int, int]:
-    """(cards, "no entry" answers) the users were shown."""
+    """(cards, "no entry" answers) the users were shown as the interactions' answers."""
     cards = misses = 0
     for handle in handles:
         message = final(handle)
@@ -50,6 +52,15 @@ def shown(handles: list[InteractionHandle]) -> tuple[int, int]:
         elif str(message.get("content", "")).startswith("No entry"):
             misses += 1
     return cards, misses
+
+
+def cards_posted_instead(fake: FakeDiscord, handles: list[InteractionHandle], log: str) -> int:
+    """Cards the bot posted in the channel past Discord's deadline (a loaded machine's answers:
+    shown, so counted), less those Discord took as the answer too (shown twice, one lookup)."""
+    posted = [m for m in fake.sent_messages if m.kind == "channel_message" and m.message["embeds"]]
+    said = {int(i) for i in re.findall(r"interaction (\d+) by \d+: .* posted in channel", log)}
+    both = [h for h in handles if h.id in said and (final(h) or {}).get("embeds")]
+    return len(posted) - len(both)
 
 
 def answered(handles: list[InteractionHandle]) -> int:
@@ -86,14 +97,27 @@ async def test_sigterm_in_the_middle_of_a_burst_loses_no_count(
     exited = asyncio.create_task(bot.process.wait())
     handles: list[InteractionHandle] = []
     users = [scene.alice, scene.bob, scene.admin, scene.owner, scene.moderator]
+    # What a loaded machine does at random, once each: a first answer rate limited past
+    # Discord's 3 s, and one whose request is still under way at the bot's deadline. The bot
+    # posts such a card in the channel instead and counts it, as it is shown (a private answer
+    # is lost and counts nothing).
+    fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
     streams = [asyncio.create_task(stream(fake, scene, u, handles, exited)) for u in users]
-    await fake.waiter.wait_for(lambda: answered(handles) >= 30, "the first answers")
+    await fake.waiter.wait_for(lambda: answered(handles) >= 10, "the first answers")
+    fake.delay("POST", CALLBACK, 3.5, times=1)
+    await fake.waiter.wait_for(lambda: answered(handles) >= 30, "more answers")
     bot.send_signal(signal.SIGTERM)  # while five members keep asking
     assert await bot.stop(sig=None) == 0, bot.output
     await asyncio.gather(*streams)
     await fake.settle()
 
     cards, misses = shown(handles)
+    # Both past the deadline; the first is a card (posted), the other a card or a private miss
+    # (lost), whichever the burst asked then.
+    assert bot.output.count("no first response could be sent within") >= 2, bot.output
+    posted = cards_posted_instead(fake, handles, bot.output)
+    assert posted >= 1, bot.output
+    cards += posted
     assert answered(handles) < len(handles)  # it did stop in the middle of the burst
     # What the bot had taken on it finished: no "thinking…" left without its answer ...
     for handle in handles:
@@ -103,7 +127,16 @@ async def test_sigterm_in_the_middle_of_a_burst_loses_no_count(
     assert stored_lookups(scene.db_path) == cards
     assert query(scene.db_path, "SELECT coalesce(sum(count), 0) FROM misses") == [(misses,)]
     assert integrity(scene.db_path) == "ok"
-    assert fake.violations == []  # nothing cut off half-way
+    # Nothing cut off half-way. A loaded machine may take an interaction from the gateway late
+    # and its answer reach Discord past the 3 s (the bot's clock starts when it takes one):
+    # refused, so neither shown nor counted (above); Discord's refusal, not the bot's fault.
+    late = "initial response after"
+    refused = [
+        v
+        for v in fake.pop_violations()
+        if not (v.kind == "unknown_interaction" and late in v.detail)
+    ]
+    assert refused == []
 
 
 async def test_an_interaction_arriving_while_the_counts_are_written_is_not_lost(

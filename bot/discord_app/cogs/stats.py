@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.aliases import AliasRejected, check_alias
 from bot.cards.chart import lookups_chart
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
@@ -151,7 +152,8 @@ class StatsCog(ServerOnly, commands.Cog):
         )
 
     def _miss_option(self, local: LocalGlossary, miss: Miss) -> discord.SelectOption | None:
-        """A missed search and the term it probably meant, as a menu option (None: no guess)."""
+        """A missed search and the term it probably meant, as a menu option (None: no guess, or
+        an alias `/alias add` would refuse: a name since the miss, say, after an upgrade)."""
         guess = local.index.search(miss.query)
         glossary = local.glossary
         target = guess.entry or (
@@ -159,6 +161,10 @@ class StatsCog(ServerOnly, commands.Cog):
         )
         value = f"{target.id} {miss.query}" if target else ""
         if target is None or len(value) > limits.SELECT_OPTION_TEXT:
+            return None
+        try:
+            check_alias(miss.query, target.id, local.index, local.aliases)
+        except AliasRejected:
             return None
         return discord.SelectOption(
             label=fit(f"“{miss.query}” → {target.title}", limits.SELECT_OPTION_TEXT),
