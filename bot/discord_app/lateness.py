@@ -1,4 +1,5 @@
-"""Which autocomplete requests nobody will see answered: one that reached the bot after Discord's
+"""When Discord sent an interaction (its answer's deadline counts from then), and which
+autocomplete requests nobody will see answered: one that reached the bot after Discord's
 3 s (its answer is refused, 10062), or one the member typed on from (a newer request of theirs
 has come). Their search would be work nobody sees."""
 
@@ -37,6 +38,11 @@ class Arrivals:
         if self._fastest is None or lag <= self._fastest or now - self._fastest_at > self.window:
             self._fastest, self._fastest_at = lag, now
         return lag - self._fastest
+
+    def sent_at(self, interaction: discord.Interaction[Any]) -> float:
+        """time.monotonic() when Discord sent this interaction, as near as this machine can tell
+        (the fastest arrival taken as on time): where Discord's 3 s for its answer start."""
+        return time.monotonic() - self.lateness(interaction)
 
     def typed(self, interaction: discord.Interaction[Any]) -> None:
         """An autocomplete request was read from the gateway (before its turn to be answered)."""

@@ -150,14 +150,17 @@ def _alias_to_a_removed_entry(local: LocalGlossary, scope: int, query: str) -> s
 
 async def respond_in_time(started: float, respond: Callable[[], Awaitable[object]]) -> bool:
     """Send an interaction's first response (`respond`: a reply or a defer) by Discord's deadline,
-    counted from `started` (time.monotonic() when the bot took the interaction, a little after
-    Discord sent it). False if it could not be: rate limited (a 429) past the deadline, or
-    Discord failing (5xx), discord.py would wait and send it late, only to be refused (10062)
-    as the user sees "The application did not respond". A defer first would not help: it is the
+    counted from `started` (time.monotonic() when Discord sent the interaction:
+    `Arrivals.sent_at`). False if it could not be: the interaction reached the bot too late
+    (nothing is sent), or, rate limited (a 429) past the deadline or Discord failing (5xx),
+    discord.py would wait and send it late, only to be refused (10062) as the user sees "The application did not respond". A defer first would not help: it is the
     same request. (A request still under way at the deadline is taken as lost: it would arrive
     late.)"""
+    left = started + ACK_DEADLINE - time.monotonic()
+    if left <= 0:  # nothing sent: it would only be refused
+        return False
     try:
-        async with asyncio.timeout(started + ACK_DEADLINE - time.monotonic()):
+        async with asyncio.timeout(left):
             await respond()
     except TimeoutError:
         return False
@@ -168,15 +171,16 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
     """The answer to an interaction Discord no longer takes one for: a public answer goes to the
     channel as a message of its own (its own rate limit, no deadline); a private one has nowhere
     else to go. One line either way; True if the answer was posted."""
-    what = f"interaction {interaction.id} by {interaction.user.id}"
+    what = (
+        f"interaction {interaction.id} by {interaction.user.id}: no first response could be sent"
+        f" within Discord's {ACK_DEADLINE:.0f} s (it reached the bot late, rate limited, or"
+        " Discord failing)"
+    )
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
         log.warning(
-            "%s: no first response could be sent within Discord's %.0f s (rate limited, or "
-            "Discord failing); its %s is lost (Discord shows the user that the application did "
-            "not respond)",
+            "%s; its %s is lost (Discord shows the user that the application did not respond)",
             what,
-            ACK_DEADLINE,
             "private answer" if ephemeral else "answer (no channel to post it in)",
         )
         return False
@@ -184,21 +188,13 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
         await channel.send(**reply.send_kwargs())
     except discord.HTTPException as exc:
         log.warning(
-            "%s: no first response could be sent within Discord's %.0f s (rate limited, or "
-            "Discord failing), and posting the answer in channel %s failed too (%s): it is lost",
+            "%s, and posting the answer in channel %s failed too (%s): it is lost",
             what,
-            ACK_DEADLINE,
             channel.id,
             exc.text or exc.status,
         )
         return False
-    log.warning(
-        "%s: no first response could be sent within Discord's %.0f s (rate limited, or Discord "
-        "failing); its answer was posted in channel %s instead",
-        what,
-        ACK_DEADLINE,
-        channel.id,
-    )
+    log.warning("%s; its answer was posted in channel %s instead", what, channel.id)
     return True
 
 

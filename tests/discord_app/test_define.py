@@ -240,3 +240,22 @@ async def test_a_comparison_card_offers_the_other_side_first(
     # a card opened by its own name keeps its related terms as they are
     _, plain = await define(fake, scene.alice, "safetensors", scene.channel)
     assert "Checkpoint" not in buttons(plain)
+
+
+async def test_define_held_up_past_discords_deadline_posts_its_card_in_the_channel(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Discord's 3 s for the first response count from when it sent the interaction. The bot
+    counted them from when it read it: one held up on the way (a slow network, a busy machine)
+    got a response Discord refused (10062), and the user saw "did not respond". Counted from the
+    interaction's id (as late autocompletes are), it is known to be late: the card goes to the
+    channel as a message of its own."""
+    fake = scene.fake
+    first, _ = await define(fake, scene.alice, "kv cache", scene.channel)  # the clocks' offset
+    late = await fake.slash(
+        scene.alice, "define", {"term": "kv cache"}, channel=scene.channel, held_up=5.0
+    )
+    posted = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(posted)["title"] == "KV Cache"
+    assert int(posted["id"]) != first.original_message_id
+    assert late.records == []  # nothing sent that Discord would refuse

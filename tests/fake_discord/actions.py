@@ -83,10 +83,20 @@ class UserActions:
         options: Mapping[str, OptionValue] | None = None,
         *,
         channel: FakeChannel,
+        held_up: float = 0.0,
     ) -> InteractionHandle:
-        """Invoke ``/command`` (``"group sub"`` for subcommands) with ``options`` by name."""
+        """Invoke ``/command`` (``"group sub"`` for subcommands) with ``options`` by name.
+        ``held_up``: Discord sent it that many seconds before the bot got it (its id says so,
+        and its 3 s count from then)."""
         return await self._command_interaction(
-            APPLICATION_COMMAND, user, command, options or {}, channel, focused=None
+            APPLICATION_COMMAND,
+            user,
+            command,
+            options or {},
+            channel,
+            focused=None,
+            created_ago=held_up,
+            held_up=held_up,
         )
 
     async def autocomplete(
@@ -137,11 +147,12 @@ class UserActions:
         *,
         focused: str | None,
         created_ago: float = 0.0,
+        held_up: float = 0.0,
     ) -> InteractionHandle:
         payload, refused = self._command_payload(
             kind, user, command, options, channel, focused=focused, created_ago=created_ago
         )
-        return await self._send(payload, refused)
+        return await self._send(payload, refused, held_up=held_up)
 
     def _command_payload(
         self,
@@ -314,6 +325,7 @@ class UserActions:
         *,
         target_message_id: int | None = None,
         settle: bool = True,
+        held_up: float = 0.0,
     ) -> InteractionHandle:
         handle = InteractionHandle(
             payload=payload,
@@ -329,6 +341,7 @@ class UserActions:
 
             def stamp() -> None:
                 handle.sent_at = time.monotonic()
+                handle.discord_sent_at = handle.sent_at - held_up
 
             guild_id = int(payload["guild_id"]) if "guild_id" in payload else None
             await self.gateway.dispatch(

@@ -80,6 +80,9 @@ class InteractionHandle:
         self.type: int = payload["type"]
         self.refusal = refusal
         self.sent_at: float | None = None  # time.monotonic() when delivered over the gateway
+        # time.monotonic() when Discord sent it, where its 3 s start: earlier than `sent_at`
+        # for one held up on the way to the bot.
+        self.discord_sent_at: float | None = None
         self.records: list[CallRecord] = []
         self.callback: JSON | None = None  # the first accepted initial response
         self.first_attempt: JSON | None = None  # the first initial response sent, even if refused

@@ -1,7 +1,7 @@
 """Interaction callbacks and the interaction webhook (follow-ups, @original edits).
 
 Rules enforced, as Discord does: one initial response per interaction, sent within
-``fake.ack_deadline`` seconds of delivery (else 10062 Unknown interaction); the response type
+``fake.ack_deadline`` seconds of Discord sending it (else 10062 Unknown interaction); the response type
 must fit the interaction; follow-ups and edits only after that and for ``fake.followup_window``.
 Every call is recorded on the interaction's handle with its timing.
 """
@@ -220,7 +220,8 @@ async def _initial_response(
     if handle.acknowledged:
         detail = "second initial response"
         return refuse(request, "already_acknowledged", ALREADY_ACKNOWLEDGED, detail, body)
-    late = request[ARRIVED] - (handle.sent_at or 0.0)
+    # Discord's clock starts when it sends the interaction, not when the bot gets it.
+    late = request[ARRIVED] - (handle.discord_sent_at or 0.0)
     if late > fake.ack_deadline:
         detail = f"initial response after {late:.3f}s (deadline {fake.ack_deadline}s)"
         return refuse(request, "unknown_interaction", UNKNOWN_INTERACTION, detail, body)

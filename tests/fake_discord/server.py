@@ -57,7 +57,7 @@ class FakeDiscord(UserActions):
         enforce_identify_limit: bool = False,
     ) -> None:
         self.token = token
-        self.ack_deadline = ack_deadline  # seconds from delivery to the initial response
+        self.ack_deadline = ack_deadline  # seconds from Discord sending it to the initial response
         self.followup_window = followup_window  # seconds an interaction token stays valid
         self.fail_on_ping = fail_on_ping
         self.world = World(bot_name=bot_name, bot_permissions=bot_permissions)

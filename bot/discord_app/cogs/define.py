@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -115,7 +114,7 @@ class DefineCog(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=False)
     @lookup_limit
     async def define(self, interaction: Interaction, term: str, private: bool = False) -> None:
-        started = time.monotonic()
+        started = self.bot.arrivals.sent_at(interaction)
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
         deferred, taken = False, True  # taken: Discord still takes an answer

@@ -3,7 +3,6 @@ menu to open their cards."""
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -115,7 +114,7 @@ class ExplainCog(commands.Cog):
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     async def explain_terms(self, interaction: Interaction, message: discord.Message) -> None:
-        started = time.monotonic()
+        started = self.bot.arrivals.sent_at(interaction)
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
         # The answer may take a while where the server's terms are not read yet (as /define), or
