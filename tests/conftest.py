@@ -11,6 +11,8 @@ left out, and the run says so on one line.
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +25,20 @@ TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 _left_out: list[pytest.Item] = []
 # Under pytest-xdist the workers collect and the controller reports: each worker sends its count.
 _left_out_by_worker: dict[str, int] = {}
+
+
+@pytest.fixture
+def ctrl_c_reaches_the_command() -> Iterator[None]:
+    """SIGINT handled as in a fresh `glossary-bot` process, for a test that presses Ctrl-C
+    (`signal.raise_signal`) at a point it holds the command at. `asyncio.run` turns Ctrl-C into
+    a cancellation only when it finds Python's own handler in place; one left behind in this
+    worker by an earlier test (an event loop's handler, SIG_IGN) swallows the Ctrl-C, and the
+    command finishes untouched: such a test then failed by which tests ran before it."""
+    left = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, left)
 
 
 def needs_postgres(item: pytest.Item) -> bool:

@@ -318,7 +318,10 @@ async def test_prune_keeps_a_missed_search_a_running_bot_sees_again_meanwhile(
 
 
 def test_ctrl_c_during_prune_says_what_it_removed_and_what_is_left(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    ctrl_c_reaches_the_command: None,
 ) -> None:
     """review20: Ctrl-C after prune's first batch said "interrupted after its changes were
     written in full", as a command of one transaction says; prune commits batch by batch, so
@@ -609,7 +612,10 @@ async def test_prune_vacuum_kept_from_its_end_by_a_reader_says_so_and_not_part_w
 
 
 def test_ctrl_c_during_prune_vacuum_says_what_was_done(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    ctrl_c_reaches_the_command: None,
 ) -> None:
     """review21: Ctrl-C once the prune had finished, as its vacuum began, ended the command
     with status 130 and not a word: every old row removed, the file rewritten (VACUUM runs in a
