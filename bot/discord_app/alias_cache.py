@@ -480,8 +480,8 @@ class ServerCache:
         be renamed (`_rename_taken`), which that id then opens in this server (buttons, lookup
         counts) instead of the entry; aliases that an entry's title now is, which open that
         entry (`title_taking`); and terms of their own that an entry's new name made its wording
-        (`_worded_by_name`), one card for two concepts. Only the server's moderators can change theirs; the operator who
-        changed the data should know."""
+        (`_worded_by_name`), one card for two concepts. Only the server's moderators can change
+        theirs; the operator who changed the data should know."""
         gone = frozenset(e for e in local.aliases.source.values() if local.entry(e) is None)
         taken = {
             term: entry
