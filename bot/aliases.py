@@ -61,12 +61,13 @@ def check_alias(
             else ""
         )
         raise AliasRejected(f"There is no glossary entry with the id “{entry_id}”.{hint}")
+    said = as_typed(text, key)
     others = [e for e in index.named_by(key) if e.id != entry_id]
     if others:
-        raise AliasRejected(_already_names(key, others[0], index))
+        raise AliasRejected(_already_names(text, key, others[0], index))
     if entry in index.named_by(key, exactly=True):
         raise AliasRejected(
-            f"“{key}” is already a name of {bold(entry.display_title)}: nothing to add."
+            f"{said} is already a name of {bold(entry.display_title)}: nothing to add."
         )
     lookalike = lookalike_refusal(text, entry, index, server)
     if lookalike:
@@ -74,7 +75,7 @@ def check_alias(
     leads_to = index.leads_to(key)
     if leads_to is not None and leads_to.id != entry_id:
         raise AliasRejected(
-            f"“{key}” already leads to {bold(leads_to.display_title)} (search reads it as that "
+            f"“{text}” already leads to {bold(leads_to.display_title)} (search reads it as that "
             "name), so an alias would take it away."
         )
     aliases = index.server_aliases(server)
@@ -84,19 +85,28 @@ def check_alias(
         if alias is not None and other.id != entry_id:
             same = "" if alias.text == key else f" (as “{alias.text}”: search reads them alike)"
             raise AliasRejected(
-                f"“{key}” is already this server's alias for {bold(other.display_title)}{same}. "
+                f"{said} is already this server's alias for {bold(other.display_title)}{same}. "
                 "Remove it first to change it."
             )
     return key, text
 
 
-def _already_names(key: str, other: Entry, index: SearchIndex) -> str:
-    """Why `key` cannot be an alias: search reads it as a name of `other`. Said how, when the
-    moderator did not type that name itself ("the gate" for the bundled Gate)."""
-    said = f"“{key}” already names {bold(other.display_title)} in the glossary"
+def as_typed(text: str, key: str) -> str:
+    """The alias `text` quoted as the moderator typed it, then how search reads it (`key`) where
+    that is more than a change of case or spacing ("Zorb-Lax" is read as "zorb lax")."""
+    if " ".join(text.casefold().split()) == key:
+        return f"“{text}”"
+    return f"“{text}” (search reads it as “{key}”)"
+
+
+def _already_names(text: str, key: str, other: Entry, index: SearchIndex) -> str:
+    """Why `text` (search's `key`) cannot be an alias: search reads it as a name of `other`.
+    Said how, when the moderator did not type that name itself ("the gate" for the bundled
+    Gate)."""
     core = query_core(key)
     if core == key or other in index.named_by(key, exactly=True):
-        return said + "."
+        return f"{as_typed(text, key)} already names {bold(other.display_title)} in the glossary."
+    said = f"“{text}” already names {bold(other.display_title)} in the glossary"
     return (
         f"{said}: search reads it as “{core}”, leaving out the words around a name (“the”, "
         f"“a”, “what is”), so the alias would take that name from {bold(other.display_title)}. "

@@ -65,7 +65,7 @@ def test_command_line_refusals_show_no_discord_markup(tmp_path: Path) -> None:
         {"guild_id": 5, "alias": "zq stash", "entry_id": "kv-cache"},
     ]
     imported = _cli(tmp_path, "aliases", "import", "-", "--db", db, stdin=json.dumps(aliases))
-    assert "item 1: “rag” already names Retrieval-Augmented Generation (RAG) in the glossary." in (
+    assert "item 1: “RAG” already names Retrieval-Augmented Generation (RAG) in the glossary." in (
         imported.stderr
     ), imported.stderr
     assert "**" not in imported.stderr + imported.stdout, imported
