@@ -536,7 +536,8 @@ def run_check(args: argparse.Namespace) -> int:
         summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
         # On stdout with the problems it sums up: `check > report.txt` keeps the whole report.
         entries = f"{len(glossary)} {'entry' if len(glossary) == 1 else 'entries'}"
-        print(f"{entries} ({summary}); {len(errors)} error(s), {len(warnings)} warning(s)")
+        entries += f" ({summary})" if summary else ""  # no file read: the error line says why
+        print(f"{entries}; {len(errors)} error(s), {len(warnings)} warning(s)")
     return 1 if errors else 0
 
 

@@ -91,8 +91,22 @@ def _inspect(
     problems.extend(check_entries(entries, files, lines))
     if not entries and not any(p.severity == "error" for p in problems):
         where = ", ".join(str(p) for p in paths) if paths else "the bundled data"
-        problems.append(Problem("error", where, "no glossary entries found"))
+        problems.append(
+            Problem("error", where, "no glossary entries found" + _no_files(sources, paths))
+        )
     return Glossary(tuple(entries), tuple(s.info for s in sources)), problems
+
+
+def _no_files(sources: Sequence[object], paths: Sequence[Path] | None) -> str:
+    """Why no entries were found when the folders hold no file that is read (an empty folder):
+    which endings are, since a file of another is passed over without a word."""
+    from bot.glossary.sources import FORMAT_BY_SUFFIX
+
+    if sources:
+        return ""
+    *endings, last = FORMAT_BY_SUFFIX
+    holds = "the folders hold" if paths and len(paths) > 1 else "the folder holds"
+    return f": {holds} no glossary file (a {', '.join(endings)} or {last} file)"
 
 
 def load_glossary(paths: Sequence[Path] | None = None) -> Glossary:

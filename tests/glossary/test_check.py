@@ -336,7 +336,10 @@ def test_a_bad_related_id_is_blamed_on_the_file_that_names_it(
 def test_no_entries_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "emptydir").mkdir()
     assert main(["check", "-q", "emptydir"]) == 1
-    assert capsys.readouterr().out == "emptydir: error: no glossary entries found\n"
+    assert capsys.readouterr().out == (
+        "emptydir: error: no glossary entries found: the folder holds no glossary file "
+        "(a .json, .md, .txt or .toml file)\n"
+    )
     with pytest.raises(GlossaryError, match="emptydir: error: no glossary entries found"):
         load_glossary([Path("emptydir")])
 
