@@ -72,7 +72,9 @@ is no longer a member of refuses them too (403, 50001), as does a channel the bo
 (403, 50001; one it views but may not send in: 403, 50013), and a reply (``message_reference``)
 where the bot lacks Read Message History (403, 160002). ``guild.add_channel(name, kind)`` makes
 announcement (5), voice (2) and stage (13) channels and forums (15); ``add_thread(...,
-kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True`` an age-restricted one. Deadlines:
+kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True`` an age-restricted one. A
+channel changed once the bot is connected (``channel.overwrite(...)``) reaches it with ``await
+fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for
 ``fake.slash(..., held_up=...)``.

@@ -14,7 +14,7 @@ from typing import Any
 from .attachments import FakeAttachment
 from .command_permissions import CommandPermissions
 from .commands import CommandRegistry, refusal
-from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
+from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, GUILDS, MESSAGE_CONTENT, Gateway
 from .handles import InteractionHandle, Waiter
 from .interactions import (
     APPLICATION_COMMAND,
@@ -291,6 +291,18 @@ class UserActions:
                 "APPLICATION_COMMAND_PERMISSIONS_UPDATE", copy.deepcopy(payload), guild_id=guild.id
             )
         return payload
+
+    async def update_channel(self, channel: FakeChannel) -> None:
+        """What a moderator's edit of a server channel (its overwrites, name, age restriction)
+        sends the bot: CHANNEL_UPDATE, the whole channel as it now is (the GUILDS intent). Change
+        the channel first (``channel.overwrite(...)``); unsent, the bot's cache keeps the old."""
+        if channel.is_dm or channel.is_thread:  # a thread's edit is THREAD_UPDATE
+            raise ValueError(f"channel {channel.id} is not a server channel")
+        if self.gateway.has_session(channel.guild_id):
+            await self.settle()
+            await self.gateway.dispatch(
+                "CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
+            )
 
     async def submit_modal(
         self, user: FakeUser, origin: InteractionHandle, values: Mapping[str, str | Sequence[str]]

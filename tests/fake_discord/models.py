@@ -160,7 +160,7 @@ class FakeChannel:
     owner_id: int | None = None  # who started the thread
     archived: bool = False  # a thread archived (and locked) by a moderator: no posts in it
     nsfw: bool = False  # age-restricted
-    # Sent in GUILD_CREATE only: set them before the bot connects (no CHANNEL_UPDATE is sent).
+    # Sent in GUILD_CREATE; changed later, the bot hears of it from `fake.update_channel`.
     overwrites: list[Overwrite] = field(default_factory=list)
 
     def overwrite(self, target: FakeRole | FakeUser, *, allow: int = 0, deny: int = 0) -> None:

@@ -7,8 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
+from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_terms import add_term
+from tests.fake_discord.models import SEND_MESSAGES
 from tests.resilience.botproc import glossary_bot_waited
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_left28 import alias_add
@@ -56,3 +59,31 @@ def test_check_of_a_folder_without_glossary_files_says_what_is_missing(tmp_path:
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "empty.toml")
     assert status == 1, output
     assert output.splitlines()[-1].startswith("0 entries (0 from empty); 1 error(s)"), output
+
+
+async def test_a_channel_permission_changed_while_connected_is_seen(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The fake sent a channel's overwrites in GUILD_CREATE only, so no test could see the bot
+    follow a moderator's edit of a channel while it runs: a mention is not answered where the
+    bot may not post (`_post_permission`, read from discord.py's cache of the channel), and the
+    operator told which permission. Now the fake sends CHANNEL_UPDATE as Discord does: a Send
+    Messages taken from the bot there is seen (no post tried, one line naming it), and given
+    back, mentions there are answered again."""
+    fake = scene.fake
+    said = f"{fake.bot.mention} kv cache"
+    await fake.user_message(scene.alice, scene.channel, said)
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+    scene.channel.overwrite(fake.bot, deny=SEND_MESSAGES)
+    await fake.update_channel(scene.channel)
+    async with warned("lacks Send Messages there") as records:
+        await fake.user_message(scene.alice, scene.channel, said)
+        # Mentions are answered in order: once the other server's is, the first is done with.
+        await fake.user_message(scene.alice, scene.other_channel, said)
+        await fake.wait_for_channel_message(scene.other_channel)
+    [line] = [r.getMessage() for r in records]
+    assert str(scene.channel.id) in line, line
+    scene.channel.overwrite(fake.bot, allow=SEND_MESSAGES)
+    await fake.update_channel(scene.channel)
+    await fake.user_message(scene.alice, scene.channel, said)
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
