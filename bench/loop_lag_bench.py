@@ -9,6 +9,8 @@ long (the same question in a ~1,990-character story, as a raid of long replies s
 server B's member runs `/define` again and again, and a probe timer on the event loop measures how
 late it fires. Each flood runs twice: as the bot searches member text (`MemberSearches`: a worker
 thread, turns by server), and with the search on the event loop as before loop28 (`inline`).
+`--kinds define`: the members of A run `/define` with nonsense terms of 10 or 100 characters
+instead (each its own), searched in `/define`'s worker or, `inline`, on the loop as before left30.
 
 Figures: the probe's lag (p50, p99, max, ms) and the share of the flood's time the loop was
 stalled (timers more than 50 ms late), B's `/define` answer times (p50, max, ms; past Discord's
@@ -26,6 +28,8 @@ import contextlib
 import json
 import logging
 import os
+import random
+import string
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -50,14 +54,20 @@ STORY = (
     "say it plainly. "
 )
 LONG = (SHORT + " " + STORY * 19)[:1_990]
+# `/define` takes a term of up to 100 characters: nonsense (no name, no meaning) makes search try
+# every stage, the most it can cost. Each member's is its own (`nonsense`): 10 or 100 characters.
+TERM_SHORT, TERM_LONG = "10", "100"
 GRACE = 5.0  # seconds past Discord's deadline after which an answer is given up on
 STALL = 0.05  # seconds: a timer this late counts as the loop stalled
 TICK = 0.005  # seconds between the probe's timers
-KINDS = ("mention", "reply", "explain")
+KINDS = ("mention", "reply", "explain", "define")
 
 
 class InlineSearches:
-    """Member text searched on the event loop, as before loop28."""
+    """Member text searched on the event loop, as before loop28 (and /define's, before left30)."""
+
+    def idle(self) -> bool:
+        return True  # nothing waits: /define answers at once, as before left30
 
     async def run(self, scope: int, search: Callable[..., T], *args: object) -> T:
         return search(*args)
@@ -109,6 +119,11 @@ async def flood(
     answers: list[Callable[[], Awaitable[JSON]]] = []
 
     async def one(member: FakeUser) -> None:
+        if kind == "define":
+            term = nonsense(member.id, int(text))
+            handle = await fake.slash(member, "define", {"term": term}, channel=channel)
+            answers.append(handle.final_message)
+            return
         if kind == "mention":
             await fake.user_message(member, channel, f"{mention} {text}")
         elif kind == "reply":
@@ -122,11 +137,21 @@ async def flood(
 
     await asyncio.gather(*(one(m) for m in members))
     # An Explain terms answer past Discord's 3 s is lost (Discord takes none): given up on then.
-    bound = fake.ack_deadline + GRACE if kind == "explain" else None
+    # A /define answer past it is posted in the channel instead: given up on here, counted lost.
+    bound = fake.ack_deadline + GRACE if kind in ("explain", "define") else None
     got = await asyncio.gather(
         *(asyncio.wait_for(answer(), bound) for answer in answers), return_exceptions=True
     )
     return sum(isinstance(g, TimeoutError) for g in got)
+
+
+def nonsense(seed: int, length: int) -> str:
+    """Made-up words, `length` characters, the same for the same `seed`."""
+    rng = random.Random(seed)
+    words: list[str] = []
+    while len(" ".join(words)) < length:
+        words.append("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 9))))
+    return " ".join(words)[:length].strip()
 
 
 def quantiles(values: Sequence[float]) -> JSON:
@@ -135,7 +160,7 @@ def quantiles(values: Sequence[float]) -> JSON:
     return {"p50": round(at(0.5), 1), "p99": round(at(0.99), 1), "max": round(ms[-1], 1)}
 
 
-async def measure(members: int, rounds: int) -> JSON:
+async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JSON:
     glossary = load_glossary()
     fake = FakeDiscord(wait_timeout=120.0)
     async with fake:
@@ -157,14 +182,17 @@ async def measure(members: int, rounds: int) -> JSON:
                 await client.wait_until_ready()
                 for guild in client.guilds:
                     await state.servers.get(guild.id)
-                searches = state.member_searches
+                searches, terms = state.member_searches, state.term_searches
                 await flood(fake, "mention", LONG, people[:2], channel_a)  # warm the encoder
                 runs: dict[str, JSON] = {}
                 for _ in range(rounds):
                     for mode, used in (("worker", searches), ("inline", InlineSearches())):
+                        inline = mode == "inline"
                         state.member_searches = used  # type: ignore[assignment]
-                        for kind in KINDS:
-                            for size, text in (("short", SHORT), ("long", LONG)):
+                        state.term_searches = used if inline else terms  # type: ignore[assignment]
+                        for kind in kinds:
+                            texts = (SHORT, LONG) if kind != "define" else (TERM_SHORT, TERM_LONG)
+                            for size, text in zip(("short", "long"), texts, strict=True):
                                 lags: list[float] = []
                                 answers: list[float] = []
                                 started = time.perf_counter()
@@ -192,15 +220,15 @@ async def measure(members: int, rounds: int) -> JSON:
                                 # Best of the rounds (the machine is shared): least stalled.
                                 if kept is None or run["stalled_share"] < kept["stalled_share"]:
                                     runs[key] = run
-                state.member_searches = searches
+                state.member_searches, state.term_searches = searches, terms
     return runs
 
 
-def ratios(runs: JSON) -> JSON:
+def ratios(runs: JSON, kinds: Sequence[str] = KINDS) -> JSON:
     """Long against short, in each mode and kind."""
     out = {}
     for mode in ("worker", "inline"):
-        for kind in KINDS:
+        for kind in kinds:
             short, long = runs[f"{mode} {kind} short"], runs[f"{mode} {kind} long"]
             out[f"{mode} {kind}"] = {
                 "lag_max": round(long["lag"]["max"] / max(short["lag"]["max"], 0.1), 1),
@@ -215,9 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--members", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--kinds", default=",".join(KINDS), help="of " + ", ".join(KINDS))
     args = parser.parse_args(argv)
+    kinds = args.kinds.split(",")
     logging.disable(logging.WARNING)  # the late answers the inline floods cause, one line each
-    runs = asyncio.run(measure(args.members, args.rounds))
+    runs = asyncio.run(measure(args.members, args.rounds, kinds))
     print(
         f"{'run':<22} {'lag p50/p99/max ms':>22} {'stalled':>7} {'B /define p50/max ms':>21} "
         f"{'n':>4} {'late':>4} {'flood s':>8} {'lost':>4}"
@@ -233,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "members": args.members,
         "long_chars": len(LONG),
         "runs": runs,
-        "ratios": ratios(runs),
+        "ratios": ratios(runs, kinds),
     }
     print(json.dumps(report))
     return 0

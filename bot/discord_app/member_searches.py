@@ -1,14 +1,16 @@
-"""Searches of what members write (mentions, replies under a card, Explain terms) off the event
-loop, taking turns by server.
+"""Searches of what members write (`/define`'s term, mentions, replies under a card, Explain
+terms) off the event loop, taking turns by server.
 
 Search reads up to 4,000 characters of a message, and a long one costs it about 30 ms on an idle
-machine, 100 ms or more on a loaded one. On the event loop, 50 accounts posting long replies at
-once in one server held up every server for seconds. Here they run in one worker thread (the
-search index and the encoder are safe to share between threads), and each server has at most one
-search queued or running there: a server flooding long messages waits behind itself, while every
-other server's searches take their turn between its, and `/define` (a short term, on the loop)
-goes on meanwhile. A server with MOST_WAITING searches waiting is refused more until they are
-done (at 100 ms each, those answers are already 5 s late): a raid queues no unbounded work.
+machine, 100 ms or more on a loaded one; a `/define` term of up to 100 characters that names
+nothing, 30-130 ms. On the event loop, 50 accounts posting long replies (or such terms) at once
+in one server held up every server for seconds. Here they run in one worker thread (the search
+index and the encoder are safe to share between threads), and each server has at most one search
+queued or running there: a server flooding long messages waits behind itself, while every other
+server's searches take their turn between its (an interaction that must wait is deferred first).
+`/define` has a worker of its own (`BotState.term_searches`): a flood of long messages does not
+delay it, nor a flood of long terms them. A server with MOST_WAITING searches waiting is refused more until they are done (at 100 ms each,
+those answers are already 5 s late): a raid queues no unbounded work.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ MOST_WAITING = 50  # a server's searches of member text waiting or running, past
 
 
 class MemberSearches:
-    def __init__(self, most_waiting: int = MOST_WAITING) -> None:
+    def __init__(self, most_waiting: int = MOST_WAITING, name: str = "member-search") -> None:
         self.most_waiting = most_waiting
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="member-search")
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
         self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
 

@@ -60,7 +60,8 @@ class BotState:
         # Replies under a card that name the bot only by their ping, searched but mostly chatter:
         # a limit of their own keeps their searches bounded without using up members' lookups.
         self.replies = UserLimit(*cooldown)
-        self.member_searches = MemberSearches()  # mentions', replies' and Explain's, off the loop
+        self.member_searches = MemberSearches()  # mentions', replies', Explain's: off the loop
+        self.term_searches = MemberSearches(name="define-search")  # /define's, a worker its own
         self.read_timeout = read_timeout
         self.servers = ServerCache(
             lambda: self.store,

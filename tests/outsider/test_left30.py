@@ -4,6 +4,8 @@ line."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
@@ -87,3 +89,28 @@ async def test_a_channel_permission_changed_while_connected_is_seen(
     await fake.update_channel(scene.channel)
     await fake.user_message(scene.alice, scene.channel, said)
     assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+
+
+async def test_define_searches_off_the_event_loop_taking_its_turn(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """`/define` searched its term (up to 100 characters) on the event loop, where members'
+    text goes to a worker thread (`MemberSearches`): 50 members sending 100-character nonsense
+    at once stalled the loop 3.1-3.6 s, every server's answers with it (loop_lag_bench.py
+    --kinds define, PLAN.md "Leftovers (left30)"). Now its search runs in a worker of its own
+    (a flood of long messages does not hold it up: test_member_searches.py): with that worker
+    held by another server's search, `/define` is acknowledged (a defer: Discord gives it 15
+    minutes) and answered once the worker is free."""
+    release = threading.Event()
+    searches = bot.state.term_searches
+    held = asyncio.create_task(searches.run(scene.other_guild.id, release.wait))
+    try:
+        asked = await scene.fake.slash(
+            scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+        )
+        assert (await asked.response())["type"] == 5, asked.records  # deferred
+        assert not held.done()
+    finally:
+        release.set()
+    assert await held is True
+    assert embed_of(await asked.final_message())["title"] == "KV Cache"

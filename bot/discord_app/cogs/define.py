@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SEARCHES_WAITING = "Too many searches are waiting in this server right now: try again in a moment."
 MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
@@ -117,20 +118,27 @@ class DefineCog(commands.Cog):
         started = self.bot.arrivals.sent_at(interaction)
         state = self.state
         scope = interaction.guild_id or DM_SCOPE
-        deferred, taken = False, True  # taken: Discord still takes an answer
-        if not state.servers.knows(scope):
-            # This server's aliases are not cached yet: reading them may be slow, so
-            # acknowledge first.
-            deferred = True
+        # Acknowledged first where the answer may take a while: this server's aliases are not
+        # cached yet (reading them may be slow), or the worker searching terms has others'
+        # searches to run first (a defer gives 15 minutes, not 3 s), as Explain terms.
+        deferred = not state.servers.knows(scope) or not state.term_searches.idle()
+        taken = True  # Discord still takes an answer
+        if deferred:
             taken = await respond_in_time(
                 started, lambda: interaction.response.defer(ephemeral=private, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
-        result = local.index.search(term, local.aliases)
+        # Off the event loop, taking turns with other servers: a term of up to 100 characters
+        # that names nothing costs search 30-130 ms, and 50 members sending such terms at once
+        # held every server up for 3 s (bench/loop_lag_bench.py --kinds define).
+        result = await state.term_searches.run(scope, local.index.search, term, local.aliases)
         # Past Discord's deadline a public answer goes to the channel as a message of its own,
         # where a card needs Embed Links; a private one is lost. What nobody sees counts
         # nothing: the answer is counted once it is sent, whichever way it went.
-        reply = await reply_for(state, local, result, interaction.user.id, scope)
+        if result is None:  # this server has too many searches waiting
+            reply = Reply(SEARCHES_WAITING, None, None, private=True)
+        else:
+            reply = await reply_for(state, local, result, interaction.user.id, scope)
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
