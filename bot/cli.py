@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from bot.glossary import Glossary
+    from bot.glossary.problems import Problem
     from bot.search.results import SearchResult
 
 EXIT_USAGE = 2
@@ -136,6 +137,13 @@ def _check(command: Command) -> None:
     )
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders")
     check.add_argument("--quiet", "-q", action="store_true", help="print errors only")
+    check.add_argument(
+        "--db",
+        type=_database,
+        metavar="PATH|URL",
+        help="also check each server's own terms and aliases in this database (a SQLite file "
+        "or a postgresql:// URL, only read) against the glossary: what it would leave at odds",
+    )
 
 
 def _export(command: Command) -> None:
@@ -528,6 +536,10 @@ def run_check(args: argparse.Namespace) -> int:
 
     with Progress("check", 3, quiet=args.quiet) as progress:
         glossary, problems = inspect_glossary(args.paths or None, stage=progress.stage)
+    servers = None
+    if args.db is not None:
+        servers, more = _check_database(args.db, glossary, problems)
+        problems = problems + more
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     for problem in errors + ([] if args.quiet else warnings):
@@ -537,8 +549,31 @@ def run_check(args: argparse.Namespace) -> int:
         # On stdout with the problems it sums up: `check > report.txt` keeps the whole report.
         entries = f"{len(glossary)} {'entry' if len(glossary) == 1 else 'entries'}"
         entries += f" ({summary})" if summary else ""  # no file read: the error line says why
+        if servers is not None:
+            entries += f", {servers} server{'' if servers == 1 else 's'} in the database"
         print(f"{entries}; {len(errors)} error(s), {len(warnings)} warning(s)")
     return 1 if errors else 0
+
+
+def _check_database(
+    location: str | Path, glossary: Glossary, problems: list[Problem]
+) -> tuple[int | None, list[Problem]]:
+    """`check --db`: the servers' terms and aliases against a glossary without errors (None
+    servers where none were read), or an error naming the database."""
+    from bot.glossary.problems import Problem
+    from bot.storage import StorageError
+    from bot.storage.backend import without_password
+    from bot.storage.cli import check_servers
+
+    where = without_password(location) if isinstance(location, str) else str(location)
+    if any(p.severity == "error" for p in problems):
+        return None, [Problem("error", where, "not checked: the glossary has errors")]
+    if isinstance(location, Path) and not location.is_file():  # opening would make one
+        return None, [Problem("error", where, "no database there (a SQLite file)")]
+    try:
+        return check_servers(location, glossary)
+    except StorageError as exc:
+        return None, [Problem("error", where, f"cannot read the database: {exc}")]
 
 
 def run_export(args: argparse.Namespace) -> int:

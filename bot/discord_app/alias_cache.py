@@ -31,13 +31,12 @@ from typing import TYPE_CHECKING, TypeGuard
 
 from pydantic import ValidationError
 
-from bot.glossary import Entry, Glossary
-from bot.glossary.keys import compact, normalize
-from bot.glossary.server_terms import ServerTerm, entry_taking_id, overlay_target
+from bot.glossary import Glossary
+from bot.glossary.server_terms import ServerTerm, entry_taking_id
+from bot.mismatches import find_mismatches, shared_name
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
-from bot.search.names import NameKind
 from bot.search.semantic import default_cache_dir
 from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
@@ -88,25 +87,6 @@ class Mismatches:
     taken: frozenset[str] = frozenset()
     titled: frozenset[str] = frozenset()
     worded: frozenset[str] = frozenset()
-
-
-def _worded_by_name(term: ServerTerm, glossary: Glossary) -> Entry | None:
-    """The bundled entry `term` is the server's wording of by a shared name, when the term was
-    not written as that wording (its id is not the entry's: a term written naming a bundled
-    entry gets its id), most often since the maintainers gave the entry the term's name."""
-    target = overlay_target(term, glossary)
-    return target if target is not None and target.id != term.id else None
-
-
-def title_taking(local: LocalGlossary, alias: str, entry_id: str) -> Entry | None:
-    """The entry whose title a server's alias now is, when that is not the alias's own card:
-    search reads a glossary title before a server's alias, so a maintainers' new entry titled
-    as the alias takes it (the alias then opens that entry)."""
-    card = local.card_id(entry_id)
-    for hit in local.index.names.lookup(compact(normalize(alias))):
-        if hit.kind is NameKind.TITLE and local.index.entries[hit.entry].id != card:
-            return local.index.entries[hit.entry]
-    return None
 
 
 class ServerCache:
@@ -479,21 +459,16 @@ class ServerCache:
         nothing now, and terms whose id an entry of another concept now has and that could not
         be renamed (`_rename_taken`), which that id then opens in this server (buttons, lookup
         counts) instead of the entry; aliases that an entry's title now is, which open that
-        entry (`title_taking`); and terms of their own that an entry's new name made its wording
-        (`_worded_by_name`), one card for two concepts. Only the server's moderators can change
-        theirs; the operator who changed the data should know."""
-        gone = frozenset(e for e in local.aliases.source.values() if local.entry(e) is None)
-        taken = {
-            term: entry
-            for term in local.terms
-            if (entry := entry_taking_id(term, glossary)) is not None
-        }
-        titled = {
-            alias: (taker, getattr(local.entry(entry_id), "title", entry_id))
-            for alias, entry_id in local.aliases.source.items()
-            if (taker := title_taking(local, alias, entry_id)) is not None
-        }
-        worded = {term: entry for term in local.terms if (entry := _worded_by_name(term, glossary))}
+        entry; and terms of their own that an entry's new name made its wording, one card for
+        two concepts (`bot.mismatches`, which `check --db` reports too). Only the server's
+        moderators can change theirs; the operator who changed the data should know."""
+        found = find_mismatches(local, glossary)
+        gone, titled, taken, worded = (
+            frozenset(found.gone.values()),
+            found.titled,
+            found.taken,
+            found.worded,
+        )
         told = Mismatches(
             gone, frozenset(t.id for t in taken), frozenset(titled), frozenset(t.id for t in worded)
         )
@@ -525,8 +500,6 @@ class ServerCache:
                 ),
             )
         for term, entry in worded.items():
-            names = {compact(n) for n in term.names}
-            shared = next((m for m in entry.names if compact(m) in names), term.title)
             log.warning(
                 "server %s's term “%s” (id %r) is shown as the glossary's “%s”, whose name “%s” "
                 "it has: in that server the entry's card leads with the term's text, and the "
@@ -536,7 +509,7 @@ class ServerCache:
                 term.title,
                 term.id,
                 entry.title,
-                shared,
+                shared_name(term, entry),
             )
         for term, entry in taken.items():
             log.warning(

@@ -34,7 +34,10 @@ from .store import Store
 
 if TYPE_CHECKING:
     from bot.glossary import Glossary
+    from bot.glossary.problems import Problem
     from bot.glossary.server_terms import ServerTerm
+
+    from .models import StoredTerm
 
 Result = TypeVar("Result")
 
@@ -104,6 +107,38 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
         file=sys.stderr,
     )
     return None
+
+
+# -- check --db --------------------------------------------------------------------------------
+
+
+def check_servers(location: str | Path, glossary: Glossary) -> tuple[int, list[Problem]]:
+    """`check --db`: each server's terms and aliases in the database at `location` (read, never
+    written) against `glossary`, as the bot would read them on it: how many servers have any,
+    and a warning for each alias or term at odds (`bot.mismatches`) and each term that does not
+    parse. StorageError when the database cannot be read."""
+    from bot.glossary.problems import Problem
+    from bot.mismatches import find_mismatches, mismatch_problems
+    from bot.search.index import SearchIndex
+    from bot.search.local import compile_local
+    from bot.term_storage import parse_readable
+
+    base = SearchIndex.build(glossary, semantic=False)  # names decide these, not meanings
+
+    async def read(store: Store) -> list[tuple[int, dict[str, str], list[StoredTerm]]]:
+        scopes = await store.term_scopes()
+        return [(s, await store.aliases(s), await store.terms(s)) for s in scopes]
+
+    servers = on_store(location, read)
+    problems: list[Problem] = []
+    for scope, aliases, stored in servers:
+        terms, unreadable = parse_readable((scope, row) for row in stored)
+        for _, term_id, why in unreadable:
+            problems.append(Problem("warning", f"server {scope}", f"term {term_id!r}: {why}"))
+        local = compile_local(glossary, base, terms, aliases)
+        found = find_mismatches(local, glossary)
+        problems += mismatch_problems(scope, found, glossary, {row.id for row in stored})
+    return len(servers), problems
 
 
 # -- stats -------------------------------------------------------------------------------------

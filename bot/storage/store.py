@@ -690,6 +690,10 @@ class Store:
         """This server's own glossary terms, by id."""
         return await self._read(partial(term_queries.terms, scope=scope))
 
+    async def term_scopes(self) -> list[int]:
+        """The servers with terms or aliases of their own (`glossary-bot check --db`)."""
+        return await self._read(term_queries.term_scopes)
+
     async def terms_of_ids(self, ids: Sequence[str]) -> list[tuple[int, StoredTerm]]:
         """Every server's own terms with one of these ids, each with its server (`glossary-bot
         stats` of all servers names their lookups by title)."""

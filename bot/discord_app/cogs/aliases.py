@@ -20,7 +20,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias, compiled_aliases
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit_lines
-from bot.discord_app.alias_cache import IndexingFailed, title_taking
+from bot.discord_app.alias_cache import IndexingFailed
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
@@ -37,6 +37,7 @@ from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
+from bot.mismatches import title_taking
 from bot.storage import (
     ALIAS_CAP,
     OPERATOR_ACTOR,

@@ -15,6 +15,12 @@ async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
     return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
 
 
+async def term_scopes(tx: Tx) -> list[int]:
+    """Every server with terms or aliases of its own, by id."""
+    sql = "SELECT scope FROM terms UNION SELECT scope FROM aliases ORDER BY scope"
+    return [int(scope) for (scope,) in await tx.fetch(sql)]
+
+
 async def terms_of_ids(tx: Tx, ids: Sequence[str]) -> list[tuple[int, StoredTerm]]:
     """Every server's terms with one of these ids, with their server, by server and id."""
     found: list[tuple[int, StoredTerm]] = []

@@ -1,0 +1,128 @@
+"""What a change of the glossary's data leaves at odds with a server's own terms and aliases: one
+home for the bot's warnings as it reads a server (`ServerCache`) and for `glossary-bot check --db`,
+which reports them before the restart. No discord, no database here.
+
+Four kinds: aliases of entries the glossary no longer has (they open nothing); aliases that an
+entry's title now is (search reads a title first: they open that entry); terms whose id an entry
+of another concept now has (the bot renames them as it reads the server); terms that an entry's
+new name made that entry's wording, although written as terms of their own (one card for two
+concepts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.glossary import Entry, Glossary
+from bot.glossary.keys import compact, normalize
+from bot.glossary.problems import Problem
+from bot.glossary.server_terms import ServerTerm, entry_taking_id, free_id, overlay_target
+from bot.search.local import LocalGlossary
+from bot.search.names import NameKind
+
+
+@dataclass(frozen=True)
+class Found:
+    gone: dict[str, str] = field(default_factory=dict)  # alias key -> the entry id it names
+    titled: dict[str, tuple[Entry, str]] = field(default_factory=dict)  # alias -> taker, own
+    taken: dict[ServerTerm, Entry] = field(default_factory=dict)  # term -> entry with its id
+    worded: dict[ServerTerm, Entry] = field(default_factory=dict)  # term -> entry it words
+
+    def __bool__(self) -> bool:
+        return bool(self.gone or self.titled or self.taken or self.worded)
+
+
+def find_mismatches(local: LocalGlossary, glossary: Glossary) -> Found:
+    """What the server's glossary `local` (its terms and aliases compiled against `glossary`,
+    the bundled data) has at odds with `glossary`."""
+    return Found(
+        gone={a: e for a, e in local.aliases.source.items() if local.entry(e) is None},
+        titled={
+            alias: (taker, getattr(local.entry(entry_id), "title", entry_id))
+            for alias, entry_id in local.aliases.source.items()
+            if (taker := title_taking(local, alias, entry_id)) is not None
+        },
+        taken={
+            term: entry
+            for term in local.terms
+            if (entry := entry_taking_id(term, glossary)) is not None
+        },
+        worded={term: entry for term in local.terms if (entry := worded_by_name(term, glossary))},
+    )
+
+
+def title_taking(local: LocalGlossary, alias: str, entry_id: str) -> Entry | None:
+    """The entry whose title a server's alias now is, when that is not the alias's own card:
+    search reads a glossary title before a server's alias, so a maintainers' new entry titled
+    as the alias takes it (the alias then opens that entry)."""
+    card = local.card_id(entry_id)
+    for hit in local.index.names.lookup(compact(normalize(alias))):
+        if hit.kind is NameKind.TITLE and local.index.entries[hit.entry].id != card:
+            return local.index.entries[hit.entry]
+    return None
+
+
+def worded_by_name(term: ServerTerm, glossary: Glossary) -> Entry | None:
+    """The bundled entry `term` is the server's wording of by a shared name, when the term was
+    not written as that wording (its id is not the entry's: a term written naming a bundled
+    entry gets its id), most often since the maintainers gave the entry the term's name."""
+    target = overlay_target(term, glossary)
+    return target if target is not None and target.id != term.id else None
+
+
+def shared_name(term: ServerTerm, entry: Entry) -> str:
+    """The entry's name that `term` has too."""
+    names = {compact(n) for n in term.names}
+    return next((m for m in entry.names if compact(m) in names), term.title)
+
+
+def mismatch_problems(
+    scope: int, found: Found, glossary: Glossary, stored_ids: set[str]
+) -> list[Problem]:
+    """`check --db`'s warnings for one server (`scope`): one per alias or term at odds, in the
+    words the bot logs them in. `stored_ids`, every id of the server's terms (those that do not
+    parse too), keeps a rename's new id free of them, as the bot's."""
+    where = f"server {scope}"
+    problems = [
+        Problem(
+            "warning",
+            where,
+            f"alias “{alias}” is of {entry_id!r}, an entry no longer in the glossary: it opens "
+            "nothing until the server's moderators remove it (/alias list marks it)",
+        )
+        for alias, entry_id in sorted(found.gone.items())
+    ]
+    problems += [
+        Problem(
+            "warning",
+            where,
+            f"alias “{alias}” of “{own}” is now the title of the glossary's “{taker.title}”: it "
+            "opens that entry until the server's moderators remove it (/alias list marks it)",
+        )
+        for alias, (taker, own) in sorted(found.titled.items())
+    ]
+    ids = set(stored_ids)
+    for term, entry in sorted(found.taken.items(), key=lambda item: item[0].id):
+        new_id = free_id(term, glossary, ids)
+        ids.add(new_id)
+        problems.append(
+            Problem(
+                "warning",
+                where,
+                f"term “{term.title}” has the id {term.id!r}, which the glossary's "
+                f"“{entry.title}” now has: the bot renames it {new_id!r} (with its aliases, "
+                "related ids and lookups) when it next reads the server with this glossary",
+            )
+        )
+    for term, entry in sorted(found.worded.items(), key=lambda item: item[0].id):
+        problems.append(
+            Problem(
+                "warning",
+                where,
+                f"term “{term.title}” (id {term.id!r}) is shown as the glossary's "
+                f"“{entry.title}”, whose name “{shared_name(term, entry)}” it has: in that "
+                "server the entry's card leads with the term's text, and the entry's aliases "
+                "and lookups are the term's; if they are different concepts, rename the term or "
+                "give the entry other names",
+            )
+        )
+    return problems
