@@ -7,10 +7,11 @@ fake Discord (tests/fake_discord). In server A, `--members` members at once each
 a reply under a card, or a message they ask "Explain terms" of: short ("what is a kv cache?") or
 long (the same question in a ~1,990-character story, as a raid of long replies sends). Meanwhile
 server B's member runs `/define` again and again, and a probe timer on the event loop measures how
-late it fires. Each flood runs twice: as the bot searches member text (`MemberSearches`: a worker
-thread, turns by server), and with the search on the event loop as before loop28 (`inline`).
-`--kinds define`: the members of A run `/define` with nonsense terms of 10 or 100 characters
-instead (each its own), searched in `/define`'s worker or, `inline`, on the loop as before left30.
+late it fires. Each flood runs three times: as the bot searches (`MemberSearches`: member text in
+a worker thread, `/define`'s term in one of its own, turns by server); with `/define`'s search on
+the event loop as before left30 (`loop-define`); and with both on the loop as before loop28
+(`inline`). `--kinds define`: the members of A run `/define` with nonsense terms of 10 or 100
+characters instead (each its own).
 
 Figures: the probe's lag (p50, p99, max, ms) and the share of the flood's time the loop was
 stalled (timers more than 50 ms late), B's `/define` answer times (p50, max, ms; past Discord's
@@ -61,6 +62,9 @@ GRACE = 5.0  # seconds past Discord's deadline after which an answer is given up
 STALL = 0.05  # seconds: a timer this late counts as the loop stalled
 TICK = 0.005  # seconds between the probe's timers
 KINDS = ("mention", "reply", "explain", "define")
+# Where searches run: both workers; members' text in its worker and /define's term on the loop
+# (before left30); both on the loop (before loop28).
+MODES = ("worker", "loop-define", "inline")
 
 
 class InlineSearches:
@@ -186,10 +190,15 @@ async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JS
                 await flood(fake, "mention", LONG, people[:2], channel_a)  # warm the encoder
                 runs: dict[str, JSON] = {}
                 for _ in range(rounds):
-                    for mode, used in (("worker", searches), ("inline", InlineSearches())):
-                        inline = mode == "inline"
-                        state.member_searches = used  # type: ignore[assignment]
-                        state.term_searches = used if inline else terms  # type: ignore[assignment]
+                    on_loop = InlineSearches()
+                    for mode in MODES:
+                        members_by, terms_by = {
+                            "worker": (searches, terms),
+                            "loop-define": (searches, on_loop),
+                            "inline": (on_loop, on_loop),
+                        }[mode]
+                        state.member_searches = members_by  # type: ignore[assignment]
+                        state.term_searches = terms_by  # type: ignore[assignment]
                         for kind in kinds:
                             texts = (SHORT, LONG) if kind != "define" else (TERM_SHORT, TERM_LONG)
                             for size, text in zip(("short", "long"), texts, strict=True):
@@ -227,7 +236,7 @@ async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JS
 def ratios(runs: JSON, kinds: Sequence[str] = KINDS) -> JSON:
     """Long against short, in each mode and kind."""
     out = {}
-    for mode in ("worker", "inline"):
+    for mode in MODES:
         for kind in kinds:
             short, long = runs[f"{mode} {kind} short"], runs[f"{mode} {kind} long"]
             out[f"{mode} {kind}"] = {
