@@ -218,6 +218,7 @@ class GlossaryBot(commands.Bot):
         if self.state.store is not None:  # database waits, from now on, end by the deadline
             self.state.store.give_up_at(deadline)
         self._stopping = True
+        self.state.member_searches.stop()  # members' messages waiting their turn: not read
         busy = {t for t in self._busy if t is not asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=max(0.0, deadline - STORE_SHARE - loop.time()))

@@ -4,15 +4,28 @@ bundled entries. The real bot (discord.py) against the fake Discord on real SQLi
 
 from __future__ import annotations
 
+import signal
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import define, embed_of
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
+from tests.resilience.botproc import BotProcess
+from tests.resilience.helpers import stored_lookups
 
 from .conftest import Scene
+
+NO_COOLDOWN = {"COOLDOWN_USES": "100000", "COOLDOWN_SECONDS": "1"}
+# A mention under Discord's 2,000 characters asking about a term in a long story: search reads
+# all of it (about 100-300 ms on this machine), so 1,000 of them keep the worker busy minutes.
+STORY = "what is a kv cache? " + (
+    "we kept asking because the answers in the thread went round in circles and nobody "
+    "could say it plainly. " * 18
+)
 
 
 async def test_one_interaction_stamped_in_the_future_makes_no_later_one_late(
@@ -77,3 +90,77 @@ async def test_the_first_interaction_held_up_an_hour_makes_the_next_on_time(
     handle, card = await define(fake, scene.bob, "lora", scene.channel)
     assert handle.callback is not None, handle.records
     assert embed_of(card)["title"].startswith("LoRA"), card
+
+
+def flooding_servers(fake: FakeDiscord, count: int) -> list[tuple[FakeChannel, FakeUser]]:
+    """`count` more servers (known to the bot when it connects), each a channel and a member."""
+    servers = []
+    for n in range(count):
+        guild = fake.add_guild(f"Flood {n}")
+        member = fake.add_user(f"raider{n}")
+        guild.add_member(member)
+        servers.append((guild.add_text_channel("chat"), member))
+    return servers
+
+
+async def flood(fake: FakeDiscord, servers: list[tuple[FakeChannel, FakeUser]], n: int) -> None:
+    """`n` long mentions in each server, taking turns, nobody waiting for an answer."""
+    fake.settle_before_actions = False
+    for _ in range(n):
+        for channel, member in servers:
+            await fake.user_message(member, channel, f"{fake.bot.mention} {STORY}")
+
+
+def cards_in_channels(fake: FakeDiscord) -> int:
+    return sum(1 for m in fake.sent_messages if m.kind == "channel_message" and m.message["embeds"])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_a_stop_while_20_servers_each_have_50_searches_waiting_is_clean(
+    scene: Scene, tmp_path: Path, sig: int
+) -> None:
+    """W1, W2: 50 long mentions waiting in each of 20 servers (the worker's cap), then SIGTERM
+    or Ctrl-C. The stop waited for the answers under way until its deadline, then closed the
+    connection while the worker went on: a search finished after that answered into a closed
+    session, an ERROR and two tracebacks ("Session is closed") per message. Now searches not
+    yet begun are not run once the bot stops: a clean exit, every card shown counted."""
+    fake = scene.fake
+    servers = flooding_servers(fake, 20)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **NO_COOLDOWN) as bot:
+        await flood(fake, servers, 50)
+        await fake.waiter.wait_for(
+            lambda: cards_in_channels(fake) >= 20, "the first answers", within=120
+        )
+        bot.send_signal(sig)
+        assert await bot.stop(sig=None) == 0, bot.output
+    assert "Traceback" not in bot.output, bot.output
+    assert " ERROR " not in bot.output, bot.output
+    cards = cards_in_channels(fake)
+    assert cards < 1_000  # stopped mid-flood
+    assert stored_lookups(scene.db_path) == cards
+    assert fake.pop_violations() == []
+
+
+async def test_a_reload_during_a_flood_serves_on(scene: Scene, tmp_path: Path) -> None:
+    """W3: SIGHUP while the worker holds 20 servers' floods: reloaded, the floods answered, and
+    another server's /define and mention answered meanwhile."""
+    fake = scene.fake
+    servers = flooding_servers(fake, 20)
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **NO_COOLDOWN) as bot:
+        await flood(fake, servers, 5)
+        await fake.waiter.wait_for(
+            lambda: cards_in_channels(fake) >= 10, "the first answers", within=120
+        )
+        bot.send_signal(signal.SIGHUP)
+        await bot.wait_for_output(r"glossary reloaded: \d+ entries", within=60)
+        _, card = await define(fake, scene.alice, "lora", scene.other_channel)
+        assert embed_of(card)["title"].startswith("LoRA"), card
+        await fake.waiter.wait_for(
+            lambda: cards_in_channels(fake) >= 100, "every flood answered", within=300
+        )
+        await fake.user_message(scene.alice, scene.other_channel, f"{fake.bot.mention} rag")
+        mention = await fake.wait_for_channel_message(scene.other_channel)
+        assert embed_of(mention)["title"] == "Retrieval-Augmented Generation (RAG)"
+        assert await bot.stop() == 0, bot.output
+    assert "Traceback" not in bot.output, bot.output
+    assert stored_lookups(scene.db_path) == cards_in_channels(fake) + 1  # and the /define
