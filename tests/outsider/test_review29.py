@@ -4,21 +4,28 @@ bundled entries. The real bot (discord.py) against the fake Discord on real SQLi
 
 from __future__ import annotations
 
+import asyncio
 import signal
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import define, embed_of
+from bot.discord_app.cogs.explain import BUSY
+from bot.search.index import SearchIndex
+from tests.discord_app.helpers import JSON, define, embed_of, is_ephemeral
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import stored_lookups
 
 from .conftest import Scene
 
+STUCK = 30.0  # seconds a held search waits for its release: a bound on a hang only
 NO_COOLDOWN = {"COOLDOWN_USES": "100000", "COOLDOWN_SECONDS": "1"}
 # A mention under Discord's 2,000 characters asking about a term in a long story: search reads
 # all of it (about 100-300 ms on this machine), so 1,000 of them keep the worker busy minutes.
@@ -164,3 +171,104 @@ async def test_a_reload_during_a_flood_serves_on(scene: Scene, tmp_path: Path) -
         assert await bot.stop() == 0, bot.output
     assert "Traceback" not in bot.output, bot.output
     assert stored_lookups(scene.db_path) == cards_in_channels(fake) + 1  # and the /define
+
+
+async def test_a_search_that_raises_in_the_worker_frees_its_servers_turn(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W4: a mention's and Explain terms' search raising inside the worker: the member gets the
+    short error line (no traceback), and the server's next message is read."""
+    fake = scene.fake
+
+    def failing(real: Any) -> Any:
+        def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+            if "boom" in text:
+                raise ValueError("a bug in search")
+            return real(index, text, *args, **kwargs)
+
+        return search
+
+    for name in ("search", "find_named_terms"):
+        monkeypatch.setattr(SearchIndex, name, failing(getattr(SearchIndex, name)))
+    await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} boom kv cache")
+    said = await fake.wait_for_channel_message(scene.channel)
+    assert said["content"].startswith("Something went wrong on my side (error id"), said
+    assert "Traceback" not in said["content"]
+    assert not said["embeds"]
+    boom = await fake.user_message(scene.bob, scene.channel, "boom: kv cache and rag")
+    handle = await fake.message_command(scene.alice, "Explain terms", boom)
+    failed = await handle.final_message()
+    assert is_ephemeral(failed)
+    assert failed["content"].startswith("Something went wrong on my side"), failed
+    # The server's turn was given back: its next mention and Explain terms are read.
+    await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} kv cache")
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+    said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
+    listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert embed_of(listing)["title"] == "2 glossary terms in this message"
+    assert bot.state.member_searches.idle()
+
+
+async def test_a_server_at_its_50_waiting_searches_is_refused_more_others_are_not(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W5: the worker's cap as shipped (50 a server): the 51st mention is not answered, the
+    server's Explain terms is told to try again, another server's is answered; once the 50
+    are done, the server is read again and nothing of it is left waiting."""
+    fake, searches = scene.fake, bot.state.member_searches
+    assert searches.most_waiting == 50
+    release = threading.Event()
+
+    def held(real: Any) -> Any:
+        def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+            if text.startswith("hold"):
+                release.wait(STUCK)
+            return real(index, text, *args, **kwargs)
+
+        return search
+
+    monkeypatch.setattr(SearchIndex, "search", held(SearchIndex.search))
+    entered: Counter[int] = Counter()
+    full, refused = asyncio.Event(), asyncio.Event()
+    run = searches.run
+
+    async def counted(scope: int, search: Any, *args: Any) -> Any:
+        entered[scope] += 1
+        if entered[scope] == 50:
+            full.set()  # the 50th is counted in `run` before this task next waits
+        found = await run(scope, search, *args)
+        if found is None:
+            refused.set()
+        return found
+
+    monkeypatch.setattr(searches, "run", counted)
+    await define(fake, scene.alice, "rag", scene.other_channel)  # both servers read
+    await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} hold kv cache")
+    for _ in range(49):
+        await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} kv cache")
+    await full.wait()
+    last = await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} lora")
+    await refused.wait()
+    said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
+    busy = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert busy["content"] == BUSY
+    said = await fake.user_message(scene.alice, scene.other_channel, "kv cache and rag")
+    elsewhere = await fake.message_command(scene.alice, "Explain terms", said)
+    release.set()
+    listing = await elsewhere.final_message()
+    assert embed_of(listing)["title"] == "2 glossary terms in this message"
+
+    def answers() -> list[JSON]:
+        return [
+            m.message
+            for m in fake.sent_messages
+            if m.kind == "channel_message" and m.message["channel_id"] == str(scene.channel.id)
+        ]
+
+    await fake.waiter.wait_for(lambda: len(answers()) >= 50, "the 50 answers")
+    assert {embed_of(m)["title"] for m in answers()} == {"KV Cache"}  # none is LoRA's
+    assert all(m["message_reference"]["message_id"] != last["id"] for m in answers())
+    await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} lora")
+    await fake.waiter.wait_for(lambda: len(answers()) == 51, "the next mention's answer")
+    assert embed_of(answers()[-1])["title"].startswith("LoRA"), answers()[-1]
+    assert searches.idle()
