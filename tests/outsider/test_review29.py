@@ -18,7 +18,9 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.explain import BUSY
 from bot.search.index import SearchIndex
-from tests.discord_app.helpers import JSON, define, embed_of, is_ephemeral
+from tests.discord_app.helpers import JSON, define, embed_of, is_ephemeral, selects
+from tests.discord_app.test_term_files import run_import
+from tests.discord_app.test_terms import TERM, open_add, submit
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import stored_lookups
@@ -272,3 +274,65 @@ async def test_a_server_at_its_50_waiting_searches_is_refused_more_others_are_no
     await fake.waiter.wait_for(lambda: len(answers()) == 51, "the next mention's answer")
     assert embed_of(answers()[-1])["title"].startswith("LoRA"), answers()[-1]
     assert searches.idle()
+
+
+async def test_explain_terms_on_4000_characters_naming_a_hundred_terms(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """W10: a 4,000-character message (Nitro's most) naming a hundred glossary terms: one private
+    answer, 25 listed (a menu's most), within Discord's limits (the fake checks them)."""
+    fake = scene.fake
+    titles = [entry.title for entry in bot.state.glossary.entries[:100]]
+    text = ("We covered " + ", ".join(titles) + ". ") * 3
+    text = text[:4000]
+    said = await fake.user_message(scene.bob, scene.channel, text)
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    listing = await handle.final_message()
+    assert is_ephemeral(listing)
+    assert embed_of(listing)["title"] == "25 glossary terms in this message", listing
+    assert len(selects(listing)[0]["options"]) == 25
+    assert fake.pop_violations() == []
+
+
+RAID_TERMS = """
+[[entries]]
+id = "caches"
+title = "KV Caches"
+category = "Fundamentals"
+definition = "The guild's hidden stashes of key items and valuables along the raid route."
+
+[[entries]]
+id = "zorb"
+title = "Zorb"
+aliases = ["checkpoints"]
+category = "Fundamentals"
+definition = "The save points in the Obsidian Shard after the third boss."
+"""
+
+
+async def test_a_server_term_named_as_the_other_number_of_a_bundled_name_is_refused(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """W11: a server term titled "Check-point" or "Model checkpoint" (a bundled entry's name
+    spelled otherwise) words that entry: one card. Titled "KV Caches", or with the other name
+    "checkpoints", it was taken as a term of its own: `/define kv caches` opened the stash,
+    `/define kv cache` the bundled card (search reads the two alike, and `/alias add` refuses
+    "checkpoints" as Checkpoint's). Now refused, naming the bundled name; the other number of
+    the entry the term words stays allowed."""
+    fake = scene.fake
+    answer = await run_import(scene, fake.add_attachment("raid.toml", RAID_TERMS))
+    assert answer.startswith("Nothing was imported"), answer
+    assert "“KV Caches” is read by search as “KV Cache”" in answer, answer
+    assert "“checkpoints” is read by search as “Checkpoint”" in answer, answer
+    opened = await open_add(scene, scene.moderator, category="Fundamentals")
+    refused = await submit(scene, scene.moderator, opened, {**TERM, "title": "Checkpoints"})
+    assert "“Checkpoints” is read by search as “Checkpoint”" in refused["content"], refused
+    _, card = await define(fake, scene.alice, "kv caches", scene.channel)
+    assert embed_of(card)["title"] == "KV Cache"
+    # Its own entry's other number is no other card's name: kept.
+    same = RAID_TERMS.replace('title = "KV Caches"', 'title = "KV Cache"\naliases = ["kv caches"]')
+    same = same.split('[[entries]]\nid = "zorb"')[0]
+    answer = await run_import(scene, fake.add_attachment("same.toml", same))
+    assert answer.startswith("Imported: 1 added"), answer
+    _, card = await define(fake, scene.alice, "kv caches", scene.channel)
+    assert "hidden stashes" in embed_of(card)["description"], card
