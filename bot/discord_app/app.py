@@ -140,6 +140,9 @@ class GlossaryBot(commands.Bot):
     ) -> None:
         self.command_access.forget(event.guild.id)
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.state.member_searches.forget(guild.id)  # its members' messages: nobody to answer
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info(

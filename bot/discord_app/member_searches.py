@@ -9,7 +9,8 @@ search queued or running there: a server flooding long messages waits behind its
 other server's searches take their turn between its, and `/define` (a short term, on the loop)
 goes on meanwhile. A server with MOST_WAITING searches waiting is refused more until they are
 done (at 100 ms each, those answers are already 5 s late): a raid queues no unbounded work.
-A stopping bot reads no more: searches not yet begun are not run (`stop`).
+A stopping bot reads no more: searches not yet begun are not run (`stop`); nor those of a
+server the bot has left (`forget`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class MemberSearches:
         self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
         self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
         self._stopped = False
+        self._left: set[int] = set()  # servers left with searches waiting, until those are done
 
     def idle(self) -> bool:
         """No search under way or waiting, of any server: one asked for now starts at once."""
@@ -45,6 +47,13 @@ class MemberSearches:
         self._stopped = True
         self._worker.shutdown(wait=False)
 
+    def forget(self, scope: int) -> None:
+        """The bot left this server: its searches waiting are not run. 50 waiting in each of 20
+        servers ran for nobody (minutes of the worker while the others waited their turn), each
+        answer refused by Discord (403: counted against the bot's invalid requests) and logged."""
+        if scope in self._waiting:
+            self._left.add(scope)
+
     async def run(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
         """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches; None,
         not searched, while the server has `most_waiting` searches waiting, or once stopping."""
@@ -54,17 +63,21 @@ class MemberSearches:
         self._waiting[scope] = self._waiting.get(scope, 0) + 1
         try:
             async with turn:
-                if self._stopped:
+                if self._stopped or scope in self._left:
                     return None
                 loop = asyncio.get_running_loop()
                 # In this task's context, as `asyncio.to_thread` does: its log lines keep their ids.
-                work = functools.partial(contextvars.copy_context().run, self._begin, search, *args)
+                work = functools.partial(
+                    contextvars.copy_context().run, self._begin, scope, search, *args
+                )
                 return await loop.run_in_executor(self._worker, work)
         finally:
             self._waiting[scope] -= 1
-            if not self._waiting[scope]:  # a server no longer searching keeps no lock
+            if not self._waiting[scope]:  # a server no longer searching keeps nothing here
                 del self._waiting[scope], self._turns[scope]
+                self._left.discard(scope)
 
-    def _begin(self, search: Callable[..., T], *args: object) -> T | None:
-        """In the worker: the search, unless the bot began stopping while it was queued."""
-        return None if self._stopped else search(*args)
+    def _begin(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
+        """In the worker: the search, unless the bot began stopping, or left the server, while
+        it was queued."""
+        return None if self._stopped or scope in self._left else search(*args)

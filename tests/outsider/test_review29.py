@@ -336,3 +336,62 @@ async def test_a_server_term_named_as_the_other_number_of_a_bundled_name_is_refu
     assert answer.startswith("Imported: 1 added"), answer
     _, card = await define(fake, scene.alice, "kv caches", scene.channel)
     assert "hidden stashes" in embed_of(card)["description"], card
+
+
+async def test_a_server_left_with_searches_waiting_has_them_dropped_not_run(
+    scene: Scene,
+    bot: GlossaryBot,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """W12: the bot removed from a server (GUILD_DELETE) with 49 of its mentions waiting behind
+    another server's search: each was still searched (for nobody), its reply refused by Discord
+    (403 Missing Access, counted against the bot's invalid requests) and a WARNING logged: 49
+    of each per server, minutes of the worker for 20 servers. Now they are dropped, and the
+    worker keeps nothing of the server."""
+    fake, searches = scene.fake, bot.state.member_searches
+    release = threading.Event()
+    searched: list[str] = []
+
+    def held(real: Any) -> Any:
+        def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+            searched.append(text)
+            if text.startswith("hold"):
+                release.wait(STUCK)
+            return real(index, text, *args, **kwargs)
+
+        return search
+
+    monkeypatch.setattr(SearchIndex, "search", held(SearchIndex.search))
+    dropped: Counter[int] = Counter()
+    all_dropped = asyncio.Event()
+    run = searches.run
+
+    async def counted(scope: int, search: Any, *args: Any) -> Any:
+        found = await run(scope, search, *args)
+        if found is None and scope == scene.guild.id:
+            dropped[scope] += 1
+            if dropped[scope] == 49:
+                all_dropped.set()
+        return found
+
+    monkeypatch.setattr(searches, "run", counted)
+    await define(fake, scene.alice, "rag", scene.other_channel)  # both servers read
+    await fake.user_message(scene.alice, scene.other_channel, f"{fake.bot.mention} hold kv cache")
+    for _ in range(49):
+        await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} what is a kv cache")
+    del scene.guild.members[fake.bot.id]
+    await fake.gateway.dispatch(
+        "GUILD_DELETE", {"id": str(scene.guild.id)}, guild_id=scene.guild.id
+    )
+    await define(fake, scene.alice, "lora", scene.other_channel)  # read after GUILD_DELETE
+    assert bot.get_guild(scene.guild.id) is None
+    async with asyncio.timeout(STUCK):  # a bound on a hang only: before, they were searched
+        release.set()
+        await all_dropped.wait()
+    answer = await fake.wait_for_channel_message(scene.other_channel)
+    assert embed_of(answer)["title"] == "KV Cache"
+    assert "what is a kv cache" not in searched
+    assert fake.pop_violations() == []  # no reply refused for a server the bot is not in
+    assert not [r for r in caplog.records if "no longer in server" in r.getMessage()]
+    assert searches.idle()
