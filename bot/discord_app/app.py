@@ -140,6 +140,10 @@ class GlossaryBot(commands.Bot):
     ) -> None:
         self.command_access.forget(event.guild.id)
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        for searches in (self.state.member_searches, self.state.term_searches):
+            searches.forget(guild.id)  # its members' messages and terms: nobody to answer
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info(
@@ -218,6 +222,8 @@ class GlossaryBot(commands.Bot):
         if self.state.store is not None:  # database waits, from now on, end by the deadline
             self.state.store.give_up_at(deadline)
         self._stopping = True
+        for searches in (self.state.member_searches, self.state.term_searches):
+            searches.stop()  # members' messages and terms waiting their turn: not read
         busy = {t for t in self._busy if t is not asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=max(0.0, deadline - STORE_SHARE - loop.time()))

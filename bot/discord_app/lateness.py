@@ -18,30 +18,34 @@ MAX_TYPING = 10_000  # members whose newest autocomplete request is remembered
 class Arrivals:
     """An interaction's id is a snowflake: when Discord created it, on Discord's clock. This
     machine's monotonic clock (no step of the wall clock moves it) is any offset from that, so
-    lateness is counted from the fastest arrival of the last WINDOW seconds (the clocks' offset
+    lateness is counted from the fastest arrivals of the last WINDOW seconds (the clocks' offset
     plus the network's delay), not from zero: a clock ahead never makes every request late, and
-    a bot slow for a whole window skips less, not more."""
+    a bot slow for a whole window skips less, not more. The second fastest, once there are two:
+    one id stamped ahead of the rest (a clock of Discord's ahead, once) would otherwise make
+    every later interaction look that much late for the whole window (an hour ahead: every
+    answer posted instead, every autocomplete skipped)."""
 
     def __init__(self, window: float = WINDOW, max_typing: int = MAX_TYPING) -> None:
         self.window = window
-        self._fastest: float | None = None
-        self._fastest_at = 0.0  # time.monotonic() when it was seen
+        self._fastest: list[tuple[float, float]] = []  # the two fastest (lag, monotonic seen)
         self.max_typing = max_typing
         self._newest: OrderedDict[int, int] = OrderedDict()  # member -> newest request's id
 
     def lateness(self, interaction: discord.Interaction[Any]) -> float:
-        """Seconds this interaction reached the bot later than the fastest one did."""
+        """Seconds this interaction reached the bot later than the fastest ones did (0 if not)."""
         now = time.monotonic()
         # Not the wall clock: a step forward (NTP correcting it, a VM resumed) made every
         # request look that much later than the fastest, until the window ended.
         lag = now - interaction.created_at.timestamp()
-        if self._fastest is None or lag <= self._fastest or now - self._fastest_at > self.window:
-            self._fastest, self._fastest_at = lag, now
-        return lag - self._fastest
+        fastest = [(f, at) for f, at in self._fastest if now - at <= self.window]
+        # The first is on time; after it, the slower of the two fastest is the offset.
+        offset = max(f for f, _ in fastest) if fastest else lag
+        self._fastest = sorted([*fastest, (lag, now)])[:2]
+        return max(0.0, lag - offset)
 
     def sent_at(self, interaction: discord.Interaction[Any]) -> float:
         """time.monotonic() when Discord sent this interaction, as near as this machine can tell
-        (the fastest arrival taken as on time): where Discord's 3 s for its answer start."""
+        (the fastest arrivals taken as on time): where Discord's 3 s for its answer start."""
         return time.monotonic() - self.lateness(interaction)
 
     def typed(self, interaction: discord.Interaction[Any]) -> None:

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot import limits
 from bot.glossary.check import entry_problems
-from bot.glossary.keys import compact
+from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import _unique, _unique_folded
 from bot.glossary.models import (
@@ -395,6 +395,7 @@ def _bundled_names(bundled: Glossary) -> dict[str, Entry]:
 def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Reporter) -> Entry | None:
     """Refuse unsafe names; return the bundled entry the names are of (at most one may be)."""
     target: Entry | None = None
+    unowned: list[tuple[str, str]] = []  # names of no bundled entry
     for field_name, name in _names(fields):
         refusal = name_refusal(name, "A name")
         if refusal:
@@ -407,6 +408,7 @@ def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Report
             report(field_name, f"“{name[:40]}…” is longer than {MAX_NAME_LENGTH} characters.")
         owner = owners.bundled_names.get(compact(name))
         if owner is None:
+            unowned.append((field_name, name))
             continue
         if target is None:
             target = owner
@@ -416,7 +418,31 @@ def _check_names(fields: dict[str, object], owners: _NameOwners, report: _Report
                 f"“{name}” is the bundled glossary's name for “{owner.title}”, but this term "
                 f"is already this server's wording of “{target.title}”: one concept per term.",
             )
+    for field_name, name in unowned:
+        _refuse_other_number(field_name, name, target, owners, report)
     return target
+
+
+def _refuse_other_number(
+    field_name: str, name: str, target: Entry | None, owners: _NameOwners, report: _Reporter
+) -> None:
+    """A name that is the other number of a bundled entry's name ("KV Caches" beside KV Cache):
+    search reads the two alike (`plural_variants`, its rule), so a term of its own under it
+    would open one card for one spelling and the entry's for the other; `/alias add` refuses
+    it, and `check` warns of it in the bundled data. The term wording that entry may have it."""
+    for key in plural_variants(compact(name)):
+        owner = owners.bundled_names.get(key)
+        if owner is None or (target is not None and owner.id == target.id):
+            continue
+        its_name = next(n for n in owner.names if compact(n) == key)
+        report(
+            field_name,
+            f"“{name}” is read by search as “{its_name}”, the bundled glossary's name for "
+            f"“{owner.title}”, so the two would open different cards: name the term "
+            f"“{its_name}” to word that entry here, or choose a name search does not read as "
+            "another entry's.",
+        )
+        return
 
 
 def _fill_category(
