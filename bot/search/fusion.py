@@ -39,12 +39,6 @@ MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would e
 LONG_WORDS = 20
 LONG_COSINE = 0.55
 LONG_LEAD = 0.12
-# ... or, at any lead and from the same cosine, when this many of its clauses
-# (`query.long_clauses`) put the same entry first: the whole text's first is what several of
-# its parts describe, not one aside's pull. long27's cautious floor, fixed before its held-out
-# reading (bench/results/semantic.md "long27", "long29").
-LONG_CLAUSES = 2
-CLAUSES_COSINE = LONG_COSINE
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -94,7 +88,6 @@ def fuse(
     asked_about: tuple[int, int] | None = None,
     written: Collection[int] = (),
     long_description: bool = False,
-    clause_firsts: Sequence[int] = (),
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -103,8 +96,7 @@ def fuse(
     `question`: the text asks something, so a name nearly typed that leads is what it asks
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
-    `long_description`: the text is a long description (`long_lead`), `clause_firsts` the
-    entry each of its clauses puts first."""
+    `long_description`: the text is a long description (`long_lead`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -119,7 +111,7 @@ def fuse(
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
-    if long_description and long_lead(similar, clause_firsts):
+    if long_description and long_lead(similar):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
@@ -165,17 +157,11 @@ def fuse(
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
 
 
-def long_lead(similar: Sequence[tuple[int, float]], clause_firsts: Sequence[int] = ()) -> bool:
+def long_lead(similar: Sequence[tuple[int, float]]) -> bool:
     """Does the meaning's first lead a long description clearly enough for its card, though
-    under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`), or do its clauses agree on it
-    (`clause_firsts`, `CLAUSES_COSINE`, `LONG_CLAUSES`)?"""
-    if not similar:
-        return False
-    cosine = similar[0][1]
-    lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
-    if cosine >= LONG_COSINE and lead >= LONG_LEAD:
-        return True
-    return cosine >= CLAUSES_COSINE and clause_firsts.count(similar[0][0]) >= LONG_CLAUSES
+    under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`)?"""
+    lead = similar[0][1] - similar[1][1] if len(similar) > 1 else 0.0
+    return bool(similar) and similar[0][1] >= LONG_COSINE and lead >= LONG_LEAD
 
 
 def _written_first(

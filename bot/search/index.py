@@ -44,7 +44,6 @@ from bot.search.everyday import (
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
-    CLAUSES_COSINE,
     DESCRIBED_REST,
     LONG_WORDS,
     MIN_WORDS,
@@ -80,7 +79,6 @@ from bot.search.query import (
     conversion,
     derived_forms,
     is_question,
-    long_clauses,
     meant_act,
     name_setting,
     plural_variants,
@@ -444,28 +442,6 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            long_description = (
-                not question
-                and asked is None
-                and subject is None
-                and pair is None
-                and together is None
-                and len(words) >= LONG_WORDS
-            )
-            # a long text's clauses are read only where nothing else makes a card: the whole's
-            # lead too weak, no lexical card (a digression's clauses must not outvote one); and
-            # only in a text that asks nothing ("... so each head gets 128 dims? why split it"):
-            # a clause that asks describes no entry
-            clause_firsts = (
-                semantic.firsts(long_clauses(query))
-                if long_description
-                and similar
-                and similar[0][1] >= CLAUSES_COSINE
-                and not long_lead(similar)
-                and pool.best_score() < MATCH_SCORE
-                and "?" not in query
-                else []
-            )
             fuse(
                 pool,
                 similar,
@@ -474,8 +450,12 @@ class SearchIndex:
                 # "which python library for semantic search" asks to pick a thing the names
                 # written only describe: none of them is what it asks about
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
-                long_description=long_description,
-                clause_firsts=clause_firsts,
+                long_description=not question
+                and asked is None
+                and subject is None
+                and pair is None
+                and together is None
+                and len(words) >= LONG_WORDS,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)

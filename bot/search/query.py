@@ -200,19 +200,6 @@ _CLAUSE_END = re.compile(r"[,;:!?]+(?:\s+|$)|\s+[-\u2013\u2014]+\s+|\.\s+")
 _SALUTATIONS = frozenset({"good", "morning", "afternoon", "evening", "sup", "hiya", "howdy"})
 
 
-# A long description says what it describes in several clauses ("..., so ...", "... which
-# ..."): `long_clauses` splits it there too, not only at punctuation.
-_JOINING = r"(?:so that|so|and then|because|which|where|until|while|rather than|instead of|but)"
-_LONG_CLAUSE_END = re.compile(rf"(?:[,;:!?]+\s*|\.\s+|\s+)?\b{_JOINING}\s+|{_CLAUSE_END.pattern}")
-
-
-def long_clauses(query: str) -> list[str]:
-    """The clauses of a long text (`normalize`d) that hold two words or more other than
-    stopwords: a clause of one such word says too little to be read alone."""
-    parts = (normalize(part) for part in _LONG_CLAUSE_END.split(_without_symbols(query.lower())))
-    return [part for part in parts if sum(word not in STOPWORDS for word in part.split()) >= 2]
-
-
 def asked_clause(query: str) -> tuple[str, str] | None:
     """(scene, question) of chat whose question is a later clause than its first: what comes
     before the first clause that starts with a question's first word ("how", "do", "why"),

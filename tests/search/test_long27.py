@@ -2,26 +2,30 @@
 /define, without the entry's name, and everyday stories of that length. long27_probes.tsv was
 written from the entry ids and general knowledge, after reading the search code but not the
 entry text the probes target nor any relevance row of theirs; it was not edited after it was
-first run. Unit tests for reading a long description by its clauses (`query.long_clauses`,
-`fusion.long_lead`): long27's rule, reverted at a 0.5 floor, re-applied by long29 at the
-cautious floor `LONG_COSINE` fixed before its held-out reading (bench/results/semantic.md)."""
+first run. The rule it was written for (a long description's clauses agreeing on the meaning's
+first make its card) was measured and reverted: bench/results/semantic.md "long27"."""
 
 from __future__ import annotations
-
-from bot.search.fusion import CLAUSES_COSINE, LONG_CLAUSES, LONG_COSINE, LONG_LEAD, long_lead
-from bot.search.query import long_clauses
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. Unless noted, no card: the meaning's first (named) leads
-# by less than `LONG_LEAD` and fewer than `LONG_CLAUSES` clauses put it first.
+# by less than `fusion.LONG_LEAD`.
 STILL_FAILING = {
+    # Gradient Clipping first (lead 0.07); its card with the clause reading (reverted)
+    "during training the size of the update sometimes explodes after a bad batch, so before each"
+    " optimizer step we measure the overall length of all the gradient vectors together and scale"
+    " them down whenever it is above a fixed threshold, which keeps the run from blowing up",
+    # Continued Pretraining first under the lead; its card with the clause reading (reverted)
+    "we keep training a released base model on a huge new pile of raw text from our own domain,"
+    " medical papers and clinical notes, with the same next word objective as the original"
+    " training, before doing any instruction tuning at all",
     # Decoding Strategy first, Beam Search third
     "instead of always taking the single most likely next word, the decoder keeps a handful of the"
     " best partial sentences at every step, extends each of them, scores all the extensions and"
     " keeps the top few again, and finally returns the highest scoring complete sentence",
-    # Mixture of Experts first (lead 0.02, MLP second), one clause for it
+    # Mixture of Experts first (lead 0.02, MLP second)
     "the feed forward part of each layer is replaced by many separate smaller networks and a little"
     " router picks two of them for every token, so the model has a huge total number of weights"
     " but each token only pays for a small fraction of them",
@@ -29,7 +33,7 @@ STILL_FAILING = {
     "we store the model's numbers with fewer bits, going from sixteen bit floats down to eight or"
     " even four bit integers, which makes the file several times smaller and lets it run on an"
     " ordinary laptop, at the cost of a little accuracy on hard tasks",
-    # Reranking first (lead 0.06), one clause for it
+    # Reranking first (lead 0.06)
     "after the first fast search pulls back a hundred or so candidate passages, a slower and more"
     " accurate model looks at the question together with each passage and reorders them so the"
     " truly relevant ones end up at the top before we pass a few to the llm",
@@ -37,7 +41,7 @@ STILL_FAILING = {
     "one complete pass of the training loop over every single example in the dataset; people"
     " usually train for several of these in a row and look at the validation numbers after each"
     " one to decide when it is time to stop",
-    # Watermarking first (lead 0.04), one clause for it
+    # Watermarking first (lead 0.04)
     "the generator secretly nudges its word choices toward a hidden statistical pattern that no"
     " reader would notice, so that later a detector that knows the secret key can check a piece"
     " of text and say with high confidence whether that model wrote it",
@@ -71,55 +75,3 @@ PROBES = ProbeFile("long27_probes.tsv", STILL_FAILING)
 test_a_long_description_gets_its_card = PROBES.test("long", expect=the_asked_card)
 test_an_everyday_story_gets_no_card = PROBES.test("none", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"long": 26, "none": 4})
-
-
-def test_a_long_description_is_cut_at_punctuation_and_joining_words() -> None:
-    text = (
-        "every few hundred steps the script saves the weights to disk, so if the machine "
-        "crashes we can load one and carry on"
-    )
-    assert long_clauses(text) == [
-        "every few hundred steps the script saves the weights to disk",
-        "if the machine crashes we can load one and carry on",
-    ]
-
-
-def test_a_clause_of_one_word_of_its_own_is_not_read_alone() -> None:
-    assert long_clauses("the weights are saved to disk, and then, well, sure") == [
-        "the weights are saved to disk"
-    ]
-
-
-FIRST, SECOND = 3, 7
-CLOSE = [(FIRST, LONG_COSINE + 0.05), (SECOND, LONG_COSINE + 0.04)]
-
-
-def test_clauses_agreeing_on_the_first_make_its_card_at_a_weak_lead() -> None:
-    assert not long_lead(CLOSE)
-    assert long_lead(CLOSE, [FIRST, SECOND, FIRST][: LONG_CLAUSES + 1])
-
-
-def test_clauses_agreeing_on_another_entry_change_nothing() -> None:
-    assert not long_lead(CLOSE, [SECOND] * LONG_CLAUSES)
-
-
-def test_one_clause_for_the_first_is_not_enough() -> None:
-    assert not long_lead(CLOSE, [FIRST, SECOND])
-
-
-def test_clauses_lift_a_first_from_their_own_cosine() -> None:
-    assert long_lead([(FIRST, CLAUSES_COSINE), (SECOND, CLAUSES_COSINE)], [FIRST] * LONG_CLAUSES)
-
-
-def test_clauses_do_not_lift_a_first_under_their_cosine() -> None:
-    low = [(FIRST, CLAUSES_COSINE - 0.01), (SECOND, CLAUSES_COSINE - 0.2)]
-    assert not long_lead(low, [FIRST] * LONG_CLAUSES)
-    assert not long_lead([(FIRST, CLAUSES_COSINE - 0.01)], [FIRST] * LONG_CLAUSES)
-
-
-def test_a_lead_under_the_long_cosine_needs_its_clauses() -> None:
-    assert not long_lead([(FIRST, LONG_COSINE - 0.01), (SECOND, LONG_COSINE - LONG_LEAD - 0.1)])
-
-
-def test_a_clear_lead_needs_no_clauses() -> None:
-    assert long_lead([(FIRST, LONG_COSINE), (SECOND, LONG_COSINE - LONG_LEAD - 0.01)])

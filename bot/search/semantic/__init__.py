@@ -75,12 +75,6 @@ class SemanticIndex:
             return []
         return self.similar_to(self.encoder.encode_query(text), limit)
 
-    def firsts(self, texts: Sequence[str]) -> list[int]:
-        """Each text's most similar entry (position), the texts embedded in one batch."""
-        if not texts or not len(self):
-            return []
-        return [self.similar_to(vector, 1)[0][0] for vector in self.encoder.encode(texts)]
-
     def similar_to(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
         own = self._similar_rows(query, limit)
         if self.base is None:
