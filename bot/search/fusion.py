@@ -39,6 +39,11 @@ MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would e
 LONG_WORDS = 20
 LONG_COSINE = 0.55
 LONG_LEAD = 0.12
+# ... or, from the same cosine and at any lead, when the description stage puts the same entry
+# first by this much over its second: the words and the meaning agree on it (desc20's agreement
+# at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
+# words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
+DESCRIBED_LEAD = 5.0
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -88,6 +93,7 @@ def fuse(
     asked_about: tuple[int, int] | None = None,
     written: Collection[int] = (),
     long_description: bool = False,
+    described_first: int | None = None,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -96,7 +102,8 @@ def fuse(
     `question`: the text asks something, so a name nearly typed that leads is what it asks
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
-    `long_description`: the text is a long description (`long_lead`)."""
+    `long_description`: the text is a long description (`long_lead`), `described_first` the
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -111,7 +118,7 @@ def fuse(
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
-    if long_description and long_lead(similar):
+    if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
@@ -157,11 +164,15 @@ def fuse(
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
 
 
-def long_lead(similar: Sequence[tuple[int, float]]) -> bool:
+def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None = None) -> bool:
     """Does the meaning's first lead a long description clearly enough for its card, though
-    under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`)?"""
-    lead = similar[0][1] - similar[1][1] if len(similar) > 1 else 0.0
-    return bool(similar) and similar[0][1] >= LONG_COSINE and lead >= LONG_LEAD
+    under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`), or is it the description stage's clear
+    first too (`described_first`)?"""
+    if not similar:
+        return False
+    first, cosine = similar[0]
+    lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
+    return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
 
 
 def _written_first(

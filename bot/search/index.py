@@ -44,6 +44,7 @@ from bot.search.everyday import (
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
+    DESCRIBED_LEAD,
     DESCRIBED_REST,
     LONG_WORDS,
     MIN_WORDS,
@@ -442,6 +443,26 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
+            long_description = (
+                not question
+                and asked is None
+                and subject is None
+                and pair is None
+                and together is None
+                and len(words) >= LONG_WORDS
+            )
+            # the words of a long text agree with its meaning only where no lexical card stands
+            # and the text asks nothing: "... so each head gets 128 dims? why split it"
+            described_first = (
+                leader
+                if long_description
+                and pool.best_score() < MATCH_SCORE
+                and "?" not in query
+                and top is not None
+                and top.strategy == "description"
+                and _lexical_lead(pool) >= DESCRIBED_LEAD
+                else None
+            )
             fuse(
                 pool,
                 similar,
@@ -450,12 +471,8 @@ class SearchIndex:
                 # "which python library for semantic search" asks to pick a thing the names
                 # written only describe: none of them is what it asks about
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
-                long_description=not question
-                and asked is None
-                and subject is None
-                and pair is None
-                and together is None
-                and len(words) >= LONG_WORDS,
+                long_description=long_description,
+                described_first=described_first,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -1146,6 +1163,14 @@ def _unframed_agreeing(
     if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
         return own
     return similar
+
+
+def _lexical_lead(pool: Pool) -> float:
+    """How far the lexical pool's first scores over its second (its whole score if alone)."""
+    ranked = pool.ranked()
+    if not ranked:
+        return 0.0
+    return ranked[0][1].score - (ranked[1][1].score if len(ranked) > 1 else 0.0)
 
 
 def _setting_score(

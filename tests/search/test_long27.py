@@ -41,10 +41,6 @@ STILL_FAILING = {
     "one complete pass of the training loop over every single example in the dataset; people"
     " usually train for several of these in a row and look at the validation numbers after each"
     " one to decide when it is time to stop",
-    # Watermarking first (lead 0.04)
-    "the generator secretly nudges its word choices toward a hidden statistical pattern that no"
-    " reader would notice, so that later a detector that knows the secret key can check a piece"
-    " of text and say with high confidence whether that model wrote it",
     # a wrong card: Guardrails (what the attackers test) first by 0.15
     "before launch we hired a group of people whose whole job for two weeks was to attack the"
     " assistant, trying every trick they could think of to make it say harmful things or leak"
