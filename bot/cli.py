@@ -265,6 +265,20 @@ def _backup(command: Command) -> None:
     _quiet_option(backup)
 
 
+def _restore(command: Command) -> None:
+    restore = command(
+        "bot.storage.cli:run_restore",
+        "put a backup in place of the database (the bot stopped)",
+        "Put a copy of BACKUP in place of the database, without the write-ahead log a crashed "
+        "bot left beside it (copied over by hand, SQLite would apply that log to the copy). "
+        "Refused while a bot runs on the file; the database it replaces is kept beside it as "
+        "PATH.before-restore.",
+        settings=True,
+    )
+    restore.add_argument("backup", type=Path, metavar="BACKUP", help="a file `backup` wrote")
+    _db_option(restore)
+
+
 def _migrate_db(command: Command) -> None:
     migrate = command(
         "bot.storage.migrate_db:run_migrate_db",
@@ -407,6 +421,7 @@ COMMANDS: dict[str, Callable[[Command], None]] = {
     "stats": _stats,
     "aliases": _aliases,
     "backup": _backup,
+    "restore": _restore,
     "migrate-db": _migrate_db,
     "prune": _prune,
     "terms": _terms,

@@ -1,0 +1,149 @@
+"""Outside testing round 25: the bot's files as operators and moderators handle them
+(tests/outsider/PLAN.md, round 25).
+
+Through `glossary-bot run` against the fake Discord and the command line, with real SQLite
+files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+from pathlib import Path
+
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
+
+from .conftest import Scene
+from .test_round14 import CLI_ENV
+
+
+async def _alias(scene: Scene, alias: str, term: str) -> None:
+    added = await scene.fake.slash(
+        scene.moderator, "alias add", {"alias": alias, "term": term}, channel=scene.channel
+    )
+    assert (await added.final_message())["content"].startswith("Added"), alias
+
+
+def _aliases(cwd: Path, db: Path) -> list[str]:
+    status, output = glossary_bot_waited(CLI_ENV, cwd, "aliases", "export", "--db", str(db))
+    assert status == 0, output
+    return sorted(row["alias"] for row in json.loads(output))
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size
+
+
+def _names(folder: Path) -> set[str]:
+    return {path.name for path in folder.iterdir()}
+
+
+async def test_a_backup_restored_after_a_crash_is_the_backup(scene: Scene, tmp_path: Path) -> None:
+    """Plan line R1: the bot killed (-9, an OOM kill, a container killed past its grace) leaves
+    its write-ahead log beside the file; the operator then copies last night's backup over the
+    file, as one restores a file. SQLite applies the old log over the copied file at the next
+    open: the "restored" bot served the aliases added after the backup (and a log from another
+    database would have corrupted it), in silence. Now `glossary-bot restore BACKUP` puts the
+    backup in place without the old log, keeping the database it replaced beside it."""
+    fake, db, backup = scene.fake, scene.db_path, tmp_path / "b.db"
+    env = {"GLOSSARY_CACHE_DIR": str(tmp_path / "cache"), "COOLDOWN_USES": "50"}
+    async with BotProcess(fake, db, cwd=tmp_path, **env) as bot:
+        await _alias(scene, "qq before", "rag")
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "backup", str(backup), "--db", str(db)
+        )
+        assert status == 0, output
+        for n in range(3):
+            await _alias(scene, f"qq after {n}", "kv-cache")
+        await bot.stop(signal.SIGKILL)
+    assert _size(Path(f"{db}-wal")) > 0  # the crash left the log
+
+    # What the README's old advice (copy the file back) did: the later aliases came back.
+    copied = tmp_path / "copied"
+    copied.mkdir()
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copyfile(f"{db}{suffix}", copied / f"bot.db{suffix}")
+    shutil.copyfile(backup, copied / "bot.db")
+    assert _aliases(tmp_path, copied / "bot.db") != ["qq before"]
+
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
+    assert status == 0, output
+    assert f"restored {db} from {backup}" in output, output
+    kept = Path(f"{db}.before-restore")
+    assert f"the database it replaced is kept as {kept}" in output, output
+    assert f"{db.name}-wal" not in _names(db.parent)
+    assert _aliases(tmp_path, db) == ["qq before"]
+    # Nothing lost: the replaced database, its log with it, holds every alias.
+    assert _aliases(tmp_path, kept) == ["qq after 0", "qq after 1", "qq after 2", "qq before"]
+    async with BotProcess(fake, db, cwd=tmp_path, **env) as bot:
+        listed = await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+        description = (await listed.final_message())["embeds"][0]["description"]
+        assert "qq before" in description, description
+        assert "qq after" not in description, description
+    assert "Traceback" not in bot.output, bot.output
+
+
+async def test_restore_refuses_while_a_bot_runs_on_the_file(scene: Scene, tmp_path: Path) -> None:
+    """Plan line R3: copied over the file of a running bot, a backup was not taken up (the file
+    is the same file, its log still applied over it) and nobody was told. `restore` is refused
+    while a bot runs on the file, in one line, and changes nothing."""
+    fake, db, backup = scene.fake, scene.db_path, tmp_path / "b.db"
+    env = {"GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(fake, db, cwd=tmp_path, **env):
+        await _alias(scene, "qq before", "rag")
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "backup", str(backup), "--db", str(db)
+        )
+        assert status == 0, output
+        await _alias(scene, "qq after", "rag")
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
+        )
+        assert status == 1, output
+        assert output.startswith(f"glossary-bot: error: {db}: a bot runs on this file ("), output
+        assert output.rstrip().endswith("stop it first; nothing was changed"), output
+        assert output.count("\n") == 1, output
+        assert f"{db.name}.before-restore" not in _names(db.parent)
+    assert _aliases(tmp_path, db) == ["qq after", "qq before"]
+
+
+def test_restore_checks_the_backup_before_touching_the_database(tmp_path: Path) -> None:
+    """A restore of the wrong file (a typo, a glossary file, a truncated copy) is refused in one
+    line naming it; the database stays as it was."""
+    db, backup = tmp_path / "bot.db", tmp_path / "b.db"
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "backup", str(backup), "--db", str(db))
+    assert status == 1  # no database yet
+    one = [{"guild_id": 1, "alias": "qq one", "entry_id": "rag"}]
+    (tmp_path / "one.json").write_text(json.dumps(one), encoding="utf-8")
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "aliases", "import", "one.json", "--db", str(db)
+    )
+    assert status == 0, output
+    assert db.exists()
+    before = db.read_bytes()
+    (tmp_path / "notes.toml").write_text("title = 'not a database'\n", encoding="utf-8")
+    for name, expected in (
+        ("missing.db", f"there is no backup at {tmp_path / 'missing.db'}"),
+        ("notes.toml", f"{tmp_path / 'notes.toml'} is not a usable SQLite database"),
+    ):
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(tmp_path / name), "--db", str(db)
+        )
+        assert status == 1, output
+        assert output.startswith(f"glossary-bot: error: {expected}"), output
+        assert output.rstrip().endswith("nothing was changed"), output
+        assert output.count("\n") == 1, output
+    assert db.read_bytes() == before
+    assert _aliases(tmp_path, db) == ["qq one"]
+    assert not Path(f"{db}.before-restore").exists()
+
+
+def test_restore_on_postgresql_names_the_command_to_run(tmp_path: Path) -> None:
+    """With DATABASE_URL, `backup` names a `pg_dump` command; `restore` names the `pg_restore`
+    that reads its file back, without the password, and touches nothing."""
+    url = "postgresql://glossary:secret@db.example:5432/glossary"
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", "b.dump", "--db", url)
+    assert status == 1, output
+    command = "pg_restore --clean --if-exists --dbname=postgresql://glossary@db.example:5432/glossary b.dump"
+    assert f"stop the bots, then restore with `{command}`" in output, output
+    assert "secret" not in output, output
