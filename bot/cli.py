@@ -357,7 +357,7 @@ def _terms(command: Command) -> None:
         settings=True,
     )
     import_.add_argument("file", type=Path, help="the file to import ('-' reads standard input)")
-    import_.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
+    import_.add_argument("--guild", type=_server_id, metavar="ID", required=True)
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
     _db_option(import_)
@@ -483,6 +483,16 @@ def _bounded_int(low: int, high: int) -> Callable[[str], int]:
 
 
 _guild_id = _bounded_int(0, 2**63 - 1)  # Discord ids are 64-bit; 0 is direct messages
+
+
+def _server_id(text: str) -> int:
+    """A server's id: server terms are never served in direct messages (0), so none go there."""
+    value = _guild_id(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            "0 is direct messages, which have no server terms: give a server's id"
+        )
+    return value
 
 
 def _positive_float(text: str) -> float:

@@ -147,3 +147,24 @@ def test_restore_on_postgresql_names_the_command_to_run(tmp_path: Path) -> None:
     command = "pg_restore --clean --if-exists --dbname=postgresql://glossary@db.example:5432/glossary b.dump"
     assert f"stop the bots, then restore with `{command}`" in output, output
     assert "secret" not in output, output
+
+
+def test_terms_import_refuses_direct_messages(tmp_path: Path) -> None:
+    """Plan line T6 (beside it): `terms import --guild 0` (0 is direct messages for `stats`)
+    imported the file, "Imported: 3 added", into a place no one is ever served from: a server's
+    terms are found only in that server, never in direct messages. Now refused in one line."""
+    (tmp_path / "t.toml").write_text(
+        '[[entries]]\nid = "qterm"\ntitle = "Qterm"\ncategory = "Fundamentals"\n'
+        'definition = "Made up."\n',
+        encoding="utf-8",
+    )
+    db = tmp_path / "g.db"
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "terms", "import", "t.toml", "--guild", "0", "--db", str(db)
+    )
+    assert status == 2, output
+    assert output.startswith(
+        "glossary-bot terms import: error: argument --guild: 0 is direct messages, which have "
+        "no server terms: give a server's id"
+    ), output
+    assert not db.exists()
