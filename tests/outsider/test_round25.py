@@ -7,10 +7,12 @@ files."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 from pathlib import Path
 
+from bot.cards.chart import _terms_chart
 from tests.resilience.botproc import BotProcess, glossary_bot_waited
 
 from .conftest import Scene
@@ -168,3 +170,25 @@ def test_terms_import_refuses_direct_messages(tmp_path: Path) -> None:
         "no server terms: give a server's id"
     ), output
     assert not db.exists()
+
+
+def _drawn_text(svg: str) -> str:
+    return "".join(re.findall(r">([^<>]*)</text>", svg))
+
+
+def test_top_terms_the_charts_font_cannot_draw_are_not_drawn_as_boxes() -> None:
+    """Plan line S3: a server's own terms titled in Chinese, in fullwidth letters or with emoji
+    were drawn in `/stats`' chart as rows of empty boxes (the chart carries DejaVu Sans alone:
+    no CJK, no emoji), beside bars no one could name. Now a name is drawn as NFKC folds it
+    ("Ｚorb" as "Zorb"), without the symbols the font lacks ("🧠 Brain Net" as "Brain Net"),
+    and a name whose letters it cannot draw is labelled by its place in the list the chart is
+    posted with ("#1")."""
+    svg = _terms_chart(
+        [("注意力机制", 9), ("Ｚorb Ｅngine", 5), ("🧠 Brain Net", 3), ("RAG", 1)], 360, 420
+    )
+    drawn = _drawn_text(svg)
+    for text in ("#1", "Zorb Engine", "Brain Net", "RAG"):
+        assert text in drawn, drawn
+    lacking = {c for c in drawn if "\u4e00" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef"}
+    lacking |= {c for c in drawn if ord(c) >= 0x1F300}
+    assert not lacking, drawn
