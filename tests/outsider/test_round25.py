@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.cards.chart import _terms_chart
@@ -17,6 +18,8 @@ from tests.resilience.botproc import BotProcess, glossary_bot_waited
 
 from .conftest import Scene
 from .test_round14 import CLI_ENV
+
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 async def _alias(scene: Scene, alias: str, term: str) -> None:
@@ -192,3 +195,38 @@ def test_top_terms_the_charts_font_cannot_draw_are_not_drawn_as_boxes() -> None:
     lacking = {c for c in drawn if "\u4e00" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef"}
     lacking |= {c for c in drawn if ord(c) >= 0x1F300}
     assert not lacking, drawn
+
+
+def _sources_edited(tmp_path: Path, edit: Callable[[str], str]) -> Path:
+    folder = tmp_path / "data"
+    shutil.copytree(DATA, folder)
+    manifest = folder / "sources.toml"
+    manifest.write_text(edit(manifest.read_text(encoding="utf-8")), encoding="utf-8")
+    return folder
+
+
+def test_check_refuses_a_file_or_key_sources_toml_lists_twice(tmp_path: Path) -> None:
+    """Plan line C4: a pull request's `sources.toml` with a `[[sources]]` table pasted twice
+    (the same file under a second key), or two tables sharing a key: `check` passed both
+    ("0 error(s)", "163 from Foundations glossary" twice), and the bot read the file twice, so
+    every card of it had its own wording twice under "Other sources". Now an error names the
+    file (or key) and both tables; the second is not read."""
+    foundations = '[[sources]]\nkey = "foundations"\nname = "Foundations glossary"\n'
+    foundations += 'file = "foundations.toml"\nformat = "curated-toml"\n'
+    again = foundations.replace('key = "foundations"', 'key = "foundations-again"')
+    twice = _sources_edited(tmp_path / "a", lambda text: text + "\n" + again)
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", str(twice))
+    assert status == 1, output
+    assert (
+        f"{twice / 'sources.toml'}: error: [[sources]] 'foundations-again' names the file "
+        "'foundations.toml' of [[sources]] 'foundations' again: list each file once"
+    ) in output, output
+    shared = _sources_edited(
+        tmp_path / "b", lambda text: text.replace('key = "backend-ai-go"', 'key = "foundations"')
+    )
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", str(shared))
+    assert status == 1, output
+    assert (
+        f"{shared / 'sources.toml'}: error: two [[sources]] tables have the key 'foundations' "
+        "('foundations.toml' and 'backend-ai-go-glossary.md'): give each its own"
+    ) in output, output
