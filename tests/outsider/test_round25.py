@@ -11,9 +11,12 @@ import re
 import shutil
 import signal
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.cards.chart import _terms_chart
+from bot.storage import Store
+from bot.storage.periods import period_start
 from tests.resilience.botproc import BotProcess, glossary_bot_waited
 
 from .conftest import Scene
@@ -230,3 +233,30 @@ def test_check_refuses_a_file_or_key_sources_toml_lists_twice(tmp_path: Path) ->
         f"{shared / 'sources.toml'}: error: two [[sources]] tables have the key 'foundations' "
         "('foundations.toml' and 'backend-ai-go-glossary.md'): give each its own"
     ) in output, output
+
+
+async def test_lookups_dated_ahead_are_not_counted_in_the_last_day(tmp_path: Path) -> None:
+    """Plan line S1: the bot ran a while with its clock a year ahead (a host's clock set wrong,
+    then put right). Its lookups, dated a year on, were counted in "the last day", week and
+    month (the periods had no end) for a year, and in the chart's title but in none of its
+    bars. A period now ends at the present hour; all time still counts them."""
+    ahead = datetime.now(UTC) + timedelta(days=365)
+    wrong = await Store.open(tmp_path / "g.db", flush_interval=None, clock=lambda: ahead)
+    for _ in range(3):
+        wrong.record_lookup(1, "rag")
+        wrong.record_miss(1, "zorbulate")
+    await wrong.close()
+    store = await Store.open(tmp_path / "g.db", flush_interval=None)
+    try:
+        store.record_lookup(1, "kv-cache")
+        store.record_miss(1, "blorpify")
+        for period in ("day", "week", "month"):
+            since = period_start(period, datetime.now(UTC))
+            stats = await store.stats(1, since)
+            assert stats.total_lookups == 1, period
+            assert stats.top_terms == [("kv-cache", 1)], period
+            assert [miss.query for miss in stats.top_misses] == ["blorpify"], period
+            assert sum((await store.lookups_by_hour(1, since)).values()) == 1, period
+        assert (await store.stats(1, None)).total_lookups == 4
+    finally:
+        await store.close()
