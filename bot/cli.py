@@ -273,6 +273,20 @@ def _backup(command: Command) -> None:
     _quiet_option(backup)
 
 
+def _restore(command: Command) -> None:
+    restore = command(
+        "bot.storage.cli:run_restore",
+        "put a backup in place of the database (the bot stopped)",
+        "Put a copy of BACKUP in place of the database, without the write-ahead log a crashed "
+        "bot left beside it (copied over by hand, SQLite would apply that log to the copy). "
+        "Refused while a bot runs on the file; the database it replaces is kept beside it as "
+        "PATH.before-restore.",
+        settings=True,
+    )
+    restore.add_argument("backup", type=Path, metavar="BACKUP", help="a file `backup` wrote")
+    _db_option(restore)
+
+
 def _migrate_db(command: Command) -> None:
     migrate = command(
         "bot.storage.migrate_db:run_migrate_db",
@@ -351,7 +365,7 @@ def _terms(command: Command) -> None:
         settings=True,
     )
     import_.add_argument("file", type=Path, help="the file to import ('-' reads standard input)")
-    import_.add_argument("--guild", type=_guild_id, metavar="ID", required=True)
+    import_.add_argument("--guild", type=_server_id, metavar="ID", required=True)
     import_.add_argument("--dry-run", action="store_true", help="only say what would change")
     import_.add_argument("--category", help="the category of entries that give none")
     _db_option(import_)
@@ -415,6 +429,7 @@ COMMANDS: dict[str, Callable[[Command], None]] = {
     "stats": _stats,
     "aliases": _aliases,
     "backup": _backup,
+    "restore": _restore,
     "migrate-db": _migrate_db,
     "prune": _prune,
     "terms": _terms,
@@ -476,6 +491,16 @@ def _bounded_int(low: int, high: int) -> Callable[[str], int]:
 
 
 _guild_id = _bounded_int(0, 2**63 - 1)  # Discord ids are 64-bit; 0 is direct messages
+
+
+def _server_id(text: str) -> int:
+    """A server's id: server terms are never served in direct messages (0), so none go there."""
+    value = _guild_id(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            "0 is direct messages, which have no server terms: give a server's id"
+        )
+    return value
 
 
 def _positive_float(text: str) -> float:

@@ -9,8 +9,11 @@ on Discord's dark and light themes alike. Times are UTC, like the rolling period
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import struct
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -180,8 +183,49 @@ def _series_chart(series: list[Bin], unit: str, width: int, height: int) -> str:
     return _svg(chart)
 
 
+@functools.cache
+def _font_characters() -> frozenset[int]:
+    """The code points FONT_FILE has glyphs for: its cmap's format 12 subtable (every TrueType
+    font of this size has one; DejaVu Sans does)."""
+    font = FONT_FILE.read_bytes()
+    (tables,) = struct.unpack_from(">H", font, 4)
+    offsets = {font[12 + 16 * i : 16 + 16 * i]: 12 + 16 * i for i in range(tables)}
+    (cmap,) = struct.unpack_from(">I", font, offsets[b"cmap"] + 8)
+    (subtables,) = struct.unpack_from(">H", font, cmap + 2)
+    covered: set[int] = set()
+    for i in range(subtables):
+        (offset,) = struct.unpack_from(">I", font, cmap + 8 + 8 * i)
+        start = cmap + offset
+        if struct.unpack_from(">H", font, start)[0] != 12:
+            continue
+        (groups,) = struct.unpack_from(">I", font, start + 12)
+        for group in range(groups):
+            first, last, glyph = struct.unpack_from(">III", font, start + 16 + 12 * group)
+            covered.update(range(max(first, 1 if glyph == 0 else first), last + 1))
+        break
+    return frozenset(covered)
+
+
+def drawable(name: str, rank: int) -> str:
+    """`name` as the chart's font can draw it. Without a font for every script (CJK alone is
+    tens of megabytes) a name in letters it lacks became a row of empty boxes: such a name is
+    labelled by its place in the list the chart comes with ("#3"); symbols it lacks (emoji) are
+    left out of a name it can otherwise draw."""
+    covered = _font_characters()
+    folded = unicodedata.normalize("NFKC", name)  # fullwidth "Ｚ" is "Z", which it has
+    if all(ord(c) in covered for c in folded):
+        return folded
+    if any(ord(c) not in covered and unicodedata.category(c)[0] in "LN" for c in folded):
+        return f"#{rank}"
+    kept = " ".join("".join(c for c in folded if ord(c) in covered).split())
+    return kept or f"#{rank}"
+
+
 def _terms_chart(terms: Sequence[tuple[str, int]], width: int, height: int) -> str:
-    shown = [(shorten(name, MAX_TERM_NAME) or "?", n) for name, n in terms[:MAX_TERMS]]
+    shown = [
+        (shorten(drawable(name, rank), MAX_TERM_NAME) or "?", n)
+        for rank, (name, n) in enumerate(terms[:MAX_TERMS], 1)
+    ]
     chart = pygal.HorizontalBar(
         **_options(TERMS, "Top terms", "None yet"),
         width=width,

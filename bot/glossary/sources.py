@@ -164,7 +164,7 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
         return []
 
     out = []
-    for src in manifest.sources:
+    for src in _listed_once(manifest, manifest_file, problems):
         path = folder / src.file
         if not path.is_file():
             problems.append(Problem("error", manifest_file, f"names a missing file {src.file!r}"))
@@ -188,6 +188,33 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
         out.append(SourceData(info, str(path), entries, patterns))
     _warn_unlisted(folder, manifest, problems)
     return out
+
+
+def _listed_once(
+    manifest: Manifest, manifest_file: str, problems: list[Problem]
+) -> list[ManifestSource]:
+    """The manifest's sources, each file and key once. A table pasted twice had the file read
+    twice: every card of it gave its own wording twice, under one name."""
+    files: dict[str, str] = {}
+    keys: dict[str, str] = {}
+    once = []
+    for src in manifest.sources:
+        if src.file in files:
+            message = (
+                f"[[sources]] {src.key!r} names the file {src.file!r} of [[sources]] "
+                f"{files[src.file]!r} again: list each file once"
+            )
+        elif src.key in keys:
+            message = (
+                f"two [[sources]] tables have the key {src.key!r} ({keys[src.key]!r} and "
+                f"{src.file!r}): give each its own"
+            )
+        else:
+            files[src.file], keys[src.key] = src.key, src.file
+            once.append(src)
+            continue
+        problems.append(Problem("error", manifest_file, message))
+    return once
 
 
 def _warn_unlisted(folder: Path, manifest: Manifest, problems: list[Problem]) -> None:

@@ -549,6 +549,46 @@ def run_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_restore(args: argparse.Namespace) -> int:
+    from .sqlite.restore import KEPT_SUFFIX, check_backup, restore_file
+
+    location = database_location(args)
+    unchanged = "; nothing was changed"
+    if isinstance(location, str):  # PostgreSQL restores its own dumps
+        from .postgres.backend import restore_advice
+
+        return _fail(restore_advice(without_password(location), str(args.backup)) + unchanged)
+    try:
+        check_backup(args.backup)
+    except StorageError as exc:
+        return _fail(f"{exc}{unchanged}")
+    if location.is_dir() or not location.parent.is_dir():
+        return _fail(f"{location} is not a database file in an existing folder{unchanged}")
+
+    async def restore() -> Path | None:
+        # No bot may run on the file: it would go on writing through the old file's log.
+        holder = command_holder("restore")
+        async with one_bot_per_file(str(location), holder=holder, wait=0, command=True):
+            return await asyncio.to_thread(restore_file, args.backup, location)
+
+    try:
+        kept = asyncio.run(restore())
+    except ShardsTaken as exc:
+        running = ", ".join(exc.holders) or "another process"
+        return _fail(
+            f"{location}: {what_runs(running)} runs on this file ({running}); stop it first{unchanged}"
+        )
+    except StorageError as exc:
+        return _fail(str(exc))
+    print(f"restored {location} from {args.backup}")
+    if kept is not None:
+        print(
+            f"the database it replaced is kept as {kept} (remove it, and any {kept.name}-wal, when done)"
+        )
+    assert kept is None or str(kept).endswith(KEPT_SUFFIX)
+    return 0
+
+
 def _unwritable_destination(dest: Path) -> str | None:
     """Why the copy cannot go to `dest`, so the error blames the destination, not the database."""
     if dest.is_dir():

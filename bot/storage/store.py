@@ -504,11 +504,19 @@ class Store:
         from the database only, since its sequence number is no longer newer than the mark.
         """
         first_hour = since_hour(since)
+        # A period ends now: counts stored under hours ahead (the clock was wrong) are left out.
+        last_hour = None if first_hour is None else hour_of(self._seconds())
         parts = [(buffer.seq, from_buffer(buffer, first_hour)) for buffer in self._buffers()]
         if with_buffered_keys:
             arguments["also"] = {key for _, part in parts for key in cast(Iterable[str], part)}
         seq, stored = await self._read(
-            partial(query, writer=self._writer_id, first_hour=first_hour, **arguments)
+            partial(
+                query,
+                writer=self._writer_id,
+                first_hour=first_hour,
+                last_hour=last_hour,
+                **arguments,
+            )
         )
         return stored, [part for part_seq, part in parts if part_seq > seq]
 

@@ -297,6 +297,16 @@ def backup_advice(location: str, dest: str) -> str:
     )
 
 
+def restore_advice(location: str, backup: str) -> str:
+    """What to run instead: pg_restore reads back what `backup_advice`'s pg_dump wrote."""
+    url = urlunsplit(urlsplit(location)._replace(query=""))
+    command = f"pg_restore --clean --if-exists --dbname={shlex.quote(url)} {shlex.quote(backup)}"
+    return (
+        f"the database is PostgreSQL: stop the bots, then restore with `{command}` "
+        "(the password from PGPASSWORD or ~/.pgpass)"
+    )
+
+
 def as_storage_error(
     exc: BaseException, location: str, *, in_statement: bool = False
 ) -> StorageError:

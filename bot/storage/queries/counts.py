@@ -75,23 +75,25 @@ async def touch(tx: Tx) -> None:
 
 
 def _where(
-    scope: int | None, first_hour: int | None, *extra: tuple[str, Any]
+    scope: int | None, first_hour: int | None, last_hour: int | None, *extra: tuple[str, Any]
 ) -> tuple[str, list[Any]]:
-    return where(("scope = ?", scope), ("hour >= ?", first_hour), *extra)
+    # A period ends at the present hour: counts dated ahead (a clock set wrong for a while)
+    # would otherwise sit in "the last day" until the clock caught up with them.
+    return where(("scope = ?", scope), ("hour >= ?", first_hour), ("hour <= ?", last_hour), *extra)
 
 
 async def total_lookups(
-    tx: Tx, *, writer: str, scope: int | None, first_hour: int | None
+    tx: Tx, *, writer: str, scope: int | None, first_hour: int | None, last_hour: int | None = None
 ) -> tuple[int, int]:
-    clause, params = _where(scope, first_hour)
+    clause, params = _where(scope, first_hour, last_hour)
     total = await scalar(tx, f"SELECT coalesce(sum(count), 0) FROM lookups{clause}", params)
     return await flushed_seq(tx, writer), total
 
 
 async def hourly_lookups(
-    tx: Tx, *, writer: str, scope: int | None, first_hour: int | None
+    tx: Tx, *, writer: str, scope: int | None, first_hour: int | None, last_hour: int | None = None
 ) -> tuple[int, dict[int, int]]:
-    clause, params = _where(scope, first_hour)
+    clause, params = _where(scope, first_hour, last_hour)
     rows = await tx.fetch(f"SELECT hour, sum(count) FROM lookups{clause} GROUP BY hour", params)
     return await flushed_seq(tx, writer), {int(hour): int(n) for hour, n in rows}
 
@@ -112,9 +114,15 @@ async def last_lookup_hours(tx: Tx) -> dict[int, int]:
 
 
 async def entry_lookups(
-    tx: Tx, *, writer: str, scope: int, entry_id: str, first_hour: int | None
+    tx: Tx,
+    *,
+    writer: str,
+    scope: int,
+    entry_id: str,
+    first_hour: int | None,
+    last_hour: int | None = None,
 ) -> tuple[int, int]:
-    clause, params = _where(scope, first_hour, ("entry_id = ?", entry_id))
+    clause, params = _where(scope, first_hour, last_hour, ("entry_id = ?", entry_id))
     total = await scalar(tx, f"SELECT coalesce(sum(count), 0) FROM lookups{clause}", params)
     return await flushed_seq(tx, writer), total
 
@@ -126,6 +134,7 @@ async def term_counts(
     scope: int | None,
     first_hour: int | None,
     limit: int,
+    last_hour: int | None = None,
     also: Iterable[str],
 ) -> tuple[int, dict[str, int]]:
     """The top `limit` entries, plus the stored counts of the entries in `also`.
@@ -137,11 +146,13 @@ async def term_counts(
     def grouped(clause: str) -> str:
         return f"SELECT entry_id, sum(count) AS n FROM lookups{clause} GROUP BY entry_id"
 
-    clause, params = _where(scope, first_hour)
+    clause, params = _where(scope, first_hour, last_hour)
     rows = await tx.fetch(f"{grouped(clause)} ORDER BY n DESC, entry_id LIMIT ?", [*params, limit])
     counts = {entry_id: int(n) for entry_id, n in rows}
     for chunk in chunks(sorted(set(also) - counts.keys())):
-        clause, params = _where(scope, first_hour, (f"entry_id IN ({marks(chunk)})", chunk))
+        clause, params = _where(
+            scope, first_hour, last_hour, (f"entry_id IN ({marks(chunk)})", chunk)
+        )
         counts.update({entry_id: int(n) for entry_id, n in await tx.fetch(grouped(clause), params)})
     return await flushed_seq(tx, writer), counts
 
@@ -160,20 +171,25 @@ async def miss_counts(
     scope: int | None,
     first_hour: int | None,
     limit: int,
+    last_hour: int | None = None,
     also: Iterable[str],
     containing: str | None = None,
 ) -> tuple[int, dict[str, StoredMiss]]:
     """Like `term_counts`, for misses; first and last seen are all-time, the count per period.
     `containing`: only the misses with that text in them (the top of those, not of all)."""
     table = "misses" if first_hour is None else "miss_hours"
-    clause, params = _where(scope, first_hour, ("query LIKE ? ESCAPE '\\'", _like(containing)))
+    clause, params = _where(
+        scope, first_hour, last_hour, ("query LIKE ? ESCAPE '\\'", _like(containing))
+    )
     top_sql = f"SELECT query, sum(count) AS n FROM {table}{clause} GROUP BY query"
     top = [
         row[0]
         for row in await tx.fetch(f"{top_sql} ORDER BY n DESC, query LIMIT ?", [*params, limit])
     ]
     wanted = sorted(set(top) | set(also))
-    return await flushed_seq(tx, writer), await _miss_details(tx, scope, first_hour, wanted)
+    return await flushed_seq(tx, writer), await _miss_details(
+        tx, scope, first_hour, last_hour, wanted
+    )
 
 
 def _like(text: str | None) -> str | None:
@@ -185,14 +201,21 @@ def _like(text: str | None) -> str | None:
 
 
 async def _miss_details(
-    tx: Tx, scope: int | None, first_hour: int | None, queries: Sequence[str]
+    tx: Tx,
+    scope: int | None,
+    first_hour: int | None,
+    last_hour: int | None,
+    queries: Sequence[str],
 ) -> dict[str, StoredMiss]:
+    hours = [] if first_hour is None else [first_hour]
     if first_hour is None:
         count_expr = "m.count"
     else:
+        upto = "" if last_hour is None else " AND h.hour <= ?"
+        hours += [] if last_hour is None else [last_hour]
         count_expr = (
             "(SELECT coalesce(sum(h.count), 0) FROM miss_hours h"
-            " WHERE h.scope = m.scope AND h.query = m.query AND h.hour >= ?)"
+            f" WHERE h.scope = m.scope AND h.query = m.query AND h.hour >= ?{upto})"
         )
     found: dict[str, StoredMiss] = {}
     for chunk in chunks(queries):
@@ -201,7 +224,6 @@ async def _miss_details(
             f"SELECT m.query, sum({count_expr}), min(m.first_seen), max(m.last_seen)"
             f" FROM misses m{clause} GROUP BY m.query"
         )
-        hour_param = [] if first_hour is None else [first_hour]
-        for query, count, first, last in await tx.fetch(sql, [*hour_param, *params]):
+        for query, count, first, last in await tx.fetch(sql, [*hours, *params]):
             found[query] = StoredMiss(int(count), int(first), int(last))
     return found

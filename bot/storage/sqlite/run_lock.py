@@ -30,7 +30,7 @@ BY_ANOTHER_NAME = "a bot on another name of this file (a hard link)"
 
 # The commands that hold a file's lock as a bot does (`command_holder`): a refusal names them
 # as commands, not as a bot someone must go and stop.
-COMMANDS = ("prune", "migrate-db")
+COMMANDS = ("prune", "migrate-db", "restore")
 
 
 def command_holder(command: str) -> str:

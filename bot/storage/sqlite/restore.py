@@ -1,0 +1,115 @@
+"""Putting a backup in place of the database, without the old database's write-ahead log.
+
+A bot that crashed (kill -9, an OOM kill) leaves `-wal` and `-shm` beside its file. A backup
+copied over the file by hand is paired with that log at the next open, and SQLite applies it
+over the copy: the changes made after the backup come back (a log of another database corrupts
+it), in silence. SQLite cannot tell a log from another file, so the restore moves it away.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from ..errors import StorageError
+from .backup import COMPANIONS
+from .migrate import APPLICATION_ID, latest_version
+
+# Where the database a restore replaced is kept (its log beside it, under its own name).
+KEPT_SUFFIX = ".before-restore"
+
+
+def check_backup(backup: Path) -> None:
+    """Refuse a file that is no usable Glossary Bot database of this version or older."""
+    if not backup.is_file():
+        raise StorageError(f"there is no backup at {backup}")
+    try:
+        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            (result,) = source.execute("PRAGMA quick_check").fetchone()
+            version, app_id, objects = source.execute(
+                "SELECT (SELECT user_version FROM pragma_user_version),"
+                " (SELECT application_id FROM pragma_application_id),"
+                " (SELECT count(*) FROM sqlite_schema)"
+            ).fetchone()
+        finally:
+            source.close()
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
+    if result != "ok":
+        raise StorageError(f"{backup} fails SQLite's integrity check: {result}")
+    if app_id != APPLICATION_ID and not (app_id == 0 and version and objects):
+        raise StorageError(f"{backup} is not a Glossary Bot database")
+    if version > latest_version():
+        raise StorageError(
+            f"{backup} has schema version {version}, newer than this bot's {latest_version()} "
+            "(made by a newer version)"
+        )
+
+
+def restore_file(backup: Path, database: Path) -> Path | None:
+    """Put a copy of `backup` at `database`, with no log of the old file beside it. The old
+    database, if any, is kept at `database` + KEPT_SUFFIX with its log (hard links where the
+    file system has them): nothing it held is lost. Returns where it is kept.
+
+    The caller holds the file's run lock: no bot writes to it meanwhile."""
+    database = database.resolve() if database.is_symlink() else database
+    if backup.resolve() == database.resolve():
+        raise StorageError("refusing to restore the database from itself")
+    partial = database.with_name(f".{database.name}.restoring")
+    partial.unlink(missing_ok=True)
+    try:
+        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            target = sqlite3.connect(partial)
+            try:
+                source.backup(target)  # the copy in SQLite's terms: a log beside `backup` read too
+                target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            finally:
+                target.close()
+        finally:
+            source.close()
+        _sync(partial)
+        kept = _keep(database) if database.exists() else None
+        # The old log goes before the copy comes: a crash in between leaves the old file
+        # without its log at the path (its whole state is kept), never the copy with it.
+        for suffix in COMPANIONS:
+            Path(f"{database}{suffix}").unlink(missing_ok=True)
+        partial.replace(database)
+        _sync(database.parent)
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot write the restored copy beside {database}: {exc}") from exc
+    except OSError as exc:
+        raise StorageError(f"cannot restore to {database}: {exc.strerror or exc}") from exc
+    finally:
+        partial.unlink(missing_ok=True)
+    return kept
+
+
+def _keep(database: Path) -> Path:
+    """The database and its companions, under the kept name; an earlier kept copy replaced."""
+    kept = Path(f"{database}{KEPT_SUFFIX}")
+    for suffix in ("", *COMPANIONS):
+        Path(f"{kept}{suffix}").unlink(missing_ok=True)
+    for suffix in ("", "-wal", "-journal"):  # `-shm` is an index SQLite rebuilds from the log
+        old = Path(f"{database}{suffix}")
+        if old.exists():
+            _link_or_copy(old, Path(f"{kept}{suffix}"))
+    return kept
+
+
+def _link_or_copy(old: Path, new: Path) -> None:
+    try:
+        os.link(old, new)
+    except OSError:  # a file system without hard links
+        new.write_bytes(old.read_bytes())
+        _sync(new)
+
+
+def _sync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
