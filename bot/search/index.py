@@ -74,6 +74,7 @@ from bot.search.query import (
     QUALIFIERS,
     STOPWORDS,
     asked_clause,
+    asks_kind,
     compared,
     compared_sides,
     conversion,
@@ -467,6 +468,8 @@ class SearchIndex:
                 if long_lead(told):  # the meaning of what it tells, clearly: a long description's
                     pool.add(told[0][0], MATCH_SCORE, "semantic")
                 pool.cap(setting, _setting_score(pool, similar, setting))
+            elif clauses and pair is None and asks_kind(clauses[1]):
+                self._scene_placed(pool, similar, clauses, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -600,6 +603,37 @@ class SearchIndex:
                 rest = words[:at] + words[at + 1 :]
                 if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
                     pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
+
+    def _scene_placed(
+        self,
+        pool: Pool,
+        similar: Sequence[tuple[int, float]],
+        clauses: tuple[str, str],
+        names_in: NamesIn,
+    ) -> None:
+        """A scene, then a question asking which or what kind of thing does something (`asks_kind`:
+        "our rag bot pulls chunks out of the vector database. what stage puts the best on top?"):
+        the names written only in the scene place what is asked, as a story's do (story28): each
+        an offer behind the meaning's first other entry, that entry the only card, where it
+        leads as a long description's must (`long_lead`). The meaning's own first entry is kept
+        though the scene writes it ("... total tokens per second across all of them. what's that
+        metric?": Throughput)."""
+        asked = {found.entry for found in names_in(clauses[1])}
+        lead = similar[0][0] if similar else None
+        scene = dict.fromkeys(f.entry for f in names_in(clauses[0]))
+        setting = [e for e in scene if e not in asked and e != lead]
+        if not setting:
+            return
+        told = [(entry, cosine) for entry, cosine in similar if entry not in setting]
+        card = told[0][0] if long_lead(told) else None
+        if card is not None:
+            pool.add(card, MATCH_SCORE, "semantic")
+        pool.cap(setting, _setting_score(pool, similar, setting))
+        # no other card: with the scene's name set aside, a description's near neighbour of it
+        # ("in the diffusion model ..., what architecture is the denoiser": Diffusion
+        # Transformer) would be carded on words the scene wrote
+        kept = {card, lead, *asked, *setting}
+        pool.cap([e for e in pool.by_entry if e not in kept], MATCH_SCORE - MATCH_MARGIN)
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no
