@@ -127,6 +127,11 @@ POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
+# Words besides its names that make a clause before a question a scene, not a topic ("tokenization,
+# which library is fastest?" asks about Tokenization; `SearchIndex._scene_placed`).
+SCENE_WORDS = 2
+# ... or a setting it opens with ("in prompt engineering, what's the technique where ...").
+SETTING_OPENERS = frozenset({"in", "inside", "within", "during", "for", "when", "while", "with"})
 # A story's written names are offered just this far behind what it describes (`_setting_score`).
 SETTING_BEHIND = 0.1
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -618,14 +623,20 @@ class SearchIndex:
         leads as a long description's must (`long_lead`). The meaning's own first entry is kept
         though the scene writes it ("... total tokens per second across all of them. what's that
         metric?": Throughput)."""
+        named = names_in(clauses[0])
+        told = len(clauses[0].split()) - sum(
+            len(clauses[0][f.start : f.end].split()) for f in named
+        )
+        if told < SCENE_WORDS and clauses[0].split()[0] not in SETTING_OPENERS:
+            return  # "tokenization, which library is fastest?": a topic, then its question
         asked = {found.entry for found in names_in(clauses[1])}
         lead = similar[0][0] if similar else None
-        scene = dict.fromkeys(f.entry for f in names_in(clauses[0]))
+        scene = dict.fromkeys(f.entry for f in named)
         setting = [e for e in scene if e not in asked and e != lead]
         if not setting:
             return
-        told = [(entry, cosine) for entry, cosine in similar if entry not in setting]
-        card = told[0][0] if long_lead(told) else None
+        meant = [(entry, cosine) for entry, cosine in similar if entry not in setting]
+        card = meant[0][0] if long_lead(meant) else None
         if card is not None:
             pool.add(card, MATCH_SCORE, "semantic")
         pool.cap(setting, _setting_score(pool, similar, setting))
