@@ -75,6 +75,7 @@ from bot.search.query import (
     QUALIFIERS,
     STOPWORDS,
     asked_clause,
+    asks_kind,
     compared,
     compared_sides,
     conversion,
@@ -127,6 +128,11 @@ POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
 # What lookups past the names and autocomplete import where they run.
 QUERY_MODULES = ("bot.search.completion", "bot.search.fulltext", "bot.search.similarity")
+# Words besides its names that make a clause before a question a scene, not a topic ("tokenization,
+# which library is fastest?" asks about Tokenization; `SearchIndex._scene_placed`).
+SCENE_WORDS = 2
+# ... or a setting it opens with ("in prompt engineering, what's the technique where ...").
+SETTING_OPENERS = frozenset({"in", "inside", "within", "during", "for", "when", "while", "with"})
 # A story's written names are offered just this far behind what it describes (`_setting_score`).
 SETTING_BEHIND = 0.1
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
@@ -484,6 +490,8 @@ class SearchIndex:
                 if long_lead(told):  # the meaning of what it tells, clearly: a long description's
                     pool.add(told[0][0], MATCH_SCORE, "semantic")
                 pool.cap(setting, _setting_score(pool, similar, setting))
+            elif clauses and pair is None and asks_kind(clauses[1]):
+                self._scene_placed(pool, similar, clauses, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -617,6 +625,43 @@ class SearchIndex:
                 rest = words[:at] + words[at + 1 :]
                 if all(w in own or not own.isdisjoint(plural_variants(w)) for w in rest):
                     pool.add(hit.entry, ACRONYM_PHRASE_SCORE, "acronym")
+
+    def _scene_placed(
+        self,
+        pool: Pool,
+        similar: Sequence[tuple[int, float]],
+        clauses: tuple[str, str],
+        names_in: NamesIn,
+    ) -> None:
+        """A scene, then a question asking which or what kind of thing does something (`asks_kind`:
+        "our rag bot pulls chunks out of the vector database. what stage puts the best on top?"):
+        the names written only in the scene place what is asked, as a story's do (story28): each
+        an offer behind the meaning's first other entry, that entry the only card, where it
+        leads as a long description's must (`long_lead`). The meaning's own first entry is kept
+        though the scene writes it ("... total tokens per second across all of them. what's that
+        metric?": Throughput)."""
+        named = names_in(clauses[0])
+        told = len(clauses[0].split()) - sum(
+            len(clauses[0][f.start : f.end].split()) for f in named
+        )
+        if told < SCENE_WORDS and clauses[0].split()[0] not in SETTING_OPENERS:
+            return  # "tokenization, which library is fastest?": a topic, then its question
+        asked = {found.entry for found in names_in(clauses[1])}
+        lead = similar[0][0] if similar else None
+        scene = dict.fromkeys(f.entry for f in named)
+        setting = [e for e in scene if e not in asked and e != lead]
+        if not setting:
+            return
+        meant = [(entry, cosine) for entry, cosine in similar if entry not in setting]
+        card = meant[0][0] if long_lead(meant) else None
+        if card is not None:
+            pool.add(card, MATCH_SCORE, "semantic")
+        pool.cap(setting, _setting_score(pool, similar, setting))
+        # no other card: with the scene's name set aside, a description's near neighbour of it
+        # ("in the diffusion model ..., what architecture is the denoiser": Diffusion
+        # Transformer) would be carded on words the scene wrote
+        kept = {card, lead, *asked, *setting}
+        pool.cap([e for e in pool.by_entry if e not in kept], MATCH_SCORE - MATCH_MARGIN)
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no

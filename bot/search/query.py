@@ -281,6 +281,34 @@ def asks_name_after_story(normalized: str) -> bool:
     return found is not None and len(normalized[: found.start()].split()) >= STORY_WORDS
 
 
+# "our rag bot pulls chunks out of the vector database. what stage puts the best ones on top?":
+# a question that asks which or what KIND of thing does something asks for a thing the scene
+# before it only places; "what technique is that" points back at the scene and is not read here.
+_KINDS = (
+    "algorithm|approach|architecture|attack|chip|component|curve|document|engine|feature|file|"
+    "flag|format|framework|hyperparameter|image|input|kernel|knob|label|law|layer|library|limit|"
+    "list|measure|mechanism|method|metric|module|network|number|option|part|pattern|phase|piece|"
+    "program|property|protocol|quantity|risk|schedule|setting|software|stage|standard|step|"
+    "strategy|technique|term|tool|trick|value|variant|vector"
+)
+_KIND_ASKED = re.compile(
+    r"^(?:(?:so|and|but|ok|then) )?(?:which|what)(?: s|'s|s| is| are)?(?: the| that| this)? "
+    rf"(?:(?:[a-z0-9]+ )?(?:{_KINDS})s?|(?:kind|type|sort) of)\b"
+)
+_POINTS_AT_SCENE = re.compile(
+    r"\b(?:(?:is|are|was) (?:it|that|this|those|these|they)|"
+    r"(?:in|of|for|on|inside|from|with|by) (?:that|this|those|these|its|their))\b"
+)
+
+
+def asks_kind(clause: str) -> bool:
+    """Does a question's clause (`normalize`d) ask which or what kind of thing does something
+    ("what format should i convert the weights to", "which rl algorithm"), not what the thing
+    before it is ("what technique is that")?"""
+    found = _KIND_ASKED.match(clause)
+    return found is not None and not _POINTS_AT_SCENE.search(clause, found.end())
+
+
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)

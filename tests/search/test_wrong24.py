@@ -22,8 +22,6 @@ STILL_FAILING = {
     # the scene's first name read as the subject (`QuestionRules.read`'s last reading, of the
     # whole text): a rule that reads it as the setting where the question asks for a thing by
     # its kind was measured and not kept (wrong24 in bench/results/semantic.md)
-    "training my own small model on a single gpu and the loss jumps around wildly. which "
-    "setting controls the size of each step?",
     "batch jobs of 50k prompts overnight cost too much. what file format does the api want "
     "them in?",
     # the name written outright, not the subject rule, makes these cards (`_names_in`)
