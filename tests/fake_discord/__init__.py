@@ -75,7 +75,7 @@ announcement (5), voice (2) and stage (13) channels and forums (15); ``add_threa
 kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True`` an age-restricted one. Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for
-``fake.slash(..., held_up=...)``.
+``fake.slash(..., held_up=...)`` and ``fake.message_command(..., held_up=...)``.
 
 Modals (``interactions.modal_data``, ``validation.check_modal``): a MODAL response (type 9) is
 checked at Discord's limits (title 1-45, custom_id 1-100, 1-5 top-level components: action rows
