@@ -55,7 +55,10 @@ def run_to_exit(settings: Settings | None = None) -> NoReturn:
     and closed; Python's own finalization would free the glossary's indexes object by object,
     which takes seconds on a loaded machine: past a container's grace, after a stop that kept
     to its deadline (`STOP_SECONDS`)."""
-    code = run(settings)
+    try:
+        code = run(settings)
+    except SystemExit as stopped:  # SIGTERM before the bot's handlers or after them (`cli`)
+        code = stopped.code if isinstance(stopped.code, int) else EXIT_ERROR
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()

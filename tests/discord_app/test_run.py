@@ -194,3 +194,28 @@ def test_the_runner_gives_back_the_signal_handlers_it_found(
     finally:
         for sig, handler in left.items():
             signal.signal(sig, handler)
+
+
+def test_a_stop_once_the_bot_has_stopped_still_ends_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`glossary-bot run` stops on SIGTERM with exit 0 while it starts (its settings, its
+    glossary: `cli._stop_while_starting`), and the runner puts that handler back once the bot
+    has stopped. A SIGTERM in the last moments of closing then ended the process through
+    Python's finalization, seconds freeing the indexes (`run_to_exit`); it ends at once, 0."""
+    from bot.discord_app import runner
+
+    class Exited(Exception):
+        pass
+
+    def stopped_by_sigterm(settings: object = None) -> int:
+        raise SystemExit(0)  # what cli's handler raises
+
+    def exit_now(code: int) -> None:
+        raise Exited(code)
+
+    monkeypatch.setattr(runner, "run", stopped_by_sigterm)
+    monkeypatch.setattr(runner.os, "_exit", exit_now)
+    with pytest.raises(Exited) as ended:
+        runner.run_to_exit()
+    assert ended.value.args == (0,)
