@@ -58,7 +58,7 @@ def run_to_exit(settings: Settings | None = None) -> NoReturn:
     try:
         code = run(settings)
     except SystemExit as stopped:  # SIGTERM before the bot's handlers or after them (`cli`)
-        code = stopped.code if isinstance(stopped.code, int) else EXIT_ERROR
+        code = stopped.code if isinstance(stopped.code, int) else int(stopped.code is not None)
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
