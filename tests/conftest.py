@@ -1,5 +1,5 @@
-"""What every test folder shares: the PostgreSQL half of the suite, and the test process's
-workaround of an interpreter bug (tests/python_bugs.py).
+"""What every test folder shares: the PostgreSQL half of the suite, the test process's
+workaround of an interpreter bug (tests/python_bugs.py), and Ctrl-C however the run was started.
 
 The tests that need a real PostgreSQL (the storage contract suite's `backend=postgres` half, and
 tests marked `postgres`: several processes on one database, the load test's two processes) run
@@ -34,7 +34,7 @@ def needs_postgres(item: pytest.Item) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Ctrl-C reaches the tests however the run was started. A shell without job control
-    (`make test &`, a script's `cmd &`, nohup) starts a background command with SIGINT ignored,
+    (`make test &`, a script's `cmd &`) starts a background command with SIGINT ignored,
     and Python then keeps it ignored: `asyncio.run` turns Ctrl-C into a cancellation only with
     Python's own handler in place, so the tests that press Ctrl-C (`signal.raise_signal`: prune,
     prune --vacuum, terms and aliases import) saw it swallowed and the command finish untouched,
