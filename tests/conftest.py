@@ -1,5 +1,5 @@
-"""What every test folder shares: the PostgreSQL half of the suite, and the test process's
-workaround of an interpreter bug (tests/python_bugs.py).
+"""What every test folder shares: the PostgreSQL half of the suite, the test process's
+workaround of an interpreter bug (tests/python_bugs.py), and Ctrl-C however the run was started.
 
 The tests that need a real PostgreSQL (the storage contract suite's `backend=postgres` half, and
 tests marked `postgres`: several processes on one database, the load test's two processes) run
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,24 +26,21 @@ _left_out: list[pytest.Item] = []
 _left_out_by_worker: dict[str, int] = {}
 
 
-@pytest.fixture
-def ctrl_c_reaches_the_command() -> Iterator[None]:
-    """SIGINT handled as in a fresh `glossary-bot` process, for a test that presses Ctrl-C
-    (`signal.raise_signal`) at a point it holds the command at. `asyncio.run` turns Ctrl-C into
-    a cancellation only when it finds Python's own handler in place; one left behind in this
-    worker by an earlier test (an event loop's handler, SIG_IGN) swallows the Ctrl-C, and the
-    command finishes untouched: such a test then failed by which tests ran before it."""
-    left = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, left)
-
-
 def needs_postgres(item: pytest.Item) -> bool:
     callspec = getattr(item, "callspec", None)
     in_postgres_half = callspec is not None and callspec.params.get("backend") == "postgres"
     return in_postgres_half or item.get_closest_marker("postgres") is not None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the tests however the run was started. A shell without job control
+    (`make test &`, a script's `cmd &`) starts a background command with SIGINT ignored,
+    and Python then keeps it ignored: `asyncio.run` turns Ctrl-C into a cancellation only with
+    Python's own handler in place, so the tests that press Ctrl-C (`signal.raise_signal`: prune,
+    prune --vacuum, terms and aliases import) saw it swallowed and the command finish untouched,
+    in every such run (they passed in the foreground)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

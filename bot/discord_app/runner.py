@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from typing import NoReturn
 
 import aiohttp
@@ -54,7 +55,10 @@ def run_to_exit(settings: Settings | None = None) -> NoReturn:
     and closed; Python's own finalization would free the glossary's indexes object by object,
     which takes seconds on a loaded machine: past a container's grace, after a stop that kept
     to its deadline (`STOP_SECONDS`)."""
-    code = run(settings)
+    try:
+        code = run(settings)
+    except SystemExit as stopped:  # SIGTERM before the bot's handlers or after them (`cli`)
+        code = stopped.code if isinstance(stopped.code, int) else int(stopped.code is not None)
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -159,11 +163,26 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
             metrics_server.stop()
 
 
-async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token: str) -> int:
+@contextlib.contextmanager
+def _signals_taken(handlers: Mapping[signal.Signals, Callable[[], object]]) -> Iterator[None]:
+    """The running loop handles `handlers`' signals, then the handlers found before are put
+    back: asyncio's removal puts back the defaults, and a program that embeds or re-runs the
+    runner had its own (an ignored SIGINT or SIGHUP, a SIGTERM handler) replaced."""
     loop = asyncio.get_running_loop()
+    found = {sig: signal.getsignal(sig) for sig in handlers}
+    for sig, handler in handlers.items():
+        loop.add_signal_handler(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, before in found.items():
+            loop.remove_signal_handler(sig)
+            if before is not None:  # None: set outside Python, which cannot be put back
+                signal.signal(sig, before)
+
+
+async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token: str) -> int:
     stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early
 
     def reload() -> None:
@@ -171,8 +190,14 @@ async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token:
         reloads.add(task)
         task.add_done_callback(reloads.discard)
 
-    loop.add_signal_handler(signal.SIGHUP, reload)
+    handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
+    with _signals_taken(handlers):
+        return await _log_in_and_run(bot, state, settings, token, stop)
 
+
+async def _log_in_and_run(
+    bot: GlossaryBot, state: BotState, settings: Settings, token: str, stop: asyncio.Event
+) -> int:
     error: BaseException | None = None
     async with bot:
         try:

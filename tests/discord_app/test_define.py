@@ -10,6 +10,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary import Glossary
 from bot.storage import Store
 from tests.fake_discord import is_silent
+from tests.resilience.helpers import warned
 
 from .conftest import Scene, StartBot
 from .helpers import (
@@ -259,3 +260,24 @@ async def test_define_held_up_past_discords_deadline_posts_its_card_in_the_chann
     assert embed_of(posted)["title"] == "KV Cache"
     assert int(posted["id"]) != first.original_message_id
     assert late.records == []  # nothing sent that Discord would refuse
+
+
+async def test_explain_terms_held_up_past_discords_deadline_sends_nothing_to_be_refused(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The "Explain terms" command counts Discord's 3 s from when Discord sent the interaction,
+    as /define does. Its answer is private (a listing of someone else's message, for the one who
+    asked): a late one is not posted in the channel for all to see, nothing is sent that Discord
+    would refuse (10062), and the log says the answer is lost."""
+    fake = scene.fake
+    said = await fake.user_message(scene.bob, scene.channel, "we cache the kv cache")
+    first = await fake.message_command(scene.alice, "Explain terms", said)  # the clocks' offset
+    assert is_ephemeral(await first.final_message())
+    posts = len(fake.sent_messages)
+    async with warned("private answer is lost") as records:
+        late = await fake.message_command(scene.alice, "Explain terms", said, held_up=5.0)
+    [lost] = [r.getMessage() for r in records if "private answer is lost" in r.getMessage()]
+    assert f"interaction {late.id} " in lost, lost
+    await fake.settle()
+    assert late.records == []  # nothing sent that Discord would refuse
+    assert len(fake.sent_messages) == posts  # nor posted in the channel

@@ -9,6 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.storage import Store
@@ -152,3 +153,69 @@ async def test_an_alias_added_through_glossary_bot_run_survives_a_restart(
             async with asyncio.timeout(30):
                 _, stderr = await process.communicate()
         assert process.returncode == 0, stderr.decode()
+
+
+def test_the_runner_gives_back_the_signal_handlers_it_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While it runs, the bot's loop takes SIGTERM and SIGINT (stop) and SIGHUP (reload).
+    asyncio's removal of a loop's handler puts back the default, not what was there: a program
+    that embeds or re-runs the runner got Python's Ctrl-C (KeyboardInterrupt) where it ignored
+    SIGINT, and was killed by a SIGHUP it ignored (as under nohup) or a SIGTERM it handled.
+    Now the handlers found are put back when the bot stops."""
+    from bot.discord_app import runner
+    from bot.settings import Settings
+
+    def embedders_own(signum: int, frame: object) -> None:
+        return None
+
+    monkeypatch.chdir(tmp_path)  # no developer's .env
+    monkeypatch.setattr(runner, "configure_logging", lambda *args, **kwargs: None)
+    # the endpoints it points discord.py at are put back after
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    gateway = discord.gateway.DiscordWebSocket
+    monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
+    found = {
+        signal.SIGINT: signal.SIG_IGN,
+        signal.SIGTERM: embedders_own,
+        signal.SIGHUP: signal.SIG_IGN,
+    }
+    left = {sig: signal.signal(sig, handler) for sig, handler in found.items()}
+    try:
+        # Discord cannot be reached (nothing listens on port 9): the bot's loop has taken the
+        # signals, tries to log in, and stops.
+        unreachable = Settings(
+            discord_token="x.y.z",
+            discord_api_base_url="http://127.0.0.1:9/api/v10",
+            database_path=tmp_path / "bot.db",
+        )
+        assert runner.run(unreachable) == runner.EXIT_ERROR
+        assert {sig: signal.getsignal(sig) for sig in found} == found
+    finally:
+        for sig, handler in left.items():
+            signal.signal(sig, handler)
+
+
+def test_a_stop_once_the_bot_has_stopped_still_ends_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`glossary-bot run` stops on SIGTERM with exit 0 while it starts (its settings, its
+    glossary: `cli._stop_while_starting`), and the runner puts that handler back once the bot
+    has stopped. A SIGTERM in the last moments of closing then ended the process through
+    Python's finalization, seconds freeing the indexes (`run_to_exit`); it ends at once, 0."""
+    from bot.discord_app import runner
+
+    class Exited(Exception):
+        pass
+
+    def stopped_by_sigterm(settings: object = None) -> int:
+        raise SystemExit(0)  # what cli's handler raises
+
+    def exit_now(code: int) -> None:
+        raise Exited(code)
+
+    monkeypatch.setattr(runner, "run", stopped_by_sigterm)
+    monkeypatch.setattr(runner.os, "_exit", exit_now)
+    with pytest.raises(Exited) as ended:
+        runner.run_to_exit()
+    assert ended.value.args == (0,)

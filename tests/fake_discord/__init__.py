@@ -77,7 +77,7 @@ channel changed once the bot is connected (``channel.overwrite(...)``) reaches i
 fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for
-``fake.slash(..., held_up=...)``.
+``fake.slash(..., held_up=...)`` and ``fake.message_command(..., held_up=...)``.
 
 Modals (``interactions.modal_data``, ``validation.check_modal``): a MODAL response (type 9) is
 checked at Discord's limits (title 1-45, custom_id 1-100, 1-5 top-level components: action rows

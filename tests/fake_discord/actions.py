@@ -217,16 +217,25 @@ class UserActions:
         return await self._send(payload, None, target_message_id=int(stored["id"]))
 
     async def message_command(
-        self, user: FakeUser, name: str, target: MessageRef, *, channel: FakeChannel | None = None
+        self,
+        user: FakeUser,
+        name: str,
+        target: MessageRef,
+        *,
+        channel: FakeChannel | None = None,
+        held_up: float = 0.0,
     ) -> InteractionHandle:
-        """Run the message context-menu command ``name`` on ``target``."""
+        """Run the message context-menu command ``name`` on ``target``. ``held_up``: as for
+        ``slash``, Discord sent it that many seconds before the bot got it."""
         stored = self._stored_message(target)
         channel = channel or self._channel(int(stored["channel_id"]))
         guild = self.world.guild_of(channel)
         registered = self._find_command(name, MESSAGE_COMMAND, guild)
         resolved = Resolved(self.world, guild)
         target_id = resolved.message(copy.deepcopy(stored))
-        return await self._context_menu(user, registered, target_id, resolved, channel)
+        return await self._context_menu(
+            user, registered, target_id, resolved, channel, held_up=held_up
+        )
 
     async def user_command(
         self, user: FakeUser, name: str, target: FakeUser, *, channel: FakeChannel
@@ -244,6 +253,8 @@ class UserActions:
         target_id: str,
         resolved: Resolved,
         channel: FakeChannel,
+        *,
+        held_up: float = 0.0,
     ) -> InteractionHandle:
         data: JSON = {
             "id": registered["id"],
@@ -257,7 +268,9 @@ class UserActions:
         payload = base_payload(
             self.world, kind=APPLICATION_COMMAND, data=data, user=user, channel=channel
         )
-        return await self._send(payload, self._refusal(registered, user, channel))
+        if held_up:
+            payload["id"] = str(new_snowflake(ago=held_up))
+        return await self._send(payload, self._refusal(registered, user, channel), held_up=held_up)
 
     def _refusal(self, registered: JSON, user: FakeUser, channel: FakeChannel) -> str | None:
         """Why Discord would not let ``user`` invoke this command here: its contexts, the

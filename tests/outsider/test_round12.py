@@ -68,9 +68,7 @@ def _interrupted_import(db: Path, *, before_the_write: bool) -> BaseException | 
     return None
 
 
-def test_ctrl_c_during_an_import_says_whether_it_was_written(
-    tmp_path: Path, ctrl_c_reaches_the_command: None
-) -> None:
+def test_ctrl_c_during_an_import_says_whether_it_was_written(tmp_path: Path) -> None:
     """Plan line X33: Ctrl-C during `aliases import` of 10,000 rows (or `terms import` of
     2,000): the process went on for 12-30 s, wrote every row (a transaction under way is
     finished, never left half-done), then exited 130 without a word, so the operator believed

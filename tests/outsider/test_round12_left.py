@@ -89,7 +89,6 @@ def test_ctrl_c_while_aliases_import_checks_writes_nothing(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    ctrl_c_reaches_the_command: None,
 ) -> None:
     """Plan round 12, noticed beside X33: a Ctrl-C while `aliases import` checked its lines
     (CPU work that never waits, so the cancellation waited too) let the write start and finish;

@@ -321,7 +321,6 @@ def test_ctrl_c_during_prune_says_what_it_removed_and_what_is_left(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    ctrl_c_reaches_the_command: None,
 ) -> None:
     """review20: Ctrl-C after prune's first batch said "interrupted after its changes were
     written in full", as a command of one transaction says; prune commits batch by batch, so
@@ -615,7 +614,6 @@ def test_ctrl_c_during_prune_vacuum_says_what_was_done(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    ctrl_c_reaches_the_command: None,
 ) -> None:
     """review21: Ctrl-C once the prune had finished, as its vacuum began, ended the command
     with status 130 and not a word: every old row removed, the file rewritten (VACUUM runs in a
