@@ -211,6 +211,22 @@ async def test_a_search_that_raises_in_the_worker_frees_its_servers_turn(
     assert bot.state.member_searches.idle()
 
 
+def hold_searches(
+    monkeypatch: pytest.MonkeyPatch, release: threading.Event, searched: list[str]
+) -> None:
+    """Search records each text it is given, and one starting "hold" waits (in the worker) until
+    `release` is set: the worker stays busy while a test fills a server's queue."""
+    real = SearchIndex.search
+
+    def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+        searched.append(text)
+        if text.startswith("hold"):
+            release.wait(STUCK)
+        return real(index, text, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", search)
+
+
 async def test_a_server_at_its_50_waiting_searches_is_refused_more_others_are_not(
     scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -221,15 +237,7 @@ async def test_a_server_at_its_50_waiting_searches_is_refused_more_others_are_no
     assert searches.most_waiting == 50
     release = threading.Event()
 
-    def held(real: Any) -> Any:
-        def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
-            if text.startswith("hold"):
-                release.wait(STUCK)
-            return real(index, text, *args, **kwargs)
-
-        return search
-
-    monkeypatch.setattr(SearchIndex, "search", held(SearchIndex.search))
+    hold_searches(monkeypatch, release, [])
     entered: Counter[int] = Counter()
     full, refused = asyncio.Event(), asyncio.Event()
     run = searches.run
@@ -353,16 +361,7 @@ async def test_a_server_left_with_searches_waiting_has_them_dropped_not_run(
     release = threading.Event()
     searched: list[str] = []
 
-    def held(real: Any) -> Any:
-        def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
-            searched.append(text)
-            if text.startswith("hold"):
-                release.wait(STUCK)
-            return real(index, text, *args, **kwargs)
-
-        return search
-
-    monkeypatch.setattr(SearchIndex, "search", held(SearchIndex.search))
+    hold_searches(monkeypatch, release, searched)
     dropped: Counter[int] = Counter()
     all_dropped = asyncio.Event()
     run = searches.run
