@@ -319,7 +319,9 @@ class _NameOwners:
         self.wordings: dict[str, tuple[str, str]] = {}  # bundled id -> (term id, title)
         self.lookalikes: LookAlikes[str] = LookAlikes()  # of the server's terms, by id
         self.titles: dict[str, str] = {}  # term id -> title
+        self.names: dict[str, list[str]] = {}  # term id -> its names, as written
         for term in others:
+            self.names[term.id] = list(term.names)
             self.ids.add(term.id)
             self.titles[term.id] = term.title
             self.lookalikes.add(term.id, term.names)
@@ -352,10 +354,33 @@ class _NameOwners:
             held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
             if key and held[0] != term_id:
                 report(field_name, f"“{name}” is already a name of this server's term “{held[1]}”.")
-            elif key:
+            elif key and not self._refuse_other_number(field_name, name, term_id, report):
                 self._refuse_lookalike(field_name, name, term_id, target, report)
         self.titles.setdefault(term_id, title)
+        self.names.setdefault(term_id, []).extend(name for _, name in _names(fields))
         self.lookalikes.add(term_id, (name for _, name in _names(fields)))
+
+    def _refuse_other_number(
+        self, field_name: str, name: str, term_id: str, report: _Reporter
+    ) -> bool:
+        """As `_refuse_other_number` (below) for the bundled names, among the server's own
+        terms: "Zorb Engines" beside a term "Zorb Engine" would be a second card search reads
+        as the first. The term holding the name may have its other number."""
+        for key in plural_variants(compact(name)):
+            held = self.server.get(key)
+            if held is None or held[0] == term_id:
+                continue
+            owner = next(
+                (n for n in self.names.get(held[0], ()) if compact(n) == key), held[1]
+            )
+            report(
+                field_name,
+                f"“{name}” is read by search as “{owner}”, a name of this server's term "
+                f"“{held[1]}”, so the two would open different cards: add it to that term, or "
+                "choose a name search does not read as another term's.",
+            )
+            return True
+        return False
 
     def _refuse_lookalike(
         self, field_name: str, name: str, term_id: str, target: Entry | None, report: _Reporter
