@@ -223,11 +223,13 @@ def check_candidates(
     others: Sequence[ServerTerm],
     *,
     default_category: str | None = None,
+    replaced: Sequence[ServerTerm] = (),
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The candidates as terms, and every problem: each alone, then as a set with `others`.
 
     Terms come back only for candidates without errors of their own; a related term naming a
-    refused candidate is not reported as dangling.
+    refused candidate is not reported as dangling. `replaced`: the server's terms an import
+    replaces with the candidates, named when a related term is one of them it removes.
     """
     problems: list[TermProblem] = []
     owners = _NameOwners(bundled, others)
@@ -249,11 +251,12 @@ def check_candidates(
         if not report.failed:
             settled.append((candidate, fields, target))
 
+    removed = {key: t.title for t in replaced for key in (t.id, *map(compact, t.names))}
     terms = []
     for candidate, fields, target in settled:
         report = _Reporter(problems, candidate)
         own = {str(fields["id"])} | ({target.id} if target else set())
-        related = _resolve_related(candidate.related, owners, own, report)
+        related = _resolve_related(candidate.related, owners, own, removed, report)
         if not report.failed:
             terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
     return terms, problems
@@ -554,13 +557,25 @@ def _assign_id(
 
 
 def _resolve_related(
-    names: Sequence[str], owners: _NameOwners, own: set[str], report: _Reporter
+    names: Sequence[str],
+    owners: _NameOwners,
+    own: set[str],
+    removed: Mapping[str, str],
+    report: _Reporter,
 ) -> list[str]:
     resolved: list[str] = []
     missing: list[str] = []
     for name in names:
         target = owners.resolve(name)
-        if target is None:
+        gone = (removed.get(name) or removed.get(compact(name))) if target is None else None
+        if gone is not None:
+            # "No term is called" is true only once the import is done: say why.
+            report(
+                "related",
+                f"“{name}” is a term of this server that this import removes (it is not in the "
+                f"file): add “{gone}” to the file to keep it, or leave it out of Related terms.",
+            )
+        elif target is None:
             missing.append(name)
         elif target in own:
             report("related", f"“{name}” is this term itself.")
