@@ -95,11 +95,16 @@ def test_check_of_one_folder_given_twice_says_so_once(tmp_path: Path) -> None:
     kind (the first in data/kinds/kinds.toml)", the file it was in. Now one warning names the
     folder given twice; it is read once."""
     shutil.copytree(DATA, tmp_path / "data")
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "data", "data", "./data/")
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "data", "data")
     assert status == 0, output
     assert "second kind" not in output, output[:2000]
     lines = [line for line in output.splitlines() if "given twice" in line]
-    assert lines == ["./data/: warning: the folder data is given twice: read once"], output[:2000]
+    assert lines == ["data: warning: the folder data is given twice: read once"], output[:2000]
+    same = str(tmp_path / "data")  # the same folder spelled otherwise
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "data", same)
+    assert status == 0 and "second kind" not in output, output[:2000]
+    lines = [line for line in output.splitlines() if "given twice" in line]
+    assert lines == [f"{same}: warning: the folder data is given twice: read once"], output
 
 
 def test_a_title_of_spaces_alone_is_one_error(tmp_path: Path) -> None:
