@@ -231,9 +231,7 @@ def _font_advances() -> tuple[tuple[float, ...], frozenset[int]]:
     (units,) = struct.unpack_from(">H", font, offsets[b"head"] + 18)
     (metrics,) = struct.unpack_from(">H", font, offsets[b"hhea"] + 34)
     hmtx = offsets[b"hmtx"]
-    widths = tuple(
-        struct.unpack_from(">H", font, hmtx + 4 * i)[0] / units for i in range(metrics)
-    )
+    widths = tuple(struct.unpack_from(">H", font, hmtx + 4 * i)[0] / units for i in range(metrics))
     return widths, frozenset(_font_glyphs())
 
 

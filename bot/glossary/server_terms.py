@@ -373,9 +373,7 @@ class _NameOwners:
             held = self.server.get(key)
             if held is None or held[0] == term_id:
                 continue
-            owner = next(
-                (n for n in self.names.get(held[0], ()) if compact(n) == key), held[1]
-            )
+            owner = next((n for n in self.names.get(held[0], ()) if compact(n) == key), held[1])
             report(
                 field_name,
                 f"“{name}” is read by search as “{owner}”, a name of this server's term "

@@ -102,7 +102,8 @@ def test_check_of_one_folder_given_twice_says_so_once(tmp_path: Path) -> None:
     assert lines == ["data: warning: the folder data is given twice: read once"], output[:2000]
     same = str(tmp_path / "data")  # the same folder spelled otherwise
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "data", same)
-    assert status == 0 and "second kind" not in output, output[:2000]
+    assert status == 0, output[:2000]
+    assert "second kind" not in output, output[:2000]
     lines = [line for line in output.splitlines() if "given twice" in line]
     assert lines == [f"{same}: warning: the folder data is given twice: read once"], output
 
@@ -122,7 +123,8 @@ def test_a_title_of_spaces_alone_is_one_error(tmp_path: Path) -> None:
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "data")
     assert status == 1, output
     blank = [line for line in output.splitlines() if "blank" in line]
-    assert len(blank) == 1 and "empty title" in blank[0], output
+    assert len(blank) == 1, output
+    assert "empty title" in blank[0], output
     assert "empty name '...'" in output, output
 
 
@@ -136,8 +138,10 @@ def test_a_chart_label_of_wide_letters_fits_the_panel() -> None:
     drawn = re.findall(r'<text x="-5" [^>]*>([^<>]*)</text>', svg)
     assert drawn[0] == "RAG", drawn
     cut_narrow, cut_wide = drawn[1], drawn[2]
-    assert cut_wide.startswith("WW") and cut_wide.endswith("…"), drawn
-    assert cut_narrow.startswith("il") and cut_narrow.endswith("…"), drawn
+    assert cut_wide.startswith("WW"), drawn
+    assert cut_wide.endswith("…"), drawn
+    assert cut_narrow.startswith("il"), drawn
+    assert cut_narrow.endswith("…"), drawn
     assert len(cut_narrow) > len(cut_wide) + 8, drawn  # narrow letters: more of them fit
     widths = [text_width(label, LABEL_SIZE) for label in drawn]
     assert max(widths) <= MAX_LABEL_WIDTH, widths
