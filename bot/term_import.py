@@ -14,7 +14,7 @@ from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
 from bot.glossary.keys import compact
 from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms, orphaned_aliases
+from bot.term_storage import TermChange, change_terms, orphaned_aliases, read_terms
 
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
 
@@ -67,6 +67,8 @@ async def import_terms(
     dry_run: bool,
     default_category: str | None = None,
 ) -> ImportOutcome:
+    # Read first so a related term the file leaves out can be named as one the import removes.
+    stored = await read_terms(store, scope)
     incoming, problems = await asyncio.to_thread(
         parse_import,
         data,
@@ -75,6 +77,7 @@ async def import_terms(
         default_category=default_category,
         max_terms=caps[0],
         max_bytes=import_cap(*caps),
+        replaced=stored,
     )
     if any(p.severity == "error" for p in problems):
         return ImportOutcome(problems, None, applied=False)

@@ -37,7 +37,10 @@ TERMS = (35, 165, 160, 255)  # teal
 MAX_TERMS = 8
 MAX_DAILY_BARS = 92  # a longer period is drawn by the week
 MAX_TITLE = 70  # characters; DejaVu Sans at 24 px fits about this many across SIZE
-MAX_TERM_NAME = 24
+LABEL_SIZE = 13  # the labels' font size, pygal's label_font_size below
+# A top term's label at most as wide as 24 average letters (by pygal's estimate, 0.6 em each),
+# measured in the font: cut by characters, 24 "W"s ran past the panel's left edge.
+MAX_LABEL_WIDTH = 24 * 0.6 * LABEL_SIZE
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,8 @@ def _style(bars: tuple[int, int, int, int]) -> Style:
         **{f"{text}_font_family": FONT for text in ("title", "label", "major_label", "value")},
         no_data_font_family=FONT,
         title_font_size=16,
-        label_font_size=13,
-        major_label_font_size=13,
+        label_font_size=LABEL_SIZE,
+        major_label_font_size=LABEL_SIZE,
         value_font_size=13,
         no_data_font_size=16,
     )
@@ -183,16 +186,25 @@ def _series_chart(series: list[Bin], unit: str, width: int, height: int) -> str:
     return _svg(chart)
 
 
-@functools.cache
-def _font_characters() -> frozenset[int]:
-    """The code points FONT_FILE has glyphs for: its cmap's format 12 subtable (every TrueType
-    font of this size has one; DejaVu Sans does)."""
+def _font_tables() -> tuple[bytes, dict[bytes, int]]:
     font = FONT_FILE.read_bytes()
     (tables,) = struct.unpack_from(">H", font, 4)
-    offsets = {font[12 + 16 * i : 16 + 16 * i]: 12 + 16 * i for i in range(tables)}
-    (cmap,) = struct.unpack_from(">I", font, offsets[b"cmap"] + 8)
+    # Each table record: tag, checksum, offset, length.
+    offsets = {
+        font[12 + 16 * i : 16 + 16 * i]: struct.unpack_from(">I", font, 20 + 16 * i)[0]
+        for i in range(tables)
+    }
+    return font, offsets
+
+
+@functools.cache
+def _font_glyphs() -> dict[int, int]:
+    """Code point -> glyph index, for the code points FONT_FILE has glyphs for: its cmap's
+    format 12 subtable (every TrueType font of this size has one; DejaVu Sans does)."""
+    font, offsets = _font_tables()
+    cmap = offsets[b"cmap"]
     (subtables,) = struct.unpack_from(">H", font, cmap + 2)
-    covered: set[int] = set()
+    glyphs: dict[int, int] = {}
     for i in range(subtables):
         (offset,) = struct.unpack_from(">I", font, cmap + 8 + 8 * i)
         start = cmap + offset
@@ -201,9 +213,37 @@ def _font_characters() -> frozenset[int]:
         (groups,) = struct.unpack_from(">I", font, start + 12)
         for group in range(groups):
             first, last, glyph = struct.unpack_from(">III", font, start + 16 + 12 * group)
-            covered.update(range(max(first, 1 if glyph == 0 else first), last + 1))
+            for code in range(max(first, 1 if glyph == 0 else first), last + 1):
+                glyphs[code] = glyph + code - first
         break
-    return frozenset(covered)
+    return glyphs
+
+
+def _font_characters() -> frozenset[int]:
+    return _font_advances()[1]
+
+
+@functools.cache
+def _font_advances() -> tuple[tuple[float, ...], frozenset[int]]:
+    """Each glyph's advance width in ems (hhea and hmtx: the last width repeats), and the
+    code points the font covers."""
+    font, offsets = _font_tables()
+    (units,) = struct.unpack_from(">H", font, offsets[b"head"] + 18)
+    (metrics,) = struct.unpack_from(">H", font, offsets[b"hhea"] + 34)
+    hmtx = offsets[b"hmtx"]
+    widths = tuple(struct.unpack_from(">H", font, hmtx + 4 * i)[0] / units for i in range(metrics))
+    return widths, frozenset(_font_glyphs())
+
+
+def text_width(text: str, size: float) -> float:
+    """`text`'s drawn width in pixels at font `size`, in the chart's font (kerning aside; a
+    character it lacks counted as wide as "W")."""
+    widths, _ = _font_advances()
+    glyphs = _font_glyphs()
+    wide = widths[min(glyphs[ord("W")], len(widths) - 1)]
+    return size * sum(
+        widths[min(glyphs[ord(c)], len(widths) - 1)] if ord(c) in glyphs else wide for c in text
+    )
 
 
 def drawable(name: str, rank: int) -> str:
@@ -221,11 +261,28 @@ def drawable(name: str, rank: int) -> str:
     return kept or f"#{rank}"
 
 
+def fit_width(text: str, most: float) -> str:
+    """`text` cut with an ellipsis to at most `most` pixels wide as drawn (LABEL_SIZE)."""
+    if text_width(text, LABEL_SIZE) <= most:
+        return text
+    keep = len(text)
+    while keep > 0:
+        cut = text[: whole_letters_cut(text, keep)].rstrip() + "…"
+        if text_width(cut, LABEL_SIZE) <= most:
+            return cut
+        keep -= 1
+    return "…"
+
+
 def _terms_chart(terms: Sequence[tuple[str, int]], width: int, height: int) -> str:
     shown = [
-        (shorten(drawable(name, rank), MAX_TERM_NAME) or "?", n)
+        (fit_width(drawable(name, rank), MAX_LABEL_WIDTH) or "?", n)
         for rank, (name, n) in enumerate(terms[:MAX_TERMS], 1)
     ]
+    # pygal leaves the labels 0.6 em a character: wide letters draw past that, narrow ones
+    # leave it half empty. The left margin makes up the difference either way.
+    estimated = 0.6 * LABEL_SIZE * max((len(name) for name, _ in shown), default=0)
+    drawn = max((text_width(name, LABEL_SIZE) for name, _ in shown), default=0.0)
     chart = pygal.HorizontalBar(
         **_options(TERMS, "Top terms", "None yet"),
         width=width,
@@ -237,6 +294,7 @@ def _terms_chart(terms: Sequence[tuple[str, int]], width: int, height: int) -> s
         print_values_position="top",
         formatter=lambda n: "\u00a0" + short_number(n),  # a space from the bar's end
         margin_right=56,  # room for the count beside the longest bar
+        margin_left=8 + math.ceil(drawn - estimated),
     )
     if any(n for _, n in shown):
         chart.x_labels = [name for name, _ in reversed(shown)]  # most looked-up on top

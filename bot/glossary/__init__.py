@@ -80,7 +80,7 @@ def _inspect(
 
     problems: list[Problem] = []
     stage("check: reading files")
-    folders = list(paths) if paths else [bundled_data_dir()]
+    folders = _once(list(paths) if paths else [bundled_data_dir()], problems)
     sources = read_sources(folders, problems)
     asked_as = read_asked_as(folders, problems)
     kinds = read_kinds(folders, problems)
@@ -95,6 +95,24 @@ def _inspect(
             Problem("error", where, "no glossary entries found" + _no_files(sources, paths))
         )
     return Glossary(tuple(entries), tuple(s.info for s in sources)), problems
+
+
+def _once(paths: list[Path], problems: list[Problem]) -> list[Path]:
+    """Each folder once: one given twice (`check data data`, `data ./data/`) was read twice, and
+    every entry's kind reported as "a second kind", the first in the same file."""
+    from bot.glossary.problems import Problem
+
+    seen: dict[Path, Path] = {}
+    kept: list[Path] = []
+    for path in paths:
+        first = seen.setdefault(path.resolve(), path)
+        if first is path:
+            kept.append(path)
+        else:
+            kind = "folder" if path.is_dir() else "file"
+            message = f"the {kind} {first} is given twice: read once"
+            problems.append(Problem("warning", str(path), message))
+    return kept
 
 
 def _no_files(sources: Sequence[object], paths: Sequence[Path] | None) -> str:

@@ -89,8 +89,10 @@ def parse_import(
     default_category: str | None = None,
     max_terms: int = MAX_TERMS,
     max_bytes: int = MAX_IMPORT_BYTES,
+    replaced: Sequence[ServerTerm] = (),
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
-    """The file's terms and every problem found (errors and warnings).
+    """The file's terms and every problem found (errors and warnings). `replaced`: the
+    server's terms now, which the file's replace.
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
     would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
@@ -135,7 +137,7 @@ def parse_import(
         seen_ids.add(raw.id)
         candidates.append(_candidate(raw, fmt, problems))
     terms, term_problems = check_candidates(
-        candidates, bundled, (), default_category=default_category
+        candidates, bundled, (), default_category=default_category, replaced=replaced
     )
     return terms, problems + term_problems
 

@@ -223,11 +223,13 @@ def check_candidates(
     others: Sequence[ServerTerm],
     *,
     default_category: str | None = None,
+    replaced: Sequence[ServerTerm] = (),
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The candidates as terms, and every problem: each alone, then as a set with `others`.
 
     Terms come back only for candidates without errors of their own; a related term naming a
-    refused candidate is not reported as dangling.
+    refused candidate is not reported as dangling. `replaced`: the server's terms an import
+    replaces with the candidates, named when a related term is one of them it removes.
     """
     problems: list[TermProblem] = []
     owners = _NameOwners(bundled, others)
@@ -249,11 +251,12 @@ def check_candidates(
         if not report.failed:
             settled.append((candidate, fields, target))
 
+    removed = {key: t.title for t in replaced for key in (t.id, *map(compact, t.names))}
     terms = []
     for candidate, fields, target in settled:
         report = _Reporter(problems, candidate)
         own = {str(fields["id"])} | ({target.id} if target else set())
-        related = _resolve_related(candidate.related, owners, own, report)
+        related = _resolve_related(candidate.related, owners, own, removed, report)
         if not report.failed:
             terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
     return terms, problems
@@ -319,7 +322,9 @@ class _NameOwners:
         self.wordings: dict[str, tuple[str, str]] = {}  # bundled id -> (term id, title)
         self.lookalikes: LookAlikes[str] = LookAlikes()  # of the server's terms, by id
         self.titles: dict[str, str] = {}  # term id -> title
+        self.names: dict[str, list[str]] = {}  # term id -> its names, as written
         for term in others:
+            self.names[term.id] = list(term.names)
             self.ids.add(term.id)
             self.titles[term.id] = term.title
             self.lookalikes.add(term.id, term.names)
@@ -352,10 +357,31 @@ class _NameOwners:
             held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
             if key and held[0] != term_id:
                 report(field_name, f"“{name}” is already a name of this server's term “{held[1]}”.")
-            elif key:
+            elif key and not self._refuse_other_number(field_name, name, term_id, report):
                 self._refuse_lookalike(field_name, name, term_id, target, report)
         self.titles.setdefault(term_id, title)
+        self.names.setdefault(term_id, []).extend(name for _, name in _names(fields))
         self.lookalikes.add(term_id, (name for _, name in _names(fields)))
+
+    def _refuse_other_number(
+        self, field_name: str, name: str, term_id: str, report: _Reporter
+    ) -> bool:
+        """As `_refuse_other_number` (below) for the bundled names, among the server's own
+        terms: "Zorb Engines" beside a term "Zorb Engine" would be a second card search reads
+        as the first. The term holding the name may have its other number."""
+        for key in plural_variants(compact(name)):
+            held = self.server.get(key)
+            if held is None or held[0] == term_id:
+                continue
+            owner = next((n for n in self.names.get(held[0], ()) if compact(n) == key), held[1])
+            report(
+                field_name,
+                f"“{name}” is read by search as “{owner}”, a name of this server's term "
+                f"“{held[1]}”, so the two would open different cards: add it to that term, or "
+                "choose a name search does not read as another term's.",
+            )
+            return True
+        return False
 
     def _refuse_lookalike(
         self, field_name: str, name: str, term_id: str, target: Entry | None, report: _Reporter
@@ -529,13 +555,25 @@ def _assign_id(
 
 
 def _resolve_related(
-    names: Sequence[str], owners: _NameOwners, own: set[str], report: _Reporter
+    names: Sequence[str],
+    owners: _NameOwners,
+    own: set[str],
+    removed: Mapping[str, str],
+    report: _Reporter,
 ) -> list[str]:
     resolved: list[str] = []
     missing: list[str] = []
     for name in names:
         target = owners.resolve(name)
-        if target is None:
+        gone = (removed.get(name) or removed.get(compact(name))) if target is None else None
+        if gone is not None:
+            # "No term is called" is true only once the import is done: say why.
+            report(
+                "related",
+                f"“{name}” is a term of this server that this import removes (it is not in the "
+                f"file): add “{gone}” to the file to keep it, or leave it out of Related terms.",
+            )
+        elif target is None:
             missing.append(name)
         elif target in own:
             report("related", f"“{name}” is this term itself.")
