@@ -141,8 +141,9 @@ class GlossaryBot(commands.Bot):
         self.command_access.forget(event.guild.id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        for searches in (self.state.member_searches, self.state.term_searches):
-            searches.forget(guild.id)  # its members' messages and terms: nobody to answer
+        # Its members' messages: nobody to answer. (`/define`'s searches run on: an interaction
+        # taken is answered, and a term's search is short.)
+        self.state.member_searches.forget(guild.id)
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -222,8 +223,9 @@ class GlossaryBot(commands.Bot):
         if self.state.store is not None:  # database waits, from now on, end by the deadline
             self.state.store.give_up_at(deadline)
         self._stopping = True
-        for searches in (self.state.member_searches, self.state.term_searches):
-            searches.stop()  # members' messages and terms waiting their turn: not read
+        # Members' messages waiting their turn are not read; `/define`'s are (`term_searches`):
+        # an interaction the bot took is answered before it stops, as the stop promises.
+        self.state.member_searches.stop()
         busy = {t for t in self._busy if t is not asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=max(0.0, deadline - STORE_SHARE - loop.time()))
