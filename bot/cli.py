@@ -575,7 +575,7 @@ def run_check(args: argparse.Namespace) -> int:
         entries = f"{len(glossary)} {'entry' if len(glossary) == 1 else 'entries'}"
         entries += f" ({summary})" if summary else ""  # no file read: the error line says why
         if servers is not None:
-            entries += f", {servers} server{'' if servers == 1 else 's'} in the database"
+            entries += f", {servers} server{'' if servers == 1 else 's'} with aliases or terms"
         print(f"{entries}; {len(errors)} error(s), {len(warnings)} warning(s)")
     return 1 if errors else 0
 

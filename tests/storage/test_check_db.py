@@ -87,7 +87,7 @@ async def test_check_db_reports_what_a_new_glossary_leaves_at_odds_per_server(
         "term's text, and the entry's aliases and lookups are the term's; if they are different "
         "concepts, rename the term or give the entry other names",
     ], said
-    assert ", 2 servers in the database; 0 error(s), 6 warning(s)" in said, said
+    assert ", 2 servers with aliases or terms; 0 error(s), 6 warning(s)" in said, said
     # Without the bundled data, server 7's alias names an entry the glossary no longer has.
     status, said = await cli(tmp_path, "check", "-q", "--db", location, "new.toml")
     assert status == 0, said
@@ -99,6 +99,19 @@ async def test_check_db_reports_what_a_new_glossary_leaves_at_odds_per_server(
     ) in said.splitlines(), said
     # Only read: the term keeps its id (the bot renames it, not check).
     assert sorted(t.id for t in await read_terms(store, 5)) == ["blap-unit", "zorblax"]
+
+
+async def test_check_db_counts_only_the_servers_it_checked(
+    location: str, open_any: OpenStore, tmp_path: Path
+) -> None:
+    """readme30: a database whose one server has lookups and no alias or term of its own said
+    "0 servers in the database": the count is of the servers whose aliases and terms it read."""
+    store = await open_any()
+    store.record_lookup(5, "kv-cache")
+    assert await store.flush()
+    status, said = await cli(tmp_path, "check", "--db", location, str(ROOT / "data"))
+    assert status == 0, said
+    assert ", 0 servers with aliases or terms; 0 error(s), 0 warning(s)" in said, said
 
 
 async def test_check_db_names_a_database_it_cannot_read(tmp_path: Path) -> None:

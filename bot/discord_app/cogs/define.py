@@ -54,6 +54,8 @@ POST_PERMISSION_NAMES = {
 MENTION_HELP = (
     "Ask me about a term: mention me with it, e.g. “what is a KV cache?”, or use `/define`."
 )
+# In DMs every message is read: no mention needed.
+DM_HELP = "Ask me about a term: write it here, e.g. “what is a KV cache?”, or use `/define`."
 # What the operator is told, once per channel, of a permission the bot lacks there.
 LACKING_SAID = {
     "embed_links": "cannot show cards in channel %s: the bot lacks Embed Links there, so "
@@ -277,7 +279,7 @@ class DefineCog(commands.Cog):
                 await self._reply(message, **reply.send_kwargs())
             return
         if not text:
-            await self._reply(message, content=MENTION_HELP)
+            await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
@@ -292,7 +294,7 @@ class DefineCog(commands.Cog):
             if self.state.lookups.take(message.author.id, message.created_at) is not None:
                 return  # a card, but over the limit /define has too: nothing in public
         if result.entry is None and _PLEASANTRY.fullmatch(text):
-            await self._reply(message, content=MENTION_HELP)
+            await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
             return
         can_embed = _bot_may(message, "embed_links")
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
