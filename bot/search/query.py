@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Literal
 
 from bot.glossary.keys import normalize
@@ -186,7 +187,24 @@ _ASKING = frozenset(
 # After "when", the words that make it a question ("when should i ...", "when to ..."); any
 # other word starts the situation a thing happens in: "when the model states ..." describes.
 _WHEN_ASKS = frozenset(
-    "is are was were do does did can could should would will shall might must to".split()
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "might",
+        "must",
+        "to",
+    ]
 )
 
 
@@ -211,7 +229,7 @@ def is_question(query: str) -> bool:
         return any(part.split()[:1] and part.split()[0] in _ASKING for part in later) or any(
             (word in _ASKED_LATER and after in _WHEN_ASKS)
             or (word in _WHEN_ASKS and after in _ASKED_OF)
-            for word, after in zip(words[2:], [*words[3:], ""], strict=True)
+            for word, after in pairwise([*words[2:], ""])
         )
     return words[0] in _ASKING
 

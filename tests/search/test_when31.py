@@ -54,3 +54,7 @@ def test_a_when_text_that_asks_later_stays_a_question() -> None:
     assert is_question("when you double the cake recipe do you double the baking time too")
     assert is_question("when a paper says 15t tokens, are repeated epochs counted")
     assert not is_question("when the assistant should refuse but answers anyway")
+
+
+def test_a_two_word_when_clause_is_read() -> None:
+    assert not is_question("when sampling")  # a clause of "when sampling, which setting ..."
