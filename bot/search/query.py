@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Literal
 
 from bot.glossary.keys import normalize
@@ -183,13 +184,54 @@ _ASKING = frozenset(
 )
 
 
+# After "when", the words that make it a question ("when should i ...", "when to ..."); any
+# other word starts the situation a thing happens in: "when the model states ..." describes.
+_WHEN_ASKS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "might",
+        "must",
+        "to",
+    ]
+)
+
+
+# ... asked later in a "when" text: a question word before an auxiliary ("why would"), or an
+# auxiliary before a pronoun ("do i", "do you"); "forgets what it learned" asks nothing
+_ASKED_LATER = frozenset({"what", "whats", "what's", "why", "how", "which", "who", "where"})
+_ASKED_OF = frozenset({"i", "you", "we", "it", "they", "he", "she", "u"})
+
+
 def is_question(query: str) -> bool:
     """Does the text ask something (a question mark, or a question's first word)?"""
     text = _without_symbols(query.lower())  # "tips for cost optimization? 💸"
     words = [w.strip(",!.:;") for w in text.split()]  # "hello! what's ..."
     while len(words) > 1 and words[0] in _FILLERS:  # "ok but why ...", "so how does ..."
         words = words[1:]
-    return bool(words) and (text.endswith("?") or words[0] in _ASKING)
+    if not words or text.endswith("?"):
+        return bool(words)
+    if words[0] == "when" and len(words) > 1 and words[1] not in _WHEN_ASKS:
+        # a situation described, unless it asks later: "when the loss goes nan, what ...",
+        # "when a lab releases the weights what files do i get", "... do you double the time"
+        later = _CLAUSE_END.split(text)[1:]
+        return any(part.split()[:1] and part.split()[0] in _ASKING for part in later) or any(
+            (word in _ASKED_LATER and after in _WHEN_ASKS)
+            or (word in _WHEN_ASKS and after in _ASKED_OF)
+            for word, after in pairwise([*words[2:], ""])
+        )
+    return words[0] in _ASKING
 
 
 # A chat often sets the scene or names its topic in a clause of its own, then asks in the next:
