@@ -148,6 +148,10 @@ PICTOGRAPHS = frozenset({"So", "Sk", "Cs", "Co"})
 _SYMBOLS = PICTOGRAPHS | {"Mn"}
 
 
+# The verbs a question opens with: "does x work with y", "is it ...".
+_AUXILIARIES = frozenset(
+    ["is", "are", "was", "were", "does", "do", "did", "can", "could", "should", "would", "will"]
+)
 # How a question starts, in a chat: "how was clip trained", "does x work with y", "eli5 x".
 _ASKING = frozenset(
     [
@@ -163,18 +167,7 @@ _ASKING = frozenset(
         "which",
         "who",
         "whose",
-        "is",
-        "are",
-        "was",
-        "were",
-        "does",
-        "do",
-        "did",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
+        *_AUXILIARIES,
         "eli5",
         "explain",
         "define",
@@ -186,26 +179,7 @@ _ASKING = frozenset(
 
 # After "when", the words that make it a question ("when should i ...", "when to ..."); any
 # other word starts the situation a thing happens in: "when the model states ..." describes.
-_WHEN_ASKS = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "were",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "shall",
-        "might",
-        "must",
-        "to",
-    ]
-)
+_WHEN_ASKS = _AUXILIARIES | {"shall", "might", "must", "to"}
 
 
 # ... asked later in a "when" text: a question word before an auxiliary ("why would"), or an
