@@ -31,8 +31,10 @@ from prometheus_client.registry import Collector
 REGISTRY = CollectorRegistry()
 
 # What an interaction (or a mention) ended as. "listing" is the terms found in a message
-# (Explain terms, a forward to the bot); "late" an autocomplete left unanswered (it came past
-# Discord's deadline, or the member typed on); "ok" any other answer (about, aliases, stats).
+# (Explain terms, a forward to the bot); "late" an answer nobody saw: an autocomplete left
+# unanswered (it came past Discord's deadline, or the member typed on), or an answer lost past
+# Discord's deadline (a private one, or one the channel refused); "ok" any other answer (about,
+# aliases, stats).
 OUTCOMES = ("card", "suggestions", "listing", "no_entry", "refused", "error", "late", "ok")
 
 INTERACTIONS = Counter(

@@ -170,7 +170,8 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
 async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:
     """The answer to an interaction Discord no longer takes one for: a public answer goes to the
     channel as a message of its own (its own rate limit, no deadline); a private one has nowhere
-    else to go. One line either way; True if the answer was posted."""
+    else to go. One line either way; True if the answer was posted. A lost one is counted in
+    the metrics as `late`, whatever it would have been."""
     what = (
         f"interaction {interaction.id} by {interaction.user.id}: no first response could be sent"
         f" within Discord's {ACK_DEADLINE:.0f} s (it reached the bot late, rate limited, or"
@@ -178,6 +179,7 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
     )
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
+        observe.outcome("late")  # what the reply was built as, nobody saw
         log.warning(
             "%s; its %s is lost (Discord shows the user that the application did not respond)",
             what,
@@ -187,6 +189,7 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) 
     try:
         await channel.send(**reply.send_kwargs())
     except discord.HTTPException as exc:
+        observe.outcome("late")
         log.warning(
             "%s, and posting the answer in channel %s failed too (%s): it is lost",
             what,
