@@ -550,14 +550,17 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from .sqlite.restore import check_backup, restore_file
+    from .sqlite.restore import check_backup, is_sqlite_file, restore_file
 
     location = database_location(args)
     unchanged = "; nothing was changed"
     if isinstance(location, str):  # PostgreSQL restores its own dumps
         from .postgres.backend import restore_advice
 
-        return _fail(restore_advice(without_password(location), str(args.backup)) + unchanged)
+        advice = restore_advice(
+            without_password(location), str(args.backup), sqlite=is_sqlite_file(args.backup)
+        )
+        return _fail(advice + unchanged)
     try:
         check_backup(args.backup)
     except StorageError as exc:
@@ -582,8 +585,12 @@ def run_restore(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(f"restored {location} from {args.backup}")
     if kept is not None:
+        log = Path(f"{kept}-wal")  # kept only when it holds something (`_keep`)
         print(
-            f"the database it replaced is kept as {kept} (remove it, and any {kept.name}-wal, when done)"
+            f"the database it replaced is kept as {kept}, its write-ahead log as {log} "
+            "(remove both when done)"
+            if log.exists()
+            else f"the database it replaced is kept as {kept} (remove it when done)"
         )
     return 0
 

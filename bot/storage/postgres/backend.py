@@ -297,8 +297,19 @@ def backup_advice(location: str, dest: str) -> str:
     )
 
 
-def restore_advice(location: str, backup: str) -> str:
-    """What to run instead: pg_restore reads back what `backup_advice`'s pg_dump wrote."""
+def restore_advice(location: str, backup: str, *, sqlite: bool = False) -> str:
+    """What to run instead: pg_restore reads back what `backup_advice`'s pg_dump wrote; a
+    SQLite file (`sqlite`: a backup from before the move to PostgreSQL) is copied in by
+    `migrate-db`, which pg_restore cannot read."""
+    if sqlite:
+        command = (
+            f"glossary-bot migrate-db --from {shlex.quote(backup)} --to {shlex.quote(location)}"
+        )
+        return (
+            f"{backup} is a SQLite database, which cannot be restored into PostgreSQL: copy it "
+            f"in with `{command}` (the bots stopped; it copies into an empty database, --force "
+            "adds to one holding data)"
+        )
     url = urlunsplit(urlsplit(location)._replace(query=""))
     command = f"pg_restore --clean --if-exists --dbname={shlex.quote(url)} {shlex.quote(backup)}"
     return (

@@ -20,6 +20,15 @@ from .migrate import APPLICATION_ID, latest_version
 KEPT_SUFFIX = ".before-restore"
 
 
+def is_sqlite_file(path: Path) -> bool:
+    """Whether `path` starts as every SQLite database does (False if it cannot be read)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def check_backup(backup: Path) -> None:
     """Refuse a file that is no usable Glossary Bot database of this version or older."""
     if not backup.is_file():
@@ -94,7 +103,8 @@ def _keep(database: Path) -> Path:
         Path(f"{kept}{suffix}").unlink(missing_ok=True)
     for suffix in ("", "-wal", "-journal"):  # `-shm` is an index SQLite rebuilds from the log
         old = Path(f"{database}{suffix}")
-        if old.exists():
+        # An empty log (a clean stop leaves one) holds nothing: not kept, not to be cleaned up.
+        if old.exists() and (not suffix or old.stat().st_size > 0):
             _link_or_copy(old, Path(f"{kept}{suffix}"))
     return kept
 

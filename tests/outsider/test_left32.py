@@ -1,0 +1,102 @@
+"""Leftovers of the session of 2026-12-04 (tests/outsider/PLAN.md, "Leftovers of this session
+(left32)"): `restore`'s closing line and the PostgreSQL case, `health` after a clean stop.
+
+Through `glossary-bot run` against the fake Discord and the command line, with real SQLite
+files."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
+
+from .conftest import Scene
+from .test_round14 import CLI_ENV
+from .test_round25 import _alias, _aliases, _names, _size
+
+
+async def _backup_then_stop(
+    scene: Scene, tmp_path: Path, backup: Path, sig: signal.Signals
+) -> None:
+    """A bot on the scene's file: an alias, a backup, two aliases more, then `sig`."""
+    db = scene.db_path
+    env = {"GLOSSARY_CACHE_DIR": str(tmp_path / "cache"), "COOLDOWN_USES": "50"}
+    async with BotProcess(scene.fake, db, cwd=tmp_path, **env) as bot:
+        await _alias(scene, "qq before", "rag")
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "backup", str(backup), "--db", str(db)
+        )
+        assert status == 0, output
+        for n in range(2):
+            await _alias(scene, f"qq after {n}", "kv-cache")
+        await bot.stop(sig)
+
+
+async def test_restore_after_a_crash_names_the_kept_log_with_its_folder(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """The closing line said "remove it, and any glossary-bot.db.before-restore-wal, when done":
+    the kept log without its folder, which an operator in another folder (a container's
+    /data) cannot act on. Now its whole path, as the kept database's."""
+    db, backup = scene.db_path, tmp_path / "b.db"
+    await _backup_then_stop(scene, tmp_path, backup, signal.SIGKILL)
+    assert _size(Path(f"{db}-wal")) > 0  # the crash left the log
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
+    assert status == 0, output
+    kept = Path(f"{db}.before-restore")
+    assert output.splitlines()[-1] == (
+        f"the database it replaced is kept as {kept}, its write-ahead log as {kept}-wal "
+        "(remove both when done)"
+    ), output
+    assert _size(Path(f"{kept}-wal")) > 0
+    assert _aliases(tmp_path, kept) == ["qq after 0", "qq after 1", "qq before"]
+
+
+async def test_restore_after_a_clean_stop_keeps_no_empty_log(scene: Scene, tmp_path: Path) -> None:
+    """After a clean stop and a `backup`, an empty `-wal` is beside the file (everything is in
+    the file); `restore` kept it as an empty `….before-restore-wal` beside the kept file, and
+    named it. Now an empty log is not kept, and the line names the kept file alone."""
+    db, backup = scene.db_path, tmp_path / "b.db"
+    await _backup_then_stop(scene, tmp_path, backup, signal.SIGTERM)
+    # A backup of the stopped bot's file first, as one does before a restore: SQLite's reader
+    # leaves an empty log beside the file (it holds nothing: the stop folded it in).
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "backup", str(tmp_path / "now.db"), "--db", str(db)
+    )
+    assert status == 0, output
+    assert _size(Path(f"{db}-wal")) == 0
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
+    assert status == 0, output
+    kept = Path(f"{db}.before-restore")
+    assert output.splitlines()[-1] == (
+        f"the database it replaced is kept as {kept} (remove it when done)"
+    ), output
+    assert f"{kept.name}-wal" not in _names(kept.parent)
+    assert _aliases(tmp_path, kept) == ["qq after 0", "qq after 1", "qq before"]
+    assert _aliases(tmp_path, db) == ["qq before"]
+
+
+def test_restore_of_a_sqlite_backup_on_postgresql_says_to_migrate(tmp_path: Path) -> None:
+    """With DATABASE_URL, `restore` offered `pg_restore` for whatever file it was given; a
+    SQLite backup (what `backup` made before the move to PostgreSQL) is no dump pg_restore
+    reads. Now it says so, and names `migrate-db`, which copies a SQLite file into PostgreSQL."""
+    one = tmp_path / "one.json"
+    one.write_text('[{"guild_id": 1, "alias": "qq one", "entry_id": "rag"}]', encoding="utf-8")
+    db = tmp_path / "b.db"
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "aliases", "import", str(one), "--db", str(db)
+    )
+    assert status == 0, output
+    url = "postgresql://glossary:secret@db.example:5432/glossary"
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(db), "--db", url)
+    assert status == 1, output
+    assert "pg_restore" not in output, output
+    assert "secret" not in output, output
+    assert output == (
+        f"glossary-bot: error: {db} is a SQLite database, which cannot be restored into "
+        "PostgreSQL: copy it in with `glossary-bot migrate-db --from "
+        f"{db} --to postgresql://glossary@db.example:5432/glossary` (the bots stopped; "
+        "it copies into an empty database, --force adds to one holding data); nothing was "
+        "changed\n"
+    ), output
