@@ -29,6 +29,9 @@ NOT_CONNECTED = "not connected to Discord"
 # last healthy beat's time is kept, so a reconnect within MAX_AGE is no alarm, and past it
 # `health` says why rather than only how old the heartbeat is.
 LOST_SINCE = "not connected to Discord since "
+# How the file starts once the bot stopped cleanly (the time follows): `health` then says so,
+# unhealthy still, rather than "starting, or never connected".
+STOPPED = "stopped at "
 RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less than MAX_AGE
 
 
@@ -107,6 +110,7 @@ async def keep_heartbeat(
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
     Discord's API fails (`rest`), the heartbeat says so but stays healthy."""
+    await asyncio.to_thread(_forget_stop, path)  # starting, no longer stopped
     await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
     logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
     write_failing = OncePerReason()  # why the heartbeat cannot be written
@@ -168,14 +172,26 @@ async def keep_heartbeat(
         await asyncio.sleep(pause)  # pacing a periodic task, not waiting for an event
 
 
-def clear_heartbeat(path: Path) -> None:
-    """Stopped: no longer healthy. Only a file the bot could have written is removed; a stop
-    never fails on it (the heartbeat is the health check's, the counts are flushed already)."""
+def mark_stopped(path: Path) -> None:
+    """Stopped: no longer healthy, and `health` says the bot stopped. Only a file the bot
+    could have written is rewritten; a stop never fails on it (the heartbeat is the health
+    check's, the counts are flushed already)."""
     try:
         if path.is_file():
-            path.unlink()
+            path.write_text(f"{STOPPED}{time.time():.0f}\n", "utf-8")
     except OSError as exc:
-        log.error("cannot remove the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
+        log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
+
+
+def _forget_stop(path: Path) -> None:
+    """A bot starting on a file an earlier one left saying it stopped: `health` says
+    "starting" until the first heartbeat, as for a first start."""
+    said, _ = _said(path)
+    if _stopped_at(said) is not None:
+        try:
+            path.unlink()
+        except OSError as exc:
+            log.error("cannot remove the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
 
 
 def check_heartbeat(
@@ -201,6 +217,13 @@ def check_heartbeat(
             "its own"
         )
     now = time.time() if now is None else now
+    stopped = _stopped_at(said)
+    if stopped is not None:
+        ago = max(now - stopped, 0.0)
+        return (
+            False,
+            f"stopped: the bot stopped cleanly {ago:.0f} s ago, and has not connected since",
+        )
     lost = _lost_since(said)
     if said.startswith(UNHEALTHY) or lost is not None:
         silent = now - float(note) if note.isdigit() else 0.0  # no time: a bot before this one
@@ -245,9 +268,17 @@ def _why_none(folder: Path) -> str:
 
 def _is_heartbeat(said: str) -> bool:
     """Whether a heartbeat file's first line is one the bot writes (`_write_heartbeat`): the
-    time of a healthy beat, why it is unhealthy, or since when Discord is lost."""
+    time of a healthy beat, why it is unhealthy, since when Discord is lost, or when it
+    stopped."""
     beat = said.isascii() and said.isdigit()
-    return beat or said.startswith(UNHEALTHY) or _lost_since(said) is not None
+    known = said.startswith(UNHEALTHY) or _stopped_at(said) is not None
+    return beat or known or _lost_since(said) is not None
+
+
+def _stopped_at(said: str) -> float | None:
+    """When the bot stopped cleanly, from a heartbeat file's first line (None: not so)."""
+    at = said.removeprefix(STOPPED)
+    return float(at) if at != said and at.isdigit() else None
 
 
 def _lost_since(said: str) -> float | None:

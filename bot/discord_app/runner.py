@@ -17,7 +17,7 @@ import discord
 import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
-from bot.discord_app.health import clear_heartbeat, keep_heartbeat
+from bot.discord_app.health import keep_heartbeat, mark_stopped
 from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
@@ -323,7 +323,7 @@ async def _connect_until_stopped(
     stopping.cancel()
     if heartbeat is not None and settings.heartbeat_path is not None:
         heartbeat.cancel()
-        clear_heartbeat(settings.heartbeat_path)
+        mark_stopped(settings.heartbeat_path)
     # Wait without re-raising: the error is reported by the caller. Once closed, the connection
     # ends at its next step; one held by the gateway's send limit (up to a minute after a burst
     # of heartbeat requests) is cut at the stop's deadline, inside a container's grace period.

@@ -6,10 +6,12 @@ files."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 from pathlib import Path
 
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
+from bot.discord_app.health import _forget_stop, check_heartbeat
+from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 from .test_round14 import CLI_ENV
@@ -100,3 +102,49 @@ def test_restore_of_a_sqlite_backup_on_postgresql_says_to_migrate(tmp_path: Path
         "it copies into an empty database, --force adds to one holding data); nothing was "
         "changed\n"
     ), output
+
+
+async def test_health_after_a_clean_stop_says_the_bot_stopped(scene: Scene, tmp_path: Path) -> None:
+    """After a clean stop the heartbeat file was removed, and `health` said "no heartbeat …
+    yet (starting, or never connected)" of a bot that had run and stopped. Now the stop leaves
+    the file saying when the bot stopped, and `health` says so; still unhealthy (exit 1: a
+    stopped bot answers nobody, as the container's HEALTHCHECK must see)."""
+    heartbeat = tmp_path / "heartbeat"
+    settings = {"HEARTBEAT_PATH": str(heartbeat), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
+        await _alias(scene, "qq one", "rag")  # connected and answering
+        async with asyncio.timeout(30):
+            while not await asyncio.to_thread(heartbeat.exists):  # noqa: ASYNC110 (another process)
+                await asyncio.sleep(0.1)  # the poll's pace, not a synchronisation
+        assert await bot.stop() == 0
+    status, said = await glossary_bot(
+        {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}, tmp_path, "health"
+    )
+    assert status == 1, said
+    assert said.startswith("stopped: the bot stopped cleanly "), said
+    assert said.rstrip().endswith(" s ago, and has not connected since"), said
+    assert "starting" not in said, said
+
+
+def test_health_reads_a_stop_from_the_heartbeat_file(tmp_path: Path) -> None:
+    """What the stop writes, read back: how long ago, from the time in the file."""
+    heartbeat = tmp_path / "heartbeat"
+    heartbeat.write_text("stopped at 1000\n", "utf-8")
+    assert check_heartbeat(heartbeat, now=1090.0) == (
+        False,
+        "stopped: the bot stopped cleanly 90 s ago, and has not connected since",
+    )
+
+
+def test_a_bot_starting_again_is_starting_not_stopped(tmp_path: Path) -> None:
+    """A bot started on the file the stop left: until its first heartbeat, `health` says it
+    is starting (what the keeper does first), not that it stopped."""
+    heartbeat = tmp_path / "heartbeat"
+    heartbeat.write_text("stopped at 1000\n", "utf-8")
+    _forget_stop(heartbeat)
+    healthy, said = check_heartbeat(heartbeat, now=1090.0)
+    assert not healthy
+    assert said.endswith("yet (starting, or never connected)"), said
+    heartbeat.write_text("1000\n\n", "utf-8")  # a heartbeat: not the keeper's to remove
+    _forget_stop(heartbeat)
+    assert check_heartbeat(heartbeat)[0]  # its time is the file's: a moment ago
