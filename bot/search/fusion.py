@@ -103,8 +103,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`) for a description of any length
-    (`agreed`)."""
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -119,7 +118,7 @@ def fuse(
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
-    if (long_description and long_lead(similar)) or agreed(similar, described_first):
+    if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
@@ -174,13 +173,6 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
-
-
-def agreed(similar: Sequence[tuple[int, float]], described_first: int | None) -> bool:
-    """Do the meaning and the description stage put the same entry first (`described_first`),
-    from `LONG_COSINE`, at any lead and any length of description (bench/results/semantic.md
-    "agree32": long29's agreement below `LONG_WORDS`)?"""
-    return bool(similar) and similar[0][0] == described_first and similar[0][1] >= LONG_COSINE
 
 
 def _written_first(

@@ -449,20 +449,19 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            description = (
+            long_description = (
                 not question
                 and asked is None
                 and subject is None
                 and pair is None
                 and together is None
-                and len(words) >= MIN_WORDS
+                and len(words) >= LONG_WORDS
             )
-            long_description = description and len(words) >= LONG_WORDS
-            # the words of a description agree with its meaning only where no lexical card
-            # stands and the text asks nothing: "... so each head gets 128 dims? why split it"
+            # the words of a long text agree with its meaning only where no lexical card stands
+            # and the text asks nothing: "... so each head gets 128 dims? why split it"
             described_first = (
                 leader
-                if description
+                if long_description
                 and pool.best_score() < MATCH_SCORE
                 and "?" not in query
                 and top is not None
