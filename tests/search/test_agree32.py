@@ -10,7 +10,11 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+STILL_FAILING = {
+    # the description stage puts Sampling first (91.2, Top-k 88.5), the meaning Top-p (0.702,
+    # Sampling 0.697, Top-k 0.615): no stage puts Top-k first, on main and with agree32's rule
+    "keeping the few most likely next words and drawing one of them at random",
+}
 PROBES = ProbeFile("agree32_probes.tsv", STILL_FAILING)
 
 test_a_short_description_gets_its_card = PROBES.test("short", expect=the_asked_card)
