@@ -103,7 +103,7 @@ def _keep(database: Path) -> Path:
         Path(f"{kept}{suffix}").unlink(missing_ok=True)
     for suffix in ("", "-wal", "-journal"):  # `-shm` is an index SQLite rebuilds from the log
         old = Path(f"{database}{suffix}")
-        # An empty log (a clean stop leaves one) holds nothing: not kept, not to be cleaned up.
+        # An empty log (`backup` of a stopped bot's file leaves one) holds nothing: not kept.
         if old.exists() and (not suffix or old.stat().st_size > 0):
             _link_or_copy(old, Path(f"{kept}{suffix}"))
     return kept
