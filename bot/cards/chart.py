@@ -219,26 +219,20 @@ def _font_glyphs() -> dict[int, int]:
     return glyphs
 
 
-def _font_characters() -> frozenset[int]:
-    return _font_advances()[1]
-
-
 @functools.cache
-def _font_advances() -> tuple[tuple[float, ...], frozenset[int]]:
-    """Each glyph's advance width in ems (hhea and hmtx: the last width repeats), and the
-    code points the font covers."""
+def _font_advances() -> tuple[float, ...]:
+    """Each glyph's advance width in ems (hhea and hmtx: the last width repeats)."""
     font, offsets = _font_tables()
     (units,) = struct.unpack_from(">H", font, offsets[b"head"] + 18)
     (metrics,) = struct.unpack_from(">H", font, offsets[b"hhea"] + 34)
     hmtx = offsets[b"hmtx"]
-    widths = tuple(struct.unpack_from(">H", font, hmtx + 4 * i)[0] / units for i in range(metrics))
-    return widths, frozenset(_font_glyphs())
+    return tuple(struct.unpack_from(">H", font, hmtx + 4 * i)[0] / units for i in range(metrics))
 
 
 def text_width(text: str, size: float) -> float:
     """`text`'s drawn width in pixels at font `size`, in the chart's font (kerning aside; a
     character it lacks counted as wide as "W")."""
-    widths, _ = _font_advances()
+    widths = _font_advances()
     glyphs = _font_glyphs()
     wide = widths[min(glyphs[ord("W")], len(widths) - 1)]
     return size * sum(
@@ -251,7 +245,7 @@ def drawable(name: str, rank: int) -> str:
     tens of megabytes) a name in letters it lacks became a row of empty boxes: such a name is
     labelled by its place in the list the chart comes with ("#3"); symbols it lacks (emoji) are
     left out of a name it can otherwise draw."""
-    covered = _font_characters()
+    covered = _font_glyphs()  # the code points the font has glyphs for
     folded = unicodedata.normalize("NFKC", name)  # fullwidth "Ｚ" is "Z", which it has
     if all(ord(c) in covered for c in folded):
         return folded
