@@ -153,9 +153,9 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     counted from `started` (time.monotonic() when Discord sent the interaction:
     `Arrivals.sent_at`). False if it could not be: the interaction reached the bot too late
     (nothing is sent), or, rate limited (a 429) past the deadline or Discord failing (5xx),
-    discord.py would wait and send it late, only to be refused (10062) as the user sees "The application did not respond". A defer first would not help: it is the
-    same request. (A request still under way at the deadline is taken as lost: it would arrive
-    late.)"""
+    discord.py would wait and send it late, only to be refused (10062) as the user sees "The
+    application did not respond". A defer first would not help: it is the same request. (A
+    request still under way at the deadline is taken as lost: it would arrive late.)"""
     left = started + ACK_DEADLINE - time.monotonic()
     if left <= 0:  # nothing sent: it would only be refused
         return False
