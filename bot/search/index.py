@@ -469,6 +469,8 @@ class SearchIndex:
                 and _lexical_lead(pool) >= DESCRIBED_LEAD
                 else None
             )
+            if described_first is None and long_description:
+                described_first = _described_past_names(pool, query)
             fuse(
                 pool,
                 similar,
@@ -1208,6 +1210,21 @@ def _unframed_agreeing(
     if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
         return own
     return similar
+
+
+def _described_past_names(pool: Pool, query: str) -> int | None:
+    """The description stage's own first in a long text that asks nothing and has no lexical
+    card, the names it writes in passing set aside ("... every token ...", "... on the gpu ...":
+    `match-term` mentions, which lead the pool at `MENTION_SCORE`): the best described entry
+    where it leads the next described one by `DESCRIBED_LEAD` (bench/results/semantic.md
+    "long34")."""
+    if pool.best_score() >= MATCH_SCORE or "?" in query:
+        return None
+    described = [(e, c.score) for e, c in pool.ranked() if c.strategy == "description"]
+    if not described:
+        return None
+    second = described[1][1] if len(described) > 1 else 0.0
+    return described[0][0] if described[0][1] - second >= DESCRIBED_LEAD else None
 
 
 def _lexical_lead(pool: Pool) -> float:

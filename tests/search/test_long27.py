@@ -13,14 +13,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # the suite and is moved out of here. Unless noted, no card: the meaning's first (named) leads
 # by less than `fusion.LONG_LEAD`.
 STILL_FAILING = {
-    # Gradient Clipping first (lead 0.07); its card with the clause reading (reverted)
-    "during training the size of the update sometimes explodes after a bad batch, so before each"
-    " optimizer step we measure the overall length of all the gradient vectors together and scale"
-    " them down whenever it is above a fixed threshold, which keeps the run from blowing up",
-    # Continued Pretraining first under the lead; its card with the clause reading (reverted)
-    "we keep training a released base model on a huge new pile of raw text from our own domain,"
-    " medical papers and clinical notes, with the same next word objective as the original"
-    " training, before doing any instruction tuning at all",
     # Decoding Strategy first, Beam Search third
     "instead of always taking the single most likely next word, the decoder keeps a handful of the"
     " best partial sentences at every step, extends each of them, scores all the extensions and"

@@ -30,10 +30,6 @@ STILL_FAILING = {
     "before the model writes its first word it runs the whole prompt through every layer in one "
     "big parallel pass, filling the attention memory for all those tokens at once, and that part "
     "is limited by raw compute rather than by memory bandwidth",
-    # Rotary first, lead 0.015
-    "instead of adding a position vector to each token, the query and key vectors are turned by "
-    "an angle that depends on the position, pair of dimensions by pair of dimensions, so the dot "
-    "product between two tokens ends up depending only on how far apart they are",
     # Teacher Forcing first, lead 0.026 over Next-Token Prediction
     "during training we feed the decoder the real previous word from the reference text at every "
     "position instead of whatever it predicted itself, so all positions can be trained in "
