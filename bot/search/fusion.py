@@ -10,7 +10,7 @@ sentence) that the meaning does not support at all loses `DISAGREEMENT_PENALTY`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 
 from bot.search.query import name_setting
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, MENTION_SCORE, Candidate, Pool
@@ -64,12 +64,6 @@ NEIGHBOUR_GAP = 0.15
 # it (tuning slices: 3.0 turns three wrong cards into offers for one right card; 2.5 costs five,
 # 2.0 fourteen).
 DESCRIBED_REST = 3.0
-# Two entries whose mean vectors are at least this close are near neighbours (Top-k and Top-p
-# 0.78, GPU and TPU 0.73, Weights and Parameter 0.70, Continuous Batching and Latency 0.60):
-# the meaning's small lead between them is no card where the words prefer the other (tuning
-# slices: 0.5-0.59 turn ten wrong cards into offers and cost no right card, 0.6 nine;
-# bench/results/semantic.md "neighbour34").
-NEIGHBOUR_COSINE = 0.55
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3
@@ -218,27 +212,6 @@ def narrower_first(
     if card != asked or card not in cosines or similar[0][0] == card or not related:
         return None
     return similar[0][0] if similar[0][1] - cosines[card] >= NEIGHBOUR_GAP else None
-
-
-def neighbour_described(
-    similar: Sequence[tuple[int, float]],
-    described: Mapping[int, float],
-    closeness: Callable[[int, int], float],
-) -> int | None:
-    """The meaning's second entry, to offer before its first (the card), where the two are
-    near neighbours (`closeness` of the two entries at least `NEIGHBOUR_COSINE`), the meaning
-    leads by less than `CARD_LEAD` and the description stage (`described`: its scores by
-    entry, before the meaning is folded in) puts the second first, over the first: "what's the
-    setting that keeps only the likeliest words until their probability adds up to a threshold"
-    is nearest Top-k by meaning, its words Top-p's."""
-    if len(similar) < 2 or not described:
-        return None
-    (first, cosine), (second, runner_up) = similar[0], similar[1]
-    if cosine - runner_up >= CARD_LEAD or max(described, key=described.__getitem__) != second:
-        return None
-    if described[second] <= described.get(first, 0.0):
-        return None
-    return second if closeness(first, second) >= NEIGHBOUR_COSINE else None
 
 
 def names_tied(

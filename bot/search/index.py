@@ -58,7 +58,6 @@ from bot.search.fusion import (
     named_rank,
     names_tied,
     narrower_first,
-    neighbour_described,
     wants_meaning,
 )
 from bot.search.memory import release_free_memory
@@ -470,10 +469,6 @@ class SearchIndex:
                 and _lexical_lead(pool) >= DESCRIBED_LEAD
                 else None
             )
-            # the description stage's scores before the meaning is folded in
-            words_scored = {
-                e: c.score for e, c in pool.by_entry.items() if c.strategy == "description"
-            }
             fuse(
                 pool,
                 similar,
@@ -502,8 +497,6 @@ class SearchIndex:
             decided = self._plainly_described(decided, nearest, names_in)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
-            if pair is None and decided.strategy == "semantic":
-                decided = self._neighbour_offered(decided, similar, words_scored, names_in)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(
                     decided, asked[0], described, versionless, names_in
@@ -992,36 +985,6 @@ class SearchIndex:
             return result
         other = self.entries[first]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
-        return _card_offered(result, result.entry, "semantic", ahead)
-
-    def _neighbour_offered(
-        self,
-        result: SearchResult,
-        similar: Sequence[tuple[int, float]],
-        described: Mapping[int, float],
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card the meaning gave its first entry becomes an offer, the meaning's second first,
-        where the two are near neighbours that the words prefer the other way round
-        (`neighbour_described`) and the text writes neither's name nor a word of the card's
-        title ("search by meaning instead of exact keywords" keeps Semantic Search): the
-        meaning alone cannot tell such neighbours apart (GPU for TPU, Weights for Parameter)."""
-        if result.entry is None or self.semantic is None:
-            return result
-        card = self.positions[result.entry.id]
-        if not similar or similar[0][0] != card:
-            return result
-        second = neighbour_described(similar, described, self.semantic.closeness)
-        if second is None:
-            return result
-        text = result.normalized_query
-        if any(f.entry in (card, second) for f in names_in(text)):
-            return result
-        title = set(normalize(result.entry.title).split()) - STOPWORDS
-        if not title.isdisjoint(text.split()):
-            return result
-        other = self.entries[second]
-        ahead = Suggestion(other.id, other.title, result.score, "description")
         return _card_offered(result, result.entry, "semantic", ahead)
 
     def _tied_offered(
