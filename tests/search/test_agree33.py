@@ -6,6 +6,11 @@ relevance row of theirs or the code of the rule; it was not edited after it was 
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.fusion import LONG_COSINE, short_agreed
+
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
@@ -33,3 +38,45 @@ PROBES = ProbeFile("agree33_probes.tsv", STILL_FAILING)
 test_an_everyday_sentence_gets_no_card = PROBES.test("none", expect=no_card)
 test_a_short_description_gets_its_card = PROBES.test("short", expect=the_asked_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
+
+
+# Written after the rule and the tuning rows were read: rows of the tuning slices the rule
+# changes (dev9, dev10, dev12: no card on main), and the two everyday3 sentences that
+# agree32's rule without the everyday guard carded (Checkpoint, Small Modular Reactor).
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("reasoning out loud before answering", "chain-of-thought"),
+        ("model hands back arguments for my code", "function-calling"),
+        (
+            "capping how hard a single learning step can push so one bad batch doesn't wreck "
+            "everything",
+            "gradient-clipping",
+        ),
+    ],
+)
+def test_the_words_and_the_meaning_agree_on_a_short_description(
+    bundled_index: SearchIndex, query: str, asked: str
+) -> None:
+    the_asked_card(bundled_index.search(query), asked, "-")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "i died right before the last save point and lost an hour of progress",
+        "the town wants to build a small nuclear plant by the river, is that safe",
+        "convolutional neural network",  # three words: a name the glossary lacks (U-Net)
+    ],
+)
+def test_an_everyday_scene_gets_no_agreement_card(bundled_index: SearchIndex, query: str) -> None:
+    no_card(bundled_index.search(query), "-", "-")
+
+
+def test_the_short_agreement_needs_the_same_first_and_the_cosine() -> None:
+    similar = [(3, LONG_COSINE), (5, LONG_COSINE - 0.01)]
+    assert short_agreed(similar, 3)
+    assert not short_agreed(similar, 5)  # the description stage's first is the meaning's second
+    assert not short_agreed(similar, None)
+    assert not short_agreed([(3, LONG_COSINE - 0.01)], 3)
+    assert not short_agreed([], 3)
