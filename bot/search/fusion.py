@@ -94,7 +94,6 @@ def fuse(
     written: Collection[int] = (),
     long_description: bool = False,
     described_first: int | None = None,
-    short_first: int | None = None,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -104,8 +103,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`). `short_first`: a shorter description's
-    clear first by the description stage (`short_agreed`)."""
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -123,8 +121,6 @@ def fuse(
     if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
-    if short_agreed(similar, short_first):
-        semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
@@ -177,13 +173,6 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
-
-
-def short_agreed(similar: Sequence[tuple[int, float]], short_first: int | None) -> bool:
-    """Do the meaning and the description stage put the same entry first (`short_first`, for a
-    description under `LONG_WORDS` that says no everyday scene), the meaning from `LONG_COSINE`
-    at any lead (bench/results/semantic.md "agree33": long29's agreement, shorter)?"""
-    return bool(similar) and similar[0][0] == short_first and similar[0][1] >= LONG_COSINE
 
 
 def _written_first(

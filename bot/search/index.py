@@ -469,19 +469,6 @@ class SearchIndex:
                 and _lexical_lead(pool) >= DESCRIBED_LEAD
                 else None
             )
-            short_first = self._short_described(
-                query,
-                normalized,
-                pool,
-                leader,
-                similar[0][1] if similar else 0.0,
-                plain=not question
-                and asked is None
-                and subject is None
-                and pair is None
-                and together is None
-                and MIN_WORDS < len(words) < LONG_WORDS,
-            )
             fuse(
                 pool,
                 similar,
@@ -492,7 +479,6 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                short_first=short_first,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -910,40 +896,6 @@ class SearchIndex:
         if names_in(text) or not everyday_rest(text, self.field_word):
             return result
         return _card_offered(result, result.entry, result.strategy)
-
-    def _short_described(
-        self,
-        query: str,
-        normalized: str,
-        pool: Pool,
-        leader: int | None,
-        nearest: float,
-        *,
-        plain: bool,
-    ) -> int | None:
-        """The entry a short description's words clearly describe, for the meaning to agree
-        with (`fusion.short_agreed`; "reasoning out loud before answering"): the description
-        stage's first by `DESCRIBED_LEAD` where no lexical card stands and the text asks
-        nothing. `plain`: a description of more than `MIN_WORDS` and fewer than `LONG_WORDS`
-        words, no question, no name asked about, no pair (three words are as often the name of
-        a thing the glossary lacks: "convolutional neural network", U-Net). Not where the
-        everyday check would judge the sentence (`judged`; `nearest`: its best cosine): a
-        short everyday scene shares its plain words with an entry's text and its meaning
-        follows them ("i died right before the last save point ...": Checkpoint; "the town
-        wants to build a small nuclear plant ...": Small Modular Reactor)."""
-        top = pool.by_entry.get(leader) if leader is not None else None
-        if (
-            not plain
-            or top is None
-            or top.strategy != "description"
-            or pool.best_score() >= MATCH_SCORE
-            or "?" in query
-            or _lexical_lead(pool) < DESCRIBED_LEAD
-        ):
-            return None
-        if judged(normalized, nearest, self.glossary_word, self.unused_word) is not None:
-            return None
-        return leader
 
     def _named_after(self, text: str, entry: int) -> bool:
         """Does the text write only the start of the entry's title ("swiss cheese" of Swiss
