@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import LONG_COSINE, short_agreed
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -40,9 +39,12 @@ test_a_short_description_gets_its_card = PROBES.test("short", expect=the_asked_c
 test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
 
 
-# Written after the rule and the tuning rows were read: rows of the tuning slices the rule
-# changes (dev9, dev10, dev12: no card on main), and the two everyday3 sentences that
-# agree32's rule without the everyday guard carded (Checkpoint, Small Modular Reactor).
+# Written after the rule and the tuning rows were read: rows of the tuning slices that
+# agree33's short agreement carded (dev9, dev10, dev12: no card on main; offered), strict
+# expected failures since it was reverted by the held-out reading (bench/results/semantic.md
+# "agree33"), and the two everyday3 sentences that agree32's rule without the everyday guard
+# carded (Checkpoint, Small Modular Reactor) and a three-word name: no card, as on main.
+@pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
@@ -71,12 +73,3 @@ def test_the_words_and_the_meaning_agree_on_a_short_description(
 )
 def test_an_everyday_scene_gets_no_agreement_card(bundled_index: SearchIndex, query: str) -> None:
     no_card(bundled_index.search(query), "-", "-")
-
-
-def test_the_short_agreement_needs_the_same_first_and_the_cosine() -> None:
-    similar = [(3, LONG_COSINE), (5, LONG_COSINE - 0.01)]
-    assert short_agreed(similar, 3)
-    assert not short_agreed(similar, 5)  # the description stage's first is the meaning's second
-    assert not short_agreed(similar, None)
-    assert not short_agreed([(3, LONG_COSINE - 0.01)], 3)
-    assert not short_agreed([], 3)

@@ -13,11 +13,11 @@ from .probe_files import ProbeFile, the_asked_card, the_asked_card_or_first_offe
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. Short descriptions (under `fusion.LONG_WORDS`), read as
 # descriptions on main too once "you"/"that thing" opens them: the right entry is offered, no card
-# (LLM-as-a-Judge, Automation Bias first; Few-Shot Learning second behind Zero-Shot; Benchmark
-# Contamination third behind Decontamination and Private Test Set). Knowledge Distillation's is
-# carded since agree33: the words and the meaning of a short description agree on it.
+# (Knowledge Distillation, LLM-as-a-Judge, Automation Bias first; Few-Shot Learning second behind
+# Zero-Shot; Benchmark Contamination third behind Decontamination and Private Test Set).
 STILL_FAILING = {
     "when benchmark questions end up in the training data so the scores look better than they are",
+    "when you train a small model to imitate the outputs of a much bigger one",
     "when you put a few solved examples in the prompt before the real task",
     "when you let one language model grade the answers of another one",
     "that thing when people trust the ai's answer so much that they stop checking it themselves",
