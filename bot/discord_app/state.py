@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot import metrics
+from bot import collector, metrics
 from bot.discord_app.alias_cache import CHECK_INTERVAL, ServerCache
 from bot.discord_app.cooldowns import UserLimit
 from bot.discord_app.member_searches import MemberSearches
@@ -106,6 +106,7 @@ class BotState:
             )
             return f"reload refused: {prepared}"
         self.glossary, self.index = prepared
+        collector.take_back()  # the old glossary's entries are in cycles: let them go
         log.info("glossary reloaded: %d entries", len(self.glossary))
         return f"reloaded {len(self.glossary)} entries"
 
