@@ -7,18 +7,22 @@ fake Discord (tests/fake_discord). In server A, `--members` members at once each
 a reply under a card, or a message they ask "Explain terms" of: short ("what is a kv cache?") or
 long (the same question in a ~1,990-character story, as a raid of long replies sends). Meanwhile
 server B's member runs `/define` again and again, and a probe timer on the event loop measures how
-late it fires. Each flood runs three times: as the bot searches (`MemberSearches`: member text in
+late it fires. Each flood runs four times: as the bot searches (`MemberSearches`: member text in
 a worker thread, `/define`'s term in one of its own, turns by server); with `/define`'s search on
-the event loop as before left30 (`loop-define`); and with both on the loop as before loop28
-(`inline`). `--kinds define`: the members of A run `/define` with nonsense terms of 10 or 100
-characters instead (each its own).
+the event loop as before left30 (`loop-define`); with both on the loop as before loop28
+(`inline`); and as the bot does but with nothing set aside from the garbage collector's full
+collections (`unfrozen`, as before flood34; each mode starts from a full collection, the others
+with what the bot holds set aside, as once connected). `--kinds define`: the members of A run
+`/define` with nonsense terms of 10 or 100 characters instead (each its own). `--modes` picks
+modes.
 
 Figures: the probe's lag (p50, p99, max, ms) and the share of the flood's time the loop was
-stalled (timers more than 50 ms late), B's `/define` answer times (p50, max, ms; past Discord's
-3 s is late) and how many it got through, A's flood time (s) and its lost answers (Explain terms
-past the deadline). Each run is the least stalled of `--rounds` (the machine is shared); ratios
-are long against short of the same kind and mode in the same run. The last line is one JSON
-object.
+stalled (timers more than 50 ms late), the collector's full collections (how many, the longest,
+ms), B's `/define` answer times (p50, max, ms; past Discord's 3 s is late) and how many it got
+through, A's flood time (s) and its lost answers (Explain terms past the deadline). Each run is
+the least stalled of `--rounds` (the machine is shared); ratios are long against short of the
+same kind and mode, and `worker` against `unfrozen` of the same flood, in the same run. The last
+line is one JSON object.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -33,7 +38,7 @@ import random
 import string
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,6 +47,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot import collector  # noqa: E402
 from bot.discord_app.app import GlossaryBot  # noqa: E402
 from bot.discord_app.state import BotState  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
@@ -63,8 +69,9 @@ STALL = 0.05  # seconds: a timer this late counts as the loop stalled
 TICK = 0.005  # seconds between the probe's timers
 KINDS = ("mention", "reply", "explain", "define")
 # Where searches run: both workers; members' text in its worker and /define's term on the loop
-# (before left30); both on the loop (before loop28).
-MODES = ("worker", "loop-define", "inline")
+# (before left30); both on the loop (before loop28); both workers, nothing set aside from the
+# collector (before flood34).
+MODES = ("worker", "loop-define", "inline", "unfrozen")
 
 
 class InlineSearches:
@@ -75,6 +82,26 @@ class InlineSearches:
 
     async def run(self, scope: int, search: Callable[..., T], *args: object) -> T:
         return search(*args)
+
+
+@contextlib.contextmanager
+def full_collections(pauses: list[float]) -> Iterator[None]:
+    """How long each of the collector's full collections took (it holds the event loop)."""
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(timed)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(timed)
 
 
 @contextlib.asynccontextmanager
@@ -164,7 +191,9 @@ def quantiles(values: Sequence[float]) -> JSON:
     return {"p50": round(at(0.5), 1), "p99": round(at(0.99), 1), "max": round(ms[-1], 1)}
 
 
-async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JSON:
+async def measure(
+    members: int, rounds: int, kinds: Sequence[str] = KINDS, modes: Sequence[str] = MODES
+) -> JSON:
     glossary = load_glossary()
     fake = FakeDiscord(wait_timeout=120.0)
     async with fake:
@@ -191,9 +220,16 @@ async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JS
                 runs: dict[str, JSON] = {}
                 for _ in range(rounds):
                     on_loop = InlineSearches()
-                    for mode in MODES:
+                    for mode in modes:
+                        # Each from a full collection: set aside (as the bot is, once
+                        # connected), or not (`unfrozen`).
+                        collector.take_back()
+                        gc.collect()
+                        if mode != "unfrozen":
+                            collector.set_aside()
                         members_by, terms_by = {
                             "worker": (searches, terms),
+                            "unfrozen": (searches, terms),
                             "loop-define": (searches, on_loop),
                             "inline": (on_loop, on_loop),
                         }[mode]
@@ -209,8 +245,10 @@ async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JS
                                 other = asyncio.create_task(
                                     elsewhere(fake, asker, channel_b, answers, done)
                                 )
-                                async with probe(lags):
-                                    lost = await flood(fake, kind, text, people, channel_a)
+                                pauses: list[float] = []
+                                with full_collections(pauses):
+                                    async with probe(lags):
+                                        lost = await flood(fake, kind, text, people, channel_a)
                                 took = time.perf_counter() - started
                                 done.set()
                                 await other
@@ -225,6 +263,8 @@ async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JS
                                     "define_b_late": sum(a > fake.ack_deadline for a in answers),
                                     "flood_s": round(took, 2),
                                     "flood_lost": lost,
+                                    "full_gc": len(pauses),
+                                    "full_gc_max": round(max(pauses, default=0.0) * 1000, 1),
                                 }
                                 # Best of the rounds (the machine is shared): least stalled.
                                 if kept is None or run["stalled_share"] < kept["stalled_share"]:
@@ -233,10 +273,20 @@ async def measure(members: int, rounds: int, kinds: Sequence[str] = KINDS) -> JS
     return runs
 
 
-def ratios(runs: JSON, kinds: Sequence[str] = KINDS) -> JSON:
+def ratios(runs: JSON, kinds: Sequence[str] = KINDS, modes: Sequence[str] = MODES) -> JSON:
     """Long against short, in each mode and kind."""
     out = {}
-    for mode in MODES:
+    if "unfrozen" in modes and "worker" in modes:  # set aside against not, the same flood
+        for kind in kinds:
+            for size in ("short", "long"):
+                now, before = runs[f"worker {kind} {size}"], runs[f"unfrozen {kind} {size}"]
+                out[f"worker/unfrozen {kind} {size}"] = {
+                    "lag_max": round(now["lag"]["max"] / max(before["lag"]["max"], 0.1), 2),
+                    "define_b_max": round(
+                        now["define_b"]["max"] / max(before["define_b"]["max"], 0.1), 2
+                    ),
+                }
+    for mode in modes:
         for kind in kinds:
             short, long = runs[f"{mode} {kind} short"], runs[f"{mode} {kind} long"]
             out[f"{mode} {kind}"] = {
@@ -253,26 +303,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--members", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--kinds", default=",".join(KINDS), help="of " + ", ".join(KINDS))
+    parser.add_argument("--modes", default=",".join(MODES), help="of " + ", ".join(MODES))
     args = parser.parse_args(argv)
-    kinds = args.kinds.split(",")
+    kinds, modes = args.kinds.split(","), args.modes.split(",")
     logging.disable(logging.WARNING)  # the late answers the inline floods cause, one line each
-    runs = asyncio.run(measure(args.members, args.rounds, kinds))
+    runs = asyncio.run(measure(args.members, args.rounds, kinds, modes))
     print(
         f"{'run':<22} {'lag p50/p99/max ms':>22} {'stalled':>7} {'B /define p50/max ms':>21} "
-        f"{'n':>4} {'late':>4} {'flood s':>8} {'lost':>4}"
+        f"{'n':>4} {'late':>4} {'flood s':>8} {'lost':>4} {'full gc n/max ms':>16}"
     )
     for key, run in runs.items():
         lag, b = run["lag"], run["define_b"]
         print(
             f"{key:<22} {lag['p50']:>6}/{lag['p99']:>6}/{lag['max']:>7} "
             f"{run['stalled_share']:>7} {b['p50']:>10}/{b['max']:>9} {run['define_b_count']:>4} "
-            f"{run['define_b_late']:>4} {run['flood_s']:>8} {run['flood_lost']:>4}"
+            f"{run['define_b_late']:>4} {run['flood_s']:>8} {run['flood_lost']:>4} "
+            f"{run['full_gc']:>7}/{run['full_gc_max']:>8}"
         )
     report = {
         "members": args.members,
         "long_chars": len(LONG),
         "runs": runs,
-        "ratios": ratios(runs, kinds),
+        "ratios": ratios(runs, kinds, modes),
     }
     print(json.dumps(report))
     return 0
