@@ -61,7 +61,8 @@ class BotState:
         # a limit of their own keeps their searches bounded without using up members' lookups.
         self.replies = UserLimit(*cooldown)
         self.member_searches = MemberSearches()  # mentions', replies', Explain's: off the loop
-        self.term_searches = MemberSearches(name="define-search")  # /define's, a worker its own
+        # /define's, a worker of its own
+        self.term_searches = MemberSearches(name="define-search", what="`/define` searches")
         self.read_timeout = read_timeout
         self.servers = ServerCache(
             lambda: self.store,

@@ -17,6 +17,8 @@ import pytest
 
 from bot import collector
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.explain import BUSY
+from bot.discord_app.member_searches import MemberSearches
 from bot.search.index import SearchIndex
 from bot.storage import Store
 
@@ -110,3 +112,46 @@ class Looped:
 
     def __init__(self) -> None:
         self.me = self
+
+
+async def test_a_server_at_its_cap_is_told_of_in_the_log_once_and_again_after_it_drained(
+    scene: Scene,
+    bot: GlossaryBot,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A server with MOST_WAITING messages waiting has more refused: its mentions unanswered in
+    public (an answer each would add to the flood), Explain terms told to try again. The
+    operator was told nothing. Now one line names the server, once while it stays at its cap."""
+    fake = scene.fake
+    bot.state.member_searches = MemberSearches(most_waiting=1)
+    held = HeldSearch(monkeypatch)
+    mention = fake.bot.mention
+    await fake.user_message(scene.bob, scene.channel, f"{mention} {LONG_TEXT}")  # held
+    assert await asyncio.to_thread(held.started.wait, STUCK)
+    for _ in range(3):  # refused, each: its Explain terms told to try again
+        said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
+        busy = await (
+            await fake.message_command(scene.alice, "Explain terms", said)
+        ).final_message()
+        assert busy["content"] == BUSY
+    full = [r.getMessage() for r in caplog.records if "the most one server may" in r.getMessage()]
+    assert full == [
+        f"server {scene.guild.id}: 1 members' messages to read (mentions, replies, Explain "
+        "terms) waiting, the most one server may have: more are refused until some are done "
+        "(a flood?)"
+    ]
+    assert all(r.levelname == "WARNING" for r in caplog.records if r.getMessage() in full)
+    held.released.set()
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+    held.released.clear()
+    held.started.clear()
+    await fake.user_message(scene.bob, scene.channel, f"{mention} {LONG_TEXT}")  # held again
+    assert await asyncio.to_thread(held.started.wait, STUCK)
+    said = await fake.user_message(scene.bob, scene.channel, "kv cache and rag")
+    busy = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert busy["content"] == BUSY
+    held.released.set()
+    again = [r.getMessage() for r in caplog.records if "the most one server may" in r.getMessage()]
+    assert again == full * 2  # a new flood, a new line
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
