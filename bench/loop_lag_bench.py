@@ -18,11 +18,11 @@ modes.
 
 Figures: the probe's lag (p50, p99, max, ms) and the share of the flood's time the loop was
 stalled (timers more than 50 ms late), the collector's full collections (how many, the longest,
-ms), B's `/define` answer times (p50, max, ms; past Discord's 3 s is late) and how many it got
-through, A's flood time (s) and its lost answers (Explain terms past the deadline). Each run is
-the least stalled of `--rounds` (the machine is shared); ratios are long against short of the
-same kind and mode, and `worker` against `unfrozen` of the same flood, in the same run. The last
-line is one JSON object.
+ms, and how many objects one would walk at the flood's end), B's `/define` answer times (p50,
+max, ms; past Discord's 3 s is late) and how many it got through, A's flood time (s) and its
+lost answers (Explain terms past the deadline). Each run is the least stalled of `--rounds`
+(the machine is shared); ratios are long against short of the same kind and mode, and `worker`
+against `unfrozen` of the same flood, in the same run. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -250,6 +250,7 @@ async def measure(
                                     async with probe(lags):
                                         lost = await flood(fake, kind, text, people, channel_a)
                                 took = time.perf_counter() - started
+                                walked = len(gc.get_objects())  # what a full collection walks
                                 done.set()
                                 await other
                                 key = f"{mode} {kind} {size}"
@@ -265,6 +266,7 @@ async def measure(
                                     "flood_lost": lost,
                                     "full_gc": len(pauses),
                                     "full_gc_max": round(max(pauses, default=0.0) * 1000, 1),
+                                    "full_gc_walks": walked,
                                 }
                                 # Best of the rounds (the machine is shared): least stalled.
                                 if kept is None or run["stalled_share"] < kept["stalled_share"]:
@@ -310,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs = asyncio.run(measure(args.members, args.rounds, kinds, modes))
     print(
         f"{'run':<22} {'lag p50/p99/max ms':>22} {'stalled':>7} {'B /define p50/max ms':>21} "
-        f"{'n':>4} {'late':>4} {'flood s':>8} {'lost':>4} {'full gc n/max ms':>16}"
+        f"{'n':>4} {'late':>4} {'flood s':>8} {'lost':>4} {'full gc n/max ms/walks':>23}"
     )
     for key, run in runs.items():
         lag, b = run["lag"], run["define_b"]
@@ -318,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{key:<22} {lag['p50']:>6}/{lag['p99']:>6}/{lag['max']:>7} "
             f"{run['stalled_share']:>7} {b['p50']:>10}/{b['max']:>9} {run['define_b_count']:>4} "
             f"{run['define_b_late']:>4} {run['flood_s']:>8} {run['flood_lost']:>4} "
-            f"{run['full_gc']:>7}/{run['full_gc_max']:>8}"
+            f"{run['full_gc']:>7}/{run['full_gc_max']:>8}/{run['full_gc_walks']:>7}"
         )
     report = {
         "members": args.members,
