@@ -11,8 +11,8 @@ late it fires. Each flood runs four times: as the bot searches (`MemberSearches`
 a worker thread, `/define`'s term in one of its own, turns by server); with `/define`'s search on
 the event loop as before left30 (`loop-define`); with both on the loop as before loop28
 (`inline`); and as the bot does but with nothing set aside from the garbage collector's full
-collections (`unfrozen`, as before flood34; each mode starts from a full collection, the others
-with what the bot holds set aside, as once connected). `--kinds define`: the members of A run
+collections once connected (`unfrozen`, as before flood34; with another mode, each mode then
+runs in a process of its own, round by round). `--kinds define`: the members of A run
 `/define` with nonsense terms of 10 or 100 characters instead (each its own). `--modes` picks
 modes.
 
@@ -36,6 +36,7 @@ import logging
 import os
 import random
 import string
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -191,6 +192,44 @@ def quantiles(values: Sequence[float]) -> JSON:
     return {"p50": round(at(0.5), 1), "p99": round(at(0.99), 1), "max": round(ms[-1], 1)}
 
 
+async def one_flood(
+    fake: FakeDiscord,
+    kind: str,
+    text: str,
+    people: list[FakeUser],
+    channel_a: FakeChannel,
+    asker: FakeUser,
+    channel_b: FakeChannel,
+) -> JSON:
+    """One flood of A's members while B's member runs `/define`: its figures."""
+    lags: list[float] = []
+    answers: list[float] = []
+    started = time.perf_counter()
+    done = asyncio.Event()
+    other = asyncio.create_task(elsewhere(fake, asker, channel_b, answers, done))
+    pauses: list[float] = []
+    with full_collections(pauses):
+        async with probe(lags):
+            lost = await flood(fake, kind, text, people, channel_a)
+    took = time.perf_counter() - started
+    walked = len(gc.get_objects())  # what a full collection would walk now
+    done.set()
+    await other
+    stalled = sum(lag for lag in lags if lag > STALL)
+    return {
+        "lag": quantiles(lags),
+        "stalled_share": round(stalled / took, 3),
+        "define_b": quantiles(answers),
+        "define_b_count": len(answers),
+        "define_b_late": sum(a > fake.ack_deadline for a in answers),
+        "flood_s": round(took, 2),
+        "flood_lost": lost,
+        "full_gc": len(pauses),
+        "full_gc_max": round(max(pauses, default=0.0) * 1000, 1),
+        "full_gc_walks": walked,
+    }
+
+
 async def measure(
     members: int, rounds: int, kinds: Sequence[str] = KINDS, modes: Sequence[str] = MODES
 ) -> JSON:
@@ -221,15 +260,9 @@ async def measure(
                 for _ in range(rounds):
                     on_loop = InlineSearches()
                     for mode in modes:
-                        # Each from a full collection: set aside (as the bot is, once
-                        # connected), or not (`unfrozen`).
-                        collector.take_back()
-                        gc.collect()
-                        if mode != "unfrozen":
-                            collector.set_aside()
                         members_by, terms_by = {
                             "worker": (searches, terms),
-                            "unfrozen": (searches, terms),
+                            "unfrozen": (searches, terms),  # what is set aside: not here
                             "loop-define": (searches, on_loop),
                             "inline": (on_loop, on_loop),
                         }[mode]
@@ -238,36 +271,11 @@ async def measure(
                         for kind in kinds:
                             texts = (SHORT, LONG) if kind != "define" else (TERM_SHORT, TERM_LONG)
                             for size, text in zip(("short", "long"), texts, strict=True):
-                                lags: list[float] = []
-                                answers: list[float] = []
-                                started = time.perf_counter()
-                                done = asyncio.Event()
-                                other = asyncio.create_task(
-                                    elsewhere(fake, asker, channel_b, answers, done)
+                                run = await one_flood(
+                                    fake, kind, text, people, channel_a, asker, channel_b
                                 )
-                                pauses: list[float] = []
-                                with full_collections(pauses):
-                                    async with probe(lags):
-                                        lost = await flood(fake, kind, text, people, channel_a)
-                                took = time.perf_counter() - started
-                                walked = len(gc.get_objects())  # what a full collection walks
-                                done.set()
-                                await other
                                 key = f"{mode} {kind} {size}"
                                 kept = runs.get(key)
-                                stalled = sum(lag for lag in lags if lag > STALL)
-                                run = {
-                                    "lag": quantiles(lags),
-                                    "stalled_share": round(stalled / took, 3),
-                                    "define_b": quantiles(answers),
-                                    "define_b_count": len(answers),
-                                    "define_b_late": sum(a > fake.ack_deadline for a in answers),
-                                    "flood_s": round(took, 2),
-                                    "flood_lost": lost,
-                                    "full_gc": len(pauses),
-                                    "full_gc_max": round(max(pauses, default=0.0) * 1000, 1),
-                                    "full_gc_walks": walked,
-                                }
                                 # Best of the rounds (the machine is shared): least stalled.
                                 if kept is None or run["stalled_share"] < kept["stalled_share"]:
                                     runs[key] = run
@@ -300,6 +308,28 @@ def ratios(runs: JSON, kinds: Sequence[str] = KINDS, modes: Sequence[str] = MODE
     return out
 
 
+def in_processes(members: int, rounds: int, kinds: Sequence[str], modes: Sequence[str]) -> JSON:
+    """Each mode in a process of its own, one round at a time, the order turned round each round:
+    what is set aside from the collector is the process's, and `unfrozen` cannot be undone in
+    the process the others run in. Each process grows the same way (the fake keeps every
+    message), so the modes compare."""
+    runs: JSON = {}
+    for round_ in range(rounds):
+        for mode in modes if round_ % 2 == 0 else list(reversed(modes)):
+            command = [sys.executable, __file__, "--members", str(members), "--rounds", "1"]
+            ran = subprocess.run(
+                [*command, "--kinds", ",".join(kinds), "--modes", mode],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            for key, run in json.loads(ran.stdout.splitlines()[-1])["runs"].items():
+                kept = runs.get(key)
+                if kept is None or run["stalled_share"] < kept["stalled_share"]:
+                    runs[key] = run
+    return {key: runs[key] for mode in modes for key in runs if key.startswith(mode + " ")}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--members", type=int, default=50)
@@ -309,7 +339,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     kinds, modes = args.kinds.split(","), args.modes.split(",")
     logging.disable(logging.WARNING)  # the late answers the inline floods cause, one line each
-    runs = asyncio.run(measure(args.members, args.rounds, kinds, modes))
+    if "unfrozen" in modes and len(modes) > 1:
+        runs = in_processes(args.members, args.rounds, kinds, modes)
+    else:
+        if modes == ["unfrozen"]:  # the bot sets nothing aside once connected, as before flood34
+            collector.set_aside = lambda: None
+        runs = asyncio.run(measure(args.members, args.rounds, kinds, modes))
     print(
         f"{'run':<22} {'lag p50/p99/max ms':>22} {'stalled':>7} {'B /define p50/max ms':>21} "
         f"{'n':>4} {'late':>4} {'flood s':>8} {'lost':>4} {'full gc n/max ms/walks':>23}"
