@@ -33,7 +33,7 @@ async def test_a_flooded_servers_waiting_mentions_let_another_servers_mention_th
     scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Server A's members post FLOOD long mentions at once; while all of them wait for the
-    worker (its first held in its search), server B's member posts one. B's is searched next,
+    worker (the first held in its search), server B's member posts one. B's is searched next,
     before A's second: a flooded server waits behind itself, not others behind it."""
     fake, searches = scene.fake, bot.state.member_searches
     held = HeldSearch(monkeypatch)
@@ -62,7 +62,7 @@ async def test_a_flooded_servers_waiting_mentions_let_another_servers_mention_th
     for n in range(FLOOD):
         member = (scene.alice, scene.bob)[n % 2]
         await fake.user_message(member, scene.channel, f"{mention} A{n} {LONG_TEXT}")
-    assert await asyncio.to_thread(held.started.wait, STUCK)  # A0 holds the worker
+    assert await asyncio.to_thread(held.started.wait, STUCK)  # one of A's holds the worker
     await asyncio.wait_for(all_waiting.wait(), STUCK)  # A1..A5 queued behind it
     await fake.user_message(scene.alice, scene.other_channel, f"{mention} B {LONG_TEXT}")
     await asyncio.wait_for(other_asked.wait(), STUCK)
@@ -71,7 +71,8 @@ async def test_a_flooded_servers_waiting_mentions_let_another_servers_mention_th
     assert embed_of(card)["title"] == "KV Cache"
     for _ in range(FLOOD):
         assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
-    assert searched[:3] == ["A0", "B", "A1"], searched
+    # The one held first, then B's, then the rest of A's (in whatever order A's came in).
+    assert searched[1] == "B", searched
     assert sorted(searched) == sorted([f"A{n}" for n in range(FLOOD)] + ["B"])
 
 
