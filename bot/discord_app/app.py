@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import collector
 from bot.discord_app import compat
 from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
@@ -102,6 +103,7 @@ class GlossaryBot(commands.Bot):
         self.stop_deadline: float | None = None
         self._busy: set[asyncio.Task[Any]] = set()
         self._alias_watch: asyncio.Task[None] | None = None
+        self._set_aside = False  # what the bot built at start is out of full collections
         # Who may use which command (Integrations overrides), for menus that act like one.
         self.command_access = CommandAccess(self._command_permissions)
 
@@ -154,6 +156,9 @@ class GlossaryBot(commands.Bot):
             self.shards_served(),
             len(self.state.glossary),
         )
+        if not self._set_aside:  # once: what a reconnect leaves behind may die in cycles
+            self._set_aside = True
+            collector.set_aside()  # before the servers' caches, which go when idle
         await self.state.servers.warm(guild.id for guild in self.guilds)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
@@ -236,6 +241,8 @@ class GlossaryBot(commands.Bot):
         if self._alias_watch is not None:
             self._alias_watch.cancel()
         self.state.servers.close()
+        if self._set_aside:
+            collector.take_back()
         if self.state.store is not None:
             store, self.state.store = self.state.store, None
             try:

@@ -11,8 +11,9 @@ server's searches take their turn between its (an interaction that must wait is 
 `/define` has a worker of its own (`BotState.term_searches`): a flood of long messages does not
 delay it, nor a flood of long terms them. A server with MOST_WAITING searches waiting is refused
 more until they are done (at 100 ms each, those answers are already 5 s late): a raid queues no
-unbounded work. A stopping bot reads no more: searches not yet begun are not run (`stop`); nor
-those of a server the bot has left (`forget`).
+unbounded work; the log says so once a server reaches it (again once none of its searches
+wait). A stopping bot reads no more: searches not yet begun are not run (`stop`); nor those of
+a server the bot has left (`forget`).
 """
 
 from __future__ import annotations
@@ -20,23 +21,33 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 MOST_WAITING = 50  # a server's searches of member text waiting or running, past which none queue
 
 
 class MemberSearches:
-    def __init__(self, most_waiting: int = MOST_WAITING, name: str = "member-search") -> None:
+    def __init__(
+        self,
+        most_waiting: int = MOST_WAITING,
+        name: str = "member-search",
+        what: str = "members' messages to read (mentions, replies, Explain terms)",
+    ) -> None:
         self.most_waiting = most_waiting
+        self.what = what  # for the log line of a server at its cap
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
         self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
         self._stopped = False
         self._left: set[int] = set()  # servers left with searches waiting, until those are done
+        self._full: set[int] = set()  # servers told of in the log as at their cap
 
     def idle(self) -> bool:
         """No search under way or waiting, of any server: one asked for now starts at once."""
@@ -59,7 +70,18 @@ class MemberSearches:
     async def run(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
         """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches; None,
         not searched, while the server has `most_waiting` searches waiting, or once stopping."""
-        if self._stopped or self._waiting.get(scope, 0) >= self.most_waiting:
+        if self._stopped:
+            return None
+        if self._waiting.get(scope, 0) >= self.most_waiting:
+            if scope not in self._full:  # once: a raid would log a line a message
+                self._full.add(scope)
+                log.warning(
+                    "%s: %d %s waiting, the most one server may have: more are refused until "
+                    "some are done (a flood?)",
+                    f"server {scope}" if scope else "direct messages",  # DMs share scope 0
+                    self.most_waiting,
+                    self.what,
+                )
             return None
         turn = self._turns.setdefault(scope, asyncio.Lock())
         self._waiting[scope] = self._waiting.get(scope, 0) + 1
@@ -78,6 +100,7 @@ class MemberSearches:
             if not self._waiting[scope]:  # a server no longer searching keeps nothing here
                 del self._waiting[scope], self._turns[scope]
                 self._left.discard(scope)
+                self._full.discard(scope)
 
     def _begin(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
         """In the worker: the search, unless the bot began stopping, or left the server, while

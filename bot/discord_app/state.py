@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot import metrics
+from bot import collector, metrics
 from bot.discord_app.alias_cache import CHECK_INTERVAL, ServerCache
 from bot.discord_app.cooldowns import UserLimit
 from bot.discord_app.member_searches import MemberSearches
@@ -61,7 +61,8 @@ class BotState:
         # a limit of their own keeps their searches bounded without using up members' lookups.
         self.replies = UserLimit(*cooldown)
         self.member_searches = MemberSearches()  # mentions', replies', Explain's: off the loop
-        self.term_searches = MemberSearches(name="define-search")  # /define's, a worker its own
+        # /define's, a worker of its own
+        self.term_searches = MemberSearches(name="define-search", what="`/define` searches")
         self.read_timeout = read_timeout
         self.servers = ServerCache(
             lambda: self.store,
@@ -106,6 +107,7 @@ class BotState:
             )
             return f"reload refused: {prepared}"
         self.glossary, self.index = prepared
+        collector.take_back()  # the old glossary's entries are in cycles: let them go
         log.info("glossary reloaded: %d entries", len(self.glossary))
         return f"reloaded {len(self.glossary)} entries"
 
