@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import StorageError
 from .backup import COMPANIONS
-from .migrate import APPLICATION_ID, latest_version
+from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
 KEPT_SUFFIX = ".before-restore"
@@ -48,7 +48,7 @@ def check_backup(backup: Path) -> None:
         raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
     if result != "ok":
         raise StorageError(f"{backup} fails SQLite's integrity check: {result}")
-    if app_id != APPLICATION_ID and not (app_id == 0 and version and objects):
+    if not objects or not is_ours(version, app_id, objects):  # an empty file is no backup
         raise StorageError(f"{backup} is not a Glossary Bot database")
     if version > latest_version():
         raise StorageError(

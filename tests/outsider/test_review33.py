@@ -1,0 +1,90 @@
+"""Review of last session's features (tests/outsider/PLAN.md, "Review of last session's
+features (review33)"): `restore`, `check --db`, health's "stopped", `/define`'s worker, the
+`late` count, attacked as an outsider would.
+
+Through `glossary-bot run` against the fake Discord and the command line, with real SQLite
+files (and PostgreSQL where said)."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import NotAGlossaryDatabase, Store
+from tests.resilience.botproc import glossary_bot_waited
+
+from .conftest import Scene
+from .test_left32 import _backup_then_stop
+from .test_round14 import CLI_ENV
+from .test_round25 import _aliases, _size
+
+
+async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots_writes(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line E1: after a crash, `restore` keeps the replaced file as `….before-restore` and
+    its log as `….before-restore-wal`, saying nothing it held is lost. Undoing it (`restore`
+    of the kept file) must then bring back what the crashed bot wrote, its log's part too."""
+    db, backup = scene.db_path, tmp_path / "b.db"
+    await _backup_then_stop(scene, tmp_path, backup, signal.SIGKILL)
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
+    assert status == 0, output
+    kept = Path(f"{db}.before-restore")
+    assert _size(Path(f"{kept}-wal")) > 0  # the crashed bot's last writes are there
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(kept), "--db", str(db))
+    assert status == 0, output
+    assert _aliases(tmp_path, db) == ["qq after 0", "qq after 1", "qq before"]
+    # The restored backup it replaced is kept in turn.
+    assert _aliases(tmp_path, kept) == ["qq before"]
+
+
+def _another_programs_database(path: Path, version: int) -> bytes:
+    """A SQLite file of some other program that numbers its schema in `user_version`, as many
+    do (application id 0): its bytes, to compare after."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.commit()
+    conn.close()
+    return path.read_bytes()
+
+
+async def test_restore_refuses_another_programs_database_with_a_schema_version(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line E3: `restore` took any SQLite file with `user_version` set as one of ours
+    (application id 0 was read as "older than the id"; every file the bot ever made has it):
+    the bot's database was replaced by another program's, which the next start then tried
+    to upgrade. Now refused in one line, nothing changed."""
+    db, backup = scene.db_path, tmp_path / "b.db"
+    await _backup_then_stop(scene, tmp_path, backup, signal.SIGTERM)
+    before = db.read_bytes()
+    other = tmp_path / "notes.db"
+    _another_programs_database(other, 3)
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(other), "--db", str(db))
+    assert status == 1, output
+    assert output.strip() == (
+        f"glossary-bot: error: {other} is not a Glossary Bot database; nothing was changed"
+    ), output
+    assert db.read_bytes() == before
+    assert not Path(f"{db}.before-restore").exists()
+
+
+@pytest.mark.parametrize("version", [1, 3, 5])
+async def test_the_bot_does_not_upgrade_another_programs_database(
+    tmp_path: Path, version: int
+) -> None:
+    """Plan line E3, beside: DATABASE_PATH naming another program's SQLite file whose
+    `user_version` is set: the bot's guard ("never migrates some other application's
+    database") let it through, and applied its later migrations to it: at version 3 it
+    created its `suggestions` table there and set the version to 4, then failed with "no
+    such table: term_audit_log". Now refused as another application's, the file untouched."""
+    path = tmp_path / "notes.db"
+    before = _another_programs_database(path, version)
+    with pytest.raises(NotAGlossaryDatabase, match="not a Glossary Bot database"):
+        await Store.open(str(path), flush_interval=None)
+    assert path.read_bytes() == before
