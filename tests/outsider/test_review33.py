@@ -19,7 +19,7 @@ from tests.resilience.botproc import glossary_bot_waited
 from .conftest import Scene
 from .test_left32 import _backup_then_stop
 from .test_round14 import CLI_ENV
-from .test_round25 import _aliases, _size
+from .test_round25 import _aliases, _names, _size
 
 
 async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots_writes(
@@ -71,7 +71,7 @@ async def test_restore_refuses_another_programs_database_with_a_schema_version(
         f"glossary-bot: error: {other} is not a Glossary Bot database; nothing was changed"
     ), output
     assert db.read_bytes() == before
-    assert not Path(f"{db}.before-restore").exists()
+    assert f"{db.name}.before-restore" not in _names(tmp_path)
 
 
 @pytest.mark.parametrize("version", [1, 3, 5])
