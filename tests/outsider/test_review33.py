@@ -71,7 +71,7 @@ async def test_restore_refuses_another_programs_database_with_a_schema_version(
         f"glossary-bot: error: {other} is not a Glossary Bot database; nothing was changed"
     ), output
     assert db.read_bytes() == before
-    assert f"{db.name}.before-restore" not in _names(tmp_path)
+    assert f"{db.name}.before-restore" not in _names(db.parent)
 
 
 @pytest.mark.parametrize("version", [1, 3, 5])
