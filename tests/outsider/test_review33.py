@@ -17,8 +17,10 @@ from bot.storage import NotAGlossaryDatabase, Store
 from tests.resilience.botproc import glossary_bot_waited
 
 from .conftest import Scene
+from .test_left24 import in_a_read_only_folder
 from .test_left32 import _backup_then_stop
 from .test_round14 import CLI_ENV
+from .test_round20 import _database
 from .test_round25 import _aliases, _names, _size
 
 
@@ -88,3 +90,34 @@ async def test_the_bot_does_not_upgrade_another_programs_database(
     with pytest.raises(NotAGlossaryDatabase, match="not a Glossary Bot database"):
         await Store.open(str(path), flush_interval=None)
     assert path.read_bytes() == before
+
+
+def test_check_db_leaves_a_backups_bytes_as_they_were(tmp_path: Path) -> None:
+    """Plan line E5: `check --db` is said to only read, but it opened the file as the bot does
+    and switched it to WAL mode: a backup's bytes changed (its header), and a checksum kept
+    beside it no longer matched. Now a read leaves the file in the mode it is in."""
+    live, backup = _database(tmp_path / "live.db"), tmp_path / "b.db"
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "backup", str(backup), "--db", str(live)
+    )
+    assert status == 0, output
+    before = backup.read_bytes()
+    for command in (("check", "--db", "b.db"), ("stats", "--db", "b.db")):
+        status, output = glossary_bot_waited(CLI_ENV, tmp_path, *command)
+        assert status == 0, output
+        assert backup.read_bytes() == before, command
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("b.db")) == ["b.db"]
+
+
+def test_check_db_reads_a_database_alone_in_a_read_only_folder(tmp_path: Path) -> None:
+    """Plan line E5: a bot's file in WAL mode alone in a read-only folder (a snapshot, a
+    read-only mount): `backup` and `migrate-db` read it, `check --db` said "cannot read the
+    database: the database file cannot be opened". Now checked, the folder as it was."""
+    folder = tmp_path / "snap"
+    done, before = in_a_read_only_folder(folder, "check", "--db", "snap/g.db")
+    assert done.returncode == 0, done
+    assert done.stdout.strip().endswith(
+        "1 server with aliases or terms; 0 error(s), 0 warning(s)"
+    ), done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before

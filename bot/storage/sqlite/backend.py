@@ -223,7 +223,10 @@ async def _prepare(
         applied = await apply_migrations(conn, path)
         if applied:
             log.info("database %s migrated to schema version %d", path, applied[-1])
-        await _enable_wal(conn, path)
+        # The command line's reads leave a file in the mode it is in: switched, a backup's
+        # header changed under `check --db` (its checksum too). The bot's file is WAL already.
+        if migrate is not Migrate.NEVER:
+            await _enable_wal(conn, path)
     except BaseException:
         await conn.close()
         raise
