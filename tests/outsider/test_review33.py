@@ -121,3 +121,21 @@ def test_check_db_reads_a_database_alone_in_a_read_only_folder(tmp_path: Path) -
     ), done.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
     assert (folder / "g.db").read_bytes() == before
+
+
+def test_restore_from_a_snapshot_in_a_read_only_folder(tmp_path: Path) -> None:
+    """Plan line E4: last night's snapshot of the data volume, mounted read-only, holds the
+    bot's file alone (WAL mode, as the bot leaves it). `backup` reads such a file; `restore`
+    said "is not a usable SQLite database: unable to open database file". Now restored, the
+    snapshot's folder as it was."""
+    folder = tmp_path / "snap"
+    done, before = in_a_read_only_folder(folder, "restore", "snap/g.db", "--db", "bot.db")
+    assert done.returncode == 0, done
+    assert done.stdout.startswith("restored bot.db from snap/g.db"), done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "aliases", "export", "--db", str(tmp_path / "bot.db")
+    )
+    assert status == 0, output
+    assert '"stash"' in output, output

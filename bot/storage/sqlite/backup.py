@@ -42,7 +42,7 @@ def is_snapshot(database: Path) -> bool:
     return alone and not os.access(database.parent, os.W_OK | os.X_OK)
 
 
-def _read_only(database: Path) -> str:
+def read_only_mode(database: Path) -> str:
     """How to open the database to read it: read-only; a snapshot as a file that cannot change."""
     return "mode=ro&immutable=1" if is_snapshot(database) else "mode=ro"
 
@@ -68,7 +68,7 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             partial_path.touch(exist_ok=False)
         except OSError as exc:
             raise StorageError(f"cannot write the backup to {dest}: {exc.strerror}") from exc
-        source = sqlite3.connect(f"{database.as_uri()}?{_read_only(database)}", uri=True)
+        source = sqlite3.connect(f"{database.as_uri()}?{read_only_mode(database)}", uri=True)
         try:
             target = sqlite3.connect(partial_path)
             try:

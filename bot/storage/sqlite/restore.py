@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .backup import COMPANIONS
+from .backup import COMPANIONS, read_only_mode
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -34,7 +34,7 @@ def check_backup(backup: Path) -> None:
     if not backup.is_file():
         raise StorageError(f"there is no backup at {backup}")
     try:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        source = sqlite3.connect(f"{backup.resolve().as_uri()}?{read_only_mode(backup)}", uri=True)
         try:
             (result,) = source.execute("PRAGMA quick_check").fetchone()
             version, app_id, objects = source.execute(
@@ -69,11 +69,13 @@ def restore_file(backup: Path, database: Path) -> Path | None:
     partial = database.with_name(f".{database.name}.restoring")
     partial.unlink(missing_ok=True)
     try:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        source = sqlite3.connect(f"{backup.resolve().as_uri()}?{read_only_mode(backup)}", uri=True)
         try:
             target = sqlite3.connect(partial)
             try:
-                source.backup(target)  # the copy in SQLite's terms: a log beside `backup` read too
+                # The copy in SQLite's terms: a log beside `backup` read too; a snapshot alone in
+                # a read-only folder read as a file that cannot change (no `-shm` can be made).
+                source.backup(target)
                 target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             finally:
                 target.close()
