@@ -7,13 +7,17 @@ files (and PostgreSQL where said)."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
-from bot.storage import NotAGlossaryDatabase, Store
+from bot.discord_app.app import GlossaryBot
+from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
+from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.resilience.botproc import glossary_bot_waited
 
 from .conftest import Scene
@@ -139,3 +143,54 @@ def test_restore_from_a_snapshot_in_a_read_only_folder(tmp_path: Path) -> None:
     )
     assert status == 0, output
     assert '"stash"' in output, output
+
+
+async def test_too_many_searches_waiting_in_direct_messages_says_nothing_of_a_server(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line E9: every direct message shares one turn in `/define`'s worker (DM_SCOPE),
+    so the member past its cap, alone in a DM, was told "Too many searches are waiting in
+    this server right now". Now a DM's refusal names no server; a server's `/define` meanwhile
+    takes its own turn (deferred, then answered), as before. (The cap is set to 2 here: the
+    shipped 50 is readme30's N5.)"""
+    searches = bot.state.term_searches
+    searches.most_waiting = 2
+    release = threading.Event()
+    held = [asyncio.create_task(searches.run(DM_SCOPE, release.wait)) for _ in range(2)]
+    try:  # both take their places first: the loop runs them before the fake's request
+        dm = scene.fake.dm_channel(scene.bob)
+        asked = await scene.fake.slash(scene.bob, "define", {"term": "kv cache"}, channel=dm)
+        refused = await asked.final_message()
+        assert refused["content"] == (
+            "Too many searches are waiting right now: try again in a moment."
+        ), refused
+        assert is_ephemeral(refused)
+        in_server = await scene.fake.slash(
+            scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+        )
+        assert (await in_server.response())["type"] == 5, in_server.records  # deferred
+    finally:
+        release.set()
+    assert await asyncio.gather(*held) == [True, True]
+    assert embed_of(await in_server.final_message())["title"] == "KV Cache"
+
+
+async def test_too_many_messages_waiting_in_direct_messages_says_nothing_of_a_server(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line E9, the same for Explain terms in a DM (members' worker, DM_SCOPE's turn)."""
+    searches = bot.state.member_searches
+    searches.most_waiting = 2
+    release = threading.Event()
+    held = [asyncio.create_task(searches.run(DM_SCOPE, release.wait)) for _ in range(2)]
+    try:  # both take their places first: the loop runs them before the fake's request
+        dm = scene.fake.dm_channel(scene.bob)
+        said = await scene.fake.user_message(scene.bob, dm, "what is a kv cache and rag?")
+        asked = await scene.fake.message_command(scene.bob, "Explain terms", said)
+        refused = await asked.final_message()
+    finally:
+        release.set()
+    assert refused["content"] == (
+        "Too many messages are waiting to be read right now: try again in a moment."
+    ), refused
+    assert await asyncio.gather(*held) == [True, True]
