@@ -16,16 +16,18 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.health import _forget_stop, check_heartbeat
 from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
 from tests.discord_app.helpers import embed_of, is_ephemeral
-from tests.resilience.botproc import glossary_bot_waited
+from tests.fake_discord.gateway import AUTHENTICATION_FAILED
+from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
 from .test_left32 import _backup_then_stop
 from .test_round14 import CLI_ENV
 from .test_round20 import _database
-from .test_round25 import _aliases, _names, _size
+from .test_round25 import _alias, _aliases, _names, _size
 
 
 async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots_writes(
@@ -194,3 +196,35 @@ async def test_too_many_messages_waiting_in_direct_messages_says_nothing_of_a_se
         "Too many messages are waiting to be read right now: try again in a moment."
     ), refused
     assert await asyncio.gather(*held) == [True, True]
+
+
+async def test_health_after_the_bot_stopped_on_an_error_does_not_say_it_stopped_cleanly(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line E7: the stop's "stopped at" line was written however the connection ended:
+    Discord revoking the token (4004, exit 2) left `health` saying "the bot stopped cleanly",
+    to an operator who must go and fix DISCORD_TOKEN. Now it says the bot stopped on an error
+    (its log says which); a bot starting on the file reads "starting" again, as after a clean
+    stop."""
+    heartbeat = tmp_path / "heartbeat"
+    settings = {"HEARTBEAT_PATH": str(heartbeat), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
+        await _alias(scene, "qq one", "rag")  # connected and answering
+        async with asyncio.timeout(30):
+            while not await asyncio.to_thread(heartbeat.exists):  # noqa: ASYNC110 (another process)
+                await asyncio.sleep(0.1)  # the poll's pace, not a synchronisation
+        await scene.fake.gateway.drop(code=AUTHENTICATION_FAILED)  # Discord: token revoked
+        assert bot.process is not None
+        async with asyncio.timeout(30):
+            code = await bot.process.wait()
+        await bot.stop()
+    assert code == 2, bot.output
+    status, said = await glossary_bot(
+        {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}, tmp_path, "health"
+    )
+    assert status == 1, said
+    assert "cleanly" not in said, said
+    assert said.startswith("stopped: the bot stopped on an error "), said
+    assert said.rstrip().endswith(" s ago (its log says which), and has not connected since"), said
+    _forget_stop(heartbeat)  # a bot starting on it
+    assert not check_heartbeat(heartbeat)[1].startswith("stopped"), heartbeat
