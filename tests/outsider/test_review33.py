@@ -12,11 +12,13 @@ import signal
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import _forget_stop, check_heartbeat
+from bot.search.index import SearchIndex
 from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
@@ -228,3 +230,40 @@ async def test_health_after_the_bot_stopped_on_an_error_does_not_say_it_stopped_
     assert said.rstrip().endswith(" s ago (its log says which), and has not connected since"), said
     _forget_stop(heartbeat)  # a bot starting on it
     assert not check_heartbeat(heartbeat)[1].startswith("stopped"), heartbeat
+
+
+async def test_a_define_whose_search_raises_mid_burst_leaves_the_others_answered(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plan line E10: `/define`'s worker (review29's W4 tried the members' one): a search that
+    raises while others of the server wait behind it. The member gets the short error line,
+    every other `/define` of the burst its card, and the worker is idle after."""
+    release = threading.Event()
+    real = SearchIndex.search
+
+    def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+        if text == "hold":
+            release.wait(30)
+        if text == "boom":
+            raise ValueError("a bug in search")
+        return real(index, text, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", search)
+    fake, channel = scene.fake, scene.channel
+    try:
+        held = await fake.slash(scene.bob, "define", {"term": "hold"}, channel=channel)
+        asked = [
+            await fake.slash(scene.alice, "define", {"term": term}, channel=channel)
+            for term in ("kv cache", "boom", "rag")
+        ]
+        for handle in asked:
+            assert (await handle.response())["type"] == 5, handle.records  # deferred
+    finally:
+        release.set()
+    await held.final_message()
+    cards = [await handle.final_message() for handle in asked]
+    assert embed_of(cards[0])["title"] == "KV Cache"
+    assert cards[1]["content"].startswith("Something went wrong on my side (error id"), cards[1]
+    assert not cards[1]["embeds"]
+    assert embed_of(cards[2])["title"] == "Retrieval-Augmented Generation (RAG)"
+    assert bot.state.term_searches.idle()
