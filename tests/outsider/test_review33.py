@@ -23,6 +23,7 @@ from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.test_process_faults import NO_COOLDOWN, answered, final
 
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
@@ -267,3 +268,32 @@ async def test_a_define_whose_search_raises_mid_burst_leaves_the_others_answered
     assert not cards[1]["embeds"]
     assert embed_of(cards[2])["title"] == "Retrieval-Augmented Generation (RAG)"
     assert bot.state.term_searches.idle()
+
+
+async def test_a_stop_while_defines_wait_in_the_worker_answers_them_honestly(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line E11: SIGTERM while 30 `/define` of one server, each a 100-character term that
+    names nothing (30-130 ms of search each), wait in `/define`'s worker. readme30 read the
+    code as telling such a member "Too many searches are waiting in this server": each one
+    taken is answered with its own answer (or, past the stop's deadline, left as the stop
+    leaves any), none with that line, and the bot exits 0."""
+    fake = scene.fake
+    fake.settle_before_actions = False  # a burst: nobody waits for anyone else's answer
+    users = [scene.alice, scene.bob, scene.admin, scene.owner, scene.moderator]
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path, **NO_COOLDOWN) as bot:
+        handles = [
+            await fake.slash(
+                users[n % len(users)],
+                "define",
+                {"term": f"{n:02d}" + "qzx vbnm " * 11},
+                channel=scene.channel,
+            )
+            for n in range(30)
+        ]
+        await fake.waiter.wait_for(lambda: answered(handles) >= 1, "the first answer")
+        assert await bot.stop(signal.SIGTERM) == 0, bot.output
+    await fake.settle()
+    said = [final(handle) for handle in handles]
+    assert not [m for m in said if m and "Too many searches" in str(m.get("content"))], said
+    assert "Traceback" not in bot.output, bot.output
