@@ -297,3 +297,30 @@ async def test_a_stop_while_defines_wait_in_the_worker_answers_them_honestly(
     said = [final(handle) for handle in handles]
     assert not [m for m in said if m and "Too many searches" in str(m.get("content"))], said
     assert "Traceback" not in bot.output, bot.output
+
+
+async def test_restore_from_the_live_file_of_a_bot_running_in_another_folder(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line E2: the "backup" is the file a bot runs on in another folder (its log beside
+    it, growing): what that bot committed is in the restored copy, the bot goes on serving
+    and writing, and `restore` refuses only a bot on the target (here reached by a symlink)."""
+    live, copy = scene.db_path, tmp_path / "other" / "bot.db"
+    copy.parent.mkdir()
+    env = {"GLOSSARY_CACHE_DIR": str(tmp_path / "cache"), "COOLDOWN_USES": "50"}
+    async with BotProcess(scene.fake, live, cwd=tmp_path, **env):
+        await _alias(scene, "qq live", "rag")
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(live), "--db", str(copy)
+        )
+        assert status == 0, output
+        await _alias(scene, "qq after", "rag")  # the live bot still writes
+        link = tmp_path / "other" / "link.db"
+        link.symlink_to(live)
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(copy), "--db", str(link)
+        )
+        assert status == 1, output
+        assert "a bot runs on this file" in output, output
+    assert _aliases(tmp_path, copy) == ["qq live"]
+    assert _aliases(tmp_path, live) == ["qq after", "qq live"]
