@@ -14,16 +14,19 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import _forget_stop, check_heartbeat
 from bot.search.index import SearchIndex
 from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 from tests.resilience.test_process_faults import NO_COOLDOWN, answered, final
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
@@ -324,3 +327,36 @@ async def test_restore_from_the_live_file_of_a_bot_running_in_another_folder(
         assert "a bot runs on this file" in output, output
     assert _aliases(tmp_path, copy) == ["qq live"]
     assert _aliases(tmp_path, live) == ["qq after", "qq live"]
+
+
+NO_DATA = "holds no Glossary Bot data: no bot has run on it (is it the right database?)"
+
+
+def test_check_db_on_an_empty_sqlite_file_says_no_bot_has_run_on_it(tmp_path: Path) -> None:
+    """Plan line E6: `check --db` (and `stats`) on a database no bot has run on (an empty
+    file, an empty PostgreSQL database: the wrong one named) said it "has schema version 0,
+    older than this bot's 6; start the bot once to upgrade it", an upgrade of nothing. Now it
+    says the database holds no Glossary Bot data; nothing is written either way."""
+    (tmp_path / "empty.db").write_bytes(b"")
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "--db", "empty.db")
+    assert status == 1, output
+    assert f"empty.db: error: cannot read the database: empty.db {NO_DATA}" in output, output
+    assert (tmp_path / "empty.db").read_bytes() == b""
+
+
+@pytest.mark.postgres
+async def test_check_db_on_an_empty_postgresql_schema_says_no_bot_has_run_on_it() -> None:
+    """Plan line E6 on PostgreSQL (a schema of its own): the same line, nothing created."""
+    async with fresh_schema(TEST_DATABASE_URL, "review33") as url:
+        status, output = await glossary_bot(CLI_ENV, Path.cwd(), "check", "--db", url)
+        assert status == 1, output
+        assert NO_DATA in output, output
+        pg = await asyncpg.connect(url)
+        try:
+            tables = await pg.fetchval(
+                "SELECT count(*) FROM information_schema.tables"
+                " WHERE table_schema = current_schema()"
+            )
+        finally:
+            await pg.close()
+        assert tables == 0
