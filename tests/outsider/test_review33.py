@@ -360,3 +360,37 @@ async def test_check_db_on_an_empty_postgresql_schema_says_no_bot_has_run_on_it(
         finally:
             await pg.close()
         assert tables == 0
+
+
+async def test_a_glossary_reload_while_defines_wait_in_the_worker_answers_each(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plan line E10, the reload: GLOSSARY_PATHS reloaded (SIGHUP's `reload_off_loop`) while
+    `/define`s wait behind a search under way: each is answered, and a `/define` after it too."""
+    release = threading.Event()
+    real = SearchIndex.search
+
+    def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+        if text == "hold":
+            release.wait(30)
+        return real(index, text, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", search)
+    fake, channel = scene.fake, scene.channel
+    try:
+        held = await fake.slash(scene.bob, "define", {"term": "hold"}, channel=channel)
+        asked = [
+            await fake.slash(scene.alice, "define", {"term": term}, channel=channel)
+            for term in ("kv cache", "rag")
+        ]
+        for handle in asked:
+            assert (await handle.response())["type"] == 5, handle.records  # deferred
+        assert (await bot.state.reload_off_loop()).startswith("reloaded ")
+    finally:
+        release.set()
+    await held.final_message()
+    titles = [embed_of(await handle.final_message())["title"] for handle in asked]
+    assert titles == ["KV Cache", "Retrieval-Augmented Generation (RAG)"]
+    after = await fake.slash(scene.bob, "define", {"term": "lora"}, channel=channel)
+    assert embed_of(await after.final_message())["title"].startswith("LoRA"), after.records
+    assert bot.state.term_searches.idle()
