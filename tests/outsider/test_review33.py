@@ -22,9 +22,13 @@ from bot.discord_app.health import _forget_stop, check_heartbeat
 from bot.search.index import SearchIndex
 from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.helpers import warned
+from tests.resilience.test_lost_answers_counted import CALLBACK
+from tests.resilience.test_lost_answers_counted import _count as _interactions
 from tests.resilience.test_process_faults import NO_COOLDOWN, answered, final
 from tests.storage.conftest import fresh_schema
 
@@ -394,3 +398,38 @@ async def test_a_glossary_reload_while_defines_wait_in_the_worker_answers_each(
     after = await fake.slash(scene.bob, "define", {"term": "lora"}, channel=channel)
     assert embed_of(await after.final_message())["title"].startswith("LoRA"), after.records
     assert bot.state.term_searches.idle()
+
+
+@pytest.mark.postgres
+async def test_a_lost_private_answer_on_postgresql_is_counted_late_and_stored_nowhere(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """Plan line E12: left32's `late` count, with the bot on PostgreSQL (a schema of its own):
+    a private `/define` rate limited past Discord's 3 s is `late` in the metric, and neither
+    a lookup nor a miss in the database once the counts are written."""
+    fake = scene.fake
+    cards, late = _interactions("card"), _interactions("late")
+    async with fresh_schema(TEST_DATABASE_URL, "review33") as url:
+        store = await Store.open(url)
+        async with start_bot(store):
+            fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
+            async with warned("private answer is lost"):
+                await fake.slash(
+                    scene.alice,
+                    "define",
+                    {"term": "kv cache", "private": True},
+                    channel=scene.channel,
+                )
+            async with asyncio.timeout(10):
+                # The count is made by the task's done callback: no event of ours to await.
+                while _interactions("late") == late:  # noqa: ASYNC110
+                    await asyncio.sleep(0)  # a turn of the loop for the task to end
+            await store.flush()
+            assert await store.total_lookups(scene.guild.id) == 0
+        assert (_interactions("card"), _interactions("late")) == (cards, late + 1)
+        pg = await asyncpg.connect(url)
+        try:
+            assert await pg.fetchval("SELECT coalesce(sum(count), 0) FROM lookups") == 0
+            assert await pg.fetchval("SELECT coalesce(sum(count), 0) FROM misses") == 0
+        finally:
+            await pg.close()
