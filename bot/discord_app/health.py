@@ -32,6 +32,8 @@ LOST_SINCE = "not connected to Discord since "
 # How the file starts once the bot stopped cleanly (the time follows): `health` then says so,
 # unhealthy still, rather than "starting, or never connected".
 STOPPED = "stopped at "
+# After the time, when the connection ended on an error (a revoked token): not a clean stop.
+ON_AN_ERROR = " on an error"
 RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less than MAX_AGE
 
 
@@ -172,13 +174,15 @@ async def keep_heartbeat(
         await asyncio.sleep(pause)  # pacing a periodic task, not waiting for an event
 
 
-def mark_stopped(path: Path) -> None:
-    """Stopped: no longer healthy, and `health` says the bot stopped. Only a file the bot
-    could have written is rewritten; a stop never fails on it (the heartbeat is the health
+def mark_stopped(path: Path, *, on_error: bool = False) -> None:
+    """Stopped: no longer healthy, and `health` says the bot stopped, cleanly or `on_error`
+    (the connection ended on one: a revoked token was told "stopped cleanly"). Only a file the
+    bot could have written is rewritten; a stop never fails on it (the heartbeat is the health
     check's, the counts are flushed already)."""
     try:
         if path.is_file():
-            path.write_text(f"{STOPPED}{time.time():.0f}\n", "utf-8")
+            how = ON_AN_ERROR if on_error else ""
+            path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")
     except OSError as exc:
         log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
 
@@ -220,10 +224,12 @@ def check_heartbeat(
     stopped = _stopped_at(said)
     if stopped is not None:
         ago = max(now - stopped, 0.0)
-        return (
-            False,
-            f"stopped: the bot stopped cleanly {ago:.0f} s ago, and has not connected since",
+        how = (
+            f"on an error {ago:.0f} s ago (its log says which)"
+            if said.endswith(ON_AN_ERROR)
+            else f"cleanly {ago:.0f} s ago"
         )
+        return False, f"stopped: the bot stopped {how}, and has not connected since"
     lost = _lost_since(said)
     if said.startswith(UNHEALTHY) or lost is not None:
         silent = now - float(note) if note.isdigit() else 0.0  # no time: a bot before this one
@@ -277,8 +283,8 @@ def _is_heartbeat(said: str) -> bool:
 
 def _stopped_at(said: str) -> float | None:
     """When the bot stopped cleanly, from a heartbeat file's first line (None: not so)."""
-    at = said.removeprefix(STOPPED)
-    return float(at) if at != said and at.isdigit() else None
+    at = said.removeprefix(STOPPED).removesuffix(ON_AN_ERROR)
+    return float(at) if said.startswith(STOPPED) and at.isdigit() else None
 
 
 def _lost_since(said: str) -> float | None:

@@ -323,7 +323,8 @@ async def _connect_until_stopped(
     stopping.cancel()
     if heartbeat is not None and settings.heartbeat_path is not None:
         heartbeat.cancel()
-        mark_stopped(settings.heartbeat_path)
+        failed = running.done() and not running.cancelled() and running.exception() is not None
+        mark_stopped(settings.heartbeat_path, on_error=not stopped and failed)
     # Wait without re-raising: the error is reported by the caller. Once closed, the connection
     # ends at its next step; one held by the gateway's send limit (up to a minute after a burst
     # of heartbeat requests) is cut at the stop's deadline, inside a container's grace period.

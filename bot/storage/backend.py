@@ -23,6 +23,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bot.dburl import credentials_problem
 
+from .errors import StorageError
+
 T = TypeVar("T")
 Row = Sequence[Any]
 
@@ -39,6 +41,21 @@ class Migrate(enum.Enum):
     # Created where there is none yet, an older one refused: the command line's writes (an
     # older bot may still serve that database, and would refuse it as newer at its next start).
     CREATE_ONLY = "create only"
+
+
+def out_of_date(location: str, version: int, latest: int) -> StorageError:
+    """A schema at `version` that may not be brought up to date here (`may_migrate`). Version 0
+    is no schema at all: no bot has run there, and "start the bot once to upgrade it" read as
+    an upgrade of data that is not there (`check --db` of the wrong database)."""
+    if version == 0:
+        return StorageError(
+            f"{location} holds no Glossary Bot data: no bot has run on it (is it the right "
+            "database?)"
+        )
+    return StorageError(
+        f"{location} has schema version {version}, older than this bot's {latest}; start the "
+        "bot once to upgrade it"
+    )
 
 
 def may_migrate(migrate: Migrate, version: int) -> bool:

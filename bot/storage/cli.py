@@ -123,13 +123,24 @@ def check_servers(location: str | Path, glossary: Glossary) -> tuple[int, list[P
     from bot.search.local import compile_local
     from bot.term_storage import parse_readable
 
+    from .sqlite.backup import readable_copy
+
     base = SearchIndex.build(glossary, semantic=False)  # names decide these, not meanings
 
     async def read(store: Store) -> list[tuple[int, dict[str, str], list[StoredTerm]]]:
         scopes = await store.term_scopes()
         return [(s, await store.aliases(s), await store.terms(s)) for s in scopes]
 
-    servers = on_store(location, read)
+    async def read_where(
+        location: str | Path,
+    ) -> list[tuple[int, dict[str, str], list[StoredTerm]]]:
+        if isinstance(location, str):
+            return await with_store(location, read)
+        # A snapshot alone in a read-only folder is read through a copy, as `migrate-db` does.
+        async with readable_copy(location, str(location)) as readable:
+            return await with_store(readable, read)
+
+    servers = asyncio.run(read_where(location))
     problems: list[Problem] = []
     for scope, aliases, stored in servers:
         terms, unreadable = parse_readable((scope, row) for row in stored)

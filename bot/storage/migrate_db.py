@@ -15,14 +15,13 @@ import asyncio
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Migrate, is_database_url, without_password
 from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
-from .sqlite.backup import COMPANIONS, backup_database, is_snapshot
+from .sqlite.backup import COMPANIONS, is_snapshot, readable_copy
 from .sqlite.run_lock import command_holder, one_bot_per_file, what_runs
 from .store import COPIED_TABLES, CopyReport, Store
 
@@ -69,7 +68,7 @@ def run_migrate_db(args: argparse.Namespace) -> int:
             contextlib.nullcontext()  # no bot can run on a snapshot: it could not write there
             if is_snapshot(source)
             else one_bot_per_file(str(source), holder=holder, wait=0, command=True),
-            _readable(source) as readable,
+            readable_copy(source, f"--from {source}") as readable,
         ):
             if isinstance(target, Path):
                 locking.append(("--to", target))
@@ -172,26 +171,6 @@ async def _removed_unless_done(new_file: Path | None) -> AsyncIterator[None]:
                 with contextlib.suppress(OSError):
                     (new_file.parent / name).unlink()
         raise
-
-
-@contextlib.asynccontextmanager
-async def _readable(source: Path) -> AsyncIterator[Path]:
-    """`source` as the store can open it. A read-only snapshot (`is_snapshot`) is first copied
-    as `backup` reads it, into a temporary folder (TMPDIR): the store's connections need the
-    `-shm` that SQLite cannot make beside it."""
-    if not is_snapshot(source):
-        yield source
-        return
-    with tempfile.TemporaryDirectory(prefix="glossary-bot-migrate-db-") as folder:
-        readable = Path(folder) / source.name
-        try:
-            await backup_database(source, readable)
-        except StorageError as exc:
-            raise StorageError(
-                f"--from {source} is in a read-only folder, so it is read through a copy in "
-                f"{folder}, which failed: {exc}"
-            ) from exc
-        yield readable
 
 
 def _left_in_log(target: Path) -> int:

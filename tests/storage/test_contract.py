@@ -161,7 +161,7 @@ async def test_someone_elses_tables_are_refused(databases: Databases, location: 
 
 
 async def test_read_only_tools_do_not_create_a_schema(databases: Databases, location: str) -> None:
-    with pytest.raises(StorageError, match="start the bot once"):
+    with pytest.raises(StorageError, match="holds no Glossary Bot data"):
         await Store.open(location, flush_interval=None, migrate=Migrate.NEVER)
 
 

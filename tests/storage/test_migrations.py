@@ -105,7 +105,7 @@ async def test_a_file_that_is_not_sqlite_is_refused(db_path: Path) -> None:
 
 async def test_read_only_tools_do_not_migrate(db_path: Path) -> None:
     write_file(db_path)
-    with pytest.raises(StorageError, match="older than this bot"):
+    with pytest.raises(StorageError, match="holds no Glossary Bot data"):
         await Store.open(db_path, flush_interval=None, migrate=Migrate.NEVER)
     assert file_state(db_path)[0] == b""
 

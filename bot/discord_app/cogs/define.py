@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SEARCHES_WAITING = "Too many searches are waiting in this server right now: try again in a moment."
+# Direct messages share one turn (DM_SCOPE): a member alone in a DM is told of no server.
+SEARCHES_WAITING_DM = "Too many searches are waiting right now: try again in a moment."
 MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
@@ -138,7 +140,8 @@ class DefineCog(commands.Cog):
         # where a card needs Embed Links; a private one is lost. What nobody sees counts
         # nothing: the answer is counted once it is sent, whichever way it went.
         if result is None:  # this server has too many searches waiting
-            reply = Reply(SEARCHES_WAITING, None, None, private=True)
+            waiting = SEARCHES_WAITING if interaction.guild_id else SEARCHES_WAITING_DM
+            reply = Reply(waiting, None, None, private=True)
         else:
             reply = await reply_for(state, local, result, interaction.user.id, scope)
         ephemeral = private or reply.private

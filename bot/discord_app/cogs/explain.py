@@ -39,6 +39,8 @@ MAX_LISTED = limits.SELECT_OPTIONS
 MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
 BUSY = "Too many messages are waiting to be read in this server right now: try again in a moment."
+# Direct messages share one turn (DM_SCOPE): a member alone in a DM is told of no server.
+BUSY_DM = "Too many messages are waiting to be read right now: try again in a moment."
 FILE_NAME_ECHO = 40  # characters of an attached file's name repeated (Discord allows 10 files)
 
 
@@ -129,7 +131,7 @@ class ExplainCog(commands.Cog):
         local = await state.servers.local(scope, patient=deferred)
         reply = await terms_listing(state, scope, local, message, interaction.user.id)
         if reply is None:
-            reply = Reply(BUSY, None, None, private=True)
+            reply = Reply(BUSY if interaction.guild_id else BUSY_DM, None, None, private=True)
         kwargs = reply.send_kwargs()
         if not deferred:
             taken = await respond_in_time(

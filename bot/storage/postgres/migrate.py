@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from ..backend import Migrate, may_migrate
+from ..backend import Migrate, may_migrate, out_of_date
 from ..errors import NotAGlossaryDatabase, SchemaTooNew, StorageError
 from ..migrations import latest_version as _latest_version
 from ..migrations import migrations as _migrations
@@ -52,10 +52,7 @@ async def apply_migrations(conn: Connection, location: str, *, migrate: Migrate)
         if version == latest_version():
             return []
         if not may_migrate(migrate, version):
-            raise StorageError(
-                f"{location} has schema version {version}, older than this bot's "
-                f"{latest_version()}; start the bot once to upgrade it"
-            )
+            raise out_of_date(location, version, latest_version())
         if version == 0:
             await conn.execute(f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL)")
             await conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")

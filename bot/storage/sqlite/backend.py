@@ -17,7 +17,7 @@ import aiosqlite
 
 from bot.once import OncePerReason
 
-from ..backend import Backend, Body, Migrate, Row, may_migrate
+from ..backend import Backend, Body, Migrate, Row, may_migrate, out_of_date
 from ..errors import DatabaseLost, StorageError
 from .backup import backup_database
 from .channel import Channel, connect
@@ -216,14 +216,14 @@ async def _prepare(
     try:
         version = await check_version(conn, path)
         if version < latest_version() and not may_migrate(migrate, version):
-            raise StorageError(
-                f"{path} has schema version {version}, older than this bot's "
-                f"{latest_version()}; start the bot once to upgrade it"
-            )
+            raise out_of_date(path, version, latest_version())
         applied = await apply_migrations(conn, path)
         if applied:
             log.info("database %s migrated to schema version %d", path, applied[-1])
-        await _enable_wal(conn, path)
+        # The command line's reads leave a file in the mode it is in: switched, a backup's
+        # header changed under `check --db` (its checksum too). The bot's file is WAL already.
+        if migrate is not Migrate.NEVER:
+            await _enable_wal(conn, path)
     except BaseException:
         await conn.close()
         raise

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
+import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from ..errors import StorageError
@@ -39,7 +42,7 @@ def is_snapshot(database: Path) -> bool:
     return alone and not os.access(database.parent, os.W_OK | os.X_OK)
 
 
-def _read_only(database: Path) -> str:
+def read_only_mode(database: Path) -> str:
     """How to open the database to read it: read-only; a snapshot as a file that cannot change."""
     return "mode=ro&immutable=1" if is_snapshot(database) else "mode=ro"
 
@@ -65,7 +68,7 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             partial_path.touch(exist_ok=False)
         except OSError as exc:
             raise StorageError(f"cannot write the backup to {dest}: {exc.strerror}") from exc
-        source = sqlite3.connect(f"{database.as_uri()}?{_read_only(database)}", uri=True)
+        source = sqlite3.connect(f"{database.as_uri()}?{read_only_mode(database)}", uri=True)
         try:
             target = sqlite3.connect(partial_path)
             try:
@@ -84,3 +87,23 @@ def _backup_file(source_path: Path, dest: Path) -> None:
         partial_path.replace(target_path)
     finally:
         partial_path.unlink(missing_ok=True)
+
+
+@contextlib.asynccontextmanager
+async def readable_copy(source: Path, named: str) -> AsyncIterator[Path]:
+    """`source` as a store can open it. A read-only snapshot (`is_snapshot`) is first copied
+    as `backup` reads it, into a temporary folder (TMPDIR): the store's connections need the
+    `-shm` that SQLite cannot make beside it. `named`: how the error names the source."""
+    if not is_snapshot(source):
+        yield source
+        return
+    with tempfile.TemporaryDirectory(prefix="glossary-bot-read-") as folder:
+        readable = Path(folder) / source.name
+        try:
+            await backup_database(source, readable)
+        except StorageError as exc:
+            raise StorageError(
+                f"{named} is in a read-only folder, so it is read through a copy in "
+                f"{folder}, which failed: {exc}"
+            ) from exc
+        yield readable

@@ -44,6 +44,13 @@ def _strip_comments(sql: str) -> str:
     return "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
 
 
+def is_ours(version: int, app_id: int, objects: int) -> bool:
+    """Whether a file with this header is the bot's: one it made (V1 sets the application id,
+    and every copy keeps it), or a new empty one. A file of id 0 whose `user_version` is set is
+    another program's that numbers its schema too: upgraded, it was written into."""
+    return app_id == APPLICATION_ID or (app_id == 0 and version == 0 and objects == 0)
+
+
 async def check_version(conn: aiosqlite.Connection, path: str) -> int:
     """The file's schema version, refusing files that are newer or not ours. Reads only."""
     try:
@@ -62,6 +69,8 @@ async def check_version(conn: aiosqlite.Connection, path: str) -> int:
         raise NotAGlossaryDatabase(f"{path} belongs to another application (id {app_id:#x})")
     if version == 0 and objects:
         raise NotAGlossaryDatabase(f"{path} already holds tables but no Glossary Bot schema")
+    if not is_ours(version, app_id, objects):
+        raise NotAGlossaryDatabase(f"{path} is not a Glossary Bot database")
     if version > latest_version():
         raise SchemaTooNew(path, version, latest_version())
     return version

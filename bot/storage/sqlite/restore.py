@@ -13,8 +13,8 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .backup import COMPANIONS
-from .migrate import APPLICATION_ID, latest_version
+from .backup import COMPANIONS, read_only_mode
+from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
 KEPT_SUFFIX = ".before-restore"
@@ -34,7 +34,7 @@ def check_backup(backup: Path) -> None:
     if not backup.is_file():
         raise StorageError(f"there is no backup at {backup}")
     try:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        source = sqlite3.connect(f"{backup.resolve().as_uri()}?{read_only_mode(backup)}", uri=True)
         try:
             (result,) = source.execute("PRAGMA quick_check").fetchone()
             version, app_id, objects = source.execute(
@@ -48,7 +48,7 @@ def check_backup(backup: Path) -> None:
         raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
     if result != "ok":
         raise StorageError(f"{backup} fails SQLite's integrity check: {result}")
-    if app_id != APPLICATION_ID and not (app_id == 0 and version and objects):
+    if not objects or not is_ours(version, app_id, objects):  # an empty file is no backup
         raise StorageError(f"{backup} is not a Glossary Bot database")
     if version > latest_version():
         raise StorageError(
@@ -69,11 +69,13 @@ def restore_file(backup: Path, database: Path) -> Path | None:
     partial = database.with_name(f".{database.name}.restoring")
     partial.unlink(missing_ok=True)
     try:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        source = sqlite3.connect(f"{backup.resolve().as_uri()}?{read_only_mode(backup)}", uri=True)
         try:
             target = sqlite3.connect(partial)
             try:
-                source.backup(target)  # the copy in SQLite's terms: a log beside `backup` read too
+                # The copy in SQLite's terms: a log beside `backup` read too; a snapshot alone in
+                # a read-only folder read as a file that cannot change (no `-shm` can be made).
+                source.backup(target)
                 target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             finally:
                 target.close()
