@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.storage.cli import check_servers
+from bot.storage.sqlite.backup import backup_database
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.test_term_files import run_import
@@ -136,3 +138,33 @@ async def test_a_reimport_of_the_servers_own_export_keeps_a_stored_pair(
         assert answer.startswith("Nothing was imported: 1 problem"), answer
         assert "“Blorps” is read by search as “Blorp”" in answer, answer
 
+
+def _files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+async def test_backup_of_a_stopped_bots_file_leaves_nothing_beside_it(tmp_path: Path) -> None:
+    """`backup` read a stopped bot's file (nothing beside it: SQLite removes its log at a clean
+    stop) on a read-only connection, which leaves an empty `-wal` and `-shm` behind (left32
+    found them kept by `restore`). Now they are gone again after the copy; a running bot's
+    (beside a store still open) are left to it, and its file still takes writes."""
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    await store.add_alias(5, "kv stash", "kv stash", "kv-cache", actor_id=9)
+    await store.close()
+    assert _files(tmp_path) == ["bot.db"]
+    await backup_database(path, tmp_path / "copy.db")
+    assert _files(tmp_path) == ["bot.db", "copy.db"]
+    store = await Store.open(path)
+    try:
+        await backup_database(path, tmp_path / "again.db")
+        assert (tmp_path / "bot.db-wal").exists()  # the open store's
+        await store.add_alias(5, "kv hoard", "kv hoard", "kv-cache", actor_id=9)
+        assert set(await store.aliases(5)) == {"kv stash", "kv hoard"}
+    finally:
+        await store.close()
+    copy = await Store.open(tmp_path / "copy.db")
+    try:
+        assert set(await copy.aliases(5)) == {"kv stash"}
+    finally:
+        await copy.close()
