@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from bot.discord_app import health
+from bot.discord_app.app import STORE_SHARE
 from bot.glossary import Glossary
 from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm
@@ -18,8 +25,10 @@ from bot.storage.cli import check_servers
 from bot.storage.sqlite.backup import backup_database
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import open_edit, submit
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 
@@ -168,3 +177,140 @@ async def test_backup_of_a_stopped_bots_file_leaves_nothing_beside_it(tmp_path: 
         assert set(await copy.aliases(5)) == {"kv stash"}
     finally:
         await copy.close()
+
+
+class _Connected:
+    """A client connected for good: the keeper beats until it is stopped."""
+
+    latency = 0.05
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+    def is_ready(self) -> bool:
+        return True
+
+    def is_closed(self) -> bool:
+        return False
+
+
+class _HeldSecondWrite:
+    """`health`'s clock: its second read in a worker thread (the second beat's write, under
+    way in its thread) waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.entered = threading.Event()
+        self.go = threading.Event()
+
+    def time(self) -> float:
+        if threading.current_thread() is not threading.main_thread():
+            self.reads += 1
+            if self.reads == 2:
+                self.entered.set()
+                self.go.wait()
+        return time.time()
+
+
+async def test_no_heartbeat_lands_after_the_stopped_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At stop the keeper was cancelled and "stopped at …" written; a beat already in its
+    thread then landed after that line, and `health` read a running bot for up to 45 s. Shown
+    first with that sequence; now the keeper is stopped and awaited (its write included) before
+    the line is written, which stays the file's last word."""
+    # One thread for `health`'s writes: a no-op queued behind the held one returns after it.
+    writes, waits = ThreadPoolExecutor(max_workers=1), ThreadPoolExecutor(max_workers=1)
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(writes)
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        for old in (True, False):
+            beat = tmp_path / f"heartbeat-{old}"
+            clock = _HeldSecondWrite()
+            monkeypatch.setattr(health, "time", SimpleNamespace(time=clock.time))
+            stop = asyncio.Event()
+            keeper = asyncio.create_task(
+                health.keep_heartbeat(_Connected(), store, beat, interval=0, stop=stop)  # type: ignore[arg-type]
+            )
+            await loop.run_in_executor(waits, clock.entered.wait)  # the second beat is writing
+            if old:
+                keeper.cancel()
+                health.mark_stopped(beat)
+                clock.go.set()
+                await loop.run_in_executor(writes, lambda: None)  # the held write has landed
+                healthy, why = health.check_heartbeat(beat)
+                assert (healthy, why.split(":")[0]) == (True, "healthy"), why
+                continue
+            stopping = asyncio.create_task(health.stop_heartbeat(keeper, stop, beat))
+            clock.go.set()
+            await stopping
+            await loop.run_in_executor(writes, lambda: None)
+            healthy, why = health.check_heartbeat(beat)
+            assert (healthy, why.split(" the bot")[0]) == (False, "stopped:"), why
+    finally:
+        await store.close()
+
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+
+
+async def test_answers_not_sent_by_the_stops_deadline_are_dropped_in_one_line(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The stop waits for the answers under way until its deadline, then closes the
+    connection; an answer still waiting (here a reply Discord rate limited for 30 s) went on
+    and was sent into the closed session later (an error where the stop was said done). Now
+    those still under way at the deadline are dropped, with one line saying how many."""
+    fake = scene.fake
+    caplog.set_level(logging.INFO, logger="bot")
+    async with start_bot(store) as bot:
+        fake.fail_next("POST", CALLBACK, status=429, retry_after=30.0)
+        async with warned("is rate limited"):
+            await fake.slash(scene.alice, "define", {"term": "rag"}, channel=scene.channel)
+        busy = set(bot._busy)
+        assert len(busy) == 1, busy
+        loop = asyncio.get_running_loop()
+        bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
+        await bot.close()
+        assert all(task.done() for task in busy), busy
+    said = [r.getMessage() for r in caplog.records if "deadline" in r.getMessage()]
+    assert said == [
+        "stopping: 1 answer not sent by the stop's deadline is dropped, not sent into the "
+        "closed connection"
+    ], said
+
+
+async def test_an_interaction_stamped_ahead_does_not_hold_its_members_cooldown(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The per-member limits counted each use at the interaction's own time, its id's: one
+    stamped an hour ahead (a clock of Discord's ahead, once) began that member's window an hour
+    from now, so the next use over the limit was told "try again in 3610 s", and so on for the
+    hour. Now a use counts when it reached the bot (`Arrivals.arrived`, never ahead of this
+    machine's clock): told to wait what is left of the 10 s. Alike for /define's limit and a
+    moderator command's own (/alias remove). Found on the way: such a command was counted
+    twice among the fastest arrivals, so every later interaction looked an hour late."""
+    fake = scene.fake
+    wall = time.time
+    async with start_bot(store, cooldown=(1, 10.0)):
+        await define(fake, scene.bob, "rag", scene.channel)  # the clocks' offset, on time
+        for user, command, options in (
+            (scene.alice, "define", {"term": "rag"}),
+            (scene.moderator, "alias remove", {"alias": "nothing here"}),
+        ):
+            ahead = SimpleNamespace(time=lambda: wall() + 3600.0)
+            monkeypatch.setattr("tests.fake_discord.models.time", ahead)
+            first = await fake.slash(user, command, options, channel=scene.channel)
+            monkeypatch.setattr("tests.fake_discord.models.time", time)
+            assert "going a bit fast" not in str(await first.final_message()), command
+            again = await fake.slash(user, command, options, channel=scene.channel)
+            said = str((await again.final_message())["content"])
+            wait = re.fullmatch(r"You're going a bit fast: try again in (\d+) s\.", said)
+            assert wait is not None, said
+            assert int(wait.group(1)) <= 10, said
+            if command == "define":
+                # Counted twice (its check, then its command), the command stamped ahead was
+                # both fastest arrivals: every later one looked an hour late (its card posted).
+                handle, _ = await define(fake, scene.admin, "lora", scene.channel)
+                assert handle.callback is not None, handle.records  # answered in it
