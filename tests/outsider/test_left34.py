@@ -314,3 +314,34 @@ async def test_an_interaction_stamped_ahead_does_not_hold_its_members_cooldown(
                 # both fastest arrivals: every later one looked an hour late (its card posted).
                 handle, _ = await define(fake, scene.admin, "lora", scene.channel)
                 assert handle.callback is not None, handle.records  # answered in it
+
+
+EMBED_LINKS = 1 << 14
+
+
+async def test_a_role_losing_a_permission_mid_run_is_seen_by_the_bot(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """The fake sent CHANNEL_UPDATE for a channel's edit, but nothing for a role's: a bot's
+    role losing Embed Links mid-run was unseen (its cache keeps what GUILD_CREATE said, as with
+    Discord until it sends GUILD_ROLE_UPDATE). Now `fake.update_role` sends it: unsent, a
+    mention still gets a card the bot believes it can show; sent, the line saying Embed Links
+    is needed."""
+    fake = scene.fake
+    async with start_bot(store) as bot:
+        assert bot.user is not None
+        mention = f"<@{bot.user.id}> what is rag"
+        for role in scene.guild.roles.values():
+            role.permissions &= ~EMBED_LINKS
+        await fake.user_message(scene.alice, scene.channel, mention)
+        stale = await fake.wait_for_channel_message(scene.channel)
+        assert stale["embeds"], stale  # its cache still says it may
+        for role in scene.guild.roles.values():
+            await fake.update_role(role)
+        await fake.user_message(scene.alice, scene.channel, mention)
+        seen = await fake.wait_for_channel_message(scene.channel)
+        assert not seen["embeds"], seen
+        assert "needs the **Embed Links** permission" in seen["content"], seen
+        me = bot.get_guild(scene.guild.id)
+        assert me is not None
+        assert not any(r.permissions.embed_links for r in me.roles), me.roles
