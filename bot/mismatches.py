@@ -80,6 +80,8 @@ def other_numbers(terms: Sequence[ServerTerm], glossary: Glossary) -> dict[Serve
     bundled entry's name (not the entry the term words) or of another term's name, by the same
     rule (`plural_variants`). Of two terms, the one whose id sorts later is named, as though
     they were added in that order: one line a pair."""
+    if not terms:  # nothing to find: the names' cache is not to keep `glossary` alive for it
+        return {}
     bundled = bundled_names(glossary)
     held: dict[str, tuple[ServerTerm, str]] = {}  # name key -> (its term, the name as written)
     found: dict[ServerTerm, ReadAs] = {}
