@@ -2,22 +2,45 @@
 home for the bot's warnings as it reads a server (`ServerCache`) and for `glossary-bot check --db`,
 which reports them before the restart. No discord, no database here.
 
-Four kinds: aliases of entries the glossary no longer has (they open nothing); aliases that an
+Five kinds: aliases of entries the glossary no longer has (they open nothing); aliases that an
 entry's title now is (search reads a title first: they open that entry); terms whose id an entry
 of another concept now has (the bot renames them as it reads the server); terms that an entry's
 new name made that entry's wording, although written as terms of their own (one card for two
-concepts)."""
+concepts); terms named in the other number of an entry's name or of another term's, stored
+before such names were refused (review29, left31): shown as stored, but their next edit is
+refused until one is renamed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.glossary import Entry, Glossary
-from bot.glossary.keys import compact, normalize
+from bot.glossary.keys import compact, normalize, plural_variants
 from bot.glossary.problems import Problem
-from bot.glossary.server_terms import ServerTerm, entry_taking_id, free_id, overlay_target
+from bot.glossary.server_terms import (
+    ServerTerm,
+    bundled_names,
+    entry_taking_id,
+    free_id,
+    overlay_target,
+)
 from bot.search.local import LocalGlossary
 from bot.search.names import NameKind
+
+
+@dataclass(frozen=True)
+class ReadAs:
+    """The name another entry or term has that search reads a term's name as (its other
+    number), and whose it is: a bundled entry's title, or another of the server's terms'."""
+
+    name: str
+    owner: str
+    bundled: bool
+
+    def said(self) -> str:
+        whose = "the glossary's" if self.bundled else "the server's"
+        return f"{whose} “{self.owner}”"
 
 
 @dataclass(frozen=True)
@@ -26,9 +49,10 @@ class Found:
     titled: dict[str, tuple[Entry, str]] = field(default_factory=dict)  # alias -> taker, own
     taken: dict[ServerTerm, Entry] = field(default_factory=dict)  # term -> entry with its id
     worded: dict[ServerTerm, Entry] = field(default_factory=dict)  # term -> entry it words
+    numbered: dict[ServerTerm, ReadAs] = field(default_factory=dict)  # term -> name it reads as
 
     def __bool__(self) -> bool:
-        return bool(self.gone or self.titled or self.taken or self.worded)
+        return bool(self.gone or self.titled or self.taken or self.worded or self.numbered)
 
 
 def find_mismatches(local: LocalGlossary, glossary: Glossary) -> Found:
@@ -47,7 +71,37 @@ def find_mismatches(local: LocalGlossary, glossary: Glossary) -> Found:
             if (entry := entry_taking_id(term, glossary)) is not None
         },
         worded={term: entry for term in local.terms if (entry := worded_by_name(term, glossary))},
+        numbered=other_numbers(local.terms, glossary),
     )
+
+
+def other_numbers(terms: Sequence[ServerTerm], glossary: Glossary) -> dict[ServerTerm, ReadAs]:
+    """The terms that `check_candidates` would now refuse for a name in the other number of a
+    bundled entry's name (not the entry the term words) or of another term's name, by the same
+    rule (`plural_variants`). Of two terms, the one whose id sorts later is named, as though
+    they were added in that order: one line a pair."""
+    if not terms:  # nothing to find: the names' cache is not to keep `glossary` alive for it
+        return {}
+    bundled = bundled_names(glossary)
+    held: dict[str, tuple[ServerTerm, str]] = {}  # name key -> (its term, the name as written)
+    found: dict[ServerTerm, ReadAs] = {}
+    for term in sorted(terms, key=lambda t: t.id):
+        target = overlay_target(term, glossary)
+        for name in term.names:
+            key = compact(name)
+            if key not in bundled:
+                for variant in plural_variants(key):
+                    owner = bundled.get(variant)
+                    if owner is not None and (target is None or owner.id != target.id):
+                        its = next(n for n in owner.names if compact(n) == variant)
+                        found.setdefault(term, ReadAs(its, owner.title, bundled=True))
+            for variant in plural_variants(key):
+                other = held.get(variant)
+                if other is not None and other[0].id != term.id:
+                    found.setdefault(term, ReadAs(other[1], other[0].title, bundled=False))
+        for name in term.names:
+            held.setdefault(compact(name), (term, name))
+    return found
 
 
 def title_taking(local: LocalGlossary, alias: str, entry_id: str) -> Entry | None:
@@ -123,6 +177,18 @@ def mismatch_problems(
                 "server the entry's card leads with the term's text, and the entry's aliases "
                 "and lookups are the term's; if they are different concepts, rename the term or "
                 "give the entry other names",
+            )
+        )
+    for term, read_as in sorted(found.numbered.items(), key=lambda item: item[0].id):
+        whose = "the glossary's name for" if read_as.bundled else "a name of the server's term"
+        which = "it until it is" if read_as.bundled else "either until one is"
+        problems.append(
+            Problem(
+                "warning",
+                where,
+                f"term “{term.title}” (id {term.id!r}) is read by search as “{read_as.name}”, "
+                f"{whose} “{read_as.owner}”: stored before such names were refused, it is shown "
+                f"as stored, but /term edit refuses to save {which} renamed",
             )
         )
     return problems

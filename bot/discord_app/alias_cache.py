@@ -81,12 +81,14 @@ class Mismatches:
     """What a server's data has at odds with the glossary: the entry ids its aliases name that
     the glossary lacks, the ids of its terms that a glossary entry of another concept has, and
     its aliases that a glossary title of another entry now is, and its terms that a glossary
-    entry's name made that entry's wording although written as terms of their own."""
+    entry's name made that entry's wording although written as terms of their own, and its
+    terms named in the other number of another name, stored before such names were refused."""
 
     orphaned: frozenset[str] = frozenset()
     taken: frozenset[str] = frozenset()
     titled: frozenset[str] = frozenset()
     worded: frozenset[str] = frozenset()
+    numbered: frozenset[str] = frozenset()
 
 
 class ServerCache:
@@ -460,17 +462,24 @@ class ServerCache:
         be renamed (`_rename_taken`), which that id then opens in this server (buttons, lookup
         counts) instead of the entry; aliases that an entry's title now is, which open that
         entry; and terms of their own that an entry's new name made its wording, one card for
-        two concepts (`bot.mismatches`, which `check --db` reports too). Only the server's
-        moderators can change theirs; the operator who changed the data should know."""
+        two concepts; and terms stored before a name in the other number of another name was
+        refused, whose next edit is refused until renamed (`bot.mismatches`, which `check --db`
+        reports too). Only the server's moderators can change theirs; the operator who changed
+        the data should know."""
         found = find_mismatches(local, glossary)
-        gone, titled, taken, worded = (
+        gone, titled, taken, worded, numbered = (
             frozenset(found.gone.values()),
             found.titled,
             found.taken,
             found.worded,
+            found.numbered,
         )
         told = Mismatches(
-            gone, frozenset(t.id for t in taken), frozenset(titled), frozenset(t.id for t in worded)
+            gone,
+            frozenset(t.id for t in taken),
+            frozenset(titled),
+            frozenset(t.id for t in worded),
+            frozenset(t.id for t in numbered),
         )
         if self._mismatches_told.get(scope, Mismatches()) == told:
             return
@@ -510,6 +519,23 @@ class ServerCache:
                 term.id,
                 entry.title,
                 shared_name(term, entry),
+            )
+        if numbered:
+            one = len(numbered) == 1
+            log.warning(
+                "server %s has %d term%s stored before such names were refused, which search "
+                "reads as another name in its other number (%s): %s shown as stored, but /term "
+                "edit refuses to save %s until %s renamed (check --db lists them)",
+                scope,
+                len(numbered),
+                "" if one else "s",
+                "; ".join(
+                    f"“{term.title}” as {read_as.said()}"
+                    for term, read_as in sorted(numbered.items(), key=lambda i: i[0].id)[:5]
+                ),
+                "it is" if one else "they are",
+                "it" if one else "them",
+                "it is" if one else "they are",
             )
         for term, entry in taken.items():
             log.warning(

@@ -233,7 +233,22 @@ class GlossaryBot(commands.Bot):
         self.state.member_searches.stop()
         busy = {t for t in self._busy if t is not asyncio.current_task()}
         if busy:
-            await asyncio.wait(busy, timeout=max(0.0, deadline - STORE_SHARE - loop.time()))
+            _, late = await asyncio.wait(
+                busy, timeout=max(0.0, deadline - STORE_SHARE - loop.time())
+            )
+            if late:
+                # Left running, each would send into the session closed below (an error each,
+                # after the stop was said done): dropped here, in one line, before it closes.
+                log.warning(
+                    "stopping: %d answer%s not sent by the stop's deadline %s dropped, not "
+                    "sent into the closed connection",
+                    len(late),
+                    "" if len(late) == 1 else "s",
+                    "is" if len(late) == 1 else "are",
+                )
+                for task in late:
+                    task.cancel()
+                await asyncio.wait(late, timeout=max(0.0, deadline - loop.time()))
         self._forget_pending_ready()
         await super().close()
         if self._identify is not None:

@@ -1,11 +1,12 @@
 """Per-user limits. /define, mentions and "Explain terms" draw on one limit per user (a user
 who may not /define may not get the same card by mentioning the bot either); each moderator
-command keeps a limit of its own."""
+command keeps a limit of its own. A use counts when it reached the bot, on this machine's
+monotonic clock, not at the time its id says (discord.py's cooldowns read that): one id stamped
+an hour ahead began its member's window an hour from now, holding them for the hour."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
@@ -27,16 +28,16 @@ class UserLimit:
         # a look at every one of them for each newcomer (52 ms each past 10,000).
         self._sweep_at = 0
 
-    def take(self, user_id: int, at: datetime) -> app_commands.Cooldown | None:
-        """Count one use made at `at` (the interaction's or message's own time, as discord.py's
-        cooldowns do); the user's cooldown if that is one too many (None: go ahead)."""
+    def take(self, user_id: int, at: float) -> app_commands.Cooldown | None:
+        """Count one use made at `at` (when it reached the bot, in time.monotonic() seconds:
+        `Arrivals.arrived`); the user's cooldown if that is one too many (None: go ahead)."""
         cooldown = self._users.get(user_id)
         if cooldown is None:
             if len(self._users) >= max(self._sweep_at, MAX_USERS):
-                self._forget_idle(at.timestamp())
+                self._forget_idle(at)
                 self._sweep_at = 2 * len(self._users)
             cooldown = self._users[user_id] = app_commands.Cooldown(self.uses, self.seconds)
-        return cooldown if cooldown.update_rate_limit(at.timestamp()) is not None else None
+        return cooldown if cooldown.update_rate_limit(at) is not None else None
 
     def _forget_idle(self, now: float) -> None:
         for user_id, cooldown in list(self._users.items()):
@@ -44,22 +45,31 @@ class UserLimit:
                 del self._users[user_id]
 
 
-async def _within_lookup_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
-    at = interaction.created_at
-    cooldown = interaction.client.state.lookups.take(interaction.user.id, at)
+def _within(limit: UserLimit, interaction: discord.Interaction[GlossaryBot]) -> bool:
+    at = interaction.client.arrivals.arrived(interaction)
+    cooldown = limit.take(interaction.user.id, at)
     if cooldown is not None:
-        raise app_commands.CommandOnCooldown(cooldown, cooldown.get_retry_after(at.timestamp()))
+        raise app_commands.CommandOnCooldown(cooldown, cooldown.get_retry_after(at))
     return True
+
+
+async def _within_lookup_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
+    return _within(interaction.client.state.lookups, interaction)
 
 
 lookup_limit = app_commands.check(_within_lookup_limit)
 
 
-def _own_cooldown(interaction: discord.Interaction[GlossaryBot]) -> app_commands.Cooldown:
-    uses, seconds = interaction.client.state.cooldown
-    return app_commands.Cooldown(uses, seconds)
-
-
 def per_user_cooldown() -> Callable[[T], T]:
-    """A per-user cooldown of its own for each command it decorates."""
-    return app_commands.checks.dynamic_cooldown(_own_cooldown, key=lambda i: i.user.id)
+    """A per-user cooldown of its own for each command it decorates (`COOLDOWN_USES` per
+    `COOLDOWN_SECONDS`, as the lookups'), one limit per setting as discord.py's kept one."""
+    limits: dict[tuple[int, float], UserLimit] = {}
+
+    async def within_own_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
+        uses, seconds = interaction.client.state.cooldown
+        limit = limits.get((uses, seconds))
+        if limit is None:
+            limit = limits[(uses, seconds)] = UserLimit(uses, seconds)
+        return _within(limit, interaction)
+
+    return app_commands.check(within_own_limit)

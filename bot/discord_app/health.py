@@ -4,6 +4,7 @@ its database, and the `glossary-bot health` check that reads it (the container's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import os
@@ -109,18 +110,25 @@ async def keep_heartbeat(
     database: str = "the database setting",
     rest: RestWatch | None = None,
     interval: float = HEARTBEAT_INTERVAL,
+    stop: asyncio.Event | None = None,
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
-    Discord's API fails (`rest`), the heartbeat says so but stays healthy."""
+    Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
+    closes or `stop` is set, never in the middle of a write (`stop_heartbeat`)."""
+    stop = stop or asyncio.Event()
     await asyncio.to_thread(_forget_stop, path)  # starting, no longer stopped
-    await client.wait_until_ready()  # the first heartbeat as soon as the bot is connected
+    # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
+    ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
+    await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    ready.cancel()
+    stopping.cancel()
     logged: str | None = ""  # the state last logged ("": none yet): each change is logged once
     write_failing = OncePerReason()  # why the heartbeat cannot be written
     left: int | None = None  # the file's time as this process last left it
     shared_said = False
     said_why = False  # the file says why this process is unhealthy
     lost_since: float | None = None  # when Discord was first seen lost, in this streak
-    while not client.is_closed():
+    while not client.is_closed() and not stop.is_set():
         reason = await unhealthy_reason(client, store, database)
         now_at = await asyncio.to_thread(_file_time, path)
         if left is not None and now_at not in (None, left) and not shared_said:
@@ -171,7 +179,28 @@ async def keep_heartbeat(
         pause = interval
         if reconnecting and last_beat is not None:  # next look when `health` would turn
             pause = min(interval, max(last_beat + MAX_AGE - time.time(), 0.0) + 0.01)
-        await asyncio.sleep(pause)  # pacing a periodic task, not waiting for an event
+        with contextlib.suppress(TimeoutError):  # pacing a periodic task, until a stop
+            await asyncio.wait_for(stop.wait(), pause)
+
+
+async def stop_heartbeat(
+    keeper: asyncio.Task[None],
+    stop: asyncio.Event,
+    path: Path,
+    within: float | None = None,
+    *,
+    on_error: bool = False,
+) -> None:
+    """The stop's end of the heartbeat: the keeper (`keep_heartbeat`) told to stop and awaited,
+    a write under way in its thread included, then "stopped at …" written (`mark_stopped`).
+    Cancelled instead, a write already in its thread landed after that line, and `health` read
+    a fresh beat of a stopped bot. A keeper not done `within` seconds (a disk that hangs) is
+    cancelled; the line is written all the same."""
+    stop.set()
+    done, _ = await asyncio.wait({keeper}, timeout=within)
+    if not done:
+        keeper.cancel()
+    await asyncio.to_thread(mark_stopped, path, on_error=on_error)
 
 
 def mark_stopped(path: Path, *, on_error: bool = False) -> None:

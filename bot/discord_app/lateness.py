@@ -13,6 +13,7 @@ import discord
 
 WINDOW = 600.0  # seconds the fastest arrival stands as the clocks' offset
 MAX_TYPING = 10_000  # members whose newest autocomplete request is remembered
+MAX_SENT = 1_000  # interactions whose arrival is remembered (asked by its check, limit, command)
 
 
 class Arrivals:
@@ -30,9 +31,32 @@ class Arrivals:
         self._fastest: list[tuple[float, float]] = []  # the two fastest (lag, monotonic seen)
         self.max_typing = max_typing
         self._newest: OrderedDict[int, int] = OrderedDict()  # member -> newest request's id
+        self._sent: OrderedDict[int, tuple[float, float]] = OrderedDict()  # id -> `_seen`
 
     def lateness(self, interaction: discord.Interaction[Any]) -> float:
         """Seconds this interaction reached the bot later than the fastest ones did (0 if not)."""
+        return self._seen(interaction)[1]
+
+    def sent_at(self, interaction: discord.Interaction[Any]) -> float:
+        """time.monotonic() when Discord sent this interaction, as near as this machine can tell
+        (the fastest arrivals taken as on time): where Discord's 3 s for its answer start."""
+        return self._seen(interaction)[0]
+
+    def arrived(self, interaction: discord.Interaction[Any]) -> float:
+        """time.monotonic() when this interaction reached the bot (was first asked about):
+        when a member's use counts against their limit. Never ahead of this machine's clock, as
+        its id may be, nor moved back by lateness (two ids stamped ahead make the offset)."""
+        sent_at, late = self._seen(interaction)
+        return sent_at + late
+
+    def _seen(self, interaction: discord.Interaction[Any]) -> tuple[float, float]:
+        """(sent_at, lateness), worked out once an interaction, when first asked (its check
+        as it is read): asked again (its limit, its command), the same answer, and its arrival
+        is not counted again among the fastest. Counted twice, one command stamped ahead was
+        both fastest and set the offset, making every later interaction that much late."""
+        known = self._sent.get(interaction.id)
+        if known is not None:
+            return known
         now = time.monotonic()
         # Not the wall clock: a step forward (NTP correcting it, a VM resumed) made every
         # request look that much later than the fastest, until the window ended.
@@ -41,12 +65,11 @@ class Arrivals:
         # The first is on time; after it, the slower of the two fastest is the offset.
         offset = max(f for f, _ in fastest) if fastest else lag
         self._fastest = sorted([*fastest, (lag, now)])[:2]
-        return max(0.0, lag - offset)
-
-    def sent_at(self, interaction: discord.Interaction[Any]) -> float:
-        """time.monotonic() when Discord sent this interaction, as near as this machine can tell
-        (the fastest arrivals taken as on time): where Discord's 3 s for its answer start."""
-        return time.monotonic() - self.lateness(interaction)
+        late = max(0.0, lag - offset)
+        known = self._sent[interaction.id] = (now - late, late)
+        if len(self._sent) > MAX_SENT:
+            self._sent.popitem(last=False)
+        return known
 
     def typed(self, interaction: discord.Interaction[Any]) -> None:
         """An autocomplete request was read from the gateway (before its turn to be answered)."""

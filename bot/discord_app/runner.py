@@ -17,7 +17,7 @@ import discord
 import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
-from bot.discord_app.health import keep_heartbeat, mark_stopped
+from bot.discord_app.health import keep_heartbeat, stop_heartbeat
 from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
@@ -303,10 +303,16 @@ async def _connect_until_stopped(
 ) -> BaseException | None:
     """Stay connected until a stop signal; returns the error the connection ended on, if any."""
     running = asyncio.create_task(bot.connect())
+    beats_stop = asyncio.Event()
     heartbeat = (
         asyncio.create_task(
             keep_heartbeat(
-                bot, state.store, settings.heartbeat_path, database_setting(settings), bot.rest
+                bot,
+                state.store,
+                settings.heartbeat_path,
+                database_setting(settings),
+                bot.rest,
+                stop=beats_stop,
             )
         )
         if settings.heartbeat_path
@@ -322,9 +328,15 @@ async def _connect_until_stopped(
         await bot.close()
     stopping.cancel()
     if heartbeat is not None and settings.heartbeat_path is not None:
-        heartbeat.cancel()
         failed = running.done() and not running.cancelled() and running.exception() is not None
-        mark_stopped(settings.heartbeat_path, on_error=not stopped and failed)
+        left = bot.stop_deadline - loop.time() if bot.stop_deadline is not None else STOP_SECONDS
+        await stop_heartbeat(
+            heartbeat,
+            beats_stop,
+            settings.heartbeat_path,
+            max(left, 0.0),
+            on_error=not stopped and failed,
+        )
     # Wait without re-raising: the error is reported by the caller. Once closed, the connection
     # ends at its next step; one held by the gateway's send limit (up to a minute after a burst
     # of heartbeat requests) is cut at the stop's deadline, inside a container's grace period.

@@ -27,7 +27,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -178,6 +178,7 @@ class Candidate:
     label: str  # how problems name it
     line: int | None = None
     preferred_id: str | None = None  # an edited term's id, or the id a file gives it
+    stored: ServerTerm | None = None  # the term as stored under that id (an edit's, an import's)
 
 
 def check_draft(
@@ -194,6 +195,7 @@ def check_draft(
     it had. Caps are separate: `check_caps` on the set the write would leave.
     """
     rest = [t for t in others if t.id != editing]
+    stored = next((t for t in others if t.id == editing), None) if editing else None
     candidate = Candidate(
         fields={
             "title": draft.title,
@@ -207,6 +209,7 @@ def check_draft(
         related=split_list(draft.related),
         label=draft.title.strip(),
         preferred_id=editing,
+        stored=stored,
     )
     terms, problems = check_candidates([candidate], bundled, rest)
     return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
@@ -229,14 +232,19 @@ def check_candidates(
 
     Terms come back only for candidates without errors of their own; a related term naming a
     refused candidate is not reported as dangling. `replaced`: the server's terms an import
-    replaces with the candidates, named when a related term is one of them it removes.
+    replaces with the candidates, named when a related term is one of them it removes; a
+    candidate refused only for a name stored before such names were refused (`_old_pair`) keeps
+    its stored term then, with a warning, so that a re-import of the server's own export goes in.
     """
     problems: list[TermProblem] = []
-    owners = _NameOwners(bundled, others)
+    owners = _NameOwners(bundled, others, replaced)
     ids = {t.id for t in others}  # the ids taken, as candidates get theirs
-    settled: list[tuple[Candidate, dict[str, object], Entry | None]] = []
+    settled: list[tuple[Candidate, dict[str, object], Entry | None, bool]] = []
+    as_stored = {t.id: t for t in replaced}
     for candidate in candidates:
-        report = _Reporter(problems, candidate)
+        if candidate.stored is None and candidate.preferred_id in as_stored:
+            candidate = replace(candidate, stored=as_stored[candidate.preferred_id])
+        report = _Reporter(problems, candidate, keep_old=bool(replaced))
         fields = _clean(candidate.fields)
         target = _check_names(fields, owners, report)
         _fill_category(fields, target, default_category, report)
@@ -249,11 +257,14 @@ def check_candidates(
         owners.claim(term_id, fields, target, report)
         fields["id"] = term_id
         if not report.failed:
-            settled.append((candidate, fields, target))
+            settled.append((candidate, fields, target, report.kept))
 
     removed = {key: t.title for t in replaced for key in (t.id, *map(compact, t.names))}
     terms = []
-    for candidate, fields, target in settled:
+    for candidate, fields, target, kept in settled:
+        if kept and candidate.stored is not None:
+            terms.append(candidate.stored)
+            continue
         report = _Reporter(problems, candidate)
         own = {str(fields["id"])} | ({target.id} if target else set())
         related = _resolve_related(candidate.related, owners, own, removed, report)
@@ -272,12 +283,27 @@ class _Reporter:
     candidate: Candidate
     failed: bool = False
     fields: set[str] = field(default_factory=set)  # the fields said to be wrong
+    keep_old: bool = False  # an import: a term refused only for an old pair keeps its stored
+    kept: bool = False  # ... and this one does
 
     def __call__(self, field: str, message: str) -> None:
         self.failed = True
         self.fields.add(field)
         c = self.candidate
         self.problems.append(TermProblem(field, message, c.label or None, c.line))
+
+    def old_pair(self, field: str, refused: str, edit: str, kept: str) -> None:
+        """A name refused (`refused`: what clashes) that the term was stored with before such
+        names were refused: an edit is refused, saying what to rename (`edit`); an import keeps
+        the stored term (`kept`), so that the server's own export imports."""
+        if not self.keep_old:
+            self(field, f"{refused}, so the two would open different cards. {edit}")
+            return
+        self.kept = True
+        c = self.candidate
+        self.problems.append(
+            TermProblem(field, f"{refused}: {kept}", c.label or None, c.line, "warning")
+        )
 
 
 def _clean(fields: Mapping[str, object]) -> dict[str, object]:
@@ -313,9 +339,11 @@ def _names(fields: Mapping[str, object]) -> Iterator[tuple[str, str]]:
 class _NameOwners:
     """Who holds each name key: bundled entries and the server's terms (the set being built)."""
 
-    def __init__(self, bundled: Glossary, others: Sequence[ServerTerm]) -> None:
+    def __init__(
+        self, bundled: Glossary, others: Sequence[ServerTerm], replaced: Sequence[ServerTerm] = ()
+    ) -> None:
         self.bundled = bundled
-        self.bundled_names = _bundled_names(bundled)
+        self.bundled_names = bundled_names(bundled)
         self.server: dict[str, tuple[str, str]] = {}  # key -> (term id, title)
         self.ids: set[str] = set()
         self.renamed: dict[str, str] = {}  # an id as the file gave it -> the id given
@@ -323,6 +351,9 @@ class _NameOwners:
         self.lookalikes: LookAlikes[str] = LookAlikes()  # of the server's terms, by id
         self.titles: dict[str, str] = {}  # term id -> title
         self.names: dict[str, list[str]] = {}  # term id -> its names, as written
+        self.stored_names: dict[str, set[str]] = {}  # term id -> its name keys, as stored
+        for term in (*others, *replaced):
+            self.stored_names.setdefault(term.id, set()).update(map(compact, term.names))
         for term in others:
             self.names[term.id] = list(term.names)
             self.ids.add(term.id)
@@ -374,6 +405,17 @@ class _NameOwners:
             if held is None or held[0] == term_id:
                 continue
             owner = next((n for n in self.names.get(held[0], ()) if compact(n) == key), held[1])
+            if self._old_pair(report.candidate, name, held[0], key):
+                report.old_pair(
+                    field_name,
+                    f"“{name}” is read by search as “{owner}”, a name of this server's term "
+                    f"“{held[1]}”",
+                    "The two were stored before such pairs were refused: rename this term, or "
+                    f"“{held[1]}”, so that search reads them apart.",
+                    "kept as stored (the two were stored before such pairs were refused); rename "
+                    "one with /term edit so that search reads them apart.",
+                )
+                return True
             report(
                 field_name,
                 f"“{name}” is read by search as “{owner}”, a name of this server's term "
@@ -382,6 +424,15 @@ class _NameOwners:
             )
             return True
         return False
+
+    def _old_pair(self, candidate: Candidate, name: str, holder: str | None, key: str) -> bool:
+        """Whether the candidate was stored with `name` and `holder` (a server term's id; None:
+        a bundled entry, perhaps new) with its name `key`: a pair stored before it was refused
+        (review29, left31), not one this change makes."""
+        stored = candidate.stored
+        if stored is None or compact(name) not in map(compact, stored.names):
+            return False
+        return holder is None or key in self.stored_names.get(holder, ())
 
     def _refuse_lookalike(
         self, field_name: str, name: str, term_id: str, target: Entry | None, report: _Reporter
@@ -410,7 +461,7 @@ class _NameOwners:
 
 
 @functools.lru_cache(maxsize=4)
-def _bundled_names(bundled: Glossary) -> dict[str, Entry]:
+def bundled_names(bundled: Glossary) -> dict[str, Entry]:
     owners: dict[str, Entry] = {}
     for entry in bundled:
         for name in entry.names:
@@ -461,6 +512,17 @@ def _refuse_other_number(
         if owner is None or (target is not None and owner.id == target.id):
             continue
         its_name = next(n for n in owner.names if compact(n) == key)
+        if owners._old_pair(report.candidate, name, None, key):
+            report.old_pair(
+                field_name,
+                f"“{name}” is read by search as “{its_name}”, the bundled glossary's name for "
+                f"“{owner.title}”",
+                "This term was stored with it before such names were refused: rename it (or "
+                f"name it “{its_name}” to word that entry here).",
+                "kept as stored (stored before such names were refused); rename it with /term "
+                f"edit (or name it “{its_name}” to word that entry here).",
+            )
+            return
         report(
             field_name,
             f"“{name}” is read by search as “{its_name}”, the bundled glossary's name for "
@@ -625,7 +687,7 @@ def overlay_target(term: ServerTerm, bundled: Glossary) -> Entry | None:
     """The bundled entry `term` is the server's wording of: the first of its names (title,
     acronym, other names) that is a bundled entry's name or alias. Validation keeps a term to
     one such entry."""
-    names = _bundled_names(bundled)
+    names = bundled_names(bundled)
     for name in term.names:
         owner = names.get(compact(name))
         if owner is not None:

@@ -74,7 +74,8 @@ where the bot lacks Read Message History (403, 160002). ``guild.add_channel(name
 announcement (5), voice (2) and stage (13) channels and forums (15); ``add_thread(...,
 kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True`` an age-restricted one. A
 channel changed once the bot is connected (``channel.overwrite(...)``) reaches it with ``await
-fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it). Deadlines:
+fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it), a role's (``role.permissions
+&= ~flag``) with ``await fake.update_role(role)`` (GUILD_ROLE_UPDATE). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for
 ``fake.slash(..., held_up=...)`` and ``fake.message_command(..., held_up=...)``.

@@ -30,7 +30,7 @@ from .interactions import (
     modal_data,
 )
 from .messages import DEFAULT, REPLY, MessageStore, build_message
-from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser, new_snowflake
+from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeRole, FakeUser, new_snowflake
 from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
 from .world import World
 
@@ -315,6 +315,21 @@ class UserActions:
             await self.settle()
             await self.gateway.dispatch(
                 "CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
+            )
+
+    async def update_role(self, role: FakeRole) -> None:
+        """What a moderator's edit of a server role (its permissions, name) sends the bot:
+        GUILD_ROLE_UPDATE, the server's id and the whole role as it now is (the GUILDS intent;
+        the role as openapi.json's GuildRoleResponse, read by discord.py's
+        `parse_guild_role_update`). Change the role first (``role.permissions &= ~flag``);
+        unsent, the bot's cache keeps the old permissions, as with Discord."""
+        if self.gateway.has_session(role.guild_id):
+            await self.settle()
+            await self.gateway.dispatch(
+                "GUILD_ROLE_UPDATE",
+                {"guild_id": str(role.guild_id), "role": role.payload()},
+                guild_id=role.guild_id,
+                intent=GUILDS,
             )
 
     async def submit_modal(

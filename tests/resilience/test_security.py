@@ -7,8 +7,10 @@ from __future__ import annotations
 import io
 import logging
 import signal
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -291,8 +293,7 @@ async def test_alias_commands_have_a_per_user_cooldown(
 
 
 async def define_at(scene: Scene, when: datetime) -> dict[str, object]:
-    """/define rag as if sent at ``when``: discord.py's cooldowns read the time from the
-    interaction's id (a snowflake), so the test sets the clock there."""
+    """/define rag as if sent at ``when`` (its id, a snowflake, says so)."""
     fake = scene.fake
     registered = fake.registry.find("define", 1, None)
     assert registered is not None
@@ -309,17 +310,22 @@ async def define_at(scene: Scene, when: datetime) -> dict[str, object]:
 
 
 async def test_the_cooldown_message_never_says_zero_seconds(
-    scene: Scene, start_bot: StartBot, store: Store
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    start = discord.utils.utcnow()
+    # A use counts when it reached the bot (`Arrivals.arrived`, on the monotonic clock): the
+    # bot's clock is set to each arrival, the ids stamped alike (none late).
+    start, base = discord.utils.utcnow(), time.monotonic()
+    clock = SimpleNamespace(monotonic=lambda: base)
+    monkeypatch.setattr("bot.discord_app.lateness.time", clock)
     async with start_bot(store, cooldown=(1, 1.0)):
-        card = await define_at(scene, start)
-        assert embed_of(card)["title"].endswith("(RAG)")
-        slow = await define_at(scene, start + timedelta(seconds=0.7))  # 0.3 s to go
-        assert is_ephemeral(slow)
-        assert slow["content"] == "You're going a bit fast: try again in 1 s."
-        again = await define_at(scene, start + timedelta(seconds=1.1))
-        assert embed_of(again)["title"].endswith("(RAG)")
+        for after, answered in ((0.0, True), (0.7, False), (1.1, True)):
+            clock.monotonic = lambda after=after: base + after
+            said = await define_at(scene, start + timedelta(seconds=after))
+            if answered:
+                assert embed_of(said)["title"].endswith("(RAG)")
+            else:  # 0.3 s to go
+                assert is_ephemeral(said)
+                assert said["content"] == "You're going a bit fast: try again in 1 s."
     assert stored_lookups(scene.db_path, scene.guild.id) == 2  # the refused one is no lookup
 
 

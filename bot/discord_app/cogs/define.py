@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -203,7 +204,7 @@ class DefineCog(commands.Cog):
             message.guild is not None and me.id not in message.raw_mentions and role_id is None
         )
         limit = self.state.replies if only_pinged else self.state.lookups
-        if limit.take(message.author.id, message.created_at) is not None:
+        if limit.take(message.author.id, time.monotonic()) is not None:  # now: it arrived
             return  # over the limit (a mention's is the one /define has too): nothing in public
         if not self.bot.admit(message):
             return
@@ -294,7 +295,7 @@ class DefineCog(commands.Cog):
         if cards_only:
             if result.entry is None:
                 return  # "thanks!", "ok we will try it": no help line, no offers, no miss
-            if self.state.lookups.take(message.author.id, message.created_at) is not None:
+            if self.state.lookups.take(message.author.id, time.monotonic()) is not None:
                 return  # a card, but over the limit /define has too: nothing in public
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)

@@ -47,6 +47,21 @@ def read_only_mode(database: Path) -> str:
     return "mode=ro&immutable=1" if is_snapshot(database) else "mode=ro"
 
 
+def _tidy(database: Path) -> None:
+    """A read-only connection leaves the `-wal` and `-shm` it made when it closes: a stopped
+    bot's file is left as it was found by a connection that may write, whose close removes
+    them if it is the last (SQLite's rule: a running bot's stay its own). It reads; it writes
+    nothing."""
+    try:
+        tidier = sqlite3.connect(database)
+        try:
+            tidier.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # opens the log
+        finally:
+            tidier.close()
+    except sqlite3.Error:  # the copy is made: the files are left, as before
+        pass
+
+
 def _backup_file(source_path: Path, dest: Path) -> None:
     """Runs in a worker thread, on connections of its own: holds up neither reads nor writes."""
     if not source_path.is_file():
@@ -68,6 +83,7 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             partial_path.touch(exist_ok=False)
         except OSError as exc:
             raise StorageError(f"cannot write the backup to {dest}: {exc.strerror}") from exc
+        logged = Path(f"{database}-wal").exists()  # no: a stopped bot's, or none ever
         source = sqlite3.connect(f"{database.as_uri()}?{read_only_mode(database)}", uri=True)
         try:
             target = sqlite3.connect(partial_path)
@@ -80,6 +96,8 @@ def _backup_file(source_path: Path, dest: Path) -> None:
                 target.close()
         finally:
             source.close()
+            if not logged and not is_snapshot(database):
+                _tidy(database)
         if result != "ok":
             raise StorageError(f"the backup failed its integrity check: {result}")
         if target_path.exists():  # a backup file made private stays private
