@@ -1,0 +1,144 @@
+"""Outside testing round 26: the moderator's life cycle with hostile content, at the caps, across
+a restart (tests/outsider/PLAN.md, round 26).
+
+Through the real bot (discord.py) against the fake Discord, on real SQLite files."""
+
+from __future__ import annotations
+
+import json
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import define, is_ephemeral
+from tests.discord_app.test_term_files import run_import
+from tests.discord_app.test_terms import TERM, add_term
+
+from .conftest import Scene
+
+PRIVATE_LINK = "https://docs.google.com/document/d/1aBcD_eFgHiJkLmNoPqRsTuVwXyZ/edit?usp=sharing"
+
+
+def _buttons(message: dict[str, object]) -> list[str]:
+    rows = message.get("components") or []
+    assert isinstance(rows, list)
+    return [str(item.get("label")) for row in rows for item in row.get("components", [])]
+
+
+async def _missed(scene: Scene) -> str:
+    shown = await scene.fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+    [embed] = (await shown.final_message())["embeds"]
+    [missed] = [f["value"] for f in embed["fields"] if f["name"] == "Searches that found nothing"]
+    return str(missed)
+
+
+async def test_a_link_looked_up_is_no_missed_search(scene: Scene, bot: GlossaryBot) -> None:
+    """Plan line L18 (beside it): a link pasted into `/define`, or alone after a mention of the
+    bot, was answered "No entry for “https[:]//docs[.]google…”. Try another spelling, or ask a
+    moderator to add it as an alias" (an alias may not hold a link), with a Suggest it button
+    (a suggestion may not be named by one either), and stored as a missed search: `/stats`
+    listed "https docs google com document d 1abcd… usp=sharing" to the moderators, a private
+    document's address among the words members miss, and the alias box offered it. A link is
+    not a term: now it is said so, privately, and nothing is stored."""
+    fake = scene.fake
+    for link in (PRIVATE_LINK, "https://discord.gg/abcdef", "<https://example.com/x>"):
+        _, answer = await define(fake, scene.alice, link, scene.channel)
+        assert is_ephemeral(answer), answer
+        assert answer["content"].startswith("That is a link: I look up terms"), answer
+        assert "alias" not in answer["content"], answer
+        assert _buttons(answer) == [], answer  # no Suggest it: a term's name may hold no link
+    await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} {PRIVATE_LINK}")
+    said = await fake.wait_for_channel_message(scene.channel)
+    assert said["content"].startswith("That is a link: I look up terms"), said
+    assert "docs" not in said["content"], said  # nor is the link repeated in public
+    assert await _missed(scene) == "None. 🎉"
+    # Words beside a link are still looked up, and a real miss still counts.
+    _, answer = await define(fake, scene.alice, f"qqblorp {PRIVATE_LINK}", scene.channel)
+    assert answer["content"].startswith("No entry for “qqblorp https[:]//docs"), answer
+    assert "qqblorp" in await _missed(scene)
+
+
+async def test_term_add_at_the_cap_says_so_before_the_form_opens(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan lines L10, L11: a server at its term cap (`MAX_SERVER_TERMS`): `/term add`, and a
+    suggestion's **Accept…**, opened the form; the moderator wrote the term (a definition of up
+    to 4,000 characters), and only the save said "a server can have at most 1 terms (2)".
+    `/suggest` says a full queue before its form opens (README), and `/alias add` its cap at
+    once. Now both say the cap before the form; the suggestion stays open. The save still checks
+    (another process may add a term while the form is open)."""
+    fake, mod = scene.fake, scene.moderator
+    bot.state.term_caps = (1, 2**21)
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    opened = await fake.slash(mod, "term add", {"category": "Fundamentals"}, channel=scene.channel)
+    answer = await opened.final_message()
+    assert is_ephemeral(answer), answer
+    assert answer["content"] == (
+        "This server has reached its limit of 1 term: nothing can be added. "
+        "Remove one with `/term remove` first."
+    ), answer
+
+    asked = await fake.slash(scene.alice, "suggest", {"term": "Quux Thing"}, channel=scene.channel)
+    assert (await asked.response())["type"] == 9
+    sent = await fake.submit_modal(scene.alice, asked, {"definition": "A thing of the raid."})
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+    review = await fake.slash(
+        mod, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    [accept] = [
+        item["custom_id"]
+        for row in shown["components"]
+        for item in row["components"]
+        if item["label"] == "Accept…"
+    ]
+    pressed = await fake.click(mod, shown, accept)
+    answer = await pressed.final_message()
+    assert is_ephemeral(answer), answer
+    assert answer["content"].startswith("This server has reached its limit of 1 term"), answer
+    assert answer["content"].endswith("The suggestion stays open."), answer
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["Quux Thing"]
+    assert [t.title for t in await read_terms(store, scene.guild.id)] == [TERM["title"]]
+
+    # Below the cap the form opens as before; so it does for an edit at the cap.
+    edited = await fake.slash(mod, "term edit", {"term": "zorblax"}, channel=scene.channel)
+    assert (await edited.response())["type"] == 9
+    bot.state.term_caps = (2, 2**21)
+    opened = await fake.slash(mod, "term add", {"category": "Fundamentals"}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+
+
+async def test_term_import_of_the_bots_other_json_files_says_what_they_are(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line L4: the JSON files the bot's own command line writes, given to `/term import`:
+    `glossary-bot aliases export` was "expected the topics JSON: one object {…}, not a list";
+    `glossary-bot export` (the whole glossary, `{"sources": [...], "entries": [...]}`) five
+    problems, "schemaVersion: missing required field" and the like, then "entries: unknown
+    key". Now each is named, with what to use instead; nothing is written."""
+    fake = scene.fake
+    aliases = [  # a row as `glossary-bot aliases export` writes it
+        {
+            "guild_id": scene.guild.id,
+            "alias": "zw",
+            "key": "zw",
+            "entry_id": "rag",
+            "added_by": 0,
+            "added_at": "2026-12-04T21:14:08+00:00",
+        }
+    ]
+    answer = await run_import(scene, fake.add_attachment("aliases.json", json.dumps(aliases)))
+    assert answer == (
+        "Nothing was imported: 1 problem in the file.\n• File: this is a file of aliases "
+        "(as `glossary-bot aliases export` writes them), not a glossary: add aliases with "
+        "`/alias add`, or the operator with `glossary-bot aliases import`."
+    ), answer
+    exported = {"sources": [{"id": "x"}], "entries": [{"id": "rag", "title": "RAG"}]}
+    answer = await run_import(scene, fake.add_attachment("glossary.json", json.dumps(exported)))
+    assert answer == (
+        "Nothing was imported: 1 problem in the file.\n• File: this is a whole glossary as "
+        "`glossary-bot export` writes it, not a server's terms: import the curated TOML that "
+        "`/term export` (or `glossary-bot terms export`) writes, the topics JSON or the "
+        "Markdown glossary."
+    ), answer
+    assert await read_terms(store, scene.guild.id) == []
