@@ -6,10 +6,15 @@ Through the real bot (discord.py) against the fake Discord, on real SQLite files
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.storage import Store
-from bot.term_storage import read_terms
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import AddAliasResult, Store
+from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, is_ephemeral
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, add_term
@@ -142,3 +147,38 @@ async def test_term_import_of_the_bots_other_json_files_says_what_they_are(
         "Markdown glossary."
     ), answer
     assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_an_alias_of_a_term_removed_as_it_is_added_is_not_left_behind(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found beside plan line L12: one moderator confirms `/term remove` of Quux while another
+    runs `/alias add qx` for it. The alias was checked while Quux stood, the removal's write
+    (which takes a term's aliases with it) found no `qx` yet, and then `qx` was written: an
+    alias of a term that is gone ("qx → quux (no longer in the glossary)"), which the README
+    says goes with its term. Now the alias's write refuses a term no longer stored then, and
+    says so. The removal lands here, deterministically, between the alias's check and its
+    write, through another connection to the database (as another moderator's would)."""
+    fake = scene.fake
+    quux = '[[entries]]\nid = "quux"\ntitle = "Quux"\ncategory = "Fundamentals"\ndefinition = "A raid thing."\n'
+    assert (await run_import(scene, fake.add_attachment("q.toml", quux))).startswith("Imported")
+    write = bot.state.store.add_alias
+
+    async def removed_first(*args: Any, **kwargs: Any) -> AddAliasResult:
+        def plan(terms: list[ServerTerm], aliases: Mapping[str, str]) -> tuple[TermChange, str]:
+            return TermChange(remove=("quux",)), "removed"
+
+        assert await change_terms(store, scene.guild.id, plan, scene.admin.id) == "removed"
+        return await write(*args, **kwargs)
+
+    monkeypatch.setattr(bot.state.store, "add_alias", removed_first)
+    added = await fake.slash(
+        scene.moderator, "alias add", {"alias": "qx", "term": "quux"}, channel=scene.channel
+    )
+    answer = (await added.final_message())["content"]
+    assert answer == (
+        "“Quux” was removed from this server's glossary a moment ago: nothing was added."
+    ), answer
+    assert await store.aliases(scene.guild.id) == {}
+    _, said = await define(fake, scene.alice, "qx", scene.channel)
+    assert said["content"].startswith("No entry for “qx”. Try another spelling"), said

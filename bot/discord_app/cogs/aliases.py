@@ -125,7 +125,13 @@ async def add_alias(
 
         try:
             result = await state.store.add_alias(
-                scope, key, stored_text, entry.id, interaction.user.id, check=still_free
+                scope,
+                key,
+                stored_text,
+                entry.id,
+                interaction.user.id,
+                check=still_free,
+                own_term=entry.id not in state.glossary,  # a server's own term, not bundled
             )
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
@@ -134,6 +140,12 @@ async def add_alias(
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
         await reply(interaction, result.reason or "That alias clashes with another one.")
+    elif result.status is AddAliasStatus.TERM_GONE:
+        await reply(
+            interaction,
+            f"“{echo(entry.display_title)}” was removed from this server's glossary a moment "
+            "ago: nothing was added.",
+        )
     elif result.status is AddAliasStatus.ADDED:
         # Members who suggested this name are waiting for it: it now opens a card, so accept.
         opens = Opens(entry.id, entry.display_title, alias=True)
