@@ -15,9 +15,9 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import AddAliasResult, Store
 from bot.term_storage import TermChange, change_terms, read_terms
-from tests.discord_app.helpers import define, is_ephemeral
+from tests.discord_app.helpers import define, embed_of, fields, is_ephemeral
 from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import TERM, add_term
+from tests.discord_app.test_terms import TERM, add_term, open_add, submit
 
 from .conftest import Scene
 
@@ -182,3 +182,41 @@ async def test_an_alias_of_a_term_removed_as_it_is_added_is_not_left_behind(
     assert await store.aliases(scene.guild.id) == {}
     _, said = await define(fake, scene.alice, "qx", scene.channel)
     assert said["content"].startswith("No entry for “qx”. Try another spelling"), said
+
+
+SPOILED = "Zorb ||Hidden|| ~~Struck~~"
+SPOILED_SHOWN = r"Zorb \|\|Hidden\|\| \~\~Struck\~\~"  # as Discord shows it: as typed
+
+
+async def test_a_name_with_markdown_shows_as_typed_in_lists(scene: Scene, bot: GlossaryBot) -> None:
+    """Found beside plan line L1: a server term's title may hold Markdown (`||`, `~~`, `*`, `#`:
+    names such as "A* Search" need them), and `/term add`'s answer, `/term log` and `/term
+    remove` showed it as typed, but `/stats`' top terms ("1. Zorb ||Hidden|| ~~Struck~~: 1":
+    a spoiler and a strike-through), `/alias add`'s and `/alias list`'s answers, Explain terms'
+    list and a card's Related field rendered it: "Hidden" under a spoiler, "Struck" struck out.
+    Now a name in such text is escaped: shown as typed."""
+    fake, mod = scene.fake, scene.moderator
+    opened = await open_add(scene, mod, category="Fundamentals")
+    values = {"title": SPOILED, "definition": "A zorb of the raid, with odd marks in its name."}
+    assert (await submit(scene, mod, opened, values))["content"].startswith("Added")
+    opened = await open_add(scene, mod, category="Fundamentals")
+    values = {"title": "Blap", "definition": "A blap of the raid.", "related": SPOILED}
+    assert (await submit(scene, mod, opened, values))["content"].startswith("Added")
+
+    _, card = await define(fake, scene.alice, "blap", scene.channel)
+    assert fields(card)["Related"] == SPOILED_SHOWN
+    added = await fake.slash(
+        mod, "alias add", {"alias": "zz", "term": SPOILED}, channel=scene.channel
+    )
+    answer = (await added.final_message())["content"]
+    assert answer == f"Added: “zz” now opens **{SPOILED_SHOWN}** in this server.", answer
+    listed = await fake.slash(mod, "alias list", {}, channel=scene.channel)
+    assert f"“zz” → {SPOILED_SHOWN} (by" in embed_of(await listed.final_message())["description"]
+    said = await fake.user_message(scene.bob, scene.channel, "the zorb hidden struck broke the blap")
+    explained = await fake.message_command(scene.alice, "Explain terms", said)
+    listing = embed_of(await explained.final_message())["description"]
+    assert f"**{SPOILED_SHOWN}**: A zorb of the raid" in listing, listing
+    _, card = await define(fake, scene.alice, "zz", scene.channel)
+    shown = await fake.slash(mod, "stats", {}, channel=scene.channel)
+    top = fields(await shown.final_message())["Most looked up"]
+    assert f"{SPOILED_SHOWN}: 1" in top, top
