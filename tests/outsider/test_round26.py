@@ -212,7 +212,9 @@ async def test_a_name_with_markdown_shows_as_typed_in_lists(scene: Scene, bot: G
     assert answer == f"Added: “zz” now opens **{SPOILED_SHOWN}** in this server.", answer
     listed = await fake.slash(mod, "alias list", {}, channel=scene.channel)
     assert f"“zz” → {SPOILED_SHOWN} (by" in embed_of(await listed.final_message())["description"]
-    said = await fake.user_message(scene.bob, scene.channel, "the zorb hidden struck broke the blap")
+    said = await fake.user_message(
+        scene.bob, scene.channel, "the zorb hidden struck broke the blap"
+    )
     explained = await fake.message_command(scene.alice, "Explain terms", said)
     listing = embed_of(await explained.final_message())["description"]
     assert f"**{SPOILED_SHOWN}**: A zorb of the raid" in listing, listing
