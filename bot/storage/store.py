@@ -582,7 +582,7 @@ class Store:
             actor_id,
             AuditAction.ALIAS_ADD,
             check,
-            own_term=own_term,
+            own_terms=frozenset({(scope, entry_id)} if own_term else ()),
         )
         return result
 
@@ -592,11 +592,17 @@ class Store:
         actor_id: int = OPERATOR_ACTOR,
         *,
         check: AliasCheck | None = None,
+        own_terms: Iterable[tuple[int, str]] = (),
     ) -> list[AddAliasResult]:
         """Add aliases from an operator's file, each as its own audited change, in order, all in
-        one transaction (one commit, not one per alias); `check` as for `add_alias`."""
+        one transaction (one commit, not one per alias); `check` as for `add_alias`, and
+        `own_terms` ((server, entry id) pairs naming a server's own term) as its `own_term`."""
         return await self._add_aliases(
-            [(item, None) for item in items], actor_id, AuditAction.ALIAS_IMPORT, check
+            [(item, None) for item in items],
+            actor_id,
+            AuditAction.ALIAS_IMPORT,
+            check,
+            own_terms=frozenset(own_terms),
         )
 
     async def _add_aliases(
@@ -606,7 +612,7 @@ class Store:
         action: AuditAction,
         check: AliasCheck | None,
         *,
-        own_term: bool = False,
+        own_terms: frozenset[tuple[int, str]] = frozenset(),
     ) -> list[AddAliasResult]:
         """Add (alias, miss it answers) pairs; the misses of each alias added are cleared."""
         if any(not item.key or not item.entry_id for item, _ in wanted):
@@ -621,14 +627,16 @@ class Store:
         ]
 
         async def add_all(tx: Tx) -> list[AddAliasResult]:
-            if check is not None or own_term:
+            if check is not None or own_terms:
                 # No other writer may add a clashing spelling between this read and the commit,
                 # nor remove a term (term writes take this lock too, after the terms' own).
                 await alias_queries.lock_aliases(tx)
             stored: dict[int, dict[str, str]] = {}
             results = []
             for (item, _), (record, clears) in zip(wanted, plans, strict=True):
-                if own_term and not await term_queries.has_term(tx, item.scope, item.entry_id):
+                if (item.scope, item.entry_id) in own_terms and not await term_queries.has_term(
+                    tx, item.scope, item.entry_id
+                ):
                     results.append(AddAliasResult(AddAliasStatus.TERM_GONE, None))
                     continue
                 if check is not None:

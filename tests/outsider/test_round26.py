@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.cli import main
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import AddAliasResult, Store
+from bot.storage import AddAliasResult, Migrate, Store
+from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, embed_of, fields, is_ephemeral
 from tests.discord_app.test_term_files import run_import
@@ -222,3 +225,46 @@ async def test_a_name_with_markdown_shows_as_typed_in_lists(scene: Scene, bot: G
     shown = await fake.slash(mod, "stats", {}, channel=scene.channel)
     top = fields(await shown.final_message())["Most looked up"]
     assert f"{SPOILED_SHOWN}: 1" in top, top
+
+
+def test_aliases_import_of_a_term_removed_before_its_write_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same race from the command line: `glossary-bot aliases import` checks each line
+    against the server's terms as it read them; the bot removed the term before the import's
+    write. The alias was written for a term that is gone; now that line is refused, naming the
+    term, and the others are imported."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    db = tmp_path / "g.db"
+    quux = ServerTerm(id="quux", title="Quux", definition="A raid thing.", category="Fundamentals")
+
+    def put(terms: list[ServerTerm], aliases: Mapping[str, str]) -> tuple[TermChange, None]:
+        return TermChange(put=(quux,)), None
+
+    on_store(db, lambda store: change_terms(store, 5, put, 9), migrate=Migrate.CREATE_ONLY)
+    write = Store.import_aliases
+
+    async def removed_first(self: Store, *args: Any, **kwargs: Any) -> list[AddAliasResult]:
+        def plan(terms: list[ServerTerm], aliases: Mapping[str, str]) -> tuple[TermChange, None]:
+            return TermChange(remove=("quux",)), None
+
+        await change_terms(self, 5, plan, 9)  # the bot's /term remove, a moment before
+        return await write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "import_aliases", removed_first)
+    rows = [
+        {"guild_id": 5, "alias": "qx", "entry_id": "quux"},
+        {"guild_id": 5, "alias": "zorbword", "entry_id": "rag"},
+    ]
+    (tmp_path / "aliases.json").write_text(json.dumps(rows), encoding="utf-8")
+    capsys.readouterr()
+    status = main(["aliases", "import", "aliases.json", "--db", str(db), "--quiet"])
+    said = capsys.readouterr()
+    assert status == 1, said
+    assert said.err.splitlines() == [
+        "item 1 (guild 5, alias 'qx'): the server's term 'quux' was removed since this file "
+        "was checked"
+    ], said
+    assert "added 1, already present 0, refused 1" in said.out, said
+    assert on_store(db, lambda store: store.aliases(5)) == {"zorbword": "rag"}
