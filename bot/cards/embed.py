@@ -50,6 +50,12 @@ class _Fields:
             )
 
 
+def shown_name(name: str) -> str:
+    """A name (an entry's title) in text Discord renders as Markdown, shown as typed: a server's
+    term may be titled with `||`, `~~` or `*` ("A* Search"), which would hide or strike words."""
+    return discord.utils.escape_markdown(name)
+
+
 def source_names(entry: Entry, glossary: Glossary) -> str:
     return ", ".join(glossary.source(s.source).name for s in entry.sources)
 
@@ -89,7 +95,7 @@ def render_card(
 
     fields = _Fields()
     fields.add("🚫 What it is not", entry.boundary)
-    related = [glossary[r].title for r in entry.related if r in glossary]
+    related = [shown_name(glossary[r].title) for r in entry.related if r in glossary]
     fields.add("Related", ", ".join(related))
     for note in entry.notes:
         source = glossary.source(note.source)

@@ -19,10 +19,20 @@ _SPACED = "\t\n\r\u2028\u2029"  # kept as the space between words they stand for
 _URL = re.compile(r"(?i)([a-z][a-z0-9+.-]*):/+(\S*)")
 # Invites Discord recognises without a scheme ("discord.gg/abc").
 _INVITE = re.compile(r"(?i)(discord(?:app)?)\.(gg|com)\b")
+# A link written without its scheme, as people paste them: "www.x.org/y", "discord.gg/abc".
+_SCHEMELESS = re.compile(r"(?i)(?:\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)\S*")
 
 
 def _defang(found: re.Match[str]) -> str:
     return f"{found[1]}[:]//{found[2].replace('.', '[.]')}"
+
+
+def only_links(text: str) -> bool:
+    """`text` is one or more links and nothing else to read (no letter or digit outside them,
+    "<https://x>" included): a link pasted where a term was asked, which names no term."""
+    rest, links = _URL.subn(" ", text)
+    rest, more = _SCHEMELESS.subn(" ", rest)
+    return links + more > 0 and not any(ch.isalnum() for ch in rest)
 
 
 def quote(text: str, limit: int) -> str:

@@ -12,6 +12,9 @@ WIDTH = 88
 QUOTED = 100  # characters of the query repeated in a card's footer
 # Spaces or invisible characters only: nothing was asked, so no "No entry for “”" and no miss.
 NOTHING_ASKED = "Nothing to look up: type a term, an acronym or a short description."
+LINK_ASKED = (
+    "That is a link: I look up terms, not links. Type a term, an acronym or a short description."
+)
 
 
 def how_matched(result: SearchResult) -> str | None:

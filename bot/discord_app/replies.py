@@ -21,8 +21,8 @@ import discord
 from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
 from bot.cards.fit import fit
-from bot.cards.quote import quote
-from bot.cards.text import NOTHING_ASKED, how_matched
+from bot.cards.quote import only_links, quote
+from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_button
@@ -109,6 +109,10 @@ async def reply_for(
         return Reply(text, None, view, private=False, quotes_user=True)
     if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
+    if only_links(result.query):
+        # A pasted link names no term: no miss for /stats (nor a private address shown to the
+        # moderators), no alias or suggestion to offer (neither may hold a link).
+        return Reply(LINK_ASKED, None, None, private=True)
     observe.outcome("no_entry")
     text = f"No entry for “{echo(result.query)}”."
     gone = _alias_to_a_removed_entry(local, scope, result.query)

@@ -230,6 +230,9 @@ def _topics_refusal(text: str, max_terms: int) -> str | None:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    other = _bot_json(data)
+    if other is not None:
+        return other
     topics = data.get("topics") if isinstance(data, dict) else None
     if not isinstance(topics, list):
         return None
@@ -240,6 +243,26 @@ def _topics_refusal(text: str, max_terms: int) -> str | None:
         return (
             f"{keys:,} keys in its topics: more than a glossary of {max_terms:,} terms needs; "
             "is this a glossary file?"
+        )
+    return None
+
+
+def _bot_json(data: object) -> str | None:
+    """What a JSON file the bot's own command line writes is, and what reads it, when it is
+    given as a server's terms (its topics-JSON problems would only puzzle: "schemaVersion:
+    missing required field")."""
+    rows = data if isinstance(data, list) else []
+    if rows and all(isinstance(row, dict) and {"alias", "entry_id"} <= row.keys() for row in rows):
+        return (
+            "this is a file of aliases (as `glossary-bot aliases export` writes them), not a "
+            "glossary: add aliases with `/alias add`, or the operator with `glossary-bot "
+            "aliases import`."
+        )
+    if isinstance(data, dict) and {"sources", "entries"} <= data.keys() and "topics" not in data:
+        return (
+            "this is a whole glossary as `glossary-bot export` writes it, not a server's terms: "
+            "import the curated TOML that `/term export` (or `glossary-bot terms export`) "
+            "writes, the topics JSON or the Markdown glossary."
         )
     return None
 

@@ -415,12 +415,15 @@ def run_import(args: argparse.Namespace) -> int:
         servers: dict[int, ServerAliases] = {}
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         glossaries: dict[int, LocalGlossary] = {}
+        own: set[tuple[int, str]] = set()  # the servers' own terms (not bundled) lines name
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
                 read[scope] = await store.aliases(scope)
                 terms = parse_terms(await store.terms(scope))
                 glossaries[scope] = server_glossary_of(terms, settings.glossary_path_list)
                 servers[scope] = compiled_aliases(glossaries[scope], read[scope])
+                base = glossaries[scope].base
+                own |= {(scope, t.id) for t in terms if base.entry(t.id) is None}
             held = servers[scope].source  # stored, and accepted so far: at the cap, the rest wait
             if len(held) >= ALIAS_CAP and normalize(text) not in held:
                 # Refused without the clash check, whose cost grows with the aliases: a file
@@ -457,7 +460,10 @@ def run_import(args: argparse.Namespace) -> int:
         # The checks above wait only to read a server's rows: a Ctrl-C during the checking
         # after that is taken here, before the write begins (once begun, it is finished whole).
         await asyncio.sleep(0)
-        results = await store.import_aliases([w.item for w in wanted], check=still_free)
+        # A term removed (by the bot) since it was read here: its alias would be left behind.
+        results = await store.import_aliases(
+            [w.item for w in wanted], check=still_free, own_terms=own
+        )
         # Members who suggested a name an alias now has were waiting for it: accept them.
         named: dict[int, dict[str, str]] = {}
         for want, result in zip(wanted, results, strict=True):
@@ -504,6 +510,13 @@ def run_import(args: argparse.Namespace) -> int:
             failed += 1
             print(
                 f"{want.describe()}: already names {existing!r}, not {want.item.entry_id!r}",
+                file=sys.stderr,
+            )
+        elif status is AddAliasStatus.TERM_GONE:
+            failed += 1
+            print(
+                f"{want.describe()}: the server's term {want.item.entry_id!r} was removed "
+                "since this file was checked",
                 file=sys.stderr,
             )
         else:

@@ -23,6 +23,8 @@ class AddAliasStatus(StrEnum):
     CAP_REACHED = "cap_reached"
     # The caller's check, run on the server's aliases as stored inside the write, refused it.
     REFUSED = "refused"
+    # The server's own term it names was no longer stored at the write (removed meanwhile).
+    TERM_GONE = "term_gone"
 
 
 class AuditAction(StrEnum):

@@ -565,19 +565,24 @@ class Store:
         *,
         miss_query: str | None = None,
         check: AliasCheck | None = None,
+        own_term: bool = False,
     ) -> AddAliasResult:
         """Map `key` (already normalised and validated) to `entry_id` in `scope`.
 
         The miss recorded under `key` (and under `miss_query`, when a moderator turns a listed
         miss into this alias) is cleared in the same transaction. `check` runs inside the write,
-        on the server's aliases as stored then (status REFUSED with its reason). Raises
-        `StorageUnavailable` when the database cannot be written.
+        on the server's aliases as stored then (status REFUSED with its reason). `own_term`:
+        `entry_id` is one of the server's own terms, which another moderator may remove while
+        this alias is checked: TERM_GONE if it is no longer stored at the write (a removal takes
+        its term's aliases in its own write, so one written after it would be left behind).
+        Raises `StorageUnavailable` when the database cannot be written.
         """
         [result] = await self._add_aliases(
             [(AliasImport(scope, key, text, entry_id), miss_query)],
             actor_id,
             AuditAction.ALIAS_ADD,
             check,
+            own_terms=frozenset({(scope, entry_id)} if own_term else ()),
         )
         return result
 
@@ -587,11 +592,17 @@ class Store:
         actor_id: int = OPERATOR_ACTOR,
         *,
         check: AliasCheck | None = None,
+        own_terms: Iterable[tuple[int, str]] = (),
     ) -> list[AddAliasResult]:
         """Add aliases from an operator's file, each as its own audited change, in order, all in
-        one transaction (one commit, not one per alias); `check` as for `add_alias`."""
+        one transaction (one commit, not one per alias); `check` as for `add_alias`, and
+        `own_terms` ((server, entry id) pairs naming a server's own term) as its `own_term`."""
         return await self._add_aliases(
-            [(item, None) for item in items], actor_id, AuditAction.ALIAS_IMPORT, check
+            [(item, None) for item in items],
+            actor_id,
+            AuditAction.ALIAS_IMPORT,
+            check,
+            own_terms=frozenset(own_terms),
         )
 
     async def _add_aliases(
@@ -600,6 +611,8 @@ class Store:
         actor_id: int,
         action: AuditAction,
         check: AliasCheck | None,
+        *,
+        own_terms: frozenset[tuple[int, str]] = frozenset(),
     ) -> list[AddAliasResult]:
         """Add (alias, miss it answers) pairs; the misses of each alias added are cleared."""
         if any(not item.key or not item.entry_id for item, _ in wanted):
@@ -614,12 +627,18 @@ class Store:
         ]
 
         async def add_all(tx: Tx) -> list[AddAliasResult]:
-            if check is not None:
-                # No other writer may add a clashing spelling between this read and the commit.
+            if check is not None or own_terms:
+                # No other writer may add a clashing spelling between this read and the commit,
+                # nor remove a term (term writes take this lock too, after the terms' own).
                 await alias_queries.lock_aliases(tx)
             stored: dict[int, dict[str, str]] = {}
             results = []
             for (item, _), (record, clears) in zip(wanted, plans, strict=True):
+                if (item.scope, item.entry_id) in own_terms and not await term_queries.has_term(
+                    tx, item.scope, item.entry_id
+                ):
+                    results.append(AddAliasResult(AddAliasStatus.TERM_GONE, None))
+                    continue
                 if check is not None:
                     if item.scope not in stored:
                         stored[item.scope] = await alias_queries.alias_map(tx, item.scope)

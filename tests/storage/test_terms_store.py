@@ -16,7 +16,7 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
-from bot.storage import StoredRename, StoredTerm, SuggestionDecided, SuggestStatus
+from bot.storage import AddAliasStatus, StoredRename, StoredTerm, SuggestionDecided, SuggestStatus
 from bot.storage.migrations import migrations
 from bot.storage.postgres.migrate import VERSION_TABLE
 from bot.storage.queries import suggestions as suggestion_queries
@@ -49,6 +49,37 @@ async def test_concurrent_writes_each_see_the_last_so_a_cap_holds(open_any: Open
     assert sum(results) == cap
     assert len(await read_terms(store, 1)) == cap
     assert await read_terms(store, 2) == []
+
+
+async def test_an_alias_of_a_term_removed_before_its_write_is_refused(open_any: OpenStore) -> None:
+    """Round 26 (test_round26): `own_term` aliases are checked against the terms stored at the
+    write, on both backends: one of a term removed first is TERM_GONE, never left behind; and
+    an alias and its term's removal raced from two connections leave no alias of a term that is
+    gone, whichever is written first."""
+    store, other = await open_any(), await open_any()
+
+    def put(*terms: ServerTerm) -> Plan[None]:
+        return lambda _current, _aliases: (TermChange(put=terms), None)
+
+    def remove(term_id: str) -> Plan[None]:
+        def plan(_current: list[ServerTerm], aliases: Mapping[str, str]) -> tuple[TermChange, None]:
+            gone = tuple(key for key, entry_id in aliases.items() if entry_id == term_id)
+            return TermChange(remove=(term_id,), drop_aliases=gone), None
+
+        return plan
+
+    await change_terms(store, 1, put(term(1)), 9)
+    await change_terms(store, 1, remove("t1"), 9)
+    result = await other.add_alias(1, "qx", "qx", "t1", 8, own_term=True)
+    assert result.status is AddAliasStatus.TERM_GONE
+    assert await store.aliases(1) == {}
+    for n in range(2, 8):
+        await change_terms(store, 1, put(term(n)), 9)
+        await asyncio.gather(
+            other.add_alias(1, f"qx{n}", f"qx{n}", f"t{n}", 8, own_term=True),
+            change_terms(store, 1, remove(f"t{n}"), 9),
+        )
+        assert await store.aliases(1) == {}, n
 
 
 async def test_terms_of_ids_are_found_in_every_server(open_any: OpenStore) -> None:

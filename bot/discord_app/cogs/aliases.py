@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.aliases import AliasRejected, check_alias, compiled_aliases
-from bot.cards.embed import BRAND_COLOUR
+from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit_lines
 from bot.discord_app.alias_cache import IndexingFailed
 from bot.discord_app.cogs.define import term_choices
@@ -125,7 +125,13 @@ async def add_alias(
 
         try:
             result = await state.store.add_alias(
-                scope, key, stored_text, entry.id, interaction.user.id, check=still_free
+                scope,
+                key,
+                stored_text,
+                entry.id,
+                interaction.user.id,
+                check=still_free,
+                own_term=entry.id not in state.glossary,  # a server's own term, not bundled
             )
         except StorageError:
             await reply(interaction, STORAGE_DOWN)
@@ -134,21 +140,29 @@ async def add_alias(
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
         await reply(interaction, result.reason or "That alias clashes with another one.")
+    elif result.status is AddAliasStatus.TERM_GONE:
+        await reply(
+            interaction,
+            f"“{echo(entry.display_title)}” was removed from this server's glossary a moment "
+            "ago: nothing was added.",
+        )
     elif result.status is AddAliasStatus.ADDED:
         # Members who suggested this name are waiting for it: it now opens a card, so accept.
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         await reply(
             interaction,
-            f"Added: “{shown}” now opens **{entry.display_title}** in this server.{accepted}",
+            f"Added: “{shown}” now opens **{shown_name(entry.display_title)}** in this server."
+            f"{accepted}",
         )
     elif result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
         await reply(
-            interaction, f"“{shown}” already opens **{entry.display_title}**: nothing to change."
+            interaction,
+            f"“{shown}” already opens **{shown_name(entry.display_title)}**: nothing to change.",
         )
     elif result.status is AddAliasStatus.CONFLICT:
         name = (
-            aliased_name(local, result.alias.text, result.alias.entry_id)
+            shown_name(aliased_name(local, result.alias.text, result.alias.entry_id))
             if result.alias
             else "another entry"
         )
@@ -168,6 +182,8 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
     """One alias of `/alias list`: for the embed, quoted and escaped, its author mentioned; for the
     attached file (`plain`), as typed, its author by user id (a file shows no mentions)."""
     title = aliased_name(local, record.text, record.entry_id)  # a term's card id may differ
+    if not plain:
+        title = shown_name(title)
     if record.added_by == OPERATOR_ACTOR:  # `glossary-bot aliases import`: no Discord user
         by = "imported"
     else:
@@ -294,7 +310,11 @@ class AliasCog(
         if entry is not None:  # a term's aliases: those opening its card, whichever id they name
             records = [r for r in records if local.card_id(r.entry_id) == entry.id]
         if not records:
-            empty = f"**{entry.display_title}** has no aliases here" if entry else "No aliases yet"
+            empty = (
+                f"**{shown_name(entry.display_title)}** has no aliases here"
+                if entry
+                else "No aliases yet"
+            )
             await reply(interaction, f"{empty}. Add one with `/alias add`.")
             return
         shown = [_alias_line(r, local, plain=False) for r in records]

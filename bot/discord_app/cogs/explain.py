@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.cards.embed import BRAND_COLOUR
+from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit
 from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
@@ -166,7 +166,8 @@ async def terms_listing(
     for entry_id in entries:
         entry = glossary[entry_id]
         lines.append(
-            f"**{entry.display_title}**: {fit(entry.summary or entry.definition, SUMMARY)}"
+            f"**{shown_name(entry.display_title)}**: "
+            f"{fit(entry.summary or entry.definition, SUMMARY)}"
         )
     embed = discord.Embed(
         title=f"{len(entries)} glossary term{'s' if len(entries) != 1 else ''} in this message",

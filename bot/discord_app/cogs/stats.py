@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot import limits
 from bot.aliases import AliasRejected, check_alias
 from bot.cards.chart import lookups_chart
-from bot.cards.embed import BRAND_COLOUR
+from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit
 from bot.discord_app.cogs.aliases import add_alias
 from bot.discord_app.cogs.moderators import NO_DATABASE, ServerOnly, reply, thinking
@@ -114,7 +114,7 @@ class StatsCog(ServerOnly, commands.Cog):
         named = [
             (glossary[e].display_title if e in glossary else f"{e} (removed)", c) for e, c in top
         ]
-        top_lines = [f"{n}. {name}: {c}" for n, (name, c) in enumerate(named, 1)]
+        top_lines = [f"{n}. {shown_name(name)}: {c}" for n, (name, c) in enumerate(named, 1)]
         # Drawn in a thread: a few tens of milliseconds that other answers need not wait for.
         png = await asyncio.to_thread(
             lookups_chart, hours, named, since=since, now=now, title=f"{embed.title}: {total:,}"

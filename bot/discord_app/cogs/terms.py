@@ -126,6 +126,22 @@ def term_modal(title: str, custom_id: str, typed: TermDraft) -> discord.ui.Modal
     return modal
 
 
+async def at_term_cap(interaction: Interaction, scope: int, after: str = "") -> bool:
+    """True, and the moderator told, when the server already has as many terms as it may: a new
+    term's form would only be refused at its save, once written (`/suggest` and `/alias add`
+    say their caps at once too). The save checks again: another process may add one meanwhile."""
+    local = await interaction.client.state.servers.local(scope)
+    cap = interaction.client.state.term_caps[0]
+    if len(local.terms) < cap:
+        return False
+    await reply(
+        interaction,
+        f"This server has reached its limit of {cap:,} term{'' if cap == 1 else 's'}: nothing "
+        f"can be added. Remove {'one' if cap == 1 else 'some'} with `/term remove` first.{after}",
+    )
+    return True
+
+
 async def open_modal(interaction: Interaction, draft: Draft) -> None:
     """Show the term modal for `draft`, under a new nonce (its submit has no answer yet)."""
     drafts = interaction.client.state.term_drafts
@@ -307,6 +323,8 @@ class DecideButton(
                 interaction, f"That suggestion was already {how} (`/term log` says by whom)."
             )
             return
+        if await at_term_cap(interaction, scope, " The suggestion stays open."):
+            return
         # The member's text as the review showed it: characters that show nothing (a direction
         # override) would make the save refuse what the moderator cannot see in the box.
         shown = drop_invisible(found.definition, keep=JOINERS)
@@ -386,6 +404,8 @@ class TermCog(
     ) -> None:
         typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
         scope = interaction.guild_id or 0
+        if await at_term_cap(interaction, scope):
+            return
         await open_modal(interaction, Draft(interaction.user.id, scope, typed))
 
     @app_commands.command(name="edit", description="Edit one of this server's terms")

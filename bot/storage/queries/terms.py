@@ -15,6 +15,11 @@ async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
     return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
 
 
+async def has_term(tx: Tx, scope: int, term_id: str) -> bool:
+    sql = "SELECT count(*) FROM terms WHERE scope = ? AND id = ?"
+    return await scalar(tx, sql, (scope, term_id)) > 0
+
+
 async def term_scopes(tx: Tx) -> list[int]:
     """Every server with terms or aliases of its own, by id."""
     sql = "SELECT scope FROM terms UNION SELECT scope FROM aliases ORDER BY scope"
