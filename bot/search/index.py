@@ -109,7 +109,7 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.terms import ALL_WORDS, Found, find_mentions
+from bot.search.terms import ALL_WORDS, Found, find_mentions, without_links
 
 if TYPE_CHECKING:
     import numpy as np
@@ -1150,11 +1150,12 @@ class SearchIndex:
         self, text: str, overlay: Aliases, context: str | None, *, as_typed: bool
     ) -> list[TermMention]:
         server = self.server_aliases(overlay)
+        read = without_links(text)  # a link's address names no term; offsets stay those of text
         found = find_mentions(
-            text, self.names, self.entries, server, context, as_typed=as_typed, max_words=ALL_WORDS
+            read, self.names, self.entries, server, context, as_typed=as_typed, max_words=ALL_WORDS
         )
         if not as_typed:  # asked to explain: the field's words in another language count too
-            found = self._foreign_mentions(text, found)
+            found = self._foreign_mentions(read, found)
         return [
             TermMention(self.entries[f.entry], text[f.start : f.end], f.start, f.end) for f in found
         ]

@@ -60,3 +60,21 @@ def test_server_alias(small_index: SearchIndex) -> None:
 def test_no_terms(small_index: SearchIndex) -> None:
     assert found(small_index, "") == []
     assert found(small_index, "nothing to see here") == []
+
+
+def test_names_inside_links_are_not_terms(small_index: SearchIndex) -> None:
+    # outsider round 26: a link's path or query string is an address, not words someone wrote
+    # ("?utm_campaign=kv-cache" listed KV Cache); the words around it still count.
+    text = (
+        "the RAG demo: https://example.com/kv-cache/docs?utm_campaign=speculative-decoding "
+        "and www.example.org/rope, discord.gg/kvcache"
+    )
+    assert found(small_index, text) == [("rag", "RAG")]
+    named = [(m.entry_id, m.surface) for m in small_index.find_named_terms(text)]
+    assert named == [("rag", "RAG")]
+
+
+def test_a_link_keeps_the_offsets_of_the_words_after_it(small_index: SearchIndex) -> None:
+    text = "see <https://x.example/a-b?c=d> about the KV cache"
+    (mention,) = small_index.find_terms(text)
+    assert text[mention.start : mention.end] == mention.surface == "KV cache"
