@@ -609,7 +609,8 @@ def run_restore(args: argparse.Namespace) -> int:
 def _unwritable_destination(dest: Path) -> str | None:
     """Why the copy cannot go to `dest`, so the error blames the destination, not the database."""
     if dest.is_dir():
-        return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot.db")
+        # Not "glossary-bot.db": beside the default DATABASE_PATH that is the database itself.
+        return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot-backup.db")
     if dest.exists() and not dest.is_file():  # a device or pipe, e.g. /dev/null: never replace it
         return "that is not a regular file"
     running = bot_running_on(str(dest)) if dest.is_file() else None
