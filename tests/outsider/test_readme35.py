@@ -1,0 +1,48 @@
+"""A newcomer follows the README (tests/outsider/PLAN.md, readme35): the command line, with
+real SQLite files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.resilience.botproc import glossary_bot_waited
+
+from .test_round14 import CLI_ENV
+
+
+def _database_with_alias(cwd: Path, db: Path, alias: str) -> None:
+    rows = [{"guild_id": 7, "alias": alias, "entry_id": "rag"}]
+    (cwd / "aliases.json").write_text(json.dumps(rows))
+    status, output = glossary_bot_waited(
+        CLI_ENV, cwd, "aliases", "import", "aliases.json", "--db", str(db)
+    )
+    assert status == 0, output
+
+
+def _aliases(cwd: Path, db: Path) -> list[str]:
+    status, output = glossary_bot_waited(CLI_ENV, cwd, "aliases", "export", "--db", str(db))
+    assert status == 0, output
+    return sorted(row["alias"] for row in json.loads(output))
+
+
+def test_a_second_restore_keeps_the_database_the_first_one_replaced(tmp_path: Path) -> None:
+    """A restore keeps the database it replaces as `….before-restore`; a second restore (the
+    wrong backup first, then the right one) replaced that copy with the first backup's, and the
+    database that served until the first restore was gone, unsaid. Now the earlier kept copy
+    is moved aside under a name of its own, and the closing line names it."""
+    db, first, second = tmp_path / "glossary-bot.db", tmp_path / "a.db", tmp_path / "b.db"
+    _database_with_alias(tmp_path, db, "qq live")
+    _database_with_alias(tmp_path, first, "qq first")
+    _database_with_alias(tmp_path, second, "qq second")
+
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(first), "--db", str(db))
+    assert status == 0, output
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(second), "--db", str(db))
+    assert status == 0, output
+    assert _aliases(tmp_path, db) == ["qq second"]
+    kept = Path(f"{db}.before-restore")
+    assert _aliases(tmp_path, kept) == ["qq first"]
+    earlier = Path(f"{db}.before-restore.1")
+    assert _aliases(tmp_path, earlier) == ["qq live"]  # nothing stored is lost
+    assert f"the copy an earlier restore kept is now {earlier}" in output, output
