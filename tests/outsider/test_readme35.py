@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.resilience.botproc import glossary_bot_waited
+from tests.fake_discord import FakeDiscord
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
 
 from .test_round14 import CLI_ENV
 
@@ -46,3 +47,20 @@ def test_a_second_restore_keeps_the_database_the_first_one_replaced(tmp_path: Pa
     earlier = Path(f"{db}.before-restore.1")
     assert _aliases(tmp_path, earlier) == ["qq live"]  # nothing stored is lost
     assert f"the copy an earlier restore kept is now {earlier}" in output, output
+
+
+async def test_discord_out_of_reach_mid_run_is_one_line_a_retry(tmp_path: Path) -> None:
+    """The bot on the fake, then the fake gone (Discord, or the host's network, out of reach):
+    discord.py logged "Attempting a reconnect in N s" with a whole traceback (aiohttp's
+    connector, 20 lines) at every retry, where the README promises operators one line. Now one
+    line each, its cause at the end."""
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        async with BotProcess(fake, tmp_path / "bot.db", cwd=tmp_path) as bot:
+            await fake.stop()
+            line = await bot.wait_for_output("Attempting a reconnect", within=60, count=2)
+            assert "Cannot connect to host 127.0.0.1" in line, line
+            assert "Traceback" not in bot.output, bot.output
+    finally:
+        await fake.stop()
