@@ -78,10 +78,16 @@ class RedactSecrets(logging.Filter):
 
 class OneLineRetries(logging.Filter):
     """asyncpg's pool logs a whole traceback each time it fails to reconnect (every 1 to 60 s
-    while PostgreSQL is gone): one line each, its cause at the end, says as much."""
+    while PostgreSQL is gone), and discord.py each time it retries the gateway ("Attempting a
+    reconnect in N s", while Discord is out of reach): one line each, its cause at the end,
+    says as much."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name == "asyncpg.pool" and record.exc_info and record.exc_info[1] is not None:
+        retry = record.name == "asyncpg.pool" or (
+            record.name in ("discord.client", "discord.shard")
+            and str(record.msg).startswith("Attempting a reconnect")
+        )
+        if retry and record.exc_info and record.exc_info[1] is not None:
             cause = record.exc_info[1]
             record.msg, record.args = f"{message_of(record)}: {cause}", None
             record.exc_info, record.exc_text = None, None

@@ -592,14 +592,14 @@ def run_restore(args: argparse.Namespace) -> int:
     if location.is_dir() or not location.parent.is_dir():
         return _fail(f"{location} is not a database file in an existing folder{unchanged}")
 
-    async def restore() -> Path | None:
+    async def restore() -> tuple[Path | None, Path | None]:
         # No bot may run on the file: it would go on writing through the old file's log.
         holder = command_holder("restore")
         async with one_bot_per_file(str(location), holder=holder, wait=0, command=True):
             return await asyncio.to_thread(restore_file, args.backup, location)
 
     try:
-        kept = asyncio.run(restore())
+        kept, earlier = asyncio.run(restore())
     except ShardsTaken as exc:
         running = ", ".join(exc.holders) or "another process"
         return _fail(
@@ -616,13 +616,16 @@ def run_restore(args: argparse.Namespace) -> int:
             if log.exists()
             else f"the database it replaced is kept as {kept} (remove it when done)"
         )
+    if earlier is not None:
+        print(f"the copy an earlier restore kept is now {earlier} (remove it when done)")
     return 0
 
 
 def _unwritable_destination(dest: Path) -> str | None:
     """Why the copy cannot go to `dest`, so the error blames the destination, not the database."""
     if dest.is_dir():
-        return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot.db")
+        # Not "glossary-bot.db": beside the default DATABASE_PATH that is the database itself.
+        return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot-backup.db")
     if dest.exists() and not dest.is_file():  # a device or pipe, e.g. /dev/null: never replace it
         return "that is not a regular file"
     running = bot_running_on(str(dest)) if dest.is_file() else None

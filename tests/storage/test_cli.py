@@ -282,7 +282,7 @@ def test_backup_into_a_folder_or_a_missing_folder_blames_the_destination(
     assert run(["backup", str(folder), "--db", str(db)]) == 1
     assert capsys.readouterr().err == (
         f"glossary-bot: error: cannot write the backup to {folder}: that is a folder; "
-        f"give a file name, e.g. {folder / 'glossary-bot.db'}\n"
+        f"give a file name, e.g. {folder / 'glossary-bot-backup.db'}\n"
     )
     assert list(folder.iterdir()) == []
     assert run(["backup", "/nonexistent/dir/x.db", "--db", str(db)]) == 1
@@ -290,6 +290,24 @@ def test_backup_into_a_folder_or_a_missing_folder_blames_the_destination(
         "glossary-bot: error: cannot write the backup to /nonexistent/dir/x.db: "
         "the folder /nonexistent/dir does not exist\n"
     )
+
+
+def test_backup_into_the_databases_own_folder_suggests_a_name_it_would_take(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """readme35: `backup .` beside glossary-bot.db (the default DATABASE_PATH) suggested
+    "e.g. glossary-bot.db", the database's own name, which `backup` then refuses ("onto
+    itself"). Taken as suggested, the name must back up."""
+    folder = tmp_path
+    db = folder / "glossary-bot.db"
+    seed(db)
+    assert run(["backup", str(folder), "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    suggested = Path(err.rstrip("\n").rsplit("e.g. ", 1)[1])
+    assert suggested.parent == folder
+    assert suggested != db
+    assert run(["backup", str(suggested), "--db", str(db)]) == 0
+    assert suggested.is_file()
 
 
 def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:

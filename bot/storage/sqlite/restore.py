@@ -57,10 +57,11 @@ def check_backup(backup: Path) -> None:
         )
 
 
-def restore_file(backup: Path, database: Path) -> Path | None:
+def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None]:
     """Put a copy of `backup` at `database`, with no log of the old file beside it. The old
     database, if any, is kept at `database` + KEPT_SUFFIX with its log (hard links where the
-    file system has them): nothing it held is lost. Returns where it is kept.
+    file system has them): nothing it held is lost. Returns where it is kept, and where an
+    earlier restore's kept copy went (`_keep`).
 
     The caller holds the file's run lock: no bot writes to it meanwhile."""
     database = database.resolve() if database.is_symlink() else database
@@ -82,7 +83,7 @@ def restore_file(backup: Path, database: Path) -> Path | None:
         finally:
             source.close()
         _sync(partial)
-        kept = _keep(database) if database.exists() else None
+        kept, earlier = _keep(database, backup) if database.exists() else (None, None)
         # The old log goes before the copy comes: a crash in between leaves the old file
         # without its log at the path (its whole state is kept), never the copy with it.
         for suffix in COMPANIONS:
@@ -95,12 +96,24 @@ def restore_file(backup: Path, database: Path) -> Path | None:
         raise StorageError(f"cannot restore to {database}: {exc.strerror or exc}") from exc
     finally:
         partial.unlink(missing_ok=True)
-    return kept
+    return kept, earlier
 
 
-def _keep(database: Path) -> Path:
-    """The database and its companions, under the kept name; an earlier kept copy replaced."""
+def _keep(database: Path, backup: Path) -> tuple[Path, Path | None]:
+    """The database and its companions, under the kept name, and where an earlier kept copy
+    went: to the first free `….before-restore.N`, since it may be the only copy of what served
+    before a first restore (the wrong backup, then the right one). Not when it is `backup`
+    itself (undoing a restore): that is in place now."""
     kept = Path(f"{database}{KEPT_SUFFIX}")
+    earlier = None
+    if kept.exists() and kept.resolve() != backup.resolve():
+        n = 1
+        while any(Path(f"{kept}.{n}{suffix}").exists() for suffix in ("", *COMPANIONS)):
+            n += 1
+        earlier = Path(f"{kept}.{n}")
+        for suffix in ("", "-wal", "-journal"):  # `-shm` is rebuilt from the log
+            if Path(f"{kept}{suffix}").exists():
+                Path(f"{kept}{suffix}").rename(f"{earlier}{suffix}")
     for suffix in ("", *COMPANIONS):
         Path(f"{kept}{suffix}").unlink(missing_ok=True)
     for suffix in ("", "-wal", "-journal"):  # `-shm` is an index SQLite rebuilds from the log
@@ -108,7 +121,7 @@ def _keep(database: Path) -> Path:
         # An empty log (`backup` of a stopped bot's file leaves one) holds nothing: not kept.
         if old.exists() and (not suffix or old.stat().st_size > 0):
             _link_or_copy(old, Path(f"{kept}{suffix}"))
-    return kept
+    return kept, earlier
 
 
 def _link_or_copy(old: Path, new: Path) -> None:
