@@ -44,9 +44,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# The floor of that agreement: two stages agreeing by that lead carry a lower cosine than the
-# meaning alone (bench/results/semantic.md "long34": +35 right, 0 wrong on tuning at 0.50).
-AGREED_LONG_COSINE = 0.50
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -170,14 +167,12 @@ def fuse(
 def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None = None) -> bool:
     """Does the meaning's first lead a long description clearly enough for its card, though
     under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`), or is it the description stage's clear
-    first too (`described_first`, from `AGREED_LONG_COSINE`)?"""
+    first too (`described_first`)?"""
     if not similar:
         return False
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
-    if first == described_first:
-        return cosine >= AGREED_LONG_COSINE
-    return cosine >= LONG_COSINE and lead >= LONG_LEAD
+    return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
 
 
 def _written_first(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import AGREED_LONG_COSINE, LONG_COSINE, LONG_LEAD, long_lead
+from bot.search.fusion import LONG_COSINE, LONG_LEAD, long_lead
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -87,18 +87,9 @@ def test_the_description_stage_putting_another_first_changes_nothing() -> None:
     assert not long_lead(CLOSE, described_first=SECOND)
 
 
-def test_agreement_needs_the_agreed_long_cosine() -> None:
-    low = [(FIRST, AGREED_LONG_COSINE - 0.01), (SECOND, AGREED_LONG_COSINE - 0.02)]
+def test_agreement_needs_the_long_cosine() -> None:
+    low = [(FIRST, LONG_COSINE - 0.01), (SECOND, LONG_COSINE - 0.02)]
     assert not long_lead(low, described_first=FIRST)
-
-
-def test_agreement_cards_under_the_long_cosine_from_the_agreed_one() -> None:
-    """long35: the two stages agreeing card a long description's first from 0.50, not 0.55."""
-    low = [(FIRST, AGREED_LONG_COSINE), (SECOND, AGREED_LONG_COSINE - 0.01)]
-    assert AGREED_LONG_COSINE < LONG_COSINE
-    assert long_lead(low, described_first=FIRST)
-    assert not long_lead(low)
-    assert not long_lead(low, described_first=SECOND)
 
 
 def test_a_clear_lead_needs_no_agreement() -> None:
