@@ -1,0 +1,61 @@
+"""Leftovers found this session (tests/outsider/PLAN.md, "Leftovers found this session
+(left35)"): read-only snapshots, `health`'s clock, PostgreSQL's error lines, `restore`'s
+leftovers, direct messages' turns.
+
+Through `glossary-bot` and `glossary-bot run` against the fake Discord, with real SQLite files
+(and PostgreSQL where said)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.discord_app.health import check_heartbeat
+
+from .test_left24 import in_a_read_only_folder
+
+
+@pytest.mark.parametrize(
+    ("command", "shows"),
+    [
+        (("stats", "--db", "snap/g.db"), "Lookups"),
+        (("aliases", "export", "--db", "snap/g.db"), '"stash"'),
+        (("terms", "export", "--guild", "1", "--db", "snap/g.db"), ""),
+        (("terms", "log", "--guild", "1", "--db", "snap/g.db"), "No term changes"),
+    ],
+)
+def test_reads_of_a_database_alone_in_a_read_only_folder(
+    tmp_path: Path, command: tuple[str, ...], shows: str
+) -> None:
+    """Leftover 1: a bot's file alone in a read-only folder (a snapshot, a read-only mount):
+    `check --db`, `backup`, `restore` and `migrate-db` read it through a copy or as immutable,
+    but `stats`, `aliases export`, `terms export` said "cannot read the database: the database
+    file cannot be opened". Now they read it; the folder and the file as they were."""
+    folder = tmp_path / "snap"
+    done, before = in_a_read_only_folder(folder, *command)
+    assert done.returncode == 0, done
+    assert shows in done.stdout, done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("written", "how"),
+    [("stopped at 4600\n", "cleanly"), ("stopped at 4600 on an error\n", "on an error")],
+)
+def test_health_says_a_stop_dated_ahead_of_the_clock(
+    tmp_path: Path, written: str, how: str
+) -> None:
+    """Leftover 2: a stop line dated an hour ahead of this machine's clock (the clock set back
+    since the bot stopped) read "the bot stopped cleanly 0 s ago". Now it says the clock."""
+    heartbeat = tmp_path / "heartbeat"
+    heartbeat.write_text(written, "utf-8")
+    healthy, said = check_heartbeat(heartbeat, now=1000.0)
+    assert not healthy
+    assert "0 s ago" not in said, said
+    assert said.startswith(f"stopped: the bot stopped {how} (the stop is dated 3600 s ahead "), said
+    assert "clock was set back since" in said, said
+    # A stop a moment ago, its time rounded up to the second, is no clock's fault.
+    heartbeat.write_text(written.replace("4600", "1000"), "utf-8")
+    assert f"stopped {how} 0 s ago" in check_heartbeat(heartbeat, now=999.6)[1]
