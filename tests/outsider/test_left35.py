@@ -8,12 +8,18 @@ Through `glossary-bot` and `glossary-bot run` against the fake Discord, with rea
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from bot.discord_app.health import check_heartbeat
+from bot.storage.backend import without_password
+from tests.conftest import TEST_DATABASE_URL
+from tests.resilience.botproc import BotProcess, glossary_bot
 
+from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
+from .test_round14 import CLI_ENV
 
 
 @pytest.mark.parametrize(
@@ -59,3 +65,47 @@ def test_health_says_a_stop_dated_ahead_of_the_clock(
     # A stop a moment ago, its time rounded up to the second, is no clock's fault.
     heartbeat.write_text(written.replace("4600", "1000"), "utf-8")
     assert f"stopped {how} 0 s ago" in check_heartbeat(heartbeat, now=999.6)[1]
+
+
+WRONG_PASSWORD = "wrong-password-left35"
+
+
+def _wrong_password(url: str) -> str:
+    """The test database's URL with a password PostgreSQL refuses."""
+    parts = urlsplit(url)
+    netloc = f"{parts.username}:{WRONG_PASSWORD}@{parts.hostname}:{parts.port or 5432}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+@pytest.mark.postgres
+async def test_check_db_names_a_postgresql_url_once(tmp_path: Path) -> None:
+    """Leftover 3: `check --db URL` on a database refusing the password said "URL: error:
+    cannot read the database: cannot log in to the database at URL: …": the URL twice in one
+    line. Now once; the same for a SQLite file that holds no bot's data."""
+    url = _wrong_password(TEST_DATABASE_URL)
+    status, output = await glossary_bot(CLI_ENV, tmp_path, "check", "--db", url)
+    assert status == 1, output
+    [line] = [line for line in output.splitlines() if "cannot read the database" in line]
+    assert line.count(without_password(url)) == 1, line
+    assert "cannot log in to the database: password authentication failed" in line, line
+    (tmp_path / "empty.db").touch()
+    status, output = await glossary_bot(CLI_ENV, tmp_path, "check", "--db", "empty.db")
+    assert status == 1, output
+    assert "empty.db: error: cannot read the database: it holds no Glossary Bot data" in output
+
+
+@pytest.mark.postgres
+async def test_the_bots_line_for_a_postgresql_database_it_cannot_open_names_it_once(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Leftover 3, the bot: "cannot open the database DATABASE_URL=URL: cannot log in to the
+    database at URL: …" named the URL twice. Now once, after the setting; /define answers."""
+    url = _wrong_password(TEST_DATABASE_URL)
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, DATABASE_URL=url) as bot:
+        handle = await scene.fake.slash(
+            scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+        )
+        assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+    [line] = [line for line in bot.lines if "cannot open the database" in line]
+    assert line.count(without_password(url)) == 1, line
+    assert f"DATABASE_URL={without_password(url)}: cannot log in to the database: " in line, line

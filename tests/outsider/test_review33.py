@@ -344,7 +344,7 @@ def test_check_db_on_an_empty_sqlite_file_says_no_bot_has_run_on_it(tmp_path: Pa
     (tmp_path / "empty.db").write_bytes(b"")
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "--db", "empty.db")
     assert status == 1, output
-    assert f"empty.db: error: cannot read the database: empty.db {NO_DATA}" in output, output
+    assert f"empty.db: error: cannot read the database: it {NO_DATA}" in output, output
     assert (tmp_path / "empty.db").read_bytes() == b""
 
 
