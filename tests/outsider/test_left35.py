@@ -15,10 +15,11 @@ import pytest
 from bot.discord_app.health import check_heartbeat
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
+from .test_round20 import _database
 from .test_round14 import CLI_ENV
 
 
@@ -109,3 +110,22 @@ async def test_the_bots_line_for_a_postgresql_database_it_cannot_open_names_it_o
     [line] = [line for line in bot.lines if "cannot open the database" in line]
     assert line.count(without_password(url)) == 1, line
     assert f"DATABASE_URL={without_password(url)}: cannot log in to the database: " in line, line
+
+
+def test_restore_of_a_wal_mode_backup_leaves_its_folder_as_it_was(tmp_path: Path) -> None:
+    """Leftover 4: `restore` of a bot's file (WAL mode, as the bot leaves it) in a writable
+    folder left an empty `-wal` and `-shm` beside the backup (its read-only connections make
+    them and leave them), as `backup` did before left34. Now the folder is as it was found."""
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    before = _database(folder / "g.db").read_bytes()
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    status, output = glossary_bot_waited(
+        CLI_ENV, tmp_path, "restore", "backups/g.db", "--db", "bot.db"
+    )
+    assert status == 0, output
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "aliases", "export", "--db", "bot.db")
+    assert status == 0, output
+    assert '"stash"' in output, output
