@@ -7,20 +7,29 @@ Through `glossary-bot` and `glossary-bot run` against the fake Discord, with rea
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import check_heartbeat
+from bot.discord_app.member_searches import turn_of
+from bot.search.index import SearchIndex
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.helpers import embed_of
+from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
-from .test_round20 import _database
 from .test_round14 import CLI_ENV
+from .test_round20 import _database
 
 
 @pytest.mark.parametrize(
@@ -129,3 +138,73 @@ def test_restore_of_a_wal_mode_backup_leaves_its_folder_as_it_was(tmp_path: Path
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "aliases", "export", "--db", "bot.db")
     assert status == 0, output
     assert '"stash"' in output, output
+
+
+FLOOD = 4  # one member's direct messages waiting at once (under MOST_WAITING)
+
+
+async def test_one_member_flooding_direct_messages_lets_another_members_dm_through(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Leftover 5: every direct message took one turn (DM_SCOPE) in the members' worker, so one
+    member flooding the bot's DMs made every other member's DM wait behind all of it (and, at
+    50, refused). Now each member's DMs take their own turn: alice's DMs C0..C3 wait (the first
+    held in its search); bob's one DM is searched next, before alice's second."""
+    fake, searches = scene.fake, bot.state.member_searches
+    held = HeldSearch(monkeypatch)
+    searched: list[str] = []  # whose text the worker searched, in order
+    search = SearchIndex.search
+
+    def noted(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
+        searched.append(text.split(" ", 1)[0])
+        return search(index, text, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", noted)
+    asked: list[str] = []  # whose texts were handed to the worker so far
+    all_waiting, other_asked = asyncio.Event(), asyncio.Event()
+    run = searches.run
+
+    async def counted(turn: Any, work: Callable[..., Any], *args: object) -> Any:
+        asked.append(str(args[0]).split(" ", 1)[0])
+        if sum(a.startswith("C") for a in asked) == FLOOD:
+            all_waiting.set()
+        if "B" in asked:
+            other_asked.set()
+        return await run(turn, work, *args)  # queued (or in the worker) before it yields
+
+    monkeypatch.setattr(searches, "run", counted)
+    alices, bobs = fake.dm_channel(scene.alice), fake.dm_channel(scene.bob)
+    for n in range(FLOOD):
+        await fake.user_message(scene.alice, alices, f"C{n} {LONG_TEXT}")
+    assert await asyncio.to_thread(held.started.wait, STUCK)  # one of alice's holds the worker
+    await asyncio.wait_for(all_waiting.wait(), STUCK)  # the rest queued behind it
+    await fake.user_message(scene.bob, bobs, f"B {LONG_TEXT}")
+    await asyncio.wait_for(other_asked.wait(), STUCK)
+    held.released.set()
+    assert embed_of(await fake.wait_for_channel_message(bobs))["title"] == "KV Cache"
+    for _ in range(FLOOD):
+        assert embed_of(await fake.wait_for_channel_message(alices))["title"] == "KV Cache"
+    # Alice's held one, then bob's, then the rest of hers.
+    assert searched[1] == "B", searched
+    assert sorted(searched) == sorted([f"C{n}" for n in range(FLOOD)] + ["B"])
+
+
+async def test_one_member_at_the_dm_cap_does_not_refuse_another_members_define(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Leftover 5, `/define`'s worker: alice's DMs at the cap (2 here; 50 shipped) once
+    refused every member's `/define` in DMs ("Too many searches are waiting"). Now bob's is
+    deferred behind the search running, then answered."""
+    searches = bot.state.term_searches
+    searches.most_waiting = 2
+    release = threading.Event()
+    alices = turn_of(None, scene.alice.id)
+    held = [asyncio.create_task(searches.run(alices, release.wait)) for _ in range(2)]
+    try:  # both take their places first: the loop runs them before the fake's request
+        dm = scene.fake.dm_channel(scene.bob)
+        asked = await scene.fake.slash(scene.bob, "define", {"term": "kv cache"}, channel=dm)
+        assert (await asked.response())["type"] == 5, asked.records  # deferred, not refused
+    finally:
+        release.set()
+    assert await asyncio.gather(*held) == [True, True]
+    assert embed_of(await asked.final_message())["title"] == "KV Cache"
