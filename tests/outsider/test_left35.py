@@ -8,6 +8,8 @@ Through `glossary-bot` and `glossary-bot run` against the fake Discord, with rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -25,9 +27,10 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
-from .test_left24 import in_a_read_only_folder
+from .test_left24 import _cli, in_a_read_only_folder
 from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
@@ -208,3 +211,37 @@ async def test_one_member_at_the_dm_cap_does_not_refuse_another_members_define(
         release.set()
     assert await asyncio.gather(*held) == [True, True]
     assert embed_of(await asked.final_message())["title"] == "KV Cache"
+
+
+NO_SCHEMA = "already holds tables but no Glossary Bot schema"
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("stats", f"glossary-bot: error: snap/other.db {NO_SCHEMA}"),
+        ("check", f"snap/other.db: error: cannot read the database: it {NO_SCHEMA}"),
+    ],
+)
+def test_a_snapshot_read_through_a_copy_is_named_as_given(
+    tmp_path: Path, command: str, said: str
+) -> None:
+    """Leftover 1, found on the way: a file alone in a read-only folder that is no bot's
+    database was refused as "/tmp/glossary-bot-read-…/other.db is not a Glossary Bot
+    database" (or "… already holds tables but no Glossary Bot schema"), naming the copy, gone. Now the file as it was given."""
+    folder = tmp_path / "snap"
+    folder.mkdir()
+    with contextlib.closing(sqlite3.connect(folder / "other.db")) as conn, conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE notes (body TEXT)")
+    folder.chmod(0o555)
+    try:
+        done = _cli(
+            tmp_path, command, "--db", "snap/other.db", prefix=without_permission_override()
+        )
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 1, done
+    assert said in done.stdout + done.stderr, done
+    assert "glossary-bot-read-" not in done.stdout + done.stderr, done
+    assert sorted(p.name for p in folder.iterdir()) == ["other.db"]

@@ -132,4 +132,12 @@ async def readable_copy(source: Path, named: str) -> AsyncIterator[Path]:
                 f"{named} is in a read-only folder, so it is read through a copy in "
                 f"{folder}, which failed: {exc}"
             ) from exc
-        yield readable
+        try:
+            yield readable
+        except StorageError as exc:
+            # Said of the copy, gone once the command ends: the operator named the source.
+            exc.args = tuple(
+                str(arg).replace(str(readable), named) if isinstance(arg, str) else arg
+                for arg in exc.args
+            )
+            raise
