@@ -20,7 +20,13 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import check_heartbeat
-from bot.discord_app.member_searches import turn_of
+from bot.discord_app.member_searches import (
+    DM_MOST_WAITING,
+    DMS_TIMES_A_SERVER,
+    MemberSearches,
+    Turn,
+    turn_of,
+)
 from bot.search.index import SearchIndex
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
@@ -245,3 +251,39 @@ def test_a_snapshot_read_through_a_copy_is_named_as_given(
     assert said in done.stdout + done.stderr, done
     assert "glossary-bot-read-" not in done.stdout + done.stderr, done
     assert sorted(p.name for p in folder.iterdir()) == ["other.db"]
+
+
+async def test_direct_messages_stay_bounded_with_a_turn_for_each_member() -> None:
+    """Leftover 5, the bound: one turn for all DMs bounded what a raid of accounts could queue
+    (50). With a turn each, a member may have DM_MOST_WAITING waiting (at most a server's cap),
+    and all DMs together DMS_TIMES_A_SERVER times a server's cap: past either, refused; a
+    server's turn is not touched by them. (Cap 2 here, so 10 members fill all DMs' 20.)"""
+    searches = MemberSearches(most_waiting=2)
+    release = threading.Event()
+    members, each = DMS_TIMES_A_SERVER, min(2, DM_MOST_WAITING)
+    started, all_in = 0, asyncio.Event()
+
+    async def queued(turn: Turn) -> bool | None:
+        nonlocal started
+        started += 1
+        if started == members * each + 1:
+            all_in.set()
+        return await searches.run(turn, release.wait)  # in its place before it yields
+
+    tasks = [
+        asyncio.create_task(queued(turn_of(None, member)))
+        for member in range(1, members + 1)
+        for _ in range(each)
+    ]
+    tasks.append(asyncio.create_task(queued(turn_of(7, 1))))  # a server's, behind them
+    try:
+        await asyncio.wait_for(all_in.wait(), STUCK)
+        # Refused at once; queued instead, they would wait for the release below (STUCK: a
+        # bound on that hang only).
+        for turn in (turn_of(None, 1), turn_of(None, 99)):  # the member's own cap; all DMs'
+            assert await asyncio.wait_for(searches.run(turn, release.wait), STUCK) is None
+        server = asyncio.create_task(searches.run(turn_of(7, 99), release.wait))
+    finally:
+        release.set()
+    assert await asyncio.gather(*tasks, server) == [True] * (members * each + 2)
+    assert await searches.run(turn_of(None, 99), release.wait) is True  # drained: taken again
