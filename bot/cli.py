@@ -589,6 +589,7 @@ def _check_database(
     from bot.storage import StorageError
     from bot.storage.backend import without_password
     from bot.storage.cli import check_servers
+    from bot.storage.errors import said_of
 
     where = without_password(location) if isinstance(location, str) else str(location)
     if any(p.severity == "error" for p in problems):
@@ -598,7 +599,8 @@ def _check_database(
     try:
         return check_servers(location, glossary)
     except StorageError as exc:
-        return None, [Problem("error", where, f"cannot read the database: {exc}")]
+        said = said_of(exc, where)
+        return None, [Problem("error", where, f"cannot read the database: {said}")]
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -19,7 +19,13 @@ from bot.glossary.markup import for_terminal
 from bot.glossary.problems import GlossaryError
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
-from bot.storage.cli import database_location, existing_database, on_store, write_whole
+from bot.storage.cli import (
+    database_location,
+    existing_database,
+    on_store,
+    reading_store,
+    write_whole,
+)
 from bot.term_import import at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
@@ -50,7 +56,7 @@ def run_export(args: argparse.Namespace) -> int:
         return 1
     try:
         # A read: an older database is left to the bot to upgrade (an older bot may serve it).
-        data = on_store(location, read)
+        data = reading_store(location, read)
     except StorageError as exc:
         return _fail(str(exc))
     if args.output:
@@ -130,7 +136,9 @@ def run_log(args: argparse.Namespace) -> int:
     if location is None:
         return 1
     try:
-        records = on_store(location, lambda store: store.term_audit_log(args.guild, args.limit))
+        records = reading_store(
+            location, lambda store: store.term_audit_log(args.guild, args.limit)
+        )
     except StorageError as exc:
         return _fail(str(exc))
     if args.json:

@@ -252,11 +252,18 @@ def check_heartbeat(
     now = time.time() if now is None else now
     stopped = _stopped_at(said)
     if stopped is not None:
-        ago = max(now - stopped, 0.0)
+        ago = now - stopped
+        # Dated ahead: this machine's clock was set back since (or ran ahead then): not "0 s ago".
+        when = (
+            f"{max(ago, 0.0):.0f} s ago"  # its time rounded to the second: -0.4 is "0 s"
+            if ago > -1
+            else f"(the stop is dated {-ago:.0f} s ahead of this machine's clock: the clock was "
+            "set back since)"
+        )
         how = (
-            f"on an error {ago:.0f} s ago (its log says which)"
+            f"on an error {when} (its log says which)"
             if said.endswith(ON_AN_ERROR)
-            else f"cleanly {ago:.0f} s ago"
+            else f"cleanly {when}"
         )
         return False, f"stopped: the bot stopped {how}, and has not connected since"
     lost = _lost_since(said)

@@ -8,6 +8,7 @@ in one server held up every server for seconds. Here they run in one worker thre
 index and the encoder are safe to share between threads), and each server has at most one search
 queued or running there: a server flooding long messages waits behind itself, while every other
 server's searches take their turn between its (an interaction that must wait is deferred first).
+In direct messages each member takes a turn of their own (`turn_of`), as a server does.
 `/define` has a worker of its own (`BotState.term_searches`): a flood of long messages does not
 delay it, nor a flood of long terms them. A server with MOST_WAITING searches waiting is refused
 more until they are done (at 100 ms each, those answers are already 5 s late): a raid queues no
@@ -27,10 +28,25 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
+# Whose turn a search takes: a server's id, or ("dm", member id) for one member's direct messages.
+Turn = int | tuple[str, int]
 
 log = logging.getLogger(__name__)
 
 MOST_WAITING = 50  # a server's searches of member text waiting or running, past which none queue
+# Direct messages: one member's own (a person asks one thing at a time), and all members' together
+# as a multiple of a server's cap (accounts are many more than servers: a raid of them queues no
+# unbounded work, as one turn for all DMs ensured).
+DM_MOST_WAITING = 5
+DMS_TIMES_A_SERVER = 10
+ALL_DMS: Turn = ("dms", 0)  # the key all DMs are logged under at their joint cap
+
+
+def turn_of(guild_id: int | None, user_id: int) -> Turn:
+    """A server's members take its turn; in direct messages each member takes a turn of their
+    own: with one for all DMs, one member flooding the bot's DMs held up every other member's
+    (and at MOST_WAITING had them refused). A server left (`forget`) is never a DM's turn."""
+    return guild_id if guild_id else ("dm", user_id)
 
 
 class MemberSearches:
@@ -43,11 +59,12 @@ class MemberSearches:
         self.most_waiting = most_waiting
         self.what = what  # for the log line of a server at its cap
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._turns: dict[int, asyncio.Lock] = {}  # servers with a search queued or waiting
-        self._waiting: dict[int, int] = {}  # how many of each server's searches are under way
+        self._turns: dict[Turn, asyncio.Lock] = {}  # servers with a search queued or waiting
+        self._waiting: dict[Turn, int] = {}  # how many of each server's searches are under way
         self._stopped = False
-        self._left: set[int] = set()  # servers left with searches waiting, until those are done
-        self._full: set[int] = set()  # servers told of in the log as at their cap
+        self._left: set[Turn] = set()  # servers left with searches waiting, until those are done
+        self._full: set[Turn] = set()  # servers told of in the log as at their cap
+        self._in_dms = 0  # searches under way in all members' DMs
 
     def idle(self) -> bool:
         """No search under way or waiting, of any server: one asked for now starts at once."""
@@ -67,24 +84,23 @@ class MemberSearches:
         if scope in self._waiting:
             self._left.add(scope)
 
-    async def run(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
-        """`search(*args)` in the worker, after this server's (`scope`'s) earlier searches; None,
-        not searched, while the server has `most_waiting` searches waiting, or once stopping."""
+    async def run(self, scope: Turn, search: Callable[..., T], *args: object) -> T | None:
+        """`search(*args)` in the worker, after this server's (`scope`'s, `turn_of`) earlier
+        searches; None, not searched, while the server has `most_waiting` searches waiting (a
+        member in DMs DM_MOST_WAITING, all DMs together DMS_TIMES_A_SERVER times a server's),
+        or once stopping."""
         if self._stopped:
             return None
-        if self._waiting.get(scope, 0) >= self.most_waiting:
-            if scope not in self._full:  # once: a raid would log a line a message
-                self._full.add(scope)
-                log.warning(
-                    "%s: %d %s waiting, the most one server may have: more are refused until "
-                    "some are done (a flood?)",
-                    f"server {scope}" if scope else "direct messages",  # DMs share scope 0
-                    self.most_waiting,
-                    self.what,
-                )
+        dm = not isinstance(scope, int)
+        if self._waiting.get(scope, 0) >= self._cap(scope):
+            self._refused(scope, self._cap(scope), "one server" if not dm else "one member")
+            return None
+        if dm and self._in_dms >= self.most_waiting * DMS_TIMES_A_SERVER:
+            self._refused(ALL_DMS, self.most_waiting * DMS_TIMES_A_SERVER, "all DMs")
             return None
         turn = self._turns.setdefault(scope, asyncio.Lock())
         self._waiting[scope] = self._waiting.get(scope, 0) + 1
+        self._in_dms += dm
         try:
             async with turn:
                 if self._stopped or scope in self._left:
@@ -97,12 +113,35 @@ class MemberSearches:
                 return await loop.run_in_executor(self._worker, work)
         finally:
             self._waiting[scope] -= 1
+            self._in_dms -= dm
+            if not self._in_dms:
+                self._full.discard(ALL_DMS)
             if not self._waiting[scope]:  # a server no longer searching keeps nothing here
                 del self._waiting[scope], self._turns[scope]
                 self._left.discard(scope)
                 self._full.discard(scope)
 
-    def _begin(self, scope: int, search: Callable[..., T], *args: object) -> T | None:
+    def _cap(self, scope: Turn) -> int:
+        return (
+            self.most_waiting if isinstance(scope, int) else min(self.most_waiting, DM_MOST_WAITING)
+        )
+
+    def _refused(self, scope: Turn, cap: int, whose: str) -> None:
+        """`scope` is at its cap: the log says so once until it drains (a raid would log a line
+        a message)."""
+        if scope not in self._full:
+            self._full.add(scope)
+            where = f"server {scope}" if isinstance(scope, int) else "direct messages"
+            log.warning(
+                "%s: %d %s waiting, the most %s may have: more are refused until some are done "
+                "(a flood?)",
+                where,
+                cap,
+                self.what,
+                whose,
+            )
+
+    def _begin(self, scope: Turn, search: Callable[..., T], *args: object) -> T | None:
         """In the worker: the search, unless the bot began stopping, or left the server, while
         it was queued."""
         return None if self._stopped or scope in self._left else search(*args)

@@ -25,6 +25,7 @@ from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import Settings, SettingsError, load_settings, unknown_settings
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
 from bot.storage.backend import without_password
+from bot.storage.errors import said_of
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ async def _open_store(settings: Settings) -> Store | None:
         log.error(
             "cannot open the database %s: %s; answering without counts and aliases",
             database_setting(settings),
-            exc,
+            said_of(exc, _named_by_the_store(settings)),
         )
         return None
     except Exception:
@@ -121,6 +122,12 @@ async def _open_store(settings: Settings) -> Store | None:
             "at DATABASE_URL" if settings.database_url else settings.database_path,
         )
         return None
+
+
+def _named_by_the_store(settings: Settings) -> str:
+    """How the store's errors name the database (the URL without its password, the path)."""
+    where = settings.database_location
+    return without_password(where) if isinstance(where, str) else str(where)
 
 
 def database_setting(settings: Settings) -> str:

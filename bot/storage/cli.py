@@ -77,6 +77,22 @@ async def with_store(
         await store.close()
 
 
+def reading_store(path: str | Path, work: Callable[[Store], Awaitable[Result]]) -> Result:
+    """`on_store` for a command that only reads: a snapshot alone in a read-only folder
+    (`is_snapshot`) is read through a copy (`readable_copy`), as `backup` and `migrate-db` read it."""
+    return asyncio.run(read_store(path, work))
+
+
+async def read_store(path: str | Path, work: Callable[[Store], Awaitable[Result]]) -> Result:
+    """`reading_store`'s work, inside an event loop already running."""
+    if isinstance(path, str):  # PostgreSQL
+        return await with_store(path, work)
+    from .sqlite.backup import readable_copy
+
+    async with readable_copy(path, str(path)) as readable:
+        return await with_store(readable, work)
+
+
 class Interrupted(ReportedError):
     """Ctrl-C while a command used the database. A write it had begun was finished (one
     transaction, never half of one), and the command's own report is lost with the rest: say
@@ -123,24 +139,13 @@ def check_servers(location: str | Path, glossary: Glossary) -> tuple[int, list[P
     from bot.search.local import compile_local
     from bot.term_storage import parse_readable
 
-    from .sqlite.backup import readable_copy
-
     base = SearchIndex.build(glossary, semantic=False)  # names decide these, not meanings
 
     async def read(store: Store) -> list[tuple[int, dict[str, str], list[StoredTerm]]]:
         scopes = await store.term_scopes()
         return [(s, await store.aliases(s), await store.terms(s)) for s in scopes]
 
-    async def read_where(
-        location: str | Path,
-    ) -> list[tuple[int, dict[str, str], list[StoredTerm]]]:
-        if isinstance(location, str):
-            return await with_store(location, read)
-        # A snapshot alone in a read-only folder is read through a copy, as `migrate-db` does.
-        async with readable_copy(location, str(location)) as readable:
-            return await with_store(readable, read)
-
-    servers = asyncio.run(read_where(location))
+    servers = reading_store(location, read)
     problems: list[Problem] = []
     for scope, aliases, stored in servers:
         terms, unreadable = parse_readable((scope, row) for row in stored)
@@ -204,7 +209,7 @@ def run_stats(args: argparse.Namespace) -> int:
         return stats, hours, titles
 
     try:
-        stats, hours, titles = on_store(path, read)
+        stats, hours, titles = reading_store(path, read)
     except StorageError as exc:
         return _fail(str(exc))
     if args.chart:
@@ -341,7 +346,7 @@ def run_export(args: argparse.Namespace) -> int:
         return 1
 
     try:
-        aliases = on_store(path, lambda store: store.export_aliases(args.guild))
+        aliases = reading_store(path, lambda store: store.export_aliases(args.guild))
     except StorageError as exc:
         return _fail(str(exc))
     print(json.dumps(aliases, indent=2, ensure_ascii=False))

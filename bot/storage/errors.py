@@ -72,3 +72,13 @@ class ShardsTaken(StorageError):
         super().__init__(f"shard {shard} is taken by {', '.join(holders) or 'another process'}")
         self.shard = shard
         self.holders = holders
+
+
+def said_of(exc: BaseException, location: str) -> str:
+    """The error's words for a line that names `location` already (`check --db`'s, the bot's
+    "cannot open the database DATABASE_URL=…"): the backends name the database in their words,
+    for the command lines that print them alone, and the URL is not said twice."""
+    text = str(exc)
+    for named in (f" at {location}", f" URL {location}"):
+        text = text.replace(named, "")
+    return f"it {text.removeprefix(f'{location} ')}" if text.startswith(f"{location} ") else text

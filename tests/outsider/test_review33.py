@@ -19,8 +19,9 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.health import _forget_stop, check_heartbeat
+from bot.discord_app.member_searches import turn_of
 from bot.search.index import SearchIndex
-from bot.storage import DM_SCOPE, NotAGlossaryDatabase, Store
+from bot.storage import NotAGlossaryDatabase, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of, is_ephemeral
@@ -168,7 +169,8 @@ async def test_too_many_searches_waiting_in_direct_messages_says_nothing_of_a_se
     searches = bot.state.term_searches
     searches.most_waiting = 2
     release = threading.Event()
-    held = [asyncio.create_task(searches.run(DM_SCOPE, release.wait)) for _ in range(2)]
+    bobs = turn_of(None, scene.bob.id)  # left35: each member's DMs their own turn
+    held = [asyncio.create_task(searches.run(bobs, release.wait)) for _ in range(2)]
     try:  # both take their places first: the loop runs them before the fake's request
         dm = scene.fake.dm_channel(scene.bob)
         asked = await scene.fake.slash(scene.bob, "define", {"term": "kv cache"}, channel=dm)
@@ -194,7 +196,8 @@ async def test_too_many_messages_waiting_in_direct_messages_says_nothing_of_a_se
     searches = bot.state.member_searches
     searches.most_waiting = 2
     release = threading.Event()
-    held = [asyncio.create_task(searches.run(DM_SCOPE, release.wait)) for _ in range(2)]
+    bobs = turn_of(None, scene.bob.id)  # left35: each member's DMs their own turn
+    held = [asyncio.create_task(searches.run(bobs, release.wait)) for _ in range(2)]
     try:  # both take their places first: the loop runs them before the fake's request
         dm = scene.fake.dm_channel(scene.bob)
         said = await scene.fake.user_message(scene.bob, dm, "what is a kv cache and rag?")
@@ -344,7 +347,7 @@ def test_check_db_on_an_empty_sqlite_file_says_no_bot_has_run_on_it(tmp_path: Pa
     (tmp_path / "empty.db").write_bytes(b"")
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "--db", "empty.db")
     assert status == 1, output
-    assert f"empty.db: error: cannot read the database: empty.db {NO_DATA}" in output, output
+    assert f"empty.db: error: cannot read the database: it {NO_DATA}" in output, output
     assert (tmp_path / "empty.db").read_bytes() == b""
 
 

@@ -20,6 +20,7 @@ from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.explain import terms_listing
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.errors import NO_MENTIONS, error_reply, log_servers_failing
+from bot.discord_app.member_searches import turn_of
 from bot.discord_app.replies import (
     Reply,
     count_sent,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SEARCHES_WAITING = "Too many searches are waiting in this server right now: try again in a moment."
-# Direct messages share one turn (DM_SCOPE): a member alone in a DM is told of no server.
+# Each member's direct messages take a turn of their own (`turn_of`): told of no server.
 SEARCHES_WAITING_DM = "Too many searches are waiting right now: try again in a moment."
 MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
@@ -136,7 +137,8 @@ class DefineCog(commands.Cog):
         # Off the event loop, taking turns with other servers: a term of up to 100 characters
         # that names nothing costs search 30-130 ms, and 50 members sending such terms at once
         # held every server up for 3 s (bench/loop_lag_bench.py --kinds define).
-        result = await state.term_searches.run(scope, local.index.search, term, local.aliases)
+        turn = turn_of(interaction.guild_id, interaction.user.id)
+        result = await state.term_searches.run(turn, local.index.search, term, local.aliases)
         # Past Discord's deadline a public answer goes to the channel as a message of its own,
         # where a card needs Embed Links; a private one is lost. What nobody sees counts
         # nothing: the answer is counted once it is sent, whichever way it went.
@@ -288,7 +290,7 @@ class DefineCog(commands.Cog):
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
         result = await self.state.member_searches.run(
-            scope, local.index.search, text, local.aliases
+            turn_of(scope, message.author.id), local.index.search, text, local.aliases
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public

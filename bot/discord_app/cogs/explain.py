@@ -14,6 +14,7 @@ from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit
 from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
+from bot.discord_app.member_searches import turn_of
 from bot.discord_app.replies import (
     PickSelect,
     Reply,
@@ -39,7 +40,7 @@ MAX_LISTED = limits.SELECT_OPTIONS
 MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
 BUSY = "Too many messages are waiting to be read in this server right now: try again in a moment."
-# Direct messages share one turn (DM_SCOPE): a member alone in a DM is told of no server.
+# Each member's direct messages take a turn of their own (`turn_of`): told of no server.
 BUSY_DM = "Too many messages are waiting to be read right now: try again in a moment."
 FILE_NAME_ECHO = 40  # characters of an attached file's name repeated (Discord allows 10 files)
 
@@ -152,7 +153,7 @@ async def terms_listing(
     has too many messages waiting to be read (`MemberSearches`)."""
     read = readable_text(message)
     found = await state.member_searches.run(
-        scope, local.index.find_named_terms, read, local.aliases
+        turn_of(scope, owner_id), local.index.find_named_terms, read, local.aliases
     )
     if found is None:
         return None

@@ -7,7 +7,7 @@ import contextlib
 import os
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 from ..errors import StorageError
@@ -47,6 +47,20 @@ def read_only_mode(database: Path) -> str:
     return "mode=ro&immutable=1" if is_snapshot(database) else "mode=ro"
 
 
+@contextlib.contextmanager
+def reading(database: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to `database` (`read_only_mode`), its folder left as it was found:
+    a read of a WAL-mode file where there was no `-wal` leaves none when done (`_tidy`)."""
+    logged = Path(f"{database}-wal").exists()  # no: a stopped bot's, or none ever
+    source = sqlite3.connect(f"{database.resolve().as_uri()}?{read_only_mode(database)}", uri=True)
+    try:
+        yield source
+    finally:
+        source.close()
+        if not logged and not is_snapshot(database):
+            _tidy(database)
+
+
 def _tidy(database: Path) -> None:
     """A read-only connection leaves the `-wal` and `-shm` it made when it closes: a stopped
     bot's file is left as it was found by a connection that may write, whose close removes
@@ -83,9 +97,7 @@ def _backup_file(source_path: Path, dest: Path) -> None:
             partial_path.touch(exist_ok=False)
         except OSError as exc:
             raise StorageError(f"cannot write the backup to {dest}: {exc.strerror}") from exc
-        logged = Path(f"{database}-wal").exists()  # no: a stopped bot's, or none ever
-        source = sqlite3.connect(f"{database.as_uri()}?{read_only_mode(database)}", uri=True)
-        try:
+        with reading(database) as source:
             target = sqlite3.connect(partial_path)
             try:
                 source.backup(target)  # all pages in one step: one consistent snapshot
@@ -94,10 +106,6 @@ def _backup_file(source_path: Path, dest: Path) -> None:
                 (result,) = target.execute("PRAGMA quick_check").fetchone()
             finally:
                 target.close()
-        finally:
-            source.close()
-            if not logged and not is_snapshot(database):
-                _tidy(database)
         if result != "ok":
             raise StorageError(f"the backup failed its integrity check: {result}")
         if target_path.exists():  # a backup file made private stays private
@@ -124,4 +132,12 @@ async def readable_copy(source: Path, named: str) -> AsyncIterator[Path]:
                 f"{named} is in a read-only folder, so it is read through a copy in "
                 f"{folder}, which failed: {exc}"
             ) from exc
-        yield readable
+        try:
+            yield readable
+        except StorageError as exc:
+            # Said of the copy, gone once the command ends: the operator named the source.
+            exc.args = tuple(
+                str(arg).replace(str(readable), named) if isinstance(arg, str) else arg
+                for arg in exc.args
+            )
+            raise

@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .backup import COMPANIONS, read_only_mode
+from .backup import COMPANIONS, reading
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -34,16 +34,13 @@ def check_backup(backup: Path) -> None:
     if not backup.is_file():
         raise StorageError(f"there is no backup at {backup}")
     try:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?{read_only_mode(backup)}", uri=True)
-        try:
+        with reading(backup) as source:
             (result,) = source.execute("PRAGMA quick_check").fetchone()
             version, app_id, objects = source.execute(
                 "SELECT (SELECT user_version FROM pragma_user_version),"
                 " (SELECT application_id FROM pragma_application_id),"
                 " (SELECT count(*) FROM sqlite_schema)"
             ).fetchone()
-        finally:
-            source.close()
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
     if result != "ok":
@@ -70,8 +67,7 @@ def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None
     partial = database.with_name(f".{database.name}.restoring")
     partial.unlink(missing_ok=True)
     try:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?{read_only_mode(backup)}", uri=True)
-        try:
+        with reading(backup) as source:
             target = sqlite3.connect(partial)
             try:
                 # The copy in SQLite's terms: a log beside `backup` read too; a snapshot alone in
@@ -80,8 +76,6 @@ def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None
                 target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             finally:
                 target.close()
-        finally:
-            source.close()
         _sync(partial)
         kept, earlier = _keep(database, backup) if database.exists() else (None, None)
         # The old log goes before the copy comes: a crash in between leaves the old file
