@@ -1,0 +1,149 @@
+"""Review of this session's changes (task review35, PLAN.md "Review of this session's changes
+(review35)").
+
+Through the real bot (discord.py) against the fake Discord on real SQLite files."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import discord
+import pytest
+
+from bot import collector
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define
+
+from .conftest import Scene
+
+STUCK = 30.0  # bounds a hang only
+
+
+def _note_set_aside(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """An event set once the bot set aside what it holds (its first ready)."""
+    noted = asyncio.Event()
+    real = collector.set_aside
+
+    def set_aside() -> None:
+        real()
+        noted.set()
+
+    monkeypatch.setattr(collector, "set_aside", set_aside)
+    return noted
+
+
+async def _remove_and_readd(scene: Scene) -> None:
+    """The bot removed from the other server (GUILD_DELETE), then back (GUILD_CREATE); each
+    followed by a /define in the first server, read after the event (one shard, in order)."""
+    fake = scene.fake
+    gid = scene.other_guild.id
+    await fake.gateway.dispatch("GUILD_DELETE", {"id": str(gid)}, guild_id=gid)
+    await define(fake, scene.alice, "rag", scene.channel)
+    await fake.gateway.end_outage(gid)  # its GUILD_CREATE, as when the bot is added back
+    await define(fake, scene.alice, "rag", scene.channel)
+
+
+async def test_r1_a_server_removed_and_readded_200_times_is_freed_each_time(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R1: what was set aside at the first ready stays out of full collections, so a server's
+    objects held then and dropped in cycles stay until a stop. Removed and re-added 200 times,
+    with a /define in it each time (its server cache made): every later copy is freed by a full
+    collection, nothing more is set aside, and at most the copy held at connecting stays."""
+    set_aside = _note_set_aside(monkeypatch)
+    fake = scene.fake
+    gid = scene.other_guild.id
+    async with start_bot(store):
+        await asyncio.wait_for(set_aside.wait(), STUCK)
+        frozen = gc.get_freeze_count()
+        await define(fake, scene.alice, "rag", scene.other_channel)
+        # Each settle spends one of discord.py's 110 gateway sends a minute; one shard's events
+        # arrive in order anyway.
+        fake.settle_before_actions = False
+        for _ in range(200):
+            await _remove_and_readd(scene)
+            _, answer = await define(fake, scene.alice, "lora", scene.other_channel)
+            assert answer["embeds"], answer
+        gc.collect()
+        # Not set aside (young), every copy but the server's current one is freed: its
+        # channels and members with it.
+        assert _copies(gid) == (1, len(scene.other_guild.channels), 1)
+        assert gc.get_freeze_count() <= frozen  # nothing more set aside (refcounting frees some)
+
+
+def _copies(guild_id: int) -> tuple[int, int, int]:
+    """discord.py's objects of this server the collector tracks (none has a weakref): its
+    Guild objects, their channels, and the bot's Member objects in it."""
+    objects = gc.get_objects()
+    guilds = [o for o in objects if isinstance(o, discord.Guild) and o.id == guild_id]
+    channels = [o for o in objects if isinstance(o, discord.abc.GuildChannel)]
+    members = [o for o in objects if isinstance(o, discord.Member) and o.guild.id == guild_id]
+    return (
+        len(guilds),
+        sum(1 for c in channels if c.guild.id == guild_id),
+        sum(1 for m in members if m.bot),
+    )
+
+
+async def test_r2_a_bot_in_a_reconnect_loop_sets_aside_once_and_frees_each_dropped_cache(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R2: sessions invalidated, not resumable, 6 times: each a new IDENTIFY and READY, and
+    discord.py builds its cache of the servers anew. Set aside once (the first ready), not at
+    each; every dropped cache after it is freed by a full collection once its ready is done
+    (discord.py's `_delay_ready` holds the servers up to `guild_ready_timeout`)."""
+    calls: list[None] = []
+    real = collector.set_aside
+    monkeypatch.setattr(collector, "set_aside", lambda: (calls.append(None), real())[1])
+    readies: list[None] = []
+    ready = asyncio.Event()
+    on_ready = GlossaryBot.on_ready
+
+    async def counted(self: GlossaryBot) -> None:
+        await on_ready(self)
+        readies.append(None)
+        ready.set()
+
+    monkeypatch.setattr(GlossaryBot, "on_ready", counted)
+
+    async def no_pause(*_: object, **__: object) -> None:  # discord.py's 5 s between IDENTIFYs
+        return None
+
+    monkeypatch.setattr(discord.Client, "before_identify_hook", no_pause)
+    fake = scene.fake
+    async with start_bot(store):
+        for _ in range(6):
+            await asyncio.wait_for(ready.wait(), STUCK)
+            ready.clear()
+            await fake.gateway.invalidate_session(resumable=False)
+        await asyncio.wait_for(ready.wait(), STUCK)
+        _, answer = await define(fake, scene.alice, "lora", scene.other_channel)
+        assert answer["embeds"], answer
+        gc.collect()
+        assert (len(readies), calls) == (7, [None])
+        assert _copies(scene.other_guild.id) == (1, len(scene.other_guild.channels), 1)
+
+
+async def test_r3_after_a_reload_nothing_is_set_aside_and_dropped_servers_go(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R3: a glossary reload gives back what was set aside; removals, re-adds and a /term add
+    after it are freed as before, and nothing is set aside again (the reload's old glossary
+    and the servers' caches of it die in cycles)."""
+    set_aside = _note_set_aside(monkeypatch)
+    fake = scene.fake
+    gid = scene.other_guild.id
+    async with start_bot(store) as bot:
+        await asyncio.wait_for(set_aside.wait(), STUCK)
+        assert bot.state.reload().startswith("reloaded")
+        assert gc.get_freeze_count() == 0
+        fake.settle_before_actions = False
+        for _ in range(5):
+            await _remove_and_readd(scene)
+        gc.collect()
+        assert gc.get_freeze_count() == 0
+        assert _copies(gid) == (1, len(scene.other_guild.channels), 1)
+    assert gc.get_freeze_count() == 0
