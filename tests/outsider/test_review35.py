@@ -7,13 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import re
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
 
 import discord
 import pytest
 
 from bot import collector
+from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from bot.storage.backend import Migrate
+from bot.storage.sqlite.migrate import APPLICATION_ID, latest_version
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
 
@@ -147,3 +156,121 @@ async def test_r3_after_a_reload_nothing_is_set_aside_and_dropped_servers_go(
         assert gc.get_freeze_count() == 0
         assert _copies(gid) == (1, len(scene.other_guild.channels), 1)
     assert gc.get_freeze_count() == 0
+
+
+class _HeldDisk:
+    """`health`'s clock, read in a worker thread just before each write: from the `held`th
+    such read on (the keeper's second beat), each waits until the test lets the disk go."""
+
+    def __init__(self, held: int, *, all_after: bool) -> None:
+        self.reads = 0
+        self.held = held
+        self.all_after = all_after
+        self.entered = threading.Event()
+        self.go = threading.Event()
+
+    def time(self) -> float:
+        if threading.current_thread() is not threading.main_thread():
+            self.reads += 1
+            if self.reads == self.held or (self.all_after and self.reads > self.held):
+                self.entered.set()
+                self.go.wait()
+        return time.time()
+
+
+@pytest.mark.parametrize("hung", [False, True], ids=["slow-disk", "hung-disk"])
+async def test_r7_a_beat_held_past_the_stops_deadline_never_lands_after_the_stopped_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hung: bool
+) -> None:
+    """R7: the heartbeat's stop waits for the keeper until the stop's deadline, then cancels it
+    and writes "stopped at …". A beat held in its thread past that deadline (a slow disk) still
+    landed after the line: `health` read a stopped bot as healthy. A disk that hangs held the
+    stop line's write too, and the stop awaited it without end. Now a beat not yet written
+    when the stop is said is not written, the line waits for one under way, and the stop waits
+    for the line only until its deadline (the line is written once the disk is back)."""
+    clock = _HeldDisk(2, all_after=hung)
+    monkeypatch.setattr(health, "time", SimpleNamespace(time=clock.time))
+    written = threading.Event()
+    mark_stopped = health.mark_stopped
+
+    def marked(path: Path, *, on_error: bool = False) -> None:
+        mark_stopped(path, on_error=on_error)
+        written.set()
+
+    monkeypatch.setattr(health, "mark_stopped", marked)
+    loop = asyncio.get_running_loop()
+    store = await Store.open(tmp_path / "bot.db")
+    beat = tmp_path / "heartbeat"
+    try:
+        stop = asyncio.Event()
+        keeper = asyncio.create_task(
+            health.keep_heartbeat(_Connected(), store, beat, interval=0, stop=stop)  # type: ignore[arg-type]
+        )
+        await loop.run_in_executor(None, clock.entered.wait)  # the second beat is writing
+        async with asyncio.timeout(STUCK):  # bounds a hang only: before, a hung disk hung it
+            await health.stop_heartbeat(keeper, stop, beat, 0.0)
+        assert keeper.done()
+        clock.go.set()  # the disk is back
+        await loop.run_in_executor(None, written.wait)
+        healthy, why = health.check_heartbeat(beat)
+        assert (healthy, why.split(" the bot")[0]) == (False, "stopped:"), why
+    finally:
+        clock.go.set()
+        await store.close()
+
+
+class _Connected:
+    """A client connected for good, as `keep_heartbeat` reads one."""
+
+    latency = 0.05
+
+    def is_closed(self) -> bool:
+        return False
+
+    def is_ready(self) -> bool:
+        return True
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+
+async def test_r4_a_use_stamped_behind_counts_from_when_it_reached_the_bot(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """R4: a /define held up 2 s on its way (its id 2 s behind) counts when it reached the bot:
+    the next one is told to wait the limit's whole 10 s (less a moment), not 8."""
+    fake = scene.fake
+    async with start_bot(store, cooldown=(1, 10.0)):
+        await define(fake, scene.bob, "rag", scene.channel)  # the clocks' offset, on time
+        first = await fake.slash(
+            scene.alice, "define", {"term": "rag"}, channel=scene.channel, held_up=2.0
+        )
+        assert "going a bit fast" not in str(await first.final_message())
+        _, again = await define(fake, scene.alice, "rag", scene.channel)
+        wait = re.fullmatch(r"You're going a bit fast: try again in (\d+) s\.", again["content"])
+        assert wait is not None, again
+        assert 9 <= int(wait.group(1)) <= 10, again
+
+
+@pytest.mark.parametrize("made", ["empty-wal", "empty-vacuumed", "zero-bytes"])
+async def test_r8_a_new_empty_file_however_made_is_the_bots(tmp_path: Path, made: str) -> None:
+    """R8: `is_ours` takes a new empty file as the bot's: one switched to WAL mode (a header,
+    a `-wal`, no table), one given a header by VACUUM, and a 0-byte file. Opened, each gets the
+    schema and the bot's id; then read as a backup is read (`Migrate.NEVER`)."""
+    path = tmp_path / "bot.db"
+    if made == "zero-bytes":
+        path.touch()
+    else:
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA journal_mode=WAL" if made == "empty-wal" else "VACUUM")
+        conn.close()
+    store = await Store.open(path)
+    await store.close()
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (latest_version(),)
+    finally:
+        conn.close()
+    store = await Store.open(path, migrate=Migrate.NEVER)
+    await store.close()
