@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
 import sqlite3
 import threading
@@ -19,12 +20,13 @@ import pytest
 
 from bot import collector
 from bot.discord_app import health
-from bot.discord_app.app import GlossaryBot
+from bot.discord_app.app import STOP_SECONDS, GlossaryBot
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.sqlite.migrate import APPLICATION_ID, latest_version
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
 
@@ -274,3 +276,20 @@ async def test_r8_a_new_empty_file_however_made_is_the_bots(tmp_path: Path, made
         conn.close()
     store = await Store.open(path, migrate=Migrate.NEVER)
     await store.close()
+
+
+async def test_r7_a_bot_whose_heartbeat_file_hangs_still_exits_on_sigterm(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """R7, the process: a heartbeat file whose every open hangs (a FIFO nobody reads stands for
+    a hung network disk). SIGTERM: the bot exits within the stop's deadline, with its status;
+    it hung in `asyncio.run`'s join of its default executor, whose thread the open held. Found
+    on the way: a stop outlasting `guild_ready_timeout` after connecting logged discord.py's
+    `ready` fired on the closed client (a traceback); no longer."""
+    heartbeat = tmp_path / "heartbeat"
+    os.mkfifo(heartbeat)
+    async with BotProcess(
+        scene.fake, tmp_path / "g.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)
+    ) as bot:
+        assert await bot.stop(within=STOP_SECONDS + 5) == 0
+    assert "Traceback" not in bot.output, bot.output
