@@ -251,6 +251,9 @@ class GlossaryBot(commands.Bot):
                 await asyncio.wait(late, timeout=max(0.0, deadline - loop.time()))
         self._forget_pending_ready()
         await super().close()
+        # Again: a READY read while the connection closed schedules its `ready` anew, which
+        # fired on the closed client (a traceback) once a stop outlasted `guild_ready_timeout`.
+        self._forget_pending_ready()
         if self._identify is not None:
             self._identify.close()
         if self._alias_watch is not None:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import os
 import stat
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import discord
 
@@ -68,18 +73,45 @@ async def unhealthy_reason(
     return f"connected to Discord, but {failing}"
 
 
+# A beat and the stop line are written one at a time: a beat not begun when the stop is said is
+# not written, and the line waits for one under way (a slow disk held it past the stop's
+# deadline, and it landed after the line: a stopped bot read healthy).
+_WRITES = threading.Lock()
+LINE_SECONDS = 0.5  # the stop line's wait past the stop's deadline, when none is left
+# The heartbeat file's reads and writes, in order on a thread of their own, not asyncio's
+# default executor: `asyncio.run` joins that at exit without bound, so one write held by a disk
+# that hangs kept a stopped bot from exiting. Left behind at exit (`run_to_exit`: os._exit).
+_DISK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat-file")
+R = TypeVar("R")
+
+
+async def _on_disk(work: Callable[..., R], *args: object, **kwargs: object) -> R:
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_DISK, functools.partial(work, *args, **kwargs))
+
+
 def _write_heartbeat(
     path: Path,
     reason: str | None,
     says_why: bool,
     note: str | None = None,
     lost_since: float | None = None,
+    stop: asyncio.Event | None = None,
 ) -> str | None:
     """Healthy: the time, which is the heartbeat, and on a second line what `health` adds (Discord
     failing). Unhealthy and `says_why` (the database failing, or Discord lost after that): why,
     keeping the file's time, the last healthy heartbeat's, so that a database failing before the
     first heartbeat is not read as "never connected". Only Discord lost since `lost_since`
     (after a healthy beat): that, likewise. Returns why the file could not be written."""
+    with _WRITES:
+        if stop is not None and stop.is_set():  # read in this thread: set before the line
+            return None
+        return _write_beat(path, reason, says_why, note, lost_since)
+
+
+def _write_beat(
+    path: Path, reason: str | None, says_why: bool, note: str | None, lost_since: float | None
+) -> str | None:
     try:
         if reason is None:
             path.write_text(f"{time.time():.0f}\n{note or ''}\n", "utf-8")
@@ -116,7 +148,7 @@ async def keep_heartbeat(
     Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
     closes or `stop` is set, never in the middle of a write (`stop_heartbeat`)."""
     stop = stop or asyncio.Event()
-    await asyncio.to_thread(_forget_stop, path)  # starting, no longer stopped
+    await _on_disk(_forget_stop, path)  # starting, no longer stopped
     # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
     ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
     await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -130,7 +162,7 @@ async def keep_heartbeat(
     lost_since: float | None = None  # when Discord was first seen lost, in this streak
     while not client.is_closed() and not stop.is_set():
         reason = await unhealthy_reason(client, store, database)
-        now_at = await asyncio.to_thread(_file_time, path)
+        now_at = await _on_disk(_file_time, path)
         if left is not None and now_at not in (None, left) and not shared_said:
             # Another writer: `health` would read its heartbeat as this process's too.
             log.warning(
@@ -146,11 +178,9 @@ async def keep_heartbeat(
         # the line it stopped renewing as the bot being down.
         says_why = reason != NOT_CONNECTED or said_why
         lost_since = (lost_since or time.time()) if reason == NOT_CONNECTED else None
-        failure = await asyncio.to_thread(
-            _write_heartbeat, path, reason, says_why, note, lost_since
-        )
+        failure = await _on_disk(_write_heartbeat, path, reason, says_why, note, lost_since, stop)
         said_why = reason is not None and says_why and failure is None
-        left = None if failure is not None else await asyncio.to_thread(_file_time, path)
+        left = None if failure is not None else await _on_disk(_file_time, path)
         if failure is None:
             write_failing.ended()
         elif write_failing.is_new(failure):
@@ -195,12 +225,24 @@ async def stop_heartbeat(
     a write under way in its thread included, then "stopped at …" written (`mark_stopped`).
     Cancelled instead, a write already in its thread landed after that line, and `health` read
     a fresh beat of a stopped bot. A keeper not done `within` seconds (a disk that hangs) is
-    cancelled; the line is written all the same."""
+    cancelled; the line is written all the same, after its write under way (`_WRITES`), and
+    waited for only until then: a hung disk held the stop without end."""
+    loop = asyncio.get_running_loop()
+    until = None if within is None else loop.time() + within
     stop.set()
     done, _ = await asyncio.wait({keeper}, timeout=within)
     if not done:
         keeper.cancel()
-    await asyncio.to_thread(mark_stopped, path, on_error=on_error)
+    line = asyncio.ensure_future(_on_disk(mark_stopped, path, on_error=on_error))
+    # At least a moment: a disk that answers writes the line in a millisecond, deadline or not.
+    left = None if until is None else max(until - loop.time(), LINE_SECONDS)
+    done, _ = await asyncio.wait({line}, timeout=left)
+    if not done:
+        log.error(
+            "the heartbeat file HEARTBEAT_PATH=%s is still being written at the stop's deadline "
+            "(a disk that hangs?): its stop line follows when the write ends",
+            path,
+        )
 
 
 def mark_stopped(path: Path, *, on_error: bool = False) -> None:
@@ -209,9 +251,10 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
     bot could have written is rewritten; a stop never fails on it (the heartbeat is the health
     check's, the counts are flushed already)."""
     try:
-        if path.is_file():
-            how = ON_AN_ERROR if on_error else ""
-            path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")
+        with _WRITES:
+            if path.is_file():
+                how = ON_AN_ERROR if on_error else ""
+                path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")
     except OSError as exc:
         log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
 
