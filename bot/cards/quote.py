@@ -9,30 +9,19 @@ import unicodedata
 
 from bot.cards.fit import fit
 from bot.glossary.invisible import JOINERS, VARIATION_SELECTORS, drop_invisible
+from bot.glossary.links import URL
 from bot.glossary.name_rules import shaping_joiner
 
 # Besides what shows nothing (`invisible`): control, private-use, unassigned and surrogate
 # characters, and line and paragraph separators, which would break the one line.
 _DROPPED = frozenset({"Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
 _SPACED = "\t\n\r\u2028\u2029"  # kept as the space between words they stand for
-# No word boundary before the scheme: Discord links "1https://x" and "_https://x" too.
-_URL = re.compile(r"(?i)([a-z][a-z0-9+.-]*):/+(\S*)")
 # Invites Discord recognises without a scheme ("discord.gg/abc").
 _INVITE = re.compile(r"(?i)(discord(?:app)?)\.(gg|com)\b")
-# A link written without its scheme, as people paste them: "www.x.org/y", "discord.gg/abc".
-_SCHEMELESS = re.compile(r"(?i)(?:\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)\S*")
 
 
 def _defang(found: re.Match[str]) -> str:
     return f"{found[1]}[:]//{found[2].replace('.', '[.]')}"
-
-
-def only_links(text: str) -> bool:
-    """`text` is one or more links and nothing else to read (no letter or digit outside them,
-    "<https://x>" included): a link pasted where a term was asked, which names no term."""
-    rest, links = _URL.subn(" ", text)
-    rest, more = _SCHEMELESS.subn(" ", rest)
-    return links + more > 0 and not any(ch.isalnum() for ch in rest)
 
 
 def quote(text: str, limit: int) -> str:
@@ -50,5 +39,5 @@ def quote(text: str, limit: int) -> str:
         for ch in visible
         if ch in _SPACED or unicodedata.category(ch) not in _DROPPED
     )
-    defanged = _INVITE.sub(r"\1[.]\2", _URL.sub(_defang, " ".join(kept.split())))
+    defanged = _INVITE.sub(r"\1[.]\2", URL.sub(_defang, " ".join(kept.split())))
     return fit(defanged, limit)

@@ -21,13 +21,14 @@ import discord
 from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
 from bot.cards.fit import fit
-from bot.cards.quote import only_links, quote
+from bot.cards.quote import quote
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_button
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
+from bot.glossary.links import only_links
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
 

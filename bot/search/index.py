@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
+from bot.glossary.links import without_links
 from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
@@ -109,7 +110,7 @@ from bot.search.ranking import (
 )
 from bot.search.results import Choice, SearchResult, Strategy, Suggestion, TermMention
 from bot.search.server_aliases import NO_ALIASES, ServerAliases, search_keys
-from bot.search.terms import ALL_WORDS, Found, find_mentions, without_links
+from bot.search.terms import ALL_WORDS, Found, find_mentions
 
 if TYPE_CHECKING:
     import numpy as np

@@ -25,17 +25,6 @@ from bot.search.names import Hit, NameTable
 from bot.search.query import derived_forms, plural_variants
 from bot.search.server_aliases import ServerAliases
 
-# A link's address is not words someone wrote ("...?utm_campaign=ai-agents" names no term): a URL
-# with a scheme (Discord links one with no boundary before it), or one pasted without it
-# ("www.x.org/y", "discord.gg/abc").
-_LINK = re.compile(r"(?i)[a-z][a-z0-9+.-]*:/+\S*|\bwww\.\S*|\bdiscord(?:app)?\.(?:gg|com)/\S*")
-
-
-def without_links(text: str) -> str:
-    """`text` with each link blanked out, space for character, so offsets stay true."""
-    return _LINK.sub(lambda link: " " * len(link[0]), text)
-
-
 MAX_WORDS = 6  # inside a search query: the longest name search looks for there
 # In a message to explain, as many words as a name can hold (a server term's title is up to 256
 # characters): widening stops at the first word no name goes on with, so it costs nothing more
