@@ -18,6 +18,8 @@ from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
 KEPT_SUFFIX = ".before-restore"
+# What is kept of a database: the file and its logs; `-shm` is an index SQLite rebuilds from the log.
+_KEPT_FILES = ("", "-wal", "-journal")
 
 
 def is_sqlite_file(path: Path) -> bool:
@@ -105,14 +107,14 @@ def _keep(database: Path, backup: Path) -> tuple[Path, Path | None]:
         while any(Path(f"{kept}.{n}{suffix}").exists() for suffix in ("", *COMPANIONS)):
             n += 1
         earlier = Path(f"{kept}.{n}")
-        for suffix in ("", "-wal", "-journal"):  # `-shm` is rebuilt from the log
+        for suffix in _KEPT_FILES:
             if Path(f"{kept}{suffix}").exists():
                 Path(f"{kept}{suffix}").rename(f"{earlier}{suffix}")
     for suffix in ("", *COMPANIONS):
         Path(f"{kept}{suffix}").unlink(missing_ok=True)
-    for suffix in ("", "-wal", "-journal"):  # `-shm` is an index SQLite rebuilds from the log
+    for suffix in _KEPT_FILES:
         old = Path(f"{database}{suffix}")
-        # An empty log (`backup` of a stopped bot's file leaves one) holds nothing: not kept.
+        # An empty log (a read-only reader's, beside a stopped bot's file) holds nothing: not kept.
         if old.exists() and (not suffix or old.stat().st_size > 0):
             _link_or_copy(old, Path(f"{kept}{suffix}"))
     return kept, earlier
