@@ -14,7 +14,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from bot.discord_app import metrics as bot_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import load_glossary
 from bot.storage import Store
+from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import unhurried
 
@@ -56,18 +56,6 @@ async def metrics_port(bot: BotProcess) -> int:
     found = re.search(r":(\d+)/metrics", line)
     assert found is not None, line
     return int(found[1])
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], what: str, within: float = 30.0) -> None:
-    """Wait for a condition the bot process reaches on its own (a flush every second), polling
-    its metrics: there is no event to await in another process. ``within`` bounds a hang; it is
-    no speed to meet."""
-    try:
-        async with asyncio.timeout(within):
-            while not await check():  # noqa: ASYNC110  (another process: no event to await)
-                await asyncio.sleep(0.1)  # the poll's pace, not a synchronisation
-    except TimeoutError:
-        pytest.fail(f"never happened: {what}")
 
 
 # -- the dashboard ------------------------------------------------------------------------------

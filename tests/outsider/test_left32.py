@@ -6,12 +6,12 @@ files."""
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import sqlite3
 from pathlib import Path
 
 from bot.discord_app.health import _forget_stop, check_heartbeat
+from tests.polling import eventually
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene
@@ -119,9 +119,7 @@ async def test_health_after_a_clean_stop_says_the_bot_stopped(scene: Scene, tmp_
     settings = {"HEARTBEAT_PATH": str(heartbeat), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
     async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
         await _alias(scene, "qq one", "rag")  # connected and answering
-        async with asyncio.timeout(30):
-            while not await asyncio.to_thread(heartbeat.exists):  # noqa: ASYNC110 (another process)
-                await asyncio.sleep(0.1)  # the poll's pace, not a synchronisation
+        await eventually(heartbeat.exists, "the first heartbeat")
         assert await bot.stop() == 0
     status, said = await glossary_bot(
         {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}, tmp_path, "health"

@@ -26,6 +26,7 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
+from tests.polling import eventually
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 from tests.resilience.helpers import warned
 from tests.resilience.test_lost_answers_counted import CALLBACK
@@ -223,9 +224,7 @@ async def test_health_after_the_bot_stopped_on_an_error_does_not_say_it_stopped_
     settings = {"HEARTBEAT_PATH": str(heartbeat), "GLOSSARY_CACHE_DIR": str(tmp_path / "cache")}
     async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
         await _alias(scene, "qq one", "rag")  # connected and answering
-        async with asyncio.timeout(30):
-            while not await asyncio.to_thread(heartbeat.exists):  # noqa: ASYNC110 (another process)
-                await asyncio.sleep(0.1)  # the poll's pace, not a synchronisation
+        await eventually(heartbeat.exists, "the first heartbeat")
         await scene.fake.gateway.drop(code=AUTHENTICATION_FAILED)  # Discord: token revoked
         assert bot.process is not None
         async with asyncio.timeout(30):
@@ -243,12 +242,9 @@ async def test_health_after_the_bot_stopped_on_an_error_does_not_say_it_stopped_
     assert not check_heartbeat(heartbeat)[1].startswith("stopped"), heartbeat
 
 
-async def test_a_define_whose_search_raises_mid_burst_leaves_the_others_answered(
-    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Plan line E10: `/define`'s worker (review29's W4 tried the members' one): a search that
-    raises while others of the server wait behind it. The member gets the short error line,
-    every other `/define` of the burst its card, and the worker is idle after."""
+def _held_search(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Search held on the term "hold" until the event returned is set (so others queue behind
+    it in the worker), raising on "boom", the rest searched as usual."""
     release = threading.Event()
     real = SearchIndex.search
 
@@ -260,6 +256,16 @@ async def test_a_define_whose_search_raises_mid_burst_leaves_the_others_answered
         return real(index, text, *args, **kwargs)
 
     monkeypatch.setattr(SearchIndex, "search", search)
+    return release
+
+
+async def test_a_define_whose_search_raises_mid_burst_leaves_the_others_answered(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plan line E10: `/define`'s worker (review29's W4 tried the members' one): a search that
+    raises while others of the server wait behind it. The member gets the short error line,
+    every other `/define` of the burst its card, and the worker is idle after."""
+    release = _held_search(monkeypatch)
     fake, channel = scene.fake, scene.channel
     try:
         held = await fake.slash(scene.bob, "define", {"term": "hold"}, channel=channel)
@@ -374,15 +380,7 @@ async def test_a_glossary_reload_while_defines_wait_in_the_worker_answers_each(
 ) -> None:
     """Plan line E10, the reload: GLOSSARY_PATHS reloaded (SIGHUP's `reload_off_loop`) while
     `/define`s wait behind a search under way: each is answered, and a `/define` after it too."""
-    release = threading.Event()
-    real = SearchIndex.search
-
-    def search(index: SearchIndex, text: str, *args: Any, **kwargs: Any) -> Any:
-        if text == "hold":
-            release.wait(30)
-        return real(index, text, *args, **kwargs)
-
-    monkeypatch.setattr(SearchIndex, "search", search)
+    release = _held_search(monkeypatch)
     fake, channel = scene.fake, scene.channel
     try:
         held = await fake.slash(scene.bob, "define", {"term": "hold"}, channel=channel)

@@ -20,9 +20,9 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import open_add, submit
+from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import add_alias, moderator_says
-from tests.resilience.test_lost_database import eventually
 
 from .conftest import Scene
 

@@ -14,9 +14,9 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
+from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import hung_database
-from tests.resilience.test_lost_database import eventually
 from tests.resilience.test_shard_claims import answers_on, end_sessions, process_of, refused
 
 from .conftest import Scene

@@ -20,8 +20,8 @@ from tests.discord_app.conftest import Scene, StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import put_terms
 from tests.outsider.test_round17 import five_servers
+from tests.polling import eventually
 from tests.resilience.helpers import hung_database
-from tests.resilience.test_lost_database import eventually
 from tests.search.server_term_meanings import STANDUP_BINGO
 
 

@@ -17,9 +17,9 @@ from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES, check_caps, tex
 from bot.storage import ALIAS_CAP, AliasImport, Store
 from bot.term_storage import TermChange, change_terms
 from tests.discord_app.test_terms import open_add, submit
+from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, bot_env, glossary_bot
 from tests.resilience.helpers import add_alias, stored_aliases
-from tests.resilience.test_lost_database import eventually
 
 from .conftest import Scene
 from .full_server import full_server_file

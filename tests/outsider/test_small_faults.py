@@ -18,7 +18,8 @@ from pathlib import Path
 from bot.discord_app.health import MAX_AGE, check_heartbeat
 from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
-from tests.ops.test_metrics import eventually, metrics_port, scrape
+from tests.ops.test_metrics import metrics_port, scrape
+from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
 
 from .conftest import Scene

@@ -8,11 +8,11 @@ import asyncio
 import shutil
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from tests.discord_app.helpers import define, embed_of
+from tests.polling import eventually
 
 from .botproc import ROOT, BotProcess, bot_env
 from .conftest import Scene
@@ -36,19 +36,6 @@ async def health(env: dict[str, str], cwd: Path) -> int:
         stderr=asyncio.subprocess.DEVNULL,
     )
     return await process.wait()
-
-
-async def eventually(check: Callable[[], object], what: str, bound: float = 40.0) -> None:
-    """Poll another process's files or exit status, with a bound: there is no event to await."""
-    started = time.monotonic()
-    while time.monotonic() - started < bound:
-        result = check()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return
-        await asyncio.sleep(0.25)
-    raise AssertionError(f"not within {bound} s: {what}")
 
 
 async def lookups(scene: Scene, n: int) -> None:
@@ -83,7 +70,7 @@ async def test_deleted_database_folder_is_noticed_and_writing_resumes(
         line = await bot.wait_for_output(r"ERROR.*gone or was replaced")
         assert str(db) in line
         await eventually(
-            lambda: health(env, tmp_path), "`glossary-bot health` failing", bound=40.0
+            lambda: health(env, tmp_path), "`glossary-bot health` failing"
         )  # a coroutine: awaited by eventually, truthy when the exit status is non-zero
         assert not folder.exists()  # the bot did not recreate it behind the operator's back
 

@@ -22,11 +22,11 @@ from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
+from tests.polling import eventually
 from tests.resilience.test_shard_claims import answers_on, process_of
 
 from .botproc import BotProcess, bot_env, glossary_bot
 from .conftest import Scene
-from .test_lost_database import eventually
 
 
 @contextlib.contextmanager
