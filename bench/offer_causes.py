@@ -56,6 +56,7 @@ TUNING = (
     "dev12",
     "dev13",
     "dev14",
+    "dev15",
     "everyday",
     "everyday2",
     "everyday3",

@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -64,7 +64,12 @@ fields: cloud, web, databases, networking, hardware, statistics, project managem
 short slangy questions, typos mid-sentence, two questions in one message, a question after a
 pasted error or code line, "is it true that", "how do i"; descriptions of 8-20 and of 35-80
 words; off-topic rows from neighbouring fields and everyday life sharing the field's words,
-written the same way after that),
+written the same way after that), `relevance_blind33.tsv` (one slice, `dev15`, to tune on, the
+independent checks' shapes over half the glossary: one short description of 4-15 words and one
+chat-style question per entry, off-topic rows from cloud, web, crypto, programming, data
+engineering and everyday chat), `relevance_blind34.tsv` (one slice, `test23`, held out, the
+same shapes over the other half in other voices: people new to AI, non-native speakers,
+hurried developers, a teacher, a manager; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -74,7 +79,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test22, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test23, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -133,6 +138,8 @@ SETS = (
     "relevance_blind30.tsv",
     "relevance_blind31.tsv",
     "relevance_blind32.tsv",
+    "relevance_blind33.tsv",
+    "relevance_blind34.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -161,6 +168,7 @@ HELD_OUT = {
     "test20",
     "test21",
     "test22",
+    "test23",
     "everyday-check",
     "chat-check",
 }
@@ -187,7 +195,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev14, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev15, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

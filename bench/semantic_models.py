@@ -59,6 +59,7 @@ TUNING = {
     "dev12": "relevance_blind28.tsv",
     "dev13": "relevance_blind30.tsv",
     "dev14": "relevance_blind31.tsv",
+    "dev15": "relevance_blind33.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))

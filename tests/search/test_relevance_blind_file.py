@@ -554,6 +554,27 @@ ONE_SLICE_SETS = (
         descriptions=0,
         off_topic=120,
     ),
+    # relevance_blind33.md: the independent checks' shapes over half the glossary (one short
+    # description and one chat-style question per entry), off-topic from neighbouring fields.
+    # Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind33.tsv"),
+        "dev15",
+        questions=150,
+        entries=150,
+        descriptions=150,
+        off_topic=40,
+    ),
+    # relevance_blind34.md: the same shapes over the other half, in other voices (new to AI,
+    # non-native speakers, hurried developers, a teacher, a manager). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind34.tsv"),
+        "test23",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -662,3 +683,23 @@ def test_the_seventeenth_set_is_only_two_name_questions_without_also() -> None:
     rows = read_rows(Path(__file__).with_name("relevance_blind17.tsv"))
     assert {row["kind"] for row in rows} == {"question"}
     assert not any(row["also"] for row in rows)
+
+
+def test_the_thirty_third_and_fourth_sets_split_the_glossary_in_the_checks_shapes() -> None:
+    """relevance_blind33.md and relevance_blind34.md: each set describes (4 to 15 words) and asks
+    about the same entries, once each, in that order, then 40 off-topic rows; dev15's entries
+    and test23's are disjoint and together the whole glossary."""
+    halves = []
+    for name in ("relevance_blind33.tsv", "relevance_blind34.tsv"):
+        rows = read_rows(Path(__file__).with_name(name))
+        described = [row["expected"] for row in rows if row["kind"] == "description"]
+        asked = [row["expected"] for row in rows if row["kind"] == "question"]
+        kinds = [row["kind"] for row in rows]
+        n = len(described)
+        assert kinds == ["description"] * n + ["question"] * n + ["offtopic"] * 40
+        assert described == asked
+        assert len(set(described)) == n
+        assert all(4 <= len(row["query"].split()) <= 15 for row in rows[:n])
+        halves.append(set(described))
+    assert not halves[0] & halves[1]
+    assert halves[0] | halves[1] == {entry.id for entry in load_glossary()}
