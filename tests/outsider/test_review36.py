@@ -7,6 +7,7 @@ The search index on the bundled glossary, the members' worker as the bot runs it
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import marshal
 import random
@@ -14,12 +15,14 @@ import re
 import subprocess
 import sys
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
 
 from bot.cards import quote as quote_module
 from bot.cards.quote import quote
+from bot.discord_app.alias_cache import STALE_IDLE_AFTER
 from bot.discord_app.member_searches import (
     DM_MOST_WAITING,
     DMS_TIMES_A_SERVER,
@@ -31,10 +34,15 @@ from bot.discord_app.member_searches import (
 from bot.glossary import links, load_glossary
 from bot.glossary.links import only_links, without_links
 from bot.search.index import SearchIndex
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_member_searches import STUCK
 from tests.resilience.conftest import without_permission_override
 
+from .conftest import Scene
 from .test_left24 import _cli
+from .test_review35 import _note_set_aside
 from .test_round20 import _database
 
 
@@ -262,3 +270,29 @@ def test_a_command_under_a_file_size_limit_leaves_no_cut_bytecode(tmp_path: Path
         except (EOFError, ValueError):
             cut.append(compiled.relative_to(prefix))
     assert cut == [], cut
+
+
+async def test_many_reloads_free_every_old_glossary(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """V10: the collector's set-aside across reloads: the first glossary (set aside at the
+    first ready) and each later one, a `/define` served by each (its server cache made), are
+    freed once replaced and the servers' caches of them idle (STALE_IDLE_AFTER, by the cache's
+    clock); nothing is set aside again."""
+    set_aside = _note_set_aside(monkeypatch)
+    async with start_bot(store) as bot:
+        await asyncio.wait_for(set_aside.wait(), STUCK)
+        old: list[weakref.ref[SearchIndex]] = []
+        for _ in range(5):
+            await define(scene.fake, scene.alice, "rag", scene.channel)
+            old.append(weakref.ref(bot.state.index))
+            assert bot.state.reload().startswith("reloaded")
+        _, card = await define(scene.fake, scene.alice, "rag", scene.channel)  # the last serves
+        assert embed_of(card)["title"].startswith("Retrieval-Augmented Generation")
+        servers = bot.state.servers
+        now = servers.clock()
+        servers.clock = lambda: now + STALE_IDLE_AFTER + 1
+        servers.drop_idle()  # as its watch does each interval
+        gc.collect()
+        assert [ref() is None for ref in old] == [True] * len(old)
+        assert gc.get_freeze_count() == 0
