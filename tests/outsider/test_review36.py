@@ -38,11 +38,14 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_member_searches import STUCK
+from tests.resilience.botproc import glossary_bot_waited
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
 from .test_left24 import _cli
+from .test_readme35 import _aliases, _database_with_alias
 from .test_review35 import _note_set_aside
+from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 
@@ -296,3 +299,29 @@ async def test_many_reloads_free_every_old_glossary(
         gc.collect()
         assert [ref() is None for ref in old] == [True] * len(old)
         assert gc.get_freeze_count() == 0
+
+
+def test_restores_number_what_they_keep_in_order_after_one_is_removed(tmp_path: Path) -> None:
+    """V6: ten restores in a row keep ten copies, each named in its closing line, numbered in
+    the order they were kept (README: ".1, then .2"). But the number was the first free one:
+    once an operator removed an old copy (`….before-restore.1`), the next restore's went there,
+    below older ones, and the newest was no longer the highest. Now the one past the highest."""
+    db, first, second = tmp_path / "glossary-bot.db", tmp_path / "a.db", tmp_path / "b.db"
+    _database_with_alias(tmp_path, db, "qq live")
+    _database_with_alias(tmp_path, first, "qq first")
+    _database_with_alias(tmp_path, second, "qq second")
+    kept = Path(f"{db}.before-restore")
+    for n in range(10):  # a, b, a, b, …
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str((first, second)[n % 2]), "--db", str(db)
+        )
+        assert status == 0, output
+        if n:
+            assert f"the copy an earlier restore kept is now {kept}.{n}" in output, output
+    assert _aliases(tmp_path, Path(f"{kept}.1")) == ["qq live"]  # nothing stored is lost
+    assert _aliases(tmp_path, kept) == ["qq first"]  # the 9th restore's, of a.db
+    Path(f"{kept}.1").unlink()
+    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(second), "--db", str(db))
+    assert status == 0, output
+    assert f"the copy an earlier restore kept is now {kept}.10" in output, output
+    assert not Path(f"{kept}.1").exists()
