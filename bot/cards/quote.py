@@ -21,7 +21,7 @@ _INVITE = re.compile(r"(?i)(discord(?:app)?)\.(gg|com)\b")
 
 
 def _defang(found: re.Match[str]) -> str:
-    return f"{found[1]}[:]//{found[2].replace('.', '[.]')}"
+    return f"{found['lead']}{found['scheme']}[:]//{found['rest'].replace('.', '[.]')}"
 
 
 def quote(text: str, limit: int) -> str:

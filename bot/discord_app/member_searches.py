@@ -40,6 +40,9 @@ MOST_WAITING = 50  # a server's searches of member text waiting or running, past
 DM_MOST_WAITING = 5
 DMS_TIMES_A_SERVER = 10
 ALL_DMS: Turn = ("dms", 0)  # the key all DMs are logged under at their joint cap
+# The key any member at their own DM cap is logged under: a raid of accounts, each at its cap,
+# is one line until the DMs drain (a line each was a line per account, alike).
+A_MEMBERS_DMS: Turn = ("dms", 1)
 
 
 def turn_of(guild_id: int | None, user_id: int) -> Turn:
@@ -93,7 +96,10 @@ class MemberSearches:
             return None
         dm = not isinstance(scope, int)
         if self._waiting.get(scope, 0) >= self._cap(scope):
-            self._refused(scope, self._cap(scope), "one server" if not dm else "one member")
+            if dm:
+                self._refused(A_MEMBERS_DMS, self._cap(scope), "one member")
+            else:
+                self._refused(scope, self._cap(scope), "one server")
             return None
         if dm and self._in_dms >= self.most_waiting * DMS_TIMES_A_SERVER:
             self._refused(ALL_DMS, self.most_waiting * DMS_TIMES_A_SERVER, "all DMs")
@@ -115,7 +121,7 @@ class MemberSearches:
             self._waiting[scope] -= 1
             self._in_dms -= dm
             if not self._in_dms:
-                self._full.discard(ALL_DMS)
+                self._full -= {ALL_DMS, A_MEMBERS_DMS}
             if not self._waiting[scope]:  # a server no longer searching keeps nothing here
                 del self._waiting[scope], self._turns[scope]
                 self._left.discard(scope)

@@ -278,9 +278,12 @@ def glossary_bot_run(
         if file_size_limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
 
+    # Python writes bytecode without checking the write: under the limit, a module compiled
+    # there was cut and renamed into __pycache__, and every later import of it failed.
+    unwritten = {} if file_size_limit is None else {"PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
         [*prefix, sys.executable, "-m", "bot.cli", *args],
-        env=dict(env),
+        env={**env, **unwritten},
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -128,9 +128,11 @@ async def readable_copy(source: Path, named: str) -> AsyncIterator[Path]:
         try:
             await backup_database(source, readable)
         except StorageError as exc:
+            # Said of the setting and its folder: the copy's own folder is gone by then.
+            said = str(exc).replace(f"the backup to {readable}", "the copy")
             raise StorageError(
-                f"{named} is in a read-only folder, so it is read through a copy in "
-                f"{folder}, which failed: {exc}"
+                f"{named} is in a read-only folder, so it is read through a copy in TMPDIR "
+                f"({tempfile.gettempdir()}), which failed: {said}"
             ) from exc
         try:
             yield readable

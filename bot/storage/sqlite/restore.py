@@ -9,6 +9,7 @@ it), in silence. SQLite cannot tell a log from another file, so the restore move
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -97,16 +98,19 @@ def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None
 
 def _keep(database: Path, backup: Path) -> tuple[Path, Path | None]:
     """The database and its companions, under the kept name, and where an earlier kept copy
-    went: to the first free `….before-restore.N`, since it may be the only copy of what served
-    before a first restore (the wrong backup, then the right one). Not when it is `backup`
-    itself (undoing a restore): that is in place now."""
+    went: to `….before-restore.N`, past the highest N, since it may be the only copy of what
+    served before a first restore (the wrong backup, then the right one). Not when it is
+    `backup` itself (undoing a restore): that is in place now."""
     kept = Path(f"{database}{KEPT_SUFFIX}")
     earlier = None
     if kept.exists() and kept.resolve() != backup.resolve():
-        n = 1
-        while any(Path(f"{kept}.{n}{suffix}").exists() for suffix in ("", *COMPANIONS)):
-            n += 1
-        earlier = Path(f"{kept}.{n}")
+        # Past the highest, not into the first gap: once an old copy was removed, the next went
+        # below older ones, and the newest was no longer the highest number.
+        taken = (
+            re.fullmatch(rf"{re.escape(kept.name)}\.(\d+)(?:-\w+)?", p.name)
+            for p in kept.parent.iterdir()
+        )
+        earlier = Path(f"{kept}.{max((int(m[1]) for m in taken if m), default=0) + 1}")
         for suffix in _KEPT_FILES:
             if Path(f"{kept}{suffix}").exists():
                 Path(f"{kept}{suffix}").rename(f"{earlier}{suffix}")
