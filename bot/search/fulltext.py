@@ -173,21 +173,6 @@ class FullTextIndex:
         term = self._stems.get(stem(word))
         return 0 if term is None else int(self._starts[term + 1] - self._starts[term])
 
-    def words_apart(self, text: str, one: int, other: int) -> float:
-        """How much more `text`'s words point to document `one` than to `other`: the idf of its
-        words only `one` uses less that of its words only `other` uses (a word both use, or
-        neither, does not tell two neighbours apart: "google" tells TPU from GPU, "chip" not)."""
-        apart = 0.0
-        for word in dict.fromkeys(stem_many([w for w in tokens_of(text) if w not in STOPWORDS])):
-            term = self._stems.get(word)
-            if term is None:
-                continue
-            users = self._docs[self._starts[term] : self._starts[term + 1]]
-            by_one, by_other = (bool(np.any(users == doc)) for doc in (one, other))
-            if by_one != by_other:
-                apart += float(self._idf[term]) if by_one else -float(self._idf[term])
-        return apart
-
     @property
     def scale(self) -> float:
         """log(2N), about the largest idf here: BM25 over it holds one bar at any glossary

@@ -64,10 +64,6 @@ NEIGHBOUR_GAP = 0.15
 # it (tuning slices: 3.0 turns three wrong cards into offers for one right card; 2.5 costs five,
 # 2.0 fourteen).
 DESCRIBED_REST = 3.0
-# Two entries whose mean vectors are at least this close are near neighbours (Top-k and Top-p
-# 0.78, GPU and TPU 0.73, Weights and Parameter 0.70): between them a question's words can
-# tell what the meaning cannot (bench/results/semantic.md "neighbour34", "pair36").
-NEIGHBOUR_COSINE = 0.55
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3

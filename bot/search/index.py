@@ -45,13 +45,11 @@ from bot.search.everyday import (
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
-    CARD_LEAD,
     DESCRIBED_LEAD,
     DESCRIBED_REST,
     LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
-    NEIGHBOUR_COSINE,
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
@@ -502,8 +500,6 @@ class SearchIndex:
             decided = self._plainly_described(decided, nearest, names_in)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
-            if question and pair is None and decided.strategy == "semantic":
-                decided = self._pair_offered(decided, similar, names_in)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(
                     decided, asked[0], described, versionless, names_in
@@ -991,36 +987,6 @@ class SearchIndex:
         if first is None:
             return result
         other = self.entries[first]
-        ahead = Suggestion(other.id, other.title, result.score, "semantic")
-        return _card_offered(result, result.entry, "semantic", ahead)
-
-    def _pair_offered(
-        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
-    ) -> SearchResult:
-        """A question's card the meaning gave its first entry, a near neighbour close behind
-        (`NEIGHBOUR_COSINE`, a lead under `CARD_LEAD`), becomes an offer, the neighbour first,
-        where the question's words that only one of the two uses are the neighbour's
-        (`FullTextIndex.words_apart`) and it writes neither's name nor a word of the card's
-        title: "heard google makes its own ai chips" is nearest GPU by meaning, but "google" is
-        TPU's word. Between near neighbours the meaning alone is right about 9 in 10 (tuning,
-        bench/results/semantic.md "neighbour34"); the words that tell the pair apart decide."""
-        if result.entry is None or self.semantic is None or len(similar) < 2:
-            return result
-        card = self.positions[result.entry.id]
-        (first, cosine), (second, runner_up) = similar[0], similar[1]
-        if first != card or cosine - runner_up >= CARD_LEAD:
-            return result
-        text = result.normalized_query
-        if self.fulltext.words_apart(text, second, card) <= 0:
-            return result
-        if any(f.entry in (card, second) for f in names_in(text)):
-            return result
-        title = set(normalize(result.entry.title).split()) - STOPWORDS
-        if not title.isdisjoint(text.split()):
-            return result
-        if self.semantic.closeness(card, second) < NEIGHBOUR_COSINE:
-            return result
-        other = self.entries[second]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, "semantic", ahead)
 

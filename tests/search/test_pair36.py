@@ -7,8 +7,9 @@ text nor any slice's rows."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.search import SearchIndex, SearchResult
-from bot.search.fulltext import FullTextIndex
 
 from .probe_files import ProbeFile, the_asked_card
 
@@ -47,23 +48,12 @@ test_a_question_between_a_pair_is_an_offer = PROBES.test("between", expect=both_
 test_the_probes_are_the_ones_written = PROBES.counted({"one": 20, "between": 5})
 
 
-def test_words_apart_counts_only_the_words_one_of_the_two_uses() -> None:
-    texts = [
-        "a chip google designs for its own models",
-        "a graphics chip first built for games",
-        "a chip",
-    ]
-    index = FullTextIndex([(texts, 1.0)], len(texts))
-    assert index.words_apart("google chip", 0, 1) > 0  # "chip" both use: only "google" counts
-    assert index.words_apart("google chip", 1, 0) == -index.words_apart("google chip", 0, 1)
-    assert index.words_apart("a chip for games", 0, 1) < 0
-    assert index.words_apart("chip", 0, 1) == 0  # a word both use
-    assert index.words_apart("pizza", 0, 1) == 0  # a word neither uses
-
-
 # Written after the tuning misses were read (a paraphrase of their kind, copied from no slice):
 # the meaning puts Continuous Batching first, Latency a near neighbour close behind; "wait",
-# "reply" are Latency's words and not Continuous Batching's.
+# "reply" are Latency's words and not Continuous Batching's. pair36's rule (`_pair_offered`: the
+# words only one of a near pair uses tell the neighbour) passed it but cost held-out right cards;
+# it was reverted (bench/results/semantic.md "pair36"), so it stays a strict expected failure.
+@pytest.mark.xfail(strict=True, reason="reverted: the meaning cards the neighbour")
 def test_the_neighbour_the_words_tell_is_offered_first(bundled_index: SearchIndex) -> None:
     result = bundled_index.search(
         "our support bot feels sluggish, what decides how long people wait before its reply "

@@ -84,25 +84,6 @@ class SemanticIndex:
             best[owner] = max(score, best.get(owner, score))
         return sorted(best.items(), key=lambda item: -item[1])[:limit]
 
-    def closeness(self, one: int, other: int) -> float:
-        """The cosine of two entries' mean vectors (all their rows, a base's too): how near
-        neighbours they are in meaning; 0.0 for an entry without rows."""
-        first, second = self._mean_row(one), self._mean_row(other)
-        if first is None or second is None:
-            return 0.0
-        return float(first @ second)
-
-    def _mean_row(self, owner: int) -> Vectors | None:
-        rows = [self.vectors[self.owners == owner]]
-        if self.base is not None:
-            rows.append(self.base.vectors[self.base.owners == owner])
-        joined = np.concatenate(rows)
-        if not len(joined):
-            return None
-        mean: Vectors = joined.mean(axis=0)
-        norm = float(np.linalg.norm(mean))
-        return mean / norm if norm else None
-
     def _similar_rows(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
         if not len(self.vectors):
             return []
