@@ -18,6 +18,10 @@ from tests.resilience.botproc import BotProcess
 from .conftest import Scene
 
 MISSED = "Searches that found nothing"
+EXPLAIN_REPLIED = (
+    "To see the terms in the message you replied to, use **Apps > Explain terms** on it: a "
+    "mention shows me only your own words."
+)
 
 
 async def test_stats_lists_long_misses_whole_and_says_how_many_it_left_out(
@@ -32,13 +36,15 @@ async def test_stats_lists_long_misses_whole_and_says_how_many_it_left_out(
     for n in range(10):
         query = (f"zorbly frimble {n:02d} " + "wibblequox " * 10)[:100]
         _, answer = await define(fake, scene.alice, query, scene.channel)
-        assert is_ephemeral(answer) and answer["content"].startswith("No entry for"), answer
+        assert is_ephemeral(answer), answer
+        assert answer["content"].startswith("No entry for"), answer
     shown = await fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
     lines = fields(await shown.final_message())[MISSED].splitlines()
     *listed, rest = lines
     assert listed, lines
     for line in listed:
-        assert line.startswith("“zorbly frimble ") and line.endswith("”: 1×"), lines
+        assert line.startswith("“zorbly frimble "), lines
+        assert line.endswith("”: 1×"), lines
     assert rest == f"…and {10 - len(listed)} more (too long to list here)", lines
 
 
@@ -86,3 +92,29 @@ async def test_run_on_a_database_path_that_is_a_folder_says_so(
         assert "answering without counts and aliases" in line, line
         _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
         assert card["embeds"][0]["title"] == "KV Cache"
+
+
+async def test_a_mention_in_a_reply_to_a_member_points_at_explain_terms(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Plan line D2 (beside it): a member replies to another's message full of jargon with
+    "@Glossary what does this mean?" (or the mention alone). A mention shows the bot only the
+    mentioning message's own words (Discord withholds the replied-to message's text from a bot
+    without the message content intent), so the bot answered "No entry for “what does this
+    mean?”. Try another spelling…" and, for the mention alone, "mention me with it", neither
+    saying how to get what was asked. Now both name Apps > Explain terms on the replied-to
+    message. A term named in such a reply still gets its card, without the note."""
+    fake = scene.fake
+    bot_mention = fake.bot.mention
+    jargon = await fake.user_message(scene.bob, scene.channel, "we tuned it with LoRA behind RAG")
+    for said in (f"{bot_mention} what does this mean?", bot_mention, f"{bot_mention} explain"):
+        await fake.user_message(scene.alice, scene.channel, said, reply_to=jargon)
+        answer = await fake.wait_for_channel_message(scene.channel)
+        assert answer["content"].endswith(EXPLAIN_REPLIED), (said, answer["content"])
+    await fake.user_message(scene.alice, scene.channel, f"{bot_mention} kv cache", reply_to=jargon)
+    answer = await fake.wait_for_channel_message(scene.channel)
+    assert answer["embeds"][0]["title"] == "KV Cache", answer
+    assert EXPLAIN_REPLIED not in answer["content"], answer
+    await fake.user_message(scene.alice, scene.channel, f"{bot_mention} what does this mean?")
+    answer = await fake.wait_for_channel_message(scene.channel)  # no reply: no note
+    assert EXPLAIN_REPLIED not in answer["content"], answer
