@@ -118,3 +118,9 @@ async def test_a_mention_in_a_reply_to_a_member_points_at_explain_terms(
     await fake.user_message(scene.alice, scene.channel, f"{bot_mention} what does this mean?")
     answer = await fake.wait_for_channel_message(scene.channel)  # no reply: no note
     assert EXPLAIN_REPLIED not in answer["content"], answer
+    dm = fake.dm_channel(scene.alice)  # in DMs every message is read: nothing withheld
+    mine = await fake.user_message(scene.alice, dm, "zorbly frimble")
+    await fake.wait_for_channel_message(dm)
+    await fake.user_message(scene.alice, dm, "what does this mean?", reply_to=mine)
+    answer = await fake.wait_for_channel_message(dm)
+    assert EXPLAIN_REPLIED not in answer["content"], answer

@@ -402,11 +402,13 @@ def _post_needs(channel: discord.abc.Messageable) -> str:
 
 
 def _replies_to_another(message: discord.Message, my_id: int) -> bool:
-    """Whether `message` is a reply to someone else's message (not to the bot's own card)."""
+    """Whether `message`, in a server, is a reply to someone else's message (not to the bot's
+    own card). In DMs the bot reads every message, so none is hidden from it."""
     reference = message.reference
     replied = reference.resolved if reference is not None else None
     return (
-        message.type is discord.MessageType.reply
+        message.guild is not None
+        and message.type is discord.MessageType.reply
         and isinstance(replied, discord.Message)
         and replied.author.id != my_id
     )
