@@ -59,7 +59,9 @@ CASES: dict[str, Case] = {
     "stats --guild huge": Case(["stats", "--db", "{db}", "--guild", "9" * 30], "--guild"),
     "stats --period year": Case(["stats", "--db", "{db}", "--period", "year"], "--period"),
     "stats: no database": Case(["stats", "--db", "nowhere.db"], "no database at nowhere.db"),
-    "stats: a folder as database": Case(["stats", "--db", "{folder}"], "no database"),
+    "stats: a folder as database": Case(
+        ["stats", "--db", "{folder}"], "is a folder, not a database file"
+    ),
     "stats: bad setting": Case(["stats"], "LOG_LEVEL", {"LOG_LEVEL": "verbose"}),
     "aliases: no action": Case(["aliases"], "glossary-bot aliases: error"),
     "aliases import: missing file": Case(

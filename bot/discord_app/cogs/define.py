@@ -3,6 +3,7 @@ what is a KV cache?"). Both search the same way and send what `reply_for` makes 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import time
@@ -73,6 +74,12 @@ LACKING_SAID = {
     "send_messages_in_threads": "cannot answer mentions in thread %s: the bot lacks Send Messages "
     "in Threads there (/define still answers there)",
 }
+# A mention in a reply to another's message ("@Glossary what does this mean?"): Discord shows a
+# bot without the message content intent none of the replied-to text, but Explain terms reads it.
+EXPLAIN_REPLIED = (
+    "To see the terms in the message you replied to, use **Apps > Explain terms** on it: a "
+    "mention shows me only your own words."
+)
 ROLE_MENTION_HELP = (
     "That mentioned my role, not me, so Discord showed me none of your message: mention me "
     "(after @, pick me rather than the role), or use `/define`."
@@ -284,8 +291,10 @@ class DefineCog(commands.Cog):
             if reply is not None:  # None: this server has too many messages waiting to be read
                 await self._reply(message, **reply.send_kwargs())
             return
+        replied = _replies_to_another(message, my_id)
         if not text:
-            await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
+            help_line = MENTION_HELP if message.guild else DM_HELP
+            await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
@@ -306,6 +315,8 @@ class DefineCog(commands.Cog):
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
         # refuses (a miss or an offer is text, shown as ever). It is counted once it is sent.
         reply = await reply_for(self.state, local, result, message.author.id, scope)
+        if replied and reply.embed is None:  # no card: a miss, an offer, nothing asked
+            reply = dataclasses.replace(reply, content=f"{reply.content}\n{EXPLAIN_REPLIED}")
         if reply.embed is not None and not can_embed:
             # Discord takes the card and shows nothing of it: an empty reply. Say it in text.
             observe.outcome("refused")  # for a permission the bot lacks
@@ -388,6 +399,19 @@ def _post_needs(channel: discord.abc.Messageable) -> str:
     if getattr(channel, "type", None) is None:
         return "Send Messages (in a thread, Send Messages in Threads)"
     return POST_PERMISSION_NAMES[_post_permission(channel)]
+
+
+def _replies_to_another(message: discord.Message, my_id: int) -> bool:
+    """Whether `message`, in a server, is a reply to someone else's message (not to the bot's
+    own card). In DMs the bot reads every message, so none is hidden from it."""
+    reference = message.reference
+    replied = reference.resolved if reference is not None else None
+    return (
+        message.guild is not None
+        and message.type is discord.MessageType.reply
+        and isinstance(replied, discord.Message)
+        and replied.author.id != my_id
+    )
 
 
 def _bot_may(message: discord.Message, permission: str) -> bool:

@@ -17,7 +17,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias
 from bot.cards.chart import lookups_chart
 from bot.cards.embed import BRAND_COLOUR, shown_name
-from bot.cards.fit import fit
+from bot.cards.fit import fit, fit_lines
 from bot.discord_app.cogs.aliases import add_alias
 from bot.discord_app.cogs.moderators import NO_DATABASE, ServerOnly, reply, thinking
 from bot.discord_app.errors import NO_MENTIONS, guarded
@@ -37,6 +37,16 @@ NOTHING_PICKED = "Pick a missed search from the menu to add it as an alias."
 NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 CHART_FILE = "lookups.png"
 PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
+
+
+def _listed(lines: list[str], empty: str) -> str:
+    """A field of whole lines: ten misses of 100 characters overflow its 1,024, and one cut
+    mid-line lost its count and hid that the rest exist."""
+    more = "\n…and {} more (too long to list here)"
+    text, shown = fit_lines(lines, limits.EMBED_FIELD_VALUE - len(more.format(TOP)))
+    if not shown:  # no line fits whole (none is that long): the first, cut
+        return fit(lines[0], limits.EMBED_FIELD_VALUE) if lines else empty
+    return text + (more.format(len(lines) - shown) if shown < len(lines) else "")
 
 
 class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2alias"):
@@ -125,8 +135,7 @@ class StatsCog(ServerOnly, commands.Cog):
             ("Most looked up", top_lines, "Nothing yet."),
             ("Searches that found nothing", miss_lines, "None. 🎉"),
         ):
-            value = fit("\n".join(lines) or empty, limits.EMBED_FIELD_VALUE)
-            embed.add_field(name=name, value=value, inline=False)
+            embed.add_field(name=name, value=_listed(lines, empty), inline=False)
         terms = len(local.terms)
         own = f"{terms} own term{'s' if terms != 1 else ''}"
         if waiting:

@@ -67,11 +67,21 @@ def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageErro
     return StorageError(f"database error: {exc}")
 
 
+def folder_not_file(path: Path) -> str:
+    """Why a folder named as the database will not do, and what to name instead (the example
+    is DATABASE_PATH's default name)."""
+    return (
+        f"is a folder, not a database file: name a file in it (such as {path / 'glossary-bot.db'})"
+    )
+
+
 def cannot_open(path: Path) -> str | None:
     """What in the file system keeps this process from opening `path` (SQLite says only "unable
     to open"): the operator's volume, folder or file modes."""
     folder = path.absolute().parent
     user = f"user {os.getuid()}"
+    if path.is_dir():  # a volume's mount point named in place of a file in it
+        return f"it {folder_not_file(path)}"
     if not folder.is_dir():
         return f"its folder {folder} does not exist"
     if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
