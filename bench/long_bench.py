@@ -3,12 +3,11 @@ description stage's clear first agreeing with the meaning's first): search laten
 tuning rows of 20 words or more, the rows the rule can touch, with and without it in the same
 process.
 
-    .venv/bin/python bench/long_bench.py [--past-names | --near]
+    .venv/bin/python bench/long_bench.py [--past-names]
 
 Without it is main's search: `DESCRIBED_LEAD` infinite, so no lexical pool is ever led by it.
 With `--past-names` the two variants are long34's instead: the description stage's first read
 past the names written in passing (`index._described_past_names`) or not, long29's rule in both.
-With `--near` they are near36's: the near agreement (`fusion.near_agreed`) or not, the rest as main.
 The two variants alternate three times; each latency is a query's best CPU time (`process_time`)
 over its variant's rounds, as the machine is shared. Held-out rows are never read. The last line
 is one JSON object: p50/p90/p99 in ms of each variant and their ratios. (long27's clause reading,
@@ -30,7 +29,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import bot.search.fusion as fusion_module  # noqa: E402
 import bot.search.index as index_module  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
@@ -58,16 +56,10 @@ def _none(pool: object, query: str) -> None:
     return None
 
 
-def _never(pool: object, similar: object, described_first: object) -> None:
-    return None
-
-
 def main() -> int:
     index = SearchIndex.build(tuple(load_glossary()))
     queries = long_tuning_queries()
     past_names = "--past-names" in sys.argv[1:]
-    near_only = "--near" in sys.argv[1:]
-    near = fusion_module.near_agreed
     lead = index_module.DESCRIBED_LEAD
     described = index_module._described_past_names
     best = {"main": [float("inf")] * len(queries), "agreement": [float("inf")] * len(queries)}
@@ -75,9 +67,7 @@ def main() -> int:
     for _ in range(ROUNDS):
         for variant in ("main", "agreement"):
             on = variant == "agreement"
-            if near_only:
-                fusion_module.near_agreed = near if on else _never  # type: ignore[assignment]
-            elif past_names:
+            if past_names:
                 index_module._described_past_names = described if on else _none  # type: ignore[assignment]
             else:
                 index_module.DESCRIBED_LEAD = lead if on else float("inf")
@@ -88,7 +78,6 @@ def main() -> int:
                 times[i] = min(times[i], time.process_time() - start)
     index_module.DESCRIBED_LEAD = lead
     index_module._described_past_names = described
-    fusion_module.near_agreed = near
     percentiles = {
         variant: {
             q: round(float(np.percentile(np.array(times) * 1000, q)), 2) for q in (50, 90, 99)

@@ -44,13 +44,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# ... or the description stage's clear first when the meaning puts it second, a hair behind its
-# own first (at most NEAR_GAP in cosine, from LONG_COSINE), and the description stage puts the
-# meaning's first far behind it (NEAR_LEAD points): the one stage that tells the two apart
-# decides. Where the description stage also sees the pair as close (VAE / Latent Diffusion,
-# 9.4 apart) neither stage decides (bench/results/semantic.md "near36").
-NEAR_GAP = 0.05
-NEAR_LEAD = 2 * DESCRIBED_LEAD
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -128,10 +121,6 @@ def fuse(
     if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
-    elif long_description and (near := near_agreed(pool, similar, described_first)) is not None:
-        first = similar[0][0]  # behind the card by a clear margin, even at `CARD_COSINE`
-        semantic[first] = min(semantic[first], MATCH_SCORE - MATCH_MARGIN - 0.1)
-        semantic[near] = max(semantic[near], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
@@ -184,23 +173,6 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
-
-
-def near_agreed(
-    pool: Pool, similar: Sequence[tuple[int, float]], described_first: int | None
-) -> int | None:
-    """The card of a long description whose description stage's clear first (`described_first`)
-    is the meaning's second, `NEAR_GAP` or less behind its first, at `LONG_COSINE`, while the
-    description stage scores it `NEAR_LEAD` over that first (a name the text writes for it
-    scores it too: no lead then)."""
-    if described_first is None or len(similar) < 2 or similar[1][0] != described_first:
-        return None
-    (first, cosine), (_, second) = similar[0], similar[1]
-    if second < LONG_COSINE or cosine - second > NEAR_GAP:
-        return None
-    rival = pool.by_entry.get(first)
-    lead = pool.by_entry[described_first].score - (rival.score if rival else 0.0)
-    return described_first if lead >= NEAR_LEAD else None
 
 
 def _written_first(

@@ -29,10 +29,18 @@ STILL_FAILING = {
     "after the first fast search pulls back a hundred or so candidate passages, a slower and more"
     " accurate model looks at the question together with each passage and reorders them so the"
     " truly relevant ones end up at the top before we pass a few to the llm",
+    # Training Step first, Epoch a hair behind
+    "one complete pass of the training loop over every single example in the dataset; people"
+    " usually train for several of these in a row and look at the validation numbers after each"
+    " one to decide when it is time to stop",
     # a wrong card: Guardrails (what the attackers test) first by 0.15
     "before launch we hired a group of people whose whole job for two weeks was to attack the"
     " assistant, trying every trick they could think of to make it say harmful things or leak"
     " private data, and they wrote up every failure they found for the team",
+    # Checkpoint offered first (the saved file), LoRA second
+    "you keep the original big weight matrices frozen and learn two thin matrices beside each one"
+    " whose product is added to it, so only a tiny fraction of the numbers are trained and the"
+    " saved file for each task is just a few megabytes",
     # Output Head offered first: the story of the loop names its parts
     "the model reads the whole conversation so far and outputs a score for every word in its"
     " vocabulary, we turn those scores into chances and pick the next word, append it, and do the"

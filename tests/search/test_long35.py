@@ -3,8 +3,7 @@ into /define without the entry's name, and everyday stories of that length. long
 was written from the entry ids and general knowledge, before reading the entry text these probes
 target, any relevance row of theirs or the long-description code; it was not edited after it
 was first run. On main 7fd61b8 8 of 10 long descriptions got their card and 5 of 5 stories
-none; the two failing are failing for reasons other than long35's floor (below). Lethal Trifecta
-(a wrong Guardrails card) has its card since near36's near agreement (`fusion.near_agreed`)."""
+none; the two failing are failing for reasons other than long35's floor (below)."""
 
 from __future__ import annotations
 
@@ -19,6 +18,12 @@ STILL_FAILING = {
     " some randomness turned on, then look at the final answers they arrived at and simply go"
     " with the answer that comes up most often, which tends to be right more often than any"
     " single attempt",
+    # a wrong card: Guardrails the meaning's first at 0.755 (a card by cosine alone); Lethal
+    # Trifecta the meaning's second (0.708) and the description stage's first by 37 points
+    "an assistant becomes really risky when three things come together in one place: it can read"
+    " your private data, it also reads content from strangers that might carry hidden"
+    " instructions, and it has some way to send information out, because then anyone can make it"
+    " leak your stuff",
 }
 PROBES = ProbeFile("long35_probes.tsv", STILL_FAILING)
 
