@@ -358,6 +358,18 @@ class UserActions:
         wrong type). ``interactions.base_payload`` builds the envelope."""
         return await self._send(payload, None, target_message_id=target_message_id)
 
+    async def redeliver(self, handle: InteractionHandle) -> None:
+        """Deliver an interaction already sent once more, as it was (the same payload, a new
+        sequence number): Discord replaying an event twice (across a RESUME, say). Its 3 s
+        still count from the first sending; the bot's answers land on the same handle, and a
+        second initial response is refused as Discord refuses it (40060)."""
+        if handle.sent_at is None:
+            raise ValueError(f"interaction {handle.id} was never delivered")
+        await self.settle()
+        payload = handle.payload
+        guild_id = int(payload["guild_id"]) if "guild_id" in payload else None
+        await self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
+
     async def _send(
         self,
         payload: JSON,
