@@ -8,16 +8,24 @@ The real bot and discord.py against the fake Discord, real SQLite files, the com
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
 import threading
+from typing import Any
 
 import pytest
 
+from bot.discord_app.app import STORE_SHARE
+from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
 from bot.discord_app.member_searches import DM_MOST_WAITING, MemberSearches, Turn, turn_of
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import STUCK
+from tests.discord_app.test_terms import TERM, open_add
 from tests.resilience.conftest import StartBot
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 
@@ -97,3 +105,73 @@ async def test_members_at_their_dm_cap_are_one_line_a_burst(
         "direct messages: 8 members were at their cap of 2 in that burst (the first said "
         "above); none waiting now",
     ], said
+
+
+async def _stop_during_a_save(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    released_in_the_stop: bool,
+) -> list[str]:
+    """A `/term add` form submitted while another writer holds the database's write lock; a
+    stop with no time left for answers once the form's write is under way; the lock released
+    as the stop cancels the answers (or only once the stop is over). What the moderator was
+    told."""
+    fake = scene.fake
+    loop = asyncio.get_running_loop()
+    writing, change_terms = asyncio.Event(), store.change_terms
+
+    async def write_begun(*args: Any, **kwargs: Any) -> Any:
+        writing.set()  # the transaction is under way (shielded) before this task next yields
+        return await change_terms(*args, **kwargs)
+
+    monkeypatch.setattr(store, "change_terms", write_begun)
+    async with start_bot(store) as bot:
+        opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+        with contextlib.closing(sqlite3.connect(scene.db_path, isolation_level=None)) as holder:
+            holder.execute("BEGIN IMMEDIATE")  # the write lock, held by another writer
+            try:
+                submitted = await fake.submit_modal(scene.moderator, opened, TERM)
+                await asyncio.wait_for(writing.wait(), STUCK)
+                bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
+                async with warned("not sent by the stop's deadline"):
+                    closing = asyncio.create_task(bot.close())
+                if not released_in_the_stop:
+                    await closing
+            finally:
+                holder.execute("COMMIT")  # the other writer is done: the form's write goes on
+            await closing
+    return [r.body["content"] for r in submitted.records if r.kind == "followup"]
+
+
+async def test_a_term_form_whose_write_ends_past_the_stops_deadline_is_answered(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Leftover 3 (review35 R6): a stop while a `/term add` form's save waited on the
+    database (another writer holding its lock, a `terms import` say): at the answers'
+    deadline the save's task was cancelled; its write, one shielded transaction, went on and
+    committed, but the moderator heard nothing (Discord's "did not respond"). Now the save is
+    waited for within what is left of the stop (the connection still open), then answered."""
+    told = await _stop_during_a_save(
+        scene, start_bot, store, monkeypatch, released_in_the_stop=True
+    )
+    assert [text.split(" in ")[0] for text in told] == ["Added **Zorblax**"], told
+    stored = await Store.open(scene.db_path)
+    try:
+        assert [t.title for t in await read_terms(stored, scene.guild.id)] == ["Zorblax"]
+    finally:
+        await stored.close()
+
+
+async def test_a_term_form_whose_write_outlasts_the_stop_is_told_so(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Leftover 3, a database that does not answer before the stop is over: the moderator is
+    told, before the connection closes, that the save had not finished and is whole or not
+    at all (it was nothing, as above)."""
+    told = await _stop_during_a_save(
+        scene, start_bot, store, monkeypatch, released_in_the_stop=False
+    )
+    assert told == [UNFINISHED_AT_STOP], told
