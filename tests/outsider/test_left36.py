@@ -12,6 +12,7 @@ import contextlib
 import logging
 import sqlite3
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,8 @@ from tests.resilience.conftest import StartBot
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .test_left24 import in_a_read_only_folder
+from .test_round18_left import ZORBLAX_ENGINE
 
 SEARCHES_LOG = "bot.discord_app.member_searches"
 
@@ -175,3 +178,19 @@ async def test_a_term_form_whose_write_outlasts_the_stop_is_told_so(
         scene, start_bot, store, monkeypatch, released_in_the_stop=False
     )
     assert told == [UNFINISHED_AT_STOP], told
+
+
+def test_a_dry_run_import_reads_a_snapshot(tmp_path: Path) -> None:
+    """Leftover 4: `terms import --dry-run` of a bot's file alone in a read-only folder (a
+    snapshot) was refused ("the database's folder … is read-only"): an import opens the store
+    for writing, a dry run too. A dry run writes nothing: now it reads a snapshot as `stats`
+    and `terms export` do (`reading_store`: through a copy), and says what it would import;
+    the folder and the file as they were."""
+    (tmp_path / "zorblax.toml").write_text(ZORBLAX_ENGINE, "utf-8")
+    folder = tmp_path / "snap"
+    command = ("terms", "import", "zorblax.toml", "--guild", "1", "--dry-run", "--db", "snap/g.db")
+    done, before = in_a_read_only_folder(folder, *command)
+    assert done.returncode == 0, done
+    assert done.stdout.startswith("Dry run, nothing written. Would import: 1 added"), done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
+    assert (folder / "g.db").read_bytes() == before
