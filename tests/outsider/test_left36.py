@@ -20,16 +20,20 @@ import pytest
 from bot.discord_app.app import STORE_SHARE
 from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
 from bot.discord_app.member_searches import DM_MOST_WAITING, MemberSearches, Turn, turn_of
+from bot.glossary import Glossary
+from bot.glossary.interchange import export_bytes
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import STUCK
+from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, open_add
 from tests.resilience.conftest import StartBot
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_left24 import in_a_read_only_folder
+from .test_left34 import PAIR, _store_unchecked, _term
 from .test_round18_left import ZORBLAX_ENGINE
 
 SEARCHES_LOG = "bot.discord_app.member_searches"
@@ -194,3 +198,24 @@ def test_a_dry_run_import_reads_a_snapshot(tmp_path: Path) -> None:
     assert done.stdout.startswith("Dry run, nothing written. Would import: 1 added"), done.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
     assert (folder / "g.db").read_bytes() == before
+
+
+async def test_a_term_kept_as_stored_is_checked_as_stored(
+    scene: Scene, start_bot: StartBot, store: Store, glossary: Glossary
+) -> None:
+    """Leftover 5: an import keeps a term of a pair stored before such pairs were refused
+    ("Zorb Engines" beside "Zorb Engine") as stored, whatever the file says of it; but it
+    checked the file's version against the rest. The file took "Quark" off Zorb Engines and
+    gave it to a new term, Flux: checked, nothing clashed; written, Zorb Engines kept "Quark"
+    as stored, and two terms had the name. Now the kept term is checked as it is written:
+    Flux's "Quark" is refused, nothing imported, nothing stored changed."""
+    engines = PAIR[1].model_copy(update={"aliases": ("Quark",)})
+    await _store_unchecked(store, scene.guild.id, (PAIR[0], engines))
+    flux = _term("flux", "Flux").model_copy(update={"aliases": ("Quark",)})
+    edited = export_bytes([PAIR[0], PAIR[1], flux], glossary)  # "Quark" moved to Flux
+    async with start_bot(store):
+        answer = await run_import(scene, scene.fake.add_attachment("terms.toml", edited))
+        assert answer.startswith("Nothing was imported: 1 problem"), answer
+        assert "“Quark” is already a name of this server's term “Zorb Engines”" in answer, answer
+        stored = {t.id: t for t in await read_terms(store, scene.guild.id)}
+        assert stored == {"zorb-engine": PAIR[0], "zorb-engines": engines}
