@@ -150,13 +150,23 @@ Tests that provoke violations on purpose take them with ``fake.pop_violations()`
 
 from .attachments import FakeAttachment
 from .faults import Faults
-from .fixtures import client_shards, fake_discord, run_client
 from .handles import InteractionHandle, InteractionRefused
 from .mentions import SILENT, is_silent
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser
 from .records import CallRecord, SentMessage, Violation
 from .server import FakeDiscord
 from .sharding import IdentifyRecord, Sharding
+
+
+def __getattr__(name: str) -> object:
+    """The pytest glue (`fixtures`), imported when asked for: it needs pytest, which `make
+    run`'s .venv lacks, and `python -m tests.fake_discord` runs there."""
+    if name in {"client_shards", "fake_discord", "run_client"}:
+        from . import fixtures
+
+        return getattr(fixtures, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "SILENT",

@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import re
+import signal
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -219,3 +223,76 @@ async def test_a_term_kept_as_stored_is_checked_as_stored(
         assert "“Quark” is already a name of this server's term “Zorb Engines”" in answer, answer
         stored = {t.id: t for t in await read_terms(store, scene.guild.id)}
         assert stored == {"zorb-engine": PAIR[0], "zorb-engines": engines}
+
+
+ROOT = Path(__file__).resolve().parents[2]
+GUARD = 120.0  # seconds: a bound on a hang of the processes below, not a timing
+
+
+async def _read_until(stream: asyncio.StreamReader, said: str) -> str:
+    """What `stream` printed up to and including the line holding `said`."""
+    printed = ""
+    async with asyncio.timeout(GUARD):
+        while said not in printed:
+            line = await stream.readline()
+            assert line, f"ended before {said!r}: {printed}"
+            printed += line.decode()
+    return printed
+
+
+async def test_the_fake_discord_started_by_hand_answers_through_the_bot(tmp_path: Path) -> None:
+    """Leftover 6: tests/fake_discord had no way to be started by hand, so README's "no Discord
+    application yet?" pointed at a test. Now `python -m tests.fake_discord` serves a server,
+    prints the settings for `glossary-bot run`, and reads `/define TERM` (or a message to the
+    bot) from its input as a member, printing the answer; end of input stops it. Run as the
+    README says, without the test tools (`make run`'s .venv has no pytest: hidden here)."""
+    hidden = tmp_path / "no-test-tools" / "pytest"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text('raise ImportError("pytest is not installed")\n', "utf-8")
+    fake = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.fake_discord",
+        cwd=ROOT,  # the checkout, as the README runs it
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(hidden.parent)},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert fake.stdin is not None
+    assert fake.stdout is not None
+    bot = None
+    try:
+        printed = await _read_until(fake.stdout, "waiting for the bot")
+        settings = dict(re.findall(r"(DISCORD_\w+)=(\S+)", printed))
+        assert sorted(settings) == ["DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL", "DISCORD_TOKEN"]
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "run",
+            cwd=tmp_path,  # no developer's .env
+            env={
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "PYTHONPATH": str(ROOT),
+                "DATABASE_PATH": str(tmp_path / "g.db"),
+                **settings,
+            },
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await _read_until(fake.stdout, "connected.")
+        fake.stdin.write(b"/define kv cache\nwhat is rag?\n")
+        await fake.stdin.drain()
+        assert (await _read_until(fake.stdout, "[KV Cache]")).endswith("[KV Cache]\n")
+        await _read_until(fake.stdout, "[Retrieval-Augmented Generation (RAG)]")
+        fake.stdin.close()  # end of input: the fake stops
+        async with asyncio.timeout(GUARD):
+            assert await fake.wait() == 0
+    finally:
+        for process in (fake, bot):
+            if process is not None and process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                async with asyncio.timeout(GUARD):
+                    await process.wait()
+    assert bot is not None
+    assert bot.returncode == 0
