@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import collector
-from bot.discord_app import compat
+from bot.discord_app import compat, replays
 from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
@@ -93,8 +93,8 @@ class GlossaryBot(commands.Bot):
             http_trace=self.rest.trace(),
             **options,
         )
-        self._read_each_interaction_once(self._connection.parsers)
-        compat.skip_unreadable_events(self._connection.parsers)  # this one's faults included
+        replays.read_once(self._connection.parsers)
+        compat.skip_unreadable_events(self._connection.parsers)  # read_once's faults included
         self.state = state
         self.dev_guild_id = dev_guild_id
         self.identify_window = identify_window
@@ -107,19 +107,6 @@ class GlossaryBot(commands.Bot):
         self._set_aside = False  # what the bot built at start is out of full collections
         # Who may use which command (Integrations overrides), for menus that act like one.
         self.command_access = CommandAccess(self._command_permissions)
-
-    def _read_each_interaction_once(self, parsers: dict[str, Callable[[Any], None]]) -> None:
-        """An interaction delivered again is dropped as it is read, before discord.py makes
-        anything of it (a command, a button, a form): answered and counted once."""
-        parse = parsers["INTERACTION_CREATE"]
-
-        def parse_once(data: Any) -> None:
-            if self.arrivals.first_delivery(int(data["id"])):
-                parse(data)
-            else:
-                log.info("interaction %s delivered again: dropped, it was taken once", data["id"])
-
-        parsers["INTERACTION_CREATE"] = parse_once
 
     def admit(self, work: discord.Interaction[Any] | discord.Message) -> bool:
         """Take on an interaction or a message (False once stopping), and remember the task

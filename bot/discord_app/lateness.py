@@ -14,9 +14,6 @@ import discord
 WINDOW = 600.0  # seconds the fastest arrival stands as the clocks' offset
 MAX_TYPING = 10_000  # members whose newest autocomplete request is remembered
 MAX_SENT = 1_000  # interactions whose arrival is remembered (asked by its check, limit, command)
-# Interaction ids remembered as delivered. A replay comes within a RESUME (seconds), and an
-# answer is refused past Discord's 3 s anyway: at 1,000 a second this is still 10 s of them.
-MAX_DELIVERED = 10_000
 
 
 class Arrivals:
@@ -35,19 +32,6 @@ class Arrivals:
         self.max_typing = max_typing
         self._newest: OrderedDict[int, int] = OrderedDict()  # member -> newest request's id
         self._sent: OrderedDict[int, tuple[float, float]] = OrderedDict()  # id -> `_seen`
-        self._delivered: OrderedDict[int, None] = OrderedDict()  # ids read from the gateway
-
-    def first_delivery(self, interaction_id: int) -> bool:
-        """An INTERACTION_CREATE is read from the gateway: False if this id was read already.
-        Discord replaying the event (across a RESUME) had it taken twice: counted twice against
-        its member's limit, stored twice as a lookup, its second answer refused (40060) and
-        logged as an error."""
-        if interaction_id in self._delivered:
-            return False
-        self._delivered[interaction_id] = None
-        if len(self._delivered) > MAX_DELIVERED:
-            self._delivered.popitem(last=False)
-        return True
 
     def lateness(self, interaction: discord.Interaction[Any]) -> float:
         """Seconds this interaction reached the bot later than the fastest ones did (0 if not)."""

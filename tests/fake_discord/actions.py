@@ -499,6 +499,16 @@ class UserActions:
         await self.gateway.dispatch("MESSAGE_CREATE", event, guild_id=guild_id, intent=intent)
         return copy.deepcopy(message)
 
+    async def redeliver_message(self, message: JSON) -> None:
+        """Deliver a MESSAGE_CREATE already sent once more: ``message`` as ``user_message``
+        returned it (the event as the bot got it, for one that mentions the bot or reaches it
+        with the message content intent), Discord replaying an event."""
+        await self.settle()
+        guild_id = int(message["guild_id"]) if "guild_id" in message else None
+        intent = DIRECT_MESSAGES if guild_id is None else GUILD_MESSAGES
+        event = copy.deepcopy(message)
+        await self.gateway.dispatch("MESSAGE_CREATE", event, guild_id=guild_id, intent=intent)
+
     async def wait_for_channel_message(self, channel: FakeChannel | int) -> JSON:
         """The next message the bot posts in ``channel`` via POST /channels/{id}/messages.
 

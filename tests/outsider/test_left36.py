@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_app.app import STORE_SHARE
+from bot.discord_app.app import STORE_SHARE, GlossaryBot
 from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
 from bot.discord_app.member_searches import DM_MOST_WAITING, MemberSearches, Turn, turn_of
 from bot.glossary import Glossary
@@ -72,6 +72,21 @@ async def test_an_interaction_delivered_twice_is_answered_and_counted_once(
         assert embed_of(await again.final_message())["title"] == "KV Cache"  # the 2nd use of 2
         await _invokers_done()  # a lookup is counted once its answer is sent
         assert await store.total_lookups(scene.guild.id) == 2
+
+
+async def test_a_mention_delivered_twice_is_answered_once(scene: Scene, bot: GlossaryBot) -> None:
+    """Leftover 2, found beside it: the same MESSAGE_CREATE delivered twice was answered with
+    a second card in the channel. Now it is dropped as it is read, as an interaction is."""
+    fake = scene.fake
+    said = await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} kv cache")
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+    await fake.redeliver_message(said)
+    await fake.settle()  # the bot has read it: its listener's task, if any, exists
+    listening = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_message"]
+    if listening:
+        await asyncio.wait(listening, timeout=STUCK)
+    await fake.settle()  # and a post it made has reached the fake
+    assert [m.kind for m in fake.sent_messages] == ["channel_message"], fake.sent_messages
 
 
 async def test_members_at_their_dm_cap_are_one_line_a_burst(
