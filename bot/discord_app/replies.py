@@ -193,10 +193,13 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
         current.uncancel()  # taken: this task ends by the stop's deadline on its own
     left = deadline - ANSWER_SECONDS - asyncio.get_running_loop().time()
     try:
-        return await asyncio.wait_for(asyncio.shield(task), max(0.0, left))
+        done = await asyncio.wait_for(asyncio.shield(task), max(0.0, left))
     except TimeoutError:
         task.cancel()  # its transaction, if begun, runs on whole (shielded); nothing more is begun
+        log.warning("stopping: a save under way had not ended by the stop's deadline (told so)")
         return None
+    log.info("stopping: a save under way at the answers' deadline ended: answered after all")
+    return done
 
 
 async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:
