@@ -113,12 +113,10 @@ def run_import(args: argparse.Namespace) -> int:
         return text + untold_line(accepted, stopped=stopped)
 
     try:
-        # A new database is made; an older one is left to the bot (an older bot may serve it).
-        print(
-            on_store(
-                location, write, migrate=Migrate.NEVER if args.dry_run else Migrate.CREATE_ONLY
-            )
-        )
+        if args.dry_run:  # a read, as `terms export`'s: a snapshot through a copy
+            print(reading_store(location, write))
+        else:  # a new database is made; an older one is left to the bot (an older bot may serve it)
+            print(on_store(location, write, migrate=Migrate.CREATE_ONLY))
     except _Refused as refused:
         print(str(refused), file=sys.stderr)
         return 1

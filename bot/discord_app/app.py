@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import collector
-from bot.discord_app import compat
+from bot.discord_app import compat, replays
 from bot.discord_app import metrics as observe
 from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
@@ -93,7 +93,8 @@ class GlossaryBot(commands.Bot):
             http_trace=self.rest.trace(),
             **options,
         )
-        compat.skip_unreadable_events(self._connection.parsers)
+        replays.read_once(self._connection.parsers)
+        compat.skip_unreadable_events(self._connection.parsers)  # read_once's faults included
         self.state = state
         self.dev_guild_id = dev_guild_id
         self.identify_window = identify_window

@@ -13,8 +13,9 @@ In direct messages each member takes a turn of their own (`turn_of`), as a serve
 delay it, nor a flood of long terms them. A server with MOST_WAITING searches waiting is refused
 more until they are done (at 100 ms each, those answers are already 5 s late): a raid queues no
 unbounded work; the log says so once a server reaches it (again once none of its searches
-wait). A stopping bot reads no more: searches not yet begun are not run (`stop`); nor those of
-a server the bot has left (`forget`).
+wait), and once for all members at their DM cap (again once no DM waits, with their count). A
+stopping bot reads no more: searches not yet begun are not run (`stop`); nor those of a server
+the bot has left (`forget`).
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ MOST_WAITING = 50  # a server's searches of member text waiting or running, past
 DM_MOST_WAITING = 5
 DMS_TIMES_A_SERVER = 10
 ALL_DMS: Turn = ("dms", 0)  # the key all DMs are logged under at their joint cap
-# The key any member at their own DM cap is logged under: a raid of accounts, each at its cap,
-# is one line until the DMs drain (a line each was a line per account, alike).
-A_MEMBERS_DMS: Turn = ("dms", 1)
+# The key members at their own DM cap are logged under: one line a burst, not one a member (a
+# raid of 100 accounts wrote 100 before the joint cap's), and a count once DMs drain.
+DM_MEMBERS: Turn = ("dm-members", 0)
 
 
 def turn_of(guild_id: int | None, user_id: int) -> Turn:
@@ -68,6 +69,7 @@ class MemberSearches:
         self._left: set[Turn] = set()  # servers left with searches waiting, until those are done
         self._full: set[Turn] = set()  # servers told of in the log as at their cap
         self._in_dms = 0  # searches under way in all members' DMs
+        self._dm_members_full: set[Turn] = set()  # members refused at their cap, this burst
 
     def idle(self) -> bool:
         """No search under way or waiting, of any server: one asked for now starts at once."""
@@ -97,9 +99,10 @@ class MemberSearches:
         dm = not isinstance(scope, int)
         if self._waiting.get(scope, 0) >= self._cap(scope):
             if dm:
-                self._refused(A_MEMBERS_DMS, self._cap(scope), "one member")
-            else:
-                self._refused(scope, self._cap(scope), "one server")
+                self._dm_members_full.add(scope)
+            self._refused(
+                DM_MEMBERS if dm else scope, self._cap(scope), "one member" if dm else "one server"
+            )
             return None
         if dm and self._in_dms >= self.most_waiting * DMS_TIMES_A_SERVER:
             self._refused(ALL_DMS, self.most_waiting * DMS_TIMES_A_SERVER, "all DMs")
@@ -120,8 +123,8 @@ class MemberSearches:
         finally:
             self._waiting[scope] -= 1
             self._in_dms -= dm
-            if not self._in_dms:
-                self._full -= {ALL_DMS, A_MEMBERS_DMS}
+            if dm and not self._in_dms:
+                self._drained_dms()
             if not self._waiting[scope]:  # a server no longer searching keeps nothing here
                 del self._waiting[scope], self._turns[scope]
                 self._left.discard(scope)
@@ -131,6 +134,20 @@ class MemberSearches:
         return (
             self.most_waiting if isinstance(scope, int) else min(self.most_waiting, DM_MOST_WAITING)
         )
+
+    def _drained_dms(self) -> None:
+        """No DM searches wait: the burst is over. Its members at their cap were said in one
+        line (the first); how many they were is said now, if more than that one."""
+        self._full.discard(ALL_DMS)
+        self._full.discard(DM_MEMBERS)
+        members, self._dm_members_full = len(self._dm_members_full), set()
+        if members > 1:
+            log.warning(
+                "direct messages: %d members were at their cap of %d in that burst (the first "
+                "said above); none waiting now",
+                members,
+                self._cap(DM_MEMBERS),
+            )
 
     def _refused(self, scope: Turn, cap: int, whose: str) -> None:
         """`scope` is at its cap: the log says so once until it drains (a raid would log a line

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 ECHO_LIMIT = 100  # how much of the user's own text we repeat back
 ACK_DEADLINE = 3.0  # Discord takes an interaction's first response this long after sending it
+ANSWER_SECONDS = 0.5  # kept before a stop's last deadline to send an answer waited for in it
+T = TypeVar("T")
 
 
 def echo(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -170,6 +172,34 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     except TimeoutError:
         return False
     return True
+
+
+async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
+    """`work` (a write and the answer to give of it) to its end, though a stop cancels this task
+    at its deadline for answers: the write is one transaction that commits on (shielded), so a
+    moderator whose save ended after that deadline heard nothing, saved or not. Cancelled by a
+    stop, `work` is waited for until ANSWER_SECONDS before the stop's last deadline (`close`
+    waits for this task until then, the connection still open); None if not done by then."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        deadline = client.stop_deadline
+        if deadline is None:  # not a stop's: cancelled as asked
+            task.cancel()
+            raise
+    current = asyncio.current_task()
+    if current is not None:
+        current.uncancel()  # taken: this task ends by the stop's deadline on its own
+    left = deadline - ANSWER_SECONDS - asyncio.get_running_loop().time()
+    try:
+        done = await asyncio.wait_for(asyncio.shield(task), max(0.0, left))
+    except TimeoutError:
+        task.cancel()  # its transaction, if begun, runs on whole (shielded); nothing more is begun
+        log.warning("stopping: a save under way had not ended by the stop's deadline (told so)")
+        return None
+    log.info("stopping: a save under way at the answers' deadline ended: answered after all")
+    return done
 
 
 async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:

@@ -234,16 +234,60 @@ def check_candidates(
     refused candidate is not reported as dangling. `replaced`: the server's terms an import
     replaces with the candidates, named when a related term is one of them it removes; a
     candidate refused only for a name stored before such names were refused (`_old_pair`) keeps
-    its stored term then, with a warning, so that a re-import of the server's own export goes in.
+    its stored term then, with a warning, so that a re-import of the server's own export goes in;
+    the set is checked with that term as stored.
     """
+    as_stored = {t.id: t for t in replaced}
+    candidates = [
+        replace(c, stored=as_stored[c.preferred_id])
+        if c.stored is None and c.preferred_id in as_stored
+        else c
+        for c in candidates
+    ]
+    # A candidate kept as stored is written as stored, not as the file has it: checked again
+    # as stored, so that the rest are checked against the names it keeps (a name the file
+    # moved from it to another term would otherwise be written twice). Each round turns one
+    # more candidate at least, so this ends.
+    while True:
+        terms, problems, kept = _check_set(candidates, bundled, others, default_category, replaced)
+        turned = [i for i in kept if candidates[i].fields != _stored_fields(candidates[i])]
+        if not turned:
+            return terms, problems
+        for i in turned:
+            candidates[i] = _as_stored(candidates[i])
+
+
+def _stored_fields(candidate: Candidate) -> dict[str, object] | None:
+    stored = candidate.stored
+    return None if stored is None else stored.model_dump(exclude={"id", "related"})
+
+
+def _as_stored(candidate: Candidate) -> Candidate:
+    """The candidate as its stored term (named and placed as in the file)."""
+    assert candidate.stored is not None
+    return replace(
+        candidate,
+        fields=_stored_fields(candidate) or {},
+        related=list(candidate.stored.related),
+        preferred_id=candidate.stored.id,
+    )
+
+
+def _check_set(
+    candidates: Sequence[Candidate],
+    bundled: Glossary,
+    others: Sequence[ServerTerm],
+    default_category: str | None,
+    replaced: Sequence[ServerTerm],
+) -> tuple[list[ServerTerm], list[TermProblem], list[int]]:
+    """`check_candidates`' one pass: the terms, the problems, and which candidates (by index)
+    are kept as stored."""
     problems: list[TermProblem] = []
     owners = _NameOwners(bundled, others, replaced)
     ids = {t.id for t in others}  # the ids taken, as candidates get theirs
     settled: list[tuple[Candidate, dict[str, object], Entry | None, bool]] = []
-    as_stored = {t.id: t for t in replaced}
-    for candidate in candidates:
-        if candidate.stored is None and candidate.preferred_id in as_stored:
-            candidate = replace(candidate, stored=as_stored[candidate.preferred_id])
+    kept_at: list[int] = []
+    for at, candidate in enumerate(candidates):
         report = _Reporter(problems, candidate, keep_old=bool(replaced))
         fields = _clean(candidate.fields)
         target = _check_names(fields, owners, report)
@@ -258,6 +302,8 @@ def check_candidates(
         fields["id"] = term_id
         if not report.failed:
             settled.append((candidate, fields, target, report.kept))
+            if report.kept:
+                kept_at.append(at)
 
     removed = {key: t.title for t in replaced for key in (t.id, *map(compact, t.names))}
     terms = []
@@ -270,7 +316,7 @@ def check_candidates(
         related = _resolve_related(candidate.related, owners, own, removed, report)
         if not report.failed:
             terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
-    return terms, problems
+    return terms, problems, kept_at
 
 
 def _errors(problems: Iterable[TermProblem]) -> list[TermProblem]:

@@ -42,7 +42,13 @@ custom_id, values)``; ``message_command(user, "Explain terms", target_message)``
 {"input_custom_id": "text"})``. A command the member may not see (``default_member_permissions``)
 gives a handle with ``refused`` set. ``handle.followups(n)`` waits for n follow-ups.
 ``raw_interaction(payload)`` sends a hand-built payload (``interactions.base_payload``) as it is,
-for what Discord itself should never send.
+for what Discord itself should never send; ``redeliver(handle)`` sends an interaction already
+delivered once more (the same payload, a new sequence number), as Discord replaying an event.
+
+By hand: ``python -m tests.fake_discord [--port N]`` serves one server and prints the settings
+for ``glossary-bot run``, then reads ``/define TERM`` or a message to the bot from its input as
+a member and prints the answer (``__main__.py``; it needs no pytest: ``fixtures`` is imported
+when asked for).
 
 Command permissions (``command_permissions.py``), what admins set in Server Settings >
 Integrations: ``await fake.set_command_permissions(guild, "alias", [override(role, True),
@@ -150,13 +156,23 @@ Tests that provoke violations on purpose take them with ``fake.pop_violations()`
 
 from .attachments import FakeAttachment
 from .faults import Faults
-from .fixtures import client_shards, fake_discord, run_client
 from .handles import InteractionHandle, InteractionRefused
 from .mentions import SILENT, is_silent
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser
 from .records import CallRecord, SentMessage, Violation
 from .server import FakeDiscord
 from .sharding import IdentifyRecord, Sharding
+
+
+def __getattr__(name: str) -> object:
+    """The pytest glue (`fixtures`), imported when asked for: it needs pytest, which `make
+    run`'s .venv lacks, and `python -m tests.fake_discord` runs there."""
+    if name in {"client_shards", "fake_discord", "run_client"}:
+        from . import fixtures
+
+        return getattr(fixtures, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "SILENT",

@@ -358,6 +358,18 @@ class UserActions:
         wrong type). ``interactions.base_payload`` builds the envelope."""
         return await self._send(payload, None, target_message_id=target_message_id)
 
+    async def redeliver(self, handle: InteractionHandle) -> None:
+        """Deliver an interaction already sent once more, as it was (the same payload, a new
+        sequence number): Discord replaying an event twice (across a RESUME, say). Its 3 s
+        still count from the first sending; the bot's answers land on the same handle, and a
+        second initial response is refused as Discord refuses it (40060)."""
+        if handle.sent_at is None:
+            raise ValueError(f"interaction {handle.id} was never delivered")
+        await self.settle()
+        payload = handle.payload
+        guild_id = int(payload["guild_id"]) if "guild_id" in payload else None
+        await self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
+
     async def _send(
         self,
         payload: JSON,
@@ -486,6 +498,16 @@ class UserActions:
         guild_id = None if guild is None else guild.id
         await self.gateway.dispatch("MESSAGE_CREATE", event, guild_id=guild_id, intent=intent)
         return copy.deepcopy(message)
+
+    async def redeliver_message(self, message: JSON) -> None:
+        """Deliver a MESSAGE_CREATE already sent once more: ``message`` as ``user_message``
+        returned it (the event as the bot got it, for one that mentions the bot or reaches it
+        with the message content intent), Discord replaying an event."""
+        await self.settle()
+        guild_id = int(message["guild_id"]) if "guild_id" in message else None
+        intent = DIRECT_MESSAGES if guild_id is None else GUILD_MESSAGES
+        event = copy.deepcopy(message)
+        await self.gateway.dispatch("MESSAGE_CREATE", event, guild_id=guild_id, intent=intent)
 
     async def wait_for_channel_message(self, channel: FakeChannel | int) -> JSON:
         """The next message the bot posts in ``channel`` via POST /channels/{id}/messages.

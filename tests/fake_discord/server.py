@@ -102,10 +102,10 @@ class FakeDiscord(UserActions):
 
     # --- lifecycle -------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
         self._runner = web.AppRunner(self._app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)  # port 0: the OS picks a free one
+        site = web.TCPSite(self._runner, "127.0.0.1", port)  # port 0: the OS picks a free one
         await site.start()
         self.port = self._runner.addresses[0][1]
         self.gateway.url = self.gateway_url

@@ -97,7 +97,7 @@ async def test_a_raid_of_accounts_at_their_dm_cap_is_one_log_line(
     """V2: 60 accounts each send DM_MOST_WAITING + 1 DMs while the worker is held: each
     account's last is refused (its own cap), and the log said so once per account, 60
     WARNING lines alike ("direct messages: 5 … waiting") for one raid. Now one line until the
-    DMs drain, as a server's cap is said once."""
+    DMs drain, as a server's cap is said once, and how many members were at their cap then."""
     searches = MemberSearches()
     release = threading.Event()
     turns = [turn_of(None, member) for member in range(1, 61) for _ in range(DM_MOST_WAITING + 1)]
@@ -109,8 +109,9 @@ async def test_a_raid_of_accounts_at_their_dm_cap_is_one_log_line(
     done = await asyncio.gather(*tasks)
     assert done.count(None) == 60, done.count(None)  # each account's last, refused
     lines = [r.getMessage() for r in caplog.records if "direct messages" in r.getMessage()]
-    assert len(lines) == 1, lines
+    assert len(lines) == 2, lines  # the first member's line, and left36's count once drained
     assert "one member" in lines[0], lines
+    assert "60 members were at their cap" in lines[1], lines
     # Drained: a second raid is said again.
     caplog.clear()
     release.clear()

@@ -59,7 +59,7 @@ from bot.discord_app.items import (
     edit_again_button,
     submitted_values,
 )
-from bot.discord_app.replies import echo
+from bot.discord_app.replies import echo, through_the_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
@@ -91,6 +91,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A form's save that the stop's deadline cut short (a database that hung): its write commits
+# whole or not at all, and which one is not known yet.
+UNFINISHED_AT_STOP = (
+    "The bot is stopping, and the database had not finished saving this form: the term is "
+    "either saved whole or not at all. Check with `/define` once the bot is back."
+)
 MODAL_PREFIX = "gb:term:"
 # The kind travels in the id too (a: add, e: edit): after a restart the draft is forgotten, and
 # an edit must not then be saved as a new term.
@@ -617,10 +623,14 @@ class TermCog(
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         try:
-            text, view = await self._save(interaction, owner, nonce, edit, submitted_values(data))
+            saved = await through_the_stop(
+                interaction.client,
+                self._save(interaction, owner, nonce, edit, submitted_values(data)),
+            )
         except BaseException:
             future.cancel()
             raise
+        text, view = saved if saved is not None else (UNFINISHED_AT_STOP, None)
         future.set_result(text)
         kwargs: dict[str, Any] = {"view": view} if view else {}
         await interaction.followup.send(
