@@ -233,9 +233,9 @@ def check_candidates(
     Terms come back only for candidates without errors of their own; a related term naming a
     refused candidate is not reported as dangling. `replaced`: the server's terms an import
     replaces with the candidates, named when a related term is one of them it removes; a
-    candidate refused only for a name stored before such names were refused (`_old_pair`) keeps
-    its stored term then, with a warning, so that a re-import of the server's own export goes in;
-    the set is checked with that term as stored.
+    candidate refused only for a name stored before such names were refused
+    (`_NameOwners.is_old_pair`) keeps its stored term then, with a warning, so that a re-import
+    of the server's own export goes in; the set is checked with that term as stored.
     """
     as_stored = {t.id: t for t in replaced}
     candidates = [
@@ -451,7 +451,7 @@ class _NameOwners:
             if held is None or held[0] == term_id:
                 continue
             owner = next((n for n in self.names.get(held[0], ()) if compact(n) == key), held[1])
-            if self._old_pair(report.candidate, name, held[0], key):
+            if self.is_old_pair(report.candidate, name, held[0], key):
                 report.old_pair(
                     field_name,
                     f"“{name}” is read by search as “{owner}”, a name of this server's term "
@@ -471,7 +471,7 @@ class _NameOwners:
             return True
         return False
 
-    def _old_pair(self, candidate: Candidate, name: str, holder: str | None, key: str) -> bool:
+    def is_old_pair(self, candidate: Candidate, name: str, holder: str | None, key: str) -> bool:
         """Whether the candidate was stored with `name` and `holder` (a server term's id; None:
         a bundled entry, perhaps new) with its name `key`: a pair stored before it was refused
         (review29, left31), not one this change makes."""
@@ -558,7 +558,7 @@ def _refuse_other_number(
         if owner is None or (target is not None and owner.id == target.id):
             continue
         its_name = next(n for n in owner.names if compact(n) == key)
-        if owners._old_pair(report.candidate, name, None, key):
+        if owners.is_old_pair(report.candidate, name, None, key):
             report.old_pair(
                 field_name,
                 f"“{name}” is read by search as “{its_name}”, the bundled glossary's name for "
