@@ -44,11 +44,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# A short question that writes no name: the meaning's first from this cosine is its card when
-# the description stage puts the same entry first by `DESCRIBED_LEAD` (the two stages agree on a
-# lone offer; tuning slices: the nearest off-topic agreement sits at 0.598, "what does r squared
-# mean in linear regression" -> Mean Squared Error; bench/results/semantic.md "offer37").
-QUESTION_COSINE = 0.65
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -99,7 +94,6 @@ def fuse(
     written: Collection[int] = (),
     long_description: bool = False,
     described_first: int | None = None,
-    question_described: int | None = None,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -109,8 +103,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`). `question_described`: a short question's
-    description-stage clear first (`question_agreed`)."""
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -126,9 +119,6 @@ def fuse(
         for rank, (entry, cosine) in enumerate(similar)
     }
     if long_description and long_lead(similar, described_first):
-        first = similar[0][0]
-        semantic[first] = max(semantic[first], MATCH_SCORE)
-    if question_agreed(similar, question_described):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
@@ -183,16 +173,6 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
-
-
-def question_agreed(similar: Sequence[tuple[int, float]], described_first: int | None) -> bool:
-    """Is a short question's meaning's first (`QUESTION_COSINE` or more) the description
-    stage's clear first too (`described_first`)? Then the lone offer both stages make is its
-    card ("can we auto-flag answers where the bot invented facts before users see them?")."""
-    if not similar or described_first is None:
-        return False
-    first, cosine = similar[0]
-    return first == described_first and cosine >= QUESTION_COSINE
 
 
 def _written_first(

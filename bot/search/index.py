@@ -472,11 +472,6 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
-            unnamed = asked is None and subject is None and not written
-            lone = pair is None and together is None and converted is None and unnamed
-            question_described = (
-                _question_described(pool, query, question, len(words)) if lone else None
-            )
             fuse(
                 pool,
                 similar,
@@ -487,7 +482,6 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                question_described=question_described,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -1233,17 +1227,6 @@ def _described_past_names(pool: Pool, query: str) -> int | None:
         return None
     second = described[1][1] if len(described) > 1 else 0.0
     return described[0][0] if described[0][1] - second >= DESCRIBED_LEAD else None
-
-
-def _question_described(pool: Pool, query: str, question: bool, words: int) -> int | None:
-    """A short question's description-stage first, where it leads the pool by `DESCRIBED_LEAD`
-    and no lexical card stands (`fusion.question_agreed`; bench/results/semantic.md "offer37")."""
-    if not (question or "?" in query) or words >= LONG_WORDS or pool.best_score() >= MATCH_SCORE:
-        return None
-    ranked = pool.ranked()
-    if not ranked or ranked[0][1].strategy != "description":
-        return None
-    return ranked[0][0] if _lexical_lead(pool) >= DESCRIBED_LEAD else None
 
 
 def _lexical_lead(pool: Pool) -> float:

@@ -2,16 +2,17 @@
 carded (issue #12, dev15). "card": a short chat-style question that describes an entry without
 its name: its card. "none": a short everyday or neighbouring-field question: no card.
 offer37_probes.tsv was written from entry titles and general knowledge, not from the entries'
-text nor any slice's rows. The rule (`fusion.question_agreed`, `index._question_described`): a
-short question that writes no name is the card of the meaning's first at `QUESTION_COSINE` or
-more when the description stage puts the same entry first by `DESCRIBED_LEAD`."""
+text nor any slice's rows. The rule measured (`fusion.question_agreed`, `index._question_described`
+at eece6b4: a short question that writes no name is the card of the meaning's first at cosine
+0.65 or more when the description stage puts the same entry first by `DESCRIBED_LEAD`) gained
+right cards held out but made one off-topic card more: reverted (bench/results/semantic.md
+"offer37"). None of the probes below changed under it."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import QUESTION_COSINE, question_agreed
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -39,7 +40,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 16, "none": 8})
 
 # Written after the tuning rows and the code were read (a paraphrase of their kind, copied from
 # no slice): main offers Membership Inference Attack first, the meaning's first at 0.65 or more
-# and the description stage's clear first: both stages agree on a lone offer.
+# and the description stage's clear first: both stages agree on a lone offer. Carded by the
+# reverted rule, so a strict expected failure.
+@pytest.mark.xfail(strict=True, reason="reverted: both stages' lone offer stays an offer")
 def test_both_stages_agreeing_on_a_short_question_card_it(bundled_index: SearchIndex) -> None:
     result = bundled_index.search(
         "how do i find out whether a model saw my data during training by querying it?"
@@ -49,7 +52,7 @@ def test_both_stages_agreeing_on_a_short_question_card_it(bundled_index: SearchI
 
 
 # The nearest off-topic agreement on the tuning slices ("what does r squared mean in linear
-# regression" -> Mean Squared Error at 0.598) is what QUESTION_COSINE stays above.
+# regression" -> Mean Squared Error at 0.598), paraphrased: a next variant must keep it an offer.
 @pytest.mark.parametrize(
     "query",
     [
@@ -61,12 +64,3 @@ def test_a_neighbouring_field_question_stays_an_offer(
     bundled_index: SearchIndex, query: str
 ) -> None:
     assert bundled_index.search(query).entry is None
-
-
-def test_question_agreed_needs_the_same_first_at_the_cosine() -> None:
-    at = QUESTION_COSINE
-    assert question_agreed([(3, at), (4, at - 0.01)], 3)
-    assert not question_agreed([(3, at - 0.001), (4, 0.1)], 3)  # under the floor
-    assert not question_agreed([(3, 0.9), (4, 0.1)], 4)  # the stages disagree
-    assert not question_agreed([(3, 0.9)], None)  # the description stage leads nothing
-    assert not question_agreed([], 3)
