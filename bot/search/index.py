@@ -86,7 +86,7 @@ from bot.search.query import (
     is_question,
     meant_act,
     name_setting,
-    opens_on_kind,
+    plainly_in_passing,
     plural_variants,
     query_core,
     sized_model,
@@ -498,9 +498,9 @@ class SearchIndex:
                 pool.cap(setting, _setting_score(pool, similar, setting))
             elif clauses and pair is None and asks_kind(clauses[1]):
                 self._scene_placed(pool, similar, clauses, names_in)
-            if not reading.storied and question and pair is None:
-                if len(normalized.split()) < PASSING_WORDS:
-                    self._passing_placed(pool, similar, normalized, names_in)
+            asks = question or "?" in query  # "..., cheaper than dpo? which one"
+            if asks and pair is None and not reading.storied and len(words) < PASSING_WORDS:
+                self._passing_placed(pool, similar, normalized, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -694,9 +694,9 @@ class SearchIndex:
             if f.entry in passing and not in_passing(normalized, f.start, f.end)
         }
         # the meaning's own first stays ("what is the critic in ppo": PPO; "in streaming llm
-        # inference why keep the first four tokens": Attention Sink) unless a kind is asked
+        # inference why keep the first four tokens": Attention Sink) unless plainly not asked
         lead = similar[0][0] if similar else None
-        kind = {f.entry for f in found if opens_on_kind(normalized, f.start, f.end)}
+        kind = {f.entry for f in found if plainly_in_passing(normalized, f.start, f.end)}
         setting = [e for e in passing if e not in asked and (e != lead or e in kind)]
         if not setting:
             return

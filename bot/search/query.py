@@ -336,6 +336,7 @@ _PASSING_INSIDE = re.compile(
     r"(?:in|inside|within) (?:the |a |an )?$"
 )
 _PASSING_AGAINST = re.compile(r"\b(?:before|after|than) (?:the |a |an )?$")
+_PASSING_THAN = re.compile(r"\bthan (?:the |a |an )?$")
 
 
 def in_passing(normalized: str, start: int, end: int) -> bool:
@@ -354,11 +355,15 @@ def in_passing(normalized: str, start: int, end: int) -> bool:
     return _PASSING_AGAINST.search(before) is not None
 
 
-def opens_on_kind(normalized: str, start: int, end: int) -> bool:
-    """Does a short question open with a setting and the name at `normalized[start:end]`, then
-    ask which or what kind of thing (`asks_kind`: "in the vector database what index structure
-    ...")? The name is where, whatever the meaning puts first."""
-    return bool(_PASSING_OPENER.match(normalized[:start])) and asks_kind(normalized[end:].strip())
+def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
+    """Is the name at `normalized[start:end]` plainly not what a short question asks, whatever
+    its meaning puts first: what it is measured against ("cheaper than dpo"), or its opening
+    setting before a question asking which or what kind of thing (`asks_kind`: "in a
+    transformer block what's the part that ...")?"""
+    before = normalized[:start]
+    if _PASSING_THAN.search(before):
+        return True
+    return bool(_PASSING_OPENER.match(before)) and asks_kind(normalized[end:].strip())
 
 
 def compared(normalized: str) -> tuple[str, str] | None:
