@@ -683,7 +683,8 @@ class SearchIndex:
         what computes the gradients for me", "those numbers right before softmax what are they
         called"): that name offered behind the meaning's first other entry, as a scene's are
         (`_scene_placed`), and that entry the card where it leads as a long description's must.
-        Not where the meaning itself puts the name first, nor a name also written as asked."""
+        Not a name also written as asked, nor one the meaning itself puts first unless it is
+        plainly not asked (`plainly_in_passing`: "cheaper than dpo")."""
         found = names_in(normalized)
         passing = {f.entry for f in found if in_passing(normalized, f.start, f.end)}
         if not passing:
@@ -696,8 +697,8 @@ class SearchIndex:
         # the meaning's own first stays ("what is the critic in ppo": PPO; "in streaming llm
         # inference why keep the first four tokens": Attention Sink) unless plainly not asked
         lead = similar[0][0] if similar else None
-        kind = {f.entry for f in found if plainly_in_passing(normalized, f.start, f.end)}
-        setting = [e for e in passing if e not in asked and (e != lead or e in kind)]
+        plainly = {f.entry for f in found if plainly_in_passing(normalized, f.start, f.end)}
+        setting = [e for e in passing if e not in asked and (e != lead or e in plainly)]
         if not setting:
             return
         meant = [(entry, cosine) for entry, cosine in similar if entry not in setting]
