@@ -73,6 +73,7 @@ from bot.search.names import (
 )
 from bot.search.query import (
     COMPARING,
+    PASSING_WORDS,
     QUALIFIERS,
     STOPWORDS,
     asked_clause,
@@ -81,9 +82,11 @@ from bot.search.query import (
     compared_sides,
     conversion,
     derived_forms,
+    in_passing,
     is_question,
     meant_act,
     name_setting,
+    plainly_in_passing,
     plural_variants,
     query_core,
     sized_model,
@@ -495,6 +498,9 @@ class SearchIndex:
                 pool.cap(setting, _setting_score(pool, similar, setting))
             elif clauses and pair is None and asks_kind(clauses[1]):
                 self._scene_placed(pool, similar, clauses, names_in)
+            asks = question or "?" in query  # "..., cheaper than dpo? which one"
+            if asks and pair is None and not reading.storied and len(words) < PASSING_WORDS:
+                self._passing_placed(pool, similar, normalized, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -665,6 +671,40 @@ class SearchIndex:
         # Transformer) would be carded on words the scene wrote
         kept = {card, lead, *asked, *setting}
         pool.cap([e for e in pool.by_entry if e not in kept], MATCH_SCORE - MATCH_MARGIN)
+
+    def _passing_placed(
+        self,
+        pool: Pool,
+        similar: Sequence[tuple[int, float]],
+        normalized: str,
+        names_in: NamesIn,
+    ) -> None:
+        """A short question that writes a name only as its setting (`in_passing`: "in pytorch
+        what computes the gradients for me", "those numbers right before softmax what are they
+        called"): that name offered behind the meaning's first other entry, as a scene's are
+        (`_scene_placed`), and that entry the card where it leads as a long description's must.
+        Not a name also written as asked, nor one the meaning itself puts first unless it is
+        plainly not asked (`plainly_in_passing`: "cheaper than dpo")."""
+        found = names_in(normalized)
+        passing = {f.entry for f in found if in_passing(normalized, f.start, f.end)}
+        if not passing:
+            return
+        asked = {
+            f.entry
+            for f in found
+            if f.entry in passing and not in_passing(normalized, f.start, f.end)
+        }
+        # the meaning's own first stays ("what is the critic in ppo": PPO; "in streaming llm
+        # inference why keep the first four tokens": Attention Sink) unless plainly not asked
+        lead = similar[0][0] if similar else None
+        plainly = {f.entry for f in found if plainly_in_passing(normalized, f.start, f.end)}
+        setting = [e for e in passing if e not in asked and (e != lead or e in plainly)]
+        if not setting:
+            return
+        meant = [(entry, cosine) for entry, cosine in similar if entry not in setting]
+        if long_lead(meant):
+            pool.add(meant[0][0], MATCH_SCORE, "semantic")
+        pool.cap(setting, _setting_score(pool, similar, setting))
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no

@@ -325,6 +325,47 @@ def asks_kind(clause: str) -> bool:
     return found is not None and not _POINTS_AT_SCENE.search(clause, found.end())
 
 
+# A short question's name written where, not what, is asked (task passing37): the question opens
+# with a setting word and the name ("in pytorch what computes the gradients"), asks for a thing
+# inside it ("what's the timestep in a diffusion model"), places a thing against it ("the numbers
+# right before softmax", "cheaper than dpo") or owns one with it ("vllm's docs mention ...").
+PASSING_WORDS = 20  # words of a short question; a longer one is a story's or a scene's (story27)
+_PASSING_OPENER = re.compile(r"^(?:in|inside|within|during|with|for) (?:the |a |an )?$")
+_PASSING_INSIDE = re.compile(
+    r"^(?:what|which)(?:'s| s| is| are)? (?:the|a|an) (?P<thing>[a-z0-9' -]{1,30}?) "
+    r"(?:in|inside|within) (?:the |a |an )?$"
+)
+_PASSING_AGAINST = re.compile(r"\b(?:before|after|than) (?:the |a |an )?$")
+_PASSING_THAN = re.compile(r"\bthan (?:the |a |an )?$")
+
+
+def in_passing(normalized: str, start: int, end: int) -> bool:
+    """Is the name written at `normalized[start:end]` (a short question, `normalize`d) its
+    setting, not what it asks about: after a setting opener with a question of its own after
+    it, as the place of a thing asked for that is no word of the name, after "before", "after"
+    or "than", or owning a thing ("X's ...")?"""
+    before, name, after = normalized[:start], normalized[start:end], normalized[end:]
+    if after.startswith("'s ") or name.endswith("'s"):
+        return True
+    if _PASSING_OPENER.match(before):
+        return len(after.split()) >= 3  # "in pytorch how": the question says nothing else
+    inside = _PASSING_INSIDE.match(before)
+    if inside:  # "what is the judge in llm as a judge": the thing is the name's own
+        return set(inside["thing"].split()).isdisjoint(name.split())
+    return _PASSING_AGAINST.search(before) is not None
+
+
+def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
+    """Is the name at `normalized[start:end]` plainly not what a short question asks, whatever
+    its meaning puts first: what it is measured against ("cheaper than dpo"), or its opening
+    setting before a question asking which or what kind of thing (`asks_kind`: "in a
+    transformer block what's the part that ...")?"""
+    before = normalized[:start]
+    if _PASSING_THAN.search(before):
+        return True
+    return bool(_PASSING_OPENER.match(before)) and asks_kind(normalized[end:].strip())
+
+
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)

@@ -34,9 +34,8 @@ STILL_FAILING = {
     # Residual Stream first, but offering both firsts cost dev10 two offers (semantic.md, ctx21)
     "in the transformer, what does each layer add its output back into so the signal passes"
     " straight through?",
-    # no card, Causal Mask not in the first three offers: the whole message's meaning leads
-    # with MLP (0.74); the question alone finds Causal Mask (0.78), but no name was carded
-    "in the attention layer, what stops a token from looking at the tokens that come after it?",
+    # ("in the attention layer, what stops a token ...": passes since passing37, the setting's
+    # Attention set behind the meaning's firsts, Causal Mask offered second)
     # failing before ctx21 too: offered, Latent Diffusion first (the name is written twice)
     "the diffusion model in our app is slow. how does a diffusion model turn noise into a picture?",
     # since short21's phrasings: a wrong AI Coding Agents card by the description stage (89,
