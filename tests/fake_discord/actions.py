@@ -29,7 +29,14 @@ from .interactions import (
     component_data,
     modal_data,
 )
-from .messages import DEFAULT, REPLY, MessageStore, build_message
+from .messages import (
+    DEFAULT,
+    REPLY,
+    MessageStore,
+    build_message,
+    withhold_content,
+    withhold_replied_to,
+)
 from .models import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeRole, FakeUser, new_snowflake
 from .validation import CHAT_INPUT, MESSAGE_COMMAND, USER_COMMAND
 from .world import World
@@ -441,7 +448,8 @@ class UserActions:
         and the forwarded message's text, embeds and attachments in ``message_snapshots``.
 
         Without the message content intent, guild messages that do not mention the bot reach
-        it with empty content, as on Discord.
+        it with empty content, as on Discord; so does a reply's copy of the message it replies to
+        (``referenced_message``), unless that one is the bot's or mentions it.
         """
         guild = self.world.guild_of(channel)
         extra: JSON = {}
@@ -489,10 +497,10 @@ class UserActions:
         event = copy.deepcopy(message)
         mentions_bot = any(int(m["id"]) == self.bot.id for m in message["mentions"])
         intents = self.gateway.intents_of(None if guild is None else guild.id)
-        if guild is not None and not mentions_bot and not intents & MESSAGE_CONTENT:
-            event.update(content="", embeds=[], attachments=[], components=[])
-            for hidden in ("poll", "message_snapshots"):  # the intent covers these too
-                event.pop(hidden, None)
+        if guild is not None and not intents & MESSAGE_CONTENT:
+            if not mentions_bot:
+                withhold_content(event)
+            withhold_replied_to(event, self.bot.id)
         intent = DIRECT_MESSAGES if guild is None else GUILD_MESSAGES
         await self.settle()
         guild_id = None if guild is None else guild.id

@@ -57,6 +57,26 @@ def build_message(
     return message
 
 
+def withhold_content(message: JSON) -> None:
+    """Blank what the message content intent covers in ``message``, as Discord sends it to a
+    bot without the intent: text, embeds, attachments, components, a poll, a forward's copy."""
+    message.update(content="", embeds=[], attachments=[], components=[])
+    for hidden in ("poll", "message_snapshots"):
+        message.pop(hidden, None)
+
+
+def withhold_replied_to(message: JSON, bot_id: int) -> None:
+    """Blank the replied-to copy in ``message`` (``referenced_message``) where a bot without
+    the intent may not read it: Discord's exceptions are a message's own, not its reply's, so
+    only one of the bot's own or one that mentions it is shown (DMs are the caller's)."""
+    replied = message.get("referenced_message")
+    if not replied:
+        return
+    named = {int(user["id"]) for user in replied.get("mentions", [])}
+    if int(replied["author"]["id"]) != bot_id and bot_id not in named:
+        withhold_content(replied)
+
+
 def apply_edit(message: JSON, body: Mapping[str, Any]) -> None:
     """Edit in place the way PATCH does: only the fields present change."""
     for key in EDITABLE:

@@ -22,12 +22,13 @@ from .faults import Faults
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
+    MESSAGE_CONTENT,
     PRIVILEGED_INTENTS,
     Gateway,
 )
 from .handles import InteractionHandle, Waiter
 from .mentions import pings
-from .messages import MessageStore, is_ephemeral
+from .messages import MessageStore, is_ephemeral, withhold_replied_to
 from .models import FakeChannel, FakeGuild, FakeUser
 from .records import SentMessage, Violation
 from .sharding import Sharding, snowflake_on_shard
@@ -321,10 +322,12 @@ class FakeDiscord(UserActions):
         if is_ephemeral(message) or not self.gateway.has_session(guild_id):
             return
         intent = GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES
-        data = message
+        data = copy.deepcopy(message)
         if name == "MESSAGE_DELETE":
             data = {k: message[k] for k in ("id", "channel_id", "guild_id") if k in message}
-        await self.gateway.dispatch(name, copy.deepcopy(data), guild_id=guild_id, intent=intent)
+        elif guild_id is not None and not self.gateway.intents_of(guild_id) & MESSAGE_CONTENT:
+            withhold_replied_to(data, self.bot.id)  # the bot's own text, not what it replied to
+        await self.gateway.dispatch(name, data, guild_id=guild_id, intent=intent)
 
     # --- gateway control -------------------------------------------------------------------
 

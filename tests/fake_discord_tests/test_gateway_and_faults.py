@@ -126,6 +126,42 @@ async def test_message_content_needs_the_intent_unless_mentioned(
         assert (await seen.get()).content == ""  # the bot lacks the message content intent
 
 
+async def test_a_reply_mentioning_the_bot_shows_it_the_replied_to_text_only_where_it_may_read_it(
+    scene: Scene, bot: TinyBot
+) -> None:
+    """Without the message content intent, Discord shows a bot the text of a message that
+    mentions it, of its own messages and of DMs: not that of the message a mention replies to
+    (`referenced_message` with empty content, embeds, attachments and components), which the
+    fake copied whole. A replied-to message that mentions the bot is shown, as are DMs."""
+    fake = scene.fake
+    seen: asyncio.Queue[discord.Message] = asyncio.Queue()
+    bot.add_listener(seen.put, "on_message")
+    me = fake.bot.mention
+    link = [{"title": "a link"}]
+    jargon = await fake.user_message(scene.moderator, scene.channel, "LoRA behind RAG", embeds=link)
+    asking = await fake.user_message(
+        scene.moderator, scene.channel, f"{me} what is RAG?", embeds=link
+    )
+    dm = fake.dm_channel(scene.alice)
+    own = await fake.user_message(scene.alice, dm, "LoRA behind RAG", embeds=link)
+    for replied, channel, shown in (
+        (jargon, scene.channel, ""),
+        (asking, scene.channel, f"{me} what is RAG?"),
+        (own, dm, "LoRA behind RAG"),
+    ):
+        await fake.user_message(scene.alice, channel, f"{me} what?", reply_to=replied)
+        async with asyncio.timeout(5):
+            while (
+                message := await seen.get()
+            ).author.id != scene.alice.id or not message.reference:
+                pass
+        resolved = message.reference.resolved
+        assert isinstance(resolved, discord.Message), resolved
+        assert resolved.id == int(replied["id"])
+        assert resolved.content == shown, (channel, resolved.content)
+        assert [e.title for e in resolved.embeds] == (["a link"] if shown else []), resolved
+
+
 async def test_disallowed_privileged_intent_closes_with_4014() -> None:
     async with FakeDiscord(allowed_privileged_intents=0) as fake:
         with fake.patch_discord_py(), pytest.raises(discord.PrivilegedIntentsRequired):

@@ -97,6 +97,25 @@ _PLEASANTRY = re.compile(
     r"great|got it|perfect|awesome)(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
     re.IGNORECASE,
 )
+# Others named in a mention's text: a member (<@1>, <@!1>), a role (<@&2>), a channel (<#3>).
+_OTHER = r"<(?:@[!&]?|#)\d+>"
+# ...and the words that hand the answer to them ("rag for @bob", "cc @bob"), and custom emoji
+# (<:name:4>, <a:name:5>, a picture): none of it is the term asked about.
+_ASIDE = re.compile(rf"(?:\b(?:for|to|cc)\s+)?{_OTHER}|<a?:\w+:\d+>", re.IGNORECASE)
+
+
+def mention_text(content: str, mine: str) -> str:
+    """What a message asks the bot, without the bot's own mentions (the pattern `mine`) nor
+    what is said to others in it (`_ASIDE`): "@bob see @Glossary rag" says "@bob see" to Bob
+    and "rag" to the bot, so where another is named before the bot's first mention, the words
+    after it (if any) are the question."""
+    before, *after = re.split(mine, content)
+    rest = " ".join(after)
+    if re.search(_OTHER, before) and _ASIDE.sub(" ", rest).strip():
+        content = rest
+    else:
+        content = f"{before} {rest}"
+    return _ASIDE.sub(" ", content).strip()
 
 
 async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
@@ -275,7 +294,7 @@ class DefineCog(commands.Cog):
     ) -> None:
         """Answer a message that mentions the bot, or its role (`role_id`)."""
         mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
-        text = re.sub(mine, " ", message.content).strip()
+        text = mention_text(message.content, mine)
         if cards_only and not text:
             return
         if role_id is not None and not text and my_id not in message.raw_mentions:

@@ -5,6 +5,7 @@ Server): Discord enforces it, and server admins can grant it in Integrations lik
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import re
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,50 @@ NOTHING_PICKED = "Pick a missed search from the menu to add it as an alias."
 NOT_ALLOWED = "You can't add aliases here: that takes the right to use `/alias` in this channel."
 CHART_FILE = "lookups.png"
 PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "all": "all time"}
+# An option's value holds 100 characters, a miss up to 100 and its entry's id too. One that
+# does not fit whole is sent as "~<digest> <entry id> <the miss's first words>": picked, the
+# stored misses holding those words are read and the one with that digest is added. Entry ids
+# are slugs: none starts with "~", so "<entry id> <miss>" (the rest, and menus sent before) reads
+# as ever.
+LONG_MISS = "~"
+DIGEST = 12  # hex digits of the miss's SHA-256
+GONE_MISS = (
+    "That missed search is no longer stored (added as an alias, or pruned, since `/stats` listed "
+    "it), so nothing was added. Run `/stats` again for a fresh list."
+)
+
+
+def _digest(query: str) -> str:
+    return hashlib.sha256(query.encode()).hexdigest()[:DIGEST]
+
+
+def miss_value(entry_id: str, query: str) -> str | None:
+    """The option value for `query` missed, meaning `entry_id` (None: an id too long to leave
+    room for any of the miss)."""
+    whole = f"{entry_id} {query}"
+    if len(whole) <= limits.SELECT_OPTION_TEXT:
+        return whole
+    value = f"{LONG_MISS}{_digest(query)} {entry_id} {query}"[: limits.SELECT_OPTION_TEXT]
+    return value if value.strip() != f"{LONG_MISS}{_digest(query)} {entry_id}" else None
+
+
+async def _picked_miss(interaction: Interaction, value: str) -> tuple[str, str | None]:
+    """(entry id, the miss) a picked option's value names; the miss None where it is no longer
+    stored (a StorageError is the caller's)."""
+    if not value.startswith(LONG_MISS):
+        entry_id, _, miss = value.partition(" ")
+        return entry_id, miss
+    parts = value[len(LONG_MISS) :].split(" ", 2)
+    if len(parts) < 3:  # not a value this menu sent (a hand-made interaction)
+        return "", None
+    digest, entry_id, head = parts
+    store = interaction.client.state.store
+    if store is None or interaction.guild_id is None:
+        return entry_id, None
+    # Few stored misses hold a long question's first 60-odd characters: the top 100 of them
+    # are all of them (SQLite's LIKE ignores case, so a few more may come).
+    held = await store.top_misses(interaction.guild_id, None, 100, containing=head)
+    return entry_id, next((m.query for m in held if _digest(m.query) == digest), None)
 
 
 def _listed(lines: list[str], empty: str) -> str:
@@ -76,7 +121,14 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
         if not self.item.values:  # Discord sends one; a hand-made interaction may send none
             await reply(interaction, NOTHING_PICKED)
             return
-        entry_id, _, miss = self.item.values[0].partition(" ")
+        try:
+            entry_id, miss = await _picked_miss(interaction, self.item.values[0])
+        except StorageError:
+            await reply(interaction, NO_DATABASE)
+            return
+        if miss is None:
+            await reply(interaction, GONE_MISS)
+            return
         gone = (
             f"The term this menu offered for “{echo(miss)}” is no longer in the glossary, so"
             " nothing was added. Run `/stats` again for a fresh list."
@@ -168,8 +220,8 @@ class StatsCog(ServerOnly, commands.Cog):
         target = guess.entry or (
             glossary.get(guess.suggestions[0].id) if guess.suggestions else None
         )
-        value = f"{target.id} {miss.query}" if target else ""
-        if target is None or len(value) > limits.SELECT_OPTION_TEXT:
+        value = miss_value(target.id, miss.query) if target else None
+        if target is None or value is None:
             return None
         try:
             check_alias(miss.query, target.id, local.index, local.aliases)
