@@ -157,7 +157,12 @@ class PostgresBackend(Backend):
 
     @contextlib.asynccontextmanager
     async def claim_shards(
-        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+        self,
+        shard_ids: Sequence[int] | None,
+        *,
+        holder: str,
+        wait: float,
+        shard_count: int | None = None,
     ) -> AsyncIterator[None]:
         """The shards' claims (see `claims`), on a session named `holder` for the others. A
         session ended underneath (the server restarted) takes the claims with it: said loudly,
@@ -176,7 +181,7 @@ class PostgresBackend(Backend):
             except Exception as exc:
                 raise as_storage_error(exc, self.location) from exc
             try:
-                await take_claims(conn, shard_ids, wait=wait)
+                await take_claims(conn, shard_ids, wait=wait, shard_count=shard_count)
             except BaseException as exc:
                 conn.terminate()
                 if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):

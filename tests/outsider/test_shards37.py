@@ -1,0 +1,42 @@
+"""What an outsider found running the scale-out as README.md says (PostgreSQL, shard
+processes): tests/outsider/PLAN.md, "Outsider: the scale-out (shards37)".
+
+Needs a real PostgreSQL: TEST_DATABASE_URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.multiprocess.test_shards import world
+from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
+
+pytestmark = pytest.mark.postgres
+
+
+async def test_a_process_with_another_shard_count_is_refused(tmp_path: Path) -> None:
+    """Plan line S4: processes of one bot with different SHARD_COUNTs (one `.env` edited for a
+    resharding, the other not). A guild's shard is `(id >> 22) % SHARD_COUNT`, so with counts
+    4 and 8 some guilds are served by both processes and others by none; Discord takes any
+    count, so only the bot can tell. It started (only the fake's 4010 stopped it); now it is
+    refused in one line naming SHARD_COUNT and the other process, and the first never notices."""
+    async with world() as w:
+        first = process_of(w, [0, 1], tmp_path)
+        async with running(first):
+            assert first.process is not None
+            other = process_of(w, [2, 3], tmp_path)
+            other.env = {**other.env, "SHARD_COUNT": "8"}
+            line = await refused(other)
+            assert line.startswith(
+                "glossary-bot: SHARD_COUNT 8: another process on this database runs SHARD_COUNT "
+                f"4 (glossary-bot shards 0,1 pid {first.process.pid} on "
+            ), line
+            assert "give every process the same SHARD_COUNT" in line, line
+            counts = {record.shard_count for record in w.fake.sharding.identifies}
+            assert counts == {4}, w.fake.sharding.identifies  # it never reached the gateway
+            await answers_on(w, [0, 1])
+            # With the count they share, the same shards start beside it.
+            same = process_of(w, [2, 3], tmp_path)
+            async with running(same):
+                await answers_on(w, [0, 1, 2, 3])
