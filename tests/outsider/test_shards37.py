@@ -5,12 +5,17 @@ Needs a real PostgreSQL: TEST_DATABASE_URL."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
+import asyncpg
 import pytest
 
+from bot.storage import StorageError, Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
+from tests.storage.conftest import fresh_schema
 
 pytestmark = pytest.mark.postgres
 
@@ -40,3 +45,39 @@ async def test_a_process_with_another_shard_count_is_refused(tmp_path: Path) -> 
             same = process_of(w, [2, 3], tmp_path)
             async with running(same):
                 await answers_on(w, [0, 1, 2, 3])
+
+
+async def test_a_connection_ended_by_the_server_is_a_storage_error(tmp_path: Path) -> None:
+    """Plan line S10: PostgreSQL restarted (`pg_ctl restart -m fast`) under two shard processes.
+    Both answered throughout and took their claims again, but one logged "Ignoring exception in
+    on_ready" with a traceback: reading the servers' last lookups on a pooled connection the
+    server had just ended raised asyncpg's `InternalClientError` ("cannot switch to state 15;
+    another operation (2) is in progress"), which the backend did not translate, so it passed
+    every `except StorageError` (the health check's write test among them). The same thing on
+    demand: the pool's sessions ended by the server (as a restart ends them) just before each
+    read. Every read now answers or fails as a StorageError."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        admin = await asyncpg.connect(TEST_DATABASE_URL)
+        name = url.split("application_name=")[1]  # only this store's sessions
+        outcomes: Counter[str] = Counter()
+        try:
+            for _ in range(40):
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = $1",
+                    name,
+                )
+                try:
+                    await store.last_lookup_hours()
+                    await store.can_write()
+                    outcomes["answered"] += 1
+                except StorageError:
+                    outcomes["StorageError"] += 1
+                except Exception as exc:  # what escaped is the finding
+                    outcomes[f"{type(exc).__name__}: {exc}"] += 1
+        finally:
+            await admin.close()
+            await store.close()
+        assert set(outcomes) <= {"answered", "StorageError"}, outcomes
+        assert outcomes["StorageError"], outcomes  # the sessions' ends were felt
