@@ -5,15 +5,17 @@ Needs a real PostgreSQL: TEST_DATABASE_URL."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from pathlib import Path
 
 import asyncpg
 import pytest
 
-from bot.storage import StorageError, Store
+from bot.storage import ShardsTaken, StorageError, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
+from tests.polling import eventually
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
 from tests.storage.conftest import fresh_schema
 
@@ -81,3 +83,39 @@ async def test_a_connection_ended_by_the_server_is_a_storage_error(tmp_path: Pat
             await store.close()
         assert set(outcomes) <= {"answered", "StorageError"}, outcomes
         assert outcomes["StorageError"], outcomes  # the sessions' ends were felt
+
+
+async def test_a_resharding_restart_waits_for_the_old_count_to_stop(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Plan line S4, the other half: changing SHARD_COUNT means stopping every process and
+    starting them with the new count; one started while an old one is still stopping waits for
+    it (as for a held shard), saying so once, and goes on once it has let go. Two processes
+    with the same count, and the whole bot alone, are unaffected."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        old = await Store.open(url, flush_interval=None)
+        new = await Store.open(url, flush_interval=None)
+        try:
+            async with old.claim_shards([0, 1], holder="old 0,1", wait=0, shard_count=4):
+                async with old.claim_shards([2, 3], holder="old 2,3", wait=0, shard_count=4):
+                    pass  # the same count beside it: taken
+                with pytest.raises(ShardsTaken) as taken:
+                    async with new.claim_shards([0], holder="new 0", wait=0, shard_count=8):
+                        pass
+                assert taken.value.count == 4
+                assert taken.value.holders[0].startswith("old 0,1 [server pid "), taken.value
+
+                waiting = asyncio.create_task(claimed(new))
+                await eventually(
+                    lambda: "runs SHARD_COUNT 4 (old 0,1" in caplog.text, "the wait said"
+                )
+                assert not waiting.done()
+            assert await waiting  # the old one let go: the new count runs
+        finally:
+            await old.close()
+            await new.close()
+
+
+async def claimed(store: Store) -> bool:
+    async with store.claim_shards([0, 5], holder="new 0,5", wait=60, shard_count=8):
+        return True
