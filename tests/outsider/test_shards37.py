@@ -16,10 +16,15 @@ from bot.storage import ShardsTaken, StorageError, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
 from tests.polling import eventually
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
 from tests.storage.conftest import fresh_schema
 
+from .conftest import Scene
+
 pytestmark = pytest.mark.postgres
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_a_process_with_another_shard_count_is_refused(tmp_path: Path) -> None:
@@ -119,3 +124,26 @@ async def test_a_resharding_restart_waits_for_the_old_count_to_stop(
 async def claimed(store: Store) -> bool:
     async with store.claim_shards([0, 5], holder="new 0,5", wait=60, shard_count=8):
         return True
+
+
+async def test_a_search_path_naming_no_schema_says_which(scene: Scene, tmp_path: Path) -> None:
+    """Plan line S8: `?search_path=glossary` in DATABASE_URL before `CREATE SCHEMA glossary`.
+    `run` answered without its database, as it should, but its line named the URL twice and
+    not the schema: "cannot open the database DATABASE_URL=postgresql://…?search_path=…:
+    postgresql://…?search_path=…: no schema to use (check the search_path)". Now the URL once,
+    the search_path the server has, and what to do."""
+    url = f"{TEST_DATABASE_URL}?search_path=glossary_s37_never_made"
+    env = {**CLI_ENV, "DATABASE_URL": url}
+    status, said = await glossary_bot(env, tmp_path, "stats")
+    assert status == 1, said
+    [line] = said.strip().splitlines()
+    assert line.count("postgresql://") == 1, line
+    assert "has no schema to use: none of its search_path (glossary_s37_never_made)" in line
+    assert "CREATE SCHEMA" in line, line
+    assert "glossary:glossary@" not in line, line  # no password
+
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, DATABASE_URL=url) as bot:
+        line = await bot.wait_for_output(r"cannot open the database")
+        assert line.count("postgresql://") == 1, line
+        assert "it has no schema to use: none of its search_path (glossary_s37_never_made)" in line
+        assert await bot.stop() == 0
