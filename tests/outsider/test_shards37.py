@@ -15,6 +15,7 @@ import pytest
 from bot.storage import ShardsTaken, StorageError, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
+from tests.ops.test_metrics import metrics_port, scrape
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
@@ -147,3 +148,49 @@ async def test_a_search_path_naming_no_schema_says_which(scene: Scene, tmp_path:
         assert line.count("postgresql://") == 1, line
         assert "it has no schema to use: none of its search_path (glossary_s37_never_made)" in line
         assert await bot.stop() == 0
+
+
+async def test_each_process_s_metrics_name_its_own_shards(tmp_path: Path) -> None:
+    """Plan line S12: two processes' `/metrics` on one host (METRICS_PORT 0: ports apart). The
+    process of shards 2,3 reported `glossary_gateway_latency_seconds{shard="0"}` (the average
+    of its shards under shard 0, which it does not run), and both reported
+    `glossary_gateway_reconnects_total{shard="0"} 1` right after start, with no reconnect at
+    all: each shard's first connection was counted against shard 0, the second as a
+    reconnect. Now the latency is one series per shard the process runs, and a shard's first
+    connection counts nothing, and a reconnect counts under its shard."""
+    async with world(heartbeat_interval_ms=500) as w:
+        first, second = process_of(w, [0, 1], tmp_path), process_of(w, [2, 3], tmp_path)
+        for process in (first, second):
+            process.env = {**process.env, "METRICS_PORT": "0"}
+        async with running(first), running(second):
+            await answers_on(w, [0, 1, 2, 3])
+            for process, shards in ((first, {"0", "1"}), (second, {"2", "3"})):
+                port = await metrics_port(process)
+
+                async def every_shard_reported(port: int = port, shards: set[str] = shards) -> bool:
+                    # Once each shard has had a heartbeat ACK: then no more series may come.
+                    return shards <= set(await labelled(port, "glossary_gateway_latency_seconds"))
+
+                await eventually(every_shard_reported, "a heartbeat on each shard")
+                latency = await labelled(port, "glossary_gateway_latency_seconds")
+                assert set(latency) == shards, latency
+                reconnects = await labelled(port, "glossary_gateway_reconnects_total")
+                assert not any(reconnects.values()), reconnects
+
+            # A real reconnect is counted, under the shard that made it.
+            port = await metrics_port(second)
+            await w.fake.drop_gateway(shard_id=3)
+
+            async def counted() -> bool:
+                reconnects = await labelled(port, "glossary_gateway_reconnects_total")
+                return reconnects.get("3") == 1
+
+            await eventually(counted, "shard 3's reconnect counted")
+            reconnects = await labelled(port, "glossary_gateway_reconnects_total")
+            assert {shard: n for shard, n in reconnects.items() if n} == {"3": 1}, reconnects
+
+
+async def labelled(port: int, metric: str) -> dict[str, float]:
+    """`metric`'s values by their `shard` label, as the process at `port` reports them now."""
+    values = await asyncio.to_thread(scrape, port)
+    return {dict(labels)["shard"]: n for (name, labels), n in values.items() if name == metric}
