@@ -95,22 +95,46 @@ def failed(error_id: str) -> None:
 
 
 def watch_gateway(bot: commands.Bot) -> None:
-    """Count every gateway connection after the first, and every resume, per shard."""
+    """Count every gateway connection after the first, and every resume, per shard. A
+    process of several shards hears `connect` once per shard, so it counts by shard events."""
     connected: set[int] = set()
 
-    def shard() -> int:
-        return bot.shard_id or 0
+    def connect(shard: int) -> None:
+        if shard in connected:
+            metrics.GATEWAY_RECONNECTS.labels(shard=str(shard)).inc()
+        connected.add(shard)
+
+    def resumed(shard: int) -> None:
+        metrics.GATEWAY_RECONNECTS.labels(shard=str(shard)).inc()
+
+    if isinstance(bot, discord.AutoShardedClient):
+
+        async def on_shard_connect(shard_id: int) -> None:
+            connect(shard_id)
+
+        async def on_shard_resumed(shard_id: int) -> None:
+            resumed(shard_id)
+
+        bot.add_listener(on_shard_connect)
+        bot.add_listener(on_shard_resumed)
+        return
 
     async def on_connect() -> None:
-        if shard() in connected:
-            metrics.GATEWAY_RECONNECTS.labels(shard=str(shard())).inc()
-        connected.add(shard())
+        connect(bot.shard_id or 0)
 
     async def on_resumed() -> None:
-        metrics.GATEWAY_RECONNECTS.labels(shard=str(shard())).inc()
+        resumed(bot.shard_id or 0)
 
     bot.add_listener(on_connect)
     bot.add_listener(on_resumed)
+
+
+def latencies(bot: commands.Bot) -> list[tuple[int | None, float]]:
+    """Each shard's heartbeat latency; a process of several shards has one per shard (its
+    `latency` is their average)."""
+    if isinstance(bot, discord.AutoShardedClient):
+        return list(bot.latencies)
+    return [(bot.shard_id, bot.latency)]
 
 
 def serve_metrics(
@@ -135,7 +159,7 @@ def serve_metrics(
     def entries() -> dict[str, int]:
         return {s.key: n for s, n in state.glossary.definitions_per_source()}
 
-    live = metrics.LiveValues(lambda: [(bot.shard_id, bot.latency)], writable, entries)
+    live = metrics.LiveValues(lambda: latencies(bot), writable, entries)
     try:
         server = metrics.serve(settings.metrics_host, settings.metrics_port, live)
     except OSError as exc:

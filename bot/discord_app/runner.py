@@ -254,7 +254,7 @@ def _claim_shards(settings: Settings, store: Store) -> contextlib.AbstractAsyncC
         ids = list(range(settings.shard_count))
     shards = f"shards {shard_label(ids)}" if ids is not None else "all shards"
     holder = f"glossary-bot {shards} pid {os.getpid()} on {socket.gethostname()}"
-    return store.claim_shards(ids, holder=holder, wait=CLAIM_WAIT)
+    return store.claim_shards(ids, holder=holder, wait=CLAIM_WAIT, shard_count=settings.shard_count)
 
 
 def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> str:
@@ -265,6 +265,12 @@ def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> st
             f"DATABASE_PATH={settings.database_path}: another bot runs on this SQLite file "
             f"({others}); one bot per file: stop it, or give this one a DATABASE_PATH of its "
             "own (several processes share one PostgreSQL database: DATABASE_URL)"
+        )
+    if taken.count is not None:
+        return (
+            f"SHARD_COUNT {settings.shard_count}: another process on this database runs "
+            f"SHARD_COUNT {taken.count} ({others}); a server's shard depends on the count: give "
+            "every process the same SHARD_COUNT (to change it, stop them all first)"
         )
     if taken.shard is not None:
         return (

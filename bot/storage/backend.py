@@ -128,11 +128,17 @@ class Backend(ABC):
         raise NotImplementedError(f"{self.location} is used by one process: nothing to share")
 
     def claim_shards(
-        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+        self,
+        shard_ids: Sequence[int] | None,
+        *,
+        holder: str,
+        wait: float,
+        shard_count: int | None = None,
     ) -> AbstractAsyncContextManager[None]:
         """While the block runs, no other process on this database runs any of `shard_ids`
-        (None: every shard, the whole bot). Raises `ShardsTaken` naming who runs them, after
-        waiting up to `wait` seconds for them to be let go (a process still stopping).
+        (None: every shard, the whole bot), nor runs another `shard_count`. Raises
+        `ShardsTaken` naming who runs them, after waiting up to `wait` seconds for them to be
+        let go (a process still stopping).
         `holder` names this process to the others. A file has one process: nothing to claim."""
         return contextlib.nullcontext()
 

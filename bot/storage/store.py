@@ -680,12 +680,19 @@ class Store:
         return self._backend.identify_slot(bucket)
 
     def claim_shards(
-        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+        self,
+        shard_ids: Sequence[int] | None,
+        *,
+        holder: str,
+        wait: float,
+        shard_count: int | None = None,
     ) -> contextlib.AbstractAsyncContextManager[None]:
         """Run `shard_ids` (None: the whole bot) alone among the processes sharing this
         database while the block runs: `ShardsTaken` if another runs some of them (see
         `Backend.claim_shards`)."""
-        return self._backend.claim_shards(shard_ids, holder=holder, wait=wait)
+        return self._backend.claim_shards(
+            shard_ids, holder=holder, wait=wait, shard_count=shard_count
+        )
 
     async def can_write(self) -> bool:
         """True if a write reaches the database now (for the health check); never raises."""

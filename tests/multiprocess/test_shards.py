@@ -78,12 +78,13 @@ class World:
 
 
 @contextlib.asynccontextmanager
-async def world() -> AsyncIterator[World]:
+async def world(*, heartbeat_interval_ms: int = 41_250) -> AsyncIterator[World]:
     fake = FakeDiscord(
         shard_count=SHARDS,
         max_concurrency=2,  # buckets {0, 2} and {1, 3}: each process needs both
         identify_window=WINDOW,
         enforce_identify_limit=True,
+        heartbeat_interval_ms=heartbeat_interval_ms,
     )
     # Over a hundred actions a minute: no heartbeat bounce per action (discord.py rate-limits
     # its gateway sends), and nothing here clicks a view that would need it.

@@ -42,6 +42,10 @@ _REASONS = {
 }
 # A flush writes one row per server, entry and hour in the batch: time enough for a big one.
 COMMAND_TIMEOUT = 60.0
+# What the driver raises when a statement fails or its connection breaks. InternalClientError
+# is what a pooled connection the server has just ended (a restart) raises as the next
+# statement begins ("cannot switch to state 15; another operation (2) is in progress").
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
 # Seconds between tries to claim this process's shards again after their session ended.
 RECLAIM_EVERY = 2
 # A session lock per IDENTIFY bucket, one set per schema (like the migrations' lock). It waits
@@ -146,7 +150,7 @@ class PostgresBackend(Backend):
             result: T = await shielded(transaction)
         except StorageError:
             raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+        except (*_DRIVER_ERRORS, OSError, TimeoutError) as exc:
             raise as_storage_error(exc, self.location, in_statement=True) from exc
         return result
 
@@ -157,7 +161,12 @@ class PostgresBackend(Backend):
 
     @contextlib.asynccontextmanager
     async def claim_shards(
-        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+        self,
+        shard_ids: Sequence[int] | None,
+        *,
+        holder: str,
+        wait: float,
+        shard_count: int | None = None,
     ) -> AsyncIterator[None]:
         """The shards' claims (see `claims`), on a session named `holder` for the others. A
         session ended underneath (the server restarted) takes the claims with it: said loudly,
@@ -176,10 +185,10 @@ class PostgresBackend(Backend):
             except Exception as exc:
                 raise as_storage_error(exc, self.location) from exc
             try:
-                await take_claims(conn, shard_ids, wait=wait)
+                await take_claims(conn, shard_ids, wait=wait, shard_count=shard_count)
             except BaseException as exc:
                 conn.terminate()
-                if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+                if isinstance(exc, (*_DRIVER_ERRORS, OSError)):
                     raise as_storage_error(exc, self.location) from exc
                 raise
             conn.add_termination_listener(ended)
@@ -241,7 +250,7 @@ class PostgresBackend(Backend):
         try:
             try:
                 await take(conn)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            except (*_DRIVER_ERRORS, OSError) as exc:
                 raise as_storage_error(exc, self.location) from exc
             yield
         finally:
@@ -345,6 +354,11 @@ def as_storage_error(
         return StorageUnavailable(
             f"cannot reach the database at {location}: no answer in time (a firewall dropping "
             "the connection, or the wrong host or port)"
+        )
+    if isinstance(exc, asyncpg.InternalClientError):
+        return StorageUnavailable(
+            f"the connection to the database at {location} was ended by the server (restarted, "
+            f"or the session ended) as a statement began: {exc}"
         )
     if isinstance(exc, OSError | TimeoutError | asyncpg.InterfaceError):
         return StorageUnavailable(

@@ -21,6 +21,9 @@ log = logging.getLogger(__name__)
 
 # One key space per schema, apart from the IDENTIFY buckets' locks.
 _KEY = "hashtext('glossary-bot shards ' || current_schema())"
+# A sharded process also holds its SHARD_COUNT here (shared): a guild's shard depends on the
+# count, so processes with different counts would serve some guilds twice and others not at all.
+_COUNT_KEY = "hashtext('glossary-bot shard count ' || current_schema())"
 # Every process holds this key too: each shard's process shared, a process running every shard
 # (SHARD_COUNT unset) alone; so that one and any other process on the database conflict.
 WHOLE_BOT = -1
@@ -41,12 +44,27 @@ WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid()
 ORDER BY a.pid
 """
 
+# Other processes' SHARD_COUNTs, with who holds each.
+_OTHER_COUNTS = f"""
+SELECT l.objid::int8 AS count, a.application_name, a.pid
+FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid()
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid::int8 = ({_COUNT_KEY})::int8 & 4294967295
+  AND l.objsubid = 2 AND l.objid::int8 <> $1
+ORDER BY count, a.pid
+"""
+
 
 async def take_claims(
-    conn: asyncpg.Connection, shard_ids: Sequence[int] | None, *, wait: float
+    conn: asyncpg.Connection,
+    shard_ids: Sequence[int] | None,
+    *,
+    wait: float,
+    shard_count: int | None = None,
 ) -> None:
-    """Claim `shard_ids` (None: the whole bot) on `conn`'s session, waiting up to `wait`
-    seconds in all for a process that still holds them (one stopping, say). Raises
+    """Claim `shard_ids` (None: the whole bot) of `shard_count` on `conn`'s session, waiting up
+    to `wait` seconds in all for a process that still holds them (one stopping, say). Raises
     `ShardsTaken` naming the holders; ending the session lets go of what it took."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + wait
@@ -65,14 +83,52 @@ async def take_claims(
                     ", ".join(await _holders(conn, key)) or "unnamed",
                     wait,
                 )
-            left = max(1, int((give_up - loop.time()) * 1000))
-            await conn.execute(f"SET lock_timeout = {left}")
+            await _wait_for(conn, give_up - loop.time())
             try:
                 await conn.execute(f"SELECT pg_advisory_lock{kind}({_KEY}, $1)", key)
             except asyncpg.LockNotAvailableError:
                 holders = await _holders(conn, key)
                 raise ShardsTaken(None if key == WHOLE_BOT else key, holders) from None
+        if key == WHOLE_BOT and shared and shard_count is not None:
+            said = await _same_count(conn, shard_count, give_up, said=said)
     await conn.execute("SET lock_timeout = 0")
+
+
+async def _same_count(conn: asyncpg.Connection, count: int, give_up: float, *, said: bool) -> bool:
+    """Hold `count` among the sharded processes' counts, and wait (until `give_up`, on the
+    loop's clock) for every process with another count to stop: `ShardsTaken` naming one
+    that does not. Both of two processes starting at once take theirs before looking, so at
+    least one of them sees the other. Returns whether a wait was said."""
+    await conn.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, $1)", count)
+    loop = asyncio.get_running_loop()
+    while others := await conn.fetch(_OTHER_COUNTS, count):
+        theirs = others[0]["count"]
+        holders = [
+            f"{row['application_name'] or '(unnamed)'} [server pid {row['pid']}]"
+            for row in others
+            if row["count"] == theirs
+        ]
+        if not said:
+            said = True
+            log.warning(
+                "another process on this database runs SHARD_COUNT %d (%s); waiting up to "
+                "%.0f s for it to stop (a resharding restart) before refusing",
+                theirs,
+                ", ".join(holders),
+                max(0.0, give_up - loop.time()),
+            )
+        await _wait_for(conn, give_up - loop.time())
+        try:  # taken once every process holding that count has let go; let go again at once
+            await conn.execute(f"SELECT pg_advisory_lock({_COUNT_KEY}, $1)", theirs)
+        except asyncpg.LockNotAvailableError:
+            raise ShardsTaken(None, holders, count=theirs) from None
+        await conn.execute(f"SELECT pg_advisory_unlock({_COUNT_KEY}, $1)", theirs)
+    return said
+
+
+async def _wait_for(conn: asyncpg.Connection, seconds: float) -> None:
+    """The next lock statement waits at most `seconds` (at least a millisecond)."""
+    await conn.execute(f"SET lock_timeout = {max(1, int(seconds * 1000))}")
 
 
 async def _holders(conn: asyncpg.Connection, key: int) -> list[str]:

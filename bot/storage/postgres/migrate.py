@@ -30,7 +30,11 @@ async def schema_version(conn: Connection, location: str) -> int:
     """The schema's version (0: empty), refusing schemas that are newer or not ours."""
     schema = await conn.fetchval("SELECT current_schema()")
     if schema is None:
-        raise StorageError(f"{location}: no schema to use (check the search_path)")
+        path = await conn.fetchval("SELECT current_setting('search_path')")
+        raise StorageError(
+            f"{location} has no schema to use: none of its search_path ({path}) exists "
+            "(create it first: CREATE SCHEMA name)"
+        )
     if await conn.fetchval("SELECT to_regclass($1)", f'"{schema}".{VERSION_TABLE}') is None:
         tables = await conn.fetchval("SELECT count(*) FROM pg_tables WHERE schemaname = $1", schema)
         if tables:

@@ -103,7 +103,12 @@ class SqliteBackend(Backend):
         )
 
     def claim_shards(
-        self, shard_ids: Sequence[int] | None, *, holder: str, wait: float
+        self,
+        shard_ids: Sequence[int] | None,
+        *,
+        holder: str,
+        wait: float,
+        shard_count: int | None = None,
     ) -> contextlib.AbstractAsyncContextManager[None]:
         """A file has one bot: the whole of it, whatever its shards."""
         return one_bot_per_file(
