@@ -599,7 +599,10 @@ def run_restore(args: argparse.Namespace) -> int:
         check_backup(args.backup)
     except StorageError as exc:
         return _fail(f"{exc}{unchanged}")
-    if location.is_dir() or not location.parent.is_dir():
+    if location.is_dir():
+        named = "--db" if args.db else "DATABASE_PATH"
+        return _fail(f"{named} {location} {folder_not_file(location)}{unchanged}")
+    if not location.parent.is_dir():
         return _fail(f"{location} is not a database file in an existing folder{unchanged}")
 
     async def restore() -> tuple[Path | None, Path | None]:

@@ -63,6 +63,18 @@ CASES: dict[str, Case] = {
         ["stats", "--db", "{folder}"], "is a folder, not a database file"
     ),
     "stats: bad setting": Case(["stats"], "LOG_LEVEL", {"LOG_LEVEL": "verbose"}),
+    # The README: a folder named as the database "is said to be one, naming a file in it, by
+    # every command" (readme37 found these three saying there was no database, or none there).
+    "check --db: a folder": Case(
+        ["check", "-q", "--db", "{folder}"], "is a folder, not a database file", stdout_lines=1
+    ),
+    "restore: a folder as database": Case(
+        ["restore", "{db}", "--db", "{folder}"], "is a folder, not a database file"
+    ),
+    "migrate-db: a folder as source": Case(
+        ["migrate-db", "--from", "{folder}", "--to", "{cwd}/copy.db"],
+        "is a folder, not a database file",
+    ),
     "aliases: no action": Case(["aliases"], "glossary-bot aliases: error"),
     "aliases import: missing file": Case(
         ["aliases", "import", "nowhere.json", "--db", "{db}"], "cannot read nowhere.json"

@@ -28,6 +28,8 @@ def shown(message: dict[str, Any]) -> str:
         lines += [f"[{embed['title']}]"] if embed.get("title") else []
         lines += [embed["description"]] if embed.get("description") else []
         lines += [f"{f['name']}: {f['value']}" for f in embed.get("fields") or []]
+        # The card's category, sources and how the term was matched ("as a typo").
+        lines += [embed["footer"]["text"]] if (embed.get("footer") or {}).get("text") else []
     buttons = [
         c.get("label") or c.get("custom_id", "")
         for row in message.get("components") or []
