@@ -15,7 +15,7 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.explain import BUSY
-from bot.discord_app.member_searches import MemberSearches
+from bot.discord_app.member_searches import MemberSearches, Turn
 from bot.search.index import SearchIndex
 
 from .conftest import Scene
@@ -28,6 +28,25 @@ LONG_TEXT = "what is a kv cache? " + (
     "we kept asking because the answers in the thread went round in circles and nobody "
     "could say it plainly. " * 12
 )
+
+
+async def queued_searches(
+    searches: MemberSearches, turns: list[Turn], release: threading.Event
+) -> list:
+    """Each of `turns` asks for a search held until `release`; returns their tasks once every
+    one has taken its place (or been refused)."""
+    placed, all_in = 0, asyncio.Event()
+
+    async def one(turn: Turn) -> bool | None:
+        nonlocal placed
+        placed += 1
+        if placed == len(turns):
+            all_in.set()
+        return await searches.run(turn, release.wait)  # in its place (or refused) before it yields
+
+    tasks = [asyncio.create_task(one(turn)) for turn in turns]
+    await asyncio.wait_for(all_in.wait(), STUCK)  # the last ran on into its place before this
+    return tasks
 
 
 class HeldSearch:

@@ -24,14 +24,13 @@ from bot.discord_app.member_searches import (
     DM_MOST_WAITING,
     DMS_TIMES_A_SERVER,
     MemberSearches,
-    Turn,
     turn_of,
 )
 from bot.search.index import SearchIndex
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import embed_of
-from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch
+from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch, queued_searches
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 from tests.resilience.conftest import without_permission_override
 
@@ -261,23 +260,10 @@ async def test_direct_messages_stay_bounded_with_a_turn_for_each_member() -> Non
     searches = MemberSearches(most_waiting=2)
     release = threading.Event()
     members, each = DMS_TIMES_A_SERVER, min(2, DM_MOST_WAITING)
-    started, all_in = 0, asyncio.Event()
-
-    async def queued(turn: Turn) -> bool | None:
-        nonlocal started
-        started += 1
-        if started == members * each + 1:
-            all_in.set()
-        return await searches.run(turn, release.wait)  # in its place before it yields
-
-    tasks = [
-        asyncio.create_task(queued(turn_of(None, member)))
-        for member in range(1, members + 1)
-        for _ in range(each)
-    ]
-    tasks.append(asyncio.create_task(queued(turn_of(7, 1))))  # a server's, behind them
+    turns = [turn_of(None, member) for member in range(1, members + 1) for _ in range(each)]
+    turns.append(turn_of(7, 1))  # a server's, behind them
     try:
-        await asyncio.wait_for(all_in.wait(), STUCK)
+        tasks = await queued_searches(searches, turns, release)
         # Refused at once; queued instead, they would wait for the release below (STUCK: a
         # bound on that hang only).
         for turn in (turn_of(None, 1), turn_of(None, 99)):  # the member's own cap; all DMs'

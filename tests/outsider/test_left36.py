@@ -23,13 +23,13 @@ import pytest
 
 from bot.discord_app.app import STORE_SHARE, GlossaryBot
 from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
-from bot.discord_app.member_searches import DM_MOST_WAITING, MemberSearches, Turn, turn_of
+from bot.discord_app.member_searches import DM_MOST_WAITING, MemberSearches, turn_of
 from bot.glossary import Glossary
 from bot.glossary.interchange import export_bytes
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import embed_of
-from tests.discord_app.test_member_searches import STUCK
+from tests.discord_app.test_member_searches import STUCK, queued_searches
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, open_add
 from tests.resilience.conftest import StartBot
@@ -101,22 +101,9 @@ async def test_members_at_their_dm_cap_are_one_line_a_burst(
     release = threading.Event()
     members, each = 8, min(2, DM_MOST_WAITING)
 
-    started, all_in = 0, asyncio.Event()
-
-    async def queued(turn: Turn) -> bool | None:
-        nonlocal started
-        started += 1
-        if started == members * each:
-            all_in.set()
-        return await searches.run(turn, release.wait)  # in its place before it yields
-
-    tasks = [
-        asyncio.create_task(queued(turn_of(None, member)))
-        for member in range(1, members + 1)
-        for _ in range(each)
-    ]
+    turns = [turn_of(None, member) for member in range(1, members + 1) for _ in range(each)]
     try:
-        await asyncio.wait_for(all_in.wait(), STUCK)
+        tasks = await queued_searches(searches, turns, release)
         for member in range(1, members + 1):  # each member once more: at their cap
             refused = searches.run(turn_of(None, member), release.wait)
             assert await asyncio.wait_for(refused, STUCK) is None

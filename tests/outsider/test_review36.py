@@ -37,7 +37,7 @@ from bot.search.index import SearchIndex
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
-from tests.discord_app.test_member_searches import STUCK
+from tests.discord_app.test_member_searches import STUCK, queued_searches
 from tests.resilience.botproc import glossary_bot_waited
 from tests.resilience.conftest import without_permission_override
 
@@ -49,23 +49,6 @@ from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 
-async def _queued(searches: MemberSearches, turns: list[Turn], release: threading.Event) -> list:
-    """Each of `turns` asks for a search held until `release`; returns their tasks once every
-    one has taken its place (or been refused)."""
-    placed, all_in = 0, asyncio.Event()
-
-    async def one(turn: Turn) -> bool | None:
-        nonlocal placed
-        placed += 1
-        if placed == len(turns):
-            all_in.set()
-        return await searches.run(turn, release.wait)  # in its place (or refused) before it yields
-
-    tasks = [asyncio.create_task(one(turn)) for turn in turns]
-    await asyncio.wait_for(all_in.wait(), STUCK)  # the last ran on into its place before this
-    return tasks
-
-
 async def test_thousands_of_members_dms_leave_nothing_behind_once_quiet() -> None:
     """V1: 2,000 members each send the bot one DM while the worker is held (all DMs' cap is
     DMS_TIMES_A_SERVER x a server's: the rest refused), a member also has one in a server:
@@ -75,7 +58,7 @@ async def test_thousands_of_members_dms_leave_nothing_behind_once_quiet() -> Non
     turns: list[Turn] = [turn_of(None, member) for member in range(1, 2001)]
     turns.append(turn_of(7, 1))  # member 1 in a server too: a turn of its own
     try:
-        tasks = await _queued(searches, turns, release)
+        tasks = await queued_searches(searches, turns, release)
     finally:
         release.set()
     done = await asyncio.gather(*tasks)
@@ -103,7 +86,7 @@ async def test_a_raid_of_accounts_at_their_dm_cap_is_one_log_line(
     turns = [turn_of(None, member) for member in range(1, 61) for _ in range(DM_MOST_WAITING + 1)]
     caplog.set_level(logging.WARNING, logger="bot.discord_app.member_searches")
     try:
-        tasks = await _queued(searches, turns, release)
+        tasks = await queued_searches(searches, turns, release)
     finally:
         release.set()
     done = await asyncio.gather(*tasks)
@@ -116,7 +99,7 @@ async def test_a_raid_of_accounts_at_their_dm_cap_is_one_log_line(
     caplog.clear()
     release.clear()
     try:
-        tasks = await _queued(searches, turns[: DM_MOST_WAITING + 1], release)
+        tasks = await queued_searches(searches, turns[: DM_MOST_WAITING + 1], release)
     finally:
         release.set()
     await asyncio.gather(*tasks)
