@@ -202,6 +202,15 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     return done
 
 
+def unfinished_at_stop(doing: str, check: str) -> str:
+    """The answer when `through_the_stop` gave None: the write (`doing`, "removing this alias")
+    commits whole or not at all, and which one is not known yet; `check`: where to see it."""
+    return (
+        f"The bot is stopping, and the database had not finished {doing}: it is either done in "
+        f"full or not at all. Check {check} once the bot is back."
+    )
+
+
 async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:
     """The answer to an interaction Discord no longer takes one for: a public answer goes to the
     channel as a message of its own (its own rate limit, no deadline); a private one has nowhere
