@@ -177,7 +177,8 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
 async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     """`work` (a write and the answer to give of it) to its end, though a stop cancels this task
     at its deadline for answers: the write is one transaction that commits on (shielded), so a
-    moderator whose save ended after that deadline heard nothing, saved or not. Cancelled by a
+    member whose write ended after that deadline heard nothing, written or not. Every write
+    whose answer follows it goes through here (a form, a confirm, an import). Cancelled by a
     stop, `work` is waited for until ANSWER_SECONDS before the stop's last deadline (`close`
     waits for this task until then, the connection still open); None if not done by then."""
     task = asyncio.ensure_future(work)
