@@ -177,7 +177,8 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
 async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     """`work` (a write and the answer to give of it) to its end, though a stop cancels this task
     at its deadline for answers: the write is one transaction that commits on (shielded), so a
-    moderator whose save ended after that deadline heard nothing, saved or not. Cancelled by a
+    member whose write ended after that deadline heard nothing, written or not. Every write
+    whose answer follows it goes through here (a form, a confirm, an import). Cancelled by a
     stop, `work` is waited for until ANSWER_SECONDS before the stop's last deadline (`close`
     waits for this task until then, the connection still open); None if not done by then."""
     task = asyncio.ensure_future(work)
@@ -200,6 +201,15 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
         return None
     log.info("stopping: a save under way at the answers' deadline ended: answered after all")
     return done
+
+
+def unfinished_at_stop(doing: str, check: str) -> str:
+    """The answer when `through_the_stop` gave None: the write (`doing`, "removing this alias")
+    commits whole or not at all, and which one is not known yet; `check`: where to see it."""
+    return (
+        f"The bot is stopping, and the database had not finished {doing}: it is either done in "
+        f"full or not at all. Check {check} once the bot is back."
+    )
 
 
 async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:

@@ -34,7 +34,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import echo
+from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
 from bot.mismatches import title_taking
@@ -50,6 +50,7 @@ from bot.storage import (
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
+    from bot.glossary import Entry
     from bot.search.local import LocalGlossary
 
     Interaction = discord.Interaction[GlossaryBot]
@@ -95,22 +96,29 @@ async def add_alias(
         )
         return
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
+    said = await through_the_stop(interaction.client, _added(interaction, local, entry, text))
+    await reply(
+        interaction,
+        said if said is not None else unfinished_at_stop("adding this alias", "with `/alias list`"),
+    )
+
+
+async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, text: str) -> str:
+    """Check and store the alias `text` of `entry`: what to answer."""
+    state = interaction.client.state
+    scope = interaction.guild_id or 0
     async with state.servers.changes(scope):
         try:
             current = await state.servers.current(scope)
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
         except AliasRejected as exc:
-            await reply(interaction, str(exc))
-            return
+            return str(exc)
         except StorageError:
-            await reply(interaction, STORAGE_DOWN)
-            return
+            return STORAGE_DOWN
         except IndexingFailed:  # logged, with its traceback, where it failed
-            await reply(interaction, NOT_CHECKED)
-            return
+            return NOT_CHECKED
         if state.store is None:
-            await reply(interaction, STORAGE_DOWN)
-            return
+            return STORAGE_DOWN
 
         def still_free(_: AliasImport, stored: Mapping[str, str]) -> str | None:
             # Run inside the write: another process may have added a spelling of it since
@@ -134,48 +142,37 @@ async def add_alias(
                 own_term=entry.id not in state.glossary,  # a server's own term, not bundled
             )
         except StorageError:
-            await reply(interaction, STORAGE_DOWN)
-            return
+            return STORAGE_DOWN
         await state.servers.reload(scope)
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
-        await reply(interaction, result.reason or "That alias clashes with another one.")
-    elif result.status is AddAliasStatus.TERM_GONE:
-        await reply(
-            interaction,
+        return result.reason or "That alias clashes with another one."
+    if result.status is AddAliasStatus.TERM_GONE:
+        return (
             f"“{echo(entry.display_title)}” was removed from this server's glossary a moment "
-            "ago: nothing was added.",
+            "ago: nothing was added."
         )
-    elif result.status is AddAliasStatus.ADDED:
+    if result.status is AddAliasStatus.ADDED:
         # Members who suggested this name are waiting for it: it now opens a card, so accept.
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
-        await reply(
-            interaction,
+        return (
             f"Added: “{shown}” now opens **{shown_name(entry.display_title)}** in this server."
-            f"{accepted}",
+            f"{accepted}"
         )
-    elif result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
-        await reply(
-            interaction,
-            f"“{shown}” already opens **{shown_name(entry.display_title)}**: nothing to change.",
-        )
-    elif result.status is AddAliasStatus.CONFLICT:
+    if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
+        return f"“{shown}” already opens **{shown_name(entry.display_title)}**: nothing to change."
+    if result.status is AddAliasStatus.CONFLICT:
         name = (
             shown_name(aliased_name(local, result.alias.text, result.alias.entry_id))
             if result.alias
             else "another entry"
         )
-        await reply(
-            interaction,
-            f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it.",
-        )
-    else:
-        await reply(
-            interaction,
-            f"This server has reached its limit of {ALIAS_CAP:,} aliases. Remove some with "
-            "`/alias remove` first.",
-        )
+        return f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it."
+    return (
+        f"This server has reached its limit of {ALIAS_CAP:,} aliases. Remove some with "
+        "`/alias remove` first."
+    )
 
 
 def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> str:
@@ -258,16 +255,21 @@ class AliasCog(
             await reply(interaction, STORAGE_DOWN)
             return
         await thinking(interaction)
-        try:
-            removed = await state.store.remove_alias(scope, normalize(alias), interaction.user.id)
-        except StorageError:
-            await reply(interaction, STORAGE_DOWN)
-            return
-        await state.servers.reload(scope)
-        if removed is None:
-            await reply(interaction, f"This server has no alias “{echo(alias)}”.")
-        else:
-            await reply(interaction, f"Removed “{echo(removed.text)}”.")
+        store = state.store
+
+        async def removal() -> str:
+            try:
+                removed = await store.remove_alias(scope, normalize(alias), interaction.user.id)
+            except StorageError:
+                return STORAGE_DOWN
+            await state.servers.reload(scope)
+            if removed is None:
+                return f"This server has no alias “{echo(alias)}”."
+            return f"Removed “{echo(removed.text)}”."
+
+        said = await through_the_stop(interaction.client, removal())
+        unfinished = unfinished_at_stop("removing this alias", "with `/alias list`")
+        await reply(interaction, said if said is not None else unfinished)
 
     @remove.autocomplete("alias")
     async def server_aliases(

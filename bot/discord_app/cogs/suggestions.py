@@ -31,7 +31,7 @@ from bot.discord_app.items import (
     submitted_values,
     suggest_button,
 )
-from bot.discord_app.replies import echo
+from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.keys import compact
@@ -214,24 +214,30 @@ class SuggestCog(ServerOnly, commands.Cog):
         if named is not None:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
             return
-        try:
-            status = await store.add_suggestion(scope, owner, title, definition)
-        except StorageError:  # what the member wrote is kept for another try
-            nonce = await self.state.term_drafts.open(
-                Draft(owner, scope, TermDraft(title, definition))
-            )
-            view = discord.ui.View(timeout=None)
-            view.add_item(SuggestAgainButton(owner, nonce))
-            await reply(interaction, STORAGE_DOWN + KEPT, view=view)
-            return
-        if status is SuggestStatus.ADDED:
-            text = (
-                f"Thanks! “{echo(title)}” is with this server's moderators. "
-                "I'll tell you privately what they decide, if your DMs are open."
-            )
-        else:
-            text = refusal_text(status)
-        await reply(interaction, text[: limits.MESSAGE_CONTENT])
+
+        async def sent() -> tuple[str, discord.ui.View | None]:
+            try:
+                status = await store.add_suggestion(scope, owner, title, definition)
+            except StorageError:  # what the member wrote is kept for another try
+                nonce = await self.state.term_drafts.open(
+                    Draft(owner, scope, TermDraft(title, definition))
+                )
+                view = discord.ui.View(timeout=None)
+                view.add_item(SuggestAgainButton(owner, nonce))
+                return STORAGE_DOWN + KEPT, view
+            if status is SuggestStatus.ADDED:
+                text = (
+                    f"Thanks! “{echo(title)}” is with this server's moderators. "
+                    "I'll tell you privately what they decide, if your DMs are open."
+                )
+            else:
+                text = refusal_text(status)
+            return text[: limits.MESSAGE_CONTENT], None
+
+        said = await through_the_stop(interaction.client, sent())
+        unfinished = unfinished_at_stop("sending this suggestion", "with this server's moderators")
+        text, view = said if said is not None else (unfinished, None)
+        await reply(interaction, text, **({"view": view} if view is not None else {}))
 
     async def _named(self, scope: int, title: str) -> str | None:
         """What to tell a member who suggests a name this server's glossary already has (a

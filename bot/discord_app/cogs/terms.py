@@ -59,7 +59,7 @@ from bot.discord_app.items import (
     edit_again_button,
     submitted_values,
 )
-from bot.discord_app.replies import echo, through_the_stop
+from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
@@ -280,7 +280,9 @@ class RemoveButton(
         await interaction.response.edit_message(view=None)
         if not await still_allowed(interaction):
             return
-        text = await write_terms(interaction, plan)
+        text = await through_the_stop(interaction.client, write_terms(interaction, plan))
+        if text is None:
+            text = unfinished_at_stop("removing this term", "with `/define`")
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -319,7 +321,12 @@ class DecideButton(
             await thinking(interaction)
             if not await still_allowed(interaction):
                 return
-            text = await close_suggestion(interaction, self.suggestion_id, accepted=False)
+            text = await through_the_stop(
+                interaction.client,
+                close_suggestion(interaction, self.suggestion_id, accepted=False),
+            )
+            if text is None:
+                text = unfinished_at_stop("rejecting this suggestion", "with `/term log`")
             await reply(interaction, text.strip() or "Rejected.")
             return
         found = await state.store.suggestion(scope, self.suggestion_id)
@@ -528,27 +535,33 @@ class TermCog(
         except discord.HTTPException:
             await reply(interaction, "I could not download that file. Nothing was imported.")
             return
-        try:
-            outcome = await import_terms(
-                state.store,
-                interaction.guild_id or 0,
-                data[: cap + 1],
-                file.filename,
-                state.glossary,
-                actor_id=interaction.user.id,
-                caps=state.term_caps,
-                dry_run=dry_run,
-                default_category=category,
-            )
-        except StorageError:
-            await reply(interaction, STORAGE_DOWN)
-            return
-        accepted = ""
-        if outcome.applied:
-            await state.servers.reload(interaction.guild_id or 0)
-            accepted = await close_namesakes(interaction, outcome.written, besides=False)
-        text = discord.utils.escape_mentions(describe(outcome))
-        await reply(interaction, fit(text, limits.MESSAGE_CONTENT - len(accepted)) + accepted)
+        store = state.store
+
+        async def imported() -> str:
+            try:
+                outcome = await import_terms(
+                    store,
+                    interaction.guild_id or 0,
+                    data[: cap + 1],
+                    file.filename,
+                    state.glossary,
+                    actor_id=interaction.user.id,
+                    caps=state.term_caps,
+                    dry_run=dry_run,
+                    default_category=category,
+                )
+            except StorageError:
+                return STORAGE_DOWN
+            accepted = ""
+            if outcome.applied:
+                await state.servers.reload(interaction.guild_id or 0)
+                accepted = await close_namesakes(interaction, outcome.written, besides=False)
+            text = discord.utils.escape_mentions(describe(outcome))
+            return fit(text, limits.MESSAGE_CONTENT - len(accepted)) + accepted
+
+        said = await through_the_stop(interaction.client, imported())
+        unfinished = unfinished_at_stop("importing this file", "with `/term export`")
+        await reply(interaction, said if said is not None else unfinished)
 
     @app_commands.command(
         name="review", description="Members' suggestions of missing terms: accept or reject"
