@@ -7,14 +7,21 @@ on real SQLite files."""
 
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.glossary.links import without_links
+from tests.discord_app.helpers import define
 from tests.discord_app.test_member_searches import STUCK
+from tests.resilience.botproc import BotProcess
 
+from .conftest import Scene
 from .test_review36 import _bundled
 
 
@@ -57,3 +64,61 @@ def test_links_after_brackets_are_read_once(chained: int) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=STUCK * 3, check=False
     )
     assert done.stdout.strip() == "done", done
+
+
+def _not_files(tmp_path: Path) -> list[tuple[Path, str]]:
+    """A fifo, a socket and a character device where the database should be."""
+    fifo, sock = tmp_path / "db.fifo", tmp_path / "db.sock"
+    os.mkfifo(fifo)
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(sock))
+    listening.close()  # the socket file stays
+    return [
+        (fifo, "a fifo (named pipe)"),
+        (sock, "a socket"),
+        (Path("/dev/null"), "a character device"),
+    ]
+
+
+def test_the_commands_say_what_a_database_path_that_is_no_file_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R9: `--db` or DATABASE_PATH naming a fifo, a socket or a device: the commands said
+    "there is no database at /dev/null", which is there; round 27 said so of a folder. Now
+    what it is, and that it is no database file."""
+    monkeypatch.chdir(tmp_path)
+    for path, what in _not_files(tmp_path):
+        for argv, named in ((["stats", "--db", str(path)], "--db"), (["aliases", "export"], None)):
+            monkeypatch.setenv("DATABASE_PATH", str(path))
+            capsys.readouterr()
+            status = main(argv)
+            said = capsys.readouterr().err
+            assert status == 1, (argv, said)
+            assert said == (
+                f"glossary-bot: error: {named or 'DATABASE_PATH'} {path} is {what}, not a "
+                "database file\n"
+            ), (argv, said)
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+async def test_run_on_a_fifo_says_so_and_makes_nothing_beside_it(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """R9, `run`: a fifo as DATABASE_PATH logged "the database could not be written (disk I/O
+    error)" (a device "cannot upgrade … to schema version 1", and left a `-journal` beside
+    it: `/dev/null-journal` in /dev for a bot run as root). /define stayed up, as designed.
+    Now the line says what the path is, and SQLite is not let at it."""
+    fifo = tmp_path / "db.fifo"
+    os.mkfifo(fifo)
+    async with BotProcess(scene.fake, fifo, cwd=tmp_path) as bot:
+        line = await bot.wait_for_output("cannot open the database")
+        assert (
+            f"{fifo}: the database file cannot be opened: it is a fifo (named pipe), not a "
+            "database file; answering without counts and aliases" in line
+        ), line
+        _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
+        assert card["embeds"][0]["title"] == "KV Cache"
+    assert _names(tmp_path) == ["db.fifo"]
