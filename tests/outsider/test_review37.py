@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +21,12 @@ from bot.glossary.links import without_links
 from tests.discord_app.helpers import define
 from tests.discord_app.test_member_searches import STUCK
 from tests.resilience.botproc import BotProcess
+from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
+from .test_left24 import _cli
 from .test_review36 import _bundled
+from .test_round20 import _database
 
 
 @pytest.mark.parametrize(
@@ -122,3 +126,53 @@ async def test_run_on_a_fifo_says_so_and_makes_nothing_beside_it(
         _, card = await define(scene.fake, scene.alice, "kv cache", scene.channel)
         assert card["embeds"][0]["title"] == "KV Cache"
     assert _names(tmp_path) == ["db.fifo"]
+
+
+def _damaged_over_lines(tmp_path: Path) -> bytes:
+    """A bot's database with one page damaged so that SQLite's quick_check reports it on more
+    than one line ("*** in database main ***" and where), found by trying each page."""
+    whole = _database(tmp_path / "whole.db", lookups=30).read_bytes()
+    size = int.from_bytes(whole[16:18], "big")
+    trial = tmp_path / "trial.db"
+    for page in range(2, len(whole) // size + 1):
+        damaged = bytearray(whole)
+        damaged[page * size - 20 : page * size - 10] = b"\xff" * 10
+        trial.write_bytes(damaged)
+        with sqlite3.connect(trial) as conn:
+            (said,) = conn.execute("PRAGMA quick_check").fetchone()
+        conn.close()
+        if "\n" in said:
+            trial.unlink()
+            return bytes(damaged)
+    raise AssertionError("no page's damage is reported on two lines")
+
+
+def test_a_damaged_database_is_said_in_one_line_of_itself(tmp_path: Path) -> None:
+    """R10: a snapshot whose copy fails SQLite's integrity check: `stats` said "… read through
+    a copy in TMPDIR (/tmp), which failed: the backup failed its integrity check: *** in
+    database main ***", then "On tree page 8 cell 0: …" on a line of its own: "the backup" of
+    a command that makes none (review36 V7 reworded the other failures), and two lines. The
+    copy is page for page, so the damage is the database's: now it is named, in one line, by
+    `stats` of a snapshot, `backup` and `restore` alike."""
+    damaged = _damaged_over_lines(tmp_path)
+    folder = tmp_path / "snap"
+    folder.mkdir()
+    (folder / "g.db").write_bytes(damaged)
+    (tmp_path / "live.db").write_bytes(damaged)
+    _database(tmp_path / "new.db", lookups=1)
+    folder.chmod(0o555)
+    try:
+        read = _cli(tmp_path, "stats", "--db", "snap/g.db", prefix=without_permission_override())
+    finally:
+        folder.chmod(0o755)
+    copied = _cli(tmp_path, "backup", "--db", "live.db", "copy.db")
+    restored = _cli(tmp_path, "restore", "snap/g.db", "--db", "new.db")
+    for done in (read, copied, restored):
+        line = done.stderr.strip()
+        assert done.returncode == 1, done
+        assert "\n" not in line, line
+        assert "fails SQLite's integrity check: *** in database main *** " in line, line
+    assert "backup" not in read.stderr, read.stderr
+    assert "which failed: snap/g.db fails SQLite's" in read.stderr, read.stderr
+    assert copied.stderr.startswith("glossary-bot: error: live.db fails SQLite's"), copied.stderr
+    assert not (tmp_path / "copy.db").exists()
