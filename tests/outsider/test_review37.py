@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.discord_app.replies import echo
 from bot.glossary.links import without_links
 from tests.discord_app.helpers import define
 from tests.discord_app.test_member_searches import STUCK
@@ -176,3 +177,22 @@ def test_a_damaged_database_is_said_in_one_line_of_itself(tmp_path: Path) -> Non
     assert "which failed: snap/g.db fails SQLite's" in read.stderr, read.stderr
     assert copied.stderr.startswith("glossary-bot: error: live.db fails SQLite's"), copied.stderr
     assert not (tmp_path / "copy.db").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://a/https://evil%2Eexample/login",  # a dot the browser decodes in the host
+        "<https://a>https://2130706433/x",  # 127.0.0.1 written as one number: no dot
+        "see https://a.b/c?next=http://localhost:8080/admin",
+        "svn+ssh://a/b:/c",
+    ],
+)
+def test_an_echo_leaves_no_second_scheme_of_a_link_clickable(text: str) -> None:
+    """Found from R1's inputs while writing up: `quote` defanged a link's scheme and the dots
+    after it, but a second scheme in the same run ("https://a/https://evil%2Eexample", after
+    the ">" of a bracketed link, in a query string) was echoed as typed, and Discord's client
+    may link an "http(s)://" where it begins; a host with no dot ("2130706433", "localhost",
+    a dot written "%2E") kept nothing broken. Now every ":/" in the run is defanged too."""
+    said = echo(text)
+    assert ":/" not in said.replace("[:]/", ""), said
