@@ -21,7 +21,14 @@ _INVITE = re.compile(r"(?i)(discord(?:app)?)\.(gg|com)\b")
 
 
 def _defang(found: re.Match[str]) -> str:
-    return f"{found['lead']}{found['scheme']}[:]//{found['rest'].replace('.', '[.]')}"
+    return f"{found['lead']}{found['scheme']}[:]//{defanged_rest(found['rest'])}"
+
+
+def defanged_rest(rest: str) -> str:
+    """A link's run after its scheme: its dots, and any ":/" in it, since a second link may start
+    there ("https://a/https://2130706433", after the ">" of "<https://a>https://…"), whose
+    host need have no dot."""
+    return rest.replace(".", "[.]").replace(":/", "[:]/")
 
 
 def quote(text: str, limit: int) -> str:

@@ -10,13 +10,18 @@ import re
 # only where a run of a scheme's characters begins (the look-behind; `lead`, the run's digits
 # and signs before its first letter): tried from each letter, a run with no "://" (a word of
 # 4,000 letters) was scanned to its end again from each, in time square in its length.
-_WITH_SCHEME = r"(?<![a-z0-9+.-])(?P<lead>[0-9+.-]*)(?P<scheme>[a-z][a-z0-9+.-]*):/+(?P<rest>\S*)"
+_SCHEME = r"(?<![a-z0-9+.-])(?P<lead>[0-9+.-]*)(?P<scheme>[a-z][a-z0-9+.-]*):/+"
+_WITH_SCHEME = _SCHEME + r"(?P<rest>\S*)"
 # A link written without its scheme, as people paste them: "www.x.org/y", "discord.gg/abc".
-_SCHEMELESS = r"(?:\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)\S*"
+_SCHEMELESS_START = r"(?:\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)"
+_SCHEMELESS = _SCHEMELESS_START + r"\S*"
 
 URL = re.compile(_WITH_SCHEME, re.IGNORECASE)  # lead, scheme and rest, for `quote`'s defanging
 SCHEMELESS = re.compile(_SCHEMELESS, re.IGNORECASE)
-_LINK = re.compile(f"{_WITH_SCHEME}|{_SCHEMELESS}", re.IGNORECASE)
+# For reading around links: each up to a ">" (which may end it: `_blanked`), so that reading on
+# from that ">" does not scan the rest of the run again for each link ("<https://x>" x 400).
+_LINK = re.compile(f"{_SCHEME}[^\\s>]*|{_SCHEMELESS_START}[^\\s>]*", re.IGNORECASE)
+_SPACE = re.compile(r"\s")
 
 
 def only_links(text: str) -> bool:
@@ -28,19 +33,29 @@ def only_links(text: str) -> bool:
 
 
 def without_links(text: str) -> str:
-    """`text` with each link blanked out, space for character, so offsets stay true."""
-    return _LINK.sub(_blanked, text)
+    """`text` with each link blanked out, space for character, so offsets stay true. Read on
+    from where each link ends (`_blanked`), not from where its match did: what follows a ">"
+    may be another link ("<https://a>https://b/rag")."""
+    kept, at = [], 0
+    while (link := _LINK.search(text, at)) is not None:
+        start, end = _blanked(link)
+        kept += [text[at:start], " " * (end - start)]
+        at = end
+    return "".join(kept) + text[at:]
 
 
-def _blanked(link: re.Match[str]) -> str:
-    """A link blanked for reading the words around it: from its scheme's last part ("RAG.https"
-    and "RAG-https" are a space forgotten before "https", the term the writer's), and, in
-    Discord's angle brackets, to the ">" that ends it ("<https://x>RAG")."""
-    whole, start = link[0], 0
+def _blanked(link: re.Match[str]) -> tuple[int, int]:
+    """Where a link to blank for reading the words around it starts and ends: from its scheme's
+    last part ("RAG.https" and "RAG-https" are a space forgotten before "https", the term the
+    writer's), and, in Discord's angle brackets, to the ">" that ends it ("<https://x>RAG")."""
+    start, end = link.span()
     if link["scheme"] is not None:
         scheme = link["scheme"]
-        start = link.start("scheme") - link.start() + max(scheme.rfind("."), scheme.rfind("-")) + 1
-    end = len(whole)
-    if link.string[link.start() + start - 1 : link.start() + start] == "<" and ">" in whole[start:]:
-        end = whole.index(">", start) + 1
-    return whole[:start] + " " * (end - start) + whole[end:]
+        start = link.start("scheme") + max(scheme.rfind("."), scheme.rfind("-")) + 1
+    text = link.string
+    if text[end : end + 1] == ">":
+        if text[start - 1 : start] == "<":  # in Discord's angle brackets: the ">" ends it
+            return start, end + 1
+        space = _SPACE.search(text, end)  # otherwise it runs on to a space, ">" and all
+        end = space.start() if space else len(text)
+    return start, end

@@ -28,7 +28,7 @@ from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
-from .sqlite.errors import folder_not_file
+from .sqlite.errors import folder_not_file, not_a_file
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
 from .sqlite.vacuum import vacuum_database
 from .store import Store
@@ -119,9 +119,10 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
     if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
         return path
-    if path.is_dir():
+    what = folder_not_file(path) if path.is_dir() else not_a_file(path)
+    if what:
         named = "--db" if args.db else "DATABASE_PATH"
-        print(f"glossary-bot: error: {named} {path} {folder_not_file(path)}", file=sys.stderr)
+        print(f"glossary-bot: error: {named} {path} {what}", file=sys.stderr)
         return None
     print(
         f"glossary-bot: error: there is no database at {path} (use --db or DATABASE_PATH)",

@@ -18,9 +18,10 @@ import aiosqlite
 from bot.once import OncePerReason
 
 from ..backend import Backend, Body, Migrate, Row, may_migrate, out_of_date
-from ..errors import DatabaseLost, StorageError
+from ..errors import DatabaseLost, StorageError, StorageUnavailable
 from .backup import backup_database
 from .channel import Channel, connect
+from .errors import not_a_file
 from .migrate import apply_migrations, check_version, latest_version
 from .run_lock import one_bot_per_file, relock_itself
 
@@ -217,6 +218,9 @@ async def _prepare(
     path: str, *, busy_timeout: float, migrate: Migrate
 ) -> tuple[aiosqlite.Connection, FileIdentity | None]:
     """A writing connection to an up-to-date schema, and the identity of the file it has open."""
+    what = not_a_file(Path(path))
+    if what:  # before SQLite is let at it: it would make a journal beside a device
+        raise StorageUnavailable(f"the database file cannot be opened: it {what}")
     conn = await connect(path, busy_timeout=busy_timeout, query_only=False)
     try:
         version = await check_version(conn, path)

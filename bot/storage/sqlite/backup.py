@@ -34,6 +34,11 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
         raise as_storage_error(exc, str(source)) from exc
 
 
+def failed_check(result: str) -> str:
+    """What SQLite's quick_check found, in one line (it says where on lines of their own)."""
+    return f"fails SQLite's integrity check: {' '.join(result.split())}"
+
+
 def is_snapshot(database: Path) -> bool:
     """Whether the database is alone in a folder that refuses new files (a read-only snapshot):
     SQLite's ordinary read of it fails for want of the `-shm` it makes there. Nothing writes it
@@ -106,8 +111,8 @@ def _backup_file(source_path: Path, dest: Path) -> None:
                 (result,) = target.execute("PRAGMA quick_check").fetchone()
             finally:
                 target.close()
-        if result != "ok":
-            raise StorageError(f"the backup failed its integrity check: {result}")
+        if result != "ok":  # a copy page for page: the damage is the database's
+            raise StorageError(f"{source_path} {failed_check(result)}")
         if target_path.exists():  # a backup file made private stays private
             partial_path.chmod(target_path.stat().st_mode & 0o7777)
         partial_path.replace(target_path)

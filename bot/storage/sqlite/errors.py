@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from ..errors import NotAGlossaryDatabase, StorageError, StorageUnavailable
@@ -73,6 +74,26 @@ def folder_not_file(path: Path) -> str:
     return (
         f"is a folder, not a database file: name a file in it (such as {path / 'glossary-bot.db'})"
     )
+
+
+# What else a path can name that no database can be: SQLite would read a fifo as an empty
+# database that no write reaches ("disk I/O error"), and write its journal beside a device.
+_NOT_FILES = (
+    (stat.S_ISFIFO, "a fifo (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def not_a_file(path: Path) -> str | None:
+    """What is at `path` when it is there and neither a file nor a folder (`folder_not_file`)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    what = next((what for kind, what in _NOT_FILES if kind(mode)), None)
+    return f"is {what}, not a database file" if what else None
 
 
 def cannot_open(path: Path) -> str | None:

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .backup import COMPANIONS, reading
+from .backup import COMPANIONS, failed_check, reading
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -47,7 +47,7 @@ def check_backup(backup: Path) -> None:
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
     if result != "ok":
-        raise StorageError(f"{backup} fails SQLite's integrity check: {result}")
+        raise StorageError(f"{backup} {failed_check(result)}")
     if not objects or not is_ours(version, app_id, objects):  # an empty file is no backup
         raise StorageError(f"{backup} is not a Glossary Bot database")
     if version > latest_version():
