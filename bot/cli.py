@@ -590,13 +590,13 @@ def _check_database(
     from bot.storage.backend import without_password
     from bot.storage.cli import check_servers
     from bot.storage.errors import said_of
-    from bot.storage.sqlite.errors import folder_not_file
+    from bot.storage.sqlite.errors import not_a_database_file
 
     where = without_password(location) if isinstance(location, str) else str(location)
     if any(p.severity == "error" for p in problems):
         return None, [Problem("error", where, "not checked: the glossary has errors")]
-    if isinstance(location, Path) and location.is_dir():
-        return None, [Problem("error", where, folder_not_file(location))]
+    if isinstance(location, Path) and (what := not_a_database_file(location)):
+        return None, [Problem("error", where, what)]
     if isinstance(location, Path) and not location.is_file():  # opening would make one
         return None, [Problem("error", where, "no database there (a SQLite file)")]
     try:

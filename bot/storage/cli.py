@@ -28,7 +28,7 @@ from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
-from .sqlite.errors import folder_not_file, not_a_file
+from .sqlite.errors import not_a_database_file
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
 from .sqlite.vacuum import vacuum_database
 from .store import Store
@@ -119,7 +119,7 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
     if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
         return path
-    what = folder_not_file(path) if path.is_dir() else not_a_file(path)
+    what = not_a_database_file(path)
     if what:
         named = "--db" if args.db else "DATABASE_PATH"
         print(f"glossary-bot: error: {named} {path} {what}", file=sys.stderr)
@@ -600,9 +600,9 @@ def run_restore(args: argparse.Namespace) -> int:
         check_backup(args.backup)
     except StorageError as exc:
         return _fail(f"{exc}{unchanged}")
-    if location.is_dir():
+    if not_a_database_file(location):
         named = "--db" if args.db else "DATABASE_PATH"
-        return _fail(f"{named} {location} {folder_not_file(location)}{unchanged}")
+        return _fail(f"{named} {location} {not_a_database_file(location)}{unchanged}")
     if not location.parent.is_dir():
         return _fail(f"{location} is not a database file in an existing folder{unchanged}")
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .backend import Migrate, is_database_url, without_password
 from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
 from .sqlite.backup import COMPANIONS, is_snapshot, readable_copy
-from .sqlite.errors import folder_not_file
+from .sqlite.errors import not_a_database_file
 from .sqlite.run_lock import command_holder, one_bot_per_file, what_runs
 from .store import COPIED_TABLES, CopyReport, Store
 
@@ -38,8 +38,8 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     source = Path(args.source)
     if is_database_url(args.source):  # said without the URL: it may carry a password
         return _fail("--from must be a SQLite file: copying out of PostgreSQL is pg_dump's work")
-    if source.is_dir():
-        return _fail(f"--from {args.source} {folder_not_file(source)}")
+    if what := not_a_database_file(source):
+        return _fail(f"--from {args.source} {what}")
     if not source.is_file():
         return _fail(f"--from must be an existing SQLite file; there is none at {args.source}")
     if not args.target.strip():  # the README's `--to "$DATABASE_URL"`, set in .env alone

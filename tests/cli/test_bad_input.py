@@ -75,6 +75,19 @@ CASES: dict[str, Case] = {
         ["migrate-db", "--from", "{folder}", "--to", "{cwd}/copy.db"],
         "is a folder, not a database file",
     ),
+    # And a fifo, as review37 made `stats` and `run` say (these three said "no database there").
+    "check --db: a fifo": Case(
+        ["check", "-q", "--db", "{fifo}"],
+        "is a fifo (named pipe), not a database file",
+        stdout_lines=1,
+    ),
+    "restore: a fifo as database": Case(
+        ["restore", "{db}", "--db", "{fifo}"], "is a fifo (named pipe), not a database file"
+    ),
+    "migrate-db: a fifo as source": Case(
+        ["migrate-db", "--from", "{fifo}", "--to", "{cwd}/copy.db"],
+        "is a fifo (named pipe), not a database file",
+    ),
     "aliases: no action": Case(["aliases"], "glossary-bot aliases: error"),
     "aliases import: missing file": Case(
         ["aliases", "import", "nowhere.json", "--db", "{db}"], "cannot read nowhere.json"

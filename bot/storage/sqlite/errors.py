@@ -96,6 +96,12 @@ def not_a_file(path: Path) -> str | None:
     return f"is {what}, not a database file" if what else None
 
 
+def not_a_database_file(path: Path) -> str | None:
+    """Why `path`, there but no regular file, cannot be the database (a folder, a fifo, ...):
+    the one wording every command and `run` give; None for a file or nothing there."""
+    return folder_not_file(path) if path.is_dir() else not_a_file(path)
+
+
 def cannot_open(path: Path) -> str | None:
     """What in the file system keeps this process from opening `path` (SQLite says only "unable
     to open"): the operator's volume, folder or file modes."""
