@@ -78,10 +78,16 @@ async def _picked_miss(interaction: Interaction, value: str) -> tuple[str, str |
     store = interaction.client.state.store
     if store is None or interaction.guild_id is None:
         return entry_id, None
-    # Few stored misses hold a long question's first 60-odd characters: the top 100 of them
-    # are all of them (SQLite's LIKE ignores case, so a few more may come).
-    held = await store.top_misses(interaction.guild_id, None, 100, containing=head)
-    return entry_id, next((m.query for m in held if _digest(m.query) == digest), None)
+    # The head may be as short as ~25 characters (beside a long id) and shared by many misses
+    # ("what is the difference between …") searched more often than this one: read on, ten
+    # times as many each round, until it is found or no more hold the head.
+    limit = 100
+    while True:
+        held = await store.top_misses(interaction.guild_id, None, limit, containing=head)
+        found = next((m.query for m in held if _digest(m.query) == digest), None)
+        if found is not None or len(held) < limit:
+            return entry_id, found
+        limit *= 10
 
 
 def _listed(lines: list[str], empty: str) -> str:
