@@ -6,10 +6,19 @@ claims on a real PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+
+import asyncpg
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
-from bot.storage import Store
+from bot.storage import ShardsTaken, StorageError, Store
+from bot.storage.postgres.claims import _COUNT_KEY
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import selects
+from tests.polling import eventually
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
@@ -71,3 +80,44 @@ async def test_a_long_miss_picked_among_many_with_its_first_words_is_added(
     picked = await fake.select(scene.moderator, message, menu["custom_id"], [option["value"]])
     answer = (await picked.final_message())["content"]
     assert answer.startswith(f"Added: “{miss}” now opens **{title}"), answer
+
+
+@pytest.mark.postgres
+async def test_two_counts_claimed_at_once_are_told_the_count_not_a_deadlock(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """R5: two processes with different SHARD_COUNTs starting at once each hold their count
+    and then wait for the other's to go: each waits on the other, and PostgreSQL ends one of
+    the waits with "deadlock detected". The other process's steps are played on a session of
+    its own, as `claims` runs them (its count held, then the first one's waited for), so that
+    the two are at once every time."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        other = await asyncpg.connect(url, server_settings={"application_name": "other 0"})
+        try:
+            schema = await other.fetchval("SELECT current_schema()")
+            assert schema.startswith("test_"), schema
+            await other.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, 8)")
+            claiming = asyncio.create_task(claimed_with(store, 4))
+            await eventually(lambda: "runs SHARD_COUNT 8 (other 0" in caplog.text, "waiting")
+            await other.execute("SET lock_timeout = 30000")
+            try:  # the other one now waits for count 4 to go, as `claims` does
+                await other.execute(f"SELECT pg_advisory_lock({_COUNT_KEY}, 4)")
+            except asyncpg.DeadlockDetectedError:
+                await other.close()  # it stops (refused), letting count 8 go
+            outcome = await claiming
+            assert outcome in ("claimed", "SHARD_COUNT 8"), outcome
+        finally:
+            if not other.is_closed():
+                await other.close()
+            await store.close()
+
+
+async def claimed_with(store: Store, count: int) -> str:
+    try:
+        async with store.claim_shards([0], holder=f"count {count}", wait=20, shard_count=count):
+            return "claimed"
+    except ShardsTaken as exc:
+        return f"SHARD_COUNT {exc.count}"
+    except StorageError as exc:
+        return f"StorageError: {exc}"

@@ -120,7 +120,9 @@ async def _same_count(conn: asyncpg.Connection, count: int, give_up: float, *, s
         await _wait_for(conn, give_up - loop.time())
         try:  # taken once every process holding that count has let go; let go again at once
             await conn.execute(f"SELECT pg_advisory_lock({_COUNT_KEY}, $1)", theirs)
-        except asyncpg.LockNotAvailableError:
+        except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError):
+            # Deadlock: the other started at the same moment and waits for ours; the server
+            # ends one of the two waits, and that process is refused as after the wait.
             raise ShardsTaken(None, holders, count=theirs) from None
         await conn.execute(f"SELECT pg_advisory_unlock({_COUNT_KEY}, $1)", theirs)
     return said
