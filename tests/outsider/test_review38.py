@@ -7,6 +7,8 @@ claims on a real PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import sys
 
 import asyncpg
 import pytest
@@ -18,6 +20,7 @@ from bot.storage.postgres.claims import _COUNT_KEY
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import selects
 from tests.polling import eventually
+from tests.resilience.botproc import ROOT
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
@@ -113,11 +116,54 @@ async def test_two_counts_claimed_at_once_are_told_the_count_not_a_deadlock(
             await store.close()
 
 
-async def claimed_with(store: Store, count: int) -> str:
+async def claimed_with(store: Store, count: int, *, wait: float = 20) -> str:
     try:
-        async with store.claim_shards([0], holder=f"count {count}", wait=20, shard_count=count):
+        async with store.claim_shards([0], holder=f"count {count}", wait=wait, shard_count=count):
             return "claimed"
     except ShardsTaken as exc:
         return f"SHARD_COUNT {exc.count}"
     except StorageError as exc:
         return f"StorageError: {exc}"
+
+
+HOLDER = """
+import asyncio, sys
+from bot.storage import Store
+
+async def main():
+    store = await Store.open(sys.argv[1], flush_interval=None)
+    async with store.claim_shards([0, 1], holder="old 0,1", wait=0, shard_count=4):
+        print("held", flush=True)
+        await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.postgres
+async def test_a_count_held_by_a_process_killed_9_blocks_no_resharding() -> None:
+    """R6: a process killed -9 while it holds its SHARD_COUNT: its session ends with its
+    socket, so a restart with another count runs at once (no wait, nothing to expire)."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", HOLDER, url, stdout=asyncio.subprocess.PIPE, cwd=ROOT
+        )
+        assert proc.stdout is not None
+        try:
+            assert await proc.stdout.readline() == b"held\n"
+            store = await Store.open(url, flush_interval=None)
+            try:
+                assert await claimed_with(store, 8, wait=0) == "SHARD_COUNT 4"  # while it lives
+                proc.send_signal(signal.SIGKILL)
+                assert await proc.wait() == -signal.SIGKILL
+
+                async def runs() -> bool:  # once the server has seen its socket close
+                    return await claimed_with(store, 8, wait=0) == "claimed"
+
+                await eventually(runs, "count 8 claimed after the holder's kill -9")
+            finally:
+                await store.close()
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
