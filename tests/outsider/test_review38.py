@@ -9,18 +9,25 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from typing import Any
 
 import asyncpg
 import pytest
 
-from bot.discord_app.app import GlossaryBot
+from bot.discord_app.app import STORE_SHARE, GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
+from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
 from bot.storage import ShardsTaken, StorageError, Store
 from bot.storage.postgres.claims import _COUNT_KEY
+from bot.term_storage import read_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import selects
+from tests.discord_app.test_member_searches import STUCK
+from tests.discord_app.test_terms import TERM, open_add
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT
+from tests.resilience.conftest import StartBot
+from tests.resilience.helpers import warned
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
@@ -167,3 +174,57 @@ async def test_a_count_held_by_a_process_killed_9_blocks_no_resharding() -> None
             if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("released_in_the_stop", [True, False])
+async def test_a_term_form_saved_during_a_stop_on_postgresql(
+    scene: Scene, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch, released_in_the_stop: bool
+) -> None:
+    """R7: stopgap37/left36's save answered through the stop, on PostgreSQL: another session
+    holds the terms table's lock (an import, say) as the form is saved and the stop begins;
+    released in the stop the moderator is told "Added", held past it the save is said to be
+    whole or not at all, and what is stored agrees with what was said."""
+    fake = scene.fake
+    loop = asyncio.get_running_loop()
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        writing, change_terms = asyncio.Event(), store.change_terms
+
+        async def write_begun(*args: Any, **kwargs: Any) -> Any:
+            writing.set()
+            return await change_terms(*args, **kwargs)
+
+        monkeypatch.setattr(store, "change_terms", write_begun)
+        holder = await asyncpg.connect(url)
+        try:
+            async with start_bot(store) as bot:
+                opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+                tx = holder.transaction()
+                await tx.start()
+                await holder.execute("LOCK TABLE terms IN EXCLUSIVE MODE")
+                try:
+                    submitted = await fake.submit_modal(scene.moderator, opened, TERM)
+                    await asyncio.wait_for(writing.wait(), STUCK)
+                    bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
+                    async with warned("not sent by the stop's deadline"):
+                        closing = asyncio.create_task(bot.close())
+                    if not released_in_the_stop:
+                        await closing
+                finally:
+                    await tx.commit()
+                await closing
+            told = [r.body["content"] for r in submitted.records if r.kind == "followup"]
+            stored = await Store.open(url, flush_interval=None)
+            try:
+                titles = [t.title for t in await read_terms(stored, scene.guild.id)]
+            finally:
+                await stored.close()
+        finally:
+            await holder.close()
+    if released_in_the_stop:
+        assert [text.split(" in ")[0] for text in told] == ["Added **Zorblax**"], told
+        assert titles == ["Zorblax"], titles
+    else:
+        assert told == [UNFINISHED_AT_STOP], told
+        assert titles in ([], ["Zorblax"]), titles
