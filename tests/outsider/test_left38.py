@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
+from bot.discord_app.logs import REDACTED, redact
 from bot.storage import Store
 from tests.resilience.conftest import StartBot
 
@@ -112,3 +113,17 @@ async def test_a_save_answered_in_the_stop_is_not_said_dropped(
         "under way is waited for)"
     ) in said, said
     assert not [line for line in said if "dropped" in line], said
+
+
+def test_a_token_too_short_to_be_real_garbles_no_line() -> None:
+    """Item 4: DISCORD_TOKEN=t made the log redaction replace every "t" of every line ("s[redacted]
+    opping"). A secret too short to be a bot token is now redacted only where it stands alone;
+    a real token's length is redacted wherever it is, as before."""
+    line = "stopping: the bot started at 12:00"
+    assert redact(line, ["t"]) == line
+    assert redact("logging in with t failed", ["t"]) == f"logging in with {REDACTED} failed"
+    assert redact("token=x.y.z.", ["x.y.z"]) == f"token={REDACTED}."
+    real = "MTE5ODI3NzIzNjAwMDAwMDAwMA.GhQx3k.Zt9d8W2uQmV1rYcK0pLs7eXoA4nJbHfG6iTyU"
+    assert redact(f"Bot {real}x and %22{real}%22", [real]) == (
+        f"Bot {REDACTED}x and %22{REDACTED}%22"
+    )
