@@ -239,17 +239,27 @@ class GlossaryBot(commands.Bot):
             )
             if late:
                 # Left running, each would send into the session closed below (an error each,
-                # after the stop was said done): dropped here, in one line, before it closes.
-                log.warning(
-                    "stopping: %d answer%s not sent by the stop's deadline %s dropped, not "
-                    "sent into the closed connection",
+                # after the stop was said done): cancelled here. A save under way takes the
+                # cancel and is answered within the rest of the stop (`through_the_stop`).
+                log.info(
+                    "stopping: %d answer%s still under way at the stop's time for answers: "
+                    "cancelled (a save under way is waited for)",
                     len(late),
                     "" if len(late) == 1 else "s",
-                    "is" if len(late) == 1 else "are",
                 )
                 for task in late:
                     task.cancel()
                 await asyncio.wait(late, timeout=max(0.0, deadline - loop.time()))
+                # Counted once they end: one that took the cancel and answered is not dropped.
+                dropped = sum(1 for task in late if not task.done() or task.cancelled())
+                if dropped:  # one line, before the connection closes
+                    log.warning(
+                        "stopping: %d answer%s not sent by the stop's deadline %s dropped, not "
+                        "sent into the closed connection",
+                        dropped,
+                        "" if dropped == 1 else "s",
+                        "is" if dropped == 1 else "are",
+                    )
         self._forget_pending_ready()
         await super().close()
         # Again: a READY read while the connection closed schedules its `ready` anew, which

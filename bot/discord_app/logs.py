@@ -39,9 +39,19 @@ def log_context(**fields: object) -> None:
     _CONTEXT.set({**(_CONTEXT.get() or {}), **fields})
 
 
+# A secret shorter than this is no real bot token (Discord's are some 70 characters long):
+# redacted only where it stands alone, or a DISCORD_TOKEN of "t" redacts every "t" of every
+# line. A real token's length is redacted wherever it is, glued to other text or not.
+WHOLE_ONLY_BELOW = 30
+
+
 def redact(text: str, secrets: list[str]) -> str:
     for secret in secrets:
-        text = text.replace(secret, REDACTED)
+        if len(secret) < WHOLE_ONLY_BELOW:
+            alone = rf"(?<![\w.\-]){re.escape(secret)}(?![\w\-])"
+            text = re.sub(alone, REDACTED, text)
+        else:
+            text = text.replace(secret, REDACTED)
     return _INTERACTION_TOKENS.sub(
         lambda m: (m["keep"] or m["key"]) + REDACTED,
         text,

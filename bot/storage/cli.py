@@ -145,12 +145,16 @@ def check_servers(location: str | Path, glossary: Glossary) -> tuple[int, list[P
     from bot.search.local import compile_local
     from bot.term_storage import parse_readable
 
+    from .sqlite.backup import check_integrity, is_snapshot
+
     base = SearchIndex.build(glossary, semantic=False)  # names decide these, not meanings
 
     async def read(store: Store) -> list[tuple[int, dict[str, str], list[StoredTerm]]]:
         scopes = await store.term_scopes()
         return [(s, await store.aliases(s), await store.terms(s)) for s in scopes]
 
+    if isinstance(location, Path) and not is_snapshot(location):  # a snapshot's copy checks it
+        check_integrity(location)
     servers = reading_store(location, read)
     problems: list[Problem] = []
     for scope, aliases, stored in servers:

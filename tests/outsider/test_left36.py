@@ -149,7 +149,7 @@ async def _stop_during_a_save(
                 submitted = await fake.submit_modal(scene.moderator, opened, TERM)
                 await asyncio.wait_for(writing.wait(), STUCK)
                 bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
-                async with warned("not sent by the stop's deadline"):
+                async with warned("still under way at the stop's time", level=logging.INFO):
                     closing = asyncio.create_task(bot.close())
                 if not released_in_the_stop:
                     await closing

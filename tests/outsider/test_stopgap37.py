@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -71,7 +72,7 @@ async def _told_during_a_stop(
             handle = await act()
             await asyncio.wait_for(writing.wait(), 30)
             bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
-            async with warned("not sent by the stop's deadline"):
+            async with warned("still under way at the stop's time", level=logging.INFO):
                 closing = asyncio.create_task(bot.close())
             if not released_in_the_stop:
                 await closing

@@ -133,9 +133,12 @@ def hung_database(store: Store) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def warned(said: str, within: float = 10.0) -> AsyncIterator[list[logging.LogRecord]]:
-    """Collect WARNING-or-worse log records while the body runs, then wait (bounded) for one
-    whose message contains `said` (the bot logs on this loop, after the fake has answered)."""
+async def warned(
+    said: str, within: float = 10.0, level: int = logging.WARNING
+) -> AsyncIterator[list[logging.LogRecord]]:
+    """Collect log records of `level` or worse (WARNING) while the body runs, then wait
+    (bounded) for one whose message contains `said` (the bot logs on this loop, after the fake
+    has answered)."""
     records: list[logging.LogRecord] = []
     seen = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -146,11 +149,15 @@ async def warned(said: str, within: float = 10.0) -> AsyncIterator[list[logging.
             if said in record.getMessage():
                 loop.call_soon_threadsafe(seen.set)
 
-    watch = Watch(logging.WARNING)
-    logging.getLogger().addHandler(watch)
+    watch = Watch(level)
+    root = logging.getLogger()
+    was = root.level
+    root.setLevel(min(level, root.getEffectiveLevel()))  # an INFO line is made, to be seen
+    root.addHandler(watch)
     try:
         yield records
         async with asyncio.timeout(within):
             await seen.wait()
     finally:
-        logging.getLogger().removeHandler(watch)
+        root.removeHandler(watch)
+        root.setLevel(was)

@@ -39,6 +39,18 @@ def failed_check(result: str) -> str:
     return f"fails SQLite's integrity check: {' '.join(result.split())}"
 
 
+def check_integrity(database: Path) -> None:
+    """StorageError naming `database` when SQLite's quick_check finds it damaged: a command that
+    reads only some tables (`check --db`) would otherwise pass a file the others refuse."""
+    try:
+        with reading(database) as source:
+            (result,) = source.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.Error as exc:
+        raise as_storage_error(exc, str(database)) from exc
+    if result != "ok":
+        raise StorageError(f"{database} {failed_check(result)}")
+
+
 def is_snapshot(database: Path) -> bool:
     """Whether the database is alone in a folder that refuses new files (a read-only snapshot):
     SQLite's ordinary read of it fails for want of the `-shm` it makes there. Nothing writes it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import stat
 from pathlib import Path
@@ -65,7 +66,18 @@ def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageErro
     if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
         what = path or "the database file"
         return NotAGlossaryDatabase(f"{what} is damaged or not a SQLite database ({exc})")
+    if undecodable := _NOT_UTF8.match(str(exc)):
+        # Damage inside a stored text: quick_check reads no text, so nothing else says it.
+        what = path or "the database file"
+        return StorageError(
+            f"{what} is damaged: a text in its column {undecodable[1]} is not UTF-8; restore "
+            "it from a backup (glossary-bot restore)"
+        )
     return StorageError(f"database error: {exc}")
+
+
+# Python's sqlite3 (no SQLite result code) on a stored text that is not UTF-8.
+_NOT_UTF8 = re.compile(r"Could not decode to UTF-8 column ('[^']*')")
 
 
 def folder_not_file(path: Path) -> str:
