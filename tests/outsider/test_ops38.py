@@ -5,9 +5,18 @@ Through `glossary-bot` in a process of its own, with real SQLite files."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from .test_left24 import in_a_read_only_folder
+import pytest
+
+from bot.storage import Store
+from bot.storage.models import AliasImport
+
+from .test_left24 import _cli, in_a_read_only_folder
+
+MISS = "café naïve — 東京"
+ALIAS = "größe"
 
 
 def test_prune_dry_run_reads_a_snapshot_in_a_read_only_folder(tmp_path: Path) -> None:
@@ -48,3 +57,35 @@ def test_a_dry_run_vacuum_of_a_snapshot_is_refused_as_the_vacuum_would_be(
     assert done.returncode == 1, done
     assert f"folder {folder} is read-only" in done.stderr, done.stderr
     assert (folder / "g.db").read_bytes() == before
+
+
+def _database_with_letters(path: Path) -> None:
+    """A bot's SQLite file holding a missed search and an alias outside ASCII."""
+
+    async def made() -> None:
+        store = await Store.open(path, flush_interval=None)
+        store.record_miss(1, MISS)
+        await store.import_aliases([AliasImport(1, ALIAS, ALIAS, "rag")])
+        await store.close()
+
+    asyncio.run(made())
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.parametrize(
+    ("command", "shows"),
+    [(("stats",), MISS), (("aliases", "export"), ALIAS)],
+    ids=["stats", "aliases-export"],
+)
+def test_output_to_a_terminal_that_is_not_utf8(
+    tmp_path: Path, encoding: str, command: tuple[str, ...], shows: str
+) -> None:
+    """O9: `stats` in a terminal (or a cron job) whose encoding is not UTF-8 (a legacy locale,
+    PYTHONIOENCODING) ended in a traceback, UnicodeEncodeError, at a missed search in other
+    letters; `aliases export > file` likewise. Now the output is UTF-8 whatever the locale, as
+    the files `-o` writes are, so an export read back by `aliases import` is whole."""
+    _database_with_letters(tmp_path / "g.db")
+    done = _cli(tmp_path, *command, "--db", "g.db", PYTHONIOENCODING=encoding)
+    assert done.returncode == 0, done
+    assert "Traceback" not in done.stderr, done.stderr
+    assert shows in done.stdout, done.stdout
