@@ -6,6 +6,8 @@ Through `glossary-bot` in a process of its own, with real SQLite files."""
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,11 @@ import pytest
 from bot.storage import Store
 from bot.storage.models import AliasImport
 
+from tests.ops.test_metrics import metrics_port, scrape
+from tests.resilience.botproc import BotProcess
+from tests.resilience.test_reload import ZEBRA, ZEBRA_ONLY, glossary_files
+
+from .conftest import Scene
 from .test_left24 import _cli, in_a_read_only_folder
 
 MISS = "café naïve — 東京"
@@ -89,3 +96,55 @@ def test_output_to_a_terminal_that_is_not_utf8(
     assert done.returncode == 0, done
     assert "Traceback" not in done.stderr, done.stderr
     assert shows in done.stdout, done.stdout
+
+
+HOSTILE = 'kv cache"}\n{"level": "CRITICAL", "message": "forged"}\x1b[2J'
+
+
+@pytest.mark.parametrize("log_format", ["json", "text"])
+async def test_metrics_across_reloads_and_a_members_text_in_the_log(
+    scene: Scene, tmp_path: Path, log_format: str
+) -> None:
+    """O4, O6, O1: `glossary-bot run` with metrics, at DEBUG: no counter goes down across a good
+    and a refused `kill -HUP`, `glossary_entries` stays the serving glossary's after the refusal,
+    no label names a server; a member's query holding a line break, quotes and an ANSI escape
+    forges no log line and sends no escape to the operator's terminal."""
+    data, extra = glossary_files(tmp_path)
+    settings = {"GLOSSARY_PATHS": f"{data}:{extra}", "METRICS_PORT": "0", "LOG_LEVEL": "DEBUG"}
+    async with BotProcess(
+        scene.fake, scene.db_path, cwd=tmp_path, LOG_FORMAT=log_format, **settings
+    ) as bot:
+        port = await metrics_port(bot)
+        for term in ("kv cache", HOSTILE):
+            handle = await scene.fake.slash(
+                scene.alice, "define", {"term": term}, channel=scene.channel
+            )
+            await handle.final_message()
+        before = await asyncio.to_thread(scrape, port)
+        extra.write_text(ZEBRA_ONLY, encoding="utf-8")
+        bot.send_signal(signal.SIGHUP)
+        await bot.wait_for_output(r"glossary reloaded")
+        reloaded = await asyncio.to_thread(scrape, port)
+        extra.write_text(ZEBRA[: len(ZEBRA) // 2], encoding="utf-8")  # saved half-way
+        bot.send_signal(signal.SIGHUP)
+        await bot.wait_for_output(r"glossary reload refused")
+        after = await asyncio.to_thread(scrape, port)
+        for key, value in before.items():
+            if key[0].endswith(("_total", "_count", "_sum", "_bucket")):
+                assert after.get(key, 0.0) >= value, key
+
+        def entries(values: dict[tuple[str, tuple[tuple[str, str], ...]], float]) -> float:
+            return sum(v for (name, _), v in values.items() if name == "glossary_entries")
+
+        assert entries(reloaded) == entries(before) - 1  # the yak is gone
+        assert entries(after) == entries(reloaded)  # the refused reload serves nothing new
+        labels = {label for (_, ls) in after for label, _ in ls}
+        assert labels <= {"kind", "outcome", "shard", "source", "result", "le"}, labels
+        assert await bot.stop() == 0
+    lines = bot.output.splitlines()
+    assert "forged" in bot.output  # the query reached the log (discord.py's DEBUG lines)
+    assert "\x1b" not in bot.output
+    assert not any("forged" in line and not line.startswith(("{", "20")) for line in lines)
+    if log_format == "json":
+        parsed = [json.loads(line) for line in lines]  # every line one object
+        assert not any(p["message"] == "forged" for p in parsed)
