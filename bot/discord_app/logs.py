@@ -178,6 +178,10 @@ class JsonFormatter(logging.Formatter):
 class TextFormatter(logging.Formatter):
     """The readable default; the interaction's fields follow the message in brackets."""
 
+    # UTC, as JSON lines, `stats`, `prune` and `health` say times: a host's local zone (TZ) put
+    # text lines hours away from all of them, with no zone to tell.
+    converter = time.gmtime
+
     def __init__(self, shards: str = "") -> None:
         prefix = f"[shards {shards}] " if shards else ""  # which shards this process runs
         super().__init__(TEXT_FORMAT.replace("%(name)s", prefix + "%(name)s"), "%Y-%m-%d %H:%M:%S")

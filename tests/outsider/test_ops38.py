@@ -6,12 +6,17 @@ Through `glossary-bot` in a process of its own, with real SQLite files."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import logging
 import signal
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.discord_app.logs import configure_logging
 from bot.storage import Store
 from bot.storage.models import AliasImport
 
@@ -148,3 +153,26 @@ async def test_metrics_across_reloads_and_a_members_text_in_the_log(
     if log_format == "json":
         parsed = [json.loads(line) for line in lines]  # every line one object
         assert not any(p["message"] == "forged" for p in parsed)
+
+
+def test_text_log_lines_are_dated_in_utc_as_everything_else(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """O3: with TZ set (a host's local zone, `TZ=America/New_York`) JSON lines were in UTC but
+    text lines in local time, with no zone said, beside `stats`, `prune`, `health` and `/stats`,
+    which all say UTC: an operator matching a log line to a stop or a count was hours out.
+    Now text lines are in UTC as well."""
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        stream = io.StringIO()
+        configure_logging("INFO", [], "text", stream)
+        logging.getLogger("ops38").info("hello")
+        stamp = datetime.strptime(stream.getvalue()[:19], "%Y-%m-%d %H:%M:%S")
+        assert abs(stamp.replace(tzinfo=UTC) - datetime.now(UTC)) < timedelta(hours=1)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+        root.handlers[:], root.level = handlers, level
