@@ -19,7 +19,6 @@ import pytest
 from bot.discord_app.logs import configure_logging
 from bot.storage import Store
 from bot.storage.models import AliasImport
-
 from tests.ops.test_metrics import metrics_port, scrape
 from tests.resilience.botproc import BotProcess
 from tests.resilience.test_reload import ZEBRA, ZEBRA_ONLY, glossary_files
