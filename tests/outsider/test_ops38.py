@@ -6,11 +6,14 @@ Through `glossary-bot` in a process of its own, with real SQLite files."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import io
 import json
 import logging
 import signal
+import threading
 import time
+import urllib.error
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -20,6 +23,7 @@ from bot.discord_app.logs import configure_logging
 from bot.storage import Store
 from bot.storage.models import AliasImport
 from tests.ops.test_metrics import metrics_port, scrape
+from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
 from tests.resilience.test_reload import ZEBRA, ZEBRA_ONLY, glossary_files
 
@@ -175,3 +179,39 @@ def test_text_log_lines_are_dated_in_utc_as_everything_else(
         monkeypatch.undo()
         time.tzset()
         root.handlers[:], root.level = handlers, level
+
+
+async def test_metrics_scraped_through_the_stop(scene: Scene, tmp_path: Path) -> None:
+    """O5: `/metrics` scraped over and over while the bot stops (SIGTERM): each scrape parses
+    as Prometheus text, is reset, or finds the port closed; no traceback in the log, exit 0."""
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, METRICS_PORT="0") as bot:
+        port = await metrics_port(bot)
+        stopping = threading.Event()
+        outcomes: list[str] = []
+
+        def scrape_until_closed() -> None:
+            while True:
+                try:
+                    scrape(port)  # parses every family, or raises
+                except (ConnectionError, http.client.HTTPException, urllib.error.URLError) as exc:
+                    if not stopping.is_set():
+                        raise
+                    # A scrape under way as the server closes is reset (Prometheus counts a
+                    # failed scrape, as for a stopped target): never a cut page that parses.
+                    outcomes.append(type(exc).__name__)
+                    if "refused" in str(exc).lower():
+                        return
+                    continue
+                outcomes.append("parsed")
+
+        scraper = asyncio.create_task(asyncio.to_thread(scrape_until_closed))
+
+        async def scraped() -> bool:
+            return "parsed" in outcomes
+
+        await eventually(scraped, "a scrape before the stop")
+        stopping.set()
+        assert await bot.stop() == 0
+        await scraper
+    assert outcomes[-1] == "URLError" and "parsed" in outcomes, outcomes[-3:]
+    assert "Traceback" not in bot.output, bot.output[-3000:]
