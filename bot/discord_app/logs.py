@@ -180,7 +180,9 @@ class TextFormatter(logging.Formatter):
 
     # UTC, as JSON lines, `stats`, `prune` and `health` say times: a host's local zone (TZ) put
     # text lines hours away from all of them, with no zone to tell.
-    converter = time.gmtime
+    @staticmethod
+    def converter(seconds: float | None = None, /) -> time.struct_time:
+        return time.gmtime(seconds)
 
     def __init__(self, shards: str = "") -> None:
         prefix = f"[shards {shards}] " if shards else ""  # which shards this process runs
