@@ -16,12 +16,14 @@ import time
 import urllib.error
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
 
 from bot.discord_app.logs import configure_logging
 from bot.storage import Store
 from bot.storage.models import AliasImport
+from tests.conftest import TEST_DATABASE_URL
 from tests.ops.test_metrics import metrics_port, scrape
 from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
@@ -215,3 +217,29 @@ async def test_metrics_scraped_through_the_stop(scene: Scene, tmp_path: Path) ->
         await scraper
     assert outcomes[-1] == "URLError", outcomes[-3:]
     assert "Traceback" not in bot.output, bot.output[-3000:]
+
+
+PASSWORD = "s3cr%40t:pw"  # percent-encoded in the URL: "s3cr@t:pw" once decoded
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("log_format", ["json", "text"])
+@pytest.mark.parametrize("where", ["wrong password", "unreachable"])
+async def test_the_database_password_is_in_no_log_line(
+    scene: Scene, tmp_path: Path, log_format: str, where: str
+) -> None:
+    """O2: DATABASE_URL refused (a wrong password) or unreachable (nothing on its port), the
+    password holding `%40` and `:`, at DEBUG: neither its encoded nor its decoded form in any
+    line, the `exception` field included; /define answers."""
+    parts = urlsplit(TEST_DATABASE_URL)
+    port = parts.port if where == "wrong password" else 1
+    url = urlunsplit(parts._replace(netloc=f"{parts.username}:{PASSWORD}@{parts.hostname}:{port}"))
+    settings = {"DATABASE_URL": url, "LOG_FORMAT": log_format, "LOG_LEVEL": "DEBUG"}
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
+        handle = await scene.fake.slash(
+            scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+        )
+        assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+        await bot.wait_for_output(r"cannot open the database|unreachable|asyncpg")
+    for secret in (PASSWORD, unquote(PASSWORD), "s3cr"):
+        assert secret not in bot.output, secret
