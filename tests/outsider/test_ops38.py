@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
 
+from bot.cards.chart import bins
 from bot.discord_app.logs import configure_logging
 from bot.storage import Store
 from bot.storage.models import AliasImport
@@ -243,3 +244,14 @@ async def test_the_database_password_is_in_no_log_line(
         await bot.wait_for_output(r"cannot open the database|unreachable|asyncpg")
     for secret in (PASSWORD, unquote(PASSWORD), "s3cr"):
         assert secret not in bot.output, secret
+
+
+def test_an_all_time_chart_of_one_day_dates_its_hours() -> None:
+    """O10: `stats --period all --chart` of a database whose lookups all came in the last hours
+    of one day labelled its bars "00:00", "01:00": an all-time chart with no day on it, which
+    read as any day's. Now its hours carry the date, as the last day's chart's do."""
+    now = datetime(2026, 12, 5, 1, 44, tzinfo=UTC)
+    drawn, unit = bins({datetime(2026, 12, 5, 0, tzinfo=UTC): 1}, None, now)
+    assert unit == "hour"
+    assert [b.label for b in drawn] == ["Dec 05 00:00", "Dec 05 01:00"]
+    assert sum(b.count for b in drawn) == 1
