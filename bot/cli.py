@@ -9,9 +9,11 @@ find the one `Settings` object (environment and `.env`) in `args.settings`.
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import functools
 import importlib
+import io
 import json
 import os
 import sys
@@ -41,9 +43,20 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (usage: {usage})\n")
 
 
+def _utf8_output() -> None:
+    """Write UTF-8 whatever the locale, as the files `-o` writes: a terminal or cron job in a
+    legacy encoding (or PYTHONIOENCODING=ascii) ended `stats` in a UnicodeEncodeError at the
+    first letter it lacked, and an export piped to a file could not be written whole."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        if isinstance(stream, io.TextIOWrapper) and codecs.lookup(encoding).name != "utf-8":
+            stream.reconfigure(encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from bot.errors import ReportedError
 
+    _utf8_output()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_named_command(arguments))
     args, extra = parser.parse_known_args(arguments)

@@ -78,8 +78,10 @@ def bins(
         if 0 <= index < len(counts):
             counts[index] += n
     fmt = "%H:00" if unit == "hour" else "%b %d"
-    if unit == "hour" and edges[0].date() != edges[-1].date():
-        fmt = "%b %d %H:00"  # 24 hours are 25 bars: "14:00" of two days would read as one hour
+    if unit == "hour" and (since is None or edges[0].date() != edges[-1].date()):
+        # 24 hours are 25 bars: "14:00" of two days would read as one hour; and all time
+        # within one day would name no day at all
+        fmt = "%b %d %H:00"
     if unit != "hour" and edges[0].year != edges[-1].year:
         fmt += " '%y"  # "Jan 01" of two years would read as one day, and label two bins alike
     return [Bin(e, e.strftime(fmt), c) for e, c in zip(edges, counts, strict=True)], unit

@@ -188,6 +188,12 @@ class JsonFormatter(logging.Formatter):
 class TextFormatter(logging.Formatter):
     """The readable default; the interaction's fields follow the message in brackets."""
 
+    # UTC, as JSON lines, `stats`, `prune` and `health` say times: a host's local zone (TZ) put
+    # text lines hours away from all of them, with no zone to tell.
+    @staticmethod
+    def converter(seconds: float | None = None, /) -> time.struct_time:
+        return time.gmtime(seconds)
+
     def __init__(self, shards: str = "") -> None:
         prefix = f"[shards {shards}] " if shards else ""  # which shards this process runs
         super().__init__(TEXT_FORMAT.replace("%(name)s", prefix + "%(name)s"), "%Y-%m-%d %H:%M:%S")

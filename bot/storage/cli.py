@@ -751,6 +751,9 @@ def run_prune(args: argparse.Namespace) -> int:
     try:
         if args.vacuum and not args.dry_run and isinstance(path, Path):
             counts, sizes, interrupted = asyncio.run(prune_and_vacuum(path))
+        elif args.dry_run and not args.vacuum:  # a read, as `stats`'s: a snapshot through a
+            # copy (a dry --vacuum opens the file itself: a vacuum there would be refused)
+            counts = reading_store(path, prune)
         else:
             counts = on_store(path, prune)
     except ShardsTaken as exc:
