@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_app.app import STORE_SHARE, GlossaryBot
+from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
 from bot.discord_app.member_searches import DM_MOST_WAITING, MemberSearches, turn_of
 from bot.glossary import Glossary
@@ -33,9 +33,9 @@ from tests.discord_app.test_member_searches import STUCK, queued_searches
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, open_add
 from tests.resilience.conftest import StartBot
-from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .stopping import stop_with_a_write_held
 from .test_left24 import in_a_read_only_folder
 from .test_left34 import PAIR, _store_unchecked, _term
 from .test_round18_left import ZORBLAX_ENGINE
@@ -133,7 +133,6 @@ async def _stop_during_a_save(
     as the stop cancels the answers (or only once the stop is over). What the moderator was
     told."""
     fake = scene.fake
-    loop = asyncio.get_running_loop()
     writing, change_terms = asyncio.Event(), store.change_terms
 
     async def write_begun(*args: Any, **kwargs: Any) -> Any:
@@ -148,11 +147,9 @@ async def _stop_during_a_save(
             try:
                 submitted = await fake.submit_modal(scene.moderator, opened, TERM)
                 await asyncio.wait_for(writing.wait(), STUCK)
-                bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
-                async with warned("still under way at the stop's time", level=logging.INFO):
-                    closing = asyncio.create_task(bot.close())
-                if not released_in_the_stop:
-                    await closing
+                closing = await stop_with_a_write_held(
+                    bot, released_in_the_stop=released_in_the_stop
+                )
             finally:
                 holder.execute("COMMIT")  # the other writer is done: the form's write goes on
             await closing

@@ -7,7 +7,6 @@ claims on a real PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 import sys
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.discord_app.app import STORE_SHARE, GlossaryBot
+from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
 from bot.discord_app.cogs.terms import UNFINISHED_AT_STOP
 from bot.storage import ShardsTaken, StorageError, Store
@@ -28,10 +27,10 @@ from tests.discord_app.test_terms import TERM, open_add
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT
 from tests.resilience.conftest import StartBot
-from tests.resilience.helpers import warned
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
+from .stopping import stop_with_a_write_held
 
 RAG = "Retrieval-Augmented Generation (RAG)"
 
@@ -187,7 +186,6 @@ async def test_a_term_form_saved_during_a_stop_on_postgresql(
     released in the stop the moderator is told "Added", held past it the save is said to be
     whole or not at all, and what is stored agrees with what was said."""
     fake = scene.fake
-    loop = asyncio.get_running_loop()
     async with fresh_schema(TEST_DATABASE_URL) as url:
         store = await Store.open(url, flush_interval=None)
         writing, change_terms = asyncio.Event(), store.change_terms
@@ -207,12 +205,9 @@ async def test_a_term_form_saved_during_a_stop_on_postgresql(
                 try:
                     submitted = await fake.submit_modal(scene.moderator, opened, TERM)
                     await asyncio.wait_for(writing.wait(), STUCK)
-                    bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
-                    # the stop's cancel of answers under way (left38's INFO line)
-                    async with warned("still under way at the stop's time", level=logging.INFO):
-                        closing = asyncio.create_task(bot.close())
-                    if not released_in_the_stop:
-                        await closing
+                    closing = await stop_with_a_write_held(
+                        bot, released_in_the_stop=released_in_the_stop
+                    )
                 finally:
                     await tx.commit()
                 await closing

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
 
-from bot.discord_app.app import STORE_SHARE, GlossaryBot
+from bot.discord_app.app import GlossaryBot
 from bot.discord_app.replies import unfinished_at_stop
 from bot.glossary import Glossary
 from bot.glossary.interchange import export_bytes
@@ -27,9 +26,9 @@ from tests.discord_app.test_suggestions import IDEA
 from tests.discord_app.test_terms import TERM, add_term
 from tests.fake_discord import InteractionHandle
 from tests.resilience.conftest import StartBot
-from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .stopping import stop_with_a_write_held
 
 Act = Callable[[], Awaitable[InteractionHandle]]
 T = TypeVar("T")
@@ -58,7 +57,6 @@ async def _told_during_a_stop(
     holds the database's write lock; a stop with no time left for answers once the write is
     under way; the lock freed as the stop cancels the answers (or once the stop is over). What
     the member was told after the write (follow-ups)."""
-    loop = asyncio.get_running_loop()
     writing, original = asyncio.Event(), getattr(store, write)
 
     async def write_begun(*args: Any, **kwargs: Any) -> Any:
@@ -71,11 +69,7 @@ async def _told_during_a_stop(
         try:
             handle = await act()
             await asyncio.wait_for(writing.wait(), 30)
-            bot.stop_deadline = loop.time() + STORE_SHARE  # no time left for answers
-            async with warned("still under way at the stop's time", level=logging.INFO):
-                closing = asyncio.create_task(bot.close())
-            if not released_in_the_stop:
-                await closing
+            closing = await stop_with_a_write_held(bot, released_in_the_stop=released_in_the_stop)
         finally:
             holder.execute("COMMIT")  # the other writer is done: the write goes on
         await closing
