@@ -8,16 +8,13 @@ The real bot and discord.py against the fake Discord, real SQLite files, the com
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import re
 import signal
-import sqlite3
 import sys
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -35,7 +32,7 @@ from tests.discord_app.test_terms import TERM, open_add
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
-from .stopping import stop_with_a_write_held
+from .stopping import told_during_a_stop
 from .test_left24 import in_a_read_only_folder
 from .test_left34 import PAIR, _store_unchecked, _term
 from .test_round18_left import ZORBLAX_ENGINE
@@ -132,28 +129,17 @@ async def _stop_during_a_save(
     stop with no time left for answers once the form's write is under way; the lock released
     as the stop cancels the answers (or only once the stop is over). What the moderator was
     told."""
-    fake = scene.fake
-    writing, change_terms = asyncio.Event(), store.change_terms
-
-    async def write_begun(*args: Any, **kwargs: Any) -> Any:
-        writing.set()  # the transaction is under way (shielded) before this task next yields
-        return await change_terms(*args, **kwargs)
-
-    monkeypatch.setattr(store, "change_terms", write_begun)
     async with start_bot(store) as bot:
         opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
-        with contextlib.closing(sqlite3.connect(scene.db_path, isolation_level=None)) as holder:
-            holder.execute("BEGIN IMMEDIATE")  # the write lock, held by another writer
-            try:
-                submitted = await fake.submit_modal(scene.moderator, opened, TERM)
-                await asyncio.wait_for(writing.wait(), STUCK)
-                closing = await stop_with_a_write_held(
-                    bot, released_in_the_stop=released_in_the_stop
-                )
-            finally:
-                holder.execute("COMMIT")  # the other writer is done: the form's write goes on
-            await closing
-    return [r.body["content"] for r in submitted.records if r.kind == "followup"]
+        return await told_during_a_stop(
+            scene,
+            bot,
+            store,
+            monkeypatch,
+            "change_terms",
+            lambda: scene.fake.submit_modal(scene.moderator, opened, TERM),
+            released_in_the_stop=released_in_the_stop,
+        )
 
 
 async def test_a_term_form_whose_write_ends_past_the_stops_deadline_is_answered(

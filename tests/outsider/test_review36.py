@@ -133,6 +133,12 @@ def test_the_link_patterns_read_a_long_run_without_rescanning_it(hostile: int) -
         f"text = _HOSTILE[{hostile}]; "
         "assert without_links(text) == text and not only_links(text); quote(text, 100); print('done')"
     )
+    done_in_a_process(code)
+
+
+def done_in_a_process(code: str) -> None:
+    """Run `code` in a Python process of its own (a hang is killed there, not in the suite),
+    which must print "done"; STUCK x 3 bounds the hang only."""
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=STUCK * 3, check=False
     )

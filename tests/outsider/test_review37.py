@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,13 +18,12 @@ from bot.cli import main
 from bot.discord_app.replies import echo
 from bot.glossary.links import without_links
 from tests.discord_app.helpers import define
-from tests.discord_app.test_member_searches import STUCK
 from tests.resilience.botproc import BotProcess
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
 from .test_left24 import _cli
-from .test_review36 import _bundled
+from .test_review36 import _bundled, done_in_a_process
 from .test_round20 import _database
 
 
@@ -65,10 +62,7 @@ def test_links_after_brackets_are_read_once(chained: int) -> None:
         f"text = _CHAINED[{chained}]; "
         "assert len(without_links(text)) == len(text); print('done')"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=STUCK * 3, check=False
-    )
-    assert done.stdout.strip() == "done", done
+    done_in_a_process(code)
 
 
 def _not_files(tmp_path: Path) -> list[tuple[Path, str]]:

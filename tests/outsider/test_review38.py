@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from typing import Any
 
 import asyncpg
 import pytest
@@ -30,7 +29,7 @@ from tests.resilience.conftest import StartBot
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
-from .stopping import stop_with_a_write_held
+from .stopping import stop_with_a_write_held, write_begun
 
 RAG = "Retrieval-Augmented Generation (RAG)"
 
@@ -188,13 +187,7 @@ async def test_a_term_form_saved_during_a_stop_on_postgresql(
     fake = scene.fake
     async with fresh_schema(TEST_DATABASE_URL) as url:
         store = await Store.open(url, flush_interval=None)
-        writing, change_terms = asyncio.Event(), store.change_terms
-
-        async def write_begun(*args: Any, **kwargs: Any) -> Any:
-            writing.set()
-            return await change_terms(*args, **kwargs)
-
-        monkeypatch.setattr(store, "change_terms", write_begun)
+        writing = write_begun(monkeypatch, store, "change_terms")
         holder = await asyncpg.connect(url)
         try:
             async with start_bot(store) as bot:

@@ -7,15 +7,11 @@ The real bot and discord.py against the fake Discord, a real SQLite file."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import sqlite3
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 
-from bot.discord_app.app import GlossaryBot
 from bot.discord_app.replies import unfinished_at_stop
 from bot.glossary import Glossary
 from bot.glossary.interchange import export_bytes
@@ -24,13 +20,11 @@ from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons
 from tests.discord_app.test_suggestions import IDEA
 from tests.discord_app.test_terms import TERM, add_term
-from tests.fake_discord import InteractionHandle
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
-from .stopping import stop_with_a_write_held
+from .stopping import Act, told_during_a_stop
 
-Act = Callable[[], Awaitable[InteractionHandle]]
 T = TypeVar("T")
 
 
@@ -41,39 +35,6 @@ async def _after(scene: Scene, read: Callable[[Store], Awaitable[T]]) -> T:
         return await read(stored)
     finally:
         await stored.close()
-
-
-async def _told_during_a_stop(
-    scene: Scene,
-    bot: GlossaryBot,
-    store: Store,
-    monkeypatch: pytest.MonkeyPatch,
-    write: str,
-    act: Act,
-    *,
-    released_in_the_stop: bool,
-) -> list[str]:
-    """`act` (an interaction whose answer follows the store's `write`) while another writer
-    holds the database's write lock; a stop with no time left for answers once the write is
-    under way; the lock freed as the stop cancels the answers (or once the stop is over). What
-    the member was told after the write (follow-ups)."""
-    writing, original = asyncio.Event(), getattr(store, write)
-
-    async def write_begun(*args: Any, **kwargs: Any) -> Any:
-        writing.set()  # the transaction is under way (shielded) before this task next yields
-        return await original(*args, **kwargs)
-
-    monkeypatch.setattr(store, write, write_begun)
-    with contextlib.closing(sqlite3.connect(scene.db_path, isolation_level=None)) as holder:
-        holder.execute("BEGIN IMMEDIATE")  # the write lock, held by another writer
-        try:
-            handle = await act()
-            await asyncio.wait_for(writing.wait(), 30)
-            closing = await stop_with_a_write_held(bot, released_in_the_stop=released_in_the_stop)
-        finally:
-            holder.execute("COMMIT")  # the other writer is done: the write goes on
-        await closing
-    return [str(r.body.get("content")) for r in handle.records if r.kind == "followup"]
 
 
 # The write's lock freed within the stop (answered as ever), or only once the stop is over
@@ -120,7 +81,7 @@ async def test_a_removal_confirmed_during_a_stop_is_answered(
             scene.moderator, "term remove", {"term": "zorblax"}, channel=scene.channel
         )
         prompt = await asked.final_message()
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -151,7 +112,7 @@ async def test_an_alias_added_during_a_stop_is_answered(
     in_the_stop: bool,
 ) -> None:
     async with start_bot(store) as bot:
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -176,7 +137,7 @@ async def test_an_alias_removed_during_a_stop_is_answered(
     async with start_bot(store) as bot:
         added = await _alias_add(scene)()
         assert (await added.final_message())["content"].startswith("Added"), "the alias"
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -208,7 +169,7 @@ async def test_a_suggestion_rejected_during_a_stop_is_answered(
         assert (await sent.final_message())["content"].startswith("Thanks!")
         review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
         shown = await review.final_message()
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -242,7 +203,7 @@ async def test_an_import_during_a_stop_is_answered(
         [zorblax] = await read_terms(store, scene.guild.id)
         zorb = zorblax.model_copy(update={"id": "zorb", "title": "Zorb", "aliases": ()})
         upload = fake.add_attachment("terms.toml", export_bytes([zorb], glossary))
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -270,7 +231,7 @@ async def test_a_term_edited_during_a_stop_is_answered(
             scene.moderator, "term edit", {"term": "zorblax"}, channel=scene.channel
         )
         await opened.response()
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -299,7 +260,7 @@ async def test_a_suggestion_accepted_during_a_stop_is_answered(
         shown = await review.final_message()
         accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
         await accept.response()
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
@@ -327,7 +288,7 @@ async def test_a_suggestion_sent_during_a_stop_is_answered(
     async with start_bot(store) as bot:
         handle = await fake.slash(scene.alice, "suggest", {"term": "blorp"}, channel=scene.channel)
         await handle.response()
-        told = await _told_during_a_stop(
+        told = await told_during_a_stop(
             scene,
             bot,
             store,
