@@ -34,9 +34,12 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
         raise as_storage_error(exc, str(source)) from exc
 
 
-def failed_check(result: str) -> str:
-    """What SQLite's quick_check found, in one line (it says where on lines of their own)."""
-    return f"fails SQLite's integrity check: {' '.join(result.split())}"
+def quick_check(conn: sqlite3.Connection, named: Path) -> None:
+    """StorageError naming `named` when SQLite's quick_check on `conn` finds damage, said in one
+    line (SQLite says where on lines of their own)."""
+    (result,) = conn.execute("PRAGMA quick_check").fetchone()
+    if result != "ok":
+        raise StorageError(f"{named} fails SQLite's integrity check: {' '.join(result.split())}")
 
 
 def check_integrity(database: Path) -> None:
@@ -44,11 +47,9 @@ def check_integrity(database: Path) -> None:
     reads only some tables (`check --db`) would otherwise pass a file the others refuse."""
     try:
         with reading(database) as source:
-            (result,) = source.execute("PRAGMA quick_check").fetchone()
+            quick_check(source, database)
     except sqlite3.Error as exc:
         raise as_storage_error(exc, str(database)) from exc
-    if result != "ok":
-        raise StorageError(f"{database} {failed_check(result)}")
 
 
 def is_snapshot(database: Path) -> bool:
@@ -120,11 +121,9 @@ def _backup_file(source_path: Path, dest: Path) -> None:
                 source.backup(target)  # all pages in one step: one consistent snapshot
                 # A backup should be one self-contained file, not a database expecting a -wal.
                 target.execute("PRAGMA journal_mode = DELETE")
-                (result,) = target.execute("PRAGMA quick_check").fetchone()
+                quick_check(target, source_path)  # a copy page for page: the database's damage
             finally:
                 target.close()
-        if result != "ok":  # a copy page for page: the damage is the database's
-            raise StorageError(f"{source_path} {failed_check(result)}")
         if target_path.exists():  # a backup file made private stays private
             partial_path.chmod(target_path.stat().st_mode & 0o7777)
         partial_path.replace(target_path)

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .backup import COMPANIONS, failed_check, reading
+from .backup import COMPANIONS, quick_check, reading
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -38,16 +38,14 @@ def check_backup(backup: Path) -> None:
         raise StorageError(f"there is no backup at {backup}")
     try:
         with reading(backup) as source:
-            (result,) = source.execute("PRAGMA quick_check").fetchone()
             version, app_id, objects = source.execute(
                 "SELECT (SELECT user_version FROM pragma_user_version),"
                 " (SELECT application_id FROM pragma_application_id),"
                 " (SELECT count(*) FROM sqlite_schema)"
             ).fetchone()
+            quick_check(source, backup)
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
-    if result != "ok":
-        raise StorageError(f"{backup} {failed_check(result)}")
     if not objects or not is_ours(version, app_id, objects):  # an empty file is no backup
         raise StorageError(f"{backup} is not a Glossary Bot database")
     if version > latest_version():
