@@ -600,12 +600,12 @@ def _check_database(
     servers where none were read), or an error naming the database."""
     from bot.glossary.problems import Problem
     from bot.storage import StorageError
-    from bot.storage.backend import without_password
+    from bot.storage.backend import shown_location
     from bot.storage.cli import check_servers
     from bot.storage.errors import said_of
     from bot.storage.sqlite.errors import not_a_database_file
 
-    where = without_password(location) if isinstance(location, str) else str(location)
+    where = shown_location(location)
     if any(p.severity == "error" for p in problems):
         return None, [Problem("error", where, "not checked: the glossary has errors")]
     if isinstance(location, Path) and (what := not_a_database_file(location)):

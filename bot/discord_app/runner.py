@@ -24,7 +24,7 @@ from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import Settings, SettingsError, load_settings, unknown_settings
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
-from bot.storage.backend import without_password
+from bot.storage.backend import shown_location, without_password
 from bot.storage.errors import said_of
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ async def _open_store(settings: Settings) -> Store | None:
         log.error(
             "cannot open the database %s: %s; answering without counts and aliases",
             database_setting(settings),
-            said_of(exc, _named_by_the_store(settings)),
+            said_of(exc, shown_location(settings.database_location)),
         )
         return None
     except Exception:
@@ -122,12 +122,6 @@ async def _open_store(settings: Settings) -> Store | None:
             "at DATABASE_URL" if settings.database_url else settings.database_path,
         )
         return None
-
-
-def _named_by_the_store(settings: Settings) -> str:
-    """How the store's errors name the database (the URL without its password, the path)."""
-    where = settings.database_location
-    return without_password(where) if isinstance(where, str) else str(where)
 
 
 def database_setting(settings: Settings) -> str:

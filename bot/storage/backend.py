@@ -176,6 +176,11 @@ def is_database_url(location: str | os.PathLike[str]) -> bool:
     return isinstance(location, str) and urlsplit(location).scheme in POSTGRES_SCHEMES
 
 
+def shown_location(location: str | os.PathLike[str]) -> str:
+    """A database location as the store's errors name it: a URL without its password, a path."""
+    return without_password(location) if isinstance(location, str) else str(location)
+
+
 def without_password(url: str) -> str:
     """A database URL safe to log or print: the password is left out (and all but the scheme of
     a URL whose user:password part does not read as one, since the password may be anywhere)."""
