@@ -203,6 +203,15 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     return done
 
 
+async def said_through_the_stop(
+    client: GlossaryBot, work: Awaitable[str], doing: str, check: str
+) -> str:
+    """What to answer of `work` (a write and its answer) run `through_the_stop`: its answer, or
+    where the stop cut it short, `unfinished_at_stop(doing, check)`."""
+    said = await through_the_stop(client, work)
+    return said if said is not None else unfinished_at_stop(doing, check)
+
+
 def unfinished_at_stop(doing: str, check: str) -> str:
     """The answer when `through_the_stop` gave None: the write (`doing`, "removing this alias")
     commits whole or not at all, and which one is not known yet; `check`: where to see it."""

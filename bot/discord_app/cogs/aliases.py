@@ -34,7 +34,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
+from bot.discord_app.replies import echo, said_through_the_stop
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
 from bot.mismatches import title_taking
@@ -96,11 +96,11 @@ async def add_alias(
         )
         return
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
-    said = await through_the_stop(interaction.client, _added(interaction, local, entry, text))
-    await reply(
-        interaction,
-        said if said is not None else unfinished_at_stop("adding this alias", "with `/alias list`"),
+    adding = _added(interaction, local, entry, text)
+    said = await said_through_the_stop(
+        interaction.client, adding, "adding this alias", "with `/alias list`"
     )
+    await reply(interaction, said)
 
 
 async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, text: str) -> str:
@@ -267,9 +267,10 @@ class AliasCog(
                 return f"This server has no alias “{echo(alias)}”."
             return f"Removed “{echo(removed.text)}”."
 
-        said = await through_the_stop(interaction.client, removal())
-        unfinished = unfinished_at_stop("removing this alias", "with `/alias list`")
-        await reply(interaction, said if said is not None else unfinished)
+        said = await said_through_the_stop(
+            interaction.client, removal(), "removing this alias", "with `/alias list`"
+        )
+        await reply(interaction, said)
 
     @remove.autocomplete("alias")
     async def server_aliases(

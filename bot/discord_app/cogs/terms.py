@@ -59,7 +59,7 @@ from bot.discord_app.items import (
     edit_again_button,
     submitted_values,
 )
-from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
+from bot.discord_app.replies import echo, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
@@ -280,9 +280,12 @@ class RemoveButton(
         await interaction.response.edit_message(view=None)
         if not await still_allowed(interaction):
             return
-        text = await through_the_stop(interaction.client, write_terms(interaction, plan))
-        if text is None:
-            text = unfinished_at_stop("removing this term", "with `/define`")
+        text = await said_through_the_stop(
+            interaction.client,
+            write_terms(interaction, plan),
+            "removing this term",
+            "with `/define`",
+        )
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -321,12 +324,12 @@ class DecideButton(
             await thinking(interaction)
             if not await still_allowed(interaction):
                 return
-            text = await through_the_stop(
+            text = await said_through_the_stop(
                 interaction.client,
                 close_suggestion(interaction, self.suggestion_id, accepted=False),
+                "rejecting this suggestion",
+                "with `/term log`",
             )
-            if text is None:
-                text = unfinished_at_stop("rejecting this suggestion", "with `/term log`")
             await reply(interaction, text.strip() or "Rejected.")
             return
         found = await state.store.suggestion(scope, self.suggestion_id)
@@ -559,9 +562,10 @@ class TermCog(
             text = discord.utils.escape_mentions(describe(outcome))
             return fit(text, limits.MESSAGE_CONTENT - len(accepted)) + accepted
 
-        said = await through_the_stop(interaction.client, imported())
-        unfinished = unfinished_at_stop("importing this file", "with `/term export`")
-        await reply(interaction, said if said is not None else unfinished)
+        said = await said_through_the_stop(
+            interaction.client, imported(), "importing this file", "with `/term export`"
+        )
+        await reply(interaction, said)
 
     @app_commands.command(
         name="review", description="Members' suggestions of missing terms: accept or reject"
