@@ -104,9 +104,7 @@ async def _same_count(conn: asyncpg.Connection, count: int, give_up: float, *, s
     while others := await conn.fetch(_OTHER_COUNTS, count):
         theirs = others[0]["count"]
         holders = [
-            f"{row['application_name'] or '(unnamed)'} [server pid {row['pid']}]"
-            for row in others
-            if row["count"] == theirs
+            _holder(row["application_name"], row["pid"]) for row in others if row["count"] == theirs
         ]
         if not said:
             said = True
@@ -135,5 +133,9 @@ async def _wait_for(conn: asyncpg.Connection, seconds: float) -> None:
 
 async def _holders(conn: asyncpg.Connection, key: int) -> list[str]:
     """The other sessions that hold `key`, by name (`holder`) and server pid."""
-    found = await conn.fetch(_HOLDERS, key)
-    return [f"{name or '(unnamed)'} [server pid {pid}]" for name, pid in found]
+    return [_holder(name, pid) for name, pid in await conn.fetch(_HOLDERS, key)]
+
+
+def _holder(name: str | None, pid: int) -> str:
+    """Another session as the refusals name it: its `holder` name and server pid."""
+    return f"{name or '(unnamed)'} [server pid {pid}]"
