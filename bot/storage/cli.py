@@ -119,16 +119,20 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
     if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
         return path
-    what = not_a_database_file(path)
-    if what:
-        named = "--db" if args.db else "DATABASE_PATH"
-        print(f"glossary-bot: error: {named} {path} {what}", file=sys.stderr)
+    if said := _no_database_file(args, path):
+        _fail(said)
         return None
     print(
         f"glossary-bot: error: there is no database at {path} (use --db or DATABASE_PATH)",
         file=sys.stderr,
     )
     return None
+
+
+def _no_database_file(args: argparse.Namespace, path: Path) -> str | None:
+    """The setting naming `path` and why it is no database file (a folder, a fifo, …), or None."""
+    what = not_a_database_file(path)
+    return None if what is None else f"{'--db' if args.db else 'DATABASE_PATH'} {path} {what}"
 
 
 # -- check --db --------------------------------------------------------------------------------
@@ -604,9 +608,8 @@ def run_restore(args: argparse.Namespace) -> int:
         check_backup(args.backup)
     except StorageError as exc:
         return _fail(f"{exc}{unchanged}")
-    if not_a_database_file(location):
-        named = "--db" if args.db else "DATABASE_PATH"
-        return _fail(f"{named} {location} {not_a_database_file(location)}{unchanged}")
+    if said := _no_database_file(args, location):
+        return _fail(said + unchanged)
     if not location.parent.is_dir():
         return _fail(f"{location} is not a database file in an existing folder{unchanged}")
 
