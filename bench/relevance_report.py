@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -70,6 +70,13 @@ chat-style question per entry, off-topic rows from cloud, web, crypto, programmi
 engineering and everyday chat), `relevance_blind34.tsv` (one slice, `test23`, held out, the
 same shapes over the other half in other voices: people new to AI, non-native speakers,
 hurried developers, a teacher, a manager; written the same way after that),
+`relevance_blind35.tsv` (one slice, `dev16`, to tune on, the checks' shapes again over half the
+glossary, split by alternate ids within each category: one description per entry in three
+lengths, 4-8, 9-18 and 25-50 words, and one Discord-style question, off-topic rows from cloud,
+web, crypto, programming, data engineering, statistics and everyday chat, a third using
+"model", "training", "token" or "agent" in another sense), `relevance_blind36.tsv` (one slice,
+`test24`, held out, the same shapes over the other half in other voices: students, non-native
+speakers, support staff, a product manager, an ops engineer; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -79,7 +86,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test23, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test24, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -140,6 +147,8 @@ SETS = (
     "relevance_blind32.tsv",
     "relevance_blind33.tsv",
     "relevance_blind34.tsv",
+    "relevance_blind35.tsv",
+    "relevance_blind36.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -169,6 +178,7 @@ HELD_OUT = {
     "test21",
     "test22",
     "test23",
+    "test24",
     "everyday-check",
     "chat-check",
 }
@@ -195,7 +205,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev15, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev16, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

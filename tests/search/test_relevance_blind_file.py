@@ -575,6 +575,26 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind35.md: the checks' shapes again over half the glossary, split by alternate
+    # ids within each category, descriptions in three lengths. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind35.tsv"),
+        "dev16",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
+    # relevance_blind36.md: the same shapes over the other half, in other voices (students,
+    # non-native speakers, support staff, a product manager, an ops engineer). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind36.tsv"),
+        "test24",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -703,3 +723,36 @@ def test_the_thirty_third_and_fourth_sets_split_the_glossary_in_the_checks_shape
         halves.append(set(described))
     assert not halves[0] & halves[1]
     assert halves[0] | halves[1] == {entry.id for entry in load_glossary()}
+
+
+def test_the_thirty_fifth_and_sixth_sets_split_each_category_by_alternate_ids() -> None:
+    """relevance_blind35.md and relevance_blind36.md: each set describes and asks about the same
+    entries, once each, in that order, then 40 off-topic rows; within each category, sorted by
+    id, dev16 has the first, third, fifth... entry and test24 the others; the descriptions come
+    in three lengths (4-8, 9-18 and 25-50 words), each at least a quarter of them."""
+    glossary = load_glossary()
+    halves = []
+    for name in ("relevance_blind35.tsv", "relevance_blind36.tsv"):
+        rows = read_rows(Path(__file__).with_name(name))
+        described = [row["expected"] for row in rows if row["kind"] == "description"]
+        asked = [row["expected"] for row in rows if row["kind"] == "question"]
+        kinds = [row["kind"] for row in rows]
+        n = len(described)
+        assert kinds == ["description"] * n + ["question"] * n + ["offtopic"] * 40
+        assert described == asked
+        assert len(set(described)) == n
+        lengths = [len(row["query"].split()) for row in rows[:n]]
+        bands = [
+            sum(1 for w in lengths if 4 <= w <= 8),
+            sum(1 for w in lengths if 9 <= w <= 18),
+            sum(1 for w in lengths if 25 <= w <= 50),
+        ]
+        assert sum(bands) == n
+        assert all(band >= n // 4 for band in bands)
+        halves.append(set(described))
+    by_category: defaultdict[str, list[str]] = defaultdict(list)
+    for entry in glossary:
+        by_category[entry.category].append(entry.id)
+    first = {ids[i] for ids in map(sorted, by_category.values()) for i in range(0, len(ids), 2)}
+    assert halves[0] == first
+    assert halves[1] == {entry.id for entry in glossary} - first
