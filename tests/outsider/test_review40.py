@@ -6,17 +6,25 @@ test PostgreSQL where marked."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import MENTION_HELP
+from bot.storage import Store
+from bot.storage.postgres.claims import _COUNT_KEY, _KEY, WHOLE_BOT
+from tests.conftest import TEST_DATABASE_URL
+from tests.polling import eventually
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_left24 import _cli
+from .test_review38 import claimed_with
 from .test_round20 import _database
 
 RAG = "Retrieval-Augmented Generation (RAG)"
@@ -97,3 +105,46 @@ def test_a_damaged_schema_is_named_in_one_line_by_every_command(
     assert "g.db" in lines[0], said
     assert "damaged" in lines[0], said
     assert sorted(p.name for p in tmp_path.iterdir()) == before, said
+
+
+@pytest.mark.postgres
+async def test_a_count_waited_for_after_the_whole_bot_s_lock_is_refused_by_its_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """W5: a sharded process (SHARD_COUNT 2) that first waited for an unsharded one to stop
+    kept that wait's `lock_timeout` for its count's shared lock, which waits behind a process of
+    another count (4) waiting for count 2 to go: the timeout escaped as "the database cannot be
+    used now: lock timeout", a StorageError after which `run` goes on with no shard claims at
+    all. Now that wait is bounded by the claim's own and refused with the SHARD_COUNT line.
+    The others' steps are played on sessions of their own, as `claims` runs them."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        sessions = [await asyncpg.connect(url) for _ in range(3)]
+        whole, old, other = sessions
+        try:
+            await whole.execute(f"SELECT pg_advisory_lock({_KEY}, $1)", WHOLE_BOT)  # unsharded
+            await old.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, 2)")  # count 2 runs
+            await other.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, 4)")
+            await other.execute("SET lock_timeout = 120000")
+            waits = asyncio.create_task(  # count 4 waits for count 2 to go
+                other.execute(f"SELECT pg_advisory_lock({_COUNT_KEY}, 2)")
+            )
+            pid = other.get_server_pid()
+
+            async def other_waits() -> bool:
+                return bool(
+                    await old.fetchval(
+                        "SELECT count(*) FROM pg_locks WHERE pid = $1 AND NOT granted", pid
+                    )
+                )
+
+            await eventually(other_waits, "count 4 waiting for count 2")
+            claiming = asyncio.create_task(claimed_with(store, 2, wait=3))
+            await eventually(lambda: "shards run by another process" in caplog.text, "waiting")
+            await whole.execute(f"SELECT pg_advisory_unlock({_KEY}, $1)", WHOLE_BOT)  # stopped
+            assert await claiming == "SHARD_COUNT 4"
+            waits.cancel()
+        finally:
+            for session in sessions:
+                session.terminate()
+            await store.close()
