@@ -108,11 +108,16 @@ def mention_text(content: str, mine: str) -> str:
     """What a message asks the bot, without the bot's own mentions (the pattern `mine`) nor
     what is said to others in it (`_ASIDE`): "@bob see @Glossary rag" says "@bob see" to Bob
     and "rag" to the bot, so where another is named before the bot's first mention, the words
-    after it (if any) are the question. Punctuation alone after it ("@bob what's rag, @Glossary?")
-    is no question: the words before it are."""
+    after it (if any) are the question. Punctuation or a pleasantry alone after it ("@bob what's
+    rag, @Glossary?", "... @Glossary thanks!") is no question: the words before it are."""
     before, *after = re.split(mine, content)
     rest = " ".join(after)
-    if re.search(_OTHER, before) and re.search(r"\w", _ASIDE.sub(" ", rest)):
+    said_after = _ASIDE.sub(" ", rest).strip()
+    if (
+        re.search(_OTHER, before)
+        and re.search(r"\w", said_after)
+        and not _PLEASANTRY.fullmatch(said_after)
+    ):
         content = rest
     else:
         content = f"{before} {rest}"

@@ -99,13 +99,20 @@ async def _same_count(conn: asyncpg.Connection, count: int, give_up: float, *, s
     loop's clock) for every process with another count to stop: `ShardsTaken` naming one
     that does not. Both of two processes starting at once take theirs before looking, so at
     least one of them sees the other. Returns whether a wait was said."""
-    await conn.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, $1)", count)
     loop = asyncio.get_running_loop()
+    # Within the claim's own wait, not a wait before it left in lock_timeout (or none): a
+    # process of another count waiting for this count to go queues this shared lock behind it.
+    await _wait_for(conn, give_up - loop.time())
+    try:
+        await conn.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, $1)", count)
+    except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError):
+        others = await conn.fetch(_OTHER_COUNTS, count)
+        if not others:  # the one it waited behind has just gone: said as the database's error
+            raise
+        theirs, holders = _first_count(others)
+        raise ShardsTaken(None, holders, count=theirs) from None
     while others := await conn.fetch(_OTHER_COUNTS, count):
-        theirs = others[0]["count"]
-        holders = [
-            _holder(row["application_name"], row["pid"]) for row in others if row["count"] == theirs
-        ]
+        theirs, holders = _first_count(others)
         if not said:
             said = True
             log.warning(
@@ -124,6 +131,14 @@ async def _same_count(conn: asyncpg.Connection, count: int, give_up: float, *, s
             raise ShardsTaken(None, holders, count=theirs) from None
         await conn.execute(f"SELECT pg_advisory_unlock({_COUNT_KEY}, $1)", theirs)
     return said
+
+
+def _first_count(others: Sequence[asyncpg.Record]) -> tuple[int, list[str]]:
+    """The lowest other SHARD_COUNT among `_OTHER_COUNTS`' rows (some), and who runs it."""
+    theirs: int = others[0]["count"]
+    return theirs, [
+        _holder(row["application_name"], row["pid"]) for row in others if row["count"] == theirs
+    ]
 
 
 async def _wait_for(conn: asyncpg.Connection, seconds: float) -> None:

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 from ..errors import StorageError
-from .errors import as_storage_error, primary_code
+from .errors import SQLITE_ERRORS, as_storage_error, primary_code
 from .run_lock import lock_path
 
 # The files SQLite keeps beside a database, by the suffix it adds to the database's name.
@@ -25,7 +25,7 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
     """
     try:
         await asyncio.to_thread(_backup_file, Path(source), Path(dest))
-    except sqlite3.Error as exc:
+    except SQLITE_ERRORS as exc:
         # The database is opened read-only: a write that fails is the copy's.
         if primary_code(exc) == sqlite3.SQLITE_FULL:
             raise StorageError(f"cannot write the backup to {dest}: its disk is full") from exc
@@ -48,7 +48,7 @@ def check_integrity(database: Path) -> None:
     try:
         with reading(database) as source:
             quick_check(source, database)
-    except sqlite3.Error as exc:
+    except SQLITE_ERRORS as exc:
         raise as_storage_error(exc, str(database)) from exc
 
 
@@ -90,7 +90,7 @@ def _tidy(database: Path) -> None:
             tidier.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # opens the log
         finally:
             tidier.close()
-    except sqlite3.Error:  # the copy is made: the files are left, as before
+    except SQLITE_ERRORS:  # the copy is made: the files are left, as before
         pass
 
 

@@ -21,7 +21,7 @@ from bot.once import OncePerReason
 
 from ..backend import shielded
 from ..errors import StoreClosed
-from .errors import REOPEN_AFTER, as_storage_error, primary_code
+from .errors import REOPEN_AFTER, SQLITE_ERRORS, as_storage_error, primary_code
 
 T = TypeVar("T")
 Body = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -39,7 +39,7 @@ async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosql
         # isolation_level=None: no implicit transactions; Channel.run and the migrations open
         # each one explicitly.
         conn = await aiosqlite.connect(path, isolation_level=None)
-    except sqlite3.Error as exc:
+    except SQLITE_ERRORS as exc:
         raise as_storage_error(exc, path) from exc
     try:
         await conn.execute(f"PRAGMA busy_timeout = {max(0, int(busy_timeout * 1000))}")
@@ -49,7 +49,7 @@ async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosql
         await conn.execute("PRAGMA synchronous = NORMAL")
         if query_only:
             await conn.execute("PRAGMA query_only = ON")
-    except sqlite3.Error as exc:
+    except SQLITE_ERRORS as exc:
         await conn.close()
         raise as_storage_error(exc, path) from exc
     except BaseException:
@@ -147,7 +147,7 @@ class Channel:
                 except BaseException:
                     await self._rollback(conn)
                     raise
-            except sqlite3.Error as exc:
+            except SQLITE_ERRORS as exc:
                 code = primary_code(exc)
                 if code in REOPEN_AFTER:
                     self._stale = True

@@ -21,11 +21,23 @@ _REASONS = {
     sqlite3.SQLITE_PERM: "permission to the database was denied",
 }
 
+# What a SQLite call raises. Python's sqlite3 decodes SQLite's own error message as strict
+# UTF-8: a message quoting a damaged schema's bytes ("malformed database schema (x) - near
+# "\xf4\x9a"") raises UnicodeDecodeError in place of the sqlite3 error it was making.
+SQLITE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, UnicodeDecodeError)
+# How such an error is said (its own text is the codec's, about bytes nobody can act on).
+_UNREADABLE_REPORT = "its schema is damaged: SQLite's report of it is not even UTF-8 text"
+
 # After these the connection itself may be stuck (opened read-only, lost its file): reopen it.
 REOPEN_AFTER = frozenset({sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR})
 
 
-def primary_code(exc: sqlite3.Error) -> int | None:
+def reported(exc: Exception) -> str:
+    """What SQLite said of `exc` (one of SQLITE_ERRORS), readable."""
+    return _UNREADABLE_REPORT if isinstance(exc, UnicodeDecodeError) else str(exc)
+
+
+def primary_code(exc: Exception) -> int | None:
     """The primary SQLite result code of an exception, when the driver recorded one."""
     code = getattr(exc, "sqlite_errorcode", None)
     return code & 0xFF if isinstance(code, int) else None
@@ -49,8 +61,12 @@ _EXTENDED_REASONS = {
 }
 
 
-def as_storage_error(exc: sqlite3.Error, path: str | None = None) -> StorageError:
-    """Translate a driver exception into one a command handler can show to a moderator."""
+def as_storage_error(exc: Exception, path: str | None = None) -> StorageError:
+    """Translate a driver exception (one of SQLITE_ERRORS) into one a command handler can show
+    to a moderator."""
+    if isinstance(exc, UnicodeDecodeError):
+        what = path or "the database file"
+        return NotAGlossaryDatabase(f"{what} is damaged or not a SQLite database ({reported(exc)})")
     if primary_code(exc) == sqlite3.SQLITE_CANTOPEN and path is not None:
         why = cannot_open(Path(path))
         if why:

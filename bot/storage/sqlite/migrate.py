@@ -14,7 +14,7 @@ import aiosqlite
 from ..errors import NotAGlossaryDatabase, SchemaTooNew, StorageUnavailable
 from ..migrations import latest_version as _latest_version
 from ..migrations import migrations as _migrations
-from .errors import as_storage_error
+from .errors import SQLITE_ERRORS, as_storage_error, reported
 
 APPLICATION_ID = 0x476C4274  # "GlBt"
 
@@ -63,8 +63,9 @@ async def check_version(conn: aiosqlite.Connection, path: str) -> int:
         ) as cursor:
             row = await cursor.fetchone()
         version, app_id, objects = (int(v) for v in row) if row else (0, 0, 0)
-    except sqlite3.DatabaseError as exc:
-        raise NotAGlossaryDatabase(f"{path} is not a usable SQLite database: {exc}") from exc
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        said = reported(exc)
+        raise NotAGlossaryDatabase(f"{path} is not a usable SQLite database: {said}") from exc
     if app_id not in (0, APPLICATION_ID):
         raise NotAGlossaryDatabase(f"{path} belongs to another application (id {app_id:#x})")
     if version == 0 and objects:
@@ -93,7 +94,7 @@ async def apply_migrations(conn: aiosqlite.Connection, path: str) -> list[int]:
                 await conn.execute(statement)
             await conn.execute(f"PRAGMA user_version = {migration.version}")
             await conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except SQLITE_ERRORS as exc:
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
             error = as_storage_error(exc, path)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..errors import StorageError
 from .backup import COMPANIONS, quick_check, reading
+from .errors import SQLITE_ERRORS, reported
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -44,8 +45,8 @@ def check_backup(backup: Path) -> None:
                 " (SELECT count(*) FROM sqlite_schema)"
             ).fetchone()
             quick_check(source, backup)
-    except sqlite3.DatabaseError as exc:
-        raise StorageError(f"{backup} is not a usable SQLite database: {exc}") from exc
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise StorageError(f"{backup} is not a usable SQLite database: {reported(exc)}") from exc
     if not objects or not is_ours(version, app_id, objects):  # an empty file is no backup
         raise StorageError(f"{backup} is not a Glossary Bot database")
     if version > latest_version():
@@ -85,8 +86,9 @@ def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None
             Path(f"{database}{suffix}").unlink(missing_ok=True)
         partial.replace(database)
         _sync(database.parent)
-    except sqlite3.Error as exc:
-        raise StorageError(f"cannot write the restored copy beside {database}: {exc}") from exc
+    except SQLITE_ERRORS as exc:
+        said = reported(exc)
+        raise StorageError(f"cannot write the restored copy beside {database}: {said}") from exc
     except OSError as exc:
         raise StorageError(f"cannot restore to {database}: {exc.strerror or exc}") from exc
     finally:

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StorageError
-from .errors import as_storage_error
+from .errors import SQLITE_ERRORS, as_storage_error
 
 
 async def vacuum_database(path: Path) -> tuple[int, int]:
@@ -29,7 +29,7 @@ def _vacuum(path: Path) -> tuple[int, int]:
             busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         finally:
             conn.close()
-    except sqlite3.Error as exc:
+    except SQLITE_ERRORS as exc:
         raise as_storage_error(exc, str(path)) from exc
     if busy:  # a reader's snapshot still needs the old pages: the checkpoint cannot end
         raise StorageError(
