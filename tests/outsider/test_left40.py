@@ -4,11 +4,17 @@ Through the real bot (discord.py) against the fake Discord, on real SQLite files
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
+from bot.discord_app import replays
 from bot.discord_app.app import GlossaryBot
 from bot.glossary import Glossary
 from bot.limits import SELECT_OPTION_TEXT
 from bot.storage import Store
-from tests.discord_app.helpers import selects
+from tests.discord_app.helpers import embed_of, selects
+from tests.discord_app.test_member_searches import STUCK
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -114,3 +120,45 @@ async def test_the_stats_menu_names_the_target_of_a_long_miss_beside_a_long_id(
         picked = await fake.select(scene.moderator, message, menu["custom_id"], [value])
         answer = (await picked.final_message())["content"]
         assert answer.startswith(f"Added: “{miss}” now opens **{SRAM}"), answer
+
+
+def test_a_replay_after_more_than_ten_thousand_events_is_still_dropped() -> None:
+    """Leftover 3: the ids read were the last 10,000, some 10 s of a busy bot's messages (every
+    server message reaches it), so an event replayed after a minute's outage was read again.
+    Now an id is remembered for REMEMBERED_FOR seconds after it arrived, however many came
+    since; then forgotten (a session is resumed, and replays, only within minutes)."""
+    now = [0.0]
+    seen = replays.RecentIds(clock=lambda: now[0])
+    assert seen.first(1)
+    for event_id in range(2, 50_002):  # 50,000 more in 50 s
+        now[0] += 0.001
+        assert seen.first(event_id)
+    assert not seen.first(1)
+    assert len(seen) == 50_001
+    now[0] = 50.0 + replays.REMEMBERED_FOR + 1
+    assert seen.first(50_003)
+    assert len(seen) == 1  # the rest forgotten
+    assert seen.first(1)
+
+
+async def test_a_mention_replayed_within_the_window_is_answered_once(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Leftover 3 through the bot: a mention replayed REMEMBERED_FOR less a second after it
+    was read is dropped; one replayed later is read again (no session resumes that late)."""
+    now = [0.0]
+    monkeypatch.setattr(replays, "clock", lambda: now[0])
+    fake = scene.fake
+    said = await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} kv cache")
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+    now[0] += replays.REMEMBERED_FOR - 1
+    await fake.redeliver_message(said)
+    await fake.settle()  # the bot has read it: its listener's task, if any, exists
+    listening = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_message"]
+    if listening:
+        await asyncio.wait(listening, timeout=STUCK)
+    await fake.settle()  # and a post it made has reached the fake
+    assert [m.kind for m in fake.sent_messages] == ["channel_message"], fake.sent_messages
+    now[0] += 2
+    await fake.redeliver_message(said)
+    assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
