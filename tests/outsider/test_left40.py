@@ -5,6 +5,7 @@ Through the real bot (discord.py) against the fake Discord, on real SQLite files
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -15,9 +16,11 @@ from bot.limits import SELECT_OPTION_TEXT
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of, selects
 from tests.discord_app.test_member_searches import STUCK
+from tests.resilience.botproc import glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
+from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
 
 RAG = "Retrieval-Augmented Generation (RAG)"
 SRAM = "Static Random-Access Memory"
@@ -162,3 +165,41 @@ async def test_a_mention_replayed_within_the_window_is_answered_once(
     now[0] += 2
     await fake.redeliver_message(said)
     assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
+
+
+def test_restores_keep_the_last_three_earlier_copies(tmp_path: Path) -> None:
+    """Leftover 4: every restore kept the database it replaced, and each earlier kept copy
+    moved to `….before-restore.N`: none was ever removed, a whole database each. Now the three
+    highest numbers stay beside the copy just made, older ones are removed and named in a line
+    of their own; a copy being restored from is never removed, nor the one just made."""
+    db, first, second = tmp_path / "glossary-bot.db", tmp_path / "a.db", tmp_path / "b.db"
+    _database_with_alias(tmp_path, db, "qq live")
+    _database_with_alias(tmp_path, first, "qq first")
+    _database_with_alias(tmp_path, second, "qq second")
+    kept = Path(f"{db}.before-restore")
+
+    def restore(backup: Path) -> str:
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
+        )
+        assert status == 0, output
+        return output
+
+    for n in range(4):  # a, b, a, b: .1 .2 .3 kept, nothing removed
+        output = restore((first, second)[n % 2])
+        assert "removed" not in output, output
+    Path(f"{kept}.1-wal").write_bytes(b"")  # a log beside the oldest goes with it
+    output = restore(first)  # the 5th: .4 made, .1 removed
+    assert f"the copy an earlier restore kept is now {kept}.4" in output, output
+    assert (
+        "removed the oldest copies earlier restores kept (3 are kept beside the one just made): "
+        f"{kept}.1"
+    ) in output, output
+    names = sorted(p.name for p in tmp_path.iterdir() if ".before-restore" in p.name)
+    assert names == [f"{db.name}.before-restore{n}" for n in ("", ".2", ".3", ".4")], names
+    assert _aliases(tmp_path, kept) == ["qq second"]  # the one just made: the 4th's result
+    # restoring from the oldest kept copy: it stays (it is in place now, and still beside it)
+    output = restore(Path(f"{kept}.2"))
+    assert "removed" not in output, output  # .2 to .5 now: .2 is the one restored from
+    assert Path(f"{kept}.2").exists()
+    assert _aliases(tmp_path, db) == _aliases(tmp_path, Path(f"{kept}.2"))
