@@ -5,6 +5,7 @@ Through the real bot (discord.py) against the fake Discord, on real SQLite files
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from bot.limits import SELECT_OPTION_TEXT
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of, selects
 from tests.discord_app.test_member_searches import STUCK
-from tests.resilience.botproc import glossary_bot_waited
+from tests.ops.test_metrics import metrics_port, scrape
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -203,3 +205,24 @@ def test_restores_keep_the_last_three_earlier_copies(tmp_path: Path) -> None:
     assert "removed" not in output, output  # .2 to .5 now: .2 is the one restored from
     assert Path(f"{kept}.2").exists()
     assert _aliases(tmp_path, db) == _aliases(tmp_path, Path(f"{kept}.2"))
+
+
+async def test_the_entries_metric_counts_what_the_log_says_is_served(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Leftover 5: `glossary_entries{source}` summed to the definitions (355: an entry defined
+    by two sources counted twice) where the log says "serving 300 entries". Now
+    `glossary_entries` is the entries served, unlabelled, the log's number; the definitions per
+    source are `glossary_definitions{source}`."""
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, METRICS_PORT="0") as bot:
+        port = await metrics_port(bot)
+        await bot.wait_for_output(r"serving \d+ entries")
+        values = await asyncio.to_thread(scrape, port)
+        served = re.search(r"serving (\d+) entries", bot.output)
+        assert served is not None, bot.output
+        assert values["glossary_entries", ()] == int(served[1])
+        definitions = {k: v for k, v in values.items() if k[0] == "glossary_definitions"}
+        assert values["glossary_definitions", (("source", "foundations"),)] > 100
+        assert sum(definitions.values()) > int(served[1])  # some entries have two sources
+        assert not [k for k in values if k[0] == "glossary_entries" and k[1]]
+        assert await bot.stop() == 0
