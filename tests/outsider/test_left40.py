@@ -8,6 +8,7 @@ import asyncio
 import re
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.discord_app import replays
@@ -61,6 +62,7 @@ async def test_a_mention_with_an_aside_in_words_answers_the_term(
         f"{me} rag for bob pls",
         f"{me} rag for my team",
         f"{me} moe, bob is asking",
+        f"{me} for bob: rag",
         f"{me} rag, how does it work",
         f"{bob} what's rag {me} thanks!",
     ):
@@ -226,3 +228,34 @@ async def test_the_entries_metric_counts_what_the_log_says_is_served(
         assert sum(definitions.values()) > int(served[1])  # some entries have two sources
         assert not [k for k in values if k[0] == "glossary_entries" and k[1]]
         assert await bot.stop() == 0
+
+
+async def test_a_replied_to_message_comes_one_level_deep(scene: Scene, bot: GlossaryBot) -> None:
+    """Leftover 6: the fake's copy of a replied-to message (`referenced_message`) kept that
+    message's own `referenced_message`, a chain as deep as the replies. Discord nests one level:
+    the spec's `referenced_message` is a BasicMessageResponse, which has none. Now the fake
+    sends it so, in a member's reply (the gateway event) and in the bot's own (its REST answer):
+    discord.py sees the reference of the replied-to message, not what it replied to."""
+    fake = scene.fake
+    seen: asyncio.Queue[discord.Message] = asyncio.Queue()
+    bot.add_listener(seen.put, "on_message")
+    me = fake.bot.mention
+    first = await fake.user_message(scene.bob, scene.channel, f"{me} rag")
+    await fake.wait_for_channel_message(scene.channel)
+    second = await fake.user_message(scene.alice, scene.channel, f"{me} lora", reply_to=first)
+    assert "referenced_message" not in second["referenced_message"]  # `first` was no reply
+    await fake.wait_for_channel_message(scene.channel)
+    third = await fake.user_message(scene.bob, scene.channel, f"{me} kv cache", reply_to=second)
+    assert "referenced_message" not in third["referenced_message"], third
+    answer = await fake.wait_for_channel_message(scene.channel)
+    assert answer["referenced_message"]["id"] == third["id"]
+    assert "referenced_message" not in answer["referenced_message"], answer
+    async with asyncio.timeout(STUCK):
+        while (message := await seen.get()).id != int(third["id"]):
+            pass
+    replied = message.reference.resolved if message.reference else None
+    assert isinstance(replied, discord.Message)
+    assert replied.id == int(second["id"])
+    assert replied.reference is not None
+    assert replied.reference.message_id == int(first["id"])
+    assert replied.reference.resolved is None  # not sent, as on Discord
