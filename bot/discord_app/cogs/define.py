@@ -116,6 +116,11 @@ _AFTERWORD = re.compile(
     r"wanted to know|is wondering|was wondering|wonders)[\s!.?)]*$",
     re.IGNORECASE,
 )
+# ...and before it, set apart by punctuation: "for bob: rag", "asking for a friend - rag".
+_FOREWORD = re.compile(
+    r"(?:asking )?for (?:a friend|(?:my |the |our )?\w+(?: and \w+)?)\s*[,;:\-–—]+\s*",
+    re.IGNORECASE,
+)
 
 
 def mention_text(content: str, mine: str) -> str:
@@ -136,10 +141,11 @@ def mention_text(content: str, mine: str) -> str:
 
 
 def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
-    """`text` searched, or, where it finds no card, the term before its afterwords
-    (`_AFTERWORD`: "rag, bob asked", "rag for bob") where that opens the card the whole offered
-    first (or the whole offered nothing). "Embeddings for search" keeps its offers (Hybrid Search
-    first): there the words after "for" are what is asked about. A miss echoes the whole."""
+    """`text` searched, or, where it finds no card, the term without its afterwords and
+    foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
+    that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
+    search" keeps its offers (Hybrid Search first): there the words after "for" are what is
+    asked about. A miss echoes the whole."""
     whole = index.search(text, aliases)
     if whole.entry is not None:
         return whole
@@ -151,6 +157,8 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
         if cut == 0:
             break
         term = term[:cut]
+    if (foreword := _FOREWORD.match(term)) is not None:
+        term = term[foreword.end() :]
     if term == text or not re.search(r"\w", term):
         return whole
     alone = index.search(term, aliases)
