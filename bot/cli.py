@@ -293,7 +293,8 @@ def _restore(command: Command) -> None:
         "Put a copy of BACKUP in place of the database, without the write-ahead log a crashed "
         "bot left beside it (copied over by hand, SQLite would apply that log to the copy). "
         "Refused while a bot runs on the file; the database it replaces is kept beside it as "
-        "PATH.before-restore (one an earlier restore kept there moves to PATH.before-restore.1).",
+        "PATH.before-restore (one an earlier restore kept there moves to PATH.before-restore.1, "
+        "then .2; the three highest numbers are kept, older ones removed).",
         settings=True,
     )
     restore.add_argument("backup", type=Path, metavar="BACKUP", help="a file `backup` wrote")

@@ -99,6 +99,7 @@ LIVE_METRICS = (
     "glossary_gateway_latency_seconds",
     "glossary_database_writable",
     "glossary_entries",
+    "glossary_definitions",
 )
 
 
@@ -129,11 +130,16 @@ class LiveValues(Collector):
         self,
         latencies: Callable[[], Iterable[tuple[int | None, float]]],
         writable: Callable[[], bool],
-        entries_per_source: Callable[[], Mapping[str, int]],
+        definitions_per_source: Callable[[], Mapping[str, int]],
+        *,
+        entries: Callable[[], int],
     ) -> None:
         self.latencies = latencies
         self.writable = writable
-        self.entries_per_source = entries_per_source
+        self.definitions_per_source = definitions_per_source
+        # The entries served (the log's "serving N entries"): fewer than the definitions, an
+        # entry two sources define counting once.
+        self.entries = entries
 
     def collect(self) -> Iterable[Metric]:
         latency = GaugeMetricFamily(
@@ -150,12 +156,19 @@ class LiveValues(Collector):
             "1 if the database takes writes now, 0 if not (or there is none)",
             value=1.0 if self.writable() else 0.0,
         )
-        entries = GaugeMetricFamily(
-            LIVE_METRICS[2], "Definitions in the glossary, by source", labels=["source"]
+        yield GaugeMetricFamily(
+            LIVE_METRICS[2],
+            "Entries the glossary serves (terms, each one card)",
+            value=self.entries(),
         )
-        for source, count in self.entries_per_source().items():
-            entries.add_metric([source], count)
-        yield entries
+        definitions = GaugeMetricFamily(
+            LIVE_METRICS[3],
+            "Definitions in the glossary, by source (an entry may have one from each)",
+            labels=["source"],
+        )
+        for source, count in self.definitions_per_source().items():
+            definitions.add_metric([source], count)
+        yield definitions
 
 
 class MetricsServer:

@@ -156,10 +156,12 @@ def serve_metrics(
         except Exception:
             return False
 
-    def entries() -> dict[str, int]:
+    def definitions() -> dict[str, int]:
         return {s.key: n for s, n in state.glossary.definitions_per_source()}
 
-    live = metrics.LiveValues(lambda: latencies(bot), writable, entries)
+    live = metrics.LiveValues(
+        lambda: latencies(bot), writable, definitions, entries=lambda: len(state.glossary)
+    )
     try:
         server = metrics.serve(settings.metrics_host, settings.metrics_port, live)
     except OSError as exc:

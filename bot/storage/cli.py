@@ -593,7 +593,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from .sqlite.restore import check_backup, is_sqlite_file, restore_file
+    from .sqlite.restore import KEPT_EARLIER, Kept, check_backup, is_sqlite_file, restore_file
 
     location = database_location(args)
     unchanged = "; nothing was changed"
@@ -613,14 +613,14 @@ def run_restore(args: argparse.Namespace) -> int:
     if not location.parent.is_dir():
         return _fail(f"{location} is not a database file in an existing folder{unchanged}")
 
-    async def restore() -> tuple[Path | None, Path | None]:
+    async def restore() -> Kept:
         # No bot may run on the file: it would go on writing through the old file's log.
         holder = command_holder("restore")
         async with one_bot_per_file(str(location), holder=holder, wait=0, command=True):
             return await asyncio.to_thread(restore_file, args.backup, location)
 
     try:
-        kept, earlier = asyncio.run(restore())
+        done = asyncio.run(restore())
     except ShardsTaken as exc:
         running = ", ".join(exc.holders) or "another process"
         return _fail(
@@ -629,6 +629,7 @@ def run_restore(args: argparse.Namespace) -> int:
     except StorageError as exc:
         return _fail(str(exc))
     print(f"restored {location} from {args.backup}")
+    kept, earlier = done.kept, done.earlier
     if kept is not None:
         log = Path(f"{kept}-wal")  # kept only when it holds something (`_keep`)
         print(
@@ -639,6 +640,11 @@ def run_restore(args: argparse.Namespace) -> int:
         )
     if earlier is not None:
         print(f"the copy an earlier restore kept is now {earlier} (remove it when done)")
+    if done.removed:
+        print(
+            f"removed the oldest copies earlier restores kept ({KEPT_EARLIER} are kept beside "
+            f"the one just made): {', '.join(map(str, done.removed))}"
+        )
     return 0
 
 

@@ -34,6 +34,7 @@ from .messages import (
     REPLY,
     MessageStore,
     build_message,
+    replied_copy,
     withhold_content,
     withhold_replied_to,
 )
@@ -458,7 +459,7 @@ class UserActions:
             ref = self._stored_message(reply_to)
             kind = REPLY
             extra["message_reference"] = {"message_id": ref["id"], "channel_id": ref["channel_id"]}
-            extra["referenced_message"] = copy.deepcopy(ref)
+            extra["referenced_message"] = replied_copy(ref)
         if poll is not None:
             extra["poll"] = copy.deepcopy(poll)
         if forward_of is not None:

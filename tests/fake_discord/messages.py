@@ -57,6 +57,12 @@ def build_message(
     return message
 
 
+def replied_copy(message: Mapping[str, Any]) -> JSON:
+    """A stored message as a reply carries it (`referenced_message`): one level deep, as
+    Discord sends it (the spec's BasicMessageResponse has no `referenced_message` of its own)."""
+    return {k: copy.deepcopy(v) for k, v in message.items() if k != "referenced_message"}
+
+
 def withhold_content(message: JSON) -> None:
     """Blank what the message content intent covers in ``message``, as Discord sends it to a
     bot without the intent: text, embeds, attachments, components, a poll, a forward's copy."""

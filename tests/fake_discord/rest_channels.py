@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .faults import API_PREFIX
-from .messages import DEFAULT, REPLY, build_message, edited_copy
+from .messages import DEFAULT, REPLY, build_message, edited_copy, replied_copy
 from .models import (
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
@@ -103,7 +103,7 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
                     "channel_id": referenced["channel_id"],
                     "guild_id": referenced.get("guild_id"),
                 }
-                extra["referenced_message"] = dict(referenced)
+                extra["referenced_message"] = replied_copy(referenced)
             elif reference.get("fail_if_not_exists", True):
                 return refuse.invalid(request, [UNKNOWN_REFERENCE], body)
         if files:

@@ -63,7 +63,9 @@ async def metrics_port(bot: BotProcess) -> int:
 
 def exported_names() -> set[str]:
     """Every sample name the bot exports (counters' _total, histograms' _bucket/_sum/_count)."""
-    live = metrics.LiveValues(lambda: [(None, 0.05)], lambda: True, lambda: {"foundations": 3})
+    live = metrics.LiveValues(
+        lambda: [(None, 0.05)], lambda: True, lambda: {"foundations": 3}, entries=lambda: 3
+    )
     metrics.REGISTRY.register(live)
     try:
         metrics.reloaded(ok=True)  # a gauge with no value yet exports nothing
@@ -177,13 +179,15 @@ def test_the_server_serves_live_values_and_stops() -> None:
         lambda: [(None, 0.042), (1, float("inf"))],  # shard 1 not connected: absent
         lambda: writable[0],
         lambda: {"foundations": 163, "llm-studio": 117},
+        entries=lambda: 250,
     )
     server = metrics.serve("127.0.0.1", 0, live)
     try:
         values = scrape(server.port)
         assert values["glossary_gateway_latency_seconds", (("shard", "0"),)] == 0.042
         assert ("glossary_gateway_latency_seconds", (("shard", "1"),)) not in values
-        assert values["glossary_entries", (("source", "foundations"),)] == 163
+        assert values["glossary_definitions", (("source", "foundations"),)] == 163
+        assert values["glossary_entries", ()] == 250
         assert values["glossary_database_writable", ()] == 1
         writable[0] = False
         assert scrape(server.port)["glossary_database_writable", ()] == 0
@@ -198,7 +202,9 @@ def test_the_server_serves_live_values_and_stops() -> None:
 def test_head_is_answered_like_get_without_the_body() -> None:
     """Uptime checkers ask with HEAD: it was refused (405). Now the same status and headers as
     GET, the body's length included, and no body."""
-    live = metrics.LiveValues(lambda: [], lambda: True, lambda: {"foundations": 1})
+    live = metrics.LiveValues(
+        lambda: [], lambda: True, lambda: {"foundations": 1}, entries=lambda: 1
+    )
     server = metrics.serve("127.0.0.1", 0, live)
     try:
         answers = {}
@@ -232,7 +238,9 @@ def test_fifty_scrapes_at_once_all_get_an_answer() -> None:
     """A burst of scrapes (several Prometheus servers, a dashboard refresh) arriving while the
     server is busy waits in the listen queue: none is refused or left hanging for a SYN retry.
     The accept loop is paused so that all 50 wait in the queue at once."""
-    live = metrics.LiveValues(lambda: [], lambda: True, lambda: {"foundations": 1})
+    live = metrics.LiveValues(
+        lambda: [], lambda: True, lambda: {"foundations": 1}, entries=lambda: 1
+    )
     server = metrics.serve("127.0.0.1", 0, live)
     inner = server._server
     inner.shutdown()  # stop accepting; the socket still listens and the kernel still queues
@@ -273,7 +281,7 @@ async def test_glossary_bot_run_serves_metrics_that_move_with_define(lab: Lab) -
         await eventually(heartbeat_acknowledged, "the gateway latency to be exported")
         first = await asyncio.to_thread(scrape, port)
         assert first["glossary_database_writable", ()] == 1
-        assert first["glossary_entries", (("source", "foundations"),)] > 100
+        assert first["glossary_definitions", (("source", "foundations"),)] > 100
         assert first[latency] >= 0
 
         for term in ("kv cache", "zzqx nothing here", "kv cache"):

@@ -7,9 +7,8 @@ Through the real bot (discord.py) against the fake Discord, on real SQLite files
 from __future__ import annotations
 
 from bot.aliases import MAX_ALIAS_LENGTH
-from bot.cards.fit import fit
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.cogs.stats import GONE_MISS
+from bot.discord_app.cogs.stats import GONE_MISS, miss_description, miss_label
 from bot.limits import SELECT_OPTION_TEXT
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of, selects
@@ -93,7 +92,8 @@ async def test_the_stats_menu_offers_misses_too_long_to_hold_beside_their_entrys
         assert len(option["label"]) <= SELECT_OPTION_TEXT, option
     assert len({o["value"] for o in options}) == len(options), options
     for miss in misses[1:3]:  # the same target, the same first 70 characters
-        [option] = [o for o in options if o["label"] == fit(f"“{miss}” → {SRAM}", 100)]
+        shown = (miss_label(miss, SRAM), miss_description(miss, SRAM, 1))
+        [option] = [o for o in options if (o["label"], o["description"]) == shown]
         picked = await fake.select(scene.moderator, message, menu["custom_id"], [option["value"]])
         answer = (await picked.final_message())["content"]
         assert answer.startswith(f"Added: “{miss}” now opens **{SRAM}"), answer

@@ -309,10 +309,11 @@ def test_restores_number_what_they_keep_in_order_after_one_is_removed(tmp_path: 
         assert status == 0, output
         if n:
             assert f"the copy an earlier restore kept is now {kept}.{n}" in output, output
-    assert _aliases(tmp_path, Path(f"{kept}.1")) == ["qq live"]  # nothing stored is lost
+    # left40: the three highest numbers are kept (.7, .8, .9), older ones removed
+    assert _aliases(tmp_path, Path(f"{kept}.7")) == ["qq second"]  # as the 6th restore left it
     assert _aliases(tmp_path, kept) == ["qq first"]  # the 9th restore's, of a.db
-    Path(f"{kept}.1").unlink()
+    Path(f"{kept}.8").unlink()
     status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(second), "--db", str(db))
     assert status == 0, output
     assert f"the copy an earlier restore kept is now {kept}.10" in output, output
-    assert not Path(f"{kept}.1").exists()
+    assert not Path(f"{kept}.8").exists()

@@ -229,7 +229,7 @@ def test_the_metrics_server_drops_a_client_that_sends_nothing(
     scanner) made 1,000 threads and 80 MB, for good. `/define` stayed fast (6 ms) and a
     scrape flood did not slow it; the idle connections are now dropped after IDLE_SECONDS."""
     monkeypatch.setattr(metrics, "IDLE_SECONDS", 0.2)  # the test waits for it, not for 10 s
-    live = metrics.LiveValues(lambda: [], lambda: True, dict)
+    live = metrics.LiveValues(lambda: [], lambda: True, dict, entries=lambda: 0)
     server = metrics.serve("127.0.0.1", 0, live)
     try:
         with socket.create_connection(("127.0.0.1", server.port)) as client:

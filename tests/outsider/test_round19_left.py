@@ -196,5 +196,5 @@ async def test_metrics_on_port_0_serve_on_a_free_port_named_in_the_log(
         port = await metrics_port(bot)
         assert port > 0
         values = await asyncio.to_thread(scrape, port)
-        assert values["glossary_entries", (("source", "foundations"),)] > 100
+        assert values["glossary_definitions", (("source", "foundations"),)] > 100
         assert await bot.stop() == 0

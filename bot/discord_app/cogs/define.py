@@ -34,6 +34,8 @@ from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
+    from bot.search.index import Aliases, SearchIndex
+    from bot.search.results import SearchResult
 
     Interaction = discord.Interaction[GlossaryBot]
 
@@ -102,26 +104,68 @@ _OTHER = r"<(?:@[!&]?|#)\d+>"
 # ...and the words that hand the answer to them ("rag for @bob", "cc @bob"), and custom emoji
 # (<:name:4>, <a:name:5>, a picture): none of it is the term asked about.
 _ASIDE = re.compile(rf"(?:\b(?:for|to|cc)\s+)?{_OTHER}|<a?:\w+:\d+>", re.IGNORECASE)
+# What a member adds after the term about the question, not in it: a "pls", for whom ("rag
+# for bob", "for my team", "asking for a friend"), who asked ("rag, bob asked", "asked by bob";
+# after punctuation only: "rag bob asked" may be a name). `search_mention` sets it aside.
+AFTERWORDS_READ = 80  # characters at a text's end
+_AFTERWORD = re.compile(
+    r"(?:[\s,;:.!?()\-–—]+)(?:pls|plz|please|thx|thanks?(?: you)?|ty|tysm"
+    r"|(?:asking |asked )?for (?:a friend|(?:my |the |our )?\w+(?: and \w+)?)"
+    r"|asked by (?:my |the |our )?\w+)[\s!.?)]*$"
+    r"|[,;:.!?()\-–—]+\s*(?:\w+ ){0,2}\w+ (?:asked|asks|is asking|was asking|wants to know|"
+    r"wanted to know|is wondering|was wondering|wonders)[\s!.?)]*$",
+    re.IGNORECASE,
+)
+# ...and before it, set apart by punctuation: "for bob: rag", "asking for a friend - rag".
+_FOREWORD = re.compile(
+    r"(?:asking )?for (?:a friend|(?:my |the |our )?\w+(?: and \w+)?)\s*[,;:\-–—]+\s*",
+    re.IGNORECASE,
+)
 
 
 def mention_text(content: str, mine: str) -> str:
     """What a message asks the bot, without the bot's own mentions (the pattern `mine`) nor
     what is said to others in it (`_ASIDE`): "@bob see @Glossary rag" says "@bob see" to Bob
     and "rag" to the bot, so where another is named before the bot's first mention, the words
-    after it (if any) are the question. Punctuation or a pleasantry alone after it ("@bob what's
-    rag, @Glossary?", "... @Glossary thanks!") is no question: the words before it are."""
+    after it (if any) are the question. Punctuation alone after it ("@bob what's rag, @Glossary?")
+    or a pleasantry ("@bob what's rag @Glossary thanks!") is no question: the words before it
+    are, with it."""
     before, *after = re.split(mine, content)
     rest = " ".join(after)
-    said_after = _ASIDE.sub(" ", rest).strip()
-    if (
-        re.search(_OTHER, before)
-        and re.search(r"\w", said_after)
-        and not _PLEASANTRY.fullmatch(said_after)
-    ):
+    said = _ASIDE.sub(" ", rest).strip()
+    if re.search(_OTHER, before) and re.search(r"\w", said) and not _PLEASANTRY.fullmatch(said):
         content = rest
     else:
         content = f"{before} {rest}"
     return _ASIDE.sub(" ", content).strip()
+
+
+def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
+    """`text` searched, or, where it finds no card, the term without its afterwords and
+    foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
+    that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
+    search" keeps its offers (Hybrid Search first): there the words after "for" are what is
+    asked about. A miss echoes the whole."""
+    whole = index.search(text, aliases)
+    if whole.entry is not None:
+        return whole
+    term = text
+    # Afterwords are short: only the end is read (a text of 4,000 spaces read whole by the
+    # pattern takes seconds).
+    while (aside := _AFTERWORD.search(term[-AFTERWORDS_READ:])) is not None:
+        cut = len(term) - len(term[-AFTERWORDS_READ:]) + aside.start()
+        if cut == 0:
+            break
+        term = term[:cut]
+    if (foreword := _FOREWORD.match(term)) is not None:
+        term = term[foreword.end() :]
+    if term == text or not re.search(r"\w", term):
+        return whole
+    alone = index.search(term, aliases)
+    offered = whole.suggestions[0].id if whole.suggestions else None
+    if alone.entry is not None and offered in (None, alone.entry.id):
+        return alone
+    return whole
 
 
 async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
@@ -324,7 +368,7 @@ class DefineCog(commands.Cog):
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
         result = await self.state.member_searches.run(
-            turn_of(scope, message.author.id), local.index.search, text, local.aliases
+            turn_of(scope, message.author.id), search_mention, local.index, text, local.aliases
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public

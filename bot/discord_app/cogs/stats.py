@@ -18,7 +18,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias
 from bot.cards.chart import lookups_chart
 from bot.cards.embed import BRAND_COLOUR, shown_name
-from bot.cards.fit import fit, fit_lines
+from bot.cards.fit import MARKER, fit, fit_lines
 from bot.discord_app.cogs.aliases import add_alias
 from bot.discord_app.cogs.moderators import NO_DATABASE, ServerOnly, reply, thinking
 from bot.discord_app.errors import NO_MENTIONS, guarded
@@ -45,6 +45,11 @@ PERIOD_LABELS = {"day": "today", "week": "this week", "month": "this month", "al
 # as ever.
 LONG_MISS = "~"
 DIGEST = 12  # hex digits of the miss's SHA-256
+# An entry id that would leave fewer characters of the miss than this (an operator's glossary
+# may hold ids of any length; server terms' are at most 60) is sent as "#<its id's digest>",
+# found among the server's entries when picked. Slugs start with a letter or digit.
+LONG_ID = "#"
+MIN_HEAD = 24
 GONE_MISS = (
     "That missed search is no longer stored (added as an alias, or pruned, since `/stats` listed "
     "it), so nothing was added. Run `/stats` again for a fresh list."
@@ -55,14 +60,34 @@ def _digest(query: str) -> str:
     return hashlib.sha256(query.encode()).hexdigest()[:DIGEST]
 
 
-def miss_value(entry_id: str, query: str) -> str | None:
-    """The option value for `query` missed, meaning `entry_id` (None: an id too long to leave
-    room for any of the miss)."""
+def miss_value(entry_id: str, query: str) -> str:
+    """The option value for `query` missed, meaning `entry_id`."""
     whole = f"{entry_id} {query}"
     if len(whole) <= limits.SELECT_OPTION_TEXT:
         return whole
-    value = f"{LONG_MISS}{_digest(query)} {entry_id} {query}"[: limits.SELECT_OPTION_TEXT]
-    return value if value.strip() != f"{LONG_MISS}{_digest(query)} {entry_id}" else None
+    named = f"{LONG_MISS}{_digest(query)} {entry_id} "
+    if len(named) > limits.SELECT_OPTION_TEXT - MIN_HEAD:
+        named = f"{LONG_MISS}{_digest(query)} {LONG_ID}{_digest(entry_id)} "
+    return f"{named}{query}"[: limits.SELECT_OPTION_TEXT]
+
+
+def miss_label(query: str, title: str) -> str:
+    """An option's label: the miss and its term; a long miss is cut, not the term."""
+    room = limits.SELECT_OPTION_TEXT - len(f"“” → {title}")
+    if room < MIN_HEAD:  # a title that long: both cut
+        return fit(f"“{query}” → {title}", limits.SELECT_OPTION_TEXT)
+    return f"“{fit(query, room)}” → {title}"
+
+
+def miss_description(query: str, title: str, count: int) -> str:
+    """An option's description: how often it was missed, and what its label has no room for,
+    the end of a long miss (two misses sharing the label's words differ there) or the term."""
+    shown = miss_label(query, title)
+    if shown.startswith(f"“{query}”") or not shown.endswith(title):
+        return fit(f"missed {count}×; add as an alias of {title}", limits.SELECT_OPTION_TEXT)
+    kept = shown[1 : -len(f"{MARKER}” → {title}")]
+    said = f"missed {count}×: …"
+    return said + query[len(kept) :].strip()[-(limits.SELECT_OPTION_TEXT - len(said)) :]
 
 
 async def _picked_miss(interaction: Interaction, value: str) -> tuple[str, str | None]:
@@ -78,6 +103,10 @@ async def _picked_miss(interaction: Interaction, value: str) -> tuple[str, str |
     store = interaction.client.state.store
     if store is None or interaction.guild_id is None:
         return entry_id, None
+    if entry_id.startswith(LONG_ID):  # not found: add_alias says the term is gone
+        local = await interaction.client.state.servers.local(interaction.guild_id)
+        named = (e.id for e in local.glossary if f"{LONG_ID}{_digest(e.id)}" == entry_id)
+        entry_id = next(named, entry_id)
     # The head may be as short as ~25 characters (beside a long id) and shared by many misses
     # ("what is the difference between …") searched more often than this one: read on, ten
     # times as many each round, until it is found or no more hold the head.
@@ -226,18 +255,14 @@ class StatsCog(ServerOnly, commands.Cog):
         target = guess.entry or (
             glossary.get(guess.suggestions[0].id) if guess.suggestions else None
         )
-        value = miss_value(target.id, miss.query) if target else None
-        if target is None or value is None:
+        if target is None:
             return None
         try:
             check_alias(miss.query, target.id, local.index, local.aliases)
         except AliasRejected:
             return None
         return discord.SelectOption(
-            label=fit(f"“{miss.query}” → {target.title}", limits.SELECT_OPTION_TEXT),
-            value=value,
-            description=fit(
-                f"missed {miss.count}×; add as an alias of {target.title}",
-                limits.SELECT_OPTION_TEXT,
-            ),
+            label=miss_label(miss.query, target.title),
+            value=miss_value(target.id, miss.query),
+            description=miss_description(miss.query, target.title, miss.count),
         )

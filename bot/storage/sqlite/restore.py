@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import StorageError
@@ -22,6 +23,19 @@ from .migrate import is_ours, latest_version
 KEPT_SUFFIX = ".before-restore"
 # What is kept of a database: the file and its logs; `-shm` is an index SQLite rebuilds from the log.
 _KEPT_FILES = ("", "-wal", "-journal")
+# Copies earlier restores kept (`….before-restore.N`) left beside the one a restore makes: the
+# highest numbers. Each is a whole database: kept for ever, restores add up to a full disk.
+KEPT_EARLIER = 3
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Where a restore kept what it replaced (None: there was no database), where the copy an
+    earlier restore kept went, and the oldest copies removed to keep KEPT_EARLIER."""
+
+    kept: Path | None = None
+    earlier: Path | None = None
+    removed: tuple[Path, ...] = ()
 
 
 def is_sqlite_file(path: Path) -> bool:
@@ -56,11 +70,11 @@ def check_backup(backup: Path) -> None:
         )
 
 
-def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None]:
+def restore_file(backup: Path, database: Path) -> Kept:
     """Put a copy of `backup` at `database`, with no log of the old file beside it. The old
     database, if any, is kept at `database` + KEPT_SUFFIX with its log (hard links where the
-    file system has them): nothing it held is lost. Returns where it is kept, and where an
-    earlier restore's kept copy went (`_keep`).
+    file system has them): nothing it held is lost. Returns where it is kept, where an earlier
+    restore's kept copy went and which of the oldest were removed (`_keep`).
 
     The caller holds the file's run lock: no bot writes to it meanwhile."""
     database = database.resolve() if database.is_symlink() else database
@@ -79,13 +93,15 @@ def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None
             finally:
                 target.close()
         _sync(partial)
-        kept, earlier = _keep(database, backup) if database.exists() else (None, None)
+        kept = _keep(database, backup) if database.exists() else Kept()
         # The old log goes before the copy comes: a crash in between leaves the old file
         # without its log at the path (its whole state is kept), never the copy with it.
         for suffix in COMPANIONS:
             Path(f"{database}{suffix}").unlink(missing_ok=True)
         partial.replace(database)
         _sync(database.parent)
+        if kept.kept is not None and kept.earlier is not None:  # once all else is done
+            kept = replace(kept, removed=_remove_oldest(kept.kept, backup))
     except SQLITE_ERRORS as exc:
         said = reported(exc)
         raise StorageError(f"cannot write the restored copy beside {database}: {said}") from exc
@@ -93,24 +109,21 @@ def restore_file(backup: Path, database: Path) -> tuple[Path | None, Path | None
         raise StorageError(f"cannot restore to {database}: {exc.strerror or exc}") from exc
     finally:
         partial.unlink(missing_ok=True)
-    return kept, earlier
+    return kept
 
 
-def _keep(database: Path, backup: Path) -> tuple[Path, Path | None]:
+def _keep(database: Path, backup: Path) -> Kept:
     """The database and its companions, under the kept name, and where an earlier kept copy
     went: to `….before-restore.N`, past the highest N, since it may be the only copy of what
     served before a first restore (the wrong backup, then the right one). Not when it is
     `backup` itself (undoing a restore): that is in place now."""
     kept = Path(f"{database}{KEPT_SUFFIX}")
-    earlier = None
+    earlier: Path | None = None
     if kept.exists() and kept.resolve() != backup.resolve():
         # Past the highest, not into the first gap: once an old copy was removed, the next went
         # below older ones, and the newest was no longer the highest number.
-        taken = (
-            re.fullmatch(rf"{re.escape(kept.name)}\.(\d+)(?:-\w+)?", p.name)
-            for p in kept.parent.iterdir()
-        )
-        earlier = Path(f"{kept}.{max((int(m[1]) for m in taken if m), default=0) + 1}")
+        taken = _numbered(kept)
+        earlier = Path(f"{kept}.{max(taken, default=0) + 1}")
         for suffix in _KEPT_FILES:
             if Path(f"{kept}{suffix}").exists():
                 Path(f"{kept}{suffix}").rename(f"{earlier}{suffix}")
@@ -121,7 +134,33 @@ def _keep(database: Path, backup: Path) -> tuple[Path, Path | None]:
         # An empty log (a read-only reader's, beside a stopped bot's file) holds nothing: not kept.
         if old.exists() and (not suffix or old.stat().st_size > 0):
             _link_or_copy(old, Path(f"{kept}{suffix}"))
-    return kept, earlier
+    return Kept(kept, earlier)
+
+
+def _numbered(kept: Path) -> dict[int, list[Path]]:
+    """The copies earlier restores kept (`kept`.N and its logs), by N."""
+    copies: dict[int, list[Path]] = {}
+    for path in kept.parent.iterdir():
+        named = re.fullmatch(rf"{re.escape(kept.name)}\.(\d+)(?:-\w+)?", path.name)
+        if named:
+            copies.setdefault(int(named[1]), []).append(path)
+    return copies
+
+
+def _remove_oldest(kept: Path, backup: Path) -> tuple[Path, ...]:
+    """Remove the numbered copies below the KEPT_EARLIER highest (a copy being restored from
+    stays): the databases removed."""
+    copies = _numbered(kept)
+    removed = []
+    for n in sorted(copies)[:-KEPT_EARLIER]:
+        copy = Path(f"{kept}.{n}")
+        if copy.exists() and copy.resolve() == backup.resolve():
+            continue
+        if copy.exists():  # not its logs alone (the copy removed by hand)
+            removed.append(copy)
+        for path in copies[n]:
+            path.unlink(missing_ok=True)
+    return tuple(removed)
 
 
 def _link_or_copy(old: Path, new: Path) -> None:
