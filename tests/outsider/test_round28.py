@@ -1,0 +1,103 @@
+"""Outsider round 28 (tests/outsider/PLAN.md, outsider40): a moderator's first week on a new
+server. The real bot against the fake Discord, a real SQLite file."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import is_ephemeral
+from tests.discord_app.test_terms import add_term, open_add, submit
+
+from .conftest import Scene
+
+
+async def _suggest(scene: Scene, name: str) -> str:
+    opened = await scene.fake.slash(scene.bob, "suggest", {"term": name}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9  # the form, the name filled in
+    submitted = await scene.fake.submit_modal(
+        scene.bob, opened, {"definition": "The nightly job our team runs."}
+    )
+    answer = await submitted.final_message()
+    assert is_ephemeral(answer)
+    return str(answer["content"])
+
+
+@pytest.mark.parametrize(
+    ("name", "held", "title"),
+    [
+        ("R\u0410G", "RAG", "Retrieval-Augmented Generation (RAG)"),  # a Cyrillic А
+        ("\u0396orblax", "Zorblax", "Zorblax"),  # a Greek Zeta: the server's own term
+        ("zb\u0445", "zbx", "Zorblax"),  # a Cyrillic х: the term's other name
+    ],
+    ids=["bundled", "server-term", "other-name"],
+)
+async def test_a_suggestion_that_looks_like_a_name_is_not_queued(
+    scene: Scene, bot: GlossaryBot, store: Store, name: str, held: str, title: str
+) -> None:
+    """Plan line G3: a member's `/suggest RАG` (a Cyrillic А, a Russian keyboard layout) or
+    `Ζorblax` (a Greek Zeta) was queued ("Thanks! … is with this server's moderators"), though
+    no term may take a name that looks like another entry's: Accept…'s save refused it ("looks
+    like “RAG” … Choose another name"), so the moderator could only reject it, and the member
+    never learnt that the card was there. Now the member is told which card the name looks
+    like, and nothing is queued, as for a name the glossary has."""
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    text = await _suggest(scene, name)
+    assert text == (
+        f"“{name}” looks like “{held}”, a name of **{title}**, which `/define` opens: members "
+        "could not tell them apart, so no term may take it. Nothing was queued."
+    ), text
+    assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_a_suggestion_that_looks_like_an_alias_is_not_queued(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line G3, a server alias: `/alias add nightly zorb` for Zorblax; `/suggest` of it
+    with a Cyrillic о is told it looks like that alias of Zorblax."""
+    await add_term(scene)
+    added = await scene.fake.slash(
+        scene.moderator,
+        "alias add",
+        {"alias": "nightly zorb", "term": "zorblax"},
+        channel=scene.channel,
+    )
+    assert "now opens" in (await added.final_message())["content"]
+    name = "nightly z\u043erb"
+    text = await _suggest(scene, name)
+    assert text.startswith(f"“{name}” looks like “nightly zorb”, a name of **Zorblax**"), text
+    assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_a_suggestion_in_another_script_that_looks_like_nothing_is_queued(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """The other side of G3: a name wholly in another script that looks like no name here is
+    a suggestion like any other."""
+    text = await _suggest(scene, "кэш подсказок")
+    assert text.startswith("Thanks! “кэш подсказок” is with this server's moderators."), text
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["кэш подсказок"]
+
+
+async def test_a_title_that_fits_with_too_long_an_acronym_names_both(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line W1: `/term add acronym:ZQX` with a title of 256 characters (the form's box
+    stops there) was refused "title longer than 256 characters", which the moderator's title
+    was not: the card's title is the title with its acronym, “… (ZQX)”. Now the answer says so,
+    with the length to cut."""
+    title = "Zorbic " + "W" * 249
+    assert len(title) == 256
+    opened = await open_add(scene, scene.moderator, category="Retrieval & Context", acronym="ZQX")
+    answer = await submit(
+        scene, scene.moderator, opened, {"title": title, "definition": "The nightly job."}
+    )
+    text = answer["content"]
+    assert "title longer than 256 characters" not in text, text
+    assert (
+        "the card's title, the title with its acronym (“Zorbic WWW… (ZQX)”), would be 262 "
+        "characters; at most 256: shorten the title or the acronym by 6"
+    ) in text, text
+    assert await read_terms(store, scene.guild.id) == []
