@@ -101,3 +101,63 @@ async def test_a_title_that_fits_with_too_long_an_acronym_names_both(
         "characters; at most 256: shorten the title or the acronym by 6"
     ) in text, text
     assert await read_terms(store, scene.guild.id) == []
+
+
+HAND_WRITTEN = """\
+# Our team's words, written by hand: what the form asks, no ids
+[[entries]]
+title = "Zorblax"
+category = "Retrieval & Context"
+definition = "The team's nightly batch job, now run twice a night."
+aliases = ["zbx"]
+
+[[entries]]
+title = "Blorptex Queue"
+category = "Retrieval & Context"
+definition = "The morning job that warms the caches Zorblax filled."
+related = ["Zorblax"]
+"""
+
+
+async def _import(scene: Scene, data: str, **options: object) -> str:
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment("ours.toml", data), **options},
+        channel=scene.channel,
+    )
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    return str(message["content"])
+
+
+async def test_a_hand_written_toml_without_ids_imports_as_the_form_would_name_them(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line F2: a moderator writes the file by hand (or in another tool) with the fields
+    the form asks: title, category, definition, other names, related. It was refused whole,
+    "line 2, “Zorblax”, Id: missing required field" for each entry, a field the form never
+    shows and the README's rules say is a slug of the title. Now an entry without an id takes
+    one as the form gives it: a term the form wrote under that title is changed, not replaced,
+    and the same file again changes nothing."""
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    done = await _import(scene, HAND_WRITTEN)
+    assert done.startswith("Imported: 1 added, 1 changed, 0 removed."), done
+    terms = {t.id: t for t in await read_terms(store, scene.guild.id)}
+    assert sorted(terms) == ["blorptex-queue", "zorblax"]
+    assert terms["zorblax"].definition.endswith("now run twice a night.")
+    assert terms["blorptex-queue"].related == ("zorblax",)
+    again = await _import(scene, HAND_WRITTEN, dry_run=True)
+    assert again.startswith("Dry run, nothing written. Would import: 0 added, 0 changed"), again
+
+
+async def test_two_entries_without_ids_under_one_title_are_a_name_clash(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """F2's other side: two id-less entries titled alike are refused as the names they share,
+    at the second's line, and nothing is written."""
+    twice = HAND_WRITTEN.replace('title = "Blorptex Queue"', 'title = "zorblax"')
+    text = await _import(scene, twice)
+    assert text.startswith("Nothing was imported"), text
+    assert "line 8, “zorblax”, Title: “zorblax” is already a name of this server's term" in text
+    assert await read_terms(store, scene.guild.id) == []
