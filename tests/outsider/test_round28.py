@@ -3,13 +3,18 @@ server. The real bot against the fake Discord, a real SQLite file."""
 
 from __future__ import annotations
 
+import re
+import signal
+from pathlib import Path
+
 import pytest
 
-from bot.discord_app.app import GlossaryBot
+from bot.discord_app.app import STOP_SECONDS, GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import is_ephemeral
 from tests.discord_app.test_terms import add_term, open_add, submit
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
 
@@ -161,3 +166,32 @@ async def test_two_entries_without_ids_under_one_title_are_a_name_clash(
     assert text.startswith("Nothing was imported"), text
     assert "line 8, “zorblax”, Title: “zorblax” is already a name of this server's term" in text
     assert await read_terms(store, scene.guild.id) == []
+
+
+RECONNECT = r"Attempting a reconnect in (\d+\.\d+)s"
+
+
+async def test_a_stop_while_discord_is_unreachable_does_not_wait_for_its_deadline(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """Plan line U1: the README's "No Discord application yet?" run, the fake stopped (Ctrl-D),
+    then the bot stopped too (Ctrl-C), as a self-hoster stops a bot that lost Discord (an
+    outage, the network down). It took 9 s to exit, idle: discord.py sleeps its reconnect
+    backoff (up to minutes) and closing the client does not wake it, so the stop waited for
+    its 7 s deadline, near a container's 10 s grace. Now a bot between connections ends its
+    connection attempts at once. (Timed: waiting out the deadline is the fault; the backoff
+    slept through is made longer than the deadline first.)"""
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path) as bot:
+        await scene.fake.stop()  # Discord gone: the bot retries, sleeping longer each time
+        count = 1
+        while True:
+            line = await bot.wait_for_output(RECONNECT, within=120.0, count=count)
+            match = re.search(RECONNECT, line)
+            assert match is not None
+            if float(match[1]) > STOP_SECONDS + 2:  # the stop comes during this sleep
+                break
+            count += 1
+        bot.send_signal(signal.SIGTERM)
+        assert await bot.exited(within=STOP_SECONDS - 1) == 0, bot.output
+    assert "stopping: flushing counts and closing the connection" in bot.output
+    assert "Traceback" not in bot.output
