@@ -305,6 +305,16 @@ def _warn_if_alone(settings: Settings, store: Store | None) -> None:
     )
 
 
+def _between_connections(bot: GlossaryBot) -> bool:
+    """Is the bot (one connection, not sharded) without a live connection to Discord, trying
+    again (an outage, the network down)? discord.py then sleeps its backoff, up to minutes,
+    and closing the client does not wake it. A sharded client's close ends its shards'."""
+    if isinstance(bot, discord.AutoShardedClient):
+        return False
+    ws = bot.ws
+    return ws is None or not ws.open
+
+
 async def _connect_until_stopped(
     bot: GlossaryBot, state: BotState, settings: Settings, stop: asyncio.Event
 ) -> BaseException | None:
@@ -332,7 +342,10 @@ async def _connect_until_stopped(
     if stopped:
         log.info("stopping: flushing counts and closing the connection")
         bot.stop_deadline = loop.time() + STOP_SECONDS  # for every step from here on
+        between = _between_connections(bot)
         await bot.close()
+        if between:  # nothing to close: its retries end now, not at the deadline
+            running.cancel()
     stopping.cancel()
     if heartbeat is not None and settings.heartbeat_path is not None:
         failed = running.done() and not running.cancelled() and running.exception() is not None

@@ -114,8 +114,19 @@ def entry_problems(entry: Entry) -> list[tuple[str, str]]:
         problems.append(
             ("category", f"unknown category {entry.category!r} (one of: {', '.join(CATEGORIES)})")
         )
-    if len(entry.display_title) > limits.EMBED_TITLE:
+    shown = len(entry.display_title)
+    if len(entry.title) > limits.EMBED_TITLE:
         problems.append(("title", f"title longer than {limits.EMBED_TITLE} characters"))
+    elif shown > limits.EMBED_TITLE:  # the title fits its box; the acronym the card adds does not
+        problems.append(
+            (
+                "title",
+                f"the card's title, the title with its acronym (“{entry.title[:10]}… "
+                f"({entry.acronym})”), would be {shown} characters; at most "
+                f"{limits.EMBED_TITLE}: shorten the title or the acronym by "
+                f"{shown - limits.EMBED_TITLE}",
+            )
+        )
     if len(entry.definition) > limits.EMBED_DESCRIPTION:
         problems.append(
             ("definition", f"definition longer than {limits.EMBED_DESCRIPTION} characters")

@@ -126,8 +126,9 @@ def parse_import(
     candidates = []
     seen_ids: set[str] = set()
     for raw in raws:
-        # A file's ids are its own; Markdown's are made from titles (a repeat is a name clash).
-        if fmt != "markdown" and raw.id in seen_ids:
+        # A file's ids are its own; Markdown's and id-less entries' are made from titles (a
+        # repeat is a name clash).
+        if fmt != "markdown" and raw.id and raw.id in seen_ids:
             problems.append(
                 TermProblem(
                     "id", f"a second entry with id {raw.id!r} in the file", raw.title, raw.line
@@ -314,8 +315,9 @@ def _candidate(raw: RawEntry, fmt: ImportFormat, problems: list[TermProblem]) ->
         related=[*raw.related, *raw.see_also],
         label=raw.title or raw.id,
         line=raw.line,
-        # A Markdown heading's id is a slug of its title: let the term's own rules derive it.
-        preferred_id=raw.id if fmt != "markdown" else None,
+        # A Markdown heading's id is a slug of its title, and so is an id-less entry's: let the
+        # term's own rules derive it.
+        preferred_id=raw.id if fmt != "markdown" and raw.id else None,
     )
 
 

@@ -26,9 +26,11 @@ from bot.glossary.records import (
 from bot.glossary.sources import Manifest
 from tests.glossary import models_before as before
 
-# An imported entry as a pydantic model would extend the curated one: no category needed (named
-# as the record is, for pydantic's messages name the model).
-IMPORTED = create_model("ImportedEntry", __base__=before.CuratedEntry, category=(str | None, None))
+# An imported entry as a pydantic model would extend the curated one: no category or id needed
+# (named as the record is, for pydantic's messages name the model).
+IMPORTED = create_model(
+    "ImportedEntry", __base__=before.CuratedEntry, category=(str | None, None), id=(str, "")
+)
 
 PAIRS: list[tuple[type[Any], type[BaseModel]]] = [
     (CuratedEntry, before.CuratedEntry),

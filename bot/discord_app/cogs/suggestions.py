@@ -35,8 +35,11 @@ from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.keys import compact
+from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes
+from bot.glossary.models import Entry
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
+from bot.search.local import LocalGlossary
 from bot.storage import SUGGEST_COOLDOWN, StorageError, Suggestion, SuggestStatus
 from bot.term_storage import waiting_named
 
@@ -245,12 +248,33 @@ class SuggestCog(ServerOnly, commands.Cog):
         only be asked to refuse a clash."""
         local = await self.state.servers.local(scope, patient=True)
         found = local.index.search(title, local.aliases)
-        if found.entry is None or found.strategy not in _BY_NAME:
+        if found.entry is not None and found.strategy in _BY_NAME:
+            return (
+                f"“{echo(title)}” is already in this server's glossary: "
+                f"**{echo(found.entry.title)}**, which `/define` opens. Nothing was queued."
+            )
+        # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
+        # shown the card it looks like, rather than the moderators a suggestion to reject.
+        alike = _looks_like(local, title)
+        if alike is None:
             return None
+        held, entry = alike
         return (
-            f"“{echo(title)}” is already in this server's glossary: **{echo(found.entry.title)}**, "
-            "which `/define` opens. Nothing was queued."
+            f"“{echo(title)}” looks like “{echo(held)}”, a name of "
+            f"**{echo(entry.display_title)}**, which `/define` opens: members could not tell "
+            "them apart, so no term may take it. Nothing was queued."
         )
+
+
+def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:
+    """The name of this server's glossary (an entry's, the server's terms included, or an
+    alias's) that `title` looks like but is not, and its card; the rules a term's names meet."""
+    alike = entry_lookalikes(local.index, local.index.entries).like(title)
+    if alike is not None:
+        return alike[1], alike[0]
+    found = alias_lookalikes(local.aliases.source).like(title)
+    entry = local.entry(found[0]) if found is not None else None
+    return None if found is None or entry is None else (found[1], entry)
 
 
 # A suggestion these find is a name the glossary has, not a near miss of one.

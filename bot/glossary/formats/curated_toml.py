@@ -41,9 +41,13 @@ class CuratedEntry(Record):
 class ImportedEntry(CuratedEntry):
     """An entry of a curated file a moderator imports: one without a category is read, to be
     given one as a Markdown term is (the entry it words, else the import's default, else
-    "choose a category"), not refused as a bundled file's entry would be."""
+    "choose a category"), and one without an id too, not refused as a bundled file's entry
+    would be."""
 
     category: str | None = None  # type: ignore[assignment]
+    # A file written by hand with what the form asks has no ids: each is then a slug of its
+    # title, as the form gives one (a Markdown heading's is made so too).
+    id: str = ""
 
 
 class Overlay(Record):
