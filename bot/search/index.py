@@ -408,7 +408,9 @@ class SearchIndex:
                 title = normalize(self.entries[entry].title)
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
-            similar = semantic.similar(meant, SEMANTIC_CANDIDATES)
+            # the text's vector kept: `_described_nothing` weighs it against the whole field
+            meaning = semantic.encoder.encode_query(meant) if len(semantic) else None
+            similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
             if unframed is not None and not reading.described:
                 similar = _unframed_agreeing(similar, unframed, semantic)
@@ -521,7 +523,8 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
-            decided = self._described_nothing(decided, similar, versionless, meant, semantic)
+            if meaning is not None:
+                decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
 
@@ -951,13 +954,13 @@ class SearchIndex:
         result: SearchResult,
         similar: Sequence[tuple[int, float]],
         text: str,
-        meant: str,
+        meaning: npt.NDArray[np.float32],
         semantic: SemanticIndex,
     ) -> SearchResult:
         """Nothing at all to answer (no card, no offer), though the words of `text` describe one
         entry strongly (`NOTHING_DESCRIBED`) that the meaning ranks among its first
-        (`NOTHING_RANKS`; `similar`: its entries and cosines, best first) and the text (`meant`,
-        as the meaning read it) leans to the field: that entry is offered, then the meaning's
+        (`NOTHING_RANKS`; `similar`: its entries and cosines, best first) and the text (its vector
+        `meaning`, as the meaning read it) leans to the field: that entry is offered, then the meaning's
         other firsts. A user who described a thing loosely gets a choice to click, not "no
         entry"; an off-topic sentence sharing a word or two with a definition stays "none"."""
         if result.status != "none" or not similar:
@@ -970,7 +973,7 @@ class SearchIndex:
         described = hits[0].document
         if described not in (entry for entry, _ in firsts):
             return result
-        if field_cosine(semantic, meant) < NOTHING_FIELD_COSINE:
+        if field_cosine(semantic, meaning) < NOTHING_FIELD_COSINE:
             return result
         ordered = sorted(firsts, key=lambda item: item[0] != described)  # stable: the rest kept
         offers = tuple(
