@@ -246,6 +246,9 @@ def main() -> int:
                         "wrong": round(t.rate(t.wrong), 4),
                     }
             figures[f"{part}/wrong_of_cards"] = {"wrong": on.wrong, "cards": on.cards}
+            off = report.total(off_topic=True)
+            if off.total:  # off-topic rows given choices, though no card
+                figures[f"{part}/offtopic_offered"] = {"n": off.total, "offered": off.offered}
             if on.paired:  # "X vs Y" rows: X carded and Y offered first (strict)
                 figures[f"{part}/pairs"] = {"n": on.paired, "both": on.both}
             if part in shown:

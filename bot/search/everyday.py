@@ -329,6 +329,12 @@ def off_field(semantic: SemanticIndex, rest: str) -> bool:
     return _rest_nearest(semantic, rest)[0] < OFF_DOMAIN_COSINE
 
 
+def field_cosine(semantic: SemanticIndex, vector: npt.NDArray[np.float32]) -> float:
+    """A text's cosine (its `vector`) to the field itself (the unit mean of the entries'
+    vectors), whichever entry it is nearest: how much a sentence is about the field at all."""
+    return float((vector @ _centroid(semantic)).item())
+
+
 def _everyday_only(words: list[str], knows: Callable[[str], bool]) -> bool:
     common = common_words()
     return bool(words) and all(w.isalpha() and w in common and not knows(w) for w in words)

@@ -64,6 +64,15 @@ NEIGHBOUR_GAP = 0.15
 # it (tuning slices: 3.0 turns three wrong cards into offers for one right card; 2.5 costs five,
 # 2.0 fourteen).
 DESCRIBED_REST = 3.0
+# A text that gets nothing at all, no card and no offer, is offered the description stage's first
+# where its words describe that entry strongly (BM25 over log(2N), at least this), the meaning
+# ranks it among its first `NOTHING_RANKS`, and the text leans to the field as a whole (its cosine
+# to the entries' mean, at least `NOTHING_FIELD_COSINE`): an offer, never a card (tuning slices:
+# 6 on-topic rows gain their entry among the first three, no off-topic row is offered;
+# bench/results/semantic.md "none40").
+NOTHING_DESCRIBED = 3.0
+NOTHING_RANKS = 3
+NOTHING_FIELD_COSINE = 0.1
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3

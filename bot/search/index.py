@@ -36,6 +36,7 @@ from bot.search.everyday import (
     everyday_object,
     everyday_rest,
     everyday_sense,
+    field_cosine,
     in_capitals,
     judged,
     off_field,
@@ -50,6 +51,9 @@ from bot.search.fusion import (
     LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
+    NOTHING_DESCRIBED,
+    NOTHING_FIELD_COSINE,
+    NOTHING_RANKS,
     OFF_DOMAIN_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
@@ -59,6 +63,7 @@ from bot.search.fusion import (
     named_rank,
     names_tied,
     narrower_first,
+    semantic_score,
     wants_meaning,
 )
 from bot.search.memory import release_free_memory
@@ -403,7 +408,9 @@ class SearchIndex:
                 title = normalize(self.entries[entry].title)
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
             # Embedded after the names are read: its pass over the weights leaves the caches cold
-            similar = semantic.similar(meant, SEMANTIC_CANDIDATES)
+            # the text's vector kept: `_described_nothing` weighs it against the whole field
+            meaning = semantic.encoder.encode_query(meant) if len(semantic) else None
+            similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
             if unframed is not None and not reading.described:
                 similar = _unframed_agreeing(similar, unframed, semantic)
@@ -516,6 +523,8 @@ class SearchIndex:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
             if reading.where is not None and reading.subject is not None:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
+            if meaning is not None:
+                decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             return self._unless_everyday(decided, similar, names_in)
         return self._decide(pool, query, normalized, core)
 
@@ -939,6 +948,50 @@ class SearchIndex:
         if names_in(text) or not everyday_rest(text, self.field_word):
             return result
         return _card_offered(result, result.entry, result.strategy)
+
+    def _described_nothing(
+        self,
+        result: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        text: str,
+        meaning: npt.NDArray[np.float32],
+        semantic: SemanticIndex,
+    ) -> SearchResult:
+        """Nothing at all to answer (no card, no offer), though the words of `text` describe one
+        entry strongly (`NOTHING_DESCRIBED`) that the meaning ranks among its first
+        (`NOTHING_RANKS`; `similar`: its entries and cosines, best first) and the text (its vector
+        `meaning`, as the meaning read it) leans to the field: that entry is offered, then the meaning's
+        other firsts. A user who described a thing loosely gets a choice to click, not "no
+        entry"; an off-topic sentence sharing a word or two with a definition stays "none"."""
+        if result.status != "none" or not similar:
+            return result
+        fulltext = self.fulltext
+        hits = fulltext.search(text, limit=1)
+        if not hits or hits[0].bm25 / fulltext.scale < NOTHING_DESCRIBED:
+            return result
+        firsts = similar[:NOTHING_RANKS]
+        described = hits[0].document
+        if described not in (entry for entry, _ in firsts):
+            return result
+        if field_cosine(semantic, meaning) < NOTHING_FIELD_COSINE:
+            return result
+        ordered = sorted(firsts, key=lambda item: item[0] != described)  # stable: the rest kept
+        offers = tuple(
+            Suggestion(
+                self.entries[entry].id,
+                self.entries[entry].title,
+                round(semantic_score(cosine), 1),
+                "description" if entry == described else "semantic",
+            )
+            for entry, cosine in ordered
+        )
+        return replace(
+            result,
+            status="suggest",
+            strategy="description",
+            score=offers[0].score,
+            suggestions=offers,
+        )
 
     def _named_after(self, text: str, entry: int) -> bool:
         """Does the text write only the start of the entry's title ("swiss cheese" of Swiss

@@ -49,6 +49,7 @@ class Tally:
     cards: int = 0  # confident matches sent, right or wrong
     paired: int = 0  # on-topic rows with an `also` entry ("X vs Y": X expected, Y also)
     both: int = 0  # of those: a card for the expected entry with the first `also` offered first
+    offered: int = 0  # off-topic: no card but choices offered (nonsense deserves "no entry")
 
     def rate(self, count: int) -> float:
         return count / self.total if self.total else 0.0
@@ -74,6 +75,7 @@ class Report:
                 all_kinds.cards += tally.cards
                 all_kinds.paired += tally.paired
                 all_kinds.both += tally.both
+                all_kinds.offered += tally.offered
         return all_kinds
 
 
@@ -116,6 +118,7 @@ def evaluate(index: SearchIndex, cases: Iterable[Case]) -> Report:
         if case.expected is None:
             ok = matched is None or case.accepts(matched)
             tally.wrong += not ok
+            tally.offered += matched is None and bool(result.suggestions)
         else:
             ok = case.accepts(result.best_id)
             tally.direct += case.accepts(matched)
