@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app.health import MAX_AGE, check_heartbeat, shards_lost
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
+from tests.outsider.test_small_faults import _next_beat
+from tests.resilience.botproc import ROOT, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
 from tests.storage.conftest import fresh_schema
 
@@ -37,9 +40,8 @@ async def test_the_same_bot_on_another_schema_of_the_database_is_refused(tmp_pat
             ), line
             assert "the same DATABASE_URL" in line, line
             assert "glossary:glossary@" not in line, line  # the URL's password is not said
-            assert w.fake.sharding.identifies and all(
-                r.shard_id in (0, 1) for r in w.fake.sharding.identifies
-            ), w.fake.sharding.identifies  # it never reached the gateway
+            shards = {record.shard_id for record in w.fake.sharding.identifies}
+            assert shards == {0, 1}, w.fake.sharding.identifies  # it never reached the gateway
             # The bot's other shards on the same schema start beside it.
             same = process_of(w, [2, 3], tmp_path)
             async with running(same):
@@ -49,4 +51,46 @@ async def test_the_same_bot_on_another_schema_of_the_database_is_refused(tmp_pat
         moved = process_of(w, [0, 1], tmp_path)
         moved.env = {**moved.env, "DATABASE_URL": elsewhere}
         async with running(moved):
+            await answers_on(w, [0, 1])
+
+
+async def test_health_names_a_shard_down_in_a_process_of_several(tmp_path: Path) -> None:
+    """Item 2: a process of shards 0,1 with shard 1 unable to reconnect while shard 0 serves.
+    Its shards were judged together (their average latency): the process read as "not
+    connected to Discord", naming no shard. Now each shard is judged by itself: a shard down
+    a moment is a reconnect (healthy, named), one down past the grace (MAX_AGE, as a lone
+    shard's reconnect) is unhealthy in one line naming it; its heartbeat goes on (the other
+    shard serves), and it is healthy again once the shard is back."""
+    async with world() as w:
+        process = process_of(w, [0, 1], tmp_path)
+        heartbeat = Path(process.env["HEARTBEAT_PATH"])
+        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HEARTBEAT_PATH": str(heartbeat)}
+        async with running(process):
+            await process.wait_for_output(r"healthy: heartbeat in", within=30)
+            w.fake.gateway.hello_gate.clear()  # no new connection is answered from now on
+            try:
+                await w.fake.drop_gateway(shard_id=1)
+                await process.wait_for_output(r"shard 1 not connected to Discord", within=30)
+                said = await _next_beat(heartbeat, "")
+                while 1 not in shards_lost(said):
+                    said = await _next_beat(heartbeat, said)
+                status, told = await glossary_bot(env, tmp_path, "health")
+                assert status == 0, told  # a reconnect, within the grace
+                assert told.startswith("healthy: last heartbeat "), told
+                assert "shard 1 not connected to Discord for " in told, told
+                await answers_on(w, [0])  # the other shard serves meanwhile
+                since = shards_lost(said)[1]
+                said = await _next_beat(heartbeat, said)  # the beats go on
+                assert shards_lost(said) == {1: since}, said
+                healthy, why = check_heartbeat(heartbeat, now=since + MAX_AGE + 1)
+                assert not healthy, why
+                assert why.startswith("shard 1 not connected to Discord for 46 s"), why
+                assert "while the process's other shards are" in why, why
+            finally:
+                w.fake.gateway.hello_gate.set()
+            while shards_lost(said):
+                said = await _next_beat(heartbeat, said)
+            status, told = await glossary_bot(env, tmp_path, "health")
+            assert status == 0, told
+            assert "shard" not in told, told
             await answers_on(w, [0, 1])
