@@ -160,8 +160,8 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     try:
         return await _run_bot(bot, state, settings, token)
     finally:
-        if metrics_server is not None:
-            metrics_server.stop()
+        if metrics_server is not None:  # off the loop: a scrape under way may still ask it
+            await asyncio.to_thread(metrics_server.stop)
 
 
 @contextlib.contextmanager

@@ -5,6 +5,9 @@ Needs a real PostgreSQL: TEST_DATABASE_URL."""
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -17,9 +20,8 @@ from tests.resilience.botproc import ROOT, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
 from tests.storage.conftest import fresh_schema
 
-pytestmark = pytest.mark.postgres
 
-
+@pytest.mark.postgres
 async def test_the_same_bot_on_another_schema_of_the_database_is_refused(tmp_path: Path) -> None:
     """Item 1: one bot token in two schemas of one database (an `.env` without its
     `?search_path=`): the shard claims are per schema, so neither was refused, and each
@@ -54,6 +56,7 @@ async def test_the_same_bot_on_another_schema_of_the_database_is_refused(tmp_pat
             await answers_on(w, [0, 1])
 
 
+@pytest.mark.postgres
 async def test_health_names_a_shard_down_in_a_process_of_several(tmp_path: Path) -> None:
     """Item 2: a process of shards 0,1 with shard 1 unable to reconnect while shard 0 serves.
     Its shards were judged together (their average latency): the process read as "not
@@ -94,3 +97,48 @@ async def test_health_names_a_shard_down_in_a_process_of_several(tmp_path: Path)
             assert status == 0, told
             assert "shard" not in told, told
             await answers_on(w, [0, 1])
+
+
+def test_a_scrape_under_way_at_a_stop_is_answered() -> None:
+    """Item 4: the metrics server's stop ended its accept loop and returned at once; a scrape
+    under way in its (daemon) thread was cut by the process's exit right after (`run_to_exit`:
+    os._exit), and Prometheus saw the connection reset. Now the stop waits for the scrapes
+    under way (within a bound). A process of its own serves, and stops and exits as soon as the
+    scrape is under way; the scrape reads the database's state once the stop has begun."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", _STOPPING_SERVER],
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        url = f"http://127.0.0.1:{port}/metrics"
+        with urllib.request.urlopen(url, timeout=60) as response:
+            body = response.read()
+        assert b"glossary_database_writable 1.0" in body, body
+        assert server.wait(60) == 0
+    finally:
+        server.kill()
+        server.wait()
+
+
+_STOPPING_SERVER = """
+import os, threading
+
+inside = threading.Event()
+servers = []
+
+def writable():
+    inside.set()
+    servers[0]._thread.join()  # the stop has begun: its accept loop has ended
+    return True
+
+server = metrics.serve("127.0.0.1", 0, metrics.LiveValues(lambda: [], writable, dict))
+servers.append(server)
+print(server.port, flush=True)
+inside.wait()
+server.stop()
+os._exit(0)
+"""
