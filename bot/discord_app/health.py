@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
 import os
@@ -13,7 +12,6 @@ import stat
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -98,21 +96,47 @@ async def unhealthy_reason(
     return f"connected to Discord, but {failing}"
 
 
-# A beat and the stop line are written one at a time: a beat not begun when the stop is said is
-# not written, and the line waits for one under way (a slow disk held it past the stop's
-# deadline, and it landed after the line: a stopped bot read healthy).
-_WRITES = threading.Lock()
+# A file's beat and stop line are written one at a time: a beat not begun when the stop is said
+# is not written, and the line waits for one under way (a slow disk held it past the stop's
+# deadline, and it landed after the line: a stopped bot read healthy). A lock per file: one
+# for the process let a file whose disk hangs hold every other bot's beats (review36 V9).
+_WRITES: dict[Path, threading.Lock] = {}
+_WRITES_TAKEN = threading.Lock()
 LINE_SECONDS = 0.5  # the stop line's wait past the stop's deadline, when none is left
-# The heartbeat file's reads and writes, in order on a thread of their own, not asyncio's
-# default executor: `asyncio.run` joins that at exit without bound, so one write held by a disk
-# that hangs kept a stopped bot from exiting. Left behind at exit (`run_to_exit`: os._exit).
-_DISK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat-file")
 R = TypeVar("R")
 
 
+def _writes(path: Path) -> threading.Lock:
+    with _WRITES_TAKEN:
+        return _WRITES.setdefault(path, threading.Lock())
+
+
 async def _on_disk(work: Callable[..., R], *args: object, **kwargs: object) -> R:
+    """`work` on a daemon thread of its own, not asyncio's default executor: `asyncio.run`
+    joins that at exit without bound, so one write held by a disk that hangs kept a stopped bot
+    from exiting; nor one thread for the process, whose hung write held every later file work
+    of it (another bot's too). Awaited in turn, so a bot's own file work stays in order."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_DISK, functools.partial(work, *args, **kwargs))
+    done: asyncio.Future[R] = loop.create_future()
+
+    def settle(result: R | None, error: BaseException | None) -> None:
+        if done.done():  # cancelled meanwhile (a keeper cancelled at the stop's deadline)
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = work(*args, **kwargs), None
+        except BaseException as exc:
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed while the disk hung
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="heartbeat-file", daemon=True).start()
+    return await done
 
 
 def _write_heartbeat(
@@ -129,7 +153,7 @@ def _write_heartbeat(
     keeping the file's time, the last healthy heartbeat's, so that a database failing before the
     first heartbeat is not read as "never connected". Only Discord lost since `lost_since`
     (after a healthy beat): that, likewise. Returns why the file could not be written."""
-    with _WRITES:
+    with _writes(path):
         if stop is not None and stop.is_set():  # read in this thread: set before the line
             return None
         return _write_beat(path, reason, says_why, note, lost_since, shards)
@@ -320,7 +344,7 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
     bot could have written is rewritten; a stop never fails on it (the heartbeat is the health
     check's, the counts are flushed already)."""
     try:
-        with _WRITES:
+        with _writes(path):
             if path.is_file():
                 how = ON_AN_ERROR if on_error else ""
                 path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")

@@ -4,6 +4,8 @@ Needs a real PostgreSQL: TEST_DATABASE_URL."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import signal
 import subprocess
 import sys
@@ -12,10 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app import health
 from bot.discord_app.health import MAX_AGE, check_heartbeat, shards_lost
+from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
+from tests.outsider.test_review35 import STUCK, _Connected
 from tests.outsider.test_small_faults import _next_beat
+from tests.polling import eventually
 from tests.resilience.botproc import ROOT, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
 from tests.storage.conftest import fresh_schema
@@ -142,3 +148,34 @@ inside.wait()
 server.stop()
 os._exit(0)
 """
+
+
+async def test_a_hung_heartbeat_file_holds_no_other_bot_s_beats(tmp_path: Path) -> None:
+    """Item 4, review36 V9: the heartbeat's file work ran on one thread for the process, under
+    one lock, so a file whose disk hangs held every other heartbeat of the process (bots run one
+    after another in a process: an embedding program, a test harness). Now each piece of file
+    work has a thread of its own (a daemon: a hung one holds no exit) and each file its own
+    lock. A FIFO nobody writes stands for the hung disk: opening it to read waits."""
+    hung = tmp_path / "hung-heartbeat"
+    os.mkfifo(hung)
+    beat = tmp_path / "heartbeat"
+    store = await Store.open(tmp_path / "bot.db")
+    stops = [asyncio.Event(), asyncio.Event()]
+    client = _Connected()
+    first = asyncio.create_task(health.keep_heartbeat(client, store, hung, stop=stops[0]))  # type: ignore[arg-type]
+    second = asyncio.create_task(health.keep_heartbeat(client, store, beat, stop=stops[1]))  # type: ignore[arg-type]
+    try:
+        # STUCK bounds a hang only: before, the second waited for good.
+        await eventually(lambda: beat.exists(), "the second bot's heartbeat", within=STUCK)
+        said = await _next_beat(beat, "", within=STUCK)
+        assert said.split("\n")[0].isdigit(), said  # a healthy beat
+        assert not first.done()  # still held by its file
+    finally:
+        for stop in stops:
+            stop.set()
+        first.cancel()
+        second.cancel()  # before the fix, still waiting for the hung file's thread
+        await asyncio.wait({first, second})
+        # The hung open ends once a writer comes (then nothing more is asked of the file).
+        os.close(os.open(hung, os.O_WRONLY | os.O_NONBLOCK))
+        await store.close()
