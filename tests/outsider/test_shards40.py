@@ -110,7 +110,8 @@ def test_a_scrape_under_way_at_a_stop_is_answered() -> None:
     under way in its (daemon) thread was cut by the process's exit right after (`run_to_exit`:
     os._exit), and Prometheus saw the connection reset. Now the stop waits for the scrapes
     under way (within a bound). A process of its own serves, and stops and exits as soon as the
-    scrape is under way; the scrape reads the database's state once the stop has begun."""
+    scrape is under way; the scrape's database state takes half a second, from once the stop
+    has begun (a slow answer stands in for a database's: no timing is asserted)."""
     server = subprocess.Popen(
         [sys.executable, "-c", _STOPPING_SERVER],
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
@@ -131,7 +132,8 @@ def test_a_scrape_under_way_at_a_stop_is_answered() -> None:
 
 
 _STOPPING_SERVER = """
-import os, threading
+import os, threading, time
+from bot import metrics
 
 inside = threading.Event()
 servers = []
@@ -139,6 +141,7 @@ servers = []
 def writable():
     inside.set()
     servers[0]._thread.join()  # the stop has begun: its accept loop has ended
+    time.sleep(0.5)  # the database's answer takes a while (the bot waits up to 2 s for it)
     return True
 
 server = metrics.serve("127.0.0.1", 0, metrics.LiveValues(lambda: [], writable, dict))
