@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from socketserver import ThreadingMixIn
-from typing import Any
+from typing import Any, cast
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import (
@@ -171,17 +172,25 @@ class LiveValues(Collector):
         yield definitions
 
 
+# Seconds a stop waits for the scrapes under way to be answered: one waits for the database's
+# state up to 2 s (the bot's WRITABLE_TIMEOUT); the rest take milliseconds.
+ANSWER_SECONDS = 2.5
+
+
 class MetricsServer:
     """The HTTP server of `serve`: `/metrics` in Prometheus's text format, until `stop`."""
 
-    def __init__(self, server: WSGIServer, thread: threading.Thread, live: LiveValues) -> None:
+    def __init__(self, server: _Server, thread: threading.Thread, live: LiveValues) -> None:
         self._server, self._thread, self._live = server, thread, live
         self.port: int = server.server_port
 
-    def stop(self) -> None:
+    def stop(self, within: float = ANSWER_SECONDS) -> None:
+        """No more scrapes; those under way answered (up to `within` seconds): their threads
+        are daemons, which the process's exit cut, and Prometheus saw the connection reset."""
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+        self._server.answer_all(within)
         REGISTRY.unregister(self._live)
 
 
@@ -211,6 +220,33 @@ class _Server(ThreadingMixIn, WSGIServer):
     # net.core.somaxconn.
     request_queue_size = 128
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._answering: set[threading.Thread] = set()  # the scrapes under way
+        self._answering_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # As ThreadingMixIn's, each thread kept until it is done (a daemon's is not kept).
+        thread = threading.Thread(target=self._answer, args=(request, client_address), daemon=True)
+        with self._answering_lock:
+            self._answering.add(thread)
+        thread.start()
+
+    def _answer(self, request: Any, client_address: Any) -> None:
+        try:
+            self.process_request_thread(request, client_address)
+        finally:
+            with self._answering_lock:
+                self._answering.discard(threading.current_thread())
+
+    def answer_all(self, within: float) -> None:
+        """Wait up to `within` seconds in all for the scrapes under way."""
+        give_up = time.monotonic() + within
+        with self._answering_lock:
+            under_way = list(self._answering)
+        for thread in under_way:
+            thread.join(max(0.0, give_up - time.monotonic()))
+
 
 def _head_as_get(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
     """`app`, answering HEAD as GET without the body (the same status and headers, the length
@@ -239,9 +275,8 @@ def serve(host: str, port: int, live: LiveValues) -> MetricsServer:
         family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0][0]
         server_class = type("_Server", (_Server,), {"address_family": family})
         handler = type("_Handler", (_Handler,), {"timeout": IDLE_SECONDS})
-        server: WSGIServer = make_server(
-            host, port, _head_as_get(make_wsgi_app(REGISTRY)), server_class, handler_class=handler
-        )
+        app = _head_as_get(make_wsgi_app(REGISTRY))
+        server = cast(_Server, make_server(host, port, app, server_class, handler_class=handler))
     except BaseException:
         REGISTRY.unregister(live)
         raise

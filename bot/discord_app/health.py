@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
 import os
@@ -13,7 +12,6 @@ import stat
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -41,6 +39,10 @@ STOPPED = "stopped at "
 # After the time, when the connection ended on an error (a revoked token): not a clean stop.
 ON_AN_ERROR = " on an error"
 RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less than MAX_AGE
+# A healthy beat's third line, while some of a process's shards are lost and others serve: each
+# lost shard and when it was first seen lost ("1=1733370000 3=1733370010"). Judged by `health`
+# as a lone shard's reconnect is: no alarm within MAX_AGE, unhealthy naming the shard past it.
+SHARDS_LOST = "shards not connected to Discord since: "
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -51,7 +53,28 @@ def stale(beat: float, now: float, max_age: float | None = None) -> bool:
 
 
 def is_connected(client: discord.Client) -> bool:
-    return client.is_ready() and not client.is_closed() and math.isfinite(client.latency)
+    """Connected to Discord: a process of several shards while any of them is (the others,
+    `lost_shards`, are judged each by itself; their average latency read one lost shard as
+    the whole process lost)."""
+    if not client.is_ready() or client.is_closed():
+        return False
+    if isinstance(client, discord.AutoShardedClient):
+        return any(_shard_up(client, shard, latency) for shard, latency in client.latencies)
+    return math.isfinite(client.latency)
+
+
+def lost_shards(client: discord.Client) -> list[int]:
+    """The shards of a process of several that are not connected while another is."""
+    if not isinstance(client, discord.AutoShardedClient) or not is_connected(client):
+        return []
+    return sorted(s for s, latency in client.latencies if not _shard_up(client, s, latency))
+
+
+def _shard_up(client: discord.AutoShardedClient, shard_id: int, latency: float) -> bool:
+    # A closed connection has no heartbeat (latency inf) once discord.py notices; is_closed
+    # says it at once.
+    shard = client.get_shard(shard_id)
+    return math.isfinite(latency) and shard is not None and not shard.is_closed()
 
 
 async def unhealthy_reason(
@@ -73,21 +96,47 @@ async def unhealthy_reason(
     return f"connected to Discord, but {failing}"
 
 
-# A beat and the stop line are written one at a time: a beat not begun when the stop is said is
-# not written, and the line waits for one under way (a slow disk held it past the stop's
-# deadline, and it landed after the line: a stopped bot read healthy).
-_WRITES = threading.Lock()
+# A file's beat and stop line are written one at a time: a beat not begun when the stop is said
+# is not written, and the line waits for one under way (a slow disk held it past the stop's
+# deadline, and it landed after the line: a stopped bot read healthy). A lock per file: one
+# for the process let a file whose disk hangs hold every other bot's beats (review36 V9).
+_WRITES: dict[Path, threading.Lock] = {}
+_WRITES_TAKEN = threading.Lock()
 LINE_SECONDS = 0.5  # the stop line's wait past the stop's deadline, when none is left
-# The heartbeat file's reads and writes, in order on a thread of their own, not asyncio's
-# default executor: `asyncio.run` joins that at exit without bound, so one write held by a disk
-# that hangs kept a stopped bot from exiting. Left behind at exit (`run_to_exit`: os._exit).
-_DISK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat-file")
 R = TypeVar("R")
 
 
+def _writes(path: Path) -> threading.Lock:
+    with _WRITES_TAKEN:
+        return _WRITES.setdefault(path, threading.Lock())
+
+
 async def _on_disk(work: Callable[..., R], *args: object, **kwargs: object) -> R:
+    """`work` on a daemon thread of its own, not asyncio's default executor: `asyncio.run`
+    joins that at exit without bound, so one write held by a disk that hangs kept a stopped bot
+    from exiting; nor one thread for the process, whose hung write held every later file work
+    of it (another bot's too). Awaited in turn, so a bot's own file work stays in order."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_DISK, functools.partial(work, *args, **kwargs))
+    done: asyncio.Future[R] = loop.create_future()
+
+    def settle(result: R | None, error: BaseException | None) -> None:
+        if done.done():  # cancelled meanwhile (a keeper cancelled at the stop's deadline)
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = work(*args, **kwargs), None
+        except BaseException as exc:
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed while the disk hung
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="heartbeat-file", daemon=True).start()
+    return await done
 
 
 def _write_heartbeat(
@@ -97,24 +146,32 @@ def _write_heartbeat(
     note: str | None = None,
     lost_since: float | None = None,
     stop: asyncio.Event | None = None,
+    shards: dict[int, float] | None = None,
 ) -> str | None:
     """Healthy: the time, which is the heartbeat, and on a second line what `health` adds (Discord
     failing). Unhealthy and `says_why` (the database failing, or Discord lost after that): why,
     keeping the file's time, the last healthy heartbeat's, so that a database failing before the
     first heartbeat is not read as "never connected". Only Discord lost since `lost_since`
     (after a healthy beat): that, likewise. Returns why the file could not be written."""
-    with _WRITES:
+    with _writes(path):
         if stop is not None and stop.is_set():  # read in this thread: set before the line
             return None
-        return _write_beat(path, reason, says_why, note, lost_since)
+        return _write_beat(path, reason, says_why, note, lost_since, shards)
 
 
 def _write_beat(
-    path: Path, reason: str | None, says_why: bool, note: str | None, lost_since: float | None
+    path: Path,
+    reason: str | None,
+    says_why: bool,
+    note: str | None,
+    lost_since: float | None,
+    shards: dict[int, float] | None = None,
 ) -> str | None:
     try:
         if reason is None:
-            path.write_text(f"{time.time():.0f}\n{note or ''}\n", "utf-8")
+            lost = " ".join(f"{s}={at:.0f}" for s, at in sorted((shards or {}).items()))
+            beneath = f"{SHARDS_LOST}{lost}\n" if lost else ""
+            path.write_text(f"{time.time():.0f}\n{note or ''}\n{beneath}", "utf-8")
         elif says_why or (lost_since is not None and path.exists()):
             before = path.stat() if path.exists() else None
             said = f"{UNHEALTHY}{reason}" if says_why else f"{LOST_SINCE}{lost_since:.0f}"
@@ -160,8 +217,12 @@ async def keep_heartbeat(
     shared_said = False
     said_why = False  # the file says why this process is unhealthy
     lost_since: float | None = None  # when Discord was first seen lost, in this streak
+    shards: dict[int, float] = {}  # shards lost while others serve, and since when
+    shards_said: dict[int, str] = {}  # what the log said of each
     while not client.is_closed() and not stop.is_set():
         reason = await unhealthy_reason(client, store, database)
+        shards = {s: shards.get(s, time.time()) for s in lost_shards(client)}
+        _say_shards(shards, shards_said)
         now_at = await _on_disk(_file_time, path)
         if left is not None and now_at not in (None, left) and not shared_said:
             # Another writer: `health` would read its heartbeat as this process's too.
@@ -178,7 +239,9 @@ async def keep_heartbeat(
         # the line it stopped renewing as the bot being down.
         says_why = reason != NOT_CONNECTED or said_why
         lost_since = (lost_since or time.time()) if reason == NOT_CONNECTED else None
-        failure = await _on_disk(_write_heartbeat, path, reason, says_why, note, lost_since, stop)
+        failure = await _on_disk(
+            _write_heartbeat, path, reason, says_why, note, lost_since, stop, shards
+        )
         said_why = reason is not None and says_why and failure is None
         left = None if failure is not None else await _on_disk(_file_time, path)
         if failure is None:
@@ -209,8 +272,38 @@ async def keep_heartbeat(
         pause = interval
         if reconnecting and last_beat is not None:  # next look when `health` would turn
             pause = min(interval, max(last_beat + MAX_AGE - time.time(), 0.0) + 0.01)
+        turning = [at + MAX_AGE - time.time() for at in shards.values()]
+        if any(left > 0 for left in turning):  # likewise for a shard's
+            pause = min(pause, min(left for left in turning if left > 0) + 0.01)
         with contextlib.suppress(TimeoutError):  # pacing a periodic task, until a stop
             await asyncio.wait_for(stop.wait(), pause)
+
+
+def _say_shards(shards: dict[int, float], said: dict[int, str]) -> None:
+    """Log each lost shard once as reconnecting, once more past MAX_AGE (as `health` then
+    says), and its return."""
+    now = time.time()
+    for shard, since in sorted(shards.items()):
+        state = "down" if stale(since, now) else RECONNECTING
+        if said.get(shard) == state:
+            continue
+        if state == RECONNECTING:
+            log.info(
+                "shard %d not connected to Discord: reconnecting (unhealthy after %.0f s)",
+                shard,
+                MAX_AGE,
+            )
+        else:
+            log.warning(
+                "unhealthy: shard %d not connected to Discord for %.0f s (the process's other "
+                "shards are)",
+                shard,
+                now - since,
+            )
+        said[shard] = state
+    for shard in sorted(set(said) - set(shards)):
+        log.info("shard %d connected to Discord again", shard)
+        del said[shard]
 
 
 async def stop_heartbeat(
@@ -251,7 +344,7 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
     bot could have written is rewritten; a stop never fails on it (the heartbeat is the health
     check's, the counts are flushed already)."""
     try:
-        with _WRITES:
+        with _writes(path):
             if path.is_file():
                 how = ON_AN_ERROR if on_error else ""
                 path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")
@@ -333,7 +426,34 @@ def check_heartbeat(
     if stale(status.st_mtime, now, max_age):
         why = f": {note}" if lost is not None else ""
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s){why}"
+    shards = shards_lost(_lines(path))
+    if shards:  # the process serves its other shards; these are judged as a reconnect is
+        longest = max(now - at for at in shards.values())
+        named = f"shard{'s' if len(shards) > 1 else ''} {','.join(map(str, sorted(shards)))}"
+        said = f"{named} not connected to Discord for {max(longest, 0.0):.0f} s"
+        if longest > max_age:
+            return False, (
+                f"{said} (more than {max_age:.0f} s), while the process's other shards are: "
+                "its log says why"
+            )
+        note = f"{note}; " if note else ""
+        note += f"{said} (reconnecting)"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")
+
+
+def shards_lost(lines: str | list[str]) -> dict[int, float]:
+    """The shards a healthy beat says are lost (`SHARDS_LOST`), and since when, from the
+    heartbeat file's text or lines; {} for none (or a file an older bot wrote)."""
+    lines = lines.splitlines() if isinstance(lines, str) else lines
+    said = lines[2].strip() if len(lines) > 2 else ""
+    if not said.startswith(SHARDS_LOST):
+        return {}
+    lost = {}
+    for item in said.removeprefix(SHARDS_LOST).split():
+        shard, _, since = item.partition("=")
+        if shard.isdigit() and since.isdigit():
+            lost[int(shard)] = float(since)
+    return lost
 
 
 def _why_none(folder: Path) -> str:
@@ -375,13 +495,18 @@ def _lost_since(said: str) -> float | None:
 def _said(path: Path) -> tuple[str, str]:
     """The heartbeat file's first line and the note on its second ("" if unreadable: its time
     then decides)."""
-    try:
-        with path.open("rb") as file:
-            lines = file.read(2000).decode("utf-8", "replace").splitlines()
-    except OSError:
-        return "", ""
+    lines = _lines(path)
     said, note = (lines[0].strip() if lines else ""), (lines[1].strip() if len(lines) > 1 else "")
     return _printable(said), _printable(note)
+
+
+def _lines(path: Path) -> list[str]:
+    """The heartbeat file's lines ([] if unreadable)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(2000).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
 
 
 def _printable(text: str) -> str:

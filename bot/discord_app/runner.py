@@ -160,8 +160,8 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     try:
         return await _run_bot(bot, state, settings, token)
     finally:
-        if metrics_server is not None:
-            metrics_server.stop()
+        if metrics_server is not None:  # off the loop: a scrape under way may still ask it
+            await asyncio.to_thread(metrics_server.stop)
 
 
 @contextlib.contextmanager
@@ -218,7 +218,9 @@ async def _log_in_and_run(
             async with contextlib.AsyncExitStack() as claims:
                 if state.store is not None:
                     try:
-                        await claims.enter_async_context(_claim_shards(settings, state.store))
+                        await claims.enter_async_context(
+                            _claim_shards(settings, state.store, bot.application_id)
+                        )
                     except ShardsTaken as exc:
                         fail(_shards_taken(settings, exc, shared=state.store.shared))
                         return EXIT_CONFIG
@@ -240,15 +242,24 @@ async def _log_in_and_run(
     return EXIT_OK
 
 
-def _claim_shards(settings: Settings, store: Store) -> contextlib.AbstractAsyncContextManager[None]:
+def _claim_shards(
+    settings: Settings, store: Store, application_id: int | None
+) -> contextlib.AbstractAsyncContextManager[None]:
     """This process's shards, claimed among the processes on a shared database (none other
-    may run them while this one runs); named to the others by host and pid."""
+    may run them while this one runs), and its bot (`application_id`, known once logged in)
+    in none other of its schemas; named to the others by host and pid."""
     ids = settings.shard_id_list if settings.sharded else None
     if settings.shard_count is not None and ids is None:
         ids = list(range(settings.shard_count))
     shards = f"shards {shard_label(ids)}" if ids is not None else "all shards"
     holder = f"glossary-bot {shards} pid {os.getpid()} on {socket.gethostname()}"
-    return store.claim_shards(ids, holder=holder, wait=CLAIM_WAIT, shard_count=settings.shard_count)
+    return store.claim_shards(
+        ids,
+        holder=holder,
+        wait=CLAIM_WAIT,
+        shard_count=settings.shard_count,
+        application_id=application_id,
+    )
 
 
 def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> str:
@@ -259,6 +270,13 @@ def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> st
             f"DATABASE_PATH={settings.database_path}: another bot runs on this SQLite file "
             f"({others}); one bot per file: stop it, or give this one a DATABASE_PATH of its "
             "own (several processes share one PostgreSQL database: DATABASE_URL)"
+        )
+    if taken.application is not None:
+        return (
+            f"DATABASE_URL: this bot (application {taken.application}) already runs on this "
+            f"database in another schema ({others}); one bot in two schemas knocks its own "
+            "shards off Discord: give every process of this bot the same DATABASE_URL (its "
+            "?search_path=), or this one a bot of its own (DISCORD_TOKEN)"
         )
     if taken.count is not None:
         return (

@@ -134,9 +134,11 @@ class Backend(ABC):
         holder: str,
         wait: float,
         shard_count: int | None = None,
+        application_id: int | None = None,
     ) -> AbstractAsyncContextManager[None]:
         """While the block runs, no other process on this database runs any of `shard_ids`
-        (None: every shard, the whole bot), nor runs another `shard_count`. Raises
+        (None: every shard, the whole bot), nor runs another `shard_count`, nor runs
+        `application_id` (the bot) on another schema of the same server database. Raises
         `ShardsTaken` naming who runs them, after waiting up to `wait` seconds for them to be
         let go (a process still stopping).
         `holder` names this process to the others. A file has one process: nothing to claim."""

@@ -67,17 +67,28 @@ class ShardsTaken(StorageError):
     """Another process on the same database already runs some of this process's shards (or
     the whole bot): `shard` is the first shard found taken (None: the whole bot, or no shard of
     it), `holders` describes the processes that hold it; `count`, when set, is their
-    SHARD_COUNT, another than this process's."""
+    SHARD_COUNT, another than this process's; `application`, when set, is this bot's
+    application id, run by `holders` on another schema of the database."""
 
-    def __init__(self, shard: int | None, holders: list[str], *, count: int | None = None) -> None:
+    def __init__(
+        self,
+        shard: int | None,
+        holders: list[str],
+        *,
+        count: int | None = None,
+        application: int | None = None,
+    ) -> None:
         whom = ", ".join(holders) or "another process"
-        if count is not None:
+        if application is not None:
+            super().__init__(f"application {application} runs in another schema, by {whom}")
+        elif count is not None:
             super().__init__(f"SHARD_COUNT {count} is run by {whom}")
         else:
             super().__init__(f"shard {shard} is taken by {whom}")
         self.shard = shard
         self.holders = holders
         self.count = count
+        self.application = application
 
 
 def said_of(exc: BaseException, location: str) -> str:

@@ -686,12 +686,17 @@ class Store:
         holder: str,
         wait: float,
         shard_count: int | None = None,
+        application_id: int | None = None,
     ) -> contextlib.AbstractAsyncContextManager[None]:
         """Run `shard_ids` (None: the whole bot) alone among the processes sharing this
         database while the block runs: `ShardsTaken` if another runs some of them (see
         `Backend.claim_shards`)."""
         return self._backend.claim_shards(
-            shard_ids, holder=holder, wait=wait, shard_count=shard_count
+            shard_ids,
+            holder=holder,
+            wait=wait,
+            shard_count=shard_count,
+            application_id=application_id,
         )
 
     async def can_write(self) -> bool:

@@ -167,6 +167,7 @@ class PostgresBackend(Backend):
         holder: str,
         wait: float,
         shard_count: int | None = None,
+        application_id: int | None = None,
     ) -> AsyncIterator[None]:
         """The shards' claims (see `claims`), on a session named `holder` for the others. A
         session ended underneath (the server restarted) takes the claims with it: said loudly,
@@ -185,7 +186,13 @@ class PostgresBackend(Backend):
             except Exception as exc:
                 raise as_storage_error(exc, self.location) from exc
             try:
-                await take_claims(conn, shard_ids, wait=wait, shard_count=shard_count)
+                await take_claims(
+                    conn,
+                    shard_ids,
+                    wait=wait,
+                    shard_count=shard_count,
+                    application_id=application_id,
+                )
             except BaseException as exc:
                 conn.terminate()
                 if isinstance(exc, (*_DRIVER_ERRORS, OSError)):

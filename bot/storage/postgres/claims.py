@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import asyncpg
 
@@ -44,16 +44,23 @@ WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid()
 ORDER BY a.pid
 """
 
-# Other processes' SHARD_COUNTs, with who holds each.
-_OTHER_COUNTS = f"""
-SELECT l.objid::int8 AS count, a.application_name, a.pid
+# Other sessions holding a key ($1, an int4) with another value than $2 (an int4): another
+# SHARD_COUNT, another schema of the bot's application; with who holds each.
+_OTHER_VALUES = """
+SELECT l.objid::int8 AS value, a.application_name, a.pid
 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
 WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid()
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND l.classid::int8 = ({_COUNT_KEY})::int8 & 4294967295
-  AND l.objsubid = 2 AND l.objid::int8 <> $1
-ORDER BY count, a.pid
+  AND l.classid::int8 = $1::int8 & 4294967295
+  AND l.objsubid = 2 AND l.objid::int8 <> $2::int8 & 4294967295
+ORDER BY value, a.pid
 """
+# The bot's application across every schema of the database (not per schema, as the keys
+# above): each process holds (this, its schema) shared, so that one bot run in two schemas is
+# refused; Discord lets a shard connect once, and the two would knock each other's sessions
+# off. Keyed by a hash of the application id, which is no secret (the token never is used).
+_APPLICATION_KEY = "SELECT hashtext('glossary-bot application ' || $1::text)"
+_SCHEMA = "SELECT hashtext(current_schema())"
 
 
 async def take_claims(
@@ -62,14 +69,18 @@ async def take_claims(
     *,
     wait: float,
     shard_count: int | None = None,
+    application_id: int | None = None,
 ) -> None:
-    """Claim `shard_ids` (None: the whole bot) of `shard_count` on `conn`'s session, waiting up
-    to `wait` seconds in all for a process that still holds them (one stopping, say). Raises
-    `ShardsTaken` naming the holders; ending the session lets go of what it took."""
+    """Claim `shard_ids` (None: the whole bot) of `shard_count` on `conn`'s session, and
+    `application_id` (None: unknown, unchecked) for this schema, waiting up to `wait` seconds
+    in all for a process that still holds them (one stopping, say). Raises `ShardsTaken`
+    naming the holders; ending the session lets go of what it took."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + wait
     claims = [(WHOLE_BOT, shard_ids is not None)] + [(i, False) for i in sorted(shard_ids or ())]
     said = False
+    if application_id is not None:
+        said = await _one_schema(conn, application_id, give_up)
     for key, shared in claims:
         kind = "_shared" if shared else ""
         if not await conn.fetchval(f"SELECT pg_try_advisory_lock{kind}({_KEY}, $1)", key):
@@ -94,51 +105,104 @@ async def take_claims(
     await conn.execute("SET lock_timeout = 0")
 
 
+async def _one_schema(conn: asyncpg.Connection, application_id: int, give_up: float) -> bool:
+    """Hold this schema for `application_id`, and wait (until `give_up`) for every process of
+    it on another schema of the database to stop (a move between schemas): `ShardsTaken`
+    naming one that does not."""
+    key = await conn.fetchval(_APPLICATION_KEY, str(application_id))
+    schema = await conn.fetchval(_SCHEMA)
+
+    def waiting(_: int, holders: str, seconds: float) -> None:
+        log.warning(
+            "this bot (application %d) runs on this database in another schema (%s); waiting up "
+            "to %.0f s for it to stop before refusing",
+            application_id,
+            holders,
+            seconds,
+        )
+
+    def refused(_: int, holders: list[str]) -> ShardsTaken:
+        return ShardsTaken(None, holders, application=application_id)
+
+    return await _alone_with(conn, key, schema, give_up, said=False, say=waiting, refuse=refused)
+
+
 async def _same_count(conn: asyncpg.Connection, count: int, give_up: float, *, said: bool) -> bool:
-    """Hold `count` among the sharded processes' counts, and wait (until `give_up`, on the
-    loop's clock) for every process with another count to stop: `ShardsTaken` naming one
-    that does not. Both of two processes starting at once take theirs before looking, so at
-    least one of them sees the other. Returns whether a wait was said."""
+    """Hold `count` among the sharded processes' counts, and wait (until `give_up`) for every
+    process with another count to stop: `ShardsTaken` naming one that does not. Returns
+    whether a wait was said."""
+    key = await conn.fetchval(f"SELECT {_COUNT_KEY}")
+
+    def waiting(theirs: int, holders: str, seconds: float) -> None:
+        log.warning(
+            "another process on this database runs SHARD_COUNT %d (%s); waiting up to "
+            "%.0f s for it to stop (a resharding restart) before refusing",
+            theirs,
+            holders,
+            seconds,
+        )
+
+    def refused(theirs: int, holders: list[str]) -> ShardsTaken:
+        return ShardsTaken(None, holders, count=theirs)
+
+    return await _alone_with(conn, key, count, give_up, said=said, say=waiting, refuse=refused)
+
+
+async def _alone_with(
+    conn: asyncpg.Connection,
+    key: int,
+    mine: int,
+    give_up: float,
+    *,
+    said: bool,
+    say: Callable[[int, str, float], None],
+    refuse: Callable[[int, list[str]], ShardsTaken],
+) -> bool:
+    """Hold (`key`, `mine`) shared, and wait (until `give_up`, on the loop's clock) until no
+    other session holds `key` with another value, saying the wait once (`say`: their value,
+    holders, seconds) unless `said`; `refuse`'s error for one that does not let go. Both of two
+    processes starting at once take theirs before looking, so at least one of them sees the
+    other. Returns whether a wait was said."""
     loop = asyncio.get_running_loop()
     # Within the claim's own wait, not a wait before it left in lock_timeout (or none): a
-    # process of another count waiting for this count to go queues this shared lock behind it.
+    # process of another value waiting for this one to go queues this shared lock behind it.
     await _wait_for(conn, give_up - loop.time())
     try:
-        await conn.execute(f"SELECT pg_advisory_lock_shared({_COUNT_KEY}, $1)", count)
+        await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", key, mine)
     except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError):
-        others = await conn.fetch(_OTHER_COUNTS, count)
+        others = await conn.fetch(_OTHER_VALUES, key, mine)
         if not others:  # the one it waited behind has just gone: said as the database's error
             raise
-        theirs, holders = _first_count(others)
-        raise ShardsTaken(None, holders, count=theirs) from None
-    while others := await conn.fetch(_OTHER_COUNTS, count):
-        theirs, holders = _first_count(others)
+        raise refuse(*_first_value(others)) from None
+    while others := await conn.fetch(_OTHER_VALUES, key, mine):
+        theirs, holders = _first_value(others)
         if not said:
             said = True
-            log.warning(
-                "another process on this database runs SHARD_COUNT %d (%s); waiting up to "
-                "%.0f s for it to stop (a resharding restart) before refusing",
-                theirs,
-                ", ".join(holders),
-                max(0.0, give_up - loop.time()),
-            )
+            say(theirs, ", ".join(holders), max(0.0, give_up - loop.time()))
         await _wait_for(conn, give_up - loop.time())
-        try:  # taken once every process holding that count has let go; let go again at once
-            await conn.execute(f"SELECT pg_advisory_lock({_COUNT_KEY}, $1)", theirs)
+        try:  # taken once every process holding that value has let go; let go again at once
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", key, theirs)
         except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError):
             # Deadlock: the other started at the same moment and waits for ours; the server
             # ends one of the two waits, and that process is refused as after the wait.
-            raise ShardsTaken(None, holders, count=theirs) from None
-        await conn.execute(f"SELECT pg_advisory_unlock({_COUNT_KEY}, $1)", theirs)
+            raise refuse(theirs, holders) from None
+        await conn.execute("SELECT pg_advisory_unlock($1, $2)", key, theirs)
     return said
 
 
-def _first_count(others: Sequence[asyncpg.Record]) -> tuple[int, list[str]]:
-    """The lowest other SHARD_COUNT among `_OTHER_COUNTS`' rows (some), and who runs it."""
-    theirs: int = others[0]["count"]
+def _first_value(others: Sequence[asyncpg.Record]) -> tuple[int, list[str]]:
+    """The first other value among `_OTHER_VALUES`' rows (some), and who holds it."""
+    theirs = _int4(others[0]["value"])
     return theirs, [
-        _holder(row["application_name"], row["pid"]) for row in others if row["count"] == theirs
+        _holder(row["application_name"], row["pid"])
+        for row in others
+        if _int4(row["value"]) == theirs
     ]
+
+
+def _int4(objid: int) -> int:
+    """A lock's second int4 key from pg_locks' objid (an unsigned oid)."""
+    return objid - (1 << 32) if objid >= 1 << 31 else objid
 
 
 async def _wait_for(conn: asyncpg.Connection, seconds: float) -> None:

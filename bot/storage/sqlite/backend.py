@@ -110,6 +110,7 @@ class SqliteBackend(Backend):
         holder: str,
         wait: float,
         shard_count: int | None = None,
+        application_id: int | None = None,
     ) -> contextlib.AbstractAsyncContextManager[None]:
         """A file has one bot: the whole of it, whatever its shards."""
         return one_bot_per_file(
