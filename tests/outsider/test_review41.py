@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import signal
 from pathlib import Path
 
-from tests.resilience.botproc import glossary_bot_waited
+from bot.discord_app.app import STOP_SECONDS
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
+
+from .conftest import Scene
 
 from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
 
@@ -43,3 +48,31 @@ def test_restore_leaves_a_copy_kept_by_hand_beside_the_numbered_ones(tmp_path: P
     assert by_hand.exists(), sorted(p.name for p in tmp_path.iterdir())
     assert _aliases(tmp_path, by_hand) == ["qq live"]
     assert f"the copy an earlier restore kept is now {kept}.4" in output  # its number not taken
+
+
+SHARD_RECONNECT = r"Attempting a reconnect for shard ID 0 in (\d+\.\d+)s"
+
+
+async def test_a_sharded_bot_stopped_while_discord_is_unreachable_stops_at_once(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """A7: outsider40's stop between connections (round 28 U1) was for a bot of one
+    connection only, "a sharded client's close ends its shards'". It does not: discord.py's
+    AutoShardedClient sleeps a shard's reconnect backoff (after its first) in the connect loop
+    itself, which closing the client does not wake, so a bot with SHARD_COUNT set waited out
+    the stop's deadline as the unsharded one did. (Timed as round 28's: waiting out the
+    deadline is the fault; the backoff slept through is made longer than the deadline first.)"""
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, SHARD_COUNT="1") as bot:
+        await scene.fake.stop()  # Discord gone: the shard retries, sleeping longer each time
+        count = 1
+        while True:
+            line = await bot.wait_for_output(SHARD_RECONNECT, within=180.0, count=count)
+            match = re.search(SHARD_RECONNECT, line)
+            assert match is not None
+            if float(match[1]) > STOP_SECONDS + 2:  # the stop comes during this sleep
+                break
+            count += 1
+        bot.send_signal(signal.SIGTERM)
+        assert await bot.exited(within=STOP_SECONDS - 1) == 0, bot.output
+    assert "stopping: flushing counts and closing the connection" in bot.output
+    assert "Traceback" not in bot.output
