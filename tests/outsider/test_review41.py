@@ -8,12 +8,14 @@ import shutil
 import signal
 from pathlib import Path
 
-from bot.discord_app.app import STOP_SECONDS
+from bot.discord_app.app import STOP_SECONDS, GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.resilience.botproc import BotProcess, glossary_bot_waited
 
 from .conftest import Scene
-
 from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
+from .test_round28 import _import
 
 
 def test_restore_leaves_a_copy_kept_by_hand_beside_the_numbered_ones(tmp_path: Path) -> None:
@@ -76,3 +78,47 @@ async def test_a_sharded_bot_stopped_while_discord_is_unreachable_stops_at_once(
         assert await bot.exited(within=STOP_SECONDS - 1) == 0, bot.output
     assert "stopping: flushing counts and closing the connection" in bot.output
     assert "Traceback" not in bot.output
+
+
+WRITTEN = """
+[[entries]]
+title = "{}"
+category = "Retrieval & Context"
+definition = "Our team's own meaning of it, written by hand."
+"""
+
+
+def _file(*titles: str) -> str:
+    return "".join(WRITTEN.format(title) for title in titles)
+
+
+async def test_a_hand_written_file_reordered_keeps_each_terms_id(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """A8: an entry without an id (a hand-written TOML's, since outsider40; a Markdown
+    heading's) took the slug of its title in file order, so two terms whose titles slug alike
+    ("C++ Zorb", "C# Zorb": `c-zorb`, `c-zorb-2`) swapped ids when the same file came back in
+    another order, "2 changed" though nothing had, and an alias of one (it names the id) then
+    opened the other's card; a new "C Zorb" put before them took `c-zorb` from "C++ Zorb". Now
+    an id-less entry keeps the id of the stored term of its title, and a slug made for a new
+    one does not take an id another entry of the file is to keep."""
+    first = await _import(scene, _file("C++ Zorb", "C# Zorb"))
+    assert first.startswith("Imported: 2 added, 0 changed, 0 removed."), first
+    ids = {t.title: t.id for t in await read_terms(store, scene.guild.id)}
+    added = await scene.fake.slash(
+        scene.moderator,
+        "alias add",
+        {"alias": "qq plusplus", "term": ids["C++ Zorb"]},
+        channel=scene.channel,
+    )
+    said = str((await added.final_message())["content"])
+    assert said.startswith("Added"), said
+    again = await _import(scene, _file("C Zorb", "C# Zorb", "C++ Zorb"))
+    assert again.startswith("Imported: 1 added, 0 changed, 0 removed."), again
+    now = {t.title: t.id for t in await read_terms(store, scene.guild.id)}
+    assert {title: now[title] for title in ids} == ids, now
+    await scene.fake.user_message(
+        scene.alice, scene.channel, f"{scene.fake.bot.mention} qq plusplus"
+    )
+    answer = await scene.fake.wait_for_channel_message(scene.channel)
+    assert [e["title"] for e in answer["embeds"]] == ["C++ Zorb"], answer
