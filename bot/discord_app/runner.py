@@ -324,11 +324,12 @@ def _warn_if_alone(settings: Settings, store: Store | None) -> None:
 
 
 def _between_connections(bot: GlossaryBot) -> bool:
-    """Is the bot (one connection, not sharded) without a live connection to Discord, trying
-    again (an outage, the network down)? discord.py then sleeps its backoff, up to minutes,
-    and closing the client does not wake it. A sharded client's close ends its shards'."""
+    """Is the bot (or a shard of it) without a live connection to Discord, trying again (an
+    outage, the network down)? discord.py then sleeps its backoff, up to minutes, and closing
+    the client does not wake it: a sharded client sleeps a shard's (after its first) in its
+    connect loop, not in the shard's task its close cancels."""
     if isinstance(bot, discord.AutoShardedClient):
-        return False
+        return any(shard.is_closed() for shard in bot.shards.values())
     ws = bot.ws
     return ws is None or not ws.open
 

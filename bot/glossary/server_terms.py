@@ -238,6 +238,16 @@ def check_candidates(
     of the server's own export goes in; the set is checked with that term as stored.
     """
     as_stored = {t.id: t for t in replaced}
+    # An entry without an id (a Markdown heading's, a hand-written TOML's) is the stored term
+    # of its title: it keeps that id wherever the file puts it (slugs taken in file order
+    # swapped two like-named terms' ids on a reordered file, and their aliases with them).
+    by_title = {compact(t.title): t.id for t in replaced}
+    candidates = [
+        replace(c, preferred_id=by_title.get(compact(str(c.fields.get("title") or ""))))
+        if c.preferred_id is None
+        else c
+        for c in candidates
+    ]
     candidates = [
         replace(c, stored=as_stored[c.preferred_id])
         if c.stored is None and c.preferred_id in as_stored
@@ -285,6 +295,8 @@ def _check_set(
     problems: list[TermProblem] = []
     owners = _NameOwners(bundled, others, replaced)
     ids = {t.id for t in others}  # the ids taken, as candidates get theirs
+    # ...and those the file gives (or its terms keep): a slug made for another is not one.
+    meant = {c.preferred_id for c in candidates if c.preferred_id}
     settled: list[tuple[Candidate, dict[str, object], Entry | None, bool]] = []
     kept_at: list[int] = []
     for at, candidate in enumerate(candidates):
@@ -294,7 +306,8 @@ def _check_set(
         _fill_category(fields, target, default_category, report)
         _check_like_bundled(fields, report)
         _check_fits_form(fields, candidate.related, report)
-        term_id = _assign_id(candidate.preferred_id, fields, target, bundled, ids)
+        taken = ids | (meant - {candidate.preferred_id})
+        term_id = _assign_id(candidate.preferred_id, fields, target, bundled, taken)
         ids.add(term_id)
         if candidate.preferred_id and candidate.preferred_id != term_id:
             owners.renamed[candidate.preferred_id] = term_id  # a file's related ids mean it

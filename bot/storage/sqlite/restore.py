@@ -23,6 +23,7 @@ from .migrate import is_ours, latest_version
 KEPT_SUFFIX = ".before-restore"
 # What is kept of a database: the file and its logs; `-shm` is an index SQLite rebuilds from the log.
 _KEPT_FILES = ("", "-wal", "-journal")
+_SUFFIXES = "|".join(map(re.escape, ("", *COMPANIONS)))
 # Copies earlier restores kept (`….before-restore.N`) left beside the one a restore makes: the
 # highest numbers. Each is a whole database: kept for ever, restores add up to a full disk.
 KEPT_EARLIER = 3
@@ -141,7 +142,8 @@ def _numbered(kept: Path) -> dict[int, list[Path]]:
     """The copies earlier restores kept (`kept`.N and its logs), by N."""
     copies: dict[int, list[Path]] = {}
     for path in kept.parent.iterdir():
-        named = re.fullmatch(rf"{re.escape(kept.name)}\.(\d+)(?:-\w+)?", path.name)
+        # SQLite's companions only: a file beside them ("….1-good", kept by hand) is no log.
+        named = re.fullmatch(rf"{re.escape(kept.name)}\.(\d+)({_SUFFIXES})", path.name)
         if named:
             copies.setdefault(int(named[1]), []).append(path)
     return copies
