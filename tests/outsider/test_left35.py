@@ -173,7 +173,8 @@ async def test_one_member_flooding_direct_messages_lets_another_members_dm_throu
     run = searches.run
 
     async def counted(turn: Any, work: Callable[..., Any], *args: object) -> Any:
-        asked.append(str(args[0]).split(" ", 1)[0])
+        text = next(a for a in args if isinstance(a, str))  # after the index searched
+        asked.append(text.split(" ", 1)[0])
         if sum(a.startswith("C") for a in asked) == FLOOD:
             all_waiting.set()
         if "B" in asked:
