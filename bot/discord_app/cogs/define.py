@@ -123,6 +123,16 @@ _FOREWORD = re.compile(
 )
 
 
+# Code (a `span`, a ``span``, a ```block```) shows text as typed: a mention in it is shown, not
+# said ("type `@Glossary rag` to get a card" tells others how to ask).
+_CODE = re.compile(r"```.*?```|``.+?``|`[^`]+`", re.DOTALL)
+
+
+def said_outside_code(content: str, mention: str) -> bool:
+    """Whether the pattern `mention` occurs in `content` outside code."""
+    return re.search(mention, _CODE.sub(" ", content)) is not None
+
+
 def mention_text(content: str, mine: str) -> str:
     """What a message asks the bot, without the bot's own mentions (the pattern `mine`) nor
     what is said to others in it (`_ASIDE`): "@bob see @Glossary rag" says "@bob see" to Bob
@@ -268,6 +278,8 @@ class DefineCog(commands.Cog):
         named = any(u.id == me.id for u in message.mentions)
         if message.guild is not None and not named and role_id is None:
             return
+        if message.guild is not None and _shown_only_in_code(message, me.id, role_id):
+            return  # nobody asked: no answer, no lookup, no miss
         # Where Discord would refuse any post, try none and use none of the member's lookups:
         # the operator is told once which permission. Checked before Embed Links: in a thread
         # where the bot may not post, discord.py reports no Embed Links either.
@@ -468,6 +480,17 @@ def _post_needs(channel: discord.abc.Messageable) -> str:
     if getattr(channel, "type", None) is None:
         return "Send Messages (in a thread, Send Messages in Threads)"
     return POST_PERMISSION_NAMES[_post_permission(channel)]
+
+
+def _shown_only_in_code(message: discord.Message, my_id: int, role_id: int | None) -> bool:
+    """Whether the bot (or its role) is named in `message` only inside code, and the message
+    is no reply to the bot (whose ping names it too)."""
+    mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
+    if re.search(mine, message.content) is None or said_outside_code(message.content, mine):
+        return False
+    reference = message.reference
+    replied = reference.resolved if reference is not None else None
+    return not (isinstance(replied, discord.Message) and replied.author.id == my_id)
 
 
 def _replies_to_another(message: discord.Message, my_id: int) -> bool:
