@@ -24,10 +24,11 @@ def check_quoted(message: dict[str, object]) -> str:
 async def test_a_suggestion_in_public_neither_links_nor_unfurls(
     scene: Scene, bot: GlossaryBot
 ) -> None:
-    _, message = await define(scene.fake, scene.alice, f"attention {BAIT}", scene.channel)
+    # Two terms: an offer with or without the link (a term and a link alone opens its card).
+    _, message = await define(scene.fake, scene.alice, f"rag lora {BAIT}", scene.channel)
     assert not is_ephemeral(message)  # "did you mean" is public: the case that mattered
     content = check_quoted(message)
-    assert content.startswith("Did you mean one of these for “attention https[:]//evil[.]example")
+    assert content.startswith("Did you mean one of these for “rag lora https[:]//evil[.]example")
 
 
 async def test_bidi_and_zero_width_controls_are_not_echoed(scene: Scene, bot: GlossaryBot) -> None:

@@ -30,6 +30,7 @@ from bot.discord_app.replies import (
     respond_in_time,
 )
 from bot.discord_app.state import BotState
+from bot.glossary.links import only_links, without_links
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -82,6 +83,11 @@ EXPLAIN_REPLIED = (
     "To see the terms in the message you replied to, use **Apps > Explain terms** on it: a "
     "mention shows me only your own words."
 )
+# ...and a mention that only points up ("@Glossary ^", 👆): the message above is not shown either.
+EXPLAIN_ABOVE = (
+    "To see the terms in a message above, use **Apps > Explain terms** on it: a mention shows me "
+    "only your own words."
+)
 ROLE_MENTION_HELP = (
     "That mentioned my role, not me, so Discord showed me none of your message: mention me "
     "(after @, pick me rather than the role), or use `/define`."
@@ -123,6 +129,21 @@ _FOREWORD = re.compile(
 )
 
 
+# Marks that point at the message above ("^", 👆, ⬆️; skin tones and emoji forms with them),
+# alone or with punctuation: the chat way of saying "explain that".
+_POINTER = "\\^\u2191\u2b06\u2934\u261d\U0001f446\U0001f53c"
+_POINTING = re.compile(rf"(?=.*[{_POINTER}])[{_POINTER}\ufe0f\U0001f3fb-\U0001f3ff\s?!.]+")
+
+# Code (a `span`, a ``span``, a ```block```) shows text as typed: a mention in it is shown, not
+# said ("type `@Glossary rag` to get a card" tells others how to ask).
+_CODE = re.compile(r"```.*?```|``.+?``|`[^`]+`", re.DOTALL)
+
+
+def said_outside_code(content: str, mention: str) -> bool:
+    """Whether the pattern `mention` occurs in `content` outside code."""
+    return re.search(mention, _CODE.sub(" ", content)) is not None
+
+
 def mention_text(content: str, mine: str) -> str:
     """What a message asks the bot, without the bot's own mentions (the pattern `mine`) nor
     what is said to others in it (`_ASIDE`): "@bob see @Glossary rag" says "@bob see" to Bob
@@ -140,13 +161,28 @@ def mention_text(content: str, mine: str) -> str:
     return _ASIDE.sub(" ", content).strip()
 
 
+def search_asked(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
+    """`text` searched, or, where it finds no card, its words without their links where those
+    open one: "rag https://discord.com/channels/…" (where the member met it) asks about rag,
+    and a link names no term (Explain terms reads none in one). Otherwise the whole, as
+    before: its miss or offers, a link alone's answer."""
+    whole = index.search(text, aliases)
+    if whole.entry is not None or only_links(text):
+        return whole
+    words = " ".join(without_links(text).split())
+    if words == " ".join(text.split()) or not re.search(r"\w", words):
+        return whole
+    alone = index.search(words, aliases)
+    return alone if alone.entry is not None else whole
+
+
 def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
     """`text` searched, or, where it finds no card, the term without its afterwords and
     foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
     that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
     search" keeps its offers (Hybrid Search first): there the words after "for" are what is
-    asked about. A miss echoes the whole."""
-    whole = index.search(text, aliases)
+    asked about. A miss echoes the whole. Links are set aside first (`search_asked`)."""
+    whole = search_asked(index, text, aliases)
     if whole.entry is not None:
         return whole
     term = text
@@ -214,7 +250,7 @@ class DefineCog(commands.Cog):
         # that names nothing costs search 30-130 ms, and 50 members sending such terms at once
         # held every server up for 3 s (bench/loop_lag_bench.py --kinds define).
         turn = turn_of(interaction.guild_id, interaction.user.id)
-        result = await state.term_searches.run(turn, local.index.search, term, local.aliases)
+        result = await state.term_searches.run(turn, search_asked, local.index, term, local.aliases)
         # Past Discord's deadline a public answer goes to the channel as a message of its own,
         # where a card needs Embed Links; a private one is lost. What nobody sees counts
         # nothing: the answer is counted once it is sent, whichever way it went.
@@ -268,6 +304,8 @@ class DefineCog(commands.Cog):
         named = any(u.id == me.id for u in message.mentions)
         if message.guild is not None and not named and role_id is None:
             return
+        if message.guild is not None and _shown_only_in_code(message, me.id, role_id):
+            return  # nobody asked: no answer, no lookup, no miss
         # Where Discord would refuse any post, try none and use none of the member's lookups:
         # the operator is told once which permission. Checked before Embed Links: in a thread
         # where the bot may not post, discord.py reports no Embed Links either.
@@ -364,6 +402,10 @@ class DefineCog(commands.Cog):
         if not text:
             help_line = MENTION_HELP if message.guild else DM_HELP
             await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
+            return
+        if message.guild is not None and not cards_only and _POINTING.fullmatch(text):
+            # "@Glossary ^": the message above, which Discord does not show the bot. No miss.
+            await self._reply(message, content=EXPLAIN_REPLIED if replied else EXPLAIN_ABOVE)
             return
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
@@ -468,6 +510,17 @@ def _post_needs(channel: discord.abc.Messageable) -> str:
     if getattr(channel, "type", None) is None:
         return "Send Messages (in a thread, Send Messages in Threads)"
     return POST_PERMISSION_NAMES[_post_permission(channel)]
+
+
+def _shown_only_in_code(message: discord.Message, my_id: int, role_id: int | None) -> bool:
+    """Whether the bot (or its role) is named in `message` only inside code, and the message
+    is no reply to the bot (whose ping names it too)."""
+    mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
+    if re.search(mine, message.content) is None or said_outside_code(message.content, mine):
+        return False
+    reference = message.reference
+    replied = reference.resolved if reference is not None else None
+    return not (isinstance(replied, discord.Message) and replied.author.id == my_id)
 
 
 def _replies_to_another(message: discord.Message, my_id: int) -> bool:
