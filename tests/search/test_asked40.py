@@ -11,15 +11,12 @@ from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# Main f3c39c6: the meaning puts the asked entry first for all seven, but the card goes to a name
-# the words hold or a first offer ("training", "feed-forward", "loss"; Cross-Encoder for a
-# reranking step) or to no card (ViT beside Image Patch Token, Superposition, Context Windows).
+# Main f3c39c6 failed seven. The meaning puts the asked entry first for all of them, but the card
+# goes to a name the words hold ("training", "feed-forward", "loss"; Cross-Encoder for a
+# reranking step) or to none (ViT beside Image Patch Token, Context Windows). Superposition's
+# (no card on main, Artificial Neuron close behind) is carded since the rewritten phrasings.
 STILL_FAILING = {
     "what model cuts an image into 16x16 patches and feeds them to a transformer like words?",
-    (
-        "how can a network represent more features than it has neurons by packing them in "
-        "almost orthogonal directions?"
-    ),
     (
         "what is training with the gradient of a small random batch instead of the whole "
         "dataset at each step?"
