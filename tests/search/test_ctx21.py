@@ -20,10 +20,8 @@ STILL_FAILING = {
     # no card; neither the whole nor the question alone puts Reranking in its first three
     "our rag bot pulls chunks from confluence. how do we put the best five chunks on top before"
     " the llm sees them?",
-    # a Vector Databases card by the description stage: "pgvector" names no entry, and the
-    # question alone reads as about vector databases too
-    "we keep our embeddings in pgvector. how does the index find close neighbours without"
-    " scanning every row?",
+    # ("we keep our embeddings in pgvector ...": passes since asked40, Vector Databases'
+    # phrasings no longer the index's, HNSW carded)
     # a Fine-Tuning card: a context with no asker and no setting word reads as a topic, which
     # the question is about (`told_scene`), though the question alone puts WSD first at 0.70
     "fine-tuning llama 3 with adamw on 8 gpus. why do we ramp the learning rate up slowly for"
@@ -38,10 +36,8 @@ STILL_FAILING = {
     # Attention set behind the meaning's firsts, Causal Mask offered second)
     # failing before ctx21 too: offered, Latent Diffusion first (the name is written twice)
     "the diffusion model in our app is slow. how does a diffusion model turn noise into a picture?",
-    # since short21's phrasings: a wrong AI Coding Agents card by the description stage (89,
-    # "claude code" and "editing" weigh more), Prompt Injection offered; before, it was offered first
-    "claude code is editing my repo. how do i stop a web page it reads from giving it hidden"
-    " orders?",
+    # ("claude code is editing my repo ...": passes since asked40, no card, Prompt Injection
+    # offered first)
 }
 PROBES = ProbeFile("ctx21_probes.tsv", STILL_FAILING)
 

@@ -16,9 +16,8 @@ STILL_FAILING = {
     # offered, not first: the meaning puts Prefill (0.62) and Chain-of-Thought just ahead
     "you put a few worked examples of the task in the prompt before the real question and the"
     " model picks up the pattern without any change to its weights",
-    # a wrong card by meaning alone: Decontamination (0.84), the cure, over the thing described
-    "the test questions of a benchmark ended up in the training data scraped from the web, so the"
-    " model's high score reflects memorization rather than real ability on the task",
+    # ("the test questions of a benchmark ended up ...": carded since asked40, Decontamination's
+    # phrasings say the cure only)
 }
 PROBES = ProbeFile("desc20_probes.tsv", STILL_FAILING)
 

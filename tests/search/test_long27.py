@@ -37,10 +37,7 @@ STILL_FAILING = {
     "before launch we hired a group of people whose whole job for two weeks was to attack the"
     " assistant, trying every trick they could think of to make it say harmful things or leak"
     " private data, and they wrote up every failure they found for the team",
-    # Checkpoint offered first (the saved file), LoRA second
-    "you keep the original big weight matrices frozen and learn two thin matrices beside each one"
-    " whose product is added to it, so only a tiny fraction of the numbers are trained and the"
-    " saved file for each task is just a few megabytes",
+    # ("you keep the original big weight matrices frozen ...": carded since asked40)
     # Output Head offered first: the story of the loop names its parts
     "the model reads the whole conversation so far and outputs a score for every word in its"
     " vocabulary, we turn those scores into chances and pick the next word, append it, and do the"

@@ -34,10 +34,8 @@ STILL_FAILING = {
     "during training we feed the decoder the real previous word from the reference text at every "
     "position instead of whatever it predicted itself, so all positions can be trained in "
     "parallel, even though at generation time it has to live with its own mistakes",
-    # Validation Loss carded (cosine 0.80 over CARD_COSINE), Overfitting first offer
-    "the model does great on the examples it was trained on, almost perfect, but the error on new"
-    " examples it has never seen keeps getting worse the longer we train, because it has "
-    "basically memorised the noise and quirks of the training set instead of the general pattern",
+    # ("the model does great on the examples it was trained on ...": carded since asked40,
+    # Validation Loss's phrasing of the symptom rewritten)
 }
 PROBES = ProbeFile("long29_probes.tsv", STILL_FAILING)
 

@@ -39,12 +39,6 @@ test_the_probes_are_the_ones_written = PROBES.counted({"near": 26})
 @pytest.mark.parametrize(
     ("query", "offered"),
     [
-        # GPU is the card: the words describe Google's own chips
-        (
-            "our chess club heard google builds its own chips for ai rather than buying nvidia "
-            "ones. what are those?",
-            ["tensor-processing-unit", "gpu"],
-        ),
         # Validation Loss is the card
         (
             "the model does great on its training examples but fails on anything it has not seen",
@@ -58,3 +52,14 @@ def test_a_near_neighbour_the_words_prefer_is_offered_first(
     result = bundled_index.search(query)
     assert result.entry is None, result
     assert [s.id for s in result.suggestions[:2]] == offered
+
+
+# Passes since asked40 (GPU's phrasing "why does everyone want nvidia chips for ai", true of
+# any AI chip, rewritten): no GPU card, the chips the words describe offered first.
+def test_google_s_own_chips_are_offered_before_the_gpu(bundled_index: SearchIndex) -> None:
+    result = bundled_index.search(
+        "our chess club heard google builds its own chips for ai rather than buying nvidia "
+        "ones. what are those?"
+    )
+    assert result.entry is None, result
+    assert [s.id for s in result.suggestions[:2]] == ["tensor-processing-unit", "gpu"]

@@ -22,14 +22,14 @@ def the_passing_name_not_carded(result, asked: str, written: str) -> None:  # ty
 # The name is not written in a setting `in_passing` reads: "why do X need", "what does X use
 # to" (X the subject of the verb, as in "why do transformers beat rnns").
 # The meaning puts the written name first and no kind is asked: it stays the card (GGUF).
-# The card is another entry than the one written: Visual Encoder for "in a vit ...".
+# ("in a vit, how is the picture cut into tokens?" carded Visual Encoder; since asked40 no card,
+# Image Patch Token offered.)
 # No name written, the asked entry not among the first three offers (Noise Schedule first).
 # A name asked about outright, only offered: the description stage's, not this rule's.
 STILL_FAILING = {
     "why do transformers need positional information at all?",
     "what does vllm use to stop gpu memory fragmenting?",
     "in gguf files, how are the weights shrunk to 4 bits?",
-    "in a vit, how is the picture cut into tokens?",
     "what does the u-net get told about the noise level at each step?",
     "what's a gguf file?",
 }
