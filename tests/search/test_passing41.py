@@ -115,4 +115,5 @@ def test_what_acts_on_the_name_offers_what_acts_first(bundled_index: SearchIndex
         "vram usage grows and grows as the conversation gets longer even for one user, "
         "what's eating it?"
     )
-    assert result.entry is None and result.suggestions[0].id == "kv-cache", result
+    assert result.entry is None, result
+    assert result.suggestions[0].id == "kv-cache", result
