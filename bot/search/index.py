@@ -83,6 +83,7 @@ from bot.search.query import (
     STOPWORDS,
     asked_clause,
     asks_kind,
+    asks_what_described,
     compared,
     compared_sides,
     conversion,
@@ -508,6 +509,8 @@ class SearchIndex:
             asks = question or "?" in query  # "..., cheaper than dpo? which one"
             if asks and pair is None and not reading.storied and len(words) < PASSING_WORDS:
                 self._passing_placed(pool, similar, normalized, names_in)
+            if asks and pair is None and not reading.storied and not reading.described:
+                self._describing_placed(pool, similar, normalized, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -714,6 +717,28 @@ class SearchIndex:
         if long_lead(meant):
             pool.add(meant[0][0], MATCH_SCORE, "semantic")
         pool.cap(setting, _setting_score(pool, similar, setting))
+
+    def _describing_placed(
+        self,
+        pool: Pool,
+        similar: Sequence[tuple[int, float]],
+        normalized: str,
+        names_in: NamesIn,
+    ) -> None:
+        """A question that describes a thing and closes asking what it is or what acts on it
+        (`asks_what_described`: "ggerganov's project for running gguf files on a macbook cpu,
+        what's it called again?"): the names the description writes are offered behind the
+        meaning's first other entry, as a story's are (`_setting_score`), and that entry is the
+        card where it leads as a long description's must."""
+        found = names_in(normalized)
+        if not found or not asks_what_described(normalized, [(f.start, f.end) for f in found]):
+            return
+        setting = list({f.entry for f in found})
+        meant = [(entry, cosine) for entry, cosine in similar if entry not in setting]
+        if long_lead(meant):
+            pool.add(meant[0][0], MATCH_SCORE, "semantic")
+        # still offered where nothing else is: a choice, not "no entry"
+        pool.cap(setting, max(_setting_score(pool, similar, setting), SUGGEST_SCORE))
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no

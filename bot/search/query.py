@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Literal
 
@@ -353,6 +353,34 @@ def in_passing(normalized: str, start: int, end: int) -> bool:
     if inside:  # "what is the judge in llm as a judge": the thing is the name's own
         return set(inside["thing"].split()).isdisjoint(name.split())
     return _PASSING_AGAINST.search(before) is not None
+
+
+# A question that describes a thing and closes asking what it is ("ggerganov's project for
+# running gguf files on a macbook cpu, what's it called again?") or what acts on it ("vram goes
+# up and up as my chat gets longer, what's eating it?") asks for something the description only
+# places: a name it writes is where or what with (task passing41). "residual stream in interp,
+# what is it" asks about the name: it says little else. A kind named ("what is that metric")
+# is left out: the asked entry's own alias ("tokens per second") is often written before it.
+_WHAT_IT_IS = re.compile(
+    r"\b(?:what(?: s|'s|s| is| was) (?:it|that|this)(?:(?: [a-z]+)? called)?(?: again)?|"
+    r"what do (?:you|we|people|ppl|they|i) call (?:it|that|this)(?: again)?|"
+    r"what(?: s|'s| is)? (?!does |means |is )(?:[a-z]+ing|[a-z]+s) (?:it|that|this|them))$"
+)
+DESCRIBING_WORDS = 8  # words besides its names: a description, not a name and its place
+
+
+def asks_what_described(normalized: str, names: Sequence[tuple[int, int]]) -> bool:
+    """Does a `normalize`d question close asking what the thing before is, or what acts on it
+    (`_WHAT_IT_IS`), after a description of `DESCRIBING_WORDS` or more words besides the
+    `names` (start, end) it writes?"""
+    found = _WHAT_IT_IS.search(re.sub(r"\W+$", "", normalized))  # "... again? 😭"
+    if found is None:
+        return False
+    scene = normalized[: found.start()]
+    for start, end in sorted(names, reverse=True):
+        if end <= len(scene):
+            scene = scene[:start] + " " + scene[end:]
+    return len(scene.split()) >= DESCRIBING_WORDS
 
 
 def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
