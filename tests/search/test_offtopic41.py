@@ -78,4 +78,5 @@ def test_two_names_compared_keep_the_first_sides_card(
     bundled_index: SearchIndex, query: str, first: str
 ) -> None:
     result = bundled_index.search(query)
-    assert result.entry is not None and result.entry.id == first, result
+    assert result.entry is not None, result
+    assert result.entry.id == first, result
