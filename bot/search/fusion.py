@@ -73,6 +73,14 @@ DESCRIBED_REST = 3.0
 NOTHING_DESCRIBED = 3.0
 NOTHING_RANKS = 3
 NOTHING_FIELD_COSINE = 0.1
+# Choices with no card for a text that is not the field's are noise, not an answer ("how do i
+# read a p value in my a/b test": Prompt Evaluation at 0.45): "none" where the text leans away
+# from the field (its cosine to the entries' mean under `OFFER_FIELD_COSINE`), the meaning puts
+# no entry at `OFFER_COSINE` or more, the words describe no entry strongly (`NOTHING_DESCRIBED`)
+# and no name written is an acronym or coinage of the field ("lora", "swiglu"; set on the tuning
+# slices, bench/results/semantic.md "offtopic41").
+OFFER_FIELD_COSINE = 0.18
+OFFER_COSINE = 0.5
 # A question that names one thing ("how was clip trained?") asks about it when the meaning
 # ranks that thing among its first few (dev): the name and the meaning agree.
 NAMED_RANKS = 3

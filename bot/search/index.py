@@ -38,6 +38,7 @@ from bot.search.everyday import (
     everyday_sense,
     field_cosine,
     in_capitals,
+    is_common,
     judged,
     off_field,
     plain_rest,
@@ -55,6 +56,8 @@ from bot.search.fusion import (
     NOTHING_FIELD_COSINE,
     NOTHING_RANKS,
     OFF_DOMAIN_COSINE,
+    OFFER_COSINE,
+    OFFER_FIELD_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,
@@ -528,7 +531,12 @@ class SearchIndex:
                 decided = self._place_offered(decided, reading.where, reading.subject[0])
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
-            return self._unless_everyday(decided, similar, names_in)
+            decided = self._unless_everyday(decided, similar, names_in)
+            if meaning is not None:
+                decided = self._offered_off_field(
+                    decided, similar, versionless, meaning, semantic, names_in
+                )
+            return decided
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -1017,6 +1025,47 @@ class SearchIndex:
             score=offers[0].score,
             suggestions=offers,
         )
+
+    def _offered_off_field(
+        self,
+        result: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        text: str,
+        meaning: npt.NDArray[np.float32],
+        semantic: SemanticIndex,
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """Choices and no card for a text not about the field: "none" (nonsense gets an honest
+        "no entry", not a "Did you mean"). Not about the field: its vector `meaning` leans away
+        from the field as a whole (`OFFER_FIELD_COSINE`), no entry is near it (`OFFER_COSINE`;
+        `similar`: the meaning's entries and cosines, best first), its words (`text`) describe
+        no entry strongly (`NOTHING_DESCRIBED`) and it writes no name that is only the field's:
+        an acronym or a coinage ("why does my lora look fried", "swiglu, why is everyone using
+        it") asks about that thing, however plain the rest ("what temperature to bake salmon
+        at", "our real estate agent wants 6%" write plain words); two names compared are left
+        to `search`, which may card the first side."""
+        if result.entry is not None or not result.suggestions:
+            return result
+        if similar and similar[0][1] >= OFFER_COSINE:
+            return result
+        if field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE:
+            return result
+        written = result.normalized_query
+        found = names_in(written)
+        if len({name.entry for name in found}) > 1 and not COMPARING.isdisjoint(written.split()):
+            return result  # "temperature or top p, which one": `search` weighs the two sides
+        for name in found:
+            said = written[name.start : name.end]
+            entry = self.entries[name.entry]
+            if self._acronym_written(said, name.entry) or coinage_split(entry, said):
+                return result
+            if not is_common(said):
+                return result
+        fulltext = self.fulltext
+        hits = fulltext.search(text, limit=1)
+        if hits and hits[0].bm25 / fulltext.scale >= NOTHING_DESCRIBED:
+            return result
+        return SearchResult("none", None, None, 0.0, result.query, written)
 
     def _named_after(self, text: str, entry: int) -> bool:
         """Does the text write only the start of the entry's title ("swiss cheese" of Swiss

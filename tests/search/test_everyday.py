@@ -44,6 +44,9 @@ def test_the_list_is_large_and_plain() -> None:
 
 
 EVERYDAY = "suggest"  # the entry offered, no card: the user may still mean it
+# ... unless the text is far from the field as a whole: no entry at all, no "Did you mean"
+# (task offtopic41, `SearchIndex._offered_off_field`)
+NOTHING = "none"
 FIELD = "match"
 
 
@@ -53,7 +56,7 @@ FIELD = "match"
         (
             "is it normal to see hallucinations after three nights without sleep on a night shift",
             "hallucination",
-            EVERYDAY,
+            NOTHING,
         ),
         (
             "which swiss cheese melts best for a grilled sandwich with ham",
@@ -81,7 +84,7 @@ FIELD = "match"
         (
             "what is the alignment of a paladin in dungeons and dragons, can they be chaotic",
             "alignment",
-            EVERYDAY,
+            NOTHING,
         ),
         (
             "how do sleeper agents survive safety training in that anthropic paper",
@@ -140,6 +143,10 @@ def test_everyday_senses_get_an_offer_and_the_field_keeps_its_cards(
 ) -> None:
     result = bundled_index.search(query)
     assert result.status == status
+    if status == NOTHING:
+        assert result.entry is None, result
+        assert not result.suggestions, result
+        return
     shown = result.entry.id if result.entry else result.suggestions[0].id
     assert shown == entry_id
     assert (result.entry is None) == (status == EVERYDAY)

@@ -78,13 +78,56 @@ FIELD = [
 ]
 
 
-@pytest.mark.parametrize(("query", "entry_id"), ELSEWHERE)
+# ... and of those, the texts far from the field as a whole get no entry at all, no card and no
+# offer (task offtopic41, `SearchIndex._offered_off_field`): nonsense gets no "Did you mean"
+FAR = {
+    "transformers the movie",
+    "fine tuning a violin",
+    "hallucination on mushrooms",
+    "hallucinations from fever",
+    "hallucination on ketamine",
+    "transformers the cartoon",
+    "alignment in dnd",
+    "alignment in astrology",
+    "alignment of planets",
+    "epoch in geology",
+    "save checkpoint elden ring",
+    "checkpoint in mario kart",
+    "checkpoint in hollow knight",
+    "transformers optimus prime",
+    "fine tune the cello",
+    "fine tune the radio",
+    "distillation of whiskey",
+    "distillation of vodka",
+    "temperature of the oven",
+    "temperature of coffee",
+    "attention span of toddlers",
+    "embedding in histology",
+    "epoch of history",
+}
+
+
+@pytest.mark.parametrize(("query", "entry_id"), [c for c in ELSEWHERE if c[0] not in FAR])
 def test_a_name_in_another_fields_sense_is_offered(
     bundled_index: SearchIndex, query: str, entry_id: str
 ) -> None:
     result = bundled_index.search(query)
     assert result.status == "suggest", result
     assert entry_id in [s.id for s in result.suggestions]
+
+
+@pytest.mark.parametrize("query", sorted(FAR))
+def test_a_name_in_another_fields_sense_far_from_the_field_gets_no_entry(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.status == "none", result
+    assert result.entry is None, result
+    assert not result.suggestions, result
+
+
+def test_the_far_texts_are_among_the_other_fields_senses() -> None:
+    assert {query for query, _ in ELSEWHERE} >= FAR
 
 
 @pytest.mark.parametrize("query", NO_ENTRY)

@@ -15,11 +15,11 @@ from bot.search.relevance import Case, evaluate
 from .probe_files import ProbeFile, the_asked_card_or_first_offers
 
 # Probes that fail on this branch and on main f3c39c6 alike: strict expected failures, so one
-# that starts passing fails the suite and is moved out of here. Main offers these AI-ish or
-# crypto questions entries at cosine 0.47-0.55 (Alignment, AI Agents, Seed): the meaning's
-# floor for an offer (`ranking.SUGGEST_SCORE`) is under them.
+# that starts passing fails the suite and is moved out of here. Main offers these AI-ish
+# questions entries at cosine 0.55 (Alignment, AI Agents): the meaning's floor for an offer
+# (`ranking.SUGGEST_SCORE`) is under them, and they are too near an entry for offtopic41's
+# "none" (`fusion.OFFER_COSINE`; the seed phrase question, Seed at 0.47, gets "none" there).
 STILL_FAILING = {
-    "i lost the seed phrase for my crypto wallet what now",
     "can ai write my best man speech for me",
     "will ai take my job as an accountant",
 }
