@@ -11,77 +11,16 @@ search: loose descriptions, near-field off-topic queries. The last line is one J
 
 from __future__ import annotations
 
-import json
-import statistics
-import sys
-import time
-from pathlib import Path
+from rule_cost import no_change, probe_queries, report, rule_cost
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex, SearchResult  # noqa: E402
-
-ROUNDS = 5
-PROBES = ROOT / "tests" / "search" / "none40_probes.tsv"
-TESTED = (
+TESTED = [
     "my TLA+ assignment has a spec line 'every request eventually gets a reply'. "
     "what kind of property is that one",
     "npm install just hangs forever",
     "yarn install hangs forever on ci",
-)
-
-
-def main() -> int:
-    lines = PROBES.read_text(encoding="utf-8").splitlines()
-    queries = [line.split("\t")[1] for line in lines if line and not line.startswith("#")]
-    queries += TESTED
-    index = SearchIndex.build(load_glossary(), semantic=True)
-    rule = SearchIndex._described_nothing
-    best: dict[str, list[float]] = {"with": [], "without": []}
-    reached: list[bool] = []  # the queries the rule looks at: nothing else answered them
-    for query in queries:
-        index.search(query)  # warm: the encoder's first pass is no query's cost
-        SearchIndex._described_nothing = _stub  # type: ignore[method-assign]
-        reached.append(index.search(query).status == "none")
-        times: dict[str, float] = {"with": float("inf"), "without": float("inf")}
-        for round_ in range(ROUNDS):
-            for name in ("with", "without")[:: 1 if round_ % 2 else -1]:  # either first in turn
-                SearchIndex._described_nothing = rule if name == "with" else _stub  # type: ignore[method-assign]
-                started = time.perf_counter()
-                index.search(query)
-                times[name] = min(times[name], time.perf_counter() - started)
-        for name, seconds in times.items():
-            best[name].append(seconds * 1000)
-    SearchIndex._described_nothing = rule  # type: ignore[method-assign]
-
-    def ratio(looked: bool) -> float:
-        kept = [i for i, r in enumerate(reached) if r == looked]
-        return round(sum(best["with"][i] for i in kept) / sum(best["without"][i] for i in kept), 3)
-
-    row = {
-        "queries": len(queries),
-        "answered_nothing_without": sum(reached),
-        "median_ms_with": round(statistics.median(best["with"]), 3),
-        "median_ms_without": round(statistics.median(best["without"]), 3),
-        "total_ratio": round(sum(best["with"]) / sum(best["without"]), 3),
-        "ratio_answered_nothing": ratio(True),
-        "ratio_answered": ratio(False),
-    }
-    print(
-        f"{row['queries']} queries ({reached} answered nothing without it), each its best of {ROUNDS}"
-    )
-    print(f"  median {row['median_ms_with']} ms with the rule, {row['median_ms_without']} without")
-    print(f"  total ratio with / without: {row['total_ratio']}", end="; ")
-    print(f"answered nothing {row['ratio_answered_nothing']}, answered {row['ratio_answered']}")
-    print(json.dumps(row))
-    return 0
-
-
-def _stub(self: SearchIndex, result: SearchResult, *args: object) -> SearchResult:
-    return result
-
+]
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    queries = probe_queries("none40_probes.tsv") + TESTED
+    row = rule_cost("_described_nothing", queries, no_change, lambda found: found.status == "none")
+    report(row, "queries", "answered nothing without the rule")

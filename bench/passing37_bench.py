@@ -10,56 +10,8 @@ that write a name, in passing or asked outright. The last line is one JSON objec
 
 from __future__ import annotations
 
-import json
-import statistics
-import sys
-import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
-
-ROUNDS = 5
-PROBES = ROOT / "tests" / "search" / "passing37_probes.tsv"
-
-
-def main() -> int:
-    lines = PROBES.read_text(encoding="utf-8").splitlines()
-    queries = [line.split("\t")[1] for line in lines if line and not line.startswith("#")]
-    index = SearchIndex.build(load_glossary(), semantic=True)
-    rule = SearchIndex._passing_placed
-    best: dict[str, list[float]] = {"with": [], "without": []}
-    for query in queries:
-        index.search(query)  # warm: the encoder's first pass is no query's cost
-        times: dict[str, float] = {"with": float("inf"), "without": float("inf")}
-        for _ in range(ROUNDS):
-            for name in ("with", "without"):
-                SearchIndex._passing_placed = rule if name == "with" else _stub  # type: ignore[method-assign]
-                started = time.perf_counter()
-                index.search(query)
-                times[name] = min(times[name], time.perf_counter() - started)
-        for name, seconds in times.items():
-            best[name].append(seconds * 1000)
-    SearchIndex._passing_placed = rule  # type: ignore[method-assign]
-    row = {
-        "queries": len(queries),
-        "median_ms_with": round(statistics.median(best["with"]), 3),
-        "median_ms_without": round(statistics.median(best["without"]), 3),
-        "total_ratio": round(sum(best["with"]) / sum(best["without"]), 3),
-    }
-    print(f"{row['queries']} short questions, each its best of {ROUNDS}")
-    print(f"  median {row['median_ms_with']} ms with the rule, {row['median_ms_without']} without")
-    print(f"  total ratio with / without: {row['total_ratio']}")
-    print(json.dumps(row))
-    return 0
-
-
-def _stub(*args: object, **kwargs: object) -> None:
-    return None
-
+from rule_cost import nothing, probe_queries, report, rule_cost
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    row = rule_cost("_passing_placed", probe_queries("passing37_probes.tsv"), nothing)
+    report(row, "short questions")
