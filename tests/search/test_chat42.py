@@ -9,16 +9,10 @@ from __future__ import annotations
 
 from .probe_files import ProbeFile, no_card, no_card_but_the_asked, the_asked_card
 
-# Probes that fail on main 7e2379e: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here.
+# Probes that fail on this branch and on main 7e2379e alike: strict expected failures, so one that
+# starts passing fails the suite and is moved out of here. Each asks about something next to a
+# name and gets that name's card (LoRA, Tokenization, GPU): the clause around it is not read.
 STILL_FAILING: set[str] = {
-    "can someone explain what rag is?",
-    "explain what rag is",
-    "could you explain what rag is",
-    "can someone explain what lora is?",
-    "ELI5 what attention is pls",
-    "hi! can someone explain what rag is 🙏",
-    "can u explain what grpo is",
     "tell me what the model does before lora",
     "explain what comes after tokenization in the pipeline",
     "can someone explain what the gpu does while the cpu is waiting",
