@@ -93,7 +93,8 @@ _OPENER = re.compile(
     r"define|definition of|defintion of|meaning of|explain|describe|eli5|eli5 of|"
     r"tell me about|tell me what|talk about|info on|information on|info about|help with|"
     r"what do you mean by|what do we mean by|do you know|can you explain|could you explain|"
-    r"can you define|could you define|can you tell me about|i don't know what|"
+    r"can you define|could you define|can you tell me about|i don't know what|can u explain|"
+    r"could u explain|"
     rf"please|pls|plz|{_GREETING}|{'|'.join(_INTERJECTIONS)}|bot|"
     r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
@@ -108,6 +109,11 @@ _CLOSER = re.compile(
     r"means what|is what)$"
 )
 
+
+# An embedded question, what is left once a request before it is said away ("can someone explain
+# what rag is", "eli5 what a transformer is"): its middle is the term. Only after the opener loop
+# has begun, so the request's own "what" is kept apart from the name's "is".
+_EMBEDDED = re.compile(r"^what (?:a |an |the )?(?P<t>[^ ]+(?: [^ ]+){0,4}?) (?:is|are)$")
 
 # What may remain of a question with no term in it ("what is", "define it").
 _LEFTOVERS = frozenset({"is", "are", "it", "this", "that", "a", "an", "the", "what", "define"})
@@ -434,6 +440,8 @@ def query_core(normalized: str) -> str:
             core = found.group("t")
             break
     while True:
+        if found := _EMBEDDED.match(core):
+            core = found.group("t")
         shorter = _CLOSER.sub("", _OPENER.sub("", core))
         if shorter == core or not shorter.strip():
             break

@@ -58,6 +58,20 @@ async def test_a_dm_gets_the_card(scene: Scene, bot: GlossaryBot) -> None:
     assert embed_of(await fake.wait_for_channel_message(dm))["title"].endswith("(RAG)")
 
 
+async def test_an_embedded_question_after_a_request_gets_the_card(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """chat42: "can someone explain what rag is?" was offered RAG ("Did you mean"), no card, by
+    /define and a mention alike (the request and "is" were left around the name)."""
+    fake = scene.fake
+    asked = "can someone explain what rag is?"
+    handle = await fake.slash(scene.alice, "define", {"term": asked}, channel=scene.channel)
+    assert embed_of(await handle.final_message())["title"].endswith("(RAG)")
+    await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} {asked}")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert embed_of(reply)["title"].endswith("(RAG)")
+
+
 async def test_a_mention_with_text_to_escape_pings_nobody(scene: Scene, bot: GlossaryBot) -> None:
     fake = scene.fake
     role = scene.guild.add_role("Staff")

@@ -84,3 +84,12 @@ def test_search_json_reads_two_names_before_a_question_as_a_comparison(
     found = json.loads(line)
     assert (found["status"], found["entry"]["id"]) == ("match", "latency")
     assert found["suggestions"][0] == {"id": "throughput", "title": "Throughput"}
+
+
+def test_search_reads_an_embedded_question_after_a_request(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """chat42: "can someone explain what rag is?" was "did you mean: RAG", as by /define."""
+    (line,) = run(monkeypatch, capsys, "search", "--json", "can someone explain what rag is?")
+    found = json.loads(line)
+    assert (found["status"], found["entry"]["id"]) == ("match", "rag")
