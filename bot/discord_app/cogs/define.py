@@ -30,7 +30,7 @@ from bot.discord_app.replies import (
     respond_in_time,
 )
 from bot.discord_app.state import BotState
-from bot.glossary.links import only_links, without_links
+from bot.search.asked import search_asked
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -159,21 +159,6 @@ def mention_text(content: str, mine: str) -> str:
     else:
         content = f"{before} {rest}"
     return _ASIDE.sub(" ", content).strip()
-
-
-def search_asked(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
-    """`text` searched, or, where it finds no card, its words without their links where those
-    open one: "rag https://discord.com/channels/…" (where the member met it) asks about rag,
-    and a link names no term (Explain terms reads none in one). Otherwise the whole, as
-    before: its miss or offers, a link alone's answer."""
-    whole = index.search(text, aliases)
-    if whole.entry is not None or only_links(text):
-        return whole
-    words = " ".join(without_links(text).split())
-    if words == " ".join(text.split()) or not re.search(r"\w", words):
-        return whole
-    alone = index.search(words, aliases)
-    return alone if alone.entry is not None else whole
 
 
 def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
