@@ -137,11 +137,43 @@ _POINTING = re.compile(rf"(?=.*[{_POINTER}])[{_POINTER}\ufe0f\U0001f3fb-\U0001f3
 # Code (a `span`, a ``span``, a ```block```) shows text as typed: a mention in it is shown, not
 # said ("type `@Glossary rag` to get a card" tells others how to ask).
 _CODE = re.compile(r"```.*?```|``.+?``|`[^`]+`", re.DOTALL)
+# Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
+_QUOTE = re.compile(r" *> ")
+_BLOCK_QUOTE = re.compile(r" *>>> ")
 
 
 def said_outside_code(content: str, mention: str) -> bool:
     """Whether the pattern `mention` occurs in `content` outside code."""
     return re.search(mention, _CODE.sub(" ", content)) is not None
+
+
+def split_quotes(content: str) -> tuple[str, str]:
+    """`content`'s own lines and the words it quotes, as Discord shows a quote: a line from
+    "> ", or all from a line's ">>> " on. A mention in a quote shows what someone said to the
+    bot ("> @Glossary rag" and the member's own words): it asks nothing again."""
+    own: list[str] = []
+    quoted: list[str] = []
+    lines = content.split("\n")
+    for at, line in enumerate(lines):
+        if (block := _BLOCK_QUOTE.match(line)) is not None:
+            quoted += [line[block.end() :], *lines[at + 1 :]]
+            break
+        if (quote := _QUOTE.match(line)) is not None:
+            quoted.append(line[quote.end() :])
+        else:
+            own.append(line)
+    return "\n".join(own), "\n".join(quoted)
+
+
+def asked_text(content: str, mine: str) -> str:
+    """What a message asks the bot (`mention_text`), its quotes set aside: the member's own
+    words, or, where those ask nothing ("> what is rag" and "@Glossary", "@Glossary ?" or
+    "@Glossary ^" under it), the quote's."""
+    own, quoted = split_quotes(content)
+    text = mention_text(own, mine)
+    if quoted and (not re.search(r"\w", text) or _POINTING.fullmatch(text)):
+        return mention_text(quoted, mine)
+    return text
 
 
 def mention_text(content: str, mine: str) -> str:
@@ -367,7 +399,7 @@ class DefineCog(commands.Cog):
     ) -> None:
         """Answer a message that mentions the bot, or its role (`role_id`)."""
         mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
-        text = mention_text(message.content, mine)
+        text = asked_text(message.content, mine)
         if cards_only and not text:
             return
         if role_id is not None and not text and my_id not in message.raw_mentions:
@@ -498,10 +530,11 @@ def _post_needs(channel: discord.abc.Messageable) -> str:
 
 
 def _shown_only_in_code(message: discord.Message, my_id: int, role_id: int | None) -> bool:
-    """Whether the bot (or its role) is named in `message` only inside code, and the message
-    is no reply to the bot (whose ping names it too)."""
+    """Whether the bot (or its role) is named in `message` only inside code or a quote (shown,
+    not said), and the message is no reply to the bot (whose ping names it too)."""
     mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
-    if re.search(mine, message.content) is None or said_outside_code(message.content, mine):
+    own, _ = split_quotes(message.content)
+    if re.search(mine, message.content) is None or said_outside_code(own, mine):
         return False
     reference = message.reference
     replied = reference.resolved if reference is not None else None

@@ -1,0 +1,67 @@
+"""Leftovers of this session's product rounds (tests/outsider/PLAN.md, "Leftovers (left42)"):
+the real bot (discord.py) against the fake Discord, on real SQLite files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from tests.discord_app.helpers import embed_of
+
+from .conftest import Scene
+
+RAG = "Retrieval-Augmented Generation (RAG)"
+
+
+async def _next_answer(scene: Scene) -> tuple[str, Any]:
+    """The next post of the bot in the channel: the id of the message it replies to, and it."""
+    answer = await scene.fake.wait_for_channel_message(scene.channel)
+    return answer["message_reference"]["message_id"], answer
+
+
+async def test_a_mention_only_quoted_is_not_asked_again(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 1: a member quoting someone who asked the bot ("> @Glossary rag", then their own
+    words to the channel) got an answer, and a miss where their words found none: the quote
+    shows what another said to the bot, it asks nothing again. A block quote (">>> ") too."""
+    fake = scene.fake
+    me = fake.bot.mention
+    for quoting in (
+        f"> {me} rag\nyeah I wondered about that too, see the pinned doc",
+        f"> {me} what is lora\n> it explains it well\nthis is how you ask it",
+        f">>> {me} kv cache\nand then it answered in the thread",
+    ):
+        await fake.user_message(scene.bob, scene.channel, quoting)
+    asked = await fake.user_message(scene.alice, scene.channel, f"{me} rag")
+    replied_to, answer = await _next_answer(scene)
+    assert replied_to == asked["id"], answer  # none of the quoting messages was answered
+    assert embed_of(answer)["title"] == RAG
+    await store.flush()
+    assert await store.top_misses(scene.guild.id) == []
+
+
+async def test_a_mention_under_a_quote_asks_about_the_quote_or_its_own_words(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Item 1: "> what is rag" and then "@Glossary" (or "@Glossary ?", "@Glossary ^") below it
+    asks about the quote; "@Glossary what is a kv cache" below a quote asks its own words, and
+    so does a mention below a quote of someone's mention ("> @Glossary lora" then "@Glossary
+    rag"). The quote is read as the member's own words would be: "> we put RAG behind the
+    chat" then "@Glossary" answers as "@Glossary we put RAG behind the chat" does."""
+    fake = scene.fake
+    me = fake.bot.mention
+    for said, title in (
+        (f"> what is rag\n{me}", RAG),
+        (f"> what's rag?\n{me} ?", RAG),
+        (f"> so what is a kv cache\n{me} ^", "KV Cache"),
+        (f"> we put RAG behind the chat\n{me} what is a kv cache", "KV Cache"),
+        (f"> {me} lora\n{me} rag", RAG),
+        (f"> {me} lora\n\n{me} kv cache pls", "KV Cache"),
+    ):
+        asked = await fake.user_message(scene.alice, scene.channel, said)
+        replied_to, answer = await _next_answer(scene)
+        assert replied_to == asked["id"], answer
+        assert answer["embeds"], (said, answer)
+        assert embed_of(answer)["title"] == title, (said, answer)
