@@ -8,6 +8,7 @@ from typing import Any
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of
+from tests.fake_discord.models import EMBED_LINKS
 
 from .conftest import Scene
 
@@ -65,3 +66,31 @@ async def test_a_mention_under_a_quote_asks_about_the_quote_or_its_own_words(
         assert replied_to == asked["id"], answer
         assert answer["embeds"], (said, answer)
         assert embed_of(answer)["title"] == title, (said, answer)
+
+
+async def test_a_card_in_a_thread_the_bot_cannot_embed_in_is_still_readable(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Item 2: Discord posts a bot's message without its embeds where the bot lacks Embed
+    Links (no error), and refuses one left with nothing to show (empty message, 50006;
+    discord-api-docs issues 2601, 5648); the fake kept the card. Where the bot cannot know its
+    permissions (a thread it was never told about) it sends the card: members saw a post with
+    nothing but the card's buttons. Now that post becomes the line saying the card needs Embed
+    Links (Discord answers with the message as posted, its embeds gone)."""
+    fake = scene.fake
+    guild = scene.other_guild
+    thread = guild.add_thread(scene.other_channel, "started meanwhile", scene.bob)
+    for role in guild.roles.values():
+        role.permissions &= ~EMBED_LINKS
+    await fake.user_message(scene.alice, thread, f"{fake.bot.mention} what is rag")
+    posted = await fake.wait_for_channel_message(thread)
+    assert not posted["embeds"], posted  # Discord dropped the card
+
+    def readable() -> Any:
+        now = fake.message(int(posted["id"]))
+        return now if now["content"] else None
+
+    answer = await fake.waiter.wait_for(readable, "the card's post made readable")
+    assert not answer["components"], answer  # no buttons under a card not shown
+    assert "needs the **Embed Links** permission" in answer["content"], answer
+    assert RAG in answer["content"], answer

@@ -452,10 +452,18 @@ class DefineCog(commands.Cog):
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await self._reply(message, content=text)
             return
-        await self._reply(message, **reply.send_kwargs())
+        sent = await self._reply(message, **reply.send_kwargs())
+        if reply.embed is not None and not sent.embeds:
+            # Discord posted the card without it (Embed Links lacking where the bot could not
+            # know: a thread it was never told about), its buttons under nothing: the line
+            # saying so instead.
+            observe.outcome("refused")
+            self._say_lacking(message.channel.id, "embed_links")
+            await sent.edit(content=NO_EMBEDS.format(title=reply.embed.title or ""), view=None)
+            return
         count_sent(self.state, scope, reply)
 
-    async def _reply(self, message: discord.Message, **kwargs: Any) -> None:
+    async def _reply(self, message: discord.Message, **kwargs: Any) -> discord.Message:
         """Answer `message` in its channel: as a reply to it, or, where the bot may not read
         the channel's history (Discord refuses a reply then: 403, 160002), as a message of its
         own, which needs Send Messages alone: where the bot knows it lacks the permission, or
@@ -464,13 +472,12 @@ class DefineCog(commands.Cog):
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         if _bot_may(message, "read_message_history"):
             try:
-                await message.reply(mention_author=False, **kwargs)
-                return
+                return await message.reply(mention_author=False, **kwargs)
             except discord.Forbidden as exc:
                 if exc.code != REPLY_WITHOUT_HISTORY:
                     raise
         self._say_lacking(message.channel.id, "read_message_history")
-        await message.channel.send(**kwargs)
+        return await message.channel.send(**kwargs)
 
     async def _removed_from(self, guild_id: int, refused: discord.Forbidden) -> bool:
         """Whether a reply was `refused` because the bot is no longer in the server (removed
