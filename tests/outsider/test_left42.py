@@ -75,6 +75,9 @@ async def test_a_mention_under_a_quote_asks_about_the_quote_or_its_own_words(
         assert replied_to == asked["id"], answer
         assert answer["embeds"], (said, answer)
         assert embed_of(answer)["title"] == title, (said, answer)
+    dm = fake.dm_channel(scene.alice)  # every DM is read: a quote alone asks about it
+    await fake.user_message(scene.alice, dm, "> so what is a kv cache")
+    assert embed_of(await fake.wait_for_channel_message(dm))["title"] == "KV Cache"
 
 
 async def test_a_card_in_a_thread_the_bot_cannot_embed_in_is_still_readable(
