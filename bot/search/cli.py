@@ -9,6 +9,7 @@ result a line in the same order, so it composes with files and pipes (`glossary-
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -23,12 +24,15 @@ CHECKOUT_RELEVANCE_SET = Path("tests/search/relevance.tsv")
 
 def run_search(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     from bot.glossary import load_glossary
+    from bot.search.asked import search_asked
     from bot.search.index import SearchIndex
 
     index = SearchIndex.build(load_glossary(args.data))
     queries = args.queries or (line.rstrip("\r\n") for line in stdin or sys.stdin)
     for query in queries:
-        result = index.search(query)
+        # Read as /define reads it ("rag https://…" asks about rag); the line still names
+        # the query it answers, so piped output lines up with its input.
+        result = dataclasses.replace(search_asked(index, query), query=query)
         text = (
             json.dumps(result_json(result), ensure_ascii=False) if args.json else one_line(result)
         )

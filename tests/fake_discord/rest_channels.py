@@ -9,6 +9,7 @@ from aiohttp import web
 from .faults import API_PREFIX
 from .messages import DEFAULT, REPLY, build_message, edited_copy, replied_copy
 from .models import (
+    EMBED_LINKS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -53,6 +54,14 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         guild = fake.world.guild_of(channel)
         return guild is None or guild.permissions_in(channel, fake.bot.id) & needed == needed
 
+    def without_embeds_unless_allowed(channel: FakeChannel, body: JSON) -> JSON:
+        """Discord posts a bot's channel message without its embeds where the bot lacks Embed
+        Links (no error), and refuses one left empty (50006; discord-api-docs issues 2601 and
+        5648). Interaction responses (webhooks) keep theirs: they are not checked here."""
+        if body.get("embeds") and not has(channel, EMBED_LINKS):
+            return {**body, "embeds": []}
+        return body
+
     def message_in_channel(request: web.Request) -> JSON | None:
         message_id = int(request.match_info["message_id"])
         message = fake.store.get(message_id)
@@ -88,6 +97,7 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         errors = check_message(body)
         if errors:
             return refuse.invalid(request, errors, body)
+        body = without_embeds_unless_allowed(channel, body)
         if is_empty_message(body, has_files=bool(files)):
             return refuse(request, "empty_message", EMPTY_MESSAGE, "empty message", body)
         extra: JSON = {}
@@ -153,6 +163,9 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         errors = check_message(body)
         if errors:
             return refuse.invalid(request, errors, body)
+        channel = channel_of(request)
+        if channel is not None:
+            body = without_embeds_unless_allowed(channel, body)
         if files:
             body = {**body, "attachments": list(body.get("attachments") or []) + files}
         if is_empty_message(edited_copy(message, body)):

@@ -93,3 +93,24 @@ def test_search_reads_an_embedded_question_after_a_request(
     (line,) = run(monkeypatch, capsys, "search", "--json", "can someone explain what rag is?")
     found = json.loads(line)
     assert (found["status"], found["entry"]["id"]) == ("match", "rag")
+
+
+def test_search_sets_links_aside_as_define_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`glossary-bot search "rag https://…"` answers as `/define rag https://…` and a mention
+    do (left42, item 4): where the whole finds no card, its words without the links are searched;
+    the result names what was asked (the whole); a link alone stays its own answer."""
+    lines = run(
+        monkeypatch,
+        capsys,
+        "search",
+        "--json",
+        "rag https://discord.com/channels/1/2/3",
+        "https://arxiv.org/abs/2005.11401 rag",
+        "kv cache <https://huggingface.co/docs/transformers>",
+        "https://discord.com/channels/1/2/3",
+    )
+    found = [json.loads(line) for line in lines]
+    assert [(f["entry"] or {}).get("id") for f in found] == ["rag", "rag", "kv-cache", None]
+    assert found[0]["query"] == "rag https://discord.com/channels/1/2/3"

@@ -30,7 +30,7 @@ from bot.discord_app.replies import (
     respond_in_time,
 )
 from bot.discord_app.state import BotState
-from bot.glossary.links import only_links, without_links
+from bot.search.asked import search_asked
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -137,11 +137,43 @@ _POINTING = re.compile(rf"(?=.*[{_POINTER}])[{_POINTER}\ufe0f\U0001f3fb-\U0001f3
 # Code (a `span`, a ``span``, a ```block```) shows text as typed: a mention in it is shown, not
 # said ("type `@Glossary rag` to get a card" tells others how to ask).
 _CODE = re.compile(r"```.*?```|``.+?``|`[^`]+`", re.DOTALL)
+# Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
+_QUOTE = re.compile(r" *> ")
+_BLOCK_QUOTE = re.compile(r" *>>> ")
 
 
 def said_outside_code(content: str, mention: str) -> bool:
     """Whether the pattern `mention` occurs in `content` outside code."""
     return re.search(mention, _CODE.sub(" ", content)) is not None
+
+
+def split_quotes(content: str) -> tuple[str, str]:
+    """`content`'s own lines and the words it quotes, as Discord shows a quote: a line from
+    "> ", or all from a line's ">>> " on. A mention in a quote shows what someone said to the
+    bot ("> @Glossary rag" and the member's own words): it asks nothing again."""
+    own: list[str] = []
+    quoted: list[str] = []
+    lines = content.split("\n")
+    for at, line in enumerate(lines):
+        if (block := _BLOCK_QUOTE.match(line)) is not None:
+            quoted += [line[block.end() :], *lines[at + 1 :]]
+            break
+        if (quote := _QUOTE.match(line)) is not None:
+            quoted.append(line[quote.end() :])
+        else:
+            own.append(line)
+    return "\n".join(own), "\n".join(quoted)
+
+
+def asked_text(content: str, mine: str) -> str:
+    """What a message asks the bot (`mention_text`), its quotes set aside: the member's own
+    words, or, where those ask nothing ("> what is rag" and "@Glossary", "@Glossary ?" or
+    "@Glossary ^" under it), the quote's."""
+    own, quoted = split_quotes(content)
+    text = mention_text(own, mine)
+    if quoted and (not re.search(r"\w", text) or _POINTING.fullmatch(text)):
+        return mention_text(quoted, mine)
+    return text
 
 
 def mention_text(content: str, mine: str) -> str:
@@ -159,21 +191,6 @@ def mention_text(content: str, mine: str) -> str:
     else:
         content = f"{before} {rest}"
     return _ASIDE.sub(" ", content).strip()
-
-
-def search_asked(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
-    """`text` searched, or, where it finds no card, its words without their links where those
-    open one: "rag https://discord.com/channels/…" (where the member met it) asks about rag,
-    and a link names no term (Explain terms reads none in one). Otherwise the whole, as
-    before: its miss or offers, a link alone's answer."""
-    whole = index.search(text, aliases)
-    if whole.entry is not None or only_links(text):
-        return whole
-    words = " ".join(without_links(text).split())
-    if words == " ".join(text.split()) or not re.search(r"\w", words):
-        return whole
-    alone = index.search(words, aliases)
-    return alone if alone.entry is not None else whole
 
 
 def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
@@ -382,7 +399,7 @@ class DefineCog(commands.Cog):
     ) -> None:
         """Answer a message that mentions the bot, or its role (`role_id`)."""
         mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
-        text = mention_text(message.content, mine)
+        text = asked_text(message.content, mine)
         if cards_only and not text:
             return
         if role_id is not None and not text and my_id not in message.raw_mentions:
@@ -435,10 +452,18 @@ class DefineCog(commands.Cog):
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await self._reply(message, content=text)
             return
-        await self._reply(message, **reply.send_kwargs())
+        sent = await self._reply(message, **reply.send_kwargs())
+        if reply.embed is not None and not sent.embeds:
+            # Discord posted the card without it (Embed Links lacking where the bot could not
+            # know: a thread it was never told about), its buttons under nothing: the line
+            # saying so instead.
+            observe.outcome("refused")
+            self._say_lacking(message.channel.id, "embed_links")
+            await sent.edit(content=NO_EMBEDS.format(title=reply.embed.title or ""), view=None)
+            return
         count_sent(self.state, scope, reply)
 
-    async def _reply(self, message: discord.Message, **kwargs: Any) -> None:
+    async def _reply(self, message: discord.Message, **kwargs: Any) -> discord.Message:
         """Answer `message` in its channel: as a reply to it, or, where the bot may not read
         the channel's history (Discord refuses a reply then: 403, 160002), as a message of its
         own, which needs Send Messages alone: where the bot knows it lacks the permission, or
@@ -447,13 +472,12 @@ class DefineCog(commands.Cog):
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         if _bot_may(message, "read_message_history"):
             try:
-                await message.reply(mention_author=False, **kwargs)
-                return
+                return await message.reply(mention_author=False, **kwargs)
             except discord.Forbidden as exc:
                 if exc.code != REPLY_WITHOUT_HISTORY:
                     raise
         self._say_lacking(message.channel.id, "read_message_history")
-        await message.channel.send(**kwargs)
+        return await message.channel.send(**kwargs)
 
     async def _removed_from(self, guild_id: int, refused: discord.Forbidden) -> bool:
         """Whether a reply was `refused` because the bot is no longer in the server (removed
@@ -513,10 +537,11 @@ def _post_needs(channel: discord.abc.Messageable) -> str:
 
 
 def _shown_only_in_code(message: discord.Message, my_id: int, role_id: int | None) -> bool:
-    """Whether the bot (or its role) is named in `message` only inside code, and the message
-    is no reply to the bot (whose ping names it too)."""
+    """Whether the bot (or its role) is named in `message` only inside code or a quote (shown,
+    not said), and the message is no reply to the bot (whose ping names it too)."""
     mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
-    if re.search(mine, message.content) is None or said_outside_code(message.content, mine):
+    own, _ = split_quotes(message.content)
+    if re.search(mine, message.content) is None or said_outside_code(own, mine):
         return False
     reference = message.reference
     replied = reference.resolved if reference is not None else None
