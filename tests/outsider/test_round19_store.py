@@ -4,6 +4,7 @@ SQLite files."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import logging
@@ -195,6 +196,12 @@ async def test_an_idle_server_lets_go_of_what_it_holds(
     await store.add_alias(guild, "qq zorbo", "qq zorbo", "kv-cache", actor_id=1)
     clock = _Clock()
     async with start_bot(store) as bot:
+        # The warm-up at connecting reads this server too, and sets the collector's objects
+        # aside: the test starts once it has ended, as a server asked later would. (This failed
+        # twice under CI load with the glossary still held; not reproduced alone: the warm-up
+        # running meanwhile is the one difference found.)
+        ready = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_ready"]
+        await asyncio.gather(*ready)
         servers = bot.state.servers
         servers.clock = clock
         held = weakref.ref(await servers.local(guild))
