@@ -136,7 +136,11 @@ _POINTING = re.compile(rf"(?=.*[{_POINTER}])[{_POINTER}\ufe0f\U0001f3fb-\U0001f3
 
 # Code (a `span`, a ``span``, a ```block```) shows text as typed: a mention in it is shown, not
 # said ("type `@Glossary rag` to get a card" tells others how to ask).
-_CODE = re.compile(r"```.*?```|``.+?``|`[^`]+`", re.DOTALL)
+# A backslash before a backtick shows it ("\\`"): it opens no code.
+_CODE = re.compile(r"(?<!\\)(?:```.*?```|``.+?``|`[^`]+`)", re.DOTALL)
+# A ``` block pasted above a question (a traceback, a REPL) is what is asked about, not words
+# to search: set aside where words remain outside it.
+_FENCED = re.compile(r"(?<!\\)```.*?```", re.DOTALL)
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
 _BLOCK_QUOTE = re.compile(r" *>>> ")
@@ -154,14 +158,17 @@ def split_quotes(content: str) -> tuple[str, str]:
     own: list[str] = []
     quoted: list[str] = []
     lines = content.split("\n")
+    in_code = False  # within a ``` block: its "> " and ">>> " are code as typed (a REPL)
     for at, line in enumerate(lines):
-        if (block := _BLOCK_QUOTE.match(line)) is not None:
+        if not in_code and (block := _BLOCK_QUOTE.match(line)) is not None:
             quoted += [line[block.end() :], *lines[at + 1 :]]
             break
-        if (quote := _QUOTE.match(line)) is not None:
+        if not in_code and (quote := _QUOTE.match(line)) is not None:
             quoted.append(line[quote.end() :])
-        else:
-            own.append(line)
+            continue
+        own.append(line)
+        if line.count("```") % 2:
+            in_code = not in_code
     return "\n".join(own), "\n".join(quoted)
 
 
@@ -171,6 +178,8 @@ def asked_text(content: str, mine: str) -> str:
     "@Glossary ^" under it), the quote's."""
     own, quoted = split_quotes(content)
     text = mention_text(own, mine)
+    if re.search(r"\w", words := mention_text(_FENCED.sub(" ", own), mine)):
+        text = words
     if quoted and (not re.search(r"\w", text) or _POINTING.fullmatch(text)):
         return mention_text(quoted, mine)
     return text
