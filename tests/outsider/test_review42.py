@@ -21,6 +21,11 @@ def test_a_quote_sign_in_a_code_block_is_code() -> None:
     shell = "```\n> npm i\n```\nwhat is this"
     assert split_quotes(shell) == (shell, "")
     assert split_quotes("> ```\n> x\n> ```\nmine") == ("mine", "```\nx\n```")
+    # An unclosed ``` is shown as typed: the quote under it stays a quote.
+    assert split_quotes("oops ```\n> @Glossary rag\nme too") == (
+        "oops ```\nme too",
+        "@Glossary rag",
+    )
 
 
 async def test_a_mention_after_a_pasted_repl_is_answered(scene: Scene, bot: GlossaryBot) -> None:

@@ -167,8 +167,9 @@ def split_quotes(content: str) -> tuple[str, str]:
             quoted.append(line[quote.end() :])
             continue
         own.append(line)
-        if line.count("```") % 2:
-            in_code = not in_code
+        if line.count("```") % 2:  # a block opens (where one closes below: Discord shows
+            # an unclosed ``` as typed) or closes
+            in_code = not in_code and any("```" in below for below in lines[at + 1 :])
     return "\n".join(own), "\n".join(quoted)
 
 
