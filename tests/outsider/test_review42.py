@@ -49,6 +49,11 @@ async def test_a_mention_after_a_pasted_repl_is_answered(scene: Scene, bot: Glos
     # The pasted block is what is asked about, not words to search.
     assert answer["embeds"], answer["content"]
     assert embed_of(answer)["title"] == RAG, answer
+    # Where the words outside it open no card, the whole is searched, as before (offers).
+    asked = await fake.user_message(scene.alice, scene.channel, f"{me} this?\n```\nkv cache\n```")
+    answer = await fake.wait_for_channel_message(scene.channel)
+    assert answer["message_reference"]["message_id"] == asked["id"], answer
+    assert "kv cache" in answer["content"], answer
     asked = await fake.user_message(scene.alice, scene.channel, f"\\`{me} rag\\`")
     answer = await fake.wait_for_channel_message(scene.channel)
     # Answered (not ignored); its escapes are searched as typed (left: offers, not the card).

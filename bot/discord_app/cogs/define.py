@@ -138,8 +138,8 @@ _POINTING = re.compile(rf"(?=.*[{_POINTER}])[{_POINTER}\ufe0f\U0001f3fb-\U0001f3
 # said ("type `@Glossary rag` to get a card" tells others how to ask).
 # A backslash before a backtick shows it ("\\`"): it opens no code.
 _CODE = re.compile(r"(?<!\\)(?:```.*?```|``.+?``|`[^`]+`)", re.DOTALL)
-# A ``` block pasted above a question (a traceback, a REPL) is what is asked about, not words
-# to search: set aside where words remain outside it.
+# A ``` block pasted with a question (a traceback, a REPL) is what is asked about: the words
+# outside it are searched first.
 _FENCED = re.compile(r"(?<!\\)```.*?```", re.DOTALL)
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
@@ -179,8 +179,6 @@ def asked_text(content: str, mine: str) -> str:
     "@Glossary ^" under it), the quote's."""
     own, quoted = split_quotes(content)
     text = mention_text(own, mine)
-    if re.search(r"\w", words := mention_text(_FENCED.sub(" ", own), mine)):
-        text = words
     if quoted and (not re.search(r"\w", text) or _POINTING.fullmatch(text)):
         return mention_text(quoted, mine)
     return text
@@ -208,7 +206,13 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
     that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
     search" keeps its offers (Hybrid Search first): there the words after "for" are what is
-    asked about. A miss echoes the whole. Links are set aside first (`search_asked`)."""
+    asked about. A miss echoes the whole. Links are set aside first (`search_asked`), and a
+    ``` block pasted with words that open a card (`_FENCED`)."""
+    words = " ".join(_FENCED.sub(" ", text).split())
+    if words != " ".join(text.split()) and re.search(r"\w", words):
+        asked = search_mention(index, words, aliases)
+        if asked.entry is not None:
+            return asked
     whole = search_asked(index, text, aliases)
     if whole.entry is not None:
         return whole
