@@ -43,6 +43,8 @@ RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less
 # lost shard and when it was first seen lost ("1=1733370000 3=1733370010"). Judged by `health`
 # as a lone shard's reconnect is: no alarm within MAX_AGE, unhealthy naming the shard past it.
 SHARDS_LOST = "shards not connected to Discord since: "
+# What `health` reads of that line: some 3,800 shards (2,000 bytes cut it at about 120).
+SHARDS_READ = 1 << 16
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -169,7 +171,9 @@ def _write_beat(
 ) -> str | None:
     try:
         if reason is None:
-            lost = " ".join(f"{s}={at:.0f}" for s, at in sorted((shards or {}).items()))
+            # Oldest first: where `health` reads no further (`SHARDS_READ`), the newest go.
+            ordered = sorted((shards or {}).items(), key=lambda item: (item[1], item[0]))
+            lost = " ".join(f"{s}={at:.0f}" for s, at in ordered)
             beneath = f"{SHARDS_LOST}{lost}\n" if lost else ""
             path.write_text(f"{time.time():.0f}\n{note or ''}\n{beneath}", "utf-8")
         elif says_why or (lost_since is not None and path.exists()):
@@ -426,7 +430,7 @@ def check_heartbeat(
     if stale(status.st_mtime, now, max_age):
         why = f": {note}" if lost is not None else ""
         return False, f"last heartbeat {age:.0f} s ago (more than {max_age:.0f} s){why}"
-    shards = shards_lost(_lines(path))
+    shards = shards_lost(_text(path, SHARDS_READ))
     if shards:  # the process serves its other shards; these are judged as a reconnect is
         longest = max(now - at for at in shards.values())
         named = f"shard{'s' if len(shards) > 1 else ''} {','.join(map(str, sorted(shards)))}"
@@ -443,13 +447,16 @@ def check_heartbeat(
 
 def shards_lost(lines: str | list[str]) -> dict[int, float]:
     """The shards a healthy beat says are lost (`SHARDS_LOST`), and since when, from the
-    heartbeat file's text or lines; {} for none (or a file an older bot wrote)."""
+    heartbeat file's text or lines; {} for none (or a file an older bot wrote). Text read short
+    of the line's end leaves out its last item, whose time may be cut ("17333")."""
+    cut = isinstance(lines, str) and len(lines.split("\n")) <= 3
     lines = lines.splitlines() if isinstance(lines, str) else lines
     said = lines[2].strip() if len(lines) > 2 else ""
     if not said.startswith(SHARDS_LOST):
         return {}
     lost = {}
-    for item in said.removeprefix(SHARDS_LOST).split():
+    items = said.removeprefix(SHARDS_LOST).split()
+    for item in items[:-1] if cut else items:
         shard, _, since = item.partition("=")
         if shard.isdigit() and since.isdigit():
             lost[int(shard)] = float(since)
@@ -502,11 +509,16 @@ def _said(path: Path) -> tuple[str, str]:
 
 def _lines(path: Path) -> list[str]:
     """The heartbeat file's lines ([] if unreadable)."""
+    return _text(path, 2000).splitlines()
+
+
+def _text(path: Path, limit: int) -> str:
+    """Up to `limit` bytes of the heartbeat file ("" if unreadable)."""
     try:
         with path.open("rb") as file:
-            return file.read(2000).decode("utf-8", "replace").splitlines()
+            return file.read(limit).decode("utf-8", "replace")
     except OSError:
-        return []
+        return ""
 
 
 def _printable(text: str) -> str:

@@ -136,7 +136,11 @@ _POINTING = re.compile(rf"(?=.*[{_POINTER}])[{_POINTER}\ufe0f\U0001f3fb-\U0001f3
 
 # Code (a `span`, a ``span``, a ```block```) shows text as typed: a mention in it is shown, not
 # said ("type `@Glossary rag` to get a card" tells others how to ask).
-_CODE = re.compile(r"```.*?```|``.+?``|`[^`]+`", re.DOTALL)
+# A backslash before a backtick shows it ("\\`"): it opens no code.
+_CODE = re.compile(r"(?<!\\)(?:```.*?```|``.+?``|`[^`]+`)", re.DOTALL)
+# A ``` block pasted with a question (a traceback, a REPL) is what is asked about: the words
+# outside it are searched first.
+_FENCED = re.compile(r"(?<!\\)```.*?```", re.DOTALL)
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
 _BLOCK_QUOTE = re.compile(r" *>>> ")
@@ -154,14 +158,18 @@ def split_quotes(content: str) -> tuple[str, str]:
     own: list[str] = []
     quoted: list[str] = []
     lines = content.split("\n")
+    in_code = False  # within a ``` block: its "> " and ">>> " are code as typed (a REPL)
     for at, line in enumerate(lines):
-        if (block := _BLOCK_QUOTE.match(line)) is not None:
+        if not in_code and (block := _BLOCK_QUOTE.match(line)) is not None:
             quoted += [line[block.end() :], *lines[at + 1 :]]
             break
-        if (quote := _QUOTE.match(line)) is not None:
+        if not in_code and (quote := _QUOTE.match(line)) is not None:
             quoted.append(line[quote.end() :])
-        else:
-            own.append(line)
+            continue
+        own.append(line)
+        if line.count("```") % 2:  # a block opens (where one closes below: Discord shows
+            # an unclosed ``` as typed) or closes
+            in_code = not in_code and any("```" in below for below in lines[at + 1 :])
     return "\n".join(own), "\n".join(quoted)
 
 
@@ -198,7 +206,13 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
     that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
     search" keeps its offers (Hybrid Search first): there the words after "for" are what is
-    asked about. A miss echoes the whole. Links are set aside first (`search_asked`)."""
+    asked about. A miss echoes the whole. Links are set aside first (`search_asked`), and a
+    ``` block pasted with words that open a card (`_FENCED`)."""
+    words = " ".join(_FENCED.sub(" ", text).split())
+    if words != " ".join(text.split()) and re.search(r"\w", words):
+        asked = search_mention(index, words, aliases)
+        if asked.entry is not None:
+            return asked
     whole = search_asked(index, text, aliases)
     if whole.entry is not None:
         return whole
