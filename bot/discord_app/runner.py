@@ -235,6 +235,15 @@ async def _log_in_and_run(
             "Discord closed the connection: the token is no longer valid (4004): check DISCORD_TOKEN"
         )
         return EXIT_CONFIG
+    if isinstance(error, discord.ConnectionClosed) and error.code in (4010, 4011):
+        # Invalid shard, sharding required: the shard settings, not a fault to read up on.
+        what = "4010 invalid shard" if error.code == 4010 else "4011 sharding required"
+        fail(
+            f"Discord refused the shard ({what}): check SHARD_COUNT and SHARD_IDS "
+            f"(SHARD_COUNT={settings.shard_count or 'unset'} here; Discord's count is in its "
+            "/gateway/bot answer)"
+        )
+        return EXIT_CONFIG
     if error is not None:  # one line; the traceback only for those who asked for DEBUG
         log.error("the bot stopped on an error: %s: %s", type(error).__name__, error)
         log.debug("the error's traceback", exc_info=error)
