@@ -132,8 +132,8 @@ def database_setting(settings: Settings) -> str:
 
 
 def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
-    """One process over every shard Discord recommends, or (SHARD_COUNT set) an auto-sharded
-    client over SHARD_IDS of them."""
+    """One unsharded connection, or (SHARD_COUNT set) an auto-sharded client over SHARD_IDS of
+    them (all without SHARD_IDS)."""
     if not settings.sharded:
         return GlossaryBot(
             state, dev_guild_id=settings.dev_guild_id, identify_window=settings.identify_window

@@ -49,3 +49,25 @@ async def test_a_shard_discord_refuses_is_one_line_naming_the_setting_and_exit_2
     assert [v.detail for v in refused] == [
         "IDENTIFY refused with 4010 Invalid shard.: shard_count 2 but the fake was told 1"
     ]
+
+
+async def test_a_bot_past_one_connection_without_shard_count_is_told_to_set_it(
+    tmp_path: Path,
+) -> None:
+    # SHARD_COUNT unset runs one unsharded connection; a bot Discord shards (here in 2) is
+    # refused with 4011, which names the setting to set.
+    async with FakeDiscord(shard_count=2) as fake:
+        fake.add_guild("Run Lab")
+        env = bot_env(fake, tmp_path / "bot.db")
+        code, output = await glossary_bot(env, tmp_path, "run")
+        refused = fake.pop_violations()
+    assert code == 2, output
+    assert "Traceback" not in output
+    errors = [line for line in output.splitlines() if line.startswith("glossary-bot:")]
+    assert errors == [
+        "glossary-bot: Discord refused the shard (4011 sharding required): check SHARD_COUNT "
+        "and SHARD_IDS (SHARD_COUNT=unset here; Discord's count is in its /gateway/bot answer)"
+    ], output
+    assert [v.detail.split(":")[0] for v in refused] == [
+        "IDENTIFY refused with 4011 Sharding required."
+    ]
