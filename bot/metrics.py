@@ -22,7 +22,6 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from prometheus_client import (
     CollectorRegistry,
     Counter,
-    Gauge,
     Histogram,
     make_wsgi_app,
 )
@@ -85,16 +84,41 @@ RELOADS = Counter(
     ["result"],
     registry=REGISTRY,
 )
-LAST_RELOAD_OK = Gauge(
-    "glossary_last_reload_ok",
-    "1 if the last glossary reload succeeded, 0 if it was refused (absent before any reload)",
-    registry=REGISTRY,
-)
-LAST_RELOAD_TIME = Gauge(
-    "glossary_last_reload_timestamp_seconds",
-    "When the last glossary reload finished (Unix time)",
-    registry=REGISTRY,
-)
+
+
+class LastReload(Collector):
+    """The last reload's result and time, absent before the first: a label-less Gauge would
+    export 0 from the start, which reads as "refused" to an alert on the result."""
+
+    def __init__(self) -> None:
+        self.last: tuple[bool, float] | None = None  # one assignment: read whole by a scrape
+
+    def describe(self) -> Iterable[Metric]:
+        return self._families(False, 0.0)
+
+    def collect(self) -> Iterable[Metric]:
+        last = self.last
+        return [] if last is None else self._families(*last)
+
+    @staticmethod
+    def _families(ok: bool, when: float) -> list[Metric]:
+        return [
+            GaugeMetricFamily(
+                "glossary_last_reload_ok",
+                "1 if the last glossary reload succeeded, 0 if it was refused "
+                "(absent before any reload)",
+                value=1.0 if ok else 0.0,
+            ),
+            GaugeMetricFamily(
+                "glossary_last_reload_timestamp_seconds",
+                "When the last glossary reload finished (Unix time; absent before any reload)",
+                value=when,
+            ),
+        ]
+
+
+LAST_RELOAD = LastReload()
+REGISTRY.register(LAST_RELOAD)
 # Read at scrape time by LiveValues: named here so that the dashboard test knows them too.
 LIVE_METRICS = (
     "glossary_gateway_latency_seconds",
@@ -120,8 +144,7 @@ class StoreMetrics:
 
 def reloaded(ok: bool) -> None:
     RELOADS.labels(result="ok" if ok else "refused").inc()
-    LAST_RELOAD_OK.set(1 if ok else 0)
-    LAST_RELOAD_TIME.set_to_current_time()
+    LAST_RELOAD.last = (ok, time.time())
 
 
 class LiveValues(Collector):

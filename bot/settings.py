@@ -124,7 +124,7 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"
     # Several processes, one bot: how many shards the bot has in all, and which of them this
-    # process runs ("0,1"). Unset: one process, as many shards as Discord recommends.
+    # process runs ("0,1"; unset: all of them). SHARD_COUNT unset: one unsharded connection.
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
     shard_ids: str = ""
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.

@@ -132,8 +132,8 @@ def database_setting(settings: Settings) -> str:
 
 
 def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
-    """One process over every shard Discord recommends, or (SHARD_COUNT set) an auto-sharded
-    client over SHARD_IDS of them."""
+    """One unsharded connection, or (SHARD_COUNT set) an auto-sharded client over SHARD_IDS of
+    them (all without SHARD_IDS)."""
     if not settings.sharded:
         return GlossaryBot(
             state, dev_guild_id=settings.dev_guild_id, identify_window=settings.identify_window
@@ -233,6 +233,15 @@ async def _log_in_and_run(
     if isinstance(error, discord.ConnectionClosed) and error.code == 4004:
         fail(
             "Discord closed the connection: the token is no longer valid (4004): check DISCORD_TOKEN"
+        )
+        return EXIT_CONFIG
+    if isinstance(error, discord.ConnectionClosed) and error.code in (4010, 4011):
+        # Invalid shard, sharding required: the shard settings, not a fault to read up on.
+        what = "4010 invalid shard" if error.code == 4010 else "4011 sharding required"
+        fail(
+            f"Discord refused the shard ({what}): check SHARD_COUNT and SHARD_IDS "
+            f"(SHARD_COUNT={settings.shard_count or 'unset'} here; Discord's count is in its "
+            "/gateway/bot answer)"
         )
         return EXIT_CONFIG
     if error is not None:  # one line; the traceback only for those who asked for DEBUG

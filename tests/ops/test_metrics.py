@@ -68,7 +68,7 @@ def exported_names() -> set[str]:
     )
     metrics.REGISTRY.register(live)
     try:
-        metrics.reloaded(ok=True)  # a gauge with no value yet exports nothing
+        metrics.reloaded(ok=True)  # the last reload's gauges are absent before one
         metrics.INTERACTIONS.labels(kind="define", outcome="card").inc(0)
         metrics.HANDLER_SECONDS.labels(kind="define")
         metrics.GATEWAY_RECONNECTS.labels(shard="0").inc(0)
@@ -283,6 +283,9 @@ async def test_glossary_bot_run_serves_metrics_that_move_with_define(lab: Lab) -
         assert first["glossary_database_writable", ()] == 1
         assert first["glossary_definitions", (("source", "foundations"),)] > 100
         assert first[latency] >= 0
+        # No reload yet: its result and time are absent, not a 0 that reads as "refused".
+        assert ("glossary_last_reload_ok", ()) not in first
+        assert ("glossary_last_reload_timestamp_seconds", ()) not in first
 
         for term in ("kv cache", "zzqx nothing here", "kv cache"):
             handle = await lab.fake.slash(lab.user, "define", {"term": term}, channel=lab.channel)
