@@ -20,14 +20,7 @@ from tests.fake_discord.models import EMBED_LINKS
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
-
-RAG = "Retrieval-Augmented Generation (RAG)"
-
-
-async def _next_answer(scene: Scene) -> tuple[str, Any]:
-    """The next post of the bot in the channel: the id of the message it replies to, and it."""
-    answer = await scene.fake.wait_for_channel_message(scene.channel)
-    return answer["message_reference"]["message_id"], answer
+from .test_round29 import RAG, _next_answer
 
 
 async def test_a_mention_only_quoted_is_not_asked_again(

@@ -3,19 +3,17 @@
 
 from __future__ import annotations
 
-import re
 import shutil
-import signal
 from pathlib import Path
 
-from bot.discord_app.app import STOP_SECONDS, GlossaryBot
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
+from tests.resilience.botproc import glossary_bot_waited
 
 from .conftest import Scene
 from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
-from .test_round28 import _import
+from .test_round28 import _import, stopped_while_unreachable
 
 
 def test_restore_leaves_a_copy_kept_by_hand_beside_the_numbered_ones(tmp_path: Path) -> None:
@@ -64,20 +62,7 @@ async def test_a_sharded_bot_stopped_while_discord_is_unreachable_stops_at_once(
     itself, which closing the client does not wake, so a bot with SHARD_COUNT set waited out
     the stop's deadline as the unsharded one did. (Timed as round 28's: waiting out the
     deadline is the fault; the backoff slept through is made longer than the deadline first.)"""
-    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, SHARD_COUNT="1") as bot:
-        await scene.fake.stop()  # Discord gone: the shard retries, sleeping longer each time
-        count = 1
-        while True:
-            line = await bot.wait_for_output(SHARD_RECONNECT, within=180.0, count=count)
-            match = re.search(SHARD_RECONNECT, line)
-            assert match is not None
-            if float(match[1]) > STOP_SECONDS + 2:  # the stop comes during this sleep
-                break
-            count += 1
-        bot.send_signal(signal.SIGTERM)
-        assert await bot.exited(within=STOP_SECONDS - 1) == 0, bot.output
-    assert "stopping: flushing counts and closing the connection" in bot.output
-    assert "Traceback" not in bot.output
+    await stopped_while_unreachable(scene, tmp_path, SHARD_RECONNECT, within=180.0, SHARD_COUNT="1")
 
 
 WRITTEN = """

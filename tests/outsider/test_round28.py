@@ -181,12 +181,21 @@ async def test_a_stop_while_discord_is_unreachable_does_not_wait_for_its_deadlin
     its 7 s deadline, near a container's 10 s grace. Now a bot between connections ends its
     connection attempts at once. (Timed: waiting out the deadline is the fault; the backoff
     slept through is made longer than the deadline first.)"""
-    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path) as bot:
+    await stopped_while_unreachable(scene, tmp_path, RECONNECT)
+
+
+async def stopped_while_unreachable(
+    scene: Scene, tmp_path: Path, reconnect: str, within: float = 120.0, **settings: str
+) -> None:
+    """`glossary-bot run` (with `settings`) loses the fake Discord, then gets SIGTERM while it
+    sleeps a reconnect backoff (the line `reconnect`, its seconds) longer than the stop's
+    deadline: it must exit cleanly before that deadline."""
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
         await scene.fake.stop()  # Discord gone: the bot retries, sleeping longer each time
         count = 1
         while True:
-            line = await bot.wait_for_output(RECONNECT, within=120.0, count=count)
-            match = re.search(RECONNECT, line)
+            line = await bot.wait_for_output(reconnect, within=within, count=count)
+            match = re.search(reconnect, line)
             assert match is not None
             if float(match[1]) > STOP_SECONDS + 2:  # the stop comes during this sleep
                 break
