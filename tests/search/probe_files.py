@@ -33,6 +33,11 @@ def no_card(result: SearchResult, asked: str, written: str) -> None:
     assert result.entry is None, result
 
 
+def neither_card_nor_offer(result: SearchResult, asked: str, written: str) -> None:
+    assert result.entry is None, result
+    assert not result.suggestions, result
+
+
 def no_card_but_the_asked(result: SearchResult, asked: str, written: str) -> None:
     assert result.entry is None or result.entry.id == asked, result
 
