@@ -20,7 +20,7 @@ from tests.fake_discord.models import EMBED_LINKS
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
-from .test_round29 import RAG, _next_answer
+from .test_round29 import RAG, _next_answer, only_the_ask_answered
 
 
 async def test_a_mention_only_quoted_is_not_asked_again(
@@ -37,12 +37,7 @@ async def test_a_mention_only_quoted_is_not_asked_again(
         f">>> {me} kv cache\nand then it answered in the thread",
     ):
         await fake.user_message(scene.bob, scene.channel, quoting)
-    asked = await fake.user_message(scene.alice, scene.channel, f"{me} rag")
-    replied_to, answer = await _next_answer(scene)
-    assert replied_to == asked["id"], answer  # none of the quoting messages was answered
-    assert embed_of(answer)["title"] == RAG
-    await store.flush()
-    assert await store.top_misses(scene.guild.id) == []
+    await only_the_ask_answered(scene, store, scene.alice, f"{me} rag")
 
 
 async def test_a_mention_under_a_quote_asks_about_the_quote_or_its_own_words(

@@ -10,6 +10,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import EXPLAIN_ABOVE, EXPLAIN_REPLIED
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of
+from tests.fake_discord.models import FakeUser
 
 from .conftest import Scene
 
@@ -20,6 +21,17 @@ async def _next_answer(scene: Scene) -> tuple[str, Any]:
     """The next post of the bot in the channel: the id of the message it replies to, and it."""
     answer = await scene.fake.wait_for_channel_message(scene.channel)
     return answer["message_reference"]["message_id"], answer
+
+
+async def only_the_ask_answered(scene: Scene, store: Store, asker: FakeUser, ask: str) -> None:
+    """`asker` asks RAG with `ask` after messages that did not ask the bot: the ask's reply is
+    the bot's next post (none of those was answered), RAG's card, and no miss is stored."""
+    asked = await scene.fake.user_message(asker, scene.channel, ask)
+    replied_to, answer = await _next_answer(scene)
+    assert replied_to == asked["id"], answer
+    assert embed_of(answer)["title"] == RAG
+    await store.flush()
+    assert await store.top_misses(scene.guild.id) == []
 
 
 async def test_a_mention_shown_in_code_is_not_asked(
@@ -39,12 +51,7 @@ async def test_a_mention_shown_in_code_is_not_asked(
         f"``{me} what is rag`` works, or `/define`",
     ):
         await fake.user_message(scene.alice, scene.channel, shown)
-    asked = await fake.user_message(scene.bob, scene.channel, f"{me} `rag`")
-    replied_to, answer = await _next_answer(scene)
-    assert replied_to == asked["id"], answer
-    assert embed_of(answer)["title"] == RAG
-    await store.flush()
-    assert await store.top_misses(scene.guild.id) == []
+    await only_the_ask_answered(scene, store, scene.bob, f"{me} `rag`")
 
 
 async def test_a_term_asked_with_a_link_opens_its_card(scene: Scene, bot: GlossaryBot) -> None:
