@@ -34,6 +34,23 @@ from .stopping import stop_with_a_write_held, write_begun
 RAG = "Retrieval-Augmented Generation (RAG)"
 
 
+async def rag_for_each(scene: Scene, *said: str) -> None:
+    """Alice says each of `said` in the channel, and each gets RAG's card."""
+    for text in said:
+        await scene.fake.user_message(scene.alice, scene.channel, text)
+        answer = await scene.fake.wait_for_channel_message(scene.channel)
+        assert answer["embeds"], (text, answer["content"])
+        assert answer["embeds"][0]["title"] == RAG, (text, answer)
+
+
+async def help_for_each(scene: Scene, *said: str) -> None:
+    """Alice says each of `said` in the channel, and each gets the mention's help line."""
+    for text in said:
+        await scene.fake.user_message(scene.alice, scene.channel, text)
+        answer = await scene.fake.wait_for_channel_message(scene.channel)
+        assert answer["content"] == MENTION_HELP, (text, answer)
+
+
 async def test_a_question_put_to_the_bot_after_another_s_mention_keeps_its_words(
     scene: Scene, bot: GlossaryBot
 ) -> None:
@@ -42,21 +59,15 @@ async def test_a_question_put_to_the_bot_after_another_s_mention_keeps_its_words
     others, "cc @bob" first, and a message of only mentions and emoji as before."""
     fake = scene.fake
     me, bob, mod = fake.bot.mention, scene.bob.mention, scene.moderator.mention
-    for said in (
+    await rag_for_each(
+        scene,
         f"{bob} what's rag, {me}?",
         f"{bob} explain rag {me} !",
         f"{mod} {me} rag for {bob}",
         f"cc {bob} {me} rag",
         f"{bob} {me} what is rag? {mod}",
-    ):
-        await fake.user_message(scene.alice, scene.channel, said)
-        answer = await fake.wait_for_channel_message(scene.channel)
-        assert answer["embeds"], (said, answer["content"])
-        assert answer["embeds"][0]["title"] == RAG, (said, answer)
-    for said in (f"{bob} {me} <:pepe:1234567890> {mod}", f"{bob} {me}"):
-        await fake.user_message(scene.alice, scene.channel, said)
-        answer = await fake.wait_for_channel_message(scene.channel)
-        assert answer["content"] == MENTION_HELP, (said, answer)
+    )
+    await help_for_each(scene, f"{bob} {me} <:pepe:1234567890> {mod}", f"{bob} {me}")
 
 
 async def test_a_long_miss_picked_among_many_with_its_first_words_is_added(

@@ -15,7 +15,6 @@ import asyncpg
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.cogs.define import MENTION_HELP
 from bot.storage import Store
 from bot.storage.postgres.claims import _COUNT_KEY, _KEY, WHOLE_BOT
 from tests.conftest import TEST_DATABASE_URL
@@ -24,10 +23,8 @@ from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_left24 import _cli
-from .test_review38 import claimed_with
+from .test_review38 import claimed_with, help_for_each, rag_for_each
 from .test_round20 import _database
-
-RAG = "Retrieval-Augmented Generation (RAG)"
 
 
 async def test_a_pleasantry_after_the_bot_s_mention_is_no_question(
@@ -39,20 +36,14 @@ async def test_a_pleasantry_after_the_bot_s_mention_is_no_question(
     @Glossary rag") are still the question, and only a pleasantry in all is still the help."""
     fake = scene.fake
     me, bob = fake.bot.mention, scene.bob.mention
-    for said in (
+    await rag_for_each(
+        scene,
         f"{bob} what's rag {me} thanks!",
         f"{bob} explain rag please {me} thx",
         f"{bob} what is rag? {me} ty :)",
         f"{bob} see {me} rag",
-    ):
-        await fake.user_message(scene.alice, scene.channel, said)
-        answer = await fake.wait_for_channel_message(scene.channel)
-        assert answer["embeds"], (said, answer["content"])
-        assert answer["embeds"][0]["title"] == RAG, (said, answer)
-    for said in (f"{bob} thanks {me} thanks!", f"{bob} {me} hi"):
-        await fake.user_message(scene.alice, scene.channel, said)
-        answer = await fake.wait_for_channel_message(scene.channel)
-        assert answer["content"] == MENTION_HELP, (said, answer)
+    )
+    await help_for_each(scene, f"{bob} thanks {me} thanks!", f"{bob} {me} hi")
 
 
 def _schema_damaged(path: Path) -> Path:
