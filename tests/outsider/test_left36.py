@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,7 @@ from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import STUCK, queued_searches
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, open_add
+from tests.fake_discord import FakeDiscord
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -46,6 +48,17 @@ async def _invokers_done() -> None:
     running = [t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"]
     if running:
         await asyncio.wait(running, timeout=STUCK)
+
+
+async def read_again(fake: FakeDiscord, said: dict[str, Any]) -> None:
+    """`said` delivered once more (a resume replay), and the bot done with it: its listener's
+    task ended and any post it made at the fake."""
+    await fake.redeliver_message(said)
+    await fake.settle()  # the bot has read it: its listener's task, if any, exists
+    listening = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_message"]
+    if listening:
+        await asyncio.wait(listening, timeout=STUCK)
+    await fake.settle()  # and a post it made has reached the fake
 
 
 async def test_an_interaction_delivered_twice_is_answered_and_counted_once(
@@ -77,12 +90,7 @@ async def test_a_mention_delivered_twice_is_answered_once(scene: Scene, bot: Glo
     fake = scene.fake
     said = await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} kv cache")
     assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
-    await fake.redeliver_message(said)
-    await fake.settle()  # the bot has read it: its listener's task, if any, exists
-    listening = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_message"]
-    if listening:
-        await asyncio.wait(listening, timeout=STUCK)
-    await fake.settle()  # and a post it made has reached the fake
+    await read_again(fake, said)
     assert [m.kind for m in fake.sent_messages] == ["channel_message"], fake.sent_messages
 
 

@@ -23,6 +23,7 @@ from tests.resilience.botproc import BotProcess, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
+from .test_left36 import read_again
 from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
 
 RAG = "Retrieval-Augmented Generation (RAG)"
@@ -159,12 +160,7 @@ async def test_a_mention_replayed_within_the_window_is_answered_once(
     said = await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} kv cache")
     assert embed_of(await fake.wait_for_channel_message(scene.channel))["title"] == "KV Cache"
     now[0] += replays.REMEMBERED_FOR - 1
-    await fake.redeliver_message(said)
-    await fake.settle()  # the bot has read it: its listener's task, if any, exists
-    listening = [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_message"]
-    if listening:
-        await asyncio.wait(listening, timeout=STUCK)
-    await fake.settle()  # and a post it made has reached the fake
+    await read_again(fake, said)
     assert [m.kind for m in fake.sent_messages] == ["channel_message"], fake.sent_messages
     now[0] += 2
     await fake.redeliver_message(said)
