@@ -998,12 +998,10 @@ class SearchIndex:
         entry"; an off-topic sentence sharing a word or two with a definition stays "none"."""
         if result.status != "none" or not similar:
             return result
-        fulltext = self.fulltext
-        hits = fulltext.search(text, limit=1)
-        if not hits or hits[0].bm25 / fulltext.scale < NOTHING_DESCRIBED:
+        described = self._strongly_described(text)
+        if described is None:
             return result
         firsts = similar[:NOTHING_RANKS]
-        described = hits[0].document
         if described not in (entry for entry, _ in firsts):
             return result
         if field_cosine(semantic, meaning) < NOTHING_FIELD_COSINE:
@@ -1061,11 +1059,18 @@ class SearchIndex:
                 return result
             if not is_common(said):
                 return result
+        if self._strongly_described(text) is not None:
+            return result
+        return SearchResult("none", None, None, 0.0, result.query, written)
+
+    def _strongly_described(self, text: str) -> int | None:
+        """The entry whose words `text` describes strongly: the description stage's first, at
+        `NOTHING_DESCRIBED` or more (BM25 over log(2N)); None for none."""
         fulltext = self.fulltext
         hits = fulltext.search(text, limit=1)
         if hits and hits[0].bm25 / fulltext.scale >= NOTHING_DESCRIBED:
-            return result
-        return SearchResult("none", None, None, 0.0, result.query, written)
+            return hits[0].document
+        return None
 
     def _named_after(self, text: str, entry: int) -> bool:
         """Does the text write only the start of the entry's title ("swiss cheese" of Swiss
