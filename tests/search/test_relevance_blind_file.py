@@ -705,20 +705,29 @@ def test_the_seventeenth_set_is_only_two_name_questions_without_also() -> None:
     assert not any(row["also"] for row in rows)
 
 
+def _in_the_checks_shape(name: str) -> tuple[list[dict[str, str]], list[str]]:
+    """A set in the independent checks' shape: its rows, after it describes and then asks about
+    the same entries, once each, in that order, then gives 40 off-topic rows; and those entries."""
+    rows = read_rows(Path(__file__).with_name(name))
+    described = [row["expected"] for row in rows if row["kind"] == "description"]
+    asked = [row["expected"] for row in rows if row["kind"] == "question"]
+    n = len(described)
+    assert [row["kind"] for row in rows] == ["description"] * n + ["question"] * n + [
+        "offtopic"
+    ] * 40
+    assert described == asked
+    assert len(set(described)) == n
+    return rows, described
+
+
 def test_the_thirty_third_and_fourth_sets_split_the_glossary_in_the_checks_shapes() -> None:
     """relevance_blind33.md and relevance_blind34.md: each set describes (4 to 15 words) and asks
     about the same entries, once each, in that order, then 40 off-topic rows; dev15's entries
     and test23's are disjoint and together the whole glossary."""
     halves = []
     for name in ("relevance_blind33.tsv", "relevance_blind34.tsv"):
-        rows = read_rows(Path(__file__).with_name(name))
-        described = [row["expected"] for row in rows if row["kind"] == "description"]
-        asked = [row["expected"] for row in rows if row["kind"] == "question"]
-        kinds = [row["kind"] for row in rows]
+        rows, described = _in_the_checks_shape(name)
         n = len(described)
-        assert kinds == ["description"] * n + ["question"] * n + ["offtopic"] * 40
-        assert described == asked
-        assert len(set(described)) == n
         assert all(4 <= len(row["query"].split()) <= 15 for row in rows[:n])
         halves.append(set(described))
     assert not halves[0] & halves[1]
@@ -733,14 +742,8 @@ def test_the_thirty_fifth_and_sixth_sets_split_each_category_by_alternate_ids() 
     glossary = load_glossary()
     halves = []
     for name in ("relevance_blind35.tsv", "relevance_blind36.tsv"):
-        rows = read_rows(Path(__file__).with_name(name))
-        described = [row["expected"] for row in rows if row["kind"] == "description"]
-        asked = [row["expected"] for row in rows if row["kind"] == "question"]
-        kinds = [row["kind"] for row in rows]
+        rows, described = _in_the_checks_shape(name)
         n = len(described)
-        assert kinds == ["description"] * n + ["question"] * n + ["offtopic"] * 40
-        assert described == asked
-        assert len(set(described)) == n
         lengths = [len(row["query"].split()) for row in rows[:n]]
         bands = [
             sum(1 for w in lengths if 4 <= w <= 8),
