@@ -44,14 +44,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# A short question that writes no name: the meaning's first from this cosine is its card when
-# the description stage puts the same entry first by `QUESTION_LEAD` and the text leans to the
-# field as a whole (its cosine to the entries' mean, `QUESTION_FIELD_COSINE`): offer37's
-# agreement, which carded a neighbouring field's question too, with the evidence about the
-# off-topic side it lacked (set on the tuning slices, bench/results/semantic.md "offer43").
-QUESTION_COSINE = 0.65
-QUESTION_LEAD = 5.0
-QUESTION_FIELD_COSINE = 0.2
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -119,7 +111,6 @@ def fuse(
     written: Collection[int] = (),
     long_description: bool = False,
     described_first: int | None = None,
-    question_agreed: int | None = None,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -129,8 +120,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`). `question_agreed`: the entry both stages
-    put first for a short question (`SearchIndex._question_agreed`): its card."""
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -148,8 +138,6 @@ def fuse(
     if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
-    if question_agreed is not None and similar and similar[0][0] == question_agreed:
-        semantic[question_agreed] = max(semantic[question_agreed], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)

@@ -58,9 +58,6 @@ from bot.search.fusion import (
     OFF_DOMAIN_COSINE,
     OFFER_COSINE,
     OFFER_FIELD_COSINE,
-    QUESTION_COSINE,
-    QUESTION_FIELD_COSINE,
-    QUESTION_LEAD,
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,
@@ -489,13 +486,6 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
-            # a short question naming nothing: both stages' first, where they agree, is its card
-            lone = pair is None and together is None and converted is None and asked is None
-            agreed = (
-                _question_agreed(pool, similar, meaning, semantic, question or "?" in query, words)
-                if lone and subject is None and not written and meaning is not None
-                else None
-            )
             fuse(
                 pool,
                 similar,
@@ -506,7 +496,6 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                question_agreed=agreed,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -1410,30 +1399,6 @@ def _described_past_names(pool: Pool, query: str) -> int | None:
         return None
     second = described[1][1] if len(described) > 1 else 0.0
     return described[0][0] if described[0][1] - second >= DESCRIBED_LEAD else None
-
-
-def _question_agreed(
-    pool: Pool,
-    similar: Sequence[tuple[int, float]],
-    meaning: npt.NDArray[np.float32],
-    semantic: SemanticIndex,
-    asks: bool,
-    words: Sequence[str],
-) -> int | None:
-    """The entry a short question that names nothing describes, where both stages put it first:
-    the description stage by `QUESTION_LEAD` (no lexical card standing), the meaning from
-    `QUESTION_COSINE`, and the text (its vector `meaning`) leans to the field as a whole
-    (`QUESTION_FIELD_COSINE`): a question from outside the field ("can someone send me the chem
-    homework answers": Over-Refusal) may agree on an entry too, but leans away from the field
-    (bench/results/semantic.md "offer43"). None otherwise."""
-    if not asks or len(words) >= LONG_WORDS or not similar or pool.best_score() >= MATCH_SCORE:
-        return None
-    ranked = pool.ranked()
-    if not ranked or ranked[0][1].strategy != "description" or ranked[0][0] != similar[0][0]:
-        return None
-    if similar[0][1] < QUESTION_COSINE or _lexical_lead(pool) < QUESTION_LEAD:
-        return None
-    return similar[0][0] if field_cosine(semantic, meaning) >= QUESTION_FIELD_COSINE else None
 
 
 def _lexical_lead(pool: Pool) -> float:

@@ -3,16 +3,17 @@ both stages agree and the text leans to the field (issue #12, questions). "card"
 question that describes an entry without its name: its card. "none": a neighbouring field's
 question (statistics, classical ML, databases, cloud, web): no card. offer43_probes.tsv was
 written from entry titles and general knowledge, not from the entries' text nor any slice's
-rows. The rule (`index._question_agreed`, `fusion.QUESTION_COSINE`, `QUESTION_LEAD`,
-`QUESTION_FIELD_COSINE`) is offer37's agreement with a guard on the text's cosine to the field
-as a whole (bench/results/semantic.md "offer43")."""
+rows. The rule measured (`index._question_agreed`, `fusion.QUESTION_COSINE` 0.65,
+`QUESTION_LEAD` 5, `QUESTION_FIELD_COSINE` 0.2 at 803d116: offer37's agreement with a guard on
+the text's cosine to the field as a whole) gained right cards held out, made no off-topic card
+more, but one on-topic wrong card more, the wrong share higher: reverted (bench/results/
+semantic.md "offer43"). None of the probes below changed under it."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.search import SearchIndex
-from bot.search import index as index_module
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -37,7 +38,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 16, "none": 11})
 
 # Written after the tuning rows and the code were read (paraphrases of rows the rule carded,
 # copied from no slice): main offers the entry first, the meaning's first at 0.65 or more, the
-# description stage's clear first, the text leaning to the field. Each fails on main.
+# description stage's clear first, the text leaning to the field. Carded by the reverted rule,
+# so strict expected failures.
+@pytest.mark.xfail(strict=True, reason="reverted: both stages' lone offer stays an offer")
 @pytest.mark.parametrize(
     ("query", "entry"),
     [
@@ -58,8 +61,9 @@ def test_both_stages_agreeing_on_a_short_question_card_it(
 
 
 # A paraphrase of a tuning off-topic row (everyday2): both stages put Over-Refusal first (the
-# meaning at 0.654, the description stage clearly), but the text leans away from the field (its
-# cosine to the entries' mean 0.085): an offer, as on main.
+# meaning at 0.654, the description stage by 23.6), but the text leans away from the field (its
+# cosine to the entries' mean 0.085): an offer, as on main. offer37's rule (no field guard)
+# cards it; the reverted one did not. A next variant must keep it an offer.
 HOMEWORK = "can someone send me the answers for the chem homework questions?"
 
 
@@ -69,13 +73,3 @@ def test_a_question_leaning_away_from_the_field_stays_an_offer(
     result = bundled_index.search(HOMEWORK)
     assert result.entry is None, result
     assert [s.id for s in result.suggestions[:1]] == ["over-refusal"], result
-
-
-def test_the_field_guard_is_what_keeps_it_an_offer(
-    bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Without the field guard, the two stages' agreement would card it (offer37's rule)."""
-    monkeypatch.setattr(index_module, "QUESTION_FIELD_COSINE", -1.0)
-    result = bundled_index.search(HOMEWORK)
-    assert result.entry is not None, result
-    assert result.entry.id == "over-refusal", result
