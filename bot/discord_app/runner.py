@@ -151,11 +151,11 @@ def make_bot(state: BotState, settings: Settings, shard_count: int | None = None
     )
 
 
-async def discords_shard_count(token: str) -> int | None:
+async def discords_shard_count(token: str) -> tuple[int | None, str]:
     """How many shards Discord recommends for the bot (`GET /gateway/bot`), for a process
     without SHARD_COUNT: asked before the client is made, since the count decides which client
-    it is. None when Discord does not say: the login that follows says why (a token refused,
-    Discord away), and the bot runs one connection meanwhile."""
+    it is. None, and why, when Discord does not say: the bot then runs one connection, and the
+    why is logged once logged in (a token refused or Discord away is the login's to say)."""
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     try:
         async with asyncio.timeout(ASK_DISCORD):
@@ -170,14 +170,7 @@ async def discords_shard_count(token: str) -> int | None:
         TypeError,
         ValueError,
     ) as exc:
-        if not isinstance(exc, discord.LoginFailure):  # said by the login, in one line
-            log.warning(
-                "could not ask Discord how many shards to run (%s: %s): one connection, which "
-                "Discord refuses past 2,500 servers (set SHARD_COUNT to choose)",
-                type(exc).__name__,
-                exc,
-            )
-        return None
+        return None, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     finally:
         await http.close()
     if count > 1:
@@ -185,7 +178,7 @@ async def discords_shard_count(token: str) -> int | None:
             "Discord recommends %d shards (SHARD_COUNT is not set): this process runs them all",
             count,
         )
-    return count
+    return count, ""
 
 
 async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
@@ -196,11 +189,13 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
         term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
     )
-    shard_count = settings.shard_count or await discords_shard_count(token)
+    shard_count, unasked = (
+        (settings.shard_count, "") if settings.sharded else await discords_shard_count(token)
+    )
     bot = make_bot(state, settings, shard_count)
     metrics_server = serve_metrics(settings, bot, state)
     try:
-        return await _run_bot(bot, state, settings, token)
+        return await _run_bot(bot, state, settings, token, unasked)
     finally:
         if metrics_server is not None:  # off the loop: a scrape under way may still ask it
             await asyncio.to_thread(metrics_server.stop)
@@ -224,7 +219,9 @@ def _signals_taken(handlers: Mapping[signal.Signals, Callable[[], object]]) -> I
                 signal.signal(sig, before)
 
 
-async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token: str) -> int:
+async def _run_bot(
+    bot: GlossaryBot, state: BotState, settings: Settings, token: str, unasked: str
+) -> int:
     stop = asyncio.Event()
     reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early
 
@@ -235,11 +232,16 @@ async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token:
 
     handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
     with _signals_taken(handlers):
-        return await _log_in_and_run(bot, state, settings, token, stop)
+        return await _log_in_and_run(bot, state, settings, token, stop, unasked)
 
 
 async def _log_in_and_run(
-    bot: GlossaryBot, state: BotState, settings: Settings, token: str, stop: asyncio.Event
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    token: str,
+    stop: asyncio.Event,
+    unasked: str = "",  # why Discord's shard count is unknown, if it is
 ) -> int:
     error: BaseException | None = None
     async with bot:
@@ -251,6 +253,12 @@ async def _log_in_and_run(
             fail(f"cannot reach Discord at {settings.discord_api_base_url}: {exc}")
             return EXIT_ERROR
         else:
+            if unasked:  # Discord answers now, but did not say its count
+                log.warning(
+                    "could not ask Discord how many shards to run (%s): one connection, which "
+                    "Discord refuses past 2,500 servers (set SHARD_COUNT, or restart to ask again)",
+                    unasked,
+                )
             try:
                 state.store = await _open_store(settings)
             except (SchemaTooNew, NotAGlossaryDatabase) as exc:

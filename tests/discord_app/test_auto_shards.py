@@ -111,3 +111,25 @@ async def test_a_bot_discord_shards_in_3_runs_all_3_shards_in_one_process(
         assert "Discord recommends 3 shards (SHARD_COUNT is not set)" in bot.output, bot.output
         ready = [(r.shard_id, r.shard_count) for r in fake.sharding.identifies]
         assert sorted(set(ready)) == [(0, 3), (1, 3), (2, 3)], ready
+
+
+async def test_a_bot_that_cannot_learn_discords_count_runs_one_connection_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """`/gateway/bot` refused at the start: one connection, as before SHARD_COUNT was asked
+    for, and a WARNING naming the setting; the bot answers."""
+    async with FakeDiscord(shard_count=1) as fake:
+        alice = fake.add_user("alice")
+        guild = fake.add_guild("Small Lab")
+        guild.add_member(alice)
+        channel = guild.add_text_channel("general")
+        fake.fail_next("GET", "/gateway/bot", status=403)
+        async with BotProcess(fake, tmp_path / "bot.db", cwd=tmp_path) as bot:
+            _, card = await define(fake, alice, "rag", channel)
+            assert card["embeds"], card
+            assert await bot.stop() == 0, bot.output
+    warned = [line for line in bot.lines if "could not ask Discord how many shards" in line]
+    assert len(warned) == 1, bot.output
+    assert "WARNING" in warned[0], warned
+    assert "set SHARD_COUNT" in warned[0], warned
+    assert "Traceback" not in bot.output, bot.output
