@@ -6,12 +6,17 @@ default (auto43)"."""
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import signal
+import sys
 from pathlib import Path
 
 from bot.discord_app.health import shards_lost
 from tests.discord_app.helpers import define
 from tests.fake_discord import FakeDiscord
 from tests.ops.test_metrics import metrics_port, scrape
+from tests.outsider.test_left36 import GUARD, _read_until
 from tests.outsider.test_small_faults import _next_beat
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
@@ -133,3 +138,60 @@ async def test_a_bot_that_cannot_learn_discords_count_runs_one_connection_and_sa
     assert "WARNING" in warned[0], warned
     assert "set SHARD_COUNT" in warned[0], warned
     assert "Traceback" not in bot.output, bot.output
+
+
+async def test_the_fake_started_by_hand_with_2_shards_is_answered_by_a_bot_without_shard_count(
+    tmp_path: Path,
+) -> None:
+    """`python -m tests.fake_discord --shards 2` recommends 2 shards, as Discord does for a big
+    bot: `glossary-bot run` with only the three settings it prints connects both and answers."""
+    fake = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.fake_discord",
+        "--shards",
+        "2",
+        cwd=ROOT,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert fake.stdin is not None
+    assert fake.stdout is not None
+    bot = None
+    try:
+        printed = await _read_until(fake.stdout, "waiting for the bot")
+        assert "recommended count here: 2 shards" in printed, printed
+        settings = dict(re.findall(r"(DISCORD_\w+)=(\S+)", printed))
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "run",
+            cwd=tmp_path,  # no developer's .env
+            env={
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "PYTHONPATH": str(ROOT),
+                "DATABASE_PATH": str(tmp_path / "g.db"),
+                **settings,
+            },
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await _read_until(fake.stdout, "connected.")  # both shards ready
+        fake.stdin.write(b"/define kv cache\n")
+        await fake.stdin.drain()
+        answer = await _read_until(fake.stdout, "[KV Cache]")
+        assert "Discord would refuse" not in answer, answer
+        bot.send_signal(signal.SIGTERM)  # first: a bot left without its Discord retries
+        async with asyncio.timeout(GUARD):
+            assert await bot.wait() == 0
+        fake.stdin.close()
+        async with asyncio.timeout(GUARD):
+            assert await fake.wait() == 0
+    finally:
+        for process in (fake, bot):
+            if process is not None and process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                async with asyncio.timeout(GUARD):
+                    await process.wait()
