@@ -124,7 +124,8 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"
     # Several processes, one bot: how many shards the bot has in all, and which of them this
-    # process runs ("0,1"; unset: all of them). SHARD_COUNT unset: one unsharded connection.
+    # process runs ("0,1"; unset: all of them). SHARD_COUNT unset: Discord's recommended count,
+    # all in this process (one unsharded connection when that is 1; see `runner.make_bot`).
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
     shard_ids: str = ""
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.

@@ -33,6 +33,9 @@ EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 # Starting, a process waits this long for shards another process still holds (one stopping
 # within its grace, in a rolling restart) before refusing to run them too.
 CLAIM_WAIT = 10.0
+# Seconds to wait for Discord's recommended shard count (SHARD_COUNT unset); past them the bot
+# runs one connection, as it did before it asked.
+ASK_DISCORD = 30.0
 
 
 def fail(message: str) -> None:
@@ -131,10 +134,11 @@ def database_setting(settings: Settings) -> str:
     return f"DATABASE_PATH={settings.database_path.absolute()}"
 
 
-def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
-    """One unsharded connection, or (SHARD_COUNT set) an auto-sharded client over SHARD_IDS of
-    them (all without SHARD_IDS)."""
-    if not settings.sharded:
+def make_bot(state: BotState, settings: Settings, shard_count: int | None = None) -> GlossaryBot:
+    """One unsharded connection, or an auto-sharded client over SHARD_IDS (all without it) of
+    SHARD_COUNT shards, or of `shard_count`, Discord's, when SHARD_COUNT is not set."""
+    count = settings.shard_count or shard_count
+    if not settings.sharded and (count is None or count == 1):  # one connection, as ever
         return GlossaryBot(
             state, dev_guild_id=settings.dev_guild_id, identify_window=settings.identify_window
         )
@@ -142,9 +146,39 @@ def make_bot(state: BotState, settings: Settings) -> GlossaryBot:
         state,
         dev_guild_id=settings.dev_guild_id,
         identify_window=settings.identify_window,
-        shard_count=settings.shard_count,
+        shard_count=count,
         shard_ids=settings.shard_id_list,
     )
+
+
+async def discords_shard_count(token: str) -> tuple[int | None, str]:
+    """How many shards Discord recommends for the bot (`GET /gateway/bot`), for a process
+    without SHARD_COUNT: asked before the client is made, since the count decides which client
+    it is. None, and why, when Discord does not say: the bot then runs one connection, and the
+    why is logged once logged in (a token refused or Discord away is the login's to say)."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        async with asyncio.timeout(ASK_DISCORD):
+            await http.static_login(token)
+            count = max(1, int((await http.get_bot_gateway())[0]))
+    except (
+        discord.DiscordException,
+        OSError,
+        aiohttp.ClientError,
+        TimeoutError,
+        KeyError,  # an answer without `shards`
+        TypeError,
+        ValueError,
+    ) as exc:
+        return None, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    finally:
+        await http.close()
+    if count > 1:
+        log.info(
+            "Discord recommends %d shards (SHARD_COUNT is not set): this process runs them all",
+            count,
+        )
+    return count, ""
 
 
 async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
@@ -155,10 +189,13 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
         term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
     )
-    bot = make_bot(state, settings)
+    shard_count, unasked = (
+        (settings.shard_count, "") if settings.sharded else await discords_shard_count(token)
+    )
+    bot = make_bot(state, settings, shard_count)
     metrics_server = serve_metrics(settings, bot, state)
     try:
-        return await _run_bot(bot, state, settings, token)
+        return await _run_bot(bot, state, settings, token, unasked)
     finally:
         if metrics_server is not None:  # off the loop: a scrape under way may still ask it
             await asyncio.to_thread(metrics_server.stop)
@@ -182,7 +219,9 @@ def _signals_taken(handlers: Mapping[signal.Signals, Callable[[], object]]) -> I
                 signal.signal(sig, before)
 
 
-async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token: str) -> int:
+async def _run_bot(
+    bot: GlossaryBot, state: BotState, settings: Settings, token: str, unasked: str
+) -> int:
     stop = asyncio.Event()
     reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early
 
@@ -193,11 +232,16 @@ async def _run_bot(bot: GlossaryBot, state: BotState, settings: Settings, token:
 
     handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
     with _signals_taken(handlers):
-        return await _log_in_and_run(bot, state, settings, token, stop)
+        return await _log_in_and_run(bot, state, settings, token, stop, unasked)
 
 
 async def _log_in_and_run(
-    bot: GlossaryBot, state: BotState, settings: Settings, token: str, stop: asyncio.Event
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    token: str,
+    stop: asyncio.Event,
+    unasked: str = "",  # why Discord's shard count is unknown, if it is
 ) -> int:
     error: BaseException | None = None
     async with bot:
@@ -209,6 +253,12 @@ async def _log_in_and_run(
             fail(f"cannot reach Discord at {settings.discord_api_base_url}: {exc}")
             return EXIT_ERROR
         else:
+            if unasked:  # Discord answers now, but did not say its count
+                log.warning(
+                    "could not ask Discord how many shards to run (%s): one connection, which "
+                    "Discord refuses past 2,500 servers (set SHARD_COUNT, or restart to ask again)",
+                    unasked,
+                )
             try:
                 state.store = await _open_store(settings)
             except (SchemaTooNew, NotAGlossaryDatabase) as exc:
@@ -219,7 +269,9 @@ async def _log_in_and_run(
                 if state.store is not None:
                     try:
                         await claims.enter_async_context(
-                            _claim_shards(settings, state.store, bot.application_id)
+                            _claim_shards(
+                                settings, state.store, bot.application_id, bot.shard_count
+                            )
                         )
                     except ShardsTaken as exc:
                         fail(_shards_taken(settings, exc, shared=state.store.shared))
@@ -238,11 +290,14 @@ async def _log_in_and_run(
     if isinstance(error, discord.ConnectionClosed) and error.code in (4010, 4011):
         # Invalid shard, sharding required: the shard settings, not a fault to read up on.
         what = "4010 invalid shard" if error.code == 4010 else "4011 sharding required"
-        fail(
-            f"Discord refused the shard ({what}): check SHARD_COUNT and SHARD_IDS "
-            f"(SHARD_COUNT={settings.shard_count or 'unset'} here; Discord's count is in its "
-            "/gateway/bot answer)"
+        here = (
+            f"SHARD_COUNT={settings.shard_count} here; Discord's count is in its /gateway/bot "
+            "answer"
+            if settings.sharded
+            else "SHARD_COUNT=unset here: this process ran Discord's count at its start, "
+            f"{bot.shard_count or 1}; a restart asks Discord again"
         )
+        fail(f"Discord refused the shard ({what}): check SHARD_COUNT and SHARD_IDS ({here})")
         return EXIT_CONFIG
     if error is not None:  # one line; the traceback only for those who asked for DEBUG
         log.error("the bot stopped on an error: %s: %s", type(error).__name__, error)
@@ -252,21 +307,26 @@ async def _log_in_and_run(
 
 
 def _claim_shards(
-    settings: Settings, store: Store, application_id: int | None
+    settings: Settings, store: Store, application_id: int | None, shard_count: int | None
 ) -> contextlib.AbstractAsyncContextManager[None]:
     """This process's shards, claimed among the processes on a shared database (none other
     may run them while this one runs), and its bot (`application_id`, known once logged in)
-    in none other of its schemas; named to the others by host and pid."""
+    in none other of its schemas; named to the others by host and pid. Without SHARD_COUNT,
+    the `shard_count` Discord recommended, when above 1, is claimed as if set: a process with
+    another count, or with SHARD_IDS, is refused beside it. One connection claims the bot."""
+    count = settings.shard_count
+    if count is None and shard_count is not None and shard_count > 1:
+        count = shard_count
     ids = settings.shard_id_list if settings.sharded else None
-    if settings.shard_count is not None and ids is None:
-        ids = list(range(settings.shard_count))
+    if count is not None and ids is None:
+        ids = list(range(count))
     shards = f"shards {shard_label(ids)}" if ids is not None else "all shards"
     holder = f"glossary-bot {shards} pid {os.getpid()} on {socket.gethostname()}"
     return store.claim_shards(
         ids,
         holder=holder,
         wait=CLAIM_WAIT,
-        shard_count=settings.shard_count,
+        shard_count=count,
         application_id=application_id,
     )
 
@@ -287,6 +347,12 @@ def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> st
             "shards off Discord: give every process of this bot the same DATABASE_URL (its "
             "?search_path=), or this one a bot of its own (DISCORD_TOKEN)"
         )
+    if not settings.sharded:  # whichever of Discord's shards was found taken
+        return (
+            "this process would run every shard (SHARD_COUNT is not set), but another process "
+            f"on this database runs shards ({others}): set SHARD_COUNT and SHARD_IDS for each "
+            "process, or stop the other"
+        )
     if taken.count is not None:
         return (
             f"SHARD_COUNT {settings.shard_count}: another process on this database runs "
@@ -297,12 +363,6 @@ def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> st
         return (
             f"SHARD_IDS {settings.shard_ids or '(all)'}: shard {taken.shard} is already run by "
             f"another process on this database ({others}); give each process its own SHARD_IDS"
-        )
-    if not settings.sharded:
-        return (
-            "this process would run every shard (SHARD_COUNT is not set), but another process "
-            f"on this database runs shards ({others}): set SHARD_COUNT and SHARD_IDS for each "
-            "process, or stop the other"
         )
     return (
         f"SHARD_IDS {settings.shard_ids or '(all)'}: another process on this database runs every "

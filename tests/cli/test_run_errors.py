@@ -51,23 +51,27 @@ async def test_a_shard_discord_refuses_is_one_line_naming_the_setting_and_exit_2
     ]
 
 
-async def test_a_bot_past_one_connection_without_shard_count_is_told_to_set_it(
+async def test_discord_sharding_a_running_bot_is_one_line_naming_shard_count_and_exit_2(
     tmp_path: Path,
 ) -> None:
-    # SHARD_COUNT unset runs one unsharded connection; a bot Discord shards (here in 2) is
-    # refused with 4011, which names the setting to set.
-    async with FakeDiscord(shard_count=2) as fake:
+    # SHARD_COUNT unset runs Discord's count at the start: one unsharded connection here. The
+    # bot then grows past what one connection may serve: Discord ends the session, and refuses
+    # the new IDENTIFY with 4011, which names the setting (a restart asks Discord again).
+    async with FakeDiscord(shard_count=1) as fake:
         fake.add_guild("Run Lab")
-        env = bot_env(fake, tmp_path / "bot.db")
-        code, output = await glossary_bot(env, tmp_path, "run")
+        async with BotProcess(fake, tmp_path / "bot.db", cwd=tmp_path) as bot:
+            fake.sharding.shard_count = 2
+            await fake.gateway.invalidate_session(resumable=False)
+            code = await bot.exited()
         refused = fake.pop_violations()
-    assert code == 2, output
-    assert "Traceback" not in output
-    errors = [line for line in output.splitlines() if line.startswith("glossary-bot:")]
+    assert code == 2, bot.output
+    assert "Traceback" not in bot.output
+    errors = [line for line in bot.lines if line.startswith("glossary-bot:")]
     assert errors == [
         "glossary-bot: Discord refused the shard (4011 sharding required): check SHARD_COUNT "
-        "and SHARD_IDS (SHARD_COUNT=unset here; Discord's count is in its /gateway/bot answer)"
-    ], output
+        "and SHARD_IDS (SHARD_COUNT=unset here: this process ran Discord's count at its start, "
+        "1; a restart asks Discord again)"
+    ], bot.output
     assert [v.detail.split(":")[0] for v in refused] == [
         "IDENTIFY refused with 4011 Sharding required."
     ]

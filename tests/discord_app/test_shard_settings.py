@@ -102,24 +102,33 @@ def test_identify_windows_that_fit(
 
 
 @pytest.mark.parametrize(
-    ("count", "ids", "sharded", "shard_ids"),
+    ("count", "ids", "discords", "sharded", "shard_ids"),
     [
-        ("", "", False, None),  # unset: one process, as today
-        ("4", "", True, None),  # every one of 4 shards in this process
-        ("4", " 3, 1 ", True, [3, 1]),
-        ("100000", "99999", True, [99999]),  # the most shards a bot may have
+        ("", "", None, False, None),  # unset, Discord's count unknown: one connection
+        ("", "", 1, False, None),  # unset, a bot Discord does not shard: one connection
+        ("", "", 3, True, None),  # unset: Discord's 3, all in this process
+        ("4", "", None, True, None),  # every one of 4 shards in this process
+        ("4", "", 3, True, None),  # SHARD_COUNT wins over Discord's count
+        ("1", "", None, True, None),  # set to 1: a shard of 1, as asked
+        ("4", " 3, 1 ", None, True, [3, 1]),
+        ("100000", "99999", None, True, [99999]),  # the most shards a bot may have
     ],
 )
 def test_which_bot_runs(
-    count: str, ids: str, sharded: bool, shard_ids: list[int] | None, tmp_path: Path
+    count: str,
+    ids: str,
+    discords: int | None,
+    sharded: bool,
+    shard_ids: list[int] | None,
+    tmp_path: Path,
 ) -> None:
     settings = Settings(_env_file=None, shard_count=count or None, shard_ids=ids)  # type: ignore[call-arg]
     assert settings.shard_id_list == shard_ids
-    bot = runner.make_bot(BotState(load_glossary(None), None), settings)
+    bot = runner.make_bot(BotState(load_glossary(None), None), settings, discords)
     assert isinstance(bot, commands.AutoShardedBot) == sharded
     if sharded:
         assert bot.shard_ids == shard_ids
-        assert bot.shard_count == int(count)
+        assert bot.shard_count == int(count or discords or 0)
 
 
 @pytest.mark.parametrize("log_format", ["text", "json"])

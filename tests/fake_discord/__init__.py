@@ -45,7 +45,8 @@ gives a handle with ``refused`` set. ``handle.followups(n)`` waits for n follow-
 for what Discord itself should never send; ``redeliver(handle)`` sends an interaction already
 delivered once more (the same payload, a new sequence number), as Discord replaying an event.
 
-By hand: ``python -m tests.fake_discord [--port N]`` serves one server and prints the settings
+By hand: ``python -m tests.fake_discord [--port N] [--shards N]`` (``--shards``: the count
+``/gateway/bot`` recommends, 1 by default) serves one server and prints the settings
 for ``glossary-bot run``, then reads ``/define TERM`` or a message to the bot from its input as
 a member and prints the answer (``__main__.py``; it needs no pytest: ``fixtures`` is imported
 when asked for).

@@ -50,8 +50,10 @@ def _lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) ->
     loop.call_soon_threadsafe(queue.put_nowait, None)
 
 
-async def serve(port: int) -> None:
-    fake = FakeDiscord(wait_timeout=ANSWER_WITHIN)
+async def serve(port: int, shards: int = 1) -> None:
+    # `shards`: the count `/gateway/bot` recommends, as Discord does for a bot past 2,500
+    # servers a connection; the bot must then run them all (SHARD_COUNT unset does).
+    fake = FakeDiscord(wait_timeout=ANSWER_WITHIN, shard_count=shards)
     lab = moderated_server(fake)
     await fake.start(port)
     try:
@@ -61,10 +63,17 @@ async def serve(port: int) -> None:
             f"  DISCORD_GATEWAY_URL={fake.gateway_url} .venv/bin/glossary-bot run\n",
             flush=True,
         )
+        if shards > 1:
+            on = fake.gateway.shard_of(lab.guild.id)
+            print(
+                f"Discord's recommended count here: {shards} shards (Glossary Lab on shard {on})",
+                flush=True,
+            )
         print("waiting for the bot to connect…", flush=True)
 
         def connected() -> bool:
-            return fake.gateway.shard_ready(0) and fake.registry.sync_counts.get(None, 0) > 0
+            every = all(fake.gateway.shard_ready(shard) for shard in range(shards))
+            return every and fake.registry.sync_counts.get(None, 0) > 0
 
         await fake.waiter.wait_for(connected, "bot connecting", within=CONNECT_WITHIN)
         print(
@@ -101,9 +110,17 @@ async def _asked(fake: FakeDiscord, alice: Any, channel: Any, line: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.fake_discord", description=__doc__)
     parser.add_argument("--port", type=int, default=0, help="the port to serve on (a free one)")
+    parser.add_argument(
+        "--shards",
+        type=int,
+        default=1,
+        choices=range(1, 17),
+        metavar="N",
+        help="the shard count Discord recommends (1 to 16; 1: the bot runs one connection)",
+    )
     args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as asked
-        asyncio.run(serve(args.port))
+        asyncio.run(serve(args.port, args.shards))
     return 0
 
 

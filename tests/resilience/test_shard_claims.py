@@ -123,3 +123,48 @@ async def refuses_the_whole_bot(w: World, tmp_path: Path) -> None:
         "glossary-bot: this process would run every shard (SHARD_COUNT is not set), but "
         "another process on this database runs shards (glossary-bot shards 2,3 pid "
     ), line
+
+
+async def test_a_process_without_shard_count_claims_the_shards_discord_recommends(
+    tmp_path: Path,
+) -> None:
+    """SHARD_COUNT unset, Discord recommending 4 shards: the process runs all 4 and claims
+    them, with their count, on the database once it knows it. A second process is refused
+    with one line naming the first: one whose SHARD_IDS overlap, one with another
+    SHARD_COUNT, and another without SHARD_COUNT (it would run the same shards again)."""
+    async with world() as w:
+        folder = tmp_path / "whole"
+        folder.mkdir()
+        whole = BotProcess(
+            w.fake,
+            folder / "unused.db",
+            cwd=folder,
+            shards=[0, 1, 2, 3],
+            DATABASE_URL=w.url,
+            IDENTIFY_WINDOW="0.5",
+        )
+        async with running(whole):
+            assert whole.process is not None
+            first = f"(glossary-bot shards 0,1,2,3 pid {whole.process.pid} on "
+            await answers_on(w, [0, 1, 2, 3])
+            line = await refused(process_of(w, [2, 3], tmp_path))
+            assert line.startswith(
+                "glossary-bot: SHARD_IDS 2,3: shard 2 is already run by another process on this "
+                f"database {first}"
+            ), line
+            other_count = process_of(w, [0], tmp_path)
+            other_count.env = {**other_count.env, "SHARD_COUNT": "8"}
+            line = await refused(other_count)
+            assert line.startswith(
+                "glossary-bot: SHARD_COUNT 8: another process on this database runs SHARD_COUNT 4 "
+                f"{first}"
+            ), line
+            again = BotProcess(w.fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=w.url)
+            line = await refused(again)
+            assert line.startswith(
+                "glossary-bot: this process would run every shard (SHARD_COUNT is not set), but "
+                f"another process on this database runs shards {first}"
+            ), line
+            await answers_on(w, [0, 1, 2, 3])  # the first never noticed
+            assert await whole.stop() == 0, whole.output
+        assert "Discord recommends 4 shards (SHARD_COUNT is not set)" in whole.output
