@@ -120,9 +120,10 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: boo
     removed = [t for t in diff.removed if t.id not in {old.id for old, _ in replaced}]
     head = "Imported" if outcome.applied else "Dry run, nothing written. Would import"
     also = f", {len(replaced)} replaced under another id" if replaced else ""
-    lines = [
-        f"{head}: {len(added)} added, {len(diff.changed)} changed, {len(removed)} removed{also}."
-    ]
+    counts = f"{len(added)} added, {len(diff.changed)} changed, {len(removed)} removed{also}"
+    lines = [f"{head}: {counts}."]
+    if outcome.applied and not (diff.added or diff.changed or diff.removed):
+        lines = [f"Nothing changed: the file holds this server's terms as they are ({counts})."]
     for label, terms in (
         ("Added", added),
         ("Changed", [after for _, after in diff.changed]),

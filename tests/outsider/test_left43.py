@@ -9,7 +9,8 @@ from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_alias_permissions import PERMISSIONS_ROUTE
 from tests.discord_app.test_suggestions import suggest_from_a_miss
-from tests.discord_app.test_terms import TERM, open_add
+from tests.discord_app.test_term_files import TOML, run_import
+from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
 
 from .conftest import Scene
 from .test_round16 import NO_LONGER, demote
@@ -79,3 +80,34 @@ async def test_accept_opens_its_form_in_time_while_the_permissions_read_hangs(
     scene.fake.faults.delay("GET", PERMISSIONS_ROUTE, 4.0, times=1)
     accepted = await scene.fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
     assert (await accepted.response())["type"] == 9
+
+
+async def test_a_form_saved_with_nothing_changed_says_so(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 2 (outsider40 W2): `/term edit`'s form saved as it opened wrote nothing (no audit
+    row), but answered "Saved **Zorblax** in this server's glossary" as if it had."""
+    await add_term(scene)
+    logged = len(await store.term_audit_log(scene.guild.id))
+    opened = await open_edit(scene, scene.moderator, "zorblax")
+    answer = await submit(scene, scene.moderator, opened, {})
+    assert answer["content"].startswith("Nothing changed: **Zorblax**"), answer["content"]
+    assert "Saved" not in answer["content"], answer["content"]
+    assert len(await store.term_audit_log(scene.guild.id)) == logged
+    edited = await open_edit(scene, scene.moderator, "zorblax")
+    saved = await submit(scene, scene.moderator, edited, {"definition": "A new definition."})
+    assert saved["content"].startswith("Saved **Zorblax**"), saved["content"]
+
+
+async def test_an_import_with_nothing_changed_says_so(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 2: the same file imported twice: the second answered "Imported: 0 added, 0 changed,
+    0 removed.", which reads as if something was imported. Now it says nothing changed."""
+    await run_import(scene, scene.fake.add_attachment("terms.toml", TOML))
+    logged = len(await store.term_audit_log(scene.guild.id))
+    again = await run_import(scene, scene.fake.add_attachment("terms.toml", TOML))
+    assert again.startswith("Nothing changed: the file holds this server's terms as they are"), (
+        again
+    )
+    assert len(await store.term_audit_log(scene.guild.id)) == logged

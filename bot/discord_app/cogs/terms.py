@@ -820,8 +820,11 @@ def plan_save(
     removed = (before.id,) if before is not None and before.id != term.id else ()
     refusal.problems.clear()
     refusal.saved = term
-    verb = "Saved" if editing else "Added"
     warnings = [p for p in checked.problems if p.severity == "warning"]
+    if before == term:  # saved as it opened: nothing to write, nor to log
+        text = f"Nothing changed: **{echo(term.title)}** already reads as the form does."
+        return None, problems_text(warnings, text + "\nNote:") if warnings else text
+    verb = "Saved" if editing else "Added"
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
     if warnings:
         text = problems_text(warnings, text + "\nNote:")
