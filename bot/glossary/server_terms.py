@@ -513,6 +513,16 @@ class _NameOwners:
             return self.renamed[text]
         if text in self.bundled or text in self.ids:
             return text
+        held = self._holder(key)
+        if held is not None:
+            return held
+        # Another number of one name ("kv caches"): search reads it as that name, so the form
+        # and a file may too; of two names ("zorbes": Zorb, Zorbe) which is not known.
+        meant = {self._holder(variant) for variant in plural_variants(key)} - {None}
+        return meant.pop() if len(meant) == 1 else None
+
+    def _holder(self, key: str) -> str | None:
+        """The id of the term or entry with the name `key`: a server term's first."""
         if key in self.server:
             return self.server[key][0]
         owner = self.bundled_names.get(key)

@@ -111,3 +111,62 @@ async def test_an_import_with_nothing_changed_says_so(
         again
     )
     assert len(await store.term_audit_log(scene.guild.id)) == logged
+
+
+async def test_a_related_term_named_in_its_other_number_is_that_term(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 3 (outsider40 F10): Related terms "kv caches" (KV Cache's name in the plural) was
+    refused, "no term of this server or the bundled glossary is called “kv caches”", though
+    search reads it as KV Cache. Now it is that entry, stored by its id as any related name."""
+    answer = await add_term(scene, {**TERM, "related": "kv caches, RAG"})
+    assert answer["content"].startswith("Added **Zorblax**"), answer["content"]
+    [stored] = await read_terms(store, scene.guild.id)
+    assert stored.related == ("kv-cache", "rag"), stored.related
+
+
+IMPORTED = """
+[[entries]]
+title = "Zorb Engine"
+category = "Retrieval & Context"
+definition = "The service that runs the nightly zorbs."
+related = ["blorp jobs"]
+
+[[entries]]
+title = "Blorp Job"
+category = "Retrieval & Context"
+definition = "One night's run of the Zorb Engine."
+related = ["zorb engines", "kv caches"]
+"""
+
+
+async def test_an_imported_related_term_in_its_other_number_is_that_term(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 3: a file's `related = ["zorb engines"]` for its own term "Zorb Engine" (and a
+    bundled name in the plural) was refused; now each names that term."""
+    said = await run_import(scene, scene.fake.add_attachment("terms.toml", IMPORTED))
+    assert said.startswith("Imported: 2 added"), said
+    related = {t.id: t.related for t in await read_terms(store, scene.guild.id)}
+    assert related == {"zorb-engine": ("blorp-job",), "blorp-job": ("zorb-engine", "kv-cache")}
+
+
+async def test_a_related_name_two_terms_share_in_their_other_numbers_is_still_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 3 (its bound): "zorbes" is the other number of both "Zorb" and "Zorbe": which one
+    is meant is not known, so it is refused as before."""
+    both = IMPORTED.replace('title = "Zorb Engine"', 'title = "Zorb"').replace(
+        'title = "Blorp Job"', 'title = "Zorbe"'
+    )
+    both = both.replace('["blorp jobs"]', "[]").replace('["zorb engines", "kv caches"]', '["x"]')
+    both += """
+[[entries]]
+title = "Blorp"
+category = "Retrieval & Context"
+definition = "Names both of the others."
+related = ["zorbes"]
+"""
+    said = await run_import(scene, scene.fake.add_attachment("terms.toml", both))
+    assert said.startswith("Nothing was imported"), said
+    assert "called “zorbes”" in said, said
