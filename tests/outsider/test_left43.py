@@ -170,3 +170,57 @@ related = ["zorbes"]
     said = await run_import(scene, scene.fake.add_attachment("terms.toml", both))
     assert said.startswith("Nothing was imported"), said
     assert "called “zorbes”" in said, said
+
+
+TWO = """
+[[entries]]
+title = "Zorb Lax"
+category = "Retrieval & Context"
+definition = "The nightly zorb run, lax edition."
+
+[[entries]]
+title = "Blorp Other"
+category = "Retrieval & Context"
+definition = "The other blorp, not the nightly one."
+"""
+
+MIXED = """
+[[entries]]
+id = "zorb-lax"
+title = "Blorp Other"
+category = "Retrieval & Context"
+definition = "The other blorp, now under Zorb Lax's id."
+
+[[entries]]
+title = "Zorb Lax"
+category = "Retrieval & Context"
+definition = "The nightly zorb run, lax edition."
+"""
+
+
+async def test_a_file_giving_a_terms_id_to_another_title_says_one_thing(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 4 (review41 A8's leftover): stored "Zorb Lax" (`zorb-lax`) and "Blorp Other"; a
+    file gives `id = "zorb-lax"` to "Blorp Other" and has "Zorb Lax" without an id. The import
+    answered "Changed: Blorp Other" and "Removed: Blorp Other" (the stored Blorp Other and its
+    aliases gone, Zorb Lax's id moved to the other title, Zorb Lax added anew). Now the file
+    is refused, naming both lines and what to do, and nothing is written."""
+    said = await run_import(scene, scene.fake.add_attachment("terms.toml", TWO))
+    assert said.startswith("Imported: 2 added"), said
+    before = await read_terms(store, scene.guild.id)
+    said = await run_import(scene, scene.fake.add_attachment("terms.toml", MIXED))
+    assert said.startswith("Nothing was imported: 1 problem"), said
+    assert "the id 'zorb-lax', which the file gives to “Blorp Other”" in said, said
+    assert await read_terms(store, scene.guild.id) == before
+    # Either way out, said once each: the id off "Blorp Other" changes Blorp Other alone...
+    kept = MIXED.replace('id = "zorb-lax"\n', "")
+    said = await run_import(scene, scene.fake.add_attachment("terms.toml", kept))
+    assert said == "Imported: 0 added, 1 changed, 0 removed.\nChanged: Blorp Other", said
+    # ...and "Zorb Lax" left out gives its term the new title, the old Blorp Other going.
+    renamed = MIXED.split("[[entries]]")[1]
+    said = await run_import(scene, scene.fake.add_attachment("terms.toml", "[[entries]]" + renamed))
+    assert said == (
+        "Imported: 0 added, 1 changed, 1 removed.\n"
+        "Changed: Blorp Other (was Zorb Lax)\nRemoved: Blorp Other"
+    ), said
