@@ -11,6 +11,7 @@ from tests.discord_app.test_alias_permissions import PERMISSIONS_ROUTE
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_term_files import TOML, run_import
 from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
+from tests.fake_discord.models import EMBED_LINKS
 
 from .conftest import Scene
 from .test_round16 import NO_LONGER, demote
@@ -224,3 +225,39 @@ async def test_a_file_giving_a_terms_id_to_another_title_says_one_thing(
         "Imported: 0 added, 1 changed, 1 removed.\n"
         "Changed: Blorp Other (was Zorb Lax)\nRemoved: Blorp Other"
     ), said
+
+
+async def test_a_related_button_pressed_before_the_embed_links_edit_leaves_no_card(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Item 5 (review42's attack 8): Discord posts a card without its embed where the bot
+    lacks Embed Links (a thread it was never told about); the bot then edits the post into the
+    Embed Links line. A related button pressed in that one round trip opened its card in the
+    post (an interaction's answer keeps embeds), and the edit then put the line above that card.
+    Now a press on a card post without its card answers the presser privately: the post ends as
+    the line alone."""
+    fake = scene.fake
+    guild = scene.other_guild
+    thread = guild.add_thread(scene.other_channel, "started meanwhile", scene.bob)
+    for role in guild.roles.values():
+        role.permissions &= ~EMBED_LINKS
+    fake.delay("PATCH", "/channels/{channel_id}/messages/{message_id}", 1.0, times=1)
+    await fake.user_message(scene.alice, thread, f"{fake.bot.mention} what is rag")
+    posted = await fake.wait_for_channel_message(thread)
+    assert not posted["embeds"], posted
+    assert buttons(posted), posted
+    related = next(iter(buttons(posted).values()))
+    fake.settle_before_actions = False  # pressed while the edit is on its way
+    try:
+        pressed = await fake.click(scene.alice, posted, related)
+        answer = await pressed.response()
+    finally:
+        fake.settle_before_actions = True
+    assert answer["type"] == 4, answer
+    assert is_ephemeral(answer["data"]), answer
+    assert answer["data"]["embeds"], answer
+    await fake.settle()
+    now = fake.message(int(posted["id"]))
+    assert now["content"].startswith("**Retrieval-Augmented Generation"), now
+    assert "Embed Links" in now["content"], now
+    assert not now["embeds"], now
