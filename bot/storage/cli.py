@@ -645,6 +645,11 @@ def run_restore(args: argparse.Namespace) -> int:
             f"removed the oldest copies earlier restores kept ({KEPT_EARLIER} are kept beside "
             f"the one just made): {', '.join(map(str, done.removed))}"
         )
+    for link, target in done.unlinked:
+        print(
+            f"removed the link {link} among the oldest copies earlier restores kept; the "
+            f"database it points at, {target}, stays (remove it when done)"
+        )
     return 0
 
 

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -12,8 +15,10 @@ from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_term_files import TOML, run_import
 from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
 from tests.fake_discord.models import EMBED_LINKS
+from tests.resilience.botproc import glossary_bot_waited
 
 from .conftest import Scene
+from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
 from .test_round16 import NO_LONGER, demote
 
 
@@ -261,3 +266,39 @@ async def test_a_related_button_pressed_before_the_embed_links_edit_leaves_no_ca
     assert now["content"].startswith("**Retrieval-Augmented Generation"), now
     assert "Embed Links" in now["content"], now
     assert not now["embeds"], now
+
+
+def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
+    """Item 6 (review41 A3's leftover): an operator moved `….before-restore.1` to another disk
+    and left a symlink in its place; a later restore's pruning removed the link and said it
+    "removed the oldest copies …: ….before-restore.1", while the database it points at stays
+    (nothing lost, but the line says a whole copy went). Now the link is named as a link, with
+    the file that stays."""
+    db, backup = tmp_path / "glossary-bot.db", tmp_path / "a.db"
+    _database_with_alias(tmp_path, db, "qq live")
+    _database_with_alias(tmp_path, backup, "qq backup")
+    kept = Path(f"{db}.before-restore")
+
+    def restore() -> str:
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
+        )
+        assert status == 0, output
+        return output
+
+    for _ in range(2):  # .before-restore and .1
+        restore()
+    elsewhere = tmp_path / "other-disk"
+    elsewhere.mkdir()
+    moved = elsewhere / "old-live.db"
+    shutil.move(f"{kept}.1", moved)
+    Path(f"{kept}.1").symlink_to(moved)
+    for _ in range(3):  # .2, .3, .4 made: .1 pruned
+        output = restore()
+    assert "removed the oldest copies" not in output, output
+    assert (
+        f"removed the link {kept}.1 among the oldest copies earlier restores kept; the database "
+        f"it points at, {moved}, stays (remove it when done)"
+    ) in output, output
+    assert not Path(f"{kept}.1").is_symlink()
+    assert _aliases(tmp_path, moved) == ["qq live"]
