@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
+import time
 from pathlib import Path
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.health import MAX_AGE, _say_shards
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
@@ -302,3 +307,40 @@ def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
     ) in output, output
     assert not Path(f"{kept}.1").is_symlink()
     assert _aliases(tmp_path, moved) == ["qq live"]
+
+
+def test_shards_lost_together_are_logged_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    """Item 7 (shards40, review42): a process of many shards losing them in one outage logged a
+    line per shard, each state once: 150 lost shards were 150 INFO lines, 150 WARNINGs 45 s
+    later and 150 on their return. Now the shards that change state on one beat share a line."""
+    caplog.set_level(logging.INFO, logger="bot.discord_app.health")
+    said: dict[int, str] = {}
+    now = time.time()
+    lost = dict.fromkeys([*range(150), 152, 160, 161], now - 1)
+    _say_shards(lost, said)
+    _say_shards(lost, said)  # the next beat: nothing new
+    _say_shards({**lost, 200: now}, said)  # one more lost later: a line of its own
+    _say_shards({**dict.fromkeys(lost, now - MAX_AGE - 2), 200: now}, said)
+    _say_shards({200: now - MAX_AGE - 1}, said)  # the rest back; the last lost for 46 s
+    _say_shards({}, said)
+    lines = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert lines == [
+        (
+            logging.INFO,
+            "shards 0-149,152,160,161 not connected to Discord: reconnecting (unhealthy after "
+            "45 s)",
+        ),
+        (logging.INFO, "shard 200 not connected to Discord: reconnecting (unhealthy after 45 s)"),
+        (
+            logging.WARNING,
+            "unhealthy: shards 0-149,152,160,161 not connected to Discord for 47 s (the "
+            "process's other shards are)",
+        ),
+        (
+            logging.WARNING,
+            "unhealthy: shard 200 not connected to Discord for 46 s (the process's other shards "
+            "are)",
+        ),
+        (logging.INFO, "shards 0-149,152,160,161 connected to Discord again"),
+        (logging.INFO, "shard 200 connected to Discord again"),
+    ], lines
