@@ -19,8 +19,10 @@ from tests.discord_app.test_alias_permissions import PERMISSIONS_ROUTE
 from tests.discord_app.test_suggestions import suggest_from_a_miss
 from tests.discord_app.test_term_files import TOML, run_import
 from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
+from tests.fake_discord.interactions import base_payload
 from tests.fake_discord.models import EMBED_LINKS
 from tests.resilience.botproc import glossary_bot_waited
+from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
@@ -344,3 +346,25 @@ def test_shards_lost_together_are_logged_in_one_line(caplog: pytest.LogCaptureFi
         (logging.INFO, "shards 0-149,152,160,161 connected to Discord again"),
         (logging.INFO, "shard 200 connected to Discord again"),
     ], lines
+
+
+async def test_stats_of_a_period_it_does_not_offer_is_refused_plainly(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Item 8: `/stats period:year`, a value the option does not offer (a client sending it
+    raw): a short private line naming the periods there are."""
+    fake = scene.fake
+    data = {
+        "id": command_id(scene, "stats"),
+        "name": "stats",
+        "type": 1,
+        "options": [{"name": "period", "type": 3, "value": "year"}],
+    }
+    payload = base_payload(
+        fake.world, kind=2, data=data, user=scene.moderator, channel=scene.channel
+    )
+    answer = await (await fake.raw_interaction(payload)).final_message()
+    assert is_ephemeral(answer), answer
+    assert answer["content"] == (
+        "There is no period “year”: pick day, week, month or all (the default is week)."
+    ), answer
