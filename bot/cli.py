@@ -157,6 +157,12 @@ def _check(command: Command) -> None:
         help="also check each server's own terms and aliases in this database (a SQLite file "
         "or a postgresql:// URL, only read) against the glossary: what it would leave at odds",
     )
+    check.add_argument(
+        "--deep",
+        action="store_true",
+        help="with --db on a SQLite file: SQLite's full integrity check, and every stored text "
+        "read (some 1.5 s per 100 MB, against 0.2 s), where the quick check reads no text",
+    )
 
 
 def _export(command: Command) -> None:
@@ -577,7 +583,7 @@ def run_check(args: argparse.Namespace) -> int:
         glossary, problems = inspect_glossary(args.paths or None, stage=progress.stage)
     servers = None
     if args.db is not None:
-        servers, more = _check_database(args.db, glossary, problems)
+        servers, more = _check_database(args.db, glossary, problems, deep=args.deep)
         problems = problems + more
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
@@ -595,7 +601,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _check_database(
-    location: str | Path, glossary: Glossary, problems: list[Problem]
+    location: str | Path, glossary: Glossary, problems: list[Problem], *, deep: bool = False
 ) -> tuple[int | None, list[Problem]]:
     """`check --db`: the servers' terms and aliases against a glossary without errors (None
     servers where none were read), or an error naming the database."""
@@ -614,7 +620,7 @@ def _check_database(
     if isinstance(location, Path) and not location.is_file():  # opening would make one
         return None, [Problem("error", where, "no database there (a SQLite file)")]
     try:
-        return check_servers(location, glossary)
+        return check_servers(location, glossary, deep=deep)
     except StorageError as exc:
         said = said_of(exc, where)
         return None, [Problem("error", where, f"cannot read the database: {said}")]

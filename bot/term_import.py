@@ -120,16 +120,17 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: boo
     removed = [t for t in diff.removed if t.id not in {old.id for old, _ in replaced}]
     head = "Imported" if outcome.applied else "Dry run, nothing written. Would import"
     also = f", {len(replaced)} replaced under another id" if replaced else ""
-    lines = [
-        f"{head}: {len(added)} added, {len(diff.changed)} changed, {len(removed)} removed{also}."
-    ]
+    counts = f"{len(added)} added, {len(diff.changed)} changed, {len(removed)} removed{also}"
+    lines = [f"{head}: {counts}."]
+    if outcome.applied and not (diff.added or diff.changed or diff.removed):
+        lines = [f"Nothing changed: the file holds this server's terms as they are ({counts})."]
     for label, terms in (
         ("Added", added),
-        ("Changed", [after for _, after in diff.changed]),
+        ("Changed", diff.changed),
         ("Removed", removed),
     ):
         if terms:
-            lines += _named(label, [t.title for t in terms], limit, one_a_line)
+            lines += _named(label, [_title(t) for t in terms], limit, one_a_line)
     if replaced:
         names = [
             f"{new.title}  [{old.id} → {new.id}]" if one_a_line else new.title
@@ -142,6 +143,17 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: boo
     warnings = [p for p in outcome.problems if p.severity == "warning"]
     lines += [f"Note: {p}" for p in warnings[:limit]]
     return "\n".join(lines)
+
+
+def _title(term: ServerTerm | tuple[ServerTerm, ServerTerm]) -> str:
+    """A term's title; a changed one's with its old title where that changed (a file may
+    retitle a term by its id: "Changed: Blorp" beside "Removed: Blorp" was two terms)."""
+    if isinstance(term, ServerTerm):
+        return term.title
+    before, after = term
+    if compact(before.title) == compact(after.title):
+        return after.title
+    return f"{after.title} (was {before.title})"
 
 
 def _replaced(diff: TermDiff) -> list[tuple[ServerTerm, ServerTerm]]:

@@ -171,14 +171,21 @@ class CommandAccess:
         self._reading.pop(guild_id, None)  # a read under way may predate the change
         self._changes[guild_id] = self._changes.get(guild_id, 0) + 1
 
-    async def may_use(self, interaction: discord.Interaction[Any], command: str) -> bool:
-        """May the member behind this interaction use the top-level `command` where they are?"""
+    async def may_use(
+        self, interaction: discord.Interaction[Any], command: str, *, within: float | None = None
+    ) -> bool:
+        """May the member behind this interaction use the top-level `command` where they are?
+        `within`: seconds to wait for the overrides before deciding by the defaults alone (an
+        answer that cannot be deferred, as a form's opening; the read goes on for the next)."""
         asker = asker_of(interaction)
         known = self._commands.get(command)
         if asker is None or known is None:
             return False
         command_id, default = known
-        overrides = await self._overrides(asker.guild_id)
+        try:
+            overrides = await asyncio.wait_for(self._overrides(asker.guild_id), within)
+        except TimeoutError:
+            overrides = None
         if overrides is None:
             return may_use(asker, default)
         return may_use(

@@ -285,29 +285,46 @@ async def keep_heartbeat(
 
 def _say_shards(shards: dict[int, float], said: dict[int, str]) -> None:
     """Log each lost shard once as reconnecting, once more past MAX_AGE (as `health` then
-    says), and its return."""
+    says), and its return: the shards that change alike on one beat in one line (an outage
+    loses a process's shards together: 150 lines each time said nothing more)."""
     now = time.time()
+    turned: dict[str, list[int]] = {RECONNECTING: [], "down": []}
     for shard, since in sorted(shards.items()):
         state = "down" if stale(since, now) else RECONNECTING
-        if said.get(shard) == state:
-            continue
-        if state == RECONNECTING:
-            log.info(
-                "shard %d not connected to Discord: reconnecting (unhealthy after %.0f s)",
-                shard,
-                MAX_AGE,
-            )
-        else:
-            log.warning(
-                "unhealthy: shard %d not connected to Discord for %.0f s (the process's other "
-                "shards are)",
-                shard,
-                now - since,
-            )
-        said[shard] = state
-    for shard in sorted(set(said) - set(shards)):
-        log.info("shard %d connected to Discord again", shard)
+        if said.get(shard) != state:
+            turned[state].append(shard)
+            said[shard] = state
+    if turned[RECONNECTING]:
+        log.info(
+            "%s not connected to Discord: reconnecting (unhealthy after %.0f s)",
+            _shards_named(turned[RECONNECTING]),
+            MAX_AGE,
+        )
+    if turned["down"]:
+        lost = sorted(round(now - shards[shard]) for shard in turned["down"])
+        how_long = f"{lost[0]}" if lost[0] == lost[-1] else f"{lost[0]}-{lost[-1]}"
+        log.warning(
+            "unhealthy: %s not connected to Discord for %s s (the process's other shards are)",
+            _shards_named(turned["down"]),
+            how_long,
+        )
+    back = sorted(set(said) - set(shards))
+    if back:
+        log.info("%s connected to Discord again", _shards_named(back))
+    for shard in back:
         del said[shard]
+
+
+def _shards_named(shards: list[int]) -> str:
+    """ "shard 3", "shards 0-149,152": sorted ids, runs as ranges."""
+    runs: list[list[int]] = []
+    for shard in shards:
+        if runs and shard == runs[-1][-1] + 1:
+            runs[-1].append(shard)
+        else:
+            runs.append([shard])
+    named = ",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
+    return f"shard{'s' if len(shards) > 1 else ''} {named}"
 
 
 async def stop_heartbeat(

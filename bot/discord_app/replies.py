@@ -281,7 +281,12 @@ async def open_card(
             allowed_mentions=NO_MENTIONS,
         )
         return
-    mine = interaction.user.id == owner_id
+    # A card post Discord kept without its card (Embed Links lacking where the bot could not
+    # know) is being edited into the line saying so: a card put in it now would end up under
+    # that line. Its presser gets the card privately.
+    pressed = interaction.message
+    stripped = pressed is not None and not pressed.embeds and not pressed.content
+    mine = interaction.user.id == owner_id and not stripped
     reply = await reply_for(
         state,
         local,

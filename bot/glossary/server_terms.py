@@ -242,12 +242,20 @@ def check_candidates(
     # of its title: it keeps that id wherever the file puts it (slugs taken in file order
     # swapped two like-named terms' ids on a reordered file, and their aliases with them).
     by_title = {compact(t.title): t.id for t in replaced}
-    candidates = [
-        replace(c, preferred_id=by_title.get(compact(str(c.fields.get("title") or ""))))
-        if c.preferred_id is None
-        else c
-        for c in candidates
-    ]
+    given = {c.preferred_id: c for c in candidates if c.preferred_id is not None}
+    moved: list[TermProblem] = []
+    settled_ids: list[Candidate] = []
+    for c in candidates:
+        title = compact(str(c.fields.get("title") or ""))
+        stored_id = by_title.get(title) if c.preferred_id is None else None
+        giver = given.get(stored_id) if stored_id is not None else None
+        if giver is not None and compact(str(giver.fields.get("title") or "")) != title:
+            # Its id given to another title as well: which of the two is that term is not
+            # known (taking either renames one and adds or removes the other), so say it.
+            moved.append(_id_given_away(c, giver, stored_id or ""))
+            stored_id = None
+        settled_ids.append(replace(c, preferred_id=stored_id) if stored_id else c)
+    candidates = settled_ids
     candidates = [
         replace(c, stored=as_stored[c.preferred_id])
         if c.stored is None and c.preferred_id in as_stored
@@ -262,9 +270,21 @@ def check_candidates(
         terms, problems, kept = _check_set(candidates, bundled, others, default_category, replaced)
         turned = [i for i in kept if candidates[i].fields != _stored_fields(candidates[i])]
         if not turned:
-            return terms, problems
+            return terms, moved + problems
         for i in turned:
             candidates[i] = _as_stored(candidates[i])
+
+
+def _id_given_away(candidate: Candidate, giver: Candidate, term_id: str) -> TermProblem:
+    where = f" (line {giver.line})" if giver.line is not None else ""
+    return TermProblem(
+        "id",
+        f"this server's term “{candidate.label}” has the id {term_id!r}, which the file gives to "
+        f"“{giver.label}”{where}: to give that term the new title, leave “{candidate.label}” "
+        f"out of the file; to keep it, take the id off “{giver.label}” (or give it another).",
+        candidate.label or None,
+        candidate.line,
+    )
 
 
 def _stored_fields(candidate: Candidate) -> dict[str, object] | None:
@@ -513,6 +533,16 @@ class _NameOwners:
             return self.renamed[text]
         if text in self.bundled or text in self.ids:
             return text
+        held = self._holder(key)
+        if held is not None:
+            return held
+        # Another number of one name ("kv caches"): search reads it as that name, so the form
+        # and a file may too; of two names ("zorbes": Zorb, Zorbe) which is not known.
+        meant = {self._holder(variant) for variant in plural_variants(key)} - {None}
+        return meant.pop() if len(meant) == 1 else None
+
+    def _holder(self, key: str) -> str | None:
+        """The id of the term or entry with the name `key`: a server term's first."""
         if key in self.server:
             return self.server[key][0]
         owner = self.bundled_names.get(key)

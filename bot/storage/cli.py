@@ -138,11 +138,14 @@ def _no_database_file(args: argparse.Namespace, path: Path) -> str | None:
 # -- check --db --------------------------------------------------------------------------------
 
 
-def check_servers(location: str | Path, glossary: Glossary) -> tuple[int, list[Problem]]:
+def check_servers(
+    location: str | Path, glossary: Glossary, *, deep: bool = False
+) -> tuple[int, list[Problem]]:
     """`check --db`: each server's terms and aliases in the database at `location` (read, never
     written) against `glossary`, as the bot would read them on it: how many servers have any,
     and a warning for each alias or term at odds (`bot.mismatches`) and each term that does not
-    parse. StorageError when the database cannot be read."""
+    parse. StorageError when the database cannot be read; `deep`: a SQLite file's every index
+    and stored text read first (`check_integrity`)."""
     from bot.glossary.problems import Problem
     from bot.mismatches import find_mismatches, mismatch_problems
     from bot.search.index import SearchIndex
@@ -157,8 +160,8 @@ def check_servers(location: str | Path, glossary: Glossary) -> tuple[int, list[P
         scopes = await store.term_scopes()
         return [(s, await store.aliases(s), await store.terms(s)) for s in scopes]
 
-    if isinstance(location, Path) and not is_snapshot(location):  # a snapshot's copy checks it
-        check_integrity(location)
+    if isinstance(location, Path) and (deep or not is_snapshot(location)):
+        check_integrity(location, deep=deep)  # quick: a snapshot's copy checks it
     servers = reading_store(location, read)
     problems: list[Problem] = []
     for scope, aliases, stored in servers:
@@ -644,6 +647,11 @@ def run_restore(args: argparse.Namespace) -> int:
         print(
             f"removed the oldest copies earlier restores kept ({KEPT_EARLIER} are kept beside "
             f"the one just made): {', '.join(map(str, done.removed))}"
+        )
+    for link, target in done.unlinked:
+        print(
+            f"removed the link {link} among the oldest copies earlier restores kept; the "
+            f"database it points at, {target}, stays (remove it when done)"
         )
     return 0
 

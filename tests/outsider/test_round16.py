@@ -144,9 +144,7 @@ async def test_a_suggestion_decided_after_the_moderators_role_went_is_refused(
     answer = await rejected.final_message()
     assert answer["content"].startswith(NO_LONGER), answer
     accepted = await scene.fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
-    assert (await accepted.response())["type"] == 9  # the form opens; its save is refused
-    saved = await scene.fake.submit_modal(scene.moderator, accepted, {"title": "Zorblax"})
-    answer = await saved.final_message()
+    answer = await accepted.final_message()  # no form opens (left43; its save asks too)
     assert answer["content"].startswith(NO_LONGER), answer
     assert await read_terms(store, scene.guild.id) == []
     [still_open] = await store.open_suggestions(scene.guild.id)

@@ -111,10 +111,19 @@ async def stored_choices(
     return fitted_choices(made for record in records if (made := choice(record)) is not None)
 
 
-async def still_allowed(interaction: Interaction, refusal: str = NO_LONGER_ALLOWED) -> bool:
+# A button that opens a form must answer with the form itself, within Discord's 3 s, so it
+# cannot acknowledge first: it waits this long for the server's overrides, then decides by the
+# command's defaults (the form's save asks again, with the overrides by then).
+FORM_WAIT = 1.0
+
+
+async def still_allowed(
+    interaction: Interaction, refusal: str = NO_LONGER_ALLOWED, *, opening_form: bool = False
+) -> bool:
     """May the member still use `/term` here? Told `refusal` when not (the interaction
-    acknowledged)."""
-    if await interaction.client.command_access.may_use(interaction, "term"):
+    acknowledged, or about to open a form: then the wait is bounded by `FORM_WAIT`)."""
+    within = FORM_WAIT if opening_form else None
+    if await interaction.client.command_access.may_use(interaction, "term", within=within):
         return True
     await reply(interaction, refusal)
     return False

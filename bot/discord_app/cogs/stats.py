@@ -26,7 +26,7 @@ from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
 from bot.search.local import LocalGlossary
-from bot.storage import Miss, Period, StorageError, period_start
+from bot.storage import PERIODS, Miss, Period, StorageError, period_start
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -185,6 +185,13 @@ class StatsCog(ServerOnly, commands.Cog):
     async def stats(self, interaction: Interaction, period: Period = "week") -> None:
         state = self.state
         scope = interaction.guild_id or 0
+        if period not in PERIODS:  # a client sent a value the option does not offer
+            await reply(
+                interaction,
+                f"There is no period “{echo(str(period))}”: pick "
+                f"{', '.join(PERIODS[:-1])} or {PERIODS[-1]} (the default is week).",
+            )
+            return
         if state.store is None:
             await reply(interaction, NO_DATABASE)
             return

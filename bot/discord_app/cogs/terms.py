@@ -213,7 +213,10 @@ class CategoryPick(Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{
 async def reopen_modal(
     interaction: Interaction, nonce: str, *, category: str | None = None
 ) -> None:
-    """Reopen the refused form `nonce` with what was typed (and `category`, when picked)."""
+    """Reopen the refused form `nonce` with what was typed (and `category`, when picked), for
+    a moderator who still may (one who lost the right is told before any form opens)."""
+    if not await still_allowed(interaction, opening_form=True):
+        return
     drafts = interaction.client.state.term_drafts
     draft = await drafts.get(nonce, interaction.guild_id or 0, interaction.user.id)
     if draft is None:
@@ -320,7 +323,7 @@ class DecideButton(
         if state.store is None or scope is None:
             await reply(interaction, STORAGE_DOWN)
             return
-        if not self.accept:  # Accept opens the form, whose save asks as a reject does here
+        if not self.accept:  # Accept opens the form: asked before it opens, and at its save
             await thinking(interaction)
             if not await still_allowed(interaction):
                 return
@@ -331,6 +334,8 @@ class DecideButton(
                 "with `/term log`",
             )
             await reply(interaction, text.strip() or "Rejected.")
+            return
+        if not await still_allowed(interaction, opening_form=True):
             return
         found = await state.store.suggestion(scope, self.suggestion_id)
         if found is None or found.status != "open":
@@ -815,8 +820,11 @@ def plan_save(
     removed = (before.id,) if before is not None and before.id != term.id else ()
     refusal.problems.clear()
     refusal.saved = term
-    verb = "Saved" if editing else "Added"
     warnings = [p for p in checked.problems if p.severity == "warning"]
+    if before == term:  # saved as it opened: nothing to write, nor to log
+        text = f"Nothing changed: **{echo(term.title)}** already reads as the form does."
+        return None, problems_text(warnings, text + "\nNote:") if warnings else text
+    verb = "Saved" if editing else "Added"
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
     if warnings:
         text = problems_text(warnings, text + "\nNote:")

@@ -37,6 +37,9 @@ class Kept:
     kept: Path | None = None
     earlier: Path | None = None
     removed: tuple[Path, ...] = ()
+    # Copies that were symlinks (one moved to another disk by hand): the link removed, and the
+    # database it points at, which stays.
+    unlinked: tuple[tuple[Path, Path], ...] = ()
 
 
 def is_sqlite_file(path: Path) -> bool:
@@ -102,7 +105,8 @@ def restore_file(backup: Path, database: Path) -> Kept:
         partial.replace(database)
         _sync(database.parent)
         if kept.kept is not None and kept.earlier is not None:  # once all else is done
-            kept = replace(kept, removed=_remove_oldest(kept.kept, backup))
+            removed, unlinked = _remove_oldest(kept.kept, backup)
+            kept = replace(kept, removed=removed, unlinked=unlinked)
     except SQLITE_ERRORS as exc:
         said = reported(exc)
         raise StorageError(f"cannot write the restored copy beside {database}: {said}") from exc
@@ -149,20 +153,26 @@ def _numbered(kept: Path) -> dict[int, list[Path]]:
     return copies
 
 
-def _remove_oldest(kept: Path, backup: Path) -> tuple[Path, ...]:
+def _remove_oldest(
+    kept: Path, backup: Path
+) -> tuple[tuple[Path, ...], tuple[tuple[Path, Path], ...]]:
     """Remove the numbered copies below the KEPT_EARLIER highest (a copy being restored from
-    stays): the databases removed."""
+    stays): the databases removed, and the links removed with the databases they point at
+    (which stay: unlinking a symlink removes the link alone)."""
     copies = _numbered(kept)
-    removed = []
+    removed: list[Path] = []
+    unlinked: list[tuple[Path, Path]] = []
     for n in sorted(copies)[:-KEPT_EARLIER]:
         copy = Path(f"{kept}.{n}")
         if copy.exists() and copy.resolve() == backup.resolve():
             continue
-        if copy.exists():  # not its logs alone (the copy removed by hand)
+        if copy.exists() and copy.is_symlink():
+            unlinked.append((copy, copy.resolve()))
+        elif copy.exists():  # not its logs alone (the copy removed by hand)
             removed.append(copy)
         for path in copies[n]:
             path.unlink(missing_ok=True)
-    return tuple(removed)
+    return tuple(removed), tuple(unlinked)
 
 
 def _link_or_copy(old: Path, new: Path) -> None:
