@@ -488,9 +488,13 @@ class TermCog(
     @per_user_cooldown()
     async def export(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or 0
-        terms = await read_or_say(interaction, lambda store: read_terms(store, scope))
-        if terms is None:
+        read = await read_or_say(
+            interaction,
+            lambda store: asyncio.gather(read_terms(store, scope), store.aliases(scope)),
+        )
+        if read is None:
             return
+        terms, aliases = read
         if not terms:
             await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             return
@@ -498,9 +502,19 @@ class TermCog(
         data = await asyncio.to_thread(export_bytes, terms, glossary)
         file = discord.File(io.BytesIO(data), filename=f"terms-{scope}.toml")
         left = left_out_line(terms, glossary, name=echo)
+        # Aliases are the server's, not its terms': a glossary moved with this file arrives
+        # without them, so say so rather than let them be lost unnoticed.
+        unheld = (
+            f" The file does not hold this server's {len(aliases)} alias"
+            f"{'es' if len(aliases) != 1 else ''} (`/alias list` lists them): on another "
+            "server, add them with `/alias add`."
+            if aliases
+            else ""
+        )
         await interaction.followup.send(
             f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML."
-            + (f" {left[:1].upper()}{left[1:]}." if left else ""),
+            + (f" {left[:1].upper()}{left[1:]}." if left else "")
+            + unheld,
             file=file,
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,

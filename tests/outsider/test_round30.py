@@ -1,0 +1,181 @@
+"""Outsider round 30 (tests/outsider/PLAN.md, outsider43): a community moves its glossary in,
+and a maintainer edits data/. The real bot against the fake Discord, real SQLite files, the real
+command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import is_ephemeral
+from tests.discord_app.test_terms import add_term
+from tests.resilience.botproc import ROOT, glossary_bot_waited
+
+from .conftest import Scene
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+
+# A curated TOML typed in a word processor, which turned the quotes into typographic ones.
+SMART_QUOTES = """[[entries]]
+title = \u201cZorb Engine\u201d
+category = "Fundamentals"
+definition = "A thing that zorbs."
+"""
+CURLY = (
+    "“ is a typographic quote (a word processor's smart quotes): TOML strings take "
+    "straight quotes, \" or '"
+)
+
+
+async def _import(scene: Scene, filename: str, data: str, **options: object) -> str:
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment(filename, data), **options},
+        channel=scene.channel,
+    )
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    return str(message["content"])
+
+
+async def _cli(tmp_path: Path, *args: str) -> tuple[int, str]:
+    return await asyncio.to_thread(glossary_bot_waited, CLI_ENV, tmp_path, *args)
+
+
+async def test_smart_quotes_in_an_import_are_named(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line M3: a curated TOML written in a word processor (`title = “Zorb Engine”`) was
+    refused "not valid TOML: String values must be quoted, expected literal string (at line 2,
+    column 9)": the quotes are there, to the eye. Now the problem names the typographic quote
+    and what TOML takes instead; nothing is written."""
+    text = await _import(scene, "ours.toml", SMART_QUOTES)
+    assert text.startswith("Nothing was imported: 1 problem in the file."), text
+    assert f"(at line 2, column 9): {CURLY}" in text, text
+    assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_smart_quotes_in_a_maintainer_s_file_are_named_by_check(tmp_path: Path) -> None:
+    """Plan line D4: the same in a GLOSSARY_PATHS file, `glossary-bot check` (whose reading
+    `run` and `kill -HUP` share): one error line naming the file, the line and the quote."""
+    (tmp_path / "mine.toml").write_text(
+        SMART_QUOTES.replace("[[entries]]", '[[entries]]\nid = "zorb-engine"'), encoding="utf-8"
+    )
+    status, said = await _cli(tmp_path, "check", "-q", "mine.toml")
+    assert status == 1, said
+    assert said.startswith("mine.toml: error: not valid TOML: "), said
+    assert "(at line 3, column 9): " + CURLY in said, said
+
+
+async def test_a_straight_quoted_text_with_curly_quotes_inside_is_kept(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line M4 (held): typographic quotes and apostrophes inside straight quotes are text,
+    kept as typed."""
+    said = "It\u2019s the \u201cengine\u201d that zorbs."
+    text = await _import(
+        scene,
+        "ours.toml",
+        SMART_QUOTES.replace("\u201c", '"', 1)
+        .replace("\u201d", '"', 1)
+        .replace("A thing that zorbs.", said),
+    )
+    assert text.startswith("Imported: 1 added"), text
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.definition == said
+
+
+OTHER_TOOLS: list[object] = [
+    # another glossary bot's export: a list of objects
+    [{"term": "Zorb Engine", "definition": "A thing that zorbs."}],
+    # a tags bot's export
+    {"tags": [{"name": "zorb", "content": "A thing that zorbs."}]},
+    # a name-to-definition map a script wrote
+    {"Zorb Engine": "A thing that zorbs.", "Blap": "Another thing."},
+]
+
+
+@pytest.mark.parametrize("data", OTHER_TOOLS, ids=["list", "tags", "map"])
+async def test_another_tool_s_json_is_told_in_one_line(
+    scene: Scene, bot: GlossaryBot, store: Store, data: object
+) -> None:
+    """Plan lines M1, M2: a community moving from another bot brings that bot's JSON export. A
+    JSON object was read as a broken topics JSON: five lines of "schemaVersion: missing required
+    field", "language: …", "tags: unknown key", none of which the moderator can act on (a list:
+    "expected the topics JSON: one object …"). Now one problem says what the file holds and
+    which formats the bot reads, with the one to write (curated TOML, as `/term export`
+    writes it)."""
+    text = await _import(scene, "export.json", json.dumps(data))
+    assert text.startswith("Nothing was imported: 1 problem in the file."), text
+    assert "not a glossary format the bot reads" in text, text
+    assert "schemaVersion" not in text, text
+    assert "curated TOML" in text, text
+    assert "`/term export`" in text, text
+    keys = list(data)[:2] if isinstance(data, dict) else ["term", "definition"]
+    assert all(f"“{key}”" in text for key in keys), text
+    assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_a_topics_json_written_by_hand_is_still_read_as_one(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """The other side of M2: a file with the topics JSON's own keys is that format, its
+    problems listed as before (outsider40 F3)."""
+    text = await _import(scene, "topics.json", json.dumps({"topics": [{"id": "zorb"}]}))
+    assert "schemaVersion: missing required field" in text, text
+
+
+async def test_an_export_says_the_server_s_aliases_are_not_in_it(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line R1: a server's glossary moved to another server with `/term export` and
+    `/term import` lost every alias the moderators had made (of its terms and of bundled
+    entries: missed searches turned into aliases), and nothing said so: "1 term of this server,
+    as curated TOML." Now the export's answer says how many aliases the file leaves out and
+    how to see them."""
+    assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
+    for alias, term in (("nightly zorb", "zorblax"), ("kv stash", "kv-cache")):
+        added = await scene.fake.slash(
+            scene.moderator, "alias add", {"alias": alias, "term": term}, channel=scene.channel
+        )
+        assert "now opens" in (await added.final_message())["content"]
+    exported = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+    message = await exported.final_message()
+    assert message["attachments"], message
+    assert message["content"] == (
+        "1 term of this server, as curated TOML. The file does not hold this server's 2 "
+        "aliases (`/alias list` lists them): on another server, add them with `/alias add`."
+    ), message["content"]
+
+
+async def test_the_command_line_export_names_the_aliases_it_leaves_out(tmp_path: Path) -> None:
+    """R1 for the operator: `terms export` says on stderr which command writes the aliases."""
+    (tmp_path / "ours.toml").write_text(
+        SMART_QUOTES.replace("\u201c", '"').replace("\u201d", '"'), encoding="utf-8"
+    )
+    (tmp_path / "aliases.json").write_text(
+        json.dumps([{"guild_id": 4, "alias": "the zorbinator", "entry_id": "zorb-engine"}])
+    )
+    db = str(tmp_path / "bot.db")
+    for args in (
+        ("terms", "import", "ours.toml", "--guild", "4"),
+        ("aliases", "import", "aliases.json"),
+    ):
+        status, said = await _cli(tmp_path, *args, "--db", db)
+        assert status == 0, said
+    status, said = await _cli(
+        tmp_path, "terms", "export", "--guild", "4", "--db", db, "-o", "out.toml"
+    )
+    assert status == 0, said
+    assert said == (
+        "terms export: the file does not hold server 4's 1 alias: "
+        "`glossary-bot aliases export --guild 4` writes them (`aliases import` reads them back, "
+        "with each guild_id set to the other server's)\n"
+    ), said
