@@ -179,3 +179,15 @@ async def test_the_command_line_export_names_the_aliases_it_leaves_out(tmp_path:
         "`glossary-bot aliases export --guild 4` writes them (`aliases import` reads them back, "
         "with each guild_id set to the other server's)\n"
     ), said
+
+
+async def test_a_tab_in_a_title_is_named_as_a_tab(scene: Scene, bot: GlossaryBot) -> None:
+    """Plan line M5: a title pasted from a spreadsheet's cells ("Grib<tab>Store") was refused
+    "A name cannot contain control or invisible characters", though the tab shows as a gap and
+    the rules have a line for it ("cannot contain line breaks or tabs"), which the tab never
+    reached. A no-break space from a wiki is a space (NFKC), and imports."""
+    tabbed = SMART_QUOTES.replace("\u201cZorb Engine\u201d", '"Grib\\tStore"')
+    text = await _import(scene, "ours.toml", tabbed)
+    assert "Title: “Grib\tStore”: A name cannot contain line breaks or tabs." in text, text
+    spaced = SMART_QUOTES.replace("\u201cZorb Engine\u201d", '"Grib\u00a0Store"')
+    assert (await _import(scene, "ours.toml", spaced)).startswith("Imported: 1 added"), spaced
