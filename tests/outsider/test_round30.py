@@ -13,7 +13,7 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.discord_app.helpers import is_ephemeral
+from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import ROOT, glossary_bot_waited
 
@@ -191,3 +191,60 @@ async def test_a_tab_in_a_title_is_named_as_a_tab(scene: Scene, bot: GlossaryBot
     assert "Title: “Grib\tStore”: A name cannot contain line breaks or tabs." in text, text
     spaced = SMART_QUOTES.replace("\u201cZorb Engine\u201d", '"Grib\u00a0Store"')
     assert (await _import(scene, "ours.toml", spaced)).startswith("Imported: 1 added"), spaced
+
+
+IMPORTED_TWO = """[[entries]]
+title = "Zorb Engine"
+category = "Fundamentals"
+definition = "A thing that zorbs."
+
+[[entries]]
+title = "Quux Store"
+category = "Fundamentals"
+definition = "A store of quux."
+"""
+
+
+async def test_an_import_accepting_suggestions_of_several_names_says_those_names(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line S1: alice suggested "Zorb Engine", bob "Quux Store"; the moderator imports the
+    community's file, which has both. The answer said "Also accepted 2 suggestions of that
+    name", of no name it had given. Now "of those names" (the ones it just listed), and "of
+    that name" where one name was suggested."""
+    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
+        await store.add_suggestion(scene.guild.id, member.id, name, "Please add it.")
+    text = await _import(scene, "ours.toml", IMPORTED_TWO)
+    assert text.startswith("Imported: 2 added"), text
+    assert text.endswith(
+        "\nAlso accepted 2 suggestions of those names; their members were told privately."
+    ), text
+    assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_a_rejection_shows_the_next_suggestion_waiting(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line S2: a moderator going through a queue of suggestions (a community that has
+    just moved in asks for much) got "Rejected the suggestion; …" and had to run `/term review`
+    again for each of up to 50. Now the answer shows the next one waiting, with its Accept… and
+    Reject, until none is left."""
+    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
+        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    fake = scene.fake
+    review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
+    shown = await review.final_message()
+    assert shown["embeds"][0]["title"] == "Zorb Engine"
+    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+    answer = await rejected.final_message()
+    assert is_ephemeral(answer)
+    assert answer["content"].startswith("Rejected the suggestion; the member was told"), answer
+    assert answer["content"].endswith("Next, 1 waiting:"), answer["content"]
+    [embed] = answer["embeds"]
+    assert embed["title"] == "Quux Store"
+    assert sorted(buttons(answer)) == ["Accept…", "Reject"]
+    last = await fake.click(scene.moderator, answer, buttons(answer)["Reject"])
+    done = await last.final_message()
+    assert done["content"].endswith("No more suggestions are waiting."), done["content"]
+    assert not done.get("embeds"), done
+    assert await store.open_suggestions(scene.guild.id) == []

@@ -74,7 +74,7 @@ from bot.glossary.server_terms import (
     check_draft,
     dangling_after_removal,
 )
-from bot.storage import StorageError, SuggestionDecided
+from bot.storage import StorageError, Suggestion, SuggestionDecided
 from bot.term_import import describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
@@ -330,7 +330,7 @@ class DecideButton(
                 "rejecting this suggestion",
                 "with `/term log`",
             )
-            await reply(interaction, text.strip() or "Rejected.")
+            await _with_the_next(interaction, text.strip() or "Rejected.", self.category)
             return
         found = await state.store.suggestion(scope, self.suggestion_id)
         if found is None or found.status != "open":
@@ -347,6 +347,51 @@ class DecideButton(
         typed = TermDraft(found.title, shown, category=self.category)
         draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
         await open_modal(interaction, draft)
+
+
+def _first_waiting(
+    waiting: Sequence[Suggestion], category: str | None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """The oldest waiting suggestion as `/term review` shows it, with Accept… and Reject."""
+    first = waiting[0]
+    # A member's free text: shown inert, like every text the bot repeats from a user.
+    embed = discord.Embed(
+        title=fit(echo(first.title), limits.EMBED_TITLE),
+        description=fit(echo(first.definition, limits.EMBED_DESCRIPTION), limits.EMBED_DESCRIPTION),
+        colour=BRAND_COLOUR,
+    )
+    embed.set_footer(
+        text=f"Suggested by a member · {len(waiting)} waiting"
+        + (" (or more)" if len(waiting) >= 25 else "")
+    )
+    embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
+    view = discord.ui.View(timeout=None)
+    view.add_item(DecideButton(first.id, accept=True, category=category))
+    view.add_item(DecideButton(first.id, accept=False))
+    return embed, view
+
+
+async def _with_the_next(interaction: Interaction, text: str, category: str | None) -> None:
+    """Answer a decision with the next suggestion waiting, so a queue is gone through without
+    running `/term review` again for each; the answer alone if the queue cannot be read, or
+    the bot is stopping (its answers' time is short, and the decision may be unfinished)."""
+    store = interaction.client.state.store
+    if interaction.client.stop_deadline is not None:
+        store = None
+    try:
+        waiting = await store.open_suggestions(interaction.guild_id or 0) if store else None
+    except StorageError:
+        waiting = None
+    if waiting is None:
+        await reply(interaction, text)
+    elif not waiting:
+        await reply(interaction, f"{text}\nNo more suggestions are waiting.")
+    else:
+        embed, view = _first_waiting(waiting, category)
+        more = " or more" if len(waiting) >= 25 else ""
+        await reply(
+            interaction, f"{text}\nNext, {len(waiting)}{more} waiting:", embed=embed, view=view
+        )
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
@@ -594,23 +639,7 @@ class TermCog(
         if not waiting:
             await reply(interaction, "No suggestions are waiting. 🎉")
             return
-        first = waiting[0]
-        # A member's free text: shown inert, like every text the bot repeats from a user.
-        embed = discord.Embed(
-            title=fit(echo(first.title), limits.EMBED_TITLE),
-            description=fit(
-                echo(first.definition, limits.EMBED_DESCRIPTION), limits.EMBED_DESCRIPTION
-            ),
-            colour=BRAND_COLOUR,
-        )
-        embed.set_footer(
-            text=f"Suggested by a member · {len(waiting)} waiting"
-            + (" (or more)" if len(waiting) >= 25 else "")
-        )
-        embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
-        view = discord.ui.View(timeout=None)
-        view.add_item(DecideButton(first.id, accept=True, category=category))
-        view.add_item(DecideButton(first.id, accept=False))
+        embed, view = _first_waiting(waiting, category)
         await interaction.followup.send(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
