@@ -248,3 +248,43 @@ async def test_a_rejection_shows_the_next_suggestion_waiting(
     assert done["content"].endswith("No more suggestions are waiting."), done["content"]
     assert not done.get("embeds"), done
     assert await store.open_suggestions(scene.guild.id) == []
+
+
+WORDS_LLM = """[[entries]]
+title = "Big Talkers"
+aliases = ["large language models"]
+category = "Fundamentals"
+definition = "Our server's word for the models that write."
+"""
+
+
+async def test_an_import_says_which_bundled_cards_its_terms_now_lead(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line A1: a community's file has a term whose other name is a bundled entry's
+    ("large language models"): by the rules the term becomes this server's wording of Large
+    Language Model, and `/define llm` leads with the server's text from then on. The dry run
+    and the import said only "1 added: Big Talkers". Now both name the bundled card the term
+    words, as the form's answer does."""
+    line = "Wording bundled entries (their cards lead with this server's text): Big Talkers → "
+    dry = await _import(scene, "ours.toml", WORDS_LLM, dry_run=True)
+    assert dry.startswith("Dry run, nothing written. Would import: 1 added"), dry
+    assert line + "Large Language Model" in dry, dry
+    done = await _import(scene, "ours.toml", WORDS_LLM)
+    assert line + "Large Language Model" in done, done
+    again = await _import(scene, "ours.toml", WORDS_LLM, dry_run=True)
+    assert "Wording" not in again, again  # nothing changed, nothing to say
+
+
+async def test_the_form_says_which_bundled_card_a_term_words(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """A1 through `/term add`: "Added **Big Talkers** …" now says it words Large Language
+    Model, whose card leads with this text."""
+    values = {"title": "Big Talkers", "definition": "Models that write.", "other_names": "LLMs"}
+    answer = await add_term(scene, values)
+    assert answer["content"].startswith("Added **Big Talkers**"), answer
+    assert (
+        "It is this server's wording of **Large Language Model**, whose card now leads with "
+        "this text."
+    ) in answer["content"], answer["content"]

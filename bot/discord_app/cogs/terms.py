@@ -73,6 +73,7 @@ from bot.glossary.server_terms import (
     check_caps,
     check_draft,
     dangling_after_removal,
+    overlay_target,
 )
 from bot.storage import StorageError, Suggestion, SuggestionDecided
 from bot.term_import import describe, import_terms, too_big
@@ -861,6 +862,12 @@ def plan_save(
     verb = "Saved" if editing else "Added"
     warnings = [p for p in checked.problems if p.severity == "warning"]
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
+    target = overlay_target(term, bundled)
+    if target is not None:  # its card changes for every member: say so
+        text += (
+            f" It is this server's wording of **{echo(target.title)}**, whose card now leads "
+            "with this text."
+        )
     if warnings:
         text = problems_text(warnings, text + "\nNote:")
     # An Accept… form's suggestion is decided in the term's own write (undone if not open).
