@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,33 @@ async def test_the_form_says_which_bundled_card_a_term_words(
         "It is this server's wording of **Large Language Model**, whose card now leads with "
         "this text."
     ) in answer["content"], answer["content"]
+
+
+async def test_one_unreadable_data_file_is_one_error_not_hundreds(tmp_path: Path) -> None:
+    """Plan line D4 (found trying it): a maintainer's word processor put smart quotes on one
+    title of `foundations.toml`. `check` (and the log line of a refused `kill -HUP`, which
+    reads the same problems) said the file's error first, then 279 more: every kind, "asked
+    as" table and related id naming one of that file's 163 entries, "names no entry", the log
+    line cut at "… and 260 more". Now those are one line under the file's: how many
+    references were not listed, and why."""
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    path = data / "foundations.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('title = "') + len("title = ")
+    end = text.index('"', start + 1)
+    path.write_text(f"{text[:start]}“{text[start + 1 : end]}”{text[end + 1 :]}", "utf-8")
+    status, said = await _cli(tmp_path, "check", "-q", "data")
+    assert status == 1, said
+    lines = said.splitlines()
+    assert len(lines) == 2, said
+    assert lines[0].startswith("data/foundations.toml: error: not valid TOML: "), lines[0]
+    assert CURLY in lines[0], lines[0]
+    assert re.fullmatch(
+        r"data/foundations\.toml: error: \d+ references to entries \(kinds, asked-as tables, "
+        r"related ids\) name no entry: not listed, as this file, which may hold them, could not "
+        r"be read; `check` lists those left once it reads",
+        lines[1],
+    ), lines[1]
