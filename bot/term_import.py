@@ -24,6 +24,7 @@ from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases, read_terms
 
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
+REPORT_LISTED = 10_000  # in a whole report (a terminal's, the file a Discord answer attaches)
 
 
 def at_most(cap: int) -> str:

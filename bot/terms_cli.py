@@ -26,7 +26,7 @@ from bot.storage.cli import (
     reading_store,
     write_whole,
 )
-from bot.term_import import at_most, describe, import_terms, too_big
+from bot.term_import import REPORT_LISTED, at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
 
@@ -113,7 +113,7 @@ def run_import(args: argparse.Namespace) -> int:
             dry_run=args.dry_run,
             default_category=args.category,
         )
-        text = for_terminal(describe(outcome, limit=10_000, one_a_line=True))
+        text = for_terminal(describe(outcome, limit=REPORT_LISTED, one_a_line=True))
         if outcome.diff is None:
             raise _Refused(text)
         # Members who suggested a name an imported term has were waiting for it: accept them.

@@ -319,3 +319,32 @@ async def test_one_unreadable_data_file_is_one_error_not_hundreds(tmp_path: Path
         r"be read; `check` lists those left once it reads",
         lines[1],
     ), lines[1]
+
+
+async def test_every_problem_of_a_big_import_can_be_read(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line M8: a community's converted file of 40 terms, none with a category (their old
+    bot had none). The answer showed the first 9 and a half problems, cut at Discord's 2,000
+    characters ("Category: choose […]"; its "… and 25 more." cut with it): the moderator fixed
+    those, imported again, and met the next ones. Now the whole report comes attached as a text
+    file whenever the message cuts it (as `/alias list` attaches what does not fit)."""
+    entries = "".join(
+        f'[[entries]]\ntitle = "Zorb Thing {n}"\ndefinition = "Thing number {n}."\n\n'
+        for n in range(40)
+    )
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment("old-bot.toml", entries)},
+        channel=scene.channel,
+    )
+    message = await handle.final_message()
+    assert message["content"].startswith("Nothing was imported: 40 problems in the file."), message
+    [attached] = message["attachments"]
+    assert attached["filename"] == "import-report.txt", attached
+    report = scene.fake.attachment_bytes(attached).decode("utf-8").splitlines()
+    assert report[0] == "Nothing was imported: 40 problems in the file."
+    assert len(report) == 41, report
+    assert all("Category: choose a category" in line for line in report[1:]), report
+    assert "“Zorb Thing 39”" in report[-1], report[-1]

@@ -76,7 +76,7 @@ from bot.glossary.server_terms import (
     overlay_target,
 )
 from bot.storage import StorageError, Suggestion, SuggestionDecided
-from bot.term_import import describe, import_terms, too_big
+from bot.term_import import REPORT_LISTED, describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
     TermChange,
@@ -599,6 +599,7 @@ class TermCog(
             await reply(interaction, "I could not download that file. Nothing was imported.")
             return
         store = state.store
+        report: list[str] = []  # the whole report, where the message cuts it
 
         async def imported() -> str:
             try:
@@ -620,11 +621,19 @@ class TermCog(
                 await state.servers.reload(interaction.guild_id or 0)
                 accepted = await close_namesakes(interaction, outcome.written, besides=False)
             text = discord.utils.escape_mentions(describe(outcome))
-            return fit(text, limits.MESSAGE_CONTENT - len(accepted)) + accepted
+            shown = fit(text, limits.MESSAGE_CONTENT - len(accepted))
+            if shown != text or describe(outcome, limit=REPORT_LISTED) != describe(outcome):
+                whole = describe(outcome, limit=REPORT_LISTED, one_a_line=True)
+                report.append(whole + accepted)  # a file: nothing in it is rendered
+            return shown + accepted
 
         said = await said_through_the_stop(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
+        if report:  # every problem (or name) the message could not hold, as `/alias list` does
+            data = report[0].encode("utf-8")
+            await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
+            return
         await reply(interaction, said)
 
     @app_commands.command(
