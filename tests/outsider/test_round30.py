@@ -348,3 +348,32 @@ async def test_every_problem_of_a_big_import_can_be_read(
     assert len(report) == 41, report
     assert all("Category: choose a category" in line for line in report[1:]), report
     assert "“Zorb Thing 39”" in report[-1], report[-1]
+
+
+async def test_an_accepted_suggestion_shows_the_next_waiting(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """S2's other button: Accept…'s form saved answered "Added … Accepted the suggestion; …" and
+    the moderator ran `/term review` again for the next. Now that answer shows the next one
+    waiting too, in the category `/term review` was given."""
+    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
+        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    fake = scene.fake
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+    await accept.response()
+    saved = await fake.submit_modal(scene.moderator, accept, {})
+    answer = await saved.final_message()
+    assert answer["content"].startswith("Added **Zorb Engine**"), answer["content"]
+    assert "Accepted the suggestion; the member was told privately." in answer["content"]
+    assert answer["content"].endswith("Next, 1 waiting:"), answer["content"]
+    assert answer["embeds"][0]["title"] == "Quux Store"
+    accept = await fake.click(scene.moderator, answer, buttons(answer)["Accept…"])
+    await accept.response()
+    saved = await fake.submit_modal(scene.moderator, accept, {})
+    last = await saved.final_message()
+    assert last["content"].startswith("Added **Quux Store**"), last["content"]  # its category
+    assert last["content"].endswith("No more suggestions are waiting."), last["content"]

@@ -372,6 +372,14 @@ def _first_waiting(
     return embed, view
 
 
+class _ShowNext:
+    """A saved Accept… form's answer shows the next suggestion waiting (`_with_the_next`), in
+    the category the review was given."""
+
+    def __init__(self, category: str | None) -> None:
+        self.category = category
+
+
 async def _with_the_next(interaction: Interaction, text: str, category: str | None) -> None:
     """Answer a decision with the next suggestion waiting, so a queue is gone through without
     running `/term review` again for each; the answer alone if the queue cannot be read, or
@@ -702,6 +710,9 @@ class TermCog(
             raise
         text, view = saved if saved is not None else (UNFINISHED_AT_STOP, None)
         future.set_result(text)
+        if isinstance(view, _ShowNext):
+            await _with_the_next(interaction, text, view.category)
+            return
         kwargs: dict[str, Any] = {"view": view} if view else {}
         await interaction.followup.send(
             text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
@@ -709,7 +720,7 @@ class TermCog(
 
     async def _save(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, values: dict[str, str]
-    ) -> tuple[str, discord.ui.View | None]:
+    ) -> tuple[str, discord.ui.View | _ShowNext | None]:
         scope = interaction.guild_id or 0
         known = await self.state.term_drafts.get(nonce, scope, owner)
         if known is None and edit:
@@ -765,8 +776,8 @@ class TermCog(
             # the checks or after), or the server could not be checked. What they typed is
             # kept, as a refused form's is.
             return text + KEPT, await self._again(owner, nonce, draft)
-        if not refusal.problems:
-            return text, None
+        if not refusal.problems:  # an accepted suggestion: on to the next, as a Reject goes
+            return text, (_ShowNext(draft.typed.category) if draft.suggestion else None)
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
         if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
