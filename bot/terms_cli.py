@@ -118,8 +118,8 @@ def run_import(args: argparse.Namespace) -> int:
             raise _Refused(text)
         # Members who suggested a name an imported term has were waiting for it: accept them.
         names = {compact(name): t.id for t in outcome.written for name in t.names}
-        accepted, stopped = await accept_as_operator(store, args.guild, names)
-        return text + untold_line(accepted, stopped=stopped)
+        accepted, stopped, named = await accept_as_operator(store, args.guild, names)
+        return text + untold_line(accepted, stopped=stopped, names=len(named))
 
     try:
         if args.dry_run:  # a read, as `terms export`'s: a snapshot through a copy

@@ -377,3 +377,26 @@ async def test_an_accepted_suggestion_shows_the_next_waiting(
     last = await saved.final_message()
     assert last["content"].startswith("Added **Quux Store**"), last["content"]  # its category
     assert last["content"].endswith("No more suggestions are waiting."), last["content"]
+
+
+async def test_the_command_line_import_accepting_several_names_says_those_names(
+    tmp_path: Path,
+) -> None:
+    """S1 on the command line: `terms import` of the community's file accepted two members'
+    suggestions of two names and said "Also accepted 2 waiting suggestions of that name"."""
+    db = tmp_path / "bot.db"
+    store = await Store.open(db, flush_interval=None)
+    try:
+        for user, name in ((1, "Zorb Engine"), (2, "Quux Store")):
+            await store.add_suggestion(7, user, name, "Please add it.")
+    finally:
+        await store.close()
+    (tmp_path / "ours.toml").write_text(IMPORTED_TWO, encoding="utf-8")
+    status, said = await _cli(
+        tmp_path, "terms", "import", "ours.toml", "--guild", "7", "--db", str(db)
+    )
+    assert status == 0, said
+    assert said.endswith(
+        "Also accepted 2 waiting suggestions of those names; their members were not told (the "
+        "command line cannot message members).\n"
+    ), said
