@@ -12,11 +12,19 @@ from bot.aliases import alias_clashes
 from bot.glossary import Glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
 from bot.glossary.keys import compact
-from bot.glossary.server_terms import ServerTerm, TermDiff, TermProblem, check_caps, diff_terms
+from bot.glossary.server_terms import (
+    ServerTerm,
+    TermDiff,
+    TermProblem,
+    check_caps,
+    diff_terms,
+    overlay_target,
+)
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases, read_terms
 
 MAX_LISTED = 15  # problems or terms named in a Discord answer; the rest are counted
+REPORT_LISTED = 10_000  # in a whole report (a terminal's, the file a Discord answer attaches)
 
 
 def at_most(cap: int) -> str:
@@ -42,6 +50,9 @@ class ImportOutcome:
     diff: TermDiff | None  # what was (or, on a dry run, would be) changed; None when refused
     applied: bool
     dropped_aliases: tuple[str, ...] = ()  # aliases of removed terms, removed with them
+    # (term, bundled entry) titles for the added or changed terms that word a bundled entry:
+    # its card leads with the server's text from then on, which the moderator should hear.
+    worded: tuple[tuple[str, str], ...] = ()
 
     @property
     def written(self) -> list[ServerTerm]:
@@ -95,7 +106,11 @@ async def import_terms(
             return None, ImportOutcome(problems + clashes, None, applied=False)
         removed = tuple(t.id for t in diff.removed)
         dropped = orphaned_aliases(aliases, removed, kept=[i for i in removed if i in bundled])
-        outcome = ImportOutcome(problems, diff, applied=not dry_run, dropped_aliases=dropped)
+        targets = ((term, overlay_target(term, bundled)) for term in changed)
+        worded = tuple((t.title, e.title) for t, e in targets if e is not None)
+        outcome = ImportOutcome(
+            problems, diff, applied=not dry_run, dropped_aliases=dropped, worded=worded
+        )
         if dry_run:
             return None, outcome
         return TermChange(put=changed, remove=removed, drop_aliases=dropped), outcome
@@ -137,6 +152,10 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: boo
             for old, new in replaced
         ]
         lines += _named("Replaced by the file's term of the same title", names, limit, one_a_line)
+    if outcome.worded:
+        pairs = [f"{term} → {entry}" for term, entry in outcome.worded]
+        label = "Wording bundled entries (their cards lead with this server's text)"
+        lines += _named(label, pairs, limit, one_a_line)
     if outcome.dropped_aliases:
         gone = "Aliases removed with them" if outcome.applied else "Aliases that would go with them"
         lines += _named(gone, outcome.dropped_aliases, limit, one_a_line)

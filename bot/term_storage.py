@@ -173,26 +173,31 @@ async def waiting_named(
 
 async def accept_as_operator(
     store: Store, scope: int, by_name: Mapping[str, str]
-) -> tuple[int, bool]:
+) -> tuple[int, bool, set[str]]:
     """The command line's `waiting_named`: accept the open suggestions whose name (`compact`ed)
     a term or alias it wrote now has (name -> the entry id it opens), in the term log as the
-    command line's; how many, and whether the database failed before every one was (`untold_line`
-    says both). The write is done by then: a failure here must not read as the command's."""
+    command line's; how many, whether the database failed before every one was, and the names
+    accepted (`compact`ed; `untold_line` says all three). The write is done by then: a failure
+    here must not read as the command's."""
     accepted = 0
+    names: set[str] = set()
     try:
         for waiter, entry_id in await waiting_named(store, scope, by_name):
             decided = await store.decide_suggestion(
                 scope, waiter.id, accepted=True, actor_id=OPERATOR_ACTOR, term_id=entry_id
             )
             accepted += decided is not None
+            if decided is not None:
+                names.add(compact(waiter.title))
     except StorageError:
-        return accepted, True  # the rest stay in the queue, as `/term` leaves them
-    return accepted, False
+        return accepted, True, names  # the rest stay in the queue, as `/term` leaves them
+    return accepted, False, names
 
 
-def untold_line(accepted: int, *, stopped: bool = False) -> str:
-    """What to add to the command line's output for `accepted` suggestions: it cannot message
-    members, so it says they were not told; `stopped`: the database failed before the rest."""
+def untold_line(accepted: int, *, stopped: bool = False, names: int = 1) -> str:
+    """What to add to the command line's output for `accepted` suggestions of `names` names: it
+    cannot message members, so it says they were not told; `stopped`: the database failed
+    before the rest."""
     said = []
     if accepted:
         noun, who = (
@@ -201,7 +206,8 @@ def untold_line(accepted: int, *, stopped: bool = False) -> str:
             else ("suggestions", "their members were")
         )
         said.append(
-            f"Also accepted {accepted} waiting {noun} of that name; {who} not told "
+            f"Also accepted {accepted} waiting {noun} of "
+            f"{'that name' if names <= 1 else 'those names'}; {who} not told "
             "(the command line cannot message members)."
         )
     if stopped:

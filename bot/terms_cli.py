@@ -26,7 +26,7 @@ from bot.storage.cli import (
     reading_store,
     write_whole,
 )
-from bot.term_import import at_most, describe, import_terms, too_big
+from bot.term_import import REPORT_LISTED, at_most, describe, import_terms, too_big
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
 
@@ -49,6 +49,15 @@ def run_export(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)
         if left := left_out_line(terms, glossary):
             print(f"terms export: {left}", file=sys.stderr)
+        if aliases := await store.aliases(args.guild):  # the server's, not in a terms file
+            n = len(aliases)
+            print(
+                f"terms export: the file does not hold server {args.guild}'s {n} "
+                f"alias{'es' if n != 1 else ''}: `glossary-bot aliases export --guild "
+                f"{args.guild}` writes them (`aliases import` reads them back, with each "
+                "guild_id set to the other server's)",
+                file=sys.stderr,
+            )
         return export_bytes(terms, glossary)
 
     location = existing_database(args)
@@ -104,13 +113,13 @@ def run_import(args: argparse.Namespace) -> int:
             dry_run=args.dry_run,
             default_category=args.category,
         )
-        text = for_terminal(describe(outcome, limit=10_000, one_a_line=True))
+        text = for_terminal(describe(outcome, limit=REPORT_LISTED, one_a_line=True))
         if outcome.diff is None:
             raise _Refused(text)
         # Members who suggested a name an imported term has were waiting for it: accept them.
         names = {compact(name): t.id for t in outcome.written for name in t.names}
-        accepted, stopped = await accept_as_operator(store, args.guild, names)
-        return text + untold_line(accepted, stopped=stopped)
+        accepted, stopped, named = await accept_as_operator(store, args.guild, names)
+        return text + untold_line(accepted, stopped=stopped, names=len(named))
 
     try:
         if args.dry_run:  # a read, as `terms export`'s: a snapshot through a copy

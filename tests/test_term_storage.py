@@ -32,8 +32,8 @@ async def test_a_database_failing_while_accepting_keeps_the_write_said(
             return await decide(*args, **kwargs)  # type: ignore[arg-type]
 
         monkeypatch.setattr(store, "decide_suggestion", fails_second)
-        accepted, stopped = await accept_as_operator(store, 5, {"zorblax": "zorb-lax"})
-        assert (accepted, stopped) == (1, True)
+        accepted, stopped, names = await accept_as_operator(store, 5, {"zorblax": "zorb-lax"})
+        assert (accepted, stopped, names) == (1, True, {"zorblax"})
         assert len(await store.open_suggestions(5, limit=10)) == 1
     finally:
         await store.close()

@@ -16,6 +16,7 @@ from bot.collector import collector_paused
 if TYPE_CHECKING:
     from bot.glossary.models import CATEGORIES, Entry, Glossary, SourceInfo, SourceNote, SourceText
     from bot.glossary.problems import GlossaryError, Problem
+    from bot.glossary.sources import SourceData
 
 _LAZY = {
     "CATEGORIES": "bot.glossary.models",
@@ -89,12 +90,45 @@ def _inspect(
     files = {s.info.key: s.location for s in sources}
     stage(f"check: checking {len(entries):,} entries")
     problems.extend(check_entries(entries, files, lines))
+    problems[:] = _without_echoes(problems, sources)
     if not entries and not any(p.severity == "error" for p in problems):
         where = ", ".join(str(p) for p in paths) if paths else "the bundled data"
         problems.append(
             Problem("error", where, "no glossary entries found" + _no_files(sources, paths))
         )
     return Glossary(tuple(entries), tuple(s.info for s in sources)), problems
+
+
+def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> list[Problem]:
+    """`problems` with the echoes of a glossary file that could not be read folded into one
+    line under its error: every kind, "asked as" table and related id naming one of its entries
+    "names no entry" (one smart quote in the foundations file made 279 of them, and cut the
+    reload's log line before any other)."""
+    from bot.glossary.problems import Problem
+
+    unread = [
+        s.location
+        for s in sources
+        if not s.entries
+        and any(
+            p.file == s.location and p.severity == "error" and p.entry is None for p in problems
+        )
+    ]
+    if not unread:
+        return problems
+    echoes = [p for p in problems if "names no entry" in p.message]
+    if not echoes:
+        return problems
+    kept = [p for p in problems if "names no entry" not in p.message]
+    note = Problem(
+        "error",
+        unread[0] if len(unread) == 1 else ", ".join(unread),
+        f"{len(echoes)} references to entries (kinds, asked-as tables, related ids) name no "
+        f"entry: not listed, as {'this file' if len(unread) == 1 else 'these files'}, which may "
+        "hold them, could not be read; `check` lists those left once it reads",
+    )
+    at = max(i for i, p in enumerate(kept) if p.file in unread) + 1
+    return [*kept[:at], note, *kept[at:]]
 
 
 def _once(paths: list[Path], problems: list[Problem]) -> list[Path]:

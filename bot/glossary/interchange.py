@@ -232,6 +232,8 @@ def _topics_refusal(text: str, max_terms: int) -> str | None:
     except (ValueError, RecursionError):
         return None
     other = _bot_json(data)
+    if other is None:
+        other = _other_json(data)
     if other is not None:
         return other
     topics = data.get("topics") if isinstance(data, dict) else None
@@ -266,6 +268,33 @@ def _bot_json(data: object) -> str | None:
             "writes, the topics JSON or the Markdown glossary."
         )
     return None
+
+
+# The topics JSON's own top-level keys: an object with none of them is another program's file.
+_TOPICS_KEYS = {"schemaVersion", "language", "categories", "topics"}
+
+
+def _other_json(data: object) -> str | None:
+    """A JSON file of another program (another bot's export: a list of {"term", "definition"},
+    {"tags": […]}, a name-to-text map), said in one line with the formats the bot reads; its
+    topics-JSON problems ("schemaVersion: missing required field", one per key) would only
+    puzzle whoever moves a glossary in."""
+    if isinstance(data, list):
+        keys = list(dict.fromkeys(k for row in data if isinstance(row, dict) for k in row))
+        what = "a list of objects" if keys else "a list"
+    elif isinstance(data, dict) and not _TOPICS_KEYS & data.keys():
+        keys, what = list(data), "an object"
+    else:
+        return None
+    if keys:
+        shown = ", ".join(f"“{key[:40]}”" for key in keys[:5]) + (", …" if len(keys) > 5 else "")
+        what += f" with the key{'s' if len(keys) > 1 else ''} {shown}"
+    return (
+        f"this JSON ({what}) is not a glossary format the bot reads, perhaps another program's "
+        "export: write the terms as curated TOML (an `[[entries]]` table with title, category "
+        "and definition for each; `/term export` or `glossary-bot terms export` writes one to "
+        "start from), or give the topics JSON or the Markdown glossary."
+    )
 
 
 def _toml_refusal(text: str, max_terms: int) -> str | None:

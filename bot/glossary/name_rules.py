@@ -113,6 +113,8 @@ def _hidden(text: str) -> bool:
 def name_refusal(text: str, subject: str = "A name") -> str | None:
     """Why `text` cannot be a name ("An alias cannot contain links."), or None if it can."""
     text = unicodedata.normalize("NFKC", text)
+    if any(ch in "\t\n\r\v\f" for ch in text):  # controls, but seen as gaps: say which
+        return f"{subject} cannot contain line breaks or tabs."
     if _hidden(text):
         return f"{subject} cannot contain control or invisible characters."
     if text.strip() and all(ch.isspace() or unicodedata.category(ch)[0] == "M" for ch in text):

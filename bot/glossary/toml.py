@@ -20,6 +20,10 @@ _WHERE = r"^(?P<what>.*?)\s+at line (?P<line>\d+) column (?P<column>\d+)$"
 # Where rtoml guesses a type from the first letter of an unquoted word (`title = nope` is "invalid
 # float, expected `nan`"), the plain reason reads better.
 _GUESSED_FLOAT = r"^invalid float, expected `(nan|inf)`$"
+# Quotes a word processor or a phone's keyboard puts for `"` and `'` ("smart quotes"): TOML
+# reads none of them, and its message ("String values must be quoted") reads as nonsense to
+# whoever sees quotes there.
+_TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\uff02\uff07"
 
 
 class TomlError(ValueError):
@@ -32,7 +36,7 @@ def parse_toml(text: str) -> dict[str, Any]:
     try:
         data: dict[str, Any] = loads(text)
     except TomlParsingError as exc:
-        raise TomlError(_reason(str(exc))) from None
+        raise TomlError(_reason(str(exc), text)) from None
     return data
 
 
@@ -67,7 +71,7 @@ def line_of(file: Path, pattern: str) -> int | None:
     return next((n for n, text in enumerate(lines, 1) if matches(text.strip())), None)
 
 
-def _reason(message: str) -> str:
+def _reason(message: str, text: str) -> str:
     where = re.match(_WHERE, message, re.DOTALL)
     what = where["what"] if where else message
     if "recursion depth" in what:  # an array in an array in an array...
@@ -77,4 +81,23 @@ def _reason(message: str) -> str:
     what = what[:1].upper() + what[1:]
     if where:
         what += f" (at line {where['line']}, column {where['column']})"
+        what += _typographic_quote(what, text, int(where["line"]), int(where["column"]))
     return f"not valid TOML: {what}"
+
+
+def _typographic_quote(what: str, text: str, line: int, column: int) -> str:
+    """Where the failing line holds a typographic quote at the error (or the error is about a
+    string), that quote named: the likeliest cause, which rtoml's words do not name."""
+    lines = text.split("\n")
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    at = row[column - 1 : column]
+    about_strings = "quote" in what.lower() or "string" in what.lower()
+    found = at if at and at in _TYPOGRAPHIC_QUOTES else None
+    if found is None and about_strings:
+        found = next((c for c in row if c in _TYPOGRAPHIC_QUOTES), None)
+    if found is None:
+        return ""
+    return (
+        f": {found} is a typographic quote (a word processor's smart quotes): TOML strings take"
+        " straight quotes, \" or '"
+    )

@@ -426,6 +426,7 @@ def run_import(args: argparse.Namespace) -> int:
     wanted: list[_Wanted] = []
     accepted = 0  # waiting suggestions of a name added (`accept_as_operator`)
     stopped = False  # the database failed before every one was accepted
+    accepted_names: set[tuple[int, str]] = set()  # (server, name) of those accepted
     settings: Settings = args.settings
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
@@ -493,8 +494,9 @@ def run_import(args: argparse.Namespace) -> int:
                 item = want.item
                 named.setdefault(item.scope, {})[compact(item.text)] = item.entry_id
         for scope, by_name in named.items():
-            done, stopped = await accept_as_operator(store, scope, by_name)
+            done, stopped, names = await accept_as_operator(store, scope, by_name)
             accepted += done
+            accepted_names.update((scope, name) for name in names)
             if stopped:
                 break
         return results
@@ -546,7 +548,7 @@ def run_import(args: argparse.Namespace) -> int:
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
     print(
         f"added {added}, already present {unchanged}, refused {failed}"
-        + untold_line(accepted, stopped=stopped)
+        + untold_line(accepted, stopped=stopped, names=len(accepted_names))
     )
     return 1 if failed else 0
 

@@ -201,6 +201,7 @@ async def test_namesakes_accepted_say_when_their_member_could_not_be_told(
     assert "Accepted the suggestion; the member could not be told (DMs closed)." in answer
     assert answer.endswith(
         "Also accepted 1 other suggestion of that name; its member could not be told (DMs closed)."
+        "\nNo more suggestions are waiting."  # outsider43: an accept shows the next, or this
     ), answer
 
 

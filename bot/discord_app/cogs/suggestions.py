@@ -423,11 +423,14 @@ async def accept_waiting(
     state = interaction.client.state
     assert state.store is not None
     closed = told = 0
+    named: set[str] = set()  # the names accepted: an import's may be many
     try:
         for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
             decided, reached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
             closed += decided is not None
             told += reached
+            if decided is not None:
+                named.add(compact(waiter.title))
     except StorageError:
         pass  # the rest stay in the queue, where a moderator still sees them
     if not closed:
@@ -440,4 +443,5 @@ async def accept_waiting(
     else:
         noun, who = "suggestions", f"{closed - told} of their members {untold}"
     other = "other " if besides else ""  # besides the suggestion this form accepted
-    return f"\nAlso accepted {closed} {other}{noun} of that name; {who}"
+    which = "that name" if len(named) <= 1 else "those names"
+    return f"\nAlso accepted {closed} {other}{noun} of {which}; {who}"

@@ -73,9 +73,10 @@ from bot.glossary.server_terms import (
     check_caps,
     check_draft,
     dangling_after_removal,
+    overlay_target,
 )
-from bot.storage import StorageError, SuggestionDecided
-from bot.term_import import describe, import_terms, too_big
+from bot.storage import StorageError, Suggestion, SuggestionDecided
+from bot.term_import import REPORT_LISTED, describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
     TermChange,
@@ -333,7 +334,7 @@ class DecideButton(
                 "rejecting this suggestion",
                 "with `/term log`",
             )
-            await reply(interaction, text.strip() or "Rejected.")
+            await _with_the_next(interaction, text.strip() or "Rejected.", self.category)
             return
         if not await still_allowed(interaction, opening_form=True):
             return
@@ -352,6 +353,59 @@ class DecideButton(
         typed = TermDraft(found.title, shown, category=self.category)
         draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
         await open_modal(interaction, draft)
+
+
+def _first_waiting(
+    waiting: Sequence[Suggestion], category: str | None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """The oldest waiting suggestion as `/term review` shows it, with Accept… and Reject."""
+    first = waiting[0]
+    # A member's free text: shown inert, like every text the bot repeats from a user.
+    embed = discord.Embed(
+        title=fit(echo(first.title), limits.EMBED_TITLE),
+        description=fit(echo(first.definition, limits.EMBED_DESCRIPTION), limits.EMBED_DESCRIPTION),
+        colour=BRAND_COLOUR,
+    )
+    embed.set_footer(
+        text=f"Suggested by a member · {len(waiting)} waiting"
+        + (" (or more)" if len(waiting) >= 25 else "")
+    )
+    embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
+    view = discord.ui.View(timeout=None)
+    view.add_item(DecideButton(first.id, accept=True, category=category))
+    view.add_item(DecideButton(first.id, accept=False))
+    return embed, view
+
+
+class _ShowNext:
+    """A saved Accept… form's answer shows the next suggestion waiting (`_with_the_next`), in
+    the category the review was given."""
+
+    def __init__(self, category: str | None) -> None:
+        self.category = category
+
+
+async def _with_the_next(interaction: Interaction, text: str, category: str | None) -> None:
+    """Answer a decision with the next suggestion waiting, so a queue is gone through without
+    running `/term review` again for each; the answer alone if the queue cannot be read, or
+    the bot is stopping (its answers' time is short, and the decision may be unfinished)."""
+    store = interaction.client.state.store
+    if interaction.client.stop_deadline is not None:
+        store = None
+    try:
+        waiting = await store.open_suggestions(interaction.guild_id or 0) if store else None
+    except StorageError:
+        waiting = None
+    if waiting is None:
+        await reply(interaction, text)
+    elif not waiting:
+        await reply(interaction, f"{text}\nNo more suggestions are waiting.")
+    else:
+        embed, view = _first_waiting(waiting, category)
+        more = " or more" if len(waiting) >= 25 else ""
+        await reply(
+            interaction, f"{text}\nNext, {len(waiting)}{more} waiting:", embed=embed, view=view
+        )
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
@@ -493,9 +547,13 @@ class TermCog(
     @per_user_cooldown()
     async def export(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or 0
-        terms = await read_or_say(interaction, lambda store: read_terms(store, scope))
-        if terms is None:
+        read = await read_or_say(
+            interaction,
+            lambda store: asyncio.gather(read_terms(store, scope), store.aliases(scope)),
+        )
+        if read is None:
             return
+        terms, aliases = read
         if not terms:
             await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             return
@@ -503,9 +561,19 @@ class TermCog(
         data = await asyncio.to_thread(export_bytes, terms, glossary)
         file = discord.File(io.BytesIO(data), filename=f"terms-{scope}.toml")
         left = left_out_line(terms, glossary, name=echo)
+        # Aliases are the server's, not its terms': a glossary moved with this file arrives
+        # without them, so say so rather than let them be lost unnoticed.
+        unheld = (
+            f" The file does not hold this server's {len(aliases)} alias"
+            f"{'es' if len(aliases) != 1 else ''} (`/alias list` lists them): on another "
+            "server, add them with `/alias add`."
+            if aliases
+            else ""
+        )
         await interaction.followup.send(
             f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML."
-            + (f" {left[:1].upper()}{left[1:]}." if left else ""),
+            + (f" {left[:1].upper()}{left[1:]}." if left else "")
+            + unheld,
             file=file,
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
@@ -544,6 +612,7 @@ class TermCog(
             await reply(interaction, "I could not download that file. Nothing was imported.")
             return
         store = state.store
+        report: list[str] = []  # the whole report, where the message cuts it
 
         async def imported() -> str:
             try:
@@ -565,11 +634,19 @@ class TermCog(
                 await state.servers.reload(interaction.guild_id or 0)
                 accepted = await close_namesakes(interaction, outcome.written, besides=False)
             text = discord.utils.escape_mentions(describe(outcome))
-            return fit(text, limits.MESSAGE_CONTENT - len(accepted)) + accepted
+            shown = fit(text, limits.MESSAGE_CONTENT - len(accepted))
+            if shown != text or describe(outcome, limit=REPORT_LISTED) != describe(outcome):
+                whole = describe(outcome, limit=REPORT_LISTED, one_a_line=True)
+                report.append(whole + accepted)  # a file: nothing in it is rendered
+            return shown + accepted
 
         said = await said_through_the_stop(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
+        if report:  # every problem (or name) the message could not hold, as `/alias list` does
+            data = report[0].encode("utf-8")
+            await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
+            return
         await reply(interaction, said)
 
     @app_commands.command(
@@ -585,23 +662,7 @@ class TermCog(
         if not waiting:
             await reply(interaction, "No suggestions are waiting. 🎉")
             return
-        first = waiting[0]
-        # A member's free text: shown inert, like every text the bot repeats from a user.
-        embed = discord.Embed(
-            title=fit(echo(first.title), limits.EMBED_TITLE),
-            description=fit(
-                echo(first.definition, limits.EMBED_DESCRIPTION), limits.EMBED_DESCRIPTION
-            ),
-            colour=BRAND_COLOUR,
-        )
-        embed.set_footer(
-            text=f"Suggested by a member · {len(waiting)} waiting"
-            + (" (or more)" if len(waiting) >= 25 else "")
-        )
-        embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
-        view = discord.ui.View(timeout=None)
-        view.add_item(DecideButton(first.id, accept=True, category=category))
-        view.add_item(DecideButton(first.id, accept=False))
+        embed, view = _first_waiting(waiting, category)
         await interaction.followup.send(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
@@ -654,6 +715,9 @@ class TermCog(
             raise
         text, view = saved if saved is not None else (UNFINISHED_AT_STOP, None)
         future.set_result(text)
+        if isinstance(view, _ShowNext):
+            await _with_the_next(interaction, text, view.category)
+            return
         kwargs: dict[str, Any] = {"view": view} if view else {}
         await interaction.followup.send(
             text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
@@ -661,7 +725,7 @@ class TermCog(
 
     async def _save(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, values: dict[str, str]
-    ) -> tuple[str, discord.ui.View | None]:
+    ) -> tuple[str, discord.ui.View | _ShowNext | None]:
         scope = interaction.guild_id or 0
         known = await self.state.term_drafts.get(nonce, scope, owner)
         if known is None and edit:
@@ -717,8 +781,8 @@ class TermCog(
             # the checks or after), or the server could not be checked. What they typed is
             # kept, as a refused form's is.
             return text + KEPT, await self._again(owner, nonce, draft)
-        if not refusal.problems:
-            return text, None
+        if not refusal.problems:  # an accepted suggestion: on to the next, as a Reject goes
+            return text, (_ShowNext(draft.typed.category) if draft.suggestion else None)
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
         if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
@@ -826,6 +890,12 @@ def plan_save(
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
     text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
+    target = overlay_target(term, bundled)
+    if target is not None:  # its card changes for every member: say so
+        text += (
+            f" It is this server's wording of **{echo(target.title)}**, whose card now leads "
+            "with this text."
+        )
     if warnings:
         text = problems_text(warnings, text + "\nNote:")
     # An Accept… form's suggestion is decided in the term's own write (undone if not open).
