@@ -11,8 +11,12 @@ from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# Main 2096a9f failed ten: nine give no card with the asked entry among the first offers (the
-# neighbour first for Multi-Head Attention), one cards Video RAM for High-Bandwidth Memory.
+# Main 2096a9f failed ten, and the rewritten phrasings leave the same ten. Nine give no card
+# with the asked entry among the first three offers, one cards Video RAM for High-Bandwidth
+# Memory (0.02 behind it by meaning). The meaning puts the asked entry first for six (by 0.01
+# to 0.22: Multi-Head Attention, ZeRO, LLM Inference, HBM, RLAIF, Jailbreak), a neighbour first
+# for four (LLM Evaluation for RLHF, REINFORCE Leave-One-Out for GRPO, Lethal Trifecta for
+# Prompt Injection, Alignment for Appropriate Reliance).
 STILL_FAILING = {
     (
         "why does a transformer run several attention computations side by side and join "
