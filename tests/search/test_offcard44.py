@@ -3,9 +3,11 @@
 chemistry, finance) or an everyday one using a glossary word in another sense: no card. "card":
 an on-topic text near the edge (short, plain words, a name in lower case): its card.
 offcard44_probes.tsv was written from entry titles and general knowledge, not from the entries'
-text nor any slice's rows. The rule (`SearchIndex._unranked_off_field`): a card for an entry the
-meaning does not rank at all, for a text leaning away from the field and writing no name only
-the field's, becomes an offer (bench/results/semantic.md "offcard44")."""
+text nor any slice's rows. The rule measured (`SearchIndex._unranked_off_field` at 97603e1: a
+card for an entry the meaning does not rank at all, for a text leaning away from the field and
+writing no name only the field's, becomes an offer) made 6 off-topic cards and 1 on-topic wrong
+card fewer held out, but lost 1 right card: reverted (bench/results/semantic.md "offcard44").
+None of the probes below changed under it."""
 
 from __future__ import annotations
 
@@ -40,7 +42,8 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 21, "card": 15})
 # Written after the tuning rows and the code were read. A card for an entry the meaning does not
 # rank among its first ten, for a text leaning away from the field: main cards Training Tokens
 # (offer43 saw it) and Embeddings (a paraphrase of a dev10 row: "embedded" is a form of its
-# name). Both fail on main 2096a9f.
+# name). Both passed under the reverted rule: strict expected failures.
+@pytest.mark.xfail(strict=True, reason="reverted: a card the meaning does not rank stays a card")
 @pytest.mark.parametrize(
     "query",
     [
@@ -55,9 +58,10 @@ def test_a_card_the_meaning_does_not_rank_for_an_off_field_text_is_none(
     assert result.entry is None, result
 
 
-# Paraphrases of tuning rows (dev, dev2) the rule leaves alone: the meaning ranks neither card
-# and the text leans away from the field (cosine 0.09-0.11), but it writes a name only the field
-# uses ("optimizer", "finetune": no common-English word). Both fail with that exemption removed.
+# Paraphrases of tuning rows (dev, dev2), right cards on main, that a next rule of that kind must
+# keep: the meaning ranks neither card and the text leans away from the field (cosine
+# 0.09-0.11), but it writes a name only the field uses ("optimizer", "finetune": no common-English
+# word). Both failed under the reverted rule with that exemption removed.
 @pytest.mark.parametrize(
     ("query", "entry"),
     [
