@@ -52,8 +52,9 @@ async def test_a_reject_raced_by_another_process_is_told_how_it_was_decided(
                 )
                 paused.go.set()
                 answer = (await rejected.final_message())["content"]
-                assert (
-                    answer == "That suggestion was already accepted (`/term log` says by whom)."
+                assert answer == (  # and, as every decision since outsider43, what waits next
+                    "That suggestion was already accepted (`/term log` says by whom).\n"
+                    "No more suggestions are waiting."
                 ), answer
                 audit = await other.term_audit_log(scene.guild.id)
                 assert [(a.action, a.actor_id) for a in audit] == [
