@@ -21,6 +21,7 @@ from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
+from .test_left24 import _cli
 
 __all__ = ["helpers"]  # the fixture, used here
 
@@ -143,3 +144,12 @@ async def test_discords_count_is_taken_within_what_shard_count_takes(
     if count is None:
         assert f"{10**6} shards" in why, why
         assert f"at most {MAX_SHARD_COUNT}" in why, why
+
+
+def test_check_deep_without_a_database_is_a_usage_error(tmp_path: Path) -> None:
+    """Attack 11: `check --deep` without `--db` checked nothing more than `check` and said
+    "0 error(s)", as if the deep check had passed. Now a usage error naming `--db`."""
+    told = _cli(tmp_path, "check", "--deep")
+    assert told.returncode == 2, told
+    assert "--deep checks the database --db names: give --db too" in told.stderr, told
+    assert told.stdout == "", told
