@@ -8,17 +8,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app import runner
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.runner import discords_shard_count
 from bot.settings import MAX_SHARD_COUNT
 from bot.storage import Store
-from tests.discord_app.helpers import buttons
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_alias_permissions import PERMISSIONS_ROUTE, Helpers, helpers
 from tests.discord_app.test_suggestions import suggest_from_a_miss
+from tests.discord_app.test_terms import add_term, open_edit, submit
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.command_permissions import override
+from tests.fake_discord.interactions import base_payload
 from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
+from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left24 import _cli
@@ -153,3 +158,77 @@ def test_check_deep_without_a_database_is_a_usage_error(tmp_path: Path) -> None:
     assert told.returncode == 2, told
     assert "--deep checks the database --db names: give --db too" in told.stderr, told
     assert told.stdout == "", told
+
+
+async def test_nothing_changed_is_said_only_when_nothing_did(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Attack 9: a title whose case alone changes is a change ("Saved", an audit row); a form
+    whose text differs only by spaces the bot trims and folds says "Nothing changed", logs
+    nothing; and the related "rag" written as "RAG " is the same related term."""
+    await add_term(scene)
+    logged = len(await store.term_audit_log(scene.guild.id))
+    spaced = await open_edit(scene, scene.moderator, "zorblax")
+    answer = await submit(
+        scene,
+        scene.moderator,
+        spaced,
+        {
+            "title": "  Zorblax ",
+            "definition": "The team's nightly batch job that re-ranks retrieved documents.  ",
+            "related": " RAG ",
+        },
+    )
+    assert answer["content"].startswith("Nothing changed: **Zorblax**"), answer["content"]
+    assert len(await store.term_audit_log(scene.guild.id)) == logged
+    cased = await open_edit(scene, scene.moderator, "zorblax")
+    answer = await submit(scene, scene.moderator, cased, {"title": "ZorBlax"})
+    assert answer["content"].startswith("Saved **ZorBlax**"), answer["content"]
+    assert len(await store.term_audit_log(scene.guild.id)) == logged + 1
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.title == "ZorBlax"
+
+
+@pytest.mark.parametrize(
+    "period",
+    ["@everyone <@&1> **" + "y" * 5990, "WEEK", 7],
+)
+async def test_stats_of_a_hostile_period_is_the_short_line(
+    scene: Scene, bot: GlossaryBot, period: object
+) -> None:
+    """Attack 12: a raw period of 6,000 characters with a ping and markdown, one in capitals,
+    one sent as a number: the short private line, bounded, pinging no one."""
+    fake = scene.fake
+    data = {
+        "id": command_id(scene, "stats"),
+        "name": "stats",
+        "type": 1,
+        "options": [{"name": "period", "type": 3, "value": period}],
+    }
+    payload = base_payload(
+        fake.world, kind=2, data=data, user=scene.moderator, channel=scene.channel
+    )
+    answer = await (await fake.raw_interaction(payload)).final_message()
+    assert is_ephemeral(answer), answer
+    assert answer["content"].startswith("There is no period “"), answer
+    assert len(answer["content"]) < 400, answer
+    assert "@everyone" not in answer["content"], answer  # escaped: it pings no one
+    assert "<@&" not in answer["content"].replace("\\<@&", ""), answer  # escaped too
+
+
+@pytest.mark.parametrize("how", ["slow", "429"])
+async def test_discord_slow_to_say_its_count_is_not_waited_for_past_the_bound(
+    monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """Attack 4: `/gateway/bot` answering late, or 429 with a retry_after of a minute (which
+    discord.py sleeps): the question ends at its bound (here 1 s for 30), and the bot runs one
+    connection with the WARNING naming why."""
+    monkeypatch.setattr(runner, "ASK_DISCORD", 1.0)
+    async with FakeDiscord(shard_count=2) as fake:
+        if how == "slow":
+            fake.faults.delay("GET", "/gateway/bot", 5.0, times=1)
+        else:
+            fake.fail_next("GET", "/gateway/bot", status=429, retry_after=60.0)
+        with fake.patch_discord_py():
+            taken, why = await discords_shard_count(fake.token)
+    assert (taken, why) == (None, "TimeoutError")
