@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 from pathlib import Path
 
@@ -22,11 +23,12 @@ from tests.fake_discord import FakeDiscord
 from tests.fake_discord.command_permissions import override
 from tests.fake_discord.interactions import base_payload
 from tests.polling import eventually
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import BotProcess, glossary_bot_waited
 from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left24 import _cli
+from .test_readme35 import CLI_ENV, _database_with_alias
 
 __all__ = ["helpers"]  # the fixture, used here
 
@@ -232,3 +234,36 @@ async def test_discord_slow_to_say_its_count_is_not_waited_for_past_the_bound(
         with fake.patch_discord_py():
             taken, why = await discords_shard_count(fake.token)
     assert (taken, why) == (None, "TimeoutError")
+
+
+def test_a_kept_copys_link_to_a_disk_not_mounted_is_named_too(tmp_path: Path) -> None:
+    """Left43 item 6, attacked: the copy moved to another disk, which is not mounted when a
+    later restore prunes (the link dangles): the link went without a word, and with it the
+    only note of where that copy is. Now it is named as a link, with where it points."""
+    db, backup = tmp_path / "glossary-bot.db", tmp_path / "a.db"
+    _database_with_alias(tmp_path, db, "qq live")
+    _database_with_alias(tmp_path, backup, "qq backup")
+    kept = Path(f"{db}.before-restore")
+
+    def restore() -> str:
+        status, output = glossary_bot_waited(
+            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
+        )
+        assert status == 0, output
+        return output
+
+    for _ in range(2):  # .before-restore and .1
+        restore()
+    disk = tmp_path / "other-disk"
+    disk.mkdir()
+    moved = disk / "old-live.db"
+    shutil.move(f"{kept}.1", moved)
+    Path(f"{kept}.1").symlink_to(moved)
+    disk.rename(tmp_path / "not-mounted")  # the link now points at nothing
+    for _ in range(3):  # .2, .3, .4 made: .1 pruned
+        output = restore()
+    assert (
+        f"removed the link {kept}.1 among the oldest copies earlier restores kept; the database "
+        f"it points at, {moved}, stays (remove it when done)"
+    ) in output, output
+    assert not Path(f"{kept}.1").is_symlink()
