@@ -93,6 +93,7 @@ async def test_a_sighup_while_the_bot_asks_its_shard_count_does_not_kill_it(
             )
             assert bot.process is not None
             assert bot.process.returncode is None, bot.output
+            await bot.wait_for_output(r"glossary reloaded: \d+ entries")
         finally:
             code = await bot.stop()
         assert code == 0, bot.output
