@@ -579,6 +579,8 @@ def run_check(args: argparse.Namespace) -> int:
     from bot.glossary import inspect_glossary
     from bot.progress import Progress
 
+    if args.deep and args.db is None:  # alone it checked nothing more, and said nothing
+        args.parser.error("--deep checks the database --db names: give --db too")
     with Progress("check", 3, quiet=args.quiet) as progress:
         glossary, problems = inspect_glossary(args.paths or None, stage=progress.stage)
     servers = None

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.once import OncePerReason
@@ -175,8 +176,9 @@ class CommandAccess:
         self, interaction: discord.Interaction[Any], command: str, *, within: float | None = None
     ) -> bool:
         """May the member behind this interaction use the top-level `command` where they are?
-        `within`: seconds to wait for the overrides before deciding by the defaults alone (an
-        answer that cannot be deferred, as a form's opening; the read goes on for the next)."""
+        `within`: seconds to wait for the overrides (an answer that cannot be deferred, as a
+        form's opening; the read goes on for the next). Not read by then: yes, for an override
+        may grant what the defaults refuse; what that answer opens asks again when it acts."""
         asker = asker_of(interaction)
         known = self._commands.get(command)
         if asker is None or known is None:
@@ -184,8 +186,8 @@ class CommandAccess:
         command_id, default = known
         try:
             overrides = await asyncio.wait_for(self._overrides(asker.guild_id), within)
-        except TimeoutError:
-            overrides = None
+        except TimeoutError:  # a role the overrides allow was refused by the defaults alone
+            return True
         if overrides is None:
             return may_use(asker, default)
         return may_use(
@@ -216,7 +218,15 @@ class CommandAccess:
         try:
             payloads = await asyncio.wait_for(self._fetch(guild_id), self.fetch_timeout)
             overrides = parse_overrides(payloads)
-        except (discord.HTTPException, TimeoutError, KeyError, TypeError, ValueError) as exc:
+        except (  # a dropped connection too (aiohttp's own, which discord.py lets through)
+            discord.HTTPException,
+            aiohttp.ClientError,
+            OSError,
+            TimeoutError,
+            KeyError,
+            TypeError,
+            ValueError,
+        ) as exc:
             if self._failing.starts():
                 log.warning(
                     "could not read the command permissions set in Integrations (%s); until "

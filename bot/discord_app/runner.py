@@ -9,8 +9,8 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from typing import NoReturn
+from collections.abc import Callable, Coroutine, Iterator, Mapping
+from typing import Any, NoReturn
 
 import aiohttp
 import discord
@@ -22,7 +22,13 @@ from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
-from bot.settings import Settings, SettingsError, load_settings, unknown_settings
+from bot.settings import (
+    MAX_SHARD_COUNT,
+    Settings,
+    SettingsError,
+    load_settings,
+    unknown_settings,
+)
 from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
 from bot.storage.backend import shown_location, without_password
 from bot.storage.errors import said_of
@@ -173,6 +179,11 @@ async def discords_shard_count(token: str) -> tuple[int | None, str]:
         return None, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     finally:
         await http.close()
+    if count > MAX_SHARD_COUNT:  # no bot has as many: a proxy's or a broken answer
+        return (
+            None,
+            f"Discord answered {count} shards, and SHARD_COUNT takes at most {MAX_SHARD_COUNT}",
+        )
     if count > 1:
         log.info(
             "Discord recommends %d shards (SHARD_COUNT is not set): this process runs them all",
@@ -189,16 +200,48 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
         term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
     )
-    shard_count, unasked = (
-        (settings.shard_count, "") if settings.sharded else await discords_shard_count(token)
-    )
-    bot = make_bot(state, settings, shard_count)
-    metrics_server = serve_metrics(settings, bot, state)
+    stop = asyncio.Event()
+    reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early
+
+    def reload() -> None:
+        task = asyncio.create_task(state.reload_off_loop())
+        reloads.add(task)
+        task.add_done_callback(reloads.discard)
+
+    # Taken before Discord is asked its shard count (up to ASK_DISCORD): a SIGHUP meanwhile
+    # killed the process by the signal's default action.
+    handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
+    with _signals_taken(handlers):
+        if settings.sharded:
+            shard_count, unasked = settings.shard_count, ""
+        else:
+            asked = await _unless_stopped(discords_shard_count(token), stop)
+            if asked is None:  # stopped while asking: nothing is open yet
+                return EXIT_OK
+            shard_count, unasked = asked
+        bot = make_bot(state, settings, shard_count)
+        metrics_server = serve_metrics(settings, bot, state)
+        try:
+            return await _log_in_and_run(bot, state, settings, token, stop, unasked)
+        finally:
+            if metrics_server is not None:  # off the loop: a scrape under way may still ask it
+                await asyncio.to_thread(metrics_server.stop)
+
+
+async def _unless_stopped(
+    asking: Coroutine[Any, Any, tuple[int | None, str]], stop: asyncio.Event
+) -> tuple[int | None, str] | None:
+    """`asking`'s answer, or None when `stop` is set first (the question then cancelled)."""
+    answer = asyncio.ensure_future(asking)
+    stopping = asyncio.ensure_future(stop.wait())
     try:
-        return await _run_bot(bot, state, settings, token, unasked)
+        await asyncio.wait({answer, stopping}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        if metrics_server is not None:  # off the loop: a scrape under way may still ask it
-            await asyncio.to_thread(metrics_server.stop)
+        stopping.cancel()
+        if not answer.done():
+            answer.cancel()
+            await asyncio.wait({answer})
+    return None if answer.cancelled() else answer.result()
 
 
 @contextlib.contextmanager
@@ -217,22 +260,6 @@ def _signals_taken(handlers: Mapping[signal.Signals, Callable[[], object]]) -> I
             loop.remove_signal_handler(sig)
             if before is not None:  # None: set outside Python, which cannot be put back
                 signal.signal(sig, before)
-
-
-async def _run_bot(
-    bot: GlossaryBot, state: BotState, settings: Settings, token: str, unasked: str
-) -> int:
-    stop = asyncio.Event()
-    reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early
-
-    def reload() -> None:
-        task = asyncio.create_task(state.reload_off_loop())
-        reloads.add(task)
-        task.add_done_callback(reloads.discard)
-
-    handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
-    with _signals_taken(handlers):
-        return await _log_in_and_run(bot, state, settings, token, stop, unasked)
 
 
 async def _log_in_and_run(
@@ -403,6 +430,14 @@ def _between_connections(bot: GlossaryBot) -> bool:
     return ws is None or not ws.open
 
 
+def _launching(bot: GlossaryBot) -> bool:
+    """Is a sharded client still connecting its shards, one at a time? discord.py goes on
+    launching the next on a closed client, logging a failure with a traceback every 5 s."""
+    if not isinstance(bot, discord.AutoShardedClient):
+        return False
+    return len(bot.shards) < len(bot.shard_ids or range(bot.shard_count or 1))
+
+
 async def _connect_until_stopped(
     bot: GlossaryBot, state: BotState, settings: Settings, stop: asyncio.Event
 ) -> BaseException | None:
@@ -431,6 +466,8 @@ async def _connect_until_stopped(
         log.info("stopping: flushing counts and closing the connection")
         bot.stop_deadline = loop.time() + STOP_SECONDS  # for every step from here on
         between = _between_connections(bot)
+        if _launching(bot):  # before the close, which the next shard's launch would meet
+            running.cancel()
         await bot.close()
         if between:  # nothing to close: its retries end now, not at the deadline
             running.cancel()

@@ -112,8 +112,8 @@ async def stored_choices(
 
 
 # A button that opens a form must answer with the form itself, within Discord's 3 s, so it
-# cannot acknowledge first: it waits this long for the server's overrides, then decides by the
-# command's defaults (the form's save asks again, with the overrides by then).
+# cannot acknowledge first: it waits this long for the server's overrides, then opens the form
+# (the defaults alone would refuse a role the overrides allow; the save asks again with them).
 FORM_WAIT = 1.0
 
 

@@ -166,7 +166,7 @@ def _remove_oldest(
         copy = Path(f"{kept}.{n}")
         if copy.exists() and copy.resolve() == backup.resolve():
             continue
-        if copy.exists() and copy.is_symlink():
+        if copy.is_symlink():  # dangling too (its disk not mounted): where it points is said
             unlinked.append((copy, copy.resolve()))
         elif copy.exists():  # not its logs alone (the copy removed by hand)
             removed.append(copy)
