@@ -5,7 +5,9 @@ the real command line."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import re
 import sqlite3
 
 from bot.discord_app.app import GlossaryBot
@@ -41,3 +43,84 @@ async def test_a_rejection_the_database_refused_does_not_show_it_again_as_the_ne
     assert "could not be marked decided (database); it stays in the queue" in answer["content"]
     assert "Next" not in answer["content"], answer["content"]
     assert not answer.get("embeds"), answer["embeds"]
+
+
+async def test_two_moderators_rejecting_together_and_then_the_next(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan lines K2-K4: a moderator and an admin go through the same queue at once. Both press
+    Reject on the oldest, then both on the "next" each was shown (the same one): each time one
+    rejects it and the other is told it was already rejected; the queue ends in "No more
+    suggestions are waiting."; one log line per decision."""
+    names = ("Zorb Engine", "Quux Store", "Frob Rate")
+    for n, name in enumerate(names):
+        member = (scene.alice, scene.bob, scene.owner)[n]
+        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    fake = scene.fake
+    deciders = (scene.moderator, scene.admin)
+    shown = []
+    for user in deciders:
+        review = await fake.slash(user, "term review", {}, channel=scene.channel)
+        shown.append(await review.final_message())
+    for name, after in ((names[0], names[1]), (names[1], names[2])):
+        assert [m["embeds"][0]["title"] for m in shown] == [name, name]
+        clicks = await asyncio.gather(
+            *(fake.click(u, m, buttons(m)["Reject"]) for u, m in zip(deciders, shown, strict=True))
+        )
+        answers = [await c.final_message() for c in clicks]
+        texts = sorted(a["content"].split("\n")[0] for a in answers)
+        assert texts == [
+            "Rejected the suggestion; the member was told privately.",
+            "That suggestion was already rejected (`/term log` says by whom).",
+        ], texts
+        assert all(
+            a["content"].endswith("Next, 1 waiting:" if after == names[2] else "Next, 2 waiting:")
+            for a in answers
+        ), answers
+        shown = answers
+    last = await fake.click(scene.moderator, shown[0], buttons(shown[0])["Reject"])
+    done = await last.final_message()
+    assert done["content"].endswith("No more suggestions are waiting."), done["content"]
+    assert await store.open_suggestions(scene.guild.id) == []
+    log = await store.term_audit_log(scene.guild.id)
+    assert len(log) == 3, log
+
+
+# 100 terms whose titles are 250 foxes (4 bytes each in UTF-8), each with 120 other names that
+# are mentions: a 205 KB file of 12,000 problems, each naming its term.
+MENTIONS = ", ".join(f'"@a{k}"' for k in range(120))
+FOXES = "\n".join(
+    f'[[entries]]\ntitle = "{"🦊" * 250}{n}"\ncategory = "Fundamentals"\ndefinition = "d"\n'
+    f"aliases = [{MENTIONS}]\n"
+    for n in range(100)
+)
+
+
+async def test_an_import_report_past_discord_s_upload_size_is_still_sent(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line K7: a 205 KB file of 12,000 problems, each quoting a title of 250 emoji. The
+    whole report (10,000 problems listed) was 20 MB, past the 10 MiB Discord takes from a bot
+    (the interaction's `attachment_size_limit`): Discord refused the answer (413, 40005) and
+    the moderator got the fake's "something went wrong", without the problems. Now the
+    attached report stops at the upload size, at a line, and says how many it leaves out."""
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment("foxes.toml", FOXES)},
+        channel=scene.channel,
+    )
+    message = await handle.final_message()
+    head = message["content"].split("\n")[0]
+    assert re.fullmatch(r"Nothing was imported: 1\d{4} problems in the file\.", head), head
+    [attached] = message["attachments"]
+    data = scene.fake.attachment_bytes(attached)
+    assert len(data) <= 10 * 1024 * 1024
+    lines = data.decode("utf-8").splitlines()
+    assert lines[0] == head
+    assert len(lines) > 4000, len(lines)  # as many as the upload size holds
+    left = re.fullmatch(
+        r"… and (\d+) more \(the rest of the report is past Discord's upload size\)\.", lines[-1]
+    )
+    assert left, lines[-1]
+    assert len(lines) - 1 + int(left[1]) == 10_002, (len(lines), left[1])  # head, 10,000, "and N"

@@ -413,6 +413,22 @@ async def _with_the_next(
         )
 
 
+def _within(report: str, size: int) -> bytes:
+    """`report` as a file of at most `size` bytes (Discord's upload size for the bot here: a
+    bigger file fails the whole answer, 413), cut after a line, the lines left out counted."""
+    data = report.encode("utf-8")
+    if len(data) <= size:
+        return data
+    lines = report.split("\n")
+    room = size - 100  # the last line, saying how many are left out
+    kept = used = 0
+    while kept < len(lines) and used + len(lines[kept].encode("utf-8")) + 1 <= room:
+        used += len(lines[kept].encode("utf-8")) + 1
+        kept += 1
+    rest = f"… and {len(lines) - kept} more (the rest of the report is past Discord's upload size)."
+    return "\n".join([*lines[:kept], rest]).encode("utf-8")
+
+
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
 
 
@@ -649,7 +665,7 @@ class TermCog(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
         if report:  # every problem (or name) the message could not hold, as `/alias list` does
-            data = report[0].encode("utf-8")
+            data = _within(report[0], interaction.filesize_limit)
             await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
             return
         await reply(interaction, said)
@@ -787,7 +803,9 @@ class TermCog(
             # kept, as a refused form's is.
             return text + KEPT, await self._again(owner, nonce, draft)
         if not refusal.problems:  # an accepted suggestion: on to the next, as a Reject goes
-            return text, (_ShowNext(draft.typed.category, draft.suggestion) if draft.suggestion else None)
+            return text, (
+                _ShowNext(draft.typed.category, draft.suggestion) if draft.suggestion else None
+            )
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
         if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
