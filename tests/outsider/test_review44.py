@@ -8,13 +8,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import shutil
 import sqlite3
+from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.resilience.botproc import ROOT, glossary_bot_waited
 
 from .conftest import Scene
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def test_a_rejection_the_database_refused_does_not_show_it_again_as_the_next(
@@ -124,3 +129,28 @@ async def test_an_import_report_past_discord_s_upload_size_is_still_sent(
     )
     assert left, lines[-1]
     assert len(lines) - 1 + int(left[1]) == 10_002, (len(lines), left[1])  # head, 10,000, "and N"
+
+
+async def test_an_unreadable_verbatim_file_s_curation_is_one_line_too(tmp_path: Path) -> None:
+    """Plan line K13: outsider43 folded the echoes of an unreadable glossary file (kinds,
+    asked-as tables, related ids) into one line, but not its curation overlay's: with
+    `llm-studio-topics.json` cut in half (an interrupted copy), `check` said its two errors,
+    the one folded line, and then 89 "curation names an entry that is not in the file it
+    curates", one per curated entry. Now the overlay is one line too."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    path = data / "llm-studio-topics.json"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+    status, said = await asyncio.to_thread(
+        glossary_bot_waited, CLI_ENV, tmp_path, "check", "-q", "data"
+    )
+    assert status == 1, said
+    lines = said.splitlines()
+    assert not [line for line in lines if "not in the file it curates" in line], said
+    assert len(lines) == 4, said  # the sha256, not JSON, the references, the overlay
+    assert re.fullmatch(
+        r"data/llm-studio-topics\.curation\.toml: error: its \d+ entries are not checked: the "
+        r"file it curates could not be read; `check` checks them once it reads",
+        lines[-1],
+    ), lines[-1]
