@@ -12,7 +12,10 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.toml import TomlError, parse_toml
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.resilience.botproc import ROOT, glossary_bot_waited
@@ -154,3 +157,19 @@ async def test_an_unreadable_verbatim_file_s_curation_is_one_line_too(tmp_path: 
         r"file it curates could not be read; `check` checks them once it reads",
         lines[-1],
     ), lines[-1]
+
+
+def test_smart_quotes_inside_a_string_are_not_blamed_for_its_missing_end() -> None:
+    """Plan line K12: typographic quotes inside a straight-quoted string are legal (M4 keeps
+    them), but a definition that only lacked its closing `"` (`definition = "He said “hi”`)
+    was told "“ is a typographic quote …: TOML strings take straight quotes", sending its
+    writer to replace quotes that were right. The quote is now named only when it stands
+    where a string should open (outside any straight-quoted one), as `title = “Zorb”`."""
+    with pytest.raises(TomlError) as inside:
+        parse_toml('definition = "He said “hi”\n')
+    assert "typographic" not in str(inside.value), inside.value
+    assert "(at line 1, column 27)" in str(inside.value), inside.value
+    for outside in ("title = “Zorb”\n", 'a = ["🦊", “x”]\n', 'a = "“ok”"\nb = “x”\n'):
+        with pytest.raises(TomlError) as said:
+            parse_toml(outside)
+        assert "is a typographic quote" in str(said.value), (outside, said.value)
