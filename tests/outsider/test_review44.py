@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import shutil
 import sqlite3
@@ -173,3 +174,23 @@ def test_smart_quotes_inside_a_string_are_not_blamed_for_its_missing_end() -> No
         with pytest.raises(TomlError) as said:
             parse_toml(outside)
         assert "is a typographic quote" in str(said.value), (outside, said.value)
+
+
+async def test_another_program_s_keys_stay_on_one_line(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line K11: another program's JSON is "said in one line", but its keys were quoted as
+    they are: a key holding a line break and `# Heading` broke the problem in two, the second
+    line rendered by Discord as a heading. Keys are now quoted on one line."""
+    data = json.dumps({"note\n# Heading": "x", "tags": []})
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment("other.json", data)},
+        channel=scene.channel,
+    )
+    message = await handle.final_message()
+    lines = message["content"].split("\n")
+    assert lines[0] == "Nothing was imported: 1 problem in the file.", lines
+    assert len(lines) == 2, lines
+    assert "“note # Heading”, “tags”" in lines[1], lines[1]
