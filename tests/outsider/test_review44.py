@@ -19,6 +19,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.toml import TomlError, parse_toml
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import ROOT, glossary_bot_waited
 
 from .conftest import Scene
@@ -194,3 +195,22 @@ async def test_another_program_s_keys_stay_on_one_line(
     assert lines[0] == "Nothing was imported: 1 problem in the file.", lines
     assert len(lines) == 2, lines
     assert "“note # Heading”, “tags”" in lines[1], lines[1]
+
+
+async def test_an_export_whose_alias_read_fails_is_one_short_answer(
+    scene: Scene, bot: GlossaryBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Plan line K16: `/term export` now reads the terms and the aliases together; with the
+    aliases' read failing alone (a damaged database: its table gone), the answer is the short
+    one about the database: no file, no traceback or error id, nothing left unretrieved."""
+    await add_term(scene, {"title": "Zorb Engine", "definition": "A thing that zorbs."})
+    with contextlib.closing(sqlite3.connect(scene.db_path)) as other:
+        other.execute("DROP TABLE aliases")
+        other.commit()
+    handle = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+    message = await handle.final_message()
+    assert is_ephemeral(message)
+    assert "database" in message["content"].lower(), message["content"]
+    assert "error id" not in message["content"], message["content"]
+    assert not message.get("attachments"), message
+    assert "never retrieved" not in caplog.text, caplog.text
