@@ -13,14 +13,18 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.toml import TomlError, parse_toml
 from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
@@ -43,7 +47,7 @@ async def test_a_rejection_the_database_refused_does_not_show_it_again_as_the_ne
     # The write fails as a full disk would (a real SQLite error), the reads go on.
     with contextlib.closing(sqlite3.connect(scene.db_path)) as other:
         other.execute(
-            "CREATE TRIGGER full BEFORE UPDATE ON suggestions "
+            "CREATE TRIGGER disk_full BEFORE UPDATE ON suggestions "
             "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
         )
         other.commit()
@@ -214,3 +218,54 @@ async def test_an_export_whose_alias_read_fails_is_one_short_answer(
     assert "error id" not in message["content"], message["content"]
     assert not message.get("attachments"), message
     assert "never retrieved" not in caplog.text, caplog.text
+
+
+@pytest.mark.postgres
+async def test_rejecting_together_and_a_refused_rejection_on_postgresql(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """Plan lines K1 and K2 on PostgreSQL: two moderators press Reject on the same suggestion
+    at once (one rejects it, the other is told; both are shown the next); then the database
+    refuses the decision's write (a trigger raising, as a full disk would): the answer says it
+    stays in the queue and shows no "Next" (it would be the same suggestion)."""
+    async with fresh_schema(TEST_DATABASE_URL, "review44") as url:
+        store = await Store.open(url, flush_interval=None)
+        async with start_bot(store):
+            for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
+                await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+            fake = scene.fake
+            deciders = (scene.moderator, scene.admin)
+            shown = []
+            for user in deciders:
+                review = await fake.slash(user, "term review", {}, channel=scene.channel)
+                shown.append(await review.final_message())
+            clicks = await asyncio.gather(
+                *(
+                    fake.click(u, m, buttons(m)["Reject"])
+                    for u, m in zip(deciders, shown, strict=True)
+                )
+            )
+            answers = [await c.final_message() for c in clicks]
+            assert sorted(a["content"].split("\n")[0] for a in answers) == [
+                "Rejected the suggestion; the member was told privately.",
+                "That suggestion was already rejected (`/term log` says by whom).",
+            ], answers
+            assert all(a["embeds"][0]["title"] == "Quux Store" for a in answers), answers
+            session = await asyncpg.connect(url)
+            try:
+                await session.execute(
+                    "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS "
+                    "$$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' "
+                    "USING ERRCODE = '53100'; END $$"
+                )
+                await session.execute(
+                    "CREATE TRIGGER disk_full BEFORE UPDATE ON suggestions "
+                    "FOR EACH ROW EXECUTE FUNCTION full_disk()"
+                )
+            finally:
+                await session.close()
+            refused = await fake.click(scene.moderator, answers[0], buttons(answers[0])["Reject"])
+            answer = await refused.final_message()
+            assert "could not be marked decided (database)" in answer["content"], answer
+            assert "Next" not in answer["content"], answer["content"]
+            assert not answer.get("embeds"), answer
