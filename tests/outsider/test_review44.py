@@ -269,3 +269,25 @@ async def test_rejecting_together_and_a_refused_rejection_on_postgresql(
             assert "could not be marked decided (database)" in answer["content"], answer
             assert "Next" not in answer["content"], answer["content"]
             assert not answer.get("embeds"), answer
+
+
+async def test_a_reload_with_the_topics_file_cut_keeps_serving_in_a_short_line(
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path
+) -> None:
+    """Plan line K15: the running bot's data/ gets an interrupted copy of the topics JSON and
+    is reloaded (SIGHUP's `reload_off_loop`): refused, the old glossary serving, and the log
+    line's problems the file's own and one line each for what it leaves unchecked, not the
+    curation overlay's 89 (which cut it at "... and 72 more")."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    async with start_bot(store, glossary_paths=[data]) as client:
+        path = data / "llm-studio-topics.json"
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text[: len(text) // 2], encoding="utf-8")
+        said = await client.state.reload_off_loop()
+        assert said.startswith("reload refused: 4 problem(s) in the glossary data:"), said
+        assert "... and" not in said, said
+        asked = await scene.fake.slash(
+            scene.alice, "define", {"term": "rag"}, channel=scene.channel
+        )
+        assert (await asked.final_message())["embeds"][0]["title"].startswith("Retrieval"), said
