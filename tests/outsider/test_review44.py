@@ -291,3 +291,27 @@ async def test_a_reload_with_the_topics_file_cut_keeps_serving_in_a_short_line(
             scene.alice, "define", {"term": "rag"}, channel=scene.channel
         )
         assert (await asked.final_message())["embeds"][0]["title"].startswith("Retrieval"), said
+
+
+async def test_the_next_after_a_rejection_keeps_the_review_s_category(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Plan line K5: `/term review category:Fundamentals`, Reject on the first, then Accept… on
+    the next one shown and save: the review's category must carry over, as it does after an
+    Accept…, so the save adds the term without asking for a category."""
+    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
+        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    fake = scene.fake
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+    answer = await rejected.final_message()
+    assert answer["embeds"][0]["title"] == "Quux Store", answer
+    accept = await fake.click(scene.moderator, answer, buttons(answer)["Accept…"])
+    await accept.response()
+    saved = await fake.submit_modal(scene.moderator, accept, {})
+    last = await saved.final_message()
+    assert last["content"].startswith("Added **Quux Store**"), last["content"]
+    assert last["content"].endswith("No more suggestions are waiting."), last["content"]

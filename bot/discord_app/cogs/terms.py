@@ -375,7 +375,8 @@ def _first_waiting(
     embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(DecideButton(first.id, accept=True, category=category))
-    view.add_item(DecideButton(first.id, accept=False))
+    # Reject carries the category too: the next suggestion its answer shows is accepted in it.
+    view.add_item(DecideButton(first.id, accept=False, category=category))
     return embed, view
 
 
