@@ -287,7 +287,10 @@ def _other_json(data: object) -> str | None:
     else:
         return None
     if keys:
-        shown = ", ".join(f"“{key[:40]}”" for key in keys[:5]) + (", …" if len(keys) > 5 else "")
+        # On one line: a key's line break would start another, rendered (`# …` a heading).
+        shown = ", ".join(f"“{' '.join(key.split())[:40]}”" for key in keys[:5]) + (
+            ", …" if len(keys) > 5 else ""
+        )
         what += f" with the key{'s' if len(keys) > 1 else ''} {shown}"
     return (
         f"this JSON ({what}) is not a glossary format the bot reads, perhaps another program's "

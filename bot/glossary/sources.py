@@ -132,6 +132,12 @@ def _too_large(path: Path, problems: list[Problem]) -> bool:
     return True
 
 
+def _was_read(entries: list[RawEntry], problems: Sequence[Problem]) -> bool:
+    """Whether a file's reading, which reported `problems`, read it: not when it gave no entry
+    and an error about the whole file (not valid JSON or TOML, not UTF-8)."""
+    return bool(entries) or not any(p.severity == "error" and p.entry is None for p in problems)
+
+
 def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
     key = slugify(path.stem) or "glossary"
     info = SourceInfo(key=key, name=path.stem, file=path.name)
@@ -141,10 +147,13 @@ def _read_plain_file(path: Path, problems: list[Problem]) -> SourceData:
         return SourceData(info, str(path), [])
     if _too_large(path, problems):
         return SourceData(info, str(path), [])
+    before = len(problems)
     entries = READERS[fmt](path, key, problems)
     overlay = path.with_name(path.stem + OVERLAY_SUFFIX)
     if overlay.is_file() and fmt != "curated-toml":
-        apply_overlay(overlay, entries, problems)
+        apply_overlay(
+            overlay, entries, problems, curated_read=_was_read(entries, problems[before:])
+        )
     return SourceData(info, str(path), entries)
 
 
@@ -173,9 +182,11 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
             continue
         if src.sha256:
             _check_sha256(path, src.sha256, problems)
+        before = len(problems)
         entries = READERS[src.format](path, src.key, problems)
         if src.curation:
-            apply_overlay(folder / src.curation, entries, problems)
+            read = _was_read(entries, problems[before:])
+            apply_overlay(folder / src.curation, entries, problems, curated_read=read)
         info = SourceInfo(
             key=src.key, name=src.name, file=src.file, origin=src.origin, app_name=src.app_name
         )

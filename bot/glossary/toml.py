@@ -94,10 +94,31 @@ def _typographic_quote(what: str, text: str, line: int, column: int) -> str:
     about_strings = "quote" in what.lower() or "string" in what.lower()
     found = at if at and at in _TYPOGRAPHIC_QUOTES else None
     if found is None and about_strings:
-        found = next((c for c in row if c in _TYPOGRAPHIC_QUOTES), None)
+        found = next(_quotes_outside_strings(row), None)
     if found is None:
         return ""
     return (
         f": {found} is a typographic quote (a word processor's smart quotes): TOML strings take"
         " straight quotes, \" or '"
     )
+
+
+def _quotes_outside_strings(row: str) -> Iterator[str]:
+    """The typographic quotes of a line that stand outside its straight-quoted strings (and
+    before a comment): inside one they are legal text (`"He said “hi”` only lacks its end)."""
+    closing: str | None = None  # the quote that ends the string we are in
+    escaped = False
+    for ch in row:
+        if closing is not None:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and closing == '"':
+                escaped = True
+            elif ch == closing:
+                closing = None
+        elif ch in "\"'":
+            closing = ch
+        elif ch == "#":
+            return
+        elif ch in _TYPOGRAPHIC_QUOTES:
+            yield ch

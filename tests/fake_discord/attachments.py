@@ -25,6 +25,9 @@ from aiohttp import web
 
 from .models import new_snowflake
 
+# What Discord takes in one file from a bot (its `attachment_size_limit` in an interaction).
+UPLOAD_LIMIT = 10 * 1024 * 1024
+
 JSON = dict[str, Any]
 CHUNK = 64 * 1024
 _PATTERN = b"0123456789abcdef" * (CHUNK // 16)  # what a file given only by size is made of

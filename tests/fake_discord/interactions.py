@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .attachments import FakeAttachment
+from .attachments import UPLOAD_LIMIT, FakeAttachment
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser, new_snowflake
 from .validation import (
     BUTTON,
@@ -97,7 +97,7 @@ def base_payload(
         "channel_id": str(channel.id),
         "locale": "en-US",
         "entitlements": [],
-        "attachment_size_limit": 10 * 1024 * 1024,
+        "attachment_size_limit": UPLOAD_LIMIT,
     }
     if guild is not None:
         member = world.member(guild, user)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .attachments import AttachmentStore
+from .attachments import UPLOAD_LIMIT, AttachmentStore
 from .commands import Scope
 from .faults import API_PREFIX
 from .models import FakeUser, new_snowflake
@@ -82,6 +82,12 @@ class Refuse:
         return invalid_form_body(errors)
 
 
+class _TooLarge(web.HTTPClientError):
+    """Discord's 413 (code 40005) for a file over its upload size, a JSON error body as all."""
+
+    status_code = 413
+
+
 async def read_body(request: web.Request) -> tuple[JSON, list[JSON]]:
     """The JSON object body, or for multipart uploads ``payload_json`` plus attachment objects
     (each file kept in the fake's attachment store and served at its ``url``).
@@ -96,9 +102,15 @@ async def read_body(request: web.Request) -> tuple[JSON, list[JSON]]:
         channel_id = int(request.match_info.get("channel_id", 0))
         for value in form.values():
             if isinstance(value, web.FileField):
+                content = value.file.read()
+                if len(content) > UPLOAD_LIMIT:  # Discord's upload size for a bot (10 MiB)
+                    raise _TooLarge(
+                        body=json.dumps({"code": 40005, "message": "Request entity too large"}),
+                        headers={"Content-Type": "application/json"},  # as `json_response`
+                    )
                 kept = store.add(
                     value.filename,
-                    value.file.read(),
+                    content,
                     content_type=value.content_type,
                     channel_id=channel_id,
                 )

@@ -15,7 +15,7 @@ from aiohttp import web
 
 from . import rest, rest_channels, rest_interactions
 from .actions import UserActions
-from .attachments import AttachmentStore, FakeAttachment
+from .attachments import UPLOAD_LIMIT, AttachmentStore, FakeAttachment
 from .command_permissions import CommandPermissions
 from .commands import CommandRegistry
 from .faults import Faults
@@ -157,7 +157,12 @@ class FakeDiscord(UserActions):
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
     def _build_app(self) -> web.Application:
-        app = web.Application(middlewares=[self._arrival_middleware, self.faults.middleware])
+        # Room past Discord's upload size, so that a file over it gets Discord's own refusal
+        # (`read_body`), not aiohttp's 1 MiB default.
+        app = web.Application(
+            middlewares=[self._arrival_middleware, self.faults.middleware],
+            client_max_size=4 * UPLOAD_LIMIT,
+        )
         app[rest.ATTACHMENTS] = self.attachments
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_routes(self.attachments.routes())

@@ -334,7 +334,9 @@ class DecideButton(
                 "rejecting this suggestion",
                 "with `/term log`",
             )
-            await _with_the_next(interaction, text.strip() or "Rejected.", self.category)
+            await _with_the_next(
+                interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
+            )
             return
         if not await still_allowed(interaction, opening_form=True):
             return
@@ -373,7 +375,8 @@ def _first_waiting(
     embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(DecideButton(first.id, accept=True, category=category))
-    view.add_item(DecideButton(first.id, accept=False))
+    # Reject carries the category too: the next suggestion its answer shows is accepted in it.
+    view.add_item(DecideButton(first.id, accept=False, category=category))
     return embed, view
 
 
@@ -381,14 +384,17 @@ class _ShowNext:
     """A saved Accept… form's answer shows the next suggestion waiting (`_with_the_next`), in
     the category the review was given."""
 
-    def __init__(self, category: str | None) -> None:
-        self.category = category
+    def __init__(self, category: str | None, decided: int) -> None:
+        self.category, self.decided = category, decided
 
 
-async def _with_the_next(interaction: Interaction, text: str, category: str | None) -> None:
-    """Answer a decision with the next suggestion waiting, so a queue is gone through without
-    running `/term review` again for each; the answer alone if the queue cannot be read, or
-    the bot is stopping (its answers' time is short, and the decision may be unfinished)."""
+async def _with_the_next(
+    interaction: Interaction, text: str, category: str | None, decided: int
+) -> None:
+    """Answer a decision on the suggestion `decided` with the next suggestion waiting, so a
+    queue is gone through without running `/term review` again for each; the answer alone if
+    the queue cannot be read, still holds `decided` (its decision failed: it is not the next),
+    or the bot is stopping (its answers' time is short, and the decision may be unfinished)."""
     store = interaction.client.state.store
     if interaction.client.stop_deadline is not None:
         store = None
@@ -396,7 +402,7 @@ async def _with_the_next(interaction: Interaction, text: str, category: str | No
         waiting = await store.open_suggestions(interaction.guild_id or 0) if store else None
     except StorageError:
         waiting = None
-    if waiting is None:
+    if waiting is None or any(s.id == decided for s in waiting):
         await reply(interaction, text)
     elif not waiting:
         await reply(interaction, f"{text}\nNo more suggestions are waiting.")
@@ -406,6 +412,22 @@ async def _with_the_next(interaction: Interaction, text: str, category: str | No
         await reply(
             interaction, f"{text}\nNext, {len(waiting)}{more} waiting:", embed=embed, view=view
         )
+
+
+def _within(report: str, size: int) -> bytes:
+    """`report` as a file of at most `size` bytes (Discord's upload size for the bot here: a
+    bigger file fails the whole answer, 413), cut after a line, the lines left out counted."""
+    data = report.encode("utf-8")
+    if len(data) <= size:
+        return data
+    lines = report.split("\n")
+    room = size - 100  # the last line, saying how many are left out
+    kept = used = 0
+    while kept < len(lines) and used + len(lines[kept].encode("utf-8")) + 1 <= room:
+        used += len(lines[kept].encode("utf-8")) + 1
+        kept += 1
+    rest = f"… and {len(lines) - kept} more (the rest of the report is past Discord's upload size)."
+    return "\n".join([*lines[:kept], rest]).encode("utf-8")
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
@@ -644,7 +666,7 @@ class TermCog(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
         if report:  # every problem (or name) the message could not hold, as `/alias list` does
-            data = report[0].encode("utf-8")
+            data = _within(report[0], interaction.filesize_limit)
             await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
             return
         await reply(interaction, said)
@@ -716,7 +738,7 @@ class TermCog(
         text, view = saved if saved is not None else (UNFINISHED_AT_STOP, None)
         future.set_result(text)
         if isinstance(view, _ShowNext):
-            await _with_the_next(interaction, text, view.category)
+            await _with_the_next(interaction, text, view.category, view.decided)
             return
         kwargs: dict[str, Any] = {"view": view} if view else {}
         await interaction.followup.send(
@@ -782,7 +804,9 @@ class TermCog(
             # kept, as a refused form's is.
             return text + KEPT, await self._again(owner, nonce, draft)
         if not refusal.problems:  # an accepted suggestion: on to the next, as a Reject goes
-            return text, (_ShowNext(draft.typed.category) if draft.suggestion else None)
+            return text, (
+                _ShowNext(draft.typed.category, draft.suggestion) if draft.suggestion else None
+            )
         if refusal.revision_now:  # told it changed: saving again is deliberate
             draft = replace(draft, revision=refusal.revision_now)
         if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term

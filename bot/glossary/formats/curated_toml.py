@@ -127,12 +127,28 @@ def curated_entries(
     return entries
 
 
-def apply_overlay(path: Path, entries: list[RawEntry], problems: list[Problem]) -> None:
-    """Apply a curation overlay, keyed by each entry's local id, to the entries of one file."""
+def apply_overlay(
+    path: Path, entries: list[RawEntry], problems: list[Problem], *, curated_read: bool = True
+) -> None:
+    """Apply a curation overlay, keyed by each entry's local id, to the entries of one file.
+    `curated_read` False: that file could not be read, so the overlay's ids are not checked
+    against it (each would be "not in the file", 89 lines under the file's one error): one
+    line says so."""
     loaded = _read_toml(path, problems)
     if loaded is None:
         return
     data, text = loaded
+    if not curated_read:
+        count = len(data.get("entries", {})) if isinstance(data.get("entries"), dict) else 0
+        problems.append(
+            Problem(
+                "error",
+                str(path),
+                f"its {count} entr{'y is' if count == 1 else 'ies are'} not checked: the file it "
+                "curates could not be read; `check` checks them once it reads",
+            )
+        )
+        return
     unknown = set(data) - {"entries"}
     if unknown:
         problems.append(Problem("error", str(path), f"unknown top-level keys: {sorted(unknown)}"))
