@@ -27,8 +27,9 @@ def the_pasted_name_not_carded(result, asked: str, written: str) -> None:  # typ
 # the meaning does not put the asked entry among the first offers.
 # A name in the pasted line carded (Epoch, Step, Docker, PyTorch for "torch.cuda...") or the
 # asked entry not among the first offers (overfitting, classifier-free guidance).
-# Own probes: the pasted line's other words lead (Video RAM for "CUDA out of memory", Scheduler
-# for "sampler: ... temperature=1.4"; "ppl" offered third).
+# Own probes: the pasted line's other words lead (Video RAM for "CUDA out of memory"; "ppl"
+# offered third; "sampler: ... temperature=1.4": Scheduler on main, here no card and
+# Temperature offered first).
 STILL_FAILING = {
     "Epoch 4: train loss 0.21, val loss 1.87 and climbing, what is happening to my model?",
     "sampler: euler a, steps: 30. the images ignore my prompt, which knob makes them follow it more?",
