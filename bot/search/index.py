@@ -95,6 +95,8 @@ from bot.search.query import (
     is_question,
     meant_act,
     name_setting,
+    pasted_label,
+    pastes_log,
     plainly_in_passing,
     plural_variants,
     query_core,
@@ -514,6 +516,8 @@ class SearchIndex:
                 self._passing_placed(pool, similar, normalized, names_in)
             if asks and pair is None and not reading.storied and not reading.described:
                 self._describing_placed(pool, similar, normalized, names_in)
+            if asks and pair is None and pastes_log(query):
+                self._pasted_placed(pool, similar, query, normalized, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
@@ -747,6 +751,29 @@ class SearchIndex:
             pool.add(meant[0][0], MATCH_SCORE, "semantic")
         # still offered where nothing else is: a choice, not "no entry"
         pool.cap(setting, max(_setting_score(pool, similar, setting), SUGGEST_SCORE))
+
+    def _pasted_placed(
+        self,
+        pool: Pool,
+        similar: Sequence[tuple[int, float]],
+        query: str,
+        normalized: str,
+        names_in: NamesIn,
+    ) -> None:
+        """A text that pastes a log or error line and asks about it (`pastes_log`): the names
+        the line writes only as a field's label (`pasted_label`: "Epoch 12: train_loss=0.08
+        ... is this bad?", "eval: pass@1=0.42 ...") are offered behind the meaning's first
+        other entry, as a description's are (`_describing_placed`). Not a name the meaning itself puts
+        first ("INFO: Avg prompt throughput: 1200.3 tokens/s ... which of these matters"). No
+        card for that other entry: a log's numbers and identifiers blur the meaning ("Epoch 4:
+        train loss 0.21, val loss 1.87 ..." reads as Teacher forcing)."""
+        found = names_in(normalized)
+        label = {f: pasted_label(query, normalized[f.start : f.end]) for f in found}
+        plain = {f.entry for f in found if not label[f]}
+        lead = similar[0][0] if similar else None
+        setting = list({f.entry for f in found if label[f]} - plain - {lead})
+        if setting:  # still offered where nothing else is: a choice, not "no entry"
+            pool.cap(setting, max(_setting_score(pool, similar, setting), SUGGEST_SCORE))
 
     def _names_in(self, text: str) -> tuple[Found, ...]:
         """The names written in `text` as a search box reads them: acronyms in any case, no

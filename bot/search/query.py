@@ -389,6 +389,38 @@ def asks_what_described(normalized: str, names: Sequence[tuple[int, int]]) -> bo
     return len(scene.split()) >= DESCRIBING_WORDS
 
 
+# A text that opens with a pasted log or error line ("Epoch 12: train_loss=0.08 ...", "sampler:
+# dpmpp_2m, scheduler: karras ...", "ALERT: burn rate 14.4x ...", "llama_model_load: error ...")
+# and asks about it: a name the line writes as a field's label (a value after it, or part of a
+# code identifier) says where the numbers come from, not what is asked (task written45). "KV
+# cache is full", "No module named 'numpy'" write the name as the line's subject: not read here.
+_PASTED_LINE = re.compile(
+    r"^\s*(?:\[[^\]\n]{1,30}\]:?\s*)*(?:"
+    r"(?i:info|warn|warning|error|alert|debug|critical|fatal)\s*[:\]|]|"  # a level
+    r"[\w.]*(?:Error|Exception|Warning)\b|"  # an exception's class
+    r"(?i:epoch|step|iter|iteration)\s*\d|"  # a progress counter
+    r"[a-z][\w.]*\s*:\s*[^\n]*?(?:\d|=)"  # a logger or key, then numbers or settings
+    r")"
+)
+# after the name: a number (optionally after ":", "=", "<", "|", "->"), a value holding a digit
+# ("eval: pass@1=0.42", "sampler: dpmpp_2m"), or the rest of a code identifier ("llama_model_load")
+_LABEL_AFTER = re.compile(r"(?:\s*(?:[:=<>|]|->)?\s*[-+~]?\d|\s*[:=]\s*[^\s,]*\d|[._][A-Za-z])")
+
+
+def pastes_log(query: str) -> bool:
+    """Does the (raw) text open with a pasted log or error line (`_PASTED_LINE`)?"""
+    return _PASTED_LINE.match(query) is not None
+
+
+def pasted_label(query: str, name: str) -> bool:
+    """Is the written `name` (as `normalize`d) a field's label wherever the raw text writes it
+    (`_LABEL_AFTER`: "Epoch 12:", "p95 latency < 800ms", "llama_model_load"), never plainly
+    ("Epoch 3/10 ... what is an epoch")? False where the raw text does not show it."""
+    words = r"[\W_]+".join(re.escape(word) for word in name.split())
+    spans = list(re.finditer(rf"(?<![A-Za-z0-9]){words}(?![A-Za-z0-9])", query, re.IGNORECASE))
+    return bool(spans) and all(_LABEL_AFTER.match(query, found.end()) for found in spans)
+
+
 def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
     """Is the name at `normalized[start:end]` plainly not what a short question asks, whatever
     its meaning puts first: what it is measured against ("cheaper than dpo"), or its opening
