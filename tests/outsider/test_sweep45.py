@@ -19,14 +19,21 @@ that names nothing (an autocomplete pick since removed) is an ordinary string.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import resource
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.cli import build_parser, main
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.moderators import KEPT
 from tests.discord_app.helpers import is_ephemeral
@@ -49,6 +56,7 @@ from tests.fake_discord.validation import TEXT_INPUT
 from .conftest import Scene
 
 JSON = dict[str, Any]
+ROOT = Path(__file__).resolve().parents[2]
 CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
 APPLICATION_COMMAND, AUTOCOMPLETE = 2, 4
 MODAL, AUTOCOMPLETE_RESULT = 9, 8
@@ -510,3 +518,253 @@ async def test_a_refused_form_with_a_long_related_name_is_answered_within_discor
     assert len(content) <= 2000, len(content)
     assert content.startswith("Nothing was saved:\n• “Zorblax”, Related terms: no term"), content
     assert content.endswith(KEPT), content
+
+
+# --- the command line -------------------------------------------------------------------------
+
+NOT_SWEPT = {"run"}  # starts the bot: its settings are swept by the settings tests
+
+
+def cli_leaves(parser: argparse.ArgumentParser, path: list[str]) -> Iterator[CliLeaf]:
+    """Every `glossary-bot` command (and action of one) from the parser itself."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs and path:
+        yield CliLeaf(path, [a for a in parser._actions if a.dest not in ("help", "version")])
+    for sub in subs:
+        for name, child in sub.choices.items():
+            if name not in NOT_SWEPT:
+                yield from cli_leaves(child, [*path, name])
+
+
+@dataclass
+class CliLeaf:
+    path: list[str]
+    arguments: list[argparse.Action]
+
+
+@dataclass
+class Files:
+    """Bad files and folders a user may name: made once in the test's folder."""
+
+    root: Path
+
+    def __post_init__(self) -> None:
+        (self.root / "a folder").mkdir()
+        (self.root / "binary.bin").write_bytes(bytes(range(256)) * 64)
+        (self.root / "empty.txt").write_bytes(b"")
+        (self.root / "nul.toml").write_bytes(b'title = "a\x00b"\n')
+
+    def values(self) -> list[tuple[str, str]]:
+        return [
+            ("a missing file", str(self.root / "missing" / "nothing.db")),
+            ("a folder", str(self.root / "a folder")),
+            ("a binary file", str(self.root / "binary.bin")),
+            ("an empty file", str(self.root / "empty.txt")),
+            ("a file with a NUL", str(self.root / "nul.toml")),
+            ("an empty name", ""),
+            ("a name past the system's length", "x" * 5000),
+        ]
+
+
+NUMBERS = [
+    ("empty", ""),
+    ("negative", "-1"),
+    ("zero", "0"),
+    ("huge", "9" * 40),
+    ("past a float", "1e400"),
+    ("nan", "nan"),
+    ("not a number", "twelve"),
+]
+TEXTS = [
+    ("empty", ""),
+    ("zalgo", "k\u0338\u0322\u031bv\u0334\u0353 c\u0337a\u0338c\u0335h\u0336e\u0335" * 20),
+    ("RTL override", "\u202ekv cache\u202c"),
+    ("control characters", "kv\x07cache\x1b[31m"),
+    ("a dash", "-"),
+]
+PATHLIKE = {"Path", "_file_name", "_output", "_database"}
+PATH_DESTS = {"paths", "file", "backup", "path", "source", "target", "set", "data", "db", "chart"}
+SANE_CLI = {
+    "guild": "1",
+    "older_than": "30",
+    "source": "{root}/source.db",
+    "target": "{root}/target.db",
+    "term": "kv cache",
+    "queries": "kv cache",
+}
+
+
+def cli_cases(action: argparse.Action, files: Files) -> list[tuple[str, str]]:
+    kind = getattr(action.type, "__name__", None)
+    if action.choices:
+        return [("a value not among the choices", "year"), ("empty", "")]
+    if kind in PATHLIKE or action.dest in PATH_DESTS:
+        return files.values()
+    if kind in ("parse", "_server_id", "_positive_float"):
+        return NUMBERS
+    return TEXTS
+
+
+def cli_argv(leaf: CliLeaf, action: argparse.Action, value: str, root: Path) -> list[str]:
+    argv = list(leaf.path)
+    for other in leaf.arguments:
+        if other is action or not other.required or other.nargs == 0:
+            continue
+        sane = SANE_CLI.get(other.dest, str(root / "empty.txt")).format(root=root)
+        argv += [other.option_strings[0], sane] if other.option_strings else [sane]
+    if action.option_strings:
+        return [*argv, f"{action.option_strings[0]}={value}"]
+    return [*argv, "--", value]
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's usage errors
+        status = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_every_cli_command_with_bad_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each `glossary-bot` command (read from its parser), each value-taking argument in turn
+    given a bad value (missing files, folders, binary and empty files, names too long, /dev/full,
+    numbers past any range, values outside the choices, text no shell hides), and an unknown
+    option: a refusal is a non-zero exit with one line on stderr; never a traceback."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "bot.db"))
+    files = Files(tmp_path)
+    faults: list[str] = []
+    swept = 0
+    for leaf in cli_leaves(build_parser(), []):
+        cases = [
+            (action, label, value)
+            for action in leaf.arguments
+            if action.nargs != 0
+            for label, value in cli_cases(action, files)
+        ]
+        argv = [*leaf.path, "--bogus-option"]
+        status, _, err = run_cli(argv, capsys)
+        if status == 0 or len(err.strip().splitlines()) != 1:
+            faults.append(f"{' '.join(argv)}: exit {status}, stderr {err!r}")
+        for action, label, value in cases:
+            argv = cli_argv(leaf, action, value, tmp_path)
+            swept += 1
+            where = f"glossary-bot {' '.join(leaf.path)} {action.dest}={label}"
+            try:
+                status, out, err = run_cli(argv, capsys)
+            except BaseException as exc:
+                faults.append(f"{where}: raised {exc!r}")
+                continue
+            if "Traceback" in out + err:
+                faults.append(f"{where}: a traceback: {err[-300:]!r}")
+            elif status != 0 and not (out + err).strip():
+                faults.append(f"{where}: exit {status} and not a word why")
+    assert swept > 100, swept
+    assert not faults, f"{len(faults)} fault(s) in {swept} runs:\n  " + "\n  ".join(faults)
+
+
+def test_an_empty_db_name_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`terms import --db= …` (an empty name, as `--db=$UNSET_VARIABLE` gives) raised
+    "ValueError: PosixPath('.') has an empty name" past `main`: a traceback."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "terms.toml").write_text("")
+    status, out, err = run_cli(["terms", "import", "--db=", "--guild", "1", "terms.toml"], capsys)
+    assert (status, out) == (2, ""), (status, out, err)
+    [line] = err.splitlines()
+    assert line.startswith(
+        "glossary-bot terms import: error: argument --db: expected a database file or a "
+        "postgresql:// URL, not an empty name"
+    ), line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stats", "--db=NAME"],
+        ["check", "NAME"],
+        ["restore", "NAME"],
+    ],
+)
+def test_a_file_name_past_the_systems_length_is_one_line(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A name of 5,000 characters (a pasted text where a path goes): "OSError: [Errno 36] File
+    name too long" past `main` from eleven commands. Now one line naming it, cut short."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    name = "x" * 5000
+    status, out, err = run_cli([a.replace("NAME", name) for a in argv], capsys)
+    assert status == 1, (status, out, err)
+    [line] = err.splitlines()
+    assert line.startswith("glossary-bot: error: cannot use xxxxxxxxxx"), line
+    assert line.endswith("…: File name too long"), line
+    assert len(line) < 200, line
+
+
+def test_a_relevance_set_that_is_a_device_is_refused(tmp_path: Path) -> None:
+    """`relevance --set=/dev/zero` read the device until memory ran out (MemoryError's
+    traceback under a memory limit; without one, the machine's memory)."""
+    status, output = _limited_cli(tmp_path, "relevance", "--set=/dev/zero")
+    assert status == 1, output
+    assert output == (
+        "glossary-bot: cannot read the relevance set /dev/zero: a device, not a file\n"
+    ), output
+
+
+def _limited_cli(cwd: Path, *argv: str) -> tuple[int, str]:
+    """`glossary-bot ARGV` in a process of its own, its memory held to 1 GiB (a device read
+    without end fails there, not on the machine), its stderr and stdout together."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())", *argv],
+        cwd=cwd,
+        env={"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+        check=False,
+    )
+    return done.returncode, done.stderr + done.stdout
+
+
+def test_every_cli_file_argument_given_a_device(tmp_path: Path) -> None:
+    """Each file a `glossary-bot` command takes (read from its parser), given /dev/zero (a
+    file that never ends), each in a process of its own held to 1 GiB: one line, a non-zero
+    exit (or, where /dev/zero is a fine place to write, a clean exit), no traceback."""
+    Files(tmp_path)
+    runs = []
+    for leaf in cli_leaves(build_parser(), []):
+        for action in leaf.arguments:
+            kind = getattr(action.type, "__name__", None)
+            if action.nargs != 0 and (kind in PATHLIKE or action.dest in PATH_DESTS):
+                runs.append((leaf, action))
+    assert len(runs) > 15, runs
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        done = list(
+            pool.map(
+                lambda run: _limited_cli(
+                    tmp_path, *cli_argv(run[0], run[1], "/dev/zero", tmp_path)
+                ),
+                runs,
+            )
+        )
+    faults = [
+        f"glossary-bot {' '.join(leaf.path)} {action.dest}=/dev/zero: exit {status}: "
+        f"{output[-300:]!r}"
+        for (leaf, action), (status, output) in zip(runs, done, strict=True)
+        if "Traceback" in output or (status != 0 and not output.strip())
+    ]
+    assert not faults, "\n".join(faults)
