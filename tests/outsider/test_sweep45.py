@@ -51,6 +51,7 @@ from tests.fake_discord.interactions import (
     Resolved,
     base_payload,
 )
+from tests.fake_discord.models import GUILD_VOICE
 from tests.fake_discord.validation import TEXT_INPUT
 
 from .conftest import Scene
@@ -59,7 +60,7 @@ JSON = dict[str, Any]
 ROOT = Path(__file__).resolve().parents[2]
 CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
 APPLICATION_COMMAND, AUTOCOMPLETE = 2, 4
-MODAL, AUTOCOMPLETE_RESULT = 9, 8
+MODAL, AUTOCOMPLETE_RESULT, DEFERRED_UPDATE = 9, 8, 6
 ERROR_ID = "error id"
 STRING_MAX = 6000  # Discord's longest string option
 
@@ -227,6 +228,9 @@ class Sweep:
         self.forms_opened: list[str] = []
         self.forms_cut: list[str] = []  # the form did not open again (a suggestion queued)
         self.refusals_sent: set[str] = set()
+        # Every answer with buttons or menus, by message id: pressed once the commands are done.
+        self.pressable: dict[int, tuple[str, JSON]] = {}
+        self.presses = 0
 
     def tree(self) -> list[JSON]:
         fake = self.fake
@@ -245,6 +249,7 @@ class Sweep:
                         user, command["name"], target, channel=channel
                     )
                     await self.check(f"{command['name']} on {target.username}", handle)
+        await self.press_everything(user, channel)
         # The terms the forms saved (hostile definitions, boundaries, names) as cards.
         for n in range(1, self.forms_sent + 1):
             handle = await self.fake.slash(
@@ -402,6 +407,32 @@ class Sweep:
         handle = await self.fake.message_command(user, command["name"], embed_only)
         await self.check(f"{command['name']} on an embed only", handle)
 
+    async def press_everything(self, user: FakeUser, channel: FakeChannel) -> None:
+        """Each button and menu on the answers (the first time its custom id is seen), as the
+        user it answered and, on a public message, as another member: what a press answers is
+        held to the same rules. Pressed in the order the answers came, once: what a press
+        answers is not pressed again."""
+        pressed: set[str] = set()
+        others = [] if channel.is_dm else [self.scene.bob]
+        for where, message in list(self.pressable.values()):
+            for component in pressables(message):
+                custom_id = component["custom_id"]
+                if custom_id in pressed:
+                    continue
+                pressed.add(custom_id)
+                label = component.get("label") or custom_id
+                for presser in [user, *([] if is_ephemeral(message) else others)]:
+                    current = self.fake.store.snapshot(int(message["id"]))
+                    if not any(c["custom_id"] == custom_id for c in pressables(current)):
+                        break  # an earlier press changed the message: the control is gone
+                    if component["type"] == STRING_SELECT_TYPE:
+                        values = [component["options"][0]["value"]]
+                        handle = await self.fake.select(presser, current, custom_id, values)
+                    else:
+                        handle = await self.fake.click(presser, current, custom_id)
+                    self.presses += 1
+                    await self.check(f"{where}: {label!r} pressed by {presser.username}", handle)
+
     async def check(self, where: str, handle: InteractionHandle) -> None:
         """What the user got for ``handle``, held to the sweep's rules."""
         found = self.findings
@@ -412,9 +443,10 @@ class Sweep:
         try:
             async with asyncio.timeout(10):
                 body = await handle.response()
-                if body["type"] not in (MODAL, AUTOCOMPLETE_RESULT):
+                if body["type"] not in (MODAL, AUTOCOMPLETE_RESULT, DEFERRED_UPDATE):
                     message = await handle.final_message()
                     self.check_message(where, message)
+                    self.pressable.setdefault(int(message["id"]), (where, message))
         except TimeoutError:
             found.fault(where, f"no answer ({handle._state()})")
         for violation in self.fake.pop_violations():
@@ -457,6 +489,28 @@ def text_inputs(modal: JSON) -> list[JSON]:
     return found
 
 
+BUTTON_TYPE, STRING_SELECT_TYPE, LINK = 2, 3, 5
+
+
+def pressables(message: JSON) -> list[JSON]:
+    """The buttons (not links) and string menus a user can use on ``message``, at any depth."""
+    found: list[JSON] = []
+    stack = list(reversed(message.get("components") or []))
+    while stack:
+        item = stack.pop()
+        usable = not item.get("disabled") and "custom_id" in item
+        if (usable and item.get("type") == BUTTON_TYPE and item.get("style") != LINK) or (
+            usable and item.get("type") == STRING_SELECT_TYPE and item.get("options")
+        ):
+            found.append(item)
+        children = list(item.get("components") or [])
+        for key in ("component", "accessory"):
+            if isinstance(item.get(key), dict):
+                children.append(item[key])
+        stack.extend(reversed(children))
+    return found
+
+
 def fill(text_input: JSON, n: int) -> str:
     """What a user leaves in, or types into, an input not swept: its prefilled text, or a
     name of its own for each form (a title taken by an earlier form would refuse the rest)."""
@@ -473,7 +527,7 @@ def summary(findings: Findings) -> str:
 
 
 @pytest.mark.parametrize("who", ["moderator", "member"])
-@pytest.mark.parametrize("place", ["server", "DM"])
+@pytest.mark.parametrize("place", ["server", "DM", "thread", "voice chat"])
 async def test_every_command_and_option_with_hostile_values(
     scene: Scene,
     bot: GlossaryBot,
@@ -483,7 +537,13 @@ async def test_every_command_and_option_with_hostile_values(
 ) -> None:
     caplog.set_level(logging.WARNING)
     user = scene.moderator if who == "moderator" else scene.alice
-    channel = scene.channel if place == "server" else scene.fake.dm_channel(user)
+    channel = {
+        "server": lambda: scene.channel,
+        "DM": lambda: scene.fake.dm_channel(user),
+        # Made after the bot started: channels it never heard of, as on a busy server.
+        "thread": lambda: scene.guild.add_thread(scene.channel, "new thread", scene.bob),
+        "voice chat": lambda: scene.guild.add_channel("Lounge", GUILD_VOICE),
+    }[place]()
     # Each settle spends one of the bot's gateway sends (discord.py allows 110 a minute); the
     # sweep waits for each answer before it sends the next instead.
     scene.fake.settle_before_actions = False
@@ -492,8 +552,9 @@ async def test_every_command_and_option_with_hostile_values(
     sweep = Sweep(scene, caplog)
     found = await sweep.sweep(user, channel)
     # The forms of /term add, /term edit and /suggest, each input in turn.
-    assert sweep.forms_swept >= ({"suggest"} if place == "server" else set()), sweep.forms_swept
+    assert sweep.forms_swept >= ({"suggest"} if place != "DM" else set()), sweep.forms_swept
     assert not sweep.forms_cut, sweep.forms_cut
+    assert sweep.presses > 0, "no answer had a button or menu to press"
     assert found.sent > 100, found  # the tree was read, its options swept
     assert not found.faults, summary(found)
 
