@@ -36,8 +36,8 @@ import pytest
 from bot.cli import build_parser, main
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.moderators import KEPT
-from tests.discord_app.helpers import is_ephemeral
-from tests.discord_app.test_terms import add_term, open_edit
+from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.test_terms import TERM, add_term, open_edit
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
 from tests.fake_discord.attachments import FakeAttachment
 from tests.fake_discord.interactions import (
@@ -829,3 +829,71 @@ def test_every_cli_file_argument_given_a_device(tmp_path: Path) -> None:
         if "Traceback" in output or (status != 0 and not output.strip())
     ]
     assert not faults, "\n".join(faults)
+
+
+async def test_every_autocomplete_pick_after_its_term_is_removed(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What each autocomplete option offered for "zorb" (the server's term, its alias), sent
+    after a moderator removed the term, and the buttons of its card posted before: answered by
+    the sweep's rules, and no card of a term that is gone."""
+    fake = scene.fake
+    fake.settle_before_actions = False
+    caplog.set_level(logging.WARNING)
+    await add_term(scene, {**TERM, "other_names": "zorbo"})
+    added = await fake.slash(
+        scene.moderator,
+        "alias add",
+        {"alias": "zorbalias", "term": "zorblax"},
+        channel=scene.channel,
+    )
+    await added.final_message()
+    card = await (
+        await fake.slash(scene.alice, "define", {"term": "zorblax"}, channel=scene.channel)
+    ).final_message()
+    assert card["embeds"], card
+    assert pressables(card), card
+    sweep = Sweep(scene, caplog)
+    picks: list[tuple[Leaf, JSON, str]] = []
+    for command in sweep.tree():
+        for leaf in leaves(command) if command["type"] == CHAT_INPUT else ():
+            for option in leaf.options:
+                if not option.get("autocomplete"):
+                    continue
+                typed = await fake.autocomplete(
+                    scene.moderator,
+                    leaf.name,
+                    {option["name"]: "zorb"},
+                    focused=option["name"],
+                    channel=scene.channel,
+                )
+                picks += [(leaf, option, c["value"]) for c in await typed.choices()]
+    assert len(picks) >= 4, picks  # /define, /alias add, /term edit, /term remove at least
+    asked = await fake.slash(
+        scene.moderator, "term remove", {"term": "zorblax"}, channel=scene.channel
+    )
+    prompt = await asked.final_message()
+    clicked = await fake.click(scene.moderator, prompt, buttons(prompt)["Remove"])
+    await clicked.followups(1)
+    caplog.clear()
+    for leaf, option, value in picks:
+        baseline = {
+            o["name"]: sane_value(o, scene)
+            for o in leaf.options
+            if o.get("required") and o is not option
+        }
+        handle = await fake.slash(
+            scene.moderator, leaf.name, {**baseline, option["name"]: value}, channel=scene.channel
+        )
+        await sweep.check(f"/{leaf.name} {option['name']}={value!r} (removed)", handle)
+        if handle.callback and handle.callback.get("type") != MODAL:
+            shown = await handle.final_message()
+            titles = [str(e.get("title", "")) for e in shown.get("embeds") or []]
+            if any("Zorblax" in t for t in titles):
+                sweep.findings.fault(
+                    f"/{leaf.name} {value!r}", f"a card of a removed term: {titles}"
+                )
+    sweep.pressable[int(card["id"])] = ("the card of Zorblax, posted before", card)
+    await sweep.press_everything(scene.alice, scene.channel)
+    assert sweep.presses > 0
+    assert not sweep.findings.faults, summary(sweep.findings)
