@@ -154,6 +154,8 @@ def attachment_cases(scene: Scene) -> list[Case]:
         ("binary named .toml", fake.add_attachment("terms.toml", bytes(range(256)) * 40)),
         ("25 MB", fake.add_attachment("terms.toml", size=25 * 1024 * 1024)),
         ("NUL in a TOML", fake.add_attachment("terms.toml", b'title = "a\x00b"\n')),
+        ("a path for a name", fake.add_attachment("../../etc/terms.toml", b"[x]\n")),
+        ("mentions in its name", fake.add_attachment("@everyone <@&1>.toml", b"[x]\n")),
         (
             "a name with control characters",
             fake.add_attachment("t\u202eerms\x07.toml", b"[x]\n"),
