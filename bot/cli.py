@@ -83,6 +83,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `glossary-bot export | head`
         return 0
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG and isinstance(exc.filename, str):
+            # A text pasted where a path goes: whichever command met it first, the name (cut
+            # short) is the thing to fix.
+            name = exc.filename if len(exc.filename) <= 60 else exc.filename[:60] + "…"
+            print(f"glossary-bot: error: cannot use {name}: {exc.strerror}", file=sys.stderr)
+            return 1
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             raise
         # The commands write their own files whole (or say so), and the database's writes fail
@@ -481,6 +487,10 @@ def _database(text: str) -> str | Path:
     """A postgresql:// URL stays a string (a Path would fold its `//`), anything else a file."""
     from bot.storage.backend import is_database_url  # only when --db is given: start-up stays lean
 
+    if not text:  # `--db=$UNSET`: Path("") is the current folder, which no command means
+        raise argparse.ArgumentTypeError(
+            "expected a database file or a postgresql:// URL, not an empty name"
+        )
     return text if is_database_url(text) else Path(text)
 
 

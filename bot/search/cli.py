@@ -55,6 +55,12 @@ def run_relevance(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if path.exists() and not (path.is_file() or path.is_dir()):  # /dev/zero never ends
+        print(
+            f"glossary-bot: cannot read the relevance set {path}: a device, not a file",
+            file=sys.stderr,
+        )
+        return 1
     try:
         cases = load_cases(path)
     except (OSError, UnicodeDecodeError, ValueError) as exc:

@@ -160,9 +160,11 @@ async def open_modal(interaction: Interaction, draft: Draft) -> None:
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
 
 
-def problems_text(problems: Sequence[TermProblem], head: str) -> str:
+def problems_text(problems: Sequence[TermProblem], head: str, tail: str = "") -> str:
+    """`head` and the problems, cut to leave room for `tail` (the line that says what next)
+    within one message."""
     lines = [head, *(f"• {echo_problem(p)}" for p in problems)]
-    return fit("\n".join(lines), limits.MESSAGE_CONTENT)
+    return fit("\n".join(lines), limits.MESSAGE_CONTENT - len(tail)) + tail
 
 
 def echo_problem(problem: TermProblem) -> str:
@@ -862,7 +864,7 @@ def plan_save(
     def refuse(problems: Sequence[TermProblem]) -> tuple[None, str]:
         refusal.problems[:] = problems
         refusal.saved = None
-        return None, problems_text(problems, "Nothing was saved:") + KEPT
+        return None, problems_text(problems, "Nothing was saved:", KEPT)
 
     editing = draft.editing
     before = next((t for t in current if t.id == editing), None) if editing else None
