@@ -127,6 +127,10 @@ def families(index: SearchIndex, length: int) -> dict[str, str]:
         "comparisons": ("rag vs lora vs " * length)[:length],
         "kya hai": ("rag kya hai " * length)[:length],
         "commas and guesses": (", dokcer?" * length)[:length],
+        # patterns opening "\s*" are tried at each space of a run (quadratic before chat's
+        # `_RUN_START`); "epoch" and "a:" open a pasted log line (written45)
+        "runs of spaces": ("rag:" + " " * length)[: length - 1] + "?",
+        "a log line's spaces": ("Epoch 1:" + " " * length)[: length - 9] + "kya hai?",
     }
 
 

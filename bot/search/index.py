@@ -516,8 +516,9 @@ class SearchIndex:
                 self._passing_placed(pool, similar, normalized, names_in)
             if asks and pair is None and not reading.storied and not reading.described:
                 self._describing_placed(pool, similar, normalized, names_in)
-            if asks and pair is None and pastes_log(query):
-                self._pasted_placed(pool, similar, query, normalized, names_in)
+            # the characters looked at only: the patterns are quadratic in a run of spaces
+            if asks and pair is None and pastes_log(query[:MAX_QUERY]):
+                self._pasted_placed(pool, similar, query[:MAX_QUERY], normalized, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)

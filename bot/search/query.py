@@ -404,7 +404,7 @@ _PASTED_LINE = re.compile(
 )
 # after the name: a number (optionally after ":", "=", "<", "|", "->"), a value holding a digit
 # ("eval: pass@1=0.42", "sampler: dpmpp_2m"), or the rest of a code identifier ("llama_model_load")
-_LABEL_AFTER = re.compile(r"(?:\s*(?:[:=<>|]|->)?\s*[-+~]?\d|\s*[:=]\s*[^\s,]*\d|[._][A-Za-z])")
+_LABEL_AFTER = re.compile(r"(?:\s*(?:(?:[:=<>|]|->)\s*)?[-+~]?\d|\s*[:=]\s*[^\s,]*\d|[._][A-Za-z])")
 
 
 def pastes_log(query: str) -> bool:
