@@ -296,7 +296,7 @@ class AliasCog(
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         entry = None
-        if term:
+        if term and term.strip():  # a term of spaces alone is none given, as an empty one
             entry = local.glossary.get(term)
             if entry is None:  # typed rather than picked
                 found = local.index.search(term)
