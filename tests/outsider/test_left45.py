@@ -4,7 +4,9 @@ command line; each test failed before its fix."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
@@ -81,3 +83,39 @@ async def test_an_alias_removed_with_its_term_says_so(
         r"This server has no alias “ZorbOther”: it was removed <t:\d+:R>\.", said
     ), said
     assert (await _remove_alias(scene, "never")) == "This server has no alias “never”."
+
+
+async def test_a_failed_decision_beyond_the_25_oldest_shows_no_next(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 3 (review44 K1's leftover): after a decision the database refused, the "Next" check
+    looked for the suggestion among the 25 oldest waiting only: one further back (a Reject
+    button whose suggestion is the 30th waiting; no review shows one so, hence the custom id
+    rewritten here, as a stale or hand-made client could send it) was shown "Next, 25 or more
+    waiting:" after "it stays in the queue". Now the store is asked whether it is still open."""
+    for n in range(30):
+        await store.add_suggestion(scene.guild.id, 1000 + n, f"Zorb Thing {n}", "What it is.")
+    waiting = await store.open_suggestions(scene.guild.id, limit=50)
+    last = waiting[-1]
+    fake = scene.fake
+    review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
+    shown = await review.final_message()
+    reject = buttons(shown)["Reject"]
+    forged = f"gb:sugg:no:{last.id}:"
+    stored = fake.store.get(int(shown["id"]))
+    assert stored is not None
+    for row in stored["components"]:
+        for component in row["components"]:
+            if component.get("custom_id") == reject:
+                component["custom_id"] = forged
+    with contextlib.closing(sqlite3.connect(scene.db_path)) as other:
+        other.execute(
+            "CREATE TRIGGER disk_full BEFORE UPDATE ON suggestions "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+        other.commit()
+    rejected = await fake.click(scene.moderator, stored, forged)
+    answer = await rejected.final_message()
+    assert "could not be marked decided (database); it stays in the queue" in answer["content"]
+    assert "Next" not in answer["content"], answer["content"]
+    assert not answer.get("embeds"), answer["embeds"]
