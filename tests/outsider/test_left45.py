@@ -4,16 +4,22 @@ command line; each test failed before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import re
 import sqlite3
+from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
+from tests.resilience.botproc import ROOT, glossary_bot_waited
 
 from .conftest import Scene
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 async def _alias_list(scene: Scene, options: dict[str, str]) -> dict[str, object]:
@@ -119,3 +125,31 @@ async def test_a_failed_decision_beyond_the_25_oldest_shows_no_next(
     assert "could not be marked decided (database); it stays in the queue" in answer["content"]
     assert "Next" not in answer["content"], answer["content"]
     assert not answer.get("embeds"), answer["embeds"]
+
+
+async def test_one_name_accepted_in_two_servers_on_the_command_line_is_that_name(
+    tmp_path: Path,
+) -> None:
+    """Item 4 (review44): `aliases import` of one alias in two servers, each with a member
+    waiting for that name: "Also accepted 2 waiting suggestions of those names", of one name.
+    The names are counted as names now, whichever servers they were accepted in."""
+    db = tmp_path / "bot.db"
+    store = await Store.open(db, flush_interval=None)
+    try:
+        for guild in (4, 5):
+            await store.add_suggestion(guild, 1, "Zorbinator", "Please add it.")
+    finally:
+        await store.close()
+    (tmp_path / "aliases.json").write_text(
+        json.dumps(
+            [{"guild_id": guild, "alias": "zorbinator", "entry_id": "rag"} for guild in (4, 5)]
+        )
+    )
+    status, said = await asyncio.to_thread(
+        glossary_bot_waited, CLI_ENV, tmp_path, "aliases", "import", "aliases.json", "--db", str(db)
+    )
+    assert status == 0, said
+    assert said.endswith(
+        "Also accepted 2 waiting suggestions of that name; their members were not told (the "
+        "command line cannot message members).\n"
+    ), said
