@@ -7,15 +7,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
+import socket
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from bot.discord_app import runner
 from bot.discord_app.app import GlossaryBot
-from bot.storage import Store
+from bot.settings import Settings
+from bot.storage import ShardsTaken, Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
 from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
@@ -153,3 +161,55 @@ async def test_one_name_accepted_in_two_servers_on_the_command_line_is_that_name
         "Also accepted 2 waiting suggestions of that name; their members were not told (the "
         "command line cannot message members).\n"
     ), said
+
+
+@pytest.mark.skipif(not TEST_DATABASE_URL, reason="needs TEST_DATABASE_URL (PostgreSQL)")
+@pytest.mark.parametrize(
+    ("count", "ids", "listed"),
+    [
+        (150, "", "shards 0-149"),
+        (400, ",".join(str(n) for n in range(0, 400, 3)), "shards 0,3,6,9,"),
+    ],
+)
+async def test_a_refusal_names_the_host_and_pid_of_a_process_of_many_shards(
+    count: int, ids: str, listed: str
+) -> None:
+    """Item 5 (auto43, review43): PostgreSQL keeps 63 bytes of a session's name, and the name
+    listed every shard first: from about ten shards in one process the refusal of another
+    process lost the holder's host, then its pid ("glossary-bot shards 0,1,2,…,19,2"). Now the
+    host and pid come first and the shards go as ranges ("shards 0-149"), cut at the end
+    if still too long."""
+    host, pid = socket.gethostname(), os.getpid()
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        holder = await Store.open(url, flush_interval=None)
+        other = await Store.open(url, flush_interval=None)
+        try:
+            many = Settings(_env_file=None, shard_count=count, shard_ids=ids)  # type: ignore[call-arg]
+            one = Settings(_env_file=None, shard_count=count, shard_ids="0")  # type: ignore[call-arg]
+            async with runner._claim_shards(many, holder, None, None):
+                with pytest.raises(ShardsTaken) as taken:
+                    async with runner._claim_shards(one, other, None, None):
+                        pass
+        finally:
+            await holder.close()
+            await other.close()
+    [named] = taken.value.holders
+    assert f"pid {pid} on {host}" in named, named
+    assert listed in named, named
+    line = runner._shards_taken(one, taken.value, shared=True)
+    assert f"pid {pid} on {host}" in line, line
+
+
+def test_a_holder_name_keeps_pid_and_host_within_63_bytes() -> None:
+    """Item 5's name, case by case: as before where it fits; ranges, then a cut list, before
+    the pid and host are lost; a host of its own length cut last."""
+    assert runner.holder_name([0, 1], 42, "vm") == "glossary-bot shards 0,1 pid 42 on vm"
+    assert runner.holder_name(None, 42, "vm") == "glossary-bot all shards pid 42 on vm"
+    assert runner.holder_name(range(150), 42, "vm") == "glossary-bot shards 0-149 pid 42 on vm"
+    pod = "bot-7d9f8c6b5-x2x9k"
+    cut = runner.holder_name(range(0, 400, 3), 4194304, pod)
+    assert cut == f"glossary-bot shards 0,3,… pid 4194304 on {pod}", cut
+    long = runner.holder_name(range(150), 4194304, "h" * 80)
+    assert long.startswith("glossary-bot pid 4194304 on hhh"), long
+    for name in (cut, long, runner.holder_name(None, 4194304, "h" * 80)):
+        assert len(name.encode()) <= runner.HOLDER_BYTES, name
