@@ -213,3 +213,29 @@ def test_a_holder_name_keeps_pid_and_host_within_63_bytes() -> None:
     assert long.startswith("glossary-bot pid 4194304 on hhh"), long
     for name in (cut, long, runner.holder_name(None, 4194304, "h" * 80)):
         assert len(name.encode()) <= runner.HOLDER_BYTES, name
+
+
+@pytest.mark.skipif(not TEST_DATABASE_URL, reason="needs TEST_DATABASE_URL (PostgreSQL)")
+async def test_check_deep_on_postgresql_says_it_applies_to_sqlite(tmp_path: Path) -> None:
+    """Item 6 (review43 11's leftover): `check --db postgresql://… --deep` checked what
+    `check --db` checks and said nothing of `--deep`. Now one line says it applies to a
+    SQLite file only (PostgreSQL checks a text's encoding as it is written); the rest of the
+    check, and its exit status, as without it."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        await store.add_alias(4, "zorbinator", "zorbinator", "rag", 1)
+        await store.close()
+        runs = [
+            await asyncio.to_thread(
+                glossary_bot_waited, CLI_ENV, tmp_path, "check", "--db", url, *deep
+            )
+            for deep in ((), ("--deep",))
+        ]
+    (plain_status, plain), (deep_status, deep) = runs
+    assert deep_status == plain_status == 0, runs
+    note = [line for line in deep.splitlines() if "--deep" in line]
+    assert note == [
+        "check: --deep applies to a SQLite file only: PostgreSQL checks each text's encoding "
+        "as it is written; this database had the usual check"
+    ], deep
+    assert [line for line in deep.splitlines() if line not in note] == plain.splitlines()
