@@ -191,9 +191,6 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
     return f"{text} → {title} ({by})"
 
 
-@app_commands.default_permissions(manage_guild=True)
-@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
-@app_commands.allowed_installs(guilds=True, users=False)
 async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
     """`/alias remove` of an alias this server does not have: why, where the audit log knows
     (removed with its term by `/term remove` or an import, or removed alone)."""
@@ -213,6 +210,9 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
     )
 
 
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
 class AliasCog(
     ServerOnly,
     commands.GroupCog,
