@@ -167,7 +167,8 @@ def _check(command: Command) -> None:
         "--deep",
         action="store_true",
         help="with --db on a SQLite file: SQLite's full integrity check, and every stored text "
-        "read (some 1.5 s per 100 MB, against 0.2 s), where the quick check reads no text",
+        "read (some 1.5 s per 100 MB, against 0.2 s), where the quick check reads no text "
+        "(a postgresql:// URL: said, and checked as without it)",
     )
 
 
@@ -591,6 +592,12 @@ def run_check(args: argparse.Namespace) -> int:
 
     if args.deep and args.db is None:  # alone it checked nothing more, and said nothing
         args.parser.error("--deep checks the database --db names: give --db too")
+    if args.deep and not isinstance(args.db, Path):  # a postgresql:// URL: said, not ignored
+        print(
+            "check: --deep applies to a SQLite file only: PostgreSQL checks each text's "
+            "encoding as it is written; this database had the usual check",
+            file=sys.stderr,
+        )
     with Progress("check", 3, quiet=args.quiet) as progress:
         glossary, problems = inspect_glossary(args.paths or None, stage=progress.stage)
     servers = None

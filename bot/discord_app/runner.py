@@ -9,7 +9,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable, Coroutine, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any, NoReturn
 
 import aiohttp
@@ -347,8 +347,7 @@ def _claim_shards(
     ids = settings.shard_id_list if settings.sharded else None
     if count is not None and ids is None:
         ids = list(range(count))
-    shards = f"shards {shard_label(ids)}" if ids is not None else "all shards"
-    holder = f"glossary-bot {shards} pid {os.getpid()} on {socket.gethostname()}"
+    holder = holder_name(ids, os.getpid(), socket.gethostname())
     return store.claim_shards(
         ids,
         holder=holder,
@@ -356,6 +355,45 @@ def _claim_shards(
         shard_count=count,
         application_id=application_id,
     )
+
+
+# PostgreSQL keeps this many bytes of a session's name (NAMEDATALEN - 1).
+HOLDER_BYTES = 63
+
+
+def holder_name(ids: Sequence[int] | None, pid: int, host: str) -> str:
+    """This process as the others' refusals name it, within `HOLDER_BYTES`: its shards, pid
+    and host. Where every shard does not fit, they go as ranges ("shards 0-149"), then cut
+    short with "…": the pid and host are what an operator needs to find it."""
+    tail = f" pid {pid} on {host}"
+    if ids is None:
+        return _bytes_cut(f"glossary-bot all shards{tail}")
+    for label in (shard_label(ids), shard_ranges(ids)):
+        name = f"glossary-bot shards {label}{tail}"
+        if len(name.encode()) <= HOLDER_BYTES:
+            return name
+    room = HOLDER_BYTES - len(f"glossary-bot shards …{tail}".encode())
+    listed = shard_ranges(ids)[: max(0, room)]
+    if "," in listed:
+        listed = listed[: listed.rindex(",") + 1]  # at a whole range
+    if not listed:  # a host of its own length: the pid before it
+        return _bytes_cut(f"glossary-bot{tail}")
+    return f"glossary-bot shards {listed}…{tail}"
+
+
+def _bytes_cut(text: str) -> str:
+    return text.encode()[:HOLDER_BYTES].decode(errors="ignore")
+
+
+def shard_ranges(ids: Sequence[int]) -> str:
+    """Shard ids as runs: 0,1,2,3,7 -> "0-3,7"."""
+    runs: list[list[int]] = []
+    for shard in sorted(set(ids)):
+        if runs and shard == runs[-1][1] + 1:
+            runs[-1][1] = shard
+        else:
+            runs.append([shard, shard])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> str:

@@ -426,7 +426,8 @@ def run_import(args: argparse.Namespace) -> int:
     wanted: list[_Wanted] = []
     accepted = 0  # waiting suggestions of a name added (`accept_as_operator`)
     stopped = False  # the database failed before every one was accepted
-    accepted_names: set[tuple[int, str]] = set()  # (server, name) of those accepted
+    # The names of those accepted, whichever server: one name in two servers is "that name".
+    accepted_names: set[str] = set()
     settings: Settings = args.settings
 
     async def check_and_import(store: Store) -> list[AddAliasResult]:
@@ -496,7 +497,7 @@ def run_import(args: argparse.Namespace) -> int:
         for scope, by_name in named.items():
             done, stopped, names = await accept_as_operator(store, scope, by_name)
             accepted += done
-            accepted_names.update((scope, name) for name in names)
+            accepted_names.update(names)
             if stopped:
                 break
         return results

@@ -114,6 +114,15 @@ class AuditRecord:
     after: str | None  # entry id it names after, None if removed
 
 
+@dataclass(frozen=True, slots=True)
+class AliasRemoval:
+    """An alias's last removal: when, and the term removed with it (its term log entry; None
+    if the alias was removed alone)."""
+
+    at: datetime
+    term: TermAuditRecord | None
+
+
 SUGGESTION_STATES = ("open", "accepted", "rejected")
 MAX_OPEN_SUGGESTIONS = 50  # per server, waiting for a moderator
 SUGGEST_COOLDOWN = 600  # seconds between two suggestions of one member in one server

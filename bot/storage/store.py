@@ -40,6 +40,7 @@ from .models import (
     AliasCheck,
     AliasImport,
     AliasRecord,
+    AliasRemoval,
     AuditAction,
     AuditRecord,
     Miss,
@@ -718,6 +719,27 @@ class Store:
                 at=self._seconds(),
             ),
         )
+
+    async def alias_removal(self, scope: int, key: str) -> AliasRemoval | None:
+        """The alias `key`'s last removal, if it is not back since: `/alias remove` says why
+        there is no such alias (removed with its term, or alone)."""
+
+        async def read(tx: Tx) -> AliasRemoval | None:
+            found = await alias_queries.last_removal(tx, scope=scope, key=key)
+            if found is None:
+                return None
+            term = None
+            if found.before is not None:
+                term = await term_queries.removed_at(
+                    tx,
+                    scope=scope,
+                    term_id=found.before,
+                    at=to_unix(found.at),
+                    actor_id=found.actor_id,
+                )
+            return AliasRemoval(found.at, term)
+
+        return await self._read(read)
 
     async def audit_log(self, scope: int, limit: int = 50) -> list[AuditRecord]:
         """This server's alias changes, newest first."""

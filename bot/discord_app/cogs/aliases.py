@@ -46,7 +46,9 @@ from bot.storage import (
     AliasRecord,
     Miss,
     StorageError,
+    Store,
 )
+from bot.term_log import log_entry
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
@@ -189,6 +191,25 @@ def _alias_line(record: AliasRecord, local: LocalGlossary, *, plain: bool) -> st
     return f"{text} → {title} ({by})"
 
 
+async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
+    """`/alias remove` of an alias this server does not have: why, where the audit log knows
+    (removed with its term by `/term remove` or an import, or removed alone)."""
+    text = f"This server has no alias “{echo(alias)}”"
+    try:
+        gone = await store.alias_removal(scope, normalize(alias))
+    except StorageError:
+        gone = None
+    if gone is None:
+        return f"{text}."
+    when = f"<t:{int(gone.at.timestamp())}:R>"
+    if gone.term is None:
+        return f"{text}: it was removed {when}."
+    title = log_entry(gone.term).title
+    return (
+        f"{text}: it was removed with its term “{echo(title)}” {when} (`/term log` says by whom)."
+    )
+
+
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
@@ -264,7 +285,7 @@ class AliasCog(
                 return STORAGE_DOWN
             await state.servers.reload(scope)
             if removed is None:
-                return f"This server has no alias “{echo(alias)}”."
+                return await _no_such_alias(store, scope, alias)
             return f"Removed “{echo(removed.text)}”."
 
         said = await said_through_the_stop(
@@ -296,7 +317,7 @@ class AliasCog(
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         entry = None
-        if term:
+        if term and term.strip():  # a term of spaces alone is none given, as an empty one
             entry = local.glossary.get(term)
             if entry is None:  # typed rather than picked
                 found = local.index.search(term)

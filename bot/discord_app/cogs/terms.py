@@ -75,7 +75,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
     overlay_target,
 )
-from bot.storage import StorageError, Suggestion, SuggestionDecided
+from bot.storage import StorageError, Store, Suggestion, SuggestionDecided
 from bot.term_import import REPORT_LISTED, describe, import_terms, too_big
 from bot.term_storage import (
     Plan,
@@ -400,11 +400,14 @@ async def _with_the_next(
     store = interaction.client.state.store
     if interaction.client.stop_deadline is not None:
         store = None
+    scope = interaction.guild_id or 0
     try:
-        waiting = await store.open_suggestions(interaction.guild_id or 0) if store else None
+        waiting = await store.open_suggestions(scope) if store else None
+        # Asked of the store, not looked for in the page read: it may be past the 25 oldest.
+        failed = store is not None and await _still_open(store, scope, decided)
     except StorageError:
-        waiting = None
-    if waiting is None or any(s.id == decided for s in waiting):
+        waiting, failed = None, False
+    if waiting is None or failed:
         await reply(interaction, text)
     elif not waiting:
         await reply(interaction, f"{text}\nNo more suggestions are waiting.")
@@ -414,6 +417,11 @@ async def _with_the_next(
         await reply(
             interaction, f"{text}\nNext, {len(waiting)}{more} waiting:", embed=embed, view=view
         )
+
+
+async def _still_open(store: Store, scope: int, suggestion_id: int) -> bool:
+    found = await store.suggestion(scope, suggestion_id)
+    return found is not None and found.status == "open"
 
 
 def _within(report: str, size: int) -> bytes:

@@ -129,6 +129,22 @@ async def _audit(
     )
 
 
+async def last_removal(tx: Tx, *, scope: int, key: str) -> AuditRecord | None:
+    """The alias `key`'s newest audit entry if it is a removal (None: never added, or added
+    again since)."""
+    sql = (
+        "SELECT id, at, scope, actor_id, action, alias_key, before, after FROM audit_log"
+        " WHERE scope = ? AND alias_key = ? ORDER BY id DESC LIMIT 1"
+    )
+    row = await tx.fetchrow(sql, (scope, key))
+    if row is None or row[4] != AuditAction.ALIAS_REMOVE.value:
+        return None
+    row_id, at, s, actor, action, alias_key, before, after = row
+    return AuditRecord(
+        row_id, from_unix(at), s, actor, AuditAction(action), alias_key, before, after
+    )
+
+
 async def audit_log(tx: Tx, *, scope: int, limit: int) -> list[AuditRecord]:
     sql = (
         "SELECT id, at, scope, actor_id, action, alias_key, before, after FROM audit_log"

@@ -170,6 +170,25 @@ async def term_audit_log(
     ]
 
 
+async def removed_at(
+    tx: Tx, *, scope: int, term_id: str, at: int, actor_id: int
+) -> TermAuditRecord | None:
+    """The term `term_id`'s removal at `at` (unix seconds) by `actor_id` in the term log, if
+    any: a term removed takes its aliases in the same write, by the same actor at the same
+    time (the log keeps no write's id: an alias removed alone by them in that second too
+    reads as removed with it)."""
+    sql = (
+        "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
+        " WHERE scope = ? AND term_id = ? AND at = ? AND actor_id = ? AND after IS NULL"
+        " ORDER BY id DESC LIMIT 1"
+    )
+    row = await tx.fetchrow(sql, (scope, term_id, at, actor_id))
+    if row is None:
+        return None
+    row_id, when, s, actor, action, tid, before, after = row
+    return TermAuditRecord(row_id, from_unix(when), s, actor, str(action), str(tid), before, after)
+
+
 async def term_count(tx: Tx, *, scope: int | None) -> int:
     if scope is None:
         return await scalar(tx, "SELECT count(*) FROM terms")
