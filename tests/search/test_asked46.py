@@ -10,10 +10,11 @@ from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# Main b619273 failed three: RAG and Mixture of Experts offered first with no card, Tokenizer
-# Fertility offered first under a Token card. The question-voice phrasings card RAG; the other two
-# are as on main.
+# Main b619273 failed three: RAG and Mixture of Experts are offered first with no card, Tokenizer
+# Fertility is offered first under a Token card. asked46's question-voice phrasings (measured,
+# reverted: semantic.md) carded RAG's; the other two stayed.
 STILL_FAILING = {
+    "how do i get the bot to answer from our company docs instead of making stuff up?",
     "why does my japanese text use way more tokens than the same thing in english?",
     ("how does a model have a huge parameter count but only use a slice of it for each token?"),
 }

@@ -13,9 +13,10 @@ STILL_FAILING = {
     # (measured, reverted: semantic.md) offered Overfitting first (the question alone: 0.69)
     "we fine-tuned a small model on our support logs. what is it called when a model scores high"
     " on training data but poorly on new data?",
-    # (the System Prompt card of "my students use chatgpt with a long system prompt. what attack
-    # hides instructions ..." is no card since asked46's question-voice phrasings, Prompt
-    # Injection offered first)
+    # a System Prompt card: the question alone puts Prompt Injection first (0.64), but System
+    # Prompt is still among its ten nearest (8th, 0.44): `_asked_elsewhere` kept the card too
+    "my students use chatgpt with a long system prompt. what attack hides instructions inside a"
+    " web page the model reads?",
     # offered, Latency and vLLM first: the question alone puts Latency and Serving Goodput
     # ahead of Service Level Objective (0.63, 0.63, 0.56)
     "our company put vllm on the new servers. what target for response time do operators promise"

@@ -24,13 +24,13 @@ def the_passing_name_not_carded(result, asked: str, written: str) -> None:  # ty
 # The meaning puts the written name first and no kind is asked: it stays the card (GGUF).
 # ("in a vit, how is the picture cut into tokens?" carded Visual Encoder; since asked40 no card,
 # Image Patch Token offered.)
-# (The U-Net noise-level question, Noise Schedule offered first on main, offers Diffusion
-# Timestep first since asked46's question-voice phrasings.)
+# No name written, the asked entry not among the first three offers (Noise Schedule first).
 # A name asked about outright, only offered: the description stage's, not this rule's.
 STILL_FAILING = {
     "why do transformers need positional information at all?",
     "what does vllm use to stop gpu memory fragmenting?",
     "in gguf files, how are the weights shrunk to 4 bits?",
+    "what does the u-net get told about the noise level at each step?",
     "what's a gguf file?",
 }
 PROBES = ProbeFile("passing37_probes.tsv", STILL_FAILING)
