@@ -10,7 +10,7 @@ import signal
 import socket
 import sys
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import aiohttp
 import discord
@@ -34,6 +34,7 @@ from bot.storage.backend import shown_location, without_password
 from bot.storage.errors import said_of
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
 # Starting, a process waits this long for shards another process still holds (one stopping
@@ -218,7 +219,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
             asked = await _unless_stopped(discords_shard_count(token), stop)
             if asked is None:  # stopped while asking: nothing is open yet
                 return EXIT_OK
-            shard_count, unasked = asked
+            shard_count, unasked = asked[0]
         bot = make_bot(state, settings, shard_count)
         metrics_server = serve_metrics(settings, bot, state)
         try:
@@ -228,10 +229,9 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
                 await asyncio.to_thread(metrics_server.stop)
 
 
-async def _unless_stopped(
-    asking: Coroutine[Any, Any, tuple[int | None, str]], stop: asyncio.Event
-) -> tuple[int | None, str] | None:
-    """`asking`'s answer, or None when `stop` is set first (the question then cancelled)."""
+async def _unless_stopped(asking: Coroutine[Any, Any, T], stop: asyncio.Event) -> tuple[T] | None:
+    """`asking`'s answer (in a 1-tuple: the login's is None), or None when `stop` is set
+    first (the question then cancelled)."""
     answer = asyncio.ensure_future(asking)
     stopping = asyncio.ensure_future(stop.wait())
     try:
@@ -241,7 +241,7 @@ async def _unless_stopped(
         if not answer.done():
             answer.cancel()
             await asyncio.wait({answer})
-    return None if answer.cancelled() else answer.result()
+    return None if answer.cancelled() else (answer.result(),)
 
 
 @contextlib.contextmanager
@@ -273,7 +273,10 @@ async def _log_in_and_run(
     error: BaseException | None = None
     async with bot:
         try:
-            await bot.login(token)
+            # Raced with the stop: Discord (or a proxy) that takes the connection and never
+            # answers held the login, Ctrl-C and SIGTERM with it, until aiohttp's 5 minutes.
+            if await _unless_stopped(bot.login(token), stop) is None:
+                return EXIT_OK  # stopped before Discord answered: nothing is open yet
         except discord.LoginFailure as exc:
             error = exc
         except (OSError, aiohttp.ClientError, discord.HTTPException) as exc:
