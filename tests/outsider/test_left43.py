@@ -23,13 +23,12 @@ from tests.discord_app.test_term_files import TOML, run_import
 from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
 from tests.fake_discord.interactions import base_payload
 from tests.fake_discord.models import EMBED_LINKS
-from tests.resilience.botproc import glossary_bot_waited
 from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left24 import _cli
 from .test_left38 import _lookups_damaged
-from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
+from .test_readme35 import _aliases, restoring
 from .test_round16 import NO_LONGER, demote
 from .test_round20 import _database
 
@@ -286,18 +285,7 @@ def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
     "removed the oldest copies …: ….before-restore.1", while the database it points at stays
     (nothing lost, but the line says a whole copy went). Now the link is named as a link, with
     the file that stays."""
-    db, backup = tmp_path / "glossary-bot.db", tmp_path / "a.db"
-    _database_with_alias(tmp_path, db, "qq live")
-    _database_with_alias(tmp_path, backup, "qq backup")
-    kept = Path(f"{db}.before-restore")
-
-    def restore() -> str:
-        status, output = glossary_bot_waited(
-            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
-        )
-        assert status == 0, output
-        return output
-
+    kept, restore = restoring(tmp_path)
     for _ in range(2):  # .before-restore and .1
         restore()
     elsewhere = tmp_path / "other-disk"

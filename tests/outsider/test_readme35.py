@@ -4,6 +4,7 @@ real SQLite files."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.fake_discord import FakeDiscord
@@ -19,6 +20,22 @@ def _database_with_alias(cwd: Path, db: Path, alias: str) -> None:
         CLI_ENV, cwd, "aliases", "import", "aliases.json", "--db", str(db)
     )
     assert status == 0, output
+
+
+def restoring(cwd: Path) -> tuple[Path, Callable[[], str]]:
+    """A live database and a backup (aliases "qq live", "qq backup") in `cwd`: the name of the
+    copies restore keeps of the live one, and a restore of the backup over it (its output; it
+    must succeed)."""
+    db, backup = cwd / "glossary-bot.db", cwd / "a.db"
+    _database_with_alias(cwd, db, "qq live")
+    _database_with_alias(cwd, backup, "qq backup")
+
+    def restore() -> str:
+        status, output = glossary_bot_waited(CLI_ENV, cwd, "restore", str(backup), "--db", str(db))
+        assert status == 0, output
+        return output
+
+    return Path(f"{db}.before-restore"), restore
 
 
 def _aliases(cwd: Path, db: Path) -> list[str]:

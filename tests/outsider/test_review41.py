@@ -9,10 +9,9 @@ from pathlib import Path
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.resilience.botproc import glossary_bot_waited
 
 from .conftest import Scene
-from .test_readme35 import CLI_ENV, _aliases, _database_with_alias
+from .test_readme35 import _aliases, restoring
 from .test_round28 import _import, stopped_while_unreachable
 
 
@@ -21,18 +20,7 @@ def test_restore_leaves_a_copy_kept_by_hand_beside_the_numbered_ones(tmp_path: P
     log, so a copy an operator kept by hand under such a name (`….before-restore.1-good`, the
     database before a wrong restore) was removed with copy 1, silently (only databases are
     named). Now only SQLite's own companions of a copy (-wal, -journal, -shm) go with it."""
-    db, backup = tmp_path / "glossary-bot.db", tmp_path / "a.db"
-    _database_with_alias(tmp_path, db, "qq live")
-    _database_with_alias(tmp_path, backup, "qq backup")
-    kept = Path(f"{db}.before-restore")
-
-    def restore() -> str:
-        status, output = glossary_bot_waited(
-            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
-        )
-        assert status == 0, output
-        return output
-
+    kept, restore = restoring(tmp_path)
     for _ in range(2):  # .before-restore and .1: the live database is .1 now
         restore()
     assert _aliases(tmp_path, Path(f"{kept}.1")) == ["qq live"]

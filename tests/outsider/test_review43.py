@@ -23,12 +23,12 @@ from tests.fake_discord import FakeDiscord
 from tests.fake_discord.command_permissions import override
 from tests.fake_discord.interactions import base_payload
 from tests.polling import eventually
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
+from tests.resilience.botproc import BotProcess
 from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left24 import _cli
-from .test_readme35 import CLI_ENV, _database_with_alias
+from .test_readme35 import restoring
 
 __all__ = ["helpers"]  # the fixture, used here
 
@@ -241,18 +241,7 @@ def test_a_kept_copys_link_to_a_disk_not_mounted_is_named_too(tmp_path: Path) ->
     """Left43 item 6, attacked: the copy moved to another disk, which is not mounted when a
     later restore prunes (the link dangles): the link went without a word, and with it the
     only note of where that copy is. Now it is named as a link, with where it points."""
-    db, backup = tmp_path / "glossary-bot.db", tmp_path / "a.db"
-    _database_with_alias(tmp_path, db, "qq live")
-    _database_with_alias(tmp_path, backup, "qq backup")
-    kept = Path(f"{db}.before-restore")
-
-    def restore() -> str:
-        status, output = glossary_bot_waited(
-            CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db)
-        )
-        assert status == 0, output
-        return output
-
+    kept, restore = restoring(tmp_path)
     for _ in range(2):  # .before-restore and .1
         restore()
     disk = tmp_path / "other-disk"
