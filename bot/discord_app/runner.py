@@ -376,9 +376,14 @@ def holder_name(ids: Sequence[int] | None, pid: int, host: str) -> str:
         if len(name.encode()) <= HOLDER_BYTES:
             return name
     room = HOLDER_BYTES - len(f"glossary-bot shards …{tail}".encode())
-    listed = shard_ranges(ids)[: max(0, room)]
+    ranges = shard_ranges(ids)
+    listed = ranges[: max(0, room)]
     if "," in listed:
         listed = listed[: listed.rindex(",") + 1]  # at a whole range
+    else:  # inside the first range: its first id whole ("100-…"), never a number cut short
+        head = ranges.split(",")[0]
+        first = head.split("-")[0] + ("-" if "-" in head else ",")
+        listed = first if len(first) <= len(listed) else ""
     if not listed:  # a host of its own length: the pid before it
         return _bytes_cut(f"glossary-bot{tail}")
     return f"glossary-bot shards {listed}…{tail}"
