@@ -297,12 +297,14 @@ async def _log_in_and_run(
             _warn_if_alone(settings, state.store)
             async with contextlib.AsyncExitStack() as claims:
                 if state.store is not None:
+                    # Raced with the stop too: a restart's wait (CLAIM_WAIT) for shards another
+                    # process holds outlasted the stop's deadline, then said they were taken.
+                    claim = _claim_shards(
+                        settings, state.store, bot.application_id, bot.shard_count
+                    )
                     try:
-                        await claims.enter_async_context(
-                            _claim_shards(
-                                settings, state.store, bot.application_id, bot.shard_count
-                            )
-                        )
+                        if await _unless_stopped(claims.enter_async_context(claim), stop) is None:
+                            return EXIT_OK  # stopped while waiting: no shard claimed
                     except ShardsTaken as exc:
                         fail(_shards_taken(settings, exc, shared=state.store.shared))
                         return EXIT_CONFIG

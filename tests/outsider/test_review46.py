@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import re
+import signal
+from pathlib import Path
+
+import asyncpg
+import pytest
 
 from bot.discord_app import runner
+from bot.storage import Store
+from tests.conftest import TEST_DATABASE_URL
+from tests.fake_discord import FakeDiscord
+from tests.polling import eventually
+from tests.resilience.botproc import BotProcess
+from tests.storage.conftest import fresh_schema
 
 
 def _named(name: str) -> set[int]:
@@ -28,3 +39,77 @@ def test_a_cut_holder_name_names_no_shard_the_process_does_not_run() -> None:
             name = runner.holder_name(ids, 4194304, "h" * length)
             assert len(name.encode()) <= runner.HOLDER_BYTES, name
             assert _named(name) <= set(ids), (length, name)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not TEST_DATABASE_URL, reason="needs TEST_DATABASE_URL (PostgreSQL)")
+async def test_a_sigterm_while_waiting_for_shards_another_process_holds_stops_at_once(
+    tmp_path: Path,
+) -> None:
+    """Attack 1: a rolling restart, the new process waiting (CLAIM_WAIT, 10 s) for a shard
+    the old one still holds, is sent SIGTERM (the restart called off, `docker stop`). The
+    login was raced with the stop (readme45), the claim's wait was not: the stop waited it
+    out, past the 7 s the README promises, and then the process said the shard was taken,
+    exit 2. Now the wait ends with the stop: exit 0, nothing identified."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        old = await Store.open(url, flush_interval=None)
+        try:
+            async with old.claim_shards([0], holder="old 0", wait=0, shard_count=1):
+                async with FakeDiscord(shard_count=1) as fake:
+                    bot = BotProcess(
+                        fake,
+                        tmp_path / "unused.db",
+                        cwd=tmp_path,
+                        DATABASE_URL=url,
+                        SHARD_COUNT="1",
+                        SHARD_IDS="0",
+                    )
+                    await bot.start(wait_ready=False)
+                    await eventually(lambda: _waiting_for_the_claim(url), "the wait")
+                    code = await bot.stop(within=30)
+                    assert code == 0, bot.output
+                    assert "glossary-bot: " not in bot.output, bot.output
+                    assert "Traceback" not in bot.output, bot.output
+                    assert "Unclosed" not in bot.output, bot.output
+                    assert fake.gateway.identify_count == 0
+        finally:
+            await old.close()
+
+
+async def _waiting_for_the_claim(url: str) -> bool:
+    """The new process's claim session (named by `holder_name`) is open: it is waiting."""
+    admin = await asyncpg.connect(url)
+    try:
+        found = await admin.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE $1",
+            "glossary-bot shards 0 pid %",
+        )
+    finally:
+        await admin.close()
+    return bool(found)
+
+
+async def test_a_sigterm_while_waiting_for_a_sqlite_file_another_bot_runs_on_stops_at_once(
+    tmp_path: Path,
+) -> None:
+    """Attack 1 on SQLite: a file has one bot; a second waits up to CLAIM_WAIT for the first
+    to stop (a restart). A SIGTERM meanwhile waited the 10 s out, then said "another bot
+    runs on", exit 2. Now exit 0 at once; the first bot runs on."""
+    async with FakeDiscord(shard_count=1) as fake:
+        async with BotProcess(fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "first")) as first:
+            second = BotProcess(fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "second"))
+            await second.start(wait_ready=False)
+            await eventually(lambda: "waiting up to" in second.output, "the second to wait")
+            assert second.process is not None
+            second.process.send_signal(signal.SIGTERM)
+            code = await second.exited(within=30)
+            assert code == 0, second.output
+            assert "glossary-bot: " not in second.output, second.output
+            assert "Traceback" not in second.output, second.output
+            assert first.process is not None and first.process.returncode is None
+
+
+def _folder(parent: Path, name: str) -> Path:
+    folder = parent / name
+    folder.mkdir()
+    return folder
