@@ -54,24 +54,26 @@ async def test_a_sigterm_while_waiting_for_shards_another_process_holds_stops_at
     async with fresh_schema(TEST_DATABASE_URL) as url:
         old = await Store.open(url, flush_interval=None)
         try:
-            async with old.claim_shards([0], holder="old 0", wait=0, shard_count=1):
-                async with FakeDiscord(shard_count=1) as fake:
-                    bot = BotProcess(
-                        fake,
-                        tmp_path / "unused.db",
-                        cwd=tmp_path,
-                        DATABASE_URL=url,
-                        SHARD_COUNT="1",
-                        SHARD_IDS="0",
-                    )
-                    await bot.start(wait_ready=False)
-                    await eventually(lambda: _waiting_for_the_claim(url), "the wait")
-                    code = await bot.stop(within=30)
-                    assert code == 0, bot.output
-                    assert "glossary-bot: " not in bot.output, bot.output
-                    assert "Traceback" not in bot.output, bot.output
-                    assert "Unclosed" not in bot.output, bot.output
-                    assert fake.gateway.identify_count == 0
+            async with (
+                old.claim_shards([0], holder="old 0", wait=0, shard_count=1),
+                FakeDiscord(shard_count=1) as fake,
+            ):
+                bot = BotProcess(
+                    fake,
+                    tmp_path / "unused.db",
+                    cwd=tmp_path,
+                    DATABASE_URL=url,
+                    SHARD_COUNT="1",
+                    SHARD_IDS="0",
+                )
+                await bot.start(wait_ready=False)
+                await eventually(lambda: _waiting_for_the_claim(url), "the wait")
+                code = await bot.stop(within=30)
+                assert code == 0, bot.output
+                assert "glossary-bot: " not in bot.output, bot.output
+                assert "Traceback" not in bot.output, bot.output
+                assert "Unclosed" not in bot.output, bot.output
+                assert fake.gateway.identify_count == 0
         finally:
             await old.close()
 
@@ -95,18 +97,21 @@ async def test_a_sigterm_while_waiting_for_a_sqlite_file_another_bot_runs_on_sto
     """Attack 1 on SQLite: a file has one bot; a second waits up to CLAIM_WAIT for the first
     to stop (a restart). A SIGTERM meanwhile waited the 10 s out, then said "another bot
     runs on", exit 2. Now exit 0 at once; the first bot runs on."""
-    async with FakeDiscord(shard_count=1) as fake:
-        async with BotProcess(fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "first")) as first:
-            second = BotProcess(fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "second"))
-            await second.start(wait_ready=False)
-            await eventually(lambda: "waiting up to" in second.output, "the second to wait")
-            assert second.process is not None
-            second.process.send_signal(signal.SIGTERM)
-            code = await second.exited(within=30)
-            assert code == 0, second.output
-            assert "glossary-bot: " not in second.output, second.output
-            assert "Traceback" not in second.output, second.output
-            assert first.process is not None and first.process.returncode is None
+    async with (
+        FakeDiscord(shard_count=1) as fake,
+        BotProcess(fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "first")) as first,
+    ):
+        second = BotProcess(fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "second"))
+        await second.start(wait_ready=False)
+        await eventually(lambda: "waiting up to" in second.output, "the second to wait")
+        assert second.process is not None
+        second.process.send_signal(signal.SIGTERM)
+        code = await second.exited(within=30)
+        assert code == 0, second.output
+        assert "glossary-bot: " not in second.output, second.output
+        assert "Traceback" not in second.output, second.output
+        assert first.process is not None
+        assert first.process.returncode is None  # the first runs on
 
 
 def _folder(parent: Path, name: str) -> Path:
