@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import signal
+import socket
 from pathlib import Path
 
 import asyncpg
@@ -14,8 +15,10 @@ from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.fake_discord import FakeDiscord
 from tests.polling import eventually
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 
 def _named(name: str) -> set[int]:
@@ -118,3 +121,24 @@ def _folder(parent: Path, name: str) -> Path:
     folder = parent / name
     folder.mkdir()
     return folder
+
+
+def test_check_deep_on_a_url_it_cannot_read_says_no_check_was_made(tmp_path: Path) -> None:
+    """Attack 9: `check --db URL --deep` printed "this database had the usual check" before
+    the check, so also where the database could not be read at all (nothing listens there:
+    "cannot reach the database", exit 1). The note now says what `--deep` does, not how the
+    check went; the error line says that."""
+    url = f"postgresql://u:p@127.0.0.1:{_closed_port()}/db"
+    status, said = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "--db", url, "--deep")
+    assert status == 1, said
+    assert "cannot reach the database" in said, said
+    assert "had the usual check" not in said, said
+    assert "check: --deep applies to a SQLite file only" in said, said
+
+
+def _closed_port() -> int:
+    """A port nothing listens on (bound, then let go)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
