@@ -595,7 +595,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.deep and not isinstance(args.db, Path):  # a postgresql:// URL: said, not ignored
         print(
             "check: --deep applies to a SQLite file only: PostgreSQL checks each text's "
-            "encoding as it is written; this database had the usual check",
+            "encoding as it is written, so this database gets the usual check",
             file=sys.stderr,
         )
     with Progress("check", 3, quiet=args.quiet) as progress:

@@ -191,7 +191,7 @@ class GlossaryBot(commands.Bot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         count = sum(1 for guild in self.guilds if guild.shard_id == shard_id)
-        log.info("shard %d ready: %d servers", shard_id, count)
+        log.info("shard %d ready: %d server%s", shard_id, count, "" if count == 1 else "s")
 
     def shards_served(self) -> str:
         return ""  # one connection, unsharded

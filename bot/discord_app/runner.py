@@ -297,12 +297,14 @@ async def _log_in_and_run(
             _warn_if_alone(settings, state.store)
             async with contextlib.AsyncExitStack() as claims:
                 if state.store is not None:
+                    # Raced with the stop too: a restart's wait (CLAIM_WAIT) for shards another
+                    # process holds outlasted the stop's deadline, then said they were taken.
+                    claim = _claim_shards(
+                        settings, state.store, bot.application_id, bot.shard_count
+                    )
                     try:
-                        await claims.enter_async_context(
-                            _claim_shards(
-                                settings, state.store, bot.application_id, bot.shard_count
-                            )
-                        )
+                        if await _unless_stopped(claims.enter_async_context(claim), stop) is None:
+                            return EXIT_OK  # stopped while waiting: no shard claimed
                     except ShardsTaken as exc:
                         fail(_shards_taken(settings, exc, shared=state.store.shared))
                         return EXIT_CONFIG
@@ -376,9 +378,14 @@ def holder_name(ids: Sequence[int] | None, pid: int, host: str) -> str:
         if len(name.encode()) <= HOLDER_BYTES:
             return name
     room = HOLDER_BYTES - len(f"glossary-bot shards …{tail}".encode())
-    listed = shard_ranges(ids)[: max(0, room)]
+    ranges = shard_ranges(ids)
+    listed = ranges[: max(0, room)]
     if "," in listed:
         listed = listed[: listed.rindex(",") + 1]  # at a whole range
+    else:  # inside the first range: its first id whole ("100-…"), never a number cut short
+        head = ranges.split(",")[0]
+        first = head.split("-")[0] + ("-" if "-" in head else ",")
+        listed = first if len(first) <= len(listed) else ""
     if not listed:  # a host of its own length: the pid before it
         return _bytes_cut(f"glossary-bot{tail}")
     return f"glossary-bot shards {listed}…{tail}"

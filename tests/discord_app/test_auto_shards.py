@@ -93,7 +93,7 @@ async def test_a_bot_discord_shards_in_3_runs_all_3_shards_in_one_process(
             await exported_for(port, {"0", "1", "2"})
             await bot.wait_for_output(r"connected as .* on shards 0,1,2 of 3")
             for shard in range(3):
-                await bot.wait_for_output(rf"shard {shard} ready: 1 servers")
+                await bot.wait_for_output(rf"shard {shard} ready: 1 server$")
             await bot.wait_for_output(r"healthy: heartbeat in", within=30)
             said = await _next_beat(heartbeat, "")
             status, told = await glossary_bot(health_env, tmp_path, "health")

@@ -236,6 +236,6 @@ async def test_check_deep_on_postgresql_says_it_applies_to_sqlite(tmp_path: Path
     note = [line for line in deep.splitlines() if "--deep" in line]
     assert note == [
         "check: --deep applies to a SQLite file only: PostgreSQL checks each text's encoding "
-        "as it is written; this database had the usual check"
+        "as it is written, so this database gets the usual check"
     ], deep
     assert [line for line in deep.splitlines() if line not in note] == plain.splitlines()
