@@ -70,7 +70,9 @@ async def test_a_sigterm_while_waiting_for_shards_another_process_holds_stops_at
                     SHARD_IDS="0",
                 )
                 await bot.start(wait_ready=False)
-                await eventually(lambda: _waiting_for_the_claim(url), "the wait")
+                assert bot.process is not None
+                pid = bot.process.pid
+                await eventually(lambda: _waiting_for_the_claim(url, pid), "the wait")
                 code = await bot.stop(within=30)
                 assert code == 0, bot.output
                 assert "glossary-bot: " not in bot.output, bot.output
@@ -81,13 +83,14 @@ async def test_a_sigterm_while_waiting_for_shards_another_process_holds_stops_at
             await old.close()
 
 
-async def _waiting_for_the_claim(url: str) -> bool:
-    """The new process's claim session (named by `holder_name`) is open: it is waiting."""
+async def _waiting_for_the_claim(url: str, pid: int) -> bool:
+    """The new process's (`pid`) claim session (named by `holder_name`) is open: it is waiting.
+    By its pid: pg_stat_activity is the whole server's, and other tests' bots run shard 0 too."""
     admin = await asyncpg.connect(url)
     try:
         found = await admin.fetchval(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE $1",
-            "glossary-bot shards 0 pid %",
+            f"glossary-bot shards 0 pid {pid} %",
         )
     finally:
         await admin.close()
