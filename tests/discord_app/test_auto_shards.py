@@ -16,7 +16,7 @@ from bot.discord_app.health import shards_lost
 from tests.discord_app.helpers import define
 from tests.fake_discord import FakeDiscord
 from tests.ops.test_metrics import metrics_port, scrape
-from tests.outsider.test_left36 import GUARD, _read_until
+from tests.outsider.test_left36 import GUARD, _read_until, run_bot_by_hand, stopped
 from tests.outsider.test_small_faults import _next_beat
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
@@ -163,21 +163,7 @@ async def test_the_fake_started_by_hand_with_2_shards_is_answered_by_a_bot_witho
         printed = await _read_until(fake.stdout, "waiting for the bot")
         assert "recommended count here: 2 shards" in printed, printed
         settings = dict(re.findall(r"(DISCORD_\w+)=(\S+)", printed))
-        bot = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot.cli",
-            "run",
-            cwd=tmp_path,  # no developer's .env
-            env={
-                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                "PYTHONPATH": str(ROOT),
-                "DATABASE_PATH": str(tmp_path / "g.db"),
-                **settings,
-            },
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
+        bot = await run_bot_by_hand(tmp_path, settings)
         await _read_until(fake.stdout, "connected.")  # both shards ready
         fake.stdin.write(b"/define kv cache\n")
         await fake.stdin.drain()
@@ -190,8 +176,4 @@ async def test_the_fake_started_by_hand_with_2_shards_is_answered_by_a_bot_witho
         async with asyncio.timeout(GUARD):
             assert await fake.wait() == 0
     finally:
-        for process in (fake, bot):
-            if process is not None and process.returncode is None:
-                process.send_signal(signal.SIGTERM)
-                async with asyncio.timeout(GUARD):
-                    await process.wait()
+        await stopped(fake, bot)

@@ -233,6 +233,35 @@ async def _read_until(stream: asyncio.StreamReader, said: str) -> str:
     return printed
 
 
+async def run_bot_by_hand(folder: Path, settings: dict[str, str]) -> asyncio.subprocess.Process:
+    """`glossary-bot run` in `folder` (no developer's .env) with only the `settings` the
+    hand-run fake printed and a database there, as README's first run does."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "run",
+        cwd=folder,
+        env={
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": str(ROOT),
+            "DATABASE_PATH": str(folder / "g.db"),
+            **settings,
+        },
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+
+
+async def stopped(*processes: asyncio.subprocess.Process | None) -> None:
+    """Each of `processes` still running stopped by SIGTERM, in order (a test's cleanup)."""
+    for process in processes:
+        if process is not None and process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            async with asyncio.timeout(GUARD):
+                await process.wait()
+
+
 async def test_the_fake_discord_started_by_hand_answers_through_the_bot(tmp_path: Path) -> None:
     """Leftover 6: tests/fake_discord had no way to be started by hand, so README's "no Discord
     application yet?" pointed at a test. Now `python -m tests.fake_discord` serves a server,
@@ -258,21 +287,7 @@ async def test_the_fake_discord_started_by_hand_answers_through_the_bot(tmp_path
         printed = await _read_until(fake.stdout, "waiting for the bot")
         settings = dict(re.findall(r"(DISCORD_\w+)=(\S+)", printed))
         assert sorted(settings) == ["DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL", "DISCORD_TOKEN"]
-        bot = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot.cli",
-            "run",
-            cwd=tmp_path,  # no developer's .env
-            env={
-                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                "PYTHONPATH": str(ROOT),
-                "DATABASE_PATH": str(tmp_path / "g.db"),
-                **settings,
-            },
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
+        bot = await run_bot_by_hand(tmp_path, settings)
         await _read_until(fake.stdout, "connected.")
         fake.stdin.write(b"/define kv cache\nwhat is rag?\n")
         await fake.stdin.drain()
@@ -282,10 +297,6 @@ async def test_the_fake_discord_started_by_hand_answers_through_the_bot(tmp_path
         async with asyncio.timeout(GUARD):
             assert await fake.wait() == 0
     finally:
-        for process in (fake, bot):
-            if process is not None and process.returncode is None:
-                process.send_signal(signal.SIGTERM)
-                async with asyncio.timeout(GUARD):
-                    await process.wait()
+        await stopped(fake, bot)
     assert bot is not None
     assert bot.returncode == 0
