@@ -27,6 +27,7 @@ from tests.resilience.botproc import ROOT, glossary_bot_waited
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
+from .test_round30 import review_shown, suggested
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -38,11 +39,9 @@ async def test_a_rejection_the_database_refused_does_not_show_it_again_as_the_ne
     database is back; reads go on from the open file). Reject answered "The suggestion could
     not be marked decided (database); it stays in the queue." and then "Next, 2 waiting:" with
     that same suggestion as the next. A failed decision now answers alone, as in a stop."""
-    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
-        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    await suggested(scene, store, "Zorb Engine", "Quux Store")
     fake = scene.fake
-    review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
-    shown = await review.final_message()
+    shown = await review_shown(scene, scene.moderator)
     assert shown["embeds"][0]["title"] == "Zorb Engine"
     # The write fails as a full disk would (a real SQLite error), the reads go on.
     with contextlib.closing(sqlite3.connect(scene.db_path)) as other:
@@ -67,15 +66,10 @@ async def test_two_moderators_rejecting_together_and_then_the_next(
     rejects it and the other is told it was already rejected; the queue ends in "No more
     suggestions are waiting."; one log line per decision."""
     names = ("Zorb Engine", "Quux Store", "Frob Rate")
-    for n, name in enumerate(names):
-        member = (scene.alice, scene.bob, scene.owner)[n]
-        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    await suggested(scene, store, *names)
     fake = scene.fake
     deciders = (scene.moderator, scene.admin)
-    shown = []
-    for user in deciders:
-        review = await fake.slash(user, "term review", {}, channel=scene.channel)
-        shown.append(await review.final_message())
+    shown = [await review_shown(scene, user) for user in deciders]
     for name, after in ((names[0], names[1]), (names[1], names[2])):
         assert [m["embeds"][0]["title"] for m in shown] == [name, name]
         clicks = await asyncio.gather(
@@ -231,14 +225,10 @@ async def test_rejecting_together_and_a_refused_rejection_on_postgresql(
     async with fresh_schema(TEST_DATABASE_URL, "review44") as url:
         store = await Store.open(url, flush_interval=None)
         async with start_bot(store):
-            for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
-                await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+            await suggested(scene, store, "Zorb Engine", "Quux Store")
             fake = scene.fake
             deciders = (scene.moderator, scene.admin)
-            shown = []
-            for user in deciders:
-                review = await fake.slash(user, "term review", {}, channel=scene.channel)
-                shown.append(await review.final_message())
+            shown = [await review_shown(scene, user) for user in deciders]
             clicks = await asyncio.gather(
                 *(
                     fake.click(u, m, buttons(m)["Reject"])
@@ -299,13 +289,9 @@ async def test_the_next_after_a_rejection_keeps_the_review_s_category(
     """Plan line K5: `/term review category:Fundamentals`, Reject on the first, then Accept… on
     the next one shown and save: the review's category must carry over, as it does after an
     Accept…, so the save adds the term without asking for a category."""
-    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
-        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    await suggested(scene, store, "Zorb Engine", "Quux Store")
     fake = scene.fake
-    review = await fake.slash(
-        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-    )
-    shown = await review.final_message()
+    shown = await review_shown(scene, scene.moderator, category="Fundamentals")
     rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
     answer = await rejected.final_message()
     assert answer["embeds"][0]["title"] == "Quux Store", answer

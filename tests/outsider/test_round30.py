@@ -16,6 +16,8 @@ from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
+from tests.fake_discord import FakeUser
+from tests.fake_discord.handles import JSON
 from tests.resilience.botproc import ROOT, glossary_bot_waited
 
 from .conftest import Scene
@@ -32,6 +34,18 @@ CURLY = (
     "“ is a typographic quote (a word processor's smart quotes): TOML strings take "
     "straight quotes, \" or '"
 )
+
+
+async def suggested(scene: Scene, store: Store, *names: str) -> None:
+    """`names` suggested, in turn by alice, bob and the owner, each "What NAME is."."""
+    for member, name in zip((scene.alice, scene.bob, scene.owner), names, strict=False):
+        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+
+
+async def review_shown(scene: Scene, user: FakeUser, **options: str) -> JSON:
+    """`/term review` (its `options`) by `user`: the suggestion it shows."""
+    review = await scene.fake.slash(user, "term review", options, channel=scene.channel)
+    return await review.final_message()
 
 
 async def _import(scene: Scene, filename: str, data: str, **options: object) -> str:
@@ -230,11 +244,9 @@ async def test_a_rejection_shows_the_next_suggestion_waiting(
     just moved in asks for much) got "Rejected the suggestion; …" and had to run `/term review`
     again for each of up to 50. Now the answer shows the next one waiting, with its Accept… and
     Reject, until none is left."""
-    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
-        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    await suggested(scene, store, "Zorb Engine", "Quux Store")
     fake = scene.fake
-    review = await fake.slash(scene.moderator, "term review", {}, channel=scene.channel)
-    shown = await review.final_message()
+    shown = await review_shown(scene, scene.moderator)
     assert shown["embeds"][0]["title"] == "Zorb Engine"
     rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
     answer = await rejected.final_message()
@@ -356,13 +368,9 @@ async def test_an_accepted_suggestion_shows_the_next_waiting(
     """S2's other button: Accept…'s form saved answered "Added … Accepted the suggestion; …" and
     the moderator ran `/term review` again for the next. Now that answer shows the next one
     waiting too, in the category `/term review` was given."""
-    for member, name in ((scene.alice, "Zorb Engine"), (scene.bob, "Quux Store")):
-        await store.add_suggestion(scene.guild.id, member.id, name, f"What {name} is.")
+    await suggested(scene, store, "Zorb Engine", "Quux Store")
     fake = scene.fake
-    review = await fake.slash(
-        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-    )
-    shown = await review.final_message()
+    shown = await review_shown(scene, scene.moderator, category="Fundamentals")
     accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
     await accept.response()
     saved = await fake.submit_modal(scene.moderator, accept, {})
