@@ -8,6 +8,7 @@ import logging
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -279,6 +280,20 @@ async def test_a_related_button_pressed_before_the_embed_links_edit_leaves_no_ca
     assert not now["embeds"], now
 
 
+def copy_moved_behind_a_link(folder: Path, kept: Path, restore: Callable[[], str]) -> Path:
+    """Two restores (`….before-restore` and `.1` kept), then copy 1 moved to another disk
+    (`folder`/other-disk) with a symlink left in its place, as an operator short of room does:
+    where the copy is now."""
+    for _ in range(2):
+        restore()
+    elsewhere = folder / "other-disk"
+    elsewhere.mkdir()
+    moved = elsewhere / "old-live.db"
+    shutil.move(f"{kept}.1", moved)
+    Path(f"{kept}.1").symlink_to(moved)
+    return moved
+
+
 def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
     """Item 6 (review41 A3's leftover): an operator moved `….before-restore.1` to another disk
     and left a symlink in its place; a later restore's pruning removed the link and said it
@@ -286,13 +301,7 @@ def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
     (nothing lost, but the line says a whole copy went). Now the link is named as a link, with
     the file that stays."""
     kept, restore = restoring(tmp_path)
-    for _ in range(2):  # .before-restore and .1
-        restore()
-    elsewhere = tmp_path / "other-disk"
-    elsewhere.mkdir()
-    moved = elsewhere / "old-live.db"
-    shutil.move(f"{kept}.1", moved)
-    Path(f"{kept}.1").symlink_to(moved)
+    moved = copy_moved_behind_a_link(tmp_path, kept, restore)
     for _ in range(3):  # .2, .3, .4 made: .1 pruned
         output = restore()
     assert "removed the oldest copies" not in output, output

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 import signal
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left24 import _cli
+from .test_left43 import copy_moved_behind_a_link
 from .test_readme35 import restoring
 
 __all__ = ["helpers"]  # the fixture, used here
@@ -242,14 +242,8 @@ def test_a_kept_copys_link_to_a_disk_not_mounted_is_named_too(tmp_path: Path) ->
     later restore prunes (the link dangles): the link went without a word, and with it the
     only note of where that copy is. Now it is named as a link, with where it points."""
     kept, restore = restoring(tmp_path)
-    for _ in range(2):  # .before-restore and .1
-        restore()
-    disk = tmp_path / "other-disk"
-    disk.mkdir()
-    moved = disk / "old-live.db"
-    shutil.move(f"{kept}.1", moved)
-    Path(f"{kept}.1").symlink_to(moved)
-    disk.rename(tmp_path / "not-mounted")  # the link now points at nothing
+    moved = copy_moved_behind_a_link(tmp_path, kept, restore)
+    moved.parent.rename(tmp_path / "not-mounted")  # the link now points at nothing
     for _ in range(3):  # .2, .3, .4 made: .1 pruned
         output = restore()
     assert (
