@@ -11,7 +11,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -316,15 +316,21 @@ def _say_shards(shards: dict[int, float], said: dict[int, str]) -> None:
 
 
 def _shards_named(shards: list[int]) -> str:
-    """ "shard 3", "shards 0-149,152": sorted ids, runs as ranges."""
+    """ "shard 3", "shards 0-149,152", "shards 3,4": runs of three or more as ranges."""
+    return f"shard{'s' if len(shards) > 1 else ''} {shard_ranges(shards, shortest=3)}"
+
+
+def shard_ranges(ids: Sequence[int], *, shortest: int = 2) -> str:
+    """Shard ids, sorted, their runs of at least `shortest` as ranges: 0,1,2,3,7 -> "0-3,7"."""
     runs: list[list[int]] = []
-    for shard in shards:
+    for shard in sorted(set(ids)):
         if runs and shard == runs[-1][-1] + 1:
             runs[-1].append(shard)
         else:
             runs.append([shard])
-    named = ",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
-    return f"shard{'s' if len(shards) > 1 else ''} {named}"
+    return ",".join(
+        f"{run[0]}-{run[-1]}" if len(run) >= shortest else ",".join(map(str, run)) for run in runs
+    )
 
 
 async def stop_heartbeat(

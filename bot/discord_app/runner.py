@@ -17,7 +17,7 @@ import discord
 import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
-from bot.discord_app.health import keep_heartbeat, stop_heartbeat
+from bot.discord_app.health import keep_heartbeat, shard_ranges, stop_heartbeat
 from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
@@ -393,17 +393,6 @@ def holder_name(ids: Sequence[int] | None, pid: int, host: str) -> str:
 
 def _bytes_cut(text: str) -> str:
     return text.encode()[:HOLDER_BYTES].decode(errors="ignore")
-
-
-def shard_ranges(ids: Sequence[int]) -> str:
-    """Shard ids as runs: 0,1,2,3,7 -> "0-3,7"."""
-    runs: list[list[int]] = []
-    for shard in sorted(set(ids)):
-        if runs and shard == runs[-1][1] + 1:
-            runs[-1][1] = shard
-        else:
-            runs.append([shard, shard])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> str:
