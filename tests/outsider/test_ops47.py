@@ -1,0 +1,77 @@
+"""Operations, by hand (tests/outsider/PLAN.md, "Operations, by hand (ops47)"): the real
+`glossary-bot run` against the fake Discord, its heartbeat read as `glossary-bot health` reads it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.discord_app.health import STOPPED, check_heartbeat
+from tests.fake_discord import FakeDiscord
+from tests.polling import eventually
+from tests.resilience.botproc import BotProcess
+
+
+def _stopped_at(heartbeat: Path) -> float:
+    first = heartbeat.read_text("utf-8").splitlines()[0]
+    assert first.startswith(STOPPED), first
+    return float(first.removeprefix(STOPPED).split()[0])
+
+
+async def test_health_says_stopped_after_a_stop_before_the_first_heartbeat(
+    tmp_path: Path,
+) -> None:
+    """README, Health: "After a clean stop (`docker stop`, SIGTERM) it says `stopped: the bot
+    stopped cleanly N s ago`", and "a bot started again says `no heartbeat … yet (starting, or
+    never connected)` until its first heartbeat". A bot stopped while it was still starting
+    (here: Discord slow to answer the login) left no line, so `health` said "starting, or never
+    connected" of a stopped bot; and while it started, an earlier run's stop line stood, so
+    `health` said "stopped" of a starting one. The delay only keeps the login waiting: answered
+    sooner, the bot connects, and its stop is said as ever."""
+    heartbeat = tmp_path / "heartbeat"
+    heartbeat.write_text(f"{STOPPED}{time.time() - 3600:.0f}\n", "utf-8")  # an earlier run's
+    started = time.time()
+    async with FakeDiscord(shard_count=1) as fake:
+        fake.faults.delay("GET", "/users/@me", 5.0)
+        bot = BotProcess(
+            fake,
+            tmp_path / "bot.db",
+            cwd=tmp_path,
+            SHARD_COUNT="1",
+            HEARTBEAT_PATH=str(heartbeat),
+        )
+        await bot.start(wait_ready=False)
+        await eventually(
+            lambda: ("GET", "/api/v10/users/@me") in fake.requests, "the bot to log in"
+        )
+        # Starting: the earlier run's stop line is gone (a machine slow enough to let the
+        # login be answered meanwhile has the first heartbeat written: healthy).
+        healthy, said = check_heartbeat(heartbeat)
+        starting = f"no heartbeat at {heartbeat} yet (starting, or never connected)"
+        assert healthy or said == starting, said
+        code = await bot.stop(within=10)
+    assert code == 0, bot.output
+    healthy, said = check_heartbeat(heartbeat)
+    assert not healthy
+    assert said.startswith("stopped: the bot stopped cleanly "), said
+    assert _stopped_at(heartbeat) >= int(started), bot.output  # this run's stop, not the last
+
+
+async def test_health_says_stopped_on_an_error_when_the_start_fails(tmp_path: Path) -> None:
+    """A token Discord refuses (exit 2) ends the bot before its first heartbeat: `health` said
+    "starting, or never connected" of a bot that had stopped for good."""
+    heartbeat = tmp_path / "heartbeat"
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(
+            fake,
+            tmp_path / "bot.db",
+            cwd=tmp_path,
+            HEARTBEAT_PATH=str(heartbeat),
+            DISCORD_TOKEN="wrong-token-Zm9vYmFyYmF6cXV4",
+        )
+        await bot.start(wait_ready=False)
+        code = await bot.exited(within=30)
+    assert code == 2, bot.output
+    healthy, said = check_heartbeat(heartbeat)
+    assert not healthy
+    assert said.startswith("stopped: the bot stopped on an error "), said
