@@ -6,7 +6,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.discord_app.health import STOPPED, check_heartbeat
+from bot.settings import unknown_settings
 from tests.fake_discord import FakeDiscord
 from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
@@ -75,3 +78,18 @@ async def test_health_says_stopped_on_an_error_when_the_start_fails(tmp_path: Pa
     healthy, said = check_heartbeat(heartbeat)
     assert not healthy
     assert said.startswith("stopped: the bot stopped on an error "), said
+
+
+def test_the_compose_password_in_env_is_no_unknown_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """compose.yaml (and the README's "Several processes") has the operator put
+    POSTGRES_PASSWORD in `.env` beside it, which is also the `.env` that `glossary-bot run`
+    reads in that folder: every start warned "POSTGRES_PASSWORD in .env is not a setting, so
+    it is ignored", of a line the project's own instructions wrote. A name that is no setting
+    is still named."""
+    (tmp_path / ".env").write_text("POSTGRES_PASSWORD=s3cretpw\nDATABSE_PATH=x.db\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    said = unknown_settings()
+    assert not [line for line in said if "POSTGRES_PASSWORD" in line], said
+    assert [line for line in said if "DATABSE_PATH" in line], said
