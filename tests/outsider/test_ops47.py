@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.discord_app.health import STOPPED, check_heartbeat
+from bot.discord_app.identify import IdentifyGate
 from bot.settings import unknown_settings
 from tests.fake_discord import FakeDiscord
 from tests.polling import eventually
@@ -93,3 +97,40 @@ def test_the_compose_password_in_env_is_no_unknown_setting(
     said = unknown_settings()
     assert not [line for line in said if "POSTGRES_PASSWORD" in line], said
     assert [line for line in said if "DATABSE_PATH" in line], said
+
+
+class _OneBucket:
+    """`Store.identify_slot` as PostgreSQL's advisory lock is to the processes: one holder at a
+    time, waiters served in turn; counts who took it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.taken = 0
+        self.asked = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
+        self.asked.set()
+        async with self.lock:
+            self.taken += 1
+            yield
+
+
+async def test_a_cancelled_wait_for_the_identify_turn_takes_no_window() -> None:
+    """A shard waiting for its turn to IDENTIFY (another process holds the bucket) whose
+    connection discord.py gives up on (its 60 s `wait_for` around a reconnect, 180 s at launch)
+    is cancelled; its holding task was not, so it took the bucket later and held it a window
+    that no IDENTIFY used, while the other processes' shards waited behind it."""
+    slots = _OneBucket()
+    gate = IdentifyGate(slots, window=5.0, max_concurrency=1)  # type: ignore[arg-type]
+    await slots.lock.acquire()  # another process's shard identifies
+    waiting = asyncio.create_task(gate.wait_turn(0))
+    await slots.asked.wait()
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    slots.lock.release()
+    async with slots.identify_slot(0):  # the next shard's turn, after any waiter before it
+        pass
+    assert slots.taken == 1  # the next shard's only
+    gate.close()
