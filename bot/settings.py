@@ -269,6 +269,9 @@ class AsDotenvReads(PydanticBaseSettingsSource):
 
 # Read from the environment beside the settings (`bot/cachedir.py`): a name, not a mistake.
 _ALSO_READ = frozenset({"glossary_cache_dir"})
+# Read from `.env` by compose.yaml, not by the bot (its PostgreSQL's password, which the README
+# and compose.yaml have the operator put there): no mistake either.
+_COMPOSE_READS = frozenset({"postgres_password"})
 # In the environment, among other programs' variables, a name is taken for a mistake when it is
 # spelled almost as a setting is (`DATABSE_PATH`), or starts as only the bot's names do.
 _OWN_PREFIXES = ("glossary_", "discord_")
@@ -292,7 +295,7 @@ def unknown_settings() -> list[str]:
         if name in _ALSO_READ and where and name not in in_environment:
             lines.append(f"{name.upper()}{where} is not read: set it in the environment instead")
             continue
-        if name in known:
+        if name in known or name in _COMPOSE_READS:
             continue
         close = difflib.get_close_matches(name, Settings.model_fields, n=1, cutoff=_LOOKS_LIKE)
         if not (where or close or name.startswith(_OWN_PREFIXES)):

@@ -209,7 +209,7 @@ async def keep_heartbeat(
     Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
     closes or `stop` is set, never in the middle of a write (`stop_heartbeat`)."""
     stop = stop or asyncio.Event()
-    await _on_disk(_forget_stop, path)  # starting, no longer stopped
+    await forget_stop(path)  # starting, no longer stopped (`run` did so already)
     # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
     ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
     await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -334,7 +334,7 @@ def shard_ranges(ids: Sequence[int], *, shortest: int = 2) -> str:
 
 
 async def stop_heartbeat(
-    keeper: asyncio.Task[None],
+    keeper: asyncio.Task[None] | None,
     stop: asyncio.Event,
     path: Path,
     within: float | None = None,
@@ -346,13 +346,15 @@ async def stop_heartbeat(
     Cancelled instead, a write already in its thread landed after that line, and `health` read
     a fresh beat of a stopped bot. A keeper not done `within` seconds (a disk that hangs) is
     cancelled; the line is written all the same, after its write under way (`_WRITES`), and
-    waited for only until then: a hung disk held the stop without end."""
+    waited for only until then: a hung disk held the stop without end. No keeper: the bot
+    stopped before its heartbeat began (asking Discord, logging in), and the line is all."""
     loop = asyncio.get_running_loop()
     until = None if within is None else loop.time() + within
     stop.set()
-    done, _ = await asyncio.wait({keeper}, timeout=within)
-    if not done:
-        keeper.cancel()
+    if keeper is not None:
+        done, _ = await asyncio.wait({keeper}, timeout=within)
+        if not done:
+            keeper.cancel()
     line = asyncio.ensure_future(_on_disk(mark_stopped, path, on_error=on_error))
     # At least a moment: a disk that answers writes the line in a millisecond, deadline or not.
     left = None if until is None else max(until - loop.time(), LINE_SECONDS)
@@ -367,27 +369,37 @@ async def stop_heartbeat(
 
 def mark_stopped(path: Path, *, on_error: bool = False) -> None:
     """Stopped: no longer healthy, and `health` says the bot stopped, cleanly or `on_error`
-    (the connection ended on one: a revoked token was told "stopped cleanly"). Only a file the
-    bot could have written is rewritten; a stop never fails on it (the heartbeat is the health
-    check's, the counts are flushed already)."""
+    (the connection ended on one: a revoked token was told "stopped cleanly"). Written also
+    where no heartbeat was yet (a bot stopped while starting: `health` said "starting, or never
+    connected" of it); never onto a folder or device. A stop never fails on it (the heartbeat
+    is the health check's, the counts are flushed already)."""
     try:
         with _writes(path):
-            if path.is_file():
+            if path.is_file() or not path.exists():
                 how = ON_AN_ERROR if on_error else ""
                 path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")
     except OSError as exc:
         log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
 
 
+async def forget_stop(path: Path) -> None:
+    """`_forget_stop` off the loop."""
+    await _on_disk(_forget_stop, path)
+
+
 def _forget_stop(path: Path) -> None:
     """A bot starting on a file an earlier one left saying it stopped: `health` says
-    "starting" until the first heartbeat, as for a first start."""
-    said, _ = _said(path)
-    if _stopped_at(said) is not None:
-        try:
-            path.unlink()
-        except OSError as exc:
-            log.error("cannot remove the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
+    "starting" until the first heartbeat, as for a first start. In turn with the file's writes:
+    held by a disk that hangs, it removes no stop line written after it."""
+    with _writes(path):
+        said, _ = _said(path)
+        if _stopped_at(said) is not None:
+            try:
+                path.unlink()
+            except OSError as exc:
+                log.error(
+                    "cannot remove the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror
+                )
 
 
 def check_heartbeat(

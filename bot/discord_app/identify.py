@@ -38,6 +38,11 @@ class IdentifyGate:
         waiting = asyncio.create_task(taken.wait())
         try:
             await asyncio.wait({holding, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            # The shard's connection given up (discord.py's timeout around it): no IDENTIFY
+            # follows, so no window to keep, nor to take later while others wait behind it.
+            holding.cancel()
+            raise
         finally:
             waiting.cancel()
         if not taken.is_set():

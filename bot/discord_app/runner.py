@@ -17,7 +17,13 @@ import discord
 import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
-from bot.discord_app.health import keep_heartbeat, shard_ranges, stop_heartbeat
+from bot.discord_app.health import (
+    LINE_SECONDS,
+    forget_stop,
+    keep_heartbeat,
+    shard_ranges,
+    stop_heartbeat,
+)
 from bot.discord_app.logs import JsonFormatter, configure_logging
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
@@ -212,21 +218,46 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     # Taken before Discord is asked its shard count (up to ASK_DISCORD): a SIGHUP meanwhile
     # killed the process by the signal's default action.
     handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
+    beats_stop = asyncio.Event()  # set as the heartbeat's stop line is written
     with _signals_taken(handlers):
-        if settings.sharded:
-            shard_count, unasked = settings.shard_count, ""
-        else:
-            asked = await _unless_stopped(discords_shard_count(token), stop)
-            if asked is None:  # stopped while asking: nothing is open yet
-                return EXIT_OK
-            shard_count, unasked = asked[0]
-        bot = make_bot(state, settings, shard_count)
-        metrics_server = serve_metrics(settings, bot, state)
+        heartbeat = settings.heartbeat_path
+        if heartbeat is not None:  # `health` says "starting" now, not an earlier run's stop
+            # A disk that hangs holds that only (the beats and the stop line wait their turn
+            # after it, each within its bounds), not the start.
+            await asyncio.wait(
+                {asyncio.ensure_future(forget_stop(heartbeat))}, timeout=LINE_SECONDS
+            )
+        code = EXIT_ERROR
         try:
-            return await _log_in_and_run(bot, state, settings, token, stop, unasked)
+            code = await _ask_and_serve(state, settings, token, stop, beats_stop)
+            return code
         finally:
-            if metrics_server is not None:  # off the loop: a scrape under way may still ask it
-                await asyncio.to_thread(metrics_server.stop)
+            if heartbeat is not None and not beats_stop.is_set():
+                # Stopped before the heartbeat began (asking Discord, logging in, a refusal):
+                # `health` says so, not "starting, or never connected".
+                await stop_heartbeat(
+                    None, beats_stop, heartbeat, STOP_SECONDS, on_error=code != EXIT_OK
+                )
+
+
+async def _ask_and_serve(
+    state: BotState, settings: Settings, token: str, stop: asyncio.Event, beats_stop: asyncio.Event
+) -> int:
+    """Discord's shard count asked (SHARD_COUNT unset), then the bot logged in and run."""
+    if settings.sharded:
+        shard_count, unasked = settings.shard_count, ""
+    else:
+        asked = await _unless_stopped(discords_shard_count(token), stop)
+        if asked is None:  # stopped while asking: nothing is open yet
+            return EXIT_OK
+        shard_count, unasked = asked[0]
+    bot = make_bot(state, settings, shard_count)
+    metrics_server = serve_metrics(settings, bot, state)
+    try:
+        return await _log_in_and_run(bot, state, settings, token, stop, beats_stop, unasked)
+    finally:
+        if metrics_server is not None:  # off the loop: a scrape under way may still ask it
+            await asyncio.to_thread(metrics_server.stop)
 
 
 async def _unless_stopped(asking: Coroutine[Any, Any, T], stop: asyncio.Event) -> tuple[T] | None:
@@ -268,6 +299,7 @@ async def _log_in_and_run(
     settings: Settings,
     token: str,
     stop: asyncio.Event,
+    beats_stop: asyncio.Event,
     unasked: str = "",  # why Discord's shard count is unknown, if it is
 ) -> int:
     error: BaseException | None = None
@@ -310,7 +342,7 @@ async def _log_in_and_run(
                         return EXIT_CONFIG
                     except StorageError as exc:  # the bot still answers; the check is lost
                         log.warning("could not check which shards other processes run: %s", exc)
-                error = await _connect_until_stopped(bot, state, settings, stop)
+                error = await _connect_until_stopped(bot, state, settings, stop, beats_stop)
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
@@ -476,11 +508,15 @@ def _launching(bot: GlossaryBot) -> bool:
 
 
 async def _connect_until_stopped(
-    bot: GlossaryBot, state: BotState, settings: Settings, stop: asyncio.Event
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    stop: asyncio.Event,
+    beats_stop: asyncio.Event,
 ) -> BaseException | None:
-    """Stay connected until a stop signal; returns the error the connection ended on, if any."""
+    """Stay connected until a stop signal; returns the error the connection ended on, if any.
+    `beats_stop` is set as the heartbeat's stop line is written."""
     running = asyncio.create_task(bot.connect())
-    beats_stop = asyncio.Event()
     heartbeat = (
         asyncio.create_task(
             keep_heartbeat(
