@@ -538,6 +538,7 @@ class SearchIndex:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)
             if meaning is not None:
+                decided = self._unranked_off_field(decided, similar, meaning, semantic, names_in)
                 decided = self._offered_off_field(
                     decided, similar, versionless, meaning, semantic, names_in
                 )
@@ -1080,16 +1081,64 @@ class SearchIndex:
         found = names_in(written)
         if len({name.entry for name in found}) > 1 and not COMPARING.isdisjoint(written.split()):
             return result  # "temperature or top p, which one": `search` weighs the two sides
+        if self._writes_field_name(written, found):
+            return result
+        if self._strongly_described(text) is not None:
+            return result
+        return SearchResult("none", None, None, 0.0, result.query, written)
+
+    def _unranked_off_field(
+        self,
+        result: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        meaning: npt.NDArray[np.float32],
+        semantic: SemanticIndex,
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for an entry the meaning does not rank at all (not among `similar`, its
+        `SEMANTIC_CANDIDATES` first), for a text that leans away from the field (its vector
+        `meaning` under `OFFER_FIELD_COSINE` to the entries' mean) and writes no name that is
+        only the field's, becomes an offer of that entry: a word or two shared with the entry's
+        names or text ("embedded systems vs microcontrollers": Embeddings) is all that made it,
+        and nothing says the text is the field's. `_offered_off_field` may then answer "none"."""
+        if result.entry is None or result.strategy is None:
+            return result
+        entry = self.positions[result.entry.id]
+        if any(ranked == entry for ranked, _ in similar):
+            return result
+        if field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE:
+            return result
+        written = result.normalized_query
+        if self._writes_field_name(written, names_in(written)):
+            return result
+        if self._writes_own_form(written, entry):
+            return result
+        return _card_offered(result, result.entry, result.strategy)
+
+    def _writes_own_form(self, written: str, entry: int) -> bool:
+        """Does `written` write a word no common-English list holds whose noun is a name of
+        `entry` ("... do i have to quantize it first?": Quantization)? A field's word, as
+        `_writes_field_name` reads one; `find_mentions` reads no verb form of a word that
+        starts a longer name ("quantize": "quantized low-rank adaptation")."""
+        for word in written.split():
+            said = compact(word)
+            if not said or is_common(said):
+                continue
+            if any(h.entry == entry for f in derived_forms(said) for h in self.names.lookup(f)):
+                return True
+        return False
+
+    def _writes_field_name(self, written: str, found: Sequence[Found]) -> bool:
+        """Does `written` write a name (of `found`) that is only the field's: an acronym or a
+        coinage of an entry ("lora", "swiglu"), or a word no common-English list holds?"""
         for name in found:
             said = written[name.start : name.end]
             entry = self.entries[name.entry]
             if self._acronym_written(said, name.entry) or coinage_split(entry, said):
-                return result
+                return True
             if not is_common(said):
-                return result
-        if self._strongly_described(text) is not None:
-            return result
-        return SearchResult("none", None, None, 0.0, result.query, written)
+                return True
+        return False
 
     def _strongly_described(self, text: str) -> int | None:
         """The entry whose words `text` describes strongly: the description stage's first, at

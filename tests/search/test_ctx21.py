@@ -10,11 +10,11 @@ from .probe_files import ProbeFile, no_card, the_asked_card, the_asked_card_or_f
 # the suite and is moved out of here.
 # Ten failed on main before short21's phrasings (which fixed the ai agents one and broke the
 # claude code one). ctx21's rule (`_scene_named_offered`, measured and reverted: semantic.md)
-# turned the agent json one into an offer; none of the others.
+# turned the agent json one into an offer; none of the others. offcard47's rule does too.
 STILL_FAILING = {
-    # an AI Agents card: the name the context writes wins; ctx21's rule (reverted) offered it
-    "our agent runs nightly jobs for the sales team. how do i force it to always return valid"
-    " json?",
+    # ("our agent runs nightly jobs ... always return valid json?": passes since offcard47, the
+    # AI Agents card the meaning does not rank, for a text leaning away from the field, offered
+    # with Structured Outputs second)
     # no card; the meaning reads the memory, not how it is made smaller (Unified Memory, VRAM)
     "i'm loading qwen in llama.cpp on my macbook. how does it squeeze a 14b model into 16gb?",
     # no card; neither the whole nor the question alone puts Reranking in its first three

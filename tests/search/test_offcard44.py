@@ -3,11 +3,10 @@
 chemistry, finance) or an everyday one using a glossary word in another sense: no card. "card":
 an on-topic text near the edge (short, plain words, a name in lower case): its card.
 offcard44_probes.tsv was written from entry titles and general knowledge, not from the entries'
-text nor any slice's rows. The rule measured (`SearchIndex._unranked_off_field` at 97603e1: a
-card for an entry the meaning does not rank at all, for a text leaning away from the field and
-writing no name only the field's, becomes an offer) made 6 off-topic cards and 1 on-topic wrong
-card fewer held out, but lost 1 right card: reverted (bench/results/semantic.md "offcard44").
-None of the probes below changed under it."""
+text nor any slice's rows. The rule (`SearchIndex._unranked_off_field`, measured by offcard44
+and reverted, applied again by offcard47 under ship rule v3): a card for an entry the meaning
+does not rank at all, for a text leaning away from the field and writing no name only the
+field's, becomes an offer (bench/results/semantic.md "offcard44", "offcard47")."""
 
 from __future__ import annotations
 
@@ -42,8 +41,7 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 21, "card": 15})
 # Written after the tuning rows and the code were read. A card for an entry the meaning does not
 # rank among its first ten, for a text leaning away from the field: main cards Training Tokens
 # (offer43 saw it) and Embeddings (a paraphrase of a dev10 row: "embedded" is a form of its
-# name). Both passed under the reverted rule: strict expected failures.
-@pytest.mark.xfail(strict=True, reason="reverted: a card the meaning does not rank stays a card")
+# name). Both fail on main 2096a9f and 9762814.
 @pytest.mark.parametrize(
     "query",
     [
@@ -58,10 +56,9 @@ def test_a_card_the_meaning_does_not_rank_for_an_off_field_text_is_none(
     assert result.entry is None, result
 
 
-# Paraphrases of tuning rows (dev, dev2), right cards on main, that a next rule of that kind must
-# keep: the meaning ranks neither card and the text leans away from the field (cosine
-# 0.09-0.11), but it writes a name only the field uses ("optimizer", "finetune": no common-English
-# word). Both failed under the reverted rule with that exemption removed.
+# Paraphrases of tuning rows (dev, dev2) the rule leaves alone: the meaning ranks neither card
+# and the text leans away from the field (cosine 0.09-0.11), but it writes a name only the field
+# uses ("optimizer", "finetune": no common-English word). Both fail with that exemption removed.
 @pytest.mark.parametrize(
     ("query", "entry"),
     [
@@ -70,6 +67,31 @@ def test_a_card_the_meaning_does_not_rank_for_an_off_field_text_is_none(
     ],
 )
 def test_a_field_name_written_keeps_the_card_the_meaning_does_not_rank(
+    bundled_index: SearchIndex, query: str, entry: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
+
+
+# Written by offcard47 after the code was read (not from any slice's rows): the text asks about
+# the card's entry by a verb no common-English list holds ("quantize", "distill"), which
+# `find_mentions` does not read where the word starts a longer name, while the scene ("running
+# llama on my old laptop") pulls the meaning away from the field and from the entry. Without
+# `_writes_own_form` the rule offers the first (test_questions6's probe) and answers the
+# second "none"; main 9762814 cards all three.
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("running llama on my old laptop, do i have to quantize it first?", "quantization"),
+        ("running mistral on my old pc, do i have to quantize it first?", "quantization"),
+        (
+            "i want to run llama on my phone, do i have to distill it first?",
+            "knowledge-distillation",
+        ),
+    ],
+)
+def test_a_field_verb_for_the_card_keeps_the_card_the_meaning_does_not_rank(
     bundled_index: SearchIndex, query: str, entry: str
 ) -> None:
     result = bundled_index.search(query)
