@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FORM_PREFIX = "gb:suggestion:"
-_FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
+FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
 
 
 def suggestion_modal(owner_id: int, title: str, definition: str = "") -> discord.ui.Modal:
@@ -189,7 +189,7 @@ class SuggestCog(ServerOnly, commands.Cog):
     async def on_interaction(self, interaction: Interaction) -> None:
         await handle_form(
             interaction,
-            _FORM_ID,
+            FORM_ID,
             lambda match, data: self._submitted(interaction, int(match["owner"]), data),
         )
 
