@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,13 +20,19 @@ import pytest
 
 from bot.discord_app.app import OUTDATED_COMPONENT, OUTDATED_FORM, GlossaryBot
 from bot.discord_app.cogs import DYNAMIC_ITEMS
+from bot.discord_app.cogs.moderators import KEPT
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.test_terms import add_term, open_add
 from tests.fake_discord import FakeChannel, FakeUser, InteractionHandle
 from tests.fake_discord.interactions import base_payload
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_run
+from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
+from .test_round14 import CLI_ENV
+from .test_round20 import _database
 
 JSON = dict[str, Any]
 MESSAGE_COMPONENT, MODAL_SUBMIT = 3, 5
@@ -367,3 +374,279 @@ async def test_a_form_no_handler_knows_is_answered_with_what_was_typed(
         assert "\\*\\*moderator\\*\\*" in content, content
         assert any(str(handle.id) in r.getMessage() for r in caplog.records), custom_id
     assert not scene.fake.pop_violations()  # no ping, within Discord's lengths
+
+
+# --- raw form inputs: past their lengths, missing, extra -----------------------------------------
+
+
+async def submit_raw(
+    forger: Forger, user: FakeUser, opened: InteractionHandle, values: dict[str, Any]
+) -> str:
+    """The form ``opened`` submitted with ``values`` as they are: no check of what a client
+    would let through (its inputs' lengths, a required input, an input it has)."""
+    custom_id = (await opened.response())["data"]["custom_id"]
+    data = {"custom_id": custom_id, "components": submitted(values)}
+    channel = forger.fake._channel(int(opened.payload["channel_id"]))
+    return await forger.answer(str(values)[:80], await forger.form(user, channel, data))
+
+
+async def test_term_form_inputs_past_their_lengths_are_refused_by_the_save(
+    scene: Scene, bot: GlossaryBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`/term add`'s form sent raw: each input one past its `max_length` (and far past), a
+    required one missing, an input the form never had. The save's own checks refuse what the
+    form would not take (limits.TERM_FORM, the same rule as `/term import`), naming the field;
+    an input the form never had is not read."""
+    caplog.set_level(logging.WARNING)
+    forger = Forger(scene, caplog)
+    past = {
+        "title": "T" * 257,
+        "definition": "d" * 4001,
+        "boundary": "b" * 1025,
+        "other_names": ", ".join(f"other name {n}" for n in range(300)),  # 4,580
+        "related": ", ".join(f"rel{n}" for n in range(700)),  # 4,578
+    }
+    for key, value in past.items():
+        for text in (value, value * 3):
+            opened = await open_add(scene, scene.moderator, category="Fundamentals")
+            answer = await submit_raw(forger, scene.moderator, opened, {**TERM_VALUES, key: text})
+            assert answer.startswith("Nothing was saved:"), (key, answer)
+            assert "longer than" in answer, (key, answer)
+            assert answer.endswith(KEPT), (key, answer)
+    opened = await open_add(scene, scene.moderator, category="Fundamentals")
+    without = {k: v for k, v in TERM_VALUES.items() if k != "definition"}
+    answer = await submit_raw(forger, scene.moderator, opened, without)
+    assert "empty definition" in answer, answer
+    assert await read_terms(store, scene.guild.id) == []
+    opened = await open_add(scene, scene.moderator, category="Fundamentals")
+    extra = {**TERM_VALUES, "evil": "@everyone " * 500, "summary": "Not a field of the form."}
+    answer = await submit_raw(forger, scene.moderator, opened, extra)
+    assert answer.startswith("Added **Forgedterm**"), answer
+    [term] = await read_terms(store, scene.guild.id)
+    assert term.summary is None  # the form has no summary: the command's option gives it
+    assert not forger.faults, forger.summary()
+
+
+async def open_suggest(scene: Scene, member: FakeUser) -> InteractionHandle:
+    opened = await scene.fake.slash(member, "suggest", {}, channel=scene.channel)
+    assert (await opened.response())["type"] == MODAL
+    return opened
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"title": "S" * 101, "definition": "A long enough text."}, "at most 100 characters"),
+        ({"title": "S" * 500, "definition": "A long enough text."}, "at most 100 characters"),
+        ({"title": "Longy", "definition": "y" * 2001}, "at most 2,000 characters"),
+        ({"title": "Shorty", "definition": "x"}, "at least 10 characters"),
+        ({"title": "Padded", "definition": "x" + " " * 20}, "at least 10 characters"),
+    ],
+)
+async def test_suggestion_form_inputs_past_their_lengths_are_refused_with_the_text(
+    scene: Scene,
+    bot: GlossaryBot,
+    store: Store,
+    caplog: pytest.LogCaptureFixture,
+    values: dict[str, str],
+    said: str,
+) -> None:
+    """`/suggest`'s form sent raw past its inputs' lengths (term 1-100, words 10-2,000; Discord's
+    client keeps to them, and its published spec says nothing of a check on submit) was cut to
+    fit and queued, the member thanked for a text they did not write (“SSS…” of 100), or queued
+    with a word where the form asks for ten. Now refused, nothing queued, the text given back,
+    as the term form's save refuses what its inputs would not take."""
+    caplog.set_level(logging.WARNING)
+    forger = Forger(scene, caplog)
+    answer = await submit_raw(forger, scene.alice, await open_suggest(scene, scene.alice), values)
+    assert said in answer, answer
+    assert "Nothing was queued" in answer, answer
+    assert values["title"][:50] in answer, answer  # given back
+    assert await store.open_suggestions(scene.guild.id) == []
+    assert not forger.faults, forger.summary()
+
+
+async def test_suggestion_form_with_inputs_missing_or_extra(
+    scene: Scene, bot: GlossaryBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Raw: without its words, without anything, with inputs it never had (their text not
+    read): the first two refused, the last queued as typed in the form's own inputs."""
+    caplog.set_level(logging.WARNING)
+    forger = Forger(scene, caplog)
+    for values in ({"title": "Nodef"}, {}):
+        twin = scene.fake.add_user(f"member{len(values)}")
+        scene.guild.add_member(twin)
+        answer = await submit_raw(forger, twin, await open_suggest(scene, twin), values)
+        assert answer == "A suggestion needs the term and what it means.", answer
+    extra = {**SUGGESTION_VALUES, "evil": "@everyone", "definition2": "x" * 5000}
+    answer = await submit_raw(forger, scene.alice, await open_suggest(scene, scene.alice), extra)
+    assert answer.startswith("Thanks! “Forgedsugg”"), answer
+    [queued] = await store.open_suggestions(scene.guild.id)
+    assert (queued.title, queued.definition) == tuple(SUGGESTION_VALUES.values())
+    assert not forger.faults, forger.summary()
+
+
+# --- the command line, by a user who may not read its files --------------------------------------
+
+RUN_ENV = {
+    "DISCORD_TOKEN": "x.y.z",
+    "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10",  # never reached: the data fails first
+    "DATABASE_PATH": "g.db",
+}
+# (label, arguments, settings, the name the one line must say)
+UNREADABLE = [
+    ("check, a file", ("check", "mode000.toml"), {}, "mode000.toml"),
+    ("check, a folder", ("check", "locked"), {}, "locked"),
+    ("check, a file in a folder", ("check", "locked/data.toml"), {}, "locked/data.toml"),
+    ("run, a file", ("run",), {**RUN_ENV, "GLOSSARY_PATHS": "mode000.toml"}, "mode000.toml"),
+    ("run, a folder", ("run",), {**RUN_ENV, "GLOSSARY_PATHS": "locked"}, "locked"),
+    (
+        "run, a file in a folder",
+        ("run",),
+        {**RUN_ENV, "GLOSSARY_PATHS": "locked/data.toml"},
+        "locked/data.toml",
+    ),
+    (
+        "terms import, a file",
+        ("terms", "import", "mode000.toml", "--guild", "1"),
+        {},
+        "mode000.toml",
+    ),
+    (
+        "terms import, a file in a folder",
+        ("terms", "import", "locked/data.toml", "--guild", "1"),
+        {},
+        "locked/data.toml",
+    ),
+    (
+        "aliases import, a file in a folder",
+        ("aliases", "import", "locked/a.json"),
+        {},
+        "locked/a.json",
+    ),
+    ("stats, a database", ("stats", "--db", "mode000.db"), {}, "mode000.db"),
+    ("stats, a database in a folder", ("stats", "--db", "locked/g.db"), {}, "locked/g.db"),
+    ("check, a database", ("check", "--db", "mode000.db"), {}, "mode000.db"),
+    ("check, a database in a folder", ("check", "--db", "locked/g.db"), {}, "locked/g.db"),
+    ("backup, a database", ("backup", "--db", "mode000.db", "copy.db"), {}, "mode000.db"),
+    ("backup, into a folder", ("backup", "--db", "g.db", "locked/copy.db"), {}, "locked/copy.db"),
+    ("restore, a backup", ("restore", "mode000.db", "--db", "g.db"), {}, "mode000.db"),
+    (
+        "restore, a backup in a folder",
+        ("restore", "locked/g.db", "--db", "g.db"),
+        {},
+        "locked/g.db",
+    ),
+    ("restore, into a folder", ("restore", "g.db", "--db", "locked/g.db"), {}, "locked/g.db"),
+    ("prune, a database", ("prune", "--older-than", "30", "--db", "mode000.db"), {}, "mode000.db"),
+    (
+        "migrate-db, a database",
+        ("migrate-db", "--from", "mode000.db", "--to", "m.db"),
+        {},
+        "mode000.db",
+    ),
+    (
+        "terms export, a database",
+        ("terms", "export", "--guild", "1", "--db", "mode000.db"),
+        {},
+        "mode000.db",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "settings", "name"),
+    [case[1:] for case in UNREADABLE],
+    ids=[case[0] for case in UNREADABLE],
+)
+def test_unreadable_files_are_named_in_one_line(
+    tmp_path: Path, args: tuple[str, ...], settings: dict[str, str], name: str
+) -> None:
+    """The command line run with file modes enforced (the tests run as root, who reads a mode
+    000 file anyway: `setpriv` drops that right, as an operator's own user lacks it) on a data
+    file, a database and a folder it may not read or search. Each: a line naming the file as
+    given, a non-zero exit, no traceback; the database given to write is left as it was."""
+    data = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ndefinition = "A test term, unread."\n'
+    _database(tmp_path / "g.db")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "data.toml").write_text(data, "utf-8")
+    (locked / "a.json").write_text("[]", "utf-8")
+    _database(locked / "g.db")
+    (tmp_path / "mode000.toml").write_text(data, "utf-8")
+    _database(tmp_path / "mode000.db")
+    before = (tmp_path / "g.db").read_bytes()
+    for unreadable in (locked, tmp_path / "mode000.toml", tmp_path / "mode000.db"):
+        unreadable.chmod(0)
+    try:
+        done = glossary_bot_run(
+            {**CLI_ENV, "DATABASE_PATH": "g.db", **settings},
+            tmp_path,
+            *args,
+            prefix=without_permission_override(),
+        )
+    finally:
+        for unreadable in (locked, tmp_path / "mode000.toml", tmp_path / "mode000.db"):
+            unreadable.chmod(0o700)
+    said = done.stdout + done.stderr
+    assert done.returncode != 0, done
+    assert "Traceback" not in said, said
+    [line] = [line for line in said.splitlines() if name in line]  # one line names it
+    assert "error" in line, said
+    assert "Permission denied" in line or "not readable" in line or "cannot be searched" in line, (
+        line
+    )
+    assert (tmp_path / "g.db").read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["a folder it may not search", "a file it may not read"])
+async def test_a_database_out_of_reach_at_start_is_one_line_naming_why(
+    scene: Scene, tmp_path: Path, kind: str
+) -> None:
+    """`run` with DATABASE_PATH in a folder this user may not search (mode 000, another uid's
+    volume): the bot ran without its database (as designed: /define stays up) but logged
+    "cannot open the database data/g.db" with a traceback of three exceptions and no cause
+    (`cannot_open` itself raised where it stat()ed the file). Now one line saying why, as for a
+    folder it may not write (test_round6); a file it may not read is named in it."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    await asyncio.to_thread(_database, folder / "g.db")
+    unreadable = folder if kind == "a folder it may not search" else folder / "g.db"
+    unreadable.chmod(0)
+    try:
+        async with BotProcess(
+            scene.fake, Path("data/g.db"), cwd=tmp_path, prefix=without_permission_override()
+        ) as bot:
+            handle = await scene.fake.slash(
+                scene.alice, "define", {"term": "kv cache"}, channel=scene.channel
+            )
+            assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+    finally:
+        unreadable.chmod(0o700)
+    assert "Traceback" not in bot.output, bot.output[-3000:]
+    [line] = [line for line in bot.lines if "cannot open the database" in line]
+    assert f"DATABASE_PATH={folder / 'g.db'}" in line, line
+    if kind == "a folder it may not search":
+        assert "a folder on its path cannot be searched" in line, line
+    else:
+        assert "the file data/g.db is not readable by this process" in line, line
+
+
+@pytest.mark.parametrize("part", ["asked-as", "kinds"])
+def test_a_data_folders_part_it_may_not_read_is_named(tmp_path: Path, part: str) -> None:
+    """A data folder whose `asked-as/` (or `kinds/`) this user may not list: `check` said all
+    was well (glob() passes over a folder it cannot list), and the bot would have started
+    without the phrasings (or kinds) in it, not a word said. Now an error naming the folder."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    (data / part).chmod(0)
+    try:
+        done = glossary_bot_run(
+            CLI_ENV, tmp_path, "check", "data", prefix=without_permission_override()
+        )
+    finally:
+        (data / part).chmod(0o700)
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "Traceback" not in said, said
+    assert f"data/{part}: error: cannot read the folder: Permission denied" in said, said
