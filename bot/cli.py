@@ -83,11 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `glossary-bot export | head`
         return 0
     except OSError as exc:
-        if exc.errno == errno.ENAMETOOLONG and isinstance(exc.filename, str):
-            # A text pasted where a path goes: whichever command met it first, the name (cut
-            # short) is the thing to fix.
+        named = isinstance(exc.filename, str)
+        if named and exc.errno in (errno.ENAMETOOLONG, errno.EACCES, errno.EPERM):
+            # A text pasted where a path goes, or a file or folder this user may not read:
+            # whichever command met it first, the name (cut short) is the thing to fix.
             name = exc.filename if len(exc.filename) <= 60 else exc.filename[:60] + "…"
-            print(f"glossary-bot: error: cannot use {name}: {exc.strerror}", file=sys.stderr)
+            why = "" if exc.errno == errno.ENAMETOOLONG else f" to this user (uid {os.getuid()})"
+            print(f"glossary-bot: error: cannot use {name}: {exc.strerror}{why}", file=sys.stderr)
             return 1
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             raise

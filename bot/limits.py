@@ -37,3 +37,4 @@ TERM_SUMMARY_OPTION = EMBED_FIELD_VALUE
 # `/suggest`'s form: a member's term and their own words for it.
 SUGGESTION_TITLE = 100
 SUGGESTION_DEFINITION = 2000
+SUGGESTION_DEFINITION_MIN = 10

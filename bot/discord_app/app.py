@@ -19,10 +19,11 @@ from discord.ext import commands
 from bot import collector
 from bot.discord_app import compat, replays
 from bot.discord_app import metrics as observe
-from bot.discord_app.cogs import DYNAMIC_ITEMS, add_cogs
+from bot.discord_app.cogs import DYNAMIC_ITEMS, FORM_IDS, add_cogs
 from bot.discord_app.command_permissions import CommandAccess
 from bot.discord_app.errors import NO_MENTIONS, report_error
 from bot.discord_app.identify import IdentifyGate
+from bot.discord_app.items import submitted_values, typed_back
 from bot.discord_app.lateness import Arrivals
 from bot.discord_app.replies import ACK_DEADLINE
 from bot.discord_app.rest_watch import RestWatch
@@ -39,6 +40,10 @@ STORE_SHARE = 3.0
 OUTDATED_COMPONENT = (
     "This button or menu no longer works (it is older than this version of the bot). "
     "Run `/define` again for a fresh card."
+)
+OUTDATED_FORM = (
+    "This form no longer works (it is older than this version of the bot), so nothing was "
+    "saved. What you typed:"
 )
 
 
@@ -205,7 +210,12 @@ class GlossaryBot(commands.Bot):
         Every component the bot sends is a dynamic item, so one whose custom id fits none of
         their templates (from an older release, say) would otherwise go unanswered.
         """
-        if interaction.type is not discord.InteractionType.component or self._stopping:
+        if self._stopping:
+            return
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self._unknown_form(interaction)
+            return
+        if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
@@ -216,6 +226,21 @@ class GlossaryBot(commands.Bot):
         log.warning("no handler for component %r (interaction %s)", custom_id, interaction.id)
         await interaction.response.send_message(
             OUTDATED_COMPONENT, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    async def _unknown_form(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        """A form no cog opened (an older release's, or a hand-made client's) gets an answer
+        with what was typed in it: unanswered, Discord says "This interaction failed" and the
+        text is gone. discord.py's own store holds no forms: each cog handles its forms' ids."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(form.fullmatch(custom_id) for form in FORM_IDS):
+            return
+        log.warning("no handler for form %r (interaction %s)", custom_id, interaction.id)
+        await interaction.response.send_message(
+            typed_back(OUTDATED_FORM, submitted_values(data)),
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
         )
 
     async def close(self) -> None:

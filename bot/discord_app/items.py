@@ -10,6 +10,9 @@ from typing import Any, Generic, Self, TypeVar
 
 import discord
 
+from bot import limits
+from bot.cards.fit import fit
+
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"
 OWNER = r"(?P<owner>[0-9]{1,20})"
@@ -75,3 +78,17 @@ def submitted_values(data: dict[str, Any]) -> dict[str, str]:
 
     walk(data.get("components") or [])
     return values
+
+
+def typed_back(head: str, values: dict[str, str]) -> str:
+    """`head`, then a form's text by input, inert (no mention, no Markdown), in one message: a
+    form that could not be saved gives back what was typed."""
+    lines = [head]
+    for key, value in values.items():
+        if value.strip():
+            lines.append(f"**{_inert(key)}**: {_inert(value)}")
+    return fit("\n".join(lines), limits.MESSAGE_CONTENT)
+
+
+def _inert(text: str) -> str:
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))

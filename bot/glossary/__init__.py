@@ -133,12 +133,17 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
 
 def _once(paths: list[Path], problems: list[Problem]) -> list[Path]:
     """Each folder once: one given twice (`check data data`, `data ./data/`) was read twice, and
-    every entry's kind reported as "a second kind", the first in the same file."""
-    from bot.glossary.problems import Problem
+    every entry's kind reported as "a second kind", the first in the same file. One this user
+    cannot read is an error naming it, and left out."""
+    from bot.glossary.problems import Problem, unreadable_folder
 
     seen: dict[Path, Path] = {}
     kept: list[Path] = []
     for path in paths:
+        why = unreadable_folder(path)
+        if why is not None:  # said once here; the readers would trip on it (or pass it over)
+            problems.append(Problem("error", str(path), why))
+            continue
         first = seen.setdefault(path.resolve(), path)
         if first is path:
             kept.append(path)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -54,6 +56,21 @@ def read_utf8(path: Path, problems: list[Problem]) -> str | None:
     except UnicodeDecodeError as exc:
         message = "not UTF-8 text (a byte on this line is not UTF-8): save the file as UTF-8"
         problems.append(Problem("error", str(path), message, line=not_utf8_line(data, exc)))
+    return None
+
+
+def unreadable_folder(path: Path) -> str | None:
+    """Why this user cannot read what `path` names (a folder on its way that cannot be
+    searched, a folder that cannot be listed), or None: Path.is_dir() raises on the first (it
+    was a traceback), and glob() skips the second without a word."""
+    try:
+        mode = path.stat().st_mode
+    except PermissionError as exc:
+        return f"cannot reach it: {exc.strerror} (a folder on its path cannot be searched)"
+    except OSError:
+        return None  # not there: the readers say so
+    if stat.S_ISDIR(mode) and not os.access(path, os.R_OK | os.X_OK):
+        return "cannot read the folder: Permission denied"
     return None
 
 

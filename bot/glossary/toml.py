@@ -12,7 +12,7 @@ from typing import Any
 
 from rtoml import TomlParsingError, loads
 
-from bot.glossary.problems import Problem, read_utf8
+from bot.glossary.problems import Problem, read_utf8, unreadable_folder
 
 # rtoml's message ends "at line L column C"; shown as "(at line L, column C)". (Patterns used
 # only on bad input are compiled then, not at every start.)
@@ -47,6 +47,9 @@ def folder_files(
     order) with what it holds; a file that cannot be read is an error naming it, and skipped."""
     for path in paths:
         if not (path / folder).is_dir():
+            continue
+        if (why := unreadable_folder(path / folder)) is not None:
+            problems.append(Problem("error", str(path / folder), why))
             continue
         for file in sorted((path / folder).glob("*.toml")):
             text = read_utf8(file, problems)

@@ -117,11 +117,13 @@ def _fail(message: str) -> int:
 
 def existing_database(args: argparse.Namespace) -> str | Path | None:
     path = database_location(args)
-    if isinstance(path, str) or path.is_file():  # a PostgreSQL URL, or a file
+    if isinstance(path, str):  # a PostgreSQL URL
         return path
-    if said := _no_database_file(args, path):
+    if said := _no_database_file(args, path):  # a folder, a fifo, out of this user's reach
         _fail(said)
         return None
+    if path.is_file():
+        return path
     print(
         f"glossary-bot: error: there is no database at {path} (use --db or DATABASE_PATH)",
         file=sys.stderr,

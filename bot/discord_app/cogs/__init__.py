@@ -10,8 +10,10 @@ from bot.discord_app.cogs.aliases import AliasCog
 from bot.discord_app.cogs.define import DefineCog
 from bot.discord_app.cogs.explain import ExplainCog
 from bot.discord_app.cogs.stats import MissToAliasSelect, StatsCog
+from bot.discord_app.cogs.suggestions import FORM_ID as SUGGESTION_FORM
 from bot.discord_app.cogs.suggestions import SuggestAgainButton, SuggestButton, SuggestCog
 from bot.discord_app.cogs.term_log import LogPageButton
+from bot.discord_app.cogs.terms import FORM_ID as TERM_FORM
 from bot.discord_app.cogs.terms import (
     CategoryPick,
     DecideButton,
@@ -36,6 +38,8 @@ DYNAMIC_ITEMS = (
     SuggestButton,
     SuggestAgainButton,
 )
+# Every form the bot opens, by its custom id: its submit is handled by the cog that opened it.
+FORM_IDS = (TERM_FORM, SUGGESTION_FORM)
 
 
 async def add_cogs(bot: GlossaryBot) -> None:

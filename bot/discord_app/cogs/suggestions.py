@@ -30,6 +30,7 @@ from bot.discord_app.items import (
     edit_again_button,
     submitted_values,
     suggest_button,
+    typed_back,
 )
 from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
 from bot.discord_app.state import BotState
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FORM_PREFIX = "gb:suggestion:"
-_FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
+FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
 
 
 def suggestion_modal(owner_id: int, title: str, definition: str = "") -> discord.ui.Modal:
@@ -73,7 +74,7 @@ def suggestion_modal(owner_id: int, title: str, definition: str = "") -> discord
             style=discord.TextStyle.paragraph,
             default=definition[: limits.SUGGESTION_DEFINITION] or None,
             max_length=limits.SUGGESTION_DEFINITION,
-            min_length=10,
+            min_length=limits.SUGGESTION_DEFINITION_MIN,
         )
     )
     return modal
@@ -114,6 +115,22 @@ def name_refused(title: str) -> str | None:
     """Why no term may be named `title` (a mention, a link, Discord markup), or None."""
     refusal = name_refusal(title, "A term's name")
     return None if refusal is None else f"{refusal} Nothing was queued."
+
+
+def _unfit(title: str, definition: str) -> str | None:
+    """What of a submitted suggestion its form's inputs would not take (their lengths), or None.
+    The member's client keeps to them; the moderators review what was queued, so it is never
+    cut to fit."""
+    if len(title) > limits.SUGGESTION_TITLE:
+        return f"The term takes at most {limits.SUGGESTION_TITLE:,} characters ({len(title):,})."
+    if len(definition) > limits.SUGGESTION_DEFINITION:
+        return (
+            f"What it means takes at most {limits.SUGGESTION_DEFINITION:,} characters "
+            f"({len(definition):,})."
+        )
+    if len(definition) < limits.SUGGESTION_DEFINITION_MIN:
+        return f"What it means needs at least {limits.SUGGESTION_DEFINITION_MIN} characters."
+    return None
 
 
 def refusal_text(status: SuggestStatus) -> str:
@@ -189,7 +206,7 @@ class SuggestCog(ServerOnly, commands.Cog):
     async def on_interaction(self, interaction: Interaction) -> None:
         await handle_form(
             interaction,
-            _FORM_ID,
+            FORM_ID,
             lambda match, data: self._submitted(interaction, int(match["owner"]), data),
         )
 
@@ -199,10 +216,15 @@ class SuggestCog(ServerOnly, commands.Cog):
             await reply(interaction, "This form belongs to someone else.")
             return
         values = submitted_values(data)
-        title = values.get("title", "").strip()[: limits.SUGGESTION_TITLE]
-        definition = values.get("definition", "").strip()[: limits.SUGGESTION_DEFINITION]
+        title = values.get("title", "").strip()
+        definition = values.get("definition", "").strip()
         if not title or not definition:
             await reply(interaction, "A suggestion needs the term and what it means.")
+            return
+        unfit = _unfit(title, definition)
+        if unfit is not None:  # past the form's inputs (a hand-made client): refused, not cut
+            head = f"{unfit} Nothing was queued; what you typed:"
+            await reply(interaction, typed_back(head, values))
             return
         refusal = name_refused(title)
         if refusal is not None:  # no moderator could accept it: say so now, not after review

@@ -58,6 +58,7 @@ from bot.discord_app.items import (
     Restorable,
     edit_again_button,
     submitted_values,
+    typed_back,
 )
 from bot.discord_app.replies import echo, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
@@ -101,7 +102,7 @@ UNFINISHED_AT_STOP = (
 MODAL_PREFIX = "gb:term:"
 # The kind travels in the id too (a: add, e: edit): after a restart the draft is forgotten, and
 # an edit must not then be saved as a new term.
-_MODAL_ID = re.compile(rf"gb:term:{OWNER}:(?P<nonce>[0-9a-f]{{12}}):(?P<kind>[ae])")
+FORM_ID = re.compile(rf"gb:term:{OWNER}:(?P<nonce>[0-9a-f]{{12}}):(?P<kind>[ae])")
 _REVISION = r"(?P<revision>[0-9a-f]{16})"
 
 
@@ -717,7 +718,7 @@ class TermCog(
     async def on_interaction(self, interaction: Interaction) -> None:
         await handle_form(
             interaction,
-            _MODAL_ID,
+            FORM_ID,
             lambda match, data: self._submitted(
                 interaction, int(match["owner"]), match["nonce"], match["kind"] == "e", data
             ),
@@ -761,15 +762,11 @@ class TermCog(
         scope = interaction.guild_id or 0
         known = await self.state.term_drafts.get(nonce, scope, owner)
         if known is None and edit:
-            text = "\n".join(
-                [
-                    "Nothing was saved: this form is too old (or the database could not keep "
-                    "it), and I no longer know which term it edits. Run `/term edit` again; "
-                    "what you typed:",
-                    *(f"**{k}**: {_plain(v)}" for k, v in values.items() if v.strip()),
-                ]
+            head = (
+                "Nothing was saved: this form is too old (or the database could not keep it), "
+                "and I no longer know which term it edits. Run `/term edit` again; what you typed:"
             )
-            return fit(text, limits.MESSAGE_CONTENT), None
+            return typed_back(head, values), None
         known = known or Draft(owner, scope, TermDraft("", ""))
         typed = replace(
             known.typed,
@@ -934,10 +931,6 @@ def plan_save(
         text = problems_text(warnings, text + "\nNote:")
     # An Accept… form's suggestion is decided in the term's own write (undone if not open).
     return TermChange(put=(term,), remove=removed, accepts=draft.suggestion), text
-
-
-def _plain(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 async def picked_term(

@@ -125,9 +125,21 @@ def not_a_file(path: Path) -> str | None:
 
 
 def not_a_database_file(path: Path) -> str | None:
-    """Why `path`, there but no regular file, cannot be the database (a folder, a fifo, ...):
-    the one wording every command and `run` give; None for a file or nothing there."""
-    return folder_not_file(path) if path.is_dir() else not_a_file(path)
+    """Why `path`, there but no regular file, cannot be the database (a folder, a fifo, ...),
+    or cannot be reached: the one wording every command and `run` give; None for a file or
+    nothing there."""
+    try:
+        is_folder = path.is_dir()
+    except PermissionError:  # is_dir() raises where a folder on the way cannot be searched
+        return f"cannot be reached: {_unsearchable(path)}"
+    return folder_not_file(path) if is_folder else not_a_file(path)
+
+
+def _unsearchable(path: Path) -> str:
+    return (
+        f"a folder on its path cannot be searched by this process (user {os.getuid()}): "
+        f"Permission denied"
+    )
 
 
 def cannot_open(path: Path) -> str | None:
@@ -135,6 +147,12 @@ def cannot_open(path: Path) -> str | None:
     to open"): the operator's volume, folder or file modes."""
     folder = path.absolute().parent
     user = f"user {os.getuid()}"
+    try:
+        path.stat()
+    except PermissionError:
+        return _unsearchable(path)
+    except OSError:
+        pass  # not there: said below
     if path.is_dir():  # a volume's mount point named in place of a file in it
         return f"it {folder_not_file(path)}"
     if not folder.is_dir():
@@ -144,7 +162,7 @@ def cannot_open(path: Path) -> str | None:
             return f"its folder {folder} is on a read-only file system, where it cannot be created"
         return f"its folder {folder} is not writable by this process ({user}) to create it"
     if path.exists() and not os.access(path, os.R_OK):
-        return f"the file is not readable by this process ({user})"
+        return f"the file {path} is not readable by this process ({user})"
     wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
     if wal.exists() and not shm.exists() and not os.access(folder, os.W_OK | os.X_OK):
         # a copy of a running bot's folder, made read-only without the disposable -shm

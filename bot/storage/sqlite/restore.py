@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import StorageError
 from .backup import COMPANIONS, quick_check, reading
-from .errors import SQLITE_ERRORS, reported
+from .errors import SQLITE_ERRORS, cannot_open, reported
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -55,6 +55,9 @@ def check_backup(backup: Path) -> None:
     """Refuse a file that is no usable Glossary Bot database of this version or older."""
     if not backup.is_file():
         raise StorageError(f"there is no backup at {backup}")
+    if not os.access(backup, os.R_OK):  # SQLite would say only "unable to open database file"
+        why = cannot_open(backup) or "Permission denied"
+        raise StorageError(f"cannot read the backup {backup}: {why}")
     try:
         with reading(backup) as source:
             version, app_id, objects = source.execute(
