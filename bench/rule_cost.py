@@ -38,30 +38,31 @@ def rule_cost(
     queries: Sequence[str],
     stub: Callable[..., Any],
     looks_at: Callable[[SearchResult], bool] | None = None,
+    owner: type = SearchIndex,
 ) -> dict[str, Any]:
-    """Each query's best time in ms with `SearchIndex.<method>` and with `stub` in its place;
-    `looks_at` (of the answer without the rule) picks the queries the rule really reads, whose
-    ratio is given apart from the rest's."""
+    """Each query's best time in ms with `<owner>.<method>` (a `SearchIndex` method unless
+    another class is given) and with `stub` in its place; `looks_at` (of the answer without the
+    rule) picks the queries the rule really reads, whose ratio is given apart from the rest's."""
     index = SearchIndex.build(load_glossary(), semantic=True)
-    rule = getattr(SearchIndex, method)
+    rule = getattr(owner, method)
     best: dict[str, list[float]] = {"with": [], "without": []}
     looked: list[bool] = []
     try:
         for query in queries:
             index.search(query)  # warm: the encoder's first pass is no query's cost
-            setattr(SearchIndex, method, stub)
+            setattr(owner, method, stub)
             looked.append(looks_at is None or looks_at(index.search(query)))
             times = {"with": float("inf"), "without": float("inf")}
             for round_ in range(ROUNDS):
                 for name in ("with", "without")[:: 1 if round_ % 2 else -1]:
-                    setattr(SearchIndex, method, rule if name == "with" else stub)
+                    setattr(owner, method, rule if name == "with" else stub)
                     started = time.perf_counter()
                     index.search(query)
                     times[name] = min(times[name], time.perf_counter() - started)
             for name, seconds in times.items():
                 best[name].append(seconds * 1000)
     finally:
-        setattr(SearchIndex, method, rule)
+        setattr(owner, method, rule)
 
     def ratio(kept: Sequence[int]) -> float | None:
         without = sum(best["without"][i] for i in kept)

@@ -438,6 +438,24 @@ class SearchIndex:
                 # "how does vllm fit so many requests, the paged attention trick"
                 names_written = [*written, *([subject] if subject else [])]
                 subject = rules.closing_aside(query, similar, names_written) or subject
+            # "how does a vit turn an image into patch tokens": the doer only says where
+            placed = (
+                (reading.where, reading.subject[0])
+                if reading.where is not None and reading.subject
+                else None
+            )
+            acted = (
+                rules.acted_on(core, subject, written, similar)
+                if question
+                and placed is None
+                and pair is None
+                and converted is None
+                and together is None
+                else None
+            )
+            if acted is not None:
+                subject, placed = acted[1], (acted[0], acted[1][0])
+                written = [(entry, 0 if entry == acted[0] else rank) for entry, rank in written]
             if subject is not None and subject[1] < SUBJECT and self._shouted(query, subject[0]):
                 subject = subject[0], SUBJECT  # "how was CLIP trained": no plain word, any rank
             if subject is not None:  # "sampling": a name, if a plain word
@@ -532,8 +550,8 @@ class SearchIndex:
             by_names = decided.strategy != "description" and pair is None and sides is None
             if by_names and not asked:
                 decided = self._tied_offered(decided, written, similar, core, names_in)
-            if reading.where is not None and reading.subject is not None:
-                decided = self._place_offered(decided, reading.where, reading.subject[0])
+            if placed is not None:
+                decided = self._place_offered(decided, *placed)
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)

@@ -74,6 +74,8 @@ _CARRYING_VERBS = frozenset(
     {"do", "does", "implement", "implements", "handle", "handles", "apply", "applies"}
     | {"compute", "computes", "perform", "performs", "load", "loads", "store", "stores"}
 )
+# "how does a vit turn ...", "why did llama drop ...": a question of how or why a named doer acts
+_HOW_DOES = re.compile(r"^(?:how|why) (?:do|does|did)(?:n'?t| not)? ")
 _PLACES = frozenset({"in", "on", "inside"})  # "what is a model card on hugging face"
 _DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your", "this", "its"})
 # a quotation in a chat message: "agent", 'agent', “agent” (not an apostrophe inside a word)
@@ -411,6 +413,37 @@ class QuestionRules:
         if named_doer is None or named is None or self.entries[named_doer[0]].kind not in DOERS:
             return None
         return named_doer[0], (named[0], SEMANTIC_CANDIDATES if named[1] < LONG_NAME else SUBJECT)
+
+    def acted_on(
+        self,
+        core: str,
+        subject: Subject | None,
+        written: Sequence[Subject],
+        similar: Sequence[tuple[int, float]],
+    ) -> tuple[int, Subject] | None:
+        """(doer, subject): in "how does a vit turn an image into patch tokens", the tool or
+        model (kinds.toml) a question's subject names, doing any act to a thing the glossary
+        names after it, the one other name written, where the meaning ranks that thing first:
+        the doer only says where it happens, as with `_carried_out`'s verbs. A method ("how does
+        rag do reranking") or a doer the meaning ranks first ("how does a sparse autoencoder
+        untangle superposition") is itself asked about; else None."""
+        if subject is None or self.entries[subject[0]].kind not in DOERS:
+            return None
+        if not _HOW_DOES.match(core):
+            return None
+        verb, words = asked_subject(core)
+        if verb is not None or not words:  # "how do i ...": the asker's own act
+            return None
+        named = self._subject_name(words, [])
+        if named is None or named[0] != subject[0]:  # the doer must be the subject written
+            return None
+        # one other name, the meaning's first: with a third ("..., isnt there an instruction
+        # hierarchy") or the meaning elsewhere ("how does vllm avoid wasting gpu memory ...")
+        # what is asked is not the doer's object
+        done = {entry for entry, _ in written} - {subject[0]}
+        if len(done) != 1 or not similar or similar[0][0] not in done:
+            return None
+        return subject[0], (similar[0][0], SUBJECT)
 
     def _placed_in(self, core: str) -> tuple[int, Subject] | None:
         """(place, subject): in "what is a model card on hugging face", "what does fine tuning

@@ -16,7 +16,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card, the_asked_card_or_f
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    "how does the llm gateway hand out a virtual key to each team",  # LLM Gateway card
     "how does latent diffusion use a u-net to remove the noise",  # U-Net not in the first three
     "how does the kv cache shrink with multi-head latent attention",  # KV Cache card
     "what is the patch size in a vision transformer",  # Encoder-Free Multimodal card
