@@ -4,11 +4,16 @@ each test failed before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import shutil
+from pathlib import Path
 
+from bot.glossary.sources import text_sha256
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
+from tests.resilience.botproc import ROOT, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 from tests.storage.conftest import FakeClock
 
@@ -56,3 +61,61 @@ async def test_an_alias_removed_alone_in_its_terms_second_says_alone(
             r"<t:\d+:R> \(`/term log` says by whom\)\.",
             with_term,
         ), with_term
+
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+
+
+async def _check(tmp_path: Path) -> tuple[int, list[str]]:
+    status, said = await asyncio.to_thread(
+        glossary_bot_waited, CLI_ENV, tmp_path, "check", "-q", "data"
+    )
+    return status, said.splitlines()
+
+
+async def test_a_genuine_reference_to_no_entry_is_named_beside_an_unreadable_file(
+    tmp_path: Path,
+) -> None:
+    """Item 2 (review44's K14): with `foundations.toml` unreadable (smart quotes on one title),
+    every reference to no entry was folded into one counted line, a genuine one (a kinds line
+    for a removed entry, a "See X." of a name no file has) among them. A reference to an id or
+    name the unreadable file's text does not hold cannot be one of its entries: named now,
+    where it is; the file's echoes stay one line."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    path = data / "foundations.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('title = "') + len("title = ")
+    end = text.index('"', start + 1)
+    path.write_text(f"{text[:start]}“{text[start + 1 : end]}”{text[end + 1 :]}", "utf-8")
+    kinds = data / "kinds" / "kinds.toml"
+    kinds_text = kinds.read_text(encoding="utf-8")
+    kinds.write_text(kinds_text + 'zzz-removed-entry = "tool"\n', "utf-8")
+    kinds_line = kinds_text.count("\n") + 1
+    markdown = data / "backend-ai-go-glossary.md"
+    pinned = text_sha256(markdown.read_bytes())
+    markdown.write_text(
+        markdown.read_text(encoding="utf-8").replace("See ReAct.", "See Zorbulator.", 1),
+        "utf-8",
+    )
+    manifest = data / "sources.toml"  # a verbatim file, changed on purpose: pinned anew
+    repinned = manifest.read_text(encoding="utf-8").replace(
+        pinned, text_sha256(markdown.read_bytes())
+    )
+    manifest.write_text(repinned, "utf-8")
+    status, lines = await _check(tmp_path)
+    assert status == 1, lines
+    assert lines[0].startswith("data/foundations.toml: error: not valid TOML: "), lines
+    assert re.fullmatch(
+        r"data/foundations\.toml: error: \d+ references to entries \(kinds, asked-as tables, "
+        r"related ids\) name no entry: not listed, as this file, which may hold them, could not "
+        r"be read; `check` lists those left once it reads",
+        lines[1],
+    ), lines
+    assert lines[2] == (
+        "data/foundations.toml: error: 2 references name no entry, nor anything this file's "
+        "text holds (so none of its entries, unless the file is cut short): "
+        f"'zzz-removed-entry' (data/kinds/kinds.toml:{kinds_line}), "
+        "'See Zorbulator.' (data/backend-ai-go-glossary.md:7)"
+    ), lines
+    assert len(lines) == 3, lines
