@@ -5,15 +5,24 @@ each test failed before its fix."""
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import shutil
 from pathlib import Path
 
+import discord
+import pytest
+from discord.utils import escape_markdown
+
+from bot.discord_app import health
+from bot.discord_app.app import GlossaryBot
 from bot.glossary.sources import text_sha256
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
-from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.fake_discord import FakeDiscord
+from tests.polling import eventually
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 from tests.storage.conftest import FakeClock
 
@@ -119,3 +128,112 @@ async def test_a_genuine_reference_to_no_entry_is_named_beside_an_unreadable_fil
         "'See Zorbulator.' (data/backend-ai-go-glossary.md:7)"
     ), lines
     assert len(lines) == 3, lines
+
+
+async def _import(scene: Scene, filename: str, data: str) -> str:
+    handle = await scene.fake.slash(
+        scene.moderator,
+        "term import",
+        {"file": scene.fake.add_attachment(filename, data)},
+        channel=scene.channel,
+    )
+    message = await handle.final_message()
+    assert is_ephemeral(message), message
+    return str(message["content"])
+
+
+MARKED = "**Zorb** _engine_ `x` ~~y~~ ||z|| <t:0:R>"
+
+
+async def test_markdown_typed_in_an_import_is_shown_as_typed(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Item 3 (review44's K8 and K11): an import's problem lines repeated titles and names as
+    Markdown: “**Zorb** _engine_” rendered bold and italic, backticks as code, `||z||` as a
+    spoiler, `<t:0:R>` as a timestamp. Each now shows as typed (escaped); the bot's own code
+    spans (`/term edit`) stay code, and the terms an import names are escaped too."""
+    refused = await _import(
+        scene,
+        "bad.toml",
+        f'[[entries]]\ntitle = "{MARKED}"\ndefinition = "x"\ncategory = "Fundamentals"\n\n'
+        '[[entries]]\ntitle = "Zorb_long_"\ncategory = "Fundamentals"\n'
+        f'definition = "{"d" * 4050}"\n',
+    )
+    shown = escape_markdown(MARKED).replace("<", "\\<")
+    assert f"“{shown}”" in refused, refused
+    assert MARKED not in refused, refused
+    assert "“Zorb\\_long\\_”" in refused, refused
+    assert "more than `/term edit`'s form holds" in refused, refused
+    imported = await _import(
+        scene,
+        "good.toml",
+        '[[entries]]\ntitle = "**Zorb** _engine_ ~~y~~"\ndefinition = "The nightly zorb job."\n'
+        'category = "Fundamentals"\n',
+    )
+    assert imported.startswith("Imported: 1 added"), imported
+    assert "\\*\\*Zorb\\*\\* \\_engine\\_ \\~\\~y\\~\\~" in imported, imported
+
+
+async def test_a_stop_while_the_database_opens_logs_no_error(tmp_path: Path) -> None:
+    """Item 4 (review46's attack 2): SIGTERM while the store opens (DATABASE_URL at a server
+    that takes the connection and never answers) waited for the open's own timeout and then
+    logged an ERROR, "cannot open the database", on the way out: a stop then is normal. Now
+    one INFO line, exit 0."""
+    connected = asyncio.Event()
+    held: list[asyncio.StreamWriter] = []
+
+    async def never_answer(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+        connected.set()
+
+    server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with FakeDiscord(shard_count=1) as fake:
+            bot = BotProcess(
+                fake,
+                tmp_path / "unused.db",
+                cwd=tmp_path,
+                DATABASE_URL=f"postgresql://u:p@127.0.0.1:{port}/glossary",
+            )
+            await bot.start(wait_ready=False)
+            await eventually(connected.is_set, "the bot to open the database")
+            code = await bot.stop(within=30)
+            assert code == 0, bot.output
+            assert "ERROR" not in bot.output, bot.output
+            assert "Traceback" not in bot.output, bot.output
+            assert "stopped while opening the database" in bot.output, bot.output
+            assert fake.gateway.identify_count == 0
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_connection_whose_ready_has_not_come_is_not_healthy(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 5: Discord ends the session (op 9, not resumable); the bot identifies again and the
+    gateway answers its heartbeats, but READY does not come (a session slow to start). The
+    health check read the open connection as connected: the bot served nothing and the
+    heartbeat said healthy. Now not connected until READY (or RESUMED) comes."""
+
+    async def no_pause(*_: object, **__: object) -> None:  # discord.py's 5 s between IDENTIFYs
+        return None
+
+    monkeypatch.setattr(discord.Client, "before_identify_hook", no_pause)
+    gateway = scene.fake.gateway
+    assert await health.unhealthy_reason(bot, store) is None
+    gateway.ready_gate.clear()
+    await gateway.invalidate_session(resumable=False)
+    await eventually(lambda: gateway.identifies_held == 1, "the IDENTIFY held")
+    await eventually(lambda: math.isfinite(bot.latency), "a heartbeat answered")
+    assert await health.unhealthy_reason(bot, store) == health.NOT_CONNECTED
+    gateway.ready_gate.set()
+    await eventually(lambda: gateway.ready_sent, "READY")
+    await eventually(lambda: _healthy(bot, store), "healthy again once READY came")
+
+
+async def _healthy(bot: GlossaryBot, store: Store) -> bool:
+    return await health.unhealthy_reason(bot, store) is None
