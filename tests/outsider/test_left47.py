@@ -18,9 +18,10 @@ from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.sources import text_sha256
 from bot.storage import Store
-from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.helpers import buttons, define, is_ephemeral, selects
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.mentions import is_silent
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
 from tests.resilience.conftest import StartBot
@@ -237,3 +238,66 @@ async def test_a_connection_whose_ready_has_not_come_is_not_healthy(
 
 async def _healthy(bot: GlossaryBot, store: Store) -> bool:
     return await health.unhealthy_reason(bot, store) is None
+
+
+async def test_replies_and_mentions_in_replies_ping_no_one(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Item 6: a member's reply to a public card (a slash command's message: Discord lists
+    the bot, its author, in the reply's mentions), a mention of the bot in a reply to another
+    member's message (which pings that member, listed first), and the buttons on the answers:
+    every message the bot sends says it may ping no one (`allowed_mentions`, replied_user
+    false included), and none would (the fake's check)."""
+    fake = scene.fake
+    _, card = await define(fake, scene.alice, "rag", scene.channel)
+    assert card["embeds"], card
+    said = await fake.user_message(scene.alice, scene.channel, "hello <@" + str(scene.bob.id) + ">")
+    before = len(fake.sent_messages)
+    await fake.user_message(scene.bob, scene.channel, "what is lora", reply_to=card)
+    await fake.user_message(
+        scene.bob, scene.channel, f"<@{fake.bot.id}> what is rag", reply_to=said
+    )
+    await fake.user_message(scene.bob, scene.channel, f"<@{fake.bot.id}>", reply_to=said)
+    await eventually(lambda: len(fake.sent_messages) >= before + 3, "the bot's three answers")
+    answers = [m for m in fake.sent_messages[before:] if m.kind == "channel_message"]
+    assert len(answers) == 3, [a.message for a in answers]
+    pressed = 0
+    for answer in answers:
+        for user in (scene.alice, scene.bob):  # another member's card, then the asker's own
+            shown = buttons(fake.store.get(int(answer.message["id"])) or answer.message)
+            if shown:
+                clicked = await fake.click(user, answer.message, next(iter(shown.values())))
+                await clicked.final_message()
+                pressed += 1
+    assert pressed, [a.message for a in answers]
+    for sent in fake.sent_messages:
+        assert sent.pings == [], sent
+        if sent.kind != "edit":
+            assert is_silent(sent.body.get("allowed_mentions")), sent
+    assert fake.violations == [], fake.violations
+
+
+async def test_escaped_markdown_in_a_message_is_read_as_shown(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """Item 7: in a message, Discord shows `\\`` as a backtick and `\\*` as a star: "@Glossary
+    \\`kv cahce\\`" reads "@Glossary `kv cahce`" on screen. Search got the backslashes
+    ("\\ kv cahce\\"), found no card and offered one, its question echoed with them; a miss
+    too. Now a mention reads the text as Discord shows it (code spans keep theirs). Explain
+    terms read such text right already (its term finder breaks words at a backslash): kept as
+    a guard."""
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} \\`kv cahce\\`")
+    card = await fake.wait_for_channel_message(scene.channel)
+    assert card["embeds"], card
+    assert card["embeds"][0]["title"] == "KV Cache", card
+    await fake.user_message(
+        scene.alice, scene.channel, f"{fake.bot.mention} \\*\\*zorbleflux\\*\\*"
+    )
+    miss = await fake.wait_for_channel_message(scene.channel)
+    assert miss["content"].startswith("No entry for “\\*\\*zorbleflux\\*\\*”"), miss
+    said = await fake.user_message(
+        scene.bob, scene.channel, "our \\*\\*kv cache\\*\\* is full again"
+    )
+    listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
+    assert [o["value"] for o in selects(listing)[0]["options"]] == ["kv-cache"], listing
