@@ -15,10 +15,12 @@ import pytest
 from discord.utils import escape_markdown
 
 from bot.discord_app import health
-from bot.discord_app.app import GlossaryBot
+from bot.discord_app.app import GlossaryBot, ShardedGlossaryBot
+from bot.discord_app.state import BotState
+from bot.glossary import Glossary
 from bot.glossary.sources import text_sha256
 from bot.storage import Store
-from tests.discord_app.helpers import buttons, define, is_ephemeral, selects
+from tests.discord_app.helpers import buttons, define, is_ephemeral, selects, serve
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.mentions import is_silent
@@ -301,3 +303,37 @@ async def test_escaped_markdown_in_a_message_is_read_as_shown(
     )
     listing = await (await fake.message_command(scene.alice, "Explain terms", said)).final_message()
     assert [o["value"] for o in selects(listing)[0]["options"]] == ["kv-cache"], listing
+
+
+async def test_a_shard_whose_ready_has_not_come_is_lost(
+    glossary: Glossary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 5 in a process of two shards: shard 1's session ends, its new connection's READY is
+    held. It read as up (its heartbeats answered); now it is a lost shard, the process still
+    connected by shard 0, until its READY comes."""
+
+    async def no_pause(*_: object, **__: object) -> None:
+        return None
+
+    monkeypatch.setattr(discord.Client, "before_identify_hook", no_pause)
+    store = await Store.open(tmp_path / "bot.db", flush_interval=None)
+    async with FakeDiscord(shard_count=2) as fake:
+        with fake.patch_discord_py():
+            client = ShardedGlossaryBot(
+                BotState(glossary, store), shard_count=2, guild_ready_timeout=0.05
+            )
+            async with serve(client, fake):
+                gateway = fake.gateway
+                assert health.lost_shards(client) == []
+                gateway.ready_gate.clear()
+                await gateway.invalidate_session(resumable=False, shard_id=1)
+                await eventually(lambda: gateway.identifies_held == 1, "shard 1's IDENTIFY held")
+                await eventually(
+                    lambda: all(math.isfinite(latency) for _, latency in client.latencies),
+                    "both shards' heartbeats answered",
+                )
+                assert health.lost_shards(client) == [1]
+                assert health.is_connected(client)
+                gateway.ready_gate.set()
+                await eventually(lambda: health.lost_shards(client) == [], "shard 1 back")
+    assert fake.violation_report() is None, fake.violation_report()
