@@ -178,9 +178,9 @@ _SPANS = re.compile(r"(?P<quoted>“[^”]*”)|\*\*(?P<bold>[^\n]+?)\*\*|(?P<co
 
 def as_typed(text: str) -> str:
     """A problem line with what the moderator typed (titles, names, ids, a file's keys) shown
-    as typed: no Markdown, timestamp or ping. The bot's code spans stay
-    code and its bold stays bold, the title in it escaped; a quote holding ” ends early, its
-    rest escaped all the same (a code span in it renders nothing, a bold one is only bold)."""
+    as typed: no Markdown, timestamp or ping. The bot's code spans stay code and its bold stays
+    bold, the title in it escaped; a quote holding ” ends early, its rest escaped all the same
+    (a code span in it renders nothing, a bold one is only bold)."""
     out, at = [], 0
     for span in _SPANS.finditer(text):
         out.append(_inert(text[at : span.start()]))
