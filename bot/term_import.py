@@ -5,7 +5,7 @@ terms with it in one transaction, or say every problem and write nothing."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.aliases import alias_clashes
@@ -118,14 +118,22 @@ async def import_terms(
     return await change_terms(store, scope, plan, actor_id, action="term_import")
 
 
-def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: bool = False) -> str:
+def describe(
+    outcome: ImportOutcome,
+    *,
+    limit: int = MAX_LISTED,
+    one_a_line: bool = False,
+    name: Callable[[str], str] = str,
+    problem: Callable[[TermProblem], str] = str,
+) -> str:
     """The outcome in plain text: every problem (or the first `limit`), or what changed; with
     `one_a_line` (a terminal's, where 2,000 titles on one line cannot be read) each name on a
-    line of its own under its count."""
+    line of its own under its count. `name` and `problem` show a title (or alias) and a problem
+    where they go (Discord's: as typed, no Markdown)."""
     if outcome.diff is None:
         errors = outcome.errors
         lines = [f"Nothing was imported: {len(errors)} problem{_s(errors)} in the file."]
-        lines += [f"• {p}" for p in errors[:limit]]
+        lines += [f"• {problem(p)}" for p in errors[:limit]]
         if len(errors) > limit:
             lines.append(f"… and {len(errors) - limit} more.")
         return "\n".join(lines)
@@ -145,34 +153,36 @@ def describe(outcome: ImportOutcome, *, limit: int = MAX_LISTED, one_a_line: boo
         ("Removed", removed),
     ):
         if terms:
-            lines += _named(label, [_title(t) for t in terms], limit, one_a_line)
+            lines += _named(label, [_title(t, name) for t in terms], limit, one_a_line)
     if replaced:
         names = [
-            f"{new.title}  [{old.id} → {new.id}]" if one_a_line else new.title
+            f"{name(new.title)}  [{old.id} → {new.id}]" if one_a_line else name(new.title)
             for old, new in replaced
         ]
         lines += _named("Replaced by the file's term of the same title", names, limit, one_a_line)
     if outcome.worded:
-        pairs = [f"{term} → {entry}" for term, entry in outcome.worded]
+        pairs = [f"{name(term)} → {name(entry)}" for term, entry in outcome.worded]
         label = "Wording bundled entries (their cards lead with this server's text)"
         lines += _named(label, pairs, limit, one_a_line)
     if outcome.dropped_aliases:
         gone = "Aliases removed with them" if outcome.applied else "Aliases that would go with them"
-        lines += _named(gone, outcome.dropped_aliases, limit, one_a_line)
+        lines += _named(gone, [name(a) for a in outcome.dropped_aliases], limit, one_a_line)
     warnings = [p for p in outcome.problems if p.severity == "warning"]
-    lines += [f"Note: {p}" for p in warnings[:limit]]
+    lines += [f"Note: {problem(p)}" for p in warnings[:limit]]
     return "\n".join(lines)
 
 
-def _title(term: ServerTerm | tuple[ServerTerm, ServerTerm]) -> str:
+def _title(
+    term: ServerTerm | tuple[ServerTerm, ServerTerm], name: Callable[[str], str] = str
+) -> str:
     """A term's title; a changed one's with its old title where that changed (a file may
     retitle a term by its id: "Changed: Blorp" beside "Removed: Blorp" was two terms)."""
     if isinstance(term, ServerTerm):
-        return term.title
+        return name(term.title)
     before, after = term
     if compact(before.title) == compact(after.title):
-        return after.title
-    return f"{after.title} (was {before.title})"
+        return name(after.title)
+    return f"{name(after.title)} (was {name(before.title)})"
 
 
 def _replaced(diff: TermDiff) -> list[tuple[ServerTerm, ServerTerm]]:

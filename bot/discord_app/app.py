@@ -112,6 +112,10 @@ class GlossaryBot(commands.Bot):
         self._set_aside = False  # what the bot built at start is out of full collections
         # Who may use which command (Integrations overrides), for menus that act like one.
         self.command_access = CommandAccess(self._command_permissions)
+        # Shards (0: the one connection) whose connection ended and whose new one has had no
+        # READY or RESUMED yet: an open gateway answers heartbeats before its session starts,
+        # and `health` read that as connected (discord.py's `is_ready` stays set meanwhile).
+        self.between_sessions: set[int] = set()
 
     def admit(self, work: discord.Interaction[Any] | discord.Message) -> bool:
         """Take on an interaction or a message (False once stopping), and remember the task
@@ -193,6 +197,28 @@ class GlossaryBot(commands.Bot):
                 self.identify_window,
             )
             await asyncio.sleep(self.identify_window)  # the rate limit, uncoordinated
+
+    # `connect` is dispatched on READY, as `resumed` on RESUMED; `disconnect` as a connection
+    # ends. A process of several shards hears the plain events too: it goes by the shards'.
+    async def on_disconnect(self) -> None:
+        if not isinstance(self, discord.AutoShardedClient):
+            self.between_sessions.add(0)
+
+    async def on_connect(self) -> None:
+        if not isinstance(self, discord.AutoShardedClient):
+            self.between_sessions.discard(0)
+
+    async def on_resumed(self) -> None:
+        await self.on_connect()
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.between_sessions.add(shard_id)
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.between_sessions.discard(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.between_sessions.discard(shard_id)
 
     async def on_shard_ready(self, shard_id: int) -> None:
         count = sum(1 for guild in self.guilds if guild.shard_id == shard_id)

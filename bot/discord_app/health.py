@@ -62,7 +62,7 @@ def is_connected(client: discord.Client) -> bool:
         return False
     if isinstance(client, discord.AutoShardedClient):
         return any(_shard_up(client, shard, latency) for shard, latency in client.latencies)
-    return math.isfinite(client.latency)
+    return math.isfinite(client.latency) and 0 not in _between_sessions(client)
 
 
 def lost_shards(client: discord.Client) -> list[int]:
@@ -76,7 +76,18 @@ def _shard_up(client: discord.AutoShardedClient, shard_id: int, latency: float) 
     # A closed connection has no heartbeat (latency inf) once discord.py notices; is_closed
     # says it at once.
     shard = client.get_shard(shard_id)
-    return math.isfinite(latency) and shard is not None and not shard.is_closed()
+    return (
+        math.isfinite(latency)
+        and shard is not None
+        and not shard.is_closed()
+        and shard_id not in _between_sessions(client)
+    )
+
+
+def _between_sessions(client: discord.Client) -> set[int]:
+    """The shards whose new connection has had no READY or RESUMED yet (GlossaryBot's; a
+    bare client's none)."""
+    return getattr(client, "between_sessions", set())
 
 
 async def unhealthy_reason(

@@ -116,28 +116,44 @@ def run(settings: Settings | None = None) -> int:
         return EXIT_OK
 
 
-async def _open_store(settings: Settings) -> Store | None:
+async def _open_store(settings: Settings, stop: asyncio.Event) -> Store | None:
     """The database, or None: a database that cannot be opened must not keep /define down.
 
-    A database written by a newer version (or by another program) is refused, untouched.
+    A database written by a newer version (or by another program) is refused, untouched. A
+    stop that came while it opened (left to its own timeout, 5 s: an open cancelled
+    halfway could leave SQLite's thread behind) makes a failure to open one INFO line.
     """
     try:
         return await Store.open(settings.database_location)
     except (SchemaTooNew, NotAGlossaryDatabase):
         raise
-    except StorageError as exc:  # the operator's to fix (a volume, a folder's owner): no traceback
+    except Exception as exc:
+        if not stop.is_set():
+            _cannot_open(settings, exc)
+            return None
+        log.info(
+            "stopped while opening the database %s: %s",
+            database_setting(settings),
+            said_of(exc, shown_location(settings.database_location))
+            if isinstance(exc, StorageError)
+            else type(exc).__name__,
+        )
+        return None
+
+
+def _cannot_open(settings: Settings, exc: Exception) -> None:
+    if isinstance(exc, StorageError):  # the operator's to fix (a volume, a folder's owner)
         log.error(
             "cannot open the database %s: %s; answering without counts and aliases",
             database_setting(settings),
             said_of(exc, shown_location(settings.database_location)),
         )
-        return None
-    except Exception:
-        log.exception(
-            "cannot open the database %s; answering without counts and aliases",
-            "at DATABASE_URL" if settings.database_url else settings.database_path,
-        )
-        return None
+        return
+    log.error(
+        "cannot open the database %s; answering without counts and aliases",
+        "at DATABASE_URL" if settings.database_url else settings.database_path,
+        exc_info=exc,
+    )
 
 
 def database_setting(settings: Settings) -> str:
@@ -322,10 +338,12 @@ async def _log_in_and_run(
                     unasked,
                 )
             try:
-                state.store = await _open_store(settings)
+                state.store = await _open_store(settings, stop)
             except (SchemaTooNew, NotAGlossaryDatabase) as exc:
                 fail(str(exc))
                 return EXIT_CONFIG
+            if stop.is_set():  # while it opened: nothing to warn of, no shard to claim
+                return EXIT_OK
             _warn_if_alone(settings, state.store)
             async with contextlib.AsyncExitStack() as claims:
                 if state.store is not None:

@@ -103,11 +103,12 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
     """`problems` with the echoes of a glossary file that could not be read folded into one
     line under its error: every kind, "asked as" table and related id naming one of its entries
     "names no entry" (one smart quote in the foundations file made 279 of them, and cut the
-    reload's log line before any other)."""
+    reload's log line before any other). A reference to an id or name that the file's text
+    (and its curation's) does not hold is no echo of it: those are named, in one line after."""
     from bot.glossary.problems import Problem
 
     unread = [
-        s.location
+        s
         for s in sources
         if not s.entries
         and any(
@@ -119,16 +120,95 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
     echoes = [p for p in problems if "names no entry" in p.message]
     if not echoes:
         return problems
+    holds = _text_holds(unread)
+    absent = [p for p in echoes if not holds(_named(p))]
+    echoes = [p for p in echoes if holds(_named(p))]
     kept = [p for p in problems if "names no entry" not in p.message]
-    note = Problem(
-        "error",
-        unread[0] if len(unread) == 1 else ", ".join(unread),
-        f"{len(echoes)} references to entries (kinds, asked-as tables, related ids) name no "
-        f"entry: not listed, as {'this file' if len(unread) == 1 else 'these files'}, which may "
-        "hold them, could not be read; `check` lists those left once it reads",
-    )
-    at = max(i for i, p in enumerate(kept) if p.file in unread) + 1
-    return [*kept[:at], note, *kept[at:]]
+    where = ", ".join(s.location for s in unread)
+    one = len(unread) == 1
+    this, its = ("this file", "this file's") if one else ("these files", "their")
+    notes = []
+    if echoes:
+        notes.append(
+            Problem(
+                "error",
+                where,
+                f"{len(echoes)} references to entries (kinds, asked-as tables, related ids) name "
+                f"no entry: not listed, as {this}, which may hold them, could not be read; "
+                "`check` lists those left once it reads",
+            )
+        )
+    if absent:
+        shown = ", ".join(
+            f"{_quoted(p)} ({p.file}{f':{p.line}' if p.line else ''})" for p in absent[:5]
+        )
+        more = f" … and {len(absent) - 5} more" if len(absent) > 5 else ""
+        s_ = "s name" if len(absent) > 1 else " names"
+        notes.append(
+            Problem(
+                "error" if any(p.severity == "error" for p in absent) else "warning",
+                where,
+                f"{len(absent)} reference{s_} no entry, nor anything {its} text holds (so none "
+                f"of {'its' if one else 'their'} entries, unless {'the' if one else 'a'} file is "
+                f"cut short): {shown}{more}",
+            )
+        )
+    files = {s.location for s in unread}
+    at = max(i for i, p in enumerate(kept) if p.file in files) + 1
+    return [*kept[:at], *notes, *kept[at:]]
+
+
+def _named(problem: Problem) -> str | None:
+    """The id or name a "names no entry" problem refers to (None: not known)."""
+    import ast
+    import contextlib
+
+    message = problem.message
+    if message.startswith("names no entry: "):  # kinds, asked-as tables: the entry is the id
+        return problem.entry
+    if message.startswith("'See ") and message.endswith(".' names no entry"):
+        return message[len("'See ") : -len(".' names no entry")]
+    if message.startswith("related id "):
+        quoted = message[len("related id ") :].split(" names no entry", 1)[0]
+        with contextlib.suppress(ValueError, SyntaxError):
+            return str(ast.literal_eval(quoted))
+    return None
+
+
+def _quoted(problem: Problem) -> str:
+    named = _named(problem)
+    if problem.message.startswith("'See "):
+        return f"'See {named}.'"
+    return repr(named)
+
+
+def _text_holds(unread: Sequence[SourceData]) -> Callable[[str | None], bool]:
+    """Whether the text of the unread files (and their curation files) may hold an entry of
+    this id or name: written there as it is, or as the slug of words there (a Markdown entry's
+    id is its title's). A file that cannot be read at all may hold anything."""
+    from bot.glossary.slug import slugify
+
+    texts: list[str] = []
+    for source in unread:
+        for path in (Path(source.location), source.overlay):
+            if path is None:
+                continue
+            try:
+                texts.append(path.read_bytes().decode("utf-8", "replace"))
+            except OSError:
+                if path == source.overlay:
+                    continue  # no curation: the file's own text is what it holds
+                return lambda _: True
+    text = "\n".join(texts)
+    slugs = f"-{slugify(text)}-"
+
+    def holds(named: str | None) -> bool:
+        if not named:
+            return True  # unknown: an echo for all we know
+        slug = slugify(named)
+        return named in text or (bool(slug) and f"-{slug}-" in slugs)
+
+    return holds
 
 
 def _once(paths: list[Path], problems: list[Problem]) -> list[Path]:

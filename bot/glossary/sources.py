@@ -88,11 +88,13 @@ class SourceData:
         location: str,
         entries: list[RawEntry],
         app_sentences: Sequence[re.Pattern[str]] = (),
+        overlay: Path | None = None,
     ) -> None:
         self.info = info
         self.location = location  # the file as the paths given name it, for problem reports
         self.entries = entries
         self.app_sentences = list(app_sentences)
+        self.overlay = overlay  # its curation file, which may give its entries other ids
 
 
 def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceData]:
@@ -196,7 +198,8 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
                 patterns.append(re.compile(pattern))
             except re.error as exc:
                 problems.append(Problem("error", manifest_file, f"bad app_sentences regex: {exc}"))
-        out.append(SourceData(info, str(path), entries, patterns))
+        overlay = folder / src.curation if src.curation else None
+        out.append(SourceData(info, str(path), entries, patterns, overlay))
     _warn_unlisted(folder, manifest, problems)
     return out
 

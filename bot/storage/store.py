@@ -717,6 +717,7 @@ class Store:
                 key=key,
                 actor_id=actor_id,
                 at=self._seconds(),
+                write_id=new_write_id(),
             ),
         )
 
@@ -725,15 +726,17 @@ class Store:
         there is no such alias (removed with its term, or alone)."""
 
         async def read(tx: Tx) -> AliasRemoval | None:
-            found = await alias_queries.last_removal(tx, scope=scope, key=key)
-            if found is None:
+            last = await alias_queries.last_removal(tx, scope=scope, key=key)
+            if last is None:
                 return None
+            found, write_id = last
             term = None
             if found.before is not None:
-                term = await term_queries.removed_at(
+                term = await term_queries.removed_with(
                     tx,
                     scope=scope,
                     term_id=found.before,
+                    write_id=write_id,
                     at=to_unix(found.at),
                     actor_id=found.actor_id,
                 )
@@ -778,7 +781,7 @@ class Store:
         earlier write: check caps and conflicts (a name an alias answers to) there. A change
         that `accepts` a suggestion decides it in the same write, undone with
         `SuggestionDecided` when it is no longer open."""
-        at = self._seconds()
+        at, write_id = self._seconds(), new_write_id()
 
         async def write(tx: Tx) -> T:
             await term_queries.lock_terms(tx)
@@ -793,11 +796,12 @@ class Store:
                     change=change,
                     actor_id=actor_id,
                     at=at,
+                    write_id=write_id,
                     action=action,
                 )
                 for key in change.drop_aliases:
                     await alias_queries.remove_alias(
-                        tx, scope=scope, key=key, actor_id=actor_id, at=at
+                        tx, scope=scope, key=key, actor_id=actor_id, at=at, write_id=write_id
                     )
                 if change.accepts is not None:
                     accepted = await suggestion_queries.decide(
@@ -1195,3 +1199,8 @@ def _system_seconds() -> int:
 def _check_limit(limit: int) -> None:
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
+
+
+def new_write_id() -> str:
+    """What the log rows of one write share (a term's removal and the aliases it takes)."""
+    return uuid.uuid4().hex

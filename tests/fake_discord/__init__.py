@@ -73,7 +73,9 @@ unanswered); paths as in ``fake.routes()``. Gateway:
 ``await fake.gateway.invalidate_session(resumable=)`` sends op 9 on a live session (not
 resumable: the session is gone, the bot IDENTIFYs anew); ``fake.gateway.ack_heartbeats = False``
 leaves heartbeats unanswered (a zombie connection); a guild id in ``fake.gateway.outages`` is
-listed unavailable in READY without its GUILD_CREATE until ``await fake.gateway.end_outage(id)``.
+listed unavailable in READY without its GUILD_CREATE until ``await fake.gateway.end_outage(id)``;
+while ``fake.gateway.ready_gate`` is cleared an IDENTIFY is taken but its READY waits (heartbeats
+still answered: a session slow to start), ``fake.gateway.identifies_held`` counting those waiting.
 Channels: a thread with ``archived = True`` refuses posts (400, 50083), and a server the bot
 is no longer a member of refuses them too (403, 50001), as does a channel the bot may not view
 (403, 50001; one it views but may not send in: 403, 50013), and a reply (``message_reference``)

@@ -148,6 +148,12 @@ class Gateway:
         # While cleared, a new connection gets no HELLO: Discord out of reach, as the bot sees it.
         self.hello_gate = asyncio.Event()
         self.hello_gate.set()
+        # While cleared, an IDENTIFY is taken but its READY waits (heartbeats still answered):
+        # a session Discord is slow to start, the gateway open and the shard not ready.
+        self.ready_gate = asyncio.Event()
+        self.ready_gate.set()
+        self.identifies_held = 0  # IDENTIFYs waiting at the ready gate now
+        self._held: set[asyncio.Task[None]] = set()
 
     # --- state for tests -------------------------------------------------------------------
 
@@ -316,6 +322,8 @@ class Gateway:
 
     async def close(self) -> None:
         self.hello_gate.set()  # a connection held before its HELLO ends, without one
+        for task in list(self._held):  # READYs held: their connections close unanswered
+            task.cancel()
         for conn in list(self._open):
             conn.live = False
             await conn.ws.close(code=1001, message=b"fake Discord stopping")
@@ -445,7 +453,26 @@ class Gateway:
             return
         sharding.remaining -= 1
         sharding.record(shard_id, shard_count, now, "ready")
+        if not self.ready_gate.is_set():  # off the connection's loop: its heartbeats go on
+            task = asyncio.create_task(
+                self._ready_when_open(conn, shard_id, shard_count, intents, "shard" in data)
+            )
+            self._held.add(task)
+            task.add_done_callback(self._held.discard)
+            return
         await self._start_session(conn, shard_id, shard_count, intents, with_shard="shard" in data)
+
+    async def _ready_when_open(
+        self, conn: _Connection, shard_id: int, shard_count: int, intents: int, with_shard: bool
+    ) -> None:
+        self.identifies_held += 1
+        await self._waiter.notify()
+        try:
+            await self.ready_gate.wait()
+        finally:
+            self.identifies_held -= 1
+        if not conn.ws.closed:
+            await self._start_session(conn, shard_id, shard_count, intents, with_shard=with_shard)
 
     async def _start_session(
         self, conn: _Connection, shard_id: int, shard_count: int, intents: int, *, with_shard: bool

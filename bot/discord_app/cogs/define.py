@@ -141,9 +141,24 @@ _CODE = re.compile(r"(?<!\\)(?:```.*?```|``.+?``|`[^`]+`)", re.DOTALL)
 # A ``` block pasted with a question (a traceback, a REPL) is what is asked about: the words
 # outside it are searched first.
 _FENCED = re.compile(r"(?<!\\)```.*?```", re.DOTALL)
+# Discord shows a backslash before any mark that is not a letter, digit or space as the mark
+# alone ("\\`" a backtick, "\\*" a star), outside code, where it is as typed.
+_ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
 _BLOCK_QUOTE = re.compile(r" *>>> ")
+
+
+def as_shown(text: str) -> str:
+    """`text` with its escapes as Discord shows them: a member who sees `kv cache` asks about
+    kv cache, whatever it took to type it."""
+    if "\\" not in text:
+        return text
+    out, at = [], 0
+    for code in _CODE.finditer(text):
+        out += [_ESCAPED.sub(r"\1", text[at : code.start()]), code.group()]
+        at = code.end()
+    return "".join([*out, _ESCAPED.sub(r"\1", text[at:])])
 
 
 def said_outside_code(content: str, mention: str) -> bool:
@@ -180,8 +195,8 @@ def asked_text(content: str, mine: str) -> str:
     own, quoted = split_quotes(content)
     text = mention_text(own, mine)
     if quoted and (not re.search(r"\w", text) or _POINTING.fullmatch(text)):
-        return mention_text(quoted, mine)
-    return text
+        text = mention_text(quoted, mine)
+    return as_shown(text)
 
 
 def mention_text(content: str, mine: str) -> str:

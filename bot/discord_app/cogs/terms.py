@@ -169,7 +169,36 @@ def problems_text(problems: Sequence[TermProblem], head: str, tail: str = "") ->
 
 
 def echo_problem(problem: TermProblem) -> str:
-    return discord.utils.escape_mentions(str(problem))
+    return as_typed(str(problem))
+
+
+# In problems, what the moderator typed is quoted “…”; the bot's own words may hold its code
+# spans (`/alias remove`) and titles in bold (a name of **Zorblax**).
+_SPANS = re.compile(r"(?P<quoted>“[^”]*”)|\*\*(?P<bold>[^\n]+?)\*\*|(?P<code>`[^`\n]+`)")
+
+
+def as_typed(text: str) -> str:
+    """A problem line with what the moderator typed (titles, names, ids, a file's keys) shown
+    as typed: no Markdown, timestamp or ping. The bot's code spans stay code and its bold stays
+    bold, the title in it escaped; a quote holding ” ends early, its rest escaped all the same
+    (a code span in it renders nothing, a bold one is only bold)."""
+    out, at = [], 0
+    for span in _SPANS.finditer(text):
+        out.append(_inert(text[at : span.start()]))
+        if span["quoted"]:
+            out.append(_inert(span["quoted"]))
+        elif span["bold"]:
+            out.append(f"**{_inert(span['bold'])}**")
+        else:
+            out.append(span["code"])
+        at = span.end()
+    out.append(_inert(text[at:]))
+    return discord.utils.escape_mentions("".join(out))
+
+
+def _inert(text: str) -> str:
+    # Every "<" too: Discord renders timestamps, channel and role mentions, emoji after one.
+    return discord.utils.escape_markdown(text).replace("<", "\\<")
 
 
 class EditAgainButton(
@@ -666,7 +695,9 @@ class TermCog(
             if outcome.applied:
                 await state.servers.reload(interaction.guild_id or 0)
                 accepted = await close_namesakes(interaction, outcome.written, besides=False)
-            text = discord.utils.escape_mentions(describe(outcome))
+            text = discord.utils.escape_mentions(
+                describe(outcome, name=_inert, problem=echo_problem)
+            )
             shown = fit(text, limits.MESSAGE_CONTENT - len(accepted))
             if shown != text or describe(outcome, limit=REPORT_LISTED) != describe(outcome):
                 whole = describe(outcome, limit=REPORT_LISTED, one_a_line=True)

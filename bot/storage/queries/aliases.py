@@ -102,13 +102,16 @@ def _already_there(existing: AliasRecord, entry_id: str) -> AddAliasResult:
 
 
 async def remove_alias(
-    tx: Tx, *, scope: int, key: str, actor_id: int, at: int
+    tx: Tx, *, scope: int, key: str, actor_id: int, at: int, write_id: str
 ) -> AliasRecord | None:
+    """`write_id`: the write's (a term's removal shares it with the aliases it takes)."""
     existing = await get_alias(tx, scope, key)
     if existing is None:
         return None
     await tx.execute("DELETE FROM aliases WHERE scope = ? AND key = ?", (scope, key))
-    await _audit(tx, at, scope, actor_id, AuditAction.ALIAS_REMOVE, key, existing.entry_id, None)
+    await _audit(
+        tx, at, scope, actor_id, AuditAction.ALIAS_REMOVE, key, existing.entry_id, None, write_id
+    )
     return existing
 
 
@@ -121,28 +124,30 @@ async def _audit(
     key: str,
     before: str | None,
     after: str | None,
+    write_id: str | None = None,
 ) -> None:
     await tx.execute(
-        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (at, scope, actor_id, action.value, key, before, after),
+        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after, write_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (at, scope, actor_id, action.value, key, before, after, write_id),
     )
 
 
-async def last_removal(tx: Tx, *, scope: int, key: str) -> AuditRecord | None:
+async def last_removal(tx: Tx, *, scope: int, key: str) -> tuple[AuditRecord, str | None] | None:
     """The alias `key`'s newest audit entry if it is a removal (None: never added, or added
-    again since)."""
+    again since), with its write's id (None if logged before write ids were kept)."""
     sql = (
-        "SELECT id, at, scope, actor_id, action, alias_key, before, after FROM audit_log"
-        " WHERE scope = ? AND alias_key = ? ORDER BY id DESC LIMIT 1"
+        "SELECT id, at, scope, actor_id, action, alias_key, before, after, write_id"
+        " FROM audit_log WHERE scope = ? AND alias_key = ? ORDER BY id DESC LIMIT 1"
     )
     row = await tx.fetchrow(sql, (scope, key))
     if row is None or row[4] != AuditAction.ALIAS_REMOVE.value:
         return None
-    row_id, at, s, actor, action, alias_key, before, after = row
-    return AuditRecord(
+    row_id, at, s, actor, action, alias_key, before, after, write_id = row
+    record = AuditRecord(
         row_id, from_unix(at), s, actor, AuditAction(action), alias_key, before, after
     )
+    return record, write_id
 
 
 async def audit_log(tx: Tx, *, scope: int, limit: int) -> list[AuditRecord]:

@@ -67,9 +67,9 @@ TABLES = (
     Table("misses", "scope, query, count, first_seen, last_seen", "scope, query", UPSERT_MISS),
     Table("miss_hours", "scope, query, hour, count", "scope, query, hour", UPSERT_MISS_HOUR),
     _kept("aliases", "scope, key, text, entry_id, added_by, added_at", "scope, key"),
-    _appended("audit_log", "at, scope, actor_id, action, alias_key, before, after"),
+    _appended("audit_log", "at, scope, actor_id, action, alias_key, before, after, write_id"),
     _kept("terms", "scope, id, body, updated_by, updated_at", "scope, id"),
-    _appended("term_audit_log", "at, scope, actor_id, action, term_id, before, after"),
+    _appended("term_audit_log", "at, scope, actor_id, action, term_id, before, after, write_id"),
     _appended(
         "suggestions",
         "scope, user_id, title, definition, status, created_at, decided_by, decided_at",

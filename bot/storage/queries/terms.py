@@ -57,15 +57,25 @@ async def apply_change(
     change: StoredChange,
     actor_id: int,
     at: int,
+    write_id: str,
     action: str | None = None,
 ) -> None:
-    """Write `change` over `before` (the terms as read in this transaction), audited."""
+    """Write `change` over `before` (the terms as read in this transaction), audited; a
+    removal's entry carries `write_id`, as do the aliases the write takes with it."""
     old = {t.id: t for t in before}
     for term_id in change.remove:
         if term_id in old:
             await tx.execute("DELETE FROM terms WHERE scope = ? AND id = ?", (scope, term_id))
             await _audit(
-                tx, at, scope, actor_id, action or "term_remove", term_id, old[term_id], None
+                tx,
+                at,
+                scope,
+                actor_id,
+                action or "term_remove",
+                term_id,
+                old[term_id],
+                None,
+                write_id,
             )
     for term in change.put:
         previous = old.get(term.id)
@@ -112,6 +122,7 @@ async def _audit(
     term_id: str,
     before: StoredTerm | None,
     after: StoredTerm | None,
+    write_id: str | None = None,
 ) -> None:
     await audit(
         tx,
@@ -122,6 +133,7 @@ async def _audit(
         term_id=term_id,
         before=before.body if before else None,
         after=after.body if after else None,
+        write_id=write_id,
     )
 
 
@@ -135,12 +147,13 @@ async def audit(
     term_id: str | None,
     before: str | None,
     after: str | None,
+    write_id: str | None = None,
 ) -> None:
     """One entry of the term audit log (terms, and moderators' decisions on suggestions)."""
     await tx.execute(
-        "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (at, scope, actor_id, action, term_id, before, after),
+        "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after,"
+        " write_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (at, scope, actor_id, action, term_id, before, after, write_id),
     )
 
 
@@ -170,19 +183,25 @@ async def term_audit_log(
     ]
 
 
-async def removed_at(
-    tx: Tx, *, scope: int, term_id: str, at: int, actor_id: int
+async def removed_with(
+    tx: Tx, *, scope: int, term_id: str, write_id: str | None, at: int, actor_id: int
 ) -> TermAuditRecord | None:
-    """The term `term_id`'s removal at `at` (unix seconds) by `actor_id` in the term log, if
-    any: a term removed takes its aliases in the same write, by the same actor at the same
-    time (the log keeps no write's id: an alias removed alone by them in that second too
-    reads as removed with it)."""
+    """The term `term_id`'s removal in the write `write_id`, if any: a term removed takes its
+    aliases in the same write. An alias removal logged before write ids were kept (`write_id`
+    None) is matched as then, by actor and second (`at`, unix seconds): an alias removed alone
+    by them in that second too reads as removed with its term."""
+    where, params = "write_id = ?", [scope, term_id, write_id]
+    if write_id is None:
+        where, params = (
+            "write_id IS NULL AND at = ? AND actor_id = ?",
+            [scope, term_id, at, actor_id],
+        )
     sql = (
         "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
-        " WHERE scope = ? AND term_id = ? AND at = ? AND actor_id = ? AND after IS NULL"
+        f" WHERE scope = ? AND term_id = ? AND {where} AND after IS NULL"
         " ORDER BY id DESC LIMIT 1"
     )
-    row = await tx.fetchrow(sql, (scope, term_id, at, actor_id))
+    row = await tx.fetchrow(sql, params)
     if row is None:
         return None
     row_id, when, s, actor, action, tid, before, after = row
