@@ -65,6 +65,12 @@ _STOPWORD_ID = -1
 _CHUNK = 5_000  # documents tokenised at once: small arrays stay in cache (and in budget)
 _COMMON = 0.2  # a word in more than this share of documents is left out of the sums
 _SMALL = 300  # postings below which a query is summed in plain Python
+# BM25's length normalisation divides a document's (weighted) length by this, not by the mean of
+# whatever is indexed: with the mean, text added to any entry (an asked-as phrasing) or a server's
+# terms moved every other entry's score, and cards on the bar came and went with them (issue #12,
+# task layer47). The bundled glossary's mean when it was fixed (194.66 on 2026-12-05, cut to two
+# decimals so that no score moved across a bar that day); a length, like k1 and b, not a statistic.
+REFERENCE_LENGTH = 194.65
 _ASCII_WORDS = bytes.maketrans(
     bytes(range(128)),
     bytes(
@@ -86,8 +92,20 @@ class TextHit:
 class FullTextIndex:
     """BM25 over weighted fields; documents are positions in the caller's entry list."""
 
-    def __init__(self, fields: Sequence[tuple[Sequence[str], float]], size: int) -> None:
-        """`fields`: (one text per document, weight) pairs, e.g. names x3, definitions x1."""
+    # log(2N), about the largest idf here: BM25 over it holds one bar at any glossary size
+    # (`ranking.STRONG_DESCRIPTION`); with a reference, the reference's.
+    scale: float
+
+    def __init__(
+        self,
+        fields: Sequence[tuple[Sequence[str], float]],
+        size: int,
+        reference: FullTextIndex | None = None,
+    ) -> None:
+        """`fields`: (one text per document, weight) pairs, e.g. names x3, definitions x1.
+        `reference`: the index whose word statistics these scores are read against (a server's
+        index reads the bundled glossary's, `SearchIndex`): a word it knows weighs what it weighs
+        there, and the bars hold its scale, so a server's terms move no bundled entry's score."""
         self.size = size
         self._stems: dict[str, int] = {}
         # Word hash -> stem id, as sorted arrays (only needed while building).
@@ -105,7 +123,7 @@ class FullTextIndex:
                 counts.append(frequency * weight)
         del self._known_hashes, self._known_stems
         empty = [np.zeros(0, dtype=np.int64)]
-        self._build(np.concatenate(pairs or empty), np.concatenate(counts or empty))
+        self._build(np.concatenate(pairs or empty), np.concatenate(counts or empty), reference)
 
     def _terms(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Stem ids of all the documents' words, with the document of each (stopwords dropped)."""
@@ -150,20 +168,34 @@ class FullTextIndex:
             for word, root in zip(words, stem_many(words), strict=True)
         ]
 
-    def _build(self, pairs: npt.NDArray[np.int64], counts: npt.NDArray[np.float64]) -> None:
+    def _build(
+        self,
+        pairs: npt.NDArray[np.int64],
+        counts: npt.NDArray[np.float64],
+        reference: FullTextIndex | None,
+    ) -> None:
         n_docs = max(1, self.size)
         pairs, inverse = np.unique(pairs, return_inverse=True)  # a term in several fields
         tf = np.bincount(inverse, weights=counts)
         pair_terms, pair_docs = pairs // n_docs, pairs % n_docs
         lengths = np.bincount(pair_docs, weights=tf, minlength=n_docs)
-        average = float(lengths.mean()) or 1.0
         df = np.bincount(pair_terms, minlength=len(self._stems)).astype(np.float64)
         self._idf = np.log1p((n_docs - df + 0.5) / (df + 0.5))
-        self._common_idf = float(
-            np.log1p((n_docs - _COMMON * n_docs + 0.5) / (_COMMON * n_docs + 0.5))
-        )
-        self._unknown_idf = float(np.log1p((n_docs + 0.5) / 0.5))
-        norm = _K1 * (1 - _B + _B * lengths[pair_docs] / average)
+        if reference is None:
+            self.scale = float(np.log(2 * n_docs))
+            self._common_idf = float(
+                np.log1p((n_docs - _COMMON * n_docs + 0.5) / (_COMMON * n_docs + 0.5))
+            )
+            self._unknown_idf = float(np.log1p((n_docs + 0.5) / 0.5))
+        else:  # a word the reference knows weighs what it weighs there; its own words, as here
+            for word, term in self._stems.items():
+                known = reference._stems.get(word)
+                if known is not None:
+                    self._idf[term] = reference._idf[known]
+            self.scale = reference.scale
+            self._common_idf = reference._common_idf
+            self._unknown_idf = reference._unknown_idf
+        norm = _K1 * (1 - _B + _B * lengths[pair_docs] / REFERENCE_LENGTH)
         self._weights = (self._idf[pair_terms] * tf * (_K1 + 1) / (tf + norm)).astype(np.float32)
         self._docs = pair_docs.astype(np.int32)
         self._starts = np.searchsorted(pair_terms, np.arange(len(self._stems) + 1))
@@ -172,12 +204,6 @@ class FullTextIndex:
         """How many documents use `word` (lower case), in any form the stemmer joins?"""
         term = self._stems.get(stem(word))
         return 0 if term is None else int(self._starts[term + 1] - self._starts[term])
-
-    @property
-    def scale(self) -> float:
-        """log(2N), about the largest idf here: BM25 over it holds one bar at any glossary
-        size (`ranking.STRONG_DESCRIPTION`)."""
-        return float(np.log(2 * max(self.size, 1)))
 
     def strength(self, text: str, document: int) -> float:
         """How strongly `text` describes `document`: its BM25 over `scale` (0 where it shares

@@ -174,12 +174,16 @@ class SearchIndex:
         semantic: SemanticIndex | bool | OnDemand = True,
         *,
         on_demand: bool = False,
+        reference: SearchIndex | None = None,
     ) -> None:
         """`semantic`: a prepared semantic stage, True to embed the entries (cached on disk),
         False for the lexical stages alone, "on demand" to embed them when a query first wants
         the meaning (a one-shot command: a name settles most queries). `on_demand`: build the
-        trigrams and the full text too when a query first needs them, not now."""
+        trigrams and the full text too when a query first needs them, not now. `reference`: the
+        bundled glossary's index, for a server's: its words weigh there what they weigh in it
+        (`FullTextIndex`), so the server's terms move no bundled card's bar."""
         self.entries = entries
+        self._words_reference = reference.fulltext if reference is not None else None
         with collector_paused():
             self.positions: dict[str, int] = {e.id: i for i, e in enumerate(entries)}
             self.names = NameTable(entries)
@@ -201,8 +205,9 @@ class SearchIndex:
         semantic: SemanticIndex | bool | OnDemand = True,
         *,
         on_demand: bool = False,
+        reference: SearchIndex | None = None,
     ) -> SearchIndex:
-        return cls(tuple(entries), semantic, on_demand=on_demand)
+        return cls(tuple(entries), semantic, on_demand=on_demand, reference=reference)
 
     @cached_property
     def trigrams(self) -> TrigramIndex:
@@ -217,7 +222,7 @@ class SearchIndex:
         from bot.search.corpus import text_fields
         from bot.search.fulltext import FullTextIndex
 
-        return FullTextIndex(text_fields(self.entries), len(self.entries))
+        return FullTextIndex(text_fields(self.entries), len(self.entries), self._words_reference)
 
     @property
     def questions(self) -> QuestionRules:

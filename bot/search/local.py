@@ -78,7 +78,7 @@ def compile_local(
         local = previous
     elif terms:
         glossary = server_glossary(bundled, terms)
-        index = SearchIndex.build(glossary, semantic=base.semantic or False)
+        index = SearchIndex.build(glossary, semantic=base.semantic or False, reference=base)
         texts = tuple(
             (position, text)
             for position, entry in enumerate(glossary)
