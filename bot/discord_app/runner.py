@@ -17,6 +17,7 @@ import discord
 import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
+from bot.discord_app.cli import reload_when_running
 from bot.discord_app.health import (
     LINE_SECONDS,
     forget_stop,
@@ -220,6 +221,8 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
     beats_stop = asyncio.Event()  # set as the heartbeat's stop line is written
     with _signals_taken(handlers):
+        if reload_when_running.taken():  # asked while the settings and glossary were read
+            reload()
         heartbeat = settings.heartbeat_path
         if heartbeat is not None:  # `health` says "starting" now, not an earlier run's stop
             # A disk that hangs holds that only (the beats and the stop line wait their turn

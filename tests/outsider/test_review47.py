@@ -1,0 +1,52 @@
+"""Review of ops47 and offcard47 (tests/outsider/PLAN.md, "Review of ops47 and offcard47
+(review47)"): the real `glossary-bot run` against the fake Discord, its heartbeat read as
+`glossary-bot health` reads it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tests.fake_discord import FakeDiscord
+from tests.resilience.botproc import BotProcess
+
+# `glossary-bot run`, sent SIGHUP by itself while it loads its glossary: the moment comes from
+# inside the load, not from a delay. BotProcess runs it as a prefix, so the command it appends
+# (`python -m bot.cli run`) is this script's arguments, and ignored.
+_HUP_WHILE_LOADING = """
+import os, signal, sys
+from bot import cli
+from bot.discord_app import runner
+
+load = runner.load_glossary
+
+def loading(paths):
+    os.kill(os.getpid(), signal.SIGHUP)  # `kill -HUP` (a reload) just after a (re)start
+    print("review47: SIGHUP sent while the glossary loads", flush=True)
+    return load(paths)
+
+runner.load_glossary = loading
+sys.exit(cli.main(["run"]))
+"""
+
+
+async def test_a_reload_asked_while_the_glossary_loads_is_done_not_the_end(
+    tmp_path: Path,
+) -> None:
+    """README: `kill -HUP` reloads GLOSSARY_PATHS. auto43 took SIGHUP before Discord is asked
+    its shard count, but reading the settings and the glossary comes first (some seconds on a
+    loaded machine: 3-4 s measured here): a SIGHUP then killed the process by the signal's
+    default action, silently (exit by signal, no line; `docker kill -s HUP` right after a
+    restart, or a reload sent to every process of a rolling restart). Now the reload is kept
+    and done once the bot's own handlers are in place; the bot connects."""
+    wrapper = tmp_path / "hup_while_loading.py"
+    wrapper.write_text(_HUP_WHILE_LOADING, "utf-8")
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(
+            fake, tmp_path / "bot.db", cwd=tmp_path, prefix=[sys.executable, str(wrapper)]
+        )
+        async with bot:  # connected: not ended by the signal
+            await bot.wait_for_output("SIGHUP sent while the glossary loads")
+            await bot.wait_for_output("glossary reloaded: ")
+            code = await bot.stop()
+    assert code == 0, bot.output
