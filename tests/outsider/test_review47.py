@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from bot.discord_app.health import check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
 
@@ -50,3 +51,54 @@ async def test_a_reload_asked_while_the_glossary_loads_is_done_not_the_end(
             await bot.wait_for_output("glossary reloaded: ")
             code = await bot.stop()
     assert code == 0, bot.output
+
+
+def _no_room(heartbeat: Path) -> dict[str, str]:
+    """Settings for a bot whose writes past 0 bytes fail, as on a full disk (`prlimit --fsize=0`
+    as its prefix; Python ignores SIGXFSZ): bytecode is not written, the log goes to a pipe."""
+    return {"HEARTBEAT_PATH": str(heartbeat), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+async def test_a_stop_line_the_disk_has_no_room_for_is_not_read_as_healthy(
+    tmp_path: Path,
+) -> None:
+    """ops47 has the stop line written where no heartbeat was yet (a start refused). On a disk
+    with no room the file is made and its text fails: an empty file, just written, which
+    `health` read as "healthy: last heartbeat 0 s ago" of a bot that had stopped."""
+    heartbeat = tmp_path / "heartbeat"
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(
+            fake,
+            tmp_path / "bot.db",
+            cwd=tmp_path,
+            prefix=["prlimit", "--fsize=0"],
+            DISCORD_TOKEN="wrong-token-Zm9vYmFyYmF6cXV4",
+            **_no_room(heartbeat),
+        )
+        await bot.start(wait_ready=False)
+        code = await bot.exited(within=30)
+    assert code == 2, bot.output
+    assert "cannot write the heartbeat file" in bot.output, bot.output
+    healthy, said = check_heartbeat(heartbeat)
+    assert not healthy, said
+
+
+async def test_heartbeats_the_disk_has_no_room_for_are_not_read_as_healthy(
+    tmp_path: Path,
+) -> None:
+    """A bot on a disk with no room (its database cannot be made, its heartbeat cannot be
+    written, both logged): every beat truncated the file, then failed to write it, so the file
+    stayed empty and fresh, and `health` said "healthy" as long as the bot ran."""
+    heartbeat = tmp_path / "heartbeat"
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(
+            fake,
+            tmp_path / "bot.db",
+            cwd=tmp_path,
+            prefix=["prlimit", "--fsize=0"],
+            **_no_room(heartbeat),
+        )
+        async with bot:
+            await bot.wait_for_output("cannot write the heartbeat file")
+            healthy, said = check_heartbeat(heartbeat)
+            assert not healthy, said
