@@ -197,8 +197,8 @@ def _put(path: Path, text: str) -> None:
     data = text.encode("utf-8")
     try:
         fd, made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), True
-    except FileExistsError:
-        fd, made = os.open(path, os.O_WRONLY), False
+    except FileExistsError:  # or a link to a file not made yet, made through it as before
+        fd, made = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), False
     try:
         written = 0
         while written < len(data):
