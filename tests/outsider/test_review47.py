@@ -172,3 +172,25 @@ async def test_a_server_alias_asked_about_beside_another_term_is_not_that_terms_
         assert embed_of(alone)["title"] == "Tank", alone
         _, answer = await define(fake, scene.alice, "what does mt mean in raid chat", scene.channel)
         assert not answer["embeds"] or embed_of(answer)["title"] == "Tank", answer
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="search's reading of names (left): 'embedded' is read as a form of Embeddings' name",
+)
+async def test_explain_terms_lists_no_term_define_and_mentions_no_longer_card(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """offcard47: "embedded systems vs microcontrollers" gets no Embeddings card from /define
+    or a mention (its own test). "Explain terms" on the same message lists Embeddings, with its
+    summary, as a term the message names."""
+    fake = scene.fake
+    text = "what's the difference between embedded systems and microcontrollers?"
+    async with start_bot(store):
+        _, answer = await define(fake, scene.alice, text, scene.channel)
+        assert not answer["embeds"], answer  # offcard47's
+        said = await fake.user_message(scene.bob, scene.channel, text)
+        listing = await (
+            await fake.message_command(scene.alice, "Explain terms", said)
+        ).final_message()
+        assert "Embeddings" not in str(listing), listing
