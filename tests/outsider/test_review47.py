@@ -21,10 +21,10 @@ from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
 
-# `glossary-bot run`, sent SIGHUP by itself while it loads its glossary: the moment comes from
-# inside the load, not from a delay. BotProcess runs it as a prefix, so the command it appends
-# (`python -m bot.cli run`) is this script's arguments, and ignored.
-_HUP_WHILE_LOADING = """
+# `glossary-bot run`, sent a signal by itself while it loads its glossary: the moment comes
+# from inside the load, not from a delay. BotProcess runs it as a prefix, so the command it
+# appends (`python -m bot.cli run`) is this script's arguments, and ignored.
+_SIGNAL_WHILE_LOADING = """
 import os, signal, sys
 from bot import cli
 from bot.discord_app import runner
@@ -32,13 +32,21 @@ from bot.discord_app import runner
 load = runner.load_glossary
 
 def loading(paths):
-    os.kill(os.getpid(), signal.SIGHUP)  # `kill -HUP` (a reload) just after a (re)start
-    print("review47: SIGHUP sent while the glossary loads", flush=True)
+    print("review47: {name} sent while the glossary loads", flush=True)
+    os.kill(os.getpid(), signal.{name})
     return load(paths)
 
 runner.load_glossary = loading
 sys.exit(cli.main(["run"]))
 """
+
+
+def _signalled_while_loading(fake: FakeDiscord, tmp_path: Path, name: str) -> BotProcess:
+    wrapper = tmp_path / f"{name}_while_loading.py"
+    wrapper.write_text(_SIGNAL_WHILE_LOADING.replace("{name}", name), "utf-8")
+    return BotProcess(
+        fake, tmp_path / "bot.db", cwd=tmp_path, prefix=[sys.executable, str(wrapper)]
+    )
 
 
 async def test_a_reload_asked_while_the_glossary_loads_is_done_not_the_end(
@@ -50,17 +58,26 @@ async def test_a_reload_asked_while_the_glossary_loads_is_done_not_the_end(
     default action, silently (exit by signal, no line; `docker kill -s HUP` right after a
     restart, or a reload sent to every process of a rolling restart). Now the reload is kept
     and done once the bot's own handlers are in place; the bot connects."""
-    wrapper = tmp_path / "hup_while_loading.py"
-    wrapper.write_text(_HUP_WHILE_LOADING, "utf-8")
     async with FakeDiscord(shard_count=1) as fake:
-        bot = BotProcess(
-            fake, tmp_path / "bot.db", cwd=tmp_path, prefix=[sys.executable, str(wrapper)]
-        )
+        bot = _signalled_while_loading(fake, tmp_path, "SIGHUP")
         async with bot:  # connected: not ended by the signal
             await bot.wait_for_output("SIGHUP sent while the glossary loads")
             await bot.wait_for_output("glossary reloaded: ")
             code = await bot.stop()
     assert code == 0, bot.output
+
+
+async def test_ctrl_c_while_the_glossary_loads_is_a_clean_stop(tmp_path: Path) -> None:
+    """README: "SIGTERM and Ctrl-C stop it gracefully (exit 0) ... and so does one still
+    starting". Ctrl-C while the settings and glossary were read ended it with 130 (the CLI's
+    KeyboardInterrupt), where SIGTERM then gives 0."""
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = _signalled_while_loading(fake, tmp_path, "SIGINT")
+        await bot.start(wait_ready=False)
+        code = await bot.exited(within=60)
+    assert "SIGINT sent while the glossary loads" in bot.output, bot.output
+    assert code == 0, bot.output
+    assert fake.gateway.identify_count == 0
 
 
 def _no_room(heartbeat: Path) -> dict[str, str]:
