@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bot.discord_app.health import check_heartbeat
+from bot.discord_app.health import STOPPED, check_heartbeat
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of
@@ -41,12 +42,30 @@ sys.exit(cli.main(["run"]))
 """
 
 
-def _signalled_while_loading(fake: FakeDiscord, tmp_path: Path, name: str) -> BotProcess:
+def _signalled_while_loading(
+    fake: FakeDiscord, tmp_path: Path, name: str, **settings: str
+) -> BotProcess:
     wrapper = tmp_path / f"{name}_while_loading.py"
     wrapper.write_text(_SIGNAL_WHILE_LOADING.replace("{name}", name), "utf-8")
     return BotProcess(
-        fake, tmp_path / "bot.db", cwd=tmp_path, prefix=[sys.executable, str(wrapper)]
+        fake,
+        tmp_path / "bot.db",
+        cwd=tmp_path,
+        prefix=[sys.executable, str(wrapper)],
+        **settings,
     )
+
+
+def _an_earlier_runs_stop(heartbeat: Path) -> float:
+    """The heartbeat file as a run stopped an hour ago left it; the time this run starts."""
+    heartbeat.write_text(f"{STOPPED}{time.time() - 3600:.0f}\n", "utf-8")
+    return time.time()
+
+
+def _stopped_since(heartbeat: Path, started: float) -> None:
+    first = heartbeat.read_text("utf-8").splitlines()[0]
+    assert first.startswith(STOPPED), first
+    assert float(first.removeprefix(STOPPED).split()[0]) >= int(started), first  # this run's
 
 
 async def test_a_reload_asked_while_the_glossary_loads_is_done_not_the_end(
@@ -211,3 +230,40 @@ async def test_explain_terms_lists_no_term_define_and_mentions_no_longer_card(
             await fake.message_command(scene.alice, "Explain terms", said)
         ).final_message()
         assert "Embeddings" not in str(listing), listing
+
+
+async def test_a_start_refused_before_the_loop_says_stopped_on_an_error(tmp_path: Path) -> None:
+    """ops47 has `health` say "stopped" of a bot stopped before its first heartbeat, from the
+    shard question on (its "left": a start refused before the event loop). Refused earlier
+    (no DISCORD_TOKEN here; a glossary with errors alike), `health` said what was there: an
+    earlier run's "stopped cleanly 3600 s ago", or "starting, or never connected"."""
+    heartbeat = tmp_path / "heartbeat"
+    started = _an_earlier_runs_stop(heartbeat)
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(
+            fake, tmp_path / "bot.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat), DISCORD_TOKEN=""
+        )
+        await bot.start(wait_ready=False)
+        code = await bot.exited(within=60)
+    assert code == 2, bot.output
+    _stopped_since(heartbeat, started)
+    healthy, said = check_heartbeat(heartbeat)
+    assert said.startswith("stopped: the bot stopped on an error "), said
+    assert not healthy
+
+
+async def test_a_stop_while_the_glossary_loads_says_stopped_cleanly(tmp_path: Path) -> None:
+    """SIGTERM while the glossary loads (before the loop): exit 0, and `health` says this run
+    stopped cleanly, not an earlier run's stop an hour ago."""
+    heartbeat = tmp_path / "heartbeat"
+    started = _an_earlier_runs_stop(heartbeat)
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = _signalled_while_loading(fake, tmp_path, "SIGTERM", HEARTBEAT_PATH=str(heartbeat))
+        await bot.start(wait_ready=False)
+        code = await bot.exited(within=60)
+    assert "SIGTERM sent while the glossary loads" in bot.output, bot.output
+    assert code == 0, bot.output
+    _stopped_since(heartbeat, started)
+    healthy, said = check_heartbeat(heartbeat)
+    assert said.startswith("stopped: the bot stopped cleanly "), said
+    assert not healthy
