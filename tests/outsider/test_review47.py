@@ -81,7 +81,7 @@ async def test_a_reload_asked_while_the_glossary_loads_is_done_not_the_end(
         bot = _signalled_while_loading(fake, tmp_path, "SIGHUP")
         async with bot:  # connected: not ended by the signal
             await bot.wait_for_output("SIGHUP sent while the glossary loads")
-            await bot.wait_for_output("glossary reloaded: ")
+            await bot.wait_for_output("glossary reloaded: ", within=120)  # a hang's bound
             code = await bot.stop()
     assert code == 0, bot.output
 
@@ -145,7 +145,7 @@ async def test_heartbeats_the_disk_has_no_room_for_are_not_read_as_healthy(
             **_no_room(heartbeat),
         )
         async with bot:
-            await bot.wait_for_output("cannot write the heartbeat file")
+            await bot.wait_for_output("cannot write the heartbeat file", within=60)
             healthy, said = check_heartbeat(heartbeat)
             assert not healthy, said
 
