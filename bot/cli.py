@@ -561,14 +561,19 @@ class _Version(argparse.Action):
 
 def _stop_while_starting() -> None:
     """Until the bot's own handlers are in place (reading its settings and glossary, starting
-    its loop), SIGTERM ends it with exit 0, as a stop does, not killed by the signal (143):
-    nothing is counted or held yet."""
+    its loop), SIGTERM and Ctrl-C end it with exit 0, as a stop does, not killed by the signal
+    (143) nor interrupted (130): nothing is counted or held yet; SIGHUP's reload is done once
+    the loop runs."""
     import signal
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    from bot.discord_app.cli import reload_when_running  # SIGHUP: the reload waits for the loop
+
+    signal.signal(signal.SIGHUP, reload_when_running)
 
 
 def _default(parser: argparse.ArgumentParser) -> int:

@@ -8,6 +8,27 @@ import sys
 from bot.settings import Settings
 
 
+class ReloadWhenRunning:
+    """SIGHUP's handler while `run` starts (its settings, its glossary, its loop), before the
+    bot's own: the signal's default action ended the process, silently (a `kill -HUP` just
+    after a restart). The reload asked is kept, and done once the bot's handlers are in place
+    (`taken`); the glossary being read may be older than the files by then."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.asked = True
+
+    def taken(self) -> bool:
+        """Was a reload asked since the last call?"""
+        asked, self.asked = self.asked, False
+        return asked
+
+
+reload_when_running = ReloadWhenRunning()
+
+
 def run_bot(args: argparse.Namespace) -> int:
     from bot.discord_app.runner import run_to_exit
 

@@ -186,17 +186,43 @@ def _write_beat(
             ordered = sorted((shards or {}).items(), key=lambda item: (item[1], item[0]))
             lost = " ".join(f"{s}={at:.0f}" for s, at in ordered)
             beneath = f"{SHARDS_LOST}{lost}\n" if lost else ""
-            path.write_text(f"{time.time():.0f}\n{note or ''}\n{beneath}", "utf-8")
+            _put(path, f"{time.time():.0f}\n{note or ''}\n{beneath}")
         elif says_why or (lost_since is not None and path.exists()):
             before = path.stat() if path.exists() else None
             said = f"{UNHEALTHY}{reason}" if says_why else f"{LOST_SINCE}{lost_since:.0f}"
             # When it was said, beneath: a bot killed meanwhile would be read as answering.
-            path.write_text(f"{said}\n{time.time():.0f}\n", "utf-8")
+            _put(path, f"{said}\n{time.time():.0f}\n")
             if before is not None:
                 os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
+
+
+def _put(path: Path, text: str) -> None:
+    """`text` as the file's whole, or, where the disk has no room for it, the file as it was:
+    a write that truncated first and then failed left an empty file just touched (each beat
+    touched it again), which `health` read as a fresh heartbeat of a bot saying nothing (a
+    file being written). The text goes over the old in place, then the rest is cut; a file
+    made here for a text that failed is removed."""
+    data = text.encode("utf-8")
+    try:
+        fd, made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), True
+    except FileExistsError:  # or a link to a file not made yet, made through it as before
+        fd, made = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), False
+    try:
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # a device has no length to cut
+            os.ftruncate(fd, len(data))
+    except OSError:
+        if made:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+    finally:
+        os.close(fd)
 
 
 def _file_time(path: Path) -> int | None:
@@ -388,7 +414,7 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
         with _writes(path):
             if path.is_file() or not path.exists():
                 how = ON_AN_ERROR if on_error else ""
-                path.write_text(f"{STOPPED}{time.time():.0f}{how}\n", "utf-8")
+                _put(path, f"{STOPPED}{time.time():.0f}{how}\n")
     except OSError as exc:
         log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
 

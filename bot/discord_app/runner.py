@@ -9,7 +9,9 @@ import os
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import aiohttp
@@ -17,10 +19,12 @@ import discord
 import yarl
 
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
+from bot.discord_app.cli import reload_when_running
 from bot.discord_app.health import (
     LINE_SECONDS,
     forget_stop,
     keep_heartbeat,
+    mark_stopped,
     shard_ranges,
     stop_heartbeat,
 )
@@ -88,32 +92,57 @@ def run(settings: Settings | None = None) -> int:
     except SettingsError as exc:
         fail(str(exc))
         return EXIT_CONFIG
-    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
-    shard_ids = settings.shard_id_list
-    configure_logging(
-        settings.log_level,
-        secrets=[token],
-        log_format=settings.log_format,
-        shards=shard_label(shard_ids) if shard_ids else "",
+    serving = False
+    code = EXIT_ERROR
+    try:
+        token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+        shard_ids = settings.shard_id_list
+        configure_logging(
+            settings.log_level,
+            secrets=[token],
+            log_format=settings.log_format,
+            shards=shard_label(shard_ids) if shard_ids else "",
+        )
+        for line in unknown_settings():
+            log.warning(line)
+        if not token:
+            fail(
+                "DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)"
+            )
+            code = EXIT_CONFIG
+            return code
+        try:
+            glossary = load_glossary(settings.glossary_path_list)
+        except GlossaryError as exc:
+            fail(str(exc))
+            return EXIT_ERROR
+        apply_endpoints(settings)
+        # A text-only bot: discord.py's warnings about missing voice libraries are only noise.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        serving = True  # from here `_serve` says the stop in the heartbeat file
+        try:
+            return asyncio.run(_serve(settings, token, glossary))
+        except KeyboardInterrupt:  # a second Ctrl-C while stopping
+            return EXIT_OK
+    except SystemExit as stopped:  # SIGTERM or Ctrl-C while starting (`cli._stop_while_starting`)
+        code = EXIT_OK if stopped.code in (0, None) else EXIT_ERROR
+        raise
+    finally:
+        if not serving and settings.heartbeat_path is not None:
+            _stopped_before_serving(settings.heartbeat_path, on_error=code != EXIT_OK)
+
+
+def _stopped_before_serving(heartbeat: Path, *, on_error: bool) -> None:
+    """The stop line of a bot that stopped before its loop (no token, a glossary with errors,
+    a stop signal while reading them): `health` said what an earlier run left ("stopped cleanly"
+    an hour ago) or "starting, or never connected". Off the main thread and waited for within
+    the stop's deadline: a disk that hangs does not hold the exit."""
+    writing = threading.Thread(
+        target=mark_stopped, args=(heartbeat,), kwargs={"on_error": on_error}, daemon=True
     )
-    for line in unknown_settings():
-        log.warning(line)
-    if not token:
-        fail("DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)")
-        return EXIT_CONFIG
-    try:
-        glossary = load_glossary(settings.glossary_path_list)
-    except GlossaryError as exc:
-        fail(str(exc))
-        return EXIT_ERROR
-    apply_endpoints(settings)
-    # A text-only bot: discord.py's warnings about missing voice libraries are only noise.
-    discord.VoiceClient.warn_nacl = False
-    discord.VoiceClient.warn_dave = False
-    try:
-        return asyncio.run(_serve(settings, token, glossary))
-    except KeyboardInterrupt:  # a second Ctrl-C while stopping
-        return EXIT_OK
+    writing.start()
+    writing.join(STOP_SECONDS)
 
 
 async def _open_store(settings: Settings, stop: asyncio.Event) -> Store | None:
@@ -236,6 +265,8 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
     beats_stop = asyncio.Event()  # set as the heartbeat's stop line is written
     with _signals_taken(handlers):
+        if reload_when_running.taken():  # asked while the settings and glossary were read
+            reload()
         heartbeat = settings.heartbeat_path
         if heartbeat is not None:  # `health` says "starting" now, not an earlier run's stop
             # A disk that hangs holds that only (the beats and the stop line wait their turn
