@@ -27,7 +27,8 @@ STILL_FAILING = {
         "what architecture has many feed-forward blocks and a router that picks a few of them "
         "per token?"
     ),
-    "my training loss keeps dropping but it does worse on new data, what is happening?",
+    # "my training loss keeps dropping but it does worse on new data, what is happening?"
+    # passes since scene48's `_told_name_not_asked` (Loss, written only in the told scene)
 }
 PROBES = ProbeFile("asked40_probes.tsv", STILL_FAILING)
 
