@@ -101,7 +101,6 @@ from bot.search.query import (
     plural_variants,
     query_core,
     sized_model,
-    told_by_asker,
     without_chat_markup,
     without_framing,
     without_versions,
@@ -151,9 +150,6 @@ SCENE_WORDS = 2
 SETTING_OPENERS = frozenset({"in", "inside", "within", "during", "for", "when", "while", "with"})
 # A story's written names are offered just this far behind what it describes (`_setting_score`).
 SETTING_BEHIND = 0.1
-# A name written first in a told scene is not what the question asks where the meaning puts
-# another entry first at this cosine or nearer (task scene48: bench/results/semantic.md).
-TOLD_ELSEWHERE_COSINE = 0.5
 # Enum members looked up once: attribute access on an Enum class is slow in hot loops.
 _PART = NameKind.PART
 _PART_SCORE = SCORE[NameKind.PART]
@@ -536,19 +532,7 @@ class SearchIndex:
                 if long_lead(told):  # the meaning of what it tells, clearly: a long description's
                     pool.add(told[0][0], MATCH_SCORE, "semantic")
                 pool.cap(setting, _setting_score(pool, similar, setting))
-            elif (
-                clauses
-                and pair is None
-                and (
-                    asks_kind(clauses[1])
-                    # a told scene's first name taken as asked, the meaning elsewhere
-                    or (
-                        subject is None
-                        and not reading.described
-                        and self._told_name_not_asked(pool, asked, clauses, similar, names_in)
-                    )
-                )
-            ):
+            elif clauses and pair is None and asks_kind(clauses[1]):
                 self._scene_placed(pool, similar, clauses, names_in)
             asks = question or "?" in query  # "..., cheaper than dpo? which one"
             if asks and pair is None and not reading.storied and len(words) < PASSING_WORDS:
@@ -736,33 +720,6 @@ class SearchIndex:
         # Transformer) would be carded on words the scene wrote
         kept = {card, lead, *asked, *setting}
         pool.cap([e for e in pool.by_entry if e not in kept], MATCH_SCORE - MATCH_MARGIN)
-
-    def _told_name_not_asked(
-        self,
-        pool: Pool,
-        asked: tuple[int, int] | None,
-        clauses: tuple[str, str],
-        similar: Sequence[tuple[int, float]],
-        names_in: NamesIn,
-    ) -> bool:
-        """Is the name taken as asked only because it is the first written, in a scene the
-        asker tells before the question ("we serve llama 3 with vllm ... | how does it slot
-        new requests in", "our vector database will hold 2 million pdf pages | how big should
-        each piece be"), while the meaning puts another entry first at `TOLD_ELSEWHERE_COSINE`
-        and no other entry leads at a card's score? Then the scene's names place what is asked
-        (`_scene_placed`), as a story's do. A question that names it again ("... | what does a
-        gateway do") keeps it (task scene48)."""
-        if asked is None or not similar or not told_by_asker(clauses[0]):
-            return False
-        first, cosine = similar[0]
-        if first == asked[0] or cosine < TOLD_ELSEWHERE_COSINE:
-            return False
-        ranked = pool.ranked()
-        if ranked and ranked[0][0] != asked[0] and ranked[0][1].score >= MATCH_SCORE:
-            return False  # another entry's card leads, not the scene's name: nothing to undo
-        in_scene = {found.entry for found in names_in(clauses[0])}
-        in_question = {found.entry for found in names_in(clauses[1])}
-        return asked[0] in in_scene and asked[0] not in in_question
 
     def _passing_placed(
         self,

@@ -245,17 +245,6 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     return None
 
 
-# The asker tells the scene before asking ("we serve llama on vllm and the first token takes
-# ages. why?", "my neighbor has an amd graphics card, can it ..."): task scene48.
-_TOLD_BY_ASKER = frozenset({"we", "our", "ours", "us", "i", "im", "ive", "my", "me", "mine"})
-
-
-def told_by_asker(scene: str) -> bool:
-    """Does a scene (`asked_clause`'s first part, `normalize`d) tell what the asker or their
-    team has or does ("our vector database will hold ...", "i tried ...")?"""
-    return not _TOLD_BY_ASKER.isdisjoint(scene.replace("'", "").split())
-
-
 # Who asks only frames a question from a server not about AI ("our soccer parents asked which
 # programming language ..."): the asker's words pull the meaning away from what is asked
 # (issue #12, task offer24; an owner's possessive, "our bakery's bot", measured and left out).

@@ -27,8 +27,7 @@ STILL_FAILING = {
         "what architecture has many feed-forward blocks and a router that picks a few of them "
         "per token?"
     ),
-    # "my training loss keeps dropping but it does worse on new data, what is happening?"
-    # passes since scene48's `_told_name_not_asked` (Loss, written only in the told scene)
+    "my training loss keeps dropping but it does worse on new data, what is happening?",
 }
 PROBES = ProbeFile("asked40_probes.tsv", STILL_FAILING)
 

@@ -16,8 +16,7 @@ STILL_FAILING = {
     # the name in the context (a SentencePiece / Top-p card); the question alone names nothing
     # (ctx24's `_asked_elsewhere`, measured and reverted, fixed the top_p one: semantic.md)
     "we switched our tokenizer to sentencepiece. why do some languages use way more tokens per word?",
-    # "we set top_p=0.9 in the config. how do i make runs reproducible?" passes since scene48's
-    # `_told_name_not_asked` (Seed carded)
+    "we set top_p=0.9 in the config. how do i make runs reproducible?",
 }
 PROBES = ProbeFile("context19_probes.tsv", STILL_FAILING)
 

@@ -4,15 +4,16 @@ scene48_probes.tsv was written from the entry titles and general knowledge, befo
 entries' text, the search code or any slice's rows: the question asks about another thing (never
 the scene tool's card; the asked thing's card or among the first three offers), the question
 points back at the tool (its card), and the same shape off the glossary (no card). The rule
-shipped for it (`SearchIndex._told_name_not_asked`) reads a told scene's name taken as asked only
-for being written first, where the meaning puts another entry first."""
+measured for it (`SearchIndex._told_name_not_asked`, commit c250237: a told scene's name taken as
+asked only for being written first, where the meaning puts another entry first) was reverted by
+the ship rule (bench/results/semantic.md, scene48); the told scenes of my own it placed stay here
+as strict expected failures for a next try."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import told_by_asker
 
 from .probe_files import (
     ProbeFile,
@@ -45,7 +46,8 @@ STILL_FAILING = {
     "eating the memory per request?",
     "our team trains with hugging face transformers and the val loss started going up while "
     "train loss keeps dropping, what's happening?",
-    # the rule places the tool; the meaning's first three miss the thing asked (Decode, Softmax)
+    # the meaning's first three miss the thing asked (Decode, Softmax); the reverted rule
+    # placed the tool, the asked thing still not offered
     "i run models with mlx on an m2 mac. why is generating each new token so slow compared to "
     "reading the prompt?",
     "i'm running gpt-2 in pytorch on my laptop. what does softmax do at the end?",
@@ -54,6 +56,9 @@ STILL_FAILING = {
     "we serve llama on vllm. how does it batch requests from many users?",
 }
 PROBES = ProbeFile("scene48_probes.tsv", STILL_FAILING)
+# a told scene's name carded (or another entry offered first) where the question asks another
+# thing: what the reverted rule fixed
+REVERTED = pytest.mark.xfail(strict=True, reason="scene48's rule measured and reverted")
 
 test_the_thing_asked_is_no_scene_card = PROBES.test("asked", expect=the_asked_not_the_scene)
 test_a_question_pointing_back_has_the_tool_card = PROBES.test("back", expect=the_asked_card)
@@ -64,7 +69,7 @@ test_the_probes_are_the_ones_written = PROBES.counted({"asked": 25, "back": 10, 
 @pytest.mark.parametrize(
     ("query", "asked", "scene"),
     [
-        # each carded the scene's name without the rule, or offered another entry first
+        # each carded the scene's name on main, or offered another entry first
         (
             "our vector database holds a million support articles. how long should each piece "
             "we index be, and should pieces overlap?",
@@ -85,6 +90,7 @@ test_the_probes_are_the_ones_written = PROBES.counted({"asked": 25, "back": 10, 
         ),
     ],
 )
+@REVERTED
 def test_what_a_told_scene_leads_to_is_offered_first(
     bundled_index: SearchIndex, query: str, asked: str, scene: str
 ) -> None:
@@ -96,7 +102,7 @@ def test_what_a_told_scene_leads_to_is_offered_first(
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
-        # each offered, not carded, without the rule: the meaning's first leads clearly
+        # each offered, not carded, on main: the meaning's first leads clearly
         (
             "my graphics card is an amd one. can it run pytorch models like the nvidia cards do?",
             "rocm",
@@ -108,12 +114,14 @@ def test_what_a_told_scene_leads_to_is_offered_first(
         ),
     ],
 )
+@REVERTED
 def test_what_a_told_scene_leads_to_is_the_card(
     bundled_index: SearchIndex, query: str, asked: str
 ) -> None:
     the_asked_card(bundled_index.search(query), asked, "")
 
 
+@REVERTED
 def test_a_told_scenes_tool_is_no_card_where_the_question_asks_elsewhere(
     bundled_index: SearchIndex,
 ) -> None:
@@ -141,11 +149,3 @@ def test_a_question_about_the_told_tool_keeps_its_card(
     bundled_index: SearchIndex, query: str, tool: str
 ) -> None:
     the_asked_card(bundled_index.search(query), tool, "")
-
-
-def test_a_scene_told_by_the_asker() -> None:
-    assert told_by_asker("we serve llama on vllm")
-    assert told_by_asker("my neighbor's card is an amd one")
-    assert told_by_asker("i'm running gpt 2 in pytorch")
-    assert not told_by_asker("swiglu activation")
-    assert not told_by_asker("in the transformer")
