@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -77,6 +77,14 @@ web, crypto, programming, data engineering, statistics and everyday chat, a thir
 "model", "training", "token" or "agent" in another sense), `relevance_blind36.tsv` (one slice,
 `test24`, held out, the same shapes over the other half in other voices: students, non-native
 speakers, support staff, a product manager, an ops engineer; written the same way after that),
+`relevance_blind37.tsv` (one slice, `dev17`, to tune on, the checks' shapes over half the
+glossary split by alternate titles from the end of each category: descriptions in three
+lengths, a third saying what the thing is for with none of its title's words, Discord
+questions, off-topic rows from neighbouring fields, a third using "model", "training",
+"token", "agent", "embedding" or "pipeline" in another sense), `relevance_blind38.tsv` (one
+slice, `test25`, held out, the same shapes over the other half in other voices: a hobbyist
+running models at home, a lawyer reading an AI contract, a journalist, a data scientist from
+classical ML, a non-native speaker; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -86,7 +94,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test24, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test25, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -149,6 +157,8 @@ SETS = (
     "relevance_blind34.tsv",
     "relevance_blind35.tsv",
     "relevance_blind36.tsv",
+    "relevance_blind37.tsv",
+    "relevance_blind38.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -179,6 +189,7 @@ HELD_OUT = {
     "test22",
     "test23",
     "test24",
+    "test25",
     "everyday-check",
     "chat-check",
 }
@@ -205,7 +216,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev16, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev17, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

@@ -595,6 +595,26 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind37.md: the checks' shapes over half the glossary, split by alternate titles
+    # from the end of each category; a third of the descriptions say what the thing is for.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind37.tsv"),
+        "dev17",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
+    # relevance_blind38.md: the same shapes over the other half, in other voices (a hobbyist, a
+    # lawyer, a journalist, a classical-ML data scientist, a non-native speaker). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind38.tsv"),
+        "test25",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
 )
 
 
@@ -759,3 +779,35 @@ def test_the_thirty_fifth_and_sixth_sets_split_each_category_by_alternate_ids() 
     first = {ids[i] for ids in map(sorted, by_category.values()) for i in range(0, len(ids), 2)}
     assert halves[0] == first
     assert halves[1] == {entry.id for entry in glossary} - first
+
+
+def test_the_thirty_seventh_and_eighth_sets_split_each_category_by_titles_from_the_end() -> None:
+    """relevance_blind37.md and relevance_blind38.md: each set describes and asks about the same
+    entries, once each, in that order, then 40 off-topic rows; within each category, sorted by
+    title (case-folded) and counted from the last, test25 has the last, third from last... entry
+    and dev17 the others; the descriptions come in three lengths (4-8, 9-18 and 25-50 words),
+    each at least a quarter of them."""
+    glossary = load_glossary()
+    halves = []
+    for name in ("relevance_blind37.tsv", "relevance_blind38.tsv"):
+        rows, described = _in_the_checks_shape(name)
+        n = len(described)
+        lengths = [len(row["query"].split()) for row in rows[:n]]
+        bands = [
+            sum(1 for w in lengths if 4 <= w <= 8),
+            sum(1 for w in lengths if 9 <= w <= 18),
+            sum(1 for w in lengths if 25 <= w <= 50),
+        ]
+        assert sum(bands) == n
+        assert all(band >= n // 4 for band in bands)
+        halves.append(set(described))
+    by_category: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
+    for entry in glossary:
+        by_category[entry.category].append((entry.title.casefold(), entry.id))
+    last = {
+        entry_id
+        for entries in by_category.values()
+        for _, entry_id in sorted(entries, reverse=True)[::2]
+    }
+    assert halves[1] == last
+    assert halves[0] == {entry.id for entry in glossary} - last
