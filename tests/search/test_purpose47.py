@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
-# Probes that fail on this branch and on main 206d290 alike: strict expected failures, so one
+# Probes that fail on main 206d290 and with purpose47's content alike: strict expected failures, so one
 # that starts passing fails the suite and is moved out of here. Two card a neighbour (Fine-Tuning
 # for PEFT's text, Benchmark Contamination for Held-Out Data's); seven get no card (Knowledge
 # Distillation, Sandbox, Observability, LLM-as-a-Judge, Chain-of-Thought, Mixture of Experts,
