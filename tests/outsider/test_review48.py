@@ -147,3 +147,32 @@ async def test_a_suggestion_whose_term_is_blank_gives_the_words_back(
     assert "the \\<t:0:R> \\*\\*merge\\*\\* step." in content, content
     assert await store.open_suggestions(scene.guild.id) == []
     assert not scene.fake.pop_violations()
+
+
+@pytest.mark.parametrize(
+    ("title", "definition", "queued"),
+    [
+        ("S" * 100, "y" * 2000, True),  # each input at its most
+        ("Tenner", "abcdefghij", True),  # the words at their least
+        ("Niner", "abcdefghi ", False),  # ten typed, nine once the space is dropped
+        ("Spaced", " " * 12, False),  # words of spaces only: refused, nothing to give back
+    ],
+)
+async def test_suggestion_inputs_at_their_bounds(
+    scene: Scene, bot: GlossaryBot, store: Store, title: str, definition: str, queued: bool
+) -> None:
+    """forged47's refusals at the inputs' exact bounds (term 1-100, words 10-2,000): what the
+    form takes is queued whole; one short is refused. Holds."""
+    opened = await open_suggest(scene, scene.alice)
+    values = {"title": title, "definition": definition}
+    sent = await scene.fake.submit_modal(scene.alice, opened, values)
+    content = (await sent.final_message())["content"]
+    waiting = await store.open_suggestions(scene.guild.id)
+    if queued:
+        assert content.startswith("Thanks!"), content
+        [one] = waiting
+        assert (one.title, one.definition) == (title, definition)
+    else:
+        assert "Nothing was queued" in content or "needs the term" in content, content
+        assert waiting == []
+    assert not scene.fake.pop_violations()
