@@ -86,9 +86,12 @@ def typed_back(head: str, values: dict[str, str]) -> str:
     lines = [head]
     for key, value in values.items():
         if value.strip():
-            lines.append(f"**{_inert(key)}**: {_inert(value)}")
+            lines.append(f"**{inert(key)}**: {inert(value)}")
     return fit("\n".join(lines), limits.MESSAGE_CONTENT)
 
 
-def _inert(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+def inert(text: str) -> str:
+    """`text` shown as typed: no Markdown, no ping, and every "<" escaped (Discord renders
+    timestamps, channel and role mentions and emoji after one)."""
+    escaped = discord.utils.escape_markdown(text).replace("<", "\\<")
+    return discord.utils.escape_mentions(escaped)

@@ -25,7 +25,7 @@ from bot.cards.quote import quote
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, options_of, suggest_button
+from bot.discord_app.items import ENTRY, OWNER, Restorable, inert, options_of, suggest_button
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
 from bot.glossary.links import only_links
@@ -51,8 +51,7 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """User text safe to repeat: no pings, no markdown, no links, no invisible characters, one
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
     command links, custom emoji, channel and role mentions) unless it is."""
-    escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(quote(text, limit)))
-    return escaped.replace("<", "\\<")
+    return inert(quote(text, limit))
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,7 @@ def _text_holds(unread: Sequence[SourceData]) -> Callable[[str | None], bool]:
     """Whether the text of the unread files (and their curation files) may hold an entry of
     this id or name: written there as it is, or as the slug of words there (a Markdown entry's
     id is its title's). A file that cannot be read at all may hold anything."""
+    from bot.glossary.problems import file_bytes
     from bot.glossary.slug import slugify
 
     texts: list[str] = []
@@ -194,7 +195,7 @@ def _text_holds(unread: Sequence[SourceData]) -> Callable[[str | None], bool]:
             if path is None:
                 continue
             try:
-                texts.append(path.read_bytes().decode("utf-8", "replace"))
+                texts.append(file_bytes(path).decode("utf-8", "replace"))
             except OSError:
                 if path == source.overlay:
                     continue  # no curation: the file's own text is what it holds

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -48,15 +49,38 @@ def read_utf8(path: Path, problems: list[Problem]) -> str | None:
     """A data file's text, or None with the problem reported, named as the path was given: a
     file that is not UTF-8 names its line and how to mend it, not a byte offset."""
     try:
-        data = path.read_bytes()
+        data = file_bytes(path)
         # a Windows editor's byte-order mark dropped, as an import drops it (`decode_text`)
         return data.decode("utf-8").removeprefix("\ufeff")
+    except NotAFile as exc:
+        problems.append(Problem("error", str(path), str(exc)))
     except OSError as exc:
         problems.append(Problem("error", str(path), f"cannot read the file: {exc}"))
     except UnicodeDecodeError as exc:
         message = "not UTF-8 text (a byte on this line is not UTF-8): save the file as UTF-8"
         problems.append(Problem("error", str(path), message, line=not_utf8_line(data, exc)))
     return None
+
+
+class NotAFile(OSError):
+    """A pipe, device or socket where a data file was expected."""
+
+
+def file_bytes(path: Path) -> bytes:
+    """A data file's bytes. A pipe or device named like a data file (`mkfifo data/x.toml`) is
+    refused, never read: its read waits for a writer, and `check` or the bot's start hung."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a pipe does not wait either
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):  # as reading it says
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            raise NotAFile("not a file or folder (a pipe or a device): not read")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as file:
+        return file.read()
 
 
 def unreadable_folder(path: Path) -> str | None:
@@ -67,7 +91,9 @@ def unreadable_folder(path: Path) -> str | None:
         mode = path.stat().st_mode
     except PermissionError as exc:
         return f"cannot reach it: {exc.strerror} (a folder on its path cannot be searched)"
-    except OSError:
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # Path.resolve() raised RuntimeError on it: a traceback
+            return "cannot reach it: a loop of symbolic links"
         return None  # not there: the readers say so
     if stat.S_ISDIR(mode) and not os.access(path, os.R_OK | os.X_OK):
         return "cannot read the folder: Permission denied"

@@ -20,7 +20,7 @@ from bot.glossary.formats.markdown import read_markdown
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.formats.topics_json import read_topics_json
 from bot.glossary.models import SourceInfo
-from bot.glossary.problems import Problem, read_utf8
+from bot.glossary.problems import Problem, file_bytes, read_utf8
 from bot.glossary.records import Record, RecordError, field, parse_record
 from bot.glossary.slug import slugify
 from bot.glossary.toml import TomlError, parse_toml
@@ -251,7 +251,7 @@ def text_sha256(raw: bytes) -> str:
 
 def _check_sha256(path: Path, expected: str, problems: list[Problem]) -> None:
     try:
-        actual = text_sha256(path.read_bytes())
+        actual = text_sha256(file_bytes(path))
     except (OSError, UnicodeDecodeError):
         return  # the reader reports an unreadable file
     if actual != expected:

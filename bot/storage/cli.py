@@ -28,7 +28,7 @@ from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
-from .sqlite.errors import not_a_database_file
+from .sqlite.errors import LOOP, not_a_database_file, symlink_loop
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
 from .sqlite.vacuum import vacuum_database
 from .store import Store
@@ -663,6 +663,8 @@ def run_restore(args: argparse.Namespace) -> int:
 
 def _unwritable_destination(dest: Path) -> str | None:
     """Why the copy cannot go to `dest`, so the error blames the destination, not the database."""
+    if symlink_loop(dest):  # resolved before the copy: a traceback
+        return f"it is reached through {LOOP}"
     if dest.is_dir():
         # Not "glossary-bot.db": beside the default DATABASE_PATH that is the database itself.
         return "that is a folder; give a file name, e.g. " + str(dest / "glossary-bot-backup.db")

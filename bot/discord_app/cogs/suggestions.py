@@ -219,7 +219,10 @@ class SuggestCog(ServerOnly, commands.Cog):
         title = values.get("title", "").strip()
         definition = values.get("definition", "").strip()
         if not title or not definition:
-            await reply(interaction, "A suggestion needs the term and what it means.")
+            head = "A suggestion needs the term and what it means."
+            if definition:  # a term of spaces passes the form's input: its words come back
+                head = typed_back(f"{head} What you typed:", values)
+            await reply(interaction, head)
             return
         unfit = _unfit(title, definition)
         if unfit is not None:  # past the form's inputs (a hand-made client): refused, not cut

@@ -57,6 +57,7 @@ from bot.discord_app.items import (
     OWNER,
     Restorable,
     edit_again_button,
+    inert,
     submitted_values,
     typed_back,
 )
@@ -184,21 +185,16 @@ def as_typed(text: str) -> str:
     (a code span in it renders nothing, a bold one is only bold)."""
     out, at = [], 0
     for span in _SPANS.finditer(text):
-        out.append(_inert(text[at : span.start()]))
+        out.append(inert(text[at : span.start()]))
         if span["quoted"]:
-            out.append(_inert(span["quoted"]))
+            out.append(inert(span["quoted"]))
         elif span["bold"]:
-            out.append(f"**{_inert(span['bold'])}**")
+            out.append(f"**{inert(span['bold'])}**")
         else:
             out.append(span["code"])
         at = span.end()
-    out.append(_inert(text[at:]))
+    out.append(inert(text[at:]))
     return discord.utils.escape_mentions("".join(out))
-
-
-def _inert(text: str) -> str:
-    # Every "<" too: Discord renders timestamps, channel and role mentions, emoji after one.
-    return discord.utils.escape_markdown(text).replace("<", "\\<")
 
 
 class EditAgainButton(
@@ -696,7 +692,7 @@ class TermCog(
                 await state.servers.reload(interaction.guild_id or 0)
                 accepted = await close_namesakes(interaction, outcome.written, besides=False)
             text = discord.utils.escape_mentions(
-                describe(outcome, name=_inert, problem=echo_problem)
+                describe(outcome, name=inert, problem=echo_problem)
             )
             shown = fit(text, limits.MESSAGE_CONTENT - len(accepted))
             if shown != text or describe(outcome, limit=REPORT_LISTED) != describe(outcome):

@@ -108,7 +108,10 @@ async def remove_alias(
     existing = await get_alias(tx, scope, key)
     if existing is None:
         return None
-    await tx.execute("DELETE FROM aliases WHERE scope = ? AND key = ?", (scope, key))
+    if not await tx.execute("DELETE FROM aliases WHERE scope = ? AND key = ?", (scope, key)):
+        # PostgreSQL: another write removed it since the read (a term's removal and an
+        # `/alias remove` at once); its removal is the one logged, and this one is none.
+        return None
     await _audit(
         tx, at, scope, actor_id, AuditAction.ALIAS_REMOVE, key, existing.entry_id, None, write_id
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sqlite3
@@ -132,7 +133,22 @@ def not_a_database_file(path: Path) -> str | None:
         is_folder = path.is_dir()
     except PermissionError:  # is_dir() raises where a folder on the way cannot be searched
         return f"cannot be reached: {_unsearchable(path)}"
+    if symlink_loop(path):  # is_dir() and is_file() say False, as for nothing there
+        return f"cannot be reached: {LOOP}"
     return folder_not_file(path) if is_folder else not_a_file(path)
+
+
+LOOP = "a loop of symbolic links"
+
+
+def symlink_loop(path: Path) -> bool:
+    """Whether `path` leads through a loop of symbolic links: Path.resolve(), which restore
+    and backup call, raised RuntimeError on one (a traceback)."""
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def _unsearchable(path: Path) -> str:
@@ -151,8 +167,10 @@ def cannot_open(path: Path) -> str | None:
         path.stat()
     except PermissionError:
         return _unsearchable(path)
-    except OSError:
-        pass  # not there: said below
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"it is reached through {LOOP}"
+        # not there: said below
     if path.is_dir():  # a volume's mount point named in place of a file in it
         return f"it {folder_not_file(path)}"
     if not folder.is_dir():

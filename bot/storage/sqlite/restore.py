@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import StorageError
 from .backup import COMPANIONS, quick_check, reading
-from .errors import SQLITE_ERRORS, cannot_open, reported
+from .errors import LOOP, SQLITE_ERRORS, cannot_open, reported, symlink_loop
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).
@@ -53,6 +53,8 @@ def is_sqlite_file(path: Path) -> bool:
 
 def check_backup(backup: Path) -> None:
     """Refuse a file that is no usable Glossary Bot database of this version or older."""
+    if symlink_loop(backup):  # is_file() says False, as for nothing there
+        raise StorageError(f"cannot read the backup {backup}: {LOOP}")
     if not backup.is_file():
         raise StorageError(f"there is no backup at {backup}")
     if not os.access(backup, os.R_OK):  # SQLite would say only "unable to open database file"
