@@ -1453,12 +1453,17 @@ class SearchIndex:
     def _derived_off_field(self, text: str, found: list[TermMention]) -> list[TermMention]:
         """`found` without the entries only an everyday word's form names ("embedded" for
         Embeddings, "distilled" for distillation) where the meaning of `text` does not rank
-        them and the text leans away from the field: /define's rule (`_unranked_off_field`)
-        for the message asked to be explained. A name written as it is stays."""
+        them, the text leans away from the field and writes no name only the field's: /define's
+        rule (`_unranked_off_field`) for the message asked to be explained. A name written as
+        it is stays."""
         semantic = self.semantic
         derived = [m for m in found if self._only_a_form(m.surface)]
         if semantic is None or not len(semantic) or not derived:
             return found
+        for named in (m for m in found if m not in derived):  # "aligning ..., skipping ppo"
+            said = normalize(named.surface)
+            if self._writes_field_name(said, [Found(self.positions[named.entry.id], 0, len(said))]):
+                return found
         meaning = semantic.encoder.encode_query(normalize(text))
         if field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE:
             return found

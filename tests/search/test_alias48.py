@@ -58,6 +58,9 @@ def test_explain_terms_lists_no_entry_a_word_only_shares_a_stem_with(
         ("we embedded the sentences with minilm and searched by cosine", "embeddings"),
         ("the text is tokenized before the model sees it", "tokenization"),
         ("I distilled our big model into a small student", "knowledge-distillation"),
+        # a tuning row's text, found after the rule was written: the meaning ranks no Alignment
+        # and the text leans off the field, but "ppo" is a name only the field writes
+        ("aligning on chosen-versus-rejected pairs, skipping ppo entirely", "alignment"),
     ],
 )
 def test_explain_terms_still_lists_a_form_in_the_fields_sense(
