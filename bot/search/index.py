@@ -85,6 +85,7 @@ from bot.search.query import (
     QUALIFIERS,
     STOPWORDS,
     asked_clause,
+    asked_in_setting,
     asks_kind,
     asks_what_described,
     compared,
@@ -270,6 +271,7 @@ class SearchIndex:
         if said != text and self._names_outright(text, overlay):
             said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
         result = self._search(said, overlay)
+        result = self._asked_over_setting(result, overlay)
         normalized = result.normalized_query
         answered = result.entry is not None or result.status == "suggest"
         compares = answered and not COMPARING.isdisjoint(normalized.split())
@@ -294,6 +296,35 @@ class SearchIndex:
             translated = said != text and english_terms(text) != text
             result = replace(result, query=query, normalized_query=as_typed, translated=translated)
         return result
+
+    def _asked_over_setting(self, result: SearchResult, overlay: Aliases) -> SearchResult:
+        """ "what does mt mean in raid chat" (mt: this server's alias of Tank), "what does
+        quantization mean in llama.cpp": a card for a name written in the place the thing was
+        met, where the thing asked about is itself a name, is that thing's card, the place's
+        entry offered first. Only a card is swapped, never made: where the whole text gets none,
+        it stays so."""
+        if result.entry is None:
+            return result
+        parts = asked_in_setting(result.normalized_query)
+        if parts is None:
+            return result
+        asked, setting = parts
+        own = self._search(asked, overlay)
+        if own.entry is None or own.strategy not in _WRITTEN_OUT or own.entry == result.entry:
+            return result
+        placed = {m.entry.id for m in self._mentions(setting, overlay, None, as_typed=False)}
+        if result.entry.id not in placed or own.entry.id in placed:
+            return result
+        offer = Suggestion(
+            result.entry.id, result.entry.title, result.score, result.strategy or "semantic"
+        )
+        rest = tuple(s for s in result.suggestions if s.id not in (offer.id, own.entry.id))
+        return replace(
+            own,
+            query=result.query,
+            normalized_query=result.normalized_query,
+            suggestions=(offer, *rest)[:MAX_SUGGESTIONS],
+        )
 
     def _first_side_carded(
         self, result: SearchResult, pair: tuple[str, str], side: Callable[[str], SearchResult]
@@ -1417,7 +1448,36 @@ class SearchIndex:
         """Like `find_terms`, for a message someone asked to have explained: they want every
         term it names, so acronyms count in any case, as in a search box ("rag" for RAG), and
         so do the field's words in another language that /define reads ("注意力机制")."""
-        return self._mentions(text, overlay, None, as_typed=False)
+        return self._derived_off_field(text, self._mentions(text, overlay, None, as_typed=False))
+
+    def _derived_off_field(self, text: str, found: list[TermMention]) -> list[TermMention]:
+        """`found` without the entries only an everyday word's form names ("embedded" for
+        Embeddings, "distilled" for distillation) where the meaning of `text` does not rank
+        them, the text leans away from the field and writes no name only the field's: /define's
+        rule (`_unranked_off_field`) for the message asked to be explained. A name written as
+        it is stays."""
+        semantic = self.semantic
+        derived = [m for m in found if self._only_a_form(m.surface)]
+        if semantic is None or not len(semantic) or not derived:
+            return found
+        for named in (m for m in found if m not in derived):  # "aligning ..., skipping ppo"
+            said = normalize(named.surface)
+            if self._writes_field_name(said, [Found(self.positions[named.entry.id], 0, len(said))]):
+                return found
+        meaning = semantic.encoder.encode_query(normalize(text))
+        if field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE:
+            return found
+        ranked = {self.entries[p].id for p, _ in semantic.similar_to(meaning, SEMANTIC_CANDIDATES)}
+        dropped = {id(m) for m in derived if m.entry.id not in ranked}
+        return [m for m in found if id(m) not in dropped]
+
+    def _only_a_form(self, surface: str) -> bool:
+        """Is `surface` one common English word that is no name itself, in either number (read
+        as a name by its noun: "embedded")?"""
+        key = compact(normalize(surface))
+        if " " in surface.strip() or not key or not is_common(key):
+            return False
+        return not any(self.names.lookup(k) for k in (key, *plural_variants(key)))
 
     def _mentions(
         self, text: str, overlay: Aliases, context: str | None, *, as_typed: bool

@@ -737,3 +737,24 @@ def name_setting(before: str) -> NameSetting:
     if words[-1:] in (["vs"], ["versus"], ["than"]) or words[-2:-1] == ["compared"]:
         return "rival"
     return "plain"
+
+
+# "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
+# peft": a short thing asked about, then the place it was met. The place only says where: what
+# is asked about decides (`SearchIndex._asked_over_setting`).
+_ASKED_IN_SETTING = re.compile(
+    r"^(?:(?:so|ok|hey|and) )?(?:"
+    rf"what (?:does|do|did) {_HEDGE}(?P<a>[^ ]+(?: [^ ]+){{0,3}}?) (?:mean|stand for)"
+    r"|what(?: is|'s|’s|s| s) (?:(?:a|an|the) )?(?P<b>[^ ]+(?: [^ ]+){0,3}?)"
+    r"|(?P<c>[^ ]+(?: [^ ]+){0,3}?) (?:means?|stands? for)(?: what)?"
+    r") (?:in|on|inside|within) (?P<setting>.+)$"
+)
+
+
+def asked_in_setting(normalized: str) -> tuple[str, str] | None:
+    """(what is asked about, where it was met) of "what does X mean in Y" and its kin (X of up
+    to four words), else None."""
+    found = _ASKED_IN_SETTING.match(normalized)
+    if found is None:
+        return None
+    return found["a"] or found["b"] or found["c"], found["setting"]

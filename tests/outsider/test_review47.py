@@ -9,8 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from bot.discord_app.health import STOPPED, check_heartbeat
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
@@ -189,16 +187,12 @@ async def test_a_gaming_servers_own_terms_keep_their_cards_far_from_the_field(
             assert embed_of(mentioned)["title"] == title, (text, mentioned)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="search's ranking (left): the meaning cards Raid, named in passing, over the alias "
-    "asked about; 'what does mt mean' alone is Tank's card",
-)
 async def test_a_server_alias_asked_about_beside_another_term_is_not_that_terms_card(
     scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """ "mt" is this server's alias of Tank (main tank). Asked "what does mt mean in raid chat",
-    the answer was Raid's card: a confident wrong card for what the member asked."""
+    the answer was Raid's card: a confident wrong card for what the member asked. alias48:
+    Tank's card (`SearchIndex._asked_over_setting`)."""
     fake = scene.fake
     await put_terms(store, scene.guild.id, *GAMING)
     await store.add_alias(scene.guild.id, "mt", "mt", "tank", actor_id=1)
@@ -210,16 +204,12 @@ async def test_a_server_alias_asked_about_beside_another_term_is_not_that_terms_
         assert not answer["embeds"] or embed_of(answer)["title"] == "Tank", answer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="search's reading of names (left): 'embedded' is read as a form of Embeddings' name",
-)
 async def test_explain_terms_lists_no_term_define_and_mentions_no_longer_card(
     scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """offcard47: "embedded systems vs microcontrollers" gets no Embeddings card from /define
     or a mention (its own test). "Explain terms" on the same message lists Embeddings, with its
-    summary, as a term the message names."""
+    summary, as a term the message names. alias48: no longer (`SearchIndex._derived_off_field`)."""
     fake = scene.fake
     text = "what's the difference between embedded systems and microcontrollers?"
     async with start_bot(store):
