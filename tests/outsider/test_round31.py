@@ -4,6 +4,7 @@ PostgreSQL, and the real command line."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
@@ -14,6 +15,7 @@ from bot.discord_app.cogs.define import DM_HELP
 from bot.storage import Store
 from tests.discord_app.helpers import define, is_ephemeral
 
+from tests.resilience.botproc import ROOT, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
@@ -112,3 +114,38 @@ async def test_a_member_asking_the_bot_for_help_gets_the_help_line(
     await scene.fake.user_message(scene.alice, scene.channel, f"{me} commands")
     answer = await scene.fake.wait_for_channel_message(scene.channel)
     assert answer["embeds"] and "RAG" in answer["embeds"][0]["title"], answer
+
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+
+
+async def test_migrate_db_leaves_a_target_of_the_previous_release_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """Found beside plan line U3: `migrate-db --from` a database of the previous release is
+    refused ("start the bot once to upgrade it"), as every command line write is, so that an
+    older bot still serving it keeps working; but `--to` one (with `--force`: it holds data)
+    upgraded it to V7 and added the copy, and the older bot serving it would refuse it at its
+    next start. Now refused the same way, the target left as it was."""
+    target = tmp_path / "served-by-the-previous-release.db"
+    v6_database(target, 4242)
+    before = target.read_bytes()
+    source = tmp_path / "new.db"
+    store = await Store.open(source)
+    store.record_lookup(4242, "rag")
+    await store.close()
+    status, said = await asyncio.to_thread(
+        glossary_bot_waited,
+        CLI_ENV,
+        tmp_path,
+        "migrate-db",
+        "--from",
+        str(source),
+        "--to",
+        str(target),
+        "--force",
+        "--quiet",
+    )
+    assert status != 0, said
+    assert "schema version 6, older than this bot's 7; start the bot once to upgrade it" in said
+    assert target.read_bytes() == before
