@@ -85,8 +85,13 @@ def run_migrate_db(args: argparse.Namespace) -> int:
                 origin = await Store.open(readable, flush_interval=None, migrate=Migrate.NEVER)
                 try:
                     try:
+                        # An older target is not upgraded (as the command line's other
+                        # writes): an older bot may still serve it.
                         destination = await Store.open(
-                            target, flush_interval=None, say_write_failures=False
+                            target,
+                            flush_interval=None,
+                            say_write_failures=False,
+                            migrate=Migrate.CREATE_ONLY,
                         )
                     except StorageError as exc:
                         raise StorageError(f"--to: {exc}") from exc

@@ -105,6 +105,16 @@ _PLEASANTRY = re.compile(
     r"great|got it|perfect|awesome)(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
     re.IGNORECASE,
 )
+# What a new server's members ask the bot about itself ("help", "what can you do?"): no term,
+# so the help line (a reply to another's message: Explain terms), no offers, no missed search.
+# Searched first, as a pleasantry: a server's own name that reads like one opens its card.
+_ASKS_ABOUT_ME = re.compile(
+    r"(?:[/!?.]?help(?: me| pls| please)?|(?:what are )?(?:your |the )?commands"
+    r"|how (?:do|does|can|should) (?:i|we|one|you|this bot|the bot|this|it)"
+    r"(?: use (?:you|it|this|this bot|the bot))?(?: work)?"
+    r"|what (?:can|do) you do|what (?:are|is) (?:you|this bot)|who are you)[\s!?.,:;)(]*",
+    re.IGNORECASE,
+)
 # Others named in a mention's text: a member (<@1>, <@!1>), a role (<@&2>), a channel (<#3>).
 _OTHER = r"<(?:@[!&]?|#)\d+>"
 # ...and the words that hand the answer to them ("rag for @bob", "cc @bob"), and custom emoji
@@ -467,6 +477,10 @@ class DefineCog(commands.Cog):
                 return  # a card, but over the limit /define has too: nothing in public
         if result.entry is None and _PLEASANTRY.fullmatch(text):
             await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
+            return
+        if result.entry is None and _ASKS_ABOUT_ME.fullmatch(text):
+            help_line = MENTION_HELP if message.guild else DM_HELP
+            await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
             return
         can_embed = _bot_may(message, "embed_links")
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
