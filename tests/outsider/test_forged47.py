@@ -237,6 +237,19 @@ def submitted(values: dict[str, Any]) -> list[JSON]:
     return [text_input(k, v, 2 * n + 1) for n, (k, v) in enumerate(values.items())]
 
 
+async def form_submitted(scene: Scene, custom_id: str, values: dict[str, Any]) -> InteractionHandle:
+    """A form submit of `values` under `custom_id`, sent raw by the moderator in the channel (the
+    bot need not have opened it): the interaction's handle."""
+    payload = base_payload(
+        scene.fake.world,
+        kind=MODAL_SUBMIT,
+        data={"custom_id": custom_id, "components": submitted(values)},
+        user=scene.moderator,
+        channel=scene.channel,
+    )
+    return await scene.fake.raw_interaction(payload)
+
+
 TERM_VALUES = {
     "title": "Forgedterm",
     "definition": "A term added by a form the bot never opened.",
@@ -361,14 +374,7 @@ async def test_a_form_no_handler_knows_is_answered_with_what_was_typed(
         "",
         ("\u00e9\u202ejunk" * 20)[:100],
     ):
-        payload = base_payload(
-            scene.fake.world,
-            kind=MODAL_SUBMIT,
-            data={"custom_id": custom_id, "components": submitted(typed)},
-            user=scene.moderator,
-            channel=scene.channel,
-        )
-        handle = await scene.fake.raw_interaction(payload)
+        handle = await form_submitted(scene, custom_id, typed)
         answer = await handle.final_message()
         assert is_ephemeral(answer), answer
         content = answer["content"]

@@ -12,11 +12,10 @@ import pytest
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import is_ephemeral
-from tests.fake_discord.interactions import base_payload
 from tests.resilience.botproc import ROOT, glossary_bot_run
 
 from .conftest import Scene
-from .test_forged47 import MODAL_SUBMIT, RUN_ENV, open_suggest, submitted
+from .test_forged47 import RUN_ENV, form_submitted, open_suggest
 from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
@@ -86,14 +85,7 @@ async def test_a_forms_text_given_back_shows_angle_brackets_as_typed(
         "title": "Kept <#123456789012345678> term",
         "definition": "Due <t:0:R> with <:blob:123456789012345678> and <@&123456789012345678>.",
     }
-    payload = base_payload(
-        scene.fake.world,
-        kind=MODAL_SUBMIT,
-        data={"custom_id": "gb:term-form:1", "components": submitted(typed)},
-        user=scene.moderator,
-        channel=scene.channel,
-    )
-    handle = await scene.fake.raw_interaction(payload)
+    handle = await form_submitted(scene, "gb:term-form:1", typed)
     answer = await handle.final_message()
     assert is_ephemeral(answer), answer
     content = answer["content"]
@@ -117,14 +109,7 @@ async def test_five_inputs_of_4000_characters_given_back_fit_and_ping_no_one(
         "other_names": "||spoiler|| ```x``` " * 200,
         "related": "<t:0:R>" * 571,
     }
-    payload = base_payload(
-        scene.fake.world,
-        kind=MODAL_SUBMIT,
-        data={"custom_id": "gb:term-form:1", "components": submitted(values)},
-        user=scene.moderator,
-        channel=scene.channel,
-    )
-    handle = await scene.fake.raw_interaction(payload)
+    handle = await form_submitted(scene, "gb:term-form:1", values)
     content = (await handle.final_message())["content"]
     assert content.startswith(OUTDATED_FORM), content
     assert len(content) <= 2000, len(content)
