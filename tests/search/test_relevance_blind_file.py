@@ -754,25 +754,29 @@ def test_the_thirty_third_and_fourth_sets_split_the_glossary_in_the_checks_shape
     assert halves[0] | halves[1] == {entry.id for entry in load_glossary()}
 
 
+def _described_in_three_lengths(name: str) -> set[str]:
+    """The entries a set in the checks' shape describes, checking that its descriptions come in
+    three lengths (4-8, 9-18 and 25-50 words), each at least a quarter of them."""
+    rows, described = _in_the_checks_shape(name)
+    n = len(described)
+    lengths = [len(row["query"].split()) for row in rows[:n]]
+    bands = [
+        sum(1 for w in lengths if 4 <= w <= 8),
+        sum(1 for w in lengths if 9 <= w <= 18),
+        sum(1 for w in lengths if 25 <= w <= 50),
+    ]
+    assert sum(bands) == n
+    assert all(band >= n // 4 for band in bands)
+    return set(described)
+
+
 def test_the_thirty_fifth_and_sixth_sets_split_each_category_by_alternate_ids() -> None:
     """relevance_blind35.md and relevance_blind36.md: each set describes and asks about the same
     entries, once each, in that order, then 40 off-topic rows; within each category, sorted by
     id, dev16 has the first, third, fifth... entry and test24 the others; the descriptions come
     in three lengths (4-8, 9-18 and 25-50 words), each at least a quarter of them."""
     glossary = load_glossary()
-    halves = []
-    for name in ("relevance_blind35.tsv", "relevance_blind36.tsv"):
-        rows, described = _in_the_checks_shape(name)
-        n = len(described)
-        lengths = [len(row["query"].split()) for row in rows[:n]]
-        bands = [
-            sum(1 for w in lengths if 4 <= w <= 8),
-            sum(1 for w in lengths if 9 <= w <= 18),
-            sum(1 for w in lengths if 25 <= w <= 50),
-        ]
-        assert sum(bands) == n
-        assert all(band >= n // 4 for band in bands)
-        halves.append(set(described))
+    halves = [_described_in_three_lengths(f"relevance_blind{n}.tsv") for n in (35, 36)]
     by_category: defaultdict[str, list[str]] = defaultdict(list)
     for entry in glossary:
         by_category[entry.category].append(entry.id)
@@ -788,19 +792,7 @@ def test_the_thirty_seventh_and_eighth_sets_split_each_category_by_titles_from_t
     and dev17 the others; the descriptions come in three lengths (4-8, 9-18 and 25-50 words),
     each at least a quarter of them."""
     glossary = load_glossary()
-    halves = []
-    for name in ("relevance_blind37.tsv", "relevance_blind38.tsv"):
-        rows, described = _in_the_checks_shape(name)
-        n = len(described)
-        lengths = [len(row["query"].split()) for row in rows[:n]]
-        bands = [
-            sum(1 for w in lengths if 4 <= w <= 8),
-            sum(1 for w in lengths if 9 <= w <= 18),
-            sum(1 for w in lengths if 25 <= w <= 50),
-        ]
-        assert sum(bands) == n
-        assert all(band >= n // 4 for band in bands)
-        halves.append(set(described))
+    halves = [_described_in_three_lengths(f"relevance_blind{n}.tsv") for n in (37, 38)]
     by_category: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
     for entry in glossary:
         by_category[entry.category].append((entry.title.casefold(), entry.id))
