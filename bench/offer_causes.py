@@ -262,6 +262,22 @@ def traced_cases(
             yield case, result, steps_of[: starts[1] if len(starts) > 1 else len(steps_of)]
 
 
+def row_verdict(case: Case, result: SearchResult) -> str:
+    """What a row got, for a cause table: off-card / off-ok of an off-topic row; right / wrong of
+    a card; offer-first, offer-3 (the right entry among the first three offers), offer-miss or
+    none of the rest."""
+    offers = [s.id for s in result.suggestions[:3]]
+    if case.kind in OFF_TOPIC_KINDS:
+        return "off-card" if result.entry else "off-ok"
+    if result.entry is not None:
+        return "right" if case.accepts(result.entry.id) else "wrong"
+    if offers and case.accepts(offers[0]):
+        return "offer-first"
+    if any(case.accepts(o) for o in offers):
+        return "offer-3"
+    return "offer-miss" if offers else "none"
+
+
 def card_cause(steps: list[dict[str, Any]], result: Any, index: SearchIndex) -> str:
     """The step that made `result`'s card (the first `_search` call's steps)."""
     fused = next((s for s in steps if s["step"] == "fuse"), None)

@@ -23,12 +23,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import offer_causes  # noqa: E402
-from bench.offer_causes import TUNING, card_cause, cause, traced_cases  # noqa: E402
+from bench.offer_causes import (  # noqa: E402
+    TUNING,
+    card_cause,
+    cause,
+    row_verdict,
+    traced_cases,
+)
 from bench.relevance_report import HELD_OUT  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.query import asked_clause  # noqa: E402
-from bot.search.relevance import OFF_TOPIC_KINDS  # noqa: E402
 
 # the asker tells the scene: "we", "our", "i", "my", "i'm", "us"
 TOLD = re.compile(r"\b(?:we|our|ours|us|i|im|i'm|my|mine|ive|i've|were|we're)\b")
@@ -51,18 +56,7 @@ def main() -> int:
         written = sorted(ids[e] for e in fused.get("written", ()))
         meaning = ",".join(f"{ids[e]}:{c:.2f}" for e, c in fused.get("similar", [])[:3])
         offers = [s.id for s in result.suggestions[:3]]
-        if case.kind in OFF_TOPIC_KINDS:
-            verdict = "off-card" if result.entry else "off-ok"
-        elif result.entry is not None:
-            verdict = "right" if case.accepts(result.entry.id) else "wrong"
-        elif offers and case.accepts(offers[0]):
-            verdict = "offer-first"
-        elif any(case.accepts(o) for o in offers):
-            verdict = "offer-3"
-        elif offers:
-            verdict = "offer-miss"
-        else:
-            verdict = "none"
+        verdict = row_verdict(case, result)
         where = "-"
         if result.entry is not None:
             card = ids.index(result.entry.id)
