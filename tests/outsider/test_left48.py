@@ -4,12 +4,17 @@ the fake Discord, the real command line, real files."""
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fake_discord import FakeDiscord
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
 # `glossary-bot run` whose reload (SIGHUP, once connected) first raises what Python reports
 # outside the logger unless told: a warning, an exception in a thread, one in a `__del__`
@@ -84,3 +89,78 @@ async def test_warnings_and_thread_exceptions_are_json_log_lines(tmp_path: Path)
         assert said[0]["level"] == level, said
         assert "[redacted]" in said[0]["message"] + said[0].get("exception", ""), said
     assert token not in bot.output
+
+
+_ENTRY = """
+id = "zorb"
+title = "Zorb"
+category = "Fundamentals"
+definition = "A made-up word for this test."
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "key"),
+    [
+        ("[[entry]]", "entry"),
+        ("[[Entries]]", "Entries"),
+        ("[[entires]]", "entires"),
+        ("[[entrys]]", "entrys"),
+    ],
+)
+def test_check_of_a_near_miss_of_entries_says_entries(
+    tmp_path: Path, header: str, key: str
+) -> None:
+    """ops47: `check` of a file written with `[[entry]]` said "unknown top-level keys:
+    ['entry']" and no more: the file reads as no entries at all, and nothing said what the
+    key is. Now the line names `[[entries]]`."""
+    (tmp_path / "mine.toml").write_text(header + _ENTRY, "utf-8")
+    status, said = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
+    assert status == 1, said
+    line = next(line for line in said.splitlines() if "unknown top-level key" in line)
+    assert repr(key) in line, said
+    assert "did you mean [[entries]]" in line, said
+
+
+def test_check_of_entries_as_one_table_says_two_brackets(tmp_path: Path) -> None:
+    """`[entries]` (one bracket) makes one table, not a list of them: "`entries` must be an
+    array of tables" is right but names TOML's term, not what to write."""
+    (tmp_path / "mine.toml").write_text("[entries]" + _ENTRY, "utf-8")
+    status, said = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
+    assert status == 1, said
+    assert "write each entry under [[entries]] (two brackets)" in said, said
+
+
+def test_check_of_an_overlay_with_a_near_miss_says_entries(tmp_path: Path) -> None:
+    """The same for a curation overlay (`[entries."id"]` tables): `[entry."x"]` is named."""
+    shutil.copytree(ROOT / "data", tmp_path / "data")
+    overlay = tmp_path / "data" / "backend-ai-go-glossary.curation.toml"
+    overlay.write_text(overlay.read_text("utf-8").replace("[entries.", "[entry.", 1), "utf-8")
+    status, said = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "data")
+    assert status == 1, said
+    line = next(line for line in said.splitlines() if "unknown top-level key" in line)
+    assert 'did you mean [entries."…"]' in line, said
+
+
+def test_a_key_far_from_entries_gets_no_guess(tmp_path: Path) -> None:
+    (tmp_path / "mine.toml").write_text('title = "x"\n[[entries]]' + _ENTRY, "utf-8")
+    status, said = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
+    assert status == 1, said
+    line = next(line for line in said.splitlines() if "unknown top-level key" in line)
+    assert "did you mean" not in line, said
+
+
+def test_check_of_an_overlay_written_as_entries_list_is_one_line(tmp_path: Path) -> None:
+    """Found here: an overlay written as a curated file is (`[[entries]]`, two brackets) made
+    `check` (and a start, and a reload) end in a traceback, `'list' object has no attribute
+    'items'`. Now one line saying how an overlay's entries are written."""
+    shutil.copytree(ROOT / "data", tmp_path / "data")
+    overlay = tmp_path / "data" / "backend-ai-go-glossary.curation.toml"
+    overlay.write_text('[[entries]]\nid = "Agent"\ncategory = "Agents"\n', "utf-8")
+    status, said = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", "data")
+    assert status == 1, said
+    assert "Traceback" not in said, said
+    assert (
+        "backend-ai-go-glossary.curation.toml: error: an overlay's `entries` are tables "
+        'named by id: write each as [entries."…"] (one pair of brackets)'
+    ) in said, said
