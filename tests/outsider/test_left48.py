@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
+
+from .conftest import Scene
+from .test_forged47 import SUGGESTION_VALUES, TERM_VALUES, Forger, place_of, submitted, written
 
 CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
 
@@ -164,3 +168,53 @@ def test_check_of_an_overlay_written_as_entries_list_is_one_line(tmp_path: Path)
         "backend-ai-go-glossary.curation.toml: error: an overlay's `entries` are tables "
         'named by id: write each as [entries."…"] (one pair of brackets)'
     ) in said, said
+
+
+async def test_a_member_forging_a_term_form_is_told_they_cannot_not_any_more(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """forged47: a member who submits a term form the bot never opened for them (they never
+    had `/term`) was told "You can't change this server's terms any more": they never could.
+    Now "You can't change this server's terms: that takes ...", true of a member who never
+    could and of a moderator whose role went since the form opened."""
+    forger = Forger(scene, caplog)
+    for kind in ("a", "e"):
+        data = {
+            "custom_id": f"gb:term:{scene.alice.id}:0123456789ab:{kind}",
+            "components": submitted(TERM_VALUES),
+        }
+        before = written(scene.db_path)
+        handle = await forger.form(scene.alice, scene.channel, data)
+        text = await forger.answer(f"a member's term form ({kind})", handle)
+        assert text.startswith(
+            "You can't change this server's terms: that takes the right to "
+            "use `/term` in this channel. Nothing was changed."
+        ), text
+        assert "any more" not in text, text
+        assert written(scene.db_path) == before
+    assert not forger.faults, forger.summary()
+
+
+async def test_forms_submitted_in_a_dm_say_forms_work_only_in_a_server(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """forged47: a form submitted in a DM (no form opens there: a forged one) with the
+    presser's own id was told "This form belongs to another moderator" / "someone else": it
+    was theirs. Now it says where forms work. Another's id in a DM says the same: no form
+    works there, whoever's."""
+    forger = Forger(scene, caplog)
+    for presser in (scene.moderator, scene.alice):
+        channel = place_of(scene, "DM", presser)
+        for owner in (presser, scene.bob):
+            for custom_id, values in (
+                (f"gb:term:{owner.id}:0123456789ab:a", TERM_VALUES),
+                (f"gb:term:{owner.id}:0123456789ab:e", TERM_VALUES),
+                (f"gb:suggestion:{owner.id}", SUGGESTION_VALUES),
+            ):
+                where = f"{presser.username}, {custom_id}"
+                before = written(scene.db_path)
+                data = {"custom_id": custom_id, "components": submitted(values)}
+                text = await forger.answer(where, await forger.form(presser, channel, data))
+                assert text == "Forms work only in a server, so nothing was saved.", where
+                assert written(scene.db_path) == before
+    assert not forger.faults, forger.summary()
