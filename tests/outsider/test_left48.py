@@ -4,6 +4,7 @@ the fake Discord, the real command line, real files."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import sys
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.health import STOPPED, check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
 
@@ -218,3 +221,81 @@ async def test_forms_submitted_in_a_dm_say_forms_work_only_in_a_server(
                 assert text == "Forms work only in a server, so nothing was saved.", where
                 assert written(scene.db_path) == before
     assert not forger.faults, forger.summary()
+
+
+def _folder(parent: Path, name: str) -> Path:
+    folder = parent / name
+    folder.mkdir()
+    return folder
+
+
+SHARED = "is the heartbeat of another running process"
+
+
+async def test_a_second_process_refused_leaves_the_running_ones_heartbeat(
+    tmp_path: Path,
+) -> None:
+    """review47's item 4: two processes on one HEARTBEAT_PATH (same host, same `.env`): the
+    second, refused (the SQLite file is the first's: exit 2 after CLAIM_WAIT), wrote its
+    "stopped ... on an error" over the running one's heartbeat, and `health` said the running
+    bot had stopped until its next beat. Now the file is left to its running owner, with one
+    WARNING naming HEARTBEAT_PATH."""
+    heartbeat = tmp_path / "heartbeat"
+    async with (
+        FakeDiscord(shard_count=1) as fake,
+        BotProcess(
+            fake, tmp_path / "bot.db", cwd=_folder(tmp_path, "first"), HEARTBEAT_PATH=str(heartbeat)
+        ) as first,
+    ):
+        await first.wait_for_output("healthy: heartbeat in", within=60)
+        second = BotProcess(
+            fake,
+            tmp_path / "bot.db",
+            cwd=_folder(tmp_path, "second"),
+            HEARTBEAT_PATH=str(heartbeat),
+        )
+        await second.start(wait_ready=False)
+        code = await second.exited(within=120)
+        healthy, said = check_heartbeat(heartbeat)
+        assert code == 2, second.output
+        assert healthy, said
+        assert not heartbeat.read_text("utf-8").startswith(STOPPED)
+        warned = [line for line in second.lines if SHARED in line]
+        assert len(warned) == 1, second.output
+        assert f"HEARTBEAT_PATH={heartbeat}" in warned[0], warned
+        assert " WARNING " in warned[0], warned
+        assert first.process is not None
+        assert first.process.returncode is None  # the first runs on
+
+
+async def test_a_refused_start_leaves_a_live_processs_beat_and_writes_over_a_dead_ones(
+    tmp_path: Path,
+) -> None:
+    """The same without a race with the running bot's next beat: the file holds a beat
+    written by this test's own process (alive, another than the bot's). A start refused (no
+    DISCORD_TOKEN) leaves it. A beat whose process is gone (killed, never said its stop) is
+    written over, as before: `health` then says the refused start's stop."""
+    heartbeat = tmp_path / "heartbeat"
+    assert health._write_heartbeat(heartbeat, None, False) is None  # a beat, by this pid
+    left = heartbeat.read_text("utf-8")
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(
+            fake, tmp_path / "bot.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat), DISCORD_TOKEN=""
+        )
+        await bot.start(wait_ready=False)
+        code = await bot.exited(within=60)
+        assert code == 2, bot.output
+        assert heartbeat.read_text("utf-8") == left
+        assert bot.output.count(SHARED) == 1, bot.output
+        # The writer gone: a pid no process has (past the kernel's pid_max).
+        heartbeat.write_text(left.replace(f"pid {os.getpid()} ", "pid 99999999 "), "utf-8")
+        assert heartbeat.read_text("utf-8") != left
+        again = BotProcess(
+            fake, tmp_path / "bot.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat), DISCORD_TOKEN=""
+        )
+        await again.start(wait_ready=False)
+        assert await again.exited(within=60) == 2, again.output
+    assert SHARED not in again.output, again.output
+    healthy, said = check_heartbeat(heartbeat)
+    assert said.startswith("stopped: the bot stopped on an error "), said
+    assert not healthy
