@@ -8,6 +8,7 @@ import contextlib
 import logging
 import math
 import os
+import socket
 import stat
 import threading
 import time
@@ -45,6 +46,9 @@ RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less
 SHARDS_LOST = "shards not connected to Discord since: "
 # What `health` reads of that line: some 3,800 shards (2,000 bytes cut it at about 120).
 SHARDS_READ = 1 << 16
+# The last line of every text the bot writes there: which process on which host wrote it, so a
+# second process on the same HEARTBEAT_PATH can tell a running one's beat (`_running_writer`).
+WRITER = "pid "
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -186,17 +190,54 @@ def _write_beat(
             ordered = sorted((shards or {}).items(), key=lambda item: (item[1], item[0]))
             lost = " ".join(f"{s}={at:.0f}" for s, at in ordered)
             beneath = f"{SHARDS_LOST}{lost}\n" if lost else ""
-            _put(path, f"{time.time():.0f}\n{note or ''}\n{beneath}")
+            _put(path, f"{time.time():.0f}\n{note or ''}\n{beneath}{_writer()}")
         elif says_why or (lost_since is not None and path.exists()):
             before = path.stat() if path.exists() else None
             said = f"{UNHEALTHY}{reason}" if says_why else f"{LOST_SINCE}{lost_since:.0f}"
             # When it was said, beneath: a bot killed meanwhile would be read as answering.
-            _put(path, f"{said}\n{time.time():.0f}\n")
+            _put(path, f"{said}\n{time.time():.0f}\n{_writer()}")
             if before is not None:
                 os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
+
+
+def _writer() -> str:
+    return f"{WRITER}{os.getpid()} on {socket.gethostname()}\n"
+
+
+def _running_writer(path: Path) -> int | None:
+    """The pid of another process on this host, still alive, whose fresh heartbeat (a beat or
+    why it is unhealthy, not a stop) the file holds; None when not so, or not known (a file an
+    older bot wrote, another host's: pids there are not ours to judge)."""
+    text = _text(path, SHARDS_READ + 256)
+    lines = text.splitlines()
+    if len(lines) < 2 or not text.endswith("\n"):  # cut short: its last line may be too
+        return None
+    said = lines[0].strip()
+    if not _is_heartbeat(said) or _stopped_at(said) is not None:
+        return None
+    pid, _, host = lines[-1].removeprefix(WRITER).partition(" on ")
+    if not lines[-1].startswith(WRITER) or not pid.isdigit() or host != socket.gethostname():
+        return None
+    # Fresh: a beat's time is the file's; an unhealthy line keeps that, and says its own below.
+    written = float(lines[1]) if not said.isdigit() and lines[1].isdigit() else None
+    try:
+        written = written or path.stat().st_mtime
+    except OSError:
+        return None
+    if int(pid) == os.getpid() or stale(written, time.time()):
+        return None
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:  # alive, another user's
+        pass
+    except (OSError, OverflowError):  # no such pid on this system
+        return None
+    return int(pid)
 
 
 def _put(path: Path, text: str) -> None:
@@ -413,8 +454,18 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
     try:
         with _writes(path):
             if path.is_file() or not path.exists():
+                running = _running_writer(path)
+                if running is not None:  # another process's beat: its health is not ours to say
+                    log.warning(
+                        "HEARTBEAT_PATH=%s is the heartbeat of another running process (pid %d):"
+                        " this one's stop is not written over it; give each process its own "
+                        "HEARTBEAT_PATH",
+                        path,
+                        running,
+                    )
+                    return
                 how = ON_AN_ERROR if on_error else ""
-                _put(path, f"{STOPPED}{time.time():.0f}{how}\n")
+                _put(path, f"{STOPPED}{time.time():.0f}{how}\n{_writer()}")
     except OSError as exc:
         log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, exc.strerror)
 

@@ -8,14 +8,18 @@ every line logged while answering it says which one it was, in either format.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import logging
 import re
 import sys
+import threading
 import time
+import warnings
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 REDACTED = "[redacted]"
 TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
@@ -224,3 +228,52 @@ def configure_logging(
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+
+def _log_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    # One line (warnings.formatwarning adds the source line and a newline); `file` is ignored:
+    # the log is where a running bot's words go.
+    logging.getLogger("py.warnings").warning(
+        "%s: %s (%s:%d)", category.__name__, message, filename, lineno
+    )
+
+
+def _log_thread_exception(args: threading.ExceptHookArgs) -> None:
+    if args.exc_type is SystemExit:  # as Python's own hook: a thread's quiet exit
+        return
+    name = args.thread.name if args.thread is not None else "a thread"
+    logging.getLogger("threading").error(
+        "exception in thread %s: %s", name, args.exc_type.__name__, exc_info=args.exc_value
+    )
+
+
+def _log_unraisable(unraisable: Any) -> None:
+    # sys.UnraisableHookArgs: an exception Python could not raise (a `__del__`, a finalizer).
+    said = unraisable.err_msg or "Exception ignored in"
+    where = f"{said}: {unraisable.object!r}" if unraisable.object is not None else said
+    logging.getLogger("unraisable").error(
+        "%s: %s", where, unraisable.exc_type.__name__, exc_info=unraisable.exc_value
+    )
+
+
+@contextlib.contextmanager
+def python_reports_logged() -> Iterator[None]:
+    """While the bot runs, what Python reports by itself on stderr (a warning, an exception in a
+    thread or in a `__del__`) goes through the configured logger instead: one JSON line with
+    LOG_FORMAT=json, the token redacted. (asyncio's own reports already use its logger.) The
+    hooks are put back after, as a test running `run` in its process expects of them."""
+    before = warnings.showwarning, threading.excepthook, sys.unraisablehook
+    warnings.showwarning = _log_warning
+    threading.excepthook = _log_thread_exception
+    sys.unraisablehook = _log_unraisable
+    try:
+        yield
+    finally:
+        warnings.showwarning, threading.excepthook, sys.unraisablehook = before

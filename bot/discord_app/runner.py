@@ -28,7 +28,7 @@ from bot.discord_app.health import (
     shard_ranges,
     stop_heartbeat,
 )
-from bot.discord_app.logs import JsonFormatter, configure_logging
+from bot.discord_app.logs import JsonFormatter, configure_logging, python_reports_logged
 from bot.discord_app.metrics import serve_metrics
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary, GlossaryError, load_glossary
@@ -94,6 +94,7 @@ def run(settings: Settings | None = None) -> int:
         return EXIT_CONFIG
     serving = False
     code = EXIT_ERROR
+    hooks = contextlib.ExitStack()
     try:
         token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
         shard_ids = settings.shard_id_list
@@ -103,6 +104,7 @@ def run(settings: Settings | None = None) -> int:
             log_format=settings.log_format,
             shards=shard_label(shard_ids) if shard_ids else "",
         )
+        hooks.enter_context(python_reports_logged())
         for line in unknown_settings():
             log.warning(line)
         if not token:
@@ -129,8 +131,9 @@ def run(settings: Settings | None = None) -> int:
         code = EXIT_OK if stopped.code in (0, None) else EXIT_ERROR
         raise
     finally:
-        if not serving and settings.heartbeat_path is not None:
-            _stopped_before_serving(settings.heartbeat_path, on_error=code != EXIT_OK)
+        with hooks:
+            if not serving and settings.heartbeat_path is not None:
+                _stopped_before_serving(settings.heartbeat_path, on_error=code != EXIT_OK)
 
 
 def _stopped_before_serving(heartbeat: Path, *, on_error: bool) -> None:

@@ -70,7 +70,7 @@ async def test_explain_terms_reads_a_poll(scene: Scene, bot: GlossaryBot) -> Non
     assert "Retrieval-Augmented Generation" in lines, answer
 
 
-NO_LONGER = "You can't change this server's terms any more: that takes the right to use `/term`"
+NO_LONGER = "You can't change this server's terms: that takes the right to use `/term`"
 
 
 def demote(scene: Scene) -> None:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 SERVER_ONLY = "This command works only in a server."
+# No form opens outside a server: one submitted there was forged, whoever's id it carries.
+FORM_SERVER_ONLY = "Forms work only in a server, so nothing was saved."
 STORAGE_DOWN = (
     "The database cannot be written right now, so nothing was changed. Please try again later."
 )
@@ -42,8 +44,9 @@ NOT_CHECKED = (
 # permissions only when it runs: a moderator whose role went meanwhile must not still write, nor
 # read on. So these ask again what Discord would ask of `/term` (its Integrations overrides,
 # else Manage Server), after acknowledging: that may take a request.
+# Not "any more": a forged form or a replayed button comes from a member who never could.
 NO_LONGER_ALLOWED = (
-    "You can't change this server's terms any more: that takes the right to use `/term` in "
+    "You can't change this server's terms: that takes the right to use `/term` in "
     "this channel. Nothing was changed."
 )
 

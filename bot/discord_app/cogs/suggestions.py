@@ -19,7 +19,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.discord_app.cogs.moderators import KEPT, STORAGE_DOWN, ServerOnly, reply, thinking
+from bot.discord_app.cogs.moderators import (
+    FORM_SERVER_ONLY,
+    KEPT,
+    STORAGE_DOWN,
+    ServerOnly,
+    reply,
+    thinking,
+)
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import (
     NONCE,
@@ -212,7 +219,10 @@ class SuggestCog(ServerOnly, commands.Cog):
 
     async def _submitted(self, interaction: Interaction, owner: int, data: dict[str, Any]) -> None:
         scope = interaction.guild_id
-        if interaction.user.id != owner or scope is None:
+        if scope is None:
+            await reply(interaction, FORM_SERVER_ONLY)
+            return
+        if interaction.user.id != owner:
             await reply(interaction, "This form belongs to someone else.")
             return
         values = submitted_values(data)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 PAGE_ENTRIES = 10  # at most, per page; fewer when their text fills the embed
 PAGE_TEXT = limits.EMBED_DESCRIPTION - 96
 NO_LONGER_SHOWN = (
-    "You can't read this server's term changes any more: that takes the right to use `/term` "
+    "You can't read this server's term changes: that takes the right to use `/term` "
     "in this channel."
 )
 

@@ -35,6 +35,7 @@ from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
+    FORM_SERVER_ONLY,
     KEPT,
     STORAGE_DOWN,
     ServerOnly,
@@ -754,7 +755,10 @@ class TermCog(
     async def _submitted(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, data: dict[str, Any]
     ) -> None:
-        if interaction.user.id != owner or interaction.guild_id is None:
+        if interaction.guild_id is None:
+            await reply(interaction, FORM_SERVER_ONLY)
+            return
+        if interaction.user.id != owner:
             await reply(interaction, "This form belongs to another moderator.")
             return
         await thinking(interaction)

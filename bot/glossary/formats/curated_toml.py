@@ -8,6 +8,7 @@ categories, names and notes to the entries of a file that is shipped exactly as 
 # records' field types are read at every start (bot.glossary.records), and strings would be
 # evaluated one by one then.
 
+import difflib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,20 @@ class Overlay(Record):
     note: str | None = None
 
 
+def unknown_top_level(data: dict[str, Any], written: str) -> str | None:
+    """The problem with top-level keys other than `entries`, or None. A near miss (`[[entry]]`,
+    `[[Entries]]`, `[[entrys]]`) reads as a file of no entries: the line says which key was
+    meant, written as the file writes it (`written`)."""
+    unknown = sorted(set(data) - {"entries"})
+    if not unknown:
+        return None
+    said = f"unknown top-level key{'s' if len(unknown) > 1 else ''}: {unknown}"
+    near = [k for k in unknown if difflib.get_close_matches(k.lower(), ["entries"], cutoff=0.6)]
+    if near:
+        said += f" (did you mean {written}? {near[0]!r} is not read)"
+    return said
+
+
 def _read_toml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], str] | None:
     text = read_text(path, problems)
     if text is None:
@@ -92,12 +107,19 @@ def curated_entries(
 ) -> list[RawEntry]:
     """The entries of a curated TOML file already parsed (`data`) from `text`, named `name`,
     each read as a `kind` record."""
-    unknown = set(data) - {"entries"}
+    unknown = unknown_top_level(data, "[[entries]]")
     if unknown:
-        problems.append(Problem("error", name, f"unknown top-level keys: {sorted(unknown)}"))
+        problems.append(Problem("error", name, unknown))
     items = data.get("entries", [])
     if not isinstance(items, list):
-        problems.append(Problem("error", name, "`entries` must be an array of tables"))
+        problems.append(
+            Problem(
+                "error",
+                name,
+                "`entries` must be an array of tables: write each entry under [[entries]] "
+                "(two brackets)",
+            )
+        )
         return []
 
     line_of = LineFinder(text, r'[ \t]*id[ \t]*=[ \t]*"([^"\n]*)"')
@@ -149,12 +171,23 @@ def apply_overlay(
             )
         )
         return
-    unknown = set(data) - {"entries"}
+    unknown = unknown_top_level(data, '[entries."…"]')
     if unknown:
-        problems.append(Problem("error", str(path), f"unknown top-level keys: {sorted(unknown)}"))
+        problems.append(Problem("error", str(path), unknown))
+    overlays = data.get("entries", {})
+    if not isinstance(overlays, dict):  # `[[entries]]`, as a curated file writes them
+        problems.append(
+            Problem(
+                "error",
+                str(path),
+                "an overlay's `entries` are tables named by id: write each as "
+                '[entries."…"] (one pair of brackets)',
+            )
+        )
+        return
     by_local_id = {e.local_id: e for e in entries}
     line_of = LineFinder(text, r'[ \t]*\[entries\."(.*)"\]')
-    for local_id, item in data.get("entries", {}).items():
+    for local_id, item in overlays.items():
         line = line_of(local_id)
 
         def report(message: str, *, _entry: str = local_id, _line: int | None = line) -> None:
