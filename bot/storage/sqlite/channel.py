@@ -35,11 +35,16 @@ _TRANSIENT = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosqlite.Connection:
     """Open a connection with the settings every connection needs (they are per connection)."""
     await asyncio.to_thread(_align_sidecar_modes, path)
+    # isolation_level=None: no implicit transactions; Channel.run and the migrations open
+    # each one explicitly.
+    opening = aiosqlite.connect(path, isolation_level=None)
     try:
-        # isolation_level=None: no implicit transactions; Channel.run and the migrations open
-        # each one explicitly.
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn = await opening
     except SQLITE_ERRORS as exc:
+        # aiosqlite stops its worker thread with a call it does not wait for: waited for here,
+        # or a command that ends on this error closes its loop first, and the thread's answer
+        # to it prints "Event loop is closed" with two tracebacks (review48's test, under load).
+        await asyncio.to_thread(opening._thread.join)
         raise as_storage_error(exc, path) from exc
     try:
         await conn.execute(f"PRAGMA busy_timeout = {max(0, int(busy_timeout * 1000))}")

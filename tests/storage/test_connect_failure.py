@@ -1,0 +1,36 @@
+"""A SQLite file that cannot be opened: the error, and nothing left running behind it.
+
+aiosqlite stops its worker thread, after a failed connect, with a call it does not wait for. A
+command that ends on the error (`migrate-db --to` a loop of symbolic links) closed its event loop
+first, and the thread's late answer to it printed "Event loop is closed" and two tracebacks
+(review48's loop test, under load)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+from bot.storage import StorageError
+from bot.storage.sqlite.channel import connect
+
+
+def test_a_connect_that_fails_leaves_no_thread_running(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop")
+    before = set(threading.enumerate())
+
+    async def opened_and_left() -> list[threading.Thread]:
+        with pytest.raises(StorageError):
+            await connect(str(tmp_path / "loop"), busy_timeout=0, query_only=False)
+        # at once, as the command does: nothing of the connect may still run
+        return [
+            t
+            for t in threading.enumerate()
+            if t not in before and t.is_alive() and "_connection_worker_thread" in t.name
+        ]
+
+    for _ in range(20):  # the thread's stop raced the return: never, now
+        assert asyncio.run(opened_and_left()) == []
