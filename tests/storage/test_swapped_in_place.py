@@ -13,12 +13,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 from bot.storage import AddAliasStatus, StorageUnavailable, Store
 
-from .conftest import OpenStore, query, stored_lookups
+from .conftest import Databases, OpenStore, query, stored_lookups
 
 
 def remove(path: Path | str) -> None:
@@ -176,3 +177,27 @@ async def test_nothing_is_said_of_files_left_alone(
     assert stored_lookups(db_path) == 3 + 12
     assert errors_naming(caplog, db_path) == []
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_postgres_tables_dropped_under_the_store_say_what_to_do(
+    open_any: OpenStore,
+    location: str,
+    databases: Databases,
+    postgres_only: None,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """PostgreSQL's equivalent: the schema dropped under the running bot. Writes were refused and
+    health turned red, but the one line said only 'relation "lookups" does not exist'."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await open_any()
+    await written_before(store)
+    schema = dict(parse_qsl(urlsplit(location).query))["search_path"]
+    await databases.execute_admin(f"DROP SCHEMA {schema} CASCADE")
+    store.record_lookup(1, "moe")
+    assert not await store.flush()
+    assert not await store.can_write()
+    with pytest.raises(StorageUnavailable, match="Restart the bot"):
+        await store.add_alias(1, "refused", "refused", "rag", 7)
+    [said] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "are gone (its schema dropped" in said, said
+    assert "pg_restore" in said, said
