@@ -344,6 +344,12 @@ def as_storage_error(
     if isinstance(state, str):
         if state in _REASONS:
             return StorageUnavailable(_REASONS[state])
+        if state == "42P01":  # undefined_table: the schema dropped under the running bot
+            return StorageUnavailable(
+                f"the tables of the database at {location} are gone (its schema dropped, or "
+                f"the database dropped and made again): {exc}. Restart the bot to make them "
+                "again, empty; what they held comes back only from a backup (pg_restore)"
+            )
         if state[:2] in _TRANSIENT_CLASSES:
             return StorageUnavailable(f"the database at {location} cannot be used now: {exc}")
         if state[:2] == "28":  # invalid authorization: a wrong user or password in the URL

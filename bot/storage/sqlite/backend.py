@@ -1,6 +1,7 @@
 """SQLite: one file, the default. Two connections (a writer, and a reader that never waits for it
 in WAL mode), and a watch on the file itself: deleted, moved or replaced underneath, it is
-noticed before anything is written to a file nobody will see again."""
+noticed before anything is written to a file nobody will see again; its logs deleted or the file
+written over in place (the same file at the path), writes stop until the bot is restarted."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ from .run_lock import one_bot_per_file, relock_itself
 
 T = TypeVar("T")
 FileIdentity = tuple[int, int]  # (device, inode)
+# The files SQLite keeps beside the database while connections are open: the log and its index.
+LOGS = ("-wal", "-shm")
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +73,17 @@ class SqliteBackend(Backend):
         self.writer = writer
         self.reader = reader
         self._identity = identity  # the file the connections have open
+        # The logs the connections have open, and whether the file started as a database: the
+        # same file at the path with these changed underneath was swapped in place.
+        self._logs: dict[str, FileIdentity | None] = {}
+        # The file, open for reading its header. Never closed while a connection has the file
+        # open: closing any descriptor of a file drops every POSIX lock this process holds on
+        # it, SQLite's too (another process would then take the file as unused and delete its
+        # -wal at its close, under the bot).
+        self._file: int | None = None
+        self._was_database = False
+        self._note_files()
+        self._swapped: str | None = None  # how, once seen: until the bot is restarted
         self._busy_timeout = busy_timeout
         self._lost = OncePerReason()  # the path no longer names that file: said once a loss
         # Writes that notice the file replaced at once take it up once: the first reattaches,
@@ -126,6 +141,7 @@ class SqliteBackend(Backend):
     async def close(self) -> None:
         await self.writer.close()
         await self.reader.close()
+        self._let_go_of_file()
         while self._locked_files:  # only now: closing one lets go of SQLite's locks (run_lock)
             os.close(self._locked_files.pop())
 
@@ -138,6 +154,7 @@ class SqliteBackend(Backend):
         folder is.
         """
         if _identity_of(self.location) == self._identity:
+            self._ensure_not_swapped()
             return
         async with self._reattaching:
             if _identity_of(self.location) == self._identity:  # another write took it up
@@ -160,6 +177,60 @@ class SqliteBackend(Backend):
                     )
                 raise
 
+    def _note_files(self) -> None:
+        """What is at the path now, as the connections (just opened) use it."""
+        self._logs = {suffix: _identity_of(self.location + suffix) for suffix in LOGS}
+        try:
+            self._file = os.open(self.location, os.O_RDONLY)
+        except OSError:
+            self._file = None
+        self._was_database = self._starts_as_database()
+
+    def _starts_as_database(self) -> bool:
+        try:
+            return self._file is not None and os.pread(self._file, 16, 0) == SQLITE_MAGIC
+        except OSError:
+            return False
+
+    def _let_go_of_file(self) -> None:
+        """Once no connection has the file open (see `_file`)."""
+        if self._file is not None:
+            os.close(self._file)
+            self._file = None
+
+    def _ensure_not_swapped(self) -> None:
+        """The file is still at the path, but its logs were deleted or replaced (SQLite keeps
+        writing into the deleted ones, lost at a crash, and another process opening the file
+        makes new ones) or its bytes were written over (a `cp` onto it, a truncate): nothing
+        written now could be trusted. The connections stay open: the bot's stop writes what
+        the log it holds has into the file (nothing written before is lost)."""
+        if self._swapped is None:
+            for suffix, was in self._logs.items():
+                now = _identity_of(self.location + suffix)
+                if was is None:  # not made yet when the connections opened
+                    self._logs[suffix] = now
+                elif now != was:
+                    self._swapped = f"its {suffix} was deleted or replaced"
+                    break
+            else:
+                if self._was_database and not self._starts_as_database():
+                    self._swapped = "it was written over in place (truncated, or not by SQLite)"
+            if self._swapped is None:
+                return
+        if self._lost.starts():
+            log.error(
+                "the database file DATABASE_PATH=%s changed under the running bot: %s. Nothing "
+                "is written until you restart the bot (its stop writes what it holds into the "
+                "file): lookup counts wait in memory and moderator changes are refused. Never "
+                "delete the -wal or -shm of a running bot or copy a file over it; to put a "
+                "backup in place, stop the bot and use `glossary-bot restore`",
+                self.location,
+                self._swapped,
+            )
+        raise DatabaseLost(
+            f"the database file {self.location} changed under the running bot ({self._swapped})"
+        )
+
     def _say_lost(self) -> None:
         if self._lost.starts():
             log.error(
@@ -176,6 +247,7 @@ class SqliteBackend(Backend):
         # file is at the path now.
         await self.reader.replace(None)
         unemptied = await self.writer.replace(None, empty_wal=True)
+        self._let_go_of_file()
         deleted = _identity_of(self.location) is None  # else another file was put there
         try:
             conn, identity = await _prepare(
@@ -190,6 +262,8 @@ class SqliteBackend(Backend):
             log.warning("could not empty the -wal of %s: %s", self.location, unemptied)
         await self.writer.replace(conn)
         self._identity = identity
+        self._swapped = None  # another file: its logs are new
+        self._note_files()
         if self._locked_files:  # the run lock moves to the file now at the path
             relock_itself(self.location, self._locked_files)
         # One line for what happened; nothing the bot had not yet written is lost either way.
