@@ -140,6 +140,7 @@ MAX_QUERY = 300  # characters looked at; nobody types a longer term
 # with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
 MAX_TEXT = 4000
 FUZZY_CANDIDATES = 25  # names rescored after the trigram count
+SWAP_LENGTHS = (4, 6)  # a swap in a shorter key is a coin toss; a longer one shares trigrams
 POOLED_PER_STRATEGY = 20
 ACRONYM_PHRASE_WORDS = 4
 # What lookups past the names and autocomplete import where they run.
@@ -216,6 +217,27 @@ class SearchIndex:
         from bot.search.trigrams import TrigramIndex
 
         return TrigramIndex([self.names.keys[p] for p in self.names.named_positions])
+
+    @cached_property
+    def _short_by_letters(self) -> dict[str, list[int]]:
+        """Short name keys by their sorted letters: "hlem" shares no trigram with "helm"."""
+        by_letters: dict[str, list[int]] = {}
+        for position in self.names.named_positions:
+            key = self.names.keys[position]
+            if SWAP_LENGTHS[0] <= len(key) <= SWAP_LENGTHS[1]:
+                by_letters.setdefault("".join(sorted(key)), []).append(position)
+        return by_letters
+
+    def _swapped_names(self, key: str, text: str) -> list[int]:
+        """Positions of short names the key spells with two letters swapped ("cdua", "aisc"),
+        unless the key is an English word ("team" is no typo of "meta")."""
+        if not SWAP_LENGTHS[0] <= len(key) <= SWAP_LENGTHS[1] or is_common(text):
+            return []
+        return [
+            p
+            for p in self._short_by_letters.get("".join(sorted(key)), [])
+            if self.names.keys[p] != key
+        ]
 
     @cached_property
     def fulltext(self) -> FullTextIndex:
@@ -904,26 +926,40 @@ class SearchIndex:
             starts_longer = self.names.text(position).startswith(text + " ")
             shared = bool(parted) and any(h.entry not in parted for h in self.names.hits(position))
             weak = (starts_longer and not self._is_title(position)) or shared
+            weak = weak or self._word_starts_name(text, position)
             if scores[i] >= MATCH_SCORE and weak:
                 scores[i] = MATCH_SCORE - 1
         self._pool_keys(pool, positions, scores, "prefix")
+
+    def _word_starts_name(self, text: str, position: int) -> bool:
+        """Is an English word only the start of a one-word name ("soft" of "softmax")? The
+        word is likely meant as itself: offer the name, do not answer with it."""
+        name = self.names.text(position)
+        return (
+            " " not in name
+            and len(name) > len(text)
+            and is_common(text)
+            and name not in derived_forms(text)
+        )
 
     def _is_title(self, position: int) -> bool:
         return any(hit.kind == NameKind.TITLE for hit in self.names.hits(position))
 
     def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
-        from bot.search.similarity import another_word, name_similarity
+        from bot.search.similarity import another_word, look_alike_word, name_similarity
 
         positions = self.fuzzy_candidates(key, FUZZY_CANDIDATES)
+        positions += [p for p in self._swapped_names(key, text) if p not in positions]
         if not positions:
             return
         keys = [self.names.keys[p] for p in positions]
         texts = [self.names.text(p) for p in positions]
         scores = name_similarity(key, text, keys, texts)
-        if " " not in text:
-            for i, name in enumerate(keys):
-                if another_word(key, name):
-                    scores[i] = min(scores[i], MATCH_SCORE - 1)
+        for i, name in enumerate(keys):
+            if look_alike_word(key, text, name):
+                scores[i] = min(scores[i], SUGGEST_SCORE - 1)
+            elif " " not in text and another_word(key, name):
+                scores[i] = min(scores[i], MATCH_SCORE - 1)
         self._pool_keys(pool, positions, scores, "fuzzy")
 
     def fuzzy_candidates(self, key: str, limit: int) -> list[int]:

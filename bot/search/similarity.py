@@ -16,6 +16,8 @@ import numpy.typing as npt
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from bot.search.everyday import common_words
+
 # At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
 # on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
 PARTIAL_BASE = 0.70
@@ -85,6 +87,19 @@ def another_word(query_key: str, name_key: str) -> bool:
         return False  # a letter typed twice ("llamma") is a typo
     letters = iter(query_key)
     return all(letter in letters for letter in name_key)
+
+
+def look_alike_word(query_key: str, query_text: str, name_key: str) -> bool:
+    """Is a query of common English words ("help", "help me") not this short name, only spelled
+    near it ("help" and HELM, "more" and MoE, "jason" and JSON)? A mistyped short name is rarely
+    another word ("hlem", "lorra"): the words are meant as themselves, the name is not offered.
+    A plural of the name ("seeds") is the name; longer names keep their spelling variants."""
+    if len(name_key) > SHORT_NAME or query_key in (name_key, name_key + "s", name_key + "es"):
+        return False
+    if _single_letters(query_key) == _single_letters(name_key):
+        return False  # "lama": a letter of "llama" typed once is a typo
+    words = query_text.split()
+    return bool(words) and common_words().issuperset(words)
 
 
 def _single_letters(key: str) -> str:
