@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 
 from bot.discord_app.health import STOPPED, check_heartbeat
-from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import EMBEDDING_WITHIN, put_terms
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
 from tests.resilience.conftest import StartBot
+from tests.search.gaming_server import GAMING
 
 from .conftest import Scene
 
@@ -148,19 +148,9 @@ async def test_heartbeats_the_disk_has_no_room_for_are_not_read_as_healthy(
             assert not healthy, said
 
 
-def _gaming(term_id: str, title: str, definition: str) -> ServerTerm:
-    return ServerTerm(id=term_id, title=title, definition=definition, category="Fundamentals")
-
-
-# A raiding guild's own words, written before trying them: common English titles, texts far
-# from the bundled field (offcard47's rule turns a card the meaning does not rank, for a text
-# leaning off the field, into an offer, unless a word only the field uses is written).
-GAMING = (
-    _gaming("raid", "Raid", "A scheduled group fight against a hard boss for the best loot."),
-    _gaming("tank", "Tank", "The player who takes the enemies' hits and keeps their attention."),
-    _gaming("aggro", "Aggro", "Which player an enemy attacks; a tank holds it with taunts."),
-    _gaming("kiting", "Kiting", "Leading an enemy around while hitting it from range."),
-)
+# A raiding guild's own words (tests/search/gaming_server.py): offcard47's rule turns a card the
+# meaning does not rank, for a text leaning off the field, into an offer, unless a word only the
+# field uses is written; these texts are far from the field.
 ASKED_ABOUT = [
     ("what does aggro mean", "Aggro"),
     ("how do i hold aggro as a tank", "Aggro"),

@@ -18,12 +18,12 @@ import pytest
 
 from bot.glossary import load_glossary
 from bot.glossary.keys import normalize
-from bot.glossary.server_terms import ServerTerm
 from bot.search import SearchIndex, SearchResult
 from bot.search.local import LocalGlossary, compile_local, with_vectors
 from bot.search.query import asked_in_setting
 from bot.search.semantic.term_vectors import TermVectors
 
+from .gaming_server import GAMING, GAMING_ALIASES
 from .probe_files import ProbeFile, not_the_asked_card, the_asked_card
 
 # Failing on this branch and on main 2e47754 alike (strict: one that starts passing fails the
@@ -85,20 +85,6 @@ def test_the_thing_asked_and_its_setting_are_read_from_the_words(
 ) -> None:
     expected = None if asked is None else (asked, setting)
     assert asked_in_setting(normalize(text)) == expected
-
-
-def _gaming(term_id: str, title: str, definition: str) -> ServerTerm:
-    return ServerTerm(id=term_id, title=title, definition=definition, category="Fundamentals")
-
-
-# review47's raiding guild (tests/outsider/test_review47.py), with its alias "mt" and one more
-GAMING = (
-    _gaming("raid", "Raid", "A scheduled group fight against a hard boss for the best loot."),
-    _gaming("tank", "Tank", "The player who takes the enemies' hits and keeps their attention."),
-    _gaming("aggro", "Aggro", "Which player an enemy attacks; a tank holds it with taunts."),
-    _gaming("kiting", "Kiting", "Leading an enemy around while hitting it from range."),
-)
-GAMING_ALIASES = {"mt": "tank", "threat": "aggro"}
 
 
 @pytest.fixture(scope="module")
