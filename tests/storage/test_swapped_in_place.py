@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from bot.storage import AddAliasStatus, StorageUnavailable, Store
+from bot.storage.sqlite.backend import SqliteBackend
 
 from .conftest import Databases, OpenStore, query, stored_lookups
 
@@ -201,3 +202,31 @@ async def test_postgres_tables_dropped_under_the_store_say_what_to_do(
     [said] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert "are gone (its schema dropped" in said, said
     assert "pg_restore" in said, said
+
+
+async def test_the_stores_own_reconnection_is_not_read_as_a_swap(
+    open_store: OpenStore, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """review49: a connection that met an I/O error (or a read-only or vanished file) is closed
+    and opened afresh. Closed first, it could be the last connection the store had open to the
+    file: SQLite's close then deletes the -wal and -shm, the new connection makes new ones, and
+    the guard took that as a swap (writes refused until a restart, the waiting counts lost at the
+    stop). The reader has no connection after a file renamed in is taken up (`_reattach`), until
+    its next read; the writer reconnecting then was that last connection."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await open_store(db_path)
+    await written_before(store)
+    renamed_in = tmp_path / "renamed-in.db"
+    await store.backup(renamed_in)
+    os.replace(renamed_in, db_path)  # a database put in place on purpose: taken up
+    store.record_lookup(1, "moe")
+    assert await store.flush()
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)
+    backend.writer._stale = True  # as after an SQLITE_IOERR (`REOPEN_AFTER`)
+    store.record_lookup(1, "moe")
+    assert await store.flush()
+    assert await store.can_write()
+    assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
+    assert errors_naming(caplog, db_path) == []
+    assert stored_lookups(db_path) == 3 + 2

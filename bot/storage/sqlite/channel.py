@@ -181,12 +181,18 @@ class Channel:
             return self._conn
         # A connection that met a read-only or vanished file stays that way even once the file
         # is writable again; a fresh one sees the file as it is now.
-        if self._conn is not None:
-            await self._close_quietly(self._conn)
-            self._conn = None
-        self._conn = await connect(
-            self._path, busy_timeout=self._busy_timeout, query_only=self._query_only
-        )
+        # The new one opened before the old one is closed: closed first, the old one could be
+        # the last connection of the process to the file (the other channel's not made yet),
+        # and SQLite's last close deletes the -wal and -shm, which the store reads as its
+        # files swapped under it (`SqliteBackend._ensure_not_swapped`).
+        stale, self._conn = self._conn, None
+        try:
+            self._conn = await connect(
+                self._path, busy_timeout=self._busy_timeout, query_only=self._query_only
+            )
+        finally:
+            if stale is not None:
+                await self._close_quietly(stale)
         self._stale = False
         log.info("reopened the database connection to %s", self._path)
         return self._conn
