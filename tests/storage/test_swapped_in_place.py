@@ -218,7 +218,7 @@ async def test_the_stores_own_reconnection_is_not_read_as_a_swap(
     await written_before(store)
     renamed_in = tmp_path / "renamed-in.db"
     await store.backup(renamed_in)
-    os.replace(renamed_in, db_path)  # a database put in place on purpose: taken up
+    renamed_in.replace(db_path)  # a database put in place on purpose: taken up
     store.record_lookup(1, "moe")
     assert await store.flush()
     backend = store._backend
