@@ -21,21 +21,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import offer_causes  # noqa: E402
-from bench.relevance_report import HELD_OUT  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
 
 TUNING = (*offer_causes.TUNING, "dev16")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join(TUNING))
     parser.add_argument("--rows", action="store_true")
-    args = parser.parse_args()
-    slices = set(args.slices.split(",")) - HELD_OUT
-    offer_causes._wrap()
-    index = SearchIndex.build(load_glossary())
+    args, slices, index = offer_causes.traced_start(parser, TUNING)
     offered: dict[str, list[tuple[float, float]]] = defaultdict(list)
     carded: dict[str, int] = defaultdict(int)
     others: dict[str, int] = defaultdict(int)

@@ -198,14 +198,22 @@ def cause(steps: list[dict[str, Any]]) -> str:
     return decided["reason"] + ("" if ran else " [no meaning run]")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join(TUNING))
-    parser.add_argument("--rows", action="store_true")
+def traced_start(
+    parser: argparse.ArgumentParser, tuning: tuple[str, ...] = TUNING
+) -> tuple[argparse.Namespace, set[str], SearchIndex]:
+    """The start every cause table shares: `--slices` parsed (`tuning` by default; a held-out
+    slice is always dropped), the search's steps traced (`_wrap`), the bundled index built."""
+    parser.add_argument("--slices", default=",".join(tuning))
     args = parser.parse_args()
     slices = set(args.slices.split(",")) - HELD_OUT
     _wrap()
-    index = SearchIndex.build(load_glossary())
+    return args, slices, SearchIndex.build(load_glossary())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", action="store_true")
+    args, slices, index = traced_start(parser)
     offered: Counter[str] = Counter()
     wrong: Counter[str] = Counter()
     rows: list[str] = []

@@ -23,8 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import offer_causes  # noqa: E402
-from bench.relevance_report import HELD_OUT  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 
 TUNING = (*offer_causes.TUNING, "dev16")
@@ -63,12 +61,8 @@ def outcome(case, result) -> str:  # type: ignore[no-untyped-def]
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join(TUNING))
     parser.add_argument("--rows", action="store_true")
-    args = parser.parse_args()
-    slices = set(args.slices.split(",")) - HELD_OUT
-    offer_causes._wrap()
-    index = SearchIndex.build(load_glossary())
+    args, slices, index = offer_causes.traced_start(parser, TUNING)
     counts: dict[tuple[bool, bool], Counter[str]] = {
         (p, t): Counter() for p in (True, False) for t in (True, False)
     }

@@ -30,9 +30,6 @@ from bench.offer_causes import (  # noqa: E402
     row_verdict,
     traced_cases,
 )
-from bench.relevance_report import HELD_OUT  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
 from bot.search.query import asked_clause  # noqa: E402
 
 # the asker tells the scene: "we", "our", "i", "my", "i'm", "us"
@@ -40,12 +37,7 @@ TOLD = re.compile(r"\b(?:we|our|ours|us|i|im|i'm|my|mine|ive|i've|were|we're)\b"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join((*TUNING, "dev16")))
-    args = parser.parse_args()
-    slices = set(args.slices.split(",")) - HELD_OUT
-    offer_causes._wrap()
-    index = SearchIndex.build(load_glossary())
+    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), (*TUNING, "dev16"))
     ids = [e.id for e in index.entries]
     for case, result, steps in traced_cases(index, slices, offer_causes.trace):
         split = asked_clause(case.query)
