@@ -32,10 +32,9 @@ from tests.storage.conftest import FakeClock
 from .conftest import Scene
 
 
-async def _slash_alias(scene: Scene, command: str, options: dict[str, str]) -> str:
-    handle = await scene.fake.slash(
-        scene.moderator, f"alias {command}", options, channel=scene.channel
-    )
+async def moderator_answer(scene: Scene, command: str, options: dict[str, str]) -> str:
+    """The moderator's slash `command` in the scene's channel: its answer, private, as text."""
+    handle = await scene.fake.slash(scene.moderator, command, options, channel=scene.channel)
     message = await handle.final_message()
     assert is_ephemeral(message), message
     return str(message["content"])
@@ -52,9 +51,9 @@ async def test_an_alias_removed_alone_in_its_terms_second_says_alone(
     async with start_bot(store):
         await add_term(scene)
         for alias in ("zorbalias", "zorbother"):
-            added = await _slash_alias(scene, "add", {"alias": alias, "term": "zorblax"})
+            added = await moderator_answer(scene, "alias add", {"alias": alias, "term": "zorblax"})
             assert added.startswith("Added"), added
-        assert (await _slash_alias(scene, "remove", {"alias": "zorbother"})) == (
+        assert (await moderator_answer(scene, "alias remove", {"alias": "zorbother"})) == (
             "Removed “zorbother”."
         )
         asked = await scene.fake.slash(
@@ -63,11 +62,11 @@ async def test_an_alias_removed_alone_in_its_terms_second_says_alone(
         prompt = await asked.final_message()
         clicked = await scene.fake.click(scene.moderator, prompt, buttons(prompt)["Remove"])
         await clicked.followups(1)
-        alone = await _slash_alias(scene, "remove", {"alias": "zorbother"})
+        alone = await moderator_answer(scene, "alias remove", {"alias": "zorbother"})
         assert re.fullmatch(
             r"This server has no alias “zorbother”: it was removed <t:\d+:R>\.", alone
         ), alone
-        with_term = await _slash_alias(scene, "remove", {"alias": "zorbalias"})
+        with_term = await moderator_answer(scene, "alias remove", {"alias": "zorbalias"})
         assert re.fullmatch(
             r"This server has no alias “zorbalias”: it was removed with its term “Zorblax” "
             r"<t:\d+:R> \(`/term log` says by whom\)\.",

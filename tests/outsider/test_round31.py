@@ -13,11 +13,12 @@ from pathlib import Path
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import DM_HELP
 from bot.storage import Store
-from tests.discord_app.helpers import define, is_ephemeral
+from tests.discord_app.helpers import define
 from tests.resilience.botproc import ROOT, glossary_bot_waited
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
+from .test_left47 import moderator_answer
 from .test_review38 import help_for_each
 
 V6_DUMP = Path(__file__).with_name("round31_v6.sql")
@@ -35,13 +36,6 @@ def v6_database(path: Path, guild_id: int) -> None:
         conn.close()
 
 
-async def _ephemeral(scene: Scene, command: str, options: dict[str, str]) -> str:
-    handle = await scene.fake.slash(scene.moderator, command, options, channel=scene.channel)
-    message = await handle.final_message()
-    assert is_ephemeral(message), message
-    return str(message["content"])
-
-
 async def test_a_database_of_the_previous_release_serves_after_the_upgrade(
     scene: Scene, start_bot: StartBot
 ) -> None:
@@ -54,7 +48,7 @@ async def test_a_database_of_the_previous_release_serves_after_the_upgrade(
         assert card["embeds"][0]["title"].startswith("Quuxify"), card
         _, card = await define(scene.fake, scene.alice, "ragalias", scene.channel)
         assert "RAG" in card["embeds"][0]["title"], card
-        gone = await _ephemeral(scene, "alias remove", {"alias": "zorbalias"})
+        gone = await moderator_answer(scene, "alias remove", {"alias": "zorbalias"})
         assert re.fullmatch(
             r"This server has no alias “zorbalias”: it was removed with its term “Zorblax” "
             r"<t:\d+:R> \(`/term log` says by whom\)\.",
@@ -109,7 +103,7 @@ async def test_a_member_asking_the_bot_for_help_gets_the_help_line(
         assert answer["content"] == DM_HELP, (text, answer)
     await store.flush()
     assert await store.top_misses(scene.guild.id) == []
-    added = await _ephemeral(scene, "alias add", {"alias": "commands", "term": "rag"})
+    added = await moderator_answer(scene, "alias add", {"alias": "commands", "term": "rag"})
     assert added.startswith("Added"), added
     await scene.fake.user_message(scene.alice, scene.channel, f"{me} commands")
     answer = await scene.fake.wait_for_channel_message(scene.channel)
