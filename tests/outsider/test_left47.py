@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-import shutil
 from pathlib import Path
 
 import discord
@@ -30,6 +29,7 @@ from tests.resilience.conftest import StartBot
 from tests.storage.conftest import FakeClock
 
 from .conftest import Scene
+from .test_round30 import smart_quoted_data
 
 
 async def moderator_answer(scene: Scene, command: str, options: dict[str, str]) -> str:
@@ -92,13 +92,7 @@ async def test_a_genuine_reference_to_no_entry_is_named_beside_an_unreadable_fil
     for a removed entry, a "See X." of a name no file has) among them. A reference to an id or
     name the unreadable file's text does not hold cannot be one of its entries: named now,
     where it is; the file's echoes stay one line."""
-    data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data)
-    path = data / "foundations.toml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index('title = "') + len("title = ")
-    end = text.index('"', start + 1)
-    path.write_text(f"{text[:start]}“{text[start + 1 : end]}”{text[end + 1 :]}", "utf-8")
+    data = smart_quoted_data(tmp_path)
     kinds = data / "kinds" / "kinds.toml"
     kinds_text = kinds.read_text(encoding="utf-8")
     kinds.write_text(kinds_text + 'zzz-removed-entry = "tool"\n', "utf-8")

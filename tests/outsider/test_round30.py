@@ -303,6 +303,21 @@ async def test_the_form_says_which_bundled_card_a_term_words(
     ) in answer["content"], answer["content"]
 
 
+def smart_quoted_data(folder: Path) -> Path:
+    """A copy of data/ in `folder`, the first title of `foundations.toml` in a word processor's
+    smart quotes (the file no longer TOML): the copy's folder."""
+    import shutil
+
+    data = folder / "data"
+    shutil.copytree(ROOT / "data", data)
+    path = data / "foundations.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('title = "') + len("title = ")
+    end = text.index('"', start + 1)
+    path.write_text(f"{text[:start]}“{text[start + 1 : end]}”{text[end + 1 :]}", "utf-8")
+    return data
+
+
 async def test_one_unreadable_data_file_is_one_error_not_hundreds(tmp_path: Path) -> None:
     """Plan line D4 (found trying it): a maintainer's word processor put smart quotes on one
     title of `foundations.toml`. `check` (and the log line of a refused `kill -HUP`, which
@@ -310,15 +325,7 @@ async def test_one_unreadable_data_file_is_one_error_not_hundreds(tmp_path: Path
     as" table and related id naming one of that file's 163 entries, "names no entry", the log
     line cut at "… and 260 more". Now those are one line under the file's: how many
     references were not listed, and why."""
-    import shutil
-
-    data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data)
-    path = data / "foundations.toml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index('title = "') + len("title = ")
-    end = text.index('"', start + 1)
-    path.write_text(f"{text[:start]}“{text[start + 1 : end]}”{text[end + 1 :]}", "utf-8")
+    smart_quoted_data(tmp_path)
     status, said = await _cli(tmp_path, "check", "-q", "data")
     assert status == 1, said
     lines = said.splitlines()
