@@ -117,13 +117,13 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
     ]
     if not unread:
         return problems
-    echoes = [p for p in problems if "names no entry" in p.message]
+    echoes = [p for p in problems if p.names is not None]
     if not echoes:
         return problems
     holds = _text_holds(unread)
-    absent = [p for p in echoes if not holds(_named(p))]
-    echoes = [p for p in echoes if holds(_named(p))]
-    kept = [p for p in problems if "names no entry" not in p.message]
+    absent = [p for p in echoes if not holds(p.names)]
+    echoes = [p for p in echoes if holds(p.names)]
+    kept = [p for p in problems if p.names is None]
     where = ", ".join(s.location for s in unread)
     one = len(unread) == 1
     this, its = ("this file", "this file's") if one else ("these files", "their")
@@ -158,28 +158,10 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
     return [*kept[:at], *notes, *kept[at:]]
 
 
-def _named(problem: Problem) -> str | None:
-    """The id or name a "names no entry" problem refers to (None: not known)."""
-    import ast
-    import contextlib
-
-    message = problem.message
-    if message.startswith("names no entry: "):  # kinds, asked-as tables: the entry is the id
-        return problem.entry
-    if message.startswith("'See ") and message.endswith(".' names no entry"):
-        return message[len("'See ") : -len(".' names no entry")]
-    if message.startswith("related id "):
-        quoted = message[len("related id ") :].split(" names no entry", 1)[0]
-        with contextlib.suppress(ValueError, SyntaxError):
-            return str(ast.literal_eval(quoted))
-    return None
-
-
 def _quoted(problem: Problem) -> str:
-    named = _named(problem)
     if problem.message.startswith("'See "):
-        return f"'See {named}.'"
-    return repr(named)
+        return f"'See {problem.names}.'"
+    return repr(problem.names)
 
 
 def _text_holds(unread: Sequence[SourceData]) -> Callable[[str | None], bool]:

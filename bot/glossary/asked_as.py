@@ -80,7 +80,7 @@ def phrasings_by_id(
             file = asked_as.files[entry_id]
             where, line = str(file), _table_line(file, entry_id)
             message = f"names no entry: {entry_id!r}"
-            problems.append(Problem("error", where, message, entry_id, line))
+            problems.append(Problem("error", where, message, entry_id, line, names=entry_id))
     out = {}
     for entry_id in ids:
         phrasings = asked_as.get(entry_id)

@@ -60,7 +60,7 @@ def kinds_by_id(ids: Iterable[str], kinds: KindFile, problems: list[Problem]) ->
         if entry_id not in known:
             message = f"names no entry: {entry_id!r}"
             line = _key_line(file, entry_id)
-            problems.append(Problem("error", str(file), message, entry_id, line))
+            problems.append(Problem("error", str(file), message, entry_id, line, names=entry_id))
     if kinds.files:
         where = ", ".join(sorted({str(f) for f in kinds.files.values()}))
         for entry_id in ids:

@@ -70,9 +70,14 @@ def merge_sources(
     return _with_derived_related(entries), lines
 
 
-def _problem(raw: RawEntry, severity: Literal["error", "warning"], message: str) -> Problem:
-    """A problem with `raw`, reported at its file and line."""
-    return Problem(severity, raw.file, message, entry=raw.local_id, line=raw.line)
+def _problem(
+    raw: RawEntry,
+    severity: Literal["error", "warning"],
+    message: str,
+    names: str | None = None,
+) -> Problem:
+    """A problem with `raw`, reported at its file and line (`names`: see `Problem`)."""
+    return Problem(severity, raw.file, message, entry=raw.local_id, line=raw.line, names=names)
 
 
 def _name_index(groups: dict[str, list[RawEntry]]) -> NameIndex[str]:
@@ -126,13 +131,12 @@ def _merge_group(
                 # A title written for an id is the likely slip of a hand edit: name the id.
                 meant = names.owner(related_id)
                 hint = f" (it is a name of {meant!r}: related takes ids)" if meant else ""
-                problems.append(
-                    _problem(raw, "error", f"related id {related_id!r} names no entry{hint}")
-                )
+                message = f"related id {related_id!r} names no entry{hint}"
+                problems.append(_problem(raw, "error", message, names=related_id))
         for name in raw.see_also:
             target = names.owner(name)
             if target is None:
-                problems.append(_problem(raw, "warning", f"'See {name}.' names no entry"))
+                problems.append(_problem(raw, "warning", f"'See {name}.' names no entry", name))
             elif target != entry_id and target not in related:
                 related.append(target)
 

@@ -16,12 +16,15 @@ from bot.glossary.records import RecordError, field_keys, parse_fields
 
 
 class Problem(Frozen):
-    __slots__ = ("severity", "file", "message", "entry", "line")  # noqa: RUF023 (fields in order)
+    # `names`: of a reference that "names no entry" (a kind, an asked-as table, a related id, a
+    # "See X."), the id or name it gives: read when a file that could not be read may hold it
+    __slots__ = ("severity", "file", "message", "entry", "line", "names")  # noqa: RUF023
     severity: Literal["error", "warning"]
     file: str
     message: str
     entry: str | None
     line: int | None
+    names: str | None
 
     def __init__(
         self,
@@ -30,8 +33,9 @@ class Problem(Frozen):
         message: str,
         entry: str | None = None,
         line: int | None = None,
+        names: str | None = None,
     ) -> None:
-        self.init_fields(severity, file, message, entry, line)
+        self.init_fields(severity, file, message, entry, line, names)
 
     def __str__(self) -> str:
         where = self.file + (f":{self.line}" if self.line else "")

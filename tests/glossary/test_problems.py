@@ -21,7 +21,7 @@ def test_a_problem_keeps_its_fields_and_refuses_changes() -> None:
     with pytest.raises(AttributeError, match="immutable Problem"):
         problem.line = 13  # type: ignore[misc]
     with pytest.raises(AttributeError, match="immutable Problem"):
-        problem.init_fields("warning", "x.toml", "changed", None, None)
-    with pytest.raises(TypeError, match="5 fields"):
+        problem.init_fields("warning", "x.toml", "changed", None, None, None)
+    with pytest.raises(TypeError, match="6 fields"):
         Problem.__new__(Problem).init_fields("error", "x.toml")
     assert problem.line == 12
