@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import offer_causes  # noqa: E402
 
-TUNING = (*offer_causes.TUNING, "dev16")
+TUNING = offer_causes.TUNING
 
 
 def main() -> int:

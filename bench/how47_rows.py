@@ -33,7 +33,7 @@ SHAPE = re.compile(r"\b(?:how|why)\s+(?:do|does|did|doesn'?t|don'?t|didn'?t)\b",
 
 
 def main() -> int:
-    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), (*TUNING, "dev16"))
+    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), TUNING)
     ids = [e.id for e in index.entries]
     for case, result, steps in traced_cases(index, slices, offer_causes.trace):
         if not SHAPE.search(case.query):

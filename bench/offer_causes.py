@@ -57,6 +57,8 @@ TUNING = (
     "dev13",
     "dev14",
     "dev15",
+    "dev16",
+    "dev17",
     "everyday",
     "everyday2",
     "everyday3",

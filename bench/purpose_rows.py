@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from bench import offer_causes  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 
-TUNING = (*offer_causes.TUNING, "dev16")
+TUNING = offer_causes.TUNING
 PURPOSE = re.compile(
     r"\bso (that|the|it|i|we|you|our|my|they|your|a|an|its|people|users)\b"
     r"|\b(in order )?to (stop|keep|avoid|prevent|reduce|cut|save|make|let|get|help|speed|lower"

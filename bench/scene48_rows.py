@@ -37,7 +37,7 @@ TOLD = re.compile(r"\b(?:we|our|ours|us|i|im|i'm|my|mine|ive|i've|were|we're)\b"
 
 
 def main() -> int:
-    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), (*TUNING, "dev16"))
+    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), TUNING)
     ids = [e.id for e in index.entries]
     for case, result, steps in traced_cases(index, slices, offer_causes.trace):
         split = asked_clause(case.query)

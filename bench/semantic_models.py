@@ -60,6 +60,8 @@ TUNING = {
     "dev13": "relevance_blind30.tsv",
     "dev14": "relevance_blind31.tsv",
     "dev15": "relevance_blind33.tsv",
+    "dev16": "relevance_blind35.tsv",
+    "dev17": "relevance_blind37.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))
