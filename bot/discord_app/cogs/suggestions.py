@@ -95,6 +95,12 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if unnamable is not None:  # the form's submit would say so, after the member wrote it
         await reply(interaction, unnamable)
         return
+    # A name the glossary has is said first: the member learns where its card is without the
+    # cooldown's wait or writing a form that could only be turned down.
+    named = await _named_now(interaction, interaction.guild_id, title) if title else None
+    if named is not None:
+        await reply(interaction, named[: limits.MESSAGE_CONTENT])
+        return
     refused = await _refused_now(interaction, interaction.guild_id)
     if refused is not None:
         await reply(interaction, refusal_text(refused))
@@ -102,6 +108,22 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     modal = suggestion_modal(interaction.user.id, title, definition)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by SuggestCog.on_interaction
+
+
+async def _named_now(interaction: Interaction, scope: int, title: str) -> str | None:
+    """`named_already` before the form opens, which cannot be deferred: searched in the
+    `/define` worker only when it is idle and the server's glossary is read, so the form's 3 s
+    are never spent waiting; otherwise None (the submit checks the name as before)."""
+    state = interaction.client.state
+    if not state.term_searches.idle() or not state.servers.knows(scope):
+        return None
+    local = await state.servers.local(scope)
+    said = await state.term_searches.run(scope, _said_or_empty, local, title)
+    return said or None
+
+
+def _said_or_empty(local: LocalGlossary, title: str) -> str:
+    return named_already(local, title) or ""  # the worker's None means "not searched"
 
 
 async def _refused_now(interaction: Interaction, scope: int) -> SuggestStatus | None:
@@ -282,23 +304,29 @@ class SuggestCog(ServerOnly, commands.Cog):
         title, an acronym, an alias): its card is one `/define` away, and the moderators would
         only be asked to refuse a clash."""
         local = await self.state.servers.local(scope, patient=True)
-        found = local.index.search(title, local.aliases)
-        if found.entry is not None and found.strategy in _BY_NAME:
-            return (
-                f"“{echo(title)}” is already in this server's glossary: "
-                f"**{echo(found.entry.title)}**, which `/define` opens. Nothing was queued."
-            )
-        # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
-        # shown the card it looks like, rather than the moderators a suggestion to reject.
-        alike = _looks_like(local, title)
-        if alike is None:
-            return None
-        held, entry = alike
+        return named_already(local, title)
+
+
+def named_already(local: LocalGlossary, title: str) -> str | None:
+    """What to tell a member who suggests `title`, a name `local` already has or looks like, or
+    None: a search and a look-alike check, off the event loop where time counts."""
+    found = local.index.search(title, local.aliases)
+    if found.entry is not None and found.strategy in _BY_NAME:
         return (
-            f"“{echo(title)}” looks like “{echo(held)}”, a name of "
-            f"**{echo(entry.display_title)}**, which `/define` opens: members could not tell "
-            "them apart, so no term may take it. Nothing was queued."
+            f"“{echo(title)}” is already in this server's glossary: "
+            f"**{echo(found.entry.title)}**, which `/define` opens. Nothing was queued."
         )
+    # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
+    # shown the card it looks like, rather than the moderators a suggestion to reject.
+    alike = _looks_like(local, title)
+    if alike is None:
+        return None
+    held, entry = alike
+    return (
+        f"“{echo(title)}” looks like “{echo(held)}”, a name of "
+        f"**{echo(entry.display_title)}**, which `/define` opens: members could not tell "
+        "them apart, so no term may take it. Nothing was queued."
+    )
 
 
 def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:

@@ -1,0 +1,44 @@
+"""outsider49: outsider round 32 (PLAN.md, "Outsider round 32 (outsider49)"). The real bot on
+the fake Discord, as members and moderators of a server in its first months drive it."""
+
+from __future__ import annotations
+
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+
+from .conftest import Scene
+
+SUGGESTED = {"definition": "What I think it is, in my words."}
+
+
+async def test_a_second_suggest_of_a_name_the_server_has_names_its_card_first(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """O3: a member who suggested a term a moment ago runs `/suggest RAG`: they were told to
+    wait 10 minutes, and after those, the form opened, they wrote what it means, and only then
+    learned that RAG has a card. Now a name the server's glossary has is answered before the
+    form opens, whatever the cooldown: the card's name, nothing queued. A name it lacks still
+    meets the cooldown."""
+    fake = scene.fake
+    opened = await fake.slash(scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    sent = await fake.submit_modal(scene.alice, opened, SUGGESTED)
+    assert (await sent.final_message())["content"].startswith("Thanks! “zorblax”")
+    for name, title in (("RAG", "Retrieval-Augmented Generation"), ("kv caches", "KV Cache")):
+        asked = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
+        said = await asked.final_message()
+        assert said["content"] == (
+            f"“{name}” is already in this server's glossary: **{title}**, which `/define` "
+            "opens. Nothing was queued."
+        ), said
+        assert said["flags"] & 64, said  # only to them
+    alike = await fake.slash(scene.alice, "suggest", {"term": "R\u0410G"}, channel=scene.channel)
+    assert "looks like “RAG”" in (await alike.final_message())["content"]  # a Cyrillic А
+    again = await fake.slash(scene.alice, "suggest", {"term": "blorptex"}, channel=scene.channel)
+    assert "one every 10 minutes" in (await again.final_message())["content"]
+    # Without the cooldown, the name is said before any form opens, not after it is written.
+    first = await fake.slash(scene.bob, "suggest", {"term": "RAG"}, channel=scene.channel)
+    body = await first.response()
+    assert body["type"] == 4, body
+    assert body["data"]["content"].startswith("“RAG” is already in this server's glossary")
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["zorblax"]
