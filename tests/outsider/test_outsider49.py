@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.fake_discord.models import EMBED_LINKS, SEND_MESSAGES
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 
@@ -42,3 +44,31 @@ async def test_a_second_suggest_of_a_name_the_server_has_names_its_card_first(
     assert body["type"] == 4, body
     assert body["data"]["content"].startswith("“RAG” is already in this server's glossary")
     assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["zorblax"]
+
+
+async def test_a_permission_lost_again_after_it_was_given_back_is_said_again(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """O5: a channel's Embed Links (or Send Messages) taken from the bot was logged once; the
+    admin gave it back and cards showed there again; a later change of the channel took it
+    again, and the operator was told nothing: once per channel meant once for good. Now a post
+    that shows the bot has it again forgets the line, so the next loss is said again."""
+    fake, channel = scene.fake, scene.channel
+    ask = f"{fake.bot.mention} what is rag"
+    for deny, said in (
+        (EMBED_LINKS, "cannot show cards"),
+        (SEND_MESSAGES, "cannot answer mentions"),
+    ):
+        for _ in range(2):
+            channel.overwrite(fake.bot, deny=deny)
+            await fake.update_channel(channel)
+            async with warned(f"{said} in channel {channel.id}"):
+                await fake.user_message(scene.alice, channel, ask)
+            if deny == EMBED_LINKS:
+                line = await fake.wait_for_channel_message(channel)
+                assert "needs the **Embed Links** permission" in line["content"], line
+            channel.overwrite(fake.bot)  # given back
+            await fake.update_channel(channel)
+            await fake.user_message(scene.alice, channel, ask)
+            card = await fake.wait_for_channel_message(channel)
+            assert card["embeds"][0]["title"] == "Retrieval-Augmented Generation (RAG)", card
