@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.discord_app.helpers import buttons, define, embed_of
+from tests.discord_app.test_terms import add_term, open_edit, submit
 from tests.fake_discord.models import EMBED_LINKS, SEND_MESSAGES
 from tests.resilience.helpers import warned
 
@@ -72,3 +74,38 @@ async def test_a_permission_lost_again_after_it_was_given_back_is_said_again(
             await fake.user_message(scene.alice, channel, ask)
             card = await fake.wait_for_channel_message(channel)
             assert card["embeds"][0]["title"] == "Retrieval-Augmented Generation (RAG)", card
+
+
+def _term(title: str, related: str = "") -> dict[str, str]:
+    definition = f"The made-up {title.lower()} of this test server."
+    return {
+        "title": title,
+        "definition": definition,
+        "boundary": "",
+        "other_names": "",
+        "related": related,
+    }
+
+
+async def test_a_card_button_opens_a_term_edited_into_a_bundled_entrys_wording(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """O4: members have Blorptex's card open, its button opening the server's term Zorbium. A
+    moderator edits Zorbium to give it the other name "KV cache": it is now this server's
+    wording of KV Cache, one card, which `/define Zorbium` opens. The button on the card already
+    posted said "That entry is no longer in the glossary." (a card posted after the edit opened
+    it). Now the old button opens the card the term words, for its owner and anyone else."""
+    fake = scene.fake
+    await add_term(scene, _term("Zorbium"))
+    await add_term(scene, _term("Blorptex", related="Zorbium"))
+    _, card = await define(fake, scene.alice, "Blorptex", scene.channel)
+    opens = buttons(card)["Zorbium"]
+    edit = await open_edit(scene, scene.moderator, "zorbium")
+    saved = await submit(scene, scene.moderator, edit, {"other_names": "KV cache"})
+    assert "this server's wording of **KV Cache**" in saved["content"], saved
+    for member in (scene.bob, scene.alice):  # another member: privately; its owner: in place
+        pressed = await fake.click(member, card, opens)
+        shown = await pressed.final_message()
+        assert shown["embeds"], shown
+        assert embed_of(shown)["title"] == "Zorbium (KV)", shown
+        assert "made-up zorbium" in embed_of(shown)["description"], shown
