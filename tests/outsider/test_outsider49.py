@@ -45,6 +45,12 @@ async def test_a_second_suggest_of_a_name_the_server_has_names_its_card_first(
     body = await first.response()
     assert body["type"] == 4, body
     assert body["data"]["content"].startswith("“RAG” is already in this server's glossary")
+    # "Suggest it" under a miss, pressed after a moderator added the term: its card, no form.
+    _, miss = await define(fake, scene.bob, "blorptex", scene.channel)
+    await add_term(scene, _term("Blorptex"))
+    pressed = await fake.click(scene.bob, miss, buttons(miss)["Suggest it"])
+    said = await pressed.final_message()
+    assert said["content"].startswith("“blorptex” is already in this server's glossary"), said
     assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["zorblax"]
 
 
