@@ -3,8 +3,11 @@ the fake Discord, as members and moderators of a server in its first months driv
 
 from __future__ import annotations
 
+import datetime as dt
+
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.discord_app.test_terms import add_term, open_edit, submit
 from tests.fake_discord.models import EMBED_LINKS, SEND_MESSAGES
@@ -115,3 +118,44 @@ async def test_a_card_button_opens_a_term_edited_into_a_bundled_entrys_wording(
         assert shown["embeds"], shown
         assert embed_of(shown)["title"] == "Zorbium (KV)", shown
         assert "made-up zorbium" in embed_of(shown)["description"], shown
+
+
+async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """O3: moderators slow to review, a member suggests "zorblax" again once the 10 minutes
+    are up, and again: each was queued, the moderators' queue (50 places) filling with one
+    member's copies, and the member told each time "Thanks!" as if it were new. Now a name
+    they have waiting is said to be waiting, before the form (given to `/suggest`) and at its
+    submit (typed in the form); another member's suggestion of it is queued as before (each
+    is told when it is decided)."""
+    fake = scene.fake
+    now = [dt.datetime.now(dt.UTC)]
+    store = await Store.open(scene.db_path, clock=lambda: now[0])
+    waits = "You suggested “zorblax” already: it is waiting for this server's moderators."
+    async with start_bot(store):
+        opened = await fake.slash(
+            scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel
+        )
+        await opened.response()
+        sent = await fake.submit_modal(scene.alice, opened, SUGGESTED)
+        assert (await sent.final_message())["content"].startswith("Thanks!")
+        now[0] += dt.timedelta(minutes=11)
+        again = await fake.slash(
+            scene.alice, "suggest", {"term": "Zorb-lax"}, channel=scene.channel
+        )
+        said = await again.final_message()
+        assert said["content"].startswith(waits.replace("zorblax", "Zorb-lax")), said
+        typed = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
+        assert (await typed.response())["type"] == 9
+        sent = await fake.submit_modal(scene.alice, typed, {"title": "zorblax", **SUGGESTED})
+        assert (await sent.final_message())["content"].startswith(waits)
+        other = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
+        await other.response()
+        sent = await fake.submit_modal(scene.bob, other, SUGGESTED)
+        assert (await sent.final_message())["content"].startswith("Thanks!")
+        waiting = await store.open_suggestions(scene.guild.id)
+    assert [(s.user_id, s.title) for s in waiting] == [
+        (scene.alice.id, "zorblax"),
+        (scene.bob.id, "zorblax"),
+    ]

@@ -8,6 +8,7 @@ term cog's review, and whatever writes a term or alias of a waiting suggestion's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -48,7 +49,14 @@ from bot.glossary.models import Entry
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
 from bot.search.local import LocalGlossary
-from bot.storage import SUGGEST_COOLDOWN, StorageError, Suggestion, SuggestStatus
+from bot.storage import (
+    MAX_OPEN_SUGGESTIONS,
+    SUGGEST_COOLDOWN,
+    StorageError,
+    Store,
+    Suggestion,
+    SuggestStatus,
+)
 from bot.term_storage import waiting_named
 
 if TYPE_CHECKING:
@@ -101,9 +109,9 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if named is not None:
         await reply(interaction, named[: limits.MESSAGE_CONTENT])
         return
-    refused = await _refused_now(interaction, interaction.guild_id)
+    refused = await _refused_now(interaction, interaction.guild_id, title)
     if refused is not None:
-        await reply(interaction, refusal_text(refused))
+        await reply(interaction, refused)
         return
     modal = suggestion_modal(interaction.user.id, title, definition)
     await interaction.response.send_modal(modal)
@@ -126,18 +134,41 @@ def _said_or_empty(local: LocalGlossary, title: str) -> str:
     return named_already(local, title) or ""  # the worker's None means "not searched"
 
 
-async def _refused_now(interaction: Interaction, scope: int) -> SuggestStatus | None:
-    """Why the member may not suggest here now, asked before the form opens; None when they
-    may, or when the database does not say in time (the form's submit checks again)."""
+async def _refused_now(interaction: Interaction, scope: int, title: str) -> str | None:
+    """Why the member may not suggest `title` (may be "") here now, asked before the form
+    opens: it waits already, their cooldown, a full queue; None when they may, or when the
+    database does not say in time (the form's submit checks again)."""
     state = interaction.client.state
-    if state.store is None:
+    store, user_id = state.store, interaction.user.id
+    if store is None:
         return None
+
+    async def refusal() -> str | None:
+        waiting = await own_waiting(store, scope, user_id, title) if title else None
+        if waiting is not None:
+            return waiting
+        status = await store.suggest_refusal(scope, user_id)
+        return None if status is None else refusal_text(status)
+
     try:
-        return await asyncio.wait_for(
-            state.store.suggest_refusal(scope, interaction.user.id), state.read_timeout
-        )
+        return await asyncio.wait_for(refusal(), state.read_timeout)
     except (StorageError, TimeoutError):
         return None
+
+
+async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str | None:
+    """What to tell a member who suggests a name they have waiting already (as search meets
+    names: "Zorb-lax" is "zorblax"), or None. Once the cooldown was over, each copy was
+    queued: one member's copies filled the moderators' queue, each thanked as new."""
+    name = compact(title)
+    for waiting in await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS):
+        if waiting.user_id == user_id and compact(waiting.title) == name:
+            return (
+                f"You suggested “{echo(title)}” already: it is waiting for this server's "
+                "moderators. I'll tell you privately what they decide, if your DMs are open. "
+                "Nothing new was queued."
+            )
+    return None
 
 
 def name_refused(title: str) -> str | None:
@@ -271,6 +302,9 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         await thinking(interaction)
         named = await self._named(scope, title)
+        if named is None:
+            with contextlib.suppress(StorageError):  # the write below says so, keeping the text
+                named = await own_waiting(store, scope, owner, title)
         if named is not None:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
             return
