@@ -159,3 +159,28 @@ async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
         (scene.alice.id, "zorblax"),
         (scene.bob.id, "zorblax"),
     ]
+
+
+async def test_a_member_who_left_is_said_to_have_left_not_to_have_closed_dms(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """O2: Bob suggested "zorblax" and left the server before a moderator got to it. Discord
+    refuses a DM to a member who left as to closed DMs, and the moderator read "the member
+    could not be told (DMs closed)", a setting Bob never changed. Now the bot asks Discord
+    whether he is still a member (only when the DM fails): "no longer in this server"."""
+    fake = scene.fake
+    opened = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
+    await opened.response()
+    sent = await fake.submit_modal(scene.bob, opened, SUGGESTED)
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+    del scene.guild.members[scene.bob.id]  # left (the bot, without the members intent, not told)
+    fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)  # Discord's refusal
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+    said = (await rejected.final_message())["content"]
+    assert "Rejected the suggestion; the member could not be told (no longer in this server)." in (
+        said
+    ), said

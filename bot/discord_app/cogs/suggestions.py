@@ -378,16 +378,31 @@ def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:
 _BY_NAME = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 
 
-async def tell_member(client: discord.Client, user_id: int, text: str) -> bool:
-    """A private message to a member about their suggestion; False if Discord won't deliver it
-    (DMs closed, user gone): tolerated, the moderator is told."""
+async def tell_member(
+    client: discord.Client, user_id: int, text: str, guild: discord.Guild | None = None
+) -> str | None:
+    """A private message to a member about their suggestion; None once sent, else why Discord
+    won't deliver it: tolerated, the moderator is told. Discord refuses a member who left the
+    server as it refuses closed DMs; "DMs closed" sent the moderator looking for a setting."""
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(text, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException:
         log.info("could not tell user %s about their suggestion", user_id)
-        return False
-    return True
+    else:
+        return None
+    if guild is not None:
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            return UNTOLD_LEFT
+        except discord.HTTPException:
+            pass
+    return UNTOLD_DMS
+
+
+UNTOLD_DMS = "DMs closed"
+UNTOLD_LEFT = "no longer in this server"
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,7 +449,7 @@ async def close_suggestion(
         return ""
     opens = Opens.term(term) if term is not None else None
     try:
-        found, told = await _decide(
+        found, untold = await _decide(
             interaction, suggestion_id, accepted=accepted, opens=opens, decided=decided
         )
     except StorageError:
@@ -447,9 +462,8 @@ async def close_suggestion(
         how = await decided_meanwhile(interaction, suggestion_id) or "decided"
         return f"\nThat suggestion was already {how} (`/term log` says by whom)."
     verdict = "Accepted" if accepted else "Rejected"
-    text = f"\n{verdict} the suggestion; " + (
-        "the member was told privately." if told else "the member could not be told (DMs closed)."
-    )
+    reached = "was told privately." if untold is None else f"could not be told ({untold})."
+    text = f"\n{verdict} the suggestion; the member {reached}"
     if accepted and term is not None:
         text += await close_namesakes(interaction, [term])
     return text
@@ -462,9 +476,10 @@ async def _decide(
     accepted: bool,
     opens: Opens | None,
     decided: bool = False,
-) -> tuple[Suggestion | None, bool]:
+) -> tuple[Suggestion | None, str | None]:
     """Close one suggestion (`decided`: closed already, as accepted) and tell its member: the
-    suggestion (None if this did not close it) and whether the member could be told."""
+    suggestion (None if this did not close it) and why the member could not be told (None:
+    told, or not closed here)."""
     store = interaction.client.state.store
     assert store is not None
     scope = interaction.guild_id or 0
@@ -480,7 +495,7 @@ async def _decide(
             term_id=opens.id if opens else None,
         )
     if found is None:
-        return None, False
+        return None, None
     # A server in an outage is known to discord.py by its id alone, with an empty name.
     server = (interaction.guild.name if interaction.guild else "") or "the server"
     outcome = "added to the glossary" if accepted else "not added to the glossary"
@@ -493,13 +508,14 @@ async def _decide(
         renamed = opens.title.casefold() != found.title.casefold()
         outcome += f" as “{echo(opens.title)}”" if renamed else ""
         look_up = f" Look it up with `/define {echo(opens.title)}`."
-    told = await tell_member(
+    untold = await tell_member(
         interaction.client,
         found.user_id,
         f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
         f"{outcome} by its moderators.{look_up}",
+        interaction.guild,
     )
-    return found, told
+    return found, untold
 
 
 async def close_namesakes(
@@ -521,18 +537,20 @@ async def accept_waiting(
     assert state.store is not None
     closed = told = 0
     named: set[str] = set()  # the names accepted: an import's may be many
+    why: set[str] = set()  # why members could not be told
     try:
         for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
-            decided, reached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
+            decided, unreached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
             closed += decided is not None
-            told += reached
             if decided is not None:
                 named.add(compact(waiter.title))
+                told += unreached is None
+                why.update([unreached] if unreached is not None else [])
     except StorageError:
         pass  # the rest stay in the queue, where a moderator still sees them
     if not closed:
         return ""
-    untold = "could not be told (DMs closed)."
+    untold = f"could not be told ({', or '.join(sorted(why))})."
     if closed == 1:
         noun, who = "suggestion", "its member " + ("was told privately." if told else untold)
     elif told == closed:
