@@ -268,7 +268,9 @@ async def open_card(
     state = interaction.client.state
     scope = interaction.guild_id or DM_SCOPE
     local = await state.servers.local(scope)
-    entry = local.glossary.get(entry_id)
+    # A server term's id on a card posted before an edit made it a bundled entry's wording
+    # opens that one card, as the term's aliases and `/define` do.
+    entry = local.entry(entry_id)
     if entry is None:
         await _gone(interaction)
         return
@@ -404,8 +406,8 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
     @guarded
     async def callback(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or DM_SCOPE
-        glossary = (await interaction.client.state.servers.local(scope)).glossary
-        entry = glossary.get(self.entry_id)
+        local = await interaction.client.state.servers.local(scope)
+        glossary, entry = local.glossary, local.entry(self.entry_id)
         if entry is None:
             await _gone(interaction)
             return

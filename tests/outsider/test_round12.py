@@ -195,10 +195,11 @@ async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
     fake = scene.fake
     async with BotProcess(fake, scene.db_path, cwd=tmp_path) as bot:
         for name, title in (("RAG", "Retrieval-Augmented Generation"), ("kv cache", "KV Cache")):
-            opened = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
+            # Typed in the form (a name given to `/suggest` is said before it opens: outsider49).
+            opened = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
             assert (await opened.response())["type"] == 9
             sent = await fake.submit_modal(
-                scene.alice, opened, {"definition": "What I think it is."}
+                scene.alice, opened, {"title": name, "definition": "What I think it is."}
             )
             said = (await sent.final_message())["content"]
             assert said.startswith(f"“{name}” is already in this server's glossary: **{title}**")

@@ -504,6 +504,8 @@ class DefineCog(commands.Cog):
             self._say_lacking(message.channel.id, "embed_links")
             await sent.edit(content=NO_EMBEDS.format(title=reply.embed.title or ""), view=None)
             return
+        if reply.embed is not None:
+            self._regained(message.channel.id, "embed_links")
         count_sent(self.state, scope, reply)
 
     async def _reply(self, message: discord.Message, **kwargs: Any) -> discord.Message:
@@ -513,14 +515,20 @@ class DefineCog(commands.Cog):
         Discord refused the reply for it (taken since the bot was told its roles). Nobody is
         pinged either way."""
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        channel_id, post = message.channel.id, _post_permission(message.channel)
         if _bot_may(message, "read_message_history"):
             try:
-                return await message.reply(mention_author=False, **kwargs)
+                sent = await message.reply(mention_author=False, **kwargs)
             except discord.Forbidden as exc:
                 if exc.code != REPLY_WITHOUT_HISTORY:
                     raise
-        self._say_lacking(message.channel.id, "read_message_history")
-        return await message.channel.send(**kwargs)
+            else:
+                self._regained(channel_id, post, "read_message_history")
+                return sent
+        self._say_lacking(channel_id, "read_message_history")
+        sent = await message.channel.send(**kwargs)
+        self._regained(channel_id, post)
+        return sent
 
     async def _removed_from(self, guild_id: int, refused: discord.Forbidden) -> bool:
         """Whether a reply was `refused` because the bot is no longer in the server (removed
@@ -540,6 +548,13 @@ class DefineCog(commands.Cog):
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError):
             return False
         return False
+
+    def _regained(self, channel_id: int, *permissions: str) -> None:
+        """A post showed the bot has `permissions` in this channel (given back since it was
+        told of their lack): losing them again is said again. Once per channel for good, an
+        operator who mended a channel was never told that a later change broke it again."""
+        for permission in permissions:
+            self._lacking_said.pop((channel_id, permission), None)
 
     def _say_lacking(self, channel_id: int, permission: str) -> None:
         """Tell the operator once per channel what lacking `permission` there changes."""

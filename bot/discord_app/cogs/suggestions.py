@@ -8,6 +8,7 @@ term cog's review, and whatever writes a term or alias of a waiting suggestion's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -48,7 +49,14 @@ from bot.glossary.models import Entry
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
 from bot.search.local import LocalGlossary
-from bot.storage import SUGGEST_COOLDOWN, StorageError, Suggestion, SuggestStatus
+from bot.storage import (
+    MAX_OPEN_SUGGESTIONS,
+    SUGGEST_COOLDOWN,
+    StorageError,
+    Store,
+    Suggestion,
+    SuggestStatus,
+)
 from bot.term_storage import waiting_named
 
 if TYPE_CHECKING:
@@ -95,27 +103,72 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if unnamable is not None:  # the form's submit would say so, after the member wrote it
         await reply(interaction, unnamable)
         return
-    refused = await _refused_now(interaction, interaction.guild_id)
+    # A name the glossary has is said first: the member learns where its card is without the
+    # cooldown's wait or writing a form that could only be turned down.
+    named = await _named_now(interaction, interaction.guild_id, title) if title else None
+    if named is not None:
+        await reply(interaction, named[: limits.MESSAGE_CONTENT])
+        return
+    refused = await _refused_now(interaction, interaction.guild_id, title)
     if refused is not None:
-        await reply(interaction, refusal_text(refused))
+        await reply(interaction, refused)
         return
     modal = suggestion_modal(interaction.user.id, title, definition)
     await interaction.response.send_modal(modal)
     modal.stop()  # its submit is handled by SuggestCog.on_interaction
 
 
-async def _refused_now(interaction: Interaction, scope: int) -> SuggestStatus | None:
-    """Why the member may not suggest here now, asked before the form opens; None when they
-    may, or when the database does not say in time (the form's submit checks again)."""
+async def _named_now(interaction: Interaction, scope: int, title: str) -> str | None:
+    """`named_already` before the form opens, which cannot be deferred: searched in the
+    `/define` worker only when it is idle and the server's glossary is read, so the form's 3 s
+    are never spent waiting; otherwise None (the submit checks the name as before)."""
     state = interaction.client.state
-    if state.store is None:
+    if not state.term_searches.idle() or not state.servers.knows(scope):
         return None
+    local = await state.servers.local(scope)
+    said = await state.term_searches.run(scope, _said_or_empty, local, title)
+    return said or None
+
+
+def _said_or_empty(local: LocalGlossary, title: str) -> str:
+    return named_already(local, title) or ""  # the worker's None means "not searched"
+
+
+async def _refused_now(interaction: Interaction, scope: int, title: str) -> str | None:
+    """Why the member may not suggest `title` (may be "") here now, asked before the form
+    opens: it waits already, their cooldown, a full queue; None when they may, or when the
+    database does not say in time (the form's submit checks again)."""
+    state = interaction.client.state
+    store, user_id = state.store, interaction.user.id
+    if store is None:
+        return None
+
+    async def refusal() -> str | None:
+        waiting = await own_waiting(store, scope, user_id, title) if title else None
+        if waiting is not None:
+            return waiting
+        status = await store.suggest_refusal(scope, user_id)
+        return None if status is None else refusal_text(status)
+
     try:
-        return await asyncio.wait_for(
-            state.store.suggest_refusal(scope, interaction.user.id), state.read_timeout
-        )
+        return await asyncio.wait_for(refusal(), state.read_timeout)
     except (StorageError, TimeoutError):
         return None
+
+
+async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str | None:
+    """What to tell a member who suggests a name they have waiting already (as search meets
+    names: "Zorb-lax" is "zorblax"), or None. Once the cooldown was over, each copy was
+    queued: one member's copies filled the moderators' queue, each thanked as new."""
+    name = compact(title)
+    for waiting in await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS):
+        if waiting.user_id == user_id and compact(waiting.title) == name:
+            return (
+                f"You suggested “{echo(title)}” already: it is waiting for this server's "
+                "moderators. I'll tell you privately what they decide, if your DMs are open. "
+                "Nothing new was queued."
+            )
+    return None
 
 
 def name_refused(title: str) -> str | None:
@@ -249,6 +302,9 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         await thinking(interaction)
         named = await self._named(scope, title)
+        if named is None:
+            with contextlib.suppress(StorageError):  # the write below says so, keeping the text
+                named = await own_waiting(store, scope, owner, title)
         if named is not None:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
             return
@@ -282,23 +338,29 @@ class SuggestCog(ServerOnly, commands.Cog):
         title, an acronym, an alias): its card is one `/define` away, and the moderators would
         only be asked to refuse a clash."""
         local = await self.state.servers.local(scope, patient=True)
-        found = local.index.search(title, local.aliases)
-        if found.entry is not None and found.strategy in _BY_NAME:
-            return (
-                f"“{echo(title)}” is already in this server's glossary: "
-                f"**{echo(found.entry.title)}**, which `/define` opens. Nothing was queued."
-            )
-        # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
-        # shown the card it looks like, rather than the moderators a suggestion to reject.
-        alike = _looks_like(local, title)
-        if alike is None:
-            return None
-        held, entry = alike
+        return named_already(local, title)
+
+
+def named_already(local: LocalGlossary, title: str) -> str | None:
+    """What to tell a member who suggests `title`, a name `local` already has or looks like, or
+    None: a search and a look-alike check, off the event loop where time counts."""
+    found = local.index.search(title, local.aliases)
+    if found.entry is not None and found.strategy in _BY_NAME:
         return (
-            f"“{echo(title)}” looks like “{echo(held)}”, a name of "
-            f"**{echo(entry.display_title)}**, which `/define` opens: members could not tell "
-            "them apart, so no term may take it. Nothing was queued."
+            f"“{echo(title)}” is already in this server's glossary: "
+            f"**{echo(found.entry.title)}**, which `/define` opens. Nothing was queued."
         )
+    # A look-alike (`RАG` with a Cyrillic А) no moderator's save would take: the member is
+    # shown the card it looks like, rather than the moderators a suggestion to reject.
+    alike = _looks_like(local, title)
+    if alike is None:
+        return None
+    held, entry = alike
+    return (
+        f"“{echo(title)}” looks like “{echo(held)}”, a name of "
+        f"**{echo(entry.display_title)}**, which `/define` opens: members could not tell "
+        "them apart, so no term may take it. Nothing was queued."
+    )
 
 
 def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:
@@ -316,16 +378,31 @@ def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:
 _BY_NAME = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
 
 
-async def tell_member(client: discord.Client, user_id: int, text: str) -> bool:
-    """A private message to a member about their suggestion; False if Discord won't deliver it
-    (DMs closed, user gone): tolerated, the moderator is told."""
+async def tell_member(
+    client: discord.Client, user_id: int, text: str, guild: discord.Guild | None = None
+) -> str | None:
+    """A private message to a member about their suggestion; None once sent, else why Discord
+    won't deliver it: tolerated, the moderator is told. Discord refuses a member who left the
+    server as it refuses closed DMs; "DMs closed" sent the moderator looking for a setting."""
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(text, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException:
         log.info("could not tell user %s about their suggestion", user_id)
-        return False
-    return True
+    else:
+        return None
+    if guild is not None:
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            return UNTOLD_LEFT
+        except discord.HTTPException:
+            pass
+    return UNTOLD_DMS
+
+
+UNTOLD_DMS = "DMs closed"
+UNTOLD_LEFT = "no longer in this server"
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +449,7 @@ async def close_suggestion(
         return ""
     opens = Opens.term(term) if term is not None else None
     try:
-        found, told = await _decide(
+        found, untold = await _decide(
             interaction, suggestion_id, accepted=accepted, opens=opens, decided=decided
         )
     except StorageError:
@@ -385,9 +462,8 @@ async def close_suggestion(
         how = await decided_meanwhile(interaction, suggestion_id) or "decided"
         return f"\nThat suggestion was already {how} (`/term log` says by whom)."
     verdict = "Accepted" if accepted else "Rejected"
-    text = f"\n{verdict} the suggestion; " + (
-        "the member was told privately." if told else "the member could not be told (DMs closed)."
-    )
+    reached = "was told privately." if untold is None else f"could not be told ({untold})."
+    text = f"\n{verdict} the suggestion; the member {reached}"
     if accepted and term is not None:
         text += await close_namesakes(interaction, [term])
     return text
@@ -400,9 +476,10 @@ async def _decide(
     accepted: bool,
     opens: Opens | None,
     decided: bool = False,
-) -> tuple[Suggestion | None, bool]:
+) -> tuple[Suggestion | None, str | None]:
     """Close one suggestion (`decided`: closed already, as accepted) and tell its member: the
-    suggestion (None if this did not close it) and whether the member could be told."""
+    suggestion (None if this did not close it) and why the member could not be told (None:
+    told, or not closed here)."""
     store = interaction.client.state.store
     assert store is not None
     scope = interaction.guild_id or 0
@@ -418,7 +495,7 @@ async def _decide(
             term_id=opens.id if opens else None,
         )
     if found is None:
-        return None, False
+        return None, None
     # A server in an outage is known to discord.py by its id alone, with an empty name.
     server = (interaction.guild.name if interaction.guild else "") or "the server"
     outcome = "added to the glossary" if accepted else "not added to the glossary"
@@ -431,13 +508,14 @@ async def _decide(
         renamed = opens.title.casefold() != found.title.casefold()
         outcome += f" as “{echo(opens.title)}”" if renamed else ""
         look_up = f" Look it up with `/define {echo(opens.title)}`."
-    told = await tell_member(
+    untold = await tell_member(
         interaction.client,
         found.user_id,
         f"Your suggestion “{echo(found.title)}” in {discord.utils.escape_markdown(server)} was "
         f"{outcome} by its moderators.{look_up}",
+        interaction.guild,
     )
-    return found, told
+    return found, untold
 
 
 async def close_namesakes(
@@ -459,18 +537,20 @@ async def accept_waiting(
     assert state.store is not None
     closed = told = 0
     named: set[str] = set()  # the names accepted: an import's may be many
+    why: set[str] = set()  # why members could not be told
     try:
         for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
-            decided, reached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
+            decided, unreached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
             closed += decided is not None
-            told += reached
             if decided is not None:
                 named.add(compact(waiter.title))
+                told += unreached is None
+                why.update([unreached] if unreached is not None else [])
     except StorageError:
         pass  # the rest stay in the queue, where a moderator still sees them
     if not closed:
         return ""
-    untold = "could not be told (DMs closed)."
+    untold = f"could not be told ({', or '.join(sorted(why))})."
     if closed == 1:
         noun, who = "suggestion", "its member " + ("was told privately." if told else untold)
     elif told == closed:
