@@ -90,8 +90,34 @@ def typed_back(head: str, values: dict[str, str]) -> str:
     return fit("\n".join(lines), limits.MESSAGE_CONTENT)
 
 
+# What `inert` escapes (a backslash before a mark that is not a letter, digit or space shows the
+# mark): discord.py's escape_markdown's marks, every "<" (Discord renders timestamps, channel and
+# role mentions, command links and emoji after one) and every "[" before a "](" (escape_markdown
+# escapes one "[" for a whole line from its first "[" to its last ")", leaving the bold, spoilers
+# and masked links between live); a quote, heading or list's mark at a line's start after spaces
+# too, and a numbered list's ".". Web addresses as they are, as escape_markdown leaves them (a
+# backslash in one changes where it goes; a link shows as typed).
+_INERT = re.compile(
+    r"(?P<url>(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s])"
+    r"|(?P<mark>[_\\~|*`<\[])"
+    r"|^(?P<lead>[ \t]*)(?:(?P<block>>|#|-|\+)|(?P<number>\d+)\.(?=\s))",
+    re.MULTILINE,
+)
+
+
 def inert(text: str) -> str:
-    """`text` shown as typed: no Markdown, no ping, and every "<" escaped (Discord renders
-    timestamps, channel and role mentions and emoji after one)."""
-    escaped = discord.utils.escape_markdown(text).replace("<", "\\<")
-    return discord.utils.escape_mentions(escaped)
+    """`text` shown as typed: no Markdown, no masked link, no ping (`_INERT` says what is
+    escaped; a bare web address still links, as typed)."""
+    link_ends = text.rfind("](")
+
+    def escaped(match: re.Match[str]) -> str:
+        if match["url"]:
+            return match["url"]
+        if match["mark"]:
+            opens_no_link = match["mark"] == "[" and match.start() > link_ends
+            return match["mark"] if opens_no_link else "\\" + match["mark"]
+        if match["block"]:
+            return match["lead"] + "\\" + match["block"]
+        return match["lead"] + match["number"] + "\\."
+
+    return discord.utils.escape_mentions(_INERT.sub(escaped, text))
