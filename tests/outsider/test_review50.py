@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from bot.storage import Store
-from tests.discord_app.helpers import is_ephemeral
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.test_terms import TERM, add_term, open_edit, submit
 
 from .conftest import Scene
 from .test_forged47 import form_submitted
@@ -62,3 +64,64 @@ async def test_a_mentions_no_entry_echo_shows_markdown_between_brackets_as_typed
     assert "**zorbleflax**" not in content.replace("\\*", ""), content
     assert not scene.fake.pop_violations()
 
+
+# --- custom ids at Discord's cap ------------------------------------------------------------------
+
+LONG_TITLE = "Nightly retrieval reranking pipeline for enterprise knowledge search"
+
+
+async def test_a_term_with_a_long_title_can_be_removed(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/term remove`'s Remove button carried the moderator's id, the term's revision and its
+    id: with a title of 54 characters or more (its id a slug of up to 54), the custom id passed
+    Discord's 100 characters, Discord refused the prompt (400) and the moderator got "Something
+    went wrong on my side": such a term could not be removed from Discord. Now the id is cut to
+    fit, and the term found by its revision."""
+    added = await add_term(scene, dict(TERM, title=LONG_TITLE, other_names=""))
+    assert added["content"].startswith("Added"), added
+    [term] = await read_terms(store, scene.guild.id)
+    assert len(term.id) == 54, term.id
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": term.id}, channel=scene.channel
+    )
+    prompt = await asked.final_message()
+    assert prompt["content"].startswith(f"Remove “{LONG_TITLE}”"), prompt
+    remove = buttons(prompt)["Remove"]
+    assert len(remove) == 100, remove
+    clicked = await scene.fake.click(scene.moderator, prompt, remove)
+    [done] = await clicked.followups(1)
+    assert done["content"] == f"Removed “{LONG_TITLE}”.", done
+    assert await read_terms(store, scene.guild.id) == []
+    assert not scene.fake.pop_violations()
+
+
+async def test_a_cut_remove_button_tells_a_changed_term_and_a_gone_one(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """The cut id's answers when the term is not as shown: edited since (its revision changed),
+    or removed (by another moderator's prompt)."""
+    await add_term(scene, dict(TERM, title=LONG_TITLE, other_names=""))
+    [term] = await read_terms(store, scene.guild.id)
+    prompts = []
+    for _ in range(2):
+        asked = await scene.fake.slash(
+            scene.moderator, "term remove", {"term": term.id}, channel=scene.channel
+        )
+        prompts.append(await asked.final_message())
+    opened = await open_edit(scene, scene.moderator, term.id)
+    edited = await submit(scene, scene.moderator, opened, {"definition": "A newer definition."})
+    assert edited["content"].startswith("Saved"), edited
+    clicked = await scene.fake.click(scene.moderator, prompts[0], buttons(prompts[0])["Remove"])
+    [changed] = await clicked.followups(1)
+    assert changed["content"].startswith(f"“{LONG_TITLE}” changed since you asked"), changed
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": term.id}, channel=scene.channel
+    )
+    fresh = await asked.final_message()
+    clicked = await scene.fake.click(scene.moderator, fresh, buttons(fresh)["Remove"])
+    await clicked.followups(1)
+    clicked = await scene.fake.click(scene.moderator, prompts[1], buttons(prompts[1])["Remove"])
+    [gone] = await clicked.followups(1)
+    assert gone["content"] == "That term is already gone: nothing to remove.", gone
+    assert not scene.fake.pop_violations()

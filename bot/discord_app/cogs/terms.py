@@ -265,17 +265,19 @@ class RemoveButton(
     Restorable[discord.ui.Button[Any]],
     template=rf"gb:term-rm:{OWNER}:{_REVISION}:{ENTRY}",
 ):
-    """Confirms `/term remove`, for the term as it was shown."""
+    """Confirms `/term remove`, for the term as it was shown. A term's id (a slug of its title,
+    up to 60 characters, or a bundled entry's) may not fit in the custom id beside the rest: it
+    is cut to fit, and the term found by its revision (a hash of the whole term, id included)."""
 
     def __init__(self, owner_id: int, revision: str, term_id: str) -> None:
+        head = f"gb:term-rm:{owner_id}:{revision}:"
+        custom_id = (head + term_id)[: limits.CUSTOM_ID]
         super().__init__(
-            discord.ui.Button(
-                label="Remove",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"gb:term-rm:{owner_id}:{revision}:{term_id}",
-            )
+            discord.ui.Button(label="Remove", style=discord.ButtonStyle.danger, custom_id=custom_id)
         )
-        self.owner_id, self.revision, self.term_id = owner_id, revision, term_id
+        self.owner_id, self.revision = owner_id, revision
+        self.term_id = custom_id[len(head) :]
+        self.id_cut = len(custom_id) == limits.CUSTOM_ID  # or whole, as long as the room
 
     @classmethod
     def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RemoveButton:
@@ -288,14 +290,25 @@ class RemoveButton(
             return
         state = interaction.client.state
         bundled = state.glossary
-        term_id, revision = self.term_id, self.revision
+        shown_id, revision, id_cut = self.term_id, self.revision, self.id_cut
 
         def plan(
             current: list[ServerTerm], aliases: Mapping[str, str]
         ) -> tuple[TermChange | None, str]:
-            term = next((t for t in current if t.id == term_id), None)
+            term = next((t for t in current if t.id == shown_id), None)
+            if term is None and id_cut:
+                # The term at the revision shown, else the one whose id begins so (changed).
+                named = [t for t in current if t.id.startswith(shown_id)]
+                found = [t for t in named if t.revision == revision] or named
+                if len(found) > 1:
+                    return None, (
+                        "That term changed since you asked to remove it. "
+                        "Run `/term remove` again to see it as it is now."
+                    )
+                term = found[0] if found else None
             if term is None:
                 return None, "That term is already gone: nothing to remove."
+            term_id = term.id
             if term.revision != revision:
                 return None, (
                     f"“{echo(term.title)}” changed since you asked to remove it. "
