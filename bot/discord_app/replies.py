@@ -25,7 +25,15 @@ from bot.cards.quote import quote
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, inert, options_of, suggest_button
+from bot.discord_app.items import (
+    ENTRY,
+    OWNER,
+    Restorable,
+    carried,
+    inert,
+    options_of,
+    suggest_button,
+)
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
 from bot.glossary.links import only_links
@@ -268,10 +276,12 @@ async def open_card(
     state = interaction.client.state
     scope = interaction.guild_id or DM_SCOPE
     local = await state.servers.local(scope)
-    entry = local.glossary.get(entry_id)
+    entry = entry_of(local.glossary, entry_id)
     if entry is None:
         await _gone(interaction)
         return
+    if first is not None:
+        first = getattr(entry_of(local.glossary, first), "id", first)
     if plain and not entry.plain:  # a card sent before its term was edited to drop them
         await interaction.response.send_message(
             "This term has no plain-words version any more (it was edited since this card was "
@@ -302,6 +312,14 @@ async def open_card(
     count_sent(state, scope, reply)
 
 
+def entry_of(glossary: Glossary, entry_id: str) -> Entry | None:
+    """The entry a button or menu names: by its id, or a long id's `carried` form."""
+    found = glossary.get(entry_id)
+    if found is None and "--" in entry_id:
+        found = next((e for e in glossary if carried(e.id) == entry_id), None)
+    return found
+
+
 async def _gone(interaction: Interaction) -> None:
     await interaction.response.send_message(
         "That entry is no longer in the glossary.", ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -320,7 +338,7 @@ class OpenButton(Restorable[discord.ui.Button[Any]], template=_OPEN):
             discord.ui.Button(
                 label=fit(label, limits.BUTTON_LABEL),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"gb:open:{entry_id}:{owner_id}",
+                custom_id=f"gb:open:{carried(entry_id)}:{owner_id}",
             ),
             row=row,
         )
@@ -347,7 +365,7 @@ class PlainButton(
                 label="Plain words" if show_plain else "Full definition",
                 emoji="💬" if show_plain else "📖",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"gb:plain:{entry_id}:{owner_id}:{int(show_plain)}",
+                custom_id=f"gb:plain:{carried(entry_id)}:{owner_id}:{int(show_plain)}",
             ),
             row=3,
         )
@@ -391,7 +409,7 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
                 label="Other sources",
                 emoji="📚",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"gb:src:{entry_id}",
+                custom_id=f"gb:src:{carried(entry_id)}",
             ),
             row=3,
         )
@@ -405,7 +423,7 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
     async def callback(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or DM_SCOPE
         glossary = (await interaction.client.state.servers.local(scope)).glossary
-        entry = glossary.get(self.entry_id)
+        entry = entry_of(glossary, self.entry_id)
         if entry is None:
             await _gone(interaction)
             return
@@ -450,7 +468,7 @@ def entry_option(entry: Entry) -> discord.SelectOption:
     description = entry.summary or entry.definition
     return discord.SelectOption(
         label=fit(entry.display_title, limits.SELECT_OPTION_TEXT),
-        value=entry.id,
+        value=carried(entry.id),
         description=fit(description, limits.SELECT_OPTION_TEXT),
     )
 

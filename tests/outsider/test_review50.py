@@ -4,10 +4,14 @@ failing before it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
+from bot.glossary import bundled_data_dir, load_glossary
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import TERM, add_term, open_edit, submit
 
 from .conftest import Scene
@@ -125,3 +129,64 @@ async def test_a_cut_remove_button_tells_a_changed_term_and_a_gone_one(
     [gone] = await clicked.followups(1)
     assert gone["content"] == "That term is already gone: nothing to remove.", gone
     assert not scene.fake.pop_violations()
+
+
+LONG_ID = "retrieval-augmented-generation-with-knowledge-graphs-and-hybrid-dense-sparse-search"
+LONG_ENTRIES = f'''
+[[entries]]
+id = "{LONG_ID}"
+title = "Retrieval-augmented generation with knowledge graphs and hybrid dense sparse search"
+category = "Retrieval & Context"
+definition = "Retrieval that walks a knowledge graph and mixes dense and sparse search first."
+plain = "Looking things up two ways before answering."
+
+[[entries]]
+id = "zorbix"
+title = "Zorbix"
+category = "Retrieval & Context"
+definition = "A made-up retrieval step whose card offers the long entry."
+related = ["{LONG_ID}"]
+'''
+
+
+async def test_an_operators_entry_with_a_long_id_opens_from_buttons_and_menus(
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path
+) -> None:
+    """`check` passes an operator's entry of any id length (a Markdown entry's id is its
+    title's slug), but the cards put ids into custom ids (100 characters, with a prefix and the
+    asker's id): the card of every entry relating to one of 72+ characters was "Something went
+    wrong on my side" (the button refused by its own template), one of 69+ had no working Plain
+    words. Now a long id is carried as its head and a hash, and found again by it: the related
+    button, the Plain words button and Explain terms' menu each open the card."""
+    (tmp_path / "long.toml").write_text(LONG_ENTRIES, encoding="utf-8")
+    served = load_glossary([bundled_data_dir(), tmp_path / "long.toml"])
+    async with start_bot(store, glossary=served):
+        _, card = await define(scene.fake, scene.alice, "zorbix", scene.channel)
+        assert embed_of(card)["title"] == "Zorbix", card
+        related = buttons(card)
+        [long_button] = [label for label in related if label.startswith("Retrieval-augmented")]
+        assert len(related[long_button]) <= 100, related
+        pressed = await scene.fake.click(scene.alice, card, related[long_button])
+        await pressed.response()
+        opened = scene.fake.message(int(card["id"]))
+        assert embed_of(opened)["title"].startswith("Retrieval-augmented generation with"), opened
+        plain = await scene.fake.click(scene.alice, opened, buttons(opened)["Plain words"])
+        await plain.response()
+        shown = embed_of(scene.fake.message(int(card["id"])))
+        assert "Looking things up two ways" in shown["description"], shown
+        said = await scene.fake.user_message(
+            scene.alice,
+            scene.channel,
+            "we tried Zorbix and retrieval-augmented generation "
+            "with knowledge graphs and hybrid dense sparse search",
+        )
+        listed = await scene.fake.message_command(scene.alice, "Explain terms", said)
+        menu_message = await listed.final_message()
+        [menu] = [c for row in menu_message["components"] for c in row["components"]]
+        values = [option["value"] for option in menu["options"]]
+        assert all(len(value) <= 100 for value in values), values
+        [long_value] = [value for value in values if value.startswith("retrieval-augmented")]
+        picked = await scene.fake.select(scene.alice, menu_message, menu["custom_id"], [long_value])
+        answer = await picked.final_message()
+        assert embed_of(answer)["title"].startswith("Retrieval-augmented generation with"), answer
+        assert not scene.fake.pop_violations()
