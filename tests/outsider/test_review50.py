@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
+from bot.discord_app.cogs.define import DM_HELP, MENTION_HELP
 from bot.glossary import bundled_data_dir, load_glossary
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -16,6 +17,7 @@ from tests.discord_app.test_terms import TERM, add_term, open_edit, submit
 
 from .conftest import Scene
 from .test_forged47 import form_submitted
+from .test_left47 import moderator_answer
 
 # --- items.inert: Discord's markup shown as typed ------------------------------------------------
 
@@ -190,3 +192,53 @@ async def test_an_operators_entry_with_a_long_id_opens_from_buttons_and_menus(
         answer = await picked.final_message()
         assert embed_of(answer)["title"].startswith("Retrieval-augmented generation with"), answer
         assert not scene.fake.pop_violations()
+
+
+# --- the help line ------------------------------------------------------------------------------
+
+# What a member types asking the bot about itself, as it reaches the bot: with a zero-width space
+# or a direction mark pasted in, in an input method's full-width letters, and words outsider48's
+# list lacked.
+ASKED_ABOUT_THE_BOT = (
+    "help\u200b",
+    "\u200fhelp",
+    "ｈｅｌｐ？",
+    "thanks\u200b!",
+    "help me pls",
+    "list commands",
+    "how to use this bot?",
+    "what’s this bot?",
+)
+
+
+async def test_asking_the_bot_about_itself_gets_the_help_line_everywhere(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """outsider48's help line matched the mention's text as it came: "help" with a zero-width
+    space or a direction mark in it (the miss echoed without them: "No entry for “help”"), or
+    typed in full-width forms, was a public "No entry" and a missed search; so were "help me
+    pls", "list commands", "how to use this bot?" and "what’s this bot?". Now the patterns read
+    the text without what shows nothing, in NFKC; in a channel, a thread and a DM. A real term
+    near "help" and a server's alias "help" still open their cards."""
+    me = scene.fake.bot.mention
+    thread = scene.guild.add_thread(scene.channel, "questions", scene.bob)
+    dm = scene.fake.dm_channel(scene.alice)
+    for place, prefix, help_line in (
+        (scene.channel, f"{me} ", MENTION_HELP),
+        (thread, f"{me} ", MENTION_HELP),
+        (dm, "", DM_HELP),
+    ):
+        for text in ASKED_ABOUT_THE_BOT:
+            await scene.fake.user_message(scene.alice, place, prefix + text)
+            answer = await scene.fake.wait_for_channel_message(place)
+            assert answer["content"] == help_line, (place.name, text, answer)
+    await store.flush()
+    assert await store.top_misses(scene.guild.id) == []
+    await scene.fake.user_message(scene.alice, scene.channel, f"{me} helm")
+    answer = await scene.fake.wait_for_channel_message(scene.channel)
+    assert "HELM" in answer["embeds"][0]["title"], answer
+    added = await moderator_answer(scene, "alias add", {"alias": "help", "term": "rag"})
+    assert added.startswith("Added"), added
+    await scene.fake.user_message(scene.alice, scene.channel, f"{me} help\u200b")
+    answer = await scene.fake.wait_for_channel_message(scene.channel)
+    assert "RAG" in answer["embeds"][0]["title"], answer
