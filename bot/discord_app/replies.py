@@ -62,6 +62,13 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     return inert(quote(text, limit))
 
 
+def in_code(text: str, limit: int = ECHO_LIMIT) -> str:
+    """User text (a title) inside the bot's own code span ("`/define top_p`"): one plain line,
+    bounded, not escaped (a code span shows a backslash as one, and renders nothing else), its
+    backticks, which would end the span, as quotes."""
+    return quote(text, limit).replace("`", "'")
+
+
 @dataclass(frozen=True)
 class Reply:
     content: str | None

@@ -242,3 +242,38 @@ async def test_asking_the_bot_about_itself_gets_the_help_line_everywhere(
     await scene.fake.user_message(scene.alice, scene.channel, f"{me} help\u200b")
     answer = await scene.fake.wait_for_channel_message(scene.channel)
     assert "RAG" in answer["embeds"][0]["title"], answer
+
+
+# --- titles inside the bot's code spans ---------------------------------------------------------
+
+
+async def test_a_saved_or_accepted_terms_define_command_shows_its_title_as_typed(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """ "Added **top_p sampling** …: `/define top\\_p sampling`" and the member's DM on an
+    accepted suggestion "Look it up with `/define top\\_k cut`": the title was escaped for
+    Markdown inside a code span, which shows the backslash (a command to copy that is not the
+    title; "_", "*", "~", "|" and "<" alike). Now the title in the code span is as typed."""
+    added = await add_term(scene, dict(TERM, title="top_p sampling", other_names=""))
+    content = added["content"]
+    assert content.startswith("Added **top\\_p sampling**"), content  # bold: escaped
+    assert ": `/define top_p sampling`." in content, content
+    opened = await scene.fake.slash(
+        scene.alice, "suggest", {"term": "top_k cut"}, channel=scene.channel
+    )
+    await opened.response()
+    sent = await scene.fake.submit_modal(
+        scene.alice, opened, {"definition": "Keeps the k likeliest tokens."}
+    )
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+    review = await scene.fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    accept = await scene.fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+    await accept.response()
+    saved = await scene.fake.submit_modal(scene.moderator, accept, {})
+    assert (await saved.final_message())["content"].startswith("Added"), saved
+    told = await scene.fake.wait_for_channel_message(scene.fake.dm_channel(scene.alice))
+    assert told["content"].endswith("Look it up with `/define top_k cut`."), told
+    assert not scene.fake.pop_violations()

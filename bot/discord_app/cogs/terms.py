@@ -62,7 +62,7 @@ from bot.discord_app.items import (
     submitted_values,
     typed_back,
 )
-from bot.discord_app.replies import echo, said_through_the_stop, through_the_stop
+from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
@@ -964,7 +964,9 @@ def plan_save(
         text = f"Nothing changed: **{echo(term.title)}** already reads as the form does."
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
-    text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
+    text = (
+        f"{verb} **{echo(term.title)}** in this server's glossary: `/define {in_code(term.title)}`."
+    )
     target = overlay_target(term, bundled)
     if target is not None:  # its card changes for every member: say so
         text += (
