@@ -4,8 +4,14 @@ failing before it."""
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
 from pathlib import Path
 
+import pytest
+
+from bot.discord_app import health
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from bot.discord_app.cogs.define import DM_HELP, MENTION_HELP
 from bot.glossary import bundled_data_dir, load_glossary
@@ -277,3 +283,37 @@ async def test_a_saved_or_accepted_terms_define_command_shows_its_title_as_typed
     told = await scene.fake.wait_for_channel_message(scene.fake.dm_channel(scene.alice))
     assert told["content"].endswith("Look it up with `/define top_k cut`."), told
     assert not scene.fake.pop_violations()
+
+
+# --- the heartbeat's writer line (left48) ---------------------------------------------------------
+
+
+def test_a_stop_leaves_a_beat_of_another_containers_bot_with_the_same_pid(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """review49's find: in containers every bot is pid 1, and containers on one host (host
+    networking) share its name; a second container's bot, refused or stopping, read a running
+    one's beat ("pid 1 on vm") as its own and wrote its stop over it: `health` said "stopped"
+    of a running bot. The line now names the run too; a fresh beat of this pid and host but
+    another run is left, with left48's warning. Here the other container's beat is this
+    process's own line with another run; a beat of this run, and a line an older bot wrote
+    (no run), are written over as before."""
+    heartbeat = tmp_path / "heartbeat"
+    assert health._write_heartbeat(heartbeat, None, False) is None  # a beat, by this run
+    own = heartbeat.read_text("utf-8")
+    writer = own.splitlines()[-1]
+    assert writer.startswith(f"pid {os.getpid()} on {socket.gethostname()} run "), writer
+    others = own.replace(writer, f"pid {os.getpid()} on {socket.gethostname()} run 0123456789ab")
+    heartbeat.write_text(others, "utf-8")
+    with caplog.at_level(logging.WARNING, logger=health.log.name):
+        health.mark_stopped(heartbeat, on_error=True)
+    assert heartbeat.read_text("utf-8") == others
+    [warned] = [
+        r.getMessage() for r in caplog.records if "another running process" in r.getMessage()
+    ]
+    assert f"(pid {os.getpid()})" in warned, warned
+    older = own.replace(writer, f"pid {os.getpid()} on {socket.gethostname()}")
+    for left in (own, older):
+        heartbeat.write_text(left, "utf-8")
+        health.mark_stopped(heartbeat, on_error=True)
+        assert heartbeat.read_text("utf-8").startswith(health.STOPPED), left
