@@ -240,6 +240,13 @@ async def test_asking_the_bot_about_itself_gets_the_help_line_everywhere(
             assert answer["content"] == help_line, (place.name, text, answer)
     await store.flush()
     assert await store.top_misses(scene.guild.id) == []
+    # Thanks after the bot, a zero-width space in it: the words before are the question.
+    bob = scene.bob.mention
+    await scene.fake.user_message(
+        scene.alice, scene.channel, f"{bob} what's rag {me} thanks\u200b!"
+    )
+    answer = await scene.fake.wait_for_channel_message(scene.channel)
+    assert "RAG" in answer["embeds"][0]["title"], answer
     await scene.fake.user_message(scene.alice, scene.channel, f"{me} helm")
     answer = await scene.fake.wait_for_channel_message(scene.channel)
     assert "HELM" in answer["embeds"][0]["title"], answer

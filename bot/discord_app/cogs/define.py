@@ -232,7 +232,8 @@ def mention_text(content: str, mine: str) -> str:
     before, *after = re.split(mine, content)
     rest = " ".join(after)
     said = _ASIDE.sub(" ", rest).strip()
-    if re.search(_OTHER, before) and re.search(r"\w", said) and not _PLEASANTRY.fullmatch(said):
+    pleasantry = _PLEASANTRY.fullmatch(_as_typed_words(said))
+    if re.search(_OTHER, before) and re.search(r"\w", said) and not pleasantry:
         content = rest
     else:
         content = f"{before} {rest}"
