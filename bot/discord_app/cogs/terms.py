@@ -277,7 +277,7 @@ class RemoveButton(
         )
         self.owner_id, self.revision = owner_id, revision
         self.term_id = custom_id[len(head) :]
-        self.id_cut = len(custom_id) == limits.CUSTOM_ID  # or whole, as long as the room
+        self.id_cut = len(custom_id) == limits.CUSTOM_ID  # or just fits: its id is tried first
 
     @classmethod
     def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RemoveButton:
