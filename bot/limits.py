@@ -17,6 +17,7 @@ SELECT_PLACEHOLDER = 150
 AUTOCOMPLETE_CHOICES = 25
 AUTOCOMPLETE_NAME = 100
 AUTOCOMPLETE_VALUE = 100
+CUSTOM_ID = 100  # a button's or menu's custom id
 TEXT_INPUT = 4000  # one text input of a modal
 
 # `/term add|edit`'s form, field by field (the modal's input ids): the most each input takes, and

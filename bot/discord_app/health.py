@@ -47,8 +47,11 @@ SHARDS_LOST = "shards not connected to Discord since: "
 # What `health` reads of that line: some 3,800 shards (2,000 bytes cut it at about 120).
 SHARDS_READ = 1 << 16
 # The last line of every text the bot writes there: which process on which host wrote it, so a
-# second process on the same HEARTBEAT_PATH can tell a running one's beat (`_running_writer`).
+# second process on the same HEARTBEAT_PATH can tell a running one's beat (`_running_writer`),
+# and which run of it: in containers every bot is pid 1, often on one host name, so a second
+# container's bot read the first's line as its own and wrote its stop over a running bot's beat.
 WRITER = "pid "
+_RUN = os.urandom(6).hex()
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -204,7 +207,7 @@ def _write_beat(
 
 
 def _writer() -> str:
-    return f"{WRITER}{os.getpid()} on {socket.gethostname()}\n"
+    return f"{WRITER}{os.getpid()} on {socket.gethostname()} run {_RUN}\n"
 
 
 def _running_writer(path: Path) -> int | None:
@@ -218,7 +221,8 @@ def _running_writer(path: Path) -> int | None:
     said = lines[0].strip()
     if not _is_heartbeat(said) or _stopped_at(said) is not None:
         return None
-    pid, _, host = lines[-1].removeprefix(WRITER).partition(" on ")
+    pid, _, where = lines[-1].removeprefix(WRITER).partition(" on ")
+    host, _, run = where.partition(" run ")  # no run: an older bot's line
     if not lines[-1].startswith(WRITER) or not pid.isdigit() or host != socket.gethostname():
         return None
     # Fresh: a beat's time is the file's; an unhealthy line keeps that, and says its own below.
@@ -227,8 +231,10 @@ def _running_writer(path: Path) -> int | None:
         written = written or path.stat().st_mtime
     except OSError:
         return None
-    if int(pid) == os.getpid() or stale(written, time.time()):
+    if stale(written, time.time()) or (int(pid) == os.getpid() and run in ("", _RUN)):
         return None
+    if int(pid) == os.getpid():  # our pid, another run: a process of another pid namespace
+        return int(pid)
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:

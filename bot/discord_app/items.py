@@ -4,6 +4,7 @@ in memory. A subclass says how to rebuild itself from its custom id (`restore`).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from typing import Any, Generic, Self, TypeVar
@@ -14,7 +15,7 @@ from bot import limits
 from bot.cards.fit import fit
 
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
-ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"
+ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"  # an entry's id as `carried`
 OWNER = r"(?P<owner>[0-9]{1,20})"
 NONCE = r"(?P<nonce>[0-9a-f]{12})"  # a form's draft (term_drafts)
 
@@ -33,6 +34,20 @@ class Restorable(discord.ui.DynamicItem[I], Generic[I], template=r"(?!)"):
         /,
     ) -> Self:
         return cls.restore(match, item)
+
+
+# An entry's id goes into a custom id (100 characters) beside a prefix and a user's 20 digits,
+# and is a menu option's value (100). An operator's data puts no cap on ids (a Markdown entry's
+# is its title's slug): a longer one is carried as its head and a hash, joined by "--", which no
+# slug holds, and found again by it (`replies.entry_of`).
+CARRIED = 60
+
+
+def carried(entry_id: str) -> str:
+    if len(entry_id) <= CARRIED:
+        return entry_id
+    digest = hashlib.sha256(entry_id.encode()).hexdigest()[:8]
+    return f"{entry_id[: CARRIED - 10].rstrip('-')}--{digest}"
 
 
 def options_of(item: discord.ui.Item[Any]) -> list[discord.SelectOption]:
@@ -90,8 +105,34 @@ def typed_back(head: str, values: dict[str, str]) -> str:
     return fit("\n".join(lines), limits.MESSAGE_CONTENT)
 
 
+# What `inert` escapes (a backslash before a mark that is not a letter, digit or space shows the
+# mark): discord.py's escape_markdown's marks, every "<" (Discord renders timestamps, channel and
+# role mentions, command links and emoji after one) and every "[" before a "](" (escape_markdown
+# escapes one "[" for a whole line from its first "[" to its last ")", leaving the bold, spoilers
+# and masked links between live); a quote, heading or list's mark at a line's start after spaces
+# too, and a numbered list's ".". Web addresses as they are, as escape_markdown leaves them (a
+# backslash in one changes where it goes; a link shows as typed).
+_INERT = re.compile(
+    r"(?P<url>(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s])"
+    r"|(?P<mark>[_\\~|*`<\[])"
+    r"|^(?P<lead>[ \t]*)(?:(?P<block>>|#|-|\+)|(?P<number>\d+)\.(?=\s))",
+    re.MULTILINE,
+)
+
+
 def inert(text: str) -> str:
-    """`text` shown as typed: no Markdown, no ping, and every "<" escaped (Discord renders
-    timestamps, channel and role mentions and emoji after one)."""
-    escaped = discord.utils.escape_markdown(text).replace("<", "\\<")
-    return discord.utils.escape_mentions(escaped)
+    """`text` shown as typed: no Markdown, no masked link, no ping (`_INERT` says what is
+    escaped; a bare web address still links, as typed)."""
+    link_ends = text.rfind("](")
+
+    def escaped(match: re.Match[str]) -> str:
+        if match["url"]:
+            return match["url"]
+        if match["mark"]:
+            opens_no_link = match["mark"] == "[" and match.start() > link_ends
+            return match["mark"] if opens_no_link else "\\" + match["mark"]
+        if match["block"]:
+            return match["lead"] + "\\" + match["block"]
+        return match["lead"] + match["number"] + "\\."
+
+    return discord.utils.escape_mentions(_INERT.sub(escaped, text))

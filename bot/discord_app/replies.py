@@ -25,7 +25,15 @@ from bot.cards.quote import quote
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
-from bot.discord_app.items import ENTRY, OWNER, Restorable, inert, options_of, suggest_button
+from bot.discord_app.items import (
+    ENTRY,
+    OWNER,
+    Restorable,
+    carried,
+    inert,
+    options_of,
+    suggest_button,
+)
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
 from bot.glossary.links import only_links
@@ -52,6 +60,13 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
     command links, custom emoji, channel and role mentions) unless it is."""
     return inert(quote(text, limit))
+
+
+def in_code(text: str, limit: int = ECHO_LIMIT) -> str:
+    """User text (a title) inside the bot's own code span ("`/define top_p`"): one plain line,
+    bounded, not escaped (a code span shows a backslash as one, and renders nothing else), its
+    backticks, which would end the span, as quotes."""
+    return quote(text, limit).replace("`", "'")
 
 
 @dataclass(frozen=True)
@@ -268,12 +283,12 @@ async def open_card(
     state = interaction.client.state
     scope = interaction.guild_id or DM_SCOPE
     local = await state.servers.local(scope)
-    # A server term's id on a card posted before an edit made it a bundled entry's wording
-    # opens that one card, as the term's aliases and `/define` do.
-    entry = local.entry(entry_id)
+    entry = entry_of(local, entry_id)
     if entry is None:
         await _gone(interaction)
         return
+    if first is not None:
+        first = getattr(entry_of(local, first), "id", first)
     if plain and not entry.plain:  # a card sent before its term was edited to drop them
         await interaction.response.send_message(
             "This term has no plain-words version any more (it was edited since this card was "
@@ -304,6 +319,16 @@ async def open_card(
     count_sent(state, scope, reply)
 
 
+def entry_of(local: LocalGlossary, entry_id: str) -> Entry | None:
+    """The entry a button or menu names: by its id, or a long id's `carried` form. A server
+    term's id on a card posted before an edit made it a bundled entry's wording opens that one
+    card, as the term's aliases and `/define` do."""
+    found = local.entry(entry_id)
+    if found is None and "--" in entry_id:
+        found = next((e for e in local.glossary if carried(e.id) == entry_id), None)
+    return found
+
+
 async def _gone(interaction: Interaction) -> None:
     await interaction.response.send_message(
         "That entry is no longer in the glossary.", ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -322,7 +347,7 @@ class OpenButton(Restorable[discord.ui.Button[Any]], template=_OPEN):
             discord.ui.Button(
                 label=fit(label, limits.BUTTON_LABEL),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"gb:open:{entry_id}:{owner_id}",
+                custom_id=f"gb:open:{carried(entry_id)}:{owner_id}",
             ),
             row=row,
         )
@@ -349,7 +374,7 @@ class PlainButton(
                 label="Plain words" if show_plain else "Full definition",
                 emoji="💬" if show_plain else "📖",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"gb:plain:{entry_id}:{owner_id}:{int(show_plain)}",
+                custom_id=f"gb:plain:{carried(entry_id)}:{owner_id}:{int(show_plain)}",
             ),
             row=3,
         )
@@ -393,7 +418,7 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
                 label="Other sources",
                 emoji="📚",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"gb:src:{entry_id}",
+                custom_id=f"gb:src:{carried(entry_id)}",
             ),
             row=3,
         )
@@ -407,7 +432,7 @@ class SourcesButton(Restorable[discord.ui.Button[Any]], template=rf"gb:src:{ENTR
     async def callback(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or DM_SCOPE
         local = await interaction.client.state.servers.local(scope)
-        glossary, entry = local.glossary, local.entry(self.entry_id)
+        glossary, entry = local.glossary, entry_of(local, self.entry_id)
         if entry is None:
             await _gone(interaction)
             return
@@ -452,7 +477,7 @@ def entry_option(entry: Entry) -> discord.SelectOption:
     description = entry.summary or entry.definition
     return discord.SelectOption(
         label=fit(entry.display_title, limits.SELECT_OPTION_TEXT),
-        value=entry.id,
+        value=carried(entry.id),
         description=fit(description, limits.SELECT_OPTION_TEXT),
     )
 

@@ -7,6 +7,7 @@ import dataclasses
 import logging
 import re
 import time
+import unicodedata
 import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from bot.discord_app.replies import (
     respond_in_time,
 )
 from bot.discord_app.state import BotState
+from bot.glossary.invisible import drop_invisible
 from bot.search.asked import search_asked
 from bot.storage import DM_SCOPE
 
@@ -109,12 +111,23 @@ _PLEASANTRY = re.compile(
 # so the help line (a reply to another's message: Explain terms), no offers, no missed search.
 # Searched first, as a pleasantry: a server's own name that reads like one opens its card.
 _ASKS_ABOUT_ME = re.compile(
-    r"(?:[/!?.]?help(?: me| pls| please)?|(?:what are )?(?:your |the )?commands"
+    r"(?:[/!?.]?help(?: me)?(?: pls| plz| please)?"
+    r"|(?:(?:what are|list|show(?: me)?) )?(?:your |the |all )?commands"
     r"|how (?:do|does|can|should) (?:i|we|one|you|this bot|the bot|this|it)"
     r"(?: use (?:you|it|this|this bot|the bot))?(?: work)?"
-    r"|what (?:can|do) you do|what (?:are|is) (?:you|this bot)|who are you)[\s!?.,:;)(]*",
+    r"|how to use(?: you| it| this| this bot| the bot)?"
+    r"|what (?:can|do) you do|what(?: are| is|'s|’s) (?:you|this bot)|who are you)[\s!?.,:;)(]*",
     re.IGNORECASE,
 )
+
+
+def _as_typed_words(text: str) -> str:
+    """`text` as the two patterns above read it: what shows nothing dropped (a zero-width space
+    or a direction mark pasted with it; the miss is echoed without them) and full-width forms
+    as the plain ones (an input method's "ｈｅｌｐ？")."""
+    return unicodedata.normalize("NFKC", drop_invisible(text))
+
+
 # Others named in a mention's text: a member (<@1>, <@!1>), a role (<@&2>), a channel (<#3>).
 _OTHER = r"<(?:@[!&]?|#)\d+>"
 # ...and the words that hand the answer to them ("rag for @bob", "cc @bob"), and custom emoji
@@ -219,7 +232,8 @@ def mention_text(content: str, mine: str) -> str:
     before, *after = re.split(mine, content)
     rest = " ".join(after)
     said = _ASIDE.sub(" ", rest).strip()
-    if re.search(_OTHER, before) and re.search(r"\w", said) and not _PLEASANTRY.fullmatch(said):
+    pleasantry = _PLEASANTRY.fullmatch(_as_typed_words(said))
+    if re.search(_OTHER, before) and re.search(r"\w", said) and not pleasantry:
         content = rest
     else:
         content = f"{before} {rest}"
@@ -475,10 +489,10 @@ class DefineCog(commands.Cog):
                 return  # "thanks!", "ok we will try it": no help line, no offers, no miss
             if self.state.lookups.take(message.author.id, time.monotonic()) is not None:
                 return  # a card, but over the limit /define has too: nothing in public
-        if result.entry is None and _PLEASANTRY.fullmatch(text):
+        if result.entry is None and _PLEASANTRY.fullmatch(words := _as_typed_words(text)):
             await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
             return
-        if result.entry is None and _ASKS_ABOUT_ME.fullmatch(text):
+        if result.entry is None and _ASKS_ABOUT_ME.fullmatch(words):
             help_line = MENTION_HELP if message.guild else DM_HELP
             await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
             return

@@ -40,7 +40,7 @@ from bot.discord_app.items import (
     suggest_button,
     typed_back,
 )
-from bot.discord_app.replies import echo, through_the_stop, unfinished_at_stop
+from bot.discord_app.replies import echo, in_code, through_the_stop, unfinished_at_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.keys import compact
@@ -502,12 +502,12 @@ async def _decide(
     look_up = ""
     if accepted and opens is not None and opens.alias:  # the name the member typed opens it
         outcome += f" as another name for “{echo(opens.title)}”"
-        look_up = f" Look it up with `/define {echo(found.title)}`."
+        look_up = f" Look it up with `/define {in_code(found.title)}`."
     elif accepted and opens is not None:
         # The moderator may have saved it under another name: the member looks up that one.
         renamed = opens.title.casefold() != found.title.casefold()
         outcome += f" as “{echo(opens.title)}”" if renamed else ""
-        look_up = f" Look it up with `/define {echo(opens.title)}`."
+        look_up = f" Look it up with `/define {in_code(opens.title)}`."
     untold = await tell_member(
         interaction.client,
         found.user_id,

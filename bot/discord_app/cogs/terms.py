@@ -62,7 +62,7 @@ from bot.discord_app.items import (
     submitted_values,
     typed_back,
 )
-from bot.discord_app.replies import echo, said_through_the_stop, through_the_stop
+from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
@@ -265,17 +265,19 @@ class RemoveButton(
     Restorable[discord.ui.Button[Any]],
     template=rf"gb:term-rm:{OWNER}:{_REVISION}:{ENTRY}",
 ):
-    """Confirms `/term remove`, for the term as it was shown."""
+    """Confirms `/term remove`, for the term as it was shown. A term's id (a slug of its title,
+    up to 60 characters, or a bundled entry's) may not fit in the custom id beside the rest: it
+    is cut to fit, and the term found by its revision (a hash of the whole term, id included)."""
 
     def __init__(self, owner_id: int, revision: str, term_id: str) -> None:
+        head = f"gb:term-rm:{owner_id}:{revision}:"
+        custom_id = (head + term_id)[: limits.CUSTOM_ID]
         super().__init__(
-            discord.ui.Button(
-                label="Remove",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"gb:term-rm:{owner_id}:{revision}:{term_id}",
-            )
+            discord.ui.Button(label="Remove", style=discord.ButtonStyle.danger, custom_id=custom_id)
         )
-        self.owner_id, self.revision, self.term_id = owner_id, revision, term_id
+        self.owner_id, self.revision = owner_id, revision
+        self.term_id = custom_id[len(head) :]
+        self.id_cut = len(custom_id) == limits.CUSTOM_ID  # or just fits: its id is tried first
 
     @classmethod
     def restore(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RemoveButton:
@@ -288,14 +290,25 @@ class RemoveButton(
             return
         state = interaction.client.state
         bundled = state.glossary
-        term_id, revision = self.term_id, self.revision
+        shown_id, revision, id_cut = self.term_id, self.revision, self.id_cut
 
         def plan(
             current: list[ServerTerm], aliases: Mapping[str, str]
         ) -> tuple[TermChange | None, str]:
-            term = next((t for t in current if t.id == term_id), None)
+            term = next((t for t in current if t.id == shown_id), None)
+            if term is None and id_cut:
+                # The term at the revision shown, else the one whose id begins so (changed).
+                named = [t for t in current if t.id.startswith(shown_id)]
+                found = [t for t in named if t.revision == revision] or named
+                if len(found) > 1:
+                    return None, (
+                        "That term changed since you asked to remove it. "
+                        "Run `/term remove` again to see it as it is now."
+                    )
+                term = found[0] if found else None
             if term is None:
                 return None, "That term is already gone: nothing to remove."
+            term_id = term.id
             if term.revision != revision:
                 return None, (
                     f"“{echo(term.title)}” changed since you asked to remove it. "
@@ -951,7 +964,9 @@ def plan_save(
         text = f"Nothing changed: **{echo(term.title)}** already reads as the form does."
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
-    text = f"{verb} **{echo(term.title)}** in this server's glossary: `/define {echo(term.title)}`."
+    text = (
+        f"{verb} **{echo(term.title)}** in this server's glossary: `/define {in_code(term.title)}`."
+    )
     target = overlay_target(term, bundled)
     if target is not None:  # its card changes for every member: say so
         text += (

@@ -1,0 +1,84 @@
+"""review50: `migrate-db` of a SQLite file's audit logs, write ids and all, into the other
+backend (PostgreSQL, or a new SQLite file) through the real command line: which alias went with
+its term reads the same in the copy (left47's `write_id`; its test copied within one backend,
+through `copy_into`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
+
+from .conftest import FakeClock, OpenStore
+from .test_migrate_db import migrate_db
+
+
+def _term(term_id: str, title: str) -> ServerTerm:
+    return ServerTerm(
+        id=term_id, title=title, definition="Ours, for tests.", category="Fundamentals"
+    )
+
+
+def _removing(term_id: str) -> Callable[[object, Mapping[str, str]], tuple[TermChange, None]]:
+    def plan(_: object, aliases: Mapping[str, str]) -> tuple[TermChange, None]:
+        gone = tuple(key for key, entry_id in aliases.items() if entry_id == term_id)
+        return TermChange(remove=(term_id,), drop_aliases=gone), None
+
+    return plan
+
+
+async def _why(store: Store, keys: list[str]) -> list[tuple[str, str | None, int | None]]:
+    """Each key: (key, the term it went with or None, by whom) or None where it is there."""
+    out = []
+    for key in keys:
+        removal = await store.alias_removal(1, key)
+        assert removal is not None, key
+        term = removal.term
+        out.append((key, term.term_id if term else None, term.actor_id if term else None))
+    return out
+
+
+KEYS = ["a1", "a2", "b1", "b2", "alone1", "alone2"]
+
+
+async def test_which_alias_went_with_its_term_survives_a_copy_to_either_backend(
+    open_any: OpenStore, location: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    """Two terms removed in one second by two moderators, each taking two aliases, and two
+    aliases removed alone in that second by the same moderators; then copied by `migrate-db`.
+    Holds: the copy reads each as the source does."""
+    source_path = tmp_path / "source.db"
+    source = await Store.open(source_path, clock=clock)
+    terms = (_term("ta", "Zorblax"), _term("tb", "Quarble"))
+    await change_terms(source, 1, lambda *_: (TermChange(put=terms), None), 7)
+    for key, term_id in (
+        ("a1", "ta"),
+        ("a2", "ta"),
+        ("alone1", "ta"),
+        ("b1", "tb"),
+        ("b2", "tb"),
+        ("alone2", "tb"),
+    ):
+        await source.add_alias(1, key, key, term_id, 7)
+    await source.remove_alias(1, "alone1", 7)  # alone, then its term by the same moderator
+    await source.remove_alias(1, "alone2", 8)
+    await change_terms(source, 1, _removing("ta"), 7)
+    await change_terms(source, 1, _removing("tb"), 8)
+    expected = [
+        ("a1", "ta", 7),
+        ("a2", "ta", 7),
+        ("b1", "tb", 8),
+        ("b2", "tb", 8),
+        ("alone1", None, None),
+        ("alone2", None, None),
+    ]
+    assert await _why(source, KEYS) == expected
+    await source.close()
+    for target in (location, str(tmp_path / "copy.db")):
+        done = migrate_db("--from", str(source_path), "--to", target)
+        assert done.returncode == 0, done.stderr
+        copy = await open_any(target)
+        assert await _why(copy, KEYS) == expected, target
