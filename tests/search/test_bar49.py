@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
-# Probes that fail on main be49dc9: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here. Two get no card with their entry offered first (Gradient
-# Clipping, Structured Outputs); a database index cards Token Embedding.
+# Probes that still fail: strict expected failures, so one that starts passing fails the suite
+# and is moved out of here. On main be49dc9 a third failed too: Gradient Clipping's ("capping how
+# big an update step ..."), offered first, carded by the shorter description's bar. Structured
+# Outputs' text is offered first (the meaning puts Function Calling first, 0.64 against 0.62); a
+# database index cards Token Embedding (a lexical card, which the bar leaves alone).
 STILL_FAILING = {
-    "capping how big an update step can get so one sudden spike doesn't wreck the run",
     "forcing the model's reply to follow an exact schema so my code can parse it every time",
     "an index on a table column that makes lookups by that column fast",
 }
