@@ -44,17 +44,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# A shorter description (more than `MIN_WORDS` words, no question, no "?", no name asked about,
-# no lexical card) that leans to the field (its cosine to the entries' mean, at least
-# `SHORT_FIELD_COSINE`): the meaning's first is its card from `SHORT_COSINE` when it leads the
-# second by `SHORT_LEAD` (a short text's cosines run higher than a long one's: a longer lead), or
-# from `AGREED_COSINE` when the description stage puts it first by `DESCRIBED_LEAD` (issue #12,
-# descriptions saying what a thing is for; set on the tuning slices, semantic.md "bar49": a lead
-# of 0.10 or agreement from 0.60 card wrong entries, a field floor of 0.15 an everyday text).
-SHORT_COSINE = LONG_COSINE
-SHORT_LEAD = 0.15
-AGREED_COSINE = 0.65
-SHORT_FIELD_COSINE = 0.2
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -122,7 +111,6 @@ def fuse(
     written: Collection[int] = (),
     long_description: bool = False,
     described_first: int | None = None,
-    short_field: float | None = None,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -132,8 +120,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`). `short_field`: the text is a shorter
-    description (`short_lead`), this its cosine to the field."""
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -148,9 +135,7 @@ def fuse(
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
-    if (long_description and long_lead(similar, described_first)) or (
-        short_field is not None and short_lead(similar, described_first, short_field)
-    ):
+    if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
@@ -205,21 +190,6 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
-
-
-def short_lead(
-    similar: Sequence[tuple[int, float]], described_first: int | None, field: float
-) -> bool:
-    """Does the meaning's first lead a shorter description that leans to the field clearly
-    enough for its card (`SHORT_COSINE`, `SHORT_LEAD`), or agree with the description stage's
-    clear first (`AGREED_COSINE`)?"""
-    if not similar or field < SHORT_FIELD_COSINE:
-        return False
-    first, cosine = similar[0]
-    lead = cosine - similar[1][1] if len(similar) > 1 else cosine
-    if cosine >= SHORT_COSINE and lead >= SHORT_LEAD:
-        return True
-    return first == described_first and cosine >= AGREED_COSINE
 
 
 def _written_first(

@@ -542,26 +542,19 @@ class SearchIndex:
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
             described = leader if strong else None
-            plain = (
+            long_description = (
                 not question
                 and asked is None
                 and subject is None
                 and pair is None
                 and together is None
+                and len(words) >= LONG_WORDS
             )
-            long_description = plain and len(words) >= LONG_WORDS
-            # a shorter one only where no lexical card stands: the meaning's first would tie it
-            short_description = (
-                plain
-                and MIN_WORDS < len(words) < LONG_WORDS
-                and "?" not in query
-                and pool.best_score() < MATCH_SCORE
-            )
-            # the words of a text agree with its meaning only where no lexical card stands and
-            # the text asks nothing: "... so each head gets 128 dims? why split it"
+            # the words of a long text agree with its meaning only where no lexical card stands
+            # and the text asks nothing: "... so each head gets 128 dims? why split it"
             described_first = (
                 leader
-                if (long_description or short_description)
+                if long_description
                 and pool.best_score() < MATCH_SCORE
                 and "?" not in query
                 and top is not None
@@ -581,9 +574,6 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                short_field=field_cosine(semantic, meaning)
-                if short_description and meaning is not None
-                else None,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)

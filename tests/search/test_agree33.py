@@ -44,21 +44,16 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
 # expected failures since it was reverted by the held-out reading (bench/results/semantic.md
 # "agree33"), and the two everyday3 sentences that agree32's rule without the everyday guard
 # carded (Checkpoint, Small Modular Reactor) and a three-word name: no card, as on main.
-# bar49's shorter description's bar cards Function Calling's row (agreeing at 0.68, the text
-# leaning to the field); the other two stay under it (Gradient Clipping agrees at 0.63).
-_REVERTED = pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
-
-
+@pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
-        pytest.param("reasoning out loud before answering", "chain-of-thought", marks=_REVERTED),
+        ("reasoning out loud before answering", "chain-of-thought"),
         ("model hands back arguments for my code", "function-calling"),
-        pytest.param(
+        (
             "capping how hard a single learning step can push so one bad batch doesn't wreck "
             "everything",
             "gradient-clipping",
-            marks=_REVERTED,
         ),
     ],
 )
