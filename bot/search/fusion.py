@@ -44,15 +44,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# A question that names nothing, whose description-stage first is the meaning's first, is that
-# entry's card though its words score under `AGREEMENT_FLOOR` (a question describes its thing in
-# the asker's words, not the entry's): from `QUESTION_COSINE`, the description stage leading by
-# `DESCRIBED_LEAD`, the text leaning to the field (`QUESTION_FIELD_COSINE`, to the entries' mean:
-# a neighbouring field's question may agree on an entry too). Set on the tuning slices,
-# bench/results/semantic.md "question49" (offer43's agreement, at 0.65 and for short questions
-# only, left most of these questions with an offer).
-QUESTION_COSINE = 0.58
-QUESTION_FIELD_COSINE = 0.2
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -120,7 +111,6 @@ def fuse(
     written: Collection[int] = (),
     long_description: bool = False,
     described_first: int | None = None,
-    question_agreed: int | None = None,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -130,8 +120,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`). `question_agreed`: the entry both stages
-    put first for a question naming nothing (`question_agreement`): its card."""
+    description stage's clear first (`DESCRIBED_LEAD`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -149,8 +138,6 @@ def fuse(
     if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
-    if question_agreed is not None and similar and similar[0][0] == question_agreed:
-        semantic[question_agreed] = max(semantic[question_agreed], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
             pool.by_entry[entry] = Candidate(lexical.score - DISAGREEMENT_PENALTY, lexical.strategy)
@@ -203,23 +190,6 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
-
-
-def question_agreement(pool: Pool, similar: Sequence[tuple[int, float]]) -> int | None:
-    """The entry a question that names nothing describes where both stages put it first: the
-    description stage by `DESCRIBED_LEAD` (no lexical card standing), the meaning from
-    `QUESTION_COSINE`. The caller asks this only of a question naming nothing and checks the
-    field (`QUESTION_FIELD_COSINE`) after: "how do i pick k in k-means" agrees on Top-k too."""
-    ranked = pool.ranked()
-    if not ranked or not similar or ranked[0][1].score >= MATCH_SCORE:
-        return None
-    first, lexical = ranked[0]
-    if lexical.strategy != "description" or first != similar[0][0]:
-        return None
-    second = ranked[1][1].score if len(ranked) > 1 else 0.0
-    if similar[0][1] < QUESTION_COSINE or lexical.score - second < DESCRIBED_LEAD:
-        return None
-    return first
 
 
 def _written_first(

@@ -58,7 +58,6 @@ from bot.search.fusion import (
     OFF_DOMAIN_COSINE,
     OFFER_COSINE,
     OFFER_FIELD_COSINE,
-    QUESTION_FIELD_COSINE,
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,
@@ -67,7 +66,6 @@ from bot.search.fusion import (
     named_rank,
     names_tied,
     narrower_first,
-    question_agreement,
     semantic_score,
     wants_meaning,
 )
@@ -566,18 +564,6 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
-            agreed = (
-                self._question_agreed(pool, similar, meaning, semantic)
-                if (question or "?" in query)
-                and subject is None
-                and asked is None
-                and not written
-                and pair is None
-                and converted is None
-                and together is None
-                and meaning is not None
-                else None
-            )
             fuse(
                 pool,
                 similar,
@@ -588,7 +574,6 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                question_agreed=agreed,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -1157,22 +1142,6 @@ class SearchIndex:
             score=offers[0].score,
             suggestions=offers,
         )
-
-    def _question_agreed(
-        self,
-        pool: Pool,
-        similar: Sequence[tuple[int, float]],
-        meaning: npt.NDArray[np.float32],
-        semantic: SemanticIndex,
-    ) -> int | None:
-        """The entry a question naming nothing is the card of, where both stages put it first
-        (`question_agreement`) and the text (its vector `meaning`) leans to the field
-        (`QUESTION_FIELD_COSINE`): the asker's words describe a thing the entry's own words
-        score under a card, "can we auto-flag answers where the bot invented facts"."""
-        agreed = question_agreement(pool, similar)
-        if agreed is None or field_cosine(semantic, meaning) < QUESTION_FIELD_COSINE:
-            return None
-        return agreed
 
     def _offered_off_field(
         self,

@@ -16,8 +16,7 @@ from .probe_files import ProbeFile, the_asked_card
 # Memory (0.02 behind it by meaning). The meaning puts the asked entry first for six (by 0.01
 # to 0.22: Multi-Head Attention, ZeRO, LLM Inference, HBM, RLAIF, Jailbreak), a neighbour first
 # for four (LLM Evaluation for RLHF, REINFORCE Leave-One-Out for GRPO, Lethal Trifecta for
-# Prompt Injection, Alignment for Appropriate Reliance). Jailbreak's ("how do people trick
-# chatgpt ...") is carded since question49 (both stages' first for a question naming nothing).
+# Prompt Injection, Alignment for Appropriate Reliance).
 STILL_FAILING = {
     (
         "why does a transformer run several attention computations side by side and join "
@@ -40,6 +39,10 @@ STILL_FAILING = {
     (
         "what rl method scores several sampled answers to the same prompt against their "
         "group's average, with no critic network?"
+    ),
+    (
+        "how do people trick chatgpt into ignoring its rules by making it role-play an evil "
+        "ai with no limits?"
     ),
     (
         "a webpage my agent reads has hidden text telling it to email my files somewhere: "

@@ -55,14 +55,11 @@ def test_a_near_neighbour_the_words_prefer_is_offered_first(
 
 
 # Passes since asked40 (GPU's phrasing "why does everyone want nvidia chips for ai", true of
-# any AI chip, rewritten): no GPU card, the chips the words describe first. Offered first then;
-# since question49 their card (a question naming nothing that both stages put first, the text
-# leaning to the field), the GPU offered beside it.
-def test_google_s_own_chips_come_before_the_gpu(bundled_index: SearchIndex) -> None:
+# any AI chip, rewritten): no GPU card, the chips the words describe offered first.
+def test_google_s_own_chips_are_offered_before_the_gpu(bundled_index: SearchIndex) -> None:
     result = bundled_index.search(
         "our chess club heard google builds its own chips for ai rather than buying nvidia "
         "ones. what are those?"
     )
-    assert result.entry is not None, result
-    assert result.entry.id == "tensor-processing-unit", result
-    assert [s.id for s in result.suggestions[:1]] == ["gpu"], result
+    assert result.entry is None, result
+    assert [s.id for s in result.suggestions[:2]] == ["tensor-processing-unit", "gpu"]

@@ -38,9 +38,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 16, "none": 11})
 
 # Written after the tuning rows and the code were read (paraphrases of rows the rule carded,
 # copied from no slice): main offers the entry first, the meaning's first at 0.65 or more, the
-# description stage's clear first, the text leaning to the field. Carded by the reverted rule;
-# carded again by question49's (`SearchIndex._question_agreed`: the same agreement for any
-# question naming nothing, from cosine 0.58).
+# description stage's clear first, the text leaning to the field. Carded by the reverted rule,
+# so strict expected failures.
+@pytest.mark.xfail(strict=True, reason="reverted: both stages' lone offer stays an offer")
 @pytest.mark.parametrize(
     ("query", "entry"),
     [

@@ -3,24 +3,24 @@ questions >= 95% cards): lower case, no "?", "anyone know ...", "is X basically 
 ... keep ...". question49_probes.tsv was written from the entry titles and general knowledge,
 before reading the entries' text, the search code or any slice's rows: questions writing the
 entry's name (its card), questions about an entry without its name (its card), and the same
-shapes from neighbouring fields (no card). The rule shipped for the largest cause of a question
-answered with an offer (`SearchIndex._question_agreed`): a question naming nothing whose
-description-stage first is the meaning's first, from cosine 0.58, the text leaning to the field,
-is that entry's card (bench/results/semantic.md "question49")."""
+shapes from neighbouring fields (no card). The rule measured for the largest cause a rule can read
+of a question answered with an offer (`SearchIndex._question_agreed`, commit ff7eb33: a question
+naming nothing whose description-stage first is the meaning's first, from cosine 0.58, the text
+leaning to the field, is that entry's card) was reverted by the ship rule (held out +50 right,
++3 wrong: the wrong share rose; bench/results/semantic.md "question49"); the paraphrases it
+carded stay here as strict expected failures."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import DESCRIBED_LEAD, QUESTION_COSINE, question_agreement
-from bot.search.ranking import MATCH_SCORE, Pool
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch (and on main before it): strict expected failures, so one
-# that starts passing fails the suite and is moved out of here. question49's rule
-# (`SearchIndex._question_agreed`) fixes none of them: none is both stages' first at its bounds.
+# that starts passing fails the suite and is moved out of here. question49's reverted rule
+# (`SearchIndex._question_agreed`) fixed none of them: none is both stages' first at its bounds.
 STILL_FAILING = {
     # "temperature" is read in its everyday sense (the meaning's best 0.374): nothing at all
     "can someone explain temperature like im 5",
@@ -53,7 +53,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"named": 23, "unnamed": 1
 
 # Written after the tuning rows and the code were read (paraphrases of tuning rows the rule
 # carded, copied from no slice): main offers the entry first, both stages' first, the meaning
-# from 0.58, the text leaning to the field: `SearchIndex._question_agreed` makes it the card.
+# from 0.58, the text leaning to the field. Carded by the reverted rule, so strict expected
+# failures.
+@pytest.mark.xfail(strict=True, reason="reverted: both stages' first stays an offer")
 @pytest.mark.parametrize(
     ("query", "entry"),
     [
@@ -76,9 +78,9 @@ def test_both_stages_first_for_a_question_naming_nothing_is_its_card(
 
 
 # The off-topic agreements nearest the rule on the tuning slices (r squared -> Mean Squared
-# Error, chem homework -> Over-Refusal, k-means -> Top-k, game lag -> Latency), paraphrased:
-# each leans away from the field (its cosine to the entries' mean under 0.2) or its words lead
-# by less than `DESCRIBED_LEAD`: no card.
+# Error, chem homework -> Over-Refusal, k-means -> Top-k, game lag -> Latency), paraphrased: no
+# card on main, nor under the reverted rule (each leans away from the field, its cosine to the
+# entries' mean under 0.2, or its words lead by less than 5); a next variant must keep them so.
 @pytest.mark.parametrize(
     "query",
     [
@@ -92,28 +94,3 @@ def test_a_neighbouring_field_s_agreement_is_no_card(
     bundled_index: SearchIndex, query: str
 ) -> None:
     no_card(bundled_index.search(query), "", "")
-
-
-def test_the_agreement_reads_both_stages_firsts() -> None:
-    similar = [(1, 0.62), (2, 0.55)]
-    pool = Pool()
-    pool.add(1, 60.0, "description")
-    pool.add(2, 52.0, "description")
-    assert question_agreement(pool, similar) == 1
-    # the meaning under its floor
-    assert question_agreement(pool, [(1, QUESTION_COSINE - 0.01), (2, 0.5)]) is None
-    # the meaning's first is another entry
-    assert question_agreement(pool, similar[::-1]) is None
-    # the description stage leads by less than `DESCRIBED_LEAD`
-    close = Pool()
-    close.add(1, 60.0, "description")
-    close.add(2, 60.0 - DESCRIBED_LEAD + 0.5, "description")
-    assert question_agreement(close, similar) is None
-    # a name, not a description, leads the lexical pool
-    named = Pool()
-    named.add(1, 80.0, "match-term")
-    assert question_agreement(named, similar) is None
-    # a lexical card stands already
-    carded = Pool()
-    carded.add(1, MATCH_SCORE, "description")
-    assert question_agreement(carded, similar) is None
