@@ -17,6 +17,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from bot.search.everyday import common_words
+from bot.search.query import derived_forms, plural_variants
 
 # At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
 # on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
@@ -100,6 +101,33 @@ def look_alike_word(query_key: str, query_text: str, name_key: str) -> bool:
         return False  # "lama": a letter of "llama" typed once is a typo
     words = query_text.split()
     return bool(words) and common_words().issuperset(words)
+
+
+def everyday_word(query_key: str, query_text: str, name_key: str) -> bool:
+    """Is a one-word query a common English word spelled near a longer name, and no form of it
+    ("decade" and Decode, "refill" and Prefill, "sensor" and Tensor)? The word is meant as
+    itself: a typo of a name rarely makes another word, so the name is not offered. Its own
+    forms ("decoded", "losses", "quantisation") are the name; short names are
+    `look_alike_word`'s."""
+    if len(name_key) <= SHORT_NAME or " " in query_text or query_text not in common_words():
+        return False
+    return not _a_form_of(query_key, name_key)
+
+
+_STEM = 4  # "los" of "lose" is no stem of "losses"
+
+
+def _a_form_of(word: str, name: str) -> bool:
+    """Do the two share a stem ("decode" and "decoded", "loss" and "losses", "sampled" and
+    "sampling") or differ only in British spelling ("quantisation")?"""
+    stems = [s for s in (word.removesuffix("e"), name.removesuffix("e")) if len(s) >= _STEM]
+    if any(word.startswith(s) and name.startswith(s) for s in stems):
+        return True
+    if name in derived_forms(word) or word in derived_forms(name):
+        return True
+    if name in plural_variants(word) or word in plural_variants(name):
+        return True
+    return word.replace("s", "z") == name.replace("s", "z")
 
 
 def _single_letters(key: str) -> str:
