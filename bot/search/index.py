@@ -906,7 +906,7 @@ class SearchIndex:
         positions = self.names.with_prefix(key, limit=100)
         for form in [] if positions else plural_variants(key):  # "prompts" starts no name
             positions = self.names.with_prefix(form, limit=100)
-            if is_common(text):  # "cows", "pals": a word, not CoWoS or PALI with "s" added
+            if " " not in text and is_common(text):  # "cows", "pals": not CoWoS, PALI + "s"
                 positions = [p for p in positions if self._names_whole_word(form, p)]
             if positions:
                 key, text = form, (form if " " not in text else text)
@@ -936,8 +936,7 @@ class SearchIndex:
     def _names_whole_word(self, word: str, position: int) -> bool:
         """Is `word` the whole name at `position`, or its first word ("prompt" of "prompt
         injection"), rather than only the start of one ("cow" of "cowos")?"""
-        name = self.names.text(position)
-        return name == word or name.startswith(word + " ")
+        return self.names.keys[position] == word or self.names.text(position).startswith(word + " ")
 
     def _word_starts_name(self, text: str, position: int) -> bool:
         """Is an English word only the start of a one-word name ("soft" of "softmax")? The

@@ -115,19 +115,42 @@ def everyday_word(query_key: str, query_text: str, name_key: str) -> bool:
 
 
 _STEM = 4  # "los" of "lose" is no stem of "losses"
+_ENDINGS = (
+    *("ations", "ation", "ating", "ated", "ates", "ions", "ion", "ings", "ing"),
+    *("ers", "er", "ed", "es", "s", "al"),
+)
+_COMPOUND = 2  # "un" of "unlearning", "kv" of "kv caching": a word of the name's own
 
 
 def _a_form_of(word: str, name: str) -> bool:
-    """Do the two share a stem ("decode" and "decoded", "loss" and "losses", "sampled" and
-    "sampling") or differ only in British spelling ("quantisation")?"""
-    stems = [s for s in (word.removesuffix("e"), name.removesuffix("e")) if len(s) >= _STEM]
-    if any(word.startswith(s) and name.startswith(s) for s in stems):
+    """Do the two share a stem ("decode" and "decoded", "optimized" and "optimizer", "loss"
+    and "losses"), differ only in British spelling ("quantisation"), or is one a word of the
+    other ("learning" of "unlearning", "realignment" of "alignment")?"""
+    stems = _stem(word), _stem(name)
+    if stems[0] == stems[1] or stems[0].replace("s", "z") == stems[1].replace("s", "z"):
         return True
-    if name in derived_forms(word) or word in derived_forms(name):
-        return True
-    if name in plural_variants(word) or word in plural_variants(name):
-        return True
-    return word.replace("s", "z") == name.replace("s", "z")
+    for short, long in ((word, name), (name, word)):
+        if len(long) - len(short) >= _COMPOUND and (
+            long.endswith(short)
+            or long.startswith(short)
+            or (len(stem := _stem(short)) > _STEM and long.startswith(stem))
+        ):
+            return True
+    return (
+        name in derived_forms(word)
+        or word in derived_forms(name)
+        or (name in plural_variants(word) or word in plural_variants(name))
+    )
+
+
+def _stem(word: str) -> str:
+    """The word less one ending and a final "e" ("scheduled", "scheduler", "schedule":
+    "schedul"); a stem keeps at least `_STEM` letters."""
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= _STEM:
+            word = word[: -len(ending)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > _STEM else word
 
 
 def _single_letters(key: str) -> str:

@@ -1,10 +1,10 @@
 """help49 (issue #12, "never a confident wrong card"): everyday words spelled near an entry's
 name, through the bot as members use it. On main be49dc9 `/define refill` answered with
-Prefill's card, and "decade", "sensor", "docked", "cows" and "pals" were offered Decode, Tensor,
-Docker, CoWoS and PALI; a mention answered the same. Now the fuzzy stage does not offer a
-longer name for a common English word that is no form of it (`similarity.everyday_word`), and
-the prefix stage reads no common plural as a one-word name's start (`_names_whole_word`).
-"Explain terms" listed none of them before either: it reads names, not look-alikes."""
+Prefill's card, and "decade", "sensor", "cows" and "pals" were offered Decode, Tensor, CoWoS
+and PALI; a mention answered the same. Now the fuzzy stage does not offer a longer name for a
+common English word that is no form of it (`similarity.everyday_word`), and the prefix stage
+reads no common plural as a one-word name's start (`_names_whole_word`). "Explain terms"
+listed none of them before either: it reads names, not look-alikes."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ LOOK_ALIKES = {
     "refill": "Prefill",
     "decade": "Decode",
     "sensor": "Tensor",
-    "docked": "Docker",
     "cows": "Chip-on-Wafer-on-Substrate",
     "pals": "PALI",
 }
