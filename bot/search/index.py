@@ -906,6 +906,8 @@ class SearchIndex:
         positions = self.names.with_prefix(key, limit=100)
         for form in [] if positions else plural_variants(key):  # "prompts" starts no name
             positions = self.names.with_prefix(form, limit=100)
+            if " " not in text and is_common(text):  # "cows", "pals": not CoWoS, PALI + "s"
+                positions = [p for p in positions if self._names_whole_word(form, p)]
             if positions:
                 key, text = form, (form if " " not in text else text)
                 break
@@ -931,6 +933,11 @@ class SearchIndex:
                 scores[i] = MATCH_SCORE - 1
         self._pool_keys(pool, positions, scores, "prefix")
 
+    def _names_whole_word(self, word: str, position: int) -> bool:
+        """Is `word` the whole name at `position`, or its first word ("prompt" of "prompt
+        injection"), rather than only the start of one ("cow" of "cowos")?"""
+        return self.names.keys[position] == word or self.names.text(position).startswith(word + " ")
+
     def _word_starts_name(self, text: str, position: int) -> bool:
         """Is an English word only the start of a one-word name ("soft" of "softmax")? The
         word is likely meant as itself: offer the name, do not answer with it."""
@@ -946,7 +953,12 @@ class SearchIndex:
         return any(hit.kind == NameKind.TITLE for hit in self.names.hits(position))
 
     def _add_fuzzy(self, pool: Pool, key: str, text: str) -> None:
-        from bot.search.similarity import another_word, look_alike_word, name_similarity
+        from bot.search.similarity import (
+            another_word,
+            everyday_word,
+            look_alike_word,
+            name_similarity,
+        )
 
         positions = self.fuzzy_candidates(key, FUZZY_CANDIDATES)
         positions += [p for p in self._swapped_names(key, text) if p not in positions]
@@ -956,7 +968,7 @@ class SearchIndex:
         texts = [self.names.text(p) for p in positions]
         scores = name_similarity(key, text, keys, texts)
         for i, name in enumerate(keys):
-            if look_alike_word(key, text, name):
+            if look_alike_word(key, text, name) or everyday_word(key, text, name):
                 scores[i] = min(scores[i], SUGGEST_SCORE - 1)
             elif " " not in text and another_word(key, name):
                 scores[i] = min(scores[i], MATCH_SCORE - 1)

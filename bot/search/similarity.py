@@ -17,6 +17,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from bot.search.everyday import common_words
+from bot.search.query import derived_forms, plural_variants
 
 # At most 0.85 x 100: a name containing the query is a lead worth offering, never an answer
 # on its own ("dense retrieval" is inside "sparse-dense retrieval", a different concept).
@@ -100,6 +101,56 @@ def look_alike_word(query_key: str, query_text: str, name_key: str) -> bool:
         return False  # "lama": a letter of "llama" typed once is a typo
     words = query_text.split()
     return bool(words) and common_words().issuperset(words)
+
+
+def everyday_word(query_key: str, query_text: str, name_key: str) -> bool:
+    """Is a one-word query a common English word spelled near a longer name, and no form of it
+    ("decade" and Decode, "refill" and Prefill, "sensor" and Tensor)? The word is meant as
+    itself: a typo of a name rarely makes another word, so the name is not offered. Its own
+    forms ("decoded", "losses", "quantisation") are the name; short names are
+    `look_alike_word`'s."""
+    if len(name_key) <= SHORT_NAME or " " in query_text or query_text not in common_words():
+        return False
+    return not _a_form_of(query_key, name_key)
+
+
+_STEM = 4  # "los" of "lose" is no stem of "losses"
+_ENDINGS = (
+    *("ations", "ation", "ating", "ated", "ates", "ions", "ion", "ings", "ing"),
+    *("ers", "er", "ed", "es", "s", "al"),
+)
+_COMPOUND = 2  # "un" of "unlearning", "kv" of "kv caching": a word of the name's own
+
+
+def _a_form_of(word: str, name: str) -> bool:
+    """Do the two share a stem ("decode" and "decoded", "optimized" and "optimizer", "loss"
+    and "losses"), differ only in British spelling ("quantisation"), or is one a word of the
+    other ("learning" of "unlearning", "realignment" of "alignment")?"""
+    stems = _stem(word), _stem(name)
+    if stems[0] == stems[1] or stems[0].replace("s", "z") == stems[1].replace("s", "z"):
+        return True
+    for short, long in ((word, name), (name, word)):
+        if len(long) - len(short) >= _COMPOUND and (
+            long.endswith(short)
+            or long.startswith(short)
+            or (len(stem := _stem(short)) > _STEM and long.startswith(stem))
+        ):
+            return True
+    return (
+        name in derived_forms(word)
+        or word in derived_forms(name)
+        or (name in plural_variants(word) or word in plural_variants(name))
+    )
+
+
+def _stem(word: str) -> str:
+    """The word less one ending and a final "e" ("scheduled", "scheduler", "schedule":
+    "schedul"); a stem keeps at least `_STEM` letters."""
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= _STEM:
+            word = word[: -len(ending)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > _STEM else word
 
 
 def _single_letters(key: str) -> str:
