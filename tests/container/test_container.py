@@ -187,4 +187,4 @@ async def test_a_second_container_on_the_volume_leaves_the_first_healthy_as_heal
         "run", "--rm", "--volume", f"{volume}:/data", IMAGE, "health", check=False
     )  # fmt: skip
     assert code == 1
-    assert err.startswith("stopped: the bot stopped cleanly"), err
+    assert "\nstopped: the bot stopped cleanly " in f"\n{err}", err
