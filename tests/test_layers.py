@@ -23,6 +23,7 @@ LEAVES = (
     "bot.once",
     "bot.dburl",
     "bot.this_process",
+    "bot.reach",
 )
 
 # layer -> (what of the bot it may load, libraries it must not load, a representative run)
