@@ -309,9 +309,9 @@ async def keep_heartbeat(
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
     Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
-    closes or `stop` is set, never in the middle of a write (`stop_heartbeat`)."""
+    closes or `stop` is set, never in the middle of a write (`stop_heartbeat`). An earlier
+    run's stop line is the caller's to forget (`forget_stop`: `run` does as it starts)."""
     stop = stop or asyncio.Event()
-    await forget_stop(path)  # starting, no longer stopped (`run` did so already)
     # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
     ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
     await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
