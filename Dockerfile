@@ -51,9 +51,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/glossary-bot/bin:$PATH
 # The image's defaults, read beneath the environment and .env: a setting left empty in an
-# --env-file (`HEARTBEAT_PATH=`, as in .env.example) falls back to these, not to nothing.
+# --env-file (`HEARTBEAT_PATH=`, as in .env.example) falls back to these, not to nothing. The
+# heartbeat beside the database on the volume: `health` run in another container of the volume
+# reads it (a /tmp is each container's own), and a read-only root needs no tmpfs for it.
 RUN mkdir -p /etc/glossary-bot \
-    && printf 'DATABASE_PATH=/data/glossary-bot.db\nHEARTBEAT_PATH=/tmp/glossary-bot.heartbeat\n' \
+    && printf 'DATABASE_PATH=/data/glossary-bot.db\nHEARTBEAT_PATH=/data/glossary-bot.heartbeat\n' \
         > /etc/glossary-bot/defaults.env
 RUN groupadd --system --gid 10001 glossary \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin glossary \

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import discord
 
+from bot import this_process
 from bot.discord_app.rest_watch import RestWatch
 from bot.once import OncePerReason
 from bot.storage import Store
@@ -46,12 +47,6 @@ RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less
 SHARDS_LOST = "shards not connected to Discord since: "
 # What `health` reads of that line: some 3,800 shards (2,000 bytes cut it at about 120).
 SHARDS_READ = 1 << 16
-# The last line of every text the bot writes there: which process on which host wrote it, so a
-# second process on the same HEARTBEAT_PATH can tell a running one's beat (`_running_writer`),
-# and which run of it: in containers every bot is pid 1, often on one host name, so a second
-# container's bot read the first's line as its own and wrote its stop over a running bot's beat.
-WRITER = "pid "
-_RUN = os.urandom(6).hex()
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -207,13 +202,22 @@ def _write_beat(
 
 
 def _writer() -> str:
-    return f"{WRITER}{os.getpid()} on {socket.gethostname()} run {_RUN}\n"
+    """The last line of every text the bot writes there: this process by pid, host and run id,
+    and its pid namespace, in which alone its pid can be looked up ("pid 1 on vm run 1a2b3c4d
+    pidns 4026532175"), so that a second process on the same HEARTBEAT_PATH can tell a running
+    one's beat (`_running_writer`)."""
+    namespace = this_process.pid_namespace()
+    return f"{this_process.named()}{f' pidns {namespace}' if namespace else ''}\n"
 
 
-def _running_writer(path: Path) -> int | None:
-    """The pid of another process on this host, still alive, whose fresh heartbeat (a beat or
-    why it is unhealthy, not a stop) the file holds; None when not so, or not known (a file an
-    older bot wrote, another host's: pids there are not ours to judge)."""
+def _running_writer(path: Path) -> str | None:
+    """Another process that may still run, as the warning names it, whose fresh heartbeat (a
+    beat or why it is unhealthy, not a stop) the file holds; None when not so: this process's
+    own (its run id), a stale beat, a stop, a file an older bot wrote (no run id), or one whose
+    writer is known gone (a pid of this host and pid namespace that no process has, or this
+    process's own pid under another run id: an earlier process's). A writer in another pid
+    namespace or on another host (each container's bot is pid 1) cannot be looked up: its
+    fresh beat is left, and goes stale by itself if it is gone."""
     text = _text(path, SHARDS_READ + 256)
     lines = text.splitlines()
     if len(lines) < 2 or not text.endswith("\n"):  # cut short: its last line may be too
@@ -221,9 +225,16 @@ def _running_writer(path: Path) -> int | None:
     said = lines[0].strip()
     if not _is_heartbeat(said) or _stopped_at(said) is not None:
         return None
-    pid, _, where = lines[-1].removeprefix(WRITER).partition(" on ")
-    host, _, run = where.partition(" run ")  # no run: an older bot's line
-    if not lines[-1].startswith(WRITER) or not pid.isdigit() or host != socket.gethostname():
+    fields = lines[-1].split()  # pid N on HOST run RUN [pidns NS]
+    if (
+        len(fields) not in (6, 8)
+        or fields[0:6:2] != ["pid", "on", "run"]
+        or not fields[1].isdigit()
+        or (len(fields) == 8 and fields[6] != "pidns")
+    ):
+        return None
+    pid, host, run = int(fields[1]), fields[3], fields[5]
+    if run == this_process.run_id():
         return None
     # Fresh: a beat's time is the file's; an unhealthy line keeps that, and says its own below.
     written = float(lines[1]) if not said.isdigit() and lines[1].isdigit() else None
@@ -231,19 +242,26 @@ def _running_writer(path: Path) -> int | None:
         written = written or path.stat().st_mtime
     except OSError:
         return None
-    if stale(written, time.time()) or (int(pid) == os.getpid() and run in ("", _RUN)):
+    if stale(written, time.time()):
         return None
-    if int(pid) == os.getpid():  # our pid, another run: a process of another pid namespace
-        return int(pid)
+    who = " ".join(fields[:6])
+    namespace = this_process.pid_namespace()
+    if host != socket.gethostname() or namespace is None or fields[7:] != [namespace]:
+        return (
+            f"another process that may still run ({who}: another container's or host's, "
+            "whose pid cannot be looked up from here)"
+        )
+    if pid == os.getpid():
+        return None
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return None
     except PermissionError:  # alive, another user's
         pass
     except (OSError, OverflowError):  # no such pid on this system
         return None
-    return int(pid)
+    return f"another running process ({who})"
 
 
 def _put(path: Path, text: str) -> None:
@@ -291,9 +309,9 @@ async def keep_heartbeat(
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
     Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
-    closes or `stop` is set, never in the middle of a write (`stop_heartbeat`)."""
+    closes or `stop` is set, never in the middle of a write (`stop_heartbeat`). An earlier
+    run's stop line is the caller's to forget (`forget_stop`: `run` does as it starts)."""
     stop = stop or asyncio.Event()
-    await forget_stop(path)  # starting, no longer stopped (`run` did so already)
     # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
     ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
     await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -463,9 +481,8 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
                 running = _running_writer(path)
                 if running is not None:  # another process's beat: its health is not ours to say
                     log.warning(
-                        "HEARTBEAT_PATH=%s is the heartbeat of another running process (pid %d):"
-                        " this one's stop is not written over it; give each process its own "
-                        "HEARTBEAT_PATH",
+                        "HEARTBEAT_PATH=%s is the heartbeat of %s: this one's stop is not written"
+                        " over it; give each process its own HEARTBEAT_PATH",
                         path,
                         running,
                     )

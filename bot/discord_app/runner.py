@@ -18,6 +18,7 @@ import aiohttp
 import discord
 import yarl
 
+from bot import this_process
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
 from bot.discord_app.cli import reload_when_running
 from bot.discord_app.health import (
@@ -123,6 +124,8 @@ def run(settings: Settings | None = None) -> int:
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         serving = True  # from here `_serve` says the stop in the heartbeat file
+        # As other processes' refusals and the heartbeat file name it: which container it is.
+        log.info("starting as %s", this_process.named())
         try:
             return asyncio.run(_serve(settings, token, glossary))
         except KeyboardInterrupt:  # a second Ctrl-C while stopping
@@ -436,7 +439,7 @@ def _claim_shards(
     ids = settings.shard_id_list if settings.sharded else None
     if count is not None and ids is None:
         ids = list(range(count))
-    holder = holder_name(ids, os.getpid(), socket.gethostname())
+    holder = holder_name(ids, os.getpid(), socket.gethostname(), this_process.run_id())
     return store.claim_shards(
         ids,
         holder=holder,
@@ -450,11 +453,23 @@ def _claim_shards(
 HOLDER_BYTES = 63
 
 
-def holder_name(ids: Sequence[int] | None, pid: int, host: str) -> str:
-    """This process as the others' refusals name it, within `HOLDER_BYTES`: its shards, pid
-    and host. Where every shard does not fit, they go as ranges ("shards 0-149"), then cut
-    short with "…": the pid and host are what an operator needs to find it."""
-    tail = f" pid {pid} on {host}"
+def holder_name(ids: Sequence[int] | None, pid: int, host: str, run: str = "") -> str:
+    """This process as the others' refusals name it, within `HOLDER_BYTES`: its shards, pid,
+    host and run id (`this_process`: containers' bots are each pid 1, on one host's name; the
+    log's "starting as" line says which is which). The run id goes where it fits whole with
+    some of the shards (a long host: a pod's, which tells processes apart by itself)."""
+    if run:
+        named = _holder_name(ids, pid, host, f" run {run}")
+        if named.endswith(f" run {run}") and (ids is None or " shards " in named):
+            return named
+    return _holder_name(ids, pid, host)
+
+
+def _holder_name(ids: Sequence[int] | None, pid: int, host: str, run: str = "") -> str:
+    """`holder_name`'s, `run` at the end. Where every shard does not fit, they go as ranges
+    ("shards 0-149"), then cut short with "…": the pid and host are what an operator needs
+    to find it."""
+    tail = f" pid {pid} on {host}{run}"
     if ids is None:
         return _bytes_cut(f"glossary-bot all shards{tail}")
     for label in (shard_label(ids), shard_ranges(ids)):

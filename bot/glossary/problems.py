@@ -13,6 +13,7 @@ from typing import Any, Literal
 from bot.errors import ReportedError
 from bot.glossary.models import Frozen
 from bot.glossary.records import RecordError, field_keys, parse_fields
+from bot.reach import unreachable
 
 
 class Problem(Frozen):
@@ -91,13 +92,11 @@ def unreadable_folder(path: Path) -> str | None:
     """Why this user cannot read what `path` names (a folder on its way that cannot be
     searched, a folder that cannot be listed), or None: Path.is_dir() raises on the first (it
     was a traceback), and glob() skips the second without a word."""
+    if why := unreachable(path):
+        return f"cannot reach it: {why}"
     try:
         mode = path.stat().st_mode
-    except PermissionError as exc:
-        return f"cannot reach it: {exc.strerror} (a folder on its path cannot be searched)"
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:  # Path.resolve() raised RuntimeError on it: a traceback
-            return "cannot reach it: a loop of symbolic links"
+    except OSError:
         return None  # not there: the readers say so
     if stat.S_ISDIR(mode) and not os.access(path, os.R_OK | os.X_OK):
         return "cannot read the folder: Permission denied"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from bot.errors import ReportedError
 from bot.progress import Progress
+from bot.reach import LOOP, symlink_loop
 from bot.settings import Settings
 
 from .backend import Migrate, without_password
@@ -28,7 +29,7 @@ from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start
 from .sqlite.backup import backup_database
-from .sqlite.errors import LOOP, not_a_database_file, symlink_loop
+from .sqlite.errors import not_a_database_file
 from .sqlite.run_lock import bot_running_on, command_holder, one_bot_per_file, what_runs
 from .sqlite.vacuum import vacuum_database
 from .store import Store

@@ -64,15 +64,24 @@ def env_file(fake: FakeDiscord, folder: Path) -> Path:
     return path
 
 
-async def start_bot(fake: FakeDiscord, volume: str, folder: Path) -> str:
+async def start_bot(fake: FakeDiscord, volume: str, folder: Path, *options: str) -> str:
     name = f"glossary-smoke-{uuid.uuid4().hex[:8]}"
     await podman(
         "run", "--detach", "--name", name, "--network", "host",
         "--volume", f"{volume}:/data",
         "--env-file", str(env_file(fake, folder)),
+        *options,
         IMAGE,
     )  # fmt: skip
     return name
+
+
+async def until_healthy(name: str) -> None:
+    """The health check turns healthy once the bot has written its first heartbeat."""
+    deadline = asyncio.get_running_loop().time() + HEALTHY_WITHIN
+    while (await podman("healthcheck", "run", name, check=False))[0] != 0:
+        assert asyncio.get_running_loop().time() < deadline, "never became healthy"
+        await asyncio.sleep(1)  # polling another process's state: there is no event to await
 
 
 async def test_check_and_define_run_inside() -> None:
@@ -111,11 +120,7 @@ async def test_answers_define_keeps_counts_across_stop_and_new_container_and_tur
             message = await handle.final_message()
             assert message["embeds"][0]["title"] == "KV Cache"
 
-        # The health check turns healthy once the bot has written its first heartbeat.
-        deadline = asyncio.get_running_loop().time() + HEALTHY_WITHIN
-        while (await podman("healthcheck", "run", name, check=False))[0] != 0:
-            assert asyncio.get_running_loop().time() < deadline, "never became healthy"
-            await asyncio.sleep(1)  # polling another process's state: there is no event to await
+        await until_healthy(name)
 
         # SIGTERM right after the lookups: the buffered counts must be written before exit.
         await podman("stop", "--time", "20", name)
@@ -144,3 +149,42 @@ async def test_answers_define_keeps_counts_across_stop_and_new_container_and_tur
     assert (chart.format, chart.size) == ("PNG", (960, 480))
     title = chart.convert("RGBA").crop((0, 0, 960, 50))
     assert title.getchannel("A").getextrema()[1] > 0  # the title is drawn: the font was found
+
+
+async def test_a_second_container_on_the_volume_leaves_the_first_healthy_as_health_reads(
+    fake_discord: FakeDiscord,  # noqa: F811
+    volume: str,
+    tmp_path: Path,
+) -> None:
+    """ops49 (review49's leftovers): the image's heartbeat was in /tmp, each container's own, so
+    `health` run in another container of the volume found none; and with it on the volume, a
+    second bot started there (refused: the SQLite file is the first's) read the first's
+    heartbeat as its own (both "pid 1 on vm") and wrote "stopped ... on an error" over it. Now
+    the heartbeat is beside the database, and the run id tells the two apart. The first runs
+    with a read-only root and no tmpfs (Docker's `--read-only`): nothing is written outside the
+    volume."""
+    name = await start_bot(fake_discord, volume, tmp_path, "--read-only", "--read-only-tmpfs=false")
+    try:
+        await until_healthy(name)
+        code, _, err = await podman(
+            "run", "--rm", "--network", "host", "--volume", f"{volume}:/data",
+            "--env-file", str(env_file(fake_discord, tmp_path)), IMAGE,
+            check=False,
+        )  # fmt: skip
+        assert code == 2, err
+        assert "another bot runs on this SQLite file" in err, err
+        assert "is the heartbeat of another process that may still run" in err, err
+        code, out, err = await podman(
+            "run", "--rm", "--volume", f"{volume}:/data", IMAGE, "health", check=False
+        )  # fmt: skip
+        assert code == 0, out + err
+        assert out.startswith("healthy: last heartbeat"), out
+        assert (await podman("healthcheck", "run", name, check=False))[0] == 0
+        await podman("stop", "--time", "20", name)
+    finally:
+        await podman("rm", "--force", name, check=False)
+    code, _, err = await podman(
+        "run", "--rm", "--volume", f"{volume}:/data", IMAGE, "health", check=False
+    )  # fmt: skip
+    assert code == 1
+    assert "\nstopped: the bot stopped cleanly " in f"\n{err}", err

@@ -310,15 +310,14 @@ def test_a_stop_leaves_a_beat_of_another_containers_bot_with_the_same_pid(
     own = heartbeat.read_text("utf-8")
     writer = own.splitlines()[-1]
     assert writer.startswith(f"pid {os.getpid()} on {socket.gethostname()} run "), writer
-    others = own.replace(writer, f"pid {os.getpid()} on {socket.gethostname()} run 0123456789ab")
+    other = f"pid {os.getpid()} on {socket.gethostname()} run 0123abcd pidns 1"  # its namespace
+    others = own.replace(writer, other)
     heartbeat.write_text(others, "utf-8")
     with caplog.at_level(logging.WARNING, logger=health.log.name):
         health.mark_stopped(heartbeat, on_error=True)
     assert heartbeat.read_text("utf-8") == others
-    [warned] = [
-        r.getMessage() for r in caplog.records if "another running process" in r.getMessage()
-    ]
-    assert f"(pid {os.getpid()})" in warned, warned
+    [warned] = [r.getMessage() for r in caplog.records if "may still run" in r.getMessage()]
+    assert f"(pid {os.getpid()} on {socket.gethostname()} run 0123abcd:" in warned, warned
     older = own.replace(writer, f"pid {os.getpid()} on {socket.gethostname()}")
     for left in (own, older):
         heartbeat.write_text(left, "utf-8")

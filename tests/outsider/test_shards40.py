@@ -179,6 +179,10 @@ async def test_a_hung_heartbeat_file_holds_no_other_bot_s_beats(tmp_path: Path) 
         first.cancel()
         second.cancel()  # before the fix, still waiting for the hung file's thread
         await asyncio.wait({first, second})
-        # The hung open ends once a writer comes (then nothing more is asked of the file).
+        # The hung open ends once the FIFO's other end is opened (then nothing more is asked
+        # of the file): a read's open waits for a writer, a write's (the first beat) for a
+        # reader; ours, the reader opened first, lets the writer's end open without waiting.
+        reader = os.open(hung, os.O_RDONLY | os.O_NONBLOCK)
         os.close(os.open(hung, os.O_WRONLY | os.O_NONBLOCK))
+        os.close(reader)
         await store.close()

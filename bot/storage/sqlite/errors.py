@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import sqlite3
 import stat
 from pathlib import Path
+
+from bot.reach import LOOP, unreachable
 
 from ..errors import NotAGlossaryDatabase, StorageError, StorageUnavailable
 
@@ -129,33 +130,9 @@ def not_a_database_file(path: Path) -> str | None:
     """Why `path`, there but no regular file, cannot be the database (a folder, a fifo, ...),
     or cannot be reached: the one wording every command and `run` give; None for a file or
     nothing there."""
-    try:
-        is_folder = path.is_dir()
-    except PermissionError:  # is_dir() raises where a folder on the way cannot be searched
-        return f"cannot be reached: {_unsearchable(path)}"
-    if symlink_loop(path):  # is_dir() and is_file() say False, as for nothing there
-        return f"cannot be reached: {LOOP}"
-    return folder_not_file(path) if is_folder else not_a_file(path)
-
-
-LOOP = "a loop of symbolic links"
-
-
-def symlink_loop(path: Path) -> bool:
-    """Whether `path` leads through a loop of symbolic links: Path.resolve(), which restore
-    and backup call, raised RuntimeError on one (a traceback)."""
-    try:
-        path.stat()
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
-
-
-def _unsearchable(path: Path) -> str:
-    return (
-        f"a folder on its path cannot be searched by this process (user {os.getuid()}): "
-        f"Permission denied"
-    )
+    if why := unreachable(path):
+        return f"cannot be reached: {why}"
+    return folder_not_file(path) if path.is_dir() else not_a_file(path)
 
 
 def cannot_open(path: Path) -> str | None:
@@ -163,14 +140,8 @@ def cannot_open(path: Path) -> str | None:
     to open"): the operator's volume, folder or file modes."""
     folder = path.absolute().parent
     user = f"user {os.getuid()}"
-    try:
-        path.stat()
-    except PermissionError:
-        return _unsearchable(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return f"it is reached through {LOOP}"
-        # not there: said below
+    if why := unreachable(path):
+        return f"it is reached through {LOOP}" if why == LOOP else why
     if path.is_dir():  # a volume's mount point named in place of a file in it
         return f"it {folder_not_file(path)}"
     if not folder.is_dir():

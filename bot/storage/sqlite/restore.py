@@ -14,9 +14,11 @@ import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bot.reach import LOOP, symlink_loop
+
 from ..errors import StorageError
 from .backup import COMPANIONS, quick_check, reading
-from .errors import LOOP, SQLITE_ERRORS, cannot_open, reported, symlink_loop
+from .errors import SQLITE_ERRORS, cannot_open, reported
 from .migrate import is_ours, latest_version
 
 # Where the database a restore replaced is kept (its log beside it, under its own name).

@@ -13,10 +13,11 @@ import errno
 import fcntl
 import logging
 import os
-import socket
 import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
+
+from bot import this_process
 
 from ..errors import ShardsTaken
 
@@ -36,7 +37,7 @@ COMMANDS = ("prune", "migrate-db", "restore")
 def command_holder(command: str) -> str:
     """How a command names itself in the lock file, as a bot names itself by its shards."""
     assert command in COMMANDS, command
-    return f"glossary-bot {command} pid {os.getpid()} on {socket.gethostname()}"
+    return f"glossary-bot {command} {this_process.named()}"
 
 
 def what_runs(holder: str) -> str:

@@ -1,0 +1,33 @@
+"""Why this process cannot reach a path: the one reading of the file system's errors for what
+the glossary reads and the database the store opens. `Path.is_dir()` raises on a folder on the
+way that cannot be searched, and `Path.resolve()` on a loop of symbolic links (tracebacks,
+each, before these were asked first)."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+LOOP = "a loop of symbolic links"
+
+
+def unreachable(path: Path) -> str | None:
+    """Why `path` cannot be reached ("a folder on its path cannot be searched by this process
+    (user 10001): Permission denied", or `LOOP`); None when it can, or is not there."""
+    try:
+        path.stat()
+    except PermissionError:
+        return (
+            f"a folder on its path cannot be searched by this process (user {os.getuid()}): "
+            "Permission denied"
+        )
+    except OSError as exc:
+        return LOOP if exc.errno == errno.ELOOP else None
+    return None
+
+
+def symlink_loop(path: Path) -> bool:
+    """Whether `path` leads through a loop of symbolic links (is_dir() and is_file() say False,
+    as for nothing there)."""
+    return unreachable(path) == LOOP
