@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -387,7 +388,7 @@ async def tell_member(
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(text, allowed_mentions=NO_MENTIONS)
-    except discord.HTTPException:
+    except DISCORD_UNREACHED:
         log.info("could not tell user %s about their suggestion", user_id)
     else:
         return None
@@ -396,9 +397,15 @@ async def tell_member(
             await guild.fetch_member(user_id)
         except discord.NotFound:
             return UNTOLD_LEFT
-        except discord.HTTPException:
+        except DISCORD_UNREACHED:
             pass
     return UNTOLD_DMS
+
+
+# What asking Discord may raise besides an answer: its refusals and a dropped connection
+# (aiohttp's own, which discord.py lets through). After a decision is written, any of them
+# once made the moderator's answer "Something went wrong".
+DISCORD_UNREACHED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
 
 
 UNTOLD_DMS = "DMs closed"
