@@ -4,8 +4,15 @@ fix's test failing before it."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
 from bot.discord_app.app import GlossaryBot
-from tests.discord_app.helpers import buttons
+from bot.search.local import LocalGlossary
+from tests.discord_app.helpers import buttons, define
 
 from .conftest import Scene
 
@@ -33,3 +40,38 @@ async def test_a_dropped_member_fetch_after_a_refused_dm_still_answers_the_moder
     rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
     said = (await rejected.final_message())["content"]
     assert "Rejected the suggestion; the member could not be told (DMs closed)." in said, said
+
+
+async def test_suggest_opens_its_form_when_define_searches_queue_while_the_server_is_read(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O3 (outsider49): `/suggest NAME` searches the name in `/define`'s worker before the form
+    only when the worker is idle, so the form's 3 s are never spent waiting. Idle was asked
+    before the server's glossary was read, which may wait (a quarter of the read timeout, when
+    anything changed): other servers' `/define` searches queued meanwhile (up to 50 each) and
+    the name's search waited behind them all, the form past Discord's deadline. Here one such
+    search holds the worker until the form has opened."""
+    fake, state = scene.fake, bot.state
+    await define(fake, scene.alice, "rag", scene.channel)  # the server is read
+    release = threading.Event()
+    queued: list[asyncio.Future[Any]] = []
+    read = state.servers.local
+
+    async def local(scope: int, **kwargs: Any) -> LocalGlossary:
+        got = await read(scope, **kwargs)
+        if not queued:  # another server's /define arrives while this one is read
+            queued.append(asyncio.ensure_future(state.term_searches.run(1, release.wait)))
+            await asyncio.sleep(0)  # its first step: it queues
+            assert not state.term_searches.idle()
+        return got
+
+    monkeypatch.setattr(state.servers, "local", local)
+    try:
+        opened = await fake.slash(
+            scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel
+        )
+        body = await opened.response()  # waits for a hang only (the fake's own bound)
+        assert body["type"] == 9, body  # the form; its submit checks the name
+    finally:
+        release.set()
+        await asyncio.gather(*queued)

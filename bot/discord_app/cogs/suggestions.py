@@ -127,6 +127,8 @@ async def _named_now(interaction: Interaction, scope: int, title: str) -> str | 
     if not state.term_searches.idle() or not state.servers.knows(scope):
         return None
     local = await state.servers.local(scope)
+    if not state.term_searches.idle():  # others' searches queued while it was read (stale)
+        return None
     said = await state.term_searches.run(scope, _said_or_empty, local, title)
     return said or None
 
