@@ -5,14 +5,17 @@ fix's test failing before it."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from typing import Any
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
 from bot.search.local import LocalGlossary
 from tests.discord_app.helpers import buttons, define
+from tests.fake_discord.models import EMBED_LINKS
 
 from .conftest import Scene
 
@@ -75,3 +78,48 @@ async def test_suggest_opens_its_form_when_define_searches_queue_while_the_serve
     finally:
         release.set()
         await asyncio.gather(*queued)
+
+
+async def test_a_permission_flipping_often_is_said_again_at_most_once_in_a_while(
+    scene: Scene, bot: GlossaryBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """O5 (outsider49): a lost permission is said again once a post showed it given back. A
+    channel whose Embed Links an admin's bot (or a hostile admin) flips all day, members
+    mentioning the bot between flips, wrote a line to the operator's log every flip. Said
+    again now at most once every `RESAID_AFTER` in a channel (the bot's own clock, turned by
+    hand here): a loss within it is said at the first mention after it, if still lost. The
+    answers themselves are as before."""
+    fake, channel = scene.fake, scene.channel
+    cog = bot.get_cog("DefineCog")
+    assert isinstance(cog, DefineCog)
+    now = [0.0]
+    cog.clock = lambda: now[0]
+    caplog.set_level(logging.WARNING, logger="bot.discord_app.cogs.define")
+
+    async def mention(card: bool) -> None:
+        await fake.user_message(scene.alice, channel, f"{fake.bot.mention} what is rag")
+        said = await fake.wait_for_channel_message(channel)  # the log's line is written first
+        if card:
+            assert said["embeds"][0]["title"] == "Retrieval-Augmented Generation (RAG)", said
+        else:
+            assert "needs the **Embed Links** permission" in said["content"], said
+
+    async def flip(deny: int = 0) -> None:
+        channel.overwrite(fake.bot, deny=deny)
+        await fake.update_channel(channel)
+
+    def lines() -> int:
+        return sum("cannot show cards" in r.getMessage() for r in caplog.records)
+
+    for _ in range(3):  # taken, used without, given back, used with: a line the first time
+        await flip(EMBED_LINKS)
+        await mention(card=False)
+        await flip()
+        await mention(card=True)
+    assert lines() == 1
+    await flip(EMBED_LINKS)
+    await mention(card=False)
+    assert lines() == 1  # within the while
+    now[0] += RESAID_AFTER
+    await mention(card=False)  # still taken, a while later: said
+    assert lines() == 2
