@@ -45,6 +45,31 @@ async def test_a_dropped_member_fetch_after_a_refused_dm_still_answers_the_moder
     assert "Rejected the suggestion; the member could not be told (DMs closed)." in said, said
 
 
+async def test_a_dm_whose_connection_dropped_is_not_said_to_meet_closed_dms(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """O2 (outsider49): only Discord's refusal (403) says DMs are closed or the member left.
+    A DM whose connection dropped (or Discord failing) raised past the written decision
+    ("Something went wrong"); caught, it would have been "DMs closed", a setting the member
+    may never have changed. The moderator reads that Discord did not answer."""
+    fake = scene.fake
+    opened = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
+    await opened.response()
+    sent = await fake.submit_modal(scene.bob, opened, SUGGESTED)
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+    fake.drop_next("POST", "/channels/{channel_id}/messages")  # the DM (a POST: not retried)
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+    said = (await rejected.final_message())["content"]
+    assert "Rejected the suggestion; the member could not be told (Discord did not answer)." in (
+        said
+    ), said
+    assert not [p for _, p in fake.requests if p.endswith(f"/members/{scene.bob.id}")]
+
+
 async def test_suggest_opens_its_form_when_define_searches_queue_while_the_server_is_read(
     scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -386,12 +386,16 @@ async def tell_member(
 ) -> str | None:
     """A private message to a member about their suggestion; None once sent, else why Discord
     won't deliver it: tolerated, the moderator is told. Discord refuses a member who left the
-    server as it refuses closed DMs; "DMs closed" sent the moderator looking for a setting."""
+    server as it refuses closed DMs; "DMs closed" sent the moderator looking for a setting.
+    Discord failing (5xx, a dropped connection) is no refusal: said as such."""
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(text, allowed_mentions=NO_MENTIONS)
-    except DISCORD_UNREACHED:
+    except (discord.Forbidden, discord.NotFound):  # DMs closed, the member left, or gone
         log.info("could not tell user %s about their suggestion", user_id)
+    except DISCORD_UNREACHED as exc:  # no refusal: DMs may well be open
+        log.info("could not tell user %s about their suggestion: %r", user_id, exc)
+        return UNTOLD_UNANSWERED
     else:
         return None
     if guild is not None:
@@ -412,6 +416,7 @@ DISCORD_UNREACHED = (discord.HTTPException, aiohttp.ClientError, OSError, Timeou
 
 UNTOLD_DMS = "DMs closed"
 UNTOLD_LEFT = "no longer in this server"
+UNTOLD_UNANSWERED = "Discord did not answer"
 
 
 @dataclass(frozen=True, slots=True)
