@@ -148,3 +148,30 @@ async def test_a_permission_flipping_often_is_said_again_at_most_once_in_a_while
     now[0] += RESAID_AFTER
     await mention(card=False)  # still taken, a while later: said
     assert lines() == 2
+
+
+async def test_a_suggestion_refused_at_its_submit_gives_back_what_was_typed(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """O3 (outsider49): the checks before the form are skipped when they cannot be made in
+    time (a busy worker, a slow database), and two forms may be open at once; their submit
+    checks again. Refused there (a suggestion a moment ago, or the name waiting already), the
+    member's paragraph was dropped: "Nothing new was queued" and nothing else. It comes back,
+    as a form that could not be saved gives it back."""
+    fake = scene.fake
+    forms = []
+    for _ in range(2):  # two forms opened before either is sent
+        opened = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
+        assert (await opened.response())["type"] == 9
+        forms.append(opened)
+    first = await fake.submit_modal(scene.alice, forms[0], {"title": "zorblax", **SUGGESTED})
+    assert (await first.final_message())["content"].startswith("Thanks!")
+    for title, said in (("blorptex", "one every 10 minutes"), ("Zorb-lax", "already")):
+        typed = {"title": title, "definition": f"My careful words on {title}, **kept**."}
+        again = await fake.submit_modal(scene.alice, forms[1], typed)
+        content = (await again.final_message())["content"]
+        assert said in content, content
+        assert content.endswith(
+            f"What you typed:\n**title**: {title}\n"
+            f"**definition**: My careful words on {title}, \\*\\*kept\\*\\*."
+        ), content

@@ -305,11 +305,14 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         await thinking(interaction)
         named = await self._named(scope, title)
-        if named is None:
-            with contextlib.suppress(StorageError):  # the write below says so, keeping the text
-                named = await own_waiting(store, scope, owner, title)
         if named is not None:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
+            return
+        waiting = None
+        with contextlib.suppress(StorageError):  # the write below says so, keeping the text
+            waiting = await own_waiting(store, scope, owner, title)
+        if waiting is not None:  # their words come back, as any refused form's do
+            await reply(interaction, typed_back(f"{waiting} What you typed:", values))
             return
 
         async def sent() -> tuple[str, discord.ui.View | None]:
@@ -327,8 +330,8 @@ class SuggestCog(ServerOnly, commands.Cog):
                     f"Thanks! “{echo(title)}” is with this server's moderators. "
                     "I'll tell you privately what they decide, if your DMs are open."
                 )
-            else:
-                text = refusal_text(status)
+            else:  # a moment ago, or a full queue: their words come back for later
+                text = typed_back(f"{refusal_text(status)} What you typed:", values)
             return text[: limits.MESSAGE_CONTENT], None
 
         said = await through_the_stop(interaction.client, sent())
