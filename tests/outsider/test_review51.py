@@ -14,8 +14,10 @@ import pytest
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
 from bot.search.local import LocalGlossary
+from bot.storage import Store
 from tests.discord_app.helpers import buttons, define
 from tests.fake_discord.models import EMBED_LINKS
+from tests.resilience.helpers import HANG_GUARD
 
 from .conftest import Scene
 
@@ -175,3 +177,35 @@ async def test_a_suggestion_refused_at_its_submit_gives_back_what_was_typed(
             f"What you typed:\n**title**: {title}\n"
             f"**definition**: My careful words on {title}, \\*\\*kept\\*\\*."
         ), content
+
+
+async def test_a_suggest_held_up_on_its_way_opens_its_form_without_checking_first(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O3 (outsider49): the checks before the form (the name's search, then the database's
+    cooldown and queue, up to a read timeout) ran however late the interaction reached the
+    bot: one held up 2.7 s on its way (a gateway backlog) spent up to a second more on them and
+    the form came after Discord's 3 s ("The application did not respond"). Now they are made
+    only while they leave the form its time (`FORM_SEND`); its submit checks either way. (The fake's deadline is
+    lifted: which calls are made is asserted, not how fast.)"""
+    fake = scene.fake
+    fake.ack_deadline = HANG_GUARD
+    await define(fake, scene.alice, "rag", scene.channel)  # on time: how late others are
+    asked: list[int] = []
+    refusal = store.suggest_refusal
+
+    async def counted(scope: int, user_id: int) -> Any:
+        asked.append(user_id)
+        return await refusal(scope, user_id)
+
+    monkeypatch.setattr(store, "suggest_refusal", counted)
+    late = await fake.slash(
+        scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel, held_up=2.7
+    )
+    assert (await late.response())["type"] == 9  # the form, with no check first
+    assert asked == []
+    sent = await fake.submit_modal(scene.alice, late, SUGGESTED)
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+    on_time = await fake.slash(scene.alice, "suggest", {"term": "blorptex"}, channel=scene.channel)
+    assert "one every 10 minutes" in (await on_time.final_message())["content"]
+    assert asked == [scene.alice.id]  # checked before the form, in time

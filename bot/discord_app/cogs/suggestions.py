@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -41,7 +42,13 @@ from bot.discord_app.items import (
     suggest_button,
     typed_back,
 )
-from bot.discord_app.replies import echo, in_code, through_the_stop, unfinished_at_stop
+from bot.discord_app.replies import (
+    ACK_DEADLINE,
+    echo,
+    in_code,
+    through_the_stop,
+    unfinished_at_stop,
+)
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.keys import compact
@@ -68,6 +75,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FORM_PREFIX = "gb:suggestion:"
+# Seconds of Discord's 3 s kept for sending the form, not spent checking first; and those the
+# name's check before it may take (a stale read's wait, a quarter of the read timeout, and the
+# search): a check that could not end in time is left to the submit.
+FORM_SEND = 0.5
+NAME_CHECK = 0.5
 FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
 
 
@@ -104,13 +116,21 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if unnamable is not None:  # the form's submit would say so, after the member wrote it
         await reply(interaction, unnamable)
         return
+    # The checks below leave the form its time: made only while they can be (an interaction
+    # held up on its way, or a slow draft read, left them the form's last second); the
+    # submit checks again either way.
+    state = interaction.client.state
+    deadline = interaction.client.arrivals.sent_at(interaction) + ACK_DEADLINE - FORM_SEND
     # A name the glossary has is said first: the member learns where its card is without the
     # cooldown's wait or writing a form that could only be turned down.
-    named = await _named_now(interaction, interaction.guild_id, title) if title else None
+    named = None
+    if title and deadline - time.monotonic() > NAME_CHECK:
+        named = await _named_now(interaction, interaction.guild_id, title)
     if named is not None:
         await reply(interaction, named[: limits.MESSAGE_CONTENT])
         return
-    refused = await _refused_now(interaction, interaction.guild_id, title)
+    spare = min(state.read_timeout, deadline - time.monotonic())
+    refused = await _refused_now(interaction, interaction.guild_id, title, spare)
     if refused is not None:
         await reply(interaction, refused)
         return
@@ -137,13 +157,15 @@ def _said_or_empty(local: LocalGlossary, title: str) -> str:
     return named_already(local, title) or ""  # the worker's None means "not searched"
 
 
-async def _refused_now(interaction: Interaction, scope: int, title: str) -> str | None:
+async def _refused_now(
+    interaction: Interaction, scope: int, title: str, spare: float
+) -> str | None:
     """Why the member may not suggest `title` (may be "") here now, asked before the form
     opens: it waits already, their cooldown, a full queue; None when they may, or when the
-    database does not say in time (the form's submit checks again)."""
+    database does not say within `spare` seconds (the form's submit checks again)."""
     state = interaction.client.state
     store, user_id = state.store, interaction.user.id
-    if store is None:
+    if store is None or spare <= 0:
         return None
 
     async def refusal() -> str | None:
@@ -154,7 +176,7 @@ async def _refused_now(interaction: Interaction, scope: int, title: str) -> str 
         return None if status is None else refusal_text(status)
 
     try:
-        return await asyncio.wait_for(refusal(), state.read_timeout)
+        return await asyncio.wait_for(refusal(), spare)
     except (StorageError, TimeoutError):
         return None
 
