@@ -13,9 +13,10 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
+from bot.discord_app.term_drafts import Drafts
 from bot.search.local import LocalGlossary
-from bot.storage import Store
-from tests.discord_app.helpers import buttons, define
+from bot.storage import StorageError, Store
+from tests.discord_app.helpers import buttons, define, is_ephemeral
 from tests.fake_discord.models import EMBED_LINKS
 from tests.resilience.helpers import HANG_GUARD
 
@@ -209,3 +210,38 @@ async def test_a_suggest_held_up_on_its_way_opens_its_form_without_checking_firs
     on_time = await fake.slash(scene.alice, "suggest", {"term": "blorptex"}, channel=scene.channel)
     assert "one every 10 minutes" in (await on_time.final_message())["content"]
     assert asked == [scene.alice.id]  # checked before the form, in time
+
+
+async def test_edit_again_on_a_suggestion_answers_in_time_while_the_database_hangs(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O3 (outsider49): a suggestion the database could not queue keeps the member's text
+    behind **Edit again**; after a restart that text is read back from the database. A
+    database that hung that read held the button's answer past Discord's 3 s ("This
+    interaction failed"), and each press again. Now the read is bounded: the member is told
+    the text is still kept, to press again in a moment; nothing is lost."""
+    fake = scene.fake
+    opened = await fake.slash(scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+
+    async def unwritable(*args: Any) -> Any:
+        raise StorageError("database is locked")
+
+    monkeypatch.setattr(store, "add_suggestion", unwritable)
+    sent = await fake.submit_modal(scene.alice, opened, SUGGESTED)
+    refused = await sent.final_message()
+    assert "Your text is kept" in refused["content"], refused
+    bot.state.term_drafts = Drafts(lambda: bot.state.store)  # a restart: nothing in memory
+    hung = asyncio.Event()
+
+    async def hanging(*args: Any) -> Any:
+        await hung.wait()
+
+    monkeypatch.setattr(store, "term_draft", hanging)
+    try:
+        pressed = await fake.click(scene.alice, refused, buttons(refused)["Edit again"])
+        said = await pressed.final_message()
+        assert said["content"].startswith("The database did not answer in time"), said
+        assert is_ephemeral(said), said
+    finally:
+        hung.set()

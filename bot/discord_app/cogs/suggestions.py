@@ -247,6 +247,12 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
+DRAFT_UNREAD = (
+    "The database did not answer in time; your text is still kept: press **Edit again** in a "
+    "moment."
+)
+
+
 class SuggestAgainButton(
     Restorable[discord.ui.Button[Any]], template=rf"gb:sugg-again:{OWNER}:{NONCE}"
 ):
@@ -263,8 +269,13 @@ class SuggestAgainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        drafts = interaction.client.state.term_drafts
-        draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        state = interaction.client.state
+        reading = state.term_drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        try:  # read back from the database after a restart: one that hangs must not hold the 3 s
+            draft = await asyncio.wait_for(reading, state.read_timeout)
+        except TimeoutError:
+            await reply(interaction, DRAFT_UNREAD)
+            return
         if draft is None:
             await reply(interaction, "That text is no longer kept (it is old): `/suggest` again.")
             return
