@@ -580,7 +580,7 @@ class DefineCog(commands.Cog):
     def _say_lacking(self, channel_id: int, permission: str) -> None:
         """Tell the operator what lacking `permission` in this channel changes: once, and again
         once it was given back (`_regained`), at most every RESAID_AFTER (a loss within it is
-        said at the first post it stops after that)."""
+        said at the first mention after it, if the permission is still lacking then)."""
         key, now = (channel_id, permission), self.clock()
         told = self._lacking_said.get(key)
         if told is not None and not (told[1] and now - told[0] >= RESAID_AFTER):
