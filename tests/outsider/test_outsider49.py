@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
@@ -65,12 +66,17 @@ async def test_a_permission_lost_again_after_it_was_given_back_is_said_again(
     again, and the operator was told nothing: once per channel meant once for good. Now a post
     that shows the bot has it again forgets the line, so the next loss is said again."""
     fake, channel = scene.fake, scene.channel
+    cog = bot.get_cog("DefineCog")
+    assert isinstance(cog, DefineCog)
+    now = [0.0]
+    cog.clock = lambda: now[0]  # review51: said again at most every RESAID_AFTER
     ask = f"{fake.bot.mention} what is rag"
     for deny, said in (
         (EMBED_LINKS, "cannot show cards"),
         (SEND_MESSAGES, "cannot answer mentions"),
     ):
         for _ in range(2):
+            now[0] += RESAID_AFTER
             channel.overwrite(fake.bot, deny=deny)
             await fake.update_channel(channel)
             async with warned(f"{said} in channel {channel.id}"):

@@ -48,6 +48,9 @@ SEARCHES_WAITING = "Too many searches are waiting in this server right now: try 
 # Each member's direct messages take a turn of their own (`turn_of`): told of no server.
 SEARCHES_WAITING_DM = "Too many searches are waiting right now: try again in a moment."
 MAX_LACKING_SAID = 1_000  # channels remembered as told about a permission the bot lacks there
+# A permission given back and lost again is said again, but in one channel at most this often
+# (seconds): one flipped all day (an admin's bot, a hostile admin) wrote a line a flip.
+RESAID_AFTER = 3_600.0
 ARCHIVED_THREAD = 50083  # Discord's code for a post in a thread archived (or locked) meanwhile
 MISSING_ACCESS = 50001  # a channel the bot may not view, or in a server it is no longer in
 REPLY_WITHOUT_HISTORY = 160002  # a reply where the bot may not read the channel's history
@@ -287,10 +290,11 @@ class DefineCog(commands.Cog):
     def __init__(self, bot: GlossaryBot, state: BotState) -> None:
         self.bot = bot
         self.state = state
-        # Channels whose missing permission was logged (channel id and permission), the most
-        # recent MAX_LACKING_SAID: a bot in thousands of channels keeps no id for ever; one
-        # dropped may be said once more.
-        self._lacking_said: OrderedDict[tuple[int, str], None] = OrderedDict()
+        # Channels whose missing permission was logged (channel id and permission): when, and
+        # whether a post showed it given back since; the most recent MAX_LACKING_SAID: a bot in
+        # thousands of channels keeps no id for ever; one dropped may be said once more.
+        self._lacking_said: OrderedDict[tuple[int, str], tuple[float, bool]] = OrderedDict()
+        self.clock = time.monotonic  # for RESAID_AFTER (tests turn it by hand)
 
     @app_commands.command(
         name="define", description="Look up a term: definition, what it is not, related terms"
@@ -565,21 +569,28 @@ class DefineCog(commands.Cog):
 
     def _regained(self, channel_id: int, *permissions: str) -> None:
         """A post showed the bot has `permissions` in this channel (given back since it was
-        told of their lack): losing them again is said again. Once per channel for good, an
-        operator who mended a channel was never told that a later change broke it again."""
+        told of their lack): losing them again is said again (`_say_lacking`). Once per
+        channel for good, an operator who mended a channel was never told that a later change
+        broke it again."""
         for permission in permissions:
-            self._lacking_said.pop((channel_id, permission), None)
+            told = self._lacking_said.get((channel_id, permission))
+            if told is not None:
+                self._lacking_said[channel_id, permission] = (told[0], True)
 
     def _say_lacking(self, channel_id: int, permission: str) -> None:
-        """Tell the operator once per channel what lacking `permission` there changes."""
-        told = (channel_id, permission)
-        if told in self._lacking_said:
-            self._lacking_said.move_to_end(told)
-        else:
-            self._lacking_said[told] = None
-            if len(self._lacking_said) > MAX_LACKING_SAID:
-                self._lacking_said.popitem(last=False)
-            log.warning(LACKING_SAID[permission], channel_id)
+        """Tell the operator what lacking `permission` in this channel changes: once, and again
+        once it was given back (`_regained`), at most every RESAID_AFTER (a loss within it is
+        said at the first mention after it, if the permission is still lacking then)."""
+        key, now = (channel_id, permission), self.clock()
+        told = self._lacking_said.get(key)
+        if told is not None and not (told[1] and now - told[0] >= RESAID_AFTER):
+            self._lacking_said.move_to_end(key)
+            return
+        self._lacking_said[key] = (now, False)
+        self._lacking_said.move_to_end(key)
+        if len(self._lacking_said) > MAX_LACKING_SAID:
+            self._lacking_said.popitem(last=False)
+        log.warning(LACKING_SAID[permission], channel_id)
 
 
 def _reply_target_gone(exc: discord.HTTPException) -> str | None:

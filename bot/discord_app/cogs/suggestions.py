@@ -11,10 +11,12 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -40,7 +42,13 @@ from bot.discord_app.items import (
     suggest_button,
     typed_back,
 )
-from bot.discord_app.replies import echo, in_code, through_the_stop, unfinished_at_stop
+from bot.discord_app.replies import (
+    ACK_DEADLINE,
+    echo,
+    in_code,
+    through_the_stop,
+    unfinished_at_stop,
+)
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft
 from bot.glossary.keys import compact
@@ -67,6 +75,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FORM_PREFIX = "gb:suggestion:"
+# Seconds of Discord's 3 s kept for sending the form, not spent checking first; and those the
+# name's check before it may take (a stale read's wait, a quarter of the read timeout, and the
+# search): a check that could not end in time is left to the submit.
+FORM_SEND = 0.5
+NAME_CHECK = 0.5
 FORM_ID = re.compile(r"gb:suggestion:(?P<owner>[0-9]{1,20})")
 
 
@@ -103,13 +116,21 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
     if unnamable is not None:  # the form's submit would say so, after the member wrote it
         await reply(interaction, unnamable)
         return
+    # The checks below leave the form its time: made only while they can be (an interaction
+    # held up on its way, or a slow draft read, left them the form's last second); the
+    # submit checks again either way.
+    state = interaction.client.state
+    deadline = interaction.client.arrivals.sent_at(interaction) + ACK_DEADLINE - FORM_SEND
     # A name the glossary has is said first: the member learns where its card is without the
     # cooldown's wait or writing a form that could only be turned down.
-    named = await _named_now(interaction, interaction.guild_id, title) if title else None
+    named = None
+    if title and deadline - time.monotonic() > NAME_CHECK:
+        named = await _named_now(interaction, interaction.guild_id, title)
     if named is not None:
         await reply(interaction, named[: limits.MESSAGE_CONTENT])
         return
-    refused = await _refused_now(interaction, interaction.guild_id, title)
+    spare = min(state.read_timeout, deadline - time.monotonic())
+    refused = await _refused_now(interaction, interaction.guild_id, title, spare)
     if refused is not None:
         await reply(interaction, refused)
         return
@@ -126,6 +147,8 @@ async def _named_now(interaction: Interaction, scope: int, title: str) -> str | 
     if not state.term_searches.idle() or not state.servers.knows(scope):
         return None
     local = await state.servers.local(scope)
+    if not state.term_searches.idle():  # others' searches queued while it was read (stale)
+        return None
     said = await state.term_searches.run(scope, _said_or_empty, local, title)
     return said or None
 
@@ -134,13 +157,15 @@ def _said_or_empty(local: LocalGlossary, title: str) -> str:
     return named_already(local, title) or ""  # the worker's None means "not searched"
 
 
-async def _refused_now(interaction: Interaction, scope: int, title: str) -> str | None:
+async def _refused_now(
+    interaction: Interaction, scope: int, title: str, spare: float
+) -> str | None:
     """Why the member may not suggest `title` (may be "") here now, asked before the form
     opens: it waits already, their cooldown, a full queue; None when they may, or when the
-    database does not say in time (the form's submit checks again)."""
+    database does not say within `spare` seconds (the form's submit checks again)."""
     state = interaction.client.state
     store, user_id = state.store, interaction.user.id
-    if store is None:
+    if store is None or spare <= 0:
         return None
 
     async def refusal() -> str | None:
@@ -151,7 +176,7 @@ async def _refused_now(interaction: Interaction, scope: int, title: str) -> str 
         return None if status is None else refusal_text(status)
 
     try:
-        return await asyncio.wait_for(refusal(), state.read_timeout)
+        return await asyncio.wait_for(refusal(), spare)
     except (StorageError, TimeoutError):
         return None
 
@@ -222,6 +247,12 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
+DRAFT_UNREAD = (
+    "The database did not answer in time; your text is still kept: press **Edit again** in a "
+    "moment."
+)
+
+
 class SuggestAgainButton(
     Restorable[discord.ui.Button[Any]], template=rf"gb:sugg-again:{OWNER}:{NONCE}"
 ):
@@ -238,8 +269,13 @@ class SuggestAgainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        drafts = interaction.client.state.term_drafts
-        draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        state = interaction.client.state
+        reading = state.term_drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        try:  # read back from the database after a restart: one that hangs must not hold the 3 s
+            draft = await asyncio.wait_for(reading, state.read_timeout)
+        except TimeoutError:
+            await reply(interaction, DRAFT_UNREAD)
+            return
         if draft is None:
             await reply(interaction, "That text is no longer kept (it is old): `/suggest` again.")
             return
@@ -302,11 +338,14 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         await thinking(interaction)
         named = await self._named(scope, title)
-        if named is None:
-            with contextlib.suppress(StorageError):  # the write below says so, keeping the text
-                named = await own_waiting(store, scope, owner, title)
         if named is not None:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
+            return
+        waiting = None
+        with contextlib.suppress(StorageError):  # the write below says so, keeping the text
+            waiting = await own_waiting(store, scope, owner, title)
+        if waiting is not None:  # their words come back, as any refused form's do
+            await reply(interaction, typed_back(f"{waiting} What you typed:", values))
             return
 
         async def sent() -> tuple[str, discord.ui.View | None]:
@@ -324,8 +363,8 @@ class SuggestCog(ServerOnly, commands.Cog):
                     f"Thanks! “{echo(title)}” is with this server's moderators. "
                     "I'll tell you privately what they decide, if your DMs are open."
                 )
-            else:
-                text = refusal_text(status)
+            else:  # a moment ago, or a full queue: their words come back for later
+                text = typed_back(f"{refusal_text(status)} What you typed:", values)
             return text[: limits.MESSAGE_CONTENT], None
 
         said = await through_the_stop(interaction.client, sent())
@@ -383,12 +422,16 @@ async def tell_member(
 ) -> str | None:
     """A private message to a member about their suggestion; None once sent, else why Discord
     won't deliver it: tolerated, the moderator is told. Discord refuses a member who left the
-    server as it refuses closed DMs; "DMs closed" sent the moderator looking for a setting."""
+    server as it refuses closed DMs; "DMs closed" sent the moderator looking for a setting.
+    Discord failing (5xx, a dropped connection) is no refusal: said as such."""
     try:
         user = client.get_user(user_id) or await client.fetch_user(user_id)
         await user.send(text, allowed_mentions=NO_MENTIONS)
-    except discord.HTTPException:
+    except (discord.Forbidden, discord.NotFound):  # DMs closed, the member left, or gone
         log.info("could not tell user %s about their suggestion", user_id)
+    except DISCORD_UNREACHED as exc:  # no refusal: DMs may well be open
+        log.info("could not tell user %s about their suggestion: %r", user_id, exc)
+        return UNTOLD_UNANSWERED
     else:
         return None
     if guild is not None:
@@ -396,13 +439,20 @@ async def tell_member(
             await guild.fetch_member(user_id)
         except discord.NotFound:
             return UNTOLD_LEFT
-        except discord.HTTPException:
+        except DISCORD_UNREACHED:
             pass
     return UNTOLD_DMS
 
 
+# What asking Discord may raise besides an answer: its refusals and a dropped connection
+# (aiohttp's own, which discord.py lets through). After a decision is written, any of them
+# once made the moderator's answer "Something went wrong".
+DISCORD_UNREACHED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
+
+
 UNTOLD_DMS = "DMs closed"
 UNTOLD_LEFT = "no longer in this server"
+UNTOLD_UNANSWERED = "Discord did not answer"
 
 
 @dataclass(frozen=True, slots=True)
