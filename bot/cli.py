@@ -438,9 +438,11 @@ def _run(command: Command) -> None:
 def _health(command: Command) -> None:
     health = command(
         "bot.discord_app.cli:run_health",
-        "exit 0 if the running bot is healthy (fresh heartbeat), 1 if not",
+        "exit 0 if the running bot is healthy (fresh heartbeat), 1 if not, 2 if "
+        "HEARTBEAT_PATH is not set",
         "Read the heartbeat file (HEARTBEAT_PATH) the bot keeps fresh while it is "
-        "connected to Discord and can write its database.",
+        "connected to Discord and can write its database. Exit 0 if the bot is healthy, 1 if "
+        "not, 2 if HEARTBEAT_PATH is not set.",
         settings=True,
     )
     health.add_argument(

@@ -65,7 +65,11 @@ def kinds_by_id(ids: Iterable[str], kinds: KindFile, problems: list[Problem]) ->
         where = ", ".join(sorted({str(f) for f in kinds.files.values()}))
         for entry_id in ids:
             if entry_id not in kinds.files:
-                message = "the entry has no kind: the search reads it as unknown"
+                # `where` may be the bundled file, which an operator cannot edit: say what they can.
+                message = (
+                    "the entry has no kind: the search reads it as unknown (give it one in a "
+                    "kinds/*.toml of a folder served with it)"
+                )
                 problems.append(Problem("warning", where, message, entry_id))
     return {entry_id: kinds[entry_id] for entry_id in ids if entry_id in kinds}
 

@@ -62,9 +62,30 @@ def test_an_entry_with_no_kind_is_a_warning_naming_the_file(tmp_path: Path) -> N
     _, problems = inspect_glossary([folder])
     assert [str(p) for p in problems] == [
         f"{tmp_path / 'kinds' / 'k.toml'} [kv-cache]: warning: "
-        "the entry has no kind: the search reads it as unknown"
+        "the entry has no kind: the search reads it as unknown (give it one in a kinds/*.toml "
+        "of a folder served with it)"
     ]
     assert load_glossary([folder])["kv-cache"].kind is None
+
+
+def test_an_operators_folder_beside_the_bundled_data_gives_its_entries_kinds(
+    tmp_path: Path,
+) -> None:
+    """What the warning says to do, as an operator does it (readme49): the warning names the
+    bundled kinds file, which an operator cannot edit; a `kinds/` of their own folder can."""
+    from bot.glossary import bundled_data_dir
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "mine.toml").write_text(ENTRY.format(id="zorblax", title="Zorblax"), "utf-8")
+    _, problems = inspect_glossary([bundled_data_dir(), mine])
+    assert [p.entry for p in problems] == ["zorblax"]
+    assert "kinds/*.toml of a folder served with it" in problems[0].message
+    (mine / "kinds").mkdir()
+    (mine / "kinds" / "mine.toml").write_text('zorblax = "concept"\n', "utf-8")
+    glossary, problems = inspect_glossary([bundled_data_dir(), mine])
+    assert problems == []
+    assert glossary["zorblax"].kind == "concept"
 
 
 def test_an_unreadable_file_is_an_error_not_a_crash(tmp_path: Path) -> None:

@@ -103,3 +103,22 @@ def test_the_readme_command_starts_services_of_the_profile(services: dict[str, A
     for command in commands:
         names = command.split()
         assert sorted(names) == sorted(["postgres", *sharded_bots(services)]), command
+
+
+PODMAN_COMPOSE = re.compile(r"(\S*)\s*\bpodman[- ]compose (?:--profile \w+ )?(?:up|build)\b")
+
+
+def test_podman_compose_commands_build_the_docker_format_that_keeps_the_health_check() -> None:
+    """podman builds the OCI format unless told otherwise, and that format has no HEALTHCHECK:
+    `podman-compose up -d` as compose.yaml named it made an image without one (podman's warning
+    scrolled by in the build; readme49). `BUILDAH_FORMAT=docker` keeps it, as `make image` does
+    with `--format docker`."""
+    texts = {
+        "README.md": (ROOT / "README.md").read_text("utf-8"),
+        "compose.yaml": COMPOSE.read_text(),
+    }
+    for name, text in texts.items():
+        found = PODMAN_COMPOSE.findall(text)
+        assert found, f"{name} names no podman-compose command"
+        for before in found:
+            assert before.endswith("BUILDAH_FORMAT=docker"), name
