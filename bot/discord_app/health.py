@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from textwrap import shorten
 from typing import TypeVar
 
 import discord
@@ -49,6 +50,9 @@ SHARDS_READ = 1 << 16
 # The last line of every text the bot writes there: which process on which host wrote it, so a
 # second process on the same HEARTBEAT_PATH can tell a running one's beat (`_running_writer`).
 WRITER = "pid "
+# The most of why the database is not writable that the line carries: `health` reads the file's
+# first 2,000 bytes, and its second line (the last healthy beat's time) must be among them.
+WHY_CHARS = 600
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -104,8 +108,9 @@ async def unhealthy_reason(
             f"the database ({database}) could not be opened at start (the log says why): "
             "restart the bot once that is fixed"
         )
-    elif not await store.can_write():
-        failing = f"the database at {store.location} is not writable"
+    elif (why := await store.why_not_writable()) is not None:
+        why = shorten(why, WHY_CHARS, placeholder=" […]")  # on one line, whitespace folded
+        failing = f"the database at {store.location} is not writable: {why}"
     else:
         return None if is_connected(client) else NOT_CONNECTED
     if not is_connected(client):  # both, in one line

@@ -69,6 +69,14 @@ async def assert_refused(
     [said] = errors_naming(caplog, db)
     assert f"DATABASE_PATH={db}" in said
     assert "restart the bot" in said, said  # what to do
+    # swap49: health's words, the reason the ERROR gives (health names the file itself).
+    why = await store.why_not_writable()
+    assert why is not None
+    how = why.removeprefix("the database file changed under the running bot (")
+    how = how.removesuffix("): nothing is written until the bot is restarted")
+    assert how not in (why, ""), why
+    assert f"changed under the running bot: {how}. Nothing" in said, (why, said)
+    assert str(db) not in why, why
     if readable:  # the refused count waits in memory, shown
         assert await store.total_lookups(1) == 4
     return said
@@ -197,6 +205,10 @@ async def test_postgres_tables_dropped_under_the_store_say_what_to_do(
     store.record_lookup(1, "moe")
     assert not await store.flush()
     assert not await store.can_write()
+    why = await store.why_not_writable()  # swap49: health's words
+    assert why is not None
+    assert why.startswith("the tables of the database are gone (its schema dropped"), why
+    assert "Restart the bot" in why, why
     with pytest.raises(StorageUnavailable, match="Restart the bot"):
         await store.add_alias(1, "refused", "refused", "rag", 7)
     [said] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]

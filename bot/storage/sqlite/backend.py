@@ -161,7 +161,9 @@ class SqliteBackend(Backend):
                 return
             if not Path(self.location).parent.is_dir():
                 self._say_lost()
-                raise DatabaseLost(f"the database file {self.location} is gone (so is its folder)")
+                raise DatabaseLost(
+                    f"the database file at {self.location} is gone (so is its folder)"
+                )
             try:
                 await self._reattach()
             except DatabaseLost as exc:
@@ -228,7 +230,8 @@ class SqliteBackend(Backend):
                 self._swapped,
             )
         raise DatabaseLost(
-            f"the database file {self.location} changed under the running bot ({self._swapped})"
+            f"the database file at {self.location} changed under the running bot "
+            f"({self._swapped}): nothing is written until the bot is restarted"
         )
 
     def _say_lost(self) -> None:

@@ -1,0 +1,76 @@
+"""What swap48 and review48 left (swap49), through the real program: `glossary-bot run` against
+the fake Discord, the command line, real SQLite files and real PostgreSQL.
+
+`health` of a bot whose writes stopped (swap48's guard, a schema dropped) said only "the
+database at … is not writable"; the reason was in the log alone. Now the line says why, in the
+words the store decided it in (one home: the backend's error; health reads it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import asyncpg
+import pytest
+
+from tests.conftest import TEST_DATABASE_URL
+from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.storage.conftest import fresh_schema
+
+from .conftest import Scene
+from .test_round6 import health_until
+from .test_small_faults import CLI_ENV
+
+
+def _remove(path: Path) -> None:
+    path.unlink()
+
+
+async def test_health_says_why_writes_stopped_when_the_wal_was_deleted(
+    scene: Scene, tmp_path: Path
+) -> None:
+    db = scene.db_path
+    heartbeat = tmp_path / "heartbeat"
+    env = {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}
+    async with BotProcess(scene.fake, db, cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)) as bot:
+        await bot.wait_for_output(r"healthy: heartbeat in", within=30)
+        _remove(Path(f"{db}-wal"))
+        await bot.wait_for_output("changed under the running bot", within=30)
+        said = await health_until(env, tmp_path, "unhealthy")
+        assert said.startswith("1 unhealthy: connected to Discord, but the database at "), said
+        assert len(said.splitlines()) == 1, said
+        assert "not writable: the database file changed under the running bot" in said, said
+        assert "(its -wal was deleted or replaced)" in said, said
+        assert "until the bot is restarted" in said, said  # what to do
+        assert said.count(str(db)) == 1, said  # the file named once
+        line = await bot.wait_for_output(r"unhealthy: connected to Discord, but the database")
+        assert "its -wal was deleted or replaced" in line, line
+        status, told = await glossary_bot(env, tmp_path, "health")
+        assert status == 1, told
+        assert heartbeat.read_text(encoding="utf-8").splitlines()[0] == told.strip(), told
+
+
+@pytest.mark.postgres
+async def test_health_says_why_writes_stopped_when_the_schema_was_dropped(
+    scene: Scene, tmp_path: Path
+) -> None:
+    heartbeat = tmp_path / "heartbeat"
+    async with fresh_schema(TEST_DATABASE_URL, "swap49") as url:
+        settings = {"DATABASE_URL": url, "HEARTBEAT_PATH": str(heartbeat)}
+        async with BotProcess(scene.fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
+            await bot.wait_for_output(r"healthy: heartbeat in", within=30)
+            schema = dict(parse_qsl(urlsplit(url).query))["search_path"]
+            admin = await asyncpg.connect(TEST_DATABASE_URL)
+            try:
+                await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+            finally:
+                await admin.close()
+            said = await health_until(dict(bot.env), tmp_path, "unhealthy")
+            assert said.startswith("1 unhealthy: connected to Discord, but the database at "), said
+            assert len(said.splitlines()) == 1, said
+            assert "not writable: the tables of the database are gone" in said, said
+            assert "(its schema dropped" in said, said
+            assert "Restart the bot" in said, said
+            assert said.count("postgresql://") == 1, said  # the database named once
+            password = TEST_DATABASE_URL.partition("@")[0].rpartition(":")[2]
+            assert f":{password}@" not in said, said
