@@ -13,11 +13,14 @@ from urllib.parse import parse_qsl, urlsplit
 import asyncpg
 import pytest
 
+from bot.cards.fit import MARKER
+from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from tests.conftest import TEST_DATABASE_URL
 from tests.resilience.botproc import BotProcess, glossary_bot
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
+from .test_forged47 import form_submitted
 from .test_round6 import health_until
 from .test_small_faults import CLI_ENV
 
@@ -74,3 +77,26 @@ async def test_health_says_why_writes_stopped_when_the_schema_was_dropped(
             assert said.count("postgresql://") == 1, said  # the database named once
             password = TEST_DATABASE_URL.partition("@")[0].rpartition(":")[2]
             assert f":{password}@" not in said, said
+
+
+# --- review48's leftovers ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lead", ["", "a"], ids=["even", "odd"])
+async def test_a_given_back_text_cut_to_fit_never_ends_on_a_lone_escape(
+    scene: Scene, bot: GlossaryBot, lead: str
+) -> None:
+    """review48: the text given back is escaped, then cut to 2,000 characters: "*" typed 4,000
+    times is "\\*" 4,000 times, and the cut fell between a backslash and its star as often as
+    not ("\\ […]": a stray backslash shown, the star it escaped gone). `lead` shifts the cut by
+    one character, so one of the two lands there. Now the cut keeps each escape whole."""
+    handle = await form_submitted(scene, "gb:term-form:1", {"title": lead + "*" * 3999})
+    content = (await handle.final_message())["content"]
+    assert content.startswith(OUTDATED_FORM), content
+    assert len(content) <= 2000, len(content)
+    body = content.removesuffix(MARKER)
+    assert body != content, content[-40:]  # cut, with the marker
+    escapes = len(body) - len(body.rstrip("\\"))
+    assert escapes % 2 == 0, content[-40:]  # every backslash left escapes the star after it
+    assert body.endswith("\\*"), content[-40:]
+    assert not scene.fake.pop_violations()
