@@ -7,6 +7,8 @@ words the store decided it in (one home: the backend's error; health reads it)."
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -16,17 +18,26 @@ import pytest
 from bot.cards.fit import MARKER
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from tests.conftest import TEST_DATABASE_URL
-from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_run
 from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_forged47 import form_submitted
 from .test_round6 import health_until
+from .test_round20 import _database
 from .test_small_faults import CLI_ENV
 
 
 def _remove(path: Path) -> None:
     path.unlink()
+
+
+def _query(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
 
 
 async def test_health_says_why_writes_stopped_when_the_wal_was_deleted(
@@ -100,3 +111,37 @@ async def test_a_given_back_text_cut_to_fit_never_ends_on_a_lone_escape(
     assert escapes % 2 == 0, content[-40:]  # every backslash left escapes the star after it
     assert body.endswith("\\*"), content[-40:]
     assert not scene.fake.pop_violations()
+
+
+@pytest.mark.parametrize("where", ["kept", "oldest"])
+def test_a_kept_copy_that_is_a_loop_of_links_is_said_and_the_restore_done(
+    tmp_path: Path, where: str
+) -> None:
+    """review48: `restore`'s kept copies (`DATABASE_PATH.before-restore`, `.N` for earlier
+    restores) were resolved without the loop check the other paths have: a copy among the
+    oldest that was a loop of symbolic links ended the restore (done by then) with a
+    `RuntimeError` traceback; one at `.before-restore` itself was removed without a word. Now
+    the link is removed (it holds no database) and said, and the restore is done."""
+    db, backup = _database(tmp_path / "g.db"), _database(tmp_path / "b.db", lookups=3)
+    kept = tmp_path / "g.db.before-restore"
+    if where == "kept":
+        loop = kept
+    else:
+        for n in ("", ".2", ".3"):
+            shutil.copyfile(backup, f"{kept}{n}")
+        loop = Path(f"{kept}.1")  # the oldest: removed to keep three beside the new copy
+    loop.symlink_to("other")
+    (tmp_path / "other").symlink_to(loop.name)
+    done = glossary_bot_run(CLI_ENV, tmp_path, "restore", "--db", str(db), str(backup))
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    assert "Traceback" not in out, out
+    [said] = [line for line in out.splitlines() if "loop" in line]
+    assert (
+        said == f"removed the link {loop}: it led through a loop of symbolic links, to no database"
+    ), said
+    assert not loop.is_symlink(), out
+    assert kept.is_file(), out  # the database replaced, kept
+    assert not kept.is_symlink(), out
+    assert f"restored {db} from {backup}" in out, out
+    assert _query(db, "SELECT count(*) FROM lookups") == [(3,)]
