@@ -18,6 +18,7 @@ import pytest
 from bot.cards.fit import MARKER
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.helpers import define
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_run
 from tests.storage.conftest import fresh_schema
 
@@ -30,6 +31,10 @@ from .test_small_faults import CLI_ENV
 
 def _remove(path: Path) -> None:
     path.unlink()
+
+
+def _exists(path: Path) -> bool:
+    return path.exists()
 
 
 def _query(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -88,6 +93,55 @@ async def test_health_says_why_writes_stopped_when_the_schema_was_dropped(
             assert said.count("postgresql://") == 1, said  # the database named once
             password = TEST_DATABASE_URL.partition("@")[0].rpartition(":")[2]
             assert f":{password}@" not in said, said
+
+
+async def test_a_backup_copied_over_the_running_bots_file_with_its_log_left_is_said(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """swap48 left it: `cp backup.db glossary.db` over the running bot's file, its -wal left
+    beside it (the same file, the same logs, a database's header), went unnoticed; the bot's
+    log was later written over the copy, undoing the restore. Now one ERROR naming
+    DATABASE_PATH and `restore`, `health` unhealthy saying why, /define answering, moderator
+    changes refused."""
+    fake, db = scene.fake, scene.db_path
+    heartbeat = tmp_path / "heartbeat"
+    env = {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}
+    backup = tmp_path / "backup.db"
+    async with BotProcess(fake, db, cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)) as bot:
+        await bot.wait_for_output(r"healthy: heartbeat in", within=30)
+        added = await fake.slash(
+            scene.moderator, "alias add", {"alias": "zorblax", "term": "rag"}, channel=scene.channel
+        )
+        said = (await added.final_message())["content"]
+        assert said.startswith("Added"), said
+        status, said = await glossary_bot(CLI_ENV, tmp_path, "backup", "--db", str(db), str(backup))
+        assert status == 0, said
+        shutil.copyfile(backup, db)  # by hand, over the running bot's file; its -wal stays
+        assert _exists(Path(f"{db}-wal"))
+
+        await bot.wait_for_output("changed under the running bot:", within=30)
+        [line] = [x for x in bot.lines if "changed under the running bot:" in x]
+        assert "ERROR" in line, line
+        assert f"DATABASE_PATH={db}" in line, line
+        assert "written over in place" in line, line
+        assert "glossary-bot restore" in line, line
+        said = await health_until(env, tmp_path, "unhealthy")
+        assert said.startswith("1 unhealthy: connected to Discord, but the database at "), said
+        assert "(it was written over in place" in said, said
+
+        _, card = await define(fake, scene.alice, "rag", scene.channel)
+        assert card["embeds"], card  # /define keeps answering
+        refused = await fake.slash(
+            scene.moderator,
+            "alias add",
+            {"alias": "quuxwidget", "term": "rag"},
+            channel=scene.channel,
+        )
+        answer = await refused.final_message()
+        assert "nothing was changed" in answer["content"], answer
+        assert answer["flags"] & 64, answer  # ephemeral
+        assert [x for x in bot.lines if "changed under the running bot:" in x] == [line]
+    assert _query(db, "SELECT key FROM aliases") == [("zorblax",)]
 
 
 # --- review48's leftovers ----------------------------------------------------------------------

@@ -242,3 +242,105 @@ async def test_the_stores_own_reconnection_is_not_read_as_a_swap(
     assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
     assert errors_naming(caplog, db_path) == []
     assert stored_lookups(db_path) == 3 + 2
+
+
+def set_back_an_hour(db: Path) -> None:
+    an_hour_ago = db.stat().st_mtime - 3600
+    os.utime(db, (an_hour_ago, an_hour_ago))
+
+
+async def a_file_last_written_an_hour_ago(open_store: OpenStore, db: Path) -> Store:
+    """A store on a file whose bytes were last written an hour ago (a bot started again on its
+    file): the writes since are in its -wal, so a copy over the file changes its time."""
+    await (await open_store(db)).close()  # made, migrated, and its log folded in
+    set_back_an_hour(db)
+    store = await open_store(db)
+    await written_before(store)
+    return store
+
+
+async def test_a_backup_copied_over_the_file_with_its_log_left_refuses_writes(
+    open_store: OpenStore, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """swap48 left it: `cp backup.db glossary.db` under the running bot, its -wal left beside it.
+    The same file, the same logs, a database's header: unnoticed, and the bot's log was later
+    checkpointed over the copy (the restore undone or mixed). Now the file's time and bytes
+    changed with no checkpoint in the wal-index (SQLite writes the file only in checkpoints):
+    refused as the other swaps are."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    shutil.copyfile(backup, db_path)  # in place: the same file, its bytes written over
+    assert exists(f"{db_path}-wal")
+    said = await assert_refused(store, caplog, db_path)
+    assert "written over in place" in said, said
+
+
+async def test_a_file_touched_or_checkpointed_by_another_process_is_no_swap(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the copy's watch must not take for one: the file's time changed alone (`touch`, a
+    tool setting it), and another process's checkpoint writing the file (its time, bytes and
+    size change, the wal-index says so)."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    os.utime(db_path)  # touch
+    store.record_lookup(1, "moe")
+    assert await store.flush()
+    for i in range(3):
+        store.record_lookup(1, f"entry-{i}")
+        assert await store.flush()
+        query(db_path, "PRAGMA wal_checkpoint(PASSIVE)")
+        os.utime(db_path)
+    assert await store.can_write()
+    assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
+    assert stored_lookups(db_path) == 3 + 1 + 3
+    assert errors_naming(caplog, db_path) == []
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+HOLD_CHECKPOINTER = """
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, fcntl.F_SETLK, struct.pack("@hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, 121, 1, 0))
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def hold_checkpointer(shm: Path) -> subprocess.Popen[str]:
+    """Another process holding SQLite's checkpointer lock on `shm`, as a checkpoint does, until
+    its stdin is closed (it says "held" once it holds it)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", HOLD_CHECKPOINTER, str(shm)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+async def test_a_file_changed_while_another_process_checkpoints_is_judged_once_it_is_done(
+    open_store: OpenStore, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A checkpoint writes the file before it sets the wal-index's fields: while one holds the
+    checkpointer's lock (SQLite's, on the -shm) a changed file is not judged, and the writes go
+    on; once it lets go, the copy over the file is seen."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    holder = hold_checkpointer(Path(f"{db_path}-shm"))
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == "held\n"
+        shutil.copyfile(backup, db_path)
+        store.record_lookup(1, "moe")
+        assert await store.flush()  # not judged while a checkpoint may be under way
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    said = await assert_refused(store, caplog, db_path, readable=False)
+    assert "written over in place" in said, said
+    assert await store.total_lookups(1) == 3 + 1 + 1  # the one written meanwhile, one waiting
