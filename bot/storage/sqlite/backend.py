@@ -186,6 +186,8 @@ class SqliteBackend(Backend):
         folder is.
         """
         if _identity_of(self.location) == self._identity:
+            if self._log_deleted_alone():
+                await self._take_up_new_log()
             self._ensure_not_swapped()
             await self._vouch_for_file()
             self._ensure_not_swapped()  # said and raised here, once seen
@@ -290,6 +292,51 @@ class SqliteBackend(Backend):
             f"the database file at {self.location} changed under the running bot "
             f"({self._swapped}): nothing is written until the bot is restarted"
         )
+
+    def _log_deleted_alone(self) -> bool:
+        """The -wal deleted (nothing at its name now), all else as the connections left it."""
+        return (
+            self._swapped is None
+            and self._logs.get("-wal") is not None
+            and not os.path.lexists(self.location + "-wal")
+            and self._shm is not None
+            and _identity_of(self.location + "-shm") == self._logs.get("-shm")
+            and self._starts_as_database()
+        )
+
+    async def _take_up_new_log(self) -> None:
+        """A -wal deleted alone under the connections (they write on into it, lost at a crash):
+        what it holds is folded into the file and new connections make a new one, nothing
+        lost, no restart. Only when the file is, byte for byte, as last vouched for: a backup
+        copied over it before the -wal was deleted (ops47) would get the old log written over
+        it. Anything else (a look that cannot be had, the log not all folded in) is left to
+        the guard, which stops the writes until a restart."""
+        async with self._reattaching:
+            if not self._log_deleted_alone():  # taken up by another write meanwhile
+                return
+            vouched, file, shm = self._vouched, self._file, self._shm
+            if vouched is None or file is None or shm is None:
+                return
+            async with self._looking:
+                look = await asyncio.to_thread(self._look, file, shm)
+            if look is None or look[1:] != vouched[1:] or self._swapped is not None:
+                return
+            async with self.writer.held(), self.reader.held():
+                if not await self.writer.fold_log_in():
+                    return
+                await self.writer.reconnect()
+                await self.reader.reconnect()
+            # The same file and -shm, kept open (closing them would drop the new connections'
+            # locks); the -wal is the one the new connections made.
+            self._logs["-wal"] = _identity_of(self.location + "-wal")
+            self._vouched = None
+            self._files_noted += 1
+            log.warning(
+                "the -wal of the database file DATABASE_PATH=%s was deleted under the running "
+                "bot: what it held is now in the file, and the bot writes to a new one (nothing "
+                "was lost). Never delete the -wal or -shm of a running bot",
+                self.location,
+            )
 
     async def _vouch_for_file(self) -> None:
         """A backup copied over the file with its -wal left (`cp backup.db glossary.db`) keeps
