@@ -311,7 +311,9 @@ class SqliteBackend(Backend):
         copied over it before the -wal was deleted (ops47) would get the old log written over
         it. Anything else (a look that cannot be had, the log not all folded in) is left to
         the guard, which stops the writes until a restart."""
-        async with self._reattaching:
+        # Both channels held from the look to the new connections: nothing of this process
+        # writes meanwhile, and a copy over the file has only the moment between look and fold.
+        async with self._reattaching, self.writer.held(), self.reader.held():
             if not self._log_deleted_alone():  # taken up by another write meanwhile
                 return
             vouched, file, shm = self._vouched, self._file, self._shm
@@ -321,11 +323,10 @@ class SqliteBackend(Backend):
                 look = await asyncio.to_thread(self._look, file, shm)
             if look is None or look[1:] != vouched[1:] or self._swapped is not None:
                 return
-            async with self.writer.held(), self.reader.held():
-                if not await self.writer.fold_log_in():
-                    return
-                await self.writer.reconnect()
-                await self.reader.reconnect()
+            if not await self.writer.fold_log_in():
+                return
+            await self.writer.reconnect()
+            await self.reader.reconnect()
             # The same file and -shm, kept open (closing them would drop the new connections'
             # locks); the -wal is the one the new connections made.
             self._logs["-wal"] = _identity_of(self.location + "-wal")
