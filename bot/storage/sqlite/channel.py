@@ -228,6 +228,9 @@ class Channel:
         try:
             async with new.execute("SELECT count(*) FROM sqlite_schema") as cursor:
                 await cursor.fetchone()
+        except SQLITE_ERRORS as exc:
+            await self._close_quietly(new)
+            raise as_storage_error(exc, self._path) from exc
         except BaseException:
             await self._close_quietly(new)
             raise
