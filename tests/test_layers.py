@@ -15,7 +15,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # Leaves any layer may use.
-LEAVES = ("bot.limits", "bot.errors", "bot.cachedir", "bot.collector", "bot.once", "bot.dburl")
+LEAVES = (
+    "bot.limits",
+    "bot.errors",
+    "bot.cachedir",
+    "bot.collector",
+    "bot.once",
+    "bot.dburl",
+    "bot.own_thread",
+)
 
 # layer -> (what of the bot it may load, libraries it must not load, a representative run)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {

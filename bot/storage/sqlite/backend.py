@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.once import OncePerReason
+from bot.own_thread import on_own_thread
 
 from ..backend import Backend, Body, Migrate, Row, may_migrate, out_of_date
 from ..errors import DatabaseLost, StorageError, StorageUnavailable
@@ -320,7 +321,7 @@ class SqliteBackend(Backend):
             if vouched is None or file is None or shm is None:
                 return
             async with self._looking:
-                look = await asyncio.to_thread(self._look, file, shm)
+                look = await on_own_thread(self._look, file, shm)
             if look is None or look[1:] != vouched[1:] or self._swapped is not None:
                 return
             if not await self.writer.fold_log_in():
@@ -355,7 +356,7 @@ class SqliteBackend(Backend):
             noted, file, shm = self._files_noted, self._file, self._shm
             if file is None or shm is None:
                 return
-            look = await asyncio.to_thread(self._look, file, shm)
+            look = await on_own_thread(self._look, file, shm)
         if look is None or self._swapped is not None or noted != self._files_noted:
             return
         before, self._vouched = self._vouched, look
