@@ -24,6 +24,7 @@ LEAVES = (
     "bot.dburl",
     "bot.this_process",
     "bot.reach",
+    "bot.own_thread",
 )
 
 # layer -> (what of the bot it may load, libraries it must not load, a representative run)

@@ -19,13 +19,20 @@ def fit(text: str, limit: int) -> str:
         return text
     room = limit - len(MARKER)
     if room <= 0:  # no room for the marker
-        return text[: whole_letters_cut(text, limit)]
+        return _escapes_whole(text[: whole_letters_cut(text, limit)])
     head = text[: whole_letters_cut(text, room)]
     ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
     if ends and ends[-1] >= room // 3:
         return head[: ends[-1]] + MARKER
     space = head.rfind(" ")
-    return (head[:space] if space >= room // 3 else head).rstrip() + MARKER
+    return (head[:space] if space >= room // 3 else _escapes_whole(head)).rstrip() + MARKER
+
+
+def _escapes_whole(head: str) -> str:
+    """`head`, cut inside a word, less a backslash the cut parted from what it escapes (text
+    given back escaped, "\\*" for a typed "*"): alone it would be shown, a stray."""
+    run = len(head) - len(head.rstrip("\\"))
+    return head[:-1] if run % 2 else head
 
 
 def fit_lines(lines: Sequence[str], limit: int) -> tuple[str, int]:

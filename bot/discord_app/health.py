@@ -12,15 +12,16 @@ import socket
 import stat
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
+from textwrap import shorten
 
 import discord
 
 from bot import this_process
 from bot.discord_app.rest_watch import RestWatch
 from bot.once import OncePerReason
+from bot.own_thread import on_own_thread
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,9 @@ RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less
 SHARDS_LOST = "shards not connected to Discord since: "
 # What `health` reads of that line: some 3,800 shards (2,000 bytes cut it at about 120).
 SHARDS_READ = 1 << 16
+# The most of why the database is not writable that the line carries: `health` reads the file's
+# first 2,000 bytes, and its second line (the last healthy beat's time) must be among them.
+WHY_CHARS = 600
 
 
 def stale(beat: float, now: float, max_age: float | None = None) -> bool:
@@ -102,8 +106,9 @@ async def unhealthy_reason(
             f"the database ({database}) could not be opened at start (the log says why): "
             "restart the bot once that is fixed"
         )
-    elif not await store.can_write():
-        failing = f"the database at {store.location} is not writable"
+    elif (why := await store.why_not_writable()) is not None:
+        why = shorten(why, WHY_CHARS, placeholder=" […]")  # on one line, whitespace folded
+        failing = f"the database at {store.location} is not writable: {why}"
     else:
         return None if is_connected(client) else NOT_CONNECTED
     if not is_connected(client):  # both, in one line
@@ -118,40 +123,11 @@ async def unhealthy_reason(
 _WRITES: dict[Path, threading.Lock] = {}
 _WRITES_TAKEN = threading.Lock()
 LINE_SECONDS = 0.5  # the stop line's wait past the stop's deadline, when none is left
-R = TypeVar("R")
 
 
 def _writes(path: Path) -> threading.Lock:
     with _WRITES_TAKEN:
         return _WRITES.setdefault(path, threading.Lock())
-
-
-async def _on_disk(work: Callable[..., R], *args: object, **kwargs: object) -> R:
-    """`work` on a daemon thread of its own, not asyncio's default executor: `asyncio.run`
-    joins that at exit without bound, so one write held by a disk that hangs kept a stopped bot
-    from exiting; nor one thread for the process, whose hung write held every later file work
-    of it (another bot's too). Awaited in turn, so a bot's own file work stays in order."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[R] = loop.create_future()
-
-    def settle(result: R | None, error: BaseException | None) -> None:
-        if done.done():  # cancelled meanwhile (a keeper cancelled at the stop's deadline)
-            return
-        if error is not None:
-            done.set_exception(error)
-        else:
-            done.set_result(result)  # type: ignore[arg-type]
-
-    def run() -> None:
-        try:
-            result, error = work(*args, **kwargs), None
-        except BaseException as exc:
-            result, error = None, exc
-        with contextlib.suppress(RuntimeError):  # the loop closed while the disk hung
-            loop.call_soon_threadsafe(settle, result, error)
-
-    threading.Thread(target=run, name="heartbeat-file", daemon=True).start()
-    return await done
 
 
 def _write_heartbeat(
@@ -329,7 +305,7 @@ async def keep_heartbeat(
         reason = await unhealthy_reason(client, store, database)
         shards = {s: shards.get(s, time.time()) for s in lost_shards(client)}
         _say_shards(shards, shards_said)
-        now_at = await _on_disk(_file_time, path)
+        now_at = await on_own_thread(_file_time, path)
         if left is not None and now_at not in (None, left) and not shared_said:
             # Another writer: `health` would read its heartbeat as this process's too.
             log.warning(
@@ -345,11 +321,11 @@ async def keep_heartbeat(
         # the line it stopped renewing as the bot being down.
         says_why = reason != NOT_CONNECTED or said_why
         lost_since = (lost_since or time.time()) if reason == NOT_CONNECTED else None
-        failure = await _on_disk(
+        failure = await on_own_thread(
             _write_heartbeat, path, reason, says_why, note, lost_since, stop, shards
         )
         said_why = reason is not None and says_why and failure is None
-        left = None if failure is not None else await _on_disk(_file_time, path)
+        left = None if failure is not None else await on_own_thread(_file_time, path)
         if failure is None:
             write_failing.ended()
         elif write_failing.is_new(failure):
@@ -457,7 +433,7 @@ async def stop_heartbeat(
         done, _ = await asyncio.wait({keeper}, timeout=within)
         if not done:
             keeper.cancel()
-    line = asyncio.ensure_future(_on_disk(mark_stopped, path, on_error=on_error))
+    line = asyncio.ensure_future(on_own_thread(mark_stopped, path, on_error=on_error))
     # At least a moment: a disk that answers writes the line in a millisecond, deadline or not.
     left = None if until is None else max(until - loop.time(), LINE_SECONDS)
     done, _ = await asyncio.wait({line}, timeout=left)
@@ -495,7 +471,7 @@ def mark_stopped(path: Path, *, on_error: bool = False) -> None:
 
 async def forget_stop(path: Path) -> None:
     """`_forget_stop` off the loop."""
-    await _on_disk(_forget_stop, path)
+    await on_own_thread(_forget_stop, path)
 
 
 def _forget_stop(path: Path) -> None:

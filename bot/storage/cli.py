@@ -655,6 +655,9 @@ def run_restore(args: argparse.Namespace) -> int:
             f"the one just made): {', '.join(map(str, done.removed))}"
         )
     for link, target in done.unlinked:
+        if target is None:
+            print(f"removed the link {link}: it led through {LOOP}, to no database")
+            continue
         print(
             f"removed the link {link} among the oldest copies earlier restores kept; the "
             f"database it points at, {target}, stays (remove it when done)"

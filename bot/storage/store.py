@@ -28,6 +28,7 @@ from .errors import (
     SuggestionDecided,
     TargetFailed,
     TargetNotEmpty,
+    said_of,
 )
 from .models import (
     ALIAS_CAP,
@@ -701,12 +702,19 @@ class Store:
         )
 
     async def can_write(self) -> bool:
-        """True if a write reaches the database now (for the health check); never raises."""
+        """True if a write reaches the database now (the metrics' gauge); never raises."""
+        return await self.why_not_writable() is None
+
+    async def why_not_writable(self) -> str | None:
+        """Why a write does not reach the database now, None when one does (the health check);
+        never raises. The words are the error the backend raised, where the reason is decided
+        (a file swapped under the bot, a schema dropped, a full disk), less the database's
+        name, which the caller's line gives."""
         try:
             await self._write(count_queries.touch)
-        except StorageError:
-            return False
-        return True
+        except StorageError as exc:
+            return said_of(exc, self.location)
+        return None
 
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
         """Remove an alias; returns what was removed, None if there was no such alias."""

@@ -148,7 +148,10 @@ async def test_health_says_both_faults_while_the_bot_runs_and_down_once_it_stops
         await bot.wait_for_output(both, within=30)
         said = heartbeat.read_text(encoding="utf-8")
         assert said.startswith(both), said
-        assert said.splitlines()[0].endswith("is not writable"), said
+        # swap49: and why (the folder deleted under it)
+        assert said.splitlines()[0].endswith(
+            "is not writable: the database file is gone (so is its folder)"
+        ), said
         said = await _next_beat(heartbeat, said)  # renewed: the bot is alive
         assert said.startswith(both), said
         status, told = await glossary_bot(env, tmp_path, "health")

@@ -69,12 +69,20 @@ async def assert_refused(
     [said] = errors_naming(caplog, db)
     assert f"DATABASE_PATH={db}" in said
     assert "restart the bot" in said, said  # what to do
+    # swap49: health's words, the reason the ERROR gives (health names the file itself).
+    why = await store.why_not_writable()
+    assert why is not None
+    how = why.removeprefix("the database file changed under the running bot (")
+    how = how.removesuffix("): nothing is written until the bot is restarted")
+    assert how not in (why, ""), why
+    assert f"changed under the running bot: {how}. Nothing" in said, (why, said)
+    assert str(db) not in why, why
     if readable:  # the refused count waits in memory, shown
         assert await store.total_lookups(1) == 4
     return said
 
 
-@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+@pytest.mark.parametrize("suffix", ["-shm"])  # a -wal alone is taken up (swap49, below)
 async def test_a_log_deleted_under_the_store_refuses_writes_and_loses_nothing(
     open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture, suffix: str
 ) -> None:
@@ -197,6 +205,10 @@ async def test_postgres_tables_dropped_under_the_store_say_what_to_do(
     store.record_lookup(1, "moe")
     assert not await store.flush()
     assert not await store.can_write()
+    why = await store.why_not_writable()  # swap49: health's words
+    assert why is not None
+    assert why.startswith("the tables of the database are gone (its schema dropped"), why
+    assert "Restart the bot" in why, why
     with pytest.raises(StorageUnavailable, match="Restart the bot"):
         await store.add_alias(1, "refused", "refused", "rag", 7)
     [said] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
@@ -230,3 +242,136 @@ async def test_the_stores_own_reconnection_is_not_read_as_a_swap(
     assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
     assert errors_naming(caplog, db_path) == []
     assert stored_lookups(db_path) == 3 + 2
+
+
+def set_back_an_hour(db: Path) -> None:
+    an_hour_ago = db.stat().st_mtime - 3600
+    os.utime(db, (an_hour_ago, an_hour_ago))
+
+
+async def a_file_last_written_an_hour_ago(open_store: OpenStore, db: Path) -> Store:
+    """A store on a file whose bytes were last written an hour ago (a bot started again on its
+    file): the writes since are in its -wal, so a copy over the file changes its time."""
+    await (await open_store(db)).close()  # made, migrated, and its log folded in
+    set_back_an_hour(db)
+    store = await open_store(db)
+    await written_before(store)
+    return store
+
+
+async def test_a_backup_copied_over_the_file_with_its_log_left_refuses_writes(
+    open_store: OpenStore, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """swap48 left it: `cp backup.db glossary.db` under the running bot, its -wal left beside it.
+    The same file, the same logs, a database's header: unnoticed, and the bot's log was later
+    checkpointed over the copy (the restore undone or mixed). Now the file's time and bytes
+    changed with no checkpoint in the wal-index (SQLite writes the file only in checkpoints):
+    refused as the other swaps are."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    shutil.copyfile(backup, db_path)  # in place: the same file, its bytes written over
+    assert exists(f"{db_path}-wal")
+    said = await assert_refused(store, caplog, db_path)
+    assert "written over in place" in said, said
+
+
+async def test_a_file_touched_or_checkpointed_by_another_process_is_no_swap(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the copy's watch must not take for one: the file's time changed alone (`touch`, a
+    tool setting it), and another process's checkpoint writing the file (its time, bytes and
+    size change, the wal-index says so)."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    os.utime(db_path)  # touch
+    store.record_lookup(1, "moe")
+    assert await store.flush()
+    for i in range(3):
+        store.record_lookup(1, f"entry-{i}")
+        assert await store.flush()
+        query(db_path, "PRAGMA wal_checkpoint(PASSIVE)")
+        os.utime(db_path)
+    assert await store.can_write()
+    assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
+    assert stored_lookups(db_path) == 3 + 1 + 3
+    assert errors_naming(caplog, db_path) == []
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+HOLD_CHECKPOINTER = """
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, fcntl.F_SETLK, struct.pack("@hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, 121, 1, 0))
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def hold_checkpointer(shm: Path) -> subprocess.Popen[str]:
+    """Another process holding SQLite's checkpointer lock on `shm`, as a checkpoint does, until
+    its stdin is closed (it says "held" once it holds it)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", HOLD_CHECKPOINTER, str(shm)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+async def test_a_file_changed_while_another_process_checkpoints_is_judged_once_it_is_done(
+    open_store: OpenStore, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A checkpoint writes the file before it sets the wal-index's fields: while one holds the
+    checkpointer's lock (SQLite's, on the -shm) a changed file is not judged, and the writes go
+    on; once it lets go, the copy over the file is seen."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    holder = hold_checkpointer(Path(f"{db_path}-shm"))
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == "held\n"
+        shutil.copyfile(backup, db_path)
+        store.record_lookup(1, "moe")
+        assert await store.flush()  # not judged while a checkpoint may be under way
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    said = await assert_refused(store, caplog, db_path, readable=False)
+    assert "written over in place" in said, said
+    assert await store.total_lookups(1) == 3 + 1 + 1  # the one written meanwhile, one waiting
+
+
+async def test_a_wal_deleted_alone_is_taken_up_and_loses_nothing(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """swap48 stopped the writes until a restart for a -wal deleted under the store, whatever
+    else had happened. Deleted alone (the file as last vouched for, byte for byte), what the
+    deleted log holds is folded into the file and new connections make a new -wal: one
+    WARNING, the writes go on, another process reads them, nothing is lost."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await open_store(db_path)
+    await written_before(store)
+    remove(f"{db_path}-wal")
+    store.record_lookup(1, "moe")
+    assert await store.flush()
+    assert await store.can_write()
+    assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
+    assert exists(f"{db_path}-wal")  # the new one
+    read_in_another_process(db_path)  # "disk I/O error" while the deleted log was in use
+    assert stored_lookups(db_path) == 3 + 1
+    assert query(db_path, "SELECT key FROM aliases ORDER BY key") == [("kept",), ("later",)]
+    [said] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert f"DATABASE_PATH={db_path}" in said, said
+    assert "nothing was lost" in said, said
+    for i in range(3):  # and on, through the new log
+        store.record_lookup(1, f"entry-{i}")
+        assert await store.flush()
+    await store.close()
+    assert stored_lookups(db_path) == 3 + 1 + 3
+    assert query(db_path, "PRAGMA integrity_check") == [("ok",)]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import hashlib
 import logging
 import os
 import sqlite3
+import struct
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,6 +21,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.once import OncePerReason
+from bot.own_thread import on_own_thread
 
 from ..backend import Backend, Body, Migrate, Row, may_migrate, out_of_date
 from ..errors import DatabaseLost, StorageError, StorageUnavailable
@@ -31,6 +36,17 @@ FileIdentity = tuple[int, int]  # (device, inode)
 # The files SQLite keeps beside the database while connections are open: the log and its index.
 LOGS = ("-wal", "-shm")
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# In WAL mode SQLite writes the file only in checkpoints, and each changes these fields of the
+# wal-index (-shm, native byte order): the log's salts (new once it restarts), nBackfill and
+# nBackfillAttempted (how far it is, and is being, copied into the file).
+CHECKPOINT_FIELDS = ((32, 40), (96, 100), (128, 132))
+# The byte of the -shm a checkpointing process holds locked (SQLite's unix VFS: WAL_CKPT_LOCK
+# past UNIX_SHM_BASE), and `struct flock` (Linux).
+CHECKPOINTER_BYTE = 121
+FLOCK = "@hhqqi4x"
+# A lock test that sees this process's own locks too (Linux); elsewhere none: nothing is judged.
+LOCK_TEST: int | None = getattr(fcntl, "F_OFD_GETLK", None)
+FileLook = tuple[tuple[int, int], bytes, bytes]  # (time in ns, size), checkpoint fields, digest
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +97,18 @@ class SqliteBackend(Backend):
         # it, SQLite's too (another process would then take the file as unused and delete its
         # -wal at its close, under the bot).
         self._file: int | None = None
+        self._shm: int | None = None  # the -shm, open alike (SQLite's locks are on it too)
+        # The file as last vouched for, with no checkpoint under way: a change since with no
+        # checkpoint in the wal-index was not SQLite's (`_vouch_for_file`).
+        self._vouched: FileLook | None = None
+        # Looks under way (on threads) read through `_file` and `_shm`: let go of meanwhile,
+        # they are closed once the last look ends (a number reused meanwhile would read another
+        # file; waiting for a look on a disk that hangs would hold up the bot's stop).
+        # `_files_noted` counts the files noted, so a look at a file let go of is not kept.
+        self._fds_guard = threading.Lock()
+        self._looks = 0
+        self._to_close: list[int] = []
+        self._files_noted = 0
         self._was_database = False
         self._note_files()
         self._swapped: str | None = None  # how, once seen: until the bot is restarted
@@ -89,6 +117,7 @@ class SqliteBackend(Backend):
         # Writes that notice the file replaced at once take it up once: the first reattaches,
         # the others find it done.
         self._reattaching = asyncio.Lock()
+        self._looking = asyncio.Lock()
         self._locked_files: list[int] = []  # the run lock's, closed after the connections
 
     @classmethod
@@ -114,9 +143,13 @@ class SqliteBackend(Backend):
         return await self.reader.run(lambda conn: body(SqliteTx(conn)), write=False)
 
     async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
-        return await self.writer.run(
+        result = await self.writer.run(
             lambda conn: body(SqliteTx(conn)), write=True, on_commit=on_commit
         )
+        # The file as this write left it (its checkpoint, the log restarted), vouched for now:
+        # a copy over it later is then the only change the next write finds.
+        await self._vouch_for_file()
+        return result
 
     def claim_shards(
         self,
@@ -154,14 +187,20 @@ class SqliteBackend(Backend):
         folder is.
         """
         if _identity_of(self.location) == self._identity:
+            if self._log_deleted_alone():
+                await self._take_up_new_log()
             self._ensure_not_swapped()
+            await self._vouch_for_file()
+            self._ensure_not_swapped()  # said and raised here, once seen
             return
         async with self._reattaching:
             if _identity_of(self.location) == self._identity:  # another write took it up
                 return
             if not Path(self.location).parent.is_dir():
                 self._say_lost()
-                raise DatabaseLost(f"the database file {self.location} is gone (so is its folder)")
+                raise DatabaseLost(
+                    f"the database file at {self.location} is gone (so is its folder)"
+                )
             try:
                 await self._reattach()
             except DatabaseLost as exc:
@@ -184,7 +223,23 @@ class SqliteBackend(Backend):
             self._file = os.open(self.location, os.O_RDONLY)
         except OSError:
             self._file = None
+        self._open_shm()
+        self._vouched = None
+        self._files_noted += 1
         self._was_database = self._starts_as_database()
+
+    def _open_shm(self) -> None:
+        """The -shm the connections use, once there (made at their first read); its identity
+        as the fd has it."""
+        if self._shm is not None:
+            return
+        try:
+            self._shm = os.open(self.location + "-shm", os.O_RDONLY)
+        except OSError:
+            self._logs["-shm"] = None
+            return
+        found = os.fstat(self._shm)
+        self._logs["-shm"] = (found.st_dev, found.st_ino)
 
     def _starts_as_database(self) -> bool:
         try:
@@ -194,9 +249,14 @@ class SqliteBackend(Backend):
 
     def _let_go_of_file(self) -> None:
         """Once no connection has the file open (see `_file`)."""
-        if self._file is not None:
-            os.close(self._file)
-            self._file = None
+        fds = [fd for fd in (self._file, self._shm) if fd is not None]
+        self._file = self._shm = None
+        with self._fds_guard:
+            if self._looks:
+                self._to_close += fds
+                return
+        for fd in fds:
+            os.close(fd)
 
     def _ensure_not_swapped(self) -> None:
         """The file is still at the path, but its logs were deleted or replaced (SQLite keeps
@@ -205,10 +265,12 @@ class SqliteBackend(Backend):
         written now could be trusted. The connections stay open: the bot's stop writes what
         the log it holds has into the file (nothing written before is lost)."""
         if self._swapped is None:
-            for suffix, was in self._logs.items():
+            for suffix, was in list(self._logs.items()):
                 now = _identity_of(self.location + suffix)
                 if was is None:  # not made yet when the connections opened
                     self._logs[suffix] = now
+                    if suffix == "-shm" and now is not None:
+                        self._open_shm()
                 elif now != was:
                     self._swapped = f"its {suffix} was deleted or replaced"
                     break
@@ -228,8 +290,113 @@ class SqliteBackend(Backend):
                 self._swapped,
             )
         raise DatabaseLost(
-            f"the database file {self.location} changed under the running bot ({self._swapped})"
+            f"the database file at {self.location} changed under the running bot "
+            f"({self._swapped}): nothing is written until the bot is restarted"
         )
+
+    def _log_deleted_alone(self) -> bool:
+        """The -wal deleted (nothing at its name now), all else as the connections left it."""
+        return (
+            self._swapped is None
+            and self._logs.get("-wal") is not None
+            and not os.path.lexists(self.location + "-wal")
+            and self._shm is not None
+            and _identity_of(self.location + "-shm") == self._logs.get("-shm")
+            and self._starts_as_database()
+        )
+
+    async def _take_up_new_log(self) -> None:
+        """A -wal deleted alone under the connections (they write on into it, lost at a crash):
+        what it holds is folded into the file and new connections make a new one, nothing
+        lost, no restart. Only when the file is, byte for byte, as last vouched for: a backup
+        copied over it before the -wal was deleted (ops47) would get the old log written over
+        it. Anything else (a look that cannot be had, the log not all folded in) is left to
+        the guard, which stops the writes until a restart."""
+        # Both channels held from the look to the new connections: nothing of this process
+        # writes meanwhile, and a copy over the file has only the moment between look and fold.
+        async with self._reattaching, self.writer.held(), self.reader.held():
+            if not self._log_deleted_alone():  # taken up by another write meanwhile
+                return
+            vouched, file, shm = self._vouched, self._file, self._shm
+            if vouched is None or file is None or shm is None:
+                return
+            async with self._looking:
+                look = await on_own_thread(self._look, file, shm)
+            if look is None or look[1:] != vouched[1:] or self._swapped is not None:
+                return
+            if not await self.writer.fold_log_in():
+                return
+            await self.writer.reconnect()
+            await self.reader.reconnect()
+            # The same file and -shm, kept open (closing them would drop the new connections'
+            # locks); the -wal is the one the new connections made.
+            self._logs["-wal"] = _identity_of(self.location + "-wal")
+            self._vouched = None
+            self._files_noted += 1
+            log.warning(
+                "the -wal of the database file DATABASE_PATH=%s was deleted under the running "
+                "bot: what it held is now in the file, and the bot writes to a new one (nothing "
+                "was lost). Never delete the -wal or -shm of a running bot",
+                self.location,
+            )
+
+    async def _vouch_for_file(self) -> None:
+        """A backup copied over the file with its -wal left (`cp backup.db glossary.db`) keeps
+        the file, its logs and a database's header: the bot's log would be written over the
+        copy. Seen (`_swapped` set, said by the next write) as the file's time or size changed
+        while the wal-index says no checkpoint ran since it was last vouched for, and its bytes
+        changed (a `touch` changes the time alone). Judged only while no connection (this
+        process's too) holds the checkpointer's lock; one under way leaves it to a later
+        write. A copy made as a checkpoint ran, or the log restarted, is not seen."""
+        if self._unchanged():
+            return  # no checkpoint, nothing written to the file: the common case
+        async with self._looking:  # one look at a time; another may have just vouched for it
+            if self._unchanged():
+                return
+            noted, file, shm = self._files_noted, self._file, self._shm
+            if file is None or shm is None:
+                return
+            look = await on_own_thread(self._look, file, shm)
+        if look is None or self._swapped is not None or noted != self._files_noted:
+            return
+        before, self._vouched = self._vouched, look
+        if before is not None and look[1] == before[1] and look[2] != before[2]:
+            self._swapped = (
+                "it was written over in place (a copy over it, its -wal left beside it?)"
+            )
+
+    def _unchanged(self) -> bool:
+        """Whether the file's time and size and the checkpoint fields are as last vouched for
+        (True when there is nothing to judge by)."""
+        if (
+            LOCK_TEST is None
+            or self._swapped is not None
+            or self._file is None
+            or self._shm is None
+        ):
+            return True
+        try:
+            found = os.fstat(self._file)
+            fields = _checkpoint_fields(self._shm)
+        except OSError:
+            return True
+        seen = ((found.st_mtime_ns, found.st_size), fields)
+        return self._vouched is not None and seen == self._vouched[:2]
+
+    def _look(self, file: int, shm: int) -> FileLook | None:
+        """On a thread: `_look_at`, the descriptors kept open until it ends."""
+        with self._fds_guard:
+            if self._file != file:  # let go of already (its number may be another's now)
+                return None
+            self._looks += 1
+        try:
+            return _look_at(file, shm)
+        finally:
+            with self._fds_guard:
+                self._looks -= 1
+                closing, self._to_close = (self._to_close, []) if not self._looks else ([], [])
+            for fd in closing:
+                os.close(fd)
 
     def _say_lost(self) -> None:
         if self._lost.starts():
@@ -287,6 +454,45 @@ class SqliteBackend(Backend):
                 "replaced is not in it",
                 self.location,
             )
+
+
+def _look_at(file: int, shm: int) -> FileLook | None:
+    """The file's time and size, the wal-index's checkpoint fields and the file's digest, read
+    while no connection checkpoints (its lock free before and after, the fields the same: a
+    checkpoint sets them before it lets go) and nothing wrote it; None if not so."""
+    try:
+        if _checkpointing(shm):
+            return None
+        fields = _checkpoint_fields(shm)
+        found = os.fstat(file)
+        digest = hashlib.blake2b()
+        at = 0
+        while chunk := os.pread(file, 1 << 20, at):
+            digest.update(chunk)
+            at += len(chunk)
+        after = os.fstat(file)
+        if _checkpointing(shm) or _checkpoint_fields(shm) != fields:
+            return None
+    except OSError:
+        return None
+    written = (found.st_mtime_ns, found.st_size)
+    if (after.st_mtime_ns, after.st_size) != written:  # written meanwhile
+        return None
+    return written, fields, digest.digest()
+
+
+def _checkpoint_fields(shm: int) -> bytes:
+    return b"".join(os.pread(shm, end - start, start) for start, end in CHECKPOINT_FIELDS)
+
+
+def _checkpointing(shm: int) -> bool:
+    """Whether a connection holds the checkpointer's lock: another process's, or this one's (an
+    open file description's lock test sees those too; it sets none)."""
+    if LOCK_TEST is None:  # cannot tell: as if always
+        return True
+    asked = struct.pack(FLOCK, fcntl.F_WRLCK, os.SEEK_SET, CHECKPOINTER_BYTE, 1, 0)
+    held = struct.unpack(FLOCK, fcntl.fcntl(shm, LOCK_TEST, asked))[0]
+    return bool(held != fcntl.F_UNLCK)
 
 
 async def _prepare(

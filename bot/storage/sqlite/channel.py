@@ -8,10 +8,11 @@ flush waits for a database another process has locked.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import stat
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -196,6 +197,46 @@ class Channel:
         self._stale = False
         log.info("reopened the database connection to %s", self._path)
         return self._conn
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        """No transaction of this channel runs in the block; `fold_log_in` and `reconnect`
+        run in one."""
+        async with self._lock:
+            yield
+
+    async def fold_log_in(self) -> bool:
+        """Copy all of the -wal into the file and empty it (a TRUNCATE checkpoint), on this
+        channel's connection; whether all of it went in (a reader of another process in the
+        log keeps it from it)."""
+        try:
+            conn = await self._connection()
+            async with conn.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cursor:
+                row = await cursor.fetchone()
+        except SQLITE_ERRORS:
+            log.debug("folding the -wal of %s in failed", self._path, exc_info=True)
+            return False
+        return row is not None and row[0] == 0
+
+    async def reconnect(self) -> None:
+        """A new connection in place of this one, read from before the old one is closed: it
+        then holds SQLite's shared lock on the file, so the old one's close is not the
+        process's last, which would fold in and delete the -wal the new one made."""
+        new = await connect(
+            self._path, busy_timeout=self._busy_timeout, query_only=self._query_only
+        )
+        try:
+            async with new.execute("SELECT count(*) FROM sqlite_schema") as cursor:
+                await cursor.fetchone()
+        except SQLITE_ERRORS as exc:
+            await self._close_quietly(new)
+            raise as_storage_error(exc, self._path) from exc
+        except BaseException:
+            await self._close_quietly(new)
+            raise
+        old, self._conn, self._stale = self._conn, new, False
+        if old is not None:
+            await self._close_quietly(old)
 
     async def _wait_no_longer_than(self, conn: aiosqlite.Connection, deadline: float) -> None:
         """SQLite's wait for a lock cannot be interrupted once begun (sqlite3_interrupt does not

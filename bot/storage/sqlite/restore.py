@@ -40,8 +40,8 @@ class Kept:
     earlier: Path | None = None
     removed: tuple[Path, ...] = ()
     # Copies that were symlinks (one moved to another disk by hand): the link removed, and the
-    # database it points at, which stays.
-    unlinked: tuple[tuple[Path, Path], ...] = ()
+    # database it points at, which stays (None: the link led through a loop, to no database).
+    unlinked: tuple[tuple[Path, Path | None], ...] = ()
 
 
 def is_sqlite_file(path: Path) -> bool:
@@ -113,7 +113,7 @@ def restore_file(backup: Path, database: Path) -> Kept:
         _sync(database.parent)
         if kept.kept is not None and kept.earlier is not None:  # once all else is done
             removed, unlinked = _remove_oldest(kept.kept, backup)
-            kept = replace(kept, removed=removed, unlinked=unlinked)
+            kept = replace(kept, removed=removed, unlinked=kept.unlinked + unlinked)
     except SQLITE_ERRORS as exc:
         said = reported(exc)
         raise StorageError(f"cannot write the restored copy beside {database}: {said}") from exc
@@ -131,6 +131,8 @@ def _keep(database: Path, backup: Path) -> Kept:
     `backup` itself (undoing a restore): that is in place now."""
     kept = Path(f"{database}{KEPT_SUFFIX}")
     earlier: Path | None = None
+    # A loop of links there holds no database: removed below like a dangling one, but said.
+    unlinked = ((kept, None),) if symlink_loop(kept) else ()
     if kept.exists() and kept.resolve() != backup.resolve():
         # Past the highest, not into the first gap: once an old copy was removed, the next went
         # below older ones, and the newest was no longer the highest number.
@@ -146,7 +148,7 @@ def _keep(database: Path, backup: Path) -> Kept:
         # An empty log (a read-only reader's, beside a stopped bot's file) holds nothing: not kept.
         if old.exists() and (not suffix or old.stat().st_size > 0):
             _link_or_copy(old, Path(f"{kept}{suffix}"))
-    return Kept(kept, earlier)
+    return Kept(kept, earlier, unlinked=unlinked)
 
 
 def _numbered(kept: Path) -> dict[int, list[Path]]:
@@ -162,18 +164,20 @@ def _numbered(kept: Path) -> dict[int, list[Path]]:
 
 def _remove_oldest(
     kept: Path, backup: Path
-) -> tuple[tuple[Path, ...], tuple[tuple[Path, Path], ...]]:
+) -> tuple[tuple[Path, ...], tuple[tuple[Path, Path | None], ...]]:
     """Remove the numbered copies below the KEPT_EARLIER highest (a copy being restored from
     stays): the databases removed, and the links removed with the databases they point at
     (which stay: unlinking a symlink removes the link alone)."""
     copies = _numbered(kept)
     removed: list[Path] = []
-    unlinked: list[tuple[Path, Path]] = []
+    unlinked: list[tuple[Path, Path | None]] = []
     for n in sorted(copies)[:-KEPT_EARLIER]:
         copy = Path(f"{kept}.{n}")
         if copy.exists() and copy.resolve() == backup.resolve():
             continue
-        if copy.is_symlink():  # dangling too (its disk not mounted): where it points is said
+        if symlink_loop(copy):  # resolve() raises on one (a traceback)
+            unlinked.append((copy, None))
+        elif copy.is_symlink():  # dangling too (its disk not mounted): where it points is said
             unlinked.append((copy, copy.resolve()))
         elif copy.exists():  # not its logs alone (the copy removed by hand)
             removed.append(copy)
