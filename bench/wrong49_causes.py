@@ -38,11 +38,15 @@ def main() -> int:
         for case, result, steps in traced_cases(index, slices, card_table.trace):
             seen = card_table._evidence(steps)
             values = card_table.looked_at(index, *seen) if seen else None
-            first = result.entry.id if result.entry else (
-                result.suggestions[0].id if result.suggestions else None
+            first = (
+                result.entry.id
+                if result.entry
+                else (result.suggestions[0].id if result.suggestions else None)
             )
-            strategy = result.strategy if result.entry else (
-                result.suggestions[0].strategy if result.suggestions else None
+            strategy = (
+                result.strategy
+                if result.entry
+                else (result.suggestions[0].strategy if result.suggestions else None)
             )
             meaning_rank = None
             if seen and case.expected:
