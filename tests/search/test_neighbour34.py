@@ -15,14 +15,11 @@ from .probe_files import ProbeFile, the_asked_card_or_first_offers
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 # Main f6acffa: "python" written in the CPU question is carded (a name written, not this task's
-# cause); the causal-mask and RMSprop questions card Training Tokens and Step on the meaning.
+# cause); the causal-mask question cards Training Tokens on the meaning. The RMSprop question
+# (Step's card on main) passes with wrong49's `_asked_name_offered`.
 STILL_FAILING = {
     "which processor runs the ordinary if-statements and loops of my python script?",
     "what stops a token from looking at the words that come after it during training?",
-    (
-        "which optimizer divides each step by a running average of recent squared gradients, "
-        "without momentum?"
-    ),
 }
 PROBES = ProbeFile("neighbour34_probes.tsv", STILL_FAILING)
 

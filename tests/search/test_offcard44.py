@@ -85,9 +85,12 @@ def test_a_field_name_written_keeps_the_card_the_meaning_does_not_rank(
     [
         ("running llama on my old laptop, do i have to quantize it first?", "quantization"),
         ("running mistral on my old pc, do i have to quantize it first?", "quantization"),
-        (
+        pytest.param(
             "i want to run llama on my phone, do i have to distill it first?",
             "knowledge-distillation",
+            # wrong49's `_asked_name_offered`: 15 words, the meaning puts Fine-Tuning 0.22 ahead
+            # of Knowledge Distillation, offered second (its cost, bench/results/semantic.md)
+            marks=pytest.mark.xfail(strict=True, reason="offered second since wrong49"),
         ),
     ],
 )

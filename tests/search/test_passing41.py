@@ -30,11 +30,11 @@ def the_passing_name_not_carded(result, asked: str, written: str) -> None:  # ty
 # The card is another entry than the one written (Context Windows, Video RAM) or no card and
 # the asked entry not among the first three offers (Batch Size, RMSprop).
 # An own probe: the meaning puts Step first for "what does the optimizer update each step".
+# NumPy's derivatives question passes with wrong49's `_asked_name_offered` (offered, no card).
 STILL_FAILING = {
     "my gpu runs out of memory once the batch gets big, which setting should i shrink?",
     "cuda says out of memory only when the chat gets long, what is eating it?",
     "the optimizer keeps a running average of squared gradients, which method is that?",
-    "numpy can't do it, so what works out the derivatives of my code for me?",
     "safetensors files are huge, how do people store the weights in fewer bits?",
     "which memory is stacked right beside the gpu chip to feed it faster?",
     "after how many epochs does the model start memorising the training set?",

@@ -32,6 +32,9 @@ STILL_FAILING = {
         "word choice more random?"
     ),
     "with stable diffusion in diffusers, which network actually predicts the noise at every step?",
+    # wrong49's `_asked_name_offered`: 15 words, the meaning puts LoRA & QLoRA 0.13 ahead of
+    # QLoRA, so QLoRA is offered second, not carded (its cost, bench/results/semantic.md)
+    "my friend swears by qlora. what technique is qlora and why does it save memory?",
 }
 PROBES = ProbeFile("question29_probes.tsv", STILL_FAILING)
 

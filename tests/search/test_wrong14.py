@@ -13,9 +13,9 @@ from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here (the wrong14 section of bench/results/semantic.md). All but the
-# last failed on main too; seven more failed on main and pass with `_described_offered`.
+# last failed on main too; seven more failed on main and pass with `_described_offered`, one
+# (the system prompt's) with wrong49's `_asked_name_offered`.
 STILL_FAILING = {
-    "how does the system prompt win when the user tells the model to ignore it",
     "how does a small draft model speed up llm inference",
     "why does the loss on data the model never trained on go up while the training loss goes down",
     "how does rlhf train a separate model to score each reasoning step",

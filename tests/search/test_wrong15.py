@@ -7,12 +7,11 @@ from __future__ import annotations
 from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch, all of which failed on main too: strict expected failures,
-# so one that starts passing fails the suite and is moved out of here.
+# so one that starts passing fails the suite and is moved out of here. Two more pass with
+# wrong49's `_asked_name_offered` (the tokenizer's and top-p's: offered, no card).
 STILL_FAILING = {
-    "how does a token get split into pieces by the tokenizer before the model sees text",
     "how many steps are there in one epoch given the batch size",
     "how does fine-tuning only train a small number of extra parameters while freezing the rest",
-    "how does sampling pick only from the smallest set of tokens whose probabilities add up to p",
     "how does sampling keep just the k most likely tokens",
 }
 PROBES = ProbeFile("wrong15_probes.tsv", STILL_FAILING)

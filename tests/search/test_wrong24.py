@@ -22,10 +22,8 @@ STILL_FAILING = {
     # the scene's first name read as the subject (`QuestionRules.read`'s last reading, of the
     # whole text): a rule that reads it as the setting where the question asks for a thing by
     # its kind was measured and not kept (wrong24 in bench/results/semantic.md)
-    "batch jobs of 50k prompts overnight cost too much. what file format does the api want "
-    "them in?",
-    # the name written outright, not the subject rule, makes these cards (`_names_in`)
-    "embeddings of our docs live in postgres now. what index type makes the search fast?",
+    # the name written outright, not the subject rule, makes this card (`_names_in`); the
+    # batch-jobs and postgres probes pass with wrong49's `_asked_name_offered` (offered, no card)
     "deepseek trains its reasoning models with grouped answers scored against each other. "
     "which algorithm is that?",
 }
