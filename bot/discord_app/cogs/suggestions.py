@@ -50,7 +50,7 @@ from bot.discord_app.replies import (
     unfinished_at_stop,
 )
 from bot.discord_app.state import BotState
-from bot.discord_app.term_drafts import Draft
+from bot.discord_app.term_drafts import UNREAD, Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes
 from bot.glossary.models import Entry
@@ -247,12 +247,6 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
-DRAFT_UNREAD = (
-    "The database did not answer in time; your text is still kept: press **Edit again** in a "
-    "moment."
-)
-
-
 class SuggestAgainButton(
     Restorable[discord.ui.Button[Any]], template=rf"gb:sugg-again:{OWNER}:{NONCE}"
 ):
@@ -269,12 +263,11 @@ class SuggestAgainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        state = interaction.client.state
-        reading = state.term_drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        drafts = interaction.client.state.term_drafts
         try:  # read back from the database after a restart: one that hangs must not hold the 3 s
-            draft = await asyncio.wait_for(reading, state.read_timeout)
-        except TimeoutError:
-            await reply(interaction, DRAFT_UNREAD)
+            draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        except DraftUnread:
+            await reply(interaction, UNREAD)
             return
         if draft is None:
             await reply(interaction, "That text is no longer kept (it is old): `/suggest` again.")
