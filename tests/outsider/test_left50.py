@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs import suggestions
+from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -82,3 +85,48 @@ async def test_term_save_answers_while_the_database_hangs_its_draft_read(
     finally:
         hung.set()
     assert await read_terms(store, scene.guild.id) == []  # not added without its options
+
+
+async def test_a_suggestions_name_is_searched_off_the_event_loop_at_its_submit(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review51's leftover: at a suggestion's submit the name's search (30-130 ms for a name
+    that names nothing) ran on the event loop, before the cooldown is checked in the write:
+    a raid of forged submits held every server up. It runs in `/define`'s worker now, taking
+    the server's turn, as the check before the form does."""
+    fake = scene.fake
+    opened = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    searched_in: list[str] = []
+    search = suggestions.named_already
+
+    def recorded(*args: Any) -> str | None:
+        searched_in.append(threading.current_thread().name)
+        return search(*args)
+
+    monkeypatch.setattr(suggestions, "named_already", recorded)
+    typed = {"title": "RAG", "definition": "What I think it is, in my words."}
+    said = await (await fake.submit_modal(scene.alice, opened, typed)).final_message()
+    assert "already in this server's glossary" in said["content"], said
+    assert [name.startswith("define-search") for name in searched_in] == [True], searched_in
+    assert await store.open_suggestions(scene.guild.id) == []
+
+
+async def test_a_suggestion_submitted_while_the_servers_searches_are_full_is_not_queued(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Its name unsearched (this server's searches at their cap), a suggestion is not queued
+    unchecked (it could be a name the glossary has): the member is told to try again in a
+    moment, and what they typed comes back."""
+    fake = scene.fake
+    opened = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    bot.state.term_searches = MemberSearches(most_waiting=0, name="define-search")
+    typed = {"title": "RAG", "definition": "What I think it is, in my words."}
+    said = await (await fake.submit_modal(scene.alice, opened, typed)).final_message()
+    text = said["content"]
+    assert text.startswith("Too many searches are waiting in this server right now"), said
+    assert "Nothing was queued" in text
+    assert text.endswith(f"**definition**: {typed['definition']}")
+    assert is_ephemeral(said), said
+    assert await store.open_suggestions(scene.guild.id) == []

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.discord_app.cogs.define import SEARCHES_WAITING
 from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
@@ -331,7 +332,11 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         await thinking(interaction)
         named = await self._named(scope, title)
-        if named is not None:
+        if named is None:  # not searched: this server's searches are at their cap (a raid?)
+            head = f"{SEARCHES_WAITING} Nothing was queued; what you typed:"
+            await reply(interaction, typed_back(head, values))
+            return
+        if named:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
             return
         waiting = None
@@ -368,9 +373,12 @@ class SuggestCog(ServerOnly, commands.Cog):
     async def _named(self, scope: int, title: str) -> str | None:
         """What to tell a member who suggests a name this server's glossary already has (a
         title, an acronym, an alias): its card is one `/define` away, and the moderators would
-        only be asked to refuse a clash."""
+        only be asked to refuse a clash; "" when it has none; None when not searched (the
+        server's searches at their cap, or stopping). Searched in `/define`'s worker, taking
+        the server's turn: on the event loop (30-130 ms a name that names nothing, before the
+        write checks the cooldown) a raid of forged submits held every server up."""
         local = await self.state.servers.local(scope, patient=True)
-        return named_already(local, title)
+        return await self.state.term_searches.run(scope, _said_or_empty, local, title)
 
 
 def named_already(local: LocalGlossary, title: str) -> str | None:
