@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +15,11 @@ from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs import suggestions
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
+from bot.settings import Settings, load_settings
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral
+from tests.resilience.botproc import BotProcess
 
 from .conftest import Scene
 
@@ -130,3 +134,70 @@ async def test_a_suggestion_submitted_while_the_servers_searches_are_full_is_not
     assert text.endswith(f"**definition**: {typed['definition']}")
     assert is_ephemeral(said), said
     assert await store.open_suggestions(scene.guild.id) == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def env_example() -> dict[str, str]:
+    """.env.example's settings as shipped, empty ones included, the token filled in."""
+    lines = (ROOT / ".env.example").read_text("utf-8").splitlines()
+    found = dict(line.split("=", 1) for line in lines if re.match(r"[A-Z_]+=", line))
+    return {**found, "DISCORD_TOKEN": "a.token.filled-in"}
+
+
+def image_defaults(folder: Path) -> Path:
+    """The installation defaults the Dockerfile writes into the image, as a file here."""
+    dockerfile = (ROOT / "Dockerfile").read_text("utf-8")
+    [written] = re.findall(r"printf '([^']*)'\s*\\\s*> /etc/glossary-bot/defaults.env", dockerfile)
+    path = folder / "defaults.env"
+    path.write_text(written.replace("\\n", "\n"), "utf-8")
+    return path
+
+
+def test_env_example_gives_the_image_its_own_database_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """readme49's leftover: `.env.example` set `DATABASE_PATH=glossary-bot.db`, which in the
+    image (`--env-file`, every line an environment variable) won over the image's
+    `/data/glossary-bot.db`: the file landed on the volume only through `WORKDIR /data`, and
+    the log named a relative path. Left empty, it is the image's default."""
+    monkeypatch.chdir(tmp_path)  # no .env here: --env-file is the environment
+    monkeypatch.setitem(Settings.model_config, "env_file", (str(image_defaults(tmp_path)), ".env"))
+    for name, value in env_example().items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    assert settings.database_path == Path("/data/glossary-bot.db")
+    assert settings.heartbeat_path == Path("/data/glossary-bot.heartbeat")
+
+
+def test_env_example_copied_to_dot_env_keeps_make_runs_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make run` with `.env` copied from `.env.example` (no image defaults): the database is
+    `glossary-bot.db` in the working directory, as the README's settings table says."""
+    monkeypatch.chdir(tmp_path)
+    example = env_example()
+    for name in example:
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / ".env").write_text("".join(f"{k}={v}\n" for k, v in example.items()), "utf-8")
+    missing = str(tmp_path / "no-installation-defaults.env")
+    monkeypatch.setitem(Settings.model_config, "env_file", (missing, ".env"))
+    settings = load_settings()
+    assert settings.database_path == Path("glossary-bot.db")
+    assert settings.heartbeat_path is None
+
+
+async def test_a_relative_database_path_is_named_whole_by_the_refusal(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """readme49's leftover: the log named a relative DATABASE_PATH as given ("DATABASE_PATH=
+    glossary-bot.db: another bot runs on this SQLite file"), not which file that is. It is
+    named whole now, as the bot's other lines about its database name it."""
+    db = tmp_path / "glossary-bot.db"
+    async with BotProcess(scene.fake, db, cwd=tmp_path):
+        second = BotProcess(scene.fake, Path("glossary-bot.db"), cwd=tmp_path)
+        await second.start(wait_ready=False)
+        assert await second.exited(within=60) == 2, second.output
+    [line] = [x for x in second.lines if "another bot runs on this SQLite file" in x]
+    assert f"DATABASE_PATH={db}: another bot runs" in line, line
