@@ -186,7 +186,7 @@ def _cannot_open(settings: Settings, exc: Exception) -> None:
         return
     log.error(
         "cannot open the database %s; answering without counts and aliases",
-        "at DATABASE_URL" if settings.database_url else settings.database_path,
+        database_setting(settings),
         exc_info=exc,
     )
 
@@ -499,7 +499,7 @@ def _shards_taken(settings: Settings, taken: ShardsTaken, *, shared: bool) -> st
     others = "; ".join(taken.holders) or "a process that has not named itself"
     if not shared:
         return (
-            f"DATABASE_PATH={settings.database_path}: another bot runs on this SQLite file "
+            f"{database_setting(settings)}: another bot runs on this SQLite file "
             f"({others}); one bot per file: stop it, or give this one a DATABASE_PATH of its "
             "own (several processes share one PostgreSQL database: DATABASE_URL)"
         )

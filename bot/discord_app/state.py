@@ -71,7 +71,7 @@ class BotState:
             check_interval=alias_check_interval,
         )
         self.term_caps = term_caps  # per server: terms, bytes of their text
-        self.term_drafts = Drafts(lambda: self.store)  # the term modals open
+        self.term_drafts = Drafts(lambda: self.store, read_timeout=read_timeout)  # modals open
         self._popular: dict[int, tuple[float, list[str]]] = {}
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
         self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}

@@ -8,7 +8,9 @@ process on the same database) still carries the command's options, the term edit
 revision, and the suggestion it accepts. A form is shown once its draft is stored, or after
 SAVE_WAIT seconds at most (Discord wants the modal within 3 s; the write then finishes on its
 own, and memory answers meanwhile). A store that cannot be written leaves the draft in memory
-only (logged); answers to double clicks are per process."""
+only (logged); answers to double clicks are per process. Reading a draft back from the store is
+bounded (`read_timeout`): a database that hangs must not hold a button's or a save's answer.
+A store that fails the read answers "not known", as before."""
 
 from __future__ import annotations
 
@@ -33,6 +35,15 @@ log = logging.getLogger(__name__)
 
 MAX_DRAFTS = 1000  # modals opened and not yet forgotten, across servers (in memory)
 SAVE_WAIT = 1.0  # seconds a form waits for its draft to be stored before it is shown anyway
+# Said by every Edit again whose draft the store did not give back in time (`DraftUnread`).
+UNREAD = (
+    "The database did not answer in time; your text is still kept: press **Edit again** in a "
+    "moment."
+)
+
+
+class DraftUnread(Exception):
+    """The store did not give a draft back within the read timeout: it may still be kept."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +73,15 @@ class Draft:
 class Drafts:
     """Open modals by nonce, and the answer each one's first submit got (bounded)."""
 
-    def __init__(self, store: Callable[[], Store | None], limit: int = MAX_DRAFTS) -> None:
+    def __init__(
+        self,
+        store: Callable[[], Store | None],
+        limit: int = MAX_DRAFTS,
+        read_timeout: float = 1.0,  # BotState passes its own
+    ) -> None:
         self._store = store
         self.limit = limit
+        self.read_timeout = read_timeout
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
         self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
         self._saving: set[asyncio.Future[None]] = set()  # writes that outlived SAVE_WAIT
@@ -101,7 +118,8 @@ class Drafts:
             self._drafts.popitem(last=False)
 
     async def get(self, nonce: str, scope: int, owner: int) -> Draft | None:
-        """The draft of this server's modal `nonce`, opened for `owner`; None if not known."""
+        """The draft of this server's modal `nonce`, opened for `owner`; None if not known.
+        Raises DraftUnread when the store does not answer within `read_timeout`."""
         draft = self._drafts.get(nonce)
         if draft is not None:
             return draft if (draft.scope, draft.owner) == (scope, owner) else None
@@ -109,7 +127,9 @@ class Drafts:
         if store is None:
             return None
         try:
-            body = await store.term_draft(nonce, scope, owner)
+            body = await asyncio.wait_for(store.term_draft(nonce, scope, owner), self.read_timeout)
+        except TimeoutError:
+            raise DraftUnread(nonce) from None
         except StorageError:
             return None
         draft = Draft.from_json(body) if body is not None else None

@@ -200,9 +200,9 @@ class Store:
         self._closed = True
         if not self._pending.is_empty():
             log.error(
-                "closing with %d lookups and %d missed queries that could not be written",
-                self._pending.lookup_total(),
-                self._pending.miss_keys,
+                "closing with %s and %s that could not be written",
+                _counted(self._pending.lookup_total(), "lookup", "lookups"),
+                _counted(self._pending.miss_keys, "missed query", "missed queries"),
             )
         if self._wrote and loop.time() < deadline:
             # Only tidying (marks of writers gone for long are dropped by the next writer too).
@@ -348,11 +348,10 @@ class Store:
             return  # the backend's one line about the file said it
         reason = str(exc) if isinstance(exc, StorageError) else repr(exc)
         log.warning(
-            "could not write lookup counts to %s: %s; %d lookups are kept in memory and the "
-            "write is retried",
+            "could not write lookup counts to %s: %s; %s kept in memory and the write is retried",
             self.location,
             reason,
-            self._pending.lookup_total(),
+            _counted(self._pending.lookup_total(), "lookup is", "lookups are"),
             exc_info=not isinstance(exc, StorageError),
         )
 
@@ -1212,3 +1211,8 @@ def _check_limit(limit: int) -> None:
 def new_write_id() -> str:
     """What the log rows of one write share (a term's removal and the aliases it takes)."""
     return uuid.uuid4().hex
+
+
+def _counted(n: int, one: str, many: str) -> str:
+    """ "1 lookup", "2 lookups": the log's counts read as English."""
+    return f"{n} {one if n == 1 else many}"

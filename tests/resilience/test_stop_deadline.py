@@ -32,7 +32,7 @@ from .test_process_faults import wait_stored
 CONTAINER_GRACE = 10.0  # seconds between docker's SIGTERM and its SIGKILL
 FOUND = ["kv cache", "rag", "lora"]
 NOT_FOUND = "zzqx nothing at all"
-LOST = re.compile(r"closing with (\d+) lookups and (\d+) missed queries that could not be written")
+LOST = re.compile(r"closing with (\d+) lookups? and (\d+) missed quer(?:y|ies) that could not be")
 
 
 async def ask_then_stop(

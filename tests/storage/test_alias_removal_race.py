@@ -12,11 +12,15 @@ from bot.glossary.server_terms import ServerTerm
 from bot.term_storage import TermChange, change_terms
 from tests.polling import eventually
 
-from .conftest import Databases, OpenStore
+from .conftest import Databases, FakeClock, OpenStore
 
 
 async def test_an_alias_two_writes_remove_at_once_is_removed_and_logged_once(
-    open_any: OpenStore, databases: Databases, location: str, postgres_only: None
+    open_any: OpenStore,
+    databases: Databases,
+    location: str,
+    postgres_only: None,
+    clock: FakeClock,
 ) -> None:
     """PostgreSQL reads at READ COMMITTED: `/alias remove` read the alias while a term's
     removal (another process, mid-write) was deleting it, waited on that row, found it gone
@@ -30,6 +34,7 @@ async def test_an_alias_two_writes_remove_at_once_is_removed_and_logged_once(
     await change_terms(store, 1, lambda *_: (TermChange(put=(term,)), None), 7)
     await store.add_alias(1, "blorp", "blorp", "t1", 7)
     other = await asyncpg.connect(location)  # the term's removal, in another process
+    now = int(clock.now.timestamp())  # its clock the store's (a log's newest is by time)
     try:
         removal = other.transaction()
         await removal.start()
@@ -37,11 +42,11 @@ async def test_an_alias_two_writes_remove_at_once_is_removed_and_logged_once(
         await other.execute("DELETE FROM aliases WHERE scope = 1 AND key = 'blorp'")
         await other.execute(
             "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after,"
-            " write_id) VALUES (1700000000, 1, 7, 'alias_remove', 'blorp', 't1', NULL, 'w1')"
+            f" write_id) VALUES ({now}, 1, 7, 'alias_remove', 'blorp', 't1', NULL, 'w1')"
         )
         await other.execute(
             "INSERT INTO term_audit_log (at, scope, actor_id, action, term_id, before, after,"
-            " write_id) VALUES (1700000000, 1, 7, 'term_remove', 't1', '{}', NULL, 'w1')"
+            f" write_id) VALUES ({now}, 1, 7, 'term_remove', 't1', '{{}}', NULL, 'w1')"
         )
         removing = asyncio.create_task(store.remove_alias(1, "blorp", 8))
         schema = dict(parse_qsl(urlsplit(location).query))["application_name"]

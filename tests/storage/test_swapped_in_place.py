@@ -99,7 +99,7 @@ async def test_a_log_deleted_under_the_store_refuses_writes_and_loses_nothing(
     assert query(db_path, "SELECT key FROM aliases") == [("kept",)]
     assert stored_lookups(db_path) == 3
     closing = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert closing[-1].startswith("closing with 1 lookups"), closing
+    assert closing[-1].startswith("closing with 1 lookup and "), closing
     assert query(db_path, "PRAGMA integrity_check") == [("ok",)]
 
 

@@ -82,3 +82,42 @@ async def test_which_alias_went_with_its_term_survives_a_copy_to_either_backend(
         assert done.returncode == 0, done.stderr
         copy = await open_any(target)
         assert await _why(copy, KEYS) == expected, target
+
+
+async def test_an_aliases_last_removal_after_a_forced_copy_is_the_newest_in_time(
+    open_any: OpenStore, location: str, tmp_path: Path
+) -> None:
+    """review50's leftover: `migrate-db --force` appends the source's audit rows after the
+    target's own, and an alias's last removal was read by row id: an alias the target removed
+    alone an hour after the source had removed it with its term read "removed with its term"
+    at the source's older time. Row ids order one database's writes; across two merged logs
+    only the time does. The newest in time is the last removal (the same second: by id)."""
+    source_clock = FakeClock()
+    source_path = tmp_path / "source.db"
+    source = await Store.open(source_path, clock=source_clock)
+    await change_terms(source, 1, lambda *_: (TermChange(put=(_term("ta", "Zorblax"),)), None), 7)
+    await source.add_alias(1, "older", "older", "ta", 7)  # removed with its term, then the
+    await source.add_alias(1, "newer", "newer", "ta", 7)  # target removes it alone, later
+    source_clock.advance(minutes=1)
+    await change_terms(source, 1, _removing("ta"), 7)
+    await source.close()
+
+    target_clock = FakeClock()
+    target = await Store.open(location, clock=target_clock)
+    await target.add_alias(1, "newer", "newer", "rag", 9)
+    await target.add_alias(1, "older", "older", "rag", 9)
+    await target.remove_alias(1, "older", 9)  # a minute before the source's removal
+    target_clock.advance(hours=1)
+    await target.remove_alias(1, "newer", 9)  # an hour after it
+    await target.close()
+
+    done = migrate_db("--from", str(source_path), "--to", location, "--force")
+    assert done.returncode == 0, done.stderr
+    merged = await open_any(location)
+    newer = await merged.alias_removal(1, "newer")
+    assert newer is not None
+    assert (newer.at, newer.term) == (target_clock.now, None)  # alone, at the target's hour
+    older = await merged.alias_removal(1, "older")
+    assert older is not None
+    assert older.term is not None
+    assert (older.at, older.term.term_id) == (source_clock.now, "ta")  # with its term

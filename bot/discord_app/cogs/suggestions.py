@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
+from bot.discord_app.cogs.define import SEARCHES_WAITING
 from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
@@ -50,7 +51,7 @@ from bot.discord_app.replies import (
     unfinished_at_stop,
 )
 from bot.discord_app.state import BotState
-from bot.discord_app.term_drafts import Draft
+from bot.discord_app.term_drafts import UNREAD, Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes
 from bot.glossary.models import Entry
@@ -247,12 +248,6 @@ class SuggestButton(
         await open_suggestion(interaction, self.query)
 
 
-DRAFT_UNREAD = (
-    "The database did not answer in time; your text is still kept: press **Edit again** in a "
-    "moment."
-)
-
-
 class SuggestAgainButton(
     Restorable[discord.ui.Button[Any]], template=rf"gb:sugg-again:{OWNER}:{NONCE}"
 ):
@@ -269,12 +264,11 @@ class SuggestAgainButton(
 
     @guarded
     async def callback(self, interaction: Interaction) -> None:
-        state = interaction.client.state
-        reading = state.term_drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        drafts = interaction.client.state.term_drafts
         try:  # read back from the database after a restart: one that hangs must not hold the 3 s
-            draft = await asyncio.wait_for(reading, state.read_timeout)
-        except TimeoutError:
-            await reply(interaction, DRAFT_UNREAD)
+            draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
+        except DraftUnread:
+            await reply(interaction, UNREAD)
             return
         if draft is None:
             await reply(interaction, "That text is no longer kept (it is old): `/suggest` again.")
@@ -338,7 +332,11 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         await thinking(interaction)
         named = await self._named(scope, title)
-        if named is not None:
+        if named is None:  # not searched: this server's searches are at their cap (a raid?)
+            head = f"{SEARCHES_WAITING} Nothing was queued; what you typed:"
+            await reply(interaction, typed_back(head, values))
+            return
+        if named:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
             return
         waiting = None
@@ -375,9 +373,12 @@ class SuggestCog(ServerOnly, commands.Cog):
     async def _named(self, scope: int, title: str) -> str | None:
         """What to tell a member who suggests a name this server's glossary already has (a
         title, an acronym, an alias): its card is one `/define` away, and the moderators would
-        only be asked to refuse a clash."""
+        only be asked to refuse a clash; "" when it has none; None when not searched (the
+        server's searches at their cap, or stopping). Searched in `/define`'s worker, taking
+        the server's turn: on the event loop (30-130 ms a name that names nothing, before the
+        write checks the cooldown) a raid of forged submits held every server up."""
         local = await self.state.servers.local(scope, patient=True)
-        return named_already(local, title)
+        return await self.state.term_searches.run(scope, _said_or_empty, local, title)
 
 
 def named_already(local: LocalGlossary, title: str) -> str | None:

@@ -64,7 +64,7 @@ from bot.discord_app.items import (
 )
 from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
-from bot.discord_app.term_drafts import Draft
+from bot.discord_app.term_drafts import UNREAD, Draft, DraftUnread
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.glossary.models import CATEGORIES, Glossary
@@ -248,7 +248,11 @@ async def reopen_modal(
     if not await still_allowed(interaction, opening_form=True):
         return
     drafts = interaction.client.state.term_drafts
-    draft = await drafts.get(nonce, interaction.guild_id or 0, interaction.user.id)
+    try:  # read back from the database after a restart: one that hangs must not hold the 3 s
+        draft = await drafts.get(nonce, interaction.guild_id or 0, interaction.user.id)
+    except DraftUnread:
+        await reply(interaction, UNREAD)
+        return
     if draft is None:
         await reply(
             interaction,
@@ -804,7 +808,14 @@ class TermCog(
         self, interaction: Interaction, owner: int, nonce: str, edit: bool, values: dict[str, str]
     ) -> tuple[str, discord.ui.View | _ShowNext | None]:
         scope = interaction.guild_id or 0
-        known = await self.state.term_drafts.get(nonce, scope, owner)
+        try:
+            known = await self.state.term_drafts.get(nonce, scope, owner)
+        except DraftUnread:  # its options, the term edited, the suggestion: not guessed
+            head = (
+                "Nothing was saved: the database did not answer in time, so I could not read "
+                "what this form was opened for. Try again in a moment; what you typed:"
+            )
+            return typed_back(head, values), None
         if known is None and edit:
             head = (
                 "Nothing was saved: this form is too old (or the database could not keep it), "

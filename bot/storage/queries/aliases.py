@@ -138,10 +138,13 @@ async def _audit(
 
 async def last_removal(tx: Tx, *, scope: int, key: str) -> tuple[AuditRecord, str | None] | None:
     """The alias `key`'s newest audit entry if it is a removal (None: never added, or added
-    again since), with its write's id (None if logged before write ids were kept)."""
+    again since), with its write's id (None if logged before write ids were kept). Newest in
+    time, then by id: ids order one database's writes, but `migrate-db --force` appends
+    another database's log after this one's, where only the time tells which came last (a
+    server's aliases are written by the one process running its shard, on one clock)."""
     sql = (
         "SELECT id, at, scope, actor_id, action, alias_key, before, after, write_id"
-        " FROM audit_log WHERE scope = ? AND alias_key = ? ORDER BY id DESC LIMIT 1"
+        " FROM audit_log WHERE scope = ? AND alias_key = ? ORDER BY at DESC, id DESC LIMIT 1"
     )
     row = await tx.fetchrow(sql, (scope, key))
     if row is None or row[4] != AuditAction.ALIAS_REMOVE.value:
