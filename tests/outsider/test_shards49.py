@@ -1,0 +1,103 @@
+"""Sharded on PostgreSQL as a self-hoster: tests/outsider/PLAN.md, "Sharded on PostgreSQL as a
+self-hoster (shards49)".
+
+Needs a real PostgreSQL: TEST_DATABASE_URL."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import discord
+import pytest
+
+from tests.conftest import TEST_DATABASE_URL
+from tests.fake_discord import FakeDiscord
+from tests.resilience.botproc import BotProcess
+from tests.storage.conftest import fresh_schema
+
+FALLBACK = "answering without counts and aliases"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def _forwarding(port: int, host: str, to: int) -> AsyncIterator[None]:
+    """From now on 127.0.0.1:`port` answers, as PostgreSQL's port does once it is up."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(host, to)
+        for task in (pipe(reader, up_writer), pipe(up_reader, writer)):
+            tasks.add(asyncio.create_task(task))
+
+    server = await asyncio.start_server(serve, "127.0.0.1", port)
+    try:
+        yield
+    finally:
+        server.close()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@pytest.mark.postgres
+async def test_a_postgresql_not_up_yet_at_start_is_waited_for(tmp_path: Path) -> None:
+    """Item 1: after a host's reboot, restart policies start the bot's containers beside
+    PostgreSQL's without waiting for it (compose's `depends_on` holds for `up`, not for the
+    daemon's restarts), so the bot can start before PostgreSQL takes connections. It then served, for
+    good, without counts, aliases and server terms, and without its shard claims, until someone
+    restarted it (health said to; nothing restarts an unhealthy container). Now a database
+    that cannot be reached at start is tried again for a while, and taken up when it answers.
+    The bot's port to PostgreSQL refuses connections (nothing listens) until a forwarder to the
+    real server starts there."""
+    real = urlsplit(TEST_DATABASE_URL)
+    port = _free_port()
+    async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
+        parts = urlsplit(url)
+        userinfo = parts.netloc.rpartition("@")[0]
+        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        moderator = fake.add_user("mo")
+        guild = fake.add_guild("Glossary Lab")
+        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
+        guild.add_member(moderator, roles=[mods])
+        channel = guild.add_text_channel("general")
+        bot = BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=not_up)
+        starting = asyncio.create_task(bot.start())
+        try:
+            said = await bot.wait_for_output(rf"trying again|{FALLBACK}", within=60)
+            assert FALLBACK not in said, said
+            assert f"DATABASE_URL=postgresql://{real.username}@127.0.0.1:{port}/" in said, said
+            async with _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432):
+                await starting
+                handle = await fake.slash(
+                    moderator, "alias add", {"alias": "blorfy", "term": "rag"}, channel=channel
+                )
+                added = await handle.final_message()
+                assert added["content"].startswith("Added: “blorfy”"), added
+                await bot.stop()
+            assert FALLBACK not in bot.output, bot.output
+            assert f":{real.password}@" not in bot.output, bot.output
+        finally:
+            if not starting.done():
+                starting.cancel()
+            await bot.__aexit__()
