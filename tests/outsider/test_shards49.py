@@ -101,3 +101,44 @@ async def test_a_postgresql_not_up_yet_at_start_is_waited_for(tmp_path: Path) ->
             if not starting.done():
                 starting.cancel()
             await bot.__aexit__()
+
+
+@pytest.mark.postgres
+async def test_the_wait_for_postgresql_is_bounded_and_a_stop_ends_it(tmp_path: Path) -> None:
+    """Item 1, its bounds: past DATABASE_WAIT the bot serves without the database, as before
+    (the WARNING first, then the one ERROR line); a stop during the wait ends the process at
+    once, without an ERROR, before any shard connects."""
+    port = _free_port()  # nothing listens: refused
+    url = f"postgresql://glossary:s3cret@127.0.0.1:{port}/glossary"
+    async with FakeDiscord() as fake:
+        alice = fake.add_user("alice")
+        guild = fake.add_guild("Glossary Lab")
+        guild.add_member(alice)
+        channel = guild.add_text_channel("general")
+        bounded = BotProcess(
+            fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=url, DATABASE_WAIT="2"
+        )
+        async with bounded:
+            handle = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+            assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
+        said = [line for line in bounded.lines if "DATABASE_URL=" in line]
+        assert len(said) == 2, said
+        assert "WARNING" in said[0], said
+        assert "trying again every 2 s for up to 2 s" in said[0], said
+        assert "ERROR" in said[1], said
+        assert said[1].endswith(FALLBACK), said
+        assert "s3cret" not in bounded.output, bounded.output
+
+        stopped = BotProcess(
+            fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=url, DATABASE_WAIT="600"
+        )
+        identified = fake.gateway.identify_count
+        await stopped.start(wait_ready=False)
+        try:
+            await stopped.wait_for_output(r"trying again", within=60)
+            assert await stopped.stop(within=30) == 0, stopped.output
+        finally:
+            await stopped.__aexit__()
+        assert "stopped while opening the database" in stopped.output, stopped.output
+        assert "ERROR" not in stopped.output, stopped.output
+        assert fake.gateway.identify_count == identified
