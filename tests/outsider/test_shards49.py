@@ -15,7 +15,9 @@ from urllib.parse import urlsplit, urlunsplit
 import discord
 import pytest
 
+from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
 from tests.storage.conftest import fresh_schema
@@ -142,3 +144,58 @@ async def test_the_wait_for_postgresql_is_bounded_and_a_stop_ends_it(tmp_path: P
         assert "stopped while opening the database" in stopped.output, stopped.output
         assert "ERROR" not in stopped.output, stopped.output
         assert fake.gateway.identify_count == identified
+
+
+@pytest.mark.postgres
+async def test_deciding_a_suggestion_while_postgresql_is_down_says_so(tmp_path: Path) -> None:
+    """Item 2: PostgreSQL stopped under the bot (its port cut, as `pg_ctl stop` cuts it), a
+    moderator presses **Accept…** on a suggestion `/term review` showed: the button read the
+    suggestion without a guard, and the moderator got "Something went wrong on my side (error
+    id …)" and the log a traceback, where every other write says the database cannot be
+    written right now. Now it says so, and the suggestion stays open for when it is back."""
+    real = urlsplit(TEST_DATABASE_URL)
+    port = _free_port()
+    async with (
+        fresh_schema(TEST_DATABASE_URL) as url,
+        FakeDiscord() as fake,
+        contextlib.AsyncExitStack() as database,
+    ):
+        parts = urlsplit(url)
+        userinfo = parts.netloc.rpartition("@")[0]
+        via = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
+        guild = fake.add_guild("Glossary Lab")
+        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
+        guild.add_member(alice)
+        guild.add_member(moderator, roles=[mods])
+        channel = guild.add_text_channel("general")
+        await database.enter_async_context(
+            _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432)
+        )
+        async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=via) as bot:
+            form = await fake.slash(alice, "suggest", {"term": "zentrofy"}, channel=channel)
+            await form.response()
+            idea = {"definition": "A made-up word for a test of the bot."}
+            sent = await (await fake.submit_modal(alice, form, idea)).final_message()
+            assert sent["content"].startswith("Thanks! “zentrofy”"), sent
+            review = await fake.slash(
+                moderator, "term review", {"category": "Fundamentals"}, channel=channel
+            )
+            shown = await review.final_message()
+            await database.aclose()  # PostgreSQL gone: its connections cut, new ones refused
+            told = {
+                "Accept…": "The database cannot be written right now, so nothing was changed.",
+                "Reject": "The suggestion could not be marked decided (database); it stays in",
+            }
+            for label, said in told.items():
+                pressed = await fake.click(moderator, shown, buttons(shown)[label])
+                answer = await pressed.final_message()
+                assert answer["content"].startswith(said), (label, answer)
+            assert "Something went wrong" not in bot.output, bot.output
+            assert "Traceback" not in bot.output, bot.output
+        store = await Store.open(url, flush_interval=None, migrate=Migrate.NEVER)
+        try:
+            [waiting] = await store.open_suggestions(guild.id)
+        finally:
+            await store.close()
+        assert waiting.title == "zentrofy"
