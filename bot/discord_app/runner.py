@@ -63,8 +63,8 @@ CLAIM_WAIT = 10.0
 ASK_DISCORD = 30.0
 # A PostgreSQL not up yet at start is tried again every OPEN_RETRY s, for DATABASE_WAIT s,
 # before the bot serves without it: after a reboot, restart policies start the bot beside
-# PostgreSQL without waiting for it (compose's depends_on holds for `up` only), and a bot that gave up
-# would serve without counts, aliases and shard claims until restarted by hand.
+# PostgreSQL without waiting for it (compose's depends_on holds for `up` only), and a bot
+# that gave up would serve without counts, aliases and shard claims until restarted by hand.
 OPEN_RETRY = 2.0
 
 
