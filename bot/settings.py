@@ -61,6 +61,7 @@ ACCEPTS = {
     "shard_ids": "this process's shards: numbers below SHARD_COUNT (which must be set) "
     "separated by commas, each once (e.g. 0,1), or empty",
     "identify_window": "a number of seconds above 0, at most 60 (Discord's window is 5)",
+    "database_wait": "a number of seconds from 0 (no wait) to 600",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
@@ -131,6 +132,9 @@ class Settings(BaseSettings):
     # How long one IDENTIFY keeps its rate-limit bucket (Discord: 5 s); tests shorten it.
     # At most a minute: a longer one keeps every shard waiting its turn, for ever at 1e300.
     identify_window: float = Field(default=5.0, gt=0, le=60, allow_inf_nan=False)
+    # How long a PostgreSQL that is not up yet at start (refused, its name not found, starting)
+    # is tried again before the bot serves without it: after a reboot it may start first.
+    database_wait: float = Field(default=60.0, ge=0, le=600, allow_inf_nan=False)
 
     @field_validator("discord_token")
     @classmethod

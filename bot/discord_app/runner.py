@@ -40,7 +40,14 @@ from bot.settings import (
     load_settings,
     unknown_settings,
 )
-from bot.storage import NotAGlossaryDatabase, SchemaTooNew, ShardsTaken, StorageError, Store
+from bot.storage import (
+    NotAGlossaryDatabase,
+    SchemaTooNew,
+    ShardsTaken,
+    StorageError,
+    StorageUnavailable,
+    Store,
+)
 from bot.storage.backend import shown_location, without_password
 from bot.storage.errors import said_of
 
@@ -54,6 +61,11 @@ CLAIM_WAIT = 10.0
 # Seconds to wait for Discord's recommended shard count (SHARD_COUNT unset); past them the bot
 # runs one connection, as it did before it asked.
 ASK_DISCORD = 30.0
+# A PostgreSQL not up yet at start is tried again every OPEN_RETRY s, for DATABASE_WAIT s,
+# before the bot serves without it: after a reboot, restart policies start the bot beside
+# PostgreSQL without waiting for it (compose's depends_on holds for `up` only), and a bot
+# that gave up would serve without counts, aliases and shard claims until restarted by hand.
+OPEN_RETRY = 2.0
 
 
 def fail(message: str) -> None:
@@ -155,25 +167,67 @@ async def _open_store(settings: Settings, stop: asyncio.Event) -> Store | None:
     """The database, or None: a database that cannot be opened must not keep /define down.
 
     A database written by a newer version (or by another program) is refused, untouched. A
+    PostgreSQL not up yet is tried again (DATABASE_WAIT) before the bot goes on without it. A
     stop that came while it opened (left to its own timeout, 5 s: an open cancelled
     halfway could leave SQLite's thread behind) makes a failure to open one INFO line.
     """
-    try:
-        return await Store.open(settings.database_location)
-    except (SchemaTooNew, NotAGlossaryDatabase):
-        raise
-    except Exception as exc:
-        if not stop.is_set():
-            _cannot_open(settings, exc)
-            return None
-        log.info(
-            "stopped while opening the database %s: %s",
-            database_setting(settings),
-            said_of(exc, shown_location(settings.database_location))
-            if isinstance(exc, StorageError)
-            else type(exc).__name__,
-        )
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.database_wait
+    waited = False
+    while True:
+        try:
+            store = await Store.open(settings.database_location)
+        except (SchemaTooNew, NotAGlossaryDatabase):
+            raise
+        except StorageUnavailable as exc:
+            if stop.is_set() or not _not_up_yet(settings, exc) or loop.time() >= deadline:
+                error: Exception = exc
+                break
+            if not waited:
+                waited = True
+                log.warning(
+                    "cannot open the database %s: %s; trying again every %g s for up to %g s "
+                    "(PostgreSQL still starting?) before serving without it",
+                    database_setting(settings),
+                    said_of(exc, shown_location(settings.database_location)),
+                    OPEN_RETRY,
+                    settings.database_wait,
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), OPEN_RETRY)  # the retry's pace
+            if stop.is_set():
+                error = exc
+                break
+            continue
+        except Exception as exc:
+            error = exc
+            break
+        if waited:
+            log.info("the database %s answers: opened", database_setting(settings))
+        return store
+    if not stop.is_set():
+        _cannot_open(settings, error)
         return None
+    log.info(
+        "stopped while opening the database %s: %s",
+        database_setting(settings),
+        said_of(error, shown_location(settings.database_location))
+        if isinstance(error, StorageError)
+        else type(error).__name__,
+    )
+    return None
+
+
+def _not_up_yet(settings: Settings, exc: StorageUnavailable) -> bool:
+    """PostgreSQL not up yet: its port refusing, its host's name not found (a container not
+    started), or the server starting (57P03). Not a host that never answers (a firewall, a
+    wrong address): that is waited for once, for its connect timeout, not again and again."""
+    if not settings.database_url:
+        return False
+    cause = exc.__cause__
+    if isinstance(cause, TimeoutError):
+        return False
+    return isinstance(cause, OSError) or getattr(cause, "sqlstate", None) == "57P03"
 
 
 def _cannot_open(settings: Settings, exc: Exception) -> None:

@@ -236,6 +236,7 @@ async def test_the_database_password_is_in_no_log_line(
     port = parts.port if where == "wrong password" else 1
     url = urlunsplit(parts._replace(netloc=f"{parts.username}:{PASSWORD}@{parts.hostname}:{port}"))
     settings = {"DATABASE_URL": url, "LOG_FORMAT": log_format, "LOG_LEVEL": "DEBUG"}
+    settings["DATABASE_WAIT"] = "2"  # refused: tried again once (shards49), its line too
     async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
         handle = await scene.fake.slash(
             scene.alice, "define", {"term": "kv cache"}, channel=scene.channel

@@ -386,14 +386,21 @@ class DecideButton(
             return
         if not await still_allowed(interaction, opening_form=True):
             return
-        found = await state.store.suggestion(scope, self.suggestion_id)
+        capped = False
+        try:  # the database down (PostgreSQL stopped): said as every write says it
+            found = await state.store.suggestion(scope, self.suggestion_id)
+            if found is not None and found.status == "open":
+                capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
+        except StorageError:
+            await reply(interaction, STORAGE_DOWN)
+            return
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
             await reply(
                 interaction, f"That suggestion was already {how} (`/term log` says by whom)."
             )
             return
-        if await at_term_cap(interaction, scope, " The suggestion stays open."):
+        if capped:
             return
         # The member's text as the review showed it: characters that show nothing (a direction
         # override) would make the save refuse what the moderator cannot see in the box.
