@@ -307,8 +307,17 @@ class AliasCog(
             name = aliased_name(local, record.text, record.entry_id, display=False)
             return f"{record.text} → {name}", record.key
 
+        def held() -> list[tuple[str, str]]:
+            # The database away: the aliases /define still answers (keys, as typed ones are
+            # not held), so the alias does not look gone; its removal then says why not.
+            return [
+                (f"{key} → {aliased_name(local, key, entry_id, display=False)}", key)
+                for key, entry_id in sorted(local.aliases.source.items())
+                if wanted in key
+            ]
+
         return await stored_choices(
-            interaction, lambda store, scope: store.list_aliases(scope), choice
+            interaction, lambda store, scope: store.list_aliases(scope), choice, held
         )
 
     @app_commands.command(name="list", description="This server's aliases, optionally for one term")

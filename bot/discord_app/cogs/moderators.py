@@ -98,10 +98,12 @@ async def stored_choices(
     interaction: Interaction,
     read: Callable[[Store, int], Awaitable[Iterable[T]]],
     choice: Callable[[T], tuple[str, str] | None],
+    held: Callable[[], Iterable[tuple[str, str]]] = tuple,
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete from what the database holds for this server (`read` from the store, given
     the server's id): `choice` makes (label, value) of a record, or None to leave it out.
-    Nothing if there is no database or it does not answer in time."""
+    If the database does not answer in time: `held`'s (label, value) pairs, what the bot holds
+    in memory (nothing by default)."""
     state = interaction.client.state
     if state.store is None or not interaction.guild_id:
         return []
@@ -110,7 +112,7 @@ async def stored_choices(
             read(state.store, interaction.guild_id), state.read_timeout
         )
     except (StorageError, TimeoutError):
-        return []
+        return fitted_choices(held())
     return fitted_choices(made for record in records if (made := choice(record)) is not None)
 
 

@@ -202,7 +202,14 @@ class PostgresBackend(Backend):
             held[:] = [conn]
 
         await claim(wait)
-        keeper = asyncio.create_task(self._keep_claims(claim, lost))
+        # A process of the whole bot (no SHARD_IDS) claims it alone: any second process is what
+        # goes unrefused, not "overlapping SHARD_IDS".
+        others = (
+            "a process with overlapping SHARD_IDS"
+            if shard_ids is not None
+            else "another process for this bot on this database"
+        )
+        keeper = asyncio.create_task(self._keep_claims(claim, lost, others))
         try:
             yield
         finally:
@@ -214,15 +221,19 @@ class PostgresBackend(Backend):
                 conn.terminate()
 
     @staticmethod
-    async def _keep_claims(claim: Callable[[float], Awaitable[None]], lost: asyncio.Event) -> None:
+    async def _keep_claims(
+        claim: Callable[[float], Awaitable[None]], lost: asyncio.Event, others: str
+    ) -> None:
         """Claim the shards again each time their session ends, every RECLAIM_EVERY seconds
-        until the database answers; a process that took them meanwhile is said once."""
+        until the database answers; a process that took them meanwhile is said once. `others`:
+        which processes go unrefused meanwhile."""
         while True:
             await lost.wait()
             log.error(
                 "the database session holding this process's shard claims has ended (the server "
-                "restarted, or someone ended it): a process with overlapping SHARD_IDS is not "
-                "refused until they are claimed again (tried every %d s)",
+                "restarted, or someone ended it): %s is not refused until they are claimed "
+                "again (tried every %d s)",
+                others,
                 RECLAIM_EVERY,
             )
             told = False
@@ -238,7 +249,7 @@ class PostgresBackend(Backend):
                     continue
                 except StorageError:
                     continue  # the database is still away: its pool's lines say so
-                log.info("shard claims taken again: overlapping SHARD_IDS are refused again")
+                log.info("shard claims taken again: %s is refused again", others)
                 break
 
     @contextlib.asynccontextmanager
