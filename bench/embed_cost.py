@@ -1,0 +1,117 @@
+"""What a search costs over every tuning row, and how many texts it embeds: the rules that embed
+a second text (a clause, the rest without a name, the text without its framing) are where the
+semantic stage's tail comes from.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/embed_cost.py [--code DIR] [--rounds 2]
+
+Reads the queries of the tuning slices of tests/search/relevance*.tsv (held-out slices are
+skipped before a query is read) and searches each with the bundled glossary; a latency is the
+query's best CPU time (`process_time`) over `--rounds` replays, as the machine is shared.
+`--code DIR` searches with the `bot` package of another checkout (`git archive COMMIT | tar -x
+-C DIR`) over this checkout's rows: run it beside a run of this checkout to compare in the same
+minutes. Prints p50/p90/p99/max, the searches by texts embedded (count, median ms), and which
+code asked for each text past a search's first. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the bot runs; before numpy loads
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _caller() -> str:
+    """The search functions (outside the encoder) that asked for an embedding, innermost first."""
+    frame = sys._getframe(2)
+    chain: list[str] = []
+    while frame is not None and len(chain) < 3:
+        code = frame.f_code
+        if "search" in Path(code.co_filename).parts and "semantic" not in code.co_filename:
+            chain.append(f"{Path(code.co_filename).stem}.{code.co_name}")
+        frame = frame.f_back
+    return " < ".join(chain)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose bot/ searches")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    sys.path[:0] = [str(args.code.resolve()), str(ROOT / "bench")]
+    import numpy as np
+
+    from bot.glossary import load_glossary
+    from bot.search import SearchIndex
+    from bot.search.relevance import load_cases
+
+    # after `bot`: relevance_report puts this checkout first on the path and imports its bot
+    report = importlib.import_module("relevance_report")
+    held_out, sets = report.HELD_OUT, report.SETS
+    queries = [
+        case.query
+        for name in sets
+        for case in load_cases(ROOT / "tests/search" / name)
+        if case.slice not in held_out and not case.slice.startswith("test")
+    ]
+    index = SearchIndex.build(tuple(load_glossary()))
+    assert index.semantic is not None
+    encoder = index.semantic.encoder
+    encode = encoder.encode_query
+    asked: list[str] = []
+
+    def spied(text: str) -> object:
+        asked.append(_caller())
+        return encode(text)
+
+    encoder.encode_query = spied  # type: ignore[method-assign]
+    index.search("warm up the encoder")
+    best = [float("inf")] * len(queries)
+    embeds = [0] * len(queries)
+    extra: Counter[str] = Counter()
+    for round_ in range(args.rounds):
+        for i, query in enumerate(queries):
+            asked.clear()
+            start = time.process_time()
+            index.search(query)
+            best[i] = min(best[i], time.process_time() - start)
+            embeds[i] = len(asked)
+            if round_ == 0:
+                extra.update(asked[1:])
+    ms = np.array(best) * 1000
+    counts = np.array(embeds)
+    result: dict[str, object] = {
+        "code": str(args.code.resolve()),
+        "rows": len(queries),
+        "mean_ms": round(float(ms.mean()), 2),
+        **{f"p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 90, 99)},
+        "max_ms": round(float(ms.max()), 2),
+        "by_texts_embedded": {
+            str(k): {
+                "searches": int((counts == k).sum()),
+                "p50_ms": round(float(np.median(ms[counts == k])), 2),
+            }
+            for k in sorted(set(embeds))
+        },
+        "extra_embeddings": dict(extra.most_common()),
+    }
+    print(f"{len(queries)} tuning rows, CPU ms best of {args.rounds}, code {args.code}")
+    for key in ("mean_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms", "by_texts_embedded"):
+        print(f"  {key:<18} {result[key]}")
+    print("  texts embedded past a search's first, by who asked:")
+    for who, n in extra.most_common():
+        print(f"    {n:5d}  {who}")
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
