@@ -20,16 +20,25 @@ from .conftest import Scene
 from .test_small_faults import CLI_ENV
 
 
-def _remove(path: Path) -> None:
+def remove_file(path: Path) -> None:
     path.unlink()
 
 
-def _query(path: Path, sql: str) -> list[tuple[object, ...]]:
+def query_db(path: Path, sql: str) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(path)
     try:
         return conn.execute(sql).fetchall()
     finally:
         conn.close()
+
+
+async def alias_added(scene: Scene) -> None:
+    """A moderator's `/alias add zorblax rag`, answered "Added": a write the store holds."""
+    added = await scene.fake.slash(
+        scene.moderator, "alias add", {"alias": "zorblax", "term": "rag"}, channel=scene.channel
+    )
+    said = (await added.final_message())["content"]
+    assert said.startswith("Added"), said
 
 
 async def test_a_log_deleted_under_the_running_bot_is_said_refused_and_loses_nothing(
@@ -41,15 +50,11 @@ async def test_a_log_deleted_under_the_running_bot_is_said_refused_and_loses_not
     backup = tmp_path / "backup.db"
     async with BotProcess(fake, db, cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)) as bot:
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
-        added = await fake.slash(
-            scene.moderator, "alias add", {"alias": "zorblax", "term": "rag"}, channel=scene.channel
-        )
-        said = (await added.final_message())["content"]
-        assert said.startswith("Added"), said
+        await alias_added(scene)
         status, said = await glossary_bot(CLI_ENV, tmp_path, "backup", "--db", str(db), str(backup))
         assert status == 0, said
         shutil.copyfile(backup, db)  # a backup copied over the running bot's file, by hand
-        _remove(Path(f"{db}-wal"))
+        remove_file(Path(f"{db}-wal"))
 
         await bot.wait_for_output("changed under the running bot", within=30)
         [line] = [x for x in bot.lines if "changed under the running bot:" in x]
@@ -75,5 +80,5 @@ async def test_a_log_deleted_under_the_running_bot_is_said_refused_and_loses_not
         assert answer["flags"] & 64, answer  # ephemeral
         # Said once (health's line, since swap49, gives the reason too: "running bot (its").
         assert [x for x in bot.lines if "changed under the running bot:" in x] == [line]
-    assert _query(db, "SELECT key FROM aliases") == [("zorblax",)]
-    assert _query(db, "PRAGMA integrity_check") == [("ok",)]
+    assert query_db(db, "SELECT key FROM aliases") == [("zorblax",)]
+    assert query_db(db, "PRAGMA integrity_check") == [("ok",)]

@@ -8,7 +8,6 @@ words the store decided it in (one home: the backend's error; health reads it)."
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -27,22 +26,11 @@ from .test_forged47 import form_submitted
 from .test_round6 import health_until
 from .test_round20 import _database
 from .test_small_faults import CLI_ENV
-
-
-def _remove(path: Path) -> None:
-    path.unlink()
+from .test_swap48 import alias_added, query_db, remove_file
 
 
 def _exists(path: Path) -> bool:
     return path.exists()
-
-
-def _query(path: Path, sql: str) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 async def test_health_says_why_writes_stopped_when_the_shm_was_deleted(
@@ -53,7 +41,7 @@ async def test_health_says_why_writes_stopped_when_the_shm_was_deleted(
     env = {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}
     async with BotProcess(scene.fake, db, cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)) as bot:
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
-        _remove(Path(f"{db}-shm"))
+        remove_file(Path(f"{db}-shm"))
         await bot.wait_for_output("changed under the running bot", within=30)
         said = await health_until(env, tmp_path, "unhealthy")
         assert said.startswith("1 unhealthy: connected to Discord, but the database at "), said
@@ -81,12 +69,8 @@ async def test_a_wal_deleted_under_the_running_bot_alone_is_taken_up(
     env = {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}
     async with BotProcess(fake, db, cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)) as bot:
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
-        added = await fake.slash(
-            scene.moderator, "alias add", {"alias": "zorblax", "term": "rag"}, channel=scene.channel
-        )
-        said = (await added.final_message())["content"]
-        assert said.startswith("Added"), said
-        _remove(Path(f"{db}-wal"))
+        await alias_added(scene)
+        remove_file(Path(f"{db}-wal"))
         line = await bot.wait_for_output("was deleted under the running bot", within=30)
         assert "WARNING" in line, line
         assert f"DATABASE_PATH={db}" in line, line
@@ -99,13 +83,16 @@ async def test_a_wal_deleted_under_the_running_bot_alone_is_taken_up(
         )
         said = (await again.final_message())["content"]
         assert said.startswith("Added"), said
-        assert _query(db, "SELECT key FROM aliases ORDER BY key") == [("quuxwidget",), ("zorblax",)]
+        assert query_db(db, "SELECT key FROM aliases ORDER BY key") == [
+            ("quuxwidget",),
+            ("zorblax",),
+        ]
         status, told = await glossary_bot(env, tmp_path, "health")
         assert status == 0, told
         assert told.startswith("healthy"), told
         assert not [x for x in bot.lines if "ERROR" in x or "unhealthy" in x], bot.lines
-    assert _query(db, "SELECT key FROM aliases ORDER BY key") == [("quuxwidget",), ("zorblax",)]
-    assert _query(db, "PRAGMA integrity_check") == [("ok",)]
+    assert query_db(db, "SELECT key FROM aliases ORDER BY key") == [("quuxwidget",), ("zorblax",)]
+    assert query_db(db, "PRAGMA integrity_check") == [("ok",)]
 
 
 @pytest.mark.postgres
@@ -148,11 +135,7 @@ async def test_a_backup_copied_over_the_running_bots_file_with_its_log_left_is_s
     backup = tmp_path / "backup.db"
     async with BotProcess(fake, db, cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)) as bot:
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
-        added = await fake.slash(
-            scene.moderator, "alias add", {"alias": "zorblax", "term": "rag"}, channel=scene.channel
-        )
-        said = (await added.final_message())["content"]
-        assert said.startswith("Added"), said
+        await alias_added(scene)
         status, said = await glossary_bot(CLI_ENV, tmp_path, "backup", "--db", str(db), str(backup))
         assert status == 0, said
         shutil.copyfile(backup, db)  # by hand, over the running bot's file; its -wal stays
@@ -180,7 +163,7 @@ async def test_a_backup_copied_over_the_running_bots_file_with_its_log_left_is_s
         assert "nothing was changed" in answer["content"], answer
         assert answer["flags"] & 64, answer  # ephemeral
         assert [x for x in bot.lines if "changed under the running bot:" in x] == [line]
-    assert _query(db, "SELECT key FROM aliases") == [("zorblax",)]
+    assert query_db(db, "SELECT key FROM aliases") == [("zorblax",)]
 
 
 # --- review48's leftovers ----------------------------------------------------------------------
@@ -237,4 +220,4 @@ def test_a_kept_copy_that_is_a_loop_of_links_is_said_and_the_restore_done(
     assert kept.is_file(), out  # the database replaced, kept
     assert not kept.is_symlink(), out
     assert f"restored {db} from {backup}" in out, out
-    assert _query(db, "SELECT count(*) FROM lookups") == [(3,)]
+    assert query_db(db, "SELECT count(*) FROM lookups") == [(3,)]
