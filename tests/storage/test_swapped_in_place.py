@@ -31,6 +31,10 @@ def exists(path: Path | str) -> bool:
     return Path(path).exists()
 
 
+def size_of(path: Path) -> int:
+    return path.stat().st_size
+
+
 def move(source: Path, dest: Path) -> None:
     source.rename(dest)
 
@@ -375,3 +379,57 @@ async def test_a_wal_deleted_alone_is_taken_up_and_loses_nothing(
     assert stored_lookups(db_path) == 3 + 1 + 3
     assert query(db_path, "PRAGMA integrity_check") == [("ok",)]
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+CHECKPOINT_UNDER_LIMIT = """
+import resource, sqlite3, sys
+limit = int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # Python ignores SIGXFSZ: EFBIG
+conn = sqlite3.connect(sys.argv[1])
+try:
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+except sqlite3.Error as exc:
+    print(exc)
+finally:
+    conn.close()
+"""
+
+
+def checkpoint_failing_past(db: Path, limit: int) -> str:
+    """Another process's checkpoint that cannot grow the file past `limit` bytes (a disk that
+    fills up): SQLite copies the log's pages up to there, then fails; what it says."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHECKPOINT_UNDER_LIMIT, str(db), str(limit)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout.strip()
+
+
+async def test_a_checkpoint_failing_part_way_twice_is_no_swap(
+    open_store: OpenStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """swap49's argued false alarm, met: a checkpoint that fails part-way (a full disk, a file
+    size limit) marks its attempt in the wal-index (nBackfillAttempted) before it writes and
+    not its end (nBackfill); a second one at the same frames (no write between: a moderator's
+    change that changes nothing, the health check's write) writes more pages with the fields
+    the same. That is SQLite's own work, not a copy over the file: the writes go on."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await a_file_last_written_an_hour_ago(open_store, db_path)
+    for i in range(3000):  # pages past the file's end, in the log
+        store.record_lookup(1, f"a-longer-entry-name-{i}")
+    assert await store.flush()
+    size, page = size_of(db_path), int(query(db_path, "PRAGMA page_size")[0][0])
+    assert checkpoint_failing_past(db_path, size + page) != ""  # it failed part-way
+    assert await store.can_write()  # a write that adds no page: the file as it is vouched for
+    assert checkpoint_failing_past(db_path, size + 3 * page) != ""  # further, the same frames
+    store.record_lookup(1, "moe")
+    assert await store.flush()
+    assert await store.can_write()
+    assert (await store.add_alias(1, "later", "later", "rag", 7)).status is AddAliasStatus.ADDED
+    assert errors_naming(caplog, db_path) == []
+    await store.close()
+    assert stored_lookups(db_path) == 3 + 3000 + 1
+    assert query(db_path, "PRAGMA integrity_check") == [("ok",)]

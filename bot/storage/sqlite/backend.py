@@ -347,7 +347,8 @@ class SqliteBackend(Backend):
         while the wal-index says no checkpoint ran since it was last vouched for, and its bytes
         changed (a `touch` changes the time alone). Judged only while no connection (this
         process's too) holds the checkpointer's lock; one under way leaves it to a later
-        write. A copy made as a checkpoint ran, or the log restarted, is not seen."""
+        write. A copy made as a checkpoint ran, or the log restarted, or while the last
+        checkpoint stands failed part-way, is not seen."""
         if self._unchanged():
             return  # no checkpoint, nothing written to the file: the common case
         async with self._looking:  # one look at a time; another may have just vouched for it
@@ -360,7 +361,12 @@ class SqliteBackend(Backend):
         if look is None or self._swapped is not None or noted != self._files_noted:
             return
         before, self._vouched = self._vouched, look
-        if before is not None and look[1] == before[1] and look[2] != before[2]:
+        if (
+            before is not None
+            and look[1] == before[1]
+            and look[2] != before[2]
+            and not _checkpoint_unfinished(look[1])
+        ):
             self._swapped = (
                 "it was written over in place (a copy over it, its -wal left beside it?)"
             )
@@ -483,6 +489,13 @@ def _look_at(file: int, shm: int) -> FileLook | None:
 
 def _checkpoint_fields(shm: int) -> bytes:
     return b"".join(os.pread(shm, end - start, start) for start, end in CHECKPOINT_FIELDS)
+
+
+def _checkpoint_unfinished(fields: bytes) -> bool:
+    """Whether the last checkpoint failed part-way (a full disk, a file size limit): it marks
+    its attempt (nBackfillAttempted) before it writes and its end (nBackfill) after. Another
+    one at the same frames writes more of the file with the fields the same: not judged."""
+    return fields[8:12] != fields[12:16]
 
 
 def _checkpointing(shm: int) -> bool:
