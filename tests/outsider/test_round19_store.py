@@ -20,6 +20,7 @@ from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, rename_taken
 from tests.discord_app.helpers import define, embed_of
+from tests.polling import eventually
 from tests.resilience.conftest import Scene, StartBot
 
 from .test_round14 import _cli
@@ -213,8 +214,14 @@ async def test_an_idle_server_lets_go_of_what_it_holds(
         clock.now += 2
         servers.drop_idle()
         assert not servers.knows(guild)
-        gc.collect()
-        assert held() is None
+
+        def collected() -> bool:
+            gc.collect()
+            return held() is None
+
+        # Another task of the bot's (a search or warm-up under way) may hold it a moment longer
+        # (seen under CI load, not alone): nothing left holding it is what counts.
+        await eventually(collected, "the dropped server's glossary collected", within=20)
         _, card = await define(scene.fake, scene.alice, "qq zorbo", scene.channel)
         assert embed_of(card)["title"] == "KV Cache"  # read again
 
