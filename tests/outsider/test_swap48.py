@@ -41,6 +41,18 @@ async def alias_added(scene: Scene) -> None:
     assert said.startswith("Added"), said
 
 
+async def answers_but_refuses_writes(scene: Scene) -> None:
+    """/define keeps answering; a moderator's change is refused in a private answer."""
+    _, card = await define(scene.fake, scene.alice, "rag", scene.channel)
+    assert card["embeds"], card
+    refused = await scene.fake.slash(
+        scene.moderator, "alias add", {"alias": "quuxwidget", "term": "rag"}, channel=scene.channel
+    )
+    answer = await refused.final_message()
+    assert "nothing was changed" in answer["content"], answer
+    assert answer["flags"] & 64, answer  # ephemeral
+
+
 async def test_a_log_deleted_under_the_running_bot_is_said_refused_and_loses_nothing(
     scene: Scene, tmp_path: Path
 ) -> None:
@@ -67,17 +79,7 @@ async def test_a_log_deleted_under_the_running_bot_is_said_refused_and_loses_not
         assert status == 1, told
         assert told.startswith("unhealthy"), told
 
-        _, card = await define(fake, scene.alice, "rag", scene.channel)
-        assert card["embeds"], card  # /define keeps answering
-        refused = await fake.slash(
-            scene.moderator,
-            "alias add",
-            {"alias": "quuxwidget", "term": "rag"},
-            channel=scene.channel,
-        )
-        answer = await refused.final_message()
-        assert "nothing was changed" in answer["content"], answer
-        assert answer["flags"] & 64, answer  # ephemeral
+        await answers_but_refuses_writes(scene)
         # Said once (health's line, since swap49, gives the reason too: "running bot (its").
         assert [x for x in bot.lines if "changed under the running bot:" in x] == [line]
     assert query_db(db, "SELECT key FROM aliases") == [("zorblax",)]

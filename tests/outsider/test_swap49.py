@@ -17,7 +17,6 @@ import pytest
 from bot.cards.fit import MARKER
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from tests.conftest import TEST_DATABASE_URL
-from tests.discord_app.helpers import define
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_run
 from tests.storage.conftest import fresh_schema
 
@@ -26,7 +25,7 @@ from .test_forged47 import form_submitted
 from .test_round6 import health_until
 from .test_round20 import _database
 from .test_small_faults import CLI_ENV
-from .test_swap48 import alias_added, query_db, remove_file
+from .test_swap48 import alias_added, answers_but_refuses_writes, query_db, remove_file
 
 
 def _exists(path: Path) -> bool:
@@ -151,17 +150,7 @@ async def test_a_backup_copied_over_the_running_bots_file_with_its_log_left_is_s
         assert said.startswith("1 unhealthy: connected to Discord, but the database at "), said
         assert "(it was written over in place" in said, said
 
-        _, card = await define(fake, scene.alice, "rag", scene.channel)
-        assert card["embeds"], card  # /define keeps answering
-        refused = await fake.slash(
-            scene.moderator,
-            "alias add",
-            {"alias": "quuxwidget", "term": "rag"},
-            channel=scene.channel,
-        )
-        answer = await refused.final_message()
-        assert "nothing was changed" in answer["content"], answer
-        assert answer["flags"] & 64, answer  # ephemeral
+        await answers_but_refuses_writes(scene)
         assert [x for x in bot.lines if "changed under the running bot:" in x] == [line]
     assert query_db(db, "SELECT key FROM aliases") == [("zorblax",)]
 
