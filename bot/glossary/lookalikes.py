@@ -20,7 +20,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from bot.glossary.keys import compact
+from bot.glossary.keys import compact, plural_variants
 from bot.glossary.markup import bold
 from bot.glossary.models import Entry
 
@@ -81,6 +81,19 @@ def alias_lookalikes(aliases: Mapping[str, str]) -> LookAlikes[str]:
     for alias, entry_id in aliases.items():
         index.add(entry_id, [alias])
     return index
+
+
+def same_name(name: str, other: str) -> bool:
+    """Whether a reader takes `name` and `other` for one name: search's key (`compact`), in
+    either number (`plural_variants`, as search meets "zorblaxes"), or in letters they cannot
+    tell apart (a Cyrillic "о"; two plain ASCII names never look alike, as in `like`)."""
+    key, other_key = compact(name), compact(other)
+    if key == other_key or other_key in plural_variants(key):
+        return bool(key)
+    if _plain(name) and _plain(other):
+        return False
+    look, other_look = lookalike_key(name), lookalike_key(other)
+    return bool(look) and (look == other_look or other_look in plural_variants(look))
 
 
 def _plain(name: str) -> bool:

@@ -53,7 +53,7 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import UNREAD, Draft, DraftUnread
 from bot.glossary.keys import compact
-from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes
+from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, same_name
 from bot.glossary.models import Entry
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
@@ -184,11 +184,11 @@ async def _refused_now(
 
 async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str | None:
     """What to tell a member who suggests a name they have waiting already (as search meets
-    names: "Zorb-lax" is "zorblax"), or None. Once the cooldown was over, each copy was
-    queued: one member's copies filled the moderators' queue, each thanked as new."""
-    name = compact(title)
+    names: "Zorb-lax", "zorblaxes" and "zоrblax" with a Cyrillic о are "zorblax":
+    `same_name`), or None. Once the cooldown was over, each copy was queued: one member's
+    copies filled the moderators' queue, each thanked as new."""
     for waiting in await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS):
-        if waiting.user_id == user_id and compact(waiting.title) == name:
+        if waiting.user_id == user_id and same_name(title, waiting.title):
             return (
                 f"You suggested “{echo(title)}” already: it is waiting for this server's "
                 "moderators. I'll tell you privately what they decide, if your DMs are open. "
