@@ -41,6 +41,10 @@ async def _why(store: Store, keys: list[str]) -> list[tuple[str, str | None, int
     return out
 
 
+def _putting(term: ServerTerm) -> Callable[..., tuple[TermChange, None]]:
+    return lambda *_: (TermChange(put=(term,)), None)
+
+
 KEYS = ["a1", "a2", "b1", "b2", "alone1", "alone2"]
 
 
@@ -121,3 +125,43 @@ async def test_an_aliases_last_removal_after_a_forced_copy_is_the_newest_in_time
     assert older is not None
     assert older.term is not None
     assert (older.at, older.term.term_id) == (source_clock.now, "ta")  # with its term
+
+
+async def test_a_merged_log_reads_newest_in_time_first_page_by_page(
+    open_any: OpenStore, location: str, tmp_path: Path
+) -> None:
+    """left50's leftover: after `migrate-db --force` the source's rows come after the target's
+    ids, and `/term log` (`terms log`, the alias log) listed by id: the source's older changes
+    came first, above the target's newer ones. Now newest in time, ties by id; the pages (a
+    cursor of an entry's id, as `/term log`'s Older button carries) go on from that entry's
+    place in that order, none shown twice or skipped."""
+    source_clock = FakeClock()
+    source_path = tmp_path / "source.db"
+    source = await Store.open(source_path, clock=source_clock)
+    for term_id, title in (("sa", "Zorblax"), ("sb", "Quarble")):
+        await change_terms(source, 1, _putting(_term(term_id, title)), 7)
+        await source.add_alias(1, term_id + "x", term_id + "x", term_id, 7)
+        source_clock.advance(minutes=1)
+    await source.close()
+
+    target_clock = FakeClock()
+    target_clock.advance(hours=1)
+    target = await Store.open(location, clock=target_clock)
+    for term_id, title in (("ta", "Blorptex"), ("tb", "Snorkel")):
+        await change_terms(target, 1, _putting(_term(term_id, title)), 9)
+        await target.add_alias(1, term_id + "x", term_id + "x", "rag", 9)
+        target_clock.advance(minutes=1)
+    await target.close()
+
+    done = migrate_db("--from", str(source_path), "--to", location, "--force")
+    assert done.returncode == 0, done.stderr
+    merged = await open_any(location)
+    pages, older_than = [], None
+    while page := await merged.term_audit_log(1, 1, older_than=older_than):
+        pages.append(page[0].term_id)
+        older_than = page[0].id
+    assert pages == ["tb", "ta", "sb", "sa"]
+    whole = await merged.term_audit_log(1, 10)
+    assert [r.term_id for r in whole] == pages
+    aliases = await merged.audit_log(1)
+    assert [r.alias_key for r in aliases] == ["tbx", "tax", "sbx", "sax"]

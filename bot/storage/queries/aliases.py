@@ -157,9 +157,10 @@ async def last_removal(tx: Tx, *, scope: int, key: str) -> tuple[AuditRecord, st
 
 
 async def audit_log(tx: Tx, *, scope: int, limit: int) -> list[AuditRecord]:
+    """Newest in time first, then by id (a log merged by `migrate-db --force`: `term_audit_log`)."""
     sql = (
         "SELECT id, at, scope, actor_id, action, alias_key, before, after FROM audit_log"
-        " WHERE scope = ? ORDER BY id DESC LIMIT ?"
+        " WHERE scope = ? ORDER BY at DESC, id DESC LIMIT ?"
     )
     return [
         AuditRecord(row_id, from_unix(at), s, actor, AuditAction(action), key, before, after)

@@ -160,12 +160,20 @@ async def audit(
 async def term_audit_log(
     tx: Tx, *, scope: int, limit: int, older_than: int | None = None
 ) -> list[TermAuditRecord]:
-    """Newest first; only entries before the entry `older_than` (an id) when given: a page."""
+    """Newest first; only entries after the entry `older_than` (an id) in that order when
+    given: a page. Newest in time, then by id: row ids order one database's writes, but
+    `migrate-db --force` appends another database's log after this one's, where only the time
+    tells which came first."""
+    after_cursor = (
+        " AND (at < (SELECT at FROM term_audit_log WHERE id = ?) OR (at = (SELECT at FROM"
+        " term_audit_log WHERE id = ?) AND id < ?))"
+    )
     sql = (
         "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
-        " WHERE scope = ? AND id < ? ORDER BY id DESC LIMIT ?"
+        f" WHERE scope = ?{after_cursor if older_than is not None else ''}"
+        " ORDER BY at DESC, id DESC LIMIT ?"
     )
-    cursor = older_than if older_than is not None else 2**62
+    params = (scope, *([older_than] * 3 if older_than is not None else []), limit)
     return [
         TermAuditRecord(
             row_id,
@@ -177,9 +185,7 @@ async def term_audit_log(
             before,
             after,
         )
-        for row_id, at, s, actor, action, term_id, before, after in await tx.fetch(
-            sql, (scope, cursor, limit)
-        )
+        for row_id, at, s, actor, action, term_id, before, after in await tx.fetch(sql, params)
     ]
 
 
