@@ -35,15 +35,23 @@ log = logging.getLogger(__name__)
 
 MAX_DRAFTS = 1000  # modals opened and not yet forgotten, across servers (in memory)
 SAVE_WAIT = 1.0  # seconds a form waits for its draft to be stored before it is shown anyway
-# Said by every Edit again whose draft the store did not give back in time (`DraftUnread`).
-UNREAD = (
-    "The database did not answer in time; your text is still kept: press **Edit again** in a "
-    "moment."
-)
 
 
 class DraftUnread(Exception):
-    """The store did not give a draft back within the read timeout: it may still be kept."""
+    """The store did not give a draft back: it did not answer within the read timeout, or it
+    failed (PostgreSQL stopped, a locked file). Either way the draft may still be kept there,
+    so it is not said gone. `why` completes "The database …"."""
+
+    def __init__(self, nonce: str, why: str) -> None:
+        super().__init__(nonce)
+        self.why = why
+
+    @property
+    def said(self) -> str:
+        """What every Edit again whose draft was not given back says."""
+        return (
+            f"The database {self.why}; your text is still kept: press **Edit again** in a moment."
+        )
 
 
 @dataclass(frozen=True)
@@ -119,7 +127,7 @@ class Drafts:
 
     async def get(self, nonce: str, scope: int, owner: int) -> Draft | None:
         """The draft of this server's modal `nonce`, opened for `owner`; None if not known.
-        Raises DraftUnread when the store does not answer within `read_timeout`."""
+        Raises DraftUnread when the store does not answer within `read_timeout`, or fails."""
         draft = self._drafts.get(nonce)
         if draft is not None:
             return draft if (draft.scope, draft.owner) == (scope, owner) else None
@@ -129,9 +137,9 @@ class Drafts:
         try:
             body = await asyncio.wait_for(store.term_draft(nonce, scope, owner), self.read_timeout)
         except TimeoutError:
-            raise DraftUnread(nonce) from None
+            raise DraftUnread(nonce, "did not answer in time") from None
         except StorageError:
-            return None
+            raise DraftUnread(nonce, "cannot be read right now") from None
         draft = Draft.from_json(body) if body is not None else None
         if draft is not None and (draft.scope, draft.owner) == (scope, owner):
             self._remember(nonce, draft)

@@ -4,11 +4,19 @@ ops49, swap49, left50 and left51 (review53)"). The real bot on the fake Discord,
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from bot.storage import Store
+import pytest
+
+from bot.discord_app.app import GlossaryBot
+from bot.discord_app.term_drafts import Drafts
+from bot.storage import StorageError, Store
+from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, is_ephemeral
 
 from .conftest import Scene
+from .test_left50 import TERM
 from .test_outsider49 import SUGGESTED, suggested
 
 
@@ -40,3 +48,55 @@ async def test_a_waiting_name_in_the_other_number_or_in_look_alike_letters_waits
         await suggested(scene, scene.alice, "zorblix")
         waiting = await store.open_suggestions(scene.guild.id)
     assert [s.title for s in waiting] == ["zorblax", "zorblix"]
+
+
+async def test_a_draft_the_failing_database_cannot_give_back_is_not_said_gone(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """left50 bounded a kept draft's read (`Drafts.get`) for a database that hangs; one that
+    fails (PostgreSQL stopped, a locked file: a StorageError at once) read as no draft at all.
+    After a restart, **Edit again** told a moderator "That draft is no longer kept (it is
+    old)" and a member "That text is no longer kept (it is old): `/suggest` again", of text
+    the database still holds (and gives back once it answers); a `/term add` form's save read
+    as one opened without its options. Now they are told the text is still kept, to press again
+    in a moment, and the save writes nothing and gives back what was typed."""
+    fake = scene.fake
+    opened = await fake.slash(scene.moderator, "term add", {}, channel=scene.channel)
+    assert (await opened.response())["type"] == 9
+    refused = await (await fake.submit_modal(scene.moderator, opened, TERM)).final_message()
+    assert "Category: choose a category" in refused["content"], refused
+    asked = await fake.slash(scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel)
+    assert (await asked.response())["type"] == 9
+    queue = store.add_suggestion
+    monkeypatch.setattr(store, "add_suggestion", _failing)
+    kept = await (await fake.submit_modal(scene.alice, asked, SUGGESTED)).final_message()
+    assert "Your text is kept" in kept["content"], kept
+    monkeypatch.setattr(store, "add_suggestion", queue)
+    options = {"category": "Fundamentals", "acronym": "ZBX"}
+    form = await fake.slash(scene.moderator, "term add", options, channel=scene.channel)
+    assert (await form.response())["type"] == 9
+
+    bot.state.term_drafts = Drafts(lambda: bot.state.store)  # a restart: nothing in memory
+    read = store.term_draft
+    monkeypatch.setattr(store, "term_draft", _failing)
+    for member, shown in ((scene.moderator, refused), (scene.alice, kept)):
+        pressed = await fake.click(member, shown, buttons(shown)["Edit again"])
+        said = await pressed.final_message()
+        assert "no longer kept" not in said["content"], said
+        assert said["content"].startswith("The database cannot be read right now; your text is"), (
+            said
+        )
+        assert is_ephemeral(said), said
+    said = await (await fake.submit_modal(scene.moderator, form, TERM)).final_message()
+    assert said["content"].startswith("Nothing was saved: the database cannot be read"), said
+    assert TERM["definition"] in said["content"], said
+    assert await read_terms(store, scene.guild.id) == []
+
+    monkeypatch.setattr(store, "term_draft", read)  # the database back: the forms, as typed
+    for member, shown in ((scene.moderator, refused), (scene.alice, kept)):
+        pressed = await fake.click(member, shown, buttons(shown)["Edit again"])
+        assert (await pressed.response())["type"] == 9
+
+
+async def _failing(*args: Any) -> Any:
+    raise StorageError("database is locked")

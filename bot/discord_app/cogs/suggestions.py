@@ -51,7 +51,7 @@ from bot.discord_app.replies import (
     unfinished_at_stop,
 )
 from bot.discord_app.state import BotState
-from bot.discord_app.term_drafts import UNREAD, Draft, DraftUnread
+from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, same_name
 from bot.glossary.models import Entry
@@ -267,8 +267,8 @@ class SuggestAgainButton(
         drafts = interaction.client.state.term_drafts
         try:  # read back from the database after a restart: one that hangs must not hold the 3 s
             draft = await drafts.get(self.nonce, interaction.guild_id or 0, interaction.user.id)
-        except DraftUnread:
-            await reply(interaction, UNREAD)
+        except DraftUnread as unread:
+            await reply(interaction, unread.said)
             return
         if draft is None:
             await reply(interaction, "That text is no longer kept (it is old): `/suggest` again.")

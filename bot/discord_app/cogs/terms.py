@@ -64,7 +64,7 @@ from bot.discord_app.items import (
 )
 from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
-from bot.discord_app.term_drafts import UNREAD, Draft, DraftUnread
+from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.glossary.models import CATEGORIES, Glossary
@@ -250,8 +250,8 @@ async def reopen_modal(
     drafts = interaction.client.state.term_drafts
     try:  # read back from the database after a restart: one that hangs must not hold the 3 s
         draft = await drafts.get(nonce, interaction.guild_id or 0, interaction.user.id)
-    except DraftUnread:
-        await reply(interaction, UNREAD)
+    except DraftUnread as unread:
+        await reply(interaction, unread.said)
         return
     if draft is None:
         await reply(
@@ -817,10 +817,10 @@ class TermCog(
         scope = interaction.guild_id or 0
         try:
             known = await self.state.term_drafts.get(nonce, scope, owner)
-        except DraftUnread:  # its options, the term edited, the suggestion: not guessed
+        except DraftUnread as unread:  # its options, the term edited, the suggestion: not guessed
             head = (
-                "Nothing was saved: the database did not answer in time, so I could not read "
-                "what this form was opened for. Try again in a moment; what you typed:"
+                f"Nothing was saved: the database {unread.why}, so I could not read what this "
+                "form was opened for. Try again in a moment; what you typed:"
             )
             return typed_back(head, values), None
         if known is None and edit:
