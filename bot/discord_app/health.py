@@ -189,11 +189,13 @@ def _writer() -> str:
 def _running_writer(path: Path) -> str | None:
     """Another process that may still run, as the warning names it, whose fresh heartbeat (a
     beat or why it is unhealthy, not a stop) the file holds; None when not so: this process's
-    own (its run id), a stale beat, a stop, a file an older bot wrote (no run id), or one whose
-    writer is known gone (a pid of this host and pid namespace that no process has, or this
-    process's own pid under another run id: an earlier process's). A writer in another pid
-    namespace or on another host (each container's bot is pid 1) cannot be looked up: its
-    fresh beat is left, and goes stale by itself if it is gone."""
+    own (its run id), a stale beat, a stop, a file an older bot wrote (no "pid" line), or one
+    whose writer is known gone (a pid of this host and pid namespace that no process has, or
+    this process's own pid under another run id: an earlier process's). A writer in another
+    pid namespace or on another host (each container's bot is pid 1) cannot be looked up: its
+    fresh beat is left, and goes stale by itself if it is gone. A line without a run id (a bot
+    of before run ids, still running during an upgrade) is judged as that bot judged it: by
+    its pid on this host, left where another host's."""
     text = _text(path, SHARDS_READ + 256)
     lines = text.splitlines()
     if len(lines) < 2 or not text.endswith("\n"):  # cut short: its last line may be too
@@ -201,16 +203,16 @@ def _running_writer(path: Path) -> str | None:
     said = lines[0].strip()
     if not _is_heartbeat(said) or _stopped_at(said) is not None:
         return None
-    fields = lines[-1].split()  # pid N on HOST run RUN [pidns NS]
+    fields = lines[-1].split()  # pid N on HOST [run RUN [pidns NS]]
     if (
-        len(fields) not in (6, 8)
-        or fields[0:6:2] != ["pid", "on", "run"]
+        len(fields) not in (4, 6, 8)
+        or fields[0:6:2] != ["pid", "on", "run"][: len(fields) // 2]
         or not fields[1].isdigit()
         or (len(fields) == 8 and fields[6] != "pidns")
     ):
         return None
-    pid, host, run = int(fields[1]), fields[3], fields[5]
-    if run == this_process.run_id():
+    pid, host = int(fields[1]), fields[3]
+    if len(fields) > 4 and fields[5] == this_process.run_id():
         return None
     # Fresh: a beat's time is the file's; an unhealthy line keeps that, and says its own below.
     written = float(lines[1]) if not said.isdigit() and lines[1].isdigit() else None
@@ -222,7 +224,9 @@ def _running_writer(path: Path) -> str | None:
         return None
     who = " ".join(fields[:6])
     namespace = this_process.pid_namespace()
-    if host != socket.gethostname() or namespace is None or fields[7:] != [namespace]:
+    older = len(fields) == 4  # a bot of before run ids (left48's): its pid looked up, as it did
+    here = host == socket.gethostname()
+    if not here or (not older and (namespace is None or fields[7:] != [namespace])):
         return (
             f"another process that may still run ({who}: another container's or host's, "
             "whose pid cannot be looked up from here)"

@@ -4,10 +4,16 @@ ops49, swap49, left50 and left51 (review53)"). The real bot on the fake Discord,
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import os
+import socket
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.term_drafts import Drafts
 from bot.storage import StorageError, Store
@@ -100,3 +106,30 @@ async def test_a_draft_the_failing_database_cannot_give_back_is_not_said_gone(
 
 async def _failing(*args: Any) -> Any:
     raise StorageError("database is locked")
+
+
+@pytest.mark.parametrize("alive", [True, False], ids=["alive", "gone"])
+def test_a_running_older_bots_beat_is_left_by_a_stop(
+    tmp_path: Path, alive: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ops49 read a heartbeat line without a run id ("pid N on HOST", as left48's bot wrote
+    it) as an older bot's and wrote a stop over it, alive or not: during an upgrade with the
+    older bot still running on the file (a second container of the new image, refused), its
+    fresh beat read "stopped" until its next beat. left48's rule holds for its own line again:
+    a writer of this host that is alive keeps its beat; one gone is written over."""
+    heartbeat = tmp_path / "heartbeat"
+    pid = os.getppid() if alive else 99999999  # the test's parent runs; no process has the other
+    older = f"{time.time():.0f}\n\npid {pid} on {socket.gethostname()}\n"
+    heartbeat.write_text(older, "utf-8")
+    with caplog.at_level(logging.WARNING):
+        health.mark_stopped(heartbeat)
+    said = heartbeat.read_text("utf-8")
+    if alive:
+        assert said == older
+        [warned] = [
+            r.getMessage() for r in caplog.records if "not written over it" in r.getMessage()
+        ]
+        assert f"another running process (pid {pid} on " in warned, warned
+    else:
+        assert said.startswith(health.STOPPED), said
+        assert not caplog.records
