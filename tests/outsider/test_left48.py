@@ -232,6 +232,30 @@ def _folder(parent: Path, name: str) -> Path:
 SHARED = "is the heartbeat of another running process"
 
 
+def _text(path: Path) -> str:
+    return path.read_text("utf-8")
+
+
+async def refused_beside(
+    first: BotProcess, second: BotProcess, heartbeat: Path, shared: str
+) -> str:
+    """Start `second` on the running `first`'s SQLite file and heartbeat: it is refused (exit
+    2), leaves the first's beat (healthy, no stop line) and says so in one WARNING, which
+    holds `shared` and is returned; the first runs on."""
+    await second.start(wait_ready=False)
+    code = await second.exited(within=120)
+    healthy, said = check_heartbeat(heartbeat)
+    assert code == 2, second.output
+    assert healthy, said
+    assert not _text(heartbeat).startswith(STOPPED)
+    warned = [line for line in second.lines if shared in line]
+    assert len(warned) == 1, second.output
+    assert " WARNING " in warned[0], warned
+    assert first.process is not None
+    assert first.process.returncode is None  # the first runs on
+    return warned[0]
+
+
 async def test_a_second_process_refused_leaves_the_running_ones_heartbeat(
     tmp_path: Path,
 ) -> None:
@@ -254,18 +278,8 @@ async def test_a_second_process_refused_leaves_the_running_ones_heartbeat(
             cwd=_folder(tmp_path, "second"),
             HEARTBEAT_PATH=str(heartbeat),
         )
-        await second.start(wait_ready=False)
-        code = await second.exited(within=120)
-        healthy, said = check_heartbeat(heartbeat)
-        assert code == 2, second.output
-        assert healthy, said
-        assert not heartbeat.read_text("utf-8").startswith(STOPPED)
-        warned = [line for line in second.lines if SHARED in line]
-        assert len(warned) == 1, second.output
-        assert f"HEARTBEAT_PATH={heartbeat}" in warned[0], warned
-        assert " WARNING " in warned[0], warned
-        assert first.process is not None
-        assert first.process.returncode is None  # the first runs on
+        warned = await refused_beside(first, second, heartbeat, SHARED)
+        assert f"HEARTBEAT_PATH={heartbeat}" in warned, warned
 
 
 async def test_a_refused_start_leaves_a_live_processs_beat_and_writes_over_a_dead_ones(

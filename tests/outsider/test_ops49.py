@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import runner
-from bot.discord_app.health import STOPPED, check_heartbeat
+from bot.discord_app.health import check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
+
+from .test_left48 import refused_beside
 
 SHARED = "this one's stop is not written over it"
 
@@ -82,24 +84,14 @@ async def test_two_bots_each_pid_1_on_one_host_tell_each_other_apart(tmp_path: P
             prefix=prefix,
             HEARTBEAT_PATH=str(heartbeat),
         )
-        await second.start(wait_ready=False)
-        code = await second.exited(within=120)
-        healthy, said = check_heartbeat(heartbeat)
-        assert code == 2, second.output
-        assert healthy, said
-        assert not heartbeat.read_text("utf-8").startswith(STOPPED)
-        warned = [line for line in second.lines if SHARED in line]
-        assert len(warned) == 1, second.output
-        assert " WARNING " in warned[0], warned
+        await refused_beside(first, second, heartbeat, SHARED)
         [run] = re.findall(r"starting as pid 1 on \S+ run (\w+)", first.output)
         [refusal] = [line for line in second.lines if "one bot per file" in line]
         assert re.search(rf"\(glossary-bot all shards pid 1 on \S+ run {run}\)", refusal), refusal
         [own] = re.findall(r"starting as pid 1 on \S+ run (\w+)", second.output)
         assert own != run
-        assert first.process is not None
-        assert first.process.returncode is None  # the first runs on
         assert await first.stop() == 0, first.output
-    healthy, said = check_heartbeat(heartbeat)
+    _, said = check_heartbeat(heartbeat)
     assert said.startswith("stopped: the bot stopped cleanly"), said  # its own beat: its stop
 
 

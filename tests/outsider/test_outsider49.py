@@ -4,6 +4,7 @@ the fake Discord, as members and moderators of a server in its first months driv
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
@@ -11,7 +12,7 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.discord_app.test_terms import add_term, open_edit, submit
-from tests.fake_discord.models import EMBED_LINKS, SEND_MESSAGES
+from tests.fake_discord.models import EMBED_LINKS, SEND_MESSAGES, FakeUser
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
@@ -126,6 +127,14 @@ async def test_a_card_button_opens_a_term_edited_into_a_bundled_entrys_wording(
         assert "made-up zorbium" in embed_of(shown)["description"], shown
 
 
+async def suggested(scene: Scene, member: FakeUser, name: str) -> None:
+    """`member` suggests `name` through `/suggest` and its form, and is thanked: queued."""
+    opened = await scene.fake.slash(member, "suggest", {"term": name}, channel=scene.channel)
+    await opened.response()
+    sent = await scene.fake.submit_modal(member, opened, SUGGESTED)
+    assert (await sent.final_message())["content"].startswith("Thanks!")
+
+
 async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
     scene: Scene, start_bot: StartBot
 ) -> None:
@@ -140,12 +149,7 @@ async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
     store = await Store.open(scene.db_path, clock=lambda: now[0])
     waits = "You suggested “zorblax” already: it is waiting for this server's moderators."
     async with start_bot(store):
-        opened = await fake.slash(
-            scene.alice, "suggest", {"term": "zorblax"}, channel=scene.channel
-        )
-        await opened.response()
-        sent = await fake.submit_modal(scene.alice, opened, SUGGESTED)
-        assert (await sent.final_message())["content"].startswith("Thanks!")
+        await suggested(scene, scene.alice, "zorblax")
         now[0] += dt.timedelta(minutes=11)
         again = await fake.slash(
             scene.alice, "suggest", {"term": "Zorb-lax"}, channel=scene.channel
@@ -156,15 +160,26 @@ async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
         assert (await typed.response())["type"] == 9
         sent = await fake.submit_modal(scene.alice, typed, {"title": "zorblax", **SUGGESTED})
         assert (await sent.final_message())["content"].startswith(waits)
-        other = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
-        await other.response()
-        sent = await fake.submit_modal(scene.bob, other, SUGGESTED)
-        assert (await sent.final_message())["content"].startswith("Thanks!")
+        await suggested(scene, scene.bob, "zorblax")
         waiting = await store.open_suggestions(scene.guild.id)
     assert [(s.user_id, s.title) for s in waiting] == [
         (scene.alice.id, "zorblax"),
         (scene.bob.id, "zorblax"),
     ]
+
+
+async def rejected_after(scene: Scene, meanwhile: Callable[[], None]) -> str:
+    """Bob suggests "zorblax", then `meanwhile` (what befalls his DM), then a moderator's
+    `/term review` rejects it: what the moderator reads."""
+    fake = scene.fake
+    await suggested(scene, scene.bob, "zorblax")
+    meanwhile()
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
+    return str((await rejected.final_message())["content"])
 
 
 async def test_a_member_who_left_is_said_to_have_left_not_to_have_closed_dms(
@@ -174,19 +189,12 @@ async def test_a_member_who_left_is_said_to_have_left_not_to_have_closed_dms(
     refuses a DM to a member who left as to closed DMs, and the moderator read "the member
     could not be told (DMs closed)", a setting Bob never changed. Now the bot asks Discord
     whether he is still a member (only when the DM fails): "no longer in this server"."""
-    fake = scene.fake
-    opened = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
-    await opened.response()
-    sent = await fake.submit_modal(scene.bob, opened, SUGGESTED)
-    assert (await sent.final_message())["content"].startswith("Thanks!")
-    del scene.guild.members[scene.bob.id]  # left (the bot, without the members intent, not told)
-    fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)  # Discord's refusal
-    review = await fake.slash(
-        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-    )
-    shown = await review.final_message()
-    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
-    said = (await rejected.final_message())["content"]
+
+    def leave() -> None:
+        del scene.guild.members[scene.bob.id]  # the bot, without the members intent, not told
+        scene.fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)  # refused
+
+    said = await rejected_after(scene, leave)
     assert "Rejected the suggestion; the member could not be told (no longer in this server)." in (
         said
     ), said

@@ -21,6 +21,7 @@ from tests.fake_discord.models import EMBED_LINKS
 from tests.resilience.helpers import HANG_GUARD
 
 from .conftest import Scene
+from .test_outsider49 import rejected_after
 
 SUGGESTED = {"definition": "What I think it is, in my words."}
 
@@ -33,18 +34,12 @@ async def test_a_dropped_member_fetch_after_a_refused_dm_still_answers_the_moder
     through) and the moderator's Reject, written, answered "Something went wrong". The member
     is said to be untold, as for any other failure of that question."""
     fake = scene.fake
-    opened = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
-    await opened.response()
-    sent = await fake.submit_modal(scene.bob, opened, SUGGESTED)
-    assert (await sent.final_message())["content"].startswith("Thanks!")
-    fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)  # Discord's refusal
-    fake.drop_next("GET", "/guilds/{guild_id}/members/{user_id}", times=2)  # aiohttp retries once
-    review = await fake.slash(
-        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-    )
-    shown = await review.final_message()
-    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
-    said = (await rejected.final_message())["content"]
+
+    def refused_and_dropped() -> None:
+        fake.fail_next("POST", "/channels/{channel_id}/messages", status=403)  # Discord's refusal
+        fake.drop_next("GET", "/guilds/{guild_id}/members/{user_id}", times=2)  # retried once
+
+    said = await rejected_after(scene, refused_and_dropped)
     assert "Rejected the suggestion; the member could not be told (DMs closed)." in said, said
 
 
@@ -56,17 +51,8 @@ async def test_a_dm_whose_connection_dropped_is_not_said_to_meet_closed_dms(
     ("Something went wrong"); caught, it would have been "DMs closed", a setting the member
     may never have changed. The moderator reads that Discord did not answer."""
     fake = scene.fake
-    opened = await fake.slash(scene.bob, "suggest", {"term": "zorblax"}, channel=scene.channel)
-    await opened.response()
-    sent = await fake.submit_modal(scene.bob, opened, SUGGESTED)
-    assert (await sent.final_message())["content"].startswith("Thanks!")
-    fake.drop_next("POST", "/channels/{channel_id}/messages")  # the DM (a POST: not retried)
-    review = await fake.slash(
-        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-    )
-    shown = await review.final_message()
-    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
-    said = (await rejected.final_message())["content"]
+    dropped = "POST", "/channels/{channel_id}/messages"  # the DM (a POST: not retried)
+    said = await rejected_after(scene, lambda: fake.drop_next(*dropped))
     assert "Rejected the suggestion; the member could not be told (Discord did not answer)." in (
         said
     ), said
