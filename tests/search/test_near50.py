@@ -6,6 +6,8 @@ rows or the search code."""
 
 from __future__ import annotations
 
+from bot.search import SearchIndex
+
 from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card_or_first_offers
 
 # Probes that fail on main 2566aa9: strict expected failures, so one that starts passing fails the
@@ -23,3 +25,31 @@ SHOWN = ProbeFile("near50_probes.tsv", SHOWN_FAILING)
 test_a_near_pair_gives_no_wrong_card = NO_WRONG.test("near", expect=no_card_but_the_asked)
 test_a_near_pair_shows_its_entry = SHOWN.test("near", expect=the_asked_card_or_first_offers)
 test_the_probe_file_is_whole = NO_WRONG.counted({"near": 44})
+
+
+def test_a_near_pair_the_stages_split_is_offered(bundled_index: SearchIndex) -> None:
+    """In near50's words, shaped like a tuning row the rule turned from a wrong card into an
+    offer: the meaning puts Hallucination barely ahead of Hallucination Detection, which the
+    description stage scores far higher. On main 2566aa9 a card for Hallucination; now both are
+    offered, the described one first (`SearchIndex._second_described_offered`)."""
+    result = bundled_index.search(
+        "the chatbot spots its own invented facts before it sends them, like a built in fact checker"
+    )
+    assert result.entry is None, result
+    assert [s.id for s in result.suggestions[:2]] == [
+        "hallucination-detection",
+        "hallucination",
+    ], result
+
+
+def test_a_meaning_card_the_description_stage_barely_doubts_stands(
+    bundled_index: SearchIndex,
+) -> None:
+    """The rule's edge: where the description stage scores the meaning's second only a little
+    higher (Hybrid Search over Semantic Search, under `DESCRIBED_LEAD`), the meaning's card
+    stands."""
+    result = bundled_index.search(
+        "search by meaning rather than exact keywords, how does that work"
+    )
+    assert result.entry is not None, result
+    assert result.entry.id == "semantic-search", result
