@@ -128,15 +128,15 @@ def main() -> int:
                 "asked": ids[asked[0]] if asked else None,
                 "written": sorted(ids[e] for e in fused.get("written", ())),
                 "long": bool(fused.get("long_description")),
-                "described_first": ids[d] if (d := fused.get("described_first")) is not None else None,
+                "described_first": ids[d]
+                if (d := fused.get("described_first")) is not None
+                else None,
                 "question": bool(fused.get("question")),
                 "words": len(case.query.split()),
                 "meaning": [(ids[e], round(c, 4), best_row(vector, e)) for e, c in similar],
                 "lexical": [(ids[e], round(c.score, 2), c.strategy) for e, c in before[:6]],
                 "close12": closeness(similar[0][0], similar[1][0]) if len(similar) > 1 else 0.0,
-                "related12": (
-                    len(similar) > 1 and index._related(similar[0][0], similar[1][0])
-                ),
+                "related12": (len(similar) > 1 and index._related(similar[0][0], similar[1][0])),
             }
             out.write(json.dumps(row) + "\n")
     return 0
