@@ -52,7 +52,6 @@ from bot.search.fusion import (
     LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
-    NEIGHBOUR_GAP,
     NOTHING_DESCRIBED,
     NOTHING_FIELD_COSINE,
     NOTHING_RANKS,
@@ -573,10 +572,6 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
-            # the description stage's own scores, before the meaning is folded into them
-            descriptions = {
-                e: c.score for e, c in pool.by_entry.items() if c.strategy == "description"
-            }
             fuse(
                 pool,
                 similar,
@@ -627,9 +622,6 @@ class SearchIndex:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)
             decided = self._asked_name_offered(decided, asked and asked[0], similar, query)
-            decided = self._second_described_offered(
-                decided, asked and asked[0], similar, descriptions, names_in
-            )
             if meaning is not None:
                 decided = self._unranked_off_field(decided, similar, meaning, semantic, names_in)
                 decided = self._offered_off_field(
@@ -1416,34 +1408,6 @@ class SearchIndex:
         other = self.entries[max(others)[1]]
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
         return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
-
-    def _second_described_offered(
-        self,
-        result: SearchResult,
-        asked: int | None,
-        similar: Sequence[tuple[int, float]],
-        descriptions: Mapping[int, float],
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card the meaning gave its first entry, whose name the text neither writes nor asks
-        about, becomes an offer, the meaning's second first, where the meaning leads that near
-        neighbour by less than `NEIGHBOUR_GAP` and the description stage scores the second
-        `DESCRIBED_LEAD` over the card: the two stages split on a near pair ("turning a voice
-        note into written words": Text-to-Speech's card, Speech Recognition described), so
-        neither is sure enough for a card (task near50, bench/results/semantic.md)."""
-        if result.entry is None or result.strategy != "semantic" or len(similar) < 2:
-            return result
-        card = self.positions[result.entry.id]
-        (first, cosine), (second, runner) = similar[0], similar[1]
-        if card != first or card == asked or cosine - runner >= NEIGHBOUR_GAP:
-            return result
-        if descriptions.get(second, 0.0) - descriptions.get(card, 0.0) < DESCRIBED_LEAD:
-            return result
-        if any(found.entry == card for found in names_in(result.normalized_query)):
-            return result
-        other = self.entries[second]
-        ahead = Suggestion(other.id, other.title, result.score, "description")
-        return _card_offered(result, result.entry, "semantic", ahead)
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

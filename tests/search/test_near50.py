@@ -6,6 +6,8 @@ rows or the search code."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.search import SearchIndex
 
 from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card_or_first_offers
@@ -27,11 +29,13 @@ test_a_near_pair_shows_its_entry = SHOWN.test("near", expect=the_asked_card_or_f
 test_the_probe_file_is_whole = NO_WRONG.counted({"near": 44})
 
 
+@pytest.mark.xfail(strict=True, reason="near50's rule measured and reverted (held out)")
 def test_a_near_pair_the_stages_split_is_offered(bundled_index: SearchIndex) -> None:
-    """In near50's words, shaped like a tuning row the rule turned from a wrong card into an
-    offer: the meaning puts Hallucination barely ahead of Hallucination Detection, which the
-    description stage scores far higher. On main 2566aa9 a card for Hallucination; now both are
-    offered, the described one first (`SearchIndex._second_described_offered`)."""
+    """In near50's words, shaped like a tuning row whose card went to the near neighbour: the
+    meaning puts Hallucination barely ahead of Hallucination Detection (under 0.15), which the
+    description stage scores far higher. On main a card for Hallucination; near50's rule
+    (`_second_described_offered`, reverted: bench/results/semantic.md "near50") offered both,
+    the described one first."""
     result = bundled_index.search(
         "the chatbot spots its own invented facts before it sends them, like a built in fact checker"
     )
@@ -40,16 +44,3 @@ def test_a_near_pair_the_stages_split_is_offered(bundled_index: SearchIndex) -> 
         "hallucination-detection",
         "hallucination",
     ], result
-
-
-def test_a_meaning_card_the_description_stage_barely_doubts_stands(
-    bundled_index: SearchIndex,
-) -> None:
-    """The rule's edge: where the description stage scores the meaning's second only a little
-    higher (Hybrid Search over Semantic Search, under `DESCRIBED_LEAD`), the meaning's card
-    stands."""
-    result = bundled_index.search(
-        "search by meaning rather than exact keywords, how does that work"
-    )
-    assert result.entry is not None, result
-    assert result.entry.id == "semantic-search", result
