@@ -325,6 +325,17 @@ class UserActions:
                 "CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
             )
 
+    async def update_guild(self, guild: FakeGuild) -> None:
+        """What an admin's edit of the server itself (its name, icon, owner) sends the bot:
+        GUILD_UPDATE, the guild object as it now is (the GUILDS intent; discord.py's
+        `parse_guild_update`). Change it first (``guild.name = "New"``); unsent, the bot's cache
+        keeps the old name."""
+        if self.gateway.has_session(guild.id):
+            await self.settle()
+            await self.gateway.dispatch(
+                "GUILD_UPDATE", guild.update_payload(), guild_id=guild.id, intent=GUILDS
+            )
+
     async def update_role(self, role: FakeRole) -> None:
         """What a moderator's edit of a server role (its permissions, name) sends the bot:
         GUILD_ROLE_UPDATE, the server's id and the whole role as it now is (the GUILDS intent;

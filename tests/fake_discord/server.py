@@ -70,6 +70,9 @@ class FakeDiscord(UserActions):
         self.violations: list[Violation] = []
         self.unknown_routes: list[str] = []
         self.sent_messages: list[SentMessage] = []
+        # DMs Discord refused (50007): the user's id and the body. No violation: a bot cannot
+        # know a member's DM settings, or that they left, before it tries.
+        self.refused_dms: list[tuple[int, Any]] = []
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
         # /gateway/bot's numbers and the IDENTIFY rate limit; tests may change any field.
         self.sharding = Sharding(
