@@ -5,20 +5,22 @@ from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
 from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_terms import add_term
+from tests.fake_discord import FakeUser
 
 from .conftest import Scene
 
 SUGGESTED = {"definition": "What I think it is, in my words."}
 
 
-async def _suggest(scene: Scene, member: object, name: str) -> None:
+async def _suggest(scene: Scene, member: FakeUser, name: str) -> None:
     fake = scene.fake
-    opened = await fake.slash(member, "suggest", {"term": name}, channel=scene.channel)  # type: ignore[arg-type]
+    opened = await fake.slash(member, "suggest", {"term": name}, channel=scene.channel)
     await opened.response()
-    sent = await fake.submit_modal(member, opened, SUGGESTED)  # type: ignore[arg-type]
+    sent = await fake.submit_modal(member, opened, SUGGESTED)
     assert (await sent.final_message())["content"].startswith("Thanks!")
 
 
@@ -126,3 +128,56 @@ async def test_a_term_named_as_another_servers_alias_stays_in_its_server(
         listed = str(embed_of(await explained.final_message()))
         assert title in listed, listed
         assert ({"Zorblax", "KV Cache"} - {title}).pop() not in listed, listed
+
+
+# Fifty names no entry has, none another's other number or near-spelling.
+_SYLLABLES = ("ka", "lo", "mi", "nu", "pe", "ri", "tu", "vo")
+FIFTY = [f"Qx{a}{b}" for a in _SYLLABLES for b in _SYLLABLES if a != b][:50]
+
+
+async def test_fifty_suggestions_accepted_in_a_row_under_rate_limits_lose_nothing(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """O3: fifty members each suggest a term (the server's most open at once) and a moderator
+    accepts them one after the other, each answer showing the next, while Discord rate-limits
+    the routes each accept uses: opening a DM, posting in it, looking the member up, the
+    interaction's follow-ups (the fake's new per-route buckets, with Discord's headers and 429;
+    the numbers are this test's, Discord publishes none). Every suggestion is accepted once,
+    every term written once, every member told exactly once, and no answer claims more."""
+    fake = scene.fake
+    fake.settle_before_actions = False  # ~200 actions: past discord.py's gateway send limit
+    members = []
+    for name in FIFTY:
+        member = fake.add_user(f"member_{name.lower()}")
+        scene.guild.add_member(member)
+        members.append(member)
+        await _suggest(scene, member, name)
+    fake.rate_limit("POST", "/users/@me/channels", limit=1, per=0.5)
+    fake.rate_limit("POST", "/channels/{channel_id}/messages", limit=5, per=5.0)
+    fake.rate_limit("GET", "/users/{user_id}", limit=5, per=1.0)
+    fake.rate_limit("GET", "/guilds/{guild_id}/members/{user_id}", limit=5, per=1.0)
+    fake.rate_limit("POST", "/webhooks/{application_id}/{token}", limit=5, per=2.0)
+
+    review = await fake.slash(
+        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    shown = await review.final_message()
+    answers = []
+    for _ in FIFTY:
+        accept = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+        assert (await accept.response())["type"] == 9
+        saved = await fake.submit_modal(scene.moderator, accept, {})
+        shown = await saved.final_message()
+        answers.append(str(shown["content"]))
+    for answer in answers:
+        assert "Accepted the suggestion; the member was told privately." in answer, answer
+        assert answer.count("Accepted") == 1, answer
+    assert answers[-1].endswith("No more suggestions are waiting."), answers[-1]
+    assert await store.open_suggestions(scene.guild.id) == []
+    terms = await read_terms(store, scene.guild.id)
+    assert sorted(t.title for t in terms) == sorted(FIFTY)
+    for member, name in zip(members, FIFTY, strict=True):
+        dms = fake.store.channel_messages(fake.dm_channel(member).id)
+        assert [name in m["content"] for m in dms] == [True], (name, dms)
+    assert fake.refused_dms == []
+    assert len(fake.rate_limits.spent) >= len(FIFTY)  # every DM opened spent its bucket
