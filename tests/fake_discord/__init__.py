@@ -86,12 +86,13 @@ is no longer a member of refuses them too (403, 50001), as does a channel the bo
 where the bot lacks Read Message History (403, 160002). A DM reaches only a user who shares a
 server with the bot and has not closed DMs (``user.dms_closed = True``): else 403, 50007, as
 Discord refuses it, listed in ``fake.refused_dms`` (no violation: the bot cannot know first).
-``guild.add_channel(name, kind)`` makes announcement (5), voice (2) and stage (13) channels
-and forums (15); ``add_thread(..., kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw =
-True`` an age-restricted one. A channel changed once the bot is connected (``channel.overwrite(...)``) reaches it with ``await
-fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it), a role's (``role.permissions
-&= ~flag``) with ``await fake.update_role(role)`` (GUILD_ROLE_UPDATE), the server's own
-(``guild.name = ...``) with ``await fake.update_guild(guild)`` (GUILD_UPDATE). Deadlines:
+``guild.add_channel(name, kind)`` makes announcement (5), voice (2) and stage (13) channels and
+forums (15); ``add_thread(..., kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True``
+an age-restricted one. A channel changed once the bot is connected (``channel.overwrite(...)``)
+reaches it with ``await fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it), a
+role's (``role.permissions &= ~flag``) with ``await fake.update_role(role)``
+(GUILD_ROLE_UPDATE), the server's own (``guild.name = ...``) with ``await
+fake.update_guild(guild)`` (GUILD_UPDATE). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for
 ``fake.slash(..., held_up=...)`` and ``fake.message_command(..., held_up=...)``.
