@@ -91,7 +91,7 @@ forums (15); ``add_thread(..., kind=PRIVATE_THREAD)`` a private thread; ``channe
 an age-restricted one. A channel changed once the bot is connected (``channel.overwrite(...)``)
 reaches it with ``await fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it), a
 role's (``role.permissions &= ~flag``) with ``await fake.update_role(role)``
-(GUILD_ROLE_UPDATE), the server's own (``guild.name = ...``) with ``await
+(GUILD_ROLE_UPDATE; ``await fake.delete_role(role)`` deletes one: GUILD_ROLE_DELETE), the server's own (``guild.name = ...``) with ``await
 fake.update_guild(guild)`` (GUILD_UPDATE). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for

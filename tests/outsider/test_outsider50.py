@@ -4,12 +4,16 @@ the fake Discord, as members and moderators of a server in its first months driv
 from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.stats import NOT_ALLOWED
 from bot.storage import Store
 from bot.term_storage import read_terms
-from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral, selects
+from tests.discord_app.test_alias_permissions import pick_the_miss
 from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeUser
+from tests.fake_discord.command_permissions import override
 
 from .conftest import Scene
 
@@ -181,3 +185,33 @@ async def test_fifty_suggestions_accepted_in_a_row_under_rate_limits_lose_nothin
         assert [name in m["content"] for m in dms] == [True], (name, dms)
     assert fake.refused_dms == []
     assert len(fake.rate_limits.spent) >= len(FIFTY)  # every DM opened spent its bucket
+
+
+async def test_the_moderator_role_renamed_keeps_its_grant_and_deleted_takes_it(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """O2: admins gave a "Glossary team" role (no Manage Server) `/alias` and `/stats` in
+    Integrations. Renamed ("Glossary crew"), it keeps them: grants name the role's id. Deleted
+    (GUILD_ROLE_DELETE, which the fake now sends, the role gone from its members), its former
+    holder is refused by Discord for `/alias` and by the bot for a `/stats` menu opened
+    before, and nothing is written."""
+    fake = scene.fake
+    team = scene.guild.add_role("Glossary team")
+    helper = fake.add_user("hal")
+    scene.guild.add_member(helper, roles=[team])
+    for miss in ("kv chache", "kv cahce"):
+        store.record_miss(scene.guild.id, miss)
+    async with start_bot(store):
+        for command in ("stats", "alias"):
+            await fake.set_command_permissions(scene.guild, command, [override(team, True)])
+        team.name = "Glossary crew"
+        await fake.update_role(team)
+        assert (await pick_the_miss(scene, helper))["content"].startswith("Added")
+        opened = await fake.slash(helper, "stats", channel=scene.channel)
+        shown = await opened.final_message()
+        [menu] = selects(shown)
+        await fake.delete_role(team)
+        assert (await fake.slash(helper, "alias list", channel=scene.channel)).refused
+        picked = await fake.select(helper, shown, menu["custom_id"], [menu["options"][0]["value"]])
+        assert (await picked.final_message())["content"] == NOT_ALLOWED
+        assert len(await store.list_aliases(scene.guild.id)) == 1  # the pick made before
