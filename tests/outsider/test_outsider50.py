@@ -3,6 +3,8 @@ the fake Discord, as members and moderators of a server in its first months driv
 
 from __future__ import annotations
 
+import logging
+
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.stats import NOT_ALLOWED
 from bot.storage import Store
@@ -14,6 +16,7 @@ from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeUser
 from tests.fake_discord.command_permissions import override
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 
@@ -215,3 +218,26 @@ async def test_the_moderator_role_renamed_keeps_its_grant_and_deleted_takes_it(
         picked = await fake.select(helper, shown, menu["custom_id"], [menu["options"][0]["value"]])
         assert (await picked.final_message())["content"] == NOT_ALLOWED
         assert len(await store.list_aliases(scene.guild.id)) == 1  # the pick made before
+
+
+async def test_a_dm_discord_will_not_let_the_bot_answer_is_not_logged_as_a_channel_permission(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """O6: a member left the bot's only server in common and writes in the DM they had with it,
+    "what is rag". Discord refuses the bot's answer (403, 50007: it may not message a user it
+    shares no server with, nor one who closed their DMs or blocked it). The log said "the bot
+    may not post in channel … it needs View Channel and Send Messages there", a permission
+    no DM has, and sent the operator to look for it. Now one INFO line says Discord refuses
+    the bot's messages to that user, and why that may be: nothing for the operator to mend."""
+    fake = scene.fake
+    stranger = fake.add_user("stranger")  # in no server with the bot (any more)
+    dm = fake.dm_channel(stranger)
+    async with warned("direct message", level=logging.INFO) as said:
+        await fake.user_message(stranger, dm, "what is rag")
+    assert [user for user, _ in fake.refused_dms] == [stranger.id]
+    lines = [r.getMessage() for r in said]
+    assert not [line for line in lines if "may not post in" in line], lines
+    [line] = [line for line in lines if "direct message" in line]
+    assert f"cannot answer a direct message from user {stranger.id}" in line, line
+    assert "error code 50007" in line, line
+    assert "View Channel" not in line, line
