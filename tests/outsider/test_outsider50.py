@@ -241,3 +241,38 @@ async def test_a_dm_discord_will_not_let_the_bot_answer_is_not_logged_as_a_chann
     assert f"cannot answer a direct message from user {stranger.id}" in line, line
     assert "error code 50007" in line, line
     assert "View Channel" not in line, line
+
+
+async def test_accept_and_suggest_forms_open_across_a_restart_still_save(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """O7: the bot restarts (an upgrade) while a moderator has an Accept… form open and a
+    member a `/suggest` form. Submitted to the new bot, the Accept… form writes the term in the
+    category `/term review` was given, accepts that suggestion and tells its member; the
+    member's suggestion is queued with what they wrote."""
+    fake = scene.fake
+    async with start_bot(await Store.open(scene.db_path)):
+        await _suggest(scene, scene.bob, "Qxkalo")
+        review = await fake.slash(
+            scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        shown = await review.final_message()
+        accepting = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+        assert (await accepting.response())["type"] == 9
+        suggesting = await fake.slash(
+            scene.alice, "suggest", {"term": "Qxlomi"}, channel=scene.channel
+        )
+        assert (await suggesting.response())["type"] == 9
+    store = await Store.open(scene.db_path)
+    async with start_bot(store):  # a new bot: nothing of the first in memory
+        saved = await fake.submit_modal(scene.moderator, accepting, {})
+        said = str((await saved.final_message())["content"])
+        assert "Accepted the suggestion; the member was told privately." in said, said
+        told = await fake.wait_for_channel_message(fake.dm_channel(scene.bob))
+        assert "Qxkalo" in told["content"], told
+        sent = await fake.submit_modal(scene.alice, suggesting, SUGGESTED)
+        assert (await sent.final_message())["content"].startswith("Thanks!")
+        [term] = await read_terms(store, scene.guild.id)
+        assert (term.title, term.category) == ("Qxkalo", "Fundamentals")
+        [waiting] = await store.open_suggestions(scene.guild.id)
+        assert (waiting.title, waiting.user_id) == ("Qxlomi", scene.alice.id)
