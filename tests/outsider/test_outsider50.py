@@ -3,16 +3,22 @@ the fake Discord, as members and moderators of a server in its first months driv
 
 from __future__ import annotations
 
+import json
 import logging
+import random
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.stats import NOT_ALLOWED
+from bot.glossary import load_glossary
+from bot.glossary.interchange import parse_import
+from bot.glossary.server_terms import text_size
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral, selects
 from tests.discord_app.test_alias_permissions import pick_the_miss
 from tests.discord_app.test_aliases import add as add_alias
+from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeUser
 from tests.fake_discord.command_permissions import override
@@ -276,3 +282,126 @@ async def test_accept_and_suggest_forms_open_across_a_restart_still_save(
         assert (term.title, term.category) == ("Qxkalo", "Fundamentals")
         [waiting] = await store.open_suggestions(scene.guild.id)
         assert (waiting.title, waiting.user_id) == ("Qxlomi", scene.alice.id)
+
+
+_FILLER = [
+    "ledger",
+    "shipment",
+    "rota",
+    "badge",
+    "console",
+    "firmware",
+    "pallet",
+    "roster",
+    "quota",
+    "invoice",
+    "sprint",
+    "dock",
+    "ticket",
+    "beacon",
+    "relay",
+    "cargo",
+    "crate",
+    "shift",
+    "vault",
+    "forge",
+    "signal",
+    "ember",
+    "harbor",
+    "lantern",
+    "quarry",
+    "meadow",
+    "orbit",
+    "prism",
+    "ridge",
+    "summit",
+    "tundra",
+    "valley",
+    "willow",
+    "zenith",
+    "anchor",
+    "bramble",
+]
+
+
+def _words(rng: random.Random, length: int, head: str = "") -> str:
+    """`head` then filler words, cut to exactly `length` characters (ending in a letter)."""
+    text = head
+    while len(text) < length + 20:
+        text += " " + rng.choice(_FILLER)
+    return text[:length].rstrip() + "x" * (length - len(text[:length].rstrip()))
+
+
+def _longest_fields_file(terms: int) -> bytes:
+    """Curated TOML of `terms` terms whose fields are each as long as the form lets them be:
+    title 256, definition 4,000, what it is not 1,024, other names (100 each, the most a name
+    may have) and related terms near 4,000 as the form lists them."""
+    rng = random.Random(50)
+    titles = [_words(rng, 256, f"{FIFTY[n]} handbook") for n in range(terms)]
+    entries = []
+    for n, title in enumerate(titles):
+        names = [_words(rng, 100, f"{FIFTY[n].lower()} name {m:02d}") for m in range(39)]
+        related = [t for t in titles if t != title][:15]
+        assert len(", ".join(names)) <= 4000
+        assert len(", ".join(related)) <= 4000
+        entries.append(
+            "[[entries]]\n"
+            f'title = "{title}"\n'
+            'category = "Fundamentals"\n'
+            f'definition = "{_words(rng, 3999, "The")}."\n'
+            f'boundary = "{_words(rng, 1023, "Not")}."\n'
+            f"aliases = {json.dumps(names)}\n"
+            f"related = {json.dumps(related)}\n"
+        )
+    return "\n".join(entries).encode()
+
+
+async def test_a_server_at_its_caps_exports_is_wiped_and_imports_its_file_back(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """O5: a server at both its caps (here `MAX_SERVER_TERMS=12` and its text cap exactly
+    filled), every field as long as the form allows, and aliases of its terms and of a bundled
+    entry. A moderator exports, then imports another file by mistake (an import replaces: the
+    server's terms are gone, and their aliases with them), then imports the export back: every
+    term as it was, field by field; the aliases of its terms are named as gone by the mistaken
+    import, the bundled entry's stays."""
+    fake = scene.fake
+    data = _longest_fields_file(12)
+    parsed, problems = parse_import(data, "t.toml", load_glossary(), max_bytes=2**30)
+    assert not [p for p in problems if p.severity == "error"], problems[:3]
+    caps = (12, sum(text_size(t) for t in parsed))
+    store = await Store.open(scene.db_path)
+    async with start_bot(store, term_caps=caps):
+        said = await run_import(scene, fake.add_attachment("ours.toml", data))
+        assert said.startswith("Imported: 12 added, 0 changed, 0 removed."), said[:300]
+        before = await read_terms(store, scene.guild.id)
+        first = before[0].aliases[0]
+        for alias, term in (("qx team word", before[0].id), ("kv stash", "kv-cache")):
+            assert "now opens" in await add_alias(scene, scene.moderator, alias, term)
+        exported = await fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+        message = await exported.final_message()
+        assert "does not hold this server's 2 aliases" in message["content"], message
+        file = fake.attachment_bytes(message["attachments"][0])
+
+        mistake = (
+            b'[[entries]]\ntitle = "Qxvoka"\ncategory = "Fundamentals"\ndefinition = "Oops."\n'
+        )
+        handle = await fake.slash(
+            scene.moderator,
+            "term import",
+            {"file": fake.add_attachment("other.toml", mistake)},
+            channel=scene.channel,
+        )
+        message = await handle.final_message()
+        said = str(message["content"])
+        assert said.startswith("Imported: 1 added, 0 changed, 12 removed."), said[:300]
+        report = [fake.attachment_bytes(a).decode() for a in message.get("attachments", [])]
+        assert "qx team word" in said + "".join(report), (said[-300:], report)
+        said = await run_import(scene, fake.add_attachment("export.toml", file))
+        assert said.startswith("Imported: 12 added, 0 changed, 1 removed."), said[:300]
+        after = await read_terms(store, scene.guild.id)
+        assert sorted(after, key=lambda t: t.id) == sorted(before, key=lambda t: t.id)
+        keys = [a.key for a in await store.list_aliases(scene.guild.id)]
+        assert keys == ["kv stash"], keys
+        _, card = await define(fake, scene.alice, first, scene.channel)
+        assert embed_of(card)["title"] == before[0].title
