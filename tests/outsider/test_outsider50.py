@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.stats import NOT_ALLOWED
@@ -22,6 +23,7 @@ from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeUser
 from tests.fake_discord.command_permissions import override
+from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
@@ -405,3 +407,25 @@ async def test_a_server_at_its_caps_exports_is_wiped_and_imports_its_file_back(
         assert keys == ["kv stash"], keys
         _, card = await define(fake, scene.alice, first, scene.channel)
         assert embed_of(card)["title"] == before[0].title
+
+
+async def test_glossary_bot_run_meets_a_renamed_server_and_a_refused_dm(
+    scene: Scene, tmp_path: Path
+) -> None:
+    """O1 and O6 as an operator runs it: `glossary-bot run` against the fake. The server is
+    renamed (GUILD_UPDATE) and `/define` answers on; a DM Discord will not let the bot answer is
+    one INFO line naming the user, and no permission is named."""
+    fake = scene.fake
+    async with BotProcess(fake, scene.db_path, cwd=tmp_path) as process:
+        scene.guild.name = "Reading Group"
+        await fake.update_guild(scene.guild)
+        _, card = await define(fake, scene.alice, "kv cache", scene.channel)
+        assert embed_of(card)["title"] == "KV Cache", card
+        stranger = fake.add_user("stranger")
+        await fake.user_message(stranger, fake.dm_channel(stranger), "what is rag")
+        line = await process.wait_for_output(
+            f"cannot answer a direct message from user {stranger.id}"
+        )
+        assert "error code 50007" in line, line
+    assert "may not post in" not in process.output, process.output[-2000:]
+    assert [user for user, _ in fake.refused_dms] == [stranger.id]
