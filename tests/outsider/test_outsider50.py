@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs.moderators import NO_LONGER_ALLOWED
 from bot.discord_app.cogs.stats import NOT_ALLOWED
 from bot.glossary import load_glossary
 from bot.glossary.interchange import parse_import
@@ -20,7 +21,7 @@ from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral, s
 from tests.discord_app.test_alias_permissions import pick_the_miss
 from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.test_terms import add_term, open_add
 from tests.fake_discord import FakeUser
 from tests.fake_discord.command_permissions import override
 from tests.resilience.botproc import BotProcess
@@ -111,7 +112,8 @@ async def test_a_term_named_as_another_servers_alias_stays_in_its_server(
 ) -> None:
     """O8: Glossary Lab writes a term "Zorblax" (other names zbx, nightly rerank); Elsewhere
     makes "zorblax" and "zbx" aliases of KV Cache. Each server opens its own card by each name,
-    in `/define`, autocomplete and Explain terms; a DM opens neither server's."""
+    in `/define`, autocomplete and Explain terms; a DM opens neither server's. A name one
+    server has is no reason to refuse a suggestion in the other: only its own names are."""
     fake = scene.fake
     assert (await add_term(scene))["content"].startswith("Added **Zorblax**")
     for alias in ("zorblax", "zbx"):
@@ -143,6 +145,15 @@ async def test_a_term_named_as_another_servers_alias_stays_in_its_server(
         listed = str(embed_of(await explained.final_message()))
         assert title in listed, listed
         assert ({"Zorblax", "KV Cache"} - {title}).pop() not in listed, listed
+    asked = await fake.slash(scene.alice, "suggest", {"term": "zbx"}, channel=scene.channel)
+    said = (await asked.final_message())["content"]
+    assert said.startswith("“zbx” is already in this server's glossary: **Zorblax**"), said
+    fresh = fake.add_user("fresh")
+    scene.other_guild.add_member(fresh)
+    asked = await fake.slash(
+        fresh, "suggest", {"term": "nightly rerank"}, channel=scene.other_channel
+    )
+    assert (await asked.response())["type"] == 9  # the form: a name of Glossary Lab's alone
 
 
 # Fifty names no entry has, none another's other number or near-spelling.
@@ -204,8 +215,8 @@ async def test_the_moderator_role_renamed_keeps_its_grant_and_deleted_takes_it(
     """O2: admins gave a "Glossary team" role (no Manage Server) `/alias` and `/stats` in
     Integrations. Renamed ("Glossary crew"), it keeps them: grants name the role's id. Deleted
     (GUILD_ROLE_DELETE, which the fake now sends, the role gone from its members), its former
-    holder is refused by Discord for `/alias` and by the bot for a `/stats` menu opened
-    before, and nothing is written."""
+    holder is refused by Discord for `/alias`, and by the bot for a `/stats` menu and a `/term
+    add` form opened before, and nothing is written."""
     fake = scene.fake
     team = scene.guild.add_role("Glossary team")
     helper = fake.add_user("hal")
@@ -213,7 +224,7 @@ async def test_the_moderator_role_renamed_keeps_its_grant_and_deleted_takes_it(
     for miss in ("kv chache", "kv cahce"):
         store.record_miss(scene.guild.id, miss)
     async with start_bot(store):
-        for command in ("stats", "alias"):
+        for command in ("stats", "alias", "term"):
             await fake.set_command_permissions(scene.guild, command, [override(team, True)])
         team.name = "Glossary crew"
         await fake.update_role(team)
@@ -221,11 +232,15 @@ async def test_the_moderator_role_renamed_keeps_its_grant_and_deleted_takes_it(
         opened = await fake.slash(helper, "stats", channel=scene.channel)
         shown = await opened.final_message()
         [menu] = selects(shown)
+        form = await open_add(scene, helper, category="Fundamentals")
         await fake.delete_role(team)
         assert (await fake.slash(helper, "alias list", channel=scene.channel)).refused
         picked = await fake.select(helper, shown, menu["custom_id"], [menu["options"][0]["value"]])
         assert (await picked.final_message())["content"] == NOT_ALLOWED
+        saved = await fake.submit_modal(helper, form, {"title": "Qxkalo", "definition": "Ours."})
+        assert (await saved.final_message())["content"] == NO_LONGER_ALLOWED
         assert len(await store.list_aliases(scene.guild.id)) == 1  # the pick made before
+        assert await read_terms(store, scene.guild.id) == []
 
 
 async def test_a_dm_discord_will_not_let_the_bot_answer_is_not_logged_as_a_channel_permission(
