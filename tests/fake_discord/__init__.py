@@ -68,7 +68,11 @@ it would cause; a ping is a violation. ``fake.message(id)`` is a message's curre
 
 Faults: ``fake.fail_next("POST", "/channels/{channel_id}/messages", status=429)`` (or 500),
 ``fake.delay(method, path, seconds)``, ``fake.drop_next(method, path)`` (the connection closed
-unanswered); paths as in ``fake.routes()``. Gateway:
+unanswered); paths as in ``fake.routes()``. Rate limits (``ratelimits.py``):
+``fake.rate_limit("POST", "/users/@me/channels", limit=5, per=1.0)`` keeps a bucket per route
+and channel, guild or webhook, with Discord's ``X-RateLimit-*`` headers and its 429 past the
+limit (``fake.rate_limits.refused``; ``.spent``: answers that said none remain); none by
+default. Gateway:
 ``await fake.drop_gateway()`` then ``await fake.wait_resumed()``;
 ``await fake.gateway.invalidate_session(resumable=)`` sends op 9 on a live session (not
 resumable: the session is gone, the bot IDENTIFYs anew); ``fake.gateway.ack_heartbeats = False``
@@ -79,12 +83,16 @@ still answered: a session slow to start), ``fake.gateway.identifies_held`` count
 Channels: a thread with ``archived = True`` refuses posts (400, 50083), and a server the bot
 is no longer a member of refuses them too (403, 50001), as does a channel the bot may not view
 (403, 50001; one it views but may not send in: 403, 50013), and a reply (``message_reference``)
-where the bot lacks Read Message History (403, 160002). ``guild.add_channel(name, kind)`` makes
-announcement (5), voice (2) and stage (13) channels and forums (15); ``add_thread(...,
-kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True`` an age-restricted one. A
-channel changed once the bot is connected (``channel.overwrite(...)``) reaches it with ``await
-fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it), a role's (``role.permissions
-&= ~flag``) with ``await fake.update_role(role)`` (GUILD_ROLE_UPDATE). Deadlines:
+where the bot lacks Read Message History (403, 160002). A DM reaches only a user who shares a
+server with the bot and has not closed DMs (``user.dms_closed = True``): else 403, 50007, as
+Discord refuses it, listed in ``fake.refused_dms`` (no violation: the bot cannot know first).
+``guild.add_channel(name, kind)`` makes announcement (5), voice (2) and stage (13) channels and
+forums (15); ``add_thread(..., kind=PRIVATE_THREAD)`` a private thread; ``channel.nsfw = True``
+an age-restricted one. A channel changed once the bot is connected (``channel.overwrite(...)``)
+reaches it with ``await fake.update_channel(channel)`` (CHANNEL_UPDATE, as Discord sends it), a
+role's (``role.permissions &= ~flag``) with ``await fake.update_role(role)``
+(GUILD_ROLE_UPDATE; ``await fake.delete_role(role)`` deletes one: GUILD_ROLE_DELETE), the server's own (``guild.name = ...``) with ``await
+fake.update_guild(guild)`` (GUILD_UPDATE). Deadlines:
 ``fake.ack_deadline`` (3 s) and ``fake.followup_window`` (15 min) may be shrunk; the first counts
 from when Discord sent the interaction, ``held_up`` seconds before the bot gets it for
 ``fake.slash(..., held_up=...)`` and ``fake.message_command(..., held_up=...)``.

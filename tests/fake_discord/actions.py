@@ -325,6 +325,37 @@ class UserActions:
                 "CHANNEL_UPDATE", channel.payload(), guild_id=channel.guild_id, intent=GUILDS
             )
 
+    async def update_guild(self, guild: FakeGuild) -> None:
+        """What an admin's edit of the server itself (its name, icon, owner) sends the bot:
+        GUILD_UPDATE, the guild object as it now is (the GUILDS intent; discord.py's
+        `parse_guild_update`). Change it first (``guild.name = "New"``); unsent, the bot's cache
+        keeps the old name."""
+        if self.gateway.has_session(guild.id):
+            await self.settle()
+            await self.gateway.dispatch(
+                "GUILD_UPDATE", guild.update_payload(), guild_id=guild.id, intent=GUILDS
+            )
+
+    async def delete_role(self, role: FakeRole) -> None:
+        """An admin deletes a role: gone from the server and from every member who had it, and
+        the bot is sent GUILD_ROLE_DELETE (the server's id and the role's; the GUILDS intent;
+        discord.py's `parse_guild_role_delete`). Overwrites naming it (a channel's, a command's)
+        are left as they are: they apply to no one now."""
+        guild = self.world.guilds[role.guild_id]
+        if role.id == guild.id or role.managed:
+            raise ValueError(f"{role.name} cannot be deleted")  # @everyone, the bot's own
+        del guild.roles[role.id]
+        for member in guild.members.values():
+            member.role_ids = [r for r in member.role_ids if r != role.id]
+        if self.gateway.has_session(guild.id):
+            await self.settle()
+            await self.gateway.dispatch(
+                "GUILD_ROLE_DELETE",
+                {"guild_id": str(guild.id), "role_id": str(role.id)},
+                guild_id=guild.id,
+                intent=GUILDS,
+            )
+
     async def update_role(self, role: FakeRole) -> None:
         """What a moderator's edit of a server role (its permissions, name) sends the bot:
         GUILD_ROLE_UPDATE, the server's id and the whole role as it now is (the GUILDS intent;

@@ -78,6 +78,8 @@ class FakeUser:
     username: str
     global_name: str | None = None
     bot: bool = False
+    # Privacy & Safety > "Direct Messages" off: Discord refuses the bot's DMs (403, 50007).
+    dms_closed: bool = False
 
     @property
     def mention(self) -> str:
@@ -347,6 +349,26 @@ class FakeGuild:
             m.payload() for m in self.members.values() if include_all_members or m.user.id == bot_id
         ]
         return {
+            **self.update_payload(),
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            "members": members,
+            "member_count": len(self.members),
+            "large": False,
+            "unavailable": False,
+            "joined_at": iso_now(),
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def update_payload(self) -> JSON:
+        """A GUILD_UPDATE payload: the guild object (openapi.json's GuildResponse), without
+        GUILD_CREATE's extra fields (channels, members, ...), which discord.py's
+        `parse_guild_update` keeps from its cache."""
+        return {
             "id": str(self.id),
             "name": self.name,
             "icon": None,
@@ -375,16 +397,17 @@ class FakeGuild:
             "roles": [r.payload() for r in self.roles.values()],
             "emojis": [],
             "stickers": [],
-            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
-            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
-            "members": members,
-            "member_count": len(self.members),
-            "large": False,
-            "unavailable": False,
-            "joined_at": iso_now(),
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
+            # The rest of what GuildResponse requires, with a new server's values.
+            "home_header": None,
+            "application_id": None,
+            "region": "deprecated",
+            "widget_enabled": False,
+            "widget_channel_id": None,
+            "max_presences": None,
+            "max_members": 500000,
+            "max_stage_video_channel_users": 50,
+            "max_video_channel_users": 25,
+            "safety_alerts_channel_id": None,
+            "nsfw": False,
+            "incidents_data": None,
         }

@@ -52,6 +52,7 @@ UNKNOWN_COMMAND = (404, 10063, "Unknown application command")
 EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
 MISSING_ACCESS = (403, 50001, "Missing Access")  # e.g. a guild the bot is no longer in
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+CANNOT_DM = (403, 50007, "Cannot send messages to this user")
 ARCHIVED_THREAD = (400, 50083, "Thread is archived")
 # A reply (message_reference) where the bot may not read message history: Discord refuses the
 # post, not just the reference (its error codes table; seen by bots as 403, code 160002).

@@ -18,6 +18,7 @@ from .models import (
 )
 from .responses import (
     ARCHIVED_THREAD,
+    CANNOT_DM,
     EMPTY_MESSAGE,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
@@ -74,6 +75,9 @@ def routes(fake: FakeDiscord) -> list[web.RouteDef]:
         if channel is None:
             return known_error(UNKNOWN_CHANNEL)
         body, files = await read_body(request)
+        if channel.recipient is not None and not fake.world.may_dm(channel.recipient):
+            fake.refused_dms.append((channel.recipient.id, body))
+            return known_error(CANNOT_DM)
         guild = fake.world.guild_of(channel)
         if guild is not None and fake.bot.id not in guild.members:
             detail = f"the bot is not in the server of #{channel.name}"

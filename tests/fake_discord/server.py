@@ -30,6 +30,7 @@ from .handles import InteractionHandle, Waiter
 from .mentions import pings
 from .messages import MessageStore, is_ephemeral, withhold_replied_to
 from .models import FakeChannel, FakeGuild, FakeUser
+from .ratelimits import RateLimits
 from .records import SentMessage, Violation
 from .sharding import Sharding, snowflake_on_shard
 from .world import DEFAULT_BOT_PERMISSIONS, World
@@ -70,6 +71,9 @@ class FakeDiscord(UserActions):
         self.violations: list[Violation] = []
         self.unknown_routes: list[str] = []
         self.sent_messages: list[SentMessage] = []
+        # DMs Discord refused (50007): the user's id and the body. No violation: a bot cannot
+        # know a member's DM settings, or that they left, before it tries.
+        self.refused_dms: list[tuple[int, Any]] = []
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
         # /gateway/bot's numbers and the IDENTIFY rate limit; tests may change any field.
         self.sharding = Sharding(
@@ -88,6 +92,7 @@ class FakeDiscord(UserActions):
             record_violation=lambda kind, detail: self.record_violation(kind, "gateway", detail),
         )
         self.faults = Faults(self.routes)
+        self.rate_limits = RateLimits(self.routes)
         # Files users attach to commands and files the bot uploads, served over HTTP.
         self.attachments = AttachmentStore(lambda: self.base_url, self.world.application_id)
         # settle() bounces a heartbeat request (op 1) off the bot, and discord.py answers it through
@@ -160,7 +165,11 @@ class FakeDiscord(UserActions):
         # Room past Discord's upload size, so that a file over it gets Discord's own refusal
         # (`read_body`), not aiohttp's 1 MiB default.
         app = web.Application(
-            middlewares=[self._arrival_middleware, self.faults.middleware],
+            middlewares=[
+                self._arrival_middleware,
+                self.faults.middleware,
+                self.rate_limits.middleware,
+            ],
             client_max_size=4 * UPLOAD_LIMIT,
         )
         app[rest.ATTACHMENTS] = self.attachments
@@ -373,6 +382,11 @@ class FakeDiscord(UserActions):
         self.faults.fail_next(
             method, path, status=status, times=times, retry_after=retry_after, is_global=is_global
         )
+
+    def rate_limit(self, method: str, path: str, *, limit: int, per: float) -> None:
+        """Limit the route to ``limit`` requests per ``per`` seconds for each channel, guild or
+        webhook in its path, answered with Discord's headers and 429 (``ratelimits.py``)."""
+        self.rate_limits.set(method, path, limit=limit, per=per)
 
     def drop_next(self, method: str, path: str, *, times: int = 1) -> None:
         """Close the connection of the next ``times`` calls to the route without an answer."""

@@ -63,6 +63,16 @@ class World:
             self.dms[user.id] = FakeChannel(new_snowflake(), "", DM, None, recipient=user)
         return self.dms[user.id]
 
+    def may_dm(self, user: FakeUser) -> bool:
+        """Whether Discord delivers the bot's DM to ``user``: only to someone who shares a server
+        with it and has not closed their DMs; otherwise 403, 50007 "Cannot send messages to this
+        user", whether they left, blocked the bot or turned DMs off (one code for all)."""
+        shares = any(
+            user.id in guild.members and self.bot.id in guild.members
+            for guild in self.guilds.values()
+        )
+        return shares and not user.dms_closed
+
     # --- lookups ---------------------------------------------------------------------------
 
     def channel(self, channel_id: int) -> FakeChannel | None:

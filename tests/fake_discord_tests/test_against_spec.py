@@ -115,3 +115,16 @@ async def test_attachments_fit_the_spec(scene: Scene, bot: TinyBot) -> None:
     await handle.final_message()
     resolved = handle.payload["data"]["resolved"]["attachments"][str(given.id)]
     assert spec_errors("AttachmentResponse", resolved) == []
+
+
+def test_the_fakes_guild_update_fits_the_spec() -> None:
+    """GUILD_UPDATE carries the guild object (GuildResponse): outsider50 added it for a server
+    renamed while the bot runs. Discord's gateway adds nothing to it; GUILD_CREATE's extra
+    fields (channels, members, ...) are GUILD_CREATE's alone."""
+    spec_or_skip()
+    fake = FakeDiscord()
+    guild = fake.add_guild("Lab")
+    guild.add_text_channel("general")
+    payload = guild.update_payload()
+    assert spec_errors("GuildResponse", payload) == []
+    assert not {"channels", "members", "joined_at"} & set(payload)

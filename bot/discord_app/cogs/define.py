@@ -401,7 +401,17 @@ class DefineCog(commands.Cog):
         try:
             await self._answer_mention(message, me.id, cards_only=only_pinged, role_id=role_id)
         except discord.Forbidden as exc:
-            if message.guild is not None and await self._removed_from(message.guild.id, exc):
+            if message.guild is None:  # a DM has no permissions: the user's settings refuse it
+                log.info(
+                    "cannot answer a direct message from user %s: Discord refuses the bot's "
+                    "messages to them (they share no server with it any more, closed their "
+                    "DMs or blocked it; %s, error code %s)",
+                    message.author.id,
+                    exc.text or exc.status,
+                    exc.code,
+                )
+                return
+            if await self._removed_from(message.guild.id, exc):
                 log.warning(
                     "cannot reply to a mention in channel %s: the bot is no longer in server %s "
                     "(removed before the reply went out; %s, error code %s)",
