@@ -17,10 +17,6 @@ STILL_FAILING = {
     # a Fine-Tuning card: the question ("why") says nothing of its own, the context's name leads
     "we fine-tuned on our support tickets. now it answers those perfectly but fails on anything"
     " new, why?",
-    # offered third since third50's question edge (`ASKED_NAME_QUESTION_BEHIND`): the meaning
-    # puts Agentic Workflows more than 0.06 ahead of Goodhart's Law, LLM-as-a-Judge offered second
-    "our eval pipeline uses llm as a judge for every answer. what is goodhart's law and why does"
-    " my lead keep bringing it up?",
 }
 PROBES = ProbeFile("ctx20_probes.tsv", STILL_FAILING)
 

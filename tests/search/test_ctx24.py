@@ -8,9 +8,11 @@ from .probe_files import ProbeFile, the_asked_card, the_asked_card_or_first_offe
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# The Fine-Tuning card of "we fine-tuned a small model on our support logs ..." passes since
-# third50's question edge for the asked name (`ASKED_NAME_QUESTION_BEHIND`): Overfitting offered.
 STILL_FAILING = {
+    # a Fine-Tuning card: the name the told scene writes wins; ctx24's `_asked_elsewhere`
+    # (measured, reverted: semantic.md) offered Overfitting first (the question alone: 0.69)
+    "we fine-tuned a small model on our support logs. what is it called when a model scores high"
+    " on training data but poorly on new data?",
     # a System Prompt card: the question alone puts Prompt Injection first (0.64), but System
     # Prompt is still among its ten nearest (8th, 0.44): `_asked_elsewhere` kept the card too
     "my students use chatgpt with a long system prompt. what attack hides instructions inside a"

@@ -70,29 +70,27 @@ test_the_probes_are_the_ones_written = PROBES.counted({"asked": 25, "back": 10, 
     ("query", "asked", "scene"),
     [
         # each carded the scene's name on main, or offered another entry first
-        pytest.param(
+        (
             "our vector database holds a million support articles. how long should each piece "
             "we index be, and should pieces overlap?",
             "chunking",
             "vector-databases",
-            marks=REVERTED,
         ),
-        # passes since third50's question edge for the asked name (`ASKED_NAME_QUESTION_BEHIND`)
         (
             "our ai coding agent runs shell commands from user repos. where should those "
             "commands run so nothing breaks?",
             "sandbox",
             "ai-coding-agents",
         ),
-        pytest.param(
+        (
             "we serve mistral with vllm and every request starts with the same long system "
             "prompt. how does it avoid recomputing that part?",
             "prefix-caching",
             "vllm",
-            marks=REVERTED,
         ),
     ],
 )
+@REVERTED
 def test_what_a_told_scene_leads_to_is_offered_first(
     bundled_index: SearchIndex, query: str, asked: str, scene: str
 ) -> None:
@@ -123,11 +121,11 @@ def test_what_a_told_scene_leads_to_is_the_card(
     the_asked_card(bundled_index.search(query), asked, "")
 
 
+@REVERTED
 def test_a_told_scenes_tool_is_no_card_where_the_question_asks_elsewhere(
     bundled_index: SearchIndex,
 ) -> None:
-    # Llama was the card; Continuous Batching is not among the meaning's first three here. No
-    # card since third50's question edge for the asked name (`ASKED_NAME_QUESTION_BEHIND`).
+    # Llama was the card; Continuous Batching is not among the meaning's first three here
     result = bundled_index.search(
         "we run llama 3 on vllm for our discord. when everyone asks at once, how does it fit "
         "new requests in without waiting?"

@@ -14,10 +14,10 @@ from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here (the wrong14 section of bench/results/semantic.md). All but the
 # last failed on main too; seven more failed on main and pass with `_described_offered`, one
-# (the system prompt's) with wrong49's `_asked_name_offered`, one (Overfitting's, Loss carded) with
-# its question edge (third50).
+# (the system prompt's) with wrong49's `_asked_name_offered`.
 STILL_FAILING = {
     "how does a small draft model speed up llm inference",
+    "why does the loss on data the model never trained on go up while the training loss goes down",
     "how does rlhf train a separate model to score each reasoning step",
     "how can rlhf be done with an ai giving the preferences instead of people",
     "how does llm evaluation use another model to grade the answers",
