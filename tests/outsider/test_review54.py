@@ -1,0 +1,118 @@
+"""review54: attacks on review53's changes (PLAN.md, "review54"). The real bot on the fake
+Discord, real SQLite."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from bot import limits
+from bot.discord_app.app import GlossaryBot
+from bot.discord_app.term_drafts import Drafts
+from bot.storage import StorageError, Store
+from bot.term_storage import read_terms
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons
+
+from .conftest import Scene
+from .test_outsider49 import SUGGESTED, suggested
+
+# A definition at the form's cap, with Markdown: given back escaped, it is twice a message.
+_SENTENCE = "The team's *nightly* batch job that re-ranks `retrieved` documents. "
+LONG = {
+    "title": "Zorblax",
+    "definition": (_SENTENCE * 80)[: limits.TERM_FORM["definition"] - 1] + ".",
+}
+
+
+def _inputs(modal: dict[str, Any]) -> dict[str, str]:
+    """A modal's text inputs as it opens: custom id -> the value filled in."""
+    found: dict[str, str] = {}
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            if item.get("type") == 4:
+                found[item["custom_id"]] = item.get("value") or ""
+            walk(item.get("components") or [])
+            if isinstance(item.get("component"), dict):
+                walk([item["component"]])
+
+    walk(modal["data"]["components"])
+    return found
+
+
+async def test_a_form_saved_while_the_database_cannot_give_its_draft_back_keeps_the_text(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review53 made a `/term add` form saved while the database fails (after a restart, its
+    draft not in memory) write nothing and give back what was typed, in one message: a
+    definition at the form's cap (4,000 characters, more once its Markdown is escaped) was cut
+    to 2,000 there, the rest lost, and no **Edit again** was offered. Now the typed text is
+    kept with the form's options for Edit again once the database answers."""
+    fake = scene.fake
+    options = {"category": "Fundamentals", "acronym": "ZBX"}
+    form = await fake.slash(scene.moderator, "term add", options, channel=scene.channel)
+    assert (await form.response())["type"] == 9
+
+    bot.state.term_drafts = Drafts(lambda: bot.state.store)  # a restart: nothing in memory
+    read = store.term_draft
+    monkeypatch.setattr(store, "term_draft", _failing)
+    said = await (await fake.submit_modal(scene.moderator, form, LONG)).final_message()
+    assert said["content"].startswith("Nothing was saved: the database cannot be read"), said
+    assert len(said["content"]) <= limits.MESSAGE_CONTENT
+    assert await read_terms(store, scene.guild.id) == []
+    again = buttons(said)["Edit again"]
+
+    pressed = await fake.click(scene.moderator, said, again)  # still failing: still kept
+    still = await pressed.final_message()
+    assert still["content"].startswith("The database cannot be read right now; your text"), still
+
+    monkeypatch.setattr(store, "term_draft", read)  # the database back: the form as typed
+    pressed = await fake.click(scene.moderator, said, again)
+    reopened = await pressed.response()
+    assert reopened["type"] == 9, reopened
+    assert _inputs(reopened)["definition"] == LONG["definition"]
+    saved = await (await fake.submit_modal(scene.moderator, pressed, {})).final_message()
+    assert "Nothing was saved" not in saved["content"], saved
+    [term] = await read_terms(store, scene.guild.id)
+    assert (term.title, term.definition) == (LONG["title"], LONG["definition"])
+    assert (term.category, term.acronym) == ("Fundamentals", "ZBX")  # the options read back
+
+
+async def test_a_name_taken_for_a_waiting_one_names_the_one_waiting(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """review53's `same_name` takes "RMS" (root mean square) for a waiting "RM" (reward model):
+    search reads a short name's "s" as its other number, as term names meet. The member was
+    told "You suggested “RMS” already", a name they never suggested, so they could not tell
+    what waits or why. Now the answer names the waiting suggestion as it was written; a name
+    that is the waiting one in another spelling is answered as before."""
+    fake = scene.fake
+    now = [dt.datetime.now(dt.UTC)]
+    store = await Store.open(scene.db_path, clock=lambda: now[0])
+    waits = "it is waiting for this server's moderators."
+    async with start_bot(store):
+        await suggested(scene, scene.alice, "RM")
+        now[0] += dt.timedelta(minutes=11)
+        for name in ("RMS", "RМ"):  # a Cyrillic М
+            asked = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
+            said = await asked.final_message()
+            assert said["content"].startswith(
+                f"“{name}” is the same name here as “RM”, which you suggested already: {waits}"
+            ), said
+            typed = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
+            assert (await typed.response())["type"] == 9
+            sent = await fake.submit_modal(scene.alice, typed, {"title": name, **SUGGESTED})
+            said = await sent.final_message()
+            assert said["content"].startswith(f"“{name}” is the same name here as “RM”"), said
+        asked = await fake.slash(scene.alice, "suggest", {"term": "r-m"}, channel=scene.channel)
+        said = await asked.final_message()
+        assert said["content"].startswith(f"You suggested “r-m” already: {waits}"), said
+        waiting = await store.open_suggestions(scene.guild.id)
+    assert [s.title for s in waiting] == ["RM"]
+
+
+async def _failing(*args: Any) -> Any:
+    raise StorageError("database is locked")
