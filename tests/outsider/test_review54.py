@@ -3,7 +3,10 @@ Discord, real SQLite."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +15,8 @@ from bot import limits
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.term_drafts import Drafts
 from bot.storage import StorageError, Store
+from bot.storage.queries import aliases as alias_queries
+from bot.storage.queries import terms as term_queries
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
@@ -116,3 +121,33 @@ async def test_a_name_taken_for_a_waiting_one_names_the_one_waiting(
 
 async def _failing(*args: Any) -> Any:
     raise StorageError("database is locked")
+
+
+class _Recording:
+    """A transaction that records the reads asked of it and finds nothing."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, tuple[Any, ...]]] = []
+
+    async def fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        self.asked.append((sql, tuple(params)))
+        return []
+
+
+async def test_a_log_page_is_read_in_time_order_from_an_index(tmp_path: Path) -> None:
+    """review53 ordered `/term log`, `terms log` and the alias log newest in time, which no
+    index held: every page sorted the server's whole log, each entry's term text before and
+    after carried into the sort (30,000 entries of 3 KB texts: 0.1-0.4 s a page here, against
+    0.1 ms by id; from a cold disk, the whole log read). Now an index by server and time gives
+    the pages in order, a later page too."""
+    path = tmp_path / "glossary.db"
+    store = await Store.open(path)
+    await store.close()
+    tx = _Recording()
+    await term_queries.term_audit_log(tx, scope=1, limit=11)  # type: ignore[arg-type]
+    await term_queries.term_audit_log(tx, scope=1, limit=11, older_than=5)  # type: ignore[arg-type]
+    await alias_queries.audit_log(tx, scope=1, limit=50)  # type: ignore[arg-type]
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        for sql, params in tx.asked:
+            plan = " / ".join(row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+            assert "TEMP B-TREE" not in plan, (sql, plan)

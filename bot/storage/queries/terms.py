@@ -164,16 +164,14 @@ async def term_audit_log(
     given: a page. Newest in time, then by id: row ids order one database's writes, but
     `migrate-db --force` appends another database's log after this one's, where only the time
     tells which came first."""
-    after_cursor = (
-        " AND (at < (SELECT at FROM term_audit_log WHERE id = ?) OR (at = (SELECT at FROM"
-        " term_audit_log WHERE id = ?) AND id < ?))"
-    )
+    # A row value: the index by (scope, at, id) is entered at the cursor, not read from the top.
+    after_cursor = " AND (at, id) < ((SELECT at FROM term_audit_log WHERE id = ?), ?)"
     sql = (
         "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
         f" WHERE scope = ?{after_cursor if older_than is not None else ''}"
         " ORDER BY at DESC, id DESC LIMIT ?"
     )
-    params = (scope, *([older_than] * 3 if older_than is not None else []), limit)
+    params = (scope, *([older_than] * 2 if older_than is not None else []), limit)
     return [
         TermAuditRecord(
             row_id,
