@@ -95,7 +95,7 @@ class Drafts:
         self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
         self._saving: set[asyncio.Future[None]] = set()  # writes that outlived SAVE_WAIT
         # Typed in a form whose draft the store could not give back (`keep_typed`), by nonce.
-        self._typed: OrderedDict[str, tuple[int, int, dict[str, str]]] = OrderedDict()
+        self._typed: OrderedDict[str, tuple[int, int, dict[str, str], bool]] = OrderedDict()
 
     async def open(self, draft: Draft) -> str:
         """A new nonce for `draft`, kept in memory and (waiting SAVE_WAIT at most) in the store."""
@@ -144,20 +144,28 @@ class Drafts:
         except StorageError:
             raise DraftUnread(nonce, "cannot be read right now") from None
         draft = Draft.from_json(body) if body is not None else None
+        typed = self._typed.pop(nonce, None)
+        if typed is not None and typed[:2] != (scope, owner):
+            typed = None
+        if draft is None and typed is not None and not typed[3]:
+            # An add form the store never held: as its save goes on, without the options.
+            draft = Draft(owner, scope, TermDraft("", ""))
         if draft is not None and (draft.scope, draft.owner) == (scope, owner):
-            typed = self._typed.pop(nonce, None)
-            if typed is not None and typed[:2] == (scope, owner):
+            if typed is not None:
                 draft = dataclasses.replace(draft, typed=with_typed(draft.typed, typed[2]))
             self._remember(nonce, draft)
             return draft
         return None
 
-    def keep_typed(self, nonce: str, scope: int, owner: int, values: Mapping[str, str]) -> None:
+    def keep_typed(
+        self, nonce: str, scope: int, owner: int, values: Mapping[str, str], *, edit: bool
+    ) -> None:
         """What was typed in form `nonce`, saved while the store could not give its draft back
         (`DraftUnread`): laid over that draft (its options, the term edited, the suggestion) when
-        it is read, for the answer's Edit again. Given back in the answer alone, a definition
-        at the form's cap was cut to one message."""
-        self._typed[nonce] = (scope, owner, dict(values))
+        it is read, for the answer's Edit again; an add form (not `edit`) the store turns out
+        not to hold is that text alone. Given back in the answer only, a definition at the
+        form's cap was cut to one message."""
+        self._typed[nonce] = (scope, owner, dict(values), edit)
         self._typed.move_to_end(nonce)
         while len(self._typed) > self.limit:
             self._typed.popitem(last=False)

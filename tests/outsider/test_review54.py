@@ -86,6 +86,35 @@ async def test_a_form_saved_while_the_database_cannot_give_its_draft_back_keeps_
     assert (term.category, term.acronym) == ("Fundamentals", "ZBX")  # the options read back
 
 
+async def test_an_add_form_the_database_never_kept_reopens_as_typed_once_it_answers(
+    scene: Scene, bot: GlossaryBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same save, of a `/term add` form whose draft the database never held (it could not
+    be written as the form opened: kept in memory, lost at a restart): once the database
+    answered, Edit again said "That draft is no longer kept (it is old). The text is in the
+    message above", which held it cut. An add form is then reopened with what was typed, as
+    its save goes on without the command's options (the category is asked for again)."""
+    fake = scene.fake
+    keep = store.save_term_draft
+    monkeypatch.setattr(store, "save_term_draft", _failing)
+    form = await fake.slash(scene.moderator, "term add", {}, channel=scene.channel)
+    assert (await form.response())["type"] == 9
+    monkeypatch.setattr(store, "save_term_draft", keep)
+
+    bot.state.term_drafts = Drafts(lambda: bot.state.store)  # a restart: nothing in memory
+    read = store.term_draft
+    monkeypatch.setattr(store, "term_draft", _failing)
+    said = await (await fake.submit_modal(scene.moderator, form, LONG)).final_message()
+    assert said["content"].startswith("Nothing was saved: the database cannot be read"), said
+    monkeypatch.setattr(store, "term_draft", read)
+    pressed = await fake.click(scene.moderator, said, buttons(said)["Edit again"])
+    reopened = await pressed.response()
+    assert reopened["type"] == 9, reopened
+    assert _inputs(reopened)["definition"] == LONG["definition"]
+    refused = await (await fake.submit_modal(scene.moderator, pressed, {})).final_message()
+    assert "Category: choose a category" in refused["content"], refused
+
+
 async def test_a_name_taken_for_a_waiting_one_names_the_one_waiting(
     scene: Scene, start_bot: StartBot
 ) -> None:

@@ -818,7 +818,7 @@ class TermCog(
         try:
             known = await self.state.term_drafts.get(nonce, scope, owner)
         except DraftUnread as unread:  # its options, the term edited, the suggestion: not guessed
-            self.state.term_drafts.keep_typed(nonce, scope, owner, values)
+            self.state.term_drafts.keep_typed(nonce, scope, owner, values, edit=edit)
             head = (
                 f"Nothing was saved: the database {unread.why}, so I could not read what this "
                 "form was opened for. Your text is kept: press **Edit again** in a moment; "
