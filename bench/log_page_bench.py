@@ -28,16 +28,19 @@ BY_ID = (
 
 
 class _Recording:
-    def __init__(self) -> None:
+    def __init__(self, cursor_at: int) -> None:
         self.asked: list[tuple[str, tuple[Any, ...]]] = []
+        self.cursor_at = cursor_at  # the time of the cursor's entry, as the database says
 
     async def fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        if sql.startswith("SELECT at "):  # the cursor's time: not a page
+            return [(self.cursor_at,)]
         self.asked.append((sql, tuple(params)))
         return []
 
 
-async def _queries(cursor: int) -> list[tuple[str, tuple[Any, ...]]]:
-    tx = _Recording()
+async def _queries(cursor: int, cursor_at: int) -> list[tuple[str, tuple[Any, ...]]]:
+    tx = _Recording(cursor_at)
     await term_queries.term_audit_log(tx, scope=7, limit=11)  # type: ignore[arg-type]
     await term_queries.term_audit_log(tx, scope=7, limit=11, older_than=cursor)  # type: ignore[arg-type]
     return tx.asked
@@ -75,7 +78,14 @@ def main() -> None:
             )
             db.commit()
             middle = args.entries // 2
-            (first, first_params), (later, later_params) = asyncio.run(_queries(middle))
+            (first, first_params), (later, later_params) = asyncio.run(
+                _queries(
+                    middle,
+                    db.execute("SELECT at FROM term_audit_log WHERE id = ?", (middle,)).fetchone()[
+                        0
+                    ],
+                )
+            )
             rows: list[tuple[str, float]] = [
                 ("by id (before review53), first page", 0.0),
                 ("by time, V8 index, first page", _median(db, first, first_params, args.runs)),
