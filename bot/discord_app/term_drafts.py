@@ -144,14 +144,15 @@ class Drafts:
         except StorageError:
             raise DraftUnread(nonce, "cannot be read right now") from None
         draft = Draft.from_json(body) if body is not None else None
-        typed = self._typed.pop(nonce, None)
-        if typed is not None and typed[:2] != (scope, owner):
+        typed = self._typed.get(nonce)
+        if typed is not None and typed[:2] != (scope, owner):  # not theirs: left for its owner
             typed = None
         if draft is None and typed is not None and not typed[3]:
             # An add form the store never held: as its save goes on, without the options.
             draft = Draft(owner, scope, TermDraft("", ""))
         if draft is not None and (draft.scope, draft.owner) == (scope, owner):
             if typed is not None:
+                del self._typed[nonce]
                 draft = dataclasses.replace(draft, typed=with_typed(draft.typed, typed[2]))
             self._remember(nonce, draft)
             return draft

@@ -13,7 +13,8 @@ import pytest
 
 from bot import limits
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.term_drafts import Drafts
+from bot.discord_app.term_drafts import Draft, Drafts
+from bot.glossary.server_terms import TermDraft
 from bot.storage import StorageError, Store
 from bot.storage.queries import aliases as alias_queries
 from bot.storage.queries import terms as term_queries
@@ -113,6 +114,22 @@ async def test_an_add_form_the_database_never_kept_reopens_as_typed_once_it_answ
     assert _inputs(reopened)["definition"] == LONG["definition"]
     refused = await (await fake.submit_modal(scene.moderator, pressed, {})).final_message()
     assert "Category: choose a category" in refused["content"], refused
+
+
+async def test_text_kept_for_a_form_is_given_to_its_owner_only() -> None:
+    """`keep_typed`'s text, asked for by another member under the form's nonce (a forged
+    click), is neither given to them nor dropped: its owner's Edit again still gets it."""
+
+    class Stored:
+        async def term_draft(self, nonce: str, scope: int, owner: int) -> str:
+            return Draft(2, 1, TermDraft("Zorblax", "old", category="Fundamentals")).to_json()
+
+    drafts = Drafts(lambda: Stored())  # type: ignore[arg-type, return-value]
+    drafts.keep_typed("n1", 1, 2, {"title": "Zorblax", "definition": "new"}, edit=False)
+    assert await drafts.get("n1", 1, 3) is None
+    draft = await drafts.get("n1", 1, 2)
+    assert draft is not None
+    assert (draft.typed.definition, draft.typed.category) == ("new", "Fundamentals")
 
 
 async def test_a_name_taken_for_a_waiting_one_names_the_one_waiting(
