@@ -62,7 +62,8 @@ async def test_a_form_saved_while_the_database_cannot_give_its_draft_back_keeps_
     form = await fake.slash(scene.moderator, "term add", options, channel=scene.channel)
     assert (await form.response())["type"] == 9
 
-    bot.state.term_drafts = Drafts(lambda: bot.state.store)  # a restart: nothing in memory
+    # a restart: nothing in memory (a read given time: a loaded machine is no failing database)
+    bot.state.term_drafts = Drafts(lambda: bot.state.store, read_timeout=30)
     read = store.term_draft
     monkeypatch.setattr(store, "term_draft", _failing)
     said = await (await fake.submit_modal(scene.moderator, form, LONG)).final_message()
@@ -102,7 +103,8 @@ async def test_an_add_form_the_database_never_kept_reopens_as_typed_once_it_answ
     assert (await form.response())["type"] == 9
     monkeypatch.setattr(store, "save_term_draft", keep)
 
-    bot.state.term_drafts = Drafts(lambda: bot.state.store)  # a restart: nothing in memory
+    # a restart: nothing in memory (a read given time: a loaded machine is no failing database)
+    bot.state.term_drafts = Drafts(lambda: bot.state.store, read_timeout=30)
     read = store.term_draft
     monkeypatch.setattr(store, "term_draft", _failing)
     said = await (await fake.submit_modal(scene.moderator, form, LONG)).final_message()
