@@ -9,8 +9,9 @@ revision, and the suggestion it accepts. A form is shown once its draft is store
 SAVE_WAIT seconds at most (Discord wants the modal within 3 s; the write then finishes on its
 own, and memory answers meanwhile). A store that cannot be written leaves the draft in memory
 only (logged); answers to double clicks are per process. Reading a draft back from the store is
-bounded (`read_timeout`): a database that hangs must not hold a button's or a save's answer.
-A store that fails the read answers "not known", as before."""
+bounded (`read_timeout`): a database that hangs or fails raises `DraftUnread` (it may still
+hold the draft); a form saved meanwhile keeps what was typed here (`keep_typed`), laid over its
+draft once the store gives it back."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import json
 import logging
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -93,6 +94,8 @@ class Drafts:
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
         self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
         self._saving: set[asyncio.Future[None]] = set()  # writes that outlived SAVE_WAIT
+        # Typed in a form whose draft the store could not give back (`keep_typed`), by nonce.
+        self._typed: OrderedDict[str, tuple[int, int, dict[str, str], bool]] = OrderedDict()
 
     async def open(self, draft: Draft) -> str:
         """A new nonce for `draft`, kept in memory and (waiting SAVE_WAIT at most) in the store."""
@@ -141,10 +144,32 @@ class Drafts:
         except StorageError:
             raise DraftUnread(nonce, "cannot be read right now") from None
         draft = Draft.from_json(body) if body is not None else None
+        typed = self._typed.get(nonce)
+        if typed is not None and typed[:2] != (scope, owner):  # not theirs: left for its owner
+            typed = None
+        if draft is None and typed is not None and not typed[3]:
+            # An add form the store never held: as its save goes on, without the options.
+            draft = Draft(owner, scope, TermDraft("", ""))
         if draft is not None and (draft.scope, draft.owner) == (scope, owner):
+            if typed is not None:
+                del self._typed[nonce]
+                draft = dataclasses.replace(draft, typed=with_typed(draft.typed, typed[2]))
             self._remember(nonce, draft)
             return draft
         return None
+
+    def keep_typed(
+        self, nonce: str, scope: int, owner: int, values: Mapping[str, str], *, edit: bool
+    ) -> None:
+        """What was typed in form `nonce`, saved while the store could not give its draft back
+        (`DraftUnread`): laid over that draft (its options, the term edited, the suggestion) when
+        it is read, for the answer's Edit again; an add form (not `edit`) the store turns out
+        not to hold is that text alone. Given back in the answer only, a definition at the
+        form's cap was cut to one message."""
+        self._typed[nonce] = (scope, owner, dict(values), edit)
+        self._typed.move_to_end(nonce)
+        while len(self._typed) > self.limit:
+            self._typed.popitem(last=False)
 
     def answer(self, nonce: str) -> tuple[asyncio.Future[str], bool]:
         """The future answer of this modal's submit, and whether this submit is the first."""
@@ -156,3 +181,15 @@ class Drafts:
         while len(self._answers) > self.limit:
             self._answers.popitem(last=False)
         return future, True
+
+
+def with_typed(typed: TermDraft, values: Mapping[str, str]) -> TermDraft:
+    """`typed` (a draft's command options kept) with a submitted form's five fields."""
+    return dataclasses.replace(
+        typed,
+        title=values.get("title", ""),
+        definition=values.get("definition", ""),
+        boundary=values.get("boundary", ""),
+        other_names=values.get("other_names", ""),
+        related=values.get("related", ""),
+    )

@@ -42,14 +42,13 @@ async def test_a_waiting_name_in_the_other_number_or_in_look_alike_letters_waits
             now[0] += dt.timedelta(minutes=11)
             again = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
             said = await again.final_message()
-            assert said["content"].startswith(f"You suggested “{name}” already: it is waiting"), (
-                said
-            )
+            same = f"“{name}” is the same name here as “zorblax”, which you suggested already"
+            assert said["content"].startswith(f"{same}: it is waiting"), said  # review54: named
             typed = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
             assert (await typed.response())["type"] == 9
             sent = await fake.submit_modal(scene.alice, typed, {"title": name, **SUGGESTED})
             said = await sent.final_message()
-            assert said["content"].startswith(f"You suggested “{name}” already"), said
+            assert said["content"].startswith(same), said
         now[0] += dt.timedelta(minutes=11)
         await suggested(scene, scene.alice, "zorblix")
         waiting = await store.open_suggestions(scene.guild.id)

@@ -165,3 +165,23 @@ async def test_a_merged_log_reads_newest_in_time_first_page_by_page(
     assert [r.term_id for r in whole] == pages
     aliases = await merged.audit_log(1)
     assert [r.alias_key for r in aliases] == ["tbx", "tax", "sbx", "sax"]
+
+
+async def test_an_older_page_whose_entry_is_gone_goes_on_by_id(
+    open_any: OpenStore, clock: FakeClock
+) -> None:
+    """review54: `/term log`'s Older button carries an entry's id, and review53's page reads that
+    entry's time: where the entry is gone (`restore` of a backup taken before it was written)
+    there is no time, and the page said "No older changes." of a log that has them. Such a
+    cursor goes on by id, as pages did before: the entries written before it."""
+    store = await open_any()
+    for term_id, title in (("ta", "Zorblax"), ("tb", "Quarble"), ("tc", "Blorptex")):
+        await change_terms(store, 1, _putting(_term(term_id, title)), 7)
+        clock.advance(minutes=1)
+    whole = await store.term_audit_log(1, 10)
+    assert [r.term_id for r in whole] == ["tc", "tb", "ta"]
+    gone = whole[0].id + 1  # a later write's entry, not in this database
+    page = await store.term_audit_log(1, 10, older_than=gone)
+    assert [r.term_id for r in page] == ["tc", "tb", "ta"]
+    page = await store.term_audit_log(1, 10, older_than=whole[1].id)  # one that is there
+    assert [r.term_id for r in page] == ["ta"]

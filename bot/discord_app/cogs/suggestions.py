@@ -189,10 +189,17 @@ async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str
     copies filled the moderators' queue, each thanked as new."""
     for waiting in await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS):
         if waiting.user_id == user_id and same_name(title, waiting.title):
+            # Another spelling of it is theirs; another number or letters ("RMS" for a waiting
+            # "RM") is named beside it, or the member reads of a suggestion they never made.
+            said = (
+                f"You suggested “{echo(title)}” already"
+                if compact(title) == compact(waiting.title)
+                else f"“{echo(title)}” is the same name here as “{echo(waiting.title)}”, which "
+                "you suggested already"
+            )
             return (
-                f"You suggested “{echo(title)}” already: it is waiting for this server's "
-                "moderators. I'll tell you privately what they decide, if your DMs are open. "
-                "Nothing new was queued."
+                f"{said}: it is waiting for this server's moderators. I'll tell you privately "
+                "what they decide, if your DMs are open. Nothing new was queued."
             )
     return None
 

@@ -64,7 +64,7 @@ from bot.discord_app.items import (
 )
 from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
 from bot.discord_app.state import BotState
-from bot.discord_app.term_drafts import Draft, DraftUnread
+from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.invisible import JOINERS, drop_invisible
 from bot.glossary.models import CATEGORIES, Glossary
@@ -818,11 +818,15 @@ class TermCog(
         try:
             known = await self.state.term_drafts.get(nonce, scope, owner)
         except DraftUnread as unread:  # its options, the term edited, the suggestion: not guessed
+            self.state.term_drafts.keep_typed(nonce, scope, owner, values, edit=edit)
             head = (
                 f"Nothing was saved: the database {unread.why}, so I could not read what this "
-                "form was opened for. Try again in a moment; what you typed:"
+                "form was opened for. Your text is kept: press **Edit again** in a moment; "
+                "what you typed:"
             )
-            return typed_back(head, values), None
+            view = discord.ui.View(timeout=None)
+            view.add_item(EditAgainButton(owner, nonce))
+            return typed_back(head, values), view
         if known is None and edit:
             head = (
                 "Nothing was saved: this form is too old (or the database could not keep it), "
@@ -830,15 +834,7 @@ class TermCog(
             )
             return typed_back(head, values), None
         known = known or Draft(owner, scope, TermDraft("", ""))
-        typed = replace(
-            known.typed,
-            title=values.get("title", ""),
-            definition=values.get("definition", ""),
-            boundary=values.get("boundary", ""),
-            other_names=values.get("other_names", ""),
-            related=values.get("related", ""),
-        )
-        draft = replace(known, typed=typed)
+        draft = replace(known, typed=with_typed(known.typed, values))
         # Decided by another moderator (or the command line) while this form was open: a term
         # now would contradict what the member was told, or be a second one for it. Asked
         # first (its answer beats a refusal of the text), and again by the term's write.

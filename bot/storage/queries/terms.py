@@ -164,16 +164,20 @@ async def term_audit_log(
     given: a page. Newest in time, then by id: row ids order one database's writes, but
     `migrate-db --force` appends another database's log after this one's, where only the time
     tells which came first."""
-    after_cursor = (
-        " AND (at < (SELECT at FROM term_audit_log WHERE id = ?) OR (at = (SELECT at FROM"
-        " term_audit_log WHERE id = ?) AND id < ?))"
-    )
+    after_cursor = ""
+    cursor: tuple[int, ...] = ()
+    if older_than is not None:
+        found = await tx.fetch("SELECT at FROM term_audit_log WHERE id = ?", (older_than,))
+        # A row value: the index by (scope, at, id) is entered at the cursor, not read from
+        # the top. An entry gone (a backup restored from before it) has no time: by id, in
+        # that index still (`+id`: not the index by id, whose rows would all be sorted).
+        after_cursor = " AND (at, id) < (?, ?)" if found else " AND +id < ?"
+        cursor = (found[0][0], older_than) if found else (older_than,)
     sql = (
         "SELECT id, at, scope, actor_id, action, term_id, before, after FROM term_audit_log"
-        f" WHERE scope = ?{after_cursor if older_than is not None else ''}"
-        " ORDER BY at DESC, id DESC LIMIT ?"
+        f" WHERE scope = ?{after_cursor} ORDER BY at DESC, id DESC LIMIT ?"
     )
-    params = (scope, *([older_than] * 3 if older_than is not None else []), limit)
+    params = (scope, *cursor, limit)
     return [
         TermAuditRecord(
             row_id,
