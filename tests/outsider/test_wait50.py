@@ -182,7 +182,8 @@ async def test_postgresql_refusing_for_good_is_given_up_while_the_bot_answers(
 async def test_a_stop_during_the_wait_while_answering_ends_at_once(tmp_path: Path) -> None:
     """Scenario 3, stopped: a SIGTERM while the bot answers and waits for its database ends it
     at once (exit 0, no ERROR), saying what was counted meanwhile is not kept; `health` says it
-    stopped cleanly."""
+    stopped cleanly. (Scenario 5, a sharded process still waiting before it connects, is
+    test_shards49's bounds test.)"""
     url = f"postgresql://glossary:s3cret@127.0.0.1:{_free_port()}/glossary"
     beat = tmp_path / "beat"
     async with FakeDiscord() as fake:
@@ -201,30 +202,3 @@ async def test_a_stop_during_the_wait_while_answering_ends_at_once(tmp_path: Pat
         ), line
         assert "ERROR" not in bot.output, bot.output
         assert _health(beat).startswith("stopped: the bot stopped cleanly"), _health(beat)
-
-
-async def test_a_sharded_process_still_waits_before_connecting(tmp_path: Path) -> None:
-    """Scenario 5: a process with SHARD_COUNT holds its shard claim, and takes turns to
-    identify, in the database: it waits for it before connecting, as before (no shard
-    identifies during the wait), and a stop ends the wait at once."""
-    url = f"postgresql://glossary:s3cret@127.0.0.1:{_free_port()}/glossary"
-    async with FakeDiscord() as fake:
-        fake.add_guild("Glossary Lab")
-        bot = BotProcess(
-            fake,
-            tmp_path / "unused.db",
-            cwd=tmp_path,
-            DATABASE_URL=url,
-            DATABASE_WAIT="600",
-            SHARD_COUNT="1",
-        )
-        identified = fake.gateway.identify_count
-        await bot.start(wait_ready=False)
-        try:
-            said = await bot.wait_for_output(r"trying again", within=60)
-            assert "before serving without it" in said, said
-            assert await bot.stop(within=30) == 0, bot.output
-        finally:
-            await bot.__aexit__()
-        assert fake.gateway.identify_count == identified
-        assert "stopped while opening the database" in bot.output, bot.output
