@@ -202,3 +202,39 @@ async def test_a_stop_during_the_wait_while_answering_ends_at_once(tmp_path: Pat
         ), line
         assert "ERROR" not in bot.output, bot.output
         assert _health(beat).startswith("stopped: the bot stopped cleanly"), _health(beat)
+
+
+@pytest.mark.postgres
+async def test_another_process_of_the_bot_on_the_database_stops_this_one_as_it_opens(
+    tmp_path: Path,
+) -> None:
+    """Scenario 2, the claim: a process of the whole bot claims it on PostgreSQL (one process
+    per bot there). Answering before its database opens, it claims the bot once it opens: with
+    another process of the bot already on the database, it stops with the refusal it would
+    have met at start (exit 2, the other named), not serving beside it."""
+    real = urlsplit(TEST_DATABASE_URL)
+    port = _free_port()
+    async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
+        parts = urlsplit(url)
+        userinfo = parts.netloc.rpartition("@")[0]
+        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        alice = fake.add_user("alice")
+        guild = fake.add_guild("Glossary Lab")
+        guild.add_member(alice)
+        channel = guild.add_text_channel("general")
+        other = await Store.open(url, flush_interval=None)
+        try:
+            holder = "glossary-bot all shards pid 7 on elsewhere"
+            async with (
+                other.claim_shards(None, holder=holder, wait=0),
+                BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=not_up) as bot,
+            ):
+                defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+                assert _title(await defined.final_message()) == "KV Cache"
+                async with _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432):
+                    assert await bot.exited(within=90) == 2, bot.output
+        finally:
+            await other.close()
+    [refusal] = [line for line in bot.lines if line.startswith("glossary-bot: ")]
+    assert f"another process on this database runs shards ({holder}" in refusal, refusal
+    assert "Traceback" not in bot.output, bot.output
