@@ -297,6 +297,24 @@ async def _open_while_answering(
     claims: contextlib.AsyncExitStack,
     error: Exception,
 ) -> int | None:
+    """`_take_up_database`, whose failure unforeseen (a bug) is said with its traceback: the
+    bot answers on as it does without a database."""
+    try:
+        return await _take_up_database(bot, state, settings, stop, claims, error)
+    except Exception:
+        state.database_given_up()
+        log.exception("could not take up the database %s", database_setting(settings))
+        return None
+
+
+async def _take_up_database(
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    stop: asyncio.Event,
+    claims: contextlib.AsyncExitStack,
+    error: Exception,
+) -> int | None:
     """The wait for a PostgreSQL not up yet, while the bot answers from its glossary: the
     database taken up when it opens (what was counted meanwhile, the bot's claim, each server's
     terms and aliases), or given up past DATABASE_WAIT as one that cannot be opened. An exit
@@ -313,7 +331,13 @@ async def _open_while_answering(
         return EXIT_CONFIG
     if not isinstance(opened, Store):
         counted = state.database_given_up()
-        tried = "" if stop.is_set() else f"tried for DATABASE_WAIT={settings.database_wait:g} s; "
+        tried = (
+            ""
+            if stop.is_set()
+            else f"tried for DATABASE_WAIT={settings.database_wait:g} s; "
+            if loop.time() >= started + settings.database_wait
+            else "tried again while answering; "  # up now, but refusing otherwise
+        )
         _not_opened(
             settings, opened, stop, f" ({tried}the {counted} counted meanwhile are not kept)"
         )
@@ -587,10 +611,9 @@ async def _log_in_and_run(
                 ):
                     opener = _answer_meanwhile(bot, state, settings, stop, claims, first)
                 error = await _connect_until_stopped(bot, state, settings, stop, beats_stop, opener)
-                if opener is not None and opener.done() and not opener.cancelled():
-                    refused = opener.result()
-                    if refused is not None:
-                        return refused
+                refused = _refusal(opener)
+                if refused is not None:
+                    return refused
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
@@ -767,6 +790,20 @@ def _launching(bot: GlossaryBot) -> bool:
     return len(bot.shards) < len(bot.shard_ids or range(bot.shard_count or 1))
 
 
+def _refusal(opener: asyncio.Task[int | None] | None) -> int | None:
+    """The exit code the database's opening while answering ended the bot with, if any."""
+    if opener is None or not opener.done() or opener.cancelled():
+        return None
+    return opener.result()  # it raises nothing (`_open_while_answering`)
+
+
+async def _cancelled(task: asyncio.Task[Any]) -> None:
+    """`task` ended: cancelled if it runs, and waited for."""
+    if not task.done():
+        task.cancel()
+        await asyncio.wait({task})
+
+
 async def _connect_until_stopped(
     bot: GlossaryBot,
     state: BotState,
@@ -806,6 +843,7 @@ async def _connect_until_stopped(
             await asyncio.wait(
                 {opener}, timeout=max(0.0, bot.stop_deadline - STORE_SHARE - loop.time())
             )
+            await _cancelled(opener)  # before the close: a store it opens after is not closed
         between = _between_connections(bot)
         if _launching(bot):  # before the close, which the next shard's launch would meet
             running.cancel()
@@ -813,10 +851,9 @@ async def _connect_until_stopped(
         if between:  # nothing to close: its retries end now, not at the deadline
             running.cancel()
     stopping.cancel()
-    if opener is not None and not opener.done():  # the connection ended: so does the bot
-        opener.cancel()
-        await asyncio.wait({opener})
-    refused = opener is not None and not opener.cancelled() and opener.result() is not None
+    if opener is not None:  # the connection ended: so does the bot
+        await _cancelled(opener)
+    refused = _refusal(opener) is not None
     if heartbeat is not None and settings.heartbeat_path is not None:
         failed = running.done() and not running.cancelled() and running.exception() is not None
         left = bot.stop_deadline - loop.time() if bot.stop_deadline is not None else STOP_SECONDS
