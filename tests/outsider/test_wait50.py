@@ -18,6 +18,7 @@ from bot.discord_app.cogs.moderators import NOT_YET_READ, NOT_YET_WRITE, STORAGE
 from bot.discord_app.health import check_heartbeat
 from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeDiscord
 from tests.outsider.test_shards49 import _forwarding, _free_port
 from tests.polling import eventually
@@ -45,7 +46,7 @@ async def test_a_single_process_answers_while_postgresql_comes_up(tmp_path: Path
     for the wait (up to DATABASE_WAIT, 60 s: its start timed out here). Now it connects at once:
     /define, a mention, Explain terms and autocomplete answer from the glossary; a moderator's
     change and a member's /suggest are told the database is not reachable yet (nothing
-    stored), /stats likewise; `health` says it waits (exit 1). When PostgreSQL comes, one line;
+    stored; a term form's text kept for Edit again, saved once it opens), /stats likewise; `health` says it waits (exit 1). When PostgreSQL comes, one line;
     the lookups counted meanwhile are written, an alias stored before answers, changes work,
     `health` turns healthy; all without a restart."""
     real = urlsplit(TEST_DATABASE_URL)
@@ -93,6 +94,17 @@ async def test_a_single_process_answers_while_postgresql_comes_up(tmp_path: Path
                 answer = await handle.final_message()
                 assert answer["content"].startswith(told), (command, answer)
 
+            opened_form = await fake.slash(
+                moderator, "term add", {"category": "Fundamentals"}, channel=channel
+            )
+            await opened_form.response()
+            values = {"title": "Zorblax", "definition": "The nightly job that re-ranks documents."}
+            unsaved = await (
+                await fake.submit_modal(moderator, opened_form, values)
+            ).final_message()
+            assert unsaved["content"].startswith(NOT_YET_WRITE), unsaved
+            assert "Edit again" in buttons(unsaved), unsaved  # the text is kept
+
             async def waiting() -> bool:
                 return _health(beat).startswith(
                     "starting: connected to Discord, answering from the glossary; "
@@ -119,6 +131,10 @@ async def test_a_single_process_answers_while_postgresql_comes_up(tmp_path: Path
                     moderator, "alias add", {"alias": "zorbly", "term": "rag"}, channel=channel
                 )
                 assert (await added.final_message())["content"].startswith("Added: “zorbly”")
+                again = await fake.click(moderator, unsaved, buttons(unsaved)["Edit again"])
+                await again.response()
+                saved = await (await fake.submit_modal(moderator, again, {})).final_message()
+                assert saved["content"].startswith("Added **Zorblax**"), saved
                 await eventually(lambda: check_heartbeat(beat)[0], "health after the database came")
                 assert await bot.stop() == 0
         assert "ERROR" not in bot.output, bot.output
