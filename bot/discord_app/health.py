@@ -563,7 +563,7 @@ def check_heartbeat(
         if silent > max_age:  # said by a bot that has stopped saying anything since: down
             return False, (
                 f"down: nothing from the bot for {silent:.0f} s (more than {max_age:.0f} s); "
-                f"it last said: {said}"
+                f"it last said: {_waiting_said(said, now)}"
             )
         if lost is None:
             return False, _waiting_said(said, now)

@@ -14,8 +14,10 @@ from urllib.parse import urlsplit, urlunsplit
 import discord
 import pytest
 
+from bot.discord_app import health
 from bot.discord_app.cogs.moderators import NOT_YET_READ, NOT_YET_WRITE, STORAGE_DOWN
 from bot.discord_app.health import check_heartbeat
+from bot.discord_app.state import DatabaseWait
 from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons
@@ -254,3 +256,39 @@ async def test_another_process_of_the_bot_on_the_database_stops_this_one_as_it_o
     [refusal] = [line for line in bot.lines if line.startswith("glossary-bot: ")]
     assert f"another process on this database runs shards ({holder}" in refusal, refusal
     assert "Traceback" not in bot.output, bot.output
+
+
+class _NotConnected:
+    """A client before its READY: what `is_connected` asks of one."""
+
+    def is_ready(self) -> bool:
+        return False
+
+    def is_closed(self) -> bool:
+        return False
+
+
+async def test_health_says_the_wait_with_its_start_as_a_time_of_day(tmp_path: Path) -> None:
+    """Scenario 1, `health`: the heartbeat file's line for a bot waiting for its database is
+    said as "starting: …", its start a time of day and an age, exit 1; once that line is older
+    than 45 s (the bot killed meanwhile), "down: …", what it last said rendered the same."""
+    beat = tmp_path / "beat"
+    since = 1_733_400_000.0  # 12:00:00 UTC
+    wait = DatabaseWait("DATABASE_URL=postgresql://bot@db:5432/glossary", since, 60)
+    reason = await health.unhealthy_reason(_NotConnected(), None, "unused", wait)  # type: ignore[arg-type]
+    assert reason is not None
+    assert health._write_heartbeat(beat, reason, True) is None
+    written = float(beat.read_text().splitlines()[1])
+    healthy, said = check_heartbeat(beat, now=written)
+    assert not healthy
+    assert said == (
+        "starting: not connected to Discord; waiting for the database "
+        f"DATABASE_URL=postgresql://bot@db:5432/glossary (since 12:00:00 UTC, "
+        f"{written - since:.0f} s; DATABASE_WAIT=60 s)"
+    ), said
+    healthy, said = check_heartbeat(beat, now=written + 100)
+    assert not healthy
+    assert said.startswith(
+        "down: nothing from the bot for 100 s (more than 45 s); it last said: "
+        "starting: not connected to Discord; waiting for the database"
+    ), said
