@@ -8,13 +8,15 @@ import contextlib
 import logging
 import math
 import os
+import re
 import socket
 import stat
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from textwrap import shorten
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -23,6 +25,9 @@ from bot.discord_app.rest_watch import RestWatch
 from bot.once import OncePerReason
 from bot.own_thread import on_own_thread
 from bot.storage import Store
+
+if TYPE_CHECKING:
+    from bot.discord_app.state import DatabaseWait
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +46,9 @@ LOST_SINCE = "not connected to Discord since "
 STOPPED = "stopped at "
 # After the time, when the connection ended on an error (a revoked token): not a clean stop.
 ON_AN_ERROR = " on an error"
+# In an unhealthy line while the bot answers and waits for its database (a PostgreSQL not up
+# yet at start): `health` says "starting: …", the wait's start as a time of day.
+WAITING = "waiting for the database "
 RECONNECTING = "reconnecting"  # the state logged while Discord is lost for less than MAX_AGE
 # A healthy beat's third line, while some of a process's shards are lost and others serve: each
 # lost shard and when it was first seen lost ("1=1733370000 3=1733370010"). Judged by `health`
@@ -97,10 +105,24 @@ def _between_sessions(client: discord.Client) -> set[int]:
 
 
 async def unhealthy_reason(
-    client: discord.Client, store: Store | None, database: str = "the database setting"
+    client: discord.Client,
+    store: Store | None,
+    database: str = "the database setting",
+    waiting: DatabaseWait | None = None,
 ) -> str | None:
     """Why the bot is unhealthy now, or None when it is healthy; `database` names the setting
-    of a database that could not be opened at start (`store` None)."""
+    of a database that could not be opened at start (`store` None), `waiting` the wait for
+    one not up yet, while the bot answers without it."""
+    if store is None and waiting is not None:
+        how = (
+            "connected to Discord, answering from the glossary"
+            if is_connected(client)
+            else NOT_CONNECTED
+        )
+        return (
+            f"{how}; {WAITING}{waiting.setting} (since {waiting.since:.0f}; "
+            f"DATABASE_WAIT={waiting.seconds:g} s)"
+        )
     if store is None:
         failing = (
             f"the database ({database}) could not be opened at start (the log says why): "
@@ -280,17 +302,21 @@ def _file_time(path: Path) -> int | None:
 
 async def keep_heartbeat(
     client: discord.Client,
-    store: Store | None,
+    store: Store | Callable[[], Store | None] | None,
     path: Path,
     database: str = "the database setting",
     rest: RestWatch | None = None,
     interval: float = HEARTBEAT_INTERVAL,
     stop: asyncio.Event | None = None,
+    waiting: Callable[[], DatabaseWait | None] = lambda: None,
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
     Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
     closes or `stop` is set, never in the middle of a write (`stop_heartbeat`). An earlier
-    run's stop line is the caller's to forget (`forget_stop`: `run` does as it starts)."""
+    run's stop line is the caller's to forget (`forget_stop`: `run` does as it starts).
+    `store` may be asked each beat (a callable): the database may open while the bot answers,
+    `waiting` saying meanwhile for which."""
+    store_now: Callable[[], Store | None] = store if callable(store) else lambda: store
     stop = stop or asyncio.Event()
     # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
     ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
@@ -306,7 +332,7 @@ async def keep_heartbeat(
     shards: dict[int, float] = {}  # shards lost while others serve, and since when
     shards_said: dict[int, str] = {}  # what the log said of each
     while not client.is_closed() and not stop.is_set():
-        reason = await unhealthy_reason(client, store, database)
+        reason = await unhealthy_reason(client, store_now(), database, waiting())
         shards = {s: shards.get(s, time.time()) for s in lost_shards(client)}
         _say_shards(shards, shards_said)
         now_at = await on_own_thread(_file_time, path)
@@ -352,7 +378,7 @@ async def keep_heartbeat(
                 log.info("healthy: heartbeat in %s", path)
             elif state == RECONNECTING:
                 log.info("not connected to Discord: reconnecting (unhealthy after %.0f s)", MAX_AGE)
-            else:
+            elif WAITING not in state:  # the wait's own lines say when it begins and ends
                 log.warning("unhealthy: %s", reason)
             logged = state
         pause = interval
@@ -541,10 +567,10 @@ def check_heartbeat(
         if silent > max_age:  # said by a bot that has stopped saying anything since: down
             return False, (
                 f"down: nothing from the bot for {silent:.0f} s (more than {max_age:.0f} s); "
-                f"it last said: {said}"
+                f"it last said: {_waiting_said(said, now)}"
             )
         if lost is None:
-            return False, said
+            return False, _waiting_said(said, now)
         note = f"{said} (reconnecting)"  # past MAX_AGE, the heartbeat's age below says it
     age = now - status.st_mtime
     if -age > max_age:  # a live bot writes the clock's time at its next beat, seconds later
@@ -569,6 +595,19 @@ def check_heartbeat(
         note = f"{note}; " if note else ""
         note += f"{said} (reconnecting)"
     return True, f"healthy: last heartbeat {age:.0f} s ago" + (f"; {note}" if note else "")
+
+
+def _waiting_said(said: str, now: float) -> str:
+    """An unhealthy line of a bot waiting for its database (`WAITING`) as `health` says it:
+    starting, the wait's start a time of day (UTC) and its age; any other line as it is."""
+    found = re.search(r"\(since (\d+);", said)
+    if WAITING not in said or not said.startswith(UNHEALTHY) or found is None:
+        return said
+    since = float(found[1])
+    when = time.strftime("%H:%M:%S UTC", time.gmtime(since))
+    age = f"{max(now - since, 0.0):.0f} s"
+    said = f"{said[: found.start()]}(since {when}, {age};{said[found.end() :]}"
+    return f"starting: {said.removeprefix(UNHEALTHY)}"
 
 
 def shards_lost(lines: str | list[str]) -> dict[int, float]:

@@ -10,6 +10,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -19,7 +20,13 @@ import discord
 import yarl
 
 from bot import this_process
-from bot.discord_app.app import STOP_SECONDS, GlossaryBot, ShardedGlossaryBot, shard_label
+from bot.discord_app.app import (
+    STOP_SECONDS,
+    STORE_SHARE,
+    GlossaryBot,
+    ShardedGlossaryBot,
+    shard_label,
+)
 from bot.discord_app.cli import reload_when_running
 from bot.discord_app.health import (
     LINE_SECONDS,
@@ -31,7 +38,7 @@ from bot.discord_app.health import (
 )
 from bot.discord_app.logs import JsonFormatter, configure_logging, python_reports_logged
 from bot.discord_app.metrics import serve_metrics
-from bot.discord_app.state import BotState
+from bot.discord_app.state import BotState, DatabaseWait
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.settings import (
     MAX_SHARD_COUNT,
@@ -163,58 +170,197 @@ def _stopped_before_serving(heartbeat: Path, *, on_error: bool) -> None:
     writing.join(STOP_SECONDS)
 
 
-async def _open_store(settings: Settings, stop: asyncio.Event) -> Store | None:
-    """The database, or None: a database that cannot be opened must not keep /define down.
+async def _try_open(settings: Settings) -> Store | Exception:
+    """The database, or why it did not open. A database written by a newer version (or by
+    another program) is refused, untouched: raised."""
+    try:
+        return await Store.open(settings.database_location)
+    except (SchemaTooNew, NotAGlossaryDatabase):
+        raise
+    except Exception as exc:
+        return exc
 
-    A database written by a newer version (or by another program) is refused, untouched. A
-    PostgreSQL not up yet is tried again (DATABASE_WAIT) before the bot goes on without it. A
-    stop that came while it opened (left to its own timeout, 5 s: an open cancelled
-    halfway could leave SQLite's thread behind) makes a failure to open one INFO line.
-    """
+
+def _waits_for(settings: Settings, error: Exception, stop: asyncio.Event) -> bool:
+    """Is the database that did not open one to try again (`_not_up_yet`, DATABASE_WAIT)?"""
+    return (
+        isinstance(error, StorageUnavailable)
+        and settings.database_wait > 0
+        and not stop.is_set()
+        and _not_up_yet(settings, error)
+    )
+
+
+async def _retry_open(
+    settings: Settings, stop: asyncio.Event, deadline: float, error: Exception
+) -> Store | Exception:
+    """Try the database again every OPEN_RETRY s until it opens, fails otherwise than by not
+    being up yet, `deadline` (on the loop's clock) passes or `stop` is set: the store, or the
+    last failure. An open under way is left to its own timeout (5 s) at a stop: one cancelled
+    halfway could leave SQLite's thread behind."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + settings.database_wait
-    waited = False
-    while True:
-        try:
-            store = await Store.open(settings.database_location)
-        except (SchemaTooNew, NotAGlossaryDatabase):
-            raise
-        except StorageUnavailable as exc:
-            if stop.is_set() or not _not_up_yet(settings, exc) or loop.time() >= deadline:
-                error: Exception = exc
-                break
-            if not waited:
-                waited = True
-                log.warning(
-                    "cannot open the database %s: %s; trying again every %g s for up to %g s "
-                    "(PostgreSQL still starting?) before serving without it",
-                    database_setting(settings),
-                    said_of(exc, shown_location(settings.database_location)),
-                    OPEN_RETRY,
-                    settings.database_wait,
-                )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), OPEN_RETRY)  # the retry's pace
-            if stop.is_set():
-                error = exc
-                break
-            continue
-        except Exception as exc:
-            error = exc
-            break
-        if waited:
+    while loop.time() < deadline:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), OPEN_RETRY)  # the retry's pace
+        if stop.is_set():
+            return error
+        opened = await _try_open(settings)
+        if isinstance(opened, Store):
+            return opened
+        error = opened
+        if not isinstance(error, StorageUnavailable) or not _not_up_yet(settings, error):
+            return error
+    return error
+
+
+async def _open_store(settings: Settings, stop: asyncio.Event, error: Exception) -> Store | None:
+    """The database, or None: a database that cannot be opened must not keep /define down.
+    `error`: why the first try failed.
+
+    A PostgreSQL not up yet is tried again (DATABASE_WAIT) before the bot goes on without it:
+    here, before connecting, for a sharded process (its shard claim and its turns to identify
+    are in the database); a process of the whole bot waits while it answers
+    (`_open_while_answering`). A stop that came while it opened makes a failure one INFO line.
+    """
+    if isinstance(error, StorageUnavailable) and _waits_for(settings, error, stop):
+        log.warning(
+            "cannot open the database %s: %s; trying again every %g s for up to %g s "
+            "(PostgreSQL still starting?) before serving without it",
+            database_setting(settings),
+            said_of(error, shown_location(settings.database_location)),
+            OPEN_RETRY,
+            settings.database_wait,
+        )
+        deadline = asyncio.get_running_loop().time() + settings.database_wait
+        retried = await _retry_open(settings, stop, deadline, error)
+        if isinstance(retried, Store):
             log.info("the database %s answers: opened", database_setting(settings))
-        return store
+            return retried
+        error = retried
+    _not_opened(settings, error, stop)
+    return None
+
+
+def _not_opened(
+    settings: Settings, error: Exception, stop: asyncio.Event, gave_up: str = ""
+) -> None:
+    """The line for a database the bot serves without: the operator's ERROR, or an INFO line
+    when a stop came while it opened."""
     if not stop.is_set():
-        _cannot_open(settings, error)
-        return None
+        _cannot_open(settings, error, gave_up)
+        return
     log.info(
-        "stopped while opening the database %s: %s",
+        "stopped while opening the database %s: %s%s",
         database_setting(settings),
         said_of(error, shown_location(settings.database_location))
         if isinstance(error, StorageError)
         else type(error).__name__,
+        gave_up,
     )
+
+
+def _answers_before_its_database(settings: Settings, error: Exception, stop: asyncio.Event) -> bool:
+    """Does the bot connect to Discord and answer from its glossary while it waits for its
+    database? A process of the whole bot (no SHARD_COUNT) does; a sharded one waits first."""
+    return not settings.sharded and _waits_for(settings, error, stop)
+
+
+def _answer_meanwhile(
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    stop: asyncio.Event,
+    claims: contextlib.AsyncExitStack,
+    error: Exception,
+) -> asyncio.Task[int | None]:
+    """The wait for a PostgreSQL not up yet begun, beside the bot's connection to Discord: one
+    WARNING, and `health` says it (`BotState.database_wait`)."""
+    setting = database_setting(settings)
+    state.await_database(DatabaseWait(setting, time.time(), settings.database_wait))
+    log.warning(
+        "cannot open the database %s: %s; answering from the glossary meanwhile (no server "
+        "terms, aliases or moderator changes yet) and trying again every %g s for up to %g s "
+        "(PostgreSQL still starting?)",
+        setting,
+        said_of(error, shown_location(settings.database_location)),
+        OPEN_RETRY,
+        settings.database_wait,
+    )
+    return asyncio.create_task(_open_while_answering(bot, state, settings, stop, claims, error))
+
+
+async def _open_while_answering(
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    stop: asyncio.Event,
+    claims: contextlib.AsyncExitStack,
+    error: Exception,
+) -> int | None:
+    """`_take_up_database`, whose failure unforeseen (a bug) is said with its traceback: the
+    bot answers on as it does without a database."""
+    try:
+        return await _take_up_database(bot, state, settings, stop, claims, error)
+    except Exception:
+        state.database_given_up()
+        log.exception("could not take up the database %s", database_setting(settings))
+        return None
+
+
+async def _take_up_database(
+    bot: GlossaryBot,
+    state: BotState,
+    settings: Settings,
+    stop: asyncio.Event,
+    claims: contextlib.AsyncExitStack,
+    error: Exception,
+) -> int | None:
+    """The wait for a PostgreSQL not up yet, while the bot answers from its glossary: the
+    database taken up when it opens (what was counted meanwhile, the bot's claim, each server's
+    terms and aliases), or given up past DATABASE_WAIT as one that cannot be opened. An exit
+    code when the bot must stop (`stop` then set): its database refused, or another process
+    runs this bot on it."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        opened = await _retry_open(settings, stop, started + settings.database_wait, error)
+    except (SchemaTooNew, NotAGlossaryDatabase) as exc:
+        state.database_given_up()
+        fail(str(exc))
+        stop.set()
+        return EXIT_CONFIG
+    if not isinstance(opened, Store):
+        counted = state.database_given_up()
+        tried = (
+            ""
+            if stop.is_set()
+            else f"tried for DATABASE_WAIT={settings.database_wait:g} s; "
+            if loop.time() >= started + settings.database_wait
+            else "tried again while answering; "  # up now, but refusing otherwise
+        )
+        _not_opened(
+            settings, opened, stop, f" ({tried}the {counted} counted meanwhile are not kept)"
+        )
+        return None
+    counted = state.database_opened(opened)
+    log.info(
+        "the database %s answers after %.0f s: opened; %s counted meanwhile are written with "
+        "the next flush, and each server's terms and aliases are read now",
+        database_setting(settings),
+        loop.time() - started,
+        counted,
+    )
+    claim = _claim_shards(settings, opened, bot.application_id, bot.shard_count)
+    try:
+        if await _unless_stopped(claims.enter_async_context(claim), stop) is None:
+            return None
+    except ShardsTaken as exc:
+        fail(_shards_taken(settings, exc, shared=opened.shared))
+        stop.set()
+        return EXIT_CONFIG
+    except StorageError as exc:  # the bot still answers; the check is lost
+        log.warning("could not check which shards other processes run: %s", exc)
+    await state.servers.warm(guild.id for guild in bot.guilds)
     return None
 
 
@@ -230,17 +376,19 @@ def _not_up_yet(settings: Settings, exc: StorageUnavailable) -> bool:
     return isinstance(cause, OSError) or getattr(cause, "sqlstate", None) == "57P03"
 
 
-def _cannot_open(settings: Settings, exc: Exception) -> None:
+def _cannot_open(settings: Settings, exc: Exception, gave_up: str = "") -> None:
     if isinstance(exc, StorageError):  # the operator's to fix (a volume, a folder's owner)
         log.error(
-            "cannot open the database %s: %s; answering without counts and aliases",
+            "cannot open the database %s: %s%s; answering without counts and aliases",
             database_setting(settings),
             said_of(exc, shown_location(settings.database_location)),
+            gave_up,
         )
         return
     log.error(
-        "cannot open the database %s; answering without counts and aliases",
+        "cannot open the database %s%s; answering without counts and aliases",
         database_setting(settings),
+        gave_up,
         exc_info=exc,
     )
 
@@ -428,8 +576,14 @@ async def _log_in_and_run(
                     "Discord refuses past 2,500 servers (set SHARD_COUNT, or restart to ask again)",
                     unasked,
                 )
+            first: Store | Exception | None = None
             try:
-                state.store = await _open_store(settings, stop)
+                first = await _try_open(settings)
+                if isinstance(first, Store):
+                    state.store = first
+                elif not _answers_before_its_database(settings, first, stop):
+                    # (again: its first try is the one above, said as ever)
+                    state.store = await _open_store(settings, stop, first)
             except (SchemaTooNew, NotAGlossaryDatabase) as exc:
                 fail(str(exc))
                 return EXIT_CONFIG
@@ -451,7 +605,15 @@ async def _log_in_and_run(
                         return EXIT_CONFIG
                     except StorageError as exc:  # the bot still answers; the check is lost
                         log.warning("could not check which shards other processes run: %s", exc)
-                error = await _connect_until_stopped(bot, state, settings, stop, beats_stop)
+                opener = None
+                if isinstance(first, Exception) and _answers_before_its_database(
+                    settings, first, stop
+                ):
+                    opener = _answer_meanwhile(bot, state, settings, stop, claims, first)
+                error = await _connect_until_stopped(bot, state, settings, stop, beats_stop, opener)
+                refused = _refusal(opener)
+                if refused is not None:
+                    return refused
     if isinstance(error, discord.LoginFailure):
         fail("Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN")
         return EXIT_CONFIG
@@ -628,25 +790,43 @@ def _launching(bot: GlossaryBot) -> bool:
     return len(bot.shards) < len(bot.shard_ids or range(bot.shard_count or 1))
 
 
+def _refusal(opener: asyncio.Task[int | None] | None) -> int | None:
+    """The exit code the database's opening while answering ended the bot with, if any."""
+    if opener is None or not opener.done() or opener.cancelled():
+        return None
+    return opener.result()  # it raises nothing (`_open_while_answering`)
+
+
+async def _cancelled(task: asyncio.Task[Any]) -> None:
+    """`task` ended: cancelled if it runs, and waited for."""
+    if not task.done():
+        task.cancel()
+        await asyncio.wait({task})
+
+
 async def _connect_until_stopped(
     bot: GlossaryBot,
     state: BotState,
     settings: Settings,
     stop: asyncio.Event,
     beats_stop: asyncio.Event,
+    opener: asyncio.Task[int | None] | None = None,
 ) -> BaseException | None:
     """Stay connected until a stop signal; returns the error the connection ended on, if any.
-    `beats_stop` is set as the heartbeat's stop line is written."""
+    `beats_stop` is set as the heartbeat's stop line is written. `opener`: the database being
+    opened meanwhile (`_open_while_answering`), ended before the bot closes, so that a store
+    it opened is closed with it, its counts written."""
     running = asyncio.create_task(bot.connect())
     heartbeat = (
         asyncio.create_task(
             keep_heartbeat(
                 bot,
-                state.store,
+                lambda: state.store,
                 settings.heartbeat_path,
                 database_setting(settings),
                 bot.rest,
                 stop=beats_stop,
+                waiting=lambda: state.database_wait,
             )
         )
         if settings.heartbeat_path
@@ -659,6 +839,11 @@ async def _connect_until_stopped(
     if stopped:
         log.info("stopping: flushing counts and closing the connection")
         bot.stop_deadline = loop.time() + STOP_SECONDS  # for every step from here on
+        if opener is not None:  # it ends at the stop, but for an open under way (its 5 s)
+            await asyncio.wait(
+                {opener}, timeout=max(0.0, bot.stop_deadline - STORE_SHARE - loop.time())
+            )
+            await _cancelled(opener)  # before the close: a store it opens after is not closed
         between = _between_connections(bot)
         if _launching(bot):  # before the close, which the next shard's launch would meet
             running.cancel()
@@ -666,6 +851,9 @@ async def _connect_until_stopped(
         if between:  # nothing to close: its retries end now, not at the deadline
             running.cancel()
     stopping.cancel()
+    if opener is not None:  # the connection ended: so does the bot
+        await _cancelled(opener)
+    refused = _refusal(opener) is not None
     if heartbeat is not None and settings.heartbeat_path is not None:
         failed = running.done() and not running.cancelled() and running.exception() is not None
         left = bot.stop_deadline - loop.time() if bot.stop_deadline is not None else STOP_SECONDS
@@ -674,7 +862,7 @@ async def _connect_until_stopped(
             beats_stop,
             settings.heartbeat_path,
             max(left, 0.0),
-            on_error=not stopped and failed,
+            on_error=(not stopped and failed) or refused,
         )
     # Wait without re-raising: the error is reported by the caller. Once closed, the connection
     # ends at its next step; one held by the gateway's send limit (up to a minute after a burst

@@ -11,6 +11,7 @@ import functools
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
 from bot.search.index import SearchIndex
+from bot.storage import CountsAhead
 
 if TYPE_CHECKING:
     from bot.storage import Store
@@ -38,6 +40,16 @@ POPULAR_TTL = 60.0
 # under load, every card waiting on one connection.
 COUNT_TTL = 300.0
 MAX_COUNTS = 50_000
+
+
+@dataclass(frozen=True)
+class DatabaseWait:
+    """The database the bot waits for while it answers from its glossary (a PostgreSQL not up
+    yet at start): its setting as said (no password), since when (Unix time), for how long."""
+
+    setting: str
+    since: float
+    seconds: float
 
 
 class BotState:
@@ -72,6 +84,10 @@ class BotState:
         )
         self.term_caps = term_caps  # per server: terms, bytes of their text
         self.term_drafts = Drafts(lambda: self.store, read_timeout=read_timeout)  # modals open
+        # While the database is waited for (`await_database`): the wait, and what is counted
+        # meanwhile, handed to the store when it opens.
+        self.database_wait: DatabaseWait | None = None
+        self.counts_ahead: CountsAhead | None = None
         self._popular: dict[int, tuple[float, list[str]]] = {}
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
         self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}
@@ -111,6 +127,30 @@ class BotState:
         log.info("glossary reloaded: %d entries", len(self.glossary))
         return f"reloaded {len(self.glossary)} entries"
 
+    # -- the database, opened while the bot answers -------------------------------------------
+
+    def await_database(self, wait: DatabaseWait) -> None:
+        """The bot answers without its database while it waits for it: lookups and misses are
+        counted in memory meanwhile."""
+        self.database_wait = wait
+        self.counts_ahead = CountsAhead()
+
+    def database_opened(self, store: Store) -> str:
+        """The database the bot waited for answers: it serves from now on, with what was
+        counted meanwhile ("3 lookups and 1 missed search", said so) to be written."""
+        said = self.counts_ahead.said() if self.counts_ahead is not None else ""
+        if self.counts_ahead is not None:
+            store.take_counts(self.counts_ahead)
+        self.store, self.database_wait, self.counts_ahead = store, None, None
+        self._popular.clear()  # read from no database: empty
+        return said
+
+    def database_given_up(self) -> str:
+        """No longer waited for: what was counted meanwhile is dropped (its count said)."""
+        said = self.counts_ahead.said() if self.counts_ahead is not None else ""
+        self.database_wait, self.counts_ahead = None, None
+        return said
+
     # -- counting ---------------------------------------------------------------------------
 
     def record_lookup(self, scope: int, entry_id: str) -> None:
@@ -119,6 +159,8 @@ class BotState:
             known = self._counts.get((scope, entry_id))
             if known is not None:
                 self._counts[scope, entry_id] = (known[0], known[1] + 1)
+        elif self.counts_ahead is not None:
+            self.counts_ahead.record_lookup(scope, entry_id)
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         # Cut to an alias's length, and still normalised (no space left dangling at the cut):
@@ -126,6 +168,8 @@ class BotState:
         query = normalized_query[:100].rstrip()
         if self.store is not None and query:
             self.store.record_miss(scope, query)
+        elif self.counts_ahead is not None and query:
+            self.counts_ahead.record_miss(scope, query)
 
     async def popular(self, scope: int) -> list[str]:
         """The most looked-up entry ids here, for an empty autocomplete box (cached a minute)."""

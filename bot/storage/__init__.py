@@ -41,7 +41,7 @@ from .models import (
 )
 from .periods import PERIODS, Period, period_start
 from .sqlite.backup import backup_database
-from .store import CopyReport, Store
+from .store import CopyReport, CountsAhead, Store
 
 __all__ = [
     "ALIAS_CAP",
@@ -59,6 +59,7 @@ __all__ = [
     "AuditAction",
     "AuditRecord",
     "CopyReport",
+    "CountsAhead",
     "Migrate",
     "Miss",
     "NotAGlossaryDatabase",

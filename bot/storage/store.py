@@ -78,6 +78,10 @@ CLOSE_SECONDS = 5.0
 # A query longer than this is no alias candidate (aliases are at most 100 characters) and only
 # costs space; it is stored cut short.
 MAX_QUERY_LENGTH = 200
+# Distinct keys counted in memory while the database cannot be written, past which new ones
+# are not counted (each key is a scope, an entry or query, and an hour).
+MAX_PENDING_LOOKUPS = 200_000
+MAX_PENDING_MISSES = 50_000
 
 
 class StoreObserver(Protocol):
@@ -138,8 +142,8 @@ class Store:
         flush_interval: float | None = 1.0,
         clock: Clock = utc_now,
         busy_timeout: float = 5.0,
-        max_pending_lookups: int = 200_000,
-        max_pending_misses: int = 50_000,
+        max_pending_lookups: int = MAX_PENDING_LOOKUPS,
+        max_pending_misses: int = MAX_PENDING_MISSES,
         migrate: Migrate = Migrate.UPGRADE,
         sleep: Sleep = asyncio.sleep,
         say_write_failures: bool = True,
@@ -260,6 +264,12 @@ class Store:
         )
         if not kept or "missed queries" in self._dropping:
             self._note_kept("missed queries", kept, self._max_pending_misses)
+
+    def take_counts(self, ahead: CountsAhead) -> None:
+        """Take the counts made before this store opened (`CountsAhead`): written with the next
+        flush, as if counted here."""
+        self._pending.absorb(ahead.buffer)
+        ahead.buffer = CountBuffer(ahead.buffer.seq)  # taken: counted nowhere else
 
     def _note_kept(self, kind: str, kept: bool, cap: int) -> None:
         # Only while writes fail for long can this many distinct keys pile up in memory.
@@ -1128,6 +1138,43 @@ class Store:
 
     def _now_second(self) -> datetime:
         return from_unix(self._seconds())
+
+
+class CountsAhead:
+    """Lookups and missed searches counted while the database is not open yet (the bot answers
+    from its glossary while PostgreSQL comes up): handed to the store once it opens
+    (`Store.take_counts`), or said lost if it never does. Bounded as the store's buffer is."""
+
+    def __init__(
+        self, max_lookups: int = MAX_PENDING_LOOKUPS, max_misses: int = MAX_PENDING_MISSES
+    ) -> None:
+        self.buffer = CountBuffer(1)
+        self._max_lookups = max_lookups
+        self._max_misses = max_misses
+        self.dropped = 0  # lookups and misses of a new key past the bounds: not counted
+
+    def record_lookup(self, scope: int, entry_id: str) -> None:
+        if not self.buffer.add_lookup(
+            scope, entry_id, _system_seconds(), max_keys=self._max_lookups
+        ):
+            self.dropped += 1
+        elif Store.observer is not None:  # counted in memory, as the store's are
+            Store.observer.lookup_counted()
+
+    def record_miss(self, scope: int, normalized_query: str) -> None:
+        query = normalized_query[:MAX_QUERY_LENGTH]
+        if query and not self.buffer.add_miss(
+            scope, query, _system_seconds(), max_keys=self._max_misses
+        ):
+            self.dropped += 1
+
+    def said(self) -> str:
+        """ "3 lookups and 1 missed search" counted so far."""
+        misses = sum(t.hours.total() for s in self.buffer.misses.values() for t in s.values())
+        return (
+            f"{_counted(self.buffer.lookup_total(), 'lookup', 'lookups')} and "
+            f"{_counted(misses, 'missed search', 'missed searches')}"
+        )
 
 
 # Tables whose rows `copy_into` carries over; the tallies that simply add up when forced.

@@ -91,6 +91,8 @@ async def test_a_postgresql_not_up_yet_at_start_is_waited_for(tmp_path: Path) ->
             assert f"DATABASE_URL=postgresql://{real.username}@127.0.0.1:{port}/" in said, said
             async with _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432):
                 await starting
+                # A process of the whole bot answers meanwhile (wait50): a change waits for this.
+                await bot.wait_for_output(r"answers after \d+ s: opened", within=60)
                 handle = await fake.slash(
                     moderator, "alias add", {"alias": "blorfy", "term": "rag"}, channel=channel
                 )
@@ -109,7 +111,8 @@ async def test_a_postgresql_not_up_yet_at_start_is_waited_for(tmp_path: Path) ->
 async def test_the_wait_for_postgresql_is_bounded_and_a_stop_ends_it(tmp_path: Path) -> None:
     """Item 1, its bounds: past DATABASE_WAIT the bot serves without the database, as before
     (the WARNING first, then the one ERROR line); a stop during the wait ends the process at
-    once, without an ERROR, before any shard connects."""
+    once, without an ERROR, before any shard connects (a sharded process: one of the whole
+    bot connects first and waits while it answers, wait50)."""
     port = _free_port()  # nothing listens: refused
     url = f"postgresql://glossary:s3cret@127.0.0.1:{port}/glossary"
     async with FakeDiscord() as fake:
@@ -121,6 +124,7 @@ async def test_the_wait_for_postgresql_is_bounded_and_a_stop_ends_it(tmp_path: P
             fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=url, DATABASE_WAIT="2"
         )
         async with bounded:
+            await bounded.wait_for_output(FALLBACK, within=60)  # it answers during the wait
             handle = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
             assert (await handle.final_message())["embeds"][0]["title"] == "KV Cache"
         said = [line for line in bounded.lines if "DATABASE_URL=" in line]
@@ -132,7 +136,12 @@ async def test_the_wait_for_postgresql_is_bounded_and_a_stop_ends_it(tmp_path: P
         assert "s3cret" not in bounded.output, bounded.output
 
         stopped = BotProcess(
-            fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=url, DATABASE_WAIT="600"
+            fake,
+            tmp_path / "unused.db",
+            cwd=tmp_path,
+            DATABASE_URL=url,
+            DATABASE_WAIT="600",
+            SHARD_COUNT="1",
         )
         identified = fake.gateway.identify_count
         await stopped.start(wait_ready=False)

@@ -28,6 +28,7 @@ from bot.discord_app.cogs.moderators import (
     ServerOnly,
     read_or_say,
     reply,
+    storage_down,
     stored_choices,
     thinking,
 )
@@ -120,7 +121,7 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
         except IndexingFailed:  # logged, with its traceback, where it failed
             return NOT_CHECKED
         if state.store is None:
-            return STORAGE_DOWN
+            return storage_down(state)
 
         def still_free(_: AliasImport, stored: Mapping[str, str]) -> str | None:
             # Run inside the write: another process may have added a spelling of it since
@@ -273,7 +274,7 @@ class AliasCog(
         state = self.state
         scope = interaction.guild_id or 0
         if state.store is None:
-            await reply(interaction, STORAGE_DOWN)
+            await reply(interaction, storage_down(state))
             return
         await thinking(interaction)
         store = state.store

@@ -23,6 +23,7 @@ from bot.storage import StorageError, Store
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot
+    from bot.discord_app.state import BotState
 
     Interaction = discord.Interaction[GlossaryBot]
 
@@ -34,6 +35,11 @@ STORAGE_DOWN = (
     "The database cannot be written right now, so nothing was changed. Please try again later."
 )
 NO_DATABASE = "The database is not available right now."
+# While the bot answers from its glossary and waits for its database (a PostgreSQL not up yet at
+# start, `DATABASE_WAIT`): a moment's wait, not a fault.
+NOT_YET = "The database is not reachable yet (the bot has just started)"
+NOT_YET_WRITE = f"{NOT_YET}, so nothing was changed. Please try again in a minute."
+NOT_YET_READ = f"{NOT_YET}. Please try again in a minute."
 KEPT = "\nYour text is kept: press **Edit again**."
 NOT_CHECKED = (
     "This server's glossary could not be checked (its terms and aliases could not be indexed), "
@@ -73,6 +79,17 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
         )
 
 
+def storage_down(state: BotState) -> str:
+    """What a change refused for want of a database says: "not reachable yet" while the bot
+    waits for it, else `STORAGE_DOWN`."""
+    return NOT_YET_WRITE if state.database_wait is not None else STORAGE_DOWN
+
+
+def no_database(state: BotState) -> str:
+    """`storage_down`'s for a read."""
+    return NOT_YET_READ if state.database_wait is not None else NO_DATABASE
+
+
 async def thinking(interaction: Interaction) -> None:
     """Acknowledge now: what follows waits for the database, which may take seconds."""
     if not interaction.response.is_done():
@@ -84,7 +101,7 @@ async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitabl
     database or it does not answer."""
     store = interaction.client.state.store
     if store is None:
-        await reply(interaction, NO_DATABASE)
+        await reply(interaction, no_database(interaction.client.state))
         return None
     await thinking(interaction)
     try:

@@ -20,7 +20,13 @@ from bot.cards.chart import lookups_chart
 from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import MARKER, fit, fit_lines
 from bot.discord_app.cogs.aliases import add_alias
-from bot.discord_app.cogs.moderators import NO_DATABASE, ServerOnly, reply, thinking
+from bot.discord_app.cogs.moderators import (
+    NO_DATABASE,
+    ServerOnly,
+    no_database,
+    reply,
+    thinking,
+)
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo
@@ -193,7 +199,7 @@ class StatsCog(ServerOnly, commands.Cog):
             )
             return
         if state.store is None:
-            await reply(interaction, NO_DATABASE)
+            await reply(interaction, no_database(state))
             return
         now = discord.utils.utcnow()
         since = period_start(period, now)

@@ -29,6 +29,7 @@ from bot.discord_app.cogs.moderators import (
     STORAGE_DOWN,
     ServerOnly,
     reply,
+    storage_down,
     thinking,
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
@@ -166,6 +167,8 @@ async def _refused_now(
     database does not say within `spare` seconds (the form's submit checks again)."""
     state = interaction.client.state
     store, user_id = state.store, interaction.user.id
+    if store is None and state.database_wait is not None:  # a moment's wait: said now
+        return storage_down(state)
     if store is None or spare <= 0:
         return None
 
@@ -334,8 +337,10 @@ class SuggestCog(ServerOnly, commands.Cog):
             await reply(interaction, refusal)
             return
         store = self.state.store
-        if store is None:
-            await reply(interaction, STORAGE_DOWN)
+        if store is None:  # what was typed comes back: the form is gone
+            await reply(
+                interaction, typed_back(f"{storage_down(self.state)} What you typed:", values)
+            )
             return
         await thinking(interaction)
         named = await self._named(scope, title)

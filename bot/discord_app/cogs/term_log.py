@@ -12,7 +12,13 @@ import discord
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
-from bot.discord_app.cogs.moderators import NO_DATABASE, read_or_say, reply, still_allowed
+from bot.discord_app.cogs.moderators import (
+    NO_DATABASE,
+    no_database,
+    read_or_say,
+    reply,
+    still_allowed,
+)
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import OWNER, Restorable
 from bot.discord_app.replies import echo
@@ -124,7 +130,7 @@ class LogPageButton(
             await reply(interaction, "Run `/term log` to see this server's term changes.")
             return
         if store is None:
-            await reply(interaction, NO_DATABASE)
+            await reply(interaction, no_database(interaction.client.state))
             return
         await interaction.response.defer()
         if not await still_allowed(interaction, NO_LONGER_SHOWN):

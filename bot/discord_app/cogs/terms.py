@@ -37,11 +37,13 @@ from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
+    NOT_YET_WRITE,
     STORAGE_DOWN,
     ServerOnly,
     read_or_say,
     reply,
     still_allowed,
+    storage_down,
     thinking,
 )
 from bot.discord_app.cogs.suggestions import (
@@ -368,7 +370,7 @@ class DecideButton(
         state = interaction.client.state
         scope = interaction.guild_id
         if state.store is None or scope is None:
-            await reply(interaction, STORAGE_DOWN)
+            await reply(interaction, storage_down(state))
             return
         if not self.accept:  # Accept opens the form: asked before it opens, and at its save
             await thinking(interaction)
@@ -519,7 +521,7 @@ async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
     state = interaction.client.state
     scope = interaction.guild_id or 0
     if state.store is None:
-        return STORAGE_DOWN
+        return storage_down(state)
     try:
         answer = await change_terms(state.store, scope, plan, interaction.user.id)
     except StorageError:
@@ -686,7 +688,7 @@ class TermCog(
             await reply(interaction, f"{refusal}. Nothing was imported.")
             return
         if state.store is None:
-            await reply(interaction, STORAGE_DOWN)
+            await reply(interaction, storage_down(state))
             return
         await thinking(interaction)
         try:
@@ -855,7 +857,10 @@ class TermCog(
         except SuggestionDecided as exc:  # in the moment between that read and this write
             how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
             return await self._decided_meanwhile(owner, nonce, draft, how)
-        if text == STORAGE_DOWN:  # perhaps past the plan, which had the term saved: it is not
+        if text in (
+            STORAGE_DOWN,
+            NOT_YET_WRITE,
+        ):  # perhaps past the plan, which had the term saved: it is not
             refusal.saved = None
         if refusal.saved is not None and draft.suggestion is not None:
             text += await close_suggestion(
