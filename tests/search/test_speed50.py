@@ -6,12 +6,13 @@ rounding only."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
-from bot.search import SearchIndex
+from bot.search import SearchIndex, foreign
 from bot.search.semantic.encoder import QUERY_TOKENS, Encoder, shared_encoder
 
 CLOSE = 0.99999  # cosine: rounding, as the padded batch and the lone query agree
@@ -135,3 +136,15 @@ def test_a_search_answers_as_with_each_text_embedded_alone(
             [s.id for s in shared.suggestions],
         ), query
         assert own.score == pytest.approx(shared.score, abs=1e-4), query
+
+
+def test_every_foreign_way_compiles() -> None:
+    """The table's ways are compiled where a text first tries them (start-up): each must still
+    compile, as it did when all were compiled up front."""
+    by_start, scripts = foreign._forms()
+    forms = [form for found in by_start.values() for form in found]
+    forms += [form for _, form in scripts]
+    assert len(forms) > 250
+    for form in forms:
+        assert form.pattern.flags & re.IGNORECASE, form.source
+        assert form.pattern is form.pattern  # compiled once
