@@ -73,17 +73,18 @@ def print_tail(
     search: Callable[[str], object], encoder: Encoder, queries: Sequence[str], share: float = 0.02
 ) -> None:
     """The slowest `share` of `queries` by CPU time (best of ROUNDS), each with its tokens, the
-    texts it embedded and their CPU time; the rest is the lexical stages, scan and fusion."""
-    encode = encoder.encode_query
+    texts it embedded and their CPU time; the rest is the lexical stages, scan and fusion.
+    Every pass goes through `encode_queries` (a search's second text may share its first's)."""
+    encode = encoder.encode_queries
     spent: list[float] = []
 
-    def timed_encode(text: str) -> Vectors:
+    def timed_encode(texts: Sequence[str], *args: int) -> Vectors:
         start = time.process_time()
-        vector = encode(text)
-        spent.append(time.process_time() - start)
-        return vector
+        vectors = encode(texts, *args)
+        spent.extend([time.process_time() - start] + [0.0] * (len(texts) - 1))
+        return vectors
 
-    encoder.encode_query = timed_encode  # type: ignore[method-assign]
+    encoder.encode_queries = timed_encode  # type: ignore[method-assign]
     rows = []
     try:
         for query in queries:
@@ -96,7 +97,7 @@ def print_tail(
             total, embeds = min(runs)
             rows.append((total * 1000, sum(embeds) * 1000, len(embeds), query))
     finally:
-        del encoder.encode_query
+        del encoder.encode_queries
     rows.sort(reverse=True)
     print(f"slowest {share:.0%} of {len(rows)} semantic queries (CPU ms, best of {ROUNDS}):")
     for total, embedding, embeds, query in rows[: max(1, round(share * len(rows)))]:

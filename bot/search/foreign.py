@@ -240,7 +240,19 @@ _LATIN = re.compile(r"^[\x00-\u024f]*$")
 @dataclass(frozen=True, slots=True)
 class _Form:
     english: str
-    pattern: re.Pattern[str]
+    source: str  # the pattern, compiled where a text first needs it (`pattern`)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(self.source)
+
+
+@cache
+def _compiled(source: str) -> re.Pattern[str]:
+    """A way's pattern, compiled once. Compiling all 289 ways up front was a third of a
+    one-shot `glossary-bot define`'s CPU (bench/results/semantic.md, "speed50"); most texts
+    try a few of them, most none."""
+    return re.compile(source, re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
@@ -276,7 +288,7 @@ def _forms() -> tuple[dict[str, list[_Form]], list[tuple[str, _Form]]]:
                 pattern = "".join(_LOOSE.get(char, char) for char in _plain(way))
             if not SPACELESS.search(way):
                 pattern = rf"(?<!\w){pattern}(?!\w)"
-            form = _Form(english, re.compile(pattern, re.IGNORECASE))
+            form = _Form(english, pattern)
             if _SCRIPT.search(way):
                 scripts.append((_literal_start(way), form))
             else:

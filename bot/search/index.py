@@ -133,6 +133,7 @@ if TYPE_CHECKING:
 
     from bot.search.fulltext import FullTextIndex
     from bot.search.semantic import SemanticIndex
+    from bot.search.semantic.vectors import Vectors
     from bot.search.trigrams import TrigramIndex
 
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
@@ -479,15 +480,22 @@ class SearchIndex:
             for _, entry, word in fixed:
                 title = normalize(self.entries[entry].title)
                 meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
-            # Embedded after the names are read: its pass over the weights leaves the caches cold
-            # the text's vector kept: `_described_nothing` weighs it against the whole field
-            meaning = semantic.encoder.encode_query(meant) if len(semantic) else None
-            similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
-            if unframed is not None and not reading.described:
-                similar = _unframed_agreeing(similar, unframed, semantic)
-            if clauses and not reading.described:  # context, then the question
-                similar = _asked_clause_agreeing(similar, clauses[1], semantic)
+            unframed = None if reading.described else unframed
+            asked_alone = clauses[1] if clauses and _clause_read_alone(clauses[1]) else None
+            asked_alone = None if reading.described else asked_alone  # context, then the question
+            # Embedded after the names are read: its pass over the weights leaves the caches cold
+            # the text's vector kept: `_described_nothing` weighs it against the whole field. The
+            # texts the rules below read alone ride on the same pass (bench/results/semantic.md,
+            # "speed50": one forward of 36 rows costs less than two of 24 and 12)
+            alone = [t for t in (unframed, asked_alone) if t is not None]
+            embedded = semantic.encoder.encode_queries([meant, *alone]) if len(semantic) else None
+            meaning = None if embedded is None else embedded[0]
+            similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
+            if unframed is not None and embedded is not None:
+                similar = _unframed_agreeing(similar, unframed, semantic, embedded[1])
+            if asked_alone is not None and embedded is not None:
+                similar = _asked_clause_agreeing(similar, asked_alone, semantic, embedded[-1])
             if subject is None and not question and not reading.described:
                 # "morning all, swiglu activation, why ...": greetings are no topic; a name
                 # that starts a description is part of it ("system prompt beats the user, what's
@@ -1591,8 +1599,20 @@ class SearchIndex:
 _POINTS_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 
 
+def _clause_read_alone(asked: str) -> bool:
+    """Does the asking clause say something of its own, to be read alone
+    (`_asked_clause_agreeing`)?"""
+    if sum(word not in STOPWORDS for word in asked.split()) < 2:
+        return False  # "what is that for": the clause says nothing of its own
+    # "flash attention, why do transformers need it": it asks about the context
+    return not _POINTS_BACK.search(asked)
+
+
 def _asked_clause_agreeing(
-    similar: list[tuple[int, float]], asked: str, semantic: SemanticIndex
+    similar: list[tuple[int, float]],
+    asked: str,
+    semantic: SemanticIndex,
+    vector: Vectors | None = None,
 ) -> list[tuple[int, float]]:
     """The meaning of a message whose question follows context sentences ("we serve llama with
     vllm. what is a kv cache"), with the first entry at the asking clause's own cosine where
@@ -1601,12 +1621,11 @@ def _asked_clause_agreeing(
     the whole message's reading stands (taking the clause's best entries over the whole's
     traded cards: `bench/results/semantic.md`, task context19). The first entry's cosine
     alone, against the whole's runners-up: the clause's whole ranking (`_unframed_agreeing`'s
-    way) gained tuning cards but lost held-out right cards (task lead26)."""
-    if not similar or sum(word not in STOPWORDS for word in asked.split()) < 2:
-        return similar  # "what is that for": the clause says nothing of its own
-    if _POINTS_BACK.search(asked):  # "flash attention, why do transformers need it"
-        return similar  # it asks about the context: not to be read alone
-    own = semantic.similar(asked, 1)
+    way) gained tuning cards but lost held-out right cards (task lead26). `vector` is the
+    clause's, where the search embedded it beside the message (one pass)."""
+    if not similar or not _clause_read_alone(asked):
+        return similar
+    own = semantic.similar(asked, 1) if vector is None else semantic.similar_to(vector, 1)
     first, cosine = similar[0]
     if own and own[0][0] == first and own[0][1] > cosine:
         return [(first, own[0][1]), *similar[1:]]
@@ -1614,13 +1633,20 @@ def _asked_clause_agreeing(
 
 
 def _unframed_agreeing(
-    similar: list[tuple[int, float]], unframed: str, semantic: SemanticIndex
+    similar: list[tuple[int, float]],
+    unframed: str,
+    semantic: SemanticIndex,
+    vector: Vectors | None = None,
 ) -> list[tuple[int, float]]:
     """The meaning of the message without its asker's framing (`without_framing`) where it
     puts the same entry first and nearer: who asks ("our soccer parents asked which ...") is no
     part of what is asked. Its whole ranking, not the first cosine alone: a lead is measured
-    between cosines of one text (the framing also pulls the runners-up away)."""
-    own = semantic.similar(unframed, len(similar))
+    between cosines of one text (the framing also pulls the runners-up away). `vector` is the
+    unframed text's, where the search embedded it beside the message (one pass)."""
+    limit = len(similar)
+    own = (
+        semantic.similar(unframed, limit) if vector is None else semantic.similar_to(vector, limit)
+    )
     if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
         return own
     return similar

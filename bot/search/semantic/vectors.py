@@ -46,6 +46,8 @@ class TextEncoder(Protocol):
 
     def encode_query(self, text: str) -> Vectors: ...
 
+    def encode_queries(self, texts: Sequence[str]) -> Vectors: ...
+
 
 def entry_texts(entry: Entry) -> list[str]:
     """The texts embedded for one entry: its description first, then each asked-as phrasing."""
