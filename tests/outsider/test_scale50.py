@@ -1,0 +1,78 @@
+"""Many servers at their caps in one bot: tests/outsider/PLAN.md, "scale50".
+
+The stall is shown by where work runs and how often, never by a time."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from bot.discord_app import alias_cache
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define, embed_of
+
+from .conftest import Scene
+
+
+def terms(prefix: str, count: int) -> tuple[ServerTerm, ...]:
+    return tuple(
+        ServerTerm(
+            id=f"{prefix.lower()}-{n}",
+            title=f"{prefix} Quux {n}",
+            definition=f"Our {prefix.lower()} job number {n}.",
+            category="Fundamentals",
+        )
+        for n in range(count)
+    )
+
+
+async def test_a_servers_read_looks_for_mismatches_off_the_loop_and_not_again_unchanged(
+    scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scale50: every read of a server with terms looked for what a glossary change left at odds
+    with them (`find_mismatches`) on the event loop: 0.14 s there for a server at its caps, at
+    the bot's start for each of up to 200 servers it reads ahead, and again at each server's
+    next request after ANY server's change (the versions are the database's, not a server's),
+    though its own terms had not changed. It runs with the indexing, off the loop, and not at
+    all for a server read again unchanged."""
+    looked: list[tuple[str, int]] = []  # (thread, how many terms)
+    real = alias_cache.find_mismatches
+
+    def recorded(local: Any, glossary: Any) -> Any:
+        looked.append((threading.current_thread().name, len(local.terms)))
+        return real(local, glossary)
+
+    monkeypatch.setattr(alias_cache, "find_mismatches", recorded)
+    guild = scene.guild.id
+    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    async with start_bot(store) as bot:
+        _, card = await define(scene.fake, scene.alice, "Zorbic Quux 1", scene.channel)
+        assert embed_of(card)["title"] == "Zorbic Quux 1"
+        ours = [thread for thread, count in looked if count == 3]
+        assert ours, looked  # looked for once the server was read
+        assert threading.current_thread().name not in ours, looked  # the event loop's
+        before = len(looked)
+
+        # Another server's change moves the versions: this server is read again, unchanged.
+        other = scene.other_guild.id
+        await change_terms(store, other, lambda *_: (TermChange(put=terms("Blorp", 1)), None), 1)
+        reads = 0
+        real_terms = store.terms
+
+        async def counted(scope: int) -> Any:
+            nonlocal reads
+            reads += scope == guild
+            return await real_terms(scope)
+
+        monkeypatch.setattr(store, "terms", counted)
+        local = await bot.state.servers.current(guild)
+        assert reads == 1  # read again
+        assert len(local.terms) == 3
+        assert looked[before:] == []  # and nothing looked for again
+        _, card = await define(scene.fake, scene.alice, "Zorbic Quux 2", scene.channel)
+        assert embed_of(card)["title"] == "Zorbic Quux 2"
