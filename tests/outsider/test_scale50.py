@@ -76,3 +76,40 @@ async def test_a_servers_read_looks_for_mismatches_off_the_loop_and_not_again_un
         assert looked[before:] == []  # and nothing looked for again
         _, card = await define(scene.fake, scene.alice, "Zorbic Quux 2", scene.channel)
         assert embed_of(card)["title"] == "Zorbic Quux 2"
+
+
+def toml_of(prefix: str, count: int) -> str:
+    return "".join(
+        f'\n[[entries]]\nid = "{prefix.lower()}-{n}"\ntitle = "{prefix} Quux {n}"\n'
+        f'category = "Fundamentals"\ndefinition = "Our {prefix.lower()} job number {n}."\n'
+        for n in range(count)
+    )
+
+
+async def test_two_moderators_importing_at_once_store_one_file_whole_and_answer_true(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """scale50: two `/term import`s of one server at once, different files: one file's terms
+    stored whole, never a mix, and each answer true in the order they were written."""
+    fake = scene.fake
+    async with start_bot(store):
+        handles = [
+            await fake.slash(
+                user,
+                "term import",
+                {"file": fake.add_attachment(f"{prefix}.toml", toml_of(prefix, 40))},
+                channel=scene.channel,
+            )
+            for user, prefix in ((scene.moderator, "Zorbic"), (scene.admin, "Blorpic"))
+        ]
+        said = [str((await h.final_message())["content"]) for h in handles]
+        rows = await store.terms(scene.guild.id)
+    assert len(rows) == 40, said
+    kept = {t.id.split("-")[0] for t in rows}
+    firsts = [text.split("\n")[0] for text in said]
+    assert sorted(firsts) == [
+        "Imported: 40 added, 0 changed, 0 removed.",
+        "Imported: 40 added, 0 changed, 40 removed.",
+    ], said
+    later = said[firsts.index("Imported: 40 added, 0 changed, 40 removed.")]
+    assert kept == {later.split("Added: ")[1].split()[0].lower()}, (kept, said)
