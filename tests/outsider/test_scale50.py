@@ -12,7 +12,7 @@ import pytest
 from bot.discord_app import alias_cache
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 
@@ -113,3 +113,35 @@ async def test_two_moderators_importing_at_once_store_one_file_whole_and_answer_
     ], said
     later = said[firsts.index("Imported: 40 added, 0 changed, 40 removed.")]
     assert kept == {later.split("Added: ")[1].split()[0].lower()}, (kept, said)
+
+
+async def test_an_import_while_the_same_term_is_edited_keeps_the_moderators_text(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """scale50: a moderator has `/term edit` open on a term when another imports a file that
+    changes it: the import is stored, and the form's save says the term changed meanwhile and
+    keeps its text (Edit again), never overwriting the import unasked."""
+    fake = scene.fake
+    guild = scene.guild.id
+    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    async with start_bot(store):
+        opened = await fake.slash(
+            scene.moderator, "term edit", {"term": "zorbic-1"}, channel=scene.channel
+        )
+        assert (await opened.response())["type"] == 9
+        changed = toml_of("Zorbic", 3).replace("job number", "nightly task number")
+        imported = await fake.slash(
+            scene.admin,
+            "term import",
+            {"file": fake.add_attachment("z.toml", changed)},
+            channel=scene.channel,
+        )
+        said = str((await imported.final_message())["content"])
+        assert said.startswith("Imported: 0 added, 3 changed, 0 removed."), said
+        mine = await fake.submit_modal(
+            scene.moderator, opened, {"definition": "My own words for it."}
+        )
+        told = await mine.final_message()
+        assert "changed this term while you edited it" in told["content"], told
+        rows = {t.id: t for t in await read_terms(store, guild)}
+    assert rows["zorbic-1"].definition == "Our zorbic nightly task number 1."
