@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -134,6 +135,10 @@ class ServerCache:
         for task in self._embedding.values():
             task.cancel()
         self._embedder.shutdown(wait=False, cancel_futures=True)
+        if self._term_vectors is not None:
+            # What was embedded since the last write, kept for the next start: in a thread of
+            # its own (a write of the whole file), which the interpreter waits for at exit.
+            threading.Thread(target=self._term_vectors.save, name="save-term-vectors").start()
 
     def _vectors(self) -> TermVectors | None:
         """The servers' term vectors, when the bundled index has a meaning stage."""
@@ -576,6 +581,8 @@ class ServerCache:
         while True:
             local = await self.local(scope)
             if local.complete:
+                if (task := self._embedding.get(scope)) is not None:
+                    await asyncio.shield(task)  # its last write of the cache file
                 return local
             task = self._embed_soon(scope)
             await asyncio.shield(task)
@@ -615,6 +622,11 @@ class ServerCache:
                 current.local = updated
             if not embedded and updated is local:
                 break  # nothing to do here (the cache could not keep them): no busy loop
+        if vectors is not None and total:
+            # What the last batches embedded, into the cache file (they save at most every
+            # SAVE_EVERY seconds): a restart embeds none of it again.
+            with contextlib.suppress(Exception):
+                await loop.run_in_executor(self._embedder, vectors.save)
         if total:
             seconds = time.monotonic() - started
             log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)

@@ -5,12 +5,14 @@ The stall is shown by where work runs and how often, never by a time."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.discord_app import alias_cache
 from bot.glossary.server_terms import ServerTerm
+from bot.search.semantic import term_vectors
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
@@ -145,3 +147,36 @@ async def test_an_import_while_the_same_term_is_edited_keeps_the_moderators_text
         assert "changed this term while you edited it" in told["content"], told
         rows = {t.id: t for t in await read_terms(store, guild)}
     assert rows["zorbic-1"].definition == "Our zorbic nightly task number 1."
+
+
+async def test_embedding_a_servers_terms_writes_the_cache_file_once_a_while_not_each_batch(
+    scene: Scene,
+    start_bot: StartBot,
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """scale50: the bot wrote its whole cache of term vectors (37 MB once it keeps 50,000) after
+    every batch of 16 texts: an import of 2,000 terms wrote it 250 times, 9 GB, each write a
+    second or more of disk beside two or three seconds of embedding. It writes at most every
+    SAVE_EVERY seconds and once more when the server's embedding ends, and a restart finds
+    every vector. (SAVE_EVERY set past the test's length: no clock decides the count.)"""
+    monkeypatch.setenv("GLOSSARY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(term_vectors, "SAVE_EVERY", 10**9, raising=False)
+    writes: list[int] = []
+    real = term_vectors.write_vectors
+
+    def counted(folder: Path, vectors: dict, *args: Any, **kwargs: Any) -> bool:
+        writes.append(len(vectors))
+        return bool(real(folder, vectors, *args, **kwargs))
+
+    monkeypatch.setattr(term_vectors, "write_vectors", counted)
+    many = terms("Zorbic", 25)  # 50 texts: four batches
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=many), None), 1)
+    async with start_bot(store) as bot:
+        local = await bot.state.servers.embedded(scene.guild.id)
+        assert local.complete
+        assert len(local.texts) > 3 * term_vectors.EMBED_BATCH
+        assert writes == [term_vectors.EMBED_BATCH, len(local.texts)], writes
+    again = term_vectors.TermVectors(local.base.semantic.encoder, tmp_path / "cache")  # type: ignore[union-attr]
+    assert again.missing(text for _, text in local.texts) == []
