@@ -135,7 +135,7 @@ class ServerCache:
         for task in self._embedding.values():
             task.cancel()
         self._embedder.shutdown(wait=False, cancel_futures=True)
-        if self._term_vectors is not None:
+        if self._term_vectors is not None and self._term_vectors.unsaved:
             # What was embedded since the last write, kept for the next start: in a thread of
             # its own (a write of the whole file), which the interpreter waits for at exit.
             threading.Thread(target=self._term_vectors.save, name="save-term-vectors").start()

@@ -89,6 +89,11 @@ class TermVectors:
         self.save(at_once=False)
         return len(todo)
 
+    @property
+    def unsaved(self) -> bool:
+        """Are vectors embedded here missing from the cache file?"""
+        return self._unsaved
+
     def save(self, *, at_once: bool = True) -> None:
         """Write the cache file if it lacks vectors embedded here (blocking: off the event
         loop): `at_once`, or else when SAVE_EVERY has passed since the last write (the first
