@@ -10,7 +10,8 @@ SQLite file. Two starts in one run, the same guilds in each:
 - full: `--servers` servers each at the caps (2,000 terms of ~100-character titles and 1.95 MiB
   of text, 1,000 aliases of 100 characters), all with the same terms (one set of vectors,
   embedded ahead into GLOSSARY_CACHE_DIR as bench/caps_bench.py does: the first run takes
-  minutes), plus a plain server with nothing of its own.
+  minutes; the bot then runs on a copy of that folder), plus a plain server with nothing of its
+  own.
 
 For each start: seconds to connect, to the first `/define` answer in the plain server, and (full)
 to the first answer in a full server, then one `/define` in every server (each read and indexed)
@@ -28,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -177,6 +179,11 @@ async def measure(servers: int, busy: int, queries: int, terms: int, aliases: in
             )
             seconds = await embed_ahead(db, guilds[0].id, load_glossary())
             print(f"their terms embedded ahead in {seconds:.0f} s", file=sys.stderr)
+            # The bot's own copy of the cache: what the import embeds stays out of the shared
+            # one, so every run embeds it again.
+            private = folder / "cache"
+            shutil.copytree(cache, private)
+            settings["GLOSSARY_CACHE_DIR"] = str(private)
             figures, bot = await one_start(
                 fake, db, folder, settings, people, plain_channel, channels, titles[0]
             )

@@ -180,3 +180,26 @@ async def test_embedding_a_servers_terms_writes_the_cache_file_once_a_while_not_
         assert writes == [term_vectors.EMBED_BATCH, len(local.texts)], writes
     again = term_vectors.TermVectors(local.base.semantic.encoder, tmp_path / "cache")  # type: ignore[union-attr]
     assert again.missing(text for _, text in local.texts) == []
+
+
+async def test_a_server_the_bot_is_removed_from_lets_its_glossary_go(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """scale50: the bot kicked from a server at its caps kept that server's compiled glossary
+    (its index, aliases and vectors: some 10 MB at the caps) for IDLE_AFTER, 15 minutes, and
+    went on embedding its terms (minutes of the one embedding thread that every other server's
+    new terms wait for). GUILD_DELETE lets them go: the embedding stops at its batch."""
+    fake = scene.fake
+    guild = scene.guild.id
+    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    async with start_bot(store) as bot:
+        _, card = await define(fake, scene.alice, "Zorbic Quux 1", scene.channel)
+        assert embed_of(card)["title"] == "Zorbic Quux 1"
+        servers = bot.state.servers
+        assert servers.indexed_servers() == 1
+        del scene.guild.members[fake.bot.id]
+        await fake.gateway.dispatch("GUILD_DELETE", {"id": str(guild)}, guild_id=guild)
+        await define(fake, scene.alice, "lora", scene.other_channel)  # read after GUILD_DELETE
+        assert bot.get_guild(guild) is None
+        assert servers.indexed_servers() == 0
+        assert not servers.knows(guild)
