@@ -581,7 +581,8 @@ class ServerCache:
         while True:
             local = await self.local(scope)
             if local.complete:
-                if (task := self._embedding.get(scope)) is not None:
+                task = self._embedding.get(scope)
+                if task is not None and not task.done():
                     await asyncio.shield(task)  # its last write of the cache file
                 return local
             task = self._embed_soon(scope)
