@@ -171,32 +171,51 @@ def alias_clashes(
     to for another entry: search would open one or the other by accident. The same keys as
     between aliases (`search_keys`), and no name that looks like such an alias (`lookalikes`);
     the entry is named by its title (the server's `terms`, else `bundled`), never its id. Run
-    inside the term's write, against the aliases then."""
-    ids = sorted(set(aliases.values()))
-    claims = ServerAliases(aliases, {entry_id: n for n, entry_id in enumerate(ids)}).claims
-    lookalikes = alias_lookalikes(aliases)
-    names = [("title", term.title), ("acronym", term.acronym or "")]
-    names += [("aliases", name) for name in term.aliases]
-    problems = []
-    for field, name in names:
-        held = [claims[k] for k in sorted(search_keys(name)) if k in claims]
-        other = next((a for a in held if ids[a.entry] != term.id), None)
-        if other is not None:
-            problems.append(
-                TermProblem(
-                    field,
-                    f"“{name}” is already this server's alias “{other.text}” (for "
-                    f"{bold(_title(ids[other.entry], terms, bundled))}). Remove the alias first "
-                    "(`/alias remove`) or choose another name.",
-                    term.title,
+    inside the term's write, against the aliases then. Many terms: `AliasClashes`."""
+    return AliasClashes(aliases, bundled, terms).of(term)
+
+
+class AliasClashes:
+    """`alias_clashes` for many terms against one server's aliases, compiled once: an import
+    of 2,000 terms compiled 1,000 aliases for each, 113 s inside the write (on the event loop,
+    every server waiting) before scale50."""
+
+    def __init__(
+        self,
+        aliases: Mapping[str, str],
+        bundled: Glossary | None = None,
+        terms: Sequence[ServerTerm] = (),
+    ) -> None:
+        self.ids = sorted(set(aliases.values()))
+        self.claims = ServerAliases(aliases, {e: n for n, e in enumerate(self.ids)}).claims
+        self.lookalikes = alias_lookalikes(aliases)
+        self.bundled, self.terms = bundled, terms
+
+    def of(self, term: ServerTerm) -> list[TermProblem]:
+        """The problems of `term`'s names with the aliases (none: it may take them)."""
+        ids, claims, terms, bundled = self.ids, self.claims, self.terms, self.bundled
+        names = [("title", term.title), ("acronym", term.acronym or "")]
+        names += [("aliases", name) for name in term.aliases]
+        problems = []
+        for field, name in names:
+            held = [claims[k] for k in sorted(search_keys(name)) if k in claims]
+            other = next((a for a in held if ids[a.entry] != term.id), None)
+            if other is not None:
+                problems.append(
+                    TermProblem(
+                        field,
+                        f"“{name}” is already this server's alias “{other.text}” (for "
+                        f"{bold(_title(ids[other.entry], terms, bundled))}). Remove the alias "
+                        "first (`/alias remove`) or choose another name.",
+                        term.title,
+                    )
                 )
-            )
-            continue
-        alike = lookalikes.like(name, apart_from=[term.id]) if name else None
-        if alike is not None:
-            title = _title(alike[0], terms, bundled)
-            problems.append(TermProblem(field, looks_like(name, alike[1], title), term.title))
-    return problems
+                continue
+            alike = self.lookalikes.like(name, apart_from=[term.id]) if name else None
+            if alike is not None:
+                title = _title(alike[0], terms, bundled)
+                problems.append(TermProblem(field, looks_like(name, alike[1], title), term.title))
+        return problems
 
 
 def _title(entry_id: str, terms: Sequence[ServerTerm], bundled: Glossary | None) -> str:

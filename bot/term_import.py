@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.aliases import alias_clashes
+from bot.aliases import AliasClashes
 from bot.glossary import Glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
 from bot.glossary.keys import compact
@@ -101,7 +101,8 @@ async def import_terms(
     ) -> tuple[TermChange | None, ImportOutcome]:
         diff = diff_terms(current, incoming)
         changed = (*diff.added, *(after for _, after in diff.changed))
-        clashes = [p for term in changed for p in alias_clashes(term, aliases, bundled, current)]
+        clashing = AliasClashes(aliases, bundled, current)  # once, not once a term
+        clashes = [p for term in changed for p in clashing.of(term)]
         if clashes:
             return None, ImportOutcome(problems + clashes, None, applied=False)
         removed = tuple(t.id for t in diff.removed)

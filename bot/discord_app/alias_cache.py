@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -34,7 +35,7 @@ from pydantic import ValidationError
 from bot.glossary import Glossary
 from bot.glossary.lookalikes import entry_lookalikes
 from bot.glossary.server_terms import ServerTerm, entry_taking_id
-from bot.mismatches import find_mismatches, shared_name
+from bot.mismatches import Found, find_mismatches, shared_name
 from bot.once import OncePerReason
 from bot.search.index import SearchIndex
 from bot.search.local import LocalGlossary, compile_local, with_vectors
@@ -134,6 +135,10 @@ class ServerCache:
         for task in self._embedding.values():
             task.cancel()
         self._embedder.shutdown(wait=False, cancel_futures=True)
+        if self._term_vectors is not None and self._term_vectors.unsaved:
+            # What was embedded since the last write, kept for the next start: in a thread of
+            # its own (a write of the whole file), which the interpreter waits for at exit.
+            threading.Thread(target=self._term_vectors.save, name="save-term-vectors").start()
 
     def _vectors(self) -> TermVectors | None:
         """The servers' term vectors, when the bundled index has a meaning stage."""
@@ -372,7 +377,7 @@ class ServerCache:
 
         vectors = self._vectors()
 
-        def compile_it() -> LocalGlossary:
+        def compile_it() -> tuple[LocalGlossary, Found | None]:
             terms, unreadable = parse_readable((scope, row) for row in stored)
             if unreadable:
                 raise UnreadableTerms(unreadable)
@@ -381,14 +386,23 @@ class ServerCache:
             # here with the rest (0.67 s on the loop for a server whose 2 MiB are names;
             # bench/lookalike_bench.py); kept for this index, found at once when unchanged.
             entry_lookalikes(local.index, local.index.entries)
-            return local
+            # What is at odds with the glossary: here too (0.14 s for a server at its caps, on
+            # the loop before scale50), and only when something it reads changed: any server's
+            # change makes every server read again, mostly unchanged.
+            unchanged = (
+                previous is not None
+                and previous.base is index
+                and previous.terms == local.terms
+                and previous.aliases.source == local.aliases.source
+            )
+            return local, None if unchanged else find_mismatches(local, glossary)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
         # event loop, so other servers keep being answered meanwhile. The database has
         # answered: what is left is work that will end (`local(patient=True)` waits for it).
         self._indexing[scope] += 1
         try:
-            local = await asyncio.to_thread(compile_it)
+            local, found = await asyncio.to_thread(compile_it)
         except Exception as exc:
             if scope not in self._unindexed:  # once a streak
                 self._unindexed.add(scope)
@@ -421,7 +435,8 @@ class ServerCache:
             # read's is newer (caching this would make the server stale, to index again).
             return fresh
         self._keep(scope, fresh)
-        self._tell_mismatches(scope, local, glossary)
+        if found is not None:
+            self._tell_mismatches(scope, found)
         if not local.complete:
             self._embed_soon(scope)
         return fresh
@@ -461,7 +476,7 @@ class ServerCache:
                 )
         return renamed
 
-    def _tell_mismatches(self, scope: int, local: LocalGlossary, glossary: Glossary) -> None:
+    def _tell_mismatches(self, scope: int, found: Found) -> None:
         """Once per server and mismatch, what a change of the glossary's data left at odds with
         this server's: aliases of entries it no longer has (removed or renamed), which open
         nothing now, and terms whose id an entry of another concept now has and that could not
@@ -472,7 +487,6 @@ class ServerCache:
         refused, whose next edit is refused until renamed (`bot.mismatches`, which `check --db`
         reports too). Only the server's moderators can change theirs; the operator who changed
         the data should know."""
-        found = find_mismatches(local, glossary)
         gone, titled, taken, worded, numbered = (
             frozenset(found.gone.values()),
             found.titled,
@@ -567,6 +581,9 @@ class ServerCache:
         while True:
             local = await self.local(scope)
             if local.complete:
+                task = self._embedding.get(scope)
+                if task is not None and not task.done():
+                    await asyncio.shield(task)  # its last write of the cache file
                 return local
             task = self._embed_soon(scope)
             await asyncio.shield(task)
@@ -606,6 +623,11 @@ class ServerCache:
                 current.local = updated
             if not embedded and updated is local:
                 break  # nothing to do here (the cache could not keep them): no busy loop
+        if vectors is not None and total:
+            # What the last batches embedded, into the cache file (they save at most every
+            # SAVE_EVERY seconds): a restart embeds none of it again.
+            with contextlib.suppress(Exception):
+                await loop.run_in_executor(self._embedder, vectors.save)
         if total:
             seconds = time.monotonic() - started
             log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)

@@ -156,6 +156,9 @@ class GlossaryBot(commands.Bot):
         # Its members' messages: nobody to answer. (`/define`'s searches run on: an interaction
         # taken is answered, and a term's search is short.)
         self.state.member_searches.forget(guild.id)
+        # Its compiled glossary (some 10 MB at the caps), and the embedding of its terms, which
+        # stops at its batch: read again if the bot is added back and asked.
+        self.state.servers.forget(guild.id)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -31,6 +32,11 @@ log = logging.getLogger(__name__)
 
 TERM_CACHE_FILE = "term-vectors.npz"
 EMBED_BATCH = 16  # texts per call: a server's edit waits at most this much of another's import
+# Seconds between two writes of the cache file while embedding goes on (`save` writes the rest
+# when a server's embedding ends, and at a stop). The file holds every kept vector (37 MB at
+# MIN_KEPT): written after each batch, an import of 2,000 terms wrote it 250 times (9 GB, a
+# second of disk each time against a batch's two or three seconds of embedding).
+SAVE_EVERY = 30.0
 
 
 class TermVectors:
@@ -46,6 +52,9 @@ class TermVectors:
         self._loaded = False
         self._seen_mtime: float | None = None  # of the cache file when last read
         self._write_failed = False  # said once: the bot still answers from memory
+        self.clock = time.monotonic
+        self._saved_at: float | None = None  # when this process last wrote the cache file
+        self._unsaved = False  # vectors embedded here that the cache file lacks
 
     def key(self, text: str) -> bytes:
         return text_key(self.encoder.fingerprint, text)
@@ -76,9 +85,28 @@ class TermVectors:
             for text, vector in zip(todo, fresh, strict=True):
                 self._vectors[self.key(text)] = vector
             self._trim()
+            self._unsaved = True
+        self.save(at_once=False)
+        return len(todo)
+
+    @property
+    def unsaved(self) -> bool:
+        """Are vectors embedded here missing from the cache file?"""
+        return self._unsaved
+
+    def save(self, *, at_once: bool = True) -> None:
+        """Write the cache file if it lacks vectors embedded here (blocking: off the event
+        loop): `at_once`, or else when SAVE_EVERY has passed since the last write (the first
+        write is at once)."""
+        with self._lock:
+            if not self._unsaved:
+                return
+            now = self.clock()
+            if not at_once and self._saved_at is not None and now - self._saved_at < SAVE_EVERY:
+                return
+            self._unsaved, self._saved_at = False, now
             snapshot = dict(self._vectors)
         self._save(snapshot)
-        return len(todo)
 
     # -- the cache file ------------------------------------------------------------------------
 
