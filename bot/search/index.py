@@ -174,6 +174,9 @@ OnDemand = Literal["on demand"]
 # bench/results/semantic.md): 29 of the 68 wrong cards for an asked name, 4 of its 1,106 right.
 ASKED_NAME_WORDS = 15  # words in the text, as written
 ASKED_NAME_BEHIND = 0.10  # the meaning's best other entry's cosine over the card's
+# The card's first offers: where the meaning's best is among them, the name goes behind the ones
+# ahead of it, so it pushes none of those out of the first three (task third50: dev16's DPO).
+ASKED_NAME_KEPT = 3
 
 
 class SearchIndex:
@@ -1403,7 +1406,9 @@ class SearchIndex:
     ) -> SearchResult:
         """A card for the name a long text asks about becomes an offer, the meaning's best other
         entry ahead of it, where that entry's cosine beats the card's by `ASKED_NAME_BEHIND` (an
-        entry outside the meaning's ten counts at its tenth's cosine)."""
+        entry outside the meaning's ten counts at its tenth's cosine). Where the card's first
+        `ASKED_NAME_KEPT` offers already hold that entry, it moves first and the name goes behind
+        the offers that stood ahead of it: those stay among the first three."""
         if result.entry is None or asked is None or not similar:
             return result
         card = self.positions[result.entry.id]
@@ -1414,8 +1419,18 @@ class SearchIndex:
         if not others or max(others)[0] - cosine <= ASKED_NAME_BEHIND:
             return result
         other = self.entries[max(others)[1]]
+        strategy = result.strategy or "match-term"
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
-        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
+        kept = [s.id for s in result.suggestions[:ASKED_NAME_KEPT]]
+        if other.id in kept:
+            at = kept.index(other.id)
+            before, after = result.suggestions[:at], result.suggestions[at + 1 :]
+            # at the score of the offer ahead of it, so the list's scores still only fall
+            score = before[-1].score if before else result.score
+            name = Suggestion(result.entry.id, result.entry.title, score, strategy)
+            choices = (ahead, *before, name, *after)[:MAX_SUGGESTIONS]
+            return replace(result, status="suggest", entry=None, suggestions=choices)
+        return _card_offered(result, result.entry, strategy, ahead)
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

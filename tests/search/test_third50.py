@@ -6,8 +6,6 @@ the search code."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.search import SearchIndex, SearchResult, Suggestion
 
 from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card_or_first_offers
@@ -70,9 +68,6 @@ def _offered(index: SearchIndex, card: str, offers: list[str], meaning: list[str
     return [s.id for s in result.suggestions]
 
 
-# third50's placement (the name behind the offers that stood ahead of the meaning's best) was
-# measured together with a question edge for the asked name and reverted (semantic.md "third50").
-@pytest.mark.xfail(strict=True, reason="third50's placement measured and reverted")
 def test_the_name_goes_behind_offers_that_stood_ahead_of_the_meanings_best(
     bundled_index: SearchIndex,
 ) -> None:

@@ -57,7 +57,9 @@ def test_a_name_the_meaning_outranks_in_a_long_text_is_offered(
 ) -> None:
     result = bundled_index.search(query)
     assert result.entry is None, result
-    assert [s.id for s in result.suggestions[:2]] == [meant, name], result
+    # the name behind any offer that stood ahead of the meaning's first (third50), in the three
+    assert result.suggestions[0].id == meant, result
+    assert name in [s.id for s in result.suggestions[:3]], result
 
 
 def test_a_right_name_the_rule_turns_into_an_offer_stays_offered(
