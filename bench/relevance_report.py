@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -85,6 +85,15 @@ questions, off-topic rows from neighbouring fields, a third using "model", "trai
 slice, `test25`, held out, the same shapes over the other half in other voices: a hobbyist
 running models at home, a lawyer reading an AI contract, a journalist, a data scientist from
 classical ML, a non-native speaker; written the same way after that),
+`relevance_blind39.tsv` (one slice, `dev18`, to tune on, the checks' shapes over half the
+glossary split by ids read backwards, alternately within each category: descriptions in three
+lengths, a third saying what the thing is for with none of its title's words, a third
+half-remembering the name, Discord questions, off-topic rows from neighbouring fields, a third
+using "model", "training", "token", "agent", "embedding", "pipeline", "attention" or
+"inference" in another sense), `relevance_blind40.tsv` (one slice, `test26`, held out, the same
+shapes over the other half in other voices: a student the night before an exam, a product
+manager, a game developer, a sysadmin on call, a teacher, a speaker writing through machine
+translation; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -94,7 +103,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test25, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test26, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -159,6 +168,8 @@ SETS = (
     "relevance_blind36.tsv",
     "relevance_blind37.tsv",
     "relevance_blind38.tsv",
+    "relevance_blind39.tsv",
+    "relevance_blind40.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -190,6 +201,7 @@ HELD_OUT = {
     "test23",
     "test24",
     "test25",
+    "test26",
     "everyday-check",
     "chat-check",
 }
@@ -216,7 +228,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev17, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev18, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

@@ -615,6 +615,27 @@ ONE_SLICE_SETS = (
         descriptions=151,
         off_topic=40,
     ),
+    # relevance_blind39.md: the checks' shapes over half the glossary, split by ids read
+    # backwards within each category; a third of the descriptions half-remember the name.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind39.tsv"),
+        "dev18",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
+    # relevance_blind40.md: the same shapes over the other half, in other voices (a student, a
+    # product manager, a game developer, a sysadmin on call, a teacher, machine translation).
+    # Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind40.tsv"),
+        "test26",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -803,3 +824,23 @@ def test_the_thirty_seventh_and_eighth_sets_split_each_category_by_titles_from_t
     }
     assert halves[1] == last
     assert halves[0] == {entry.id for entry in glossary} - last
+
+
+def test_the_thirty_ninth_and_fortieth_sets_split_each_category_by_reversed_ids() -> None:
+    """relevance_blind39.md and relevance_blind40.md: each set describes and asks about the same
+    entries, once each, in that order, then 40 off-topic rows; within each category, sorted by
+    the id read backwards, dev18 has the first, third, fifth... entry and test26 the others; the
+    descriptions come in three lengths (4-8, 9-18 and 25-50 words), each at least a quarter of
+    them."""
+    glossary = load_glossary()
+    halves = [_described_in_three_lengths(f"relevance_blind{n}.tsv") for n in (39, 40)]
+    by_category: defaultdict[str, list[str]] = defaultdict(list)
+    for entry in glossary:
+        by_category[entry.category].append(entry.id)
+    first = {
+        entry_id
+        for ids in by_category.values()
+        for entry_id in sorted(ids, key=lambda entry_id: entry_id[::-1])[::2]
+    }
+    assert halves[0] == first
+    assert halves[1] == {entry.id for entry in glossary} - first
