@@ -444,7 +444,9 @@ async def tell_member(
         log.info("could not tell user %s about their suggestion", user_id)
     except DISCORD_UNREACHED as exc:  # no refusal: DMs may well be open
         log.info("could not tell user %s about their suggestion: %r", user_id, exc)
-        return UNTOLD_UNANSWERED
+        # A 429 left after discord.py's retries (or Cloudflare's, without them) is an answer.
+        limited = isinstance(exc, discord.HTTPException) and exc.status == 429
+        return UNTOLD_RATE_LIMITED if limited else UNTOLD_UNANSWERED
     else:
         return None
     if guild is not None:
@@ -466,6 +468,7 @@ DISCORD_UNREACHED = (discord.HTTPException, aiohttp.ClientError, OSError, Timeou
 UNTOLD_DMS = "DMs closed"
 UNTOLD_LEFT = "no longer in this server"
 UNTOLD_UNANSWERED = "Discord did not answer"
+UNTOLD_RATE_LIMITED = "Discord rate-limited the bot"
 
 
 @dataclass(frozen=True, slots=True)
