@@ -4,10 +4,12 @@ review54's "found and left", each fix's test failing before it."""
 from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
 from tests.discord_app.helpers import is_ephemeral
+from tests.discord_app.test_terms import add_term
 
 from .conftest import Scene
-from .test_outsider49 import SUGGESTED, rejected_after
+from .test_outsider49 import SUGGESTED, rejected_after, suggested
 
 
 async def test_a_dm_refused_by_rate_limits_is_said_rate_limited_not_unanswered(
@@ -58,3 +60,27 @@ async def test_a_refused_suggestion_gives_back_a_definition_at_the_forms_cap_who
     given = fake.attachment_bytes(attached).decode("utf-8")
     assert "quuxwidget" in given
     assert definition in given
+
+
+async def test_a_term_written_accepts_a_waiting_look_alike_of_its_name_not_its_plural(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """review53's leftover: a term or alias written accepts the waiting suggestions of its name
+    (`waiting_named`), compared by search's key only. Alice's "Zоrblax" (a Cyrillic о) waits;
+    a moderator adds "Zorblax": no moderator could accept hers (a look-alike of a name is
+    refused) and no reader can tell the two apart, yet it stayed in the queue. Now it is
+    accepted with the term. Bob's "gas" stays beside an added "GA": another number is not the
+    same thing ("gas" is not gas of "GA"), so a moderator decides it."""
+    await suggested(scene, scene.alice, "Z\u043erblax")
+    await suggested(scene, scene.bob, "gas")
+    term = {
+        "title": "Zorblax",
+        "definition": "The made-up zorblax of this test server.",
+        "boundary": "",
+        "other_names": "GA",
+        "related": "",
+    }
+    answer = await add_term(scene, term)
+    assert answer["content"].startswith("Added **Zorblax**"), answer
+    assert "Also accepted 1 suggestion of that name; its member was told" in answer["content"]
+    assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["gas"]
