@@ -3,6 +3,8 @@ review54's "found and left", each fix's test failing before it."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.helpers import is_ephemeral
@@ -84,3 +86,21 @@ async def test_a_term_written_accepts_a_waiting_look_alike_of_its_name_not_its_p
     assert answer["content"].startswith("Added **Zorblax**"), answer
     assert "Also accepted 1 suggestion of that name; its member was told" in answer["content"]
     assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["gas"]
+
+
+async def test_a_suggestion_refused_before_it_is_deferred_attaches_the_whole_text_too(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, in the interaction's own response (no database: refused before the answer
+    is deferred), a multipart callback: the file comes with it."""
+    fake = scene.fake
+    opened = await fake.slash(scene.alice, "suggest", {"term": "quuxwidget"}, channel=scene.channel)
+    await opened.response()
+    monkeypatch.setattr(bot.state, "store", None)
+    definition = ("Some <words> with *marks* in them, " * 60)[:1990] + "THE-END."
+    refused = await fake.submit_modal(scene.alice, opened, {"definition": definition})
+    said = await refused.final_message()
+    assert is_ephemeral(said)
+    assert "attached file" in str(said["content"]), said["content"]
+    [attached] = said["attachments"]
+    assert definition in fake.attachment_bytes(attached).decode("utf-8")
