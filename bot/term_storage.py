@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from bot.glossary import Glossary
 from bot.glossary.keys import compact
+from bot.glossary.lookalikes import letters_alike
 from bot.glossary.server_terms import ServerTerm, entry_taking_id, free_id
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
@@ -163,11 +164,17 @@ async def waiting_named(
     moderator could accept them (the name is taken), and rejecting them would tell their
     members "not added" about a name that opens a card, so whatever writes a term or alias
     accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"), without
-    running a search per suggestion."""
+    running a search per suggestion, or in letters a reader cannot tell apart ("Zоrblax" with
+    a Cyrillic о: `letters_alike`). Not in another number: a waiting "gas" is no "GA" added,
+    and telling its member "added" would be false; a moderator decides it."""
     if not by_name:
         return []
     waiting = await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
-    found = [(waiter, by_name.get(compact(waiter.title))) for waiter in waiting]
+    alike = letters_alike(by_name)
+    found = []
+    for waiter in waiting:
+        key = compact(waiter.title)
+        found.append((waiter, by_name[key] if key in by_name else alike(key)))
     return [(waiter, value) for waiter, value in found if value is not None]
 
 

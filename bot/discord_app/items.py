@@ -95,14 +95,14 @@ def submitted_values(data: dict[str, Any]) -> dict[str, str]:
     return values
 
 
-def typed_back(head: str, values: dict[str, str]) -> str:
-    """`head`, then a form's text by input, inert (no mention, no Markdown), in one message: a
-    form that could not be saved gives back what was typed."""
+def typed_back(head: str, values: dict[str, str], limit: int = limits.MESSAGE_CONTENT) -> str:
+    """`head`, then a form's text by input, inert (no mention, no Markdown), in one message
+    (fitted to `limit`): a form that could not be saved gives back what was typed."""
     lines = [head]
     for key, value in values.items():
         if value.strip():
             lines.append(f"**{inert(key)}**: {inert(value)}")
-    return fit("\n".join(lines), limits.MESSAGE_CONTENT)
+    return fit("\n".join(lines), limit)
 
 
 # What `inert` escapes (a backslash before a mark that is not a letter, digit or space shows the

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 import weakref
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -25,6 +25,7 @@ from bot.glossary.markup import bold
 from bot.glossary.models import Entry
 
 Owner = TypeVar("Owner", bound=Hashable)
+V = TypeVar("V")
 TABLE = Path(__file__).with_name("confusables.tsv")
 
 
@@ -94,6 +95,26 @@ def same_name(name: str, other: str) -> bool:
         return False
     look, other_look = lookalike_key(name), lookalike_key(other)
     return bool(look) and (look == other_look or other_look in plural_variants(look))
+
+
+def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
+    """Finds, for a name, the value of one of `names` a reader cannot tell it apart from: its
+    look-alike key (no other number: "gas" is not "GA"'s; two plain ASCII names never, as in
+    `like`), or None. Keyed once, for many look-ups."""
+    keyed: dict[str, list[tuple[bool, V]]] = {}
+    for name, value in names.items():
+        look = lookalike_key(name)
+        if look:
+            keyed.setdefault(look, []).append((_plain(name), value))
+
+    def find(name: str) -> V | None:
+        plain = _plain(name)
+        for other_plain, value in keyed.get(lookalike_key(name), ()):
+            if not (plain and other_plain):
+                return value
+        return None
+
+    return find
 
 
 def _plain(name: str) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.glossary.lookalikes import TABLE, LookAlikes, lookalike_key, skeleton
+from bot.glossary.keys import compact
+from bot.glossary.lookalikes import TABLE, LookAlikes, letters_alike, lookalike_key, skeleton
 
 
 @pytest.mark.parametrize(
@@ -66,3 +67,15 @@ def test_two_ascii_spellings_are_different_words_not_look_alikes(held: str, name
     index.add("held", [held])
     assert lookalike_key(name) == lookalike_key(held)  # the skeletons agree ...
     assert index.like(name) is None  # ... but both are typed as they read
+
+
+def test_letters_alike_finds_look_alike_letters_only() -> None:
+    """left53: a waiting suggestion accepted with a term written under a look-alike of its name
+    (`waiting_named`): letters a reader cannot tell apart, never another number, accents or
+    two ASCII spellings (which would tell a member "added" of another name)."""
+    names = ["Zorblax", "GA", "MSE", "Schrödinger", "µP", "Llama 2"]
+    find = letters_alike({compact(name): name for name in names})
+    assert find(compact("Z\u043erblax")) == "Zorblax"  # a Cyrillic о
+    assert find(compact("\u03bcP")) == "µP"  # the Greek mu for the micro sign
+    for apart in ["gas", "rnse", "schrodinger", "uP", "Llama 3", "Zorblaxes", "Z\u043erblaxes"]:
+        assert find(compact(apart)) is None, apart

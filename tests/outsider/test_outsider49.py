@@ -3,8 +3,9 @@ the fake Discord, as members and moderators of a server in its first months driv
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import RESAID_AFTER, DefineCog
@@ -135,6 +136,23 @@ async def suggested(scene: Scene, member: FakeUser, name: str) -> None:
     assert (await sent.final_message())["content"].startswith("Thanks!")
 
 
+@contextlib.asynccontextmanager
+async def suggested_first(
+    scene: Scene, start_bot: StartBot, name: str
+) -> AsyncIterator[tuple[Store, Callable[[], None]]]:
+    """The bot on a store whose clock moves only when told; Alice has suggested `name`. Yields
+    the store and `later`, which moves the clock past her 10-minute cooldown."""
+    now = [dt.datetime.now(dt.UTC)]
+    store = await Store.open(scene.db_path, clock=lambda: now[0])
+
+    def later() -> None:
+        now[0] += dt.timedelta(minutes=11)
+
+    async with start_bot(store):
+        await suggested(scene, scene.alice, name)
+        yield store, later
+
+
 async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
     scene: Scene, start_bot: StartBot
 ) -> None:
@@ -145,12 +163,9 @@ async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
     submit (typed in the form); another member's suggestion of it is queued as before (each
     is told when it is decided)."""
     fake = scene.fake
-    now = [dt.datetime.now(dt.UTC)]
-    store = await Store.open(scene.db_path, clock=lambda: now[0])
     waits = "You suggested “zorblax” already: it is waiting for this server's moderators."
-    async with start_bot(store):
-        await suggested(scene, scene.alice, "zorblax")
-        now[0] += dt.timedelta(minutes=11)
+    async with suggested_first(scene, start_bot, "zorblax") as (store, later):
+        later()
         again = await fake.slash(
             scene.alice, "suggest", {"term": "Zorb-lax"}, channel=scene.channel
         )
@@ -171,9 +186,14 @@ async def test_a_member_suggesting_their_waiting_name_again_is_told_it_waits(
 async def rejected_after(scene: Scene, meanwhile: Callable[[], None]) -> str:
     """Bob suggests "zorblax", then `meanwhile` (what befalls his DM), then a moderator's
     `/term review` rejects it: what the moderator reads."""
-    fake = scene.fake
     await suggested(scene, scene.bob, "zorblax")
     meanwhile()
+    return await reject_next(scene)
+
+
+async def reject_next(scene: Scene) -> str:
+    """A moderator's `/term review` rejects the oldest waiting suggestion: what they read."""
+    fake = scene.fake
     review = await fake.slash(
         scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
     )

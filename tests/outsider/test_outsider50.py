@@ -22,32 +22,12 @@ from tests.discord_app.test_alias_permissions import pick_the_miss
 from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import add_term, open_add
-from tests.fake_discord import FakeUser
 from tests.fake_discord.command_permissions import override
 from tests.resilience.botproc import BotProcess
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
-
-SUGGESTED = {"definition": "What I think it is, in my words."}
-
-
-async def _suggest(scene: Scene, member: FakeUser, name: str) -> None:
-    fake = scene.fake
-    opened = await fake.slash(member, "suggest", {"term": name}, channel=scene.channel)
-    await opened.response()
-    sent = await fake.submit_modal(member, opened, SUGGESTED)
-    assert (await sent.final_message())["content"].startswith("Thanks!")
-
-
-async def _reject_next(scene: Scene) -> str:
-    fake = scene.fake
-    review = await fake.slash(
-        scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
-    )
-    shown = await review.final_message()
-    rejected = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
-    return str((await rejected.final_message())["content"])
+from .test_outsider49 import SUGGESTED, reject_next, suggested
 
 
 async def test_dms_discord_refuses_are_said_as_such_without_a_stand_in_refusal(
@@ -59,23 +39,23 @@ async def test_dms_discord_refuses_are_said_as_such_without_a_stand_in_refusal(
     another is still reached. The moderator's answer says which, and the decision stands."""
     fake = scene.fake
     scene.bob.dms_closed = True
-    await _suggest(scene, scene.bob, "zorblax")
-    said = await _reject_next(scene)
+    await suggested(scene, scene.bob, "zorblax")
+    said = await reject_next(scene)
     assert "Rejected the suggestion; the member could not be told (DMs closed)." in said, said
     assert [user for user, _ in fake.refused_dms] == [scene.bob.id]
 
     scene.bob.dms_closed = False
-    await _suggest(scene, scene.alice, "blorptex")
+    await suggested(scene, scene.alice, "blorptex")
     del scene.guild.members[scene.alice.id]  # left; still in Elsewhere with the bot
-    said = await _reject_next(scene)
+    said = await reject_next(scene)
     assert "Rejected the suggestion" in said, said
     assert "could not be told" not in said, said
     told = await fake.wait_for_channel_message(fake.dm_channel(scene.alice))
     assert "blorptex" in told["content"], told
 
-    await _suggest(scene, scene.admin, "quuxnet")
+    await suggested(scene, scene.admin, "quuxnet")
     del scene.guild.members[scene.admin.id]  # left: no server in common with the bot
-    said = await _reject_next(scene)
+    said = await reject_next(scene)
     assert "the member could not be told (no longer in this server)." in said, said
     assert [user for user, _ in fake.refused_dms] == [scene.bob.id, scene.admin.id]
     assert await store.open_suggestions(scene.guild.id) == []
@@ -92,14 +72,14 @@ async def test_a_server_renamed_while_the_bot_runs_keeps_everything_and_is_named
     assert "now opens **KV Cache**" in await add_alias(
         scene, scene.moderator, "kv stash", "kv-cache"
     )
-    await _suggest(scene, scene.bob, "quuxnet")
+    await suggested(scene, scene.bob, "quuxnet")
     old_name = scene.guild.name
     scene.guild.name = "Reading Group"
     await fake.update_guild(scene.guild)
     for asked, title in (("zbx", "Zorblax"), ("kv stash", "KV Cache")):
         _, card = await define(fake, scene.alice, asked, scene.channel)
         assert embed_of(card)["title"] == title, card
-    said = await _reject_next(scene)
+    said = await reject_next(scene)
     assert "could not be told" not in said, said
     told = (await fake.wait_for_channel_message(fake.dm_channel(scene.bob)))["content"]
     assert "“quuxnet” in Reading Group was not added" in told, told
@@ -177,7 +157,7 @@ async def test_fifty_suggestions_accepted_in_a_row_under_rate_limits_lose_nothin
         member = fake.add_user(f"member_{name.lower()}")
         scene.guild.add_member(member)
         members.append(member)
-        await _suggest(scene, member, name)
+        await suggested(scene, member, name)
     fake.rate_limit("POST", "/users/@me/channels", limit=1, per=0.5)
     fake.rate_limit("POST", "/channels/{channel_id}/messages", limit=5, per=5.0)
     fake.rate_limit("GET", "/users/{user_id}", limit=5, per=1.0)
@@ -275,7 +255,7 @@ async def test_accept_and_suggest_forms_open_across_a_restart_still_save(
     member's suggestion is queued with what they wrote."""
     fake = scene.fake
     async with start_bot(await Store.open(scene.db_path)):
-        await _suggest(scene, scene.bob, "Qxkalo")
+        await suggested(scene, scene.bob, "Qxkalo")
         review = await fake.slash(
             scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
         )

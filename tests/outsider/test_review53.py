@@ -3,7 +3,6 @@ ops49, swap49, left50 and left51 (review53)"). The real bot on the fake Discord,
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import os
 import socket
@@ -23,7 +22,7 @@ from tests.discord_app.helpers import buttons, is_ephemeral
 
 from .conftest import Scene
 from .test_left50 import TERM
-from .test_outsider49 import SUGGESTED, suggested
+from .test_outsider49 import SUGGESTED, suggested, suggested_first
 
 
 async def test_a_waiting_name_in_the_other_number_or_in_look_alike_letters_waits(
@@ -34,12 +33,9 @@ async def test_a_waiting_name_in_the_other_number_or_in_look_alike_letters_waits
     reader cannot tell apart). Now they are said to be waiting too, before the form and at
     its submit; a name of other letters ("zorblix") is queued."""
     fake = scene.fake
-    now = [dt.datetime.now(dt.UTC)]
-    store = await Store.open(scene.db_path, clock=lambda: now[0])
-    async with start_bot(store):
-        await suggested(scene, scene.alice, "zorblax")
+    async with suggested_first(scene, start_bot, "zorblax") as (store, later):
         for name in ("zorblaxes", "Zоrblax", "ZОRBLAXES"):  # Cyrillic о, О
-            now[0] += dt.timedelta(minutes=11)
+            later()
             again = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
             said = await again.final_message()
             same = f"“{name}” is the same name here as “zorblax”, which you suggested already"
@@ -49,7 +45,7 @@ async def test_a_waiting_name_in_the_other_number_or_in_look_alike_letters_waits
             sent = await fake.submit_modal(scene.alice, typed, {"title": name, **SUGGESTED})
             said = await sent.final_message()
             assert said["content"].startswith(same), said
-        now[0] += dt.timedelta(minutes=11)
+        later()
         await suggested(scene, scene.alice, "zorblix")
         waiting = await store.open_suggestions(scene.guild.id)
     assert [s.title for s in waiting] == ["zorblax", "zorblix"]

@@ -4,7 +4,6 @@ Discord, real SQLite."""
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
 
 from .conftest import Scene
-from .test_outsider49 import SUGGESTED, suggested
+from .test_outsider49 import SUGGESTED, suggested_first
 
 # A definition at the form's cap, with Markdown: given back escaped, it is twice a message.
 _SENTENCE = "The team's *nightly* batch job that re-ranks `retrieved` documents. "
@@ -143,12 +142,9 @@ async def test_a_name_taken_for_a_waiting_one_names_the_one_waiting(
     what waits or why. Now the answer names the waiting suggestion as it was written; a name
     that is the waiting one in another spelling is answered as before."""
     fake = scene.fake
-    now = [dt.datetime.now(dt.UTC)]
-    store = await Store.open(scene.db_path, clock=lambda: now[0])
     waits = "it is waiting for this server's moderators."
-    async with start_bot(store):
-        await suggested(scene, scene.alice, "RM")
-        now[0] += dt.timedelta(minutes=11)
+    async with suggested_first(scene, start_bot, "RM") as (store, later):
+        later()
         for name in ("RMS", "RМ"):  # a Cyrillic М
             asked = await fake.slash(scene.alice, "suggest", {"term": name}, channel=scene.channel)
             said = await asked.final_message()

@@ -18,11 +18,29 @@ import pytest
 from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.resilience.botproc import BotProcess
 from tests.storage.conftest import fresh_schema
 
 FALLBACK = "answering without counts and aliases"
+
+
+def at_port(url: str, port: int) -> str:
+    """`url` (its user, password and database) at 127.0.0.1:`port`: a forwarder to it, or a
+    port nothing listens on."""
+    parts = urlsplit(url)
+    userinfo = parts.netloc.rpartition("@")[0]
+    return urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+
+
+def glossary_lab(fake: FakeDiscord) -> tuple[FakeUser, FakeUser, FakeGuild, FakeChannel]:
+    """Alice and a moderator (a role with Manage Server) in "Glossary Lab", and its #general."""
+    alice, moderator = fake.add_user("alice"), fake.add_user("mo")
+    guild = fake.add_guild("Glossary Lab")
+    mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
+    guild.add_member(alice)
+    guild.add_member(moderator, roles=[mods])
+    return alice, moderator, guild, guild.add_text_channel("general")
 
 
 def _free_port() -> int:
@@ -75,9 +93,7 @@ async def test_a_postgresql_not_up_yet_at_start_is_waited_for(tmp_path: Path) ->
     real = urlsplit(TEST_DATABASE_URL)
     port = _free_port()
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        not_up = at_port(url, port)
         moderator = fake.add_user("mo")
         guild = fake.add_guild("Glossary Lab")
         mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
@@ -169,15 +185,8 @@ async def test_deciding_a_suggestion_while_postgresql_is_down_says_so(tmp_path: 
         FakeDiscord() as fake,
         contextlib.AsyncExitStack() as database,
     ):
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        via = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
-        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
-        guild = fake.add_guild("Glossary Lab")
-        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-        guild.add_member(alice)
-        guild.add_member(moderator, roles=[mods])
-        channel = guild.add_text_channel("general")
+        via = at_port(url, port)
+        alice, moderator, guild, channel = glossary_lab(fake)
         await database.enter_async_context(
             _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432)
         )

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-import discord
 import pytest
 
 from bot.discord_app import health
@@ -22,7 +21,7 @@ from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeDiscord
-from tests.outsider.test_shards49 import _forwarding, _free_port
+from tests.outsider.test_shards49 import _forwarding, _free_port, at_port, glossary_lab
 from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
 from tests.storage.conftest import fresh_schema
@@ -55,15 +54,8 @@ async def test_a_single_process_answers_while_postgresql_comes_up(tmp_path: Path
     port = _free_port()
     beat = tmp_path / "beat"
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
-        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
-        guild = fake.add_guild("Glossary Lab")
-        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-        guild.add_member(alice)
-        guild.add_member(moderator, roles=[mods])
-        channel = guild.add_text_channel("general")
+        not_up = at_port(url, port)
+        alice, moderator, guild, channel = glossary_lab(fake)
         seeded = await Store.open(url, flush_interval=None)  # the server's data from before
         try:
             await seeded.add_alias(guild.id, "blorfy", "blorfy", "rag", moderator.id)
@@ -161,12 +153,7 @@ async def test_postgresql_refusing_for_good_is_given_up_while_the_bot_answers(
     url = f"postgresql://glossary:s3cret@127.0.0.1:{port}/glossary"
     beat = tmp_path / "beat"
     async with FakeDiscord() as fake:
-        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
-        guild = fake.add_guild("Glossary Lab")
-        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-        guild.add_member(alice)
-        guild.add_member(moderator, roles=[mods])
-        channel = guild.add_text_channel("general")
+        alice, moderator, _, channel = glossary_lab(fake)
         settings = {"DATABASE_URL": url, "DATABASE_WAIT": "3", "HEARTBEAT_PATH": str(beat)}
         async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
             given_up = await bot.wait_for_output(FALLBACK, within=60)
@@ -233,9 +220,7 @@ async def test_another_process_of_the_bot_on_the_database_stops_this_one_as_it_o
     real = urlsplit(TEST_DATABASE_URL)
     port = _free_port()
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        not_up = at_port(url, port)
         alice = fake.add_user("alice")
         guild = fake.add_guild("Glossary Lab")
         guild.add_member(alice)

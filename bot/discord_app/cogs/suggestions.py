@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import re
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -241,6 +243,26 @@ def refusal_text(status: SuggestStatus) -> str:
     )
 
 
+# A refused form's text as a file, for when the answer cannot hold it all: a definition at
+# the form's cap (2,000) and its head pass a message's 2,000 once its Markdown is made inert.
+GIVEN_BACK_FILE = "suggestion.txt"
+_LABELS = {"title": "Term", "definition": "What it means"}
+
+
+def given_back(head: str, values: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """A refused suggestion's answer: `head` and what was typed (`typed_back`), and `reply`'s
+    keywords; what one message cannot hold comes whole, as typed, in an attached file."""
+    if len(typed_back(head, values, limit=sys.maxsize)) <= limits.MESSAGE_CONTENT:
+        return typed_back(head, values), {}
+    text = "".join(
+        f"{_LABELS.get(key, key)}:\n{value}\n\n" for key, value in values.items() if value.strip()
+    )
+    attached = discord.File(io.BytesIO(text.encode()), filename=GIVEN_BACK_FILE)
+    return typed_back(
+        f"{head} (too long for a message: all of it is in the attached file)", values
+    ), {"file": attached}
+
+
 class SuggestButton(
     Restorable[discord.ui.Button[Any]],
     template=rf"{SUGGEST_PREFIX}(?P<query>.{{0,{SUGGEST_QUERY}}})",
@@ -323,14 +345,15 @@ class SuggestCog(ServerOnly, commands.Cog):
         definition = values.get("definition", "").strip()
         if not title or not definition:
             head = "A suggestion needs the term and what it means."
+            attached: dict[str, Any] = {}
             if definition:  # a term of spaces passes the form's input: its words come back
-                head = typed_back(f"{head} What you typed:", values)
-            await reply(interaction, head)
+                head, attached = given_back(f"{head} What you typed:", values)
+            await reply(interaction, head, **attached)
             return
         unfit = _unfit(title, definition)
         if unfit is not None:  # past the form's inputs (a hand-made client): refused, not cut
-            head = f"{unfit} Nothing was queued; what you typed:"
-            await reply(interaction, typed_back(head, values))
+            text, attached = given_back(f"{unfit} Nothing was queued; what you typed:", values)
+            await reply(interaction, text, **attached)
             return
         refusal = name_refused(title)
         if refusal is not None:  # no moderator could accept it: say so now, not after review
@@ -338,15 +361,15 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         store = self.state.store
         if store is None:  # what was typed comes back: the form is gone
-            await reply(
-                interaction, typed_back(f"{storage_down(self.state)} What you typed:", values)
-            )
+            text, attached = given_back(f"{storage_down(self.state)} What you typed:", values)
+            await reply(interaction, text, **attached)
             return
         await thinking(interaction)
         named = await self._named(scope, title)
         if named is None:  # not searched: this server's searches are at their cap (a raid?)
             head = f"{SEARCHES_WAITING} Nothing was queued; what you typed:"
-            await reply(interaction, typed_back(head, values))
+            text, attached = given_back(head, values)
+            await reply(interaction, text, **attached)
             return
         if named:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
@@ -355,10 +378,11 @@ class SuggestCog(ServerOnly, commands.Cog):
         with contextlib.suppress(StorageError):  # the write below says so, keeping the text
             waiting = await own_waiting(store, scope, owner, title)
         if waiting is not None:  # their words come back, as any refused form's do
-            await reply(interaction, typed_back(f"{waiting} What you typed:", values))
+            text, attached = given_back(f"{waiting} What you typed:", values)
+            await reply(interaction, text, **attached)
             return
 
-        async def sent() -> tuple[str, discord.ui.View | None]:
+        async def sent() -> tuple[str, dict[str, Any]]:
             try:
                 status = await store.add_suggestion(scope, owner, title, definition)
             except StorageError:  # what the member wrote is kept for another try
@@ -367,20 +391,20 @@ class SuggestCog(ServerOnly, commands.Cog):
                 )
                 view = discord.ui.View(timeout=None)
                 view.add_item(SuggestAgainButton(owner, nonce))
-                return STORAGE_DOWN + KEPT, view
+                return STORAGE_DOWN + KEPT, {"view": view}
             if status is SuggestStatus.ADDED:
                 text = (
                     f"Thanks! “{echo(title)}” is with this server's moderators. "
                     "I'll tell you privately what they decide, if your DMs are open."
                 )
-            else:  # a moment ago, or a full queue: their words come back for later
-                text = typed_back(f"{refusal_text(status)} What you typed:", values)
-            return text[: limits.MESSAGE_CONTENT], None
+                return text[: limits.MESSAGE_CONTENT], {}
+            # a moment ago, or a full queue: their words come back for later
+            return given_back(f"{refusal_text(status)} What you typed:", values)
 
         said = await through_the_stop(interaction.client, sent())
         unfinished = unfinished_at_stop("sending this suggestion", "with this server's moderators")
-        text, view = said if said is not None else (unfinished, None)
-        await reply(interaction, text, **({"view": view} if view is not None else {}))
+        text, attached = said if said is not None else (unfinished, {})
+        await reply(interaction, text, **attached)
 
     async def _named(self, scope: int, title: str) -> str | None:
         """What to tell a member who suggests a name this server's glossary already has (a
@@ -444,7 +468,9 @@ async def tell_member(
         log.info("could not tell user %s about their suggestion", user_id)
     except DISCORD_UNREACHED as exc:  # no refusal: DMs may well be open
         log.info("could not tell user %s about their suggestion: %r", user_id, exc)
-        return UNTOLD_UNANSWERED
+        # A 429 left after discord.py's retries (or Cloudflare's, without them) is an answer.
+        limited = isinstance(exc, discord.HTTPException) and exc.status == 429
+        return UNTOLD_RATE_LIMITED if limited else UNTOLD_UNANSWERED
     else:
         return None
     if guild is not None:
@@ -466,6 +492,7 @@ DISCORD_UNREACHED = (discord.HTTPException, aiohttp.ClientError, OSError, Timeou
 UNTOLD_DMS = "DMs closed"
 UNTOLD_LEFT = "no longer in this server"
 UNTOLD_UNANSWERED = "Discord did not answer"
+UNTOLD_RATE_LIMITED = "Discord rate-limited the bot"
 
 
 @dataclass(frozen=True, slots=True)
