@@ -53,8 +53,9 @@ def test_one_reference_to_an_unread_files_entry_is_counted_in_the_singular(
     assert done.returncode == 1
     lines = [line for line in done.stdout.splitlines() if "to entries" in line]
     assert len(lines) == 1, done.stdout
-    assert ": error: 1 reference to entries (kinds, asked-as tables, related ids) names no " in (
-        lines[0]
+    assert (
+        ": error: 1 reference to entries (kinds, asked-as tables, related ids) names no "
+        in lines[0]
     )
 
 
