@@ -129,12 +129,14 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
     this, its = ("this file", "this file's") if one else ("these files", "their")
     notes = []
     if echoes:
+        many = len(echoes) > 1
+        refs, verb, them = ("references", "name", "them") if many else ("reference", "names", "it")
         notes.append(
             Problem(
                 "error",
                 where,
-                f"{len(echoes)} references to entries (kinds, asked-as tables, related ids) name "
-                f"no entry: not listed, as {this}, which may hold them, could not be read; "
+                f"{len(echoes)} {refs} to entries (kinds, asked-as tables, related ids) {verb} "
+                f"no entry: not listed, as {this}, which may hold {them}, could not be read; "
                 "`check` lists those left once it reads",
             )
         )
