@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot import metrics
+from bot.discord_app.cogs.moderators import NOT_YET_WRITE, STORAGE_DOWN
+from bot.discord_app.health import check_heartbeat
 from bot.storage import CountsAhead, Store
+from tests.fake_discord import FakeDiscord
+from tests.ops.test_metrics import metrics_port, scrape
+from tests.outsider.test_shards49 import _free_port
+from tests.polling import eventually
+from tests.resilience.botproc import BotProcess
 
 
 def _sample(name: str) -> float:
@@ -84,3 +94,88 @@ def test_lookups_past_the_wait_s_cap_are_said_not_counted() -> None:
         "2 lookups and 1 missed search (2 more past the cap of keys kept in memory, not counted)"
     )
     assert CountsAhead().said() == "0 lookups and 0 missed searches"
+
+
+def _json_lines(bot: BotProcess) -> list[dict[str, object]]:
+    return [json.loads(line) for line in bot.lines if line.startswith("{")]
+
+
+async def test_the_wait_in_json_logs_and_metrics_scraped_through_it(tmp_path: Path) -> None:
+    """PostgreSQL refusing, LOG_FORMAT=json, METRICS_PORT: the wait's WARNING and the give-up
+    ERROR are JSON objects of their level; `/metrics` answers during the wait; a lookup
+    answered during the wait, dropped at the give-up, is not left in
+    `glossary_lookups_buffered_total` as waiting to be written (wait50 left it there)."""
+    port = _free_port()  # nothing listens: refused
+    url = f"postgresql://glossary:s3cret@127.0.0.1:{port}/glossary"
+    settings = {
+        "DATABASE_URL": url,
+        "DATABASE_WAIT": "20",  # past the start and the /define on a loaded machine
+        "LOG_FORMAT": "json",
+        "METRICS_PORT": "0",
+    }
+    async with FakeDiscord() as fake:
+        alice = fake.add_user("alice")
+        guild = fake.add_guild("Glossary Lab")
+        guild.add_member(alice)
+        channel = guild.add_text_channel("general")
+        async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
+            waiting = json.loads(await bot.wait_for_output("answering from the glossary meanwhile"))
+            assert waiting["level"] == "WARNING", waiting
+            assert "s3cret" not in str(waiting)
+            served = await metrics_port(bot)
+            defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+            assert (await defined.final_message())["embeds"][0]["title"] == "KV Cache"
+            given_up = json.loads(
+                await bot.wait_for_output("answering without counts and aliases", within=60)
+            )
+            assert given_up["level"] == "ERROR", given_up
+            assert "the 1 lookup and 0 missed searches counted meanwhile are not kept" in str(
+                given_up["message"]
+            ), given_up
+            samples = await asyncio.to_thread(scrape, served)
+            buffered = samples[("glossary_lookups_buffered_total", ())]
+            flushed = samples[("glossary_lookups_flushed_total", ())]
+            assert buffered - flushed == 0, samples  # nothing waits: the lookup is gone
+            assert (
+                samples[("glossary_interactions_total", (("kind", "define"), ("outcome", "card")))]
+                == 1
+            )
+        assert all(isinstance(line, dict) for line in _json_lines(bot))
+        assert "Traceback" not in bot.output, bot.output[-3000:]
+
+
+async def test_a_sqlite_file_in_a_folder_not_there_yet_is_not_waited_for(tmp_path: Path) -> None:
+    """A SQLite DATABASE_PATH on a volume not mounted yet (its folder missing at the start):
+    not waited for, whatever DATABASE_WAIT says (only a PostgreSQL not up yet is); the one
+    ERROR naming DATABASE_PATH at once, moderator changes told "cannot be written right now"
+    (not "not reachable yet": no open will follow), `health` says to restart; the folder
+    appearing later changes nothing until then (README's DATABASE_WAIT row says so)."""
+    later = tmp_path / "volume"  # not there yet
+    beat = tmp_path / "beat"
+    async with FakeDiscord() as fake:
+        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
+        guild = fake.add_guild("Glossary Lab")
+        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
+        guild.add_member(alice)
+        guild.add_member(moderator, roles=[mods])
+        channel = guild.add_text_channel("general")
+        settings = {"DATABASE_WAIT": "60", "HEARTBEAT_PATH": str(beat)}
+        async with BotProcess(fake, later / "glossary-bot.db", cwd=tmp_path, **settings) as bot:
+            said = await bot.wait_for_output("answering without counts and aliases")
+            assert "ERROR" in said and "DATABASE_PATH=" in said, said
+            later.mkdir()  # the volume comes
+            handle = await fake.slash(
+                moderator, "alias add", {"alias": "zorbly", "term": "rag"}, channel=channel
+            )
+            told = (await handle.final_message())["content"]
+            assert told == STORAGE_DOWN and told != NOT_YET_WRITE, told
+            defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+            assert (await defined.final_message())["embeds"][0]["title"] == "KV Cache"
+
+            async def restart_said() -> bool:
+                return "restart the bot once that is fixed" in check_heartbeat(beat)[1]
+
+            await eventually(restart_said, "health saying to restart the bot")
+        assert "answering from the glossary meanwhile" not in bot.output
+        assert "trying again" not in bot.output
+        assert not (later / "glossary-bot.db").exists()
