@@ -246,3 +246,41 @@ async def test_a_form_opened_before_a_restart_and_saved_during_the_wait_keeps_it
         finally:
             await stored.close()
         assert EDITED["definition"] in term.body, term  # the edit, of the term it was opened for
+
+
+@pytest.mark.postgres
+async def test_a_stop_as_the_database_opens_writes_what_was_counted_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM the moment the database answers (its "answers after" line, the claim and the
+    warm still under way): exit 0, the lookups counted during the wait written by the close,
+    `health` "stopped cleanly", no traceback."""
+    real = urlsplit(TEST_DATABASE_URL)
+    port = _free_port()
+    beat = tmp_path / "beat"
+    async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
+        parts = urlsplit(url)
+        userinfo = parts.netloc.rpartition("@")[0]
+        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        alice = fake.add_user("alice")
+        guild = fake.add_guild("Glossary Lab")
+        guild.add_member(alice)
+        channel = guild.add_text_channel("general")
+        settings = {"DATABASE_URL": not_up, "HEARTBEAT_PATH": str(beat)}
+        async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
+            await bot.wait_for_output("answering from the glossary meanwhile")
+            for _ in range(2):
+                defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+                assert (await defined.final_message())["embeds"][0]["title"] == "KV Cache"
+            async with _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432):
+                opened = await bot.wait_for_output("answers after", within=60)
+                assert await bot.stop() == 0
+        assert "2 lookups and 0 missed searches counted meanwhile are written" in opened, opened
+        assert "Traceback" not in bot.output, bot.output[-3000:]
+        assert "ERROR" not in bot.output, bot.output[-3000:]
+        assert check_heartbeat(beat)[1].startswith("stopped: the bot stopped cleanly")
+        stored = await Store.open(url, flush_interval=None, migrate=Migrate.NEVER)
+        try:
+            assert await stored.total_lookups(guild.id) == 2
+        finally:
+            await stored.close()
