@@ -284,3 +284,42 @@ async def test_a_stop_as_the_database_opens_writes_what_was_counted_meanwhile(
             assert await stored.total_lookups(guild.id) == 2
         finally:
             await stored.close()
+
+
+@pytest.mark.postgres
+async def test_the_database_failing_again_as_soon_as_it_opened(tmp_path: Path) -> None:
+    """PostgreSQL answers during the wait, then goes again at once (its port closed right after
+    the "answers after" line): no traceback; /define answers; a moderator's change is told the
+    database cannot be written (not "not reachable yet": the wait is over), nothing claimed;
+    the stop exits 0."""
+    real = urlsplit(TEST_DATABASE_URL)
+    port = _free_port()
+    async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
+        parts = urlsplit(url)
+        userinfo = parts.netloc.rpartition("@")[0]
+        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
+        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
+        guild = fake.add_guild("Glossary Lab")
+        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
+        guild.add_member(alice)
+        guild.add_member(moderator, roles=[mods])
+        channel = guild.add_text_channel("general")
+        async with BotProcess(
+            fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=not_up
+        ) as bot:
+            await bot.wait_for_output("answering from the glossary meanwhile")
+            async with _forwarding(port, real.hostname or "127.0.0.1", real.port or 5432):
+                await bot.wait_for_output("answers after", within=60)
+            defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
+            assert (await defined.final_message())["embeds"][0]["title"] == "KV Cache"
+            handle = await fake.slash(
+                moderator, "alias add", {"alias": "zorbly", "term": "rag"}, channel=channel
+            )
+            assert (await handle.final_message())["content"] == STORAGE_DOWN
+            assert await bot.stop() == 0
+        assert "Traceback" not in bot.output, bot.output[-3000:]
+        stored = await Store.open(url, flush_interval=None, migrate=Migrate.NEVER)
+        try:
+            assert await stored.list_aliases(guild.id) == []
+        finally:
+            await stored.close()
