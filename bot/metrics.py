@@ -131,8 +131,8 @@ LIVE_METRICS = (
 class StoreMetrics:
     """The store's counting and flushing as metrics (it is told through Store.observer)."""
 
-    def lookup_counted(self) -> None:
-        LOOKUPS_BUFFERED.inc()
+    def lookup_counted(self, lookups: int = 1) -> None:
+        LOOKUPS_BUFFERED.inc(lookups)
 
     def flushed(self, seconds: float, lookups: int, ok: bool) -> None:
         FLUSH_SECONDS.observe(seconds)

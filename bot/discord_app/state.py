@@ -83,7 +83,11 @@ class BotState:
             check_interval=alias_check_interval,
         )
         self.term_caps = term_caps  # per server: terms, bytes of their text
-        self.term_drafts = Drafts(lambda: self.store, read_timeout=read_timeout)  # modals open
+        self.term_drafts = Drafts(  # modals open
+            lambda: self.store,
+            read_timeout=read_timeout,
+            waiting=lambda: self.database_wait is not None,
+        )
         # While the database is waited for (`await_database`): the wait, and what is counted
         # meanwhile, handed to the store when it opens.
         self.database_wait: DatabaseWait | None = None

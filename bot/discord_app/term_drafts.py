@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_DRAFTS = 1000  # modals opened and not yet forgotten, across servers (in memory)
+# Why a draft is not given back while the bot waits for its database (`DATABASE_WAIT`): one
+# opened before a restart is there, readable once it opens, so neither said gone nor guessed.
+NOT_YET = "is not reachable yet (the bot has just started)"
 SAVE_WAIT = 1.0  # seconds a form waits for its draft to be stored before it is shown anyway
 
 
@@ -87,8 +90,10 @@ class Drafts:
         store: Callable[[], Store | None],
         limit: int = MAX_DRAFTS,
         read_timeout: float = 1.0,  # BotState passes its own
+        waiting: Callable[[], bool] = lambda: False,
     ) -> None:
         self._store = store
+        self._waiting = waiting  # the store not open yet, but waited for: it will answer
         self.limit = limit
         self.read_timeout = read_timeout
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
@@ -135,6 +140,8 @@ class Drafts:
         if draft is not None:
             return draft if (draft.scope, draft.owner) == (scope, owner) else None
         store = self._store()
+        if store is None and self._waiting():
+            raise DraftUnread(nonce, NOT_YET)
         if store is None:
             return None
         try:

@@ -87,7 +87,7 @@ MAX_PENDING_MISSES = 50_000
 class StoreObserver(Protocol):
     """Told of each lookup counted and each flush (the bot's metrics, when they are on)."""
 
-    def lookup_counted(self) -> None: ...
+    def lookup_counted(self, lookups: int = 1) -> None: ...
 
     def flushed(self, seconds: float, lookups: int, ok: bool) -> None: ...
 
@@ -251,7 +251,7 @@ class Store:
         )
         if not kept or "lookups" in self._dropping:
             self._note_kept("lookups", kept, self._max_pending_lookups)
-        if self.observer is not None:
+        if kept and self.observer is not None:  # one dropped is never written: not "waiting"
             self.observer.lookup_counted()
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
@@ -269,6 +269,8 @@ class Store:
         """Take the counts made before this store opened (`CountsAhead`): written with the next
         flush, as if counted here."""
         self._pending.absorb(ahead.buffer)
+        if self.observer is not None:  # in the metrics from now on, as the store's own are
+            self.observer.lookup_counted(ahead.buffer.lookup_total())
         ahead.buffer = CountBuffer(ahead.buffer.seq)  # taken: counted nowhere else
 
     def _note_kept(self, kind: str, kept: bool, cap: int) -> None:
@@ -1154,12 +1156,12 @@ class CountsAhead:
         self.dropped = 0  # lookups and misses of a new key past the bounds: not counted
 
     def record_lookup(self, scope: int, entry_id: str) -> None:
+        # In the metrics once the store takes them (`take_counts`): a wait given up drops
+        # them, and `glossary_lookups_buffered_total` would show them waiting for ever.
         if not self.buffer.add_lookup(
             scope, entry_id, _system_seconds(), max_keys=self._max_lookups
         ):
             self.dropped += 1
-        elif Store.observer is not None:  # counted in memory, as the store's are
-            Store.observer.lookup_counted()
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         query = normalized_query[:MAX_QUERY_LENGTH]
@@ -1169,11 +1171,17 @@ class CountsAhead:
             self.dropped += 1
 
     def said(self) -> str:
-        """ "3 lookups and 1 missed search" counted so far."""
+        """ "3 lookups and 1 missed search" counted so far, and how many were not (a flood
+        past the bounds)."""
         misses = sum(t.hours.total() for s in self.buffer.misses.values() for t in s.values())
+        past = (
+            f" ({self.dropped} more past the cap of keys kept in memory, not counted)"
+            if self.dropped
+            else ""
+        )
         return (
             f"{_counted(self.buffer.lookup_total(), 'lookup', 'lookups')} and "
-            f"{_counted(misses, 'missed search', 'missed searches')}"
+            f"{_counted(misses, 'missed search', 'missed searches')}{past}"
         )
 
 

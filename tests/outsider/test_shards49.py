@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -44,9 +45,22 @@ def glossary_lab(fake: FakeDiscord) -> tuple[FakeUser, FakeUser, FakeGuild, Fake
 
 
 def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A port nothing listens on, for a forwarder opened later: below the range the kernel
+    hands out to outgoing connections, where the bot's and the tests' own connections took a
+    port picked there meanwhile ("address already in use" when the forwarder opened it)."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    below = range(low // 2, low) if low >= 4096 else range(0)  # none there: as the kernel picks
+    for port in [*random.sample(below, min(500, len(below))), 0]:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise AssertionError("no free port")
 
 
 @contextlib.asynccontextmanager

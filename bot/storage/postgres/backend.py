@@ -182,7 +182,7 @@ class PostgresBackend(Backend):
 
         async def claim(wait: float) -> None:
             try:
-                conn = await asyncpg.connect(self._url, timeout=10.0, server_settings=settings)
+                conn = await _connected(self._url, timeout=10.0, server_settings=settings)
             except Exception as exc:
                 raise as_storage_error(exc, self.location) from exc
             try:
@@ -300,6 +300,26 @@ class PostgresBackend(Backend):
         except TimeoutError:
             self._pool.terminate()
         self._cut_off.cancel()
+
+
+async def _connected(url: str, **kwargs: Any) -> asyncpg.Connection:
+    """`asyncpg.connect`, left to finish when its caller is cancelled (a stop as the database
+    opens) and then let go: a connect cancelled halfway leaves asyncpg's TLS probe holding an
+    error nobody reads, which asyncio logs as an ERROR ("Future exception was never
+    retrieved") with its traceback."""
+    connecting = asyncio.ensure_future(asyncpg.connect(url, **kwargs))
+    try:
+        return await asyncio.shield(connecting)
+    except asyncio.CancelledError:
+        connecting.add_done_callback(_let_go)
+        raise
+
+
+def _let_go(connecting: asyncio.Future[asyncpg.Connection]) -> None:
+    if connecting.cancelled():
+        return
+    if connecting.exception() is None:
+        connecting.result().terminate()
 
 
 def backup_advice(location: str, dest: str) -> str:
