@@ -1,0 +1,164 @@
+"""Each server's own version (migration 9, versions51): moved by that server's changes from any
+process, and by no other server's; a cache reads again only the servers whose version moved.
+Both backends; on PostgreSQL the two stores are two processes' connections (two shard
+processes of one bot, or a shard process and `glossary-bot terms import`)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord_app.alias_cache import ServerCache
+from bot.glossary import Glossary, load_glossary
+from bot.glossary.server_terms import ServerTerm
+from bot.search import SearchIndex
+from bot.storage import AliasImport, Store
+from bot.storage.sqlite.migrate import migrations
+from bot.term_storage import TermChange, change_terms
+
+from .conftest import OpenStore, query
+
+
+def term(n: int) -> ServerTerm:
+    return ServerTerm(
+        id=f"zq-{n}", title=f"Zorbquux {n}", definition=f"Our job {n}.", category="Fundamentals"
+    )
+
+
+def put(*new: ServerTerm) -> Any:
+    return lambda *_: (TermChange(put=new), None)
+
+
+async def test_a_servers_version_moves_with_its_own_changes_only(open_any: OpenStore) -> None:
+    bot, operator = await open_any(), await open_any()
+    assert await bot.server_versions([1, 2, 3]) == {1: 0, 2: 0, 3: 0}  # never changed
+
+    await operator.import_aliases([AliasImport(1, "kvc", "KVC", "kv-cache")])
+    one = await bot.server_version(1)
+    assert one > 0
+    assert await bot.server_version(2) == 0
+
+    await change_terms(operator, 2, put(term(1), term(2)), 9)  # one write, two rows
+    two = await bot.server_version(2)
+    assert two > 0
+    assert await bot.server_version(1) == one
+
+    await operator.remove_alias(1, "kvc", actor_id=0)
+    assert await bot.server_version(1) > one
+    await change_terms(operator, 2, lambda *_: (TermChange(remove=("zq-1",)), None), 9)
+    assert await bot.server_version(2) > two
+
+    # One write across servers moves each of them, none other.
+    before = await bot.server_versions([1, 2, 3, 4])
+    await operator.import_aliases(
+        [AliasImport(3, "rg", "RG", "rag"), AliasImport(4, "rg", "RG", "rag")]
+    )
+    after = await bot.server_versions([1, 2, 3, 4])
+    assert [after[s] > before[s] for s in (1, 2, 3, 4)] == [False, False, True, True]
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[Glossary, SearchIndex]:
+    glossary = load_glossary()
+    return glossary, SearchIndex.build(glossary)
+
+
+def count_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
+    """Reads of a server's rows (its aliases or its terms), per server."""
+    reads: Counter[int] = Counter()
+    for name in ("aliases", "terms"):
+        real = getattr(store, name)
+
+        async def counted(scope: int, _real: Any = real) -> Any:
+            reads[scope] += 1
+            return await _real(scope)
+
+        monkeypatch.setattr(store, name, counted)
+    return reads
+
+
+async def test_a_cache_reads_again_only_the_server_another_process_changed(
+    open_any: OpenStore, bundled: tuple[Glossary, SearchIndex], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes on one database: one writes server 1 (and reads it again, as a bot does
+    after its own change); the other, with servers 1 and 2 cached, sees the change at its next
+    check and reads server 1 again, not server 2."""
+    writer_store, reader_store = await open_any(), await open_any()
+    await writer_store.import_aliases(
+        [
+            AliasImport(1, "zorb lax", "zorb lax", "kv-cache"),
+            AliasImport(2, "blorp", "blorp", "rag"),
+        ]
+    )
+    writer = ServerCache(lambda: writer_store, lambda: bundled, read_timeout=5.0)
+    reader = ServerCache(lambda: reader_store, lambda: bundled, read_timeout=5.0)
+    for cache in (writer, reader):
+        await cache.check()
+        assert set((await cache.get(1)).source) == {"zorb lax"}
+        assert set((await cache.get(2)).source) == {"blorp"}
+    reads = count_reads(reader_store, monkeypatch)
+
+    async with writer.changes(1):
+        assert set((await writer.current(1)).aliases.source) == {"zorb lax"}
+        await writer_store.add_alias(1, "qwzx", "qwzx", "rag", actor_id=7)
+    await writer.reload(1)
+    assert set((await writer.get(1)).source) == {"zorb lax", "qwzx"}
+
+    await reader.check()
+    assert set((await reader.get(1)).source) == {"zorb lax", "qwzx"}
+    assert set((await reader.get(2)).source) == {"blorp"}
+    assert reads == Counter({1: 2})  # server 1's aliases and terms, once; server 2 not at all
+    await reader.check()  # nothing new: nothing read
+    await reader.get(1)
+    assert reads == Counter({1: 2})
+
+
+async def test_a_change_while_a_server_is_read_is_not_missed(
+    open_any: OpenStore, bundled: tuple[Glossary, SearchIndex], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check that lands while a server is being read (its version and rows read, not yet
+    cached) learns that server's version too: what the read keeps is stale, read again at the
+    next request, not served as current until some later change."""
+    bot, operator = await open_any(), await open_any()
+    await operator.import_aliases([AliasImport(1, "zorb lax", "zorb lax", "kv-cache")])
+    cache = ServerCache(lambda: bot, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    real = bot.terms
+
+    async def change_meanwhile(scope: int) -> Any:
+        rows = await real(scope)  # the read has the rows: now another process changes them
+        await operator.import_aliases([AliasImport(1, "qwzx", "qwzx", "rag")])
+        await cache.check()
+        return rows
+
+    monkeypatch.setattr(bot, "terms", change_meanwhile)
+    assert set((await cache.get(1)).source) == {"zorb lax"}  # read before the change
+    monkeypatch.setattr(bot, "terms", real)
+    assert set((await cache.get(1)).source) == {"zorb lax", "qwzx"}
+
+
+async def test_a_database_of_schema_8_gets_server_versions(
+    open_store: OpenStore, db_path: Path
+) -> None:
+    """Migration 9 on a database that has servers already: they start at version 0, and a
+    change moves theirs."""
+    conn = sqlite3.connect(db_path)
+    for migration in migrations()[:8]:
+        conn.executescript(migration.sql)
+    conn.execute("PRAGMA user_version = 8")
+    conn.execute(
+        "INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at)"
+        " VALUES (5, 'kvc', 'KVC', 'kv-cache', 1, 0)"
+    )
+    conn.commit()
+    conn.close()
+    store = await open_store()
+    assert query(db_path, "PRAGMA user_version") == [(9,)]
+    assert await store.aliases(5) == {"kvc": "kv-cache"}
+    assert await store.server_version(5) == 0
+    await store.remove_alias(5, "kvc", actor_id=1)
+    assert await store.server_version(5) > 0
