@@ -64,6 +64,13 @@ READ_DEADLINE = 5  # times the read timeout: a request's read not answered by th
 # for every server ever asked (3.2 GB after 2,400 servers). The least recently asked beyond
 # this is dropped, and read and indexed again when next asked (a tenth of a second off the loop).
 MAX_INDEXED = 200
+# And at most this many megabytes of them, by an estimate of each (`weight`): a server at its
+# caps holds about 23 MB (scale50 S2), so 200 of them held 4.6 GB. The setting SERVER_CACHE_MB.
+SERVER_CACHE_MB = 1024
+# The estimate: what any server with terms holds (the bundled index with its terms in, 1.3-2.2
+# MB), and per character of its stored terms and aliases (23 MB at the caps' 2.2 million).
+BASE_WEIGHT = 2_200_000
+WEIGHT_PER_CHARACTER = 10
 # Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
 # vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
 # longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
@@ -79,6 +86,7 @@ class _Cached:
     version: int  # the server's own version these were read at (or newer)
     local: LocalGlossary
     used: float  # when it was last asked for (`ServerCache.clock`)
+    weight: int = 0  # bytes it holds, estimated (`weight`); 0: it shares the bundled index
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +113,7 @@ class ServerCache:
         read_timeout: float,
         check_interval: float = CHECK_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
+        max_mb: int = SERVER_CACHE_MB,
     ) -> None:
         self._store = store  # read each time: the store opens after the bot logs in
         self._bundled = bundled  # likewise: a glossary reload brings a new index
@@ -119,6 +128,7 @@ class ServerCache:
         self._seen: dict[int, int] = {}
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
         self.max_indexed = MAX_INDEXED
+        self.max_weight = max_mb * 1_000_000
         self._indexed: OrderedDict[int, None] = OrderedDict()  # least recently asked first
         # Each server's read under way, and the glossary's index it compiles against.
         self._loading: dict[int, tuple[SearchIndex, asyncio.Future[_Cached]]] = {}
@@ -183,7 +193,7 @@ class ServerCache:
             except StorageError as exc:
                 log.warning("warming servers in no particular order: %s", exc)
         for scope in sorted(scopes, key=lambda scope: last.get(scope, -1), reverse=True):
-            if len(self._indexed) >= self.max_indexed:
+            if len(self._indexed) >= self.max_indexed or self.kept_weight() >= self.max_weight:
                 return
             await self.get(scope)
 
@@ -304,20 +314,27 @@ class ServerCache:
             self._seen.pop(scope, None)
 
     def _keep(self, scope: int, cached: _Cached) -> None:
-        """Cache what was read of this server, dropping the least recently asked server with
-        an index of its own past `max_indexed`."""
+        """Cache what was read of this server, dropping the least recently asked servers with
+        an index of their own past `max_indexed` or `max_weight`; never this one (a request
+        waits for it). A request answering from one dropped keeps it until it has answered."""
         self._servers[scope] = cached
         if not cached.local.terms:  # shares the bundled index: costs next to nothing
             self._indexed.pop(scope, None)
             return
         self._indexed[scope] = None
         self._indexed.move_to_end(scope)
-        while len(self._indexed) > self.max_indexed:
+        while len(self._indexed) > 1 and (
+            len(self._indexed) > self.max_indexed or self.kept_weight() > self.max_weight
+        ):
             self.forget(next(iter(self._indexed)))
 
     def indexed_servers(self) -> int:
         """How many servers' compiled glossaries with an index of their own are kept."""
         return sum(1 for cached in self._servers.values() if cached.local.terms)
+
+    def kept_weight(self) -> int:
+        """The bytes the kept servers with an index of their own hold, estimated."""
+        return sum(self._servers[scope].weight for scope in self._indexed)
 
     async def reload(self, scope: int) -> None:
         """Read this server's aliases and terms again now (after this bot changed them), waiting
@@ -450,7 +467,7 @@ class ServerCache:
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
             kept = previous if previous is not None and previous.base is index else self._none()
-            self._keep(scope, _Cached(version, kept, self.clock()))
+            self._keep(scope, _Cached(version, kept, self.clock(), weight(kept, aliases, stored)))
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -459,7 +476,7 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        fresh = _Cached(version, local, self.clock())
+        fresh = _Cached(version, local, self.clock(), weight(local, aliases, stored))
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that
@@ -666,6 +683,16 @@ class ServerCache:
         if total:
             seconds = time.monotonic() - started
             log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)
+
+
+def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTerm]) -> int:
+    """The bytes a server's compiled glossary holds, estimated from what it was read from (a
+    few microseconds, not a measurement of the objects): 0 when it shares the bundled index."""
+    if not local.terms:
+        return 0
+    characters = sum(len(row.id) + len(row.body) for row in stored)
+    characters += sum(len(key) + len(entry_id) for key, entry_id in aliases.items())
+    return BASE_WEIGHT + WEIGHT_PER_CHARACTER * characters
 
 
 def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:

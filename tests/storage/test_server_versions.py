@@ -162,3 +162,41 @@ async def test_a_database_of_schema_8_gets_server_versions(
     assert await store.server_version(5) == 0
     await store.remove_alias(5, "kvc", actor_id=1)
     assert await store.server_version(5) > 0
+
+
+async def test_kept_servers_are_bounded_by_their_weight_least_recently_asked_first(
+    open_store: OpenStore, bundled: tuple[Glossary, SearchIndex]
+) -> None:
+    """scale50 S2: kept servers were counted (200), not weighed: 200 at their caps held 4.6 GB.
+    Now also at most `max_weight` bytes by an estimate of each; the least recently asked goes
+    first, and the server just read is kept whatever it weighs (a request waits for it)."""
+    store = await open_store()
+    for scope in (1, 2, 3, 4, 5):
+        made = tuple(
+            ServerTerm(
+                id=f"s{scope}-{n}",
+                title=f"Zorbquux {scope} {n}",
+                definition=f"Our job {n}.",
+                category="Fundamentals",
+            )
+            for n in range(3)
+        )
+        await change_terms(store, scope, put(*made), 9)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.local(1, patient=True)
+    one = cache.kept_weight()  # the five servers weigh the same (their texts are as long)
+    assert one > 0
+    await cache.local(2, patient=True)
+    await cache.local(3, patient=True)
+    assert cache.kept_weight() == 3 * one
+
+    cache.max_weight = 3 * one  # room for three
+    await cache.local(1)  # asked again: server 2 is now the least recently asked
+    await cache.local(4, patient=True)
+    assert [cache.knows(scope) for scope in (1, 2, 3, 4)] == [True, False, True, True]
+    assert cache.kept_weight() == 3 * one
+
+    cache.max_weight = one // 2  # less than any one server
+    await cache.local(5, patient=True)
+    assert [cache.knows(scope) for scope in (1, 3, 4, 5)] == [False, False, False, True]
+    assert cache.indexed_servers() == 1
