@@ -52,7 +52,7 @@ ACCEPTS = {
     "cooldown_seconds": "a number of seconds above 0",
     "max_server_terms": "a whole number of at least 1",
     "max_server_term_bytes": "a whole number of bytes, at least 1024",
-    "server_cache_mb": "a whole number of megabytes, at least 1",
+    "server_cache_mb": "a whole number of megabytes (MiB), at least 1",
     "log_format": "text or json",
     "metrics_port": "a port number from 1 to 65535, 0 (any free port, named in the log), or "
     "empty (no metrics)",

@@ -68,9 +68,10 @@ MAX_INDEXED = 200
 # caps holds about 23 MB (scale50 S2), so 200 of them held 4.6 GB. The setting SERVER_CACHE_MB.
 SERVER_CACHE_MB = 1024
 # The estimate: what any server with terms holds (the bundled index with its terms in, 1.3-2.2
-# MB), and per character of its stored terms and aliases (23 MB at the caps' 2.2 million).
+# MB), and per character of its stored terms and aliases: 23.9 MiB at the caps' 2.5 million
+# characters, against 23 MiB measured with vectors (bench/versions_bench.py: 17 MiB without).
 BASE_WEIGHT = 2_200_000
-WEIGHT_PER_CHARACTER = 10
+WEIGHT_PER_CHARACTER = 9
 # Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
 # vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
 # longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
@@ -128,7 +129,7 @@ class ServerCache:
         self._seen: dict[int, int] = {}
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
         self.max_indexed = MAX_INDEXED
-        self.max_weight = max_mb * 1_000_000
+        self.max_weight = max_mb * 2**20
         self._indexed: OrderedDict[int, None] = OrderedDict()  # least recently asked first
         # Each server's read under way, and the glossary's index it compiles against.
         self._loading: dict[int, tuple[SearchIndex, asyncio.Future[_Cached]]] = {}

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app.alias_cache import ServerCache
+from bot.discord_app.state import BotState
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.search import SearchIndex
@@ -200,3 +201,8 @@ async def test_kept_servers_are_bounded_by_their_weight_least_recently_asked_fir
     await cache.local(5, patient=True)
     assert [cache.knows(scope) for scope in (1, 3, 4, 5)] == [False, False, False, True]
     assert cache.indexed_servers() == 1
+
+
+def test_server_cache_mb_reaches_the_cache(bundled: tuple[Glossary, SearchIndex]) -> None:
+    state = BotState(bundled[0], None, server_cache_mb=64)
+    assert state.servers.max_weight == 64 * 2**20
