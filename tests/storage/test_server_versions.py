@@ -5,11 +5,13 @@ processes of one bot, or a shard process and `glossary-bot terms import`)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.discord_app.alias_cache import ServerCache
@@ -206,3 +208,44 @@ async def test_kept_servers_are_bounded_by_their_weight_least_recently_asked_fir
 def test_server_cache_mb_reaches_the_cache(bundled: tuple[Glossary, SearchIndex]) -> None:
     state = BotState(bundled[0], None, server_cache_mb=64)
     assert state.servers.max_weight == 64 * 2**20
+
+
+async def test_writers_of_one_server_on_postgresql_take_its_rows_in_one_order(
+    postgres_only: None, open_any: OpenStore, location: str
+) -> None:
+    """PostgreSQL: each writer of a kind holds that kind's counter row (`lock_aliases`,
+    `lock_terms`, or the statement's own bump) before the server's version row of that kind,
+    and the two kinds' rows are apart: a term write that then repoints the server's aliases
+    (a rename) beside an alias write of the same server waits its turn, never a deadlock. One
+    row per server for both kinds deadlocked here: the alias write waiting for the server's
+    row the term write held, the term write for the alias counter the alias write held."""
+    store = await open_any()  # the schema, migrated
+    await store.import_aliases([AliasImport(1, "kvc", "KVC", "kv-cache")])
+    await change_terms(store, 1, put(term(1)), 9)
+    before = await store.server_version(1)
+    renaming, adding = await asyncpg.connect(location), await asyncpg.connect(location)
+    try:
+        # A wait that should not happen fails the test at once rather than hang it.
+        await adding.execute("SET lock_timeout = '30s'")
+        rename = renaming.transaction()
+        await rename.start()
+        await renaming.execute("UPDATE counters SET value = value WHERE name = 'term_version'")
+        await renaming.execute("UPDATE terms SET updated_at = 1 WHERE scope = 1")
+        add = adding.transaction()
+        await add.start()
+        await adding.execute("UPDATE counters SET value = value WHERE name = 'alias_version'")
+        await adding.execute(  # not waiting for the rename: its rows are other rows
+            "INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at)"
+            " VALUES (1, 'rg', 'RG', 'rag', 7, 0)"
+        )
+        repoint = asyncio.ensure_future(
+            renaming.execute("UPDATE aliases SET entry_id = 'rag' WHERE scope = 1")
+        )  # waits for the alias counter the add holds
+        await add.commit()
+        await repoint  # then goes on: no deadlock
+        await rename.commit()
+    finally:
+        await renaming.close()
+        await adding.close()
+    assert await store.server_version(1) > before
+    assert await store.aliases(1) == {"kvc": "rag", "rg": "rag"}
