@@ -64,8 +64,8 @@ READ_DEADLINE = 5  # times the read timeout: a request's read not answered by th
 # for every server ever asked (3.2 GB after 2,400 servers). The least recently asked beyond
 # this is dropped, and read and indexed again when next asked (a tenth of a second off the loop).
 MAX_INDEXED = 200
-# And at most this many megabytes of them, by an estimate of each (`weight`): a server at its
-# caps holds about 23 MB (scale50 S2), so 200 of them held 4.6 GB. The setting SERVER_CACHE_MB.
+# And at most this many MiB of them, by an estimate of each (`weight`): a server at its caps
+# holds about 23 MiB (scale50 S2), so 200 of them held 4.6 GB. The setting SERVER_CACHE_MB.
 SERVER_CACHE_MB = 1024
 # The estimate: what any server with terms holds (the bundled index with its terms in, 1.3-2.2
 # MB), and per character of its stored terms and aliases: 23.9 MiB at the caps' 2.5 million
@@ -688,7 +688,7 @@ class ServerCache:
 
 def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTerm]) -> int:
     """The bytes a server's compiled glossary holds, estimated from what it was read from (a
-    few microseconds, not a measurement of the objects): 0 when it shares the bundled index."""
+    sum of lengths, not a measurement of the objects): 0 when it shares the bundled index."""
     if not local.terms:
         return 0
     characters = sum(len(row.id) + len(row.body) for row in stored)
