@@ -52,6 +52,7 @@ ACCEPTS = {
     "cooldown_seconds": "a number of seconds above 0",
     "max_server_terms": "a whole number of at least 1",
     "max_server_term_bytes": "a whole number of bytes, at least 1024",
+    "server_cache_mb": "a whole number of megabytes (MiB), at least 1",
     "log_format": "text or json",
     "metrics_port": "a port number from 1 to 65535, 0 (any free port, named in the log), or "
     "empty (no metrics)",
@@ -118,6 +119,9 @@ class Settings(BaseSettings):
     # Each server's own glossary: at most this many terms, and this much UTF-8 text in them.
     max_server_terms: int = Field(default=2000, ge=1)
     max_server_term_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
+    # Megabytes of servers' searchable glossaries kept in memory (estimated; 23 MB a server at
+    # its caps): past it the least recently asked are let go, and read again when next asked.
+    server_cache_mb: int = Field(default=1024, ge=1)
     # "text" (readable) or "json" (one object per line, for a log system).
     log_format: Literal["text", "json"] = "text"
     # Prometheus metrics on http://METRICS_HOST:METRICS_PORT/metrics; unset: no metrics server.

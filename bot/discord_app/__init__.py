@@ -10,10 +10,10 @@
 - `replies`: `reply_for` turns a search result into the message to send, and the card's buttons
   and menus (dynamic items, rebuilt from their custom ids by `items.Restorable`) call it back.
 - `state`: what the running bot knows (glossary, index, store, counts); `alias_cache`: each
-  server's glossary with its terms and compiled aliases, kept on the store's versions;
-  `term_drafts`: the term forms open; `cooldowns`: per-user limits; `member_searches`: the
-  search of what members write (mentions, replies, Explain terms) off the event loop, in one
-  worker thread, each server taking its turn.
+  server's glossary with its terms and compiled aliases, kept on each server's own version in
+  the store, bounded in count and weight; `term_drafts`: the term forms open; `cooldowns`:
+  per-user limits; `member_searches`: the search of what members write (mentions, replies,
+  Explain terms) off the event loop, in one worker thread, each server taking its turn.
 - `choices`: autocomplete choices cut to Discord's limits, for every autocomplete;
   `lateness`: which autocomplete requests nobody will see answered (too late, or typed on).
 - `command_permissions`: who may use a command (Integrations overrides, default permissions),

@@ -1,11 +1,14 @@
 """Each server's aliases and own terms, compiled for search (`LocalGlossary`), in one cache
-keyed on the store's alias and term versions.
+keyed on each server's own version in the store.
 
 The store bumps `alias_version` and `term_version` on every change from any process (`/alias
-add` or `/term add` here, a second bot on the same database, `glossary-bot terms import`). One
-task reads those counters once per `check_interval` for all requests; when one moves, every
-cached server is marked stale and reloaded the next time it is asked for, while its old
-glossary keeps answering (a request waits at most `stale_wait` for the new one). A server's
+add` or `/term add` here, a second bot on the same database, `glossary-bot terms import`), and
+the changed server's own version (`server_version`). One task reads those two counters once
+per `check_interval` for all requests; when one moves, it reads the versions of the servers
+cached (one query), and only a server whose own version moved is marked stale and reloaded the
+next time it is asked for, while its old glossary keeps answering (a request waits at most
+`stale_wait` for the new one): one server's change no longer reads every other server's 2,000
+rows again. A server's
 aliases and terms are read and compiled once per change, never per request: compiling 1,000
 long aliases on every search stalled every server, and indexing takes a tenth of a second. What a
 server not asked for in a while holds is dropped (`drop_idle`) and read again at its next request.
@@ -61,21 +64,30 @@ READ_DEADLINE = 5  # times the read timeout: a request's read not answered by th
 # for every server ever asked (3.2 GB after 2,400 servers). The least recently asked beyond
 # this is dropped, and read and indexed again when next asked (a tenth of a second off the loop).
 MAX_INDEXED = 200
+# And at most this many MiB of them, by an estimate of each (`weight`): a server at its caps
+# holds about 23 MiB (scale50 S2), so 200 of them held 4.6 GB. The setting SERVER_CACHE_MB.
+SERVER_CACHE_MB = 1024
+# The estimate: what any server with terms holds (the bundled index with its terms in, 1.3-2.2
+# MB), and per character of its stored terms and aliases: 23.9 MiB at the caps' 2.5 million
+# characters, against 23 MiB measured with vectors (bench/versions_bench.py: 17 MiB without).
+BASE_WEIGHT = 2_200_000
+WEIGHT_PER_CHARACTER = 9
 # Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
 # vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
 # longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
 # next request reads it again, as a first read.
 IDLE_AFTER = 15 * 60.0
 STALE_IDLE_AFTER = 60.0
-Versions = tuple[int, int]  # (alias version, term version)
+Versions = tuple[int, int]  # (alias version, term version): any server's change moves one
 Bundled = tuple[Glossary, SearchIndex]
 
 
 @dataclass
 class _Cached:
-    versions: Versions | None  # what these were read at (None: to be read again)
+    version: int  # the server's own version these were read at (or newer)
     local: LocalGlossary
     used: float  # when it was last asked for (`ServerCache.clock`)
+    weight: int = 0  # bytes it holds, estimated (`weight`); 0: it shares the bundled index
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +114,7 @@ class ServerCache:
         read_timeout: float,
         check_interval: float = CHECK_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
+        max_mb: int = SERVER_CACHE_MB,
     ) -> None:
         self._store = store  # read each time: the store opens after the bot logs in
         self._bundled = bundled  # likewise: a glossary reload brings a new index
@@ -111,7 +124,12 @@ class ServerCache:
         self.clock = clock  # for `drop_idle` (tests turn it on)
         self._versions: Versions = (0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
+        # The newest version seen of each server cached or being read: one cached at an older
+        # one is stale. Kept for those only (a check reads theirs).
+        self._seen: dict[int, int] = {}
+        self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
         self.max_indexed = MAX_INDEXED
+        self.max_weight = max_mb * 2**20
         self._indexed: OrderedDict[int, None] = OrderedDict()  # least recently asked first
         # Each server's read under way, and the glossary's index it compiles against.
         self._loading: dict[int, tuple[SearchIndex, asyncio.Future[_Cached]]] = {}
@@ -176,7 +194,7 @@ class ServerCache:
             except StorageError as exc:
                 log.warning("warming servers in no particular order: %s", exc)
         for scope in sorted(scopes, key=lambda scope: last.get(scope, -1), reverse=True):
-            if len(self._indexed) >= self.max_indexed:
+            if len(self._indexed) >= self.max_indexed or self.kept_weight() >= self.max_weight:
                 return
             await self.get(scope)
 
@@ -196,7 +214,7 @@ class ServerCache:
         base = self._bundled()[1]
         if cached is not None:
             cached.used = self.clock()
-        if self._fresh(cached):
+        if self._fresh(cached, scope):
             if scope in self._indexed:
                 self._indexed.move_to_end(scope)
             return cached.local
@@ -263,55 +281,66 @@ class ServerCache:
 
     async def current(self, scope: int) -> LocalGlossary:
         """This server's glossary as the database has it now, for checking a change against
-        (the versions are read first: an alias removed elsewhere a moment ago is free, not
+        (its version is read first: an alias removed elsewhere a moment ago is free, not
         "already this server's alias"). A read, if one is needed, waits as long as the
         database takes, like the write that follows; StorageError if the database fails."""
         store = self._store()
         if store is None or scope == DM_SCOPE:
             return self._none()
-        self._versions = max(self._versions, await _read_versions(store))
+        self._saw(scope, await store.server_version(scope))
         cached = self._servers.get(scope)
         # A server that failed to index is cached as a stand-in (`_load`): not what it has now.
-        if self._fresh(cached) and scope not in self._unindexed:
+        if self._fresh(cached, scope) and scope not in self._unindexed:
             return cached.local
         return (await self._load(store, scope)).local
 
-    def _fresh(self, cached: _Cached | None) -> TypeGuard[_Cached]:
-        """Read at the newest versions seen, and compiled against the index serving now."""
+    def _fresh(self, cached: _Cached | None, scope: int) -> TypeGuard[_Cached]:
+        """Read at the server's newest version seen, and compiled against the index serving
+        now."""
         return (
             cached is not None
-            and cached.versions == self._versions
+            and cached.version >= self._seen.get(scope, 0)
             and cached.local.base is self._bundled()[1]
         )
+
+    def _saw(self, scope: int, version: int) -> None:
+        if scope in self._servers or scope in self._reading:
+            self._seen[scope] = max(self._seen.get(scope, 0), version)
 
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
         self._servers.pop(scope, None)
         self._indexed.pop(scope, None)
+        if scope not in self._reading:  # a read under way must still learn it is stale
+            self._seen.pop(scope, None)
 
     def _keep(self, scope: int, cached: _Cached) -> None:
-        """Cache what was read of this server, dropping the least recently asked server with
-        an index of its own past `max_indexed`."""
+        """Cache what was read of this server, dropping the least recently asked servers with
+        an index of their own past `max_indexed` or `max_weight`; never this one (a request
+        waits for it). A request answering from one dropped keeps it until it has answered."""
         self._servers[scope] = cached
         if not cached.local.terms:  # shares the bundled index: costs next to nothing
             self._indexed.pop(scope, None)
             return
         self._indexed[scope] = None
         self._indexed.move_to_end(scope)
-        while len(self._indexed) > self.max_indexed:
-            self._servers.pop(self._indexed.popitem(last=False)[0], None)
+        while len(self._indexed) > 1 and (
+            len(self._indexed) > self.max_indexed or self.kept_weight() > self.max_weight
+        ):
+            self.forget(next(iter(self._indexed)))
 
     def indexed_servers(self) -> int:
         """How many servers' compiled glossaries with an index of their own are kept."""
         return sum(1 for cached in self._servers.values() if cached.local.terms)
 
+    def kept_weight(self) -> int:
+        """The bytes the kept servers with an index of their own hold, estimated."""
+        return sum(self._servers[scope].weight for scope in self._indexed)
+
     async def reload(self, scope: int) -> None:
         """Read this server's aliases and terms again now (after this bot changed them), waiting
-        for the read: the next change of this server is checked against what it finds."""
-        try:
-            self._versions = max(self._versions, await self._check())
-        except Exception:
-            log.debug("could not read the versions", exc_info=True)
+        for the read: the next change of this server is checked against what it finds (the
+        read begins with the server's version: no other server is read again for this)."""
         store = self._store()
         if store is None:
             return
@@ -341,26 +370,46 @@ class ServerCache:
             await asyncio.sleep(self.check_interval)
             self.drop_idle()
             try:
-                versions = await self._check()
+                await self.check()
             except Exception:
                 log.debug("could not read the versions", exc_info=True)
-                continue
-            if versions != self._versions:
-                self._versions = versions  # every server's glossary is now stale
 
-    async def _check(self) -> Versions:
+    async def check(self) -> None:
+        """One check: the two counters, and when one moved, the versions of the servers cached
+        or being read (a server's read that began before a change and ends after it is then
+        stale, not kept as current). Only a server whose own version moved is read again."""
         store = self._store()
         if store is None:
-            return self._versions
-        return await asyncio.wait_for(_read_versions(store), self.read_timeout)
+            return
+        versions = await asyncio.wait_for(_read_versions(store), self.read_timeout)
+        if versions == self._versions:
+            return
+        scopes = sorted(set(self._servers) | set(self._reading))
+        if scopes:
+            seen = await asyncio.wait_for(store.server_versions(scopes), self.read_timeout)
+            for scope, version in seen.items():
+                self._saw(scope, version)
+        # Taken in once the servers' versions are: a check that failed reads them again.
+        self._versions = versions
 
     async def _load(self, store: Store, scope: int, *, deadline: float | None = None) -> _Cached:
         """Read and index this server's aliases and terms. `deadline`: a request's read, whose
         failure (or no answer by then) is said once a streak, whatever the server."""
-        versions, (glossary, index) = self._versions, self._bundled()
+        self._reading[scope] += 1
+        try:
+            return await self._read_and_index(store, scope, deadline)
+        finally:
+            self._reading[scope] -= 1
+            if not self._reading[scope]:
+                del self._reading[scope]
+                if scope not in self._servers:
+                    self._seen.pop(scope, None)
+
+    async def _read_and_index(self, store: Store, scope: int, deadline: float | None) -> _Cached:
+        glossary, index = self._bundled()
         try:
             async with asyncio.timeout(deadline):
-                aliases, stored = await self._read(store, scope, glossary)
+                version, aliases, stored = await self._read(store, scope, glossary)
         except Exception as exc:
             if deadline is not None and self._unread.starts():
                 log.warning(
@@ -419,7 +468,7 @@ class ServerCache:
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
             kept = previous if previous is not None and previous.base is index else self._none()
-            self._keep(scope, _Cached(versions, kept, self.clock()))
+            self._keep(scope, _Cached(version, kept, self.clock(), weight(kept, aliases, stored)))
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -428,7 +477,7 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        fresh = _Cached(versions, local, self.clock())
+        fresh = _Cached(version, local, self.clock(), weight(local, aliases, stored))
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that
@@ -443,11 +492,15 @@ class ServerCache:
 
     async def _read(
         self, store: Store, scope: int, glossary: Glossary
-    ) -> tuple[dict[str, str], list[StoredTerm]]:
+    ) -> tuple[int, dict[str, str], list[StoredTerm]]:
+        """The server's version, then its rows: rows as new as the version or newer (a change
+        between the two reads is read again at the next check, never missed)."""
+        version = await store.server_version(scope)
         aliases, stored = await store.aliases(scope), await store.terms(scope)
         if await self._rename_taken(store, scope, stored, glossary):
+            version = await store.server_version(scope)
             aliases, stored = await store.aliases(scope), await store.terms(scope)
-        return aliases, stored
+        return version, aliases, stored
 
     async def _rename_taken(
         self, store: Store, scope: int, stored: list[StoredTerm], glossary: Glossary
@@ -587,7 +640,7 @@ class ServerCache:
                 return local
             task = self._embed_soon(scope)
             await asyncio.shield(task)
-            if self._servers.get(scope) is None or not self._fresh(self._servers[scope]):
+            if self._servers.get(scope) is None or not self._fresh(self._servers[scope], scope):
                 continue  # changed meanwhile: read it again
             if not self._servers[scope].local.complete:
                 return self._servers[scope].local  # embedding failed: found by words only
@@ -631,6 +684,16 @@ class ServerCache:
         if total:
             seconds = time.monotonic() - started
             log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)
+
+
+def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTerm]) -> int:
+    """The bytes a server's compiled glossary holds, estimated from what it was read from (a
+    sum of lengths, not a measurement of the objects): 0 when it shares the bundled index."""
+    if not local.terms:
+        return 0
+    characters = sum(len(row.id) + len(row.body) for row in stored)
+    characters += sum(len(key) + len(entry_id) for key, entry_id in aliases.items())
+    return BASE_WEIGHT + WEIGHT_PER_CHARACTER * characters
 
 
 def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:

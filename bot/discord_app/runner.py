@@ -459,6 +459,7 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
         settings.glossary_path_list,
         cooldown=(settings.cooldown_uses, settings.cooldown_seconds),
         term_caps=(settings.max_server_terms, settings.max_server_term_bytes),
+        server_cache_mb=settings.server_cache_mb,
     )
     stop = asyncio.Event()
     reloads: set[asyncio.Task[str]] = set()  # referenced until done, so none is collected early

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import collector, metrics
-from bot.discord_app.alias_cache import CHECK_INTERVAL, ServerCache
+from bot.discord_app.alias_cache import CHECK_INTERVAL, SERVER_CACHE_MB, ServerCache
 from bot.discord_app.cooldowns import UserLimit
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
@@ -63,6 +63,7 @@ class BotState:
         read_timeout: float = READ_TIMEOUT,
         alias_check_interval: float = CHECK_INTERVAL,
         term_caps: tuple[int, int] = (MAX_TERMS, MAX_TEXT_BYTES),
+        server_cache_mb: int = SERVER_CACHE_MB,
     ) -> None:
         self.glossary, self.index = self._indexed(glossary)
         self.store = store
@@ -81,6 +82,7 @@ class BotState:
             lambda: (self.glossary, self.index),
             read_timeout=read_timeout,
             check_interval=alias_check_interval,
+            max_mb=server_cache_mb,
         )
         self.term_caps = term_caps  # per server: terms, bytes of their text
         self.term_drafts = Drafts(  # modals open

@@ -59,6 +59,7 @@ from .queries import copy as copy_queries
 from .queries import counts as count_queries
 from .queries import drafts as draft_queries
 from .queries import prune as prune_queries
+from .queries import server_versions as version_queries
 from .queries import suggestions as suggestion_queries
 from .queries import terms as term_queries
 
@@ -785,6 +786,15 @@ class Store:
     async def term_version(self) -> int:
         """A counter that any change to any server's terms, from any process, increases."""
         return await self._read(term_queries.term_version)
+
+    async def server_version(self, scope: int) -> int:
+        """A number that any change to this server's aliases or terms, from any process,
+        increases, and no other server's change moves."""
+        return await self._read(partial(version_queries.server_version, scope=scope))
+
+    async def server_versions(self, scopes: Sequence[int]) -> dict[int, int]:
+        """`server_version` of each of these servers, in one read (a few per 500 servers)."""
+        return await self._read(partial(version_queries.server_versions, scopes=scopes))
 
     async def change_terms(
         self,

@@ -54,6 +54,7 @@ BAD = {
     "DEV_GUILD_ID": "-4",
     "COOLDOWN_USES": "0",
     "COOLDOWN_SECONDS": "inf",
+    "SERVER_CACHE_MB": "0",
 }
 
 
