@@ -100,14 +100,18 @@ def same_name(name: str, other: str) -> bool:
 def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
     """Finds, for a name, the value of one of `names` a reader cannot tell it apart from: its
     look-alike key (no other number: "gas" is not "GA"'s; two plain ASCII names never, as in
-    `like`), or None. Keyed once, for many look-ups."""
+    `like`), or None. A name written wholly in another script is a name of its own, not a
+    spelling: Greek "ρ" (Spearman's rho) is not "p", only "Zоrblax" (Latin with a Cyrillic о)
+    is "Zorblax". Keyed once, for many look-ups."""
     keyed: dict[str, list[tuple[bool, V]]] = {}
     for name, value in names.items():
         look = lookalike_key(name)
-        if look:
+        if look and not _other_script(name):
             keyed.setdefault(look, []).append((_plain(name), value))
 
     def find(name: str) -> V | None:
+        if _other_script(name):
+            return None
         plain = _plain(name)
         for other_plain, value in keyed.get(lookalike_key(name), ()):
             if not (plain and other_plain):
@@ -115,6 +119,14 @@ def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
         return None
 
     return find
+
+
+def _other_script(name: str) -> bool:
+    """Not ASCII and without a Latin letter: written in another script ("ρ", "кэш")."""
+    folded = unicodedata.normalize("NFKC", name)
+    return not folded.isascii() and not any(
+        char.isalpha() and unicodedata.name(char, "").startswith("LATIN ") for char in folded
+    )
 
 
 def _plain(name: str) -> bool:

@@ -79,3 +79,26 @@ def test_letters_alike_finds_look_alike_letters_only() -> None:
     assert find(compact("\u03bcP")) == "µP"  # the Greek mu for the micro sign
     for apart in ["gas", "rnse", "schrodinger", "uP", "Llama 3", "Zorblaxes", "Z\u043erblaxes"]:
         assert find(compact(apart)) is None, apart
+
+
+@pytest.mark.parametrize(
+    ("waiting", "added"),
+    [
+        ("\u03c1", "p"),  # Spearman's rho beside the p of a p-value
+        ("\u03c4", "t"),  # Kendall's tau beside Student's t
+        ("\u03b3", "y"),  # the discount factor gamma beside the target y
+        ("\u03b1", "a"),
+        ("p", "\u03c1"),
+    ],
+)
+def test_letters_alike_leaves_a_name_written_wholly_in_another_script(
+    waiting: str, added: str
+) -> None:
+    """review57: a name written wholly in Greek ("ρ", "τ") is a name of its own, not
+    a spelling of the Latin letter it is confusable with: a member who suggested Spearman's rho
+    was told "added" when a moderator added "p". Only a name mixing Latin letters with
+    look-alikes of them ("Zоrblax") is another spelling."""
+    assert lookalike_key(waiting) == lookalike_key(added)  # they do share a key
+    find = letters_alike({compact(added): added})
+    assert find(compact(waiting)) is None
+    assert letters_alike({compact("Zorblax"): 1})(compact("Z\u043erblax")) == 1

@@ -88,6 +88,32 @@ async def test_a_term_written_accepts_a_waiting_look_alike_of_its_name_not_its_p
     assert [s.title for s in await store.open_suggestions(scene.guild.id)] == ["gas"]
 
 
+async def test_a_greek_name_waiting_is_not_accepted_with_the_latin_letter_it_looks_like(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """review57: Alice suggests "ρ" (Spearman's rho), Bob "τ" (Kendall's tau); a
+    moderator adds "p-value" with the other names "p" and "t". Each Greek letter shares a
+    look-alike key with its Latin one, and both were accepted with the p-value card, their
+    members told "added" of a name that opens nothing. A name wholly in another script is its
+    own name: both stay for a moderator to decide."""
+    await suggested(scene, scene.alice, "\u03c1")
+    await suggested(scene, scene.bob, "\u03c4")
+    term = {
+        "title": "p-value",
+        "definition": "The chance of a result at least this extreme if nothing were there.",
+        "boundary": "",
+        "other_names": "p, t",
+        "related": "",
+    }
+    answer = await add_term(scene, term)
+    assert answer["content"].startswith("Added **p-value**"), answer
+    assert "Also accepted" not in answer["content"], answer["content"]
+    assert sorted(s.title for s in await store.open_suggestions(scene.guild.id)) == [
+        "\u03c1",
+        "\u03c4",
+    ]
+
+
 async def test_a_suggestion_refused_before_it_is_deferred_attaches_the_whole_text_too(
     scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
