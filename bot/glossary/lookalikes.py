@@ -87,11 +87,12 @@ def alias_lookalikes(aliases: Mapping[str, str]) -> LookAlikes[str]:
 def same_name(name: str, other: str) -> bool:
     """Whether a reader takes `name` and `other` for one name: search's key (`compact`), in
     either number (`plural_variants`, as search meets "zorblaxes"), or in letters they cannot
-    tell apart (a Cyrillic "о"; two plain ASCII names never look alike, as in `like`)."""
+    tell apart (a Cyrillic "о"; two plain ASCII names never look alike, as in `like`; nor a
+    name wholly in another script, as in `letters_alike`: Greek "ρ" is not "p")."""
     key, other_key = compact(name), compact(other)
     if key == other_key or other_key in plural_variants(key):
         return bool(key)
-    if _plain(name) and _plain(other):
+    if (_plain(name) and _plain(other)) or _other_script(name) or _other_script(other):
         return False
     look, other_look = lookalike_key(name), lookalike_key(other)
     return bool(look) and (look == other_look or other_look in plural_variants(look))

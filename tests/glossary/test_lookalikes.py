@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bot.glossary.keys import compact
-from bot.glossary.lookalikes import TABLE, LookAlikes, letters_alike, lookalike_key, skeleton
+from bot.glossary.lookalikes import (
+    TABLE,
+    LookAlikes,
+    letters_alike,
+    lookalike_key,
+    same_name,
+    skeleton,
+)
 
 
 @pytest.mark.parametrize(
@@ -102,3 +109,14 @@ def test_letters_alike_leaves_a_name_written_wholly_in_another_script(
     find = letters_alike({compact(added): added})
     assert find(compact(waiting)) is None
     assert letters_alike({compact("Zorblax"): 1})(compact("Z\u043erblax")) == 1
+
+
+def test_same_name_leaves_a_name_written_wholly_in_another_script() -> None:
+    """review57: `same_name` (a member's own waiting suggestion) took "\u03c1" for their
+    waiting "p" and refused it as "the same name here", though search reads them apart; a name
+    mixing Latin letters with look-alikes is still the same."""
+    assert not same_name("\u03c1", "p")
+    assert not same_name("p", "\u03c1")
+    assert not same_name("\u03c4", "t")
+    assert same_name("Z\u043erblax", "Zorblax")
+    assert same_name("\u03c1", "\u03c1")
