@@ -78,13 +78,18 @@ WEIGHT_PER_CHARACTER = 9
 # next request reads it again, as a first read.
 IDLE_AFTER = 15 * 60.0
 STALE_IDLE_AFTER = 60.0
-Versions = tuple[int, int]  # (alias version, term version): any server's change moves one
+# (the database's generation, alias version, term version): any server's change moves one
+Versions = tuple[int, int, int]
+# (the database's generation, the server's own version): a backup put in place under the bot
+# (`Store.generation`) has older versions, or none (from before migration 9), and what was read
+# from the file it replaced must not pass for newer than what is there now.
+ServerVersion = tuple[int, int]
 Bundled = tuple[Glossary, SearchIndex]
 
 
 @dataclass
 class _Cached:
-    version: int  # the server's own version these were read at (or newer)
+    version: ServerVersion  # the server's own version these were read at (or newer)
     local: LocalGlossary
     used: float  # when it was last asked for (`ServerCache.clock`)
     weight: int = 0  # bytes it holds, estimated (`weight`); 0: it shares the bundled index
@@ -122,11 +127,11 @@ class ServerCache:
         self.stale_wait = read_timeout / 4
         self.check_interval = check_interval
         self.clock = clock  # for `drop_idle` (tests turn it on)
-        self._versions: Versions = (0, 0)  # the newest seen
+        self._versions: Versions = (0, 0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
         # The newest version seen of each server cached or being read: one cached at an older
         # one is stale. Kept for those only (a check reads theirs).
-        self._seen: dict[int, int] = {}
+        self._seen: dict[int, ServerVersion] = {}
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
         self.max_indexed = MAX_INDEXED
         self.max_weight = max_mb * 2**20
@@ -287,7 +292,8 @@ class ServerCache:
         store = self._store()
         if store is None or scope == DM_SCOPE:
             return self._none()
-        self._saw(scope, await store.server_version(scope))
+        generation = store.generation  # before the read: a take-up meanwhile reads it again
+        self._saw(scope, (generation, await store.server_version(scope)))
         cached = self._servers.get(scope)
         # A server that failed to index is cached as a stand-in (`_load`): not what it has now.
         if self._fresh(cached, scope) and scope not in self._unindexed:
@@ -297,15 +303,17 @@ class ServerCache:
     def _fresh(self, cached: _Cached | None, scope: int) -> TypeGuard[_Cached]:
         """Read at the server's newest version seen, and compiled against the index serving
         now."""
+        store = self._store()
         return (
             cached is not None
-            and cached.version >= self._seen.get(scope, 0)
+            and cached.version >= self._seen.get(scope, (0, 0))
+            and cached.version[0] == (store.generation if store is not None else 0)
             and cached.local.base is self._bundled()[1]
         )
 
-    def _saw(self, scope: int, version: int) -> None:
+    def _saw(self, scope: int, version: ServerVersion) -> None:
         if scope in self._servers or scope in self._reading:
-            self._seen[scope] = max(self._seen.get(scope, 0), version)
+            self._seen[scope] = max(self._seen.get(scope, (0, 0)), version)
 
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
@@ -388,7 +396,7 @@ class ServerCache:
         if scopes:
             seen = await asyncio.wait_for(store.server_versions(scopes), self.read_timeout)
             for scope, version in seen.items():
-                self._saw(scope, version)
+                self._saw(scope, (versions[0], version))
         # Taken in once the servers' versions are: a check that failed reads them again.
         self._versions = versions
 
@@ -492,13 +500,13 @@ class ServerCache:
 
     async def _read(
         self, store: Store, scope: int, glossary: Glossary
-    ) -> tuple[int, dict[str, str], list[StoredTerm]]:
+    ) -> tuple[ServerVersion, dict[str, str], list[StoredTerm]]:
         """The server's version, then its rows: rows as new as the version or newer (a change
         between the two reads is read again at the next check, never missed)."""
-        version = await store.server_version(scope)
+        version = (store.generation, await store.server_version(scope))
         aliases, stored = await store.aliases(scope), await store.terms(scope)
         if await self._rename_taken(store, scope, stored, glossary):
-            version = await store.server_version(scope)
+            version = (store.generation, await store.server_version(scope))
             aliases, stored = await store.aliases(scope), await store.terms(scope)
         return version, aliases, stored
 
@@ -735,5 +743,7 @@ def _taken_ids(stored: list[StoredTerm], glossary: Glossary) -> list[str]:
 
 
 async def _read_versions(store: Store) -> Versions:
-    """The database's alias and term versions: any change, by any process, raises one."""
-    return (await store.alias_version(), await store.term_version())
+    """The database's generation (read first), alias and term versions: any change, by any
+    process, raises one."""
+    generation = store.generation
+    return (generation, await store.alias_version(), await store.term_version())

@@ -249,3 +249,52 @@ async def test_writers_of_one_server_on_postgresql_take_its_rows_in_one_order(
         await adding.close()
     assert await store.server_version(1) > before
     assert await store.aliases(1) == {"kvc": "rag", "rg": "rag"}
+
+
+def _as_schema_8(path: Path) -> None:
+    """The backup as a bot before migration 9 wrote it: no server versions."""
+    conn = sqlite3.connect(path)
+    triggers = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_server'"
+    ).fetchall()
+    for (name,) in triggers:
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE server_versions")
+    conn.execute("PRAGMA user_version = 8")
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize("before_v9", [False, True], ids=["backup", "backup-before-v9"])
+async def test_a_backup_put_in_place_under_a_running_bot_is_read_again(
+    open_store: OpenStore,
+    db_path: Path,
+    tmp_path: Path,
+    bundled: tuple[Glossary, SearchIndex],
+    before_v9: bool,
+) -> None:
+    """review56: a backup put at DATABASE_PATH under a running bot is taken up at its next
+    write (test_lost_file), but its servers' versions are older (or, from before migration 9,
+    all 0): a cache that kept what it read from the file replaced, at higher versions, served
+    it as current. Before versions51 any move of the counters made every server stale."""
+    store = await open_store(db_path)
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    if before_v9:
+        _as_schema_8(backup)
+    await store.add_alias(1, "after backup", "after backup", "rag", 7)
+    await store.add_alias(1, "later still", "later still", "rag", 7)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "after backup", "later still"}
+
+    backup.replace(db_path)  # restored from backup, underneath the running bot
+    store.record_lookup(1, "rag")
+    assert await store.flush()  # the bot's next write takes the backup up
+    assert await store.aliases(1) == {"kept": "rag"}
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept"}
+    await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "new"}
