@@ -152,6 +152,9 @@ class ServerCache:
         # Per server, the ids of what was last told at odds with the glossary (see
         # `_tell_mismatches`): ids, not the glossary, which a server left idle would keep alive.
         self._mismatches_told: dict[int, Mismatches] = {}
+        # Servers the bot was removed from (`left`) until it is in them again (`joined`): a read
+        # under way then, or an import's `reload` after its write, is answered but not kept.
+        self._gone: set[int] = set()
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -315,6 +318,17 @@ class ServerCache:
         if scope in self._servers or scope in self._reading:
             self._seen[scope] = max(self._seen.get(scope, (0, 0)), version)
 
+    def left(self, scope: int) -> None:
+        """The bot was removed from this server: let go of what it holds (its embedding stops at
+        its batch), and keep nothing read of it from now on (a read or an import under way
+        would keep it, and embed its terms, for a server the bot is no longer in)."""
+        self._gone.add(scope)
+        self.forget(scope)
+
+    def joined(self, scope: int) -> None:
+        """The bot is in this server (again): what is read of it is kept."""
+        self._gone.discard(scope)
+
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
         self._servers.pop(scope, None)
@@ -326,6 +340,8 @@ class ServerCache:
         """Cache what was read of this server, dropping the least recently asked servers with
         an index of their own past `max_indexed` or `max_weight`; never this one (a request
         waits for it). A request answering from one dropped keeps it until it has answered."""
+        if scope in self._gone:
+            return
         self._servers[scope] = cached
         if not cached.local.terms:  # shares the bundled index: costs next to nothing
             self._indexed.pop(scope, None)
