@@ -298,3 +298,30 @@ async def test_a_backup_put_in_place_under_a_running_bot_is_read_again(
     await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
     await cache.check()
     assert set((await cache.get(1)).source) == {"kept", "new"}
+
+
+async def test_servers_with_aliases_alone_are_weighed_and_bounded_too(
+    open_store: OpenStore, bundled: tuple[Glossary, SearchIndex]
+) -> None:
+    """review56: a server with aliases and no terms weighed 0 and was outside both bounds
+    (200 servers, SERVER_CACHE_MB), kept until idle (15 minutes): 0.96 MiB at the alias cap
+    (1,000 of 100 characters), 0.56 MiB of 1,000 short ones (in-process RSS, 20 servers). Now
+    weighed by its aliases and let go least recently asked first within the budget; they do not
+    count among the 200 with terms."""
+    store = await open_store()
+    for scope in (1, 2, 3):
+        await store.import_aliases(
+            [AliasImport(scope, f"zq{scope} {n}", f"zq{scope} {n}", "rag") for n in range(50)]
+        )
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.local(1, patient=True)
+    one = cache.kept_weight()  # the three servers' aliases are as long
+    assert one > 0
+    assert cache.indexed_servers() == 0  # none has an index of its own
+    await cache.local(2, patient=True)
+    assert cache.kept_weight() == 2 * one
+
+    cache.max_weight = 2 * one  # room for two
+    await cache.local(3, patient=True)
+    assert [cache.knows(scope) for scope in (1, 2, 3)] == [False, True, True]
+    assert cache.kept_weight() == 2 * one
