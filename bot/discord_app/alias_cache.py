@@ -160,6 +160,9 @@ class ServerCache:
         # Servers the bot was removed from (`left`) until it is in them again (`joined`): a read
         # under way then, or an import's `reload` after its write, is answered but not kept.
         self._gone: set[int] = set()
+        # Times the database's counters were seen to go back (`check`): added to the store's
+        # generation, so what was read before is never taken for current.
+        self._rewinds = 0
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -300,13 +303,16 @@ class ServerCache:
         store = self._store()
         if store is None or scope == DM_SCOPE:
             return self._none()
-        generation = store.generation  # before the read: a take-up meanwhile reads it again
+        generation = self._generation(store)  # before the read: a take-up meanwhile reads it again
         self._saw(scope, (generation, await store.server_version(scope)))
         cached = self._servers.get(scope)
         # A server that failed to index is cached as a stand-in (`_load`): not what it has now.
         if self._fresh(cached, scope) and scope not in self._unindexed:
             return cached.local
         return (await self._load(store, scope)).local
+
+    def _generation(self, store: Store) -> int:
+        return store.generation + self._rewinds
 
     def _fresh(self, cached: _Cached | None, scope: int) -> TypeGuard[_Cached]:
         """Read at the server's newest version seen, and compiled against the index serving
@@ -315,7 +321,7 @@ class ServerCache:
         return (
             cached is not None
             and cached.version >= self._seen.get(scope, (0, 0))
-            and cached.version[0] == (store.generation if store is not None else 0)
+            and cached.version[0] == (self._generation(store) if store is not None else 0)
             and cached.local.base is self._bundled()[1]
         )
 
@@ -418,11 +424,21 @@ class ServerCache:
         versions = await asyncio.wait_for(_read_versions(store), self.read_timeout)
         if versions == self._versions:
             return
+        before = self._versions
+        if versions[0] == before[0] and (versions[1] < before[1] or versions[2] < before[2]):
+            # The counters only grow: a dump restored under the running bot (pg_restore) took
+            # them back, and each server's version with them. Every server is stale.
+            self._rewinds += 1
+            log.warning(
+                "the database's versions went back (a backup restored under the running bot?): "
+                "every server's aliases and terms are read again at its next request"
+            )
+        generation = versions[0] + self._rewinds
         scopes = sorted(set(self._servers) | set(self._reading))
         if scopes:
             seen = await asyncio.wait_for(store.server_versions(scopes), self.read_timeout)
             for scope, version in seen.items():
-                self._saw(scope, (versions[0], version))
+                self._saw(scope, (generation, version))
         # Taken in once the servers' versions are: a check that failed reads them again.
         self._versions = versions
 
@@ -530,10 +546,10 @@ class ServerCache:
     ) -> tuple[ServerVersion, dict[str, str], list[StoredTerm]]:
         """The server's version, then its rows: rows as new as the version or newer (a change
         between the two reads is read again at the next check, never missed)."""
-        version = (store.generation, await store.server_version(scope))
+        version = (self._generation(store), await store.server_version(scope))
         aliases, stored = await store.aliases(scope), await store.terms(scope)
         if await self._rename_taken(store, scope, stored, glossary):
-            version = (store.generation, await store.server_version(scope))
+            version = (self._generation(store), await store.server_version(scope))
             aliases, stored = await store.aliases(scope), await store.terms(scope)
         return version, aliases, stored
 

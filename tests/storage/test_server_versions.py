@@ -325,3 +325,45 @@ async def test_servers_with_aliases_alone_are_weighed_and_bounded_too(
     await cache.local(3, patient=True)
     assert [cache.knows(scope) for scope in (1, 2, 3)] == [False, True, True]
     assert cache.kept_weight() == 2 * one
+
+
+async def test_a_dump_restored_under_running_bots_is_read_again(
+    postgres_only: None,
+    open_any: OpenStore,
+    location: str,
+    bundled: tuple[Glossary, SearchIndex],
+) -> None:
+    """review56: PostgreSQL, a dump restored while bots run on the database (README says stop
+    them first; pg_restore does not refuse): the tables are loaded again without their triggers,
+    so the counters and every server's version go back. A cache kept what it had read, at
+    higher versions, as current (before versions51 any move of the counters made every server
+    stale). Counters that went back make every cached server stale now."""
+    store = await open_any()
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    conn = await asyncpg.connect(location)
+    try:
+        tables = ("aliases", "counters", "server_versions")
+        dump = {name: await conn.fetch(f"SELECT * FROM {name}") for name in tables}
+        await store.add_alias(1, "after dump", "after dump", "rag", 7)
+        await store.add_alias(1, "later still", "later still", "rag", 7)
+        cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+        await cache.check()
+        assert set((await cache.get(1)).source) == {"kept", "after dump", "later still"}
+
+        # pg_restore --clean: the tables made again, the dump's rows loaded before the triggers.
+        async with conn.transaction():
+            await conn.execute("ALTER TABLE aliases DISABLE TRIGGER USER")
+            for name, rows in dump.items():
+                await conn.execute(f"DELETE FROM {name}")
+                await conn.copy_records_to_table(
+                    name, records=[tuple(row) for row in rows], columns=list(rows[0].keys())
+                )
+            await conn.execute("ALTER TABLE aliases ENABLE TRIGGER USER")
+    finally:
+        await conn.close()
+    assert await store.aliases(1) == {"kept": "rag"}
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept"}
+    await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "new"}
