@@ -367,3 +367,36 @@ async def test_a_dump_restored_under_running_bots_is_read_again(
     await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
     await cache.check()
     assert set((await cache.get(1)).source) == {"kept", "new"}
+
+
+async def test_writers_of_two_servers_in_opposite_orders_wait_never_deadlock(
+    postgres_only: None, open_any: OpenStore, location: str
+) -> None:
+    """review56: two shard processes (or an import beside one) each writing aliases of servers
+    1 and 2 in one transaction, in opposite orders: each statement's trigger takes the alias
+    counter row before the server's version row, so the second writer waits at its first
+    statement for the first to commit, never holding a server's row the first needs."""
+    store = await open_any()  # the schema, migrated
+    one, two = await asyncpg.connect(location), await asyncpg.connect(location)
+    insert = (
+        "INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at)"
+        " VALUES ($1, $2, $2, 'rag', 7, 0)"
+    )
+    try:
+        for conn in (one, two):  # a wait that should not happen fails the test, not hangs it
+            await conn.execute("SET lock_timeout = '30s'")
+        first, second = one.transaction(), two.transaction()
+        await first.start()
+        await one.execute(insert, 1, "a1")
+        await second.start()
+        waiting = asyncio.ensure_future(two.execute(insert, 2, "b2"))  # waits for the counter
+        await one.execute(insert, 2, "a2")  # not waiting for the second: it holds nothing yet
+        await first.commit()
+        await waiting
+        await two.execute(insert, 1, "b1")
+        await second.commit()
+    finally:
+        await one.close()
+        await two.close()
+    assert await store.aliases(1) == {"a1": "rag", "b1": "rag"}
+    assert await store.aliases(2) == {"a2": "rag", "b2": "rag"}
