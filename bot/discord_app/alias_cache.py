@@ -72,22 +72,32 @@ SERVER_CACHE_MB = 1024
 # characters, against 23 MiB measured with vectors (bench/versions_bench.py: 17 MiB without).
 BASE_WEIGHT = 2_200_000
 WEIGHT_PER_CHARACTER = 9
+# A server's aliases, with terms or without (one without shares the bundled index but holds
+# its compiled aliases): per alias and per character of it (review56, in-process RSS of 20
+# servers of 1,000 aliases each: 0.96 MiB of 100-character ones, 0.56 MiB of 12-character).
+ALIAS_WEIGHT = 480
+ALIAS_WEIGHT_PER_CHARACTER = 5
 # Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
 # vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
 # longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
 # next request reads it again, as a first read.
 IDLE_AFTER = 15 * 60.0
 STALE_IDLE_AFTER = 60.0
-Versions = tuple[int, int]  # (alias version, term version): any server's change moves one
+# (the database's generation, alias version, term version): any server's change moves one
+Versions = tuple[int, int, int]
+# (the database's generation, the server's own version): a backup put in place under the bot
+# (`Store.generation`) has older versions, or none (from before migration 9), and what was read
+# from the file it replaced must not pass for newer than what is there now.
+ServerVersion = tuple[int, int]
 Bundled = tuple[Glossary, SearchIndex]
 
 
 @dataclass
 class _Cached:
-    version: int  # the server's own version these were read at (or newer)
+    version: ServerVersion  # the server's own version these were read at (or newer)
     local: LocalGlossary
     used: float  # when it was last asked for (`ServerCache.clock`)
-    weight: int = 0  # bytes it holds, estimated (`weight`); 0: it shares the bundled index
+    weight: int = 0  # bytes it holds, estimated (`weight`); 0: nothing of its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,11 +132,11 @@ class ServerCache:
         self.stale_wait = read_timeout / 4
         self.check_interval = check_interval
         self.clock = clock  # for `drop_idle` (tests turn it on)
-        self._versions: Versions = (0, 0)  # the newest seen
+        self._versions: Versions = (0, 0, 0)  # the newest seen
         self._servers: dict[int, _Cached] = {}
         # The newest version seen of each server cached or being read: one cached at an older
         # one is stale. Kept for those only (a check reads theirs).
-        self._seen: dict[int, int] = {}
+        self._seen: dict[int, ServerVersion] = {}
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
         self.max_indexed = MAX_INDEXED
         self.max_weight = max_mb * 2**20
@@ -147,6 +157,12 @@ class ServerCache:
         # Per server, the ids of what was last told at odds with the glossary (see
         # `_tell_mismatches`): ids, not the glossary, which a server left idle would keep alive.
         self._mismatches_told: dict[int, Mismatches] = {}
+        # Servers the bot was removed from (`left`) until it is in them again (`joined`): a read
+        # under way then, or an import's `reload` after its write, is answered but not kept.
+        self._gone: set[int] = set()
+        # Times the database's counters were seen to go back (`check`): added to the store's
+        # generation, so what was read before is never taken for current.
+        self._rewinds = 0
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -194,7 +210,7 @@ class ServerCache:
             except StorageError as exc:
                 log.warning("warming servers in no particular order: %s", exc)
         for scope in sorted(scopes, key=lambda scope: last.get(scope, -1), reverse=True):
-            if len(self._indexed) >= self.max_indexed or self.kept_weight() >= self.max_weight:
+            if self.indexed_servers() >= self.max_indexed or self.kept_weight() >= self.max_weight:
                 return
             await self.get(scope)
 
@@ -287,25 +303,42 @@ class ServerCache:
         store = self._store()
         if store is None or scope == DM_SCOPE:
             return self._none()
-        self._saw(scope, await store.server_version(scope))
+        generation = self._generation(store)  # before the read: a take-up meanwhile reads it again
+        self._saw(scope, (generation, await store.server_version(scope)))
         cached = self._servers.get(scope)
         # A server that failed to index is cached as a stand-in (`_load`): not what it has now.
         if self._fresh(cached, scope) and scope not in self._unindexed:
             return cached.local
         return (await self._load(store, scope)).local
 
+    def _generation(self, store: Store) -> int:
+        return store.generation + self._rewinds
+
     def _fresh(self, cached: _Cached | None, scope: int) -> TypeGuard[_Cached]:
         """Read at the server's newest version seen, and compiled against the index serving
         now."""
+        store = self._store()
         return (
             cached is not None
-            and cached.version >= self._seen.get(scope, 0)
+            and cached.version >= self._seen.get(scope, (0, 0))
+            and cached.version[0] == (self._generation(store) if store is not None else 0)
             and cached.local.base is self._bundled()[1]
         )
 
-    def _saw(self, scope: int, version: int) -> None:
+    def _saw(self, scope: int, version: ServerVersion) -> None:
         if scope in self._servers or scope in self._reading:
-            self._seen[scope] = max(self._seen.get(scope, 0), version)
+            self._seen[scope] = max(self._seen.get(scope, (0, 0)), version)
+
+    def left(self, scope: int) -> None:
+        """The bot was removed from this server: let go of what it holds (its embedding stops at
+        its batch), and keep nothing read of it from now on (a read or an import under way
+        would keep it, and embed its terms, for a server the bot is no longer in)."""
+        self._gone.add(scope)
+        self.forget(scope)
+
+    def joined(self, scope: int) -> None:
+        """The bot is in this server (again): what is read of it is kept."""
+        self._gone.discard(scope)
 
     def forget(self, scope: int) -> None:
         """Drop what is known of this server's aliases: the next request reads them afresh."""
@@ -315,26 +348,33 @@ class ServerCache:
             self._seen.pop(scope, None)
 
     def _keep(self, scope: int, cached: _Cached) -> None:
-        """Cache what was read of this server, dropping the least recently asked servers with
-        an index of their own past `max_indexed` or `max_weight`; never this one (a request
-        waits for it). A request answering from one dropped keeps it until it has answered."""
+        """Cache what was read of this server, dropping the least recently asked servers past
+        `max_weight` (any with aliases or terms of its own) or, of those with an index of their
+        own, past `max_indexed`; never this one (a request waits for it). A request answering
+        from one dropped keeps it until it has answered."""
+        if scope in self._gone:
+            return
         self._servers[scope] = cached
-        if not cached.local.terms:  # shares the bundled index: costs next to nothing
+        if not cached.weight:  # nothing of its own: costs next to nothing
             self._indexed.pop(scope, None)
             return
         self._indexed[scope] = None
         self._indexed.move_to_end(scope)
-        while len(self._indexed) > 1 and (
-            len(self._indexed) > self.max_indexed or self.kept_weight() > self.max_weight
-        ):
-            self.forget(next(iter(self._indexed)))
+        while len(self._indexed) > 1:
+            if self.kept_weight() > self.max_weight:
+                self.forget(next(iter(self._indexed)))
+            elif self.indexed_servers() > self.max_indexed:
+                # The least recently asked with an index of its own (this one is the most).
+                self.forget(next(s for s in self._indexed if self._servers[s].local.terms))
+            else:
+                break
 
     def indexed_servers(self) -> int:
         """How many servers' compiled glossaries with an index of their own are kept."""
         return sum(1 for cached in self._servers.values() if cached.local.terms)
 
     def kept_weight(self) -> int:
-        """The bytes the kept servers with an index of their own hold, estimated."""
+        """The bytes the kept servers with aliases or terms of their own hold, estimated."""
         return sum(self._servers[scope].weight for scope in self._indexed)
 
     async def reload(self, scope: int) -> None:
@@ -384,11 +424,21 @@ class ServerCache:
         versions = await asyncio.wait_for(_read_versions(store), self.read_timeout)
         if versions == self._versions:
             return
+        before = self._versions
+        if versions[0] == before[0] and (versions[1] < before[1] or versions[2] < before[2]):
+            # The counters only grow: a dump restored under the running bot (pg_restore) took
+            # them back, and each server's version with them. Every server is stale.
+            self._rewinds += 1
+            log.warning(
+                "the database's versions went back (a backup restored under the running bot?): "
+                "every server's aliases and terms are read again at its next request"
+            )
+        generation = versions[0] + self._rewinds
         scopes = sorted(set(self._servers) | set(self._reading))
         if scopes:
             seen = await asyncio.wait_for(store.server_versions(scopes), self.read_timeout)
             for scope, version in seen.items():
-                self._saw(scope, version)
+                self._saw(scope, (generation, version))
         # Taken in once the servers' versions are: a check that failed reads them again.
         self._versions = versions
 
@@ -468,7 +518,8 @@ class ServerCache:
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
             kept = previous if previous is not None and previous.base is index else self._none()
-            self._keep(scope, _Cached(version, kept, self.clock(), weight(kept, aliases, stored)))
+            held = weight(kept, kept.aliases.source, stored)  # the stand-in's, not the rows'
+            self._keep(scope, _Cached(version, kept, self.clock(), held))
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -492,13 +543,13 @@ class ServerCache:
 
     async def _read(
         self, store: Store, scope: int, glossary: Glossary
-    ) -> tuple[int, dict[str, str], list[StoredTerm]]:
+    ) -> tuple[ServerVersion, dict[str, str], list[StoredTerm]]:
         """The server's version, then its rows: rows as new as the version or newer (a change
         between the two reads is read again at the next check, never missed)."""
-        version = await store.server_version(scope)
+        version = (self._generation(store), await store.server_version(scope))
         aliases, stored = await store.aliases(scope), await store.terms(scope)
         if await self._rename_taken(store, scope, stored, glossary):
-            version = await store.server_version(scope)
+            version = (self._generation(store), await store.server_version(scope))
             aliases, stored = await store.aliases(scope), await store.terms(scope)
         return version, aliases, stored
 
@@ -688,12 +739,16 @@ class ServerCache:
 
 def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTerm]) -> int:
     """The bytes a server's compiled glossary holds, estimated from what it was read from (a
-    sum of lengths, not a measurement of the objects): 0 when it shares the bundled index."""
+    sum of lengths, not a measurement of the objects): its aliases', and with terms of its own,
+    its index's; 0 with neither (it shares the bundled index)."""
+    held = sum(
+        ALIAS_WEIGHT + ALIAS_WEIGHT_PER_CHARACTER * (len(key) + len(entry_id))
+        for key, entry_id in aliases.items()
+    )
     if not local.terms:
-        return 0
+        return held
     characters = sum(len(row.id) + len(row.body) for row in stored)
-    characters += sum(len(key) + len(entry_id) for key, entry_id in aliases.items())
-    return BASE_WEIGHT + WEIGHT_PER_CHARACTER * characters
+    return BASE_WEIGHT + WEIGHT_PER_CHARACTER * characters + held
 
 
 def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
@@ -735,5 +790,7 @@ def _taken_ids(stored: list[StoredTerm], glossary: Glossary) -> list[str]:
 
 
 async def _read_versions(store: Store) -> Versions:
-    """The database's alias and term versions: any change, by any process, raises one."""
-    return (await store.alias_version(), await store.term_version())
+    """The database's generation (read first), alias and term versions: any change, by any
+    process, raises one."""
+    generation = store.generation
+    return (generation, await store.alias_version(), await store.term_version())

@@ -158,7 +158,14 @@ class GlossaryBot(commands.Bot):
         self.state.member_searches.forget(guild.id)
         # Its compiled glossary (some 10 MB at the caps), and the embedding of its terms, which
         # stops at its batch: read again if the bot is added back and asked.
-        self.state.servers.forget(guild.id)
+        self.state.servers.left(guild.id)
+
+    # Every GUILD_CREATE is one of these two (added back, or again after a new session).
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.state.servers.joined(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.state.servers.joined(guild.id)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -85,6 +85,9 @@ class Backend(ABC):
 
     #: Where the data is, for messages: a file path, or a URL without its password.
     location: str
+    #: How many times another database was taken up at `location` (a SQLite file replaced or
+    #: made again underneath): what was read before may be newer than what is there now.
+    generation: int = 0
 
     @abstractmethod
     async def read(self, body: Body[T]) -> T:

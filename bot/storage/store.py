@@ -241,6 +241,12 @@ class Store:
         """The SQLite file's path, or the PostgreSQL URL without its password."""
         return self._backend.location
 
+    @property
+    def generation(self) -> int:
+        """Moves when another database is taken up at the location (a backup put in place under
+        the running bot): versions read before are not comparable with those read after."""
+        return self._backend.generation
+
     # -- counting (the hot path: no I/O, no await) --------------------------------------------
 
     def record_lookup(self, scope: int, entry_id: str) -> None:

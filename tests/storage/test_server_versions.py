@@ -249,3 +249,154 @@ async def test_writers_of_one_server_on_postgresql_take_its_rows_in_one_order(
         await adding.close()
     assert await store.server_version(1) > before
     assert await store.aliases(1) == {"kvc": "rag", "rg": "rag"}
+
+
+def _as_schema_8(path: Path) -> None:
+    """The backup as a bot before migration 9 wrote it: no server versions."""
+    conn = sqlite3.connect(path)
+    triggers = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_server'"
+    ).fetchall()
+    for (name,) in triggers:
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE server_versions")
+    conn.execute("PRAGMA user_version = 8")
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize("before_v9", [False, True], ids=["backup", "backup-before-v9"])
+async def test_a_backup_put_in_place_under_a_running_bot_is_read_again(
+    open_store: OpenStore,
+    db_path: Path,
+    tmp_path: Path,
+    bundled: tuple[Glossary, SearchIndex],
+    before_v9: bool,
+) -> None:
+    """review56: a backup put at DATABASE_PATH under a running bot is taken up at its next
+    write (test_lost_file), but its servers' versions are older (or, from before migration 9,
+    all 0): a cache that kept what it read from the file replaced, at higher versions, served
+    it as current. Before versions51 any move of the counters made every server stale."""
+    store = await open_store(db_path)
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    if before_v9:
+        _as_schema_8(backup)
+    await store.add_alias(1, "after backup", "after backup", "rag", 7)
+    await store.add_alias(1, "later still", "later still", "rag", 7)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "after backup", "later still"}
+
+    backup.replace(db_path)  # restored from backup, underneath the running bot
+    store.record_lookup(1, "rag")
+    assert await store.flush()  # the bot's next write takes the backup up
+    assert await store.aliases(1) == {"kept": "rag"}
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept"}
+    await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "new"}
+
+
+async def test_servers_with_aliases_alone_are_weighed_and_bounded_too(
+    open_store: OpenStore, bundled: tuple[Glossary, SearchIndex]
+) -> None:
+    """review56: a server with aliases and no terms weighed 0 and was outside both bounds
+    (200 servers, SERVER_CACHE_MB), kept until idle (15 minutes): 0.96 MiB at the alias cap
+    (1,000 of 100 characters), 0.56 MiB of 1,000 short ones (in-process RSS, 20 servers). Now
+    weighed by its aliases and let go least recently asked first within the budget; they do not
+    count among the 200 with terms."""
+    store = await open_store()
+    for scope in (1, 2, 3):
+        await store.import_aliases(
+            [AliasImport(scope, f"zq{scope} {n}", f"zq{scope} {n}", "rag") for n in range(50)]
+        )
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.local(1, patient=True)
+    one = cache.kept_weight()  # the three servers' aliases are as long
+    assert one > 0
+    assert cache.indexed_servers() == 0  # none has an index of its own
+    await cache.local(2, patient=True)
+    assert cache.kept_weight() == 2 * one
+
+    cache.max_weight = 2 * one  # room for two
+    await cache.local(3, patient=True)
+    assert [cache.knows(scope) for scope in (1, 2, 3)] == [False, True, True]
+    assert cache.kept_weight() == 2 * one
+
+
+async def test_a_dump_restored_under_running_bots_is_read_again(
+    postgres_only: None,
+    open_any: OpenStore,
+    location: str,
+    bundled: tuple[Glossary, SearchIndex],
+) -> None:
+    """review56: PostgreSQL, a dump restored while bots run on the database (README says stop
+    them first; pg_restore does not refuse): the tables are loaded again without their triggers,
+    so the counters and every server's version go back. A cache kept what it had read, at
+    higher versions, as current (before versions51 any move of the counters made every server
+    stale). Counters that went back make every cached server stale now."""
+    store = await open_any()
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    conn = await asyncpg.connect(location)
+    try:
+        tables = ("aliases", "counters", "server_versions")
+        dump = {name: await conn.fetch(f"SELECT * FROM {name}") for name in tables}
+        await store.add_alias(1, "after dump", "after dump", "rag", 7)
+        await store.add_alias(1, "later still", "later still", "rag", 7)
+        cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+        await cache.check()
+        assert set((await cache.get(1)).source) == {"kept", "after dump", "later still"}
+
+        # pg_restore --clean: the tables made again, the dump's rows loaded before the triggers.
+        async with conn.transaction():
+            await conn.execute("ALTER TABLE aliases DISABLE TRIGGER USER")
+            for name, rows in dump.items():
+                await conn.execute(f"DELETE FROM {name}")
+                await conn.copy_records_to_table(
+                    name, records=[tuple(row) for row in rows], columns=list(rows[0].keys())
+                )
+            await conn.execute("ALTER TABLE aliases ENABLE TRIGGER USER")
+    finally:
+        await conn.close()
+    assert await store.aliases(1) == {"kept": "rag"}
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept"}
+    await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "new"}
+
+
+async def test_writers_of_two_servers_in_opposite_orders_wait_never_deadlock(
+    postgres_only: None, open_any: OpenStore, location: str
+) -> None:
+    """review56: two shard processes (or an import beside one) each writing aliases of servers
+    1 and 2 in one transaction, in opposite orders: each statement's trigger takes the alias
+    counter row before the server's version row, so the second writer waits at its first
+    statement for the first to commit, never holding a server's row the first needs."""
+    store = await open_any()  # the schema, migrated
+    one, two = await asyncpg.connect(location), await asyncpg.connect(location)
+    insert = (
+        "INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at)"
+        " VALUES ($1, $2, $2, 'rag', 7, 0)"
+    )
+    try:
+        for conn in (one, two):  # a wait that should not happen fails the test, not hangs it
+            await conn.execute("SET lock_timeout = '30s'")
+        first, second = one.transaction(), two.transaction()
+        await first.start()
+        await one.execute(insert, 1, "a1")
+        await second.start()
+        waiting = asyncio.ensure_future(two.execute(insert, 2, "b2"))  # waits for the counter
+        await one.execute(insert, 2, "a2")  # not waiting for the second: it holds nothing yet
+        await first.commit()
+        await waiting
+        await two.execute(insert, 1, "b1")
+        await second.commit()
+    finally:
+        await one.close()
+        await two.close()
+    assert await store.aliases(1) == {"a1": "rag", "b1": "rag"}
+    assert await store.aliases(2) == {"a2": "rag", "b2": "rag"}

@@ -435,6 +435,7 @@ class SqliteBackend(Backend):
             log.warning("could not empty the -wal of %s: %s", self.location, unemptied)
         await self.writer.replace(conn)
         self._identity = identity
+        self.generation += 1
         self._swapped = None  # another file: its logs are new
         self._note_files()
         if self._locked_files:  # the run lock moves to the file now at the path
