@@ -125,15 +125,21 @@ def write_vectors(
     """Vectors by key, in the cache's format (tools/seed_vectors.py ships one); False if the
     folder is not writable (said in a warning unless `quiet`). Written to a temporary file and
     renamed, so a reader never sees half a cache."""
+    written: Path | None = None
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         # Raw bytes, not numpy's "S16": that would drop a key's trailing zero bytes.
         keys = np.frombuffer(b"".join(cached), dtype=np.uint8).reshape(len(cached), KEY_BYTES)
         vectors = np.stack(list(cached.values())).astype(np.float16)
         with tempfile.NamedTemporaryFile(dir=cache_dir, suffix=".npz", delete=False) as handle:
+            written = Path(handle.name)
             np.savez(handle, keys=keys, vectors=vectors)
-        Path(handle.name).replace(cache_dir / name)
+        written.replace(cache_dir / name)
     except OSError as exc:
+        # A full disk or a file-size limit would otherwise leave each failed write's partial
+        # file (up to tens of MB) in the cache folder for good.
+        if written is not None:
+            written.unlink(missing_ok=True)
         if not quiet:
             log.warning(
                 "cannot write the embedding cache in %s (%s): set %s", cache_dir, exc, CACHE_ENV
