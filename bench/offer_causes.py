@@ -59,6 +59,7 @@ TUNING = (
     "dev15",
     "dev16",
     "dev17",
+    "dev18",
     "everyday",
     "everyday2",
     "everyday3",

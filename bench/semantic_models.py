@@ -62,6 +62,7 @@ TUNING = {
     "dev15": "relevance_blind33.tsv",
     "dev16": "relevance_blind35.tsv",
     "dev17": "relevance_blind37.tsv",
+    "dev18": "relevance_blind39.tsv",
     "chat": "chat_style_probes.tsv",
 }
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))
