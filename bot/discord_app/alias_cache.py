@@ -486,8 +486,8 @@ class ServerCache:
             # bench/lookalike_bench.py); kept for this index, found at once when unchanged.
             entry_lookalikes(local.index, local.index.entries)
             # What is at odds with the glossary: here too (0.14 s for a server at its caps, on
-            # the loop before scale50), and only when something it reads changed: any server's
-            # change makes every server read again, mostly unchanged.
+            # the loop before scale50), and only when something it reads changed (a read again
+            # after a backup put in place or the counters going back may find the same rows).
             unchanged = (
                 previous is not None
                 and previous.base is index

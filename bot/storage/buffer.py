@@ -132,6 +132,9 @@ class CountBuffer:
     def lookup_total(self) -> int:
         return sum(counts.total() for counts in self.lookups.values())
 
+    def miss_total(self) -> int:
+        return sum(t.hours.total() for tallies in self.misses.values() for t in tallies.values())
+
     # -- reading (what a stats view adds on top of the database) ----------------------------
 
     def _scopes(self, scope: int | None) -> list[int]:

@@ -1189,7 +1189,6 @@ class CountsAhead:
     def said(self) -> str:
         """ "3 lookups and 1 missed search" counted so far, and how many were not (a flood
         past the bounds)."""
-        misses = sum(t.hours.total() for s in self.buffer.misses.values() for t in s.values())
         past = (
             f" ({self.dropped} more past the cap of keys kept in memory, not counted)"
             if self.dropped
@@ -1197,7 +1196,7 @@ class CountsAhead:
         )
         return (
             f"{_counted(self.buffer.lookup_total(), 'lookup', 'lookups')} and "
-            f"{_counted(misses, 'missed search', 'missed searches')}{past}"
+            f"{_counted(self.buffer.miss_total(), 'missed search', 'missed searches')}{past}"
         )
 
 
