@@ -37,7 +37,8 @@ from bot.glossary.toml import TomlError, parse_toml
 
 MAX_IMPORT_BYTES = 1024 * 1024  # the least an import takes, whatever the server's caps
 # An export writes each byte of a term's text at most twice (quotes, backslashes and line breaks
-# escaped) and adds each term's keys, quotes and brackets: a few hundred bytes.
+# escaped; a list's two quotes and ", " per item within twice the ", " that `text_size` counts
+# between its items) and adds each term's keys, quotes and brackets: a few hundred bytes.
 EXPORT_BYTES_PER_TERM = 512
 
 

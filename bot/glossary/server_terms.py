@@ -737,11 +737,17 @@ def _resolve_related(
 
 
 def text_size(term: ServerTerm) -> int:
-    """The UTF-8 bytes of a term's text, as the per-server text cap counts them."""
+    """The UTF-8 bytes of a term's text, as the per-server text cap counts them: a list (other
+    names, related ids, keywords) as the form lists it, ", " between its items. The separators
+    count because an export writes quotes and a separator for every item: counted by the names'
+    bytes alone, 2-letter keywords exported to three times their size, past what an import
+    takes (`interchange.import_cap`)."""
     total = 0
     for value in term.model_dump().values():
-        parts = value if isinstance(value, (list, tuple)) else (value,)
-        total += sum(len(p.encode("utf-8", "surrogatepass")) for p in parts if isinstance(p, str))
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(value)
+        if isinstance(value, str):
+            total += len(value.encode("utf-8", "surrogatepass"))
     return total
 
 
