@@ -58,3 +58,15 @@ def test_a_server_at_its_text_cap_exports_a_file_its_import_takes() -> None:
     assert [str(p) for p in problems if p.severity == "error"] == []
     assert again == terms
     assert check_caps(again, max_terms=max_terms, max_text_bytes=max_text) == []
+
+
+def test_the_import_option_names_no_cap_the_bot_does_not_apply() -> None:
+    """Discord shows `/term import`'s file option with its description: it said "at most 1
+    MiB", the least the cap can be, where a server at the default caps may import 4.98 MiB
+    (README), the size of its own export. A cap depends on the settings: the box names none."""
+    from bot.discord_app.cogs.terms import TermCog
+
+    option = TermCog.import_.get_parameter("file")
+    assert option is not None
+    assert "MiB" not in option.description, option.description
+    assert import_cap() > 4 * 2**20  # what the description understated

@@ -668,7 +668,8 @@ class TermCog(
         name="import", description="Replace this server's terms with a file's (all or nothing)"
     )
     @app_commands.describe(
-        file="Curated TOML, the topics JSON or the Markdown glossary (at most 1 MiB)",
+        # No size: the cap follows the settings (twice the text cap: a server's own export fits).
+        file="Curated TOML, the topics JSON or the Markdown glossary (such as /term export's file)",
         dry_run="Only show what would be added, changed and removed",
         category="The category of entries that give none (Markdown has none)",
     )
