@@ -9,6 +9,14 @@ import string
 from bot.glossary import load_glossary
 from bot.glossary.interchange import export_bytes, import_cap, parse_import
 from bot.glossary.server_terms import ServerTerm, check_caps, text_size
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import buttons, define, embed_of
+from tests.discord_app.test_aliases import add as add_alias
+from tests.discord_app.test_terms import TERM, open_add, submit
+
+from .conftest import Scene
+from .test_outsider49 import reject_next, suggested
 
 # Two-character items, each its own: the most items a list holds for its bytes (a 1-character
 # one is one of a few dozen, quotes and backslashes aside).
@@ -70,3 +78,74 @@ def test_the_import_option_names_no_cap_the_bot_does_not_apply() -> None:
     assert option is not None
     assert "MiB" not in option.description, option.description
     assert import_cap() > 4 * 2**20  # what the description understated
+
+
+async def test_a_moderators_day_with_a_restart_in_the_middle(
+    scene: Scene, start_bot: StartBot
+) -> None:
+    """P5: lookups and a miss in the morning, a term written in the form, an alias, two
+    members' suggestions, an Accept… form open across a restart and saved after it, the other
+    rejected; then `/stats` (with its chart), `/alias list` and `/term log` after the restart
+    tell the whole day: lookups before the restart counted, nothing lost."""
+    fake = scene.fake
+    async with start_bot(await Store.open(scene.db_path)):
+        for user, term in (
+            (scene.alice, "kv cache"),
+            (scene.bob, "kv cache"),
+            (scene.alice, "rag"),
+        ):
+            await define(fake, user, term, scene.channel)
+        _, missed = await define(fake, scene.bob, "qxvorp", scene.channel)
+        assert str(missed["content"]).startswith("No entry for “qxvorp”."), missed
+        opened = await open_add(scene, scene.moderator, category="Fundamentals")
+        said = await submit(scene, scene.moderator, opened, {**TERM, "other_names": "zbx"})
+        assert said["content"].startswith("Added **Zorblax**"), said
+        assert "now opens" in await add_alias(scene, scene.moderator, "batch rerank", "zorblax")
+        await suggested(scene, scene.alice, "Qxkalo")
+        await suggested(scene, scene.bob, "Qxlomi")
+        review = await fake.slash(
+            scene.moderator, "term review", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        shown = await review.final_message()
+        accepting = await fake.click(scene.moderator, shown, buttons(shown)["Accept…"])
+        assert (await accepting.response())["type"] == 9
+    store = await Store.open(scene.db_path)
+    async with start_bot(store):
+        saved = await fake.submit_modal(scene.moderator, accepting, {})
+        assert (await saved.final_message())["content"].startswith("Added **Qxkalo**")
+        assert "Rejected the suggestion; the member was told privately." in await reject_next(scene)
+        for user, term, title in (
+            (scene.alice, "qxkalo", "Qxkalo"),
+            (scene.bob, "zbx", "Zorblax"),
+            (scene.alice, "batch rerank", "Zorblax"),
+        ):
+            _, card = await define(fake, user, term, scene.channel)
+            assert embed_of(card)["title"] == title, card
+        stats = await (
+            await fake.slash(scene.moderator, "stats", channel=scene.channel)
+        ).final_message()
+        shown_stats = embed_of(stats)
+        assert shown_stats["description"] == "**6** lookups", shown_stats
+        top = {f["name"]: f["value"] for f in shown_stats["fields"]}
+        assert top["Most looked up"].splitlines() == [
+            "1. KV Cache: 2",
+            "2. Zorblax: 2",
+            "3. Qxkalo: 1",
+            "4. Retrieval-Augmented Generation (RAG): 1",
+        ], top
+        assert top["Searches that found nothing"] == "“qxvorp”: 1×", top
+        assert [a["filename"] for a in stats["attachments"]] == ["lookups.png"]
+        listed = await (
+            await fake.slash(scene.moderator, "alias list", {}, channel=scene.channel)
+        ).final_message()
+        assert "batch rerank" in str(listed), listed
+        log = await (
+            await fake.slash(scene.moderator, "term log", {}, channel=scene.channel)
+        ).final_message()
+        lines = [line for line in embed_of(log)["description"].splitlines() if line]
+        assert [line.split("> ", 1)[1].split(" “")[0] for line in lines] == [
+            f"<@{scene.moderator.id}> rejected the suggestion",
+            f"<@{scene.moderator.id}> accepted the suggestion",
+            f"<@{scene.moderator.id}> added",
+            f"<@{scene.moderator.id}> added",
+        ], lines
