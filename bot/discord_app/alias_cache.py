@@ -754,7 +754,9 @@ def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTer
 def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
     """In the embedding thread: the next few of the server's texts without a vector (shortest
     first: a batch pads to its longest), and the server's glossary with every known one."""
-    missing = sorted(vectors.missing(text for _, text in local.texts), key=len)
+    # Those its stage lacks, not those the cache lacks: the cache may have let go of texts the
+    # stage holds, and embedding them again would add nothing to it.
+    missing = sorted(vectors.missing(local.waiting(vectors)), key=len)
     embedded = vectors.embed(missing[:EMBED_BATCH])
     return with_vectors(local, vectors), embedded
 

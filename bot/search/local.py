@@ -25,7 +25,7 @@ from bot.glossary import Entry, Glossary
 from bot.glossary.server_terms import ServerTerm, overlay_target, server_glossary
 from bot.search.index import SearchIndex
 from bot.search.semantic.term_vectors import TermVectors
-from bot.search.semantic.vectors import description_text
+from bot.search.semantic.vectors import Vectors, description_text
 from bot.search.server_aliases import NO_ALIASES, ServerAliases
 
 
@@ -43,6 +43,8 @@ class LocalGlossary:
     # the meaning stage holds.
     texts: tuple[tuple[int, str], ...] = ()
     embedded: int = 0
+    # The cache key of each row of the meaning stage's own vectors, in their order.
+    row_keys: tuple[bytes, ...] = ()
     # A term that words a bundled entry shows as that entry's card, under the entry's id, while
     # its own id (which aliases point at) stays across edits: term id -> card id, where they differ.
     card_ids: Mapping[str, str] = field(default_factory=dict)
@@ -54,6 +56,18 @@ class LocalGlossary:
     def entry(self, entry_id: str) -> Entry | None:
         """The card an alias's entry id opens, if any."""
         return self.glossary.get(self.card_id(entry_id))
+
+    def held(self) -> dict[bytes, Vectors]:
+        """The vectors its meaning stage holds of its texts, by cache key (views of its rows)."""
+        semantic = self.index.semantic
+        if not self.row_keys or semantic is None:
+            return {}
+        return dict(zip(self.row_keys, semantic.vectors, strict=True))
+
+    def waiting(self, vectors: TermVectors) -> list[str]:
+        """Its texts that its meaning stage lacks, each once."""
+        held = set(self.row_keys)
+        return list(dict.fromkeys(t for _, t in self.texts if vectors.key(t) not in held))
 
     @property
     def complete(self) -> bool:
@@ -111,15 +125,24 @@ def with_vectors(local: LocalGlossary, vectors: TermVectors) -> LocalGlossary:
     if bundled is None or not local.texts:
         return local
     keys = [vectors.key(text) for _, text in local.texts]
-    known = vectors.vectors(keys)
+    # The rows the stage holds stay, whatever the cache let go of since: it keeps the newest
+    # vectors of every server together (`TermVectors.kept`), and a server with more texts than
+    # that, built from it alone, lost its first texts to its next ones and embedded them again
+    # in turn, for ever.
+    held = local.held()
+    known = {**vectors.vectors(k for k in keys if k not in held), **held}
     rows = [
-        (position, known[key])
+        (position, key)
         for (position, _), key in zip(local.texts, keys, strict=True)
         if key in known
     ]
     if len(rows) == local.embedded:
         return local
-    matrix = np.stack([v for _, v in rows]) if rows else np.zeros((0, bundled.encoder.dimensions))
+    matrix = (
+        np.stack([known[k] for _, k in rows]).astype(np.float32, copy=False)
+        if rows
+        else np.zeros((0, bundled.encoder.dimensions), dtype=np.float32)
+    )
     owners = np.asarray([p for p, _ in rows], dtype=np.int32)
-    index = local.index.with_semantic(bundled.joined(matrix.astype(np.float32), owners))
-    return replace(local, index=index, embedded=len(rows))
+    index = local.index.with_semantic(bundled.joined(matrix, owners))
+    return replace(local, index=index, embedded=len(rows), row_keys=tuple(k for _, k in rows))

@@ -4,16 +4,22 @@ and a moderator who have never seen the code, driving what the README promises."
 from __future__ import annotations
 
 import itertools
+import logging
 import string
+from pathlib import Path
 
+from bot.discord_app.app import GlossaryBot
 from bot.glossary import load_glossary
 from bot.glossary.interchange import export_bytes, import_cap, parse_import
 from bot.glossary.server_terms import ServerTerm, check_caps, text_size
+from bot.search.semantic.term_vectors import TermVectors
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.discord_app.test_aliases import add as add_alias
+from tests.discord_app.test_term_files import run_import
 from tests.discord_app.test_terms import TERM, open_add, submit
+from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_outsider49 import reject_next, suggested
@@ -149,3 +155,50 @@ async def test_a_moderators_day_with_a_restart_in_the_middle(
             f"<@{scene.moderator.id}> added",
             f"<@{scene.moderator.id}> added",
         ], lines
+
+
+THREE_TERMS = b"""
+[[entries]]
+title = "Qxbatch Ledger"
+category = "Fundamentals"
+definition = "The nightly ledger of every batch job the team ran, kept for audits."
+
+[[entries]]
+title = "Qxrota Board"
+category = "Fundamentals"
+definition = "The shared board that says who is on call for the inference cluster each week."
+
+[[entries]]
+title = "Qxdock Gate"
+category = "Fundamentals"
+definition = "The check a model passes before it is shipped to the serving fleet."
+"""
+
+
+async def test_a_server_with_more_texts_than_the_vector_cache_keeps_is_embedded_once(
+    scene: Scene, bot: GlossaryBot, tmp_path: Path
+) -> None:
+    """P4: the term-vector cache keeps the newest 50,000 texts of every server together
+    (`TermVectors.kept`); a server's meaning stage was built from the cache alone. A server
+    with more texts than it keeps (an operator's `MAX_SERVER_TERMS` past 25,000, or a dozen
+    full servers embedding at once after a restart without the cache file) saw each batch
+    evict its own earlier texts, embedded them again, and so on for ever: the one embedding
+    thread every server waits for never came free. Here the cache keeps 4 of the 6 texts
+    (two a term): the server's stage keeps what it took, and is complete after its texts are
+    embedded once each, or twice at worst, not in a loop."""
+    shared = bot.state.servers._vectors()
+    assert shared is not None
+    # A cache of its own (the tests' default folder is shared by every run), keeping 4.
+    bot.state.servers._term_vectors = TermVectors(shared.encoder, tmp_path, kept=4)
+    async with warned(f"of server {scene.guild.id}'s terms in", level=logging.INFO) as records:
+        said = await run_import(scene, scene.fake.add_attachment("ours.toml", THREE_TERMS))
+        assert said.startswith("Imported: 3 added"), said
+    [line] = [r.getMessage() for r in records if "texts of server" in r.getMessage()]
+    embedded = int(line.split()[1])
+    assert 6 <= embedded <= 12, line  # each text once, twice at worst (before: hundreds)
+    local = await bot.state.servers.local(scene.guild.id)
+    assert local.complete
+    _, card = await define(
+        scene.fake, scene.alice, "who is on call for the inference cluster this week", scene.channel
+    )
+    assert embed_of(card)["title"] == "Qxrota Board", card
