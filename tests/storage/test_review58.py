@@ -1,0 +1,68 @@
+"""review58 (tests/outsider/PLAN.md, "Attacks on review56, review57 and versions51
+(review58)"): the server cache's versions after a backup restored under a running bot, each
+test failing on main 63d71e5 first."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.discord_app.alias_cache import ServerCache
+from bot.glossary import Glossary, load_glossary
+from bot.search import SearchIndex
+from bot.storage import StorageError
+
+from .conftest import OpenStore
+from .test_server_versions import _as_schema_8
+
+WENT_BACK = "the database's versions went back"
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[Glossary, SearchIndex]:
+    glossary = load_glossary()
+    return glossary, SearchIndex.build(glossary)
+
+
+async def test_versions_gone_back_are_said_once_though_the_servers_versions_fail(
+    open_store: OpenStore,
+    db_path: Path,
+    tmp_path: Path,
+    bundled: tuple[Glossary, SearchIndex],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A backup from before migration 9 restored into the file in place under the running bot
+    (`sqlite3 glossary.db ".restore backup.db"`: SQLite's own write, the same file) takes the
+    counters back and has no `server_versions`. review56's check counted the counters going
+    back, then failed to read the servers' versions and took nothing in: every check after
+    (one a second) counted it again, one more warning each, for as long as the bot ran. Now
+    the going back is taken in when seen (every server is stale by it already): said once."""
+    store = await open_store(db_path)
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    _as_schema_8(backup)
+    await store.add_alias(1, "after backup", "after backup", "rag", 7)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "after backup"}
+
+    source, target = sqlite3.connect(backup), sqlite3.connect(db_path)
+    try:
+        source.backup(target)  # restored in place, underneath the running bot
+    finally:
+        source.close()
+        target.close()
+    assert await store.aliases(1) == {"kept": "rag"}
+    caplog.set_level(logging.WARNING, logger="bot.discord_app.alias_cache")
+    with pytest.raises(StorageError, match="server_versions"):
+        await cache.check()  # the counters read, then the servers' versions fail
+    for _ in range(2):  # the next checks
+        with contextlib.suppress(StorageError):
+            await cache.check()
+    said = [r.getMessage() for r in caplog.records if WENT_BACK in r.getMessage()]
+    assert len(said) == 1, said
