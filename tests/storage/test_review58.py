@@ -9,6 +9,7 @@ import logging
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.discord_app.alias_cache import ServerCache
@@ -66,3 +67,43 @@ async def test_versions_gone_back_are_said_once_though_the_servers_versions_fail
             await cache.check()
     said = [r.getMessage() for r in caplog.records if WENT_BACK in r.getMessage()]
     assert len(said) == 1, said
+
+
+# What `pg_restore --clean` of a dump from before migration 9 leaves of it in a database a bot
+# of migration 9 ran on: it drops and makes again only what the dump holds (the tables, with
+# their triggers, and the schema's version, 8), not `server_versions` nor its function.
+PG_DUMP_OF_V8_RESTORED = """
+DROP TRIGGER aliases_changed_servers_inserted ON aliases;
+DROP TRIGGER aliases_changed_servers_updated ON aliases;
+DROP TRIGGER aliases_changed_servers_deleted ON aliases;
+DROP TRIGGER terms_changed_servers_inserted ON terms;
+DROP TRIGGER terms_changed_servers_updated ON terms;
+DROP TRIGGER terms_changed_servers_deleted ON terms;
+UPDATE glossary_bot_schema SET version = 8;
+"""
+
+
+async def test_a_dump_from_before_v9_restored_over_a_v9_database_starts(
+    postgres_only: None, open_any: OpenStore, location: str
+) -> None:
+    """README's rollback after an upgrade ("restore the backup"; `pg_restore --clean
+    --if-exists`, the bots stopped) of a dump taken before migration 9, into the database a
+    bot of migration 9 ran on (checked with pg_dump and pg_restore 16 by hand: exactly this is
+    left): every bot's start then failed, migration 9 meeting its own table ("relation
+    "server_versions" already exists"). What it left is versions of a database no longer
+    there: migration 9 makes them anew, and they move with the restored servers' changes."""
+    store = await open_any()
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    await store.add_alias(1, "after dump", "after dump", "rag", 7)
+    await store.close()
+    conn = await asyncpg.connect(location)
+    try:
+        await conn.execute(PG_DUMP_OF_V8_RESTORED)
+    finally:
+        await conn.close()
+
+    store = await open_any()  # a bot's start: migration 9 again
+    assert await store.server_versions([1, 2]) == {1: 0, 2: 0}
+    await store.add_alias(1, "new", "new", "rag", 7)
+    assert await store.server_version(1) > 0
+    assert await store.server_version(2) == 0
