@@ -165,8 +165,9 @@ async def waiting_named(
     members "not added" about a name that opens a card, so whatever writes a term or alias
     accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"), without
     running a search per suggestion, or in letters a reader cannot tell apart ("Zоrblax" with
-    a Cyrillic о: `letters_alike`). Not in another number: a waiting "gas" is no "GA" added,
-    and telling its member "added" would be false; a moderator decides it."""
+    a Cyrillic о, "ZUМBLAX" with a Cyrillic М: `letters_alike`, given the name as written).
+    Not in another number: a waiting "gas" is no "GA" added, and telling its member "added"
+    would be false; a moderator decides it."""
     if not by_name:
         return []
     waiting = await store.open_suggestions(scope, limit=MAX_OPEN_SUGGESTIONS)
@@ -174,7 +175,7 @@ async def waiting_named(
     found = []
     for waiter in waiting:
         key = compact(waiter.title)
-        found.append((waiter, by_name[key] if key in by_name else alike(key)))
+        found.append((waiter, by_name[key] if key in by_name else alike(waiter.title)))
     return [(waiter, value) for waiter, value in found if value is not None]
 
 

@@ -433,6 +433,10 @@ class ServerCache:
                 "the database's versions went back (a backup restored under the running bot?): "
                 "every server's aliases and terms are read again at its next request"
             )
+            # Taken in now: every server is stale by the generation already, and a check that
+            # fails reading their versions (a backup from before migration 9 has none) must not
+            # count the same going back again, a warning a second.
+            self._versions = versions
         generation = versions[0] + self._rewinds
         scopes = sorted(set(self._servers) | set(self._reading))
         if scopes:

@@ -103,7 +103,8 @@ def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
     look-alike key (no other number: "gas" is not "GA"'s; two plain ASCII names never, as in
     `like`), or None. A name written wholly in another script is a name of its own, not a
     spelling: Greek "ρ" (Spearman's rho) is not "p", only "Zоrblax" (Latin with a Cyrillic о)
-    is "Zorblax". Keyed once, for many look-ups."""
+    is "Zorblax". Keyed once, for many look-ups; `find` takes a name as written (its capitals
+    read as they look)."""
     keyed: dict[str, list[tuple[bool, V]]] = {}
     for name, value in names.items():
         look = lookalike_key(name)
@@ -114,9 +115,13 @@ def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
         if _other_script(name):
             return None
         plain = _plain(name)
-        for other_plain, value in keyed.get(lookalike_key(name), ()):
-            if not (plain and other_plain):
-                return value
+        # The name as written, then case-folded: UTS #39 reads many capitals otherwise than
+        # their small letters (a Cyrillic "М" is "M", its "м" is not "m"), and `names` are keys
+        # already folded ("ram"); "LΙME"'s Greek Ι reads as "l", its small ι as "i".
+        for look in dict.fromkeys((lookalike_key(name), lookalike_key(compact(name)))):
+            for other_plain, value in keyed.get(look, ()):
+                if not (plain and other_plain):
+                    return value
         return None
 
     return find

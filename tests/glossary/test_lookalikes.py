@@ -120,3 +120,17 @@ def test_same_name_leaves_a_name_written_wholly_in_another_script() -> None:
     assert not same_name("\u03c4", "t")
     assert same_name("Z\u043erblax", "Zorblax")
     assert same_name("\u03c1", "\u03c1")
+
+
+def test_letters_alike_reads_a_waiting_name_as_written() -> None:
+    """review58: `waiting_named` gave `find` the waiting name case-folded, and UTS #39 reads
+    many capitals otherwise than their small letters: a Cyrillic "М" or a Greek "Η" in a name
+    written in capitals looked like "M" and "H" to a reader and to `like`, not here. A name as
+    written is read both ways; a name it does not look like stays apart ("MP" is not "µP")."""
+    find = letters_alike({compact(name): name for name in ["RAM", "HTTP", "LIME", "\u00b5P"]})
+    assert find("RA\u041c") == "RAM"  # a Cyrillic М
+    assert find("\u0397TTP") == "HTTP"  # a Greek Η
+    assert find("L\u0399ME") == "LIME"  # a Greek Ι: alike once folded to its small ι
+    assert find("\u039cP") == "\u00b5P"  # a Greek capital Μ: search folds it to µ
+    for apart in ["MP", "ram", "\u03c1am", "RA\u043c"]:  # small Cyrillic м is no m
+        assert find(apart) is None, apart

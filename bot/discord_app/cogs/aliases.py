@@ -25,6 +25,7 @@ from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
     STORAGE_DOWN,
+    TERMS_UNREAD,
     ServerOnly,
     read_or_say,
     reply,
@@ -92,6 +93,9 @@ async def add_alias(
     if entry is None and gone is None:  # a typed term rather than an autocomplete pick
         found = local.index.search(entry_id)
         entry = found.entry if found.status == "match" else None
+    if entry is None and not state.servers.knows(scope):
+        await reply(interaction, TERMS_UNREAD)
+        return
     if entry is None:
         await reply(
             interaction,

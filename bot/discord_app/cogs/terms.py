@@ -39,6 +39,7 @@ from bot.discord_app.cogs.moderators import (
     KEPT,
     NOT_YET_WRITE,
     STORAGE_DOWN,
+    TERMS_UNREAD,
     ServerOnly,
     read_or_say,
     reply,
@@ -1004,7 +1005,9 @@ async def picked_term(
 ) -> ServerTerm | None:
     """The server's term a moderator picked; None, and they are told so, if there is none."""
     found = find_term(terms, wanted)
-    if found is None:
+    if found is None and not interaction.client.state.servers.knows(interaction.guild_id or 0):
+        await reply(interaction, TERMS_UNREAD)
+    elif found is None:
         await reply(
             interaction, f"This server has no term “{echo(wanted)}”. Pick one from the list."
         )

@@ -48,6 +48,24 @@ async def schema_version(conn: Connection, location: str) -> int:
     return version
 
 
+# What a migration makes, found there already: `pg_restore --clean` of an older version's dump
+# over a newer database drops and makes again only what the dump holds.
+_ALREADY_THERE = (
+    asyncpg.DuplicateTableError,
+    asyncpg.DuplicateFunctionError,
+    asyncpg.DuplicateObjectError,
+)
+
+
+def left_behind(location: str, version: int, migration: int, exc: Exception) -> StorageError:
+    return StorageError(
+        f"{location} has schema version {version}, yet holds what migration {migration} makes "
+        f"({exc}): a dump of an older Glossary Bot restored over a newer database? pg_restore "
+        "--clean leaves what the dump lacks; restore it into an empty database (nothing was "
+        "changed)"
+    )
+
+
 async def apply_migrations(conn: Connection, location: str, *, migrate: Migrate) -> list[int]:
     """Bring the schema up to date in one transaction; returns the versions applied."""
     async with conn.transaction():
@@ -63,7 +81,10 @@ async def apply_migrations(conn: Connection, location: str, *, migrate: Migrate)
         applied: list[int] = []
         for migration in _migrations("postgres"):
             if migration.version > version:
-                await conn.execute(migration.sql)  # a script: several statements
+                try:
+                    await conn.execute(migration.sql)  # a script: several statements
+                except _ALREADY_THERE as exc:
+                    raise left_behind(location, version, migration.version, exc) from exc
                 applied.append(migration.version)
         await conn.execute(f"UPDATE {VERSION_TABLE} SET version = $1", applied[-1])
     return applied

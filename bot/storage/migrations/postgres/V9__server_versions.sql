@@ -3,6 +3,13 @@
 -- the servers that changed. The counters' alias_version and term_version still move on every
 -- change: one small read tells a cache that some server changed. A row is never deleted: a
 -- version that started again at 1 could equal one a cache read before.
+-- A dump from before this migration restored with `pg_restore --clean` over a database that
+-- had it drops and makes again only what the dump holds: this table and its function stay
+-- behind, with versions of a database no longer there, and the restored schema says 8. They
+-- are made anew (a cache of them is a running bot's, and no bot runs on a restore).
+DROP TABLE IF EXISTS server_versions;
+DROP FUNCTION IF EXISTS bump_server_versions();
+
 CREATE TABLE server_versions (
     scope   BIGINT NOT NULL,
     kind    TEXT   NOT NULL CHECK (kind IN ('aliases', 'terms')),
