@@ -348,9 +348,13 @@ _PASSING_INSIDE = re.compile(
 _PASSING_AGAINST = re.compile(r"\b(?:before|after|than) (?:the |a |an )?$")
 _PASSING_THAN = re.compile(r"\bthan (?:the |a |an )?$")
 # "deepseek v3 has 671b parameters ...", "hugging face has a library for ...": the name owns what
-# is asked, as "X's" does; "has to" is no owning, and "does X have" asks about X itself
-_PASSING_HAS = re.compile(r"^(?: [a-z]?\d[a-z0-9.]{0,4})? (?:has|have|had)\b(?! to\b)")
-_ASKING_DOES = re.compile(r"\b(?:does|do|did)(?: the| a| an)? $")
+# is asked, as "X's" does. Not "has to", "has been", "has changed" (no owning: a state of X's),
+# nor a closing "has" ("how many layers gpt-2 has"); "does X have", "which X has" ask about X.
+_PASSING_HAS = re.compile(
+    r"^(?: [a-z]?\d[a-z0-9.]{0,4})? (?:has|have|had) "
+    r"(?!(?:to|been|become|got|gotten|[a-z]+ed|[a-z]+en)\b)[a-z0-9]"
+)
+_ASKING_DOES = re.compile(r"\b(?:does|do|did|which|what|whose)(?: the| a| an)? $")
 # "is this the same as ai safety or narrower": what the thing asked is set beside, as "than X"
 _PASSING_SAME = re.compile(
     r"\b(?:(?:the )?same(?: thing)? as|similar to|(?:an )?alternative to|something like) "
