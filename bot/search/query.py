@@ -347,6 +347,19 @@ _PASSING_INSIDE = re.compile(
 )
 _PASSING_AGAINST = re.compile(r"\b(?:before|after|than) (?:the |a |an )?$")
 _PASSING_THAN = re.compile(r"\bthan (?:the |a |an )?$")
+# "deepseek v3 has 671b parameters ...", "hugging face has a library for ...": the name owns what
+# is asked, as "X's" does. Not "has to", "has been", "has changed" (no owning: a state of X's),
+# nor a closing "has" ("how many layers gpt-2 has"); "does X have", "which X has" ask about X.
+_PASSING_HAS = re.compile(
+    r"^(?: [a-z]?\d[a-z0-9.]{0,4})? (?:has|have|had) "
+    r"(?!(?:to|been|become|got|gotten|[a-z]+ed|[a-z]+en)\b)[a-z0-9]"
+)
+_ASKING_DOES = re.compile(r"\b(?:does|do|did|which|what|whose)(?: the| a| an)? $")
+# "is this the same as ai safety or narrower": what the thing asked is set beside, as "than X"
+_PASSING_SAME = re.compile(
+    r"\b(?:(?:the )?same(?: thing)? as|similar to|(?:an )?alternative to|something like) "
+    r"(?:the |a |an )?$"
+)
 
 
 def in_passing(normalized: str, start: int, end: int) -> bool:
@@ -356,6 +369,10 @@ def in_passing(normalized: str, start: int, end: int) -> bool:
     or "than", or owning a thing ("X's ...")?"""
     before, name, after = normalized[:start], normalized[start:end], normalized[end:]
     if after.startswith("'s ") or name.endswith("'s"):
+        return True
+    if _owns(before, after):
+        return True
+    if _PASSING_SAME.search(before):
         return True
     if _PASSING_OPENER.match(before):
         return len(after.split()) >= 3  # "in pytorch how": the question says nothing else
@@ -425,6 +442,12 @@ def pasted_label(query: str, name: str) -> bool:
     return bool(spans) and all(_LABEL_AFTER.match(query, found.end()) for found in spans)
 
 
+def _owns(before: str, after: str) -> bool:
+    """Is a name the subject of "has" / "have" / "had" ("diffusers has DPMSolver..."), not
+    asked about with "does X have"?"""
+    return _PASSING_HAS.match(after) is not None and _ASKING_DOES.search(before) is None
+
+
 def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
     """Is the name at `normalized[start:end]` plainly not what a short question asks, whatever
     its meaning puts first: what it is measured against ("cheaper than dpo"), or its opening
@@ -432,6 +455,10 @@ def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
     transformer block what's the part that ...")?"""
     before = normalized[:start]
     if _PASSING_THAN.search(before):
+        return True
+    if _owns(before, normalized[end:]):
+        return True
+    if _PASSING_SAME.search(before):
         return True
     return bool(_PASSING_OPENER.match(before)) and asks_kind(normalized[end:].strip())
 
