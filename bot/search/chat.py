@@ -21,7 +21,7 @@ from string import ascii_lowercase
 
 from bot.search.everyday import common_words
 from bot.search.foreign import SPACELESS, english_terms, unread_dropped
-from bot.search.query import PICTOGRAPHS
+from bot.search.query import PICTOGRAPHS, quote_split
 
 # Chat spellings of function words, whole words only. "y", "r", "u" and "n" are also letters
 # (x and y, the r language, u-net, top n) and "ppl" is Perplexity's acronym: see `_plain_word`.
@@ -259,6 +259,15 @@ def plain_chat(text: str, names: Callable[[str], bool] = lambda word: False) -> 
     shrunk, the field's words in other languages written in English (`english_terms`); one word
     alone, or text left empty, as it was but for those. A word for which `names` is true (a
     server's alias "ngl", its term "Attn") is a name, never chat: it stays as typed."""
+    if (replied := quote_split(text)) is not None:
+        # a thread reply's quote and the reply keep the line between them: which message
+        # writes a name is read later (`QuestionRules._replied_to`); the first quote only
+        return "\n".join(_plain_part(part, names) for part in replied)
+    return _plain_part(text, names)
+
+
+def _plain_part(text: str, names: Callable[[str], bool]) -> str:
+    """`plain_chat` of one message, or of a quote or the reply after it."""
     typed = text
     if len(text.split()) < 2 and not SPACELESS.search(text):  # "过拟合是什么" is one "word"
         return english_terms(typed)

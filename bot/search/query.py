@@ -249,6 +249,30 @@ def asked_clause(query: str) -> tuple[str, str] | None:
     return None
 
 
+def quote_split(text: str) -> tuple[str, str] | None:
+    """(quote, reply) as typed of a thread reply that opens with a Discord quote of the message
+    it answers ("> you need cuda 12.1 for that wheel" and, on the next line, "what even is
+    that"): the quote ends at the line break, or at a run of spaces where a line break was
+    flattened; None where the text opens with no quote or nothing follows it."""
+    text = text.lstrip()
+    if not text.startswith(">"):
+        return None
+    ends = [at for at in (text.find("\n"), text.find("  ")) if at > 1]
+    if not ends:
+        return None
+    quote, reply = text[: min(ends)].strip(), text[min(ends) :].strip()
+    return (quote, reply) if quote.strip("> ") and reply else None
+
+
+def quoted_reply(query: str) -> tuple[str, str] | None:
+    """`quote_split`'s (quote, reply), both `normalize`d."""
+    split = quote_split(query)
+    if split is None:
+        return None
+    quote, reply = normalize(split[0]), normalize(split[1])
+    return (quote, reply) if quote and reply else None
+
+
 # Who asks only frames a question from a server not about AI ("our soccer parents asked which
 # programming language ..."): the asker's words pull the meaning away from what is asked
 # (issue #12, task offer24; an owner's possessive, "our bakery's bot", measured and left out).

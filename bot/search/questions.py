@@ -37,6 +37,7 @@ from bot.search.query import (
     meant_act,
     plural_variants,
     query_core,
+    quoted_reply,
     tagged,
 )
 from bot.search.server_aliases import NO_ALIASES
@@ -166,6 +167,8 @@ class QuestionRules:
             # "sample lots of answers, keep the good ones, finetune on those. name?": what
             # is described is asked about, a name it writes is part of the description
             written = [(entry, 0) for entry, _ in written]
+        elif together is None and (replied := self._replied_to(query)) is not None:
+            subject = replied  # "> you need cuda 12.1 for that wheel", then "what even is that"
         elif (question or clauses) and together is None:
             # "..., is it the paged attention?"; "running llama on my laptop, do i have to
             # quantize it?": the guess, or the subject of the clause that asks
@@ -498,6 +501,22 @@ class QuestionRules:
         key = compact(normalize(quoted[0]))
         found = _held_by_one((self.names.lookup(f), 0) for f in (key, *plural_variants(key)))
         return None if found is None else (found[0], SUBJECT)
+
+    def _replied_to(self, query: str) -> Subject | None:
+        """The one entry a thread reply's quote names, where the reply after it names none
+        ("> you need cuda 12.1 for that wheel", then "what even is that and why does the version
+        matter"): the reply asks about the quoted message, so its name is the subject, at any
+        rank (the meaning reads the reply's words, which point back at it)."""
+        replied = quoted_reply(query)
+        if replied is None or self._named_in(replied[1]):
+            return None
+        named = self._named_in(replied[0])
+        return (named.pop(), SUBJECT) if len(named) == 1 else None
+
+    def _named_in(self, text: str) -> set[int]:
+        """The entries `text` names (`find_mentions`, as a search box reads it)."""
+        found = find_mentions(text, self.names, self.entries, NO_ALIASES, None, as_typed=False)
+        return {mention.entry for mention in found}
 
     def _scene_name(self, scene: str) -> Subject | None:
         """The one entry a scene names, at the head of its phrase, which a question after it
