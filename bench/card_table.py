@@ -3,8 +3,8 @@ or none, and whether that first choice is right (issue #12, task "rerank21").
 
     python bench/card_table.py [--slices dev,calib,...] [--out table.tsv]
 
-Tuning slices only (held-out slices are refused). It wraps the steps of `SearchIndex._search`
-as `bench/offer_causes.py` does (nothing in `bot/search` changes for it): the lexical pool before
+Tuning slices only (held-out slices are refused). It reads the steps of `SearchIndex._search`
+that `bench/offer_causes.py` wraps (nothing in `bot/search` changes for it): the lexical pool before
 the meaning is folded in, the pool `_decide` reads, the meaning's ten entries and cosines, the
 name asked about, the names written, `_decide`'s answer and the final one (after the rules that
 turn a card into an offer). A row is "in scope" where the meaning ran and a first choice
@@ -26,11 +26,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import offer_causes  # noqa: E402
 from bench.offer_causes import TUNING, traced_cases  # noqa: E402
 from bench.relevance_report import HELD_OUT  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search import index as index_module  # noqa: E402
 from bot.search.fusion import OFF_DOMAIN_COSINE  # noqa: E402
 from bot.search.query import is_question  # noqa: E402
 from bot.search.ranking import Candidate  # noqa: E402
@@ -149,59 +149,22 @@ class Row:
     features: tuple[float, ...]
 
 
-trace: list[dict[str, Any]] = []
-
-
-def _wrap() -> None:
-    """Record, for each `_search` call, the text it read, `fuse`'s inputs and pools, the pool
-    `_decide` reads and its answer, and the answer after the rules that follow it."""
-    search = SearchIndex._search
-
-    def traced_search(self, query, overlay):  # type: ignore[no-untyped-def]
-        trace.append({"step": "search", "query": query})
-        return search(self, query, overlay)
-
-    SearchIndex._search = traced_search  # type: ignore[method-assign]
-    fuse = index_module.fuse
-
-    def traced_fuse(pool, similar, **options):  # type: ignore[no-untyped-def]
-        lexical = dict(pool.by_entry)
-        fuse(pool, similar, **options)
-        trace.append({"step": "fuse", "similar": list(similar), "lexical": lexical, **options})
-
-    index_module.fuse = traced_fuse
-    decide = SearchIndex._decide
-
-    def traced_decide(self, pool, query, normalized, core, *, far=False):  # type: ignore[no-untyped-def]
-        result = decide(self, pool, query, normalized, core, far=far)
-        trace.append(
-            {"step": "decide", "card": result.status == "match", "pool": dict(pool.by_entry)}
-        )
-        return result
-
-    SearchIndex._decide = traced_decide  # type: ignore[method-assign]
-    unless = SearchIndex._unless_everyday
-
-    def traced_unless(self, result, similar, names_in):  # type: ignore[no-untyped-def]
-        final = unless(self, result, similar, names_in)
-        trace.append({"step": "final", "result": final})
-        return final
-
-    SearchIndex._unless_everyday = traced_unless  # type: ignore[method-assign]
-
-
 def _evidence(steps: list[dict[str, Any]]) -> tuple[Any, Evidence] | None:
-    """The first `_search` call's final answer and its evidence, if the meaning ran."""
-    final = next((s for s in steps if s["step"] == "final"), None)
+    """The first `_search` call's answer after `_unless_everyday` (read as its final one; the
+    off-field rules after it are not) and its evidence, if the meaning ran: `offer_causes`'
+    steps."""
+    final = next(
+        (s for s in steps if s["step"] == "rule" and s["rule"] == "_unless_everyday"), None
+    )
     fused = next((s for s in steps if s["step"] == "fuse"), None)
     decided = next((s for s in steps if s["step"] == "decide"), None)
     if final is None or fused is None or decided is None:
         return None
-    said = steps[0]["query"]
+    said = next(s for s in steps if s["step"] == "search")["query"]
     evidence = Evidence(
         fused["similar"],
-        fused["lexical"],
-        decided["pool"],
+        fused["before"],
+        decided["by_entry"],
         fused.get("asked_about"),
         frozenset(fused.get("written", ())),
         bool(fused.get("long_description")),
@@ -209,7 +172,7 @@ def _evidence(steps: list[dict[str, Any]]) -> tuple[Any, Evidence] | None:
         is_question(said),
         len(said.split()),
     )
-    return final["result"], evidence
+    return final["gave"], evidence
 
 
 def looked_at(index: SearchIndex, result: Any, evidence: Evidence) -> tuple[float, ...] | None:
@@ -230,10 +193,10 @@ def table(slices: set[str]) -> list[Row]:
     """Every question, description and off-topic row of the tuning `slices` (and any other
     kind the sets hold), searched once with its trace read."""
     slices = slices - HELD_OUT
-    _wrap()
+    offer_causes._wrap()
     index = SearchIndex.build(load_glossary())
     rows: list[Row] = []
-    for case, result, steps in traced_cases(index, slices, trace):
+    for case, result, steps in traced_cases(index, slices, offer_causes.trace):
         seen = _evidence(steps)
         values = looked_at(index, *seen) if seen else None
         right = case.kind not in OFF_TOPIC_KINDS and case.accepts(result.best_id)

@@ -25,38 +25,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.offer_causes import TUNING, row_verdict, traced_cases  # noqa: E402
-from bench.relevance_report import HELD_OUT  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
-from bot.search import index as index_module  # noqa: E402
-
-trace: list[dict[str, Any]] = []
+from bench import offer_causes  # noqa: E402
+from bench.offer_causes import first_choice, row_verdict, traced_cases, traced_start  # noqa: E402
+from bot.search.semantic import SemanticIndex  # noqa: E402
 
 
-def _wrap(index: SearchIndex) -> None:
-    search = SearchIndex._search
-
-    def traced_search(self, query, overlay):  # type: ignore[no-untyped-def]
-        trace.append({"step": "search", "query": query})
-        return search(self, query, overlay)
-
-    SearchIndex._search = traced_search  # type: ignore[method-assign]
-    fuse = index_module.fuse
-
-    def traced_fuse(pool, similar, **options):  # type: ignore[no-untyped-def]
-        before = dict(pool.by_entry)
-        fuse(pool, similar, **options)
-        trace.append({"step": "fuse", "similar": list(similar), "before": before, **options})
-
-    index_module.fuse = traced_fuse
-    semantic = index.semantic
-    assert semantic is not None
+def _trace_encoder(semantic: SemanticIndex) -> None:
+    """Each text's vector the meaning encodes one at a time, an "encode" step of `offer_causes`'
+    trace (beside the steps its `_wrap` records)."""
     encode = semantic.encoder.encode_query
 
     def traced_encode(text):  # type: ignore[no-untyped-def]
         vector = encode(text)
-        trace.append({"step": "encode", "vector": vector})
+        offer_causes.trace.append({"step": "encode", "vector": vector})
         return vector
 
     semantic.encoder.encode_query = traced_encode  # type: ignore[method-assign]
@@ -64,14 +45,11 @@ def _wrap(index: SearchIndex) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join(TUNING))
     parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    slices = set(args.slices.split(",")) - HELD_OUT
-    index = SearchIndex.build(load_glossary())
+    args, slices, index = traced_start(parser)
     semantic = index.semantic
     assert semantic is not None
-    _wrap(index)
+    _trace_encoder(semantic)
     ids = [e.id for e in index.entries]
     owners = np.asarray(semantic.owners)
     vectors = semantic.vectors
@@ -93,7 +71,7 @@ def main() -> int:
         return "desc" if int(rows[int(np.argmax(scores))]) == first_row[entry] else "asked"
 
     with args.out.open("w", encoding="utf-8") as out:
-        for case, result, steps in traced_cases(index, slices, trace):
+        for case, result, steps in traced_cases(index, slices, offer_causes.trace):
             fused = next((s for s in steps if s["step"] == "fuse"), None)
             encoded = next((s for s in steps if s["step"] == "encode"), None)
             if fused is None or encoded is None:
@@ -101,16 +79,7 @@ def main() -> int:
             vector = encoded["vector"]
             similar = fused["similar"]
             before = sorted(fused["before"].items(), key=lambda i: -i[1].score)
-            first = (
-                result.entry.id
-                if result.entry
-                else (result.suggestions[0].id if result.suggestions else None)
-            )
-            strategy = (
-                result.strategy
-                if result.entry
-                else (result.suggestions[0].strategy if result.suggestions else None)
-            )
+            first, strategy = first_choice(result)
             asked = fused.get("asked_about")
             row = {
                 "slice": case.slice,

@@ -66,7 +66,20 @@ TUNING = (
     "chat",
 )
 CAPPED = MATCH_SCORE - MATCH_MARGIN - 0.1
+# The rules after `_decide` that `_wrap` records, a "rule" step a call (the answer given, the
+# answer returned, the other arguments): the first four may turn a card into an offer (`cause`
+# names the first that did); `_unless_everyday`'s answer is `card_table`'s, the firings of
+# `_asked_name_offered` `third50_offers`'.
+RULES = (
+    "_narrower_offered",
+    "_described_offered",
+    "_tied_offered",
+    "_unless_everyday",
+    "_asked_name_offered",
+)
+DEMOTING = RULES[:4]
 
+# The steps `_wrap` records, in the order they ran; `traced_cases` clears it for each case.
 trace: list[dict[str, Any]] = []
 
 
@@ -92,10 +105,13 @@ def _decide_reason(pool: Any, far: bool) -> str:
 
 
 def _wrap() -> None:
+    """Record, for each `_search` call, the text it read, `fuse`'s inputs and pools (and the
+    meaning's lead), the pool `_decide` reads with its answer and reason, each rule of `RULES`
+    after it, and the question rules' subjects: the one tracing every cause table reads."""
     search = SearchIndex._search
 
     def traced_search(self, query, overlay):  # type: ignore[no-untyped-def]
-        trace.append({"step": "search"})
+        trace.append({"step": "search", "query": query})
         return search(self, query, overlay)
 
     SearchIndex._search = traced_search  # type: ignore[method-assign]
@@ -107,20 +123,23 @@ def _wrap() -> None:
         step = {
             "step": "decide",
             "status": result.status,
+            "card": result.status == "match",
             "reason": _decide_reason(pool, far) if result.status != "match" else "card",
             "pool": [(self.entries[e].id, round(c.score, 1), c.strategy) for e, c in ranked[:3]],
+            "by_entry": dict(pool.by_entry),
         }
         trace.append(step)
         return result
 
     SearchIndex._decide = traced_decide  # type: ignore[method-assign]
-    for name in ("_narrower_offered", "_described_offered", "_tied_offered", "_unless_everyday"):
+    for name in RULES:
         original = getattr(SearchIndex, name)
 
         def traced(self, result, *args, _original=original, _name=name):  # type: ignore[no-untyped-def]
             after = _original(self, result, *args)
-            if result.status == "match" and after.status != "match":
-                trace.append({"step": _name})
+            trace.append(
+                {"step": "rule", "rule": _name, "given": result, "gave": after, "args": args}
+            )
             return after
 
         setattr(SearchIndex, name, traced)
@@ -133,6 +152,7 @@ def _wrap() -> None:
         trace.append(
             {
                 "step": "fuse",
+                **options,  # question, asked_about, long_description, described_first
                 "cosine": round(similar[0][1], 3) if similar else 0.0,
                 "lead": round(lead, 3),
                 "asked": options.get("asked_about"),
@@ -191,7 +211,14 @@ def _wrap_subject_rules() -> None:
 
 def cause(steps: list[dict[str, Any]]) -> str:
     """The step that made the first `_search` call's answer what it is."""
-    demoted = [s["step"] for s in steps if s["step"].startswith("_")]
+    demoted = [
+        s["rule"]
+        for s in steps
+        if s["step"] == "rule"
+        and s["rule"] in DEMOTING
+        and s["given"].status == "match"
+        and s["gave"].status != "match"
+    ]
     if demoted:
         return f"card turned offer: {demoted[0]}"
     decided = next((s for s in steps if s["step"] == "decide"), None)
@@ -258,11 +285,15 @@ def main() -> int:
 
 
 def traced_cases(
-    index: SearchIndex, slices: set[str], steps_of: list[dict[str, Any]]
+    index: SearchIndex,
+    slices: set[str],
+    steps_of: list[dict[str, Any]],
+    *,
+    every_call: bool = False,
 ) -> Iterator[tuple[Case, SearchResult, list[dict[str, Any]]]]:
     """Every case of the `slices` (never a held-out one), searched once, with the steps of its
     first `_search` call that the wrapped functions appended to `steps_of` (a comparison searches
-    its other side after; those are left out)."""
+    its other side after; those are left out unless `every_call`)."""
     for name in SETS:
         for case in load_cases(ROOT / "tests/search" / name):
             if case.slice not in slices or case.slice in HELD_OUT:
@@ -270,7 +301,8 @@ def traced_cases(
             steps_of.clear()
             result = index.search(case.query)
             starts = [i for i, s in enumerate(steps_of) if s["step"] == "search"]
-            yield case, result, steps_of[: starts[1] if len(starts) > 1 else len(steps_of)]
+            first = starts[1] if len(starts) > 1 and not every_call else len(steps_of)
+            yield case, result, steps_of[:first]
 
 
 def row_verdict(case: Case, result: SearchResult) -> str:
@@ -287,6 +319,15 @@ def row_verdict(case: Case, result: SearchResult) -> str:
     if any(case.accepts(o) for o in offers):
         return "offer-3"
     return "offer-miss" if offers else "none"
+
+
+def first_choice(result: SearchResult) -> tuple[str | None, str | None]:
+    """The card's id and strategy, or else the first offer's (None, None without either)."""
+    if result.entry:
+        return result.entry.id, result.strategy
+    if result.suggestions:
+        return result.suggestions[0].id, result.suggestions[0].strategy
+    return None, None
 
 
 def card_cause(steps: list[dict[str, Any]], result: Any, index: SearchIndex) -> str:

@@ -18,64 +18,51 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.offer_causes import TUNING  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
-
-fired: list[dict[str, Any]] = []
+from bench import offer_causes  # noqa: E402
+from bench.offer_causes import traced_cases, traced_start  # noqa: E402
 
 
-def _wrap() -> None:
-    original = SearchIndex._asked_name_offered
-
-    def wrapped(self: SearchIndex, result: Any, *args: Any) -> Any:
-        after = original(self, result, *args)
-        if after is not result and result.entry is not None:
-            fired.append(
-                {
-                    "card": result.entry.id,
-                    "before": [s.id for s in result.suggestions],
-                    "after": [s.id for s in after.suggestions],
-                    # the meaning's ten (entry, cosine), as the rule saw them
-                    "similar": [(self.entries[e].id, round(c, 4)) for e, c in args[1]],
-                }
-            )
-        return after
-
-    SearchIndex._asked_name_offered = wrapped  # type: ignore[method-assign]
+def _fired(steps: list[dict[str, Any]], index: Any) -> list[dict[str, Any]]:
+    """The calls of `_asked_name_offered` (in every `_search` call) that turned a card into
+    another answer."""
+    return [
+        {
+            "card": s["given"].entry.id,
+            "before": [o.id for o in s["given"].suggestions],
+            "after": [o.id for o in s["gave"].suggestions],
+            # the meaning's ten (entry, cosine), as the rule saw them
+            "similar": [(index.entries[e].id, round(c, 4)) for e, c in s["args"][1]],
+        }
+        for s in steps
+        if s["step"] == "rule"
+        and s["rule"] == "_asked_name_offered"
+        and s["gave"] is not s["given"]
+        and s["given"].entry is not None
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join(TUNING))
     parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    slices = set(args.slices.split(",")) - HELD_OUT
-    _wrap()
-    index = SearchIndex.build(load_glossary())
+    args, slices, index = traced_start(parser)
     with args.out.open("w", encoding="utf-8") as out:
-        for name in SETS:
-            for case in load_cases(ROOT / "tests/search" / name):
-                if case.slice not in slices or case.slice in HELD_OUT:
-                    continue
-                fired.clear()
-                result = index.search(case.query)
-                if not fired:
-                    continue
-                accepts = [e.id for e in index.entries if case.accepts(e.id)]
-                row = {
-                    "slice": case.slice,
-                    "kind": case.kind,
-                    "query": case.query,
-                    "accepts": accepts,
-                    "fired": fired[0],
-                    "calls": len(fired),
-                    "final_card": result.entry.id if result.entry else None,
-                    "final_offers": [s.id for s in result.suggestions],
-                }
-                out.write(json.dumps(row) + "\n")
+        cases = traced_cases(index, slices, offer_causes.trace, every_call=True)
+        for case, result, steps in cases:
+            fired = _fired(steps, index)
+            if not fired:
+                continue
+            accepts = [e.id for e in index.entries if case.accepts(e.id)]
+            row = {
+                "slice": case.slice,
+                "kind": case.kind,
+                "query": case.query,
+                "accepts": accepts,
+                "fired": fired[0],
+                "calls": len(fired),
+                "final_card": result.entry.id if result.entry else None,
+                "final_offers": [s.id for s in result.suggestions],
+            }
+            out.write(json.dumps(row) + "\n")
     return 0
 
 

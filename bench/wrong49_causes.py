@@ -18,36 +18,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import card_table  # noqa: E402
-from bench.offer_causes import TUNING, row_verdict, traced_cases  # noqa: E402
-from bench.relevance_report import HELD_OUT  # noqa: E402
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
+from bench import card_table, offer_causes  # noqa: E402
+from bench.offer_causes import first_choice, row_verdict, traced_cases, traced_start  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--slices", default=",".join(TUNING))
     parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    slices = set(args.slices.split(",")) - HELD_OUT
-    card_table._wrap()
-    index = SearchIndex.build(load_glossary())
+    args, slices, index = traced_start(parser)
     ids = [e.id for e in index.entries] if hasattr(index, "entries") else None
     with args.out.open("w", encoding="utf-8") as out:
-        for case, result, steps in traced_cases(index, slices, card_table.trace):
+        for case, result, steps in traced_cases(index, slices, offer_causes.trace):
             seen = card_table._evidence(steps)
             values = card_table.looked_at(index, *seen) if seen else None
-            first = (
-                result.entry.id
-                if result.entry
-                else (result.suggestions[0].id if result.suggestions else None)
-            )
-            strategy = (
-                result.strategy
-                if result.entry
-                else (result.suggestions[0].strategy if result.suggestions else None)
-            )
+            first, strategy = first_choice(result)
             meaning_rank = None
             if seen and case.expected:
                 similar = seen[1].similar

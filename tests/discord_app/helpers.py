@@ -1,16 +1,20 @@
-"""Small readers of what the fake recorded: embeds, buttons, flags."""
+"""Small readers of what the fake recorded: embeds, buttons, flags; and the server terms and
+store-read counters that the cache tests (discord_app, outsider, storage) share."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
+from bot.term_storage import TermChange
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, InteractionHandle, run_client
 
 JSON = dict[str, Any]
@@ -117,3 +121,35 @@ class VersionChecks:
                 await self._changed.wait_for(lambda: self.begun >= wanted)
         except TimeoutError:
             raise AssertionError("the bot never checked the store's versions again") from None
+
+
+def terms(prefix: str, count: int) -> tuple[ServerTerm, ...]:
+    """`count` server terms of made-up names ("Zorbic Quux 0", ...), no bundled entry's."""
+    return tuple(
+        ServerTerm(
+            id=f"{prefix.lower()}-{n}",
+            title=f"{prefix} Quux {n}",
+            definition=f"Our {prefix.lower()} job number {n}.",
+            category="Fundamentals",
+        )
+        for n in range(count)
+    )
+
+
+def put(*new: ServerTerm) -> Callable[..., tuple[TermChange, None]]:
+    """The edit `change_terms` makes to put `new` in a server's terms."""
+    return lambda *_: (TermChange(put=new), None)
+
+
+def count_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
+    """Reads of a server's rows (its aliases or its terms), per server."""
+    reads: Counter[int] = Counter()
+    for name in ("aliases", "terms"):
+        real = getattr(store, name)
+
+        async def counted(scope: int, _real: Any = real) -> Any:
+            reads[scope] += 1
+            return await _real(scope)
+
+        monkeypatch.setattr(store, name, counted)
+    return reads

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-import discord
 import pytest
 
 from bot import metrics
@@ -18,7 +17,13 @@ from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons
 from tests.fake_discord import FakeDiscord
 from tests.ops.test_metrics import metrics_port, scrape
-from tests.outsider.test_shards49 import _forwarding, _free_port
+from tests.outsider.test_shards49 import (
+    _forwarding,
+    _free_port,
+    _refusing_logins,
+    at_port,
+    glossary_lab,
+)
 from tests.polling import eventually
 from tests.resilience.botproc import BotProcess
 from tests.storage.conftest import fresh_schema
@@ -111,20 +116,18 @@ async def test_the_wait_in_json_logs_and_metrics_scraped_through_it(tmp_path: Pa
     """PostgreSQL refusing, LOG_FORMAT=json, METRICS_PORT: the wait's WARNING and the give-up
     ERROR are JSON objects of their level; `/metrics` answers during the wait; a lookup
     answered during the wait, dropped at the give-up, is not left in
-    `glossary_lookups_buffered_total` as waiting to be written (wait50 left it there)."""
+    `glossary_lookups_buffered_total` as waiting to be written (wait50 left it there). The
+    give-up comes when the test says, not at a time: PostgreSQL up, refusing the password."""
     port = _free_port()  # nothing listens: refused
     url = f"postgresql://glossary:s3cret@127.0.0.1:{port}/glossary"
     settings = {
         "DATABASE_URL": url,
-        "DATABASE_WAIT": "20",  # past the start and the /define on a loaded machine
+        "DATABASE_WAIT": "600",  # never reached: the refused password ends the wait
         "LOG_FORMAT": "json",
         "METRICS_PORT": "0",
     }
     async with FakeDiscord() as fake:
-        alice = fake.add_user("alice")
-        guild = fake.add_guild("Glossary Lab")
-        guild.add_member(alice)
-        channel = guild.add_text_channel("general")
+        alice, _, _, channel = glossary_lab(fake)
         async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
             waiting = json.loads(await bot.wait_for_output("answering from the glossary meanwhile"))
             assert waiting["level"] == "WARNING", waiting
@@ -132,10 +135,12 @@ async def test_the_wait_in_json_logs_and_metrics_scraped_through_it(tmp_path: Pa
             served = await metrics_port(bot)
             defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
             assert (await defined.final_message())["embeds"][0]["title"] == "KV Cache"
-            given_up = json.loads(
-                await bot.wait_for_output("answering without counts and aliases", within=60)
-            )
+            async with _refusing_logins(port):
+                given_up = json.loads(
+                    await bot.wait_for_output("answering without counts and aliases", within=60)
+                )
             assert given_up["level"] == "ERROR", given_up
+            assert "tried again while answering" in str(given_up["message"]), given_up
             assert "the 1 lookup and 0 missed searches counted meanwhile are not kept" in str(
                 given_up["message"]
             ), given_up
@@ -160,12 +165,7 @@ async def test_a_sqlite_file_in_a_folder_not_there_yet_is_not_waited_for(tmp_pat
     later = tmp_path / "volume"  # not there yet
     beat = tmp_path / "beat"
     async with FakeDiscord() as fake:
-        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
-        guild = fake.add_guild("Glossary Lab")
-        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-        guild.add_member(alice)
-        guild.add_member(moderator, roles=[mods])
-        channel = guild.add_text_channel("general")
+        alice, moderator, _, channel = glossary_lab(fake)
         settings = {"DATABASE_WAIT": "60", "HEARTBEAT_PATH": str(beat)}
         async with BotProcess(fake, later / "glossary-bot.db", cwd=tmp_path, **settings) as bot:
             said = await bot.wait_for_output("answering without counts and aliases")
@@ -202,14 +202,8 @@ async def test_a_form_opened_before_a_restart_and_saved_during_the_wait_keeps_it
     real = urlsplit(TEST_DATABASE_URL)
     port = _free_port()
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
-        moderator = fake.add_user("mo")
-        guild = fake.add_guild("Glossary Lab")
-        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-        guild.add_member(moderator, roles=[mods])
-        channel = guild.add_text_channel("general")
+        not_up = at_port(url, port)
+        _, moderator, guild, channel = glossary_lab(fake)
         async with BotProcess(
             fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=url
         ) as first:
@@ -259,13 +253,8 @@ async def test_a_stop_as_the_database_opens_writes_what_was_counted_meanwhile(
     port = _free_port()
     beat = tmp_path / "beat"
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
-        alice = fake.add_user("alice")
-        guild = fake.add_guild("Glossary Lab")
-        guild.add_member(alice)
-        channel = guild.add_text_channel("general")
+        not_up = at_port(url, port)
+        alice, _, guild, channel = glossary_lab(fake)
         settings = {"DATABASE_URL": not_up, "HEARTBEAT_PATH": str(beat)}
         async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
             await bot.wait_for_output("answering from the glossary meanwhile")
@@ -295,15 +284,8 @@ async def test_the_database_failing_again_as_soon_as_it_opened(tmp_path: Path) -
     real = urlsplit(TEST_DATABASE_URL)
     port = _free_port()
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
-        parts = urlsplit(url)
-        userinfo = parts.netloc.rpartition("@")[0]
-        not_up = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{port}"))
-        alice, moderator = fake.add_user("alice"), fake.add_user("mo")
-        guild = fake.add_guild("Glossary Lab")
-        mods = guild.add_role("Mods", permissions=discord.Permissions(manage_guild=True).value)
-        guild.add_member(alice)
-        guild.add_member(moderator, roles=[mods])
-        channel = guild.add_text_channel("general")
+        not_up = at_port(url, port)
+        alice, moderator, guild, channel = glossary_lab(fake)
         async with BotProcess(
             fake, tmp_path / "unused.db", cwd=tmp_path, DATABASE_URL=not_up
         ) as bot:

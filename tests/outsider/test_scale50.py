@@ -12,26 +12,13 @@ import pytest
 
 from bot import aliases as aliases_module
 from bot.discord_app import alias_cache
-from bot.glossary.server_terms import ServerTerm
 from bot.search.semantic import term_vectors
 from bot.storage import AliasImport, Store
-from bot.term_storage import TermChange, change_terms, read_terms
+from bot.term_storage import change_terms, read_terms
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import define, embed_of
+from tests.discord_app.helpers import define, embed_of, put, terms
 
 from .conftest import Scene
-
-
-def terms(prefix: str, count: int) -> tuple[ServerTerm, ...]:
-    return tuple(
-        ServerTerm(
-            id=f"{prefix.lower()}-{n}",
-            title=f"{prefix} Quux {n}",
-            definition=f"Our {prefix.lower()} job number {n}.",
-            category="Fundamentals",
-        )
-        for n in range(count)
-    )
 
 
 async def test_a_servers_read_looks_for_mismatches_off_the_loop_and_not_again_unchanged(
@@ -52,7 +39,7 @@ async def test_a_servers_read_looks_for_mismatches_off_the_loop_and_not_again_un
 
     monkeypatch.setattr(alias_cache, "find_mismatches", recorded)
     guild = scene.guild.id
-    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    await change_terms(store, guild, put(*terms("Zorbic", 3)), 1)
     async with start_bot(store) as bot:
         _, card = await define(scene.fake, scene.alice, "Zorbic Quux 1", scene.channel)
         assert embed_of(card)["title"] == "Zorbic Quux 1"
@@ -64,7 +51,7 @@ async def test_a_servers_read_looks_for_mismatches_off_the_loop_and_not_again_un
         # Another server's change: this server is not read again (its own version, versions51;
         # it was read again, unchanged, before).
         other = scene.other_guild.id
-        await change_terms(store, other, lambda *_: (TermChange(put=terms("Blorp", 1)), None), 1)
+        await change_terms(store, other, put(*terms("Blorp", 1)), 1)
         reads = 0
         real_terms = store.terms
 
@@ -127,7 +114,7 @@ async def test_an_import_while_the_same_term_is_edited_keeps_the_moderators_text
     keeps its text (Edit again), never overwriting the import unasked."""
     fake = scene.fake
     guild = scene.guild.id
-    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    await change_terms(store, guild, put(*terms("Zorbic", 3)), 1)
     async with start_bot(store):
         opened = await fake.slash(
             scene.moderator, "term edit", {"term": "zorbic-1"}, channel=scene.channel
@@ -174,7 +161,7 @@ async def test_embedding_a_servers_terms_writes_the_cache_file_once_a_while_not_
 
     monkeypatch.setattr(term_vectors, "write_vectors", counted)
     many = terms("Zorbic", 25)  # 50 texts: four batches
-    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=many), None), 1)
+    await change_terms(store, scene.guild.id, put(*many), 1)
     async with start_bot(store) as bot:
         local = await bot.state.servers.embedded(scene.guild.id)
         assert local.complete
@@ -193,7 +180,7 @@ async def test_a_server_the_bot_is_removed_from_lets_its_glossary_go(
     new terms wait for). GUILD_DELETE lets them go: the embedding stops at its batch."""
     fake = scene.fake
     guild = scene.guild.id
-    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    await change_terms(store, guild, put(*terms("Zorbic", 3)), 1)
     async with start_bot(store) as bot:
         _, card = await define(fake, scene.alice, "Zorbic Quux 1", scene.channel)
         assert embed_of(card)["title"] == "Zorbic Quux 1"

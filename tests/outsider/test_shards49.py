@@ -63,6 +63,50 @@ def _free_port() -> int:
     raise AssertionError("no free port")
 
 
+# A PostgreSQL's answers to a bot that may not log in (its protocol 3.0: an SSLRequest or
+# GSSENCRequest refused with "N", a StartupMessage with an ErrorResponse).
+_ENCRYPTION_REQUESTS = (80877103, 80877104)
+_PASSWORD_REFUSED = b"".join(
+    code + text.encode() + b"\0"
+    for code, text in (
+        (b"S", "FATAL"),
+        (b"V", "FATAL"),
+        (b"C", "28P01"),
+        (b"M", 'password authentication failed for user "glossary"'),
+    )
+)
+
+
+@contextlib.asynccontextmanager
+async def _refusing_logins(port: int) -> AsyncIterator[None]:
+    """From now on 127.0.0.1:`port` answers as a PostgreSQL that is up but refuses the bot's
+    password (28P01): no longer "not up yet", so a bot waiting for it gives up at once."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                length = int.from_bytes(await reader.readexactly(4), "big")
+                body = await reader.readexactly(length - 4)
+                if int.from_bytes(body[:4], "big") in _ENCRYPTION_REQUESTS:
+                    writer.write(b"N")  # no TLS here: the client goes on in the clear
+                    continue
+                refused = _PASSWORD_REFUSED + b"\0"
+                writer.write(b"E" + (len(refused) + 4).to_bytes(4, "big") + refused)
+                await writer.drain()
+                return
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", port)
+    try:
+        yield
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 @contextlib.asynccontextmanager
 async def _forwarding(port: int, host: str, to: int) -> AsyncIterator[None]:
     """From now on 127.0.0.1:`port` answers, as PostgreSQL's port does once it is up."""

@@ -4,48 +4,22 @@ Shown by counting reads of each server's rows, never by a time."""
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any
-
 import pytest
 
-from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import change_terms
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import VersionChecks, define, define_until_card, embed_of
+from tests.discord_app.helpers import (
+    VersionChecks,
+    count_reads,
+    define,
+    define_until_card,
+    embed_of,
+    put,
+    terms,
+)
 
 from .conftest import Scene
-
-
-def terms(prefix: str, count: int) -> tuple[ServerTerm, ...]:
-    return tuple(
-        ServerTerm(
-            id=f"{prefix.lower()}-{n}",
-            title=f"{prefix} Quux {n}",
-            definition=f"Our {prefix.lower()} job number {n}.",
-            category="Fundamentals",
-        )
-        for n in range(count)
-    )
-
-
-def put(*new: ServerTerm) -> Any:
-    return lambda *_: (TermChange(put=new), None)
-
-
-def count_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
-    """Reads of a server's rows (its aliases or its terms), per server."""
-    reads: Counter[int] = Counter()
-    for name in ("aliases", "terms"):
-        real = getattr(store, name)
-
-        async def counted(scope: int, _real: Any = real) -> Any:
-            reads[scope] += 1
-            return await _real(scope)
-
-        monkeypatch.setattr(store, name, counted)
-    return reads
 
 
 async def test_another_servers_change_reads_no_other_server_again(

@@ -192,10 +192,7 @@ async def test_a_stop_during_the_wait_while_answering_ends_at_once(tmp_path: Pat
     url = f"postgresql://glossary:s3cret@127.0.0.1:{_free_port()}/glossary"
     beat = tmp_path / "beat"
     async with FakeDiscord() as fake:
-        alice = fake.add_user("alice")
-        guild = fake.add_guild("Glossary Lab")
-        guild.add_member(alice)
-        channel = guild.add_text_channel("general")
+        alice, _, _, channel = glossary_lab(fake)
         settings = {"DATABASE_URL": url, "DATABASE_WAIT": "600", "HEARTBEAT_PATH": str(beat)}
         async with BotProcess(fake, tmp_path / "unused.db", cwd=tmp_path, **settings) as bot:
             defined = await fake.slash(alice, "define", {"term": "kv cache"}, channel=channel)
@@ -221,10 +218,7 @@ async def test_another_process_of_the_bot_on_the_database_stops_this_one_as_it_o
     port = _free_port()
     async with fresh_schema(TEST_DATABASE_URL) as url, FakeDiscord() as fake:
         not_up = at_port(url, port)
-        alice = fake.add_user("alice")
-        guild = fake.add_guild("Glossary Lab")
-        guild.add_member(alice)
-        channel = guild.add_text_channel("general")
+        alice, _, _, channel = glossary_lab(fake)
         other = await Store.open(url, flush_interval=None)
         try:
             holder = "glossary-bot all shards pid 7 on elsewhere"

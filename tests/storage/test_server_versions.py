@@ -22,6 +22,7 @@ from bot.search import SearchIndex
 from bot.storage import AliasImport, Store
 from bot.storage.sqlite.migrate import migrations
 from bot.term_storage import TermChange, change_terms
+from tests.discord_app.helpers import count_reads, put
 
 from .conftest import OpenStore, query
 
@@ -30,10 +31,6 @@ def term(n: int) -> ServerTerm:
     return ServerTerm(
         id=f"zq-{n}", title=f"Zorbquux {n}", definition=f"Our job {n}.", category="Fundamentals"
     )
-
-
-def put(*new: ServerTerm) -> Any:
-    return lambda *_: (TermChange(put=new), None)
 
 
 async def test_a_servers_version_moves_with_its_own_changes_only(open_any: OpenStore) -> None:
@@ -68,20 +65,6 @@ async def test_a_servers_version_moves_with_its_own_changes_only(open_any: OpenS
 def bundled() -> tuple[Glossary, SearchIndex]:
     glossary = load_glossary()
     return glossary, SearchIndex.build(glossary)
-
-
-def count_reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
-    """Reads of a server's rows (its aliases or its terms), per server."""
-    reads: Counter[int] = Counter()
-    for name in ("aliases", "terms"):
-        real = getattr(store, name)
-
-        async def counted(scope: int, _real: Any = real) -> Any:
-            reads[scope] += 1
-            return await _real(scope)
-
-        monkeypatch.setattr(store, name, counted)
-    return reads
 
 
 async def test_a_cache_reads_again_only_the_server_another_process_changed(
@@ -265,6 +248,27 @@ def _as_schema_8(path: Path) -> None:
     conn.close()
 
 
+async def _cached_past_the_copy(store: Store, bundled: tuple[Glossary, SearchIndex]) -> ServerCache:
+    """Server 1's aliases moved on past a copy holding only "kept": a cache that read them."""
+    await store.add_alias(1, "after the copy", "after the copy", "rag", 7)
+    await store.add_alias(1, "later still", "later still", "rag", 7)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "after the copy", "later still"}
+    return cache
+
+
+async def _read_again_from_the_copy(store: Store, cache: ServerCache) -> None:
+    """The store back at the copy: the cache's next check reads server 1 again, and a change
+    after that is seen too."""
+    assert await store.aliases(1) == {"kept": "rag"}
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept"}
+    await store.add_alias(1, "new", "new", "rag", 7)
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "new"}
+
+
 @pytest.mark.parametrize("before_v9", [False, True], ids=["backup", "backup-before-v9"])
 async def test_a_backup_put_in_place_under_a_running_bot_is_read_again(
     open_store: OpenStore,
@@ -283,21 +287,12 @@ async def test_a_backup_put_in_place_under_a_running_bot_is_read_again(
     await store.backup(backup)
     if before_v9:
         _as_schema_8(backup)
-    await store.add_alias(1, "after backup", "after backup", "rag", 7)
-    await store.add_alias(1, "later still", "later still", "rag", 7)
-    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
-    await cache.check()
-    assert set((await cache.get(1)).source) == {"kept", "after backup", "later still"}
+    cache = await _cached_past_the_copy(store, bundled)
 
     backup.replace(db_path)  # restored from backup, underneath the running bot
     store.record_lookup(1, "rag")
     assert await store.flush()  # the bot's next write takes the backup up
-    assert await store.aliases(1) == {"kept": "rag"}
-    await cache.check()
-    assert set((await cache.get(1)).source) == {"kept"}
-    await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
-    await cache.check()
-    assert set((await cache.get(1)).source) == {"kept", "new"}
+    await _read_again_from_the_copy(store, cache)
 
 
 async def test_servers_with_aliases_alone_are_weighed_and_bounded_too(
@@ -344,11 +339,7 @@ async def test_a_dump_restored_under_running_bots_is_read_again(
     try:
         tables = ("aliases", "counters", "server_versions")
         dump = {name: await conn.fetch(f"SELECT * FROM {name}") for name in tables}
-        await store.add_alias(1, "after dump", "after dump", "rag", 7)
-        await store.add_alias(1, "later still", "later still", "rag", 7)
-        cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
-        await cache.check()
-        assert set((await cache.get(1)).source) == {"kept", "after dump", "later still"}
+        cache = await _cached_past_the_copy(store, bundled)
 
         # pg_restore --clean: the tables made again, the dump's rows loaded before the triggers.
         async with conn.transaction():
@@ -361,12 +352,7 @@ async def test_a_dump_restored_under_running_bots_is_read_again(
             await conn.execute("ALTER TABLE aliases ENABLE TRIGGER USER")
     finally:
         await conn.close()
-    assert await store.aliases(1) == {"kept": "rag"}
-    await cache.check()
-    assert set((await cache.get(1)).source) == {"kept"}
-    await store.add_alias(1, "new", "new", "rag", 7)  # and its changes are seen after that
-    await cache.check()
-    assert set((await cache.get(1)).source) == {"kept", "new"}
+    await _read_again_from_the_copy(store, cache)
 
 
 async def test_writers_of_two_servers_in_opposite_orders_wait_never_deadlock(
