@@ -3,15 +3,25 @@ fix's test failing on main 0dc403b first."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
+from bot.discord_app import alias_cache
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.replies import TERMS_UNREAD
 from bot.search.semantic.term_vectors import TermVectors
+from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
+from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_term_files import run_import
+from tests.discord_app.test_terms import add_term
 
 from .conftest import Scene
+from .test_outsider49 import _term
 from .test_outsider51 import THREE_TERMS
+from .test_review58 import indexing_held  # noqa: F401  (the fixture)
 
 
 class Counted(TermVectors):
@@ -62,5 +72,59 @@ async def test_a_change_of_one_term_embeds_its_texts_alone_past_the_cache(
     said = await run_import(scene, scene.fake.add_attachment("ours.toml", two))
     assert said.startswith("Imported: 0 added, 0 changed, 1 removed"), said
     local = await bot.state.servers.embedded(scope)
-    assert local.complete and local.embedded == len(local.texts) == 4
+    assert local.complete
+    assert local.embedded == len(local.texts) == 4
     assert vectors.embedded_texts == []  # before: 2
+
+
+@pytest.mark.parametrize("view", ["card button", "alias list of the term", "alias list", "stats"])
+async def test_a_server_read_again_does_not_show_its_terms_gone(
+    scene: Scene,
+    bot: GlossaryBot,
+    view: str,
+    indexing_held: threading.Event,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """review58 made `/term edit`, `/term remove` and `/alias add` say a server's terms are not
+    read yet (TERMS_UNREAD) while a server let go is read again (SERVER_CACHE_MB, idle, a
+    restart); the other views of its terms still took the bundled glossary answering meanwhile
+    for the server's: a card's button to one of its terms said "That entry is no longer in the
+    glossary.", `/alias list zorblax` "There is no term", `/alias list` each alias of its terms
+    "(no longer in the glossary)", `/stats` its most looked up term "blorptex (removed)" and "0 own terms". Now
+    the first three say the terms could not be read yet, and `/stats` (deferred) waits for
+    them as a deferred `/define` does, and marks nothing removed if they are still not read."""
+    fake = scene.fake
+    indexing_held.set()
+    assert (await add_term(scene, _term("Zorblax")))["content"].startswith("Added")
+    assert (await add_term(scene, _term("Blorptex", related="Zorblax")))["content"].startswith(
+        "Added"
+    )
+    added = await add_alias(scene, scene.moderator, "qwzorb", "zorblax")
+    assert added.startswith("Added"), added
+    _, card = await define(fake, scene.alice, "Blorptex", scene.channel)
+    opens = buttons(card)["Zorblax"]
+    bot.state.servers.forget(scene.guild.id)  # what letting it go does
+    indexing_held.clear()
+    monkeypatch.setattr(alias_cache, "INDEX_WAIT", 0.0)  # /stats's wait: the indexing is held
+
+    if view == "card button":
+        said = await (await fake.click(scene.bob, card, opens)).final_message()
+    elif view == "stats":
+        said = await (
+            await fake.slash(scene.moderator, "stats", {}, channel=scene.channel)
+        ).final_message()
+    else:
+        options = {"term": "zorblax"} if view == "alias list of the term" else {}
+        asked = await fake.slash(scene.moderator, "alias list", options, channel=scene.channel)
+        said = await asked.final_message()
+    shown = str(said["content"]) + str(said.get("embeds"))
+    assert "no longer in the glossary" not in shown, said
+    assert "There is no term" not in shown, said
+    assert "(removed)" not in shown, said
+    if view == "stats":
+        listed = {f["name"]: f["value"] for f in embed_of(said)["fields"]}
+        assert listed["Most looked up"] == "1. blorptex: 1", said  # by its id, while unread
+        assert listed["This server's glossary"] == "own terms not read yet", said  # not "0"
+    else:
+        assert said["content"] == TERMS_UNREAD, said
+    assert is_ephemeral(said)

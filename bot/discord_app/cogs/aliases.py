@@ -25,7 +25,6 @@ from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
     STORAGE_DOWN,
-    TERMS_UNREAD,
     ServerOnly,
     read_or_say,
     reply,
@@ -36,7 +35,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import echo, said_through_the_stop
+from bot.discord_app.replies import TERMS_UNREAD, echo, said_through_the_stop
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
 from bot.mismatches import title_taking
@@ -339,11 +338,20 @@ class AliasCog(
             if entry is None:
                 await reply(
                     interaction,
-                    f"There is no term “{echo(term)}” in the glossary. Pick one from the list.",
+                    f"There is no term “{echo(term)}” in the glossary. Pick one from the list."
+                    if self.state.servers.knows(scope)
+                    else TERMS_UNREAD,
                 )
                 return
         records = await read_or_say(interaction, lambda store: store.list_aliases(scope, None))
         if records is None:
+            return
+        # The server read again: the aliases of its own terms would read "no longer in the
+        # glossary" against the bundled glossary answering meanwhile.
+        if not self.state.servers.knows(scope) and any(
+            local.entry(r.entry_id) is None for r in records
+        ):
+            await reply(interaction, TERMS_UNREAD)
             return
         if entry is not None:  # a term's aliases: those opening its card, whichever id they name
             records = [r for r in records if local.card_id(r.entry_id) == entry.id]

@@ -39,7 +39,6 @@ from bot.discord_app.cogs.moderators import (
     KEPT,
     NOT_YET_WRITE,
     STORAGE_DOWN,
-    TERMS_UNREAD,
     ServerOnly,
     read_or_say,
     reply,
@@ -65,7 +64,13 @@ from bot.discord_app.items import (
     submitted_values,
     typed_back,
 )
-from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
+from bot.discord_app.replies import (
+    TERMS_UNREAD,
+    echo,
+    in_code,
+    said_through_the_stop,
+    through_the_stop,
+)
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
