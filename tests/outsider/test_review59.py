@@ -12,16 +12,21 @@ import pytest
 from bot.discord_app import alias_cache
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.replies import TERMS_UNREAD
+from bot.glossary.server_terms import check_caps, text_size
 from bot.search.semantic.term_vectors import TermVectors
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms, read_terms
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
 from tests.discord_app.test_aliases import add as add_alias
 from tests.discord_app.test_term_files import run_import
-from tests.discord_app.test_terms import add_term
+from tests.discord_app.test_terms import add_term, open_edit, submit
 
 from .conftest import Scene
 from .test_outsider49 import _term
 from .test_outsider51 import THREE_TERMS
 from .test_review58 import indexing_held  # noqa: F401  (the fixture)
+from .test_scale50 import terms
 
 
 class Counted(TermVectors):
@@ -128,3 +133,53 @@ async def test_a_server_read_again_does_not_show_its_terms_gone(
     else:
         assert said["content"] == TERMS_UNREAD, said
     assert is_ephemeral(said)
+
+
+async def test_a_server_past_its_text_cap_can_still_mend_its_terms_and_import_its_export(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """outsider51 counts a list with ", " between its items: a server stored within its text
+    cap before may be a little past it now (as after an operator lowers the cap). Every write
+    that left it past the cap was refused, "with this change" though the change added
+    nothing: a typo mended, a definition shortened, its own export imported back. Now a write
+    that takes it no further past the cap is taken; one that grows it is still refused."""
+    guild = scene.guild.id
+    await change_terms(store, guild, lambda *_: (TermChange(put=terms("Zorbic", 3)), None), 1)
+    size = sum(text_size(t) for t in await read_terms(store, guild))
+    async with start_bot(store, term_caps=(10, size - 8)):
+        opened = await open_edit(scene, scene.moderator, "zorbic-1")
+        mended = {"definition": "Our zorbic job no. 1."}  # 3 bytes shorter
+        answer = await submit(scene, scene.moderator, opened, mended)
+        assert answer["content"].startswith("Saved **Zorbic Quux 1**"), answer
+        opened = await open_edit(scene, scene.moderator, "zorbic-2")
+        grown = {"definition": "Our zorbic job number 2, and a few more words."}
+        answer = await submit(scene, scene.moderator, opened, grown)
+        assert "can hold at most" in answer["content"], answer  # grown: refused, as before
+
+        exported = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+        data = scene.fake.attachment_bytes((await exported.final_message())["attachments"][0])
+        said = await run_import(scene, scene.fake.add_attachment("terms.toml", data))
+        assert said.startswith("Nothing changed"), said
+        definitions = [t.definition for t in await read_terms(store, guild)]
+        assert definitions == [
+            "Our zorbic job number 0.",
+            "Our zorbic job no. 1.",
+            "Our zorbic job number 2.",
+        ]
+
+
+def test_a_write_that_takes_a_server_no_further_past_a_cap_is_taken() -> None:
+    """`check_caps` with the server's terms before the write: past a cap already, a write that
+    keeps or lowers its count or its text is taken; one that adds to either is refused."""
+    now = terms("Zorbic", 4)
+    size = sum(text_size(t) for t in now)
+    assert check_caps(now, max_terms=3, max_text_bytes=size - 1, before=now) == []
+    fewer = now[:3]
+    assert check_caps(fewer, max_terms=2, max_text_bytes=size - 1, before=now) == []
+    more = (*now, *terms("Blorp", 1))
+    [count] = check_caps(more, max_terms=3, max_text_bytes=10**6, before=now)
+    assert "at most 3 terms" in count.message
+    longer = (*now[:3], now[3].model_copy(update={"definition": now[3].definition + "!"}))
+    [text] = check_caps(longer, max_terms=4, max_text_bytes=size - 1, before=now)
+    assert f"{size + 1:,} bytes with this change" in text.message
+    assert len(check_caps(more, max_terms=3, max_text_bytes=size - 1)) == 2  # no `before`

@@ -979,7 +979,7 @@ def plan_save(
         if dangling:
             return refuse([TermProblem("title", still_pointed_at(before, dangling))])
     after = [t for t in current if t.id not in (editing, term.id)] + [term]
-    over = check_caps(after, max_terms=caps[0], max_text_bytes=caps[1])
+    over = check_caps(after, max_terms=caps[0], max_text_bytes=caps[1], before=current)
     if over:
         return refuse(over)
     removed = (before.id,) if before is not None and before.id != term.id else ()
