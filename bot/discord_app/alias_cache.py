@@ -429,10 +429,27 @@ class ServerCache:
             # The counters only grow: a dump restored under the running bot (pg_restore) took
             # them back, and each server's version with them. Every server is stale.
             self._rewinds += 1
-            log.warning(
-                "the database's versions went back (a backup restored under the running bot?): "
-                "every server's aliases and terms are read again at its next request"
-            )
+            behind = None
+            with contextlib.suppress(StorageError):
+                behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
+            if behind is not None:
+                # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
+                # under the bot): what later migrations made is gone, and every read of it fails
+                # until a start migrates it again. The one line that says what to do.
+                log.error(
+                    "the database %s went back to schema version %d under the running bot (a "
+                    "backup from before an upgrade restored?); this bot needs %d: restart the "
+                    "bot, which upgrades it. Until then servers' aliases and terms cannot be "
+                    "read nor changed; /define answers with what was last read, or the bundled "
+                    "glossary",
+                    store.location,
+                    *behind,
+                )
+            else:
+                log.warning(
+                    "the database's versions went back (a backup restored under the running "
+                    "bot?): every server's aliases and terms are read again at its next request"
+                )
             # Taken in now: every server is stale by the generation already, and a check that
             # fails reading their versions (a backup from before migration 9 has none) must not
             # count the same going back again, a warning a second.

@@ -117,6 +117,10 @@ class Backend(ABC):
         `StorageUnavailable` and has written nothing."""
 
     @abstractmethod
+    async def schema_versions(self) -> tuple[int, int]:
+        """The database's schema version as it is now, and this bot's (the latest migration)."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Close the connections; once `give_up_at` was called, by its deadline."""
 

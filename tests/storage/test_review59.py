@@ -3,13 +3,26 @@ backends: each test failing on main 0dc403b first."""
 
 from __future__ import annotations
 
-from bot.glossary import load_glossary
+import contextlib
+import logging
+import sqlite3
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.discord_app.alias_cache import ServerCache
+from bot.glossary import Glossary, load_glossary
 from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm, text_size
+from bot.search import SearchIndex
+from bot.storage import StorageError
 from bot.term_import import import_terms
 from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import OpenStore
+from .test_review58 import PG_DUMP_OF_V8_RESTORED
+from .test_server_versions import _as_schema_8
 
 TERMS = (
     ServerTerm(
@@ -54,5 +67,86 @@ async def test_a_server_past_its_text_cap_imports_its_own_export(open_any: OpenS
         [refused] = await imported(grown)
         assert f"({size + 10:,} bytes with this change: 14 too many)" in refused, refused
         assert await read_terms(store, 7) == stored
+    finally:
+        await store.close()
+
+
+BEHIND = "went back to schema version 8 under the running bot"
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[Glossary, SearchIndex]:
+    glossary = load_glossary()
+    return glossary, SearchIndex.build(glossary)
+
+
+async def test_a_schema_gone_back_under_the_bot_is_one_line_saying_to_restart(
+    open_store: OpenStore,
+    db_path: Path,
+    tmp_path: Path,
+    bundled: tuple[Glossary, SearchIndex],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """review58's leftover: a backup from before migration 9 restored in place under the
+    running bot (`sqlite3 glossary.db ".restore backup.db"`) left it on schema 8 until
+    restarted: every server's read failed ("no such table: server_versions"), moderators were
+    told the database is not reachable, and the operator read "the versions went back ... read
+    again" and that reads failed, nothing saying what to do. Now one ERROR names the schema
+    found and the bot's, and to restart it (its start migrates the file); said once."""
+    store = await open_store(db_path)
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    _as_schema_8(backup)
+    await store.add_alias(1, "after backup", "after backup", "rag", 7)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    assert await store.schema_behind() is None
+    source, target = sqlite3.connect(backup), sqlite3.connect(db_path)
+    try:
+        source.backup(target)  # restored in place, underneath the running bot
+    finally:
+        source.close()
+        target.close()
+    caplog.set_level(logging.WARNING, logger="bot.discord_app.alias_cache")
+    for _ in range(3):
+        with contextlib.suppress(StorageError):
+            await cache.check()
+    said = [r for r in caplog.records if BEHIND in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in caplog.records]
+    assert said[0].levelno == logging.ERROR
+    assert "this bot needs 9: restart the bot" in said[0].getMessage()
+    assert str(db_path) in said[0].getMessage()
+    assert not [r for r in caplog.records if "versions went back" in r.getMessage()]
+
+
+async def test_a_dump_from_before_v9_loaded_under_running_bots_is_said_too(
+    postgres_only: None,
+    open_any: OpenStore,
+    location: str,
+    bundled: tuple[Glossary, SearchIndex],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The same on PostgreSQL: `pg_restore --clean` of a dump from before migration 9 under
+    running bots (the README says to stop them first) leaves `server_versions` behind without
+    its triggers and the schema at 8: no server's change is seen as its own again until a
+    restart. The counters going back now say so, and to restart."""
+    store = await open_any()
+    try:
+        await store.add_alias(1, "kept", "kept", "rag", 7)
+        await store.add_alias(1, "after dump", "after dump", "rag", 7)
+        cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+        await cache.check()
+        conn = await asyncpg.connect(location)
+        try:
+            await conn.execute(PG_DUMP_OF_V8_RESTORED)
+            await conn.execute("UPDATE counters SET value = 1 WHERE name = 'alias_version'")
+        finally:
+            await conn.close()
+        caplog.set_level(logging.WARNING, logger="bot.discord_app.alias_cache")
+        await cache.check()
+        said = [r.getMessage() for r in caplog.records if BEHIND in r.getMessage()]
+        assert len(said) == 1, [r.getMessage() for r in caplog.records]
+        assert "this bot needs 9: restart the bot" in said[0]
     finally:
         await store.close()

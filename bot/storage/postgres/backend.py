@@ -23,10 +23,10 @@ import asyncpg
 
 from bot.dburl import credentials_problem
 
-from ..backend import Backend, Body, Migrate, Row, shielded, without_password
+from ..backend import Backend, Body, Migrate, Row, Tx, shielded, without_password
 from ..errors import ShardsTaken, StorageError, StorageUnavailable
 from .claims import KEEPALIVES, take_claims
-from .migrate import Connection, apply_migrations
+from .migrate import VERSION_TABLE, Connection, apply_migrations, latest_version
 
 T = TypeVar("T")
 
@@ -286,6 +286,13 @@ class PostgresBackend(Backend):
         if self._cut_off is not None:
             self._cut_off.cancel()
         self._cut_off = asyncio.get_running_loop().call_at(deadline, self._pool.terminate)
+
+    async def schema_versions(self) -> tuple[int, int]:
+        async def version(tx: Tx) -> int:
+            row = await tx.fetchrow(f"SELECT version FROM {VERSION_TABLE}")
+            return int(row[0]) if row else 0
+
+        return await self.read(version), latest_version()
 
     async def close(self) -> None:
         if self._cut_off is None:
