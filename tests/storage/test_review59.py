@@ -150,3 +150,86 @@ async def test_a_dump_from_before_v9_loaded_under_running_bots_is_said_too(
         assert "this bot needs 9: restart the bot" in said[0]
     finally:
         await store.close()
+
+
+# What `pg_restore --clean` has done when it has loaded the counters and not yet the terms: the
+# tables made anew (their triggers with them, made again after every table's rows), the counters
+# at the dump's values.
+PG_RESTORE_UNDER_WAY = """
+DROP TRIGGER aliases_changed ON aliases;
+DROP TRIGGER terms_changed ON terms;
+DROP TRIGGER aliases_changed_servers_inserted ON aliases;
+DROP TRIGGER aliases_changed_servers_updated ON aliases;
+DROP TRIGGER aliases_changed_servers_deleted ON aliases;
+DROP TRIGGER terms_changed_servers_inserted ON terms;
+DROP TRIGGER terms_changed_servers_updated ON terms;
+DROP TRIGGER terms_changed_servers_deleted ON terms;
+CREATE TABLE terms_loaded AS SELECT * FROM terms;
+DELETE FROM terms;
+UPDATE counters SET value = 1 WHERE name = 'term_version';
+"""
+# The rest: the terms' rows, then the triggers (migrations 1, 3 and 9).
+PG_RESTORE_ENDS = """
+INSERT INTO terms SELECT * FROM terms_loaded;
+DROP TABLE terms_loaded;
+CREATE TRIGGER aliases_changed AFTER INSERT OR UPDATE OR DELETE ON aliases
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_alias_version();
+CREATE TRIGGER terms_changed AFTER INSERT OR UPDATE OR DELETE ON terms
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_term_version();
+CREATE TRIGGER aliases_changed_servers_inserted AFTER INSERT ON aliases
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('aliases');
+CREATE TRIGGER aliases_changed_servers_updated AFTER UPDATE ON aliases
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('aliases');
+CREATE TRIGGER aliases_changed_servers_deleted AFTER DELETE ON aliases
+    REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('aliases');
+CREATE TRIGGER terms_changed_servers_inserted AFTER INSERT ON terms
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('terms');
+CREATE TRIGGER terms_changed_servers_updated AFTER UPDATE ON terms
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('terms');
+CREATE TRIGGER terms_changed_servers_deleted AFTER DELETE ON terms
+    REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('terms');
+"""
+
+
+async def test_a_server_read_while_pg_restore_loads_is_read_again_once_it_ends(
+    postgres_only: None,
+    open_any: OpenStore,
+    location: str,
+    bundled: tuple[Glossary, SearchIndex],
+) -> None:
+    """review58's leftover: pg_restore loads each table's rows in name order (counters before
+    terms) and makes the triggers after them all. A server read between the two, under a
+    running bot (the README says to stop it first), was kept without its terms as current:
+    the terms' rows arrive with no trigger to move a version, so it stayed so until the
+    server's next change. Now the counters going back while the triggers are missing mark a
+    restore under way, and once they are made every server is read again."""
+    store = await open_any()
+    try:
+        await change_terms(store, 1, lambda *_: (TermChange(put=TERMS), None), 1)
+        await change_terms(store, 1, lambda *_: (TermChange(remove=("blorp",)), None), 1)
+        await change_terms(store, 1, lambda *_: (TermChange(put=TERMS[1:]), None), 1)
+        assert await store.term_version() > 1
+        cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+        await cache.check()
+        assert len((await cache.current(1)).terms) == 2
+        conn = await asyncpg.connect(location)
+        try:
+            await conn.execute(PG_RESTORE_UNDER_WAY)
+            await cache.check()  # the counters went back
+            assert (await cache.current(1)).terms == ()  # read in the window
+            await conn.execute(PG_RESTORE_ENDS)
+        finally:
+            await conn.close()
+        assert await store.term_version() == 1  # no trigger moved it
+        await cache.check()
+        assert len((await cache.current(1)).terms) == 2  # before: () until its next change
+        await store.add_alias(1, "after", "after", "zorbic", 7)  # the triggers move it again
+        assert await store.alias_version() > 0
+    finally:
+        await store.close()

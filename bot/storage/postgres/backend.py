@@ -30,6 +30,19 @@ from .migrate import VERSION_TABLE, Connection, apply_migrations, latest_version
 
 T = TypeVar("T")
 
+# The triggers that move the counters and the servers' versions on every change (migrations 1, 3
+# and 9): `pg_restore` makes them after loading every table's rows.
+VERSION_TRIGGERS = (
+    "aliases_changed",
+    "terms_changed",
+    "aliases_changed_servers_inserted",
+    "aliases_changed_servers_updated",
+    "aliases_changed_servers_deleted",
+    "terms_changed_servers_inserted",
+    "terms_changed_servers_updated",
+    "terms_changed_servers_deleted",
+)
+
 log = logging.getLogger(__name__)
 
 # Statement classes (the first two characters of SQLSTATE) that mean "not now", not "wrong":
@@ -293,6 +306,18 @@ class PostgresBackend(Backend):
             return int(row[0]) if row else 0
 
         return await self.read(version), latest_version()
+
+    async def changes_tracked(self) -> bool:
+        async def present(tx: Tx) -> int:
+            row = await tx.fetchrow(
+                "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+                f" AND t.tgname IN ({', '.join('?' for _ in VERSION_TRIGGERS)})",
+                VERSION_TRIGGERS,
+            )
+            return int(row[0]) if row else 0
+
+        return await self.read(present) == len(VERSION_TRIGGERS)
 
     async def close(self) -> None:
         if self._cut_off is None:
