@@ -82,7 +82,9 @@ async def test_a_change_of_one_term_embeds_its_texts_alone_past_the_cache(
     assert vectors.embedded_texts == []  # before: 2
 
 
-@pytest.mark.parametrize("view", ["card button", "alias list of the term", "alias list", "stats"])
+@pytest.mark.parametrize(
+    "view", ["card button", "alias list of the term", "alias list", "stats", "alias remove box"]
+)
 async def test_a_server_read_again_does_not_show_its_terms_gone(
     scene: Scene,
     bot: GlossaryBot,
@@ -95,9 +97,10 @@ async def test_a_server_read_again_does_not_show_its_terms_gone(
     restart); the other views of its terms still took the bundled glossary answering meanwhile
     for the server's: a card's button to one of its terms said "That entry is no longer in the
     glossary.", `/alias list zorblax` "There is no term", `/alias list` each alias of its terms
-    "(no longer in the glossary)", `/stats` its most looked up term "blorptex (removed)" and "0 own terms". Now
-    the first three say the terms could not be read yet, and `/stats` (deferred) waits for
-    them as a deferred `/define` does, and marks nothing removed if they are still not read."""
+    "(no longer in the glossary)", and so did `/alias remove`'s box; `/stats` its most looked
+    up term "blorptex (removed)" and "0 own terms". Now the first three say the terms could not
+    be read yet, the box names the term's id, and `/stats` (deferred) waits for them as a
+    deferred `/define` does, and marks nothing removed if they are still not read."""
     fake = scene.fake
     indexing_held.set()
     assert (await add_term(scene, _term("Zorblax")))["content"].startswith("Added")
@@ -112,6 +115,13 @@ async def test_a_server_read_again_does_not_show_its_terms_gone(
     indexing_held.clear()
     monkeypatch.setattr(alias_cache, "INDEX_WAIT", 0.0)  # /stats's wait: the indexing is held
 
+    if view == "alias remove box":
+        picker = await fake.autocomplete(
+            scene.moderator, "alias remove", {"alias": "qw"}, focused="alias", channel=scene.channel
+        )
+        names = [c["name"] for c in await picker.choices()]
+        assert names == ["qwzorb → zorblax"], names  # before: "… (no longer in the glossary)"
+        return
     if view == "card button":
         said = await (await fake.click(scene.bob, card, opens)).final_message()
     elif view == "stats":

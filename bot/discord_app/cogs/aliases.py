@@ -62,12 +62,15 @@ if TYPE_CHECKING:
 GONE = " (no longer in the glossary)"
 
 
-def aliased_name(local: LocalGlossary, alias: str, entry_id: str, *, display: bool = True) -> str:
+def aliased_name(
+    local: LocalGlossary, alias: str, entry_id: str, *, display: bool = True, known: bool = True
+) -> str:
     """What a stored alias names, for a moderator: the card it opens, or that its entry is gone,
-    or that a glossary title now takes it (it opens that entry instead)."""
+    or that a glossary title now takes it (it opens that entry instead). Not `known`: `local`
+    stands in for a server read again, whose own terms it lacks (named by id, not gone)."""
     entry = local.entry(entry_id)
     if entry is None:
-        return f"{entry_id}{GONE}"
+        return f"{entry_id}{GONE}" if known else entry_id
     name = entry.display_title if display else entry.title
     taker = title_taking(local, alias, entry_id)
     return name if taker is None else f"{name} (opens “{taker.title}” now: the glossary's title)"
@@ -303,19 +306,20 @@ class AliasCog(
     ) -> list[app_commands.Choice[str]]:
         # The server's glossary: an alias of one of its own terms names that term's card.
         local = await self.state.servers.local(interaction.guild_id or 0)
+        known = self.state.servers.knows(interaction.guild_id or 0)
         wanted = current.strip().casefold()
 
         def choice(record: AliasRecord) -> tuple[str, str] | None:
             if wanted not in record.key:
                 return None
-            name = aliased_name(local, record.text, record.entry_id, display=False)
+            name = aliased_name(local, record.text, record.entry_id, display=False, known=known)
             return f"{record.text} → {name}", record.key
 
         def held() -> list[tuple[str, str]]:
             # The database away: the aliases /define still answers (keys, as typed ones are
             # not held), so the alias does not look gone; its removal then says why not.
             return [
-                (f"{key} → {aliased_name(local, key, entry_id, display=False)}", key)
+                (f"{key} → {aliased_name(local, key, entry_id, display=False, known=known)}", key)
                 for key, entry_id in sorted(local.aliases.source.items())
                 if wanted in key
             ]
