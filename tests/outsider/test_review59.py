@@ -12,6 +12,7 @@ import pytest
 from bot.discord_app import alias_cache
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.replies import TERMS_UNREAD
+from bot.glossary.lookalikes import LookAlikes, letters_alike, same_name
 from bot.glossary.server_terms import check_caps, text_size
 from bot.search.semantic.term_vectors import TermVectors
 from bot.storage import Store
@@ -193,3 +194,28 @@ def test_a_write_that_takes_a_server_no_further_past_a_cap_is_taken() -> None:
     [text] = check_caps(longer, max_terms=4, max_text_bytes=size - 1, before=now)
     assert f"{size + 1:,} bytes with this change" in text.message
     assert len(check_caps(more, max_terms=3, max_text_bytes=size - 1)) == 2  # no `before`
+
+
+@pytest.mark.parametrize(
+    ("name", "held"),
+    [
+        ("T\u041eKENIZATION", "Tokenization"),  # a Cyrillic О in capitals with an I
+        ("\u0415MBEDDING", "embedding"),  # a Cyrillic Е
+        ("F\u0406NE-TUNING", "Fine-Tuning"),  # a Cyrillic І
+        ("m\u0456t", "MIT"),  # a Cyrillic і beside an acronym in capitals
+    ],
+)
+def test_names_in_capitals_with_an_i_are_look_alikes_too(name: str, held: str) -> None:
+    """UTS #39 reads a capital I as "l" and a small i as "i": `like` and `same_name` keyed
+    each name as written only, so a name in capitals with an I, a look-alike letter in it
+    ("TОKENIZATION", a Cyrillic О), was another name than "Tokenization", and a moderator
+    could add it as a term or an alias of another card (its small-letter spelling was
+    refused). `letters_alike` (review58) already read both; now all three read a name as
+    written and case-folded, on both sides."""
+    index: LookAlikes[str] = LookAlikes()
+    index.add("held", [held])
+    assert index.like(name) == ("held", held)
+    assert same_name(name, held)
+    assert same_name(held, name)
+    assert letters_alike({held: "held"})(name) == "held"
+    assert index.like(held.upper()) is None  # plain ASCII: another spelling, never alike
