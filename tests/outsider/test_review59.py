@@ -219,3 +219,14 @@ def test_names_in_capitals_with_an_i_are_look_alikes_too(name: str, held: str) -
     assert same_name(held, name)
     assert letters_alike({held: "held"})(name) == "held"
     assert index.like(held.upper()) is None  # plain ASCII: another spelling, never alike
+
+
+@pytest.mark.parametrize("title", ["T\u041eKENIZATION", "\u0415MBEDDING"])
+async def test_a_term_in_capitals_looking_like_a_title_is_refused(
+    scene: Scene, bot: GlossaryBot, title: str
+) -> None:
+    """The same through `/term add`: a term titled "TОKENIZATION" (a Cyrillic О) was added
+    beside the glossary's Tokenization, two cards members cannot tell apart; now refused,
+    naming it (its small-letter spelling "tоkenization" always was)."""
+    answer = await add_term(scene, _term(title))
+    assert "looks like" in answer["content"], answer
