@@ -449,9 +449,9 @@ class ServerCache:
                 log.error(
                     "the database %s went back to schema version %d under the running bot (a "
                     "backup from before an upgrade restored?); this bot needs %d: restart the "
-                    "bot, which upgrades it. Until then servers' aliases and terms cannot be "
-                    "read nor changed; /define answers with what was last read, or the bundled "
-                    "glossary",
+                    "bot, whose start upgrades it (or says why it cannot). Until then servers' "
+                    "aliases and terms cannot be read nor changed; /define answers with what "
+                    "was last read, or the bundled glossary",
                     store.location,
                     *behind,
                 )
