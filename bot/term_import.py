@@ -92,13 +92,20 @@ async def import_terms(
     )
     if any(p.severity == "error" for p in problems):
         return ImportOutcome(problems, None, applied=False)
-    over = check_caps(incoming, max_terms=caps[0], max_text_bytes=caps[1])
+    over = check_caps(incoming, max_terms=caps[0], max_text_bytes=caps[1], before=stored)
     if over:
         return ImportOutcome(problems + over, None, applied=False)
+    # Over a cap, but no further than the server is (its own export imported back): checked
+    # again against its terms in the write, which another change may have trimmed meanwhile.
+    past = bool(check_caps(incoming, max_terms=caps[0], max_text_bytes=caps[1]))
 
     def plan(
         current: list[ServerTerm], aliases: Mapping[str, str]
     ) -> tuple[TermChange | None, ImportOutcome]:
+        if past and (
+            over := check_caps(incoming, max_terms=caps[0], max_text_bytes=caps[1], before=current)
+        ):
+            return None, ImportOutcome(problems + over, None, applied=False)
         diff = diff_terms(current, incoming)
         changed = (*diff.added, *(after for _, after in diff.changed))
         clashing = AliasClashes(aliases, bundled, current)  # once, not once a term

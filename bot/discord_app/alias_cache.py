@@ -163,6 +163,9 @@ class ServerCache:
         # Times the database's counters were seen to go back (`check`): added to the store's
         # generation, so what was read before is never taken for current.
         self._rewinds = 0
+        # The counters went back while the triggers that move them are missing: a restore
+        # under the running bot is still loading (`check`).
+        self._restoring = False
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -422,6 +425,13 @@ class ServerCache:
         if store is None:
             return
         versions = await asyncio.wait_for(_read_versions(store), self.read_timeout)
+        if self._restoring and await asyncio.wait_for(store.changes_tracked(), self.read_timeout):
+            # The restore has made its triggers: it has loaded every row. What was read while
+            # it loaded them (a server's versions before its terms) is stale, and no change
+            # would say so: every server is read again at its next request.
+            self._restoring = False
+            self._rewinds += 1
+            log.info("the restore under the running bot has ended: servers are read again")
         if versions == self._versions:
             return
         before = self._versions
@@ -429,10 +439,32 @@ class ServerCache:
             # The counters only grow: a dump restored under the running bot (pg_restore) took
             # them back, and each server's version with them. Every server is stale.
             self._rewinds += 1
-            log.warning(
-                "the database's versions went back (a backup restored under the running bot?): "
-                "every server's aliases and terms are read again at its next request"
-            )
+            behind = None
+            with contextlib.suppress(StorageError, TimeoutError):
+                behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
+            if behind is not None:
+                # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
+                # under the bot): what later migrations made is gone, and every read of it fails
+                # until a start migrates it again. The one line that says what to do.
+                log.error(
+                    "the database %s went back to schema version %d under the running bot (a "
+                    "backup from before an upgrade restored?); this bot needs %d: restart the "
+                    "bot, whose start upgrades it (or says why it cannot). Until then servers' "
+                    "aliases and terms cannot be read nor changed; /define answers with what "
+                    "was last read, or the bundled glossary",
+                    store.location,
+                    *behind,
+                )
+            else:
+                log.warning(
+                    "the database's versions went back (a backup restored under the running "
+                    "bot?): every server's aliases and terms are read again at its next request"
+                )
+                # Still loading (pg_restore makes the triggers after every table's rows): a
+                # server read meanwhile may lack rows yet to come, which no version will move.
+                with contextlib.suppress(StorageError, TimeoutError):
+                    tracked = store.changes_tracked()
+                    self._restoring = not await asyncio.wait_for(tracked, self.read_timeout)
             # Taken in now: every server is stale by the generation already, and a check that
             # fails reading their versions (a backup from before migration 9 has none) must not
             # count the same going back again, a warning a second.

@@ -329,10 +329,17 @@ def entry_of(local: LocalGlossary, entry_id: str) -> Entry | None:
     return found
 
 
+# A server's terms not read in time (a server let go is read again at its next request; a slow
+# database): the bundled glossary that answers meanwhile says nothing of them.
+TERMS_UNREAD = "I could not read this server's terms just now. Please try again in a moment."
+
+
 async def _gone(interaction: Interaction) -> None:
-    await interaction.response.send_message(
-        "That entry is no longer in the glossary.", ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    # A server read again (let go from memory, idle, a restart) answers with the bundled glossary
+    # until its terms are indexed: one of its own terms is not gone, only not read yet.
+    known = interaction.client.state.servers.knows(interaction.guild_id or DM_SCOPE)
+    text = "That entry is no longer in the glossary." if known else TERMS_UNREAD
+    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 # -- the buttons and menus of a card -------------------------------------------------------------

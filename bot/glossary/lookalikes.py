@@ -52,6 +52,14 @@ def lookalike_key(name: str) -> str:
     return skeleton(compact(skeleton(unicodedata.normalize("NFKC", name))))
 
 
+def lookalike_keys(name: str) -> tuple[str, ...]:
+    """The name's look-alike keys as written and case-folded: UTS #39 reads many capitals
+    otherwise than their small letters (a capital I as "l", a small i as "i"; a Cyrillic "М" as
+    "M", its "м" not as "m"), and a reader takes either for the name. Two names are alike when
+    they share one."""
+    return tuple(k for k in dict.fromkeys((lookalike_key(name), lookalike_key(compact(name)))) if k)
+
+
 class LookAlikes(Generic[Owner]):
     """Each look-alike key -> the names with it and who holds each."""
 
@@ -61,7 +69,8 @@ class LookAlikes(Generic[Owner]):
     def add(self, owner: Owner, names: Iterable[str | None]) -> None:
         for name in names:
             if name:
-                self._names.setdefault(lookalike_key(name), []).append((owner, name))
+                for look in lookalike_keys(name):
+                    self._names.setdefault(look, []).append((owner, name))
 
     def like(self, name: str, *, apart_from: Iterable[Owner] = ()) -> tuple[Owner, str] | None:
         """A name `name` looks like but is not (another spelling of), held by an owner not in
@@ -70,9 +79,10 @@ class LookAlikes(Generic[Owner]):
         mine = set(apart_from)
         key = compact(name)
         plain = _plain(name)
-        for owner, held in self._names.get(lookalike_key(name), ()):
-            if owner not in mine and compact(held) != key and not (plain and _plain(held)):
-                return owner, held
+        for look in lookalike_keys(name):
+            for owner, held in self._names.get(look, ()):
+                if owner not in mine and compact(held) != key and not (plain and _plain(held)):
+                    return owner, held
         return None
 
 
@@ -94,8 +104,11 @@ def same_name(name: str, other: str) -> bool:
         return bool(key)
     if (_plain(name) and _plain(other)) or _other_script(name) or _other_script(other):
         return False
-    look, other_look = lookalike_key(name), lookalike_key(other)
-    return bool(look) and (look == other_look or other_look in plural_variants(look))
+    return any(
+        look == other_look or other_look in plural_variants(look)
+        for look in lookalike_keys(name)
+        for other_look in lookalike_keys(other)
+    )
 
 
 def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
@@ -107,18 +120,16 @@ def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
     read as they look)."""
     keyed: dict[str, list[tuple[bool, V]]] = {}
     for name, value in names.items():
-        look = lookalike_key(name)
-        if look and not _other_script(name):
+        for look in () if _other_script(name) else lookalike_keys(name):
             keyed.setdefault(look, []).append((_plain(name), value))
 
     def find(name: str) -> V | None:
         if _other_script(name):
             return None
         plain = _plain(name)
-        # The name as written, then case-folded: UTS #39 reads many capitals otherwise than
-        # their small letters (a Cyrillic "М" is "M", its "м" is not "m"), and `names` are keys
-        # already folded ("ram"); "LΙME"'s Greek Ι reads as "l", its small ι as "i".
-        for look in dict.fromkeys((lookalike_key(name), lookalike_key(compact(name)))):
+        # As written and case-folded (`lookalike_keys`): `names` are keys already folded
+        # ("ram"); "LΙME"'s Greek Ι reads as "l", its small ι as "i".
+        for look in lookalike_keys(name):
             for other_plain, value in keyed.get(look, ()):
                 if not (plain and other_plain):
                     return value

@@ -756,15 +756,20 @@ def check_caps(
     *,
     max_terms: int = MAX_TERMS,
     max_text_bytes: int = MAX_TEXT_BYTES,
+    before: Sequence[ServerTerm] | None = None,
 ) -> list[TermProblem]:
-    """Problems if the set of terms a write would leave is over a cap (check before writing)."""
+    """Problems if the set of terms a write would leave is over a cap (check before writing).
+    `before`, the server's terms now: a server already over a cap (the cap lowered, or text
+    stored before lists counted their separators) may still be written as long as the write
+    takes it no further past it, so its moderators can mend and trim it."""
     problems = []
-    if len(terms) > max_terms:
+    grew = before is None or len(terms) > len(before)
+    if len(terms) > max_terms and grew:
         problems.append(
             TermProblem("terms", f"a server can have at most {max_terms:,} terms ({len(terms):,}).")
         )
     size = sum(text_size(t) for t in terms)
-    if size > max_text_bytes:
+    if size > max_text_bytes and (before is None or size > sum(text_size(t) for t in before)):
         cap, now = _mib(max_text_bytes), f"{_mib(size)} with this change"
         if now.startswith(cap):  # rounded alike ("1 KiB ... (1 KiB with this change)"): bytes
             now = f"{size:,} bytes with this change: {size - max_text_bytes:,} too many"

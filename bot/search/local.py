@@ -108,7 +108,11 @@ def compile_local(
     else:
         local = LocalGlossary(bundled, base, NO_ALIASES, terms, base)
     if vectors is not None:
-        local = with_vectors(local, vectors)
+        # What the previous stage held of texts still here stays too: rebuilt from the cache
+        # alone, a change of one term embedded again every text of the server the cache had let
+        # go of (a server with more texts than it keeps, or a dozen full servers).
+        kept = previous.held() if previous is not None and previous.base is base else {}
+        local = with_vectors(local, vectors, kept if local is not previous else {})
     # The same positions (a meaning stage attached keeps them): compiled aliases still serve.
     if local.aliases.source == aliases and local.aliases.positions is local.index.positions:
         return local
@@ -118,9 +122,11 @@ def compile_local(
     return replace(local, aliases=compiled)
 
 
-def with_vectors(local: LocalGlossary, vectors: TermVectors) -> LocalGlossary:
+def with_vectors(
+    local: LocalGlossary, vectors: TermVectors, kept: Mapping[bytes, Vectors] | None = None
+) -> LocalGlossary:
     """`local` with every vector `vectors` knows of its terms in its meaning stage (itself if
-    that adds none)."""
+    that adds none); `kept`: vectors by cache key held elsewhere (the stage it replaces)."""
     bundled = local.base.semantic
     if bundled is None or not local.texts:
         return local
@@ -129,7 +135,7 @@ def with_vectors(local: LocalGlossary, vectors: TermVectors) -> LocalGlossary:
     # vectors of every server together (`TermVectors.kept`), and a server with more texts than
     # that, built from it alone, lost its first texts to its next ones and embedded them again
     # in turn, for ever.
-    held = local.held()
+    held = {**(kept or {}), **local.held()}
     known = {**vectors.vectors(k for k in keys if k not in held), **held}
     rows = [
         (position, key)

@@ -117,6 +117,16 @@ class Backend(ABC):
         `StorageUnavailable` and has written nothing."""
 
     @abstractmethod
+    async def schema_versions(self) -> tuple[int, int]:
+        """The database's schema version as it is now, and this bot's (the latest migration)."""
+
+    async def changes_tracked(self) -> bool:
+        """Are the triggers in place that move the versions on every change? A restore under
+        the running bot (`pg_restore` loads every table's rows, then makes the triggers) has
+        not made them yet. SQLite's restore is one transaction: there they always are."""
+        return True
+
+    @abstractmethod
     async def close(self) -> None:
         """Close the connections; once `give_up_at` was called, by its deadline."""
 

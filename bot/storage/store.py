@@ -798,6 +798,18 @@ class Store:
         increases, and no other server's change moves."""
         return await self._read(partial(version_queries.server_version, scope=scope))
 
+    async def schema_behind(self) -> tuple[int, int] | None:
+        """(the schema version found, this bot's) if the database's schema went back under the
+        running bot (a backup from before an upgrade put in place: reads of what later
+        migrations made fail until a restart migrates it again); None if not."""
+        found, latest = await self._backend.schema_versions()
+        return (found, latest) if found < latest else None
+
+    async def changes_tracked(self) -> bool:
+        """Do the versions move with every change now (`Backend.changes_tracked`)? Not while a
+        restore under the running bot loads the rows, before it makes the triggers."""
+        return await self._backend.changes_tracked()
+
     async def server_versions(self, scopes: Sequence[int]) -> dict[int, int]:
         """`server_version` of each of these servers, in one read (a few per 500 servers)."""
         return await self._read(partial(version_queries.server_versions, scopes=scopes))

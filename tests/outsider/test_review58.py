@@ -12,7 +12,7 @@ import pytest
 
 from bot.discord_app import alias_cache
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.cogs.moderators import TERMS_UNREAD
+from bot.discord_app.replies import TERMS_UNREAD
 from bot.storage import Store
 from bot.term_storage import accept_as_operator
 from tests.discord_app.helpers import is_ephemeral

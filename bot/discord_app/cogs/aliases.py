@@ -25,7 +25,6 @@ from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
     STORAGE_DOWN,
-    TERMS_UNREAD,
     ServerOnly,
     read_or_say,
     reply,
@@ -36,7 +35,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import echo, said_through_the_stop
+from bot.discord_app.replies import TERMS_UNREAD, echo, said_through_the_stop
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
 from bot.mismatches import title_taking
@@ -63,12 +62,15 @@ if TYPE_CHECKING:
 GONE = " (no longer in the glossary)"
 
 
-def aliased_name(local: LocalGlossary, alias: str, entry_id: str, *, display: bool = True) -> str:
+def aliased_name(
+    local: LocalGlossary, alias: str, entry_id: str, *, display: bool = True, known: bool = True
+) -> str:
     """What a stored alias names, for a moderator: the card it opens, or that its entry is gone,
-    or that a glossary title now takes it (it opens that entry instead)."""
+    or that a glossary title now takes it (it opens that entry instead). Not `known`: `local`
+    stands in for a server read again, whose own terms it lacks (named by id, not gone)."""
     entry = local.entry(entry_id)
     if entry is None:
-        return f"{entry_id}{GONE}"
+        return f"{entry_id}{GONE}" if known else entry_id
     name = entry.display_title if display else entry.title
     taker = title_taking(local, alias, entry_id)
     return name if taker is None else f"{name} (opens “{taker.title}” now: the glossary's title)"
@@ -304,19 +306,20 @@ class AliasCog(
     ) -> list[app_commands.Choice[str]]:
         # The server's glossary: an alias of one of its own terms names that term's card.
         local = await self.state.servers.local(interaction.guild_id or 0)
+        known = self.state.servers.knows(interaction.guild_id or 0)
         wanted = current.strip().casefold()
 
         def choice(record: AliasRecord) -> tuple[str, str] | None:
             if wanted not in record.key:
                 return None
-            name = aliased_name(local, record.text, record.entry_id, display=False)
+            name = aliased_name(local, record.text, record.entry_id, display=False, known=known)
             return f"{record.text} → {name}", record.key
 
         def held() -> list[tuple[str, str]]:
             # The database away: the aliases /define still answers (keys, as typed ones are
             # not held), so the alias does not look gone; its removal then says why not.
             return [
-                (f"{key} → {aliased_name(local, key, entry_id, display=False)}", key)
+                (f"{key} → {aliased_name(local, key, entry_id, display=False, known=known)}", key)
                 for key, entry_id in sorted(local.aliases.source.items())
                 if wanted in key
             ]
@@ -339,11 +342,20 @@ class AliasCog(
             if entry is None:
                 await reply(
                     interaction,
-                    f"There is no term “{echo(term)}” in the glossary. Pick one from the list.",
+                    f"There is no term “{echo(term)}” in the glossary. Pick one from the list."
+                    if self.state.servers.knows(scope)
+                    else TERMS_UNREAD,
                 )
                 return
         records = await read_or_say(interaction, lambda store: store.list_aliases(scope, None))
         if records is None:
+            return
+        # The server read again: the aliases of its own terms would read "no longer in the
+        # glossary" against the bundled glossary answering meanwhile.
+        if not self.state.servers.knows(scope) and any(
+            local.entry(r.entry_id) is None for r in records
+        ):
+            await reply(interaction, TERMS_UNREAD)
             return
         if entry is not None:  # a term's aliases: those opening its card, whichever id they name
             records = [r for r in records if local.card_id(r.entry_id) == entry.id]

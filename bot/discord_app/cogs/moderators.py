@@ -41,9 +41,6 @@ NOT_YET = "The database is not reachable yet (the bot has just started)"
 NOT_YET_WRITE = f"{NOT_YET}, so nothing was changed. Please try again in a minute."
 NOT_YET_READ = f"{NOT_YET}. Please try again in a minute."
 KEPT = "\nYour text is kept: press **Edit again**."
-# A server's terms not read in time (a server let go is read again at its next request; a slow
-# database): the bundled glossary that answers meanwhile says nothing of them.
-TERMS_UNREAD = "I could not read this server's terms just now. Please try again in a moment."
 NOT_CHECKED = (
     "This server's glossary could not be checked (its terms and aliases could not be indexed), "
     "so nothing was changed. The bot's log says why."

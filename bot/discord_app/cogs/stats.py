@@ -213,7 +213,10 @@ class StatsCog(ServerOnly, commands.Cog):
         except StorageError:
             await reply(interaction, NO_DATABASE)
             return
-        local = await state.servers.local(scope)
+        # Deferred: it can wait for a server being read again, whose terms are not removed.
+        local = await state.servers.local(scope, patient=True)
+        known = state.servers.knows(scope)
+        removed = " (removed)" if known else ""
         embed = discord.Embed(
             title=f"Glossary lookups, {PERIOD_LABELS[period]}",
             description=f"**{total}** lookup{'' if total == 1 else 's'}",
@@ -222,7 +225,7 @@ class StatsCog(ServerOnly, commands.Cog):
         glossary = local.glossary
         # Lookups of a term since removed (a server's own, or one a reload dropped) stay counted.
         named = [
-            (glossary[e].display_title if e in glossary else f"{e} (removed)", c) for e, c in top
+            (glossary[e].display_title if e in glossary else f"{e}{removed}", c) for e, c in top
         ]
         top_lines = [f"{n}. {shown_name(name)}: {c}" for n, (name, c) in enumerate(named, 1)]
         # Drawn in a thread: a few tens of milliseconds that other answers need not wait for.
@@ -237,7 +240,7 @@ class StatsCog(ServerOnly, commands.Cog):
         ):
             embed.add_field(name=name, value=_listed(lines, empty), inline=False)
         terms = len(local.terms)
-        own = f"{terms} own term{'s' if terms != 1 else ''}"
+        own = f"{terms} own term{'s' if terms != 1 else ''}" if known else "own terms not read yet"
         if waiting:
             more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
             own += f"; {len(waiting)}{more} suggestion{'s' if len(waiting) != 1 else ''} to review"

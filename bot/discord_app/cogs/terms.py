@@ -39,7 +39,6 @@ from bot.discord_app.cogs.moderators import (
     KEPT,
     NOT_YET_WRITE,
     STORAGE_DOWN,
-    TERMS_UNREAD,
     ServerOnly,
     read_or_say,
     reply,
@@ -65,7 +64,13 @@ from bot.discord_app.items import (
     submitted_values,
     typed_back,
 )
-from bot.discord_app.replies import echo, in_code, said_through_the_stop, through_the_stop
+from bot.discord_app.replies import (
+    TERMS_UNREAD,
+    echo,
+    in_code,
+    said_through_the_stop,
+    through_the_stop,
+)
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
@@ -974,7 +979,7 @@ def plan_save(
         if dangling:
             return refuse([TermProblem("title", still_pointed_at(before, dangling))])
     after = [t for t in current if t.id not in (editing, term.id)] + [term]
-    over = check_caps(after, max_terms=caps[0], max_text_bytes=caps[1])
+    over = check_caps(after, max_terms=caps[0], max_text_bytes=caps[1], before=current)
     if over:
         return refuse(over)
     removed = (before.id,) if before is not None and before.id != term.id else ()

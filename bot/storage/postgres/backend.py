@@ -23,12 +23,25 @@ import asyncpg
 
 from bot.dburl import credentials_problem
 
-from ..backend import Backend, Body, Migrate, Row, shielded, without_password
+from ..backend import Backend, Body, Migrate, Row, Tx, shielded, without_password
 from ..errors import ShardsTaken, StorageError, StorageUnavailable
 from .claims import KEEPALIVES, take_claims
-from .migrate import Connection, apply_migrations
+from .migrate import VERSION_TABLE, Connection, apply_migrations, latest_version
 
 T = TypeVar("T")
+
+# The triggers that move the counters and the servers' versions on every change (migrations 1, 3
+# and 9): `pg_restore` makes them after loading every table's rows.
+VERSION_TRIGGERS = (
+    "aliases_changed",
+    "terms_changed",
+    "aliases_changed_servers_inserted",
+    "aliases_changed_servers_updated",
+    "aliases_changed_servers_deleted",
+    "terms_changed_servers_inserted",
+    "terms_changed_servers_updated",
+    "terms_changed_servers_deleted",
+)
 
 log = logging.getLogger(__name__)
 
@@ -286,6 +299,25 @@ class PostgresBackend(Backend):
         if self._cut_off is not None:
             self._cut_off.cancel()
         self._cut_off = asyncio.get_running_loop().call_at(deadline, self._pool.terminate)
+
+    async def schema_versions(self) -> tuple[int, int]:
+        async def version(tx: Tx) -> int:
+            row = await tx.fetchrow(f"SELECT version FROM {VERSION_TABLE}")
+            return int(row[0]) if row else 0
+
+        return await self.read(version), latest_version()
+
+    async def changes_tracked(self) -> bool:
+        async def present(tx: Tx) -> int:
+            row = await tx.fetchrow(
+                "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+                f" AND t.tgname IN ({', '.join('?' for _ in VERSION_TRIGGERS)})",
+                VERSION_TRIGGERS,
+            )
+            return int(row[0]) if row else 0
+
+        return await self.read(present) == len(VERSION_TRIGGERS)
 
     async def close(self) -> None:
         if self._cut_off is None:

@@ -23,7 +23,7 @@ import aiosqlite
 from bot.once import OncePerReason
 from bot.own_thread import on_own_thread
 
-from ..backend import Backend, Body, Migrate, Row, may_migrate, out_of_date
+from ..backend import Backend, Body, Migrate, Row, Tx, may_migrate, out_of_date
 from ..errors import DatabaseLost, StorageError, StorageUnavailable
 from .backup import backup_database
 from .channel import Channel, connect
@@ -170,6 +170,13 @@ class SqliteBackend(Backend):
 
     def give_up_at(self, deadline: float) -> None:
         self.writer.give_up_at = deadline  # the reader never waits for the writing lock (WAL)
+
+    async def schema_versions(self) -> tuple[int, int]:
+        async def version(tx: Tx) -> int:
+            row = await tx.fetchrow("SELECT user_version FROM pragma_user_version")
+            return int(row[0]) if row else 0
+
+        return await self.read(version), latest_version()
 
     async def close(self) -> None:
         await self.writer.close()
