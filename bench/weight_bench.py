@@ -23,8 +23,9 @@ takes them from the cache file; the `TermVectors` copy (process-wide, bounded by
 not counted.
 
 Printed: per shape, measured MiB a server, the estimate (`weight`, this checkout's constants),
-their ratio; `--fit` least-squares constants for the estimate's parts, fitted on the ratio
-(each shape weighed alike whatever its size). The last line is JSON.
+their ratio, how many such servers the default SERVER_CACHE_MB keeps; `--fit` least-squares
+constants for the estimate's parts, fitted on the ratio (each shape weighed alike whatever its
+size); `--fit-from FILE` fits a saved run again. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -320,6 +321,8 @@ def main() -> None:
             f"{name:14} measured {row['measured'] / mib:6.2f} MiB  estimate "
             f"{row['estimate'] / mib:6.2f} MiB  estimate/measured "
             f"{row['estimate'] / row['measured']:.2f}"
+            # How many of them SERVER_CACHE_MB's default keeps (README says so).
+            + f"  default keeps {alias_cache.SERVER_CACHE_MB * mib // row['estimate']:.0f}"
             + (f"  traced {row['traced'] / mib:6.2f} MiB" if args.traced else ""),
             flush=True,
         )

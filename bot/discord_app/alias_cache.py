@@ -72,10 +72,11 @@ SERVER_CACHE_MB = 1024
 # its key, typo trigrams, look-alikes) and per character of one, per keyword, per
 # character of its stored terms, per vector row of its meaning stage (384 floats, counted when
 # read, before they are embedded). Fitted on bench/weight_bench.py (RSS of servers kept and
-# asked, 11 shapes; least squares on estimate/measured, rounded): within 0.9-1.1x of measured
-# on every shape, 2 more not fitted on included (15.9 MiB at the caps' 2,000 terms of 900
+# asked, 11 shapes; least squares on estimate/measured, rounded): 0.9-1.1x of measured on
+# every shape of that run, 2 not fitted on included, and 0.75-1.22x in two runs more (RSS
+# moves from run to run, by some 15% at the caps). 15.9 MiB at the caps' 2,000 terms of 900
 # characters and 1,000 aliases, 23.5 with vectors; 150 MiB a server whose 2 MiB are short
-# names). A count of characters alone was 0.2-0.7x on names, many terms and vectors.
+# names. A count of characters alone was 0.16-1.6x (under on names, many terms, vectors).
 BASE_WEIGHT = 1_800_000
 TERM_WEIGHT = 2_200
 NAME_WEIGHT = 700
