@@ -765,15 +765,16 @@ def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTer
     if not local.terms:
         return held
     characters = sum(len(row.id) + len(row.body) for row in stored)
-    names = [name for term in local.terms for name in term.names]
+    # On the event loop: per term, not per name (2 MiB of names are some 160,000).
+    names = [term.names for term in local.terms]
     keywords = sum(len(term.keywords) for term in local.terms)
     # The rows it holds once its texts are embedded (`with_vectors`: one a text).
     rows = len(local.texts) if local.base.semantic is not None else 0
     return held + round(
         BASE_WEIGHT
         + TERM_WEIGHT * len(local.terms)
-        + NAME_WEIGHT * len(names)
-        + NAME_WEIGHT_PER_CHARACTER * sum(map(len, names))
+        + NAME_WEIGHT * sum(map(len, names))
+        + NAME_WEIGHT_PER_CHARACTER * sum(sum(map(len, each)) for each in names)
         + KEYWORD_WEIGHT * keywords
         + WEIGHT_PER_CHARACTER * characters
         + VECTOR_ROW_WEIGHT * rows
