@@ -103,8 +103,8 @@ async def test_a_budget_holds_fewer_servers_of_many_names(
 ) -> None:
     """SERVER_CACHE_MB bounds what the servers hold: with room for three servers of worded
     terms, servers of as much text in names (over twice their weight each, as measured) are
-    kept one at a time; the old estimate, by characters, kept two of them in that room, and
-    held more than the budget by as much."""
+    kept one at a time; the old estimate, by characters, kept two of them in that room (some
+    four worded servers' worth)."""
     store = await open_store()
     for scope in (1, 2, 3):
         await change_terms(store, scope, put(*worded(scope)), 9)
@@ -128,8 +128,8 @@ async def test_a_servers_vector_rows_are_weighed_when_read_before_they_are_embed
     open_store: OpenStore, glossary: Glossary, plain: SearchIndex
 ) -> None:
     """With the meaning stage a server holds a row of 384 floats for each of its texts (a
-    term's description and its definition): 2 KB each measured, 6 MiB at the caps' 4,000
-    rows (23.5 MiB with them, 15.9 without). The old estimate left them out. A server is
+    term's description and its definition): 1.2-2 KB each measured, 7.6 MiB estimated at the
+    caps' 4,000 rows (23.5 MiB with them, 15.9 without). The old estimate left them out. A server is
     weighed when read, while its texts are still being embedded (minutes at the caps): it is
     weighed for the rows it will hold."""
     meaning = SearchIndex.build(glossary)  # the bundled index with its meaning stage
