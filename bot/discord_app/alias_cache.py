@@ -67,11 +67,23 @@ MAX_INDEXED = 200
 # And at most this many MiB of them, by an estimate of each (`weight`): a server at its caps
 # holds about 23 MiB (scale50 S2), so 200 of them held 4.6 GB. The setting SERVER_CACHE_MB.
 SERVER_CACHE_MB = 1024
-# The estimate: what any server with terms holds (the bundled index with its terms in, 1.3-2.2
-# MB), and per character of its stored terms and aliases: 23.9 MiB at the caps' 2.5 million
-# characters, against 23 MiB measured with vectors (bench/versions_bench.py: 17 MiB without).
-BASE_WEIGHT = 2_200_000
-WEIGHT_PER_CHARACTER = 9
+# The estimate, in bytes, of a server with terms: what any holds (the bundled index with its
+# terms in), per term, per name (title, acronym, other names: each is indexed several ways,
+# its key, typo trigrams, look-alikes) and per character of one, per keyword, per
+# character of its stored terms, per vector row of its meaning stage (384 floats, counted when
+# read, before they are embedded). Fitted on bench/weight_bench.py (RSS of servers kept and
+# asked, 11 shapes; least squares on estimate/measured, rounded): 0.9-1.1x of measured on
+# every shape of that run, 2 not fitted on included, and 0.75-1.22x in two runs more (RSS
+# moves from run to run, by some 15% at the caps). 15.9 MiB at the caps' 2,000 terms of 900
+# characters and 1,000 aliases, 23.5 with vectors; 150 MiB a server whose 2 MiB are short
+# names. A count of characters alone was 0.16-1.6x (under on names, many terms, vectors).
+BASE_WEIGHT = 1_800_000
+TERM_WEIGHT = 2_200
+NAME_WEIGHT = 700
+NAME_WEIGHT_PER_CHARACTER = 19
+KEYWORD_WEIGHT = 230
+WEIGHT_PER_CHARACTER = 1.8
+VECTOR_ROW_WEIGHT = 2_000
 # A server's aliases, with terms or without (one without shares the bundled index but holds
 # its compiled aliases): per alias and per character of it (review56, in-process RSS of 20
 # servers of 1,000 aliases each: 0.96 MiB of 100-character ones, 0.56 MiB of 12-character).
@@ -775,8 +787,9 @@ class ServerCache:
 
 def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTerm]) -> int:
     """The bytes a server's compiled glossary holds, estimated from what it was read from (a
-    sum of lengths, not a measurement of the objects): its aliases', and with terms of its own,
-    its index's; 0 with neither (it shares the bundled index)."""
+    sum of counts and lengths, not a measurement of the objects): its aliases', and with terms
+    of its own, its index's and its meaning stage's; 0 with neither (it shares the bundled
+    index)."""
     held = sum(
         ALIAS_WEIGHT + ALIAS_WEIGHT_PER_CHARACTER * (len(key) + len(entry_id))
         for key, entry_id in aliases.items()
@@ -784,7 +797,20 @@ def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTer
     if not local.terms:
         return held
     characters = sum(len(row.id) + len(row.body) for row in stored)
-    return BASE_WEIGHT + WEIGHT_PER_CHARACTER * characters + held
+    # On the event loop: per term, not per name (2 MiB of names are some 160,000).
+    names = [term.names for term in local.terms]
+    keywords = sum(len(term.keywords) for term in local.terms)
+    # The rows it holds once its texts are embedded (`with_vectors`: one a text).
+    rows = len(local.texts) if local.base.semantic is not None else 0
+    return held + round(
+        BASE_WEIGHT
+        + TERM_WEIGHT * len(local.terms)
+        + NAME_WEIGHT * sum(map(len, names))
+        + NAME_WEIGHT_PER_CHARACTER * sum(sum(map(len, each)) for each in names)
+        + KEYWORD_WEIGHT * keywords
+        + WEIGHT_PER_CHARACTER * characters
+        + VECTOR_ROW_WEIGHT * rows
+    )
 
 
 def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
