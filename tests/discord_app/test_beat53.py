@@ -11,6 +11,9 @@ import re
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
@@ -97,3 +100,61 @@ async def test_health_says_discord_lost_and_back_at_once(
 def _healthy_only(path: Path) -> bool:
     healthy, why = says(path)
     return healthy and re.fullmatch(r"healthy: last heartbeat \d+ s ago", why) is not None
+
+
+class _Connected:
+    """A client connected for good, as `keep_heartbeat` reads one."""
+
+    latency = 0.05
+
+    def is_closed(self) -> bool:
+        return False
+
+    def is_ready(self) -> bool:
+        return True
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+
+async def test_changes_told_at_once_coalesce_and_a_look_that_changes_nothing_writes_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Fifty changes told before the heartbeat looks are one look; a look whose state is the
+    one the file says writes nothing (the periodic beat, an hour off here, is the liveness)."""
+    looks: list[str | None] = []
+    writes: list[str | None] = []
+    reason, write = health.unhealthy_reason, health._write_heartbeat
+
+    async def looked(*args: Any) -> str | None:
+        looks.append(said := await reason(*args))
+        return said
+
+    def wrote(path: Path, said: str | None, *args: Any) -> str | None:
+        writes.append(said)
+        return write(path, said, *args)
+
+    monkeypatch.setattr(health, "unhealthy_reason", looked)
+    monkeypatch.setattr(health, "_write_heartbeat", wrote)
+    beat, stop, changed = tmp_path / "heartbeat", asyncio.Event(), asyncio.Event()
+    keeper = asyncio.create_task(
+        health.keep_heartbeat(
+            _Connected(),  # type: ignore[arg-type]
+            None,
+            beat,
+            interval=3600,
+            stop=stop,
+            changed=changed,
+        )
+    )
+    try:
+        await eventually(lambda: len(writes) == 1, "the first beat", within=SOON)
+        for _ in range(50):
+            changed.set()
+        await eventually(lambda: len(looks) == 2, "one look at the fifty", within=SOON)
+    finally:
+        stop.set()
+        await keeper
+    assert len(looks) == 2, looks
+    assert len(writes) == 1, writes  # the database unopened, said at the first beat already
+    assert "could not be opened at start" in str(writes[0]), writes
