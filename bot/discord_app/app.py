@@ -86,7 +86,8 @@ class GlossaryBot(commands.Bot):
         identify_window: float = 5.0,
         **options: Any,  # shard_count and shard_ids, for ShardedGlossaryBot
     ) -> None:
-        self.rest = RestWatch()  # whether Discord's REST API answers (for `health`)
+        # Whether Discord's REST API answers (for `health`, told when that turns).
+        self.rest = RestWatch(turned=state.health_changed.set)
         self.arrivals = Arrivals()  # how late interactions come, to skip stale autocompletes
         super().__init__(
             command_prefix=(),  # no prefix commands
@@ -210,25 +211,31 @@ class GlossaryBot(commands.Bot):
 
     # `connect` is dispatched on READY, as `resumed` on RESUMED; `disconnect` as a connection
     # ends. A process of several shards hears the plain events too: it goes by the shards'.
+    # Each tells the heartbeat, which says it at once (`health.keep_heartbeat`'s `changed`).
     async def on_disconnect(self) -> None:
         if not isinstance(self, discord.AutoShardedClient):
             self.between_sessions.add(0)
+        self.state.health_changed.set()
 
     async def on_connect(self) -> None:
         if not isinstance(self, discord.AutoShardedClient):
             self.between_sessions.discard(0)
+        self.state.health_changed.set()
 
     async def on_resumed(self) -> None:
         await self.on_connect()
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         self.between_sessions.add(shard_id)
+        self.state.health_changed.set()
 
     async def on_shard_connect(self, shard_id: int) -> None:
         self.between_sessions.discard(shard_id)
+        self.state.health_changed.set()
 
     async def on_shard_resumed(self, shard_id: int) -> None:
         self.between_sessions.discard(shard_id)
+        self.state.health_changed.set()
 
     async def on_shard_ready(self, shard_id: int) -> None:
         count = sum(1 for guild in self.guilds if guild.shard_id == shard_id)

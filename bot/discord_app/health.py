@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL = 10.0  # seconds between heartbeats
 MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
+# The least time between two looks at the state that a change asked for (`keep_heartbeat`'s
+# `changed`): a state that flaps is written at most this often, not at each flap.
+LOOK_GAP = 0.5
 
 
 UNHEALTHY = "unhealthy: "  # how the heartbeat file starts when the bot knows why it is unhealthy
@@ -309,15 +312,20 @@ async def keep_heartbeat(
     interval: float = HEARTBEAT_INTERVAL,
     stop: asyncio.Event | None = None,
     waiting: Callable[[], DatabaseWait | None] = lambda: None,
+    changed: asyncio.Event | None = None,
 ) -> None:
     """Touch `path` every `interval` seconds while healthy; a stale file is the alarm. While
     Discord's API fails (`rest`), the heartbeat says so but stays healthy. Ends when the client
     closes or `stop` is set, never in the middle of a write (`stop_heartbeat`). An earlier
     run's stop line is the caller's to forget (`forget_stop`: `run` does as it starts).
     `store` may be asked each beat (a callable): the database may open while the bot answers,
-    `waiting` saying meanwhile for which."""
+    `waiting` saying meanwhile for which. `changed`, set where what the beat says may have
+    changed (`BotState.health_changed`), has the state looked at again at once, and the file
+    written then if what it says changed: `health` no longer lags the bot by up to `interval`."""
     store_now: Callable[[], Store | None] = store if callable(store) else lambda: store
     stop = stop or asyncio.Event()
+    changed = changed or asyncio.Event()
+    loop = asyncio.get_running_loop()
     # The first heartbeat as soon as the bot is connected; a bot stopped before, none.
     ready, stopping = (asyncio.ensure_future(c) for c in (client.wait_until_ready(), stop.wait()))
     await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -331,7 +339,13 @@ async def keep_heartbeat(
     lost_since: float | None = None  # when Discord was first seen lost, in this streak
     shards: dict[int, float] = {}  # shards lost while others serve, and since when
     shards_said: dict[int, str] = {}  # what the log said of each
+    # What the file says bar its times, as this process last wrote it (None: not known): the
+    # beat's arguments, of which its text is made.
+    written: tuple[object, ...] | None = None
+    due = loop.time()  # the periodic beat's: its time is the liveness
     while not client.is_closed() and not stop.is_set():
+        looked = loop.time()
+        changed.clear()  # a change from here on is looked at again
         reason = await unhealthy_reason(client, store_now(), database, waiting())
         shards = {s: shards.get(s, time.time()) for s in lost_shards(client)}
         _say_shards(shards, shards_said)
@@ -351,15 +365,20 @@ async def keep_heartbeat(
         # the line it stopped renewing as the bot being down.
         says_why = reason != NOT_CONNECTED or said_why
         lost_since = (lost_since or time.time()) if reason == NOT_CONNECTED else None
-        failure = await on_own_thread(
-            _write_heartbeat, path, reason, says_why, note, lost_since, stop, shards
-        )
-        said_why = reason is not None and says_why and failure is None
-        left = None if failure is not None else await on_own_thread(_file_time, path)
-        if failure is None:
-            write_failing.ended()
-        elif write_failing.is_new(failure):
-            log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
+        says = (reason, says_why, note, lost_since, sorted(shards.items()))
+        failure = None
+        if loop.time() >= due or says != written:  # a look that changes nothing writes nothing
+            failure = await on_own_thread(
+                _write_heartbeat, path, reason, says_why, note, lost_since, stop, shards
+            )
+            due = loop.time() + interval
+            written = says if failure is None else None
+            said_why = reason is not None and says_why and failure is None
+            left = None if failure is not None else await on_own_thread(_file_time, path)
+            if failure is None:
+                write_failing.ended()
+            elif write_failing.is_new(failure):
+                log.error("cannot write the heartbeat file HEARTBEAT_PATH=%s: %s", path, failure)
         # Discord lost a moment ago is a reconnect (an op 9 waits seconds to IDENTIFY again),
         # which `health` does not call unhealthy either: a warning only once `health` would
         # give one, judged on the same beat (the last healthy one, whose time the file keeps).
@@ -381,14 +400,29 @@ async def keep_heartbeat(
             elif WAITING not in state:  # the wait's own lines say when it begins and ends
                 log.warning("unhealthy: %s", reason)
             logged = state
-        pause = interval
+        pause = max(due - loop.time(), 0.0)
         if reconnecting and last_beat is not None:  # next look when `health` would turn
-            pause = min(interval, max(last_beat + MAX_AGE - time.time(), 0.0) + 0.01)
+            pause = min(pause, max(last_beat + MAX_AGE - time.time(), 0.0) + 0.01)
         turning = [at + MAX_AGE - time.time() for at in shards.values()]
         if any(left > 0 for left in turning):  # likewise for a shard's
             pause = min(pause, min(left for left in turning if left > 0) + 0.01)
-        with contextlib.suppress(TimeoutError):  # pacing a periodic task, until a stop
-            await asyncio.wait_for(stop.wait(), pause)
+        if await _first_set((stop, changed), pause) is changed:
+            # A state that flaps is looked at once a LOOK_GAP: the changes meanwhile coalesce.
+            rest_of_gap = min(looked + LOOK_GAP, due) - loop.time()
+            with contextlib.suppress(TimeoutError):  # pacing, until a stop
+                await asyncio.wait_for(stop.wait(), max(rest_of_gap, 0.0))
+
+
+async def _first_set(events: Sequence[asyncio.Event], within: float) -> asyncio.Event | None:
+    """The first of `events` set within `within` seconds (the first listed if several are),
+    None if none is: pacing a periodic task that a change or a stop may wake early."""
+    waits = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, timeout=within, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    return next((event for event in events if event.is_set()), None)
 
 
 def _say_shards(shards: dict[int, float], said: dict[int, str]) -> None:

@@ -21,8 +21,11 @@ class RestWatch:
     under 500 is an answer, a refusal included). Fed by an aiohttp trace on discord.py's
     session, which carries every request: commands' answers, follow-ups and channel posts."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.time, turned: Callable[[], None] = lambda: None
+    ) -> None:
         self._clock = clock
+        self._turned = turned  # told when Discord's API starts failing or answers again
         # From login on: before it, Discord out of reach stops `run` with its own one line.
         self.watching = False
         self.failing_since: float | None = None
@@ -36,6 +39,7 @@ class RestWatch:
                 self.failures,
                 _utc(self.failing_since),
             )
+            self._turned()
         self.failing_since, self.failures, self.last_failure = None, 0, ""
 
     def failed(self, what: str) -> None:
@@ -48,6 +52,8 @@ class RestWatch:
             )
         self.failures += 1
         self.last_failure = what
+        if self.failures == 1:  # after its count and words: the heartbeat reads them
+            self._turned()
 
     def note(self) -> str | None:
         """What `health` adds while Discord's API fails, else None."""

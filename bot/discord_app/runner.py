@@ -828,6 +828,7 @@ async def _connect_until_stopped(
                 bot.rest,
                 stop=beats_stop,
                 waiting=lambda: state.database_wait,
+                changed=state.health_changed,
             )
         )
         if settings.heartbeat_path

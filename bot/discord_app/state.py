@@ -66,6 +66,11 @@ class BotState:
         server_cache_mb: int = SERVER_CACHE_MB,
     ) -> None:
         self.glossary, self.index = self._indexed(glossary)
+        # Set where what the heartbeat says may have changed (the database opened, waited for,
+        # given up, lost or back; Discord connected or lost, its API failing or answering): the
+        # heartbeat looks again at once (`health.keep_heartbeat`), not at its next beat.
+        self.health_changed = asyncio.Event()
+        self._store: Store | None = None
         self.store = store
         self.glossary_paths = glossary_paths
         self.cooldown = cooldown  # per user: this many uses per this many seconds
@@ -97,6 +102,17 @@ class BotState:
         self._popular: dict[int, tuple[float, list[str]]] = {}
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # -> (read at, count)
         self._count_reads: dict[tuple[int, str], asyncio.Future[int]] = {}
+
+    @property
+    def store(self) -> Store | None:
+        return self._store
+
+    @store.setter
+    def store(self, store: Store | None) -> None:
+        self._store = store
+        if store is not None:  # its writes failing or working again: the heartbeat says it
+            store.on_writable_turned = self.health_changed.set
+        self.health_changed.set()
 
     # -- glossary ---------------------------------------------------------------------------
 
@@ -140,6 +156,7 @@ class BotState:
         counted in memory meanwhile."""
         self.database_wait = wait
         self.counts_ahead = CountsAhead()
+        self.health_changed.set()
 
     def database_opened(self, store: Store) -> str:
         """The database the bot waited for answers: it serves from now on, with what was
@@ -147,7 +164,8 @@ class BotState:
         said = self.counts_ahead.said() if self.counts_ahead is not None else ""
         if self.counts_ahead is not None:
             store.take_counts(self.counts_ahead)
-        self.store, self.database_wait, self.counts_ahead = store, None, None
+        self.database_wait, self.counts_ahead = None, None
+        self.store = store  # the heartbeat told (the wait ended with it)
         self._popular.clear()  # read from no database: empty
         return said
 
@@ -155,6 +173,7 @@ class BotState:
         """No longer waited for: what was counted meanwhile is dropped (its count said)."""
         said = self.counts_ahead.said() if self.counts_ahead is not None else ""
         self.database_wait, self.counts_ahead = None, None
+        self.health_changed.set()
         return said
 
     # -- counting ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from .buffer import CountBuffer, MissTally, merge_tallies
 from .errors import (
     DatabaseLost,
     StorageError,
+    StorageUnavailable,
     SuggestionDecided,
     TargetFailed,
     TargetNotEmpty,
@@ -130,6 +131,10 @@ class Store:
         self._deadline: float | None = None  # a stop's, once one is under way
         self._closed = False
         self._failed_flushes = 0  # in a row: the first is logged, and their count when one works
+        self._writable = True  # the last write reached the database (`_write`)
+        # Called when that turns, either way: the heartbeat says the database lost or back at
+        # once (`BotState.store`), not at its next beat.
+        self.on_writable_turned: Callable[[], None] | None = None
         # "lookups", "missed queries": the buffer is full, new keys are dropped
         self._dropping: set[str] = set()
 
@@ -1155,16 +1160,28 @@ class Store:
         """Every write but the last one of `close`: refused (`StorageUnavailable`) while the
         database at the configured place is not the one in use (a SQLite file deleted or
         replaced underneath; see `Backend.ensure_in_place`)."""
-        await self._backend.ensure_in_place()
 
         def committed(result: T) -> None:
             # Counted at the commit itself: a caller cancelled meanwhile (Ctrl-C in the command
             # line) never sees the result of a write that still finishes (transactions are shielded).
             self.writes_committed += 1
+            self._turned(writable=True)
             if on_commit is not None:
                 on_commit(result)
 
-        return await self._backend.write(body, on_commit=committed)
+        try:
+            await self._backend.ensure_in_place()
+            return await self._backend.write(body, on_commit=committed)
+        except StorageUnavailable:  # the database's fault, not the write's (a refusal, say)
+            self._turned(writable=False)
+            raise
+
+    def _turned(self, *, writable: bool) -> None:
+        """A write's outcome: `on_writable_turned` told when it differs from the last one's."""
+        if writable != self._writable:
+            self._writable = writable
+            if self.on_writable_turned is not None:
+                self.on_writable_turned()
 
     def _now_second(self) -> datetime:
         return from_unix(self._seconds())

@@ -15,12 +15,14 @@ import struct
 import time
 from pathlib import Path
 
+from bot.discord_app.cogs.moderators import STORAGE_DOWN
 from bot.discord_app.health import MAX_AGE, check_heartbeat
 from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
 from tests.ops.test_metrics import metrics_port, scrape
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.helpers import moderator_says
 
 from .conftest import Scene
 
@@ -141,6 +143,9 @@ async def test_health_says_both_faults_while_the_bot_runs_and_down_once_it_stops
     ) as bot:
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
         shutil.rmtree(folder)
+        # A moderator's change meets it (refused): the heartbeat says it then, not at its next beat.
+        _, refused = await moderator_says(scene, "alias add", {"alias": "x", "term": "rag"})
+        assert refused["content"] == STORAGE_DOWN, refused
         await bot.wait_for_output(r"unhealthy: connected to Discord, but the database", within=30)
         fake.gateway.hello_gate.clear()  # Discord out of reach from now on
         await fake.drop_gateway()
