@@ -31,16 +31,17 @@ from bot.search.semantic import SemanticIndex  # noqa: E402
 
 
 def _trace_encoder(semantic: SemanticIndex) -> None:
-    """Each text's vector the meaning encodes one at a time, an "encode" step of `offer_causes`'
-    trace (beside the steps its `_wrap` records)."""
-    encode = semantic.encoder.encode_query
+    """Each encoder pass, an "encode" step of `offer_causes`' trace (beside the steps its `_wrap`
+    records) with the vector of the pass's first text: the search embeds the message first and
+    its asking clause in the same pass (`Encoder.encode_queries`, which `encode_query` calls)."""
+    encode = semantic.encoder.encode_queries
 
-    def traced_encode(text):  # type: ignore[no-untyped-def]
-        vector = encode(text)
-        offer_causes.trace.append({"step": "encode", "vector": vector})
-        return vector
+    def traced_encode(texts, *args, **kwargs):  # type: ignore[no-untyped-def]
+        vectors = encode(texts, *args, **kwargs)
+        offer_causes.trace.append({"step": "encode", "vector": vectors[0]})
+        return vectors
 
-    semantic.encoder.encode_query = traced_encode  # type: ignore[method-assign]
+    semantic.encoder.encode_queries = traced_encode  # type: ignore[method-assign]
 
 
 def main() -> int:
