@@ -11,8 +11,8 @@ query's best CPU time (`process_time`) over `--rounds` replays, as the machine i
 -C DIR`) over this checkout's rows: run it beside a run of this checkout to compare in the same
 minutes. Prints p50/p90/p99/max, the searches by texts embedded and by encoder passes (count,
 median ms), and which code asked for each text past a search's first ("[same pass]": embedded
-in one pass with the search's first, `Encoder.encode_queries`). The last line is one JSON
-object.
+in one pass with the search's first, `Encoder.encode_queries`); `--tail N` lists the N slowest
+searches with each pass's token rows per text. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose bot/ searches")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--tail", type=int, default=0, help="list the N slowest searches")
     args = parser.parse_args()
     sys.path[:0] = [str(args.code.resolve()), str(ROOT / "bench")]
     import numpy as np
@@ -69,22 +70,30 @@ def main() -> int:
     encoder = index.semantic.encoder
     asked: list[str] = []
     passes: list[int] = []
+    rows_by_pass: list[list[int]] = []  # each text's token rows, for --tail
     if hasattr(encoder, "encode_queries"):  # every pass goes through it (encode_query too)
-        encode_many = encoder.encode_queries
+        encode_many, ragged = encoder.encode_queries, encoder._forward_ragged
 
-        def spied_many(texts: list[str], *args: object) -> object:
+        def spied_many(texts: list[str], *args: object, **kwargs: object) -> object:
             who = _caller()
             asked.extend([who] + [f"{who} [same pass]"] * (len(texts) - 1))
             passes.append(len(texts))
-            return encode_many(texts, *args)
+            return encode_many(texts, *args, **kwargs)
+
+        def spied_ragged(batch: list[list[int]]) -> object:
+            rows_by_pass.append([len(ids) for ids in batch])
+            return ragged(batch)
 
         encoder.encode_queries = spied_many  # type: ignore[method-assign]
+        encoder._forward_ragged = spied_ragged  # type: ignore[method-assign]
     else:  # a checkout from before speed50: one text a pass
         encode = encoder.encode_query
 
         def spied(text: str) -> object:
             asked.append(_caller())
             passes.append(1)
+            if args.tail:  # inside the timing: only where asked for
+                rows_by_pass.append([len(encoder.tokenizer.encode(text, 64))])
             return encode(text)
 
         encoder.encode_query = spied  # type: ignore[method-assign]
@@ -92,16 +101,19 @@ def main() -> int:
     best = [float("inf")] * len(queries)
     embeds = [0] * len(queries)
     forwards = [0] * len(queries)
+    embedded: list[list[list[int]]] = [[] for _ in queries]
     extra: Counter[str] = Counter()
     for round_ in range(args.rounds):
         for i, query in enumerate(queries):
             asked.clear()
             passes.clear()
+            rows_by_pass.clear()
             start = time.process_time()
             index.search(query)
             best[i] = min(best[i], time.process_time() - start)
             embeds[i] = len(asked)
             forwards[i] = len(passes)
+            embedded[i] = list(rows_by_pass)
             if round_ == 0:
                 extra.update(asked[1:])
     ms = np.array(best) * 1000
@@ -136,6 +148,11 @@ def main() -> int:
     print("  texts embedded past a search's first, by who asked:")
     for who, n in extra.most_common():
         print(f"    {n:5d}  {who}")
+    if args.tail:
+        print(f"  the {args.tail} slowest searches: ms, token rows per pass (+ within a pass):")
+        for i in sorted(range(len(queries)), key=lambda i: -ms[i])[: args.tail]:
+            rows = " | ".join("+".join(map(str, counts)) for counts in embedded[i])
+            print(f"    {ms[i]:6.2f}  {rows:<14} {queries[i][:90]!r}")
     print(json.dumps(result))
     return 0
 

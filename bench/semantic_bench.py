@@ -78,9 +78,9 @@ def print_tail(
     encode = encoder.encode_queries
     spent: list[float] = []
 
-    def timed_encode(texts: Sequence[str], *args: int) -> Vectors:
+    def timed_encode(texts: Sequence[str], *args: int, **kwargs: bool) -> Vectors:
         start = time.process_time()
-        vectors = encode(texts, *args)
+        vectors = encode(texts, *args, **kwargs)
         spent.extend([time.process_time() - start] + [0.0] * (len(texts) - 1))
         return vectors
 

@@ -492,7 +492,9 @@ class SearchIndex:
             # texts the rules below read alone ride on the same pass (bench/results/semantic.md,
             # "speed50": one forward of 36 rows costs less than two of 24 and 12)
             alone = [t for t in (unframed, asked_alone) if t is not None]
-            embedded = semantic.encoder.encode_queries([meant, *alone]) if len(semantic) else None
+            # the texts read alone cut to the rows a long message leaves ("speed52")
+            riding = [meant, *alone]
+            embedded = semantic.encoder.encode_queries(riding, fit=True) if len(semantic) else None
             meaning = None if embedded is None else embedded[0]
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             if unframed is not None and embedded is not None:

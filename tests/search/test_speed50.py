@@ -80,9 +80,9 @@ def passes(bundled_index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> list[
     made: list[list[str]] = []
     real = encoder.encode_queries
 
-    def counted(texts: Sequence[str], *args: int) -> np.ndarray:
+    def counted(texts: Sequence[str], *args: int, **kwargs: bool) -> np.ndarray:
         made.append(list(texts))
-        return real(texts, *args)
+        return real(texts, *args, **kwargs)
 
     monkeypatch.setattr(encoder, "encode_queries", counted)
     return made
@@ -124,7 +124,7 @@ def test_a_search_answers_as_with_each_text_embedded_alone(
     encoder = bundled_index.semantic.encoder
     real = encoder.encode_queries
 
-    def one_by_one(texts: Sequence[str], *args: int) -> np.ndarray:
+    def one_by_one(texts: Sequence[str], *args: int, **kwargs: bool) -> np.ndarray:
         return np.stack([real([t], *args)[0] for t in texts])
 
     monkeypatch.setattr(encoder, "encode_queries", one_by_one)

@@ -25,6 +25,12 @@ WEIGHTS = "minilm-l6-int8.npz"
 VOCABULARY = "vocab.txt"
 MANIFEST = "MODEL.json"
 QUERY_TOKENS = 64  # a query longer than this is a paragraph; its start says enough
+# A search's one pass (`encode_queries(fit=True)`): the texts riding on the message (its asking
+# clause, the message without its framing) are cut where the pass would pass QUERY_TOKENS rows,
+# to the room the message leaves but never under RIDER_TOKENS ([CLS], six word pieces, [SEP]): a
+# message at the cut plus its clause (70-90 rows) was the semantic p99 (bench/results/semantic.md
+# "speed52")
+RIDER_TOKENS = 8
 ENTRY_TOKENS = 128
 BATCH = 32
 ROW_MULTIPLE = 4  # OpenBLAS's single-precision kernel works on 4 rows at a time
@@ -162,12 +168,20 @@ class Encoder:
         vector: Matrix = self.encode_queries([text])[0]
         return vector
 
-    def encode_queries(self, texts: Sequence[str], max_tokens: int = QUERY_TOKENS) -> Matrix:
+    def encode_queries(
+        self, texts: Sequence[str], max_tokens: int = QUERY_TOKENS, fit: bool = False
+    ) -> Matrix:
         """One unit vector per text, as rows, from ONE forward pass over all their tokens: a
         search's second text (the asking clause) rides on its first's weight products, which
         dominate a short pass (about 2.6 ms fixed, 0.18 ms a row). Each text attends to its own
-        tokens alone, so a vector differs from the text's own pass by rounding only."""
-        return self._forward_ragged([self.tokenizer.encode(t, max_tokens) for t in texts])
+        tokens alone, so a vector differs from the text's own pass by rounding only. With `fit`,
+        the texts after the first share the rows the first leaves of `max_tokens` where all
+        would not fit, each cut to at least RIDER_TOKENS; the first is never cut for them."""
+        ids = [self.tokenizer.encode(t, max_tokens) for t in texts]
+        if fit and len(ids) > 1 and sum(len(i) for i in ids) > max_tokens:
+            room = max(RIDER_TOKENS, (max_tokens - len(ids[0])) // (len(ids) - 1))
+            ids[1:] = [self.tokenizer.encode(t, min(room, max_tokens)) for t in texts[1:]]
+        return self._forward_ragged(ids)
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         """Texts padded to one length: one attention product for them all (the entries' way)."""

@@ -46,7 +46,9 @@ class TextEncoder(Protocol):
 
     def encode_query(self, text: str) -> Vectors: ...
 
-    def encode_queries(self, texts: Sequence[str]) -> Vectors: ...
+    def encode_queries(
+        self, texts: Sequence[str], max_tokens: int = ..., fit: bool = False
+    ) -> Vectors: ...
 
 
 def entry_texts(entry: Entry) -> list[str]:
