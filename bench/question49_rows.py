@@ -2,7 +2,7 @@
 with where the right entry stood in each stage (issue #12, task "question49": chat-style
 questions that get no card).
 
-    python bench/question49_rows.py [--slices dev17,...] > rows.tsv
+    python bench/question49_rows.py [--slices dev17,...] [--kinds question,description] > rows.tsv
 
 Tuning slices only (held-out slices are refused). The steps are read by `bench/offer_causes.py`'s
 wrapping (nothing in `bot/search` changes for it). One tab-separated line per question row (and
@@ -34,11 +34,14 @@ from bench.offer_causes import (  # noqa: E402
 
 
 def main() -> int:
-    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), TUNING)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kinds", default="question")
+    args, slices, index = offer_causes.traced_start(parser, TUNING)
+    kinds = set(args.kinds.split(","))
     ids = [e.id for e in index.entries]
     for case, result, steps in traced_cases(index, slices, offer_causes.trace):
         verdict = row_verdict(case, result)
-        if case.kind != "question" and verdict != "off-card":
+        if case.kind not in kinds and verdict != "off-card":
             continue
         fused = next((s for s in steps if s["step"] == "fuse"), {})
         written = ",".join(sorted(ids[e] for e in fused.get("written", ())))
@@ -50,6 +53,7 @@ def main() -> int:
         step = card_cause(steps, result, index) if result.entry else cause(steps)
         fields = (
             case.slice,
+            *([case.kind] if len(kinds) > 1 else []),
             verdict,
             got,
             case.expected or "-",
