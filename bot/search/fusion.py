@@ -71,6 +71,9 @@ DESCRIBED_REST = 3.0
 # Contamination; tuning slices, bench/results/semantic.md "desc52").
 NEIGHBOUR_MEANT_COSINE = 0.6
 NEIGHBOUR_WORDS_SHARE = 0.7
+# ... unless the text writes a word of the card's title that at most this share of the entries
+# use: the card's own name, in part, tells the two apart ("a reward model that scores each step").
+NEIGHBOUR_TITLE_SHARE = 0.2
 # A text that gets nothing at all, no card and no offer, is offered the description stage's first
 # where its words describe that entry strongly (BM25 over log(2N), at least this), the meaning
 # ranks it among its first `NOTHING_RANKS`, and the text leans to the field as a whole (its cosine

@@ -52,6 +52,7 @@ from bot.search.fusion import (
     LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
+    NEIGHBOUR_TITLE_SHARE,
     NOTHING_DESCRIBED,
     NOTHING_FIELD_COSINE,
     NOTHING_RANKS,
@@ -1477,7 +1478,7 @@ class SearchIndex:
         if result.entry is None or result.strategy != "description":
             return result
         card = self.positions[result.entry.id]
-        if any(found.entry == card for found in names_in(text)):
+        if any(found.entry == card for found in names_in(text)) or self._title_word_in(card, text):
             return result
         hits = self.fulltext.search(text, limit=len(self.entries))
         meant = neighbour_meant(card, similar, {h.document: h.bm25 for h in hits})
@@ -1487,6 +1488,21 @@ class SearchIndex:
         offered = _card_offered(result, result.entry, "description")
         rest = tuple(s for s in offered.suggestions if s.id != other.id)
         return replace(offered, status="match", entry=other, strategy="semantic", suggestions=rest)
+
+    def _title_word_in(self, entry: int, text: str) -> bool:
+        """Does `text` write a telling word of the entry's title, in any form ("a reward model
+        that scores each step": Process Reward Model)? A word most entries use ("model") tells
+        nothing (`NEIGHBOUR_TITLE_SHARE`)."""
+        from bot.search.fulltext import stem, tokens_of
+
+        fulltext = self.fulltext
+        common = NEIGHBOUR_TITLE_SHARE * len(self.entries)
+        title = {
+            stem(word)
+            for word in tokens_of(self.entries[entry].title)
+            if word not in STOPWORDS and fulltext.documents_using(word) <= common
+        }
+        return any(stem(word) in title for word in tokens_of(text))
 
     def _is_server_term(self, entry: int) -> bool:
         """A server's own coinage: the model scores a description of it lower than one of a

@@ -7,6 +7,11 @@ rows or the search code."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.fusion import neighbour_meant
+
 from .probe_files import (
     ProbeFile,
     no_card,
@@ -51,3 +56,54 @@ test_a_near_question_shows_its_entry = SHOWN.test("near", expect=the_asked_card_
 test_the_neighbour_asked_keeps_its_card = NEIGHBOUR.test("neighbour", expect=the_asked_card)
 test_an_everyday_question_gives_no_card = OFFTOPIC.test("offtopic", expect=no_card)
 test_the_probe_file_is_whole = NO_WRONG.counted({"near": 40, "neighbour": 11, "offtopic": 8})
+
+
+@pytest.mark.parametrize(
+    ("query", "meant", "described"),
+    [
+        # in desc52's words, shaped like tuning rows whose card the description stage gave the
+        # near neighbour on main 0dc403b (both entries' words scored nearly alike)
+        (
+            "is there a template for documenting the origin of our training data and its known"
+            " gaps?",
+            "datasheets-for-datasets",
+            "model-card",
+        ),
+        (
+            "how do i test whether the new prompt is actually better than the old one or just vibes",
+            "prompt-evaluation",
+            "llm-evaluation",
+        ),
+        (
+            "the 405b model doesn't fit on one gpu even at 8 bit, how is it split up?",
+            "model-parallelism",
+            "quantization",
+        ),
+    ],
+)
+def test_the_meaning_decides_a_neighbour_the_words_do_not(
+    bundled_index: SearchIndex, query: str, meant: str, described: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == meant, result
+    assert result.suggestions[0].id == described, result
+
+
+def test_a_title_word_written_keeps_the_described_card(bundled_index: SearchIndex) -> None:
+    """ "reward model" is Process Reward Model's title, in part: the words tell it from
+    Generative Reward Model, which the meaning puts first."""
+    result = bundled_index.search(
+        "the reward model that scores each reasoning step, what's it called?"
+    )
+    assert result.entry is not None, result
+    assert result.entry.id == "process-reward-model", result
+
+
+def test_neighbour_meant_reads_the_meaning_and_the_words() -> None:
+    similar = [(1, 0.66), (0, 0.62)]
+    assert neighbour_meant(0, similar, {0: 10.0, 1: 7.5}) == 1
+    assert neighbour_meant(0, similar, {0: 10.0, 1: 6.0}) is None  # the words prefer the card
+    assert neighbour_meant(0, [(1, 0.55), (0, 0.5)], {0: 10.0, 1: 9.0}) is None  # meaning weak
+    assert neighbour_meant(1, similar, {0: 10.0, 1: 9.0}) is None  # the card is the meaning's
+    assert neighbour_meant(0, similar, {1: 9.0}) is None  # no words for the card
