@@ -31,11 +31,14 @@ from bench.offer_causes import (  # noqa: E402
     row_verdict,
     traced_cases,
 )
+from bot.search import SearchIndex  # noqa: E402
+from bot.search.fulltext import tokens_of  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--kinds", default="question")
+    parser.add_argument("--words", action="store_true")
     args, slices, index = offer_causes.traced_start(parser, TUNING)
     kinds = set(args.kinds.split(","))
     ids = [e.id for e in index.entries]
@@ -65,8 +68,33 @@ def main() -> int:
             " ".join(f"{e}:{s}" for e, s, _ in pool) or "-",
             case.query,
         )
+        if args.words:
+            card = result.entry.id if result.entry is not None else None
+            pair = (card, case.expected) if verdict == "wrong" else ()
+            fields = (*fields, " / ".join(_carrying(index, case.query, e) for e in pair) or "-")
         print("\t".join(fields))
     return 0
+
+
+def _carrying(index: SearchIndex, text: str, entry_id: str | None) -> str:
+    """The words of `text` that score `entry_id` highest in the description stage, each alone."""
+    if entry_id not in index.positions:
+        return "-"
+    entry = index.positions[entry_id]
+    scores = {}
+    for word in dict.fromkeys(tokens_of(text)):
+        hit = next(
+            (
+                h
+                for h in index.fulltext.search(word, limit=index.fulltext.size)
+                if h.document == entry
+            ),
+            None,
+        )
+        if hit is not None:
+            scores[word] = hit.bm25
+    best = sorted(scores.items(), key=lambda item: -item[1])[:3]
+    return f"{entry_id}: " + ",".join(f"{w} {s:.1f}" for w, s in best)
 
 
 if __name__ == "__main__":

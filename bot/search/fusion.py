@@ -66,14 +66,11 @@ NEIGHBOUR_GAP = 0.15
 DESCRIBED_REST = 3.0
 # A question's description card yields to the meaning's first entry where the words hardly tell
 # the two apart: the meaning puts that other entry first at `NEIGHBOUR_MEANT_COSINE` or more and
-# the description stage scores it at least `NEIGHBOUR_WORDS_SHARE` of the card's BM25 ("how do we
-# scrub benchmark questions out of our scraped corpus": Decontamination, not Benchmark
-# Contamination; tuning slices, bench/results/semantic.md "desc52").
+# the description stage scores it at least `NEIGHBOUR_WORDS_SHARE` of the card's BM25 ("the 405b
+# model doesn't fit on one gpu even at 8 bit, how do people split it": Model Parallelism, not
+# Quantization; tuning slices, bench/results/semantic.md "desc52").
 NEIGHBOUR_MEANT_COSINE = 0.6
 NEIGHBOUR_WORDS_SHARE = 0.7
-# ... unless the text writes a word of the card's title that at most this share of the entries
-# use: the card's own name, in part, tells the two apart ("a reward model that scores each step").
-NEIGHBOUR_TITLE_SHARE = 0.2
 # A text that gets nothing at all, no card and no offer, is offered the description stage's first
 # where its words describe that entry strongly (BM25 over log(2N), at least this), the meaning
 # ranks it among its first `NOTHING_RANKS`, and the text leans to the field as a whole (its cosine
@@ -245,12 +242,14 @@ def neighbour_meant(
     card: int, similar: Sequence[tuple[int, float]], described: Mapping[int, float]
 ) -> int | None:
     """The entry a question's description `card` yields to, if any: the meaning's first, another
-    entry, at `NEIGHBOUR_MEANT_COSINE` or more, that the words (`described`: BM25 by entry)
-    score nearly as high as the card (`NEIGHBOUR_WORDS_SHARE`): the words do not tell the two
-    apart, the meaning does."""
+    entry, at `NEIGHBOUR_MEANT_COSINE` or more and a clear lead over the card (`MATCH_MARGIN` /
+    `SLOPE` in cosine), that the words (`described`: BM25 by entry) score nearly as high as the
+    card (`NEIGHBOUR_WORDS_SHARE`): the words do not tell the two apart, the meaning does."""
     if not similar or similar[0][0] == card or similar[0][1] < NEIGHBOUR_MEANT_COSINE:
         return None
-    first = similar[0][0]
+    first, cosine = similar[0]
+    if cosine - dict(similar).get(card, 0.0) < MATCH_MARGIN / SLOPE:
+        return None
     words = described.get(card, 0.0)
     return (
         first if words > 0 and described.get(first, 0.0) >= NEIGHBOUR_WORDS_SHARE * words else None

@@ -52,7 +52,6 @@ from bot.search.fusion import (
     LONG_WORDS,
     MIN_WORDS,
     NAMED_RANKS,
-    NEIGHBOUR_TITLE_SHARE,
     NOTHING_DESCRIBED,
     NOTHING_FIELD_COSINE,
     NOTHING_RANKS,
@@ -1473,36 +1472,21 @@ class SearchIndex:
     ) -> SearchResult:
         """A question's card its description won, its name not written, goes to the meaning's
         first entry, the card its first offer, where the words score both nearly alike
-        (`neighbour_meant`): "how do we scrub benchmark questions out of our scraped corpus" is
-        Decontamination's question in Benchmark Contamination's words."""
+        (`neighbour_meant`): "the 405B model doesn't fit on one gpu even at 8 bit. how do people
+        split it?" asks for Model Parallelism in words Quantization's text scores a little higher."""
         if result.entry is None or result.strategy != "description":
             return result
         card = self.positions[result.entry.id]
-        if any(found.entry == card for found in names_in(text)) or self._title_word_in(card, text):
+        if any(found.entry == card for found in names_in(text)):
             return result
         hits = self.fulltext.search(text, limit=len(self.entries))
         meant = neighbour_meant(card, similar, {h.document: h.bm25 for h in hits})
-        if meant is None:
-            return result
+        if meant is None or any(found.entry == meant for found in names_in(text)):
+            return result  # a name written is where the question is, not what it asks
         other = self.entries[meant]
         offered = _card_offered(result, result.entry, "description")
         rest = tuple(s for s in offered.suggestions if s.id != other.id)
         return replace(offered, status="match", entry=other, strategy="semantic", suggestions=rest)
-
-    def _title_word_in(self, entry: int, text: str) -> bool:
-        """Does `text` write a telling word of the entry's title, in any form ("a reward model
-        that scores each step": Process Reward Model)? A word most entries use ("model") tells
-        nothing (`NEIGHBOUR_TITLE_SHARE`)."""
-        from bot.search.fulltext import stem, tokens_of
-
-        fulltext = self.fulltext
-        common = NEIGHBOUR_TITLE_SHARE * len(self.entries)
-        title = {
-            stem(word)
-            for word in tokens_of(self.entries[entry].title)
-            if word not in STOPWORDS and fulltext.documents_using(word) <= common
-        }
-        return any(stem(word) in title for word in tokens_of(text))
 
     def _is_server_term(self, entry: int) -> bool:
         """A server's own coinage: the model scores a description of it lower than one of a
