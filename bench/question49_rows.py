@@ -2,7 +2,7 @@
 with where the right entry stood in each stage (issue #12, task "question49": chat-style
 questions that get no card).
 
-    python bench/question49_rows.py [--slices dev17,...] > rows.tsv
+    python bench/question49_rows.py [--slices dev17,...] [--kinds question,description] > rows.tsv
 
 Tuning slices only (held-out slices are refused). The steps are read by `bench/offer_causes.py`'s
 wrapping (nothing in `bot/search` changes for it). One tab-separated line per question row (and
@@ -31,14 +31,20 @@ from bench.offer_causes import (  # noqa: E402
     row_verdict,
     traced_cases,
 )
+from bot.search import SearchIndex  # noqa: E402
+from bot.search.fulltext import tokens_of  # noqa: E402
 
 
 def main() -> int:
-    _, slices, index = offer_causes.traced_start(argparse.ArgumentParser(), TUNING)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kinds", default="question")
+    parser.add_argument("--words", action="store_true")
+    args, slices, index = offer_causes.traced_start(parser, TUNING)
+    kinds = set(args.kinds.split(","))
     ids = [e.id for e in index.entries]
     for case, result, steps in traced_cases(index, slices, offer_causes.trace):
         verdict = row_verdict(case, result)
-        if case.kind != "question" and verdict != "off-card":
+        if case.kind not in kinds and verdict != "off-card":
             continue
         fused = next((s for s in steps if s["step"] == "fuse"), {})
         written = ",".join(sorted(ids[e] for e in fused.get("written", ())))
@@ -50,6 +56,7 @@ def main() -> int:
         step = card_cause(steps, result, index) if result.entry else cause(steps)
         fields = (
             case.slice,
+            *([case.kind] if len(kinds) > 1 else []),
             verdict,
             got,
             case.expected or "-",
@@ -61,8 +68,33 @@ def main() -> int:
             " ".join(f"{e}:{s}" for e, s, _ in pool) or "-",
             case.query,
         )
+        if args.words:
+            card = result.entry.id if result.entry is not None else None
+            pair = (card, case.expected) if verdict == "wrong" else ()
+            fields = (*fields, " / ".join(_carrying(index, case.query, e) for e in pair) or "-")
         print("\t".join(fields))
     return 0
+
+
+def _carrying(index: SearchIndex, text: str, entry_id: str | None) -> str:
+    """The words of `text` that score `entry_id` highest in the description stage, each alone."""
+    if entry_id not in index.positions:
+        return "-"
+    entry = index.positions[entry_id]
+    scores = {}
+    for word in dict.fromkeys(tokens_of(text)):
+        hit = next(
+            (
+                h
+                for h in index.fulltext.search(word, limit=index.fulltext.size)
+                if h.document == entry
+            ),
+            None,
+        )
+        if hit is not None:
+            scores[word] = hit.bm25
+    best = sorted(scores.items(), key=lambda item: -item[1])[:3]
+    return f"{entry_id}: " + ",".join(f"{w} {s:.1f}" for w, s in best)
 
 
 if __name__ == "__main__":
