@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import sqlite3
 from pathlib import Path
 
@@ -17,12 +18,15 @@ from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm, text_size
 from bot.search import SearchIndex
 from bot.storage import StorageError
+from bot.storage.postgres.backend import VERSION_TRIGGERS
 from bot.term_import import import_terms
 from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import OpenStore
 from .test_review58 import PG_DUMP_OF_V8_RESTORED
 from .test_server_versions import _as_schema_8
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "bot" / "storage" / "migrations" / "postgres"
 
 TERMS = (
     ServerTerm(
@@ -152,49 +156,41 @@ async def test_a_dump_from_before_v9_loaded_under_running_bots_is_said_too(
         await store.close()
 
 
+def _version_triggers() -> list[str]:
+    """The statements that make the version triggers, as the migrations write them (the order
+    and text pg_restore uses are its own; what matters is what they make)."""
+    made = []
+    for migration in sorted(MIGRATIONS.glob("V*.sql")):
+        for statement in migration.read_text(encoding="utf-8").split(";"):
+            found = re.match(r"\s*CREATE TRIGGER (\w+)", statement)
+            if found and found[1] in VERSION_TRIGGERS:
+                made.append(statement.strip() + ";")
+    assert len(made) == len(VERSION_TRIGGERS)
+    return made
+
+
 # What `pg_restore --clean` has done when it has loaded the counters and not yet the terms: the
 # tables made anew (their triggers with them, made again after every table's rows), the counters
 # at the dump's values.
-PG_RESTORE_UNDER_WAY = """
-DROP TRIGGER aliases_changed ON aliases;
-DROP TRIGGER terms_changed ON terms;
-DROP TRIGGER aliases_changed_servers_inserted ON aliases;
-DROP TRIGGER aliases_changed_servers_updated ON aliases;
-DROP TRIGGER aliases_changed_servers_deleted ON aliases;
-DROP TRIGGER terms_changed_servers_inserted ON terms;
-DROP TRIGGER terms_changed_servers_updated ON terms;
-DROP TRIGGER terms_changed_servers_deleted ON terms;
-CREATE TABLE terms_loaded AS SELECT * FROM terms;
-DELETE FROM terms;
-UPDATE counters SET value = 1 WHERE name = 'term_version';
-"""
+PG_RESTORE_UNDER_WAY = "\n".join(
+    [
+        *(
+            f"DROP TRIGGER {name} ON {'aliases' if name.startswith('aliases') else 'terms'};"
+            for name in VERSION_TRIGGERS
+        ),
+        "CREATE TABLE terms_loaded AS SELECT * FROM terms;",
+        "DELETE FROM terms;",
+        "UPDATE counters SET value = 1 WHERE name = 'term_version';",
+    ]
+)
 # The rest: the terms' rows, then the triggers (migrations 1, 3 and 9).
-PG_RESTORE_ENDS = """
-INSERT INTO terms SELECT * FROM terms_loaded;
-DROP TABLE terms_loaded;
-CREATE TRIGGER aliases_changed AFTER INSERT OR UPDATE OR DELETE ON aliases
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_alias_version();
-CREATE TRIGGER terms_changed AFTER INSERT OR UPDATE OR DELETE ON terms
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_term_version();
-CREATE TRIGGER aliases_changed_servers_inserted AFTER INSERT ON aliases
-    REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('aliases');
-CREATE TRIGGER aliases_changed_servers_updated AFTER UPDATE ON aliases
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('aliases');
-CREATE TRIGGER aliases_changed_servers_deleted AFTER DELETE ON aliases
-    REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('aliases');
-CREATE TRIGGER terms_changed_servers_inserted AFTER INSERT ON terms
-    REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('terms');
-CREATE TRIGGER terms_changed_servers_updated AFTER UPDATE ON terms
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('terms');
-CREATE TRIGGER terms_changed_servers_deleted AFTER DELETE ON terms
-    REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION bump_server_versions('terms');
-"""
+PG_RESTORE_ENDS = "\n".join(
+    [
+        "INSERT INTO terms SELECT * FROM terms_loaded;",
+        "DROP TABLE terms_loaded;",
+        *_version_triggers(),
+    ]
+)
 
 
 async def test_a_server_read_while_pg_restore_loads_is_read_again_once_it_ends(
