@@ -15,6 +15,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from bot.glossary import Glossary, load_glossary
+from bot.search import SearchIndex
 from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
 
@@ -40,6 +42,13 @@ OpenStore = Callable[..., Awaitable[Store]]
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[Glossary, SearchIndex]:
+    """The bundled glossary and its index, once a module (the server cache's tests need both)."""
+    glossary = load_glossary()
+    return glossary, SearchIndex.build(glossary)
 
 
 @pytest.fixture

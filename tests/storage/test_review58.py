@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from bot.discord_app.alias_cache import ServerCache
-from bot.glossary import Glossary, load_glossary
+from bot.glossary import Glossary
 from bot.search import SearchIndex
 from bot.storage import StorageError
 
@@ -22,12 +22,6 @@ from .test_server_versions import _as_schema_8
 
 # Either line (review59: a backup from before migration 9 is said as the schema gone back).
 WENT_BACK = "went back"
-
-
-@pytest.fixture(scope="module")
-def bundled() -> tuple[Glossary, SearchIndex]:
-    glossary = load_glossary()
-    return glossary, SearchIndex.build(glossary)
 
 
 async def test_versions_gone_back_are_said_once_though_the_servers_versions_fail(

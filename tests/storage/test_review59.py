@@ -78,12 +78,6 @@ async def test_a_server_past_its_text_cap_imports_its_own_export(open_any: OpenS
 BEHIND = "went back to schema version 8 under the running bot"
 
 
-@pytest.fixture(scope="module")
-def bundled() -> tuple[Glossary, SearchIndex]:
-    glossary = load_glossary()
-    return glossary, SearchIndex.build(glossary)
-
-
 async def test_a_schema_gone_back_under_the_bot_is_one_line_saying_to_restart(
     open_store: OpenStore,
     db_path: Path,

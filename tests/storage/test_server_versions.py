@@ -16,7 +16,7 @@ import pytest
 
 from bot.discord_app.alias_cache import ServerCache
 from bot.discord_app.state import BotState
-from bot.glossary import Glossary, load_glossary
+from bot.glossary import Glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.search import SearchIndex
 from bot.storage import AliasImport, Store
@@ -59,12 +59,6 @@ async def test_a_servers_version_moves_with_its_own_changes_only(open_any: OpenS
     )
     after = await bot.server_versions([1, 2, 3, 4])
     assert [after[s] > before[s] for s in (1, 2, 3, 4)] == [False, False, True, True]
-
-
-@pytest.fixture(scope="module")
-def bundled() -> tuple[Glossary, SearchIndex]:
-    glossary = load_glossary()
-    return glossary, SearchIndex.build(glossary)
 
 
 async def test_a_cache_reads_again_only_the_server_another_process_changed(
