@@ -18,6 +18,7 @@ import pytest
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.clients import ConnectedClient
 from tests.polling import eventually
 
 from .conftest import Scene, StartBot
@@ -102,21 +103,6 @@ def _healthy_only(path: Path) -> bool:
     return healthy and re.fullmatch(r"healthy: last heartbeat \d+ s ago", why) is not None
 
 
-class _Connected:
-    """A client connected for good, as `keep_heartbeat` reads one."""
-
-    latency = 0.05
-
-    def is_closed(self) -> bool:
-        return False
-
-    def is_ready(self) -> bool:
-        return True
-
-    async def wait_until_ready(self) -> None:
-        return None
-
-
 async def test_changes_told_at_once_coalesce_and_a_look_that_changes_nothing_writes_nothing(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -139,7 +125,7 @@ async def test_changes_told_at_once_coalesce_and_a_look_that_changes_nothing_wri
     beat, stop, changed = tmp_path / "heartbeat", asyncio.Event(), asyncio.Event()
     keeper = asyncio.create_task(
         health.keep_heartbeat(
-            _Connected(),  # type: ignore[arg-type]
+            ConnectedClient(),  # type: ignore[arg-type]
             None,
             beat,
             interval=3600,

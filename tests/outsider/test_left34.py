@@ -25,6 +25,7 @@ from bot.storage import Store
 from bot.storage.cli import check_servers
 from bot.storage.sqlite.backup import backup_database
 from bot.term_storage import TermChange, change_terms, read_terms
+from tests.clients import ConnectedClient
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
 from tests.discord_app.test_term_files import run_import
@@ -180,21 +181,6 @@ async def test_backup_of_a_stopped_bots_file_leaves_nothing_beside_it(tmp_path: 
         await copy.close()
 
 
-class _Connected:
-    """A client connected for good: the keeper beats until it is stopped."""
-
-    latency = 0.05
-
-    async def wait_until_ready(self) -> None:
-        return None
-
-    def is_ready(self) -> bool:
-        return True
-
-    def is_closed(self) -> bool:
-        return False
-
-
 class _HeldSecondWrite:
     """`health`'s clock: its second read in a worker thread (the second beat's write, under
     way in its thread) waits until the test lets it go."""
@@ -232,7 +218,7 @@ async def test_no_heartbeat_lands_after_the_stopped_line(
             monkeypatch.setattr(health, "time", SimpleNamespace(time=clock.time))
             stop = asyncio.Event()
             keeper = asyncio.create_task(
-                health.keep_heartbeat(_Connected(), store, beat, interval=0, stop=stop)  # type: ignore[arg-type]
+                health.keep_heartbeat(ConnectedClient(), store, beat, interval=0, stop=stop)  # type: ignore[arg-type]
             )
             await loop.run_in_executor(waits, clock.entered.wait)  # the second beat is writing
             if old:

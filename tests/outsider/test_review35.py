@@ -24,6 +24,7 @@ from bot.discord_app.app import STOP_SECONDS, GlossaryBot
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.sqlite.migrate import APPLICATION_ID, latest_version
+from tests.clients import ConnectedClient
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
 from tests.resilience.botproc import BotProcess
@@ -206,7 +207,7 @@ async def test_r7_a_beat_held_past_the_stops_deadline_never_lands_after_the_stop
     try:
         stop = asyncio.Event()
         keeper = asyncio.create_task(
-            health.keep_heartbeat(_Connected(), store, beat, interval=0, stop=stop)  # type: ignore[arg-type]
+            health.keep_heartbeat(ConnectedClient(), store, beat, interval=0, stop=stop)  # type: ignore[arg-type]
         )
         await loop.run_in_executor(None, clock.entered.wait)  # the second beat is writing
         async with asyncio.timeout(STUCK):  # bounds a hang only: before, a hung disk hung it
@@ -219,21 +220,6 @@ async def test_r7_a_beat_held_past_the_stops_deadline_never_lands_after_the_stop
     finally:
         clock.go.set()
         await store.close()
-
-
-class _Connected:
-    """A client connected for good, as `keep_heartbeat` reads one."""
-
-    latency = 0.05
-
-    def is_closed(self) -> bool:
-        return False
-
-    def is_ready(self) -> bool:
-        return True
-
-    async def wait_until_ready(self) -> None:
-        return None
 
 
 async def test_r4_a_use_stamped_behind_counts_from_when_it_reached_the_bot(
