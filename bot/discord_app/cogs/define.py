@@ -33,6 +33,7 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import drop_invisible
 from bot.search.asked import search_asked
+from bot.search.query import is_question
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -173,6 +174,18 @@ _ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
 _BLOCK_QUOTE = re.compile(r" *>>> ")
+# Own words under a quote that ask about it (`asks_about_quote`): a word pointing back at it
+# with a question ("what does that mean", "is that the same as ...")...
+_POINTS_BACK = re.compile(r"\b(?:that|this|it|its|these|those|them|thats)\b", re.IGNORECASE)
+_ASKING_WORD = re.compile(
+    r"\?|\b(?:what|whats|how|why|which|wdym|explain|eli5|define|mean|means|meaning)\b",
+    re.IGNORECASE,
+)
+# ...or an ask with no object at all ("explain pls", "huh?", "wdym").
+_BARE_ASK = re.compile(
+    r"(?:(?:explain|eli5|define|meaning|what|wdym|huh|again|pls|plz|please)[\s?!.,]*)+",
+    re.IGNORECASE,
+)
 
 
 def as_shown(text: str) -> str:
@@ -214,15 +227,46 @@ def split_quotes(content: str) -> tuple[str, str]:
     return "\n".join(own), "\n".join(quoted)
 
 
-def asked_text(content: str, mine: str) -> str:
+def asked_text(content: str, mine: str) -> tuple[str, str]:
     """What a message asks the bot (`mention_text`), its quotes set aside: the member's own
     words, or, where those ask nothing ("> what is rag" and "@Glossary", "@Glossary ?" or
-    "@Glossary ^" under it), the quote's."""
+    "@Glossary ^" under it), the quote's; and the quote the own words ask about, on one line
+    ("" where there is none, or the quote is what is asked): `search_under_quote` reads it."""
     own, quoted = split_quotes(content)
     text = mention_text(own, mine)
     if quoted and (not re.search(r"\w", text) or _POINTING.fullmatch(text)):
-        text = mention_text(quoted, mine)
-    return as_shown(text)
+        return as_shown(mention_text(quoted, mine)), ""
+    text = as_shown(text)
+    if not quoted or not asks_about_quote(text):
+        return text, ""
+    return text, " ".join(as_shown(mention_text(quoted, mine)).split())
+
+
+def asks_about_quote(text: str) -> bool:
+    """Whether the member's own words under a quote ask about it: words pointing back at it
+    with a question ("what does that mean", "is that the same as fine tuning?") or an ask with
+    no object ("explain", "huh?"). Other words (lunch, "lol", a thank-you, a question about
+    something else) ask nothing of it: the search would read any reply naming nothing as about
+    the quote's name (`QuestionRules._replied_to`), so the quote is not passed along for them."""
+    if _PLEASANTRY.fullmatch(words := _as_typed_words(text)) or _ASKS_ABOUT_ME.fullmatch(words):
+        return False
+    if _BARE_ASK.fullmatch(text):
+        return True
+    return bool(_POINTS_BACK.search(text)) and (
+        bool(_ASKING_WORD.search(text)) or is_question(text)
+    )
+
+
+def search_under_quote(index: SearchIndex, text: str, quote: str, aliases: Aliases) -> SearchResult:
+    """`text` searched (`search_mention`); where it opens no card and asks about a `quote`, the
+    two in the shape the search reads as a thread reply ("> quote" and the reply on the next
+    line: `query.quote_split`), whose card, if any, answers. The own words' card wins; a miss
+    or offers stay the own words'."""
+    own = search_mention(index, text, aliases)
+    if own.entry is not None or not quote:
+        return own
+    replied = search_mention(index, f"> {quote}\n{text}", aliases)
+    return replied if replied.entry is not None else own
 
 
 def mention_text(content: str, mine: str) -> str:
@@ -466,7 +510,7 @@ class DefineCog(commands.Cog):
     ) -> None:
         """Answer a message that mentions the bot, or its role (`role_id`)."""
         mine = rf"<@!?{my_id}>" + ("" if role_id is None else rf"|<@&{role_id}>")
-        text = asked_text(message.content, mine)
+        text, quote = asked_text(message.content, mine)
         if cards_only and not text:
             return
         if role_id is not None and not text and my_id not in message.raw_mentions:
@@ -494,7 +538,12 @@ class DefineCog(commands.Cog):
         local = await self.state.servers.local(scope, patient=True)  # a reply has no deadline
         # Up to 4,000 characters: searched off the event loop, taking turns with other servers.
         result = await self.state.member_searches.run(
-            turn_of(scope, message.author.id), search_mention, local.index, text, local.aliases
+            turn_of(scope, message.author.id),
+            search_under_quote,
+            local.index,
+            text,
+            quote,
+            local.aliases,
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public
