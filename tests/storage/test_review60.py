@@ -1,0 +1,79 @@
+"""review60 (tests/outsider/PLAN.md, "review60"), on both backends: each test failing on main
+6a9933a6 first."""
+
+from __future__ import annotations
+
+from bot.glossary import load_glossary
+from bot.glossary.interchange import export_bytes
+from bot.glossary.server_terms import ServerTerm, check_caps, text_size
+from bot.term_import import import_terms
+from bot.term_storage import TermChange, change_terms, read_terms
+
+from .conftest import OpenStore
+
+TERMS = tuple(
+    ServerTerm(
+        id=f"zorbic-{n}",
+        title=f"Zorbic Quux {n}",
+        definition=f"Our zorbic job number {n}.",
+        category="Fundamentals",
+    )
+    for n in range(3)
+)
+
+
+async def test_a_server_past_its_term_cap_imports_its_own_export(open_any: OpenStore) -> None:
+    """review59's "a write that takes a server no further past a cap is taken" held for the
+    count in `check_caps`, but the file was read with the cap as its limit: a server of 3
+    terms whose cap was lowered to 2 had its own export refused "3 entries; a server can have
+    at most 2 terms." before `check_caps` was asked. Now the file may have as many terms as
+    the server has; one more is refused, nothing written."""
+    store = await open_any()
+    try:
+        await change_terms(store, 7, lambda *_: (TermChange(put=TERMS), None), 1)
+        stored = await read_terms(store, 7)
+        glossary = load_glossary()
+
+        async def imported(terms: tuple[ServerTerm, ...]) -> list[str]:
+            outcome = await import_terms(
+                store,
+                7,
+                export_bytes(terms),
+                "terms.toml",
+                glossary,
+                actor_id=1,
+                caps=(2, 10**6),
+                dry_run=False,
+            )
+            return [p.message for p in outcome.errors]
+
+        assert await imported(tuple(stored)) == []  # before: "3 entries; ... at most 2 terms."
+        assert await read_terms(store, 7) == stored
+        swapped = (*stored[:2], TERMS[2].model_copy(update={"id": "blorp", "title": "Blorp"}))
+        assert await imported(swapped) == []  # one removed, one added: no further past
+        assert [t.id for t in await read_terms(store, 7)] == ["blorp", "zorbic-0", "zorbic-1"]
+        more = (*swapped, TERMS[2])
+        [refused] = await imported(more)
+        assert refused.startswith("4 entries; a server can have at most 2 terms"), refused
+        assert "has more (3) may keep them but not add to them" in refused, refused
+        assert len(await read_terms(store, 7)) == 3
+    finally:
+        await store.close()
+
+
+def test_a_moderator_past_a_lowered_cap_is_told_what_is_still_saved() -> None:
+    """A server past a cap (lowered since) refused a change that added to it in the words a
+    server under it gets: "at most 3 terms (5)", "(… with this change)", though it had 4 terms
+    and a change that kept the count or the text would have been saved. Now the refusal says
+    the server is past it already and what is still saved; a server under the cap is told as
+    before."""
+    more = (*TERMS, TERMS[0].model_copy(update={"id": "blorp", "title": "Blorp"}))
+    size = sum(text_size(t) for t in TERMS)
+    [count] = check_caps(more, max_terms=2, max_text_bytes=10**6, before=TERMS)
+    assert count.message.startswith("a server can have at most 2 terms (4). This server is past")
+    assert "(3 terms, the cap lowered since): a change that keeps or lowers" in count.message
+    [text] = check_caps(more, max_terms=10, max_text_bytes=size - 2, before=TERMS)
+    assert "too many). This server is past it already" in text.message, text.message
+    assert f"({size:,} bytes, the cap lowered since)" in text.message, text.message
+    [under] = check_caps(more, max_terms=3, max_text_bytes=10**6, before=TERMS)
+    assert under.message == "a server can have at most 3 terms (4)."
