@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
+from bot.discord_app.alias_cache import ServerCache
 from bot.glossary import load_glossary
 from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm, check_caps, text_size
+from bot.search import SearchIndex
 from bot.term_import import import_terms
 from bot.term_storage import TermChange, change_terms, read_terms
 
@@ -77,3 +83,27 @@ def test_a_moderator_past_a_lowered_cap_is_told_what_is_still_saved() -> None:
     assert f"({size:,} bytes, the cap lowered since)" in text.message, text.message
     [under] = check_caps(more, max_terms=3, max_text_bytes=10**6, before=TERMS)
     assert under.message == "a server can have at most 3 terms (4)."
+
+
+async def test_a_server_past_the_cache_budget_alone_is_said_once(
+    open_store: OpenStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """weight53's estimate of a server may pass SERVER_CACHE_MB on its own (150 MiB one whose
+    text is short names; any server with terms under 2 MiB set): it is kept while asked, let go
+    at the next server's read and read and indexed again when next asked, at every turn, and
+    the operator was told nothing. Now one line names the setting, once however often."""
+    store = await open_store()
+    for scope in (1, 2):
+        await change_terms(store, scope, lambda *_: (TermChange(put=TERMS[:1]), None), 9)
+    glossary = load_glossary()
+    plain = SearchIndex.build(glossary, semantic=False)
+    cache = ServerCache(lambda: store, lambda: (glossary, plain), read_timeout=60.0, max_mb=1)
+    with caplog.at_level(logging.WARNING, logger="bot.discord_app.alias_cache"):
+        for scope in (1, 2, 1):
+            await cache.local(scope, patient=True)
+            assert cache.knows(scope)
+    assert not cache.knows(2)  # let go at the other's read
+    said = [r.getMessage() for r in caplog.records if "SERVER_CACHE_MB" in r.getMessage()]
+    assert len(said) == 1, said
+    assert said[0].startswith("server 1's terms are estimated at 2 MiB, more than "), said
+    assert "SERVER_CACHE_MB=1 on their own" in said[0], said
