@@ -782,10 +782,11 @@ def check_caps(
     return problems
 
 
-# Said to a moderator of a server already past a cap (it was lowered): what is still taken.
+# Said to a moderator of a server already past a cap (lowered, or a list's ", " counted since
+# outsider51): what is still saved.
 _PAST = (
-    " This server is past it already ({}, the cap lowered since): a change that keeps or "
-    "lowers that is saved, one that adds to it is not."
+    " This server is past it already ({}): a change that keeps or lowers that is saved, one "
+    "that adds to it is not."
 )
 
 

@@ -77,10 +77,10 @@ def test_a_moderator_past_a_lowered_cap_is_told_what_is_still_saved() -> None:
     size = sum(text_size(t) for t in TERMS)
     [count] = check_caps(more, max_terms=2, max_text_bytes=10**6, before=TERMS)
     assert count.message.startswith("a server can have at most 2 terms (4). This server is past")
-    assert "(3 terms, the cap lowered since): a change that keeps or lowers" in count.message
+    assert "(3 terms): a change that keeps or lowers that is saved" in count.message
     [text] = check_caps(more, max_terms=10, max_text_bytes=size - 2, before=TERMS)
     assert "too many). This server is past it already" in text.message, text.message
-    assert f"({size:,} bytes, the cap lowered since)" in text.message, text.message
+    assert f"already ({size:,} bytes): a change" in text.message, text.message
     [under] = check_caps(more, max_terms=3, max_text_bytes=10**6, before=TERMS)
     assert under.message == "a server can have at most 3 terms (4)."
 
