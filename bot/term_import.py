@@ -89,6 +89,7 @@ async def import_terms(
         max_terms=caps[0],
         max_bytes=import_cap(*caps),
         replaced=stored,
+        held=len(stored),  # past a lowered cap, its own export is no further past it
     )
     if any(p.severity == "error" for p in problems):
         return ImportOutcome(problems, None, applied=False)

@@ -152,6 +152,7 @@ class ServerCache:
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
         self.max_indexed = MAX_INDEXED
         self.max_weight = max_mb * 2**20
+        self._over_said = False  # a server past SERVER_CACHE_MB on its own was logged (once)
         self._indexed: OrderedDict[int, None] = OrderedDict()  # least recently asked first
         # Each server's read under way, and the glossary's index it compiles against.
         self._loading: dict[int, tuple[SearchIndex, asyncio.Future[_Cached]]] = {}
@@ -375,6 +376,18 @@ class ServerCache:
             return
         self._indexed[scope] = None
         self._indexed.move_to_end(scope)
+        if cached.weight > self.max_weight and not self._over_said:
+            # Kept while asked, let go at the next server's read: read and indexed again at each
+            # turn, silently (the setting's, not the server's: said once).
+            self._over_said = True
+            log.warning(
+                "server %s's terms are estimated at %.0f MiB, more than SERVER_CACHE_MB=%d on "
+                "their own: such a server is kept only until another is read, then read and "
+                "indexed again when next asked; raise SERVER_CACHE_MB to keep it",
+                scope,
+                cached.weight / 2**20,
+                self.max_weight // 2**20,
+            )
         while len(self._indexed) > 1:
             if self.kept_weight() > self.max_weight:
                 self.forget(next(iter(self._indexed)))

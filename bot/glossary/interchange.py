@@ -91,13 +91,15 @@ def parse_import(
     max_terms: int = MAX_TERMS,
     max_bytes: int = MAX_IMPORT_BYTES,
     replaced: Sequence[ServerTerm] = (),
+    held: int = 0,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The file's terms and every problem found (errors and warnings). `replaced`: the
     server's terms now, which the file's replace.
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
     would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
-    one (the Markdown glossary has no categories).
+    one (the Markdown glossary has no categories). `held`: how many terms the server has; one
+    already past `max_terms` (the cap lowered) may import as many (its own export), no more.
     """
     if len(data) > max_bytes:
         return [], [_file_problem(f"the file is {_size(len(data))}; at most {_size(max_bytes)}.")]
@@ -116,13 +118,13 @@ def parse_import(
             )
         ]
     file_problems: list[Problem] = []
-    raws = _read(fmt, text, filename, max_terms, file_problems)
+    raws = _read(fmt, text, filename, max_terms, file_problems, held)
     problems = [_from_glossary_problem(p) for p in file_problems]
     if not raws and not any(p.severity == "error" for p in problems):
         # Refused rather than read as "remove every term": an import replaces the server's terms.
         problems.append(_file_problem("no entries in the file."))
-    if len(raws) > max_terms:
-        problems.append(_file_problem(_too_many(len(raws), max_terms)))
+    if len(raws) > max(max_terms, held):
+        problems.append(_file_problem(_too_many(len(raws), max_terms, held)))
         return [], problems
     candidates = []
     seen_ids: set[str] = set()
@@ -186,22 +188,27 @@ def detect_format(text: str, filename: str) -> ImportFormat | None:
 
 
 def _read(
-    fmt: ImportFormat, text: str, name: str, max_terms: int, problems: list[Problem]
+    fmt: ImportFormat,
+    text: str,
+    name: str,
+    max_terms: int,
+    problems: list[Problem],
+    held: int = 0,
 ) -> list[RawEntry]:
     if fmt == "markdown":
         entries = _markdown_entries(text)
-        if entries > max_terms:  # counted, not parsed: parsing 400,000 headings takes seconds
-            problems.append(Problem("error", name, _too_many(entries, max_terms)))
+        if entries > max(max_terms, held):  # counted, not parsed: 400,000 headings take seconds
+            problems.append(Problem("error", name, _too_many(entries, max_terms, held)))
             return []
         return parse_markdown(text, name, "import", problems)
     try:
         if fmt == "topics-json":
-            refusal = _topics_refusal(text, max_terms)
+            refusal = _topics_refusal(text, max_terms, held)
             if refusal:  # counted, not checked: 300,000 empty topics took a minute
                 problems.append(Problem("error", name, refusal))
                 return []
             return parse_topics_json(text, name, "import", problems)
-        refusal = _toml_refusal(text, max_terms)
+        refusal = _toml_refusal(text, max_terms, held)
         if refusal:
             problems.append(Problem("error", name, refusal))
             return []
@@ -224,7 +231,7 @@ def _markdown_entries(text: str) -> int:
     return max(0, sum(1 for t in titles if len(t) != 1) - 1)
 
 
-def _topics_refusal(text: str, max_terms: int) -> str | None:
+def _topics_refusal(text: str, max_terms: int, held: int = 0) -> str | None:
     """Why a topics JSON text is refused before its topics are checked one by one (each
     problem of each is listed): more topics than a server may hold, or far more keys than a
     glossary needs (as TOML's count). Nothing when it is no topics JSON: its reader says why."""
@@ -240,8 +247,9 @@ def _topics_refusal(text: str, max_terms: int) -> str | None:
     topics = data.get("topics") if isinstance(data, dict) else None
     if not isinstance(topics, list):
         return None
-    if len(topics) > max_terms:
-        return _too_many(len(topics), max_terms)
+    if len(topics) > max(max_terms, held):
+        return _too_many(len(topics), max_terms, held)
+    max_terms = max(max_terms, held)
     keys = sum(len(topic) for topic in topics if isinstance(topic, dict))
     if keys > TOML_ITEMS_PER_TERM * max_terms:
         return (
@@ -301,11 +309,12 @@ def _other_json(data: object) -> str | None:
     )
 
 
-def _toml_refusal(text: str, max_terms: int) -> str | None:
+def _toml_refusal(text: str, max_terms: int, held: int = 0) -> str | None:
     """Why a TOML text is refused before it is parsed (counted by linear scans)."""
     entries = len(_ENTRIES_HEADER.findall(text))
-    if entries > max_terms:
-        return _too_many(entries, max_terms)
+    if entries > max(max_terms, held):
+        return _too_many(entries, max_terms, held)
+    max_terms = max(max_terms, held)
     dots = [m.group().count(".") for m in _KEY_PATH.finditer(text)]
     if max(dots, default=0) >= MAX_KEY_PARTS:
         return f"a dotted key of more than {MAX_KEY_PARTS} parts"
@@ -318,7 +327,12 @@ def _toml_refusal(text: str, max_terms: int) -> str | None:
     return None
 
 
-def _too_many(entries: int, max_terms: int) -> str:
+def _too_many(entries: int, max_terms: int, held: int = 0) -> str:
+    if held > max_terms:  # past the cap already (it was lowered): kept, not added to
+        return (
+            f"{entries:,} entries; a server can have at most {max_terms:,} terms, and one that "
+            f"has more ({held:,}) may keep them but not add to them."
+        )
     return f"{entries:,} entries; a server can have at most {max_terms:,} terms."
 
 

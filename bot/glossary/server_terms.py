@@ -765,18 +765,29 @@ def check_caps(
     problems = []
     grew = before is None or len(terms) > len(before)
     if len(terms) > max_terms and grew:
-        problems.append(
-            TermProblem("terms", f"a server can have at most {max_terms:,} terms ({len(terms):,}).")
-        )
+        said = f"a server can have at most {max_terms:,} terms ({len(terms):,})."
+        if before is not None and len(before) > max_terms:
+            said += _PAST.format(f"{len(before):,} terms")
+        problems.append(TermProblem("terms", said))
     size = sum(text_size(t) for t in terms)
-    if size > max_text_bytes and (before is None or size > sum(text_size(t) for t in before)):
+    held = None if before is None else sum(text_size(t) for t in before)
+    if size > max_text_bytes and (held is None or size > held):
         cap, now = _mib(max_text_bytes), f"{_mib(size)} with this change"
         if now.startswith(cap):  # rounded alike ("1 KiB ... (1 KiB with this change)"): bytes
             now = f"{size:,} bytes with this change: {size - max_text_bytes:,} too many"
-        problems.append(
-            TermProblem("terms", f"a server's terms can hold at most {cap} of text ({now}).")
-        )
+        said = f"a server's terms can hold at most {cap} of text ({now})."
+        if held is not None and held > max_text_bytes:
+            said += _PAST.format(f"{held:,} bytes" if now.endswith("too many") else _mib(held))
+        problems.append(TermProblem("terms", said))
     return problems
+
+
+# Said to a moderator of a server already past a cap (lowered, or a list's ", " counted since
+# outsider51): what is still saved.
+_PAST = (
+    " This server is past it already ({}): a change that keeps or lowers that is saved, one "
+    "that adds to it is not."
+)
 
 
 def _mib(size: int) -> str:

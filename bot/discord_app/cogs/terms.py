@@ -150,13 +150,21 @@ async def at_term_cap(interaction: Interaction, scope: int, after: str = "") -> 
     say their caps at once too). The save checks again: another process may add one meanwhile."""
     local = await interaction.client.state.servers.local(scope)
     cap = interaction.client.state.term_caps[0]
-    if len(local.terms) < cap:
+    held = len(local.terms)
+    if held < cap:
         return False
-    await reply(
-        interaction,
-        f"This server has reached its limit of {cap:,} term{'' if cap == 1 else 's'}: nothing "
-        f"can be added. Remove {'one' if cap == 1 else 'some'} with `/term remove` first.{after}",
-    )
+    if held > cap:  # past a cap lowered since: "remove some" would still leave it at the cap
+        said = (
+            f"This server has {held:,} terms, past its limit of {cap:,}: nothing can be "
+            f"added. Remove {held - cap + 1:,} with `/term remove` first.{after}"
+        )
+    else:
+        said = (
+            f"This server has reached its limit of {cap:,} term{'' if cap == 1 else 's'}: "
+            f"nothing can be added. Remove {'one' if cap == 1 else 'some'} with `/term remove` "
+            f"first.{after}"
+        )
+    await reply(interaction, said)
     return True
 
 
