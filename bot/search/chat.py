@@ -233,17 +233,6 @@ _GREETING = re.compile(
     r"friends|y'all|yall|gang|chat|fam))?[\s,;:!.\-]+)+(?=\S)",
     re.IGNORECASE,
 )
-# Chat words that only open a question (`_PREAMBLE`), and the first words of the question after
-# them: "so like" is dropped before "what's", not before "so like lora but smaller".
-_CHAT_OPENER = (
-    r"(?:wait|oh|ah+|um+|uh+|hm+|lol|lmao|ok(?:ay)?|so|like|btw|also|and|anyway|nvm|never ?mind|"
-    r"i mean|real talk|sorry|follow[- ]?up(?: q| question)?|quick q|one more(?: q| question| thing)?|"
-    r"another (?:q|question))"
-)
-_ASKS_NEXT = (
-    r"(?=(?:what|what's|whats|wat|wats|how|why|which|who|where|when|is|are|does|do|did|can|"
-    r"could|should|would|explain|eli5)\b)"
-)
 # What people say about themselves or their question before asking it ("yo new here, what is
 # ...", "hi guys lurker here, total noob, how do i ...", "sorry dumb q but ..."): no topic, and
 # the question's first word after it is what makes the text a question.
@@ -251,18 +240,10 @@ _PREAMBLE = re.compile(
     r"^(?:(?:(?:i'?m |i am )?(?:new|a noob|a newbie|a beginner)|(?:long ?time )?lurker|"
     r"noob|newbie|beginner) here|(?:long ?time )?lurker|first (?:time )?posting(?: here)?|"
     r"(?:a )?(?:total|complete|absolute) (?:noob|newbie|beginner)(?: here)?|"
-    r"(?:sorry,? )?(?:a )?(?:dumb|stupid|noob|newbie|quick|random|silly) "
-    r"(?:q|question|follow[- ]?up)(?: here)?"
+    r"(?:sorry,? )?(?:a )?(?:dumb|stupid|noob|newbie|quick|random|silly) (?:q|question)(?: here)?"
     r")(?:[\s,;:!.\-]+but)?[\s,;:!.\-]+(?=\S)"
     # a word that only opens, with the punctuation or "but" that sets it apart ("ok so, ...")
-    r"|^(?:sorry|ok(?:ay)?(?: so)?|so|(?:ok(?:ay)?,? )?(?:so,? )?long story(?: short)?)(?:[,;:!.\-]+\s*|\s+but\s+)(?=\S)"
-    # chat words that only open, one after another, before a question's first word ("wait so
-    # what's ...", "nvm i mean how ...", "real talk what is ...", "sorry one more q, ..."):
-    # never before a name, which a question word would not follow
-    rf"|^{_CHAT_OPENER}(?:[\s,;:!.\-]+{_CHAT_OPENER})*[\s,;:!.\-]+{_ASKS_NEXT}"
-    # a pasted JSON line's keys and values ('{"temperature": 0.2} what does ...'): settings,
-    # not the question, which names its own term after them
-    r'|^\{?\s*(?:"[^"\n]*"\s*:\s*(?:"[^"\n]*"|[\w.+\-]+)\s*,?\s*)+\}?\s+' + _ASKS_NEXT,
+    r"|^(?:sorry|ok(?:ay)?(?: so)?|so|(?:ok(?:ay)?,? )?(?:so,? )?long story(?: short)?)(?:[,;:!.\-]+\s*|\s+but\s+)(?=\S)",
     re.IGNORECASE,
 )
 
