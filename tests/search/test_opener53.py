@@ -9,14 +9,21 @@ from __future__ import annotations
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
-# Probes that fail: strict expected failures, so one that starts passing fails the suite and is
-# moved out of here. On main 6a9933a6 eight failed; the first left is a log line pasted before the
-# question, whose end nothing marks ("... assert triggered what is cuda": offered, no card).
+# Probes that fail on main 6a9933a6: strict expected failures, so one that starts passing fails
+# the suite and is moved out of here. Seven are offered first without a card: the chat words
+# before the question keep the name from being read as asked; the eighth is a log line pasted
+# before the question, whose end nothing marks. Dropping the words (`chat._PREAMBLE`) carded all
+# but the log line, and was measured and reverted (held out one right card more, two wrong more;
+# bench/results/semantic.md "opener53").
 STILL_FAILING: set[str] = {
+    "wait so how does lora work",
+    "nvm i mean what's paged attention",
+    "real talk what is rlhf",
+    "wait so what is the softmax for",
+    "ok so like what's an epoch",
+    "sorry dumb follow up, what is the learning rate",
+    '{"model": "llama-3-8b", "temperature": 0.2} what does temperature do',
     "RuntimeError: CUDA error: device-side assert triggered what is cuda",
-    # a card on main 6a9933a6 by another reading; with "oh wait" dropped it is "what's a
-    # safetensors file", which main offers without a card too (the "file" after the name)
-    "oh wait what's a safetensors file",
 }
 PROBES = ProbeFile("opener53_probes.tsv", STILL_FAILING)
 
