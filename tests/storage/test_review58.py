@@ -15,13 +15,37 @@ import pytest
 from bot.discord_app.alias_cache import ServerCache
 from bot.glossary import Glossary
 from bot.search import SearchIndex
-from bot.storage import StorageError
+from bot.storage import StorageError, Store
 
 from .conftest import OpenStore
 from .test_server_versions import _as_schema_8
 
 # Either line (review59: a backup from before migration 9 is said as the schema gone back).
 WENT_BACK = "went back"
+
+
+async def restored_before_v9_in_place(
+    store: Store, db_path: Path, tmp_path: Path, bundled: tuple[Glossary, SearchIndex]
+) -> ServerCache:
+    """A running bot's server cache over `store`'s SQLite file, which then gets a backup from
+    before migration 9 restored into it in place (`sqlite3 glossary.db ".restore backup.db"`:
+    SQLite's own write, the same file, underneath the bot)."""
+    await store.add_alias(1, "kept", "kept", "rag", 7)
+    backup = tmp_path / "backup.db"
+    await store.backup(backup)
+    _as_schema_8(backup)
+    await store.add_alias(1, "after backup", "after backup", "rag", 7)
+    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    assert set((await cache.get(1)).source) == {"kept", "after backup"}
+    assert await store.schema_behind() is None
+    source, target = sqlite3.connect(backup), sqlite3.connect(db_path)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    return cache
 
 
 async def test_versions_gone_back_are_said_once_though_the_servers_versions_fail(
@@ -38,21 +62,7 @@ async def test_versions_gone_back_are_said_once_though_the_servers_versions_fail
     (one a second) counted it again, one more warning each, for as long as the bot ran. Now
     the going back is taken in when seen (every server is stale by it already): said once."""
     store = await open_store(db_path)
-    await store.add_alias(1, "kept", "kept", "rag", 7)
-    backup = tmp_path / "backup.db"
-    await store.backup(backup)
-    _as_schema_8(backup)
-    await store.add_alias(1, "after backup", "after backup", "rag", 7)
-    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
-    await cache.check()
-    assert set((await cache.get(1)).source) == {"kept", "after backup"}
-
-    source, target = sqlite3.connect(backup), sqlite3.connect(db_path)
-    try:
-        source.backup(target)  # restored in place, underneath the running bot
-    finally:
-        source.close()
-        target.close()
+    cache = await restored_before_v9_in_place(store, db_path, tmp_path, bundled)
     assert await store.aliases(1) == {"kept": "rag"}
     caplog.set_level(logging.WARNING, logger="bot.discord_app.alias_cache")
     with pytest.raises(StorageError, match="server_versions"):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-import sqlite3
 from pathlib import Path
 
 import asyncpg
@@ -23,8 +22,7 @@ from bot.term_import import import_terms
 from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import OpenStore
-from .test_review58 import PG_DUMP_OF_V8_RESTORED
-from .test_server_versions import _as_schema_8
+from .test_review58 import PG_DUMP_OF_V8_RESTORED, restored_before_v9_in_place
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "bot" / "storage" / "migrations" / "postgres"
 
@@ -92,20 +90,7 @@ async def test_a_schema_gone_back_under_the_bot_is_one_line_saying_to_restart(
     again" and that reads failed, nothing saying what to do. Now one ERROR names the schema
     found and the bot's, and to restart it (its start migrates the file); said once."""
     store = await open_store(db_path)
-    await store.add_alias(1, "kept", "kept", "rag", 7)
-    backup = tmp_path / "backup.db"
-    await store.backup(backup)
-    _as_schema_8(backup)
-    await store.add_alias(1, "after backup", "after backup", "rag", 7)
-    cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
-    await cache.check()
-    assert await store.schema_behind() is None
-    source, target = sqlite3.connect(backup), sqlite3.connect(db_path)
-    try:
-        source.backup(target)  # restored in place, underneath the running bot
-    finally:
-        source.close()
-        target.close()
+    cache = await restored_before_v9_in_place(store, db_path, tmp_path, bundled)
     caplog.set_level(logging.WARNING, logger="bot.discord_app.alias_cache")
     for _ in range(3):
         with contextlib.suppress(StorageError):
