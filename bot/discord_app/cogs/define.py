@@ -33,7 +33,6 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import drop_invisible
 from bot.search.asked import search_asked
-from bot.search.query import is_question
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -174,11 +173,20 @@ _ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
 _BLOCK_QUOTE = re.compile(r" *>>> ")
-# Own words under a quote that ask about it (`asks_about_quote`): a word pointing back at it
-# with a question ("what does that mean", "is that the same as ...")...
-_POINTS_BACK = re.compile(r"\b(?:that|this|it|its|these|those|them|thats)\b", re.IGNORECASE)
-_ASKING_WORD = re.compile(
-    r"\?|\b(?:what|whats|how|why|which|wdym|explain|eli5|define|mean|means|meaning)\b",
+# Own words under a quote that ask about it (`asks_about_quote`): what the thing pointed back
+# at is ("what's that", "what does it mean", "explain this", "is that the same as fine tuning?",
+# "how does that work"). A word pointing back with any question is not enough: "is it down?",
+# "anyone up for it?", "who set that up?" ask no meaning, and the quote's card would be wrong.
+_BACK = r"(?:that|this|it|these|those|them|thats)"
+_ASKS_MEANING = re.compile(
+    rf"\bwhat(?:['\u2019]?s)?(?: (?:even|exactly|the heck|the hell|tf|is|are|was|were|does|do|did))*"
+    rf" {_BACK}\b"
+    rf"|\b(?:explain|eli5|define|wdym|meaning of)\b.*\b{_BACK}\b"
+    rf"|\b{_BACK}\b.*\b(?:explain|eli5|define|wdym)\b"
+    rf"|\b(?:does|do|did) {_BACK} mean\b"
+    rf"|\b(?:is|are|isn['\u2019]?t) {_BACK}(?: \w+)? (?:the same(?: thing)? as|like|similar to|"
+    rf"different from|a (?:kind|type) of|related to|short for)\b"
+    rf"|\bhow (?:does|do|is|are) {_BACK} (?:work|differ|different|compare)\b",
     re.IGNORECASE,
 )
 # ...or an ask with no object at all ("explain pls", "huh?", "wdym").
@@ -252,9 +260,7 @@ def asks_about_quote(text: str) -> bool:
         return False
     if _BARE_ASK.fullmatch(text):
         return True
-    return bool(_POINTS_BACK.search(text)) and (
-        bool(_ASKING_WORD.search(text)) or is_question(text)
-    )
+    return _ASKS_MEANING.search(" ".join(text.split())) is not None
 
 
 def search_under_quote(index: SearchIndex, text: str, quote: str, aliases: Aliases) -> SearchResult:
