@@ -41,3 +41,21 @@ async def test_a_question_pointing_at_the_quote_that_asks_no_meaning_gets_no_car
         answer = await _answer_to(scene, f"{quote}\n{me} {own}")
         assert answer["embeds"], (own, answer["content"])
         assert embed_of(answer)["title"] == "vLLM", (own, answer)
+
+
+async def test_a_quote_naming_two_terms_or_only_a_link_opens_no_card(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """"what's that" under a quote naming vLLM and KV Cache got vLLM's card (which one "that"
+    is, nobody can tell); under a quote whose only hint is a link's path ("…/rag") it got RAG's,
+    though a link names no term (Explain terms reads none in one). The quote's card answers
+    only where the quote names that one entry; a quote naming one still gets it."""
+    me = scene.fake.bot.mention
+    for said in (
+        f"> we use vllm with a kv cache\n{me} what's that",
+        f"> see https://example.com/rag for it\n{me} what is that",
+    ):
+        answer = await _answer_to(scene, said)
+        assert not answer["embeds"], (said, answer)
+    answer = await _answer_to(scene, f"> we put rag behind the chat\n{me} what is that")
+    assert embed_of(answer)["title"] == "Retrieval-Augmented Generation (RAG)", answer

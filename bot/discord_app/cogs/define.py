@@ -266,13 +266,17 @@ def asks_about_quote(text: str) -> bool:
 def search_under_quote(index: SearchIndex, text: str, quote: str, aliases: Aliases) -> SearchResult:
     """`text` searched (`search_mention`); where it opens no card and asks about a `quote`, the
     two in the shape the search reads as a thread reply ("> quote" and the reply on the next
-    line: `query.quote_split`), whose card, if any, answers. The own words' card wins; a miss
-    or offers stay the own words'."""
+    line: `query.quote_split`), whose card answers where it is the one entry the quote names
+    (a quote naming two leaves "that" unknown; a link names none: "…/rag"). The own words'
+    card wins; a miss or offers stay the own words'."""
     own = search_mention(index, text, aliases)
     if own.entry is not None or not quote:
         return own
     replied = search_mention(index, f"> {quote}\n{text}", aliases)
-    return replied if replied.entry is not None else own
+    if replied.entry is None:
+        return own
+    named = {m.entry.id for m in index.find_named_terms(quote, aliases)}
+    return replied if named == {replied.entry.id} else own
 
 
 def mention_text(content: str, mine: str) -> str:
