@@ -10,6 +10,7 @@ import time
 import unicodedata
 import uuid
 from collections import OrderedDict
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -263,12 +264,15 @@ def asks_about_quote(text: str) -> bool:
     return _ASKS_MEANING.search(" ".join(text.split())) is not None
 
 
-def search_under_quote(index: SearchIndex, text: str, quote: str, aliases: Aliases) -> SearchResult:
+def search_under_quote(
+    index: SearchIndex, text: str, quote: str, aliases: Aliases, shown: Collection[str] = ()
+) -> SearchResult:
     """`text` searched (`search_mention`); where it opens no card and asks about a `quote`, the
     two in the shape the search reads as a thread reply ("> quote" and the reply on the next
     line: `query.quote_split`), whose card answers where it is the one entry the quote names
     (a quote naming two leaves "that" unknown; a link names none: "…/rag"). The own words'
-    card wins; a miss or offers stay the own words'."""
+    card wins; a miss or offers stay the own words'. A card titled as one `shown` (the bot's
+    card the message replies to, quoting it) is not posted again: it tells nothing new."""
     own = search_mention(index, text, aliases)
     if own.entry is not None or not quote:
         return own
@@ -276,7 +280,9 @@ def search_under_quote(index: SearchIndex, text: str, quote: str, aliases: Alias
     if replied.entry is None:
         return own
     named = {m.entry.id for m in index.find_named_terms(quote, aliases)}
-    return replied if named == {replied.entry.id} else own
+    if named != {replied.entry.id} or replied.entry.display_title in shown:
+        return own
+    return replied
 
 
 def mention_text(content: str, mine: str) -> str:
@@ -554,6 +560,7 @@ class DefineCog(commands.Cog):
             text,
             quote,
             local.aliases,
+            _own_card_titles(message, my_id),
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public
@@ -711,6 +718,15 @@ def _replies_to_another(message: discord.Message, my_id: int) -> bool:
         and isinstance(replied, discord.Message)
         and replied.author.id != my_id
     )
+
+
+def _own_card_titles(message: discord.Message, my_id: int) -> frozenset[str]:
+    """The titles of the bot's own post `message` replies to (its card), if it does."""
+    reference = message.reference
+    replied = reference.resolved if reference is not None else None
+    if not isinstance(replied, discord.Message) or replied.author.id != my_id:
+        return frozenset()
+    return frozenset(embed.title for embed in replied.embeds if embed.title)
 
 
 def _bot_may(message: discord.Message, permission: str) -> bool:
