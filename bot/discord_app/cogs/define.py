@@ -10,6 +10,7 @@ import time
 import unicodedata
 import uuid
 from collections import OrderedDict
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -33,7 +34,6 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import drop_invisible
 from bot.search.asked import search_asked
-from bot.search.query import is_question
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -174,11 +174,20 @@ _ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")
 # Discord's quotes: a line from "> " (the space needed), or the rest of the message from ">>> ".
 _QUOTE = re.compile(r" *> ")
 _BLOCK_QUOTE = re.compile(r" *>>> ")
-# Own words under a quote that ask about it (`asks_about_quote`): a word pointing back at it
-# with a question ("what does that mean", "is that the same as ...")...
-_POINTS_BACK = re.compile(r"\b(?:that|this|it|its|these|those|them|thats)\b", re.IGNORECASE)
-_ASKING_WORD = re.compile(
-    r"\?|\b(?:what|whats|how|why|which|wdym|explain|eli5|define|mean|means|meaning)\b",
+# Own words under a quote that ask about it (`asks_about_quote`): what the thing pointed back
+# at is ("what's that", "what does it mean", "explain this", "is that the same as fine tuning?",
+# "how does that work"). A word pointing back with any question is not enough: "is it down?",
+# "anyone up for it?", "who set that up?" ask no meaning, and the quote's card would be wrong.
+_BACK = r"(?:that|this|it|these|those|them|thats)"
+_ASKS_MEANING = re.compile(
+    rf"\bwhat(?:['\u2019]?s)?(?: (?:even|exactly|the heck|the hell|tf|is|are|was|were|does|do|did))*"
+    rf" {_BACK}\b"
+    rf"|\b(?:explain|eli5|define|wdym|meaning of)\b.*\b{_BACK}\b"
+    rf"|\b{_BACK}\b.*\b(?:explain|eli5|define|wdym)\b"
+    rf"|\b(?:does|do|did) {_BACK} mean\b"
+    rf"|\b(?:is|are|isn['\u2019]?t) {_BACK}(?: \w+)? (?:the same(?: thing)? as|like|similar to|"
+    rf"different from|a (?:kind|type) of|related to|short for)\b"
+    rf"|\bhow (?:does|do|is|are) {_BACK} (?:work|differ|different|compare)\b",
     re.IGNORECASE,
 )
 # ...or an ask with no object at all ("explain pls", "huh?", "wdym").
@@ -252,21 +261,28 @@ def asks_about_quote(text: str) -> bool:
         return False
     if _BARE_ASK.fullmatch(text):
         return True
-    return bool(_POINTS_BACK.search(text)) and (
-        bool(_ASKING_WORD.search(text)) or is_question(text)
-    )
+    return _ASKS_MEANING.search(" ".join(text.split())) is not None
 
 
-def search_under_quote(index: SearchIndex, text: str, quote: str, aliases: Aliases) -> SearchResult:
+def search_under_quote(
+    index: SearchIndex, text: str, quote: str, aliases: Aliases, shown: Collection[str] = ()
+) -> SearchResult:
     """`text` searched (`search_mention`); where it opens no card and asks about a `quote`, the
     two in the shape the search reads as a thread reply ("> quote" and the reply on the next
-    line: `query.quote_split`), whose card, if any, answers. The own words' card wins; a miss
-    or offers stay the own words'."""
+    line: `query.quote_split`), whose card answers where it is the one entry the quote names
+    (a quote naming two leaves "that" unknown; a link names none: "…/rag"). The own words'
+    card wins; a miss or offers stay the own words'. A card titled as one `shown` (the bot's
+    card the message replies to, quoting it) is not posted again: it tells nothing new."""
     own = search_mention(index, text, aliases)
     if own.entry is not None or not quote:
         return own
     replied = search_mention(index, f"> {quote}\n{text}", aliases)
-    return replied if replied.entry is not None else own
+    if replied.entry is None:
+        return own
+    named = {m.entry.id for m in index.find_named_terms(quote, aliases)}
+    if named != {replied.entry.id} or replied.entry.display_title in shown:
+        return own
+    return replied
 
 
 def mention_text(content: str, mine: str) -> str:
@@ -544,6 +560,7 @@ class DefineCog(commands.Cog):
             text,
             quote,
             local.aliases,
+            _own_card_titles(message, my_id),
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public
@@ -701,6 +718,15 @@ def _replies_to_another(message: discord.Message, my_id: int) -> bool:
         and isinstance(replied, discord.Message)
         and replied.author.id != my_id
     )
+
+
+def _own_card_titles(message: discord.Message, my_id: int) -> frozenset[str]:
+    """The titles of the bot's own post `message` replies to (its card), if it does."""
+    reference = message.reference
+    replied = reference.resolved if reference is not None else None
+    if not isinstance(replied, discord.Message) or replied.author.id != my_id:
+        return frozenset()
+    return frozenset(embed.title for embed in replied.embeds if embed.title)
 
 
 def _bot_may(message: discord.Message, permission: str) -> bool:
