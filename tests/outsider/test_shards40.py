@@ -17,9 +17,10 @@ import pytest
 from bot.discord_app import health
 from bot.discord_app.health import MAX_AGE, check_heartbeat, shards_lost
 from bot.storage import Store
+from tests.clients import ConnectedClient
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
-from tests.outsider.test_review35 import STUCK, _Connected
+from tests.outsider.test_review35 import STUCK
 from tests.outsider.test_small_faults import _next_beat
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, glossary_bot
@@ -164,7 +165,7 @@ async def test_a_hung_heartbeat_file_holds_no_other_bot_s_beats(tmp_path: Path) 
     beat = tmp_path / "heartbeat"
     store = await Store.open(tmp_path / "bot.db")
     stops = [asyncio.Event(), asyncio.Event()]
-    client = _Connected()
+    client = ConnectedClient()
     first = asyncio.create_task(health.keep_heartbeat(client, store, hung, stop=stops[0]))  # type: ignore[arg-type]
     second = asyncio.create_task(health.keep_heartbeat(client, store, beat, stop=stops[1]))  # type: ignore[arg-type]
     try:
