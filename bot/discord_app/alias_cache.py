@@ -286,9 +286,13 @@ class ServerCache:
         loading = asyncio.ensure_future(self._load(store, scope, deadline=self.read_deadline))
         self._loading[scope] = mine = (base, loading)
 
-        def done(_: object) -> None:
+        def done(finished: asyncio.Future[_Cached]) -> None:
             if self._loading.get(scope) is mine:
                 del self._loading[scope]
+            if not finished.cancelled():
+                # Taken: a read every request stopped waiting for fails unawaited, and `_load`
+                # has said it in one line; not asyncio's "never retrieved" with a traceback.
+                finished.exception()
 
         loading.add_done_callback(done)
         return loading
