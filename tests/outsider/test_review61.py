@@ -29,6 +29,8 @@ async def test_a_question_pointing_at_the_quote_that_asks_no_meaning_gets_no_car
         "why is it so slow?",
         "is that true?",
         "what time is it",
+        "what does it cost?",
+        "what is it doing?",
     ):
         answer = await _answer_to(scene, f"{quote}\n{me} {own}")
         assert not answer["embeds"], (own, answer)

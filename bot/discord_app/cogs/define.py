@@ -177,11 +177,12 @@ _BLOCK_QUOTE = re.compile(r" *>>> ")
 # Own words under a quote that ask about it (`asks_about_quote`): what the thing pointed back
 # at is ("what's that", "what does it mean", "explain this", "is that the same as fine tuning?",
 # "how does that work"). A word pointing back with any question is not enough: "is it down?",
-# "anyone up for it?", "who set that up?" ask no meaning, and the quote's card would be wrong.
+# "anyone up for it?", "who set that up?" ask no meaning, and the quote's card would be wrong;
+# nor does a "what ... it" going on to ask something else ("what does it cost?").
 _BACK = r"(?:that|this|it|these|those|them|thats)"
 _ASKS_MEANING = re.compile(
     rf"\bwhat(?:['\u2019]?s)?(?: (?:even|exactly|the heck|the hell|tf|is|are|was|were|does|do|did))*"
-    rf" {_BACK}\b"
+    rf" {_BACK}\b(?=\W*$| (?:mean|means|meant|exactly|even|again|called|about|lol|tho|tbh)\b)"
     rf"|\b(?:explain|eli5|define|wdym|meaning of)\b.*\b{_BACK}\b"
     rf"|\b{_BACK}\b.*\b(?:explain|eli5|define|wdym)\b"
     rf"|\b(?:does|do|did) {_BACK} mean\b"
