@@ -350,17 +350,34 @@ async def _take_up_database(
         loop.time() - started,
         counted,
     )
-    claim = _claim_shards(settings, opened, bot.application_id, bot.shard_count)
+    claimed = await _hold_claim(settings, opened, bot, claims, stop)
+    if claimed == EXIT_CONFIG:
+        stop.set()
+        return EXIT_CONFIG
+    if claimed is None:
+        await state.servers.warm(guild.id for guild in bot.guilds)
+    return None
+
+
+async def _hold_claim(
+    settings: Settings,
+    store: Store,
+    bot: GlossaryBot,
+    claims: contextlib.AsyncExitStack,
+    stop: asyncio.Event,
+) -> int | None:
+    """The bot's claim on its shards in `store`, held by `claims`: None once held (or when the
+    check failed: the bot still answers), EXIT_OK if stopped while waiting for it (no shard
+    claimed), EXIT_CONFIG if another process runs them (said)."""
+    claim = _claim_shards(settings, store, bot.application_id, bot.shard_count)
     try:
         if await _unless_stopped(claims.enter_async_context(claim), stop) is None:
-            return None
+            return EXIT_OK
     except ShardsTaken as exc:
-        fail(_shards_taken(settings, exc, shared=opened.shared))
-        stop.set()
+        fail(_shards_taken(settings, exc, shared=store.shared))
         return EXIT_CONFIG
     except StorageError as exc:  # the bot still answers; the check is lost
         log.warning("could not check which shards other processes run: %s", exc)
-    await state.servers.warm(guild.id for guild in bot.guilds)
     return None
 
 
@@ -595,17 +612,9 @@ async def _log_in_and_run(
                 if state.store is not None:
                     # Raced with the stop too: a restart's wait (CLAIM_WAIT) for shards another
                     # process holds outlasted the stop's deadline, then said they were taken.
-                    claim = _claim_shards(
-                        settings, state.store, bot.application_id, bot.shard_count
-                    )
-                    try:
-                        if await _unless_stopped(claims.enter_async_context(claim), stop) is None:
-                            return EXIT_OK  # stopped while waiting: no shard claimed
-                    except ShardsTaken as exc:
-                        fail(_shards_taken(settings, exc, shared=state.store.shared))
-                        return EXIT_CONFIG
-                    except StorageError as exc:  # the bot still answers; the check is lost
-                        log.warning("could not check which shards other processes run: %s", exc)
+                    claimed = await _hold_claim(settings, state.store, bot, claims, stop)
+                    if claimed is not None:
+                        return claimed
                 opener = None
                 if isinstance(first, Exception) and _answers_before_its_database(
                     settings, first, stop
