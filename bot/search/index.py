@@ -499,7 +499,7 @@ class SearchIndex:
             meaning = None if embedded is None else embedded[0]
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             if unframed is not None and embedded is not None:
-                similar = _unframed_agreeing(similar, unframed, semantic, embedded[1])
+                similar = _unframed_agreeing(similar, semantic, embedded[1])
             if asked_alone is not None and embedded is not None:
                 similar = _asked_clause_agreeing(similar, asked_alone, semantic, embedded[-1])
             if subject is None and not question and not reading.described:
@@ -1657,7 +1657,7 @@ def _asked_clause_agreeing(
     similar: list[tuple[int, float]],
     asked: str,
     semantic: SemanticIndex,
-    vector: Vectors | None = None,
+    vector: Vectors,
 ) -> list[tuple[int, float]]:
     """The meaning of a message whose question follows context sentences ("we serve llama with
     vllm. what is a kv cache"), with the first entry at the asking clause's own cosine where
@@ -1667,10 +1667,10 @@ def _asked_clause_agreeing(
     traded cards: `bench/results/semantic.md`, task context19). The first entry's cosine
     alone, against the whole's runners-up: the clause's whole ranking (`_unframed_agreeing`'s
     way) gained tuning cards but lost held-out right cards (task lead26). `vector` is the
-    clause's, where the search embedded it beside the message (one pass)."""
+    clause's, embedded beside the message (one pass)."""
     if not similar or not _clause_read_alone(asked):
         return similar
-    own = semantic.similar(asked, 1) if vector is None else semantic.similar_to(vector, 1)
+    own = semantic.similar_to(vector, 1)
     first, cosine = similar[0]
     if own and own[0][0] == first and own[0][1] > cosine:
         return [(first, own[0][1]), *similar[1:]]
@@ -1678,20 +1678,14 @@ def _asked_clause_agreeing(
 
 
 def _unframed_agreeing(
-    similar: list[tuple[int, float]],
-    unframed: str,
-    semantic: SemanticIndex,
-    vector: Vectors | None = None,
+    similar: list[tuple[int, float]], semantic: SemanticIndex, vector: Vectors
 ) -> list[tuple[int, float]]:
     """The meaning of the message without its asker's framing (`without_framing`) where it
     puts the same entry first and nearer: who asks ("our soccer parents asked which ...") is no
     part of what is asked. Its whole ranking, not the first cosine alone: a lead is measured
     between cosines of one text (the framing also pulls the runners-up away). `vector` is the
-    unframed text's, where the search embedded it beside the message (one pass)."""
-    limit = len(similar)
-    own = (
-        semantic.similar(unframed, limit) if vector is None else semantic.similar_to(vector, limit)
-    )
+    unframed text's, embedded beside the message (one pass)."""
+    own = semantic.similar_to(vector, len(similar))
     if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
         return own
     return similar

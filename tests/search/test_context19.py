@@ -27,36 +27,44 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 8, "not": 6, "non
 
 
 class _Meaning:
-    """A semantic stage that reads any text as the same ranking (the clause's own meaning)."""
+    """A semantic stage that reads any vector as the same ranking (the clause's own meaning)."""
 
     def __init__(self, ranked: list[tuple[int, float]]) -> None:
         self.ranked = ranked
 
-    def similar(self, text: str, limit: int) -> list[tuple[int, float]]:
+    def similar_to(self, vector: object, limit: int) -> list[tuple[int, float]]:
         return self.ranked[:limit]
+
+
+CLAUSE = object()  # the clause's vector: the stand-in reads any as its ranking
 
 
 WHOLE = [(3, 0.62), (7, 0.55), (9, 0.41)]
 
 
 def test_the_question_alone_agreeing_lifts_the_first_entry() -> None:
-    lifted = _asked_clause_agreeing(WHOLE, "how does a reranker sort chunks", _Meaning([(3, 0.8)]))
+    lifted = _asked_clause_agreeing(
+        WHOLE, "how does a reranker sort chunks", _Meaning([(3, 0.8)]), CLAUSE
+    )
     assert lifted == [(3, 0.8), (7, 0.55), (9, 0.41)]
 
 
 def test_the_question_alone_preferring_another_entry_changes_nothing() -> None:
     other = _Meaning([(7, 0.9), (3, 0.5)])
-    assert _asked_clause_agreeing(WHOLE, "how does a reranker sort chunks", other) == WHOLE
+    assert _asked_clause_agreeing(WHOLE, "how does a reranker sort chunks", other, CLAUSE) == WHOLE
 
 
 def test_a_question_saying_nothing_of_its_own_is_not_read_alone() -> None:
-    assert _asked_clause_agreeing(WHOLE, "what is that for", _Meaning([(3, 0.9)])) == WHOLE
+    assert _asked_clause_agreeing(WHOLE, "what is that for", _Meaning([(3, 0.9)]), CLAUSE) == WHOLE
 
 
 def test_the_question_alone_further_away_changes_nothing() -> None:
-    assert _asked_clause_agreeing(WHOLE, "how does a reranker sort", _Meaning([(3, 0.5)])) == WHOLE
+    assert (
+        _asked_clause_agreeing(WHOLE, "how does a reranker sort", _Meaning([(3, 0.5)]), CLAUSE)
+        == WHOLE
+    )
 
 
 def test_a_question_pointing_back_at_its_context_is_not_read_alone() -> None:
     pointing = "why do transformers need it"
-    assert _asked_clause_agreeing(WHOLE, pointing, _Meaning([(3, 0.9)])) == WHOLE
+    assert _asked_clause_agreeing(WHOLE, pointing, _Meaning([(3, 0.9)]), CLAUSE) == WHOLE

@@ -39,13 +39,16 @@ def test_a_question_that_asks_first_or_reports_nothing_is_kept() -> None:
 
 
 class _Meaning:
-    """A semantic stage that reads any text as the same ranking (the unframed text's)."""
+    """A semantic stage that reads any vector as the same ranking (the unframed text's)."""
 
     def __init__(self, ranked: list[tuple[int, float]]) -> None:
         self.ranked = ranked
 
-    def similar(self, text: str, limit: int) -> list[tuple[int, float]]:
+    def similar_to(self, vector: object, limit: int) -> list[tuple[int, float]]:
         return self.ranked[:limit]
+
+
+UNFRAMED = object()  # the unframed text's vector: the stand-in reads any as its ranking
 
 
 FRAMED = [(3, 0.62), (7, 0.55), (9, 0.41)]
@@ -54,12 +57,12 @@ FRAMED = [(3, 0.62), (7, 0.55), (9, 0.41)]
 def test_the_unframed_reading_agreeing_and_nearer_is_taken_whole() -> None:
     # its own runners-up too: a lead measured between cosines of one text
     unframed = _Meaning([(3, 0.8), (9, 0.74), (7, 0.6)])
-    assert _unframed_agreeing(FRAMED, "how big a step", unframed) == unframed.ranked
+    assert _unframed_agreeing(FRAMED, unframed, UNFRAMED) == unframed.ranked
 
 
 def test_the_unframed_reading_preferring_another_entry_changes_nothing() -> None:
-    assert _unframed_agreeing(FRAMED, "how big a step", _Meaning([(7, 0.9), (3, 0.5)])) == FRAMED
+    assert _unframed_agreeing(FRAMED, _Meaning([(7, 0.9), (3, 0.5)]), UNFRAMED) == FRAMED
 
 
 def test_the_unframed_reading_further_away_changes_nothing() -> None:
-    assert _unframed_agreeing(FRAMED, "how big a step", _Meaning([(3, 0.6), (7, 0.4)])) == FRAMED
+    assert _unframed_agreeing(FRAMED, _Meaning([(3, 0.6), (7, 0.4)]), UNFRAMED) == FRAMED
