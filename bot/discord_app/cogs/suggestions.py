@@ -263,6 +263,12 @@ def given_back(head: str, values: dict[str, str]) -> tuple[str, dict[str, Any]]:
     ), {"file": attached}
 
 
+async def _give_back(interaction: Interaction, head: str, values: dict[str, str]) -> None:
+    """Refuse a suggestion form with `head` and what was typed (`given_back`)."""
+    text, attached = given_back(head, values)
+    await reply(interaction, text, **attached)
+
+
 class SuggestButton(
     Restorable[discord.ui.Button[Any]],
     template=rf"{SUGGEST_PREFIX}(?P<query>.{{0,{SUGGEST_QUERY}}})",
@@ -345,15 +351,14 @@ class SuggestCog(ServerOnly, commands.Cog):
         definition = values.get("definition", "").strip()
         if not title or not definition:
             head = "A suggestion needs the term and what it means."
-            attached: dict[str, Any] = {}
             if definition:  # a term of spaces passes the form's input: its words come back
-                head, attached = given_back(f"{head} What you typed:", values)
-            await reply(interaction, head, **attached)
+                await _give_back(interaction, f"{head} What you typed:", values)
+            else:
+                await reply(interaction, head)
             return
         unfit = _unfit(title, definition)
         if unfit is not None:  # past the form's inputs (a hand-made client): refused, not cut
-            text, attached = given_back(f"{unfit} Nothing was queued; what you typed:", values)
-            await reply(interaction, text, **attached)
+            await _give_back(interaction, f"{unfit} Nothing was queued; what you typed:", values)
             return
         refusal = name_refused(title)
         if refusal is not None:  # no moderator could accept it: say so now, not after review
@@ -361,15 +366,13 @@ class SuggestCog(ServerOnly, commands.Cog):
             return
         store = self.state.store
         if store is None:  # what was typed comes back: the form is gone
-            text, attached = given_back(f"{storage_down(self.state)} What you typed:", values)
-            await reply(interaction, text, **attached)
+            await _give_back(interaction, f"{storage_down(self.state)} What you typed:", values)
             return
         await thinking(interaction)
         named = await self._named(scope, title)
         if named is None:  # not searched: this server's searches are at their cap (a raid?)
             head = f"{SEARCHES_WAITING} Nothing was queued; what you typed:"
-            text, attached = given_back(head, values)
-            await reply(interaction, text, **attached)
+            await _give_back(interaction, head, values)
             return
         if named:
             await reply(interaction, named[: limits.MESSAGE_CONTENT])
@@ -378,8 +381,7 @@ class SuggestCog(ServerOnly, commands.Cog):
         with contextlib.suppress(StorageError):  # the write below says so, keeping the text
             waiting = await own_waiting(store, scope, owner, title)
         if waiting is not None:  # their words come back, as any refused form's do
-            text, attached = given_back(f"{waiting} What you typed:", values)
-            await reply(interaction, text, **attached)
+            await _give_back(interaction, f"{waiting} What you typed:", values)
             return
 
         async def sent() -> tuple[str, dict[str, Any]]:
