@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Container, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from bot.glossary.formats.curated_toml import ImportedEntry, curated_entries
@@ -118,13 +119,15 @@ def parse_import(
             )
         ]
     file_problems: list[Problem] = []
-    raws = _read(fmt, text, filename, max_terms, file_problems, held)
+    room = _Room(max_terms, held)
+    raws = _read(fmt, text, filename, room, file_problems)
     problems = [_from_glossary_problem(p) for p in file_problems]
     if not raws and not any(p.severity == "error" for p in problems):
         # Refused rather than read as "remove every term": an import replaces the server's terms.
         problems.append(_file_problem("no entries in the file."))
-    if len(raws) > max(max_terms, held):
-        problems.append(_file_problem(_too_many(len(raws), max_terms, held)))
+    too_many = room.refusal(len(raws))
+    if too_many:
+        problems.append(_file_problem(too_many))
         return [], problems
     candidates = []
     seen_ids: set[str] = set()
@@ -187,28 +190,48 @@ def detect_format(text: str, filename: str) -> ImportFormat | None:
     return _BY_SUFFIX.get(suffix)
 
 
+@dataclass(frozen=True, slots=True)
+class _Room:
+    """How many terms a file may bring: `cap`, or as many as the server `held` when it is past
+    the cap already (the cap lowered): its own export imports back, with no term added."""
+
+    cap: int
+    held: int = 0
+
+    @property
+    def terms(self) -> int:
+        return max(self.cap, self.held)
+
+    def refusal(self, entries: int) -> str | None:
+        """Why `entries` terms are too many, or None."""
+        if entries <= self.terms:
+            return None
+        if self.held > self.cap:  # past the cap already (it was lowered): kept, not added to
+            return (
+                f"{entries:,} entries; a server can have at most {self.cap:,} terms, and one "
+                f"that has more ({self.held:,}) may keep them but not add to them."
+            )
+        return f"{entries:,} entries; a server can have at most {self.cap:,} terms."
+
+
 def _read(
-    fmt: ImportFormat,
-    text: str,
-    name: str,
-    max_terms: int,
-    problems: list[Problem],
-    held: int = 0,
+    fmt: ImportFormat, text: str, name: str, room: _Room, problems: list[Problem]
 ) -> list[RawEntry]:
     if fmt == "markdown":
-        entries = _markdown_entries(text)
-        if entries > max(max_terms, held):  # counted, not parsed: 400,000 headings take seconds
-            problems.append(Problem("error", name, _too_many(entries, max_terms, held)))
+        # Counted, not parsed: 400,000 headings take seconds.
+        too_many = room.refusal(_markdown_entries(text))
+        if too_many:
+            problems.append(Problem("error", name, too_many))
             return []
         return parse_markdown(text, name, "import", problems)
     try:
         if fmt == "topics-json":
-            refusal = _topics_refusal(text, max_terms, held)
+            refusal = _topics_refusal(text, room)
             if refusal:  # counted, not checked: 300,000 empty topics took a minute
                 problems.append(Problem("error", name, refusal))
                 return []
             return parse_topics_json(text, name, "import", problems)
-        refusal = _toml_refusal(text, max_terms, held)
+        refusal = _toml_refusal(text, room)
         if refusal:
             problems.append(Problem("error", name, refusal))
             return []
@@ -231,7 +254,7 @@ def _markdown_entries(text: str) -> int:
     return max(0, sum(1 for t in titles if len(t) != 1) - 1)
 
 
-def _topics_refusal(text: str, max_terms: int, held: int = 0) -> str | None:
+def _topics_refusal(text: str, room: _Room) -> str | None:
     """Why a topics JSON text is refused before its topics are checked one by one (each
     problem of each is listed): more topics than a server may hold, or far more keys than a
     glossary needs (as TOML's count). Nothing when it is no topics JSON: its reader says why."""
@@ -247,13 +270,13 @@ def _topics_refusal(text: str, max_terms: int, held: int = 0) -> str | None:
     topics = data.get("topics") if isinstance(data, dict) else None
     if not isinstance(topics, list):
         return None
-    if len(topics) > max(max_terms, held):
-        return _too_many(len(topics), max_terms, held)
-    max_terms = max(max_terms, held)
+    too_many = room.refusal(len(topics))
+    if too_many:
+        return too_many
     keys = sum(len(topic) for topic in topics if isinstance(topic, dict))
-    if keys > TOML_ITEMS_PER_TERM * max_terms:
+    if keys > TOML_ITEMS_PER_TERM * room.terms:
         return (
-            f"{keys:,} keys in its topics: more than a glossary of {max_terms:,} terms needs; "
+            f"{keys:,} keys in its topics: more than a glossary of {room.terms:,} terms needs; "
             "is this a glossary file?"
         )
     return None
@@ -309,31 +332,21 @@ def _other_json(data: object) -> str | None:
     )
 
 
-def _toml_refusal(text: str, max_terms: int, held: int = 0) -> str | None:
+def _toml_refusal(text: str, room: _Room) -> str | None:
     """Why a TOML text is refused before it is parsed (counted by linear scans)."""
-    entries = len(_ENTRIES_HEADER.findall(text))
-    if entries > max(max_terms, held):
-        return _too_many(entries, max_terms, held)
-    max_terms = max(max_terms, held)
+    too_many = room.refusal(len(_ENTRIES_HEADER.findall(text)))
+    if too_many:
+        return too_many
     dots = [m.group().count(".") for m in _KEY_PATH.finditer(text)]
     if max(dots, default=0) >= MAX_KEY_PARTS:
         return f"a dotted key of more than {MAX_KEY_PARTS} parts"
     items = len(_TOML_ITEM.findall(text)) + sum(dots)
-    if items > TOML_ITEMS_PER_TERM * max_terms:
+    if items > TOML_ITEMS_PER_TERM * room.terms:
         return (
-            f"{items:,} tables, keys and lines: more than a glossary of {max_terms:,} terms "
+            f"{items:,} tables, keys and lines: more than a glossary of {room.terms:,} terms "
             "needs; is this a glossary file?"
         )
     return None
-
-
-def _too_many(entries: int, max_terms: int, held: int = 0) -> str:
-    if held > max_terms:  # past the cap already (it was lowered): kept, not added to
-        return (
-            f"{entries:,} entries; a server can have at most {max_terms:,} terms, and one that "
-            f"has more ({held:,}) may keep them but not add to them."
-        )
-    return f"{entries:,} entries; a server can have at most {max_terms:,} terms."
 
 
 def _from_glossary_problem(problem: Problem) -> TermProblem:
