@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -74,16 +74,21 @@ class LookAlikes(Generic[Owner]):
 
     def like(self, name: str, *, apart_from: Iterable[Owner] = ()) -> tuple[Owner, str] | None:
         """A name `name` looks like but is not (another spelling of), held by an owner not in
-        `apart_from`: (owner, that name), or None. Two names written in plain ASCII never look
-        alike here: "AL" and "AI", "modern" and "modem" are different words that people type."""
+        `apart_from`: (owner, that name), or None; never two plain ASCII names (`alike`)."""
         mine = set(apart_from)
         key = compact(name)
-        plain = _plain(name)
+        return next(
+            ((o, held) for o, held in self.alike(name) if o not in mine and compact(held) != key),
+            None,
+        )
+
+    def alike(self, name: str) -> Iterator[tuple[Owner, str]]:
+        """Each (owner, name) held that shares a look-alike key with `name` (as written and
+        case-folded), in the order added, but for plain ASCII pairs (`_typed_apart`)."""
         for look in lookalike_keys(name):
             for owner, held in self._names.get(look, ()):
-                if owner not in mine and compact(held) != key and not (plain and _plain(held)):
-                    return owner, held
-        return None
+                if not _typed_apart(name, held):
+                    yield owner, held
 
 
 def alias_lookalikes(aliases: Mapping[str, str]) -> LookAlikes[str]:
@@ -102,7 +107,7 @@ def same_name(name: str, other: str) -> bool:
     key, other_key = compact(name), compact(other)
     if key == other_key or other_key in plural_variants(key):
         return bool(key)
-    if (_plain(name) and _plain(other)) or _other_script(name) or _other_script(other):
+    if _typed_apart(name, other) or _other_script(name) or _other_script(other):
         return False
     return any(
         look == other_look or other_look in plural_variants(look)
@@ -118,22 +123,18 @@ def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
     spelling: Greek "ρ" (Spearman's rho) is not "p", only "Zоrblax" (Latin with a Cyrillic о)
     is "Zorblax". Keyed once, for many look-ups; `find` takes a name as written (its capitals
     read as they look)."""
-    keyed: dict[str, list[tuple[bool, V]]] = {}
-    for name, value in names.items():
-        for look in () if _other_script(name) else lookalike_keys(name):
-            keyed.setdefault(look, []).append((_plain(name), value))
+    index: LookAlikes[str] = LookAlikes()  # each name held by itself
+    for name in names:
+        if not _other_script(name):
+            index.add(name, [name])
 
     def find(name: str) -> V | None:
         if _other_script(name):
             return None
-        plain = _plain(name)
         # As written and case-folded (`lookalike_keys`): `names` are keys already folded
         # ("ram"); "LΙME"'s Greek Ι reads as "l", its small ι as "i".
-        for look in lookalike_keys(name):
-            for other_plain, value in keyed.get(look, ()):
-                if not (plain and other_plain):
-                    return value
-        return None
+        held = next(index.alike(name), None)
+        return None if held is None else names[held[0]]
 
     return find
 
@@ -144,6 +145,12 @@ def _other_script(name: str) -> bool:
     return not folded.isascii() and not any(
         char.isalpha() and unicodedata.name(char, "").startswith("LATIN ") for char in folded
     )
+
+
+def _typed_apart(name: str, other: str) -> bool:
+    """Two names written in plain ASCII are never look-alikes: "AL" and "AI", "modern" and
+    "modem" are different words that people type."""
+    return _plain(name) and _plain(other)
 
 
 def _plain(name: str) -> bool:
