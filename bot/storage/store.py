@@ -122,8 +122,7 @@ class Store:
             _system_seconds if clock is utc_now else lambda: to_unix(clock())
         )
         self._sleep = sleep
-        self._max_pending_lookups = max_pending_lookups
-        self._max_pending_misses = max_pending_misses
+        self._caps = CountCaps(max_pending_lookups, max_pending_misses)
         self._pending = CountBuffer(1)
         self._inflight: CountBuffer | None = None
         self._flushing: asyncio.Future[bool] | None = None  # the last flush, until it ends
@@ -258,24 +257,19 @@ class Store:
         """Count an answered lookup of `entry_id` in `scope` (guild id, 0 for DMs)."""
         if self._closed:
             return
-        kept = self._pending.add_lookup(
-            scope, entry_id, self._seconds(), max_keys=self._max_pending_lookups
-        )
+        kept = self._caps.lookup(self._pending, scope, entry_id, self._seconds())
         if not kept or "lookups" in self._dropping:
-            self._note_kept("lookups", kept, self._max_pending_lookups)
+            self._note_kept("lookups", kept, self._caps.lookups)
         if kept and self.observer is not None:  # one dropped is never written: not "waiting"
             self.observer.lookup_counted()
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
         """Count a search that found no entry."""
-        query = normalized_query[:MAX_QUERY_LENGTH]
-        if self._closed or not query:
+        if self._closed or not normalized_query:
             return
-        kept = self._pending.add_miss(
-            scope, query, self._seconds(), max_keys=self._max_pending_misses
-        )
+        kept = self._caps.miss(self._pending, scope, normalized_query, self._seconds())
         if not kept or "missed queries" in self._dropping:
-            self._note_kept("missed queries", kept, self._max_pending_misses)
+            self._note_kept("missed queries", kept, self._caps.misses)
 
     def take_counts(self, ahead: CountsAhead) -> None:
         """Take the counts made before this store opened (`CountsAhead`): written with the next
@@ -1187,6 +1181,25 @@ class Store:
         return from_unix(self._seconds())
 
 
+@dataclass(frozen=True, slots=True)
+class CountCaps:
+    """How many distinct keys of each kind a buffer holds in memory (past them a new key is not
+    counted), and the one way a count is recorded under them: the store's and `CountsAhead`'s."""
+
+    lookups: int = MAX_PENDING_LOOKUPS
+    misses: int = MAX_PENDING_MISSES
+
+    def lookup(self, buffer: CountBuffer, scope: int, entry_id: str, now: int) -> bool:
+        """Count a lookup; False when its key is new and the buffer is at the cap."""
+        return buffer.add_lookup(scope, entry_id, now, max_keys=self.lookups)
+
+    def miss(self, buffer: CountBuffer, scope: int, normalized_query: str, now: int) -> bool:
+        """Count a missed search, its query cut to `MAX_QUERY_LENGTH`; False when it is new
+        and the buffer is at the cap. An empty query is no search: counted nowhere (True)."""
+        query = normalized_query[:MAX_QUERY_LENGTH]
+        return not query or buffer.add_miss(scope, query, now, max_keys=self.misses)
+
+
 class CountsAhead:
     """Lookups and missed searches counted while the database is not open yet (the bot answers
     from its glossary while PostgreSQL comes up): handed to the store once it opens
@@ -1196,23 +1209,17 @@ class CountsAhead:
         self, max_lookups: int = MAX_PENDING_LOOKUPS, max_misses: int = MAX_PENDING_MISSES
     ) -> None:
         self.buffer = CountBuffer(1)
-        self._max_lookups = max_lookups
-        self._max_misses = max_misses
+        self._caps = CountCaps(max_lookups, max_misses)
         self.dropped = 0  # lookups and misses of a new key past the bounds: not counted
 
     def record_lookup(self, scope: int, entry_id: str) -> None:
         # In the metrics once the store takes them (`take_counts`): a wait given up drops
         # them, and `glossary_lookups_buffered_total` would show them waiting for ever.
-        if not self.buffer.add_lookup(
-            scope, entry_id, _system_seconds(), max_keys=self._max_lookups
-        ):
+        if not self._caps.lookup(self.buffer, scope, entry_id, _system_seconds()):
             self.dropped += 1
 
     def record_miss(self, scope: int, normalized_query: str) -> None:
-        query = normalized_query[:MAX_QUERY_LENGTH]
-        if query and not self.buffer.add_miss(
-            scope, query, _system_seconds(), max_keys=self._max_misses
-        ):
+        if not self._caps.miss(self.buffer, scope, normalized_query, _system_seconds()):
             self.dropped += 1
 
     def said(self) -> str:
