@@ -99,6 +99,9 @@ half the glossary split by the sha1 of the id, alternately within each category:
 chat fillers and openers, after a pasted log or code line, after a statement naming the entry or
 another, with the name as subject or object, "what's the X thing people keep mentioning"; a
 description per entry in three lengths; off-topic rows in the same chat shapes),
+`relevance_blind42.tsv` (one slice, `test27`, held out, the other half in the independent checks'
+shapes as test26, in other voices: a nurse, a security engineer, a startup founder, a retiree, a
+physics student, a novelist; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -108,7 +111,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test26, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test27, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -176,6 +179,7 @@ SETS = (
     "relevance_blind39.tsv",
     "relevance_blind40.tsv",
     "relevance_blind41.tsv",
+    "relevance_blind42.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -208,6 +212,7 @@ HELD_OUT = {
     "test24",
     "test25",
     "test26",
+    "test27",
     "everyday-check",
     "chat-check",
 }
