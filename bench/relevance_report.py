@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -94,6 +94,14 @@ using "model", "training", "token", "agent", "embedding", "pipeline", "attention
 shapes over the other half in other voices: a student the night before an exam, a product
 manager, a game developer, a sysadmin on call, a teacher, a speaker writing through machine
 translation; written the same way after that),
+`relevance_blind41.tsv` (one slice, `dev19`, to tune on, the shapes recent rounds missed over
+half the glossary split by the sha1 of the id, alternately within each category: questions behind
+chat fillers and openers, after a pasted log or code line, after a statement naming the entry or
+another, with the name as subject or object, "what's the X thing people keep mentioning"; a
+description per entry in three lengths; off-topic rows in the same chat shapes),
+`relevance_blind42.tsv` (one slice, `test27`, held out, the other half in the independent checks'
+shapes as test26, in other voices: a nurse, a security engineer, a startup founder, a retiree, a
+physics student, a novelist; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -103,7 +111,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test26, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test27, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -170,6 +178,8 @@ SETS = (
     "relevance_blind38.tsv",
     "relevance_blind39.tsv",
     "relevance_blind40.tsv",
+    "relevance_blind41.tsv",
+    "relevance_blind42.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -202,6 +212,7 @@ HELD_OUT = {
     "test24",
     "test25",
     "test26",
+    "test27",
     "everyday-check",
     "chat-check",
 }
@@ -228,7 +239,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev18, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev19, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

@@ -636,6 +636,27 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind41.md: half the glossary split by the sha1 of the id within each category,
+    # questions in the chat shapes recent rounds missed (fillers, pasted logs, statements naming
+    # an entry, the name as subject, "the X thing people keep mentioning"). Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind41.tsv"),
+        "dev19",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
+    # relevance_blind42.md: the other half in the checks' shapes as test26, in other voices (a
+    # nurse, a security engineer, a founder, a retiree, a physics student, a novelist). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind42.tsv"),
+        "test27",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -841,6 +862,28 @@ def test_the_thirty_ninth_and_fortieth_sets_split_each_category_by_reversed_ids(
         entry_id
         for ids in by_category.values()
         for entry_id in sorted(ids, key=lambda entry_id: entry_id[::-1])[::2]
+    }
+    assert halves[0] == first
+    assert halves[1] == {entry.id for entry in glossary} - first
+
+
+def test_the_forty_first_and_second_sets_split_each_category_by_the_sha1_of_the_id() -> None:
+    """relevance_blind41.md and relevance_blind42.md: each set describes and asks about the same
+    entries, once each, in that order, then 40 off-topic rows; within each category, sorted by
+    the sha1 (hex) of the id, dev19 has the first, third, fifth... entry and test27 the others;
+    the descriptions come in three lengths (4-8, 9-18 and 25-50 words), each at least a quarter
+    of them."""
+    glossary = load_glossary()
+    halves = [_described_in_three_lengths(f"relevance_blind{n}.tsv") for n in (41, 42)]
+    by_category: defaultdict[str, list[str]] = defaultdict(list)
+    for entry in glossary:
+        by_category[entry.category].append(entry.id)
+    first = {
+        entry_id
+        for ids in by_category.values()
+        for entry_id in sorted(
+            ids, key=lambda entry_id: hashlib.sha1(entry_id.encode()).hexdigest()
+        )[::2]
     }
     assert halves[0] == first
     assert halves[1] == {entry.id for entry in glossary} - first
