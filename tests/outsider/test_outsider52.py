@@ -8,8 +8,21 @@ import signal
 import sys
 from pathlib import Path
 
+from bot.cards.text import LINK_ASKED
+from bot.discord_app.app import GlossaryBot
+from tests.discord_app.helpers import buttons, define, is_ephemeral
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
+
+from .conftest import Scene
+from .test_round26 import _missed
+
+# Addresses members paste, whose words name entries (a page about the term).
+WORDY_LINKS = (
+    "https://en.wikipedia.org/wiki/Retrieval-augmented_generation",
+    "https://huggingface.co/docs/transformers/kv_cache",
+    "https://example.com/rag",
+)
 
 # `glossary-bot run` whose reload (SIGHUP) takes as long as a maintainer's first reload of a
 # few thousand new entries, which embeds each (minutes on a loaded machine): it says so, then
@@ -47,3 +60,24 @@ async def test_a_stop_during_a_long_reload_keeps_to_its_deadline(tmp_path: Path)
             code = await bot.stop(within=20)  # bounds a hang: the stop's own deadline is 7 s
     assert code == 0, bot.output
     assert "flushing counts" in bot.output
+
+
+async def test_a_link_whose_address_has_a_terms_words_names_no_term(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """P4: a link alone names no term (README): said privately, the link not repeated in
+    public, no missed search. A link whose address holds an entry's words (a page about it)
+    got "Did you mean one of these for “https[:]//en[.]wikipedia[.]org/wiki/…”?" in public
+    with offers, the address echoed in the channel, by `/define` and by a mention alike:
+    the offers came before the link was noticed."""
+    fake = scene.fake
+    for link in WORDY_LINKS:
+        _, answer = await define(fake, scene.alice, link, scene.channel)
+        assert is_ephemeral(answer), (link, answer)
+        assert answer["content"] == LINK_ASKED, (link, answer)
+        assert buttons(answer) == {}, (link, answer)
+        await fake.user_message(scene.bob, scene.channel, f"{fake.bot.mention} {link}")
+        said = await fake.wait_for_channel_message(scene.channel)
+        assert said["content"] == LINK_ASKED, (link, said)
+        assert buttons(said) == {}, (link, said)
+    assert await _missed(scene) == "None. 🎉"
