@@ -1,5 +1,5 @@
 """File work on a daemon thread of its own: a disk that hangs holds up neither the bot's stop nor
-any other file work."""
+any other file work (and a glossary reload's, whose embedding can take minutes)."""
 
 from __future__ import annotations
 

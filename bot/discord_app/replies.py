@@ -119,6 +119,12 @@ async def reply_for(
         embed = render_card(entry, glossary, matched=matched, lookups=lookups, plain=plain)
         buttons = card_view(glossary, entry, owner_id, plain=plain, first=result.other_side)
         return Reply(None, embed, buttons, private=False, looked_up=entry.id if count else None)
+    if only_links(result.query):
+        # A pasted link names no term, whatever words its address holds ("…/wiki/Retrieval-
+        # augmented_generation"): no offers echoing it in public, no miss for /stats (nor a
+        # private address shown to the moderators), no alias or suggestion (neither may hold
+        # a link).
+        return Reply(LINK_ASKED, None, None, private=True)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
         observe.outcome("suggestions")
@@ -126,10 +132,6 @@ async def reply_for(
         return Reply(text, None, view, private=False, quotes_user=True)
     if result.asked_nothing:
         return Reply(NOTHING_ASKED, None, None, private=True)
-    if only_links(result.query):
-        # A pasted link names no term: no miss for /stats (nor a private address shown to the
-        # moderators), no alias or suggestion to offer (neither may hold a link).
-        return Reply(LINK_ASKED, None, None, private=True)
     observe.outcome("no_entry")
     text = f"No entry for “{echo(result.query)}”."
     gone = _alias_to_a_removed_entry(local, scope, result.query)

@@ -22,6 +22,7 @@ from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
+from bot.own_thread import on_own_thread
 from bot.search.index import SearchIndex
 from bot.storage import CountsAhead
 
@@ -121,8 +122,10 @@ class BotState:
         return self._swap(self._prepare())
 
     async def reload_off_loop(self) -> str:
-        """`reload`, with the loading and indexing in a thread so answers keep flowing."""
-        return self._swap(await asyncio.to_thread(self._prepare))
+        """`reload`, with the loading and indexing in a thread so answers keep flowing: a
+        daemon of its own, since a file of thousands of new entries embeds each (minutes),
+        and `asyncio.run` would hold the stop until asyncio's default executor's was done."""
+        return self._swap(await on_own_thread(self._prepare))
 
     @staticmethod
     def _indexed(glossary: Glossary) -> Indexed:
