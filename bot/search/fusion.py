@@ -10,7 +10,7 @@ sentence) that the meaning does not support at all loses `DISAGREEMENT_PENALTY`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.search.query import name_setting
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE, MENTION_SCORE, Candidate, Pool
@@ -64,6 +64,13 @@ NEIGHBOUR_GAP = 0.15
 # it (tuning slices: 3.0 turns three wrong cards into offers for one right card; 2.5 costs five,
 # 2.0 fourteen).
 DESCRIBED_REST = 3.0
+# A question's description card yields to the meaning's first entry where the words hardly tell
+# the two apart: the meaning puts that other entry first at `NEIGHBOUR_MEANT_COSINE` or more and
+# the description stage scores it at least `NEIGHBOUR_WORDS_SHARE` of the card's BM25 ("the 405b
+# model doesn't fit on one gpu even at 8 bit, how do people split it": Model Parallelism, not
+# Quantization; tuning slices, bench/results/semantic.md "desc52").
+NEIGHBOUR_MEANT_COSINE = 0.6
+NEIGHBOUR_WORDS_SHARE = 0.7
 # A text that gets nothing at all, no card and no offer, is offered the description stage's first
 # where its words describe that entry strongly (BM25 over log(2N), at least this), the meaning
 # ranks it among its first `NOTHING_RANKS`, and the text leans to the field as a whole (its cosine
@@ -229,6 +236,24 @@ def narrower_first(
     if card != asked or card not in cosines or similar[0][0] == card or not related:
         return None
     return similar[0][0] if similar[0][1] - cosines[card] >= NEIGHBOUR_GAP else None
+
+
+def neighbour_meant(
+    card: int, similar: Sequence[tuple[int, float]], described: Mapping[int, float]
+) -> int | None:
+    """The entry a question's description `card` yields to, if any: the meaning's first, another
+    entry, at `NEIGHBOUR_MEANT_COSINE` or more and a clear lead over the card (`MATCH_MARGIN` /
+    `SLOPE` in cosine), that the words (`described`: BM25 by entry) score nearly as high as the
+    card (`NEIGHBOUR_WORDS_SHARE`): the words do not tell the two apart, the meaning does."""
+    if not similar or similar[0][0] == card or similar[0][1] < NEIGHBOUR_MEANT_COSINE:
+        return None
+    first, cosine = similar[0]
+    if cosine - dict(similar).get(card, 0.0) < MATCH_MARGIN / SLOPE:
+        return None
+    words = described.get(card, 0.0)
+    return (
+        first if words > 0 and described.get(first, 0.0) >= NEIGHBOUR_WORDS_SHARE * words else None
+    )
 
 
 def names_tied(

@@ -66,6 +66,7 @@ from bot.search.fusion import (
     named_rank,
     names_tied,
     narrower_first,
+    neighbour_meant,
     semantic_score,
     wants_meaning,
 )
@@ -619,6 +620,8 @@ class SearchIndex:
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
             decided = self._plainly_described(decided, nearest, names_in)
+            if question and pair is None:
+                decided = self._neighbour_meant(decided, similar, versionless, names_in)
             if pair is None and decided.strategy == "semantic":
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
@@ -1461,6 +1464,31 @@ class SearchIndex:
         other = self.entries[described]
         ahead = Suggestion(other.id, other.title, result.score, "description")
         return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
+
+    def _neighbour_meant(
+        self,
+        result: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        text: str,
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A question's card its description won, its name not written, goes to the meaning's
+        first entry, the card its first offer, where the words score both nearly alike
+        (`neighbour_meant`): "the 405B model doesn't fit on one gpu even at 8 bit. how do people
+        split it?" asks for Model Parallelism in words Quantization's text scores a little higher."""
+        if result.entry is None or result.strategy != "description":
+            return result
+        card = self.positions[result.entry.id]
+        if any(found.entry == card for found in names_in(text)):
+            return result
+        hits = self.fulltext.search(text, limit=len(self.entries))
+        meant = neighbour_meant(card, similar, {h.document: h.bm25 for h in hits})
+        if meant is None or any(found.entry == meant for found in names_in(text)):
+            return result  # a name written is where the question is, not what it asks
+        other = self.entries[meant]
+        offered = _card_offered(result, result.entry, "description")
+        rest = tuple(s for s in offered.suggestions if s.id != other.id)
+        return replace(offered, status="match", entry=other, strategy="semantic", suggestions=rest)
 
     def _is_server_term(self, entry: int) -> bool:
         """A server's own coinage: the model scores a description of it lower than one of a

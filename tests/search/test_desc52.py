@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.fusion import neighbour_meant
 
 from .probe_files import (
     ProbeFile,
@@ -57,10 +58,6 @@ test_an_everyday_question_gives_no_card = OFFTOPIC.test("offtopic", expect=no_ca
 test_the_probe_file_is_whole = NO_WRONG.counted({"near": 40, "neighbour": 11, "offtopic": 8})
 
 
-# The rule these were written for (`SearchIndex._neighbour_meant`) was removed by ablate54: on
-# tuning it turned 2 wrong cards right and 1 right wrong, held out was equal
-# (bench/results/semantic.md, "ablate54"); the description stage's neighbour keeps the card.
-@pytest.mark.xfail(strict=True, reason="ablate54 removed SearchIndex._neighbour_meant")
 @pytest.mark.parametrize(
     ("query", "meant", "described"),
     [
@@ -96,3 +93,14 @@ def test_a_title_word_written_keeps_the_described_card(bundled_index: SearchInde
     )
     assert result.entry is not None, result
     assert result.entry.id == "process-reward-model", result
+
+
+def test_neighbour_meant_reads_the_meaning_and_the_words() -> None:
+    similar = [(1, 0.7), (0, 0.6)]
+    assert neighbour_meant(0, similar, {0: 10.0, 1: 7.5}) == 1
+    assert neighbour_meant(0, similar, {0: 10.0, 1: 6.0}) is None  # the words prefer the card
+    assert neighbour_meant(0, [(1, 0.55), (0, 0.45)], {0: 10.0, 1: 9.0}) is None  # meaning weak
+    assert neighbour_meant(0, [(1, 0.7), (0, 0.65)], {0: 10.0, 1: 9.0}) is None  # no clear lead
+    assert neighbour_meant(0, [(1, 0.7)], {0: 10.0, 1: 9.0}) == 1  # the card not in its ten
+    assert neighbour_meant(1, similar, {0: 10.0, 1: 9.0}) is None  # the card is the meaning's
+    assert neighbour_meant(0, similar, {1: 9.0}) is None  # no words for the card
