@@ -87,7 +87,7 @@ from bot.glossary.server_terms import (
     overlay_target,
 )
 from bot.storage import StorageError, Store, Suggestion, SuggestionDecided
-from bot.term_import import REPORT_LISTED, describe, import_terms, too_big
+from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
     Plan,
     TermChange,
@@ -698,14 +698,27 @@ class TermCog(
     ) -> None:
         state = self.state
         cap = import_cap(*state.term_caps)
-        refusal = too_big(f"“{echo(file.filename)}”", file.size, cap)
-        if refusal:  # said before a byte is downloaded
+        name = f"“{echo(file.filename)}”"
+        refusal = too_big(name, file.size, cap)
+        if refusal and state.store is None:  # said before a byte is downloaded
             await reply(interaction, f"{refusal}. Nothing was imported.")
             return
         if state.store is None:
             await reply(interaction, storage_down(state))
             return
         await thinking(interaction)
+        if refusal:  # past the caps' limit: a server past a lowered cap may take its own export
+            try:
+                cap = await server_import_cap(
+                    state.store, interaction.guild_id or 0, state.term_caps
+                )
+            except StorageError:
+                await reply(interaction, STORAGE_DOWN)
+                return
+            refusal = too_big(name, file.size, cap)
+        if refusal:  # still said before a byte is downloaded
+            await reply(interaction, f"{refusal}. Nothing was imported.")
+            return
         try:
             data = await file.read()
         except discord.HTTPException:
