@@ -179,6 +179,9 @@ class ServerCache:
         # The counters went back while the triggers that move them are missing: a restore
         # under the running bot is still loading (`check`).
         self._restoring = False
+        # (schema version found, this bot's) once the database was seen behind this bot (a
+        # backup from before an upgrade put in place): only a restart mends it.
+        self.schema_behind: tuple[int, int] | None = None
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -445,6 +448,10 @@ class ServerCache:
                 await self.check()
             except Exception:
                 log.debug("could not read the versions", exc_info=True)
+                # A backup from before an upgrade restored with counters that did not go back
+                # (taken moments before) fails its reads here without a rewind: said too.
+                if (store := self._store()) is not None:
+                    await self.gone_back(store)
 
     async def check(self) -> None:
         """One check: the two counters, and when one moved, the versions of the servers cached
@@ -468,23 +475,7 @@ class ServerCache:
             # The counters only grow: a dump restored under the running bot (pg_restore) took
             # them back, and each server's version with them. Every server is stale.
             self._rewinds += 1
-            behind = None
-            with contextlib.suppress(StorageError, TimeoutError):
-                behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
-            if behind is not None:
-                # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
-                # under the bot): what later migrations made is gone, and every read of it fails
-                # until a start migrates it again. The one line that says what to do.
-                log.error(
-                    "the database %s went back to schema version %d under the running bot (a "
-                    "backup from before an upgrade restored?); this bot needs %d: restart the "
-                    "bot, whose start upgrades it (or says why it cannot). Until then servers' "
-                    "aliases and terms cannot be read nor changed; /define answers with what "
-                    "was last read, or the bundled glossary",
-                    store.location,
-                    *behind,
-                )
-            else:
+            if await self.gone_back(store) is None:
                 log.warning(
                     "the database's versions went back (a backup restored under the running "
                     "bot?): every server's aliases and terms are read again at its next request"
@@ -506,6 +497,30 @@ class ServerCache:
                 self._saw(scope, (generation, version))
         # Taken in once the servers' versions are: a check that failed reads them again.
         self._versions = versions
+
+    async def gone_back(self, store: Store) -> tuple[int, int] | None:
+        """(the schema version found, this bot's) if the database went back to an older schema
+        under the running bot, said once in the one line that says what to do; None if not, or
+        if that cannot be read now. Asked where reads or writes fail: a few a second at most."""
+        try:
+            behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
+        except (StorageError, TimeoutError):
+            return self.schema_behind  # as last seen: the database down says nothing of it
+        if behind is not None and self.schema_behind is None:
+            # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
+            # under the bot): what later migrations made is gone, and every read of it fails
+            # until a start migrates it again.
+            log.error(
+                "the database %s went back to schema version %d under the running bot (a "
+                "backup from before an upgrade restored?); this bot needs %d: restart the "
+                "bot, whose start upgrades it (or says why it cannot). Until then servers' "
+                "aliases and terms cannot be read nor changed; /define answers with what "
+                "was last read, or the bundled glossary",
+                store.location,
+                *behind,
+            )
+        self.schema_behind = behind
+        return behind
 
     async def _load(self, store: Store, scope: int, *, deadline: float | None = None) -> _Cached:
         """Read and index this server's aliases and terms. `deadline`: a request's read, whose
