@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
@@ -792,9 +792,12 @@ class ServerCache:
             local = cached.local
             if not total:
                 log.info("embedding the terms of server %s", scope)
+            # The keys of the servers held (references: the set is made in the thread, and
+            # only past the cache's limit), whose vectors the cache lets go of last.
+            in_use = [c.local.row_keys for c in self._servers.values()]
             try:
                 updated, embedded = await loop.run_in_executor(
-                    self._embedder, _embed_batch, local, vectors
+                    self._embedder, _embed_batch, local, vectors, in_use
                 )
             except Exception:
                 log.warning(
@@ -847,13 +850,16 @@ def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTer
     )
 
 
-def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
+def _embed_batch(
+    local: LocalGlossary, vectors: TermVectors, in_use: Sequence[Sequence[bytes]] = ()
+) -> tuple[LocalGlossary, int]:
     """In the embedding thread: the next few of the server's texts without a vector (shortest
-    first: a batch pads to its longest), and the server's glossary with every known one."""
+    first: a batch pads to its longest), and the server's glossary with every known one.
+    `in_use`: the keys of the servers held, which the cache lets go of last."""
     # Those its stage lacks, not those the cache lacks: the cache may have let go of texts the
     # stage holds, and embedding them again would add nothing to it.
     missing = sorted(vectors.missing(local.waiting(vectors)), key=len)
-    embedded = vectors.embed(missing[:EMBED_BATCH])
+    embedded = vectors.embed(missing[:EMBED_BATCH], in_use)
     return with_vectors(local, vectors), embedded
 
 

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot import limits
+from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.moderators import SCHEMA_BEHIND
 from bot.glossary.interchange import export_bytes, import_cap
 from bot.glossary.server_terms import ServerTerm
+from bot.search.semantic.term_vectors import TermVectors
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
@@ -123,3 +125,39 @@ async def test_a_schema_put_back_under_the_bot_tells_moderators_to_restart_it(
     said = [r for r in caplog.records if "went back to schema version 8" in r.getMessage()]
     assert len(said) == 1, [r.getMessage() for r in caplog.records]
     assert "restart the bot" in said[0].getMessage()
+
+
+def _one_term(name: str) -> tuple[ServerTerm, ...]:
+    return (
+        ServerTerm(
+            id=name.lower(),
+            title=f"{name} Board",
+            definition=f"The {name.lower()} board that says who is on call this week.",
+            category="Fundamentals",
+        ),
+    )
+
+
+async def test_the_vector_cache_lets_go_of_an_idle_servers_vectors_before_a_busy_ones(
+    scene: Scene, bot: GlossaryBot, store: Store, tmp_path: Path
+) -> None:
+    """outsider51's note: past its limit the term-vector cache let go of the vectors embedded
+    first, a busy server's (read once at its start, asked all day since) before an idle one's
+    embedded later, so the busy one embedded them again at its next read (after a restart, or
+    let go by SERVER_CACHE_MB). Now the servers held in memory keep theirs, and the rest go
+    least recently used first. Here the cache keeps 4 texts (two a term)."""
+    shared = bot.state.servers._vectors()
+    assert shared is not None
+    vectors = TermVectors(shared.encoder, tmp_path, kept=4)
+    bot.state.servers._term_vectors = vectors
+    busy, idle, new = 9001, 9002, 9003
+    for scope, name in ((busy, "Qxbusy"), (idle, "Qxidle"), (new, "Qxnew")):
+        await change_terms(store, scope, lambda *_, n=name: (TermChange(put=_one_term(n)), None), 1)
+    servers = bot.state.servers
+    busy_texts = [text for _, text in (await servers.embedded(busy)).texts]
+    idle_texts = [text for _, text in (await servers.embedded(idle)).texts]
+    servers.forget(idle)  # idle: let go (IDLE_AFTER), as the busy one is not
+    await servers.local(busy)  # asked again
+    await servers.embedded(new)  # two more texts: two of the six go
+    assert vectors.missing(busy_texts) == []  # before: both gone
+    assert vectors.missing(idle_texts) == idle_texts
