@@ -504,7 +504,8 @@ class ServerCache:
         if that cannot be read now. Asked where reads or writes fail: a few a second at most."""
         try:
             behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
-        except (StorageError, TimeoutError):
+        except Exception:  # asked where something failed already: never a second fault
+            log.debug("could not read the schema's version", exc_info=True)
             return self.schema_behind  # as last seen: the database down says nothing of it
         if behind is not None and self.schema_behind is None:
             # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
