@@ -19,6 +19,7 @@ from bot.glossary.server_terms import (
     check_caps,
     diff_terms,
     overlay_target,
+    text_size,
 )
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases, read_terms
@@ -42,6 +43,18 @@ def too_big(name: str, size: int, cap: int = MAX_IMPORT_BYTES) -> str | None:
     if f"{mib:.1f}" == f"{cap / 2**20:.1f}":
         return f"{name} is {size:,} bytes; {at_most(cap)} ({cap:,} bytes)"
     return f"{name} is {mib:.1f} MiB; {at_most(cap)}"
+
+
+def held_import_cap(stored: Sequence[ServerTerm], caps: tuple[int, int]) -> int:
+    """The largest file an import into a server holding `stored` takes: room for an export at
+    its caps or of what it holds, if more (a cap lowered under it: its own export imports back,
+    no further past the cap, as `check_caps` takes it)."""
+    return import_cap(max(caps[0], len(stored)), max(caps[1], sum(map(text_size, stored))))
+
+
+async def server_import_cap(store: Store, scope: int, caps: tuple[int, int]) -> int:
+    """`held_import_cap` of the server's terms as stored now (a read)."""
+    return held_import_cap(await read_terms(store, scope), caps)
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,7 @@ async def import_terms(
         bundled,
         default_category=default_category,
         max_terms=caps[0],
-        max_bytes=import_cap(*caps),
+        max_bytes=held_import_cap(stored, caps),
         replaced=stored,
         held=len(stored),  # past a lowered cap, its own export is no further past it
     )

@@ -26,7 +26,14 @@ from bot.storage.cli import (
     reading_store,
     write_whole,
 )
-from bot.term_import import REPORT_LISTED, at_most, describe, import_terms, too_big
+from bot.term_import import (
+    REPORT_LISTED,
+    at_most,
+    describe,
+    import_terms,
+    server_import_cap,
+    too_big,
+)
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
 
@@ -89,16 +96,31 @@ def run_import(args: argparse.Namespace) -> int:
     caps = (settings.max_server_terms, settings.max_server_term_bytes)
     cap = import_cap(*caps)
     stdin = str(path) == "-"  # as `aliases import -`: the file piped in
+
+    def server_cap() -> int:
+        """Past the caps' limit: a server past a lowered cap takes its own export (a read)."""
+        if isinstance(location, Path) and not location.is_file():
+            return cap  # no database yet: no terms
+        return reading_store(location, lambda store: server_import_cap(store, args.guild, caps))
+
     try:
         refusal = None if stdin else too_big(str(path), path.stat().st_size, cap)
+        if refusal:
+            cap = server_cap()
+            refusal = too_big(str(path), path.stat().st_size, cap)
         if refusal:
             return _fail(refusal)
         with contextlib.nullcontext(sys.stdin.buffer) if stdin else path.open("rb") as file:
             data = file.read(cap + 1)
+            if len(data) > cap == import_cap(*caps):  # unmeasured (piped) and past the caps'
+                cap = server_cap()
+                data += file.read(cap + 1 - len(data))
         if len(data) > cap:  # a device or a pipe, whose size stat does not know
             return _fail(f"{path} is too big: {at_most(cap)}")
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror or exc}")
+    except StorageError as exc:
+        return _fail(str(exc))
     glossary = load_glossary(settings.glossary_path_list)
 
     async def write(store: Store) -> str:

@@ -117,10 +117,16 @@ def render_card(
     return _assemble(entry, description, fields.items, footer)
 
 
+def card_title(entry: Entry) -> str:
+    """The title `entry`'s card shows: its title and acronym, fitted to Discord's 256
+    characters (a term stored before that was checked may be longer)."""
+    return fit(entry.display_title, limits.EMBED_TITLE)
+
+
 def _assemble(
     entry: Entry, description: str, fields: list[tuple[str, str]], footer: str
 ) -> discord.Embed:
-    title = fit(entry.display_title, limits.EMBED_TITLE)
+    title = card_title(entry)
     description = fit(description, limits.EMBED_DESCRIPTION)
     footer = fit(footer, limits.EMBED_FOOTER)
     fields = fields[: limits.EMBED_FIELDS]

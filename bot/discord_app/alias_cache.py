@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
@@ -179,6 +179,9 @@ class ServerCache:
         # The counters went back while the triggers that move them are missing: a restore
         # under the running bot is still loading (`check`).
         self._restoring = False
+        # (schema version found, this bot's) once the database was seen behind this bot (a
+        # backup from before an upgrade put in place): only a restart mends it.
+        self.schema_behind: tuple[int, int] | None = None
 
     def close(self) -> None:
         """Stop embedding (what is under way ends with its batch)."""
@@ -445,6 +448,10 @@ class ServerCache:
                 await self.check()
             except Exception:
                 log.debug("could not read the versions", exc_info=True)
+                # A backup from before an upgrade restored with counters that did not go back
+                # (taken moments before) fails its reads here without a rewind: said too.
+                if (store := self._store()) is not None:
+                    await self.gone_back(store)
 
     async def check(self) -> None:
         """One check: the two counters, and when one moved, the versions of the servers cached
@@ -468,23 +475,7 @@ class ServerCache:
             # The counters only grow: a dump restored under the running bot (pg_restore) took
             # them back, and each server's version with them. Every server is stale.
             self._rewinds += 1
-            behind = None
-            with contextlib.suppress(StorageError, TimeoutError):
-                behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
-            if behind is not None:
-                # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
-                # under the bot): what later migrations made is gone, and every read of it fails
-                # until a start migrates it again. The one line that says what to do.
-                log.error(
-                    "the database %s went back to schema version %d under the running bot (a "
-                    "backup from before an upgrade restored?); this bot needs %d: restart the "
-                    "bot, whose start upgrades it (or says why it cannot). Until then servers' "
-                    "aliases and terms cannot be read nor changed; /define answers with what "
-                    "was last read, or the bundled glossary",
-                    store.location,
-                    *behind,
-                )
-            else:
+            if await self.gone_back(store) is None:
                 log.warning(
                     "the database's versions went back (a backup restored under the running "
                     "bot?): every server's aliases and terms are read again at its next request"
@@ -506,6 +497,31 @@ class ServerCache:
                 self._saw(scope, (generation, version))
         # Taken in once the servers' versions are: a check that failed reads them again.
         self._versions = versions
+
+    async def gone_back(self, store: Store) -> tuple[int, int] | None:
+        """(the schema version found, this bot's) if the database went back to an older schema
+        under the running bot, said once in the one line that says what to do; None if not, or
+        if that cannot be read now. Asked where reads or writes fail: a few a second at most."""
+        try:
+            behind = await asyncio.wait_for(store.schema_behind(), self.read_timeout)
+        except Exception:  # asked where something failed already: never a second fault
+            log.debug("could not read the schema's version", exc_info=True)
+            return self.schema_behind  # as last seen: the database down says nothing of it
+        if behind is not None and self.schema_behind is None:
+            # A backup from before an upgrade (SQLite's `.restore` in place, a dump loaded
+            # under the bot): what later migrations made is gone, and every read of it fails
+            # until a start migrates it again.
+            log.error(
+                "the database %s went back to schema version %d under the running bot (a "
+                "backup from before an upgrade restored?); this bot needs %d: restart the "
+                "bot, whose start upgrades it (or says why it cannot). Until then servers' "
+                "aliases and terms cannot be read nor changed; /define answers with what "
+                "was last read, or the bundled glossary",
+                store.location,
+                *behind,
+            )
+        self.schema_behind = behind
+        return behind
 
     async def _load(self, store: Store, scope: int, *, deadline: float | None = None) -> _Cached:
         """Read and index this server's aliases and terms. `deadline`: a request's read, whose
@@ -777,9 +793,12 @@ class ServerCache:
             local = cached.local
             if not total:
                 log.info("embedding the terms of server %s", scope)
+            # The keys of the servers held (references: the set is made in the thread, and
+            # only past the cache's limit), whose vectors the cache lets go of last.
+            in_use = [c.local.row_keys for c in self._servers.values()]
             try:
                 updated, embedded = await loop.run_in_executor(
-                    self._embedder, _embed_batch, local, vectors
+                    self._embedder, _embed_batch, local, vectors, in_use
                 )
             except Exception:
                 log.warning(
@@ -832,13 +851,16 @@ def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTer
     )
 
 
-def _embed_batch(local: LocalGlossary, vectors: TermVectors) -> tuple[LocalGlossary, int]:
+def _embed_batch(
+    local: LocalGlossary, vectors: TermVectors, in_use: Sequence[Sequence[bytes]] = ()
+) -> tuple[LocalGlossary, int]:
     """In the embedding thread: the next few of the server's texts without a vector (shortest
-    first: a batch pads to its longest), and the server's glossary with every known one."""
+    first: a batch pads to its longest), and the server's glossary with every known one.
+    `in_use`: the keys of the servers held, which the cache lets go of last."""
     # Those its stage lacks, not those the cache lacks: the cache may have let go of texts the
     # stage holds, and embedding them again would add nothing to it.
     missing = sorted(vectors.missing(local.waiting(vectors)), key=len)
-    embedded = vectors.embed(missing[:EMBED_BATCH])
+    embedded = vectors.embed(missing[:EMBED_BATCH], in_use)
     return with_vectors(local, vectors), embedded
 
 

@@ -4,7 +4,7 @@ fix's test failing on main 0dc403b first."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import pytest
@@ -37,9 +37,9 @@ class Counted(TermVectors):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.embedded_texts: list[str] = []
 
-    def embed(self, texts: Sequence[str]) -> int:
+    def embed(self, texts: Sequence[str], in_use: Iterable[Iterable[bytes]] = ()) -> int:
         self.embedded_texts += self.missing(texts)
-        return super().embed(texts)
+        return super().embed(texts, in_use)
 
 
 async def test_a_change_of_one_term_embeds_its_texts_alone_past_the_cache(

@@ -24,13 +24,13 @@ from bot.discord_app.alias_cache import IndexingFailed
 from bot.discord_app.cogs.define import term_choices
 from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
-    STORAGE_DOWN,
     ServerOnly,
     read_or_say,
     reply,
     storage_down,
     stored_choices,
     thinking,
+    write_failed,
 )
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
@@ -123,7 +123,7 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
         except AliasRejected as exc:
             return str(exc)
         except StorageError:
-            return STORAGE_DOWN
+            return await write_failed(state)
         except IndexingFailed:  # logged, with its traceback, where it failed
             return NOT_CHECKED
         if state.store is None:
@@ -151,7 +151,7 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
                 own_term=entry.id not in state.glossary,  # a server's own term, not bundled
             )
         except StorageError:
-            return STORAGE_DOWN
+            return await write_failed(state)
         await state.servers.reload(scope)
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
@@ -289,7 +289,7 @@ class AliasCog(
             try:
                 removed = await store.remove_alias(scope, normalize(alias), interaction.user.id)
             except StorageError:
-                return STORAGE_DOWN
+                return await write_failed(state)
             await state.servers.reload(scope)
             if removed is None:
                 return await _no_such_alias(store, scope, alias)

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cards.embed import card_title
 from bot.discord_app import metrics as observe
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.explain import terms_listing
@@ -273,7 +274,8 @@ def search_under_quote(
     line: `query.quote_split`), whose card answers where it is the one entry the quote names
     (a quote naming two leaves "that" unknown; a link names none: "…/rag"). The own words'
     card wins; a miss or offers stay the own words'. A card titled as one `shown` (the bot's
-    card the message replies to, quoting it) is not posted again: it tells nothing new."""
+    card the message replies to, quoting it; its title as the card fits it) is not posted
+    again: it tells nothing new."""
     own = search_mention(index, text, aliases)
     if own.entry is not None or not quote:
         return own
@@ -281,7 +283,7 @@ def search_under_quote(
     if replied.entry is None:
         return own
     named = {m.entry.id for m in index.find_named_terms(quote, aliases)}
-    if named != {replied.entry.id} or replied.entry.display_title in shown:
+    if named != {replied.entry.id} or card_title(replied.entry) in shown:
         return own
     return replied
 
@@ -722,7 +724,8 @@ def _replies_to_another(message: discord.Message, my_id: int) -> bool:
 
 
 def _own_card_titles(message: discord.Message, my_id: int) -> frozenset[str]:
-    """The titles of the bot's own post `message` replies to (its card), if it does."""
+    """The titles of the bot's own post `message` replies to (its card), if it does, as shown
+    (`card_title`: fitted)."""
     reference = message.reference
     replied = reference.resolved if reference is not None else None
     if not isinstance(replied, discord.Message) or replied.author.id != my_id:

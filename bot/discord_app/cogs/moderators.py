@@ -90,6 +90,33 @@ def no_database(state: BotState) -> str:
     return NOT_YET_READ if state.database_wait is not None else NO_DATABASE
 
 
+# The database put back to a backup from before the bot's last upgrade, under the running bot:
+# no wait mends it (its reads fail until a start upgrades it again), so "later" would be untrue.
+BEHIND = (
+    "The database was put back to a backup older than this bot, so {what}. It works again "
+    "once the bot is restarted (its operator's log says so)."
+)
+SCHEMA_BEHIND = BEHIND.format(what="nothing was changed")
+SCHEMA_BEHIND_READ = BEHIND.format(what="this cannot be read")
+
+
+async def write_failed(state: BotState) -> str:
+    """What a change the database refused says: `STORAGE_DOWN`, or `SCHEMA_BEHIND` where it
+    went back to an older schema under the running bot (asked only now, on a failure)."""
+    store = state.store
+    if store is not None and await state.servers.gone_back(store) is not None:
+        return SCHEMA_BEHIND
+    return STORAGE_DOWN
+
+
+async def read_failed(state: BotState) -> str:
+    """`write_failed`'s for a read: `NO_DATABASE` or `SCHEMA_BEHIND_READ`."""
+    store = state.store
+    if store is not None and await state.servers.gone_back(store) is not None:
+        return SCHEMA_BEHIND_READ
+    return NO_DATABASE
+
+
 async def thinking(interaction: Interaction) -> None:
     """Acknowledge now: what follows waits for the database, which may take seconds."""
     if not interaction.response.is_done():
@@ -107,7 +134,7 @@ async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitabl
     try:
         return await read(store)
     except StorageError:
-        await reply(interaction, NO_DATABASE)
+        await reply(interaction, await read_failed(interaction.client.state))
         return None
 
 

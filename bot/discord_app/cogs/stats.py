@@ -21,9 +21,9 @@ from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import MARKER, fit, fit_lines
 from bot.discord_app.cogs.aliases import add_alias
 from bot.discord_app.cogs.moderators import (
-    NO_DATABASE,
     ServerOnly,
     no_database,
+    read_failed,
     reply,
     thinking,
 )
@@ -165,7 +165,7 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
         try:
             entry_id, miss = await _picked_miss(interaction, self.item.values[0])
         except StorageError:
-            await reply(interaction, NO_DATABASE)
+            await reply(interaction, await read_failed(interaction.client.state))
             return
         if miss is None:
             await reply(interaction, GONE_MISS)
@@ -211,7 +211,7 @@ class StatsCog(ServerOnly, commands.Cog):
             waiting = await state.store.open_suggestions(scope, limits.SELECT_OPTIONS)
             hours = await state.store.lookups_by_hour(scope, since)
         except StorageError:
-            await reply(interaction, NO_DATABASE)
+            await reply(interaction, await read_failed(state))
             return
         # Deferred: it can wait for a server being read again, whose terms are not removed.
         local = await state.servers.local(scope, patient=True)

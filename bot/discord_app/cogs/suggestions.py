@@ -28,11 +28,11 @@ from bot.discord_app.cogs.define import SEARCHES_WAITING
 from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
-    STORAGE_DOWN,
     ServerOnly,
     reply,
     storage_down,
     thinking,
+    write_failed,
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import (
@@ -393,7 +393,7 @@ class SuggestCog(ServerOnly, commands.Cog):
                 )
                 view = discord.ui.View(timeout=None)
                 view.add_item(SuggestAgainButton(owner, nonce))
-                return STORAGE_DOWN + KEPT, {"view": view}
+                return await write_failed(self.state) + KEPT, {"view": view}
             if status is SuggestStatus.ADDED:
                 text = (
                     f"Thanks! “{echo(title)}” is with this server's moderators. "

@@ -13,8 +13,8 @@ from bot import limits
 from bot.cards.embed import BRAND_COLOUR
 from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
-    NO_DATABASE,
     no_database,
+    read_failed,
     read_or_say,
     reply,
     still_allowed,
@@ -140,6 +140,7 @@ class LogPageButton(
                 store, interaction.guild_id, self.owner_id, older_than=self.older_than
             )
         except StorageError:
-            await interaction.followup.send(NO_DATABASE, ephemeral=True)
+            said = await read_failed(interaction.client.state)
+            await interaction.followup.send(said, ephemeral=True)
             return
         await interaction.edit_original_response(embed=embed, view=view)

@@ -38,6 +38,7 @@ from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
     NOT_YET_WRITE,
+    SCHEMA_BEHIND,
     STORAGE_DOWN,
     ServerOnly,
     read_or_say,
@@ -45,6 +46,7 @@ from bot.discord_app.cogs.moderators import (
     still_allowed,
     storage_down,
     thinking,
+    write_failed,
 )
 from bot.discord_app.cogs.suggestions import (
     close_namesakes,
@@ -87,7 +89,7 @@ from bot.glossary.server_terms import (
     overlay_target,
 )
 from bot.storage import StorageError, Store, Suggestion, SuggestionDecided
-from bot.term_import import REPORT_LISTED, describe, import_terms, too_big
+from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
     Plan,
     TermChange,
@@ -408,7 +410,7 @@ class DecideButton(
             if found is not None and found.status == "open":
                 capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
         except StorageError:
-            await reply(interaction, STORAGE_DOWN)
+            await reply(interaction, await write_failed(state))
             return
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
@@ -539,7 +541,7 @@ async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
     try:
         answer = await change_terms(state.store, scope, plan, interaction.user.id)
     except StorageError:
-        return STORAGE_DOWN
+        return await write_failed(state)
     await state.servers.reload(scope)
     return answer
 
@@ -698,14 +700,27 @@ class TermCog(
     ) -> None:
         state = self.state
         cap = import_cap(*state.term_caps)
-        refusal = too_big(f"“{echo(file.filename)}”", file.size, cap)
-        if refusal:  # said before a byte is downloaded
+        name = f"“{echo(file.filename)}”"
+        refusal = too_big(name, file.size, cap)
+        if refusal and state.store is None:  # said before a byte is downloaded
             await reply(interaction, f"{refusal}. Nothing was imported.")
             return
         if state.store is None:
             await reply(interaction, storage_down(state))
             return
         await thinking(interaction)
+        if refusal:  # past the caps' limit: a server past a lowered cap may take its own export
+            try:
+                cap = await server_import_cap(
+                    state.store, interaction.guild_id or 0, state.term_caps
+                )
+            except StorageError:
+                await reply(interaction, await write_failed(state))
+                return
+            refusal = too_big(name, file.size, cap)
+        if refusal:  # still said before a byte is downloaded
+            await reply(interaction, f"{refusal}. Nothing was imported.")
+            return
         try:
             data = await file.read()
         except discord.HTTPException:
@@ -728,7 +743,7 @@ class TermCog(
                     default_category=category,
                 )
             except StorageError:
-                return STORAGE_DOWN
+                return await write_failed(state)
             accepted = ""
             if outcome.applied:
                 await state.servers.reload(interaction.guild_id or 0)
@@ -875,6 +890,7 @@ class TermCog(
         if text in (
             STORAGE_DOWN,
             NOT_YET_WRITE,
+            SCHEMA_BEHIND,
         ):  # perhaps past the plan, which had the term saved: it is not
             refusal.saved = None
         if refusal.saved is not None and draft.suggestion is not None:

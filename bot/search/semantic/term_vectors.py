@@ -60,9 +60,14 @@ class TermVectors:
         return text_key(self.encoder.fingerprint, text)
 
     def vectors(self, keys: Iterable[bytes]) -> dict[bytes, Vectors]:
-        """The known vectors of these keys (read from the cache file on first use)."""
+        """The known vectors of these keys (read from the cache file on first use), each then
+        the most recently used: a server read again and again keeps its vectors past the
+        limit, where one idle since goes first (`_trim`)."""
         self._load_once()
-        return {k: v for k in keys if (v := self._vectors.get(k)) is not None}
+        with self._lock:
+            found = {k: v for k in keys if (v := self._vectors.pop(k, None)) is not None}
+            self._vectors.update(found)
+        return found
 
     def missing(self, texts: Iterable[str]) -> list[str]:
         """Those of `texts` with no vector yet, each once."""
@@ -70,10 +75,11 @@ class TermVectors:
         known = self.vectors(keyed)
         return [text for key, text in keyed.items() if key not in known]
 
-    def embed(self, texts: Sequence[str]) -> int:
+    def embed(self, texts: Sequence[str], in_use: Iterable[Iterable[bytes]] = ()) -> int:
         """Embed those of `texts` not known yet (blocking: call it off the event loop) and save
         them in the cache; how many were embedded. Another process's new vectors are read
-        first, so a term it embedded is not embedded here again."""
+        first, so a term it embedded is not embedded here again. `in_use`: the keys of the
+        servers held in memory now, let go last past the limit (`_trim`)."""
         self._load_once()
         self._read_newer()
         todo = self.missing(texts)
@@ -82,9 +88,9 @@ class TermVectors:
         # Rounded as the cache stores them: a server answers the same before and after a restart.
         fresh = self.encoder.encode(todo).astype(np.float16).astype(np.float32)
         with self._lock:
-            for text, vector in zip(todo, fresh, strict=True):
-                self._vectors[self.key(text)] = vector
-            self._trim()
+            keys = [self.key(text) for text in todo]
+            self._vectors.update(zip(keys, fresh, strict=True))
+            self._trim([*in_use, keys])  # in use too: the stage waits for them
             self._unsaved = True
         self.save(at_once=False)
         return len(todo)
@@ -120,17 +126,26 @@ class TermVectors:
 
     def _read_newer(self) -> None:
         if self.cache_dir is not None and self._mtime() != self._seen_mtime:
+            read = self._read()  # a second at the limit: lookups meanwhile need the lock
             with self._lock:
-                self._merge(self._read())
+                self._merge(read)
 
     def _merge(self, read: dict[bytes, Vectors]) -> None:
         for key, vector in read.items():
             self._vectors.setdefault(key, vector)
         self._trim()
 
-    def _trim(self) -> None:
-        """The newest `kept` vectors stay (dicts keep insertion order)."""
-        for key in list(self._vectors)[: max(0, len(self._vectors) - self.kept)]:
+    def _trim(self, in_use: Iterable[Iterable[bytes]] = ()) -> None:
+        """Past `kept`, the vectors least recently embedded or looked up go first (dicts keep
+        insertion order; `vectors` moves what it finds to the end, and the cache file keeps
+        the order), those `in_use` last: a server asked all day, read once at its start, keeps
+        its vectors where one idle since goes."""
+        over = len(self._vectors) - self.kept
+        if over <= 0:
+            return
+        used = {key for keys in in_use for key in keys}
+        unused = [key for key in self._vectors if key not in used]
+        for key in [*unused, *(k for k in self._vectors if k in used)][:over]:
             del self._vectors[key]
 
     def _mtime(self) -> float | None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import hashlib
 import logging
 import os
 import sqlite3
 import struct
 import threading
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -479,10 +479,12 @@ def _look_at(file: int, shm: int) -> FileLook | None:
             return None
         fields = _checkpoint_fields(shm)
         found = os.fstat(file)
-        digest = hashlib.blake2b()
-        at = 0
+        # CRC-32, not a cryptographic hash: a copy over the file is no attack, and the whole
+        # file is read at the first write and each checkpoint (630 MiB: 0.4 s of CPU against
+        # blake2b's 1.5 s); one in 2^32 copies of the same size and fields would pass unseen.
+        digest = at = 0
         while chunk := os.pread(file, 1 << 20, at):
-            digest.update(chunk)
+            digest = zlib.crc32(chunk, digest)
             at += len(chunk)
         after = os.fstat(file)
         if _checkpointing(shm) or _checkpoint_fields(shm) != fields:
@@ -492,7 +494,7 @@ def _look_at(file: int, shm: int) -> FileLook | None:
     written = (found.st_mtime_ns, found.st_size)
     if (after.st_mtime_ns, after.st_size) != written:  # written meanwhile
         return None
-    return written, fields, digest.digest()
+    return written, fields, digest.to_bytes(4, "big")
 
 
 def _checkpoint_fields(shm: int) -> bytes:
