@@ -55,6 +55,30 @@ ANSWER_SECONDS = 0.5  # kept before a stop's last deadline to send an answer wai
 T = TypeVar("T")
 
 
+# Words that ask about something pointed at, or only pad the asking: a text of these alone,
+# one of them pointing or asking ("what is this?", "wdym by that", "huh, what does it even mean
+# lol"), names no term, so no "Suggest it" for it, no offers read into it and no missed search.
+_POINTING_OR_ASKING_WORDS = (
+    "this that it these those them thats that's it's this's what what's whats wat wut wdym huh "
+    "explain eli5 define meaning mean means"
+)
+_PADDING_WORDS = (
+    "is are was were does do did meant of by pls plz please even exactly the heck hell tf lol "
+    "lmao tho tbh about called stand stands for short here its can could would someone anyone "
+    "somebody anybody you u me us i again word words term terms thing things stuff one a an "
+    "so um uh hmm wait"
+)
+_POINTING_OR_ASKING = frozenset(_POINTING_OR_ASKING_WORDS.split())
+_ASKING_ONLY = _POINTING_OR_ASKING | frozenset(_PADDING_WORDS.split())
+
+
+def names_no_term(text: str) -> bool:
+    """Whether `text` only asks about something pointed at ("what is this?"): its words (as
+    `normalize` reads them: any case, full width) all `_ASKING_ONLY`, one pointing or asking."""
+    words = normalize(text).split()
+    return _ASKING_ONLY.issuperset(words) and not _POINTING_OR_ASKING.isdisjoint(words)
+
+
 def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """User text safe to repeat: no pings, no markdown, no links, no invisible characters, one
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
@@ -125,6 +149,9 @@ async def reply_for(
         # private address shown to the moderators), no alias or suggestion (neither may hold
         # a link).
         return Reply(LINK_ASKED, None, None, private=True)
+    if names_no_term(result.query):
+        # "what is this?": the search's offers would be read into "this"; nothing to suggest.
+        return Reply(NOTHING_ASKED, None, None, private=True)
     view = suggestions_view(result.suggestions, owner_id) if result.suggestions else None
     if result.status == "suggest" and result.suggestions:
         observe.outcome("suggestions")

@@ -24,6 +24,7 @@ from bot.glossary import Glossary, GlossaryError, load_glossary
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
 from bot.own_thread import on_own_thread
 from bot.search.index import SearchIndex
+from bot.search.semantic.vectors import entry_texts
 from bot.storage import CountsAhead
 
 if TYPE_CHECKING:
@@ -41,6 +42,12 @@ POPULAR_TTL = 60.0
 # under load, every card waiting on one connection.
 COUNT_TTL = 300.0
 MAX_COUNTS = 50_000
+# A reload whose new entry texts would take this long (seconds of a free core) to embed says so
+# as it begins: estimated at 0.25 ms a character, up to the 600 or so read of each (measured on
+# the bundled texts, one BLAS thread, 2026-12-05).
+SAY_EMBEDDING = 10.0
+SECONDS_PER_CHARACTER = 0.00025
+CHARACTERS_READ = 600
 
 
 @dataclass(frozen=True)
@@ -119,26 +126,44 @@ class BotState:
 
     def reload(self) -> str:
         """Load the glossary again; a file that fails validation keeps the current one serving."""
-        return self._swap(self._prepare())
+        return self._swap(*self._prepare())
 
     async def reload_off_loop(self) -> str:
         """`reload`, with the loading and indexing in a thread so answers keep flowing: a
         daemon of its own, since a file of thousands of new entries embeds each (minutes),
         and `asyncio.run` would hold the stop until asyncio's default executor's was done."""
-        return self._swap(await on_own_thread(self._prepare))
+        return self._swap(*await on_own_thread(self._prepare))
 
     @staticmethod
     def _indexed(glossary: Glossary) -> Indexed:
         """The glossary with what is built from it: its search index."""
         return glossary, SearchIndex.build(glossary)
 
-    def _prepare(self) -> Indexed | GlossaryError:
+    def _prepare(self) -> tuple[Indexed | GlossaryError, float | None]:
+        """The glossary loaded and indexed (or why not), and how long its index took where the
+        reload said it would embed many texts (None where it did not)."""
         try:
-            return self._indexed(load_glossary(self.glossary_paths))
+            glossary = load_glossary(self.glossary_paths)
         except GlossaryError as exc:
-            return exc
+            return exc, None
+        # Embedding thousands of new texts takes minutes, and nothing else is logged until the
+        # reload ends: said at its start, so a maintainer knows the HUP was heard.
+        new = new_texts(glossary, self.glossary)
+        estimate = SECONDS_PER_CHARACTER * sum(min(len(t), CHARACTERS_READ) for t in new)
+        if estimate < SAY_EMBEDDING:
+            return self._indexed(glossary), None
+        log.info(
+            "reloading: embedding %s entry texts new since the last load (fewer if the "
+            "embedding cache holds some), about %s of a free core; the glossary already "
+            "serving answers meanwhile",
+            f"{len(new):,}",
+            said_duration(estimate),
+        )
+        started = time.monotonic()
+        indexed = self._indexed(glossary)
+        return indexed, time.monotonic() - started
 
-    def _swap(self, prepared: Indexed | GlossaryError) -> str:
+    def _swap(self, prepared: Indexed | GlossaryError, took: float | None) -> str:
         metrics.reloaded(ok=not isinstance(prepared, GlossaryError))
         if isinstance(prepared, GlossaryError):
             log.error(
@@ -146,10 +171,27 @@ class BotState:
                 len(self.glossary),
                 prepared,
             )
+            # The bot serves on (and `health` says healthy: marked unhealthy, a container's
+            # watchdog would restart it into this refusal), but a restart loads these files.
+            faulty = dict.fromkeys(p.file for p in prepared.problems if p.severity == "error")
+            log.warning(
+                "a restart would not start on these files either (it loads them as the reload "
+                "did): fix %s before the bot restarts; `glossary-bot check` lists the problems",
+                ", ".join(faulty),
+            )
             return f"reload refused: {prepared}"
         self.glossary, self.index = prepared
         collector.take_back()  # the old glossary's entries are in cycles: let them go
-        log.info("glossary reloaded: %d entries", len(self.glossary))
+        if took is None:
+            log.info("glossary reloaded: %d entries", len(self.glossary))
+        else:  # the end of what "reloading: embedding …" began
+            semantic = self.index.semantic
+            log.info(
+                "glossary reloaded: %d entries (%s texts embedded in %s)",
+                len(self.glossary),
+                f"{semantic.embedded if semantic is not None else 0:,}",
+                said_duration(took),
+            )
         return f"reloaded {len(self.glossary)} entries"
 
     # -- the database, opened while the bot answers -------------------------------------------
@@ -245,3 +287,23 @@ class BotState:
         if len(self._counts) >= MAX_COUNTS:
             self._counts.clear()
         self._counts[key] = (started, reading.result())
+
+
+def new_texts(glossary: Glossary, serving: Glossary) -> list[str]:
+    """The entry texts of `glossary` that its entries had not in `serving`: what a reload to it
+    embeds, unless the embedding cache on disk holds them (a glossary served before). An entry
+    unchanged is passed over whole (most are, and 100k entries' texts are 50 MB to build)."""
+    new: dict[str, None] = {}
+    for entry in glossary:
+        old = serving.get(entry.id)
+        if old == entry:
+            continue
+        had = set(entry_texts(old)) if old is not None else set()
+        new.update(dict.fromkeys(t for t in entry_texts(entry) if t not in had))
+    return list(new)
+
+
+def said_duration(seconds: float) -> str:
+    """ "40 s", "7 min 30 s": a duration for a log line."""
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"

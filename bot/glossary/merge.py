@@ -52,6 +52,8 @@ def merge_sources(
             groups.setdefault(raw.id, []).append(raw)
 
     names = _name_index(groups)
+    verbatim = {s.info.key for s in sources if s.verbatim}
+    problems.extend(_shadowed_match_terms(groups, names, verbatim))
     phrasings = phrasings_by_id(groups, asked_as, problems)
     kind_of = kinds_by_id(groups, kinds if kinds is not None else KindFile(), problems)
     entries = [
@@ -87,6 +89,34 @@ def _name_index(groups: dict[str, list[RawEntry]]) -> NameIndex[str]:
         for raw in group:
             index.add(entry_id, (raw.title, raw.acronym, *raw.aliases))
     return index
+
+
+def _shadowed_match_terms(
+    groups: dict[str, list[RawEntry]], names: NameIndex[str], verbatim: Collection[str]
+) -> list[Problem]:
+    """A warning for each match term that is another entry's title, acronym or other name
+    ("RAG"): search ranks a name above a match term (`NameKind`), so such a term never finds
+    its own entry. Not for files kept verbatim, whose text is not the maintainer's to change
+    (two bundled ones: "CLIP", "DDPM")."""
+    problems: list[Problem] = []
+    for entry_id, group in groups.items():
+        for raw in group:
+            if raw.source in verbatim:
+                continue
+            for term in raw.match_terms:
+                owner = names.owner(term)
+                if owner is not None and owner != entry_id:
+                    problems.append(
+                        _problem(
+                            raw,
+                            "warning",
+                            f"match term {term!r} is a name of {owner!r} "
+                            f"({groups[owner][0].file}), which search finds "
+                            "before a match term: text saying it finds that entry, never this "
+                            "one; drop the match term",
+                        )
+                    )
+    return problems
 
 
 def _merge_group(

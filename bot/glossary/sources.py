@@ -89,12 +89,15 @@ class SourceData:
         entries: list[RawEntry],
         app_sentences: Sequence[re.Pattern[str]] = (),
         overlay: Path | None = None,
+        *,
+        verbatim: bool = False,
     ) -> None:
         self.info = info
         self.location = location  # the file as the paths given name it, for problem reports
         self.entries = entries
         self.app_sentences = list(app_sentences)
         self.overlay = overlay  # its curation file, which may give its entries other ids
+        self.verbatim = verbatim  # kept as taken (its sha256 recorded): not the maintainer's
 
 
 def read_sources(paths: Sequence[Path], problems: list[Problem]) -> list[SourceData]:
@@ -199,7 +202,9 @@ def _read_manifest_folder(folder: Path, problems: list[Problem]) -> list[SourceD
             except re.error as exc:
                 problems.append(Problem("error", manifest_file, f"bad app_sentences regex: {exc}"))
         overlay = folder / src.curation if src.curation else None
-        out.append(SourceData(info, str(path), entries, patterns, overlay))
+        out.append(
+            SourceData(info, str(path), entries, patterns, overlay, verbatim=bool(src.sha256))
+        )
     _warn_unlisted(folder, manifest, problems)
     return out
 

@@ -393,3 +393,30 @@ def test_entry_lines_are_counted_as_toml_counts_them(tmp_path: Path) -> None:
         + ", ".join(CATEGORIES)
         + ")"
     ]
+
+
+def _warnings(*paths: Path) -> list[str]:
+    _, problems = inspect_glossary([Path(os.path.relpath(p)) for p in paths])
+    return [str(p) for p in problems if p.severity == "warning"]
+
+
+def test_a_match_term_that_is_another_entrys_name_is_named(tmp_path: Path) -> None:
+    """Search ranks a name above a match term: "RAG" as my entry's match term, RAG being another
+    entry's acronym, never finds mine (left55)."""
+    rag = GOOD_ENTRY.format(id="rag", title="Retrieval-Augmented Generation") + 'acronym = "RAG"\n'
+    kv = GOOD_ENTRY.format(id="kv-cache", title="KV Cache") + 'aliases = ["key-value cache"]\n'
+    mine = (
+        GOOD_ENTRY.format(id="zorb", title="Zorb")
+        + 'match_terms = ["R.A.G.", "Key Value Cache", "zorbing", "Zorb"]\n'
+    )
+    _toml(tmp_path / "theirs.toml", rag, kv)
+    path = _toml(tmp_path / "mine.toml", mine)
+    assert _errors(tmp_path / "theirs.toml", path) == []
+    assert _warnings(tmp_path / "theirs.toml", path) == [
+        "mine.toml:3 [zorb]: warning: match term 'R.A.G.' is a name of 'rag' (theirs.toml), "
+        "which search finds before a match term: text saying it finds that entry, never this "
+        "one; drop the match term",
+        "mine.toml:3 [zorb]: warning: match term 'Key Value Cache' is a name of 'kv-cache' "
+        "(theirs.toml), which search finds before a match term: text saying it finds that "
+        "entry, never this one; drop the match term",
+    ]

@@ -28,6 +28,7 @@ from bot.discord_app.member_searches import turn_of
 from bot.discord_app.replies import (
     Reply,
     count_sent,
+    names_no_term,
     post_instead,
     reply_for,
     respond_in_time,
@@ -578,6 +579,16 @@ class DefineCog(commands.Cog):
         if result.entry is None and _ASKS_ABOUT_ME.fullmatch(words):
             help_line = MENTION_HELP if message.guild else DM_HELP
             await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
+            return
+        if (
+            result.entry is None
+            and message.guild is not None
+            and names_no_term(text)
+            and not split_quotes(message.content)[1]  # a quote is shown: `reply_for` says
+        ):
+            # "@Glossary what is this?": about a message the bot is not shown (the one replied
+            # to, or above), as "@Glossary ^" is. No miss, no offers, no "Suggest it".
+            await self._reply(message, content=EXPLAIN_REPLIED if replied else EXPLAIN_ABOVE)
             return
         can_embed = _bot_may(message, "embed_links")
         # A card nobody sees is no lookup: one where embeds show nothing, or whose reply Discord
