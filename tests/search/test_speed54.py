@@ -1,16 +1,13 @@
-"""Task speed54: the encoder runs tokens as columns (each weight product is weights (out, in) @
-tokens, the order OpenBLAS runs fastest at a long message's 64 tokens) and the GELU on L2-sized
-blocks of rows. Same arithmetic but for the products' summation order: vectors agree with the
-shipped ones to rounding."""
+"""Task speed54: any change to the encoder's arithmetic (speed54 tried tokens as columns and the
+GELU by blocks; not shipped: bench/results/semantic.md "speed54") must leave its vectors within
+rounding of the entry vectors shipped in the package, which a start uses in place of embedding."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from bot.glossary import load_glossary
-from bot.search.semantic import encoder as encoder_module
-from bot.search.semantic.encoder import _gelu_, _gelu_by_chunks_, shared_encoder
+from bot.search.semantic.encoder import shared_encoder
 from bot.search.semantic.vectors import SEED_DIR, entry_texts, read_vectors, text_key
 
 ROUNDING = 1e-6  # 1 - cosine: the products' summation order, nothing more
@@ -30,18 +27,3 @@ def test_the_shipped_entry_vectors_are_what_the_encoder_makes() -> None:
     want = np.stack([shipped[key] for key in keys]).astype(np.float64)
     cosines = np.sum(made * want, axis=1) / np.linalg.norm(want, axis=1)
     assert float(np.max(1.0 - cosines)) < ROUNDING
-
-
-@pytest.mark.parametrize("columns", [1, 3, 16, 64, 72, 700])
-def test_the_gelu_by_blocks_is_the_gelu_bit_for_bit(columns: int) -> None:
-    hidden = (np.random.default_rng(columns).standard_normal((1536, columns)) * 3).astype(
-        np.float32
-    )
-    whole = _gelu_(hidden.copy())
-    assert np.array_equal(_gelu_by_chunks_(hidden.copy()), whole)
-
-
-def test_blocks_smaller_than_a_row_still_cover_every_row(monkeypatch: pytest.MonkeyPatch) -> None:
-    hidden = np.random.default_rng(5).standard_normal((7, 50)).astype(np.float32)
-    monkeypatch.setattr(encoder_module, "GELU_CHUNK", 10)  # under a row: a row at a time
-    assert np.array_equal(_gelu_by_chunks_(hidden.copy()), _gelu_(hidden.copy()))

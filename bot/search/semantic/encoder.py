@@ -35,8 +35,6 @@ ENTRY_TOKENS = 128
 BATCH = 32
 ROW_MULTIPLE = 4  # OpenBLAS's single-precision kernel works on 4 rows at a time
 
-GELU_CHUNK = 24_576  # elements of the GELU's blocks (96 KB each of its temporaries)
-
 Matrix = npt.NDArray[np.float32]
 
 
@@ -63,30 +61,19 @@ def _gelu_(x: Matrix) -> Matrix:
     return x
 
 
-def _gelu_by_chunks_(x: Matrix) -> Matrix:
-    """`_gelu_` on `x` a block of rows at a time, in place: a block's temporaries stay in the
-    core's L2 cache where the whole array's (about 1.5 MB at 64 tokens) would not; the same
-    arithmetic on each element, a third less time."""
-    rows = max(1, GELU_CHUNK // x.shape[1])
-    for start in range(0, x.shape[0], rows):
-        _gelu_(x[start : start + rows])
-    return x
-
-
 _HALF_ERFC = tuple(
     np.float32(c / 2) for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592)
 )
 
 
 def _layer_norm_(x: Matrix, weight: Matrix, bias: Matrix) -> Matrix:
-    """Layer normalisation of each column (a token's features), in place on `x`; `weight` and
-    `bias` are columns. Plain ufunc reductions (what .mean() runs, without its wrapper's cost:
-    this is called 13 times a query)."""
-    width = np.float32(x.shape[0])
-    mean = np.add.reduce(x, axis=0, keepdims=True)
+    """Layer normalisation of each row, in place on `x`; plain ufunc reductions (what .mean() runs,
+    without its wrapper's cost: this is called 13 times a query)."""
+    width = np.float32(x.shape[-1])
+    mean = np.add.reduce(x, axis=-1, keepdims=True)
     mean /= width
     x -= mean
-    variance = np.add.reduce(np.square(x), axis=0, keepdims=True)
+    variance = np.add.reduce(np.square(x), axis=-1, keepdims=True)
     variance /= width
     variance += np.float32(1e-12)
     np.sqrt(variance, out=variance)
@@ -98,8 +85,8 @@ def _layer_norm_(x: Matrix, weight: Matrix, bias: Matrix) -> Matrix:
 
 @dataclass(frozen=True, slots=True)
 class _Layer:
-    qkv: Matrix  # (1152, 384), (out, in) as all four: query, key and value rows stacked
-    qkv_bias: Matrix  # a column, as every bias and norm
+    qkv: Matrix  # (384, 1152): query, key and value side by side
+    qkv_bias: Matrix
     out: Matrix
     out_bias: Matrix
     norm1: tuple[Matrix, Matrix]
@@ -128,7 +115,7 @@ class _Weights:
             words=arrays["words.q"].astype(np.int8),
             word_scales=arrays["words.s"].astype(np.float32),
             positions=arrays["positions"].astype(np.float32),
-            norm=(_column(arrays["norm.w"]), _column(arrays["norm.b"])),
+            norm=(arrays["norm.w"].astype(np.float32), arrays["norm.b"].astype(np.float32)),
             layers=[_load_layer(arrays, i) for i in range(int(arrays["layers"]))],
         )
 
@@ -218,15 +205,14 @@ class Encoder:
     def _run(
         self, batch: list[list[int]], blocks: list[tuple[int, int, int]], mask: Matrix | None
     ) -> Matrix:
-        """The forward pass over `batch`'s tokens laid end to end as columns (one column a token,
-        one row a feature: see `_layer`). `blocks` are (first column, texts, tokens each):
-        attention and the mean stay inside a text of a block; `mask` (one block) marks a padded
-        batch's real tokens."""
+        """The forward pass over `batch`'s tokens laid end to end as rows. `blocks` are (first
+        row, texts, tokens each): attention and the mean stay inside a text of a block; `mask`
+        (one block) marks a padded batch's real tokens."""
         weights = self._weights()
         used = sum(len(ids) for ids in batch)
-        # Zero tokens up to a multiple of ROW_MULTIPLE: OpenBLAS then runs its full-width kernel
-        # on every token (its edge kernel costs a quarter more at 23 tokens). Attention and
-        # pooling read the real tokens only, which change by rounding alone (cosine within 2e-7).
+        # Zero rows up to a multiple of ROW_MULTIPLE: OpenBLAS then runs its full-width kernel on
+        # every row (its edge kernel costs a quarter more at 23 tokens). Attention and pooling
+        # read the real rows only, which change by rounding alone (cosine within 2e-7).
         flat = np.zeros((-(-used // ROW_MULTIPLE) * ROW_MULTIPLE, self.dimensions), np.float32)
         words = flat[:used]
         every_id = np.fromiter((i for ids in batch for i in ids), np.int64, used)
@@ -234,22 +220,22 @@ class Encoder:
         for start, texts, length in blocks:
             block = words[start : start + texts * length]
             block.reshape(texts, length, self.dimensions)[:] += weights.positions[:length]
-        hidden = _layer_norm_(np.ascontiguousarray(flat.T), *weights.norm)
+        flat = _layer_norm_(flat, *weights.norm)
         # A text alone in its block (every query) has no padding to hide from attention, nor to
         # leave out of the mean: that work is skipped, not done with a mask of ones.
         blocked = None if mask is None else ((1.0 - mask) * np.float32(-1e4))[:, None, None, :]
         for layer in weights.layers:
-            hidden = _layer(layer, weights.heads, hidden, used, blocks, blocked)
+            flat = _layer(layer, weights.heads, flat, used, blocks, blocked)
         pooled = np.empty((len(batch), self.dimensions), np.float32)
         text = 0
         for start, texts, length in blocks:
-            tokens = hidden[:, start : start + texts * length].reshape(-1, texts, length)
+            hidden = flat[start : start + texts * length].reshape(texts, length, self.dimensions)
             if mask is not None:
-                tokens = tokens * mask
-                counts = mask.sum(axis=1)
+                hidden = hidden * mask[..., None]
+                counts = mask.sum(axis=1, keepdims=True)
             else:
-                counts = np.full(texts, length, np.float32)
-            pooled[text : text + texts] = (tokens.sum(axis=2) / counts).T
+                counts = np.full((texts, 1), length, np.float32)
+            pooled[text : text + texts] = hidden.sum(axis=1) / counts
             text += texts
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         pooled /= np.maximum(norms, np.float32(1e-12))
@@ -259,65 +245,56 @@ class Encoder:
 def _layer(
     layer: _Layer,
     heads: int,
-    hidden: Matrix,
+    flat: Matrix,
     used: int,
     blocks: list[tuple[int, int, int]],
     blocked: Matrix | None,
 ) -> Matrix:
-    """One transformer layer over every token of the batch as columns of `hidden` (features as
-    rows: each product is weights (out, in) @ tokens, which OpenBLAS runs a fifth faster than
-    tokens @ weights at 64 tokens; the first `used` columns are tokens, the rest padding no real
-    column reads). Attention is per block of `blocks` (first column, texts, tokens each), within
-    each text; each step works in place on arrays it made itself."""
-    dim = hidden.shape[0]
+    """One transformer layer over every token of the batch as rows of `flat` (one matrix product
+    for all texts, not one per text; the first `used` rows are tokens, the rest padding no real
+    row reads). Attention is per block of `blocks` (first row, texts, tokens each), within each
+    text; each step works in place on arrays it made itself."""
+    dim = flat.shape[1]
     size = dim // heads
-    qkv = layer.qkv @ hidden
+    qkv = flat @ layer.qkv
     qkv += layer.qkv_bias
-    context = np.empty_like(hidden)
-    context[:, used:] = 0.0
+    context = np.empty_like(flat)
+    context[used:] = 0.0
     for start, batch, length in blocks:
-        columns = slice(start, start + batch * length)
-        # (3, heads, size, texts, tokens) -> (3, texts, heads, size, tokens)
-        qkv5 = qkv[:, columns].reshape(3, heads, size, batch, length).transpose(0, 3, 1, 2, 4)
+        rows = slice(start, start + batch * length)
+        qkv5 = qkv[rows].reshape(batch, length, 3, heads, size).transpose(2, 0, 3, 1, 4)
         query, key, value = qkv5[0], qkv5[1], qkv5[2]
-        scores = query.transpose(0, 1, 3, 2) @ key
+        scores = query @ key.transpose(0, 1, 3, 2)
         scores *= np.float32(1.0 / np.sqrt(size))
         if blocked is not None:
             scores += blocked
         scores -= np.maximum.reduce(scores, axis=-1, keepdims=True)
         np.exp(scores, out=scores)
         scores /= np.add.reduce(scores, axis=-1, keepdims=True)
-        features = context[:, columns].reshape(heads, size, batch, length)
-        np.copyto(features, (value @ scores.transpose(0, 1, 3, 2)).transpose(1, 2, 0, 3))
-    attended = layer.out @ context
-    attended += hidden
+        heads_last = context[rows].reshape(batch, length, heads, size)
+        np.copyto(heads_last, (scores @ value).transpose(0, 2, 1, 3))
+    attended = context @ layer.out
+    attended += flat
     attended += layer.out_bias
     attended = _layer_norm_(attended, *layer.norm1)
-    inner = layer.up @ attended
+    inner = attended @ layer.up
     inner += layer.up_bias
-    inner = _gelu_by_chunks_(inner)
-    out = layer.down @ inner
+    inner = _gelu_(inner)
+    out = inner @ layer.down
     out += attended
     out += layer.down_bias
     return _layer_norm_(out, *layer.norm2)
 
 
 def _dequantized(arrays: dict[str, npt.NDArray[np.generic]], name: str) -> Matrix:
-    """An (out, in) float32 matrix from int8 (out, in) rows and their scales."""
-    rows: Matrix = (
-        arrays[f"{name}.q"].astype(np.float32) * arrays[f"{name}.s"].astype(np.float32)[:, None]
-    )
-    return rows
-
-
-def _column(vector: npt.NDArray[np.generic]) -> Matrix:
-    """A bias or norm vector as a float32 column, to broadcast over a layer's token columns."""
-    return vector.astype(np.float32)[:, None]
+    """An (in, out) float32 matrix from int8 (out, in) rows and their scales."""
+    rows = arrays[f"{name}.q"].astype(np.float32) * arrays[f"{name}.s"].astype(np.float32)[:, None]
+    return np.ascontiguousarray(rows.T)
 
 
 def _load_layer(arrays: dict[str, npt.NDArray[np.generic]], i: int) -> _Layer:
     def vector(name: str) -> Matrix:
-        return _column(arrays[f"layer{i}.{name}"])
+        return arrays[f"layer{i}.{name}"].astype(np.float32)
 
     def matrix(name: str) -> Matrix:
         return _dequantized(arrays, f"layer{i}.{name}")
