@@ -247,6 +247,22 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 
+# Chat words that only open a short question ("wait so what's ...", "nvm i mean how does X
+# work", "sorry one more q, what is ..."): dropped only before "what" or "how" and a question of
+# at most _SHORT_QUESTION words. A longer question keeps them: dropped there, it is read as a
+# question naming what it describes, and loses the meaning's card (dev19, task "opener55").
+_CHAT_OPENER = (
+    r"(?:wait|oh|ah+|um+|uh+|hm+|lol|lmao|ok(?:ay)?|so|like|btw|also|anyway|nvm|never ?mind|"
+    r"i mean|real talk|sorry|(?:a )?(?:dumb|stupid|quick|silly) follow[- ]?up|"
+    r"follow[- ]?up(?: q| question)?|quick q|one more(?: q| question| thing)?|another (?:q|question))"
+)
+_OPENS_SHORT_QUESTION = re.compile(
+    rf"^{_CHAT_OPENER}(?:[\s,;:!.\-]+{_CHAT_OPENER})*[\s,;:!.\-]+"
+    r"(?=(?:what|what's|whats|how)\b)",
+    re.IGNORECASE,
+)
+_SHORT_QUESTION = 8
+
 _STRETCHED = re.compile(r"([a-z])\1{2,}")
 _WORD = re.compile(r"^(\W*)(.*?)(\W*)$")
 # Punctuation or a greeting can be left at the start: "que tal! what ..." -> "what ..."
@@ -317,9 +333,18 @@ def _opening_dropped(text: str) -> str:
     """`text` without the greetings and preambles it starts with ("hey all, new here, ...")."""
     while True:
         shorter = _PREAMBLE.sub("", _GREETING.sub("", text.lstrip()))
+        shorter = _short_question_opener_dropped(shorter)
         if shorter == text:
             return text
         text = shorter
+
+
+def _short_question_opener_dropped(text: str) -> str:
+    """`text` without the chat words before a short "what ..." or "how ..." question."""
+    opener = _OPENS_SHORT_QUESTION.match(text)
+    if opener is None or len(text[opener.end() :].split()) > _SHORT_QUESTION:
+        return text
+    return text[opener.end() :]
 
 
 def _plain_word(words: list[str], at: int, starts: bool) -> str | None:

@@ -9,21 +9,18 @@ from __future__ import annotations
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
-# Probes that fail on main 6a9933a6: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. Seven are offered first without a card: the chat words
-# before the question keep the name from being read as asked; the eighth is a log line pasted
-# before the question, whose end nothing marks. Dropping the words (`chat._PREAMBLE`) carded all
-# but the log line, and was measured and reverted (held out one right card more, two wrong more;
-# bench/results/semantic.md "opener53").
+# Probes that fail: strict expected failures, so one that starts passing fails the suite and is
+# moved out of here. The log line and the JSON line are pasted before the question (where a
+# pasted line ends nothing marks; dropping the JSON line's keys was measured with opener53's
+# variant and reverted). Six more, each behind chat words ("wait so how does lora work"), pass
+# since opener55 dropped the words before a short what/how question
+# (`chat._short_question_opener_dropped`). "oh wait what's a safetensors file" passed on main
+# 6a9933a6 only because the words kept it from being read as a question: without them it is
+# "what's a safetensors file", which main offers without a card ("what's a X file", dev19 shape E).
 STILL_FAILING: set[str] = {
-    "wait so how does lora work",
-    "nvm i mean what's paged attention",
-    "real talk what is rlhf",
-    "wait so what is the softmax for",
-    "ok so like what's an epoch",
-    "sorry dumb follow up, what is the learning rate",
     '{"model": "llama-3-8b", "temperature": 0.2} what does temperature do',
     "RuntimeError: CUDA error: device-side assert triggered what is cuda",
+    "oh wait what's a safetensors file",
 }
 PROBES = ProbeFile("opener53_probes.tsv", STILL_FAILING)
 
