@@ -97,7 +97,9 @@ from bot.search.query import (
     is_question,
     meant_act,
     name_setting,
+    pasted_in_code,
     pasted_label,
+    pasted_then_asked,
     pastes_log,
     plainly_in_passing,
     plural_variants,
@@ -175,6 +177,7 @@ OnDemand = Literal["on demand"]
 # bench/results/semantic.md): 29 of the 68 wrong cards for an asked name, 4 of its 1,106 right.
 ASKED_NAME_WORDS = 15  # words in the text, as written
 ASKED_NAME_BEHIND = 0.10  # the meaning's best other entry's cosine over the card's
+PASTED_ASK_RANKS = 3  # how far down what is asked after a pasted line may rank its code's name
 # The card's first offers: where the meaning's best is among them, the name goes behind the ones
 # ahead of it, so it pushes none of those out of the first three (task third50: dev16's DPO).
 ASKED_NAME_KEPT = 3
@@ -638,6 +641,7 @@ class SearchIndex:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)
             decided = self._asked_name_offered(decided, asked and asked[0], similar, query)
+            decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
                 decided = self._unranked_off_field(decided, similar, meaning, semantic, names_in)
                 decided = self._offered_off_field(
@@ -1436,6 +1440,32 @@ class SearchIndex:
             choices = (ahead, *before, name, *after)[:MAX_SUGGESTIONS]
             return replace(result, status="suggest", entry=None, suggestions=choices)
         return _card_offered(result, result.entry, strategy, ahead)
+
+    def _pasted_code_offered(
+        self, result: SearchResult, query: str, names_in: NamesIn
+    ) -> SearchResult:
+        """A card for a name written only inside the code of a pasted line (`pasted_then_asked`,
+        `pasted_in_code`: "`python -m vllm.entrypoints.openai.api_server` what's the difference
+        between this and just calling model.generate") becomes an offer where what is asked
+        after the line, read alone, does not rank the card's entry among its first
+        `PASTED_ASK_RANKS`: the line's identifiers pull the whole text's meaning to them (task
+        pasted55). Not where what is asked writes the name again ("... what is vllm even")."""
+        split = pasted_then_asked(query) if result.entry is not None else None
+        if result.entry is None or split is None:
+            return result
+        paste, ask = split
+        card = self.positions[result.entry.id]
+        pasted = normalize(paste)
+        written = [pasted[f.start : f.end] for f in names_in(pasted) if f.entry == card]
+        if not written or card in {f.entry for f in names_in(normalize(ask))}:
+            return result
+        semantic = self.semantic
+        if not semantic or not all(pasted_in_code(paste, name) for name in written):
+            return result
+        alone = semantic.similar_to(semantic.encoder.encode_queries([ask])[0], PASTED_ASK_RANKS)
+        if card in {entry for entry, _ in alone}:
+            return result
+        return _card_offered(result, result.entry, result.strategy or "match-term")
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

@@ -466,6 +466,37 @@ def pasted_label(query: str, name: str) -> bool:
     return bool(spans) and all(_LABEL_AFTER.match(query, found.end()) for found in spans)
 
 
+# A pasted log, error or code line, then what is asked about it (task pasted55): the line in
+# backticks ("`loss = F.cross_entropy(logits[:, :-1], ids[:, 1:])` why is everything shifted by
+# one here"), or a log line (`pastes_log`) set off from the question by two spaces or " -- ".
+_BACKTICKED_THEN_ASKED = re.compile(r"\s*`(?P<paste>[^`\n]+)`\s*(?P<ask>\S.*)", re.DOTALL)
+_LOG_THEN_ASKED = re.compile(r"(?P<paste>[^\n]*?\S)(?: {2,}| -- )(?P<ask>\S.*)", re.DOTALL)
+# the name inside code: a module's or object's part ("F.cross_entropy", "vllm.entrypoints"), a
+# call ("cross_entropy(") or an identifier's start ("vllm_config")
+_IN_CODE_AFTER = re.compile(r"\(|[._][A-Za-z]")
+
+
+def pasted_then_asked(query: str) -> tuple[str, str] | None:
+    """The (raw) text's pasted line and what it asks after it (`_BACKTICKED_THEN_ASKED`,
+    `_LOG_THEN_ASKED`), else None."""
+    found = _BACKTICKED_THEN_ASKED.fullmatch(query)
+    if found is None and pastes_log(query):
+        found = _LOG_THEN_ASKED.fullmatch(query)
+    return None if found is None else (found.group("paste"), found.group("ask"))
+
+
+def pasted_in_code(paste: str, name: str) -> bool:
+    """Is the written `name` (as `normalize`d) part of code wherever the raw `paste` writes it
+    (after a ".", or `_IN_CODE_AFTER`: "F.cross_entropy(", "vllm.entrypoints")? False where
+    the paste does not show it."""
+    words = r"[\W_]+".join(re.escape(word) for word in name.split())
+    spans = list(re.finditer(rf"(?<![A-Za-z0-9]){words}(?![A-Za-z0-9])", paste, re.IGNORECASE))
+    return bool(spans) and all(
+        paste[: found.start()].endswith(".") or _IN_CODE_AFTER.match(paste, found.end())
+        for found in spans
+    )
+
+
 def _owns(before: str, after: str) -> bool:
     """Is a name the subject of "has" / "have" / "had" ("diffusers has DPMSolver..."), not
     asked about with "does X have"?"""
