@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.links import without_links
-from bot.glossary.models import DOERS, Entry
+from bot.glossary.models import Entry
 from bot.search.chat import plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -101,7 +101,6 @@ from bot.search.query import (
     pastes_log,
     plainly_in_passing,
     plural_variants,
-    points_at_kind,
     query_core,
     sized_model,
     without_chat_markup,
@@ -610,8 +609,6 @@ class SearchIndex:
                 pool.cap(setting, _setting_score(pool, similar, setting))
             elif clauses and pair is None and asks_kind(clauses[1]):
                 self._scene_placed(pool, similar, clauses, names_in)
-            if clauses and pair is None and not reading.storied:
-                self._doer_not_pointed_at(pool, similar, clauses, names_in)
             asks = question or "?" in query  # "..., cheaper than dpo? which one"
             if asks and pair is None and not reading.storied and len(words) < PASSING_WORDS:
                 self._passing_placed(pool, similar, normalized, names_in)
@@ -801,32 +798,6 @@ class SearchIndex:
         # Transformer) would be carded on words the scene wrote
         kept = {card, lead, *asked, *setting}
         pool.cap([e for e in pool.by_entry if e not in kept], MATCH_SCORE - MATCH_MARGIN)
-
-    def _doer_not_pointed_at(
-        self,
-        pool: Pool,
-        similar: Sequence[tuple[int, float]],
-        clauses: tuple[str, str],
-        names_in: NamesIn,
-    ) -> None:
-        """A statement naming a tool or model (kinds.toml), then a question pointing at a thing of
-        a kind no tool or model is (`points_at_kind`: "our vllm server ran out of memory until the
-        cache was stored in small blocks. what is that technique?"): the question asks about what
-        the statement described, not the tool it ran on. The tools and models written only in
-        the statement are offered behind the meaning's first other entry, as a scene's are
-        (`_scene_placed`), the meaning's own first too; that entry the card where it leads as a
-        long description's must (task state55)."""
-        if not points_at_kind(clauses[1]):
-            return
-        asked = {found.entry for found in names_in(clauses[1])}
-        written = dict.fromkeys(found.entry for found in names_in(clauses[0]))
-        doers = [e for e in written if e not in asked and self.entries[e].kind in DOERS]
-        if not doers:
-            return
-        meant = [(entry, cosine) for entry, cosine in similar if entry not in doers]
-        if long_lead(meant):
-            pool.add(meant[0][0], MATCH_SCORE, "semantic")
-        pool.cap(doers, _setting_score(pool, similar, doers))
 
     def _passing_placed(
         self,

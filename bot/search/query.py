@@ -359,27 +359,6 @@ def asks_kind(clause: str) -> bool:
     return found is not None and not _POINTS_AT_SCENE.search(clause, found.end())
 
 
-# "hugging face asks me to fill a readme with intended uses ... what is that document?": a
-# question pointing with "that", "this", "those", "these" at a thing of a kind no tool or model
-# is (a document, a technique, a metric, a part) asks about a thing the statement before it
-# described, not the tool or model it named (task state55). The kinds a tool or model may be
-# (a library, a format, a file ...) are left out: "is that a file format" asks about the name.
-_NOT_DOER_KINDS = (
-    "algorithm|approach|attack|component|curve|document|feature|flag|hyperparameter|input|knob|"
-    "label|law|layer|limit|measure|mechanism|method|metric|number|option|part|pattern|phase|piece|"
-    "property|quantity|risk|schedule|setting|stage|step|strategy|technique|trick|value|variant"
-)
-_POINTS_AT_KIND = re.compile(
-    rf"\b(?:that|this|those|these)(?: (?!a\b|an\b|the\b)[a-z0-9]+)? (?:{_NOT_DOER_KINDS})s?\b"
-)
-
-
-def points_at_kind(clause: str) -> bool:
-    """Does a question's clause (`normalize`d) point back at a thing of a kind no tool or model
-    is ("what is that technique", "what are those number formats about")?"""
-    return _POINTS_AT_KIND.search(clause) is not None
-
-
 # A short question's name written where, not what, is asked (task passing37): the question opens
 # with a setting word and the name ("in pytorch what computes the gradients"), asks for a thing
 # inside it ("what's the timestep in a diffusion model"), places a thing against it ("the numbers
