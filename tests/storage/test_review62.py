@@ -66,3 +66,32 @@ async def test_a_restore_loading_the_schemas_version_is_not_said_as_an_older_sch
         assert [s for s in said if "versions went back" in s], said
     finally:
         await store.close()
+
+
+async def test_a_schema_mended_under_the_bot_is_not_said_gone_back_at_the_next_outage(
+    postgres_only: None,
+    open_any: OpenStore,
+    location: str,
+    bundled: tuple[Glossary, SearchIndex],
+) -> None:
+    """An operator told the schema went back restores the current dump instead of restarting
+    (it works again). The schema as last seen is what `gone_back` answers when it cannot read
+    it (the database down), and nothing read it again since the mend: at the next outage
+    moderators read "put back to a backup older than this bot ... restarted", where the
+    database is only down. Now a check that reads the versions reads the schema again while
+    it was seen behind."""
+    store = await open_any()
+    try:
+        cache = ServerCache(lambda: store, lambda: bundled, read_timeout=5.0)
+        await cache.check()
+        conn = await asyncpg.connect(location)
+        try:
+            await conn.execute("UPDATE glossary_bot_schema SET version = 8")  # a dump of V8
+            assert await cache.gone_back(store) == (8, 9)
+            await conn.execute("UPDATE glossary_bot_schema SET version = 9")  # the current one
+        finally:
+            await conn.close()
+        await cache.check()  # the versions read: the bot works again
+    finally:
+        await store.close()  # the database down, for this bot
+    assert await cache.gone_back(store) is None
