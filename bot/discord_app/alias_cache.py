@@ -461,6 +461,10 @@ class ServerCache:
         if store is None:
             return
         versions = await asyncio.wait_for(_read_versions(store), self.read_timeout)
+        if self.schema_behind is not None:
+            # Seen behind, and the database answers: read it again, for a current dump put
+            # back without a restart mends it, and an outage later must not be said as that.
+            await self.gone_back(store)
         if self._restoring and await asyncio.wait_for(store.changes_tracked(), self.read_timeout):
             # The restore has made its triggers: it has loaded every row. What was read while
             # it loaded them (a server's versions before its terms) is stale, and no change

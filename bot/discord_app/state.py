@@ -74,6 +74,9 @@ class BotState:
         server_cache_mb: int = SERVER_CACHE_MB,
     ) -> None:
         self.glossary, self.index = self._indexed(glossary)
+        # One reload at a time: two side by side (a HUP during a long one) ended in any order,
+        # and the last to end was served, though it had read files changed since.
+        self._reloading = asyncio.Lock()
         # Set where what the heartbeat says may have changed (the database opened, waited for,
         # given up, lost or back; Discord connected or lost, its API failing or answering): the
         # heartbeat looks again at once (`health.keep_heartbeat`), not at its next beat.
@@ -131,8 +134,12 @@ class BotState:
     async def reload_off_loop(self) -> str:
         """`reload`, with the loading and indexing in a thread so answers keep flowing: a
         daemon of its own, since a file of thousands of new entries embeds each (minutes),
-        and `asyncio.run` would hold the stop until asyncio's default executor's was done."""
-        return self._swap(*await on_own_thread(self._prepare))
+        and `asyncio.run` would hold the stop until asyncio's default executor's was done.
+        One asked while another is under way follows it, reading the files as they are then."""
+        if self._reloading.locked():
+            log.info("glossary reload asked while one is under way: it follows it")
+        async with self._reloading:
+            return self._swap(*await on_own_thread(self._prepare))
 
     @staticmethod
     def _indexed(glossary: Glossary) -> Indexed:

@@ -800,9 +800,11 @@ class Store:
     async def schema_behind(self) -> tuple[int, int] | None:
         """(the schema version found, this bot's) if the database's schema went back under the
         running bot (a backup from before an upgrade put in place: reads of what later
-        migrations made fail until a restart migrates it again); None if not."""
+        migrations made fail until a restart migrates it again); None if not. Version 0 is no
+        schema yet, not an older one: a restore still loading its rows (pg_restore fills the
+        version's table after the counters'), whose end a restart must not cut short."""
         found, latest = await self._backend.schema_versions()
-        return (found, latest) if found < latest else None
+        return (found, latest) if 0 < found < latest else None
 
     async def changes_tracked(self) -> bool:
         """Do the versions move with every change now (`Backend.changes_tracked`)? Not while a

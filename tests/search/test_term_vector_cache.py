@@ -72,3 +72,23 @@ def test_the_servers_held_keep_their_vectors_and_a_batch_its_own(tmp_path: Path)
     more = ["one more term", "one more other term"]
     vectors.embed(more, in_use=[busy, [vectors.key(t) for t in NEW]])  # all four in use
     assert vectors.missing(BUSY + NEW + more) == BUSY  # the least recently used of them
+
+
+def test_another_processs_vectors_read_in_do_not_push_out_the_servers_held(
+    tmp_path: Path,
+) -> None:
+    """review62: `embed` reads another process's newer vectors from the shared cache file
+    first, and that merge trimmed to the limit with no servers held: what it read came in as
+    the most recently used, so a busy server held here lost its vectors to the other
+    process's (embedded again after a restart). Now the merge keeps the servers held too."""
+    encoder = HashEncoder()
+    here = TermVectors(encoder, tmp_path, kept=4)
+    busy = [here.key(t) for t in BUSY]
+    here.embed(BUSY)
+    here.embed(IDLE, in_use=[busy])
+    here.save()
+    other = TermVectors(encoder, tmp_path, kept=4)
+    other.embed(["another process's term", "another process's other term"])
+    other.save()
+    here.embed(NEW, in_use=[busy])
+    assert here.vectors(busy).keys() == set(busy)

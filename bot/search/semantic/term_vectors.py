@@ -80,8 +80,9 @@ class TermVectors:
         them in the cache; how many were embedded. Another process's new vectors are read
         first, so a term it embedded is not embedded here again. `in_use`: the keys of the
         servers held in memory now, let go last past the limit (`_trim`)."""
+        in_use = [*in_use]  # read twice: by the merge of another process's, and below
         self._load_once()
-        self._read_newer()
+        self._read_newer(in_use)
         todo = self.missing(texts)
         if not todo:
             return 0
@@ -124,16 +125,18 @@ class TermVectors:
                 self._merge(self._read())
                 self._loaded = True
 
-    def _read_newer(self) -> None:
+    def _read_newer(self, in_use: Iterable[Iterable[bytes]]) -> None:
         if self.cache_dir is not None and self._mtime() != self._seen_mtime:
             read = self._read()  # a second at the limit: lookups meanwhile need the lock
             with self._lock:
-                self._merge(read)
+                self._merge(read, in_use)
 
-    def _merge(self, read: dict[bytes, Vectors]) -> None:
+    def _merge(self, read: dict[bytes, Vectors], in_use: Iterable[Iterable[bytes]] = ()) -> None:
+        """Another process's vectors (or the file's at the first use) come in as the most
+        recently used: past the limit the servers held here keep theirs all the same."""
         for key, vector in read.items():
             self._vectors.setdefault(key, vector)
-        self._trim()
+        self._trim(in_use)
 
     def _trim(self, in_use: Iterable[Iterable[bytes]] = ()) -> None:
         """Past `kept`, the vectors least recently embedded or looked up go first (dicts keep
