@@ -44,8 +44,8 @@ async def test_a_hup_during_a_hup_serves_the_files_as_the_last_one_found_them(
             let_first_end.wait()
         return indexed(glossary)
 
-    def swapped(self: BotState, prepared: Indexed | GlossaryError) -> str:
-        said = swap(self, prepared)
+    def swapped(self: BotState, prepared: Indexed | GlossaryError, took: float | None) -> str:
+        said = swap(self, prepared, took)
         if "zorbic" not in self.glossary:  # the second's swapped in: the first may end
             let_first_end.set()
         return said
