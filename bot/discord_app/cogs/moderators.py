@@ -100,21 +100,22 @@ SCHEMA_BEHIND = BEHIND.format(what="nothing was changed")
 SCHEMA_BEHIND_READ = BEHIND.format(what="this cannot be read")
 
 
+async def _gone_back(state: BotState) -> bool:
+    """Did the database go back to an older schema under the running bot? (asked only on a
+    failure)"""
+    store = state.store
+    return store is not None and await state.servers.gone_back(store) is not None
+
+
 async def write_failed(state: BotState) -> str:
     """What a change the database refused says: `STORAGE_DOWN`, or `SCHEMA_BEHIND` where it
-    went back to an older schema under the running bot (asked only now, on a failure)."""
-    store = state.store
-    if store is not None and await state.servers.gone_back(store) is not None:
-        return SCHEMA_BEHIND
-    return STORAGE_DOWN
+    went back to an older schema under the running bot."""
+    return SCHEMA_BEHIND if await _gone_back(state) else STORAGE_DOWN
 
 
 async def read_failed(state: BotState) -> str:
     """`write_failed`'s for a read: `NO_DATABASE` or `SCHEMA_BEHIND_READ`."""
-    store = state.store
-    if store is not None and await state.servers.gone_back(store) is not None:
-        return SCHEMA_BEHIND_READ
-    return NO_DATABASE
+    return SCHEMA_BEHIND_READ if await _gone_back(state) else NO_DATABASE
 
 
 async def thinking(interaction: Interaction) -> None:
