@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.glossary.formats.curated_toml import ImportedEntry, curated_entries
-from bot.glossary.formats.markdown import HEADING_MARK, parse_markdown
+from bot.glossary.formats.markdown import HEADING_MARK, heading_text, parse_markdown
 from bot.glossary.formats.raw import CONFLICT_MESSAGE, RawEntry, conflict_line
 from bot.glossary.formats.topics_json import parse_topics_json
 from bot.glossary.models import Glossary
@@ -223,7 +223,9 @@ def _read(
         if too_many:
             problems.append(Problem("error", name, too_many))
             return []
-        return parse_markdown(text, name, "import", problems)
+        entries = parse_markdown(text, name, "import", problems)
+        _say_title_heading(text, name, problems)
+        return entries
     try:
         if fmt == "topics-json":
             refusal = _topics_refusal(text, room)
@@ -243,6 +245,22 @@ def _read(
         problems.append(Problem("error", name, str(exc)))
         return []
     return curated_entries(data, text, name, "import", problems, ImportedEntry)
+
+
+def _say_title_heading(text: str, name: str, problems: list[Problem]) -> None:
+    """The Markdown glossary's first heading is the file's title, not a term: said, for a
+    moderator's file that starts with a term would otherwise lose it without a word."""
+    first = next((line for line in text.splitlines() if line.rstrip().endswith(HEADING_MARK)), "")
+    if title := heading_text(first):
+        problems.append(
+            Problem(
+                "warning",
+                name,
+                f"the first heading, “{title}”, is read as the file's title, not a term: "
+                f"to import it as a term, put a title line (ending in {HEADING_MARK}) above it",
+                line=text.splitlines().index(first) + 1,
+            )
+        )
 
 
 def _markdown_entries(text: str) -> int:

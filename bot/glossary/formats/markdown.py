@@ -3,6 +3,7 @@
 Every heading is a line ending in a pilcrow. The first heading is the document title (its body an
 introduction); single-character headings are letter sections; every other heading starts a term
 whose body runs to the next heading. "Name (X)" makes X an alias, whichever way round it goes.
+A heading's leading Markdown marks ("## Name¶", as a moderator writes one) are not its name.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from bot.glossary.problems import Problem
 from bot.glossary.slug import looks_like_acronym, slugify
 
 HEADING_MARK = "¶"
+_MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
 _NAME_AND_PAREN = re.compile(r"^(?P<name>.+?)\s*\((?P<paren>[^()]+)\)$")
 _SEE_ALSO = re.compile(r"\bSee ([A-Z][\w.\- ]*?)\.(?:\s|$)")
 
@@ -28,7 +30,7 @@ def parse_markdown(text: str, name: str, source: str, problems: list[Problem]) -
 
     entries = []
     for n, start in enumerate(headings[1:], start=1):  # headings[0] is the document title
-        heading = lines[start].rstrip().removesuffix(HEADING_MARK).strip()
+        heading = heading_text(lines[start])
         if len(heading) <= 1:
             continue  # a letter section: "A¶"
         end = headings[n + 1] if n + 1 < len(headings) else len(lines)
@@ -42,6 +44,11 @@ def parse_markdown(text: str, name: str, source: str, problems: list[Problem]) -
             continue
         entries.append(_entry(heading, body, source, name, start + 1))
     return entries
+
+
+def heading_text(line: str) -> str:
+    """A heading line's name: without its pilcrow and any leading Markdown heading marks."""
+    return _MARKDOWN_HEADING.sub("", line.rstrip().removesuffix(HEADING_MARK).strip())
 
 
 def _paragraphs(lines: list[str]) -> str:
