@@ -5,29 +5,43 @@ first."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 from pathlib import Path
 
+import pytest
+
+from bot.cli import main
 from bot.storage import Store
 
-from .test_round14 import _cli
+
+async def _made(db: Path) -> None:
+    """The database the bot makes at its first start."""
+    await (await Store.open(db, flush_interval=None)).close()
+
 
 # What a moderator writes after reading "the Markdown glossary (headings ending in ¶)": the
 # terms from the first line, some as Markdown headings.
 HAND_WRITTEN = "Zorblax¶\n\nOur nightly eval run.\n\n## Blorptex ¶\n\nThe dashboard it fills.\n"
 
 
-async def test_a_markdown_file_s_first_heading_is_not_dropped_unsaid(tmp_path: Path) -> None:
+def test_a_markdown_file_s_first_heading_is_not_dropped_unsaid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The Markdown glossary's first heading is its title (the bundled file's "Glossary¶",
     an introduction below it): a moderator's file whose first line is a term lost that term
     without a word ("Imported: 1 added"), and a heading written as Markdown ("## Blorptex ¶")
     was imported titled "## Blorptex". Now the import says which heading it takes as the
     file's title, and a heading's Markdown marks are not part of the term's name."""
     db = tmp_path / "g.db"
-    await (await Store.open(db, flush_interval=None)).close()
-    args = ("terms", "import", "-", "--guild", "5", "--db", str(db), "--category", "Fundamentals")
-    imported = _cli(tmp_path, *args, stdin=HAND_WRITTEN)
-    assert imported.returncode == 0, imported.stderr
+    asyncio.run(_made(db))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(HAND_WRITTEN.encode())))
+    code = main(
+        ["terms", "import", "-", "--guild", "5", "--db", str(db), "--category", "Fundamentals"]
+    )
+    said = capsys.readouterr()
+    assert code == 0, said.err
     # The heading taken as the title, named.
-    assert "the first heading, “Zorblax”, is read as the file's title" in imported.stdout
-    assert "  Blorptex\n" in imported.stdout, imported.stdout
-    assert "##" not in imported.stdout, imported.stdout  # the title as stored and listed
+    assert "the first heading, “Zorblax”, is read as the file's title" in said.out
+    assert "  Blorptex\n" in said.out, said.out
+    assert "##" not in said.out, said.out  # the title as stored and listed
