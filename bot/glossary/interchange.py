@@ -35,6 +35,7 @@ from bot.glossary.server_terms import (
     check_candidates,
 )
 from bot.glossary.toml import TomlError, parse_toml
+from bot.sizes import said_sizes
 
 MAX_IMPORT_BYTES = 1024 * 1024  # the least an import takes, whatever the server's caps
 # An export writes each byte of a term's text at most twice (quotes, backslashes and line breaks
@@ -103,7 +104,8 @@ def parse_import(
     already past `max_terms` (the cap lowered) may import as many (its own export), no more.
     """
     if len(data) > max_bytes:
-        return [], [_file_problem(f"the file is {_size(len(data))}; at most {_size(max_bytes)}.")]
+        size, most = said_sizes(len(data), max_bytes)
+        return [], [_file_problem(f"the file is {size}; at most {most}.")]
     text, refusal = decode_text(data)
     if refusal:
         return [], [_file_problem(refusal)]
@@ -151,10 +153,6 @@ def parse_import(
 
 def _file_problem(message: str) -> TermProblem:
     return TermProblem("file", message)
-
-
-def _size(size: int) -> str:
-    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
 
 
 def decode_text(data: bytes) -> tuple[str, str | None]:

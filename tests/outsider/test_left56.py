@@ -59,3 +59,53 @@ async def test_hups_waiting_on_a_long_reload_fold_into_one_of_the_newest_files(
     assert loads == [1, 4], loads  # the first, then one of the newest files
     assert said == ["reloaded 1 entries", *["reloaded 4 entries"] * 3], said
     assert len(state.glossary) == 4
+
+
+def test_a_refused_reload_quotes_a_huge_id_cut(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A reload refused for an entry whose 100,000-character id has a problem, and a related
+    id as long that names no entry: the ERROR quoted both whole, a 200 KB line. Now each is
+    cut as a user's own words are cut when the bot repeats them, the line still naming file,
+    line, entry and what is wrong."""
+    (tmp_path / "terms.toml").write_text(ENTRY.format(id="vllm", title="vLLM"), "utf-8")
+    state = BotState(load_glossary([tmp_path]), None, [tmp_path])
+    huge_id, huge_related = "x" * 100_000, "y" * 100_000
+    bad = ENTRY.format(id=huge_id, title="Huge") + f'related = ["{huge_related}"]\n'
+    bad += ENTRY.format(id="odd", title="Odd") + "unknown_key_" + "k" * 100_000 + " = 1\n"
+    (tmp_path / "terms.toml").write_text(bad, "utf-8")
+    caplog.set_level(logging.ERROR, logger="bot.discord_app.state")
+    said = state.reload()
+    assert said.startswith("reload refused"), said[:200]
+    (line,) = [r.getMessage() for r in caplog.records if "reload refused" in r.getMessage()]
+    assert len(line) < 1_000, line[:2_000]
+    for said_there in ("terms.toml:", "names no entry", "unknown key", "'yyyy", "[xxxx", "[…]"):
+        assert said_there in line, line
+
+
+def test_sizes_are_said_one_way_to_users_and_operators(tmp_path: Path) -> None:
+    """A size was worded three ways: an import's refusal "2.2 MiB" (one decimal), the text cap
+    "2.00 MiB" (two), a file past the cap "1.0 MiB ... (1,048,576 bytes)", a backup "2.3 MB"
+    (decimal megabytes). Now one wording, `said_size`: MiB to two decimals without trailing
+    zeros, whole KiB, bytes where two sizes side by side would read alike."""
+    from bot.glossary.interchange import parse_import
+    from bot.glossary.server_terms import ServerTerm, check_caps
+    from bot.term_import import too_big
+
+    mib = 2**20
+    (tmp_path / "terms.toml").write_text(ENTRY.format(id="vllm", title="vLLM"), "utf-8")
+    bundled = load_glossary([tmp_path])
+    (problem,) = parse_import(b"x" * (50 * mib), "a.toml", bundled, max_bytes=mib)[1]
+    assert problem.message == "the file is 50 MiB; at most 1 MiB.", problem.message
+    assert too_big("a.toml", 50 * mib, mib) == "a.toml is 50 MiB; an import is at most 1 MiB"
+    assert too_big("a.toml", mib + 1, mib) == (
+        "a.toml is 1,048,577 bytes; an import is at most 1,048,576 bytes"
+    )
+    terms = [
+        ServerTerm(id=f"t{i}", title=f"T{i}", category="Fundamentals", definition="d" * 4000)
+        for i in range(600)
+    ]
+    (over,) = check_caps(terms, max_text_bytes=2 * mib)
+    assert over.message.startswith(
+        "a server's terms can hold at most 2 MiB of text (2.3 MiB with"
+    ), over.message
