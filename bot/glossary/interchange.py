@@ -33,6 +33,7 @@ from bot.glossary.server_terms import (
     ServerTerm,
     TermProblem,
     check_candidates,
+    past_it_already,
 )
 from bot.glossary.toml import TomlError, parse_toml
 from bot.sizes import said_sizes
@@ -204,12 +205,10 @@ class _Room:
         """Why `entries` terms are too many, or None."""
         if entries <= self.terms:
             return None
+        said = f"{entries:,} entries; a server can have at most {self.cap:,} terms."
         if self.held > self.cap:  # past the cap already (it was lowered): kept, not added to
-            return (
-                f"{entries:,} entries; a server can have at most {self.cap:,} terms, and one "
-                f"that has more ({self.held:,}) may keep them but not add to them."
-            )
-        return f"{entries:,} entries; a server can have at most {self.cap:,} terms."
+            said += past_it_already(f"{self.held:,} terms")
+        return said
 
 
 def _read(

@@ -768,7 +768,7 @@ def check_caps(
     if len(terms) > max_terms and grew:
         said = f"a server can have at most {max_terms:,} terms ({len(terms):,})."
         if before is not None and len(before) > max_terms:
-            said += _PAST.format(f"{len(before):,} terms")
+            said += past_it_already(f"{len(before):,} terms")
         problems.append(TermProblem("terms", said))
     size = sum(text_size(t) for t in terms)
     held = None if before is None else sum(text_size(t) for t in before)
@@ -780,17 +780,18 @@ def check_caps(
             now += " with this change"
         said = f"a server's terms can hold at most {cap} of text ({now})."
         if held is not None and held > max_text_bytes:
-            said += _PAST.format(held_said)
+            said += past_it_already(held_said)
         problems.append(TermProblem("terms", said))
     return problems
 
 
-# Said to a moderator of a server already past a cap (lowered, or a list's ", " counted since
-# outsider51): what is still saved.
-_PAST = (
-    " This server is past it already ({}): a change that keeps or lowers that is saved, one "
-    "that adds to it is not."
-)
+def past_it_already(held: str) -> str:
+    """Said after a cap to a moderator of a server already past it (lowered, or a list's ", "
+    counted since outsider51), by a change or an import: what is still saved."""
+    return (
+        f" This server is past it already ({held}): a change that keeps or lowers that is "
+        "saved, one that adds to it is not."
+    )
 
 
 def overlay_target(term: ServerTerm, bundled: Glossary) -> Entry | None:

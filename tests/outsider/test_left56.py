@@ -109,3 +109,25 @@ def test_sizes_are_said_one_way_to_users_and_operators(tmp_path: Path) -> None:
     assert over.message.startswith(
         "a server's terms can hold at most 2 MiB of text (2.3 MiB with"
     ), over.message
+
+
+def test_past_a_lowered_cap_is_said_in_one_sentence(tmp_path: Path) -> None:
+    """A server past a lowered cap of terms heard two sentences for one rule: an import "may
+    keep them but not add to them", `/term add` "This server is past it already (3 terms): a
+    change that keeps or lowers that is saved, one that adds to it is not." Now the second,
+    for both."""
+    from bot.glossary.interchange import parse_import
+    from bot.glossary.server_terms import ServerTerm, check_caps
+
+    (tmp_path / "terms.toml").write_text(ENTRY.format(id="vllm", title="vLLM"), "utf-8")
+    bundled = load_glossary([tmp_path])
+    four = "".join(ENTRY.format(id=f"zorb{i}", title=f"Zorb {i}") for i in range(4)).encode()
+    (imported,) = parse_import(four, "a.toml", bundled, max_terms=2, held=3)[1]
+    terms = [
+        ServerTerm(id=f"z{i}", title=f"Z{i}", category="Fundamentals", definition="d")
+        for i in range(4)
+    ]
+    (added,) = check_caps(terms, max_terms=2, before=terms[:3])
+    past = " This server is past it already (3 terms): a change that keeps or lowers that is "
+    assert past in imported.message, imported.message
+    assert past in added.message, added.message
