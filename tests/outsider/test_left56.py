@@ -131,3 +131,22 @@ def test_past_a_lowered_cap_is_said_in_one_sentence(tmp_path: Path) -> None:
     past = " This server is past it already (3 terms): a change that keeps or lowers that is "
     assert past in imported.message, imported.message
     assert past in added.message, added.message
+
+
+def test_a_name_wholly_in_another_script_is_its_own_name_to_every_check() -> None:
+    """`like` (a term's or alias's names) refused an all-Greek "ΤΟΡ" as TOP's look-alike, and
+    a Greek "ρ" (Spearman's rho) as "p"'s, where `letters_alike` and `same_name` (a waiting
+    suggestion) take a name wholly in another script as its own. One rule now, theirs: a Greek
+    server's moderator writes Greek words and symbols, which share no name with a Latin one;
+    a name mixing scripts ("TOΡ" with a Greek Ρ) is still a look-alike everywhere."""
+    from bot.glossary.lookalikes import LookAlikes, letters_alike, same_name
+
+    names: LookAlikes[str] = LookAlikes()
+    names.add("top-p", ["TOP", "p"])
+    for greek in ("ΤΟΡ", "ρ"):
+        assert names.like(greek) is None, greek
+        assert not same_name(greek, "TOP")
+        assert not same_name(greek, "p")
+        assert letters_alike({"top": 1, "p": 2})(greek) is None
+    assert names.like("TOΡ") == ("top-p", "TOP")  # Latin with a Greek Ρ
+    assert same_name("TOΡ", "TOP")
