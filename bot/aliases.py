@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
-from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, looks_like
+from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
 from bot.glossary.markup import bold
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
@@ -119,15 +119,15 @@ def lookalike_refusal(
 ) -> str | None:
     """Why `text` cannot be a name of `entry`: it looks like (`lookalikes`) a name of another
     entry, the server's terms and aliases included; or None."""
-    held = entry_lookalikes(index, index.entries).like(text, apart_from=[entry])
-    if held is not None:
-        return looks_like(text, held[1], held[0].display_title)
-    aliases = alias_lookalikes(index.server_aliases(server).source)
-    found = aliases.like(text, apart_from=[entry.id])
+    aliases = index.server_aliases(server).source
+    found = glossary_name_alike(index, index.entries, aliases, text, apart_from=entry)
     if found is None:
         return None
-    other = index.entry(found[0])
-    return looks_like(text, found[1], other.display_title if other else found[0])
+    held, owner = found
+    if isinstance(owner, str):  # an alias's: the entry it stands for, or its id if none
+        other = index.entry(owner)
+        return looks_like(text, held, other.display_title if other else owner)
+    return looks_like(text, held, owner.display_title)
 
 
 @functools.cache

@@ -21,6 +21,7 @@ from bot.glossary.server_terms import (
     overlay_target,
     text_size,
 )
+from bot.sizes import said_size, said_sizes
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, orphaned_aliases, read_terms
 
@@ -30,19 +31,17 @@ REPORT_LISTED = 10_000  # in a whole report (a terminal's, the file a Discord an
 
 def at_most(cap: int) -> str:
     """The import cap in words ("an import is at most 1 MiB", "... 4.98 MiB")."""
-    return f"an import is at most {cap / 2**20:.2f}".rstrip("0").rstrip(".") + " MiB"
+    return f"an import is at most {said_size(cap)}"
 
 
 def too_big(name: str, size: int, cap: int = MAX_IMPORT_BYTES) -> str | None:
     """Why a file of `size` bytes is refused before it is read, if it is (`cap`: `import_cap`
-    of the server's caps). Said in MiB to one decimal, unless that would read as the cap
-    itself ("1.0 MiB"): then in bytes."""
+    of the server's caps), both sizes as `said_sizes` says them (in bytes where they would read
+    alike)."""
     if size <= cap:
         return None
-    mib = size / 2**20
-    if f"{mib:.1f}" == f"{cap / 2**20:.1f}":
-        return f"{name} is {size:,} bytes; {at_most(cap)} ({cap:,} bytes)"
-    return f"{name} is {mib:.1f} MiB; {at_most(cap)}"
+    size_said, cap_said = said_sizes(size, cap)
+    return f"{name} is {size_said}; an import is at most {cap_said}"
 
 
 def held_import_cap(stored: Sequence[ServerTerm], caps: tuple[int, int]) -> int:

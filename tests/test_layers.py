@@ -24,6 +24,7 @@ LEAVES = (
     "bot.dburl",
     "bot.this_process",
     "bot.reach",
+    "bot.sizes",
     "bot.own_thread",
 )
 

@@ -1,38 +1,14 @@
-"""Cutting text to Discord's limits at a sentence boundary, with a visible marker."""
+"""Cutting text to Discord's limits: at a sentence boundary, with a visible marker (`fit`), or
+whole lines."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from bot.glossary.letters import whole_letters_cut
+# `fit` is at home with the letters it keeps whole: the glossary's problems cut with it too.
+from bot.glossary.letters import MARKER, fit
 
-MARKER = " […]"
-_SENTENCE_END = re.compile(r"[.!?](?=\s)")
-
-
-def fit(text: str, limit: int) -> str:
-    """`text` if it fits in `limit` characters; else its longest whole-sentence (or word) prefix
-    that fits with the marker. Never longer than `limit`."""
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    room = limit - len(MARKER)
-    if room <= 0:  # no room for the marker
-        return _escapes_whole(text[: whole_letters_cut(text, limit)])
-    head = text[: whole_letters_cut(text, room)]
-    ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
-    if ends and ends[-1] >= room // 3:
-        return head[: ends[-1]] + MARKER
-    space = head.rfind(" ")
-    return (head[:space] if space >= room // 3 else _escapes_whole(head)).rstrip() + MARKER
-
-
-def _escapes_whole(head: str) -> str:
-    """`head`, cut inside a word, less a backslash the cut parted from what it escapes (text
-    given back escaped, "\\*" for a typed "*"): alone it would be shown, a stray."""
-    run = len(head) - len(head.rstrip("\\"))
-    return head[:-1] if run % 2 else head
+__all__ = ["MARKER", "fit", "fit_lines"]
 
 
 def fit_lines(lines: Sequence[str], limit: int) -> tuple[str, int]:

@@ -44,6 +44,7 @@ from bot.search.local import LocalGlossary, compile_local, with_vectors
 from bot.search.semantic import default_cache_dir
 from bot.search.semantic.term_vectors import EMBED_BATCH, TermVectors
 from bot.search.server_aliases import ServerAliases
+from bot.sizes import said_size
 from bot.storage import DM_SCOPE, StorageError
 from bot.term_storage import parse_readable, rename_taken
 
@@ -387,11 +388,11 @@ class ServerCache:
             # turn, silently (the setting's, not the server's: said once).
             self._over_said = True
             log.warning(
-                "server %s's terms are estimated at %.0f MiB, more than SERVER_CACHE_MB=%d on "
+                "server %s's terms are estimated at %s, more than SERVER_CACHE_MB=%d on "
                 "their own: such a server is kept only until another is read, then read and "
                 "indexed again when next asked; raise SERVER_CACHE_MB to keep it",
                 scope,
-                cached.weight / 2**20,
+                said_size(cached.weight),
                 self.max_weight // 2**20,
             )
         while len(self._indexed) > 1:

@@ -77,6 +77,11 @@ class BotState:
         # One reload at a time: two side by side (a HUP during a long one) ended in any order,
         # and the last to end was served, though it had read files changed since.
         self._reloading = asyncio.Lock()
+        # Reloads asked, and how many of them the last reload started covers (it read the files
+        # after they were asked) with what it said: those waiting meanwhile are answered by it.
+        self._reloads_asked = 0
+        self._reloads_covered = 0
+        self._reload_said = ""
         # Set where what the heartbeat says may have changed (the database opened, waited for,
         # given up, lost or back; Discord connected or lost, its API failing or answering): the
         # heartbeat looks again at once (`health.keep_heartbeat`), not at its next beat.
@@ -135,11 +140,22 @@ class BotState:
         """`reload`, with the loading and indexing in a thread so answers keep flowing: a
         daemon of its own, since a file of thousands of new entries embeds each (minutes),
         and `asyncio.run` would hold the stop until asyncio's default executor's was done.
-        One asked while another is under way follows it, reading the files as they are then."""
+        One asked while another is under way follows it, reading the files as they are then;
+        several asked meanwhile (a HUP after each edit) are that one reload, not one each."""
+        self._reloads_asked += 1
+        asked = self._reloads_asked
         if self._reloading.locked():
             log.info("glossary reload asked while one is under way: it follows it")
         async with self._reloading:
-            return self._swap(*await on_own_thread(self._prepare))
+            if self._reloads_covered >= asked:  # one started since read the files after this HUP
+                return self._reload_said
+            covered, self._reloads_covered = self._reloads_covered, self._reloads_asked
+            try:
+                self._reload_said = self._swap(*await on_own_thread(self._prepare))
+            except BaseException:
+                self._reloads_covered = covered  # it said nothing: those waiting load anew
+                raise
+            return self._reload_said
 
     @staticmethod
     def _indexed(glossary: Glossary) -> Indexed:

@@ -33,8 +33,10 @@ from bot.glossary.server_terms import (
     ServerTerm,
     TermProblem,
     check_candidates,
+    past_it_already,
 )
 from bot.glossary.toml import TomlError, parse_toml
+from bot.sizes import said_sizes
 
 MAX_IMPORT_BYTES = 1024 * 1024  # the least an import takes, whatever the server's caps
 # An export writes each byte of a term's text at most twice (quotes, backslashes and line breaks
@@ -103,7 +105,8 @@ def parse_import(
     already past `max_terms` (the cap lowered) may import as many (its own export), no more.
     """
     if len(data) > max_bytes:
-        return [], [_file_problem(f"the file is {_size(len(data))}; at most {_size(max_bytes)}.")]
+        size, most = said_sizes(len(data), max_bytes)
+        return [], [_file_problem(f"the file is {size}; at most {most}.")]
     text, refusal = decode_text(data)
     if refusal:
         return [], [_file_problem(refusal)]
@@ -151,10 +154,6 @@ def parse_import(
 
 def _file_problem(message: str) -> TermProblem:
     return TermProblem("file", message)
-
-
-def _size(size: int) -> str:
-    return f"{size / 2**20:.1f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
 
 
 def decode_text(data: bytes) -> tuple[str, str | None]:
@@ -206,12 +205,10 @@ class _Room:
         """Why `entries` terms are too many, or None."""
         if entries <= self.terms:
             return None
+        said = f"{entries:,} entries; a server can have at most {self.cap:,} terms."
         if self.held > self.cap:  # past the cap already (it was lowered): kept, not added to
-            return (
-                f"{entries:,} entries; a server can have at most {self.cap:,} terms, and one "
-                f"that has more ({self.held:,}) may keep them but not add to them."
-            )
-        return f"{entries:,} entries; a server can have at most {self.cap:,} terms."
+            said += past_it_already(f"{self.held:,} terms")
+        return said
 
 
 def _read(

@@ -11,6 +11,7 @@ readers that find words.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han, halfwidth
@@ -70,3 +71,33 @@ def _regional_run_before(text: str, cut: int) -> int:
     while cut - count > 0 and _regional(text[cut - count - 1]):
         count += 1
     return count
+
+
+# Cutting text to a limit with a visible marker: a card's fields, what the bot repeats of a
+# user's words, a value a glossary problem quotes.
+MARKER = " […]"
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` if it fits in `limit` characters; else its longest whole-sentence (or word) prefix
+    that fits with the marker. Never longer than `limit`."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    room = limit - len(MARKER)
+    if room <= 0:  # no room for the marker
+        return _escapes_whole(text[: whole_letters_cut(text, limit)])
+    head = text[: whole_letters_cut(text, room)]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
+    if ends and ends[-1] >= room // 3:
+        return head[: ends[-1]] + MARKER
+    space = head.rfind(" ")
+    return (head[:space] if space >= room // 3 else _escapes_whole(head)).rstrip() + MARKER
+
+
+def _escapes_whole(head: str) -> str:
+    """`head`, cut inside a word, less a backslash the cut parted from what it escapes (text
+    given back escaped, "\\*" for a typed "*"): alone it would be shown, a stray."""
+    run = len(head) - len(head.rstrip("\\"))
+    return head[:-1] if run % 2 else head

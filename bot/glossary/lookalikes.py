@@ -74,7 +74,7 @@ class LookAlikes(Generic[Owner]):
 
     def like(self, name: str, *, apart_from: Iterable[Owner] = ()) -> tuple[Owner, str] | None:
         """A name `name` looks like but is not (another spelling of), held by an owner not in
-        `apart_from`: (owner, that name), or None; never two plain ASCII names (`alike`)."""
+        `apart_from`: (owner, that name), or None; never names told apart (`alike`)."""
         mine = set(apart_from)
         key = compact(name)
         return next(
@@ -84,10 +84,10 @@ class LookAlikes(Generic[Owner]):
 
     def alike(self, name: str) -> Iterator[tuple[Owner, str]]:
         """Each (owner, name) held that shares a look-alike key with `name` (as written and
-        case-folded), in the order added, but for plain ASCII pairs (`_typed_apart`)."""
+        case-folded), in the order added, but for names told apart (`_told_apart`)."""
         for look in lookalike_keys(name):
             for owner, held in self._names.get(look, ()):
-                if not _typed_apart(name, held):
+                if not _told_apart(name, held):
                     yield owner, held
 
 
@@ -102,12 +102,11 @@ def alias_lookalikes(aliases: Mapping[str, str]) -> LookAlikes[str]:
 def same_name(name: str, other: str) -> bool:
     """Whether a reader takes `name` and `other` for one name: search's key (`compact`), in
     either number (`plural_variants`, as search meets "zorblaxes"), or in letters they cannot
-    tell apart (a Cyrillic "о"; two plain ASCII names never look alike, as in `like`; nor a
-    name wholly in another script, as in `letters_alike`: Greek "ρ" is not "p")."""
+    tell apart (a Cyrillic "о"), but for names told apart (`_told_apart`), as in `like`."""
     key, other_key = compact(name), compact(other)
     if key == other_key or other_key in plural_variants(key):
         return bool(key)
-    if _typed_apart(name, other) or _other_script(name) or _other_script(other):
+    if _told_apart(name, other):
         return False
     return any(
         look == other_look or other_look in plural_variants(look)
@@ -118,19 +117,14 @@ def same_name(name: str, other: str) -> bool:
 
 def letters_alike(names: Mapping[str, V]) -> Callable[[str], V | None]:
     """Finds, for a name, the value of one of `names` a reader cannot tell it apart from: its
-    look-alike key (no other number: "gas" is not "GA"'s; two plain ASCII names never, as in
-    `like`), or None. A name written wholly in another script is a name of its own, not a
-    spelling: Greek "ρ" (Spearman's rho) is not "p", only "Zоrblax" (Latin with a Cyrillic о)
-    is "Zorblax". Keyed once, for many look-ups; `find` takes a name as written (its capitals
-    read as they look)."""
+    look-alike key (no other number: "gas" is not "GA"'s; never names told apart, as in
+    `like`), or None. Keyed once, for many look-ups; `find` takes a name as written (its
+    capitals read as they look)."""
     index: LookAlikes[str] = LookAlikes()  # each name held by itself
     for name in names:
-        if not _other_script(name):
-            index.add(name, [name])
+        index.add(name, [name])
 
     def find(name: str) -> V | None:
-        if _other_script(name):
-            return None
         # As written and case-folded (`lookalike_keys`): `names` are keys already folded
         # ("ram"); "LΙME"'s Greek Ι reads as "l", its small ι as "i".
         held = next(index.alike(name), None)
@@ -147,10 +141,13 @@ def _other_script(name: str) -> bool:
     )
 
 
-def _typed_apart(name: str, other: str) -> bool:
-    """Two names written in plain ASCII are never look-alikes: "AL" and "AI", "modern" and
-    "modem" are different words that people type."""
-    return _plain(name) and _plain(other)
+def _told_apart(name: str, other: str) -> bool:
+    """Names never look-alikes however they look: two written in plain ASCII ("AL" and "AI",
+    "modern" and "modem" are different words that people type), or one written wholly in
+    another script, a name of its own, not a spelling (Greek "ρ", Spearman's rho, is not "p";
+    "ΤΟΡ" is a Greek server's word, not "TOP"): only a name mixing scripts ("Zоrblax", Latin
+    with a Cyrillic о) is another's look-alike."""
+    return (_plain(name) and _plain(other)) or _other_script(name) or _other_script(other)
 
 
 def _plain(name: str) -> bool:
@@ -179,3 +176,23 @@ def entry_lookalikes(holder: object, entries: Iterable[Entry]) -> LookAlikes[Ent
 
 
 _BUILT: weakref.WeakKeyDictionary[object, LookAlikes[Entry]] = weakref.WeakKeyDictionary()
+
+
+def glossary_name_alike(
+    holder: object,
+    entries: Iterable[Entry],
+    aliases: Mapping[str, str],
+    name: str,
+    *,
+    apart_from: Entry | None = None,
+) -> tuple[str, Entry | str] | None:
+    """The name of a server's glossary that `name` looks like but is not: an entry's (the
+    server's terms among them; `entry_lookalikes`), else an alias's; with that entry, or the
+    id the alias stands for (each caller says which card that is). `apart_from`: the entry
+    that takes `name`, whose own names and aliases it may look like."""
+    mine = [] if apart_from is None else [apart_from]
+    held = entry_lookalikes(holder, entries).like(name, apart_from=mine)
+    if held is not None:
+        return held[1], held[0]
+    found = alias_lookalikes(aliases).like(name, apart_from=[e.id for e in mine])
+    return None if found is None else (found[1], found[0])

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bot.errors import ReportedError
+from bot.glossary.letters import fit
 from bot.glossary.models import Frozen
 from bot.glossary.records import RecordError, field_keys, parse_fields
 from bot.reach import unreachable
@@ -40,8 +41,29 @@ class Problem(Frozen):
 
     def __str__(self) -> str:
         where = self.file + (f":{self.line}" if self.line else "")
-        what = f" [{self.entry}]" if self.entry else ""
-        return f"{where}{what}: {self.severity}: {self.message}"
+        what = f" [{fit(self.entry, VALUE_SHOWN)}]" if self.entry else ""
+        return f"{where}{what}: {self.severity}: {_values_cut(self.message)}"
+
+
+# How much of an id, title, key or name a problem quotes: as much as the bot repeats of a
+# user's words. A 100,000-character id quoted whole made a 100 KB log line (a refused reload's
+# ERROR) and as long a line of `check`; the file and line say where the rest is.
+VALUE_SHOWN = 100
+# A quoted value ('…' or "…" as repr writes them, escapes included), or a run without spaces.
+_VALUE = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\S+""")
+
+
+def _values_cut(message: str) -> str:
+    def cut(value: re.Match[str]) -> str:
+        text = value[0]
+        if len(text) <= VALUE_SHOWN:
+            return text
+        if text[0] in "'\"" and text[-1] == text[0] and len(text) > 1:
+            return text[0] + fit(text[1:-1], VALUE_SHOWN) + text[0]
+        word = text.rstrip(":;,.)")  # the message's own punctuation kept
+        return fit(word, VALUE_SHOWN) + text[len(word) :]
+
+    return _VALUE.sub(cut, message)
 
 
 def not_utf8_line(data: bytes, exc: UnicodeDecodeError) -> int:

@@ -49,6 +49,7 @@ from bot.glossary.models import (
 )
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
+from bot.sizes import said_sizes
 
 MAX_TERMS = 2000  # per server; settings may pass another cap
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
@@ -767,31 +768,30 @@ def check_caps(
     if len(terms) > max_terms and grew:
         said = f"a server can have at most {max_terms:,} terms ({len(terms):,})."
         if before is not None and len(before) > max_terms:
-            said += _PAST.format(f"{len(before):,} terms")
+            said += past_it_already(f"{len(before):,} terms")
         problems.append(TermProblem("terms", said))
     size = sum(text_size(t) for t in terms)
     held = None if before is None else sum(text_size(t) for t in before)
     if size > max_text_bytes and (held is None or size > held):
-        cap, now = _mib(max_text_bytes), f"{_mib(size)} with this change"
-        if now.startswith(cap):  # rounded alike ("1 KiB ... (1 KiB with this change)"): bytes
-            now = f"{size:,} bytes with this change: {size - max_text_bytes:,} too many"
+        cap, now, held_said = said_sizes(max_text_bytes, size, size if held is None else held)
+        if now.endswith(" bytes"):  # rounded alike ("1 KiB ... (1 KiB with this change)")
+            now += f" with this change: {size - max_text_bytes:,} too many"
+        else:
+            now += " with this change"
         said = f"a server's terms can hold at most {cap} of text ({now})."
         if held is not None and held > max_text_bytes:
-            said += _PAST.format(f"{held:,} bytes" if now.endswith("too many") else _mib(held))
+            said += past_it_already(held_said)
         problems.append(TermProblem("terms", said))
     return problems
 
 
-# Said to a moderator of a server already past a cap (lowered, or a list's ", " counted since
-# outsider51): what is still saved.
-_PAST = (
-    " This server is past it already ({}): a change that keeps or lowers that is saved, one "
-    "that adds to it is not."
-)
-
-
-def _mib(size: int) -> str:
-    return f"{size / 2**20:.2f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
+def past_it_already(held: str) -> str:
+    """Said after a cap to a moderator of a server already past it (lowered, or a list's ", "
+    counted since outsider51), by a change or an import: what is still saved."""
+    return (
+        f" This server is past it already ({held}): a change that keeps or lowers that is "
+        "saved, one that adds to it is not."
+    )
 
 
 def overlay_target(term: ServerTerm, bundled: Glossary) -> Entry | None:

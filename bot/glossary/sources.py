@@ -24,6 +24,7 @@ from bot.glossary.problems import Problem, file_bytes, read_utf8
 from bot.glossary.records import Record, RecordError, field, parse_record
 from bot.glossary.slug import slugify
 from bot.glossary.toml import TomlError, parse_toml
+from bot.sizes import said_sizes
 
 
 def builtin_sha256(modules: Sequence[str] = ("_sha256", "_sha2")) -> Callable[[bytes], Any]:
@@ -130,8 +131,8 @@ def _too_large(path: Path, problems: list[Problem]) -> bool:
         Problem(
             "error",
             str(path),
-            f"file is {size / 2**20:.1f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB a "
-            "glossary file may be: split it into several files",
+            "file is {}, more than the {} a glossary file may be: split it into several "
+            "files".format(*said_sizes(size, MAX_FILE_BYTES)),
         )
     )
     return True

@@ -23,6 +23,7 @@ from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.reach import LOOP, symlink_loop
 from bot.settings import Settings
+from bot.sizes import said_size
 
 from .backend import Migrate, without_password
 from .errors import ShardsTaken, StorageError
@@ -590,9 +591,9 @@ def run_backup(args: argparse.Namespace) -> int:
         from .postgres.backend import backup_advice
 
         return _fail(backup_advice(without_password(path), str(args.path)))
-    size = path.stat().st_size / 1e6
+    size = said_size(path.stat().st_size)
     try:
-        with Progress(f"backup: copying {size:,.1f} MB", quiet=args.quiet) as copying:
+        with Progress(f"backup: copying {size}", quiet=args.quiet) as copying:
             copying.update(0)  # one step: SQLite copies a consistent snapshot in one go
             asyncio.run(backup_database(path, args.path))
     except StorageError as exc:

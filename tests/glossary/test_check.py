@@ -272,7 +272,9 @@ def test_a_file_too_large_to_load_quickly_is_refused_by_name(tmp_path: Path) -> 
     path.write_text(entry + "#" * MAX_FILE_BYTES + "\n", encoding="utf-8")
     errors = _errors(path)
     assert len(errors) == 1
-    assert errors[0].startswith("huge.toml: error: file is 4.0 MiB, more than the 4 MiB")
+    assert errors[0].startswith(
+        "huge.toml: error: file is 4,194,411 bytes, more than the 4,194,304 bytes"
+    )
 
 
 ROOT = Path(__file__).resolve().parents[2]

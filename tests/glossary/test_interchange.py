@@ -213,7 +213,7 @@ def test_ten_thousand_entries_are_refused_before_checking(bundled: Glossary) -> 
 def test_a_50_mib_file_is_refused_by_size_alone(bundled: Glossary) -> None:
     huge = b"[[entries]]\n" + b"x" * (50 * 2**20)
     assert [str(p) for p in parse_import(huge, "huge.toml", bundled)[1]] == [
-        "File: the file is 50.0 MiB; at most 1.0 MiB."
+        "File: the file is 50 MiB; at most 1 MiB."
     ]
 
 

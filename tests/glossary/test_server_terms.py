@@ -298,7 +298,9 @@ def test_caps_count_terms_and_text(bundled: Glossary) -> None:
     big = raid.model_copy(update={"definition": "x" * (MAX_TEXT_BYTES // 2)})
     over = check_caps([big, big.model_copy(update={"id": "b"})])
     assert len(over) == 1
-    assert over[0].message.startswith("a server's terms can hold at most 2.00 MiB of text")
+    assert over[0].message.startswith(
+        "a server's terms can hold at most 2,097,152 bytes of text (2,097,"
+    )
     assert isinstance(over[0], TermProblem)
 
 

@@ -7,6 +7,7 @@ import asyncio
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -109,7 +110,7 @@ def test_import_shows_progress_and_keeps_its_error_lines_whole(
 def test_backup_shows_what_it_copies_on_a_terminal(tmp_path: Path, database: Path) -> None:
     code, out, err = run(["backup", "copy.db", "--db", str(database)], tmp_path, terminal=True)
     assert code == 0
-    assert "backup: copying 0.1 MB…" in err or "backup: copying 0.0 MB…" in err
+    assert re.search(r"backup: copying \d+ KiB…", err), err
     assert "backed up" in out
     assert (tmp_path / "copy.db").is_file()
     code, out, err = run(["backup", "copy2.db", "--db", str(database)], tmp_path, terminal=False)

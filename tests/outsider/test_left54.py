@@ -44,7 +44,7 @@ async def test_term_import_takes_a_servers_own_export_past_a_lowered_text_cap(
         assert said.startswith("Nothing changed: the file holds this server's terms"), said
         bigger = fake.add_attachment("bigger.toml", size=len(exported) + 2**20)
         said = await run_import(scene, bigger)
-        assert said.startswith("“bigger.toml” is 2.2 MiB; an import is at most"), said
+        assert said.startswith("“bigger.toml” is 2.17 MiB; an import is at most"), said
         assert said.endswith("Nothing was imported."), said
         assert await read_terms(store, guild) == stored
 

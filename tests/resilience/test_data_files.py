@@ -80,7 +80,7 @@ def ten_mb_of_binary(folder: Path) -> Path:
     return path
 
 
-TOO_BIG = "file is 10.0 MiB, more than the 4 MiB a glossary file may be"
+TOO_BIG = "file is 10 MiB, more than the 4 MiB a glossary file may be"
 CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "truncated JSON": (truncated_json, "not valid JSON"),
     "wrong types": (wrong_types, "title: Input should be a valid string"),

@@ -58,7 +58,7 @@ class ProbeFile:
         self.path = Path(__file__).with_name(name)
         self.still_failing = still_failing
 
-    def params(self, *kinds: str) -> list:
+    def params(self, *kinds: str) -> list[object]:
         """The rows of these kinds, in the file's order within each kind, as (query, asked,
         written); the still failing ones marked."""
         fails = pytest.mark.xfail(strict=True, reason="still fails")

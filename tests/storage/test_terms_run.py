@@ -109,7 +109,7 @@ async def test_operators_export_and_import_terms(tmp_path: Path) -> None:
     code, _, err = await cli(tmp_path, db, "terms", "import", str(huge), "--guild", "8")
     assert code == 1
     # At the default caps an import takes an export of a full server: 2 x 2 MiB + 512 B a term.
-    assert err.strip() == f"glossary-bot: error: {huge} is 50.0 MiB; an import is at most 4.98 MiB"
+    assert err.strip() == f"glossary-bot: error: {huge} is 50 MiB; an import is at most 4.98 MiB"
 
 
 async def test_a_server_glossary_from_nothing_survives_restarts_everywhere(

@@ -56,7 +56,7 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread
 from bot.glossary.keys import compact
-from bot.glossary.lookalikes import alias_lookalikes, entry_lookalikes, same_name
+from bot.glossary.lookalikes import glossary_name_alike, same_name
 from bot.glossary.models import Entry
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
@@ -444,12 +444,13 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
 def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:
     """The name of this server's glossary (an entry's, the server's terms included, or an
     alias's) that `title` looks like but is not, and its card; the rules a term's names meet."""
-    alike = entry_lookalikes(local.index, local.index.entries).like(title)
-    if alike is not None:
-        return alike[1], alike[0]
-    found = alias_lookalikes(local.aliases.source).like(title)
-    entry = local.entry(found[0]) if found is not None else None
-    return None if found is None or entry is None else (found[1], entry)
+    found = glossary_name_alike(local.index, local.index.entries, local.aliases.source, title)
+    if found is None:
+        return None
+    held, owner = found
+    # an alias's: the card it opens; none (its term gone): not said
+    entry = local.entry(owner) if isinstance(owner, str) else owner
+    return None if entry is None else (held, entry)
 
 
 # A suggestion these find is a name the glossary has, not a near miss of one.

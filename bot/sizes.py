@@ -1,0 +1,24 @@
+"""Sizes in words, said one way to users and operators alike: "4.98 MiB", "597 KiB", "800
+bytes"; sizes said side by side that would read alike ("1 MiB; at most 1 MiB") in bytes."""
+
+from __future__ import annotations
+
+KIB, MIB = 2**10, 2**20
+
+
+def said_size(size: int | float) -> str:
+    """`size` bytes in words: MiB to two decimals (no trailing zeros), whole KiB, or bytes."""
+    if size >= MIB:
+        return f"{size / MIB:.2f}".rstrip("0").rstrip(".") + " MiB"
+    if size >= KIB:
+        return f"{size / KIB:.0f} KiB"
+    return f"{size:,.0f} bytes"
+
+
+def said_sizes(*sizes: int) -> list[str]:
+    """Sizes said side by side (a file and its limit, a server's text now and with a change):
+    each `said_size`, unless two that differ would read alike: then all in bytes."""
+    said = [said_size(size) for size in sizes]
+    if len(set(said)) < len(set(sizes)):
+        return [f"{size:,} bytes" for size in sizes]
+    return said
