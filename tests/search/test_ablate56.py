@@ -20,13 +20,7 @@ from .probe_files import (
     the_asked_card_or_first_offers,
 )
 
-# Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here.
-STILL_FAILING = {
-    # the whole's card (RAG, from the address) comes before the words' own
-    "https://en.wikipedia.org/wiki/Retrieval-augmented_generation what is a vector database?",
-}
-PROBES = ProbeFile("ablate56_probes.tsv", STILL_FAILING)
+PROBES = ProbeFile("ablate56_probes.tsv")
 
 test_the_file_holds_every_probe = PROBES.counted(
     {"words": 12, "own": 2, "pointing": 2, "alone": 3, "unrelated": 5}
