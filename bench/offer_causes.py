@@ -199,6 +199,14 @@ def _wrap_subject_rules() -> None:
         return found
 
     QuestionRules.more_specific = traced_specific  # type: ignore[method-assign]
+    pointed = index_module._pointed_back_at
+
+    def traced_pointed(*args):  # type: ignore[no-untyped-def]
+        found = pointed(*args)
+        recorded("pointed_back_at", found)
+        return found
+
+    index_module._pointed_back_at = traced_pointed
 
 
 def cause(steps: list[dict[str, Any]]) -> str:

@@ -89,6 +89,7 @@ RULES: tuple[Rule, ...] = (
     # the meaning read from a part of the text
     Rule("index._unframed_agreeing", index_module, "_unframed_agreeing", "first"),
     Rule("index._asked_clause_agreeing", index_module, "_asked_clause_agreeing", "first"),
+    Rule("index._pointed_back_at", index_module, "_pointed_back_at", "none"),
     Rule("index._described_past_names", index_module, "_described_past_names", "none"),
     # the question rules: a subject, or None
     *(
@@ -104,6 +105,7 @@ RULES: tuple[Rule, ...] = (
             "_clause_subject",
             "_quoted",
             "_replied_to",
+            "_done_by_name",
             "_carried_out",
             "_placed_in",
             "_together",

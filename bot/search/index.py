@@ -83,6 +83,7 @@ from bot.search.names import (
 from bot.search.query import (
     COMPARING,
     PASSING_WORDS,
+    QUALIFIERS,
     STOPWORDS,
     asked_clause,
     asked_in_setting,
@@ -510,6 +511,8 @@ class SearchIndex:
                 # that ordering called")
                 topic = query_core(" ".join(clauses)) if clauses else core
                 subject = rules.leading(topic, similar)
+            if subject is None and not question:  # "reflow, sd3 uses it": the name set apart
+                subject = _pointed_back_at(query, rules)
             if subject is None and pair is None and converted is None and together is None:
                 subject = rules.agreed(lone, similar, semantic, None if question else normalized)
             if subject is None and slip is not None:  # the meaning must rank it high
@@ -1753,6 +1756,18 @@ def _setting_score(
     if described is None:
         return ceiling
     return min(ceiling, pool.by_entry[described].score - SETTING_BEHIND)
+
+
+def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None:
+    """The entry named before a comma that the words after it point back at ("reflow, sd3
+    uses it", "rope, llama has them"): the text is about that name, whatever product uses
+    it, at any rank of the meaning (which reads "reflow" as soldering)."""
+    head, comma, tail = query.partition(",")
+    head = normalize(head)
+    # all of it a name: "pytorch on amd gpus with rocm, does it work yet" is about both
+    if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
+        return None
+    return rules.first_name(head)
 
 
 def _card_offered(

@@ -175,7 +175,14 @@ class QuestionRules:
             guessed = self._tagged(core)
             subject = guessed or self._clause_subject(clauses)
             subject = subject or (self._quoted(query) if question else None)
-            # "how does vllm do prefix caching": the tool only says where it happens
+            # "why do llms hallucinate", "how does gpt 2 tokenize emojis": what the named doer
+            # does is asked about, the doer only says where it happens; not where a third name
+            # is written ("... hallucinate less with rag": that may be what is asked)
+            done = self._done_by_name(core) if question and subject is None else None
+            if done is not None and {entry for entry, _ in written} <= set(done):
+                subject = done[1], SEMANTIC_CANDIDATES
+                written = [(entry, 0 if entry == done[0] else rank) for entry, rank in written]
+            # "how does vllm do prefix caching": likewise, the tool only says where
             carried = (
                 self._carried_out(core) or self._placed_in(core)
                 if question and subject is None
@@ -375,6 +382,26 @@ class QuestionRules:
             return None
         entry, length = found
         return entry, SEMANTIC_CANDIDATES if length < LONG_NAME else SUBJECT
+
+    def _done_by_name(self, core: str) -> tuple[int, int] | None:
+        """(doer, done): the entry a question's subject names and the one whose name the verb
+        after it is a form of ("llms hallucinate": LLM, Hallucination), where the two make no
+        name together ("llms evaluated": LLM Evaluation), else None."""
+        verb, words = asked_subject(core)
+        if verb is not None:  # "how do i tokenize my data": the asker's own verb
+            return None
+        for width in range(min(len(words) - 1, self.names.most_words), 0, -1):
+            keys = plural_variants(key := compact(" ".join(words[:width])))
+            doer = _held_by_one((self.names.lookup(k), 0) for k in (key, *keys))
+            if doer is not None:
+                break
+        else:
+            return None
+        forms = [f for f in derived_forms(words[width]) if f not in GENERIC_WORDS]
+        if any(self.names.lookup(k + f) for k in (key, *keys) for f in forms):
+            return None
+        done = _held_by_one((self.names.lookup(f), 0) for f in forms)
+        return (doer[0], done[0]) if done is not None and done[0] != doer[0] else None
 
     def _carried_out(self, core: str) -> tuple[int, Subject] | None:
         """(doer, subject): in "how does vllm do prefix caching", a tool or model the glossary

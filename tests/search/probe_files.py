@@ -54,17 +54,9 @@ class ProbeFile:
     """One probe file beside this module, and the probes that still fail on its branch: strict
     expected failures, so one that starts passing fails the suite and is moved out of the set."""
 
-    def __init__(
-        self,
-        name: str,
-        still_failing: Collection[str] = (),
-        removed: Mapping[str, str] | None = None,
-    ) -> None:
-        """`removed`: probes that fail since a rule was removed, each with the reason (the
-        task that removed which rule): strict expected failures too."""
+    def __init__(self, name: str, still_failing: Collection[str] = ()) -> None:
         self.path = Path(__file__).with_name(name)
         self.still_failing = still_failing
-        self.removed = removed or {}
 
     def params(self, *kinds: str) -> list:
         """The rows of these kinds, in the file's order within each kind, as (query, asked,
@@ -72,14 +64,7 @@ class ProbeFile:
         fails = pytest.mark.xfail(strict=True, reason="still fails")
         rows = self._rows()
         cases = [tuple(row[1:4]) for kind in kinds for row in rows if row[0] == kind]
-        return [
-            pytest.param(*c, marks=pytest.mark.xfail(strict=True, reason=self.removed[c[0]]))
-            if c[0] in self.removed
-            else pytest.param(*c, marks=fails)
-            if c[0] in self.still_failing
-            else c
-            for c in cases
-        ]
+        return [pytest.param(*c, marks=fails) if c[0] in self.still_failing else c for c in cases]
 
     def test(self, *kinds: str, expect: Expect) -> Callable[..., None]:
         """A test of each probe of these kinds: its search meets `expect`."""

@@ -17,12 +17,7 @@ STILL_FAILING = {
     "grading rubric for a 5th grade science fair project",
     "how many neurons in the human brain",
 }
-# Offered, no card, since ablate56 removed the rule that read a name before a comma pointed back
-# at as the subject (`_pointed_back_at`: it decided no tuning row).
-REMOVED = dict.fromkeys(
-    ("reflow, sd3 uses it", "rope, llama uses it"), "ablate56 removed index._pointed_back_at"
-)
-PROBES = ProbeFile("everyday16_probes.tsv", STILL_FAILING, REMOVED)
+PROBES = ProbeFile("everyday16_probes.tsv", STILL_FAILING)
 
 test_an_everyday_sense_gets_no_card = PROBES.test("everyday", expect=no_card)
 test_the_entry_asked_about_gets_its_card = PROBES.test("real", "jargon", expect=the_asked_card)

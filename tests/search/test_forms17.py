@@ -17,12 +17,7 @@ STILL_FAILING = {
     "how can i tell if my network is overfit",  # Validation Loss offered first, then Overfitting
     "how to watermark my photos in lightroom",  # Watermarking card
 }
-# Token's card since ablate56 removed the rule that read the noun of a named doer's verb as the
-# subject (`QuestionRules._done_by_name`: it changed no tuning card).
-REMOVED = {
-    "how does an llm tokenize text": "ablate56 removed QuestionRules._done_by_name",
-}
-PROBES = ProbeFile("forms17_probes.tsv", STILL_FAILING, REMOVED)
+PROBES = ProbeFile("forms17_probes.tsv", STILL_FAILING)
 
 test_a_form_of_the_name_asked_about_gets_its_card = PROBES.test("form", expect=the_asked_card)
 test_a_form_in_its_everyday_sense_gets_no_card = PROBES.test("everyday", expect=no_card)
