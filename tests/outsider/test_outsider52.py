@@ -22,6 +22,8 @@ WORDY_LINKS = (
     "https://en.wikipedia.org/wiki/Retrieval-augmented_generation",
     "https://huggingface.co/docs/transformers/kv_cache",
     "https://example.com/rag",
+    # ablate56: one whose address the search read as a card (vLLM's), not only offers
+    "https://github.com/vllm-project/vllm",
 )
 
 # `glossary-bot run` whose reload (SIGHUP) takes as long as a maintainer's first reload of a
