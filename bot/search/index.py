@@ -86,13 +86,16 @@ from bot.search.query import (
     QUALIFIERS,
     STOPWORDS,
     asked_clause,
+    asked_first,
     asked_in_setting,
     asks_kind,
+    asks_nothing,
     asks_what_described,
     compared,
     compared_sides,
     conversion,
     derived_forms,
+    file_named,
     in_passing,
     is_question,
     meant_act,
@@ -386,6 +389,18 @@ class SearchIndex:
             suggestions=result.suggestions[1:],
         )
 
+    def _asked_first_named(
+        self, query: str, server: Mapping[str, int], shouted: bool
+    ) -> SearchResult | None:
+        """A question that asks what a name is, then sets a remark apart ("what's a model card,
+        every hugging face repo has one"): the name's card, as if asked alone (`asked_first`),
+        not the entry the remark's words describe (task file56)."""
+        name = asked_first(query[:MAX_QUERY])
+        if not name:
+            return None
+        named = self._named([compact(name)], (), server, shouted, other_number=False)
+        return self._answer_named(named, query, normalize(query[:MAX_QUERY])) if named else None
+
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
         key = compact(normalize(without_chat_markup(query[:MAX_QUERY])))
@@ -403,7 +418,13 @@ class SearchIndex:
             # "zero vs few shot prompting": "zero shot prompting"; "tensor vs pipeline
             # parallelism" is no question about Tensor: the whole comparison is read
             core = headed if rules.first_name(headed) else f"{sides[0]} vs {sides[1]}"
-        keys = [k for k in dict.fromkeys((compact(normalized), compact(core))) if k]
+        # "what's a safetensors file": the name before "file" is looked up too
+        named_file = file_named(core)
+        keys = [
+            k
+            for k in dict.fromkeys((compact(normalized), compact(core), compact(named_file or "")))
+            if k
+        ]
         server = self.server_aliases(overlay).by_key
         shouted = written_as_acronym(query.strip())
         # An autocomplete choice sends the id itself; people may type one too ("kv cache").
@@ -414,6 +435,8 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+        if sides is None and (first := self._asked_first_named(query, server, shouted)):
+            return first
         # "llama 3 70b": a name and its version; "claude 3 5": the version is no words of a
         # description nor makes the name a sentence (`without_versions`)
         versionless = self._versionless(core)
@@ -642,6 +665,7 @@ class SearchIndex:
             decided = self._unless_everyday(decided, similar, names_in)
             decided = self._asked_name_offered(decided, asked and asked[0], similar, query)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
+            decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
                 decided = self._unranked_off_field(decided, similar, meaning, semantic, names_in)
                 decided = self._offered_off_field(
@@ -1466,6 +1490,24 @@ class SearchIndex:
         if card in {entry for entry, _ in alone}:
             return result
         return _card_offered(result, result.entry, result.strategy or "match-term")
+
+    def _bare_paste_offered(
+        self, result: SearchResult, query: str, names_in: NamesIn
+    ) -> SearchResult:
+        """A card for a text that is only a pasted log or error line (`pastes_log`) and asks
+        nothing becomes an offer, unless the line writes the card's name plainly ("WARNING: KV
+        cache is full"): a name written only as a field's label or in code (`pasted_label`,
+        `pasted_in_code`: "epoch=3 step=1200 loss=2.31"), or not at all ("CUDA out of memory.
+        Tried to allocate ..." read as Video RAM), says where the numbers come from, and nothing
+        says which of them the user wants explained (task file56)."""
+        if result.entry is None or not asks_nothing(query) or not pastes_log(query):
+            return result
+        normalized = normalize(query)
+        card = self.positions[result.entry.id]
+        written = [normalized[f.start : f.end] for f in names_in(normalized) if f.entry == card]
+        if any(not pasted_label(query, w) and not pasted_in_code(query, w) for w in written):
+            return result
+        return _card_offered(result, result.entry, result.strategy or "semantic")
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

@@ -444,7 +444,9 @@ _PASTED_LINE = re.compile(
     r"(?i:info|warn|warning|error|alert|debug|critical|fatal)\s*[:\]|]|"  # a level
     r"[\w.]*(?:Error|Exception|Warning)\b|"  # an exception's class
     r"(?i:epoch|step|iter|iteration)\s*\d|"  # a progress counter
-    r"[a-z][\w.]*\s*:\s*[^\n]*?(?:\d|=)"  # a logger or key, then numbers or settings
+    r"[a-z][\w.]*\s*:\s*[^\n]*?(?:\d|=)|"  # a logger or key, then numbers or settings
+    # a setting's number ("global_step=1200, epoch=0.4"), a printed dict ("{'loss': 0.81, ...")
+    r"[a-z_][\w.]*\s*=\s*[-+]?\.?\d|\{\s*['\"][a-z_][\w.]*['\"]\s*:\s*[-+]?\.?\d"
     r")"
 )
 # after the name: a number (optionally after ":", "=", "<", "|", "->"), a value holding a digit
@@ -455,6 +457,20 @@ _LABEL_AFTER = re.compile(r"(?:\s*(?:(?:[:=<>|]|->)\s*)?[-+~]?\d|\s*[:=]\s*[^\s,
 def pastes_log(query: str) -> bool:
     """Does the (raw) text open with a pasted log or error line (`_PASTED_LINE`)?"""
     return _PASTED_LINE.match(query) is not None
+
+
+# a question's word anywhere in a text: a pasted line's own words seldom are ("... which memory
+# is full, the 32gb of system ram or something else" asks, with no "?" and no opening question)
+_ASKING_ANYWHERE = re.compile(
+    r"\b(?:what|whats|why|how|which|where|who|explain|mean|means|meaning|name|called)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_nothing(query: str) -> bool:
+    """Does the (raw) text ask nothing: no "?", no question's first word (`is_question`) and no
+    question's word anywhere (`_ASKING_ANYWHERE`)?"""
+    return "?" not in query and not is_question(query) and not _ASKING_ANYWHERE.search(query)
 
 
 def pasted_label(query: str, name: str) -> bool:
@@ -566,6 +582,33 @@ def query_core(normalized: str) -> str:
         core = shorter
     core = core.strip()
     return normalized if not core or core in _LEFTOVERS else core
+
+
+# "what's a safetensors file", "what are gguf files": the kind of thing a name is read after it
+# (task file56); the name alone is what is asked. Only a name outright is looked up with it.
+_FILE_AFTER = re.compile(r"(?P<name>\S.*?) files?")
+
+
+def file_named(core: str) -> str | None:
+    """The name a question's core (`query_core`) writes before "file" or "files", else None."""
+    found = _FILE_AFTER.fullmatch(core)
+    return None if found is None else found.group("name")
+
+
+# "what's a model card, every hugging face repo has one", "what's backend.ai? it keeps coming
+# up": what is asked first, set apart, then a remark on it (task file56, dev19's shape E)
+_ASKED_FIRST = re.compile(
+    r"\s*(?:what's|whats|what is|what are)\s+(?:an?\s+|the\s+)?"
+    r"(?P<name>[^\s,?;!][^,?;!\n]{0,39}?)\s*[,?;]\s*\S",
+    re.IGNORECASE,
+)
+
+
+def asked_first(query: str) -> str | None:
+    """The (raw) text's name asked about before a comma, "?" or ";" that a remark follows
+    (`_ASKED_FIRST`), `normalize`d, else None."""
+    found = _ASKED_FIRST.match(query)
+    return None if found is None else normalize(found.group("name"))
 
 
 # A model's version written after its name: "3.5" (normalised to "3 5"), "4o", "70b", "8x7b",

@@ -20,8 +20,7 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 STILL_FAILING: set[str] = {
     '{"model": "llama-3-8b", "temperature": 0.2} what does temperature do',
     "RuntimeError: CUDA error: device-side assert triggered what is cuda",
-    "oh wait what's a safetensors file",
-}
+}  # ("oh wait what's a safetensors file" passes since file56's `query.file_named`)
 PROBES = ProbeFile("opener53_probes.tsv", STILL_FAILING)
 
 test_an_opened_question_gets_its_card = PROBES.test("card", expect=the_asked_card)

@@ -31,8 +31,7 @@ STILL_FAILING = {
     "what does vllm use to stop gpu memory fragmenting?",
     "in gguf files, how are the weights shrunk to 4 bits?",
     "what does the u-net get told about the noise level at each step?",
-    "what's a gguf file?",
-}
+}  # ("what's a gguf file?" passes since file56's `query.file_named`)
 PROBES = ProbeFile("passing37_probes.tsv", STILL_FAILING)
 
 test_a_name_in_passing_is_no_card = PROBES.test("passing", expect=the_passing_name_not_carded)

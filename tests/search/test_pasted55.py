@@ -60,12 +60,9 @@ OWN_FAILING = {
     'peft_config = LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"]) what '
     "is lora and what does r mean?",
 }
-# Epoch's card for a progress line, Video RAM's for an out-of-memory error: nothing asked.
-BARE_FAILING = {
-    "epoch=3 step=1200 loss=2.31 lr=3e-4 grad_norm=0.91 tokens/s=48211",
-    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.65 "
-    "GiB total capacity; 22.1 GiB already allocated)",
-}
+# (Epoch's card for a progress line, Video RAM's for an out-of-memory error, nothing asked:
+# offers since file56's `SearchIndex._bare_paste_offered`)
+BARE_FAILING: set[str] = set()
 OFFTOPIC_FAILING: set[str] = set()
 
 NO_WRONG = ProbeFile("pasted55_probes.tsv", NO_WRONG_CARD_FAILING)
