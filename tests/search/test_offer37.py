@@ -41,8 +41,8 @@ test_the_probes_are_the_ones_written = PROBES.counted({"card": 16, "none": 8})
 # Written after the tuning rows and the code were read (a paraphrase of their kind, copied from
 # no slice): main offers Membership Inference Attack first, the meaning's first at 0.65 or more
 # and the description stage's clear first: both stages agree on a lone offer. Carded by the
-# reverted rule, so a strict expected failure.
-@pytest.mark.xfail(strict=True, reason="reverted: both stages' lone offer stays an offer")
+# reverted rule; a card since bar56's `fusion.unnamed_lead` (no name written, the meaning's clear
+# leader that the words found too).
 def test_both_stages_agreeing_on_a_short_question_card_it(bundled_index: SearchIndex) -> None:
     result = bundled_index.search(
         "how do i find out whether a model saw my data during training by querying it?"

@@ -54,8 +54,8 @@ test_the_probes_are_the_ones_written = PROBES.counted({"named": 23, "unnamed": 1
 # Written after the tuning rows and the code were read (paraphrases of tuning rows the rule
 # carded, copied from no slice): main offers the entry first, both stages' first, the meaning
 # from 0.58, the text leaning to the field. Carded by the reverted rule, so strict expected
-# failures.
-@pytest.mark.xfail(strict=True, reason="reverted: both stages' first stays an offer")
+# failures; Latency's is a card since bar56's `fusion.unnamed_lead` (the meaning's clear leader
+# that the words found too).
 @pytest.mark.parametrize(
     ("query", "entry"),
     [
@@ -64,10 +64,13 @@ test_the_probes_are_the_ones_written = PROBES.counted({"named": 23, "unnamed": 1
             "answer?",
             "latency",
         ),
-        (
+        pytest.param(
             "my hobby club saves the half-trained model every evening in case the machine "
             "crashes, what do you call that saved file?",
             "checkpoint",
+            marks=pytest.mark.xfail(
+                strict=True, reason="reverted: both stages' first stays an offer"
+            ),
         ),
     ],
 )
