@@ -150,6 +150,10 @@ class ServerCache:
         # one is stale. Kept for those only (a check reads theirs).
         self._seen: dict[int, ServerVersion] = {}
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
+        # Held servers another process changed, to read before their next ask (`_read_ahead`),
+        # one at a time: the read under way, and those waiting their turn.
+        self._ahead: asyncio.Future[_Cached] | None = None
+        self._ahead_queued: OrderedDict[int, None] = OrderedDict()
         self.max_indexed = MAX_INDEXED
         self.max_weight = max_mb * 2**20
         self._over_said = False  # a server past SERVER_CACHE_MB on its own was logged (once)
@@ -508,12 +512,33 @@ class ServerCache:
         ask: that ask waits `stale_wait` at most, less than indexing takes on a loaded machine,
         and would be answered from before the change (a term just imported: "No entry").
         Only for its own change: after a restore (every server stale) each is read when asked;
-        nor while it is read (this bot's own change reads it again: `reload`)."""
+        nor while it is read (this bot's own change reads it again: `reload`). One server at a
+        time (`_next_ahead`): an import naming 200 held servers began 200 reads at once, their
+        rows in memory together and their compiles filling the default executor."""
         cached = self._servers.get(scope)
-        if cached is None or scope in self._reading or cached.version[0] != version[0]:
+        if cached is None or cached.version[0] != version[0] or cached.version[1] >= version[1]:
             return
-        if cached.version[1] < version[1]:
-            self._start_load(store, scope, self._bundled()[1])
+        self._ahead_queued[scope] = None
+        self._next_ahead(store)
+
+    def _next_ahead(self, store: Store) -> None:
+        """Begin the next read ahead, if none is under way: of the first server queued that is
+        still held and stale and not being read (one asked meanwhile was read at its ask)."""
+        while self._ahead is None and self._ahead_queued:
+            scope, _ = self._ahead_queued.popitem(last=False)
+            cached = self._servers.get(scope)
+            if cached is None or self._fresh(cached, scope):
+                continue
+            if scope in self._reading or scope in self._loading:
+                continue
+            self._ahead = loading = self._start_load(store, scope, self._bundled()[1])
+
+            def done(_: asyncio.Future[_Cached]) -> None:
+                self._ahead = None
+                if (now := self._store()) is not None:
+                    self._next_ahead(now)
+
+            loading.add_done_callback(done)
 
     async def gone_back(self, store: Store) -> tuple[int, int] | None:
         """(the schema version found, this bot's) if the database went back to an older schema
