@@ -653,7 +653,10 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        fresh = _Cached(version, local, self.clock(), held)
+        # Read again, it was last asked when it was (an ask sets that before its read): a read
+        # ahead is no use, or a server a script changes every few minutes is never idle.
+        used = cached.used if cached is not None else self.clock()
+        fresh = _Cached(version, local, used, held)
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that

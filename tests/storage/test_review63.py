@@ -4,7 +4,7 @@ failing on integ 98aa97a5 first. Both backends."""
 
 from __future__ import annotations
 
-from bot.discord_app.alias_cache import ServerCache
+from bot.discord_app.alias_cache import IDLE_AFTER, ServerCache
 from bot.glossary import Glossary
 from bot.search import SearchIndex
 from bot.storage import AliasImport
@@ -45,3 +45,25 @@ async def test_many_servers_changed_at_once_are_read_ahead_one_at_a_time(
 
     await eventually(all_read, "every changed server read ahead, in turn")
     assert not cache._loading
+
+
+async def test_a_server_read_ahead_is_not_thereby_asked(
+    open_any: OpenStore, bundled: tuple[Glossary, SearchIndex]
+) -> None:
+    """A read ahead is no ask: a server nobody asks, whose terms a script imports every ten
+    minutes, was kept indexed for good (each read ahead counted as a use, so `drop_idle`
+    never found it idle), where before the read ahead it was dropped after IDLE_AFTER."""
+    bot_store, operator = await open_any(), await open_any()
+    await operator.import_aliases([AliasImport(1, "zorb lax", "zorb lax", "kv-cache")])
+    now = [0.0]
+    cache = ServerCache(lambda: bot_store, lambda: bundled, read_timeout=5.0, clock=lambda: now[0])
+    await cache.check()
+    await cache.get(1)  # asked at 0
+
+    now[0] = IDLE_AFTER - 1
+    await operator.import_aliases([AliasImport(1, "blorp", "blorp", "rag")])
+    await cache.check()
+    await eventually(lambda: "blorp" in cache._servers[1].local.aliases.source, "read ahead")
+    now[0] = IDLE_AFTER + 1
+    cache.drop_idle()
+    assert 1 not in cache._servers, "not asked for IDLE_AFTER: dropped"
