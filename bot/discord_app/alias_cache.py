@@ -253,9 +253,9 @@ class ServerCache:
         base = self._bundled()[1]
         if cached is not None:
             cached.used = self.clock()
-        if self._fresh(cached, scope):
-            if scope in self._indexed:
+            if scope in self._indexed:  # the most recently asked, whether fresh or read again
                 self._indexed.move_to_end(scope)
+        if self._fresh(cached, scope):
             return cached.local
         under_way = self._loading.get(scope)
         if under_way is not None and under_way[0] is base:
@@ -385,8 +385,8 @@ class ServerCache:
         if not cached.weight:  # nothing of its own: costs next to nothing
             self._indexed.pop(scope, None)
             return
-        self._indexed[scope] = None
-        self._indexed.move_to_end(scope)
+        if scope not in self._indexed:  # new here: asked now; one known keeps its place
+            self._indexed[scope] = None  # (an ask moved it: a read ahead is no ask)
         if cached.weight > self.max_weight and not self._over_said:
             # Kept while asked, let go at the next server's read: read and indexed again at each
             # turn, silently (the setting's, not the server's: said once).
@@ -400,13 +400,17 @@ class ServerCache:
                 self.max_weight // 2**20,
             )
         while len(self._indexed) > 1:
+            # The least recently asked, never this one (perhaps asked less lately than others,
+            # read ahead or for a change: what it read is the newest).
+            least: int | None = None
             if self.kept_weight() > self.max_weight:
-                self.forget(next(iter(self._indexed)))
-            elif self.indexed_servers() > self.max_indexed:
-                # The least recently asked with an index of its own (this one is the most).
-                self.forget(next(s for s in self._indexed if self._servers[s].local.terms))
-            else:
+                least = next(s for s in self._indexed if s != scope)
+            elif self.indexed_servers() > self.max_indexed:  # of those with an index of their own
+                others = (s for s in self._indexed if s != scope and self._servers[s].local.terms)
+                least = next(others, None)
+            if least is None:
                 break
+            self.forget(least)
 
     def indexed_servers(self) -> int:
         """How many servers' compiled glossaries with an index of their own are kept."""

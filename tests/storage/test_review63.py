@@ -67,3 +67,26 @@ async def test_a_server_read_ahead_is_not_thereby_asked(
     now[0] = IDLE_AFTER + 1
     cache.drop_idle()
     assert 1 not in cache._servers, "not asked for IDLE_AFTER: dropped"
+
+
+async def test_a_server_read_ahead_is_let_go_before_one_asked_since(
+    open_any: OpenStore, bundled: tuple[Glossary, SearchIndex]
+) -> None:
+    """Past SERVER_CACHE_MB the least recently asked server is let go. A read ahead made its
+    server the most recently asked: server 1, asked before server 2 and changed by a script,
+    was kept, and server 2, which members were using, let go (read again at its next ask)."""
+    bot_store, operator = await open_any(), await open_any()
+    await operator.import_aliases(
+        [AliasImport(s, "zorb lax", "zorb lax", "kv-cache") for s in (1, 2, 3)]
+    )
+    cache = ServerCache(lambda: bot_store, lambda: bundled, read_timeout=5.0)
+    await cache.check()
+    await cache.get(1)
+    await cache.get(2)  # asked after 1
+
+    await operator.import_aliases([AliasImport(1, "blorp", "blorp", "rag")])
+    await cache.check()
+    await eventually(lambda: "blorp" in cache._servers[1].local.aliases.source, "read ahead")
+    cache.max_weight = cache.kept_weight()  # full: the next server read lets one go
+    await cache.get(3)
+    assert (1 in cache._servers, 2 in cache._servers) == (False, True), "1 asked least lately"
