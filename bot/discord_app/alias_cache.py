@@ -6,8 +6,9 @@ add` or `/term add` here, a second bot on the same database, `glossary-bot terms
 the changed server's own version (`server_version`). One task reads those two counters once
 per `check_interval` for all requests; when one moves, it reads the versions of the servers
 cached (one query), and only a server whose own version moved is marked stale and read again
-at once, while its old glossary keeps answering (a request waits at most `stale_wait` for the
-new one): one server's change no longer reads every other server's 2,000 rows again. A server's
+at once (several, one after another), while its old glossary keeps answering (a request waits
+at most `stale_wait` for the new one): one server's change no longer reads every other server's
+2,000 rows again. A server's
 aliases and terms are read and compiled once per change, never per request: compiling 1,000
 long aliases on every search stalled every server, and indexing takes a tenth of a second. What a
 server not asked for in a while holds is dropped (`drop_idle`) and read again at its next request.
