@@ -7,12 +7,13 @@ KIB, MIB = 2**10, 2**20
 
 
 def said_size(size: int | float) -> str:
-    """`size` bytes in words: MiB to two decimals (no trailing zeros), whole KiB, or bytes."""
-    if size >= MIB:
+    """`size` bytes in words: MiB to two decimals (no trailing zeros), whole KiB, or bytes;
+    rounded before the unit is chosen (1,048,500 bytes is "1 MiB", not "1024 KiB")."""
+    if round(size / KIB) >= KIB:
         return f"{size / MIB:.2f}".rstrip("0").rstrip(".") + " MiB"
-    if size >= KIB:
+    if round(size) >= KIB:
         return f"{size / KIB:.0f} KiB"
-    return f"{size:,.0f} bytes"
+    return "1 byte" if round(size) == 1 else f"{size:,.0f} bytes"
 
 
 def said_sizes(*sizes: int) -> list[str]:

@@ -6,8 +6,9 @@ add` or `/term add` here, a second bot on the same database, `glossary-bot terms
 the changed server's own version (`server_version`). One task reads those two counters once
 per `check_interval` for all requests; when one moves, it reads the versions of the servers
 cached (one query), and only a server whose own version moved is marked stale and read again
-at once, while its old glossary keeps answering (a request waits at most `stale_wait` for the
-new one): one server's change no longer reads every other server's 2,000 rows again. A server's
+at once (several, one after another), while its old glossary keeps answering (a request waits
+at most `stale_wait` for the new one): one server's change no longer reads every other server's
+2,000 rows again. A server's
 aliases and terms are read and compiled once per change, never per request: compiling 1,000
 long aliases on every search stalled every server, and indexing takes a tenth of a second. What a
 server not asked for in a while holds is dropped (`drop_idle`) and read again at its next request.
@@ -150,6 +151,10 @@ class ServerCache:
         # one is stale. Kept for those only (a check reads theirs).
         self._seen: dict[int, ServerVersion] = {}
         self._reading: Counter[int] = Counter()  # reads under way (`_load`), per server
+        # Held servers another process changed, to read before their next ask (`_read_ahead`),
+        # one at a time: the read under way, and those waiting their turn.
+        self._ahead: asyncio.Future[_Cached] | None = None
+        self._ahead_queued: OrderedDict[int, None] = OrderedDict()
         self.max_indexed = MAX_INDEXED
         self.max_weight = max_mb * 2**20
         self._over_said = False  # a server past SERVER_CACHE_MB on its own was logged (once)
@@ -249,9 +254,9 @@ class ServerCache:
         base = self._bundled()[1]
         if cached is not None:
             cached.used = self.clock()
-        if self._fresh(cached, scope):
-            if scope in self._indexed:
+            if scope in self._indexed:  # the most recently asked, whether fresh or read again
                 self._indexed.move_to_end(scope)
+        if self._fresh(cached, scope):
             return cached.local
         under_way = self._loading.get(scope)
         if under_way is not None and under_way[0] is base:
@@ -381,8 +386,8 @@ class ServerCache:
         if not cached.weight:  # nothing of its own: costs next to nothing
             self._indexed.pop(scope, None)
             return
-        self._indexed[scope] = None
-        self._indexed.move_to_end(scope)
+        if scope not in self._indexed:  # new here: asked now; one known keeps its place
+            self._indexed[scope] = None  # (an ask moved it: a read ahead is no ask)
         if cached.weight > self.max_weight and not self._over_said:
             # Kept while asked, let go at the next server's read: read and indexed again at each
             # turn, silently (the setting's, not the server's: said once).
@@ -396,13 +401,17 @@ class ServerCache:
                 self.max_weight // 2**20,
             )
         while len(self._indexed) > 1:
+            # The least recently asked, never this one (perhaps asked less lately than others,
+            # read ahead or for a change: what it read is the newest).
+            least: int | None = None
             if self.kept_weight() > self.max_weight:
-                self.forget(next(iter(self._indexed)))
-            elif self.indexed_servers() > self.max_indexed:
-                # The least recently asked with an index of its own (this one is the most).
-                self.forget(next(s for s in self._indexed if self._servers[s].local.terms))
-            else:
+                least = next(s for s in self._indexed if s != scope)
+            elif self.indexed_servers() > self.max_indexed:  # of those with an index of their own
+                others = (s for s in self._indexed if s != scope and self._servers[s].local.terms)
+                least = next(others, None)
+            if least is None:
                 break
+            self.forget(least)
 
     def indexed_servers(self) -> int:
         """How many servers' compiled glossaries with an index of their own are kept."""
@@ -508,12 +517,33 @@ class ServerCache:
         ask: that ask waits `stale_wait` at most, less than indexing takes on a loaded machine,
         and would be answered from before the change (a term just imported: "No entry").
         Only for its own change: after a restore (every server stale) each is read when asked;
-        nor while it is read (this bot's own change reads it again: `reload`)."""
+        nor while it is read (this bot's own change reads it again: `reload`). One server at a
+        time (`_next_ahead`): an import naming 200 held servers began 200 reads at once, their
+        rows in memory together and their compiles filling the default executor."""
         cached = self._servers.get(scope)
-        if cached is None or scope in self._reading or cached.version[0] != version[0]:
+        if cached is None or cached.version[0] != version[0] or cached.version[1] >= version[1]:
             return
-        if cached.version[1] < version[1]:
-            self._start_load(store, scope, self._bundled()[1])
+        self._ahead_queued[scope] = None
+        self._next_ahead(store)
+
+    def _next_ahead(self, store: Store) -> None:
+        """Begin the next read ahead, if none is under way: of the first server queued that is
+        still held and stale and not being read (one asked meanwhile was read at its ask)."""
+        while self._ahead is None and self._ahead_queued:
+            scope, _ = self._ahead_queued.popitem(last=False)
+            cached = self._servers.get(scope)
+            if cached is None or self._fresh(cached, scope):
+                continue
+            if scope in self._reading or scope in self._loading:
+                continue
+            self._ahead = loading = self._start_load(store, scope, self._bundled()[1])
+
+            def done(_: asyncio.Future[_Cached]) -> None:
+                self._ahead = None
+                if (now := self._store()) is not None:
+                    self._next_ahead(now)
+
+            loading.add_done_callback(done)
 
     async def gone_back(self, store: Store) -> tuple[int, int] | None:
         """(the schema version found, this bot's) if the database went back to an older schema
@@ -628,7 +658,10 @@ class ServerCache:
         if scope in self._unindexed:
             self._unindexed.discard(scope)
             log.info("indexed the aliases and terms of server %s again", scope)
-        fresh = _Cached(version, local, self.clock(), held)
+        # Read again, it was last asked when it was (an ask sets that before its read): a read
+        # ahead is no use, or a server a script changes every few minutes is never idle.
+        used = cached.used if cached is not None else self.clock()
+        fresh = _Cached(version, local, used, held)
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that
