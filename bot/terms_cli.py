@@ -92,7 +92,7 @@ def run_import(args: argparse.Namespace) -> int:
     # an older one, which an older bot may still serve. Where there is none yet (a glossary
     # begun before the bot's first start) it reads the file as into the new database the
     # import would make, and says so (the path named: a misspelt --db shows).
-    location = database_location(args)
+    location: str | Path | None = database_location(args)
     new_database = (
         args.dry_run
         and isinstance(location, Path)

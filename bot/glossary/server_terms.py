@@ -456,7 +456,9 @@ class _NameOwners:
     ) -> None:
         """Take the term's names (and its bundled entry), reporting any another term holds."""
         self.ids.add(term_id)
-        self.candidates.setdefault(term_id, (report.candidate.line, report.candidate.stored is not None))
+        self.candidates.setdefault(
+            term_id, (report.candidate.line, report.candidate.stored is not None)
+        )
         title = str(fields.get("title"))
         if target is not None:
             holder = self.wordings.setdefault(target.id, (term_id, title))
