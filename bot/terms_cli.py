@@ -90,14 +90,12 @@ def run_import(args: argparse.Namespace) -> int:
     settings: Settings = args.settings
     # A dry run writes nothing: it neither makes a database where there is none nor upgrades
     # an older one, which an older bot may still serve. Where there is none yet (a glossary
-    # begun before the bot's first start) it reads the file as into the new database the
-    # import would make, and says so (the path named: a misspelt --db shows).
+    # begun before the bot's first start) the file is checked as into the new database the
+    # import makes, in a temporary folder: a dry run says so (the path named: a misspelt --db
+    # shows), and a refused import leaves no database behind.
     location: str | Path | None = database_location(args)
     new_database = (
-        args.dry_run
-        and isinstance(location, Path)
-        and not location.exists()
-        and not location.is_symlink()
+        isinstance(location, Path) and not location.exists() and not location.is_symlink()
     )
     if args.dry_run and not new_database:
         location = existing_database(args)
@@ -134,7 +132,7 @@ def run_import(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     glossary = load_glossary(settings.glossary_path_list)
 
-    async def write(store: Store) -> str:
+    async def write(store: Store, dry_run: bool = args.dry_run) -> str:
         outcome = await import_terms(
             store,
             args.guild,
@@ -143,7 +141,7 @@ def run_import(args: argparse.Namespace) -> int:
             glossary,
             actor_id=OPERATOR_ACTOR,
             caps=caps,
-            dry_run=args.dry_run,
+            dry_run=dry_run,
             default_category=args.category,
         )
         text = for_terminal(describe(outcome, limit=REPORT_LISTED, one_a_line=True))
@@ -157,7 +155,12 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         if new_database:
             with tempfile.TemporaryDirectory() as folder:
-                said = on_store(Path(folder, "new.db"), write, migrate=Migrate.CREATE_ONLY)
+                said = on_store(
+                    Path(folder, "new.db"),
+                    lambda store: write(store, dry_run=True),
+                    migrate=Migrate.CREATE_ONLY,
+                )
+        if new_database and args.dry_run:
             # First, where it is seen: a misspelt --db is read here, not as the server's terms.
             print(f"There is no database at {location} yet: the import will make it.\n{said}")
         elif args.dry_run:  # a read, as `terms export`'s: a snapshot through a copy

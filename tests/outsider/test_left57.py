@@ -69,3 +69,17 @@ def test_a_dry_run_before_the_bot_ever_ran_says_what_the_import_would_do(
     code, out, err = _import(capsys, str(file), "--db", str(db), "--dry-run")
     assert out.startswith("Dry run, nothing written. Would import: 0 added"), out
     assert "no database" not in out, out
+
+
+def test_a_refused_first_import_makes_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """"Every problem on stderr, exit 1, nothing written" (README), but a refused import where
+    there was no database yet left the new, empty database behind (made before the file was
+    checked): a misspelt `--db` left a file. Now a first import checks the file first."""
+    db, file = tmp_path / "g.db", tmp_path / "twice.toml"
+    file.write_text(TWICE)
+    code, out, err = _import(capsys, str(file), "--db", str(db))
+    assert code == 1, out
+    assert "is already a name of “Zorblax” on line 1 of this file" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["twice.toml"]
