@@ -74,7 +74,7 @@ def test_a_dry_run_before_the_bot_ever_ran_says_what_the_import_would_do(
 def test_a_refused_first_import_makes_no_database(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """"Every problem on stderr, exit 1, nothing written" (README), but a refused import where
+    """ "Every problem on stderr, exit 1, nothing written" (README), but a refused import where
     there was no database yet left the new, empty database behind (made before the file was
     checked): a misspelt `--db` left a file. Now a first import checks the file first."""
     db, file = tmp_path / "g.db", tmp_path / "twice.toml"
