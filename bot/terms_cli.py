@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from bot.glossary import Glossary, load_glossary
@@ -87,9 +88,17 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     settings: Settings = args.settings
-    # A dry run writes nothing: it neither makes a database where there is none (a misspelt
-    # --db) nor upgrades an older one, which an older bot may still serve.
-    location = existing_database(args) if args.dry_run else database_location(args)
+    # A dry run writes nothing: it neither makes a database where there is none nor upgrades
+    # an older one, which an older bot may still serve. Where there is none yet (a glossary
+    # begun before the bot's first start) the file is checked as into the new database the
+    # import makes, in a temporary folder: a dry run says so (the path named: a misspelt --db
+    # shows), and a refused import leaves no database behind.
+    location: str | Path | None = database_location(args)
+    new_database = (
+        isinstance(location, Path) and not location.exists() and not location.is_symlink()
+    )
+    if args.dry_run and not new_database:
+        location = existing_database(args)
     if location is None:
         return 1
     path: Path = args.file
@@ -123,7 +132,7 @@ def run_import(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     glossary = load_glossary(settings.glossary_path_list)
 
-    async def write(store: Store) -> str:
+    async def write(store: Store, dry_run: bool = args.dry_run) -> str:
         outcome = await import_terms(
             store,
             args.guild,
@@ -132,7 +141,7 @@ def run_import(args: argparse.Namespace) -> int:
             glossary,
             actor_id=OPERATOR_ACTOR,
             caps=caps,
-            dry_run=args.dry_run,
+            dry_run=dry_run,
             default_category=args.category,
         )
         text = for_terminal(describe(outcome, limit=REPORT_LISTED, one_a_line=True))
@@ -144,7 +153,17 @@ def run_import(args: argparse.Namespace) -> int:
         return text + untold_line(accepted, stopped=stopped, names=len(named))
 
     try:
-        if args.dry_run:  # a read, as `terms export`'s: a snapshot through a copy
+        if new_database:
+            with tempfile.TemporaryDirectory() as folder:
+                said = on_store(
+                    Path(folder, "new.db"),
+                    lambda store: write(store, dry_run=True),
+                    migrate=Migrate.CREATE_ONLY,
+                )
+        if new_database and args.dry_run:
+            # First, where it is seen: a misspelt --db is read here, not as the server's terms.
+            print(f"There is no database at {location} yet: the import will make it.\n{said}")
+        elif args.dry_run:  # a read, as `terms export`'s: a snapshot through a copy
             print(reading_store(location, write))
         else:  # a new database is made; an older one is left to the bot (an older bot may serve it)
             print(on_store(location, write, migrate=Migrate.CREATE_ONLY))

@@ -432,6 +432,8 @@ class _NameOwners:
         self.titles: dict[str, str] = {}  # term id -> title
         self.names: dict[str, list[str]] = {}  # term id -> its names, as written
         self.stored_names: dict[str, set[str]] = {}  # term id -> its name keys, as stored
+        # term id -> (line, stored?) of the set's candidates: a clash with one is the file's own
+        self.candidates: dict[str, tuple[int | None, bool]] = {}
         for term in (*others, *replaced):
             self.stored_names.setdefault(term.id, set()).update(map(compact, term.names))
         for term in others:
@@ -454,6 +456,9 @@ class _NameOwners:
     ) -> None:
         """Take the term's names (and its bundled entry), reporting any another term holds."""
         self.ids.add(term_id)
+        self.candidates.setdefault(
+            term_id, (report.candidate.line, report.candidate.stored is not None)
+        )
         title = str(fields.get("title"))
         if target is not None:
             holder = self.wordings.setdefault(target.id, (term_id, title))
@@ -467,7 +472,7 @@ class _NameOwners:
             key = compact(name)
             held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
             if key and held[0] != term_id:
-                report(field_name, f"“{name}” is already a name of this server's term “{held[1]}”.")
+                report(field_name, f"“{name}” is already a name of {self.term(*held)}.")
             elif key and not self._refuse_other_number(field_name, name, term_id, report):
                 self._refuse_lookalike(field_name, name, term_id, target, report)
         self.titles.setdefault(term_id, title)
@@ -498,12 +503,21 @@ class _NameOwners:
                 return True
             report(
                 field_name,
-                f"“{name}” is read by search as “{owner}”, a name of this server's term "
-                f"“{held[1]}”, so the two would open different cards: add it to that term, or "
+                f"“{name}” is read by search as “{owner}”, a name of {self.term(*held)}, so "
+                "the two would open different cards: add it to that term, or "
                 "choose a name search does not read as another term's.",
             )
             return True
         return False
+
+    def term(self, term_id: str, title: str) -> str:
+        """How a problem names the term holding a name: a file's own term by its line (two
+        entries of one file titled alike are not a clash with the server's glossary)."""
+        if term_id not in self.candidates:
+            return f"this server's term “{title}”"
+        line, stored = self.candidates[term_id]
+        where = f"line {line} of this file" if line is not None else "this file"
+        return f"this server's term “{title}” ({where})" if stored else f"“{title}” on {where}"
 
     def is_old_pair(self, candidate: Candidate, name: str, holder: str | None, key: str) -> bool:
         """Whether the candidate was stored with `name` and `holder` (a server term's id; None:

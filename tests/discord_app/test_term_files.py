@@ -142,7 +142,7 @@ async def test_hostile_files_are_refused_whole(
         ("many.toml", many, "10,000"),
         ("binary.toml", bytes(range(256)) * 100, "Nothing was imported"),
         ("bomb.toml", bomb, "Nothing was imported"),
-        ("duplicates.toml", duplicates, "already a name of this server's term"),
+        ("duplicates.toml", duplicates, "already a name of “Zorblax” on line"),
         ("everyone.toml", TOML.replace("Zorblax", "@everyone"), "cannot contain mentions"),
     ):
         text = await run_import(scene, fake.add_attachment(name, content))

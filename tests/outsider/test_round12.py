@@ -138,8 +138,10 @@ async def test_a_dry_run_makes_no_database(tmp_path: Path) -> None:
         CLI_ENV, tmp_path, "terms", "import", str(file), "--guild", "1", "--db", str(missing),
         "--dry-run",
     )  # fmt: skip
-    assert status == 1, said
-    assert f"there is no database at {missing}" in said, said
+    # left57: a glossary begun before the bot's first start is checked as into the new
+    # database the import makes; the path is said first (a misspelt one is seen), nothing made.
+    assert status == 0, said
+    assert said.startswith(f"There is no database at {missing} yet: the import will make it"), said
     assert not missing.exists()
 
 

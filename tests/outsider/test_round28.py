@@ -166,7 +166,10 @@ async def test_two_entries_without_ids_under_one_title_are_a_name_clash(
     twice = HAND_WRITTEN.replace('title = "Blorptex Queue"', 'title = "zorblax"')
     text = await _import(scene, twice)
     assert text.startswith("Nothing was imported"), text
-    assert "line 8, “zorblax”, Title: “zorblax” is already a name of this server's term" in text
+    assert (
+        "line 8, “zorblax”, Title: “zorblax” is already a name of “Zorblax” on line 2 of this file"
+        in text
+    )
     assert await read_terms(store, scene.guild.id) == []
 
 

@@ -887,6 +887,12 @@ class TermCog(
         except SuggestionDecided as exc:  # in the moment between that read and this write
             how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
             return await self._decided_meanwhile(owner, nonce, draft, how)
+        if refusal.problems and draft.suggestion is not None:
+            # Two Accept… saves of one suggestion at once: the other's term, written in
+            # between, refuses this one's name; the decision is what this moderator must hear.
+            decided = await decided_meanwhile(interaction, draft.suggestion)
+            if decided is not None:
+                return await self._decided_meanwhile(owner, nonce, draft, decided)
         if text in (
             STORAGE_DOWN,
             NOT_YET_WRITE,
