@@ -20,7 +20,7 @@ from bot.cli import _define_glossary, define_result
 from bot.glossary import Glossary, load_glossary
 from bot.search.cli import result_json
 from bot.search.index import SearchIndex
-from bot.search.relevance import load_cases
+from bot.search.relevance import Case, load_cases
 from bot.search.results import SearchResult
 from tests.resilience.botproc import glossary_bot
 
@@ -90,8 +90,15 @@ SAMPLE = 480
 MIN_PER_KIND = 4
 
 
+@functools.cache
+def cases_of(path: Path) -> tuple[Case, ...]:
+    """The set's cases, read once a run: read again for every kind of every set, the sample
+    took 16 s of CPU (over 2 minutes on a loaded machine)."""
+    return tuple(load_cases(path))
+
+
 def kinds_of_sets() -> int:
-    return len({(path.name, case.kind) for path in RELEVANCE_SETS for case in load_cases(path)})
+    return len({(path.name, case.kind) for path in RELEVANCE_SETS for case in cases_of(path)})
 
 
 def per_kind() -> int:
@@ -99,7 +106,7 @@ def per_kind() -> int:
 
 
 def relevance_queries() -> list[str]:
-    return [case.query for path in RELEVANCE_SETS for case in load_cases(path)]
+    return [case.query for path in RELEVANCE_SETS for case in cases_of(path)]
 
 
 def sampled_relevance_queries() -> list[str]:
@@ -109,7 +116,7 @@ def sampled_relevance_queries() -> list[str]:
     chosen: list[str] = []
     each = per_kind()
     for path in RELEVANCE_SETS:
-        cases = load_cases(path)
+        cases = cases_of(path)
         by_kind: dict[str, list[int]] = {}
         for number, case in enumerate(cases):
             by_kind.setdefault(case.kind, []).append(number)
@@ -153,8 +160,8 @@ def test_the_sets_give_queries_of_every_kind() -> None:
     assert sample == sampled_relevance_queries(), "the sample is the same on every run"
     asked = set(sample)
     for path in RELEVANCE_SETS:
-        for kind in {case.kind for case in load_cases(path)}:
-            queries = {case.query for case in load_cases(path) if case.kind == kind}
+        for kind in {case.kind for case in cases_of(path)}:
+            queries = {case.query for case in cases_of(path) if case.kind == kind}
             assert len(queries & asked) >= min(per_kind() // 2, len(queries)), (path.name, kind)
     assert kinds_of_sets() >= 15
 

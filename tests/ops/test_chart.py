@@ -7,10 +7,25 @@ import io
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
-from bot.cards.chart import BARS, MUTED, SIZE, TERMS, TEXT, bins, lookups_chart, nice_ceiling
+from bot.cards import chart
+from bot.cards.chart import (
+    BARS,
+    LABEL_SIZE,
+    MUTED,
+    SIZE,
+    TERMS,
+    TEXT,
+    bins,
+    fit_width,
+    lookups_chart,
+    nice_ceiling,
+    text_width,
+)
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.letters import whole_letters_cut
 from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of
 
@@ -101,6 +116,44 @@ def test_hostile_data_stays_inside_the_picture() -> None:
     terms = [("x" * 10_000, 10**15), ("💥" * 500, 1), ("", 0)] + [(f"t{i}", i) for i in range(50)]
     png = lookups_chart(hours, terms, since=None, now=NOW, title="t" * 5000)
     opened(png)
+
+
+@pytest.mark.parametrize(
+    "name", ["W" * 40, "x " * 30, "e\u0301" * 40, "👍🏽" * 20 + "i" * 30, "🇫🇷" * 25, "ok"]
+)
+def test_a_label_is_cut_to_the_longest_whole_letters_that_fit(name: str) -> None:
+    most = 0.5 * text_width(name, LABEL_SIZE) + LABEL_SIZE  # room for "…" at least
+    shown = fit_width(name, most)
+    if text_width(name, LABEL_SIZE) <= most:
+        assert shown == name
+        return
+    assert shown.endswith("…")
+    assert text_width(shown, LABEL_SIZE) <= most
+    kept = len(shown) - 1
+    assert name[:kept].rstrip() == shown[:-1]
+    # one whole letter more would not fit
+    longer = next(
+        name[: whole_letters_cut(name, n)].rstrip() + "…"
+        for n in range(kept + 1, len(name) + 1)
+        if name[: whole_letters_cut(name, n)].rstrip() != shown[:-1]
+    )
+    assert text_width(longer, LABEL_SIZE) > most
+
+
+def test_a_name_of_10_000_letters_is_measured_a_few_times_not_once_a_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Trying every length from the end measured a 10,000-letter name 10,000 times: the hostile
+    picture above took minutes. Halving the length measures it about log2(10,000) times."""
+    measured: list[str] = []
+
+    def counted(text: str, size: float) -> float:
+        measured.append(text)
+        return text_width(text, size)
+
+    monkeypatch.setattr(chart, "text_width", counted)
+    assert fit_width("x" * 10_000, chart.MAX_LABEL_WIDTH).endswith("x…")
+    assert len(measured) <= 20
 
 
 def test_bins_by_hour_day_or_week_and_keep_every_count_in_the_period() -> None:

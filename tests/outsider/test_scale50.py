@@ -4,6 +4,7 @@ The stall is shown by where work runs and how often, never by a time."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,12 @@ from typing import Any
 import pytest
 
 from bot import aliases as aliases_module
+from bot.cli import main
 from bot.discord_app import alias_cache
+from bot.glossary import lookalikes
 from bot.search.semantic import term_vectors
-from bot.storage import AliasImport, Store
+from bot.storage import AliasImport, Migrate, Store
+from bot.storage.cli import on_store
 from bot.term_storage import change_terms, read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, put, terms
@@ -231,3 +235,41 @@ async def test_an_import_compiles_the_servers_aliases_once_not_once_a_term(
         said = str((await handle.final_message())["content"])
         assert "already this server's alias “blorp 3”" in said, said
         assert len(await store.terms(guild)) == 30
+
+
+def test_an_alias_file_is_checked_against_one_look_alike_index_grown_line_by_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """trim56: `aliases import` built the server's look-alike index afresh for every line (the
+    stored aliases and the lines accepted so far): 1,000 aliases took over a minute of CPU
+    (test_round4's full server, 177 s on a loaded machine). Built once per server now and grown
+    with each line accepted; a line that looks like a stored alias or an earlier line of the
+    file is still refused."""
+    db = tmp_path / "g.db"
+    stored = [AliasImport(5, f"blorp {n}", f"blorp {n}", "rag") for n in range(5)]
+    on_store(db, lambda store: store.import_aliases(stored), migrate=Migrate.CREATE_ONLY)
+    rows = [{"guild_id": 5, "alias": f"zorbix {n}", "entry_id": "rag"} for n in range(30)]
+    rows += [
+        {"guild_id": 5, "alias": "bl\u043erp 3", "entry_id": "kv-cache"},  # Cyrillic о
+        {"guild_id": 5, "alias": "z\u043erbix 7", "entry_id": "kv-cache"},  # a line above's
+    ]
+    (tmp_path / "aliases.json").write_text(json.dumps(rows), encoding="utf-8")
+    built: list[int] = []
+    real = lookalikes.alias_lookalikes
+
+    def counted(aliases: Any) -> Any:
+        built.append(len(aliases))
+        return real(aliases)
+
+    monkeypatch.setattr(lookalikes, "alias_lookalikes", counted)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    status = main(["aliases", "import", "aliases.json", "--db", str(db), "--quiet"])
+    said = capsys.readouterr()
+    assert built == [5], built
+    assert status == 1, said
+    refused = said.err.splitlines()
+    assert len(refused) == 2, refused
+    assert "blorp 3" in refused[0], refused
+    assert "zorbix 7" in refused[1], refused
+    assert "added 30, already present 0, refused 2" in said.out, said
