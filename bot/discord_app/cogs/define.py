@@ -573,10 +573,14 @@ class DefineCog(commands.Cog):
                 return  # "thanks!", "ok we will try it": no help line, no offers, no miss
             if self.state.lookups.take(message.author.id, time.monotonic()) is not None:
                 return  # a card, but over the limit /define has too: nothing in public
-        if result.entry is None and _PLEASANTRY.fullmatch(words := _as_typed_words(text)):
+        words = _as_typed_words(text)
+        # A card only the meaning found ("how to use this bot?": System Prompt) is not the
+        # server's own name reading like these words: what they say to the bot wins.
+        named = result.entry is not None and result.strategy != "semantic"
+        if not named and _PLEASANTRY.fullmatch(words):
             await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
             return
-        if result.entry is None and _ASKS_ABOUT_ME.fullmatch(words):
+        if not named and _ASKS_ABOUT_ME.fullmatch(words):
             help_line = MENTION_HELP if message.guild else DM_HELP
             await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
             return
