@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -102,6 +102,15 @@ description per entry in three lengths; off-topic rows in the same chat shapes),
 `relevance_blind42.tsv` (one slice, `test27`, held out, the other half in the independent checks'
 shapes as test26, in other voices: a nurse, a security engineer, a startup founder, a retiree, a
 physics student, a novelist; written the same way after that),
+`relevance_blind43.tsv` (one slice, `dev20`, to tune on, the checks' shapes over half the
+glossary split by the sha256 of the id, alternately within each category: descriptions by an
+analogy from the writer's trade, by a scene they saw, or half-remembering the name; questions in
+six voices (a musician, an accountant, a parent, a chef, a biologist, a mobile developer), a third
+of them long and rambling; 20 "difference between X and Y" questions with Y in `also`; off-topic
+rows in the same voices and from neighbouring fields), `relevance_blind44.tsv` (one slice,
+`test28`, held out, the other half in the same shapes in other voices: a dispatcher, an
+architect, a pharmacist, a policy analyst, a sports coach, a marketer; written the same way
+after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -111,7 +120,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test27, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test28, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -180,6 +189,8 @@ SETS = (
     "relevance_blind40.tsv",
     "relevance_blind41.tsv",
     "relevance_blind42.tsv",
+    "relevance_blind43.tsv",
+    "relevance_blind44.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -213,6 +224,7 @@ HELD_OUT = {
     "test25",
     "test26",
     "test27",
+    "test28",
     "everyday-check",
     "chat-check",
 }
@@ -239,7 +251,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev19, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev20, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

@@ -657,6 +657,27 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind43.md: half the glossary split by the sha256 of the id within each category,
+    # descriptions by an analogy, a scene or a half-remembered name; questions in six voices, a
+    # third long and rambling; 20 "difference between" questions with `also`. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind43.tsv"),
+        "dev20",
+        questions=171,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
+    # relevance_blind44.md: the other half in the same shapes, in other voices (a dispatcher, an
+    # architect, a pharmacist, a policy analyst, a coach, a marketer). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind44.tsv"),
+        "test28",
+        questions=168,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -883,6 +904,49 @@ def test_the_forty_first_and_second_sets_split_each_category_by_the_sha1_of_the_
         for ids in by_category.values()
         for entry_id in sorted(
             ids, key=lambda entry_id: hashlib.sha1(entry_id.encode()).hexdigest()
+        )[::2]
+    }
+    assert halves[0] == first
+    assert halves[1] == {entry.id for entry in glossary} - first
+
+
+def test_the_forty_third_and_fourth_sets_split_each_category_by_the_sha256_of_the_id() -> None:
+    """relevance_blind43.md and relevance_blind44.md: each set describes, then asks about, the
+    same entries once each in that order (descriptions in three lengths, each at least a
+    quarter), then asks 20 "difference between" questions about its own entries with the other
+    entry in `also`, then gives 40 off-topic rows; within each category, sorted by the sha256
+    (hex) of the id, dev20 has the first, third, fifth... entry and test28 the others."""
+    glossary = load_glossary()
+    halves = []
+    for name in ("relevance_blind43.tsv", "relevance_blind44.tsv"):
+        rows = read_rows(Path(__file__).with_name(name))
+        described = [row["expected"] for row in rows if row["kind"] == "description"]
+        n = len(described)
+        assert [row["kind"] for row in rows] == ["description"] * n + ["question"] * (n + 20) + [
+            "offtopic"
+        ] * 40
+        assert [row["expected"] for row in rows[n : 2 * n]] == described
+        assert not any(row["also"] for row in rows[: 2 * n])
+        compared = rows[2 * n : 2 * n + 20]
+        assert all(row["expected"] in described and row["also"] for row in compared)
+        assert len(set(described)) == n
+        lengths = [len(row["query"].split()) for row in rows[:n]]
+        bands = [
+            sum(1 for w in lengths if 4 <= w <= 8),
+            sum(1 for w in lengths if 9 <= w <= 18),
+            sum(1 for w in lengths if 25 <= w <= 50),
+        ]
+        assert sum(bands) == n
+        assert all(band >= n // 4 for band in bands)
+        halves.append(set(described))
+    by_category: defaultdict[str, list[str]] = defaultdict(list)
+    for entry in glossary:
+        by_category[entry.category].append(entry.id)
+    first = {
+        entry_id
+        for ids in by_category.values()
+        for entry_id in sorted(
+            ids, key=lambda entry_id: hashlib.sha256(entry_id.encode()).hexdigest()
         )[::2]
     }
     assert halves[0] == first
