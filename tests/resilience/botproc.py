@@ -8,6 +8,7 @@ log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are rea
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import json
 import os
@@ -18,6 +19,8 @@ import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+import pytest
 
 from tests.fake_discord import FakeDiscord
 
@@ -308,3 +311,35 @@ async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[in
     out, err = await importer.communicate()
     assert importer.returncode is not None
     return importer.returncode, out.decode(), err.decode()
+
+
+def glossary_bot_here(
+    env: Mapping[str, str],
+    cwd: Path,
+    *args: str,
+    stdin: str = "",
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> subprocess.CompletedProcess[str]:
+    """`glossary-bot ARGS` through `bot.cli.main` in this process, as `glossary_bot_run` has it
+    (exit status, stdout and stderr apart), for a test of what a command says and writes, not of
+    its process: each process imports the bot (1-2 s idle, far more on a loaded machine). The
+    settings are `env`'s alone (ours in this process set aside), `cwd` the working folder."""
+    from bot.cli import main
+
+    with monkeypatch.context() as patched:
+        for name in os.environ:
+            if name.startswith(_OURS):
+                patched.delenv(name)
+        for name, value in env.items():
+            if name not in ("PATH", "PYTHONPATH"):
+                patched.setenv(name, value)
+        patched.chdir(cwd)
+        patched.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        capsys.readouterr()
+        try:
+            status = main(list(args))
+        except SystemExit as exc:  # argparse's usage errors
+            status = exc.code if isinstance(exc.code, int) else 1
+        said = capsys.readouterr()
+    return subprocess.CompletedProcess(["glossary-bot", *args], status, said.out, said.err)
