@@ -8,6 +8,7 @@ log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are rea
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import io
 import itertools
 import json
@@ -17,7 +18,7 @@ import resource
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -324,11 +325,12 @@ def glossary_bot_here(
     """`glossary-bot ARGS` through `bot.cli.main` in this process, as `glossary_bot_run` has it
     (exit status, stdout and stderr apart), for a test of what a command says and writes, not of
     its process: each process imports the bot (1-2 s idle, far more on a loaded machine). The
-    settings are `env`'s alone (ours in this process set aside), `cwd` the working folder."""
+    settings are `env`'s alone (ours in this process set aside), `cwd` the working folder. From
+    an async test it blocks the loop while it runs: not beside a bot in this process."""
     from bot.cli import main
 
     with monkeypatch.context() as patched:
-        for name in os.environ:
+        for name in list(os.environ):
             if name.startswith(_OURS):
                 patched.delenv(name)
         for name, value in env.items():
@@ -338,8 +340,18 @@ def glossary_bot_here(
         patched.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
         capsys.readouterr()
         try:
-            status = main(list(args))
-        except SystemExit as exc:  # argparse's usage errors
-            status = exc.code if isinstance(exc.code, int) else 1
+            asyncio.get_running_loop()
+        except RuntimeError:
+            status = _exit_status(main, args)
+        else:  # an async test: the command's own asyncio.run needs a thread without a loop
+            with concurrent.futures.ThreadPoolExecutor(1) as thread:
+                status = thread.submit(_exit_status, main, args).result()
         said = capsys.readouterr()
     return subprocess.CompletedProcess(["glossary-bot", *args], status, said.out, said.err)
+
+
+def _exit_status(main: Callable[[list[str]], int], args: Sequence[str]) -> int:
+    try:
+        return main(list(args))
+    except SystemExit as exc:  # argparse's usage errors
+        return exc.code if isinstance(exc.code, int) else 1
