@@ -20,10 +20,12 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-
-import pytest
+from typing import TYPE_CHECKING
 
 from tests.fake_discord import FakeDiscord
+
+if TYPE_CHECKING:  # bench/load_test.py uses this module without pytest's fixtures
+    import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Settings of the developer's shell that must not leak into a test's bot.
