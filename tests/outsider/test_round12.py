@@ -1,6 +1,8 @@
 """What a twelfth round of outside testing found: a moderator's files, an operator's `.env` and
 shell, through `glossary-bot run` against the fake Discord and the command line
-(tests/outsider/PLAN.md, round 12)."""
+(tests/outsider/PLAN.md, round 12).
+What a member sees of a suggestion or a greeting is checked on a bot in this process (a bot
+process each cost ~8 s on a loaded machine; trim57b); logs, locks and signals on a process."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.storage import Migrate, Store
 from bot.storage.cli import on_store
 from bot.storage.models import AliasImport
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 
@@ -188,14 +191,14 @@ async def test_a_path_under_the_home_folder_in_env(tmp_path: Path, setting: str)
 
 
 async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path
 ) -> None:
     """Plan line X20: `/suggest RAG` (a bundled acronym), `kv cache` (a title): "Thanks! “RAG”
     is with this server's moderators", queued for review, where accepting it could only clash
     with the name or shadow the card. Now the member is told the glossary has it (the card's
     title), and nothing is queued; a name it lacks is queued as before."""
     fake = scene.fake
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path) as bot:
+    async with start_bot(store):
         for name, title in (("RAG", "Retrieval-Augmented Generation"), ("kv cache", "KV Cache")):
             # Typed in the form (a name given to `/suggest` is said before it opens: outsider49).
             opened = await fake.slash(scene.alice, "suggest", {}, channel=scene.channel)
@@ -212,7 +215,6 @@ async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
         await opened.response()
         sent = await fake.submit_modal(scene.alice, opened, {"definition": "What I think it is."})
         assert (await sent.final_message())["content"].startswith("Thanks! “zorblax”")
-        assert await bot.stop() == 0
     status, said = await glossary_bot(
         CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
     )
@@ -221,7 +223,7 @@ async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
 
 
 async def test_hello_and_thanks_to_the_bot_get_its_help_not_a_miss(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path
 ) -> None:
     """Plan line X17: a DM "hi" got "Did you mean Human-in-the-Loop?", "thanks!" (after a card)
     and "thank you so much" got "No entry for “thanks!”", each recorded as a missed search; a
@@ -229,7 +231,7 @@ async def test_hello_and_thanks_to_the_bot_get_its_help_not_a_miss(
     (as an empty mention does) and record nothing; a term in the same words still opens."""
     fake = scene.fake
     dm = fake.dm_channel(scene.alice)
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="100") as bot:
+    async with start_bot(store):  # the store is closed (written) when the block ends
         for text in ("hi", "thanks!", "thank you so much", "ok thanks :)"):
             await fake.user_message(scene.alice, dm, text)
             answer = await fake.wait_for_channel_message(dm)
@@ -240,7 +242,6 @@ async def test_hello_and_thanks_to_the_bot_get_its_help_not_a_miss(
         await fake.user_message(scene.alice, dm, "hi, what is rag?")
         card = await fake.wait_for_channel_message(dm)
         assert card["embeds"][0]["title"] == "Retrieval-Augmented Generation (RAG)", card
-        assert await bot.stop() == 0
     status, said = await glossary_bot(
         CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
     )

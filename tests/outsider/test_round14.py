@@ -1,11 +1,15 @@
 """What a fourteenth round of outside testing found: a moderator's weeks in Discord, the
 scale-out path, observability, upgrades, members in other scripts, through `glossary-bot run`
-against the fake Discord and the command line (tests/outsider/PLAN.md, round 14)."""
+against the fake Discord and the command line (tests/outsider/PLAN.md, round 14). What members
+and moderators see in Discord is checked on a bot in this process, what a command says through
+`bot.cli.main` here (a process each cost ~8 s on a loaded machine; trim57b): the process is what
+test_round4, test_round13 and tests/resilience check."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,9 +17,11 @@ import pytest
 
 from bot.cards.chart import bins, lookups_chart
 from bot.cards.fit import fit
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
-from tests.resilience.botproc import ROOT, BotProcess
+from tests.resilience.botproc import ROOT, glossary_bot_here
 
 from .conftest import Scene
 from .test_round10 import first_schema_database
@@ -45,13 +51,13 @@ async def _accept_first(scene: Scene, form: dict[str, str]) -> str:
 
 
 async def test_a_suggestion_accepted_under_another_name_tells_the_member_that_name(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """Plan line X6: a moderator accepts "Zorblax" and saves it as "Zorblax Pipeline": the
     member was told "Your suggestion “Zorblax” … was added … Look it up with `/define`", and
     `/define Zorblax` then finds nothing. Now the DM names the term as it was saved."""
     fake = scene.fake
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(store):
         await _suggest(scene, scene.alice, "Zorblax")
         answer = await _accept_first(scene, {"title": "Zorblax Pipeline"})
         assert answer.startswith("Added **Zorblax Pipeline**"), answer
@@ -63,7 +69,7 @@ async def test_a_suggestion_accepted_under_another_name_tells_the_member_that_na
 
 
 async def test_accepting_a_suggestion_closes_the_others_of_that_name(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """Plan line X9: three members suggested "Zorblax" before a moderator got to the queue.
     Accepting the first added the term, but the other two stayed "waiting": Accept on them
@@ -71,7 +77,7 @@ async def test_accepting_a_suggestion_closes_the_others_of_that_name(
     their term was "not added to the glossary" while it was there. Now accepting one accepts
     its namesakes too (each member told, each in the log), and the queue is empty."""
     fake = scene.fake
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(store):
         for member in (scene.alice, scene.bob, scene.owner):
             await _suggest(scene, member, "Zorblax" if member is not scene.bob else "zorblax")
         answer = await _accept_first(scene, {})
@@ -121,16 +127,33 @@ def _cli(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[
     )
 
 
-def test_migrate_db_says_it_copied_the_server_terms_and_their_history(tmp_path: Path) -> None:
+def _in_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`_cli` through `bot.cli.main` in this process, where what the command says and leaves is
+    checked, not its process (`terms import -` in a process of its own: the dash test above)."""
+
+    def run(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return glossary_bot_here(
+            CLI_ENV, cwd, *args, stdin=stdin, monkeypatch=monkeypatch, capsys=capsys
+        )
+
+    return run
+
+
+def test_migrate_db_says_it_copied_the_server_terms_and_their_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Plan line X11: `migrate-db` of a file holding a server's terms (and their audit log)
     said "… 0 aliases, 0 audit entries; … now holds 0 lookups and 0 aliases (checked)": the
     terms were copied and checked, but the line named neither them nor suggestions, and its
     "0 audit entries" read as the terms' history lost. Now it names every table it checks."""
+    here = _in_process(monkeypatch, capsys)
     db = str(tmp_path / "g.db")
     terms = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
     terms += 'definition = "A zorb."\n'
-    assert _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms).stdout
-    copied = _cli(tmp_path, "migrate-db", "--from", db, "--to", str(tmp_path / "new.db"))
+    assert here(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms).stdout
+    copied = here(tmp_path, "migrate-db", "--from", db, "--to", str(tmp_path / "new.db"))
     assert copied.returncode == 0, copied.stderr
     assert "0 alias audit entries, 1 server term, 1 term audit entry, 0 suggestions" in (
         copied.stdout
@@ -141,12 +164,12 @@ def test_migrate_db_says_it_copied_the_server_terms_and_their_history(tmp_path: 
 
 
 async def test_removing_a_renamed_term_names_its_alias_in_good_grammar(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """Plan lines X4-X5: an alias follows its term through a rename (`/alias list`, `/define`);
     the removal's question said "Its alias “qq zorbo” go with it." Now "goes" for one alias."""
     fake, mod = scene.fake, scene.moderator
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(store):
         opened = await fake.slash(
             mod, "term add", {"category": "Fundamentals"}, channel=scene.channel
         )
@@ -187,13 +210,13 @@ def test_a_chart_of_more_than_one_year_says_which_year() -> None:
 
 
 async def test_namesakes_accepted_say_when_their_member_could_not_be_told(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """Plan line X7 (with X9's fix): the members' DMs closed (Discord refuses the messages):
     the moderator is told so for the suggestion accepted and for its namesake, no claim that
     anyone was told."""
     fake = scene.fake
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(store):
         for member in (scene.alice, scene.bob):
             await _suggest(scene, member, "Zorblax")
         fake.fail_next("POST", "/channels/{channel_id}/messages", status=403, times=2)
@@ -206,7 +229,7 @@ async def test_namesakes_accepted_say_when_their_member_could_not_be_told(
 
 
 def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Plan line X25: a database written by an older bot (schema 4 from main before V5, here
     the first schema), which that bot may still serve, and the new version's `aliases import`
@@ -215,6 +238,7 @@ def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot
     it as "newer" at its next start. Reads already refused ("start the bot once"); writes now
     do too and leave the file byte for byte; a database that does not exist yet is still
     made."""
+    here = _in_process(monkeypatch, capsys)
     db = tmp_path / "old.db"
     before = first_schema_database(db, 5)
     aliases = tmp_path / "aliases.json"
@@ -226,11 +250,11 @@ def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot
     )
     for command in (("aliases", "import", str(aliases)), ("terms", "import", str(terms))):
         extra = ("--guild", "5") if command[0] == "terms" else ()
-        done = _cli(tmp_path, *command, *extra, "--db", str(db))
+        done = here(tmp_path, *command, *extra, "--db", str(db))
         assert done.returncode == 1, (command, done)
         assert done.stderr.strip().endswith("start the bot once to upgrade it"), done.stderr
         assert db.read_bytes() == before, command
-    fresh = _cli(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", "new.db")
+    fresh = here(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", "new.db")
     assert fresh.stdout.startswith("Imported: 1 added"), fresh
 
 
@@ -251,13 +275,13 @@ def test_a_name_cut_to_fit_keeps_its_letters_whole(letters: str, shift: int) -> 
 
 
 async def test_a_term_written_directly_accepts_the_suggestions_waiting_for_it(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """Beside X9: a moderator writes the term with `/term add` instead of from the queue,
     while a member's suggestion of that name waits: it stayed queued (Accept refused it as a
     name taken, Reject told the member "not added"). Now it is accepted with the save."""
     fake, mod = scene.fake, scene.moderator
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(store):
         await _suggest(scene, scene.alice, "zorblax")
         opened = await fake.slash(
             mod, "term add", {"category": "Fundamentals"}, channel=scene.channel

@@ -1,5 +1,7 @@
 """What round 14 of outside testing noticed and left (tests/outsider/PLAN.md, round 14, "Noticed,
-left"), each through the real command line or the bot against the fake Discord."""
+left"), each through the real command line or the bot against the fake Discord (in this
+process where a member's or moderator's answers are checked, a process where the process is:
+trim57b)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from pathlib import Path
 
 from bot.storage import Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of
 from tests.resilience.botproc import BotProcess
 
@@ -20,13 +23,13 @@ ZORBLAX = (
 
 
 async def test_a_term_imported_accepts_the_suggestions_waiting_for_it(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     """A file imported with `/term import` adds a term under the name of a member's waiting
     suggestion: the suggestion stayed queued (Reject would tell its member "not added" about a
     term that is there). Now it is accepted with the import, as with `/term add`."""
     fake, mod = scene.fake, scene.moderator
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(store):
         await _suggest(scene, scene.alice, "zorblax")
         upload = fake.add_attachment("terms.toml", ZORBLAX)
         handle = await fake.slash(mod, "term import", {"file": upload}, channel=scene.channel)
@@ -42,13 +45,13 @@ async def test_a_term_imported_accepts_the_suggestions_waiting_for_it(
 
 
 async def test_a_term_imported_from_the_command_line_accepts_the_waiting_suggestions(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, tmp_path: Path
 ) -> None:
     """The same through `glossary-bot terms import`: the command line cannot message members,
     so the suggestion is accepted in the database, the term log naming the command line, and
     the printed line says so; a dry run accepts nothing."""
     fake, mod = scene.fake, scene.moderator
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(await Store.open(scene.db_path)):  # closed (written) at the end
         await _suggest(scene, scene.alice, "zorblax")
     terms = tmp_path / "terms.toml"
     terms.write_text(ZORBLAX)
@@ -65,7 +68,7 @@ async def test_a_term_imported_from_the_command_line_accepts_the_waiting_suggest
     ), done.stdout
     log = _cli(tmp_path, "terms", "log", "--guild", str(scene.guild.id), "--db", db)
     assert "an operator (command line) accepted the suggestion “zorblax”" in log.stdout, log
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path):
+    async with start_bot(await Store.open(scene.db_path)):  # reads what the command wrote
         review = await fake.slash(mod, "term review", {}, channel=scene.channel)
         assert (await review.final_message())["content"].startswith("No suggestions are waiting")
         listed = await fake.slash(mod, "term log", {}, channel=scene.channel)

@@ -1,7 +1,9 @@
 """What a fourth round of outside testing found through `glossary-bot run` and the command line
 (tests/outsider/PLAN.md): a server's alias list cut mid-line at its cap with the rest out of
 reach, an alias list for an unknown term claiming the server had no aliases, writes failing on a
-full disk with nothing in the log, `health` green on a folder, and import answers that misled."""
+full disk with nothing in the log, `health` green on a folder, and import answers that misled.
+What a moderator sees of aliases and imports is checked on a bot in this process (a bot process
+each cost ~8 s on a loaded machine; trim57b); the log, the heartbeat and the lock on its own."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, import_aliases
 from tests.resilience.helpers import add_alias
@@ -22,7 +26,7 @@ async def alias_list(scene: Scene, **options: str) -> dict[str, object]:
 
 
 async def test_a_full_servers_alias_list_shows_whole_lines_and_gives_every_alias(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, tmp_path: Path
 ) -> None:
     fake = scene.fake
     rows = [
@@ -31,7 +35,7 @@ async def test_a_full_servers_alias_list_shows_whole_lines_and_gives_every_alias
     ]
     status, out, err = await import_aliases(rows, scene.db_path, tmp_path)
     assert status == 0, (out, err)
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(await Store.open(scene.db_path)):
         added = await add_alias(fake, scene.moderator, "blorptex", "kv-cache", scene.channel)
         assert added.startswith("Added"), added
         listed = await alias_list(scene)
@@ -51,10 +55,10 @@ async def test_a_full_servers_alias_list_shows_whole_lines_and_gives_every_alias
 
 
 async def test_an_alias_list_for_a_term_without_aliases_says_so(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     fake = scene.fake
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(store):
         added = await add_alias(fake, scene.moderator, "blorptex", "rag", scene.channel)
         assert added.startswith("Added"), added
         for term in ("zzqx-no-such-term", "kv-cache"):
@@ -125,12 +129,13 @@ async def test_health_refuses_a_folder_as_heartbeat(tmp_path: Path) -> None:
     assert "folder" in output, output
 
 
-async def test_import_answers_say_what_is_wrong_with_the_file(scene: Scene, tmp_path: Path) -> None:
+async def test_import_answers_say_what_is_wrong_with_the_file(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
     fake = scene.fake
     toml = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\ndefinition = "A zorb."\n'
     # Caps whose export fits in 1 MiB: the import cap is then its floor, 1 MiB.
-    small_caps = {"MAX_SERVER_TERMS": "100", "MAX_SERVER_TERM_BYTES": "100000"}
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000", **small_caps):
+    async with start_bot(store, term_caps=(100, 100_000)):  # MAX_SERVER_TERMS, ..._TERM_BYTES
         answers = {}
         for name, data in {
             "one-byte-over": b"#" * (1024 * 1024 + 1),

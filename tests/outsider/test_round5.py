@@ -1,5 +1,7 @@
 """What a fifth round of outside testing found through `glossary-bot run` and the command line
-(tests/outsider/PLAN.md, round 5)."""
+(tests/outsider/PLAN.md, round 5). What moderators see of terms and aliases is checked on a
+bot in this process (a bot process each cost ~8 s on a loaded machine; trim57b); the backup
+beside a running bot, the log and the pool on a process."""
 
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.glossary.server_terms import MAX_TERMS
+from bot.storage import Store
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.resilience.helpers import add_alias
@@ -37,10 +42,10 @@ async def alias_list(scene: Scene, **options: str) -> str:
 
 
 async def test_an_alias_follows_its_term_when_an_edit_makes_it_a_bundled_entrys_wording(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     fake = scene.fake
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(store):
         quarble = {"title": "Quarble", "definition": "The team's word for a retrieval step."}
         assert (await add_term(scene, quarble)).startswith("Added"), quarble
         added = await add_alias(fake, scene.moderator, "blorp", "quarble", scene.channel)
@@ -129,10 +134,12 @@ async def test_cli_imports_refuse_an_endless_device_in_one_line(tmp_path: Path) 
         assert "Traceback" not in output, (args, output)
 
 
-async def test_stats_name_a_removed_terms_lookups_as_removed(scene: Scene, tmp_path: Path) -> None:
+async def test_stats_name_a_removed_terms_lookups_as_removed(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
     fake = scene.fake
     entry = '[[entries]]\nid = "{id}"\ntitle = "{title}"\ncategory = "Fundamentals"\ndefinition = "d."\n'
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(store):
         both = entry.format(id="t0", title="🚀 Rocketword") + entry.format(id="t1", title="Keeper")
         assert (await import_terms(scene, both)).startswith("Imported"), both
         for title in ("🚀 Rocketword", "Keeper", "Keeper"):
@@ -175,13 +182,12 @@ async def test_backup_refuses_the_running_databases_own_files(scene: Scene, tmp_
         assert embed_of(card)["title"].startswith("Retrieval"), card
 
 
-async def test_a_term_over_the_text_cap_says_by_how_much(scene: Scene, tmp_path: Path) -> None:
+async def test_a_term_over_the_text_cap_says_by_how_much(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
     """At the text cap the answer read "at most 1 KiB of text (1 KiB with this change)": the
     moderator could not tell what to cut."""
-    fake = scene.fake
-    async with BotProcess(
-        fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000", MAX_SERVER_TERM_BYTES="1024"
-    ):
+    async with start_bot(store, term_caps=(MAX_TERMS, 1024)):  # MAX_SERVER_TERM_BYTES=1024
         answer = await add_term(scene, {"title": "Capped", "definition": "d" * 1020})
     assert answer.startswith("Nothing was saved"), answer
     assert "too many" in answer, answer

@@ -8,6 +8,8 @@ log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are rea
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import io
 import itertools
 import json
 import os
@@ -16,10 +18,14 @@ import resource
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.fake_discord import FakeDiscord
+
+if TYPE_CHECKING:  # bench/load_test.py uses this module without pytest's fixtures
+    import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Settings of the developer's shell that must not leak into a test's bot.
@@ -308,3 +314,46 @@ async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[in
     out, err = await importer.communicate()
     assert importer.returncode is not None
     return importer.returncode, out.decode(), err.decode()
+
+
+def glossary_bot_here(
+    env: Mapping[str, str],
+    cwd: Path,
+    *args: str,
+    stdin: str = "",
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> subprocess.CompletedProcess[str]:
+    """`glossary-bot ARGS` through `bot.cli.main` in this process, as `glossary_bot_run` has it
+    (exit status, stdout and stderr apart), for a test of what a command says and writes, not of
+    its process: each process imports the bot (1-2 s idle, far more on a loaded machine). The
+    settings are `env`'s alone (ours in this process set aside), `cwd` the working folder. From
+    an async test it blocks the loop while it runs: not beside a bot in this process."""
+    from bot.cli import main
+
+    with monkeypatch.context() as patched:
+        for name in list(os.environ):
+            if name.startswith(_OURS):
+                patched.delenv(name)
+        for name, value in env.items():
+            if name not in ("PATH", "PYTHONPATH"):
+                patched.setenv(name, value)
+        patched.chdir(cwd)
+        patched.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        capsys.readouterr()
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            status = _exit_status(main, args)
+        else:  # an async test: the command's own asyncio.run needs a thread without a loop
+            with concurrent.futures.ThreadPoolExecutor(1) as thread:
+                status = thread.submit(_exit_status, main, args).result()
+        said = capsys.readouterr()
+    return subprocess.CompletedProcess(["glossary-bot", *args], status, said.out, said.err)
+
+
+def _exit_status(main: Callable[[list[str]], int], args: Sequence[str]) -> int:
+    try:
+        return main(list(args))
+    except SystemExit as exc:  # argparse's usage errors
+        return exc.code if isinstance(exc.code, int) else 1

@@ -1,7 +1,9 @@
 """What a third round of outside testing broke through `glossary-bot run` and the command line:
 an alias imported by another process a moment before `/alias add` (the clash check has to sit in
 the store's write transaction), mention look-alikes made of other scripts' letters, and emoji
-written with variation selectors and joiners refused as invisible text."""
+written with variation selectors and joiners refused as invisible text.
+What moderators are answered is checked on a bot in this process (a bot process each cost
+~8 s on a loaded machine; trim57b); the importers and `glossary-bot` commands stay processes."""
 
 from __future__ import annotations
 
@@ -16,22 +18,23 @@ import pytest
 from bot.glossary.keys import compact
 from bot.storage import AddAliasStatus, AliasImport, Store
 from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 
-from .botproc import ROOT, BotProcess, glossary_bot, import_aliases
+from .botproc import ROOT, glossary_bot, import_aliases
 from .conftest import Scene
 from .helpers import add_alias as add
 from .helpers import stored_aliases
 
 
 async def test_an_alias_added_right_after_another_process_imported_its_twin_is_refused(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store, tmp_path: Path
 ) -> None:
     """The bot learns of aliases written elsewhere within 2 s; a moderator who adds a spelling
     of one of them inside that window must still be told it is taken."""
     fake = scene.fake
     guild = scene.guild.id
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(store):
         for n in range(3):
             document = [{"guild_id": guild, "alias": f"zorblax{n}", "entry_id": "rag"}]
             status, out, err = await import_aliases(document, scene.db_path, tmp_path)
@@ -45,7 +48,9 @@ async def test_an_alias_added_right_after_another_process_imported_its_twin_is_r
     assert keys == ["zorblax0", "zorblax1", "zorblax2"], keys
 
 
-async def test_mention_look_alikes_are_refused_as_names(scene: Scene, tmp_path: Path) -> None:
+async def test_mention_look_alikes_are_refused_as_names(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
     fake = scene.fake
     look_alikes = [
         "@\u0435veryone",  # Cyrillic е
@@ -57,7 +62,7 @@ async def test_mention_look_alikes_are_refused_as_names(scene: Scene, tmp_path: 
         "@every\u03bfne",  # Greek ο
         "\uff20\u0435veryone",  # fullwidth @ and Cyrillic е
     ]
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(store):
         for alias in look_alikes:
             answer = await add(fake, scene.moderator, alias, "rag", scene.channel)
             assert not answer.startswith("Added"), (alias, answer)
@@ -70,7 +75,7 @@ async def test_mention_look_alikes_are_refused_as_names(scene: Scene, tmp_path: 
 
 
 async def test_emoji_with_variation_selectors_and_joiners_are_ordinary_text(
-    scene: Scene, tmp_path: Path
+    scene: Scene, start_bot: StartBot, store: Store
 ) -> None:
     fake = scene.fake
     emoji_aliases = [
@@ -80,7 +85,7 @@ async def test_emoji_with_variation_selectors_and_joiners_are_ordinary_text(
         "1\ufe0f\u20e3 frob",  # keycap one
         "\U0001f44d\U0001f3fd plonk",  # thumbs up, skin tone
     ]
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(store):
         for alias in emoji_aliases:
             answer = await add(fake, scene.moderator, alias, "rag", scene.channel)
             assert answer.startswith("Added"), (alias, answer)
@@ -222,7 +227,9 @@ async def test_terms_export_to_a_missing_folder_is_one_line(tmp_path: Path) -> N
     assert len(out.splitlines()) == 1, out
 
 
-async def test_a_members_suggestion_reaches_moderators_inert(scene: Scene, tmp_path: Path) -> None:
+async def test_a_members_suggestion_reaches_moderators_inert(
+    scene: Scene, start_bot: StartBot
+) -> None:
     """A suggestion is a member's free text: in /term review it must not render markup, carry
     links or turn its text around with direction overrides. (Since outsider round 13 `/suggest`
     refuses such a name at once, since round 21 before its form opens, so the hostile one is stored
@@ -238,7 +245,7 @@ async def test_a_members_suggestion_reaches_moderators_inert(scene: Scene, tmp_p
         await store.add_suggestion(scene.guild.id, scene.bob.id, title, definition)
     finally:
         await store.close()
-    async with BotProcess(fake, scene.db_path, cwd=tmp_path, COOLDOWN_USES="1000"):
+    async with start_bot(await Store.open(scene.db_path)):
         opened = await fake.slash(scene.alice, "suggest", {"term": title}, channel=scene.channel)
         body = await opened.response()  # refused before the form (outsider round 21)
         assert "Nothing was queued" in str(body["data"]["content"]), body
