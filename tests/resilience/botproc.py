@@ -308,3 +308,72 @@ async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[in
     out, err = await importer.communicate()
     assert importer.returncode is not None
     return importer.returncode, out.decode(), err.decode()
+
+
+# Warnings a bare `python` hides (the rest it prints on stderr).
+_HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
+def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[int, str]:
+    """`glossary_bot_waited` run in this process: `bot.cli.main(ARGS)` with `env` as its whole
+    environment and `cwd` as its folder, its stdout and stderr together, what a bare process
+    would print besides (a WARNING or worse logged, a warning shown, a traceback past `main`)
+    included. For a step whose command is not what is tested (a process each costs 1-2 s of
+    importing the bot, far more under load); a command beside a running bot, or whose exit,
+    signals or locks are the point, runs in a process of its own. Runs in a thread of its
+    own, waited for, so an async test may call it as it calls `glossary_bot_waited`."""
+    import contextlib
+    import io
+    import logging
+    import threading
+    import traceback
+    import warnings
+
+    from bot.cli import main
+
+    output = io.StringIO()
+    status: list[int] = []
+
+    def command() -> None:
+        try:
+            status.append(main(list(args)))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code
+            if code is not None and not isinstance(code, int):
+                print(code, file=sys.stderr)
+            status.append(code if isinstance(code, int) else int(code is not None))
+        except BaseException:
+            traceback.print_exc()
+            status.append(1)
+
+    # Python's last resort prints these on a bare process's stderr, the message alone.
+    logged = logging.StreamHandler(output)
+    logged.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    saved_env, saved_cwd = dict(os.environ), Path.cwd()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    root.addHandler(logged)
+    try:
+        with (
+            contextlib.redirect_stdout(output),
+            contextlib.redirect_stderr(output),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("default")
+            for hidden in _HIDDEN_WARNINGS:
+                warnings.simplefilter("ignore", hidden)
+            thread = threading.Thread(target=command)  # asyncio.run needs a thread with no loop
+            thread.start()
+            thread.join()
+    finally:
+        root.removeHandler(logged)
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    for shown in caught:
+        output.write(
+            warnings.formatwarning(shown.message, shown.category, shown.filename, shown.lineno)
+        )
+    return status[0], output.getvalue()
