@@ -55,6 +55,23 @@ def _aliases_here(cwd: Path, db: Path) -> list[str]:
     return sorted(row["alias"] for row in json.loads(output))
 
 
+def test_a_command_run_here_says_what_its_own_process_says(tmp_path: Path) -> None:
+    """`glossary_bot_here`, which this file's steps use, against `glossary_bot_waited`: the
+    same exit status and the same output, for a refusal, an error and a success."""
+    live = _database(tmp_path / "live.db")
+    (tmp_path / "empty.db").write_bytes(b"")
+    _another_programs_database(tmp_path / "notes.db", 3)
+    for command in (
+        ("restore", "notes.db", "--db", str(live)),
+        ("check", "--db", "empty.db"),
+        ("aliases", "export", "--db", "live.db"),
+        ("stats", "--limit", "0", "--db", "live.db"),
+    ):
+        here = glossary_bot_here(CLI_ENV, tmp_path, *command)
+        assert here == glossary_bot_waited(CLI_ENV, tmp_path, *command), command
+        assert here[1].strip(), command
+
+
 async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots_writes(
     scene: Scene, tmp_path: Path
 ) -> None:
