@@ -28,7 +28,13 @@ from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
 from tests.polling import eventually
-from tests.resilience.botproc import BotProcess, glossary_bot_here, glossary_bot_waited
+from tests.resilience.botproc import (
+    BotProcess,
+    glossary_bot_here,
+    glossary_bot_run,
+    glossary_bot_run_here,
+    glossary_bot_waited,
+)
 from tests.resilience.helpers import warned
 from tests.resilience.test_lost_answers_counted import CALLBACK
 from tests.resilience.test_lost_answers_counted import _count as _interactions
@@ -56,8 +62,8 @@ def _aliases_here(cwd: Path, db: Path) -> list[str]:
 
 
 def test_a_command_run_here_says_what_its_own_process_says(tmp_path: Path) -> None:
-    """`glossary_bot_here`, which this file's steps use, against `glossary_bot_waited`: the
-    same exit status and the same output, for a refusal, an error and a success."""
+    """`glossary_bot_here`, which this file's steps use, against `glossary_bot_run`: the same
+    exit status, stdout and stderr, for a refusal, an error, a success and a usage error."""
     live = _database(tmp_path / "live.db")
     (tmp_path / "empty.db").write_bytes(b"")
     _another_programs_database(tmp_path / "notes.db", 3)
@@ -67,9 +73,14 @@ def test_a_command_run_here_says_what_its_own_process_says(tmp_path: Path) -> No
         ("aliases", "export", "--db", "live.db"),
         ("stats", "--limit", "0", "--db", "live.db"),
     ):
-        here = glossary_bot_here(CLI_ENV, tmp_path, *command)
-        assert here == glossary_bot_waited(CLI_ENV, tmp_path, *command), command
-        assert here[1].strip(), command
+        here = glossary_bot_run_here(CLI_ENV, tmp_path, *command)
+        there = glossary_bot_run(CLI_ENV, tmp_path, *command)
+        assert (here.returncode, here.stdout, here.stderr) == (
+            there.returncode,
+            there.stdout,
+            there.stderr,
+        ), command
+        assert (here.stdout + here.stderr).strip(), command
 
 
 async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots_writes(

@@ -315,13 +315,23 @@ _HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning
 
 
 def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[int, str]:
-    """`glossary_bot_waited` run in this process: `bot.cli.main(ARGS)` with `env` as its whole
-    environment and `cwd` as its folder, its stdout and stderr together, what a bare process
-    would print besides (a WARNING or worse logged, a warning shown, a traceback past `main`)
-    included. For a step whose command is not what is tested (a process each costs 1-2 s of
-    importing the bot, far more under load); a command beside a running bot, or whose exit,
-    signals or locks are the point, runs in a process of its own. Runs in a thread of its
-    own, waited for, so an async test may call it as it calls `glossary_bot_waited`."""
+    """`glossary_bot_waited` run in this process (`glossary_bot_run_here`): its exit status,
+    its stdout then its stderr."""
+    done = glossary_bot_run_here(env, cwd, *args)
+    return done.returncode, done.stdout + done.stderr
+
+
+def glossary_bot_run_here(
+    env: Mapping[str, str], cwd: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """`glossary_bot_run` in this process: `bot.cli.main(ARGS)` with `env` as its whole
+    environment and `cwd` as its folder, stdout and stderr apart, what a bare process would
+    print on stderr besides (a WARNING or worse logged, a warning shown, a traceback past
+    `main`) included. For a step whose command is not what is tested (a process each costs
+    1-2 s of importing the bot, far more under load); a command beside a running bot, or whose
+    exit, signals, limits or locks are the point, runs in a process of its own. Runs in a
+    thread of its own, waited for, so an async test may call it as it calls
+    `glossary_bot_waited` (the loop waits meanwhile)."""
     import contextlib
     import io
     import logging
@@ -331,7 +341,7 @@ def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[in
 
     from bot.cli import main
 
-    output = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     status: list[int] = []
 
     def command() -> None:
@@ -347,7 +357,7 @@ def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[in
             status.append(1)
 
     # Python's last resort prints these on a bare process's stderr, the message alone.
-    logged = logging.StreamHandler(output)
+    logged = logging.StreamHandler(err)
     logged.setLevel(logging.WARNING)
     root = logging.getLogger()
     saved_env, saved_cwd = dict(os.environ), Path.cwd()
@@ -357,8 +367,8 @@ def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[in
     root.addHandler(logged)
     try:
         with (
-            contextlib.redirect_stdout(output),
-            contextlib.redirect_stderr(output),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
             warnings.catch_warnings(record=True) as caught,
         ):
             warnings.simplefilter("default")
@@ -373,7 +383,7 @@ def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[in
         os.environ.clear()
         os.environ.update(saved_env)
     for shown in caught:
-        output.write(
+        err.write(
             warnings.formatwarning(shown.message, shown.category, shown.filename, shown.lineno)
         )
-    return status[0], output.getvalue()
+    return subprocess.CompletedProcess(list(args), status[0], out.getvalue(), err.getvalue())
