@@ -18,12 +18,13 @@ from bot.cli import main
 from bot.discord_app.replies import echo
 from bot.glossary.links import without_links
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import BotProcess, glossary_bot_run_here
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
 from .test_left24 import _cli
 from .test_review36 import _bundled, done_in_a_process
+from .test_round14 import CLI_ENV
 from .test_round20 import _database
 
 
@@ -162,8 +163,10 @@ def test_a_damaged_database_is_said_in_one_line_of_itself(tmp_path: Path) -> Non
         read = _cli(tmp_path, "stats", "--db", "snap/g.db", prefix=without_permission_override())
     finally:
         folder.chmod(0o755)
-    copied = _cli(tmp_path, "backup", "--db", "live.db", "copy.db")
-    restored = _cli(tmp_path, "restore", "snap/g.db", "--db", "new.db")
+    # These two in the test's process: the line is tested (`stats` above runs in a process of
+    # its own, under setpriv, for the folder's modes to hold for root too).
+    copied = glossary_bot_run_here(CLI_ENV, tmp_path, "backup", "--db", "live.db", "copy.db")
+    restored = glossary_bot_run_here(CLI_ENV, tmp_path, "restore", "snap/g.db", "--db", "new.db")
     for done in (read, copied, restored):
         line = done.stderr.strip()
         assert done.returncode == 1, done
