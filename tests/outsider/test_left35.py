@@ -31,7 +31,7 @@ from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch, queued_searches
-from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.botproc import BotProcess, glossary_bot_here
 from tests.resilience.conftest import without_permission_override
 
 from .conftest import Scene
@@ -101,13 +101,13 @@ async def test_check_db_names_a_postgresql_url_once(tmp_path: Path) -> None:
     cannot read the database: cannot log in to the database at URL: …": the URL twice in one
     line. Now once; the same for a SQLite file that holds no bot's data."""
     url = _wrong_password(TEST_DATABASE_URL)
-    status, output = await glossary_bot(CLI_ENV, tmp_path, "check", "--db", url)
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "check", "--db", url)
     assert status == 1, output
     [line] = [line for line in output.splitlines() if "cannot read the database" in line]
     assert line.count(without_password(url)) == 1, line
     assert "cannot log in to the database: password authentication failed" in line, line
     (tmp_path / "empty.db").touch()
-    status, output = await glossary_bot(CLI_ENV, tmp_path, "check", "--db", "empty.db")
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "check", "--db", "empty.db")
     assert status == 1, output
     assert "empty.db: error: cannot read the database: it holds no Glossary Bot data" in output
 
@@ -137,13 +137,13 @@ def test_restore_of_a_wal_mode_backup_leaves_its_folder_as_it_was(tmp_path: Path
     folder.mkdir()
     before = _database(folder / "g.db").read_bytes()
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
-    status, output = glossary_bot_waited(
+    status, output = glossary_bot_here(
         CLI_ENV, tmp_path, "restore", "backups/g.db", "--db", "bot.db"
     )
     assert status == 0, output
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
     assert (folder / "g.db").read_bytes() == before
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "aliases", "export", "--db", "bot.db")
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "aliases", "export", "--db", "bot.db")
     assert status == 0, output
     assert '"stash"' in output, output
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import shutil
 import sqlite3
@@ -24,12 +25,12 @@ from tests.discord_app.test_term_files import TOML, run_import
 from tests.discord_app.test_terms import TERM, add_term, open_add, open_edit, submit
 from tests.fake_discord.interactions import base_payload
 from tests.fake_discord.models import EMBED_LINKS
+from tests.resilience.botproc import glossary_bot_here, glossary_bot_run_here
 from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
-from .test_left24 import _cli
 from .test_left38 import _lookups_damaged
-from .test_readme35 import _aliases, restoring
+from .test_round14 import CLI_ENV
 from .test_round16 import NO_LONGER, demote
 from .test_round20 import _database
 
@@ -280,6 +281,34 @@ async def test_a_related_button_pressed_before_the_embed_links_edit_leaves_no_ca
     assert not now["embeds"], now
 
 
+def restoring_here(cwd: Path) -> tuple[Path, Callable[[], str]]:
+    """test_readme35's `restoring`, its commands run in this process (`glossary_bot_here`: the
+    copies' pruning and its words are tested, not the process; eight processes a test took
+    50 s on a loaded machine). `restore` runs in processes of its own in test_readme35."""
+    db, backup = cwd / "glossary-bot.db", cwd / "a.db"
+    for path, alias in ((db, "qq live"), (backup, "qq backup")):
+        (cwd / "aliases.json").write_text(
+            json.dumps([{"guild_id": 7, "alias": alias, "entry_id": "rag"}])
+        )
+        status, output = glossary_bot_here(
+            CLI_ENV, cwd, "aliases", "import", "aliases.json", "--db", str(path)
+        )
+        assert status == 0, output
+
+    def restore() -> str:
+        status, output = glossary_bot_here(CLI_ENV, cwd, "restore", str(backup), "--db", str(db))
+        assert status == 0, output
+        return output
+
+    return Path(f"{db}.before-restore"), restore
+
+
+def _aliases_here(cwd: Path, db: Path) -> list[str]:
+    status, output = glossary_bot_here(CLI_ENV, cwd, "aliases", "export", "--db", str(db))
+    assert status == 0, output
+    return sorted(row["alias"] for row in json.loads(output))
+
+
 def copy_moved_behind_a_link(folder: Path, kept: Path, restore: Callable[[], str]) -> Path:
     """Two restores (`….before-restore` and `.1` kept), then copy 1 moved to another disk
     (`folder`/other-disk) with a symlink left in its place, as an operator short of room does:
@@ -300,7 +329,7 @@ def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
     "removed the oldest copies …: ….before-restore.1", while the database it points at stays
     (nothing lost, but the line says a whole copy went). Now the link is named as a link, with
     the file that stays."""
-    kept, restore = restoring(tmp_path)
+    kept, restore = restoring_here(tmp_path)
     moved = copy_moved_behind_a_link(tmp_path, kept, restore)
     for _ in range(3):  # .2, .3, .4 made: .1 pruned
         output = restore()
@@ -310,7 +339,7 @@ def test_a_kept_copy_that_is_a_link_is_named_as_a_link(tmp_path: Path) -> None:
         f"it points at, {moved}, stays (remove it when done)"
     ) in output, output
     assert not Path(f"{kept}.1").is_symlink()
-    assert _aliases(tmp_path, moved) == ["qq live"]
+    assert _aliases_here(tmp_path, moved) == ["qq live"]
 
 
 def test_shards_lost_together_are_logged_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
@@ -380,9 +409,9 @@ def test_check_db_deep_reads_every_index_and_stored_text(tmp_path: Path) -> None
     UTF-8 (a text no index holds: only so): 1.4-1.6 s on a 104 MB file, against quick_check's
     0.15-0.3 s (PLAN.md, left43). Without it, the check is as quick as before."""
     _lookups_damaged(tmp_path / "g.db", -20, b"\xff" * 10)  # inside the last row's entry id
-    quick = _cli(tmp_path, "check", "--db", "g.db")
+    quick = glossary_bot_run_here(CLI_ENV, tmp_path, "check", "--db", "g.db")
     assert quick.returncode == 0, quick
-    deep = _cli(tmp_path, "check", "--db", "g.db", "--deep")
+    deep = glossary_bot_run_here(CLI_ENV, tmp_path, "check", "--db", "g.db", "--deep")
     assert deep.returncode == 1, deep
     errors = [line for line in deep.stdout.splitlines() if ": error: " in line]
     assert errors == [
@@ -396,8 +425,8 @@ def test_check_db_deep_reads_every_index_and_stored_text(tmp_path: Path) -> None
             "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, after)"
             " VALUES (0, 7, 1, 'alias_add', 'qq', CAST(x'7b22ff' AS TEXT))"
         )
-    assert _cli(tmp_path, "check", "--db", "logged.db").returncode == 0
-    deep = _cli(tmp_path, "check", "--db", "logged.db", "--deep")
+    assert glossary_bot_run_here(CLI_ENV, tmp_path, "check", "--db", "logged.db").returncode == 0
+    deep = glossary_bot_run_here(CLI_ENV, tmp_path, "check", "--db", "logged.db", "--deep")
     assert deep.returncode == 1, deep
     errors = [line for line in deep.stdout.splitlines() if ": error: " in line]
     assert errors == [
@@ -406,5 +435,5 @@ def test_check_db_deep_reads_every_index_and_stored_text(tmp_path: Path) -> None
         "restore)"
     ], deep.stdout
     _database(tmp_path / "whole.db", lookups=30)
-    whole = _cli(tmp_path, "check", "--db", "whole.db", "--deep")
+    whole = glossary_bot_run_here(CLI_ENV, tmp_path, "check", "--db", "whole.db", "--deep")
     assert whole.returncode == 0, whole

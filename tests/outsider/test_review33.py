@@ -8,6 +8,7 @@ files (and PostgreSQL where said)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import sqlite3
 import threading
@@ -27,7 +28,13 @@ from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of, is_ephemeral
 from tests.fake_discord.gateway import AUTHENTICATION_FAILED
 from tests.polling import eventually
-from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.botproc import (
+    BotProcess,
+    glossary_bot_here,
+    glossary_bot_run,
+    glossary_bot_run_here,
+    glossary_bot_waited,
+)
 from tests.resilience.helpers import warned
 from tests.resilience.test_lost_answers_counted import CALLBACK
 from tests.resilience.test_lost_answers_counted import _count as _interactions
@@ -39,7 +46,41 @@ from .test_left24 import in_a_read_only_folder
 from .test_left32 import _backup_then_stop
 from .test_round14 import CLI_ENV
 from .test_round20 import _database
-from .test_round25 import _alias, _aliases, _names, _size
+from .test_round25 import _alias, _names, _size
+
+# The commands here run in the test's process (`glossary_bot_here`: a process each took 5-10 s
+# of this file's time on a loaded machine) except `restore` beside a running bot (E2), where the
+# two processes' locks are the point. Each command runs in a process of its own in
+# tests/cli/test_bad_input, `restore` of a backup in test_readme35 too.
+
+
+def _aliases_here(cwd: Path, db: Path) -> list[str]:
+    """test_round25's `_aliases`, `aliases export` run in this process."""
+    status, output = glossary_bot_here(CLI_ENV, cwd, "aliases", "export", "--db", str(db))
+    assert status == 0, output
+    return sorted(row["alias"] for row in json.loads(output))
+
+
+def test_a_command_run_here_says_what_its_own_process_says(tmp_path: Path) -> None:
+    """`glossary_bot_here`, which this file's steps use, against `glossary_bot_run`: the same
+    exit status, stdout and stderr, for a refusal, an error, a success and a usage error."""
+    live = _database(tmp_path / "live.db")
+    (tmp_path / "empty.db").write_bytes(b"")
+    _another_programs_database(tmp_path / "notes.db", 3)
+    for command in (
+        ("restore", "notes.db", "--db", str(live)),
+        ("check", "--db", "empty.db"),
+        ("aliases", "export", "--db", "live.db"),
+        ("stats", "--limit", "0", "--db", "live.db"),
+    ):
+        here = glossary_bot_run_here(CLI_ENV, tmp_path, *command)
+        there = glossary_bot_run(CLI_ENV, tmp_path, *command)
+        assert (here.returncode, here.stdout, here.stderr) == (
+            there.returncode,
+            there.stdout,
+            there.stderr,
+        ), command
+        assert (here.stdout + here.stderr).strip(), command
 
 
 async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots_writes(
@@ -50,15 +91,15 @@ async def test_undoing_a_restore_made_after_a_crash_brings_back_the_crashed_bots
     of the kept file) must then bring back what the crashed bot wrote, its log's part too."""
     db, backup = scene.db_path, tmp_path / "b.db"
     await _backup_then_stop(scene, tmp_path, backup, signal.SIGKILL)
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
     assert status == 0, output
     kept = Path(f"{db}.before-restore")
     assert _size(Path(f"{kept}-wal")) > 0  # the crashed bot's last writes are there
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(kept), "--db", str(db))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "restore", str(kept), "--db", str(db))
     assert status == 0, output
-    assert _aliases(tmp_path, db) == ["qq after 0", "qq after 1", "qq before"]
+    assert _aliases_here(tmp_path, db) == ["qq after 0", "qq after 1", "qq before"]
     # The restored backup it replaced is kept in turn.
-    assert _aliases(tmp_path, kept) == ["qq before"]
+    assert _aliases_here(tmp_path, kept) == ["qq before"]
 
 
 def _another_programs_database(path: Path, version: int) -> bytes:
@@ -85,7 +126,7 @@ async def test_restore_refuses_another_programs_database_with_a_schema_version(
     before = db.read_bytes()
     other = tmp_path / "notes.db"
     _another_programs_database(other, 3)
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(other), "--db", str(db))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "restore", str(other), "--db", str(db))
     assert status == 1, output
     assert output.strip() == (
         f"glossary-bot: error: {other} is not a Glossary Bot database; nothing was changed"
@@ -115,13 +156,11 @@ def test_check_db_leaves_a_backups_bytes_as_they_were(tmp_path: Path) -> None:
     and switched it to WAL mode: a backup's bytes changed (its header), and a checksum kept
     beside it no longer matched. Now a read leaves the file in the mode it is in."""
     live, backup = _database(tmp_path / "live.db"), tmp_path / "b.db"
-    status, output = glossary_bot_waited(
-        CLI_ENV, tmp_path, "backup", str(backup), "--db", str(live)
-    )
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "backup", str(backup), "--db", str(live))
     assert status == 0, output
     before = backup.read_bytes()
     for command in (("check", "--db", "b.db"), ("stats", "--db", "b.db")):
-        status, output = glossary_bot_waited(CLI_ENV, tmp_path, *command)
+        status, output = glossary_bot_here(CLI_ENV, tmp_path, *command)
         assert status == 0, output
         assert backup.read_bytes() == before, command
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("b.db")) == ["b.db"]
@@ -152,7 +191,7 @@ def test_restore_from_a_snapshot_in_a_read_only_folder(tmp_path: Path) -> None:
     assert done.stdout.startswith("restored bot.db from snap/g.db"), done.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["g.db"]
     assert (folder / "g.db").read_bytes() == before
-    status, output = glossary_bot_waited(
+    status, output = glossary_bot_here(
         CLI_ENV, tmp_path, "aliases", "export", "--db", str(tmp_path / "bot.db")
     )
     assert status == 0, output
@@ -231,7 +270,7 @@ async def test_health_after_the_bot_stopped_on_an_error_does_not_say_it_stopped_
             code = await bot.process.wait()
         await bot.stop()
     assert code == 2, bot.output
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}, tmp_path, "health"
     )
     assert status == 1, said
@@ -338,8 +377,8 @@ async def test_restore_from_the_live_file_of_a_bot_running_in_another_folder(
         )
         assert status == 1, output
         assert "a bot runs on this file" in output, output
-    assert _aliases(tmp_path, copy) == ["qq live"]
-    assert _aliases(tmp_path, live) == ["qq after", "qq live"]
+    assert _aliases_here(tmp_path, copy) == ["qq live"]
+    assert _aliases_here(tmp_path, live) == ["qq after", "qq live"]
 
 
 NO_DATA = "holds no Glossary Bot data: no bot has run on it (is it the right database?)"
@@ -351,7 +390,7 @@ def test_check_db_on_an_empty_sqlite_file_says_no_bot_has_run_on_it(tmp_path: Pa
     older than this bot's 6; start the bot once to upgrade it", an upgrade of nothing. Now it
     says the database holds no Glossary Bot data; nothing is written either way."""
     (tmp_path / "empty.db").write_bytes(b"")
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "--db", "empty.db")
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "check", "--db", "empty.db")
     assert status == 1, output
     assert f"empty.db: error: cannot read the database: it {NO_DATA}" in output, output
     assert (tmp_path / "empty.db").read_bytes() == b""
@@ -361,7 +400,7 @@ def test_check_db_on_an_empty_sqlite_file_says_no_bot_has_run_on_it(tmp_path: Pa
 async def test_check_db_on_an_empty_postgresql_schema_says_no_bot_has_run_on_it() -> None:
     """Plan line E6 on PostgreSQL (a schema of its own): the same line, nothing created."""
     async with fresh_schema(TEST_DATABASE_URL, "review33") as url:
-        status, output = await glossary_bot(CLI_ENV, Path.cwd(), "check", "--db", url)
+        status, output = glossary_bot_here(CLI_ENV, Path.cwd(), "check", "--db", url)
         assert status == 1, output
         assert NO_DATA in output, output
         pg = await asyncpg.connect(url)

@@ -27,8 +27,7 @@ from tests.resilience.test_malformed import command_id
 
 from .conftest import Scene
 from .test_left24 import _cli
-from .test_left43 import copy_moved_behind_a_link
-from .test_readme35 import restoring
+from .test_left43 import copy_moved_behind_a_link, restoring_here
 
 __all__ = ["helpers"]  # the fixture, used here
 
@@ -241,7 +240,7 @@ def test_a_kept_copys_link_to_a_disk_not_mounted_is_named_too(tmp_path: Path) ->
     """Left43 item 6, attacked: the copy moved to another disk, which is not mounted when a
     later restore prunes (the link dangles): the link went without a word, and with it the
     only note of where that copy is. Now it is named as a link, with where it points."""
-    kept, restore = restoring(tmp_path)
+    kept, restore = restoring_here(tmp_path)
     moved = copy_moved_behind_a_link(tmp_path, kept, restore)
     moved.parent.rename(tmp_path / "not-mounted")  # the link now points at nothing
     for _ in range(3):  # .2, .3, .4 made: .1 pruned

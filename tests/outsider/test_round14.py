@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
-from tests.resilience.botproc import ROOT, glossary_bot_here
+from tests.resilience.botproc import ROOT, glossary_bot_run_here
 
 from .conftest import Scene
 from .test_round10 import first_schema_database
@@ -127,33 +126,23 @@ def _cli(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[
     )
 
 
-def _in_process(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Callable[..., subprocess.CompletedProcess[str]]:
+def _here(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """`_cli` through `bot.cli.main` in this process, where what the command says and leaves is
     checked, not its process (`terms import -` in a process of its own: the dash test above)."""
-
-    def run(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        return glossary_bot_here(
-            CLI_ENV, cwd, *args, stdin=stdin, monkeypatch=monkeypatch, capsys=capsys
-        )
-
-    return run
+    return glossary_bot_run_here(CLI_ENV, cwd, *args, stdin=stdin)
 
 
-def test_migrate_db_says_it_copied_the_server_terms_and_their_history(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_migrate_db_says_it_copied_the_server_terms_and_their_history(tmp_path: Path) -> None:
     """Plan line X11: `migrate-db` of a file holding a server's terms (and their audit log)
     said "… 0 aliases, 0 audit entries; … now holds 0 lookups and 0 aliases (checked)": the
     terms were copied and checked, but the line named neither them nor suggestions, and its
     "0 audit entries" read as the terms' history lost. Now it names every table it checks."""
-    here = _in_process(monkeypatch, capsys)
+
     db = str(tmp_path / "g.db")
     terms = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ncategory = "Fundamentals"\n'
     terms += 'definition = "A zorb."\n'
-    assert here(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms).stdout
-    copied = here(tmp_path, "migrate-db", "--from", db, "--to", str(tmp_path / "new.db"))
+    assert _here(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=terms).stdout
+    copied = _here(tmp_path, "migrate-db", "--from", db, "--to", str(tmp_path / "new.db"))
     assert copied.returncode == 0, copied.stderr
     assert "0 alias audit entries, 1 server term, 1 term audit entry, 0 suggestions" in (
         copied.stdout
@@ -229,7 +218,7 @@ async def test_namesakes_accepted_say_when_their_member_could_not_be_told(
 
 
 def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
 ) -> None:
     """Plan line X25: a database written by an older bot (schema 4 from main before V5, here
     the first schema), which that bot may still serve, and the new version's `aliases import`
@@ -238,7 +227,7 @@ def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot
     it as "newer" at its next start. Reads already refused ("start the bot once"); writes now
     do too and leave the file byte for byte; a database that does not exist yet is still
     made."""
-    here = _in_process(monkeypatch, capsys)
+
     db = tmp_path / "old.db"
     before = first_schema_database(db, 5)
     aliases = tmp_path / "aliases.json"
@@ -250,11 +239,11 @@ def test_writing_to_an_older_database_from_the_command_line_leaves_it_to_the_bot
     )
     for command in (("aliases", "import", str(aliases)), ("terms", "import", str(terms))):
         extra = ("--guild", "5") if command[0] == "terms" else ()
-        done = here(tmp_path, *command, *extra, "--db", str(db))
+        done = _here(tmp_path, *command, *extra, "--db", str(db))
         assert done.returncode == 1, (command, done)
         assert done.stderr.strip().endswith("start the bot once to upgrade it"), done.stderr
         assert db.read_bytes() == before, command
-    fresh = here(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", "new.db")
+    fresh = _here(tmp_path, "terms", "import", str(terms), "--guild", "5", "--db", "new.db")
     assert fresh.stdout.startswith("Imported: 1 added"), fresh
 
 

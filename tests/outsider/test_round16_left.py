@@ -17,7 +17,7 @@ from tests.resilience.helpers import warned
 from tests.resilience.test_shard_claims import process_of, running_in_a_world
 
 from .conftest import Scene
-from .test_round14 import _in_process
+from .test_round14 import _here
 from .test_round14_left import ZORBLAX
 from .test_small_faults import _cli as _cli_limited
 
@@ -26,13 +26,13 @@ EMBED_LINKS = 1 << 14
 
 
 async def test_an_alias_imported_from_the_command_line_accepts_the_waiting_suggestions(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
 ) -> None:
     """A member suggested "QQ Zorbo"; `glossary-bot aliases import` made it the server's alias
     for KV Cache: the suggestion stayed queued, where `terms import` and `/alias add` accept
     it. Now the import accepts it in the database, the term log naming the command line, and
     its line says so (the command line cannot message members)."""
-    _cli = _in_process(monkeypatch, capsys)
+    _cli = _here
     db = tmp_path / "g.db"
     store = await Store.open(db, flush_interval=None)
     await store.add_suggestion(5, 42, "QQ Zorbo", "What it means, in my words.")
@@ -115,14 +115,14 @@ async def test_a_define_posted_past_the_deadline_without_embed_links_says_so_in_
 
 
 def test_an_old_export_of_a_re_added_term_says_it_replaced_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
 ) -> None:
     """Plan line X5: an export taken before a term was removed and added again under its title
     (so under a new id), imported after, read "1 added, 0 changed, 1 removed. Added: Zorblax /
     Removed: Zorblax": true by id, puzzling to read. Now one line says the server's term of
     that title was replaced by the file's (its id with it); other adds and removals read as
     before."""
-    _cli = _in_process(monkeypatch, capsys)
+    _cli = _here
     db = str(tmp_path / "g.db")
     old = tmp_path / "old.toml"
     first = _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", db, stdin=ZORBLAX)
@@ -148,13 +148,13 @@ def test_an_old_export_of_a_re_added_term_says_it_replaced_it(
 
 
 async def test_stats_of_every_server_names_their_own_terms_by_title(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
 ) -> None:
     """`glossary-bot stats --guild` names a server's own terms by title (ops15); without
     `--guild` they were shown by id ("zorblax"), as were the lookups of a term since removed.
     Now each is named by its title in the server that has it (two servers' terms of one id by
     both titles), its id beside, and one no server has any more "(removed)"."""
-    _cli = _in_process(monkeypatch, capsys)
+    _cli = _here
     db = tmp_path / "g.db"
     store = await Store.open(db, flush_interval=None)
     for scope, entry_id in [(5, "zorblax"), (5, "zorblax"), (6, "zorblax"), (5, "kv-cache")]:
@@ -179,14 +179,14 @@ async def test_stats_of_every_server_names_their_own_terms_by_title(
 
 
 def test_reading_on_a_full_disk_says_the_disk_is_full(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
 ) -> None:
     """The read-only commands on a disk with no room left (the bot stopped, so SQLite's
     shared-memory file, which even a read needs, is made afresh and cannot grow) said "the
     database could not be written (disk I/O error)": a write nobody asked for, and no word of
     the disk. Now one line says the disk is full, naming the file it needs room for; the
     glossary's own commands (search, check) read no database and work."""
-    _cli = _in_process(monkeypatch, capsys)  # the full disk's commands: processes
+    _cli = _here  # the full disk's commands: processes
     db = tmp_path / "g.db"
     assert _cli(tmp_path, "terms", "import", "-", "--guild", "5", "--db", str(db), stdin=ZORBLAX)
     full = (

@@ -8,8 +8,6 @@ log at DEBUG) and by bench/load_test.py. The process's stdout and stderr are rea
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import io
 import itertools
 import json
 import os
@@ -18,14 +16,10 @@ import resource
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tests.fake_discord import FakeDiscord
-
-if TYPE_CHECKING:  # bench/load_test.py uses this module without pytest's fixtures
-    import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Settings of the developer's shell that must not leak into a test's bot.
@@ -316,44 +310,82 @@ async def import_aliases(document: object, db_path: Path, cwd: Path) -> tuple[in
     return importer.returncode, out.decode(), err.decode()
 
 
-def glossary_bot_here(
-    env: Mapping[str, str],
-    cwd: Path,
-    *args: str,
-    stdin: str = "",
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+# Warnings a bare `python` hides (the rest it prints on stderr).
+_HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
+def glossary_bot_here(env: Mapping[str, str], cwd: Path, *args: str) -> tuple[int, str]:
+    """`glossary_bot_waited` run in this process (`glossary_bot_run_here`): its exit status,
+    its stdout then its stderr."""
+    done = glossary_bot_run_here(env, cwd, *args)
+    return done.returncode, done.stdout + done.stderr
+
+
+def glossary_bot_run_here(
+    env: Mapping[str, str], cwd: Path, *args: str, stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    """`glossary-bot ARGS` through `bot.cli.main` in this process, as `glossary_bot_run` has it
-    (exit status, stdout and stderr apart), for a test of what a command says and writes, not of
-    its process: each process imports the bot (1-2 s idle, far more on a loaded machine). The
-    settings are `env`'s alone (ours in this process set aside), `cwd` the working folder. From
-    an async test it blocks the loop while it runs: not beside a bot in this process."""
+    """`glossary_bot_run` in this process: `bot.cli.main(ARGS)` with `env` as its whole
+    environment and `cwd` as its folder, stdout and stderr apart, what a bare process would
+    print on stderr besides (a WARNING or worse logged, a warning shown, a traceback past
+    `main`) included. For a step whose command is not what is tested (a process each costs
+    1-2 s of importing the bot, far more under load); a command beside a running bot, or whose
+    exit, signals, limits or locks are the point, runs in a process of its own. Runs in a
+    thread of its own, waited for, so an async test may call it as it calls
+    `glossary_bot_waited` (the loop waits meanwhile). `stdin` is what the command reads there."""
+    import contextlib
+    import io
+    import logging
+    import threading
+    import traceback
+    import warnings
+
     from bot.cli import main
 
-    with monkeypatch.context() as patched:
-        for name in list(os.environ):
-            if name.startswith(_OURS):
-                patched.delenv(name)
-        for name, value in env.items():
-            if name not in ("PATH", "PYTHONPATH"):
-                patched.setenv(name, value)
-        patched.chdir(cwd)
-        patched.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
-        capsys.readouterr()
+    out, err = io.StringIO(), io.StringIO()
+    status: list[int] = []
+
+    def command() -> None:
         try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            status = _exit_status(main, args)
-        else:  # an async test: the command's own asyncio.run needs a thread without a loop
-            with concurrent.futures.ThreadPoolExecutor(1) as thread:
-                status = thread.submit(_exit_status, main, args).result()
-        said = capsys.readouterr()
-    return subprocess.CompletedProcess(["glossary-bot", *args], status, said.out, said.err)
+            status.append(main(list(args)))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code
+            if code is not None and not isinstance(code, int):
+                print(code, file=sys.stderr)
+            status.append(code if isinstance(code, int) else int(code is not None))
+        except BaseException:
+            traceback.print_exc()
+            status.append(1)
 
-
-def _exit_status(main: Callable[[list[str]], int], args: Sequence[str]) -> int:
+    # Python's last resort prints these on a bare process's stderr, the message alone.
+    logged = logging.StreamHandler(err)
+    logged.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    saved_env, saved_cwd, saved_stdin = dict(os.environ), Path.cwd(), sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))  # `-` reads .buffer
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    root.addHandler(logged)
     try:
-        return main(list(args))
-    except SystemExit as exc:  # argparse's usage errors
-        return exc.code if isinstance(exc.code, int) else 1
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("default")
+            for hidden in _HIDDEN_WARNINGS:
+                warnings.simplefilter("ignore", hidden)
+            thread = threading.Thread(target=command)  # asyncio.run needs a thread with no loop
+            thread.start()
+            thread.join()
+    finally:
+        root.removeHandler(logged)
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    for shown in caught:
+        err.write(
+            warnings.formatwarning(shown.message, shown.category, shown.filename, shown.lineno)
+        )
+    return subprocess.CompletedProcess(list(args), status[0], out.getvalue(), err.getvalue())
