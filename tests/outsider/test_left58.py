@@ -1,0 +1,70 @@
+"""left58 (PLAN.md, "Leftovers (left58)"): leftovers of left56, review63 and left57 that need
+no Discord; each test failing on main 9d665695 first."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from pathlib import Path
+
+import pytest
+
+from bot.discord_app.state import BotState, Indexed
+from bot.glossary import Glossary, load_glossary
+
+ENTRY = """
+[[entries]]
+id = "{id}"
+title = "{title}"
+category = "Fundamentals"
+definition = "A definition of {title}."
+"""
+
+
+async def test_a_burst_of_hups_during_a_reload_is_one_line_saying_how_many(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A script sending 100 SIGHUPs during a long reload: one reload followed, but the log had
+    100 lines "glossary reload asked while one is under way: it follows it". Now one line per
+    burst, as its reload starts, saying how many it is for; a burst during that reload is a
+    line of its own."""
+    terms = tmp_path / "terms.toml"
+    terms.write_text(ENTRY.format(id="vllm", title="vLLM"), "utf-8")
+    state = BotState(load_glossary([tmp_path]), None, [tmp_path])
+    indexed = BotState._indexed
+    loads: list[int] = []
+    under_way = [threading.Event(), threading.Event()]
+    let_end = [threading.Event(), threading.Event()]
+
+    def held(glossary: Glossary) -> Indexed:  # the first two reloads' embedding, held
+        loads.append(len(glossary))
+        if len(loads) <= 2:
+            under_way[len(loads) - 1].set()
+            let_end[len(loads) - 1].wait()
+        return indexed(glossary)
+
+    monkeypatch.setattr(BotState, "_indexed", staticmethod(held))
+    caplog.set_level(logging.INFO, logger="bot.discord_app.state")
+    try:
+        tasks = [asyncio.create_task(state.reload_off_loop())]
+        await asyncio.to_thread(under_way[0].wait)
+        terms.write_text(ENTRY.format(id="a", title="A") + ENTRY.format(id="b", title="B"))
+        tasks += [asyncio.create_task(state.reload_off_loop()) for _ in range(100)]
+        let_end[0].set()
+        await asyncio.to_thread(under_way[1].wait)  # the burst's reload, held in turn
+        tasks += [asyncio.create_task(state.reload_off_loop()) for _ in range(3)]
+        let_end[1].set()
+        said = await asyncio.gather(*tasks)
+    finally:
+        for event in let_end:
+            event.set()
+    assert loads == [1, 2, 2], loads
+    assert said == ["reloaded 1 entries", *["reloaded 2 entries"] * 103], set(said)
+    lines = [r.getMessage() for r in caplog.records if "under way" in r.getMessage()]
+    assert lines == [
+        "glossary reload: 100 asked while the last one was under way, one reload for them all, "
+        "reading the files as they are now",
+        "glossary reload: 3 asked while the last one was under way, one reload for them all, "
+        "reading the files as they are now",
+    ], lines
