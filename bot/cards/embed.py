@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 import discord
 
 from bot import limits
-from bot.cards.fit import fit
 from bot.glossary import Entry, Glossary
+from bot.glossary.letters import fit
 
 BRAND_COLOUR = 0x5865F2  # Discord's blurple: the bot's own messages (about, lists, stats)
 CATEGORY_COLOURS = {

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bot.cards.fit import fit
 from bot.glossary.invisible import JOINERS, VARIATION_SELECTORS, drop_invisible
+from bot.glossary.letters import fit
 from bot.glossary.links import URL
 from bot.glossary.name_rules import shaping_joiner
 

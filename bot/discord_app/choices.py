@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from discord import app_commands
 
 from bot import limits
-from bot.cards.fit import fit
+from bot.glossary.letters import fit
 
 
 def fitted_choices(pairs: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:

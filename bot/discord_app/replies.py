@@ -20,7 +20,6 @@ import discord
 
 from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
-from bot.cards.fit import fit
 from bot.cards.quote import quote
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
@@ -36,6 +35,7 @@ from bot.discord_app.items import (
 )
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
+from bot.glossary.letters import fit
 from bot.glossary.links import only_links
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE

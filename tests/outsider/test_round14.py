@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.cards.chart import bins, lookups_chart
-from bot.cards.fit import fit
+from bot.glossary.letters import fit
 from tests.discord_app.helpers import buttons, define, embed_of
 from tests.fake_discord import FakeUser
 from tests.resilience.botproc import ROOT, BotProcess

@@ -444,7 +444,7 @@ def named_already(local: LocalGlossary, title: str) -> str | None:
 def _looks_like(local: LocalGlossary, title: str) -> tuple[str, Entry] | None:
     """The name of this server's glossary (an entry's, the server's terms included, or an
     alias's) that `title` looks like but is not, and its card; the rules a term's names meet."""
-    found = glossary_name_alike(local.index, local.index.entries, local.aliases.source, title)
+    found = glossary_name_alike(local.index, local.index.entries, local.aliases.lookalikes, title)
     if found is None:
         return None
     held, owner = found

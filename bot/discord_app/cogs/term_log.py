@@ -11,7 +11,6 @@ import discord
 
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR
-from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
     no_database,
     read_failed,
@@ -22,6 +21,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import OWNER, Restorable
 from bot.discord_app.replies import echo
+from bot.glossary.letters import fit
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.term_log import LogEntry, log_entry
 

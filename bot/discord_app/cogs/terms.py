@@ -32,7 +32,6 @@ from discord.ext import commands
 from bot import limits
 from bot.aliases import alias_clashes
 from bot.cards.embed import BRAND_COLOUR
-from bot.cards.fit import fit
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
@@ -77,6 +76,7 @@ from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.invisible import JOINERS, drop_invisible
+from bot.glossary.letters import fit
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
