@@ -118,9 +118,11 @@ def render_card(
 
 
 def card_title(entry: Entry) -> str:
-    """The title `entry`'s card shows: its title and acronym, fitted to Discord's 256
-    characters (a term stored before that was checked may be longer)."""
-    return fit(entry.display_title, limits.EMBED_TITLE)
+    """The title `entry`'s card shows: its title and acronym as typed (Discord renders Markdown
+    in an embed's title: a server's term "**Zorb** _job_" was drawn bold and italic there, as
+    typed in every answer naming it), fitted to Discord's 256 characters (a term stored before
+    that was checked may be longer)."""
+    return fit(shown_name(entry.display_title), limits.EMBED_TITLE)
 
 
 def _assemble(

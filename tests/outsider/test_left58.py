@@ -68,3 +68,28 @@ async def test_a_burst_of_hups_during_a_reload_is_one_line_saying_how_many(
         "glossary reload: 3 asked while the last one was under way, one reload for them all, "
         "reading the files as they are now",
     ], lines
+
+
+@pytest.mark.parametrize(
+    "head",
+    ["Zorbledger shard ", "ゾルブラックス", "नमस्ते दुनिया ", "👨\u200d👩\u200d👧 family ", "x"],
+)
+@pytest.mark.parametrize("limit", [100, 80, 25])
+def test_a_long_title_is_cut_keeping_its_start_and_its_end(head: str, limit: int) -> None:
+    """`fit_name`: two titles that differ only at the end, cut for a message, a button or a
+    choice, stay apart; within the limit, whole letters at both cuts."""
+    from bot.glossary.letters import MIDDLE_MARKER, fit_name, whole_letters_cut
+
+    cuts = []
+    for end in ("Alpha", "Omega"):
+        title = (head * 300)[:250] + " " + end
+        cut = fit_name(title, limit)
+        assert len(cut) <= limit, cut
+        start, _, tail = cut.partition(MIDDLE_MARKER)
+        assert title.startswith(start), cut
+        assert whole_letters_cut(title, len(start)) == len(start), cut
+        assert title.endswith(tail), cut
+        assert tail.endswith(end), cut
+        cuts.append(cut)
+    assert cuts[0] != cuts[1], cuts
+    assert fit_name("Zorblax", limit) == "Zorblax"
