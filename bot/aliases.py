@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
-from bot.glossary.lookalikes import LookAlikes, alias_lookalikes, glossary_name_alike, looks_like
+from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
 from bot.glossary.markup import bold
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
@@ -45,11 +45,9 @@ def check_alias(
     entry_id: str,
     index: SearchIndex,
     server: Aliases = None,
-    aliases_alike: LookAlikes[str] | None = None,
 ) -> tuple[str, str]:
     """(key, text to store) for an alias of `entry_id` in a server with aliases `server`, or
-    AliasRejected saying why (naming the entry that already answers to it). `aliases_alike`:
-    `server`'s look-alike index, for a caller checking many (else built here)."""
+    AliasRejected saying why (naming the entry that already answers to it)."""
     text = alias_text(text)
     key = normalize(text)
     if not key or not compact(key):
@@ -74,7 +72,7 @@ def check_alias(
         raise AliasRejected(
             f"{said} is already a name of {bold(entry.display_title)}: nothing to add."
         )
-    lookalike = lookalike_refusal(text, entry, index, server, aliases_alike)
+    lookalike = lookalike_refusal(text, entry, index, server)
     if lookalike:
         raise AliasRejected(lookalike)
     leads_to = index.leads_to(key)
@@ -124,14 +122,11 @@ def lookalike_refusal(
     entry: Entry,
     index: SearchIndex,
     server: Aliases = None,
-    aliases_alike: LookAlikes[str] | None = None,
 ) -> str | None:
     """Why `text` cannot be a name of `entry`: it looks like (`lookalikes`) a name of another
     entry, the server's terms and aliases included; or None."""
-    aliases = index.server_aliases(server).source
-    found = glossary_name_alike(
-        index, index.entries, aliases, text, apart_from=entry, aliases_alike=aliases_alike
-    )
+    aliases = index.server_aliases(server).lookalikes
+    found = glossary_name_alike(index, index.entries, aliases, text, apart_from=entry)
     if found is None:
         return None
     held, owner = found
@@ -170,13 +165,11 @@ def validate_alias(
     entry_id: str,
     index: SearchIndex,
     server: Aliases = None,
-    aliases_alike: LookAlikes[str] | None = None,
 ) -> str:
     """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `index` is
-    the server's (`server_glossary_of`), `server` its aliases (`compiled_aliases`), to refuse
-    near-duplicates; `aliases_alike` their `alias_lookalikes`, grown with `server` line by line
-    (built afresh per line, an import of 1,000 aliases took minutes)."""
-    return check_alias(text, entry_id, index, server, aliases_alike)[0]
+    the server's (`server_glossary_of`), `server` its aliases (`compiled_aliases`, grown line by
+    line with their look-alike index), to refuse near-duplicates."""
+    return check_alias(text, entry_id, index, server)[0]
 
 
 def alias_clashes(

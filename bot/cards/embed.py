@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 import discord
 
 from bot import limits
-from bot.cards.fit import fit
 from bot.glossary import Entry, Glossary
+from bot.glossary.letters import fit
 
 BRAND_COLOUR = 0x5865F2  # Discord's blurple: the bot's own messages (about, lists, stats)
 CATEGORY_COLOURS = {
@@ -118,9 +118,11 @@ def render_card(
 
 
 def card_title(entry: Entry) -> str:
-    """The title `entry`'s card shows: its title and acronym, fitted to Discord's 256
-    characters (a term stored before that was checked may be longer)."""
-    return fit(entry.display_title, limits.EMBED_TITLE)
+    """The title `entry`'s card shows: its title and acronym as typed (Discord renders Markdown
+    in an embed's title: a server's term "**Zorb** _job_" was drawn bold and italic there, as
+    typed in every answer naming it), fitted to Discord's 256 characters (a term stored before
+    that was checked may be longer)."""
+    return fit(shown_name(entry.display_title), limits.EMBED_TITLE)
 
 
 def _assemble(

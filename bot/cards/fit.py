@@ -1,14 +1,9 @@
-"""Cutting text to Discord's limits: at a sentence boundary, with a visible marker (`fit`), or
-whole lines."""
+"""Cutting lists to Discord's limits: whole lines (text is cut at a sentence boundary, with a
+visible marker, by `bot.glossary.letters.fit`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-# `fit` is at home with the letters it keeps whole: the glossary's problems cut with it too.
-from bot.glossary.letters import MARKER, fit
-
-__all__ = ["MARKER", "fit", "fit_lines"]
 
 
 def fit_lines(lines: Sequence[str], limit: int) -> tuple[str, int]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bot.cards.fit import fit
 from bot.glossary.invisible import JOINERS, VARIATION_SELECTORS, drop_invisible
+from bot.glossary.letters import fit, fit_name
 from bot.glossary.links import URL
 from bot.glossary.name_rules import shaping_joiner
 
@@ -31,8 +31,9 @@ def defanged_rest(rest: str) -> str:
     return rest.replace(".", "[.]").replace(":/", "[:]/")
 
 
-def quote(text: str, limit: int) -> str:
-    """`text` as one plain line of at most `limit` characters, safe to repeat in public."""
+def quote(text: str, limit: int, *, name: bool = False) -> str:
+    """`text` as one plain line of at most `limit` characters, safe to repeat in public; a
+    `name` (a title) cut keeping its start and its end (`fit_name`)."""
     # Bidi overrides and zero-width characters go; the emoji look its writer chose stays, and
     # so does a joiner where it changes what is drawn (a family, a rainbow flag, a Persian
     # half-space, an Indic conjunct), as in names.
@@ -47,4 +48,4 @@ def quote(text: str, limit: int) -> str:
         if ch in _SPACED or unicodedata.category(ch) not in _DROPPED
     )
     defanged = _INVITE.sub(r"\1[.]\2", URL.sub(_defang, " ".join(kept.split())))
-    return fit(defanged, limit)
+    return fit_name(defanged, limit) if name else fit(defanged, limit)

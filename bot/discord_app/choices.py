@@ -9,16 +9,17 @@ from collections.abc import Iterable
 from discord import app_commands
 
 from bot import limits
-from bot.cards.fit import fit
+from bot.glossary.letters import fit_name
 
 
 def fitted_choices(pairs: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     """The first 25 (name, value) pairs that make a choice, each name fitted to Discord's
-    length at a word. A pair whose value is too long is left out, not cut: a value cut short
-    would pick something else. So is one whose name is blank."""
+    length keeping its start and its end (two long titles stay apart). A pair whose value is
+    too long is left out, not cut: a value cut short would pick something else. So is one
+    whose name is blank."""
     made: list[app_commands.Choice[str]] = []
     for name, value in pairs:
-        shown = fit(name, limits.AUTOCOMPLETE_NAME)
+        shown = fit_name(name, limits.AUTOCOMPLETE_NAME)
         if shown and len(value) <= limits.AUTOCOMPLETE_VALUE:
             made.append(app_commands.Choice(name=shown, value=value))
             if len(made) == limits.AUTOCOMPLETE_CHOICES:

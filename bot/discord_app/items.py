@@ -12,7 +12,7 @@ from typing import Any, Generic, Self, TypeVar
 import discord
 
 from bot import limits
-from bot.cards.fit import fit
+from bot.glossary.letters import fit
 
 I = TypeVar("I", bound=discord.ui.Item[Any])  # noqa: E741  (discord.py's own name for it)
 ENTRY = r"(?P<entry>[a-z0-9][a-z0-9-]{0,70})"  # an entry's id as `carried`

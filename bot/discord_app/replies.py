@@ -20,7 +20,6 @@ import discord
 
 from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
-from bot.cards.fit import fit
 from bot.cards.quote import quote
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
@@ -36,6 +35,7 @@ from bot.discord_app.items import (
 )
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
+from bot.glossary.letters import fit, fit_name
 from bot.glossary.links import only_links
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
@@ -84,6 +84,12 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     line, bounded length. Every "<" is escaped: Discord renders what follows one (timestamps,
     command links, custom emoji, channel and role mentions) unless it is."""
     return inert(quote(text, limit))
+
+
+def echo_name(name: str, limit: int = ECHO_LIMIT) -> str:
+    """A name (a term's title) as `echo` repeats text, cut keeping its start and its end: two
+    long titles that differ only at the end stay apart."""
+    return inert(quote(name, limit, name=True))
 
 
 def in_code(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -381,7 +387,7 @@ class OpenButton(Restorable[discord.ui.Button[Any]], template=_OPEN):
     def __init__(self, entry_id: str, owner_id: int, label: str, *, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=fit(label, limits.BUTTON_LABEL),
+                label=fit_name(label, limits.BUTTON_LABEL),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"gb:open:{carried(entry_id)}:{owner_id}",
             ),
@@ -512,7 +518,7 @@ CARD_ITEMS = (OpenButton, PlainButton, SourcesButton, PickSelect)
 def entry_option(entry: Entry) -> discord.SelectOption:
     description = entry.summary or entry.definition
     return discord.SelectOption(
-        label=fit(entry.display_title, limits.SELECT_OPTION_TEXT),
+        label=fit_name(entry.display_title, limits.SELECT_OPTION_TEXT),
         value=carried(entry.id),
         description=fit(description, limits.SELECT_OPTION_TEXT),
     )

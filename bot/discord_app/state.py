@@ -82,6 +82,7 @@ class BotState:
         self._reloads_asked = 0
         self._reloads_covered = 0
         self._reload_said = ""
+        self._asked_meanwhile = 0  # asked while a reload was under way, since the last said so
         # Set where what the heartbeat says may have changed (the database opened, waited for,
         # given up, lost or back; Discord connected or lost, its API failing or answering): the
         # heartbeat looks again at once (`health.keep_heartbeat`), not at its next beat.
@@ -141,14 +142,25 @@ class BotState:
         daemon of its own, since a file of thousands of new entries embeds each (minutes),
         and `asyncio.run` would hold the stop until asyncio's default executor's was done.
         One asked while another is under way follows it, reading the files as they are then;
-        several asked meanwhile (a HUP after each edit) are that one reload, not one each."""
+        several asked meanwhile (a HUP after each edit) are that one reload, not one each: the
+        first is said at once, and the reload, as it starts, says how many it is for (a
+        script's 100 HUPs logged 100 lines)."""
         self._reloads_asked += 1
         asked = self._reloads_asked
         if self._reloading.locked():
-            log.info("glossary reload asked while one is under way: it follows it")
+            self._asked_meanwhile += 1
+            if self._asked_meanwhile == 1:  # the HUP heard at once; the rest of a burst quiet
+                log.info("glossary reload asked while one is under way: it follows it")
         async with self._reloading:
             if self._reloads_covered >= asked:  # one started since read the files after this HUP
                 return self._reload_said
+            if self._asked_meanwhile > 1:
+                log.info(
+                    "glossary reload: %s asked while the last one was under way, one reload "
+                    "for them all, reading the files as they are now",
+                    f"{self._asked_meanwhile:,}",
+                )
+            self._asked_meanwhile = 0
             covered, self._reloads_covered = self._reloads_covered, self._reloads_asked
             try:
                 self._reload_said = self._swap(*await on_own_thread(self._prepare))

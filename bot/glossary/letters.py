@@ -96,6 +96,30 @@ def fit(text: str, limit: int) -> str:
     return (head[:space] if space >= room // 3 else _escapes_whole(head)).rstrip() + MARKER
 
 
+# Where a name is cut in its middle (`fit_name`).
+MIDDLE_MARKER = " […] "
+
+
+def fit_name(name: str, limit: int) -> str:
+    """`name` (a title) if it fits in `limit` characters; else its start and its end, whole
+    letters, about two to one, with the marker between: two long titles that differ only in
+    their last words, cut at the end, read as one (a refusal naming both, two buttons, two
+    choices). Never longer than `limit`."""
+    name = name.strip()
+    room = limit - len(MIDDLE_MARKER)
+    if len(name) <= limit or room < 6:  # too short a limit for a start and an end: `fit`'s
+        return fit(name, limit)
+    end = len(name) - room // 3
+    while end < len(name) and _inside_a_letter(name, end):
+        end += 1
+    space = name.find(" ", end)  # at a word where one starts soon enough
+    tail = name[space if 0 <= space - end < room // 9 else end :].lstrip()
+    head = name[: whole_letters_cut(name, room - len(tail))]
+    space = head.rfind(" ")
+    head = head[:space] if space >= len(head) * 3 // 4 else _escapes_whole(head)
+    return head.rstrip() + MIDDLE_MARKER + tail
+
+
 def _escapes_whole(head: str) -> str:
     """`head`, cut inside a word, less a backslash the cut parted from what it escapes (text
     given back escaped, "\\*" for a typed "*"): alone it would be shown, a stray."""

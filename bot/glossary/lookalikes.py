@@ -181,22 +181,19 @@ _BUILT: weakref.WeakKeyDictionary[object, LookAlikes[Entry]] = weakref.WeakKeyDi
 def glossary_name_alike(
     holder: object,
     entries: Iterable[Entry],
-    aliases: Mapping[str, str],
+    aliases: LookAlikes[str],
     name: str,
     *,
     apart_from: Entry | None = None,
-    aliases_alike: LookAlikes[str] | None = None,
 ) -> tuple[str, Entry | str] | None:
     """The name of a server's glossary that `name` looks like but is not: an entry's (the
-    server's terms among them; `entry_lookalikes`), else an alias's; with that entry, or the
-    id the alias stands for (each caller says which card that is). `apart_from`: the entry
-    that takes `name`, whose own names and aliases it may look like. `aliases_alike`: the
-    caller's `alias_lookalikes(aliases)`, kept for many names (`aliases import`)."""
+    server's terms among them; `entry_lookalikes`), else an alias's (`aliases`: the server's
+    `alias_lookalikes`, kept with its compiled aliases); with that entry, or the id the alias
+    stands for (each caller says which card that is). `apart_from`: the entry that takes
+    `name`, whose own names and aliases it may look like."""
     mine = [] if apart_from is None else [apart_from]
     held = entry_lookalikes(holder, entries).like(name, apart_from=mine)
     if held is not None:
         return held[1], held[0]
-    if aliases_alike is None:
-        aliases_alike = alias_lookalikes(aliases)
-    found = aliases_alike.like(name, apart_from=[e.id for e in mine])
+    found = aliases.like(name, apart_from=[e.id for e in mine])
     return None if found is None else (found[1], found[0])

@@ -14,7 +14,9 @@ import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from bot.glossary import lookalikes
 from bot.glossary.keys import compact, normalize
+from bot.glossary.lookalikes import LookAlikes
 from bot.search.query import plural_variants, query_core
 
 
@@ -30,6 +32,7 @@ class ServerAliases:
     left out."""
 
     __slots__ = (
+        "_lookalikes",
         "_sorted",
         "_sorted_keys",
         "by_key",
@@ -68,6 +71,16 @@ class ServerAliases:
         for held in self._sorted:
             for key in sorted(_keys_of_normalized(held.text)):
                 self.claims.setdefault(key, held)
+        self._lookalikes: LookAlikes[str] | None = None  # built when a new name is first checked
+
+    @property
+    def lookalikes(self) -> LookAlikes[str]:
+        """The look-alike index of `source` (each alias held by its entry id), which a new name
+        is checked against (`/alias add`, `aliases import`, a suggestion): built on first use,
+        kept with the set, grown by `add`."""
+        if self._lookalikes is None:
+            self._lookalikes = lookalikes.alias_lookalikes(self.source)
+        return self._lookalikes
 
     def add(self, alias: str, entry_id: str) -> None:
         """Grow this set by one alias in place, as compiling the set afresh would: for a caller
@@ -79,6 +92,8 @@ class ServerAliases:
         if alias in self.source:
             return
         self.source[alias] = entry_id
+        if self._lookalikes is not None:  # as alias_lookalikes(source) would index it
+            self._lookalikes.add(entry_id, [alias])
         position = self._position(entry_id)
         if position is None:
             return

@@ -393,7 +393,6 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.aliases import compiled_aliases, server_glossary_of, validate_alias
     from bot.glossary.interchange import decode_text
     from bot.glossary.keys import compact, normalize
-    from bot.glossary.lookalikes import LookAlikes, alias_lookalikes
     from bot.glossary.markup import for_terminal
     from bot.search.local import LocalGlossary
     from bot.search.server_aliases import ServerAliases
@@ -440,9 +439,8 @@ def run_import(args: argparse.Namespace) -> int:
         # Each alias is checked against its server's own terms, stored aliases and the file's
         # earlier lines, as /alias add checks it in that server.
         # A server's aliases as stored plus the lines accepted so far, compiled once and grown
-        # line by line.
+        # line by line (their look-alike index with them).
         servers: dict[int, ServerAliases] = {}
-        alike: dict[int, LookAlikes[str]] = {}  # servers[scope].source's, grown alike
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         glossaries: dict[int, LocalGlossary] = {}
         own: set[tuple[int, str]] = set()  # the servers' own terms (not bundled) lines name
@@ -452,7 +450,6 @@ def run_import(args: argparse.Namespace) -> int:
                 terms = parse_terms(await store.terms(scope))
                 glossaries[scope] = server_glossary_of(terms, settings.glossary_path_list)
                 servers[scope] = compiled_aliases(glossaries[scope], read[scope])
-                alike[scope] = alias_lookalikes(servers[scope].source)
                 base = glossaries[scope].base
                 own |= {(scope, t.id) for t in terms if base.entry(t.id) is None}
             held = servers[scope].source  # stored, and accepted so far: at the cap, the rest wait
@@ -462,14 +459,10 @@ def run_import(args: argparse.Namespace) -> int:
                 refusals[position] = AT_ALIAS_CAP
                 continue
             try:
-                key = validate_alias(
-                    text, entry_id, glossaries[scope].index, servers[scope], alike[scope]
-                )
+                key = validate_alias(text, entry_id, glossaries[scope].index, servers[scope])
             except ValueError as exc:
                 refusals[position] = str(exc)
                 continue
-            if key not in held:  # as alias_lookalikes(held) would index it once added
-                alike[scope].add(entry_id, [key])
             servers[scope].add(key, entry_id)
             wanted.append(_Wanted(position, AliasImport(scope, key, text, entry_id)))
         unchanged: dict[int, bool] = {}

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cards.chart import shorten
-from bot.cards.fit import MARKER, fit
-from bot.glossary.letters import whole_letters_cut
+from bot.glossary.letters import MARKER, fit, whole_letters_cut
 
 LETTERS = [
     "क्षि",  # a Devanagari conjunct (a virama joins its letters) and its vowel sign

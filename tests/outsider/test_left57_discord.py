@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.cards.embed import shown_name
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -122,7 +123,7 @@ async def test_the_term_form_s_names_and_text_as_a_moderator_writes_them(
         )
         assert [c["name"] for c in await typing.choices()][:1] == [title]
         _, card = await define(fake, scene.alice, typed, scene.channel)
-        assert embed_of(card)["title"] == title
+        assert embed_of(card)["title"] == shown_name(title)  # as typed (left58)
 
 
 async def test_a_related_term_s_button_after_that_term_was_removed(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.cards.chart import bins, lookups_chart
-from bot.cards.fit import fit
+from bot.glossary.letters import fit
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons, define, embed_of

@@ -14,8 +14,8 @@ from urllib.parse import parse_qsl, urlsplit
 import asyncpg
 import pytest
 
-from bot.cards.fit import MARKER
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
+from bot.glossary.letters import MARKER
 from tests.conftest import TEST_DATABASE_URL
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_run_here
 from tests.storage.conftest import fresh_schema

@@ -10,9 +10,9 @@ from discord.ext import commands
 
 from bot import __version__, limits
 from bot.cards.embed import BRAND_COLOUR
-from bot.cards.fit import fit
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.state import BotState
+from bot.glossary.letters import fit
 
 if TYPE_CHECKING:
     from bot.discord_app.app import GlossaryBot

@@ -35,7 +35,7 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import per_user_cooldown
 from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import TERMS_UNREAD, echo, said_through_the_stop
+from bot.discord_app.replies import TERMS_UNREAD, echo, echo_name, said_through_the_stop
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
 from bot.mismatches import title_taking
@@ -158,7 +158,7 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
         return result.reason or "That alias clashes with another one."
     if result.status is AddAliasStatus.TERM_GONE:
         return (
-            f"“{echo(entry.display_title)}” was removed from this server's glossary a moment "
+            f"“{echo_name(entry.display_title)}” was removed from this server's glossary a moment "
             "ago: nothing was added."
         )
     if result.status is AddAliasStatus.ADDED:
@@ -212,9 +212,7 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
     if gone.term is None:
         return f"{text}: it was removed {when}."
     title = log_entry(gone.term).title
-    return (
-        f"{text}: it was removed with its term “{echo(title)}” {when} (`/term log` says by whom)."
-    )
+    return f"{text}: it was removed with its term “{echo_name(title)}” {when} (`/term log` says by whom)."
 
 
 @app_commands.default_permissions(manage_guild=True)

@@ -72,6 +72,11 @@ MENTION_HELP = (
 )
 # In DMs every message is read: no mention needed.
 DM_HELP = "Ask me about a term: write it here, e.g. “what is a KV cache?”, or use `/define`."
+# `/define help`, `/define how to use this bot?`: only to the asker.
+DEFINE_HELP = (
+    "Ask me about a term: give `/define` its name, an acronym or a few words describing it, "
+    "e.g. `/define KV cache` or `/define what is a KV cache?`."
+)
 # What the operator is told, once per channel, of a permission the bot lacks there.
 LACKING_SAID = {
     "embed_links": "cannot show cards in channel %s: the bot lacks Embed Links there, so "
@@ -125,6 +130,21 @@ _ASKS_ABOUT_ME = re.compile(
     r"|what (?:can|do) you do|what(?: are| is|'s|’s) (?:you|this bot)|who are you)[\s!?.,:;)(]*",
     re.IGNORECASE,
 )
+
+
+def said_to_me(text: str, result: SearchResult) -> str | None:
+    """What words said to the bot rather than about a term are, for mentions and `/define`
+    alike: "pleasantry" (`_PLEASANTRY`), "about me" (`_ASKS_ABOUT_ME`), or None. A card that a
+    name opened (the server's term or alias "Help") wins; one only the meaning found ("how to
+    use this bot?": System Prompt) is not the server's name reading like these words."""
+    if result.entry is not None and result.strategy != "semantic":
+        return None
+    words = _as_typed_words(text)
+    if _PLEASANTRY.fullmatch(words):
+        return "pleasantry"
+    if _ASKS_ABOUT_ME.fullmatch(words):
+        return "about me"
+    return None
 
 
 def _as_typed_words(text: str) -> str:
@@ -395,6 +415,8 @@ class DefineCog(commands.Cog):
         if result is None:  # this server has too many searches waiting
             waiting = SEARCHES_WAITING if interaction.guild_id else SEARCHES_WAITING_DM
             reply = Reply(waiting, None, None, private=True)
+        elif said_to_me(term, result) is not None:  # "help", "thanks": no term, no miss
+            reply = Reply(DEFINE_HELP, None, None, private=True)
         else:
             reply = await reply_for(state, local, result, interaction.user.id, scope)
         ephemeral = private or reply.private
@@ -573,16 +595,11 @@ class DefineCog(commands.Cog):
                 return  # "thanks!", "ok we will try it": no help line, no offers, no miss
             if self.state.lookups.take(message.author.id, time.monotonic()) is not None:
                 return  # a card, but over the limit /define has too: nothing in public
-        words = _as_typed_words(text)
-        # A card only the meaning found ("how to use this bot?": System Prompt) is not the
-        # server's own name reading like these words: what they say to the bot wins.
-        named = result.entry is not None and result.strategy != "semantic"
-        if not named and _PLEASANTRY.fullmatch(words):
-            await self._reply(message, content=MENTION_HELP if message.guild else DM_HELP)
-            return
-        if not named and _ASKS_ABOUT_ME.fullmatch(words):
+        said = said_to_me(text, result)
+        if said is not None:  # a reply to another's message asking for help: Explain terms
             help_line = MENTION_HELP if message.guild else DM_HELP
-            await self._reply(message, content=EXPLAIN_REPLIED if replied else help_line)
+            replied_help = EXPLAIN_REPLIED if replied and said == "about me" else help_line
+            await self._reply(message, content=replied_help)
             return
         if (
             result.entry is None

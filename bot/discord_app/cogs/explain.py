@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR, shown_name
-from bot.cards.fit import fit
 from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.member_searches import turn_of
@@ -25,6 +24,7 @@ from bot.discord_app.replies import (
 )
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import JOINERS, drop_invisible
+from bot.glossary.letters import fit
 from bot.search.query import without_chat_markup
 from bot.storage import DM_SCOPE
 

@@ -18,7 +18,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias
 from bot.cards.chart import lookups_chart
 from bot.cards.embed import BRAND_COLOUR, shown_name
-from bot.cards.fit import MARKER, fit, fit_lines
+from bot.cards.fit import fit_lines
 from bot.discord_app.cogs.aliases import add_alias
 from bot.discord_app.cogs.moderators import (
     ServerOnly,
@@ -31,6 +31,7 @@ from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import Restorable, options_of
 from bot.discord_app.replies import echo
 from bot.discord_app.state import BotState
+from bot.glossary.letters import MARKER, fit
 from bot.search.local import LocalGlossary
 from bot.storage import PERIODS, Miss, Period, StorageError, period_start
 

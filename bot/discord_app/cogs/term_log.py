@@ -11,7 +11,6 @@ import discord
 
 from bot import limits
 from bot.cards.embed import BRAND_COLOUR
-from bot.cards.fit import fit
 from bot.discord_app.cogs.moderators import (
     no_database,
     read_failed,
@@ -21,7 +20,8 @@ from bot.discord_app.cogs.moderators import (
 )
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import OWNER, Restorable
-from bot.discord_app.replies import echo
+from bot.discord_app.replies import echo, echo_name
+from bot.glossary.letters import fit
 from bot.storage import OPERATOR_ACTOR, StorageError, Store
 from bot.term_log import LogEntry, log_entry
 
@@ -47,7 +47,7 @@ def entry_text(entry: LogEntry) -> str:
         if entry.actor_id == OPERATOR_ACTOR
         else f"<@{entry.actor_id}>"
     )
-    head = f"<t:{int(entry.at.timestamp())}:f> {actor} {entry.verb} “{echo(entry.title)}”"
+    head = f"<t:{int(entry.at.timestamp())}:f> {actor} {entry.verb} “{echo_name(entry.title)}”"
     if entry.member_id is not None:
         head += f" from <@{entry.member_id}>"
     lines = [head]

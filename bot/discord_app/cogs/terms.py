@@ -32,7 +32,6 @@ from discord.ext import commands
 from bot import limits
 from bot.aliases import alias_clashes
 from bot.cards.embed import BRAND_COLOUR
-from bot.cards.fit import fit
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
@@ -69,6 +68,7 @@ from bot.discord_app.items import (
 from bot.discord_app.replies import (
     TERMS_UNREAD,
     echo,
+    echo_name,
     in_code,
     said_through_the_stop,
     through_the_stop,
@@ -77,6 +77,7 @@ from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.invisible import JOINERS, drop_invisible
+from bot.glossary.letters import fit
 from bot.glossary.models import CATEGORIES, Glossary
 from bot.glossary.server_terms import (
     FIELD_LABELS,
@@ -333,7 +334,7 @@ class RemoveButton(
             term_id = term.id
             if term.revision != revision:
                 return None, (
-                    f"“{echo(term.title)}” changed since you asked to remove it. "
+                    f"“{echo_name(term.title)}” changed since you asked to remove it. "
                     "Run `/term remove` again to see it as it is now."
                 )
             dangling = dangling_after_removal(current, term_id, bundled)
@@ -342,7 +343,7 @@ class RemoveButton(
             kept = [term_id] if term_id in bundled else []
             dropped = orphaned_aliases(aliases, [term_id], kept)
             gone = f" and its {aliases_named(dropped)}" if dropped else ""
-            done = f"Removed “{echo(term.title)}”{gone}."
+            done = f"Removed “{echo_name(term.title)}”{gone}."
             return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
         await interaction.response.edit_message(view=None)
@@ -435,7 +436,7 @@ def _first_waiting(
     first = waiting[0]
     # A member's free text: shown inert, like every text the bot repeats from a user.
     embed = discord.Embed(
-        title=fit(echo(first.title), limits.EMBED_TITLE),
+        title=fit(echo_name(first.title), limits.EMBED_TITLE),
         description=fit(echo(first.definition, limits.EMBED_DESCRIPTION), limits.EMBED_DESCRIPTION),
         colour=BRAND_COLOUR,
     )
@@ -514,7 +515,7 @@ MAX_NAMED = 20  # names listed in one answer; the rest are counted
 
 def quoted_list(names: Sequence[str]) -> str:
     """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show."""
-    listed = ", ".join(f"“{echo(name)}”" for name in names[:MAX_NAMED])
+    listed = ", ".join(f"“{echo_name(name)}”" for name in names[:MAX_NAMED])
     more = f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else ""
     return listed + more
 
@@ -526,7 +527,7 @@ def aliases_named(keys: Sequence[str]) -> str:
 
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     return (
-        f"“{echo(term.title)}” is a related term of {quoted_list([t.title for t in dangling])}: "
+        f"“{echo_name(term.title)}” is a related term of {quoted_list([t.title for t in dangling])}: "
         "take it out of their related terms first (`/term edit`), so no card points at nothing."
     )
 
@@ -638,7 +639,7 @@ class TermCog(
         view.add_item(RemoveButton(interaction.user.id, found.revision, found.id))
         await reply(
             interaction,
-            f"Remove “{echo(found.title)}” from this server's glossary?{back}",
+            f"Remove “{echo_name(found.title)}” from this server's glossary?{back}",
             view=view,
         )
 
@@ -1017,16 +1018,14 @@ def plan_save(
     refusal.saved = term
     warnings = [p for p in checked.problems if p.severity == "warning"]
     if before == term:  # saved as it opened: nothing to write, nor to log
-        text = f"Nothing changed: **{echo(term.title)}** already reads as the form does."
+        text = f"Nothing changed: **{echo_name(term.title)}** already reads as the form does."
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
-    text = (
-        f"{verb} **{echo(term.title)}** in this server's glossary: `/define {in_code(term.title)}`."
-    )
+    text = f"{verb} **{echo_name(term.title)}** in this server's glossary: `/define {in_code(term.title)}`."
     target = overlay_target(term, bundled)
     if target is not None:  # its card changes for every member: say so
         text += (
-            f" It is this server's wording of **{echo(target.title)}**, whose card now leads "
+            f" It is this server's wording of **{echo_name(target.title)}**, whose card now leads "
             "with this text."
         )
     if warnings:
