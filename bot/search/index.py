@@ -184,6 +184,10 @@ PASTED_ASK_RANKS = 3  # how far down what is asked after a pasted line may rank 
 # The card's first offers: where the meaning's best is among them, the name goes behind the ones
 # ahead of it, so it pushes none of those out of the first three (task third50: dev16's DPO).
 ASKED_NAME_KEPT = 3
+# A statement's name the question after it does not write, offered that way: the meaning's first
+# is the card where it leads the name's cosine and every other entry's by these (task shape57).
+STATED_NAME_BEHIND = 0.165
+STATED_NAME_LEAD = 0.17
 
 
 class SearchIndex:
@@ -664,7 +668,8 @@ class SearchIndex:
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)
-            decided = self._asked_name_offered(decided, asked and asked[0], similar, query)
+            offered = self._asked_name_offered(decided, asked and asked[0], similar, query)
+            decided = self._stated_name_yields(decided, offered, similar, query, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1465,6 +1470,42 @@ class SearchIndex:
             choices = (ahead, *before, name, *after)[:MAX_SUGGESTIONS]
             return replace(result, status="suggest", entry=None, suggestions=choices)
         return _card_offered(result, result.entry, strategy, ahead)
+
+    def _stated_name_yields(
+        self,
+        card: SearchResult,
+        offered: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        query: str,
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A statement, then a question that does not write the statement's name ("attention is
+        permutation invariant my notes say. so how does the model know word order?"): where
+        `_asked_name_offered` turned the name's `card` into an offer behind the meaning's first,
+        and the meaning puts that first clearly ahead of the name and of every other entry, the
+        meaning's first is the card, the name its first offer (task shape57, dev19 shape C)."""
+        if card.entry is None or offered.entry is not None or len(similar) < 2:
+            return offered
+        first, cosine = similar[0]
+        if not offered.suggestions or offered.suggestions[0].id != self.entries[first].id:
+            return offered
+        clauses = asked_clause(query[:MAX_QUERY])
+        name = self.positions[card.entry.id]
+        if clauses is None or any(f.entry == name for f in names_in(clauses[1])):
+            return offered
+        cosines = dict(similar)
+        behind = cosine - cosines.get(name, similar[-1][1])
+        runner = max(c for e, c in similar[1:] if e != name) if len(similar) > 2 else 0.0
+        if behind < STATED_NAME_BEHIND or cosine - runner < STATED_NAME_LEAD:
+            return offered
+        rest = offered.suggestions[1:]
+        return replace(
+            offered,
+            status="match",
+            entry=self.entries[first],
+            strategy="semantic",
+            suggestions=rest,
+        )
 
     def _pasted_code_offered(
         self, result: SearchResult, query: str, names_in: NamesIn
