@@ -635,7 +635,13 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                unnamed=not written and asked is None and subject is None,
+                # a text leaning away from the field has a nearest entry, not a meaning of it
+                # ("minecraft server keeps lagging": Throughput at 0.62; task bar57)
+                unnamed=not written
+                and asked is None
+                and subject is None
+                and meaning is not None
+                and field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)

@@ -15,7 +15,10 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # whole text nor the remark read alone is far enough from the field for `_unless_everyday`
 # (Token: the meaning's third at 0.45; Step: its first at 0.53): the text searched without the
 # asked-first rule cards them too.
+# The HBM description writes "gpu" (a name: no unnamed text) and gets Video RAM's card, the
+# meaning's second at 0.69 against HBM's 0.70, HBM offered first.
 STILL_FAILING: set[str] = {
+    "what's the memory stacked right beside the gpu die that gives it huge bandwidth",
     "what's a token, my bus pass needs one",
     "what is a step, my fitness watch says i did 9000 today",
 }
