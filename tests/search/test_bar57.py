@@ -1,12 +1,16 @@
 """Probes for task bar57 (issue #12): a middling-length description of an entry that writes none
 of its names gets its card; a near miss from gaming, homework, cloud, web, crypto or everyday life
 sharing a word with an entry gets none (`fusion.unnamed_lead`'s bar). "what's a X, remark": X's
-card where the remark is the field's, written behind chat markup too; none where the remark is
+card where the remark is the field's, a mention before it too; none where the remark is
 everyday life (`SearchIndex._asked_first_named`). bar57_probes.tsv was written from entry titles
 and general knowledge, before reading the rows bar56's dump names, the entries' text or the
 search code."""
 
 from __future__ import annotations
+
+import pytest
+
+from bot.search import SearchIndex
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -31,3 +35,42 @@ test_a_name_asked_first_in_its_everyday_sense_gets_no_card = PROBES.test("everyd
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"described": 24, "none": 16, "asked": 5, "everyday": 3}
 )
+
+
+# Tuning rows (dev4, dev6, dev11) main offered first without a card: the meaning's first at
+# cosine 0.61-0.64, 0.15-0.31 ahead, under the bar bar56 set (0.66).
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        (
+            "changing one stored fact inside a network's weights, like who won an election,"
+            " without touching everything else",
+            "knowledge-editing",
+        ),
+        ("euler a vs dpm++ 2m karras in comfy, what even are those", "scheduler"),
+        (
+            "ValueError: Input length of input_ids is 9000, but max_length is set to 4096  so is"
+            " that how much it can read at once?",
+            "context-windows",
+        ),
+    ],
+)
+def test_an_unnamed_leader_from_the_lower_bar_is_the_card(
+    bundled_index: SearchIndex, query: str, asked: str
+) -> None:
+    the_asked_card(bundled_index.search(query), asked, "")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # dev2: Throughput first at 0.62, 0.18 ahead; the text's cosine to the field 0.12
+        "minecraft server keeps lagging with 10 players",
+        # everyday2: Over-Refusal at 0.65, 0.32 ahead; to the field 0.13
+        "did anyone write down the homework for chem, i think its chapter 7 questions 1-12",
+    ],
+)
+def test_a_text_leaning_away_from_the_field_gets_no_unnamed_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    assert bundled_index.search(query).entry is None
