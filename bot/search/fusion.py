@@ -25,7 +25,9 @@ CARD_LEAD = 0.2
 # A text that writes no entry's name and that no lexical stage answers: the meaning's first is
 # its card from UNNAMED_COSINE when it leads the second by UNNAMED_LEAD and the words found it
 # too, at any score (tuning slices: 21 right cards more, none wrong; the meaning's clear leader
-# alone, without the words, was wrong one time in four; bench/results/semantic.md "bar56").
+# alone, without the words, was wrong one time in four; bench/results/semantic.md "bar56"),
+# where the text leans to the field (`SearchIndex._search`: 0.6 rather than bar56's 0.66, 19
+# right cards more; under 0.12 ahead, 4 wrong more; "bar57").
 UNNAMED_COSINE = 0.6
 UNNAMED_LEAD = 0.12
 # A sentence no entry reaches this cosine with is about something else: a plain word in it
