@@ -625,6 +625,7 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
+            unnamed = not written and asked is None and subject is None
             fuse(
                 pool,
                 similar,
@@ -635,11 +636,10 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                # a text leaning away from the field has a nearest entry, not a meaning of it
-                # ("minecraft server keeps lagging": Throughput at 0.62; task bar57)
-                unnamed=not written
-                and asked is None
-                and subject is None
+                unnamed=unnamed,
+                # a lower bar where the text leans to the field: one leaning away has a nearest
+                # entry, not a meaning ("minecraft server keeps lagging": Throughput at 0.62)
+                on_field=unnamed
                 and meaning is not None
                 and field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE,
             )
