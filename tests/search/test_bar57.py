@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.fusion import FIELD_UNNAMED_COSINE, UNNAMED_COSINE, UNNAMED_LEAD, unnamed_lead
+from bot.search.ranking import Pool
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -74,3 +76,12 @@ def test_a_text_leaning_away_from_the_field_gets_no_unnamed_card(
     bundled_index: SearchIndex, query: str
 ) -> None:
     assert bundled_index.search(query).entry is None
+
+
+def test_the_bar_is_lower_for_a_text_leaning_to_the_field() -> None:
+    pool = Pool()
+    pool.add(1, 70.0, "description")
+    similar = [(1, FIELD_UNNAMED_COSINE), (2, FIELD_UNNAMED_COSINE - UNNAMED_LEAD)]
+    assert unnamed_lead(similar, pool, on_field=True)
+    assert not unnamed_lead(similar, pool)  # any text: from UNNAMED_COSINE
+    assert FIELD_UNNAMED_COSINE < UNNAMED_COSINE
