@@ -25,12 +25,8 @@ CARD_LEAD = 0.2
 # A text that writes no entry's name and that no lexical stage answers: the meaning's first is
 # its card from UNNAMED_COSINE when it leads the second by UNNAMED_LEAD and the words found it
 # too, at any score (tuning slices: 21 right cards more, none wrong; the meaning's clear leader
-# alone, without the words, was wrong one time in four; bench/results/semantic.md "bar56"),
-# ... and from FIELD_UNNAMED_COSINE where the text leans to the field as a whole
-# (`SearchIndex._search`: 19 right cards more on the tuning slices; a text leaning away from it,
-# "minecraft server keeps lagging", has a nearest entry, not a meaning; "bar57").
+# alone, without the words, was wrong one time in four; bench/results/semantic.md "bar56").
 UNNAMED_COSINE = 0.66
-FIELD_UNNAMED_COSINE = 0.6
 UNNAMED_LEAD = 0.12
 # A sentence no entry reaches this cosine with is about something else: a plain word in it
 # that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
@@ -129,7 +125,6 @@ def fuse(
     long_description: bool = False,
     described_first: int | None = None,
     unnamed: bool = False,
-    on_field: bool = False,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -141,7 +136,7 @@ def fuse(
     `long_description`: the text is a long description (`long_lead`), `described_first` the
     description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
-    (`unnamed_lead`; `on_field`: the text leans to the field, a lower bar)."""
+    (`unnamed_lead`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -159,7 +154,7 @@ def fuse(
     if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
-    if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool, on_field):
+    if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
@@ -215,15 +210,13 @@ def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None 
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
 
 
-def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool, on_field: bool = False) -> bool:
+def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool) -> bool:
     """Does the meaning's first lead a text that writes no entry's name clearly enough for its
-    card, though under `CARD_COSINE` (`UNNAMED_COSINE`, or `FIELD_UNNAMED_COSINE` for a text
-    leaning to the field, `on_field`; `UNNAMED_LEAD`), and did the lexical stages find it too
-    (in `pool`, at any score)?"""
+    card, though under `CARD_COSINE` (`UNNAMED_COSINE`, `UNNAMED_LEAD`), and did the lexical
+    stages find it too (in `pool`, at any score)?"""
     if len(similar) < 2 or similar[0][0] not in pool.by_entry:
         return False
-    bar = FIELD_UNNAMED_COSINE if on_field else UNNAMED_COSINE
-    return similar[0][1] >= bar and similar[0][1] - similar[1][1] >= UNNAMED_LEAD
+    return similar[0][1] >= UNNAMED_COSINE and similar[0][1] - similar[1][1] >= UNNAMED_LEAD
 
 
 def _written_first(

@@ -625,7 +625,6 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
-            unnamed = not written and asked is None and subject is None
             fuse(
                 pool,
                 similar,
@@ -636,12 +635,7 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                unnamed=unnamed,
-                # a lower bar where the text leans to the field: one leaning away has a nearest
-                # entry, not a meaning ("minecraft server keeps lagging": Throughput at 0.62)
-                on_field=unnamed
-                and meaning is not None
-                and field_cosine(semantic, meaning) >= OFFER_FIELD_COSINE,
+                unnamed=not written and asked is None and subject is None,
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)

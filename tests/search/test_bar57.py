@@ -11,8 +11,6 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import FIELD_UNNAMED_COSINE, UNNAMED_COSINE, UNNAMED_LEAD, unnamed_lead
-from bot.search.ranking import Pool
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -39,8 +37,11 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 )
 
 
-# Tuning rows (dev4, dev6, dev11) main offered first without a card: the meaning's first at
-# cosine 0.61-0.64, 0.15-0.31 ahead, under the bar bar56 set (0.66).
+# Tuning rows (dev4, dev6, dev11) main offers first without a card: the meaning's first at
+# cosine 0.61-0.64, 0.15-0.31 ahead, under the bar bar56 set (0.66). bar57's variant (0.6 for a
+# text leaning to the field) carded them but failed ship rule v3 on held out (wrong share 4.32%
+# -> 4.34%) and was reverted: strict xfails (bench/results/semantic.md "bar57").
+@pytest.mark.xfail(strict=True, reason="the unnamed leader's bar stays 0.66 (bar57 reverted)")
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
@@ -76,12 +77,3 @@ def test_a_text_leaning_away_from_the_field_gets_no_unnamed_card(
     bundled_index: SearchIndex, query: str
 ) -> None:
     assert bundled_index.search(query).entry is None
-
-
-def test_the_bar_is_lower_for_a_text_leaning_to_the_field() -> None:
-    pool = Pool()
-    pool.add(1, 70.0, "description")
-    similar = [(1, FIELD_UNNAMED_COSINE), (2, FIELD_UNNAMED_COSINE - UNNAMED_LEAD)]
-    assert unnamed_lead(similar, pool, on_field=True)
-    assert not unnamed_lead(similar, pool)  # any text: from UNNAMED_COSINE
-    assert FIELD_UNNAMED_COSINE < UNNAMED_COSINE
