@@ -394,16 +394,29 @@ class SearchIndex:
         )
 
     def _asked_first_named(
-        self, query: str, server: Mapping[str, int], shouted: bool
+        self, query: str, normalized: str, server: Mapping[str, int], shouted: bool
     ) -> SearchResult | None:
         """A question that asks what a name is, then sets a remark apart ("what's a model card,
         every hugging face repo has one"): the name's card, as if asked alone (`asked_first`),
-        not the entry the remark's words describe (task file56)."""
+        not the entry the remark's words describe (task file56). `normalized`: the text as
+        `_search` normalised it, its chat markup out. A remark that uses the name in its
+        everyday sense ("what's a seed, the ones i planted last week haven't sprouted") leaves
+        it an offer (`_unless_everyday`, as for any other card; task bar57)."""
         name = asked_first(query[:MAX_QUERY])
         if not name:
             return None
         named = self._named([compact(name)], (), server, shouted, other_number=False)
-        return self._answer_named(named, query, normalize(query[:MAX_QUERY])) if named else None
+        if not named:
+            return None
+        result = self._answer_named(named, query, normalized)
+        semantic = self.semantic
+        if result.entry is None or semantic is None or not len(semantic):
+            return result
+        # one more pass of the encoder, only for the few texts asked this way
+        similar = semantic.similar_to(
+            semantic.encoder.encode_query(normalized), SEMANTIC_CANDIDATES
+        )
+        return self._unless_everyday(result, similar, cache(self._names_in))
 
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
@@ -439,7 +452,7 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
-        if sides is None and (first := self._asked_first_named(query, server, shouted)):
+        if sides is None and (first := self._asked_first_named(query, normalized, server, shouted)):
             return first
         # "llama 3 70b": a name and its version; "claude 3 5": the version is no words of a
         # description nor makes the name a sentence (`without_versions`)
