@@ -40,6 +40,24 @@ async def test_the_look_alike_index_follows_removals_and_other_processes(
     assert "“snarf”" in refused, refused
 
 
+async def test_an_alias_removed_by_another_process_frees_its_look_alikes(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """The kept index, built by a refusal, then the alias removed by a second bot on the same
+    database: its look-alike is free for the next moderator's `/alias add`."""
+    added = await moderator_answer(scene, "alias add", {"alias": "blorp", "term": "rag"})
+    assert added.startswith("Added"), added
+    refused = await moderator_answer(scene, "alias add", {"alias": SPOOF, "term": "kv-cache"})
+    assert "“blorp”" in refused, refused
+    other = await Store.open(scene.db_path)
+    try:
+        assert await other.remove_alias(scene.guild.id, "blorp", 1) is not None
+    finally:
+        await other.close()
+    added = await moderator_answer(scene, "alias add", {"alias": SPOOF, "term": "kv-cache"})
+    assert added.startswith("Added"), added
+
+
 async def test_a_server_term_removed_frees_its_aliases_look_alikes(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
@@ -86,6 +104,11 @@ async def test_words_to_the_bot_beside_a_question_or_a_server_s_name(
     assert await store.top_misses(scene.guild.id) == []  # "thank you 🙏" was one
     added = await moderator_answer(scene, "alias add", {"alias": "thanks", "term": "lora"})
     assert added.startswith("Added"), added
+    fake = scene.fake
+    await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} hi 👋🏽")
+    reply = await fake.wait_for_channel_message(scene.channel)
+    assert not reply["embeds"], embed_of(reply)["title"]
+    assert "No entry" not in reply["content"], reply["content"]  # the mention's help line
     for text in ("thanks", "THANKS"):
         _, answer = await define(scene.fake, scene.alice, text, scene.channel)
         assert answer["embeds"], (text, answer["content"])
