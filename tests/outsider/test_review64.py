@@ -15,6 +15,9 @@ from bot.glossary.letters import MIDDLE_MARKER, fit_name, fit_names, whole_lette
         "नमस्ते दुनिया ",
         "👨\u200d👩\u200d👧 family ",
         "a\\*b_ ",
+        "مرحبا بالعالم ",
+        "Ze\u0301\u0301rb ",
+        "🇫🇷🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f👍🏽",
         "x",
     ],
 )
