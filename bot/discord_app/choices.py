@@ -9,19 +9,22 @@ from collections.abc import Iterable
 from discord import app_commands
 
 from bot import limits
-from bot.glossary.letters import fit_name
+from bot.glossary.letters import fit_names
 
 
 def fitted_choices(pairs: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     """The first 25 (name, value) pairs that make a choice, each name fitted to Discord's
-    length keeping its start and its end (two long titles stay apart). A pair whose value is
+    length keeping its start and its end (`fit_names`: two long titles stay apart). A pair whose value is
     too long is left out, not cut: a value cut short would pick something else. So is one
     whose name is blank."""
-    made: list[app_commands.Choice[str]] = []
+    kept: list[tuple[str, str]] = []
     for name, value in pairs:
-        shown = fit_name(name, limits.AUTOCOMPLETE_NAME)
-        if shown and len(value) <= limits.AUTOCOMPLETE_VALUE:
-            made.append(app_commands.Choice(name=shown, value=value))
-            if len(made) == limits.AUTOCOMPLETE_CHOICES:
+        if name.strip() and len(value) <= limits.AUTOCOMPLETE_VALUE:
+            kept.append((name, value))
+            if len(kept) == limits.AUTOCOMPLETE_CHOICES:
                 break
-    return made
+    shown = fit_names([name for name, _ in kept], limits.AUTOCOMPLETE_NAME)
+    return [
+        app_commands.Choice(name=name, value=value)
+        for name, (_, value) in zip(shown, kept, strict=True)
+    ]

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,7 +35,7 @@ from bot.discord_app.items import (
 )
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
-from bot.glossary.letters import fit, fit_name
+from bot.glossary.letters import fit, fit_name, fit_names
 from bot.glossary.links import only_links
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
@@ -515,13 +515,17 @@ class PickSelect(Restorable[discord.ui.Select[Any]], template=rf"gb:pick:{OWNER}
 CARD_ITEMS = (OpenButton, PlainButton, SourcesButton, PickSelect)
 
 
-def entry_option(entry: Entry) -> discord.SelectOption:
-    description = entry.summary or entry.definition
-    return discord.SelectOption(
-        label=fit_name(entry.display_title, limits.SELECT_OPTION_TEXT),
-        value=carried(entry.id),
-        description=fit(description, limits.SELECT_OPTION_TEXT),
-    )
+def entry_options(entries: Sequence[Entry]) -> list[discord.SelectOption]:
+    """A menu's options, one an entry; two long titles alike at both ends stay apart."""
+    labels = fit_names([e.display_title for e in entries], limits.SELECT_OPTION_TEXT)
+    return [
+        discord.SelectOption(
+            label=label,
+            value=carried(entry.id),
+            description=fit(entry.summary or entry.definition, limits.SELECT_OPTION_TEXT),
+        )
+        for entry, label in zip(entries, labels, strict=True)
+    ]
 
 
 def card_view(
@@ -535,12 +539,11 @@ def card_view(
     """The card's buttons and menus; `first` is offered before the related terms."""
     layout = card_layout(entry, glossary, first=first)
     view = discord.ui.View(timeout=None)  # every item is dynamic: nothing is kept in memory
-    for n, related in enumerate(layout.related_buttons):
-        view.add_item(
-            OpenButton(related.id, owner_id, related.title, row=n // limits.BUTTONS_PER_ROW)
-        )
+    labels = fit_names([r.title for r in layout.related_buttons], limits.BUTTON_LABEL)
+    for n, (related, label) in enumerate(zip(layout.related_buttons, labels, strict=True)):
+        view.add_item(OpenButton(related.id, owner_id, label, row=n // limits.BUTTONS_PER_ROW))
     if layout.related_select:
-        options = [entry_option(e) for e in layout.related_select]
+        options = entry_options(layout.related_select)
         view.add_item(PickSelect(owner_id, options, placeholder="More related terms…", row=2))
     if layout.has_plain:
         view.add_item(PlainButton(entry.id, owner_id, show_plain=not plain))
@@ -551,6 +554,8 @@ def card_view(
 
 def suggestions_view(suggestions: tuple[Suggestion, ...], owner_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for suggestion in suggestions[: limits.BUTTONS_PER_ROW]:
-        view.add_item(OpenButton(suggestion.id, owner_id, suggestion.title, row=0))
+    shown = suggestions[: limits.BUTTONS_PER_ROW]
+    labels = fit_names([s.title for s in shown], limits.BUTTON_LABEL)
+    for suggestion, label in zip(shown, labels, strict=True):
+        view.add_item(OpenButton(suggestion.id, owner_id, label, row=0))
     return view

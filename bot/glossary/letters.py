@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, Han, halfwidth
 # katakana), as ranges for a character class: a word there is not a run of letters.
@@ -125,3 +126,59 @@ def _escapes_whole(head: str) -> str:
     given back escaped, "\\*" for a typed "*"): alone it would be shown, a stray."""
     run = len(head) - len(head.rstrip("\\"))
     return head[:-1] if run % 2 else head
+
+
+def fit_names(names: Sequence[str], limit: int) -> list[str]:
+    """Each of `names` (titles shown side by side: choices, buttons, a menu's options) as
+    `fit_name` cuts it; but two titles alike in their start and their end, differing only in
+    their middle, would read as one so: each of those shows, between its start and its end,
+    where it parts from the other (start […] middle […] end)."""
+    cuts = [fit_name(name, limit) for name in names]
+    alike: dict[str, set[str]] = {}
+    for name, cut in zip(names, cuts, strict=True):
+        alike.setdefault(cut, set()).add(name.strip())
+    for n, name in enumerate(names):
+        others = alike[cuts[n]] - {name.strip()}
+        if others:
+            name = name.strip()
+            parts = max(_common_start(name, other) for other in others)
+            cuts[n] = _fit_around(name, parts, limit) or cuts[n]
+    return cuts
+
+
+def _at_a_word(text: str) -> str:
+    """`text` less a word cut at its end, when a space is near enough (its last quarter)."""
+    space = text.rfind(" ")
+    return text[:space] if space >= len(text) * 3 // 4 else text
+
+
+def _common_start(one: str, other: str) -> int:
+    n = 0
+    while n < min(len(one), len(other)) and one[n] == other[n]:
+        n += 1
+    return n
+
+
+def _fit_around(name: str, at: int, limit: int) -> str | None:
+    """`name`'s start, the stretch around `at`, its end, a marker between each, whole letters;
+    None when `limit` leaves too little room for three parts."""
+    room = limit - 2 * len(MIDDLE_MARKER)
+    if room < 18:
+        return None
+    third = room // 3
+    head = _at_a_word(name[: whole_letters_cut(name, third)])
+    tail_from = len(name) - third
+    while tail_from < len(name) and _inside_a_letter(name, tail_from):
+        tail_from += 1
+    start = max(len(head), min(at - third // 4, tail_from - third))
+    space = name.rfind(" ", len(head), start + 1)
+    start = space + 1 if space >= 0 and start - space <= third // 3 else start
+    start = whole_letters_cut(name, start)  # `at` stays inside: a third's quarter and a third
+    middle = _at_a_word(name[start : whole_letters_cut(name, min(start + third, tail_from))])
+    return (
+        _escapes_whole(head).rstrip()
+        + MIDDLE_MARKER
+        + _escapes_whole(middle).strip()
+        + MIDDLE_MARKER
+        + name[tail_from:].lstrip()
+    )

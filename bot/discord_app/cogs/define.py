@@ -149,9 +149,16 @@ def said_to_me(text: str, result: SearchResult) -> str | None:
 
 def _as_typed_words(text: str) -> str:
     """`text` as the two patterns above read it: what shows nothing dropped (a zero-width space
-    or a direction mark pasted with it; the miss is echoed without them) and full-width forms
-    as the plain ones (an input method's "ｈｅｌｐ？")."""
-    return unicodedata.normalize("NFKC", drop_invisible(text))
+    or a direction mark pasted with it; the miss is echoed without them), full-width forms
+    as the plain ones (an input method's "ｈｅｌｐ？"), and emoji as spaces ("thanks 🙏",
+    "hi 👋🏽": a pleasantry's, not a term's)."""
+    typed = unicodedata.normalize("NFKC", drop_invisible(text))
+    return "".join(" " if _emoji_part(char) else char for char in typed)
+
+
+def _emoji_part(char: str) -> bool:
+    """An emoji's symbol, skin tone, or the joiner or variation selector inside one."""
+    return unicodedata.category(char) in ("So", "Sk") or char in "\u200d\ufe0e\ufe0f"
 
 
 # Others named in a mention's text: a member (<@1>, <@!1>), a role (<@&2>), a channel (<#3>).

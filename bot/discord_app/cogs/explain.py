@@ -18,7 +18,7 @@ from bot.discord_app.replies import (
     PickSelect,
     Reply,
     echo,
-    entry_option,
+    entry_options,
     post_instead,
     respond_in_time,
 )
@@ -177,6 +177,6 @@ async def terms_listing(
     )
     embed.set_footer(text="Pick one to open its card.")
     view = discord.ui.View(timeout=None)
-    options = [entry_option(glossary[e]) for e in entries]
+    options = entry_options([glossary[e] for e in entries])
     view.add_item(PickSelect(owner_id, options, placeholder="Open a card…", row=0))
     return Reply(None, embed, view, private=True)
