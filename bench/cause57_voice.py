@@ -31,13 +31,26 @@ OPENING = re.compile(r"^(?:[^:?`]{1,40}?:|\w+(?: \w+)? here[,.])\s+", re.IGNOREC
 # --narrow: lower-case words only (no log's "RuntimeError:", no "rope_scaling="), and the rest
 # asks ("?"): the first run cut pasted log lines' labels ("router:", "docker:") too.
 NARROW = re.compile(r"^(?:[a-z][a-z ,'-]{0,38}:|[a-z]+(?: [a-z]+)? here[,.])\s+(?=.*\?)")
+# --last: a long text (LONG words or more) searched as its last sentence that asks ("?") alone,
+# the context before it dropped (dev20's long rambling questions put the question last).
+LONG = 30
+SENTENCE = re.compile(r"(?<=[.!?:;])\s+")
 ORDER = ("right", "offer-first", "offer-3", "offer-miss", "none", "wrong", "off-ok", "off-card")
+
+
+def last_question(text: str) -> str:
+    """The last sentence of a long text that asks, or the text as it is."""
+    if len(text.split()) < LONG:
+        return text
+    asking = [s for s in SENTENCE.split(text) if "?" in s and len(s.split()) >= 4]
+    return asking[-1] if asking else text
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", action="store_true")
     parser.add_argument("--narrow", action="store_true")
+    parser.add_argument("--last", action="store_true")
     args = parser.parse_args()
     opening = NARROW if args.narrow else OPENING
     slices = {*TUNING, "dev19", "dev20"} - HELD_OUT
@@ -49,7 +62,7 @@ def main() -> int:
         for case in load_cases(ROOT / "tests/search" / name):
             if case.slice not in slices:
                 continue
-            cut = opening.sub("", case.query, count=1)
+            cut = last_question(case.query) if args.last else opening.sub("", case.query, count=1)
             if cut == case.query or len(cut.split()) < 3:
                 continue
             side = "dev20" if case.slice == "dev20" else "other"
