@@ -66,13 +66,13 @@ def _wrap_later() -> None:
         setattr(SearchIndex, name, traced)
 
 
-def meaning(steps: list[dict[str, Any]], index: Any, wanted: list[str]) -> dict[str, Any]:
+def meaning(steps: list[dict[str, Any]], index: Any, wanted: list[str | None]) -> dict[str, Any]:
     """The meaning's first (id, cosine, lead) and the right entry's rank and cosine in its ten."""
     fused = next((s for s in steps if s["step"] == "fuse"), None)
     if fused is None:
         return {"ran": False}
     similar = fused["similar"]
-    positions = [index.positions[w] for w in wanted if w in index.positions]
+    positions = [index.positions[w] for w in wanted if w and w in index.positions]
     rank, cosine = None, None
     for r, (e, c) in enumerate(similar):
         if e in positions:

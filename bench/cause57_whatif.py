@@ -6,7 +6,7 @@ refused as `bench/offer_causes.py` refuses them).
 
 1. "First, no card": a card for the meaning's first where the answer has none, from a cosine
    and a lead over the meaning's second (the grid below), with or without the words' agreement
-   (the lexical stages pooled it). Counts right cards gained, wrong cards made (on-topic) and
+   (the lexical stages pooled it: "yes"; put it first: "first"). Counts right cards gained, wrong cards made (on-topic) and
    off-topic cards made, dev20 apart.
 2. "None, all under the offer floor" (`SUGGEST_SCORE` 75, cosine 0.45): offers from a lower
    cosine where the answer is "none"; counts rows whose right entry the meaning's first three
@@ -39,6 +39,11 @@ FLOORS = (0.45, 0.42, 0.4, 0.38)
 GAPS = (0.05, 0.1, 0.15, 0.2)
 
 
+def _words_first(before: dict[int, Any]) -> int | None:
+    """The lexical stages' first entry (by score) before the meaning was folded in."""
+    return max(before, key=lambda e: before[e].score) if before else None
+
+
 def record(case: Any, result: Any, steps: list[dict[str, Any]], index: Any) -> dict[str, Any]:
     fused = next((s for s in steps if s["step"] == "fuse"), None)
     similar = fused["similar"] if fused else []
@@ -54,6 +59,7 @@ def record(case: Any, result: Any, steps: list[dict[str, Any]], index: Any) -> d
         "cos": similar[0][1] if similar else 0.0,
         "lead": fused["lead"] if fused else 0.0,
         "found": bool(fused and similar and similar[0][0] in fused["before"]),
+        "words_first": bool(fused and similar and _words_first(fused["before"]) == similar[0][0]),
         "right_first": bool(similar and similar[0][0] in accepts),
         "right_in_3": any(e in accepts for e, _ in similar[:3]),
         "card_rank": ranks.get(card) if card is not None else None,
@@ -74,21 +80,25 @@ def main() -> int:
 
     print("\n== 1. card the meaning's first where there is no card (no-card rows only)")
     print("cos   lead  words | right+ wrong+ off+ | dev20: right+ wrong+")
-    for found in (True, False):
+    for found in ("first", True, False):
         for c in COSINES:
             for lead in LEADS:
-                gain = Counter()
+                gain: Counter[str] = Counter()
                 for r in rows:
                     if r["verdict"] in ("right", "wrong", "off-card") or r["first"] is None:
                         continue
-                    if r["cos"] < c or r["lead"] < lead or (found and not r["found"]):
+                    if r["cos"] < c or r["lead"] < lead:
+                        continue
+                    if (found == "first" and not r["words_first"]) or (
+                        found is True and not r["found"]
+                    ):
                         continue
                     key = "off" if r["off"] else "right" if r["right_first"] else "wrong"
                     gain[key] += 1
                     if r["slice"] == "dev20" and not r["off"]:
                         gain["d20 " + key] += 1
                 print(
-                    f"{c:<5} {lead:<5} {'yes' if found else 'any':<5} | {gain['right']:>6} "
+                    f"{c:<5} {lead:<5} {found if found == 'first' else 'yes' if found else 'any':<5} | {gain['right']:>6} "
                     f"{gain['wrong']:>6} {gain['off']:>4} | {gain['d20 right']:>12} "
                     f"{gain['d20 wrong']:>6}"
                 )
@@ -116,7 +126,7 @@ def main() -> int:
     print("\n== 3. a card the meaning does not rank first, its first ahead by a gap: an offer")
     print("gap  | wrong->offer (dev20) | right lost (dev20) | off-topic cards undone")
     for gap in GAPS:
-        count = Counter()
+        count: Counter[str] = Counter()
         for r in rows:
             if r["card_rank"] == 0 or r["verdict"] not in ("right", "wrong", "off-card"):
                 continue
