@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import logging
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -564,40 +567,123 @@ UNREADABLE = [
 ]
 
 
+def _unreadable_folder(folder: Path, database: Path) -> tuple[Path, ...]:
+    """A folder with a database, and a data file, a database and a folder (holding both and an
+    alias file) this user may not read or search, those three returned (mode 000 later). The
+    databases are copies of `database` (one made per run: each made 0.2-1 s)."""
+    data = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ndefinition = "A test term, unread."\n'
+    folder.mkdir()
+    shutil.copyfile(database, folder / "g.db")
+    locked = folder / "locked"
+    locked.mkdir()
+    (locked / "data.toml").write_text(data, "utf-8")
+    (locked / "a.json").write_text("[]", "utf-8")
+    shutil.copyfile(database, locked / "g.db")
+    (folder / "mode000.toml").write_text(data, "utf-8")
+    shutil.copyfile(database, folder / "mode000.db")
+    return locked, folder / "mode000.toml", folder / "mode000.db"
+
+
+# Each command of UNREADABLE but `run` in turn in one process (a process each cost 1-2 s of
+# importing the bot, 5-10 s loaded): `glossary_bot_run_here` as in its own, in its folder.
+_EACH_COMMAND = """
+import json, sys
+from pathlib import Path
+from tests.resilience.botproc import glossary_bot_run_here
+said = []
+for env, cwd, args in json.loads(sys.argv[1]):
+    done = glossary_bot_run_here(env, Path(cwd), *args)
+    said.append((done.returncode, done.stdout, done.stderr))
+print(json.dumps(said))
+"""
+Done = tuple[subprocess.CompletedProcess[str], Path, bytes]
+
+
+def _unreadable_runs(
+    root: Path, cases: list[tuple[str, tuple[str, ...], dict[str, str]]]
+) -> dict[str, Done]:
+    """Each (label, arguments, settings) run with file modes enforced, in a folder of its own
+    under `root`: what it did, its folder's g.db and that file's bytes before. One case of
+    `run` in a process of its own (it sets up signals and logging); other commands one after
+    another in one process under setpriv."""
+    folders = {label: root / f"case{n}" for n, (label, _, _) in enumerate(cases)}
+    database = _database(root / "made.db")
+    assert sorted(path.name for path in root.iterdir()) == ["made.db"]  # the file alone: whole
+    unreadable = [
+        path for folder in folders.values() for path in _unreadable_folder(folder, database)
+    ]
+    before = {label: (folder / "g.db").read_bytes() for label, folder in folders.items()}
+    runs = [
+        ({**CLI_ENV, "DATABASE_PATH": "g.db", **settings}, str(folders[label]), args)
+        for label, args, settings in cases
+    ]
+    for path in unreadable:
+        path.chmod(0)
+    try:
+        if [args[0] for _, _, args in runs] == ["run"]:
+            [(env, cwd, args)] = runs
+            done = [glossary_bot_run(env, Path(cwd), *args, prefix=without_permission_override())]
+        else:
+            assert "run" not in [args[0] for _, _, args in runs]
+            each = subprocess.run(
+                [
+                    *without_permission_override(),
+                    sys.executable,
+                    "-c",
+                    _EACH_COMMAND,
+                    json.dumps(runs),
+                ],
+                env={**CLI_ENV, "PYTHONPATH": str(ROOT)},
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=60 * len(runs),
+                check=False,
+            )
+            assert each.returncode == 0, each
+            done = [
+                subprocess.CompletedProcess(list(args), status, out, err)
+                for (_, _, args), (status, out, err) in zip(
+                    runs, json.loads(each.stdout), strict=True
+                )
+            ]
+    finally:
+        for path in unreadable:
+            path.chmod(0o700)
+    return {
+        label: (did, folders[label] / "g.db", before[label])
+        for (label, _, _), did in zip(cases, done, strict=True)
+    }
+
+
+@pytest.fixture(scope="module")
+def unreadable_commands(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Done]:
+    """The cases of UNREADABLE but `run`'s, together."""
+    cases = [(label, args, settings) for label, args, settings, _ in UNREADABLE if args[0] != "run"]
+    return _unreadable_runs(tmp_path_factory.mktemp("unreadable"), cases)
+
+
 @pytest.mark.parametrize(
-    ("args", "settings", "name"),
-    [case[1:] for case in UNREADABLE],
+    ("label", "args", "settings", "name"),
+    UNREADABLE,
     ids=[case[0] for case in UNREADABLE],
 )
 def test_unreadable_files_are_named_in_one_line(
-    tmp_path: Path, args: tuple[str, ...], settings: dict[str, str], name: str
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    label: str,
+    args: tuple[str, ...],
+    settings: dict[str, str],
+    name: str,
 ) -> None:
     """The command line run with file modes enforced (the tests run as root, who reads a mode
     000 file anyway: `setpriv` drops that right, as an operator's own user lacks it) on a data
     file, a database and a folder it may not read or search. Each: a line naming the file as
     given, a non-zero exit, no traceback; the database given to write is left as it was."""
-    data = '[[entries]]\nid = "zorb"\ntitle = "Zorb"\ndefinition = "A test term, unread."\n'
-    _database(tmp_path / "g.db")
-    locked = tmp_path / "locked"
-    locked.mkdir()
-    (locked / "data.toml").write_text(data, "utf-8")
-    (locked / "a.json").write_text("[]", "utf-8")
-    _database(locked / "g.db")
-    (tmp_path / "mode000.toml").write_text(data, "utf-8")
-    _database(tmp_path / "mode000.db")
-    before = (tmp_path / "g.db").read_bytes()
-    for unreadable in (locked, tmp_path / "mode000.toml", tmp_path / "mode000.db"):
-        unreadable.chmod(0)
-    try:
-        done = glossary_bot_run(
-            {**CLI_ENV, "DATABASE_PATH": "g.db", **settings},
-            tmp_path,
-            *args,
-            prefix=without_permission_override(),
-        )
-    finally:
-        for unreadable in (locked, tmp_path / "mode000.toml", tmp_path / "mode000.db"):
-            unreadable.chmod(0o700)
+    if args[0] == "run":
+        done, db, before = _unreadable_runs(tmp_path, [(label, args, settings)])[label]
+    else:
+        done, db, before = request.getfixturevalue("unreadable_commands")[label]
     said = done.stdout + done.stderr
     assert done.returncode != 0, done
     assert "Traceback" not in said, said
@@ -606,7 +692,7 @@ def test_unreadable_files_are_named_in_one_line(
     assert "Permission denied" in line or "not readable" in line or "cannot be searched" in line, (
         line
     )
-    assert (tmp_path / "g.db").read_bytes() == before
+    assert db.read_bytes() == before
 
 
 @pytest.mark.parametrize("kind", ["a folder it may not search", "a file it may not read"])

@@ -21,7 +21,7 @@ from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import open_add, submit
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_here
 from tests.resilience.helpers import add_alias, moderator_says
 
 from .conftest import Scene
@@ -147,7 +147,7 @@ async def test_a_servers_first_read_waits_for_its_indexing_where_the_answer_can_
         assert is_ephemeral(listing), listing
 
 
-async def test_reading_an_older_database_from_the_command_line_leaves_it_as_it_was(
+def test_reading_an_older_database_from_the_command_line_leaves_it_as_it_was(
     tmp_path: Path,
 ) -> None:
     """Plan line V2: the new version's command line on a database of an older schema, as an
@@ -159,7 +159,7 @@ async def test_reading_an_older_database_from_the_command_line_leaves_it_as_it_w
     db = tmp_path / "old.db"
     before = first_schema_database(db, 5)
     for command in (("terms", "export", "--guild", "5"), ("stats",), ("aliases", "export")):
-        status, said = await glossary_bot(CLI_ENV, tmp_path, *command, "--db", str(db))
+        status, said = glossary_bot_here(CLI_ENV, tmp_path, *command, "--db", str(db))
         assert status == 1, (command, said)
         assert said.strip().endswith("start the bot once to upgrade it"), (command, said)
         assert db.read_bytes() == before, command
@@ -190,7 +190,7 @@ async def test_no_entry_in_a_dm_does_not_send_the_user_to_a_moderator(
 ENTRY = 'id = "{id}"\ntitle = "{title}"\ncategory = "Fundamentals"\ndefinition = "{title}."\n'
 
 
-async def test_check_names_the_line_of_the_second_entry_with_an_id(tmp_path: Path) -> None:
+def test_check_names_the_line_of_the_second_entry_with_an_id(tmp_path: Path) -> None:
     """Plan line K1: `glossary-bot check` of a file with two entries of one id named the line
     of the first, which is the one to keep: "twin.toml:2 [zorb]: a second entry…" for a
     second entry on line 14."""
@@ -200,23 +200,23 @@ async def test_check_names_the_line_of_the_second_entry_with_an_id(tmp_path: Pat
     )
     (tmp_path / "twin.toml").write_text(text)
     assert text.splitlines()[13] == 'id = "zorb"'  # the second: line 14
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", "-q", "twin.toml")
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", "-q", "twin.toml")
     assert status == 1, said
     assert said.splitlines()[0] == (
         "twin.toml:14 [zorb]: error: a second entry with id 'zorb' in the same file"
     ), said
 
 
-async def test_check_leaves_out_an_entry_related_to_itself(tmp_path: Path) -> None:
+def test_check_leaves_out_an_entry_related_to_itself(tmp_path: Path) -> None:
     """Beside it: an entry whose `related` names its own id passed `check` silently, and its
     card carried a button to itself ("Related: Zorb" on Zorb's card); a server's term
     related to itself is refused. `check` warns, naming it, and the card leaves it out."""
     text = "[[entries]]\n" + ENTRY.format(id="zorb", title="Zorb") + 'related = ["zorb"]\n'
     (tmp_path / "self.toml").write_text(text)
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", "self.toml")
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", "self.toml")
     assert status == 0, said  # a warning: a glossary that started yesterday still starts
     assert "self.toml:2 [zorb]: warning: related id 'zorb' is this entry itself" in said, said
-    status, card = await glossary_bot(CLI_ENV, tmp_path, "define", "zorb", "--data", "self.toml")
+    status, card = glossary_bot_here(CLI_ENV, tmp_path, "define", "zorb", "--data", "self.toml")
     assert status == 0, card
     assert "Related" not in card, card
 
@@ -256,7 +256,7 @@ async def test_migrate_db_refuses_a_file_a_bot_is_serving(scene: Scene, tmp_path
         assert f"pid {bot.process.pid if bot.process else 0}" in said, said
         assert not target.exists()
         assert await bot.stop() == 0
-    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, *args)
     assert status == 0, said
     assert "1 lookup," in said, said
 
@@ -279,7 +279,7 @@ async def test_migrate_db_refuses_to_copy_into_a_file_a_bot_is_serving(
         assert said.startswith(f"glossary-bot: error: --to {scene.db_path}: a bot runs"), said
         assert f"pid {bot.process.pid if bot.process else 0}" in said, said
         assert await bot.stop() == 0
-    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, *args)
     assert status == 0, said
     assert "1 alias," in said, said
 
@@ -290,6 +290,6 @@ async def test_migrate_db_from_a_file_to_itself_is_refused(tmp_path: Path) -> No
     db = tmp_path / "bot.db"
     await (await Store.open(db, flush_interval=None)).close()
     args = ("migrate-db", "--from", str(db), "--to", str(tmp_path / "." / "bot.db"), "--force")
-    status, said = await glossary_bot(CLI_ENV, tmp_path, *args)
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, *args)
     assert status == 1, said
     assert said.startswith("glossary-bot: error: --from and --to are the same file"), said

@@ -15,7 +15,7 @@ from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
 from tests.polling import eventually
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_here
 from tests.resilience.helpers import hung_database
 from tests.resilience.test_shard_claims import answers_on, end_sessions, process_of, refused
 
@@ -35,7 +35,7 @@ RESERVED_IN_PASSWORD = [
 
 
 @pytest.mark.parametrize(("url", "secret"), RESERVED_IN_PASSWORD)
-async def test_a_password_with_a_reserved_character_is_named_and_never_shown(
+def test_a_password_with_a_reserved_character_is_named_and_never_shown(
     tmp_path: Path, url: str, secret: str
 ) -> None:
     """Plan line U2: a password holding `@`, `#`, `?` or `/` written into DATABASE_URL as it is.
@@ -44,14 +44,14 @@ async def test_a_password_with_a_reserved_character_is_named_and_never_shown(
     known" or "database error at postgresql://glossary:Pq?Zw9@…: bad query field", showing the
     password, or part of it, and not saying why. Now one line naming DATABASE_URL and the
     percent-encoding, without the password; `--db URL` likewise names the URL's problem."""
-    status, said = await glossary_bot({**CLI_ENV, "DATABASE_URL": url}, tmp_path, "stats")
+    status, said = glossary_bot_here({**CLI_ENV, "DATABASE_URL": url}, tmp_path, "stats")
     assert status == 2, said
     assert len(said.strip().splitlines()) == 1, said
     assert "DATABASE_URL" in said, said
     assert "percent-encode" in said, said
     assert secret not in said, said
 
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "stats", "--db", url)
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "stats", "--db", url)
     assert status == 1, said
     assert len(said.strip().splitlines()) == 1, said
     assert "percent-encode" in said, said
@@ -169,19 +169,19 @@ async def test_questions_in_other_languages_through_the_running_bot(
             assert await handle.choices() == [], partial
         assert await bot.stop() == 0
     assert "Traceback" not in bot.output, bot.output
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "stats", "--db", str(db), "--json")
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "stats", "--db", str(db), "--json")
     assert status == 0, said
     misses = {miss["query"] for miss in json.loads(said)["top_misses"]}
     assert "🤖🧠" in misses, misses
 
 
 @pytest.mark.postgres
-async def test_spaces_inside_the_quotes_of_database_url_are_not_part_of_it(tmp_path: Path) -> None:
+def test_spaces_inside_the_quotes_of_database_url_are_not_part_of_it(tmp_path: Path) -> None:
     """Plan line U2: `DATABASE_URL = " postgresql://… "` in `.env`, spaces inside the quotes
     (pasted with them). The check of the URL trimmed them but the bot used the URL as given:
     "database "glossary_test " does not exist". Now the URL is used trimmed, as checked."""
     # The URL ends in the database's name (a query would take the space instead).
     (tmp_path / ".env").write_text(f'DATABASE_URL = " {TEST_DATABASE_URL} "\n', encoding="utf-8")
-    _, said = await glossary_bot(CLI_ENV, tmp_path, "aliases", "export")
+    _, said = glossary_bot_here(CLI_ENV, tmp_path, "aliases", "export")
     # Whatever that database holds, it was reached.
     assert "does not exist" not in said, said

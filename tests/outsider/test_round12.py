@@ -19,7 +19,7 @@ from bot.storage.cli import on_store
 from bot.storage.models import AliasImport
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_here
 
 from .conftest import Scene
 
@@ -110,7 +110,7 @@ async def test_a_json_list_of_rows_is_told_what_the_json_must_be(tmp_path: Path)
     rows.write_text(json.dumps(ROWS), encoding="utf-8")
     db = tmp_path / "g.db"
     db.touch()
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "terms", "import", str(rows), "--guild", "1", "--db", str(db)
     )
     assert status == 1, said
@@ -119,7 +119,7 @@ async def test_a_json_list_of_rows_is_told_what_the_json_must_be(tmp_path: Path)
     # outsider43 (round 30 M1): an import names the list's keys and the formats it reads.
     assert "this JSON (a list of objects with the keys" in said, said
     assert "the topics JSON" in said, said
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", str(rows))
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", str(rows))
     assert status == 1, said
     assert "not a list" in said, said
     assert "TopicsHeader" not in said, said
@@ -137,7 +137,7 @@ async def test_a_dry_run_makes_no_database(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     missing = tmp_path / "glosary-bot.db"
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "terms", "import", str(file), "--guild", "1", "--db", str(missing),
         "--dry-run",
     )  # fmt: skip
@@ -155,7 +155,7 @@ async def test_migrate_db_into_a_missing_folder_is_one_line(tmp_path: Path) -> N
     source = tmp_path / "g.db"
     await made(source)
     target = tmp_path / "nowhere" / "copy.db"
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "migrate-db", "--from", str(source), "--to", str(target)
     )
     assert status == 1, said
@@ -180,6 +180,8 @@ async def test_a_path_under_the_home_folder_in_env(tmp_path: Path, setting: str)
         "DATABASE_PATH=~/glossary-bot.db\nHEARTBEAT_PATH=~/beat\n", encoding="utf-8"
     )
     env = {**CLI_ENV, "HOME": str(home)}
+    # In a process of its own, each: the real-process `stats` and `health` of these files (the
+    # other steps here run in this process, `glossary_bot_here`).
     if setting == "DATABASE_PATH":
         status, said = await glossary_bot(env, tmp_path, "stats")
         assert status == 0, said
@@ -215,7 +217,7 @@ async def test_a_suggestion_of_a_name_the_glossary_has_is_not_queued(
         await opened.response()
         sent = await fake.submit_modal(scene.alice, opened, {"definition": "What I think it is."})
         assert (await sent.final_message())["content"].startswith("Thanks! “zorblax”")
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
     )
     assert status == 0, said
@@ -242,7 +244,7 @@ async def test_hello_and_thanks_to_the_bot_get_its_help_not_a_miss(
         await fake.user_message(scene.alice, dm, "hi, what is rag?")
         card = await fake.wait_for_channel_message(dm)
         assert card["embeds"][0]["title"] == "Retrieval-Augmented Generation (RAG)", card
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
     )
     assert status == 0, said
@@ -261,7 +263,7 @@ async def test_a_file_saved_as_ansi_is_told_where_and_how_to_save_it(tmp_path: P
     )
     db = tmp_path / "g.db"
     await made(db)
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "terms", "import", str(file), "--guild", "1", "--db", str(db)
     )
     assert status == 1, said
@@ -280,7 +282,7 @@ async def test_check_names_the_id_a_related_title_meant(tmp_path: Path) -> None:
         'definition = "Where blaps are kept."\n',
         encoding="utf-8",
     )
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", "-q", "mine.toml")
     assert status == 1, said
     assert (
         "[zorb-cache]: error: related id 'Blap Store' names no entry (it is a name of "
@@ -295,7 +297,7 @@ async def test_health_names_the_heartbeat_file_it_looked_for(tmp_path: Path) -> 
     names the file it looked for, absolute, so the other folder shows."""
     elsewhere = tmp_path / "cron"
     elsewhere.mkdir()
-    status, said = await glossary_bot({**CLI_ENV, "HEARTBEAT_PATH": "beat"}, elsewhere, "health")
+    status, said = glossary_bot_here({**CLI_ENV, "HEARTBEAT_PATH": "beat"}, elsewhere, "health")
     assert status == 1, said
     assert f"no heartbeat at {elsewhere / 'beat'} yet" in said, said
 
@@ -343,7 +345,7 @@ async def test_an_alias_file_made_by_hand_is_told_what_it_needs(tmp_path: Path) 
     await made(db)
     sheet = tmp_path / "aliases.csv"
     sheet.write_text("guild_id,alias,entry_id\r\n1,zorb,rag\r\n", encoding="utf-8")
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "aliases", "import", str(sheet), "--db", str(db)
     )
     assert status == 1, said
@@ -361,7 +363,7 @@ async def test_an_alias_file_made_by_hand_is_told_what_it_needs(tmp_path: Path) 
         ),
         encoding="utf-8",
     )
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "aliases", "import", str(rows), "--db", str(db)
     )
     assert status == 1, said

@@ -24,7 +24,12 @@ from bot.glossary.models import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import ROOT, BotProcess, glossary_bot, glossary_bot_waited
+from tests.resilience.botproc import (
+    ROOT,
+    BotProcess,
+    glossary_bot_here,
+    glossary_bot_waited,
+)
 
 from .conftest import Scene
 
@@ -52,12 +57,12 @@ async def test_check_refuses_a_file_with_a_merge_conflict_in_it(tmp_path: Path) 
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "mine.toml").write_text(CONFLICTED, encoding="utf-8")
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", str(folder))
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", str(folder))
     assert status == 1, said
     assert "mine.toml:6: error: an unresolved merge conflict" in said, said
     markdown = tmp_path / "mine.md"
     markdown.write_text("My Glossary¶\nZorb Lax¶\n<<<<<<< HEAD\nA zorb.\n", encoding="utf-8")
-    status, said = await glossary_bot(CLI_ENV, tmp_path, "check", str(markdown))
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", str(markdown))
     assert status == 1, said
     assert "mine.md:3: error: an unresolved merge conflict" in said, said
 
@@ -256,7 +261,7 @@ async def test_a_suggestion_named_by_a_mention_is_not_queued(
         await opened.response()
         sent = await fake.submit_modal(scene.alice, opened, {"definition": "What it means."})
         assert (await sent.final_message())["content"].startswith("Thanks! “Zorblax”")
-    status, said = await glossary_bot(
+    status, said = glossary_bot_here(
         CLI_ENV, tmp_path, "stats", "--db", str(scene.db_path), "--json"
     )
     assert status == 0, said

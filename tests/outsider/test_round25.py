@@ -17,7 +17,7 @@ from pathlib import Path
 from bot.cards.chart import _terms_chart
 from bot.storage import Store
 from bot.storage.periods import period_start
-from tests.resilience.botproc import BotProcess, glossary_bot_waited
+from tests.resilience.botproc import BotProcess, glossary_bot_here, glossary_bot_waited
 
 from .conftest import Scene
 from .test_round14 import CLI_ENV
@@ -33,7 +33,7 @@ async def _alias(scene: Scene, alias: str, term: str) -> None:
 
 
 def _aliases(cwd: Path, db: Path) -> list[str]:
-    status, output = glossary_bot_waited(CLI_ENV, cwd, "aliases", "export", "--db", str(db))
+    status, output = glossary_bot_here(CLI_ENV, cwd, "aliases", "export", "--db", str(db))
     assert status == 0, output
     return sorted(row["alias"] for row in json.loads(output))
 
@@ -74,7 +74,7 @@ async def test_a_backup_restored_after_a_crash_is_the_backup(scene: Scene, tmp_p
     shutil.copyfile(backup, copied / "bot.db")
     assert _aliases(tmp_path, copied / "bot.db") != ["qq before"]
 
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "restore", str(backup), "--db", str(db))
     assert status == 0, output
     assert f"restored {db} from {backup}" in output, output
     kept = Path(f"{db}.before-restore")
@@ -119,11 +119,11 @@ def test_restore_checks_the_backup_before_touching_the_database(tmp_path: Path) 
     """A restore of the wrong file (a typo, a glossary file, a truncated copy) is refused in one
     line naming it; the database stays as it was."""
     db, backup = tmp_path / "bot.db", tmp_path / "b.db"
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "backup", str(backup), "--db", str(db))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "backup", str(backup), "--db", str(db))
     assert status == 1  # no database yet
     one = [{"guild_id": 1, "alias": "qq one", "entry_id": "rag"}]
     (tmp_path / "one.json").write_text(json.dumps(one), encoding="utf-8")
-    status, output = glossary_bot_waited(
+    status, output = glossary_bot_here(
         CLI_ENV, tmp_path, "aliases", "import", "one.json", "--db", str(db)
     )
     assert status == 0, output
@@ -134,7 +134,7 @@ def test_restore_checks_the_backup_before_touching_the_database(tmp_path: Path) 
         ("missing.db", f"there is no backup at {tmp_path / 'missing.db'}"),
         ("notes.toml", f"{tmp_path / 'notes.toml'} is not a usable SQLite database"),
     ):
-        status, output = glossary_bot_waited(
+        status, output = glossary_bot_here(
             CLI_ENV, tmp_path, "restore", str(tmp_path / name), "--db", str(db)
         )
         assert status == 1, output
@@ -150,7 +150,7 @@ def test_restore_on_postgresql_names_the_command_to_run(tmp_path: Path) -> None:
     """With DATABASE_URL, `backup` names a `pg_dump` command; `restore` names the `pg_restore`
     that reads its file back, without the password, and touches nothing."""
     url = "postgresql://glossary:secret@db.example:5432/glossary"
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "restore", "b.dump", "--db", url)
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "restore", "b.dump", "--db", url)
     assert status == 1, output
     command = "pg_restore --clean --if-exists --dbname=postgresql://glossary@db.example:5432/glossary b.dump"
     assert f"stop the bots, then restore with `{command}`" in output, output
@@ -167,7 +167,7 @@ def test_terms_import_refuses_direct_messages(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     db = tmp_path / "g.db"
-    status, output = glossary_bot_waited(
+    status, output = glossary_bot_here(
         CLI_ENV, tmp_path, "terms", "import", "t.toml", "--guild", "0", "--db", str(db)
     )
     assert status == 2, output
@@ -218,7 +218,7 @@ def test_check_refuses_a_file_or_key_sources_toml_lists_twice(tmp_path: Path) ->
     foundations += 'file = "foundations.toml"\nformat = "curated-toml"\n'
     again = foundations.replace('key = "foundations"', 'key = "foundations-again"')
     twice = _sources_edited(tmp_path / "a", lambda text: text + "\n" + again)
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", str(twice))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "check", "-q", str(twice))
     assert status == 1, output
     assert (
         f"{twice / 'sources.toml'}: error: [[sources]] 'foundations-again' names the file "
@@ -227,7 +227,7 @@ def test_check_refuses_a_file_or_key_sources_toml_lists_twice(tmp_path: Path) ->
     shared = _sources_edited(
         tmp_path / "b", lambda text: text.replace('key = "backend-ai-go"', 'key = "foundations"')
     )
-    status, output = glossary_bot_waited(CLI_ENV, tmp_path, "check", "-q", str(shared))
+    status, output = glossary_bot_here(CLI_ENV, tmp_path, "check", "-q", str(shared))
     assert status == 1, output
     assert (
         f"{shared / 'sources.toml'}: error: two [[sources]] tables have the key 'foundations' "

@@ -18,7 +18,7 @@ from tests.discord_app.helpers import buttons, is_ephemeral
 from tests.discord_app.test_terms import add_term
 from tests.fake_discord import FakeUser
 from tests.fake_discord.handles import JSON
-from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.resilience.botproc import ROOT, glossary_bot_here
 
 from .conftest import Scene
 
@@ -61,7 +61,10 @@ async def _import(scene: Scene, filename: str, data: str, **options: object) -> 
 
 
 async def _cli(tmp_path: Path, *args: str) -> tuple[int, str]:
-    return await asyncio.to_thread(glossary_bot_waited, CLI_ENV, tmp_path, *args)
+    """The command in this process (its process is not what these tests check: each cost 1-2 s
+    of importing the bot, far more loaded); `terms import`/`export` in a process of their own
+    stay in test_round14 and test_round14_left."""
+    return await asyncio.to_thread(glossary_bot_here, CLI_ENV, tmp_path, *args)
 
 
 async def test_smart_quotes_in_an_import_are_named(

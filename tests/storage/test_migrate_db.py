@@ -19,12 +19,17 @@ from .conftest import Databases, FakeClock, OpenStore, names_in
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def glossary_bot(*args: str, cwd: Path = ROOT, **settings: str) -> subprocess.CompletedProcess[str]:
+def glossary_bot_env(**settings: str) -> dict[str, str]:
+    """This environment without the developer's database settings, the checkout importable."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
+    return {**env, "PYTHONPATH": str(ROOT), **settings}
+
+
+def glossary_bot(*args: str, cwd: Path = ROOT, **settings: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args],
         cwd=cwd,
-        env={**env, "PYTHONPATH": str(ROOT), **settings},
+        env=glossary_bot_env(**settings),
         capture_output=True,
         text=True,
         timeout=120,
