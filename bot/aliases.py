@@ -41,10 +41,7 @@ def alias_text(text: str) -> str:
 
 
 def check_alias(
-    text: str,
-    entry_id: str,
-    index: SearchIndex,
-    server: Aliases = None,
+    text: str, entry_id: str, index: SearchIndex, server: Aliases = None
 ) -> tuple[str, str]:
     """(key, text to store) for an alias of `entry_id` in a server with aliases `server`, or
     AliasRejected saying why (naming the entry that already answers to it)."""
@@ -118,10 +115,7 @@ def _already_names(text: str, key: str, other: Entry, index: SearchIndex) -> str
 
 
 def lookalike_refusal(
-    text: str,
-    entry: Entry,
-    index: SearchIndex,
-    server: Aliases = None,
+    text: str, entry: Entry, index: SearchIndex, server: Aliases = None
 ) -> str | None:
     """Why `text` cannot be a name of `entry`: it looks like (`lookalikes`) a name of another
     entry, the server's terms and aliases included; or None."""
@@ -160,12 +154,7 @@ def compiled_aliases(local: LocalGlossary, aliases: Mapping[str, str]) -> Server
     return ServerAliases(aliases, local.index.positions, local.card_ids)
 
 
-def validate_alias(
-    text: str,
-    entry_id: str,
-    index: SearchIndex,
-    server: Aliases = None,
-) -> str:
+def validate_alias(text: str, entry_id: str, index: SearchIndex, server: Aliases = None) -> str:
     """For `glossary-bot aliases import`: the key, or ValueError naming the problem. `index` is
     the server's (`server_glossary_of`), `server` its aliases (`compiled_aliases`, grown line by
     line with their look-alike index), to refuse near-duplicates."""

@@ -14,9 +14,9 @@ from bot.glossary.letters import fit_names
 
 def fitted_choices(pairs: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     """The first 25 (name, value) pairs that make a choice, each name fitted to Discord's
-    length keeping its start and its end (`fit_names`: two long titles stay apart). A pair whose value is
-    too long is left out, not cut: a value cut short would pick something else. So is one
-    whose name is blank."""
+    length keeping its start and its end (`fit_names`: two long titles stay apart). A pair
+    whose value is too long is left out, not cut: a value cut short would pick something else.
+    So is one whose name is blank."""
     kept: list[tuple[str, str]] = []
     for name, value in pairs:
         if name.strip() and len(value) <= limits.AUTOCOMPLETE_VALUE:

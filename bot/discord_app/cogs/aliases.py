@@ -158,8 +158,8 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
         return result.reason or "That alias clashes with another one."
     if result.status is AddAliasStatus.TERM_GONE:
         return (
-            f"“{echo_name(entry.display_title)}” was removed from this server's glossary a moment "
-            "ago: nothing was added."
+            f"“{echo_name(entry.display_title)}” was removed from this server's glossary a "
+            "moment ago: nothing was added."
         )
     if result.status is AddAliasStatus.ADDED:
         # Members who suggested this name are waiting for it: it now opens a card, so accept.
@@ -212,7 +212,10 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
     if gone.term is None:
         return f"{text}: it was removed {when}."
     title = log_entry(gone.term).title
-    return f"{text}: it was removed with its term “{echo_name(title)}” {when} (`/term log` says by whom)."
+    return (
+        f"{text}: it was removed with its term “{echo_name(title)}” {when} "
+        "(`/term log` says by whom)."
+    )
 
 
 @app_commands.default_permissions(manage_guild=True)

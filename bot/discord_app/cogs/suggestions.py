@@ -199,8 +199,8 @@ async def own_waiting(store: Store, scope: int, user_id: int, title: str) -> str
             said = (
                 f"You suggested “{echo_name(title)}” already"
                 if compact(title) == compact(waiting.title)
-                else f"“{echo_name(title)}” is the same name here as “{echo_name(waiting.title)}”, which "
-                "you suggested already"
+                else f"“{echo_name(title)}” is the same name here as "
+                f"“{echo_name(waiting.title)}”, which you suggested already"
             )
             return (
                 f"{said}: it is waiting for this server's moderators. I'll tell you privately "
@@ -604,8 +604,8 @@ async def _decide(
     untold = await tell_member(
         interaction.client,
         found.user_id,
-        f"Your suggestion “{echo_name(found.title)}” in {discord.utils.escape_markdown(server)} was "
-        f"{outcome} by its moderators.{look_up}",
+        f"Your suggestion “{echo_name(found.title)}” in "
+        f"{discord.utils.escape_markdown(server)} was {outcome} by its moderators.{look_up}",
         interaction.guild,
     )
     return found, untold

@@ -527,8 +527,9 @@ def aliases_named(keys: Sequence[str]) -> str:
 
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     return (
-        f"“{echo_name(term.title)}” is a related term of {quoted_list([t.title for t in dangling])}: "
-        "take it out of their related terms first (`/term edit`), so no card points at nothing."
+        f"“{echo_name(term.title)}” is a related term of "
+        f"{quoted_list([t.title for t in dangling])}: take it out of their related terms first "
+        "(`/term edit`), so no card points at nothing."
     )
 
 
@@ -1021,7 +1022,10 @@ def plan_save(
         text = f"Nothing changed: **{echo_name(term.title)}** already reads as the form does."
         return None, problems_text(warnings, text + "\nNote:") if warnings else text
     verb = "Saved" if editing else "Added"
-    text = f"{verb} **{echo_name(term.title)}** in this server's glossary: `/define {in_code(term.title)}`."
+    text = (
+        f"{verb} **{echo_name(term.title)}** in this server's glossary: "
+        f"`/define {in_code(term.title)}`."
+    )
     target = overlay_target(term, bundled)
     if target is not None:  # its card changes for every member: say so
         text += (
