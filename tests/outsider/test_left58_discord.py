@@ -13,6 +13,7 @@ from bot.glossary import lookalikes
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import TERM, add_term
+from tests.fake_discord.handles import JSON
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -48,16 +49,9 @@ def _long_title(end: str) -> str:
     return head[: 256 - len(end) - 1].rstrip() + " " + end
 
 
-async def test_two_long_titles_that_differ_at_the_end_are_told_apart_where_they_are_cut(
-    scene: Scene, bot: GlossaryBot, store: Store
-) -> None:
-    """Two 256-character titles differing only in their last word were cut to the same 100
-    characters in `/term remove`'s refusal ("“Zorbledger … […]” is a related term of
-    “Zorbledger … […]”"), and alike in a card's buttons and `/term remove`'s choices: a
-    moderator could not tell which was meant. A title cut keeps its start and its end now,
-    within Discord's limits (a choice's name 100, a button's label 80)."""
-    alpha, omega = _long_title("Alpha"), _long_title("Omega")
-    assert len(alpha) == len(omega) == 256
+async def _two_long_titled_terms(scene: Scene, alpha: str, omega: str) -> list[JSON]:
+    """Terms titled `alpha` and `omega` (the second related to the first) and "Zorbhub" related
+    to both, added through the form; the choices `/term remove` offers for "zorbledger"."""
     for values in (
         {**TERM, "title": alpha, "other_names": "", "related": ""},
         {**TERM, "title": omega, "other_names": "", "related": alpha},
@@ -69,7 +63,20 @@ async def test_two_long_titles_that_differ_at_the_end_are_told_apart_where_they_
         scene.moderator, "term remove", {"term": "zorbledger"}, focused="term",
         channel=scene.channel,
     )  # fmt: skip
-    choices = {c["name"]: c["value"] for c in await typing.choices()}
+    return await typing.choices()
+
+
+async def test_two_long_titles_that_differ_at_the_end_are_told_apart_where_they_are_cut(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Two 256-character titles differing only in their last word were cut to the same 100
+    characters in `/term remove`'s refusal ("“Zorbledger … […]” is a related term of
+    “Zorbledger … […]”"), and alike in a card's buttons and `/term remove`'s choices: a
+    moderator could not tell which was meant. A title cut keeps its start and its end now,
+    within Discord's limits (a choice's name 100, a button's label 80)."""
+    alpha, omega = _long_title("Alpha"), _long_title("Omega")
+    assert len(alpha) == len(omega) == 256
+    choices = {c["name"]: c["value"] for c in await _two_long_titled_terms(scene, alpha, omega)}
     assert len(choices) == 2, choices
     assert all(len(name) <= 100 for name in choices), choices
     [alpha_id] = [value for name, value in choices.items() if name.endswith("Alpha")]

@@ -10,6 +10,7 @@ from tests.discord_app.test_terms import TERM, add_term
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
+from .test_left58_discord import _two_long_titled_terms
 
 SPOOF = "bl\u043erp"  # "blorp" with a Cyrillic о
 
@@ -129,18 +130,7 @@ async def test_two_long_titles_that_differ_in_the_middle_are_told_apart(
     alpha, omega = _middle_title("Alpha"), _middle_title("Omega")
     assert len(alpha) == len(omega) == 256
     assert alpha != omega
-    for values in (
-        {**TERM, "title": alpha, "other_names": "", "related": ""},
-        {**TERM, "title": omega, "other_names": "", "related": alpha},
-        {**TERM, "title": "Zorbhub", "other_names": "", "related": f"{alpha}, {omega}"},
-    ):
-        added = await add_term(scene, values)
-        assert added["content"].startswith("Added"), added["content"]
-    typing = await scene.fake.autocomplete(
-        scene.moderator, "term remove", {"term": "zorbledger"}, focused="term",
-        channel=scene.channel,
-    )  # fmt: skip
-    names = [c["name"] for c in await typing.choices()]
+    names = [c["name"] for c in await _two_long_titled_terms(scene, alpha, omega)]
     assert len(set(names)) == 2, names
     _, card = await define(scene.fake, scene.alice, "zorbhub", scene.channel)
     labels = [b for b in buttons(card) if b.startswith("Zorbledger")]
