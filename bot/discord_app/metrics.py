@@ -164,12 +164,15 @@ def serve_metrics(
     )
     try:
         server = metrics.serve(settings.metrics_host, settings.metrics_port, live)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
+        # UnicodeError: the IDNA codec refusing a name with an empty or over-long part between
+        # its dots (`127.0.0..1`), before any lookup.
+        why = exc if isinstance(exc, OSError) else f"not a host name or address ({exc})"
         log.error(
             "cannot serve metrics on %s:%s (METRICS_HOST, METRICS_PORT): %s; running without",
             settings.metrics_host,
             settings.metrics_port,
-            exc,
+            why,
         )
         return None
     watch_gateway(bot)
