@@ -591,7 +591,8 @@ def check_heartbeat(
             if said.endswith(ON_AN_ERROR)
             else f"cleanly {when}"
         )
-        return False, f"stopped: the bot stopped {how}, and has not connected since"
+        said = f"stopped: the bot stopped {how}, and has not connected since"
+        return False, said + _cannot_be_written(path)
     lost = _lost_since(said)
     if said.startswith(UNHEALTHY) or lost is not None:
         silent = now - float(note) if note.isdigit() else 0.0  # no time: a bot before this one
@@ -675,6 +676,19 @@ def _why_none(folder: Path) -> str:
             "the bot can write"
         )
     return "starting, or never connected"
+
+
+def _cannot_be_written(path: Path) -> str:
+    """What a stop line read from a file no bot here can write over says too: it may be an
+    earlier run's last word (a volume given again read-only), whatever runs now."""
+    if os.access(path, os.W_OK):
+        return ""
+    read_only = os.statvfs(path.parent).f_flag & os.ST_RDONLY
+    why = "is on a read-only file system" if read_only else "is not writable by this user"
+    return (
+        f"; but HEARTBEAT_PATH={path} {why}: a bot running now cannot write it either (its log "
+        "says why)"
+    )
 
 
 def _is_heartbeat(said: str) -> bool:

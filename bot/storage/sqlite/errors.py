@@ -159,4 +159,7 @@ def cannot_open(path: Path) -> str | None:
             f"its folder {folder} is read-only and holds its write-ahead log {wal.name} without "
             f"{shm.name}, which SQLite needs to read it: copy the folder somewhere writable first"
         )
+    if path.exists() and os.statvfs(folder).f_flag & os.ST_RDONLY:
+        # a volume a bot ran on, given again read-only (`:ro`)
+        return f"it is on a read-only file system ({folder})"
     return None
