@@ -32,6 +32,7 @@ from bench.dev20_shapes import relabelled  # noqa: E402
 from bench.offer_causes import card_cause, cause, row_verdict, traced_start  # noqa: E402
 from bot.search.relevance import OFF_TOPIC_KINDS, load_cases  # noqa: E402
 
+
 def meaning(steps: list[dict[str, Any]], index: Any, wanted: list[str | None]) -> dict[str, Any]:
     """The meaning's first (id, cosine, lead) and the right entry's rank and cosine in its ten."""
     fused = next((s for s in steps if s["step"] == "fuse"), None)
