@@ -69,6 +69,7 @@ from bot.discord_app.replies import (
     TERMS_UNREAD,
     echo,
     echo_name,
+    echo_names,
     in_code,
     said_through_the_stop,
     through_the_stop,
@@ -514,10 +515,15 @@ MAX_NAMED = 20  # names listed in one answer; the rest are counted
 
 
 def quoted_list(names: Sequence[str]) -> str:
-    """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show."""
-    listed = ", ".join(f"“{echo_name(name)}”" for name in names[:MAX_NAMED])
-    more = f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else ""
-    return listed + more
+    """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show (fitted
+    together: two long titles alike at both ends stay apart)."""
+    return _listed(echo_names(names[:MAX_NAMED]), len(names))
+
+
+def _listed(shown: Sequence[str], count: int) -> str:
+    """“a”, “b” and 3 more, of `count` names whose first `shown` are made safe already."""
+    more = f" and {count - len(shown)} more" if count > len(shown) else ""
+    return ", ".join(f"“{name}”" for name in shown) + more
 
 
 def aliases_named(keys: Sequence[str]) -> str:
@@ -526,10 +532,11 @@ def aliases_named(keys: Sequence[str]) -> str:
 
 
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
+    # The titles fitted together: two long ones alike at both ends would read as one.
+    title, *others = echo_names([term.title, *(t.title for t in dangling[:MAX_NAMED])])
     return (
-        f"“{echo_name(term.title)}” is a related term of "
-        f"{quoted_list([t.title for t in dangling])}: take it out of their related terms first "
-        "(`/term edit`), so no card points at nothing."
+        f"“{title}” is a related term of {_listed(others, len(dangling))}: take it out of "
+        "their related terms first (`/term edit`), so no card points at nothing."
     )
 
 
