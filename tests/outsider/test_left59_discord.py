@@ -11,8 +11,8 @@ import time
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.storage import Store
-from tests.discord_app.helpers import define, embed_of, is_ephemeral
+from bot.storage import AliasImport, Store
+from tests.discord_app.helpers import buttons, define, embed_of, is_ephemeral
 from tests.discord_app.test_terms import TERM, add_term
 
 from .conftest import Scene
@@ -143,3 +143,27 @@ async def test_a_heartbeat_answered_at_once_is_timed_from_its_own_send(
     assert scene.fake.gateway.heartbeat_count == before + 1
     assert bot.latency < interval / 2, bot.latency
     assert "keep up" not in caplog.text, caplog.text
+
+
+async def test_a_term_with_many_long_aliases_can_be_removed(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/term remove` names the aliases going with the term: 25 of 100 characters made a
+    prompt of 2,100+ characters, which Discord refuses, so the term could not be removed.
+    The names share a message's room now."""
+    names = [f"zorb alias {n} " + "x" * (88 - len(str(n))) for n in range(25)]
+    assert {len(name) for name in names} == {100}
+    # Imported (`aliases import`) for the term the moderator then adds: its add reads them.
+    imported = [AliasImport(scene.guild.id, name, name, "zorblax") for name in names]
+    added = await store.import_aliases(imported)
+    assert all(str(a.status).lower().endswith("added") for a in added), added
+    assert (await add_term(scene))["content"].startswith("Added"), "Zorblax"
+    asked = await scene.fake.slash(
+        scene.moderator, "term remove", {"term": "zorblax"}, channel=scene.channel
+    )
+    prompt = await asked.final_message()
+    assert "and 5 more" in prompt["content"], prompt["content"][-200:]
+    assert len(prompt["content"]) <= 2000
+    clicked = await scene.fake.click(scene.moderator, prompt, buttons(prompt)["Remove"])
+    done = await clicked.followups(1)
+    assert "Removed “Zorblax”" in str(done), done
