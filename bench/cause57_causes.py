@@ -30,40 +30,7 @@ sys.path.insert(0, str(ROOT))
 from bench import offer_causes  # noqa: E402
 from bench.dev20_shapes import relabelled  # noqa: E402
 from bench.offer_causes import card_cause, cause, row_verdict, traced_start  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
 from bot.search.relevance import OFF_TOPIC_KINDS, load_cases  # noqa: E402
-
-# The rules after `_decide` that `offer_causes` does not wrap; each takes the answer first.
-LATER = (
-    "_plainly_described",
-    "_neighbour_meant",
-    "_place_offered",
-    "_described_nothing",
-    "_stated_name_yields",
-    "_pasted_code_offered",
-    "_bare_paste_offered",
-    "_unranked_off_field",
-    "_offered_off_field",
-)
-
-
-def _wrap_later() -> None:
-    for name in LATER:
-        original = getattr(SearchIndex, name)
-
-        def traced(self, result, *args, _original=original, _name=name):  # type: ignore[no-untyped-def]
-            after = _original(self, result, *args)
-            if (after.status, after.entry, after.suggestions[:1]) != (
-                result.status,
-                result.entry,
-                result.suggestions[:1],
-            ):
-                offer_causes.trace.append(
-                    {"step": "later", "rule": _name, "given": result, "gave": after}
-                )
-            return after
-
-        setattr(SearchIndex, name, traced)
 
 
 def meaning(steps: list[dict[str, Any]], index: Any, wanted: list[str | None]) -> dict[str, Any]:
@@ -133,7 +100,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", action="store_true")
     args, _, index = traced_start(parser, ("dev20",))
-    _wrap_later()
+    offer_causes.wrap_rules(offer_causes.LATER, "later", changed_only=True)
     cases = relabelled(
         [c for c in load_cases(ROOT / "tests/search/relevance_blind43.tsv") if c.slice == "dev20"]
     )

@@ -10,7 +10,6 @@ the `.md`.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -18,9 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bench.slice_shapes import shapes_main  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 # (first row, last row, shape): relevance_blind41.md's table of question shapes, then its
 # off-topic ranges; descriptions 1-151 are the same entries in the same order as questions.
@@ -62,16 +60,7 @@ def relabelled(cases: list[Case]) -> list[Case]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
-    args = parser.parse_args()
-    cases = [
-        c for c in load_cases(ROOT / "tests/search/relevance_blind41.tsv") if c.slice == "dev19"
-    ]
-    assert len(cases) == 342, len(cases)
-    index = SearchIndex.build(load_glossary(), semantic=not args.lexical)
-    print(format_sliced(evaluate_slices(index, relabelled(cases))))
-    return 0
+    return shapes_main("tests/search/relevance_blind41.tsv", "dev19", 342, relabelled)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ never split here.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -18,9 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.glossary import load_glossary  # noqa: E402
-from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import Case, evaluate_slices, format_sliced, load_cases  # noqa: E402
+from bench.slice_shapes import shapes_main  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 ENTRIES = 151  # descriptions, then the questions over the same entries in the same order
 # Description kind by position p (relevance_blind43.md): (p div 3) mod 3.
@@ -45,16 +43,7 @@ def relabelled(cases: list[Case]) -> list[Case]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lexical", action="store_true", help="without the semantic stage")
-    args = parser.parse_args()
-    cases = [
-        c for c in load_cases(ROOT / "tests/search/relevance_blind43.tsv") if c.slice == "dev20"
-    ]
-    assert len(cases) == 362, len(cases)
-    index = SearchIndex.build(load_glossary(), semantic=not args.lexical)
-    print(format_sliced(evaluate_slices(index, relabelled(cases))))
-    return 0
+    return shapes_main("tests/search/relevance_blind43.tsv", "dev20", 362, relabelled)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,19 @@ RULES = (
     "_asked_name_offered",
 )
 DEMOTING = RULES[:4]
+# The rules after those that `_wrap` leaves alone, each taking the answer first: traced where
+# they change it by bench/cause57_causes.py (`wrap_rules(LATER, "later", changed_only=True)`).
+LATER = (
+    "_plainly_described",
+    "_neighbour_meant",
+    "_place_offered",
+    "_described_nothing",
+    "_stated_name_yields",
+    "_pasted_code_offered",
+    "_bare_paste_offered",
+    "_unranked_off_field",
+    "_offered_off_field",
+)
 
 # The steps `_wrap` records, in the order they ran; `traced_cases` clears it for each case.
 trace: list[dict[str, Any]] = []
@@ -132,17 +145,7 @@ def _wrap() -> None:
         return result
 
     SearchIndex._decide = traced_decide  # type: ignore[method-assign]
-    for name in RULES:
-        original = getattr(SearchIndex, name)
-
-        def traced(self, result, *args, _original=original, _name=name):  # type: ignore[no-untyped-def]
-            after = _original(self, result, *args)
-            trace.append(
-                {"step": "rule", "rule": _name, "given": result, "gave": after, "args": args}
-            )
-            return after
-
-        setattr(SearchIndex, name, traced)
+    wrap_rules(RULES, "rule")
     fuse = index_module.fuse
 
     def traced_fuse(pool, similar, **options):  # type: ignore[no-untyped-def]
@@ -165,6 +168,29 @@ def _wrap() -> None:
 
     index_module.fuse = traced_fuse
     _wrap_subject_rules()
+
+
+def wrap_rules(names: tuple[str, ...], step: str, *, changed_only: bool = False) -> None:
+    """Record each call of `SearchIndex`'s rules `names` (each takes the answer first) as a
+    `step` with the answer given, the answer it gave and its other arguments; `changed_only`:
+    only where it changed the answer's status, entry or first suggestion."""
+    for name in names:
+        original = getattr(SearchIndex, name)
+
+        def traced(self, result, *args, _original=original, _name=name):  # type: ignore[no-untyped-def]
+            after = _original(self, result, *args)
+            moved = (after.status, after.entry, after.suggestions[:1]) != (
+                result.status,
+                result.entry,
+                result.suggestions[:1],
+            )
+            if moved or not changed_only:
+                trace.append(
+                    {"step": step, "rule": _name, "given": result, "gave": after, "args": args}
+                )
+            return after
+
+        setattr(SearchIndex, name, traced)
 
 
 def _wrap_subject_rules() -> None:

@@ -31,9 +31,21 @@ def defanged_rest(rest: str) -> str:
     return rest.replace(".", "[.]").replace(":/", "[:]/")
 
 
-def quote(text: str, limit: int, *, name: bool = False) -> str:
-    """`text` as one plain line of at most `limit` characters, safe to repeat in public; a
-    `name` (a title) cut keeping its start and its end (`fit_name`)."""
+def quote(text: str, limit: int) -> str:
+    """`text` as one plain line of at most `limit` characters, safe to repeat in public; cut at
+    its end."""
+    return fit(one_line(text), limit)
+
+
+def quote_name(name: str, limit: int) -> str:
+    """A name (a title) as `quote` makes text safe, cut keeping its start and its end
+    (`fit_name`): two long titles that differ only at the end stay apart."""
+    return fit_name(one_line(name), limit)
+
+
+def one_line(text: str) -> str:
+    """`text` as one plain line safe to repeat in public, not cut (`quote`, `quote_name`; names
+    shown side by side are cut together, `fit_names`)."""
     # Bidi overrides and zero-width characters go; the emoji look its writer chose stays, and
     # so does a joiner where it changes what is drawn (a family, a rainbow flag, a Persian
     # half-space, an Indic conjunct), as in names.
@@ -47,5 +59,4 @@ def quote(text: str, limit: int, *, name: bool = False) -> str:
         for ch in visible
         if ch in _SPACED or unicodedata.category(ch) not in _DROPPED
     )
-    defanged = _INVITE.sub(r"\1[.]\2", URL.sub(_defang, " ".join(kept.split())))
-    return fit_name(defanged, limit) if name else fit(defanged, limit)
+    return _INVITE.sub(r"\1[.]\2", URL.sub(_defang, " ".join(kept.split())))

@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
@@ -90,6 +90,12 @@ VECTOR_ROW_WEIGHT = 2_000
 # servers of 1,000 aliases each: 0.96 MiB of 100-character ones, 0.56 MiB of 12-character).
 ALIAS_WEIGHT = 480
 ALIAS_WEIGHT_PER_CHARACTER = 5
+# And the look-alike index of them that a new name is checked against (`/alias add`, a
+# suggestion, a missed search made an alias), built then and kept with them (left58): per
+# alias and per character of it (left59, in-process RSS of 20 indexes of 1,000 aliases each:
+# 329 bytes an alias of 12 characters, 476 of 100; half as much again as the aliases at the cap).
+LOOKALIKE_WEIGHT = 300
+LOOKALIKE_WEIGHT_PER_CHARACTER = 2
 # Seconds a server not asked for keeps what it holds compiled (aliases, terms, their index and
 # vectors: a bot in thousands of servers keeps those in use); one compiled against a glossary no
 # longer served (a reload) is dropped sooner, as it keeps the old glossary's index alive. Its
@@ -110,7 +116,15 @@ class _Cached:
     version: ServerVersion  # the server's own version these were read at (or newer)
     local: LocalGlossary
     used: float  # when it was last asked for (`ServerCache.clock`)
-    weight: int = 0  # bytes it holds, estimated (`weight`); 0: nothing of its own
+    read_weight: int = 0  # bytes it holds as read, estimated (`weight`); 0: nothing of its own
+    lookalikes_weight: int = 0  # its aliases' look-alike index's (`lookalike_weight`), once built
+
+    @property
+    def weight(self) -> int:
+        """The bytes it holds, estimated: what was read, and the look-alike index of its aliases
+        once a new name was checked against them (built then, kept with them)."""
+        built = self.local.aliases.lookalikes_built
+        return self.read_weight + (self.lookalikes_weight if built else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -604,7 +618,7 @@ class ServerCache:
 
         vectors = self._vectors()
 
-        def compile_it() -> tuple[LocalGlossary, int, Found | None]:
+        def compile_it() -> tuple[LocalGlossary, tuple[int, int], Found | None]:
             terms, unreadable = parse_readable((scope, row) for row in stored)
             if unreadable:
                 raise UnreadableTerms(unreadable)
@@ -623,7 +637,7 @@ class ServerCache:
                 and previous.aliases.source == local.aliases.source
             )
             # Its estimate too: 2-10 ms for the heaviest server (160,000 names), not on the loop.
-            held = weight(local, aliases, stored)
+            held = weight(local, aliases, stored), lookalike_weight(local.aliases.source)
             return local, held, None if unchanged else find_mismatches(local, glossary)
 
         # Reading the terms, compiling every alias and indexing the server's glossary: off the
@@ -648,8 +662,10 @@ class ServerCache:
             # Until they change (or the glossary is reloaded), what was last indexed answers:
             # not an indexing of every request's that fails the same way.
             kept = previous if previous is not None and previous.base is index else self._none()
-            stand_in = weight(kept, kept.aliases.source, stored)  # the stand-in's, not the rows'
-            self._keep(scope, _Cached(version, kept, self.clock(), stand_in))
+            # The stand-in's, not the rows'.
+            stand_in = weight(kept, kept.aliases.source, stored)
+            index_held = lookalike_weight(kept.aliases.source)
+            self._keep(scope, _Cached(version, kept, self.clock(), stand_in, index_held))
             raise IndexingFailed(scope) from exc
         finally:
             self._indexing[scope] -= 1
@@ -661,7 +677,7 @@ class ServerCache:
         # Read again, it was last asked when it was (an ask sets that before its read): a read
         # ahead is no use, or a server a script changes every few minutes is never idle.
         used = cached.used if cached is not None else self.clock()
-        fresh = _Cached(version, local, used, held)
+        fresh = _Cached(version, local, used, *held)
         now, serving = self._servers.get(scope), self._bundled()[1]
         if index is not serving and now is not None and now.local.base is serving:
             # Begun before a glossary reload, ended after a read that began after it: that
@@ -899,6 +915,12 @@ def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTer
         + WEIGHT_PER_CHARACTER * characters
         + VECTOR_ROW_WEIGHT * rows
     )
+
+
+def lookalike_weight(aliases: Mapping[str, str]) -> int:
+    """The bytes the look-alike index of a server's aliases (`ServerAliases.lookalikes`) holds
+    once built, estimated as `weight` does."""
+    return sum(LOOKALIKE_WEIGHT + LOOKALIKE_WEIGHT_PER_CHARACTER * len(alias) for alias in aliases)
 
 
 def _embed_batch(

@@ -1,4 +1,5 @@
-"""What discord.py cannot read of what Discord sends, mended where discord.py reads it.
+"""What discord.py cannot read of what Discord sends, mended where discord.py reads it; and
+what it gets wrong of when the gateway answers.
 
 Imported by `app` before any message is parsed; each mend says why and is kept as narrow as the
 fault.
@@ -7,10 +8,12 @@ fault.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from discord.gateway import DiscordWebSocket
 from discord.poll import Poll
 
 log = logging.getLogger(__name__)
@@ -37,6 +40,26 @@ def _poll_that_may_never_end(cls: type[Poll], *, data: Any, message: Any, state:
 
 
 Poll._from_data = classmethod(_poll_that_may_never_end)  # type: ignore[assignment, method-assign]
+
+
+_send_heartbeat = DiscordWebSocket.send_heartbeat
+
+
+async def _heartbeat_timed_as_sent(self: DiscordWebSocket, data: Any) -> None:
+    """discord.py's keep-alive thread notes when a heartbeat was sent once it sees the send
+    done, and its ACK is timed from that note. A gateway that answers at once (the fake, a
+    gateway proxy beside the bot) has the ACK read on the event loop before the thread wakes:
+    timed from the heartbeat before, every ACK read as a heartbeat interval late, "Can't keep
+    up, shard ID None websocket is 41.3s behind" logged at each, and the bot's latency metric
+    (glossary_gateway_latency_seconds) 41 s. The send is noted on the loop as it is made (the
+    thread notes it again once done): discord.py's own fix of this came after 2.7.1."""
+    keep_alive = self._keep_alive
+    if keep_alive is not None:
+        keep_alive._last_send = time.perf_counter()
+    await _send_heartbeat(self, data)
+
+
+DiscordWebSocket.send_heartbeat = _heartbeat_timed_as_sent  # type: ignore[method-assign]
 
 
 def skip_unreadable_events(parsers: dict[str, Callable[[Any], None]]) -> None:

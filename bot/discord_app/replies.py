@@ -20,7 +20,7 @@ import discord
 
 from bot import limits
 from bot.cards.embed import card_layout, render_card, render_sources
-from bot.cards.quote import quote
+from bot.cards.quote import one_line, quote, quote_name
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app.errors import NO_MENTIONS, guarded
@@ -35,7 +35,7 @@ from bot.discord_app.items import (
 )
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
-from bot.glossary.letters import fit, fit_name, fit_names
+from bot.glossary.letters import fit, fit_names
 from bot.glossary.links import only_links
 from bot.search.results import SearchResult, Suggestion
 from bot.storage import DM_SCOPE
@@ -89,7 +89,13 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
 def echo_name(name: str, limit: int = ECHO_LIMIT) -> str:
     """A name (a term's title) as `echo` repeats text, cut keeping its start and its end: two
     long titles that differ only at the end stay apart."""
-    return inert(quote(name, limit, name=True))
+    return inert(quote_name(name, limit))
+
+
+def echo_names(names: Sequence[str], limit: int = ECHO_LIMIT) -> list[str]:
+    """Names shown together (an answer naming several titles) as `echo_name` shows each, fitted
+    together (`fit_names`): two long titles alike at both ends, cut each alone, read as one."""
+    return [inert(name) for name in fit_names([one_line(name) for name in names], limit)]
 
 
 def in_code(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -384,10 +390,13 @@ _OPEN = rf"gb:open:{ENTRY}:{OWNER}"
 
 
 class OpenButton(Restorable[discord.ui.Button[Any]], template=_OPEN):
+    """Opens an entry's card. `label` fits a button already: the views fit their buttons'
+    labels together (`fit_names`), a restored button keeps the one it was sent with."""
+
     def __init__(self, entry_id: str, owner_id: int, label: str, *, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=fit_name(label, limits.BUTTON_LABEL),
+                label=label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"gb:open:{carried(entry_id)}:{owner_id}",
             ),

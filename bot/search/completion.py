@@ -1,4 +1,5 @@
-"""Autocomplete for a term still being typed, within Discord's limits (25 choices, 100 chars).
+"""Autocomplete for a term still being typed, within Discord's limits (25 choices, 100 chars:
+the names fitted together, so two long titles alike at both ends stay apart).
 
 Tiers, each entry shown once: the exact name; the server's aliases starting with the text; names
 starting with it ("py" finds Python and PyTorch, a short prefix R. Danny's trigram threshold
@@ -16,7 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from bot.glossary.keys import compact, normalize
-from bot.glossary.letters import whole_letters_cut
+from bot.glossary.letters import fit_names
 from bot.glossary.models import Entry
 from bot.limits import AUTOCOMPLETE_CHOICES, AUTOCOMPLETE_NAME, AUTOCOMPLETE_VALUE
 from bot.search.fulltext import FullTextIndex
@@ -76,6 +77,11 @@ class _Picker:
         label = _label(entry.display_title or entry.id, via, normalized=normalized)
         self.choices.append(Choice(label, entry.id))
 
+    def fitted(self) -> list[Choice]:
+        """The choices, their names fitted to Discord's length together (`fit_names`)."""
+        names = fit_names([choice.name for choice in self.choices], AUTOCOMPLETE_NAME)
+        return [Choice(name, c.value) for name, c in zip(names, self.choices, strict=True)]
+
     def add_keys(self, positions: Sequence[int]) -> None:
         """Add the entries of name keys, popular ones first, then shorter names."""
         if not positions:
@@ -112,7 +118,7 @@ def complete(
             picker.add(position)
         for position in index.default_order:
             picker.add(position)
-        return picker.choices
+        return picker.fitted()
 
     # The server's aliases starting with the text, shortest first (the exact one, if any,
     # before the glossary's own names).
@@ -133,7 +139,7 @@ def complete(
         for described in index.fulltext.search(core, limit=picker.limit):
             if described.coverage >= 0.75 and described.matched >= 2:
                 picker.add(described.document)
-    return picker.choices
+    return picker.fitted()
 
 
 def _add_typos(picker: _Picker, key: str) -> None:
@@ -151,12 +157,10 @@ def _add_typos(picker: _Picker, key: str) -> None:
 
 
 def _label(title: str, via: str | None, *, normalized: bool = False) -> str:
-    """ "KV Cache — key-value cache" when the text matched another name; fitted to 100 chars."""
+    """ "KV Cache — key-value cache" when the text matched another name (not cut: `fitted`)."""
     name = " ".join(title.split()) or "?"
     if via:
         via = " ".join(via.split())
         if via and (via if normalized else normalize(via)) not in normalize(name):
             name = f"{name} — {via}"
-    if len(name) > AUTOCOMPLETE_NAME:
-        name = name[: whole_letters_cut(name, AUTOCOMPLETE_NAME - 1)].rstrip() + "…"
     return name

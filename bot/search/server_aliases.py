@@ -82,6 +82,11 @@ class ServerAliases:
             self._lookalikes = lookalikes.alias_lookalikes(self.source)
         return self._lookalikes
 
+    @property
+    def lookalikes_built(self) -> bool:
+        """Whether `lookalikes` is built (and so held: the server cache weighs it from then)."""
+        return self._lookalikes is not None
+
     def add(self, alias: str, entry_id: str) -> None:
         """Grow this set by one alias in place, as compiling the set afresh would: for a caller
         that checks a batch line by line against the lines it has accepted so far and owns this

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.glossary.letters import MIDDLE_MARKER
 from bot.search import SearchIndex
 
 from .conftest import make_entry
@@ -74,16 +75,18 @@ LETTERS = ["क्षि", "Z\u0301\u0302\u0303", "👩\u200d💻", "🇯🇵", 
 @pytest.mark.parametrize("shift", range(4))
 @pytest.mark.parametrize("letters", LETTERS)
 def test_a_long_name_is_cut_between_whole_letters(letters: str, shift: int) -> None:
-    """Discord shows at most 100 characters of a choice: a longer title is cut, never inside
-    a syllable, a letter's accents or an emoji sequence."""
+    """Discord shows at most 100 characters of a choice: a longer title is cut, keeping its
+    start and its end (as every choice's name: left59), never inside a syllable, a letter's
+    accents or an emoji sequence."""
     title = "Zorb" + "x" * shift + letters * 60
     index = SearchIndex.build((make_entry("long", title),))
     (choice,) = index.autocomplete("zorb")
     assert len(choice.name) <= 100
-    kept = choice.name.removesuffix("…")
-    assert kept != choice.name
-    assert title.startswith(kept)
-    assert (len(kept) - 4 - shift) % len(letters) == 0, repr(kept[-8:])
+    start, end = choice.name.split(MIDDLE_MARKER)
+    assert title.startswith(start)
+    assert title.endswith(end)
+    assert (len(start) - 4 - shift) % len(letters) == 0, repr(start[-8:])
+    assert len(end) % len(letters) == 0, repr(end[:8])
 
 
 @pytest.mark.parametrize(

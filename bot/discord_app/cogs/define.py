@@ -109,13 +109,41 @@ NO_EMBEDS = (
     "**{title}** has a card, but I can't show cards in this channel: it needs the "
     "**Embed Links** permission for me here. `/define` shows it anywhere."
 )
+# Thanks and help in the languages besides English that members most often write to a bot in,
+# said to it as its English words are (`/define gracias`, "@Glossary hilfe"): one row a language,
+# its thanks and its help, as typed (any case; a trailing "!" or "?" is read as in English).
+OTHER_LANGUAGES = (
+    # (language, thanks, help)
+    ("Spanish", ("gracias", "muchas gracias"), ("ayuda",)),
+    ("French", ("merci", "merci beaucoup"), ("aide",)),
+    ("German", ("danke", "danke schön", "dankeschön", "vielen dank"), ("hilfe",)),
+    ("Portuguese", ("obrigado", "obrigada", "muito obrigado", "muito obrigada"), ("ajuda",)),
+    ("Italian", ("grazie", "grazie mille"), ("aiuto",)),
+    ("Dutch", ("dank je", "dank je wel", "dankjewel", "bedankt"), ("hulp",)),
+    ("Nordic", ("tack", "takk", "tak", "kiitos"), ("hjälp", "hjelp", "hjælp", "apua")),
+    ("Polish", ("dziękuję", "dzięki"), ("pomoc", "pomocy")),
+    ("Russian", ("спасибо",), ("помощь", "помогите")),
+    ("Turkish", ("teşekkürler", "teşekkür ederim", "sağol"), ("yardım",)),
+    ("Japanese", ("ありがとう", "ありがとうございます"), ("ヘルプ", "助けて")),
+    ("Chinese", ("谢谢", "謝謝", "多谢"), ("帮助", "幫助")),
+    ("Korean", ("감사합니다", "고마워요"), ("도움말", "도와주세요")),
+)
+
+
+def _either(words: Collection[str]) -> str:
+    return "|".join(re.escape(word) for word in words)
+
+
+_THANKS_ELSEWHERE = _either([word for _, thanks, _ in OTHER_LANGUAGES for word in thanks])
+_HELP_ELSEWHERE = _either([word for _, _, asked in OTHER_LANGUAGES for word in asked])
 # What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
 # term, so MENTION_HELP, and no missed search for the server's stats. A server's own name
 # that reads like one ("OK" for a term) is searched first and opens its card.
 _PLEASANTRY = re.compile(
-    r"(?:(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
+    r"(?:[¡¿]?(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
     r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|tysm|cheers|ok(?:ay)?|cool|nice|"
-    r"great|got it|perfect|awesome)(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
+    rf"great|got it|perfect|awesome|{_THANKS_ELSEWHERE})"
+    r"(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
     re.IGNORECASE,
 )
 # What a new server's members ask the bot about itself ("help", "what can you do?"): no term,
@@ -127,7 +155,8 @@ _ASKS_ABOUT_ME = re.compile(
     r"|how (?:do|does|can|should) (?:i|we|one|you|this bot|the bot|this|it)"
     r"(?: use (?:you|it|this|this bot|the bot))?(?: work)?"
     r"|how to use(?: you| it| this| this bot| the bot)?"
-    r"|what (?:can|do) you do|what(?: are| is|'s|’s) (?:you|this bot)|who are you)[\s!?.,:;)(]*",
+    r"|what (?:can|do) you do|what(?: are| is|'s|’s) (?:you|this bot)|who are you"
+    rf"|[¡¿]?(?:{_HELP_ELSEWHERE}))[\s!?.,:;)(]*",
     re.IGNORECASE,
 )
 

@@ -66,9 +66,11 @@ from bot.discord_app.items import (
     typed_back,
 )
 from bot.discord_app.replies import (
+    ECHO_LIMIT,
     TERMS_UNREAD,
     echo,
     echo_name,
+    echo_names,
     in_code,
     said_through_the_stop,
     through_the_stop,
@@ -511,13 +513,28 @@ def _within(report: str, size: int) -> bytes:
 
 
 MAX_NAMED = 20  # names listed in one answer; the rest are counted
+# Characters the names listed in one answer take at the most, shared among them: a message
+# holds 2,000, and 20 names of 100 characters each were past it with the answer's own words
+# (Discord refuses such a message: a term with 25 long aliases could not be removed).
+NAMES_ROOM = 1_400
+
+
+def _name_limit(count: int) -> int:
+    """Characters each of `count` names listed together may show (4 more: quotes, a comma)."""
+    return max(24, min(ECHO_LIMIT, NAMES_ROOM // max(count, 1) - 4))
 
 
 def quoted_list(names: Sequence[str]) -> str:
-    """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show."""
-    listed = ", ".join(f"“{echo_name(name)}”" for name in names[:MAX_NAMED])
-    more = f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else ""
-    return listed + more
+    """“a”, “b” and 3 more: the first `MAX_NAMED` names, quoted and made safe to show (fitted
+    together: two long titles alike at both ends stay apart)."""
+    shown = names[:MAX_NAMED]
+    return _listed(echo_names(shown, _name_limit(len(shown))), len(names))
+
+
+def _listed(shown: Sequence[str], count: int) -> str:
+    """“a”, “b” and 3 more, of `count` names whose first `shown` are made safe already."""
+    more = f" and {count - len(shown)} more" if count > len(shown) else ""
+    return ", ".join(f"“{name}”" for name in shown) + more
 
 
 def aliases_named(keys: Sequence[str]) -> str:
@@ -526,10 +543,12 @@ def aliases_named(keys: Sequence[str]) -> str:
 
 
 def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
+    # The titles fitted together: two long ones alike at both ends would read as one.
+    names = [term.title, *(t.title for t in dangling[:MAX_NAMED])]
+    title, *others = echo_names(names, _name_limit(len(names)))
     return (
-        f"“{echo_name(term.title)}” is a related term of "
-        f"{quoted_list([t.title for t in dangling])}: take it out of their related terms first "
-        "(`/term edit`), so no card points at nothing."
+        f"“{title}” is a related term of {_listed(others, len(dangling))}: take it out of "
+        "their related terms first (`/term edit`), so no card points at nothing."
     )
 
 
