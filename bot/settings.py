@@ -63,6 +63,7 @@ ACCEPTS = {
     "separated by commas, each once (e.g. 0,1), or empty",
     "identify_window": "a number of seconds above 0, at most 60 (Discord's window is 5)",
     "database_wait": "a number of seconds from 0 (no wait) to 600",
+    "claim_wait": "a number of seconds from 0 (no wait) to 600",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
@@ -139,6 +140,9 @@ class Settings(BaseSettings):
     # How long a PostgreSQL that is not up yet at start (refused, its name not found, starting)
     # is tried again before the bot serves without it: after a reboot it may start first.
     database_wait: float = Field(default=60.0, ge=0, le=600, allow_inf_nan=False)
+    # How long a starting process waits for the bot or shards another process still runs (one
+    # stopping within its grace: a restart's handover) before refusing to run them too.
+    claim_wait: float = Field(default=10.0, ge=0, le=600, allow_inf_nan=False)
 
     @field_validator("discord_token")
     @classmethod

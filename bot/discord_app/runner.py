@@ -62,9 +62,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG = 0, 1, 2
-# Starting, a process waits this long for shards another process still holds (one stopping
-# within its grace, in a rolling restart) before refusing to run them too.
-CLAIM_WAIT = 10.0
 # Seconds to wait for Discord's recommended shard count (SHARD_COUNT unset); past them the bot
 # runs one connection, as it did before it asked.
 ASK_DISCORD = 30.0
@@ -669,7 +666,7 @@ def _claim_shards(
     return store.claim_shards(
         ids,
         holder=holder,
-        wait=CLAIM_WAIT,
+        wait=settings.claim_wait,
         shard_count=count,
         application_id=application_id,
     )

@@ -67,8 +67,9 @@ bot sent or edited is in ``fake.sent_messages`` with its ``allowed_mentions`` an
 it would cause; a ping is a violation. ``fake.message(id)`` is a message's current state.
 
 Faults: ``fake.fail_next("POST", "/channels/{channel_id}/messages", status=429)`` (or 500),
-``fake.delay(method, path, seconds)``, ``fake.drop_next(method, path)`` (the connection closed
-unanswered); paths as in ``fake.routes()``. Rate limits (``ratelimits.py``):
+``fake.delay(method, path, seconds)`` (an answer still held when the fake stops ends
+unanswered), ``fake.drop_next(method, path)`` (the connection closed unanswered); paths as in
+``fake.routes()``. Rate limits (``ratelimits.py``):
 ``fake.rate_limit("POST", "/users/@me/channels", limit=5, per=1.0)`` keeps a bucket per route
 and channel, guild or webhook, with Discord's ``X-RateLimit-*`` headers and its 429 past the
 limit (``fake.rate_limits.refused``; ``.spent``: answers that said none remain); none by

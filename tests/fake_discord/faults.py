@@ -9,6 +9,7 @@ template below ``/api/v10`` exactly as ``FakeDiscord.routes()`` lists them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -55,6 +56,9 @@ class Faults:
         self._known_routes = known_routes
         self._faults: list[_Fault] = []
         self.served: list[ServedFault] = []
+        # Set while the fake stops: answers still held by a delay end then, their connections
+        # closed unanswered, as a server going down closes them (its shutdown waited them out).
+        self._stopping = asyncio.Event()
 
     def fail_next(
         self,
@@ -81,6 +85,13 @@ class Faults:
     def clear(self) -> None:
         self._faults.clear()
 
+    def stopping(self) -> None:
+        """The fake stops: every answer a delay still holds ends, unanswered."""
+        self._stopping.set()
+
+    def started(self) -> None:
+        self._stopping.clear()
+
     def _add(self, fault: _Fault) -> None:
         if (fault.method, fault.path) not in self._known_routes():
             raise ValueError(
@@ -102,8 +113,13 @@ class Faults:
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = route_template(request)
         for fault in self._take(request.method, path):
-            if fault.delay:
-                await asyncio.sleep(fault.delay)  # simulated latency, not synchronisation
+            if fault.delay:  # simulated latency, not synchronisation
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), fault.delay)
+            if self._stopping.is_set():
+                if request.transport is not None:  # None: the client has gone already
+                    request.transport.close()
+                return web.Response()  # never reaches the client
             if fault.drop:
                 assert request.transport is not None
                 request.transport.close()

@@ -109,6 +109,7 @@ class FakeDiscord(UserActions):
     # --- lifecycle -------------------------------------------------------------------------
 
     async def start(self, port: int = 0) -> None:
+        self.faults.started()
         self._runner = web.AppRunner(self._app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)  # port 0: the OS picks a free one
@@ -117,6 +118,7 @@ class FakeDiscord(UserActions):
         self.gateway.url = self.gateway_url
 
     async def stop(self) -> None:
+        self.faults.stopping()
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -200,6 +202,8 @@ class FakeDiscord(UserActions):
         self._in_flight += 1
         try:
             response = await handler(request)
+            if request.transport is None or request.transport.is_closing():
+                return response  # a dropped connection, or one the stop ended: nothing to write
             # Finish writing the reply here, before waking tests, so that a test's next action
             # cannot reach the bot ahead of this reply (see settle()).
             await response.prepare(request)

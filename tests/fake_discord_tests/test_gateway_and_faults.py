@@ -15,6 +15,7 @@ from tests.fake_discord.models import (
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
 )
+from tests.polling import eventually
 
 from .conftest import Scene
 from .tiny_bot import TinyBot
@@ -108,6 +109,28 @@ async def test_delayed_route_shows_in_latency(scene: Scene, bot: TinyBot) -> Non
     # The deadline clock reads arrival; the bot's own wait includes the delay after it (a
     # difference, not a bound on arrival that a loaded machine could pass).
     assert handle.elapsed() - handle.records[0].elapsed >= 0.2
+
+
+async def test_a_stopping_fake_ends_the_answers_a_delay_holds() -> None:
+    """Stopping waited out every answer a delay held (aiohttp's shutdown waits for handlers, up
+    to a minute): a test holding the login 20 s spent them after its bot had stopped. Now the
+    held answer ends unanswered, its connection closed, as a server going down closes it."""
+    fake = FakeDiscord()
+    await fake.start()
+    fake.delay("GET", "/users/@me", 3600.0)
+    async with aiohttp.ClientSession() as session:
+        asked = asyncio.create_task(
+            session.get(
+                f"{fake.api_base}/users/@me", headers={"Authorization": f"Bot {fake.token}"}
+            )
+        )
+        await eventually(
+            lambda: ("GET", "/api/v10/users/@me") in fake.requests, "the question to arrive"
+        )
+        # A bound on a hang, far under the held hour and aiohttp's minute, not a timing.
+        await asyncio.wait_for(fake.stop(), 30)
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await asyncio.wait_for(asked, 30)
 
 
 def test_fault_on_unknown_route_is_refused() -> None:

@@ -241,7 +241,9 @@ async def refused_beside(
 ) -> str:
     """Start `second` on the running `first`'s SQLite file and heartbeat: it is refused (exit
     2), leaves the first's beat (healthy, no stop line) and says so in one WARNING, which
-    holds `shared` and is returned; the first runs on."""
+    holds `shared` and is returned; the first runs on. CLAIM_WAIT=0: refused at once, not
+    after a restart's handover (review46 tests the wait)."""
+    second.env = {**second.env, "CLAIM_WAIT": "0"}
     await second.start(wait_ready=False)
     code = await second.exited(within=120)
     healthy, said = check_heartbeat(heartbeat)

@@ -196,7 +196,8 @@ async def test_a_relative_database_path_is_named_whole_by_the_refusal(
     named whole now, as the bot's other lines about its database name it."""
     db = tmp_path / "glossary-bot.db"
     async with BotProcess(scene.fake, db, cwd=tmp_path):
-        second = BotProcess(scene.fake, Path("glossary-bot.db"), cwd=tmp_path)
+        # CLAIM_WAIT=0: refused at once
+        second = BotProcess(scene.fake, Path("glossary-bot.db"), cwd=tmp_path, CLAIM_WAIT="0")
         await second.start(wait_ready=False)
         assert await second.exited(within=60) == 2, second.output
     [line] = [x for x in second.lines if "another bot runs on this SQLite file" in x]

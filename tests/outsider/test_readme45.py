@@ -19,7 +19,8 @@ async def test_a_sigterm_while_discord_does_not_answer_the_login_stops_the_bot(
     looked at before the login ended (aiohttp gives up after 5 minutes; a container is killed
     after 10 s). Now the stop ends the wait: exit 0, nothing connected. SHARD_COUNT=1 skips
     the question before (`/gateway/bot`, which logs in too); both clients log in alike. The
-    delay, 20 s, is what the fake's shutdown waits for its held answer, past the 10 s allowed."""
+    delay, 20 s, is past the 10 s allowed (a stop that waited the login out fails); the fake's
+    stop ends the held answer."""
     async with FakeDiscord(shard_count=1) as fake:
         fake.faults.delay("GET", "/users/@me", 20.0)
         bot = BotProcess(fake, tmp_path / "bot.db", cwd=tmp_path, SHARD_COUNT="1")

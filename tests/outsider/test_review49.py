@@ -6,19 +6,70 @@ process, a checkpoint, a second bot refused by the run lock, `health`, a reload 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from tests.discord_app.helpers import define
-from tests.resilience.botproc import BotProcess, glossary_bot
+from tests.resilience.botproc import ROOT, BotProcess
 
 from .conftest import Scene
 from .test_small_faults import CLI_ENV
 
 SWAPPED = "changed under the running bot"
+
+
+# The command line's runs beside the bot one after another in ONE process, not the bot's (a
+# process each spent 1-2 s of CPU importing the bot, 5-10 s loaded): each is `bot.cli.main`
+# there as `glossary_bot_run_here` runs it, its files, connections and locks its own.
+_EACH_COMMAND_READ = """
+import json, sys
+from pathlib import Path
+from tests.resilience.botproc import glossary_bot_run_here
+for line in sys.stdin:
+    env, cwd, args = json.loads(line)
+    done = glossary_bot_run_here(env, Path(cwd), *args)
+    print(json.dumps([done.returncode, done.stdout + done.stderr]), flush=True)
+"""
+Command = Callable[..., Awaitable[tuple[int, str]]]
+
+
+@contextlib.asynccontextmanager
+async def commands_beside(env: dict[str, str], cwd: Path) -> AsyncIterator[Command]:
+    """`glossary-bot ARGS` run by another process than this test's and the bot's, as an
+    operator runs it beside the bot: its exit status and output, stdout then stderr."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _EACH_COMMAND_READ,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        cwd=cwd,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    stdin, stdout = process.stdin, process.stdout
+
+    async def run(*args: str) -> tuple[int, str]:
+        stdin.write(json.dumps([env, str(cwd), args]).encode() + b"\n")
+        await stdin.drain()
+        line = await asyncio.wait_for(stdout.readline(), timeout=120)  # a bound on a hang
+        assert line, f"the commands' process ended at {args}"
+        status, said = json.loads(line)
+        return status, said
+
+    try:
+        yield run
+    finally:
+        stdin.close()
+        assert await asyncio.wait_for(process.wait(), timeout=60) == 0
 
 
 def _read_in_another_process(db: Path, sql: str) -> None:
@@ -53,7 +104,10 @@ async def test_nothing_run_beside_a_healthy_bot_stops_its_writes(
 
     # Many commands in a minute from one person: no cooldown in the way.
     settings = {"HEARTBEAT_PATH": str(heartbeat), "COOLDOWN_USES": "1000"}
-    async with BotProcess(fake, db, cwd=tmp_path, **settings) as bot:
+    async with (
+        BotProcess(fake, db, cwd=tmp_path, **settings) as bot,
+        commands_beside(env, tmp_path) as glossary_bot,
+    ):
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
         await moderator_adds_an_alias("zorblax")
         runs: list[tuple[str, ...]] = [
@@ -67,7 +121,7 @@ async def test_nothing_run_beside_a_healthy_bot_stops_its_writes(
         ]
         for args in runs:
             await someone_looks_up()
-            status, said = await glossary_bot(env, tmp_path, *args)
+            status, said = await glossary_bot(*args)
             assert status == 0, (args, said)
         for args in [
             ("restore", "--db", str(db), str(tmp_path / "backup.db")),
@@ -75,14 +129,14 @@ async def test_nothing_run_beside_a_healthy_bot_stops_its_writes(
             ("migrate-db", "--from", str(db), "--to", str(tmp_path / "copy.db")),
         ]:
             await someone_looks_up()
-            status, said = await glossary_bot(env, tmp_path, *args)
+            status, said = await glossary_bot(*args)
             assert status != 0, (args, said)  # refused: the bot runs
             assert "bot" in said, (args, said)
         for sql in ("SELECT count(*) FROM aliases", "PRAGMA wal_checkpoint(TRUNCATE)"):
             await someone_looks_up()
             _read_in_another_process(db, sql)
         await someone_looks_up()
-        second = BotProcess(fake, db, cwd=tmp_path)
+        second = BotProcess(fake, db, cwd=tmp_path, CLAIM_WAIT="0")  # refused at once
         await second.start(wait_ready=False)
         assert await second.exited(within=90) != 0  # refused: this bot runs on the file
         assert "another bot runs on" in second.output, second.output
@@ -91,7 +145,7 @@ async def test_nothing_run_beside_a_healthy_bot_stops_its_writes(
         await bot.wait_for_output(r"glossary reloaded", within=30)
         await someone_looks_up()
         await moderator_adds_an_alias("quuxwidget")
-        status, said = await glossary_bot(env, tmp_path, "health")
+        status, said = await glossary_bot("health")
         assert status == 0, said
         assert [x for x in bot.lines if SWAPPED in x] == []
     conn = sqlite3.connect(db)

@@ -38,7 +38,7 @@ async def test_a_second_bot_through_a_symlink_to_the_database_is_refused(
     link = tmp_path / "link.db"
     link.symlink_to(scene.db_path)
     async with BotProcess(fake, scene.db_path, cwd=tmp_path):
-        second = BotProcess(fake, link, cwd=tmp_path)
+        second = BotProcess(fake, link, cwd=tmp_path, CLAIM_WAIT="0")  # refused at once
         await second.start(wait_ready=False)
         assert await second.exited(within=60) == 2, second.output
         _, card = await define(fake, scene.alice, "rag", scene.channel)

@@ -132,7 +132,7 @@ async def test_a_second_bot_through_a_hard_link_to_the_database_is_refused(
     link = tmp_path / "hard-link.db"
     async with BotProcess(fake, scene.db_path, cwd=tmp_path):
         link.hardlink_to(scene.db_path)
-        second = BotProcess(fake, link, cwd=tmp_path)
+        second = BotProcess(fake, link, cwd=tmp_path, CLAIM_WAIT="0")  # refused at once
         await second.start(wait_ready=False)
         assert await second.exited(within=60) == 2, second.output
         _, card = await define(fake, scene.alice, "rag", scene.channel)

@@ -202,9 +202,11 @@ async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     async with BotProcess(fake, scene.db_path, cwd=tmp_path / "a"):
-        second = BotProcess(fake, scene.db_path, cwd=tmp_path / "b")
+        # CLAIM_WAIT=0: refused at once, not after a restart's handover (review46's to test).
+        second = BotProcess(fake, scene.db_path, cwd=tmp_path / "b", CLAIM_WAIT="0")
         await second.start(wait_ready=False)
         assert await second.exited(within=60) == 2, second.output
+        assert "waiting up to" not in second.output, second.output  # no wait begun
         _, card = await define(fake, scene.alice, "rag", scene.channel)
         assert card["embeds"], card
     [line] = [x for x in second.lines if x.startswith("glossary-bot:")]

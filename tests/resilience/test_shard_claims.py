@@ -32,7 +32,9 @@ async def running(process: BotProcess) -> AsyncIterator[BotProcess]:
 
 
 async def refused(process: BotProcess) -> str:
-    """Start `process`, which must exit 2 without connecting; its one line to the operator."""
+    """Start `process`, which must exit 2 without connecting; its one line to the operator.
+    CLAIM_WAIT=0: refused at once, not after a restart's handover (review46 tests the wait)."""
+    process.env = {**process.env, "CLAIM_WAIT": "0"}
     await process.start(wait_ready=False)
     assert await process.exited(within=60.0) == 2, process.output
     errors = [line for line in process.lines if line.startswith("glossary-bot: ")]
