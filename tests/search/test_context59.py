@@ -7,7 +7,10 @@ knowledge, before reading the search code, the entries' text or any tuning row."
 
 from __future__ import annotations
 
-from bot.search import SearchResult
+import pytest
+
+from bot.search import SearchIndex, SearchResult
+from bot.search.query import alternatives
 
 from .probe_files import ProbeFile, no_card, the_asked_card_or_first_offers
 
@@ -77,3 +80,70 @@ test_web_or_cloud_code_gets_no_card = PROBES.test("offtopic", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"code": 11, "choice": 10, "beside": 8, "general": 9, "compare": 6, "named": 9, "offtopic": 7}
 )
+
+
+@pytest.mark.parametrize(
+    ("query", "items"),
+    [
+        (
+            "on apple silicon, should i use mlx, llama.cpp or core ml for local inference?",
+            ("i use mlx", "llama cpp", "core ml for"),
+        ),
+        ("adam, adamw, or plain sgd for fine-tuning?", ("adam", "adamw", "plain sgd for")),
+        ("top-k, top-p or just temperature", ("top k", "top p", "just temperature")),
+        ("mse or cross entropy, which loss for classification", None),  # two: a comparison's
+        ("greedy, beam, sampling... which decoding strategy should i use", None),  # no "or"
+    ],
+)
+def test_a_list_of_alternatives_is_read_item_by_item(
+    query: str, items: tuple[str, ...] | None
+) -> None:
+    found = alternatives(query)
+    assert [i for i, _ in found] == ([items] if items else [])
+
+
+def test_the_text_beside_a_list_is_kept_without_it() -> None:
+    (_, rest), *_ = alternatives("alignment and ai safety, same field or alignment is smaller")
+    assert rest.startswith("alignment")
+    assert "safety" not in rest
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        # dev20 (tuning): main carded llama.cpp, which the meaning ranks first
+        (
+            "mobile dev: on apple silicon, should i use mlx, llama.cpp or core ml for local inference?",
+            "mlx",
+        ),
+        ("dpo, ppo or grpo - which do people actually use for reasoning models now?", "dpo"),
+    ],
+)
+def test_a_name_listed_among_alternatives_is_offered_with_them(
+    bundled_index: SearchIndex, query: str, first: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None, result
+    assert result.suggestions[0].id == first, result
+
+
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # dev18: one entry's names in a row describe it
+        ("graphics processor, GPU, or video card, the chip that does the parallel math", "gpu"),
+        # dev13: the name is written before the list too, as what is asked
+        ("alignment and ai safety, same field or alignment is smaller", "alignment"),
+        # dev19: a half-remembered name and its guesses
+        (
+            "tokenisation, tokenizing or tokenising, splitting text up into the units a model reads",
+            "tokenization",
+        ),
+    ],
+)
+def test_a_list_that_is_no_choice_keeps_its_card(
+    bundled_index: SearchIndex, query: str, card: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == card, result
