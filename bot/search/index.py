@@ -85,7 +85,6 @@ from bot.search.query import (
     PASSING_WORDS,
     QUALIFIERS,
     STOPWORDS,
-    alternatives,
     asked_clause,
     asked_first,
     asked_in_setting,
@@ -677,7 +676,6 @@ class SearchIndex:
             decided = self._stated_name_yields(decided, offered, similar, query, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
-            decided = self._listed_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
                 decided = self._unranked_off_field(decided, similar, meaning, semantic, names_in)
                 decided = self._offered_off_field(
@@ -1556,40 +1554,6 @@ class SearchIndex:
         if any(not pasted_label(query, w) and not pasted_in_code(query, w) for w in written):
             return result
         return _card_offered(result, result.entry, result.strategy or "semantic")
-
-    def _listed_offered(self, result: SearchResult, query: str, names_in: NamesIn) -> SearchResult:
-        """A card for a name written only as one of three or more alternatives naming two
-        entries or more (`alternatives`: "should i use mlx, llama.cpp or core ml for local
-        inference?") becomes an offer, the listed entries first in the order written: the
-        question weighs them against each other, and which of them it is about is the asker's
-        to pick (task context59, cause57's W1). Not a list of one entry's names ("tokenisation,
-        tokenizing or tokenising"), nor a name also written outside the list."""
-        if result.entry is None:
-            return result
-        card = self.positions[result.entry.id]
-        for items, rest in alternatives(query):
-            listed: list[int] = []
-            for at, item in enumerate(items):
-                # a name ends a first or middle item ("i use mlx") and is anywhere in the last
-                # ("plain sgd for"): the list's ends may take words from around it
-                last = at == len(items) - 1
-                listed += [f.entry for f in names_in(item) if last or f.end == len(item)]
-            listed = list(dict.fromkeys(listed))
-            # one entry's names in a row ("graphics processor, gpu, or video card") describe it;
-            # a question choosing between products the glossary lacks names one ("vllm, tgi
-            # or ollama for ...?")
-            alone = len(listed) < 2 and not is_question(query)
-            if card not in listed or alone or any(f.entry == card for f in names_in(rest)):
-                continue
-            strategy = result.strategy or "match-term"
-            offers = [
-                Suggestion(self.entries[e].id, self.entries[e].title, result.score, strategy)
-                for e in listed
-            ]
-            others = tuple(s for s in result.suggestions if s.id not in {o.id for o in offers})
-            choices = (*offers, *others)[:MAX_SUGGESTIONS]
-            return replace(result, status="suggest", entry=None, suggestions=choices)
-        return result
 
     def _related(self, one: int, other: int) -> bool:
         """Does either entry's related list name the other?"""

@@ -611,27 +611,6 @@ def asked_first(query: str) -> str | None:
     return None if found is None else normalize(found.group("name"))
 
 
-# "should i use mlx, llama.cpp or core ml": three or more alternatives, commas then "or"; the
-# first item may take words of what comes before it ("i use mlx") and the last of what follows
-# ("core ml for"): a name ends the first items and starts the last (`listed`)
-_ITEM = r"[^\s,;:!?()`]+(?: [^\s,;:!?()`]+){0,2}"
-_ALTERNATIVES = re.compile(rf"(?<!\S)({_ITEM}(?:, {_ITEM})+),? or ({_ITEM})")
-
-
-def alternatives(query: str) -> list[tuple[tuple[str, ...], str]]:
-    """The items of each list of three or more alternatives the (raw) text writes ("mlx,
-    llama.cpp or core ml", "adam, adamw, or plain sgd"), and the text without that list, all
-    `normalize`d."""
-    text = query.lower()
-    return [
-        (
-            tuple(normalize(item) for item in (*found.group(1).split(", "), found.group(2))),
-            normalize(f"{text[: found.start()]} , {text[found.end() :]}"),
-        )
-        for found in _ALTERNATIVES.finditer(text)
-    ]
-
-
 # A model's version written after its name: "3.5" (normalised to "3 5"), "4o", "70b", "8x7b",
 # "v3". A unit after the number makes it a quantity, not a version ("4 bit", "7b params").
 _VERSION = re.compile(r"v?\d+(?:[a-z]|x\d+b)?")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex, SearchResult
-from bot.search.query import alternatives
 
 from .probe_files import ProbeFile, no_card, the_asked_card_or_first_offers
 
@@ -31,12 +30,20 @@ def one_of_the_two(result: SearchResult, asked: str, written: str) -> None:
 
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here. Only the list of alternatives has a rule here
-# (`SearchIndex._listed_offered`); the other shapes were measured and left (bench/results/
-# semantic.md, "context59"): "which/what <kind> ..." asks for the kind's own card on 25 tuning
-# rows ("which optimizer should i use for a small transformer": Optimizer) against one where it
-# is the setting, so the kind's card stands.
+# suite and is moved out of here. The list of alternatives had a rule (`_listed_offered`: a
+# listed name's card offered with the others): it failed ship rule v3 on held out (3 right cards
+# lost for 2 wrong) and was reverted; "which/what <kind> ..." asks for the kind's own card on 28
+# tuning rows ("which optimizer should i use for a small transformer": Optimizer) against one
+# where it is the setting, so no rule was tried there (bench/results/semantic.md, "context59").
 STILL_FAILING: set[str] = {
+    # one of a list of alternatives carded (the first name lifted, or the meaning's first)
+    "mlx, llama.cpp or core ml - which runs fastest on a mac?",
+    "vllm, tgi or ollama for serving a 7b model to a small team?",
+    "dpo, ppo or grpo - which do people actually use for reasoning models now?",
+    "top-k, top-p or just temperature, what do you all set for creative writing?",
+    "bm25, embeddings or hybrid search for our internal wiki?",
+    "docker, conda or a plain venv for shipping the bot to a server?",
+    "llama, mistral or qwen for a local coding helper on 16gb?",
     # a name in pasted code lifted as asked (Optimizer, GPT-2) or the paste's tool the meaning's
     # first (vLLM for its docker line, Epoch's description for `lr_scheduler.step()`)
     "`optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)` why does my loss spike right"
@@ -82,32 +89,7 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 )
 
 
-@pytest.mark.parametrize(
-    ("query", "items"),
-    [
-        (
-            "on apple silicon, should i use mlx, llama.cpp or core ml for local inference?",
-            ("i use mlx", "llama cpp", "core ml for"),
-        ),
-        ("adam, adamw, or plain sgd for fine-tuning?", ("adam", "adamw", "plain sgd for")),
-        ("top-k, top-p or just temperature", ("top k", "top p", "just temperature")),
-        ("mse or cross entropy, which loss for classification", None),  # two: a comparison's
-        ("greedy, beam, sampling... which decoding strategy should i use", None),  # no "or"
-    ],
-)
-def test_a_list_of_alternatives_is_read_item_by_item(
-    query: str, items: tuple[str, ...] | None
-) -> None:
-    found = alternatives(query)
-    assert [i for i, _ in found] == ([items] if items else [])
-
-
-def test_the_text_beside_a_list_is_kept_without_it() -> None:
-    (_, rest), *_ = alternatives("alignment and ai safety, same field or alignment is smaller")
-    assert rest.startswith("alignment")
-    assert "safety" not in rest
-
-
+@pytest.mark.xfail(strict=True, reason="context59's list rule failed ship rule v3: reverted")
 @pytest.mark.parametrize(
     ("query", "first"),
     [
@@ -127,6 +109,8 @@ def test_a_name_listed_among_alternatives_is_offered_with_them(
     assert result.suggestions[0].id == first, result
 
 
+# Tuning rows writing a list that is no choice: right cards on main, which the list rule's first
+# form (any listed name's card offered) lost; a list rule tried again must keep them.
 @pytest.mark.parametrize(
     ("query", "card"),
     [
