@@ -146,26 +146,34 @@ def without_chat_markup(text: str) -> str:
 # the meaning's cosines (semantic.md, "cause57"). Letters and spaces only, so no log's label
 # ("RuntimeError:", "eval: pass@1=0.42", "TLA+ homework:"), and a short one.
 _SPEAKER = re.compile(
-    r"^(?P<who>[a-z][a-z ,'-]{0,38}?)(?: here\s*[,.:!-]|:)\s+(?=\S)", re.IGNORECASE
+    r"^(?P<who>[a-z][a-z ,'-]{0,48}?)(?P<here> here\s*[,.:!-]|:)\s+(?=\S)", re.IGNORECASE
 )
+# A label of more words before its ":", with no comma setting off how one asks, names a topic
+# or a scene ("documentation for a dataset:", "in our investing club:"), not who asks.
+_LABEL_WORDS = 2
 _SPEAKER_CUTS = 2  # "barista here, long story short: what ..."
 
 
 def without_speaker(text: str, names: Callable[[str], bool]) -> str:
     """`text` without the speaker's opening (`_SPEAKER`) where the rest asks (a "?" or a
-    question's first word) in three words or more: not where the opening writes a name
-    (`names`: "kv cache: why does it grow?", "attention: why softmax?") or a word set in mixed
-    case ("RuntimeError:"), nor a log's level ("WARNING:")."""
-    for _ in range(_SPEAKER_CUTS):
+    question's first word) in three words or more. Not where the opening itself asks, writes a
+    name (`names`: "kv cache: why does it grow?", "attention: why softmax?"), sets a word in
+    mixed case ("RuntimeError:") or is a log's level ("WARNING:"); nor a label of more than
+    `_LABEL_WORDS` words without a comma or "here" first (after who asks, how: "barista here,
+    long story short: what ...")."""
+    for cut in range(_SPEAKER_CUTS):
         found = _SPEAKER.match(text)
         if found is None:
             return text
         who, rest = found["who"], text[found.end() :]
+        words = who.split()
         if len(rest.split()) < 3 or not ("?" in rest or is_question(rest)):
             return text
-        if not all(w.islower() or w.isupper() or w.istitle() for w in who.split()):
+        if not cut and found["here"] == ":" and "," not in who and len(words) > _LABEL_WORDS:
             return text
-        if names(who) or re.fullmatch(_LOG_LEVELS, who, re.IGNORECASE):
+        if not all(w.islower() or w.isupper() or w.istitle() for w in words):
+            return text
+        if is_question(who) or re.fullmatch(_LOG_LEVELS, who, re.IGNORECASE) or names(who):
             return text
         text = rest
     return text

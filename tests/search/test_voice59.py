@@ -20,8 +20,17 @@ from .probe_files import ProbeFile, no_card, the_asked_card, the_asked_card_or_f
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-OPENED_FAILING: set[str] = set()
-SUBJECT_FAILING: set[str] = set()
+OPENED_FAILING: set[str] = {
+    # searched as the bare question is, which offers (CPU first, GPU third; Next-Token
+    # Prediction first): the opening had carded GPU, and Prompt Engineering (wrong)
+    "Accountant here, why does everyone say you need a gpu to run these models?",
+    "retired nurse, total beginner, long one sorry: how does a chatbot decide which word comes"
+    " next?",
+}
+SUBJECT_FAILING: set[str] = {
+    # no card and no offer, with the cut or without ("docker:" writes a name: kept)
+    "docker: permission denied while trying to connect to the docker daemon socket, what do i do?",
+}
 NONE_FAILING: set[str] = set()
 OPENED = ProbeFile("voice59_probes.tsv", OPENED_FAILING)
 SUBJECT = ProbeFile("voice59_probes.tsv", SUBJECT_FAILING)
