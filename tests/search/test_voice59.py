@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.asked import search_asked
 from bot.search.query import without_speaker
 
 from .probe_files import ProbeFile, no_card, the_asked_card, the_asked_card_or_first_offers
@@ -82,3 +83,12 @@ NAMES = {"kv cache", "attention", "docker"}
 )
 def test_the_opening_cut(text: str, kept: str) -> None:
     assert without_speaker(text, NAMES.__contains__) == kept
+
+
+def test_define_mentions_and_the_cli_read_the_opening_away(bundled_index: SearchIndex) -> None:
+    # `search_asked` is how /define, a mention and `glossary-bot search` read a text: the cut
+    # lives in `SearchIndex.search` under it; "mobile dev:" (dev20's voice) is Hallucination's card
+    query = "mobile dev: what's the thing where the model makes up facts that sound right?"
+    result = search_asked(bundled_index, query)
+    the_asked_card(result, "hallucination", "")
+    assert result.query == query  # the result keeps the text as typed
