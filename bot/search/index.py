@@ -110,7 +110,6 @@ from bot.search.query import (
     sized_model,
     without_chat_markup,
     without_framing,
-    without_speaker,
     without_versions,
 )
 from bot.search.questions import LONG_NAME, QuestionRules
@@ -316,10 +315,6 @@ class SearchIndex:
         said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
         if said != text and self._names_outright(text, overlay):
             said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
-        # who asks is no part of what is asked ("accountant here, what ...", not "kv cache: why")
-        said = without_speaker(
-            said, lambda who: bool(self._mentions(who, overlay, None, as_typed=False))
-        )
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
         normalized = result.normalized_query

@@ -141,44 +141,6 @@ def without_chat_markup(text: str) -> str:
     return _CHAT_MARKUP.sub(" ", text)
 
 
-# The speaker's opening (task voice59): who asks or how, before the question ("accountant here,",
-# "chef, long one, sorry:", "mobile dev:", "PM here -"): words about nothing asked, which thin
-# the meaning's cosines (semantic.md, "cause57"). Letters and spaces only, so no log's label
-# ("RuntimeError:", "eval: pass@1=0.42", "TLA+ homework:"), and a short one.
-_SPEAKER = re.compile(
-    r"^(?P<who>[a-z][a-z ,'-]{0,48}?)(?P<here> here\s*[,.:!-]|:)\s+(?=\S)", re.IGNORECASE
-)
-# A label of more words before its ":", with no comma setting off how one asks, names a topic
-# or a scene ("documentation for a dataset:", "in our investing club:"), not who asks.
-_LABEL_WORDS = 2
-_SPEAKER_CUTS = 2  # "barista here, long story short: what ..."
-
-
-def without_speaker(text: str, names: Callable[[str], bool]) -> str:
-    """`text` without the speaker's opening (`_SPEAKER`) where the rest asks (a "?" or a
-    question's first word) in three words or more. Not where the opening itself asks, writes a
-    name (`names`: "kv cache: why does it grow?", "attention: why softmax?"), sets a word in
-    mixed case ("RuntimeError:") or is a log's level ("WARNING:"); nor a label of more than
-    `_LABEL_WORDS` words without a comma or "here" first (after who asks, how: "barista here,
-    long story short: what ...")."""
-    for cut in range(_SPEAKER_CUTS):
-        found = _SPEAKER.match(text)
-        if found is None:
-            return text
-        who, rest = found["who"], text[found.end() :]
-        words = who.split()
-        if len(rest.split()) < 3 or not ("?" in rest or is_question(rest)):
-            return text
-        if not cut and found["here"] == ":" and "," not in who and len(words) > _LABEL_WORDS:
-            return text
-        if not all(w.islower() or w.isupper() or w.istitle() for w in words):
-            return text
-        if is_question(who) or re.fullmatch(_LOG_LEVELS, who, re.IGNORECASE) or names(who):
-            return text
-        text = rest
-    return text
-
-
 def _without_symbols(text: str) -> str:
     """Emoji and other pictographs said around a term ("explain rag 🙏") are not part of it."""
     if text.isascii():  # most texts: one table, not a category look-up a character (speed51)
@@ -477,10 +439,9 @@ def asks_what_described(normalized: str, names: Sequence[tuple[int, int]]) -> bo
 # and asks about it: a name the line writes as a field's label (a value after it, or part of a
 # code identifier) says where the numbers come from, not what is asked (task written45). "KV
 # cache is full", "No module named 'numpy'" write the name as the line's subject: not read here.
-_LOG_LEVELS = "info|warn|warning|error|alert|debug|critical|fatal"
 _PASTED_LINE = re.compile(
     r"^\s*(?:\[[^\]\n]{1,30}\]:?\s*)*(?:"
-    rf"(?i:{_LOG_LEVELS})\s*[:\]|]|"  # a level
+    r"(?i:info|warn|warning|error|alert|debug|critical|fatal)\s*[:\]|]|"  # a level
     r"[\w.]*(?:Error|Exception|Warning)\b|"  # an exception's class
     r"(?i:epoch|step|iter|iteration)\s*\d|"  # a progress counter
     r"[a-z][\w.]*\s*:\s*[^\n]*?(?:\d|=)|"  # a logger or key, then numbers or settings
