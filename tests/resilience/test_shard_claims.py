@@ -144,6 +144,7 @@ async def test_a_process_without_shard_count_claims_the_shards_discord_recommend
             shards=[0, 1, 2, 3],
             DATABASE_URL=w.url,
             IDENTIFY_WINDOW="0.5",
+            COOLDOWN_USES="1000",  # alice asks 24 times in seconds: no cooldown in the way
         )
         async with running(whole):
             assert whole.process is not None
