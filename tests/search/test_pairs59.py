@@ -15,8 +15,21 @@ from bot.search import SearchResult
 from .probe_files import ProbeFile, not_the_written_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here.
-AHEAD_FAILING: set[str] = set()
+# the suite and is moved out of here. Main (a1a8fcf4) passes 40 of 44 (30 cards), this branch 39
+# (34 cards): three fail on both (RMSprop offered behind Adam; the dataset question offers
+# neither side; Layer Norm's card for the logits question), fine-tuning's question went from
+# nothing offered to its card, and two went from first offer to second: the RLHF description
+# behind RLAIF (whose new "its rankings train the reward model" line it meets) and the
+# multi-head question behind Attention Head (its new "own attention pattern" line).
+AHEAD_FAILING: set[str] = {
+    "the optimizer that divides each gradient by a running average of its recent squared size,"
+    " with no momentum term",
+    "paid annotators rank pairs of answers, a reward model learns their taste, then ppo tunes the"
+    " chat model",
+    "what do you call the set of records you feed the model during training?",
+    "what are the unscaled outputs of the final linear layer called before any normalisation?",
+    "why does the transformer compute several attention patterns in parallel and then join them?",
+}
 WRITTEN_FAILING: set[str] = set()
 AHEAD = ProbeFile("pairs59_probes.tsv", AHEAD_FAILING)
 WRITTEN = ProbeFile("pairs59_probes.tsv", WRITTEN_FAILING)
