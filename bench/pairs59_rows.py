@@ -48,9 +48,7 @@ def main() -> int:
                 verdict = "offer3" if any(case.accepts(i) for i in offers) else "miss"
             shown = f"card {card}" if card else "offers " + ",".join(offers)
             print(
-                "\t".join(
-                    (case.slice, case.kind, verdict, shown, case.expected or "-", case.query)
-                )
+                "\t".join((case.slice, case.kind, verdict, shown, case.expected or "-", case.query))
             )
     return 0
 
