@@ -15,15 +15,13 @@ from bot.search import SearchResult
 from .probe_files import ProbeFile, not_the_written_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. Main (a1a8fcf4) passes 40 of 44 (30 cards), this branch 39
-# (34 cards): three fail on both (RMSprop offered behind Adam; the dataset question offers
-# neither side; Layer Norm's card for the logits question), fine-tuning's question went from
-# nothing offered to its card, and two went from first offer to second: the RLHF description
-# behind RLAIF (whose new "its rankings train the reward model" line it meets) and the
-# multi-head question behind Attention Head (its new "own attention pattern" line).
+# the suite and is moved out of here. Main (a1a8fcf4) passes 40 of 44 (30 of them cards), this
+# branch 40 (33 cards): two fail on both (the dataset question offers neither side; Layer Norm's
+# card for the logits question); RMSprop's description went from behind Adam to its card, and
+# fine-tuning's question from nothing offered to its card; two went from first offer to second:
+# the RLHF description behind RLAIF (whose new "its rankings train the reward model" line it
+# meets) and the multi-head question behind Attention Head (its new "own attention pattern").
 AHEAD_FAILING: set[str] = {
-    "the optimizer that divides each gradient by a running average of its recent squared size,"
-    " with no momentum term",
     "paid annotators rank pairs of answers, a reward model learns their taste, then ppo tunes the"
     " chat model",
     "what do you call the set of records you feed the model during training?",
