@@ -14,8 +14,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-# pairs59's asked-as lines carded "the raw scores for every word in the vocabulary before they
-# become probabilities" (the meaning now puts Logits first, 0.756 to Output Head's 0.752).
 STILL_FAILING = {
     # the description stage's card (90.2: "save", "file", "update" are the field's words, so
     # the plain-description gate keeps it); the meaning is far from every entry (Checkpoint
@@ -24,6 +22,9 @@ STILL_FAILING = {
     # the text writes "overfitting", an entry's name: the meaning puts it first (0.705,
     # Validation Loss 0.684), a card for the name written
     "the error on data the model never saw in training, watched to catch overfitting",
+    # the meaning puts Output Head first (0.752, Logits 0.701), the description stage Logits
+    # (92.0): no agreement, two offers
+    "the raw scores for every word in the vocabulary before they become probabilities",
     # the meaning puts Sampling first (0.785), Seed second (0.764); Temperature not in its
     # first three
     "a number that decides how random the choice of the next word is",
@@ -43,20 +44,16 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
 # expected failures since it was reverted by the held-out reading (bench/results/semantic.md
 # "agree33"), and the two everyday3 sentences that agree32's rule without the everyday guard
 # carded (Checkpoint, Small Modular Reactor) and a three-word name: no card, as on main.
-# pairs59's asked-as lines carded the function-calling row (the meaning's lead 0.59 -> 0.71).
-REVERTED = pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
-
-
+@pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
-        pytest.param("reasoning out loud before answering", "chain-of-thought", marks=REVERTED),
+        ("reasoning out loud before answering", "chain-of-thought"),
         ("model hands back arguments for my code", "function-calling"),
-        pytest.param(
+        (
             "capping how hard a single learning step can push so one bad batch doesn't wreck "
             "everything",
             "gradient-clipping",
-            marks=REVERTED,
         ),
     ],
 )

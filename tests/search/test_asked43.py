@@ -17,8 +17,6 @@ from .probe_files import ProbeFile, the_asked_card
 # to 0.22: Multi-Head Attention, ZeRO, LLM Inference, HBM, RLAIF, Jailbreak), a neighbour first
 # for four (LLM Evaluation for RLHF, REINFORCE Leave-One-Out for GRPO, Lethal Trifecta for
 # Prompt Injection, Alignment for Appropriate Reliance).
-# pairs59's asked-as lines (RLHF's labellers and crowd workers, RLAIF's model rankings) carded
-# the RLHF and RLAIF questions, which left this set.
 STILL_FAILING = {
     (
         "why does a transformer run several attention computations side by side and join "
@@ -33,6 +31,11 @@ STILL_FAILING = {
         "writes an answer back?"
     ),
     "what is the memory stacked right beside the gpu die on a very wide bus?",
+    "how do labs train a chatbot on people ranking which of its answers is better?",
+    (
+        "can another model do the ranking of answers instead of human labellers when training "
+        "an assistant?"
+    ),
     (
         "what rl method scores several sampled answers to the same prompt against their "
         "group's average, with no critic network?"

@@ -16,15 +16,10 @@ from .probe_files import ProbeFile, the_asked_card_or_first_offers
 # the suite and is moved out of here.
 # Main f6acffa: "python" written in the CPU question is carded (a name written, not this task's
 # cause); the causal-mask question cards Training Tokens on the meaning. The RMSprop question
-# (Step's card on main) passes with wrong49's `_asked_name_offered`; with pairs59's asked-as
-# lists it is Training Step's card again: the meaning now puts RMSprop first, but tied with SGD
-# and Adam (0.667 / 0.667 / 0.665, where Adam led by 0.07 before one of its lines was dropped),
-# so nothing overrides the description stage's Training Step.
+# (Step's card on main) passes with wrong49's `_asked_name_offered`.
 STILL_FAILING = {
     "which processor runs the ordinary if-statements and loops of my python script?",
     "what stops a token from looking at the words that come after it during training?",
-    "which optimizer divides each step by a running average of recent squared gradients, without"
-    " momentum?",
 }
 PROBES = ProbeFile("neighbour34_probes.tsv", STILL_FAILING)
 
