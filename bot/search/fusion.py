@@ -33,7 +33,7 @@ UNNAMED_LEAD = 0.12
 # agree on one entry, its card (`words_agree`; the lead keeps near neighbours that share the
 # words, Adam and RMSprop, from agreeing; bench/results/semantic.md "agree59").
 WORDS_AGREE_COSINE = 0.5
-WORDS_AGREE_LEAD = 0.08
+WORDS_AGREE_LEAD = 0.1
 WORDS_AGREE_FIELD = 0.2  # ... for a text leaning to the field (its cosine to the entries' mean)
 # A sentence no entry reaches this cosine with is about something else: a plain word in it
 # that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
