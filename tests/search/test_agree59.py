@@ -23,8 +23,18 @@ from bot.search.ranking import Candidate
 from .probe_files import ProbeFile, no_card, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+# suite and is moved out of here. All five answer as on main (`words_agree` moves none of the 50):
+# the description stage puts Lethal Trifecta first at 89.9 for the web page's hidden instructions
+# (Prompt Injection its second offer: the words' first is not the meaning's); the "between" texts
+# get a card by one stage alone (Tool Calling and Quantization by their descriptions, Encoder-Free
+# Multimodal Model and SRAM by the meaning), which no agreement rule reads.
+STILL_FAILING: set[str] = {
+    "hidden instructions in a web page that trick the assistant into leaking your private data",
+    "letting the chatbot ask your code to run something and hand back the result",
+    "shrinking a model so it takes less memory",
+    "a model that reads pictures and text together",
+    "the fast memory on the chip versus the big memory next to it",
+}
 PROBES = ProbeFile("agree59_probes.tsv", STILL_FAILING)
 
 test_a_described_entry_gets_its_card = PROBES.test("described", expect=the_asked_card)
@@ -41,7 +51,8 @@ def _described(entry: int, score: float = 70.0) -> tuple[int, Candidate]:
 
 
 def test_the_words_and_the_meaning_agreeing_on_a_clear_first() -> None:
-    similar = [(1, WORDS_AGREE_COSINE), (2, WORDS_AGREE_COSINE - WORDS_AGREE_LEAD)]
+    # a hair over the lead: 0.5 - 0.4 is a hair under 0.1 in floating point
+    similar = [(1, WORDS_AGREE_COSINE), (2, WORDS_AGREE_COSINE - WORDS_AGREE_LEAD - 1e-9)]
     assert words_agree(similar, _described(1), WORDS_AGREE_FIELD)
 
 
