@@ -28,6 +28,13 @@ CARD_LEAD = 0.2
 # alone, without the words, was wrong one time in four; bench/results/semantic.md "bar56").
 UNNAMED_COSINE = 0.66
 UNNAMED_LEAD = 0.12
+# The words' first, a description under `AGREEMENT_FLOOR` (no agreement bonus), that the meaning
+# puts first too, from WORDS_AGREE_COSINE and WORDS_AGREE_LEAD over its second: the two stages
+# agree on one entry, its card (`words_agree`; the lead keeps near neighbours that share the
+# words, Adam and RMSprop, from agreeing; bench/results/semantic.md "agree59").
+WORDS_AGREE_COSINE = 0.5
+WORDS_AGREE_LEAD = 0.1
+WORDS_AGREE_FIELD = 0.2  # ... for a text leaning to the field (its cosine to the entries' mean)
 # A sentence no entry reaches this cosine with is about something else: a plain word in it
 # that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
 # on the calibration slice: the highest value that costs none of its right cards).
@@ -125,6 +132,7 @@ def fuse(
     long_description: bool = False,
     described_first: int | None = None,
     unnamed: bool = False,
+    field: float = 0.0,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -136,7 +144,7 @@ def fuse(
     `long_description`: the text is a long description (`long_lead`), `described_first` the
     description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
-    (`unnamed_lead`)."""
+    (`unnamed_lead`). `field`: the text's cosine to the field as a whole (`words_agree`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -155,6 +163,8 @@ def fuse(
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool):
+        semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
+    if words_agree(similar, ranked[0] if ranked else None, field):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
@@ -217,6 +227,23 @@ def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool) -> bool:
     if len(similar) < 2 or similar[0][0] not in pool.by_entry:
         return False
     return similar[0][1] >= UNNAMED_COSINE and similar[0][1] - similar[1][1] >= UNNAMED_LEAD
+
+
+def words_agree(
+    similar: Sequence[tuple[int, float]], words_first: tuple[int, Candidate] | None, field: float
+) -> bool:
+    """Do the words and the meaning put the same entry first, the words by a description under
+    `AGREEMENT_FLOOR` (`words_first`: the lexical pool's first before the meaning is folded in),
+    the meaning at `WORDS_AGREE_COSINE` or more and `WORDS_AGREE_LEAD` ahead of its second, for
+    a text leaning to the field (`field`, its cosine to the entries' mean, `WORDS_AGREE_FIELD`)?"""
+    if len(similar) < 2 or words_first is None or words_first[0] != similar[0][0]:
+        return False
+    if field < WORDS_AGREE_FIELD:
+        return False
+    found = words_first[1]
+    if found.strategy != "description" or found.score >= AGREEMENT_FLOOR:
+        return False
+    return similar[0][1] >= WORDS_AGREE_COSINE and similar[0][1] - similar[1][1] >= WORDS_AGREE_LEAD
 
 
 def _written_first(
