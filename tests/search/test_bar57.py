@@ -43,8 +43,13 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 # Tuning rows (dev4, dev6, dev11) main offers first without a card: the meaning's first at
 # cosine 0.61-0.64, 0.15-0.31 ahead, under the bar bar56 set (0.66). bar57's variant (0.6 for a
 # text leaning to the field) carded them but failed ship rule v3 on held out (wrong share 4.32%
-# -> 4.34%) and was reverted: strict xfails (bench/results/semantic.md "bar57").
-@pytest.mark.xfail(strict=True, reason="the unnamed leader's bar stays 0.66 (bar57 reverted)")
+# -> 4.34%) and was reverted: strict xfails (bench/results/semantic.md "bar57"). The first is
+# carded since agree59's `words_agree` (the words and the meaning agreeing on it, 0.1 ahead).
+_LOWER_BAR = pytest.mark.xfail(
+    strict=True, reason="the unnamed leader's bar stays 0.66 (bar57 reverted)"
+)
+
+
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
@@ -53,11 +58,16 @@ test_the_probes_are_the_ones_written = PROBES.counted(
             " without touching everything else",
             "knowledge-editing",
         ),
-        ("euler a vs dpm++ 2m karras in comfy, what even are those", "scheduler"),
-        (
+        pytest.param(
+            "euler a vs dpm++ 2m karras in comfy, what even are those",
+            "scheduler",
+            marks=_LOWER_BAR,
+        ),
+        pytest.param(
             "ValueError: Input length of input_ids is 9000, but max_length is set to 4096  so is"
             " that how much it can read at once?",
             "context-windows",
+            marks=_LOWER_BAR,
         ),
     ],
 )

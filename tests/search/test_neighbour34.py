@@ -52,11 +52,12 @@ def test_a_near_neighbour_the_words_prefer_is_offered_first(
 
 
 # Passes since asked40 (GPU's phrasing "why does everyone want nvidia chips for ai", true of
-# any AI chip, rewritten): no GPU card, the chips the words describe offered first.
-def test_google_s_own_chips_are_offered_before_the_gpu(bundled_index: SearchIndex) -> None:
+# any AI chip, rewritten): no GPU card, the chips the words describe first; since agree59's
+# `words_agree` (the words and the meaning agreeing on TPU) their card.
+def test_google_s_own_chips_are_carded_not_the_gpu(bundled_index: SearchIndex) -> None:
     result = bundled_index.search(
         "our chess club heard google builds its own chips for ai rather than buying nvidia "
         "ones. what are those?"
     )
-    assert result.entry is None, result
-    assert [s.id for s in result.suggestions[:2]] == ["tensor-processing-unit", "gpu"]
+    assert result.entry is not None, result
+    assert result.entry.id == "tensor-processing-unit", result
