@@ -31,11 +31,12 @@ from .test_migrate_db import ROOT, glossary_bot, glossary_bot_env
 from .test_terms_store import term
 
 
-def glossary_bot_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """`glossary_bot` (test_migrate_db's, a process each) run in this process: for the steps
-    whose process is not the point (each process costs 1-2 s importing the bot, 5-8 s loaded).
-    A command refused by a lock this process holds stays a process: another process's lock is
-    what it checks; test_migrate_db keeps migrate-db's processes."""
+def cli_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`glossary_bot` (test_migrate_db's, a process each) run in this process (named apart from
+    botproc's `glossary_bot_here`, which takes the environment and says (status, output)): for
+    the steps whose process is not the point (each process costs 1-2 s importing the bot, 5-8 s
+    loaded). A command refused by a lock this process holds stays a process: another process's
+    lock is what it checks; test_migrate_db keeps migrate-db's processes."""
     return glossary_bot_run_here(glossary_bot_env(), cwd, *args)
 
 
@@ -159,15 +160,15 @@ async def test_migrate_db_names_the_target_it_cannot_use(
 ) -> None:
     """An operator's one line names `--to` when the target holds data or cannot be reached."""
     await _grown(open_any, clock, tmp_path / "source.db")
-    done = glossary_bot_here("migrate-db", "--from", str(tmp_path / "source.db"), "--to", location)
+    done = cli_here("migrate-db", "--from", str(tmp_path / "source.db"), "--to", location)
     assert done.returncode == 0, done.stderr
-    again = glossary_bot_here("migrate-db", "--from", str(tmp_path / "source.db"), "--to", location)
+    again = cli_here("migrate-db", "--from", str(tmp_path / "source.db"), "--to", location)
     assert again.returncode == 1
     assert again.stderr.startswith("glossary-bot: error: --to "), again.stderr
     assert "already holds data (36 lookups" in again.stderr
     assert "--force" in again.stderr
     away = "postgresql://glossary:secret@127.0.0.1:1/glossary"
-    gone = glossary_bot_here("migrate-db", "--from", str(tmp_path / "source.db"), "--to", away)
+    gone = cli_here("migrate-db", "--from", str(tmp_path / "source.db"), "--to", away)
     assert gone.returncode == 1
     assert gone.stderr.startswith("glossary-bot: error: --to: cannot reach the database at "), (
         gone.stderr
@@ -250,9 +251,7 @@ async def test_prune_on_the_command_line(
             store.record_miss(scope, f"asked {days_ago} days ago")
     await store.close()
 
-    dry = glossary_bot_here(
-        "prune", "--older-than", "30", "--dry-run", "--db", location, cwd=tmp_path
-    )
+    dry = cli_here("prune", "--older-than", "30", "--dry-run", "--db", location, cwd=tmp_path)
     assert dry.returncode == 0, dry.stderr
     lines = dry.stdout.splitlines()
     assert lines[0].startswith("lookups: would remove 4 hourly lookup counts from before "), lines
@@ -267,7 +266,7 @@ async def test_prune_on_the_command_line(
     reader = await open_any(location)
     assert (await reader.stats(None)).total_lookups == 6
 
-    done = glossary_bot_here("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
+    done = cli_here("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("lookups: removed 4 hourly lookup counts ")
     assert done.stderr == ""  # no progress off a terminal
@@ -275,7 +274,7 @@ async def test_prune_on_the_command_line(
     assert {m.query for m in (await reader.stats(None)).top_misses} == {"asked 1 days ago"}
 
     for bad in (["--older-than", "0"], ["--older-than", "a week"], []):
-        refused = glossary_bot_here("prune", *bad, "--db", location, cwd=tmp_path)
+        refused = cli_here("prune", *bad, "--db", location, cwd=tmp_path)
         assert refused.returncode == 2, refused.stderr
         assert refused.stderr.count("\n") == 1, refused.stderr
         assert "--older-than" in refused.stderr
@@ -410,7 +409,7 @@ async def test_prune_failing_part_way_says_what_it_removed_and_that_the_rest_is_
     clock.now = datetime.now(UTC)  # the command line prunes by this machine's clock
     await _grown(open_any, clock, location)
     await _fail_deleting_misses(databases, location)
-    failed = glossary_bot_here("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
+    failed = cli_here("prune", "--older-than", "30", "--db", location, cwd=tmp_path)
     assert failed.returncode == 1, failed
     lines = failed.stdout.splitlines()
     assert [line.split(" from before ")[0] for line in lines] == [
@@ -470,7 +469,7 @@ async def test_prune_vacuum_gives_a_sqlite_file_its_space_back_and_waits_for_no_
     assert count("SELECT count(*) FROM lookups") == (20_010,)
 
     before = db.stat().st_size
-    done = glossary_bot_here("prune", "--older-than", "30", "--vacuum", "--db", str(db))
+    done = cli_here("prune", "--older-than", "30", "--vacuum", "--db", str(db))
     assert done.returncode == 0, done
     after = db.stat().st_size
     assert after < before / 2, (before, after)
@@ -508,7 +507,7 @@ async def test_prune_vacuum_dry_run_says_what_the_vacuum_would_do_and_writes_not
 
     (tmp_path / "g.db-bot.lock").unlink()  # the test's own bot's, gone as if never run
     was = state()
-    told = glossary_bot_here(*args)
+    told = cli_here(*args)
     assert told.returncode == 0, told
     assert state() == was
     assert told.stdout.splitlines()[0].startswith("lookups: would remove 20,000 hourly lookup")
@@ -526,15 +525,13 @@ async def test_migrate_db_to_a_sqlite_file_says_counts_as_prune_does_and_leaves_
     source, target = tmp_path / "old.db", tmp_path / "new.db"
     await _old_and_new_rows(source)
     assert names_in(tmp_path) == ["old.db"]
-    done = glossary_bot_here("migrate-db", "--from", str(source), "--to", str(target))
+    done = cli_here("migrate-db", "--from", str(source), "--to", str(target))
     assert done.returncode == 0, done
     assert "20,010 lookups" in done.stdout, done.stdout
     assert names_in(tmp_path) == ["new.db", "old.db"]
 
     (tmp_path / "newer.db-bot.lock").write_text("glossary-bot run pid 4242 on host")
-    again = glossary_bot_here(
-        "migrate-db", "--from", str(source), "--to", str(tmp_path / "newer.db")
-    )
+    again = cli_here("migrate-db", "--from", str(source), "--to", str(tmp_path / "newer.db"))
     assert again.returncode == 0, again
     assert names_in(tmp_path) == ["new.db", "newer.db", "newer.db-bot.lock", "old.db"]
 
@@ -546,12 +543,12 @@ async def test_prune_vacuum_leaves_no_lock_file_it_made(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     await _old_and_new_rows(db)
     assert names_in(tmp_path) == ["g.db"]
-    done = glossary_bot_here("prune", "--older-than", "30", "--vacuum", "--db", str(db))
+    done = cli_here("prune", "--older-than", "30", "--vacuum", "--db", str(db))
     assert done.returncode == 0, done
     assert names_in(tmp_path) == ["g.db"]
 
     (tmp_path / "g.db-bot.lock").write_text("glossary-bot run pid 4242 on host")
-    again = glossary_bot_here("prune", "--older-than", "30", "--vacuum", "--db", str(db))
+    again = cli_here("prune", "--older-than", "30", "--vacuum", "--db", str(db))
     assert again.returncode == 0, again
     assert names_in(tmp_path) == ["g.db", "g.db-bot.lock"]
 
@@ -665,9 +662,7 @@ async def test_prune_vacuum_on_postgresql_is_left_to_autovacuum(
 ) -> None:
     """On PostgreSQL `--vacuum` is refused in one line, before removing anything: autovacuum
     makes the removed rows' space reusable there, and VACUUM is the operator's own to run."""
-    refused = glossary_bot_here(
-        "prune", "--older-than", "30", "--vacuum", "--db", location, cwd=tmp_path
-    )
+    refused = cli_here("prune", "--older-than", "30", "--vacuum", "--db", location, cwd=tmp_path)
     assert refused.returncode == 1, refused
     assert refused.stderr.count("\n") == 1, refused.stderr
     assert "autovacuum" in refused.stderr, refused.stderr
