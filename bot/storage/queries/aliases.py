@@ -8,7 +8,7 @@ from typing import Any
 from ..backend import Tx
 from ..models import AddAliasResult, AddAliasStatus, AliasRecord, AuditAction, AuditRecord
 from ..periods import from_unix
-from . import marks, scalar, where
+from . import CHUNK, chunks, marks, scalar, where
 
 _ALIAS_COLUMNS = "scope, key, text, entry_id, added_by, added_at"
 
@@ -59,43 +59,56 @@ async def repoint_aliases(tx: Tx, *, scope: int, old_id: str, new_id: str) -> No
     )
 
 
-async def add_alias(
-    tx: Tx,
-    *,
-    record: AliasRecord,
-    actor_id: int,
-    action: AuditAction,
-    cap: int,
-    clears: Sequence[str],
-) -> AddAliasResult:
-    """Insert an alias unless the key is taken or the server is at its cap."""
-    existing = await get_alias(tx, record.scope, record.key)
-    if existing is not None:
-        return _already_there(existing, record.entry_id)
-    if await alias_count(tx, scope=record.scope) >= cap:
-        return AddAliasResult(AddAliasStatus.CAP_REACHED, None)
-    at = int(record.added_at.timestamp())
-    inserted = await tx.execute(
-        f"INSERT INTO aliases ({_ALIAS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (scope, key) DO NOTHING",
-        (record.scope, record.key, record.text, record.entry_id, record.added_by, at),
-    )
-    if not inserted:
-        # The primary key is the final word when two writers race for one key.
-        existing = await get_alias(tx, record.scope, record.key)
-        if existing is None:
-            raise RuntimeError("an alias insert conflicted with no alias")
-        return _already_there(existing, record.entry_id)
-    # The alias answers these queries from now on: they are no longer misses.
-    cleared = await tx.execute(
-        f"DELETE FROM misses WHERE scope = ? AND query IN ({marks(clears)})",
-        (record.scope, *clears),
-    )
-    await _audit(tx, at, record.scope, actor_id, action, record.key, None, record.entry_id)
-    return AddAliasResult(AddAliasStatus.ADDED, record, cleared_miss=cleared > 0)
+async def insert_aliases(tx: Tx, records: Sequence[AliasRecord]) -> set[tuple[int, str]]:
+    """Insert `records` (keys checked free under `lock_aliases`) a few hundred to a statement:
+    the (scope, key) of those inserted. One taken meanwhile by a writer that does not lock (the
+    primary key's final word) is left out."""
+    inserted: set[tuple[int, str]] = set()
+    rows_per = CHUNK // 6
+    for start in range(0, len(records), rows_per):
+        part = records[start : start + rows_per]
+        values = ", ".join("(?, ?, ?, ?, ?, ?)" for _ in part)
+        params = [
+            v
+            for r in part
+            for v in (r.scope, r.key, r.text, r.entry_id, r.added_by, int(r.added_at.timestamp()))
+        ]
+        rows = await tx.fetch(
+            f"INSERT INTO aliases ({_ALIAS_COLUMNS}) VALUES {values}"
+            " ON CONFLICT (scope, key) DO NOTHING RETURNING scope, key",
+            params,
+        )
+        inserted |= {(int(scope), str(key)) for scope, key in rows}
+    return inserted
 
 
-def _already_there(existing: AliasRecord, entry_id: str) -> AddAliasResult:
+async def clear_misses(tx: Tx, scope: int, queries: Sequence[str]) -> set[str]:
+    """Remove the server's misses of `queries` (aliases now answer them): those removed."""
+    cleared: set[str] = set()
+    for part in chunks(queries):
+        rows = await tx.fetch(
+            f"DELETE FROM misses WHERE scope = ? AND query IN ({marks(part)}) RETURNING query",
+            (scope, *part),
+        )
+        cleared |= {str(query) for (query,) in rows}
+    return cleared
+
+
+async def audit_added(
+    tx: Tx, records: Sequence[AliasRecord], actor_id: int, action: AuditAction
+) -> None:
+    """One audit row an alias added, in order, as `add_alias` writes each."""
+    await tx.executemany(
+        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after, write_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (int(r.added_at.timestamp()), r.scope, actor_id, action.value, r.key, None, r.entry_id, None)
+            for r in records
+        ],
+    )
+
+
+def already_there(existing: AliasRecord, entry_id: str) -> AddAliasResult:
     if existing.entry_id == entry_id:
         return AddAliasResult(AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY, existing)
     return AddAliasResult(AddAliasStatus.CONFLICT, existing)

@@ -20,6 +20,11 @@ async def has_term(tx: Tx, scope: int, term_id: str) -> bool:
     return await scalar(tx, sql, (scope, term_id)) > 0
 
 
+async def term_ids(tx: Tx, scope: int) -> set[str]:
+    """The ids of the server's own terms."""
+    return {str(i) for (i,) in await tx.fetch("SELECT id FROM terms WHERE scope = ?", (scope,))}
+
+
 async def term_scopes(tx: Tx) -> list[int]:
     """Every server with terms or aliases of its own, by id."""
     sql = "SELECT scope FROM terms UNION SELECT scope FROM aliases ORDER BY scope"
