@@ -119,7 +119,9 @@ def main() -> None:
             for name, tree in trees.items() if round_ % 2 == 0 else reversed(trees.items()):
                 took = measure(tree, args.aliases, url)
                 times[name].append(took)
-                print(f"round {round_ + 1} {name}: wall {took['wall']:.3f} s, CPU {took['cpu']:.3f} s")
+                print(
+                    f"round {round_ + 1} {name}: wall {took['wall']:.3f} s, CPU {took['cpu']:.3f} s"
+                )
     finally:
         if schema:
             drop_schema(args.database_url, schema)

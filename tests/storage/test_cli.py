@@ -398,13 +398,16 @@ def test_import_rechecks_a_server_another_writer_changed_inside_the_write(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Between the import's read and its write another writer adds an alias to server 2 (here a
-    trigger does it, when the import writes its first line, for server 1): server 2's lines are
-    checked again inside the write, against that alias and the lines written before them."""
+    trigger does it, as the write takes the aliases' lock, before it reads them: since left61
+    the write reads each server's aliases once, at its start, under that lock): server 2's
+    lines are checked again inside the write, against that alias and the lines before them."""
     import sqlite3
 
     with sqlite3.connect(db) as connection:
         connection.execute(
-            "CREATE TRIGGER another_writer AFTER INSERT ON aliases WHEN NEW.key = 'zorb one' "
+            "CREATE TRIGGER another_writer AFTER UPDATE ON counters "
+            "WHEN NEW.name = 'alias_version' AND NOT EXISTS "
+            "(SELECT 1 FROM aliases WHERE scope = 2 AND key = 'blip lax') "
             "BEGIN INSERT INTO aliases (scope, key, text, entry_id, added_by, added_at) "
             "VALUES (2, 'blip lax', 'blip lax', 'rag', 99, 0); END"
         )

@@ -4,7 +4,7 @@ its aliases; each alias added is still its own audited change, in the file's ord
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import pytest
 
@@ -16,7 +16,7 @@ STATEMENTS = ("fetch", "fetchrow", "execute", "executemany")
 
 
 @pytest.fixture
-def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every statement a transaction runs, on either backend, as it runs it."""
     ran: list[str] = []
     for tx in (SqliteTx, PostgresTx):
@@ -28,7 +28,7 @@ def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
                 return await _m(self, sql, *args)  # type: ignore[operator]
 
             monkeypatch.setattr(tx, name, counted)
-    yield ran
+    return ran
 
 
 def items(scope: int, count: int) -> list[AliasImport]:
@@ -81,7 +81,8 @@ async def test_an_import_decides_each_alias_in_order_and_audits_each_added(store
         AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY,
         AddAliasStatus.ADDED,
     ]
-    assert results[1].cleared_miss and not results[5].cleared_miss
+    assert results[1].cleared_miss
+    assert not results[5].cleared_miss
     assert results[3].reason == "ends in 7"
     assert [m.query for m in await store.top_misses(scope)] == ["zorb q"]
     log = await store.audit_log(scope)

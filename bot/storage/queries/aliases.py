@@ -102,7 +102,16 @@ async def audit_added(
         "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after, write_id)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (int(r.added_at.timestamp()), r.scope, actor_id, action.value, r.key, None, r.entry_id, None)
+            (
+                int(r.added_at.timestamp()),
+                r.scope,
+                actor_id,
+                action.value,
+                r.key,
+                None,
+                r.entry_id,
+                None,
+            )
             for r in records
         ],
     )
