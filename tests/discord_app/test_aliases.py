@@ -169,7 +169,7 @@ async def test_list_and_remove(scene: Scene, bot: GlossaryBot) -> None:
     assert f"“kv stash” → KV Cache (by <@{scene.moderator.id}>)" in everything["description"]
     assert "“fetch and write” → Retrieval-Augmented Generation (RAG)" in everything["description"]
     only_kv = embed_of(await listing(term="kv-cache"))
-    assert only_kv["title"] == "1 alias in this server"
+    assert only_kv["title"] == "1 alias of KV Cache"
     assert "fetch" not in only_kv["description"]
     assert fake.sent_messages[-1].pings == []
 

@@ -275,7 +275,7 @@ async def test_a_database_that_hangs(scene: Scene, bot: GlossaryBot, store: Stor
         == "Added: “moe stash” now opens **Mixture of Experts (MoE)** in this server."
     )
     assert remove["content"] == "This server has no alias “no such alias”."
-    assert embed_of(listing)["title"] == "1 alias in this server"
+    assert embed_of(listing)["title"] == "1 alias of KV Cache"
     assert "“kv stash” → KV Cache" in embed_of(listing)["description"]
     assert embed_of(stats)["description"] == "**3** lookups"
     await store.flush()

@@ -258,7 +258,7 @@ class AliasCog(
         def choice(miss: Miss) -> tuple[str, str] | None:
             if wanted not in miss.query:
                 return None
-            return f"{miss.query} (missed {miss.count}×)", miss.query
+            return f"{miss.query} (missed {miss.count:,}×)", miss.query
 
         return await stored_choices(
             interaction,
@@ -370,8 +370,12 @@ class AliasCog(
             return
         shown = [_alias_line(r, local, plain=False) for r in records]
         description, listed = fit_lines(shown, limits.EMBED_DESCRIPTION - 100)
+        counted = f"{len(records):,} alias{'es' if len(records) != 1 else ''}"
         embed = discord.Embed(
-            title=f"{len(records)} alias{'es' if len(records) != 1 else ''} in this server",
+            # One term's aliases name it: "2 aliases in this server" read as the server's all.
+            title=f"{counted} of {echo_name(entry.display_title)}"
+            if entry
+            else f"{counted} in this server",
             description=description,
             colour=BRAND_COLOUR,
         )
