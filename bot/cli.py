@@ -618,13 +618,13 @@ def run_check(args: argparse.Namespace) -> int:
     for problem in errors + ([] if args.quiet else warnings):
         print(problem)
     if not args.quiet:
-        summary = ", ".join(f"{n} from {s.name}" for s, n in glossary.definitions_per_source())
+        summary = ", ".join(f"{n:,} from {s.name}" for s, n in glossary.definitions_per_source())
         # On stdout with the problems it sums up: `check > report.txt` keeps the whole report.
-        entries = f"{len(glossary)} {'entry' if len(glossary) == 1 else 'entries'}"
+        entries = f"{len(glossary):,} {'entry' if len(glossary) == 1 else 'entries'}"
         entries += f" ({summary})" if summary else ""  # no file read: the error line says why
         if servers is not None:
-            entries += f", {servers} server{'' if servers == 1 else 's'} with aliases or terms"
-        print(f"{entries}; {len(errors)} error(s), {len(warnings)} warning(s)")
+            entries += f", {servers:,} server{'' if servers == 1 else 's'} with aliases or terms"
+        print(f"{entries}; {len(errors):,} error(s), {len(warnings):,} warning(s)")
     return 1 if errors else 0
 
 

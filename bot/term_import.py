@@ -153,7 +153,7 @@ def describe(
     where they go (Discord's: as typed, no Markdown)."""
     if outcome.diff is None:
         errors = outcome.errors
-        lines = [f"Nothing was imported: {len(errors)} problem{_s(errors)} in the file."]
+        lines = [f"Nothing was imported: {len(errors):,} problem{_s(errors)} in the file."]
         lines += [f"• {problem(p)}" for p in errors[:limit]]
         if len(errors) > limit:
             lines.append(f"… and {len(errors) - limit} more.")
@@ -163,8 +163,8 @@ def describe(
     added = [t for t in diff.added if t.id not in {new.id for _, new in replaced}]
     removed = [t for t in diff.removed if t.id not in {old.id for old, _ in replaced}]
     head = "Imported" if outcome.applied else "Dry run, nothing written. Would import"
-    also = f", {len(replaced)} replaced under another id" if replaced else ""
-    counts = f"{len(added)} added, {len(diff.changed)} changed, {len(removed)} removed{also}"
+    also = f", {len(replaced):,} replaced under another id" if replaced else ""
+    counts = f"{len(added):,} added, {len(diff.changed):,} changed, {len(removed):,} removed{also}"
     lines = [f"{head}: {counts}."]
     if outcome.applied and not (diff.added or diff.changed or diff.removed):
         lines = [f"Nothing changed: the file holds this server's terms as they are ({counts})."]
@@ -217,7 +217,7 @@ def _replaced(diff: TermDiff) -> list[tuple[ServerTerm, ServerTerm]]:
 
 def _named(label: str, names: Sequence[str], limit: int, one_a_line: bool) -> list[str]:
     if one_a_line:
-        return [f"{label} ({len(names)}):"] + [f"  {name}" for name in names]
+        return [f"{label} ({len(names):,}):"] + [f"  {name}" for name in names]
     return [f"{label}: {_listed(names, limit)}"]
 
 

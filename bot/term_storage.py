@@ -214,7 +214,7 @@ def untold_line(accepted: int, *, stopped: bool = False, names: int = 1) -> str:
             else ("suggestions", "their members were")
         )
         said.append(
-            f"Also accepted {accepted} waiting {noun} of "
+            f"Also accepted {accepted:,} waiting {noun} of "
             f"{'that name' if names <= 1 else 'those names'}; {who} not told "
             "(the command line cannot message members)."
         )

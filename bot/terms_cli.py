@@ -60,7 +60,7 @@ def run_export(args: argparse.Namespace) -> int:
         if aliases := await store.aliases(args.guild):  # the server's, not in a terms file
             n = len(aliases)
             print(
-                f"terms export: the file does not hold server {args.guild}'s {n} "
+                f"terms export: the file does not hold server {args.guild}'s {n:,} "
                 f"alias{'es' if n != 1 else ''}: `glossary-bot aliases export --guild "
                 f"{args.guild}` writes them (`aliases import` reads them back, with each "
                 "guild_id set to the other server's)",

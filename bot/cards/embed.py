@@ -110,7 +110,7 @@ def render_card(
             entry.category,
             source_names(entry, glossary),
             matched,
-            f"looked up {lookups} time{'s' if lookups != 1 else ''} here" if lookups else None,
+            f"looked up {lookups:,} time{'s' if lookups != 1 else ''} here" if lookups else None,
         )
         if part
     )

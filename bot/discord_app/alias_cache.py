@@ -762,19 +762,19 @@ class ServerCache:
         self._mismatches_told[scope] = told
         if gone:
             log.warning(
-                "server %s has %d alias%s of entries no longer in the glossary (%s): they open "
+                "server %s has %s alias%s of entries no longer in the glossary (%s): they open "
                 "nothing until its moderators remove them (/alias list marks them)",
                 scope,
-                len(gone),
+                f"{len(gone):,}",
                 "" if len(gone) == 1 else "es",
                 ", ".join(sorted(gone)[:5]),
             )
         if titled:
             log.warning(
-                "server %s has %d alias%s that glossary titles now take (%s): each opens that "
+                "server %s has %s alias%s that glossary titles now take (%s): each opens that "
                 "entry now, until its moderators remove it (/alias list marks them)",
                 scope,
-                len(titled),
+                f"{len(titled):,}",
                 "" if len(titled) == 1 else "es",
                 ", ".join(
                     f"“{alias}” opens “{taker.title}”, not “{own}”"
@@ -796,11 +796,11 @@ class ServerCache:
         if numbered:
             one = len(numbered) == 1
             log.warning(
-                "server %s has %d term%s stored before such names were refused, which search "
+                "server %s has %s term%s stored before such names were refused, which search "
                 "reads as another name in its other number (%s): %s shown as stored, but /term "
                 "edit refuses to save %s until %s renamed (check --db lists them)",
                 scope,
-                len(numbered),
+                f"{len(numbered):,}",
                 "" if one else "s",
                 "; ".join(
                     f"“{term.title}” as {read_as.said()}"
@@ -886,7 +886,9 @@ class ServerCache:
                 await loop.run_in_executor(self._embedder, vectors.save)
         if total:
             seconds = time.monotonic() - started
-            log.info("embedded %d texts of server %s's terms in %.1f s", total, scope, seconds)
+            log.info(
+                "embedded %s texts of server %s's terms in %.1f s", f"{total:,}", scope, seconds
+            )
 
 
 def weight(local: LocalGlossary, aliases: dict[str, str], stored: list[StoredTerm]) -> int:

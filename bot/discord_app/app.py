@@ -171,11 +171,11 @@ class GlossaryBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info(
-            "connected as %s (%s)%s; serving %d entries",
+            "connected as %s (%s)%s; serving %s entries",
             self.user,
             self.user.id,
             self.shards_served(),
-            len(self.state.glossary),
+            f"{len(self.state.glossary):,}",
         )
         if not self._set_aside:  # once: what a reconnect leaves behind may die in cycles
             self._set_aside = True
@@ -239,7 +239,7 @@ class GlossaryBot(commands.Bot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         count = sum(1 for guild in self.guilds if guild.shard_id == shard_id)
-        log.info("shard %d ready: %d server%s", shard_id, count, "" if count == 1 else "s")
+        log.info("shard %d ready: %s server%s", shard_id, f"{count:,}", "" if count == 1 else "s")
 
     def shards_served(self) -> str:
         return ""  # one connection, unsharded
@@ -310,9 +310,9 @@ class GlossaryBot(commands.Bot):
                 # after the stop was said done): cancelled here. A save under way takes the
                 # cancel and is answered within the rest of the stop (`through_the_stop`).
                 log.info(
-                    "stopping: %d answer%s still under way at the stop's time for answers: "
+                    "stopping: %s answer%s still under way at the stop's time for answers: "
                     "cancelled (a save under way is waited for)",
-                    len(late),
+                    f"{len(late):,}",
                     "" if len(late) == 1 else "s",
                 )
                 for task in late:
@@ -322,9 +322,9 @@ class GlossaryBot(commands.Bot):
                 dropped = sum(1 for task in late if not task.done() or task.cancelled())
                 if dropped:  # one line, before the connection closes
                     log.warning(
-                        "stopping: %d answer%s not sent by the stop's deadline %s dropped, not "
+                        "stopping: %s answer%s not sent by the stop's deadline %s dropped, not "
                         "sent into the closed connection",
-                        dropped,
+                        f"{dropped:,}",
                         "" if dropped == 1 else "s",
                         "is" if dropped == 1 else "are",
                     )

@@ -142,11 +142,11 @@ class LateAutocompletes(logging.Filter):
         since = f" since {first}" if count > 1 else ""
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         record.msg = (
-            "%d autocomplete answer%s reached Discord too late%s (Unknown interaction, error "
+            "%s autocomplete answer%s reached Discord too late%s (Unknown interaction, error "
             "code %d): those keystrokes showed the member no choices (the bot, or its link to "
             "Discord, was slow)"
         )
-        record.args = (count, "" if count == 1 else "s", since, UNKNOWN_INTERACTION)
+        record.args = (f"{count:,}", "" if count == 1 else "s", since, UNKNOWN_INTERACTION)
         record.exc_info, record.exc_text = None, None
         return True
 

@@ -143,10 +143,10 @@ class MemberSearches:
         members, self._dm_members_full = len(self._dm_members_full), set()
         if members > 1:
             log.warning(
-                "direct messages: %d members were at their cap of %d in that burst (the first "
+                "direct messages: %s members were at their cap of %s in that burst (the first "
                 "said above); none waiting now",
-                members,
-                self._cap(DM_MEMBERS),
+                f"{members:,}",
+                f"{self._cap(DM_MEMBERS):,}",
             )
 
     def _refused(self, scope: Turn, cap: int, whose: str) -> None:
@@ -156,10 +156,10 @@ class MemberSearches:
             self._full.add(scope)
             where = f"server {scope}" if isinstance(scope, int) else "direct messages"
             log.warning(
-                "%s: %d %s waiting, the most %s may have: more are refused until some are done "
+                "%s: %s %s waiting, the most %s may have: more are refused until some are done "
                 "(a flood?)",
                 where,
-                cap,
+                f"{cap:,}",
                 self.what,
                 whose,
             )

@@ -35,8 +35,8 @@ class RestWatch:
     def answered(self) -> None:
         if self.failing_since is not None:
             log.info(
-                "Discord's API answers again (%d requests failed since %s)",
-                self.failures,
+                "Discord's API answers again (%s requests failed since %s)",
+                f"{self.failures:,}",
                 _utc(self.failing_since),
             )
             self._turned()

@@ -202,8 +202,8 @@ class BotState:
         metrics.reloaded(ok=not isinstance(prepared, GlossaryError))
         if isinstance(prepared, GlossaryError):
             log.error(
-                "glossary reload refused, still serving %d entries: %s",
-                len(self.glossary),
+                "glossary reload refused, still serving %s entries: %s",
+                f"{len(self.glossary):,}",
                 prepared,
             )
             # The bot serves on (and `health` says healthy: marked unhealthy, a container's
@@ -218,16 +218,16 @@ class BotState:
         self.glossary, self.index = prepared
         collector.take_back()  # the old glossary's entries are in cycles: let them go
         if took is None:
-            log.info("glossary reloaded: %d entries", len(self.glossary))
+            log.info("glossary reloaded: %s entries", f"{len(self.glossary):,}")
         else:  # the end of what "reloading: embedding …" began
             semantic = self.index.semantic
             log.info(
-                "glossary reloaded: %d entries (%s texts embedded in %s)",
-                len(self.glossary),
+                "glossary reloaded: %s entries (%s texts embedded in %s)",
+                f"{len(self.glossary):,}",
                 f"{semantic.embedded if semantic is not None else 0:,}",
                 said_duration(took),
             )
-        return f"reloaded {len(self.glossary)} entries"
+        return f"reloaded {len(self.glossary):,} entries"
 
     # -- the database, opened while the bot answers -------------------------------------------
 

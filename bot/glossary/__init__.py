@@ -85,7 +85,7 @@ def _inspect(
     sources = read_sources(folders, problems)
     asked_as = read_asked_as(folders, problems)
     kinds = read_kinds(folders, problems)
-    stage(f"check: merging {len(sources)} sources")
+    stage(f"check: merging {len(sources):,} sources")
     entries, lines = merge_sources(sources, asked_as, problems, kinds)
     files = {s.info.key: s.location for s in sources}
     stage(f"check: checking {len(entries):,} entries")
@@ -135,7 +135,7 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
             Problem(
                 "error",
                 where,
-                f"{len(echoes)} {refs} to entries (kinds, asked-as tables, related ids) {verb} "
+                f"{len(echoes):,} {refs} to entries (kinds, asked-as tables, related ids) {verb} "
                 f"no entry: not listed, as {this}, which may hold {them}, could not be read; "
                 "`check` lists those left once it reads",
             )
@@ -150,7 +150,7 @@ def _without_echoes(problems: list[Problem], sources: Sequence[SourceData]) -> l
             Problem(
                 "error" if any(p.severity == "error" for p in absent) else "warning",
                 where,
-                f"{len(absent)} reference{s_} no entry, nor anything {its} text holds (so none "
+                f"{len(absent):,} reference{s_} no entry, nor anything {its} text holds (so none "
                 f"of {'its' if one else 'their'} entries, unless {'the' if one else 'a'} file is "
                 f"cut short): {shown}{more}",
             )

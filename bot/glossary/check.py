@@ -134,7 +134,7 @@ def entry_problems(entry: Entry) -> list[tuple[str, str]]:
     for field, limit in FIELD_LIMITS.items():
         value = getattr(entry, field)
         if value and len(value) > limit:
-            problems.append((field, f"{field} longer than {limit} characters ({len(value)})"))
+            problems.append((field, f"{field} longer than {limit:,} characters ({len(value):,})"))
     for field in PROSE_FIELDS:
         refusal = text_refusal(getattr(entry, field) or "", field)
         if refusal:

@@ -443,7 +443,7 @@ def left_out_line(
         f"; and {len(pairs) - shown} more" if len(pairs) > shown else ""
     )
     ids = sum(len(ids) for ids in gone.values())
-    which = "that term" if len(gone) == 1 else f"those {len(gone)} terms"
+    which = "that term" if len(gone) == 1 else f"those {len(gone):,} terms"
     return (
         f"left out {ids} related id{'' if ids == 1 else 's'} no longer in the glossary ({listed});"
         f" importing this file back changes {which}"

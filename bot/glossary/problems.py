@@ -136,7 +136,7 @@ class GlossaryError(ReportedError):
             return
         shown = "\n".join(str(p) for p in errors[:20])
         more = f"\n... and {len(errors) - 20} more" if len(errors) > 20 else ""
-        super().__init__(f"{len(errors)} problem(s) in the glossary data:\n{shown}{more}")
+        super().__init__(f"{len(errors):,} problem(s) in the glossary data:\n{shown}{more}")
 
 
 def validate_fields(

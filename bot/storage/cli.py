@@ -337,23 +337,23 @@ def print_stats(
         where = "direct messages"
     when = "all time" if period == "all" else f"the last {period}"
     out.write(f"Glossary Bot stats: {where}, {when}\n")
-    out.write(f"Lookups: {stats.total_lookups}\n")
-    out.write(f"Aliases: {stats.alias_count}\n")
-    out.write(f"Server terms: {stats.term_count}\n")
-    waiting = ", ".join(f"{n} {status}" for status, n in stats.suggestions.items())
+    out.write(f"Lookups: {stats.total_lookups:,}\n")
+    out.write(f"Aliases: {stats.alias_count:,}\n")
+    out.write(f"Server terms: {stats.term_count:,}\n")
+    waiting = ", ".join(f"{n:,} {status}" for status, n in stats.suggestions.items())
     out.write(f"Suggestions: {waiting}\n")
     out.write("Top terms:\n")
     for entry_id, count in stats.top_terms:
         name = _named(titles or {}, entry_id)
         beside = f"  [{entry_id}]" if entry_id in (titles or {}) else ""  # for operators
-        out.write(f"  {count:>8}  {name}{beside}\n")
+        out.write(f"  {count:>8,}  {name}{beside}\n")
     if not stats.top_terms:
         out.write("  (none)\n")
     out.write("Top missed searches:\n")
     for miss in stats.top_misses:
         first = miss.first_seen.strftime("%Y-%m-%d %H:%M")
         last = miss.last_seen.strftime("%Y-%m-%d %H:%M")
-        out.write(f"  {miss.count:>8}  {miss.query}  (first {first}, last {last} UTC)\n")
+        out.write(f"  {miss.count:>8,}  {miss.query}  (first {first}, last {last} UTC)\n")
     if not stats.top_misses:
         out.write("  (none)\n")
 
@@ -552,7 +552,7 @@ def run_import(args: argparse.Namespace) -> int:
             failed += 1
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
     print(
-        f"added {added}, already present {unchanged}, refused {failed}"
+        f"added {added:,}, already present {unchanged:,}, refused {failed:,}"
         + untold_line(accepted, stopped=stopped, names=len(accepted_names))
     )
     return 1 if failed else 0

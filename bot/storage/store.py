@@ -287,9 +287,9 @@ class Store:
         elif kind not in self._dropping:
             self._dropping.add(kind)
             log.warning(
-                "%d distinct %s are waiting in memory to be written; new ones are not counted "
+                "%s distinct %s are waiting in memory to be written; new ones are not counted "
                 "until the database can be written",
-                cap,
+                f"{cap:,}",
                 kind,
             )
 
@@ -375,7 +375,9 @@ class Store:
 
     def _note_flush_success(self) -> None:
         if self._failed_flushes:
-            log.info("lookup counts written again after %d failed attempts", self._failed_flushes)
+            log.info(
+                "lookup counts written again after %s failed attempts", f"{self._failed_flushes:,}"
+            )
             self._failed_flushes = 0
 
     def _buffers(self) -> list[CountBuffer]:
@@ -704,7 +706,9 @@ class Store:
                 results[i] = alias_queries.already_there(existing, record.entry_id)
             cleared: set[tuple[int, str]] = set()
             for scope in scopes:
-                queries = sorted({q for i in added if plans[i][0].scope == scope for q in plans[i][1]})
+                queries = sorted(
+                    {q for i in added if plans[i][0].scope == scope for q in plans[i][1]}
+                )
                 cleared |= {
                     (scope, q) for q in await alias_queries.clear_misses(tx, scope, queries)
                 }
@@ -1265,7 +1269,7 @@ class CountsAhead:
         """ "3 lookups and 1 missed search" counted so far, and how many were not (a flood
         past the bounds)."""
         past = (
-            f" ({self.dropped} more past the cap of keys kept in memory, not counted)"
+            f" ({self.dropped:,} more past the cap of keys kept in memory, not counted)"
             if self.dropped
             else ""
         )
@@ -1360,4 +1364,4 @@ def new_write_id() -> str:
 
 def _counted(n: int, one: str, many: str) -> str:
     """ "1 lookup", "2 lookups": the log's counts read as English."""
-    return f"{n} {one if n == 1 else many}"
+    return f"{n:,} {one if n == 1 else many}"

@@ -73,7 +73,7 @@ def test_empty_required_field(tmp_path: Path) -> None:
 def test_text_too_long_for_discord(tmp_path: Path) -> None:
     entry = GOOD_ENTRY.format(id="alpha", title="Alpha") + f'boundary = "{"x" * 1100}"\n'
     errors = _errors(_toml(tmp_path / "terms.toml", entry))
-    assert errors == ["terms.toml:3 [alpha]: error: boundary longer than 1024 characters (1100)"]
+    assert errors == ["terms.toml:3 [alpha]: error: boundary longer than 1,024 characters (1,100)"]
     long_title = GOOD_ENTRY.format(id="beta", title="B" * 300)
     assert any(
         "title longer than 256" in e for e in _errors(_toml(tmp_path / "t2.toml", long_title))

@@ -100,7 +100,7 @@ def test_import_shows_progress_and_keeps_its_error_lines_whole(
     (error_line,) = [line for line in err.split("\n") if "item 601" in line]
     # What the terminal shows on that line: the progress wiped, then the error in full.
     assert error_line.rsplit(CLEAR_LINE, 1)[-1].startswith("item 601: There is no glossary")
-    assert "added 1199" in out
+    assert "added 1,199" in out
 
     code, _, err = run([*args, "--quiet"], tmp_path, terminal=True)
     assert "import:" not in err

@@ -174,7 +174,7 @@ async def test_an_export_of_a_server_at_its_caps_imports_back(scene: Scene, tmp_
     args = ("terms", "import", str(exported), "--guild", str(elsewhere))
     status, said = await glossary_bot(env, tmp_path, *args)
     assert status == 0, said
-    assert said.startswith("Imported: 2000 added, 0 changed, 0 removed"), said[:300]
+    assert said.startswith("Imported: 2,000 added, 0 changed, 0 removed"), said[:300]
 
 
 async def test_explain_terms_finds_a_server_term_of_many_words(

@@ -171,7 +171,7 @@ async def terms_listing(
             f"{fit(entry.summary or entry.definition, SUMMARY)}"
         )
     embed = discord.Embed(
-        title=f"{len(entries)} glossary term{'s' if len(entries) != 1 else ''} in this message",
+        title=f"{len(entries):,} glossary term{'s' if len(entries) != 1 else ''} in this message",
         description=fit("\n".join(lines), limits.EMBED_DESCRIPTION),
         colour=BRAND_COLOUR,
     )

@@ -91,9 +91,9 @@ def miss_description(query: str, title: str, count: int) -> str:
     the end of a long miss (two misses sharing the label's words differ there) or the term."""
     shown = miss_label(query, title)
     if shown.startswith(f"“{query}”") or not shown.endswith(title):
-        return fit(f"missed {count}×; add as an alias of {title}", limits.SELECT_OPTION_TEXT)
+        return fit(f"missed {count:,}×; add as an alias of {title}", limits.SELECT_OPTION_TEXT)
     kept = shown[1 : -len(f"{MARKER}” → {title}")]
-    said = f"missed {count}×: …"
+    said = f"missed {count:,}×: …"
     return said + query[len(kept) :].strip()[-(limits.SELECT_OPTION_TEXT - len(said)) :]
 
 
@@ -220,7 +220,7 @@ class StatsCog(ServerOnly, commands.Cog):
         removed = " (removed)" if known else ""
         embed = discord.Embed(
             title=f"Glossary lookups, {PERIOD_LABELS[period]}",
-            description=f"**{total}** lookup{'' if total == 1 else 's'}",
+            description=f"**{total:,}** lookup{'' if total == 1 else 's'}",
             colour=BRAND_COLOUR,
         )
         glossary = local.glossary
@@ -228,13 +228,13 @@ class StatsCog(ServerOnly, commands.Cog):
         named = [
             (glossary[e].display_title if e in glossary else f"{e}{removed}", c) for e, c in top
         ]
-        top_lines = [f"{n}. {shown_name(name)}: {c}" for n, (name, c) in enumerate(named, 1)]
+        top_lines = [f"{n}. {shown_name(name)}: {c:,}" for n, (name, c) in enumerate(named, 1)]
         # Drawn in a thread: a few tens of milliseconds that other answers need not wait for.
         png = await asyncio.to_thread(
             lookups_chart, hours, named, since=since, now=now, title=f"{embed.title}: {total:,}"
         )
         embed.set_image(url=f"attachment://{CHART_FILE}")
-        miss_lines = [f"“{echo(m.query)}”: {m.count}×" for m in misses[:TOP]]
+        miss_lines = [f"“{echo(m.query)}”: {m.count:,}×" for m in misses[:TOP]]
         for name, lines, empty in (
             ("Most looked up", top_lines, "Nothing yet."),
             ("Searches that found nothing", miss_lines, "None. 🎉"),
@@ -244,7 +244,9 @@ class StatsCog(ServerOnly, commands.Cog):
         own = f"{terms} own term{'s' if terms != 1 else ''}" if known else "own terms not read yet"
         if waiting:
             more = "+" if len(waiting) >= limits.SELECT_OPTIONS else ""
-            own += f"; {len(waiting)}{more} suggestion{'s' if len(waiting) != 1 else ''} to review"
+            own += (
+                f"; {len(waiting):,}{more} suggestion{'s' if len(waiting) != 1 else ''} to review"
+            )
             own += " (`/term review`)"
         embed.add_field(name="This server's glossary", value=own, inline=False)
         options = [o for o in (self._miss_option(local, m) for m in misses) if o is not None]

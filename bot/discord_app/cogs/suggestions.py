@@ -649,7 +649,7 @@ async def accept_waiting(
     elif told == closed:
         noun, who = "suggestions", "their members were told privately."
     else:
-        noun, who = "suggestions", f"{closed - told} of their members {untold}"
+        noun, who = "suggestions", f"{closed - told:,} of their members {untold}"
     other = "other " if besides else ""  # besides the suggestion this form accepted
     which = "that name" if len(named) <= 1 else "those names"
-    return f"\nAlso accepted {closed} {other}{noun} of {which}; {who}"
+    return f"\nAlso accepted {closed:,} {other}{noun} of {which}; {who}"

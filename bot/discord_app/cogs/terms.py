@@ -443,7 +443,7 @@ def _first_waiting(
         colour=BRAND_COLOUR,
     )
     embed.set_footer(
-        text=f"Suggested by a member · {len(waiting)} waiting"
+        text=f"Suggested by a member · {len(waiting):,} waiting"
         + (" (or more)" if len(waiting) >= 25 else "")
     )
     embed.add_field(name="From", value=f"<@{first.user_id}>", inline=False)
@@ -487,7 +487,7 @@ async def _with_the_next(
         embed, view = _first_waiting(waiting, category)
         more = " or more" if len(waiting) >= 25 else ""
         await reply(
-            interaction, f"{text}\nNext, {len(waiting)}{more} waiting:", embed=embed, view=view
+            interaction, f"{text}\nNext, {len(waiting):,}{more} waiting:", embed=embed, view=view
         )
 
 
@@ -686,14 +686,14 @@ class TermCog(
         # Aliases are the server's, not its terms': a glossary moved with this file arrives
         # without them, so say so rather than let them be lost unnoticed.
         unheld = (
-            f" The file does not hold this server's {len(aliases)} alias"
+            f" The file does not hold this server's {len(aliases):,} alias"
             f"{'es' if len(aliases) != 1 else ''} (`/alias list` lists them): on another "
             "server, add them with `/alias add`."
             if aliases
             else ""
         )
         await interaction.followup.send(
-            f"{len(terms)} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML."
+            f"{len(terms):,} term{'s' if len(terms) != 1 else ''} of this server, as curated TOML."
             + (f" {left[:1].upper()}{left[1:]}." if left else "")
             + unheld,
             file=file,

@@ -166,7 +166,7 @@ def apply_overlay(
             Problem(
                 "error",
                 str(path),
-                f"its {count} entr{'y is' if count == 1 else 'ies are'} not checked: the file it "
+                f"its {count:,} entr{'y is' if count == 1 else 'ies are'} not checked: the file it "
                 "curates could not be read; `check` checks them once it reads",
             )
         )

@@ -1,0 +1,46 @@
+"""left61 (PLAN.md, "Leftovers (left61)"): the last stop's leftovers an operator meets on the
+command line, and the answers' wording without Discord; each failing on main 5542df1e first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.cards.embed import render_card
+from bot.glossary import Glossary
+from tests.resilience.botproc import glossary_bot_run_here
+
+from .test_round14 import CLI_ENV
+
+
+def _letters(n: int) -> str:
+    """`n` in letters ("zorb 444" reads as the name RGB444 and is refused)."""
+    return "".join("abcdefghij"[int(digit)] for digit in f"{n:03d}")
+
+
+def test_counts_past_a_thousand_read_1_000_on_the_command_line(tmp_path: Path) -> None:
+    """`glossary-bot terms export` said a server's "1000 aliases" are not in the file, and
+    `aliases import` "added 1000", where every other message writes "1,000" (the alias cap's
+    refusal, the progress line): one format for counts wherever an operator reads them."""
+    guild = 42
+    lines = [
+        {"guild_id": guild, "alias": f"zorb {_letters(n)}", "entry_id": "rag"} for n in range(1000)
+    ]
+    (tmp_path / "aliases.json").write_text(json.dumps(lines), "utf-8")
+    imported = glossary_bot_run_here(
+        CLI_ENV, tmp_path, "aliases", "import", "aliases.json", "--db", "g.db", "-q"
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert "added 1,000, already present 0, refused 0" in imported.stdout, imported.stdout
+    exported = glossary_bot_run_here(
+        CLI_ENV, tmp_path, "terms", "export", "--guild", str(guild), "--db", "g.db", "-o", "t.toml"
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert "server 42's 1,000 aliases" in exported.stderr, exported.stderr
+
+
+def test_a_card_looked_up_a_thousand_times_says_1_000(glossary: Glossary) -> None:
+    """A card's footer counted "looked up 1234 times here"; `/stats` says "1,234"."""
+    footer = render_card(glossary["rag"], glossary, lookups=1234).footer.text
+    assert footer is not None
+    assert "looked up 1,234 times here" in footer, footer
