@@ -4,13 +4,17 @@ its aliases; each alias added is still its own audited change, in the file's ord
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from bot.storage import AddAliasStatus, AliasImport, AuditAction, Store
+from bot.storage import AddAliasStatus, AliasImport, AuditAction, ShardsTaken, Store
 from bot.storage.postgres.backend import PostgresTx
 from bot.storage.sqlite.backend import SqliteTx
+
+from .conftest import OpenStore
 
 STATEMENTS = ("fetch", "fetchrow", "execute", "executemany")
 
@@ -92,3 +96,34 @@ async def test_an_import_decides_each_alias_in_order_and_audits_each_added(store
         (AuditAction.ALIAS_IMPORT, "zorb c", "rag"),
     ]
     assert await store.aliases(scope) == {"zorb a": "rag", "zorb b": "lora", "zorb c": "rag"}
+
+
+@pytest.mark.parametrize(
+    ("theirs", "mine"),
+    [
+        ({}, {}),  # the whole bot twice
+        ({"shard_ids": [0], "shard_count": 2}, {"shard_ids": [0], "shard_count": 2}),
+        ({"shard_ids": [0], "shard_count": 2}, {"shard_ids": [1], "shard_count": 3}),
+        ({"application_id": 7}, {"application_id": 7}),
+    ],
+)
+async def test_claim_wait_0_refuses_without_saying_it_waits(
+    open_any: OpenStore,
+    caplog: pytest.LogCaptureFixture,
+    theirs: dict[str, Any],
+    mine: dict[str, Any],
+) -> None:
+    """With CLAIM_WAIT=0 a second bot on PostgreSQL logged "waiting up to 0 s for it to let
+    go (a restart) before refusing", then refused at once; SQLite said nothing but the
+    refusal. Both now refuse without a line about a wait that is not made."""
+    running, starting = await open_any(), await open_any()
+    async with running.claim_shards(holder="running", wait=0, **_shards(theirs)):
+        with pytest.raises(ShardsTaken):
+            async with starting.claim_shards(holder="starting", wait=0, **_shards(mine)):
+                pass
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [line for line in said if "waiting" in line], said
+
+
+def _shards(options: dict[str, Any]) -> dict[str, Any]:
+    return {"shard_ids": None, **options}

@@ -84,7 +84,8 @@ async def take_claims(
     for key, shared in claims:
         kind = "_shared" if shared else ""
         if not await conn.fetchval(f"SELECT pg_try_advisory_lock{kind}({_KEY}, $1)", key):
-            if not said:  # the wait is a restart's handover; not a silent one
+            # The wait is a restart's handover, not a silent one; none (CLAIM_WAIT=0), none said.
+            if not said and wait > 0:
                 said = True
                 what = "shards run" if key == WHOLE_BOT else f"shard {key} is held"
                 log.warning(
@@ -176,9 +177,9 @@ async def _alone_with(
         raise refuse(*_first_value(others)) from None
     while others := await conn.fetch(_OTHER_VALUES, key, mine):
         theirs, holders = _first_value(others)
-        if not said:
+        if not said and give_up > loop.time():  # as above: no wait left, none said
             said = True
-            say(theirs, ", ".join(holders), max(0.0, give_up - loop.time()))
+            say(theirs, ", ".join(holders), give_up - loop.time())
         await _wait_for(conn, give_up - loop.time())
         try:  # taken once every process holding that value has let go; let go again at once
             await conn.execute("SELECT pg_advisory_lock($1, $2)", key, theirs)
