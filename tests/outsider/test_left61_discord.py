@@ -35,3 +35,33 @@ async def test_an_alias_list_of_one_term_names_the_term(
     assert of_rag.startswith("2 aliases of "), of_rag
     assert "RAG" in of_rag or "Retrieval" in of_rag, of_rag
     assert "in this server" not in of_rag, of_rag
+
+
+async def test_a_name_then_thanks_in_another_language_reads_as_in_english(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """A mention "@bot lora thank you" is read as "lora" (the thanks set aside: `_AFTERWORD`),
+    "@bot lora danke schön" was searched whole and missed (left59 noticed "rag gracias"; the
+    search read through that one). Thanks in the languages `/define gracias` knows are set
+    aside as the English ones are. Probes written before reading the pattern."""
+    fake = scene.fake
+
+    async def mention(text: str) -> str:
+        await fake.user_message(scene.alice, scene.channel, f"{fake.bot.mention} {text}")
+        said = await fake.wait_for_channel_message(scene.channel)
+        return str(embed_of(said)["title"]) if said["embeds"] else str(said["content"])
+
+    for name, thanks in (
+        ("lora", "danke schön"),
+        ("lora", "merci beaucoup"),
+        ("rag", "muchas gracias"),
+        ("rag", "grazie mille"),
+        ("top p", "спасибо"),
+        ("top p", "muito obrigado"),
+        ("mixture of experts", "ありがとう"),
+        ("kv cache", "dank je wel"),
+    ):
+        english = await mention(f"{name} thank you")
+        assert not english.startswith("No entry"), (name, english)
+        assert await mention(f"{name} {thanks}") == english, (name, thanks)
+        assert await mention(f"what is {name}? {thanks}!") == english, (name, thanks)

@@ -197,10 +197,12 @@ _OTHER = r"<(?:@[!&]?|#)\d+>"
 _ASIDE = re.compile(rf"(?:\b(?:for|to|cc)\s+)?{_OTHER}|<a?:\w+:\d+>", re.IGNORECASE)
 # What a member adds after the term about the question, not in it: a "pls", for whom ("rag
 # for bob", "for my team", "asking for a friend"), who asked ("rag, bob asked", "asked by bob";
-# after punctuation only: "rag bob asked" may be a name). `search_mention` sets it aside.
+# after punctuation only: "rag bob asked" may be a name), thanks in another language as in
+# English ("lora danke schön"). `search_mention` sets it aside.
 AFTERWORDS_READ = 80  # characters at a text's end
 _AFTERWORD = re.compile(
     r"(?:[\s,;:.!?()\-–—]+)(?:pls|plz|please|thx|thanks?(?: you)?|ty|tysm"
+    rf"|{_THANKS_ELSEWHERE}"
     r"|(?:asking |asked )?for (?:a friend|(?:my |the |our )?\w+(?: and \w+)?)"
     r"|asked by (?:my |the |our )?\w+)[\s!.?)]*$"
     r"|[,;:.!?()\-–—]+\s*(?:\w+ ){0,2}\w+ (?:asked|asks|is asking|was asking|wants to know|"
