@@ -1,6 +1,8 @@
 """Per-user limits. /define, mentions and "Explain terms" draw on one limit per user (a user
 who may not /define may not get the same card by mentioning the bot either); each moderator
-command keeps a limit of its own. A use counts when it reached the bot, on this machine's
+command keeps a limit of its own, for what it writes: a use that wrote nothing (a refused
+alias) is given back and counted against the command's refusals, which have a limit of their
+own (`REFUSALS_PER_USE`). A use counts when it reached the bot, on this machine's
 monotonic clock, not at the time its id says (discord.py's cooldowns read that): one id stamped
 an hour ahead began its member's window an hour from now, holding them for the hour."""
 
@@ -17,6 +19,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 MAX_USERS = 10_000  # users tracked before those with nothing left to wait for are forgotten
+# A moderator command's refusals a window, per use of its limit: a typo or a look-alike costs no
+# write, but each is still a check against the server's aliases, so a flood of them waits too.
+REFUSALS_PER_USE = 2
 
 
 class UserLimit:
@@ -39,6 +44,18 @@ class UserLimit:
             cooldown = self._users[user_id] = app_commands.Cooldown(self.uses, self.seconds)
         return cooldown if cooldown.update_rate_limit(at) is not None else None
 
+    def give_back(self, user_id: int, at: float) -> None:
+        """Undo a use `take` counted at `at` (within its window: a window since ended has
+        given every use back already)."""
+        cooldown = self._users.get(user_id)
+        if cooldown is not None and cooldown.get_tokens(at) < cooldown.rate:
+            cooldown.update_rate_limit(at, tokens=-1)
+
+    def spent(self, user_id: int, at: float) -> app_commands.Cooldown | None:
+        """The user's cooldown if none of its uses is left at `at` (None: one is), unchanged."""
+        cooldown = self._users.get(user_id)
+        return cooldown if cooldown is not None and cooldown.get_tokens(at) == 0 else None
+
     def _forget_idle(self, now: float) -> None:
         for user_id, cooldown in list(self._users.items()):
             if cooldown.get_tokens(now) >= cooldown.rate:
@@ -60,16 +77,43 @@ async def _within_lookup_limit(interaction: discord.Interaction[GlossaryBot]) ->
 lookup_limit = app_commands.check(_within_lookup_limit)
 
 
-def per_user_cooldown() -> Callable[[T], T]:
-    """A per-user cooldown of its own for each command it decorates (`COOLDOWN_USES` per
-    `COOLDOWN_SECONDS`, as the lookups'), one limit per setting as discord.py's kept one."""
-    limits: dict[tuple[int, float], UserLimit] = {}
+class CommandLimit:
+    """A moderator command's per-user limits: its uses (`COOLDOWN_USES` per `COOLDOWN_SECONDS`,
+    as the lookups'), one limit per setting as discord.py's kept one, and its refusals
+    (`REFUSALS_PER_USE` times as many, the same window), past which it waits as for uses."""
 
-    async def within_own_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
+    def __init__(self) -> None:
+        self._limits: dict[tuple[int, float], tuple[UserLimit, UserLimit]] = {}
+
+    def _of(self, interaction: discord.Interaction[GlossaryBot]) -> tuple[UserLimit, UserLimit]:
         uses, seconds = interaction.client.state.cooldown
-        limit = limits.get((uses, seconds))
-        if limit is None:
-            limit = limits[(uses, seconds)] = UserLimit(uses, seconds)
-        return _within(limit, interaction)
+        limits = self._limits.get((uses, seconds))
+        if limits is None:
+            refusals = UserLimit(uses * REFUSALS_PER_USE, seconds)
+            limits = self._limits[(uses, seconds)] = (UserLimit(uses, seconds), refusals)
+        return limits
 
-    return app_commands.check(within_own_limit)
+    def check(self) -> Callable[[T], T]:
+        async def within_own_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
+            uses, refusals = self._of(interaction)
+            at = interaction.client.arrivals.arrived(interaction)
+            spent = refusals.spent(interaction.user.id, at)
+            if spent is not None:
+                raise app_commands.CommandOnCooldown(spent, spent.get_retry_after(at))
+            return _within(uses, interaction)
+
+        return app_commands.check(within_own_limit)
+
+    def wrote_nothing(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        """The use `interaction` made was refused, nothing written: given back, and counted
+        as a refusal."""
+        uses, refusals = self._of(interaction)
+        at = interaction.client.arrivals.arrived(interaction)
+        uses.give_back(interaction.user.id, at)
+        refusals.take(interaction.user.id, at)
+
+
+def per_user_cooldown() -> Callable[[T], T]:
+    """A per-user limit of its own for each command it decorates (`CommandLimit`), whose
+    refusals are counted as uses (the command does not say which wrote nothing)."""
+    return CommandLimit().check()

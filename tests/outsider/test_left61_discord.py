@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of
+from tests.fake_discord import FakeUser
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -65,3 +67,54 @@ async def test_a_name_then_thanks_in_another_language_reads_as_in_english(
         assert not english.startswith("No entry"), (name, english)
         assert await mention(f"{name} {thanks}") == english, (name, thanks)
         assert await mention(f"what is {name}? {thanks}!") == english, (name, thanks)
+
+
+SLOW = "You're going a bit fast"
+
+
+async def test_a_refused_alias_add_costs_no_write_but_refusals_have_a_limit(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """A moderator's refused `/alias add` (a title's name, a look-alike, one already there)
+    wrote nothing but took one of their uses of the command (COOLDOWN_USES a window): three
+    refusals, then the right alias was "going a bit fast". Now a refusal gives its use back;
+    refusals have a limit of their own (twice the uses: a flood of them stays bounded, each
+    a check against the server's aliases), past which the command waits as for writes. The
+    window is an hour here: nothing in the test waits on the clock."""
+    async with start_bot(store, cooldown=(3, 3600.0)):
+
+        async def add(who: FakeUser, alias: str, term: str) -> str:
+            handle = await scene.fake.slash(
+                who, "alias add", {"alias": alias, "term": term}, channel=scene.channel
+            )
+            return str((await handle.final_message())["content"])
+
+        for _ in range(3):
+            refused = await add(scene.moderator, "kv cache", "lora")  # KV Cache's own name
+            assert not refused.startswith(("Added", SLOW)), refused
+        added = await add(scene.moderator, "zorblora", "lora")
+        assert added.startswith("Added"), added
+        there = await add(scene.moderator, "zorblora", "lora")
+        assert "nothing to change" in there, there
+        for _ in range(2):  # the sixth refusal: twice the uses
+            refused = await add(scene.moderator, "kv cache", "lora")
+            assert not refused.startswith(("Added", SLOW)), refused
+        flooded = await add(scene.moderator, "kv cache", "lora")
+        assert flooded.startswith(SLOW), flooded
+        assert (await add(scene.moderator, "zorbrag", "rag")).startswith(SLOW)
+
+        # Writes keep their own limit: three, then going a bit fast (another moderator).
+        for n in range(3):
+            assert (await add(scene.admin, f"zorbkv {'abc'[n]}", "kv cache")).startswith("Added")
+        assert (await add(scene.admin, "zorbkv d", "kv cache")).startswith(SLOW)
+
+        # `/alias remove` of an alias the server does not have writes nothing either.
+        async def remove(alias: str) -> str:
+            handle = await scene.fake.slash(
+                scene.owner, "alias remove", {"alias": alias}, channel=scene.channel
+            )
+            return str((await handle.final_message())["content"])
+
+        for _ in range(3):
+            assert (await remove("no such zorb")).startswith("This server has no alias")
+        assert (await remove("zorbkv a")).startswith("Removed")

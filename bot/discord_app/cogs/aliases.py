@@ -33,7 +33,7 @@ from bot.discord_app.cogs.moderators import (
     write_failed,
 )
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
-from bot.discord_app.cooldowns import per_user_cooldown
+from bot.discord_app.cooldowns import CommandLimit
 from bot.discord_app.errors import NO_MENTIONS
 from bot.discord_app.replies import TERMS_UNREAD, echo, echo_name, said_through_the_stop
 from bot.discord_app.state import BotState
@@ -81,15 +81,16 @@ ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself 
 
 async def add_alias(
     interaction: Interaction, text: str, entry_id: str, *, gone: str | None = None
-) -> None:
+) -> bool:
     """Validate and store an alias, answering the moderator in every case (for /alias add and
-    the missed-search menu of /stats). `gone`: the answer when `entry_id`, picked from a menu
-    rather than typed, names no entry now (never searched for as typed words)."""
+    the missed-search menu of /stats): whether it was stored. `gone`: the answer when
+    `entry_id`, picked from a menu rather than typed, names no entry now (never searched for
+    as typed words)."""
     state = interaction.client.state
     scope = interaction.guild_id
     if scope is None:
         await reply(interaction, "Aliases belong to a server: add them there.")
-        return
+        return False
     local = await state.servers.local(scope)
     entry = local.glossary.get(entry_id)
     if entry is None and gone is None:  # a typed term rather than an autocomplete pick
@@ -97,19 +98,30 @@ async def add_alias(
         entry = found.entry if found.status == "match" else None
     if entry is None and not state.servers.knows(scope):
         await reply(interaction, TERMS_UNREAD)
-        return
+        return False
     if entry is None:
         await reply(
             interaction,
             gone or f"I could not find the term “{echo(entry_id)}”. Pick one from the list.",
         )
-        return
+        return False
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
-    adding = _added(interaction, local, entry, text)
+    stored = False
+
+    async def adding() -> str:
+        nonlocal stored
+        said = await _added(interaction, local, entry, text)
+        stored = said.startswith(ADDED)
+        return said
+
     said = await said_through_the_stop(
-        interaction.client, adding, "adding this alias", "with `/alias list`"
+        interaction.client, adding(), "adding this alias", "with `/alias list`"
     )
     await reply(interaction, said)
+    return stored
+
+
+ADDED = "Added: "  # how `_added` answers an alias stored
 
 
 async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, text: str) -> str:
@@ -166,7 +178,7 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         return (
-            f"Added: “{shown}” now opens **{shown_name(entry.display_title)}** in this server."
+            f"{ADDED}“{shown}” now opens **{shown_name(entry.display_title)}** in this server."
             f"{accepted}"
         )
     if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
@@ -218,6 +230,10 @@ async def _no_such_alias(store: Store, scope: int, alias: str) -> str:
     )
 
 
+# Each command's limit: a moderator's typo or look-alike, refused, costs them no write.
+ADD_LIMIT, REMOVE_LIMIT = CommandLimit(), CommandLimit()
+
+
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
@@ -238,14 +254,15 @@ class AliasCog(
         alias="What people type (missed searches are suggested)",
         term="The glossary term it should open",
     )
-    @per_user_cooldown()
+    @ADD_LIMIT.check()
     async def add(
         self,
         interaction: Interaction,
         alias: app_commands.Range[str, 1, ALIAS_INPUT],
         term: str,
     ) -> None:
-        await add_alias(interaction, alias, term)
+        if not await add_alias(interaction, alias, term):
+            ADD_LIMIT.wrote_nothing(interaction)
 
     @add.autocomplete("alias")
     async def missed_searches(
@@ -276,17 +293,20 @@ class AliasCog(
 
     @app_commands.command(name="remove", description="Remove one of this server's aliases")
     @app_commands.describe(alias="The alias to remove")
-    @per_user_cooldown()
+    @REMOVE_LIMIT.check()
     async def remove(self, interaction: Interaction, alias: str) -> None:
         state = self.state
         scope = interaction.guild_id or 0
         if state.store is None:
             await reply(interaction, storage_down(state))
+            REMOVE_LIMIT.wrote_nothing(interaction)
             return
         await thinking(interaction)
         store = state.store
+        removed = None
 
         async def removal() -> str:
+            nonlocal removed
             try:
                 removed = await store.remove_alias(scope, normalize(alias), interaction.user.id)
             except StorageError:
@@ -300,6 +320,8 @@ class AliasCog(
             interaction.client, removal(), "removing this alias", "with `/alias list`"
         )
         await reply(interaction, said)
+        if removed is None:
+            REMOVE_LIMIT.wrote_nothing(interaction)
 
     @remove.autocomplete("alias")
     async def server_aliases(
