@@ -24,11 +24,11 @@ sys.path.insert(0, str(ROOT))
 
 import bot.search.fusion as fusion  # noqa: E402
 from bench.offer_causes import row_verdict  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.ranking import Candidate  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 TUNING = (
     *("dev", "calib", "chat", "everyday", "everyday2", "everyday3"),
@@ -47,12 +47,7 @@ def main() -> int:
     args = parser.parse_args()
     slices = set(args.slices.split(",")) - HELD_OUT
     index = SearchIndex.build(load_glossary())
-    cases = [
-        case
-        for name in SETS
-        for case in load_cases(ROOT / "tests/search" / name)
-        if case.slice in slices
-    ]
+    cases = tuning_cases(slices)
     agree = fusion.words_agree
     fired: list[tuple[float, float, float]] = []  # cosine, lead, field of each firing call
     rule_on = [False]

@@ -73,35 +73,25 @@ def measure(tree: Path, count: int, url: str | None) -> dict[str, float]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def _admin(url: str, sql: str) -> None:
+    import asyncpg
+
+    async def run() -> None:
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute(sql)
+        finally:
+            await admin.close()
+
+    asyncio.run(run())
+
+
 def own_schema(url: str) -> tuple[str, str]:
     """A new schema in `url`'s database: its name, and the URL whose connections use it."""
-    import asyncpg
-
     schema = f"alias_import_bench_{os.getpid()}"
-
-    async def make() -> None:
-        admin = await asyncpg.connect(url)
-        try:
-            await admin.execute(f"CREATE SCHEMA {schema}")
-        finally:
-            await admin.close()
-
-    asyncio.run(make())
+    _admin(url, f"CREATE SCHEMA {schema}")
     joiner = "&" if "?" in url else "?"
     return schema, f"{url}{joiner}search_path={schema}"
-
-
-def drop_schema(url: str, schema: str) -> None:
-    import asyncpg
-
-    async def drop() -> None:
-        admin = await asyncpg.connect(url)
-        try:
-            await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        finally:
-            await admin.close()
-
-    asyncio.run(drop())
 
 
 def main() -> None:
@@ -124,7 +114,7 @@ def main() -> None:
                 )
     finally:
         if schema:
-            drop_schema(args.database_url, schema)
+            _admin(args.database_url, f"DROP SCHEMA {schema} CASCADE")
     summary: dict[str, float] = {"aliases": args.aliases}
     for name, runs in times.items():
         for what in ("wall", "cpu"):

@@ -22,13 +22,13 @@ sys.path.insert(0, str(ROOT))
 
 import bot.search.fusion as fusion  # noqa: E402
 from bench.offer_causes import row_verdict  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.everyday import _everyday_count, _words, field_cosine  # noqa: E402
 from bot.search.query import normalize, without_chat_markup  # noqa: E402
 from bot.search.ranking import Pool  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 TUNING = (
     *("dev", "calib", "chat", "everyday", "everyday2", "everyday3"),
@@ -44,12 +44,7 @@ def main() -> int:
     slices = set(parser.parse_args().slices.split(",")) - HELD_OUT
     index = SearchIndex.build(load_glossary())
     assert index.semantic is not None
-    cases = [
-        case
-        for name in SETS
-        for case in load_cases(ROOT / "tests/search" / name)
-        if case.slice in slices
-    ]
+    cases = tuning_cases(slices)
     seen: list[tuple[float, float, int, float, str, float]] = []
     lead_of = fusion.unnamed_lead
 

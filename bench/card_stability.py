@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 from tests.search.stable_cards import UNRELATED, variants  # noqa: E402
 
 
@@ -36,11 +36,8 @@ def main() -> int:
     args = parser.parse_args()
     wanted = set(filter(None, args.slices.split(",")))
     queries: list[tuple[str, str]] = []  # (slice, query), tuning rows only
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice in HELD_OUT or (wanted and case.slice not in wanted):
-                continue
-            queries.append((case.slice, case.query))
+    for case in tuning_cases(wanted - HELD_OUT if wanted else None):
+        queries.append((case.slice, case.query))
     probes = ROOT / "tests/search/layer47_probes.tsv"
     for line in probes.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):

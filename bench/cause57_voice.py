@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.offer_causes import TUNING, row_verdict  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 # A short opening before a colon ("parent question:", "chef, long one, sorry:"), or a word or two
 # and "here" ("musician here,", "mobile dev here."): who asks, not what.
@@ -58,20 +58,17 @@ def main() -> int:
     moved: dict[str, Counter[tuple[str, str]]] = {"dev20": Counter(), "other": Counter()}
     opened: Counter[str] = Counter()
     rows: list[str] = []
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice not in slices:
-                continue
-            cut = last_question(case.query) if args.last else opening.sub("", case.query, count=1)
-            if cut == case.query or len(cut.split()) < 3:
-                continue
-            side = "dev20" if case.slice == "dev20" else "other"
-            opened[side] += 1
-            before = row_verdict(case, index.search(case.query))
-            after = row_verdict(case, index.search(cut))
-            moved[side][(before, after)] += 1
-            if before != after:
-                rows.append(f"{case.slice} {before} -> {after}: {case.query[:90]!r}")
+    for case in tuning_cases(slices):
+        cut = last_question(case.query) if args.last else opening.sub("", case.query, count=1)
+        if cut == case.query or len(cut.split()) < 3:
+            continue
+        side = "dev20" if case.slice == "dev20" else "other"
+        opened[side] += 1
+        before = row_verdict(case, index.search(case.query))
+        after = row_verdict(case, index.search(cut))
+        moved[side][(before, after)] += 1
+        if before != after:
+            rows.append(f"{case.slice} {before} -> {after}: {case.query[:90]!r}")
     for side, counts in moved.items():
         print(f"== {side}: {opened[side]} rows open with a speaker")
         for v in ORDER:

@@ -19,10 +19,10 @@ sys.path.insert(0, str(ROOT))
 import bot.search.index as index_module  # noqa: E402
 import bot.search.query as query_module  # noqa: E402
 from bench.offer_causes import TUNING, row_verdict  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 FILE = re.compile(r"file", re.IGNORECASE)
 LINE = query_module._PASTED_LINE
@@ -44,10 +44,8 @@ def main() -> int:
     index = SearchIndex.build(load_glossary())
     cases = [
         case
-        for name in SETS
-        for case in load_cases(ROOT / "tests/search" / name)
-        if case.slice in slices
-        and (
+        for case in tuning_cases(slices)
+        if (
             FILE.search(case.query)
             or LINE.match(case.query)
             or MAIN_LINE.match(case.query)

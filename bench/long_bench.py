@@ -30,25 +30,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bot.search.index as index_module  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search.fusion import LONG_WORDS  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from relevance_report import HELD_OUT, SETS  # noqa: E402
 
 ROUNDS = 3
 
 
 def long_tuning_queries() -> list[str]:
     queries: list[str] = []
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice in HELD_OUT or case.slice.startswith("test"):
-                continue
-            if case.kind in ("description", "question") and len(case.query.split()) >= LONG_WORDS:
-                queries.append(case.query)
+    for case in tuning_cases():
+        if case.slice.startswith("test"):
+            continue
+        if case.kind in ("description", "question") and len(case.query.split()) >= LONG_WORDS:
+            queries.append(case.query)
     return queries
 
 

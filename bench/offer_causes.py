@@ -30,14 +30,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
 from bot.search import index as index_module  # noqa: E402
 from bot.search.fusion import AGREEMENT_BONUS, MAX_SCORE, semantic_score  # noqa: E402
 from bot.search.questions import QuestionRules  # noqa: E402
 from bot.search.ranking import MATCH_MARGIN, MATCH_SCORE  # noqa: E402
-from bot.search.relevance import OFF_TOPIC_KINDS, Case, load_cases  # noqa: E402
+from bot.search.relevance import OFF_TOPIC_KINDS, Case  # noqa: E402
 from bot.search.results import SearchResult  # noqa: E402
 
 TUNING = (
@@ -320,15 +321,12 @@ def traced_cases(
     """Every case of the `slices` (never a held-out one), searched once, with the steps of its
     first `_search` call that the wrapped functions appended to `steps_of` (a comparison searches
     its other side after; those are left out unless `every_call`)."""
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice not in slices or case.slice in HELD_OUT:
-                continue
-            steps_of.clear()
-            result = index.search(case.query)
-            starts = [i for i, s in enumerate(steps_of) if s["step"] == "search"]
-            first = starts[1] if len(starts) > 1 and not every_call else len(steps_of)
-            yield case, result, steps_of[:first]
+    for case in tuning_cases(slices - HELD_OUT):
+        steps_of.clear()
+        result = index.search(case.query)
+        starts = [i for i, s in enumerate(steps_of) if s["step"] == "search"]
+        first = starts[1] if len(starts) > 1 and not every_call else len(steps_of)
+        yield case, result, steps_of[:first]
 
 
 def row_verdict(case: Case, result: SearchResult) -> str:

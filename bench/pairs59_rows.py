@@ -18,11 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from relevance_report import HELD_OUT, SETS  # noqa: E402
 
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 
 def main() -> int:
@@ -31,25 +30,22 @@ def main() -> int:
     args = parser.parse_args()
     ids = set(filter(None, args.ids.split(",")))
     index = SearchIndex.build(load_glossary())
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice in HELD_OUT or case.slice == "all":
-                continue
-            result = index.search(case.query)
-            card = result.entry.id if result.entry else None
-            offers = [s.id for s in result.suggestions[:3]]
-            if ids and not ({case.expected, card, *offers} & ids):
-                continue
-            if case.expected is None:
-                verdict = "offtopic-card" if card and not case.accepts(card) else "ok"
-            elif card:
-                verdict = "right" if case.accepts(card) else "wrong"
-            else:
-                verdict = "offer3" if any(case.accepts(i) for i in offers) else "miss"
-            shown = f"card {card}" if card else "offers " + ",".join(offers)
-            print(
-                "\t".join((case.slice, case.kind, verdict, shown, case.expected or "-", case.query))
-            )
+    for case in tuning_cases():
+        if case.slice == "all":
+            continue
+        result = index.search(case.query)
+        card = result.entry.id if result.entry else None
+        offers = [s.id for s in result.suggestions[:3]]
+        if ids and not ({case.expected, card, *offers} & ids):
+            continue
+        if case.expected is None:
+            verdict = "offtopic-card" if card and not case.accepts(card) else "ok"
+        elif card:
+            verdict = "right" if case.accepts(card) else "wrong"
+        else:
+            verdict = "offer3" if any(case.accepts(i) for i in offers) else "miss"
+        shown = f"card {card}" if card else "offers " + ",".join(offers)
+        print("\t".join((case.slice, case.kind, verdict, shown, case.expected or "-", case.query)))
     return 0
 
 

@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.offer_causes import TUNING, row_verdict  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex, query  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
 
 HAS = re.compile(
     r"\b(?:has|have|had|same(?: thing)? as|similar to|alternative to|something like)\b",
@@ -34,12 +34,7 @@ def main() -> int:
     parser.add_argument("--slices", default=",".join(TUNING))
     slices = set(parser.parse_args().slices.split(",")) - HELD_OUT
     index = SearchIndex.build(load_glossary())
-    cases = [
-        case
-        for name in SETS
-        for case in load_cases(ROOT / "tests/search" / name)
-        if case.slice in slices and HAS.search(case.query)
-    ]
+    cases = [case for case in tuning_cases(slices) if HAS.search(case.query)]
     never = re.compile(r"(?!)")
     has, same = query._PASSING_HAS, query._PASSING_SAME
     # each read on its own and both: "X has ..." and "the same as X ..."

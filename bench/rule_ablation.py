@@ -31,13 +31,13 @@ sys.path.insert(0, str(ROOT))
 
 import bot.search.fusion as fusion  # noqa: E402
 import bot.search.index as index_module  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex, SearchResult  # noqa: E402
 from bot.search.questions import QuestionRules  # noqa: E402
-from bot.search.relevance import Case, load_cases  # noqa: E402
+from bot.search.relevance import Case  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from relevance_report import SETS  # noqa: E402
 
 TUNING = {f"dev{n}" for n in range(2, 19)} | {
     "dev",
@@ -194,12 +194,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="the first N rows only (a smoke run)")
     args = parser.parse_args()
     chosen = [r for r in RULES if not args.rules or r.name in args.rules.split(",")]
-    cases = [
-        case
-        for name in SETS
-        for case in load_cases(ROOT / "tests" / "search" / name)
-        if case.slice in TUNING
-    ]
+    cases = tuning_cases(TUNING)
     probes = [] if args.no_probes else _probe_queries()
     if args.limit:
         cases, probes = cases[: args.limit], probes[: args.limit]

@@ -23,7 +23,7 @@ import dataclasses
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 # One BLAS / OpenMP thread, as the bot runs (bot/__init__.py); set before numpy loads.
@@ -43,28 +43,6 @@ from bot.search.semantic.vectors import entry_texts  # noqa: E402
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
-# The tuning slices and their files; held-out slices are refused, not read.
-TUNING = {
-    "dev": "relevance_blind.tsv",
-    "calib": "relevance_blind.tsv",
-    "dev2": "relevance_blind3.tsv",
-    "dev3": "relevance_blind4.tsv",
-    "dev4": "relevance_blind7.tsv",
-    "dev5": "relevance_blind9.tsv",
-    "dev6": "relevance_blind10.tsv",
-    "dev8": "relevance_blind20.tsv",
-    "dev9": "relevance_blind22.tsv",
-    "dev10": "relevance_blind24.tsv",
-    "dev11": "relevance_blind26.tsv",
-    "dev12": "relevance_blind28.tsv",
-    "dev13": "relevance_blind30.tsv",
-    "dev14": "relevance_blind31.tsv",
-    "dev15": "relevance_blind33.tsv",
-    "dev16": "relevance_blind35.tsv",
-    "dev17": "relevance_blind37.tsv",
-    "dev18": "relevance_blind39.tsv",
-    "chat": "chat_style_probes.tsv",
-}
 CONFIGS = ((False, "max"), (True, "max"), (True, "blend"))
 
 
@@ -105,14 +83,20 @@ class EntryVectors:
         return best
 
 
-def tuning_cases(slices: Sequence[str]) -> list[Case]:
-    held = [s for s in slices if s not in TUNING]
+def tuning_cases(slices: Collection[str] | None = None) -> list[Case]:
+    """The rows of the relevance sets (`relevance_report.SETS`, in order) that are not held
+    out, only those of `slices` when given; a held-out slice named is refused, not read."""
+    from bench.relevance_report import HELD_OUT, SETS
+
+    held = sorted(set(slices or ()) & HELD_OUT)
     if held:
         raise SystemExit(f"not a tuning slice: {', '.join(held)}")
-    cases: list[Case] = []
-    for file in dict.fromkeys(TUNING[s] for s in slices):
-        cases += [c for c in load_cases(ROOT / "tests/search" / file) if c.slice in slices]
-    return cases
+    return [
+        case
+        for name in SETS
+        for case in load_cases(ROOT / "tests/search" / name)
+        if case.slice not in HELD_OUT and (slices is None or case.slice in slices)
+    ]
 
 
 def rate(hits: int, total: int) -> str:
