@@ -183,17 +183,19 @@ class GlossaryBot(commands.Bot):
         await self.state.servers.warm(guild.id for guild in self.guilds)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Take turns with the bot's other processes when they share a PostgreSQL database;
-        alone, discord.py's default (5 s between two IDENTIFYs) is all the pacing needed."""
+        """Take turns with the bot's other processes when they share a PostgreSQL database,
+        and among this process's shards when it runs several (`IdentifyGate`: by Discord's
+        buckets); unsharded and alone, discord.py's default (5 s between two IDENTIFYs)."""
         store = self.state.store
-        if store is None or not store.shared:
+        shared = store is not None and store.shared
+        if not shared and (self.shard_count or 1) <= 1:
             await super().before_identify_hook(shard_id, initial=initial)
             return
         try:
             if self._identify is None:
                 _, _, limits = await self.http.get_bot_gateway()
                 self._identify = IdentifyGate(
-                    store,
+                    store if shared else None,
                     window=self.identify_window,
                     max_concurrency=int(limits.get("max_concurrency", 1)),
                 )
@@ -201,8 +203,7 @@ class GlossaryBot(commands.Bot):
         except (StorageError, discord.HTTPException, discord.GatewayNotFound) as exc:
             # Said in full: a database or Discord refusing, no fault of the bot's to trace.
             log.warning(
-                "cannot take turns to identify shard %s with other processes (%s); waiting %g s "
-                "instead",
+                "cannot take turns to identify shard %s (%s); waiting %g s instead",
                 shard_id,
                 exc,
                 self.identify_window,

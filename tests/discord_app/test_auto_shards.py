@@ -66,8 +66,11 @@ async def test_a_bot_discord_shards_in_3_runs_all_3_shards_in_one_process(
 ) -> None:
     """The fake, as Discord for a bot past 2,500 servers per connection, recommends 3 shards:
     the process without SHARD_COUNT runs all three (it was refused with 4011 and stopped);
-    each guild is answered on its shard, the metrics and the health line name the shards."""
-    async with FakeDiscord(shard_count=3) as fake:
+    each guild is answered on its shard, the metrics and the health line name the shards.
+    With `max_concurrency` 3 (left61), as Discord gives large bots: the three IDENTIFY at once,
+    each in its own bucket (discord.py's pacing put 5 s between any two: 10 s of the test),
+    the fake enforcing the rate limit."""
+    async with FakeDiscord(shard_count=3, max_concurrency=3, enforce_identify_limit=True) as fake:
         alice = fake.add_user("alice")
         guilds = [fake.add_guild(f"Guild {shard}", shard=shard) for shard in range(3)]
         channels = [guild.add_text_channel("general") for guild in guilds]
@@ -116,6 +119,9 @@ async def test_a_bot_discord_shards_in_3_runs_all_3_shards_in_one_process(
         assert "Discord recommends 3 shards (SHARD_COUNT is not set)" in bot.output, bot.output
         ready = [(r.shard_id, r.shard_count) for r in fake.sharding.identifies]
         assert sorted(set(ready)) == [(0, 3), (1, 3), (2, 3)], ready
+        assert fake.sharding.too_close() == []
+        assert all(r.outcome == "ready" for r in fake.sharding.identifies), ready
+        assert fake.violations == [], fake.violations
 
 
 async def test_a_bot_that_cannot_learn_discords_count_runs_one_connection_and_says_so(

@@ -3,10 +3,14 @@ command line, and the answers' wording without Discord; each failing on main 554
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from bot.cards.embed import render_card
+from bot.discord_app.identify import IdentifyGate
 from bot.glossary import Glossary
 from tests.resilience.botproc import glossary_bot_run_here
 
@@ -44,3 +48,21 @@ def test_a_card_looked_up_a_thousand_times_says_1_000(glossary: Glossary) -> Non
     footer = render_card(glossary["rag"], glossary, lookups=1234).footer.text
     assert footer is not None
     assert "looked up 1,234 times here" in footer, footer
+
+
+async def test_a_lone_process_identifies_its_shards_by_bucket() -> None:
+    """A process running several shards alone (no shared database) took discord.py's pacing, 5
+    s between any two IDENTIFYs, whatever `max_concurrency` Discord gave; now it takes turns
+    by bucket in memory, as processes do through PostgreSQL: shards of different buckets at
+    once, one of a bucket still held waits for it (the window is an hour here: nothing waits
+    on the clock; the gate's close at a stop ends the wait)."""
+    gate = IdentifyGate(None, window=3600.0, max_concurrency=2)
+    await gate.wait_turn(0)
+    await gate.wait_turn(1)  # another bucket: at once
+    same_bucket = asyncio.create_task(gate.wait_turn(2))
+    for _ in range(20):  # the loop turns; the bucket stays held for its window
+        await asyncio.sleep(0)
+    assert not same_bucket.done()
+    gate.close()
+    with pytest.raises(asyncio.CancelledError):
+        await same_bucket
