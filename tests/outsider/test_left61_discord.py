@@ -45,7 +45,8 @@ async def test_a_name_then_thanks_in_another_language_reads_as_in_english(
     """A mention "@bot lora thank you" is read as "lora" (the thanks set aside: `_AFTERWORD`),
     "@bot lora danke schön" was searched whole and missed (left59 noticed "rag gracias"; the
     search read through that one). Thanks in the languages `/define gracias` knows are set
-    aside as the English ones are. Probes written before reading the pattern."""
+    aside as the English ones are. Probes written before reading the pattern (8 pairs then;
+    4 kept, one a script, for the suite's time)."""
     fake = scene.fake
 
     async def mention(text: str) -> str:
@@ -55,18 +56,14 @@ async def test_a_name_then_thanks_in_another_language_reads_as_in_english(
 
     for name, thanks in (
         ("lora", "danke schön"),
-        ("lora", "merci beaucoup"),
         ("rag", "muchas gracias"),
-        ("rag", "grazie mille"),
         ("top p", "спасибо"),
-        ("top p", "muito obrigado"),
         ("mixture of experts", "ありがとう"),
-        ("kv cache", "dank je wel"),
     ):
         english = await mention(f"{name} thank you")
         assert not english.startswith("No entry"), (name, english)
         assert await mention(f"{name} {thanks}") == english, (name, thanks)
-        assert await mention(f"what is {name}? {thanks}!") == english, (name, thanks)
+    assert await mention("what is lora? merci beaucoup!") == await mention("lora thank you")
 
 
 SLOW = "You're going a bit fast"
