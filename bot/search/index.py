@@ -110,9 +110,10 @@ from bot.search.query import (
     sized_model,
     without_chat_markup,
     without_framing,
+    without_speaker,
     without_versions,
 )
-from bot.search.questions import LONG_NAME, QuestionRules
+from bot.search.questions import LONG_NAME, QuestionRules, Typo
 from bot.search.ranking import (
     ACRONYM_PHRASE_SCORE,
     MATCH_MARGIN,
@@ -188,6 +189,10 @@ ASKED_NAME_KEPT = 3
 # is the card where it leads the name's cosine and every other entry's by these (task shape57).
 STATED_NAME_BEHIND = 0.165
 STATED_NAME_LEAD = 0.17
+# The meaning read without the speaker's opening is taken only where it puts its first this far
+# ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
+# neighbour's card (agree59's lead for the same reason).
+UNVOICED_LEAD = 0.1
 
 
 class SearchIndex:
@@ -409,6 +414,25 @@ class SearchIndex:
             return None
         return self._answer_named(named, query, normalized)
 
+    def _typos_fixed(self, normalized: str, fixed: Sequence[Typo]) -> str:
+        """`normalized` with each mistyped name (`fixed`: (_, entry, word)) written as its
+        entry's title, for the meaning to read."""
+        for _, entry, word in fixed:
+            title = normalize(self.entries[entry].title)
+            normalized = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, normalized)
+        return normalized
+
+    def _without_speaker(self, query: str, overlay: Aliases, fixed: Sequence[Typo]) -> str | None:
+        """The `normalize`d text the meaning reads without the speaker's opening ("accountant
+        here, what ...": `without_speaker`; an opening that writes a name, this server's aliases
+        too, stays), its typos fixed as the whole text's; None where it opens with none."""
+        rest = without_speaker(
+            query[:MAX_QUERY], lambda who: bool(self._mentions(who, overlay, None, as_typed=False))
+        )
+        if rest is None:
+            return None
+        return self._typos_fixed(normalize(without_chat_markup(rest)), fixed) or None
+
     def _names_outright(self, query: str, overlay: Aliases) -> bool:
         """Whether `query`, normalised as it was typed, is a name or alias (this server's too)."""
         key = compact(normalize(without_chat_markup(query[:MAX_QUERY])))
@@ -515,18 +539,23 @@ class SearchIndex:
                 *(typo for typo in typos if typo[1] == lone and typo not in mistyped),
                 *([slip] if slip is not None else []),
             ]
-            for _, entry, word in fixed:
-                title = normalize(self.entries[entry].title)
-                meant = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", title, meant)
+            meant = self._typos_fixed(meant, fixed)
             unframed = without_framing(meant)  # "our soccer parents asked which ...": who asks
             unframed = None if reading.described else unframed
             asked_alone = clauses[1] if clauses and _clause_read_alone(clauses[1]) else None
             asked_alone = None if reading.described else asked_alone  # context, then the question
+            # "accountant here, what ...": who speaks, read away where nothing else is (the
+            # asking clause read alone leaves the opening out too, and shares the pass's rows)
+            unvoiced = (
+                self._without_speaker(query, overlay, fixed)
+                if unframed is None and asked_alone is None
+                else None
+            )
             # Embedded after the names are read: its pass over the weights leaves the caches cold
             # the text's vector kept: `_described_nothing` weighs it against the whole field. The
             # texts the rules below read alone ride on the same pass (bench/results/semantic.md,
             # "speed50": one forward of 36 rows costs less than two of 24 and 12)
-            alone = [t for t in (unframed, asked_alone) if t is not None]
+            alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
             embedded = semantic.encoder.encode_queries(riding, fit=True) if len(semantic) else None
@@ -534,6 +563,8 @@ class SearchIndex:
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
             if unframed is not None and embedded is not None:
                 similar = _unframed_agreeing(similar, semantic, embedded[1])
+            if unvoiced is not None and embedded is not None:
+                similar = _unvoiced_agreeing(similar, semantic, embedded[1])
             if asked_alone is not None and embedded is not None:
                 similar = _asked_clause_agreeing(similar, asked_alone, semantic, embedded[-1])
             if subject is None and not question and not reading.described:
@@ -1808,6 +1839,26 @@ def _unframed_agreeing(
     if own and similar and own[0][0] == similar[0][0] and own[0][1] > similar[0][1]:
         return own
     return similar
+
+
+def _unvoiced_agreeing(
+    similar: list[tuple[int, float]], semantic: SemanticIndex, vector: Vectors
+) -> list[tuple[int, float]]:
+    """The meaning of the message without the speaker's opening (`without_speaker`) where it
+    puts the same entry first and nearer: who asks ("accountant here, ...", "nurse: ...") is no
+    part of what is asked, and thins every cosine. Never where it moves the first elsewhere:
+    cut from the whole text (every rule reading it) the opening traded held-out right cards for
+    wrong ones (task voice59); the lexical and off-field rules still read the whole text.
+    The first entry's cosine alone, against the whole's runners-up (`_asked_clause_agreeing`'s
+    way): the unvoiced text's whole ranking lost tuning right cards where its runners-up came
+    nearer too (task voice61). `vector` is the unvoiced text's, embedded beside the message (one
+    pass)."""
+    own = semantic.similar_to(vector, 2)
+    if not own or not similar or own[0][0] != similar[0][0] or own[0][1] <= similar[0][1]:
+        return similar
+    if len(own) > 1 and own[0][1] - own[1][1] < UNVOICED_LEAD:
+        return similar
+    return [(similar[0][0], own[0][1]), *similar[1:]]
 
 
 def _described_past_names(pool: Pool, query: str) -> int | None:

@@ -290,6 +290,46 @@ def without_framing(normalized: str) -> str | None:
     return text if text != normalized else None
 
 
+# The speaker's opening ("accountant here,", "chef, long one, sorry:", "nurse:", "PM here -"):
+# who asks or how, before the question; words about nothing asked that thin the meaning's
+# cosines (semantic.md, "cause57"). Letters and spaces only, so no log's label ("eval:
+# pass@1=0.42", "TLA+ homework:"), and a short one. Cut from the text as a whole it traded
+# held-out right cards for wrong ones (task voice59): it is only the meaning's second reading.
+_SPEAKER = re.compile(
+    r"^(?P<who>[a-z][a-z ,'-]{0,48}?)(?P<here> here\s*[,.:!-]|:)\s+(?=\S)", re.IGNORECASE
+)
+# A label of more words before its ":", with no comma setting off how one asks, names a topic
+# or a scene ("documentation for a dataset:", "in our investing club:"), not who asks.
+_LABEL_WORDS = 2
+_SPEAKER_CUTS = 2  # "barista here, long story short: what ..."
+
+
+def without_speaker(text: str, names: Callable[[str], bool]) -> str | None:
+    """`text` without the speaker's opening (`_SPEAKER`) where the rest asks (a "?" or a
+    question's first word) in three words or more; None where it has none. Not where the
+    opening itself asks, writes a name (`names`: "kv cache: why does it grow?", "attention: why
+    softmax?"), sets a word in mixed case ("RuntimeError:") or is a log's level ("WARNING:");
+    nor a label of more than `_LABEL_WORDS` words without a comma or "here" first (after who
+    asks, how: "barista here, long story short: what ...")."""
+    rest = text
+    for cut in range(_SPEAKER_CUTS):
+        found = _SPEAKER.match(rest)
+        if found is None:
+            break
+        who, after = found["who"], rest[found.end() :]
+        words = who.split()
+        if len(after.split()) < 3 or not ("?" in after or is_question(after)):
+            break
+        if not cut and found["here"] == ":" and "," not in who and len(words) > _LABEL_WORDS:
+            break
+        if not all(w.islower() or w.isupper() or w.istitle() for w in words):
+            break
+        if is_question(who) or re.fullmatch(_LOG_LEVELS, who, re.IGNORECASE) or names(who):
+            break
+        rest = after
+    return rest if rest != text else None
+
+
 # "keep only the correct answers and finetune on those, name?": the text describes a thing and
 # asks what it is called ("what's that ordering called"), perhaps asking more about it after an
 # "and"; the names it writes only describe it.
@@ -439,9 +479,10 @@ def asks_what_described(normalized: str, names: Sequence[tuple[int, int]]) -> bo
 # and asks about it: a name the line writes as a field's label (a value after it, or part of a
 # code identifier) says where the numbers come from, not what is asked (task written45). "KV
 # cache is full", "No module named 'numpy'" write the name as the line's subject: not read here.
+_LOG_LEVELS = "info|warn|warning|error|alert|debug|critical|fatal"
 _PASTED_LINE = re.compile(
     r"^\s*(?:\[[^\]\n]{1,30}\]:?\s*)*(?:"
-    r"(?i:info|warn|warning|error|alert|debug|critical|fatal)\s*[:\]|]|"  # a level
+    rf"(?i:{_LOG_LEVELS})\s*[:\]|]|"  # a level
     r"[\w.]*(?:Error|Exception|Warning)\b|"  # an exception's class
     r"(?i:epoch|step|iter|iteration)\s*\d|"  # a progress counter
     r"[a-z][\w.]*\s*:\s*[^\n]*?(?:\d|=)|"  # a logger or key, then numbers or settings

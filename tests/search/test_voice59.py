@@ -6,7 +6,9 @@ reading the chat-markup code, the tuning rows or the entries' text. The rule mea
 opening searched away where the rest asks, unless it writes a name or is a log's label) gained
 19 right cards for 3 fewer wrong on the tuning slices but raised the held-out wrong share (4.31%
 to 4.32%; test28 more): reverted (semantic.md, "voice59"). Its probes stay, the ones it passed
-and main fails as strict expected failures."""
+and main fails as strict expected failures. voice61's reading of the meaning without the opening
+(`index._unvoiced_agreeing`) cards two of them ("farmer here, ...", "chef, long one, sorry: what's
+it called ..."): out of the expected failures."""
 
 from __future__ import annotations
 
@@ -28,11 +30,8 @@ OPENED_FAILING: set[str] = {
     "nurse: what is retrieval augmented generation?",
     "lawyer here. what is differential privacy?",
     "👋 designer here, what is a diffusion model?",
-    "farmer here, sorry if this is dumb: what is overfitting?",
     "non-native speaker, sorry for my english: what is chain of thought prompting?",
     "Doctor here: what is a system prompt?",
-    "chef, long one, sorry: what's it called when the model writes out its reasoning step by"
-    " step before the answer?",
     # the bare question offers too (Next-Token Prediction first); the opening makes Prompt
     # Engineering's card (wrong)
     "retired nurse, total beginner, long one sorry: how does a chatbot decide which word comes"
@@ -41,6 +40,9 @@ OPENED_FAILING: set[str] = {
 # searched otherwise than the bare question (card or first three offers differ)
 BARE_FAILING: set[str] = {
     *OPENED_FAILING,
+    # carded since voice61's second reading of the meaning, its offers not the bare question's
+    "chef, long one, sorry: what's it called when the model writes out its reasoning step by"
+    " step before the answer?",
     "hi all, musician here - what is temperature when a chatbot writes lyrics?",
     "Accountant here, why does everyone say you need a gpu to run these models?",
     "long one, sorry: i keep hearing about quantization for running models on a laptop, what"
