@@ -61,7 +61,9 @@ def main() -> int:
                 moves[(before, after)] += 1
             if changed or every:
                 mark = "*" if changed else " "
-                print(f"{mark}{case.slice}\t{case.kind}\t{case.query[:110]!r}\texpected={case.expected}")
+                print(
+                    f"{mark}{case.slice}\t{case.kind}\t{case.query[:110]!r}\texpected={case.expected}"
+                )
                 print(f"    main: {shown(without)} ({before})  rule: {shown(with_rule)} ({after})")
     print(f"{looked} tuning rows write a list of alternatives; changed: {dict(moves)}")
     return 0

@@ -406,10 +406,13 @@ class SearchIndex:
         Not where the text asks "which ...": what it describes picks one, or asks for their
         kind ("sgd vs adamw vs lion, which of these update rules ...": Optimizer); not where the
         card's name is also written outside the list ("alignment and ai safety, same field or
-        alignment is smaller"); a card outside the list, or none, is changed only in a question
-        or where the text weighs them (`WEIGHING`: "choosing between ..."): a description
-        listing examples is of their kind ("through pruning, quantising or distilling it")."""
-        if re.search(r"\bwhich\b", text, re.IGNORECASE):
+        alignment is smaller"). Only in a question or where the text weighs them (`WEIGHING`:
+        "choosing between ..."): a description's list names examples of its kind ("through
+        pruning, quantising or distilling it") or guesses at one name."""
+        lowered = text.lower()
+        if not (is_question(text) or "?" in text or WEIGHING.search(lowered)):
+            return result  # a description's list names examples of its kind, or guesses
+        if re.search(r"\bwhich\b", lowered):
             return result
         for items, rest in alternatives(text):
             listed = list(dict.fromkeys(self._listed(items)))
@@ -419,10 +422,6 @@ class SearchIndex:
             if card is not None and self.positions[card.id] in {
                 f.entry for f in self._names_in(rest)
             }:
-                return result
-            if (card is None or self.positions[card.id] not in listed) and not (
-                is_question(text) or "?" in text or WEIGHING.search(text.lower())
-            ):
                 return result
             first = self.entries[listed[0]]
             strategy = result.strategy or "match-term"

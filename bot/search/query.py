@@ -632,9 +632,11 @@ _CHOOSING = re.compile(
     r"|deciding|which|difference|differences|vs|versus)\b"
 )
 # Words that weigh a list's items against each other though the text asks nothing ("choosing
-# between flashattention, pagedattention and a plain kv cache for our server")
+# between flashattention, pagedattention and a plain kv cache for our server", "hbm vs dram vs
+# sram, explain like i'm five")
 WEIGHING = re.compile(
-    r"\b(?:between|among|amongst|compare|comparing|choose|choosing|pick|picking|deciding)\b"
+    r"\b(?:between|among|amongst|compare|comparing|choose|choosing|pick|picking|deciding|vs"
+    r"|versus)\b"
 )
 
 
