@@ -7,7 +7,10 @@ code, the entries' text or any tuning row."""
 
 from __future__ import annotations
 
-from bot.search import SearchResult
+import pytest
+
+from bot.search import SearchIndex, SearchResult
+from bot.search.asked import search_asked
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
@@ -58,3 +61,56 @@ test_an_everyday_list_gets_no_card = PROBES.test("offtopic", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"first": 21, "alias": 9, "notentry": 5, "two": 4, "which": 4, "subject": 3, "offtopic": 6}
 )
+
+
+def test_a_tuning_list_cards_its_first_entry_as_asked_anywhere(bundled_index: SearchIndex) -> None:
+    """dev20 (tuning): main carded llama.cpp, which the meaning ranks first; the blind writer
+    expects MLX, the first listed. `search_asked` is what /define, a mention and the CLI share.
+    Failed on main."""
+    query = (
+        "mobile dev: on apple silicon, should i use mlx, llama.cpp or core ml for local inference?"
+    )
+    result = search_asked(bundled_index, query)
+    assert result.entry is not None, result
+    assert result.entry.id == "mlx", result
+    assert result.suggestions[0].id == "llama-cpp", result
+    assert result.other_side == "llama-cpp", result
+
+
+# Tuning rows writing a list whose card the rule must leave: the aggressive first form (any text,
+# any card) turned them, each right (or none) on main, into a listed entry's wrong card.
+@pytest.mark.parametrize(
+    ("query", "card"),
+    [
+        # dev18: "which of these ..." asks for their kind (Optimizer); main offers, no card
+        (
+            "sgd vs adamw vs lion vs muon, which of these 'update rules' should i pick for a small"
+            " transformer",
+            None,
+        ),
+        # dev17: a description's list names examples of its kind
+        (
+            "making a trained network smaller and faster through pruning, quantising or distilling"
+            " it",
+            "model-compression",
+        ),
+        # dev18: a half-remembered name's guesses
+        (
+            "training good output, goodput or 'useful throughput', the fraction of a long training"
+            " run's time or compute that actually moves the model forward, after you subtract"
+            " crashes, restarts, checkpoint saving and straggler nodes",
+            "training-goodput",
+        ),
+        # dev6: "and" in a clause after a comparison is no list
+        ("rmsnrom vs layernorm, why did llama and everyone after it switch??", None),
+    ],
+)
+def test_a_list_the_rule_leaves_keeps_its_card(
+    bundled_index: SearchIndex, query: str, card: str | None
+) -> None:
+    result = bundled_index.search(query)
+    if card is None:
+        assert result.entry is None or result.entry.id not in {"sgd", "layer-norm"}, result
+    else:
+        assert result.entry is not None, result
+        assert result.entry.id == card, result
