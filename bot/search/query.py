@@ -646,21 +646,25 @@ def alternatives(query: str) -> list[tuple[tuple[str, ...], str]]:
     without that list, all `normalize`d."""
     text = query.lower()
     spans: list[tuple[tuple[str, ...], int, int]] = []
-    choosing = _CHOOSING.search(text) is not None
-    for found in _COMMA_LIST.finditer(text):
-        items = (*found.group(1).split(", "), found.group(3))
-        if (found.group(2) == "and" and not choosing) or any(" vs" in i for i in items):
-            continue
-        spans.append((items, found.start(), found.end()))
-    for found in _CHAIN.finditer(text):
+    # each pattern only where the words it needs are written: every search reads this
+    joined = " or " in text or " and " in text
+    if ", " in text and joined:
+        choosing = _CHOOSING.search(text) is not None
+        for found in _COMMA_LIST.finditer(text):
+            items = (*found.group(1).split(", "), found.group(3))
+            if (found.group(2) == "and" and not choosing) or any(" vs" in i for i in items):
+                continue
+            spans.append((items, found.start(), found.end()))
+    separators = sum(text.count(f" {word} ") for word in ("or", "vs", "vs.", "versus"))
+    for found in _CHAIN.finditer(text) if separators >= 2 else ():
         items = (*re.split(r" (?:or|vs\.?|versus) ", found.group(1)), found.group(2))
         spans.append((items, found.start(), found.end()))
-    for found in _SLASHED.finditer(text):
+    for found in _SLASHED.finditer(text) if text.count("/") >= 2 else ():
         if "://" not in found.group(1) and "www." not in found.group(1):
             spans.append((tuple(found.group(1).split("/")), found.start(), found.end()))
     bullets: list[str] = []
     at = 0
-    for line in [*text.splitlines(keepends=True), ""]:
+    for line in [*text.splitlines(keepends=True), ""] if "\n" in text else ():
         item = _BULLET.match(line)
         if item is not None:
             bullets.append(item.group(1))
