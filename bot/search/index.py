@@ -409,12 +409,12 @@ class SearchIndex:
         alignment is smaller"). Only in a question or where the text weighs them (`WEIGHING`:
         "choosing between ..."): a description's list names examples of its kind ("through
         pruning, quantising or distilling it") or guesses at one name."""
-        lowered = text.lower()
-        if not (is_question(text) or "?" in text or WEIGHING.search(lowered)):
-            return result  # a description's list names examples of its kind, or guesses
-        if re.search(r"\bwhich\b", lowered):
+        lists = alternatives(text)
+        if not lists or re.search(r"\bwhich\b", text, re.IGNORECASE):
             return result
-        for items, rest in alternatives(text):
+        if not (is_question(text) or "?" in text or WEIGHING.search(text.lower())):
+            return result  # a description's list names examples of its kind, or guesses
+        for items, rest in lists:
             listed = list(dict.fromkeys(self._listed(items)))
             if len(listed) < 2:  # one entry's names in a row describe it; no choice of ours
                 continue
