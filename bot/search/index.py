@@ -82,9 +82,12 @@ from bot.search.names import (
 )
 from bot.search.query import (
     COMPARING,
+    LIST_ITEM_LEADS,
     PASSING_WORDS,
     QUALIFIERS,
     STOPWORDS,
+    WEIGHING,
+    alternatives,
     asked_clause,
     asked_first,
     asked_in_setting,
@@ -341,6 +344,7 @@ class SearchIndex:
                 result = replace(
                     result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS], other_side=offer.id
                 )
+        result = self._first_listed_carded(result, query[:MAX_QUERY])
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
@@ -397,6 +401,73 @@ class SearchIndex:
             normalized_query=result.normalized_query,
             suggestions=result.suggestions[1:],
         )
+
+    def _first_listed_carded(self, result: SearchResult, text: str) -> SearchResult:
+        """A text listing three or more alternatives that name two entries or more
+        (`alternatives`: "should i use mlx, llama.cpp or core ml for local inference?", "dpo vs
+        ppo vs grpo"): the first listed entry's card, the other listed entries offered first,
+        as "difference between X and Y" answers X and offers Y. The blind writers expect the
+        first listed name (task first61; context59's offer of all of them lost right cards).
+        Not where the text asks "which ...": what it describes picks one, or asks for their
+        kind ("sgd vs adamw vs lion, which of these update rules ...": Optimizer); not where the
+        card's name is also written outside the list ("alignment and ai safety, same field or
+        alignment is smaller"). Only in a question or where the text weighs them (`WEIGHING`:
+        "choosing between ..."): a description's list names examples of its kind ("through
+        pruning, quantising or distilling it") or guesses at one name."""
+        lists = alternatives(text)
+        if not lists or re.search(r"\bwhich\b", text, re.IGNORECASE):
+            return result
+        if not (is_question(text) or "?" in text or WEIGHING.search(text.lower())):
+            return result  # a description's list names examples of its kind, or guesses
+        for items, rest in lists:
+            listed = list(dict.fromkeys(self._listed(items)))
+            if len(listed) < 2:  # one entry's names in a row describe it; no choice of ours
+                continue
+            card = result.entry
+            if card is not None and self.positions[card.id] in {
+                f.entry for f in self._names_in(rest)
+            }:
+                return result
+            first = self.entries[listed[0]]
+            strategy = result.strategy or "match-term"
+            offers = [
+                Suggestion(self.entries[e].id, self.entries[e].title, result.score, strategy)
+                for e in listed[1:]
+            ]
+            if card is not None and card.id != first.id and card.id not in {o.id for o in offers}:
+                offers.append(Suggestion(card.id, card.title, result.score, strategy))
+            taken = {first.id, *(o.id for o in offers)}
+            rest_offers = tuple(s for s in result.suggestions if s.id not in taken)
+            return replace(
+                result,
+                status="match",
+                entry=first,
+                strategy=result.strategy if card == first else "match-term",
+                score=max(result.score, MATCH_SCORE),  # a name written out, as a mention's card
+                suggestions=(*offers, *rest_offers)[:MAX_SUGGESTIONS],
+                other_side=offers[0].id,
+            )
+        return result
+
+    def _listed(self, items: Sequence[str]) -> list[int]:
+        """The entries a list's items name, in order: a name ends the first item (it may take
+        words from before the list: "should i use mlx"), is the whole of a middle one and starts
+        the last ("core ml for local inference"), after words like "a plain"
+        (`LIST_ITEM_LEADS`); an item naming none ("lion") is passed over."""
+        listed: list[int] = []
+        for at, item in enumerate(items):
+            words = item.split()
+            if at > 0:
+                while words and words[0] in LIST_ITEM_LEADS:
+                    words = words[1:]
+            item = " ".join(words)
+            for found in self._names_in(item):
+                ends = found.end == len(item)
+                starts = found.start == 0
+                if (at == 0 and ends) or (at == len(items) - 1 and starts) or (starts and ends):
+                    listed.append(found.entry)
+                    break
+        return listed
 
     def _asked_first_named(
         self, query: str, normalized: str, server: Mapping[str, int], shouted: bool

@@ -652,6 +652,78 @@ def asked_first(query: str) -> str | None:
     return None if found is None else normalize(found.group("name"))
 
 
+# A list of three or more alternatives (task first61): "should i use mlx, llama.cpp or core ml",
+# "dpo vs ppo vs grpo", "adam or adamw or sgd", "top-p/top-k/temperature", bullet lines. An item
+# is up to three words (the first may take words from before the list: "i use mlx"), the last up
+# to four ("a plain kv cache"); "and" joins alternatives only where the text chooses ("between
+# x, y and z"), not parts of a whole ("the attention, mlp and norm layers").
+_ITEM = r"[^\s,;:!?()`/]+(?: [^\s,;:!?()`/]+){0,2}"
+_LAST = r"[^\s,;:!?()`/]+(?: [^\s,;:!?()`/]+){0,3}"
+_COMMA_LIST = re.compile(rf"(?<!\S)({_ITEM}(?:, {_ITEM})+),? (or|and) ({_LAST})")
+_CHAIN_ITEM = r"[^\s,;:!?()`]+(?: (?!or |vs |vs\. |versus )[^\s,;:!?()`]+){0,2}"
+_CHAIN_LAST = r"[^\s,;:!?()`]+(?: (?!or |vs |vs\. |versus )[^\s,;:!?()`]+){0,3}"
+_CHAIN = re.compile(
+    rf"(?<!\S)({_CHAIN_ITEM}(?: (?:or|vs\.?|versus) {_CHAIN_ITEM})+) (?:or|vs\.?|versus) "
+    rf"({_CHAIN_LAST})"
+)
+_SLASHED = re.compile(r"(?<![\S/])([^\s/,;:!?()`]+(?:/[^\s/,;:!?()`]+){2,})(?=[\s,;:!?)]|$)")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(\S.*?)\s*$")
+_CHOOSING = re.compile(
+    r"\b(?:between|among|amongst|compare|comparing|compared|choose|choosing|pick|picking"
+    r"|deciding|which|difference|differences|vs|versus)\b"
+)
+# Words that weigh a list's items against each other though the text asks nothing ("choosing
+# between flashattention, pagedattention and a plain kv cache for our server", "hbm vs dram vs
+# sram, explain like i'm five")
+WEIGHING = re.compile(
+    r"\b(?:between|among|amongst|compare|comparing|choose|choosing|pick|picking|deciding|vs"
+    r"|versus)\b"
+)
+
+
+def alternatives(query: str) -> list[tuple[tuple[str, ...], str]]:
+    """The items of each list of three or more alternatives the (raw) text writes (`_COMMA_LIST`,
+    `_CHAIN`, `_SLASHED`, three bullet lines or more) in the order written, and the text
+    without that list, all `normalize`d."""
+    text = query.lower()
+    spans: list[tuple[tuple[str, ...], int, int]] = []
+    # each pattern only where the words it needs are written: every search reads this
+    joined = " or " in text or " and " in text
+    if ", " in text and joined:
+        choosing = _CHOOSING.search(text) is not None
+        for found in _COMMA_LIST.finditer(text):
+            items = (*found.group(1).split(", "), found.group(3))
+            if (found.group(2) == "and" and not choosing) or any(" vs" in i for i in items):
+                continue
+            spans.append((items, found.start(), found.end()))
+    separators = sum(text.count(f" {word} ") for word in ("or", "vs", "vs.", "versus"))
+    for found in _CHAIN.finditer(text) if separators >= 2 else ():
+        items = (*re.split(r" (?:or|vs\.?|versus) ", found.group(1)), found.group(2))
+        spans.append((items, found.start(), found.end()))
+    for found in _SLASHED.finditer(text) if text.count("/") >= 2 else ():
+        if "://" not in found.group(1) and "www." not in found.group(1):
+            spans.append((tuple(found.group(1).split("/")), found.start(), found.end()))
+    bullets: list[str] = []
+    at = 0
+    for line in [*text.splitlines(keepends=True), ""] if "\n" in text else ():
+        item = _BULLET.match(line)
+        if item is not None:
+            bullets.append(item.group(1))
+        else:
+            if len(bullets) >= 3:
+                spans.append((tuple(bullets), text.rfind(bullets[0], 0, at), at))
+            bullets = []
+        at += len(line)
+    return [
+        (tuple(normalize(item) for item in items), normalize(f"{text[:start]} , {text[end:]}"))
+        for items, start, end in spans
+    ]
+
+
+# Words before a listed name that keep it the item ("or a plain kv cache", "or just temperature")
+LIST_ITEM_LEADS = frozenset({"a", "an", "the", "plain", "just", "full", "regular", "vanilla"})
+
+
 # A model's version written after its name: "3.5" (normalised to "3 5"), "4o", "70b", "8x7b",
 # "v3". A unit after the number makes it a quantity, not a version ("4 bit", "7b params").
 _VERSION = re.compile(r"v?\d+(?:[a-z]|x\d+b)?")

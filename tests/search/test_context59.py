@@ -13,6 +13,27 @@ from bot.search import SearchIndex, SearchResult
 
 from .probe_files import ProbeFile, no_card, the_asked_card_or_first_offers
 
+# The first entry each "choice" probe lists (first61's convention: its card, the others offered)
+FIRST_LISTED = {
+    "mlx, llama.cpp or core ml - which runs fastest on a mac?": "mlx",
+    "vllm, tgi or ollama for serving a 7b model to a small team?": "vllm",
+    "adam, adamw or plain sgd for fine-tuning a small bert?": "adam",
+    "lora, full fine-tuning or just a better prompt, what would you pick for a support bot?": (
+        "lora-qlora"
+    ),
+    "dpo, ppo or grpo - which do people actually use for reasoning models now?": "dpo",
+    "top-k, top-p or just temperature, what do you all set for creative writing?": "top-k",
+    "bm25, embeddings or hybrid search for our internal wiki?": "bm25",
+    "docker, conda or a plain venv for shipping the bot to a server?": "docker",
+    "llama, mistral or qwen for a local coding helper on 16gb?": "llama",
+    "claude, gpt-4o or deepseek for long documents, which is cheapest?": "deepseek",
+}
+
+
+def no_card_but_the_first_listed(result: SearchResult, asked: str, written: str) -> None:
+    """No card, or the first listed entry's (`FIRST_LISTED`; task first61)."""
+    assert result.entry is None or result.entry.id == FIRST_LISTED[result.query], result
+
 
 def no_card_but_one_asked(result: SearchResult, asked: str, written: str) -> None:
     """No card, or the card of one of the entries asked ("a|b"; "-": none is)."""
@@ -32,18 +53,12 @@ def one_of_the_two(result: SearchResult, asked: str, written: str) -> None:
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here. The list of alternatives had a rule (`_listed_offered`: a
 # listed name's card offered with the others): it failed ship rule v3 on held out (3 right cards
-# lost for 2 wrong) and was reverted; "which/what <kind> ..." asks for the kind's own card on 28
-# tuning rows ("which optimizer should i use for a small transformer": Optimizer) against one
-# where it is the setting, so no rule was tried there (bench/results/semantic.md, "context59").
+# lost for 2 wrong) and was reverted; first61's rule (`_first_listed_carded`) cards the first
+# listed entry instead, the blind writers' convention, so a list's probe now passes with that card
+# or none; "which/what <kind> ..." asks for the kind's own card on 28 tuning rows ("which
+# optimizer should i use for a small transformer": Optimizer) against one where it is the
+# setting, so no rule was tried there (bench/results/semantic.md, "context59", "first61").
 STILL_FAILING: set[str] = {
-    # one of a list of alternatives carded (the first name lifted, or the meaning's first)
-    "mlx, llama.cpp or core ml - which runs fastest on a mac?",
-    "vllm, tgi or ollama for serving a 7b model to a small team?",
-    "dpo, ppo or grpo - which do people actually use for reasoning models now?",
-    "top-k, top-p or just temperature, what do you all set for creative writing?",
-    "bm25, embeddings or hybrid search for our internal wiki?",
-    "docker, conda or a plain venv for shipping the bot to a server?",
-    "llama, mistral or qwen for a local coding helper on 16gb?",
     # a name in pasted code lifted as asked (Optimizer, GPT-2) or the paste's tool the meaning's
     # first (vLLM for its docker line, Epoch's description for `lr_scheduler.step()`)
     "`optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)` why does my loss spike right"
@@ -70,7 +85,9 @@ STILL_FAILING: set[str] = {
 PROBES = ProbeFile("context59_probes.tsv", STILL_FAILING)
 
 test_a_name_in_pasted_code_is_the_setting = PROBES.test("code", expect=no_card_but_one_asked)
-test_one_of_a_list_of_alternatives_gets_no_card = PROBES.test("choice", expect=no_card)
+test_one_of_a_list_of_alternatives_gets_the_first_listed_card_or_none = PROBES.test(
+    "choice", expect=no_card_but_the_first_listed
+)
 test_a_library_beside_what_it_does_is_the_setting = PROBES.test(
     "beside", expect=no_card_but_one_asked
 )
@@ -89,28 +106,9 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 )
 
 
-@pytest.mark.xfail(strict=True, reason="context59's list rule failed ship rule v3: reverted")
-@pytest.mark.parametrize(
-    ("query", "first"),
-    [
-        # dev20 (tuning): main carded llama.cpp, which the meaning ranks first
-        (
-            "mobile dev: on apple silicon, should i use mlx, llama.cpp or core ml for local inference?",
-            "mlx",
-        ),
-        ("dpo, ppo or grpo - which do people actually use for reasoning models now?", "dpo"),
-    ],
-)
-def test_a_name_listed_among_alternatives_is_offered_with_them(
-    bundled_index: SearchIndex, query: str, first: str
-) -> None:
-    result = bundled_index.search(query)
-    assert result.entry is None, result
-    assert result.suggestions[0].id == first, result
-
-
 # Tuning rows writing a list that is no choice: right cards on main, which the list rule's first
-# form (any listed name's card offered) lost; a list rule tried again must keep them.
+# form (any listed name's card offered) lost; a list rule tried again must keep them (first61's
+# does).
 @pytest.mark.parametrize(
     ("query", "card"),
     [
