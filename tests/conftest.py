@@ -20,6 +20,9 @@ from tests.python_bugs import parse_one_at_a_time
 
 parse_one_at_a_time()
 
+# Opt-in CPU accounting per test, child processes included (off unless CPU61_CPU_LOG is set).
+pytest_plugins = ["tests.cpu61_cpu"]
+
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 _left_out: list[pytest.Item] = []
 # Under pytest-xdist the workers collect and the controller reports: each worker sends its count.
