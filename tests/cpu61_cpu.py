@@ -105,8 +105,9 @@ def table(prefix: str, top: int = 40) -> str:
                 workers += 1
             elif record["kind"] == "collect":
                 collect += record["self"]
-            elif record["kind"] == "end" and path.name.endswith(".main.jsonl"):
-                end = record["self"] + record["children"]  # the controller: workers reaped
+            elif record["kind"] == "end":
+                if path.name.endswith(".main.jsonl"):  # the controller, its workers reaped
+                    end = record["self"] + record["children"]
             else:
                 name = record["nodeid"].split("::")[0]
                 total = record["self"] + record["children"]
