@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.cpu61_bytecode import compile_once
 from tests.python_bugs import parse_one_at_a_time
 
 parse_one_at_a_time()
@@ -44,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
     in every such run (they passed in the foreground)."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    compile_once(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
