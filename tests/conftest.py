@@ -16,9 +16,13 @@ from typing import Any
 
 import pytest
 
+from tests.cpu61_bytecode import compile_once
 from tests.python_bugs import parse_one_at_a_time
 
 parse_one_at_a_time()
+
+# Opt-in CPU accounting per test, child processes included (off unless CPU61_CPU_LOG is set).
+pytest_plugins = ["tests.cpu61_cpu"]
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 _left_out: list[pytest.Item] = []
@@ -41,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
     in every such run (they passed in the foreground)."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    compile_once(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

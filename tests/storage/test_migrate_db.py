@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import AliasImport
+from tests.resilience.botproc import glossary_bot_run_here
 
 from .conftest import Databases, FakeClock, OpenStore, names_in
 
@@ -38,6 +39,16 @@ def glossary_bot(*args: str, cwd: Path = ROOT, **settings: str) -> subprocess.Co
 
 def migrate_db(*args: str) -> subprocess.CompletedProcess[str]:
     return glossary_bot("migrate-db", *args)
+
+
+def glossary_bot_here(
+    *args: str, cwd: Path = ROOT, **settings: str
+) -> subprocess.CompletedProcess[str]:
+    """`glossary_bot` through `bot.cli.main` in this process (`glossary_bot_run_here`: the same
+    environment and folder, what a bare process prints on stderr included), where the command's
+    answer is the point, not its process (a process each only imported the bot again: ~1 s of
+    CPU). The copy in a process of its own: the first test here, and test_round10."""
+    return glossary_bot_run_here(glossary_bot_env(**settings), cwd, *args)
 
 
 async def test_migrate_db_copies_refuses_a_second_time_and_adds_when_forced(
@@ -81,7 +92,7 @@ async def test_migrate_db_bad_input_is_one_line(open_store: OpenStore, tmp_path:
     cases.append(("--from", str(tmp_path / "junk.db"), "--to", str(tmp_path / "y.db")))
     cases.append(("--from", str(good), "--to", "postgresql://nobody:secret@127.0.0.1:1/x"))
     for case in cases:
-        done = migrate_db(*case)
+        done = glossary_bot_here("migrate-db", *case)
         assert done.returncode == 1, (case, done.stderr)
         assert done.stderr.count("\n") == 1, (case, done.stderr)
         assert "Traceback" not in done.stderr
@@ -96,7 +107,7 @@ async def test_migrate_db_to_a_url_that_is_not_postgresql_says_so(
 ) -> None:
     good = tmp_path / "good.db"
     await (await open_store(good)).close()
-    done = glossary_bot("migrate-db", "--from", str(good), "--to", target, cwd=tmp_path)
+    done = glossary_bot_here("migrate-db", "--from", str(good), "--to", target, cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith("glossary-bot: error: --to "), done.stderr
     assert "postgresql://" in done.stderr
@@ -118,13 +129,13 @@ async def test_stats_export_and_backup_follow_database_url(
     else:  # DATABASE_PATH names nothing: the URL wins
         settings = {"DATABASE_URL": location, "DATABASE_PATH": str(tmp_path / "nothing.db")}
 
-    stats = glossary_bot("stats", "--json", cwd=tmp_path, **settings)
+    stats = glossary_bot_here("stats", "--json", cwd=tmp_path, **settings)
     assert stats.returncode == 0, stats.stderr
     assert json.loads(stats.stdout)["total_lookups"] == 3
-    export = glossary_bot("aliases", "export", cwd=tmp_path, **settings)
+    export = glossary_bot_here("aliases", "export", cwd=tmp_path, **settings)
     assert [a["key"] for a in json.loads(export.stdout)] == ["kvc"]
 
-    backup = glossary_bot("backup", str(tmp_path / "copy.db"), cwd=tmp_path, **settings)
+    backup = glossary_bot_here("backup", str(tmp_path / "copy.db"), cwd=tmp_path, **settings)
     if databases.backend == "sqlite":
         assert backup.returncode == 0, backup.stderr
     else:
@@ -148,7 +159,7 @@ async def test_migrate_db_copies_the_drafts_of_open_term_forms(
     await source.save_term_draft("n0nce", 2, 77, '{"term": "zorblax"}')
     await source.close()
 
-    done = migrate_db("--from", str(source_path), "--to", location)
+    done = glossary_bot_here("migrate-db", "--from", str(source_path), "--to", location)
     assert done.returncode == 0, done.stderr
     assert "0 suggestions, 1 form draft; " in done.stdout, done.stdout
     target = await open_any()
