@@ -1,6 +1,6 @@
 """The suite's bytecode, written once by the run (tests/cpu61_bytecode.py): the processes the
-tests start import the bot without compiling it, and the workers find each test module already
-rewritten. Both failed where PYTHONDONTWRITEBYTECODE is set (this machine's environment)."""
+tests start import the bot without compiling it. Failed where PYTHONDONTWRITEBYTECODE is set
+(this machine's environment)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
-from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, get_cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,9 +42,3 @@ def test_a_process_the_tests_start_imports_the_bot_without_compiling_it() -> Non
     ours = [path for path in compiled if Path(path).is_relative_to(ROOT / "bot")]
     assert ours == [], ours
     assert "bot.discord_app.runner" not in done.stderr
-
-
-def test_this_module_was_rewritten_once_for_every_worker() -> None:
-    source = Path(__file__)
-    cached = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
-    assert _read_pyc(source, cached) is not None, cached
