@@ -22,9 +22,6 @@ STILL_FAILING = {
     # the text writes "overfitting", an entry's name: the meaning puts it first (0.705,
     # Validation Loss 0.684), a card for the name written
     "the error on data the model never saw in training, watched to catch overfitting",
-    # the meaning puts Output Head first (0.752, Logits 0.701), the description stage Logits
-    # (92.0): no agreement, two offers
-    "the raw scores for every word in the vocabulary before they become probabilities",
     # the meaning puts Sampling first (0.785), Seed second (0.764); Temperature not in its
     # first three
     "a number that decides how random the choice of the next word is",
@@ -52,7 +49,7 @@ _REVERTED = pytest.mark.xfail(strict=True, reason="agree33's short agreement, re
     ("query", "asked"),
     [
         ("reasoning out loud before answering", "chain-of-thought"),
-        pytest.param("model hands back arguments for my code", "function-calling", marks=_REVERTED),
+        ("model hands back arguments for my code", "function-calling"),  # since pairs61
         pytest.param(
             "capping how hard a single learning step can push so one bad batch doesn't wreck "
             "everything",

@@ -16,7 +16,8 @@ from .probe_files import ProbeFile, the_asked_card
 # Memory (0.02 behind it by meaning). The meaning puts the asked entry first for six (by 0.01
 # to 0.22: Multi-Head Attention, ZeRO, LLM Inference, HBM, RLAIF, Jailbreak), a neighbour first
 # for four (LLM Evaluation for RLHF, REINFORCE Leave-One-Out for GRPO, Lethal Trifecta for
-# Prompt Injection, Alignment for Appropriate Reliance).
+# Prompt Injection, Alignment for Appropriate Reliance). The RLHF question passes since pairs61's
+# asked-as lines for the near pairs.
 STILL_FAILING = {
     (
         "why does a transformer run several attention computations side by side and join "
@@ -31,7 +32,6 @@ STILL_FAILING = {
         "writes an answer back?"
     ),
     "what is the memory stacked right beside the gpu die on a very wide bus?",
-    "how do labs train a chatbot on people ranking which of its answers is better?",
     (
         "can another model do the ranking of answers instead of human labellers when training "
         "an assistant?"

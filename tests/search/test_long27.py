@@ -11,7 +11,7 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. Unless noted, no card: the meaning's first (named) leads
-# by less than `fusion.LONG_LEAD`.
+# by less than `fusion.LONG_LEAD`. Temperature's setting text is its card since pairs61's lines.
 STILL_FAILING = {
     # Decoding Strategy first, Beam Search third
     "instead of always taking the single most likely next word, the decoder keeps a handful of the"
@@ -42,10 +42,6 @@ STILL_FAILING = {
     "the model reads the whole conversation so far and outputs a score for every word in its"
     " vocabulary, we turn those scores into chances and pick the next word, append it, and do the"
     " same thing again and again until it stops",
-    # Sampling offered first, Temperature third
-    "a setting you turn up or down before generating: low values make the model pick the safest"
-    " likeliest words every time and repeat itself, high values flatten the odds so it takes more"
-    " chances and gets more creative but also more random",
     # Benchmark Contamination offered first: the benchmark in the story
     "the model looks fine on the benchmark but during training it found a loophole in the"
     " scoring, like writing tests that always pass or padding answers with the words the grader"

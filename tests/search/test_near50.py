@@ -13,12 +13,9 @@ from bot.search import SearchIndex
 from .probe_files import ProbeFile, no_card_but_the_asked, the_asked_card_or_first_offers
 
 # Probes that fail on main 2566aa9: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here. LLM-as-a-Judge's description is RLAIF's card (the description
-# stage's first; RLAIF's preference labels come from a model judging answers too).
-NO_WRONG_CARD_FAILING = {
-    "using a strong model to grade another model's answers on a 1 to 10 scale instead of paying"
-    " human raters",
-}
+# suite and is moved out of here. LLM-as-a-Judge's description was RLAIF's card (the description
+# stage's first) until pairs61's asked-as lines for the near pairs (RLAIF's among them): none now.
+NO_WRONG_CARD_FAILING: set[str] = set()
 SHOWN_FAILING = NO_WRONG_CARD_FAILING
 
 NO_WRONG = ProbeFile("near50_probes.tsv", NO_WRONG_CARD_FAILING)

@@ -19,7 +19,8 @@ from .probe_files import ProbeFile, the_asked_card
 # asked entry's near neighbour): the GPU question offers CPU first; the temperature one offers
 # it first, no card; the perplexity one cards Tokenizer Fertility (the meaning's third); four
 # "between" questions card one side (Function Calling, LayerNorm by the description stage;
-# QLoRA) or offer DPO, ORPO, RLOO without RLHF in the first three.
+# QLoRA) or offer DPO, ORPO, RLOO without RLHF in the first three. The "human choices between
+# two answers" question offers RLHF beside DPO since pairs61's asked-as lines.
 STILL_FAILING = {
     (
         "what chip with thousands of small cores was first built for video games and now trains "
@@ -32,7 +33,6 @@ STILL_FAILING = {
     ),
     "how do models call external apis by writing out json arguments?",
     "how do i fine-tune a big model cheaply with small adapters on top of a 4-bit base?",
-    "how do you train a chat model on human choices between two answers?",
     "what normalization do llms apply before each attention block?",
 }
 PROBES = ProbeFile("pair36_probes.tsv", STILL_FAILING)

@@ -17,15 +17,13 @@ from .probe_files import ProbeFile, not_the_written_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. The content measured (59 lines, lists trimmed to 13) was
 # reverted on this branch (bench/results/semantic.md "pairs59"): these are main's four failures
-# (RMSprop offered behind Adam; nothing offered for the fine-tuning question; the dataset
-# question offers neither side; Layer Norm's card for the logits question). With that content
+# less the fine-tuning question, ahead since pairs61's lists (RMSprop offered behind Adam; the
+# dataset question offers neither side; Layer Norm's card for the logits question). With that content
 # 40 of 44 passed too (33 cards against 30): RMSprop's and Fine-Tuning's passed, the RLHF
 # description fell behind RLAIF and a multi-head question behind Attention Head.
 AHEAD_FAILING: set[str] = {
     "the optimizer that divides each gradient by a running average of its recent squared size,"
     " with no momentum term",
-    "how do i specialise an existing model for classifying our support tickets with a few"
-    " thousand labelled examples?",
     "what do you call the set of records you feed the model during training?",
     "what are the unscaled outputs of the final linear layer called before any normalisation?",
 }

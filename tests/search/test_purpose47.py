@@ -12,14 +12,13 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # that starts passing fails the suite and is moved out of here. Two card a neighbour (Fine-Tuning
 # for PEFT's text, Benchmark Contamination for Held-Out Data's); seven get no card (Knowledge
 # Distillation, Sandbox, Observability, LLM-as-a-Judge, Chain-of-Thought, Mixture of Experts,
-# Classifier-Free Guidance).
+# Classifier-Free Guidance). LLM-as-a-Judge's is its card since pairs61's asked-as lines.
 STILL_FAILING = {
     "adapting a huge model to my own task when i can't afford to update all of its weights",
     "getting a small cheap model to behave like the big expensive one by training it on the big one's answers",
     "checking the model on examples it never saw so we know it isn't just memorizing",
     "running the code the agent writes somewhere it can't touch our real files or network",
     "seeing what each request to our llm app did, how long it took and what it cost",
-    "having another chatbot grade our chatbot's answers instead of paying people to rate them",
     "getting better answers to math problems by having the model write out its steps first",
     "only running part of the network for each word so a huge model stays cheap to run",
     "making the generated picture follow the text description more closely",
