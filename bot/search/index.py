@@ -182,8 +182,8 @@ ASKED_NAME_WORDS = 15  # words in the text, as written
 ASKED_NAME_BEHIND = 0.10  # the meaning's best other entry's cosine over the card's
 # ... or, at any length and lead, where the meaning ranks the name nowhere in its ten and the
 # text writes this many entries' names: one name of several, none of them what the meaning reads
-# ("a tensor with all nans was produced in vae ... what is that step for"; task wrong61: 3 of the
-# 146 tuning wrong cards, none of the 3,523 right ones).
+# ("a tensor with all nans was produced in vae ... what is that step for"; task wrong61: 2 of the
+# 146 tuning wrong cards, none of the 3,523 right ones; held out unchanged).
 ASKED_AMONG_NAMES = 3
 PASTED_ASK_RANKS = 3  # how far down what is asked after a pasted line may rank its code's name
 # The card's first offers: where the meaning's best is among them, the name goes behind the ones
