@@ -42,6 +42,9 @@ STILL_FAILING: set[str] = {
     # grpo vs ppo, which one uses ..." the one that answers), so the card stays the search's
     "top-p/top-k/temperature, which one do you tweak first?",
     "which should i learn first: pytorch, numpy or cuda?",
+    # with pairs61's PEFT lines (the family: adapters, prefix and prompt tuning) the meaning
+    # cards the family of two listed items; the rule stands aside for "which"
+    "which is lightest on memory: lora, full fine-tuning or prefix tuning?",
     # a list of commas alone, no "or"/"vs" (no tuning row writes one; not read as a list)
     "rlhf, rlaif, dpo - what's the difference?",
 }
