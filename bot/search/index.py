@@ -184,11 +184,6 @@ OnDemand = Literal["on demand"]
 # bench/results/semantic.md): 29 of the 68 wrong cards for an asked name, 4 of its 1,106 right.
 ASKED_NAME_WORDS = 15  # words in the text, as written
 ASKED_NAME_BEHIND = 0.10  # the meaning's best other entry's cosine over the card's
-# ... or, at any length and lead, where the meaning ranks the name nowhere in its ten and the
-# text writes this many entries' names: one name of several, none of them what the meaning reads
-# ("a tensor with all nans was produced in vae ... what is that step for"; task wrong61: 2 of the
-# 146 tuning wrong cards, none of the 3,523 right ones; held out unchanged).
-ASKED_AMONG_NAMES = 3
 PASTED_ASK_RANKS = 3  # how far down what is asked after a pasted line may rank its code's name
 # The card's first offers: where the meaning's best is among them, the name goes behind the ones
 # ahead of it, so it pushes none of those out of the first three (task third50: dev16's DPO).
@@ -780,9 +775,7 @@ class SearchIndex:
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)
-            offered = self._asked_name_offered(
-                decided, asked and asked[0], similar, query, names_in
-            )
+            offered = self._asked_name_offered(decided, asked and asked[0], similar, query)
             decided = self._stated_name_yields(decided, offered, similar, query, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
@@ -1556,29 +1549,21 @@ class SearchIndex:
         asked: int | None,
         similar: Sequence[tuple[int, float]],
         query: str,
-        names_in: NamesIn,
     ) -> SearchResult:
         """A card for the name a long text asks about becomes an offer, the meaning's best other
         entry ahead of it, where that entry's cosine beats the card's by `ASKED_NAME_BEHIND` (an
-        entry outside the meaning's ten counts at its tenth's cosine), or, in a text of any length
-        writing `ASKED_AMONG_NAMES` entries' names or more, where the meaning does not rank the
-        card at all. Where the card's first `ASKED_NAME_KEPT` offers already hold that entry, it
-        moves first and the name goes behind the offers that stood ahead of it: those stay among
-        the first three."""
+        entry outside the meaning's ten counts at its tenth's cosine). Where the card's first
+        `ASKED_NAME_KEPT` offers already hold that entry, it moves first and the name goes behind
+        the offers that stood ahead of it: those stay among the first three."""
         if result.entry is None or asked is None or not similar:
             return result
         card = self.positions[result.entry.id]
-        if card != asked:
+        if card != asked or len(query.split()) < ASKED_NAME_WORDS:
             return result
+        cosine = dict(similar).get(card, similar[-1][1])
         others = [(c, e) for e, c in similar if e != card]
-        if not others:
+        if not others or max(others)[0] - cosine <= ASKED_NAME_BEHIND:
             return result
-        if not self._asked_among_names(card, similar, result.normalized_query, names_in):
-            if len(query.split()) < ASKED_NAME_WORDS:
-                return result
-            cosine = dict(similar).get(card, similar[-1][1])
-            if max(others)[0] - cosine <= ASKED_NAME_BEHIND:
-                return result
         other = self.entries[max(others)[1]]
         strategy = result.strategy or "match-term"
         ahead = Suggestion(other.id, other.title, result.score, "semantic")
@@ -1592,15 +1577,6 @@ class SearchIndex:
             choices = (ahead, *before, name, *after)[:MAX_SUGGESTIONS]
             return replace(result, status="suggest", entry=None, suggestions=choices)
         return _card_offered(result, result.entry, strategy, ahead)
-
-    def _asked_among_names(
-        self, card: int, similar: Sequence[tuple[int, float]], text: str, names_in: NamesIn
-    ) -> bool:
-        """Is the name asked about (`card`) one of `ASKED_AMONG_NAMES` or more entries' names the
-        text writes, and one the meaning (`similar`, its ten) does not rank at all?"""
-        if any(entry == card for entry, _ in similar):
-            return False
-        return len({found.entry for found in names_in(text)}) >= ASKED_AMONG_NAMES
 
     def _stated_name_yields(
         self,

@@ -60,7 +60,7 @@ def _card(index: SearchIndex, card: str, offers: list[str]) -> SearchResult:
 def _offered(index: SearchIndex, card: str, offers: list[str], meaning: list[str]) -> list[str]:
     similar = [(index.positions[e], 0.66 - 0.08 * i) for i, e in enumerate(meaning)]
     result = index._asked_name_offered(
-        _card(index, card, offers), index.positions[card], similar, THUMBS, index._names_in
+        _card(index, card, offers), index.positions[card], similar, THUMBS
     )
     assert result.entry is None, result
     scores = [s.score for s in result.suggestions]

@@ -13,14 +13,14 @@ from bot.search import SearchIndex
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here. All four answer as on main (`ASKED_AMONG_NAMES` moves none of
-# the 46): RMSprop's card for AdamW's decoupled decay, Token's for a context window "counted in
-# tokens" (the unit written, read as the name asked), Tokenization and Logits offered, not carded.
+# suite and is moved out of here: RMSprop's card for AdamW's decoupled decay, Token's for a context
+# window "counted in tokens" (the unit written, read as the name asked), Tokenization offered, not
+# carded. (Logits' raw-scores description, offered on wrong61's branch, is carded with pairs61's
+# Logits and Softmax lines.)
 STILL_FAILING: set[str] = {
     "shrinking the weights a little every step, kept apart from the gradient update, in that"
     " popular optimizer",
     "splitting text into the subword pieces the network actually reads",
-    "the raw scores for each word before they are turned into probabilities",
     "how much text the model can look at at once, counted in tokens",
 }
 PROBES = ProbeFile("wrong61_probes.tsv", STILL_FAILING)
@@ -30,9 +30,11 @@ test_a_near_miss_description_keeps_its_card = PROBES.test("kept", expect=the_ask
 test_the_probes_are_the_ones_written = PROBES.counted({"none": 27, "kept": 19})
 
 
-# Tuning rows (dev11, dev15) that were wrong cards on main: the name asked about is one of three or
-# more entries' names written and the meaning ranks it nowhere in its ten (`ASKED_AMONG_NAMES`):
-# an offer now, the meaning's first ahead of the name.
+# Tuning rows (dev11, dev15) that are wrong cards: the name asked about is one of three or more
+# entries' names written and the meaning ranks it nowhere in its ten. wrong61's
+# `ASKED_AMONG_NAMES` offered them (held out unchanged) but took "is llama's tokenizer byte level"'s
+# Tokenization card (test_questions7): reverted by the coordinator, kept as strict xfails.
+@pytest.mark.xfail(strict=True, reason="ASKED_AMONG_NAMES reverted")
 @pytest.mark.parametrize(
     ("query", "offered"),
     [
