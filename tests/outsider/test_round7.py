@@ -264,7 +264,7 @@ async def test_aliases_import_past_the_cap_refuses_the_rest_without_checking_eac
         import_aliases(lines, scene.db_path, tmp_path), timeout=120
     )
     assert status == 1, (out, err[-500:])
-    assert out.strip() == "added 1000, already present 1, refused 19000", out
+    assert out.strip() == "added 1,000, already present 1, refused 19,000", out
     refused = err.splitlines()
     assert len(refused) == 19_000, err[-500:]
     assert refused[0] == "item 1001: the server has reached its alias limit (1,000)", refused[0]
