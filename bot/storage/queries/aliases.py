@@ -94,13 +94,18 @@ async def clear_misses(tx: Tx, scope: int, queries: Sequence[str]) -> set[str]:
     return cleared
 
 
+_AUDIT_ROW = (
+    "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after, write_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 async def audit_added(
     tx: Tx, records: Sequence[AliasRecord], actor_id: int, action: AuditAction
 ) -> None:
-    """One audit row an alias added, in order, as `add_alias` writes each."""
+    """One audit row an alias added, in order (`_audit`'s row, many at once)."""
     await tx.executemany(
-        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after, write_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        _AUDIT_ROW,
         [
             (
                 int(r.added_at.timestamp()),
@@ -152,8 +157,7 @@ async def _audit(
     write_id: str | None = None,
 ) -> None:
     await tx.execute(
-        "INSERT INTO audit_log (at, scope, actor_id, action, alias_key, before, after, write_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        _AUDIT_ROW,
         (at, scope, actor_id, action.value, key, before, after, write_id),
     )
 

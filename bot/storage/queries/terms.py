@@ -15,11 +15,6 @@ async def terms(tx: Tx, scope: int) -> list[StoredTerm]:
     return [StoredTerm(str(term_id), str(body)) for term_id, body in rows]
 
 
-async def has_term(tx: Tx, scope: int, term_id: str) -> bool:
-    sql = "SELECT count(*) FROM terms WHERE scope = ? AND id = ?"
-    return await scalar(tx, sql, (scope, term_id)) > 0
-
-
 async def term_ids(tx: Tx, scope: int) -> set[str]:
     """The ids of the server's own terms."""
     return {str(i) for (i,) in await tx.fetch("SELECT id FROM terms WHERE scope = ?", (scope,))}
