@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.offer_causes import TUNING, row_verdict  # noqa: E402
+from bench.offer_causes import TUNING, print_moves, row_verdict  # noqa: E402
 from bench.relevance_report import HELD_OUT  # noqa: E402
 from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
@@ -35,7 +35,6 @@ NARROW = re.compile(r"^(?:[a-z][a-z ,'-]{0,38}:|[a-z]+(?: [a-z]+)? here[,.])\s+(
 # the context before it dropped (dev20's long rambling questions put the question last).
 LONG = 30
 SENTENCE = re.compile(r"(?<=[.!?:;])\s+")
-ORDER = ("right", "offer-first", "offer-3", "offer-miss", "none", "wrong", "off-ok", "off-card")
 
 
 def last_question(text: str) -> str:
@@ -70,15 +69,7 @@ def main() -> int:
         if before != after:
             rows.append(f"{case.slice} {before} -> {after}: {case.query[:90]!r}")
     for side, counts in moved.items():
-        print(f"== {side}: {opened[side]} rows open with a speaker")
-        for v in ORDER:
-            b = sum(n for (x, _), n in counts.items() if x == v)
-            a = sum(n for (_, y), n in counts.items() if y == v)
-            if a or b:
-                print(f"{v:<12} {b:>4} -> {a:>4}")
-        print(
-            "moves: " + ", ".join(f"{x}->{y} {n}" for (x, y), n in counts.most_common() if x != y)
-        )
+        print_moves(f"== {side}: {opened[side]} rows open with a speaker", counts)
     if args.rows:
         print("\n".join(sorted(rows)))
     return 0

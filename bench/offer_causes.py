@@ -329,6 +329,21 @@ def traced_cases(
         yield case, result, steps_of[:first]
 
 
+# `row_verdict`'s answers, best first: the order a what-if prints its moves in.
+VERDICTS = ("right", "offer-first", "offer-3", "offer-miss", "none", "wrong", "off-ok", "off-card")
+
+
+def print_moves(heading: str, counts: Counter[tuple[str, str]]) -> None:
+    """A what-if's verdicts before -> after (`counts` of (before, after) pairs), then its moves."""
+    print(heading)
+    for v in VERDICTS:
+        b = sum(n for (x, _), n in counts.items() if x == v)
+        a = sum(n for (_, y), n in counts.items() if y == v)
+        if a or b:
+            print(f"{v:<12} {b:>4} -> {a:>4}")
+    print("moves: " + ", ".join(f"{x}->{y} {n}" for (x, y), n in counts.most_common() if x != y))
+
+
 def row_verdict(case: Case, result: SearchResult) -> str:
     """What a row got, for a cause table: off-card / off-ok of an off-topic row; right / wrong of
     a card; offer-first, offer-3 (the right entry among the first three offers), offer-miss or

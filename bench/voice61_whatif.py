@@ -19,13 +19,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bot.search.index as index_module  # noqa: E402
-from bench.offer_causes import TUNING, row_verdict  # noqa: E402
-from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
+from bench.offer_causes import TUNING, print_moves, row_verdict  # noqa: E402
+from bench.relevance_report import HELD_OUT  # noqa: E402
+from bench.semantic_models import tuning_cases  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
-from bot.search.relevance import load_cases  # noqa: E402
-
-ORDER = ("right", "offer-first", "offer-3", "offer-miss", "none", "wrong", "off-ok", "off-card")
 
 
 def _taking(how: str):  # type: ignore[no-untyped-def]
@@ -75,37 +73,26 @@ def main() -> int:
     moved: dict[str, Counter[tuple[str, str]]] = {"dev20": Counter(), "other": Counter()}
     opened: Counter[str] = Counter()
     rows: list[str] = []
-    for name in SETS:
-        for case in load_cases(ROOT / "tests/search" / name):
-            if case.slice not in slices:
-                continue
-            if ":" not in case.query and " here" not in case.query.lower():
-                continue  # the reading needs one or the other (`query._SPEAKER`)
-            cut.clear()
-            index_module.without_speaker = recorded
-            index_module._unvoiced_agreeing = taking
-            after = row_verdict(case, index.search(case.query))
-            if not cut:
-                continue
-            opening = cut[0]
-            index_module.without_speaker = lambda text, names: None
-            before = row_verdict(case, index.search(case.query))
-            side = "dev20" if case.slice == "dev20" else "other"
-            opened[side] += 1
-            moved[side][(before, after)] += 1
-            mark = "" if before == after else " *"
-            rows.append(f"{case.slice} {before} -> {after}{mark}: [{opening}] {case.query[:90]!r}")
+    for case in tuning_cases(slices):
+        if ":" not in case.query and " here" not in case.query.lower():
+            continue  # the reading needs one or the other (`query._SPEAKER`)
+        cut.clear()
+        index_module.without_speaker = recorded
+        index_module._unvoiced_agreeing = taking
+        after = row_verdict(case, index.search(case.query))
+        if not cut:
+            continue
+        opening = cut[0]
+        index_module.without_speaker = lambda text, names: None
+        before = row_verdict(case, index.search(case.query))
+        side = "dev20" if case.slice == "dev20" else "other"
+        opened[side] += 1
+        moved[side][(before, after)] += 1
+        mark = "" if before == after else " *"
+        rows.append(f"{case.slice} {before} -> {after}{mark}: [{opening}] {case.query[:90]!r}")
     index_module.without_speaker = rule
     for side, counts in moved.items():
-        print(f"== {side}: {opened[side]} rows read without the opening")
-        for v in ORDER:
-            b = sum(n for (x, _), n in counts.items() if x == v)
-            a = sum(n for (_, y), n in counts.items() if y == v)
-            if a or b:
-                print(f"{v:<12} {b:>4} -> {a:>4}")
-        print(
-            "moves: " + ", ".join(f"{x}->{y} {n}" for (x, y), n in counts.most_common() if x != y)
-        )
+        print_moves(f"== {side}: {opened[side]} rows read without the opening", counts)
     if args.rows:
         print("\n".join(sorted(rows)))
     return 0
