@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import socket
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from types import TracebackType
@@ -105,6 +107,7 @@ class FakeDiscord(UserActions):
         self._app = self._build_app()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self._held: socket.socket | None = None  # `port`, bound and not listening: `_hold_port`
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -112,10 +115,29 @@ class FakeDiscord(UserActions):
         self.faults.started()
         self._runner = web.AppRunner(self._app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", port)  # port 0: the OS picks a free one
+        # Port 0: the OS picks a free one. SO_REUSEPORT lets `_hold_port` bind it beside.
+        site = web.TCPSite(self._runner, "127.0.0.1", port, reuse_port=True)
         await site.start()
         self.port = self._runner.addresses[0][1]
         self.gateway.url = self.gateway_url
+        self._hold_port()
+
+    def _hold_port(self) -> None:
+        """Keep `port` bound, not listening, from now until this fake is collected or serves on
+        another port: once stopped, a bot reconnecting is refused there (a Discord out of
+        reach), never served by a fake another test (an xdist worker) started on the port the
+        OS gives out again at once (to the next port-0 bind). Nothing connects to a socket that does
+        not listen; without SO_REUSEADDR no other server binds the port, and the OS gives it to
+        no port-0 bind (only another SO_REUSEPORT socket asking for it by number could share)."""
+        if self._held is not None and self._held.getsockname()[1] == self.port:
+            return
+        if self._held is not None:
+            self._held.close()
+        held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # beside the listener
+        held.bind(("127.0.0.1", self.port))
+        self._held = held
+        weakref.finalize(self, held.close)
 
     async def stop(self) -> None:
         self.faults.stopping()

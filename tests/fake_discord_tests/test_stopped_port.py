@@ -1,0 +1,40 @@
+"""left62 (PLAN.md, "Leftovers (left62)"): a fake stopped mid-test keeps its port, so the bot
+it served meets a refused connection there, never another test's fake."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+
+from tests.fake_discord import FakeDiscord
+
+
+async def test_a_stopped_fake_keeps_its_port_refusing_connections() -> None:
+    """test_readme35's "Discord out of reach" test timed out once in CI waiting for the bot's
+    second "Attempting a reconnect": the fake it stopped freed its port (port 0: the OS's
+    pick), another xdist worker's new fake was given it, and the bot's reconnect reached that
+    one (reproduced by starting a second fake on the freed port: the bot connected to it).
+    Now a stopped fake keeps its port bound without listening: a connection is refused, and
+    no other server binds it (asyncio's servers set SO_REUSEADDR, as here)."""
+    fake = FakeDiscord()
+    await fake.start()
+    port = fake.port
+    _, writer = await asyncio.open_connection("127.0.0.1", port)  # served while up
+    writer.close()
+    await writer.wait_closed()
+    await fake.stop()
+
+    with pytest.raises(ConnectionRefusedError):
+        await asyncio.open_connection("127.0.0.1", port)
+    other = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    with other, pytest.raises(OSError, match="in use"):
+        other.bind(("127.0.0.1", port))
+
+    await fake.start(port)  # the fake itself may serve there again
+    _, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.close()
+    await writer.wait_closed()
+    await fake.stop()
