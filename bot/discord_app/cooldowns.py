@@ -1,8 +1,8 @@
 """Per-user limits. /define, mentions and "Explain terms" draw on one limit per user (a user
 who may not /define may not get the same card by mentioning the bot either); each moderator
-command keeps a limit of its own, for what it writes: a use that wrote nothing (a refused
-alias) is given back and counted against the command's refusals, which have a limit of their
-own (`REFUSALS_PER_USE`). A use counts when it reached the bot, on this machine's
+command keeps a limit of its own, for what it writes or exports: a use that did neither (a
+refused alias, file or term, the database away) is given back and counted against the
+command's refusals, which have a limit of their own (`REFUSALS_PER_USE`). A use counts when it reached the bot, on this machine's
 monotonic clock, not at the time its id says (discord.py's cooldowns read that): one id stamped
 an hour ahead began its member's window an hour from now, holding them for the hour."""
 
@@ -111,9 +111,3 @@ class CommandLimit:
         at = interaction.client.arrivals.arrived(interaction)
         uses.give_back(interaction.user.id, at)
         refusals.take(interaction.user.id, at)
-
-
-def per_user_cooldown() -> Callable[[T], T]:
-    """A per-user limit of its own for each command it decorates (`CommandLimit`), whose
-    refusals are counted as uses (the command does not say which wrote nothing)."""
-    return CommandLimit().check()

@@ -267,6 +267,15 @@ async def said_through_the_stop(
     return said if said is not None else unfinished_at_stop(doing, check)
 
 
+async def told_through_the_stop(
+    client: GlossaryBot, work: Awaitable[tuple[str, T]], doing: str, check: str
+) -> tuple[str, T | None]:
+    """`said_through_the_stop` of a `work` that answers with its outcome beside the text (such
+    as whether it wrote, which the command's limit reads): None where the stop cut it short."""
+    done = await through_the_stop(client, work)
+    return done if done is not None else (unfinished_at_stop(doing, check), None)
+
+
 def unfinished_at_stop(doing: str, check: str) -> str:
     """The answer when `through_the_stop` gave None: the write (`doing`, "removing this alias")
     commits whole or not at all, and which one is not known yet; `check`: where to see it."""

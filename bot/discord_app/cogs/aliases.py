@@ -35,7 +35,12 @@ from bot.discord_app.cogs.moderators import (
 from bot.discord_app.cogs.suggestions import Opens, accept_waiting
 from bot.discord_app.cooldowns import CommandLimit
 from bot.discord_app.errors import NO_MENTIONS
-from bot.discord_app.replies import TERMS_UNREAD, echo, echo_name, said_through_the_stop
+from bot.discord_app.replies import (
+    TERMS_UNREAD,
+    echo,
+    echo_name,
+    told_through_the_stop,
+)
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
 from bot.mismatches import title_taking
@@ -106,26 +111,21 @@ async def add_alias(
         )
         return False
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
-    stored = False
-
-    async def adding() -> str:
-        nonlocal stored
-        said = await _added(interaction, local, entry, text)
-        stored = said.startswith(ADDED)
-        return said
-
-    said = await said_through_the_stop(
-        interaction.client, adding(), "adding this alias", "with `/alias list`"
+    said, stored = await told_through_the_stop(
+        interaction.client,
+        _added(interaction, local, entry, text),
+        "adding this alias",
+        "with `/alias list`",
     )
     await reply(interaction, said)
-    return stored
+    return stored is True  # not known at a stop: the limits go with the process
 
 
-ADDED = "Added: "  # how `_added` answers an alias stored
-
-
-async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, text: str) -> str:
-    """Check and store the alias `text` of `entry`: what to answer."""
+async def _added(
+    interaction: Interaction, local: LocalGlossary, entry: Entry, text: str
+) -> tuple[str, bool]:
+    """Check and store the alias `text` of `entry`: what to answer, and whether it was stored
+    (read by the command's limit: what stores nothing gives its use back)."""
     state = interaction.client.state
     scope = interaction.guild_id or 0
     async with state.servers.changes(scope):
@@ -133,13 +133,13 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
             current = await state.servers.current(scope)
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
         except AliasRejected as exc:
-            return str(exc)
+            return str(exc), False
         except StorageError:
-            return await write_failed(state)
+            return await write_failed(state), False
         except IndexingFailed:  # logged, with its traceback, where it failed
-            return NOT_CHECKED
+            return NOT_CHECKED, False
         if state.store is None:
-            return storage_down(state)
+            return storage_down(state), False
 
         def still_free(_: AliasImport, stored: Mapping[str, str]) -> str | None:
             # Run inside the write: another process may have added a spelling of it since
@@ -163,36 +163,45 @@ async def _added(interaction: Interaction, local: LocalGlossary, entry: Entry, t
                 own_term=entry.id not in state.glossary,  # a server's own term, not bundled
             )
         except StorageError:
-            return await write_failed(state)
+            return await write_failed(state), False
         await state.servers.reload(scope)
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
-        return result.reason or "That alias clashes with another one."
+        return result.reason or "That alias clashes with another one.", False
     if result.status is AddAliasStatus.TERM_GONE:
         return (
             f"“{echo_name(entry.display_title)}” was removed from this server's glossary a "
-            "moment ago: nothing was added."
+            "moment ago: nothing was added.",
+            False,
         )
     if result.status is AddAliasStatus.ADDED:
         # Members who suggested this name are waiting for it: it now opens a card, so accept.
         opens = Opens(entry.id, entry.display_title, alias=True)
         accepted = await accept_waiting(interaction, {compact(stored_text): opens})
         return (
-            f"{ADDED}“{shown}” now opens **{shown_name(entry.display_title)}** in this server."
-            f"{accepted}"
+            f"Added: “{shown}” now opens **{shown_name(entry.display_title)}** in this server."
+            f"{accepted}",
+            True,
         )
     if result.status is AddAliasStatus.ALREADY_EXISTS_SAME_ENTRY:
-        return f"“{shown}” already opens **{shown_name(entry.display_title)}**: nothing to change."
+        return (
+            f"“{shown}” already opens **{shown_name(entry.display_title)}**: nothing to change.",
+            False,
+        )
     if result.status is AddAliasStatus.CONFLICT:
         name = (
             shown_name(aliased_name(local, result.alias.text, result.alias.entry_id))
             if result.alias
             else "another entry"
         )
-        return f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it."
+        return (
+            f"“{shown}” is already this server's alias for **{name}**. Remove it first to change it.",
+            False,
+        )
     return (
         f"This server has reached its limit of {ALIAS_CAP:,} aliases. Remove some with "
-        "`/alias remove` first."
+        "`/alias remove` first.",
+        False,
     )
 
 
@@ -303,24 +312,22 @@ class AliasCog(
             return
         await thinking(interaction)
         store = state.store
-        removed = None
 
-        async def removal() -> str:
-            nonlocal removed
+        async def removal() -> tuple[str, bool]:
             try:
                 removed = await store.remove_alias(scope, normalize(alias), interaction.user.id)
             except StorageError:
-                return await write_failed(state)
+                return await write_failed(state), False
             await state.servers.reload(scope)
             if removed is None:
-                return await _no_such_alias(store, scope, alias)
-            return f"Removed “{echo(removed.text)}”."
+                return await _no_such_alias(store, scope, alias), False
+            return f"Removed “{echo(removed.text)}”.", True
 
-        said = await said_through_the_stop(
+        said, removed = await told_through_the_stop(
             interaction.client, removal(), "removing this alias", "with `/alias list`"
         )
         await reply(interaction, said)
-        if removed is None:
+        if removed is not True:
             REMOVE_LIMIT.wrote_nothing(interaction)
 
     @remove.autocomplete("alias")

@@ -53,7 +53,7 @@ from bot.discord_app.cogs.suggestions import (
     decided_meanwhile,
 )
 from bot.discord_app.cogs.term_log import send_log
-from bot.discord_app.cooldowns import per_user_cooldown
+from bot.discord_app.cooldowns import CommandLimit
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import (
     ENTRY,
@@ -74,6 +74,7 @@ from bot.discord_app.replies import (
     in_code,
     said_through_the_stop,
     through_the_stop,
+    told_through_the_stop,
 )
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
@@ -568,6 +569,11 @@ async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
 
 
 CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
+# Each command's limit (as `/alias`'s): a use refused, nothing written or exported (a file
+# refused, no such term, at the cap, the database away), is given back. A form's own save
+# takes none: the use that opened it pays for it, through every Edit again.
+ADD_LIMIT, EDIT_LIMIT, REMOVE_LIMIT = CommandLimit(), CommandLimit(), CommandLimit()
+EXPORT_LIMIT, IMPORT_LIMIT = CommandLimit(), CommandLimit()
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -591,7 +597,7 @@ class TermCog(
         summary="One line for lists and autocomplete",
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
-    @per_user_cooldown()
+    @ADD_LIMIT.check()
     async def add(
         self,
         interaction: Interaction,
@@ -602,6 +608,7 @@ class TermCog(
         typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
         scope = interaction.guild_id or 0
         if await at_term_cap(interaction, scope):
+            ADD_LIMIT.wrote_nothing(interaction)
             return
         await open_modal(interaction, Draft(interaction.user.id, scope, typed))
 
@@ -613,7 +620,7 @@ class TermCog(
         summary="A new one-line summary",
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
-    @per_user_cooldown()
+    @EDIT_LIMIT.check()
     async def edit(
         self,
         interaction: Interaction,
@@ -626,6 +633,7 @@ class TermCog(
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
         if found is None:
+            EDIT_LIMIT.wrote_nothing(interaction)
             return
         typed = TermDraft.of(found, local.glossary)
         typed = replace(
@@ -639,16 +647,18 @@ class TermCog(
 
     @app_commands.command(name="remove", description="Remove one of this server's terms")
     @app_commands.describe(term="The term to remove")
-    @per_user_cooldown()
+    @REMOVE_LIMIT.check()
     async def remove(self, interaction: Interaction, term: str) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
         if found is None:
+            REMOVE_LIMIT.wrote_nothing(interaction)
             return
         dangling = dangling_after_removal(local.terms, found.id, self.state.glossary)
         if dangling:
             await reply(interaction, still_pointed_at(found, dangling))
+            REMOVE_LIMIT.wrote_nothing(interaction)
             return
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
         if not back:
@@ -666,7 +676,7 @@ class TermCog(
     @app_commands.command(
         name="export", description="This server's terms as a file that /term import reads back"
     )
-    @per_user_cooldown()
+    @EXPORT_LIMIT.check()
     async def export(self, interaction: Interaction) -> None:
         scope = interaction.guild_id or 0
         read = await read_or_say(
@@ -674,10 +684,12 @@ class TermCog(
             lambda store: asyncio.gather(read_terms(store, scope), store.aliases(scope)),
         )
         if read is None:
+            EXPORT_LIMIT.wrote_nothing(interaction)
             return
         terms, aliases = read
         if not terms:
             await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
+            EXPORT_LIMIT.wrote_nothing(interaction)
             return
         glossary = (await self.state.servers.local(scope)).glossary
         data = await asyncio.to_thread(export_bytes, terms, glossary)
@@ -711,7 +723,7 @@ class TermCog(
         category="The category of entries that give none (Markdown has none)",
     )
     @app_commands.choices(category=CATEGORY_CHOICES)
-    @per_user_cooldown()
+    @IMPORT_LIMIT.check()
     async def import_(
         self,
         interaction: Interaction,
@@ -719,16 +731,28 @@ class TermCog(
         dry_run: bool = False,
         category: str | None = None,
     ) -> None:
+        if not await self._import(interaction, file, dry_run, category):
+            IMPORT_LIMIT.wrote_nothing(interaction)
+
+    async def _import(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        dry_run: bool,
+        category: str | None,
+    ) -> bool:
+        """`/term import`, answered: whether it did its work (the terms changed, or a dry run's
+        report), not refused (a file too big or refused, nothing to change, the database away)."""
         state = self.state
         cap = import_cap(*state.term_caps)
         name = f"“{echo(file.filename)}”"
         refusal = too_big(name, file.size, cap)
         if refusal and state.store is None:  # said before a byte is downloaded
             await reply(interaction, f"{refusal}. Nothing was imported.")
-            return
+            return False
         if state.store is None:
             await reply(interaction, storage_down(state))
-            return
+            return False
         await thinking(interaction)
         if refusal:  # past the caps' limit: a server past a lowered cap may take its own export
             try:
@@ -737,20 +761,20 @@ class TermCog(
                 )
             except StorageError:
                 await reply(interaction, await write_failed(state))
-                return
+                return False
             refusal = too_big(name, file.size, cap)
         if refusal:  # still said before a byte is downloaded
             await reply(interaction, f"{refusal}. Nothing was imported.")
-            return
+            return False
         try:
             data = await file.read()
         except discord.HTTPException:
             await reply(interaction, "I could not download that file. Nothing was imported.")
-            return
+            return False
         store = state.store
         report: list[str] = []  # the whole report, where the message cuts it
 
-        async def imported() -> str:
+        async def imported() -> tuple[str, bool]:
             try:
                 outcome = await import_terms(
                     store,
@@ -764,7 +788,7 @@ class TermCog(
                     default_category=category,
                 )
             except StorageError:
-                return await write_failed(state)
+                return await write_failed(state), False
             accepted = ""
             if outcome.applied:
                 await state.servers.reload(interaction.guild_id or 0)
@@ -776,16 +800,21 @@ class TermCog(
             if shown != text or describe(outcome, limit=REPORT_LISTED) != describe(outcome):
                 whole = describe(outcome, limit=REPORT_LISTED, one_a_line=True)
                 report.append(whole + accepted)  # a file: nothing in it is rendered
-            return shown + accepted
+            diff = outcome.diff  # None: the file refused
+            worked = diff is not None and (
+                dry_run or bool(diff.added or diff.changed or diff.removed)
+            )
+            return shown + accepted, worked
 
-        said = await said_through_the_stop(
+        said, worked = await told_through_the_stop(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
         if report:  # every problem (or name) the message could not hold, as `/alias list` does
             data = _within(report[0], interaction.filesize_limit)
             await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
-            return
-        await reply(interaction, said)
+        else:
+            await reply(interaction, said)
+        return worked is not False  # not known at a stop: counted
 
     @app_commands.command(
         name="review", description="Members' suggestions of missing terms: accept or reject"
