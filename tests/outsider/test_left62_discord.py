@@ -76,6 +76,7 @@ async def test_a_refused_term_command_costs_no_use_but_refusals_have_a_limit(
         said = await term("edit", term="zorbic nothing")
         assert said.startswith(SLOW), said
 
+
 async def test_an_added_alias_costs_its_use_however_its_answer_reads(
     scene: Scene, start_bot: StartBot, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
