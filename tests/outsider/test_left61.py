@@ -37,9 +37,10 @@ def test_counts_past_a_thousand_read_1_000_on_the_command_line(tmp_path: Path) -
     assert imported.returncode == 0, imported.stderr
     assert "added 1,000, already present 0, refused 0" in imported.stdout, imported.stdout
     exported = glossary_bot_run_here(
-        CLI_ENV, tmp_path, "terms", "export", "--guild", str(guild), "--db", "g.db", "-o", "t.toml"
+        CLI_ENV, tmp_path, "terms", "export", "--guild", str(guild), "--db", "g.db"
     )
     assert exported.returncode == 0, exported.stderr
+    assert exported.stdout.startswith("# "), exported.stdout[:200]  # the file, on stdout
     assert "server 42's 1,000 aliases" in exported.stderr, exported.stderr
 
 

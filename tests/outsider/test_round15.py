@@ -6,11 +6,10 @@ the command line (tests/outsider/PLAN.md, round 15)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.discord_app.helpers import buttons, define, embed_of
-from tests.resilience.botproc import BotProcess
+from tests.resilience.botproc import BotProcess, glossary_bot_run_here
 
 from .conftest import Scene
 from .test_round14 import CLI_ENV
@@ -276,13 +275,6 @@ def test_export_help_says_what_it_prints(tmp_path: Path) -> None:
 def _cli(
     cwd: Path, *args: str, stdin: str = "", **settings: str
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args],
-        env={**CLI_ENV, **settings},
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    """A command run in this process (`glossary_bot_run_here`): its answers are the point here,
+    not its process (a process each was for `terms export` to stdout, which needs a buffer)."""
+    return glossary_bot_run_here({**CLI_ENV, **settings}, cwd, *args, stdin=stdin)

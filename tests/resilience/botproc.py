@@ -331,7 +331,8 @@ def glossary_bot_run_here(
     1-2 s of importing the bot, far more under load); a command beside a running bot, or whose
     exit, signals, limits or locks are the point, runs in a process of its own. Runs in a
     thread of its own, waited for, so an async test may call it as it calls
-    `glossary_bot_waited` (the loop waits meanwhile). `stdin` is what the command reads there."""
+    `glossary_bot_waited` (the loop waits meanwhile). `stdin` is what the command reads there;
+    stdout has a buffer, as a process's (`terms export` writes its file's bytes there)."""
     import contextlib
     import io
     import logging
@@ -341,7 +342,10 @@ def glossary_bot_run_here(
 
     from bot.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
+    # Text written through at once, so the bytes `.buffer` takes stay in order with it.
+    printed = io.BytesIO()
+    out = io.TextIOWrapper(printed, encoding="utf-8", write_through=True)
+    err = io.StringIO()
     status: list[int] = []
 
     def command() -> None:
@@ -388,4 +392,6 @@ def glossary_bot_run_here(
         err.write(
             warnings.formatwarning(shown.message, shown.category, shown.filename, shown.lineno)
         )
-    return subprocess.CompletedProcess(list(args), status[0], out.getvalue(), err.getvalue())
+    out.flush()
+    said = printed.getvalue().decode("utf-8")
+    return subprocess.CompletedProcess(list(args), status[0], said, err.getvalue())
