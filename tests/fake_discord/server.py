@@ -123,8 +123,8 @@ class FakeDiscord(UserActions):
         self._hold_port()
 
     def _hold_port(self) -> None:
-        """Keep `port` bound, not listening, from now until this fake is collected or serves on
-        another port: once stopped, a bot reconnecting is refused there (a Discord out of
+        """Keep `port` bound, not listening, from now until this fake's `async with` ends, it
+        serves on another port or it is collected: once stopped, a bot reconnecting is refused there (a Discord out of
         reach), never served by a fake another test (an xdist worker) started on the port the
         OS gives out again at once (to the next port-0 bind). Nothing connects to a socket that does
         not listen; without SO_REUSEADDR no other server binds the port, and the OS gives it to
@@ -138,6 +138,11 @@ class FakeDiscord(UserActions):
         held.bind(("127.0.0.1", self.port))
         self._held = held
         weakref.finalize(self, held.close)
+
+    def _release_port(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
     async def stop(self) -> None:
         self.faults.stopping()
@@ -157,6 +162,7 @@ class FakeDiscord(UserActions):
         tb: TracebackType | None,
     ) -> None:
         await self.stop()
+        self._release_port()  # the block's bots are gone: nothing is left to reconnect here
 
     @property
     def base_url(self) -> str:

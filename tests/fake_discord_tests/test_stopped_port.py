@@ -38,3 +38,14 @@ async def test_a_stopped_fake_keeps_its_port_refusing_connections() -> None:
     writer.close()
     await writer.wait_closed()
     await fake.stop()
+
+
+async def test_a_fake_whose_block_ended_lets_its_port_go() -> None:
+    """What `async with FakeDiscord()` (the fixture) started holds no port past its block: a
+    worker runs hundreds of fakes, and their bots ended inside the block."""
+    async with FakeDiscord() as fake:
+        port = fake.port
+    other = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    with other:
+        other.bind(("127.0.0.1", port))
