@@ -1,6 +1,7 @@
 """A local fake Discord that the real discord.py client talks to, for end-to-end tests.
 
-An aiohttp server on 127.0.0.1 (random port) serving the REST routes a bot uses (login,
+An aiohttp server on 127.0.0.1 (random port; stopped mid-test, it keeps the port, refusing
+connections, until its ``async with`` ends) serving the REST routes a bot uses (login,
 command sync, interaction callbacks, webhook follow-ups and edits, channel messages) and the
 gateway websocket (HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME, zlib-stream).
 Also modals, attachments, ephemeral follow-ups with components and shards (below). It rejects
