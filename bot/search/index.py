@@ -84,6 +84,7 @@ from bot.search.query import (
     COMPARING,
     LIST_HEADING_WORDS,
     LIST_ITEM_LEADS,
+    LISTED_ITEMS,
     PASSING_WORDS,
     QUALIFIERS,
     STOPWORDS,
@@ -495,9 +496,10 @@ class SearchIndex:
         words from before the list: "should i use mlx"; is the whole of it where the list opens
         the text, `whole_first`), is the whole of a middle one and starts the last ("core ml
         for local inference"), after words like "a plain" (`LIST_ITEM_LEADS`); an item naming
-        none ("lion") is passed over."""
+        none ("lion") is passed over; items after the first `LISTED_ITEMS` are not read (a long
+        comma run costs no more than a list)."""
         listed: list[int] = []
-        for at, item in enumerate(items):
+        for at, item in enumerate(items[:LISTED_ITEMS]):
             words = item.split()
             if at > 0:
                 while words and words[0] in LIST_ITEM_LEADS:

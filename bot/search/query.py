@@ -758,6 +758,10 @@ def which_kind(query: str) -> str | None:
     return None if found is None else normalize(found.group("kind"))
 
 
+# The items of a list read for entries: more than the offers hold, fewer than a long comma run
+LISTED_ITEMS = 8
+
+
 # Words before a listed name that keep it the item ("or a plain kv cache", "or just temperature")
 LIST_ITEM_LEADS = frozenset({"a", "an", "the", "plain", "just", "full", "regular", "vanilla"})
 
