@@ -82,7 +82,9 @@ from bot.search.names import (
 )
 from bot.search.query import (
     COMPARING,
+    LIST_HEADING_WORDS,
     LIST_ITEM_LEADS,
+    LISTED_ITEMS,
     PASSING_WORDS,
     QUALIFIERS,
     STOPWORDS,
@@ -103,6 +105,7 @@ from bot.search.query import (
     is_question,
     meant_act,
     name_setting,
+    opening_list,
     pasted_in_code,
     pasted_label,
     pasted_then_asked,
@@ -111,6 +114,7 @@ from bot.search.query import (
     plural_variants,
     query_core,
     sized_model,
+    which_kind,
     without_chat_markup,
     without_framing,
     without_speaker,
@@ -405,22 +409,30 @@ class SearchIndex:
     def _first_listed_carded(self, result: SearchResult, text: str) -> SearchResult:
         """A text listing three or more alternatives that name two entries or more
         (`alternatives`: "should i use mlx, llama.cpp or core ml for local inference?", "dpo vs
-        ppo vs grpo"): the first listed entry's card, the other listed entries offered first,
-        as "difference between X and Y" answers X and offers Y. The blind writers expect the
-        first listed name (task first61; context59's offer of all of them lost right cards).
-        Not where the text asks "which ...": what it describes picks one, or asks for their
-        kind ("sgd vs adamw vs lion, which of these update rules ...": Optimizer); not where the
-        card's name is also written outside the list ("alignment and ai safety, same field or
-        alignment is smaller"). Only in a question or where the text weighs them (`WEIGHING`:
-        "choosing between ..."): a description's list names examples of its kind ("through
-        pruning, quantising or distilling it") or guesses at one name."""
-        lists = alternatives(text)
-        if not lists or re.search(r"\bwhich\b", text, re.IGNORECASE):
+        ppo vs grpo"; or commas alone opening the text, `opening_list`: "adam, sgd, rmsprop",
+        "lora, qlora, peft differences"): the first listed entry's card, the other listed
+        entries offered first, as "difference between X and Y" answers X and offers Y. The blind
+        writers expect the first listed name (task first61; context59's offer of all of them
+        lost right cards). Where the text asks "which ...", `_listed_kind_carded` reads it
+        instead. Not where the card's name is also written outside the list ("alignment and ai
+        safety, same field or alignment is smaller"). Only in a question or where the text
+        weighs them (`WEIGHING`: "choosing between ..."), or a list of commas alone with at most
+        a few words after it ("top-k, top-p, temperature explained"): a description's list
+        names examples of its kind ("through pruning, quantising or distilling it") or guesses
+        at one name."""
+        lists = [(items, rest, False) for items, rest in alternatives(text)]
+        opening = opening_list(text)
+        if opening is not None:
+            lists.append((*opening, True))
+        if not lists:
             return result
-        if not (is_question(text) or "?" in text or WEIGHING.search(text.lower())):
-            return result  # a description's list names examples of its kind, or guesses
-        for items, rest in lists:
-            listed = list(dict.fromkeys(self._listed(items)))
+        if re.search(r"\bwhich\b", text, re.IGNORECASE):
+            return self._listed_kind_carded(result, text, lists)
+        asks = is_question(text) or "?" in text or WEIGHING.search(text.lower()) is not None
+        for items, rest, opens in lists:
+            if not asks and not (opens and len(rest.split()) <= LIST_HEADING_WORDS):
+                continue  # a description's list names examples of its kind, or guesses
+            listed = list(dict.fromkeys(self._listed(items, whole_first=opens)))
             if len(listed) < 2:  # one entry's names in a row describe it; no choice of ours
                 continue
             card = result.entry
@@ -428,34 +440,66 @@ class SearchIndex:
                 f.entry for f in self._names_in(rest)
             }:
                 return result
-            first = self.entries[listed[0]]
-            strategy = result.strategy or "match-term"
-            offers = [
-                Suggestion(self.entries[e].id, self.entries[e].title, result.score, strategy)
-                for e in listed[1:]
-            ]
-            if card is not None and card.id != first.id and card.id not in {o.id for o in offers}:
-                offers.append(Suggestion(card.id, card.title, result.score, strategy))
-            taken = {first.id, *(o.id for o in offers)}
-            rest_offers = tuple(s for s in result.suggestions if s.id not in taken)
-            return replace(
-                result,
-                status="match",
-                entry=first,
-                strategy=result.strategy if card == first else "match-term",
-                score=max(result.score, MATCH_SCORE),  # a name written out, as a mention's card
-                suggestions=(*offers, *rest_offers)[:MAX_SUGGESTIONS],
-                other_side=offers[0].id,
-            )
+            return self._listed_offered(result, listed[0], listed[1:])
         return result
 
-    def _listed(self, items: Sequence[str]) -> list[int]:
+    def _listed_kind_carded(
+        self, result: SearchResult, text: str, lists: Sequence[tuple[tuple[str, ...], str, bool]]
+    ) -> SearchResult:
+        """A "which" question over a list of two entries or more that names their kind right
+        after "which" ("which of these optimizers should i use: adam, sgd or rmsprop?", "which
+        loss function for regression: mse, cross-entropy or kl divergence?"): the kind's card,
+        the listed entries offered first (task which62). The kind's entry is the one page that
+        sets its members side by side, which a chooser reads first; the offers open each.
+        Without a kind named ("which is cheapest, ...") which listed one answers is the question
+        itself: the search's card stays (first61)."""
+        kind_words = which_kind(text)
+        kinds = [f.entry for f in self._names_in(kind_words or "") if f.start == 0]
+        if not kinds:
+            return result
+        kind = kinds[0]
+        for items, _, opens in lists:
+            listed = list(dict.fromkeys(self._listed(items, whole_first=opens)))
+            members = [e for e in listed if e != kind]  # "which fine-tuning method: full ..."
+            if len(listed) >= 2 and members:
+                return self._listed_offered(result, kind, members)
+        return result
+
+    def _listed_offered(
+        self, result: SearchResult, carded: int, offered: Sequence[int]
+    ) -> SearchResult:
+        """`result` with `carded`'s card, `offered` first among the offers (the search's own
+        card after them), the first offered as the card's other side."""
+        card = result.entry
+        first = self.entries[carded]
+        strategy = result.strategy or "match-term"
+        offers = [
+            Suggestion(self.entries[e].id, self.entries[e].title, result.score, strategy)
+            for e in offered
+        ]
+        if card is not None and card.id != first.id and card.id not in {o.id for o in offers}:
+            offers.append(Suggestion(card.id, card.title, result.score, strategy))
+        taken = {first.id, *(o.id for o in offers)}
+        rest_offers = tuple(s for s in result.suggestions if s.id not in taken)
+        return replace(
+            result,
+            status="match",
+            entry=first,
+            strategy=result.strategy if card == first else "match-term",
+            score=max(result.score, MATCH_SCORE),  # a name written out, as a mention's card
+            suggestions=(*offers, *rest_offers)[:MAX_SUGGESTIONS],
+            other_side=offers[0].id,
+        )
+
+    def _listed(self, items: Sequence[str], *, whole_first: bool = False) -> list[int]:
         """The entries a list's items name, in order: a name ends the first item (it may take
-        words from before the list: "should i use mlx"), is the whole of a middle one and starts
-        the last ("core ml for local inference"), after words like "a plain"
-        (`LIST_ITEM_LEADS`); an item naming none ("lion") is passed over."""
+        words from before the list: "should i use mlx"; is the whole of it where the list opens
+        the text, `whole_first`), is the whole of a middle one and starts the last ("core ml
+        for local inference"), after words like "a plain" (`LIST_ITEM_LEADS`); an item naming
+        none ("lion") is passed over; items after the first `LISTED_ITEMS` are not read (a long
+        comma run costs no more than a list)."""
         listed: list[int] = []
-        for at, item in enumerate(items):
+        for at, item in enumerate(items[:LISTED_ITEMS]):
             words = item.split()
             if at > 0:
                 while words and words[0] in LIST_ITEM_LEADS:
@@ -464,7 +508,8 @@ class SearchIndex:
             for found in self._names_in(item):
                 ends = found.end == len(item)
                 starts = found.start == 0
-                if (at == 0 and ends) or (at == len(items) - 1 and starts) or (starts and ends):
+                first = at == 0 and ends and (starts or not whole_first)
+                if first or (at == len(items) - 1 and starts) or (starts and ends):
                     listed.append(found.entry)
                     break
         return listed

@@ -720,6 +720,48 @@ def alternatives(query: str) -> list[tuple[tuple[str, ...], str]]:
     ]
 
 
+# A list of commas alone that opens the text (task which62): "adam, sgd, rmsprop", "lora, qlora,
+# peft differences", "bm25, hnsw, cross-encoder: when to use each?". Anchored at the start, so a
+# long comma run is read once, not from every word.
+_OPENING_COMMAS = re.compile(rf"\s*({_ITEM}(?:, {_ITEM})+), ({_LAST})(?=$|[\s,;:!?.])")
+
+
+# A list of commas alone with at most this many words after it asks about its items, though it
+# writes no question ("top-k, top-p, temperature explained", "cpu, gpu, tpu, npu differences")
+LIST_HEADING_WORDS = 3
+
+
+def opening_list(query: str) -> tuple[tuple[str, ...], str] | None:
+    """The items of a list of three or more joined by commas alone that opens the (raw) text
+    (`_OPENING_COMMAS`), and the text after it, all `normalize`d; else None."""
+    text = query.lower()
+    found = _OPENING_COMMAS.match(text) if text.count(", ") >= 2 else None
+    if found is None:
+        return None
+    items = (*found.group(1).split(", "), found.group(2))
+    return tuple(normalize(item) for item in items), normalize(text[found.end() :])
+
+
+# "which of these optimizers ...", "which loss function should i use: ...": the kind a "which"
+# question over a list asks for is the words right after it (task which62)
+_WHICH_KIND = re.compile(
+    r"\bwhich\s+(?:(?:one\s+)?of\s+(?:these|those|the|the following)\s+)?"
+    r"(?P<kind>[^\s,;:!?()]+(?: [^\s,;:!?()]+){0,2})"
+)
+
+
+def which_kind(query: str) -> str | None:
+    """The (raw) text's words after "which" (and "of these"), where a kind may be named,
+    `normalize`d; None where it writes no "which"."""
+    text = query.lower()
+    found = _WHICH_KIND.search(text) if "which" in text else None
+    return None if found is None else normalize(found.group("kind"))
+
+
+# The items of a list read for entries: more than the offers hold, fewer than a long comma run
+LISTED_ITEMS = 8
+
+
 # Words before a listed name that keep it the item ("or a plain kv cache", "or just temperature")
 LIST_ITEM_LEADS = frozenset({"a", "an", "the", "plain", "just", "full", "regular", "vanilla"})
 

@@ -45,8 +45,6 @@ STILL_FAILING: set[str] = {
     # with pairs61's PEFT lines (the family: adapters, prefix and prompt tuning) the meaning
     # cards the family of two listed items; the rule stands aside for "which"
     "which is lightest on memory: lora, full fine-tuning or prefix tuning?",
-    # a list of commas alone, no "or"/"vs" (no tuning row writes one; not read as a list)
-    "rlhf, rlaif, dpo - what's the difference?",
 }
 PROBES = ProbeFile("first61_probes.tsv", STILL_FAILING)
 
