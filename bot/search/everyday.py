@@ -96,7 +96,47 @@ WORDS_REST_COSINE = 0.48
 # is, "bot" being in 14 entries; at 12 to 16 the tuning slices lose the same off-topic card.
 FIELD_WORD_ENTRIES = 12
 
+# Everyday settings a plain word of the field is also used in, each written as a few of its own
+# words (written by everyday62 from general knowledge, before reading the tuning rows' rests):
+# the rest of a sentence, read alone, that is nearer one of them than to every entry (by
+# `SETTING_LEAD`) uses the name in that setting's sense (`everyday_setting`): "how to write a
+# rubric for my 5th grade essay assignment" (school, 0.52, against its best entry's 0.44),
+# "game saved at the last checkpoint but i lost all my loot" (games). A rest is compared with
+# the entries, not a bar: ML questions' rests sit at 0.05-0.35 to the settings too, but nearer
+# an entry ("i set a seed but my outputs are still not reproducible": 0.08 against 0.57).
+EVERYDAY_SETTINGS = (
+    "school, teachers, homework, grades, essays and class assignments",
+    "video games, gaming, players, levels, loot and consoles",
+    "cooking, recipes, the kitchen, baking and food",
+    "sport, the gym, running a race, fitness and exercise",
+    "personal finance, savings, retirement, mortgages and investing",
+    "the human body, the brain, biology and medicine",
+    "music, instruments, songs and bands",
+    "home repair, plumbing, electricians, carpentry and building",
+    "gardening, plants, seeds and the garden",
+    "pets and animals",
+    "cars, driving and car repair",
+    "factories, manufacturing, assembly lines and warehouses",
+    "travel, flights, hotels and trains",
+    "pc gaming hardware: graphics cards, mice, keyboards and monitors",
+    "office documents, fonts, pdfs and word processing",
+    "websites, blogs, videos and social media",
+    "learning a foreign language, vocabulary and grammar",
+    "photography, cameras and photo editing",
+    "parenting, children and family life",
+    "shopping, prices and stores",
+    "weather, geography and geology",
+    "physics and chemistry",
+    "law, courts and government",
+    "movies, books and tv shows",
+)
+# How much nearer an everyday setting than its best entry a rest must be.
+SETTING_LEAD = 0.0
+
 _centroids: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
+    weakref.WeakKeyDictionary()
+)
+_settings: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -251,6 +291,11 @@ def everyday_sense(
             return True
     if sum(w.isalpha() and w not in STOPWORDS for w in rest.split()) < REST_WORDS:
         return False
+    # "how to write a rubric for my 5th grade essay assignment": the rest is set in a school
+    if plain and alone and is_common(name):
+        found = found or _rest_nearest(semantic, rest)
+        if everyday_setting(semantic, *found):
+            return True
     if not (plain and is_common(text[start:end])) and not (
         alone and _everyday_count(words, knows) >= EVERYDAY_WORDS
     ):
@@ -266,6 +311,14 @@ def everyday_sense(
     if nearest >= NEAR_COSINE or best >= OFF_DOMAIN_COSINE:
         return False
     return float((vector @ _centroid(semantic)).item()) < REST_FIELD_COSINE
+
+
+def everyday_setting(semantic: SemanticIndex, best: float, vector: npt.NDArray[np.float32]) -> bool:
+    """Is a sentence's rest (its `vector`, its `best` cosine to an entry), read alone, nearer an
+    everyday setting (`EVERYDAY_SETTINGS`: a school, a game, a factory) than to every entry, by
+    `SETTING_LEAD`? Then the name it leaves out is used in that setting's sense."""
+    settings = _setting_vectors(semantic)
+    return float((settings @ vector).max()) > best + SETTING_LEAD
 
 
 def read_in_another_sense(
@@ -345,6 +398,18 @@ def _rest_nearest(semantic: SemanticIndex, rest: str) -> tuple[float, npt.NDArra
     vector = semantic.encoder.encode_query(rest)  # about 5-10 ms: the checks above come first
     found = semantic.similar_to(vector, 1)
     return (found[0][1] if found else 0.0), vector
+
+
+def _setting_vectors(semantic: SemanticIndex) -> npt.NDArray[np.float32]:
+    """The everyday settings' vectors, embedded once (one pass, a few ms) for the bundled
+    index a server's is searched beside."""
+    while semantic.base is not None:
+        semantic = semantic.base
+    found = _settings.get(semantic)
+    if found is None:
+        found = semantic.encoder.encode_queries(EVERYDAY_SETTINGS)
+        _settings[semantic] = found
+    return found
 
 
 def _centroid(semantic: SemanticIndex) -> npt.NDArray[np.float32]:

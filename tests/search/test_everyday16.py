@@ -14,9 +14,10 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # fails the suite and is moved out of here.
 STILL_FAILING = {
     "rubric for a book report",
-    "grading rubric for a 5th grade science fair project",
     "how many neurons in the human brain",
 }
+# "grading rubric for a 5th grade science fair project" passes since everyday62 (the rest is
+# nearer an everyday setting, physics and chemistry at 0.36, than to every entry: 0.27)
 PROBES = ProbeFile("everyday16_probes.tsv", STILL_FAILING)
 
 test_an_everyday_sense_gets_no_card = PROBES.test("everyday", expect=no_card)

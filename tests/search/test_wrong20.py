@@ -19,10 +19,11 @@ STILL_FAILING = {
     "how does latent diffusion use a u-net to remove the noise",  # U-Net not in the first three
     "how does the kv cache shrink with multi-head latent attention",  # KV Cache card
     "what is the patch size in a vision transformer",  # Encoder-Free Multimodal card
-    "can you make me a rubric for grading a history essay",  # Rubric card
     "how many neurons does the human brain have",  # Neuron card
     "what does a vision transformer do with an image",  # Image Patch Token offered first
 }
+# "can you make me a rubric for grading a history essay" passes since everyday62 (its rest is
+# nearer the school setting than to every entry: an offer, no card)
 PROBES = ProbeFile("wrong20_probes.tsv", STILL_FAILING)
 
 test_the_asked_entry_is_shown = PROBES.test(
