@@ -6,6 +6,11 @@ knowledge, before reading wrong61's rows, the entries' text or the question code
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+from bot.search.query import counted
+
 from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
@@ -18,3 +23,54 @@ test_a_general_name_as_the_setting_gets_no_card = PROBES.test(
 )
 test_a_general_name_asked_about_keeps_its_card = PROBES.test("subject", expect=the_asked_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"setting": 39, "subject": 20})
+
+
+@pytest.mark.parametrize(
+    ("before", "counts"),
+    [
+        ("how many ", True),
+        ("2b ", True),
+        ("why does the same sentence take so many more ", True),
+        ("hundreds of ", True),
+        ("a plain xeon with zero ", True),
+        ("how is each ", False),
+        ("what is a ", False),
+        ("how does gpt-4 ", False),  # a version, not a number of it
+        ("the ", False),
+    ],
+)
+def test_counted_reads_a_number_or_how_many_just_before(before: str, counts: bool) -> None:
+    assert counted(before) is counts
+
+
+# Tuning rows (dev13, dev4, dev18) whose wrong Token card is for the unit counted: offered, the
+# meaning's first ahead (each a card on main).
+@pytest.mark.parametrize(
+    "query",
+    [
+        "how many tokens the model is allowed to use for think before answer",
+        "how many tokens does one image cost in gpt-4o",
+        "2B tokens of court filings: keep running the raw-text objective on them first, then"
+        " instruction tune?",
+    ],
+)
+def test_a_counted_name_the_meaning_ranks_low_is_offered(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    result = bundled_index.search(query)
+    assert result.entry is None, result
+    assert [s.id for s in result.suggestions[1:2]] == ["token"], result
+
+
+# A counted name the meaning ranks in its first three is what is asked (calib, dev5): its card stays.
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("how many epochs for fine tuning??", "epoch"),
+        ("why does sdxl have two text encoders", "text-encoder"),
+    ],
+)
+def test_a_counted_name_the_meaning_ranks_high_keeps_its_card(
+    bundled_index: SearchIndex, query: str, asked: str
+) -> None:
+    the_asked_card(bundled_index.search(query), asked, "")
