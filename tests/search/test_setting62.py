@@ -13,9 +13,19 @@ from bot.search.query import counted
 
 from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
-# Probes that fail on this branch: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+# Probes that fail on this branch (and on main 1571f2ec): strict expected failures, so one that
+# starts passing fails the suite and is moved out of here. A tool written as the doer ("how does
+# pytorch work out the gradients") or as where ("on / from the hugging face hub", "from one
+# transformer block to the next") keeps its card: those frames' asked-name cards were right on the
+# tuning slices (setting62's write-up). "what goes into a dataset ..." gets only offers.
+STILL_FAILING: set[str] = {
+    "how does pytorch work out the gradients for me without me writing derivatives",
+    "what documentation are you supposed to publish with a dataset on the hugging face hub",
+    "which library do I use to pull a model from the hugging face hub and run it in three lines"
+    " of python",
+    "how does information pass from one transformer block to the next through the skip connections",
+    "what goes into a dataset and how big should one be",
+}
 PROBES = ProbeFile("setting62_probes.tsv", STILL_FAILING)
 
 test_a_general_name_as_the_setting_gets_no_card = PROBES.test(
