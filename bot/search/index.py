@@ -97,7 +97,6 @@ from bot.search.query import (
     compared,
     compared_sides,
     conversion,
-    counted,
     derived_forms,
     file_named,
     in_passing,
@@ -193,11 +192,6 @@ ASKED_NAME_KEPT = 3
 # is the card where it leads the name's cosine and every other entry's by these (task shape57).
 STATED_NAME_BEHIND = 0.165
 STATED_NAME_LEAD = 0.17
-# A name written only as what a text counts ("how many tokens does one image cost", "2b tokens of
-# court filings: ..."; `counted`) is the unit it measures in where the meaning ranks it nowhere in
-# its ten (task setting62: 2 wrong Token cards on the tuning slices; below the first three cost
-# "how many tokens should my prompt be" and "how many tokens is a word in gpt" their Token cards).
-COUNTED_NAME_RANKS = 10
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -781,7 +775,6 @@ class SearchIndex:
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
             decided = self._unless_everyday(decided, similar, names_in)
-            decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             offered = self._asked_name_offered(decided, asked and asked[0], similar, query)
             decided = self._stated_name_yields(decided, offered, similar, query, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
@@ -1584,33 +1577,6 @@ class SearchIndex:
             choices = (ahead, *before, name, *after)[:MAX_SUGGESTIONS]
             return replace(result, status="suggest", entry=None, suggestions=choices)
         return _card_offered(result, result.entry, strategy, ahead)
-
-    def _counted_name_offered(
-        self,
-        result: SearchResult,
-        asked: int | None,
-        similar: Sequence[tuple[int, float]],
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card for the name asked about, written only as what the text counts ("how many
-        tokens does one image cost in gpt-4o", "2b tokens of court filings: ...": `counted`),
-        becomes an offer, the meaning's first ahead of it, where the meaning ranks the name below
-        its first `COUNTED_NAME_RANKS`: the name is the unit the text measures in, another entry
-        is asked about (task setting62). No card for the meaning's first: where the description
-        stage agreed with it, it was still wrong on the tuning slices ("... one image cost":
-        Vision-Language Models for Image Patch Token)."""
-        if result.entry is None or asked is None or not similar:
-            return result
-        card = self.positions[result.entry.id]
-        if card != asked or card in (entry for entry, _ in similar[:COUNTED_NAME_RANKS]):
-            return result
-        text = result.normalized_query
-        spans = [found for found in names_in(text) if found.entry == card]
-        if not spans or not all(counted(text[: found.start]) for found in spans):
-            return result
-        first = self.entries[similar[0][0]]
-        ahead = Suggestion(first.id, first.title, result.score, "semantic")
-        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
 
     def _stated_name_yields(
         self,

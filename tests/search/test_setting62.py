@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import counted
 
 from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
@@ -35,26 +34,11 @@ test_a_general_name_asked_about_keeps_its_card = PROBES.test("subject", expect=t
 test_the_probes_are_the_ones_written = PROBES.counted({"setting": 39, "subject": 20})
 
 
-@pytest.mark.parametrize(
-    ("before", "counts"),
-    [
-        ("how many ", True),
-        ("2b ", True),
-        ("why does the same sentence take so many more ", True),
-        ("hundreds of ", True),
-        ("a plain xeon with zero ", True),
-        ("how is each ", False),
-        ("what is a ", False),
-        ("how does gpt-4 ", False),  # a version, not a number of it
-        ("the ", False),
-    ],
-)
-def test_counted_reads_a_number_or_how_many_just_before(before: str, counts: bool) -> None:
-    assert counted(before) is counts
-
-
-# Tuning rows (dev13, dev4, dev18) whose wrong Token card is for the unit counted: offered, the
-# meaning's first ahead (each a card on main).
+# Tuning rows (dev13, dev4, dev18) whose wrong Token card is for the unit counted. setting62's
+# `_counted_name_offered` offered them (the meaning's first ahead) but took the cards of earlier
+# probes ("how many tokens should my prompt be": Token; "how many tokens may the model spend
+# thinking ...": Thinking Budget): reverted, kept as strict xfails (cards on main).
+@pytest.mark.xfail(strict=True, reason="setting62's counted-name rule reverted")
 @pytest.mark.parametrize(
     "query",
     [
@@ -72,7 +56,8 @@ def test_a_counted_name_the_meaning_ranks_low_is_offered(
     assert [s.id for s in result.suggestions[1:2]] == ["token"], result
 
 
-# A counted name the meaning ranks in its first three is what is asked (calib, dev5): its card stays.
+# A counted name the meaning ranks in its first three is what is asked (calib, dev5): its card
+# stays (a guard for a next counted-name reading).
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
