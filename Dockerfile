@@ -6,12 +6,13 @@
 ARG PYTHON_IMAGE=docker.io/library/python:3.12-slim@sha256:30b37263133e97092e6e967699dab5e53bf71843550e98f5830760c0f6e74ba9
 
 FROM ${PYTHON_IMAGE} AS build
-# The build's time (make image passes the last commit's): .pyc files are then checked by hash
-# rather than stamped with the install time, so two builds give the same bytes.
-ARG SOURCE_DATE_EPOCH=0
+# SOURCE_DATE_EPOCH set: .pyc files are checked by hash rather than stamped with the install time,
+# so two builds give the same bytes. The dependencies' layers get a fixed value (their bytes do not
+# depend on it), so that a new commit reuses them from podman's cache; the bot's own layer gets
+# the build's time (make image passes the last commit's) below.
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
-    SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH}
+    SOURCE_DATE_EPOCH=0
 # strip (binutils) stays in this stage; the Debian release is fixed by the base image's digest.
 # hadolint ignore=DL3008
 RUN apt-get update -qq \
@@ -27,6 +28,8 @@ RUN python -m venv /opt/build-tools \
     && python -m venv --without-pip /opt/glossary-bot \
     && /opt/build-tools/bin/pip --python /opt/glossary-bot/bin/python install --quiet \
         --require-hashes -r requirements/run.txt
+ARG SOURCE_DATE_EPOCH=0
+ENV SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH}
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY data ./data
