@@ -7,9 +7,9 @@ ARG PYTHON_IMAGE=docker.io/library/python:3.12-slim@sha256:30b37263133e97092e6e9
 
 FROM ${PYTHON_IMAGE} AS build
 # SOURCE_DATE_EPOCH set: .pyc files are checked by hash rather than stamped with the install time,
-# so two builds give the same bytes. The dependencies' layers get a fixed value (their bytes do not
-# depend on it), so that a new commit reuses them from podman's cache; the bot's own layer gets
-# the build's time (make image passes the last commit's) below.
+# so two builds give the same bytes. Its value reaches no file of the image (podman build
+# --timestamp sets their times), so this stage has a fixed one rather than the commit's: a new
+# commit then reuses the dependencies' layers from podman's cache instead of reinstalling them.
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
     SOURCE_DATE_EPOCH=0
@@ -28,8 +28,6 @@ RUN python -m venv /opt/build-tools \
     && python -m venv --without-pip /opt/glossary-bot \
     && /opt/build-tools/bin/pip --python /opt/glossary-bot/bin/python install --quiet \
         --require-hashes -r requirements/run.txt
-ARG SOURCE_DATE_EPOCH=0
-ENV SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH}
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY data ./data
