@@ -2,29 +2,19 @@
 # Container smoke test: build the image from a clean clone of this repository's HEAD and check it
 # against the tests' fake Discord on the host (see test_container.py). Needs podman; on machines
 # without a registry or Docker engine, ../shared/tools/container-base.sh provides both first.
-# Usage: smoke.sh [build|check]: both by default (`make smoke`); CI (.ci/run) runs `build` beside
-# the test suite and `check` once both are done, so the build's waiting (apt, pip, podman's
-# layers) overlaps the suite.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-step=${1:-all}
-case $step in all | build | check) ;; *) echo "smoke: usage: smoke.sh [build|check]" >&2; exit 2 ;; esac
-
-if [ "$step" != check ]; then
-  base_script=${CONTAINER_BASE_SCRIPT:-$repo/../shared/tools/container-base.sh}
-  if [ -f "$base_script" ]; then
-    bash "$base_script"
-  fi
-  command -v podman >/dev/null || { echo "smoke: podman is not installed" >&2; exit 1; }
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-  git clone --quiet "$repo" "$work/src"
-  "$repo/tools/build-image.sh" "$work/src" glossary-bot:smoke --quiet >/dev/null
-  echo "smoke: built glossary-bot:smoke from a clean clone of $(git -C "$repo" rev-parse --short HEAD)"
+base_script=${CONTAINER_BASE_SCRIPT:-$repo/../shared/tools/container-base.sh}
+if [ -f "$base_script" ]; then
+  bash "$base_script"
 fi
+command -v podman >/dev/null || { echo "smoke: podman is not installed" >&2; exit 1; }
 
-if [ "$step" != build ]; then
-  command -v podman >/dev/null || { echo "smoke: podman is not installed" >&2; exit 1; }
-  python=${PYTHON:-$repo/.venv/bin/python}
-  GLOSSARY_IMAGE=glossary-bot:smoke "$python" -m pytest -m container "$repo/tests/container" -q -p no:cacheprovider
-fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone --quiet "$repo" "$work/src"
+"$repo/tools/build-image.sh" "$work/src" glossary-bot:smoke --quiet >/dev/null
+echo "smoke: built glossary-bot:smoke from a clean clone of $(git -C "$repo" rev-parse --short HEAD)"
+
+python=${PYTHON:-$repo/.venv/bin/python}
+GLOSSARY_IMAGE=glossary-bot:smoke "$python" -m pytest -m container "$repo/tests/container" -q -p no:cacheprovider
