@@ -6,12 +6,13 @@
 ARG PYTHON_IMAGE=docker.io/library/python:3.12-slim@sha256:30b37263133e97092e6e967699dab5e53bf71843550e98f5830760c0f6e74ba9
 
 FROM ${PYTHON_IMAGE} AS build
-# The build's time (make image passes the last commit's): .pyc files are then checked by hash
-# rather than stamped with the install time, so two builds give the same bytes.
-ARG SOURCE_DATE_EPOCH=0
+# SOURCE_DATE_EPOCH set: .pyc files are checked by hash rather than stamped with the install time,
+# so two builds give the same bytes. Its value reaches no file of the image (podman build
+# --timestamp sets their times), so this stage has a fixed one rather than the commit's: a new
+# commit then reuses the dependencies' layers from podman's cache instead of reinstalling them.
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
-    SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH}
+    SOURCE_DATE_EPOCH=0
 # strip (binutils) stays in this stage; the Debian release is fixed by the base image's digest.
 # hadolint ignore=DL3008
 RUN apt-get update -qq \

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.glossary.keys import normalize
 from bot.term_storage import read_terms
 from tests.outsider.test_round14 import CLI_ENV
-from tests.resilience.botproc import ROOT, glossary_bot_waited
+from tests.resilience.botproc import ROOT, glossary_bot_here, glossary_bot_waited
 
 from .conftest import OpenStore
 
@@ -53,7 +53,11 @@ definition = "A made-up chip of another kind entirely."
 
 
 async def cli(tmp_path: Path, *args: str) -> tuple[int, str]:
-    return await asyncio.to_thread(glossary_bot_waited, CLI_ENV, tmp_path, *args)
+    """The command in this process (`glossary_bot_here`: its environment and folder, what a bare
+    process prints on stderr included), where its answer is the point (a process each only
+    imported the bot again: ~1 s of CPU, ci62). `check --db` in a process of its own: the last
+    test here."""
+    return await asyncio.to_thread(glossary_bot_here, CLI_ENV, tmp_path, *args)
 
 
 async def test_check_db_reports_what_a_new_glossary_leaves_at_odds_per_server(
@@ -115,7 +119,9 @@ async def test_check_db_counts_only_the_servers_it_checked(
 
 
 async def test_check_db_names_a_database_it_cannot_read(tmp_path: Path) -> None:
-    status, said = await cli(tmp_path, "check", "--db", "missing.db")
+    status, said = await asyncio.to_thread(
+        glossary_bot_waited, CLI_ENV, tmp_path, "check", "--db", "missing.db"
+    )
     assert status == 1, said
     assert said.splitlines()[0] == "missing.db: error: no database there (a SQLite file)", said
     assert not (tmp_path / "missing.db").exists()
