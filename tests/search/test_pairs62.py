@@ -13,9 +13,21 @@ from .probe_files import ProbeFile, not_the_written_card
 from .test_pairs59 import the_asked_ahead
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here.
-AHEAD_FAILING: set[str] = set()
-WRITTEN_FAILING: set[str] = set()
+# the suite and is moved out of here. The same four fail on main 1571f2ec, before the content
+# (21 of 24 ahead on both): Latent Diffusion's card for the VAE description, Overfitting not
+# among the first three for its question (Weights, Validation Loss, Loss), RAG not offered for
+# the product-manuals question (Context, System Prompt, Jailbreak).
+VAE_DESCRIPTION = (
+    "the encoder and decoder that move a stable diffusion picture between pixels and its small"
+    " latent grid"
+)
+AHEAD_FAILING: set[str] = {
+    VAE_DESCRIPTION,
+    "why would a network score perfectly on the examples it was trained with and poorly on fresh"
+    " ones?",
+    "how can a support bot quote our product manuals it was never trained on?",
+}
+WRITTEN_FAILING: set[str] = {VAE_DESCRIPTION}
 AHEAD = ProbeFile("pairs62_probes.tsv", AHEAD_FAILING)
 WRITTEN = ProbeFile("pairs62_probes.tsv", WRITTEN_FAILING)
 
