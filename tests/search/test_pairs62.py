@@ -13,8 +13,8 @@ from .probe_files import ProbeFile, not_the_written_card
 from .test_pairs59 import the_asked_ahead
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. The same four fail on main 1571f2ec, before the content
-# (21 of 24 ahead on both): Latent Diffusion's card for the VAE description, Overfitting not
+# the suite and is moved out of here. The content measured (13 lines, commit 1c952f0a) failed
+# rule v3 and was reverted; these four fail on main 1571f2ec and with it (21 of 24 ahead): Latent Diffusion's card for the VAE description, Overfitting not
 # among the first three for its question (Weights, Validation Loss, Loss), RAG not offered for
 # the product-manuals question (Context, System Prompt, Jailbreak).
 VAE_DESCRIPTION = (
