@@ -16,7 +16,7 @@ from .test_pairs59 import the_asked_ahead
 # the suite and is moved out of here. The content measured (13 lines, commit 1c952f0a) failed
 # rule v3 and was reverted; these four fail on main 1571f2ec and with it (21 of 24 ahead): Latent Diffusion's card for the VAE description, Overfitting not
 # among the first three for its question (Weights, Validation Loss, Loss), RAG not offered for
-# the product-manuals question (Context, System Prompt, Jailbreak).
+# the product-manuals question (System Prompt, Jailbreak, Agentic Workflows on main).
 VAE_DESCRIPTION = (
     "the encoder and decoder that move a stable diffusion picture between pixels and its small"
     " latent grid"
