@@ -40,6 +40,20 @@ from .world import DEFAULT_BOT_PERMISSIONS, World
 JSON = dict[str, Any]
 
 
+def _refuse_if_taken(port: int) -> None:
+    """Raise "address in use" if something serves or holds `port`. The listener binds with
+    SO_REUSEPORT (for `_hold_port`), which would share the port with another fake's listener:
+    two fakes started by hand on one port would each take some connections. A bind as
+    asyncio's servers make (SO_REUSEADDR, no SO_REUSEPORT) fails there, as a fake's did."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    with probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as taken:
+            raise OSError(taken.errno, f"port {port} is in use ({taken.strerror})") from None
+
+
 class FakeDiscord(UserActions):
     """A local Discord for the real discord.py client. See the package docstring for usage."""
 
@@ -115,6 +129,8 @@ class FakeDiscord(UserActions):
         self.faults.started()
         self._runner = web.AppRunner(self._app, handle_signals=False, access_log=None)
         await self._runner.setup()
+        if port and not self._holds(port):
+            _refuse_if_taken(port)
         # Port 0: the OS picks a free one. SO_REUSEPORT lets `_hold_port` bind it beside.
         site = web.TCPSite(self._runner, "127.0.0.1", port, reuse_port=True)
         await site.start()
@@ -129,7 +145,7 @@ class FakeDiscord(UserActions):
         OS gives out again at once (to the next port-0 bind). Nothing connects to a socket that does
         not listen; without SO_REUSEADDR no other server binds the port, and the OS gives it to
         no port-0 bind (only another SO_REUSEPORT socket asking for it by number could share)."""
-        if self._held is not None and self._held.getsockname()[1] == self.port:
+        if self._holds(self.port):
             return
         if self._held is not None:
             self._held.close()
@@ -138,6 +154,9 @@ class FakeDiscord(UserActions):
         held.bind(("127.0.0.1", self.port))
         self._held = held
         weakref.finalize(self, held.close)
+
+    def _holds(self, port: int) -> bool:
+        return self._held is not None and self._held.getsockname()[1] == port
 
     def _release_port(self) -> None:
         if self._held is not None:

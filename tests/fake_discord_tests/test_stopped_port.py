@@ -49,3 +49,17 @@ async def test_a_fake_whose_block_ended_lets_its_port_go() -> None:
     other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     with other:
         other.bind(("127.0.0.1", port))
+
+
+async def test_a_second_fake_on_a_taken_port_fails_as_address_in_use() -> None:
+    """left63: a fake asked for a port another fake serves (two `python -m tests.fake_discord
+    --port N` by hand) fails "address in use", as before left62's SO_REUSEPORT, instead of
+    sharing the port with it silently (each connection going to one or the other)."""
+    async with FakeDiscord() as first:
+        second = FakeDiscord()
+        with pytest.raises(OSError, match="in use"):
+            await second.start(first.port)
+        await second.stop()
+        _, writer = await asyncio.open_connection("127.0.0.1", first.port)  # still served
+        writer.close()
+        await writer.wait_closed()
