@@ -95,14 +95,20 @@ class CommandLimit:
 
     def check(self) -> Callable[[T], T]:
         async def within_own_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
-            uses, refusals = self._of(interaction)
-            at = interaction.client.arrivals.arrived(interaction)
-            spent = refusals.spent(interaction.user.id, at)
-            if spent is not None:
-                raise app_commands.CommandOnCooldown(spent, spent.get_retry_after(at))
-            return _within(uses, interaction)
+            return self.take(interaction)
 
         return app_commands.check(within_own_limit)
+
+    def take(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        """Count `interaction` as a use of the command (True), or raise CommandOnCooldown
+        ("going a bit fast", as `check` and `guarded` answer it): for a button or menu that
+        writes what the command writes, another door to the same limit."""
+        uses, refusals = self._of(interaction)
+        at = interaction.client.arrivals.arrived(interaction)
+        spent = refusals.spent(interaction.user.id, at)
+        if spent is not None:
+            raise app_commands.CommandOnCooldown(spent, spent.get_retry_after(at))
+        return _within(uses, interaction)
 
     def wrote_nothing(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         """The use `interaction` made was refused, nothing written: given back, and counted

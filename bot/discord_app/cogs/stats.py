@@ -18,6 +18,7 @@ from bot import limits
 from bot.aliases import AliasRejected, check_alias
 from bot.cards.embed import BRAND_COLOUR, shown_name
 from bot.cards.fit import fit_lines
+from bot.discord_app.cogs.aliases import ADD_LIMIT as ALIAS_ADD_LIMIT
 from bot.discord_app.cogs.aliases import add_alias
 from bot.discord_app.cogs.moderators import (
     ServerOnly,
@@ -167,22 +168,29 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
         if not await interaction.client.command_access.may_use(interaction, "alias"):
             await reply(interaction, NOT_ALLOWED)
             return
+        # `/alias add`'s write by another door: its limit, a refusal giving the use back.
+        ALIAS_ADD_LIMIT.take(interaction)
+        if not await self._added(interaction):
+            ALIAS_ADD_LIMIT.wrote_nothing(interaction)
+
+    async def _added(self, interaction: Interaction) -> bool:
+        """Add the picked miss as an alias, answering the moderator: whether it was stored."""
         if not self.item.values:  # Discord sends one; a hand-made interaction may send none
             await reply(interaction, NOTHING_PICKED)
-            return
+            return False
         try:
             entry_id, miss = await _picked_miss(interaction, self.item.values[0])
         except StorageError:
             await reply(interaction, await read_failed(interaction.client.state))
-            return
+            return False
         if miss is None:
             await reply(interaction, GONE_MISS)
-            return
+            return False
         gone = (
             f"The term this menu offered for “{echo(miss)}” is no longer in the glossary, so"
             " nothing was added. Run `/stats` again for a fresh list."
         )
-        await add_alias(interaction, miss, entry_id, gone=gone)
+        return await add_alias(interaction, miss, entry_id, gone=gone)
 
 
 class StatsCog(ServerOnly, commands.Cog):

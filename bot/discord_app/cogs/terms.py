@@ -408,28 +408,38 @@ class DecideButton(
             return
         if not await still_allowed(interaction, opening_form=True):
             return
+        # `/term add`'s form by another door: its use, taken as the form opens (as the
+        # command's), given back where no form opens.
+        ADD_LIMIT.take(interaction)
+        if not await self._opened_form(interaction, state.store, scope):
+            ADD_LIMIT.wrote_nothing(interaction)
+
+    async def _opened_form(self, interaction: Interaction, store: Store, scope: int) -> bool:
+        """Open the term form filled with the suggestion, or answer why not: whether it opened."""
+        state = interaction.client.state
         capped = False
         try:  # the database down (PostgreSQL stopped): said as every write says it
-            found = await state.store.suggestion(scope, self.suggestion_id)
+            found = await store.suggestion(scope, self.suggestion_id)
             if found is not None and found.status == "open":
                 capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
         except StorageError:
             await reply(interaction, await write_failed(state))
-            return
+            return False
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
             await reply(
                 interaction, f"That suggestion was already {how} (`/term log` says by whom)."
             )
-            return
+            return False
         if capped:
-            return
+            return False
         # The member's text as the review showed it: characters that show nothing (a direction
         # override) would make the save refuse what the moderator cannot see in the box.
         shown = drop_invisible(found.definition, keep=JOINERS)
         typed = TermDraft(found.title, shown, category=self.category)
         draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
         await open_modal(interaction, draft)
+        return True
 
 
 def _first_waiting(
