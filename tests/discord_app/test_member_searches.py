@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.discord_app.cogs import explain
 from bot.discord_app.cogs.explain import BUSY
 from bot.discord_app.member_searches import MemberSearches, Turn
 from bot.search.index import SearchIndex
@@ -158,4 +159,28 @@ async def test_explain_terms_waiting_behind_other_searches_is_deferred_not_lost(
     assert is_ephemeral(listing)
     assert embed_of(listing)["title"] == "2 glossary terms in this message"
     assert embed_of(await answer())["title"] == "KV Cache"
+    assert held.waited == [True]
+
+
+async def test_explain_terms_whose_reading_is_slow_is_deferred_not_lost(
+    scene: Scene, bot: GlossaryBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Explain terms with the worker idle answers at once, unless reading the message takes
+    long (a long one repeating a long server name, a loaded machine: over 3 s): then it defers
+    before Discord's deadline, and the listing follows. Before, it waited for the read and its
+    answer, past 3 s, was lost (flake63)."""
+    # A read held until released is slow at any wait: a short one keeps this test quick.
+    monkeypatch.setattr(explain, "READ_BEFORE_DEFER", 0.1)
+    fake = scene.fake
+    await define(fake, scene.alice, "rag", scene.channel)  # this server's terms are read
+    held = HeldSearch(monkeypatch)
+    said = await fake.user_message(scene.bob, scene.channel, LONG_TEXT)
+    handle = await fake.message_command(scene.alice, "Explain terms", said)
+    first = await handle.response()  # sent while the read is still held
+    held.released.set()
+    assert first["type"] == 5  # "thinking"
+    assert first["data"]["flags"] & 64  # private
+    listing = await handle.final_message()
+    assert is_ephemeral(listing)
+    assert embed_of(listing)["title"] == "1 glossary term in this message"
     assert held.waited == [True]

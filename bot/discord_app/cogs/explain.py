@@ -3,6 +3,8 @@ menu to open their cards."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,6 +17,7 @@ from bot.discord_app import metrics as observe
 from bot.discord_app.cooldowns import lookup_limit
 from bot.discord_app.member_searches import turn_of
 from bot.discord_app.replies import (
+    ACK_DEADLINE,
     PickSelect,
     Reply,
     echo,
@@ -39,6 +42,11 @@ MAX_LISTED = limits.SELECT_OPTIONS
 # message's own text first, then its embeds' (a card's, another bot's).
 MAX_READ = 2 * limits.MESSAGE_CONTENT
 SUMMARY = 140  # characters of each term's summary
+# Seconds after Discord sent the interaction that an answer not deferred may spend reading the
+# message before it defers after all: half Discord's 3 s, the other half for the defer's round
+# trip. A 2,000-character message repeating a long server name took 0.5 s of CPU to read, over
+# 3 s on a loaded machine: the answer was lost.
+READ_BEFORE_DEFER = ACK_DEADLINE / 2
 BUSY = "Too many messages are waiting to be read in this server right now: try again in a moment."
 # Each member's direct messages take a turn of their own (`turn_of`): told of no server.
 BUSY_DM = "Too many messages are waiting to be read right now: try again in a moment."
@@ -130,7 +138,21 @@ class ExplainCog(commands.Cog):
                 started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
-        reply = await terms_listing(state, scope, local, message, interaction.user.id)
+        reading = asyncio.ensure_future(
+            terms_listing(state, scope, local, message, interaction.user.id)
+        )
+        try:
+            if not deferred:
+                left = started + READ_BEFORE_DEFER - time.monotonic()
+                await asyncio.wait({reading}, timeout=max(0.0, left))
+            if not reading.done() and not deferred:  # a slow read: Discord is told to wait
+                deferred = True
+                taken = await respond_in_time(
+                    started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
+                )
+            reply = await reading
+        finally:
+            reading.cancel()  # done, or this answer was cancelled (a stop): nothing more to read
         if reply is None:
             reply = Reply(BUSY if interaction.guild_id else BUSY_DM, None, None, private=True)
         kwargs = reply.send_kwargs()
