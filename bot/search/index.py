@@ -99,6 +99,8 @@ from bot.search.query import (
     compared,
     compared_sides,
     conversion,
+    counted,
+    counted_as_measure,
     derived_forms,
     file_named,
     in_passing,
@@ -196,6 +198,11 @@ ASKED_NAME_KEPT = 3
 # is the card where it leads the name's cosine and every other entry's by these (task shape57).
 STATED_NAME_BEHIND = 0.165
 STATED_NAME_LEAD = 0.17
+# A name written only as what a text counts ("how many tokens does one image cost", "2b tokens of
+# court filings: ..."; `counted`) is the unit it measures in where the meaning ranks it nowhere in
+# its ten (tasks setting62, setting63: 2 wrong Token cards on the tuning slices; below the first
+# three cost "how many tokens is a word in gpt" its Token card).
+COUNTED_NAME_RANKS = 10
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -822,6 +829,9 @@ class SearchIndex:
             decided = self._unless_everyday(decided, similar, names_in)
             offered = self._asked_name_offered(decided, asked and asked[0], similar, query)
             decided = self._stated_name_yields(decided, offered, similar, query, names_in)
+            # after the asked-name rules: the card they make from the meaning stands ("how many
+            # tokens may the model spend thinking ...": Thinking Budget)
+            decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1622,6 +1632,40 @@ class SearchIndex:
             choices = (ahead, *before, name, *after)[:MAX_SUGGESTIONS]
             return replace(result, status="suggest", entry=None, suggestions=choices)
         return _card_offered(result, result.entry, strategy, ahead)
+
+    def _counted_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, written only as what the text counts ("how many
+        tokens does one image cost in gpt-4o", "2b tokens of court filings: ...": `counted`),
+        becomes an offer, the ranking's first offer (else the meaning's first) ahead of it, where
+        the meaning ranks the name nowhere in its first `COUNTED_NAME_RANKS`: the name is the unit
+        the text measures in, another entry is asked about (tasks setting62, setting63). Not
+        where the count says what a thing comes to ("how many tokens is a word", "... should my
+        prompt be": `counted_as_measure`, the unit asked). No card for the meaning's first: where
+        the description stage agreed with it, it was still wrong on the tuning slices ("... one
+        image cost": Vision-Language Models for Image Patch Token)."""
+        if result.entry is None or asked is None or not similar:
+            return result
+        card = self.positions[result.entry.id]
+        if card != asked or card in (entry for entry, _ in similar[:COUNTED_NAME_RANKS]):
+            return result
+        text = result.normalized_query
+        spans = [found for found in names_in(text) if found.entry == card]
+        if not spans or not all(counted(text[: found.start]) for found in spans):
+            return result
+        if any(counted_as_measure(text[found.end :]) for found in spans):
+            return result
+        if result.suggestions:  # the ranking's first offer: nearer the asked thing than the
+            ahead = result.suggestions[0]  # meaning's first ("... spend thinking": Thinking Budget)
+        else:
+            first = self.entries[similar[0][0]]
+            ahead = Suggestion(first.id, first.title, result.score, "semantic")
+        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
 
     def _stated_name_yields(
         self,

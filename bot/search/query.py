@@ -1023,6 +1023,35 @@ def name_setting(before: str) -> NameSetting:
     return "plain"
 
 
+# "how many tokens does one image cost", "2b tokens of court filings", "thousands of gpus": the
+# words before a name that ask or give how many of it there are (`counted`)
+_COUNTING = re.compile(
+    r"(?:\bhow (?:many|much)|(?<![\w.-])\d[\d.,]*(?:[kmbt]|bn)?"
+    r"|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|dozens|hundreds|thousands|millions"
+    r"|billions|trillions|few|several|many|more|fewer|multiple)(?: of)?)"
+    r"(?: (?:more|extra|fewer|additional|whole))? $"
+)
+
+
+def counted(before: str) -> bool:
+    """Whether the text `before` a name counts it: "how many", a number or a quantity just
+    before ("how many tokens", "2b tokens", "so many more tokens", "hundreds of gpus"), so the
+    name is the unit a question measures in, not the thing it asks about."""
+    return _COUNTING.search(before) is not None
+
+
+# "how many tokens is a typical english word", "how many tokens should my prompt be": the count
+# is what another thing comes to, so the unit is what is asked (`counted_as_measure`)
+_MEASURES = re.compile(r"^ (?:is|are|was|were)\b|^[^?.,;:!]*\bbe\b *(?:[?.,;:!]|$)")
+
+
+def counted_as_measure(after: str) -> bool:
+    """Whether the text `after` a counted name says what a thing comes to in it ("how many tokens
+    IS a word", "how many tokens should my prompt BE"): the name is the measure asked about, not
+    the unit of another thing's size ("how many tokens does one image cost")."""
+    return _MEASURES.search(after) is not None
+
+
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
 # peft": a short thing asked about, then the place it was met. The place only says where: what
 # is asked about decides (`SearchIndex._asked_over_setting`).

@@ -20,14 +20,13 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # that starts passing fails the suite and is moved out of here. None is this rule's case.
 # Description-stage cards for statistics questions, the meaning's first (Prompt Evaluation at
 # 0.39, LayerNorm at 0.58); a plain word named in another sense: Checkpoint, the meaning's first
-# (0.46), and Token, which the meaning does not rank, but the text leans to the field (cosine
-# 0.25 to the entries' mean); "rag" with "explain ... simply" is offered, not carded; "look
+# (0.46) ("how many tokens do i need for the arcade machines?", Token, no card since setting63's
+# counted name: offered behind Context Windows); "rag" with "explain ... simply" is offered, not carded; "look
 # things up in my documents" is offered, Prompt Injection first (0.620 against RAG's 0.618).
 # The t-test question gets no card since pairs61's asked-as lines for the near pairs; the airport
 # security checkpoint none since everyday62 (its rest is nearer the travel setting).
 STILL_FAILING = {
     "how do i work out a standard deviation by hand?",
-    "how many tokens do i need for the arcade machines?",
     "explain rag simply",
     "how can the bot look things up in my documents before it answers?",
 }

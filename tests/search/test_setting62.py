@@ -34,18 +34,19 @@ test_a_general_name_asked_about_keeps_its_card = PROBES.test("subject", expect=t
 test_the_probes_are_the_ones_written = PROBES.counted({"setting": 39, "subject": 20})
 
 
-# Tuning rows (dev13, dev4, dev18) whose wrong Token card is for the unit counted. setting62's
-# `_counted_name_offered` offered them (the meaning's first ahead) but took the cards of earlier
-# probes ("how many tokens should my prompt be": Token; "how many tokens may the model spend
-# thinking ...": Thinking Budget): reverted, kept as strict xfails (cards on main).
-@pytest.mark.xfail(strict=True, reason="setting62's counted-name rule reverted")
+# Tuning rows (dev13, dev4, dev18) whose wrong Token card is for the unit counted: offered, the
+# ranking's first ahead, since setting63 (`_counted_name_offered`). dev18's Token ranks sixth in
+# the meaning's ten, so its card stays: a strict xfail.
 @pytest.mark.parametrize(
     "query",
     [
         "how many tokens the model is allowed to use for think before answer",
         "how many tokens does one image cost in gpt-4o",
-        "2B tokens of court filings: keep running the raw-text objective on them first, then"
-        " instruction tune?",
+        pytest.param(
+            "2B tokens of court filings: keep running the raw-text objective on them first, then"
+            " instruction tune?",
+            marks=pytest.mark.xfail(strict=True, reason="Token ranks sixth in the meaning's ten"),
+        ),
     ],
 )
 def test_a_counted_name_the_meaning_ranks_low_is_offered(
