@@ -1033,11 +1033,17 @@ _COUNTING = re.compile(
 )
 
 
+COUNTED_TAIL = 64  # characters: "how many", a number or a quantity and two words after it
+
+
 def counted(before: str) -> bool:
     """Whether the text `before` a name counts it: "how many", a number or a quantity just
     before ("how many tokens", "2b tokens", "so many more tokens", "hundreds of gpus"), so the
     name is the unit a question measures in, not the thing it asks about."""
-    return _COUNTING.search(before) is not None
+    # Only the words just before the name can count it: read the tail, so that a long run of
+    # digits and commas before it is not searched from every position (4,000 characters of
+    # "1," took 0.6 s whole, 0.03 ms as a tail).
+    return _COUNTING.search(before[-COUNTED_TAIL:]) is not None
 
 
 # "how many tokens is a typical english word", "how many tokens should my prompt be": the count

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.query import counted_as_measure
+from bot.search.query import counted, counted_as_measure
 
 from .probe_files import the_asked_card
 
@@ -59,3 +59,16 @@ def test_a_counted_unit_is_offered_behind_the_rankings_first(
 )
 def test_what_a_thing_comes_to_is_read_after_the_counted_name(after: str, measure: bool) -> None:
     assert counted_as_measure(after) is measure
+
+
+@pytest.mark.parametrize(
+    ("before", "counts"),
+    [
+        ("a long story about my project. " * 100 + "how many ", True),
+        ("x " * 3000 + "hundreds of ", True),
+        ("1," * 2000 + "and the ", False),  # a run of numbers read only at its tail
+        ("1," * 2000, False),
+    ],
+)
+def test_only_the_words_just_before_a_name_count_it(before: str, counts: bool) -> None:
+    assert counted(before) is counts
