@@ -439,7 +439,7 @@ class SearchIndex:
         for items, rest, opens in lists:
             if not asks and not (opens and len(rest.split()) <= LIST_HEADING_WORDS):
                 continue  # a description's list names examples of its kind, or guesses
-            listed = list(dict.fromkeys(self._listed(items, whole_first=opens)))
+            listed = self._listed(items, whole_first=opens)
             if len(listed) < 2:  # one entry's names in a row describe it; no choice of ours
                 continue
             card = result.entry
@@ -466,7 +466,7 @@ class SearchIndex:
             return result
         kind = kinds[0]
         for items, _, opens in lists:
-            listed = list(dict.fromkeys(self._listed(items, whole_first=opens)))
+            listed = self._listed(items, whole_first=opens)
             members = [e for e in listed if e != kind]  # "which fine-tuning method: full ..."
             if len(listed) >= 2 and members:
                 return self._listed_offered(result, kind, members)
@@ -504,7 +504,7 @@ class SearchIndex:
         the text, `whole_first`), is the whole of a middle one and starts the last ("core ml
         for local inference"), after words like "a plain" (`LIST_ITEM_LEADS`); an item naming
         none ("lion") is passed over; items after the first `LISTED_ITEMS` are not read (a long
-        comma run costs no more than a list)."""
+        comma run costs no more than a list). Each entry once, where first named."""
         listed: list[int] = []
         for at, item in enumerate(items[:LISTED_ITEMS]):
             words = item.split()
@@ -519,7 +519,7 @@ class SearchIndex:
                 if first or (at == len(items) - 1 and starts) or (starts and ends):
                     listed.append(found.entry)
                     break
-        return listed
+        return list(dict.fromkeys(listed))
 
     def _asked_first_named(
         self, query: str, normalized: str, server: Mapping[str, int], shouted: bool
