@@ -2,9 +2,10 @@
 who may not /define may not get the same card by mentioning the bot either); each moderator
 command keeps a limit of its own, for what it writes or exports: a use that did neither (a
 refused alias, file or term, the database away) is given back and counted against the
-command's refusals, which have a limit of their own (`REFUSALS_PER_USE`). A use counts when it reached the bot, on this machine's
-monotonic clock, not at the time its id says (discord.py's cooldowns read that): one id stamped
-an hour ahead began its member's window an hour from now, holding them for the hour."""
+command's refusals, which have a limit of their own (`REFUSALS_PER_USE`). A use counts when it
+reached the bot, on this machine's monotonic clock, not at the time its id says (discord.py's
+cooldowns read that): one id stamped an hour ahead began its member's window an hour from now,
+holding them for the hour."""
 
 from __future__ import annotations
 

@@ -140,15 +140,15 @@ class FakeDiscord(UserActions):
 
     def _hold_port(self) -> None:
         """Keep `port` bound, not listening, from now until this fake's `async with` ends, it
-        serves on another port or it is collected: once stopped, a bot reconnecting is refused there (a Discord out of
-        reach), never served by a fake another test (an xdist worker) started on the port the
-        OS gives out again at once (to the next port-0 bind). Nothing connects to a socket that does
-        not listen; without SO_REUSEADDR no other server binds the port, and the OS gives it to
-        no port-0 bind (only another SO_REUSEPORT socket asking for it by number could share)."""
+        serves on another port or it is collected: once stopped, a bot reconnecting is refused
+        there (a Discord out of reach), never served by a fake another test (an xdist worker)
+        started on the port the OS gives out again at once (to the next port-0 bind). Nothing
+        connects to a socket that does not listen; without SO_REUSEADDR no other server binds
+        the port, and the OS gives it to no port-0 bind (only another SO_REUSEPORT socket
+        asking for it by number could share)."""
         if self._holds(self.port):
             return
-        if self._held is not None:
-            self._held.close()
+        self._release_port()  # the port this fake served before
         held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # beside the listener
         held.bind(("127.0.0.1", self.port))
