@@ -68,6 +68,9 @@ class Draft:
     editing: str | None = None  # the term's id
     revision: str | None = None  # the term's revision the edit was opened on
     suggestion: int | None = None  # the member's suggestion this term accepts
+    # What its save answered, once it wrote: a form is saved once, and its refused answers'
+    # Edit again (free: the command's use paid for the save) opens it no more.
+    written: str | None = None
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
@@ -107,6 +110,12 @@ class Drafts:
         nonce = uuid.uuid4().hex[:12]
         await self.keep(nonce, draft)
         return nonce
+
+    async def reopen(self, nonce: str, draft: Draft) -> None:
+        """Keep `draft` under `nonce` again for its form, opened anew by Edit again: the
+        submit it answered before is forgotten, so the next one saves."""
+        self._answers.pop(nonce, None)
+        await self.keep(nonce, draft)
 
     async def keep(self, nonce: str, draft: Draft) -> None:
         """Keep `draft` under `nonce` in memory and (waiting SAVE_WAIT at most: a locked

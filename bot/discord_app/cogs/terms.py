@@ -115,6 +115,12 @@ UNFINISHED_AT_STOP = (
     "The bot is stopping, and the database had not finished saving this form: the term is "
     "either saved whole or not at all. Check with `/define` once the bot is back."
 )
+# A refused form's Edit again pressed after the form was saved (through another Edit again):
+# the command's one use paid for that save.
+SAVED_ALREADY = (
+    "That form was saved already, so it does not open again: `/term add` or `/term edit` "
+    "starts a new one."
+)
 MODAL_PREFIX = "gb:term:"
 # The kind travels in the id too (a: add, e: edit): after a restart the draft is forgotten, and
 # an edit must not then be saved as a new term.
@@ -174,10 +180,14 @@ async def at_term_cap(interaction: Interaction, scope: int, after: str = "") -> 
     return True
 
 
-async def open_modal(interaction: Interaction, draft: Draft) -> None:
-    """Show the term modal for `draft`, under a new nonce (its submit has no answer yet)."""
+async def open_modal(interaction: Interaction, draft: Draft, nonce: str | None = None) -> None:
+    """Show the term modal for `draft`, under a new nonce (its submit has no answer yet), or
+    under `nonce` again: the form a refused save's Edit again reopens."""
     drafts = interaction.client.state.term_drafts
-    nonce = await drafts.open(draft)
+    if nonce is None:
+        nonce = await drafts.open(draft)
+    else:
+        await drafts.reopen(nonce, draft)
     title = "Edit a term" if draft.editing else "Add a term"
     kind = "e" if draft.editing else "a"
     modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
@@ -282,9 +292,12 @@ async def reopen_modal(
             "The text is in the message above: start again with `/term add` or `/term edit`.",
         )
         return
+    if draft.written is not None:  # saved through an earlier Edit again: done
+        await reply(interaction, SAVED_ALREADY)
+        return
     if category is not None:
         draft = replace(draft, typed=replace(draft.typed, category=category))
-    await open_modal(interaction, draft)
+    await open_modal(interaction, draft, nonce)
 
 
 class RemoveButton(
@@ -925,6 +938,8 @@ class TermCog(
                 "and I no longer know which term it edits. Run `/term edit` again; what you typed:"
             )
             return typed_back(head, values), None
+        if known is not None and known.written is not None:  # saved (before a restart)
+            return known.written, None
         known = known or Draft(owner, scope, TermDraft("", ""))
         draft = replace(known, typed=with_typed(known.typed, values))
         # Decided by another moderator (or the command line) while this form was open: a term
@@ -970,7 +985,10 @@ class TermCog(
             # the checks or after), or the server could not be checked. What they typed is
             # kept, as a refused form's is.
             return text + KEPT, await self._again(owner, nonce, draft)
-        if not refusal.problems:  # an accepted suggestion: on to the next, as a Reject goes
+        if not refusal.problems:
+            # Saved: this form is done (its one use spent), whatever Edit again is pressed.
+            await self.state.term_drafts.keep(nonce, replace(draft, written=text))
+            # An accepted suggestion: on to the next, as a Reject goes.
             return text, (
                 _ShowNext(draft.typed.category, draft.suggestion) if draft.suggestion else None
             )
