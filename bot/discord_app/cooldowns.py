@@ -46,10 +46,16 @@ class UserLimit:
         return cooldown if cooldown.update_rate_limit(at) is not None else None
 
     def give_back(self, user_id: int, at: float) -> None:
-        """Undo a use `take` counted at `at` (within its window: a window since ended has
-        given every use back already)."""
+        """Undo a use `take` counted at `at`, within its window: a window since ended has
+        given every use back already, and one begun after `at` (by a later use) holds none of
+        it, so a use given back there would be one past its limit."""
         cooldown = self._users.get(user_id)
-        if cooldown is not None and cooldown.get_tokens(at) < cooldown.rate:
+        # `_window`: when discord.py's Cooldown began its current window (no public reading).
+        if (
+            cooldown is not None
+            and cooldown._window <= at
+            and cooldown.get_tokens(at) < cooldown.rate
+        ):
             cooldown.update_rate_limit(at, tokens=-1)
 
     def spent(self, user_id: int, at: float) -> app_commands.Cooldown | None:
