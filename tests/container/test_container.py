@@ -25,11 +25,23 @@ pytestmark = pytest.mark.container
 IMAGE = os.environ.get("GLOSSARY_IMAGE", "glossary-bot:smoke")
 ENV_EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 HEALTHY_WITHIN = 60.0  # seconds: the first heartbeat follows READY
+# smoke.sh's run: each container and volume made here carries it, and smoke.sh removes them as it
+# ends. A run stopped midway (CI stops the image's job when the suite fails) kills this process
+# before its own clean-up, and a detached container (its volume too) outlives its client.
+RUN_LABEL = os.environ.get("GLOSSARY_SMOKE_LABEL")
+
+
+def labelled(args: tuple[str, ...]) -> tuple[str, ...]:
+    """`podman run` and `podman volume create` with this run's label (`RUN_LABEL`)."""
+    made = 2 if args[:2] == ("volume", "create") else 1 if args[:1] == ("run",) else 0
+    if RUN_LABEL is None or not made:
+        return args
+    return (*args[:made], "--label", RUN_LABEL, *args[made:])
 
 
 async def podman(*args: str, check: bool = True) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        "podman", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        "podman", *labelled(args), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
     out, err = await proc.communicate()
     code = proc.returncode or 0
