@@ -113,8 +113,11 @@ class Drafts:
 
     async def reopen(self, nonce: str, draft: Draft) -> None:
         """Keep `draft` under `nonce` again for its form, opened anew by Edit again: the
-        submit it answered before is forgotten, so the next one saves."""
-        self._answers.pop(nonce, None)
+        submit it answered before is forgotten, so the next one saves (one still being saved
+        is not: the next is its double click, given its answer)."""
+        answered = self._answers.get(nonce)
+        if answered is not None and answered.done():
+            del self._answers[nonce]
         await self.keep(nonce, draft)
 
     async def keep(self, nonce: str, draft: Draft) -> None:

@@ -4,12 +4,13 @@ moderators and members meet them."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
 import pytest
 
-from bot.discord_app.cogs import explain
+from bot.discord_app.cogs import explain, terms
 from bot.search.index import SearchIndex
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -25,15 +26,24 @@ SAVED_ALREADY = "That form was saved already"
 
 
 async def test_an_edit_again_whose_form_was_saved_opens_no_second_form(
-    scene: Scene, start_bot: StartBot
+    scene: Scene, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A `/term add` form's save refused keeps its text for **Edit again**, which takes no use:
     the one use pays for the save that follows. But the refused answer's Edit again stayed
     live after that save: each press opened the form again, and each save added a term, all
     on the one use (1 a window here: four terms). Now a form saved is done: its Edit again
-    (before a restart or after) says so and opens nothing."""
+    (before a restart or after) says so and opens nothing; pressed while the save is still
+    being written, the form it opens answers as that save does."""
     fake = scene.fake
     moderator = scene.moderator
+    writing, written = asyncio.Event(), asyncio.Event()
+    write = terms.write_terms
+
+    async def held(*args: Any) -> str:
+        writing.set()
+        await written.wait()
+        return await write(*args)
+
     async with start_bot(await Store.open(scene.db_path), cooldown=(1, 3600.0)):
         opened = await open_add(scene, moderator, category="Retrieval & Context")  # the use
         refused = await submit(scene, moderator, opened, {**TERM, "title": "@everyone"})
@@ -41,8 +51,18 @@ async def test_an_edit_again_whose_form_was_saved_opens_no_second_form(
         again = buttons(refused)["Edit again"]
         reopened = await fake.click(moderator, refused, again)
         assert (await reopened.response())["type"] == 9  # free: its one use is the command's
-        saved = await submit(scene, moderator, reopened, {"title": "Zorblax"})
+        monkeypatch.setattr(terms, "write_terms", held)
+        saving = await fake.submit_modal(moderator, reopened, {"title": "Zorblax"})
+        await asyncio.wait_for(writing.wait(), STUCK)
+        meanwhile = await fake.click(moderator, refused, again)
+        assert (await meanwhile.response())["type"] == 9
+        other = await fake.submit_modal(
+            moderator, meanwhile, {"title": "Qorblax", "other_names": ""}
+        )
+        written.set()
+        saved = await saving.final_message()
         assert str(saved["content"]).startswith("Added **Zorblax**"), saved["content"]
+        assert (await other.final_message())["content"] == saved["content"]
         pressed = await fake.click(moderator, refused, again)
         said = str((await pressed.final_message())["content"])
         assert said.startswith(SAVED_ALREADY), said
