@@ -19,7 +19,8 @@
 - `command_permissions`: who may use a command (Integrations overrides, default permissions),
   for menus that act like one (the /stats menu asks what `/alias` asks).
 - `errors`, `logs`, `health`, `metrics`, `identify`, `runner`, `cli`: answering errors, logging,
-  heartbeat, Prometheus, IDENTIFY shared across processes, the process.
+  the heartbeat's writer (`bot.heartbeat` reads it for `glossary-bot health`), Prometheus,
+  IDENTIFY shared across processes, the process.
 - `compat`: what discord.py cannot read of what Discord sends, mended at import; a gateway
   event it still cannot read is skipped (one line for each kind of fault), not the end of the
   connection.

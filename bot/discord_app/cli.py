@@ -37,7 +37,7 @@ def run_bot(args: argparse.Namespace) -> int:
 
 
 def run_health(args: argparse.Namespace) -> int:
-    from bot.discord_app.health import MAX_AGE, check_heartbeat
+    from bot.heartbeat import MAX_AGE, check_heartbeat
 
     settings: Settings = args.settings
     path = settings.heartbeat_path

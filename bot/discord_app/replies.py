@@ -267,13 +267,15 @@ async def said_through_the_stop(
     return said if said is not None else unfinished_at_stop(doing, check)
 
 
-async def told_through_the_stop(
-    client: GlossaryBot, work: Awaitable[tuple[str, T]], doing: str, check: str
-) -> tuple[str, T | None]:
-    """`said_through_the_stop` of a `work` that answers with its outcome beside the text (such
-    as whether it wrote, which the command's limit reads): None where the stop cut it short."""
+async def wrote_through_the_stop(
+    client: GlossaryBot, work: Awaitable[tuple[str, bool]], doing: str, check: str
+) -> tuple[str, bool]:
+    """`said_through_the_stop` of a `work` that answers whether it wrote beside the text (read
+    by the command's limit: a use that wrote nothing is given back). Where the stop cut it
+    short, not known to have written: given back too, at every door alike (the limits are
+    the stopping process's; a use is never charged for a write not known to be made)."""
     done = await through_the_stop(client, work)
-    return done if done is not None else (unfinished_at_stop(doing, check), None)
+    return done if done is not None else (unfinished_at_stop(doing, check), False)
 
 
 def unfinished_at_stop(doing: str, check: str) -> str:

@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.discord_app.health import shards_lost
+from bot.heartbeat import shards_lost
 from tests.discord_app.helpers import define
 from tests.fake_discord import FakeDiscord
 from tests.ops.test_metrics import metrics_port, scrape

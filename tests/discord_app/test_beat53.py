@@ -17,6 +17,7 @@ import pytest
 
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
+from bot.heartbeat import NOT_CONNECTED, check_heartbeat
 from bot.storage import Store
 from tests.clients import ConnectedClient
 from tests.polling import eventually
@@ -53,7 +54,7 @@ async def beating(bot: GlossaryBot, path: Path) -> AsyncIterator[None]:
 
 
 def says(path: Path) -> tuple[bool, str]:
-    return health.check_heartbeat(path)
+    return check_heartbeat(path)
 
 
 async def test_health_says_the_database_lost_and_back_at_once(
@@ -87,11 +88,11 @@ async def test_health_says_discord_lost_and_back_at_once(
         try:
             await scene.fake.drop_gateway()
             await eventually(
-                lambda: health.NOT_CONNECTED in says(beat)[1], "`health` says it", within=SOON
+                lambda: NOT_CONNECTED in says(beat)[1], "`health` says it", within=SOON
             )
             healthy, why = says(beat)
             assert healthy, why  # a reconnect, within the grace (MAX_AGE)
-            assert re.search(rf"; {health.NOT_CONNECTED} for \d+ s \(reconnecting\)$", why), why
+            assert re.search(rf"; {NOT_CONNECTED} for \d+ s \(reconnecting\)$", why), why
         finally:
             scene.fake.gateway.hello_gate.set()
         await eventually(lambda: bot.is_ready() and health.is_connected(bot), "back")

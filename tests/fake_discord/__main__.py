@@ -19,6 +19,22 @@ from tests.scenes import moderated_server
 
 CONNECT_WITHIN = 3600.0  # seconds to wait for the bot to connect: it is started by hand
 ANSWER_WITHIN = 30.0  # seconds to wait for an answer before saying there was none
+PROG = "python -m tests.fake_discord"
+
+
+class PortRefused(Exception):
+    """The port asked for could not be served on: said in one line, as argparse's errors."""
+
+
+def port_number(text: str) -> int:
+    """`--port`'s value: a TCP port, 0 for one the system picks."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a port (0 to 65535; 0: a free one)")
+    return port
 
 
 def shown(message: dict[str, Any]) -> str:
@@ -55,7 +71,11 @@ async def serve(port: int, shards: int = 1) -> None:
     # servers a connection; the bot must then run them all (SHARD_COUNT unset does).
     fake = FakeDiscord(wait_timeout=ANSWER_WITHIN, shard_count=shards)
     lab = moderated_server(fake)
-    await fake.start(port)
+    try:
+        await fake.start(port)
+    except OSError as refused:  # in use, or one this user may not serve on (below 1024)
+        await fake.stop()
+        raise PortRefused(f"{refused.strerror}: give another --port, or 0 for a free one") from None
     try:
         print(
             f"fake Discord on {fake.base_url}. Start the bot against it (another terminal):\n\n"
@@ -108,8 +128,10 @@ async def _asked(fake: FakeDiscord, alice: Any, channel: Any, line: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.fake_discord", description=__doc__)
-    parser.add_argument("--port", type=int, default=0, help="the port to serve on (a free one)")
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    parser.add_argument(
+        "--port", type=port_number, default=0, help="the port to serve on (a free one)"
+    )
     parser.add_argument(
         "--shards",
         type=int,
@@ -119,8 +141,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the shard count Discord recommends (1 to 16; 1: the bot runs one connection)",
     )
     args = parser.parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as asked
-        asyncio.run(serve(args.port, args.shards))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as asked
+            asyncio.run(serve(args.port, args.shards))
+    except PortRefused as refused:
+        print(f"{PROG}: error: {refused}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import errno
 import socket
 import time
 import weakref
@@ -51,7 +52,8 @@ def _refuse_if_taken(port: int) -> None:
         try:
             probe.bind(("127.0.0.1", port))
         except OSError as taken:
-            raise OSError(taken.errno, f"port {port} is in use ({taken.strerror})") from None
+            said = "is in use" if taken.errno == errno.EADDRINUSE else "cannot be served on"
+            raise OSError(taken.errno, f"port {port} {said} ({taken.strerror})") from None
 
 
 class FakeDiscord(UserActions):

@@ -9,6 +9,7 @@ import socket
 import pytest
 
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.__main__ import main as fake_by_hand
 
 
 async def test_a_stopped_fake_keeps_its_port_refusing_connections() -> None:
@@ -63,3 +64,32 @@ async def test_a_second_fake_on_a_taken_port_fails_as_address_in_use() -> None:
         _, writer = await asyncio.open_connection("127.0.0.1", first.port)  # still served
         writer.close()
         await writer.wait_closed()
+
+
+def test_the_fake_by_hand_on_a_taken_port_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """left64: `python -m tests.fake_discord --port N` on a port something serves ended in a
+    traceback (left63's "address in use"); now one line naming the port and what to do, and a
+    non-zero status, as `glossary-bot`'s own errors. A port no socket can have is argparse's
+    usage error (status 2), before anything starts."""
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    with taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = fake_by_hand(["--port", str(port)])
+    said = capsys.readouterr()
+    assert status == 1
+    assert said.out == ""
+    assert said.err == (
+        f"python -m tests.fake_discord: error: port {port} is in use (Address already in use): "
+        "give another --port, or 0 for a free one\n"
+    ), said.err
+    for wrong in ("70000", "-1"):
+        with pytest.raises(SystemExit) as usage:
+            fake_by_hand(["--port", wrong])
+        assert usage.value.code == 2
+        assert capsys.readouterr().err.endswith(
+            f"error: argument --port: {wrong} is not a port (0 to 65535; 0: a free one)\n"
+        )

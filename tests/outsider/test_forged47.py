@@ -57,6 +57,10 @@ def written(db: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 JUNK = ("\u00e9\u202ejunk" * 20)[:100]
+# Seconds `Forger.answer` (and the fake's own waits) wait for an answer: a bound on a hang only,
+# not a speed check (flake63: sweep45's 10 s failed under other jobs' load). Discord's 3 s for
+# the first response stays the fake's to hold the bot to: a late one is refused and recorded.
+HANG = 60
 
 
 def matches_a_template(custom_id: str) -> bool:
@@ -106,6 +110,7 @@ class Forger:
 
     def __init__(self, scene: Scene, caplog: pytest.LogCaptureFixture) -> None:
         self.fake = scene.fake
+        self.fake.wait_timeout = HANG  # the fake's waits too: hangs only (a fake per test)
         self.caplog = caplog
         self.faults: list[str] = []
 
@@ -136,7 +141,7 @@ class Forger:
         """The private answer ``handle`` got ("" and a fault when it is not one)."""
         text = ""
         try:
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(HANG):
                 body = await handle.response()
                 if body["type"] in (MODAL, UPDATE_MESSAGE, DEFERRED_UPDATE):
                     self.fault(where, f"answered with a callback of type {body['type']}")

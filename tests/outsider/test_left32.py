@@ -10,7 +10,8 @@ import signal
 import sqlite3
 from pathlib import Path
 
-from bot.discord_app.health import _forget_stop, check_heartbeat
+from bot.discord_app.health import _forget_stop
+from bot.heartbeat import check_heartbeat
 from tests.polling import eventually
 from tests.resilience.botproc import BotProcess, glossary_bot, glossary_bot_waited
 

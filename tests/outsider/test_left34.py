@@ -21,6 +21,7 @@ from bot.discord_app.app import STORE_SHARE
 from bot.glossary import Glossary
 from bot.glossary.interchange import export_bytes
 from bot.glossary.server_terms import ServerTerm
+from bot.heartbeat import check_heartbeat
 from bot.storage import AliasImport, Store
 from bot.storage.cli import check_servers
 from bot.storage.sqlite.backup import backup_database
@@ -229,14 +230,14 @@ async def test_no_heartbeat_lands_after_the_stopped_line(
                 clock.go.set()
                 await marked
                 await loop.run_in_executor(writes, lambda: None)  # the held write has landed
-                healthy, why = health.check_heartbeat(beat)
+                healthy, why = check_heartbeat(beat)
                 assert (healthy, why.split(" the bot")[0]) == (False, "stopped:"), why
                 continue
             stopping = asyncio.create_task(health.stop_heartbeat(keeper, stop, beat))
             clock.go.set()
             await stopping
             await loop.run_in_executor(writes, lambda: None)
-            healthy, why = health.check_heartbeat(beat)
+            healthy, why = check_heartbeat(beat)
             assert (healthy, why.split(" the bot")[0]) == (False, "stopped:"), why
     finally:
         await store.close()

@@ -19,13 +19,13 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.health import check_heartbeat
 from bot.discord_app.member_searches import (
     DM_MOST_WAITING,
     DMS_TIMES_A_SERVER,
     MemberSearches,
     turn_of,
 )
+from bot.heartbeat import check_heartbeat
 from bot.search.index import SearchIndex
 from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.health import MAX_AGE, _say_shards
+from bot.discord_app.health import _say_shards
+from bot.heartbeat import MAX_AGE
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.helpers import buttons, is_ephemeral

@@ -18,6 +18,7 @@ from bot.discord_app.app import GlossaryBot, ShardedGlossaryBot
 from bot.discord_app.state import BotState
 from bot.glossary import Glossary
 from bot.glossary.sources import text_sha256
+from bot.heartbeat import NOT_CONNECTED
 from bot.storage import Store
 from tests.discord_app.helpers import buttons, define, is_ephemeral, selects, serve
 from tests.discord_app.test_terms import add_term
@@ -225,7 +226,7 @@ async def test_a_connection_whose_ready_has_not_come_is_not_healthy(
     await gateway.invalidate_session(resumable=False)
     await eventually(lambda: gateway.identifies_held == 1, "the IDENTIFY held")
     await eventually(lambda: math.isfinite(bot.latency), "a heartbeat answered")
-    assert await health.unhealthy_reason(bot, store) == health.NOT_CONNECTED
+    assert await health.unhealthy_reason(bot, store) == NOT_CONNECTED
     gateway.ready_gate.set()
     await eventually(lambda: gateway.ready_sent, "READY")
     await eventually(lambda: _healthy(bot, store), "healthy again once READY came")

@@ -14,7 +14,7 @@ import pytest
 
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.health import STOPPED, check_heartbeat
+from bot.heartbeat import STOPPED, check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot_waited
 

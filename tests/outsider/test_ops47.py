@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord_app.health import STOPPED, check_heartbeat
 from bot.discord_app.identify import IdentifyGate
+from bot.heartbeat import STOPPED, check_heartbeat
 from bot.settings import unknown_settings
 from tests.fake_discord import FakeDiscord
 from tests.polling import eventually

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import runner
-from bot.discord_app.health import check_heartbeat
+from bot.heartbeat import check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import BotProcess
 

@@ -19,8 +19,9 @@ import asyncpg
 import pytest
 
 from bot.discord_app.app import GlossaryBot
-from bot.discord_app.health import _forget_stop, check_heartbeat
+from bot.discord_app.health import _forget_stop
 from bot.discord_app.member_searches import turn_of
+from bot.heartbeat import check_heartbeat
 from bot.search.index import SearchIndex
 from bot.storage import NotAGlossaryDatabase, Store
 from tests.conftest import TEST_DATABASE_URL

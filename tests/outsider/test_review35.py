@@ -21,6 +21,7 @@ import pytest
 from bot import collector
 from bot.discord_app import health
 from bot.discord_app.app import STOP_SECONDS, GlossaryBot
+from bot.heartbeat import check_heartbeat
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.sqlite.migrate import APPLICATION_ID, latest_version
@@ -215,7 +216,7 @@ async def test_r7_a_beat_held_past_the_stops_deadline_never_lands_after_the_stop
         assert keeper.done()
         clock.go.set()  # the disk is back
         await loop.run_in_executor(None, written.wait)
-        healthy, why = health.check_heartbeat(beat)
+        healthy, why = check_heartbeat(beat)
         assert (healthy, why.split(" the bot")[0]) == (False, "stopped:"), why
     finally:
         clock.go.set()

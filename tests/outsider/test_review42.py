@@ -10,7 +10,8 @@ import pytest
 
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.cogs.define import split_quotes
-from bot.discord_app.health import _write_heartbeat, check_heartbeat
+from bot.discord_app.health import _write_heartbeat
+from bot.heartbeat import check_heartbeat
 from tests.discord_app.helpers import embed_of
 from tests.fake_discord.models import EMBED_LINKS
 

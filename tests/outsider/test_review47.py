@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.discord_app.health import STOPPED, check_heartbeat
+from bot.heartbeat import STOPPED, check_heartbeat
 from bot.storage import Store
 from tests.discord_app.helpers import define, embed_of
 from tests.discord_app.test_term_meaning import EMBEDDING_WITHIN, put_terms

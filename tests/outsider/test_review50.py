@@ -15,6 +15,7 @@ from bot.discord_app import health
 from bot.discord_app.app import OUTDATED_FORM, GlossaryBot
 from bot.discord_app.cogs.define import DM_HELP, MENTION_HELP
 from bot.glossary import bundled_data_dir, load_glossary
+from bot.heartbeat import STOPPED
 from bot.storage import Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
@@ -322,4 +323,4 @@ def test_a_stop_leaves_a_beat_of_another_containers_bot_with_the_same_pid(
     for left in (own, older):
         heartbeat.write_text(left, "utf-8")
         health.mark_stopped(heartbeat, on_error=True)
-        assert heartbeat.read_text("utf-8").startswith(health.STOPPED), left
+        assert heartbeat.read_text("utf-8").startswith(STOPPED), left

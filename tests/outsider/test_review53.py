@@ -15,6 +15,7 @@ import pytest
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.term_drafts import Drafts
+from bot.heartbeat import STOPPED
 from bot.storage import StorageError, Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
@@ -126,5 +127,5 @@ def test_a_running_older_bots_beat_is_left_by_a_stop(
         ]
         assert f"another running process (pid {pid} on " in warned, warned
     else:
-        assert said.startswith(health.STOPPED), said
+        assert said.startswith(STOPPED), said
         assert not caplog.records

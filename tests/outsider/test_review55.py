@@ -11,7 +11,7 @@ import pytest
 
 from bot import metrics
 from bot.discord_app.cogs.moderators import STORAGE_DOWN
-from bot.discord_app.health import check_heartbeat
+from bot.heartbeat import check_heartbeat
 from bot.storage import CountsAhead, Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons

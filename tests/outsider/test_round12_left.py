@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.discord_app.health import MAX_AGE, check_heartbeat
+from bot.heartbeat import MAX_AGE, check_heartbeat
 from bot.storage.cli import on_store
 from tests.discord_app.helpers import define, embed_of
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot

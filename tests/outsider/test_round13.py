@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord_app.health import check_heartbeat
 from bot.glossary.interchange import parse_import
 from bot.glossary.models import Glossary
+from bot.heartbeat import check_heartbeat
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define

@@ -18,6 +18,7 @@ from bot.discord_app import alias_cache, health
 from bot.discord_app.state import READ_TIMEOUT
 from bot.glossary import load_glossary
 from bot.glossary.interchange import parse_import
+from bot.heartbeat import NOT_CONNECTED, check_heartbeat
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms
 from tests.discord_app.conftest import StartBot
@@ -159,20 +160,20 @@ def test_health_names_discord_lost_once_the_heartbeat_is_stale(tmp_path: Path) -
     now = time.time()
     assert health._write_heartbeat(beat, None, says_why=False) is None
     os.utime(beat, (now - 50, now - 50))  # the last healthy beat, 50 s ago
-    lost = health._write_heartbeat(beat, health.NOT_CONNECTED, says_why=False, lost_since=now - 40)
+    lost = health._write_heartbeat(beat, NOT_CONNECTED, says_why=False, lost_since=now - 40)
     assert lost is None
-    healthy, said = health.check_heartbeat(beat, max_age=45, now=now)
+    healthy, said = check_heartbeat(beat, max_age=45, now=now)
     assert not healthy
     assert said == (
         "last heartbeat 50 s ago (more than 45 s): not connected to Discord for 40 s (reconnecting)"
     )
-    healthy, said = health.check_heartbeat(beat, max_age=45, now=now - 20)  # 20 s before
+    healthy, said = check_heartbeat(beat, max_age=45, now=now - 20)  # 20 s before
     assert healthy, said
     assert (
         said == "healthy: last heartbeat 30 s ago; not connected to Discord for 20 s (reconnecting)"
     )
     # A bot that stopped saying anything since is down, whatever it said last.
-    healthy, said = health.check_heartbeat(beat, max_age=45, now=now + 60)
+    healthy, said = check_heartbeat(beat, max_age=45, now=now + 60)
     assert not healthy
     assert said.startswith("down: nothing from the bot for 60 s (more than 45 s); it last said: ")
     assert said.endswith(": not connected to Discord"), said

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import heartbeat
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
 from bot.storage import MAX_OPEN_SUGGESTIONS, Store
@@ -133,7 +134,7 @@ async def test_a_reconnect_is_not_logged_as_unhealthy(
             (logging.INFO, "not connected to Discord: reconnecting (unhealthy after 45 s)")
         ], said
         caplog.clear()
-        monkeypatch.setattr(health, "MAX_AGE", -1.0)  # any time lost is longer
+        monkeypatch.setattr(heartbeat, "MAX_AGE", -1.0)  # any time lost is longer (`stale`)
         await health.keep_heartbeat(LostDiscord(1), store, tmp_path / "hb", interval=0)  # type: ignore[arg-type]
         said = [(r.levelno, r.getMessage()) for r in caplog.records]
         assert said == [(logging.WARNING, "unhealthy: not connected to Discord")], said

@@ -13,6 +13,7 @@ import pytest
 
 from bot.discord_app import health
 from bot.discord_app.app import GlossaryBot
+from bot.heartbeat import check_heartbeat
 from bot.storage import Store
 from tests.discord_app.helpers import define
 from tests.resilience.helpers import warned
@@ -146,7 +147,7 @@ async def test_the_log_says_unhealthy_when_health_does(
             await health.keep_heartbeat(client, store, beat, interval=0)  # type: ignore[arg-type]
             logged = [(r.levelno, r.getMessage()) for r in caplog.records]
             assert logged[1:] == [(level, said)], logged
-            healthy, why = health.check_heartbeat(beat, now=client.clock())
+            healthy, why = check_heartbeat(beat, now=client.clock())
             assert healthy is (level == logging.INFO), why
     finally:
         await store.close()

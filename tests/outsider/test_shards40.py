@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import health
-from bot.discord_app.health import MAX_AGE, check_heartbeat, shards_lost
+from bot.heartbeat import MAX_AGE, check_heartbeat, shards_lost
 from bot.storage import Store
 from tests.clients import ConnectedClient
 from tests.conftest import TEST_DATABASE_URL

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from bot.discord_app.cogs.moderators import STORAGE_DOWN
-from bot.discord_app.health import MAX_AGE, check_heartbeat
+from bot.heartbeat import MAX_AGE, check_heartbeat
 from bot.storage.sqlite.run_lock import FILE_LOCK_BYTE
 from tests.discord_app.helpers import define
 from tests.ops.test_metrics import metrics_port, scrape

@@ -15,8 +15,8 @@ import pytest
 
 from bot.discord_app import health
 from bot.discord_app.cogs.moderators import NOT_YET_READ, NOT_YET_WRITE, STORAGE_DOWN
-from bot.discord_app.health import check_heartbeat
 from bot.discord_app.state import DatabaseWait
+from bot.heartbeat import check_heartbeat
 from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import buttons

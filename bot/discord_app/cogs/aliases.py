@@ -39,7 +39,7 @@ from bot.discord_app.replies import (
     TERMS_UNREAD,
     echo,
     echo_name,
-    told_through_the_stop,
+    wrote_through_the_stop,
 )
 from bot.discord_app.state import BotState
 from bot.glossary.keys import compact, normalize
@@ -111,14 +111,14 @@ async def add_alias(
         )
         return False
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
-    said, stored = await told_through_the_stop(
+    said, stored = await wrote_through_the_stop(
         interaction.client,
         _added(interaction, local, entry, text),
         "adding this alias",
         "with `/alias list`",
     )
     await reply(interaction, said)
-    return stored is True  # not known at a stop: the limits go with the process
+    return stored
 
 
 async def _added(
@@ -323,11 +323,11 @@ class AliasCog(
                 return await _no_such_alias(store, scope, alias), False
             return f"Removed “{echo(removed.text)}”.", True
 
-        said, removed = await told_through_the_stop(
+        said, removed = await wrote_through_the_stop(
             interaction.client, removal(), "removing this alias", "with `/alias list`"
         )
         await reply(interaction, said)
-        if removed is not True:
+        if not removed:
             REMOVE_LIMIT.wrote_nothing(interaction)
 
     @remove.autocomplete("alias")

@@ -532,14 +532,14 @@ async def close_suggestion(
     accepted: bool,
     term: ServerTerm | None = None,
     decided: bool = False,
-) -> str:
-    """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately;
-    what to add to the answer. `decided`: the term's write accepted it already
-    (`TermChange.accepts`), so only tell. Accepting also accepts the other open suggestions of
-    a name the term now has (`close_namesakes`)."""
+) -> tuple[str, bool]:
+    """Mark a suggestion decided (accepted as `term`), audited, and tell its member privately:
+    what to add to the answer, and whether this closed it (read by Reject's limit). `decided`:
+    the term's write accepted it already (`TermChange.accepts`), so only tell. Accepting also
+    accepts the other open suggestions of a name the term now has (`close_namesakes`)."""
     state = interaction.client.state
     if state.store is None:
-        return ""
+        return "", False
     opens = Opens.term(term) if term is not None else None
     try:
         found, untold = await _decide(
@@ -547,19 +547,22 @@ async def close_suggestion(
         )
     except StorageError:
         if decided:
-            return "\nAccepted the suggestion; the member could not be told (database)."
-        return "\nThe suggestion could not be marked decided (database); it stays in the queue."
+            return "\nAccepted the suggestion; the member could not be told (database).", True
+        return (
+            "\nThe suggestion could not be marked decided (database); it stays in the queue.",
+            False,
+        )
     if found is None and decided:  # the term's write did not commit after all
-        return ""
+        return "", False
     if found is None:  # decided by another moderator or process, maybe a moment ago
         how = await decided_meanwhile(interaction, suggestion_id) or "decided"
-        return f"\nThat suggestion was already {how} (`/term log` says by whom)."
+        return f"\nThat suggestion was already {how} (`/term log` says by whom).", False
     verdict = "Accepted" if accepted else "Rejected"
     reached = "was told privately." if untold is None else f"could not be told ({untold})."
     text = f"\n{verdict} the suggestion; the member {reached}"
     if accepted and term is not None:
         text += await close_namesakes(interaction, [term])
-    return text
+    return text, True
 
 
 async def _decide(

@@ -74,7 +74,7 @@ from bot.discord_app.replies import (
     in_code,
     said_through_the_stop,
     through_the_stop,
-    told_through_the_stop,
+    wrote_through_the_stop,
 )
 from bot.discord_app.state import BotState
 from bot.discord_app.term_drafts import Draft, DraftUnread, with_typed
@@ -409,7 +409,9 @@ class DecideButton(
             await thinking(interaction)
             if not await still_allowed(interaction):
                 return
-            text = await said_through_the_stop(
+            # A write of its own (the suggestion closed, its member told): its own limit.
+            REJECT_LIMIT.take(interaction)
+            text, closed = await wrote_through_the_stop(
                 interaction.client,
                 close_suggestion(interaction, self.suggestion_id, accepted=False),
                 "rejecting this suggestion",
@@ -418,6 +420,8 @@ class DecideButton(
             await _with_the_next(
                 interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
             )
+            if not closed:
+                REJECT_LIMIT.wrote_nothing(interaction)
             return
         if not await still_allowed(interaction, opening_form=True):
             return
@@ -594,9 +598,10 @@ async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
 CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
 # Each command's limit (as `/alias`'s): a use refused, nothing written or exported (a file
 # refused, no such term, at the cap, the database away), is given back. A form's own save
-# takes none: the use that opened it pays for it, through every Edit again.
+# takes none: the use that opened it pays for it, through every Edit again. `/term review`'s
+# Reject has one of its own (its Accept… opens `/term add`'s form, on `/term add`'s).
 ADD_LIMIT, EDIT_LIMIT, REMOVE_LIMIT = CommandLimit(), CommandLimit(), CommandLimit()
-EXPORT_LIMIT, IMPORT_LIMIT = CommandLimit(), CommandLimit()
+EXPORT_LIMIT, IMPORT_LIMIT, REJECT_LIMIT = CommandLimit(), CommandLimit(), CommandLimit()
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -829,7 +834,7 @@ class TermCog(
             )
             return shown + accepted, worked
 
-        said, worked = await told_through_the_stop(
+        said, worked = await wrote_through_the_stop(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
         if report:  # every problem (or name) the message could not hold, as `/alias list` does
@@ -837,7 +842,7 @@ class TermCog(
             await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
         else:
             await reply(interaction, said)
-        return worked is not False  # not known at a stop: counted
+        return worked
 
     @app_commands.command(
         name="review", description="Members' suggestions of missing terms: accept or reject"
@@ -975,9 +980,10 @@ class TermCog(
         ):  # perhaps past the plan, which had the term saved: it is not
             refusal.saved = None
         if refusal.saved is not None and draft.suggestion is not None:
-            text += await close_suggestion(
+            told, _ = await close_suggestion(
                 interaction, draft.suggestion, accepted=True, term=refusal.saved, decided=True
             )
+            text += told
         elif refusal.saved is not None:  # a term members were waiting for, written directly
             text += await close_namesakes(interaction, [refusal.saved], besides=False)
         if refusal.saved is None and not refusal.problems:
