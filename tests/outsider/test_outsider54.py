@@ -1,0 +1,91 @@
+"""Outsider round 37 (outsider54): a self-hoster, a glossary maintainer and a member, as tests.
+
+Plan and findings: tests/outsider/PLAN.md, "Outsider round 37 (outsider54)"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, comments_read_off, load_settings
+
+from .test_round21 import _run
+
+
+@pytest.fixture
+def no_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment alone: no `.env` of the working directory's."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(Settings.model_config, "env_file", ())
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("/data/glossary-bot.db  # the main database", "/data/glossary-bot.db"),
+        ('"/data/glossary-bot.db" # quoted, then a comment', "/data/glossary-bot.db"),
+        ("/data/glossary-bot.db\t# a tab before it", "/data/glossary-bot.db"),
+        # As python-dotenv reads `.env`: a '#' inside quotes, or with no space before it, is
+        # the value's own.
+        ('"/data/my #1.db"', "/data/my #1.db"),
+        ("/data/db#1.db", "/data/db#1.db"),
+    ],
+)
+@pytest.mark.usefixtures("no_dotenv")
+def test_a_comment_after_a_value_in_an_env_file_is_read_as_dotenv_reads_it(
+    written: str, read: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Self-hoster: `DATABASE_PATH=/data/glossary-bot.db  # the main database` in the env file.
+    `.env` (python-dotenv: `make run`, compose) reads the value before the comment, but `podman
+    run --env-file` passes the line whole, so the container made a new, empty database named
+    "glossary-bot.db  # the main database" beside the one it had served: the server's aliases,
+    terms and counts gone from its answers, without a word. The environment's value is now read
+    as `.env` reads it, as the README says of quotes and spaces."""
+    monkeypatch.setenv("DATABASE_PATH", written)
+    assert load_settings().database_path == Path(read)
+
+
+@pytest.mark.usefixtures("no_dotenv")
+def test_a_comment_after_a_number_or_a_token_is_read_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`COOLDOWN_USES=5 # five` stopped the container ("is not valid: expected a whole number"),
+    and `DISCORD_TOKEN="…" # my bot` with "a space or line break inside the token", though the
+    same lines in `.env` serve; a value that is only a comment (`DEV_GUILD_ID= # later`) is
+    empty there, so the default."""
+    monkeypatch.setenv("COOLDOWN_USES", "5 # five")
+    monkeypatch.setenv("DISCORD_TOKEN", '"abc.def.ghi" # my bot')
+    monkeypatch.setenv("DEV_GUILD_ID", " # later")
+    settings = load_settings()
+    assert settings.cooldown_uses == 5
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "abc.def.ghi"
+    assert settings.dev_guild_id is None
+
+
+@pytest.mark.usefixtures("no_dotenv")
+def test_which_settings_had_a_comment_read_off_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path of the environment's own may hold " #" (a shell's `export`): what was read off is
+    said, naming the setting and the value read, never a token's text; nothing is said of a
+    value without one."""
+    monkeypatch.setenv("DATABASE_PATH", "/data/g.db  # the main database")
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi # my bot")
+    monkeypatch.setenv("LOG_LEVEL", "INFO")
+    lines = comments_read_off()
+    assert len(lines) == 2, lines
+    path_line = next(line for line in lines if line.startswith("DATABASE_PATH"))
+    assert "'/data/g.db'" in path_line, path_line
+    assert "# the main database" in path_line, path_line
+    assert "quote" in path_line, path_line  # how to keep a '#' that is the value's own
+    token_line = next(line for line in lines if line.startswith("DISCORD_TOKEN"))
+    assert "abc" not in token_line, token_line
+    assert "my bot" not in token_line, token_line
+
+
+def test_run_says_a_comment_read_off_in_one_warning(tmp_path: Path) -> None:
+    """`run` says it at start, one WARNING line (here it then stops: no token)."""
+    done = _run(tmp_path, DATABASE_PATH=f"{tmp_path / 'g.db'}  # the main database")
+    assert done.returncode == 2, done
+    warned = [line for line in done.stderr.splitlines() if "WARNING" in line]
+    assert len(warned) == 1, done.stderr
+    assert "DATABASE_PATH" in warned[0], warned
+    assert "comment" in warned[0], warned
