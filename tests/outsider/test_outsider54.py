@@ -4,11 +4,13 @@ Plan and findings: tests/outsider/PLAN.md, "Outsider round 37 (outsider54)"."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
 
 from bot.settings import Settings, comments_read_off, load_settings
+from bot.storage import Store
 
 from .test_round21 import _run
 
@@ -89,3 +91,47 @@ def test_run_says_a_comment_read_off_in_one_warning(tmp_path: Path) -> None:
     assert len(warned) == 1, done.stderr
     assert "DATABASE_PATH" in warned[0], warned
     assert "comment" in warned[0], warned
+
+
+async def test_a_full_disk_keeps_health_red_and_is_said_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Self-hoster: the data volume on a small tmpfs, filled. README (Health): connected but
+    unable to write, `health` answers unhealthy, "the database or disk is full". Seen: `health`
+    healthy throughout, and the log two lines a second for as long as it lasted, "cannot write
+    the database …: the database or disk is full" then "… takes writes again": the health
+    check's write changes no row and needs no room, so it passed, and ended the failure the
+    count flush met again a second later. A write that needs no room says nothing of room: the
+    failure stands, said once, until a write that needed it commits."""
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    store = await Store.open(tmp_path / "g.db", flush_interval=None)
+    try:
+        store.record_lookup(1, "seed")
+        assert await store.flush()
+        conn = store._backend.writer._conn  # white-box: a size limit stands in for a full disk
+        assert conn is not None
+        async with conn.execute("PRAGMA page_count") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+        for i in range(3000):
+            store.record_lookup(1, f"a-rather-long-entry-identifier-{i}")
+        for _ in range(3):  # the flush retried, the health check between its tries
+            assert not await store.flush()
+            why = await store.why_not_writable()
+            assert why is not None
+            assert "full" in why
+            assert not await store.can_write()  # the metrics' gauge
+        said = [
+            f"{r.levelname} {r.getMessage()}" for r in caplog.records if "database" in r.message
+        ]
+        assert len([line for line in said if line.startswith("ERROR")]) == 1, said
+        assert not [line for line in said if "takes writes again" in line], said
+
+        await conn.execute("PRAGMA max_page_count = 1073741823")  # room again
+        assert await store.flush()
+        assert await store.why_not_writable() is None
+        said = [r.getMessage() for r in caplog.records if "takes writes again" in r.message]
+        assert len(said) == 1, said
+    finally:
+        await store.close()
