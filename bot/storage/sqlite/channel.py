@@ -188,9 +188,9 @@ class Channel:
 
     def _write_failed(self, reason: str) -> None:
         """Say once, until writes work again, why they fail: the moderators are told only that
-        nothing was changed, and a full disk or a file-size limit leaves health green (the
-        health check's write changes no row, so it needs no room). A command says the error
-        itself, in its one line: not said here too."""
+        nothing was changed, and a full disk or a file-size limit is not seen by the health
+        check's write, which changes no row (so `_run` fails that probe while it lasts). A
+        command says the error itself, in its one line: not said here too."""
         if self._failing.is_new(reason) and self._say_write_failures:
             log.error("cannot write the database %s: %s", self._path, reason)
 
