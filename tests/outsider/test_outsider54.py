@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cards.embed import card_layout
+from bot.glossary import inspect_glossary
 from bot.settings import Settings, comments_read_off, load_settings
 from bot.storage import Store
 
@@ -135,3 +137,33 @@ async def test_a_full_disk_keeps_health_red_and_is_said_once(
         assert len(said) == 1, said
     finally:
         await store.close()
+
+
+def _entry(entry_id: str, title: str, related: list[str] | None = None) -> str:
+    listed = f"related = {related!r}\n".replace("'", '"') if related else ""
+    return (
+        f'[[entries]]\nid = "{entry_id}"\ntitle = "{title}"\ncategory = "Fundamentals"\n'
+        f'definition = "A made-up thing."\n{listed}\n'
+    )
+
+
+def test_check_says_which_related_terms_a_card_cannot_offer(tmp_path: Path) -> None:
+    """Glossary maintainer: an entry with 40 related ids passed `check` without a word, and its
+    card offered 35 of them (ten buttons and a menu of 25, Discord's most): the last five no
+    member could open from it. `check` now says so, naming them, as a warning (the card is
+    right for the others)."""
+    related = [f"rel-{n:02d}" for n in range(40)]
+    text = _entry("hub", "Hub Thing", related) + "".join(
+        _entry(r, f"Related Thing {r[-2:]}") for r in related
+    )
+    (tmp_path / "mine.toml").write_text(text, "utf-8")
+    glossary, problems = inspect_glossary([tmp_path / "mine.toml"])
+    said = [p for p in problems if p.entry == "hub"]
+    assert [p.severity for p in said] == ["warning"], said
+    assert "40 related" in said[0].message, said[0].message
+    assert "rel-35" in said[0].message, said[0].message
+    assert "rel-39" in said[0].message, said[0].message
+    assert "rel-34" not in said[0].message, said[0].message
+    layout = card_layout(glossary["hub"], glossary)
+    offered = [e.id for e in (*layout.related_buttons, *layout.related_select)]
+    assert offered == related[:35]  # what the warning says: the first 35 are offered
