@@ -10,11 +10,16 @@ from pathlib import Path
 import pytest
 
 from bot.cards.embed import card_layout
+from bot.discord_app.app import GlossaryBot
 from bot.glossary import inspect_glossary
+from bot.glossary.links import without_links
 from bot.settings import Settings, comments_read_off, load_settings
 from bot.storage import Store
+from tests.discord_app.helpers import embed_of
 
+from .conftest import Scene
 from .test_round21 import _run
+from .test_round29 import _next_answer
 
 
 @pytest.fixture
@@ -167,3 +172,32 @@ def test_check_says_which_related_terms_a_card_cannot_offer(tmp_path: Path) -> N
     layout = card_layout(glossary["hub"], glossary)
     offered = [e.id for e in (*layout.related_buttons, *layout.related_select)]
     assert offered == related[:35]  # what the warning says: the first 35 are offered
+
+
+@pytest.mark.parametrize(
+    "text", ["rag <https://example.com/a>", "<https://example.com/a> rag", "<https://x>rag"]
+)
+def test_a_link_in_discords_angle_brackets_is_blanked_whole(text: str) -> None:
+    """Member: `<https://…>` is how Discord's members post a link without its preview. Its "<"
+    stayed behind when the words beside it were read without the link, so "rag" was read as
+    "rag <" (below)."""
+    read = without_links(text)
+    assert len(read) == len(text)  # offsets stay those of the text
+    assert read.split() == ["rag"], read
+
+
+async def test_a_mention_with_a_link_in_angle_brackets_gets_the_terms_card(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """README: "A term asked with a link (`@Glossary rag https://discord.com/channels/…`) opens
+    the card its words open without the link". With the link in angle brackets, as members post
+    one without its preview, it answered "Did you mean one of these for “rag
+    <https[:]//example[.]com>”?" (RAG offered, no card); `/define` and `glossary-bot search` the
+    same."""
+    me = scene.fake.bot.mention
+    for said in (f"{me} rag <https://example.com/a>", f"{me} <https://example.com/a> rag"):
+        asked = await scene.fake.user_message(scene.alice, scene.channel, said)
+        replied_to, answer = await _next_answer(scene)
+        assert replied_to == asked["id"], answer
+        assert answer["embeds"], (said, answer["content"])
+        assert embed_of(answer)["title"] == "Retrieval-Augmented Generation (RAG)", answer
