@@ -91,7 +91,8 @@ def test_which_settings_had_a_comment_read_off_is_said(monkeypatch: pytest.Monke
 
 
 def test_run_says_a_comment_read_off_in_one_warning(tmp_path: Path) -> None:
-    """`run` says it at start, one WARNING line (here it then stops: no token)."""
+    """`run` says it at start, one WARNING line (here it then stops: no token). A process of
+    its own (1-2 s): `run` sets signal handlers, which only a main thread may."""
     done = _run(tmp_path, DATABASE_PATH=f"{tmp_path / 'g.db'}  # the main database")
     assert done.returncode == 2, done
     warned = [line for line in done.stderr.splitlines() if "WARNING" in line]
