@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -341,11 +342,43 @@ def _plain_url(value: str, schemes: set[str]) -> str:
     return value.strip()
 
 
+# As python-dotenv reads a `.env` line's value: one pair of quotes, then perhaps a comment; or
+# unquoted, up to whitespace before a '#' (a '#' with none before it is the value's own).
+_QUOTED = re.compile(r"""(["'])(.*?)\1(\s+#.*)?""", re.DOTALL)
+_COMMENT = re.compile(r"\s+#.*", re.DOTALL)
+
+
+def _as_dotenv_reads(value: str) -> tuple[str, str]:
+    """`value` as `.env` reads it, and the comment read off it ("" for none)."""
+    quoted = _QUOTED.fullmatch(value.strip())
+    if quoted:
+        return quoted[2].strip(), (quoted[3] or "").strip()
+    comment = _COMMENT.search(value)
+    if comment:
+        return value[: comment.start()].strip(), comment[0].strip()
+    return value.strip(), ""
+
+
 def _unquoted(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        value = value[1:-1].strip()
-    return value
+    return _as_dotenv_reads(value)[0]
+
+
+def comments_read_off() -> list[str]:
+    """One line for each setting whose value in the environment ended in a comment, read off as
+    `.env` reads one: `--env-file` passes `NAME=value  # why` whole, but a path of the shell's
+    own may hold " #" (quoted, it is kept)."""
+    lines = []
+    for name, given in os.environ.items():
+        field = _setting_name(name)
+        value, comment = _as_dotenv_reads(given)
+        if field not in Settings.model_fields or not comment:
+            continue
+        said = "" if field in SECRET else f" as {value!r}, {comment!r} read as a comment"
+        lines.append(
+            f"{field.upper()} is read{said}: in an env file what follows whitespace and '#' is a"
+            " comment, as in .env; quote the value to keep a '#' in it"
+        )
+    return lines
 
 
 def load_settings() -> Settings:

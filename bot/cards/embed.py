@@ -25,7 +25,7 @@ CATEGORY_COLOURS = {
     "Modality & Production": 0x9B59B6,
 }
 DEFAULT_COLOUR = 0x99AAB5
-RELATED_BUTTONS = 10  # two rows; the rest go into a select menu
+RELATED_BUTTONS = limits.RELATED_BUTTONS  # two rows; the rest go into a select menu
 OTHER_SOURCE_INLINE = 400  # another source's wording longer than this goes behind a button
 
 

@@ -44,6 +44,7 @@ from bot.settings import (
     MAX_SHARD_COUNT,
     Settings,
     SettingsError,
+    comments_read_off,
     load_settings,
     unknown_settings,
 )
@@ -122,7 +123,7 @@ def run(settings: Settings | None = None) -> int:
             shards=shard_label(shard_ids) if shard_ids else "",
         )
         hooks.enter_context(python_reports_logged())
-        for line in unknown_settings():
+        for line in (*unknown_settings(), *comments_read_off()):
             log.warning(line)
         if not token:
             fail(

@@ -67,7 +67,33 @@ def check_entries(
                     lines.get(entry.id),
                 )
             )
+        if len(entry.related) > CARD_RELATED:
+            problems.append(
+                Problem(
+                    "warning",
+                    file,
+                    _unoffered(entry.related),
+                    entry.sources[0].local_id,
+                    lines.get(entry.id),
+                )
+            )
     return problems
+
+
+# What a card offers of its related terms: ten buttons and a menu (`bot/cards/embed.py`).
+CARD_RELATED = limits.RELATED_BUTTONS + limits.SELECT_OPTIONS
+
+
+def _unoffered(related: tuple[str, ...]) -> str:
+    left = related[CARD_RELATED:]
+    named = ", ".join(repr(r) for r in left[:5]) + (
+        f" and {len(left) - 5} more" if len(left) > 5 else ""
+    )
+    return (
+        f"{len(related)} related ids: a card offers the first {CARD_RELATED} ("
+        f"{limits.RELATED_BUTTONS} buttons and a menu of {limits.SELECT_OPTIONS}, Discord's most), "
+        f"not {named}"
+    )
 
 
 def _other_numbers(

@@ -47,7 +47,8 @@ def without_links(text: str) -> str:
 def _blanked(link: re.Match[str]) -> tuple[int, int]:
     """Where a link to blank for reading the words around it starts and ends: from its scheme's
     last part ("RAG.https" and "RAG-https" are a space forgotten before "https", the term the
-    writer's), and, in Discord's angle brackets, to the ">" that ends it ("<https://x>RAG")."""
+    writer's), and, in Discord's angle brackets, the brackets too ("<https://x>RAG"; a "<" left
+    behind was read beside the term: "rag <" offered RAG, no card)."""
     start, end = link.span()
     if link["scheme"] is not None:
         scheme = link["scheme"]
@@ -55,7 +56,7 @@ def _blanked(link: re.Match[str]) -> tuple[int, int]:
     text = link.string
     if text[end : end + 1] == ">":
         if text[start - 1 : start] == "<":  # in Discord's angle brackets: the ">" ends it
-            return start, end + 1
+            return start - 1, end + 1
         space = _SPACE.search(text, end)  # otherwise it runs on to a space, ">" and all
         end = space.start() if space else len(text)
     return start, end

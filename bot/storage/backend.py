@@ -94,8 +94,12 @@ class Backend(ABC):
         """Run `body` in a read-only transaction that sees one consistent snapshot."""
 
     @abstractmethod
-    async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
-        """Run `body` in a write transaction; `on_commit` runs right after COMMIT.
+    async def write(
+        self, body: Body[T], *, on_commit: Callable[[T], None] | None = None, probe: bool = False
+    ) -> T:
+        """Run `body` in a write transaction; `on_commit` runs right after COMMIT. A `probe`
+        (the health check's write of an unchanged row) also fails where the last write failed
+        for want of room, since it needed none.
 
         Runs to its end even if the caller is cancelled (see `shielded`). Raises
         `StorageUnavailable` when the database cannot be written now.

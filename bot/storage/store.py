@@ -769,7 +769,7 @@ class Store:
         (a file swapped under the bot, a schema dropped, a full disk), less the database's
         name, which the caller's line gives."""
         try:
-            await self._write(count_queries.touch)
+            await self._write(count_queries.touch, probe=True)
         except StorageError as exc:
             return said_of(exc, self.location)
         return None
@@ -1193,7 +1193,9 @@ class Store:
     async def _read(self, body: Body[T]) -> T:
         return await self._backend.read(body)
 
-    async def _write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+    async def _write(
+        self, body: Body[T], *, on_commit: Callable[[T], None] | None = None, probe: bool = False
+    ) -> T:
         """Every write but the last one of `close`: refused (`StorageUnavailable`) while the
         database at the configured place is not the one in use (a SQLite file deleted or
         replaced underneath; see `Backend.ensure_in_place`)."""
@@ -1208,7 +1210,7 @@ class Store:
 
         try:
             await self._backend.ensure_in_place()
-            return await self._backend.write(body, on_commit=committed)
+            return await self._backend.write(body, on_commit=committed, probe=probe)
         except StorageUnavailable:  # the database's fault, not the write's (a refusal, say)
             self._turned(writable=False)
             raise

@@ -147,7 +147,11 @@ class PostgresBackend(Backend):
 
         return await self._guarded(run())
 
-    async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+    async def write(
+        self, body: Body[T], *, on_commit: Callable[[T], None] | None = None, probe: bool = False
+    ) -> T:
+        # A probe is written as any write: in PostgreSQL an unchanged row is a new version too,
+        # which needs room.
         async def run() -> T:
             async with self._write_lock, self._pool.acquire() as conn:
                 async with conn.transaction():

@@ -142,9 +142,11 @@ class SqliteBackend(Backend):
     async def read(self, body: Body[T]) -> T:
         return await self.reader.run(lambda conn: body(SqliteTx(conn)), write=False)
 
-    async def write(self, body: Body[T], *, on_commit: Callable[[T], None] | None = None) -> T:
+    async def write(
+        self, body: Body[T], *, on_commit: Callable[[T], None] | None = None, probe: bool = False
+    ) -> T:
         result = await self.writer.run(
-            lambda conn: body(SqliteTx(conn)), write=True, on_commit=on_commit
+            lambda conn: body(SqliteTx(conn)), write=True, on_commit=on_commit, probe=probe
         )
         # The file as this write left it (its checkpoint, the log restarted), vouched for now:
         # a copy over it later is then the only change the next write finds.

@@ -21,7 +21,7 @@ import aiosqlite
 from bot.once import OncePerReason
 
 from ..backend import shielded
-from ..errors import StoreClosed
+from ..errors import StorageUnavailable, StoreClosed
 from .errors import REOPEN_AFTER, SQLITE_ERRORS, as_storage_error, primary_code
 
 T = TypeVar("T")
@@ -101,6 +101,9 @@ class Channel:
         self._closed = False
         self._lock = asyncio.Lock()
         self._failing = OncePerReason()  # why writes fail
+        # The failing write lacked room (a full disk): a write that needs none, the health
+        # check's, passes and proves nothing of it (`_run`).
+        self._lacks_room = False
         # While stopping: when, on the loop's clock, a wait for another process's lock must end.
         self.give_up_at: float | None = None
 
@@ -131,15 +134,24 @@ class Channel:
         *,
         write: bool,
         on_commit: Callable[[T], None] | None = None,
+        probe: bool = False,
     ) -> T:
         """Run `body` in one transaction; driver errors come out as `StorageError`s.
 
         `on_commit` runs after COMMIT while the connection is still held, so no other
-        transaction on this channel slips in between.
+        transaction on this channel slips in between. A `probe` (a write that changes no row)
+        that passes while writes fail for want of room fails for that reason too.
         """
-        return await shielded(self._run(body, write=write, on_commit=on_commit))
+        return await shielded(self._run(body, write=write, on_commit=on_commit, probe=probe))
 
-    async def _run(self, body: Body[T], *, write: bool, on_commit: Callable[[T], None] | None) -> T:
+    async def _run(
+        self,
+        body: Body[T],
+        *,
+        write: bool,
+        on_commit: Callable[[T], None] | None,
+        probe: bool = False,
+    ) -> T:
         async with self._lock:
             try:
                 conn = await self._connection()
@@ -159,9 +171,16 @@ class Channel:
                     self._stale = True
                 error = as_storage_error(exc, self._path)
                 if write and code not in _TRANSIENT:
+                    self._lacks_room = code == sqlite3.SQLITE_FULL
                     self._write_failed(str(error))
                 raise error from exc
+            if probe and self._lacks_room and self._failing.reason:
+                # It needed no room: the disk is as full as the last write found it (else the
+                # health check passed and the log said "takes writes again" between the count
+                # flush's tries, twice a second while the disk stayed full).
+                raise StorageUnavailable(self._failing.reason)
             if write and self._failing.ended():
+                self._lacks_room = False
                 log.info("the database %s takes writes again", self._path)
             if on_commit is not None:
                 on_commit(result)
@@ -169,9 +188,9 @@ class Channel:
 
     def _write_failed(self, reason: str) -> None:
         """Say once, until writes work again, why they fail: the moderators are told only that
-        nothing was changed, and a full disk or a file-size limit leaves health green (the
-        health check's write changes no row, so it needs no room). A command says the error
-        itself, in its one line: not said here too."""
+        nothing was changed, and a full disk or a file-size limit is not seen by the health
+        check's write, which changes no row (so `_run` fails that probe while it lasts). A
+        command says the error itself, in its one line: not said here too."""
         if self._failing.is_new(reason) and self._say_write_failures:
             log.error("cannot write the database %s: %s", self._path, reason)
 
