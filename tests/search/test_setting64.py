@@ -7,9 +7,12 @@ and general knowledge, before reading the tuning rows, the entries' text or bot/
 
 from __future__ import annotations
 
-from bot.search import SearchIndex
-
-from .probe_files import ProbeFile, not_the_written_card, the_asked_card, the_asked_card_or_first_offers
+from .probe_files import (
+    ProbeFile,
+    not_the_written_card,
+    the_asked_card,
+    the_asked_card_or_first_offers,
+)
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here.
@@ -20,9 +23,7 @@ test_a_general_name_as_the_setting_gets_no_card = PROBES.test(
     "measure", "object", "kind", "code", expect=not_the_written_card
 )
 test_a_general_name_asked_about_keeps_its_card = PROBES.test("subject", expect=the_asked_card)
-test_a_measure_asked_about_is_shown = PROBES.test(
-    "measured", expect=the_asked_card_or_first_offers
-)
+test_a_measure_asked_about_is_shown = PROBES.test("measured", expect=the_asked_card_or_first_offers)
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"measure": 17, "object": 10, "kind": 5, "code": 4, "subject": 17, "measured": 2}
 )
