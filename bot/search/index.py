@@ -101,6 +101,7 @@ from bot.search.query import (
     conversion,
     counted,
     counted_as_measure,
+    counted_material,
     derived_forms,
     file_named,
     in_passing,
@@ -203,6 +204,10 @@ STATED_NAME_LEAD = 0.17
 # its ten (tasks setting62, setting63: 2 wrong Token cards on the tuning slices; below the first
 # three cost "how many tokens is a word in gpt" its Token card).
 COUNTED_NAME_RANKS = 10
+# A name written only as the amount of another thing ("2b tokens of court filings: ...";
+# `counted_material`) is offered where the meaning ranks it below its first three: the text is
+# about the thing measured out (task setting64: dev18's Token card, the meaning's seventh).
+MATERIAL_NAME_RANKS = 3
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -832,6 +837,7 @@ class SearchIndex:
             # after the asked-name rules: the card they make from the meaning stands ("how many
             # tokens may the model spend thinking ...": Thinking Budget)
             decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
+            decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1660,12 +1666,44 @@ class SearchIndex:
             return result
         if any(counted_as_measure(text[found.end :]) for found in spans):
             return result
-        if result.suggestions:  # the ranking's first offer: nearer the asked thing than the
-            ahead = result.suggestions[0]  # meaning's first ("... spend thinking": Thinking Budget)
-        else:
-            first = self.entries[similar[0][0]]
-            ahead = Suggestion(first.id, first.title, result.score, "semantic")
+        ahead = self._ahead(result, similar)
         return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
+
+    def _material_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, written only as the amount of another thing ("2b
+        tokens of court filings: keep running the raw-text objective ...": `counted_material`),
+        becomes an offer, the ranking's first offer (else the meaning's first) ahead of it, where
+        the meaning ranks the name below its first `MATERIAL_NAME_RANKS`: the text is about what
+        the amount is of, not the unit (task setting64)."""
+        if result.entry is None or asked is None or not similar:
+            return result
+        card = self.positions[result.entry.id]
+        if card != asked or card in (entry for entry, _ in similar[:MATERIAL_NAME_RANKS]):
+            return result
+        text = result.normalized_query
+        spans = [found for found in names_in(text) if found.entry == card]
+        if not spans or not all(
+            counted_material(text[: found.start], text[found.end :]) for found in spans
+        ):
+            return result
+        return _card_offered(
+            result, result.entry, result.strategy or "match-term", self._ahead(result, similar)
+        )
+
+    def _ahead(self, result: SearchResult, similar: Sequence[tuple[int, float]]) -> Suggestion:
+        """The offer put ahead of a card turned into one: the ranking's first offer, nearer the
+        thing asked than the meaning's first ("... spend thinking": Thinking Budget), else the
+        meaning's first."""
+        if result.suggestions:
+            return result.suggestions[0]
+        first = self.entries[similar[0][0]]
+        return Suggestion(first.id, first.title, result.score, "semantic")
 
     def _stated_name_yields(
         self,

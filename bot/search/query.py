@@ -1058,6 +1058,28 @@ def counted_as_measure(after: str) -> bool:
     return _MEASURES.search(after) is not None
 
 
+# "2b tokens of court filings", "500 gpu hours of training", "three thousand tokens of rules": a
+# name written as the amount of some other thing, which is what the text is about
+# (`counted_material`). One of it ("1 token of english", "a token of thanks") is not an amount,
+# nor a single digit that is a version ("gpt 2 embeddings of words").
+_SCALE = r"(?:hundred|thousand|million|billion|trillion)"
+_AMOUNT = re.compile(
+    rf"(?:(?<![\w.-])(?:\d[\d.,]*(?:[kmbt]|bn)|\d\d[\d.,]*|\d[\d.,]*(?= {_SCALE}))"
+    rf"|\b(?:two|three|four|five|six|seven|eight|nine|ten|a|one|a few)(?= {_SCALE}))"
+    rf" (?:{_SCALE} )?$"
+)
+_OF_MATERIAL = re.compile(r" (?:(?:hours?|days?|weeks?|months?|years?|worth) )?of \w")
+
+
+def counted_material(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is written as the amount of
+        something else: an amount just before it (a number of two digits or more, or with a scale:
+    "2b", "500", "3 million") and "of" just after ("2b tokens OF
+        court filings", "500 gpu hours OF training"), so the text is about that thing, not the name."""
+    # the tail only, as `counted`: a long run of digits is not searched from every position
+    return _AMOUNT.search(before[-COUNTED_TAIL:]) is not None and bool(_OF_MATERIAL.match(after))
+
+
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
 # peft": a short thing asked about, then the place it was met. The place only says where: what
 # is asked about decides (`SearchIndex._asked_over_setting`).

@@ -35,18 +35,17 @@ test_the_probes_are_the_ones_written = PROBES.counted({"setting": 39, "subject":
 
 
 # Tuning rows (dev13, dev4, dev18) whose wrong Token card is for the unit counted: offered, the
-# ranking's first ahead, since setting63 (`_counted_name_offered`). dev18's Token ranks sixth in
-# the meaning's ten, so its card stays: a strict xfail.
+# ranking's first ahead, since setting63 (`_counted_name_offered`); dev18's ("2B tokens of ...")
+# since setting64.
 @pytest.mark.parametrize(
     "query",
     [
         "how many tokens the model is allowed to use for think before answer",
         "how many tokens does one image cost in gpt-4o",
-        pytest.param(
-            "2B tokens of court filings: keep running the raw-text objective on them first, then"
-            " instruction tune?",
-            marks=pytest.mark.xfail(strict=True, reason="Token ranks sixth in the meaning's ten"),
-        ),
+        # Token ranks seventh in the meaning's ten: offered as an amount of another thing since
+        # setting64 (`_material_name_offered`)
+        "2B tokens of court filings: keep running the raw-text objective on them first, then"
+        " instruction tune?",
     ],
 )
 def test_a_counted_name_the_meaning_ranks_low_is_offered(
