@@ -105,7 +105,6 @@ from bot.search.query import (
     file_named,
     in_passing,
     is_question,
-    kind_examples,
     meant_act,
     name_setting,
     opening_list,
@@ -154,8 +153,6 @@ if TYPE_CHECKING:
     from bot.search.trigrams import TrigramIndex
 
 MAX_QUERY = 300  # characters looked at; nobody types a longer term
-# The offers of a kind's words' own search read for the kind they mean (`_kind_meant`)
-KIND_MEANT_OFFERS = 3
 # characters the chat and question rules read: the longest message Discord delivers (a mention
 # with Nitro); a longer line (`glossary-bot search`) costs no more than that mention
 MAX_TEXT = 4000
@@ -358,7 +355,7 @@ class SearchIndex:
                 result = replace(
                     result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS], other_side=offer.id
                 )
-        result = self._first_listed_carded(result, query[:MAX_QUERY], side)
+        result = self._first_listed_carded(result, query[:MAX_QUERY])
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
@@ -416,9 +413,7 @@ class SearchIndex:
             suggestions=result.suggestions[1:],
         )
 
-    def _first_listed_carded(
-        self, result: SearchResult, text: str, meaning: Callable[[str], SearchResult]
-    ) -> SearchResult:
+    def _first_listed_carded(self, result: SearchResult, text: str) -> SearchResult:
         """A text listing three or more alternatives that name two entries or more
         (`alternatives`: "should i use mlx, llama.cpp or core ml for local inference?", "dpo vs
         ppo vs grpo"; or commas alone opening the text, `opening_list`: "adam, sgd, rmsprop",
@@ -431,11 +426,7 @@ class SearchIndex:
         weighs them (`WEIGHING`: "choosing between ..."), or a list of commas alone with at most
         a few words after it ("top-k, top-p, temperature explained"): a description's list
         names examples of its kind ("through pruning, quantising or distilling it") or guesses
-        at one name. A kind named before examples of it is read first (`_kind_of_examples`).
-        `meaning`: a text's own search (the kind's words where they name no entry)."""
-        kind_carded = self._kind_of_examples(result, text, meaning)
-        if kind_carded is not None:
-            return kind_carded
+        at one name."""
         lists = [(items, rest, False) for items, rest in alternatives(text)]
         opening = opening_list(text)
         if opening is not None:
@@ -443,7 +434,7 @@ class SearchIndex:
         if not lists:
             return result
         if re.search(r"\bwhich\b", text, re.IGNORECASE):
-            return self._listed_kind_carded(result, text, lists, meaning)
+            return self._listed_kind_carded(result, text, lists)
         asks = is_question(text) or "?" in text or WEIGHING.search(text.lower()) is not None
         for items, rest, opens in lists:
             if not asks and not (opens and len(rest.split()) <= LIST_HEADING_WORDS):
@@ -460,11 +451,7 @@ class SearchIndex:
         return result
 
     def _listed_kind_carded(
-        self,
-        result: SearchResult,
-        text: str,
-        lists: Sequence[tuple[tuple[str, ...], str, bool]],
-        meaning: Callable[[str], SearchResult],
+        self, result: SearchResult, text: str, lists: Sequence[tuple[tuple[str, ...], str, bool]]
     ) -> SearchResult:
         """A "which" question over a list of two entries or more that names their kind right
         after "which" ("which of these optimizers should i use: adam, sgd or rmsprop?", "which
@@ -472,74 +459,18 @@ class SearchIndex:
         the listed entries offered first (task which62). The kind's entry is the one page that
         sets its members side by side, which a chooser reads first; the offers open each.
         Without a kind named ("which is cheapest, ...") which listed one answers is the question
-        itself: the search's card stays (first61). Where the kind's words name no entry ("which
-        of these 'update rules' ..."), or the list names one entry only ("which quantization
-        format: gguf, awq or gptq"), `_kind_meant` decides (task kind64)."""
-        kind_words = which_kind(text) or ""
-        kinds = [f.entry for f in self._names_in(kind_words) if f.start == 0]
+        itself: the search's card stays (first61)."""
+        kind_words = which_kind(text)
+        kinds = [f.entry for f in self._names_in(kind_words or "") if f.start == 0]
+        if not kinds:
+            return result
+        kind = kinds[0]
         for items, _, opens in lists:
             listed = self._listed(items, whole_first=opens)
-            if kinds:
-                kind: int | None = kinds[0]
-                members = [e for e in listed if e != kind]  # "which fine-tuning method: full ..."
-                if len(listed) < 2 and not (members and self._related(kinds[0], members[0])):
-                    continue
-            else:
-                kind, members = self._kind_meant(kind_words, listed, meaning), listed
-            if kind is not None and members:
+            members = [e for e in listed if e != kind]  # "which fine-tuning method: full ..."
+            if len(listed) >= 2 and members:
                 return self._listed_offered(result, kind, members)
         return result
-
-    def _kind_of_examples(
-        self, result: SearchResult, text: str, meaning: Callable[[str], SearchResult]
-    ) -> SearchResult | None:
-        """A kind named right before examples of it ("an optimizer like adam, sgd or rmsprop
-        that ...", "what do you call an update rule like adam, sgd or rmsprop"), where the card
-        is one of the examples or none: the kind's card, the examples offered first (task
-        kind64). An example carded answers what the text names as one of many; a card that is no
-        example (what the text describes, the examples its setting) stays, and is kept from
-        first61's reading where it is their kind (related to each). The kind is the name ending
-        right before "like" ("an optimizer"), else what its words mean (`_kind_meant`). None
-        where no such list is read: first61's readings go on."""
-        card = None if result.entry is None else self.positions.get(result.entry.id)
-        for kind_words, items in kind_examples(text):
-            listed = self._listed(items, whole_first=True)
-            if not listed:
-                continue
-            if card is not None and card not in listed:
-                if all(self._related(card, e) for e in listed):
-                    return result  # the kind carded already ("an update rule like adam, ...")
-                continue
-            named = [f.entry for f in self._names_in(kind_words) if f.end == len(kind_words)]
-            kind = named[-1] if named else self._kind_meant(kind_words, listed, meaning)
-            members = [e for e in listed if e != kind]
-            if kind is not None and members and all(self._related(kind, e) for e in members):
-                return self._listed_offered(result, kind, members)
-        return None
-
-    def _kind_meant(
-        self, words: str, listed: Sequence[int], meaning: Callable[[str], SearchResult]
-    ) -> int | None:
-        """The entry a kind's words that name none mean ("update rules", "compression tricks"):
-        their own search's card or first `KIND_MEANT_OFFERS` offers, the first that is none of
-        two or more listed entries and related to each of them (the glossary's related links:
-        Optimizer to SGD, Adam, RMSprop), else None. The meaning alone is too loose ("weight
-        update method" cards Batch Size; "serving engine" offers PagedAttention, vLLM's)."""
-        if not words or len(listed) < 2:  # one entry and a loose meaning: "serving engine"
-            return None
-        if self._names_in(words):  # "which of adam, sgd or rmsprop": a listed name, no kind
-            return None
-        found = meaning(words)
-        ranked = [found.entry.id] if found.entry is not None else []
-        for option in (*ranked, *(s.id for s in found.suggestions[:KIND_MEANT_OFFERS])):
-            kind = self.positions.get(option)  # a server's own term has no related links
-            if (
-                kind is not None
-                and kind not in listed
-                and all(self._related(kind, e) for e in listed)
-            ):
-                return kind
-        return None
 
     def _listed_offered(
         self, result: SearchResult, carded: int, offered: Sequence[int]

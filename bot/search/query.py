@@ -758,36 +758,6 @@ def which_kind(query: str) -> str | None:
     return None if found is None else normalize(found.group("kind"))
 
 
-# "an optimizer like adam, sgd or rmsprop that ...", "optimizers such as adam and sgd": a kind
-# named right before examples of it (task kind64). Each example word is tried where written (at
-# most `EXAMPLE_WORDS_READ` of them), its list matched from there only, so a long run of "like a,
-# b, " costs one short match per word read.
-_EXAMPLE_WORD = re.compile(r"(?<![^\s,(])(?:like|such as|e\.g\.|eg|for example|including),? ")
-_EXAMPLES = re.compile(rf"({_ITEM}(?:, {_ITEM})*),? (?:or|and) ({_LAST})")
-EXAMPLE_WORDS_READ = 3
-# The words before the example word read as the kind ("an update rule like ...": "an update rule")
-KIND_WORDS = 3
-
-
-def kind_examples(query: str) -> list[tuple[str, tuple[str, ...]]]:
-    """Each kind the (raw) text names right before a list of two or more examples of it ("an
-    optimizer like adam, sgd or rmsprop", "a tokenizer such as bpe or sentencepiece"): the up to
-    `KIND_WORDS` words before the example word and the examples, all `normalize`d."""
-    text = query.lower()
-    found: list[tuple[str, tuple[str, ...]]] = []
-    if " or " not in text and " and " not in text:
-        return found
-    for at, word in enumerate(_EXAMPLE_WORD.finditer(text)):
-        if at == EXAMPLE_WORDS_READ:
-            break
-        listed = _EXAMPLES.match(text, word.end())
-        kind = normalize(" ".join(text[: word.start()].split()[-KIND_WORDS:]))
-        if listed is not None and kind:
-            items = (*listed.group(1).split(", "), listed.group(2))
-            found.append((kind, tuple(normalize(item) for item in items)))
-    return found
-
-
 # The items of a list read for entries: more than the offers hold, fewer than a long comma run
 LISTED_ITEMS = 8
 

@@ -28,10 +28,16 @@ STILL_FAILING: set[str] = {
     "which serving engine do you recommend, vllm, llama.cpp or mlx?",
     "which prompting technique should i try first, few-shot, chain-of-thought or tree of thoughts?",
     "Which of these sampling settings should I change first - temperature, top-k or top-p?",
-    # (kind64 offers a one-entry list beside its kind and cards a kind named before examples:
-    # "which quantization format ... gguf, awq or gptq", "an optimizer like adam, sgd or ...")
-    # main's cards, not this task's rule: a description of its kind after examples ("using
-    # greedy, beam search or sampling") cards an example; no list rule reads these
+    # the kind is carded already (the search's own card), but the list names one entry only
+    # (awq, gptq, prefix tuning, adapters are none), too few to read it as a choice
+    "which quantization format should i download, gguf, awq or gptq?",
+    "which peft method should i use, lora, prefix tuning or adapters?",
+    # main's cards, not this task's rule: a description naming its kind before examples ("an
+    # optimizer like adam, sgd or rmsprop that ...") cards an example; no list rule reads these
+    (
+        "an optimizer like adam, sgd or rmsprop that decides how the weights move after each"
+        " gradient - what is that called in general?"
+    ),
     "the step that turns logits into text using greedy, beam search or sampling",
     (
         "the number that measures how wrong predictions are, computed as mse, cross-entropy or"
