@@ -7,12 +7,17 @@ the search code, the entries' text or any tuning row."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.search import SearchIndex, SearchResult
 from bot.search.asked import search_asked
-from bot.search.query import kind_examples
 
 from .probe_files import ProbeFile, no_card
 from .test_first61 import a_listed_card_or_none, the_first_carded_the_next_offered
+
+STILL_FAILS = pytest.mark.xfail(
+    strict=True, reason="kind64's variant carded this; reverted (rule v3 failed on held out)"
+)
 
 
 def the_kind_or_the_described_card(result: SearchResult, asked: str, written: str) -> None:
@@ -31,22 +36,36 @@ def a_listed_card_or_nothing(result: SearchResult, asked: str, written: str) -> 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
 # suite and is moved out of here.
 STILL_FAILING: set[str] = {
-    # one listed entry (tgi is none) and kind words naming no entry: the meaning of "serving
-    # engine" alone is too loose to read (it offers PagedAttention, vLLM's), so nothing is read
+    # kind64's variant (commit bdcf4c62: `_kind_of_examples`, `_kind_meant`, a one-entry
+    # which-kind list) passed the first 12 here and failed rule v3 on held out (wrong share
+    # 4.16% -> 4.18%): reverted, so these are main's answers. A kind named before examples
+    # carded as one of them, or none:
     "a serving engine like vllm or tgi that batches requests from many users",
-    "which serving engine should i pick, vllm or tgi",
-    # kind words whose own search ranks the kind nowhere in its first offers ("a prompting
-    # technique": Chain-of-Thought, RAG; "text generation method": LLM Inference, GPT-2 ...;
-    # "randomness knob should": Temperature, a listed one, then Seed, Training)
+    "a tokenizer like bpe or sentencepiece that splits text into subword pieces",
     (
         "a prompting technique, e.g. few-shot or chain-of-thought, that improves answers without"
         " any training"
     ),
+    "optimizers such as adam, sgd and rmsprop: what do they all do?",
+    "what do you call an update rule like adam, sgd or rmsprop in general?",
+    # a which-kind list naming one entry: the kind carded without the entry offered, or the
+    # entry carded ("rope", "sentencepiece"), or none
+    "which quantization format should i download, gguf, awq or gptq?",
+    "which peft method should i use, lora, prefix tuning or adapters?",
+    "which positional encoding should i use: rope, alibi or nope?",
+    "which tokenizer should i pick, sentencepiece, tiktoken or wordpiece?",
+    "which of these optimizers should i try: lion, sophia or adamw?",
+    # a which-kind whose words name no entry: no card, or the kind without the listed offered
+    "which serving engine should i pick, vllm or tgi",
+    "sgd vs adamw vs lion vs muon, which of these update rules should i pick for pretraining?",
+    "which of these update rules should i start with: sgd, adam or rmsprop?",
     "which text generation method should i use: beam search, greedy or top-p?",
+    "which weight update method is best for a small cnn, sgd, adam or rmsprop?",
+    "which of these compression tricks keeps the most accuracy, quantization, pruning or distillation?",
     "which randomness knob should i turn first, temperature, top-k or top-p?",
     # main's answers, no list: a name asked about with its kind ("is adam an optimizer": Adam
     # offered second, no card) and a remark beside a name ("i like adam more than sgd, why is it
-    # so popular?": Optimizer)
+    # so popular?": Optimizer); the variant left these too
     "is adam an optimizer",
     "i like adam more than sgd, why is it so popular?",
 }
@@ -68,6 +87,7 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 )
 
 
+@STILL_FAILS
 def test_a_which_list_of_update_rules_cards_their_kind_as_asked_anywhere(
     bundled_index: SearchIndex,
 ) -> None:
@@ -85,6 +105,7 @@ def test_a_which_list_of_update_rules_cards_their_kind_as_asked_anywhere(
     assert result.other_side == "sgd", result
 
 
+@STILL_FAILS
 def test_a_kind_before_examples_leads_with_the_examples(bundled_index: SearchIndex) -> None:
     """A kind named before examples: its card, the examples offered in order. Main: Adam."""
     result = bundled_index.search(
@@ -97,30 +118,7 @@ def test_a_kind_before_examples_leads_with_the_examples(bundled_index: SearchInd
 
 
 def test_a_listed_name_after_which_is_no_kind(bundled_index: SearchIndex) -> None:
-    """ "which of adam, sgd or rmsprop ...": the words after "which" name a listed entry, so no
-    kind is read from their meaning (it would card AdamW, related to each)."""
+    """ "which of adam, sgd or rmsprop ...": the words after "which" name a listed entry, no
+    kind (the variant's first version read "of adam" by meaning and carded AdamW)."""
     result = bundled_index.search("which of adam, sgd or rmsprop uses the least memory?")
     assert result.entry is None or result.entry.id in {"adam", "sgd", "rmsprop"}, result
-
-
-def test_the_kind_and_its_examples_are_read_where_written() -> None:
-    assert kind_examples("an optimizer like adam, sgd or rmsprop that keeps") == [
-        ("an optimizer", ("adam", "sgd", "rmsprop that keeps"))
-    ]
-    assert kind_examples("optimizers such as adam and sgd: what do they do?") == [
-        ("optimizers", ("adam", "sgd"))
-    ]
-    assert kind_examples("a prompting technique, e.g. few-shot or cot") == [
-        ("a prompting technique", ("few shot", "cot"))
-    ]
-    assert kind_examples("i like adam more than sgd") == []  # no list after "like"
-    assert kind_examples("explain beam search like i'm five") == []
-
-
-def test_a_long_like_run_reads_a_few_example_words() -> None:
-    """4,000 characters of "like a, b, ... or c": the example word is tried three times
-    (`EXAMPLE_WORDS_READ`), each list matched from there only; timed in bench, not here."""
-    run = "like a, b, " * 363 + "or c"
-    found = kind_examples(run)
-    assert len(found) <= 3
-    assert all(items[:2] == ("a", "b") for _, items in found)
