@@ -146,10 +146,10 @@ def find_mentions(
             at += 1
             continue
         best: tuple[int, int] | None = None  # (entry, width) of the longest name here
-        # Widening by a word extends what the last width read, not read afresh, and looks up
-        # no names once none begins with the words so far: a long server name written over and
-        # over in a long message made reading each width anew quadratic (flake63: 0.5 s CPU
-        # for 2,000 characters).
+        # Widening by a word extends what the last width read, not read afresh, and looks names
+        # up only where one is near (`_names_near`): a long server name written over and over
+        # in a long message made reading each width anew quadratic (flake63: 0.5 s CPU for
+        # 2,000 characters).
         start = words[at][1]
         parts: list[str] = []  # the words so far, a run of glued ones as one
         key = ""  # and joined: the name key they spell
@@ -170,7 +170,7 @@ def find_mentions(
             entry = None
             if near:
                 words_read = (tuple(parts), capitals >= 2)
-                entry = read_before.get(words_read, -1)
+                entry = read_before.get(words_read, -1)  # -1: not read (entries count from 0)
                 if entry == -1:
                     entry = _entry_for(parts, key, capitals, names, server.by_key, allowed)
                     if entry is None and len(parts) > 1 and not as_typed:
