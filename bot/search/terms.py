@@ -13,8 +13,10 @@ terms" command asks for every term a chosen message names, and finds acronyms in
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -75,6 +77,14 @@ _GENERIC_WORDS_TEXT = """
     training train weight memory caption safety decode liveness
 """
 GENERIC_WORDS = frozenset(_GENERIC_WORDS_TEXT.split())
+# How far the keys looked up for a key may differ from it (test_mentions64 holds this): a form
+# `derived_forms` makes of a word (an ending of up to five dropped, up to three more, then up
+# to "ation" added) or another number of it ("caches": "cache", "query": "queries") keeps all
+# but its last `_FORM_DROPS` letters and is at most `_FORM_ADDS` letters longer. Where no name
+# is so, none of them is looked up.
+_FORM_DROPS = 8
+_FORM_ADDS = 5
+_REMEMBERED = 4096  # words one reading keeps the entry of (`read_before`): a bound on memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +126,9 @@ def find_mentions(
     allowed: Callable[[int], bool] = lambda e: not _excluded(entries[e], context)  # noqa: E731
     found: list[Found] = []
     seen: set[int] = set()
+    # The entry words name (with capitals or not) where names are near: a name written over
+    # and over is read in the same words from each place it is written.
+    read_before: dict[tuple[tuple[str, ...], bool], int | None] = {}
     at = 0
     while at < len(words):
         first = folded[at]
@@ -133,19 +146,43 @@ def find_mentions(
             at += 1
             continue
         best: tuple[int, int] | None = None  # (entry, width) of the longest name here
-        for width in range(1, min(max_words, len(words) - at) + 1):
-            parts = _joined_where_glued(folded[at : at + width], glued[at : at + width - 1])
-            surface = text[words[at][1] : words[at + width - 1][2]]
-            if not as_typed:
-                surface = surface.upper()
-            entry = _entry_for(parts, surface, names, server.by_key, allowed)
-            if entry is None and len(parts) > 1 and not as_typed:  # "over-refuse": over-refusal
-                entry = _derived_entry("".join(parts), names, allowed)
-            if entry is not None and _bounded(text, words[at][1], words[at + width - 1][2]):
-                best = (entry, width)
+        # Widening by a word extends what the last width read, not read afresh, and looks names
+        # up only where one is near (`_names_near`): a long server name written over and over
+        # in a long message made reading each width anew quadratic (flake63: 0.5 s CPU for
+        # 2,000 characters).
+        start = words[at][1]
+        parts: list[str] = []  # the words so far, a run of glued ones as one
+        key = ""  # and joined: the name key they spell
+        capitals = 0  # in the surface so far (as_typed False: its upper case), counted up to 2
+        names_open = True  # may a name (not a server alias) be read here or wider?
+        for last in range(at, at + min(max_words, len(words) - at)):
+            if last > at and glued[last - 1]:
+                parts[-1] += folded[last]
+            else:
+                parts.append(folded[last])
+            key += folded[last]
+            end = words[last][2]
+            if capitals < 2:
+                piece = text[words[last - 1][2] if last > at else start : end]
+                capitals += sum(map(str.isupper, piece if as_typed else piece.upper()))
+            near = _names_near(names.keys, key) if names_open else None
+            names_open = near is not None  # once closed, closed wider too (the key only grows)
+            entry = None
+            if near:
+                words_read = (tuple(parts), capitals >= 2)
+                entry = read_before.get(words_read, -1)  # -1: not read (entries count from 0)
+                if entry == -1:
+                    entry = _entry_for(parts, key, capitals, names, server.by_key, allowed)
+                    if entry is None and len(parts) > 1 and not as_typed:
+                        entry = _derived_entry(key, names, allowed)  # "over-refuse": over-refusal
+                    if len(read_before) < _REMEMBERED:
+                        read_before[words_read] = entry
+            elif key in server.by_key:  # no name is near: an alias only
+                entry = _entry_for(parts, key, capitals, names, server.by_key, allowed, near)
+            if entry is not None and _bounded(text, start, end):
+                best = (entry, last - at + 1)
             # No name goes on past these words: stop widening ("kv cache" yes, "kv cache is").
-            joined = "".join(parts)
-            if not _has_prefix(joined, names, server):
+            if not (names_open and names.has_prefix(key)) and not server.has_prefix(key):
                 break
         if best is None:
             at += 1
@@ -171,8 +208,8 @@ def _bounded(text: str, start: int, end: int) -> bool:
     open_left = start > 0 and _script(text[start - 1]) == _script(first) is not None
     open_right = end < len(text) and _script(text[end]) == _script(last) is not None
     if end - start == 2 and _HAN_OR_KANA.fullmatch(text, start, end):
-        open_left = open_left and not text[:start].endswith(_FUNCTION_WORDS)
-        open_right = open_right and not text[end:].startswith(_FUNCTION_WORDS)
+        open_left = open_left and not text.endswith(_FUNCTION_WORDS, 0, start)
+        open_right = open_right and not text.startswith(_FUNCTION_WORDS, end)
         return not (open_left or open_right)
     katakana = _script(first) == 2, _script(last) == 2
     return not (katakana[0] and open_left) and not (katakana[1] and open_right)
@@ -182,15 +219,25 @@ def _has_prefix(key: str, names: NameTable, server: ServerAliases) -> bool:
     return names.has_prefix(key) or server.has_prefix(key)
 
 
-def _joined_where_glued(parts: list[str], glued: list[bool]) -> list[str]:
-    """`parts` with each run of glued words made one ("kv", "キ", "ャ" … to "kvキャ…")."""
-    joined = parts[:1]
-    for part, runs_on in zip(parts[1:], glued, strict=True):
-        if runs_on:
-            joined[-1] += part
-        else:
-            joined.append(part)
-    return joined
+def _names_near(keys: list[str], key: str) -> bool | None:
+    """Might one of the sorted `keys` be a key looked up for `key`: one beginning with all but
+    its last `_FORM_DROPS` letters, at most `_FORM_ADDS` letters longer than it? None where none
+    even begins so (nor then for any key `key` begins), so a long name that a message writes
+    over and over is not looked up at every width of it."""
+    kept = key[:-_FORM_DROPS]
+    at = bisect.bisect_left(keys, kept)
+    if at == len(keys) or not keys[at].startswith(kept):
+        return None
+    longest = len(key) + _FORM_ADDS
+    if len(keys[at]) <= longest:
+        return True
+    # `keys[at]`, the first key so begun, is too long; any short enough comes after every key
+    # beginning with its first `longest + 1` letters, so after the first past them.
+    run = keys[at][: longest + 1]
+    if run[-1] == chr(sys.maxunicode):
+        return True  # no string follows the run's keys there: do not rule a name out
+    past = bisect.bisect_left(keys, run[:-1] + chr(ord(run[-1]) + 1), at)
+    return past < len(keys) and keys[past].startswith(kept)
 
 
 def _derived_entry(word: str, names: NameTable, allowed: Callable[[int], bool]) -> int | None:
@@ -204,31 +251,39 @@ def _derived_entry(word: str, names: NameTable, allowed: Callable[[int], bool]) 
 
 def _entry_for(
     parts: list[str],
-    surface: str,
+    key: str,
+    capitals: int,
     names: NameTable,
     server: dict[str, int],
     allowed: Callable[[int], bool],
+    near: bool | None = True,
 ) -> int | None:
-    key = "".join(parts)
-    variants = plural_variants(key)
-    # two letters are too few to be a name, but two Han or kana characters are a word
-    too_short = len(key) < 2 or (len(key) == 2 and not _HAN_OR_KANA.fullmatch(key))
-    if len(parts) == 1 and (too_short or not GENERIC_WORDS.isdisjoint((key, *variants))):
-        return None
+    """The entry `parts` (joined: `key`) name, written with `capitals` capital letters; a
+    server alias only, unless a name is `near` (`_names_near`)."""
+    variants = plural_variants(key) if len(parts) == 1 else None
+    if variants is not None:
+        # two letters are too few to be a name, but two Han or kana characters are a word
+        too_short = len(key) < 2 or (len(key) == 2 and not _HAN_OR_KANA.fullmatch(key))
+        if too_short or not GENERIC_WORDS.isdisjoint((key, *variants)):
+            return None
     if key in server and allowed(server[key]):
         return server[key]
-    shouted = sum(c.isupper() for c in surface) >= 2
+    if not near:
+        return None
+    if variants is None:
+        variants = plural_variants(key)
+    shouted = capitals >= 2
     for candidate in (key, *variants):
         # Written in capitals, an acronym ("RAG") before a word of the same letters ("rag").
         hits = sorted(names.lookup(candidate), key=lambda h: not h.cased) if shouted else None
         for hit in hits or names.lookup(candidate):
-            if _links(hit, parts, candidate, surface, names) and allowed(hit.entry):
+            if _links(hit, parts, candidate, capitals, names) and allowed(hit.entry):
                 return hit.entry
     return None
 
 
-def _links(hit: Hit, parts: list[str], key: str, surface: str, names: NameTable) -> bool:
-    if hit.cased and sum(c.isupper() for c in surface) < 2:
+def _links(hit: Hit, parts: list[str], key: str, capitals: int, names: NameTable) -> bool:
+    if hit.cased and capitals < 2:
         return False
     if len(parts) > 1:
         # "kv caches" for "KV Cache", "paged attention" for "PagedAttention"; not "a gent".
@@ -257,5 +312,5 @@ def _joins_words(parts: list[str], words: list[str]) -> bool:
     in the other number."""
     if len(parts) >= len(words):
         return False
-    ends = {sum(map(len, words[: i + 1])) for i in range(len(words))}
-    return all(sum(map(len, parts[: i + 1])) in ends for i in range(len(parts) - 1))
+    ends = set(itertools.accumulate(map(len, words)))
+    return all(end in ends for end in itertools.accumulate(map(len, parts[:-1])))
