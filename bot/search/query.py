@@ -1073,9 +1073,9 @@ _OF_MATERIAL = re.compile(r" (?:(?:hours?|days?|weeks?|months?|years?|worth) )?o
 
 def counted_material(before: str, after: str) -> bool:
     """Whether a name between the text `before` and `after` it is written as the amount of
-        something else: an amount just before it (a number of two digits or more, or with a scale:
-    "2b", "500", "3 million") and "of" just after ("2b tokens OF
-        court filings", "500 gpu hours OF training"), so the text is about that thing, not the name."""
+    something else: an amount just before it (a number of two digits or more, or with a scale:
+    "2b", "500", "3 million") and "of" just after ("2b tokens OF court filings", "500 gpu hours
+    OF training"), so the text is about that thing, not the name."""
     # the tail only, as `counted`: a long run of digits is not searched from every position
     return _AMOUNT.search(before[-COUNTED_TAIL:]) is not None and bool(_OF_MATERIAL.match(after))
 
