@@ -61,18 +61,15 @@ def test_a_bad_value_under_a_spelled_name_is_not_said_to_come_from_dotenv(
     assert "COOLDOWN_USES=abc is not valid" in said, said
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="review66: not fixed; a write needing room as the probe flaps with the flush (PLAN)",
-)
 async def test_a_disk_freed_after_a_command_failed_for_room_is_healthy_without_traffic(
     tmp_path: Path,
 ) -> None:
     """Self-hoster: a moderator's `/alias add` failed on the full disk (no lookup counts waiting);
     the operator freed room. `health` stayed unhealthy, "the database or disk is full", for as
     long as nothing else was written: outsider54's probe fails while the last write failed for
-    room, and only a later write that needs room (the count flush's, so a lookup) ends that. A
-    quiet server's container stays unhealthy for hours after the disk was freed."""
+    room, and only a later write that needs room (the count flush's, so a lookup) ends that: a
+    quiet server's container stayed unhealthy for hours after the disk was freed. The probe now
+    looks for room (the disk's free space, the page limit) while the last write lacked it."""
     store = await Store.open(tmp_path / "g.db", flush_interval=None)
     try:
         store.record_lookup(1, "seed")
