@@ -342,9 +342,10 @@ def _plain_url(value: str, schemes: set[str]) -> str:
     return value.strip()
 
 
-# As python-dotenv reads a `.env` line's value: one pair of quotes, then perhaps a comment; or
-# unquoted, up to whitespace before a '#' (a '#' with none before it is the value's own).
-_QUOTED = re.compile(r"""(["'])(.*?)\1(\s+#.*)?""", re.DOTALL)
+# As python-dotenv reads a `.env` line's value: one pair of quotes, then perhaps a comment (its
+# '#' may follow the closing quote directly); or unquoted, up to whitespace before a '#' (a '#'
+# with none before it is the value's own).
+_QUOTED = re.compile(r"""(["'])(.*?)\1(\s*#.*)?""", re.DOTALL)
 _COMMENT = re.compile(r"\s+#.*", re.DOTALL)
 
 
@@ -395,7 +396,7 @@ def describe(exc: ValidationError) -> str:
     problems = []
     for field in dict.fromkeys(str(err["loc"][0]) for err in exc.errors() if err["loc"]):
         name = field.upper()
-        given = "" if field in SECRET else _shown(os.environ.get(name))
+        given = "" if field in SECRET else _shown(_environment_value(field))
         problems.append(f"{name}{given} is not valid: expected {ACCEPTS.get(field, 'a value')}")
         mistakes = [
             str(err["ctx"]["error"])
@@ -406,6 +407,16 @@ def describe(exc: ValidationError) -> str:
         ]
         problems[-1] += "".join(f" ({reason})" for reason in mistakes)
     return "bad setting: " + "; ".join(problems or ["the settings could not be read"])
+
+
+def _environment_value(field: str) -> str | None:
+    """The environment's value for `field`, under any name `_setting_name` reads as it (`export
+    NAME`, `NAME `), None when `.env` gave it."""
+    given = os.environ.get(field.upper())
+    if given is not None:
+        return given
+    spelled = (value for name, value in os.environ.items() if _setting_name(name) == field)
+    return next(spelled, None)
 
 
 def _shown(value: str | None) -> str:

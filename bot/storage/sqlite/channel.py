@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -31,6 +32,18 @@ log = logging.getLogger(__name__)
 
 # Another process holding the lock for a moment: waited for, retried, not an operator's problem.
 _TRANSIENT = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+# The room the health check takes for a full disk freed, once a write failed for want of it:
+# sixteen pages, several count flushes' worth (one is a page or two), so a disk left a page
+# or two is still full (else health would go green between the flush's failing tries).
+_ROOM = 64 * 1024
+
+
+def _free_bytes(path: str) -> int:
+    """Free bytes for the bot's user on the disk holding the database file `path`."""
+    disk = os.statvfs(Path(path).resolve().parent)
+    return disk.f_bavail * disk.f_frsize
 
 
 async def connect(path: str, *, busy_timeout: float, query_only: bool) -> aiosqlite.Connection:
@@ -174,10 +187,11 @@ class Channel:
                     self._lacks_room = code == sqlite3.SQLITE_FULL
                     self._write_failed(str(error))
                 raise error from exc
-            if probe and self._lacks_room and self._failing.reason:
+            if probe and self._lacks_room and self._failing.reason and not await self._room(conn):
                 # It needed no room: the disk is as full as the last write found it (else the
                 # health check passed and the log said "takes writes again" between the count
-                # flush's tries, twice a second while the disk stayed full).
+                # flush's tries, twice a second while the disk stayed full). Room found ends it:
+                # a command that failed for room is not tried again, so no write might end it.
                 raise StorageUnavailable(self._failing.reason)
             if write and self._failing.ended():
                 self._lacks_room = False
@@ -185,6 +199,22 @@ class Channel:
             if on_commit is not None:
                 on_commit(result)
             return result
+
+    async def _room(self, conn: aiosqlite.Connection) -> bool:
+        """Whether a write of the count flush's size finds room now: free space on the disk and
+        below the database's page limit (`max_page_count`)."""
+        try:
+            free = await asyncio.to_thread(_free_bytes, self._path)
+        except OSError:
+            return False
+        pages = []
+        for pragma in ("page_size", "page_count", "max_page_count"):
+            async with conn.execute(f"PRAGMA {pragma}") as cursor:
+                row = await cursor.fetchone()
+            pages.append(int(row[0]) if row else 0)
+        page_size, page_count, max_pages = pages
+        below_limit = (max_pages - page_count) * page_size
+        return min(free, below_limit) >= _ROOM
 
     def _write_failed(self, reason: str) -> None:
         """Say once, until writes work again, why they fail: the moderators are told only that
