@@ -69,7 +69,7 @@ def test_the_object_of_the_speakers_verb_is_offered(
             "speculative-decoding",
         ),
         (
-            "you need cuda 12 1 for that wheel what even is that and why does the version matter",
+            "> you need cuda 12.1 for that wheel  what even is that and why does the version matter",
             "cuda",
         ),
     ],
