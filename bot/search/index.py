@@ -117,6 +117,7 @@ from bot.search.query import (
     plural_variants,
     query_core,
     sized_model,
+    spoken_object,
     which_kind,
     without_chat_markup,
     without_framing,
@@ -208,6 +209,12 @@ COUNTED_NAME_RANKS = 10
 # `counted_material`) is offered where the meaning ranks it below its first three: the text is
 # about the thing measured out (task setting64: dev18's Token card, the meaning's seventh).
 MATERIAL_NAME_RANKS = 3
+# A name written only as the object of the speaker's verb before a question ("we serve llama 3
+# with vllm ... how does it ...", "... to book gpus what is it"; `spoken_object`) is offered
+# where the meaning ranks it below its first three (task object65: 3 wrong tuning cards; the
+# same frame at the meaning's first or second, "i tried speculative decoding ... why is ...", is
+# a right card).
+OBJECT_NAME_RANKS = 3
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -838,6 +845,7 @@ class SearchIndex:
             # tokens may the model spend thinking ...": Thinking Budget)
             decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
+            decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1690,6 +1698,34 @@ class SearchIndex:
         spans = [found for found in names_in(text) if found.entry == card]
         if not spans or not all(
             counted_material(text[: found.start], text[found.end :]) for found in spans
+        ):
+            return result
+        return _card_offered(
+            result, result.entry, result.strategy or "match-term", self._ahead(result, similar)
+        )
+
+    def _object_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, every writing of it the object of the speaker's verb
+        in a statement before a question ("our uni lab uses this lablup thing to book gpus what
+        is it exactly": `spoken_object`), becomes an offer, the ranking's first offer (else the
+        meaning's first) ahead of it, where the meaning ranks the name below its first
+        `OBJECT_NAME_RANKS`: the question asks about something the statement names (task
+        object65)."""
+        if result.entry is None or asked is None or not similar:
+            return result
+        card = self.positions[result.entry.id]
+        if card != asked or card in (entry for entry, _ in similar[:OBJECT_NAME_RANKS]):
+            return result
+        text = result.normalized_query
+        spans = [found for found in names_in(text) if found.entry == card]
+        if not spans or not all(
+            spoken_object(text[: found.start], text[found.end :]) for found in spans
         ):
             return result
         return _card_offered(

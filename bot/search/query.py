@@ -1080,6 +1080,38 @@ def counted_material(before: str, after: str) -> bool:
     return _AMOUNT.search(before[-COUNTED_TAIL:]) is not None and bool(_OF_MATERIAL.match(after))
 
 
+# "we serve llama 3 with vllm ... how does it skip ...", "... this lablup thing to book gpus what
+# is it": the speaker, or "to", then one verb just before the name (`spoken_object`).
+_SPEAKERS_VERB = re.compile(r"(?:^| )(?:i|we|they|you|to) (?P<verb>[a-z]+) $")
+# Words that are no verb after a speaker ("we all ...", "i just ...", "to the ...")
+_NOT_VERBS = frozenset(
+    {"a", "an", "the", "my", "our", "your", "their", "his", "her", "its", "this", "that"}
+    | {"these", "those", "some", "any", "each", "every", "no", "which", "what", "whats", "how"}
+    | {"why", "when", "where", "who", "whom", "whose", "is", "are", "was", "were", "be", "been"}
+    | {"am", "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may"}
+    | {"might", "must", "i", "we", "you", "they", "he", "she", "it", "me", "us", "them", "of"}
+    | {"in", "on", "at", "to", "for", "with", "by", "from", "into", "onto", "about", "as"}
+    | {"than", "vs", "versus", "and", "or", "but", "if", "so", "not", "like", "just", "really"}
+    | {"even", "still", "also", "only", "there", "here", "then", "all", "both"}
+)
+_QUESTION_WORD = re.compile(
+    r"\b(?:what|whats|how|why|which|where|who|when|does|do|is|are|can|should)\b"
+)
+
+
+def spoken_object(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is only the object of the
+    speaker's verb in a statement a question follows: "i", "we", "they", "you" or "to", one
+    verb, the name ("we serve llama 3 with vllm ... how does it skip redoing that", "this
+    lablup thing to book gpus what is it"), no question word before it and one after. The
+    statement sets the scene; the question asks about something in it (task object65)."""
+    # the tail only, as `counted`: the frame is the two words just before the name
+    found = _SPEAKERS_VERB.search(before[-COUNTED_TAIL:])
+    if found is None or found["verb"] in _NOT_VERBS:
+        return False
+    return _QUESTION_WORD.search(before) is None and _QUESTION_WORD.search(after) is not None
+
+
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
 # peft": a short thing asked about, then the place it was met. The place only says where: what
 # is asked about decides (`SearchIndex._asked_over_setting`).

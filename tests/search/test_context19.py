@@ -16,8 +16,9 @@ STILL_FAILING = {
     # the name in the context (a SentencePiece / Top-p card); the question alone names nothing
     # (ctx24's `_asked_elsewhere`, measured and reverted, fixed the top_p one: semantic.md)
     "we switched our tokenizer to sentencepiece. why do some languages use way more tokens per word?",
-    "we set top_p=0.9 in the config. how do i make runs reproducible?",
 }
+# "we set top_p=0.9 in the config. how do i make runs reproducible?" passes since object65's
+# `_object_name_offered` (Top-p, the object of "we set", offered)
 PROBES = ProbeFile("context19_probes.tsv", STILL_FAILING)
 
 test_a_question_after_context_gets_the_card_it_names = PROBES.test("card", expect=the_asked_card)
