@@ -1655,27 +1655,21 @@ class SearchIndex:
         names_in: NamesIn,
     ) -> SearchResult:
         """A card for the name asked about, written only as what the text counts ("how many
-        tokens does one image cost in gpt-4o", "2b tokens of court filings: ...": `counted`),
-        becomes an offer, the ranking's first offer (else the meaning's first) ahead of it, where
-        the meaning ranks the name nowhere in its first `COUNTED_NAME_RANKS`: the name is the unit
-        the text measures in, another entry is asked about (tasks setting62, setting63). Not
-        where the count says what a thing comes to ("how many tokens is a word", "... should my
-        prompt be": `counted_as_measure`, the unit asked). No card for the meaning's first: where
-        the description stage agreed with it, it was still wrong on the tuning slices ("... one
+        tokens does one image cost in gpt-4o": `counted`), becomes an offer where the meaning
+        ranks the name nowhere in its first `COUNTED_NAME_RANKS`: the name is the unit the text
+        measures in, another entry is asked about (tasks setting62, setting63). Not where the
+        count says what a thing comes to ("how many tokens is a word", "... should my prompt
+        be": `counted_as_measure`, the unit asked). No card for the meaning's first: where the
+        description stage agreed with it, it was still wrong on the tuning slices ("... one
         image cost": Vision-Language Models for Image Patch Token)."""
-        if result.entry is None or asked is None or not similar:
-            return result
-        card = self.positions[result.entry.id]
-        if card != asked or card in (entry for entry, _ in similar[:COUNTED_NAME_RANKS]):
-            return result
-        text = result.normalized_query
-        spans = [found for found in names_in(text) if found.entry == card]
-        if not spans or not all(counted(text[: found.start]) for found in spans):
-            return result
-        if any(counted_as_measure(text[found.end :]) for found in spans):
-            return result
-        ahead = self._ahead(result, similar)
-        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
+        return self._written_only_as(
+            result,
+            asked,
+            similar,
+            names_in,
+            COUNTED_NAME_RANKS,
+            lambda before, after: counted(before) and not counted_as_measure(after),
+        )
 
     def _material_name_offered(
         self,
@@ -1686,22 +1680,11 @@ class SearchIndex:
     ) -> SearchResult:
         """A card for the name asked about, written only as the amount of another thing ("2b
         tokens of court filings: keep running the raw-text objective ...": `counted_material`),
-        becomes an offer, the ranking's first offer (else the meaning's first) ahead of it, where
-        the meaning ranks the name below its first `MATERIAL_NAME_RANKS`: the text is about what
-        the amount is of, not the unit (task setting64)."""
-        if result.entry is None or asked is None or not similar:
-            return result
-        card = self.positions[result.entry.id]
-        if card != asked or card in (entry for entry, _ in similar[:MATERIAL_NAME_RANKS]):
-            return result
-        text = result.normalized_query
-        spans = [found for found in names_in(text) if found.entry == card]
-        if not spans or not all(
-            counted_material(text[: found.start], text[found.end :]) for found in spans
-        ):
-            return result
-        return _card_offered(
-            result, result.entry, result.strategy or "match-term", self._ahead(result, similar)
+        becomes an offer where the meaning ranks the name below its first
+        `MATERIAL_NAME_RANKS`: the text is about what the amount is of, not the unit (task
+        setting64)."""
+        return self._written_only_as(
+            result, asked, similar, names_in, MATERIAL_NAME_RANKS, counted_material
         )
 
     def _object_name_offered(
@@ -1713,19 +1696,35 @@ class SearchIndex:
     ) -> SearchResult:
         """A card for the name asked about, every writing of it the object of the speaker's verb
         in a statement before a question ("our uni lab uses this lablup thing to book gpus what
-        is it exactly": `spoken_object`), becomes an offer, the ranking's first offer (else the
-        meaning's first) ahead of it, where the meaning ranks the name below its first
-        `OBJECT_NAME_RANKS`: the question asks about something the statement names (task
-        object65)."""
+        is it exactly": `spoken_object`), becomes an offer where the meaning ranks the name
+        below its first `OBJECT_NAME_RANKS`: the question asks about something the statement
+        names (task object65)."""
+        return self._written_only_as(
+            result, asked, similar, names_in, OBJECT_NAME_RANKS, spoken_object
+        )
+
+    def _written_only_as(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+        ranks: int,
+        written_as: Callable[[str, str], bool],
+    ) -> SearchResult:
+        """The card for the name asked about, where every writing of it in the text is
+        `written_as` (given the text before and after it) and the meaning ranks it below its
+        first `ranks`, becomes an offer with `_ahead`'s offer ahead of it: the shape the three
+        readings above share (the name only as the text's setting, another thing asked)."""
         if result.entry is None or asked is None or not similar:
             return result
         card = self.positions[result.entry.id]
-        if card != asked or card in (entry for entry, _ in similar[:OBJECT_NAME_RANKS]):
+        if card != asked or card in (entry for entry, _ in similar[:ranks]):
             return result
         text = result.normalized_query
         spans = [found for found in names_in(text) if found.entry == card]
         if not spans or not all(
-            spoken_object(text[: found.start], text[found.end :]) for found in spans
+            written_as(text[: found.start], text[found.end :]) for found in spans
         ):
             return result
         return _card_offered(
