@@ -116,6 +116,7 @@ from bot.search.query import (
     plainly_in_passing,
     plural_variants,
     query_core,
+    quote_split,
     sized_model,
     spoken_object,
     which_kind,
@@ -845,7 +846,8 @@ class SearchIndex:
             # tokens may the model spend thinking ...": Thinking Budget)
             decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
-            decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
+            if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
+                decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
