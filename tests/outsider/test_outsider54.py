@@ -16,6 +16,7 @@ from bot.glossary.links import without_links
 from bot.settings import Settings, comments_read_off, load_settings
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of
+from tests.storage.full_disk import FullDisk
 
 from .conftest import Scene
 from .test_round21 import _run
@@ -116,12 +117,8 @@ async def test_a_full_disk_keeps_health_red_and_is_said_once(
     try:
         store.record_lookup(1, "seed")
         assert await store.flush()
-        conn = store._backend.writer._conn  # white-box: a size limit stands in for a full disk
-        assert conn is not None
-        async with conn.execute("PRAGMA page_count") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+        disk = await FullDisk.of(store)
+        await disk.fill()
         for i in range(3000):
             store.record_lookup(1, f"a-rather-long-entry-identifier-{i}")
         for _ in range(3):  # the flush retried, the health check between its tries
@@ -136,7 +133,7 @@ async def test_a_full_disk_keeps_health_red_and_is_said_once(
         assert len([line for line in said if line.startswith("ERROR")]) == 1, said
         assert not [line for line in said if "takes writes again" in line], said
 
-        await conn.execute("PRAGMA max_page_count = 1073741823")  # room again
+        await disk.free()  # room again
         assert await store.flush()
         assert await store.why_not_writable() is None
         said = [r.getMessage() for r in caplog.records if "takes writes again" in r.message]

@@ -13,6 +13,7 @@ from dotenv import dotenv_values
 
 from bot.settings import Settings, SettingsError, comments_read_off, load_settings
 from bot.storage import StorageUnavailable, Store
+from tests.storage.full_disk import FullDisk
 
 
 @pytest.fixture
@@ -74,12 +75,8 @@ async def test_a_disk_freed_after_a_command_failed_for_room_is_healthy_without_t
     try:
         store.record_lookup(1, "seed")
         assert await store.flush()
-        conn = store._backend.writer._conn  # white-box: a size limit stands in for a full disk
-        assert conn is not None
-        async with conn.execute("PRAGMA page_count") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+        disk = await FullDisk.of(store)
+        await disk.fill()
         failed = None
         for n in range(1000):  # aliases until one finds no room
             try:
@@ -90,7 +87,7 @@ async def test_a_disk_freed_after_a_command_failed_for_room_is_healthy_without_t
         assert failed is not None
         assert "full" in str(failed)
         assert "full" in (await store.why_not_writable() or "")
-        await conn.execute("PRAGMA max_page_count = 1073741823")  # the operator frees room
+        await disk.free()  # the operator frees room
         assert await store.why_not_writable() is None
     finally:
         await store.close()

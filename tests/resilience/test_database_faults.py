@@ -16,6 +16,7 @@ from bot.discord_app.cogs.moderators import NO_DATABASE, STORAGE_DOWN
 from bot.storage import ALIAS_CAP, StorageUnavailable, Store
 from tests.discord_app.helpers import define, embed_of, is_ephemeral
 from tests.fake_discord import InteractionHandle
+from tests.storage.full_disk import FullDisk
 
 from .botproc import BotProcess
 from .conftest import Scene, StartBot, without_permission_override
@@ -117,14 +118,10 @@ async def test_a_full_database(
         await answers_with_cards(scene, "kv cache")
         assert await store.flush()
 
-        # A size limit on the bot's own write connection stands in for a full disk (white-box),
-        # and the server's aliases and other servers' misses fill what room is left.
-        conn = store._backend.writer._conn
-        assert conn is not None
-        async with conn.execute("PRAGMA page_count") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+        # A full disk (`FullDisk`), and the server's aliases and other servers' misses fill what
+        # room is left.
+        disk = await FullDisk.of(store)
+        await disk.fill()
         fillers = await fill(store, scene.guild.id)
         for i in range(300):
             store.record_miss(scene.other_guild.id, f"{i:03d} {'x' * 190}")
@@ -138,7 +135,7 @@ async def test_a_full_database(
         assert await lookups_shown(scene) == "**4** lookups"
         assert stored_lookups(db) == 1
 
-        await conn.execute("PRAGMA max_page_count = 1073741823")  # room again
+        await disk.free()  # room again
         assert await store.flush()
         _, added = await moderator_says(scene, "alias add", next_alias)
         assert added["content"].startswith("Added")

@@ -20,6 +20,7 @@ import pytest
 from bot.storage import StorageUnavailable, Store
 
 from .conftest import OpenStore, query, stored_lookups
+from .full_disk import FullDisk
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,12 +92,8 @@ async def test_locked_database_keeps_counts_buffered(
 async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) -> None:
     store.record_lookup(1, "seed")
     assert await store.flush()
-    conn = store._backend.writer._conn  # white-box: a size limit stands in for a full disk
-    assert conn is not None
-    async with conn.execute("PRAGMA page_count") as cur:
-        row = await cur.fetchone()
-    assert row is not None
-    await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+    disk = await FullDisk.of(store)
+    await disk.fill()
 
     for i in range(3000):
         store.record_lookup(1, f"a-rather-long-entry-identifier-{i}")
@@ -105,7 +102,7 @@ async def test_full_database_keeps_counts_buffered(store: Store, db_path: Path) 
         await store.add_alias(1, "x" * 3000, "x", "seed", actor_id=1)
     assert await store.total_lookups(1) == 3001
 
-    await conn.execute("PRAGMA max_page_count = 1073741823")
+    await disk.free()
     assert await store.flush()
     assert stored_lookups(db_path) == 3001
     assert integrity(db_path) == "ok"
@@ -115,11 +112,7 @@ async def test_failing_writes_are_logged_once_per_reason_until_they_work(
     sqlite_store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.storage")
-    conn = sqlite_store._backend.writer._conn  # white-box: a size limit stands in for a full disk
-    assert conn is not None
-    async with conn.execute("PRAGMA page_count") as cur:
-        row = await cur.fetchone()
-    assert row is not None
+    disk = await FullDisk.of(sqlite_store)
 
     async def refused() -> None:
         with pytest.raises(StorageUnavailable, match="full"):
@@ -130,18 +123,18 @@ async def test_failing_writes_are_logged_once_per_reason_until_they_work(
             f"{r.levelname} {r.getMessage()}" for r in caplog.records if "database" in r.message
         ]
 
-    await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+    await disk.fill()
     await refused()
     await refused()
     error = said()
     assert len(error) == 1
     assert error[0].startswith("ERROR cannot write the database")
-    await conn.execute("PRAGMA max_page_count = 1073741823")
+    await disk.free()
     await sqlite_store.add_alias(1, "kvc", "KVC", "kv-cache", actor_id=1)
     [works] = said()[1:]
     assert works.startswith("INFO")
     assert works.endswith("takes writes again")
-    await conn.execute(f"PRAGMA max_page_count = {row[0]}")
+    await disk.fill()
     await refused()
     assert said()[2:] == error  # a new streak is said again
 
