@@ -48,7 +48,7 @@ lint: $(BIN)/pytest
 test: $(BIN)/pytest
 	@lint_log=$$(mktemp); \
 	$(MAKE) --no-print-directory lint >"$$lint_log" 2>&1 & lint=$$!; \
-	trap 'kill $$lint 2>/dev/null; rm -f "$$lint_log"' EXIT; \
+	trap 'kill $$lint 2>/dev/null' INT TERM; trap 'kill $$lint 2>/dev/null; rm -f "$$lint_log"' EXIT; \
 	echo "$(BIN)/python -m pytest  (make lint beside it: its output follows the suite's)"; \
 	$(BIN)/python -m pytest; suite=$$?; \
 	wait $$lint; linted=$$?; cat "$$lint_log"; \
