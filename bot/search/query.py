@@ -64,12 +64,13 @@ _COMPARISONS = [
 ]
 # Words without which no text is a comparison: most queries need not try the patterns.
 COMPARING = frozenset(
-    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into"}
+    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into", "instead"}
 )
 # "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
-# goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
+# goes on to say what for ("lora instead of fine-tuning?", "dpo or rather ppo" too). Not a
+# whole-query shape: the first side counts only if it is a name.
 _LEADING_COMPARISON = re.compile(
-    r"^(?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:vs|versus|or|compared to|compared with) "
+    r"^(?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:vs|versus|or rather|or|instead of|compared to|compared with) "
     r"(?P<o>[^ ]+(?: [^ ]+){0,2}?)"
     r"(?: (?:for|on|in|with|when|at|to|which|what|and|but|is|are|so|if) .+)?$"
 )
@@ -99,6 +100,7 @@ _OPENER = re.compile(
     r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
+    r"pros and cons of|pros cons of|"  # "pros and cons of hnsw vs lsh": the comparison
     r"a|an|the)\s+"
 )
 # Closers, repeated away: "kv cache in llms please" -> "kv cache".
@@ -575,13 +577,17 @@ def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
     return bool(_PASSING_OPENER.match(before)) and asks_kind(normalized[end:].strip())
 
 
+# "rag vs lora which one": the question after the other side is no part of its name
+_ASKED_AFTER = re.compile(r" (?:which|what)\b.*")
+
+
 def compared(normalized: str) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)
     for pattern in _COMPARISONS:
         found = pattern.match(text)
         if found:
-            return found.group("t"), found.group("o")
+            return found.group("t"), _ASKED_AFTER.sub("", found.group("o"))
     return None
 
 

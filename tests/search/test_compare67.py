@@ -16,9 +16,7 @@ from .test_compare25 import first_carded_second_offered
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # "X vs Y which one": the other side read as "Y which one", no entry of its own, not offered
-    "`rag` vs `lora` which one?",
-    "grpo vs ppo which one?",
+    # a typo on the other side: no card of its own (offers only), so not offered
     "rag vs lroa which one?",
     # "X/Y which": two names slashed are no comparison (three or more are a list)
     "gguf/safetensors which one",
@@ -27,16 +25,11 @@ STILL_FAILING = {
     "rlhf > dpo?",
     "sram > dram?",
     "vllm > llama.cpp?",
-    # "pros and cons of X vs Y": the opening words make the first side too long
-    "pros and cons of hnsw vs lsh",
-    "pros and cons of gguf vs safetensors",
     # "should i use a X or Y for Z": the first side too long
     "should i use a cross encoder or bm25 for reranking",
-    # "X instead of Y": no comparison word
+    # the other side no name outright: "full fine tuning" (a typo's offers), "a jailbreak contest"
     "lora instead of full fine-tuning?",
-    # "X or rather Y"
     "red teaming or rather a jailbreak contest",
-    # the other side is no name outright ("dense mlp")
     "mixture of experts vs dense mlp, which is cheaper",
     # no card for the name beside a side that is no entry
     "lora vs my cousin's hacky script",
@@ -57,6 +50,9 @@ def the_asked_card_or_none(result: SearchResult, asked: str, written: str) -> No
 test_a_comparison_cards_the_first_and_offers_the_second = PROBES.test(
     "pair", expect=first_carded_second_offered
 )
+test_a_comparison_read_after_the_change_cards_the_first = PROBES.test(
+    "after", expect=first_carded_second_offered
+)
 test_a_side_that_is_no_entry_leaves_the_other_carded = PROBES.test(
     "notentry", expect=the_asked_card
 )
@@ -65,5 +61,5 @@ test_a_vs_comparing_no_two_entries_is_no_comparison = PROBES.test(
     "notcompare", expect=the_asked_card_or_none
 )
 test_the_probes_are_the_ones_written = PROBES.counted(
-    {"pair": 73, "notentry": 7, "offtopic": 8, "notcompare": 4}
+    {"pair": 73, "after": 4, "notentry": 7, "offtopic": 8, "notcompare": 4}
 )
