@@ -228,6 +228,12 @@ _CLAUSE_END = re.compile(r"[,;:!?]+(?:\s+|$)|\s+[-\u2013\u2014]+\s+|\.\s+")
 _SALUTATIONS = frozenset({"good", "morning", "afternoon", "evening", "sup", "hiya", "howdy"})
 
 
+def _opening_clause(query: str) -> str:
+    """The (raw) text's first clause, `normalize`d: "safetensors vs ckpt" of "safetensors vs
+    ckpt, my friend says ckpt is dangerous, why"."""
+    return normalize(_CLAUSE_END.split(_without_symbols(query.lower()), maxsplit=1)[0])
+
+
 def asked_clause(query: str) -> tuple[str, str] | None:
     """(scene, question) of chat whose question is a later clause than its first: what comes
     before the first clause that starts with a question's first word ("how", "do", "why"),
@@ -591,22 +597,19 @@ def compared(normalized: str) -> tuple[str, str] | None:
     return None
 
 
-def comparison(normalized: str, core: str) -> tuple[str, str] | None:
-    """The two sides of a comparison: the whole query's ("difference between X and Y", "X vs
-    Y"), else one its core (`query_core`) starts with and goes on from, saying what for ("X or
-    Y for Z")."""
-    pair = compared(normalized)
+def compared_sides(
+    query: str, normalized: str, core: str, clauses: tuple[str, str] | None
+) -> tuple[str, str] | None:
+    """The two sides a (raw) text compares: its whole (`compared`), else the scene before its
+    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`), else its
+    first clause ("safetensors vs ckpt, my friend says ckpt is dangerous"), else a comparison its
+    core (`query_core`) starts with and goes on from, saying what for ("X or Y for Z"). A clause
+    ends the other side: "rlaif vs rlhf, only the feedback differs?" compares RLAIF and RLHF."""
+    pair = compared(normalized) or (compared(clauses[0]) if clauses else None)
+    pair = pair or compared(_opening_clause(query))
     if pair is None and (found := _LEADING_COMPARISON.match(core)):
         pair = found["t"], found["o"]
     return pair
-
-
-def compared_sides(
-    normalized: str, core: str, clauses: tuple[str, str] | None
-) -> tuple[str, str] | None:
-    """The two sides a text compares: its whole (`comparison`), else the scene before its
-    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`)."""
-    return comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
 
 
 def query_core(normalized: str) -> str:

@@ -8,7 +8,11 @@ written."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.glossary.keys import normalize
 from bot.search import SearchResult
+from bot.search.query import asked_clause, compared_sides, query_core
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 from .test_compare25 import first_carded_second_offered
@@ -63,3 +67,20 @@ test_a_vs_comparing_no_two_entries_is_no_comparison = PROBES.test(
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"pair": 73, "after": 4, "notentry": 7, "offtopic": 8, "notcompare": 4}
 )
+
+
+@pytest.mark.parametrize(
+    ("query", "pair"),
+    [
+        # a clause ends the other side: the words after it are no part of its name
+        ("rlaif vs rlhf, only difference is who gives the feedback?", ("rlaif", "rlhf")),
+        ("safetensors vs ckpt, my friend says ckpt is dangerous, why", ("safetensors", "ckpt")),
+        ("adam vs adamw. my notebook uses the first one", ("adam", "adamw")),
+        # a first clause that compares nothing is no comparison
+        ("my notebook uses adam, is that ok vs the default", None),
+    ],
+)
+def test_a_clause_ends_the_other_side(query: str, pair: tuple[str, str] | None) -> None:
+    normalized = normalize(query)
+    core = query_core(normalized)
+    assert compared_sides(query, normalized, core, asked_clause(query)) == pair
