@@ -62,6 +62,9 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
+# "X vs Y", the one shape read in a text's first clause alone ("X vs Y, <a remark>"): "is that the
+# same thing as ai safety, or ..." names no first side
+_VERSUS = _COMPARISONS[1:2]
 # Words without which no text is a comparison: most queries need not try the patterns.
 COMPARING = frozenset(
     {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into", "instead"}
@@ -587,10 +590,12 @@ def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
 _ASKED_AFTER = re.compile(r" (?:which|what)\b.*")
 
 
-def compared(normalized: str) -> tuple[str, str] | None:
+def compared(
+    normalized: str, patterns: list[re.Pattern[str]] = _COMPARISONS
+) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)
-    for pattern in _COMPARISONS:
+    for pattern in patterns:
         found = pattern.match(text)
         if found:
             return found.group("t"), _ASKED_AFTER.sub("", found.group("o"))
@@ -606,7 +611,7 @@ def compared_sides(
     core (`query_core`) starts with and goes on from, saying what for ("X or Y for Z"). A clause
     ends the other side: "rlaif vs rlhf, only the feedback differs?" compares RLAIF and RLHF."""
     pair = compared(normalized) or (compared(clauses[0]) if clauses else None)
-    pair = pair or compared(_opening_clause(query))
+    pair = pair or compared(_opening_clause(query), _VERSUS)
     if pair is None and (found := _LEADING_COMPARISON.match(core)):
         pair = found["t"], found["o"]
     return pair
