@@ -36,6 +36,7 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import drop_invisible
 from bot.search.asked import search_asked
+from bot.search.index import MAX_QUERY
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -357,12 +358,13 @@ def mention_text(content: str, mine: str) -> str:
     before, *after = re.split(mine, content)
     rest = " ".join(after)
     said = _ASIDE.sub(" ", rest).strip()
-    pleasantry = _PLEASANTRY.fullmatch(_as_typed_words(said))
-    if re.search(_OTHER, before) and re.search(r"\w", said) and not pleasantry:
-        content = rest
-    else:
-        content = f"{before} {rest}"
-    return _ASIDE.sub(" ", content).strip()
+    asks = re.search(r"\w", said) is not None and not _PLEASANTRY.fullmatch(_as_typed_words(said))
+    whole = _ASIDE.sub(" ", f"{before} {rest}").strip()
+    # Past what the search reads (a long chat message ending "... anyway @Glossary what is a
+    # kv cache"), the words after the mention are the question too: read whole, they are not.
+    if asks and (re.search(_OTHER, before) or len(whole) > MAX_QUERY):
+        return said
+    return whole
 
 
 def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
@@ -370,8 +372,10 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
     that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
     search" keeps its offers (Hybrid Search first): there the words after "for" are what is
-    asked about. A miss echoes the whole. Links are set aside first (`search_asked`), and a
-    ``` block pasted with words that open a card (`_FENCED`)."""
+    asked about. A text longer than the search reads that opens no card is read at its end
+    too (`_read_end`), where a long message's question often is. A miss echoes the whole.
+    Links are set aside first (`search_asked`), and a ``` block pasted with words that open a
+    card (`_FENCED`)."""
     words = " ".join(_FENCED.sub(" ", text).split())
     if words != " ".join(text.split()) and re.search(r"\w", words):
         asked = search_mention(index, words, aliases)
@@ -380,6 +384,11 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     whole = search_asked(index, text, aliases)
     if whole.entry is not None:
         return whole
+    if len(text) > MAX_QUERY:  # the search read its start: a long message's question, and
+        # the bot's mention, often come at its end ("..., what is a kv cache? @Glossary")
+        end = search_mention(index, _read_end(text), aliases)
+        if end.entry is not None:
+            return end
     term = text
     # Afterwords are short: only the end is read (a text of 4,000 spaces read whole by the
     # pattern takes seconds).
@@ -397,6 +406,14 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     if alone.entry is not None and offered in (None, alone.entry.id):
         return alone
     return whole
+
+
+def _read_end(text: str) -> str:
+    """The end of `text` the search reads (`MAX_QUERY` characters), from the first sentence
+    that starts in it, else from a word's start."""
+    end = text[-MAX_QUERY:]
+    start = re.search(r"[.!?\n]\s+(?=\w)", end) or re.search(r"\s+", end)
+    return end[start.end() :] if start is not None else end
 
 
 async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
