@@ -15,7 +15,7 @@ from bot.storage import Store
 from tests.discord_app.helpers import embed_of
 
 from .conftest import Scene
-from .test_round29 import _next_answer
+from .test_round29 import _next_answer, only_the_ask_answered
 
 # A member's long chat message (about 1,900 characters, under Discord's 2,000) with the bot
 # named near its end: the search reads a text's first 300 characters, none of them the question.
@@ -83,3 +83,20 @@ def test_check_warns_of_an_asked_as_phrasing_that_is_another_entrys_name(tmp_pat
     assert "'Retrieval Augmented Generation'" in said[0].message, said
     assert "'rag'" in said[0].message, said
     assert not [p for p in problems if p.severity == "error"], problems
+
+
+async def test_a_long_reply_under_a_card_naming_the_bot_only_by_its_ping_is_read_at_its_start(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """The end of a long text is read for a message that names the bot (above), not for a
+    reply under its card that pings it without naming it: talk under a card asks nothing of
+    the bot, and is answered only where its start opens a card, as before (a flood of long
+    replies costs one search each). Here its end asks about RAG: no answer; the next post of
+    the bot answers a later mention."""
+    me = scene.fake.bot.mention
+    await scene.fake.user_message(scene.alice, scene.channel, f"{me} what is a kv cache?")
+    _, card = await _next_answer(scene)
+    assert embed_of(card)["title"] == "KV Cache", card
+    said = _CHATTER + "anyway, what is rag?"
+    await scene.fake.user_message(scene.bob, scene.channel, said, reply_to=card)
+    await only_the_ask_answered(scene, store, scene.alice, f"{me} rag")

@@ -327,7 +327,12 @@ def asks_about_quote(text: str) -> bool:
 
 
 def search_under_quote(
-    index: SearchIndex, text: str, quote: str, aliases: Aliases, shown: Collection[str] = ()
+    index: SearchIndex,
+    text: str,
+    quote: str,
+    aliases: Aliases,
+    shown: Collection[str] = (),
+    read_end: bool = True,
 ) -> SearchResult:
     """`text` searched (`search_mention`); where it opens no card and asks about a `quote`, the
     two in the shape the search reads as a thread reply ("> quote" and the reply on the next
@@ -335,11 +340,11 @@ def search_under_quote(
     (a quote naming two leaves "that" unknown; a link names none: "…/rag"). The own words'
     card wins; a miss or offers stay the own words'. A card titled as one `shown` (the bot's
     card the message replies to, quoting it; its title as the card fits it) is not posted
-    again: it tells nothing new."""
-    own = search_mention(index, text, aliases)
+    again: it tells nothing new. `read_end`: as `search_mention` takes it."""
+    own = search_mention(index, text, aliases, read_end)
     if own.entry is not None or not quote:
         return own
-    replied = search_mention(index, f"> {quote}\n{text}", aliases)
+    replied = search_mention(index, f"> {quote}\n{text}", aliases, read_end)
     if replied.entry is None:
         return own
     named = {m.entry.id for m in index.find_named_terms(quote, aliases)}
@@ -367,13 +372,17 @@ def mention_text(content: str, mine: str) -> str:
     return whole
 
 
-def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
+def search_mention(
+    index: SearchIndex, text: str, aliases: Aliases, read_end: bool = True
+) -> SearchResult:
     """`text` searched, or, where it finds no card, the term without its afterwords and
     foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
     that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
     search" keeps its offers (Hybrid Search first): there the words after "for" are what is
-    asked about. A text longer than the search reads that opens no card is read at its end
-    too (`_read_end`), where a long message's question often is. A miss echoes the whole.
+    asked about. With `read_end`, a text longer than the search reads that opens no card is
+    read at its end too (`_read_end`), where a long message's question often is: not for a
+    reply that names the bot only by its ping, which asks nothing of it (a flood of long
+    replies under a card costs one search each, not two). A miss echoes the whole.
     Links are set aside first (`search_asked`), and a ``` block pasted with words that open a
     card (`_FENCED`)."""
     words = " ".join(_FENCED.sub(" ", text).split())
@@ -384,8 +393,9 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     whole = search_asked(index, text, aliases)
     if whole.entry is not None:
         return whole
-    if len(text) > MAX_QUERY:  # the search read its start: a long message's question, and
-        # the bot's mention, often come at its end ("..., what is a kv cache? @Glossary")
+    # The search read its start: a long message's question, and the bot's mention, often come
+    # at its end ("..., what is a kv cache? @Glossary").
+    if read_end and len(text) > MAX_QUERY:
         end = search_mention(index, _read_end(text), aliases)
         if end.entry is not None:
             return end
@@ -642,6 +652,7 @@ class DefineCog(commands.Cog):
             quote,
             local.aliases,
             _own_card_titles(message, my_id),
+            not cards_only,  # a reply naming the bot only by its ping: its start alone
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public
