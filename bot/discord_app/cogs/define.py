@@ -137,13 +137,15 @@ def _either(words: Collection[str]) -> str:
 
 _THANKS_ELSEWHERE = _either([word for _, thanks, _ in OTHER_LANGUAGES for word in thanks])
 _HELP_ELSEWHERE = _either([word for _, _, asked in OTHER_LANGUAGES for word in asked])
-# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
-# term, so MENTION_HELP, and no missed search for the server's stats. A server's own name
-# that reads like one ("OK" for a term) is searched first and opens its card.
+# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card, a
+# laugh: "lol", "hahaha", "xD"): no term, so MENTION_HELP, and no missed search for the
+# server's stats. A server's own name that reads like one ("OK" for a term) is searched first
+# and opens its card.
 _PLEASANTRY = re.compile(
     r"(?:[¡¿]?(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
     r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|tysm|cheers|ok(?:ay)?|cool|nice|"
-    rf"great|got it|perfect|awesome|{_THANKS_ELSEWHERE})"
+    r"great|got it|perfect|awesome|lo+l(?:ol)*|lmf?a+o+|rofl|ha(?:ha)+h?|he(?:he)+|xd+|"
+    rf"{_THANKS_ELSEWHERE})"
     r"(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
     re.IGNORECASE,
 )
