@@ -417,11 +417,11 @@ class DecideButton(
                 "rejecting this suggestion",
                 "with `/term log`",
             )
+            if not closed:  # given back first: an answer Discord fails keeps no use
+                REJECT_LIMIT.wrote_nothing(interaction)
             await _with_the_next(
                 interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
             )
-            if not closed:
-                REJECT_LIMIT.wrote_nothing(interaction)
             return
         if not await still_allowed(interaction, opening_form=True):
             return
