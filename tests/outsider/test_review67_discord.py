@@ -5,15 +5,19 @@ main 2e0bd456 first."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from bot.storage import Store
+from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
 from tests.discord_app.test_suggestions import IDEA
+from tests.discord_app.test_terms import TERM, add_term, open_add, submit
 
 from .conftest import Scene
 from .test_round7 import logged
 
+SLOW = "You're going a bit fast"
 HANG = 60.0  # a bound on a hang only
 WEBHOOK = "/webhooks/{application_id}/{token}"
 ANSWERS = (("POST", WEBHOOK), ("PATCH", WEBHOOK + "/messages/{message_id}"))
@@ -47,3 +51,49 @@ async def test_a_reject_whose_answer_discord_fails_gives_its_use_back_when_it_cl
         clicked = await fake.click(scene.moderator, shown, buttons(shown)["Reject"])
         said = (await clicked.final_message())["content"]
         assert said.startswith("Rejected the suggestion"), said
+
+
+async def test_a_removal_never_confirmed_costs_no_use(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """`/term remove` took its use at the command, though only its confirm writes: with 1 use a
+    window, a moderator who asked, thought better of it and did not press Remove (or pressed it
+    after another moderator had removed the term) could remove nothing more in that window.
+    The use is now the confirm's: taken at the press, given back where it removed nothing;
+    the command is still refused once the uses are spent."""
+    fake = scene.fake
+
+    async def asked(term: str) -> dict[str, Any]:
+        handle = await fake.slash(
+            scene.moderator, "term remove", {"term": term}, channel=scene.channel
+        )
+        return await handle.final_message()
+
+    async def confirmed(prompt: dict[str, Any], by: Any = scene.moderator) -> str:
+        clicked = await fake.click(by, prompt, buttons(prompt)["Remove"])
+        [done] = await clicked.followups(1)
+        return str(done["content"])
+
+    async with start_bot(store, cooldown=(1, 3600.0)):
+        await add_term(scene)
+        opened = await open_add(scene, scene.admin, category="Retrieval & Context")
+        await submit(scene, scene.admin, opened, {**TERM, "title": "Plimwort", "other_names": ""})
+        unpressed = await asked("zorblax")  # never confirmed
+        assert "Remove" in buttons(unpressed), unpressed
+        twice = await asked("zorblax")
+        assert "Remove" in buttons(twice), twice["content"]
+        other = await fake.slash(
+            scene.admin, "term remove", {"term": "zorblax"}, channel=scene.channel
+        )
+        removed = await confirmed(await other.final_message(), by=scene.admin)
+        assert removed == "Removed “Zorblax”."
+        assert await confirmed(twice) == "That term is already gone: nothing to remove."
+        plimwort, again = await asked("plimwort"), await asked("plimwort")
+        assert await confirmed(plimwort) == "Removed “Plimwort”."
+        late = await fake.click(scene.moderator, again, buttons(again)["Remove"])
+        said = (await late.final_message())["content"]  # spent: said at the press
+        assert said.startswith(SLOW), said
+        assert "Remove" in buttons(fake.store.snapshot(int(again["id"]))), "the question stays"
+        said = (await asked("zorblax"))["content"]
+        assert said.startswith(SLOW), said
+        assert await read_terms(store, scene.guild.id) == []

@@ -72,7 +72,6 @@ from bot.discord_app.replies import (
     echo_name,
     echo_names,
     in_code,
-    said_through_the_stop,
     through_the_stop,
     wrote_through_the_stop,
 )
@@ -362,15 +361,21 @@ class RemoveButton(
             done = f"Removed “{echo_name(term.title)}”{gone}."
             return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
+        # The removal's use, taken at its confirm (the command's question writes nothing):
+        # "going a bit fast" leaves the question and its button for later.
+        REMOVE_LIMIT.take(interaction)
         await interaction.response.edit_message(view=None)
         if not await still_allowed(interaction):
+            REMOVE_LIMIT.wrote_nothing(interaction)
             return
-        text = await said_through_the_stop(
+        text, removed = await wrote_through_the_stop(
             interaction.client,
             write_terms(interaction, plan),
             "removing this term",
             "with `/define`",
         )
+        if not removed:  # already gone, changed, still related, the database away
+            REMOVE_LIMIT.wrote_nothing(interaction)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -580,19 +585,28 @@ def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     )
 
 
-async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
-    """Run one checked write of this server's terms; the answer to give (never raises for a
-    database that cannot be written: says so)."""
+async def write_terms(interaction: Interaction, plan: Plan[str]) -> tuple[str, bool]:
+    """Run one checked write of this server's terms; the answer to give, and whether it wrote
+    (never raises for a database that cannot be written: says so)."""
     state = interaction.client.state
     scope = interaction.guild_id or 0
     if state.store is None:
-        return storage_down(state)
+        return storage_down(state), False
+    planned: list[bool] = []  # the plan's last run (its write's), whether it changed anything
+
+    def noted(
+        current: list[ServerTerm], aliases: Mapping[str, str]
+    ) -> tuple[TermChange | None, str]:
+        change, answer = plan(current, aliases)
+        planned[:] = [change is not None]
+        return change, answer
+
     try:
-        answer = await change_terms(state.store, scope, plan, interaction.user.id)
+        answer = await change_terms(state.store, scope, noted, interaction.user.id)
     except StorageError:
-        return await write_failed(state)
+        return await write_failed(state), False
     await state.servers.reload(scope)
-    return answer
+    return answer, planned == [True]
 
 
 CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
@@ -675,18 +689,18 @@ class TermCog(
 
     @app_commands.command(name="remove", description="Remove one of this server's terms")
     @app_commands.describe(term="The term to remove")
-    @REMOVE_LIMIT.check()
+    @REMOVE_LIMIT.check(taken=False)  # its confirm takes the use
     async def remove(self, interaction: Interaction, term: str) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
         if found is None:
-            REMOVE_LIMIT.wrote_nothing(interaction)
+            REMOVE_LIMIT.refused(interaction)
             return
         dangling = dangling_after_removal(local.terms, found.id, self.state.glossary)
         if dangling:
+            REMOVE_LIMIT.refused(interaction)
             await reply(interaction, still_pointed_at(found, dangling))
-            REMOVE_LIMIT.wrote_nothing(interaction)
             return
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
         if not back:
@@ -963,7 +977,7 @@ class TermCog(
             return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
         try:
-            text = await write_terms(interaction, plan)
+            text, _ = await write_terms(interaction, plan)
         except SuggestionDecided as exc:  # in the moment between that read and this write
             how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
             return await self._decided_meanwhile(owner, nonce, draft, how)
