@@ -5,9 +5,12 @@ main 2e0bd456 first."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from bot.storage import Store
+import pytest
+
+from bot.storage import StorageUnavailable, Store
 from bot.term_storage import read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import buttons
@@ -97,3 +100,40 @@ async def test_a_removal_never_confirmed_costs_no_use(
         said = (await asked("zorblax"))["content"]
         assert said.startswith(SLOW), said
         assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_a_saved_form_stays_saved_when_its_mark_could_not_be_written(
+    scene: Scene, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review65 marks a form saved (its draft `written`) once its save writes, so a refused
+    answer's Edit again opens it no more. The mark was a write of its own after the term's:
+    the database failing at that moment (a lock, a full disk) kept it in memory only, and
+    after a restart the old Edit again opened the form once more, whose save then added a
+    second term on the command's one use. The mark is now written with the term, in one
+    transaction."""
+    fake, moderator = scene.fake, scene.moderator
+    keep_draft = Store.save_term_draft
+
+    async def failing_at_the_mark(
+        store: Store, nonce: str, scope: int, owner: int, body: str
+    ) -> None:
+        if json.loads(body)["written"] is not None:
+            raise StorageUnavailable("database is locked")
+        await keep_draft(store, nonce, scope, owner, body)
+
+    async with start_bot(await Store.open(scene.db_path), cooldown=(1, 3600.0)):
+        opened = await open_add(scene, moderator, category="Retrieval & Context")
+        refused = await submit(scene, moderator, opened, {**TERM, "title": "@everyone"})
+        again = buttons(refused)["Edit again"]
+        reopened = await fake.click(moderator, refused, again)
+        assert (await reopened.response())["type"] == 9
+        monkeypatch.setattr(Store, "save_term_draft", failing_at_the_mark)
+        saved = await (await fake.submit_modal(moderator, reopened, TERM)).final_message()
+        assert str(saved["content"]).startswith("Added **Zorblax**"), saved["content"]
+        monkeypatch.undo()
+    store = await Store.open(scene.db_path)
+    async with start_bot(store, cooldown=(1, 3600.0)):  # the draft read back from the database
+        pressed = await fake.click(moderator, refused, again)
+        said = str((await pressed.final_message())["content"])
+        assert said.startswith("That form was saved already"), said
+        assert [t.title for t in await read_terms(store, scene.guild.id)] == ["Zorblax"]

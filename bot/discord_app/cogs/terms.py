@@ -21,7 +21,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +91,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
     overlay_target,
 )
-from bot.storage import StorageError, Store, Suggestion, SuggestionDecided
+from bot.storage import StorageError, Store, StoredDraft, Suggestion, SuggestionDecided
 from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
     Plan,
@@ -585,9 +585,12 @@ def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     )
 
 
-async def write_terms(interaction: Interaction, plan: Plan[str]) -> tuple[str, bool]:
+async def write_terms(
+    interaction: Interaction, plan: Plan[str], draft: Callable[[str], StoredDraft] | None = None
+) -> tuple[str, bool]:
     """Run one checked write of this server's terms; the answer to give, and whether it wrote
-    (never raises for a database that cannot be written: says so)."""
+    (never raises for a database that cannot be written: says so). `draft`: the form's draft,
+    of the answer, kept in the same write (`term_storage.change_terms`)."""
     state = interaction.client.state
     scope = interaction.guild_id or 0
     if state.store is None:
@@ -602,7 +605,7 @@ async def write_terms(interaction: Interaction, plan: Plan[str]) -> tuple[str, b
         return change, answer
 
     try:
-        answer = await change_terms(state.store, scope, noted, interaction.user.id)
+        answer = await change_terms(state.store, scope, noted, interaction.user.id, draft=draft)
     except StorageError:
         return await write_failed(state), False
     await state.servers.reload(scope)
@@ -976,8 +979,11 @@ class TermCog(
         ) -> tuple[TermChange | None, str]:
             return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
+        def saved(answer: str) -> StoredDraft:  # the form done, with its term or not at all
+            return StoredDraft(nonce, owner, replace(draft, written=answer).to_json())
+
         try:
-            text, _ = await write_terms(interaction, plan)
+            text, _ = await write_terms(interaction, plan, saved)
         except SuggestionDecided as exc:  # in the moment between that read and this write
             how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
             return await self._decided_meanwhile(owner, nonce, draft, how)
