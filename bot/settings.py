@@ -246,14 +246,15 @@ class Settings(BaseSettings):
         return [Path(p.strip()).expanduser() for p in parts] or None
 
 
+_EXPORT = re.compile(r"^export\s+", re.IGNORECASE)  # any whitespace after it, as dotenv's
+
+
 def _setting_name(name: str) -> str:
     """An environment variable's name as `.env` reads it, in lower case: without the byte-order
-    mark of an env file saved by Notepad, the spaces of `NAME = value`, or `export `, all of
-    which `docker/podman --env-file` passes as part of the name."""
-    name = name.lstrip("\ufeff").strip()
-    if name.lower().startswith("export "):
-        name = name[len("export ") :].strip()
-    return name.lower()
+    mark of an env file saved by Notepad, the spaces of `NAME = value`, or `export ` (or a tab
+    after it), all of which `docker/podman --env-file` passes as part of the name."""
+    name = _EXPORT.sub("", name.lstrip("\ufeff").strip())
+    return name.strip().lower()
 
 
 class AsDotenvReads(PydanticBaseSettingsSource):

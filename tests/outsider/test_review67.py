@@ -81,3 +81,13 @@ def test_a_token_dotenv_cannot_read_is_refused_without_showing_it(
     said = str(raised.value)
     assert said.startswith("bad setting: DISCORD_TOKEN is not read"), said
     assert "secret" not in said, said
+
+
+@pytest.mark.usefixtures("no_dotenv")
+def test_export_with_a_tab_counts_as_dotenv_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`export<TAB>COOLDOWN_USES=7` in an env file: `.env` reads COOLDOWN_USES=7 (dotenv takes
+    any whitespace after `export`); `podman run --env-file` passes the name `export\\tCOOLDOWN_USES`,
+    which the bot ignored without a word (only `export ` with a space was read), serving 5."""
+    assert dotenv_values(stream=io.StringIO("export\tCOOLDOWN_USES=7\n")) == {"COOLDOWN_USES": "7"}
+    monkeypatch.setenv("export\tCOOLDOWN_USES", "7")
+    assert load_settings().cooldown_uses == 7
