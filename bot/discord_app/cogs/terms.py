@@ -733,8 +733,8 @@ class TermCog(
             return
         terms, aliases = read
         if not terms:
-            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             EXPORT_LIMIT.wrote_nothing(interaction)
+            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             return
         glossary = (await self.state.servers.local(scope)).glossary
         data = await asyncio.to_thread(export_bytes, terms, glossary)
