@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -111,6 +111,15 @@ rows in the same voices and from neighbouring fields), `relevance_blind44.tsv` (
 `test28`, held out, the other half in the same shapes in other voices: a dispatcher, an
 architect, a pharmacist, a policy analyst, a sports coach, a marketer; written the same way
 after that),
+`relevance_blind45.tsv` (one slice, `dev21`, to tune on, the checks' shapes over half the
+glossary split by the blake2b of the id, alternately within each category: descriptions of 4-6,
+7-15 and 16-40 words naming nothing of the entry; questions from a Discord moderator, a
+high-school student, a translator, a hardware tinkerer and someone typing on a phone, 24 of them
+comparing two entries with the second in `also`; off-topic rows from neighbouring fields and
+everyday chat, a third with an entry's word in another sense), `relevance_blind46.tsv` (one
+slice, `test29`, held out, the other half in the same shapes in other voices: a data-annotation
+worker, an investor, a retired engineer, a librarian, a streamer; written the same way after
+that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -120,7 +129,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test28, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test29, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -191,6 +200,8 @@ SETS = (
     "relevance_blind42.tsv",
     "relevance_blind43.tsv",
     "relevance_blind44.tsv",
+    "relevance_blind45.tsv",
+    "relevance_blind46.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -225,6 +236,7 @@ HELD_OUT = {
     "test26",
     "test27",
     "test28",
+    "test29",
     "everyday-check",
     "chat-check",
 }
@@ -251,7 +263,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev20, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev21, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

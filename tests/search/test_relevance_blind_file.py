@@ -678,6 +678,28 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind45.md: half the glossary split by the blake2b of the id within each
+    # category, descriptions of 4-6, 7-15 and 16-40 words naming nothing of the entry, questions
+    # from a Discord moderator, a high-school student, a translator, a hardware tinkerer and a
+    # phone typist, 24 of them comparing two entries. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind45.tsv"),
+        "dev21",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
+    # relevance_blind46.md: the other half in the same shapes, in other voices (a data-annotation
+    # worker, an investor, a retired engineer, a librarian, a streamer). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind46.tsv"),
+        "test29",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -817,20 +839,31 @@ def test_the_thirty_third_and_fourth_sets_split_the_glossary_in_the_checks_shape
     assert halves[0] | halves[1] == {entry.id for entry in load_glossary()}
 
 
-def _described_in_three_lengths(name: str) -> set[str]:
-    """The entries a set in the checks' shape describes, checking that its descriptions come in
-    three lengths (4-8, 9-18 and 25-50 words), each at least a quarter of them."""
+def _described_in_three_lengths(
+    name: str,
+    lengths: tuple[tuple[int, int], ...] = ((4, 8), (9, 18), (25, 50)),
+    share: int = 4,
+) -> set[str]:
+    """The entries a set in the checks' shape describes, checking that each description's
+    length in words falls in one of `lengths` (by default 4-8, 9-18 and 25-50), each length
+    holding at least 1/`share` of them."""
     rows, described = _in_the_checks_shape(name)
     n = len(described)
-    lengths = [len(row["query"].split()) for row in rows[:n]]
-    bands = [
-        sum(1 for w in lengths if 4 <= w <= 8),
-        sum(1 for w in lengths if 9 <= w <= 18),
-        sum(1 for w in lengths if 25 <= w <= 50),
-    ]
+    words = [len(row["query"].split()) for row in rows[:n]]
+    bands = [sum(1 for w in words if low <= w <= high) for low, high in lengths]
     assert sum(bands) == n
-    assert all(band >= n // 4 for band in bands)
+    assert all(band >= n // share for band in bands)
     return set(described)
+
+
+def _alternate_within_categories(key: Callable[[str], str]) -> tuple[set[str], set[str]]:
+    """Within each category of the glossary, its ids sorted by `key`: the first, third,
+    fifth... ids, and all the others."""
+    by_category: defaultdict[str, list[str]] = defaultdict(list)
+    for entry in load_glossary():
+        by_category[entry.category].append(entry.id)
+    first = {entry_id for ids in by_category.values() for entry_id in sorted(ids, key=key)[::2]}
+    return first, {entry_id for ids in by_category.values() for entry_id in ids} - first
 
 
 def test_the_thirty_fifth_and_sixth_sets_split_each_category_by_alternate_ids() -> None:
@@ -874,18 +907,8 @@ def test_the_thirty_ninth_and_fortieth_sets_split_each_category_by_reversed_ids(
     the id read backwards, dev18 has the first, third, fifth... entry and test26 the others; the
     descriptions come in three lengths (4-8, 9-18 and 25-50 words), each at least a quarter of
     them."""
-    glossary = load_glossary()
     halves = [_described_in_three_lengths(f"relevance_blind{n}.tsv") for n in (39, 40)]
-    by_category: defaultdict[str, list[str]] = defaultdict(list)
-    for entry in glossary:
-        by_category[entry.category].append(entry.id)
-    first = {
-        entry_id
-        for ids in by_category.values()
-        for entry_id in sorted(ids, key=lambda entry_id: entry_id[::-1])[::2]
-    }
-    assert halves[0] == first
-    assert halves[1] == {entry.id for entry in glossary} - first
+    assert tuple(halves) == _alternate_within_categories(lambda entry_id: entry_id[::-1])
 
 
 def test_the_forty_first_and_second_sets_split_each_category_by_the_sha1_of_the_id() -> None:
@@ -894,20 +917,10 @@ def test_the_forty_first_and_second_sets_split_each_category_by_the_sha1_of_the_
     the sha1 (hex) of the id, dev19 has the first, third, fifth... entry and test27 the others;
     the descriptions come in three lengths (4-8, 9-18 and 25-50 words), each at least a quarter
     of them."""
-    glossary = load_glossary()
     halves = [_described_in_three_lengths(f"relevance_blind{n}.tsv") for n in (41, 42)]
-    by_category: defaultdict[str, list[str]] = defaultdict(list)
-    for entry in glossary:
-        by_category[entry.category].append(entry.id)
-    first = {
-        entry_id
-        for ids in by_category.values()
-        for entry_id in sorted(
-            ids, key=lambda entry_id: hashlib.sha1(entry_id.encode()).hexdigest()
-        )[::2]
-    }
-    assert halves[0] == first
-    assert halves[1] == {entry.id for entry in glossary} - first
+    assert tuple(halves) == _alternate_within_categories(
+        lambda entry_id: hashlib.sha1(entry_id.encode()).hexdigest()
+    )
 
 
 def test_the_forty_third_and_fourth_sets_split_each_category_by_the_sha256_of_the_id() -> None:
@@ -916,7 +929,6 @@ def test_the_forty_third_and_fourth_sets_split_each_category_by_the_sha256_of_th
     quarter), then asks 20 "difference between" questions about its own entries with the other
     entry in `also`, then gives 40 off-topic rows; within each category, sorted by the sha256
     (hex) of the id, dev20 has the first, third, fifth... entry and test28 the others."""
-    glossary = load_glossary()
     halves = []
     for name in ("relevance_blind43.tsv", "relevance_blind44.tsv"):
         rows = read_rows(Path(__file__).with_name(name))
@@ -939,15 +951,24 @@ def test_the_forty_third_and_fourth_sets_split_each_category_by_the_sha256_of_th
         assert sum(bands) == n
         assert all(band >= n // 4 for band in bands)
         halves.append(set(described))
-    by_category: defaultdict[str, list[str]] = defaultdict(list)
-    for entry in glossary:
-        by_category[entry.category].append(entry.id)
-    first = {
-        entry_id
-        for ids in by_category.values()
-        for entry_id in sorted(
-            ids, key=lambda entry_id: hashlib.sha256(entry_id.encode()).hexdigest()
-        )[::2]
-    }
-    assert halves[0] == first
-    assert halves[1] == {entry.id for entry in glossary} - first
+    assert tuple(halves) == _alternate_within_categories(
+        lambda entry_id: hashlib.sha256(entry_id.encode()).hexdigest()
+    )
+
+
+def test_the_forty_fifth_and_sixth_sets_split_each_category_by_the_blake2b_of_the_id() -> None:
+    """relevance_blind45.md and relevance_blind46.md: each set describes and asks about the same
+    entries, once each, in that order, then gives 40 off-topic rows; the descriptions come in
+    three lengths (4-6, 7-15 and 16-40 words), each at least a third of them; at least 20 of the
+    questions compare their entry with another named in `also`; within each category, sorted by
+    the blake2b (hex) of the id, dev21 has the first, third, fifth... entry and test29 the
+    others."""
+    halves = []
+    for n in (45, 46):
+        name = f"relevance_blind{n}.tsv"
+        halves.append(_described_in_three_lengths(name, ((4, 6), (7, 15), (16, 40)), share=3))
+        rows = read_rows(Path(__file__).with_name(name))
+        assert sum(1 for row in rows if row["kind"] == "question" and row["also"]) >= 20
+    assert tuple(halves) == _alternate_within_categories(
+        lambda entry_id: hashlib.blake2b(entry_id.encode()).hexdigest()
+    )
