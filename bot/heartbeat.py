@@ -12,6 +12,11 @@ import time
 from pathlib import Path
 
 MAX_AGE = 45.0  # a heartbeat older than this means unhealthy
+# Seconds between a healthy bot's beats (`HEARTBEAT_INTERVAL`'s default). At most a third of
+# MAX_AGE, so that `health` always sees a beat late by a loaded machine's seconds as fresh.
+HEARTBEAT_INTERVAL = 10.0
+MAX_INTERVAL = MAX_AGE / 3
+MIN_INTERVAL = 0.1  # shorter: the file rewritten many times a second, for nothing
 UNHEALTHY = "unhealthy: "  # how the heartbeat file starts when the bot knows why it is unhealthy
 NOT_CONNECTED = "not connected to Discord"
 # How the file starts while only Discord is lost (the time it was first seen lost follows): the

@@ -28,6 +28,7 @@ from pydantic_settings import (
 
 from bot.dburl import PERCENT_ENCODE, credentials_problem
 from bot.errors import ReportedError
+from bot.heartbeat import HEARTBEAT_INTERVAL, MAX_AGE, MAX_INTERVAL, MIN_INTERVAL
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -66,6 +67,8 @@ ACCEPTS = {
     "identify_window": "a number of seconds above 0, at most 60 (Discord's window is 5)",
     "database_wait": "a number of seconds from 0 (no wait) to 600",
     "claim_wait": "a number of seconds from 0 (no wait) to 600",
+    "heartbeat_interval": f"a number of seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (a third "
+    f"of health's {MAX_AGE:g})",
 }
 # Never repeated in an error: a token, and URLs that may carry credentials.
 SECRET = {"discord_token", "discord_api_base_url", "discord_gateway_url", "database_url"}
@@ -145,6 +148,11 @@ class Settings(BaseSettings):
     # How long a starting process waits for the bot or shards another process still runs (one
     # stopping within its grace: a restart's handover) before refusing to run them too.
     claim_wait: float = Field(default=10.0, ge=0, le=600, allow_inf_nan=False)
+    # Seconds between the heartbeat's periodic beats: shorter for a `health --max-age` shorter
+    # than the default's 45 s (tests set it short rather than wait beats out).
+    heartbeat_interval: float = Field(
+        default=HEARTBEAT_INTERVAL, ge=MIN_INTERVAL, le=MAX_INTERVAL, allow_inf_nan=False
+    )
 
     @field_validator("discord_token")
     @classmethod

@@ -47,6 +47,15 @@ def run_health(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    healthy, why = check_heartbeat(path, args.max_age or MAX_AGE)
+    max_age, interval = args.max_age or MAX_AGE, settings.heartbeat_interval
+    if max_age <= interval:  # a healthy bot's file would read stale between two of its beats
+        print(
+            f"glossary-bot: --max-age {max_age:g} is not longer than HEARTBEAT_INTERVAL={interval:g} "
+            "(the seconds between the bot's heartbeats): give a longer --max-age, or the bot and "
+            "health a shorter HEARTBEAT_INTERVAL",
+            file=sys.stderr,
+        )
+        return 2
+    healthy, why = check_heartbeat(path, max_age)
     print(why, file=sys.stdout if healthy else sys.stderr)
     return 0 if healthy else 1

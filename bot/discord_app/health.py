@@ -22,6 +22,7 @@ import discord
 
 from bot import this_process
 from bot.heartbeat import (
+    HEARTBEAT_INTERVAL,
     LOST_SINCE,
     MAX_AGE,
     NOT_CONNECTED,
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_INTERVAL = 10.0  # seconds between heartbeats
 # The least time between two looks at the state that a change asked for (`keep_heartbeat`'s
 # `changed`): a state that flaps is written at most this often, not at each flap.
 LOOK_GAP = 0.5

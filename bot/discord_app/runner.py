@@ -833,6 +833,7 @@ async def _connect_until_stopped(
                 settings.heartbeat_path,
                 database_setting(settings),
                 bot.rest,
+                interval=settings.heartbeat_interval,
                 stop=beats_stop,
                 waiting=lambda: state.database_wait,
                 changed=state.health_changed,

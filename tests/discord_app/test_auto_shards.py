@@ -17,7 +17,7 @@ from tests.discord_app.helpers import define
 from tests.fake_discord import FakeDiscord
 from tests.ops.test_metrics import metrics_port, scrape
 from tests.outsider.test_left36 import GUARD, _read_until, run_bot_by_hand, stopped
-from tests.outsider.test_small_faults import _next_beat
+from tests.outsider.test_small_faults import SHORT_BEATS, _next_beat
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 
@@ -84,6 +84,7 @@ async def test_a_bot_discord_shards_in_3_runs_all_3_shards_in_one_process(
             shards=[0, 1, 2],
             METRICS_PORT="0",
             HEARTBEAT_PATH=str(heartbeat),
+            **SHORT_BEATS,
         )
         health_env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
         health_env["HEARTBEAT_PATH"] = str(heartbeat)

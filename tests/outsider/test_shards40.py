@@ -21,7 +21,7 @@ from tests.clients import ConnectedClient
 from tests.conftest import TEST_DATABASE_URL
 from tests.multiprocess.test_shards import world
 from tests.outsider.test_review35 import STUCK
-from tests.outsider.test_small_faults import _next_beat
+from tests.outsider.test_small_faults import SHORT_BEATS, _next_beat
 from tests.polling import eventually
 from tests.resilience.botproc import ROOT, glossary_bot
 from tests.resilience.test_shard_claims import answers_on, process_of, refused, running
@@ -73,6 +73,7 @@ async def test_health_names_a_shard_down_in_a_process_of_several(tmp_path: Path)
     shard serves), and it is healthy again once the shard is back."""
     async with world() as w:
         process = process_of(w, [0, 1], tmp_path)
+        process.env = {**process.env, **SHORT_BEATS}
         heartbeat = Path(process.env["HEARTBEAT_PATH"])
         env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HEARTBEAT_PATH": str(heartbeat)}
         async with running(process):
@@ -91,6 +92,9 @@ async def test_health_names_a_shard_down_in_a_process_of_several(tmp_path: Path)
                 await answers_on(w, [0])  # the other shard serves meanwhile
                 since = shards_lost(said)[1]
                 said = await _next_beat(heartbeat, said)  # the beats go on
+                # One at least 2 s past `since` (a second's time): fresh at since + MAX_AGE + 1.
+                while (await asyncio.to_thread(heartbeat.stat)).st_mtime < since + 2:
+                    said = await _next_beat(heartbeat, said)
                 assert shards_lost(said) == {1: since}, said
                 healthy, why = check_heartbeat(heartbeat, now=since + MAX_AGE + 1)
                 assert not healthy, why

@@ -114,6 +114,10 @@ def test_a_full_disk_under_the_database_is_not_called_the_output(tmp_path: Path)
     ], said
 
 
+# A bot's periodic beats while a test waits for its next (HEARTBEAT_INTERVAL's default: 10 s).
+SHORT_BEATS = {"HEARTBEAT_INTERVAL": "0.5"}
+
+
 async def _next_beat(heartbeat: Path, after: str, within: float = 30.0) -> str:
     """The heartbeat file once the bot has written it again (its text other than `after`);
     polled: the file is another process's, and no event says it changed."""
@@ -139,7 +143,7 @@ async def test_health_says_both_faults_while_the_bot_runs_and_down_once_it_stops
     heartbeat = tmp_path / "heartbeat"
     env = {**CLI_ENV, "HEARTBEAT_PATH": str(heartbeat)}
     async with BotProcess(
-        fake, folder / "g.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat)
+        fake, folder / "g.db", cwd=tmp_path, HEARTBEAT_PATH=str(heartbeat), **SHORT_BEATS
     ) as bot:
         await bot.wait_for_output(r"healthy: heartbeat in", within=30)
         shutil.rmtree(folder)
