@@ -83,8 +83,11 @@ def scene(fake_discord: FakeDiscord, tmp_path: Path) -> Scene:  # noqa: F811
 
 
 @pytest.fixture
-async def store(scene: Scene) -> AsyncIterator[Store]:
-    store = await Store.open(scene.db_path)
+async def store(scene: Scene, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    # `@pytest.mark.busy_timeout(seconds)`: a test whose write waits out a lock another process
+    # holds (the refusal is its point) waits that long, not Store.open's 5 s.
+    marker = request.node.get_closest_marker("busy_timeout")
+    store = await Store.open(scene.db_path, **({"busy_timeout": marker.args[0]} if marker else {}))
     try:
         yield store
     finally:

@@ -65,6 +65,7 @@ async def test_a_reject_raced_by_another_process_is_told_how_it_was_decided(
             await other.close()
 
 
+@pytest.mark.busy_timeout(0.5)  # the refusal is the point, not SQLite's 5 s wait
 async def test_a_suggestion_saved_while_the_database_is_locked_keeps_what_was_typed(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:

@@ -4,6 +4,8 @@ Discord (its channels, its permissions, a moderator's first mistakes), and Disco
 
 from __future__ import annotations
 
+import pytest
+
 from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from bot.term_storage import read_terms
@@ -81,6 +83,7 @@ async def test_a_mention_where_the_bot_may_not_post_is_one_line_naming_the_permi
             assert title_of(await answer.final_message()) == "Retrieval-Augmented Generation (RAG)"
 
 
+@pytest.mark.busy_timeout(0.5)  # the refusal is the point, not SQLite's 5 s wait
 async def test_a_form_saved_while_the_database_is_locked_keeps_what_was_typed(
     scene: Scene, bot: GlossaryBot, store: Store
 ) -> None:
