@@ -107,6 +107,7 @@ from bot.search.query import (
     in_passing,
     is_question,
     meant_act,
+    name_forms,
     name_setting,
     opening_list,
     pasted_in_code,
@@ -603,6 +604,9 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+        # "quantized", "red teamers": the whole query a verb, adjective or agent form of a name
+        if sides is None and (formed := self._named_as_form(core, server)):
+            return self._answer_named(formed, query, normalized)
         if sides is None and (first := self._asked_first_named(query, normalized, server, shouted)):
             return first
         # "llama 3 70b": a name and its version; "claude 3 5": the version is no words of a
@@ -890,6 +894,19 @@ class SearchIndex:
         if other_number:
             ranked = [Named(n.entry, n.tier, "plural", n.acronym, n.loud) for n in ranked]
         return ranked
+
+    def _named_as_form(self, core: str, server: Mapping[str, int]) -> list[Named]:
+        """Entries a short query written as a form of their name names ("quantized" ->
+        Quantization, "sandboxed" -> Sandbox, "red teamers" -> Red Teaming), as related forms,
+        strongest first; a form in the name's own number before one in the other."""
+        if len(core.split()) > 2:
+            return []
+        forms = name_forms(compact(core))
+        named = forms and (
+            self._named(forms, [], server, False, other_number=False)
+            or self._named(forms, [], server, False, other_number=True)
+        )
+        return [Named(n.entry, n.tier, "match-term", n.acronym, n.loud) for n in named or []]
 
     def _answer_named(self, named: list[Named], query: str, normalized: str) -> SearchResult:
         best = named[0]
