@@ -105,7 +105,6 @@ SHORTHAND = {
     "param": "parameter",
     "quant": "quantization",
     "mem": "memory",
-    "hallu": "hallucination",
 }
 # "grad" is a gradient unless it is the university kind
 _NOT_AFTER_GRAD = {"school", "student", "students", "program", "degree", "life"}
@@ -287,9 +286,7 @@ def _plain_part(text: str, names: Callable[[str], bool]) -> str:
     """`plain_chat` of one message, or of a quote or the reply after it."""
     typed = text
     if len(text.split()) < 2 and not SPACELESS.search(text):  # "过拟合是什么" is one "word"
-        # ML shorthand alone is the word it shortens ("attn", "quant"), unless a name
-        short = text.strip().lower()
-        return SHORTHAND[short] if short in SHORTHAND and not names(short) else english_terms(typed)
+        return english_terms(typed)
     if not text.isascii():
         # emoji and other pictographs ("explain rag 🙏") say nothing about the term (`query`
         # drops them in some places; here, for every rule); combining marks stay, the text is

@@ -26,7 +26,7 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.links import without_links
 from bot.glossary.models import Entry
-from bot.search.chat import plain_chat
+from bot.search.chat import SHORTHAND, plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
     FIELD_WORD_ENTRIES,
@@ -348,6 +348,11 @@ class SearchIndex:
         said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
         if said != text and self._names_outright(text, overlay):
             said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
+        # ML shorthand alone ("attn", "quant") is the name it shortens, where that is a whole
+        # name ("mem" stays: "memory" only starts Memory Systems, and a server may alias it)
+        long = SHORTHAND.get(said.strip().lower())
+        if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
+            said = long
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
         normalized = result.normalized_query
