@@ -993,22 +993,22 @@ def derived_forms(word: str) -> list[str]:
 _AGENT_ENDINGS = ("ers", "er")
 
 
-def name_forms(word: str) -> list[str]:
+def name_forms(word: str, *, agents: bool = True) -> list[str]:
     """Names a whole query written as a verb, adjective or agent form may be (`word` is compact):
     its stems ("sandboxed" -> sandbox, "prefilling" -> prefill) and their nouns ("quantized" ->
-    quantization, "red teamers" -> red teaming). Candidates to look up, most no words at all."""
+    quantization, "red teamers" -> red teaming; `agents`: the doer's forms too). Candidates to
+    look up, most no words at all."""
     if len(word) < 5 or not word.isalpha():
         return []
+    endings = ("ed", "ing", *(_AGENT_ENDINGS if agents else ()))
     # a bare stem only from endings that leave the verb itself ("tokenizing" names no Token)
-    stems = [
-        word[: -len(ending)]
-        for ending in ("ed", "ing", *_AGENT_ENDINGS)
-        if word.endswith(ending) and len(word) - len(ending) >= 4
+    stems = [word[: -len(e)] for e in endings if word.endswith(e) and len(word) - len(e) >= 4]
+    doers = [
+        word[: -len(e)]
+        for e in (_AGENT_ENDINGS if agents else ())
+        if word.endswith(e) and len(word) > len(e) + 4
     ]
-    agents = [
-        word[: -len(e)] for e in _AGENT_ENDINGS if word.endswith(e) and len(word) > len(e) + 4
-    ]
-    forms = [*stems, *derived_forms(word), *(f for a in agents for f in derived_forms(a))]
+    forms = [*stems, *derived_forms(word), *(f for d in doers for f in derived_forms(d))]
     return [f for f in dict.fromkeys(forms) if f != word]
 
 

@@ -677,8 +677,8 @@ class QuestionRules:
         for width in range(min(len(words), self.names.most_words), 0, -1):
             key = compact(" ".join(words[:width]))
             forms = [key, *plural_variants(key)]
-            if not nouns:  # a form of a name: "what is pre-filling", "what do red teamers do"
-                forms += name_forms(key)
+            if not nouns:  # a form of a name: "what is pre-filling" (a doer is a tool as often:
+                forms += name_forms(key, agents=False)  # "the trainer says 3 epochs": no Training
             if nouns:
                 forms = [f + noun for noun in nouns for f in forms]
             elif width < len(words):  # "how are llms evaluated": LLM Evaluation
