@@ -9,6 +9,7 @@ line naming the setting and what it accepts, never echoing a secret.
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import os
 import re
@@ -245,14 +246,15 @@ class Settings(BaseSettings):
         return [Path(p.strip()).expanduser() for p in parts] or None
 
 
+_EXPORT = re.compile(r"^export\s+", re.IGNORECASE)  # any whitespace after it, as dotenv's
+
+
 def _setting_name(name: str) -> str:
     """An environment variable's name as `.env` reads it, in lower case: without the byte-order
-    mark of an env file saved by Notepad, the spaces of `NAME = value`, or `export `, all of
-    which `docker/podman --env-file` passes as part of the name."""
-    name = name.lstrip("\ufeff").strip()
-    if name.lower().startswith("export "):
-        name = name[len("export ") :].strip()
-    return name.lower()
+    mark of an env file saved by Notepad, the spaces of `NAME = value`, or `export ` (or a tab
+    after it), all of which `docker/podman --env-file` passes as part of the name."""
+    name = _EXPORT.sub("", name.lstrip("\ufeff").strip())
+    return name.strip().lower()
 
 
 class AsDotenvReads(PydanticBaseSettingsSource):
@@ -276,7 +278,7 @@ class AsDotenvReads(PydanticBaseSettingsSource):
         }
         fields = self.settings_cls.model_fields
         values = {k: v for k, v in spelled.items() if k in fields} | self.environment()
-        cleaned = {k: _unquoted(v) if isinstance(v, str) else v for k, v in values.items()}
+        cleaned = {k: _unquoted(k, v) if isinstance(v, str) else v for k, v in values.items()}
         return {k: v for k, v in cleaned.items() if v != ""}
 
 
@@ -342,26 +344,53 @@ def _plain_url(value: str, schemes: set[str]) -> str:
     return value.strip()
 
 
-# As python-dotenv reads a `.env` line's value: one pair of quotes, then perhaps a comment (its
-# '#' may follow the closing quote directly); or unquoted, up to whitespace before a '#' (a '#'
-# with none before it is the value's own).
-_QUOTED = re.compile(r"""(["'])(.*?)\1(\s*#.*)?""", re.DOTALL)
+# As python-dotenv reads a `.env` line's value (its parser's expressions): in quotes, the text
+# up to the closing quote (a backslash escapes the character after it, decoded as dotenv decodes
+# it), then perhaps a comment (its '#' may follow the closing quote directly); or unquoted, up to
+# whitespace before a '#' (a '#' with none before it is the value's own).
+_QUOTED = {
+    '"': re.compile(r'"((?:\\.|[^"\\])*)"', re.DOTALL),
+    "'": re.compile(r"'((?:\\.|[^'\\])*)'", re.DOTALL),
+}
+_ESCAPES = {'"': re.compile(r"\\[\\'\"abfnrtv]"), "'": re.compile(r"\\[\\']")}
+_AFTER_QUOTE = re.compile(r"(\s*#.*)?\s*", re.DOTALL)
 _COMMENT = re.compile(r"\s+#.*", re.DOTALL)
 
 
+class NotReadable(ValueError):
+    """A value `.env` cannot read: python-dotenv drops such a line."""
+
+
 def _as_dotenv_reads(value: str) -> tuple[str, str]:
-    """`value` as `.env` reads it, and the comment read off it ("" for none)."""
-    quoted = _QUOTED.fullmatch(value.strip())
-    if quoted:
-        return quoted[2].strip(), (quoted[3] or "").strip()
+    """`value` as `.env` reads it, and the comment read off it ("" for none). NotReadable for a
+    quote that does not close, or words after the closing one."""
+    quote = value.strip()[:1]
+    if quote in _QUOTED:
+        quoted = _QUOTED[quote].match(value, len(value) - len(value.lstrip()))
+        after = _AFTER_QUOTE.fullmatch(value, quoted.end()) if quoted else None
+        if not (quoted and after):
+            raise NotReadable(
+                "its quote does not close, or words follow the closing one (.env drops such a"
+                " line): quote the whole value, and only a # comment after it"
+            )
+        decoded = _ESCAPES[quote].sub(_decoded, quoted[1])
+        return decoded.strip(), (after[1] or "").strip()
     comment = _COMMENT.search(value)
     if comment:
         return value[: comment.start()].strip(), comment[0].strip()
     return value.strip(), ""
 
 
-def _unquoted(value: str) -> str:
-    return _as_dotenv_reads(value)[0]
+def _decoded(escape: re.Match[str]) -> str:
+    return codecs.decode(escape[0], "unicode-escape")
+
+
+def _unquoted(field: str, value: str) -> str:
+    try:
+        return _as_dotenv_reads(value)[0]
+    except NotReadable as exc:
+        given = "" if field in SECRET else _shown(value)
+        raise SettingsError(f"bad setting: {field.upper()}{given} is not read: {exc}") from None
 
 
 def comments_read_off() -> list[str]:
@@ -371,8 +400,10 @@ def comments_read_off() -> list[str]:
     lines = []
     for name, given in os.environ.items():
         field = _setting_name(name)
+        if field not in Settings.model_fields:
+            continue
         value, comment = _as_dotenv_reads(given)
-        if field not in Settings.model_fields or not comment:
+        if not comment:
             continue
         said = "" if field in SECRET else f" as {value!r}, {comment!r} read as a comment"
         lines.append(

@@ -20,6 +20,7 @@ from bot.storage import (
     StorageError,
     Store,
     StoredChange,
+    StoredDraft,
     StoredRename,
     StoredTerm,
     Suggestion,
@@ -72,10 +73,17 @@ async def read_terms(store: Store, scope: int) -> list[ServerTerm]:
 
 
 async def change_terms(
-    store: Store, scope: int, plan: Plan[T], actor_id: int, *, action: str | None = None
+    store: Store,
+    scope: int,
+    plan: Plan[T],
+    actor_id: int,
+    *,
+    action: str | None = None,
+    draft: Callable[[T], StoredDraft] | None = None,
 ) -> T:
     """`Store.change_terms` with terms: `plan` gets the server's terms and aliases as they are,
-    inside the write's transaction, and returns the change (None: nothing) and what to answer."""
+    inside the write's transaction, and returns the change (None: nothing) and what to answer;
+    `draft`, of that answer, the form's draft to keep in the same write when it changes any."""
 
     def stored_plan(
         rows: list[StoredTerm], aliases: dict[str, str]
@@ -84,7 +92,8 @@ async def change_terms(
         if change is None:
             return None, answer
         put = tuple(StoredTerm(t.id, t.model_dump_json()) for t in change.put)
-        return StoredChange(put, change.remove, change.drop_aliases, change.accepts), answer
+        kept = draft(answer) if draft is not None else None
+        return StoredChange(put, change.remove, change.drop_aliases, change.accepts, kept), answer
 
     return await store.change_terms(scope, stored_plan, actor_id, action=action)
 

@@ -100,11 +100,24 @@ class CommandLimit:
             limits = self._limits[(uses, seconds)] = (UserLimit(uses, seconds), refusals)
         return limits
 
-    def check(self) -> Callable[[T], T]:
+    def check(self, *, taken: bool = True) -> Callable[[T], T]:
+        """The command's check: a use taken, or (`taken=False`, a command whose write a button
+        confirms and takes the use) refused as `take` refuses, taking nothing."""
+
         async def within_own_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
-            return self.take(interaction)
+            return self.take(interaction) if taken else self.left(interaction)
 
         return app_commands.check(within_own_limit)
+
+    def left(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        """True if `interaction` could take a use now, or raise CommandOnCooldown as `take`
+        does; nothing counted."""
+        at = interaction.client.arrivals.arrived(interaction)
+        for limit in reversed(self._of(interaction)):  # refusals first, as `take`
+            spent = limit.spent(interaction.user.id, at)
+            if spent is not None:
+                raise app_commands.CommandOnCooldown(spent, spent.get_retry_after(at))
+        return True
 
     def take(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
         """Count `interaction` as a use of the command (True), or raise CommandOnCooldown
@@ -120,7 +133,12 @@ class CommandLimit:
     def wrote_nothing(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         """The use `interaction` made was refused, nothing written: given back, and counted
         as a refusal."""
-        uses, refusals = self._of(interaction)
-        at = interaction.client.arrivals.arrived(interaction)
-        uses.give_back(interaction.user.id, at)
-        refusals.take(interaction.user.id, at)
+        uses, _ = self._of(interaction)
+        uses.give_back(interaction.user.id, interaction.client.arrivals.arrived(interaction))
+        self.refused(interaction)
+
+    def refused(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        """`interaction`, which took no use (`check(taken=False)`), was refused: counted as a
+        refusal."""
+        _, refusals = self._of(interaction)
+        refusals.take(interaction.user.id, interaction.client.arrivals.arrived(interaction))

@@ -38,8 +38,8 @@ from bot.discord_app.health import (
 )
 from bot.discord_app.logs import JsonFormatter, configure_logging, python_reports_logged
 from bot.discord_app.metrics import serve_metrics
-from bot.discord_app.state import BotState, DatabaseWait
-from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.discord_app.state import BotState, DatabaseWait, load_served
+from bot.glossary import Glossary, GlossaryError
 from bot.settings import (
     MAX_SHARD_COUNT,
     Settings,
@@ -132,7 +132,7 @@ def run(settings: Settings | None = None) -> int:
             code = EXIT_CONFIG
             return code
         try:
-            glossary = load_glossary(settings.glossary_path_list)
+            glossary = load_served(settings.glossary_path_list)
         except GlossaryError as exc:
             fail(str(exc))
             return EXIT_ERROR

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from bot.discord_app.alias_cache import CHECK_INTERVAL, SERVER_CACHE_MB, ServerC
 from bot.discord_app.cooldowns import UserLimit
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
-from bot.glossary import Glossary, GlossaryError, load_glossary
+from bot.glossary import Glossary, GlossaryError, Problem, load_glossary_warned
 from bot.glossary.server_terms import MAX_TERMS, MAX_TEXT_BYTES
 from bot.own_thread import on_own_thread
 from bot.search.index import SearchIndex
@@ -48,6 +49,38 @@ MAX_COUNTS = 50_000
 SAY_EMBEDDING = 10.0
 SECONDS_PER_CHARACTER = 0.00025
 CHARACTERS_READ = 600
+
+
+# Files a line of glossary warnings names, at most; `check` lists them all.
+WARNED_FILES_SHOWN = 3
+
+
+def load_served(paths: Sequence[Path] | None) -> Glossary:
+    """The glossary to serve, at start and at each reload (raises GlossaryError as
+    `load_glossary` does), its warnings counted in one WARNING line: `check` lists them, but an
+    operator who never runs it reads the log."""
+    glossary, warnings = load_glossary_warned(paths)
+    if warnings:
+        log.warning(warnings_line(warnings, paths))
+    return glossary
+
+
+def warnings_line(warnings: Sequence[Problem], paths: Sequence[Path] | None) -> str:
+    """How many warnings the glossary has, in which files, and the `check` that lists them:
+    of the paths served, all of them, since some warnings need them together (an entry with no
+    kind is one only where kinds are read)."""
+    files = list(dict.fromkeys(p.file for p in warnings))
+    shown = ", ".join(files[:WARNED_FILES_SHOWN])
+    more = len(files) - WARNED_FILES_SHOWN
+    if more > 0:
+        shown += f" and {more:,} more file{'s' if more > 1 else ''}"
+    many = len(warnings) > 1
+    check = shlex.join(["glossary-bot", "check", *(str(p) for p in paths or ())])
+    return (
+        f"glossary: {len(warnings):,} warning{'s' if many else ''}, in {shown}, which "
+        f"{'do' if many else 'does'} not stop the bot serving it: `{check}` lists "
+        f"{'them' if many else 'it'}"
+    )
 
 
 @dataclass(frozen=True)
@@ -178,7 +211,7 @@ class BotState:
         """The glossary loaded and indexed (or why not), and how long its index took where the
         reload said it would embed many texts (None where it did not)."""
         try:
-            glossary = load_glossary(self.glossary_paths)
+            glossary = load_served(self.glossary_paths)
         except GlossaryError as exc:
             return exc, None
         # Embedding thousands of new texts takes minutes, and nothing else is logged until the

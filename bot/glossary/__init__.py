@@ -41,6 +41,7 @@ __all__ = [
     "bundled_data_dir",
     "inspect_glossary",
     "load_glossary",
+    "load_glossary_warned",
 ]
 
 
@@ -233,9 +234,14 @@ def _no_files(sources: Sequence[object], paths: Sequence[Path] | None) -> str:
 
 def load_glossary(paths: Sequence[Path] | None = None) -> Glossary:
     """The glossary to serve; raises GlossaryError (naming file and entry) if any data is bad."""
+    return load_glossary_warned(paths)[0]
+
+
+def load_glossary_warned(paths: Sequence[Path] | None = None) -> tuple[Glossary, list[Problem]]:
+    """`load_glossary`, with the warnings `check` lists of it (the bot's log counts them)."""
     from bot.glossary.problems import GlossaryError
 
     glossary, problems = inspect_glossary(paths)
     if any(p.severity == "error" for p in problems):  # no entries at all is one of them
         raise GlossaryError(problems)
-    return glossary
+    return glossary, problems

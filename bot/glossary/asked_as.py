@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.glossary.names import NameIndex
 from bot.glossary.problems import Problem
 from bot.glossary.toml import folder_files, line_of
 
@@ -21,11 +22,13 @@ MAX_PHRASING_CHARS = 300
 
 
 class Phrasings(dict[str, list[str]]):
-    """Phrasings per entry id, and the file each id was first met in (to name it in problems)."""
+    """Phrasings per entry id, and the file each id, and each phrasing of an id, was first met
+    in (to name it in problems)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.files: dict[str, Path] = {}
+        self.phrasing_files: dict[tuple[str, str], Path] = {}
 
 
 def read_asked_as(paths: Sequence[Path], problems: list[Problem]) -> Phrasings:
@@ -65,6 +68,30 @@ def _read_tables(
         earlier = found.get(entry_id, [])  # each phrasing once, in the order first met
         found.files.setdefault(entry_id, file)
         found[entry_id] = list(dict.fromkeys([*earlier, *(p.strip() for p in phrasings)]))
+        for phrasing in phrasings:
+            found.phrasing_files.setdefault((entry_id, phrasing.strip()), file)
+
+
+def phrasings_naming_others(asked_as: Phrasings, names: NameIndex[str]) -> list[Problem]:
+    """A warning for each phrasing that is another entry's title, acronym or other name
+    ("retrieval augmented generation" under kv-cache): search finds that entry by it, never
+    this one, so the phrasing only draws descriptions near it to the wrong card. A phrasing
+    that merely writes a name among its words is a description, and fine."""
+    problems: list[Problem] = []
+    entries = set(names.owners.values())  # a table naming no entry is its error alone
+    for entry_id, phrasings in asked_as.items():
+        for phrasing in phrasings if entry_id in entries else ():
+            owner = names.owner(phrasing)
+            if owner is None or owner == entry_id:
+                continue
+            file = asked_as.phrasing_files[entry_id, phrasing]
+            quoted = r".*?([\"'])\s*" + re.escape(phrasing) + r"\s*\1"
+            message = (
+                f"asked-as phrasing {phrasing!r} is a name of {owner!r}, which search finds "
+                "by it, never this entry: drop the phrasing"
+            )
+            problems.append(Problem("warning", str(file), message, entry_id, line_of(file, quoted)))
+    return problems
 
 
 def phrasings_by_id(

@@ -3,7 +3,7 @@
 The search reads a kind where one question names two entries: in "how does vllm do paged
 attention" a tool or model is where the method happens, not what is asked about. A data folder's
 `kinds/` covers every entry of the folders loaded with it: an unknown id or an unknown kind is an
-error naming the file, an entry with no kind a warning naming it (a file of one's own checked
+error naming the file, an entry with no kind a warning at the entry (a file of one's own checked
 beside the bundled data still loads). Folders with no such files give no kinds (a server's own
 terms have none either); the search reads no kind as unknown.
 """
@@ -11,9 +11,10 @@ terms have none either); the search reads no kind as unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from bot.glossary.formats.raw import RawEntry
 from bot.glossary.models import KINDS
 from bot.glossary.problems import Problem
 from bot.glossary.toml import folder_files, line_of
@@ -51,27 +52,29 @@ def read_kinds(paths: Sequence[Path], problems: list[Problem]) -> KindFile:
     return found
 
 
-def kinds_by_id(ids: Iterable[str], kinds: KindFile, problems: list[Problem]) -> dict[str, str]:
-    """Each entry's kind, given the ids of every entry: an id of no entry is an error naming the
-    file; where any kinds were read, an entry with no kind is a warning naming the files."""
-    ids = list(ids)
-    known = set(ids)
+def kinds_by_id(
+    groups: Mapping[str, Sequence[RawEntry]], kinds: KindFile, problems: list[Problem]
+) -> dict[str, str]:
+    """Each entry's kind, given every entry's records by id (the leading one first): an id of
+    no entry is an error naming the kinds file; where any kinds were read, an entry with no kind
+    is a warning at its leading record's file and line."""
+    known = set(groups)
     for entry_id, file in kinds.files.items():
         if entry_id not in known:
             message = f"names no entry: {entry_id!r}"
             line = _key_line(file, entry_id)
             problems.append(Problem("error", str(file), message, entry_id, line, names=entry_id))
     if kinds.files:
-        where = ", ".join(sorted({str(f) for f in kinds.files.values()}))
-        for entry_id in ids:
+        for entry_id, (lead, *_) in groups.items():
             if entry_id not in kinds.files:
-                # `where` may be the bundled file, which an operator cannot edit: say what they can.
+                # Named at the entry (the kinds read may be the bundled file alone, which an
+                # operator cannot edit), with what they can do.
                 message = (
                     "the entry has no kind: the search reads it as unknown (give it one in a "
                     "kinds/*.toml of a folder served with it)"
                 )
-                problems.append(Problem("warning", where, message, entry_id))
-    return {entry_id: kinds[entry_id] for entry_id in ids if entry_id in kinds}
+                problems.append(Problem("warning", lead.file, message, lead.local_id, lead.line))
+    return {entry_id: kinds[entry_id] for entry_id in groups if entry_id in kinds}
 
 
 def _key_line(file: Path, entry_id: str) -> int | None:

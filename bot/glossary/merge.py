@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Collection, Iterable
 from typing import Literal
 
-from bot.glossary.asked_as import Phrasings, phrasings_by_id
+from bot.glossary.asked_as import Phrasings, phrasings_by_id, phrasings_naming_others
 from bot.glossary.formats.raw import RawEntry
 from bot.glossary.keys import compact, normalize, normalize_many
 from bot.glossary.kinds import KindFile, kinds_by_id
@@ -55,6 +55,7 @@ def merge_sources(
     verbatim = {s.info.key for s in sources if s.verbatim}
     problems.extend(_shadowed_match_terms(groups, names, verbatim))
     phrasings = phrasings_by_id(groups, asked_as, problems)
+    problems.extend(phrasings_naming_others(asked_as, names))
     kind_of = kinds_by_id(groups, kinds if kinds is not None else KindFile(), problems)
     entries = [
         _merge_group(

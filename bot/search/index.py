@@ -361,7 +361,7 @@ class SearchIndex:
         # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
         # the whole text's conversion
         core = query_core(normalized) if compares else ""
-        sides = compared_sides(normalized, core, asked_clause(said)) if compares else None
+        sides = compared_sides(said, normalized, core, asked_clause(said)) if compares else None
         pair = sides or (conversion(core) if compares else None)
         side = cache(lambda text: self._search(text, overlay))  # each side searched once
         if sides and result.entry is None:

@@ -62,14 +62,18 @@ _COMPARISONS = [
         r"similar to|related to) (?P<o>[^ ]+(?: [^ ]+){0,2})$",
     )
 ]
+# "X vs Y", the one shape read in a text's first clause alone ("X vs Y, <a remark>"): "is that the
+# same thing as ai safety, or ..." names no first side
+_VERSUS = _COMPARISONS[1:2]
 # Words without which no text is a comparison: most queries need not try the patterns.
 COMPARING = frozenset(
-    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into"}
+    {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into", "instead"}
 )
 # "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
-# goes on to say what for. Not a whole-query shape: the first side counts only if it is a name.
+# goes on to say what for ("lora instead of fine-tuning?", "dpo or rather ppo" too). Not a
+# whole-query shape: the first side counts only if it is a name.
 _LEADING_COMPARISON = re.compile(
-    r"^(?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:vs|versus|or|compared to|compared with) "
+    r"^(?P<t>[^ ]+(?: [^ ]+){0,2}?) (?:vs|versus|or rather|or|instead of|compared to|compared with) "
     r"(?P<o>[^ ]+(?: [^ ]+){0,2}?)"
     r"(?: (?:for|on|in|with|when|at|to|which|what|and|but|is|are|so|if) .+)?$"
 )
@@ -99,6 +103,7 @@ _OPENER = re.compile(
     r"in simple terms|in plain english|simply put|quick question|dumb question|noob question|"
     r"the term|the word|the concept of|the concept|concept of|the idea of|the meaning of|"
     r"point of|the point of|purpose of|the purpose of|deal with|the deal with|"
+    r"pros and cons of|pros cons of|"  # "pros and cons of hnsw vs lsh": the comparison
     r"a|an|the)\s+"
 )
 # Closers, repeated away: "kv cache in llms please" -> "kv cache".
@@ -224,6 +229,12 @@ def is_question(query: str) -> bool:
 _CLAUSE_END = re.compile(r"[,;:!?]+(?:\s+|$)|\s+[-\u2013\u2014]+\s+|\.\s+")
 # A clause that only greets ("morning all", "sup") is no scene.
 _SALUTATIONS = frozenset({"good", "morning", "afternoon", "evening", "sup", "hiya", "howdy"})
+
+
+def _opening_clause(query: str) -> str:
+    """The (raw) text's first clause, `normalize`d: "safetensors vs ckpt" of "safetensors vs
+    ckpt, my friend says ckpt is dangerous, why"."""
+    return normalize(_CLAUSE_END.split(_without_symbols(query.lower()), maxsplit=1)[0])
 
 
 def asked_clause(query: str) -> tuple[str, str] | None:
@@ -575,32 +586,35 @@ def plainly_in_passing(normalized: str, start: int, end: int) -> bool:
     return bool(_PASSING_OPENER.match(before)) and asks_kind(normalized[end:].strip())
 
 
-def compared(normalized: str) -> tuple[str, str] | None:
+# "rag vs lora which one": the question after the other side is no part of its name
+_ASKED_AFTER = re.compile(r" (?:which|what)\b.*")
+
+
+def compared(
+    normalized: str, patterns: list[re.Pattern[str]] = _COMPARISONS
+) -> tuple[str, str] | None:
     """The two terms of a comparison ("difference between X and Y", "X vs Y"), else None."""
     text = _without_symbols(normalized)
-    for pattern in _COMPARISONS:
+    for pattern in patterns:
         found = pattern.match(text)
         if found:
-            return found.group("t"), found.group("o")
+            return found.group("t"), _ASKED_AFTER.sub("", found.group("o"))
     return None
 
 
-def comparison(normalized: str, core: str) -> tuple[str, str] | None:
-    """The two sides of a comparison: the whole query's ("difference between X and Y", "X vs
-    Y"), else one its core (`query_core`) starts with and goes on from, saying what for ("X or
-    Y for Z")."""
-    pair = compared(normalized)
+def compared_sides(
+    query: str, normalized: str, core: str, clauses: tuple[str, str] | None
+) -> tuple[str, str] | None:
+    """The two sides a (raw) text compares: its whole (`compared`), else the scene before its
+    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`), else its
+    first clause ("safetensors vs ckpt, my friend says ckpt is dangerous"), else a comparison its
+    core (`query_core`) starts with and goes on from, saying what for ("X or Y for Z"). A clause
+    ends the other side: "rlaif vs rlhf, only the feedback differs?" compares RLAIF and RLHF."""
+    pair = compared(normalized) or (compared(clauses[0]) if clauses else None)
+    pair = pair or compared(_opening_clause(query), _VERSUS)
     if pair is None and (found := _LEADING_COMPARISON.match(core)):
         pair = found["t"], found["o"]
     return pair
-
-
-def compared_sides(
-    normalized: str, core: str, clauses: tuple[str, str] | None
-) -> tuple[str, str] | None:
-    """The two sides a text compares: its whole (`comparison`), else the scene before its
-    question ("layernorm vs batchnorm, why do transformers use it": `asked_clause`)."""
-    return comparison(normalized, core) or (compared(clauses[0]) if clauses else None)
 
 
 def query_core(normalized: str) -> str:

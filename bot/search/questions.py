@@ -146,7 +146,7 @@ class QuestionRules:
         # "swiglu activation, why is everyone using it": a topic or a scene, then the question
         clauses = asked_clause(query)
         # "layernorm vs batchnorm, why do transformers use it": the scene compares
-        pair = compared_sides(normalized, core, clauses)
+        pair = compared_sides(query, normalized, core, clauses)
         # "ppo vs dpo for a tiny chat model": the first side, if a name, at any rank; the
         # other side is what it is compared with, no sign that the chat is unclear
         side = self.with_head(*pair) if pair else ""  # "tensor vs pipeline parallelism"

@@ -179,6 +179,16 @@ class StoredChange:
     remove: tuple[str, ...] = ()
     drop_aliases: tuple[str, ...] = ()
     accepts: int | None = None  # a suggestion accepted as put[0], in the same write
+    draft: StoredDraft | None = None  # the form that wrote it, kept as saved in the same write
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDraft:
+    """A term form's draft (its JSON) under its nonce, for the moderator it was opened for."""
+
+    nonce: str
+    owner_id: int
+    body: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -869,7 +869,8 @@ class Store:
         and what to answer. Term and checked alias writes are serialised, so `plan` sees every
         earlier write: check caps and conflicts (a name an alias answers to) there. A change
         that `accepts` a suggestion decides it in the same write, undone with
-        `SuggestionDecided` when it is no longer open."""
+        `SuggestionDecided` when it is no longer open; one with a `draft` keeps that form's
+        draft (marked saved) in the same write."""
         at, write_id = self._seconds(), new_write_id()
 
         async def write(tx: Tx) -> T:
@@ -891,6 +892,15 @@ class Store:
                 for key in change.drop_aliases:
                     await alias_queries.remove_alias(
                         tx, scope=scope, key=key, actor_id=actor_id, at=at, write_id=write_id
+                    )
+                if change.draft is not None:  # the form saved: with its term, or not at all
+                    await draft_queries.save_draft(
+                        tx,
+                        nonce=change.draft.nonce,
+                        scope=scope,
+                        owner_id=change.draft.owner_id,
+                        body=change.draft.body,
+                        at=at,
                     )
                 if change.accepts is not None:
                     accepted = await suggestion_queries.decide(

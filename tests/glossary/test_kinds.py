@@ -57,11 +57,13 @@ def test_an_unknown_kind_is_an_error_naming_file_and_entry(tmp_path: Path) -> No
     assert "'software'" in errors[0]
 
 
-def test_an_entry_with_no_kind_is_a_warning_naming_the_file(tmp_path: Path) -> None:
+def test_an_entry_with_no_kind_is_a_warning_at_the_entry(tmp_path: Path) -> None:
+    """At the entry's file and line (left67: it named the kinds file, the bundled one for an
+    entry of an operator's own folder, which they cannot edit)."""
     folder = _folder(tmp_path, 'vllm = "tool"\n')
     _, problems = inspect_glossary([folder])
     assert [str(p) for p in problems] == [
-        f"{tmp_path / 'kinds' / 'k.toml'} [kv-cache]: warning: "
+        f"{tmp_path / 'terms.toml'}:9 [kv-cache]: warning: "
         "the entry has no kind: the search reads it as unknown (give it one in a kinds/*.toml "
         "of a folder served with it)"
     ]
@@ -71,8 +73,8 @@ def test_an_entry_with_no_kind_is_a_warning_naming_the_file(tmp_path: Path) -> N
 def test_an_operators_folder_beside_the_bundled_data_gives_its_entries_kinds(
     tmp_path: Path,
 ) -> None:
-    """What the warning says to do, as an operator does it (readme49): the warning names the
-    bundled kinds file, which an operator cannot edit; a `kinds/` of their own folder can."""
+    """What the warning says to do, as an operator does it (readme49): not the bundled kinds
+    file, which an operator cannot edit, but a `kinds/` of their own folder."""
     from bot.glossary import bundled_data_dir
 
     mine = tmp_path / "mine"

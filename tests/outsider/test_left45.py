@@ -185,7 +185,8 @@ async def test_a_refusal_names_the_host_and_pid_of_a_process_of_many_shards(
         other = await Store.open(url, flush_interval=None)
         try:
             many = Settings(_env_file=None, shard_count=count, shard_ids=ids)  # type: ignore[call-arg]
-            one = Settings(_env_file=None, shard_count=count, shard_ids="0")  # type: ignore[call-arg]
+            # claim_wait=0: refused at once (the refusal's words are the point; review46 waits).
+            one = Settings(_env_file=None, shard_count=count, shard_ids="0", claim_wait=0)  # type: ignore[call-arg]
             async with runner._claim_shards(many, holder, None, None):
                 with pytest.raises(ShardsTaken) as taken:
                     async with runner._claim_shards(one, other, None, None):

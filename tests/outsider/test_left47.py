@@ -311,10 +311,15 @@ async def test_a_shard_whose_ready_has_not_come_is_lost(
 
     monkeypatch.setattr(discord.Client, "before_identify_hook", no_pause)
     store = await Store.open(tmp_path / "bot.db", flush_interval=None)
-    async with FakeDiscord(shard_count=2) as fake:
+    # A short IDENTIFY window on both sides (Discord's 5 s): shard 1 identifies twice here.
+    window = 0.3
+    async with FakeDiscord(shard_count=2, identify_window=window) as fake:
         with fake.patch_discord_py():
             client = ShardedGlossaryBot(
-                BotState(glossary, store), shard_count=2, guild_ready_timeout=0.05
+                BotState(glossary, store),
+                shard_count=2,
+                guild_ready_timeout=0.05,
+                identify_window=window,
             )
             async with serve(client, fake):
                 gateway = fake.gateway

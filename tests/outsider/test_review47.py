@@ -28,14 +28,14 @@ import os, signal, sys
 from bot import cli
 from bot.discord_app import runner
 
-load = runner.load_glossary
+load = runner.load_served
 
 def loading(paths):
     print("review47: {name} sent while the glossary loads", flush=True)
     os.kill(os.getpid(), signal.{name})
     return load(paths)
 
-runner.load_glossary = loading
+runner.load_served = loading
 sys.exit(cli.main(["run"]))
 """
 

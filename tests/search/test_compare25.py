@@ -13,11 +13,9 @@ from .probe_files import ProbeFile
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-STILL_FAILING = {
-    # a scene with no question after it (`asked_clause` finds no question): no comparison read
-    "hallucination vs hallucination detection, my manager mixes them up",
-    "sft vs rlhf, the course mentions both",
-}
+# None now: the two scenes with no question after them ("sft vs rlhf, the course mentions
+# both") are read since compare67 (the first clause compares: `query.compared_sides`).
+STILL_FAILING: set[str] = set()
 PROBES = ProbeFile("compare25_probes.tsv", STILL_FAILING)
 
 

@@ -9,7 +9,7 @@ import pytest
 from bot.search import SearchIndex
 from bot.search.query import (
     asked_state,
-    comparison,
+    compared_sides,
     derived_forms,
     is_question,
     query_core,
@@ -280,4 +280,4 @@ def test_text_that_starts_with_a_name_but_is_not_about_it(
     ],
 )
 def test_the_sides_of_a_comparison(core: str, pair: tuple[str, str] | None) -> None:
-    assert comparison(core, core) == pair
+    assert compared_sides(core, core, core, None) == pair

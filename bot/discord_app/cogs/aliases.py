@@ -307,8 +307,8 @@ class AliasCog(
         state = self.state
         scope = interaction.guild_id or 0
         if state.store is None:
-            await reply(interaction, storage_down(state))
             REMOVE_LIMIT.wrote_nothing(interaction)
+            await reply(interaction, storage_down(state))
             return
         await thinking(interaction)
         store = state.store
@@ -326,9 +326,9 @@ class AliasCog(
         said, removed = await wrote_through_the_stop(
             interaction.client, removal(), "removing this alias", "with `/alias list`"
         )
-        await reply(interaction, said)
-        if not removed:
+        if not removed:  # given back first: an answer Discord fails keeps no use
             REMOVE_LIMIT.wrote_nothing(interaction)
+        await reply(interaction, said)
 
     @remove.autocomplete("alias")
     async def server_aliases(

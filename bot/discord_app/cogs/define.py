@@ -36,6 +36,7 @@ from bot.discord_app.replies import (
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import drop_invisible
 from bot.search.asked import search_asked
+from bot.search.index import MAX_QUERY
 from bot.storage import DM_SCOPE
 
 if TYPE_CHECKING:
@@ -136,13 +137,15 @@ def _either(words: Collection[str]) -> str:
 
 _THANKS_ELSEWHERE = _either([word for _, thanks, _ in OTHER_LANGUAGES for word in thanks])
 _HELP_ELSEWHERE = _either([word for _, _, asked in OTHER_LANGUAGES for word in asked])
-# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card): no
-# term, so MENTION_HELP, and no missed search for the server's stats. A server's own name
-# that reads like one ("OK" for a term) is searched first and opens its card.
+# What people say to a bot they talk to, in a DM above all ("hi", "thanks!" after a card, a
+# laugh: "lol", "hahaha", "xD"): no term, so MENTION_HELP, and no missed search for the
+# server's stats. A server's own name that reads like one ("OK" for a term) is searched first
+# and opens its card.
 _PLEASANTRY = re.compile(
     r"(?:[¡¿]?(?:hi|hello|hey|heya|hiya|yo|sup|gm|good (?:morning|afternoon|evening|night)|"
     r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|tysm|cheers|ok(?:ay)?|cool|nice|"
-    rf"great|got it|perfect|awesome|{_THANKS_ELSEWHERE})"
+    r"great|got it|perfect|awesome|lo+l(?:ol)*|lmf?a+o+|rofl|ha(?:ha)+h?|he(?:he)+|xd+|"
+    rf"{_THANKS_ELSEWHERE})"
     r"(?: (?:there|all|bot|again|mate|man))?[\s!.,:;)(]*)+",
     re.IGNORECASE,
 )
@@ -326,7 +329,12 @@ def asks_about_quote(text: str) -> bool:
 
 
 def search_under_quote(
-    index: SearchIndex, text: str, quote: str, aliases: Aliases, shown: Collection[str] = ()
+    index: SearchIndex,
+    text: str,
+    quote: str,
+    aliases: Aliases,
+    shown: Collection[str] = (),
+    read_end: bool = True,
 ) -> SearchResult:
     """`text` searched (`search_mention`); where it opens no card and asks about a `quote`, the
     two in the shape the search reads as a thread reply ("> quote" and the reply on the next
@@ -334,11 +342,11 @@ def search_under_quote(
     (a quote naming two leaves "that" unknown; a link names none: "…/rag"). The own words'
     card wins; a miss or offers stay the own words'. A card titled as one `shown` (the bot's
     card the message replies to, quoting it; its title as the card fits it) is not posted
-    again: it tells nothing new."""
-    own = search_mention(index, text, aliases)
+    again: it tells nothing new. `read_end`: as `search_mention` takes it."""
+    own = search_mention(index, text, aliases, read_end)
     if own.entry is not None or not quote:
         return own
-    replied = search_mention(index, f"> {quote}\n{text}", aliases)
+    replied = search_mention(index, f"> {quote}\n{text}", aliases, read_end)
     if replied.entry is None:
         return own
     named = {m.entry.id for m in index.find_named_terms(quote, aliases)}
@@ -357,21 +365,28 @@ def mention_text(content: str, mine: str) -> str:
     before, *after = re.split(mine, content)
     rest = " ".join(after)
     said = _ASIDE.sub(" ", rest).strip()
-    pleasantry = _PLEASANTRY.fullmatch(_as_typed_words(said))
-    if re.search(_OTHER, before) and re.search(r"\w", said) and not pleasantry:
-        content = rest
-    else:
-        content = f"{before} {rest}"
-    return _ASIDE.sub(" ", content).strip()
+    asks = re.search(r"\w", said) is not None and not _PLEASANTRY.fullmatch(_as_typed_words(said))
+    whole = _ASIDE.sub(" ", f"{before} {rest}").strip()
+    # Past what the search reads (a long chat message ending "... anyway @Glossary what is a
+    # kv cache"), the words after the mention are the question too: read whole, they are not.
+    if asks and (re.search(_OTHER, before) or len(whole) > MAX_QUERY):
+        return said
+    return whole
 
 
-def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchResult:
+def search_mention(
+    index: SearchIndex, text: str, aliases: Aliases, read_end: bool = True
+) -> SearchResult:
     """`text` searched, or, where it finds no card, the term without its afterwords and
     foreword (`_AFTERWORD`: "rag, bob asked", "rag for bob"; `_FOREWORD`: "for bob: rag") where
     that opens the card the whole offered first (or the whole offered nothing). "Embeddings for
     search" keeps its offers (Hybrid Search first): there the words after "for" are what is
-    asked about. A miss echoes the whole. Links are set aside first (`search_asked`), and a
-    ``` block pasted with words that open a card (`_FENCED`)."""
+    asked about. With `read_end`, a text longer than the search reads that opens no card is
+    read at its end too (`_read_end`), where a long message's question often is: not for a
+    reply that names the bot only by its ping, which asks nothing of it (a flood of long
+    replies under a card costs one search each, not two). A miss echoes the whole.
+    Links are set aside first (`search_asked`), and a ``` block pasted with words that open a
+    card (`_FENCED`)."""
     words = " ".join(_FENCED.sub(" ", text).split())
     if words != " ".join(text.split()) and re.search(r"\w", words):
         asked = search_mention(index, words, aliases)
@@ -380,6 +395,12 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     whole = search_asked(index, text, aliases)
     if whole.entry is not None:
         return whole
+    # The search read its start: a long message's question, and the bot's mention, often come
+    # at its end ("..., what is a kv cache? @Glossary").
+    if read_end and len(text) > MAX_QUERY:
+        end = search_mention(index, _read_end(text), aliases)
+        if end.entry is not None:
+            return end
     term = text
     # Afterwords are short: only the end is read (a text of 4,000 spaces read whole by the
     # pattern takes seconds).
@@ -397,6 +418,14 @@ def search_mention(index: SearchIndex, text: str, aliases: Aliases) -> SearchRes
     if alone.entry is not None and offered in (None, alone.entry.id):
         return alone
     return whole
+
+
+def _read_end(text: str) -> str:
+    """The end of `text` the search reads (`MAX_QUERY` characters), from the first sentence
+    that starts in it, else from a word's start."""
+    end = text[-MAX_QUERY:]
+    start = re.search(r"[.!?\n]\s+(?=\w)", end) or re.search(r"\s+", end)
+    return end[start.end() :] if start is not None else end
 
 
 async def term_choices(state: BotState, scope: int, current: str) -> list[app_commands.Choice[str]]:
@@ -625,6 +654,7 @@ class DefineCog(commands.Cog):
             quote,
             local.aliases,
             _own_card_titles(message, my_id),
+            not cards_only,  # a reply naming the bot only by its ping: its start alone
         )
         if result is None:
             return  # this server has too many messages waiting to be read: nothing in public

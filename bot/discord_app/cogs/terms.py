@@ -21,7 +21,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +72,6 @@ from bot.discord_app.replies import (
     echo_name,
     echo_names,
     in_code,
-    said_through_the_stop,
     through_the_stop,
     wrote_through_the_stop,
 )
@@ -92,7 +91,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
     overlay_target,
 )
-from bot.storage import StorageError, Store, Suggestion, SuggestionDecided
+from bot.storage import StorageError, Store, StoredDraft, Suggestion, SuggestionDecided
 from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
     Plan,
@@ -362,15 +361,21 @@ class RemoveButton(
             done = f"Removed “{echo_name(term.title)}”{gone}."
             return TermChange(remove=(term_id,), drop_aliases=dropped), done
 
+        # The removal's use, taken at its confirm (the command's question writes nothing):
+        # "going a bit fast" leaves the question and its button for later.
+        REMOVE_LIMIT.take(interaction)
         await interaction.response.edit_message(view=None)
         if not await still_allowed(interaction):
+            REMOVE_LIMIT.wrote_nothing(interaction)
             return
-        text = await said_through_the_stop(
+        text, removed = await wrote_through_the_stop(
             interaction.client,
             write_terms(interaction, plan),
             "removing this term",
             "with `/define`",
         )
+        if not removed:  # already gone, changed, still related, the database away
+            REMOVE_LIMIT.wrote_nothing(interaction)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -417,11 +422,11 @@ class DecideButton(
                 "rejecting this suggestion",
                 "with `/term log`",
             )
+            if not closed:  # given back first: an answer Discord fails keeps no use
+                REJECT_LIMIT.wrote_nothing(interaction)
             await _with_the_next(
                 interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
             )
-            if not closed:
-                REJECT_LIMIT.wrote_nothing(interaction)
             return
         if not await still_allowed(interaction, opening_form=True):
             return
@@ -580,19 +585,31 @@ def still_pointed_at(term: ServerTerm, dangling: Sequence[ServerTerm]) -> str:
     )
 
 
-async def write_terms(interaction: Interaction, plan: Plan[str]) -> str:
-    """Run one checked write of this server's terms; the answer to give (never raises for a
-    database that cannot be written: says so)."""
+async def write_terms(
+    interaction: Interaction, plan: Plan[str], draft: Callable[[str], StoredDraft] | None = None
+) -> tuple[str, bool]:
+    """Run one checked write of this server's terms; the answer to give, and whether it wrote
+    (never raises for a database that cannot be written: says so). `draft`: the form's draft,
+    of the answer, kept in the same write (`term_storage.change_terms`)."""
     state = interaction.client.state
     scope = interaction.guild_id or 0
     if state.store is None:
-        return storage_down(state)
+        return storage_down(state), False
+    planned: list[bool] = []  # the plan's last run (its write's), whether it changed anything
+
+    def noted(
+        current: list[ServerTerm], aliases: Mapping[str, str]
+    ) -> tuple[TermChange | None, str]:
+        change, answer = plan(current, aliases)
+        planned[:] = [change is not None]
+        return change, answer
+
     try:
-        answer = await change_terms(state.store, scope, plan, interaction.user.id)
+        answer = await change_terms(state.store, scope, noted, interaction.user.id, draft=draft)
     except StorageError:
-        return await write_failed(state)
+        return await write_failed(state), False
     await state.servers.reload(scope)
-    return answer
+    return answer, planned == [True]
 
 
 CATEGORY_CHOICES = [app_commands.Choice(name=c, value=c) for c in CATEGORIES]
@@ -675,18 +692,18 @@ class TermCog(
 
     @app_commands.command(name="remove", description="Remove one of this server's terms")
     @app_commands.describe(term="The term to remove")
-    @REMOVE_LIMIT.check()
+    @REMOVE_LIMIT.check(taken=False)  # its confirm takes the use
     async def remove(self, interaction: Interaction, term: str) -> None:
         scope = interaction.guild_id or 0
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
         if found is None:
-            REMOVE_LIMIT.wrote_nothing(interaction)
+            REMOVE_LIMIT.refused(interaction)
             return
         dangling = dangling_after_removal(local.terms, found.id, self.state.glossary)
         if dangling:
+            REMOVE_LIMIT.refused(interaction)
             await reply(interaction, still_pointed_at(found, dangling))
-            REMOVE_LIMIT.wrote_nothing(interaction)
             return
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
         if not back:
@@ -716,8 +733,8 @@ class TermCog(
             return
         terms, aliases = read
         if not terms:
-            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             EXPORT_LIMIT.wrote_nothing(interaction)
+            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
             return
         glossary = (await self.state.servers.local(scope)).glossary
         data = await asyncio.to_thread(export_bytes, terms, glossary)
@@ -962,8 +979,11 @@ class TermCog(
         ) -> tuple[TermChange | None, str]:
             return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
+        def saved(answer: str) -> StoredDraft:  # the form done, with its term or not at all
+            return StoredDraft(nonce, owner, replace(draft, written=answer).to_json())
+
         try:
-            text = await write_terms(interaction, plan)
+            text, _ = await write_terms(interaction, plan, saved)
         except SuggestionDecided as exc:  # in the moment between that read and this write
             how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
             return await self._decided_meanwhile(owner, nonce, draft, how)
