@@ -1,6 +1,6 @@
 """What the bot sends for a lookup: `reply_for` turns a search result into the message (content,
 embed, buttons) in one pass. /define, mentions and every button or menu that opens a card call
-it, send what it returns, and count it once it is sent (`count_sent`).
+it, send what it returns (`send_counted`), and count it once it is sent (`count_sent`).
 
 Whoever ran the command navigates in place; anyone else who clicks gets the card for themselves,
 ephemerally, and the original message stays as it was.
@@ -23,6 +23,7 @@ from bot.cards.embed import card_layout, render_card, render_sources
 from bot.cards.quote import one_line, quote, quote_name
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
+from bot.discord_app import written
 from bot.discord_app.errors import NO_MENTIONS, guarded
 from bot.discord_app.items import (
     ENTRY,
@@ -201,6 +202,21 @@ def count_sent(state: BotState, scope: int, reply: Reply) -> None:
         state.record_miss(scope, reply.missed)
 
 
+async def send_counted(state: BotState, scope: int, reply: Reply, send: Awaitable[T]) -> T:
+    """`send`, the request that shows `reply`. A stop that cancels it at its deadline for
+    answers after the request went out (Discord may have shown it; its answer had not come
+    back) counts it then: a card shown is counted, at the cost of counting one Discord did not
+    take in that moment; a request not yet out (waiting its rate limit) counts nothing. The
+    caller counts a send that returns (`count_sent`), after its own checks."""
+    with written.sending() as request:
+        try:
+            return await send
+        except asyncio.CancelledError:
+            if request.written:
+                count_sent(state, scope, reply)
+            raise
+
+
 def _alias_to_a_removed_entry(local: LocalGlossary, scope: int, query: str) -> str | None:
     """The entry id a server alias typed as `query` names, when that entry is gone from the
     glossary (its maintainers removed or renamed it): the alias then opens nothing."""
@@ -365,9 +381,10 @@ async def open_card(
         count=count,
     )
     if mine:
-        await interaction.response.edit_message(content=None, embed=reply.embed, view=reply.view)
+        send = interaction.response.edit_message(content=None, embed=reply.embed, view=reply.view)
     else:
-        await interaction.response.send_message(ephemeral=True, **reply.send_kwargs())
+        send = interaction.response.send_message(ephemeral=True, **reply.send_kwargs())
+    await send_counted(state, scope, reply, send)
     count_sent(state, scope, reply)
 
 

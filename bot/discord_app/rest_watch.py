@@ -13,6 +13,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.discord_app import written
+
 log = logging.getLogger(__name__)
 
 
@@ -66,7 +68,8 @@ class RestWatch:
         )
 
     def trace(self) -> aiohttp.TraceConfig:
-        """The trace to give discord.py (`http_trace`): REST requests only, not the gateway."""
+        """The trace to give discord.py (`http_trace`): REST requests only, not the gateway;
+        it marks the requests of a send too (`written`)."""
         config = aiohttp.TraceConfig()
 
         async def ended(_: Any, __: SimpleNamespace, params: Any) -> None:
@@ -86,6 +89,7 @@ class RestWatch:
 
         config.on_request_end.append(ended)
         config.on_request_exception.append(raised)
+        written.watch(config)
         return config
 
 

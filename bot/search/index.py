@@ -26,7 +26,7 @@ from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.links import without_links
 from bot.glossary.models import Entry
-from bot.search.chat import plain_chat
+from bot.search.chat import SHORTHAND, plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
     FIELD_WORD_ENTRIES,
@@ -107,6 +107,7 @@ from bot.search.query import (
     in_passing,
     is_question,
     meant_act,
+    name_forms,
     name_setting,
     opening_list,
     pasted_in_code,
@@ -347,6 +348,11 @@ class SearchIndex:
         said = plain_chat(without_chat_markup(text), lambda w: self._names_outright(w, overlay))
         if said != text and self._names_outright(text, overlay):
             said = text  # a name as typed ("❤️ zorb", a server's alias) is no chat to read plain
+        # ML shorthand alone ("attn", "quant") is the name it shortens, where that is a whole
+        # name ("mem" stays: "memory" only starts Memory Systems, and a server may alias it)
+        long = SHORTHAND.get(said.strip().lower())
+        if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
+            said = long
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
         normalized = result.normalized_query
@@ -603,6 +609,9 @@ class SearchIndex:
             named = self._named(keys, ids, server, shouted, other_number=other_number)
             if named:
                 return self._answer_named(named, query, normalized)
+        # "quantized", "red teamers": the whole query a verb, adjective or agent form of a name
+        if sides is None and (formed := self._named_as_form(core, server)):
+            return self._answer_named(formed, query, normalized)
         if sides is None and (first := self._asked_first_named(query, normalized, server, shouted)):
             return first
         # "llama 3 70b": a name and its version; "claude 3 5": the version is no words of a
@@ -890,6 +899,19 @@ class SearchIndex:
         if other_number:
             ranked = [Named(n.entry, n.tier, "plural", n.acronym, n.loud) for n in ranked]
         return ranked
+
+    def _named_as_form(self, core: str, server: Mapping[str, int]) -> list[Named]:
+        """Entries a short query written as a form of their name names ("quantized" ->
+        Quantization, "sandboxed" -> Sandbox, "red teamers" -> Red Teaming), as related forms,
+        strongest first; a form in the name's own number before one in the other."""
+        if len(core.split()) > 2:
+            return []
+        forms = name_forms(compact(core))
+        named = forms and (
+            self._named(forms, [], server, False, other_number=False)
+            or self._named(forms, [], server, False, other_number=True)
+        )
+        return [Named(n.entry, n.tier, "match-term", n.acronym, n.loud) for n in named or []]
 
     def _answer_named(self, named: list[Named], query: str, normalized: str) -> SearchResult:
         best = named[0]

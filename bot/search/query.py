@@ -1004,6 +1004,28 @@ def derived_forms(word: str) -> list[str]:
     return [f for f in dict.fromkeys(forms) if f != word]
 
 
+_AGENT_ENDINGS = ("ers", "er")
+
+
+def name_forms(word: str, *, agents: bool = True) -> list[str]:
+    """Names a whole query written as a verb, adjective or agent form may be (`word` is compact):
+    its stems ("sandboxed" -> sandbox, "prefilling" -> prefill) and their nouns ("quantized" ->
+    quantization, "red teamers" -> red teaming; `agents`: the doer's forms too). Candidates to
+    look up, most no words at all."""
+    if len(word) < 5 or not word.isalpha():
+        return []
+    endings = ("ed", "ing", *(_AGENT_ENDINGS if agents else ()))
+    # a bare stem only from endings that leave the verb itself ("tokenizing" names no Token)
+    stems = [word[: -len(e)] for e in endings if word.endswith(e) and len(word) - len(e) >= 4]
+    doers = [
+        word[: -len(e)]
+        for e in (_AGENT_ENDINGS if agents else ())
+        if word.endswith(e) and len(word) > len(e) + 4
+    ]
+    forms = [*stems, *derived_forms(word), *(f for d in doers for f in derived_forms(d))]
+    return [f for f in dict.fromkeys(forms) if f != word]
+
+
 # Where a name stands in a question, from the words before it (`name_setting`): words that
 # start a clause saying when, why or despite what, after the question's own start ...
 _CLAUSES = frozenset({"when", "while", "whenever", "because", "although", "unless", "whereas"})

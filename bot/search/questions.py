@@ -35,6 +35,7 @@ from bot.search.query import (
     conversion,
     derived_forms,
     meant_act,
+    name_forms,
     plural_variants,
     query_core,
     quoted_reply,
@@ -676,8 +677,8 @@ class QuestionRules:
         for width in range(min(len(words), self.names.most_words), 0, -1):
             key = compact(" ".join(words[:width]))
             forms = [key, *plural_variants(key)]
-            if width == 1 and not nouns:
-                forms += derived_forms(key)
+            if not nouns:  # a form of a name: "what is pre-filling" (a doer is a tool as often:
+                forms += name_forms(key, agents=False)  # "the trainer says 3 epochs": no Training
             if nouns:
                 forms = [f + noun for noun in nouns for f in forms]
             elif width < len(words):  # "how are llms evaluated": LLM Evaluation

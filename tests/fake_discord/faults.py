@@ -1,6 +1,7 @@
-"""Fault injection: make the next calls to a route answer 429 or 5xx, answer slowly, or close
+"""Fault injection: make the next calls to a route answer 429 or 5xx, answer slowly, close
 the connection without an answer (a dropped connection: the client sees aiohttp's
-ServerDisconnectedError, which discord.py lets through).
+ServerDisconnectedError, which discord.py lets through), or hold the answer of a call the fake
+has already taken (Discord shows it) until the test releases it.
 
 Routes are named as ``("POST", "/channels/{channel_id}/messages")``: the method and the path
 template below ``/api/v10`` exactly as ``FakeDiscord.routes()`` lists them.
@@ -13,7 +14,7 @@ import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import web
 
@@ -33,6 +34,21 @@ class _Fault:
     retry_after: float
     is_global: bool
     drop: bool = False
+
+
+@dataclass
+class Hold:
+    """The answer to one call, held after the fake has taken the call (recorded it: a message
+    is posted, a card shown) until `release()`: the client's request is under way meanwhile.
+    `taken` is set once the call is taken. The fake's stop releases it too."""
+
+    method: str
+    path: str
+    taken: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
 
 
 @dataclass(frozen=True)
@@ -55,6 +71,8 @@ class Faults:
     def __init__(self, known_routes: Callable[[], Collection[tuple[str, str]]]) -> None:
         self._known_routes = known_routes
         self._faults: list[_Fault] = []
+        self._holds: list[Hold] = []  # not yet taken, first first
+        self._held: list[Hold] = []  # taken: released by the fake's stop at the latest
         self.served: list[ServedFault] = []
         # Set while the fake stops: answers still held by a delay end then, their connections
         # closed unanswered, as a server going down closes them (its shutdown waited them out).
@@ -82,22 +100,33 @@ class Faults:
         aiohttp retries an idempotent request once on a reused connection: drop two for one."""
         self._add(_Fault(method.upper(), path, None, 0.0, times, 0.0, False, drop=True))
 
+    def hold_answer(self, method: str, path: str) -> Hold:
+        """Hold the answer to the next call to this route once the fake has taken it."""
+        hold = Hold(method.upper(), path)
+        self._check(hold.method, path)
+        self._holds.append(hold)
+        return hold
+
     def clear(self) -> None:
         self._faults.clear()
+        self._holds.clear()
 
     def stopping(self) -> None:
-        """The fake stops: every answer a delay still holds ends, unanswered."""
+        """The fake stops: every answer a delay still holds ends, unanswered; a held one goes."""
         self._stopping.set()
+        for hold in self._held:
+            hold.release()
 
     def started(self) -> None:
         self._stopping.clear()
 
     def _add(self, fault: _Fault) -> None:
-        if (fault.method, fault.path) not in self._known_routes():
-            raise ValueError(
-                f"no such route: {fault.method} {fault.path}; see FakeDiscord.routes()"
-            )
+        self._check(fault.method, fault.path)
         self._faults.append(fault)
+
+    def _check(self, method: str, path: str) -> None:
+        if (method, path) not in self._known_routes():
+            raise ValueError(f"no such route: {method} {path}; see FakeDiscord.routes()")
 
     def _take(self, method: str, path: str) -> list[_Fault]:
         taken = []
@@ -130,7 +159,17 @@ class Faults:
                     ServedFault(request.method, path, fault.status, time.monotonic())
                 )
                 return _fault_response(fault)
-        return await handler(request)
+        hold = next((h for h in self._holds if (h.method, h.path) == (request.method, path)), None)
+        if hold is None:
+            return await handler(request)
+        self._holds.remove(hold)
+        self._held.append(hold)
+        if self._stopping.is_set():
+            hold.release()
+        answer = await handler(request)
+        hold.taken.set()
+        await hold.released.wait()  # released by the test, or by the fake's stop
+        return answer
 
 
 def _fault_response(fault: _Fault) -> web.Response:

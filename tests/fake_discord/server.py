@@ -21,7 +21,7 @@ from .actions import UserActions
 from .attachments import UPLOAD_LIMIT, AttachmentStore, FakeAttachment
 from .command_permissions import CommandPermissions
 from .commands import CommandRegistry
-from .faults import Faults
+from .faults import Faults, Hold
 from .gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
@@ -448,6 +448,11 @@ class FakeDiscord(UserActions):
     def delay(self, method: str, path: str, seconds: float, *, times: int | None = None) -> None:
         """Answer calls to the route ``seconds`` late (every call unless ``times`` is set)."""
         self.faults.delay(method, path, seconds, times=times)
+
+    def hold_answer(self, method: str, path: str) -> Hold:
+        """Take the next call to the route (recorded, shown) and hold its answer until the
+        returned hold's `release()`: the bot's request is under way meanwhile."""
+        return self.faults.hold_answer(method, path)
 
     # --- violations ------------------------------------------------------------------------
 

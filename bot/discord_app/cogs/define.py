@@ -32,6 +32,7 @@ from bot.discord_app.replies import (
     post_instead,
     reply_for,
     respond_in_time,
+    send_counted,
 )
 from bot.discord_app.state import BotState
 from bot.glossary.invisible import drop_invisible
@@ -489,8 +490,12 @@ class DefineCog(commands.Cog):
         ephemeral = private or reply.private
         kwargs = reply.send_kwargs()
         if not deferred:
-            taken = await respond_in_time(
-                started, lambda: interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            respond = interaction.response.send_message
+            taken = await send_counted(
+                state,
+                scope,
+                reply,
+                respond_in_time(started, lambda: respond(ephemeral=ephemeral, **kwargs)),
             )
         sent = taken
         embeds_here = interaction.app_permissions.embed_links
@@ -501,14 +506,18 @@ class DefineCog(commands.Cog):
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
         elif not taken:
-            sent = await post_instead(interaction, reply, ephemeral)
+            sent = await send_counted(
+                state, scope, reply, post_instead(interaction, reply, ephemeral)
+            )
         elif deferred and ephemeral and not private:
             # Deferred in public, but a miss is only for the asker: swap for an ephemeral
             # follow-up.
             await interaction.delete_original_response()
-            await interaction.followup.send(ephemeral=True, **kwargs)
+            follow = interaction.followup.send(ephemeral=True, **kwargs)
+            await send_counted(state, scope, reply, follow)
         elif deferred:
-            await interaction.followup.send(ephemeral=private, **kwargs)
+            follow = interaction.followup.send(ephemeral=private, **kwargs)
+            await send_counted(state, scope, reply, follow)
         if sent:
             count_sent(state, scope, reply)
 
@@ -692,7 +701,9 @@ class DefineCog(commands.Cog):
             text = NO_EMBEDS.format(title=reply.embed.title or "")
             await self._reply(message, content=text)
             return
-        sent = await self._reply(message, **reply.send_kwargs())
+        sent = await send_counted(
+            self.state, scope, reply, self._reply(message, **reply.send_kwargs())
+        )
         if reply.embed is not None and not sent.embeds:
             # Discord posted the card without it (Embed Links lacking where the bot could not
             # know: a thread it was never told about), its buttons under nothing: the line
