@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
+from bot.discord_app.state import BotState
+from bot.glossary import Glossary
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import buttons
+from tests.discord_app.helpers import buttons, serve
 from tests.discord_app.test_suggestions import IDEA
 
 from .conftest import Scene
@@ -60,3 +64,44 @@ async def test_a_reject_whose_answer_discord_no_longer_takes_is_one_warning(
     assert GONE in said[0].getMessage(), caplog.text
     assert f"error code {code}" in said[0].getMessage(), caplog.text
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_a_stop_during_the_first_alias_read_says_nothing_of_the_database(
+    scene: Scene, glossary: Glossary, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot stopped while it reads a server's aliases and terms at its start (on_ready's warm)
+    logged "could not read the aliases and terms of server ... (the store is closed)":
+    a clean stop reading like a database outage (left67). The read is held until the stop has
+    closed the store, then runs into the closed store: no WARNING now. (A database failing
+    while the bot runs still warns: test_round11's streak test.)"""
+    begun, closed = asyncio.Event(), asyncio.Event()
+    reads: list[asyncio.Task[Any]] = []
+    read, close = store.server_version, store.close
+
+    async def held_read(*args: Any, **kwargs: Any) -> Any:
+        task = asyncio.current_task()
+        assert task is not None
+        reads.append(task)
+        begun.set()
+        await closed.wait()  # the stop's close of the store comes first
+        return await read(*args, **kwargs)
+
+    async def closing(*args: Any, **kwargs: Any) -> None:
+        try:
+            await close(*args, **kwargs)
+        finally:
+            closed.set()
+
+    setattr(store, "server_version", held_read)  # noqa: B010 (a method of this instance only)
+    setattr(store, "close", closing)  # noqa: B010
+    caplog.set_level(logging.DEBUG, logger="bot.discord_app.alias_cache")
+    client = GlossaryBot(BotState(glossary, store), guild_ready_timeout=0.05)
+    async with serve(client, scene.fake):
+        async with asyncio.timeout(HANG):
+            await begun.wait()  # on_ready's warm reads the first server
+    assert closed.is_set()
+    _, pending = await asyncio.wait(reads, timeout=HANG)
+    assert not pending
+    assert [type(task.exception()).__name__ for task in reads][:1] == ["StoreClosed"], reads
+    said = [r for r in caplog.records if r.name == "bot.discord_app.alias_cache"]
+    assert [r for r in said if r.levelno >= logging.WARNING] == [], caplog.text
