@@ -603,7 +603,11 @@ class ServerCache:
             async with asyncio.timeout(deadline):
                 version, aliases, stored = await self._read(store, scope, glossary)
         except Exception as exc:
-            if deadline is not None and self._unread.starts():
+            if self._store() is not store:
+                # A stop took the store away and closed it under this read (a bot stopped as
+                # it connects): no fault of the database's (SQLite or PostgreSQL alike).
+                log.debug("reading the aliases and terms of server %s ended at the stop", scope)
+            elif deadline is not None and self._unread.starts():
                 log.warning(
                     "could not read the aliases and terms of server %s (%s; nor, perhaps, of "
                     "others): answering without them until the database answers",

@@ -29,7 +29,9 @@ STALE_COMMAND = (
     "(restarting Discord helps if it keeps happening)."
 )
 STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
-EXPIRED_CODES = (10062, 10015)  # Unknown interaction, Unknown Webhook
+# Unknown interaction (404), Unknown Webhook (404), Invalid Webhook Token (401): the answer came
+# too late for Discord.
+EXPIRED_CODES = (10062, 10015, 50027)
 
 
 def error_reply(error_id: str) -> str:
@@ -99,11 +101,12 @@ def log_servers_failing(lost: str, error: discord.DiscordServerError) -> None:
     )
 
 
-def _no_longer_taken(error: BaseException) -> discord.NotFound | None:
+def _no_longer_taken(error: BaseException) -> discord.HTTPException | None:
     """Discord's refusal of an answer that came too late: past the 3 s of the first response
-    (10062 Unknown interaction) or the 15 minutes of follow-ups (10015 Unknown Webhook)."""
+    (10062 Unknown interaction) or the 15 minutes of follow-ups (10015 Unknown Webhook, or as
+    Discord mostly says it, 401 with 50027 Invalid Webhook Token)."""
     cause = getattr(error, "original", error)
-    if isinstance(cause, discord.NotFound) and cause.code in EXPIRED_CODES:
+    if isinstance(cause, discord.HTTPException) and cause.code in EXPIRED_CODES:
         return cause
     return None
 

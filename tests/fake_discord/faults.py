@@ -34,6 +34,7 @@ class _Fault:
     retry_after: float
     is_global: bool
     drop: bool = False
+    code: int = 0  # Discord's error code in the body (10062 Unknown interaction, ...)
 
 
 @dataclass
@@ -87,9 +88,12 @@ class Faults:
         times: int = 1,
         retry_after: float = 0.05,
         is_global: bool = False,
+        code: int = 0,
     ) -> None:
-        """The next ``times`` calls answer ``status`` (429 carries retry_after and headers)."""
-        self._add(_Fault(method.upper(), path, status, 0.0, times, retry_after, is_global))
+        """The next ``times`` calls answer ``status`` (429 carries retry_after and headers),
+        other statuses with Discord's error ``code`` in the body (0: none in particular)."""
+        fault = _Fault(method.upper(), path, status, 0.0, times, retry_after, is_global, code=code)
+        self._add(fault)
 
     def delay(self, method: str, path: str, seconds: float, *, times: int | None = None) -> None:
         """Answer calls to this route ``seconds`` late (all of them unless ``times`` is set)."""
@@ -175,7 +179,7 @@ class Faults:
 def _fault_response(fault: _Fault) -> web.Response:
     if fault.status != 429:
         return json_response(
-            error_body(0, f"{fault.status}: Injected failure"), fault.status or 500
+            error_body(fault.code, f"{fault.status}: Injected failure"), fault.status or 500
         )
     # discord.py retries a 429 only when it carries a Via header and a JSON body with retry_after.
     headers = {

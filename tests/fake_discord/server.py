@@ -427,13 +427,21 @@ class FakeDiscord(UserActions):
         times: int = 1,
         retry_after: float = 0.05,
         is_global: bool = False,
+        code: int = 0,
     ) -> None:
-        """The next ``times`` calls to the route answer ``status`` (429 with retry_after).
+        """The next ``times`` calls to the route answer ``status`` (429 with retry_after; other
+        statuses with Discord's error ``code``, e.g. 10062 Unknown interaction).
 
         ``path`` is a template from ``routes()``, e.g. ``"/channels/{channel_id}/messages"``.
         """
         self.faults.fail_next(
-            method, path, status=status, times=times, retry_after=retry_after, is_global=is_global
+            method,
+            path,
+            status=status,
+            times=times,
+            retry_after=retry_after,
+            is_global=is_global,
+            code=code,
         )
 
     def rate_limit(self, method: str, path: str, *, limit: int, per: float) -> None:
