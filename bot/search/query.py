@@ -249,8 +249,9 @@ def _clauses(text: str) -> list[tuple[str, str]]:
     ends = [*_CLAUSE_END.findall(text), ""]
     clauses = []
     for part, end in zip(_CLAUSE_END.split(text), ends, strict=True):
-        *before, last = _AND_ASKS.split(part)
-        clauses += [(piece, "") for piece in before] + [(last, end)]
+        # not within a question ("what's that called and can i avoid it"): one clause
+        pieces = [part] if is_question(part) else _AND_ASKS.split(part)
+        clauses += [(piece, "") for piece in pieces[:-1]] + [(pieces[-1], end)]
     return clauses
 
 
