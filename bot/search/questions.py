@@ -175,11 +175,6 @@ class QuestionRules:
             # quantize it?": the guess, or the subject of the clause that asks
             guessed = self._tagged(core)
             subject = guessed or self._clause_subject(clauses)
-            if subject is not None and guessed is None and clauses is not None:
-                # "so i was reading about deepseek, what is mixture of experts": the names the
-                # scene writes only set it; they veto no subject its question names
-                scene = self._named_in(clauses[0]) - {subject[0]}
-                written = [(entry, 0 if entry in scene else rank) for entry, rank in written]
             subject = subject or (self._quoted(query) if question else None)
             # "why do llms hallucinate", "how does gpt 2 tokenize emojis": what the named doer
             # does is asked about, the doer only says where it happens; not where a third name
@@ -493,11 +488,7 @@ class QuestionRules:
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
             return None
-        if not words:  # "reading about vector databases and what is hnsw": the name alone
-            named = self._subject_name(asked.split(), [])
-            whole = named is not None and named[1] >= len(compact(asked))
-            return (named[0], SUBJECT) if named is not None and whole else None
-        key = compact(words[0])
+        key = compact(words[0]) if words else ""
         if not GENERIC_WORDS.isdisjoint((key, *plural_variants(key))):
             return None  # "model too big for one gpu, how do i split the layers": a plain word
         return self._subject(asked)

@@ -36,6 +36,8 @@ STILL_FAILING = {
     # the question writes the thing asked, but the scene's name is written first and the whole
     # message's meaning puts the scene's tool first too (no tuning row of this shape is wrong)
     "running llama.cpp on my macbook, what does q4 quantization actually do to the weights?",
+    "we host deepseek on our own gpus, how does mixture of experts keep it fast?",
+    "we keep our models on the hugging face hub, what's a checkpoint exactly?",
     "we deploy with docker and the model answers with confidently made up facts. why does it "
     "hallucinate?",
     # the meaning's first is the scene's tool (or under the rule's 0.5): the rule does not fire
@@ -48,6 +50,7 @@ STILL_FAILING = {
     # placed the tool, the asked thing still not offered
     "i run models with mlx on an m2 mac. why is generating each new token so slow compared to "
     "reading the prompt?",
+    "i'm running gpt-2 in pytorch on my laptop. what does softmax do at the end?",
     # "it" is vLLM here, but tuning's dev11 asks the same shape of Continuous Batching: LLM
     # Serving is offered first, vLLM second
     "we serve llama on vllm. how does it batch requests from many users?",
