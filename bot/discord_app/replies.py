@@ -274,22 +274,14 @@ async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
     return done
 
 
-async def said_through_the_stop(
-    client: GlossaryBot, work: Awaitable[str], doing: str, check: str
-) -> str:
-    """What to answer of `work` (a write and its answer) run `through_the_stop`: its answer, or
-    where the stop cut it short, `unfinished_at_stop(doing, check)`."""
-    said = await through_the_stop(client, work)
-    return said if said is not None else unfinished_at_stop(doing, check)
-
-
 async def wrote_through_the_stop(
     client: GlossaryBot, work: Awaitable[tuple[str, bool]], doing: str, check: str
 ) -> tuple[str, bool]:
-    """`said_through_the_stop` of a `work` that answers whether it wrote beside the text (read
-    by the command's limit: a use that wrote nothing is given back). Where the stop cut it
-    short, not known to have written: given back too, at every door alike (the limits are
-    the stopping process's; a use is never charged for a write not known to be made)."""
+    """What to answer of `work` (a write, its answer and whether it wrote: read by the command's
+    limit, a use that wrote nothing is given back) run `through_the_stop`: its answer, or where
+    the stop cut it short, `unfinished_at_stop(doing, check)` and not known to have written:
+    given back too, at every door alike (the limits are the stopping process's; a use is never
+    charged for a write not known to be made)."""
     done = await through_the_stop(client, work)
     return done if done is not None else (unfinished_at_stop(doing, check), False)
 
