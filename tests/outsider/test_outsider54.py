@@ -13,7 +13,7 @@ from bot.cards.embed import card_layout
 from bot.discord_app.app import GlossaryBot
 from bot.glossary import inspect_glossary
 from bot.glossary.links import without_links
-from bot.settings import Settings, comments_read_off, load_settings
+from bot.settings import comments_read_off, load_settings
 from bot.storage import Store
 from tests.discord_app.helpers import embed_of
 from tests.storage.full_disk import FullDisk
@@ -21,13 +21,6 @@ from tests.storage.full_disk import FullDisk
 from .conftest import Scene
 from .test_round21 import _run
 from .test_round29 import _next_answer
-
-
-@pytest.fixture
-def no_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The environment alone: no `.env` of the working directory's."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(Settings.model_config, "env_file", ())
 
 
 @pytest.mark.parametrize(

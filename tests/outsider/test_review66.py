@@ -11,16 +11,9 @@ from pathlib import Path
 import pytest
 from dotenv import dotenv_values
 
-from bot.settings import Settings, SettingsError, comments_read_off, load_settings
+from bot.settings import SettingsError, comments_read_off, load_settings
 from bot.storage import StorageUnavailable, Store
 from tests.storage.full_disk import FullDisk
-
-
-@pytest.fixture
-def no_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The environment alone: no `.env` of the working directory's."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(Settings.model_config, "env_file", ())
 
 
 @pytest.mark.parametrize(

@@ -11,14 +11,7 @@ from pathlib import Path
 import pytest
 from dotenv import dotenv_values
 
-from bot.settings import Settings, SettingsError, comments_read_off, load_settings
-
-
-@pytest.fixture
-def no_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The environment alone: no `.env` of the working directory's."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(Settings.model_config, "env_file", ())
+from bot.settings import SettingsError, comments_read_off, load_settings
 
 
 def _dotenv_reads(written: str) -> str | None:

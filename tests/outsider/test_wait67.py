@@ -16,7 +16,6 @@ import pytest
 from bot.heartbeat import HEARTBEAT_INTERVAL, MAX_AGE, check_heartbeat
 from bot.settings import SettingsError, load_settings
 from tests.fake_discord import FakeDiscord
-from tests.outsider.test_outsider54 import no_dotenv  # noqa: F401 (a fixture)
 from tests.outsider.test_small_faults import CLI_ENV, SHORT_BEATS
 from tests.resilience.botproc import BotProcess, glossary_bot
 
