@@ -2,29 +2,22 @@
 ("like a librarian who ..."), by a scene or symptom ("my bot keeps ...") or at length as a chat
 story (35-70 words), gets its card; the same shapes from neighbouring fields and everyday life
 get none. desc68_probes.tsv was written from entry titles and general knowledge, before reading
-the search code, the entries' text, data/asked-as or the tuning rows. Then the rule the task
-shipped (`fusion.words_agree`'s clear words): for a text that asks nothing, the words' first
-`WORDS_CLEAR_LEAD` points over their second, the meaning's first too at `WORDS_CLEAR_COSINE`."""
+the search code, the entries' text, data/asked-as or the tuning rows. The rule the task measured
+(`fusion.words_agree`'s clear words, a23d5f3e: for a text that asks nothing, the words' first 8
+points over their second and the meaning's first too at cosine 0.45, any meaning's lead) failed
+the ship rule on held out and was reverted (bench/results/semantic.md "desc68"): the tuning rows
+it carded stay below as strict expected failures."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.search import SearchIndex
-from bot.search.fusion import (
-    AGREEMENT_FLOOR,
-    WORDS_AGREE_FIELD,
-    WORDS_CLEAR_COSINE,
-    WORDS_CLEAR_LEAD,
-    words_agree,
-)
-from bot.search.ranking import Candidate
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails the
-# suite and is moved out of here. The clear-words rule moves none of them (main fails the same
-# 26). Causes (the meaning's first three, the words' first and lead; bench/results/semantic.md
+# suite and is moved out of here. The reverted clear-words rule moved none of them. Causes (the meaning's first three, the words' first and lead; bench/results/semantic.md
 # "desc68"):
 # - the meaning does not read the analogy: its first is another entry or nothing reaches the
 #   offer floor (librarian: Cross-Encoder 0.47; master chef: Scalable Oversight 0.32; rounding
@@ -108,38 +101,11 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 )
 
 
-def _described(entry: int, score: float = 60.0) -> tuple[int, Candidate]:
-    return entry, Candidate(score, "description")
-
-
-def test_clear_words_agree_with_the_meaning_at_any_meaning_lead() -> None:
-    similar = [(1, WORDS_CLEAR_COSINE), (2, WORDS_CLEAR_COSINE)]  # no lead in the meaning
-    assert words_agree(similar, _described(1), WORDS_AGREE_FIELD, WORDS_CLEAR_LEAD)
-
-
-@pytest.mark.parametrize(
-    ("similar", "words_first", "field", "words_lead"),
-    [
-        ([(1, 0.6), (2, 0.6)], _described(1), 0.3, WORDS_CLEAR_LEAD - 0.1),  # words not clear
-        ([(1, WORDS_CLEAR_COSINE - 0.01), (2, 0.3)], _described(1), 0.3, 20.0),  # under cosine
-        ([(2, 0.6), (1, 0.6)], _described(1), 0.3, 20.0),  # the meaning puts another first
-        ([(1, 0.6), (2, 0.6)], _described(1), WORDS_AGREE_FIELD - 0.01, 20.0),  # leaning away
-        ([(1, 0.6), (2, 0.6)], _described(1, AGREEMENT_FLOOR), 0.3, 20.0),  # agrees already
-        ([(1, 0.6), (2, 0.6)], (1, Candidate(80.0, "match-term")), 0.3, 20.0),  # a name
-    ],
-)
-def test_no_clear_words_agreement(
-    similar: list[tuple[int, float]],
-    words_first: tuple[int, Candidate],
-    field: float,
-    words_lead: float,
-) -> None:
-    assert not words_agree(similar, words_first, field, words_lead)
-
-
-# Tuning rows (dev9, dev14, dev20) offered first without a card on main: the words' first 8 or
-# more points over their second and the meaning's first too, at cosine 0.45-0.6 but under
-# agree59's meaning lead of 0.1. Their card since desc68.
+# Tuning rows (dev9, dev14, dev20) offered first without a card: the words' first 8 or more
+# points over their second and the meaning's first too, at cosine 0.45-0.6 but under agree59's
+# meaning lead of 0.1. desc68's clear words carded them (tuning +35 right / +1 wrong / 0
+# off-topic) but cost held out 3 wrong and 1 off-topic card for 50 right: reverted.
+@pytest.mark.xfail(strict=True, reason="desc68's clear words, reverted")
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
@@ -164,8 +130,9 @@ def test_clear_words_the_meaning_puts_first_card_it(
 
 
 def test_a_question_s_clear_words_get_no_card(bundled_index: SearchIndex) -> None:
-    """A question's clear words are often its setting: read as a description's, this dev15 row
-    got Llama's card (the words on "facebook", the meaning's first at 0.55)."""
+    """A question's clear words are often its setting: read as a description's (desc68's
+    variant with questions, not measured held out), this dev15 row got Llama's card (the words
+    on "facebook", the meaning's first at 0.55)."""
     result = bundled_index.search(
         "should i learn tensorflow or the facebook one everyone in research uses?"
     )
