@@ -1,0 +1,50 @@
+"""Probes for chat preambles, second try (task preamble68, issue #12). A scene naming an entry,
+then a question whose subject is a compound or description holding another entry's word ("the
+token-by-token one", "an attention-free model"): never that word's card. And preamble67's kinds
+in new voices: the question's name gets its card, a question naming nothing asks the preamble's
+name, an off-topic preamble and question get no card. preamble68_probes.tsv was written from
+titles.txt and general knowledge before re-reading the search code, the entries or any slice's
+rows."""
+
+from __future__ import annotations
+
+from .probe_files import ProbeFile, no_card, not_the_written_card, the_asked_card
+
+# Probes that still fail on this branch: strict expected failures, so one that starts passing
+# fails the suite and is moved out of here.
+STILL_FAILING = {
+    # a compound's first word read as the subject, as in the question alone ("what is
+    # optimizer-state sharding" cards Optimizer on main too); the first fail on main, the two
+    # after it since the "and" split reads the question as its own clause
+    "our vllm box shows two phases per request, which is the token-by-token one?",
+    "training with fsdp and honestly what is optimizer-state sharding",
+    "reading about ai safety and what is alignment faking",
+    # "X-free" and "X lens": the name before "free" carded (fail on main too)
+    "reading about interpretability, what is the logit lens",
+    "our eval team uses llm as a judge, what's the rubric-free pairwise thing",
+    "been reading about diffusion, what is the noise-prediction-free objective, flow something?",
+    "reading about diffusion models, what's the u-net-free backbone",
+    # the question not read as a clause of its own ("anyway what is", "wtf is") or the scene's
+    # first name read as its topic (fine-tuning): fail on main too
+    "ok so my manager keeps saying transformers at standup, anyway what is a causal mask",
+    "been poking at diffusion models tonight and wtf is a u-net",
+    "fine-tuning a llama this week, what is teacher forcing",
+    # "what's the deal with it", "no clue what that is": the scene's name offered, no card
+    "my friend won't shut up about speculative decoding, what's the deal with it?",
+    "saw hnsw in a vector db doc and have no clue what that is",
+}
+PROBES = ProbeFile("preamble68_probes.tsv", STILL_FAILING)
+
+test_a_compound_holding_an_entry_s_word_is_not_that_entry = PROBES.test(
+    "compound", expect=not_the_written_card
+)
+test_the_question_s_name_gets_its_card_after_a_preamble = PROBES.test(
+    "narrower", expect=the_asked_card
+)
+test_the_preamble_s_name_is_asked_when_the_question_names_none = PROBES.test(
+    "self", expect=the_asked_card
+)
+test_an_off_topic_preamble_and_question_get_no_card = PROBES.test("offtopic", expect=no_card)
+test_the_probes_are_the_ones_written = PROBES.counted(
+    {"compound": 35, "narrower": 10, "self": 4, "offtopic": 3}
+)
