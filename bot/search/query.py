@@ -237,31 +237,16 @@ def _opening_clause(query: str) -> str:
     return normalize(_CLAUSE_END.split(_without_symbols(query.lower()), maxsplit=1)[0])
 
 
-# A scene run on into its question by "and" ("so i was reading about deepseek and honestly what
-# is mixture of experts"): the question starts a clause of its own (task preamble67).
-_AND_ASKS = re.compile(
-    r"\s+and\s+(?:honestly\s+)?(?=(?:what|whats|what's|how|why|which|can|could)\s)"
-)
-
-
-def _clauses(text: str) -> list[tuple[str, str]]:
-    """(clause, the punctuation that ends it) of the lower-cased raw text, in order."""
-    ends = [*_CLAUSE_END.findall(text), ""]
-    clauses = []
-    for part, end in zip(_CLAUSE_END.split(text), ends, strict=True):
-        # not within a question ("what's that called and can i avoid it"): one clause
-        pieces = [part] if is_question(part) else _AND_ASKS.split(part)
-        clauses += [(piece, "") for piece in pieces[:-1]] + [(pieces[-1], end)]
-    return clauses
-
-
 def asked_clause(query: str) -> tuple[str, str] | None:
     """(scene, question) of chat whose question is a later clause than its first: what comes
     before the first clause that starts with a question's first word ("how", "do", "why"),
     and that clause with the rest of the text, both `normalize`d; None where the text starts
     by asking (a question of one piece) or asks in no later clause."""
+    text = _without_symbols(query.lower())
+    ends = [*_CLAUSE_END.findall(text), ""]
     read = (
-        (normalize(part), "?" in end) for part, end in _clauses(_without_symbols(query.lower()))
+        (normalize(part), "?" in end)
+        for part, end in zip(_CLAUSE_END.split(text), ends, strict=True)
     )
     clauses = [
         (clause, asked)

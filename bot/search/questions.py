@@ -60,8 +60,6 @@ LEADING_COSINE = 0.42
 # ...": a relative clause this early makes the text a description of a kind of that name
 LEADING_WORDS = 3
 _RELATIVE = frozenset({"that", "which", "who", "whose", "where", "whereby"})
-# "what do attention heads do", "what is a tensor here": words after the name asked about
-_AFTER_ASKED = frozenset({"do", "does", "mean", "means", "work", "works", "here", "even"})
 # A question whose subject points back at the clause before it ("..., what does that mean")
 _BACK_REFERENCES = frozenset({"it", "that", "this", "they", "those", "these"})
 _WHAT = ("what ", "whats ", "wat ")
@@ -177,12 +175,6 @@ class QuestionRules:
             # quantize it?": the guess, or the subject of the clause that asks
             guessed = self._tagged(core)
             subject = guessed or self._clause_subject(clauses)
-            if subject and not guessed and clauses and self._asks_whole(clauses[1], subject[0]):
-                # "so i was reading about deepseek, what is mixture of experts": the names the
-                # scene writes only set it; they veto no subject its question names whole (not
-                # "which is the token-by-token one": a word of a description)
-                scene = self._named_in(clauses[0]) - {subject[0]}
-                written = [(entry, 0 if entry in scene else rank) for entry, rank in written]
             subject = subject or (self._quoted(query) if question else None)
             # "why do llms hallucinate", "how does gpt 2 tokenize emojis": what the named doer
             # does is asked about, the doer only says where it happens; not where a third name
@@ -496,28 +488,10 @@ class QuestionRules:
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
             return None
-        if not words:  # "reading about vector databases and what is hnsw": the name alone,
-            # not a comparison's core ("difference between ppo and dpo ...": "ppo")
-            named = self._subject_name(asked.split(), [])
-            if named is None or named[1] < len(compact(asked)):
-                return None
-            return None if self._named_in(clauses[1]) - {named[0]} else (named[0], SUBJECT)
-        key = compact(words[0])
+        key = compact(words[0]) if words else ""
         if not GENERIC_WORDS.isdisjoint((key, *plural_variants(key))):
             return None  # "model too big for one gpu, how do i split the layers": a plain word
         return self._subject(asked)
-
-    def _asks_whole(self, asked: str, entry: int) -> bool:
-        """Does a chat's asking clause write the name of `entry` whole, as all it asks about
-        ("what is mixture of experts", "explain mcp", "what do attention heads do"), not as a
-        word of a compound or a description ("which is the token-by-token one")?"""
-        words = query_core(asked).split()
-        while words and words[-1] in _AFTER_ASKED:  # "what do attention heads do"
-            words = words[:-1]
-        key = compact(" ".join(words))
-        forms = (key, *plural_variants(key))
-        hits = (hit for form in forms for hit in self.names.lookup(form))
-        return any(hit.entry == entry and hit.kind != _PART for hit in hits)
 
     def _quoted(self, query: str) -> Subject | None:
         """The entry a question writes as its only quotation, whole ('what makes something an

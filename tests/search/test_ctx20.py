@@ -12,6 +12,8 @@ STILL_FAILING = {
     # a PyTorch card: "torch" starts the pasted error, read as the subject at any rank; the
     # rule that made the question's own name the subject was measured and reverted (ctx20)
     "torch.cuda.OutOfMemoryError: CUDA out of memory. does quantization help with this?",
+    # a Temperature card: "seed" is a plain word, no name for the question to write
+    "set temperature=0 and still got different outputs. what does the seed do?",
     # a Fine-Tuning card: the question ("why") says nothing of its own, the context's name leads
     "we fine-tuned on our support tickets. now it answers those perfectly but fails on anything"
     " new, why?",

@@ -12,18 +12,27 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # Probes that still fail on this branch: strict expected failures, so one that starts passing
 # fails the suite and is moved out of here.
 STILL_FAILING = {
-    # preamble68 passed the other nine (an "and" before a question word ends the scene's
-    # clause; the scene's names rank 0 where the question writes its subject whole; a bare
-    # name alone is the asked clause's subject); bench/results/semantic.md, "preamble68".
-    # the description stage's Multi-Head Attention and Attention Head offered, no card (the
-    # issue's own message: a wrong card on main)
+    # The fix measured on a49e08c5 (an "and" before a question word ends the scene's clause;
+    # the scene's names are its setting, rank 0; a bare name as the asked clause is its
+    # subject) passed the first nine; reverted by the ship rule (one more wrong tuning card,
+    # dev10: "our llm serving dashboard ... which is the token-by-token one ..." carded Token
+    # once LLM Serving no longer vetoed it). bench/results/semantic.md, "preamble67".
+    # the scene's name carded (DeepSeek, Vector Databases, Tokenization, Hallucination)
+    "so I was reading about deepseek and honestly what is mixture of experts",
+    "so I was reading about vector databases and what is hnsw",
+    "was reading about tokenization and can someone explain sentencepiece",
+    "was reading about hallucination and what is hallucination detection",
+    # the description stage's Multi-Head Attention carded (the issue's own message)
     "hey so I was reading about transformers and honestly, can someone explain what attention heads do? 🤔",
     # the scene's name and the asked one offered, no card
     "so I was reading about transformers and what does layer norm actually do",
+    "been messing with rag all week and honestly what is bm25",
     "our team uses lora and we keep hearing about qlora, what is it",
-    # the scene's name carded: "can someone explain" is no clause of its own here
-    "was reading about tokenization and can someone explain sentencepiece",
-    "was reading about hallucination and what is hallucination detection",
+    "reading about diffusion models and honestly what is classifier-free guidance",
+    "hey, our app uses ai agents and what is function calling exactly",
+    "we are building ai agents and can someone explain mcp",
+    "reading about llama and what is rope",
+    "hey! reading about quantization and what is gguf",
     # "what it is" / "explain it" point back at the scene's one name, which is offered only
     "been messing with lora all week, can someone explain what it is?",
     "I was reading about bm25 and honestly can someone explain it in simple terms?",

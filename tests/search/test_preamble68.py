@@ -13,20 +13,22 @@ from .probe_files import ProbeFile, no_card, not_the_written_card, the_asked_car
 # Probes that still fail on this branch: strict expected failures, so one that starts passing
 # fails the suite and is moved out of here.
 STILL_FAILING = {
-    # a compound's first word read as the subject, as in the question alone ("what is
-    # optimizer-state sharding" cards Optimizer on main too); the first fail on main, the two
-    # after it since the "and" split reads the question as its own clause
+    # Measured and reverted (bench/results/semantic.md, "preamble68"): the "and" split, the
+    # scene's names at rank 0 where the question writes its subject whole, and a bare name
+    # alone as the asked clause's subject passed the perplexity and prefill probes here (and
+    # nine of preamble67's), but held out had one more wrong card (test8).
+    # a compound's first word read as the subject (as in "what is optimizer-state sharding"
+    # alone, Optimizer): "token-by-token", "X-free", "X lens"
     "our vllm box shows two phases per request, which is the token-by-token one?",
-    "training with fsdp and honestly what is optimizer-state sharding",
-    "reading about ai safety and what is alignment faking",
-    # "X-free" and "X lens": the name before "free" carded (fail on main too)
     "reading about interpretability, what is the logit lens",
     "our eval team uses llm as a judge, what's the rubric-free pairwise thing",
     "been reading about diffusion, what is the noise-prediction-free objective, flow something?",
     "reading about diffusion models, what's the u-net-free backbone",
-    # the question not read as a clause of its own ("anyway what is", "wtf is") or the scene's
-    # first name read as its topic (fine-tuning): fail on main too
+    # the scene's name carded or offered first: the question after "anyway", "wtf is", a colon
+    # or a comma is not read as a clause whose name is asked
     "ok so my manager keeps saying transformers at standup, anyway what is a causal mask",
+    "long time lurker, first post, doing llm evaluation at work: what is perplexity",
+    "sorry if dumb q, we run llama.cpp at home, what does prefill mean",
     "been poking at diffusion models tonight and wtf is a u-net",
     "fine-tuning a llama this week, what is teacher forcing",
     # "what's the deal with it", "no clue what that is": the scene's name offered, no card

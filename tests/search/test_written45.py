@@ -27,15 +27,16 @@ def the_pasted_name_not_carded(result, asked: str, written: str) -> None:  # typ
 # the meaning does not put the asked entry among the first offers.
 # A name in the pasted line carded (Epoch, Step, Docker, PyTorch for "torch.cuda...") or the
 # asked entry not among the first offers (overfitting, classifier-free guidance).
-# Own probes: the pasted line's other words lead ("ppl" offered third; "sampler: ...
-# temperature=1.4": Scheduler on main, here no card and Temperature offered first). The
-# Docker line passes with wrong49's `_asked_name_offered`.
+# Own probes: the pasted line's other words lead (Video RAM for "CUDA out of memory"; "ppl"
+# offered third; "sampler: ... temperature=1.4": Scheduler on main, here no card and
+# Temperature offered first). The Docker line passes with wrong49's `_asked_name_offered`.
 STILL_FAILING = {
     "Epoch 4: train loss 0.21, val loss 1.87 and climbing, what is happening to my model?",
     "sampler: euler a, steps: 30. the images ignore my prompt, which knob makes them follow it more?",
     "torch.cuda.OutOfMemoryError on a 100k token prompt, what stores the keys and values of every earlier token?",
     "Epoch 5 | train acc 99% | val acc 61%, what's the name for this?",
     "step 4000: loss spiked to 9.8 then nan, what extra loss term keeps the logits from blowing up?",
+    "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB, what is cuda anyway?",
     "sampler: top_p=0.9 temperature=1.4 and the output is gibberish, what does the temperature do?",
     "eval ppl 12.4 on wikitext, what does ppl measure?",
 }
