@@ -28,6 +28,13 @@ STILL_FAILING = {
     "lectured me about violence and refused to help, it seems these assistants are tuned so "
     "cautiously that they turn down perfectly harmless requests just because a word sounds "
     "scary",
+    # the two stages agree, but at cosine 0.523 (under `LONG_COSINE`), Appropriate
+    # Reliance second by 0.006: offered first (desc68's clear words carded it; desc68b's guard
+    # does not: the field under 0.25)
+    "the radiologists started trusting whatever the software flagged and stopped looking "
+    "carefully themselves, so when the tool missed a tumour nobody caught it either, people "
+    "just tend to go along with the computer's suggestion even when their own eyes should tell "
+    "them otherwise",
     # the description stage's clear first (74.6, by 28.5) is not among the meaning's
     # first four (Next-Token Prediction 0.619, Teacher Forcing 0.596): not offered
     "during training each position in the sentence is only allowed to look at the words before "
