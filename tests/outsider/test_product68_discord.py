@@ -10,6 +10,7 @@ SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,11 +27,13 @@ from tests.discord_app.test_terms import TERM
 from tests.fake_discord import InteractionHandle
 
 from .conftest import Scene
+from .test_round7 import logged
 
 SLOW = "You're going a bit fast"
 HANG = 60.0  # a bound on a hang only
 CALLBACK = ("POST", "/interactions/{interaction_id}/{token}/callback")  # a first answer
 FOLLOW_UP = ("POST", "/webhooks/{application_id}/{token}")  # an answer after "thinking…"
+EDIT = "/webhooks/{application_id}/{token}/messages/{message_id}"  # @original's too
 Door = Callable[[Scene, GlossaryBot], Awaitable[Callable[[], Awaitable[InteractionHandle]]]]
 
 
@@ -118,3 +121,31 @@ async def test_a_refused_use_is_given_back_before_the_refusal_is_seen(
         said = str((await first.final_message())["content"])
     assert said.startswith(refusal), said
     assert again == said
+
+
+async def test_an_edit_of_a_dismissed_answer_is_one_warning(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """left68's leftover: a 404 other than 10062/10015 to an interaction's own answer, as
+    Discord answers 10008 Unknown Message to `/term log`'s Older editing the ephemeral page its
+    moderator dismissed meanwhile, was an ERROR with a traceback and an error id nobody saw;
+    now one WARNING, as an answer too late is. Failed before (the ERROR)."""
+    fake = scene.fake
+    for n in range(12):  # pages enough for an Older button (test_term_log's long log)
+        term = ServerTerm(
+            id=f"t{n}", title=f"Term {n}", definition="long " * 700, category="Fundamentals"
+        )
+        await put_terms(store, scene.guild.id, term)
+    async with start_bot(store):
+        log = await fake.slash(scene.moderator, "term log", {}, channel=scene.channel)
+        shown = await log.final_message()
+        caplog.clear()
+        caplog.set_level(logging.WARNING)
+        fake.fail_next("PATCH", EDIT, status=404, code=10008)
+        lost = asyncio.ensure_future(logged("'gb:term-log:", within=HANG))
+        await fake.click(scene.moderator, shown, buttons(shown)["Older"])
+        await lost
+    said = [r for r in caplog.records if "'gb:term-log:" in r.getMessage()]
+    assert [r.levelname for r in said] == ["WARNING"], caplog.text
+    assert "error code 10008): what it answers is gone" in said[0].getMessage(), caplog.text
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
