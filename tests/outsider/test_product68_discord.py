@@ -20,11 +20,12 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
-from tests.discord_app.helpers import buttons, selects
+from tests.discord_app.helpers import buttons, define, selects
 from tests.discord_app.test_suggestions import IDEA
 from tests.discord_app.test_term_meaning import put_terms
 from tests.discord_app.test_terms import TERM
 from tests.fake_discord import InteractionHandle
+from tests.resilience.helpers import query, warned
 
 from .conftest import Scene
 from .test_round7 import logged
@@ -149,3 +150,41 @@ async def test_an_edit_of_a_dismissed_answer_is_one_warning(
     assert [r.levelname for r in said] == ["WARNING"], caplog.text
     assert "error code 10008): what it answers is gone" in said[0].getMessage(), caplog.text
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
+
+
+@pytest.mark.parametrize(
+    ("term", "counted"),
+    [("kv cache", "SELECT sum(count) FROM lookups"), ("zorblax", "SELECT sum(count) FROM misses")],
+    ids=["card", "miss"],
+)
+async def test_a_first_response_discord_took_as_the_deadline_passed_is_counted_and_shown_once(
+    scene: Scene, start_bot: StartBot, store: Store, term: str, counted: str
+) -> None:
+    """The coordinator's test_load failure (PLAN.md): a first response whose request went out
+    before the bot's 3 s, its answer not back by then (a stall), was given up as lost though
+    Discord (here the fake) had taken it: a miss shown, not counted; a public card shown, then
+    posted in the channel a second time. Now the request that went out waits for Discord's
+    answer, which says it was taken: counted, shown once. Failed before (no such wait: the
+    line never came; by hand with the line's wait taken out, the miss was not counted)."""
+    fake = scene.fake
+    async with start_bot(store):
+        await define(fake, scene.bob, "rag", scene.channel)  # the clocks' offset, on time
+        held = fake.hold_answer(*CALLBACK)
+        try:
+            async with warned("waiting up to 3 s more for Discord's verdict", HANG, logging.INFO):
+                # Sent 1 s before it reached the bot: its deadline comes 2 s after that.
+                late = await fake.slash(
+                    scene.alice, "define", {"term": term}, channel=scene.channel, held_up=1.0
+                )
+                await asyncio.wait_for(held.taken.wait(), HANG)
+        finally:
+            held.release()
+        shown = await late.final_message()
+        await fake.settle()
+        assert not fake.pop_violations()
+    if term == "kv cache":
+        assert shown["embeds"], shown
+    else:
+        assert str(shown["content"]).startswith("No entry for “zorblax”"), shown
+    assert not [m for m in fake.sent_messages if m.kind == "channel_message"]  # no second copy
+    assert query(scene.db_path, counted) == [(2 if term == "kv cache" else 1,)]
