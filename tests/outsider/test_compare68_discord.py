@@ -3,12 +3,9 @@ the bot in a mention answer the first side with a card and offer the second firs
 does: "gguf/safetensors which one" and "rlhf > dpo?" got no card (the sign was dropped and the two
 names read as one text), "latency and throughput, is one the inverse of the other" Latency's card
 with nothing offered. The real bot (discord.py) against the fake Discord, which delivers the
-mention (its "<@id>" holds a ">" of its own) and the text as typed. Passed with compare68's
-change, which was reverted by the ship rule: a strict expected failure until it is read."""
+mention (its "<@id>" holds a ">" of its own) and the text as typed."""
 
 from __future__ import annotations
-
-import pytest
 
 from bot.discord_app.app import GlossaryBot
 from tests.discord_app.helpers import buttons, embed_of
@@ -17,7 +14,6 @@ from .conftest import Scene
 from .test_quote53 import _answer_to
 
 
-@pytest.mark.xfail(strict=True, reason="compare68's change reverted (held-out cards lost)")
 async def test_a_mentioned_comparison_with_a_sign_or_and_offers_the_second(
     scene: Scene, bot: GlossaryBot
 ) -> None:

@@ -7,48 +7,18 @@ and how it was written."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.glossary.keys import normalize
+from bot.search import SearchIndex
+from bot.search.query import asked_clause, compared_sides, query_core, spelled_versus
+
 from .probe_files import ProbeFile, no_card, the_asked_card
 from .test_compare25 import first_carded_second_offered
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. compare68's change (the sign read as "vs", "is X a Y or
-# ...", "X is the same as Y", "X and Y, <question>", a mistyped other side offered) passed 23 of
-# them and tuning, but cost held-out cards (test2, test6: "is X a Y or ..."): reverted by the
-# rule (bench/results/semantic.md, compare68).
-_READ_BY_THE_REVERTED_CHANGE = {
-    # "X/Y which": two names slashed are no comparison (`normalize` drops "/")
-    "rag/fine-tuning which one",
-    "adam/adamw which one should i use",
-    "bm25/semantic search which is better",
-    "prefill/decode which one is memory bound",
-    "gpu/tpu which one for training",
-    "json/jsonl which one for logs",
-    "sft/rlhf which comes first",
-    "vllm/llama.cpp which one for my laptop",
-    "hnsw / lsh which one",
-    "lol adam/sgd which one do u guys use",
-    # "X > Y?": the sign is dropped, the two names read as one text
-    "adamw > adam?",
-    "rag > fine-tuning?",
-    "hybrid search > bm25?",
-    "gguf > safetensors?",
-    "flash attention > paged attention?",
-    "dpo > ppo? 🤔",
-    "cross-encoder > dual encoder for reranking?",
-    # a typo on the other side: no card of its own (offers only), so not offered
-    "dpo vs rlfh which one?",
-    # "is X a (kind of) Y or ...": no comparison pattern
-    "is lora a kind of fine-tuning or something else?",
-    "is rag a form of semantic search or its own thing",
-    "is adamw just adam or a different optimizer",
-    "hnsw is a vector database or an algorithm?",
-    # "X and Y, <question>": "and" is no comparison word
-    "bm25 and semantic search, which one first?",
-    "gguf and safetensors, what's the deal",
-    "ppo and grpo, how are they different",
-}
+# the suite and is moved out of here.
 STILL_FAILING = {
-    *_READ_BY_THE_REVERTED_CHANGE,
     # "diffusion" is no name outright (Diffusion Model), so the first side is not carded
     "diffusion or flow matching?",
     # the other side a description, or a plural acronym that ties two names ("tpus": TPU or
@@ -60,13 +30,17 @@ STILL_FAILING = {
     # no card for the whole text, so no first side carded
     "temperature and top-p, do i change both?",
     "which is better for my use case, gguf or safetensors",
+    # ">" read as "vs" only before "which" or "?" in its own clause, a few words on
     "ppl keep saying dpo > rlhf now, true?",
     # a clause opening "honestly", and "team X or team Y": the first side is no name outright
     "honestly prefix caching vs kv cache, whats the diff",
     "team top-k or team top-p? 😂",
     # "react" is ReAct's name, though beside "vue" or "angular" it is the web framework (as
-    # compare67's "react vs vue")
+    # compare67's "react vs vue"); "react/vue which one" and "react > vue?" were no card on main
+    # only because the sign was not read
     "react or vue for a dashboard?",
+    "react/vue which one",
+    "react > vue?",
     "react vs angular which one is better for my use case",
 }
 PROBES = ProbeFile("compare68_probes.tsv", STILL_FAILING)
@@ -93,3 +67,80 @@ test_the_probes_are_the_ones_written = PROBES.counted(
         "offtopic": 18,
     }
 )
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("gguf/safetensors which one", "gguf vs safetensors which one"),
+        ("hnsw / lsh which one", "hnsw vs lsh which one"),
+        ("vllm/llama.cpp which one for my laptop", "vllm vs llama.cpp which one for my laptop"),
+        ("rlhf > dpo?", "rlhf vs dpo?"),
+        (
+            "cross-encoder > dual encoder for reranking?",
+            "cross-encoder vs dual encoder for reranking?",
+        ),
+        # no comparison: no "which" (or "?" for ">") in the sign's clause, a few words on
+        ("tokens/sec for vllm?", "tokens/sec for vllm?"),
+        (
+            "i only have thumbs up/thumbs down on single answers, not pairs, which method?",
+            "i only have thumbs up/thumbs down on single answers, not pairs, which method?",
+        ),
+        ("ppl keep saying dpo > rlhf now, true?", "ppl keep saying dpo > rlhf now, true?"),
+        # not between two words: "i/o", "w/", a link, three names (a list), a quote's "> "
+        ("i/o which one", "i/o which one"),
+        ("lora w/ rank 8, which alpha?", "lora w/ rank 8, which alpha?"),
+        ("https://arxiv.org/abs which one?", "https://arxiv.org/abs which one?"),
+        ("gpu/tpu/npu which", "gpu/tpu/npu which"),
+        ("> rag is slow\nwhich part?", "> rag is slow\nwhich part?"),
+        ("if x > 0 which branch?", "if x > 0 which branch?"),
+    ],
+)
+def test_a_sign_between_two_names_is_read_as_vs(text: str, read: str) -> None:
+    assert spelled_versus(text) == read
+
+
+@pytest.mark.parametrize(
+    ("query", "pair"),
+    [
+        # "X is a (kind of) Y or ...", "is X a Y or ...": the other side ends at "or"
+        ("peft is a kind of fine-tuning or a replacement of it?", ("peft", "fine tuning")),
+        (
+            "jailbreak is a prompt injection or different category",
+            ("jailbreak", "prompt injection"),
+        ),
+        ("is adamw just adam or a different optimizer", ("adamw", "adam")),
+        # "X is the same as Y", "X and Y, <question>", "X and Y is the same ..."
+        ("decoding strategy is the same as sampling or not", ("decoding strategy", "sampling")),
+        (
+            "kv cache and prefix caching, is one just the other saved longer",
+            ("kv cache", "prefix caching"),
+        ),
+        ("checkpoint and weights is the same file or not", ("checkpoint", "weights")),
+        # a pronoun is no side: the text names one thing only
+        ("is this the same as 'ai safety' or narrower? like what its makers meant", None),
+        # "X and Y" alone, with no question after it, is no comparison
+        ("attention and mlp", None),
+    ],
+)
+def test_a_kind_or_a_pair_side_by_side_is_compared(
+    query: str, pair: tuple[str, str] | None
+) -> None:
+    normalized = normalize(query)
+    core = query_core(normalized)
+    assert compared_sides(query, normalized, core, asked_clause(query)) == pair
+
+
+@pytest.mark.parametrize(
+    ("query", "offered"),
+    [
+        ("dpo vs rlfh which one?", ["rlhf"]),
+        # a word that only holds a name is no typo of it: nothing invented
+        ("pytorch vs tensorflow which one?", []),
+    ],
+)
+def test_a_mistyped_other_side_offers_the_name_it_misspells(
+    bundled_index: SearchIndex, query: str, offered: list[str]
+) -> None:
+    result = bundled_index.search(query)
+    assert [s.id for s in result.suggestions[:1]] == offered, result
