@@ -80,21 +80,10 @@ _LEADING_COMPARISON = re.compile(
     r"(?P<o>[^ ]+(?: [^ ]+){0,2}?)"
     r"(?: (?:for|on|in|with|when|at|to|which|what|and|but|is|are|so|if) .+)?$"
 )
-# "peft is a kind of fine-tuning or a replacement of it?", "is adamw just adam or a different
-# optimizer": whether one name is (a kind of) another, the answer to choose after "or". The first
-# is asked about, the other offered, as in "X vs Y"; "or" ends the other side.
-# A side is a name of up to three words: not a pronoun ("is this the same as 'ai safety' or
-# narrower" names one side only), no "same", "as" or "and" inside
+# A side of a first clause that sets two names together: a name of up to three words, not a
+# pronoun ("is this the same as 'ai safety' or narrower" names one side only), no "same", "as" or
+# "and" inside
 _A_SIDE = r"(?!(?:this|that|it|they|these|those|same|as) )[^ ]+(?: (?!(?:same|as|and) )[^ ]+){0,2}?"
-_KIND_OF = (
-    r"(?:just |really |basically |only |simply )?(?:a |an |the )?"
-    r"(?:(?:[a-z]+ )?(?:kind|type|form|sort|part|version|variant|subset|case) of "
-    r"(?:a |an |the )?)?"
-)
-_IS_A_KIND = [
-    re.compile(rf"^(?P<t>{_A_SIDE}) (?:is|are) {_KIND_OF}(?P<o>{_A_SIDE}) or "),
-    re.compile(rf"^(?:is|are) (?P<t>{_A_SIDE}) {_KIND_OF}(?P<o>{_A_SIDE}) or "),
-]
 # "reranking is the same as semantic search again? why ...", "checkpoint and weights is the same
 # file or ...": a text's first clause asks whether two names are one thing
 _SAME = [
@@ -679,12 +668,11 @@ def compared_sides(
     pair = pair or compared(opening, _VERSUS)
     if pair is None and (found := _LEADING_COMPARISON.match(core)):
         pair = found["t"], found["o"]
-    # "X is a (kind of) Y or ...", the first clause "X is the same as Y", "X and Y, <question>"
+    # the first clause "X is the same as Y", "X and Y, <question>"
     side_by_side = [_SIDE_BY_SIDE] if len(opening.split()) < len(normalized.split()) else []
-    for patterns, text in ((_IS_A_KIND, normalized), ([*_SAME, *side_by_side], opening)):
-        for pattern in patterns:
-            if pair is None and (found := pattern.match(text)):
-                pair = found["t"], found["o"]
+    for pattern in [*_SAME, *side_by_side]:
+        if pair is None and (found := pattern.match(opening)):
+            pair = found["t"], found["o"]
     return pair
 
 

@@ -35,6 +35,12 @@ STILL_FAILING = {
     # a clause opening "honestly", and "team X or team Y": the first side is no name outright
     "honestly prefix caching vs kv cache, whats the diff",
     "team top-k or team top-p? 😂",
+    # "is X a (kind of) Y or ...": not read as a comparison (compare68's reading of it lost two
+    # held-out cards; compare68b took it out), so no pair
+    "is lora a kind of fine-tuning or something else?",
+    "is rag a form of semantic search or its own thing",
+    "is adamw just adam or a different optimizer",
+    "hnsw is a vector database or an algorithm?",
     # "react" is ReAct's name, though beside "vue" or "angular" it is the web framework (as
     # compare67's "react vs vue"); "react/vue which one" and "react > vue?" were no card on main
     # only because the sign was not read
@@ -44,6 +50,13 @@ STILL_FAILING = {
     "react vs angular which one is better for my use case",
 }
 PROBES = ProbeFile("compare68_probes.tsv", STILL_FAILING)
+
+# "X is a (kind of) Y or ..." / "is X a Y or ..." read as a comparison (compare68's part 2) turned
+# two held-out cards wrong (test2, test6, found by their totals with each part off), so compare68b
+# ships compare68 without it; a narrower form (Y a name outright, "or" right after it) is left
+IS_A_KIND_NOT_READ = pytest.mark.xfail(
+    strict=True, reason="'X is a (kind of) Y or ...' is not read as a comparison (compare68b)"
+)
 
 PAIRED = ("slash", "greater", "or", "described", "isa", "and", "chat")
 
@@ -103,13 +116,23 @@ def test_a_sign_between_two_names_is_read_as_vs(text: str, read: str) -> None:
 @pytest.mark.parametrize(
     ("query", "pair"),
     [
-        # "X is a (kind of) Y or ...", "is X a Y or ...": the other side ends at "or"
-        ("peft is a kind of fine-tuning or a replacement of it?", ("peft", "fine tuning")),
-        (
+        # "X is a (kind of) Y or ...", "is X a Y or ...": not read (compare68b took the reading
+        # out: it lost two held-out cards in compare68, by test2/test6 totals)
+        pytest.param(
+            "peft is a kind of fine-tuning or a replacement of it?",
+            ("peft", "fine tuning"),
+            marks=IS_A_KIND_NOT_READ,
+        ),
+        pytest.param(
             "jailbreak is a prompt injection or different category",
             ("jailbreak", "prompt injection"),
+            marks=IS_A_KIND_NOT_READ,
         ),
-        ("is adamw just adam or a different optimizer", ("adamw", "adam")),
+        pytest.param(
+            "is adamw just adam or a different optimizer",
+            ("adamw", "adam"),
+            marks=IS_A_KIND_NOT_READ,
+        ),
         # "X is the same as Y", "X and Y, <question>", "X and Y is the same ..."
         ("decoding strategy is the same as sampling or not", ("decoding strategy", "sampling")),
         (
