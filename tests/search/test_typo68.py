@@ -11,7 +11,22 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that still fail on this branch: strict expected failures, so one that starts passing
 # fails the suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+STILL_FAILING = {
+    # a letter changed in a short name, or two edits: the typo rules refuse those (a letter
+    # changed is as often another word); alone they are offered, not carded
+    "hey, what is a tokin in llms?",  # Token offered
+    "whats lamma exactly, the meta model?",  # nothing ("lamma" alone: Llama offered)
+    # a phone's autocorrect to a person's name: Fine-Tuning carded for "laura fine tuning"
+    "hi all \U0001f44b what is laura fine tuning?",
+    # inflected: "quants" has no shorthand (forms67); a form and its object ("tokenizing text")
+    # is two words no form rule reads (Tokenization offered); "what does it mean when ..." makes
+    # the name a clause's setting: QLoRA carded by description; "temp" is the subject, but the
+    # meaning leads with GGUF: Temperature offered second
+    "what are quants, people keep posting them",
+    "what is tokenizing text",
+    "what does it mean when a model is quantised to 4 bit",
+    "what does temp do in llama.cpp",
+}
 PROBES = ProbeFile("typo68_probes.tsv", STILL_FAILING)
 
 test_a_misspelt_name_in_a_chat_question_gets_its_card = PROBES.test("typo", expect=the_asked_card)
