@@ -238,6 +238,8 @@ class QuestionRules:
                     break
             else:
                 short = None if named_word else self.short_typo(key)
+                typed = None if named_word or short is not None else self._typed_alone(word)
+                short = typed[0] if typed is not None else short  # "why is my latancy so high"
                 if short is not None:  # "tensr", "pyhton", "rmsnrom"
                     found.append((begins, short, word))
         return found

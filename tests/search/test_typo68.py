@@ -7,6 +7,10 @@ anything or reading the search code, the entries or any slice's rows."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that still fail on this branch: strict expected failures, so one that starts passing
@@ -35,3 +39,23 @@ test_an_inflected_name_in_a_chat_question_gets_its_card = PROBES.test(
 )
 test_a_near_word_in_its_everyday_sense_gets_no_card = PROBES.test("offtopic", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"typo": 46, "inflected": 14, "offtopic": 18})
+
+
+# Written after reading the code, not blind: the misspelt name anywhere in the question, not
+# only as its subject (`QuestionRules.mistyped_words`), and in an everyday sentence read in the
+# sense the name written right would be (`SearchIndex._unless_everyday`; main carded Sandbox).
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [("why is my latancy so high", "latency"), ("how do i reduce latancy in vllm", "latency")],
+)
+def test_a_misspelt_name_inside_the_question_gets_its_card(
+    bundled_index: SearchIndex, query: str, asked: str
+) -> None:
+    the_asked_card(bundled_index.search(query), asked, "")
+
+
+@pytest.mark.parametrize("query", ["why is my sandbx so dirty", "why is my sandbax so dirty"])
+def test_a_misspelt_name_in_its_everyday_sense_gets_no_card(
+    bundled_index: SearchIndex, query: str
+) -> None:
+    no_card(bundled_index.search(query), "", "sandbox")
