@@ -1317,7 +1317,8 @@ class SearchIndex:
         knows = self.glossary_word
         unused = self.unused_word
         entry = self.positions[result.entry.id]
-        if all(m.entry != entry for m in names_in(text)):
+        # (English only: "la température" is another language's word, not a typo to fix here)
+        if text.isascii() and all(m.entry != entry for m in names_in(text)):
             text = meant
         if self._named_after(text, entry) and result.strategy is not None:
             return _card_offered(result, result.entry, result.strategy)

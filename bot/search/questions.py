@@ -715,9 +715,12 @@ class QuestionRules:
         from bot.search.similarity import name_similarity
 
         key = compact(word)
-        if len(key) < NEARLY_NAMED_LENGTH or not key.isalpha() or key in common_words():
+        # accented letters are another language's word ("température"): `foreign.py` reads those
+        if len(key) < NEARLY_NAMED_LENGTH or not (key.isalpha() and key.isascii()):
             return None
-        if any(self.names.lookup(f) for f in (key, *plural_variants(key), *name_forms(key))):
+        if key in common_words() or any(
+            self.names.lookup(f) for f in (key, *plural_variants(key), *name_forms(key))
+        ):
             return None
         positions = self._candidates(key, 5)
         if not positions:
