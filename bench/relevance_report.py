@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -119,7 +119,14 @@ comparing two entries with the second in `also`; off-topic rows from neighbourin
 everyday chat, a third with an entry's word in another sense), `relevance_blind46.tsv` (one
 slice, `test29`, held out, the other half in the same shapes in other voices: a data-annotation
 worker, an investor, a retired engineer, a librarian, a streamer; written the same way after
-that),
+that), `relevance_blind47.tsv` (one slice, `dev22`, to tune on, half the glossary split by the
+md5 of the lower-cased title, alternately within each category: descriptions of 5-10, 11-25 and
+26-60 words naming nothing of the entry; questions from a farmer, a DJ, a truck driver, a tattoo
+artist and a chess coach, most naming nothing of their entry, 16 comparing two entries with the
+second in `also`, 22 misspelling the name; off-topic rows from neighbouring fields and everyday
+life, half with an entry's word in another sense), `relevance_blind48.tsv` (one slice,
+`test30`, held out, the other half in the same shapes in other voices: a firefighter, a museum
+guide, a bookkeeper, a call-centre worker, a podcast host; written the same way after that),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -129,7 +136,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test29, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test30, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -202,6 +209,8 @@ SETS = (
     "relevance_blind44.tsv",
     "relevance_blind45.tsv",
     "relevance_blind46.tsv",
+    "relevance_blind47.tsv",
+    "relevance_blind48.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -237,6 +246,7 @@ HELD_OUT = {
     "test27",
     "test28",
     "test29",
+    "test30",
     "everyday-check",
     "chat-check",
 }
@@ -263,7 +273,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev21, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev22, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

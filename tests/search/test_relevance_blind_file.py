@@ -700,6 +700,28 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind47.md: half the glossary split by the md5 of the lower-cased title within
+    # each category, descriptions of 5-10, 11-25 and 26-60 words naming nothing of the entry,
+    # questions from a farmer, a DJ, a truck driver, a tattoo artist and a chess coach, most
+    # naming nothing of their entry, 16 comparing two entries, 22 misspelling the name. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind47.tsv"),
+        "dev22",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=40,
+    ),
+    # relevance_blind48.md: the other half in the same shapes, in other voices (a firefighter, a
+    # museum guide, a bookkeeper, a call-centre worker, a podcast host). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind48.tsv"),
+        "test30",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=40,
+    ),
 )
 
 
@@ -971,4 +993,23 @@ def test_the_forty_fifth_and_sixth_sets_split_each_category_by_the_blake2b_of_th
         assert sum(1 for row in rows if row["kind"] == "question" and row["also"]) >= 20
     assert tuple(halves) == _alternate_within_categories(
         lambda entry_id: hashlib.blake2b(entry_id.encode()).hexdigest()
+    )
+
+
+def test_the_forty_seventh_and_eighth_sets_split_each_category_by_the_md5_of_the_title() -> None:
+    """relevance_blind47.md and relevance_blind48.md: each set describes and asks about the same
+    entries, once each, in that order, then gives 40 off-topic rows; the descriptions come in
+    three lengths (5-10, 11-25 and 26-60 words), each at least a third of them; at least 15 of
+    the questions compare their entry with another named in `also`; within each category, sorted
+    by the md5 (hex) of the lower-cased title, dev22 has the first, third, fifth... entry and
+    test30 the others."""
+    titles = {entry.id: entry.title for entry in load_glossary()}
+    halves = []
+    for n in (47, 48):
+        name = f"relevance_blind{n}.tsv"
+        halves.append(_described_in_three_lengths(name, ((5, 10), (11, 25), (26, 60)), share=3))
+        rows = read_rows(Path(__file__).with_name(name))
+        assert sum(1 for row in rows if row["kind"] == "question" and row["also"]) >= 15
+    assert tuple(halves) == _alternate_within_categories(
+        lambda entry_id: hashlib.md5(titles[entry_id].lower().encode()).hexdigest()
     )
