@@ -869,7 +869,7 @@ class SearchIndex:
                 decided = self._place_offered(decided, *placed)
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
-            decided = self._unless_everyday(decided, similar, names_in)
+            decided = self._unless_everyday(decided, similar, names_in, meant)
             offered = self._asked_name_offered(decided, asked and asked[0], similar, query)
             decided = self._stated_name_yields(decided, offered, similar, query, names_in)
             # after the asked-name rules: the card they make from the meaning stands ("how many
@@ -1318,13 +1318,19 @@ class SearchIndex:
         return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
 
     def _unless_everyday(
-        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
+        self,
+        result: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+        meant: str,
     ) -> SearchResult:
         """A card for a name the sentence uses in its everyday sense, a plain word ("the wait at
         the border checkpoint") or, on stronger evidence, an acronym in lower case ("is an hmo or
         a ppo plan cheaper"), becomes an offer of that entry (`everyday_sense`,
         `read_in_another_sense`; `similar`: the meaning's entries and cosines, best first). An
-        acronym written in capitals keeps its card."""
+        acronym written in capitals keeps its card. A name the sentence writes only mistyped
+        is read in `meant`, the sentence with its typos fixed: "why is my sandbx so dirty" is
+        in the sense "sandbox" would be."""
         text = result.normalized_query
         nearest = similar[0][1] if similar else 0.0
         if result.entry is None or self.semantic is None:
@@ -1332,6 +1338,9 @@ class SearchIndex:
         knows = self.glossary_word
         unused = self.unused_word
         entry = self.positions[result.entry.id]
+        # (English only: "la température" is another language's word, not a typo to fix here)
+        if text.isascii() and all(m.entry != entry for m in names_in(text)):
+            text = meant
         if self._named_after(text, entry) and result.strategy is not None:
             return _card_offered(result, result.entry, result.strategy)
         if self._meant_everyday(text, entry) and result.strategy is not None:
