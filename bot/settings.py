@@ -13,8 +13,9 @@ import codecs
 import difflib
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
@@ -38,6 +39,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SHARD_COUNT = 100_000
 # Defaults an installation may set (the container image does), beneath `.env` and the environment.
 INSTALLATION_DEFAULTS = "/etc/glossary-bot/defaults.env"
+T = TypeVar("T")
 
 # What each setting accepts, as the one-line error says it.
 ACCEPTS = {
@@ -86,7 +88,8 @@ class SettingsError(ReportedError, ValueError):
 
 
 class Settings(BaseSettings):
-    # Later files win; the environment wins over both; empty values count as unset everywhere.
+    # Later files win; the environment wins over both; empty values count as unset everywhere,
+    # and so do values of only spaces (quoted or not): one rule for `.env` and `--env-file`.
     model_config = SettingsConfigDict(
         env_file=(INSTALLATION_DEFAULTS, ".env"),
         env_file_encoding="utf-8",
@@ -104,7 +107,13 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         environment = AsDotenvReads(settings_cls, env_settings)
-        return init_settings, environment, dotenv_settings, file_secret_settings
+        assert isinstance(dotenv_settings, DotEnvSettingsSource)
+        files = UnpaddedDotEnv(
+            settings_cls,
+            env_file=dotenv_settings.env_file,  # Settings(_env_file=...)'s, if given
+            env_file_encoding=dotenv_settings.env_file_encoding,
+        )
+        return init_settings, environment, files, file_secret_settings
 
     discord_token: SecretStr | None = None
     discord_api_base_url: str = DISCORD_API_BASE_URL
@@ -287,7 +296,23 @@ class AsDotenvReads(PydanticBaseSettingsSource):
         fields = self.settings_cls.model_fields
         values = {k: v for k, v in spelled.items() if k in fields} | self.environment()
         cleaned = {k: _unquoted(k, v) if isinstance(v, str) else v for k, v in values.items()}
-        return {k: v for k, v in cleaned.items() if v != ""}
+        return _set_only(cleaned)
+
+
+class UnpaddedDotEnv(DotEnvSettingsSource):
+    """`.env` (and the installation's defaults), each file's values with their surrounding
+    spaces dropped, inside quotes too, as the environment's are (`AsDotenvReads`):
+    python-dotenv keeps the space of `NAME=" "`, which `--env-file` passes as `" "`, the
+    default. Only spaces: unset, so the file beneath (or the default) applies."""
+
+    def _read_env_file(self, file_path: Path) -> Mapping[str, str | None]:
+        read = super()._read_env_file(file_path)
+        return _set_only({k: v.strip() if v is not None else v for k, v in read.items()})
+
+
+def _set_only(values: Mapping[str, T]) -> dict[str, T]:
+    """Without the empty values: unset, so a source beneath (or the default) applies."""
+    return {k: v for k, v in values.items() if v != ""}
 
 
 # Read from the environment beside the settings (`bot/cachedir.py`): a name, not a mistake.

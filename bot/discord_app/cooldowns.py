@@ -2,7 +2,9 @@
 who may not /define may not get the same card by mentioning the bot either); each moderator
 command keeps a limit of its own, for what it writes or exports: a use that did neither (a
 refused alias, file or term, the database away) is given back and counted against the
-command's refusals, which have a limit of their own (`REFUSALS_PER_USE`). A use counts when it
+command's refusals, which have a limit of their own (`REFUSALS_PER_USE`), before the refusal
+is answered (`give_back_use`): an answer Discord fails, or a moderator retrying the moment they
+read it, finds the use back. A use counts when it
 reached the bot, on this machine's monotonic clock, not at the time its id says (discord.py's
 cooldowns read that): one id stamped an hour ahead began its member's window an hour from now,
 holding them for the hour."""
@@ -23,6 +25,9 @@ MAX_USERS = 10_000  # users tracked before those with nothing left to wait for a
 # A moderator command's refusals a window, per use of its limit: a typo or a look-alike costs no
 # write, but each is still a check against the server's aliases, so a flood of them waits too.
 REFUSALS_PER_USE = 2
+# `interaction.extras` key: the CommandLimit the interaction was checked against, and whether it
+# took a use of it, until the refusal (if any) is settled.
+_HELD = "gb:command_limit"
 
 
 class UserLimit:
@@ -105,7 +110,11 @@ class CommandLimit:
         confirms and takes the use) refused as `take` refuses, taking nothing."""
 
         async def within_own_limit(interaction: discord.Interaction[GlossaryBot]) -> bool:
-            return self.take(interaction) if taken else self.left(interaction)
+            if taken:
+                return self.take(interaction)
+            self.left(interaction)
+            interaction.extras[_HELD] = (self, False)  # a refusal is still counted
+            return True
 
         return app_commands.check(within_own_limit)
 
@@ -128,17 +137,31 @@ class CommandLimit:
         spent = refusals.spent(interaction.user.id, at)
         if spent is not None:
             raise app_commands.CommandOnCooldown(spent, spent.get_retry_after(at))
-        return _within(uses, interaction)
+        _within(uses, interaction)
+        interaction.extras[_HELD] = (self, True)
+        return True
 
     def wrote_nothing(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        """The use `interaction` made was refused, nothing written: given back, and counted
-        as a refusal."""
-        uses, _ = self._of(interaction)
-        uses.give_back(interaction.user.id, interaction.client.arrivals.arrived(interaction))
-        self.refused(interaction)
+        """`interaction` was refused, nothing written: `give_back_use`, where this limit is the
+        one it holds."""
+        held = interaction.extras.get(_HELD)
+        if held is not None and held[0] is self:
+            give_back_use(interaction)
 
-    def refused(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        """`interaction`, which took no use (`check(taken=False)`), was refused: counted as a
-        refusal."""
-        _, refusals = self._of(interaction)
-        refusals.take(interaction.user.id, interaction.client.arrivals.arrived(interaction))
+    def _settle(self, interaction: discord.Interaction[GlossaryBot], taken: bool) -> None:
+        uses, refusals = self._of(interaction)
+        at = interaction.client.arrivals.arrived(interaction)
+        if taken:
+            uses.give_back(interaction.user.id, at)
+        refusals.take(interaction.user.id, at)
+
+
+def give_back_use(interaction: discord.Interaction[GlossaryBot]) -> None:
+    """`interaction` was refused, nothing written or exported: the use it took of its command's
+    limit (if it took one: a command whose button takes it took none) given back, and the
+    refusal counted. Once: nothing when it holds no limit (a command without one) or was
+    settled already. Called before the refusal is answered (`moderators.refuse`)."""
+    held = interaction.extras.pop(_HELD, None)
+    if held is not None:
+        limit, taken = held
+        limit._settle(interaction, taken)

@@ -48,14 +48,15 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         message = f"You're going a bit fast: try again in {max(1, math.ceil(error.retry_after))} s."
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         message = str(error)  # a check that explains itself (cooldowns, permissions)
-    elif (late := _no_longer_taken(error)) is not None:
+    elif (late := _no_longer_taken(error, interaction)) is not None:
         # Nothing a user can be told (Discord takes no answer now): an operator's one line.
         observe.outcome("error")
         log.warning(
-            "%s: Discord no longer takes an answer to it (%s, error code %s): it came too late",
+            "%s: Discord no longer takes an answer to it (%s, error code %s): %s",
             _describe(interaction),
             late.text,
             late.code,
+            "it came too late" if late.code in EXPIRED_CODES else "what it answers is gone",
         )
         return
     elif isinstance(down := getattr(error, "original", error), discord.DiscordServerError):
@@ -101,12 +102,21 @@ def log_servers_failing(lost: str, error: discord.DiscordServerError) -> None:
     )
 
 
-def _no_longer_taken(error: BaseException) -> discord.HTTPException | None:
+def _no_longer_taken(
+    error: BaseException, interaction: discord.Interaction[Any]
+) -> discord.HTTPException | None:
     """Discord's refusal of an answer that came too late: past the 3 s of the first response
     (10062 Unknown interaction) or the 15 minutes of follow-ups (10015 Unknown Webhook, or as
-    Discord mostly says it, 401 with 50027 Invalid Webhook Token)."""
+    Discord mostly says it, 401 with 50027 Invalid Webhook Token); or any other 404 to the
+    interaction's own answers (their routes carry its token): what it answers is gone, as
+    10008 Unknown Message to an edit of an ephemeral message its member dismissed."""
     cause = getattr(error, "original", error)
-    if isinstance(cause, discord.HTTPException) and cause.code in EXPIRED_CODES:
+    if not isinstance(cause, discord.HTTPException):
+        return None
+    if cause.code in EXPIRED_CODES:
+        return cause
+    url = str(getattr(cause.response, "url", ""))
+    if isinstance(cause, discord.NotFound) and interaction.token and interaction.token in url:
         return cause
     return None
 

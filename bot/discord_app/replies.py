@@ -34,6 +34,7 @@ from bot.discord_app.items import (
     options_of,
     suggest_button,
 )
+from bot.discord_app.logs import UNKNOWN_INTERACTION
 from bot.glossary import Entry, Glossary
 from bot.glossary.keys import normalize
 from bot.glossary.letters import fit, fit_names
@@ -53,6 +54,9 @@ log = logging.getLogger(__name__)
 ECHO_LIMIT = 100  # how much of the user's own text we repeat back
 ACK_DEADLINE = 3.0  # Discord takes an interaction's first response this long after sending it
 ANSWER_SECONDS = 0.5  # kept before a stop's last deadline to send an answer waited for in it
+# Past Discord's deadline, how long a first response whose request went out in time waits for
+# Discord's answer (taken, or 10062) before it is taken as shown.
+VERDICT_WAIT = ACK_DEADLINE
 T = TypeVar("T")
 
 
@@ -232,16 +236,49 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     `Arrivals.sent_at`). False if it could not be: the interaction reached the bot too late
     (nothing is sent), or, rate limited (a 429) past the deadline or Discord failing (5xx),
     discord.py would wait and send it late, only to be refused (10062) as the user sees "The
-    application did not respond". A defer first would not help: it is the same request. (A
-    request still under way at the deadline is taken as lost: it would arrive late.)"""
+    application did not respond". A defer first would not help: it is the same request.
+    A request under way at the deadline is Discord's to judge if it went out before it (the
+    clock starts at Discord, and it judges on arrival): its answer, waited for `VERDICT_WAIT`
+    more, says whether it was taken (10062: False), and with none by then it is taken as shown,
+    as a stop counts it (`send_counted`); one not yet out (a 429's retry waiting) is cancelled,
+    False. Given up at the deadline, a response Discord had taken was shown uncounted, and a
+    public card was posted in the channel a second time."""
+    loop = asyncio.get_running_loop()
     left = started + ACK_DEADLINE - time.monotonic()
     if left <= 0:  # nothing sent: it would only be refused
         return False
-    try:
-        async with asyncio.timeout(left):
-            await respond()
-    except TimeoutError:
-        return False
+    with written.sending() as request:
+        try:
+            async with asyncio.timeout(None) as window:
+
+                def at_the_deadline() -> None:
+                    if not request.written:
+                        window.reschedule(loop.time())  # not out: cancelled now
+                        return
+                    log.info(
+                        "a first response went out by Discord's deadline, its answer not back: "
+                        "waiting up to %.0f s more for Discord's verdict",
+                        VERDICT_WAIT,
+                    )
+                    window.reschedule(loop.time() + VERDICT_WAIT)
+
+                deadline = loop.call_later(left, at_the_deadline)
+                try:
+                    await respond()
+                finally:
+                    deadline.cancel()
+        except TimeoutError:
+            if request.written:
+                log.info(
+                    "a first response that went out had no answer from Discord %.0f s past its "
+                    "deadline: taken as shown (counted), as a stop takes one",
+                    VERDICT_WAIT,
+                )
+            return request.written
+        except discord.NotFound as refused:
+            if refused.code != UNKNOWN_INTERACTION:
+                raise
+            return False  # Discord says it came too late
     return True
 
 

@@ -27,7 +27,12 @@ _SENDING: contextvars.ContextVar[Sending | None] = contextvars.ContextVar("sendi
 
 @contextlib.contextmanager
 def sending() -> Iterator[Sending]:
-    """The requests made inside the block, by this task (discord.py awaits them in it)."""
+    """The requests made inside the block, by this task (discord.py awaits them in it); inside
+    another send's block (`respond_in_time` in `send_counted`), that send's, as they are its."""
+    outer = _SENDING.get()
+    if outer is not None:
+        yield outer
+        return
     seen = Sending()
     token = _SENDING.set(seen)
     try:

@@ -85,6 +85,7 @@ from bot.search.query import (
     LIST_HEADING_WORDS,
     LIST_ITEM_LEADS,
     LISTED_ITEMS,
+    PAIRING,
     PASSING_WORDS,
     QUALIFIERS,
     STOPWORDS,
@@ -119,6 +120,7 @@ from bot.search.query import (
     query_core,
     quote_split,
     sized_model,
+    spelled_versus,
     spoken_object,
     which_kind,
     without_chat_markup,
@@ -221,6 +223,25 @@ OBJECT_NAME_RANKS = 3
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
 UNVOICED_LEAD = 0.1
+
+
+# A comparison's other side written as one mistyped word offers the name it is nearest to from
+# this fuzzy score up: "rlfh" (rlhf) and "lroa" (lora) score 81.2; a longer word that only
+# holds a name scores under it ("tensorflow": Tensor, 75)
+SIDE_TYPO_SCORE = 80.0
+
+
+def _side_offered(other: SearchResult, written: str) -> Suggestion | None:
+    """What a comparison's other side (its own search, `other`, of the text `written`) offers
+    beside the first side's card: its card's entry, or, where it is one mistyped word ("dpo vs
+    rlfh"), the one name it is nearest to (a tie, "tpus": tpu or throughput, offers nothing)."""
+    if other.entry is not None and other.strategy:
+        return Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
+    near = other.suggestions
+    if other.strategy != "fuzzy" or len(written.split()) != 1 or not near:
+        return None
+    alone = len(near) == 1 or near[0].score > near[1].score
+    return near[0] if alone and near[0].score >= SIDE_TYPO_SCORE else None
 
 
 class SearchIndex:
@@ -353,11 +374,12 @@ class SearchIndex:
         long = SHORTHAND.get(said.strip().lower())
         if long and self._is_name(compact(long)) and not self._names_outright(said, overlay):
             said = long
+        said = spelled_versus(said)  # "gguf/safetensors which one": the sign read as "vs"
         result = self._search(said, overlay)
         result = self._asked_over_setting(result, overlay)
         normalized = result.normalized_query
         answered = result.entry is not None or result.status == "suggest"
-        compares = answered and not COMPARING.isdisjoint(normalized.split())
+        compares = answered and not PAIRING.isdisjoint(normalized.split())
         # the comparison the text or its scene makes (as `QuestionRules.read` reads it), or
         # the whole text's conversion
         core = query_core(normalized) if compares else ""
@@ -367,9 +389,8 @@ class SearchIndex:
         if sides and result.entry is None:
             result = self._first_side_carded(result, sides, side)
         if pair and result.entry is not None:
-            other = side(pair[1])
-            if other.entry is not None and other.strategy and other.entry.id != result.entry.id:
-                offer = Suggestion(other.entry.id, other.entry.title, other.score, other.strategy)
+            offer = _side_offered(side(pair[1]), pair[1])
+            if offer is not None and offer.id != result.entry.id:
                 rest = tuple(s for s in result.suggestions if s.id != offer.id)
                 result = replace(
                     result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS], other_side=offer.id
@@ -848,7 +869,7 @@ class SearchIndex:
                 decided = self._place_offered(decided, *placed)
             if meaning is not None:
                 decided = self._described_nothing(decided, similar, versionless, meaning, semantic)
-            decided = self._unless_everyday(decided, similar, names_in)
+            decided = self._unless_everyday(decided, similar, names_in, meant)
             offered = self._asked_name_offered(decided, asked and asked[0], similar, query)
             decided = self._stated_name_yields(decided, offered, similar, query, names_in)
             # after the asked-name rules: the card they make from the meaning stands ("how many
@@ -1297,13 +1318,19 @@ class SearchIndex:
         return SearchResult("suggest", None, top.strategy, score, query, normalized, choices)
 
     def _unless_everyday(
-        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
+        self,
+        result: SearchResult,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+        meant: str,
     ) -> SearchResult:
         """A card for a name the sentence uses in its everyday sense, a plain word ("the wait at
         the border checkpoint") or, on stronger evidence, an acronym in lower case ("is an hmo or
         a ppo plan cheaper"), becomes an offer of that entry (`everyday_sense`,
         `read_in_another_sense`; `similar`: the meaning's entries and cosines, best first). An
-        acronym written in capitals keeps its card."""
+        acronym written in capitals keeps its card. A name the sentence writes only mistyped
+        is read in `meant`, the sentence with its typos fixed: "why is my sandbx so dirty" is
+        in the sense "sandbox" would be."""
         text = result.normalized_query
         nearest = similar[0][1] if similar else 0.0
         if result.entry is None or self.semantic is None:
@@ -1311,6 +1338,9 @@ class SearchIndex:
         knows = self.glossary_word
         unused = self.unused_word
         entry = self.positions[result.entry.id]
+        # (English only: "la température" is another language's word, not a typo to fix here)
+        if text.isascii() and all(m.entry != entry for m in names_in(text)):
+            text = meant
         if self._named_after(text, entry) and result.strategy is not None:
             return _card_offered(result, result.entry, result.strategy)
         if self._meant_everyday(text, entry) and result.strategy is not None:

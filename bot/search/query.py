@@ -69,6 +69,9 @@ _VERSUS = _COMPARISONS[1:2]
 COMPARING = frozenset(
     {"vs", "versus", "or", "compared", "between", "than", "as", "from", "to", "into", "instead"}
 )
+# ... and the words of two names set side by side ("kv cache and prefix caching, is ..."):
+# `compared_sides` may read a pair
+PAIRING = COMPARING | {"and"}
 # "ppo vs dpo for a tiny chat model", "gguf or safetensors for sharing": a comparison that
 # goes on to say what for ("lora instead of fine-tuning?", "dpo or rather ppo" too). Not a
 # whole-query shape: the first side counts only if it is a name.
@@ -77,6 +80,21 @@ _LEADING_COMPARISON = re.compile(
     r"(?P<o>[^ ]+(?: [^ ]+){0,2}?)"
     r"(?: (?:for|on|in|with|when|at|to|which|what|and|but|is|are|so|if) .+)?$"
 )
+# A side of a first clause that sets two names together: a name of up to three words, not a
+# pronoun ("is this the same as 'ai safety' or narrower" names one side only), no "same", "as" or
+# "and" inside
+_A_SIDE = r"(?!(?:this|that|it|they|these|those|same|as) )[^ ]+(?: (?!(?:same|as|and) )[^ ]+){0,2}?"
+# "reranking is the same as semantic search again? why ...", "checkpoint and weights is the same
+# file or ...": a text's first clause asks whether two names are one thing
+_SAME = [
+    re.compile(
+        rf"^(?P<t>{_A_SIDE}) (?:is|are) (?:the )?same (?:thing )?as (?P<o>{_A_SIDE})(?: or .*)?$"
+    ),
+    re.compile(rf"^(?P<t>{_A_SIDE}) and (?P<o>{_A_SIDE}) (?:is|are) (?:the )?same\b.*$"),
+]
+# "kv cache and prefix caching, is prefix caching just ...": a first clause of two names set side
+# by side, then a question about them
+_SIDE_BY_SIDE = re.compile(rf"^(?P<t>{_A_SIDE}) and (?P<o>{_A_SIDE})$")
 # Words that end the name a comparison's side starts with: "lora with rank 8 vs full ...".
 QUALIFIERS = frozenset({"with", "without", "on", "in", "for", "at", "plus", "and"})
 
@@ -602,6 +620,41 @@ def compared(
     return None
 
 
+# "gguf/safetensors which one", "rlhf > dpo?": a sign between two names written for "vs", which
+# `normalize` drops. Only the text's one such sign, between words (not "i/o", "w/ rank 8", a
+# link, a quote's "> " at a line's start), and only where the clause goes on to ask "which" (or,
+# for ">", ends in "?") within a few words ("tokens/sec, is that good?" weighs nothing).
+_SAME_CLAUSE = r"(?:(?![,;:!?\n]|\.\s).)*?"
+_SIGNS_VERSUS = (
+    (
+        "/",
+        re.compile(r"(?<=\S[a-z0-9])(?:/| / )(?=[a-z]\S)"),
+        re.compile(rf"{_SAME_CLAUSE}\bwhich\b"),
+    ),
+    (
+        ">",
+        re.compile(r"(?<=\S[a-z0-9.)])(?: ?> ?)(?=[a-z]\S)"),
+        re.compile(rf"{_SAME_CLAUSE}(?:\bwhich\b|\?)"),
+    ),
+)
+# the words between the sign and what asks: the other side, and what for ("for reranking")
+_SIGNED_SIDE_WORDS = 5
+
+
+def spelled_versus(text: str) -> str:
+    """The text with its one "/" or ">" between two names written "vs" where it weighs them
+    ("top-k/top-p which", "adamw > adam?"), else the text as it is."""
+    lowered = text.lower()
+    for sign, between, asks in _SIGNS_VERSUS:
+        if lowered.count(sign) != 1 or "://" in lowered or "and/or" in lowered:
+            continue
+        found = between.search(lowered)
+        then = asks.match(lowered, found.end()) if found else None
+        if found and then and len(then.group().split()) <= _SIGNED_SIDE_WORDS:
+            return f"{text[: found.start()]} vs {text[found.end() :]}"
+    return text
+
+
 def compared_sides(
     query: str, normalized: str, core: str, clauses: tuple[str, str] | None
 ) -> tuple[str, str] | None:
@@ -611,9 +664,15 @@ def compared_sides(
     core (`query_core`) starts with and goes on from, saying what for ("X or Y for Z"). A clause
     ends the other side: "rlaif vs rlhf, only the feedback differs?" compares RLAIF and RLHF."""
     pair = compared(normalized) or (compared(clauses[0]) if clauses else None)
-    pair = pair or compared(_opening_clause(query), _VERSUS)
+    opening = _opening_clause(query)
+    pair = pair or compared(opening, _VERSUS)
     if pair is None and (found := _LEADING_COMPARISON.match(core)):
         pair = found["t"], found["o"]
+    # the first clause "X is the same as Y", "X and Y, <question>"
+    side_by_side = [_SIDE_BY_SIDE] if len(opening.split()) < len(normalized.split()) else []
+    for pattern in [*_SAME, *side_by_side]:
+        if pair is None and (found := pattern.match(opening)):
+            pair = found["t"], found["o"]
     return pair
 
 

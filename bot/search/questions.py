@@ -238,6 +238,8 @@ class QuestionRules:
                     break
             else:
                 short = None if named_word else self.short_typo(key)
+                typed = None if named_word or short is not None else self._typed_alone(word)
+                short = typed[0] if typed is not None else short  # "why is my latancy so high"
                 if short is not None:  # "tensr", "pyhton", "rmsnrom"
                     found.append((begins, short, word))
         return found
@@ -379,6 +381,7 @@ class QuestionRules:
             found = self._nearly_named(compact(" ".join(words[:width])))
             if found:
                 break
+        found = found or (self._typed_alone(words[0]) if words else None)
         if found is None:
             return None
         entry, length = found
@@ -699,6 +702,36 @@ class QuestionRules:
         if len(hits) != 1 or not any(self.names.text(p).startswith(spaced) for p in positions):
             return ()
         return tuple(hits.values())
+
+    def _typed_alone(self, word: str) -> tuple[int, int] | None:
+        """(entry, length) of the long name a subject's first word, no English word nor name,
+        misspells as plainly as a lone query of it gets that card ("what is latancy when ...",
+        "what's a jailbrake in chatgpt": the fuzzy stage's own score and bar), the first two
+        letters kept, if one entry holds that name; else None. `_nearly_named`'s bar is higher
+        as it reads any word and span, English words too."""
+        import numpy as np
+
+        from bot.search.ranking import MATCH_SCORE
+        from bot.search.similarity import name_similarity
+
+        key = compact(word)
+        # accented letters are another language's word ("température"): `foreign.py` reads those
+        if len(key) < NEARLY_NAMED_LENGTH or not (key.isalpha() and key.isascii()):
+            return None
+        if key in common_words() or any(
+            self.names.lookup(f) for f in (key, *plural_variants(key), *name_forms(key))
+        ):
+            return None
+        positions = self._candidates(key, 5)
+        if not positions:
+            return None
+        keys = [self.names.keys[p] for p in positions]
+        scores = name_similarity(key, word, keys, [self.names.text(p) for p in positions])
+        best = int(np.argmax(scores))
+        hits = self.names.hits(positions[best])
+        if scores[best] < MATCH_SCORE or len({h.entry for h in hits}) != 1:
+            return None
+        return (hits[0].entry, len(keys[best])) if self._typo_of(key, hits[0].entry) else None
 
     def _nearly_named(self, key: str) -> tuple[int, int] | None:
         """A long name one typo away ("tokenizaton", "large langauge models") that `key` is a

@@ -38,7 +38,11 @@ def load_bench() -> ModuleType:
 
 def unhurried(bench: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     """The users share the machine with the rest of the suite (at load 10 one reply took
-    3.18 s): Discord's 3 s becomes the fake's guard against a hang (see helpers.unhurried)."""
+    3.18 s): Discord's 3 s becomes the fake's guard against a hang (see helpers.unhurried).
+    The bot keeps its own 3 s, and agrees with the fake on what was shown: a first response
+    whose request went out waits for the fake's answer (`respond_in_time`), so a stall past
+    3 s no longer splits an answer shown from its count (CI, ci67: "misses made 3, in the
+    database 2"); one the bot could not send by then is the users' "unanswered"."""
     fake = functools.partial(FakeDiscord, ack_deadline=HANG_GUARD)
     monkeypatch.setattr(bench, "FakeDiscord", fake)
 

@@ -98,9 +98,10 @@ async def test_sigterm_in_the_middle_of_a_burst_loses_no_count(
     handles: list[InteractionHandle] = []
     users = [scene.alice, scene.bob, scene.admin, scene.owner, scene.moderator]
     # What a loaded machine does at random, once each: a first answer rate limited past
-    # Discord's 3 s, and one whose request is still under way at the bot's deadline. The bot
-    # posts such a card in the channel instead and counts it, as it is shown (a private answer
-    # is lost and counts nothing).
+    # Discord's 3 s, which the bot posts in the channel instead and counts, as it is shown (a
+    # private answer is lost and counts nothing); and one whose request is still under way at
+    # the bot's deadline, which Discord took on arrival: waited for, shown once, counted
+    # (product68; it was posted a second time).
     fake.fail_next("POST", CALLBACK, status=429, retry_after=3.2)
     streams = [asyncio.create_task(stream(fake, scene, u, handles, exited)) for u in users]
     await fake.waiter.wait_for(lambda: answered(handles) >= 10, "the first answers")
@@ -112,9 +113,8 @@ async def test_sigterm_in_the_middle_of_a_burst_loses_no_count(
     await fake.settle()
 
     cards, misses = shown(handles)
-    # Both past the deadline; the first is a card (posted), the other a card or a private miss
-    # (lost), whichever the burst asked then.
-    assert bot.output.count("no first response could be sent within") >= 2, bot.output
+    # The rate limited one, past the deadline: a card, posted.
+    assert bot.output.count("no first response could be sent within") >= 1, bot.output
     posted = cards_posted_instead(fake, handles, bot.output)
     assert posted >= 1, bot.output
     cards += posted

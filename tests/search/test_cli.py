@@ -73,12 +73,11 @@ def test_search_json_offers_a_comparisons_other_side_first(
     assert found["suggestions"][0] == {"id": "checkpoint", "title": "Checkpoint"}
 
 
-@pytest.mark.xfail(strict=True, reason="not read as a comparison (compare27 reverted)")
 def test_search_json_reads_two_names_before_a_question_as_a_comparison(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """ "X and Y, <question>": X's entry, Y the first suggestion, as /define reads it
-    (compare27)."""
+    (compare27; read since compare68)."""
     query = "latency and throughput, is one the inverse of the other\n"
     (line,) = run(monkeypatch, capsys, "search", "--json", stdin=query)
     found = json.loads(line)

@@ -20,15 +20,6 @@ from .test_compare25 import first_carded_second_offered
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # a typo on the other side: no card of its own (offers only), so not offered
-    "rag vs lroa which one?",
-    # "X/Y which": two names slashed are no comparison (three or more are a list)
-    "gguf/safetensors which one",
-    "top-k/top-p which",
-    # "X > Y?": the sign is dropped, the two names read as one text
-    "rlhf > dpo?",
-    "sram > dram?",
-    "vllm > llama.cpp?",
     # "should i use a X or Y for Z": the first side too long (an opener "should i use" before
     # the leading comparison was tried: all 73 pairs but this one unchanged, dev18 one more
     # wrong card, "should i use ollama or that berkeley engine with pagedattention ...":

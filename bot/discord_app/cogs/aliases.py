@@ -26,6 +26,7 @@ from bot.discord_app.cogs.moderators import (
     NOT_CHECKED,
     ServerOnly,
     read_or_say,
+    refuse,
     reply,
     storage_down,
     stored_choices,
@@ -86,30 +87,30 @@ ALIAS_INPUT = 200  # characters Discord lets a moderator type; the alias itself 
 
 async def add_alias(
     interaction: Interaction, text: str, entry_id: str, *, gone: str | None = None
-) -> bool:
+) -> None:
     """Validate and store an alias, answering the moderator in every case (for /alias add and
-    the missed-search menu of /stats): whether it was stored. `gone`: the answer when
+    the missed-search menu of /stats): a refusal gives its use back. `gone`: the answer when
     `entry_id`, picked from a menu rather than typed, names no entry now (never searched for
     as typed words)."""
     state = interaction.client.state
     scope = interaction.guild_id
     if scope is None:
-        await reply(interaction, "Aliases belong to a server: add them there.")
-        return False
+        await refuse(interaction, "Aliases belong to a server: add them there.")
+        return
     local = await state.servers.local(scope)
     entry = local.glossary.get(entry_id)
     if entry is None and gone is None:  # a typed term rather than an autocomplete pick
         found = local.index.search(entry_id)
         entry = found.entry if found.status == "match" else None
     if entry is None and not state.servers.knows(scope):
-        await reply(interaction, TERMS_UNREAD)
-        return False
+        await refuse(interaction, TERMS_UNREAD)
+        return
     if entry is None:
-        await reply(
+        await refuse(
             interaction,
             gone or f"I could not find the term “{echo(entry_id)}”. Pick one from the list.",
         )
-        return False
+        return
     await thinking(interaction)  # the check reads the server's aliases, perhaps after a wait
     said, stored = await wrote_through_the_stop(
         interaction.client,
@@ -117,8 +118,7 @@ async def add_alias(
         "adding this alias",
         "with `/alias list`",
     )
-    await reply(interaction, said)
-    return stored
+    await (reply if stored else refuse)(interaction, said)
 
 
 async def _added(
@@ -270,8 +270,7 @@ class AliasCog(
         alias: app_commands.Range[str, 1, ALIAS_INPUT],
         term: str,
     ) -> None:
-        if not await add_alias(interaction, alias, term):
-            ADD_LIMIT.wrote_nothing(interaction)
+        await add_alias(interaction, alias, term)
 
     @add.autocomplete("alias")
     async def missed_searches(
@@ -307,8 +306,7 @@ class AliasCog(
         state = self.state
         scope = interaction.guild_id or 0
         if state.store is None:
-            REMOVE_LIMIT.wrote_nothing(interaction)
-            await reply(interaction, storage_down(state))
+            await refuse(interaction, storage_down(state))
             return
         await thinking(interaction)
         store = state.store
@@ -326,9 +324,7 @@ class AliasCog(
         said, removed = await wrote_through_the_stop(
             interaction.client, removal(), "removing this alias", "with `/alias list`"
         )
-        if not removed:  # given back first: an answer Discord fails keeps no use
-            REMOVE_LIMIT.wrote_nothing(interaction)
-        await reply(interaction, said)
+        await (reply if removed else refuse)(interaction, said)
 
     @remove.autocomplete("alias")
     async def server_aliases(

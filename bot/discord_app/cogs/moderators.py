@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_app.choices import fitted_choices
+from bot.discord_app.cooldowns import give_back_use
 from bot.discord_app.errors import NO_MENTIONS
 from bot.storage import StorageError, Store
 
@@ -79,6 +80,14 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
         )
 
 
+async def refuse(interaction: Interaction, text: str, **kwargs: Any) -> None:
+    """Answer a refusal (nothing written or exported), the use it took of its command's limit
+    given back first: an answer Discord fails keeps none, and a moderator retrying the moment
+    they read it is not "going a bit fast"."""
+    give_back_use(interaction)
+    await reply(interaction, text, **kwargs)
+
+
 def storage_down(state: BotState) -> str:
     """What a change refused for want of a database says: "not reachable yet" while the bot
     waits for it, else `STORAGE_DOWN`."""
@@ -129,13 +138,13 @@ async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitabl
     database or it does not answer."""
     store = interaction.client.state.store
     if store is None:
-        await reply(interaction, no_database(interaction.client.state))
+        await refuse(interaction, no_database(interaction.client.state))
         return None
     await thinking(interaction)
     try:
         return await read(store)
     except StorageError:
-        await reply(interaction, await read_failed(interaction.client.state))
+        await refuse(interaction, await read_failed(interaction.client.state))
         return None
 
 
@@ -175,5 +184,5 @@ async def still_allowed(
     within = FORM_WAIT if opening_form else None
     if await interaction.client.command_access.may_use(interaction, "term", within=within):
         return True
-    await reply(interaction, refusal)
+    await refuse(interaction, refusal)
     return False

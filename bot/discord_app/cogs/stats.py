@@ -24,6 +24,7 @@ from bot.discord_app.cogs.moderators import (
     ServerOnly,
     no_database,
     read_failed,
+    refuse,
     reply,
     thinking,
 )
@@ -170,27 +171,22 @@ class MissToAliasSelect(Restorable[discord.ui.Select[Any]], template=r"gb:miss2a
             return
         # `/alias add`'s write by another door: its limit, a refusal giving the use back.
         ALIAS_ADD_LIMIT.take(interaction)
-        if not await self._added(interaction):
-            ALIAS_ADD_LIMIT.wrote_nothing(interaction)
-
-    async def _added(self, interaction: Interaction) -> bool:
-        """Add the picked miss as an alias, answering the moderator: whether it was stored."""
         if not self.item.values:  # Discord sends one; a hand-made interaction may send none
-            await reply(interaction, NOTHING_PICKED)
-            return False
+            await refuse(interaction, NOTHING_PICKED)
+            return
         try:
             entry_id, miss = await _picked_miss(interaction, self.item.values[0])
         except StorageError:
-            await reply(interaction, await read_failed(interaction.client.state))
-            return False
+            await refuse(interaction, await read_failed(interaction.client.state))
+            return
         if miss is None:
-            await reply(interaction, GONE_MISS)
-            return False
+            await refuse(interaction, GONE_MISS)
+            return
         gone = (
             f"The term this menu offered for “{echo(miss)}” is no longer in the glossary, so"
             " nothing was added. Run `/stats` again for a fresh list."
         )
-        return await add_alias(interaction, miss, entry_id, gone=gone)
+        await add_alias(interaction, miss, entry_id, gone=gone)
 
 
 class StatsCog(ServerOnly, commands.Cog):

@@ -41,6 +41,7 @@ from bot.discord_app.cogs.moderators import (
     STORAGE_DOWN,
     ServerOnly,
     read_or_say,
+    refuse,
     reply,
     still_allowed,
     storage_down,
@@ -175,7 +176,7 @@ async def at_term_cap(interaction: Interaction, scope: int, after: str = "") -> 
             f"nothing can be added. Remove {'one' if cap == 1 else 'some'} with `/term remove` "
             f"first.{after}"
         )
-    await reply(interaction, said)
+    await refuse(interaction, said)
     return True
 
 
@@ -366,7 +367,6 @@ class RemoveButton(
         REMOVE_LIMIT.take(interaction)
         await interaction.response.edit_message(view=None)
         if not await still_allowed(interaction):
-            REMOVE_LIMIT.wrote_nothing(interaction)
             return
         text, removed = await wrote_through_the_stop(
             interaction.client,
@@ -433,11 +433,10 @@ class DecideButton(
         # `/term add`'s form by another door: its use, taken as the form opens (as the
         # command's), given back where no form opens.
         ADD_LIMIT.take(interaction)
-        if not await self._opened_form(interaction, state.store, scope):
-            ADD_LIMIT.wrote_nothing(interaction)
+        await self._open_form(interaction, state.store, scope)
 
-    async def _opened_form(self, interaction: Interaction, store: Store, scope: int) -> bool:
-        """Open the term form filled with the suggestion, or answer why not: whether it opened."""
+    async def _open_form(self, interaction: Interaction, store: Store, scope: int) -> None:
+        """Open the term form filled with the suggestion, or refuse, saying why not."""
         state = interaction.client.state
         capped = False
         try:  # the database down (PostgreSQL stopped): said as every write says it
@@ -445,23 +444,22 @@ class DecideButton(
             if found is not None and found.status == "open":
                 capped = await at_term_cap(interaction, scope, " The suggestion stays open.")
         except StorageError:
-            await reply(interaction, await write_failed(state))
-            return False
+            await refuse(interaction, await write_failed(state))
+            return
         if found is None or found.status != "open":
             how = found.status if found is not None else "decided"
-            await reply(
+            await refuse(
                 interaction, f"That suggestion was already {how} (`/term log` says by whom)."
             )
-            return False
+            return
         if capped:
-            return False
+            return
         # The member's text as the review showed it: characters that show nothing (a direction
         # override) would make the save refuse what the moderator cannot see in the box.
         shown = drop_invisible(found.definition, keep=JOINERS)
         typed = TermDraft(found.title, shown, category=self.category)
         draft = Draft(interaction.user.id, scope, typed, suggestion=found.id)
         await open_modal(interaction, draft)
-        return True
 
 
 def _first_waiting(
@@ -653,7 +651,6 @@ class TermCog(
         typed = TermDraft("", "", category=category, acronym=acronym, summary=summary)
         scope = interaction.guild_id or 0
         if await at_term_cap(interaction, scope):
-            ADD_LIMIT.wrote_nothing(interaction)
             return
         await open_modal(interaction, Draft(interaction.user.id, scope, typed))
 
@@ -678,7 +675,6 @@ class TermCog(
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
         if found is None:
-            EDIT_LIMIT.wrote_nothing(interaction)
             return
         typed = TermDraft.of(found, local.glossary)
         typed = replace(
@@ -698,12 +694,10 @@ class TermCog(
         local = await self.state.servers.local(scope)
         found = await picked_term(interaction, local.terms, term)
         if found is None:
-            REMOVE_LIMIT.refused(interaction)
             return
         dangling = dangling_after_removal(local.terms, found.id, self.state.glossary)
         if dangling:
-            REMOVE_LIMIT.refused(interaction)
-            await reply(interaction, still_pointed_at(found, dangling))
+            await refuse(interaction, still_pointed_at(found, dangling))
             return
         back = " The bundled card comes back." if found.id in self.state.glossary else ""
         if not back:
@@ -729,12 +723,10 @@ class TermCog(
             lambda store: asyncio.gather(read_terms(store, scope), store.aliases(scope)),
         )
         if read is None:
-            EXPORT_LIMIT.wrote_nothing(interaction)
             return
         terms, aliases = read
         if not terms:
-            EXPORT_LIMIT.wrote_nothing(interaction)
-            await reply(interaction, "This server has no terms yet. Add one with `/term add`.")
+            await refuse(interaction, "This server has no terms yet. Add one with `/term add`.")
             return
         glossary = (await self.state.servers.local(scope)).glossary
         data = await asyncio.to_thread(export_bytes, terms, glossary)
@@ -776,28 +768,18 @@ class TermCog(
         dry_run: bool = False,
         category: str | None = None,
     ) -> None:
-        if not await self._import(interaction, file, dry_run, category):
-            IMPORT_LIMIT.wrote_nothing(interaction)
-
-    async def _import(
-        self,
-        interaction: Interaction,
-        file: discord.Attachment,
-        dry_run: bool,
-        category: str | None,
-    ) -> bool:
-        """`/term import`, answered: whether it did its work (the terms changed, or a dry run's
-        report), not refused (a file too big or refused, nothing to change, the database away)."""
+        # Refused (its use given back): a file too big or refused, nothing to change, the
+        # database away; not refused: the terms changed, or a dry run's report.
         state = self.state
         cap = import_cap(*state.term_caps)
         name = f"“{echo(file.filename)}”"
         refusal = too_big(name, file.size, cap)
         if refusal and state.store is None:  # said before a byte is downloaded
-            await reply(interaction, f"{refusal}. Nothing was imported.")
-            return False
+            await refuse(interaction, f"{refusal}. Nothing was imported.")
+            return
         if state.store is None:
-            await reply(interaction, storage_down(state))
-            return False
+            await refuse(interaction, storage_down(state))
+            return
         await thinking(interaction)
         if refusal:  # past the caps' limit: a server past a lowered cap may take its own export
             try:
@@ -805,17 +787,17 @@ class TermCog(
                     state.store, interaction.guild_id or 0, state.term_caps
                 )
             except StorageError:
-                await reply(interaction, await write_failed(state))
-                return False
+                await refuse(interaction, await write_failed(state))
+                return
             refusal = too_big(name, file.size, cap)
         if refusal:  # still said before a byte is downloaded
-            await reply(interaction, f"{refusal}. Nothing was imported.")
-            return False
+            await refuse(interaction, f"{refusal}. Nothing was imported.")
+            return
         try:
             data = await file.read()
         except discord.HTTPException:
-            await reply(interaction, "I could not download that file. Nothing was imported.")
-            return False
+            await refuse(interaction, "I could not download that file. Nothing was imported.")
+            return
         store = state.store
         report: list[str] = []  # the whole report, where the message cuts it
 
@@ -854,12 +836,14 @@ class TermCog(
         said, worked = await wrote_through_the_stop(
             interaction.client, imported(), "importing this file", "with `/term export`"
         )
+        answer = reply if worked else refuse
         if report:  # every problem (or name) the message could not hold, as `/alias list` does
             data = _within(report[0], interaction.filesize_limit)
-            await reply(interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt"))
+            await answer(
+                interaction, said, file=discord.File(io.BytesIO(data), "import-report.txt")
+            )
         else:
-            await reply(interaction, said)
-        return worked
+            await answer(interaction, said)
 
     @app_commands.command(
         name="review", description="Members' suggestions of missing terms: accept or reject"
@@ -1146,9 +1130,9 @@ async def picked_term(
     """The server's term a moderator picked; None, and they are told so, if there is none."""
     found = find_term(terms, wanted)
     if found is None and not interaction.client.state.servers.knows(interaction.guild_id or 0):
-        await reply(interaction, TERMS_UNREAD)
+        await refuse(interaction, TERMS_UNREAD)
     elif found is None:
-        await reply(
+        await refuse(
             interaction, f"This server has no term “{echo(wanted)}”. Pick one from the list."
         )
     return found
