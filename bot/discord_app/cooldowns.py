@@ -148,7 +148,8 @@ class CommandLimit:
         if held is not None and held[0] is self:
             give_back_use(interaction)
 
-    def _settle(self, interaction: discord.Interaction[GlossaryBot], taken: bool) -> None:
+    def settle_refusal(self, interaction: discord.Interaction[GlossaryBot], taken: bool) -> None:
+        """Count `interaction`'s refusal, and give its use back where it took one (`taken`)."""
         uses, refusals = self._of(interaction)
         at = interaction.client.arrivals.arrived(interaction)
         if taken:
@@ -164,4 +165,4 @@ def give_back_use(interaction: discord.Interaction[GlossaryBot]) -> None:
     held = interaction.extras.pop(_HELD, None)
     if held is not None:
         limit, taken = held
-        limit._settle(interaction, taken)
+        limit.settle_refusal(interaction, taken)
