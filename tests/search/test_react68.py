@@ -5,6 +5,10 @@ offers the second. react68_probes.tsv says when and how it was written."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+
 from .probe_files import ProbeFile, no_card, the_asked_card
 from .test_compare25 import first_carded_second_offered
 
@@ -20,4 +24,30 @@ test_a_comparison_of_two_entries_cards_the_first_and_offers_the_second = PROBES.
 test_a_side_that_is_no_entry_leaves_the_other_carded = PROBES.test(
     "notentry", expect=the_asked_card
 )
-test_the_probes_are_the_ones_written = PROBES.counted({"offfield": 25, "ontopic": 22, "notentry": 4})
+test_the_probes_are_the_ones_written = PROBES.counted(
+    {"offfield": 25, "ontopic": 22, "notentry": 4}
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "card", "offered"),
+    [
+        # the plain word is offered first, not dropped: the member may have meant ReAct
+        ("react vs vue", None, "reasoning-and-acting"),
+        ("token vs session cookie auth", None, "token"),
+        # written as the glossary cases it, the name is the field's: its card stays
+        ("ReAct vs langchain", "reasoning-and-acting", None),
+        ("react vs langchain", None, "reasoning-and-acting"),
+        # the other side's meaning ranks the card's entry: the field's comparison
+        ("react vs reflexion", "reasoning-and-acting", None),
+        # the other side found (an offer at least): left to the comparison's own rules
+        ("llama vs mistral", "llama", None),
+    ],
+)
+def test_the_first_side_of_an_off_field_comparison_is_offered(
+    bundled_index: SearchIndex, query: str, card: str | None, offered: str | None
+) -> None:
+    result = bundled_index.search(query)
+    assert (result.entry.id if result.entry else None) == card, result
+    if offered is not None:
+        assert [s.id for s in result.suggestions[:1]] == [offered], result
