@@ -464,11 +464,11 @@ class SearchIndex:
     ) -> SearchResult:
         """The first side's card, for a plain word that names it ("react vs vue", "token vs
         session cookie auth"), becomes an offer where the other side is a thing of another field:
-        its own search finds nothing, its meaning does not rank the card's entry among its
-        `SEMANTIC_CANDIDATES` and the whole text leans away from the field (its cosine to the
-        entries' mean under `OFFER_FIELD_COSINE`, as `_offered_off_field` reads it). A name
-        written as the glossary cases it ("ReAct vs toolformer") keeps its card. `said`: the
-        text as read; `side`: a side's own search."""
+        its own search finds nothing, it writes no word of the field (`field_word`), its meaning
+        does not rank the card's entry among its `SEMANTIC_CANDIDATES` and the whole text leans
+        away from the field (its cosine to the entries' mean under `OFFER_FIELD_COSINE`, as
+        `_offered_off_field` reads it). A name written as the glossary cases it ("ReAct vs
+        toolformer") keeps its card. `said`: the text as read; `side`: a side's own search."""
         semantic = self.semantic
         card = result.entry
         if semantic is None or not len(semantic) or card is None or result.strategy is None:
@@ -479,8 +479,8 @@ class SearchIndex:
         if any(n != n.lower() and n != n.capitalize() and n in said for n in card.names):
             return result
         other = side(pair[1])
-        if other.status != "none":
-            return result
+        if other.status != "none" or any(self.field_word(w) for w in pair[1].split()):
+            return result  # "rag vs a giant prompt": a word of the field, its comparison
         whole, meant = semantic.encoder.encode_queries([result.normalized_query, pair[1]])
         if field_cosine(semantic, whole) >= OFFER_FIELD_COSINE:
             return result

@@ -14,7 +14,11 @@ from .test_compare25 import first_carded_second_offered
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+STILL_FAILING = {
+    # "next" is a word of the field (Next-Token Prediction ...): a side writing one is left a
+    # comparison of the field, as "rag vs a giant prompt" must be (compare68's probe)
+    "react vs next.js for a blog",
+}
 PROBES = ProbeFile("react68_probes.tsv", STILL_FAILING)
 
 test_a_comparison_with_another_fields_thing_is_no_card = PROBES.test("offfield", expect=no_card)
