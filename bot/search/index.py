@@ -388,8 +388,6 @@ class SearchIndex:
         side = cache(lambda text: self._search(text, overlay))  # each side searched once
         if sides and result.entry is None:
             result = self._first_side_carded(result, sides, side)
-        if sides and result.entry is not None:
-            result = self._compared_off_field(result, said, sides, side)
         if pair and result.entry is not None:
             offer = _side_offered(side(pair[1]), pair[1])
             if offer is not None and offer.id != result.entry.id:
@@ -454,39 +452,6 @@ class SearchIndex:
             normalized_query=result.normalized_query,
             suggestions=result.suggestions[1:],
         )
-
-    def _compared_off_field(
-        self,
-        result: SearchResult,
-        said: str,
-        pair: tuple[str, str],
-        side: Callable[[str], SearchResult],
-    ) -> SearchResult:
-        """The first side's card, for a plain word that names it ("react vs vue", "token vs
-        session cookie auth"), becomes an offer where the other side is a thing of another field:
-        its own search finds nothing, it writes no word of the field (`field_word`), its meaning
-        does not rank the card's entry among its `SEMANTIC_CANDIDATES` and the whole text leans
-        away from the field (its cosine to the entries' mean under `OFFER_FIELD_COSINE`, as
-        `_offered_off_field` reads it). A name written as the glossary cases it ("ReAct vs
-        toolformer") keeps its card. `said`: the text as read; `side`: a side's own search."""
-        semantic = self.semantic
-        card = result.entry
-        if semantic is None or not len(semantic) or card is None or result.strategy is None:
-            return result
-        entry = self.positions[card.id]
-        if side(pair[0]).entry != card or not is_common(pair[0]):
-            return result
-        if any(n != n.lower() and n != n.capitalize() and n in said for n in card.names):
-            return result
-        other = side(pair[1])
-        if other.status != "none" or any(self.field_word(w) for w in pair[1].split()):
-            return result  # "rag vs a giant prompt": a word of the field, its comparison
-        whole, meant = semantic.encoder.encode_queries([result.normalized_query, pair[1]])
-        if field_cosine(semantic, whole) >= OFFER_FIELD_COSINE:
-            return result
-        if any(ranked == entry for ranked, _ in semantic.similar_to(meant, SEMANTIC_CANDIDATES)):
-            return result
-        return _card_offered(result, card, result.strategy)
 
     def _first_listed_carded(self, result: SearchResult, text: str) -> SearchResult:
         """A text listing three or more alternatives that name two entries or more

@@ -15,11 +15,24 @@ from .test_compare25 import first_carded_second_offered
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    # "next" is a word of the field (Next-Token Prediction ...): a side writing one is left a
-    # comparison of the field, as "rag vs a giant prompt" must be (compare68's probe)
+    # "react", "transformers", "token" are entries' names, though beside a web framework, a
+    # film's robots or a web login they are another field's: still carded. react68's rule
+    # (offer the first side where the other side finds nothing, writes no word of the field,
+    # its meaning does not rank the card's entry and the whole text is under 0.18 to the
+    # field) passed all but "react vs next.js for a blog" and failed the ship rule (held out
+    # -2 right, -2 off-topic cards, wrong unchanged): reverted
+    "react vs vue",
+    "is react better than svelte",
+    "is react better than angular",
+    "React vs Vue which should I learn first",
+    "react vs jquery which is better",
     "react vs next.js for a blog",
+    "transformers vs decepticons who wins",
+    "token vs session cookie auth",
 }
 PROBES = ProbeFile("react68_probes.tsv", STILL_FAILING)
+# react68's rule, reverted: the first side of another field's comparison is still carded
+NOT_OFFERED = pytest.mark.xfail(strict=True, reason="react68's off-field comparison rule reverted")
 
 test_a_comparison_with_another_fields_thing_is_no_card = PROBES.test("offfield", expect=no_card)
 test_a_comparison_of_two_entries_cards_the_first_and_offers_the_second = PROBES.test(
@@ -37,11 +50,11 @@ test_the_probes_are_the_ones_written = PROBES.counted(
     ("query", "card", "offered"),
     [
         # the plain word is offered first, not dropped: the member may have meant ReAct
-        ("react vs vue", None, "reasoning-and-acting"),
-        ("token vs session cookie auth", None, "token"),
+        pytest.param("react vs vue", None, "reasoning-and-acting", marks=NOT_OFFERED),
+        pytest.param("token vs session cookie auth", None, "token", marks=NOT_OFFERED),
         # written as the glossary cases it, the name is the field's: its card stays
         ("ReAct vs langchain", "reasoning-and-acting", None),
-        ("react vs langchain", None, "reasoning-and-acting"),
+        pytest.param("react vs langchain", None, "reasoning-and-acting", marks=NOT_OFFERED),
         # the other side's meaning ranks the card's entry: the field's comparison
         ("react vs reflexion", "reasoning-and-acting", None),
         # the other side found (an offer at least): left to the comparison's own rules
