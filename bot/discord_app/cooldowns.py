@@ -141,13 +141,6 @@ class CommandLimit:
         interaction.extras[_HELD] = (self, True)
         return True
 
-    def wrote_nothing(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        """`interaction` was refused, nothing written: `give_back_use`, where this limit is the
-        one it holds."""
-        held = interaction.extras.get(_HELD)
-        if held is not None and held[0] is self:
-            give_back_use(interaction)
-
     def settle_refusal(self, interaction: discord.Interaction[GlossaryBot], taken: bool) -> None:
         """Count `interaction`'s refusal, and give its use back where it took one (`taken`)."""
         uses, refusals = self._of(interaction)

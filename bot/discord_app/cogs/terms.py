@@ -54,7 +54,7 @@ from bot.discord_app.cogs.suggestions import (
     decided_meanwhile,
 )
 from bot.discord_app.cogs.term_log import send_log
-from bot.discord_app.cooldowns import CommandLimit
+from bot.discord_app.cooldowns import CommandLimit, give_back_use
 from bot.discord_app.errors import NO_MENTIONS, guarded, handle_form
 from bot.discord_app.items import (
     ENTRY,
@@ -375,7 +375,7 @@ class RemoveButton(
             "with `/define`",
         )
         if not removed:  # already gone, changed, still related, the database away
-            REMOVE_LIMIT.wrote_nothing(interaction)
+            give_back_use(interaction)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -423,7 +423,7 @@ class DecideButton(
                 "with `/term log`",
             )
             if not closed:  # given back first: an answer Discord fails keeps no use
-                REJECT_LIMIT.wrote_nothing(interaction)
+                give_back_use(interaction)
             await _with_the_next(
                 interaction, text.strip() or "Rejected.", self.category, self.suggestion_id
             )
