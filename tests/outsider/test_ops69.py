@@ -1,0 +1,105 @@
+"""The scale-out and operations run as a self-hoster runs them: tests/outsider/PLAN.md,
+"Operations round (ops69)". A PostgreSQL role lacking rights.
+
+Needs a real PostgreSQL: TEST_DATABASE_URL. The role of the test's URL owns the schema each test
+makes, and revokes some of its own rights on it (an owner may), as a DBA's grants leave them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import asyncpg
+import pytest
+
+from bot.storage import Migrate, Store
+from tests.conftest import TEST_DATABASE_URL
+from tests.discord_app.helpers import define
+from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
+from tests.storage.conftest import fresh_schema
+
+from .conftest import Scene
+
+pytestmark = pytest.mark.postgres
+
+CLI_ENV = {"PYTHONPATH": str(ROOT), "GLOSSARY_PATHS": "", "PATH": "/usr/bin:/bin"}
+ROLE = urlsplit(TEST_DATABASE_URL).username
+PASSWORD = urlsplit(TEST_DATABASE_URL).password
+
+
+@pytest.fixture
+async def schema_url() -> AsyncIterator[str]:
+    async with fresh_schema(TEST_DATABASE_URL, prefix="ops69") as url:
+        yield url
+
+
+async def as_owner(url: str, sql: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def schema_of(url: str) -> str:
+    return dict(parse_qsl(urlsplit(url).query))["search_path"]
+
+
+async def one_line(url: str, tmp_path: Path) -> str:
+    status, said = await glossary_bot({**CLI_ENV, "DATABASE_URL": url}, tmp_path, "stats")
+    assert status == 1, said
+    [line] = said.strip().splitlines()
+    assert line.count("postgresql://") == 1, line  # the URL once, without its password
+    assert f":{PASSWORD}@" not in line, line
+    return line
+
+
+async def test_a_role_that_may_not_create_the_tables_is_told_what_to_grant(
+    scene: Scene, schema_url: str, tmp_path: Path
+) -> None:
+    """The bot's role without CREATE on the schema (PostgreSQL 15's `public` of a database
+    another role owns): `run` said "cannot open the database DATABASE_URL=…: permission to the
+    database was denied", not what was denied nor what to do. Now the server's own words
+    (which schema) and the grant that fixes it."""
+    schema = schema_of(schema_url)
+    await as_owner(schema_url, f"REVOKE CREATE ON SCHEMA {schema} FROM {ROLE}")
+
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, DATABASE_URL=schema_url) as bot:
+        line = await bot.wait_for_output(r"cannot open the database")
+        assert line.count("postgresql://") == 1, line
+        assert f"permission denied for schema {schema}" in line, line
+        assert f"GRANT CREATE ON SCHEMA {schema} TO {ROLE}" in line, line
+        _, card = await define(scene.fake, scene.alice, "rag", scene.channel)
+        assert card["embeds"], card  # /define answers from the glossary meanwhile
+        assert await bot.stop() == 0
+
+
+async def test_a_table_the_role_may_not_read_is_named_with_the_database(
+    schema_url: str, tmp_path: Path
+) -> None:
+    """The tables there, the role without SELECT on one: `stats` said only "glossary-bot:
+    error: permission to the database was denied", naming neither the database nor the table.
+    Now the URL, the table, and the grant."""
+    store = await Store.open(schema_url, flush_interval=None, migrate=Migrate.UPGRADE)
+    await store.close()
+    await as_owner(schema_url, f"REVOKE SELECT ON {schema_of(schema_url)}.lookups FROM {ROLE}")
+
+    line = await one_line(schema_url, tmp_path)
+    assert "permission denied for table lookups" in line, line
+    assert f"GRANT SELECT, INSERT, UPDATE, DELETE ON lookups TO {ROLE}" in line, line
+
+
+async def test_a_schema_the_role_may_not_use_is_not_said_to_be_missing(
+    schema_url: str, tmp_path: Path
+) -> None:
+    """The schema there, the role without USAGE on it: PostgreSQL's current_schema() is then
+    NULL, and the line said "none of its search_path (…) exists (create it first: CREATE SCHEMA
+    name)", which fails ("already exists"). Now it names the schema and the grant."""
+    schema = schema_of(schema_url)
+    await as_owner(schema_url, f"REVOKE USAGE ON SCHEMA {schema} FROM {ROLE}")
+
+    line = await one_line(schema_url, tmp_path)
+    assert "CREATE SCHEMA" not in line, line
+    assert f"may not use schema {schema}" in line, line
+    assert f"GRANT USAGE, CREATE ON SCHEMA {schema} TO {ROLE}" in line, line
