@@ -16,6 +16,7 @@ import pytest
 from bot.storage import Migrate, Store
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define
+from tests.polling import eventually
 from tests.resilience.botproc import ROOT, BotProcess, glossary_bot
 from tests.storage.conftest import fresh_schema
 
@@ -103,3 +104,44 @@ async def test_a_schema_the_role_may_not_use_is_not_said_to_be_missing(
     assert "CREATE SCHEMA" not in line, line
     assert f"may not use schema {schema}" in line, line
     assert f"GRANT USAGE, CREATE ON SCHEMA {schema} TO {ROLE}" in line, line
+
+
+async def test_health_says_so_while_lookup_counts_cannot_be_written(
+    scene: Scene, schema_url: str, tmp_path: Path
+) -> None:
+    """A grant taken back while the bot runs (`REVOKE INSERT, UPDATE ON lookups`): every flush
+    failed ("permission to the database was denied", kept in memory), yet `health` said
+    healthy and `glossary_database_writable` 1, since their probe writes another table. Now
+    both say so while the counts wait, and turn back once the grant is back, counts written."""
+    schema = schema_of(schema_url)
+    settings = {"DATABASE_URL": schema_url, "HEARTBEAT_INTERVAL": "0.5", "COOLDOWN_USES": "100"}
+    settings["HEARTBEAT_PATH"] = str(tmp_path / "heartbeat")
+
+    async def health() -> tuple[int, str]:
+        return await glossary_bot(dict(bot.env), tmp_path, "health")
+
+    async with BotProcess(scene.fake, scene.db_path, cwd=tmp_path, **settings) as bot:
+        await eventually(lambda: _code(health(), 0), "healthy at start")
+        await as_owner(schema_url, f"REVOKE INSERT, UPDATE ON {schema}.lookups FROM {ROLE}")
+        for _ in range(3):
+            _, card = await define(scene.fake, scene.alice, "rag", scene.channel)
+            assert card["embeds"], card
+
+        await eventually(lambda: _code(health(), 1), "unhealthy while counts cannot be written")
+        _, said = await health()
+        assert "permission denied for table lookups" in said, said
+        assert "lookup counts" in said, said
+
+        await as_owner(schema_url, f"GRANT INSERT, UPDATE ON {schema}.lookups TO {ROLE}")
+        await eventually(lambda: _code(health(), 0), "healthy again once they are written")
+        store = await Store.open(schema_url, flush_interval=None, migrate=Migrate.NEVER)
+        try:
+            assert await store.total_lookups(scene.guild.id) == 3
+        finally:
+            await store.close()
+        assert await bot.stop() == 0
+
+
+async def _code(health: object, wanted: int) -> bool:
+    code, _ = await health  # type: ignore[misc]
+    return bool(code == wanted)
