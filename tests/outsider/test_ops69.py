@@ -145,3 +145,22 @@ async def test_health_says_so_while_lookup_counts_cannot_be_written(
 async def _code(health: object, wanted: int) -> bool:
     code, _ = await health  # type: ignore[misc]
     return bool(code == wanted)
+
+
+async def test_a_read_only_database_is_named_by_the_command_line(
+    schema_url: str, tmp_path: Path
+) -> None:
+    """Sessions that may only read (a standby after a failover; here the URL's own
+    `default_transaction_read_only=on`, which asyncpg passes on): `aliases import` said only
+    "glossary-bot: error: the database is read-only", not which. Now the URL, once."""
+    store = await Store.open(schema_url, flush_interval=None, migrate=Migrate.UPGRADE)
+    await store.close()
+    read_only = f"{schema_url}&default_transaction_read_only=on"
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text('[{"guild_id": 42, "alias": "qwzx", "entry_id": "rag"}]', "utf-8")
+    env = {**CLI_ENV, "DATABASE_URL": read_only}
+    status, said = await glossary_bot(env, tmp_path, "aliases", "import", str(aliases))
+    assert status == 1, said
+    [line] = said.strip().splitlines()
+    assert line.count("postgresql://") == 1, line
+    assert "is read-only" in line, line

@@ -48,9 +48,9 @@ log = logging.getLogger(__name__)
 # Statement classes (the first two characters of SQLSTATE) that mean "not now", not "wrong":
 # connection, insufficient resources, operator intervention, lock not available, rollbacks.
 _TRANSIENT_CLASSES = {"08", "53", "57", "55", "40"}
-_REASONS = {
-    "25006": "the database is read-only",
-    "53100": "the database's disk is full",
+_REASONS = {  # " at {location}" is what `said_of` leaves out for lines that name it already
+    "25006": "the database at {location} is read-only",
+    "53100": "the database's disk at {location} is full",
 }
 # "permission denied for schema glossary", "... for table lookups": what to grant, and on what.
 _DENIED = re.compile(r"permission denied for (schema|table) (\S+)")
@@ -428,7 +428,7 @@ def as_storage_error(
     state = getattr(exc, "sqlstate", None)
     if isinstance(state, str):
         if state in _REASONS:
-            return StorageUnavailable(_REASONS[state])
+            return StorageUnavailable(_REASONS[state].format(location=location))
         if state == "42501":  # insufficient_privilege: the role in the URL lacks a grant
             return StorageUnavailable(permission_denied(exc, location))
         if state == "42P01":  # undefined_table: the schema dropped under the running bot
