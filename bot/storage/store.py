@@ -372,7 +372,7 @@ class Store:
             return
         if isinstance(exc, DatabaseLost):
             return  # the backend's one line about the file said it
-        reason = str(exc) if isinstance(exc, StorageError) else repr(exc)
+        reason = said_of(exc, self.location) if isinstance(exc, StorageError) else repr(exc)
         log.warning(
             "could not write lookup counts to %s: %s; %s kept in memory and the write is retried",
             self.location,

@@ -112,7 +112,8 @@ async def test_health_says_so_while_lookup_counts_cannot_be_written(
     """A grant taken back while the bot runs (`REVOKE INSERT, UPDATE ON lookups`): every flush
     failed ("permission to the database was denied", kept in memory), yet `health` said
     healthy and `glossary_database_writable` 1, since their probe writes another table. Now
-    both say so while the counts wait, and turn back once the grant is back, counts written."""
+    both say so while the counts wait, and turn back once the grant is back, counts written.
+    The flush's WARNING named the URL twice; now once."""
     schema = schema_of(schema_url)
     settings = {"DATABASE_URL": schema_url, "HEARTBEAT_INTERVAL": "0.5", "COOLDOWN_USES": "100"}
     settings["HEARTBEAT_PATH"] = str(tmp_path / "heartbeat")
@@ -131,6 +132,10 @@ async def test_health_says_so_while_lookup_counts_cannot_be_written(
         _, said = await health()
         assert "permission denied for table lookups" in said, said
         assert "lookup counts" in said, said
+        # The flush's own line: the URL once (it was said twice, the reason naming it again).
+        line = await bot.wait_for_output(r"could not write lookup counts")
+        assert line.count("postgresql://") == 1, line
+        assert "permission denied for table lookups" in line, line
 
         await as_owner(schema_url, f"GRANT INSERT, UPDATE ON {schema}.lookups TO {ROLE}")
         await eventually(lambda: _code(health(), 0), "healthy again once they are written")
