@@ -9,27 +9,56 @@ The in-process bot against the fake Discord, on a real SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import define
+from tests.discord_app.test_term_files import TOML
 from tests.discord_app.test_term_meaning import put_terms
 from tests.discord_app.test_terms import TERM
 from tests.fake_discord import FakeUser, InteractionHandle
 from tests.resilience.helpers import query, warned
 
 from .conftest import Scene
+from .test_quote53 import _answer_to
 
 SLOW = "You're going a bit fast"
 NO_TERM = "This server has no term “no such term”"
 HANG = 60.0  # a bound on a hang only
 CALLBACK = ("POST", "/interactions/{interaction_id}/{token}/callback")
 GIVEN_UP = "taken as shown (counted)"
+
+
+class Counted(logging.Handler):
+    """Set once `times` log lines holding `said` have been seen (`watching`: on the root)."""
+
+    def __init__(self, said: str, times: int) -> None:
+        super().__init__(logging.INFO)
+        self.said, self.times, self.seen = said, times, 0
+        self.done = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen += self.said in record.getMessage()
+        if self.seen >= self.times:
+            self.done.set()
+
+    async def wait(self) -> None:
+        await asyncio.wait_for(self.done.wait(), HANG)
+
+    @contextlib.asynccontextmanager
+    async def watching(self) -> AsyncIterator[None]:
+        logging.getLogger().addHandler(self)
+        try:
+            yield
+        finally:
+            logging.getLogger().removeHandler(self)
 
 
 def edit_of_no_term(scene: Scene, user: FakeUser) -> Any:
@@ -112,10 +141,11 @@ async def test_a_first_response_whose_verdict_never_comes_is_counted_once(
     took them: shown) and never released while the bot waits: after its 3 s more each is
     taken as shown, counted once, and not posted in the channel a second time."""
     fake = scene.fake
+    both_given_up = Counted(GIVEN_UP, 2)
     async with start_bot(store):
         holds = [fake.hold_answer(*CALLBACK), fake.hold_answer(*CALLBACK)]
         try:
-            async with warned(GIVEN_UP, HANG, logging.INFO) as lines:
+            async with warned(GIVEN_UP, HANG, logging.INFO) as lines, both_given_up.watching():
                 late = await asyncio.gather(
                     *(
                         fake.slash(
@@ -126,9 +156,7 @@ async def test_a_first_response_whose_verdict_never_comes_is_counted_once(
                 )
                 for hold in holds:
                     await asyncio.wait_for(hold.taken.wait(), HANG)
-                async with asyncio.timeout(HANG):  # both given up on, not just the first
-                    while sum(GIVEN_UP in r.getMessage() for r in lines) < 2:
-                        await asyncio.sleep(0.05)  # polls a condition; no timing asserted
+                await both_given_up.wait()  # not just the first (bounded by HANG)
         finally:
             for hold in holds:
                 hold.release()
@@ -149,16 +177,105 @@ async def test_a_stop_while_waiting_for_the_verdict_counts_the_card_once(
     fake = scene.fake
     caplog.set_level(logging.INFO)
     hold = fake.hold_answer(*CALLBACK)
+    waiting = "waiting up to 3 s more for Discord's verdict"
     try:
-        async with start_bot(store):
-            async with warned("waiting up to 3 s more for Discord's verdict", HANG, logging.INFO):
-                await fake.slash(
-                    scene.alice, "define", {"term": "kv cache"}, channel=scene.channel, held_up=1.0
-                )
-                await asyncio.wait_for(hold.taken.wait(), HANG)
-            # the bot stops here, the verdict still held
+        async with start_bot(store), warned(waiting, HANG, logging.INFO):
+            await fake.slash(
+                scene.alice, "define", {"term": "kv cache"}, channel=scene.channel, held_up=1.0
+            )
+            await asyncio.wait_for(hold.taken.wait(), HANG)
+        # the bot has stopped here, the verdict still held (the line came before its stop)
     finally:
         hold.release()
     assert not [m for m in fake.sent_messages if m.kind == "channel_message"]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     assert query(scene.db_path, "SELECT sum(count) FROM lookups") == [(1,)]
+
+
+async def test_hostile_mentions_for_the_new_readings_are_answered(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Mentions against product68's readings ("X/Y which", "X > Y?", a misspelt long name in a
+    question): thousands of signs, more than two sides, a quote's own ">" beside one, a long
+    message of misspelt words. Each gets an answer (a card, offers or "no entry"), never an
+    error. Their time is bench/hostile_bench.py's (results/hostile-review69.txt)."""
+    me = scene.fake.bot.mention
+    misspelt = " ".join(["why is my latancy so hihg", "waht is a jailbrake in chatgtp"] * 40)
+    caplog.set_level(logging.WARNING)
+    async with start_bot(store):
+        for said in (
+            f"{me} " + "rag/" * 450 + "rag which",
+            f"{me} " + "rlhf > " * 300 + "dpo?",
+            f"{me} gguf/safetensors/onnx/ckpt which one",
+            f"{me} rlhf > dpo > ppo?",
+            f"> rlhf > dpo\n{me} which is better",
+            f"{me} /which",
+            f"{me} >?",
+            f"{me} {misspelt[:1900]}",
+        ):
+            answer = await _answer_to(scene, said)
+            assert answer["embeds"] or answer["content"], said[:80]
+            assert "Something went wrong" not in str(answer["content"]), (said[:80], answer)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_an_import_that_wrote_keeps_its_use_and_one_that_changed_nothing_gives_it_back(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """A command that wrote is never settled as a refusal, one that wrote nothing always is:
+    2 uses a window; the file imported (a use kept), the same file again (nothing to change:
+    refused, its use back), a changed file imported (the second use), then "going a bit
+    fast"."""
+    fake = scene.fake
+
+    async def imported(text: str) -> str:
+        upload = fake.add_attachment("terms.toml", text)
+        handle = await fake.slash(
+            scene.moderator, "term import", {"file": upload}, channel=scene.channel
+        )
+        return await said(handle)
+
+    async with start_bot(store, cooldown=(2, 3600.0)):
+        first = await imported(TOML)
+        same = await imported(TOML)
+        changed = await imported(TOML.replace("nightly rerank job", "nightly re-rank job"))
+        spent = await imported(TOML)
+    assert first.startswith("Imported: 2 added"), first
+    assert not same.startswith(("Imported", SLOW)), same
+    assert changed.startswith("Imported: 0 added, 1 changed"), changed
+    assert spent.startswith(SLOW), spent
+
+
+NOT_SENT = "no first response could be sent within Discord's 3 s ("
+
+
+@pytest.mark.parametrize("why", ["reached late", "10062"])
+async def test_the_line_for_an_answer_posted_instead_says_what_happened(
+    scene: Scene, start_bot: StartBot, store: Store, why: str
+) -> None:
+    """PLAN.md product68's "Left": post_instead's WARNING said "(it reached the bot late, rate
+    limited, or Discord failing)" whatever happened, a 10062 too. Now it says which: reached
+    the bot past the 3 s (how long after Discord sent it), or Discord's 10062 (a 429 is
+    tests/resilience/test_discord_faults.py's). The public card is posted in the channel
+    either way. Failed before (the one wording)."""
+    fake = scene.fake
+    async with start_bot(store):
+        await define(fake, scene.bob, "rag", scene.channel)  # the clocks' offset, on time
+        held_up = 0.0
+        if why == "10062":
+            fake.fail_next(*CALLBACK, status=404, code=10062)
+        else:
+            held_up = 3.5  # Discord sent it 3.5 s before the bot got it
+        async with warned("posted in channel") as lines:
+            handle = await fake.slash(
+                scene.alice, "define", {"term": "kv cache"}, channel=scene.channel, held_up=held_up
+            )
+            await fake.wait_for_channel_message(scene.channel)
+    [line] = [r.getMessage() for r in lines if NOT_SENT in r.getMessage()]
+    assert line.startswith(f"interaction {handle.id} by {scene.alice.id}: {NOT_SENT}"), line
+    why_said = line.split(NOT_SENT)[1].split(")")[0]
+    if why == "10062":
+        assert why_said == "Discord refused it as too late, 10062", line
+    else:
+        assert why_said.startswith("the bot had it ready 3."), line
+        assert why_said.endswith(" s after Discord sent it"), line
