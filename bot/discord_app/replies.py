@@ -247,7 +247,11 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
     loop = asyncio.get_running_loop()
     left = started + ACK_DEADLINE - time.monotonic()
     if left <= 0:  # nothing sent: it would only be refused
-        return f"the bot had it ready {ACK_DEADLINE - left:.1f} s after Discord sent it"
+        late = ACK_DEADLINE - left
+        return (
+            f"the bot got to it {late:.1f} s after Discord sent it: it reached the bot late, "
+            "or the bot was held up"
+        )
     with written.sending() as request:
         try:
             async with asyncio.timeout(None) as window:
