@@ -3,11 +3,17 @@ self-hosters use them. Each test failed on main b3ae2e07 first."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.cli import main
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import read_terms
+from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import define, embed_of, fields
 
 from .conftest import Scene
@@ -50,3 +56,40 @@ async def test_line_breaks_escaped_in_an_imported_file_are_line_breaks(
     # The same file again changes nothing: it holds what the server holds.
     again = await import_file(scene, "windows.toml", WINDOWS_TEXT, dry_run=True)
     assert again.startswith("Dry run, nothing written. Would import: 0 added, 0 changed"), again
+
+
+def _stored(db: Path, scope: int) -> None:
+    async def put() -> None:
+        store = await Store.open(db)
+        try:
+            term = ServerTerm(
+                id="zorblax", title="Zorblax", definition="Ours.", category="Fundamentals"
+            )
+            await change_terms(store, scope, lambda *_: (TermChange(put=(term,)), None), 1)
+        finally:
+            await store.close()
+
+    asyncio.run(put())
+
+
+def test_terms_export_of_a_server_without_terms_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An operator exporting a server's terms with a wrong id (a channel's id copied for the
+    server's, a digit off) got a file with no term in it, exit 0 and not a word: a backup
+    that holds nothing and that `terms import` refuses ("no entries in the file"), where
+    `/term export` says the server has no terms. Now one line on stderr names the server and
+    the database, and the servers there that have terms (or aliases)."""
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "bot.db"
+    _stored(db, 5)
+    out = tmp_path / "backup.toml"
+    assert main(["terms", "export", "--guild", "6", "--db", str(db), "-o", str(out)]) == 0
+    said = capsys.readouterr().err
+    assert said.splitlines() == [
+        f"terms export: server 6 has no terms in {db}: the file holds none (servers with "
+        "terms or aliases there: 5)"
+    ], said
+    assert main(["terms", "export", "--guild", "5", "--db", str(db), "-o", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    assert 'title = "Zorblax"' in out.read_text("utf-8")
