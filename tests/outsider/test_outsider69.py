@@ -14,6 +14,7 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
+from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, fields
 
 from .conftest import Scene
@@ -93,3 +94,75 @@ def test_terms_export_of_a_server_without_terms_says_so(
     assert main(["terms", "export", "--guild", "5", "--db", str(db), "-o", str(out)]) == 0
     assert capsys.readouterr().err == ""
     assert 'title = "Zorblax"' in out.read_text("utf-8")
+
+
+def every_field(count: int) -> tuple[ServerTerm, ...]:
+    """`count` terms that use every field a term has (the others' related, other names,
+    keywords, a link), as a server that writes its glossary with care has them."""
+    return tuple(
+        ServerTerm(
+            id=f"zorb-{n}",
+            title=f"Zorb {n}",
+            acronym=f"ZB{n}",
+            category="Fundamentals",
+            definition=f"What zorb {n} does for the team.",
+            summary=f"Zorb {n} in a line.",
+            boundary=f"Not zorb {n + 1}.",
+            importance=f"Zorb {n} keeps the nightly run honest.",
+            plain=f"A thing called zorb {n}.",
+            keywords=(f"zorbing {n}",),
+            reference=f"https://example.com/zorb/{n}",
+            aliases=(f"zorbish {n}",),
+            related=(f"zorb-{(n + 1) % count}",),
+        )
+        for n in range(count)
+    )
+
+
+async def test_a_server_at_its_cap_imports_its_own_export_back(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """README: `/term export` writes a file that imports back unchanged, and the import's cap
+    leaves room for the export of a server at its caps. A server at its term cap whose terms
+    use every field got "Nothing was imported: … tables, keys and lines: more than a glossary
+    of N terms needs; is this a glossary file?" for its own export: the guard against TOML
+    built to be slow to parse allowed 25 a term, and an export writes 33 (13 keys, 3 lists,
+    the table header and a blank line)."""
+    caps = (20, 2 * 1024 * 1024)
+    await change_terms(
+        store, scene.guild.id, lambda *_: (TermChange(put=every_field(caps[0])), None), 1
+    )
+    async with start_bot(store, term_caps=caps):
+        asked = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+        exported = await asked.final_message()
+        assert exported["content"].startswith("20 terms of this server"), exported
+        data = scene.fake.attachment_bytes(exported["attachments"][0])
+        answer = await import_file(scene, "ours.toml", data)
+    assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
+
+
+def test_terms_import_takes_the_export_of_a_server_at_the_default_caps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same at the default caps through the command line: 2,000 terms with every field, an
+    operator's `terms export` then `terms import` of that file (66,002 counted, 50,000 let
+    through)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("MAX_SERVER_TERMS", "MAX_SERVER_TERM_BYTES"):
+        monkeypatch.delenv(name, raising=False)
+    db, out = tmp_path / "bot.db", tmp_path / "ours.toml"
+
+    async def put() -> None:
+        store = await Store.open(db)
+        try:
+            terms = every_field(2000)
+            await change_terms(store, 5, lambda *_: (TermChange(put=terms), None), 1)
+        finally:
+            await store.close()
+
+    asyncio.run(put())
+    where = ("--guild", "5", "--db", str(db))
+    assert main(["terms", "export", *where, "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["terms", "import", str(out), *where]) == 0, capsys.readouterr()
+    assert capsys.readouterr().out.startswith("Nothing changed: the file holds this server")
