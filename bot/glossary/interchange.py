@@ -388,7 +388,7 @@ def _candidate(raw: RawEntry, fmt: ImportFormat, problems: list[TermProblem]) ->
                     "warning",
                 )
             )
-    fields: dict[str, object] = {name: _line_breaks(getattr(raw, name)) for name in _TERM_FIELDS}
+    fields: dict[str, object] = {name: getattr(raw, name) for name in _TERM_FIELDS}
     return Candidate(
         fields=fields,
         related=[*raw.related, *raw.see_also],
@@ -398,16 +398,6 @@ def _candidate(raw: RawEntry, fmt: ImportFormat, problems: list[TermProblem]) ->
         # term's own rules derive it.
         preferred_id=raw.id if fmt != "markdown" and raw.id else None,
     )
-
-
-def _line_breaks(value: object) -> object:
-    """A text's Windows ("\\r\\n") and old Mac ("\\r") line breaks as "\\n", as `decode_text`
-    reads the file's own line ends: written escaped inside a string (a script's file of text
-    typed on Windows), they are line breaks, which a term's text may hold, not the control
-    character it may not."""
-    if isinstance(value, str) and "\r" in value:
-        return value.replace("\r\n", "\n").replace("\r", "\n")
-    return value
 
 
 _TOML_ESCAPES = {

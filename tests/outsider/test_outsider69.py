@@ -11,6 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.discord_app.app import GlossaryBot
+from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
@@ -166,3 +167,20 @@ def test_terms_import_takes_the_export_of_a_server_at_the_default_caps(
     capsys.readouterr()
     assert main(["terms", "import", str(out), *where]) == 0, capsys.readouterr()
     assert capsys.readouterr().out.startswith("Nothing changed: the file holds this server")
+
+
+def test_a_maintainers_file_reads_line_breaks_in_its_strings_as_the_import_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A self-hoster's own glossary file with the same Windows line breaks in its strings:
+    `glossary-bot check` said "error: definition cannot contain control, invisible or
+    direction characters" (so the bot would not start on it) where `/term import` takes the
+    file. The readers now read them as line breaks for both."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    text = WINDOWS_TEXT.replace("[[entries]]", '[[entries]]\nid = "zorblax"')
+    (folder / "mine.toml").write_text(text, "utf-8")
+    assert main(["check", "-q", str(folder)]) == 0, capsys.readouterr().out
+    zorblax = load_glossary([folder])["zorblax"]
+    assert zorblax.definition == "Line one of the nightly job.\nLine two of it."
+    assert zorblax.boundary == "Not the reranker.\nNot the index either."
