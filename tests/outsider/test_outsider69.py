@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -14,9 +15,12 @@ from bot.discord_app.app import GlossaryBot
 from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
+from bot.storage.backend import without_password
 from bot.term_storage import TermChange, change_terms, read_terms
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, embed_of, fields
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 
@@ -184,3 +188,27 @@ def test_a_maintainers_file_reads_line_breaks_in_its_strings_as_the_import_does(
     zorblax = load_glossary([folder])["zorblax"]
     assert zorblax.definition == "Line one of the nightly job.\nLine two of it."
     assert zorblax.boundary == "Not the reranker.\nNot the index either."
+
+
+@pytest.mark.postgres
+async def test_terms_export_of_a_server_without_terms_names_a_postgresql_database_safely(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The same line for a `--db` URL: the database named without its password."""
+    async with fresh_schema(TEST_DATABASE_URL) as url:
+        store = await Store.open(url, flush_interval=None)
+        try:
+            await change_terms(
+                store, 5, lambda *_: (TermChange(put=every_field(1)), None), actor_id=1
+            )
+        finally:
+            await store.close()
+        argv = ["terms", "export", "--guild", "6", "--db", url]
+        assert await asyncio.to_thread(main, argv) == 0
+    said = capsys.readouterr().err
+    assert said.splitlines() == [
+        f"terms export: server 6 has no terms in {without_password(url)}: the file holds none "
+        "(servers with terms or aliases there: 5)"
+    ], said
+    if urlsplit(url).password:
+        assert url not in said  # the URL as given, password and all
