@@ -1259,10 +1259,27 @@ _ASKED_IN_SETTING = re.compile(
 )
 
 
+# The same written the other way round, the place first: "in vllm what is paged attention",
+# "with llama.cpp how does quantization work", "using pytorch, what is autograd" (task mirror69).
+# A pronoun or a plain word after the place ("in vllm what is it for", "in rlhf what is the
+# point") names no entry, so the place stays what is asked about.
+_WORDS = r"[^ ]+(?: [^ ]+){0,3}?"
+_DET = r"(?:(?:a|an|the) )?"
+_SETTING_THEN_ASKED = re.compile(
+    rf"^(?:(?:so|ok|hey|and) )?(?:in|with|for|inside|within|using) (?P<setting>{_WORDS}) (?:"
+    rf"what(?: is|'s|’s|s| s| are) {_DET}(?P<b>{_WORDS})"
+    rf"|what (?:does|do) {_DET}(?P<a>{_WORDS}) (?:do|mean|stand for)"
+    rf"|how (?:does|do|is|are) {_DET}(?P<c>{_WORDS}) work"
+    rf"|explain {_DET}(?P<d>{_WORDS})"
+    r")(?: (?:exactly|actually|really|again))?$"
+)
+
+
 def asked_in_setting(normalized: str) -> tuple[str, str] | None:
-    """(what is asked about, where it was met) of "what does X mean in Y" and its kin (X of up
-    to four words), else None."""
-    found = _ASKED_IN_SETTING.match(normalized)
+    """(what is asked about, where it was met) of "what does X mean in Y", "in Y what is X"
+    and their kin (X of up to four words), else None."""
+    found = _ASKED_IN_SETTING.match(normalized) or _SETTING_THEN_ASKED.match(normalized)
     if found is None:
         return None
-    return found["a"] or found["b"] or found["c"], found["setting"]
+    asked = next(found[group] for group in "abcd" if group in found.re.groupindex and found[group])
+    return asked, found["setting"]
