@@ -26,8 +26,8 @@ from .probe_files import (
 # transformer block), which `_part_setting_offered` leaves alone: no tuning row shows that the
 # setting's card is wrong there (none of the 906 tuning rows with a part word is such a card); or
 # the setting is no card at all ("in a diffusion model ...", "in a mixture of experts model ...")
-# or another name's ("which layer ...": Layer). The asked ones are other shapes ("in vllm what is
-# paged attention": the name asked written after the place; plural "steps", "layers").
+# or another name's ("which layer ...": Layer). The asked ones are other shapes (plural "steps",
+# "layers"); "in vllm what is paged attention" passes since mirror69.
 STILL_FAILING: set[str] = {
     "which part of a transformer block normalises the activations",
     "which algorithm does the reinforcement learning stage of rlhf use",
@@ -41,7 +41,6 @@ STILL_FAILING: set[str] = {
     "in hybrid search what's the keyword half called",
     "what part does rag play in a chatbot",
     "which part of a transformer is the layernorm",
-    "in vllm what is paged attention",
     "in rag what is chunking",
     "what stage of training is sft",
     "what are the steps of rlhf",
