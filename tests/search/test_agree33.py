@@ -41,8 +41,9 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
 # expected failures since it was reverted by the held-out reading (bench/results/semantic.md
 # "agree33"), and the two everyday3 sentences that agree32's rule without the everyday guard
 # carded (Checkpoint, Small Modular Reactor) and a three-word name: no card, as on main.
-# The first is carded since agree59's `words_agree` (the meaning's first agreeing, 0.1 ahead).
-_REVERTED = pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
+# The first is carded since agree59's `words_agree` (the meaning's first agreeing, 0.1 ahead),
+# the third since desc68's clear words (the words' first 8 points ahead): none is a strict
+# expected failure any more.
 
 
 @pytest.mark.parametrize(
@@ -50,11 +51,10 @@ _REVERTED = pytest.mark.xfail(strict=True, reason="agree33's short agreement, re
     [
         ("reasoning out loud before answering", "chain-of-thought"),
         ("model hands back arguments for my code", "function-calling"),  # since pairs61
-        pytest.param(
+        (  # since desc68's clear words (the words' first 8 points ahead)
             "capping how hard a single learning step can push so one bad batch doesn't wreck "
             "everything",
             "gradient-clipping",
-            marks=_REVERTED,
         ),
     ],
 )
