@@ -35,6 +35,11 @@ UNNAMED_LEAD = 0.12
 WORDS_AGREE_COSINE = 0.5
 WORDS_AGREE_LEAD = 0.1
 WORDS_AGREE_FIELD = 0.2  # ... for a text leaning to the field (its cosine to the entries' mean)
+# ... or, for a text that asks nothing, at any meaning's lead from WORDS_CLEAR_COSINE where the
+# words put that first entry WORDS_CLEAR_LEAD points over their second: the words tell it apart
+# where the meaning of an analogy or a scene hardly does (bench/results/semantic.md "desc68").
+WORDS_CLEAR_COSINE = 0.45
+WORDS_CLEAR_LEAD = 8.0
 # A sentence no entry reaches this cosine with is about something else: a plain word in it
 # that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
 # on the calibration slice: the highest value that costs none of its right cards).
@@ -164,7 +169,10 @@ def fuse(
         semantic[first] = max(semantic[first], MATCH_SCORE)
     if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
-    if words_agree(similar, ranked[0] if ranked else None, field):
+    # a description's words only: a question's clear words are often its setting ("should i
+    # learn tensorflow or the facebook one": Llama), three wrong cards in 50 on the tuning slices
+    words_lead = ranked[0][1].score - ranked[1][1].score if len(ranked) > 1 else lexical_top
+    if words_agree(similar, ranked[0] if ranked else None, field, 0.0 if question else words_lead):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
@@ -230,12 +238,17 @@ def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool) -> bool:
 
 
 def words_agree(
-    similar: Sequence[tuple[int, float]], words_first: tuple[int, Candidate] | None, field: float
+    similar: Sequence[tuple[int, float]],
+    words_first: tuple[int, Candidate] | None,
+    field: float,
+    words_lead: float = 0.0,
 ) -> bool:
     """Do the words and the meaning put the same entry first, the words by a description under
     `AGREEMENT_FLOOR` (`words_first`: the lexical pool's first before the meaning is folded in),
-    the meaning at `WORDS_AGREE_COSINE` or more and `WORDS_AGREE_LEAD` ahead of its second, for
-    a text leaning to the field (`field`, its cosine to the entries' mean, `WORDS_AGREE_FIELD`)?"""
+    the meaning at `WORDS_AGREE_COSINE` or more and `WORDS_AGREE_LEAD` ahead of its second, or
+    at `WORDS_CLEAR_COSINE` with the words `WORDS_CLEAR_LEAD` ahead of their second
+    (`words_lead`), for a text leaning to the field (`field`, its cosine to the entries' mean,
+    `WORDS_AGREE_FIELD`)?"""
     if len(similar) < 2 or words_first is None or words_first[0] != similar[0][0]:
         return False
     if field < WORDS_AGREE_FIELD:
@@ -243,7 +256,10 @@ def words_agree(
     found = words_first[1]
     if found.strategy != "description" or found.score >= AGREEMENT_FLOOR:
         return False
-    return similar[0][1] >= WORDS_AGREE_COSINE and similar[0][1] - similar[1][1] >= WORDS_AGREE_LEAD
+    cosine = similar[0][1]
+    if cosine >= WORDS_CLEAR_COSINE and words_lead >= WORDS_CLEAR_LEAD:
+        return True
+    return cosine >= WORDS_AGREE_COSINE and cosine - similar[1][1] >= WORDS_AGREE_LEAD
 
 
 def _written_first(
