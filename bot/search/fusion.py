@@ -154,8 +154,8 @@ def fuse(
     description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
     (`unnamed_lead`). `field`: the text's cosine to the field as a whole (`words_agree`).
-    `asked_later`: the text asks in a clause after its first (`query.asked_clause`), a question
-    too for the words' clear first (`words_agree`)."""
+    `asked_later`: the text asks in a clause after its first (`query.asked_clause`) or by a tag
+    at its end (`query.asked_by_tag`), a question too for the words' clear first (`words_agree`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -177,7 +177,7 @@ def fuse(
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     # a description's words only: a question's clear words are often its setting ("should i
     # learn tensorflow or the facebook one": Llama), three wrong cards in 50 on the tuning slices,
-    # and held out also where it asks in a later clause ("desc68b")
+    # and held out also where it asks in a later clause ("desc68b") or by a tag ("desc69")
     words_lead = ranked[0][1].score - ranked[1][1].score if len(ranked) > 1 else lexical_top
     clear = 0.0 if question or asked_later else words_lead
     if words_agree(similar, ranked[0] if ranked else None, field, clear):
