@@ -35,14 +35,6 @@ UNNAMED_LEAD = 0.12
 WORDS_AGREE_COSINE = 0.5
 WORDS_AGREE_LEAD = 0.1
 WORDS_AGREE_FIELD = 0.2  # ... for a text leaning to the field (its cosine to the entries' mean)
-# ... or, for a text that asks nothing, at any meaning's lead from WORDS_CLEAR_COSINE where the
-# words put that first entry WORDS_CLEAR_LEAD points over their second: the words tell it apart
-# where the meaning of an analogy or a scene hardly does (bench/results/semantic.md "desc68"),
-# for a text leaning to the field WORDS_CLEAR_FIELD or more (off-topic texts from neighbouring
-# fields reach 0.2; "desc68b").
-WORDS_CLEAR_COSINE = 0.45
-WORDS_CLEAR_LEAD = 8.0
-WORDS_CLEAR_FIELD = 0.25
 # A sentence no entry reaches this cosine with is about something else: a plain word in it
 # that names an entry ("temperature", "alignment") is used in its everyday sense, no card (set
 # on the calibration slice: the highest value that costs none of its right cards).
@@ -141,7 +133,6 @@ def fuse(
     described_first: int | None = None,
     unnamed: bool = False,
     field: float = 0.0,
-    asked_later: bool = False,
 ) -> None:
     """Fold the semantic stage's best entries (position, cosine), best first, into `pool`.
     `asked_about`: the first entry a question names ("how was clip trained?", "why does my kv
@@ -153,9 +144,7 @@ def fuse(
     `long_description`: the text is a long description (`long_lead`), `described_first` the
     description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
-    (`unnamed_lead`). `field`: the text's cosine to the field as a whole (`words_agree`).
-    `asked_later`: the text asks in a clause after its first (`query.asked_clause`) or by a tag
-    at its end (`query.asked_by_tag`), a question too for the words' clear first (`words_agree`)."""
+    (`unnamed_lead`). `field`: the text's cosine to the field as a whole (`words_agree`)."""
     ranked = pool.ranked()
     lexical_best = ranked[0][0] if ranked else None
     lexical_top = ranked[0][1].score if ranked else 0.0
@@ -175,12 +164,7 @@ def fuse(
         semantic[first] = max(semantic[first], MATCH_SCORE)
     if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
-    # a description's words only: a question's clear words are often its setting ("should i
-    # learn tensorflow or the facebook one": Llama), three wrong cards in 50 on the tuning slices,
-    # and held out also where it asks in a later clause ("desc68b") or by a tag ("desc69")
-    words_lead = ranked[0][1].score - ranked[1][1].score if len(ranked) > 1 else lexical_top
-    clear = 0.0 if question or asked_later else words_lead
-    if words_agree(similar, ranked[0] if ranked else None, field, clear):
+    if words_agree(similar, ranked[0] if ranked else None, field):
         semantic[similar[0][0]] = max(semantic[similar[0][0]], MATCH_SCORE)
     for entry, lexical in list(pool.by_entry.items()):
         if entry not in semantic and lexical.strategy in PENALIZED:
@@ -246,17 +230,12 @@ def unnamed_lead(similar: Sequence[tuple[int, float]], pool: Pool) -> bool:
 
 
 def words_agree(
-    similar: Sequence[tuple[int, float]],
-    words_first: tuple[int, Candidate] | None,
-    field: float,
-    words_lead: float = 0.0,
+    similar: Sequence[tuple[int, float]], words_first: tuple[int, Candidate] | None, field: float
 ) -> bool:
     """Do the words and the meaning put the same entry first, the words by a description under
     `AGREEMENT_FLOOR` (`words_first`: the lexical pool's first before the meaning is folded in),
-    the meaning at `WORDS_AGREE_COSINE` or more and `WORDS_AGREE_LEAD` ahead of its second, or
-    at `WORDS_CLEAR_COSINE` with the words `WORDS_CLEAR_LEAD` ahead of their second
-    (`words_lead`, 0 for a text that asks) and the field at `WORDS_CLEAR_FIELD`, for a text
-    leaning to the field (`field`, its cosine to the entries' mean, `WORDS_AGREE_FIELD`)?"""
+    the meaning at `WORDS_AGREE_COSINE` or more and `WORDS_AGREE_LEAD` ahead of its second, for
+    a text leaning to the field (`field`, its cosine to the entries' mean, `WORDS_AGREE_FIELD`)?"""
     if len(similar) < 2 or words_first is None or words_first[0] != similar[0][0]:
         return False
     if field < WORDS_AGREE_FIELD:
@@ -264,11 +243,7 @@ def words_agree(
     found = words_first[1]
     if found.strategy != "description" or found.score >= AGREEMENT_FLOOR:
         return False
-    cosine = similar[0][1]
-    clear = words_lead >= WORDS_CLEAR_LEAD and field >= WORDS_CLEAR_FIELD
-    if cosine >= WORDS_CLEAR_COSINE and clear:
-        return True
-    return cosine >= WORDS_AGREE_COSINE and cosine - similar[1][1] >= WORDS_AGREE_LEAD
+    return similar[0][1] >= WORDS_AGREE_COSINE and similar[0][1] - similar[1][1] >= WORDS_AGREE_LEAD
 
 
 def _written_first(

@@ -91,7 +91,6 @@ from bot.search.query import (
     STOPWORDS,
     WEIGHING,
     alternatives,
-    asked_by_tag,
     asked_clause,
     asked_first,
     asked_in_setting,
@@ -830,8 +829,6 @@ class SearchIndex:
                 described_first=described_first,
                 unnamed=not written and asked is None and subject is None,
                 field=0.0 if meaning is None else field_cosine(semantic, meaning),
-                asked_later=not question
-                and (asked_clause(query) is not None or asked_by_tag(query)),
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)

@@ -255,22 +255,6 @@ def _opening_clause(query: str) -> str:
     return normalize(_CLAUSE_END.split(_without_symbols(query.lower()), maxsplit=1)[0])
 
 
-# A statement a tag after it makes a question: "my model memorised everything didn't it", "so
-# it's just a matrix, isn't it" (chat.py's `_TAG_QUESTION` already reads ", right" and "or not"
-# as a question mark). A positive tag needs its comma: "that's how we do it" asks nothing.
-_TAG_ASKS = re.compile(
-    r"(?:\b(?:isn'?t|wasn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|shouldn'?t"
-    r"|hasn'?t|haven'?t)|,\s*(?:is|was|are|do|does|did|can|will|has|have))\s+"
-    r"(?:it|they|he|she|we|you|i|there|that|this)\s*[?!.]*$",
-    re.IGNORECASE,
-)
-
-
-def asked_by_tag(query: str) -> bool:
-    """Does the text end in a tag that asks ("..., isn't it", "... didn't it")?"""
-    return _TAG_ASKS.search(_without_symbols(query).strip()) is not None
-
-
 def asked_clause(query: str) -> tuple[str, str] | None:
     """(scene, question) of chat whose question is a later clause than its first: what comes
     before the first clause that starts with a question's first word ("how", "do", "why"),

@@ -41,9 +41,8 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
 # expected failures since it was reverted by the held-out reading (bench/results/semantic.md
 # "agree33"), and the two everyday3 sentences that agree32's rule without the everyday guard
 # carded (Checkpoint, Small Modular Reactor) and a three-word name: no card, as on main.
-# The first is carded since agree59's `words_agree` (the meaning's first agreeing, 0.1 ahead),
-# the third since desc68's clear words (the words' first 8 points ahead): none is a strict
-# expected failure any more.
+# The first is carded since agree59's `words_agree` (the meaning's first agreeing, 0.1 ahead).
+_REVERTED = pytest.mark.xfail(strict=True, reason="agree33's short agreement, reverted")
 
 
 @pytest.mark.parametrize(
@@ -51,10 +50,11 @@ test_the_probes_are_the_ones_written = PROBES.counted({"none": 16, "short": 12})
     [
         ("reasoning out loud before answering", "chain-of-thought"),
         ("model hands back arguments for my code", "function-calling"),  # since pairs61
-        (  # since desc68's clear words (the words' first 8 points ahead)
+        pytest.param(
             "capping how hard a single learning step can push so one bad batch doesn't wreck "
             "everything",
             "gradient-clipping",
+            marks=_REVERTED,
         ),
     ],
 )

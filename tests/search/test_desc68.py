@@ -5,9 +5,9 @@ get none. desc68_probes.tsv was written from entry titles and general knowledge,
 the search code, the entries' text, data/asked-as or the tuning rows. The rule the task measured
 (`fusion.words_agree`'s clear words, a23d5f3e: for a text that asks nothing, the words' first 8
 points over their second and the meaning's first too at cosine 0.45, any meaning's lead) failed
-the ship rule on held out and was reverted (bench/results/semantic.md "desc68"); desc68b brought
-it back guarded (the field at 0.25, no question in a later clause either: "desc68b"), and the
-tuning rows it cards are tested below."""
+the ship rule on held out and was reverted (bench/results/semantic.md "desc68"); desc68b's guarded
+try (the field at 0.25, no question in a later clause either) failed it too and was reverted
+("desc68b"): the tuning rows they carded stay below as strict expected failures."""
 
 from __future__ import annotations
 
@@ -104,26 +104,31 @@ test_the_probes_are_the_ones_written = PROBES.counted(
 
 # Tuning rows (dev9, dev14, dev20) offered first without a card on main: the words' first 8 or
 # more points over their second and the meaning's first too, at cosine 0.45-0.6 but under
-# agree59's meaning lead of 0.1. desc68's clear words carded all three (failing on main); with
-# desc68b's guard U-Net's text leans to the field at 0.219 only, under `WORDS_CLEAR_FIELD`.
+# agree59's meaning lead of 0.1. desc68's clear words carded all three, desc68b's guarded try
+# the last two (U-Net's text leans to the field at 0.219 only, under its 0.25); both reverted.
+_REVERTED = pytest.mark.xfail(strict=True, reason="desc68's and desc68b's clear words, reverted")
+
+
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
         pytest.param(
             "the hourglass shaped convnet denoiser with long skips",
             "u-net",
-            marks=pytest.mark.xfail(strict=True, reason="field 0.219, under WORDS_CLEAR_FIELD"),
+            marks=_REVERTED,
         ),
-        (
+        pytest.param(
             "the radiologists started accepting whatever the software flagged, even when it was"
             " obviously wrong, and stopped looking carefully themselves. people over-trust the"
             " computer's suggestion and miss errors they'd normally catch. my psychology class"
             " had a name for this",
             "automation-bias",
+            marks=_REVERTED,
         ),
-        (
+        pytest.param(
             "like one front desk that routes every supplier invoice, logs it and checks budgets",
             "llm-gateway",
+            marks=_REVERTED,
         ),
     ],
 )
@@ -134,10 +139,10 @@ def test_clear_words_the_meaning_puts_first_card_it(
 
 
 def test_clear_words_of_a_later_question_get_no_card(bundled_index: SearchIndex) -> None:
-    """desc68b's guard: a text asking in a later clause is a question for the clear words too
-    (held out, desc68's wrong cards were questions `is_question` does not read). This dev6 row
-    (Compute-Optimal Scaling, field 0.268, words' lead 16.6) was carded by desc68's rule: its
-    cost, offered first instead."""
+    """A text asking in a later clause is a question for the clear words too (desc68b's guard;
+    held out, desc68's wrong cards were questions `is_question` does not read). This dev6 row
+    (Compute-Optimal Scaling, field 0.268, words' lead 16.6) was carded by desc68's rule and
+    fails there; offered first, as on main."""
     result = bundled_index.search("chinchilla says ~20 toks per param, what's the idea behind that")
     assert result.entry is None, result
     assert result.suggestions[0].id == "compute-optimal-scaling", result

@@ -3,14 +3,13 @@ a guard chosen on dev23, the tuning slice written for the shapes it goes wrong o
 written as a statement with a tag ("..., isn't it", "... didn't it", "lol") gets its card or
 none, never another entry's; a statement that asks nothing gets its card; the same shapes from a
 neighbouring field or everyday life get none. desc69_probes.tsv was written from entry titles and
-general knowledge before any search run on the branch (bench/results/semantic.md "desc69")."""
+general knowledge before any search run on the branch (bench/results/semantic.md "desc69"). The
+guarded branch (`query.asked_by_tag`, 7410baf3) failed the ship rule on held out and was reverted;
+all these probes pass with and without it."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.search import SearchIndex
-from bot.search.query import asked_by_tag
 
 from .probe_files import ProbeFile, no_card, no_card_but_the_asked, the_asked_card
 
@@ -26,27 +25,11 @@ test_the_probes_are_the_ones_written = PROBES.counted({"tagq": 9, "statement": 4
 
 
 def test_a_tag_question_s_clear_words_get_no_card(bundled_index: SearchIndex) -> None:
-    """desc69's guard: a tag that asks makes the text a question for the clear words too. This
-    dev16 row (field 0.429, the meaning's first Benchmark Contamination at 0.633, the words 16.6
-    ahead) was carded Benchmark Contamination by desc68b's branch, the one wrong card it gave on
-    the tuning slices; overfitting is what it asks about."""
+    """This dev16 row (field 0.429, the meaning's first Benchmark Contamination at 0.633, the
+    words 16.6 ahead) was carded Benchmark Contamination by desc68b's clear-words branch, its one
+    wrong card on the tuning slices; desc69's tag guard (reverted) kept it off. Overfitting is
+    what it asks about; main offers it."""
     result = bundled_index.search(
         "train acc 99%, test acc 60% 😩 my model memorised everything didn't it"
     )
     assert result.entry is None or result.entry.id == "overfitting", result
-
-
-@pytest.mark.parametrize(
-    ("text", "asks"),
-    [
-        ("my model memorised everything didn't it", True),
-        ("so it's just a fancy matrix, isn't it?", True),
-        ("we don't do it", False),
-        ("it works, does it", True),
-        ("that's how we do it", False),
-        ("the loss is what it is", False),
-        ("the bot made up a citation lol", False),
-    ],
-)
-def test_a_tag_that_asks(text: str, asks: bool) -> None:
-    assert asked_by_tag(text) is asks

@@ -17,8 +17,7 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. (Canary String, Safetensors and Thinking Budget failed on
-# main: a name written in passing led the lexical pool, so no agreement was read. Embeddings'
-# long description, both stages' first at cosine 0.481, is carded since desc68's clear words.)
+# main: a name written in passing led the lexical pool, so no agreement was read.)
 STILL_FAILING = {
     # SwiGLU first (0.593), Sparse Autoencoder second; the description stage on Polysemanticity
     "we took the activations from the middle of the network and trained a second little network,"
@@ -30,6 +29,11 @@ STILL_FAILING = {
     " hospital, and you try to work out whether that exact record was part of its training data,"
     " usually by looking at how unusually confident the model is on it compared to records it"
     " never saw",
+    # both stages put Embeddings first, but at cosine 0.481, under `LONG_COSINE`
+    "each word or sentence gets turned into a long list of numbers, a point in some space with"
+    " hundreds of directions, and the nice thing is that things with a similar meaning end up"
+    " close to each other, so king and queen sit near each other while banana is somewhere far"
+    " away",
     # the description stage's first; the meaning's third (Zero Redundancy Optimizer first)
     "instead of updating the weights after every single example we group, say, thirty-two or"
     " sixty-four examples together, average their gradients and take one step, and how many go"

@@ -29,8 +29,7 @@ STILL_FAILING = {
     "cautiously that they turn down perfectly harmless requests just because a word sounds "
     "scary",
     # the two stages agree, but at cosine 0.523 (under `LONG_COSINE`), Appropriate
-    # Reliance second by 0.006: offered first (desc68's clear words carded it; desc68b's guard
-    # does not: the field under 0.25)
+    # Reliance second by 0.006: offered first
     "the radiologists started trusting whatever the software flagged and stopped looking "
     "carefully themselves, so when the tool missed a tumour nobody caught it either, people "
     "just tend to go along with the computer's suggestion even when their own eyes should tell "

@@ -14,7 +14,6 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # the suite and is moved out of here.
 STILL_FAILING = {
     # offered, Context Windows first: without its framing the meaning still leads by too little
-    # (desc68's clear words carded it; desc68b's guard does not: the field under 0.25)
     "the hiking club wondered why the assistant forgets what we said at the start of a very long"
     " chat",
     # offered, Quantization first (Unified Memory first with the framing read)

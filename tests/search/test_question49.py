@@ -36,6 +36,8 @@ STILL_FAILING = {
     "how does the model know word order if attention ignores position",
     # both stages' first, the description stage's lead 4.7 (under `DESCRIBED_LEAD`); offered first
     "the thing where you make the model think step by step, whats it called",
+    # both stages' first, but no question (no "?", no question word): offered first
+    "the thing where you shrink a big model by training a small one to copy it",
     # "react" read as ReAct (a name written, match-term): a look-alike name, off the glossary
     "why does my react component keep re-rendering",
     # "layers" read as Layer: an everyday sense
