@@ -99,6 +99,7 @@ from bot.search.query import (
     asks_what_described,
     compared,
     compared_sides,
+    compound_of,
     conversion,
     counted,
     counted_as_measure,
@@ -108,6 +109,7 @@ from bot.search.query import (
     in_passing,
     is_question,
     meant_act,
+    modifies_head,
     name_forms,
     name_setting,
     opening_list,
@@ -127,6 +129,7 @@ from bot.search.query import (
     without_framing,
     without_speaker,
     without_versions,
+    written_without,
 )
 from bot.search.questions import LONG_NAME, QuestionRules, Typo
 from bot.search.ranking import (
@@ -219,6 +222,10 @@ MATERIAL_NAME_RANKS = 3
 # same frame at the meaning's first or second, "i tried speculative decoding ... why is ...", is
 # a right card).
 OBJECT_NAME_RANKS = 3
+# A name written as the modifier of a compound ("optimizer state sharding", "the token by token
+# one"; `modifies_head`) is offered where the meaning does not rank it first: the head noun says
+# what is asked (task compound69).
+COMPOUND_NAME_RANKS = 1
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -878,6 +885,7 @@ class SearchIndex:
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
+            decided = self._compound_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1756,6 +1764,42 @@ class SearchIndex:
         return self._written_only_as(
             result, asked, similar, names_in, OBJECT_NAME_RANKS, spoken_object
         )
+
+    def _compound_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, every writing of it the modifier of a compound
+        ("what is optimizer state sharding": `modifies_head`), becomes an offer where the
+        meaning does not rank the name first (`COMPOUND_NAME_RANKS`): the head noun says what
+        is asked ("optimizer state sharding" is ZeRO). One written as what the thing asked is
+        without ("the rubric-free pairwise thing": `written_without`) is offered at any rank
+        (task compound69)."""
+        offered = self._written_only_as(
+            result, asked, similar, names_in, COMPOUND_NAME_RANKS, modifies_head
+        )
+        if offered is not result and self._compound_means(result, names_in):
+            offered = result  # "what determines kv cache size": the compound is the name's
+        return self._written_only_as(offered, asked, similar, names_in, 0, written_without)
+
+    def _compound_means(self, card: SearchResult, names_in: NamesIn) -> bool:
+        """Whether the compound the card's name first modifies, read alone ("kv cache size",
+        not "what determines kv cache size"), is nearer the card than any other entry, or
+        nearest the entry the name alone is: the head noun leaves the meaning where it was."""
+        semantic = self.semantic
+        if card.entry is None or semantic is None or not len(semantic):
+            return False
+        entry = self.positions[card.entry.id]
+        text = card.normalized_query
+        found = next(f for f in names_in(text) if f.entry == entry)
+        compound = compound_of(text[found.start : found.end], text[found.end :])
+        name = text[found.start : found.end]
+        vectors = semantic.encoder.encode_queries([compound, name])
+        nearest, alone = (semantic.similar_to(vector, 1) for vector in vectors)
+        return bool(nearest) and nearest[0][0] in (entry, *(e for e, _ in alone))
 
     def _written_only_as(
         self,

@@ -1207,6 +1207,38 @@ def spoken_object(before: str, after: str) -> bool:
     return _QUESTION_WORD.search(before) is None and _QUESTION_WORD.search(after) is not None
 
 
+# "optimizer state sharding", "perplexity ai": a name, then a word that is no function word, the
+# head noun of a compound the name only modifies (`modifies_head`); "rubric free", "u net free":
+# a name the thing asked is without (`written_without`)
+_HEAD_AFTER = re.compile(r" (?P<head>[a-z]{2,})\b")
+_WITHOUT = re.compile(r" (?:free|less)\b")
+
+
+def modifies_head(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is followed by a word that is no
+    function word ("optimizer STATE sharding", "embedding DRIFT"): the name may be the modifier
+    of a compound whose head says what is asked."""
+    found = _HEAD_AFTER.match(after)
+    return found is not None and found["head"] not in STOPWORDS
+
+
+def compound_of(name: str, after: str) -> str:
+    """The compound a name modifies, read alone: the name and the words after it up to the first
+    function word ("optimizer" + " state sharding for ...": "optimizer state sharding")."""
+    head = []
+    for word in after.split():
+        if word in STOPWORDS or not word.isalnum():
+            break
+        head.append(word)
+    return " ".join((name, *head))
+
+
+def written_without(before: str, after: str) -> bool:
+    """Whether a name is written as what a thing is without ("a rubric-free pairwise thing",
+    "the u-net-free backbone"): never the thing asked about."""
+    return _WITHOUT.match(after) is not None
+
+
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
 # peft": a short thing asked about, then the place it was met. The place only says where: what
 # is asked about decides (`SearchIndex._asked_over_setting`).
