@@ -99,13 +99,13 @@ from bot.search.query import (
     asks_what_described,
     compared,
     compared_sides,
-    compound_of,
     conversion,
     counted,
     counted_as_measure,
     counted_material,
     derived_forms,
     file_named,
+    head_words,
     in_passing,
     is_question,
     meant_act,
@@ -222,9 +222,9 @@ MATERIAL_NAME_RANKS = 3
 # same frame at the meaning's first or second, "i tried speculative decoding ... why is ...", is
 # a right card).
 OBJECT_NAME_RANKS = 3
-# A name written as the modifier of a compound ("optimizer state sharding", "the token by token
-# one"; `modifies_head`) is offered where the meaning does not rank it first: the head noun says
-# what is asked (task compound69).
+# A name asked about as the modifier of a compound ("what is optimizer state sharding";
+# `modifies_head`) whose head its entry's words do not write is offered where the meaning does not
+# rank it first: the head noun says what is asked (task compound69; no tuning row moved).
 COMPOUND_NAME_RANKS = 1
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
@@ -1773,33 +1773,26 @@ class SearchIndex:
         names_in: NamesIn,
     ) -> SearchResult:
         """A card for the name asked about, every writing of it the modifier of a compound
-        ("what is optimizer state sharding": `modifies_head`), becomes an offer where the
-        meaning does not rank the name first (`COMPOUND_NAME_RANKS`): the head noun says what
-        is asked ("optimizer state sharding" is ZeRO). One written as what the thing asked is
-        without ("the rubric-free pairwise thing": `written_without`) is offered at any rank
-        (task compound69)."""
-        offered = self._written_only_as(
-            result, asked, similar, names_in, COMPOUND_NAME_RANKS, modifies_head
-        )
-        if offered is not result and self._compound_means(result, names_in):
-            offered = result  # "what determines kv cache size": the compound is the name's
-        return self._written_only_as(offered, asked, similar, names_in, 0, written_without)
+        after "what is" ("what is optimizer state sharding": `modifies_head`) whose head words
+        the card's own text does not all write ("sharding"; "what is zero stage 3" keeps ZeRO),
+        becomes an offer where the meaning does not rank the name first
+        (`COMPOUND_NAME_RANKS`): the head noun says what is asked ("optimizer state sharding"
+        is ZeRO). One written as what the thing asked is without ("the rubric-free pairwise
+        thing": `written_without`) is offered at any rank (task compound69)."""
+        if result.entry is None:
+            return result
+        card = self.positions[result.entry.id]
 
-    def _compound_means(self, card: SearchResult, names_in: NamesIn) -> bool:
-        """Whether the compound the card's name first modifies, read alone ("kv cache size",
-        not "what determines kv cache size"), is nearer the card than any other entry, or
-        nearest the entry the name alone is: the head noun leaves the meaning where it was."""
-        semantic = self.semantic
-        if card.entry is None or semantic is None or not len(semantic):
-            return False
-        entry = self.positions[card.entry.id]
-        text = card.normalized_query
-        found = next(f for f in names_in(text) if f.entry == entry)
-        compound = compound_of(text[found.start : found.end], text[found.end :])
-        name = text[found.start : found.end]
-        vectors = semantic.encoder.encode_queries([compound, name])
-        nearest, alone = (semantic.similar_to(vector, 1) for vector in vectors)
-        return bool(nearest) and nearest[0][0] in (entry, *(e for e, _ in alone))
+        def compound_head(before: str, after: str) -> bool:
+            # "what is zero stage 3": a head the card's own words write only narrows it
+            return modifies_head(before, after) and not all(
+                self.fulltext.strength(head, card) > 0 for head in head_words(after)
+            )
+
+        offered = self._written_only_as(
+            result, asked, similar, names_in, COMPOUND_NAME_RANKS, compound_head
+        )
+        return self._written_only_as(offered, asked, similar, names_in, 0, written_without)
 
     def _written_only_as(
         self,
@@ -1832,10 +1825,12 @@ class SearchIndex:
     def _ahead(self, result: SearchResult, similar: Sequence[tuple[int, float]]) -> Suggestion:
         """The offer put ahead of a card turned into one: the ranking's first offer, nearer the
         thing asked than the meaning's first ("... spend thinking": Thinking Budget), else the
-        meaning's first."""
+        meaning's first other than the card ("the rubric-free pairwise thing": not Rubric)."""
         if result.suggestions:
             return result.suggestions[0]
-        first = self.entries[similar[0][0]]
+        card = result.entry.id if result.entry else None
+        others = [self.entries[entry] for entry, _ in similar]
+        first = next((other for other in others if other.id != card), others[0])
         return Suggestion(first.id, first.title, result.score, "semantic")
 
     def _stated_name_yields(

@@ -1212,25 +1212,34 @@ def spoken_object(before: str, after: str) -> bool:
 # a name the thing asked is without (`written_without`)
 _HEAD_AFTER = re.compile(r" (?P<head>[a-z]{2,})\b")
 _WITHOUT = re.compile(r" (?:free|less)\b")
+# "what is", "what's a", "explain the": a frame whose subject is a noun phrase, so a word after
+# the name is a noun of the phrase, not a verb ("does gradient descent ALWAYS find ...")
+_WHAT_IS = re.compile(
+    r"(?:^| )(?:what(?:'s| s|s)|what (?:is|are)|which (?:is|are)|explain|define)"
+    r"(?: (?:exactly|even|really))?(?: (?:a|an|the))? $"
+)
 
 
 def modifies_head(before: str, after: str) -> bool:
-    """Whether a name between the text `before` and `after` it is followed by a word that is no
-    function word ("optimizer STATE sharding", "embedding DRIFT"): the name may be the modifier
-    of a compound whose head says what is asked."""
+    """Whether a name between the text `before` and `after` it starts the subject of "what is
+    ..." and is followed by a word that is no function word ("what is optimizer STATE
+    sharding", "what's embedding DRIFT"): the name may be the modifier of a compound whose head
+    says what is asked."""
     found = _HEAD_AFTER.match(after)
-    return found is not None and found["head"] not in STOPWORDS
+    if found is None or found["head"] in STOPWORDS or found["head"] in COMPARING:
+        return False
+    return _WHAT_IS.search(before[-COUNTED_TAIL:]) is not None
 
 
-def compound_of(name: str, after: str) -> str:
-    """The compound a name modifies, read alone: the name and the words after it up to the first
-    function word ("optimizer" + " state sharding for ...": "optimizer state sharding")."""
-    head = []
+def head_words(after: str) -> list[str]:
+    """The words of the text `after` a name up to the first function word, numbers left out:
+    the head of the compound the name modifies (" state sharding for ...": state, sharding)."""
+    words = []
     for word in after.split():
         if word in STOPWORDS or not word.isalnum():
             break
-        head.append(word)
-    return " ".join((name, *head))
+        words.append(word)
+    return [word for word in words if word.isalpha()]
 
 
 def written_without(before: str, after: str) -> bool:
