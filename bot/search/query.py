@@ -1211,7 +1211,9 @@ def spoken_object(before: str, after: str) -> bool:
 # head noun of a compound the name only modifies (`modifies_head`); "rubric free", "u net free":
 # a name the thing asked is without (`written_without`)
 _HEAD_AFTER = re.compile(r" (?P<head>[a-z]{2,})\b")
-_WITHOUT = re.compile(r" (?:free|less)\b")
+# "a model card file": the name's own file (`file_named`), no other thing
+_FILE_HEADS = frozenset({"file", "files"})
+_WITHOUT = re.compile(r" (?:free|less) (?P<head>[a-z]{2,})\b")
 # "what is", "what's a", "explain the": a frame whose subject is a noun phrase, so a word after
 # the name is a noun of the phrase, not a verb ("does gradient descent ALWAYS find ...")
 _WHAT_IS = re.compile(
@@ -1226,9 +1228,11 @@ def modifies_head(before: str, after: str) -> bool:
     sharding", "what's embedding DRIFT"): the name may be the modifier of a compound whose head
     says what is asked."""
     found = _HEAD_AFTER.match(after)
-    if found is None or found["head"] in STOPWORDS or found["head"] in COMPARING:
+    if found is None or found["head"] in STOPWORDS | COMPARING | _FILE_HEADS:
         return False
-    return _WHAT_IS.search(before[-COUNTED_TAIL:]) is not None
+    # "what is the learning rate supposed to be": a participle after the name, no head noun
+    participle = found["head"].endswith("ed") and not found["head"].endswith("eed")
+    return not participle and _WHAT_IS.search(before[-COUNTED_TAIL:]) is not None
 
 
 def head_words(after: str) -> list[str]:
@@ -1244,8 +1248,10 @@ def head_words(after: str) -> list[str]:
 
 def written_without(before: str, after: str) -> bool:
     """Whether a name is written as what a thing is without ("a rubric-free pairwise thing",
-    "the u-net-free backbone"): never the thing asked about."""
-    return _WITHOUT.match(after) is not None
+    "the u-net-free backbone"): never the thing asked about. Not where no noun follows "free"
+    ("is the hugging face hub free for private models": it costs nothing)."""
+    found = _WITHOUT.match(after)
+    return found is not None and found["head"] not in STOPWORDS
 
 
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
