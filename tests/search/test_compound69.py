@@ -41,9 +41,7 @@ test_a_compound_whose_head_changes_the_meaning_is_not_the_modifier_s_card = PROB
 test_a_compound_whose_head_narrows_the_name_keeps_its_card = PROBES.test(
     "keep", expect=the_asked_card
 )
-test_a_compound_that_is_an_entry_s_name_gets_its_card = PROBES.test(
-    "whole", expect=the_asked_card
-)
+test_a_compound_that_is_an_entry_s_name_gets_its_card = PROBES.test("whole", expect=the_asked_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"headnoun": 31, "keep": 29, "whole": 7})
 
 
