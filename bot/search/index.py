@@ -105,11 +105,9 @@ from bot.search.query import (
     counted_material,
     derived_forms,
     file_named,
-    head_words,
     in_passing,
     is_question,
     meant_act,
-    modifies_head,
     name_forms,
     name_setting,
     opening_list,
@@ -129,7 +127,6 @@ from bot.search.query import (
     without_framing,
     without_speaker,
     without_versions,
-    written_without,
 )
 from bot.search.questions import LONG_NAME, QuestionRules, Typo
 from bot.search.ranking import (
@@ -222,10 +219,6 @@ MATERIAL_NAME_RANKS = 3
 # same frame at the meaning's first or second, "i tried speculative decoding ... why is ...", is
 # a right card).
 OBJECT_NAME_RANKS = 3
-# A name asked about as the modifier of a compound ("what is optimizer state sharding";
-# `modifies_head`) whose head its entry's words do not write is offered where the meaning does not
-# rank it first: the head noun says what is asked (task compound69; no tuning row moved).
-COMPOUND_NAME_RANKS = 1
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -885,7 +878,6 @@ class SearchIndex:
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
-            decided = self._compound_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1765,35 +1757,6 @@ class SearchIndex:
             result, asked, similar, names_in, OBJECT_NAME_RANKS, spoken_object
         )
 
-    def _compound_name_offered(
-        self,
-        result: SearchResult,
-        asked: int | None,
-        similar: Sequence[tuple[int, float]],
-        names_in: NamesIn,
-    ) -> SearchResult:
-        """A card for the name asked about, every writing of it the modifier of a compound
-        after "what is" ("what is optimizer state sharding": `modifies_head`) whose head words
-        the card's own text does not all write ("sharding"; "what is zero stage 3" keeps ZeRO),
-        becomes an offer where the meaning does not rank the name first
-        (`COMPOUND_NAME_RANKS`): the head noun says what is asked ("optimizer state sharding"
-        is ZeRO). One written as what the thing asked is without ("the rubric-free pairwise
-        thing": `written_without`) is offered at any rank (task compound69)."""
-        if result.entry is None:
-            return result
-        card = self.positions[result.entry.id]
-
-        def compound_head(before: str, after: str) -> bool:
-            # "what is zero stage 3": a head the card's own words write only narrows it
-            return modifies_head(before, after) and not all(
-                self.fulltext.strength(head, card) > 0 for head in head_words(after)
-            )
-
-        offered = self._written_only_as(
-            result, asked, similar, names_in, COMPOUND_NAME_RANKS, compound_head
-        )
-        return self._written_only_as(offered, asked, similar, names_in, 0, written_without)
-
     def _written_only_as(
         self,
         result: SearchResult,
@@ -1825,12 +1788,10 @@ class SearchIndex:
     def _ahead(self, result: SearchResult, similar: Sequence[tuple[int, float]]) -> Suggestion:
         """The offer put ahead of a card turned into one: the ranking's first offer, nearer the
         thing asked than the meaning's first ("... spend thinking": Thinking Budget), else the
-        meaning's first other than the card ("the rubric-free pairwise thing": not Rubric)."""
+        meaning's first."""
         if result.suggestions:
             return result.suggestions[0]
-        card = result.entry.id if result.entry else None
-        others = [self.entries[entry] for entry, _ in similar]
-        first = next((other for other in others if other.id != card), others[0])
+        first = self.entries[similar[0][0]]
         return Suggestion(first.id, first.title, result.score, "semantic")
 
     def _stated_name_yields(

@@ -17,11 +17,13 @@ STILL_FAILING = {
     # scene's names at rank 0 where the question writes its subject whole, and a bare name
     # alone as the asked clause's subject passed the perplexity and prefill probes here (and
     # nine of preamble67's), but held out had one more wrong card (test8).
-    # a compound's first word read as the subject: "token-by-token" (a function word after
-    # the name, no compound to compound69's rule), "the logit lens" (the meaning ranks Logits
-    # first); "X-free" passes since compound69
+    # a compound's first word read as the subject (as in "what is optimizer-state sharding"
+    # alone, Optimizer): "token-by-token", "X-free", "X lens"
     "our vllm box shows two phases per request, which is the token-by-token one?",
     "reading about interpretability, what is the logit lens",
+    "our eval team uses llm as a judge, what's the rubric-free pairwise thing",
+    "been reading about diffusion, what is the noise-prediction-free objective, flow something?",
+    "reading about diffusion models, what's the u-net-free backbone",
     # the scene's name carded or offered first: the question after "anyway", "wtf is", a colon
     # or a comma is not read as a clause whose name is asked
     "ok so my manager keeps saying transformers at standup, anyway what is a causal mask",
