@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -127,6 +127,16 @@ second in `also`, 22 misspelling the name; off-topic rows from neighbouring fiel
 life, half with an entry's word in another sense), `relevance_blind48.tsv` (one slice,
 `test30`, held out, the other half in the same shapes in other voices: a firefighter, a museum
 guide, a bookkeeper, a call-centre worker, a podcast host; written the same way after that),
+`relevance_blind49.tsv` (one slice, `dev23`, to tune on, half the glossary split by the sha1 of
+the id written backwards, alternately within each category, the second to dev23: one statement
+per entry that asks nothing and names nothing of it, 4-9, 10-24 and 25-50 words, some ending in
+a tag ("right", "i think", "lol"); one chat question per entry from a beekeeper, a ferry
+captain, a choir director, a locksmith or a wedding planner, about 20 naming another entry as
+context, 12 comparing two entries with the second in `also`, 12 misspelling the name; 50
+off-topic rows: other-field comparisons, an entry's word in another sense, plain other-field
+questions), `relevance_blind50.tsv` (one slice, `test31`, held out, the other half in the same
+shapes in other voices: a radiographer, a sommelier, a surveyor, a puppeteer, a librarian;
+written right after dev23),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -136,7 +146,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test30, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test31, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -211,6 +221,8 @@ SETS = (
     "relevance_blind46.tsv",
     "relevance_blind47.tsv",
     "relevance_blind48.tsv",
+    "relevance_blind49.tsv",
+    "relevance_blind50.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -247,6 +259,7 @@ HELD_OUT = {
     "test28",
     "test29",
     "test30",
+    "test31",
     "everyday-check",
     "chat-check",
 }
@@ -273,7 +286,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev22, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev23, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

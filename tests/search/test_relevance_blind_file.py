@@ -722,6 +722,28 @@ ONE_SLICE_SETS = (
         descriptions=148,
         off_topic=40,
     ),
+    # relevance_blind49.md: half the glossary split by the sha1 of the id written backwards
+    # within each category, one statement per entry asking nothing and naming nothing of it
+    # (4-9, 10-24 and 25-50 words), one chat question per entry from a beekeeper, a ferry
+    # captain, a choir director, a locksmith or a wedding planner; 50 off-topic rows. Tuned on.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind49.tsv"),
+        "dev23",
+        questions=148,
+        entries=148,
+        descriptions=148,
+        off_topic=50,
+    ),
+    # relevance_blind50.md: the other half in the same shapes, in other voices (a radiographer,
+    # a sommelier, a surveyor, a puppeteer, a librarian). Held out.
+    OneSliceSet(
+        Path(__file__).with_name("relevance_blind50.tsv"),
+        "test31",
+        questions=151,
+        entries=151,
+        descriptions=151,
+        off_topic=50,
+    ),
 )
 
 
@@ -832,16 +854,17 @@ def test_the_seventeenth_set_is_only_two_name_questions_without_also() -> None:
     assert not any(row["also"] for row in rows)
 
 
-def _in_the_checks_shape(name: str) -> tuple[list[dict[str, str]], list[str]]:
+def _in_the_checks_shape(name: str, off_topic: int = 40) -> tuple[list[dict[str, str]], list[str]]:
     """A set in the independent checks' shape: its rows, after it describes and then asks about
-    the same entries, once each, in that order, then gives 40 off-topic rows; and those entries."""
+    the same entries, once each, in that order, then gives `off_topic` off-topic rows; and those
+    entries."""
     rows = read_rows(Path(__file__).with_name(name))
     described = [row["expected"] for row in rows if row["kind"] == "description"]
     asked = [row["expected"] for row in rows if row["kind"] == "question"]
     n = len(described)
     assert [row["kind"] for row in rows] == ["description"] * n + ["question"] * n + [
         "offtopic"
-    ] * 40
+    ] * off_topic
     assert described == asked
     assert len(set(described)) == n
     return rows, described
@@ -865,11 +888,12 @@ def _described_in_three_lengths(
     name: str,
     lengths: tuple[tuple[int, int], ...] = ((4, 8), (9, 18), (25, 50)),
     share: int = 4,
+    off_topic: int = 40,
 ) -> set[str]:
     """The entries a set in the checks' shape describes, checking that each description's
     length in words falls in one of `lengths` (by default 4-8, 9-18 and 25-50), each length
     holding at least 1/`share` of them."""
-    rows, described = _in_the_checks_shape(name)
+    rows, described = _in_the_checks_shape(name, off_topic)
     n = len(described)
     words = [len(row["query"].split()) for row in rows[:n]]
     bands = [sum(1 for w in words if low <= w <= high) for low, high in lengths]
@@ -1013,3 +1037,26 @@ def test_the_forty_seventh_and_eighth_sets_split_each_category_by_the_md5_of_the
     assert tuple(halves) == _alternate_within_categories(
         lambda entry_id: hashlib.md5(titles[entry_id].lower().encode()).hexdigest()
     )
+
+
+def test_the_forty_ninth_and_fiftieth_sets_split_by_the_sha1_of_the_reversed_id() -> None:
+    """relevance_blind49.md and relevance_blind50.md: each set describes and asks about the same
+    entries, once each, in that order, then gives 50 off-topic rows; the descriptions come in
+    three lengths (4-9, 10-24 and 25-50 words), each at least a third of them, and none asks (no
+    "?", none opens with what, how or why); 12 questions compare their entry with another named
+    in `also`; within each category, sorted by the sha1 (hex) of the id written backwards,
+    test31 has the first, third, fifth... entry and dev23 the others."""
+    halves = []
+    for n in (49, 50):
+        name = f"relevance_blind{n}.tsv"
+        halves.append(
+            _described_in_three_lengths(name, ((4, 9), (10, 24), (25, 50)), share=3, off_topic=50)
+        )
+        rows = read_rows(Path(__file__).with_name(name))
+        statements = [row["query"] for row in rows if row["kind"] == "description"]
+        assert not any("?" in q or re.match(r"(what|how|why)\b", q) for q in statements)
+        assert sum(1 for row in rows if row["kind"] == "question" and row["also"]) == 12
+    first, others = _alternate_within_categories(
+        lambda entry_id: hashlib.sha1(entry_id[::-1].encode()).hexdigest()
+    )
+    assert tuple(halves) == (others, first)
