@@ -884,8 +884,9 @@ class SearchIndex:
             decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
-                decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
                 decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
+            if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
+                decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
