@@ -1,6 +1,7 @@
 """Hostile search input against ordinary queries, measured in the same run.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/hostile_bench.py [--lengths 100,300,2000,4000]
+        [--families a,b]
 
 A mention hands search the whole message (up to 4,000 characters); `/define` up to 100 and
 `glossary-bot search` any line. Each hostile family (chat words only, stretched letters, typos of
@@ -131,13 +132,31 @@ def families(index: SearchIndex, length: int) -> dict[str, str]:
         # `_RUN_START`); "epoch" and "a:" open a pasted log line (written45)
         "runs of spaces": ("rag:" + " " * length)[: length - 1] + "?",
         "a log line's spaces": ("Epoch 1:" + " " * length)[: length - 9] + "kya hai?",
+        # product68's readings (review69): "X/Y which" and "X > Y?" read as vs
+        # (`spelled_versus`), a misspelt long name inside a question (`_typed_alone`)
+        "slashes": ("rag/" * length)[: length - 6] + " which",
+        "greater-than signs": ("rag > " * length)[: length - 1] + "?",
+        "names/names which": "/".join(typos)[: length - 6] + " which",
+        "one slash long sides": fill(typos, length // 2 - 1)
+        + "/"
+        + fill(typos, length // 2)
+        + " which",
+        "one sign long sides": fill(typos, length // 2 - 2)
+        + " > "
+        + fill(typos, length // 2)
+        + "?",
+        "misspelt question": ("what is " + fill(typos, length))[: length - 1] + "?",
+        "misspelt chat question": ("why is my " + fill(typos, length))[: length - 16]
+        + " so high lol?",
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lengths", default="100,300,2000,4000")
+    parser.add_argument("--families", help="only these, comma-separated (default: all)")
     args = parser.parse_args()
+    only = set(args.families.split(",")) if args.families else None
     lengths = [int(x) for x in args.lengths.split(",")]
     index = SearchIndex.build(load_glossary())
     index.search("warm up the model")
@@ -148,6 +167,8 @@ def main() -> int:
     per_family: dict[str, dict[int, float]] = {}
     for length in lengths:
         for name, text in families(index, length).items():
+            if only is not None and name not in only:
+                continue
             search_ms = best_of(index.search, [text])[0]
             complete_ms = best_of(lambda q: index.autocomplete(q[:100]), [text])[0]
             per_family.setdefault(name, {})[length] = search_ms

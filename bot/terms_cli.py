@@ -20,6 +20,7 @@ from bot.glossary.markup import for_terminal
 from bot.glossary.problems import GlossaryError
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
+from bot.storage.backend import without_password
 from bot.storage.cli import (
     database_location,
     existing_database,
@@ -38,6 +39,8 @@ from bot.term_import import (
 from bot.term_log import entry_json, log_entry, plain_lines
 from bot.term_storage import accept_as_operator, read_terms, rename_notes, untold_line
 
+_SERVERS_NAMED = 10  # in the line for an export of a server with no terms
+
 
 def _fail(message: str) -> int:
     print(f"glossary-bot: error: {message}", file=sys.stderr)
@@ -51,8 +54,12 @@ def run_export(args: argparse.Namespace) -> int:
     except GlossaryError:  # the data files are broken: export the terms as stored
         glossary = None
 
+    empty: list[str] = []  # said once the file is written (a write that fails says only that)
+
     async def read(store: Store) -> bytes:
         terms = await read_terms(store, args.guild)
+        if not terms:  # a wrong id (a channel's, a digit off) would otherwise pass unseen
+            empty.append(await _none_held(store, args.guild, location))
         for note in rename_notes(args.guild, terms, glossary) if glossary else []:
             print(note, file=sys.stderr)
         if left := left_out_line(terms, glossary):
@@ -83,7 +90,23 @@ def run_export(args: argparse.Namespace) -> int:
             return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         sys.stdout.buffer.write(data)
+    for said in empty:
+        print(f"terms export: {said}", file=sys.stderr)
     return 0
+
+
+async def _none_held(store: Store, guild: int, location: str | Path | None) -> str:
+    """That `guild` has no terms in the database at `location`, naming the servers with terms
+    or aliases there (the one query that lists servers)."""
+    shown = without_password(location) if isinstance(location, str) else location
+    held = await store.term_scopes()
+    others = ", ".join(str(scope) for scope in held[:_SERVERS_NAMED])
+    if len(held) > _SERVERS_NAMED:
+        others += f" and {len(held) - _SERVERS_NAMED:,} more"
+    return (
+        f"server {guild} has no terms in {shown}: the file holds none "
+        f"({'servers with terms or aliases there: ' + others if held else 'nor has any server'})"
+    )
 
 
 def run_import(args: argparse.Namespace) -> int:

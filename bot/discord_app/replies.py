@@ -24,7 +24,7 @@ from bot.cards.quote import one_line, quote, quote_name
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app import written
-from bot.discord_app.errors import NO_MENTIONS, guarded
+from bot.discord_app.errors import NO_MENTIONS, described, guarded
 from bot.discord_app.items import (
     ENTRY,
     OWNER,
@@ -230,23 +230,28 @@ def _alias_to_a_removed_entry(local: LocalGlossary, scope: int, query: str) -> s
     return entry_id if entry_id is not None and local.entry(entry_id) is None else None
 
 
-async def respond_in_time(started: float, respond: Callable[[], Awaitable[object]]) -> bool:
+async def respond_in_time(started: float, respond: Callable[[], Awaitable[object]]) -> str | None:
     """Send an interaction's first response (`respond`: a reply or a defer) by Discord's deadline,
     counted from `started` (time.monotonic() when Discord sent the interaction:
-    `Arrivals.sent_at`). False if it could not be: the interaction reached the bot too late
-    (nothing is sent), or, rate limited (a 429) past the deadline or Discord failing (5xx),
-    discord.py would wait and send it late, only to be refused (10062) as the user sees "The
-    application did not respond". A defer first would not help: it is the same request.
+    `Arrivals.sent_at`). None once sent; else why it could not be, for `post_instead`'s line:
+    the interaction reached the bot too late, or the bot was held up (nothing is sent), or,
+    rate limited (a 429) past the deadline or Discord failing (5xx), discord.py would wait and
+    send it late, only to be refused (10062) as the user sees "The application did not
+    respond". A defer first would not help: it is the same request.
     A request under way at the deadline is Discord's to judge if it went out before it (the
     clock starts at Discord, and it judges on arrival): its answer, waited for `VERDICT_WAIT`
-    more, says whether it was taken (10062: False), and with none by then it is taken as shown,
-    as a stop counts it (`send_counted`); one not yet out (a 429's retry waiting) is cancelled,
-    False. Given up at the deadline, a response Discord had taken was shown uncounted, and a
-    public card was posted in the channel a second time."""
+    more, says whether it was taken (10062: not), and with none by then it is taken as shown,
+    as a stop counts it (`send_counted`); one not yet out (a 429's retry waiting) is cancelled.
+    Given up at the deadline, a response Discord had taken was shown uncounted, and a public
+    card was posted in the channel a second time."""
     loop = asyncio.get_running_loop()
     left = started + ACK_DEADLINE - time.monotonic()
     if left <= 0:  # nothing sent: it would only be refused
-        return False
+        late = ACK_DEADLINE - left
+        return (
+            f"the bot got to it {late:.1f} s after Discord sent it: it reached the bot late, "
+            "or the bot was held up"
+        )
     with written.sending() as request:
         try:
             async with asyncio.timeout(None) as window:
@@ -274,12 +279,23 @@ async def respond_in_time(started: float, respond: Callable[[], Awaitable[object
                     "deadline: taken as shown (counted), as a stop takes one",
                     VERDICT_WAIT,
                 )
-            return request.written
+                return None
+            return _not_out(request.refused)
         except discord.NotFound as refused:
             if refused.code != UNKNOWN_INTERACTION:
                 raise
-            return False  # Discord says it came too late
-    return True
+            return "Discord refused it as too late, 10062"
+    return None
+
+
+def _not_out(status: int | None) -> str:
+    """Why a first response's request was not out by Discord's deadline: `status`, the last
+    refusal Discord gave it (discord.py waits out a 429 and tries a 5xx again), if any."""
+    if status == 429:
+        return "rate limited: its request waited out a 429"
+    if status is not None and status >= 500:
+        return f"Discord failing: its request answered {status}, to be tried again"
+    return "its request was not out yet: the bot or its connection held up"
 
 
 async def through_the_stop(client: GlossaryBot, work: Awaitable[T]) -> T | None:
@@ -332,23 +348,35 @@ def unfinished_at_stop(doing: str, check: str) -> str:
     )
 
 
-async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool) -> bool:
-    """The answer to an interaction Discord no longer takes one for: a public answer goes to the
-    channel as a message of its own (its own rate limit, no deadline); a private one has nowhere
-    else to go. One line either way; True if the answer was posted. A lost one is counted in
-    the metrics as `late`, whatever it would have been."""
-    what = (
-        f"interaction {interaction.id} by {interaction.user.id}: no first response could be sent"
-        f" within Discord's {ACK_DEADLINE:.0f} s (it reached the bot late, rate limited, or"
-        " Discord failing)"
+def _not_sent(interaction: Interaction, why: str) -> str:
+    return (
+        f"{described(interaction)}: no first response could be sent within Discord's "
+        f"{ACK_DEADLINE:.0f} s ({why})"
     )
+
+
+def lost(interaction: Interaction, why: str, what: str = "private answer") -> None:
+    """The line for a first response (`what`) no one will see: Discord no longer takes one
+    (`why`: `respond_in_time`'s reason) and it has nowhere else to go; counted as `late` in
+    the metrics, whatever it would have been."""
+    observe.outcome("late")
+    log.warning(
+        "%s; its %s is lost (Discord shows the user that the application did not respond)",
+        _not_sent(interaction, why),
+        what,
+    )
+
+
+async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool, why: str) -> bool:
+    """The answer to an interaction Discord no longer takes one for (`why`: `respond_in_time`'s
+    reason): a public answer goes to the channel as a message of its own (its own rate limit, no
+    deadline); a private one has nowhere else to go. One line either way; True if the answer
+    was posted. A lost one is counted in the metrics as `late`, whatever it would have been."""
+    what = _not_sent(interaction, why)
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
-        observe.outcome("late")  # what the reply was built as, nobody saw
-        log.warning(
-            "%s; its %s is lost (Discord shows the user that the application did not respond)",
-            what,
-            "private answer" if ephemeral else "answer (no channel to post it in)",
+        lost(
+            interaction, why, "private answer" if ephemeral else "answer (no channel to post it in)"
         )
         return False
     try:

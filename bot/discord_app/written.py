@@ -16,10 +16,12 @@ import aiohttp
 
 class Sending:
     """One send's requests, as the trace saw them: `written` once a request has gone out and
-    while no refusal (a status of 400 or more: Discord showed nothing) came back for it."""
+    while no refusal (a status of 400 or more: Discord showed nothing) came back for it;
+    `refused`, the last such status (a 429 waited out, a 5xx tried again), for the log."""
 
     def __init__(self) -> None:
         self.written = False
+        self.refused: int | None = None
 
 
 _SENDING: contextvars.ContextVar[Sending | None] = contextvars.ContextVar("sending", default=None)
@@ -60,6 +62,7 @@ def watch(config: aiohttp.TraceConfig) -> None:
         seen = _SENDING.get()
         if seen is not None and params.response.status >= 400:
             seen.written = False  # refused (or rate limited): nothing shown
+            seen.refused = params.response.status
 
     config.on_request_start.append(started)
     config.on_request_headers_sent.append(out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from bot import limits
+from bot.glossary.formats.raw import PROSE_FIELDS
 from bot.glossary.keys import plural_variants
 from bot.glossary.models import CATEGORIES, Entry
 from bot.glossary.name_rules import text_refusal
@@ -19,8 +20,6 @@ FIELD_LIMITS = {
     "plain": limits.EMBED_FIELD_VALUE,
     "importance": limits.EMBED_FIELD_VALUE,
 }
-# Prose shown on a card as written (names have their own rule, `name_refusal`).
-PROSE_FIELDS = ("definition", "summary", "boundary", "plain", "importance")
 
 
 def check_entries(

@@ -51,11 +51,15 @@ def import_cap(max_terms: int = MAX_TERMS, max_text_bytes: int = MAX_TEXT_BYTES)
     return max(MAX_IMPORT_BYTES, 2 * max_text_bytes + EXPORT_BYTES_PER_TERM * max_terms)
 
 
-# TOML parsing costs some 10 µs per table, key, array or key part, so a file of 100,000 of them
-# would take a second whatever its size, and a long dotted key ([a.a.a...]) is quadratic. Curated
-# TOML needs a few of each per entry: more than that is refused unparsed.
+# Structure costs the parser by the item, whatever the file's size (rtoml: 0.06 s for 100,000
+# tables, keys or arrays; tomllib, before it, ten times that), and a long dotted key
+# ([a.a.a...]) is quadratic. Curated TOML needs a few of each per entry: more than that is
+# refused unparsed. An export writes up to 33 a term (13 keys, each a line, 3 of them lists, the
+# table's header and a blank line), and a term's text may hold brackets and "=" (Markdown links,
+# code), which are counted too: 50 a term lets any server's export back in.
 MAX_KEY_PARTS = 8
-TOML_ITEMS_PER_TERM = 25
+TOML_ITEMS_PER_TERM = 50
+TOPIC_KEYS_PER_TERM = 25  # a topic has 14 keys at most; the bot never writes this format
 _KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')[ \t]*\.[ \t]*"""
 _KEY_PATH = re.compile(rf"^[ \t]*\[{{0,2}}[ \t]*(?:{_KEY_PART})+", re.MULTILINE)
 _TOML_ITEM = re.compile(r"[\[{=\n]")  # tables and arrays, inline tables, keys, lines
@@ -289,7 +293,7 @@ def _topics_refusal(text: str, room: _Room) -> str | None:
     if too_many:
         return too_many
     keys = sum(len(topic) for topic in topics if isinstance(topic, dict))
-    if keys > TOML_ITEMS_PER_TERM * room.terms:
+    if keys > TOPIC_KEYS_PER_TERM * room.terms:
         return (
             f"{keys:,} keys in its topics: more than a glossary of {room.terms:,} terms needs; "
             "is this a glossary file?"

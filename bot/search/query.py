@@ -1237,6 +1237,46 @@ def spoken_object(before: str, after: str) -> bool:
     return _QUESTION_WORD.search(before) is None and _QUESTION_WORD.search(after) is not None
 
 
+# A part, step or piece of a thing, said in the singular: "which part of a transformer block",
+# "in rlhf what's the first stage". The plural ("what are the steps of rlhf") asks for the whole.
+_PIECE = (
+    r"(?:part|piece|bit|step|stage|phase|layer|component|half|module|algorithm|function|term"
+    r"|network|trick|knob|mechanism)"
+)
+# ... or a kind of it ("which kind of attention does llama use"): not after "in X", where "what
+# kind of file is that" asks about X itself
+_PART = rf"(?:{_PIECE}|kind|type|sort|variant)"
+_DETERMINER = r"(?:(?:a|an|the|my|our|your|their|its) )?"
+# "which part of a ", "the stage of ", "which algorithm does the rl stage of ": the text just
+# before the name
+_PART_OF = re.compile(
+    rf"(?:^| )(?:which|what|whats|the)(?: [a-z0-9-]+){{0,5}}? {_PART} (?:of|in|inside|within)"
+    rf" {_DETERMINER}$"
+)
+# "in rlhf what's the first stage", "in a vision language model which bit ...", "in rlhf
+# there's a penalty term": the name as the place, a part of it asked or pointed at just after
+_IN_PLACE = re.compile(rf"(?:^| )(?:in|inside|within|during) {_DETERMINER}$")
+_PART_ASKED = re.compile(
+    r"^ (?:so )?(?:(?:which|what|whats)(?:'s|’s| is| are| does| do| s)?|there(?:'s|’s| is|s| s))"
+    rf"(?: [a-z0-9-]+){{0,3}}? {_PIECE}\b"
+)
+# "llama's normalisation layer"
+_OWN_PART = re.compile(rf"^(?:'s|’s|s) (?:[a-z0-9-]+ ){{0,2}}{_PART}\b")
+
+
+def part_setting(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is only the thing a question
+    asks a part of: "which part of a transformer block normalises ...", "in rlhf what's the
+    first stage ...", "hybrid search's keyword half": the part asked is another thing, the
+    name its setting (task part69)."""
+    tail = before[-COUNTED_TAIL:]
+    return (
+        _PART_OF.search(tail) is not None
+        or (_IN_PLACE.search(tail) is not None and _PART_ASKED.match(after) is not None)
+        or _OWN_PART.match(after) is not None
+    )
+
+
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
 # peft": a short thing asked about, then the place it was met. The place only says where: what
 # is asked about decides (`SearchIndex._asked_over_setting`).

@@ -466,9 +466,9 @@ class DefineCog(commands.Cog):
         # cached yet (reading them may be slow), or the worker searching terms has others'
         # searches to run first (a defer gives 15 minutes, not 3 s), as Explain terms.
         deferred = not state.servers.knows(scope) or not state.term_searches.idle()
-        taken = True  # Discord still takes an answer
+        missed = None  # Discord still takes an answer; else why it does not
         if deferred:
-            taken = await respond_in_time(
+            missed = await respond_in_time(
                 started, lambda: interaction.response.defer(ephemeral=private, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
@@ -491,23 +491,24 @@ class DefineCog(commands.Cog):
         kwargs = reply.send_kwargs()
         if not deferred:
             respond = interaction.response.send_message
-            taken = await send_counted(
+            missed = await send_counted(
                 state,
                 scope,
                 reply,
                 respond_in_time(started, lambda: respond(ephemeral=ephemeral, **kwargs)),
             )
-        sent = taken
+        sent = missed is None
         embeds_here = interaction.app_permissions.embed_links
-        if not taken and reply.embed is not None and not embeds_here and not ephemeral:
+        if missed is not None and reply.embed is not None and not embeds_here and not ephemeral:
             observe.outcome("refused")  # for a permission the bot lacks
             if interaction.channel_id is not None:
                 self._say_lacking(interaction.channel_id, "embed_links")
             text = NO_EMBEDS.format(title=reply.embed.title or "")
-            await post_instead(interaction, Reply(text, None, None, private=False), ephemeral)
-        elif not taken:
+            no_card = Reply(text, None, None, private=False)
+            await post_instead(interaction, no_card, ephemeral, missed)
+        elif missed is not None:
             sent = await send_counted(
-                state, scope, reply, post_instead(interaction, reply, ephemeral)
+                state, scope, reply, post_instead(interaction, reply, ephemeral, missed)
             )
         elif deferred and ephemeral and not private:
             # Deferred in public, but a miss is only for the asker: swap for an ephemeral

@@ -132,9 +132,9 @@ class ExplainCog(commands.Cog):
         # where the worker reading members' messages has others' to read first: a defer then,
         # which Discord gives 15 minutes, not 3 s.
         deferred = not state.servers.knows(scope) or not state.member_searches.idle()
-        taken = True  # Discord takes an answer
+        missed = None  # Discord takes an answer; else why it does not
         if deferred:
-            taken = await respond_in_time(
+            missed = await respond_in_time(
                 started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
             )
         local = await state.servers.local(scope, patient=deferred)
@@ -147,7 +147,7 @@ class ExplainCog(commands.Cog):
                 await asyncio.wait({reading}, timeout=max(0.0, left))
             if not reading.done() and not deferred:  # a slow read: Discord is told to wait
                 deferred = True
-                taken = await respond_in_time(
+                missed = await respond_in_time(
                     started, lambda: interaction.response.defer(ephemeral=True, thinking=True)
                 )
             reply = await reading
@@ -157,11 +157,11 @@ class ExplainCog(commands.Cog):
             reply = Reply(BUSY if interaction.guild_id else BUSY_DM, None, None, private=True)
         kwargs = reply.send_kwargs()
         if not deferred:
-            taken = await respond_in_time(
+            missed = await respond_in_time(
                 started, lambda: interaction.response.send_message(ephemeral=True, **kwargs)
             )
-        if not taken:
-            await post_instead(interaction, reply, ephemeral=True)
+        if missed is not None:
+            await post_instead(interaction, reply, ephemeral=True, why=missed)
         elif deferred:
             await interaction.followup.send(ephemeral=True, **kwargs)
 

@@ -62,12 +62,23 @@ class RawEntry:
         self.line = line
 
 
+# Prose shown on a card as written (names have their own rule, `name_refusal`).
+PROSE_FIELDS = ("definition", "summary", "boundary", "plain", "importance")
+
+
 def from_record(
     fields: dict[str, Any], *, source: str, file: str, line: int | None = None
 ) -> RawEntry:
     """A reader's validated record (its fields by name; `not_in` as the formats spell the
-    match exclusions) as a RawEntry keyed by its own id."""
+    match exclusions) as a RawEntry keyed by its own id. Line breaks written inside its texts
+    the Windows way ("\\r\\n", escaped: a script's file of text typed on Windows) or an old
+    Mac's ("\\r") are "\\n", as a file's own line ends are read: a line break, which prose
+    may hold, not the control character it may not."""
     exclusions = fields.pop("not_in", [])
+    for name in PROSE_FIELDS:
+        text = fields.get(name)
+        if isinstance(text, str) and "\r" in text:
+            fields[name] = text.replace("\r\n", "\n").replace("\r", "\n")
     return RawEntry(
         source=source,
         file=file,
