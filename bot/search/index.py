@@ -111,6 +111,7 @@ from bot.search.query import (
     name_forms,
     name_setting,
     opening_list,
+    part_setting,
     pasted_in_code,
     pasted_label,
     pasted_then_asked,
@@ -119,6 +120,7 @@ from bot.search.query import (
     plural_variants,
     query_core,
     quote_split,
+    scene_only,
     sized_model,
     spelled_versus,
     spoken_object,
@@ -219,6 +221,12 @@ MATERIAL_NAME_RANKS = 3
 # same frame at the meaning's first or second, "i tried speculative decoding ... why is ...", is
 # a right card).
 OBJECT_NAME_RANKS = 3
+# A name written only to set the scene of what is asked ("when samplers are 'deterministic' like
+# ddim, what kind of math ...", "when meta 'releases llama' what is in those files"; `scene_only`)
+# is offered where the meaning ranks another entry first (task context69: 2 wrong tuning cards, no
+# right one lost; a near second, 0.011 behind on dev23's structured outputs row, is no lead: at
+# 0.015 "when prompting with chain-of-thought, why does ..." lost its card to a 0.001 tie).
+SCENE_NAME_RANKS = 1
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -877,7 +885,10 @@ class SearchIndex:
             decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
+                decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
+            if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
+            decided = self._part_setting_offered(decided, similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1757,6 +1768,19 @@ class SearchIndex:
             result, asked, similar, names_in, OBJECT_NAME_RANKS, spoken_object
         )
 
+    def _scene_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, every writing of it only the scene of the question
+        ("when meta releases llama what is actually in those 15gb files": `scene_only`), becomes an offer where the meaning ranks it below its first
+        `SCENE_NAME_RANKS`: the question asks about something done in that scene (task
+        context69)."""
+        return self._written_only_as(result, asked, similar, names_in, SCENE_NAME_RANKS, scene_only)
+
     def _written_only_as(
         self,
         result: SearchResult,
@@ -1775,14 +1799,60 @@ class SearchIndex:
         card = self.positions[result.entry.id]
         if card != asked or card in (entry for entry, _ in similar[:ranks]):
             return result
-        text = result.normalized_query
-        spans = [found for found in names_in(text) if found.entry == card]
-        if not spans or not all(
-            written_as(text[: found.start], text[found.end :]) for found in spans
-        ):
+        if not self._written_all_as(result, card, names_in, written_as):
             return result
         return _card_offered(
             result, result.entry, result.strategy or "match-term", self._ahead(result, similar)
+        )
+
+    def _part_setting_offered(
+        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
+    ) -> SearchResult:
+        """A name written only as the thing a question asks a part of ("which part of a
+        transformer block normalises ...", "in a vision language model which bit encodes the
+        picture", "in rlhf there's a penalty term ...": `part_setting`), where the meaning ranks
+        another entry above it: the part asked is that other thing. Its card becomes an offer,
+        or, where it is the first offer, it stays offered; ahead of it goes the meaning's best
+        entry above the name that the glossary relates to it (its part), else, for a card, the
+        meaning's first. Offers only, never a card (task part69)."""
+        setting = result.entry
+        if setting is None and result.suggestions:
+            setting = self.entries[self.positions[result.suggestions[0].id]]
+        if setting is None or not similar:
+            return result
+        name = self.positions[setting.id]
+        ranked = [entry for entry, _ in similar]
+        if ranked[0] == name or not self._written_all_as(result, name, names_in, part_setting):
+            return result
+        above = ranked[: ranked.index(name)] if name in ranked else ranked
+        related = set(setting.related)
+        parts = [
+            e
+            for e in above
+            if self.entries[e].id in related or setting.id in self.entries[e].related
+        ]
+        if not parts and result.entry is None:
+            return result
+        part = self.entries[parts[0] if parts else above[0]]
+        ahead = Suggestion(part.id, part.title, result.score, "semantic")
+        if result.entry is not None:
+            return _card_offered(result, setting, result.strategy or "match-term", ahead)
+        rest = tuple(s for s in result.suggestions if s.id != part.id)
+        return replace(result, suggestions=(ahead, *rest)[:MAX_SUGGESTIONS])
+
+    def _written_all_as(
+        self,
+        result: SearchResult,
+        card: int,
+        names_in: NamesIn,
+        written_as: Callable[[str, str], bool],
+    ) -> bool:
+        """Whether `card`'s name is written in the result's text and every writing of it is
+        `written_as` (given the text before and after it)."""
+        text = result.normalized_query
+        spans = [found for found in names_in(text) if found.entry == card]
+        return bool(spans) and all(
+            written_as(text[: found.start], text[found.end :]) for found in spans
         )
 
     def _ahead(self, result: SearchResult, similar: Sequence[tuple[int, float]]) -> Suggestion:

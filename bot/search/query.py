@@ -1175,6 +1175,36 @@ def counted_material(before: str, after: str) -> bool:
     return _AMOUNT.search(before[-COUNTED_TAIL:]) is not None and bool(_OF_MATERIAL.match(after))
 
 
+# "when i need structured outputs how does ...", "when meta releases llama what is in ...": a
+# clause that opens by setting the scene and writes the name, then what is asked (`scene_only`).
+# Up to `_SCENE_LEAD_WORDS` words between the opener and the name.
+_SCENE_LEAD_WORDS = 4
+_SCENE_OPENING = re.compile(
+    r"^(?:(?:so|ok|okay|and|but|hey|also) )?"
+    r"(?P<opener>when|after|while|if|once|before|with|using|for)"
+    rf"(?P<lead>(?: [^ ]+){{0,{_SCENE_LEAD_WORDS}}}) $"
+)
+# "when should i use rag": the opener asks; "when a diffusion model generates an image, how does
+# it ...": the scene is the name at work, likely what is asked about
+_SCENE_ASKS = _AUXILIARIES | {"to", "a", "an", "the"}
+
+
+def scene_only(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is written only to set the scene
+    of what is asked: in a leading clause opened by when / after / while / if / once / before /
+    with / using / for ("when i need structured outputs how does the library stop ...", "when
+    meta releases llama what is actually in those files", "when samplers are deterministic like
+    ddim, what kind of math ..."), no question word between the opener and the name and one
+    after it. The name is the scene; another thing may be asked (task context69)."""
+    found = _SCENE_OPENING.match(before)
+    if found is None:
+        return False
+    lead = found["lead"].split()
+    if (lead and lead[0] in _SCENE_ASKS) or _QUESTION_WORD.search(found["lead"]):
+        return False
+    return _QUESTION_WORD.search(after) is not None
+
+
 # "we serve llama 3 with vllm ... how does it skip ...", "... this lablup thing to book gpus what
 # is it": the speaker, or "to", then one verb just before the name (`spoken_object`).
 _SPEAKERS_VERB = re.compile(r"(?:^| )(?:i|we|they|you|to) (?P<verb>[a-z]+) $")
@@ -1205,6 +1235,46 @@ def spoken_object(before: str, after: str) -> bool:
     if found is None or found["verb"] in _NOT_VERBS:
         return False
     return _QUESTION_WORD.search(before) is None and _QUESTION_WORD.search(after) is not None
+
+
+# A part, step or piece of a thing, said in the singular: "which part of a transformer block",
+# "in rlhf what's the first stage". The plural ("what are the steps of rlhf") asks for the whole.
+_PIECE = (
+    r"(?:part|piece|bit|step|stage|phase|layer|component|half|module|algorithm|function|term"
+    r"|network|trick|knob|mechanism)"
+)
+# ... or a kind of it ("which kind of attention does llama use"): not after "in X", where "what
+# kind of file is that" asks about X itself
+_PART = rf"(?:{_PIECE}|kind|type|sort|variant)"
+_DETERMINER = r"(?:(?:a|an|the|my|our|your|their|its) )?"
+# "which part of a ", "the stage of ", "which algorithm does the rl stage of ": the text just
+# before the name
+_PART_OF = re.compile(
+    rf"(?:^| )(?:which|what|whats|the)(?: [a-z0-9-]+){{0,5}}? {_PART} (?:of|in|inside|within)"
+    rf" {_DETERMINER}$"
+)
+# "in rlhf what's the first stage", "in a vision language model which bit ...", "in rlhf
+# there's a penalty term": the name as the place, a part of it asked or pointed at just after
+_IN_PLACE = re.compile(rf"(?:^| )(?:in|inside|within|during) {_DETERMINER}$")
+_PART_ASKED = re.compile(
+    r"^ (?:so )?(?:(?:which|what|whats)(?:'s|’s| is| are| does| do| s)?|there(?:'s|’s| is|s| s))"
+    rf"(?: [a-z0-9-]+){{0,3}}? {_PIECE}\b"
+)
+# "llama's normalisation layer"
+_OWN_PART = re.compile(rf"^(?:'s|’s|s) (?:[a-z0-9-]+ ){{0,2}}{_PART}\b")
+
+
+def part_setting(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is only the thing a question
+    asks a part of: "which part of a transformer block normalises ...", "in rlhf what's the
+    first stage ...", "hybrid search's keyword half": the part asked is another thing, the
+    name its setting (task part69)."""
+    tail = before[-COUNTED_TAIL:]
+    return (
+        _PART_OF.search(tail) is not None
+        or (_IN_PLACE.search(tail) is not None and _PART_ASKED.match(after) is not None)
+        or _OWN_PART.match(after) is not None
+    )
 
 
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in

@@ -84,6 +84,10 @@ MAX_QUERY_LENGTH = 200
 # are not counted (each key is a scope, an entry or query, and an hour).
 MAX_PENDING_LOOKUPS = 200_000
 MAX_PENDING_MISSES = 50_000
+# Flushes failed in a row past which the database counts as not writable (health, metrics)
+# even though a probe write goes through: a table the role may no longer write. Not the first:
+# a deadlock between processes is retried at the next flush.
+UNWRITTEN_FLUSHES = 3
 
 
 class StoreObserver(Protocol):
@@ -130,6 +134,7 @@ class Store:
         self._deadline: float | None = None  # a stop's, once one is under way
         self._closed = False
         self._failed_flushes = 0  # in a row: the first is logged, and their count when one works
+        self._flush_failure: Exception | None = None  # the last of them
         self._writable = True  # the last write reached the database (`_write`)
         # Called when that turns, either way: the heartbeat says the database lost or back at
         # once (`BotState.store`), not at its next beat.
@@ -360,11 +365,14 @@ class Store:
 
     def _note_flush_failure(self, exc: Exception) -> None:
         self._failed_flushes += 1
+        self._flush_failure = exc
+        if self._failed_flushes == UNWRITTEN_FLUSHES:
+            self._health_turned()
         if self._failed_flushes > 1:
             return
         if isinstance(exc, DatabaseLost):
             return  # the backend's one line about the file said it
-        reason = str(exc) if isinstance(exc, StorageError) else repr(exc)
+        reason = said_of(exc, self.location) if isinstance(exc, StorageError) else repr(exc)
         log.warning(
             "could not write lookup counts to %s: %s; %s kept in memory and the write is retried",
             self.location,
@@ -378,7 +386,11 @@ class Store:
             log.info(
                 "lookup counts written again after %s failed attempts", f"{self._failed_flushes:,}"
             )
+            turned = self._failed_flushes >= UNWRITTEN_FLUSHES
             self._failed_flushes = 0
+            self._flush_failure = None
+            if turned:
+                self._health_turned()
 
     def _buffers(self) -> list[CountBuffer]:
         """Counts not yet known to be in the database, oldest first."""
@@ -772,6 +784,11 @@ class Store:
             await self._write(count_queries.touch, probe=True)
         except StorageError as exc:
             return said_of(exc, self.location)
+        failure = self._flush_failure
+        waiting = not self._pending.is_empty()
+        if self._failed_flushes >= UNWRITTEN_FLUSHES and failure is not None and waiting:
+            reason = said_of(failure, self.location)
+            return f"lookup counts cannot be written ({reason}); they wait in memory"
         return None
 
     async def remove_alias(self, scope: int, key: str, actor_id: int) -> AliasRecord | None:
@@ -1229,8 +1246,12 @@ class Store:
         """A write's outcome: `on_writable_turned` told when it differs from the last one's."""
         if writable != self._writable:
             self._writable = writable
-            if self.on_writable_turned is not None:
-                self.on_writable_turned()
+            self._health_turned()
+
+    def _health_turned(self) -> None:
+        """What `why_not_writable` says has changed: the heartbeat says so at once."""
+        if self.on_writable_turned is not None:
+            self.on_writable_turned()
 
     def _now_second(self) -> datetime:
         return from_unix(self._seconds())

@@ -48,11 +48,12 @@ log = logging.getLogger(__name__)
 # Statement classes (the first two characters of SQLSTATE) that mean "not now", not "wrong":
 # connection, insufficient resources, operator intervention, lock not available, rollbacks.
 _TRANSIENT_CLASSES = {"08", "53", "57", "55", "40"}
-_REASONS = {
-    "25006": "the database is read-only",
-    "42501": "permission to the database was denied",
-    "53100": "the database's disk is full",
+_REASONS = {  # " at {location}" is what `said_of` leaves out for lines that name it already
+    "25006": "the database at {location} is read-only",
+    "53100": "the database's disk at {location} is full",
 }
+# "permission denied for schema glossary", "... for table lookups": what to grant, and on what.
+_DENIED = re.compile(r"permission denied for (schema|table) (\S+)")
 # A flush writes one row per server, entry and hour in the batch: time enough for a big one.
 COMMAND_TIMEOUT = 60.0
 # What the driver raises when a statement fails or its connection breaks. InternalClientError
@@ -401,6 +402,23 @@ def restore_advice(location: str, backup: str, *, sqlite: bool = False) -> str:
     )
 
 
+def permission_denied(exc: BaseException, location: str) -> str:
+    """A refused privilege in the operator's terms: the role, the server's words (the schema or
+    table) and the grant that fixes it. A revoked grant may come back: not a fault of the URL."""
+    role = urlsplit(location).username or "the URL's role"
+    denied = _DENIED.search(str(exc))
+    if denied is None:
+        grant = f"grant it to {role}"
+    elif denied[1] == "schema":  # the first start makes the tables there
+        grant = f"as the schema's owner: GRANT CREATE ON SCHEMA {denied[2]} TO {role}"
+    else:
+        grant = (
+            f"as its owner: GRANT SELECT, INSERT, UPDATE, DELETE ON {denied[2]} TO {role}, and "
+            "the same on the bot's other tables: ON ALL TABLES IN SCHEMA name"
+        )
+    return f"the role {role} may not do this at {location}: {exc} ({grant})"
+
+
 def as_storage_error(
     exc: BaseException, location: str, *, in_statement: bool = False
 ) -> StorageError:
@@ -410,7 +428,9 @@ def as_storage_error(
     state = getattr(exc, "sqlstate", None)
     if isinstance(state, str):
         if state in _REASONS:
-            return StorageUnavailable(_REASONS[state])
+            return StorageUnavailable(_REASONS[state].format(location=location))
+        if state == "42501":  # insufficient_privilege: the role in the URL lacks a grant
+            return StorageUnavailable(permission_denied(exc, location))
         if state == "42P01":  # undefined_table: the schema dropped under the running bot
             return StorageUnavailable(
                 f"the tables of the database at {location} are gone (its schema dropped, or "

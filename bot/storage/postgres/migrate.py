@@ -22,6 +22,16 @@ VERSION_TABLE = "glossary_bot_schema"
 _LOCK = "SELECT pg_advisory_xact_lock(hashtext('glossary-bot migrations ' || current_schema()))"
 
 
+# The first schema of a search_path (`"$user", public`) that exists yet is not the role's to use.
+_UNUSABLE = """
+    SELECT n.nspname FROM unnest(string_to_array($1, ',')) WITH ORDINALITY AS p(name, place)
+    JOIN pg_namespace n
+      ON n.nspname = replace(btrim(btrim(p.name), '"'), '$user', current_user)
+    WHERE NOT has_schema_privilege(n.oid, 'USAGE')
+    ORDER BY p.place LIMIT 1
+"""
+
+
 def latest_version() -> int:
     return _latest_version("postgres")
 
@@ -31,6 +41,14 @@ async def schema_version(conn: Connection, location: str) -> int:
     schema = await conn.fetchval("SELECT current_schema()")
     if schema is None:
         path = await conn.fetchval("SELECT current_setting('search_path')")
+        # NULL too when the schemas are there but the role may not use them.
+        if unusable := await conn.fetchval(_UNUSABLE, path):
+            role = await conn.fetchval("SELECT current_user")
+            raise StorageError(
+                f"{location} has no schema its role may use: {role} may not use schema "
+                f"{unusable} (as the schema's owner: GRANT USAGE, CREATE ON SCHEMA {unusable} "
+                f"TO {role})"
+            )
         raise StorageError(
             f"{location} has no schema to use: none of its search_path ({path}) exists "
             "(create it first: CREATE SCHEMA name)"
