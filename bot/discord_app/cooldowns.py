@@ -91,18 +91,18 @@ lookup_limit = app_commands.check(_within_lookup_limit)
 
 class CommandLimit:
     """A moderator command's per-user limits: its uses (`COOLDOWN_USES` per `COOLDOWN_SECONDS`,
-    as the lookups'), one limit per setting as discord.py's kept one, and its refusals
-    (`REFUSALS_PER_USE` times as many, the same window), past which it waits as for uses."""
-
-    def __init__(self) -> None:
-        self._limits: dict[tuple[int, float], tuple[UserLimit, UserLimit]] = {}
+    as the lookups') and its refusals (`REFUSALS_PER_USE` times as many, the same window), past
+    which it waits as for uses. The object names the command's limit (one per command, shared
+    by its doors); the counts are the bot's that took them (`BotState.command_limits`): kept
+    here, every bot of a process (tests, an embedding program) shared its users' uses."""
 
     def _of(self, interaction: discord.Interaction[GlossaryBot]) -> tuple[UserLimit, UserLimit]:
-        uses, seconds = interaction.client.state.cooldown
-        limits = self._limits.get((uses, seconds))
+        state = interaction.client.state
+        limits = state.command_limits.get(self)
         if limits is None:
+            uses, seconds = state.cooldown
             refusals = UserLimit(uses * REFUSALS_PER_USE, seconds)
-            limits = self._limits[(uses, seconds)] = (UserLimit(uses, seconds), refusals)
+            limits = state.command_limits[self] = (UserLimit(uses, seconds), refusals)
         return limits
 
     def check(self, *, taken: bool = True) -> Callable[[T], T]:

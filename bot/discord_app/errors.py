@@ -34,6 +34,11 @@ STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMisma
 EXPIRED_CODES = (10062, 10015, 50027)
 
 
+class AnswerLost(Exception):
+    """A first response not sent within Discord's 3 s, its line logged (`replies.lost`): the
+    command ends there, with nothing more to say to anyone."""
+
+
 def error_reply(error_id: str) -> str:
     return f"Something went wrong on my side (error id `{error_id}`). Please try again."
 
@@ -48,12 +53,15 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         message = f"You're going a bit fast: try again in {max(1, math.ceil(error.retry_after))} s."
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         message = str(error)  # a check that explains itself (cooldowns, permissions)
+    elif isinstance(getattr(error, "original", error), AnswerLost):
+        observe.outcome("late")  # its line is logged
+        return
     elif (late := _no_longer_taken(error, interaction)) is not None:
         # Nothing a user can be told (Discord takes no answer now): an operator's one line.
         observe.outcome("error")
         log.warning(
             "%s: Discord no longer takes an answer to it (%s, error code %s): %s",
-            _describe(interaction),
+            described(interaction),
             late.text,
             late.code,
             "it came too late" if late.code in EXPIRED_CODES else "what it answers is gone",
@@ -61,17 +69,17 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         return
     elif isinstance(down := getattr(error, "original", error), discord.DiscordServerError):
         observe.outcome("error")
-        log_servers_failing(f"cannot answer {_describe(interaction)}", down)
+        log_servers_failing(f"cannot answer {described(interaction)}", down)
         return
     elif isinstance(error, STALE_ERRORS):
         log.warning(
-            "%s does not match the commands this bot has: %s", _describe(interaction), error
+            "%s does not match the commands this bot has: %s", described(interaction), error
         )
         message = STALE_COMMAND
     else:
         error_id = uuid.uuid4().hex[:8]
         observe.failed(error_id)
-        log.error("error %s in %s", error_id, _describe(interaction), exc_info=error)
+        log.error("error %s in %s", error_id, described(interaction), exc_info=error)
         message = error_reply(error_id)
     if interaction.type is discord.InteractionType.autocomplete:
         # No message fits here; an empty list beats Discord's "Loading options failed".
@@ -87,7 +95,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
                 message, ephemeral=True, allowed_mentions=NO_MENTIONS
             )
     except discord.HTTPException:
-        log.warning("could not tell the user about error in %s", _describe(interaction))
+        log.warning("could not tell the user about error in %s", described(interaction))
 
 
 def log_servers_failing(lost: str, error: discord.DiscordServerError) -> None:
@@ -121,7 +129,8 @@ def _no_longer_taken(
     return None
 
 
-def _describe(interaction: discord.Interaction[Any]) -> str:
+def described(interaction: discord.Interaction[Any]) -> str:
+    """The interaction as a log line names it: its id, command (or data), member."""
     name = interaction.command.qualified_name if interaction.command else interaction.data
     return f"interaction {interaction.id} ({name}) by {interaction.user.id}"
 

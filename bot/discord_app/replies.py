@@ -24,7 +24,7 @@ from bot.cards.quote import one_line, quote, quote_name
 from bot.cards.text import LINK_ASKED, NOTHING_ASKED, how_matched
 from bot.discord_app import metrics as observe
 from bot.discord_app import written
-from bot.discord_app.errors import NO_MENTIONS, guarded
+from bot.discord_app.errors import NO_MENTIONS, described, guarded
 from bot.discord_app.items import (
     ENTRY,
     OWNER,
@@ -348,22 +348,35 @@ def unfinished_at_stop(doing: str, check: str) -> str:
     )
 
 
+def _not_sent(interaction: Interaction, why: str) -> str:
+    return (
+        f"{described(interaction)}: no first response could be sent within Discord's "
+        f"{ACK_DEADLINE:.0f} s ({why})"
+    )
+
+
+def lost(interaction: Interaction, why: str, what: str = "private answer") -> None:
+    """The line for a first response (`what`) no one will see: Discord no longer takes one
+    (`why`: `respond_in_time`'s reason) and it has nowhere else to go; counted as `late` in
+    the metrics, whatever it would have been."""
+    observe.outcome("late")
+    log.warning(
+        "%s; its %s is lost (Discord shows the user that the application did not respond)",
+        _not_sent(interaction, why),
+        what,
+    )
+
+
 async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool, why: str) -> bool:
     """The answer to an interaction Discord no longer takes one for (`why`: `respond_in_time`'s
     reason): a public answer goes to the channel as a message of its own (its own rate limit, no
     deadline); a private one has nowhere else to go. One line either way; True if the answer
     was posted. A lost one is counted in the metrics as `late`, whatever it would have been."""
-    what = (
-        f"interaction {interaction.id} by {interaction.user.id}: no first response could be sent"
-        f" within Discord's {ACK_DEADLINE:.0f} s ({why})"
-    )
+    what = _not_sent(interaction, why)
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
-        observe.outcome("late")  # what the reply was built as, nobody saw
-        log.warning(
-            "%s; its %s is lost (Discord shows the user that the application did not respond)",
-            what,
-            "private answer" if ephemeral else "answer (no channel to post it in)",
+        lost(
+            interaction, why, "private answer" if ephemeral else "answer (no channel to post it in)"
         )
         return False
     try:

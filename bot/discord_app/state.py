@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from bot import collector, metrics
 from bot.discord_app.alias_cache import CHECK_INTERVAL, SERVER_CACHE_MB, ServerCache
-from bot.discord_app.cooldowns import UserLimit
+from bot.discord_app.cooldowns import CommandLimit, UserLimit
 from bot.discord_app.member_searches import MemberSearches
 from bot.discord_app.term_drafts import Drafts
 from bot.glossary import Glossary, GlossaryError, Problem, load_glossary_warned
@@ -128,6 +128,8 @@ class BotState:
         # Replies under a card that name the bot only by their ping, searched but mostly chatter:
         # a limit of their own keeps their searches bounded without using up members' lookups.
         self.replies = UserLimit(*cooldown)
+        # Each moderator command's uses and refusals (`CommandLimit`), made at its first use.
+        self.command_limits: dict[CommandLimit, tuple[UserLimit, UserLimit]] = {}
         self.member_searches = MemberSearches()  # mentions', replies', Explain's: off the loop
         # /define's, a worker of its own
         self.term_searches = MemberSearches(name="define-search", what="`/define` searches")

@@ -120,6 +120,7 @@ from bot.search.query import (
     plural_variants,
     query_core,
     quote_split,
+    scene_only,
     sized_model,
     spelled_versus,
     spoken_object,
@@ -220,6 +221,12 @@ MATERIAL_NAME_RANKS = 3
 # same frame at the meaning's first or second, "i tried speculative decoding ... why is ...", is
 # a right card).
 OBJECT_NAME_RANKS = 3
+# A name written only to set the scene of what is asked ("when samplers are 'deterministic' like
+# ddim, what kind of math ...", "when meta 'releases llama' what is in those files"; `scene_only`)
+# is offered where the meaning ranks another entry first (task context69: 2 wrong tuning cards, no
+# right one lost; a near second, 0.011 behind on dev23's structured outputs row, is no lead: at
+# 0.015 "when prompting with chain-of-thought, why does ..." lost its card to a 0.001 tie).
+SCENE_NAME_RANKS = 1
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -877,6 +884,8 @@ class SearchIndex:
             # tokens may the model spend thinking ...": Thinking Budget)
             decided = self._counted_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
+            if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
+                decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._part_setting_offered(decided, similar, names_in)
@@ -1758,6 +1767,19 @@ class SearchIndex:
         return self._written_only_as(
             result, asked, similar, names_in, OBJECT_NAME_RANKS, spoken_object
         )
+
+    def _scene_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, every writing of it only the scene of the question
+        ("when meta releases llama what is actually in those 15gb files": `scene_only`), becomes an offer where the meaning ranks it below its first
+        `SCENE_NAME_RANKS`: the question asks about something done in that scene (task
+        context69)."""
+        return self._written_only_as(result, asked, similar, names_in, SCENE_NAME_RANKS, scene_only)
 
     def _written_only_as(
         self,

@@ -1175,6 +1175,36 @@ def counted_material(before: str, after: str) -> bool:
     return _AMOUNT.search(before[-COUNTED_TAIL:]) is not None and bool(_OF_MATERIAL.match(after))
 
 
+# "when i need structured outputs how does ...", "when meta releases llama what is in ...": a
+# clause that opens by setting the scene and writes the name, then what is asked (`scene_only`).
+# Up to `_SCENE_LEAD_WORDS` words between the opener and the name.
+_SCENE_LEAD_WORDS = 4
+_SCENE_OPENING = re.compile(
+    r"^(?:(?:so|ok|okay|and|but|hey|also) )?"
+    r"(?P<opener>when|after|while|if|once|before|with|using|for)"
+    rf"(?P<lead>(?: [^ ]+){{0,{_SCENE_LEAD_WORDS}}}) $"
+)
+# "when should i use rag": the opener asks; "when a diffusion model generates an image, how does
+# it ...": the scene is the name at work, likely what is asked about
+_SCENE_ASKS = _AUXILIARIES | {"to", "a", "an", "the"}
+
+
+def scene_only(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is written only to set the scene
+    of what is asked: in a leading clause opened by when / after / while / if / once / before /
+    with / using / for ("when i need structured outputs how does the library stop ...", "when
+    meta releases llama what is actually in those files", "when samplers are deterministic like
+    ddim, what kind of math ..."), no question word between the opener and the name and one
+    after it. The name is the scene; another thing may be asked (task context69)."""
+    found = _SCENE_OPENING.match(before)
+    if found is None:
+        return False
+    lead = found["lead"].split()
+    if (lead and lead[0] in _SCENE_ASKS) or _QUESTION_WORD.search(found["lead"]):
+        return False
+    return _QUESTION_WORD.search(after) is not None
+
+
 # "we serve llama 3 with vllm ... how does it skip ...", "... this lablup thing to book gpus what
 # is it": the speaker, or "to", then one verb just before the name (`spoken_object`).
 _SPEAKERS_VERB = re.compile(r"(?:^| )(?:i|we|they|you|to) (?P<verb>[a-z]+) $")

@@ -191,8 +191,8 @@ async def test_a_card_rate_limited_past_the_deadline_is_posted_in_the_channel(
     assert buttons(posted)  # its buttons work as on any card
     assert handle.callback is None  # Discord showed "The application did not respond"
     assert [r.getMessage() for r in records if r.name.startswith("bot.")] == [
-        f"interaction {handle.id} by {scene.alice.id}: no first response could be sent within "
-        "Discord's 3 s (rate limited: its request waited out a 429); its answer "
+        f"interaction {handle.id} (define) by {scene.alice.id}: no first response could be sent "
+        "within Discord's 3 s (rate limited: its request waited out a 429); its answer "
         f"was posted in channel {scene.channel.id} instead"
     ]
     assert served(scene) == [(CALLBACK, 429)]
@@ -213,8 +213,8 @@ async def test_a_private_answer_rate_limited_past_the_deadline_is_one_line(
             scene.alice, "define", {"term": "kv cache", "private": True}, channel=scene.channel
         )
     assert [r.getMessage() for r in records if r.name.startswith("bot.")] == [
-        f"interaction {handle.id} by {scene.alice.id}: no first response could be sent within "
-        "Discord's 3 s (rate limited: its request waited out a 429); its private "
+        f"interaction {handle.id} (define) by {scene.alice.id}: no first response could be sent "
+        "within Discord's 3 s (rate limited: its request waited out a 429); its private "
         "answer is lost (Discord shows the user that the application did not respond)"
     ]
     assert await card_title(scene, "rag") == "Retrieval-Augmented Generation (RAG)"
@@ -256,8 +256,8 @@ async def test_explain_terms_rate_limited_past_the_deadline_is_one_line(
     async with warned("private answer is lost") as records:
         handle = await fake.message_command(scene.alice, "Explain terms", said)
     assert [r.getMessage() for r in records if r.name.startswith("bot.")] == [
-        f"interaction {handle.id} by {scene.alice.id}: no first response could be sent within "
-        "Discord's 3 s (rate limited: its request waited out a 429); its private "
+        f"interaction {handle.id} (Explain terms) by {scene.alice.id}: no first response could "
+        "be sent within Discord's 3 s (rate limited: its request waited out a 429); its private "
         "answer is lost (Discord shows the user that the application did not respond)"
     ]
     assert served(scene) == [(CALLBACK, 429)]

@@ -19,7 +19,8 @@ from discord import app_commands
 
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import give_back_use
-from bot.discord_app.errors import NO_MENTIONS
+from bot.discord_app.errors import NO_MENTIONS, AnswerLost
+from bot.discord_app.replies import lost, respond_in_time
 from bot.storage import StorageError, Store
 
 if TYPE_CHECKING:
@@ -75,9 +76,23 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
             text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
         )
     else:
-        await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        send = interaction.response.send_message
+        await in_time(
+            interaction,
+            lambda: send(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs),
         )
+
+
+async def in_time(interaction: Interaction, respond: Callable[[], Awaitable[object]]) -> None:
+    """Send a first response (`respond`: an answer, or "thinking…") by Discord's 3 s, as
+    /define does (`respond_in_time`). One that cannot be (Discord failing, rate limited, the
+    bot held up) is given up then, its line saying why (`lost`), and the command ends there
+    (`AnswerLost`): tried on past the 3 s by discord.py, a 503'd one was refused as too late,
+    and its line said that alone."""
+    why = await respond_in_time(interaction.client.arrivals.sent_at(interaction), respond)
+    if why is not None:
+        lost(interaction, why)
+        raise AnswerLost(why)
 
 
 async def refuse(interaction: Interaction, text: str, **kwargs: Any) -> None:
@@ -130,7 +145,9 @@ async def read_failed(state: BotState) -> str:
 async def thinking(interaction: Interaction) -> None:
     """Acknowledge now: what follows waits for the database, which may take seconds."""
     if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await in_time(
+            interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True)
+        )
 
 
 async def read_or_say(interaction: Interaction, read: Callable[[Store], Awaitable[T]]) -> T | None:
