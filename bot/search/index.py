@@ -886,7 +886,6 @@ class SearchIndex:
             decided = self._material_name_offered(decided, asked and asked[0], similar, names_in)
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
-            if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._part_setting_offered(decided, similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
@@ -1776,9 +1775,9 @@ class SearchIndex:
         names_in: NamesIn,
     ) -> SearchResult:
         """A card for the name asked about, every writing of it only the scene of the question
-        ("when meta releases llama what is actually in those 15gb files": `scene_only`), becomes an offer where the meaning ranks it below its first
-        `SCENE_NAME_RANKS`: the question asks about something done in that scene (task
-        context69)."""
+        ("when meta releases llama what is actually in those 15gb files": `scene_only`), becomes
+        an offer where the meaning ranks it below its first `SCENE_NAME_RANKS`: the question
+        asks about something done in that scene (task context69)."""
         return self._written_only_as(result, asked, similar, names_in, SCENE_NAME_RANKS, scene_only)
 
     def _written_only_as(
