@@ -27,7 +27,7 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from bot.dburl import PERCENT_ENCODE, credentials_problem
+from bot.dburl import PERCENT_ENCODE, credentials_problem, port_problem, without_password
 from bot.errors import ReportedError
 from bot.heartbeat import HEARTBEAT_INTERVAL, MAX_AGE, MAX_INTERVAL, MIN_INTERVAL
 
@@ -48,7 +48,8 @@ ACCEPTS = {
     "discord_api_base_url": "an http(s) URL without user:password@",
     "discord_gateway_url": "a ws(s) URL without user:password@",
     "database_path": "a file path",
-    "database_url": f"a postgresql:// URL ({PERCENT_ENCODE}), or empty for the SQLite file",
+    "database_url": "a postgresql://user:password@host:port/database URL, or empty for the "
+    "SQLite file",
     "dev_guild_id": "a server id (a positive whole number), or empty",
     "log_level": f"one of {', '.join(LOG_LEVELS)}",
     "glossary_paths": f"files or folders separated by {os.pathsep!r}",
@@ -226,10 +227,15 @@ class Settings(BaseSettings):
             "postgres",
         ):
             raise ValueError("not a postgresql:// URL")
-        if value is not None and credentials_problem(value.get_secret_value().strip()):
-            raise ValueError("its user:password part does not read as one")
+        if value is None:
+            return None
+        url = value.get_secret_value().strip()
+        if credentials_problem(url):
+            raise KnownMistake(PERCENT_ENCODE)
+        if problem := port_problem(url):  # the URL shown: its user and host are no secret
+            raise KnownMistake(f"{without_password(url)}: {problem}")
         # Used as checked: spaces inside the quotes of `.env` are no part of the database name.
-        return None if value is None else SecretStr(value.get_secret_value().strip())
+        return SecretStr(url)
 
     @field_validator("shard_ids")
     @classmethod

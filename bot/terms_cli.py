@@ -13,6 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bot.dburl import without_password
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.keys import compact
@@ -20,7 +21,6 @@ from bot.glossary.markup import for_terminal
 from bot.glossary.problems import GlossaryError
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
-from bot.storage.backend import without_password
 from bot.storage.cli import (
     database_location,
     existing_database,

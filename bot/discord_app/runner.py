@@ -20,6 +20,7 @@ import discord
 import yarl
 
 from bot import this_process
+from bot.dburl import without_password
 from bot.discord_app.app import (
     STOP_SECONDS,
     STORE_SHARE,
@@ -56,7 +57,7 @@ from bot.storage import (
     StorageUnavailable,
     Store,
 )
-from bot.storage.backend import shown_location, without_password
+from bot.storage.backend import shown_location
 from bot.storage.errors import said_of
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-from bot.dburl import credentials_problem
+from bot.dburl import without_password
 
 from .errors import StorageError
 
@@ -198,21 +198,6 @@ def is_database_url(location: str | os.PathLike[str]) -> bool:
 def shown_location(location: str | os.PathLike[str]) -> str:
     """A database location as the store's errors name it: a URL without its password, a path."""
     return without_password(location) if isinstance(location, str) else str(location)
-
-
-def without_password(url: str) -> str:
-    """A database URL safe to log or print: the password is left out (and all but the scheme of
-    a URL whose user:password part does not read as one, since the password may be anywhere)."""
-    parts = urlsplit(url)
-    if credentials_problem(url):
-        return f"{parts.scheme}://…"
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{parts.username or ''}@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 async def shielded(coro: Coroutine[Any, Any, T]) -> T:

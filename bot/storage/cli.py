@@ -19,13 +19,14 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
+from bot.dburl import without_password
 from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.reach import LOOP, symlink_loop
 from bot.settings import Settings
 from bot.sizes import said_size
 
-from .backend import Migrate, without_password
+from .backend import Migrate
 from .errors import ShardsTaken, StorageError
 from .models import ALIAS_CAP, AddAliasResult, AddAliasStatus, AliasImport, Stats
 from .periods import Period, period_start

@@ -19,7 +19,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .backend import Migrate, is_database_url, without_password
+from bot.dburl import without_password
+
+from .backend import Migrate, is_database_url
 from .errors import ShardsTaken, StorageError, TargetFailed, TargetNotEmpty
 from .sqlite.backup import COMPANIONS, is_snapshot, readable_copy
 from .sqlite.errors import not_a_database_file

@@ -21,9 +21,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.dburl import credentials_problem
+from bot.dburl import url_problem, without_password
 
-from ..backend import Backend, Body, Migrate, Row, Tx, shielded, without_password
+from ..backend import Backend, Body, Migrate, Row, Tx, shielded
 from ..errors import ShardsTaken, StorageError, StorageUnavailable
 from .claims import KEEPALIVES, take_claims
 from .migrate import VERSION_TABLE, Connection, apply_migrations, latest_version
@@ -114,7 +114,7 @@ class PostgresBackend(Backend):
     @classmethod
     async def open(cls, url: str, *, connect_timeout: float, migrate: Migrate) -> PostgresBackend:
         location = without_password(url)
-        if problem := credentials_problem(url):
+        if problem := url_problem(url):
             raise StorageError(f"cannot use the database URL {location}: {problem}")
         try:
             pool = await asyncpg.create_pool(
