@@ -34,6 +34,22 @@ STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMisma
 EXPIRED_CODES = (10062, 10015, 50027)
 
 
+# `interaction.extras` key: a first response taken as shown though its answer never came back
+# (`respond_in_time`), which discord.py therefore never marked done.
+_TAKEN = "gb:first_response_taken"
+
+
+def responded(interaction: discord.Interaction[Any]) -> bool:
+    """Has the interaction's first response been given? What follows goes as a followup then:
+    a second first response is refused (40060 "already acknowledged")."""
+    return interaction.response.is_done() or interaction.extras.get(_TAKEN, False)
+
+
+def taken_as_shown(interaction: discord.Interaction[Any]) -> None:
+    """The interaction's first response went out and is taken as shown with no answer back."""
+    interaction.extras[_TAKEN] = True
+
+
 class AnswerLost(Exception):
     """A first response not sent within Discord's 3 s, its line logged (`replies.lost`): the
     command ends there, with nothing more to say to anyone."""
@@ -83,12 +99,12 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         message = error_reply(error_id)
     if interaction.type is discord.InteractionType.autocomplete:
         # No message fits here; an empty list beats Discord's "Loading options failed".
-        if not interaction.response.is_done():
+        if not responded(interaction):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.autocomplete([])
         return
     try:
-        if interaction.response.is_done():
+        if responded(interaction):
             await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
         else:
             await interaction.response.send_message(

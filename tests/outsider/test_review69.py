@@ -99,6 +99,7 @@ def interaction(token: str) -> Any:
         data={},
         type=discord.InteractionType.component,
         response=Answered(),
+        extras={},  # as every discord.Interaction has (errors.responded reads it)
     )
 
 

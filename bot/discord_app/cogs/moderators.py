@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.discord_app.choices import fitted_choices
 from bot.discord_app.cooldowns import give_back_use
-from bot.discord_app.errors import NO_MENTIONS, AnswerLost
+from bot.discord_app.errors import NO_MENTIONS, AnswerLost, responded, taken_as_shown
 from bot.discord_app.replies import lost, respond_in_time
 from bot.storage import StorageError, Store
 
@@ -71,7 +71,7 @@ class ServerOnly:
 
 
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
-    if interaction.response.is_done():  # deferred while the database worked
+    if responded(interaction):  # deferred while the database worked
         await interaction.followup.send(
             text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
         )
@@ -88,11 +88,14 @@ async def in_time(interaction: Interaction, respond: Callable[[], Awaitable[obje
     /define does (`respond_in_time`). One that cannot be (Discord failing, rate limited, the
     bot held up) is given up then, its line saying why (`lost`), and the command ends there
     (`AnswerLost`): tried on past the 3 s by discord.py, a 503'd one was refused as too late,
-    and its line said that alone."""
+    and its line said that alone. One taken as shown with its answer never back is marked
+    given (`responded`), so what follows goes as a followup, not a refused second one."""
     why = await respond_in_time(interaction.client.arrivals.sent_at(interaction), respond)
     if why is not None:
         lost(interaction, why)
         raise AnswerLost(why)
+    if not interaction.response.is_done():  # out, its answer never back: taken as shown
+        taken_as_shown(interaction)
 
 
 async def refuse(interaction: Interaction, text: str, **kwargs: Any) -> None:
@@ -144,7 +147,7 @@ async def read_failed(state: BotState) -> str:
 
 async def thinking(interaction: Interaction) -> None:
     """Acknowledge now: what follows waits for the database, which may take seconds."""
-    if not interaction.response.is_done():
+    if not responded(interaction):
         await in_time(
             interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True)
         )
