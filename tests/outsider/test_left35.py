@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.dburl import without_password
 from bot.discord_app.app import GlossaryBot
 from bot.discord_app.member_searches import (
     DM_MOST_WAITING,
@@ -27,7 +28,6 @@ from bot.discord_app.member_searches import (
 )
 from bot.heartbeat import check_heartbeat
 from bot.search.index import SearchIndex
-from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import embed_of
 from tests.discord_app.test_member_searches import LONG_TEXT, STUCK, HeldSearch, queued_searches

@@ -11,11 +11,11 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.cli import main
+from bot.dburl import without_password
 from bot.discord_app.app import GlossaryBot
 from bot.glossary import load_glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.storage.backend import without_password
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot

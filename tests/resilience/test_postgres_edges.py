@@ -17,8 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from bot.dburl import without_password
 from bot.storage import AddAliasStatus, AliasImport, AuditAction, Migrate, Store
-from bot.storage.backend import without_password
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.helpers import define, embed_of
 from tests.multiprocess.test_shards import world
