@@ -372,13 +372,13 @@ async def post_instead(interaction: Interaction, reply: Reply, ephemeral: bool, 
     reason): a public answer goes to the channel as a message of its own (its own rate limit, no
     deadline); a private one has nowhere else to go. One line either way; True if the answer
     was posted. A lost one is counted in the metrics as `late`, whatever it would have been."""
-    what = _not_sent(interaction, why)
     channel = interaction.channel
     if ephemeral or channel is None or not hasattr(channel, "send"):
         lost(
             interaction, why, "private answer" if ephemeral else "answer (no channel to post it in)"
         )
         return False
+    what = _not_sent(interaction, why)
     try:
         await channel.send(**reply.send_kwargs())
     except discord.HTTPException as exc:

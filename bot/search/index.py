@@ -399,10 +399,8 @@ class SearchIndex:
         if pair and result.entry is not None:
             offer = _side_offered(side(pair[1]), pair[1])
             if offer is not None and offer.id != result.entry.id:
-                rest = tuple(s for s in result.suggestions if s.id != offer.id)
-                result = replace(
-                    result, suggestions=(offer, *rest)[:MAX_SUGGESTIONS], other_side=offer.id
-                )
+                led = _led_by(offer, result.suggestions)
+                result = replace(result, suggestions=led, other_side=offer.id)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
@@ -1836,8 +1834,7 @@ class SearchIndex:
         ahead = Suggestion(part.id, part.title, result.score, "semantic")
         if result.entry is not None:
             return _card_offered(result, setting, result.strategy or "match-term", ahead)
-        rest = tuple(s for s in result.suggestions if s.id != part.id)
-        return replace(result, suggestions=(ahead, *rest)[:MAX_SUGGESTIONS])
+        return replace(result, suggestions=_led_by(ahead, result.suggestions))
 
     def _written_all_as(
         self,
@@ -2264,6 +2261,12 @@ def _pointed_back_at(query: str, rules: QuestionRules) -> tuple[int, int] | None
     if not comma or not _POINTS_BACK.search(tail) or not QUALIFIERS.isdisjoint(head.split()):
         return None
     return rules.first_name(head)
+
+
+def _led_by(offer: Suggestion, suggestions: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
+    """`suggestions` with `offer` first (moved there if among them), up to MAX_SUGGESTIONS."""
+    rest = tuple(s for s in suggestions if s.id != offer.id)
+    return (offer, *rest)[:MAX_SUGGESTIONS]
 
 
 def _card_offered(
