@@ -105,9 +105,11 @@ from bot.search.query import (
     counted_material,
     derived_forms,
     file_named,
+    head_words,
     in_passing,
     is_question,
     meant_act,
+    modifies_head,
     name_forms,
     name_setting,
     opening_list,
@@ -227,6 +229,12 @@ OBJECT_NAME_RANKS = 3
 # right one lost; a near second, 0.011 behind on dev23's structured outputs row, is no lead: at
 # 0.015 "when prompting with chain-of-thought, why does ..." lost its card to a 0.001 tie).
 SCENE_NAME_RANKS = 1
+# A name asked about as the modifier of a compound ("what is system prompt caching";
+# `modifies_head`) whose head its entry's text does not write is offered where the meaning's first
+# leads the name's cosine by this much and is no entry the glossary relates to the name: the head
+# says what is asked. A rank alone took right held-out cards where the name was a near second
+# (task compound69, reverted); the lead is compound70's.
+COMPOUND_NAME_LEAD = 0.12
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -886,6 +894,7 @@ class SearchIndex:
                 decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._part_setting_offered(decided, similar, names_in)
+            decided = self._compound_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
             if meaning is not None:
@@ -1777,6 +1786,42 @@ class SearchIndex:
         an offer where the meaning ranks it below its first `SCENE_NAME_RANKS`: the question
         asks about something done in that scene (task context69)."""
         return self._written_only_as(result, asked, similar, names_in, SCENE_NAME_RANKS, scene_only)
+
+    def _compound_name_offered(
+        self,
+        result: SearchResult,
+        asked: int | None,
+        similar: Sequence[tuple[int, float]],
+        names_in: NamesIn,
+    ) -> SearchResult:
+        """A card for the name asked about, every writing of it the modifier of a compound
+        after "what is" (`modifies_head`) whose head words the card's own text does not all
+        write ("what is zero stage 3" keeps ZeRO), becomes an offer behind the meaning's first
+        where that leads the name's cosine by `COMPOUND_NAME_LEAD` and is no entry the glossary
+        relates to the name ("what is system prompt caching": the caching is asked). Task
+        compound70."""
+        if result.entry is None or asked is None or not similar:
+            return result
+        card = self.positions[result.entry.id]
+        first, lead_cosine = similar[0]
+        # a name outside the meaning's list is at most as near as its last
+        name_cosine = dict(similar).get(card, similar[-1][1])
+        if card != asked or first == card or self._related(card, first):
+            return result
+        if lead_cosine - name_cosine < COMPOUND_NAME_LEAD:
+            return result
+
+        def compound_head(before: str, after: str) -> bool:
+            return modifies_head(before, after) and not all(
+                self.fulltext.strength(head, card) > 0 for head in head_words(after)
+            )
+
+        if not self._written_all_as(result, card, names_in, compound_head):
+            return result
+        ahead = Suggestion(
+            self.entries[first].id, self.entries[first].title, result.score, "semantic"
+        )
+        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
 
     def _written_only_as(
         self,

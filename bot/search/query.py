@@ -1277,6 +1277,43 @@ def part_setting(before: str, after: str) -> bool:
     )
 
 
+# "optimizer state sharding", "system prompt caching": a name, then a word that is no function
+# word, the head noun of a compound the name only modifies (`modifies_head`)
+_HEAD_AFTER = re.compile(r" (?P<head>[a-z]{2,})\b")
+# "a model card file": the name's own file (`file_named`), no other thing
+_FILE_HEADS = frozenset({"file", "files"})
+# "what is", "what's a", "explain the": a frame whose subject is a noun phrase, so a word after
+# the name is a noun of the phrase, not a verb ("does gradient descent ALWAYS find ...")
+_WHAT_IS = re.compile(
+    r"(?:^| )(?:what(?:'s| s|s)|what (?:is|are)|which (?:is|are)|explain|define)"
+    r"(?: (?:exactly|even|really))?(?: (?:a|an|the))? $"
+)
+
+
+def modifies_head(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it starts the subject of "what is
+    ..." and is followed by a word that is no function word ("what is optimizer STATE
+    sharding", "what's embedding DRIFT"): the name may be the modifier of a compound whose head
+    says what is asked."""
+    found = _HEAD_AFTER.match(after)
+    if found is None or found["head"] in STOPWORDS | COMPARING | _FILE_HEADS:
+        return False
+    # "what is the learning rate supposed to be": a participle after the name, no head noun
+    participle = found["head"].endswith("ed") and not found["head"].endswith("eed")
+    return not participle and _WHAT_IS.search(before[-COUNTED_TAIL:]) is not None
+
+
+def head_words(after: str) -> list[str]:
+    """The words of the text `after` a name up to the first function word, numbers left out:
+    the head of the compound the name modifies (" state sharding for ...": state, sharding)."""
+    words = []
+    for word in after.split():
+        if word in STOPWORDS or not word.isalnum():
+            break
+        words.append(word)
+    return [word for word in words if word.isalpha()]
+
+
 # "what does mt mean in raid chat", "whats kv cache on the vllm server", "lora means what in
 # peft": a short thing asked about, then the place it was met. The place only says where: what
 # is asked about decides (`SearchIndex._asked_over_setting`).

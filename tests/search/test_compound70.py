@@ -5,6 +5,8 @@ how it was written."""
 
 from __future__ import annotations
 
+from bot.search import SearchIndex
+
 from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
@@ -36,3 +38,15 @@ test_a_compound_whose_head_narrows_the_name_keeps_its_card = PROBES.test(
     "keep", expect=the_asked_card
 )
 test_the_probes_are_the_ones_written = PROBES.counted({"headnoun": 20, "keep": 12})
+
+
+def test_a_name_whose_compound_the_meaning_reads_as_another_entry_is_offered_behind_it(
+    bundled_index: SearchIndex,
+) -> None:
+    """dev24's "what is system prompt caching": Prefix Caching leads System Prompt's cosine by
+    more than `COMPOUND_NAME_LEAD` and the glossary does not relate them, and System Prompt's
+    text never writes "caching": no System Prompt card, Prefix Caching offered first (failed
+    before: System Prompt's card)."""
+    result = bundled_index.search("what is system prompt caching")
+    assert result.entry is None, result
+    assert [s.id for s in result.suggestions[:2]] == ["prefix-caching", "system-prompt"]
