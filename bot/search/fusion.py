@@ -303,16 +303,6 @@ def neighbour_meant(
     )
 
 
-def described_meant(similar: Sequence[tuple[int, float]], name: int, described: int) -> bool:
-    """Is the entry a question describes, beside the `name` it writes, the meaning's first, the
-    name ranked below it or not at all? Then the name is where the question is and the described
-    entry what it asks: its card ("how does vllm avoid fragmenting the kv cache": Paged
-    Attention; tuning slices, bench/results/semantic.md "promote70")."""
-    if not similar or similar[0][0] != described:
-        return False
-    return dict(similar).get(name, 0.0) < similar[0][1]
-
-
 def names_tied(
     card: int, written: Sequence[tuple[int, int]], similar: Sequence[tuple[int, float]]
 ) -> bool:

@@ -61,7 +61,6 @@ from bot.search.fusion import (
     SEMANTIC_CANDIDATES,
     SUBJECT,
     asked_about,
-    described_meant,
     fuse,
     long_lead,
     named_rank,
@@ -91,7 +90,6 @@ from bot.search.query import (
     QUALIFIERS,
     STOPWORDS,
     WEIGHING,
-    after_copula,
     alternatives,
     asked_clause,
     asked_first,
@@ -867,7 +865,7 @@ class SearchIndex:
                 decided = self._narrower_offered(decided, asked and asked[0], similar)
             if pair is None and asked and described is not None:
                 decided = self._described_offered(
-                    decided, asked[0], described, versionless, names_in, similar
+                    decided, asked[0], described, versionless, names_in
                 )
             # a card its own description won, or a comparison's first side, is no tie of names
             by_names = decided.strategy != "description" and pair is None and sides is None
@@ -1948,13 +1946,7 @@ class SearchIndex:
         return first.id in second.related or second.id in first.related
 
     def _described_offered(
-        self,
-        result: SearchResult,
-        name: int,
-        described: int,
-        text: str,
-        names_in: NamesIn,
-        similar: Sequence[tuple[int, float]],
+        self, result: SearchResult, name: int, described: int, text: str, names_in: NamesIn
     ) -> SearchResult:
         """A card for the `name` a question asks about becomes an offer, the `described` entry
         first, where the description stage put that other entry first and the words around
@@ -1974,20 +1966,7 @@ class SearchIndex:
             return result
         other = self.entries[described]
         ahead = Suggestion(other.id, other.title, result.score, "description")
-        offered = _card_offered(result, result.entry, result.strategy or "match-term", ahead)
-        # the meaning agrees, and the name is no subject of "is": the described entry's card
-        if described_meant(similar, name, described) and not any(
-            after_copula(text[: span.start]) for span in spans
-        ):
-            rest_offered = offered.suggestions[1:]
-            return replace(
-                offered,
-                status="match",
-                entry=other,
-                strategy="description",
-                suggestions=rest_offered,
-            )
-        return offered
+        return _card_offered(result, result.entry, result.strategy or "match-term", ahead)
 
     def _neighbour_meant(
         self,

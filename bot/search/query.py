@@ -901,16 +901,6 @@ _SUBJECT_AFTER = re.compile(
 )
 
 
-# "why is hbm the bottleneck ...", "what s vllm even": a name right after a form of "be" is what
-# the question asks about, not where it is.
-_COPULA_BEFORE = re.compile(r"\b(?:is|are|was|were|what s|whats)(?: (?:a|an|the|my|our))? ?$")
-
-
-def after_copula(before: str) -> bool:
-    """Does the normalised text `before` a name end with a form of "be" ("why is", "what s the")?"""
-    return _COPULA_BEFORE.search(before) is not None
-
-
 # "how do i convert safetensors to gguf", "porting our pytorch code to mlx": what the thing is
 # turned into is asked about, what it comes from is offered beside it. Anywhere in the text:
 # the asking words before the verb ("how do i", "easiest way to") say nothing about which.

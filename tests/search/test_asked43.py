@@ -24,6 +24,10 @@ STILL_FAILING = {
         "their outputs?"
     ),
     (
+        "what is deepspeed's trick of partitioning optimizer states, gradients and parameters "
+        "across data parallel ranks in stages 1, 2 and 3?"
+    ),
+    (
         "what happens on the provider's side when i send a prompt to a deployed model and it "
         "writes an answer back?"
     ),

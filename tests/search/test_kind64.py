@@ -61,6 +61,7 @@ STILL_FAILING: set[str] = {
     "which of these update rules should i start with: sgd, adam or rmsprop?",
     "which text generation method should i use: beam search, greedy or top-p?",
     "which weight update method is best for a small cnn, sgd, adam or rmsprop?",
+    "which of these compression tricks keeps the most accuracy, quantization, pruning or distillation?",
     "which randomness knob should i turn first, temperature, top-k or top-p?",
     # main's answers, no list: a name asked about with its kind ("is adam an optimizer": Adam
     # offered second, no card) and a remark beside a name ("i like adam more than sgd, why is it

@@ -17,6 +17,10 @@ STILL_FAILING = {
     "instead of always taking the single most likely next word, the decoder keeps a handful of the"
     " best partial sentences at every step, extends each of them, scores all the extensions and"
     " keeps the top few again, and finally returns the highest scoring complete sentence",
+    # Mixture of Experts first (lead 0.02, MLP second)
+    "the feed forward part of each layer is replaced by many separate smaller networks and a little"
+    " router picks two of them for every token, so the model has a huge total number of weights"
+    " but each token only pays for a small fraction of them",
     # GGUF first, Quantization not among the first four
     "we store the model's numbers with fewer bits, going from sixteen bit floats down to eight or"
     " even four bit integers, which makes the file several times smaller and lets it run on an"

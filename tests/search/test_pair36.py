@@ -26,6 +26,7 @@ STILL_FAILING = {
         "what chip with thousands of small cores was first built for video games and now trains "
         "most models?"
     ),
+    "which setting divides the logits before the softmax to make the output more or less random?",
     (
         "what metric is the exponential of the average loss per token, read as how many words "
         "the model is choosing between?"

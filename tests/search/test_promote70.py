@@ -7,6 +7,8 @@ them (bench/results/semantic.md "promote70")."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.search import SearchIndex
 
 from .probe_files import ProbeFile, no_card, no_card_but_the_asked, the_asked_card
@@ -20,6 +22,7 @@ STILL_FAILING = {
     "our llm gateway sends easy prompts to a cheap model and hard ones to gpt-4, what is that feature?",
     "the vision transformer chops the photo up first, what are those little squares fed in as tokens?",
     "in a mixture-of-experts layer, what picks which expert each token is sent to?",
+    "our chatbot ignored its system prompt after a webpage it read said 'ignore all previous instructions', what attack is that?",
     "when decoding, what's the setting that only samples from the smallest set of tokens whose probabilities add up to 0.9?",
 }
 PROBES = ProbeFile("promote70_probes.tsv", STILL_FAILING)
@@ -32,9 +35,13 @@ test_another_field_gets_no_card = PROBES.test("none", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"card": 22, "asked": 12, "none": 12})
 
 
+@pytest.mark.xfail(
+    strict=True, reason="promote70's described card (4efe8a51) reverted: fails the ship rule"
+)
 def test_a_described_entry_the_meaning_ranks_first_is_carded(bundled_index: SearchIndex) -> None:
     """A dev23 row: vLLM is written, Paged Attention described and the meaning's first; main
-    offered Paged Attention first with no card (`_described_offered`)."""
+    offers Paged Attention first with no card (`_described_offered`). 4efe8a51 carded it, with
+    16 more tuning rows and no wrong card, but 13 right per wrong card held out."""
     result = bundled_index.search("how does vllm avoid fragmenting the kv cache")
     assert result.entry is not None, result
     assert result.entry.id == "paged-attention", result
@@ -42,6 +49,6 @@ def test_a_described_entry_the_meaning_ranks_first_is_carded(bundled_index: Sear
 
 def test_a_name_after_is_keeps_the_described_entry_an_offer(bundled_index: SearchIndex) -> None:
     """A dev5 row: "why is hbm ..." asks about HBM, though the meaning puts the packaging entry
-    it describes first; that entry stays an offer, never the card (`query.after_copula`)."""
+    it describes first; that entry stays an offer, never the card (4efe8a51's guard)."""
     result = bundled_index.search("why is hbm the bottleneck for ai chip supply")
     assert result.entry is None or result.entry.id == "high-bandwidth-memory", result

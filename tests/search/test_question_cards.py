@@ -19,6 +19,7 @@ STILL_FAILING = {
     "why do we divide logits by a number before sampling",  # Logits card
     "how can i fine tune a 70b model on one gpu with 4 bit weights",  # Fine-Tuning card
     "what is it called when you train a small model to copy a big one",  # offered first
+    "why does my training loss go to nan unless i cap the gradient norm",  # Loss card
     "how does vllm fit so many requests in gpu memory",  # vLLM card: fair
     "why is the first token slow but the rest are fast",  # Decode offered first
     "how do i let the llm call my weather api",  # Function Calling card: fair

@@ -56,12 +56,11 @@ test_the_probes_are_the_ones_written = PROBES.counted({"narrow": 44, "real": 43}
 def test_the_entry_the_words_describe_is_offered_before_the_name(
     bundled_index: SearchIndex, query: str, described: str, name: str
 ) -> None:
-    """The words around the name describe another entry the text does not name: the described
-    one first, the name after it; the described one is the card where the meaning ranks it
-    first too (promote70: the first two here), else both are offered."""
+    """The words around the name describe another entry the text does not name: both are
+    offered, the described one first."""
     result = bundled_index.search(query)
-    shown = [result.entry.id] if result.entry else []
-    assert [*shown, *(s.id for s in result.suggestions)][:2] == [described, name]
+    assert result.entry is None
+    assert [s.id for s in result.suggestions[:2]] == [described, name]
 
 
 @pytest.mark.parametrize(
