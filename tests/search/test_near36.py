@@ -13,10 +13,14 @@ from .probe_files import ProbeFile, no_card, the_asked_card
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here. The hidden-web-text story (not read as a long description:
 # both stages agree at cosine 0.687, 0.167 ahead) is Prompt Injection's card since bar56's
-# `fusion.unnamed_lead`. The shared-system-prompt story (the two stages agree, the meaning's
-# first at cosine 0.534, under `LONG_COSINE`) is Prefix Caching's card since long70's
-# `WHOLE_AGREED_COSINE`: its 320 characters are read whole.
+# `fusion.unnamed_lead`.
 STILL_FAILING = {
+    # the two stages agree, but the meaning's first at cosine 0.534 (under `LONG_COSINE`),
+    # Liveness second by 0.012: Prefix Caching offered first
+    "we have this huge system prompt that every single request starts with, like three thousand"
+    " tokens of rules, and somebody on the infra team set the server up so it keeps the "
+    "computed work for that shared opening part and reuses it across users instead of redoing "
+    "it every time, which cut our wait for the first word a lot",
     # near agreement: Jailbreak the meaning's first (0.643), Over-Refusal its second 0.018
     # behind and the description stage's first by 42 points; near36's rule for it gave this card
     # but was reverted (one held-out wrong card more): offered first
