@@ -57,11 +57,6 @@ LONG_LEAD = 0.12
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the
 # words, Adam and RMSprop, from agreeing on half of a text; bench/results/semantic.md "long29").
 DESCRIBED_LEAD = 5.0
-# ... or, for a text both stages read whole past the characters the names are looked for in
-# (`index.MAX_QUERY`: a long story), from this cosine where the description stage puts the same
-# entry first so: its meaning spreads over more words still (the tuning slices' texts over 300
-# characters: 28 -> 36 right cards of 67, none wrong more; bench/results/semantic.md "long70").
-WHOLE_AGREED_COSINE = 0.5
 AGREEMENT_BONUS = 10.0
 # A name inside the sentence, or a description scoring at least this, for the bonus ...
 AGREEMENT_FLOOR = 86.0
@@ -136,7 +131,6 @@ def fuse(
     written: Collection[int] = (),
     long_description: bool = False,
     described_first: int | None = None,
-    read_whole: bool = False,
     unnamed: bool = False,
     field: float = 0.0,
 ) -> None:
@@ -148,8 +142,7 @@ def fuse(
     about. `written`: the entries whose names the text writes; of those leading the lexical
     pool together, the one the meaning puts first agrees with it (`_written_first`).
     `long_description`: the text is a long description (`long_lead`), `described_first` the
-    description stage's clear first (`DESCRIBED_LEAD`), `read_whole` both stages read all of a
-    text longer than the names' cut (`index.MAX_QUERY`). `unnamed`: the text writes no entry's
+    description stage's clear first (`DESCRIBED_LEAD`). `unnamed`: the text writes no entry's
     name and asks about none, so a clear semantic leader the words found is its card
     (`unnamed_lead`). `field`: the text's cosine to the field as a whole (`words_agree`)."""
     ranked = pool.ranked()
@@ -166,7 +159,7 @@ def fuse(
         else min(semantic_score(cosine), MATCH_SCORE - MATCH_MARGIN - 0.1)
         for rank, (entry, cosine) in enumerate(similar)
     }
-    if long_description and long_lead(similar, described_first, read_whole=read_whole):
+    if long_description and long_lead(similar, described_first):
         first = similar[0][0]
         semantic[first] = max(semantic[first], MATCH_SCORE)
     if unnamed and lexical_top < MATCH_SCORE and unnamed_lead(similar, pool):
@@ -216,22 +209,14 @@ def fuse(
         pool.by_entry[entry] = Candidate(min(best, MAX_SCORE), strategy)
 
 
-def long_lead(
-    similar: Sequence[tuple[int, float]],
-    described_first: int | None = None,
-    *,
-    read_whole: bool = False,
-) -> bool:
+def long_lead(similar: Sequence[tuple[int, float]], described_first: int | None = None) -> bool:
     """Does the meaning's first lead a long description clearly enough for its card, though
     under `CARD_COSINE` (`LONG_COSINE`, `LONG_LEAD`), or is it the description stage's clear
-    first too (`described_first`; from `WHOLE_AGREED_COSINE` where both stages `read_whole` a
-    text past the names' cut)?"""
+    first too (`described_first`)?"""
     if not similar:
         return False
     first, cosine = similar[0]
     lead = cosine - similar[1][1] if len(similar) > 1 else 0.0
-    if read_whole and first == described_first and cosine >= WHOLE_AGREED_COSINE:
-        return True
     return cosine >= LONG_COSINE and (lead >= LONG_LEAD or first == described_first)
 
 

@@ -651,11 +651,6 @@ class SearchIndex:
         if sides and core == sides[0]:  # "static vs dynamic quantization": the first names nothing
             core = f"{sides[0]} vs {sides[1]}"
             versionless = self._versionless(core)
-        # a text running past the characters the names are looked for in (a long story whose clue
-        # sits at its end) is read whole by the description stage and the meaning ("long70")
-        whole = normalize(without_chat_markup(query[:MAX_TEXT])) if len(query) > MAX_QUERY else ""
-        whole = "" if whole == normalized else whole
-        description = query_core(whole) if whole else versionless
 
         # the names written in a text, read once a search: several rules look at the same text
         names_in = cache(self._names_in)
@@ -678,7 +673,7 @@ class SearchIndex:
         mistyped = rules.mistyped_words(core) if question and len(words) > 2 else []
         if prose:  # "the optimizer with decoupled weight decay": a description, read it first
             written = self._add_mentions(pool, names_in, core, mistyped)
-            self._add_descriptions(pool, description)
+            self._add_descriptions(pool, versionless)
         if len(words) <= self.names.most_words and pool.best_score() < MATCH_SCORE:
             self._add_prefixes(pool, core_key, core)
             ranked = pool.ranked()
@@ -690,7 +685,7 @@ class SearchIndex:
         if not prose and pool.best_score() < MATCH_SCORE:  # a name nearly right needs no more
             if len(words) > 1:
                 written = self._add_mentions(pool, names_in, core, mistyped)
-            self._add_descriptions(pool, description)
+            self._add_descriptions(pool, versionless)
         # "goodput" is all of "Goodput (Serving)" but for its qualifier, and so the start of its
         # title too: it stays a part, not a prefix strong enough to answer.
         pool.cap(parts, _PART_SCORE)
@@ -734,17 +729,10 @@ class SearchIndex:
             # "speed50": one forward of 36 rows costs less than two of 24 and 12)
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
-            riding = [self._typos_fixed(whole, fixed) if whole else meant, *alone]
-            embedded = (
-                semantic.encoder.encode_queries(riding, fit=True, last_window=bool(whole))
-                if len(semantic)
-                else None
-            )
+            riding = [meant, *alone]
+            embedded = semantic.encoder.encode_queries(riding, fit=True) if len(semantic) else None
             meaning = None if embedded is None else embedded[0]
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
-            if embedded is not None and len(embedded) > len(riding):  # a long text's end, read
-                ending = semantic.similar_to(embedded[-1], SEMANTIC_CANDIDATES)
-                similar, embedded = _better_of(similar, ending), embedded[: len(riding)]
             if unframed is not None and embedded is not None:
                 similar = _unframed_agreeing(similar, semantic, embedded[1])
             if unvoiced is not None and embedded is not None:
@@ -845,7 +833,6 @@ class SearchIndex:
                 written=() if core.startswith("which ") else {entry for entry, _ in written},
                 long_description=long_description,
                 described_first=described_first,
-                read_whole=bool(whole),
                 unnamed=not written and asked is None and subject is None,
                 field=0.0 if meaning is None else field_cosine(semantic, meaning),
             )
@@ -2191,17 +2178,6 @@ def _asked_clause_agreeing(
     if own and own[0][0] == first and own[0][1] > cosine:
         return [(first, own[0][1]), *similar[1:]]
     return similar
-
-
-def _better_of(
-    first: Sequence[tuple[int, float]], second: Sequence[tuple[int, float]]
-) -> list[tuple[int, float]]:
-    """Two rankings of the meaning (position, cosine) as one: each entry at its better cosine,
-    best first, as long as the first."""
-    best = dict(second)
-    for entry, cosine in first:
-        best[entry] = max(cosine, best.get(entry, cosine))
-    return sorted(best.items(), key=lambda item: -item[1])[: len(first)]
 
 
 def _unframed_agreeing(

@@ -2,23 +2,19 @@
 their entry and put the decisive clue in the middle or at the end, and long everyday messages of
 that length (a landlord, a recipe, a web build error). long70_probes.tsv was written from the
 entry ids and general knowledge before any search run on the branch or reading the code; on main
-75238385 14 of 26 chat messages got their card and 16 of 16 everyday ones none. A text past the
-names' cut (`index.MAX_QUERY`) is now read whole by the description stage and the meaning (its
-first and last 64 tokens, each entry's better cosine), and their agreement makes the long
-description's card from `fusion.WHOLE_AGREED_COSINE` (bench/results/semantic.md "long70")."""
+75238385 14 of 26 chat messages get their card and 16 of 16 everyday ones none. long70's whole
+reading of a text past the names' cut (description stage and meaning, their agreement from
+cosine 0.5) made 15 of 26 and failed the ship rule on held out (one right card fewer, one wrong
+more): reverted (bench/results/semantic.md "long70")."""
 
 from __future__ import annotations
-
-import numpy as np
-
-from bot.search.fusion import LONG_COSINE, WHOLE_AGREED_COSINE, long_lead
-from bot.search.semantic.encoder import QUERY_TOKENS, shared_encoder
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. Each is the meaning's or the description stage's miss
-# (bench/results/semantic.md "long70" lists what each stage puts first).
+# the suite and is moved out of here. The meaning's first is under the long-description card's
+# cosine or leads too little, or the description stage does not agree (bench/results/semantic.md
+# "long70"); benchmark contamination and human in the loop were cards with long70's reading.
 STILL_FAILING = {
     "ok so bit of background first, we run a pretty big model for our support bot and latency has"
     " been the main complaint from users for months now, we tried smaller batches and a faster gpu"
@@ -61,55 +57,23 @@ STILL_FAILING = {
     " whole job was to try to get our assistant to do bad things: give dangerous instructions,"
     " leak other users' data, say offensive stuff. they wrote up every trick that worked and we"
     " patched what we could before release. what's the usual term for that exercise",
-    # a card on main: read whole, the closing words ("... reveal they were a patient there")
-    # score Differential Privacy's text 47.8 against 49.1, no clear description first left
-    "a hospital asked us to audit a model they trained on patient records. what worried them"
-    " wasn't the model leaking whole records, but someone being able to tell, just from how"
-    " confident the model is on a given person's data, whether that particular person was in the"
-    " training set at all, which would itself reveal they were a patient there",
     "our support team got a new target last quarter: close tickets within an hour. the number"
     " looked fantastic within weeks, but customers were angrier than ever, because agents were"
     " closing tickets the moment they replied and telling people to open a new one if it wasn't"
     " solved. once the measure became the goal it stopped telling us anything useful, and I keep"
     " seeing that with ai benchmarks too",
+    "we were all excited last week because our new model jumped twelve points on that popular"
+    " maths test and the slides were already made for the all hands. then an intern searched the"
+    " pretraining crawl and found hundreds of the test problems with their worked answers"
+    " sitting in there word for word, scraped off some forum. so now nobody trusts the number and"
+    " my manager wants to know what this problem is called",
+    "our agent can draft refunds for customers automatically, but after one incident where it"
+    " refunded a thousand dollars for a twenty dollar order, we changed the flow so that anything"
+    " above fifty dollars stops and waits for a person on the team to look at it and approve or"
+    " reject it before any money moves",
 }
 PROBES = ProbeFile("long70_probes.tsv", STILL_FAILING)
 
 test_a_long_chat_message_gets_its_card = PROBES.test("chat", expect=the_asked_card)
 test_a_long_everyday_message_gets_no_card = PROBES.test("none", expect=no_card)
 test_the_probes_are_the_ones_written = PROBES.counted({"chat": 26, "none": 16})
-
-FIRST, SECOND = 3, 7
-AGREED = [(FIRST, WHOLE_AGREED_COSINE + 0.01), (SECOND, WHOLE_AGREED_COSINE)]
-
-
-def test_a_text_read_whole_agreeing_is_a_card_under_the_long_cosine() -> None:
-    assert WHOLE_AGREED_COSINE < LONG_COSINE
-    assert long_lead(AGREED, described_first=FIRST, read_whole=True)
-    assert not long_lead(AGREED, described_first=FIRST)  # a text within the cut, as before
-
-
-def test_a_text_read_whole_still_needs_the_agreement() -> None:
-    assert not long_lead(AGREED, read_whole=True)
-    assert not long_lead(AGREED, described_first=SECOND, read_whole=True)
-    low = [(FIRST, WHOLE_AGREED_COSINE - 0.01), (SECOND, WHOLE_AGREED_COSINE - 0.02)]
-    assert not long_lead(low, described_first=FIRST, read_whole=True)
-
-
-def test_a_long_text_adds_the_vector_of_its_last_window() -> None:
-    """The extra row is the text's last QUERY_TOKENS tokens as their own pass reads them; a text
-    within QUERY_TOKENS adds none, and the rows before it are what they were."""
-    encoder = shared_encoder()
-    head = "we tried smaller batches and a faster gpu and it helped a little. " * 6
-    tail = "a tiny model guesses the next words and the big one checks them all at once"
-    texts = [head + tail, "what is that called"]
-    rows = encoder.encode_queries(texts, fit=True, last_window=True)
-    assert len(rows) == 3
-    alone = encoder.encode_queries(texts, fit=True)
-    assert np.allclose(rows[:2], alone, atol=1e-5)
-    end = encoder.tokenizer.encode_end(texts[0], QUERY_TOKENS)
-    assert end is not None
-    assert len(end) == QUERY_TOKENS
-    assert end[-2] == encoder.tokenizer.encode(tail, QUERY_TOKENS)[-2]  # its last word's piece
-    assert float(rows[2] @ encoder._forward_ragged([end])[0]) > 0.99999
-    assert len(encoder.encode_queries(["what is that called"], last_window=True)) == 1

@@ -169,26 +169,19 @@ class Encoder:
         return vector
 
     def encode_queries(
-        self,
-        texts: Sequence[str],
-        max_tokens: int = QUERY_TOKENS,
-        fit: bool = False,
-        last_window: bool = False,
+        self, texts: Sequence[str], max_tokens: int = QUERY_TOKENS, fit: bool = False
     ) -> Matrix:
         """One unit vector per text, as rows, from ONE forward pass over all their tokens: a
         search's second text (the asking clause) rides on its first's weight products, which
         dominate a short pass (about 2.6 ms fixed, 0.18 ms a row). Each text attends to its own
         tokens alone, so a vector differs from the text's own pass by rounding only. With `fit`,
         the texts after the first share the rows the first leaves of `max_tokens` where all
-        would not fit, each cut to at least RIDER_TOKENS; the first is never cut for them. With
-        `last_window`, a first text that runs past `max_tokens` adds one row after the others:
-        the vector of its last `max_tokens` tokens (what a long message says at its end)."""
+        would not fit, each cut to at least RIDER_TOKENS; the first is never cut for them."""
         ids = [self.tokenizer.encode(t, max_tokens) for t in texts]
         if fit and len(ids) > 1 and sum(len(i) for i in ids) > max_tokens:
             room = max(RIDER_TOKENS, (max_tokens - len(ids[0])) // (len(ids) - 1))
             ids[1:] = [self.tokenizer.encode(t, min(room, max_tokens)) for t in texts[1:]]
-        end = self.tokenizer.encode_end(texts[0], max_tokens) if last_window and texts else None
-        return self._forward_ragged(ids if end is None else [*ids, end])
+        return self._forward_ragged(ids)
 
     def _forward(self, batch: list[list[int]]) -> Matrix:
         """Texts padded to one length: one attention product for them all (the entries' way)."""

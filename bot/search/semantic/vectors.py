@@ -47,11 +47,7 @@ class TextEncoder(Protocol):
     def encode_query(self, text: str) -> Vectors: ...
 
     def encode_queries(
-        self,
-        texts: Sequence[str],
-        max_tokens: int = ...,
-        fit: bool = False,
-        last_window: bool = False,
+        self, texts: Sequence[str], max_tokens: int = ..., fit: bool = False
     ) -> Vectors: ...
 
 

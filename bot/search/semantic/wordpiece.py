@@ -125,11 +125,3 @@ class WordPiece:
             if len(ids) >= max_tokens - 1:
                 break
         return [*ids[: max_tokens - 1], self.sep]
-
-    def encode_end(self, text: str, max_tokens: int) -> list[int] | None:
-        """[CLS] the last pieces [SEP], `max_tokens` in all, where the text's pieces run past
-        what `encode` keeps of them; None where `encode` keeps them all."""
-        pieces = [i for word in basic_words(text) for i in self._word_ids(word)]
-        if len(pieces) <= max_tokens - 2:
-            return None
-        return [self.cls, *pieces[len(pieces) - (max_tokens - 2) :], self.sep]
