@@ -79,13 +79,15 @@ def test_a_tied_name_the_rest_still_ranks_near_keeps_its_card(bundled_index: Sea
     [
         ("after ", " returns 100 passages how do i pick the best 5", True),
         ("our ", " server ran out of memory what is that technique", True),
-        ("its a ", " load it in lm studio whats special about that file", True),
+        ("our ", " agent runs npm install. where should that command execute?", True),
+        ("its a ", " load it in lm studio whats special about that file", False),  # points back
         ("when i need ", " how does the library stop the model", True),
         ("what is ", "", False),  # asked
         ("how does ", " work", False),
         ("what ", " rank should i use", False),
         ("a single ", " is just a weighted sum right", False),  # nothing asked
         ("does the ", " library support anything besides lora", False),  # no asking word
+        ("we use ", " for fine-tuning. how does it keep the weights small?", False),  # points back
     ],
 )
 def test_a_name_before_the_asking(before: str, after: str, written: bool) -> None:
