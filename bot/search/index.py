@@ -97,7 +97,6 @@ from bot.search.query import (
     asks_kind,
     asks_nothing,
     asks_what_described,
-    before_the_asking,
     compared,
     compared_sides,
     conversion,
@@ -228,17 +227,6 @@ OBJECT_NAME_RANKS = 3
 # right one lost; a near second, 0.011 behind on dev23's structured outputs row, is no lead: at
 # 0.015 "when prompting with chain-of-thought, why does ..." lost its card to a 0.001 tie).
 SCENE_NAME_RANKS = 1
-# A card for a name written before anything is asked (`before_the_asking`), where the meaning
-# ranks it within TIED_COSINE of a related entry the text does not write, yields to that entry
-# where the text read without the name puts it TIED_REST_LEAD ahead of the name and the name
-# outside its first TIED_REST_NEAR (task tie70: a near tie is no lead either way, so what decides
-# is what the rest of the text says; "when prompting with chain-of-thought, why does thinking step
-# by step help ..." read without the name still ranks Chain-of-Thought second: its card stands).
-TIED_COSINE = 0.012
-TIED_REST_LEAD = 0.03
-TIED_REST_NEAR = 3
-# How many entries the rest's reading ranks; a name below them scores at most the last one
-TIED_REST_RANKS = 40
 # The meaning read without the speaker's opening is taken only where it puts its first this far
 # ahead of its own second (task voice61): near its runners-up, the nearer cosine only lifted a
 # neighbour's card (agree59's lead for the same reason).
@@ -897,8 +885,6 @@ class SearchIndex:
             if quote_split(query[:MAX_QUERY]) is None:  # a reply under a quote asks what it quotes
                 decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
-                if pair is None and sides is None:
-                    decided = self._tied_name_yields(decided, similar, names_in, semantic)
             decided = self._part_setting_offered(decided, similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
@@ -1815,52 +1801,6 @@ class SearchIndex:
         return _card_offered(
             result, result.entry, result.strategy or "match-term", self._ahead(result, similar)
         )
-
-    def _tied_name_yields(
-        self,
-        result: SearchResult,
-        similar: Sequence[tuple[int, float]],
-        names_in: NamesIn,
-        semantic: SemanticIndex,
-    ) -> SearchResult:
-        """A card for a name written only before what is asked (`before_the_asking`), where the
-        meaning ranks it and a related entry the text does not write within `TIED_COSINE`
-        ("after hybrid search returns 100 passages how do i pick the best 5": Hybrid Search and
-        Reranking 0.007 apart), is read again without the name: where that rest puts the other
-        entry `TIED_REST_LEAD` ahead of the name, the name was only the setting and the other
-        entry goes first, the name offered after it. Where the rest still ranks the name among
-        its first `TIED_REST_NEAR`, its card stands. The second pass runs only on such a tie (task tie70)."""
-        if result.entry is None or len(similar) < 2:
-            return result
-        card = self.positions[result.entry.id]
-        cosines = dict(similar)
-        if card not in cosines:
-            return result
-        other, cosine = next((e, c) for e, c in similar if e != card)
-        if abs(cosines[card] - cosine) > TIED_COSINE or not self._related(card, other):
-            return result
-        text = result.normalized_query
-        found = names_in(text)
-        if any(f.entry == other for f in found):
-            return result
-        if not self._written_all_as(result, card, names_in, before_the_asking):
-            return result
-        rest = text
-        for f in sorted((f for f in found if f.entry == card), key=lambda f: -f.start):
-            rest = rest[: f.start] + rest[f.end :]
-        own = semantic.similar_to(
-            semantic.encoder.encode_query(" ".join(rest.split())), TIED_REST_RANKS
-        )
-        ranked = dict(own)
-        if other not in ranked:
-            return result
-        name = ranked.get(card, own[-1][1])
-        near = card in (entry for entry, _ in own[:TIED_REST_NEAR])
-        if near or ranked[other] - name < TIED_REST_LEAD:
-            return result
-        ahead = self.entries[other]
-        offer = Suggestion(ahead.id, ahead.title, result.score, "semantic")
-        return _card_offered(result, result.entry, result.strategy or "match-term", offer)
 
     def _part_setting_offered(
         self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn

@@ -1237,25 +1237,6 @@ def spoken_object(before: str, after: str) -> bool:
     return _QUESTION_WORD.search(before) is None and _QUESTION_WORD.search(after) is not None
 
 
-# The words that open what a text asks (no "when", "does", "is": they open scenes and statements
-# as often as questions).
-_ASKING_WORD = re.compile(r"\b(?:what|whats|how|why|which|where|who)\b")
-# "we use lora for fine-tuning. how does it keep ...": the question points back at the name
-_POINTING_BACK = re.compile(r"\b(?:it|them)\b")
-
-
-def before_the_asking(before: str, after: str) -> bool:
-    """Whether a name between the text `before` and `after` it is written before anything is
-    asked, and something is asked after it ("after hybrid search returns 100 passages how do i
-    pick the best 5", "our vllm server ran out of memory ... what is that technique"): it may be
-    the setting of the question, or what it asks about ("its a gguf ... whats special about that
-    file"); the meaning decides (task tie70). Not where the words after it point back at it
-    ("we use lora for fine-tuning. how does it keep ..."): that asks about the name."""
-    if _ASKING_WORD.search(before) is not None or _POINTING_BACK.search(after) is not None:
-        return False
-    return _ASKING_WORD.search(after) is not None
-
-
 # A part, step or piece of a thing, said in the singular: "which part of a transformer block",
 # "in rlhf what's the first stage". The plural ("what are the steps of rlhf") asks for the whole.
 _PIECE = (

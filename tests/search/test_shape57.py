@@ -16,18 +16,16 @@ from bot.search import SearchIndex
 from .probe_files import ProbeFile, no_card, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here. The statement's name carded: the Hugging Face Hub (0.78,
-# Model Card 0.54).
+# the suite and is moved out of here. The statement's name carded: PyTorch (the meaning puts it
+# first, 0.04 ahead of Automatic Differentiation), the Hugging Face Hub (0.78, Model Card 0.54).
 NOT_WRITTEN_FAILING: set[str] = {
+    "we use pytorch for everything. what's the thing that works out all the gradients for you"
+    " from the forward pass?",
     "we share our models on the hugging face hub. what's the document that describes a model's"
     " intended use and its limits?",
 }
 ASKED_FAILING: set[str] = {
     *NOT_WRITTEN_FAILING,
-    # PyTorch's card yields to Automatic Differentiation, tied with it in the meaning (task
-    # tie70, `_tied_name_yields`): offered first, no card
-    "we use pytorch for everything. what's the thing that works out all the gradients for you"
-    " from the forward pass?",
     # Cross-Encoder's card: a fair reading of "rescores ... reading query and document together"
     "we use bm25 for search in our docs bot. what's the second pass that rescores the top"
     " results with a bigger model reading query and document together?",
