@@ -43,6 +43,36 @@ def test_every_setting_is_in_the_readme_table_and_in_env_example() -> None:
     assert example == settings
 
 
+def said(value: object) -> str:
+    """A default as README writes it: 60, not 60.0."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def test_the_readme_defaults_are_the_settings_and_env_examples() -> None:
+    """Each default README's table gives in a value of its own (`60`, `INFO`) is the setting's,
+    and `.env.example`'s where it writes one (it leaves some empty: the default, or the image's)."""
+    example = dict(re.findall(r"^([A-Z][A-Z_]+)=(.*)$", (ROOT / ".env.example").read_text(), re.M))
+    compared = 0
+    for line in section("## Settings").splitlines():
+        if not line.startswith("| `"):
+            continue
+        row = cells(line)
+        names = re.findall(r"`([A-Z][A-Z_]+)`", row[1])
+        defaults = re.findall(r"`([^`]*)`", row[2])
+        if len(defaults) != len(names) or set(names) & ENVIRONMENT_ONLY:
+            continue  # "unset", "the bundled `data/`": said in words
+        for name, default in zip(names, defaults, strict=True):
+            value = Settings.model_fields[name.lower()].default
+            if value not in (None, ""):
+                assert said(value) == default, name
+                compared += 1
+            if example[name]:
+                assert example[name] == default, name
+    assert compared >= 15
+
+
 def commands(
     parser: argparse.ArgumentParser, prefix: str = ""
 ) -> dict[str, argparse.ArgumentParser]:
