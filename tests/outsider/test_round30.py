@@ -194,8 +194,8 @@ async def test_the_command_line_export_names_the_aliases_it_leaves_out(tmp_path:
     assert status == 0, said
     assert said == (
         "terms export: the file does not hold server 4's 1 alias: "
-        "`glossary-bot aliases export --guild 4` writes them (`aliases import` reads them back, "
-        "with each guild_id set to the other server's)\n"
+        "`glossary-bot aliases export --guild 4` writes it (`aliases import` reads it back, "
+        "with its guild_id set to the other server's)\n"
     ), said
 
 
