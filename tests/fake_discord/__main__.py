@@ -57,9 +57,12 @@ def port_number(text: str) -> int:
     return port
 
 
-def shown(message: dict[str, Any], reader: str = "alice") -> str:
+def shown(
+    message: dict[str, Any], reader: str = "alice", names: dict[int, FakeUser] | None = None
+) -> str:
     """A message of the bot's as plain text: its content, its card, its buttons and menus
-    (numbered, as `!click N` and `!pick N` name them), and who alone sees it."""
+    (numbered, as `!click N` and `!pick N` name them), and who alone sees it. A mention of one
+    of `names` reads as Discord shows it, `@alice`."""
     lines = [message["content"]] if message.get("content") else []
     for embed in message.get("embeds") or []:
         lines += [f"[{embed['title']}]"] if embed.get("title") else []
@@ -81,7 +84,14 @@ def shown(message: dict[str, Any], reader: str = "alice") -> str:
     lines += menus
     if (message.get("flags") or 0) & 64:
         lines.append(f"(only {reader} sees this)")
-    return "\n".join(lines) or "(an empty message)"
+    text = "\n".join(lines) or "(an empty message)"
+    known = names or {}
+    return _MENTION.sub(
+        lambda m: f"@{_name(known[int(m[1])])}" if int(m[1]) in known else m[0], text
+    )
+
+
+_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def _components(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -198,7 +208,8 @@ class Console:
                 for message_id, reader in come:
                     self.printed.add(message_id)
                     self.answer = (message_id, reader)
-                    print(shown(self.fake.message(message_id), reader) + "\n", flush=True)
+                    said = shown(self.fake.message(message_id), reader, self.fake.world.users)
+                    print(said + "\n", flush=True)
 
     def _unprinted(self) -> list[tuple[int, str]] | None:
         come = [
@@ -256,7 +267,7 @@ class Console:
         self.said = await self.fake.user_message(person, channel, f"{self.fake.bot.mention} {line}")
         message = await self.fake.wait_for_channel_message(channel)
         self.answer = (int(message["id"]), _name(person))
-        return shown(message, _name(person))
+        return shown(message, _name(person), self.fake.world.users)
 
     async def _slash(self, person: FakeUser, typed: str) -> str:
         command, options = self._options(typed)
@@ -366,7 +377,7 @@ class Console:
         self.answer = (int(message["id"]), _name(person))
         self.printed.add(int(message["id"]))
         self.answered.append((handle, _name(person)))
-        return shown(message, _name(person))
+        return shown(message, _name(person), self.fake.world.users)
 
     def _opened(self, person: FakeUser, handle: InteractionHandle, modal: dict[str, Any]) -> str:
         fields = list(_inputs(modal.get("components") or []))

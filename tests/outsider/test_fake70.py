@@ -133,6 +133,13 @@ async def test_the_fake_by_hand_drives_every_kind_of_interaction(tmp_path: Path)
         await typed("!say we put zorbnet behind the chat", "not to the bot")
         said = await typed("!explain", "(only alice sees this)")
         assert "**Retrieval-Augmented Generation (RAG)**" in said, said
+        # alice's form, and the moderators' review of it, its mention shown as Discord shows it.
+        await typed("/suggest", "1/2 Term")
+        await typed("Zorbwave", "2/2 ")
+        said = await typed("A wave of zorbs.", "(only alice sees this)")
+        assert "Thanks! “Zorbwave” is with this server's moderators." in said, said
+        said = await typed("mo: /term review", "(only mo sees this)")
+        assert "[Zorbwave]\nA wave of zorbs.\nFrom: @alice\n" in said, said
         # An import, with a file from disk.
         said = await typed(f"mo: /term import file:{tmp_path / 'zorb.toml'}", "(only mo sees")
         assert "Imported: 1 added, 0 changed, 0 removed." in said, said
