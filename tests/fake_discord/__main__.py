@@ -216,7 +216,7 @@ class Console:
             (message_id, reader)
             for handle, reader in self.answered
             for message_id in handle.followup_ids
-            if message_id not in self.printed
+            if message_id not in self.printed and self.fake.store.is_live(message_id)
         ]
         return come or None
 
