@@ -1,0 +1,64 @@
+"""review70 (PLAN.md, "review70"): left69's "thinking…" taken as shown, attacked with other
+commands running in the same channel meanwhile (the in-process bot on the fake Discord, a real
+SQLite file)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.storage import Store
+from tests.discord_app.conftest import StartBot
+from tests.discord_app.helpers import embed_of
+from tests.resilience.helpers import warned
+
+from .conftest import Scene
+from .test_review69_discord import CALLBACK, GIVEN_UP, HANG, said
+
+
+async def test_a_thinking_taken_as_shown_beside_other_commands_in_the_channel(
+    scene: Scene, start_bot: StartBot, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Held on main 75238385. While a moderator's `/alias remove` waits on a "thinking…"
+    Discord holds (taken as shown past the 3 s and VERDICT_WAIT), an admin's
+    `/alias remove` and a member's `/define` run in the same channel: each is answered as its
+    own first response, the held one's answer goes as its followup, and nothing is refused
+    (the mark is the held interaction's, not the channel's nor the command's)."""
+    fake = scene.fake
+    caplog.set_level(logging.INFO)
+    hold = fake.hold_answer(*CALLBACK)
+    async with start_bot(store):
+        try:
+            async with warned(GIVEN_UP, HANG, logging.INFO):
+                held = await fake.slash(
+                    scene.moderator,
+                    "alias remove",
+                    {"alias": "no such alias"},
+                    channel=scene.channel,
+                    held_up=1.0,
+                )
+                await asyncio.wait_for(hold.taken.wait(), HANG)
+                other = await fake.slash(
+                    scene.admin,
+                    "alias remove",
+                    {"alias": "another missing alias"},
+                    channel=scene.channel,
+                    settle=False,  # the held answer is still under way
+                )
+                other_answer = await asyncio.wait_for(said(other), HANG)
+                asked = await fake.slash(
+                    scene.alice, "define", {"term": "kv cache"}, channel=scene.channel, settle=False
+                )
+                card = await asyncio.wait_for(asked.final_message(), HANG)
+        finally:
+            hold.release()
+        answer = await asyncio.wait_for(said(held), HANG)
+        await fake.settle()
+    refused = fake.pop_violations()
+    assert answer.startswith("This server has no alias “no such alias”"), answer
+    assert other_answer.startswith("This server has no alias “another missing alias”"), other_answer
+    assert embed_of(card)["title"].startswith("KV Cache"), card
+    assert not refused, refused
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
