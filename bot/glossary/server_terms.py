@@ -77,6 +77,9 @@ FIELD_LABELS: Mapping[str, str] = {
     "terms": "Terms",
 }
 _LIST_SEPARATORS = re.compile(r"[,\n]")
+# A problem is one line: a name refused for a line break or tab it holds is quoted with them
+# written as a file writes them ("Zorb\r\nOne"), not broken over lines.
+_GAPS_WRITTEN = str.maketrans({"\r": "\\r", "\n": "\\n", "\t": "\\t", "\v": "\\v", "\f": "\\f"})
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ class TermProblem:
     def __str__(self) -> str:
         where = f"line {self.line}, " if self.line else ""
         what = f"“{self.term}”, " if self.term else ""
-        return f"{where}{what}{FIELD_LABELS.get(self.field, self.field)}: {self.message}"
+        said = f"{where}{what}{FIELD_LABELS.get(self.field, self.field)}: {self.message}"
+        return said.translate(_GAPS_WRITTEN)
 
 
 class ServerTerm(BaseModel):

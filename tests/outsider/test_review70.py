@@ -105,3 +105,41 @@ def test_a_password_as_a_query_parameter_logs_in_and_a_wrong_one_is_not_shown(
     status, said = glossary_bot_here(CLI_ENV, tmp_path, "stats", "--db", right)
     assert "password authentication failed" not in said, said
     assert f"password={parts.password}" not in said, said
+
+
+# Names written with line breaks or a tab as escapes (a script's file of text typed on Windows):
+# refused, as names may not hold them; the problem still one line, the name as the file wrote it.
+NAMES_WITH_BREAKS = """
+[[entries]]
+title = "Zorb\\r\\nOne"
+category = "Fundamentals"
+definition = "A line.\\r\\nAnother line."
+
+[[entries]]
+title = "Zorb Two"
+aliases = ["zorb\\rtwo thing", "z\\ttab"]
+category = "Fundamentals"
+definition = "B."
+"""
+
+
+def test_a_name_with_a_line_break_is_refused_in_one_line_showing_it(tmp_path: Path) -> None:
+    """`terms import` listed each problem on a line of its own, but quoted the name with its
+    line break in it: "• line 2, “Zorb" then "One”, Title: …" over two lines, and a lone "\\r"
+    sent the terminal's cursor back over the line's start. Now the name is shown as the file
+    writes it (`Zorb\\r\\nOne`), one problem a line."""
+    file = tmp_path / "names.toml"
+    file.write_text(NAMES_WITH_BREAKS)
+    db = str(tmp_path / "g.db")
+    status, said = glossary_bot_here(
+        {**CLI_ENV, "DATABASE_PATH": db}, tmp_path, "terms", "import", str(file), "--guild", "42"
+    )
+    assert status == 1, said
+    assert "\r" not in said, said
+    assert "\t" not in said, said
+    lines = said.strip().split("\n")
+    assert lines[0] == "Nothing was imported: 3 problems in the file.", said
+    assert len(lines) == 4, said
+    assert "“Zorb\\r\\nOne”, Title: “Zorb\\r\\nOne”: A name cannot contain line breaks" in said
+    assert "Other names: “zorb\\rtwo thing”" in said, said
+    assert "Other names: “z\\ttab”" in said, said

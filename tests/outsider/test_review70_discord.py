@@ -9,13 +9,16 @@ import logging
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
 from bot.storage import Store
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of
 from tests.resilience.helpers import warned
 
 from .conftest import Scene
+from .test_outsider69 import import_file
 from .test_review69_discord import CALLBACK, GIVEN_UP, HANG, said
+from .test_review70 import NAMES_WITH_BREAKS
 
 
 async def test_a_thinking_taken_as_shown_beside_other_commands_in_the_channel(
@@ -62,3 +65,19 @@ async def test_a_thinking_taken_as_shown_beside_other_commands_in_the_channel(
     assert embed_of(card)["title"].startswith("KV Cache"), card
     assert not refused, refused
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_a_name_with_a_line_break_is_one_problem_line_in_the_import_answer(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/term import` of a file whose names hold escaped line breaks or a tab: refused, each
+    problem one bullet; the name was quoted with its line break, the bullet broken over lines
+    in Discord. Now shown as the file writes it."""
+    answer = await import_file(scene, "names.toml", NAMES_WITH_BREAKS)
+    lines = answer.split("\n")
+    assert lines[0] == "Nothing was imported: 3 problems in the file.", answer
+    assert len(lines) == 4, answer
+    assert all(line.startswith("• line ") for line in lines[1:]), answer
+    assert "\r" not in answer, answer
+    assert "\t" not in answer, answer
+    assert "“Zorb\\\\r\\\\nOne”, Title" in answer, answer  # rendered as Zorb\\r\\nOne
