@@ -10,7 +10,9 @@ import logging
 import pytest
 
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
+from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import embed_of
 from tests.resilience.helpers import warned
@@ -81,3 +83,55 @@ async def test_a_name_with_a_line_break_is_one_problem_line_in_the_import_answer
     assert "\r" not in answer, answer
     assert "\t" not in answer, answer
     assert "“Zorb\\\\r\\\\nOne”, Title" in answer, answer  # rendered as Zorb\\r\\nOne
+
+
+def _lines(text: str, size: int) -> str:
+    """`size` characters of `text` repeated, a line break every 50, no space at either end (as
+    a form or an import stores a text)."""
+    out = (text * (size // len(text) + 1))[:size]
+    return "\n".join(out[i : i + 50] for i in range(0, size, 50))[:size].strip()
+
+
+def at_every_cap(count: int) -> tuple[ServerTerm, ...]:
+    """`count` terms with every field at its cap (title with acronym 256 characters, definition
+    4,000, the other texts 1,024 each, 40 other names, 12 related), line breaks in every text."""
+    return tuple(
+        ServerTerm(
+            id=f"zorb-{n}",
+            title=f"Zorb {n:02d} " + ("quux " * 60)[: 256 - 8 - 8].strip(),
+            acronym=f"ZBQ{n:02d}",
+            category="Fundamentals",
+            definition=_lines(f'What zorb {n} does, "quoted" and \\ slashed. ', 4000),
+            summary=_lines(f"Zorb {n} in brief. ", 1024),
+            boundary=_lines(f"Not zorb {n + 1}. ", 1024),
+            importance=_lines(f"Why zorb {n} matters. ", 1024),
+            plain=_lines(f"Zorb {n} plainly. ", 1024),
+            keywords=tuple(f"zorbing {n} {k}" for k in range(10)),
+            reference=f"https://example.com/zorb/{n}",
+            aliases=tuple(f"zorbish {n} {k:02d}" for k in range(40)),
+            related=tuple(f"zorb-{(n + k) % count}" for k in range(1, 13)),
+        )
+        for n in range(count)
+    )
+
+
+async def test_a_server_at_every_cap_with_line_breaks_imports_its_own_export_back(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """Held on main 75238385. outsider69's round trip (a server at its term cap, every field)
+    with every field at its own cap too and line breaks in every text: `/term export` then
+    `/term import` of that file changes nothing (the export writes a line break as `\\n`, so
+    the TOML budget of 50 items a term is not spent on them)."""
+    caps = (20, 2 * 1024 * 1024)
+    terms = at_every_cap(caps[0])
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=terms), None), 1)
+    async with start_bot(store, term_caps=caps):
+        asked = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+        exported = await asked.final_message()
+        assert exported["content"].startswith("20 terms of this server"), exported
+        data = scene.fake.attachment_bytes(exported["attachments"][0])
+        assert b"\\n" in data
+        answer = await import_file(scene, "ours.toml", data)
+        assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
+        stored = await read_terms(store, scene.guild.id)
+    assert sorted(stored, key=lambda t: t.id) == sorted(terms, key=lambda t: t.id)
