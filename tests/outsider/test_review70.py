@@ -143,3 +143,43 @@ def test_a_name_with_a_line_break_is_refused_in_one_line_showing_it(tmp_path: Pa
     assert "“Zorb\\r\\nOne”, Title: “Zorb\\r\\nOne”: A name cannot contain line breaks" in said
     assert "Other names: “zorb\\rtwo thing”" in said, said
     assert "Other names: “z\\ttab”" in said, said
+
+
+def _one_term(tmp_path: Path, definition: str) -> tuple[int, str]:
+    file = tmp_path / "big.toml"
+    file.write_text(
+        f'[[entries]]\ntitle = "Zorb Big"\ncategory = "Fundamentals"\ndefinition = "{definition}"\n'
+    )
+    db = str(tmp_path / "g.db")
+    return glossary_bot_here(
+        {**CLI_ENV, "DATABASE_PATH": db}, tmp_path, "terms", "import", str(file), "--guild", "7"
+    )
+
+
+@pytest.mark.parametrize("size", [4001, 4096, 4097, 5000])
+def test_a_definition_past_the_form_is_told_the_forms_cap_whatever_its_length(
+    tmp_path: Path, size: int
+) -> None:
+    """README: a field holds what its form input does (definition 4,000). One of 4,001-4,096
+    was told "longer than 4,000 characters (4,050): more than `/term edit`'s form holds", one
+    past 4,096 "definition longer than 4096 characters" (the card's cap, said first): trimmed to
+    4,090 after that, the moderator met the other. Now the form's cap, with the count, always."""
+    status, said = _one_term(tmp_path, "a" * size)
+    assert status == 1, said
+    assert (
+        f"Definition: longer than 4,000 characters ({size:,}): more than `/term edit`'s form holds"
+        in said
+    ), said
+    assert "4096" not in said, said
+    assert said.startswith("Nothing was imported: 1 problem in the file."), said
+
+
+def test_a_definition_past_the_form_with_a_mention_is_told_both(tmp_path: Path) -> None:
+    """README: every problem is reported at once. A definition of 4,050 characters holding
+    @everyone was told only of the mention (the form's cap was not checked on a field already
+    said to be wrong): the moderator who removed the mention then met the length."""
+    status, said = _one_term(tmp_path, "hey @everyone " + "a" * 4050)
+    assert status == 1, said
+    assert said.startswith("Nothing was imported: 2 problems in the file."), said
+    assert "cannot contain mentions" in said, said
+    assert "longer than 4,000 characters (4,064)" in said, said
