@@ -67,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _default(parser)  # no command named: the whole parser
         if args.handler == RUN_BOT:
             _stop_while_starting()
+        else:
+            from bot.entry import hand_over
+
+            hand_over()  # a Ctrl-C since the program began: Python's KeyboardInterrupt (130)
         if args.settings:
             from bot.settings import load_settings
 
@@ -573,6 +577,9 @@ def _stop_while_starting() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    from bot.entry import hand_over
+
+    hand_over()  # a Ctrl-C since the program began stops it now
     from bot.discord_app.cli import reload_when_running  # SIGHUP: the reload waits for the loop
 
     signal.signal(signal.SIGHUP, reload_when_running)
