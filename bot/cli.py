@@ -604,6 +604,7 @@ def _default(parser: argparse.ArgumentParser) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     from bot.glossary import inspect_glossary
+    from bot.glossary.problems import reading_order
     from bot.progress import Progress
 
     if args.deep and args.db is None:  # alone it checked nothing more, and said nothing
@@ -620,6 +621,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.db is not None:
         servers, more = _check_database(args.db, glossary, problems, deep=args.deep)
         problems = problems + more
+    problems = reading_order(problems, file=lambda problem: problem.file)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     for problem in errors + ([] if args.quiet else warnings):

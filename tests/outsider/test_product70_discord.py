@@ -21,6 +21,8 @@ from tests.resilience.helpers import warned
 
 from .conftest import Scene
 from .test_limits69_discord import FAILING
+from .test_outsider69 import import_file
+from .test_product70 import MARKDOWN, lines_of
 from .test_review69_discord import CALLBACK, HANG, SLOW, said
 
 NOT_SENT = "no first response could be sent within Discord's 3 s"
@@ -141,3 +143,15 @@ async def test_a_moderators_use_comes_back_when_the_first_response_is_given_up(
     assert added.startswith("Added **Zorblax**"), added
     assert removed["content"] == "Removed “Zorblax”.", removed
     assert again.startswith("This server has no alias “blorp”"), again
+
+
+async def test_term_imports_problems_are_listed_by_line(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """outsider69's "Left": `/term import` listed the file's readers' problems first, then the
+    term checks' (lines 19, then 3, 7, 11, 11, 15); now top-down, as `terms import` and
+    `check` (test_product70)."""
+    async with start_bot(store):
+        answer = await import_file(scene, "ours.md", MARKDOWN)
+    assert answer.startswith("Nothing was imported: 6 problems"), answer
+    assert lines_of(answer, "• line ") == [3, 7, 11, 11, 15, 19], answer
