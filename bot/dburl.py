@@ -8,7 +8,7 @@ the settings and the storage layer both ask it.
 
 from __future__ import annotations
 
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote_plus, urlsplit
 
 PERCENT_ENCODE = "percent-encode @ : / ? # in its user name or password as %40 %3A %2F %3F %23"
 NOT_A_PORT = "its port is not a number from 1 to 65535"
@@ -45,20 +45,36 @@ def without_password(url: str) -> str:
     parts = urlsplit(url)
     if credentials_problem(url):
         return f"{parts.scheme}://…"
+    # libpq and asyncpg also take the password as a parameter (`?password=`, beside `host=`
+    # for a socket folder): left out as the one in user:password@ is.
+    query = "&".join(item for item in parts.query.split("&") if _parameter(item) != "password")
+    parts = parts._replace(query=query)
     if parts.password is None:
-        return url
+        return _joined(parts)
     host = parts.hostname or ""
     if ":" in host:
         host = f"[{host}]"
     # The port as written: one that is no number is what the line about it must show.
     port = parts.netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
     netloc = f"{parts.username or ''}@{host}" + (f":{port}" if port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    return _joined(parts._replace(netloc=netloc))
 
 
 def _bad_port(parts: SplitResult) -> bool:
     try:
-        parts.port  # noqa: B018  (raises on a port that is no number, or above 65535)
+        return parts.port == 0  # (raises on a port that is no number, or above 65535)
     except ValueError:
         return True
-    return False
+
+
+def _joined(parts: SplitResult) -> str:
+    """``parts`` written back as a URL; `postgresql:///db` keeps its empty host (urlunsplit drops
+    the `//`)."""
+    return f"{parts.scheme}://{parts.netloc}{parts.path}" + (
+        f"?{parts.query}" if parts.query else ""
+    )
+
+
+def _parameter(item: str) -> str:
+    """The name of one `name=value` of a URL's query, as PostgreSQL's clients decode it."""
+    return unquote_plus(item.partition("=")[0])
