@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -136,7 +136,16 @@ context, 12 comparing two entries with the second in `also`, 12 misspelling the 
 off-topic rows: other-field comparisons, an entry's word in another sense, plain other-field
 questions), `relevance_blind50.tsv` (one slice, `test31`, held out, the other half in the same
 shapes in other voices: a radiographer, a sommelier, a surveyor, a puppeteer, a librarian;
-written right after dev23),
+written right after dev23), `relevance_blind51.tsv` (one slice, `dev24`, to tune on, half the
+glossary split by the md5 of "70:" + id, alternately within each category, the first to dev24:
+one description per entry naming nothing of it, 4-12, 13-35 and 40-70 words; one chat question
+per entry from a glassblower, a tram driver, a midwife, a court stenographer or a falconer, 11
+comparing two entries with the second in `also`; 28 compounds ("what is <name> <head>"), the
+head moving the answer to another entry (named entry in `also`) or off the glossary, or
+leaving it; 50 off-topic rows: other-field comparisons with an entry's word, an entry's word in
+another sense, plain other-field questions), `relevance_blind52.tsv` (one slice, `test32`, held
+out, the other half in the same shapes in other voices: a piano tuner, a zookeeper, a stage
+manager, a cartographer, a brewer; written right after dev24),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -146,7 +155,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test31, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test32, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -223,6 +232,8 @@ SETS = (
     "relevance_blind48.tsv",
     "relevance_blind49.tsv",
     "relevance_blind50.tsv",
+    "relevance_blind51.tsv",
+    "relevance_blind52.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -260,6 +271,7 @@ HELD_OUT = {
     "test29",
     "test30",
     "test31",
+    "test32",
     "everyday-check",
     "chat-check",
 }
@@ -286,7 +298,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev23, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev24, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )
