@@ -6,18 +6,22 @@ how it was written."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+
 from .probe_files import ProbeFile, no_card, the_asked_card
 from .test_compare25 import first_carded_second_offered
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
 # the suite and is moved out of here.
 STILL_FAILING = {
-    "token vs coin in crypto",
+    # everyday words no list names ("glial cell", "handrails", "playground", "roadblock",
+    # "longshoreman"): the encoder cannot tell them from the field's unknown jargon ("mamba",
+    # "alibi"), and `_compared_off_field` offers only beside other_fields.txt's words
     "neuron vs glial cell",
     "guardrails vs handrails on stairs",
     "sandbox vs playground for toddlers",
-    "parameter vs argument in javascript",
-    "hallucination vs delusion in psychiatry",
     "checkpoint vs roadblock police stop",
     "docker vs longshoreman job",
 }
@@ -35,3 +39,27 @@ test_a_comparison_of_two_entries_cards_the_first_and_offers_the_second = PROBES.
 test_the_probes_are_the_ones_written = PROBES.counted(
     {"offfield": 20, "notentry": 14, "ontopic": 8}
 )
+
+
+@pytest.mark.parametrize(
+    ("query", "card", "offered"),
+    [
+        # beside another field's product the plain word is offered first, not dropped: the
+        # member may have meant the entry
+        ("python vs rust for a small command line tool", None, "python"),
+        ("epoch vs era in geology", None, "epoch"),
+        # written as the glossary cases it, the name is the field's: its card stays
+        ("ReAct vs vue", "reasoning-and-acting", None),
+        # what it is for, in the field's words, makes it the field's comparison
+        ("python vs rust for inference servers", "python", None),
+        # the other side found: left to the comparison's own rules
+        ("python vs cuda in javascript", "python", None),
+    ],
+)
+def test_the_first_side_of_another_fields_comparison_is_offered(
+    bundled_index: SearchIndex, query: str, card: str | None, offered: str | None
+) -> None:
+    result = bundled_index.search(query)
+    assert (result.entry.id if result.entry else None) == card, result
+    if offered is not None:
+        assert [s.id for s in result.suggestions[:1]] == [offered], result
