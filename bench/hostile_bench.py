@@ -148,6 +148,16 @@ def families(index: SearchIndex, length: int) -> dict[str, str]:
         "misspelt question": ("what is " + fill(typos, length))[: length - 1] + "?",
         "misspelt chat question": ("why is my " + fill(typos, length))[: length - 16]
         + " so high lol?",
+        # last session's readings (review70): a scene set before the question
+        # (`query.scene_only`), the place written first (`asked_in_setting`), a part asked of
+        # a name (`query.part_setting`)
+        "when clauses": ("when rag is slow " * length)[: length - 16] + " what is lora?",
+        "when names": fill([f"when {t}" for t in titles], length - 14) + " what is lora?",
+        "in a in b": ("in " + " in ".join(titles))[: length - 20] + " what is kv cache",
+        "in rag in": ("in rag " * length)[: length - 20] + " what is kv cache",
+        "which part of": ("which part of " * length)[: length - 4] + "rag?",
+        "part words": fill([f"the stage of {t}" for t in titles], length - 1) + "?",
+        "possessive parts": ("rag's " * length)[: length - 10] + "retriever?",
     }
 
 

@@ -67,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _default(parser)  # no command named: the whole parser
         if args.handler == RUN_BOT:
             _stop_while_starting()
+        else:
+            from bot.entry import hand_over
+
+            hand_over()  # a Ctrl-C since the program began: Python's KeyboardInterrupt (130)
         if args.settings:
             from bot.settings import load_settings
 
@@ -573,6 +577,9 @@ def _stop_while_starting() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    from bot.entry import hand_over
+
+    hand_over()  # a Ctrl-C since the program began stops it now
     from bot.discord_app.cli import reload_when_running  # SIGHUP: the reload waits for the loop
 
     signal.signal(signal.SIGHUP, reload_when_running)
@@ -597,6 +604,7 @@ def _default(parser: argparse.ArgumentParser) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     from bot.glossary import inspect_glossary
+    from bot.glossary.problems import reading_order
     from bot.progress import Progress
 
     if args.deep and args.db is None:  # alone it checked nothing more, and said nothing
@@ -613,6 +621,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.db is not None:
         servers, more = _check_database(args.db, glossary, problems, deep=args.deep)
         problems = problems + more
+    problems = reading_order(problems, file=lambda problem: problem.file)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     for problem in errors + ([] if args.quiet else warnings):

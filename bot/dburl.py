@@ -1,5 +1,6 @@
 """A PostgreSQL URL as operators paste it: whether its user:password part reads as they meant,
-whether its port is a number, and how to show it without the password.
+whether its hosts and ports read as libpq and asyncpg read them (`host1:5432,host2:5433`, a list
+tried in order; an IPv6 address in brackets), and how to show it without the password.
 
 A password holding `@`, `#`, `?`, `/` or `:` ends that part early unless percent-encoded, so the
 URL names another host, port or path, and a message quoting it would show the password. A leaf:
@@ -8,17 +9,21 @@ the settings and the storage layer both ask it.
 
 from __future__ import annotations
 
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+import re
+from urllib.parse import SplitResult, unquote_plus, urlsplit
 
 PERCENT_ENCODE = "percent-encode @ : / ? # in its user name or password as %40 %3A %2F %3F %23"
 NOT_A_PORT = "its port is not a number from 1 to 65535"
+IPV6_BRACKETS = "an IPv6 address is written in brackets, as [::1]:5432"
+EMPTY_HOST = "a host in its list of hosts is empty"
+_BRACKETED = re.compile(r"\[[^\]]+\](?::(?P<port>[^:]*))?")
 
 
 def credentials_problem(url: str) -> str | None:
     """Why ``url``'s user:password part does not read as one, or None when it does."""
     parts = urlsplit(url)
     rest = parts.path + parts.query + parts.fragment
-    if _bad_port(parts) and ("@" in rest or "@" not in parts.netloc):
+    if _hosts_problem(parts.netloc) and ("@" in rest or "@" not in parts.netloc):
         # A password cut at "/", "?" or "#" leaves "user:pass" read as host:port; with no "@"
         # at all, what follows the ':' may be a password too: never shown, never called a port.
         return f"the URL does not read as user:password@host:port/database; {PERCENT_ENCODE}"
@@ -28,9 +33,10 @@ def credentials_problem(url: str) -> str | None:
 
 
 def port_problem(url: str) -> str | None:
-    """Why ``url``'s port (after its user:password@, which reads as one) is no port, or None."""
-    if credentials_problem(url) is None and _bad_port(urlsplit(url)):
-        return NOT_A_PORT
+    """Why ``url``'s hosts and ports (after its user:password@, which reads as one) are not
+    what PostgreSQL's clients read, or None."""
+    if credentials_problem(url) is None:
+        return _hosts_problem(urlsplit(url).netloc)
     return None
 
 
@@ -45,20 +51,45 @@ def without_password(url: str) -> str:
     parts = urlsplit(url)
     if credentials_problem(url):
         return f"{parts.scheme}://…"
+    # libpq and asyncpg also take the password as a parameter (`?password=`, beside `host=`
+    # for a socket folder): left out as the one in user:password@ is.
+    query = "&".join(item for item in parts.query.split("&") if _parameter(item) != "password")
+    parts = parts._replace(query=query)
     if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    # The port as written: one that is no number is what the line about it must show.
-    port = parts.netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
-    netloc = f"{parts.username or ''}@{host}" + (f":{port}" if port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+        return _joined(parts)
+    # The hosts and ports as written: one that is wrong is what the line about it must show.
+    hosts = parts.netloc.rpartition("@")[2]
+    return _joined(parts._replace(netloc=f"{parts.username or ''}@{hosts}"))
 
 
-def _bad_port(parts: SplitResult) -> bool:
-    try:
-        parts.port  # noqa: B018  (raises on a port that is no number, or above 65535)
-    except ValueError:
-        return True
-    return False
+def _hosts_problem(netloc: str) -> str | None:
+    """What in the `host:port,host:port` list after ``netloc``'s last "@" asyncpg (as libpq)
+    would not read, or None. No host at all is theirs to default (a socket, `?host=`)."""
+    hosts = netloc.rpartition("@")[2]
+    if not hosts:
+        return None
+    for host in hosts.split(","):
+        if not host:
+            return EMPTY_HOST
+        if bracketed := _BRACKETED.fullmatch(host):
+            port = bracketed["port"] or ""
+        elif host.count(":") > 1:
+            return IPV6_BRACKETS  # `::1:5432`: where the address ends is anyone's guess
+        else:
+            port = host.partition(":")[2]
+        if port and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+            return NOT_A_PORT
+    return None
+
+
+def _joined(parts: SplitResult) -> str:
+    """``parts`` written back as a URL; `postgresql:///db` keeps its empty host (urlunsplit drops
+    the `//`)."""
+    return f"{parts.scheme}://{parts.netloc}{parts.path}" + (
+        f"?{parts.query}" if parts.query else ""
+    )
+
+
+def _parameter(item: str) -> str:
+    """The name of one `name=value` of a URL's query, as PostgreSQL's clients decode it."""
+    return unquote_plus(item.partition("=")[0])

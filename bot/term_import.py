@@ -12,6 +12,7 @@ from bot.aliases import AliasClashes
 from bot.glossary import Glossary
 from bot.glossary.interchange import MAX_IMPORT_BYTES, import_cap, parse_import
 from bot.glossary.keys import compact
+from bot.glossary.problems import reading_order
 from bot.glossary.server_terms import (
     ServerTerm,
     TermDiff,
@@ -75,7 +76,16 @@ class ImportOutcome:
 
     @property
     def errors(self) -> list[TermProblem]:
-        return [p for p in self.problems if p.severity == "error"]
+        return self._listed("error")
+
+    @property
+    def warnings(self) -> list[TermProblem]:
+        return self._listed("warning")
+
+    def _listed(self, severity: str) -> list[TermProblem]:
+        """The problems of `severity`, as the file reads (`reading_order`)."""
+        found = (p for p in self.problems if p.severity == severity)
+        return reading_order(found, kind=lambda problem: problem.field)
 
 
 async def import_terms(
@@ -188,7 +198,7 @@ def describe(
     if outcome.dropped_aliases:
         gone = "Aliases removed with them" if outcome.applied else "Aliases that would go with them"
         lines += _named(gone, [name(a) for a in outcome.dropped_aliases], limit, one_a_line)
-    warnings = [p for p in outcome.problems if p.severity == "warning"]
+    warnings = outcome.warnings
     lines += [f"Note: {problem(p)}" for p in warnings[:limit]]
     return "\n".join(lines)
 

@@ -66,10 +66,11 @@ def run_export(args: argparse.Namespace) -> int:
             print(f"terms export: {left}", file=sys.stderr)
         if aliases := await store.aliases(args.guild):  # the server's, not in a terms file
             n = len(aliases)
+            them, each = ("it", "its") if n == 1 else ("them", "each")
             print(
                 f"terms export: the file does not hold server {args.guild}'s {n:,} "
                 f"alias{'es' if n != 1 else ''}: `glossary-bot aliases export --guild "
-                f"{args.guild}` writes them (`aliases import` reads them back, with each "
+                f"{args.guild}` writes {them} (`aliases import` reads {them} back, with {each} "
                 "guild_id set to the other server's)",
                 file=sys.stderr,
             )

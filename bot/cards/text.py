@@ -23,7 +23,11 @@ def how_matched(result: SearchResult) -> str | None:
     asked = f'matched "{quote(result.query, QUOTED)}"'
     if result.strategy in (None, "exact", "id"):
         return f"{asked} in translation" if result.translated else None
-    label = STRATEGY_LABELS.get(result.strategy, result.strategy)
+    label = (
+        NAME_WRITTEN
+        if result.name_written
+        else STRATEGY_LABELS.get(result.strategy, result.strategy)
+    )
     return f"{asked} in translation, {label}" if result.translated else f"{asked} {label}"
 
 
@@ -39,6 +43,8 @@ STRATEGY_LABELS = {
     "description": "by its description",
     "semantic": "by what it means",
 }
+# The card's name written in a longer text, which its description or meaning then weighed.
+NAME_WRITTEN = "by the name written in it"
 
 
 def render_entry_text(entry: Entry, glossary: Glossary, *, matched: str | None = None) -> str:

@@ -61,6 +61,8 @@ def error_reply(error_id: str) -> str:
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log the traceback under a short id and give the user that id, never the traceback."""
+    if isinstance(getattr(error, "original", error), AnswerLost):
+        return  # its line is logged and its outcome (`late`) set (`replies.lost`)
     observe.outcome(
         "refused"
     )  # unless it is an error (below): a cooldown, a check, a stale command
@@ -69,9 +71,6 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         message = f"You're going a bit fast: try again in {max(1, math.ceil(error.retry_after))} s."
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         message = str(error)  # a check that explains itself (cooldowns, permissions)
-    elif isinstance(getattr(error, "original", error), AnswerLost):
-        observe.outcome("late")  # its line is logged
-        return
     elif (late := _no_longer_taken(error, interaction)) is not None:
         # Nothing a user can be told (Discord takes no answer now): an operator's one line.
         observe.outcome("error")

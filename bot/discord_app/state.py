@@ -75,12 +75,17 @@ def warnings_line(warnings: Sequence[Problem], paths: Sequence[Path] | None) -> 
     if more > 0:
         shown += f" and {more:,} more file{'s' if more > 1 else ''}"
     many = len(warnings) > 1
-    check = shlex.join(["glossary-bot", "check", *(str(p) for p in paths or ())])
     return (
         f"glossary: {len(warnings):,} warning{'s' if many else ''}, in {shown}, which "
-        f"{'do' if many else 'does'} not stop the bot serving it: `{check}` lists "
-        f"{'them' if many else 'it'}"
+        f"{'do' if many else 'does'} not stop the bot serving it: `{check_command(paths)}` "
+        f"lists {'them' if many else 'it'}"
     )
+
+
+def check_command(paths: Sequence[Path] | None) -> str:
+    """The `check` of the paths served, all of them (some problems need them together, such as
+    a related id in another file): a plain `check` reads the bundled data alone."""
+    return shlex.join(["glossary-bot", "check", *(str(p) for p in paths or ())])
 
 
 @dataclass(frozen=True)
@@ -246,8 +251,9 @@ class BotState:
             faulty = dict.fromkeys(p.file for p in prepared.problems if p.severity == "error")
             log.warning(
                 "a restart would not start on these files either (it loads them as the reload "
-                "did): fix %s before the bot restarts; `glossary-bot check` lists the problems",
+                "did): fix %s before the bot restarts; `%s` lists the problems",
                 ", ".join(faulty),
+                check_command(self.glossary_paths),
             )
             return f"reload refused: {prepared}"
         self.glossary, self.index = prepared

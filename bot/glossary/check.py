@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from urllib.parse import urlparse
 
 from bot import limits
@@ -123,9 +124,10 @@ def _other_numbers(
     return found
 
 
-def entry_problems(entry: Entry) -> list[tuple[str, str]]:
+def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str, str]]:
     """The checks one entry passes on its own, as (field, message), the field being the Entry
-    field at fault: `check`'s rules, which server terms share."""
+    field at fault: `check`'s rules, which server terms share. `capped`: fields whose length
+    the caller checks against caps of its own, no larger (a server term's form)."""
     problems: list[tuple[str, str]] = []
     if not entry.title.strip():
         problems.append(("title", "empty title"))
@@ -141,7 +143,8 @@ def entry_problems(entry: Entry) -> list[tuple[str, str]]:
         )
     shown = len(entry.display_title)
     if len(entry.title) > limits.EMBED_TITLE:
-        problems.append(("title", f"title longer than {limits.EMBED_TITLE} characters"))
+        if "title" not in capped:
+            problems.append(("title", f"title longer than {limits.EMBED_TITLE} characters"))
     elif shown > limits.EMBED_TITLE:  # the title fits its box; the acronym the card adds does not
         problems.append(
             (
@@ -152,13 +155,13 @@ def entry_problems(entry: Entry) -> list[tuple[str, str]]:
                 f"{shown - limits.EMBED_TITLE}",
             )
         )
-    if len(entry.definition) > limits.EMBED_DESCRIPTION:
+    if len(entry.definition) > limits.EMBED_DESCRIPTION and "definition" not in capped:
         problems.append(
             ("definition", f"definition longer than {limits.EMBED_DESCRIPTION} characters")
         )
     for field, limit in FIELD_LIMITS.items():
         value = getattr(entry, field)
-        if value and len(value) > limit:
+        if value and len(value) > limit and field not in capped:
             problems.append((field, f"{field} longer than {limit:,} characters ({len(value):,})"))
     for field in PROSE_FIELDS:
         refusal = text_refusal(getattr(entry, field) or "", field)

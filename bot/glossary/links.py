@@ -39,9 +39,21 @@ def without_links(text: str) -> str:
     kept, at = [], 0
     while (link := _LINK.search(text, at)) is not None:
         start, end = _blanked(link)
-        kept += [text[at:start], " " * (end - start)]
+        before = text[at:start]
+        if (masked := _MASKED.search(before)) is not None:  # "[rag](https://…)" reads "rag"
+            label = masked["label"]
+            before = (
+                before[: masked.start()] + f" {label}" + " " * (len(masked[0]) - len(label) - 1)
+            )
+            end += text[end : end + 1] == ")"  # the ")" of "[rag](<https://…>)"
+        kept += [before, " " * (end - start)]
         at = end
     return "".join(kept) + text[at:]
+
+
+# A masked link's label and the "](" before its address (Discord's `[label](address)`): the
+# label is the writer's words, the marks around it none. Its ")" goes with the address.
+_MASKED = re.compile(r"\[(?P<label>[^\[\]\n]*)\]\($")
 
 
 def _blanked(link: re.Match[str]) -> tuple[int, int]:

@@ -8,7 +8,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.errors import ReportedError
 from bot.glossary.letters import fit
@@ -64,6 +64,40 @@ def _values_cut(message: str) -> str:
         return fit(word, VALUE_SHOWN) + text[len(word) :]
 
     return _VALUE.sub(cut, message)
+
+
+class Placed(Protocol):
+    """A problem that may name its line: a glossary's (`Problem`) or a server term's."""
+
+    @property
+    def line(self) -> int | None: ...
+
+
+P = TypeVar("P", bound=Placed)
+
+
+def _no_kind(problem: object) -> str:
+    return ""
+
+
+def reading_order(
+    problems: Iterable[P],
+    *,
+    file: Callable[[P], str] = _no_kind,
+    kind: Callable[[P], str] = _no_kind,
+) -> list[P]:
+    """`problems` as their files read, top-down: each `file`'s together (in the order each first
+    comes), those of the whole file (no line) first, by `kind`, then by line; alike, in the
+    order found. The one order of an import's (`/term import`, `terms import`) and `check`'s
+    lists: found, a file's readers' problems came before the term checks' (lines 19, 3, 11)."""
+    listed = list(problems)
+    files = {name: at for at, name in enumerate(dict.fromkeys(map(file, listed)))}
+
+    def place(problem: P) -> tuple[int, int, str]:
+        line = problem.line or 0
+        return files[file(problem)], line, "" if line else kind(problem)
+
+    return sorted(listed, key=place)
 
 
 def not_utf8_line(data: bytes, exc: UnicodeDecodeError) -> int:

@@ -77,6 +77,9 @@ FIELD_LABELS: Mapping[str, str] = {
     "terms": "Terms",
 }
 _LIST_SEPARATORS = re.compile(r"[,\n]")
+# A problem is one line: a name refused for a line break or tab it holds is quoted with them
+# written as a file writes them ("Zorb\r\nOne"), not broken over lines.
+_GAPS_WRITTEN = str.maketrans({"\r": "\\r", "\n": "\\n", "\t": "\\t", "\v": "\\v", "\f": "\\f"})
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ class TermProblem:
     def __str__(self) -> str:
         where = f"line {self.line}, " if self.line else ""
         what = f"“{self.term}”, " if self.term else ""
-        return f"{where}{what}{FIELD_LABELS.get(self.field, self.field)}: {self.message}"
+        said = f"{where}{what}{FIELD_LABELS.get(self.field, self.field)}: {self.message}"
+        return said.translate(_GAPS_WRITTEN)
 
 
 class ServerTerm(BaseModel):
@@ -656,10 +660,15 @@ def _fill_category(
         fields["category"] = CATEGORIES[0]  # the other checks still run
 
 
+# The texts `/term edit`'s form holds, whose caps (limits.TERM_FORM) are checked as the form's.
+_FORM_TEXTS = ("title", "definition", "boundary")
+
+
 def _check_like_bundled(fields: Mapping[str, object], report: _Reporter) -> None:
     """`glossary-bot check`'s rules on one entry, on the entry this term would be."""
     probe = _entry_of(fields, "probe", ())
-    for field_name, message in entry_problems(probe):
+    # The form's caps (no larger than the card's) are said by _check_fits_form, with the count.
+    for field_name, message in entry_problems(probe, capped=_FORM_TEXTS):
         report(field_name, message)
 
 
@@ -669,15 +678,13 @@ def _check_fits_form(
     """No more in a field than `/term edit`'s form holds (limits.TERM_FORM): a term opens in it
     whole, never cut short, however it was written."""
     texts = {
-        "title": str(fields.get("title") or ""),
-        "definition": str(fields.get("definition") or ""),
-        "boundary": str(fields.get("boundary") or ""),
+        **{key: str(fields.get(key) or "") for key in _FORM_TEXTS},
         "aliases": ", ".join(_as_tuple(fields.get("aliases"))),
         "related": ", ".join(related),
     }
     for key, text in texts.items():
         most = limits.TERM_FORM["other_names" if key == "aliases" else key]
-        if len(text) > most and key not in report.fields:  # the card's cap may have said it
+        if len(text) > most:  # said beside any other problem of the field: all at once
             report(
                 key,
                 f"longer than {most:,} characters ({len(text):,}): more than `/term edit`'s form holds",

@@ -184,6 +184,8 @@ _PART_SCORE = SCORE[NameKind.PART]
 _ID_TIER = TIER[NameKind.ID]
 # How a comparison's side is found when it is a name written out, not a typo or a description.
 _WRITTEN_OUT = frozenset({"exact", "id", "server-alias", "alias", "acronym", "expansion", "plural"})
+# How a card is found when no name rule decided it: its name may still be written in the text.
+_WEIGHED = frozenset({"description", "semantic", "match-term"})
 # The names written in a text (`SearchIndex._names_in`), read once a search whatever asks.
 NamesIn = Callable[[str], tuple[Found, ...]]
 
@@ -405,11 +407,24 @@ class SearchIndex:
                 led = _led_by(offer, result.suggestions)
                 result = replace(result, suggestions=led, other_side=offer.id)
         result = self._first_listed_carded(result, query[:MAX_QUERY])
+        result = self._name_written(result)
         if said != query:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
             result = replace(result, query=query, normalized_query=as_typed, translated=translated)
         return result
+
+    @staticmethod
+    def _name_written(result: SearchResult) -> SearchResult:
+        """`result`, marked where its card's name is written whole in the text though no name
+        rule decided it: the footer says so rather than "by its description". The card stays.
+        (The entry's own names against the read text: a scan for every name costs 10-100 ms.)"""
+        if result.entry is None or result.strategy not in _WEIGHED:
+            return result
+        text = f" {result.normalized_query} "
+        names = {normalize(name) for name in result.entry.names}
+        written = any(f" {name} " in text for name in names if name)
+        return replace(result, name_written=True) if written else result
 
     def _asked_over_setting(self, result: SearchResult, overlay: Aliases) -> SearchResult:
         """ "what does mt mean in raid chat" (mt: this server's alias of Tank), "what does

@@ -52,6 +52,9 @@ class SearchResult:
     translated: bool = False
     # "X vs Y", "convert X to Y": the other side's entry id, the card's first offer
     other_side: str | None = None
+    # the card's name (or an alias) is written whole in the text, though the description, the
+    # meaning or a related form decided it ("..., what is gradient clipping?"): how it was found
+    name_written: bool = False
 
     @classmethod
     def opened(cls, entry: Entry) -> SearchResult:

@@ -48,9 +48,13 @@ delivered once more (the same payload, a new sequence number), as Discord replay
 
 By hand: ``python -m tests.fake_discord [--port N] [--shards N]`` (``--shards``: the count
 ``/gateway/bot`` recommends, 1 by default) serves one server and prints the settings
-for ``glossary-bot run``, then reads ``/define TERM`` or a message to the bot from its input as
-a member and prints the answer (``__main__.py``; it needs no pytest: ``fixtures`` is imported
-when asked for).
+for ``glossary-bot run``, then reads lines from its input as the member alice (``mo:`` first:
+the moderator mo) and prints each answer: any registered command with ``name:value`` options
+(a file option: a path on disk), a message to the bot, ``!click``/``!pick`` on the last
+answer, ``!explain`` (Explain terms), and a form's fields line by line (``--help`` tells it
+all). It builds each interaction with ``slash``/``click``/``select``/``message_command``/
+``submit_modal`` below, as the tests do (``__main__.py``; it needs no pytest: ``fixtures`` is
+imported when asked for).
 
 Command permissions (``command_permissions.py``), what admins set in Server Settings >
 Integrations: ``await fake.set_command_permissions(guild, "alias", [override(role, True),

@@ -92,10 +92,12 @@ class UserActions:
         *,
         channel: FakeChannel,
         held_up: float = 0.0,
+        settle: bool = True,
     ) -> InteractionHandle:
         """Invoke ``/command`` (``"group sub"`` for subcommands) with ``options`` by name.
         ``held_up``: Discord sent it that many seconds before the bot got it (its id says so,
-        and its 3 s count from then)."""
+        and its 3 s count from then). ``settle=False``: sent while earlier REST calls are
+        still under way (one whose answer a test holds)."""
         return await self._command_interaction(
             APPLICATION_COMMAND,
             user,
@@ -105,6 +107,7 @@ class UserActions:
             focused=None,
             created_ago=held_up,
             held_up=held_up,
+            settle=settle,
         )
 
     async def autocomplete(
@@ -156,11 +159,12 @@ class UserActions:
         focused: str | None,
         created_ago: float = 0.0,
         held_up: float = 0.0,
+        settle: bool = True,
     ) -> InteractionHandle:
         payload, refused = self._command_payload(
             kind, user, command, options, channel, focused=focused, created_ago=created_ago
         )
-        return await self._send(payload, refused, held_up=held_up)
+        return await self._send(payload, refused, held_up=held_up, settle=settle)
 
     def _command_payload(
         self,

@@ -77,7 +77,10 @@ def test_every_problem_comes_at_once_each_naming_its_field(bundled: Glossary) ->
         by_field.setdefault(p.field, []).append(p.message)
     assert by_field["title"] == ["“@everyone”: A name cannot contain mentions."]
     assert by_field["definition"] == ["empty definition"]
-    assert by_field["boundary"] == ["boundary longer than 1,024 characters (1,100)"]
+    # The form's cap, said as the form's (review70: the same words for the definition's 4,000).
+    assert by_field["boundary"] == [
+        "longer than 1,024 characters (1,100): more than `/term edit`'s form holds"
+    ]
     assert by_field["category"][0].startswith("unknown category 'Astrology'")
     assert by_field["aliases"] == [
         "“<@123456789>”: A name cannot contain mentions.",

@@ -29,6 +29,7 @@ from bot.discord_app.cogs.moderators import (
     FORM_SERVER_ONLY,
     KEPT,
     ServerOnly,
+    in_time,
     reply,
     storage_down,
     thinking,
@@ -139,7 +140,7 @@ async def open_suggestion(interaction: Interaction, title: str, definition: str 
         await reply(interaction, refused)
         return
     modal = suggestion_modal(interaction.user.id, title, definition)
-    await interaction.response.send_modal(modal)
+    await in_time(interaction, lambda: interaction.response.send_modal(modal), "form")
     modal.stop()  # its submit is handled by SuggestCog.on_interaction
 
 

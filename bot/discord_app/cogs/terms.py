@@ -40,6 +40,7 @@ from bot.discord_app.cogs.moderators import (
     SCHEMA_BEHIND,
     STORAGE_DOWN,
     ServerOnly,
+    in_time,
     read_or_say,
     refuse,
     reply,
@@ -191,7 +192,7 @@ async def open_modal(interaction: Interaction, draft: Draft, nonce: str | None =
     title = "Edit a term" if draft.editing else "Add a term"
     kind = "e" if draft.editing else "a"
     modal = term_modal(title, f"{MODAL_PREFIX}{draft.owner}:{nonce}:{kind}", draft.typed)
-    await interaction.response.send_modal(modal)
+    await in_time(interaction, lambda: interaction.response.send_modal(modal), "form")
     modal.stop()  # its submit is handled by TermCog.on_interaction, not discord.py's store
 
 
@@ -365,7 +366,11 @@ class RemoveButton(
         # The removal's use, taken at its confirm (the command's question writes nothing):
         # "going a bit fast" leaves the question and its button for later.
         REMOVE_LIMIT.take(interaction)
-        await interaction.response.edit_message(view=None)
+        await in_time(
+            interaction,
+            lambda: interaction.response.edit_message(view=None),
+            "removal (nothing was removed)",
+        )
         if not await still_allowed(interaction):
             return
         text, removed = await wrote_through_the_stop(
