@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from bot.search.semantic import SemanticIndex
 
 COMMON_WORDS = Path(__file__).with_name("common_words.txt")  # tools/common_words.py
+OTHER_FIELDS = Path(__file__).with_name("other_fields.txt")  # written by hand: see its head
 # A sentence this near an entry is about the field, whatever its words: not judged. It also
 # bounds the cost, one more embedding (about 9 ms): at 0.6 (the highest of the `everyday`
 # slice's off-topic cards) 85 of 1,300 tuning queries paid it and the search's p99 went from 14
@@ -145,6 +146,18 @@ _settings: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
 def common_words() -> frozenset[str]:
     lines = COMMON_WORDS.read_text(encoding="utf-8").splitlines()
     return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+@cache
+def _other_fields() -> frozenset[str]:
+    lines = OTHER_FIELDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def names_other_field(text: str) -> bool:
+    """Does `text` write a word naming another field or one of its products ("vue", "rust",
+    "geology": other_fields.txt), one the encoder cannot tell from the field's own jargon?"""
+    return not _other_fields().isdisjoint(text.split())
 
 
 def is_common(name: str) -> bool:

@@ -40,6 +40,7 @@ from bot.search.everyday import (
     in_capitals,
     is_common,
     judged,
+    names_other_field,
     off_field,
     plain_rest,
     read_in_another_sense,
@@ -406,6 +407,8 @@ class SearchIndex:
         side = cache(lambda text: self._search(text, overlay))  # each side searched once
         if sides and result.entry is None:
             result = self._first_side_carded(result, sides, side)
+        if sides and result.entry is not None:
+            result = self._compared_off_field(result, said, sides, side)
         if pair and result.entry is not None:
             offer = _side_offered(side(pair[1]), pair[1])
             if offer is not None and offer.id != result.entry.id:
@@ -481,6 +484,42 @@ class SearchIndex:
             normalized_query=result.normalized_query,
             suggestions=result.suggestions[1:],
         )
+
+    def _compared_off_field(
+        self,
+        result: SearchResult,
+        said: str,
+        pair: tuple[str, str],
+        side: Callable[[str], SearchResult],
+    ) -> SearchResult:
+        """The first side's card becomes its first offer where the comparison is another
+        field's: the other side's own search finds nothing, it writes no word of the field
+        (`field_word`: "rag vs a giant prompt" is ours), the text after the first side names
+        another field or its product (`names_other_field`: "react vs vue", "epoch vs era in
+        geology") and the whole text leans away from the field (under `OFFER_FIELD_COSINE` to
+        the entries' mean, as `_offered_off_field` reads it). "adam vs lion", "react vs
+        langchain" keep the card: the encoder cannot tell "lion" from "vue" (react68), the
+        list can. A name written as the glossary cases it ("ReAct vs vue") keeps its card too.
+        `said`: the text as read; `side`: a side's own search."""
+        card = result.entry
+        if card is None or result.strategy is None or side(pair[0]).entry != card:
+            return result
+        if any(n != n.lower() and n != n.capitalize() and n in said for n in card.names):
+            return result
+        other = side(pair[1])
+        if other.status != "none" or any(self.field_word(w) for w in pair[1].split()):
+            return result
+        normalized = result.normalized_query
+        after = normalized[normalized.find(pair[0]) + len(pair[0]) :]
+        if not names_other_field(after):
+            return result
+        # "python vs rust for inference servers" says what it is for in the field's words
+        semantic = self.semantic
+        if semantic is not None and len(semantic):
+            whole = semantic.encoder.encode_query(normalized)
+            if field_cosine(semantic, whole) >= OFFER_FIELD_COSINE:
+                return result
+        return _card_offered(result, card, result.strategy)
 
     def _first_listed_carded(self, result: SearchResult, text: str) -> SearchResult:
         """A text listing three or more alternatives that name two entries or more

@@ -33,8 +33,6 @@ STILL_FAILING = {
     "mixture of experts vs dense mlp, which is cheaper",
     # no card for the name beside a side that is no entry
     "lora vs my cousin's hacky script",
-    # "react" is ReAct's name, though beside "vue" it is the web framework
-    "react vs vue",
 }
 PROBES = ProbeFile("compare67_probes.tsv", STILL_FAILING)
 

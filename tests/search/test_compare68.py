@@ -41,13 +41,6 @@ STILL_FAILING = {
     "is rag a form of semantic search or its own thing",
     "is adamw just adam or a different optimizer",
     "hnsw is a vector database or an algorithm?",
-    # "react" is ReAct's name, though beside "vue" or "angular" it is the web framework (as
-    # compare67's "react vs vue"); "react/vue which one" and "react > vue?" were no card on main
-    # only because the sign was not read
-    "react or vue for a dashboard?",
-    "react/vue which one",
-    "react > vue?",
-    "react vs angular which one is better for my use case",
 }
 PROBES = ProbeFile("compare68_probes.tsv", STILL_FAILING)
 

@@ -16,16 +16,13 @@ from .test_compare25 import first_carded_second_offered
 # the suite and is moved out of here.
 STILL_FAILING = {
     # "react", "transformers", "token" are entries' names, though beside a web framework, a
-    # film's robots or a web login they are another field's: still carded. react68's rule
+    # film's robots or a web login they are another field's: still carded (react70's rule, a
+    # list of other fields' words, offers the first side beside "vue", "svelte", "angular",
+    # "jquery", not beside "next.js", the robots or the login). react68's rule
     # (offer the first side where the other side finds nothing, writes no word of the field,
     # its meaning does not rank the card's entry and the whole text is under 0.18 to the
     # field) passed all but "react vs next.js for a blog" and failed the ship rule (held out
     # -2 right, -2 off-topic cards, wrong unchanged): reverted
-    "react vs vue",
-    "is react better than svelte",
-    "is react better than angular",
-    "React vs Vue which should I learn first",
-    "react vs jquery which is better",
     "react vs next.js for a blog",
     "transformers vs decepticons who wins",
     "token vs session cookie auth",
@@ -50,7 +47,7 @@ test_the_probes_are_the_ones_written = PROBES.counted(
     ("query", "card", "offered"),
     [
         # the plain word is offered first, not dropped: the member may have meant ReAct
-        pytest.param("react vs vue", None, "reasoning-and-acting", marks=NOT_OFFERED),
+        ("react vs vue", None, "reasoning-and-acting"),
         pytest.param("token vs session cookie auth", None, "token", marks=NOT_OFFERED),
         # written as the glossary cases it, the name is the field's: its card stays
         ("ReAct vs langchain", "reasoning-and-acting", None),
