@@ -205,7 +205,8 @@ def _search(command: Command) -> None:
         "look up queries given as arguments or read from stdin, one result per line",
         "Look up each QUERY given, or else read queries from stdin, one per line, and write "
         "one result per line in the same order: a readable line, or with --json one JSON "
-        'object per line ({"query", "status", "strategy", "score", "entry", "suggestions"}).',
+        'object per line ({"query", "status", "strategy", "name_written", "score", "entry",'
+        ' "suggestions"}).',
     )
     search.add_argument("queries", nargs="*", metavar="QUERY", help="a query (quote it)")
     search.add_argument("--json", action="store_true", help="write one JSON object per line")

@@ -82,6 +82,8 @@ def result_json(result: SearchResult) -> dict[str, object]:
         "query": result.query,
         "status": result.status,
         "strategy": result.strategy,
+        # the card's name written in the text, though `strategy` decided it (the footer says so)
+        "name_written": result.name_written,
         "score": result.score,
         "entry": result.entry.model_dump(mode="json") if result.entry else None,
         "suggestions": [{"id": s.id, "title": s.title} for s in result.suggestions],

@@ -30,7 +30,15 @@ def test_search_plain(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFix
 def test_search_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     lines = run(monkeypatch, capsys, "search", "--json", stdin="What is RAG?\npy\nkubernetes")
     first, second, third = (json.loads(line) for line in lines)
-    assert set(first) == {"query", "status", "strategy", "score", "entry", "suggestions"}
+    assert set(first) == {
+        "query",
+        "status",
+        "strategy",
+        "name_written",
+        "score",
+        "entry",
+        "suggestions",
+    }
     assert (first["query"], first["status"], first["strategy"]) == (
         "What is RAG?",
         "match",
@@ -113,3 +121,20 @@ def test_search_sets_links_aside_as_define_does(
     found = [json.loads(line) for line in lines]
     assert [(f["entry"] or {}).get("id") for f in found] == ["rag", "rag", "kv-cache", None]
     assert found[0]["query"] == "rag https://discord.com/channels/1/2/3"
+
+
+def test_search_json_says_a_name_written_in_a_question_the_description_decided(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """left70's footer flag reaches `--json` too: the card's name written in the question,
+    though the description decided it; a bare name (a name rule decided) and a description naming nothing
+    say false."""
+    asked = "when my loss spikes after warmup, what is gradient clipping?"
+    described = "the model keeps making stuff up in its answers"
+    lines = run(monkeypatch, capsys, "search", "--json", stdin=f"{asked}\nrag\n{described}")
+    named, bare, unnamed = (json.loads(line) for line in lines)
+    assert named["entry"]["id"] == "gradient-clipping"
+    assert named["strategy"] not in ("exact", "id")
+    assert named["name_written"] is True
+    assert (bare["strategy"], bare["name_written"]) == ("acronym", False)  # a name rule decided
+    assert unnamed["name_written"] is False
