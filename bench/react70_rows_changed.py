@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.glossary import load_glossary
 from bot.search import SearchIndex, SearchResult
-from bot.search.everyday import _other_fields
+from bot.search.everyday import other_field_words
 
 HELD_OUT = ("everyday-check", "chat-check", "calib")
 
@@ -26,7 +26,7 @@ def outcome(row: dict[str, str], result: SearchResult) -> str:
 
 
 def main() -> None:
-    words = _other_fields()
+    words = other_field_words()
     index = SearchIndex.build(load_glossary())
     rows = []
     for path in sorted(Path("tests/search").glob("relevance*.tsv")):

@@ -142,22 +142,26 @@ _settings: weakref.WeakKeyDictionary[SemanticIndex, npt.NDArray[np.float32]] = (
 )
 
 
+def _word_list(path: Path) -> frozenset[str]:
+    """A word list shipped beside this module: one word a line, "#" lines its comments."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
 @cache
 def common_words() -> frozenset[str]:
-    lines = COMMON_WORDS.read_text(encoding="utf-8").splitlines()
-    return frozenset(line for line in lines if line and not line.startswith("#"))
+    return _word_list(COMMON_WORDS)
 
 
 @cache
-def _other_fields() -> frozenset[str]:
-    lines = OTHER_FIELDS.read_text(encoding="utf-8").splitlines()
-    return frozenset(line for line in lines if line and not line.startswith("#"))
+def other_field_words() -> frozenset[str]:
+    return _word_list(OTHER_FIELDS)
 
 
 def names_other_field(text: str) -> bool:
     """Does `text` write a word naming another field or one of its products ("vue", "rust",
     "geology": other_fields.txt), one the encoder cannot tell from the field's own jargon?"""
-    return not _other_fields().isdisjoint(text.split())
+    return not other_field_words().isdisjoint(text.split())
 
 
 def is_common(name: str) -> bool:
