@@ -151,10 +151,11 @@ class CommandLimit:
 
 
 def give_back_use(interaction: discord.Interaction[GlossaryBot]) -> None:
-    """`interaction` was refused, nothing written or exported: the use it took of its command's
-    limit (if it took one: a command whose button takes it took none) given back, and the
-    refusal counted. Once: nothing when it holds no limit (a command without one) or was
-    settled already. Called before the refusal is answered (`moderators.refuse`)."""
+    """`interaction` was refused, or its first response lost, nothing written or exported: the
+    use it took of its command's limit (if it took one: a command whose button takes it took
+    none) given back, and the refusal counted. Once: nothing when it holds no limit (a command
+    without one) or was settled already. Called before the refusal is answered
+    (`moderators.refuse`), and where a first response is given up (`moderators.in_time`)."""
     held = interaction.extras.pop(_HELD, None)
     if held is not None:
         limit, taken = held
