@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -88,8 +89,12 @@ def totals(
 
 
 def main() -> None:
+    """Every relevance file, or those whose names the arguments give (relevance_blind53.tsv)."""
     rows = []
+    only = set(sys.argv[1:])
     for path in sorted(Path("tests/search").glob("relevance*.tsv")):
+        if only and path.name not in only:
+            continue
         with path.open() as f:
             for row in csv.DictReader((x for x in f if not x.startswith("#")), delimiter="\t"):
                 if touched(row.get("query") or ""):
