@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot import limits
 from bot.glossary.check import entry_problems
-from bot.glossary.keys import compact, plural_variants
+from bot.glossary.keys import compact, normalize, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import _unique, _unique_folded
 from bot.glossary.models import (
@@ -49,6 +49,7 @@ from bot.glossary.models import (
 )
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.slug import SLUG_PATTERN, slugify
+from bot.search.query import query_core
 from bot.sizes import said_sizes
 
 MAX_TERMS = 2000  # per server; settings may pass another cap
@@ -435,6 +436,8 @@ class _NameOwners:
         self.lookalikes: LookAlikes[str] = LookAlikes()  # of the server's terms, by id
         self.titles: dict[str, str] = {}  # term id -> title
         self.names: dict[str, list[str]] = {}  # term id -> its names, as written
+        # the key search reads a name as (`query_core`) -> (term id, title, the name)
+        self.read_as: dict[str, tuple[str, str, str]] = {}
         self.stored_names: dict[str, set[str]] = {}  # term id -> its name keys, as stored
         # term id -> (line, stored?) of the set's candidates: a clash with one is the file's own
         self.candidates: dict[str, tuple[int | None, bool]] = {}
@@ -447,6 +450,9 @@ class _NameOwners:
             self.lookalikes.add(term.id, term.names)
             for name in term.names:
                 self.server.setdefault(compact(name), (term.id, term.title))
+                self.read_as.setdefault(
+                    compact(query_core(normalize(name))), (term.id, term.title, name)
+                )
             target = overlay_target(term, bundled)
             if target is not None:
                 self.wordings.setdefault(target.id, (term.id, term.title))
@@ -477,7 +483,11 @@ class _NameOwners:
             held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
             if key and held[0] != term_id:
                 report(field_name, f"“{name}” is already a name of {self.term(*held)}.")
-            elif key and not self._refuse_other_number(field_name, name, term_id, report):
+            elif (
+                key
+                and not self._refuse_other_number(field_name, name, term_id, report)
+                and not self._refuse_read_as(field_name, name, term_id, target, report)
+            ):
                 self._refuse_lookalike(field_name, name, term_id, target, report)
         self.titles.setdefault(term_id, title)
         self.names.setdefault(term_id, []).extend(name for _, name in _names(fields))
@@ -513,6 +523,55 @@ class _NameOwners:
             )
             return True
         return False
+
+    def _refuse_read_as(
+        self, field_name: str, name: str, term_id: str, target: Entry | None, report: _Reporter
+    ) -> bool:
+        """A name search reads as another name, leaving out what is around it ("Zorb Engine ★",
+        "the Zorb Engine", "what is Zorb Engine": `query_core`), is refused where that name is
+        a bundled entry's or another of the server's terms', as `/alias add` refuses it: typed,
+        it would open that card, never this term's. In either order: a name that an earlier
+        term's name is read as is refused too. Pairs stored before this rule are kept, as
+        `_refuse_other_number` keeps its own."""
+        key = compact(name)
+        core = query_core(normalize(name))
+        read = compact(core)
+        self.read_as.setdefault(read, (term_id, report.candidate.label or name, name))
+        holder: str | None = None  # the server term whose name it clashes with (None: bundled)
+        held_key = read  # the holder's name, as a key
+        refused = ""
+        owner = self.bundled_names.get(read)
+        earlier = self.read_as.get(key)
+        if read and read != key and read in self.server and self.server[read][0] != term_id:
+            holder = self.server[read][0]
+            refused = (
+                f"“{name}” is read by search as “{core}”, a name of {self.term(*self.server[read])}"
+            )
+        elif read and read != key and owner is not None and owner != target:
+            refused = f"“{name}” is read by search as “{core}”, the bundled glossary's name for “{owner.title}”"
+        elif earlier and earlier[0] != term_id and compact(earlier[2]) != key:
+            holder, held_key = earlier[0], compact(earlier[2])
+            refused = (
+                f"search reads “{earlier[2]}”, a name of {self.term(earlier[0], earlier[1])}, "
+                f"as “{name}”"
+            )
+        if not refused:
+            return False
+        if self.is_old_pair(report.candidate, name, holder, held_key):
+            report.old_pair(
+                field_name,
+                refused,
+                "This term was stored with it before such names were refused: rename it.",
+                "kept as stored (stored before such names were refused); rename it with /term "
+                "edit so that search reads them apart.",
+            )
+            return True
+        report(
+            field_name,
+            f"{refused}, so the two would open different cards: choose a name search does not "
+            "read as another's.",
+        )
+        return True
 
     def term(self, term_id: str, title: str) -> str:
         """How a problem names the term holding a name: a file's own term by its line (two

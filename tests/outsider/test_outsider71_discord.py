@@ -1,0 +1,99 @@
+"""outsider71: names search reads as another term's, accepted for a second term (family c).
+
+`/alias add` refuses "zorblax 🙂" or "the zorblax" beside a "zorblax" of another entry: search
+reads them alike. A server term's other names were checked only as written (`compact`), so an
+import took "quuxwidget ★", "the quuxwidget", "what is quuxwidget" or "📦 zorbnet" as names of
+one term beside another term "Quuxwidget" (and "rag ✓" beside the bundled RAG): typed, each
+opened the other card, never its own (`search` with the file as data: "match exact qq-one").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
+from bot.storage import Store
+from bot.term_storage import TermChange, change_terms, read_terms
+
+from .conftest import Scene
+
+
+def _entry(title: str, other_names: list[str], definition: str) -> str:
+    names = ", ".join(f'"{n}"' for n in other_names)
+    return (
+        f'[[entries]]\ntitle = "{title}"\naliases = [{names}]\n'
+        f'category = "Fundamentals"\ndefinition = "{definition}"\n\n'
+    )
+
+
+async def import_file(scene: Scene, name: str, data: str, **options: Any) -> str:
+    file = scene.fake.add_attachment(name, data)
+    asked = await scene.fake.slash(
+        scene.moderator, "term import", {"file": file, **options}, channel=scene.channel
+    )
+    return str((await asked.final_message())["content"])
+
+
+async def test_a_name_search_reads_as_another_terms_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Failed before: the file was imported whole ("Imported: 2 added")."""
+    around = ["quuxwidget ★", "the quuxwidget", "what is quuxwidget", "quuxwidget 🔧"]
+    text = _entry("Quuxwidget", [], "One.") + _entry("Quux Widget Two", around, "Two.")
+    answer = await import_file(scene, "terms.toml", text)
+    assert answer.startswith("Nothing was imported: 4 problems"), answer
+    for name in around:
+        assert f"“{name}” is read by search as “quuxwidget”, a name of “Quuxwidget”" in answer
+    assert await read_terms(store, scene.guild.id) == []
+
+
+async def test_either_order_and_a_bundled_name(scene: Scene, bot: GlossaryBot) -> None:
+    """The term whose name another's is read as comes second in the file; a name read as a
+    bundled entry's ("rag ✓" beside RAG) is refused as `/alias add` refuses it. Failed before."""
+    text = _entry("Quux Widget Two", ["quuxwidget ★", "rag ✓"], "Two.") + _entry(
+        "Quuxwidget", [], "One."
+    )
+    answer = await import_file(scene, "terms.toml", text, dry_run=True)
+    assert answer.startswith("Nothing was imported: 2 problems"), answer
+    assert "“rag ✓” is read by search as “rag”, the bundled glossary's name for" in answer
+    assert "search reads “quuxwidget ★”, a name of “Quux Widget Two”" in answer
+    assert "as “Quuxwidget”" in answer
+
+
+async def test_a_terms_own_names_and_names_nobody_has_still_import(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """What held before holds: a name read as one of the term's own ("the star thing" of
+    "Star Thing ★"), or as a name nobody has, is taken."""
+    text = _entry("Star Thing ★", ["the star thing"], "Own.") + _entry(
+        "Quux Widget Two", ["quuxwidget ★"], "Two."
+    )
+    answer = await import_file(scene, "terms.toml", text)
+    assert answer.startswith("Imported: 2 added"), answer
+
+
+async def test_a_pair_stored_before_the_rule_imports_back(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """A server that stored such a pair before keeps it: its own export imports back (the
+    rule's old pairs, as for the other number), said as a warning."""
+    pair = (
+        ServerTerm(id="quuxwidget", title="Quuxwidget", definition="One.", category="Fundamentals"),
+        ServerTerm(
+            id="quux-widget-two",
+            title="Quux Widget Two",
+            aliases=("quuxwidget ★",),
+            definition="Two.",
+            category="Fundamentals",
+        ),
+    )
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=pair), None), 1)
+    exported = await scene.fake.slash(scene.moderator, "term export", {}, channel=scene.channel)
+    message = await exported.final_message()
+    [attachment] = message["attachments"]
+    data = scene.fake.attachment_bytes(attachment).decode()
+    answer = await import_file(scene, "export.toml", data)
+    assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
+    stored = await read_terms(store, scene.guild.id)
+    assert sorted(stored, key=lambda t: t.id) == sorted(pair, key=lambda t: t.id)
