@@ -11,9 +11,10 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from bot.glossary import Glossary
-from bot.glossary.keys import compact
+from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import letters_alike
 from bot.glossary.server_terms import ServerTerm, entry_taking_id, free_id
+from bot.search.query import query_core
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
@@ -172,8 +173,8 @@ async def waiting_named(
     (what the name now opens): members who suggested a name before a term or alias took it. No
     moderator could accept them (the name is taken), and rejecting them would tell their
     members "not added" about a name that opens a card, so whatever writes a term or alias
-    accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"), without
-    running a search per suggestion, or in letters a reader cannot tell apart ("Zоrblax" with
+    accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"; "zorblax ★"
+    and "the zorblax" are read as "zorblax"), without running a search per suggestion, or in letters a reader cannot tell apart ("Zоrblax" with
     a Cyrillic о, "ZUМBLAX" with a Cyrillic М: `letters_alike`, given the name as written).
     Not in another number: a waiting "gas" is no "GA" added, and telling its member "added"
     would be false; a moderator decides it."""
@@ -183,8 +184,10 @@ async def waiting_named(
     alike = letters_alike(by_name)
     found = []
     for waiter in waiting:
-        key = compact(waiter.title)
-        found.append((waiter, by_name[key] if key in by_name else alike(waiter.title)))
+        # as written, or as search reads it ("zorblax ★", "the zorblax": what it opens)
+        keys = (compact(waiter.title), compact(query_core(normalize(waiter.title))))
+        key = next((k for k in keys if k in by_name), None)
+        found.append((waiter, by_name[key] if key is not None else alike(waiter.title)))
     return [(waiter, value) for waiter, value in found if value is not None]
 
 

@@ -97,3 +97,19 @@ async def test_a_pair_stored_before_the_rule_imports_back(
     assert answer.startswith("Nothing changed: the file holds this server's terms"), answer
     stored = await read_terms(store, scene.guild.id)
     assert sorted(stored, key=lambda t: t.id) == sorted(pair, key=lambda t: t.id)
+
+
+async def test_a_waiting_suggestion_search_reads_as_the_new_terms_name_is_accepted(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """alice suggested "zorbquux ★"; a term "Zorbquux" added since opens it (`/define
+    zorbquux ★` gives its card: search leaves the star out), but her suggestion stayed waiting,
+    "Also accepted" naming only one written as the term is: a moderator could only reject it
+    ("not added") about a name that opens a card. Failed before: it stayed open."""
+    await store.add_suggestion(scene.guild.id, scene.alice.id, "zorbquux ★", "A thing we use.")
+    await store.add_suggestion(scene.guild.id, scene.bob.id, "the zorbquux", "The same.")
+    await store.add_suggestion(scene.guild.id, scene.moderator.id, "zorbquuxes", "Other number.")
+    answer = await import_file(scene, "terms.toml", _entry("Zorbquux", [], "Ours."))
+    assert answer.startswith("Imported: 1 added"), answer
+    waiting = [s.title for s in await store.open_suggestions(scene.guild.id)]
+    assert waiting == ["zorbquuxes"]  # another number: the moderators decide it
