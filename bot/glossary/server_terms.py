@@ -324,6 +324,7 @@ def _check_set(
     # ...and those the file gives (or its terms keep): a slug made for another is not one.
     meant = {c.preferred_id for c in candidates if c.preferred_id}
     settled: list[tuple[Candidate, dict[str, object], Entry | None, bool]] = []
+    refused: list[tuple[Candidate, dict[str, object], Entry | None]] = []
     kept_at: list[int] = []
     for at, candidate in enumerate(candidates):
         report = _Reporter(problems, candidate, keep_old=bool(replaced))
@@ -343,6 +344,8 @@ def _check_set(
             settled.append((candidate, fields, target, report.kept))
             if report.kept:
                 kept_at.append(at)
+        else:
+            refused.append((candidate, fields, target))
 
     removed = {key: t.title for t in replaced for key in (t.id, *map(compact, t.names))}
     terms = []
@@ -355,6 +358,10 @@ def _check_set(
         related = _resolve_related(candidate.related, owners, own, removed, report)
         if not report.failed:
             terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
+    # A refused term's related names are checked too, so that one answer lists every problem.
+    for candidate, fields, target in refused:
+        own = {str(fields["id"])} | ({target.id} if target else set())
+        _resolve_related(candidate.related, owners, own, removed, _Reporter(problems, candidate))
     return terms, problems, kept_at
 
 

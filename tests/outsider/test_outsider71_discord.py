@@ -113,3 +113,26 @@ async def test_a_waiting_suggestion_search_reads_as_the_new_terms_name_is_accept
     assert answer.startswith("Imported: 1 added"), answer
     waiting = [s.title for s in await store.open_suggestions(scene.guild.id)]
     assert waiting == ["zorbquuxes"]  # another number: the moderators decide it
+
+
+async def test_a_refused_forms_related_terms_are_checked_too(
+    scene: Scene, bot: GlossaryBot
+) -> None:
+    """README: every problem is listed in the answer. A form refused for its title said nothing
+    of a related term no glossary has: the moderator fixed the title, saved, and only then
+    heard of it. Failed before: one problem listed. A related name that is a refused term of
+    the same file is no dangling name (as before)."""
+    opened = await scene.fake.slash(
+        scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    await opened.response()
+    values = {"title": "@everyone", "definition": "Ours.", "related": "nothing-here-at-all"}
+    sent = await scene.fake.submit_modal(scene.moderator, opened, values)
+    answer = str((await sent.final_message())["content"])
+    assert "Title: “@\u200beveryone”: A name cannot contain mentions." in answer, answer
+    assert "Related terms: no term of this server or the bundled glossary is called" in answer
+    text = _entry("@everyone", [], "One.") + _entry("Fine", [], "Two.").replace(
+        "aliases = []", 'related = ["@everyone"]'
+    )
+    answer = await import_file(scene, "terms.toml", text, dry_run=True)
+    assert answer.startswith("Nothing was imported: 1 problem"), answer
