@@ -16,7 +16,18 @@ from bot.glossary import load_glossary
 from bot.search import SearchIndex, everyday
 
 REMOVED = frozenset(
-    "mysql postgres postgresql mongodb redis oracle sqlite aws azure heroku".split()
+    [
+        "mysql",
+        "postgres",
+        "postgresql",
+        "mongodb",
+        "redis",
+        "oracle",
+        "sqlite",
+        "aws",
+        "azure",
+        "heroku",
+    ]
 )
 
 
