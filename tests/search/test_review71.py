@@ -4,6 +4,10 @@ withhold that entry's card. review71_probes.tsv says when and how they were writ
 
 from __future__ import annotations
 
+import pytest
+
+from bot.search import SearchIndex
+
 from .probe_files import ProbeFile, the_asked_card
 
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
@@ -23,3 +27,24 @@ test_an_ml_question_writing_another_fields_word_keeps_the_entrys_card = PROBES.t
     "keep", expect=the_asked_card
 )
 test_the_probes_are_the_ones_written = PROBES.counted({"keep": 18})
+
+
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("see https://example.com/rag what is retrieval before generation", "rag"),
+        (
+            "from https://blog.example/kv-cache: the thing that stores keys between steps",
+            "kv-cache",
+        ),
+    ],
+)
+def test_a_name_only_in_a_links_address_is_not_written(
+    bundled_index: SearchIndex, query: str, entry: str
+) -> None:
+    """left70's footer flag ("by the name written in it") reads the words, not a link's address:
+    search reads no term in an address either (`links.without_links`)."""
+    result = bundled_index.search(query)
+    assert result.entry is not None, result
+    assert result.entry.id == entry, result
+    assert not result.name_written, result
