@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from bot.dburl import url_problem, without_password
 from bot.storage.backend import is_database_url
 from bot.storage.store import Store
+from tests.conftest import TEST_DATABASE_URL
 from tests.resilience.botproc import glossary_bot_here
+from tests.storage.conftest import fresh_schema
 
+from .test_product70 import _imported
 from .test_round11 import CLI_ENV
 
 SECRET = "Pw0rdXy7"
@@ -86,3 +90,62 @@ def test_a_password_parameter_in_other_letters_is_not_shown(name: str) -> None:
     shown = without_password(f"postgresql://bot@db1:5432,db2/glossary?{name}={SECRET}&x=1")
     assert SECRET not in shown, shown
     assert shown.endswith("?x=1"), shown
+
+
+@pytest.mark.skipif(not TEST_DATABASE_URL, reason="needs TEST_DATABASE_URL")
+async def test_fifty_hosts_reach_the_last_and_all_refusing_is_one_line(tmp_path: Path) -> None:
+    """Held (left70's host lists at scale, the real PostgreSQL): 49 ports that refuse, then the
+    database: the store opens through the list; every host refusing: one line, no password.
+    `stats` in a process of its own: `glossary_bot_here` runs its own event loop."""
+    async with fresh_schema(TEST_DATABASE_URL, "review71") as url:
+        parts = urlsplit(url)
+        auth, _, host = parts.netloc.rpartition("@")
+        refusing = ",".join(f"127.0.0.1:{port}" for port in range(21, 70))
+        listed = parts._replace(netloc=f"{auth}@{refusing},{host}").geturl()
+        store = await Store.open(listed, flush_interval=None)
+        await store.close()
+        dead = parts._replace(netloc=f"{auth}@{refusing}").geturl()
+        status, said = await asyncio.to_thread(
+            glossary_bot_here, CLI_ENV, tmp_path, "stats", "--db", dead
+        )
+    assert status == 1, said
+    assert len(said.strip().splitlines()) == 1, said
+    assert "cannot reach the database" in said, said
+    password = parts.password or ""
+    assert not password or f":{password}@" not in said, said
+
+
+ONE_ENTRY = (
+    '[[entries]]\ntitle = "Zorblax"\ncategory = "Retrieval & Context"\n'
+    'definition = "A made-up thing for a test."\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "entries"),
+    [
+        ("\ufeff# ours\r\n" + "\t#\r\n" * 1_200, False),  # BOM, CRLF, tabs before "#"
+        ("# [[entries]]\n" + "#\n" * 1_200, False),  # the header only in a comment
+        ("\ufeff" + ONE_ENTRY.replace("\n", "\r\n") + "#\r\n" * 1_200, True),
+        ("\ufeff" + ONE_ENTRY + "#\n" * 20, True),
+    ],
+    ids=["bom-crlf-tabs", "commented-header", "bom-entry-then-comments", "bom-entry-small"],
+)
+def test_no_entries_is_said_only_of_a_file_without_them(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    entries: bool,
+) -> None:
+    """Held (product70's "no entries in the file." at a cap of 20, 1,200 lines): a BOM, CRLF and
+    tabs change nothing; a file with an entry, however many comments follow, is not said to
+    hold none (it is the count's refusal where too long, else imported)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MAX_SERVER_TERMS", "20")
+    code, said = _imported(tmp_path, capsys, "ours.toml", text)
+    assert ("no entries in the file" in said) is not entries, said
+    if entries and len(text) < 1_000:
+        assert code == 0, said
+    else:
+        assert code == 1, said
