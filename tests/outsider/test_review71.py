@@ -149,3 +149,31 @@ def test_no_entries_is_said_only_of_a_file_without_them(
         assert code == 0, said
     else:
         assert code == 1, said
+
+
+@pytest.mark.parametrize("reference", ["https://[oops/page", "https://[db1]/page"])
+def test_a_reference_url_urllib_cannot_split_is_a_problem_not_a_traceback(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    reference: str,
+) -> None:
+    """Found beside the database URLs: an entry's reference with a bracket left open, or a name
+    in brackets, raised urllib's ValueError out of `check.entry_problems`: `glossary-bot check`
+    and `terms import` (so `/term import`'s worker thread) ended in a traceback. It is the
+    "bad reference URL" every other bad reference gets."""
+    monkeypatch.chdir(tmp_path)
+    text = ONE_ENTRY + f'reference = "{reference}"\n'
+    code, said = _imported(tmp_path, capsys, "ours.toml", text)
+    assert code == 1, said
+    assert f"Reference: bad reference URL '{reference}'" in said, said
+    assert "Traceback" not in said, said
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(
+        text.replace("[[entries]]\n", '[[entries]]\nid = "zorblax"\n')
+    )
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "check", str(folder))
+    assert status == 1, said
+    assert f"bad reference URL '{reference}'" in said, said
+    assert "Traceback" not in said, said
