@@ -30,8 +30,10 @@ from bot.glossary.server_terms import (
     MAX_TERMS,
     MAX_TEXT_BYTES,
     Candidate,
+    NameReading,
     ServerTerm,
     TermProblem,
+    as_written,
     check_candidates,
     past_it_already,
 )
@@ -107,9 +109,11 @@ def parse_import(
     max_bytes: int = MAX_IMPORT_BYTES,
     replaced: Sequence[ServerTerm] = (),
     held: int = 0,
+    read_as: NameReading = as_written,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The file's terms and every problem found (errors and warnings). `replaced`: the
-    server's terms now, which the file's replace.
+    server's terms now, which the file's replace. `read_as`: how search reads a name
+    (`server_terms.NameReading`).
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
     would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
@@ -159,7 +163,12 @@ def parse_import(
         seen_ids.add(raw.id)
         candidates.append(_candidate(raw, fmt, problems))
     terms, term_problems = check_candidates(
-        candidates, bundled, (), default_category=default_category, replaced=replaced
+        candidates,
+        bundled,
+        (),
+        default_category=default_category,
+        replaced=replaced,
+        read_as=read_as,
     )
     return terms, problems + term_problems
 

@@ -9,14 +9,19 @@ opened the other card, never its own (`search` with the file as data: "match exa
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
 from bot.term_storage import TermChange, change_terms, read_terms
+from tests.discord_app.test_terms import TERM, open_add, submit
+from tests.resilience.botproc import glossary_bot_here
 
 from .conftest import Scene
+from .test_round30 import CLI_ENV
 
 
 def _entry(title: str, other_names: list[str], definition: str) -> str:
@@ -136,3 +141,44 @@ async def test_a_refused_forms_related_terms_are_checked_too(
     )
     answer = await import_file(scene, "terms.toml", text, dry_run=True)
     assert answer.startswith("Nothing was imported: 1 problem"), answer
+
+
+async def test_the_form_refuses_a_name_search_reads_as_another_terms(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """The form (`/term add`) as the import: "the quuxwidget" beside a term Quuxwidget is
+    refused, naming it. layer71: the terms cog gives the check search's reading; without it
+    the form took the name (this failed with the cog passing none)."""
+    answer = await import_file(scene, "terms.toml", _entry("Quuxwidget", [], "One."))
+    assert answer.startswith("Imported: 1 added"), answer
+    opened = await open_add(scene, scene.moderator, category="Fundamentals")
+    values = {**TERM, "title": "Quux Widget Two", "other_names": "the quuxwidget"}
+    said = (await submit(scene, scene.moderator, opened, values))["content"]
+    assert "“the quuxwidget” is read by search as “quuxwidget”, a name of" in said, said
+    assert [t.title for t in await read_terms(store, scene.guild.id)] == ["Quuxwidget"]
+
+
+async def test_the_command_line_import_accepts_a_suggestion_search_reads_as_its_name(
+    tmp_path: Path,
+) -> None:
+    """`glossary-bot terms import` as `/term import`: a waiting "zorbquux ★" is accepted with a
+    term Zorbquux (`accept_as_operator` given search's reading); another number still waits."""
+    db = tmp_path / "bot.db"
+    store = await Store.open(db, flush_interval=None)
+    try:
+        await store.add_suggestion(7, 1, "zorbquux ★", "A thing we use.")
+        await store.add_suggestion(7, 2, "zorbquuxes", "Other number.")
+    finally:
+        await store.close()
+    (tmp_path / "ours.toml").write_text(_entry("Zorbquux", [], "Ours."), encoding="utf-8")
+    status, said = await asyncio.to_thread(
+        glossary_bot_here, CLI_ENV, tmp_path, "terms", "import", "ours.toml", "--guild", "7",
+        "--db", str(db),
+    )  # fmt: skip
+    assert status == 0, said
+    assert "Also accepted 1 waiting suggestion of that name" in said, said
+    store = await Store.open(db, flush_interval=None)
+    try:
+        assert [s.title for s in await store.open_suggestions(7)] == ["zorbquuxes"]
+    finally:
+        await store.close()

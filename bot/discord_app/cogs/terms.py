@@ -93,6 +93,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
     overlay_target,
 )
+from bot.search.query import read_alone
 from bot.storage import StorageError, Store, StoredDraft, Suggestion, SuggestionDecided
 from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
@@ -1089,7 +1090,7 @@ def plan_save(
                 )
             ]
         )
-    checked = check_draft(draft.typed, bundled, current, editing=editing)
+    checked = check_draft(draft.typed, bundled, current, editing=editing, read_as=read_alone)
     errors = [p for p in checked.problems if p.severity == "error"]
     if checked.term is None or errors:
         return refuse(errors)
