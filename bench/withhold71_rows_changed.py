@@ -3,7 +3,10 @@ searched with and without the rule: it acts only where `QuestionRules.more_speci
 kind, which needs an entry's name of two or more words all written in the text (in any word
 form, any order), so this measures the rule on all slices in minutes where the whole report
 takes an hour under load. Tuning rows that change are printed; held-out ones only counted
-(`held`), by their verdict before -> after (`offer_causes.row_verdict`)."""
+(`held`), by their verdict before -> after (`offer_causes.row_verdict`).
+
+The rule failed the ship rule and was reverted: run this where it exists, on commit 2f802a66
+(`git worktree add /tmp/w 2f802a66`); elsewhere it stops with that message."""
 
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ from bot.search.relevance import load_cases  # noqa: E402
 
 
 def main() -> None:
+    if not hasattr(SearchIndex, "_scattered_kind_offered"):
+        raise SystemExit("no SearchIndex._scattered_kind_offered here: run on commit 2f802a66")
     entries = load_glossary()
     index = SearchIndex.build(entries)
     names = {

@@ -13,9 +13,10 @@ off-topic (a row with no answer). Read by `offer_causes`' tracing (nothing in `b
 changes): the meaning's features from the first `_search` call's `fuse`.
 
 For single features and simple pairs, each threshold's withheld cards are printed as
-right / wrong / off-topic and the (wrong + off-topic) : right ratio; the best ones (>= 8 wrong
-withheld) first. A card withheld becomes an offer, the same entry first: a right card turned
-offer keeps card/3 but counts against "right"; a wrong one no longer counts as wrong.
+right / wrong / off-topic and the (wrong + off-topic) : right ratio, best first (those with
+>= 8 wrong withheld, or at 2:1 or better). A card withheld becomes an offer, the same entry
+first: a right card turned offer keeps card/3 but counts against "right"; a wrong one no longer
+counts as wrong.
 """
 
 from __future__ import annotations
@@ -139,6 +140,14 @@ def rules() -> list[tuple[str, Test]]:
     singles.append(("not asked", lambda r: r["meaning_ran"] and not r["asked"]))
     for t in (6, 10, 15, 20):
         singles.append((f"words>={t}", lambda r, t=t: r["words"] >= t))
+    singles.append(("compared", lambda r: r["compared"]))
+    singles.append(("meaning's second related", lambda r: r["second_related"]))
+    singles.append(("meaning's first another, related", lambda r: r["meaning_first_related"]))
+    singles.append(("lexical first another", lambda r: r["meaning_ran"] and not r["lexical_first"]))
+    singles.append(
+        ("lexical: a name (match-term)", lambda r: r["lexical_strategy"] == "match-term")
+    )
+    singles.append(("lexical: none", lambda r: r["meaning_ran"] and r["lexical_before"] is None))
     out.extend(singles)
     conditions: list[tuple[str, Test]] = [
         ("disagree", lambda r: r["meaning_ran"] and not r["agree"]),
@@ -151,6 +160,12 @@ def rules() -> list[tuple[str, Test]]:
         ("not asked", lambda r: r["meaning_ran"] and not r["asked"]),
         ("same category", lambda r: r["same_category"]),
         ("unrelated runner", lambda r: r["runner"] is not None and not r["related"]),
+        ("not compared", lambda r: not r["compared"]),
+        # a name the lexical stage pooled (80) though not written whole: a subject rule read it
+        (
+            "kind read, unwritten",
+            lambda r: r["lexical_strategy"] == "match-term" and not r["written"],
+        ),
     ]
     for cname, cond in conditions:
         for sname, single in singles:

@@ -859,15 +859,6 @@ class SearchIndex:
             # only if written first ("rloo vs grpo"), not one put second ("latency slo").
             leader = next(iter(pool.ranked()), (None,))[0]
             unclear = asked is None and bool(written) and leader != written[0][0]
-            # the kind read from words written apart ("memory on the gpu": GPU Memory) that the
-            # words' own first is not: a guess, offered (`_scattered_kind_offered`)
-            scattered = (
-                specific
-                if specific is not None
-                and leader != specific
-                and all(found.entry != specific for found in names_in(versionless))
-                else None
-            )
             # the description stage's first, before the meaning is folded in
             top = pool.by_entry.get(leader) if leader is not None else None
             strong = top and top.strategy == "description" and top.score >= AGREEMENT_FLOOR
@@ -965,7 +956,7 @@ class SearchIndex:
                 decided = self._offered_off_field(
                     decided, similar, versionless, meaning, semantic, names_in
                 )
-            return self._scattered_kind_offered(decided, scattered)
+            return decided
         return self._decide(pool, query, normalized, core)
 
     def _named(
@@ -1745,16 +1736,6 @@ class SearchIndex:
         other = self.entries[asked]
         ahead = Suggestion(other.id, other.title, result.score, "match-term")
         return _card_offered(result, result.entry, result.strategy or "semantic", ahead)
-
-    def _scattered_kind_offered(self, result: SearchResult, kind: int | None) -> SearchResult:
-        """A card for the `kind` a question was read to ask about from words written apart
-        (`QuestionRules.more_specific`: "why is normal ram so much slower than the memory on
-        the gpu" reads GPU Memory) becomes an offer, its entry first, where the words alone put
-        another entry first: the card would be a guess (bench/withhold71_table.py: 10 wrong
-        cards to 1 right on the tuning slices). A kind whose name is written whole keeps it."""
-        if kind is None or result.entry is None or self.positions[result.entry.id] != kind:
-            return result
-        return _card_offered(result, result.entry, result.strategy or "match-term")
 
     def _asked_name_offered(
         self,

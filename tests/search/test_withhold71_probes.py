@@ -28,8 +28,11 @@ test_the_probes_are_the_ones_written = PROBES.counted({"unsure": 6, "kept": 9})
 
 
 # Tuning rows (dev19, dev24, dev5): a kind read from words written apart (`more_specific`) that
-# the words alone do not put first is offered, its entry first (`_scattered_kind_offered`); one
-# the words put first, or whose name is written whole, keeps its card.
+# the words alone do not put first is offered, its entry first (`_scattered_kind_offered`, 2f802a66);
+# one the words put first, or whose name is written whole, keeps its card. The rule failed the ship
+# rule on held out (bench/withhold71_rows_changed.py: 14 wrong cards fewer, 8 right fewer) and was
+# reverted: the rows it offered are strict xfails.
+@pytest.mark.xfail(strict=True, reason="_scattered_kind_offered reverted")
 @pytest.mark.parametrize(
     ("query", "offered"),
     [
