@@ -38,7 +38,7 @@ from bot.search.query import is_question  # noqa: E402
 from bot.search.relevance import OFF_TOPIC_KINDS  # noqa: E402
 
 Record = dict[str, Any]
-TUNING_SLICES = (*TUNING, "dev24")
+TUNING_SLICES = (*TUNING, "dev24", "dev25")
 
 
 def record(case: Any, result: Any, steps: list[dict[str, Any]], index: SearchIndex) -> Record:
