@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
+from bot.glossary.interchange import import_cap
 from bot.heartbeat import STOPPED, check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import ROOT, BotProcess
@@ -209,3 +211,58 @@ async def test_a_signal_after_runs_first_line_before_ready(tmp_path: Path, name:
     assert not healthy
     assert said.startswith("stopped: the bot stopped cleanly"), said
     assert heartbeat.read_text("utf-8").removeprefix(STOPPED).split()[0] != "1700000000", bot.output
+
+
+# Two terms, each a few tables, keys and lines: what a moderator's file holds around its notes.
+TWO_TERMS = """[[entries]]
+title = "Zorb Engine"
+category = "Fundamentals"
+definition = "A thing that zorbs."
+
+[[entries]]
+title = "Plimwort"
+category = "Fundamentals"
+definition = "Plants of the wumpel kind."
+"""
+COMMENT = "# a note kept beside our terms, as the team writes them\n"
+
+
+def _imported(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, str]:
+    """`glossary-bot terms import` of `text` (a .toml) into server 5 of a new SQLite file."""
+    file = tmp_path / "ours.toml"
+    file.write_text(text, "utf-8")
+    code = main(["terms", "import", str(file), "--guild", "5", "--db", str(tmp_path / "bot.db")])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+@pytest.mark.parametrize("past_the_size_cap", [False, True], ids=["within", "past"])
+def test_comment_lines_are_not_counted_as_structure(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    past_the_size_cap: bool,
+) -> None:
+    """product70's leftover: a file of two terms and many comment lines (and blank ones) was
+    refused as "… tables, keys and lines: more than a glossary of 20 terms needs" (each comment
+    line's end counted as the parser's work; it costs the parser next to nothing). Comment and
+    blank lines are not counted now: within the file-size cap (4 MiB at 20 terms) the two terms
+    are imported; one line past it, the file is refused by its size, said as such."""
+    monkeypatch.chdir(tmp_path)  # no developer's .env
+    monkeypatch.delenv("MAX_SERVER_TERM_BYTES", raising=False)
+    monkeypatch.setenv("MAX_SERVER_TERMS", "20")
+    cap = import_cap(20)
+    notes = (cap - len(TWO_TERMS)) // (len(COMMENT) + 1)  # a comment and a blank line each
+    text = TWO_TERMS + ("\n" + COMMENT) * notes
+    if past_the_size_cap:
+        text += COMMENT
+    assert (len(text.encode()) > cap) == past_the_size_cap
+    code, said = _imported(tmp_path, capsys, text)
+    assert "tables, keys and lines" not in said, said
+    if past_the_size_cap:
+        assert code == 1, said
+        size = len(text.encode())
+        assert f"ours.toml is {size:,} bytes; an import is at most {cap:,} bytes\n" in said, said
+    else:
+        assert code == 0, said
+        assert said.startswith("Imported: 2 added, 0 changed, 0 removed."), said
