@@ -4,7 +4,9 @@ signals while it starts: the real program, in a process of its own, against the 
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,6 +19,8 @@ from bot.glossary.interchange import import_cap
 from bot.heartbeat import STOPPED, check_heartbeat
 from tests.fake_discord import FakeDiscord
 from tests.resilience.botproc import ROOT, BotProcess
+
+from .test_left36 import GUARD, _read_until, run_bot_by_hand, stopped
 
 SCRIPT = str(Path(sys.executable).parent / "glossary-bot")  # the installed script, as run
 WAYS_IN = {
@@ -266,3 +270,50 @@ def test_comment_lines_are_not_counted_as_structure(
     else:
         assert code == 0, said
         assert said.startswith("Imported: 2 added, 0 changed, 0 removed."), said
+
+
+async def test_the_fake_by_hand_waits_for_a_confirmed_removal_to_be_written(
+    tmp_path: Path,
+) -> None:
+    """fake70's leftover: `!click remove` printed the click's answer (the buttons gone) and
+    took the next line at once, while the bot was still removing the term: a `/define` typed
+    right after could still find it. The console now waits for the follow-up the bot sends once
+    the removal is written ("Removed …", printed with the click's answer), an event, not a
+    delay; the `/define` typed in the same breath then finds no such term."""
+    (tmp_path / "zorb.toml").write_text(TWO_TERMS, "utf-8")
+    fake = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.fake_discord",
+        cwd=ROOT,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert fake.stdin is not None
+    assert fake.stdout is not None
+    stdin, stdout = fake.stdin, fake.stdout
+
+    async def typed(lines: str, until: str) -> str:
+        stdin.write(lines.encode())
+        await stdin.drain()
+        return await _read_until(stdout, until)
+
+    bot = None
+    try:
+        settings = dict(re.findall(r"(DISCORD_\w+)=(\S+)", await _read_until(stdout, "waiting")))
+        bot = await run_bot_by_hand(tmp_path, settings)
+        await _read_until(stdout, "connected.")
+        said = await typed(f"mo: /term import file:{tmp_path / 'zorb.toml'}\n", "(only mo sees")
+        assert "Imported: 2 added, 0 changed, 0 removed." in said, said
+        await typed("mo: /term remove term:Zorb Engine\n", "buttons: [1] Remove")
+        # Typed back to back, as fast as a paste: the removal, a lookup, a line to end on.
+        said = await typed("mo: !click remove\n/define zorb engine\n!say done\n", "not to the bot)")
+        removed = said.index("Removed “Zorb Engine”.")
+        looked_up = said.index("(only mo sees this)", removed)
+        assert "[Zorb Engine]" not in said[looked_up:], said
+        stdin.close()  # end of input: the fake stops
+        async with asyncio.timeout(GUARD):
+            assert await fake.wait() == 0
+    finally:
+        await stopped(fake, bot)
