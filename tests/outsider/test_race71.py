@@ -23,6 +23,7 @@ from bot.term_storage import TermChange, change_terms
 from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
 from tests.discord_app.helpers import define, define_until_card, embed_of
+from tests.discord_app.test_terms import TERM, open_add, submit
 from tests.polling import eventually
 from tests.storage.conftest import fresh_schema
 
@@ -41,18 +42,21 @@ async def url() -> AsyncIterator[str]:
 
 
 def meanwhile(
-    store: Store, monkeypatch: pytest.MonkeyPatch, other_write: Callable[[], Awaitable[object]]
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    other_write: Callable[[], Awaitable[object]],
+    write: str = "add_alias",
 ) -> None:
-    """The other process writes at the worst moment: after this process has checked the alias
+    """The other process writes at the worst moment: after this process has checked the change
     against the server as it read it (`servers.current`, which reads a changed server again),
-    just before its write, whose own check inside the database's write is all that is left."""
-    write = store.add_alias
+    just before its `write`, whose own check inside the database's write is all that is left."""
+    real = getattr(store, write)
 
-    async def raced(*args: Any, **kwargs: Any) -> AddAliasResult:
+    async def raced(*args: Any, **kwargs: Any) -> Any:
         await other_write()
-        return await write(*args, **kwargs)
+        return await real(*args, **kwargs)
 
-    monkeypatch.setattr(store, "add_alias", raced)
+    monkeypatch.setattr(store, write, raced)
 
 
 async def add(scene: Scene, alias: str, term: str) -> str:
@@ -159,6 +163,40 @@ async def test_an_alias_added_for_a_term_the_other_process_just_removed_is_refus
             assert await other.audit_log(guild) == []
             # The bot's memory catches up: the term opens nothing.
             await eventually(lambda: is_none(title_of(scene, "zorblax")), "Zorblax gone", STUCK)
+    finally:
+        await other.close()
+
+
+async def test_the_term_cap_reached_from_two_processes_at_once_holds(
+    scene: Scene, start_bot: StartBot, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cap of 2 terms, 1 stored. A moderator here opens `/term add` (a place left) and
+    saves; the other process takes the last place just before this one's write: refused at the
+    cap, naming it, what was typed kept (Edit again), 2 terms stored, one add in the log."""
+    store, other = await Store.open(url), await Store.open(url)
+    guild = scene.guild.id
+
+    def one(name: str) -> ServerTerm:
+        return ServerTerm(id=name.lower(), title=name, definition="Ours.", category="Fundamentals")
+
+    try:
+        await change_terms(other, guild, lambda *_: (TermChange(put=(one("Qorb"),)), None), OTHER)
+        taking = TermChange(put=(one("Flumbrix"),))
+        async with start_bot(store, term_caps=(2, 1 << 20)):
+            opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+            meanwhile(
+                store,
+                monkeypatch,
+                lambda: change_terms(other, guild, lambda *_: (taking, None), OTHER),
+                "change_terms",
+            )
+            answer = await submit(scene, scene.moderator, opened, TERM)
+            assert not answer["content"].startswith("Added"), answer
+            assert "a server can have at most 2 terms" in answer["content"], answer
+            assert "Edit again" in answer["content"], answer
+            assert sorted(t.id for t in await other.terms(guild)) == ["flumbrix", "qorb"]
+            log = await other.term_audit_log(guild)
+            assert sorted(str(r.term_id) for r in log) == ["flumbrix", "qorb"], log
     finally:
         await other.close()
 
