@@ -201,6 +201,65 @@ async def test_the_term_cap_reached_from_two_processes_at_once_holds(
         await other.close()
 
 
+async def test_an_alias_added_as_the_other_process_writes_a_term_of_that_name_is_refused(
+    scene: Scene, start_bot: StartBot, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator here adds "zorblax" for RAG; the other process (`terms import`) writes the
+    server's own term Zorblax after this one checked the alias and before it writes. The alias
+    would take the term's own name for RAG, which `/alias add` refuses when it sees the term;
+    the check inside the write looked at the aliases alone, so it was added (failed before).
+    Now the write sees the server's terms moved: nothing added, "try again"; and again, the
+    alias is refused naming the term."""
+    store, other = await Store.open(url), await Store.open(url)
+    guild = scene.guild.id
+    term = ServerTerm(
+        id="zorblax", title="Zorblax", definition="Our nightly rerank.", category="Fundamentals"
+    )
+    meanwhile(
+        store,
+        monkeypatch,
+        lambda: change_terms(other, guild, lambda *_: (TermChange(put=(term,)), None), OTHER),
+    )
+    try:
+        async with start_bot(store):
+            said = await add(scene, "zorblax", "rag")
+            assert said.startswith("This server's terms changed a moment ago"), said
+            assert said.endswith("nothing was added. Try again."), said
+            monkeypatch.undo()  # the other process is done
+            again = await add(scene, "zorblax", "rag")
+            assert not again.startswith("Added"), again
+            assert "Zorblax" in again, again
+            assert await other.list_aliases(guild) == []
+            assert await other.audit_log(guild) == []
+            card = await define_until_card(scene.fake, scene.alice, "zorblax", scene.channel)
+            assert embed_of(card)["title"] == "Zorblax", card
+    finally:
+        await other.close()
+
+
+async def test_a_term_written_as_the_other_process_adds_an_alias_of_its_name_is_refused(
+    scene: Scene, start_bot: StartBot, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other way round (README: checked inside the term's write): a moderator here saves
+    the term Zorblax; the other process adds the alias "zorblax" for RAG just before. Refused,
+    naming the alias; nothing saved."""
+    store, other = await Store.open(url), await Store.open(url)
+    guild = scene.guild.id
+    zorblax = AliasImport(guild, "zorblax", "zorblax", "rag")
+    try:
+        async with start_bot(store):
+            opened = await open_add(scene, scene.moderator, category="Retrieval & Context")
+            meanwhile(
+                store, monkeypatch, lambda: other.import_aliases([zorblax], OTHER), "change_terms"
+            )
+            answer = await submit(scene, scene.moderator, opened, TERM)
+            assert answer["content"].startswith("Nothing was saved"), answer
+            assert "zorblax" in answer["content"], answer
+            assert await other.terms(guild) == []
+    finally:
+        await other.close()
+
+
 async def test_one_suggestion_decided_in_two_processes_at_once_is_decided_once(
     url: str,
 ) -> None:
