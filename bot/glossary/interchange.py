@@ -67,6 +67,9 @@ _KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')[ \t]*\.[ \t]*"""
 # line of spaces quadratic to search (20,000 took 6 s, a 1 MiB file hours).
 _KEY_PATH = re.compile(rf"^[ \t]*(?:\[{{1,2}}[ \t]*)?(?:{_KEY_PART})+", re.MULTILINE)
 _TOML_ITEM = re.compile(r"[\[{=\n]")  # tables and arrays, inline tables, keys, lines
+# A comment or blank line costs the parser next to nothing: not counted (the size cap bounds
+# them), so a file of a few terms and many comment lines is read (product71).
+_UNCOUNTED_LINE = re.compile(r"^[ \t\r]*(?:#[^\n]*)?\n", re.MULTILINE)
 _ENTRIES_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*entries[ \t]*\]\]", re.MULTILINE)
 # Where a TOML file could give its entries at all: `[[entries]]`, `entries = [...]` (quoted or
 # not; a table or dotted key is read, to be refused as not an array).
@@ -376,7 +379,7 @@ def _toml_refusal(text: str, room: _Room) -> str | None:
     dots = [m.group().count(".") for m in _KEY_PATH.finditer(text)]
     if max(dots, default=0) >= MAX_KEY_PARTS:
         return f"a dotted key of more than {MAX_KEY_PARTS} parts"
-    items = len(_TOML_ITEM.findall(text)) + sum(dots)
+    items = len(_TOML_ITEM.findall(_UNCOUNTED_LINE.sub("", text))) + sum(dots)
     if items > TOML_ITEMS_PER_TERM * room.terms:
         if _ENTRIES_KEY.search(text) is None:  # comments only, say: whatever its size, no term
             return NO_ENTRIES
