@@ -141,3 +141,21 @@ async def test_a_pick_days_later_reads_the_draft_from_the_database(
     bot.state.term_drafts = Drafts(lambda: store)  # memory forgotten: the store answers
     saved = await pick(scene, scene.moderator, refused, "Fundamentals")
     assert saved["content"].startswith("Added **Zorblax**"), saved
+
+
+async def test_two_picks_at_once_save_once_and_answer_both_alike(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """A double pick (or two categories picked in a hurry): the first saves, the second gets
+    its answer, whether it arrives while the first saves or after."""
+    refused = await refused_for_category(scene, scene.moderator)
+    [menu] = selects(refused)
+    first = await scene.fake.select(scene.moderator, refused, menu["custom_id"], ["Fundamentals"])
+    second = await scene.fake.select(
+        scene.moderator, refused, menu["custom_id"], ["Agents & Interfaces"]
+    )
+    answers = [(await picked.final_message())["content"] for picked in (first, second)]
+    assert answers[0].startswith("Added **Zorblax**"), answers
+    assert answers[1] == answers[0], answers
+    [term] = await read_terms(store, scene.guild.id)  # one term: whichever pick came first
+    assert term.category in ("Fundamentals", "Agents & Interfaces"), term
