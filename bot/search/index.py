@@ -48,6 +48,8 @@ from bot.search.everyday import (
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
+    CLAUSE_FLOOR,
+    CLAUSED_CHARS,
     DESCRIBED_LEAD,
     DESCRIBED_REST,
     LONG_WORDS,
@@ -98,6 +100,7 @@ from bot.search.query import (
     asks_kind,
     asks_nothing,
     asks_what_described,
+    clauses_of,
     compared,
     compared_sides,
     conversion,
@@ -795,6 +798,14 @@ class SearchIndex:
             embedded = semantic.encoder.encode_queries(riding, fit=True) if len(semantic) else None
             meaning = None if embedded is None else embedded[0]
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
+            long = meaning is not None and len(normalized) >= CLAUSED_CHARS
+            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
+            if meaning is not None and len(phrases) > 1:
+                # a long message read a clause at a time too: its own pass, each clause whole
+                vectors = semantic.encoder.encode_queries(phrases)
+                similar = semantic.similar_by_clauses(
+                    meaning, vectors, SEMANTIC_CANDIDATES, CLAUSE_FLOOR
+                )
             if unframed is not None and embedded is not None:
                 similar = _unframed_agreeing(similar, semantic, embedded[1])
             if unvoiced is not None and embedded is not None:
