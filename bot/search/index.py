@@ -795,16 +795,22 @@ class SearchIndex:
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
-            embedded = semantic.encoder.encode_queries(riding, fit=True) if len(semantic) else None
+            # a long message is read a clause at a time too, each clause whole, on the same pass
+            long = len(normalized) >= CLAUSED_CHARS
+            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
+            phrases = phrases if len(phrases) > 1 else []
+            embedded = (
+                semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
+                if len(semantic)
+                else None
+            )
+            said = None if embedded is None or not phrases else embedded[len(riding) :]
+            embedded = None if embedded is None else embedded[: len(riding)]
             meaning = None if embedded is None else embedded[0]
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
-            long = meaning is not None and len(normalized) >= CLAUSED_CHARS
-            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
-            if meaning is not None and len(phrases) > 1:
-                # a long message read a clause at a time too: its own pass, each clause whole
-                vectors = semantic.encoder.encode_queries(phrases)
+            if meaning is not None and said is not None:
                 similar = semantic.similar_by_clauses(
-                    meaning, vectors, SEMANTIC_CANDIDATES, CLAUSE_FLOOR
+                    meaning, said, SEMANTIC_CANDIDATES, CLAUSE_FLOOR
                 )
             if unframed is not None and embedded is not None:
                 similar = _unframed_agreeing(similar, semantic, embedded[1])
