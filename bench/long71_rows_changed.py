@@ -35,7 +35,7 @@ def outcome(case: Case, index: SearchIndex) -> tuple[str, bool]:
 
 def tally(rows: dict[str, list]) -> dict[str, Counter[str]]:
     per: dict[str, Counter[str]] = {}
-    for key, (part, what, near) in rows.items():
+    for part, what, near in rows.values():
         c = per.setdefault(part, Counter())
         c[what] += 1
         c["card3"] += near
@@ -75,7 +75,13 @@ def main() -> None:
             held = part in HELD_OUT or part == "calib"
             if not held:
                 print("tuning", part, repr(key.split("\t")[2][:160]), was[1:], "->", [what, near])
-            changed[("held" if held else part, f"{was[1]}{'+3' if was[2] else ''}", f"{what}{'+3' if near else ''}")] += 1
+            changed[
+                (
+                    "held" if held else part,
+                    f"{was[1]}{'+3' if was[2] else ''}",
+                    f"{what}{'+3' if near else ''}",
+                )
+            ] += 1
     for key, count in sorted(changed.items()):
         print(*key, count)
     old, new = tally(before), tally(rows)
