@@ -1,9 +1,10 @@
 """Every relevance row over 250 characters (the only rows task long71's change can touch: it
-reads texts past LONG_CHARS), searched with the branch's code, tallied per slice as the report
-does (right card, on-topic wrong card, off-topic card, right among card + first three offers).
-`--save FILE` writes the per-row outcomes; `--against FILE` compares with a saved run (main's
-code) and prints per-slice totals of both, tuning rows that changed by text, held-out ones only
-counted."""
+reads texts of fusion.CLAUSED_CHARS or more, normalised), searched with the branch's code and
+tallied per slice as the report does (right card, on-topic wrong card, off-topic card, right
+among the card and first three offers). `--save FILE` writes the per-row outcomes; `--against
+FILE` compares with a saved run and prints per-slice totals of both, tuning rows that changed by
+text, held-out ones only counted. `--plain` searches without the clause vote (main's ranking)
+for a baseline."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bot.search.index as index_module  # noqa: E402
 from bench.relevance_report import HELD_OUT, SETS  # noqa: E402
 from bot.glossary import load_glossary  # noqa: E402
 from bot.search import SearchIndex  # noqa: E402
@@ -50,7 +52,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--save")
     parser.add_argument("--against")
+    parser.add_argument("--plain", action="store_true", help="the clause vote out of reach")
     args = parser.parse_args()
+    if args.plain:
+        index_module.CLAUSED_CHARS = 10**9
     cases = [
         c
         for name in SETS
