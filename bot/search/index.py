@@ -795,8 +795,9 @@ class SearchIndex:
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
-            # a long message is read a clause at a time too, each clause whole, on the same pass
-            long = len(normalized) >= CLAUSED_CHARS
+            # a long message that writes no name is read a clause at a time too, each clause
+            # whole, on the same pass (a clause naming Python in passing would confirm the name)
+            long = len(normalized) >= CLAUSED_CHARS and not written
             phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
             phrases = phrases if len(phrases) > 1 else []
             embedded = (
