@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -145,7 +145,16 @@ head moving the answer to another entry (named entry in `also`) or off the gloss
 leaving it; 50 off-topic rows: other-field comparisons with an entry's word, an entry's word in
 another sense, plain other-field questions), `relevance_blind52.tsv` (one slice, `test32`, held
 out, the other half in the same shapes in other voices: a piano tuner, a zookeeper, a stage
-manager, a cartographer, a brewer; written right after dev24),
+manager, a cartographer, a brewer; written right after dev24), `relevance_blind53.tsv` (one
+slice, `dev25`, to tune on, half the glossary split by the md5 of "71:" + id, alternately within
+each category, the second to dev25: about 20 scene questions asking one entry while another is
+named as the setting, 10 controls asking the named entry, 12 names dropped in a chat frame, 11
+comparisons with the second in `also`, one description (4-12, 13-35, 40-70 words) or one chat
+question for each other entry, from a beekeeper, a lighthouse keeper, a locksmith or a choir
+director; 50 off-topic rows: comparisons of an entry's word with an everyday thing, an entry's
+word in another sense, plain other-field questions), `relevance_blind54.tsv` (one slice,
+`test33`, held out, the other half in the same shapes in other voices: a ferry captain, a
+taxidermist, a pastry chef, a glassblower, a falconer; written right after dev25),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -155,7 +164,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test32, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test33, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -234,6 +243,8 @@ SETS = (
     "relevance_blind50.tsv",
     "relevance_blind51.tsv",
     "relevance_blind52.tsv",
+    "relevance_blind53.tsv",
+    "relevance_blind54.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -272,6 +283,7 @@ HELD_OUT = {
     "test30",
     "test31",
     "test32",
+    "test33",
     "everyday-check",
     "chat-check",
 }
@@ -298,7 +310,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev24, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev25, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             from bot.entry import hand_over
 
-            hand_over()  # a Ctrl-C since the program began: Python's KeyboardInterrupt (130)
+            hand_over()  # held since the program began: Ctrl-C 130, the others by the signal
         if args.settings:
             from bot.settings import load_settings
 
@@ -578,12 +578,12 @@ def _stop_while_starting() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    from bot.entry import hand_over
-
-    hand_over()  # a Ctrl-C since the program began stops it now
     from bot.discord_app.cli import reload_when_running  # SIGHUP: the reload waits for the loop
 
     signal.signal(signal.SIGHUP, reload_when_running)
+    from bot.entry import hand_over
+
+    hand_over()  # a stop or reload since the program began is answered now
 
 
 def _default(parser: argparse.ArgumentParser) -> int:
@@ -713,5 +713,7 @@ def _define_glossary(paths: list[Path] | None) -> Glossary:
     return load_glossary_cached(bundled_data_dir(), default_cache_dir())
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # `python -m bot.cli`: the program, as the script runs it
+    from bot.entry import main as program
+
+    raise SystemExit(program())

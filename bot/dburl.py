@@ -16,12 +16,22 @@ PERCENT_ENCODE = "percent-encode @ : / ? # in its user name or password as %40 %
 NOT_A_PORT = "its port is not a number from 1 to 65535"
 IPV6_BRACKETS = "an IPv6 address is written in brackets, as [::1]:5432"
 EMPTY_HOST = "a host in its list of hosts is empty"
+# urllib refuses a host part with a bracket left open or a name in brackets (ValueError)
+UNSPLIT_HOST = "its host part does not read: an IPv6 address is written in brackets, as [::1]:5432"
 _BRACKETED = re.compile(r"\[[^\]]+\](?::(?P<port>[^:]*))?")
 
 
+def scheme(url: str) -> str:
+    """``url``'s scheme as urllib reads it, also where its host part does not split."""
+    return urlsplit(url.partition("/")[0]).scheme
+
+
 def credentials_problem(url: str) -> str | None:
-    """Why ``url``'s user:password part does not read as one, or None when it does."""
-    parts = urlsplit(url)
+    """Why ``url``'s user:password part does not read as one, or None when it does (or when
+    the host part does not split: `port_problem` says so)."""
+    parts = _split(url)
+    if parts is None:
+        return None
     rest = parts.path + parts.query + parts.fragment
     if _hosts_problem(parts.netloc) and ("@" in rest or "@" not in parts.netloc):
         # A password cut at "/", "?" or "#" leaves "user:pass" read as host:port; with no "@"
@@ -35,8 +45,11 @@ def credentials_problem(url: str) -> str | None:
 def port_problem(url: str) -> str | None:
     """Why ``url``'s hosts and ports (after its user:password@, which reads as one) are not
     what PostgreSQL's clients read, or None."""
+    parts = _split(url)
+    if parts is None:
+        return UNSPLIT_HOST
     if credentials_problem(url) is None:
-        return _hosts_problem(urlsplit(url).netloc)
+        return _hosts_problem(parts.netloc)
     return None
 
 
@@ -48,18 +61,29 @@ def url_problem(url: str) -> str | None:
 def without_password(url: str) -> str:
     """A database URL safe to log or print: the password is left out (and all but the scheme of
     a URL whose user:password part does not read as one, since the password may be anywhere)."""
-    parts = urlsplit(url)
-    if credentials_problem(url):
-        return f"{parts.scheme}://…"
+    parts = _split(url)
+    if parts is None or credentials_problem(url):
+        return f"{scheme(url)}://…"
     # libpq and asyncpg also take the password as a parameter (`?password=`, beside `host=`
-    # for a socket folder): left out as the one in user:password@ is.
-    query = "&".join(item for item in parts.query.split("&") if _parameter(item) != "password")
+    # for a socket folder): left out as the one in user:password@ is, in any letters (one who
+    # writes `?PASSWORD=` means it, and a line about the unknown setting would show it).
+    query = "&".join(
+        item for item in parts.query.split("&") if _parameter(item).lower() != "password"
+    )
     parts = parts._replace(query=query)
     if parts.password is None:
         return _joined(parts)
     # The hosts and ports as written: one that is wrong is what the line about it must show.
     hosts = parts.netloc.rpartition("@")[2]
     return _joined(parts._replace(netloc=f"{parts.username or ''}@{hosts}"))
+
+
+def _split(url: str) -> SplitResult | None:
+    """``url`` split by urllib, or None where urllib refuses its host part."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
 
 
 def _hosts_problem(netloc: str) -> str | None:

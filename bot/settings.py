@@ -27,7 +27,13 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from bot.dburl import PERCENT_ENCODE, credentials_problem, port_problem, without_password
+from bot.dburl import (
+    PERCENT_ENCODE,
+    credentials_problem,
+    port_problem,
+    scheme,
+    without_password,
+)
 from bot.errors import ReportedError
 from bot.heartbeat import HEARTBEAT_INTERVAL, MAX_AGE, MAX_INTERVAL, MIN_INTERVAL
 
@@ -222,7 +228,7 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and urlsplit(value.get_secret_value().strip()).scheme not in (
+        if value is not None and scheme(value.get_secret_value().strip()) not in (
             "postgresql",
             "postgres",
         ):

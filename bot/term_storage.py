@@ -13,7 +13,13 @@ from pydantic import ValidationError
 from bot.glossary import Glossary
 from bot.glossary.keys import compact
 from bot.glossary.lookalikes import letters_alike
-from bot.glossary.server_terms import ServerTerm, entry_taking_id, free_id
+from bot.glossary.server_terms import (
+    NameReading,
+    ServerTerm,
+    as_written,
+    entry_taking_id,
+    free_id,
+)
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     OPERATOR_ACTOR,
@@ -166,15 +172,17 @@ def orphaned_aliases(
 
 
 async def waiting_named(
-    store: Store, scope: int, by_name: Mapping[str, T]
+    store: Store, scope: int, by_name: Mapping[str, T], *, read_as: NameReading = as_written
 ) -> list[tuple[Suggestion, T]]:
     """The open suggestions whose name (`compact`ed) is a key of `by_name`, each with its value
     (what the name now opens): members who suggested a name before a term or alias took it. No
     moderator could accept them (the name is taken), and rejecting them would tell their
     members "not added" about a name that opens a card, so whatever writes a term or alias
-    accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"), without
-    running a search per suggestion, or in letters a reader cannot tell apart ("Zоrblax" with
-    a Cyrillic о, "ZUМBLAX" with a Cyrillic М: `letters_alike`, given the name as written).
+    accepts them. Names are compared as search meets them ("Zorb-lax" is "zorb lax"; "zorblax ★"
+    and "the zorblax" are read as "zorblax" by `read_as`, search's reading, which its caller
+    gives), without running a search per suggestion, or in letters a reader cannot tell apart
+    ("Zоrblax" with a Cyrillic о, "ZUМBLAX" with a Cyrillic М: `letters_alike`, given the name
+    as written).
     Not in another number: a waiting "gas" is no "GA" added, and telling its member "added"
     would be false; a moderator decides it."""
     if not by_name:
@@ -183,13 +191,15 @@ async def waiting_named(
     alike = letters_alike(by_name)
     found = []
     for waiter in waiting:
-        key = compact(waiter.title)
-        found.append((waiter, by_name[key] if key in by_name else alike(waiter.title)))
+        # as written, or as search reads it ("zorblax ★", "the zorblax": what it opens)
+        keys = (compact(waiter.title), compact(read_as(waiter.title)))
+        key = next((k for k in keys if k in by_name), None)
+        found.append((waiter, by_name[key] if key is not None else alike(waiter.title)))
     return [(waiter, value) for waiter, value in found if value is not None]
 
 
 async def accept_as_operator(
-    store: Store, scope: int, by_name: Mapping[str, str]
+    store: Store, scope: int, by_name: Mapping[str, str], *, read_as: NameReading = as_written
 ) -> tuple[int, bool, set[str]]:
     """The command line's `waiting_named`: accept the open suggestions whose name (`compact`ed)
     a term or alias it wrote now has (name -> the entry id it opens), in the term log as the
@@ -199,7 +209,7 @@ async def accept_as_operator(
     accepted = 0
     names: set[str] = set()
     try:
-        for waiter, entry_id in await waiting_named(store, scope, by_name):
+        for waiter, entry_id in await waiting_named(store, scope, by_name, read_as=read_as):
             decided = await store.decide_suggestion(
                 scope, waiter.id, accepted=True, actor_id=OPERATOR_ACTOR, term_id=entry_id
             )

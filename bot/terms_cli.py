@@ -19,6 +19,7 @@ from bot.glossary.interchange import export_bytes, import_cap, left_out_line
 from bot.glossary.keys import compact
 from bot.glossary.markup import for_terminal
 from bot.glossary.problems import GlossaryError
+from bot.search.query import read_alone
 from bot.settings import Settings
 from bot.storage import OPERATOR_ACTOR, Migrate, StorageError, Store
 from bot.storage.cli import (
@@ -173,7 +174,9 @@ def run_import(args: argparse.Namespace) -> int:
             raise _Refused(text)
         # Members who suggested a name an imported term has were waiting for it: accept them.
         names = {compact(name): t.id for t in outcome.written for name in t.names}
-        accepted, stopped, named = await accept_as_operator(store, args.guild, names)
+        accepted, stopped, named = await accept_as_operator(
+            store, args.guild, names, read_as=read_alone
+        )
         return text + untold_line(accepted, stopped=stopped, names=len(named))
 
     try:

@@ -8,11 +8,12 @@ import sys
 from bot.settings import Settings
 
 
-class ReloadWhenRunning:
-    """SIGHUP's handler while `run` starts (its settings, its glossary, its loop), before the
-    bot's own: the signal's default action ended the process, silently (a `kill -HUP` just
-    after a restart). The reload asked is kept, and done once the bot's handlers are in place
-    (`taken`); the glossary being read may be older than the files by then."""
+class KeptUntilRunning:
+    """A signal's handler while `run` starts, before the bot's own: what it asks is kept, and
+    done once the bot's handlers are in place (`taken`). SIGHUP's default action ended the
+    process, silently (a `kill -HUP` just after a restart): the reload is done then, from a
+    glossary that may be older than the files by then. A stop asked as the loop starts is the
+    loop's stop, which says it in the heartbeat file."""
 
     def __init__(self) -> None:
         self.asked = False
@@ -21,12 +22,13 @@ class ReloadWhenRunning:
         self.asked = True
 
     def taken(self) -> bool:
-        """Was a reload asked since the last call?"""
+        """Was it asked since the last call?"""
         asked, self.asked = self.asked, False
         return asked
 
 
-reload_when_running = ReloadWhenRunning()
+reload_when_running = KeptUntilRunning()  # SIGHUP, from the command line's start
+stop_when_running = KeptUntilRunning()  # SIGTERM and Ctrl-C, from the loop's start (`runner`)
 
 
 def run_bot(args: argparse.Namespace) -> int:

@@ -4,7 +4,8 @@ command keeps a limit of its own, for what it writes or exports: a use that did 
 refused alias, file or term, the database away) is given back and counted against the
 command's refusals, which have a limit of their own (`REFUSALS_PER_USE`), before the refusal
 is answered (`give_back_use`): an answer Discord fails, or a moderator retrying the moment they
-read it, finds the use back. A use counts when it
+read it, finds the use back. A first response Discord failed gives its use back and is no
+refusal: the moderator did nothing wrong. A use counts when it
 reached the bot, on this machine's monotonic clock, not at the time its id says (discord.py's
 cooldowns read that): one id stamped an hour ahead began its member's window an hour from now,
 holding them for the hour."""
@@ -141,22 +142,27 @@ class CommandLimit:
         interaction.extras[_HELD] = (self, True)
         return True
 
-    def settle_refusal(self, interaction: discord.Interaction[GlossaryBot], taken: bool) -> None:
-        """Count `interaction`'s refusal, and give its use back where it took one (`taken`)."""
+    def settle(
+        self, interaction: discord.Interaction[GlossaryBot], taken: bool, *, refused: bool
+    ) -> None:
+        """Give `interaction`'s use back where it took one (`taken`), and count its refusal
+        (`refused`)."""
         uses, refusals = self._of(interaction)
         at = interaction.client.arrivals.arrived(interaction)
         if taken:
             uses.give_back(interaction.user.id, at)
-        refusals.take(interaction.user.id, at)
+        if refused:
+            refusals.take(interaction.user.id, at)
 
 
-def give_back_use(interaction: discord.Interaction[GlossaryBot]) -> None:
-    """`interaction` was refused, or its first response lost, nothing written or exported: the
-    use it took of its command's limit (if it took one: a command whose button takes it took
-    none) given back, and the refusal counted. Once: nothing when it holds no limit (a command
-    without one) or was settled already. Called before the refusal is answered
+def give_back_use(interaction: discord.Interaction[GlossaryBot], *, refused: bool = True) -> None:
+    """`interaction` was refused (`refused`), or its first response lost (not refused: Discord
+    failed, not the moderator, so nothing counts against them), nothing written or exported:
+    the use it took of its command's limit (if it took one: a command whose button takes it
+    took none) given back, and a refusal counted. Once: nothing when it holds no limit (a
+    command without one) or was settled already. Called before the refusal is answered
     (`moderators.refuse`), and where a first response is given up (`moderators.in_time`)."""
     held = interaction.extras.pop(_HELD, None)
     if held is not None:
         limit, taken = held
-        limit.settle_refusal(interaction, taken)
+        limit.settle(interaction, taken, refused=refused)

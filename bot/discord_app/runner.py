@@ -28,7 +28,7 @@ from bot.discord_app.app import (
     ShardedGlossaryBot,
     shard_label,
 )
-from bot.discord_app.cli import reload_when_running
+from bot.discord_app.cli import reload_when_running, stop_when_running
 from bot.discord_app.health import (
     LINE_SECONDS,
     forget_stop,
@@ -141,13 +141,11 @@ def run(settings: Settings | None = None) -> int:
         # A text-only bot: discord.py's warnings about missing voice libraries are only noise.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        serving = True  # from here `_serve` says the stop in the heartbeat file
-        # As other processes' refusals and the heartbeat file name it: which container it is.
-        log.info("starting as %s", this_process.named())
-        try:
+        with _stop_kept():
+            serving = True  # from here `_serve` says the stop in the heartbeat file
+            # As other processes' refusals and the heartbeat file name it: which container.
+            log.info("starting as %s", this_process.named())
             return asyncio.run(_serve(settings, token, glossary))
-        except KeyboardInterrupt:  # a second Ctrl-C while stopping
-            return EXIT_OK
     except SystemExit as stopped:  # SIGTERM or Ctrl-C while starting (`cli._stop_while_starting`)
         code = EXIT_OK if stopped.code in (0, None) else EXIT_ERROR
         raise
@@ -492,6 +490,8 @@ async def _serve(settings: Settings, token: str, glossary: Glossary) -> int:
     with _signals_taken(handlers):
         if reload_when_running.taken():  # asked while the settings and glossary were read
             reload()
+        if stop_when_running.taken():  # asked as the loop started
+            stop.set()
         heartbeat = settings.heartbeat_path
         if heartbeat is not None:  # `health` says "starting" now, not an earlier run's stop
             # A disk that hangs holds that only (the beats and the stop line wait their turn
@@ -545,6 +545,24 @@ async def _unless_stopped(asking: Coroutine[Any, Any, T], stop: asyncio.Event) -
             answer.cancel()
             await asyncio.wait({answer})
     return None if answer.cancelled() else (answer.result(),)
+
+
+@contextlib.contextmanager
+def _stop_kept() -> Iterator[None]:
+    """SIGTERM and Ctrl-C kept from the loop's start (`_serve` stops on them once it has its
+    own handlers, and says the stop in the heartbeat file), and after its end (a second one
+    while stopping: the stop is under way). Before, one raised SystemExit out of the loop's
+    start (`cli._stop_while_starting`), and the heartbeat kept an earlier run's line."""
+    found = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    for sig in found:
+        signal.signal(sig, stop_when_running)
+    try:
+        yield
+    finally:
+        stop_when_running.taken()  # what came after the stop is not the next run's
+        for sig, before in found.items():
+            if before is not None:  # None: set outside Python, which cannot be put back
+                signal.signal(sig, before)
 
 
 @contextlib.contextmanager

@@ -173,5 +173,8 @@ def entry_problems(entry: Entry, capped: Collection[str] = ()) -> list[tuple[str
 
 
 def _is_web_url(url: str) -> bool:
-    parsed = urlparse(url)
+    try:
+        parsed = urlparse(url)
+    except ValueError:  # a bracket left open, a name in brackets: no address urllib reads
+        return False
     return parsed.scheme in {"http", "https"} and bool(parsed.netloc) and " " not in url

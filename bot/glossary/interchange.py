@@ -30,8 +30,10 @@ from bot.glossary.server_terms import (
     MAX_TERMS,
     MAX_TEXT_BYTES,
     Candidate,
+    NameReading,
     ServerTerm,
     TermProblem,
+    as_written,
     check_candidates,
     past_it_already,
 )
@@ -65,6 +67,9 @@ _KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')[ \t]*\.[ \t]*"""
 # line of spaces quadratic to search (20,000 took 6 s, a 1 MiB file hours).
 _KEY_PATH = re.compile(rf"^[ \t]*(?:\[{{1,2}}[ \t]*)?(?:{_KEY_PART})+", re.MULTILINE)
 _TOML_ITEM = re.compile(r"[\[{=\n]")  # tables and arrays, inline tables, keys, lines
+# A comment or blank line costs the parser next to nothing: not counted (the size cap bounds
+# them), so a file of a few terms and many comment lines is read (product71).
+_UNCOUNTED_LINE = re.compile(r"^[ \t\r]*(?:#[^\n]*)?\n", re.MULTILINE)
 _ENTRIES_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*entries[ \t]*\]\]", re.MULTILINE)
 # Where a TOML file could give its entries at all: `[[entries]]`, `entries = [...]` (quoted or
 # not; a table or dotted key is read, to be refused as not an array).
@@ -107,9 +112,11 @@ def parse_import(
     max_bytes: int = MAX_IMPORT_BYTES,
     replaced: Sequence[ServerTerm] = (),
     held: int = 0,
+    read_as: NameReading = as_written,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The file's terms and every problem found (errors and warnings). `replaced`: the
-    server's terms now, which the file's replace.
+    server's terms now, which the file's replace. `read_as`: how search reads a name
+    (`server_terms.NameReading`).
 
     The terms are checked as a whole set against the bundled glossary, as the server's terms
     would be after the import replaced them: apply them only if no problem is an error. `default_category` is given to records without
@@ -159,7 +166,12 @@ def parse_import(
         seen_ids.add(raw.id)
         candidates.append(_candidate(raw, fmt, problems))
     terms, term_problems = check_candidates(
-        candidates, bundled, (), default_category=default_category, replaced=replaced
+        candidates,
+        bundled,
+        (),
+        default_category=default_category,
+        replaced=replaced,
+        read_as=read_as,
     )
     return terms, problems + term_problems
 
@@ -367,7 +379,7 @@ def _toml_refusal(text: str, room: _Room) -> str | None:
     dots = [m.group().count(".") for m in _KEY_PATH.finditer(text)]
     if max(dots, default=0) >= MAX_KEY_PARTS:
         return f"a dotted key of more than {MAX_KEY_PARTS} parts"
-    items = len(_TOML_ITEM.findall(text)) + sum(dots)
+    items = len(_TOML_ITEM.findall(_UNCOUNTED_LINE.sub("", text))) + sum(dots)
     if items > TOML_ITEMS_PER_TERM * room.terms:
         if _ENTRIES_KEY.search(text) is None:  # comments only, say: whatever its size, no term
             return NO_ENTRIES

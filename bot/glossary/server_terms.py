@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -52,6 +52,18 @@ from bot.glossary.slug import SLUG_PATTERN, slugify
 from bot.sizes import said_sizes
 
 MAX_TERMS = 2000  # per server; settings may pass another cap
+
+# How search reads a name typed alone (a name -> the words it looks up: "the Zorb ★" -> "zorb"),
+# given by the layer that may use search (`bot.search.query.read_alone`): a name read as
+# another's is refused. Without it, names are compared as written only.
+NameReading = Callable[[str], str]
+
+
+def as_written(name: str) -> str:
+    """The `NameReading` of a caller without search's: a name is read as it is written."""
+    return name
+
+
 MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
 MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
 # Ids travel in buttons' custom ids (at most 100 characters, with a prefix and a user id).
@@ -192,12 +204,14 @@ def check_draft(
     others: Sequence[ServerTerm],
     *,
     editing: str | None = None,
+    read_as: NameReading = as_written,
 ) -> TermCheck:
     """Check a moderator's draft against the bundled glossary and the server's other terms.
 
     `editing` is the id of the term being edited (left out of `others` if present there); the
     term keeps that id unless it stops being the server's wording of the bundled entry whose id
-    it had. Caps are separate: `check_caps` on the set the write would leave.
+    it had. Caps are separate: `check_caps` on the set the write would leave. `read_as`: how
+    search reads a name (`NameReading`).
     """
     rest = [t for t in others if t.id != editing]
     stored = next((t for t in others if t.id == editing), None) if editing else None
@@ -216,7 +230,7 @@ def check_draft(
         preferred_id=editing,
         stored=stored,
     )
-    terms, problems = check_candidates([candidate], bundled, rest)
+    terms, problems = check_candidates([candidate], bundled, rest, read_as=read_as)
     return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
 
 
@@ -232,6 +246,7 @@ def check_candidates(
     *,
     default_category: str | None = None,
     replaced: Sequence[ServerTerm] = (),
+    read_as: NameReading = as_written,
 ) -> tuple[list[ServerTerm], list[TermProblem]]:
     """The candidates as terms, and every problem: each alone, then as a set with `others`.
 
@@ -241,6 +256,7 @@ def check_candidates(
     candidate refused only for a name stored before such names were refused
     (`_NameOwners.is_old_pair`) keeps its stored term then, with a warning, so that a re-import
     of the server's own export goes in; the set is checked with that term as stored.
+    `read_as`: how search reads a name (`NameReading`).
     """
     as_stored = {t.id: t for t in replaced}
     # An entry without an id (a Markdown heading's, a hand-written TOML's) is the stored term
@@ -272,7 +288,9 @@ def check_candidates(
     # moved from it to another term would otherwise be written twice). Each round turns one
     # more candidate at least, so this ends.
     while True:
-        terms, problems, kept = _check_set(candidates, bundled, others, default_category, replaced)
+        terms, problems, kept = _check_set(
+            candidates, bundled, others, default_category, replaced, read_as
+        )
         turned = [i for i in kept if candidates[i].fields != _stored_fields(candidates[i])]
         if not turned:
             return terms, moved + problems
@@ -314,15 +332,17 @@ def _check_set(
     others: Sequence[ServerTerm],
     default_category: str | None,
     replaced: Sequence[ServerTerm],
+    read_as: NameReading,
 ) -> tuple[list[ServerTerm], list[TermProblem], list[int]]:
     """`check_candidates`' one pass: the terms, the problems, and which candidates (by index)
     are kept as stored."""
     problems: list[TermProblem] = []
-    owners = _NameOwners(bundled, others, replaced)
+    owners = _NameOwners(bundled, others, replaced, read_as)
     ids = {t.id for t in others}  # the ids taken, as candidates get theirs
     # ...and those the file gives (or its terms keep): a slug made for another is not one.
     meant = {c.preferred_id for c in candidates if c.preferred_id}
     settled: list[tuple[Candidate, dict[str, object], Entry | None, bool]] = []
+    refused: list[tuple[Candidate, dict[str, object], Entry | None]] = []
     kept_at: list[int] = []
     for at, candidate in enumerate(candidates):
         report = _Reporter(problems, candidate, keep_old=bool(replaced))
@@ -342,6 +362,8 @@ def _check_set(
             settled.append((candidate, fields, target, report.kept))
             if report.kept:
                 kept_at.append(at)
+        else:
+            refused.append((candidate, fields, target))
 
     removed = {key: t.title for t in replaced for key in (t.id, *map(compact, t.names))}
     terms = []
@@ -354,6 +376,10 @@ def _check_set(
         related = _resolve_related(candidate.related, owners, own, removed, report)
         if not report.failed:
             terms.append(ServerTerm.model_validate({**fields, "related": tuple(related)}))
+    # A refused term's related names are checked too, so that one answer lists every problem.
+    for candidate, fields, target in refused:
+        own = {str(fields["id"])} | ({target.id} if target else set())
+        _resolve_related(candidate.related, owners, own, removed, _Reporter(problems, candidate))
     return terms, problems, kept_at
 
 
@@ -424,9 +450,14 @@ class _NameOwners:
     """Who holds each name key: bundled entries and the server's terms (the set being built)."""
 
     def __init__(
-        self, bundled: Glossary, others: Sequence[ServerTerm], replaced: Sequence[ServerTerm] = ()
+        self,
+        bundled: Glossary,
+        others: Sequence[ServerTerm],
+        replaced: Sequence[ServerTerm] = (),
+        read_as: NameReading = as_written,
     ) -> None:
         self.bundled = bundled
+        self.read_as = read_as
         self.bundled_names = bundled_names(bundled)
         self.server: dict[str, tuple[str, str]] = {}  # key -> (term id, title)
         self.ids: set[str] = set()
@@ -435,6 +466,8 @@ class _NameOwners:
         self.lookalikes: LookAlikes[str] = LookAlikes()  # of the server's terms, by id
         self.titles: dict[str, str] = {}  # term id -> title
         self.names: dict[str, list[str]] = {}  # term id -> its names, as written
+        # the key search reads a name as (`read_as`) -> (term id, title, the name)
+        self.read_keys: dict[str, tuple[str, str, str]] = {}
         self.stored_names: dict[str, set[str]] = {}  # term id -> its name keys, as stored
         # term id -> (line, stored?) of the set's candidates: a clash with one is the file's own
         self.candidates: dict[str, tuple[int | None, bool]] = {}
@@ -447,6 +480,7 @@ class _NameOwners:
             self.lookalikes.add(term.id, term.names)
             for name in term.names:
                 self.server.setdefault(compact(name), (term.id, term.title))
+                self.read_keys.setdefault(compact(read_as(name)), (term.id, term.title, name))
             target = overlay_target(term, bundled)
             if target is not None:
                 self.wordings.setdefault(target.id, (term.id, term.title))
@@ -477,7 +511,11 @@ class _NameOwners:
             held = self.server.setdefault(key, (term_id, str(fields.get("title"))))
             if key and held[0] != term_id:
                 report(field_name, f"“{name}” is already a name of {self.term(*held)}.")
-            elif key and not self._refuse_other_number(field_name, name, term_id, report):
+            elif (
+                key
+                and not self._refuse_other_number(field_name, name, term_id, report)
+                and not self._refuse_read_as(field_name, name, term_id, target, report)
+            ):
                 self._refuse_lookalike(field_name, name, term_id, target, report)
         self.titles.setdefault(term_id, title)
         self.names.setdefault(term_id, []).extend(name for _, name in _names(fields))
@@ -513,6 +551,55 @@ class _NameOwners:
             )
             return True
         return False
+
+    def _refuse_read_as(
+        self, field_name: str, name: str, term_id: str, target: Entry | None, report: _Reporter
+    ) -> bool:
+        """A name search reads as another name, leaving out what is around it ("Zorb Engine ★",
+        "the Zorb Engine", "what is Zorb Engine": `read_as`), is refused where that name is
+        a bundled entry's or another of the server's terms', as `/alias add` refuses it: typed,
+        it would open that card, never this term's. In either order: a name that an earlier
+        term's name is read as is refused too. Pairs stored before this rule are kept, as
+        `_refuse_other_number` keeps its own."""
+        key = compact(name)
+        core = self.read_as(name)
+        read = compact(core)
+        self.read_keys.setdefault(read, (term_id, report.candidate.label or name, name))
+        holder: str | None = None  # the server term whose name it clashes with (None: bundled)
+        held_key = read  # the holder's name, as a key
+        refused = ""
+        owner = self.bundled_names.get(read)
+        earlier = self.read_keys.get(key)
+        if read and read != key and read in self.server and self.server[read][0] != term_id:
+            holder = self.server[read][0]
+            refused = (
+                f"“{name}” is read by search as “{core}”, a name of {self.term(*self.server[read])}"
+            )
+        elif read and read != key and owner is not None and owner != target:
+            refused = f"“{name}” is read by search as “{core}”, the bundled glossary's name for “{owner.title}”"
+        elif earlier and earlier[0] != term_id and compact(earlier[2]) != key:
+            holder, held_key = earlier[0], compact(earlier[2])
+            refused = (
+                f"search reads “{earlier[2]}”, a name of {self.term(earlier[0], earlier[1])}, "
+                f"as “{name}”"
+            )
+        if not refused:
+            return False
+        if self.is_old_pair(report.candidate, name, holder, held_key):
+            report.old_pair(
+                field_name,
+                refused,
+                "This term was stored with it before such names were refused: rename it.",
+                "kept as stored (stored before such names were refused); rename it with /term "
+                "edit so that search reads them apart.",
+            )
+            return True
+        report(
+            field_name,
+            f"{refused}, so the two would open different cards: choose a name search does not "
+            "read as another's.",
+        )
+        return True
 
     def term(self, term_id: str, title: str) -> str:
         """How a problem names the term holding a name: a file's own term by its line (two

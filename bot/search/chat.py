@@ -332,8 +332,19 @@ def _plain_part(text: str, names: Callable[[str], bool]) -> str:
 def _opening_dropped(text: str) -> str:
     """`text` without the greetings and preambles it starts with ("hey all, new here, ...")."""
     while True:
-        shorter = _PREAMBLE.sub("", _GREETING.sub("", text.lstrip()))
+        shorter = _greetings_dropped(text)
+        # Once the greetings are gone: it reads to the first "what"/"how", so tried after each
+        # of 570 "ok so, " it made a 4,000-character message quadratic (0.4 s; hostile_bench)
         shorter = _short_question_opener_dropped(shorter)
+        if shorter == text:
+            return text
+        text = shorter
+
+
+def _greetings_dropped(text: str) -> str:
+    """`text` without the greetings and preambles it starts with, one after the other."""
+    while True:
+        shorter = _PREAMBLE.sub("", _GREETING.sub("", text.lstrip()))
         if shorter == text:
             return text
         text = shorter

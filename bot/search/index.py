@@ -433,6 +433,8 @@ class SearchIndex:
         if result.entry is None or result.strategy not in _WEIGHED:
             return result
         text = f" {result.normalized_query} "
+        if (unlinked := without_links(result.query)) != result.query:  # an address writes no name
+            text = f" {normalize(unlinked)} "
         names = {normalize(name) for name in result.entry.names}
         written = any(f" {name} " in text for name in names if name)
         return replace(result, name_written=True) if written else result

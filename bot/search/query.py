@@ -683,6 +683,13 @@ def compared_sides(
     return pair
 
 
+def read_alone(name: str) -> str:
+    """How search reads `name` typed alone: normalised, then its core (`query_core`): "the
+    Zorb ★" and "what is zorb" -> "zorb". The checks of a server's terms and waiting suggestions
+    take it (`server_terms.NameReading`): the glossary layer cannot import search."""
+    return query_core(normalize(name))
+
+
 def query_core(normalized: str) -> str:
     """The term inside a normalised question, or the query itself if nothing is left."""
     core = _without_symbols(normalized) or normalized

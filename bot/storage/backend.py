@@ -19,9 +19,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
-from urllib.parse import urlsplit
 
-from bot.dburl import without_password
+from bot.dburl import scheme, without_password
 
 from .errors import StorageError
 
@@ -192,7 +191,7 @@ async def open_backend(
 
 
 def is_database_url(location: str | os.PathLike[str]) -> bool:
-    return isinstance(location, str) and urlsplit(location).scheme in POSTGRES_SCHEMES
+    return isinstance(location, str) and scheme(location) in POSTGRES_SCHEMES
 
 
 def shown_location(location: str | os.PathLike[str]) -> str:

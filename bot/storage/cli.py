@@ -396,6 +396,7 @@ def run_import(args: argparse.Namespace) -> int:
     from bot.glossary.keys import compact, normalize
     from bot.glossary.markup import for_terminal
     from bot.search.local import LocalGlossary
+    from bot.search.query import read_alone
     from bot.search.server_aliases import ServerAliases
     from bot.term_storage import accept_as_operator, parse_terms, untold_line
 
@@ -500,7 +501,9 @@ def run_import(args: argparse.Namespace) -> int:
                 item = want.item
                 named.setdefault(item.scope, {})[compact(item.text)] = item.entry_id
         for scope, by_name in named.items():
-            done, stopped, names = await accept_as_operator(store, scope, by_name)
+            done, stopped, names = await accept_as_operator(
+                store, scope, by_name, read_as=read_alone
+            )
             accepted += done
             accepted_names.update(names)
             if stopped:

@@ -25,6 +25,9 @@ class AddAliasStatus(StrEnum):
     REFUSED = "refused"
     # The server's own term it names was no longer stored at the write (removed meanwhile).
     TERM_GONE = "term_gone"
+    # The server's terms changed after the caller read them to check the alias against (another
+    # process wrote them): the check's glossary is no longer the server's.
+    TERMS_CHANGED = "terms_changed"
 
 
 class AuditAction(StrEnum):

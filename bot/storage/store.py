@@ -14,7 +14,7 @@ import os
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -599,6 +599,7 @@ class Store:
         miss_query: str | None = None,
         check: AliasCheck | None = None,
         own_term: bool = False,
+        terms_version: int | None = None,
     ) -> AddAliasResult:
         """Map `key` (already normalised and validated) to `entry_id` in `scope`.
 
@@ -608,6 +609,9 @@ class Store:
         `entry_id` is one of the server's own terms, which another moderator may remove while
         this alias is checked: TERM_GONE if it is no longer stored at the write (a removal takes
         its term's aliases in its own write, so one written after it would be left behind).
+        `terms_version`: the server's `terms_version` read before the caller's glossary, which
+        `check` checks against: TERMS_CHANGED if it moved by the write (another process wrote
+        a term, perhaps of this alias's name, that `check` cannot see).
         Raises `StorageUnavailable` when the database cannot be written.
         """
         [result] = await self._add_aliases(
@@ -616,6 +620,7 @@ class Store:
             AuditAction.ALIAS_ADD,
             check,
             own_terms=frozenset({(scope, entry_id)} if own_term else ()),
+            terms_seen={} if terms_version is None else {scope: terms_version},
         )
         return result
 
@@ -646,8 +651,10 @@ class Store:
         check: AliasCheck | None,
         *,
         own_terms: frozenset[tuple[int, str]] = frozenset(),
+        terms_seen: Mapping[int, int] | None = None,
     ) -> list[AddAliasResult]:
-        """Add (alias, miss it answers) pairs; the misses of each alias added are cleared."""
+        """Add (alias, miss it answers) pairs; the misses of each alias added are cleared.
+        `terms_seen`: servers' term versions their checks were made at (`add_alias`)."""
         if any(not item.key or not item.entry_id for item, _ in wanted):
             raise ValueError("an alias needs a non-empty key and entry id")
         at = self._now_second()
@@ -678,6 +685,11 @@ class Store:
                 scope: await term_queries.term_ids(tx, scope)
                 for scope in sorted({scope for scope, _ in own_terms if scope in held})
             }
+            moved = {
+                scope
+                for scope, seen in (terms_seen or {}).items()
+                if await version_queries.terms_version(tx, scope=scope) != seen
+            }
             results: list[AddAliasResult] = []
             adding: list[int] = []  # positions in `wanted` to insert
             for (item, _), (record, _) in zip(wanted, plans, strict=True):
@@ -685,6 +697,9 @@ class Store:
                     item.scope
                 ]:
                     results.append(AddAliasResult(AddAliasStatus.TERM_GONE, None))
+                    continue
+                if item.scope in moved:
+                    results.append(AddAliasResult(AddAliasStatus.TERMS_CHANGED, None))
                     continue
                 if check is not None:
                     reason = check(item, stored[item.scope])
@@ -868,6 +883,11 @@ class Store:
         """Do the versions move with every change now (`Backend.changes_tracked`)? Not while a
         restore under the running bot loads the rows, before it makes the triggers."""
         return await self._backend.changes_tracked()
+
+    async def terms_version(self, scope: int) -> int:
+        """A number that any change to this server's terms, from any process, increases, and
+        neither its aliases' changes nor another server's move (`add_alias`'s `terms_version`)."""
+        return await self._read(partial(version_queries.terms_version, scope=scope))
 
     async def server_versions(self, scopes: Sequence[int]) -> dict[int, int]:
         """`server_version` of each of these servers, in one read (a few per 500 servers)."""

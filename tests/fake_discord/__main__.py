@@ -19,7 +19,12 @@ from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
-from tests.fake_discord.handles import MODAL, InteractionHandle, InteractionRefused
+from tests.fake_discord.handles import (
+    MODAL,
+    UPDATE_MESSAGE,
+    InteractionHandle,
+    InteractionRefused,
+)
 from tests.fake_discord.interactions import (
     ATTACHMENT,
     BOOLEAN,
@@ -376,8 +381,16 @@ class Console:
         message = await handle.final_message()
         self.answer = (int(message["id"]), _name(person))
         self.printed.add(int(message["id"]))
-        self.answered.append((handle, _name(person)))
-        return shown(message, _name(person), self.fake.world.users)
+        said = shown(message, _name(person), self.fake.world.users)
+        if _acted_on(body):
+            # The bot writes what was confirmed, then says so in a follow-up: the next line
+            # waits for it, or a `/define` typed right after reached the bot before the write.
+            [done, *_] = await handle.followups(1)
+            self.answer = (int(done["id"]), _name(person))
+            self.printed.add(int(done["id"]))
+            said += "\n\n" + shown(done, _name(person), self.fake.world.users)
+        self.answered.append((handle, _name(person)))  # its later follow-ups print as they come
+        return said
 
     def _opened(self, person: FakeUser, handle: InteractionHandle, modal: dict[str, Any]) -> str:
         fields = list(_inputs(modal.get("components") or []))
@@ -406,6 +419,17 @@ class Console:
         self.form = None  # sent, or refused as the client refuses it: open it again to retry
         handle = await self.fake.submit_modal(form.person, form.origin, form.values)
         return await self._answered(form.person, handle)
+
+
+def _acted_on(body: dict[str, Any]) -> bool:
+    """Is this a click answered by taking its message's buttons away, the rest as it was: a
+    confirmation (`/term remove`'s Remove) the bot acts on and then tells the outcome of?"""
+    data = body.get("data") or {}
+    return (
+        body.get("type") == UPDATE_MESSAGE
+        and not data.get("components")
+        and set(data) <= {"components", "attachments", "allowed_mentions", "tts"}
+    )
 
 
 def _inputs(components: list[dict[str, Any]], label: str = "") -> Any:

@@ -87,8 +87,11 @@ def test_every_problem_comes_at_once_each_naming_its_field(bundled: Glossary) ->
         "“see https://example.com/x”: A name cannot contain links.",
         "“<t:1700000000:R>”: A name cannot contain Discord markup (emoji, timestamps, links).",
     ]
-    # Related terms are settled only for a term without errors of its own.
-    assert "related" not in by_field
+    # Related terms are checked for a term with errors of its own too (outsider71: README's
+    # "every problem is listed"; they were left for the next save).
+    assert by_field["related"] == [
+        "no term of this server or the bundled glossary is called “no such thing”, “nor this”."
+    ]
     assert str(problems[0]) == "“@everyone”, Title: “@everyone”: A name cannot contain mentions."
 
 

@@ -130,6 +130,9 @@ async def _added(
     scope = interaction.guild_id or 0
     async with state.servers.changes(scope):
         try:
+            # Read before the glossary checked against: a term written meanwhile by another
+            # process (perhaps of this very name) moves it, and the write then refuses.
+            terms_version = await state.store.terms_version(scope) if state.store else None
             current = await state.servers.current(scope)
             key, stored_text = check_alias(text, entry.id, current.index, current.aliases)
         except AliasRejected as exc:
@@ -161,6 +164,7 @@ async def _added(
                 interaction.user.id,
                 check=still_free,
                 own_term=entry.id not in state.glossary,  # a server's own term, not bundled
+                terms_version=terms_version,
             )
         except StorageError:
             return await write_failed(state), False
@@ -168,6 +172,12 @@ async def _added(
     shown = echo(stored_text)  # as the moderator typed it, not as search folds it (`key`)
     if result.status is AddAliasStatus.REFUSED:
         return result.reason or "That alias clashes with another one.", False
+    if result.status is AddAliasStatus.TERMS_CHANGED:
+        return (
+            "This server's terms changed a moment ago (another process wrote them), so "
+            f"“{shown}” was not checked against them: nothing was added. Try again.",
+            False,
+        )
     if result.status is AddAliasStatus.TERM_GONE:
         return (
             f"“{echo_name(entry.display_title)}” was removed from this server's glossary a "

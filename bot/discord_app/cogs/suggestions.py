@@ -62,6 +62,7 @@ from bot.glossary.models import Entry
 from bot.glossary.name_rules import name_refusal
 from bot.glossary.server_terms import ServerTerm, TermDraft
 from bot.search.local import LocalGlossary
+from bot.search.query import read_alone
 from bot.storage import (
     MAX_OPEN_SUGGESTIONS,
     SUGGEST_COOLDOWN,
@@ -636,7 +637,10 @@ async def accept_waiting(
     named: set[str] = set()  # the names accepted: an import's may be many
     why: set[str] = set()  # why members could not be told
     try:
-        for waiter, opens in await waiting_named(state.store, interaction.guild_id or 0, names):
+        waiting = await waiting_named(
+            state.store, interaction.guild_id or 0, names, read_as=read_alone
+        )
+        for waiter, opens in waiting:
             decided, unreached = await _decide(interaction, waiter.id, accepted=True, opens=opens)
             closed += decided is not None
             if decided is not None:

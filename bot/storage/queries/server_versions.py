@@ -16,6 +16,13 @@ async def server_version(tx: Tx, *, scope: int) -> int:
     return await scalar(tx, sql, (scope,))
 
 
+async def terms_version(tx: Tx, *, scope: int) -> int:
+    """The server's term version alone (0 for terms never changed): moves on a change of its
+    terms, from any process, and not on one of its aliases."""
+    sql = "SELECT coalesce(sum(version), 0) FROM server_versions WHERE scope = ? AND kind = 'terms'"
+    return await scalar(tx, sql, (scope,))
+
+
 async def server_versions(tx: Tx, *, scopes: Sequence[int]) -> dict[int, int]:
     """The versions of these servers (0 for one never changed)."""
     found = dict.fromkeys(scopes, 0)
