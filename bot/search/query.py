@@ -255,6 +255,13 @@ def _opening_clause(query: str) -> str:
     return normalize(_CLAUSE_END.split(_without_symbols(query.lower()), maxsplit=1)[0])
 
 
+def clauses_of(text: str) -> list[str]:
+    """The (raw) text's clauses, each `normalize`d, the empty left out: a long chat message's
+    clue sits in one of them, the others are chat ("my boss asked me", "any ideas")."""
+    parts = (normalize(p) for p in _CLAUSE_END.split(_without_symbols(text.lower())))
+    return [p for p in parts if p]
+
+
 def asked_clause(query: str) -> tuple[str, str] | None:
     """(scene, question) of chat whose question is a later clause than its first: what comes
     before the first clause that starts with a question's first word ("how", "do", "why"),
