@@ -446,8 +446,12 @@ def run_import(args: argparse.Namespace) -> int:
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         glossaries: dict[int, LocalGlossary] = {}
         own: set[tuple[int, str]] = set()  # the servers' own terms (not bundled) lines name
+        # Each server's terms version, read before its terms: a term the bot writes meanwhile
+        # (perhaps of a line's name) moves it, and the write then adds none of its lines.
+        terms_seen: dict[int, int] = {}
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
+                terms_seen[scope] = await store.terms_version(scope)
                 read[scope] = await store.aliases(scope)
                 terms = parse_terms(await store.terms(scope))
                 glossaries[scope] = server_glossary_of(terms, settings.glossary_path_list)
@@ -492,7 +496,7 @@ def run_import(args: argparse.Namespace) -> int:
         await asyncio.sleep(0)
         # A term removed (by the bot) since it was read here: its alias would be left behind.
         results = await store.import_aliases(
-            [w.item for w in wanted], check=still_free, own_terms=own
+            [w.item for w in wanted], check=still_free, own_terms=own, terms_seen=terms_seen
         )
         # Members who suggested a name an alias now has were waiting for it: accept them.
         named: dict[int, dict[str, str]] = {}
@@ -550,6 +554,13 @@ def run_import(args: argparse.Namespace) -> int:
             print(
                 f"{want.describe()}: the server's term {want.item.entry_id!r} was removed "
                 "since this file was checked",
+                file=sys.stderr,
+            )
+        elif status is AddAliasStatus.TERMS_CHANGED:
+            failed += 1
+            print(
+                f"{want.describe()}: the server's terms changed while this file was checked "
+                "(the bot wrote one): not added; run the import again",
                 file=sys.stderr,
             )
         else:

@@ -2,20 +2,33 @@
 
 Terms stored before outsider71 refused a name search reads as another's ("quuxwidget ★" beside a
 term Quuxwidget, "rag ✓" beside the bundled RAG): README said the bot logs them as it reads the
-server and `check --db` lists them; `bot/mismatches.py` found the other-number pairs only."""
+server and `check --db` lists them; `bot/mismatches.py` found the other-number pairs only.
+
+`glossary-bot aliases import` read a server's terms once at its start and re-checked only its
+aliases inside its write: a term of a line's name written meanwhile by the bot slipped in (race71
+closed that window for `/alias add`)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.cli import main
 from bot.glossary import Glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.storage.cli import check_servers
+from bot.storage.backend import Migrate
+from bot.storage.cli import check_servers, on_store
+from bot.term_storage import TermChange, change_terms
+from tests.conftest import TEST_DATABASE_URL
 from tests.discord_app.conftest import StartBot
+from tests.storage.conftest import fresh_schema
 
 from .conftest import Scene
 from .test_left34 import _store_unchecked
@@ -69,3 +82,90 @@ async def test_stored_names_search_reads_as_anothers_are_listed_and_logged(
     assert "3 terms stored before" in told[0], told
     for title in ("A Zorbnet Box", "Our Rag", "Quux Widget Two"):
         assert f"“{title}” as" in told[0], told
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database for the command line: a SQLite file, or a schema of its own."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "g.db")
+        return
+    with asyncio.Runner() as runner:
+        schema = fresh_schema(TEST_DATABASE_URL)
+        url = runner.run(schema.__aenter__())
+        try:
+            yield url
+        finally:
+            runner.run(schema.__aexit__(None, None, None))
+
+
+def _import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], database: str, *rows: tuple[str, str]
+) -> tuple[int, str]:
+    """`glossary-bot aliases import` of (alias, entry id) rows for server 5: status, its stderr then stdout."""
+    file = tmp_path / "aliases.json"
+    items = [{"guild_id": 5, "alias": alias, "entry_id": entry} for alias, entry in rows]
+    file.write_text(json.dumps(items), encoding="utf-8")
+    status = main(["aliases", "import", str(file), "--db", database, "--quiet"])
+    said = capsys.readouterr()
+    return status, said.err + said.out  # the refusals, then the summary line
+
+
+def test_an_alias_import_as_the_bot_writes_a_term_of_its_name_adds_nothing(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database: str,
+) -> None:
+    """The bot writes the server's term Zorblax after the import checked "zorblax" for RAG
+    against the server's terms as read, before its write: added before (failed: exit 0,
+    "added 1"), beside the term of that name. Now nothing is added, one line says why; run
+    again, the line is refused naming the term."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    term = ServerTerm(
+        id="zorblax", title="Zorblax", definition="Our nightly rerank.", category="Fundamentals"
+    )
+    real = Store.import_aliases
+
+    async def raced(self: Store, *args: Any, **kwargs: Any) -> Any:
+        await change_terms(self, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "import_aliases", raced)
+    status, said = _import(tmp_path, capsys, database, ("zorblax", "rag"))
+    assert status == 1, said
+    assert said.splitlines() == [
+        "item 1 (guild 5, alias 'zorblax'): the server's terms changed while this file was "
+        "checked (the bot wrote one): not added; run the import again",
+        "added 0, already present 0, refused 1",
+    ], said
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    status, said = _import(tmp_path, capsys, database, ("zorblax", "rag"))
+    assert status == 1, said
+    assert "Zorblax" in said.splitlines()[0], said
+    where = database if "://" in database else Path(database)
+    assert on_store(where, lambda store: store.export_aliases(None)) == []
+
+
+def test_an_alias_import_accepts_a_suggestion_search_reads_as_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `/alias add`: a waiting "zorbquux ★" is accepted with an alias "zorbquux" (the import
+    gives `accept_as_operator` search's reading; no test failed when it did not)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    database = tmp_path / "g.db"
+
+    async def waiting(store: Store) -> None:
+        await store.add_suggestion(5, 1, "zorbquux ★", "A thing we use.")
+        await store.add_suggestion(5, 2, "zorbquuxes", "Other number.")
+
+    on_store(database, waiting, migrate=Migrate.CREATE_ONLY)
+    status, said = _import(tmp_path, capsys, str(database), ("zorbquux", "rag"))
+    assert status == 0, said
+    assert "Also accepted 1 waiting suggestion of that name" in said, said
+    left = on_store(database, lambda store: store.open_suggestions(5))
+    assert [s.title for s in left] == ["zorbquuxes"]
