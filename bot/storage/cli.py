@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -535,6 +536,7 @@ def run_import(args: argparse.Namespace) -> int:
     ]
 
     added = unchanged = 0
+    moved: Counter[int] = Counter()  # server -> its lines not added: its terms changed meanwhile
     for want, status, existing, reason in outcomes:
         if status is AddAliasStatus.ADDED:
             added += 1
@@ -556,16 +558,19 @@ def run_import(args: argparse.Namespace) -> int:
                 "since this file was checked",
                 file=sys.stderr,
             )
-        elif status is AddAliasStatus.TERMS_CHANGED:
+        elif status is AddAliasStatus.TERMS_CHANGED:  # said once for its server, below
             failed += 1
-            print(
-                f"{want.describe()}: the server's terms changed while this file was checked "
-                "(the bot wrote one): not added; run the import again",
-                file=sys.stderr,
-            )
+            moved[want.item.scope] += 1
         else:
             failed += 1
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
+    for scope, lines in moved.items():
+        print(
+            f"guild {scope}: its terms changed while this file was checked (the bot wrote one), "
+            f"so {lines:,} of its lines {'was' if lines == 1 else 'were'} not added: run the "
+            "import again",
+            file=sys.stderr,
+        )
     print(
         f"added {added:,}, already present {unchanged:,}, refused {failed:,}"
         + untold_line(accepted, stopped=stopped, names=len(accepted_names))

@@ -182,8 +182,8 @@ def test_an_alias_import_as_the_bot_writes_a_term_of_its_name_adds_nothing(
 ) -> None:
     """The bot writes the server's term Zorblax after the import checked "zorblax" for RAG
     against the server's terms as read, before its write: added before (failed: exit 0,
-    "added 1"), beside the term of that name. Now nothing is added, one line says why; run
-    again, the line is refused naming the term."""
+    "added 1"), beside the term of that name. Now none of the server's lines is added, one line
+    says why; run again, the line is refused naming the term."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GLOSSARY_PATHS", "")
     term = ServerTerm(
@@ -199,8 +199,8 @@ def test_an_alias_import_as_the_bot_writes_a_term_of_its_name_adds_nothing(
     status, said = _import(tmp_path, capsys, database, ("zorblax", "rag"))
     assert status == 1, said
     assert said.splitlines() == [
-        "item 1 (guild 5, alias 'zorblax'): the server's terms changed while this file was "
-        "checked (the bot wrote one): not added; run the import again",
+        "guild 5: its terms changed while this file was checked (the bot wrote one), so 1 of "
+        "its lines was not added: run the import again",
         "added 0, already present 0, refused 1",
     ], said
     monkeypatch.undo()
