@@ -115,10 +115,15 @@ class Drafts:
         """Keep `draft` under `nonce` again for its form, opened anew by Edit again: the
         submit it answered before is forgotten, so the next one saves (one still being saved
         is not: the next is its double click, given its answer)."""
+        self.forget_answer(nonce)
+        await self.keep(nonce, draft)
+
+    def forget_answer(self, nonce: str) -> None:
+        """Forget the answer form `nonce`'s submit got, so its next save (a reopened form's, a
+        category picked) saves; one still being saved is kept: the next is its double click."""
         answered = self._answers.get(nonce)
         if answered is not None and answered.done():
             del self._answers[nonce]
-        await self.keep(nonce, draft)
 
     async def keep(self, nonce: str, draft: Draft) -> None:
         """Keep `draft` under `nonce` in memory and (waiting SAVE_WAIT at most: a locked

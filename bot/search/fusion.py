@@ -52,6 +52,13 @@ MAX_SCORE = 120.0  # internal only: results show at most 100; a cap here would e
 LONG_WORDS = 20
 LONG_COSINE = 0.55
 LONG_LEAD = 0.12
+# A text of this many characters or more (normalised; a long chat message, several sentences,
+# the clue anywhere) is ranked by its clauses too: each entry at the mean of the whole text's
+# cosine and the clauses' vote, each clause's cosines weighted by the square of its best cosine
+# over CLAUSE_FLOOR, so a clause near every entry and none ("anyway thanks") has no vote (set on
+# the tuning slices' long rows, bench/results/semantic.md "long71").
+CLAUSED_CHARS = 250
+CLAUSE_FLOOR = 0.35
 # ... or, from the same cosine and at any lead, when the description stage puts the same entry
 # first by this much over its second: the words and the meaning agree on it (desc20's agreement
 # at any lexical lead from cosine 0.5 was reverted; this lead keeps two entries that share the

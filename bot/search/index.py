@@ -48,6 +48,8 @@ from bot.search.everyday import (
 from bot.search.foreign import english_terms, foreign_terms
 from bot.search.fusion import (
     AGREEMENT_FLOOR,
+    CLAUSE_FLOOR,
+    CLAUSED_CHARS,
     DESCRIBED_LEAD,
     DESCRIBED_REST,
     LONG_WORDS,
@@ -98,6 +100,7 @@ from bot.search.query import (
     asks_kind,
     asks_nothing,
     asks_what_described,
+    clauses_of,
     compared,
     compared_sides,
     conversion,
@@ -794,9 +797,24 @@ class SearchIndex:
             alone = [t for t in (unframed, unvoiced, asked_alone) if t is not None]
             # the texts read alone cut to the rows a long message leaves ("speed52")
             riding = [meant, *alone]
-            embedded = semantic.encoder.encode_queries(riding, fit=True) if len(semantic) else None
+            # a long message that writes no name is read a clause at a time too, each clause
+            # whole, on the same pass (a clause naming Python in passing would confirm the name)
+            long = len(normalized) >= CLAUSED_CHARS and not written
+            phrases = clauses_of(without_chat_markup(query[:MAX_QUERY])) if long else []
+            phrases = phrases if len(phrases) > 1 else []
+            embedded = (
+                semantic.encoder.encode_queries(riding, fit=True, uncut=phrases)
+                if len(semantic)
+                else None
+            )
+            said = None if embedded is None or not phrases else embedded[len(riding) :]
+            embedded = None if embedded is None else embedded[: len(riding)]
             meaning = None if embedded is None else embedded[0]
             similar = [] if meaning is None else semantic.similar_to(meaning, SEMANTIC_CANDIDATES)
+            if meaning is not None and said is not None:
+                similar = semantic.similar_by_clauses(
+                    meaning, said, SEMANTIC_CANDIDATES, CLAUSE_FLOOR
+                )
             if unframed is not None and embedded is not None:
                 similar = _unframed_agreeing(similar, semantic, embedded[1])
             if unvoiced is not None and embedded is not None:

@@ -30,11 +30,13 @@ from bot.search.query import (
     asked_subject,
     asks_for_name,
     asks_name_after_story,
+    asks_what_it_is,
     compared_sides,
     compatibility,
     conversion,
     derived_forms,
     meant_act,
+    mentioned_at,
     name_forms,
     plural_variants,
     query_core,
@@ -488,6 +490,8 @@ class QuestionRules:
         # "my loss is going up, what does that mean": what the scene named is to be explained
         if words and words[0] in _BACK_REFERENCES and clauses[1].startswith(_WHAT):
             return self._scene_name(clauses[0])
+        if asks_what_it_is(clauses[1]):  # "my lead keeps saying rag, is that a library?"
+            return self._scene_name(clauses[0])
         scene = query_core(clauses[0]).split()
         if scene and compact(scene[0]) not in GENERIC_WORDS and self._subject_name(scene, []):
             return None
@@ -528,6 +532,9 @@ class QuestionRules:
         subject, if the meaning ranks it among its ten."""
         found = find_mentions(scene, self.names, self.entries, NO_ALIASES, None, as_typed=False)
         named = {mention.entry for mention in found}
+        if len(named) > 1:  # "i keep seeing temperature in the api settings": the one mentioned
+            found = [mention for mention in found if mentioned_at(scene, mention.start)]
+            named = {mention.entry for mention in found}
         if len(named) != 1:
             return None
         # the name heads its phrase: in "the bank tokenization fee" the pronoun means the fee

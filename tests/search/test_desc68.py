@@ -72,10 +72,6 @@ STILL_FAILING: set[str] = {
     "when I paste a document longer than a hundred pages the model forgets how it started",
     "the grading model always prefers the longer answer and whichever one is shown first",
     "users complain the bot takes eight seconds before anything shows up",
-    "so at work we have this giant pile of internal wiki pages the chatbot never saw, and my"
-    " manager wants it to answer questions about our policies, and someone said instead of"
-    " retraining you look up the relevant pages first and paste them into the prompt before it"
-    " answers, what is that approach called",
     "I was reading how they made the chat assistants polite, apparently people were shown pairs"
     " of answers and picked the one they liked, then another model learned to predict those"
     " picks, and then the chatbot was trained to score high with that predictor, it sounds"
@@ -90,6 +86,11 @@ STILL_FAILING: set[str] = {
     "our support bot drafts replies to refund requests, but before anything over a hundred"
     " dollars goes out a person on the team reviews it and can approve, edit or reject it, and"
     " their decisions feed back into improving the bot, is there a name for this setup",
+    # a card on main that long71's clause vote lost: the first still first, its score under the card
+    "I asked the assistant for sources on a history question and it gave me five references "
+    "with authors, journals and page numbers, looked totally legit, and when I searched none "
+    "of them exist, it just confidently invented them, my teacher says it's a known problem "
+    "with these models",
 }
 PROBES = ProbeFile("desc68_probes.tsv", STILL_FAILING)
 
@@ -117,13 +118,12 @@ _REVERTED = pytest.mark.xfail(strict=True, reason="desc68's and desc68b's clear 
             "u-net",
             marks=_REVERTED,
         ),
-        pytest.param(
+        pytest.param(  # a card since long71's clause vote
             "the radiologists started accepting whatever the software flagged, even when it was"
             " obviously wrong, and stopped looking carefully themselves. people over-trust the"
             " computer's suggestion and miss errors they'd normally catch. my psychology class"
             " had a name for this",
             "automation-bias",
-            marks=_REVERTED,
         ),
         pytest.param(
             "like one front desk that routes every supplier invoice, logs it and checks budgets",

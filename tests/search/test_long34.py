@@ -35,8 +35,9 @@ STILL_FAILING = {
     " close to each other, so king and queen sit near each other while banana is somewhere far"
     " away",
     # the description stage's first; the meaning's third (Zero Redundancy Optimizer first)
-    "instead of updating the weights after every single example we group, say, thirty-two or"
-    " sixty-four examples together, average their gradients and take one step, and how many go"
+    # still fails
+    "instead of updating the weights after every single example we group, say, thirty-two or "
+    "sixty-four examples together, average their gradients and take one step, and how many go"
     " into each group decides how much memory the GPU needs and how noisy the steps are",
 }
 PROBES = ProbeFile("long34_probes.tsv", STILL_FAILING)

@@ -18,12 +18,11 @@ STILL_FAILING = {
     " some randomness turned on, then look at the final answers they arrived at and simply go"
     " with the answer that comes up most often, which tends to be right more often than any"
     " single attempt",
-    # a wrong card: Guardrails the meaning's first at 0.755 (a card by cosine alone); Lethal
-    # Trifecta the meaning's second (0.708) and the description stage's first by 37 points
-    "an assistant becomes really risky when three things come together in one place: it can read"
-    " your private data, it also reads content from strangers that might carry hidden"
-    " instructions, and it has some way to send information out, because then anyone can make it"
-    " leak your stuff",
+    # a card on main that long71's clause vote lost: the first still first, its score under the card
+    "the same paragraph of english might become a hundred pieces while the same paragraph in "
+    "another language with a different script becomes three hundred, so speakers of that "
+    "language pay more per sentence, wait longer and fit less into the window, all because of"
+    " how words get cut up",
 }
 PROBES = ProbeFile("long35_probes.tsv", STILL_FAILING)
 

@@ -24,22 +24,19 @@ STILL_FAILING = {
     # near agreement: Jailbreak the meaning's first (0.643), Over-Refusal its second 0.018
     # behind and the description stage's first by 42 points; near36's rule for it gave this card
     # but was reverted (one held-out wrong card more): offered first
-    "I asked the chatbot how to kill a python process that was hanging on my server and it "
-    "lectured me about violence and refused to help, it seems these assistants are tuned so "
-    "cautiously that they turn down perfectly harmless requests just because a word sounds "
-    "scary",
     # the two stages agree, but at cosine 0.523 (under `LONG_COSINE`), Appropriate
     # Reliance second by 0.006: offered first
-    "the radiologists started trusting whatever the software flagged and stopped looking "
-    "carefully themselves, so when the tool missed a tumour nobody caught it either, people "
-    "just tend to go along with the computer's suggestion even when their own eyes should tell "
-    "them otherwise",
     # the description stage's clear first (74.6, by 28.5) is not among the meaning's
     # first four (Next-Token Prediction 0.619, Teacher Forcing 0.596): not offered
     "during training each position in the sentence is only allowed to look at the words before "
     "it and never the ones after, otherwise it would just peek at the answer it is supposed to "
     "predict, so the scores for later positions get blanked out before they are turned into "
     "weights",
+    # still fails
+    "I asked the chatbot how to kill a python process that was hanging on my server and it "
+    "lectured me about violence and refused to help, it seems these assistants are tuned so "
+    "cautiously that they turn down perfectly harmless requests just because a word sounds "
+    "scary",
 }
 PROBES = ProbeFile("near36_probes.tsv", STILL_FAILING)
 

@@ -24,10 +24,10 @@ STILL_FAILING = {
     "was reading about hallucination and what is hallucination detection",
     # the description stage's Multi-Head Attention carded (the issue's own message)
     "hey so I was reading about transformers and honestly, can someone explain what attention heads do? 🤔",
-    # the scene's name and the asked one offered, no card
+    # the scene's name and the asked one offered, no card ("... we keep hearing about qlora,
+    # what is it" passes since asked71: of two names, the one heard is the one pointed back at)
     "so I was reading about transformers and what does layer norm actually do",
     "been messing with rag all week and honestly what is bm25",
-    "our team uses lora and we keep hearing about qlora, what is it",
     "reading about diffusion models and honestly what is classifier-free guidance",
     "hey, our app uses ai agents and what is function calling exactly",
     "we are building ai agents and can someone explain mcp",

@@ -74,8 +74,8 @@ def test_a_name_that_only_sets_the_scene_of_a_described_entry(
         ("the bank tokenization fee on my card, what is that", None),
         ("my step down transformer is buzzing, what does that mean", None),
         ("grandma says the sourdough temperature is off, what does that mean", None),
-        # two names: which one is meant is not clear
-        ("saw 'speculative decoding' in the vllm docs, what is it", None),
+        # two names: the one seen, not where it was seen, is pointed back at (asked71)
+        ("saw 'speculative decoding' in the vllm docs, what is it", "speculative-decoding"),
     ],
 )
 def test_a_question_that_points_back_at_the_name_before_it(

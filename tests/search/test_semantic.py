@@ -263,6 +263,43 @@ def test_the_large_index_prefilter_finds_what_a_full_scan_finds() -> None:
         assert [entry for entry, _ in large.similar_to(query, 5)] == expected
 
 
+def _units(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def test_the_clause_vote_reads_a_joined_index_as_one_and_a_clause_near_nothing_not_at_all() -> None:
+    """A long text's clause vote (`similar_by_clauses`, task long71): a server's rows joined to
+    the bundled ones score as one index holding both (an entry with rows in both at its best),
+    and a clause whose best cosine is at the floor changes nothing."""
+    rng = np.random.default_rng(71)
+    vectors = _units(rng.standard_normal((12, 16)))
+    owners = np.array([0, 0, 1, 2, 2, 3, 4, 4, 5, 6, 7, 7], dtype=np.int32)
+    one = SemanticIndex(vectors, owners, shared_encoder(), 0)
+    joined = SemanticIndex(vectors[:7], owners[:7], shared_encoder(), 0).joined(
+        vectors[7:], owners[7:]
+    )  # entry 4 has a row on each side
+    text, clauses = _units(rng.standard_normal(16)), _units(rng.standard_normal((3, 16)))
+
+    def same(
+        index: SemanticIndex,
+        parts: np.ndarray,
+        other: SemanticIndex,
+        others: np.ndarray,
+        floor: float,
+    ) -> bool:
+        read = index.similar_by_clauses(text, parts, 5, floor)
+        expected = other.similar_by_clauses(text, others, 5, floor)
+        entries, scores = [e for e, _ in expected], [s for _, s in expected]
+        return [e for e, _ in read] == entries and [s for _, s in read] == pytest.approx(scores)
+
+    assert same(joined, clauses, one, clauses, 0.1)
+    nearest = [max(float(v @ c) for v in vectors) for c in clauses]
+    quiet = int(np.argmin(nearest))  # the clause nearest nothing, its best cosine the floor
+    floor = nearest[quiet]
+    assert same(one, clauses, one, np.delete(clauses, quiet, axis=0), floor)
+    assert not same(one, clauses, one, clauses[[quiet]], floor)  # the others do vote
+
+
 def test_a_fresh_install_finds_the_bundled_vectors_shipped(tmp_path: Path) -> None:
     """The model folder carries the bundled glossary's vectors: a first start with an empty
     cache embeds only what changed since they were made (re-make them with

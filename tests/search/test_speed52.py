@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from bot.search import SearchIndex
+from bot.search.index import MAX_QUERY
+from bot.search.query import clauses_of
 from bot.search.semantic.encoder import QUERY_TOKENS, RIDER_TOKENS, Encoder, shared_encoder
 
 CLOSE = 0.99999  # cosine: rounding, as speed50's shared pass
@@ -91,14 +93,20 @@ def test_a_long_messages_search_makes_one_pass_of_the_messages_rows(
     bundled_index: SearchIndex, rows: tuple[Encoder, list[list[int]]]
 ) -> None:
     """Context sentences past the cut, then the question: the clause rode whole before
-    speed52 (its 11 rows beside the message's 62)."""
+    speed52 (its 11 rows beside the message's 62). A message this long is read a clause at a
+    time too (long71): its clauses ride on the same pass after the rider, each whole."""
     assert bundled_index.semantic is not None
     assert bundled_index.semantic.encoder is rows[0]
     encoder, made = rows
     assert len(encoder.tokenizer.encode(ASKED, QUERY_TOKENS)) > RIDER_TOKENS
-    result = bundled_index.search(f"{CONTEXT} {CONTEXT} {ASKED}?")
+    message = f"{CONTEXT} {CONTEXT} {ASKED}?"
+    result = bundled_index.search(message)
+    said = clauses_of(message[:MAX_QUERY])
     assert len(made) == 1
-    assert made[0][1:] == [RIDER_TOKENS]
+    assert made[0][1:] == [
+        RIDER_TOKENS,
+        *(len(encoder.tokenizer.encode(c, QUERY_TOKENS)) for c in said),
+    ]
     assert QUERY_TOKENS - RIDER_TOKENS < made[0][0] <= QUERY_TOKENS
     assert result.entry is not None
     assert result.entry.id == "kv-cache"

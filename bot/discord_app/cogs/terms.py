@@ -5,7 +5,7 @@ time anywhere else). Add and edit open a modal of the five fields a card leads w
 is handled here, from its custom id (`gb:term:<owner>:<nonce>`), rather than by discord.py's
 modal store, so that a second submit of the same modal (a double click) gets the first one's
 answer instead of nothing, and a refused draft can be opened again with what was typed ("Edit
-again"). Drafts are kept in memory and in the store (`term_drafts`): a submit after a restart
+again"), or saved in a category picked from the refusal's menu when it lacked one. Drafts are kept in memory and in the store (`term_drafts`): a submit after a restart
 still carries the command's options (category, acronym, summary), the term edited and the
 suggestion accepted.
 
@@ -21,7 +21,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +122,11 @@ UNFINISHED_AT_STOP = (
 SAVED_ALREADY = (
     "That form was saved already, so it does not open again: `/term add` or `/term edit` "
     "starts a new one."
+)
+# An Edit again or category pick whose draft is forgotten (memory and store both bounded).
+DRAFT_GONE = (
+    "That draft is no longer kept (it is old). "
+    "The text is in the message above: start again with `/term add` or `/term edit`."
 )
 MODAL_PREFIX = "gb:term:"
 # The kind travels in the id too (a: add, e: edit): after a restart the draft is forgotten, and
@@ -251,13 +256,15 @@ class EditAgainButton(
 
 
 class CategoryPick(Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{OWNER}:{NONCE}"):
-    """Reopens a form refused for want of a category with the one picked: the form has no
-    field for it (the command's option gives it), so Edit again alone would be refused again."""
+    """Saves a form refused for want of a category in the one picked, at once: the form has no
+    field for it (Discord allows a form five, all taken; the command's option gives it), so the
+    refusal asks. Like Edit again, the pick works as long as the draft is kept (days, a
+    restart); a pick once the form is saved gets that save's answer."""
 
     def __init__(self, owner_id: int, nonce: str) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose its category, then save again",
+                placeholder="Choose its category to save it",
                 options=[discord.SelectOption(label=category) for category in CATEGORIES],
                 custom_id=f"gb:term-cat:{owner_id}:{nonce}",
             )
@@ -271,14 +278,42 @@ class CategoryPick(Restorable[discord.ui.Select[Any]], template=rf"gb:term-cat:{
     @guarded
     async def callback(self, interaction: Interaction) -> None:
         picked = [v for v in self.item.values if v in CATEGORIES]
-        await reopen_modal(interaction, self.nonce, category=picked[0] if picked else None)
+        if interaction.guild_id is None:
+            await reply(interaction, FORM_SERVER_ONLY)
+        elif interaction.user.id != self.owner_id:
+            await reply(interaction, "This form belongs to another moderator.")
+        elif not picked:  # a forged value: Discord sends only the menu's
+            await reply(interaction, "Choose one of the menu's categories.")
+        else:
+            await save_in(interaction, self.nonce, picked[0])
 
 
-async def reopen_modal(
-    interaction: Interaction, nonce: str, *, category: str | None = None
-) -> None:
-    """Reopen the refused form `nonce` with what was typed (and `category`, when picked), for
-    a moderator who still may (one who lost the right is told before any form opens)."""
+async def save_in(interaction: Interaction, nonce: str, category: str) -> None:
+    """Save the refused form `nonce`'s kept draft in `category`, for a moderator who still may:
+    one answer, as a form's submit gets (a second pick while it saves gets the same one)."""
+    await thinking(interaction)
+    if not await still_allowed(interaction):
+        return
+    owner, scope = interaction.user.id, interaction.guild_id or 0
+    drafts = interaction.client.state.term_drafts
+    try:
+        draft = await drafts.get(nonce, scope, owner)
+    except DraftUnread as unread:
+        await reply(interaction, unread.said)
+        return
+    if draft is None:
+        await reply(interaction, DRAFT_GONE)
+        return
+    if draft.written is not None:  # saved already (by this menu or an Edit again): its answer
+        await reply(interaction, draft.written)
+        return
+    drafts.forget_answer(nonce)  # the refusal that showed this menu: this pick saves anew
+    draft = replace(draft, typed=replace(draft.typed, category=category))
+    await answer_once(interaction, nonce, lambda: save_draft(interaction, owner, nonce, draft))
+
+
+async def reopen_modal(interaction: Interaction, nonce: str) -> None:
+    """Reopen the refused form `nonce` with what was typed, for a moderator who still may (one who lost the right is told before any form opens)."""
     if not await still_allowed(interaction, opening_form=True):
         return
     drafts = interaction.client.state.term_drafts
@@ -288,17 +323,11 @@ async def reopen_modal(
         await reply(interaction, unread.said)
         return
     if draft is None:
-        await reply(
-            interaction,
-            "That draft is no longer kept (it is old). "
-            "The text is in the message above: start again with `/term add` or `/term edit`.",
-        )
+        await reply(interaction, DRAFT_GONE)
         return
     if draft.written is not None:  # saved through an earlier Edit again: done
         await reply(interaction, SAVED_ALREADY)
         return
-    if category is not None:
-        draft = replace(draft, typed=replace(draft.typed, category=category))
     await open_modal(interaction, draft, nonce)
 
 
@@ -905,27 +934,10 @@ class TermCog(
         await thinking(interaction)
         if not await still_allowed(interaction):
             return
-        future, first = self.state.term_drafts.answer(nonce)
-        if not first:  # the same modal submitted again (a double click): the same answer
-            text = await asyncio.shield(future)
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-            return
-        try:
-            saved = await through_the_stop(
-                interaction.client,
-                self._save(interaction, owner, nonce, edit, submitted_values(data)),
-            )
-        except BaseException:
-            future.cancel()
-            raise
-        text, view = saved if saved is not None else (UNFINISHED_AT_STOP, None)
-        future.set_result(text)
-        if isinstance(view, _ShowNext):
-            await _with_the_next(interaction, text, view.category, view.decided)
-            return
-        kwargs: dict[str, Any] = {"view": view} if view else {}
-        await interaction.followup.send(
-            text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs
+        await answer_once(
+            interaction,
+            nonce,
+            lambda: self._save(interaction, owner, nonce, edit, submitted_values(data)),
         )
 
     async def _save(
@@ -954,90 +966,127 @@ class TermCog(
             return known.written, None
         known = known or Draft(owner, scope, TermDraft("", ""))
         draft = replace(known, typed=with_typed(known.typed, values))
-        # Decided by another moderator (or the command line) while this form was open: a term
-        # now would contradict what the member was told, or be a second one for it. Asked
-        # first (its answer beats a refusal of the text), and again by the term's write.
-        if draft.suggestion is not None:
-            decided = await decided_meanwhile(interaction, draft.suggestion)
-            if decided is not None:
-                return await self._decided_meanwhile(owner, nonce, draft, decided)
-        refusal = Refusal()
-        bundled = self.state.glossary
+        return await save_draft(interaction, owner, nonce, draft)
 
-        def plan(
-            current: list[ServerTerm], aliases: Mapping[str, str]
-        ) -> tuple[TermChange | None, str]:
-            return plan_save(draft, bundled, current, aliases, refusal, self.state.term_caps)
 
-        def saved(answer: str) -> StoredDraft:  # the form done, with its term or not at all
-            return StoredDraft(nonce, owner, replace(draft, written=answer).to_json())
+async def answer_once(
+    interaction: Interaction,
+    nonce: str,
+    save: Callable[[], Awaitable[tuple[str, discord.ui.View | _ShowNext | None]]],
+) -> None:
+    """Answer a form's save (`save`: its answer and what goes under it) once: a second submit
+    or pick of form `nonce` while it saves, or after, gets the first one's answer."""
+    future, first = interaction.client.state.term_drafts.answer(nonce)
+    if not first:  # the same modal submitted again (a double click): the same answer
+        text = await asyncio.shield(future)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        return
+    try:
+        saved = await through_the_stop(interaction.client, save())
+    except BaseException:
+        future.cancel()
+        raise
+    text, view = saved if saved is not None else (UNFINISHED_AT_STOP, None)
+    future.set_result(text)
+    if isinstance(view, _ShowNext):
+        await _with_the_next(interaction, text, view.category, view.decided)
+        return
+    kwargs: dict[str, Any] = {"view": view} if view else {}
+    await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs)
 
-        try:
-            text, _ = await write_terms(interaction, plan, saved)
-        except SuggestionDecided as exc:  # in the moment between that read and this write
-            how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
-            return await self._decided_meanwhile(owner, nonce, draft, how)
-        if refusal.problems and draft.suggestion is not None:
-            # Two Accept… saves of one suggestion at once: the other's term, written in
-            # between, refuses this one's name; the decision is what this moderator must hear.
-            decided = await decided_meanwhile(interaction, draft.suggestion)
-            if decided is not None:
-                return await self._decided_meanwhile(owner, nonce, draft, decided)
-        if text in (
-            STORAGE_DOWN,
-            NOT_YET_WRITE,
-            SCHEMA_BEHIND,
-        ):  # perhaps past the plan, which had the term saved: it is not
-            refusal.saved = None
-        if refusal.saved is not None and draft.suggestion is not None:
-            told, _ = await close_suggestion(
-                interaction, draft.suggestion, accepted=True, term=refusal.saved, decided=True
-            )
-            text += told
-        elif refusal.saved is not None:  # a term members were waiting for, written directly
-            text += await close_namesakes(interaction, [refusal.saved], besides=False)
-        if refusal.saved is None and not refusal.problems:
-            # Nothing written, and nothing wrong with the text: the database failed (before
-            # the checks or after), or the server could not be checked. What they typed is
-            # kept, as a refused form's is.
-            return text + KEPT, await self._again(owner, nonce, draft)
-        if not refusal.problems:
-            # Saved: this form is done (its one use spent), whatever Edit again is pressed.
-            await self.state.term_drafts.keep(nonce, replace(draft, written=text))
-            # An accepted suggestion: on to the next, as a Reject goes.
-            return text, (
-                _ShowNext(draft.typed.category, draft.suggestion) if draft.suggestion else None
-            )
-        if refusal.revision_now:  # told it changed: saving again is deliberate
-            draft = replace(draft, revision=refusal.revision_now)
-        if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
-            draft = replace(draft, editing=None, revision=None)
-        needs_category = any(p.field == "category" for p in refusal.problems)
-        return text, await self._again(owner, nonce, draft, needs_category=needs_category)
 
-    async def _decided_meanwhile(
-        self, owner: int, nonce: str, draft: Draft, how: str
-    ) -> tuple[str, discord.ui.View]:
-        """An Accept… form's answer when its suggestion was decided elsewhere: nothing written,
-        and Edit again adds the text as a term of its own."""
-        text = (
-            f"Nothing was saved: this suggestion was already {how} while you wrote "
-            "(`/term log` says by whom), so no term is written for it.\nYour text is "
-            "kept: press **Edit again** to add it as a term of its own."
+async def save_draft(
+    interaction: Interaction, owner: int, nonce: str, draft: Draft
+) -> tuple[str, discord.ui.View | _ShowNext | None]:
+    """Write form `nonce`'s `draft` (what was typed in it, with its options) as a term, or
+    say why not, keeping it for Edit again (and the category menu)."""
+    state = interaction.client.state
+    # Decided by another moderator (or the command line) while this form was open: a term
+    # now would contradict what the member was told, or be a second one for it. Asked
+    # first (its answer beats a refusal of the text), and again by the term's write.
+    if draft.suggestion is not None:
+        decided = await decided_meanwhile(interaction, draft.suggestion)
+        if decided is not None:
+            return await _decided_meanwhile(interaction, owner, nonce, draft, decided)
+    refusal = Refusal()
+    bundled = state.glossary
+
+    def plan(
+        current: list[ServerTerm], aliases: Mapping[str, str]
+    ) -> tuple[TermChange | None, str]:
+        return plan_save(draft, bundled, current, aliases, refusal, state.term_caps)
+
+    def saved(answer: str) -> StoredDraft:  # the form done, with its term or not at all
+        return StoredDraft(nonce, owner, replace(draft, written=answer).to_json())
+
+    try:
+        text, _ = await write_terms(interaction, plan, saved)
+    except SuggestionDecided as exc:  # in the moment between that read and this write
+        how = await decided_meanwhile(interaction, exc.suggestion_id) or "decided"
+        return await _decided_meanwhile(interaction, owner, nonce, draft, how)
+    if refusal.problems and draft.suggestion is not None:
+        # Two Accept… saves of one suggestion at once: the other's term, written in
+        # between, refuses this one's name; the decision is what this moderator must hear.
+        decided = await decided_meanwhile(interaction, draft.suggestion)
+        if decided is not None:
+            return await _decided_meanwhile(interaction, owner, nonce, draft, decided)
+    if text in (
+        STORAGE_DOWN,
+        NOT_YET_WRITE,
+        SCHEMA_BEHIND,
+    ):  # perhaps past the plan, which had the term saved: it is not
+        refusal.saved = None
+    if refusal.saved is not None and draft.suggestion is not None:
+        told, _ = await close_suggestion(
+            interaction, draft.suggestion, accepted=True, term=refusal.saved, decided=True
         )
-        return text, await self._again(owner, nonce, replace(draft, suggestion=None))
+        text += told
+    elif refusal.saved is not None:  # a term members were waiting for, written directly
+        text += await close_namesakes(interaction, [refusal.saved], besides=False)
+    if refusal.saved is None and not refusal.problems:
+        # Nothing written, and nothing wrong with the text: the database failed (before
+        # the checks or after), or the server could not be checked. What they typed is
+        # kept, as a refused form's is.
+        return text + KEPT, await _again(interaction, owner, nonce, draft)
+    if not refusal.problems:
+        # Saved: this form is done (its one use spent), whatever Edit again is pressed.
+        await state.term_drafts.keep(nonce, replace(draft, written=text))
+        # An accepted suggestion: on to the next, as a Reject goes.
+        return text, (
+            _ShowNext(draft.typed.category, draft.suggestion) if draft.suggestion else None
+        )
+    if refusal.revision_now:  # told it changed: saving again is deliberate
+        draft = replace(draft, revision=refusal.revision_now)
+    if refusal.removed:  # nothing left to edit: Edit again adds the text as a new term
+        draft = replace(draft, editing=None, revision=None)
+    needs_category = any(p.field == "category" for p in refusal.problems)
+    return text, await _again(interaction, owner, nonce, draft, needs_category=needs_category)
 
-    async def _again(
-        self, owner: int, nonce: str, draft: Draft, *, needs_category: bool = False
-    ) -> discord.ui.View:
-        """Keep a refused form's `draft` for its Edit again button (the view returned), and
-        its category menu when it was refused for want of one."""
-        await self.state.term_drafts.keep(nonce, draft)
-        view = discord.ui.View(timeout=None)
-        view.add_item(EditAgainButton(owner, nonce))
-        if needs_category:
-            view.add_item(CategoryPick(owner, nonce))
-        return view
+
+async def _decided_meanwhile(
+    interaction: Interaction, owner: int, nonce: str, draft: Draft, how: str
+) -> tuple[str, discord.ui.View]:
+    """An Accept… form's answer when its suggestion was decided elsewhere: nothing written,
+    and Edit again adds the text as a term of its own."""
+    text = (
+        f"Nothing was saved: this suggestion was already {how} while you wrote "
+        "(`/term log` says by whom), so no term is written for it.\nYour text is "
+        "kept: press **Edit again** to add it as a term of its own."
+    )
+    return text, await _again(interaction, owner, nonce, replace(draft, suggestion=None))
+
+
+async def _again(
+    interaction: Interaction, owner: int, nonce: str, draft: Draft, *, needs_category: bool = False
+) -> discord.ui.View:
+    """Keep a refused form's `draft` for its Edit again button (the view returned), and
+    its category menu when it was refused for want of one."""
+    await interaction.client.state.term_drafts.keep(nonce, draft)
+    view = discord.ui.View(timeout=None)
+    view.add_item(EditAgainButton(owner, nonce))
+    if needs_category:
+        view.add_item(CategoryPick(owner, nonce))
+    return view
 
 
 @dataclass

@@ -84,6 +84,36 @@ class SemanticIndex:
             best[owner] = max(score, best.get(owner, score))
         return sorted(best.items(), key=lambda item: -item[1])[:limit]
 
+    def similar_by_clauses(
+        self, whole: Vectors, clauses: Vectors, limit: int, floor: float
+    ) -> list[tuple[int, float]]:
+        """The `limit` entries a long text means, best first, as (position, score): the mean of
+        the whole text's cosine and its clauses' vote, where a clause's cosines weigh by the
+        square of how far its best rises over `floor` (a clause near nothing has no vote). The
+        whole text's vector blurs a chat's asides into its clue; one clause does not."""
+        cosines = self._entry_cosines(np.vstack([whole, clauses]))
+        weights = np.clip(cosines[1:].max(axis=1) - floor, 0.0, None) ** 2
+        if not weights.any():
+            return self.similar_to(whole, limit)
+        score = (cosines[0] + weights @ cosines[1:] / weights.sum()) / 2
+        ranked = np.argsort(-score, kind="stable")[:limit]
+        return [(int(p), float(score[p])) for p in ranked if cosines[0, p] > -1.0]
+
+    def _entry_cosines(self, queries: Vectors) -> Vectors:
+        """Each entry's best row's cosine with each query: one row a query, one column an entry
+        position (-1 where a position has no rows)."""
+        best = np.full((self._positions(), len(queries)), -1.0, dtype=np.float32)
+        if len(self.vectors):
+            np.maximum.at(best, self.owners, self.vectors @ queries.T)
+        if self.base is not None:
+            below = self.base._entry_cosines(queries).T
+            best[: len(below)] = np.maximum(best[: len(below)], below)
+        return best.T
+
+    def _positions(self) -> int:
+        own = int(self.owners.max()) + 1 if len(self.owners) else 0
+        return max(own, self.base._positions() if self.base is not None else 0)
+
     def _similar_rows(self, query: Vectors, limit: int) -> list[tuple[int, float]]:
         if not len(self.vectors):
             return []

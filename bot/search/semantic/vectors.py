@@ -47,7 +47,11 @@ class TextEncoder(Protocol):
     def encode_query(self, text: str) -> Vectors: ...
 
     def encode_queries(
-        self, texts: Sequence[str], max_tokens: int = ..., fit: bool = False
+        self,
+        texts: Sequence[str],
+        max_tokens: int = ...,
+        fit: bool = False,
+        uncut: Sequence[str] = (),
     ) -> Vectors: ...
 
 
