@@ -35,7 +35,8 @@ from bot.search.query import read_alone
 @dataclass(frozen=True)
 class ReadAs:
     """The name another entry or term has that search reads a term's name as (its other
-    number, or the name once search leaves out what is around it), and whose it is: a bundled entry's title, or another of the server's terms'."""
+    number, or the name once search leaves out what is around it), and whose it is: a bundled
+    entry's title, or another of the server's terms'."""
 
     name: str
     owner: str
