@@ -6,9 +6,10 @@ Five kinds: aliases of entries the glossary no longer has (they open nothing); a
 entry's title now is (search reads a title first: they open that entry); terms whose id an entry
 of another concept now has (the bot renames them as it reads the server); terms that an entry's
 new name made that entry's wording, although written as terms of their own (one card for two
-concepts); terms named in the other number of an entry's name or of another term's, stored
-before such names were refused (review29, left31): shown as stored, but their next edit is
-refused until one is renamed."""
+concepts); terms named in the other number of an entry's name or of another term's, or named
+so that search reads them as one (outsider71: "Zorb ★" beside "Zorb"), stored before such names
+were refused (review29, left31): shown as stored, but their next edit is refused until one is
+renamed."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from bot.glossary import Entry, Glossary
 from bot.glossary.keys import compact, normalize, plural_variants
 from bot.glossary.problems import Problem
 from bot.glossary.server_terms import (
+    NameReading,
     ServerTerm,
     bundled_names,
     entry_taking_id,
@@ -27,12 +29,14 @@ from bot.glossary.server_terms import (
 )
 from bot.search.local import LocalGlossary
 from bot.search.names import NameKind
+from bot.search.query import read_alone
 
 
 @dataclass(frozen=True)
 class ReadAs:
     """The name another entry or term has that search reads a term's name as (its other
-    number), and whose it is: a bundled entry's title, or another of the server's terms'."""
+    number, or the name once search leaves out what is around it), and whose it is: a bundled
+    entry's title, or another of the server's terms'."""
 
     name: str
     owner: str
@@ -71,36 +75,49 @@ def find_mismatches(local: LocalGlossary, glossary: Glossary) -> Found:
             if (entry := entry_taking_id(term, glossary)) is not None
         },
         worded={term: entry for term in local.terms if (entry := worded_by_name(term, glossary))},
-        numbered=other_numbers(local.terms, glossary),
+        numbered=other_numbers(local.terms, glossary, read_alone),
     )
 
 
-def other_numbers(terms: Sequence[ServerTerm], glossary: Glossary) -> dict[ServerTerm, ReadAs]:
+def other_numbers(
+    terms: Sequence[ServerTerm], glossary: Glossary, read_as: NameReading
+) -> dict[ServerTerm, ReadAs]:
     """The terms that `check_candidates` would now refuse for a name in the other number of a
     bundled entry's name (not the entry the term words) or of another term's name, by the same
-    rule (`plural_variants`). Of two terms, the one whose id sorts later is named, as though
-    they were added in that order: one line a pair."""
+    rule (`plural_variants`), or for a name search reads (`read_as`) as such a name ("Zorb ★"
+    beside a term "Zorb"). Of two terms, the one whose id sorts later is named, as though they
+    were added in that order, except that the one named for a reading is always the one whose
+    name is read as the other's: one line a pair."""
     if not terms:  # nothing to find: the names' cache is not to keep `glossary` alive for it
         return {}
     bundled = bundled_names(glossary)
     held: dict[str, tuple[ServerTerm, str]] = {}  # name key -> (its term, the name as written)
+    read: dict[str, tuple[ServerTerm, str]] = {}  # the key a name is read as -> as `held`
     found: dict[ServerTerm, ReadAs] = {}
     for term in sorted(terms, key=lambda t: t.id):
         target = overlay_target(term, glossary)
         for name in term.names:
             key = compact(name)
+            core = compact(read_as(name))
+            readings = plural_variants(key) + ([core] if core and core != key else [])
             if key not in bundled:
-                for variant in plural_variants(key):
+                for variant in readings:
                     owner = bundled.get(variant)
                     if owner is not None and (target is None or owner.id != target.id):
                         its = next(n for n in owner.names if compact(n) == variant)
                         found.setdefault(term, ReadAs(its, owner.title, bundled=True))
-            for variant in plural_variants(key):
+            for variant in readings:
                 other = held.get(variant)
                 if other is not None and other[0].id != term.id:
                     found.setdefault(term, ReadAs(other[1], other[0].title, bundled=False))
+            earlier = read.get(key)  # an earlier term's name search reads as this one
+            if earlier is not None and earlier[0].id != term.id:
+                found.setdefault(earlier[0], ReadAs(name, term.title, bundled=False))
         for name in term.names:
             held.setdefault(compact(name), (term, name))
+            core = compact(read_as(name))
+            if core and core != compact(name):
+                read.setdefault(core, (term, name))
     return found
 
 

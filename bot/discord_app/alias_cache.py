@@ -133,7 +133,8 @@ class Mismatches:
     the glossary lacks, the ids of its terms that a glossary entry of another concept has, and
     its aliases that a glossary title of another entry now is, and its terms that a glossary
     entry's name made that entry's wording although written as terms of their own, and its
-    terms named in the other number of another name, stored before such names were refused."""
+    terms named in the other number of another name or read by search as one, stored before
+    such names were refused."""
 
     orphaned: frozenset[str] = frozenset()
     taken: frozenset[str] = frozenset()
@@ -801,7 +802,7 @@ class ServerCache:
             one = len(numbered) == 1
             log.warning(
                 "server %s has %s term%s stored before such names were refused, which search "
-                "reads as another name in its other number (%s): %s shown as stored, but /term "
+                "reads as another name (in its other number, or leaving out what is around it) (%s): %s shown as stored, but /term "
                 "edit refuses to save %s until %s renamed (check --db lists them)",
                 scope,
                 f"{len(numbered):,}",

@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -446,8 +447,12 @@ def run_import(args: argparse.Namespace) -> int:
         read: dict[int, dict[str, str]] = {}  # as read, for the check inside the write
         glossaries: dict[int, LocalGlossary] = {}
         own: set[tuple[int, str]] = set()  # the servers' own terms (not bundled) lines name
+        # Each server's terms version, read before its terms: a term the bot writes meanwhile
+        # (perhaps of a line's name) moves it, and the write then adds none of its lines.
+        terms_seen: dict[int, int] = {}
         for position, (scope, text, entry_id) in parsed:
             if scope not in servers:
+                terms_seen[scope] = await store.terms_version(scope)
                 read[scope] = await store.aliases(scope)
                 terms = parse_terms(await store.terms(scope))
                 glossaries[scope] = server_glossary_of(terms, settings.glossary_path_list)
@@ -492,7 +497,7 @@ def run_import(args: argparse.Namespace) -> int:
         await asyncio.sleep(0)
         # A term removed (by the bot) since it was read here: its alias would be left behind.
         results = await store.import_aliases(
-            [w.item for w in wanted], check=still_free, own_terms=own
+            [w.item for w in wanted], check=still_free, own_terms=own, terms_seen=terms_seen
         )
         # Members who suggested a name an alias now has were waiting for it: accept them.
         named: dict[int, dict[str, str]] = {}
@@ -531,6 +536,7 @@ def run_import(args: argparse.Namespace) -> int:
     ]
 
     added = unchanged = 0
+    moved: Counter[int] = Counter()  # server -> its lines not added: its terms changed meanwhile
     for want, status, existing, reason in outcomes:
         if status is AddAliasStatus.ADDED:
             added += 1
@@ -552,9 +558,19 @@ def run_import(args: argparse.Namespace) -> int:
                 "since this file was checked",
                 file=sys.stderr,
             )
+        elif status is AddAliasStatus.TERMS_CHANGED:  # said once for its server, below
+            failed += 1
+            moved[want.item.scope] += 1
         else:
             failed += 1
             print(f"{want.describe()}: {AT_ALIAS_CAP}", file=sys.stderr)
+    for scope, lines in moved.items():
+        print(
+            f"guild {scope}: its terms changed while this file was checked (the bot wrote one), "
+            f"so {lines:,} of its lines {'was' if lines == 1 else 'were'} not added: run the "
+            "import again",
+            file=sys.stderr,
+        )
     print(
         f"added {added:,}, already present {unchanged:,}, refused {failed:,}"
         + untold_line(accepted, stopped=stopped, names=len(accepted_names))

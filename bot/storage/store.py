@@ -631,16 +631,20 @@ class Store:
         *,
         check: AliasCheck | None = None,
         own_terms: Iterable[tuple[int, str]] = (),
+        terms_seen: Mapping[int, int] | None = None,
     ) -> list[AddAliasResult]:
         """Add aliases from an operator's file, each as its own audited change, in order, all in
-        one transaction (one commit, not one per alias); `check` as for `add_alias`, and
-        `own_terms` ((server, entry id) pairs naming a server's own term) as its `own_term`."""
+        one transaction (one commit, not one per alias); `check` as for `add_alias`, `own_terms`
+        ((server, entry id) pairs naming a server's own term) as its `own_term`, and
+        `terms_seen` (server -> its `terms_version` read before its terms) as its
+        `terms_version`."""
         return await self._add_aliases(
             [(item, None) for item in items],
             actor_id,
             AuditAction.ALIAS_IMPORT,
             check,
             own_terms=frozenset(own_terms),
+            terms_seen=terms_seen,
         )
 
     async def _add_aliases(
@@ -654,7 +658,8 @@ class Store:
         terms_seen: Mapping[int, int] | None = None,
     ) -> list[AddAliasResult]:
         """Add (alias, miss it answers) pairs; the misses of each alias added are cleared.
-        `terms_seen`: servers' term versions their checks were made at (`add_alias`)."""
+        `terms_seen`: servers' term versions their checks were made at (`add_alias`,
+        `import_aliases`)."""
         if any(not item.key or not item.entry_id for item, _ in wanted):
             raise ValueError("an alias needs a non-empty key and entry id")
         at = self._now_second()

@@ -79,10 +79,13 @@ async def test_stored_pairs_now_refused_are_reported_by_check_db_and_at_start(
     ], said
     caplog.set_level(logging.WARNING, logger="bot")
     async with start_bot(store):
-        told = [r.getMessage() for r in caplog.records if "other number" in r.getMessage()]
+        told = [
+            r.getMessage() for r in caplog.records if "such names were refused" in r.getMessage()
+        ]
     assert told == [
         f"server {scene.guild.id} has 2 terms stored before such names were refused, which "
-        "search reads as another name in its other number (“KV Caches” as the glossary's "
+        "search reads as another name (in its other number, or leaving out what is around it) "
+        "(“KV Caches” as the glossary's "
         "“KV Cache”; “Zorb Engines” as the server's “Zorb Engine”): they are shown as stored, "
         "but /term edit refuses to save them until they are renamed (check --db lists them)"
     ], told

@@ -91,9 +91,10 @@ async def in_time(
     """Send a first response (`respond`: an answer, "thinking…", a form, a confirm's edit) by
     Discord's 3 s, as /define does (`respond_in_time`). One that cannot be (Discord failing,
     rate limited, the bot held up) is given up then, its line saying why and that its `what`
-    is lost (`lost`), the use it took of its command's limit given back, no refusal counted (the
-    moderator saw nothing, and nothing was written), and the command ends there (`AnswerLost`): tried on past
-    the 3 s by discord.py, a 503'd one was refused as too late, and its line said that alone.
+    is lost (`lost`), the use it took of its command's limit given back, no refusal counted
+    (the moderator saw nothing, and nothing was written), and the command ends there
+    (`AnswerLost`): tried on past the 3 s by discord.py, a 503'd one was refused as too late,
+    and its line said that alone.
     One taken as shown with its answer never back is marked given (`responded`), so what
     follows goes as a followup, not a refused second one."""
     why = await respond_in_time(interaction.client.arrivals.sent_at(interaction), respond)

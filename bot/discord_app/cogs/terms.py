@@ -5,9 +5,10 @@ time anywhere else). Add and edit open a modal of the five fields a card leads w
 is handled here, from its custom id (`gb:term:<owner>:<nonce>`), rather than by discord.py's
 modal store, so that a second submit of the same modal (a double click) gets the first one's
 answer instead of nothing, and a refused draft can be opened again with what was typed ("Edit
-again"), or saved in a category picked from the refusal's menu when it lacked one. Drafts are kept in memory and in the store (`term_drafts`): a submit after a restart
-still carries the command's options (category, acronym, summary), the term edited and the
-suggestion accepted.
+again"), or saved in a category picked from the refusal's menu when it lacked one. Drafts
+are kept in memory and in the store (`term_drafts`): a submit after a restart still carries
+the command's options (category, acronym, summary), the term edited and the suggestion
+accepted.
 
 Every write is one store transaction that reads the server's terms, checks the change against
 them with the glossary's rules (`check_draft`, `check_caps`, `dangling_after_removal`), and
@@ -313,7 +314,8 @@ async def save_in(interaction: Interaction, nonce: str, category: str) -> None:
 
 
 async def reopen_modal(interaction: Interaction, nonce: str) -> None:
-    """Reopen the refused form `nonce` with what was typed, for a moderator who still may (one who lost the right is told before any form opens)."""
+    """Reopen the refused form `nonce` with what was typed, for a moderator who still may (one
+    who lost the right is told before any form opens)."""
     if not await still_allowed(interaction, opening_form=True):
         return
     drafts = interaction.client.state.term_drafts
