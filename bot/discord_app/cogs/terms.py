@@ -295,21 +295,15 @@ async def save_in(interaction: Interaction, nonce: str, category: str) -> None:
     await thinking(interaction)
     if not await still_allowed(interaction):
         return
-    owner, scope = interaction.user.id, interaction.guild_id or 0
-    drafts = interaction.client.state.term_drafts
-    try:
-        draft = await drafts.get(nonce, scope, owner)
-    except DraftUnread as unread:
-        await reply(interaction, unread.said)
-        return
+    draft = await _kept_draft(interaction, nonce)
     if draft is None:
-        await reply(interaction, DRAFT_GONE)
         return
     if draft.written is not None:  # saved already (by this menu or an Edit again): its answer
         await reply(interaction, draft.written)
         return
-    drafts.forget_answer(nonce)  # the refusal that showed this menu: this pick saves anew
+    interaction.client.state.term_drafts.forget_answer(nonce)  # this pick saves anew
     draft = replace(draft, typed=replace(draft.typed, category=category))
+    owner = interaction.user.id
     await answer_once(interaction, nonce, lambda: save_draft(interaction, owner, nonce, draft))
 
 
@@ -318,19 +312,28 @@ async def reopen_modal(interaction: Interaction, nonce: str) -> None:
     who lost the right is told before any form opens)."""
     if not await still_allowed(interaction, opening_form=True):
         return
-    drafts = interaction.client.state.term_drafts
-    try:  # read back from the database after a restart: one that hangs must not hold the 3 s
-        draft = await drafts.get(nonce, interaction.guild_id or 0, interaction.user.id)
-    except DraftUnread as unread:
-        await reply(interaction, unread.said)
-        return
+    draft = await _kept_draft(interaction, nonce)
     if draft is None:
-        await reply(interaction, DRAFT_GONE)
         return
     if draft.written is not None:  # saved through an earlier Edit again: done
         await reply(interaction, SAVED_ALREADY)
         return
     await open_modal(interaction, draft, nonce)
+
+
+async def _kept_draft(interaction: Interaction, nonce: str) -> Draft | None:
+    """This moderator's kept draft `nonce`, or None once they are told why there is none. Read
+    back from the database after a restart: one that hangs must not hold the 3 s."""
+    try:
+        draft = await interaction.client.state.term_drafts.get(
+            nonce, interaction.guild_id or 0, interaction.user.id
+        )
+    except DraftUnread as unread:
+        await reply(interaction, unread.said)
+        return None
+    if draft is None:
+        await reply(interaction, DRAFT_GONE)
+    return draft
 
 
 class RemoveButton(
