@@ -96,9 +96,9 @@ def other_numbers(
     found: dict[ServerTerm, ReadAs] = {}
     for term in sorted(terms, key=lambda t: t.id):
         target = overlay_target(term, glossary)
-        for name in term.names:
-            key = compact(name)
-            core = compact(read_as(name))
+        # each name as a key, and as search reads it ("Zorb ★" -> "zorb"), read once
+        keyed = [(name, compact(name), compact(read_as(name))) for name in term.names]
+        for name, key, core in keyed:
             readings = plural_variants(key) + ([core] if core and core != key else [])
             if key not in bundled:
                 for variant in readings:
@@ -113,10 +113,9 @@ def other_numbers(
             earlier = read.get(key)  # an earlier term's name search reads as this one
             if earlier is not None and earlier[0].id != term.id:
                 found.setdefault(earlier[0], ReadAs(name, term.title, bundled=False))
-        for name in term.names:
-            held.setdefault(compact(name), (term, name))
-            core = compact(read_as(name))
-            if core and core != compact(name):
+        for name, key, core in keyed:
+            held.setdefault(key, (term, name))
+            if core and core != key:
                 read.setdefault(core, (term, name))
     return found
 

@@ -802,7 +802,8 @@ class ServerCache:
             one = len(numbered) == 1
             log.warning(
                 "server %s has %s term%s stored before such names were refused, which search "
-                "reads as another name (in its other number, or leaving out what is around it) (%s): %s shown as stored, but /term "
+                "reads as another name (in its other number, or leaving out what is around it) "
+                "(%s): %s shown as stored, but /term "
                 "edit refuses to save %s until %s renamed (check --db lists them)",
                 scope,
                 f"{len(numbered):,}",

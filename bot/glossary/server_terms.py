@@ -52,6 +52,11 @@ from bot.glossary.slug import SLUG_PATTERN, slugify
 from bot.sizes import said_sizes
 
 MAX_TERMS = 2000  # per server; settings may pass another cap
+MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
+MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
+# Ids travel in buttons' custom ids (at most 100 characters, with a prefix and a user id).
+MAX_ID_LENGTH = 60
+SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="this server's glossary", file="(server)")
 
 # How search reads a name typed alone (a name -> the words it looks up: "the Zorb ★" -> "zorb"),
 # given by the layer that may use search (`bot.search.query.read_alone`): a name read as
@@ -63,12 +68,6 @@ def as_written(name: str) -> str:
     """The `NameReading` of a caller without search's: a name is read as it is written."""
     return name
 
-
-MAX_TEXT_BYTES = 2 * 1024 * 1024  # UTF-8 text of all of a server's terms
-MAX_NAME_LENGTH = limits.AUTOCOMPLETE_NAME  # an acronym or other name; the title has check's cap
-# Ids travel in buttons' custom ids (at most 100 characters, with a prefix and a user id).
-MAX_ID_LENGTH = 60
-SERVER_SOURCE = SourceInfo(key=SERVER_SOURCE_KEY, name="this server's glossary", file="(server)")
 
 # The words a moderator sees for each field (the modal's labels).
 FIELD_LABELS: Mapping[str, str] = {
@@ -576,7 +575,10 @@ class _NameOwners:
                 f"“{name}” is read by search as “{core}”, a name of {self.term(*self.server[read])}"
             )
         elif read and read != key and owner is not None and owner != target:
-            refused = f"“{name}” is read by search as “{core}”, the bundled glossary's name for “{owner.title}”"
+            refused = (
+                f"“{name}” is read by search as “{core}”, the bundled glossary's name for "
+                f"“{owner.title}”"
+            )
         elif earlier and earlier[0] != term_id and compact(earlier[2]) != key:
             holder, held_key = earlier[0], compact(earlier[2])
             refused = (
