@@ -8,9 +8,24 @@ from bot.search import SearchResult
 
 from .probe_files import ProbeFile, no_card, the_asked_card
 
+
+def among_filler(clue: str, clauses: int) -> str:
+    """The clauses probes' long rows: `clauses` filler clauses, the clue in their middle."""
+    filler = ["ok", "yeah", "lol", "anyway", "so", "right", "hmm", "sure", "cool", "nice"]
+    parts = [filler[i % len(filler)] for i in range(clauses)]
+    return ". ".join([*parts[: clauses // 2], clue, *parts[clauses // 2 :]]) + "."
+
+
 # Probes that fail on this branch: strict expected failures, so one that starts passing fails
-# the suite and is moved out of here.
-STILL_FAILING: set[str] = set()
+# the suite and is moved out of here. The same on main 177655cf, before long71's clause vote (no right card lost by the seventh
+# session): a short question among 60 or more filler clauses is an offer or nothing, and so is
+# "what does lora do" after code spans.
+STILL_FAILING = {
+    among_filler("what is lora", 60),
+    among_filler("what does a kv cache do", 120),
+    among_filler("what is prompt injection", 560),
+    "`x = 1`. `y = 2`. `z`. what does lora do",
+}
 PROBES = ProbeFile("review72_probes.tsv", STILL_FAILING)
 
 
