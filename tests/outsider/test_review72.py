@@ -3,12 +3,20 @@ outsider makes them."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from bot.discord_app.app import GlossaryBot
+from bot.storage import Store
+from bot.term_storage import read_terms
+from tests.discord_app.helpers import buttons
 from tests.resilience.botproc import glossary_bot_here
+from tests.resilience.conftest import StartBot
 
+from .conftest import Scene
+from .test_category71 import pick, refused_for_category
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
 from .test_round11 import CLI_ENV
@@ -65,3 +73,65 @@ def test_a_good_reference_url_is_taken(
     )
     assert code == 0, said
     assert "bad reference" not in said, said
+
+
+async def test_a_pick_after_another_moderator_reached_the_term_cap_saves_nothing(
+    scene: Scene, start_bot: StartBot, store: Store
+) -> None:
+    """The category menu of a new term's refused save, picked once another moderator's term
+    took the server's last place: refused with the cap named, nothing written, nothing claimed."""
+    async with start_bot(store, term_caps=(1, 100_000)):
+        refused = await refused_for_category(scene, scene.moderator)
+        opened = await scene.fake.slash(
+            scene.admin, "term add", {"category": "Fundamentals"}, channel=scene.channel
+        )
+        await opened.response()
+        theirs = {"title": "Qxkalo", "definition": "The admin's own word."}
+        added = await (await scene.fake.submit_modal(scene.admin, opened, theirs)).final_message()
+        assert added["content"].startswith("Added **Qxkalo**"), added
+        said = await pick(scene, scene.moderator, refused, "Retrieval & Context")
+        assert not said["content"].startswith("Added"), said
+        assert "at most 1 term" in said["content"], said
+        assert [t.title for t in await read_terms(store, scene.guild.id)] == ["Qxkalo"]
+
+
+async def test_the_first_menu_picked_after_edit_again_changed_the_title_saves_one_term(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Refused for its category, Edit again, the title changed, refused again: two menus on
+    screen. Picking the first, then the second, saves one term (the text last written: one draft
+    a moderator's form), the second pick answering as the save did."""
+    first = await refused_for_category(scene, scene.moderator)
+    pressed = await scene.fake.click(scene.moderator, first, buttons(first)["Edit again"])
+    assert (await pressed.response())["type"] == 9  # the form, with the text kept
+    values = {"title": "Qxkalo", "definition": "Renamed before it was ever saved."}
+    second = await (await scene.fake.submit_modal(scene.moderator, pressed, values)).final_message()
+    assert "Category: choose a category" in second["content"], second
+    one = await pick(scene, scene.moderator, first, "Fundamentals")
+    two = await pick(scene, scene.moderator, second, "Retrieval & Context")
+    terms = await read_terms(store, scene.guild.id)
+    assert len(terms) == 1, (terms, one, two)
+    assert (
+        one["content"]
+        == f"Added **{terms[0].title}** in this server's glossary: `/define {terms[0].title}`."
+    ), one
+    assert two["content"] == one["content"], two  # the save's answer again
+
+
+async def test_two_moderators_picking_for_the_same_new_name_at_once_save_it_once(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    team = scene.guild.add_role("Term team", permissions=1 << 5)  # Manage Server
+    helper = scene.fake.add_user("hal")
+    scene.guild.add_member(helper, roles=[team])
+    mine = await refused_for_category(scene, scene.moderator)
+    theirs = await refused_for_category(scene, helper)
+    both = await asyncio.gather(
+        pick(scene, scene.moderator, mine, "Fundamentals"),
+        pick(scene, helper, theirs, "Retrieval & Context"),
+    )
+    added = [m for m in both if m["content"].startswith("Added **Zorblax**")]
+    assert len(added) == 1, both
+    [other] = [m for m in both if m is not added[0]]
+    assert "“Zorblax” is already a name of" in other["content"], other
+    assert len(await read_terms(store, scene.guild.id)) == 1
