@@ -135,3 +135,48 @@ async def test_two_moderators_picking_for_the_same_new_name_at_once_save_it_once
     [other] = [m for m in both if m is not added[0]]
     assert "“Zorblax” is already a name of" in other["content"], other
     assert len(await read_terms(store, scene.guild.id)) == 1
+
+
+async def _add_term(scene: Scene, title: str) -> None:
+    opened = await scene.fake.slash(
+        scene.moderator, "term add", {"category": "Fundamentals"}, channel=scene.channel
+    )
+    await opened.response()
+    values = {"title": title, "definition": f"The made-up {title}."}
+    added = await (await scene.fake.submit_modal(scene.moderator, opened, values)).final_message()
+    assert added["content"].startswith(f"Added **{title}**"), added
+
+
+async def _renamed(scene: Scene, term: str, title: str) -> str:
+    opened = await scene.fake.slash(
+        scene.moderator, "term edit", {"term": term}, channel=scene.channel
+    )
+    assert (await opened.response())["type"] == 9
+    said = await (
+        await scene.fake.submit_modal(scene.moderator, opened, {"title": title})
+    ).final_message()
+    return str(said["content"])
+
+
+@pytest.mark.parametrize("title", ["the zorbinator", "zorbinator ★", "what is zorbinator"])
+async def test_a_term_renamed_in_one_edit_to_what_search_reads_as_anothers_alias_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store, title: str
+) -> None:
+    """outsider71's read-as refusal through `/term edit`: one term renamed to what search reads
+    as another term's alias is refused, naming it; the alias's own term renamed so is saved."""
+    await _add_term(scene, "Zorblax")
+    await _add_term(scene, "Qxkalo")
+    added = await scene.fake.slash(
+        scene.moderator,
+        "alias add",
+        {"alias": "zorbinator", "term": "zorblax"},
+        channel=scene.channel,
+    )
+    assert "zorbinator" in (await added.final_message())["content"]
+    said = await _renamed(scene, "qxkalo", title)
+    assert said.startswith("Nothing was saved"), said
+    assert "zorbinator" in said, said
+    assert sorted(t.title for t in await read_terms(store, scene.guild.id)) == ["Qxkalo", "Zorblax"]
+    # its own alias, read as its new name, is no other card's: taken
+    own = await _renamed(scene, "zorblax", title)
+    assert own == f"Saved **{title}** in this server's glossary: `/define {title}`.", own
