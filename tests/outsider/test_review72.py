@@ -4,19 +4,25 @@ outsider makes them."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.cli import main
 from bot.discord_app.app import GlossaryBot
+from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
-from bot.term_storage import read_terms
+from bot.storage.cli import on_store
+from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import buttons
 from tests.resilience.botproc import glossary_bot_here
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
 from .test_category71 import pick, refused_for_category
+from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
 from .test_review71 import ONE_ENTRY
 from .test_round11 import CLI_ENV
@@ -180,3 +186,49 @@ async def test_a_term_renamed_in_one_edit_to_what_search_reads_as_anothers_alias
     # its own alias, read as its new name, is no other card's: taken
     own = await _renamed(scene, "zorblax", title)
     assert own == f"Saved **{title}** in this server's glossary: `/define {title}`.", own
+
+
+def test_an_alias_import_of_5000_lines_holds_back_only_the_server_whose_terms_moved(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database: str,  # noqa: F811  (the fixture imported above)
+) -> None:
+    """5,000 lines for five servers (1,000 each, their alias cap), interleaved; the bot writes a
+    term in server 5 between the import's check and its write: none of server 5's lines is added
+    (one line says so), all the others' are; run again, server 5's are added, the others' are
+    "already present"."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    entries = ["rag", "kv-cache", "lora-qlora", "embeddings", "quantization"]
+    items = [
+        {"guild_id": 5 + i % 5, "alias": f"zq{i:04d}x", "entry_id": entries[i // 5 % 5]}
+        for i in range(5_000)
+    ]
+    file = tmp_path / "aliases.json"
+    file.write_text(json.dumps(items), encoding="utf-8")
+    term = ServerTerm(id="qxkalo", title="Qxkalo", definition="Ours.", category="Fundamentals")
+    real = Store.import_aliases
+
+    async def raced(self: Store, *args: Any, **kwargs: Any) -> Any:
+        await change_terms(self, 5, lambda *_: (TermChange(put=(term,)), None), 4242)
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "import_aliases", raced)
+    status = main(["aliases", "import", str(file), "--db", database, "--quiet"])
+    said = capsys.readouterr()
+    lines = (said.err + said.out).splitlines()
+    assert status == 1, lines
+    assert lines == [
+        "guild 5: its terms changed while this file was checked (the bot wrote one), so 1,000 "
+        "of its lines were not added: run the import again",
+        "added 4,000, already present 0, refused 1,000",
+    ], lines
+    monkeypatch.setattr(Store, "import_aliases", real)
+    status = main(["aliases", "import", str(file), "--db", database, "--quiet"])
+    said = capsys.readouterr()
+    assert status == 0, said
+    assert (said.err + said.out).splitlines() == ["added 1,000, already present 4,000, refused 0"]
+    where = database if "://" in database else Path(database)
+    stored = on_store(where, lambda store: store.export_aliases(None))
+    assert len(stored) == 5_000
