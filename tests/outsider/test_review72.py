@@ -17,13 +17,15 @@ from bot.storage import Store
 from bot.storage.cli import on_store
 from bot.term_storage import TermChange, change_terms, read_terms
 from tests.discord_app.helpers import buttons
-from tests.resilience.botproc import glossary_bot_here
+from tests.fake_discord import FakeDiscord
+from tests.resilience.botproc import BotProcess, glossary_bot_here
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
 from .test_category71 import pick, refused_for_category
 from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
+from .test_product71 import EXIT_WITHIN, _signalled
 from .test_review71 import ONE_ENTRY
 from .test_round11 import CLI_ENV
 
@@ -232,3 +234,41 @@ def test_an_alias_import_of_5000_lines_holds_back_only_the_server_whose_terms_mo
     where = database if "://" in database else Path(database)
     stored = on_store(where, lambda store: store.export_aliases(None))
     assert len(stored) == 5_000
+
+
+def _sending(tmp_path: Path, names: list[str]) -> list[str]:
+    """product71's wrapper running `python -m bot run`, sending itself these signals, one after
+    another, as `bot.errors` begins to import."""
+    prefix = _signalled(tmp_path, "python -m bot", "SIGNAL", ["run"])
+    wrapper = Path(prefix[1])
+    sends = "; ".join(f"os.kill(os.getpid(), signal.{name})" for name in names)
+    text = wrapper.read_text("utf-8").replace("os.kill(os.getpid(), signal.SIGNAL)", sends)
+    wrapper.write_text(text, "utf-8")
+    return prefix
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["SIGTERM", "SIGHUP", "SIGINT"],
+        ["SIGHUP", "SIGHUP", "SIGTERM"],
+        ["SIGINT", "SIGTERM"],
+        ["SIGTERM", "SIGTERM", "SIGTERM"],
+    ],
+    ids=["term-hup-int", "hup-hup-term", "int-term", "term-x3"],
+)
+async def test_several_signals_at_once_as_run_starts_stop_it_once(
+    tmp_path: Path, names: list[str]
+) -> None:
+    """product71 held one signal as `run` starts. Several at once (a supervisor's TERM then
+    INT, a reload then a stop): one stop, exit 0 (README: SIGTERM and Ctrl-C stop `run`
+    gracefully), nothing printed but the test's line, Discord never reached, no database made."""
+    prefix = _sending(tmp_path, names)
+    async with FakeDiscord(shard_count=1) as fake:
+        bot = BotProcess(fake, tmp_path / "bot.db", cwd=tmp_path, prefix=prefix)
+        await bot.start(wait_ready=False)
+        status = await bot.exited(within=EXIT_WITHIN)
+    assert bot.lines == ["product71: SIGNAL sent as the program starts"], bot.output
+    assert status == 0, bot.output
+    assert fake.gateway.identify_count == 0
+    assert not (tmp_path / "bot.db").exists()
