@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.dburl import without_password
 from bot.discord_app.app import GlossaryBot
 from bot.glossary.server_terms import ServerTerm
 from bot.storage import Store
@@ -26,7 +27,7 @@ from .test_category71 import pick, refused_for_category
 from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
 from .test_product71 import EXIT_WITHIN, _signalled
-from .test_review71 import ONE_ENTRY
+from .test_review71 import ONE_ENTRY, SECRET
 from .test_round11 import CLI_ENV
 
 
@@ -272,3 +273,18 @@ async def test_several_signals_at_once_as_run_starts_stop_it_once(
     assert status == 0, bot.output
     assert fake.gateway.identify_count == 0
     assert not (tmp_path / "bot.db").exists()
+
+
+@pytest.mark.parametrize("name", ["sslpassword", "SSLPASSWORD", "sslpass%77ord"])
+def test_the_ssl_keys_passphrase_parameter_is_not_shown(tmp_path: Path, name: str) -> None:
+    """`?sslpassword=` is the passphrase of the client's SSL key (libpq and asyncpg read it): a
+    secret as `?password=` is, shown before in every line naming the URL ("cannot reach the
+    database at postgresql://bot@…?sslpassword=…")."""
+    url = f"postgresql://bot@127.0.0.1:1/glossary?sslmode=disable&{name}={SECRET}&x=1"
+    shown = without_password(url)
+    assert SECRET not in shown, shown
+    assert shown.endswith("?sslmode=disable&x=1"), shown
+    status, said = glossary_bot_here(CLI_ENV, tmp_path, "stats", "--db", url)
+    assert status == 1, said
+    assert "cannot reach the database at postgresql://bot@127.0.0.1:1/glossary?" in said, said
+    assert SECRET not in said, said
