@@ -23,7 +23,7 @@ from tests.resilience.botproc import BotProcess, glossary_bot_here
 from tests.resilience.conftest import StartBot
 
 from .conftest import Scene
-from .test_category71 import pick, refused_for_category
+from .test_category71 import ZORBLAX, pick, refused_for_category
 from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
 from .test_product71 import EXIT_WITHIN, _signalled
@@ -288,3 +288,28 @@ def test_the_ssl_keys_passphrase_parameter_is_not_shown(tmp_path: Path, name: st
     assert status == 1, said
     assert "cannot reach the database at postgresql://bot@127.0.0.1:1/glossary?" in said, said
     assert SECRET not in said, said
+
+
+@pytest.mark.parametrize("submitted", [False, True], ids=["edit-open", "edit-saved"])
+async def test_a_pick_after_an_edit_form_of_another_term_saves_the_new_terms_text(
+    scene: Scene, bot: GlossaryBot, store: Store, submitted: bool
+) -> None:
+    """A new term refused for its category; the moderator then opens `/term edit` of another
+    term (and saves it, or leaves the form open); the first menu's pick saves the new term as
+    written, in the category picked, and leaves the other term as its edit left it."""
+    await _add_term(scene, "Qxkalo")
+    refused = await refused_for_category(scene, scene.moderator)
+    opened = await scene.fake.slash(
+        scene.moderator, "term edit", {"term": "qxkalo"}, channel=scene.channel
+    )
+    assert (await opened.response())["type"] == 9
+    if submitted:
+        edit = {"definition": "Qxkalo, edited."}
+        saved = await (await scene.fake.submit_modal(scene.moderator, opened, edit)).final_message()
+        assert saved["content"].startswith("Saved **Qxkalo**"), saved
+    said = await pick(scene, scene.moderator, refused, "Retrieval & Context")
+    terms = {t.title: t for t in await read_terms(store, scene.guild.id)}
+    assert said["content"].startswith("Added **Zorblax**"), said
+    assert terms["Zorblax"].category == "Retrieval & Context"
+    assert terms["Zorblax"].definition == ZORBLAX["definition"]
+    assert terms["Qxkalo"].definition == ("Qxkalo, edited." if submitted else "The made-up Qxkalo.")
