@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ from .conftest import Scene
 from .test_category71 import ZORBLAX, pick, refused_for_category
 from .test_mend71 import database  # noqa: F401  (the fixture)
 from .test_product70 import _imported
-from .test_product71 import EXIT_WITHIN, _signalled
+from .test_product71 import EXIT_WITHIN, WAYS_IN, _environment, _signalled
 from .test_review71 import ONE_ENTRY, SECRET
 from .test_round11 import CLI_ENV
 
@@ -313,3 +315,45 @@ async def test_a_pick_after_an_edit_form_of_another_term_saves_the_new_terms_tex
     assert terms["Zorblax"].category == "Retrieval & Context"
     assert terms["Zorblax"].definition == ZORBLAX["definition"]
     assert terms["Qxkalo"].definition == ("Qxkalo, edited." if submitted else "The made-up Qxkalo.")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("way", list(WAYS_IN))
+def test_version_to_a_full_disk_is_one_line_not_a_traceback(tmp_path: Path, way: str) -> None:
+    """`--version > file` on a full disk: every command's output says "cannot write the output"
+    in one line (exit 1); `--version` (printed while the arguments are read, before that
+    handling) ended in Python's OSError traceback, all three ways in."""
+    command = WAYS_IN[way] if way == "script" else [sys.executable, *WAYS_IN[way]]
+    with Path("/dev/full").open("w") as full:
+        done = subprocess.run(
+            [*command, "--version"],
+            env=_environment(tmp_path),
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=EXIT_WITHIN,
+            check=False,
+        )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        "glossary-bot: error: cannot write the output: No space left on device; what was "
+        "written is cut short\n"
+    ), done.stderr
+
+
+@pytest.mark.parametrize("arguments", [["--version"], ["check"]], ids=["version", "check"])
+def test_a_closed_standard_output_is_no_traceback(tmp_path: Path, arguments: list[str]) -> None:
+    """Started with its standard output closed (`glossary-bot check >&-` in a cron line): the
+    flush that says a full disk met None and ended in AttributeError's traceback."""
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "bot", *arguments],
+        env=_environment(tmp_path),
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=EXIT_WITHIN,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
