@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.collector import collector_paused
 from bot.glossary.keys import compact, normalize
 from bot.glossary.links import without_links
-from bot.glossary.models import Entry
+from bot.glossary.models import DOERS, Entry
 from bot.search.chat import SHORTHAND, plain_chat
 from bot.search.corpus import default_order
 from bot.search.everyday import (
@@ -113,6 +113,7 @@ from bot.search.query import (
     in_passing,
     is_question,
     meant_act,
+    mechanism_setting,
     modifies_head,
     name_forms,
     name_setting,
@@ -968,6 +969,7 @@ class SearchIndex:
                 decided = self._scene_name_offered(decided, asked and asked[0], similar, names_in)
                 decided = self._object_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._part_setting_offered(decided, similar, names_in)
+            decided = self._mechanism_setting_offered(decided, similar, names_in)
             decided = self._compound_name_offered(decided, asked and asked[0], similar, names_in)
             decided = self._pasted_code_offered(decided, query[:MAX_QUERY], names_in)
             decided = self._bare_paste_offered(decided, query[:MAX_QUERY], names_in)
@@ -1954,6 +1956,32 @@ class SearchIndex:
         if result.entry is not None:
             return _card_offered(result, setting, result.strategy or "match-term", ahead)
         return replace(result, suggestions=_led_by(ahead, result.suggestions))
+
+    def _mechanism_setting_offered(
+        self, result: SearchResult, similar: Sequence[tuple[int, float]], names_in: NamesIn
+    ) -> SearchResult:
+        """A card for a tool or model whose name is written only as the setting of a question
+        about how it works something out or about a part of it the text does not name ("how
+        does pytorch know the derivatives", "x.shape ... torch.Size ... what is this object":
+        `mechanism_setting`) becomes an offer; ahead of it goes the meaning's nearest entry the
+        glossary relates to it (the mechanism or part), else `_ahead`'s. The meaning itself
+        often ranks the tool first there, so no cosine decides (task part72)."""
+        setting = result.entry
+        if setting is None or setting.kind not in DOERS or not similar:
+            return result
+        name = self.positions[setting.id]
+        if not self._written_all_as(result, name, names_in, mechanism_setting):
+            return result
+        parts = [e for e, _ in similar if e != name and self._related(name, e)]
+        if parts:
+            part = self.entries[parts[0]]
+            ahead = Suggestion(part.id, part.title, result.score, "semantic")
+        else:
+            ahead = self._ahead(result, similar)
+        own = ahead.id == setting.id  # the meaning's first is the tool itself
+        return _card_offered(
+            result, setting, result.strategy or "match-term", None if own else ahead
+        )
 
     def _written_all_as(
         self,

@@ -1333,6 +1333,37 @@ def part_setting(before: str, after: str) -> bool:
     )
 
 
+# "how does pytorch KNOW the derivatives", "how does llama ENCODE where ...": a doer's name as
+# the subject of a verb of working something out (`mechanism_setting`)
+_HOW_DOES = re.compile(r"(?:^| )how (?:does|do|did|can|would) (?:the |a |an )?$")
+_WORKS_OUT = re.compile(
+    r"^(?:s)? (?:actually |really |even |just )?(?:know|knows|work out|figure out|decide|tell"
+    r"|keep track|remember|choose|pick|handle|deal with|avoid|stop|compute|calculate|encode"
+    r"|represent|store|turn|squeeze|fit|get)\b"
+)
+# "what is this object", "what kind of reward did it ...", "the 70 part counts what": a part,
+# object or kind pointed at beside the name, not named (the name just before "part" is asked;
+# "what kind of file is safetensors" asks about the name)
+_POINTED_PART = re.compile(
+    r"\bwhat(?: is|'s|’s| s|s) (?:this|that) (?:[a-z0-9-]+ )?(?:object|thing)\b"
+    r"|\bwhat (?:kind|type|sort) of [a-z0-9-]+ (?:does|did|do)\b"
+    r"|\bthe [a-z0-9-]+ (?:part|bit|piece)\b"
+)
+
+
+def mechanism_setting(before: str, after: str) -> bool:
+    """Whether a name between the text `before` and `after` it is only the setting of a
+    question about how it works out something or about a part of it the text does not name:
+    the subject of "how does X know / work out / encode ..." ("how does pytorch know the
+    derivatives"), or beside "what is this object", "what kind of reward did it ...", "the 70
+    part" in a text that compares nothing. For a tool or model's name (task part72)."""
+    if not COMPARING.isdisjoint(f"{before} {after}".split()):
+        return False
+    if _HOW_DOES.search(before[-COUNTED_TAIL:]) and _WORKS_OUT.match(after):
+        return True
+    return _POINTED_PART.search(before) is not None or _POINTED_PART.search(after) is not None
+
+
 # "optimizer state sharding", "system prompt caching": a name, then a word that is no function
 # word, the head noun of a compound the name only modifies (`modifies_head`)
 _HEAD_AFTER = re.compile(r" (?P<head>[a-z]{2,})\b")
