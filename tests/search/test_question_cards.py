@@ -23,7 +23,6 @@ STILL_FAILING = {
     "how does vllm fit so many requests in gpu memory",  # vLLM card: fair
     "why is the first token slow but the rest are fast",  # Decode offered first
     "how do i let the llm call my weather api",  # Function Calling card: fair
-    "how does pytorch compute gradients for me automatically",  # PyTorch card
     "what index does a vector database use for fast nearest neighbour search",  # Vector DBs
     "how do llm serving engines share a common prompt prefix between requests",  # LLM Serving
     "what loss does next token prediction use to compare logits to the real token",  # Loss
