@@ -13,11 +13,11 @@ from bot.search import SearchIndex
 from .probe_files import ProbeFile, not_the_written_card, the_asked_card
 
 # Probes that fail on this branch (and on main 1571f2ec): strict expected failures, so one that
-# starts passing fails the suite and is moved out of here. A tool written as where ("on / from the hugging face hub", "from one
-# transformer block to the next") keeps its card: those frames' asked-name cards were right on the
-# tuning slices (setting62's write-up); part72's `_mechanism_setting_offered` since offers a
-# tool written as the doer of working something out ("how does pytorch work out the
-# gradients"). "what goes into a dataset ..." gets only offers.
+# starts passing fails the suite and is moved out of here. A tool written as where ("on / from
+# the hugging face hub", "from one transformer block to the next") keeps its card: those
+# frames' asked-name cards were right on the tuning slices (setting62's write-up); part72's
+# `_mechanism_setting_offered` since offers a tool written as the doer of working something out
+# ("how does pytorch work out the gradients"). "what goes into a dataset ..." gets only offers.
 STILL_FAILING: set[str] = {
     "what documentation are you supposed to publish with a dataset on the hugging face hub",
     "which library do I use to pull a model from the hugging face hub and run it in three lines"
