@@ -423,6 +423,12 @@ class SearchIndex:
             as_typed = normalize(without_chat_markup(query[:MAX_QUERY]))
             translated = said != text and english_terms(text) != text
             result = replace(result, query=query, normalized_query=as_typed, translated=translated)
+        if result.strategy == "server-alias" and result.entry is not None:
+            position = self.positions.get(result.entry.id)
+            alias = (
+                None if position is None else overlay.written_in(position, result.normalized_query)
+            )
+            result = replace(result, alias=alias)
         return result
 
     @staticmethod
