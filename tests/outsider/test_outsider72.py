@@ -8,6 +8,7 @@ refusing), as `pg_ctl stop` did by hand; "started again": the forwarder opened o
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -32,6 +33,24 @@ def _title(message: dict[str, object]) -> str | None:
     embeds = message.get("embeds") or []
     assert isinstance(embeds, list)
     return embeds[0].get("title") if embeds else None
+
+
+HEALTHY = re.compile(r"\bhealthy: heartbeat in ")
+
+
+def _health_true_to_the_claims_and_counts(lines: list[str]) -> None:
+    """polish72, from outsider72's B5: back from the outage, `health` turned healthy a second
+    before the shard claims were taken again, and said "lookup counts cannot be written" once
+    more the second the flush wrote them. Health is unhealthy until the claims are held again,
+    naming them, and a probe that goes through has the waiting counts written, not said
+    unwritten. (Failed before polish72: the first healthy line came before "shard claims taken
+    again"; the counts' line as the heartbeat's look beat the flush.)"""
+    ended = next(i for i, line in enumerate(lines) if "shard claims has ended" in line)
+    taken = next(i for i, line in enumerate(lines) if "shard claims taken again" in line)
+    healthy = next(i for i, line in enumerate(lines) if i > ended and HEALTHY.search(line))
+    assert ended < taken < healthy, lines[ended:]
+    said = [line for line in lines if "unhealthy:" in line]
+    assert not [line for line in said if "lookup counts cannot be written" in line], said
 
 
 @pytest.mark.postgres
@@ -114,6 +133,7 @@ async def test_postgresql_stopped_and_started_under_a_running_bot(tmp_path: Path
             await bot.stop()
         assert "Traceback" not in bot.output, bot.output
         assert f":{real.password}@" not in bot.output
+        _health_true_to_the_claims_and_counts(bot.lines)
         stored = await Store.open(url, flush_interval=None, migrate=Migrate.NEVER)
         try:
             # /define and the mention while PostgreSQL was away (Explain terms counts none).

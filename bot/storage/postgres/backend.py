@@ -110,6 +110,7 @@ class PostgresBackend(Backend):
         self._pool = pool
         self._write_lock = asyncio.Lock()
         self._cut_off: asyncio.TimerHandle | None = None  # ends every session at a stop's deadline
+        self._claims_lost: str | None = None  # why the shard claims are not held now
 
     @classmethod
     async def open(cls, url: str, *, connect_timeout: float, migrate: Migrate) -> PostgresBackend:
@@ -186,6 +187,7 @@ class PostgresBackend(Backend):
         wait: float,
         shard_count: int | None = None,
         application_id: int | None = None,
+        turned: Callable[[], None] | None = None,
     ) -> AsyncIterator[None]:
         """The shards' claims (see `claims`), on a session named `holder` for the others. A
         session ended underneath (the server restarted) takes the claims with it: said loudly,
@@ -227,26 +229,45 @@ class PostgresBackend(Backend):
             if shard_ids is not None
             else "another process for this bot on this database"
         )
-        keeper = asyncio.create_task(self._keep_claims(claim, lost, others))
+        keeper = asyncio.create_task(self._keep_claims(claim, lost, others, turned))
         try:
             yield
         finally:
             keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
+            self._claims_lost = None
             for conn in held:  # let go, without calling it a loss
                 conn.remove_termination_listener(ended)
                 conn.terminate()
 
-    @staticmethod
+    def claims_lost(self) -> str | None:
+        return self._claims_lost
+
     async def _keep_claims(
-        claim: Callable[[float], Awaitable[None]], lost: asyncio.Event, others: str
+        self,
+        claim: Callable[[float], Awaitable[None]],
+        lost: asyncio.Event,
+        others: str,
+        turned: Callable[[], None] | None,
     ) -> None:
         """Claim the shards again each time their session ends, every RECLAIM_EVERY seconds
         until the database answers; a process that took them meanwhile is said once. `others`:
-        which processes go unrefused meanwhile."""
+        which processes go unrefused meanwhile. `claims_lost` says why until they are held
+        again (`health` is unhealthy meanwhile), `turned` told of each change."""
+
+        def losing(why: str | None) -> None:
+            if why != self._claims_lost:
+                self._claims_lost = why
+                if turned is not None:
+                    turned()
+
         while True:
             await lost.wait()
+            losing(
+                "the database session holding this process's shard claims has ended: "
+                f"{others} is not refused until they are claimed again"
+            )
             log.error(
                 "the database session holding this process's shard claims has ended (the server "
                 "restarted, or someone ended it): %s is not refused until they are claimed "
@@ -264,10 +285,12 @@ class PostgresBackend(Backend):
                     if not told:
                         log.error("cannot claim this process's shards again: %s", exc)
                         told = True
+                    losing(f"cannot claim this process's shards again: {exc}")
                     continue
                 except StorageError:
                     continue  # the database is still away: its pool's lines say so
                 log.info("shard claims taken again: %s is refused again", others)
+                losing(None)
                 break
 
     @contextlib.asynccontextmanager

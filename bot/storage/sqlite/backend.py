@@ -169,8 +169,10 @@ class SqliteBackend(Backend):
         wait: float,
         shard_count: int | None = None,
         application_id: int | None = None,
+        turned: Callable[[], None] | None = None,
     ) -> contextlib.AbstractAsyncContextManager[None]:
-        """A file has one bot: the whole of it, whatever its shards."""
+        """A file has one bot: the whole of it, whatever its shards (held by a file lock,
+        never lost while the process runs: `turned` is never told)."""
         return one_bot_per_file(
             self.location, holder=holder, wait=wait, close_later=self._locked_files
         )
