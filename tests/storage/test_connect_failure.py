@@ -34,21 +34,3 @@ def test_a_connect_that_fails_leaves_no_thread_running(tmp_path: Path) -> None:
 
     for _ in range(20):  # the thread's stop raced the return: never, now
         assert asyncio.run(opened_and_left()) == []
-
-
-def test_a_read_connection_where_the_database_was_removed_makes_no_file(tmp_path: Path) -> None:
-    """The reader opens read-only: in create mode, a read (a stale reader reconnecting) where
-    the database was removed made an empty file there, which the store then took up as a
-    database put back (outsider72; failed before polish72). The writer still makes one."""
-    path = tmp_path / "glossary.sqlite3"
-
-    async def opened(query_only: bool) -> None:
-        conn = await connect(str(path), busy_timeout=0, query_only=query_only)
-        await conn.close()
-
-    with pytest.raises(StorageError, match="cannot be opened"):
-        asyncio.run(opened(query_only=True))
-    assert list(tmp_path.iterdir()) == []
-    asyncio.run(opened(query_only=False))
-    asyncio.run(opened(query_only=True))  # and reads the one made
-    assert path.exists()

@@ -191,10 +191,8 @@ class SqliteBackend(Backend):
         return await self.read(version), latest_version()
 
     async def close(self) -> None:
-        # The reader first: it opens the file read-only, so the last close (which folds the -wal
-        # in and deletes it and the -shm) must be the writer's.
-        await self.reader.close()
         await self.writer.close()
+        await self.reader.close()
         self._let_go_of_file()
         while self._locked_files:  # only now: closing one lets go of SQLite's locks (run_lock)
             os.close(self._locked_files.pop())
