@@ -916,6 +916,7 @@ class SearchIndex:
                 long_description=long_description,
                 described_first=described_first,
                 unnamed=not written and asked is None and subject is None,
+                claused=said is not None,
                 field=0.0 if meaning is None else field_cosine(semantic, meaning),
             )
             if source is not None:  # offered beside the target, never its card
