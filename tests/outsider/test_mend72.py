@@ -10,11 +10,20 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
+from bot.discord_app.app import GlossaryBot
 from bot.glossary import Glossary, load_glossary
 from bot.glossary.server_terms import ServerTerm
 from bot.mismatches import NameReadings, other_numbers
 from bot.search.query import read_alone
+from bot.storage import Store
+from bot.storage.backend import Migrate
+from bot.storage.cli import on_store
+from bot.term_storage import TermChange, change_terms
 
+from .conftest import Scene
+from .test_left47 import moderator_answer
+from .test_mend71 import _import, database  # noqa: F401  (the fixture)
 from .test_product71 import EXIT_WITHIN, WAYS_IN, _environment
 
 FULL_DISK = (
@@ -150,3 +159,90 @@ def test_a_kept_reading_is_used_and_a_changed_name_read_again(glossary: Glossary
     found = other_numbers([zorb, renamed], glossary, readings)
     assert asked == ["the zorb"]
     assert [t.id for t in found] == ["zzz"]
+
+
+# Only a question's wording or filler: search leaves them out around the term asked (review72:
+# a server alias "what is" made "what is it" / "what is that" offer its term).
+FRAMING = ("what is", "Explain", "pls", "the", "what is that")
+
+
+async def test_an_alias_of_only_a_question_s_words_is_refused(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """`/alias add` says why in one line and stores nothing (each was added before); words said
+    to the bot stay names (README: a server's alias "thanks" opens its card)."""
+    for alias in FRAMING:
+        said = await moderator_answer(scene, "alias add", {"alias": alias, "term": "lora"})
+        assert "is only the wording of a question (or filler)" in said, (alias, said)
+    assert await store.aliases(scene.guild.id) == {}
+    for alias in ("thanks", "ok", "the lora adapter"):
+        added = await moderator_answer(scene, "alias add", {"alias": alias, "term": "lora"})
+        assert added.startswith("Added"), (alias, added)
+
+
+def test_an_alias_import_refuses_them_with_the_reason(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database: str,  # noqa: F811  (the fixture)
+) -> None:
+    """`aliases import`: one line each naming the alias and why; the others are added."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    status, said = _import(
+        tmp_path, capsys, database, *((a, "rag") for a in FRAMING), ("lol", "rag")
+    )
+    assert status == 1, said
+    for alias in FRAMING:
+        assert f"“{alias}” is only the wording of a question" in said, said
+    stored = on_store(database, lambda store: store.aliases(5))
+    assert stored == {"lol": "rag"}
+
+
+def test_check_db_lists_bad_references_and_framing_aliases_stored_before(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    database: str,  # noqa: F811  (the fixture)
+) -> None:
+    """Stored before they were refused (review72): a term's reference no browser opens and an
+    alias of only a question's words, one line each naming the server and the term or alias;
+    a good reference and alias are not named."""
+    bad = {
+        "port-abc": "https://example.org:abc/page",
+        "no-host": "https://:443/page",
+        "tab": "https://example.org/a\tb",
+    }
+    terms = [
+        ServerTerm(
+            id=term_id,
+            title=f"Zorb {term_id}",
+            definition="A made-up zorb.",
+            category="Fundamentals",
+            reference=url,
+        )
+        for term_id, url in {**bad, "fine": "https://[::1]:8443/page"}.items()
+    ]
+
+    async def put(store: Store) -> None:
+        await change_terms(store, 5, lambda *_: (TermChange(put=tuple(terms)), None), 4242)
+        for alias in ("what is", "zorbish"):
+            await store.add_alias(5, alias, alias, "rag", actor_id=1)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GLOSSARY_PATHS", "")
+    on_store(database, put, migrate=Migrate.UPGRADE)
+    capsys.readouterr()
+    status = main(["check", "--db", database])
+    said = capsys.readouterr()
+    lines = (said.out + said.err).splitlines()
+    for term_id, url in bad.items():
+        named = [line for line in lines if f"(id {term_id!r}): bad reference URL" in line]
+        assert len(named) == 1, lines
+        assert "server 5" in named[0], named
+        assert repr(url) in named[0], named
+    framing = [line for line in lines if "alias “what is” is only the wording" in line]
+    assert len(framing) == 1, lines
+    assert "server 5" in framing[0], framing
+    assert not [line for line in lines if "'fine'" in line or "zorbish" in line], lines
+    assert status == 0, lines
