@@ -19,7 +19,7 @@ from bot.search.query import read_alone
 from bot.storage import Store
 from bot.storage.backend import Migrate
 from bot.storage.cli import on_store
-from bot.term_storage import TermChange, change_terms
+from bot.term_storage import TermChange, change_terms, read_terms
 
 from .conftest import Scene
 from .test_left47 import moderator_answer
@@ -246,3 +246,49 @@ def test_check_db_lists_bad_references_and_framing_aliases_stored_before(
     assert "server 5" in framing[0], framing
     assert not [line for line in lines if "'fine'" in line or "zorbish" in line], lines
     assert status == 0, lines
+
+
+async def test_an_edit_of_a_term_with_a_stored_bad_reference_saves_and_says_so(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """A reference URL stored before `check` refused it (review72: a port not a number): the
+    form does not hold it, so the edit is saved with it as it was, and the moderator is told;
+    a term with a good reference, no note. Before, an edit dropped what only a file gives
+    (reference, importance, plain words, keywords), good or bad, without a word."""
+    bad = ServerTerm(
+        id="zorb",
+        title="Zorb",
+        definition="A made-up zorb.",
+        category="Fundamentals",
+        reference="https://example.org:abc/page",
+    )
+    good = bad.model_copy(
+        update={
+            "id": "quux",
+            "title": "Quux",
+            "reference": "https://example.org/q",
+            "importance": "It matters.",
+            "plain": "A quux.",
+            "keywords": ("quuxing",),
+        }
+    )
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(bad, good)), None), 1)
+    bot.state.servers.forget(scene.guild.id)  # read again now, not at the next check
+    await bot.state.servers.local(scene.guild.id, patient=True)
+    for term in (bad, good):
+        opened = await scene.fake.slash(
+            scene.moderator, "term edit", {"term": term.id}, channel=scene.channel
+        )
+        response = await opened.response()
+        assert response["type"] == 9, response
+        edit = {"definition": f"{term.title}, edited."}
+        said = (
+            await (await scene.fake.submit_modal(scene.moderator, opened, edit)).final_message()
+        )["content"]
+        assert said.startswith(f"Saved **{term.title}**"), said
+        told = "“https://example.org:abc/page” is not an address a browser opens; kept as it was"
+        assert (told in said) is (term is bad), said
+    stored = {t.id: t for t in await read_terms(store, scene.guild.id)}
+    assert stored["zorb"].definition == "Zorb, edited."
+    assert stored["zorb"].reference == bad.reference
+    assert stored["quux"] == good.model_copy(update={"definition": "Quux, edited."})
