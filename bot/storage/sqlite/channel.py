@@ -244,7 +244,10 @@ class Channel:
             if stale is not None:
                 await self._close_quietly(stale)
         self._stale = False
-        log.info("reopened the database connection to %s", self._path)
+        if stale is not None:
+            # Only a connection that met the error is news: one the backend let go of (a file
+            # put at the path, or one it cannot use tried each write) is said by the backend.
+            log.info("reopened the database connection to %s", self._path)
         return self._conn
 
     @contextlib.asynccontextmanager
