@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -177,7 +177,38 @@ def check_servers(
         local = compile_local(glossary, base, terms, aliases)
         found = find_mismatches(local, glossary)
         problems += mismatch_problems(scope, found, glossary, {row.id for row in stored})
+        problems += refused_since(scope, terms, aliases)
     return len(servers), problems
+
+
+def refused_since(
+    scope: int, terms: Sequence[ServerTerm], aliases: Mapping[str, str]
+) -> list[Problem]:
+    """`check --db`'s warnings for what a server stored before it was refused (review72): a
+    term's reference URL no browser opens (a port not a number, no host, a control character)
+    and an alias that is only a question's wording or filler ("what is": `only_framing`)."""
+    from bot.aliases import framing_refusal
+    from bot.glossary.check import is_web_url
+    from bot.glossary.problems import Problem
+    from bot.search.query import only_framing
+
+    where = f"server {scope}"
+    problems = [
+        Problem(
+            "warning",
+            where,
+            f"term “{term.title}” (id {term.id!r}): bad reference URL {term.reference!r}, "
+            "stored before such were refused: a new one by `terms import`",
+        )
+        for term in sorted(terms, key=lambda t: t.id)
+        if term.reference and not is_web_url(term.reference)
+    ]
+    problems += [
+        Problem("warning", where, f"alias {framing_refusal(alias)} Remove it (/alias remove).")
+        for alias in sorted(aliases)
+        if only_framing(alias)
+    ]
+    return problems
 
 
 # -- stats -------------------------------------------------------------------------------------
