@@ -17,7 +17,7 @@ from bot.glossary import Entry, Glossary, load_glossary
 from bot.glossary.keys import compact, normalize
 from bot.glossary.lookalikes import alias_lookalikes, glossary_name_alike, looks_like
 from bot.glossary.markup import bold
-from bot.glossary.name_rules import name_refusal
+from bot.glossary.name_rules import framing_refusal, name_refusal
 from bot.glossary.server_terms import ServerTerm, TermProblem
 from bot.search.index import Aliases, SearchIndex
 from bot.search.local import LocalGlossary, compile_local
@@ -91,16 +91,6 @@ def check_alias(
                 "Remove it first to change it."
             )
     return key, text
-
-
-def framing_refusal(text: str) -> str:
-    """Why an alias that is only a question's wording or filler (`only_framing`) is refused:
-    search leaves such words out around the term asked, so it would answer any question."""
-    return (
-        f"“{text}” is only the wording of a question (or filler), which search leaves out "
-        "around the term asked: as an alias it would answer “what is it”. Use a name of the "
-        "term itself."
-    )
 
 
 def as_typed(text: str, key: str) -> str:

@@ -185,10 +185,11 @@ def refused_since(
     scope: int, terms: Sequence[ServerTerm], aliases: Mapping[str, str]
 ) -> list[Problem]:
     """`check --db`'s warnings for what a server stored before it was refused (review72): a
-    term's reference URL no browser opens (a port not a number, no host, a control character)
-    and an alias that is only a question's wording or filler ("what is": `only_framing`)."""
-    from bot.aliases import framing_refusal
+    term's reference URL no browser opens (a port not a number, no host, a control character),
+    and a term's name (frame72) or an alias that is only a question's wording or filler ("what
+    is": `only_framing`)."""
     from bot.glossary.check import is_web_url
+    from bot.glossary.name_rules import framing_refusal
     from bot.glossary.problems import Problem
     from bot.search.query import only_framing
 
@@ -202,6 +203,17 @@ def refused_since(
         )
         for term in sorted(terms, key=lambda t: t.id)
         if term.reference and not is_web_url(term.reference)
+    ]
+    problems += [
+        Problem(
+            "warning",
+            where,
+            f"term “{term.title}” (id {term.id!r}): {framing_refusal(name, 'a name')} Stored "
+            "before such names were refused, it is kept and shown: rename it (/term edit).",
+        )
+        for term in sorted(terms, key=lambda t: t.id)
+        for name in term.names
+        if only_framing(name)
     ]
     problems += [
         Problem("warning", where, f"alias {framing_refusal(alias)} Remove it (/alias remove).")

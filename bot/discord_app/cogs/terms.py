@@ -94,7 +94,7 @@ from bot.glossary.server_terms import (
     dangling_after_removal,
     overlay_target,
 )
-from bot.search.query import read_alone
+from bot.search.query import only_framing, read_alone
 from bot.storage import StorageError, Store, StoredDraft, Suggestion, SuggestionDecided
 from bot.term_import import REPORT_LISTED, describe, import_terms, server_import_cap, too_big
 from bot.term_storage import (
@@ -1144,7 +1144,9 @@ def plan_save(
                 )
             ]
         )
-    checked = check_draft(draft.typed, bundled, current, editing=editing, read_as=read_alone)
+    checked = check_draft(
+        draft.typed, bundled, current, editing=editing, read_as=read_alone, framing=only_framing
+    )
     errors = [p for p in checked.problems if p.severity == "error"]
     if checked.term is None or errors:
         return refuse(errors)
