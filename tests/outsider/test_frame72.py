@@ -167,3 +167,27 @@ def test_check_db_lists_terms_stored_with_such_names_and_keeps_them(
     out = capsys.readouterr()
     assert status == 0, out
     assert on_store(database, lambda store: read_terms(store, 5)) == [STORED]
+
+
+async def test_a_term_stored_with_such_a_name_is_shown_and_an_edit_must_rename_it(
+    scene: Scene, bot: GlossaryBot, store: Store
+) -> None:
+    """Stored before it was refused: its card opens as before; `/term edit` saves it only once
+    the name is taken out, saying which name and why."""
+    await change_terms(store, scene.guild.id, lambda *_: (TermChange(put=(STORED,)), None), 1)
+    bot.state.servers.forget(scene.guild.id)
+    card = await (
+        await scene.fake.slash(scene.alice, "define", {"term": "zorblax"}, channel=scene.channel)
+    ).final_message()
+    assert card["embeds"][0]["title"].startswith("Zorblax"), card
+    said = await _form(scene, "term edit", {"term": "zorblax"}, {"definition": "Ours, edited."})
+    assert said.startswith("Nothing was saved"), said
+    assert f"“what is” {REASON}" in said, said
+    assert await read_terms(store, scene.guild.id) == [STORED]
+    said = await _form(
+        scene,
+        "term edit",
+        {"term": "zorblax"},
+        {"definition": "Ours, edited.", "other_names": "zx"},
+    )
+    assert said.startswith("Saved **Zorblax**"), said
