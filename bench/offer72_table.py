@@ -86,8 +86,7 @@ def record(case: Any, result: Any, steps: list[dict[str, Any]], index: SearchInd
         "near": sum(c >= cos1 - 0.03 for _, c in similar) if similar else 0,
         "question": is_question(case.query),
         "chars": len(case.query),
-        "second_related": second is not None
-        and index._related(pos, index.positions[second.id]),
+        "second_related": second is not None and index._related(pos, index.positions[second.id]),
         "compared": result.other_side is not None,
         "field": fused["field"] if fused else None,
         "lex_strategy": lex[0][1].strategy if lex else None,

@@ -253,27 +253,6 @@ def words_agree(
     return similar[0][1] >= WORDS_AGREE_COSINE and similar[0][1] - similar[1][1] >= WORDS_AGREE_LEAD
 
 
-def leads_both(
-    entry: int,
-    words: Sequence[tuple[int, Candidate]],
-    similar: Sequence[tuple[int, float]],
-    field: float,
-) -> bool:
-    """Is `entry` first for the words (`words`: the lexical pool ranked before the meaning is
-    folded in) and for the meaning alike, clearly ahead of its second on both scales
-    (`MATCH_MARGIN` in score, the same lead in cosine through `SLOPE`), the meaning at
-    `WORDS_AGREE_COSINE` or more, in a text leaning to the field (`WORDS_AGREE_FIELD`)? Then an
-    offer with it first is its card (tuning slices: 18 right cards more, none wrong; the two
-    firsts agreeing at any lead are right 48 times in 55; bench/results/semantic.md "offer72")."""
-    if len(similar) < 2 or not words or words[0][0] != entry or similar[0][0] != entry:
-        return False
-    if field < WORDS_AGREE_FIELD or similar[0][1] < WORDS_AGREE_COSINE:
-        return False
-    words_lead = words[0][1].score - (words[1][1].score if len(words) > 1 else 0.0)
-    meaning_lead = similar[0][1] - similar[1][1]
-    return words_lead >= MATCH_MARGIN and meaning_lead >= MATCH_MARGIN / SLOPE
-
-
 def _written_first(
     entry: int, found: Candidate, lexical_top: float, written: Collection[int], asked: int | None
 ) -> bool:

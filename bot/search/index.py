@@ -65,7 +65,6 @@ from bot.search.fusion import (
     SUBJECT,
     asked_about,
     fuse,
-    leads_both,
     long_lead,
     named_rank,
     names_tied,
@@ -906,8 +905,6 @@ class SearchIndex:
             )
             if described_first is None and long_description:
                 described_first = _described_past_names(pool, query)
-            words_ranked = pool.ranked()[:2]  # the words' first two, before the meaning
-            field = 0.0 if meaning is None else field_cosine(semantic, meaning)
             fuse(
                 pool,
                 similar,
@@ -919,7 +916,7 @@ class SearchIndex:
                 long_description=long_description,
                 described_first=described_first,
                 unnamed=not written and asked is None and subject is None,
-                field=field,
+                field=0.0 if meaning is None else field_cosine(semantic, meaning),
             )
             if source is not None:  # offered beside the target, never its card
                 pool.cap((source[0],), MATCH_SCORE - MATCH_MARGIN)
@@ -943,10 +940,6 @@ class SearchIndex:
                 self._pasted_placed(pool, similar, query[:MAX_QUERY], normalized, names_in)
             nearest = similar[0][1] if similar else 0.0
             decided = self._decide(pool, query, normalized, core, far=nearest < OFF_DOMAIN_COSINE)
-            # a text under a long message's length (those are read by their clauses)
-            short = len(normalized) < CLAUSED_CHARS
-            if short and pair is None and together is None and not reading.storied:
-                decided = self._agreed_offer_carded(decided, words_ranked, similar, field, source)
             decided = self._plainly_described(decided, nearest, names_in)
             if question and pair is None:
                 decided = self._neighbour_meant(decided, similar, versionless, names_in)
@@ -1481,35 +1474,6 @@ class SearchIndex:
         ):
             return result
         return _card_offered(result, result.entry, result.strategy)
-
-    def _agreed_offer_carded(
-        self,
-        result: SearchResult,
-        words: Sequence[tuple[int, Candidate]],
-        similar: Sequence[tuple[int, float]],
-        field: float,
-        source: tuple[int, ...] | None,
-    ) -> SearchResult:
-        """An offer whose first choice the words and the meaning both put first, each clearly
-        ahead of its second (`leads_both`), is its card, the other choices after it; a text's
-        source ("convert X to ...") stays offered. The rules after `_decide` weigh the card
-        as any other (a narrower entry meant, an everyday sense, another field)."""
-        if result.status != "suggest" or not result.suggestions:
-            return result
-        first = result.suggestions[0]
-        entry = self.positions[first.id]
-        if (source is not None and source[0] == entry) or not leads_both(
-            entry, words, similar, field
-        ):
-            return result
-        return replace(
-            result,
-            status="match",
-            entry=self.entries[entry],
-            strategy=first.strategy,
-            score=first.score,
-            suggestions=result.suggestions[1:],
-        )
 
     def _plainly_described(
         self, result: SearchResult, nearest: float, names_in: NamesIn
