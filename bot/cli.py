@@ -59,10 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _utf8_output()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_named_command(arguments))
-    args, extra = parser.parse_known_args(arguments)
-    if extra:  # reported by the subcommand that was given them, with its own usage
-        getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
+        # inside: `--version` prints as the arguments are read (its stdout may be a full disk)
+        args, extra = parser.parse_known_args(arguments)
+        if extra:  # reported by the subcommand that was given them, with its own usage
+            getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "handler", None) is None:
             return _default(parser)  # no command named: the whole parser
         if args.handler == RUN_BOT:
@@ -77,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.settings = load_settings()
         handler: Handler = _resolve(args.handler)
         status = handler(args)
-        sys.stdout.flush()  # a disk that filled behind `> file` is said here, not at exit
+        _flush_output()
         return status
     except ReportedError as exc:
         print(f"glossary-bot: {exc}", file=sys.stderr)
@@ -553,6 +554,13 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _flush_output() -> None:
+    """Standard output written now, so that a disk that filled behind `> file` is said by `main`,
+    not at exit; None when the program started with it closed (`>&-`): nothing to write."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
 class _Version(argparse.Action):
     """`--version`, reading the installed version only when asked."""
 
@@ -563,6 +571,7 @@ class _Version(argparse.Action):
         from bot import __version__
 
         print(f"glossary-bot {__version__}")  # on stdout, as `--help` and every CLI's
+        _flush_output()
         parser.exit(0)
 
 
