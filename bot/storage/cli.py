@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
-from bot.dburl import without_password
+from bot.dburl import url_problem, without_password
 from bot.errors import ReportedError
 from bot.progress import Progress
 from bot.reach import LOOP, symlink_loop
@@ -133,6 +133,14 @@ def existing_database(args: argparse.Namespace) -> str | Path | None:
         file=sys.stderr,
     )
     return None
+
+
+def _unusable_url(args: argparse.Namespace, url: str) -> str | None:
+    """The setting naming `url` and why PostgreSQL's clients cannot use it, or None: said in
+    place of pg_dump's or pg_restore's advice, which would hand them the same URL."""
+    problem = url_problem(url)
+    setting = "--db" if args.db else "DATABASE_URL"
+    return None if problem is None else f"{setting} {without_password(url)}: {problem}"
 
 
 def _no_database_file(args: argparse.Namespace, path: Path) -> str | None:
@@ -610,6 +618,8 @@ def run_backup(args: argparse.Namespace) -> int:
     if isinstance(path, str):  # PostgreSQL makes its own consistent copies
         from .postgres.backend import backup_advice
 
+        if said := _unusable_url(args, path):
+            return _fail(said)
         return _fail(backup_advice(without_password(path), str(args.path)))
     size = said_size(path.stat().st_size)
     try:
@@ -630,6 +640,8 @@ def run_restore(args: argparse.Namespace) -> int:
     if isinstance(location, str):  # PostgreSQL restores its own dumps
         from .postgres.backend import restore_advice
 
+        if said := _unusable_url(args, location):
+            return _fail(said + unchanged)
         advice = restore_advice(
             without_password(location), str(args.backup), sqlite=is_sqlite_file(args.backup)
         )
