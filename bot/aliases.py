@@ -77,8 +77,8 @@ def check_alias(
     leads_to = index.leads_to(key)
     if leads_to is not None and leads_to.id != entry_id:
         raise AliasRejected(
-            f"“{text}” already leads to {bold(leads_to.display_title)} (search reads it as that "
-            "name), so an alias would take it away."
+            f"“{text}” already leads to {bold(leads_to.display_title)} (`/define` opens it, or "
+            "offers it alone, for this text), so an alias would take it away."
         )
     aliases = index.server_aliases(server)
     for held in sorted(search_keys(key)):
