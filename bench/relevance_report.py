@@ -1,6 +1,6 @@
 """Relevance of the full search on every set, per slice and kind (the README's figures).
 
-    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25] [--lexical]
+    python bench/relevance_report.py [--misses dev,calib,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,dev21,dev22,dev23,dev24,dev25,dev26] [--lexical]
 
 Sets: `tests/search/relevance.tsv` (old, written with the matcher), `relevance_blind.tsv` (dev /
 calib / test slices), `relevance_blind2.tsv` (slice `test2`, written later from titles alone,
@@ -155,6 +155,15 @@ director; 50 off-topic rows: comparisons of an entry's word with an everyday thi
 word in another sense, plain other-field questions), `relevance_blind54.tsv` (one slice,
 `test33`, held out, the other half in the same shapes in other voices: a ferry captain, a
 taxidermist, a pastry chef, a glassblower, a falconer; written right after dev25),
+`relevance_blind55.tsv` (one slice, `dev26`, to tune on, half the glossary split by the md5 of
+"72:" + id, alternately within each category, the second to dev26: one chat-style question (half
+naming nothing of the entry, half naming it plainly) or one description naming nothing of it
+(6-20, 21-39, 40-70 words) for each entry, 12 purpose questions, from a park ranger, a crane
+operator, a blacksmith, a tree surgeon, a sign painter, a ski instructor; 50 off-topic rows: an
+entry's word in another field's sense, plain other-field questions, far fields),
+`relevance_blind56.tsv` (one slice, `test34`, held out, the other half in the same shapes in
+other voices: a bike courier, a tugboat pilot, a stonemason, a dog groomer, a bookbinder;
+written right after dev26),
 `relevance_everyday2.tsv` (one slice, `everyday2`, to tune on: off-topic messages from Discord
 servers not about AI using the everyday senses of the field's words, so that new phrasings
 bringing such words into the glossary show up on tuning data),
@@ -164,7 +173,7 @@ and `everyday_probes.tsv` (entry names in
 their everyday sense and ML questions using them: slice `everyday` to tune on,
 `everyday-check` held apart) and `chat_style_probes.tsv` (questions typed the way people write
 in a Discord chat: slice `chat` to tune on, `chat-check` held apart).
-Misses are printed only for the slices named (never test, test2 to test33, everyday-check or
+Misses are printed only for the slices named (never test, test2 to test34, everyday-check or
 chat-check: they are reported, not tuned on). Last line JSON.
 """
 
@@ -245,6 +254,8 @@ SETS = (
     "relevance_blind52.tsv",
     "relevance_blind53.tsv",
     "relevance_blind54.tsv",
+    "relevance_blind55.tsv",
+    "relevance_blind56.tsv",
     "relevance_everyday2.tsv",
     "relevance_everyday3.tsv",
     "everyday_probes.tsv",
@@ -284,6 +295,7 @@ HELD_OUT = {
     "test31",
     "test32",
     "test33",
+    "test34",
     "everyday-check",
     "chat-check",
 }
@@ -310,7 +322,7 @@ def main() -> int:
         "--misses",
         default="",
         help=(
-            "slices whose misses to list (dev, calib, dev2 to dev25, everyday, everyday2, everyday3, "
+            "slices whose misses to list (dev, calib, dev2 to dev26, everyday, everyday2, everyday3, "
             "chat)"
         ),
     )

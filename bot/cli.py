@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from bot.glossary import Glossary
     from bot.glossary.problems import Problem
     from bot.search.results import SearchResult
@@ -42,6 +44,14 @@ class Parser(argparse.ArgumentParser):
         usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (usage: {usage})\n")
 
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        """argparse's own drops an OSError as it writes: `--help > file` on a full disk exited 0
+        with nothing written. Written and flushed here, so that `main` says it in one line."""
+        out = sys.stdout if file is None else file
+        if out is not None:  # started with stdout closed (`>&-`): nothing to write
+            out.write(self.format_help())
+            getattr(out, "flush", lambda: None)()
+
 
 def _utf8_output() -> None:
     """Write UTF-8 whatever the locale, as the files `-o` writes: a terminal or cron job in a
@@ -59,10 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _utf8_output()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_named_command(arguments))
-    args, extra = parser.parse_known_args(arguments)
-    if extra:  # reported by the subcommand that was given them, with its own usage
-        getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
+        # inside: `--version` prints as the arguments are read (its stdout may be a full disk)
+        args, extra = parser.parse_known_args(arguments)
+        if extra:  # reported by the subcommand that was given them, with its own usage
+            getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "handler", None) is None:
             return _default(parser)  # no command named: the whole parser
         if args.handler == RUN_BOT:
@@ -77,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.settings = load_settings()
         handler: Handler = _resolve(args.handler)
         status = handler(args)
-        sys.stdout.flush()  # a disk that filled behind `> file` is said here, not at exit
+        _flush_output()
         return status
     except ReportedError as exc:
         print(f"glossary-bot: {exc}", file=sys.stderr)
@@ -553,6 +564,13 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _flush_output() -> None:
+    """Standard output written now, so that a disk that filled behind `> file` is said by `main`,
+    not at exit; None when the program started with it closed (`>&-`): nothing to write."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
 class _Version(argparse.Action):
     """`--version`, reading the installed version only when asked."""
 
@@ -563,6 +581,7 @@ class _Version(argparse.Action):
         from bot import __version__
 
         print(f"glossary-bot {__version__}")  # on stdout, as `--help` and every CLI's
+        _flush_output()
         parser.exit(0)
 
 

@@ -18,6 +18,8 @@ IPV6_BRACKETS = "an IPv6 address is written in brackets, as [::1]:5432"
 EMPTY_HOST = "a host in its list of hosts is empty"
 # urllib refuses a host part with a bracket left open or a name in brackets (ValueError)
 UNSPLIT_HOST = "its host part does not read: an IPv6 address is written in brackets, as [::1]:5432"
+# The query's parameters that are secrets (libpq's names, which asyncpg reads too).
+_SECRETS = frozenset({"password", "sslpassword"})
 _BRACKETED = re.compile(r"\[[^\]]+\](?::(?P<port>[^:]*))?")
 
 
@@ -65,10 +67,11 @@ def without_password(url: str) -> str:
     if parts is None or credentials_problem(url):
         return f"{scheme(url)}://…"
     # libpq and asyncpg also take the password as a parameter (`?password=`, beside `host=`
-    # for a socket folder): left out as the one in user:password@ is, in any letters (one who
-    # writes `?PASSWORD=` means it, and a line about the unknown setting would show it).
+    # for a socket folder), and the SSL key's passphrase (`?sslpassword=`): left out as the one
+    # in user:password@ is, in any letters (one who writes `?PASSWORD=` means it, and a line
+    # about the unknown setting would show it).
     query = "&".join(
-        item for item in parts.query.split("&") if _parameter(item).lower() != "password"
+        item for item in parts.query.split("&") if _parameter(item).lower() not in _SECRETS
     )
     parts = parts._replace(query=query)
     if parts.password is None:
@@ -76,6 +79,19 @@ def without_password(url: str) -> str:
     # The hosts and ports as written: one that is wrong is what the line about it must show.
     hosts = parts.netloc.rpartition("@")[2]
     return _joined(parts._replace(netloc=f"{parts.username or ''}@{hosts}"))
+
+
+def each_host(url: str) -> list[tuple[str, str]]:
+    """Each host of ``url``'s `host:port,host:port` list, as written, with the URL naming it
+    alone (for asking each what it says); [] for a URL of one host or none."""
+    parts = _split(url)
+    if parts is None:
+        return []
+    auth, at, hosts = parts.netloc.rpartition("@")
+    listed = hosts.split(",")
+    if len(listed) < 2:
+        return []
+    return [(host, _joined(parts._replace(netloc=f"{auth}{at}{host}"))) for host in listed]
 
 
 def _split(url: str) -> SplitResult | None:

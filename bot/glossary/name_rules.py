@@ -135,6 +135,12 @@ def name_refusal(text: str, subject: str = "A name") -> str | None:
     return None
 
 
+def words_beside_markup(text: str) -> bool:
+    """Whether `text` holds a letter or digit outside Discord's markup: "qqblorp <t:1:F>" names
+    something a moderator could add, "<t:1:F>" or accents alone nothing."""
+    return any(ch.isalnum() for ch in _DISCORD_MARKUP.sub(" ", text))
+
+
 def text_refusal(text: str, subject: str = "The text") -> str | None:
     """Why `text` cannot be a term's prose (definition, boundary, summary...), or None: it shows
     on a card as written, so it may not hide or turn text around (controls, zero-width and

@@ -33,7 +33,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot import limits
-from bot.glossary.check import entry_problems
+from bot.glossary.check import entry_problems, is_web_url
 from bot.glossary.keys import compact, plural_variants
 from bot.glossary.lookalikes import LookAlikes, entry_lookalikes, looks_like
 from bot.glossary.merge import _unique, _unique_folded
@@ -230,7 +230,25 @@ def check_draft(
         stored=stored,
     )
     terms, problems = check_candidates([candidate], bundled, rest, read_as=read_as)
-    return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
+    if stored is None or not terms:
+        return TermCheck(terms[0] if terms and not _errors(problems) else None, problems)
+    # What only a file gives is not in the form: kept as stored (an edit dropped it: mend72).
+    term = terms[0].model_copy(update={name: getattr(stored, name) for name in _FILE_ONLY})
+    kept = stored.reference
+    if kept and not is_web_url(kept):
+        # Stored before such were refused (review72): the edit is saved with it as it was, and
+        # the moderator told, not refused for what the form cannot change.
+        said = (
+            f"“{kept[:80]}” is not an address a browser opens; kept as it was stored (the "
+            "form does not hold it): a file's reference in `/term import` replaces it."
+        )
+        problems = [*problems, TermProblem("reference", said, severity="warning")]
+    return TermCheck(None if _errors(problems) else term, problems)
+
+
+# A term's fields only a file (`/term import`, `terms import`) gives: `/term edit`'s form and
+# options do not hold them, so an edit keeps them as stored.
+_FILE_ONLY = ("importance", "plain", "keywords", "reference")
 
 
 def split_list(text: str) -> list[str]:

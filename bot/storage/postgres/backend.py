@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.dburl import url_problem, without_password
+from bot.dburl import each_host, url_problem, without_password
 
 from ..backend import Backend, Body, Migrate, Row, Tx, shielded
 from ..errors import ShardsTaken, StorageError, StorageUnavailable
@@ -125,7 +125,11 @@ class PostgresBackend(Backend):
                 command_timeout=COMMAND_TIMEOUT,
             )
         except Exception as exc:
-            raise as_storage_error(exc, location) from exc
+            said = as_storage_error(exc, location)
+            if isinstance(exc, OSError | TimeoutError) and (hosts := each_host(url)):
+                # asyncpg keeps only the last host's error: each is asked again, at once.
+                said = type(said)(await _each_refusal(hosts, location, connect_timeout))
+            raise said from exc
         try:
             async with pool.acquire() as conn:
                 applied = await apply_migrations(conn, location, migrate=migrate)
@@ -357,6 +361,37 @@ def _let_go(connecting: asyncio.Future[asyncpg.Connection]) -> None:
         return
     if connecting.exception() is None:
         connecting.result().terminate()
+
+
+# The hosts of a list named one by one when none could be reached; the rest are counted.
+HOSTS_NAMED = 5
+
+
+async def _each_refusal(hosts: list[tuple[str, str]], location: str, seconds: float) -> str:
+    """ "cannot reach the database at `location`", with what each of its `hosts` (as written,
+    and the URL naming it alone) says when asked again: all at once, within `seconds`."""
+    named = hosts[:HOSTS_NAMED]
+
+    async def asked(url: str) -> str:
+        try:
+            connection = await asyncio.wait_for(_connected(url), max(seconds, 1.0))
+        except TimeoutError:
+            return "no answer in time"
+        except ConnectionRefusedError:
+            return "refused the connection"
+        except OSError as exc:
+            return exc.strerror or str(exc) or type(exc).__name__
+        except Exception as exc:  # it answered: its refusal in the database's words
+            return str(exc) or type(exc).__name__
+        await connection.close()
+        return "answers now"
+
+    said = await asyncio.gather(*(asked(url) for _, url in named))
+    each = "; ".join(f"{host}: {why}" for (host, _), why in zip(named, said, strict=True))
+    more = len(hosts) - len(named)
+    if more:
+        each += f"; and {more} more host{'s' if more > 1 else ''}"
+    return f"cannot reach the database at {location}: no host of its list could be used ({each})"
 
 
 def backup_advice(location: str, dest: str) -> str:
